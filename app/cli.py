@@ -1,0 +1,178 @@
+"""The `docschat` command line: database, compose, sync, search, eval, ask, serve, demo."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import subprocess
+import sys
+from collections.abc import Awaitable, Callable
+from typing import Any, TypeVar
+
+import click
+from rich.console import Console
+from rich.table import Table
+
+from app.config import get_settings
+from app.errors import DocschatError
+from app.logging import configure_logging
+
+T = TypeVar("T")
+console = Console(stderr=False)
+err_console = Console(stderr=True)
+
+
+def run_async(factory: Callable[[], Awaitable[T]]) -> T:
+    return asyncio.run(factory())
+
+
+def print_json(obj: Any) -> None:
+    click.echo(json.dumps(obj, ensure_ascii=False, default=str))
+
+
+class DocschatGroup(click.Group):
+    """Turns known failures into one line on stderr and exit code 1, never a traceback."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except DocschatError as exc:
+            err_console.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+            sys.exit(1)
+        except Exception as exc:  # pydantic ValidationError for settings, among others
+            from pydantic import ValidationError
+
+            if isinstance(exc, ValidationError):
+                problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors())
+                err_console.print(f"[bold red]error:[/] invalid setting: {problems}", highlight=False, soft_wrap=True)
+                sys.exit(1)
+            raise
+
+
+@click.group(cls=DocschatGroup)
+@click.version_option(package_name="docschat")
+def main() -> None:
+    """docschat: hybrid search and chat over a product's documentation."""
+    configure_logging(get_settings().log_level)
+
+
+def database_url() -> str:
+    from app.db.url import resolve_database_url
+
+    return resolve_database_url(get_settings())
+
+
+# --- db ------------------------------------------------------------------------------------------
+
+
+@main.group()
+def db() -> None:
+    """Migrations and the state of the database."""
+
+
+@db.command("upgrade")
+@click.argument("revision", default="head")
+def db_upgrade(revision: str) -> None:
+    """Apply migrations up to REVISION (default: head)."""
+    from app.db import migrate
+
+    url = database_url()
+    run_async(lambda: _check_server(url))
+    migrate.upgrade(url, revision)
+    console.print(f"database at revision [bold]{revision}[/]")
+
+
+@db.command("downgrade")
+@click.argument("revision")
+def db_downgrade(revision: str) -> None:
+    """Revert migrations down to REVISION ('base' removes everything)."""
+    from app.db import migrate
+
+    url = database_url()
+    run_async(lambda: _check_server(url))
+    migrate.downgrade(url, revision)
+    console.print(f"database at revision [bold]{revision}[/]")
+
+
+async def _check_server(url: str) -> None:
+    from app.db.pool import connect
+    from app.db.status import check_vector_available
+
+    conn = await connect(url)
+    try:
+        await check_vector_available(conn)
+    finally:
+        await conn.close()
+
+
+@db.command("status")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+def db_status(as_json: bool) -> None:
+    """Current revision, server and pgvector versions, row counts."""
+    from app.db.pool import connect
+    from app.db.status import database_status
+    from app.db.url import redact_url
+
+    url = database_url()
+
+    async def go() -> dict[str, Any]:
+        conn = await connect(url)
+        try:
+            return await database_status(conn)
+        finally:
+            await conn.close()
+
+    status = run_async(go)
+    status["database_url"] = redact_url(url)
+    if as_json:
+        print_json(status)
+        return
+    table = Table(show_header=False, box=None)
+    for key in ("database_url", "revision", "head", "server_version", "pgvector_version"):
+        table.add_row(key, str(status[key]))
+    for name, count in status["rows"].items():
+        table.add_row(f"rows {name}", "-" if count is None else str(count))
+    console.print(table)
+    if not status["up_to_date"]:
+        console.print("[yellow]not at head: run `docschat db upgrade`[/]")
+
+
+@main.command("sql")
+@click.option("-c", "--command", "command", help="Run one statement and print its result.")
+def sql_console(command: str | None) -> None:
+    """Open psql on the configured database (embedded included), or run one statement."""
+    from app.db.url import redact_url
+
+    url = database_url()
+    psql = shutil.which("psql")
+    if psql is None:
+        console.print(
+            "psql is not installed. Connection string:\n"
+            f"  {redact_url(url)}\n"
+            "Install the client: apt-get install postgresql-client (Debian/Ubuntu), "
+            "brew install libpq (macOS)."
+        )
+        if command is None:
+            sys.exit(1)
+        _run_one_statement(url, command)
+        return
+    args = [psql, url, "-v", "ON_ERROR_STOP=1"]
+    if command is not None:
+        args += ["-c", command]
+    sys.exit(subprocess.call(args, env=os.environ.copy()))
+
+
+def _run_one_statement(url: str, command: str) -> None:
+    from app.db.pool import connect
+
+    async def go() -> list[Any]:
+        conn = await connect(url)
+        try:
+            return [dict(r) for r in await conn.fetch(command)]
+        finally:
+            await conn.close()
+
+    for row in run_async(go):
+        print_json(row)

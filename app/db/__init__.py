@@ -1,0 +1,1 @@
+"""Database access: where the server is (embedded or configured), the pool, and migrations."""

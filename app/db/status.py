@@ -1,0 +1,51 @@
+"""What `docschat db status` reports: revision, versions, row counts."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import asyncpg
+
+from app.db.migrate import current_revision, head_revision
+
+# One fixed statement per table: no SQL is assembled from strings.
+_ROW_COUNTS = {
+    "docs_section": "select count(*) from public.docs_section",
+    "docs_query_embedding": "select count(*) from public.docs_query_embedding",
+    "docs_chat_session": "select count(*) from public.docs_chat_session",
+    "docs_chat_message": "select count(*) from public.docs_chat_message",
+    "docs_chat_limits": "select count(*) from public.docs_chat_limits",
+}
+
+
+async def database_status(conn: asyncpg.Connection) -> dict[str, Any]:
+    revision = await current_revision(conn)
+    rows: dict[str, int | None] = {}
+    for table, count_sql in _ROW_COUNTS.items():
+        exists = await conn.fetchval("select to_regclass($1) is not null", "public." + table)
+        rows[table] = await conn.fetchval(count_sql) if exists else None
+    return {
+        "revision": revision,
+        "head": head_revision(),
+        "up_to_date": revision == head_revision(),
+        "server_version": await conn.fetchval("show server_version"),
+        "pgvector_version": await conn.fetchval("select extversion from pg_extension where extname = 'vector'"),
+        "pgvector_available": await conn.fetchval(
+            "select default_version from pg_available_extensions where name = 'vector'"
+        ),
+        "rows": rows,
+    }
+
+
+async def check_vector_available(conn: asyncpg.Connection) -> None:
+    """Fail with instructions when the server cannot provide pgvector."""
+    from app.errors import DatabaseError
+
+    installed = await conn.fetchval("select 1 from pg_extension where extname = 'vector'")
+    available = await conn.fetchval("select 1 from pg_available_extensions where name = 'vector'")
+    if not installed and not available:
+        raise DatabaseError(
+            "the database server has no 'vector' extension (pgvector). Install it on the server "
+            "(Debian/Ubuntu: apt-get install postgresql-<version>-pgvector; or use the pgvector/pgvector "
+            "Docker image, or Supabase), or unset DATABASE_URL to use the embedded server"
+        )

@@ -1,0 +1,17 @@
+"""Errors that carry a message meant for a person: the CLI prints them on one line, no traceback."""
+
+
+class DocschatError(Exception):
+    """A failure with a clear, one-line explanation of what was wrong."""
+
+
+class ConfigError(DocschatError):
+    """A setting has a value that cannot work."""
+
+
+class DatabaseError(DocschatError):
+    """The database cannot be reached or lacks something docschat needs."""
+
+
+class EmbeddingError(DocschatError):
+    """The embedding provider failed (bad key, quota, network) after its retries."""

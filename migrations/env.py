@@ -1,0 +1,41 @@
+"""alembic environment: runs the revisions over an async (asyncpg) SQLAlchemy engine."""
+
+from __future__ import annotations
+
+import asyncio
+
+from alembic import context
+from sqlalchemy.ext.asyncio import create_async_engine
+
+config = context.config
+
+
+def _database_url() -> str:
+    url = config.attributes.get("database_url")
+    if not url:
+        from app.config import get_settings
+        from app.db.url import resolve_database_url
+
+        url = resolve_database_url(get_settings())
+    return url.replace("postgresql://", "postgresql+asyncpg://", 1).replace("postgres://", "postgresql+asyncpg://", 1)
+
+
+def _run(connection) -> None:
+    context.configure(connection=connection, target_metadata=None, transaction_per_migration=True)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+async def _run_online() -> None:
+    engine = create_async_engine(_database_url())
+    try:
+        async with engine.connect() as connection:
+            await connection.run_sync(_run)
+            await connection.commit()
+    finally:
+        await engine.dispose()
+
+
+if context.is_offline_mode():
+    raise SystemExit("docschat migrations run online only: they execute the files in sql/")
+asyncio.run(_run_online())

