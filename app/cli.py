@@ -176,3 +176,49 @@ def _run_one_statement(url: str, command: str) -> None:
 
     for row in run_async(go):
         print_json(row)
+
+
+# --- compose -------------------------------------------------------------------------------------
+
+
+def source_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--repo, --branch and --docs-dir, shared by compose and sync (defaults from settings)."""
+    command = click.option("--docs-dir", default=None, help="Docs folder in the repository (DOCS_DIR).")(command)
+    command = click.option("--branch", default=None, help="Branch or revision to read (BRANCH).")(command)
+    command = click.option(
+        "--repo", type=click.Path(file_okay=False, path_type=__import__("pathlib").Path), default=None,
+        help="Git repository holding the docs (DOCS_REPO).",
+    )(command)
+    return command
+
+
+def _docs_source(repo: Any, branch: str | None, docs_dir: str | None) -> Any:
+    from app.corpus.compose import DocsSource
+
+    return DocsSource.from_settings(get_settings(), repo, branch, docs_dir)
+
+
+@main.command("compose")
+@source_options
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per chunk, then a summary line.")
+def compose_command(repo: Any, branch: str | None, docs_dir: str | None, as_json: bool) -> None:
+    """Read the docs from git and print their chunks."""
+    from app.corpus.compose import compose_corpus
+
+    result = compose_corpus(_docs_source(repo, branch, docs_dir), get_settings())
+    for warning in result.warnings:
+        err_console.print(f"[yellow]warning:[/] {warning}", highlight=False, soft_wrap=True)
+    if as_json:
+        for chunk in result.chunks:
+            print_json(chunk.to_dict())
+        print_json({"summary": result.summary()})
+        return
+    table = Table("id", "href", "public", "chars", title="chunks")
+    for chunk in result.chunks:
+        table.add_row(chunk.id, chunk.href, "yes" if chunk.public else "no", str(len(chunk.text)))
+    console.print(table)
+    summary = result.summary()
+    console.print(
+        f"{summary['pages']} pages, {summary['chunks']} chunks, "
+        f"{summary['snippets_resolved']} snippets pasted, {len(result.warnings)} warnings"
+    )

@@ -1,0 +1,70 @@
+"""YAML front matter: parsed, validated and stripped from the page."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+_OPEN = re.compile(r"\A(?:\ufeff)?---[ \t]*\r?\n")
+_CLOSE = re.compile(r"^---[ \t]*\r?$", re.MULTILINE)
+
+
+class FrontMatterError(ValueError):
+    def __init__(self, message: str, line: int) -> None:
+        super().__init__(message)
+        self.line = line
+
+
+@dataclass
+class FrontMatter:
+    data: dict[str, Any] = field(default_factory=dict)
+    body: str = ""
+    body_line: int = 1  # 1-based line number in the file where `body` starts
+
+    @property
+    def title(self) -> str | None:
+        value = self.data.get("title")
+        return str(value).strip() if value not in (None, "") else None
+
+    @property
+    def description(self) -> str | None:
+        value = self.data.get("description")
+        return str(value).strip() if value not in (None, "") else None
+
+    @property
+    def public(self) -> bool:
+        """Only an explicit yes makes a page public: a missing or odd value keeps it private."""
+        value = self.data.get("public")
+        if isinstance(value, bool):
+            return value
+        return isinstance(value, str) and value.strip().lower() in {"true", "yes"}
+
+
+def parse_front_matter(text: str) -> FrontMatter:
+    """Split `text` into its front matter and body. Raises FrontMatterError naming the line."""
+    opening = _OPEN.match(text)
+    if not opening:
+        return FrontMatter({}, text.lstrip("\ufeff"), 1)
+    closing = _CLOSE.search(text, opening.end())
+    if not closing:
+        raise FrontMatterError("front matter opened with '---' is never closed", 1)
+    raw = text[opening.end() : closing.start()]
+    try:
+        data = yaml.safe_load(raw) if raw.strip() else {}
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = (mark.line + 2) if mark is not None else 2  # +1 for 1-based, +1 for the opening '---'
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        raise FrontMatterError(f"invalid YAML front matter: {problem}", line) from None
+    if not isinstance(data, dict):
+        raise FrontMatterError("front matter must be a mapping of keys to values", 2)
+    body_start = closing.end()
+    if text.startswith("\n", body_start):
+        body_start += 1
+    elif text.startswith("\r\n", body_start):
+        body_start += 2
+    body_line = text.count("\n", 0, body_start) + 1
+    return FrontMatter(data, text[body_start:], body_line)

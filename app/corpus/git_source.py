@@ -1,0 +1,70 @@
+"""Reading the docs files of one git revision through git itself (the working tree is ignored)."""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path, PurePosixPath
+
+from app.errors import DocschatError
+
+
+class GitSourceError(DocschatError):
+    """The repository, revision or folder cannot be read."""
+
+
+def _git(repo: Path, *args: str, input_bytes: bytes | None = None) -> bytes:
+    try:
+        result = subprocess.run(
+            ["git", "-C", str(repo), *args], input=input_bytes, capture_output=True, check=False
+        )
+    except FileNotFoundError:
+        raise GitSourceError("git is not installed; compose reads the docs through git") from None
+    if result.returncode != 0:
+        message = result.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise GitSourceError(f"git {args[0]} failed in {repo}: {message[-1] if message else 'unknown error'}")
+    return result.stdout
+
+
+def normalize_docs_dir(docs_dir: str) -> str:
+    cleaned = str(PurePosixPath(docs_dir.strip().strip("/") or "."))
+    return "" if cleaned == "." else cleaned
+
+
+def read_docs_tree(repo: Path, branch: str, docs_dir: str) -> dict[str, str]:
+    """All files under `docs_dir` at `branch`, keyed by their path relative to `docs_dir`.
+
+    Uses `git ls-tree` for the listing and one `git cat-file --batch` for every blob, so a tree of
+    hundreds of files costs two processes.
+    """
+    if not (repo / ".git").exists() and not repo.joinpath("HEAD").exists():
+        _git(repo, "rev-parse", "--git-dir")  # raises with git's own words
+    try:
+        _git(repo, "rev-parse", "--verify", "--quiet", f"{branch}^{{commit}}")
+    except GitSourceError:
+        raise GitSourceError(f"branch or revision {branch!r} not found in the repository {repo}") from None
+    folder = normalize_docs_dir(docs_dir)
+    listing = _git(repo, "ls-tree", "-r", "-z", "--full-tree", branch, *([folder] if folder else []))
+    entries: list[tuple[str, str]] = []
+    for record in listing.split(b"\0"):
+        if not record:
+            continue
+        meta, _, path_bytes = record.partition(b"\t")
+        mode, kind, sha = meta.decode().split()
+        if kind != "blob" or mode == "120000":  # symlinks are not followed
+            continue
+        path = path_bytes.decode("utf-8", "replace")
+        relative = path[len(folder) + 1 :] if folder else path
+        entries.append((relative, sha))
+    if not entries:
+        raise GitSourceError(f"no files under {folder or 'the repository root'!r} at {branch!r} in {repo}")
+    batch_input = "".join(f"{sha}\n" for _, sha in entries).encode()
+    output = _git(repo, "cat-file", "--batch", input_bytes=batch_input)
+    files: dict[str, str] = {}
+    offset = 0
+    for relative, _sha in entries:
+        header_end = output.index(b"\n", offset)
+        size = int(output[offset:header_end].split()[2])
+        body = output[header_end + 1 : header_end + 1 + size]
+        offset = header_end + 1 + size + 1  # the blob is followed by a newline
+        files[relative] = body.decode("utf-8", "replace")
+    return files

@@ -1,0 +1,84 @@
+"""MDX cleanup: what a reader sees as text stays; imports, exports, comments and JSX markup go.
+
+Fenced code is kept verbatim with its language. JSX and HTML tags are dropped, their text children
+stay, and a `title="..."` attribute stays as text (`<Step title="Install">` → `Install`).
+"""
+
+from __future__ import annotations
+
+import re
+
+from app.corpus.fences import split_fenced
+
+_MDX_COMMENT = re.compile(r"\{/\*.*?\*/\}", re.DOTALL)
+_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_IMPORT_LINE = re.compile(
+    r"""^[ \t]*import[ \t]+(?:[\w$*{}\s,]+[ \t]+from[ \t]+)?["'][^"']+["'][ \t]*;?[ \t]*$"""
+)
+_EXPORT_START = re.compile(r"^[ \t]*export[ \t]+")
+_INLINE_CODE = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+# An attribute value: "…", '…', or {…} with up to three levels of nested braces.
+_BRACES = r"\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}"
+_ATTRS = rf"""(?:\s+[^\s"'{{}}<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|{_BRACES}))?|\s*{_BRACES})*"""
+_TAG = re.compile(rf"""</?[A-Za-z][\w.:-]*({_ATTRS})\s*/?>""")
+_TITLE_ATTR = re.compile(r"""\btitle\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*["'`]([^"'`]*)["'`]\s*\})""")
+_BLANK_RUNS = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
+
+
+def _drop_imports_and_exports(text: str) -> str:
+    lines = text.split("\n")
+    kept: list[str] = []
+    depth = 0
+    in_export = False
+    for line in lines:
+        if in_export:
+            depth += _bracket_balance(line)
+            if depth <= 0:
+                in_export = False
+            continue
+        if _IMPORT_LINE.match(line):
+            continue
+        if _EXPORT_START.match(line):
+            depth = _bracket_balance(line)
+            in_export = depth > 0
+            continue
+        kept.append(line)
+    return "\n".join(kept)
+
+
+def _bracket_balance(line: str) -> int:
+    return sum(line.count(c) for c in "({[") - sum(line.count(c) for c in ")}]")
+
+
+def _replace_tag(match: re.Match[str]) -> str:
+    title = _TITLE_ATTR.search(match.group(1) or "")
+    if title and not match.group(0).startswith("</"):
+        return next(g for g in title.groups() if g is not None)
+    return ""
+
+
+def _clean_prose(text: str) -> str:
+    text = _MDX_COMMENT.sub("", text)
+    text = _HTML_COMMENT.sub("", text)
+    text = _drop_imports_and_exports(text)
+    # Inline code may show tags (`<Note>`) as literal text: hide it from the tag pass.
+    spans: list[str] = []
+
+    def hide(match: re.Match[str]) -> str:
+        spans.append(match.group(0))
+        return f"\x00{len(spans) - 1}\x00"
+
+    text = _INLINE_CODE.sub(hide, text)
+    text = _TAG.sub(_replace_tag, text)
+    text = re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], text)
+    return "\n".join(line.rstrip() for line in text.split("\n"))
+
+
+def clean_mdx(text: str) -> str:
+    """The page body as plain Markdown text: prose cleaned, code fences untouched."""
+    parts = [
+        segment.text if segment.is_code else _clean_prose(segment.text) for segment in split_fenced(text)
+    ]
+    cleaned = "".join(parts)
+    cleaned = _BLANK_RUNS.sub("\n\n", cleaned)
+    return cleaned.strip("\n") + "\n" if cleaned.strip() else ""

@@ -1,0 +1,116 @@
+"""Snippets: `import Name from "/snippets/x.mdx"` + `<Name prop="v" />` → the snippet's text, pasted."""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from dataclasses import dataclass, field
+
+from app.corpus.fences import split_fenced
+from app.corpus.frontmatter import FrontMatterError, parse_front_matter
+
+SNIPPET_DIRS = ("snippets", "_snippets")
+_DEFAULT_IMPORT = re.compile(
+    r"""^[ \t]*import[ \t]+([A-Za-z_$][\w$]*)[ \t]+from[ \t]+["']([^"']+)["'][ \t]*;?[ \t]*$""", re.MULTILINE
+)
+_ATTR = re.compile(r"""([A-Za-z_][\w-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*["'`]([^"'`]*)["'`]\s*\})""")
+
+
+def is_snippet_path(path: str) -> bool:
+    """Files under a snippets folder are pasted into pages, never pages themselves."""
+    return any(part in SNIPPET_DIRS for part in path.split("/")[:-1])
+
+
+@dataclass
+class SnippetResult:
+    text: str
+    resolved: int = 0
+    warnings: list[str] = field(default_factory=list)
+
+
+def _resolve_path(importer: str, target: str, files: dict[str, str]) -> str | None:
+    if target.startswith("/"):
+        base = posixpath.normpath(target.lstrip("/"))
+    else:
+        base = posixpath.normpath(posixpath.join(posixpath.dirname(importer), target))
+    for candidate in (base, base + ".mdx", base + ".md"):
+        if candidate in files:
+            return candidate
+    return None
+
+
+def _tag_pattern(name: str) -> re.Pattern[str]:
+    # <Name />, <Name a="b" />, or <Name a="b"></Name> with nothing but space between.
+    attrs = r"""((?:\s+[A-Za-z_][\w-]*(?:\s*=\s*(?:"[^"]*"|'[^']*'|\{[^{}]*\}))?)*)"""
+    return re.compile(rf"<{re.escape(name)}{attrs}\s*(?:/>|>\s*</{re.escape(name)}\s*>)")
+
+
+def _substitute_props(text: str, props: dict[str, str]) -> str:
+    if not props:
+        return text
+    return re.sub(r"\{\s*([A-Za-z_]\w*)\s*\}", lambda m: props.get(m.group(1), m.group(0)), text)
+
+
+def resolve_snippets(path: str, text: str, files: dict[str, str], _stack: tuple[str, ...] = ()) -> SnippetResult:
+    """Paste every imported Markdown snippet where its tag stands, recursively.
+
+    Only default imports of .md/.mdx files are snippets; named imports and .jsx files are React
+    components, left for the MDX cleanup. Tags inside fenced code are examples and stay as written.
+    A cycle or a missing snippet is a warning naming the file; the tag is then dropped.
+    """
+    result = SnippetResult(text)
+    segments = split_fenced(text)
+    prose = "".join(segment.text for segment in segments if not segment.is_code)
+    imports: dict[str, str | None] = {}
+    for match in _DEFAULT_IMPORT.finditer(prose):  # an import shown in a code example is not one
+        name, target = match.group(1), match.group(2)
+        if not re.search(r"\.mdx?$", target) and "snippets" not in target:
+            continue
+        if target.endswith((".js", ".jsx", ".ts", ".tsx")):
+            continue
+        resolved = _resolve_path(path, target, files)
+        if resolved is None:
+            result.warnings.append(f"{path}: snippet {target!r} imported as {name} not found")
+        imports[name] = resolved
+    if not imports:
+        return result
+
+    pieces: list[str] = []
+    for segment in segments:
+        if segment.is_code:
+            pieces.append(segment.text)
+            continue
+        chunk = segment.text
+        for name, snippet_path in imports.items():
+            chunk = _tag_pattern(name).sub(
+                lambda m, n=name, sp=snippet_path: _paste(path, n, sp, m.group(1), files, _stack, result), chunk
+            )
+        pieces.append(chunk)
+    result.text = "".join(pieces)
+    return result
+
+
+def _paste(
+    importer: str,
+    name: str,
+    snippet_path: str | None,
+    attrs: str,
+    files: dict[str, str],
+    stack: tuple[str, ...],
+    result: SnippetResult,
+) -> str:
+    if snippet_path is None:
+        return ""
+    if snippet_path in stack or snippet_path == importer:
+        result.warnings.append(f"{importer}: snippet cycle {' -> '.join((*stack, importer, snippet_path))}")
+        return ""
+    try:
+        body = parse_front_matter(files[snippet_path]).body
+    except FrontMatterError as exc:
+        result.warnings.append(f"{snippet_path}:{exc.line}: {exc} (snippet pasted without its front matter)")
+        body = files[snippet_path]
+    props = {m.group(1): next(g for g in m.groups()[1:] if g is not None) for m in _ATTR.finditer(attrs)}
+    inner = resolve_snippets(snippet_path, body, files, (*stack, importer))
+    result.resolved += 1 + inner.resolved
+    result.warnings.extend(inner.warnings)
+    return "\n" + _substitute_props(inner.text, props).strip("\n") + "\n"

@@ -1,0 +1,50 @@
+"""Small builders shared by tests: git repositories of docs made on the fly."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+GIT_ENV = {
+    "GIT_AUTHOR_NAME": "docschat tests",
+    "GIT_AUTHOR_EMAIL": "tests@example.invalid",
+    "GIT_COMMITTER_NAME": "docschat tests",
+    "GIT_COMMITTER_EMAIL": "tests@example.invalid",
+}
+
+
+def git(repo: Path, *args: str) -> str:
+    import os
+
+    env = {**os.environ, **GIT_ENV}
+    return subprocess.run(["git", "-C", str(repo), *args], check=True, capture_output=True, text=True, env=env).stdout
+
+
+def make_docs_repo(root: Path, files: dict[str, str], docs_dir: str = "docs") -> Path:
+    """A git repository on branch main with `files` under `docs_dir`, committed."""
+    root.mkdir(parents=True, exist_ok=True)
+    git(root, "init", "-q", "-b", "main")
+    write_files(root / docs_dir, files)
+    commit_all(root, "docs")
+    return root
+
+
+def write_files(folder: Path, files: dict[str, str]) -> None:
+    for path, text in files.items():
+        target = folder / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+
+
+def commit_all(repo: Path, message: str) -> None:
+    git(repo, "add", "-A")
+    git(repo, "commit", "-q", "--allow-empty", "-m", message)
+
+
+def copy_tree_as_repo(source: Path, root: Path, docs_dir: str = "docs") -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    git(root, "init", "-q", "-b", "main")
+    shutil.copytree(source, root / docs_dir)
+    commit_all(root, "import corpus")
+    return root

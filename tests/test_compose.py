@@ -1,0 +1,254 @@
+"""Compose: git source, front matter, snippets, MDX cleanup, chunking, the CLI."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings as hsettings, strategies as st
+
+from app.config import Settings
+from app.corpus.chunker import Page, chunk_page, github_slug
+from app.corpus.compose import DocsSource, compose_corpus, compose_files
+from app.corpus.fences import split_fenced
+from app.corpus.mdx import clean_mdx
+from tests.conftest import SHARED
+from tests.helpers import commit_all, copy_tree_as_repo, make_docs_repo, write_files
+
+
+def compose(files: dict[str, str], **overrides):
+    return compose_files(files, Settings(**overrides))
+
+
+def test_reads_the_branch_not_the_working_tree(tmp_path: Path) -> None:
+    repo = make_docs_repo(tmp_path / "r", {"a.mdx": "---\ntitle: A\npublic: true\n---\nCommitted text.\n"})
+    (repo / "docs" / "a.mdx").write_text("---\ntitle: A\n---\nUncommitted edit.\n")
+    (repo / "docs" / "b.mdx").write_text("---\ntitle: B\n---\nUntracked page.\n")
+    result = compose_corpus(DocsSource(repo, "main", "docs"), Settings())
+    assert [p.path for p in result.pages] == ["a.mdx"]
+    assert "Committed text." in result.chunks[0].text
+
+
+def test_missing_branch_is_a_clear_error(tmp_path: Path) -> None:
+    from app.errors import DocschatError
+
+    repo = make_docs_repo(tmp_path / "r", {"a.md": "x\n"})
+    with pytest.raises(DocschatError, match="nope"):
+        compose_corpus(DocsSource(repo, "nope", "docs"), Settings())
+
+
+def test_front_matter_public_fails_closed_and_broken_front_matter_is_skipped() -> None:
+    result = compose(
+        {
+            "open.mdx": "---\ntitle: Open\npublic: true\n---\nText\n",
+            "closed.mdx": "---\ntitle: Closed\n---\nText\n",
+            "broken.mdx": "---\ntitle: [unclosed\npublic: true\n---\nText\n",
+        }
+    )
+    public = {p.path: p.public for p in result.pages}
+    assert public == {"open.mdx": True, "closed.mdx": False}
+    assert any(re.match(r"broken.mdx:[23]: invalid YAML", w) for w in result.warnings), result.warnings
+    assert all("title:" not in c.text for c in result.chunks)
+
+
+def test_excludes_snippets_and_configured_folders() -> None:
+    result = compose(
+        {
+            "guide.mdx": "---\ntitle: G\n---\nx\n",
+            "snippets/s.mdx": "snippet\n",
+            "_snippets/t.mdx": "snippet\n",
+            "archive/old.mdx": "old\n",
+            "README.md": "readme\n",
+            "img.png": "binary",
+        }
+    )
+    assert [p.path for p in result.pages] == ["guide.mdx"]
+
+
+def test_snippets_paste_recursively_with_props_and_relative_paths() -> None:
+    result = compose(
+        {
+            "guides/page.mdx": (
+                '---\ntitle: Page\n---\nimport Outer from "/snippets/outer.mdx";\n'
+                'import Local from "./local.mdx"\n\nBefore.\n\n<Outer name="Ada" />\n\n<Local />\n'
+                "```mdx\n<Outer />\n```\n"
+            ),
+            "guides/local.mdx": "Local snippet text.\n",
+            "snippets/outer.mdx": '---\ntitle: x\n---\nimport Inner from "/snippets/inner.mdx"\n\nHello {name}.\n<Inner/>\n',
+            "snippets/inner.mdx": "Inner text.\n",
+        }
+    )
+    text = "\n".join(c.text for c in result.chunks if c.page == "guides/page.mdx")
+    assert "Hello Ada." in text and "Inner text." in text and "Local snippet text." in text
+    assert "<Outer />" in text  # inside a code fence: an example, kept verbatim
+    assert "import" not in text.replace("<Outer />", "")
+    assert result.snippets_resolved == 3
+    assert result.warnings == []
+
+
+def test_snippet_cycle_and_missing_snippet_warn_but_index_the_page() -> None:
+    result = compose(
+        {
+            "p.mdx": 'import A from "/snippets/a.mdx"\nimport M from "/snippets/missing.mdx"\n\nText.\n<A />\n<M />\n',
+            "snippets/a.mdx": 'import B from "/snippets/b.mdx"\n\nA text\n<B />\n',
+            "snippets/b.mdx": 'import A from "/snippets/a.mdx"\n\nB text\n<A />\n',
+        }
+    )
+    assert [p.path for p in result.pages] == ["p.mdx"]
+    assert any("cycle" in w and "snippets/a.mdx" in w for w in result.warnings)
+    assert any("missing.mdx" in w and w.startswith("p.mdx") for w in result.warnings)
+    text = result.chunks[0].text
+    assert "A text" in text and "B text" in text and "<M" not in text
+
+
+def test_mdx_cleanup_keeps_text_children_and_titles() -> None:
+    cleaned = clean_mdx(
+        "export const meta = {\n  a: 1,\n}\n{/* hidden */}\n<!-- hidden too -->\n"
+        '<Note>Keep me</Note>\n<Steps>\n<Step title="Install">\nRun it.\n</Step>\n</Steps>\n'
+        "```python title=\"x.py\"\nimport os\n<Note>code</Note>\n```\n"
+    )
+    assert "hidden" not in cleaned and "export" not in cleaned and "meta" not in cleaned
+    assert "Keep me" in cleaned and "Install" in cleaned and "Run it." in cleaned
+    assert "<Step" not in cleaned.split("```")[0]
+    assert '```python title="x.py"\nimport os\n<Note>code</Note>\n```' in cleaned
+
+
+def test_chunks_headings_anchors_and_hrefs() -> None:
+    body = (
+        "Intro.\n\n## Install {#setup}\nA\n\n```sh\n## not a heading\n```\n\n### Sub part\nB\n\n"
+        "#### Deep\nC\n\n## Install\nD\n\n## Install\nE\n"
+    )
+    chunks = chunk_page(Page("guides/index.mdx", "Guide", "About guides.", True, body), url_prefix="/docs")
+    assert [c.href for c in chunks] == [
+        "/docs/guides",
+        "/docs/guides#setup",
+        "/docs/guides#sub-part",
+        "/docs/guides#install",
+        "/docs/guides#install-1",
+    ]
+    assert chunks[0].text.startswith("About guides.") and "Intro." in chunks[0].text
+    assert chunks[2].breadcrumb == "Guide › Install › Sub part"
+    assert "#### Deep" in chunks[2].text and "## not a heading" in chunks[1].text
+    assert chunks[1].text.startswith("## Install\n") and "{#setup}" not in chunks[1].text
+    assert chunks[1].embed_text == f"Guide — Guide › Install\n\n{chunks[1].text}"
+    no_prefix = chunk_page(Page("a/b.md", "B", None, False, "## X\ny\n"), url_prefix="")
+    assert no_prefix[1].href == "/a/b#x"
+
+
+@pytest.mark.parametrize(
+    ("heading", "slug"),
+    [("Hello World", "hello-world"), ("What's `new`?", "whats-new"), ("A & B", "a--b"), ("Über café", "über-café")],
+)
+def test_github_slugs(heading: str, slug: str) -> None:
+    assert github_slug(heading) == slug
+
+
+def test_long_sections_split_at_paragraphs_never_inside_code() -> None:
+    code = "```python\n" + "\n".join(f"line_{i} = {i}" for i in range(200)) + "\n```"
+    paragraphs = "\n\n".join(f"Paragraph {i} " + "word " * 60 for i in range(12))
+    body = f"## Long\n{paragraphs}\n\n{code}\n\nAfter.\n"
+    chunks = chunk_page(Page("p.md", "P", None, True, body), max_chars=600)
+    sections = [c for c in chunks if c.heading == "Long"]
+    assert len(sections) > 3
+    assert len({c.id for c in chunks}) == len(chunks)
+    for chunk in sections:
+        assert chunk.text.count("```") % 2 == 0
+        assert len(chunk.text) <= 600 or chunk.text.startswith("```")
+    assert any(c.text.startswith("```python") and len(c.text) > 600 for c in sections)
+
+
+# --- properties ----------------------------------------------------------------------------------
+
+_words = st.text(alphabet="abcdefghij klmnop", min_size=1, max_size=40).map(str.strip).filter(bool)
+_line = st.one_of(
+    _words,
+    _words.map(lambda w: f"- {w}"),
+    _words.map(lambda w: f"## {w}"),
+    _words.map(lambda w: f"### {w}"),
+    _words.map(lambda w: f"#### {w}"),
+    st.just(""),
+)
+_code = st.lists(st.one_of(_words, _words.map(lambda w: f"## {w}")), min_size=1, max_size=6).map(
+    lambda lines: "```text\n" + "\n".join(lines) + "\n```"
+)
+_page = st.lists(st.one_of(_line, _line, _line, _code), min_size=1, max_size=40).map("\n".join)
+
+
+@hsettings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(body=_page, max_chars=st.integers(min_value=200, max_value=800))
+def test_property_no_body_line_lost_and_no_fence_cut(body: str, max_chars: int) -> None:
+    page = Page("p.mdx", "P", None, True, clean_mdx(body))
+    chunks = chunk_page(page, max_chars=max_chars)
+    chunk_lines = {line.strip() for c in chunks for line in c.text.splitlines()}
+    for segment in split_fenced(page.body):
+        for line in segment.text.splitlines():
+            if line.strip():
+                assert line.strip() in chunk_lines, line
+    for chunk in chunks:
+        opened = [s for s in split_fenced(chunk.text) if s.is_code]
+        for s in opened:
+            assert s.text.rstrip().endswith("```"), chunk.text
+    ids = [c.id for c in chunks]
+    assert len(ids) == len(set(ids))
+    assert ids == [c.id for c in chunk_page(page, max_chars=max_chars)]
+
+
+# --- the CLI and a real corpus --------------------------------------------------------------------
+
+
+def test_compose_cli_json(tmp_path: Path) -> None:
+    repo = make_docs_repo(
+        tmp_path / "r",
+        {"a.mdx": "---\ntitle: A\npublic: true\n---\nIntro\n\n## One\ntext\n", "bad.mdx": "---\n: : :\n---\n"},
+    )
+    result = subprocess.run(
+        [sys.executable, "-m", "app", "compose", "--repo", str(repo), "--json"],
+        capture_output=True, text=True, timeout=60, cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    chunks, summary = lines[:-1], lines[-1]["summary"]
+    assert set(chunks[0]) == {
+        "id", "page", "title", "heading", "breadcrumb", "href", "public", "text", "embed_text", "content_hash"
+    }
+    assert summary["pages"] == 1 and summary["chunks"] == 2
+    assert summary["warnings"] and "bad.mdx" in result.stderr
+
+
+MINTLIFY = SHARED / "corpora" / "mintlify-docs"
+
+
+@pytest.mark.skipif(not MINTLIFY.is_dir(), reason="../shared/corpora/mintlify-docs is not present")
+def test_mintlify_corpus_has_no_imports_snippet_tags_or_front_matter(tmp_path: Path) -> None:
+    repo = copy_tree_as_repo(MINTLIFY, tmp_path / "mint")
+    result = compose_corpus(DocsSource(repo, "main", "docs"), Settings())
+    assert len(result.pages) > 200 and result.snippets_resolved > 10
+    snippet_names = set()
+    for path in MINTLIFY.rglob("*.mdx"):
+        snippet_names |= set(re.findall(r'^import (\w+) from "/snippets/[^"]+\.mdx"', path.read_text(), re.M))
+    assert snippet_names
+    for chunk in result.chunks:
+        for segment in split_fenced(chunk.text):
+            if segment.is_code:
+                continue
+            for line in segment.text.splitlines():
+                assert not re.match(r"^\s*import\s.+\sfrom\s", line), (chunk.id, line)
+                assert not re.match(r"^(title|description|keywords|public):\s", line), (chunk.id, line)
+                assert not re.search(r"<(%s)\b" % "|".join(snippet_names), line), (chunk.id, line)
+    again = compose_corpus(DocsSource(repo, "main", "docs"), Settings())
+    assert [c.id for c in again.chunks] == [c.id for c in result.chunks]
+    assert len({c.id for c in result.chunks}) == len(result.chunks)
+
+
+def test_new_commit_changes_only_what_changed(tmp_path: Path) -> None:
+    repo = make_docs_repo(tmp_path / "r", {"a.mdx": "---\ntitle: A\n---\n## One\nx\n\n## Two\ny\n"})
+    before = {c.id: c.content_hash for c in compose_corpus(DocsSource(repo, "main", "docs"), Settings()).chunks}
+    write_files(repo / "docs", {"a.mdx": "---\ntitle: A\n---\n## One\nx\n\n## Two\nchanged\n"})
+    commit_all(repo, "edit")
+    after = {c.id: c.content_hash for c in compose_corpus(DocsSource(repo, "main", "docs"), Settings()).chunks}
+    assert before.keys() == after.keys()
+    assert [k for k in before if before[k] != after[k]] == ["a.mdx#two"]
