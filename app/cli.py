@@ -222,3 +222,77 @@ def compose_command(repo: Any, branch: str | None, docs_dir: str | None, as_json
         f"{summary['pages']} pages, {summary['chunks']} chunks, "
         f"{summary['snippets_resolved']} snippets pasted, {len(result.warnings)} warnings"
     )
+
+
+# --- sync ----------------------------------------------------------------------------------------
+
+
+def make_progress(label: str) -> tuple[Any, Callable[[int, int], None] | None]:
+    """A rich progress bar on a terminal; nothing otherwise (CI logs stay clean)."""
+    if not err_console.is_terminal:
+        return None, None
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    progress = Progress(
+        "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+        console=err_console, transient=True,
+    )
+    task = progress.add_task(label, total=None)
+
+    def update(done: int, total: int) -> None:
+        progress.update(task, completed=done, total=total)
+
+    return progress, update
+
+
+async def open_pool(url: str) -> Any:
+    from app.db.migrate import ensure_schema
+    from app.db.pool import create_pool
+
+    await ensure_schema(url)
+    return await create_pool(url, min_size=1, max_size=4)
+
+
+@main.command("sync")
+@source_options
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@click.option("--wait", is_flag=True, help="Wait for a running sync instead of exiting.")
+def sync_command(repo: Any, branch: str | None, docs_dir: str | None, as_json: bool, wait: bool) -> None:
+    """Embed new or changed chunks, upsert them, delete vanished ones (one transaction)."""
+    from app.embeddings.cache import EmbeddingCache, cache_path
+    from app.embeddings.providers import get_embedding_provider
+    from app.sync import sync_corpus
+
+    settings = get_settings()
+    url = database_url()
+    provider = get_embedding_provider(settings)
+    source = _docs_source(repo, branch, docs_dir)
+    cache = EmbeddingCache(cache_path(settings.docschat_home))
+    progress, update = make_progress("embedding")
+
+    async def go() -> Any:
+        pool = await open_pool(url)
+        try:
+            if progress:
+                progress.start()
+            return await sync_corpus(pool, source, settings, provider, cache=cache, progress=update, wait_for_lock=wait)
+        finally:
+            if progress:
+                progress.stop()
+            await pool.close()
+
+    try:
+        report = run_async(go)
+    finally:
+        cache.close()
+    for warning in report.warnings:
+        err_console.print(f"[yellow]warning:[/] {warning}", highlight=False, soft_wrap=True)
+    data = report.to_dict()
+    if as_json:
+        print_json({k: v for k, v in data.items() if k != "warnings"} | {"warnings": len(report.warnings)})
+        return
+    console.print(
+        f"synced {data['pages']} pages, {data['chunks']} chunks: {data['new']} new, {data['changed']} changed, "
+        f"{data['unchanged']} unchanged, {data['deleted']} deleted; {data['embedded']} embedded, "
+        f"{data['cache_hits']} from cache ({data['embedding_model'] or 'no embeddings'}) in {data['seconds']}s"
+    )

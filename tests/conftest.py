@@ -140,3 +140,16 @@ async def pool(database_url: str) -> AsyncIterator[asyncpg.Pool]:
 async def conn(pool: asyncpg.Pool) -> AsyncIterator[asyncpg.Connection]:
     async with pool.acquire() as connection:
         yield connection
+
+
+@pytest.fixture
+def fake_gemini(monkeypatch: pytest.MonkeyPatch):
+    """A local fake Gemini server, with GEMINI_API_KEY and GEMINI_BASE_URL pointing at it."""
+    from tests.fake_gemini import FakeGeminiServer
+
+    with FakeGeminiServer() as state:
+        monkeypatch.setenv("GEMINI_API_KEY", "test-key")
+        monkeypatch.setenv("GEMINI_BASE_URL", state.url)
+        monkeypatch.setenv("EMBEDDING_RETRY_BASE_SECONDS", "0.01")
+        get_settings.cache_clear()
+        yield state

@@ -45,3 +45,21 @@ async def current_revision(conn) -> str | None:
         return None
     return await conn.fetchval("select version_num from public.alembic_version limit 1")
 
+
+
+async def ensure_schema(database_url: str) -> None:
+    """Check that pgvector is available and migrate to head when behind (a no-op when current)."""
+    import asyncio
+
+    from app.db.pool import connect
+    from app.db.status import check_vector_available
+
+    conn = await connect(database_url)
+    try:
+        await check_vector_available(conn)
+        current = await current_revision(conn)
+    finally:
+        await conn.close()
+    if current != head_revision():
+        # alembic's env runs its own event loop: keep it off ours.
+        await asyncio.to_thread(upgrade, database_url)

@@ -1,0 +1,29 @@
+"""The provider interface: documents in batches, one query; every vector has EMBEDDING_DIMENSIONS."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+# The column is vector(768): Gemini gives 768 with output_dimensionality, smaller models are padded.
+EMBEDDING_DIMENSIONS = 768
+
+
+class EmbeddingProvider(Protocol):
+    #: Recorded in every row's embedding_model; vectors of different models are never compared.
+    model: str
+    batch_size: int
+
+    async def embed_documents(self, texts: list[str]) -> list[list[float]]:
+        """One vector per text, for indexing (one provider call for up to batch_size texts)."""
+        ...
+
+    async def embed_query(self, text: str) -> list[float]:
+        """The vector of a question."""
+        ...
+
+
+def pad_vector(vector: list[float], dimensions: int = EMBEDDING_DIMENSIONS) -> list[float]:
+    """Zero-pad to `dimensions`: dot products and norms are unchanged, so cosine is unchanged."""
+    if len(vector) > dimensions:
+        raise ValueError(f"vector has {len(vector)} dimensions, more than {dimensions}")
+    return list(vector) + [0.0] * (dimensions - len(vector))

@@ -1,0 +1,126 @@
+"""A local fake of the Gemini HTTP API, for the real google-genai client (via GEMINI_BASE_URL).
+
+It serves batchEmbedContents (deterministic bag-of-words vectors, so similar texts are near) and
+streamGenerateContent (SSE), records every request, and fails on demand (status codes, or a
+stream cut after some parts).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import re
+import threading
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+
+def fake_vector(text: str, dimensions: int = 768) -> list[float]:
+    vector = [0.0] * dimensions
+    for word in re.findall(r"[a-z0-9]{3,}", text.lower()):
+        digest = hashlib.sha256(word.encode()).digest()
+        vector[int.from_bytes(digest[:4], "big") % dimensions] += 1.0
+    norm = math.sqrt(sum(v * v for v in vector)) or 1.0
+    return [v / norm for v in vector] if any(vector) else [1.0 / math.sqrt(dimensions)] * dimensions
+
+
+@dataclass
+class FakeGemini:
+    requests: list[dict[str, Any]] = field(default_factory=list)
+    fail_statuses: list[int] = field(default_factory=list)  # consumed one per request
+    retry_after: str | None = None
+    answer_parts: list[str] = field(default_factory=lambda: ["The answer ", "comes from ", "the excerpts."])
+    cut_stream_after: int | None = None  # send this many parts, then an error
+    url: str = ""
+
+    def embed_calls(self) -> list[dict[str, Any]]:
+        return [r for r in self.requests if r["path"].endswith(":batchEmbedContents")]
+
+    def generate_calls(self) -> list[dict[str, Any]]:
+        return [r for r in self.requests if ":streamGenerateContent" in r["path"]]
+
+
+def _handler(state: FakeGemini, lock: threading.Lock) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+
+        def log_message(self, *args: object) -> None:  # quiet
+            pass
+
+        def _json(self, status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+            data = json.dumps(body).encode()
+            self.send_response(status)
+            self.send_header("content-type", "application/json")
+            self.send_header("content-length", str(len(data)))
+            for k, v in (headers or {}).items():
+                self.send_header(k, v)
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_POST(self) -> None:  # noqa: N802
+            length = int(self.headers.get("content-length") or 0)
+            body = json.loads(self.rfile.read(length) or b"{}")
+            with lock:
+                state.requests.append({"path": self.path, "body": body, "key": self.headers.get("x-goog-api-key")})
+                failure = state.fail_statuses.pop(0) if state.fail_statuses else None
+            if self.headers.get("x-goog-api-key") == "bad-key":
+                self._json(400, {"error": {"code": 400, "message": "API key not valid. Please pass a valid API key.",
+                                           "status": "INVALID_ARGUMENT"}})
+                return
+            if failure:
+                headers = {"retry-after": state.retry_after} if state.retry_after else {}
+                self._json(failure, {"error": {"code": failure, "message": "simulated failure",
+                                               "status": "RESOURCE_EXHAUSTED" if failure == 429 else "UNAVAILABLE"}},
+                           headers)
+                return
+            if self.path.split("?")[0].endswith(":batchEmbedContents"):
+                vectors = []
+                for request in body.get("requests", []):
+                    text = " ".join(p.get("text", "") for p in request.get("content", {}).get("parts", []))
+                    vectors.append({"values": fake_vector(text, request.get("outputDimensionality") or 768)})
+                self._json(200, {"embeddings": vectors})
+                return
+            if ":streamGenerateContent" in self.path:
+                self._stream()
+                return
+            self._json(404, {"error": {"code": 404, "message": f"no fake for {self.path}", "status": "NOT_FOUND"}})
+
+        def _stream(self) -> None:
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.send_header("connection", "close")
+            self.end_headers()
+            for index, part in enumerate(state.answer_parts):
+                if state.cut_stream_after is not None and index >= state.cut_stream_after:
+                    # A mid-stream failure: an error object, then the connection closes.
+                    event = {"error": {"code": 500, "message": "simulated mid-stream failure", "status": "INTERNAL"}}
+                    self.wfile.write(f"data: {json.dumps(event)}\r\n\r\n".encode())
+                    self.wfile.flush()
+                    self.close_connection = True
+                    return
+                event = {"candidates": [{"content": {"role": "model", "parts": [{"text": part}]}, "index": 0}]}
+                self.wfile.write(f"data: {json.dumps(event)}\r\n\r\n".encode())
+                self.wfile.flush()
+            self.close_connection = True
+
+    return Handler
+
+
+class FakeGeminiServer:
+    def __init__(self) -> None:
+        self.state = FakeGemini()
+        self._lock = threading.Lock()
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self.state, self._lock))
+        self._server.daemon_threads = True
+        self.state.url = f"http://127.0.0.1:{self._server.server_address[1]}/"
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    def __enter__(self) -> FakeGemini:
+        self._thread.start()
+        return self.state
+
+    def __exit__(self, *exc: object) -> None:
+        self._server.shutdown()
+        self._server.server_close()

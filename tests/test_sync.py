@@ -1,0 +1,229 @@
+"""Sync against a real Postgres, with the real google-genai client talking to a local fake Gemini."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from app.config import get_settings
+from app.corpus.compose import DocsSource
+from app.embeddings.base import pad_vector
+from app.embeddings.cache import EmbeddingCache, cache_path
+from app.embeddings.providers import get_embedding_provider
+from app.sync import SYNC_LOCK_KEY, SyncBusyError, sync_corpus
+from tests.helpers import commit_all, git, make_docs_repo, write_files
+
+PAGES = {
+    "index.mdx": "---\ntitle: Home\npublic: true\n---\nWelcome.\n\n## Start\nBegin here.\n",
+    "guides/widget.mdx": (
+        "---\ntitle: Widget\npublic: true\n---\nEmbed the chat.\n\n"
+        + "\n\n".join(f"## Part {i}\nSection {i} about the widget." for i in range(30))
+    ),
+    "guides/secret.mdx": "---\ntitle: Internal\n---\nPrivate notes.\n\n## Ops\nRunbook.\n",
+}
+
+
+async def _rows(conn: asyncpg.Connection) -> dict[str, asyncpg.Record]:
+    rows = await conn.fetch("select id, xmin::text as xmin, content_hash, embedding_model, public from docs_section")
+    return {r["id"]: r for r in rows}
+
+
+async def _sync(pool, repo: Path, **kwargs):
+    settings = get_settings()
+    cache = EmbeddingCache(cache_path(settings.docschat_home))
+    try:
+        return await sync_corpus(
+            pool, DocsSource(repo, "main", "docs"), settings, get_embedding_provider(settings), cache=cache, **kwargs
+        )
+    finally:
+        cache.close()
+
+
+async def test_batches_of_20_and_task_types_on_the_wire(pool, fake_gemini, tmp_path: Path) -> None:
+    repo = make_docs_repo(tmp_path / "r", PAGES)
+    report = await _sync(pool, repo)
+    calls = fake_gemini.embed_calls()
+    sizes = [len(c["body"]["requests"]) for c in calls]
+    assert report.new == report.chunks == sum(sizes) and max(sizes) == 20 and all(s <= 20 for s in sizes)
+    for call in calls:
+        for request in call["body"]["requests"]:
+            assert request["taskType"] == "RETRIEVAL_DOCUMENT"
+            assert request["outputDimensionality"] == 768
+    async with pool.acquire() as conn:
+        rows = await _rows(conn)
+    assert len(rows) == report.chunks
+    assert {r["embedding_model"] for r in rows.values()} == {"gemini-embedding-001@768"}
+    assert rows["guides/secret.mdx"]["public"] is False and rows["index.mdx"]["public"] is True
+
+
+async def test_unchanged_resync_makes_no_calls_and_no_writes(pool, fake_gemini, tmp_path: Path) -> None:
+    repo = make_docs_repo(tmp_path / "r", PAGES)
+    await _sync(pool, repo)
+    async with pool.acquire() as conn:
+        before = await _rows(conn)
+    calls_before = len(fake_gemini.requests)
+    report = await _sync(pool, repo)
+    async with pool.acquire() as conn:
+        after = await _rows(conn)
+    assert len(fake_gemini.requests) == calls_before
+    assert (report.new, report.changed, report.deleted, report.embedded) == (0, 0, 0, 0)
+    assert report.unchanged == report.chunks
+    assert {k: r["xmin"] for k, r in after.items()} == {k: r["xmin"] for k, r in before.items()}
+
+
+async def test_editing_one_section_reembeds_exactly_that_chunk(pool, fake_gemini, tmp_path: Path) -> None:
+    repo = make_docs_repo(tmp_path / "r", PAGES)
+    await _sync(pool, repo)
+    edited = PAGES["guides/widget.mdx"].replace("Section 7 about", "Section 7, rewritten, about")
+    write_files(repo / "docs", {"guides/widget.mdx": edited})
+    commit_all(repo, "edit")
+    calls_before = len(fake_gemini.embed_calls())
+    report = await _sync(pool, repo)
+    new_calls = fake_gemini.embed_calls()[calls_before:]
+    texts = [r["content"]["parts"][0]["text"] for c in new_calls for r in c["body"]["requests"]]
+    assert report.changed == 1 and report.embedded == 1 and len(texts) == 1 and "rewritten" in texts[0]
+
+
+async def test_deleting_a_page_deletes_its_rows(pool, fake_gemini, tmp_path: Path) -> None:
+    repo = make_docs_repo(tmp_path / "r", PAGES)
+    first = await _sync(pool, repo)
+    git(repo, "rm", "-q", "docs/guides/widget.mdx")
+    commit_all(repo, "remove")
+    report = await _sync(pool, repo)
+    async with pool.acquire() as conn:
+        rows = await _rows(conn)
+    assert report.deleted == 31 and len(rows) == first.chunks - 31
+    assert not any(i.startswith("guides/widget.mdx") for i in rows)
+
+
+async def test_provider_failure_leaves_index_intact_and_names_the_cause(pool, fake_gemini, tmp_path: Path) -> None:
+    repo = make_docs_repo(tmp_path / "r", PAGES)
+    await _sync(pool, repo)
+    async with pool.acquire() as conn:
+        before = await _rows(conn)
+    write_files(repo / "docs", {"new.mdx": "---\ntitle: New\n---\n" + "\n\n".join(f"## N{i}\nx{i}" for i in range(30))})
+    git(repo, "rm", "-q", "docs/index.mdx")
+    commit_all(repo, "change")
+    fake_gemini.fail_statuses = [429] * 100
+    fake_gemini.retry_after = "0"
+    env = {**os.environ, "DATABASE_URL": os.environ["DATABASE_URL"]} if "DATABASE_URL" in os.environ else None
+    result = subprocess.run(
+        [sys.executable, "-m", "app", "sync", "--repo", str(repo), "--json"],
+        capture_output=True, text=True, timeout=120, env=env,
+    )
+    assert result.returncode == 1
+    assert "429" in result.stderr and "quota" in result.stderr.lower()
+    async with pool.acquire() as conn:
+        after = await _rows(conn)
+    assert {k: r["xmin"] for k, r in after.items()} == {k: r["xmin"] for k, r in before.items()}
+
+
+@pytest.fixture(autouse=True)
+def _db_for_subprocess(db_env: str) -> None:
+    """The CLI subprocesses read DATABASE_URL from the environment."""
+
+
+async def test_second_sync_waits_or_exits_clearly(pool, fake_gemini, tmp_path: Path) -> None:
+    repo = make_docs_repo(tmp_path / "r", PAGES)
+    async with pool.acquire() as holder:
+        async with holder.transaction():
+            await holder.execute("select pg_advisory_xact_lock($1)", SYNC_LOCK_KEY)
+            with pytest.raises(SyncBusyError, match="another sync"):
+                await _sync(pool, repo)
+
+
+async def test_embed_cache_spares_the_provider_and_survives_corruption(pool, fake_gemini, tmp_path: Path) -> None:
+    repo = make_docs_repo(tmp_path / "r", PAGES)
+    first = await _sync(pool, repo)
+    async with pool.acquire() as conn:
+        await conn.execute("delete from docs_section")
+    calls = len(fake_gemini.embed_calls())
+    second = await _sync(pool, repo)
+    assert second.cache_hits == first.chunks and second.embedded == 0 and len(fake_gemini.embed_calls()) == calls
+    path = cache_path(get_settings().docschat_home)
+    path.write_bytes(b"this is not a sqlite file" * 100)
+    async with pool.acquire() as conn:
+        await conn.execute("delete from docs_section")
+    third = await _sync(pool, repo)
+    assert third.embedded == first.chunks
+    assert any("unreadable" in w for w in third.warnings)
+
+
+async def test_changing_the_model_reembeds_every_row(pool, fake_gemini, tmp_path: Path, monkeypatch) -> None:
+    repo = make_docs_repo(tmp_path / "r", PAGES)
+    first = await _sync(pool, repo)
+    monkeypatch.setenv("GEMINI_EMBEDDING_MODEL", "text-embedding-004")
+    get_settings.cache_clear()
+    report = await _sync(pool, repo)
+    assert report.changed == first.chunks and report.embedded == first.chunks
+    async with pool.acquire() as conn:
+        assert {r["embedding_model"] for r in (await _rows(conn)).values()} == {"text-embedding-004@768"}
+
+
+def test_zero_padding_keeps_cosine() -> None:
+    a, b = [0.3, -1.2, 0.5, 2.0], [1.0, 0.4, -0.7, 0.2]
+
+    def cosine(x, y):
+        return sum(p * q for p, q in zip(x, y)) / (math.sqrt(sum(p * p for p in x)) * math.sqrt(sum(q * q for q in y)))
+
+    assert len(pad_vector(a)) == 768
+    assert math.isclose(cosine(a, b), cosine(pad_vector(a), pad_vector(b)), rel_tol=1e-12)
+
+
+def test_local_model_embeds_offline() -> None:
+    import asyncio
+
+    from app.embeddings.local import LocalEmbeddingProvider, local_model_installed
+
+    if not local_model_installed():
+        pytest.skip("the local model extra is not installed")
+    provider = LocalEmbeddingProvider()
+    docs = asyncio.run(provider.embed_documents(["How to embed the chat widget", "Refund policy for invoices"]))
+    query = asyncio.run(provider.embed_query("embedding the widget on my site"))
+    assert len(query) == 768 and all(v == 0.0 for v in query[384:])
+    similarity = [sum(p * q for p, q in zip(query, d)) for d in docs]
+    assert similarity[0] > similarity[1]
+
+
+WORKFLOWS = Path(__file__).resolve().parent.parent / ".github" / "workflows"
+
+
+@pytest.mark.parametrize("workflow", sorted(WORKFLOWS.glob("*.yml")), ids=lambda p: p.name)
+def test_workflow_files_match_githubs_schema(workflow: Path) -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "check_jsonschema", "--builtin-schema", "vendor.github-workflows", str(workflow)],
+        capture_output=True, text=True, timeout=120,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_sync_cli_json_summary(tmp_path: Path) -> None:
+    repo = make_docs_repo(tmp_path / "r", PAGES)
+    env = {**os.environ, "EMBEDDING_PROVIDER": "none"}
+    result = subprocess.run(
+        [sys.executable, "-m", "app", "sync", "--repo", str(repo), "--json"],
+        capture_output=True, text=True, timeout=120, env=env,
+    )
+    assert result.returncode == 0, result.stderr
+    summary = json.loads(result.stdout.strip().splitlines()[-1])
+    assert {"pages", "chunks", "new", "changed", "unchanged", "deleted", "embedded", "cache_hits", "seconds"} <= set(summary)
+    assert summary["pages"] == 3 and summary["new"] == summary["chunks"]
+    import asyncio
+
+    async def count() -> int:
+        conn = await asyncpg.connect(os.environ["DATABASE_URL"])
+        try:
+            n = await conn.fetchval("select count(*) from docs_section where embedding is null")
+            await conn.execute("truncate docs_section, docs_lexeme_stats, docs_search_stats")
+            return n
+        finally:
+            await conn.close()
+
+    assert asyncio.run(count()) == summary["chunks"]
