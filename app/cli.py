@@ -296,3 +296,92 @@ def sync_command(repo: Any, branch: str | None, docs_dir: str | None, as_json: b
         f"{data['unchanged']} unchanged, {data['deleted']} deleted; {data['embedded']} embedded, "
         f"{data['cache_hits']} from cache ({data['embedding_model'] or 'no embeddings'}) in {data['seconds']}s"
     )
+
+
+# --- search and eval -----------------------------------------------------------------------------
+
+MODE_CHOICE = click.Choice(["hybrid", "keyword", "vector"])
+
+
+@main.command("search")
+@click.argument("question")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--explain", is_flag=True, help="Show each leg's ranks, fused scores and page decisions.")
+@click.option("--mode", type=MODE_CHOICE, default="hybrid", show_default=True)
+@click.option("--public-only", is_flag=True, help="Only public pages (FLAG_PUBLIC=true forces it).")
+def search_command(question: str, as_json: bool, explain: bool, mode: str, public_only: bool) -> None:
+    """Find the pages and excerpts that answer QUESTION."""
+    from app.search.retrieve import build_retriever
+
+    settings = get_settings()
+    url = database_url()
+
+    async def go() -> Any:
+        pool = await open_pool(url)
+        try:
+            return await build_retriever(pool, settings).retrieve(question, mode=mode, public_only=public_only)
+        finally:
+            await pool.close()
+
+    retrieval = run_async(go)
+    if as_json:
+        print_json(retrieval.to_dict(explain=explain))
+        return
+    if retrieval.degraded:
+        console.print(f"[yellow]degraded: {retrieval.degraded}[/] ({'; '.join(retrieval.errors.values())})")
+    if not retrieval.pages:
+        console.print("no matching pages")
+    for number, page in enumerate(retrieval.pages, 1):
+        console.print(f"[bold]{number}. {page.title}[/] [dim]{page.href}[/]  score {page.score:.4f}")
+        excerpt = page.excerpt if len(page.excerpt) < 400 else page.excerpt[:400] + " …"
+        console.print(excerpt, markup=False, highlight=False)
+        console.print()
+    if explain:
+        _print_explain(retrieval)
+
+
+def _print_explain(retrieval: Any) -> None:
+    table = Table("fused", "chunk", "keyword", "vector", title="fused ranking")
+    for item in retrieval.ranking[:20]:
+        table.add_row(
+            f"{item.score:.5f}", item.hit.id, str(item.ranks.get("keyword", "-")), str(item.ranks.get("vector", "-"))
+        )
+    console.print(table)
+    pages = Table("page", "score", "decision", title="pages")
+    for choice in retrieval.candidates:
+        pages.add_row(choice.title, f"{choice.score:.5f}", choice.reason)
+    console.print(pages)
+    console.print(f"timings (ms): {retrieval.timings_ms}")
+
+
+@main.command("eval")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=__import__("pathlib").Path))
+@click.option("--mode", type=MODE_CHOICE, default="hybrid", show_default=True)
+@click.option("--k", "k", type=click.IntRange(1, 50), default=3, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object with per-question results.")
+def eval_command(file: Any, mode: str, k: int, as_json: bool) -> None:
+    """Score retrieval on FILE (JSON lines of {"question", "gold": [urls]})."""
+    from app.search.eval import evaluate, load_eval_file
+    from app.search.retrieve import build_retriever
+
+    settings = get_settings()
+    items = load_eval_file(file)
+    url = database_url()
+
+    async def go() -> Any:
+        pool = await open_pool(url)
+        try:
+            return await evaluate(
+                build_retriever(pool, settings), items, mode=mode, k=k, base_url=settings.docs_base_url
+            )
+        finally:
+            await pool.close()
+
+    report = run_async(go)
+    if as_json:
+        print_json(report)
+        return
+    console.print(
+        f"{report['questions']} questions, mode {mode}, k={k}: precision {report['precision']:.3f}  "
+        f"recall {report['recall']:.3f}  MRR {report['mrr']:.3f}  page recall {report['page_recall']:.3f}"
+    )

@@ -1,0 +1,1 @@
+"""Retrieve: the full-text and vector legs, reciprocal rank fusion, page selection, evaluation."""

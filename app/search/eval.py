@@ -1,0 +1,95 @@
+"""Retrieval evaluation with the anthropic-cookbook definitions (sections at k, MRR, page recall).
+
+Input: JSON lines `{"question": ..., "gold": [absolute section URLs], ...}`.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.errors import DocschatError
+from app.search.retrieve import Mode, Retriever
+
+
+class EvalFileError(DocschatError):
+    """The question file cannot be used."""
+
+
+@dataclass(frozen=True)
+class EvalItem:
+    question: str
+    gold: list[str]
+    id: str | None = None
+
+
+def normalize_url(url: str) -> str:
+    """URLs compare without a trailing slash, before the anchor or at the very end."""
+    base, hash_, anchor = url.strip().rstrip("/").partition("#")
+    return base.rstrip("/") + hash_ + anchor
+
+
+def absolute_url(base_url: str, href: str) -> str:
+    return normalize_url(base_url.rstrip("/") + "/" + href.lstrip("/"))
+
+
+def load_eval_file(path: Path) -> list[EvalItem]:
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise EvalFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+    items: list[EvalItem] = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise EvalFileError(f"{path}:{number}: not JSON ({exc.msg})") from None
+        if not isinstance(obj, dict) or not isinstance(obj.get("question"), str) or not obj["question"].strip():
+            raise EvalFileError(f"{path}:{number}: needs a non-empty string 'question'")
+        gold = obj.get("gold")
+        if not isinstance(gold, list) or not gold or not all(isinstance(g, str) for g in gold):
+            raise EvalFileError(f"{path}:{number}: needs 'gold', a non-empty list of URLs")
+        items.append(EvalItem(obj["question"], [normalize_url(g) for g in gold], obj.get("id")))
+    if not items:
+        raise EvalFileError(f"{path}: no questions")
+    return items
+
+
+async def evaluate(
+    retriever: Retriever, items: list[EvalItem], *, mode: Mode, k: int, base_url: str
+) -> dict[str, object]:
+    per_question = []
+    totals = {"precision": 0.0, "recall": 0.0, "mrr": 0.0, "page_recall": 0.0}
+    for item in items:
+        retrieval = await retriever.retrieve(item.question, mode=mode)
+        sections: list[str] = []
+        for fused in retrieval.ranking:  # parts of one split section share an href: count it once
+            url = absolute_url(base_url, fused.hit.href)
+            if url not in sections:
+                sections.append(url)
+            if len(sections) == k:
+                break
+        gold = set(item.gold)
+        found = [u for u in sections if u in gold]
+        precision = len(found) / len(sections) if sections else 0.0
+        recall = len(set(found)) / len(gold)
+        mrr = next((1.0 / rank for rank, u in enumerate(sections, 1) if u in gold), 0.0)
+        gold_pages = {g.split("#", 1)[0] for g in gold}
+        kept_pages = {absolute_url(base_url, p.page_href) for p in retrieval.pages}
+        page_recall = len(gold_pages & kept_pages) / len(gold_pages)
+        for name, value in zip(totals, (precision, recall, mrr, page_recall), strict=True):
+            totals[name] += value
+        per_question.append(
+            {"id": item.id, "question": item.question, "retrieved": sections, "gold": item.gold,
+             "precision": precision, "recall": recall, "mrr": mrr, "page_recall": page_recall,
+             "degraded": retrieval.degraded}
+        )
+    n = len(items)
+    return {
+        "mode": mode, "k": k, "questions": n,
+        **{name: round(value / n, 4) for name, value in totals.items()},
+        "per_question": per_question,
+    }

@@ -1,0 +1,152 @@
+"""retrieve_docs: both legs concurrently, each with a timeout; fused; pages selected; degradation.
+
+When the question cannot be embedded (no provider, failure, timeout, quota) the answer comes from
+full-text alone (`degraded="keyword_only"`); when full-text fails, from vectors alone
+(`"vector_only"`). Only when both fail is it an error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, field
+from typing import Literal
+
+import asyncpg
+
+from app.config import Settings
+from app.errors import DocschatError
+from app.logging import get_logger
+from app.search.fusion import FusedHit, reciprocal_rank_fusion
+from app.search.legs import Hit, match_docs_sections, search_docs_sections
+from app.search.pages import PageChoice, select_pages
+from app.search.query_embedding import QueryEmbedder
+from app.search.terms import clip_question
+
+log = get_logger(__name__)
+Mode = Literal["hybrid", "keyword", "vector"]
+MODES: tuple[Mode, ...] = ("hybrid", "keyword", "vector")
+
+
+class RetrievalError(DocschatError):
+    """Neither leg could answer."""
+
+
+@dataclass
+class Retrieval:
+    question: str
+    mode: Mode
+    degraded: str | None
+    ranking: list[FusedHit]
+    candidates: list[PageChoice]
+    legs: dict[str, list[Hit]] = field(default_factory=dict)
+    errors: dict[str, str] = field(default_factory=dict)
+    timings_ms: dict[str, float] = field(default_factory=dict)
+
+    @property
+    def pages(self) -> list[PageChoice]:
+        return [c for c in self.candidates if c.kept]
+
+    def to_dict(self, explain: bool = False) -> dict[str, object]:
+        data: dict[str, object] = {
+            "question": self.question,
+            "mode": self.mode,
+            "degraded": self.degraded,
+            "pages": [p.to_dict() for p in self.pages],
+        }
+        if explain:
+            data["explain"] = {
+                "legs": {
+                    leg: [{"rank": i, "id": h.id, "score": round(h.score, 6)} for i, h in enumerate(hits, 1)]
+                    for leg, hits in self.legs.items()
+                },
+                "fused": [
+                    {"id": f.hit.id, "score": round(f.score, 6), "ranks": f.ranks} for f in self.ranking
+                ],
+                "pages": [
+                    {"page": c.page, "title": c.title, "score": round(c.score, 6), "kept": c.kept,
+                     "demoted": c.demoted, "reason": c.reason}
+                    for c in self.candidates
+                ],
+                "errors": self.errors,
+                "timings_ms": self.timings_ms,
+            }
+        return data
+
+
+class Retriever:
+    """Everything retrieval needs besides the question: pool, settings, question embedder."""
+
+    def __init__(self, pool: asyncpg.Pool, settings: Settings, embedder: QueryEmbedder | None) -> None:
+        self.pool = pool
+        self.settings = settings
+        self.embedder = embedder
+
+    async def _keyword(self, question: str, public_only: bool) -> list[Hit]:
+        async with self.pool.acquire() as conn:
+            return await search_docs_sections(conn, question, self.settings.leg_match_count, public_only)
+
+    async def _vector(self, question: str, public_only: bool, timings: dict[str, float]) -> list[Hit]:
+        if self.embedder is None:
+            raise RetrievalError("no embedding provider is configured")
+        started = time.perf_counter()
+        embedding = await asyncio.wait_for(
+            self.embedder.embed(self.pool, question), self.settings.query_embedding_timeout_seconds
+        )
+        timings["embed_question"] = round((time.perf_counter() - started) * 1000, 2)
+        started = time.perf_counter()
+        async with self.pool.acquire() as conn:
+            hits = await asyncio.wait_for(
+                match_docs_sections(
+                    conn, embedding, self.embedder.provider.model, self.settings.leg_match_count, public_only
+                ),
+                self.settings.leg_timeout_seconds,
+            )
+        timings["vector_sql"] = round((time.perf_counter() - started) * 1000, 2)
+        return hits
+
+    async def retrieve(self, question: str, *, mode: Mode = "hybrid", public_only: bool = False) -> Retrieval:
+        question = clip_question(question)
+        public_only = public_only or self.settings.flag_public
+        timings: dict[str, float] = {}
+        started = time.perf_counter()
+        tasks: dict[str, asyncio.Task[list[Hit]]] = {}
+        if mode in ("hybrid", "keyword"):
+            tasks["keyword"] = asyncio.create_task(
+                asyncio.wait_for(self._keyword(question, public_only), self.settings.leg_timeout_seconds)
+            )
+        if mode in ("hybrid", "vector"):
+            tasks["vector"] = asyncio.create_task(self._vector(question, public_only, timings))
+        results = await asyncio.gather(*tasks.values(), return_exceptions=True)
+        legs: dict[str, list[Hit]] = {}
+        errors: dict[str, str] = {}
+        for name, result in zip(tasks, results, strict=True):
+            if isinstance(result, BaseException):
+                if isinstance(result, asyncio.CancelledError):
+                    raise result
+                errors[name] = "timed out" if isinstance(result, TimeoutError) else f"{type(result).__name__}: {result}"
+                log.warning("retrieval_leg_failed", leg=name, error=errors[name][:200])
+            else:
+                legs[name] = result
+        if not legs:
+            raise RetrievalError("retrieval failed: " + "; ".join(f"{k}: {v}" for k, v in errors.items()))
+        degraded = None
+        if mode == "hybrid" and "vector" not in legs:
+            degraded = "keyword_only"
+        elif mode == "hybrid" and "keyword" not in legs:
+            degraded = "vector_only"
+        ranking = reciprocal_rank_fusion(legs, self.settings.rrf_k)
+        candidates = select_pages(
+            ranking, question, max_pages=self.settings.max_pages, score_ratio=self.settings.page_score_ratio,
+            demoted_pages=self.settings.demoted_pages,
+        )
+        timings["total"] = round((time.perf_counter() - started) * 1000, 2)
+        return Retrieval(question, mode, degraded, ranking, candidates, legs, errors, timings)
+
+
+def build_retriever(pool: asyncpg.Pool, settings: Settings) -> Retriever:
+    """A Retriever with the configured provider (None: keyword-only)."""
+    from app.embeddings.providers import get_embedding_provider
+
+    provider = get_embedding_provider(settings)
+    return Retriever(pool, settings, QueryEmbedder(provider) if provider else None)

@@ -1,0 +1,254 @@
+"""Retrieval against a real Postgres: the SQL functions, fusion, page selection, degradation, eval."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+from app.config import get_settings
+from app.embeddings.base import pad_vector
+from app.search.fusion import reciprocal_rank_fusion
+from app.search.legs import Hit, match_docs_sections, search_docs_sections
+from app.search.pages import select_pages
+from app.search.query_embedding import QueryEmbedder
+from app.search.retrieve import RetrievalError, Retriever, build_retriever
+from app.search.terms import names_page
+
+INSERT = """
+insert into docs_section (id, page, title, heading, breadcrumb, href, content, public, content_hash,
+                          embedding, embedding_model)
+values ($1, $2, $3, $4, $5, $6, $7, $8, 'h', $9, $10)
+"""
+
+
+async def add(conn, id_, content, *, page=None, title="Page", heading="", public=True, embedding=None, model=None):
+    page = page or id_.split("#")[0]
+    href = "/docs/" + page.rsplit(".", 1)[0] + (("#" + id_.split("#")[1]) if "#" in id_ else "")
+    await conn.execute(INSERT, id_, page, title, heading, title, href, content, public, embedding, model)
+
+
+async def refresh(conn) -> None:
+    await conn.fetchval("select refresh_docs_search_stats()")
+
+
+NASTY = [
+    "", "   ", "'", "''", '"', "a & b | !c", "foo:* & (bar", "))((", "<->", "!!!", "🎉🚀 emoji only",
+    "widget 🎉 embed", "x" * 5000, " ".join(["word"] * 500), "select * from docs_section; --", "\\", "\x00".strip("\x00"),
+    "naïve café résumé", "日本語のテキスト", "1 2 3 4", "the and of to in",
+]
+
+
+async def test_full_text_never_errors_on_user_text(conn) -> None:
+    await add(conn, "a.mdx#x", "Embed the widget with a script tag", heading="Embed")
+    await refresh(conn)
+    for text in NASTY + [" ".join(random.Random(7).choice(["api", "add", "widget", "the", "&", "'", "😀"]) for _ in range(500))]:
+        hits = await search_docs_sections(conn, text, 10, False)
+        assert isinstance(hits, list)
+
+
+async def test_rare_terms_outweigh_common_ones(conn) -> None:
+    # "platform" is everywhere; "webhook" is in one section. Common words must not swamp the rare one.
+    for i in range(40):
+        await add(conn, f"p{i}.mdx#s", "The platform platform platform handles requests on the platform.", heading="Platform")
+    await add(conn, "hooks.mdx#s", "Configure a webhook endpoint.", heading="Setup")
+    await refresh(conn)
+    hits = await search_docs_sections(conn, "platform webhook", 5, False)
+    assert hits[0].id == "hooks.mdx#s"
+    # Three-letter words count: "api" and "add" are terms.
+    await add(conn, "api.mdx#s", "Add an API key.", heading="Keys")
+    await refresh(conn)
+    assert (await search_docs_sections(conn, "api", 5, False))[0].id == "api.mdx#s"
+    lexemes = [r["lexeme"] for r in await conn.fetch("select lexeme from docs_query_lexemes('How do I add an API key?')")]
+    assert set(lexemes) >= {"add", "api", "key"} and "how" not in lexemes
+
+
+async def test_more_matching_terms_rank_higher(conn) -> None:
+    await add(conn, "one.mdx#s", "Rotate the signing secret.", heading="One")
+    await add(conn, "two.mdx#s", "Rotate the signing secret of the webhook endpoint.", heading="Two")
+    for i in range(10):
+        await add(conn, f"f{i}.mdx#s", f"Filler text number {i} about nothing.", heading="Filler")
+    await refresh(conn)
+    hits = await search_docs_sections(conn, "rotate webhook signing secret", 5, False)
+    assert [h.id for h in hits[:2]] == ["two.mdx#s", "one.mdx#s"]
+
+
+def _unit(rng: random.Random, center: list[float], spread: float) -> list[float]:
+    v = [c + rng.gauss(0, spread) for c in center]
+    n = math.sqrt(sum(x * x for x in v))
+    return [x / n for x in v]
+
+
+async def test_public_filter_inside_both_queries_with_90_percent_private(conn) -> None:
+    rng = random.Random(42)
+    centers = [[rng.gauss(0, 1) for _ in range(64)] for _ in range(8)]
+    rows = []
+    for i in range(3000):
+        public = i % 10 == 0
+        vector = pad_vector(_unit(rng, centers[i % 8], 0.3))
+        rows.append((f"d{i}.mdx#s", f"d{i}.mdx", "Doc", "S", "Doc", f"/docs/d{i}#s",
+                     "shared keyword text " + ("visible" if public else "hidden"), public, vector, "m"))
+    await conn.executemany(INSERT, rows)
+    await refresh(conn)
+    await conn.execute("analyze docs_section")
+    query_sql = ("explain select id from docs_section where embedding_model = 'm' and public "
+                 "order by embedding <=> $1 limit 20")
+    # Both plans must honour the filter: whatever the planner picks (often an exact scan at this
+    # size), and the HNSW index scan forced, where only the iterative scan can fill the limit.
+    for force_index in (False, True):
+        async with conn.transaction():
+            if force_index:
+                await conn.execute("set local enable_seqscan = off")
+                plan = "\n".join(r[0] for r in await conn.fetch(query_sql, pad_vector(centers[0])))
+                assert "docs_section_embedding_idx" in plan
+            for center in centers[:4]:
+                query = pad_vector(_unit(rng, center, 0.3))
+                hits = await match_docs_sections(conn, query, "m", 20, True)
+                assert len(hits) == 20 and all(h.public for h in hits)
+                assert [h.score for h in hits] == sorted(h.score for h in hits)
+                assert len(await match_docs_sections(conn, query, "other-model", 20, False)) == 0
+    keyword = await search_docs_sections(conn, "shared keyword", 20, True)
+    assert len(keyword) == 20 and all(h.public for h in keyword)
+
+
+def _hit(id_: str, page: str, title: str = "T", heading: str = "H") -> Hit:
+    return Hit(id_, page, title, heading, title, f"/docs/{page}#{id_}", f"content of {id_}", True, 0.0)
+
+
+def test_reciprocal_rank_fusion() -> None:
+    a, b, c = _hit("a", "p1"), _hit("b", "p2"), _hit("c", "p3")
+    fused = reciprocal_rank_fusion({"keyword": [a, b], "vector": [b, c]}, k=60)
+    assert [f.hit.id for f in fused] == ["b", "a", "c"]
+    assert math.isclose(fused[0].score, 1 / 62 + 1 / 61)
+    assert fused[0].ranks == {"keyword": 2, "vector": 1}
+
+
+def test_page_selection_ratio_cap_demotion_and_excerpt() -> None:
+    hits = [
+        _hit("privacy", "privacy.mdx", "Privacy Policy"),
+        _hit("w-overview", "widget.mdx", "Widget", heading=""),
+        _hit("w-embed", "widget.mdx", "Widget", heading="Embed"),
+        _hit("s", "sync.mdx", "Sync"),
+        _hit("c", "chat.mdx", "Chat"),
+        _hit("z", "far.mdx", "Far"),
+    ]
+    fused = reciprocal_rank_fusion({"keyword": hits, "vector": hits[:5]}, k=1)
+    pages = select_pages(fused, "how do I embed it", max_pages=3, score_ratio=0.3, demoted_pages=["Privacy Policy"])
+    kept = [p.title for p in pages if p.kept]
+    assert kept[0] == "Widget" and "Privacy Policy" not in kept[:1] and len(kept) <= 3
+    assert pages[0].heading == "Embed" and pages[0].excerpt == "content of w-embed"
+    assert all(p.score >= 0.3 * pages[0].score for p in pages if p.kept)
+    named = select_pages(fused, "what does the privacy policy say", demoted_pages=["Privacy Policy"])
+    assert named[0].title == "Privacy Policy" and not named[0].demoted
+
+
+def test_question_names_page() -> None:
+    assert names_page("How do cucumber tests run?", "Cucumber Tests")
+    assert not names_page("How private is my data?", "Privacy Policy")
+    assert names_page("terms of service for resellers", "Terms of Service")
+
+
+async def test_repeated_question_makes_no_provider_call(pool, fake_gemini) -> None:
+    settings = get_settings()
+    retriever = build_retriever(pool, settings)
+    await retriever.retrieve("How do I embed the widget?")
+    await retriever.retrieve("how do I   EMBED the widget?")
+    assert len(fake_gemini.embed_calls()) == 1
+    assert fake_gemini.embed_calls()[0]["body"]["requests"][0]["taskType"] == "RETRIEVAL_QUERY"
+    fresh = build_retriever(pool, settings)  # a new process: the in-memory LRU is empty, the table is not
+    await fresh.retrieve("How do I embed the widget?")
+    assert len(fake_gemini.embed_calls()) == 1
+    async with pool.acquire() as conn:
+        stored = await conn.fetch("select id, model from docs_query_embedding")
+    assert len(stored) == 1 and "widget" not in stored[0]["id"] and len(stored[0]["id"]) == 64
+
+
+async def test_degrades_to_keyword_only_when_embedding_fails(pool, fake_gemini, monkeypatch) -> None:
+    async with pool.acquire() as conn:
+        await add(conn, "a.mdx#x", "Embed the widget with a script tag", title="Widget", heading="Embed")
+        await refresh(conn)
+    fake_gemini.fail_statuses = [429] * 100
+    monkeypatch.setenv("EMBEDDING_MAX_RETRIES", "1")
+    get_settings.cache_clear()
+    retrieval = await build_retriever(pool, get_settings()).retrieve("embed widget")
+    assert retrieval.degraded == "keyword_only" and retrieval.pages[0].title == "Widget"
+    assert "429" in retrieval.errors["vector"]
+
+
+async def test_degrades_to_vector_only_when_full_text_fails_and_errors_when_both_fail(pool, fake_gemini) -> None:
+    from tests.fake_gemini import fake_vector
+
+    async with pool.acquire() as conn:
+        await add(conn, "a.mdx#x", "Embed the widget", title="Widget", heading="Embed",
+                  embedding=fake_vector("Embed the widget"), model="gemini-embedding-001@768")
+        await refresh(conn)
+        # A real outage of the full-text function: renamed away for the duration of the test.
+        await conn.execute("alter function public.search_docs_sections rename to search_docs_sections_away")
+    try:
+        retriever = build_retriever(pool, get_settings())
+        retrieval = await retriever.retrieve("embed the widget")
+        assert retrieval.degraded == "vector_only" and retrieval.pages[0].title == "Widget"
+        fake_gemini.fail_statuses = [500] * 100
+        retriever.embedder.provider.max_retries = 0
+        broken = Retriever(pool, get_settings(), QueryEmbedder(retriever.embedder.provider))
+        with pytest.raises(RetrievalError, match=r"(?s)keyword: .*vector: .*HTTP 500"):
+            await broken.retrieve("a different question")
+    finally:
+        async with pool.acquire() as conn:
+            await conn.execute("alter function public.search_docs_sections_away rename to search_docs_sections")
+
+
+async def test_flag_public_makes_every_retrieval_public_only(pool, monkeypatch) -> None:
+    async with pool.acquire() as conn:
+        await add(conn, "open.mdx#x", "deploy guide for teams", title="Open", heading="Deploy")
+        await add(conn, "closed.mdx#x", "deploy guide for staff", title="Closed", heading="Deploy", public=False)
+        await refresh(conn)
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+    get_settings.cache_clear()
+    both = await build_retriever(pool, get_settings()).retrieve("deploy guide")
+    assert {p.title for p in both.pages} == {"Open", "Closed"}
+    monkeypatch.setenv("FLAG_PUBLIC", "true")
+    get_settings.cache_clear()
+    only = await build_retriever(pool, get_settings()).retrieve("deploy guide")
+    assert [p.title for p in only.pages] == ["Open"]
+
+
+def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "app", *args], capture_output=True, text=True, timeout=120,
+                          env={**os.environ, **(env or {})})
+
+
+async def test_search_and_eval_cli(pool, db_env, tmp_path: Path) -> None:
+    async with pool.acquire() as conn:
+        await add(conn, "en/widget.mdx#embed", "Embed the widget with one script tag", title="Widget", heading="Embed")
+        await add(conn, "en/sync.mdx#run", "Run the sync command in CI", title="Sync", heading="Run")
+        await refresh(conn)
+    env = {"EMBEDDING_PROVIDER": "none"}
+    result = _cli("search", "embed the widget", "--json", "--explain", env=env)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["degraded"] == "keyword_only"
+    assert data["pages"][0]["href"] == "/docs/en/widget#embed"
+    assert {"title", "href", "score", "excerpt", "heading"} <= set(data["pages"][0])
+    assert data["explain"]["legs"]["keyword"][0]["id"] == "en/widget.mdx#embed"
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(
+        json.dumps({"question": "how to embed the widget", "gold": ["https://x.test/docs/en/widget#embed/"]}) + "\n"
+        + json.dumps({"question": "run sync in CI", "gold": ["https://x.test/docs/en/sync#run", "https://x.test/docs/en/sync#other"]}) + "\n"
+    )
+    result = _cli("eval", str(questions), "--json", "--mode", "keyword", env={**env, "DOCS_BASE_URL": "https://x.test"})
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    assert report["questions"] == 2 and report["mrr"] == 1.0 and report["recall"] == 0.75
+    assert report["page_recall"] == 1.0 and len(report["per_question"]) == 2
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text('{"question": "x"}\n')
+    result = _cli("eval", str(bad), env=env)
+    assert result.returncode == 1 and "bad.jsonl:1" in result.stderr and "gold" in result.stderr
