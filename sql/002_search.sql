@@ -38,7 +38,8 @@ $$;
 -- first. Terms are words of 3+ characters, stemmed, minus English stop words; any text is safe.
 create function public.docs_query_lexemes(
   query_text text,
-  max_term_share float8 default 0.2,   -- drop terms found in more than this share of sections...
+  max_term_share float8 default 0.5,   -- drop terms found in more than this share of sections
+                                       -- (as BM25, whose IDF is ~0 there)...
   max_terms integer default 12,        -- ...and keep at most this many of the rarest;
   cheap_ndoc integer default 100       -- a term in fewer sections than this is cheap: never dropped
 ) returns table (lexeme text, ndoc integer, idf float8)
@@ -85,11 +86,12 @@ create function public.search_docs_sections(
   query_text text,
   match_count integer default 10,
   public_only boolean default false,
-  max_term_share float8 default 0.2,
+  max_term_share float8 default 0.5,
   max_terms integer default 12,
   cheap_ndoc integer default 100,
-  rank_weights float4[] default '{0.1, 0.3, 0.6, 1.0}',   -- {D, C body, B heading, A title}
-  normalization integer default 1                         -- ts_rank: 1 divides by 1 + log(length)
+  rank_weights float4[] default '{0.1, 0.4, 0.8, 1.0}',   -- {D, C body, B heading, A title}
+  normalization integer default 0                         -- ts_rank flags; 0: chunks are already
+                                                          -- bounded by MAX_CHUNK_CHARS, so no length norm
 ) returns table (
   id text, page text, title text, heading text, breadcrumb text, href text, content text,
   public boolean, rank float8

@@ -158,13 +158,14 @@ def test_question_names_page() -> None:
 async def test_repeated_question_makes_no_provider_call(pool, fake_gemini) -> None:
     settings = get_settings()
     retriever = build_retriever(pool, settings)
-    await retriever.retrieve("How do I embed the widget?")
-    await retriever.retrieve("how do I   EMBED the widget?")
+    first = await retriever.retrieve("How do I embed the widget?")
+    second = await retriever.retrieve("how do I   EMBED the widget?")
+    assert first.degraded is None and second.degraded is None
     assert len(fake_gemini.embed_calls()) == 1
     assert fake_gemini.embed_calls()[0]["body"]["requests"][0]["taskType"] == "RETRIEVAL_QUERY"
     fresh = build_retriever(pool, settings)  # a new process: the in-memory LRU is empty, the table is not
-    await fresh.retrieve("How do I embed the widget?")
-    assert len(fake_gemini.embed_calls()) == 1
+    again = await fresh.retrieve("How do I embed the widget?")
+    assert len(fake_gemini.embed_calls()) == 1 and again.degraded is None, again.errors
     async with pool.acquire() as conn:
         stored = await conn.fetch("select id, model from docs_query_embedding")
     assert len(stored) == 1 and "widget" not in stored[0]["id"] and len(stored[0]["id"]) == 64

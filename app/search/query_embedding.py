@@ -30,7 +30,7 @@ class QueryEmbedder:
                 key, self.provider.model,
             )
         if stored is not None:
-            vector = [float(v) for v in stored]
+            vector = stored.to_list() if hasattr(stored, "to_list") else [float(v) for v in stored]
         else:
             self.provider_calls += 1
             vector = await self.provider.embed_query(question)
