@@ -385,3 +385,71 @@ def eval_command(file: Any, mode: str, k: int, as_json: bool) -> None:
         f"{report['questions']} questions, mode {mode}, k={k}: precision {report['precision']:.3f}  "
         f"recall {report['recall']:.3f}  MRR {report['mrr']:.3f}  page recall {report['page_recall']:.3f}"
     )
+
+
+# --- serve and ask -------------------------------------------------------------------------------
+
+
+@main.command("serve")
+@click.option("--host", default=None, help="Address to bind (HOST, default 127.0.0.1).")
+@click.option("--port", type=int, default=None, help="Port to bind (PORT, default 8000).")
+def serve_command(host: str | None, port: int | None) -> None:
+    """Serve the chat API, the widget and the demo page."""
+    import uvicorn
+
+    from app.server import create_app
+
+    settings = get_settings()
+    database_url()  # start the embedded server (or fail clearly) before uvicorn takes over
+    host, port = host or settings.host, port or settings.port
+    console.print(f"docschat on [bold]http://{host}:{port}[/]  (API schema at /schema)")
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning", proxy_headers=False)
+
+
+@main.command("ask")
+@click.argument("question")
+def ask_command(question: str) -> None:
+    """Ask a question in the terminal: Relevant Guides, then the Summary."""
+    from app.chat.requests import BadChatRequest, parse_chat_body
+    from app.chat.services import build_chat_services
+    from app.chat.sessions import add_message, upsert_session
+    from app.chat.turn import ChatTurn
+
+    try:
+        question = parse_chat_body(json.dumps({"message": question}).encode())
+    except BadChatRequest as exc:
+        raise click.UsageError(str(exc)) from None
+    settings = get_settings()
+    url = database_url()
+
+    async def go() -> int:
+        pool = await open_pool(url)
+        try:
+            services = build_chat_services(pool, settings)
+            async with pool.acquire() as conn:
+                session_id = await upsert_session(conn, None)
+                await add_message(conn, session_id, "user", question)
+            turn = ChatTurn(services, session_id, question)
+            printed_summary = False
+            status = 0
+            async for part in turn.parts():
+                kind = part["type"]
+                if kind == "source-url":
+                    if part["sourceId"] == "source-1":
+                        console.print("[bold]Relevant Guides[/]")
+                    console.print(f"  • {part['title']}  [dim]{part['url']}[/]", highlight=False)
+                elif kind == "text-delta":
+                    if not printed_summary:
+                        console.print("\n[bold]Summary[/]")
+                        printed_summary = True
+                    console.print(part["delta"], end="", markup=False, highlight=False)
+                elif kind == "error":
+                    err_console.print(f"\n[bold red]error:[/] {part['errorText']}")
+                    status = 1
+            console.print()
+            await turn.save()
+            return status
+        finally:
+            await pool.close()
+
+    sys.exit(run_async(go))

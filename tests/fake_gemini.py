@@ -33,6 +33,7 @@ class FakeGemini:
     retry_after: str | None = None
     answer_parts: list[str] = field(default_factory=lambda: ["The answer ", "comes from ", "the excerpts."])
     cut_stream_after: int | None = None  # send this many parts, then an error
+    part_delay_seconds: float = 0.0  # pause before each part after the first
     url: str = ""
 
     def embed_calls(self) -> list[dict[str, Any]]:
@@ -93,6 +94,10 @@ def _handler(state: FakeGemini, lock: threading.Lock) -> type[BaseHTTPRequestHan
             self.send_header("connection", "close")
             self.end_headers()
             for index, part in enumerate(state.answer_parts):
+                if index and state.part_delay_seconds:
+                    import time
+
+                    time.sleep(state.part_delay_seconds)
                 if state.cut_stream_after is not None and index >= state.cut_stream_after:
                     # A mid-stream failure: an error object, then the connection closes.
                     event = {"error": {"code": 500, "message": "simulated mid-stream failure", "status": "INTERNAL"}}
@@ -101,8 +106,11 @@ def _handler(state: FakeGemini, lock: threading.Lock) -> type[BaseHTTPRequestHan
                     self.close_connection = True
                     return
                 event = {"candidates": [{"content": {"role": "model", "parts": [{"text": part}]}, "index": 0}]}
-                self.wfile.write(f"data: {json.dumps(event)}\r\n\r\n".encode())
-                self.wfile.flush()
+                try:
+                    self.wfile.write(f"data: {json.dumps(event)}\r\n\r\n".encode())
+                    self.wfile.flush()
+                except OSError:  # the client went away
+                    return
             self.close_connection = True
 
     return Handler

@@ -1,0 +1,1 @@
+"""Answer: the chat route, sessions and history, the stream protocol, answerers, rate limits."""

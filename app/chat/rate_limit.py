@@ -1,0 +1,146 @@
+"""Rate limits per hashed client IP, on the `limits` library with a storage over docs_chat_limits."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import ipaddress
+import math
+import secrets
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import asyncpg
+from limits import RateLimitItemPerDay, RateLimitItemPerHour
+from limits.aio.storage import Storage
+from limits.aio.strategies import FixedWindowRateLimiter
+
+
+class PostgresLimitsStorage(Storage):
+    """Fixed windows in public.docs_chat_limits (key, points, expire).
+
+    `incr` is one upsert: concurrent hits on one key serialize on its row, so no two requests
+    can both see the last free point.
+    """
+
+    STORAGE_SCHEME = ["docschat+postgres"]
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        super().__init__(uri=None, wrap_exceptions=False)
+        self.pool = pool
+
+    @property
+    def base_exceptions(self) -> type[Exception] | tuple[type[Exception], ...]:
+        return (asyncpg.PostgresError, OSError)
+
+    async def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        async with self.pool.acquire() as conn:
+            return await conn.fetchval(
+                """
+                insert into public.docs_chat_limits as l (key, points, expire)
+                values ($1, $3, now() + make_interval(secs => $2))
+                on conflict (key) do update set
+                  points = case when l.expire <= now() then excluded.points else l.points + excluded.points end,
+                  expire = case when l.expire <= now() then excluded.expire else l.expire end
+                returning points
+                """,
+                key, float(expiry), amount,
+            )
+
+    async def get(self, key: str) -> int:
+        async with self.pool.acquire() as conn:
+            value = await conn.fetchval(
+                "select points from public.docs_chat_limits where key = $1 and expire > now()", key
+            )
+        return int(value or 0)
+
+    async def get_expiry(self, key: str) -> float:
+        async with self.pool.acquire() as conn:
+            value = await conn.fetchval(
+                "select extract(epoch from expire) from public.docs_chat_limits where key = $1", key
+            )
+        return float(value) if value is not None else time.time()
+
+    async def check(self) -> bool:
+        try:
+            async with self.pool.acquire() as conn:
+                return await conn.fetchval("select true")
+        except Exception:  # noqa: BLE001 - a health check answers, it does not raise
+            return False
+
+    async def reset(self) -> int | None:
+        async with self.pool.acquire() as conn:
+            status = await conn.execute("delete from public.docs_chat_limits")
+        return int(status.split()[-1])
+
+    async def clear(self, key: str) -> None:
+        async with self.pool.acquire() as conn:
+            await conn.execute("delete from public.docs_chat_limits where key = $1", key)
+
+
+@dataclass(frozen=True)
+class RateLimitDecision:
+    allowed: bool
+    retry_after_seconds: int = 0
+    limit: str = ""
+
+
+class ChatRateLimiter:
+    """N questions an hour and M a day per client (hashed IP)."""
+
+    def __init__(self, pool: asyncpg.Pool, per_hour: int, per_day: int) -> None:
+        self.storage = PostgresLimitsStorage(pool)
+        self.strategy = FixedWindowRateLimiter(self.storage)
+        self.items = [("hour", RateLimitItemPerHour(per_hour)), ("day", RateLimitItemPerDay(per_day))]
+
+    async def hit(self, client_key: str) -> RateLimitDecision:
+        for name, item in self.items:
+            if not await self.strategy.hit(item, "chat", client_key):
+                reset_at = await self.storage.get_expiry(item.key_for("chat", client_key))
+                return RateLimitDecision(False, max(1, math.ceil(reset_at - time.time())), f"{item.amount} per {name}")
+        return RateLimitDecision(True)
+
+
+def load_ip_secret(configured: str | None, home: Path) -> bytes:
+    """The HMAC key for IPs: configured, or a random one kept in DOCSCHAT_HOME (created once)."""
+    if configured:
+        return configured.encode()
+    path = home / "ip_secret"
+    if path.exists():
+        return path.read_bytes().strip()
+    home.mkdir(parents=True, exist_ok=True)
+    secret = secrets.token_hex(32).encode()
+    path.write_bytes(secret)
+    path.chmod(0o600)
+    return secret
+
+
+def hash_ip(ip: str, secret: bytes) -> str:
+    return hmac.new(secret, ip.encode(), hashlib.sha256).hexdigest()
+
+
+def client_ip(peer: str | None, forwarded_for: str | None, trusted_proxies: list[str]) -> str:
+    """The client's address: X-Forwarded-For is believed only when the peer is a trusted proxy,
+    and then its rightmost address that is not itself a trusted proxy."""
+    peer = peer or "unknown"
+    trusted = set()
+    for proxy in trusted_proxies:
+        try:
+            trusted.add(ipaddress.ip_address(proxy))
+        except ValueError:
+            continue
+
+    def is_trusted(address: str) -> bool:
+        try:
+            return ipaddress.ip_address(address.strip()) in trusted
+        except ValueError:
+            return False
+
+    if not forwarded_for or not is_trusted(peer):
+        return peer
+    hops = [h.strip() for h in forwarded_for.split(",") if h.strip()]
+    for hop in reversed(hops):
+        if not is_trusted(hop):
+            return hop
+    return hops[0] if hops else peer

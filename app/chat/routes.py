@@ -1,0 +1,111 @@
+"""HTTP routes of the chat API: thin handlers over sessions, rate limits and ChatTurn."""
+
+from __future__ import annotations
+
+import uuid
+from typing import Any
+
+from litestar import Request, Response, delete, get, post
+from litestar.datastructures import Cookie, State
+from litestar.response import Stream
+
+from app.chat import stream_protocol as protocol
+from app.chat.rate_limit import client_ip, hash_ip
+from app.chat.requests import BadChatRequest, parse_chat_body
+from app.chat.sessions import COOKIE_NAME, add_message, delete_session, list_messages, parse_session_id, upsert_session
+from app.chat.turn import ChatTurn
+from app.logging import get_logger
+
+log = get_logger(__name__)
+
+
+def error_response(status: int, error: str, detail: str, headers: dict[str, str] | None = None) -> Response[Any]:
+    return Response({"error": error, "detail": detail}, status_code=status, headers=headers)
+
+
+def _is_https(request: Request[Any, Any, Any], state: State) -> bool:
+    if request.url.scheme == "https":
+        return True
+    peer = request.client.host if request.client else None
+    proto = request.headers.get("x-forwarded-proto", "")
+    return proto == "https" and peer in state.settings.trusted_proxies
+
+
+def session_cookie(request: Request[Any, Any, Any], state: State, session_id: uuid.UUID | None) -> Cookie:
+    """docs_chat_id: httpOnly, path /, SameSite=Lax, Secure behind HTTPS; max_age 0 clears it."""
+    return Cookie(
+        key=COOKIE_NAME,
+        value=str(session_id) if session_id else "",
+        path="/",
+        httponly=True,
+        samesite="lax",
+        secure=_is_https(request, state),
+        max_age=60 * 60 * 24 * 30 if session_id else 0,
+    )
+
+
+@post("/docs/chat", status_code=200, summary="Ask a question; the reply streams (AI SDK UI message stream)")
+async def post_chat(request: Request[Any, Any, Any], state: State) -> Response[Any] | Stream:
+    try:
+        question = parse_chat_body(await request.body())
+    except BadChatRequest as exc:
+        return error_response(400, "bad_request", str(exc))
+    settings = state.settings
+    ip = client_ip(request.client.host if request.client else None, request.headers.get("x-forwarded-for"),
+                   settings.trusted_proxies)
+    decision = await state.rate_limiter.hit(hash_ip(ip, state.ip_secret))
+    if not decision.allowed:
+        minutes = max(1, round(decision.retry_after_seconds / 60))
+        return error_response(
+            429, "rate_limited",
+            f"You have asked {decision.limit} questions; please come back in about {minutes} minute"
+            f"{'s' if minutes != 1 else ''}.",
+            headers={"Retry-After": str(decision.retry_after_seconds)},
+        )
+    async with state.services.pool.acquire() as conn:
+        session_id = await upsert_session(conn, parse_session_id(request.cookies.get(COOKIE_NAME)))
+        await add_message(conn, session_id, "user", question)
+    log.info("chat_question", session=str(session_id)[:8], chars=len(question))
+    turn = ChatTurn(state.services, session_id, question)
+    return Stream(
+        turn.sse(), media_type=protocol.MEDIA_TYPE, headers=protocol.HEADERS,
+        cookies=[session_cookie(request, state, session_id)],
+    )
+
+
+@get("/docs/chat", summary="The session's messages (from the docs_chat_id cookie)")
+async def get_chat(request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
+    session_id = parse_session_id(request.cookies.get(COOKIE_NAME))
+    if session_id is None:
+        return {"messages": []}
+    async with state.services.pool.acquire() as conn:
+        messages = await list_messages(conn, session_id)
+    return {"messages": [m.to_dict() for m in messages]}
+
+
+@delete("/docs/chat", status_code=200, summary="Delete the session and its messages; clears the cookie")
+async def delete_chat(request: Request[Any, Any, Any], state: State) -> Response[dict[str, Any]]:
+    session_id = parse_session_id(request.cookies.get(COOKIE_NAME))
+    deleted = False
+    if session_id is not None:
+        async with state.services.pool.acquire() as conn:
+            deleted = await delete_session(conn, session_id)
+    return Response({"deleted": deleted}, cookies=[session_cookie(request, state, None)])
+
+
+@get("/healthz", summary="Database reachable, index size, embedding provider")
+async def healthz(state: State) -> Response[dict[str, Any]]:
+    embedder = state.services.retriever.embedder
+    provider = embedder.provider.model if embedder else "none"
+    try:
+        async with state.services.pool.acquire(timeout=5) as conn:
+            sections = await conn.fetchval("select count(*) from public.docs_section")
+    except Exception as exc:  # noqa: BLE001 - health reports, it does not raise
+        return Response(
+            {"status": "error", "database": type(exc).__name__, "embedding_provider": provider}, status_code=503
+        )
+    return Response({"status": "ok", "database": "ok", "sections": sections, "embedding_provider": provider,
+                     "answerer": state.services.answerer.name})
+
+
+CHAT_ROUTES = [post_chat, get_chat, delete_chat, healthz]

@@ -1,0 +1,23 @@
+"""Building the chat services from settings (the server's lifespan and `docschat ask`)."""
+
+from __future__ import annotations
+
+import asyncpg
+
+from app.chat.answerers import Answerer, ExtractiveAnswerer, GeminiAnswerer
+from app.chat.turn import ChatServices
+from app.config import Settings
+from app.search.retrieve import build_retriever
+
+
+def build_answerer(settings: Settings) -> Answerer:
+    """Gemini with a key, the offline extractive answerer without."""
+    if settings.gemini_api_key:
+        from app.embeddings.gemini import make_client
+
+        return GeminiAnswerer(make_client(settings.gemini_api_key.get_secret_value(), settings.gemini_base_url), settings.chat_model)
+    return ExtractiveAnswerer()
+
+
+def build_chat_services(pool: asyncpg.Pool, settings: Settings) -> ChatServices:
+    return ChatServices(pool=pool, settings=settings, retriever=build_retriever(pool, settings), answerer=build_answerer(settings))

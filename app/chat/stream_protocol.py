@@ -1,0 +1,63 @@
+"""The Vercel AI SDK UI message stream protocol (v1) over server-sent events.
+
+Parts: start, source-url (one per Relevant Guide, before any text), text-start, text-delta…,
+text-end, finish, then the `[DONE]` sentinel; an `error` part reports a failure mid-stream.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+HEADERS = {
+    "x-vercel-ai-ui-message-stream": "v1",
+    "cache-control": "no-cache",
+    "x-accel-buffering": "no",  # proxies must not buffer the stream
+}
+MEDIA_TYPE = "text/event-stream"
+
+
+def sse(part: dict[str, Any]) -> str:
+    return f"data: {json.dumps(part, ensure_ascii=False, separators=(',', ':'))}\n\n"
+
+
+def start(message_id: str) -> dict[str, Any]:
+    return {"type": "start", "messageId": message_id}
+
+
+def source_url(source_id: str, url: str, title: str) -> dict[str, Any]:
+    return {"type": "source-url", "sourceId": source_id, "url": url, "title": title}
+
+
+def text_start(text_id: str) -> dict[str, Any]:
+    return {"type": "text-start", "id": text_id}
+
+
+def text_delta(text_id: str, delta: str) -> dict[str, Any]:
+    return {"type": "text-delta", "id": text_id, "delta": delta}
+
+
+def text_end(text_id: str) -> dict[str, Any]:
+    return {"type": "text-end", "id": text_id}
+
+
+def finish() -> dict[str, Any]:
+    return {"type": "finish"}
+
+
+def error(text: str) -> dict[str, Any]:
+    return {"type": "error", "errorText": text}
+
+
+DONE = "data: [DONE]\n\n"
+
+
+def parse_sse(body: str) -> list[dict[str, Any] | str]:
+    """Client side (tests, `docschat ask`): the parts of a stream body, `[DONE]` as a string."""
+    parts: list[dict[str, Any] | str] = []
+    for block in body.split("\n\n"):
+        for line in block.splitlines():
+            if line.startswith("data: "):
+                payload = line[len("data: ") :]
+                parts.append(payload if payload == "[DONE]" else json.loads(payload))
+    return parts

@@ -1,0 +1,89 @@
+"""create_app(): the Litestar application (chat API, widget, demo page, health)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+from litestar import Litestar, Request, Response
+from litestar.config.cors import CORSConfig
+from litestar.datastructures import State
+from litestar.exceptions import HTTPException
+from litestar.openapi import OpenAPIConfig
+from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
+
+from app.chat.rate_limit import ChatRateLimiter, load_ip_secret
+from app.chat.requests import MAX_BODY_BYTES
+from app.chat.routes import CHAT_ROUTES
+from app.config import Settings, get_settings
+from app.logging import configure_logging, get_logger
+
+log = get_logger(__name__)
+
+_ERROR_NAMES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "payload_too_large",
+                415: "unsupported_media_type", 429: "rate_limited"}
+
+
+def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[dict[str, Any]]:
+    status = exc.status_code
+    detail = exc.detail if isinstance(exc.detail, str) else str(exc.detail)
+    if status == 413:
+        detail = f"request body is larger than {MAX_BODY_BYTES} bytes"
+    return Response({"error": _ERROR_NAMES.get(status, "http_error"), "detail": detail}, status_code=status,
+                    headers=getattr(exc, "headers", None))
+
+
+def _internal_error(request: Request[Any, Any, Any], exc: Exception) -> Response[dict[str, Any]]:
+    log.error("unhandled_error", path=request.url.path, error=type(exc).__name__)
+    return Response({"error": "internal_error", "detail": "unexpected server error"},
+                    status_code=HTTP_500_INTERNAL_SERVER_ERROR)
+
+
+def create_app(settings: Settings | None = None) -> Litestar:
+    """The application; the database pool is opened at startup, never at import."""
+    settings = settings or get_settings()
+    configure_logging(settings.log_level)
+
+    @asynccontextmanager
+    async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        from app.chat.services import build_chat_services
+        from app.db.migrate import ensure_schema
+        from app.db.pool import create_pool
+        from app.db.url import resolve_database_url
+
+        url = resolve_database_url(settings)
+        await ensure_schema(url)
+        pool = await create_pool(url, min_size=1, max_size=10)
+        state: State = app.state
+        state.settings = settings
+        state.services = build_chat_services(pool, settings)
+        state.rate_limiter = ChatRateLimiter(pool, settings.rate_limit_per_hour, settings.rate_limit_per_day)
+        state.ip_secret = load_ip_secret(
+            settings.ip_hash_secret.get_secret_value() if settings.ip_hash_secret else None, settings.docschat_home
+        )
+        try:
+            yield
+        finally:
+            import asyncio
+
+            if state.services.background:  # replies being stored
+                await asyncio.gather(*state.services.background, return_exceptions=True)
+            await pool.close()
+
+    from app.web.routes import WEB_ROUTES
+
+    cors = (
+        CORSConfig(allow_origins=settings.cors_origins, allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
+                   allow_headers=["content-type"], allow_credentials=True)
+        if settings.cors_origins else None
+    )
+    return Litestar(
+        route_handlers=[*CHAT_ROUTES, *WEB_ROUTES],
+        lifespan=[lifespan],
+        cors_config=cors,
+        openapi_config=OpenAPIConfig(title="docschat", version="0.1.0", path="/schema"),
+        exception_handlers={HTTPException: _http_error, Exception: _internal_error},
+        request_max_body_size=MAX_BODY_BYTES,
+        debug=False,
+    )

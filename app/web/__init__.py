@@ -1,0 +1,1 @@
+"""The docs-site chat widget and the demo page."""
