@@ -79,9 +79,13 @@ as $$
   order by rarity
 $$;
 
--- search_docs_sections: the sections that match any of the question's terms, best first. The rank
--- is a sum over terms of IDF × ts_rank of that term alone (title > heading > body weights), so a
--- section matching more, and rarer, terms ranks higher. Only sections that match are ranked.
+-- search_docs_sections: the sections that match the question's terms, best first. The rank is a
+-- sum over terms of IDF × ts_rank of that term alone (title > heading > body weights), so a
+-- section matching more, and rarer, terms ranks higher.
+-- Cost follows the rows touched, so candidates come from the rarest terms only (as in MaxScore):
+-- terms are taken rarest first while their rows add up to at most candidate_rows; every term
+-- then adds to the rank of those candidates. When even the rarest term is that common, the
+-- candidates are the sections holding both of the two rarest terms.
 create function public.search_docs_sections(
   query_text text,
   match_count integer default 10,
@@ -89,6 +93,7 @@ create function public.search_docs_sections(
   max_term_share float8 default 0.5,
   max_terms integer default 12,
   cheap_ndoc integer default 100,
+  candidate_rows integer default 2000,
   rank_weights float4[] default '{0.1, 0.4, 0.8, 1.0}',   -- {D, C body, B heading, A title}
   normalization integer default 0                         -- ts_rank flags; 0: chunks are already
                                                           -- bounded by MAX_CHUNK_CHARS, so no length norm
@@ -100,22 +105,41 @@ language sql stable
 set search_path = ''
 as $$
   with terms as (
-    select q.idf, pg_catalog.quote_literal(q.lexeme)::pg_catalog.tsquery as query
+    select q.lexeme, q.ndoc, q.idf,
+           pg_catalog.quote_literal(q.lexeme)::pg_catalog.tsquery as query,
+           pg_catalog.row_number() over (order by q.ndoc, q.lexeme) as rarity,
+           sum(q.ndoc) over (order by q.ndoc, q.lexeme) as rows_so_far
     from public.docs_query_lexemes(query_text, max_term_share, max_terms, cheap_ndoc) as q
   ),
-  matches as (
-    select d.id, sum(t.idf * pg_catalog.ts_rank(rank_weights, d.search_vector, t.query, normalization)) as rank
+  candidate_query as (
+    -- Lexemes are letters and digits only (docs_query_lexemes), quoted: the cast cannot fail.
+    select case
+      when min(t.ndoc) <= candidate_rows then
+        pg_catalog.string_agg(pg_catalog.quote_literal(t.lexeme), ' | ')
+          filter (where t.rows_so_far <= candidate_rows or t.rarity = 1)
+      else
+        pg_catalog.string_agg(pg_catalog.quote_literal(t.lexeme), ' & ') filter (where t.rarity <= 2)
+    end::pg_catalog.tsquery as query
     from terms t
-    join public.docs_section d on d.search_vector operator(pg_catalog.@@) t.query
+  ),
+  candidates as materialized (
+    select d.id, d.search_vector
+    from candidate_query c
+    join public.docs_section d on d.search_vector operator(pg_catalog.@@) c.query
     where not public_only or d.public
-    group by d.id
-    order by rank desc, d.id
+  ),
+  ranked as (
+    select c.id, sum(t.idf * pg_catalog.ts_rank(rank_weights, c.search_vector, t.query, normalization)) as rank
+    from candidates c
+    cross join terms t
+    group by c.id
+    order by rank desc, c.id
     limit match_count
   )
-  select d.id, d.page, d.title, d.heading, d.breadcrumb, d.href, d.content, d.public, m.rank
-  from matches m
-  join public.docs_section d on d.id = m.id
-  order by m.rank desc, d.id
+  select d.id, d.page, d.title, d.heading, d.breadcrumb, d.href, d.content, d.public, r.rank
+  from ranked r
+  join public.docs_section d on d.id = r.id
+  order by r.rank desc, d.id
 $$;
 
 -- match_docs_sections: the sections nearest to a query vector by cosine distance, among rows

@@ -5,6 +5,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from litestar import Response, get
+from litestar.datastructures import State
+from litestar.exceptions import NotFoundException
+
+from app.web.pages import render_docs_index, render_docs_page
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -23,4 +27,14 @@ async def demo_page() -> Response[bytes]:
     return Response((STATIC / "demo.html").read_bytes(), media_type="text/html; charset=utf-8")
 
 
-WEB_ROUTES = [widget_js, demo_page]
+@get(["/docs", "/docs/{route:path}"], include_in_schema=False)
+async def docs_page(state: State, route: str = "") -> Response[str]:
+    """The indexed public pages as plain HTML: where the demo's guide links lead."""
+    async with state.services.pool.acquire() as conn:
+        page = await render_docs_page(conn, state.settings, route) if route.strip("/") else await render_docs_index(conn)
+    if page is None:
+        raise NotFoundException(f"no public page at /docs/{route.strip('/')}")
+    return Response(page, media_type="text/html; charset=utf-8")
+
+
+WEB_ROUTES = [widget_js, demo_page, docs_page]

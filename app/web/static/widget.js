@@ -1,0 +1,343 @@
+/* docschat widget: <docs-chat>, a dependency-free web component in shadow DOM.
+ *
+ * Embed on any docs site:
+ *   <script src="https://HOST/docs/chat/widget.js" data-endpoint="https://HOST/docs/chat" defer></script>
+ *
+ * Only the typed question is sent. Replies are rendered from Markdown with every character of
+ * HTML escaped first, and only http(s) or relative links kept: nothing from the model or the
+ * docs is ever executed.
+ */
+(function () {
+  "use strict";
+  if (customElements.get("docs-chat")) return;
+
+  var script = document.currentScript;
+  var defaultEndpoint = script
+    ? script.dataset.endpoint || script.src.replace(/\/widget\.js(\?.*)?$/, "")
+    : "/docs/chat";
+
+  var STYLE = [
+    ":host{--dc-bg:#fff;--dc-fg:#1a1a1a;--dc-muted:#5f6368;--dc-border:#d9dce1;--dc-accent:#2f5bea;",
+    "--dc-accent-fg:#fff;--dc-bubble:#f2f4f7;--dc-error:#b3261e;all:initial;font:15px/1.5 system-ui,-apple-system,",
+    "'Segoe UI',Roboto,sans-serif;color:var(--dc-fg)}",
+    "@media (prefers-color-scheme:dark){:host{--dc-bg:#17181c;--dc-fg:#e8eaed;--dc-muted:#a0a4ab;",
+    "--dc-border:#33363d;--dc-accent:#8ab4f8;--dc-accent-fg:#0b1a33;--dc-bubble:#24262c;--dc-error:#f28b82}}",
+    "*{box-sizing:border-box}",
+    "button{font:inherit;cursor:pointer;border-radius:8px;border:1px solid var(--dc-border);",
+    "background:var(--dc-bg);color:var(--dc-fg);padding:6px 12px}",
+    "button:focus-visible,textarea:focus-visible,a:focus-visible{outline:2px solid var(--dc-accent);outline-offset:2px}",
+    ".launcher{position:fixed;right:16px;bottom:16px;z-index:2147483000;background:var(--dc-accent);",
+    "color:var(--dc-accent-fg);border:none;padding:10px 16px;border-radius:999px;box-shadow:0 4px 14px rgba(0,0,0,.25)}",
+    ".panel{position:fixed;right:16px;bottom:16px;z-index:2147483001;width:min(420px,calc(100vw - 16px));",
+    "height:min(640px,calc(100vh - 32px));display:flex;flex-direction:column;background:var(--dc-bg);",
+    "color:var(--dc-fg);border:1px solid var(--dc-border);border-radius:12px;box-shadow:0 10px 30px rgba(0,0,0,.3)}",
+    "@media (max-width:480px){.panel{right:8px;left:8px;bottom:8px;width:auto;height:calc(100vh - 16px)}}",
+    ".panel[hidden],.launcher[hidden],[hidden]{display:none!important}",
+    "header{display:flex;align-items:center;gap:8px;padding:10px 12px;border-bottom:1px solid var(--dc-border)}",
+    "header h2{font-size:16px;margin:0;flex:1}",
+    ".log{flex:1;overflow-y:auto;padding:12px;display:flex;flex-direction:column;gap:12px}",
+    ".msg{max-width:100%;overflow-wrap:anywhere}",
+    ".user{align-self:flex-end;background:var(--dc-accent);color:var(--dc-accent-fg);padding:8px 12px;",
+    "border-radius:12px 12px 2px 12px;white-space:pre-wrap}",
+    ".assistant{background:var(--dc-bubble);padding:10px 12px;border-radius:12px 12px 12px 2px}",
+    ".assistant h3{font-size:13px;text-transform:uppercase;letter-spacing:.04em;color:var(--dc-muted);margin:0 0 4px}",
+    ".guides{margin:0 0 8px;padding-left:18px}.guides a,.summary a{color:var(--dc-accent)}",
+    ".summary p{margin:0 0 8px}.summary pre{background:var(--dc-bg);padding:8px;border-radius:6px;overflow-x:auto}",
+    ".summary code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px}",
+    ".notice{color:var(--dc-muted);font-size:14px}.error{color:var(--dc-error)}",
+    "form{display:flex;gap:8px;padding:10px 12px;border-top:1px solid var(--dc-border)}",
+    "textarea{flex:1;resize:none;font:inherit;min-height:40px;max-height:120px;padding:8px;border-radius:8px;",
+    "border:1px solid var(--dc-border);background:var(--dc-bg);color:var(--dc-fg)}",
+    ".send{background:var(--dc-accent);color:var(--dc-accent-fg);border:none}",
+    ".confirm{display:flex;gap:8px;align-items:center;padding:8px 12px;border-bottom:1px solid var(--dc-border);font-size:14px}",
+  ].join("");
+
+  function escapeHtml(text) {
+    return String(text).replace(/[&<>"']/g, function (c) {
+      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
+    });
+  }
+
+  function safeUrl(url) {
+    var trimmed = String(url).trim();
+    return /^(https?:\/\/|\/|#)/i.test(trimmed) ? trimmed : null;
+  }
+
+  // Markdown subset → HTML. Input is escaped before any markup is added.
+  function renderMarkdown(markdown, sources) {
+    var blocks = String(markdown).split(/```/);
+    var html = "";
+    for (var i = 0; i < blocks.length; i++) {
+      if (i % 2 === 1) {
+        var code = blocks[i].replace(/^[\w+-]*\n/, "");
+        html += "<pre><code>" + escapeHtml(code.replace(/\n$/, "")) + "</code></pre>";
+        continue;
+      }
+      var paragraphs = blocks[i].split(/\n{2,}/);
+      for (var p = 0; p < paragraphs.length; p++) {
+        var para = paragraphs[p].trim();
+        if (!para) continue;
+        var lines = para.split("\n");
+        var isList = lines.every(function (l) { return /^\s*([-*]|\d+\.)\s+/.test(l); });
+        if (isList) {
+          html += "<ul>" + lines.map(function (l) {
+            return "<li>" + inline(l.replace(/^\s*([-*]|\d+\.)\s+/, ""), sources) + "</li>";
+          }).join("") + "</ul>";
+        } else {
+          html += "<p>" + lines.map(function (l) { return inline(l.replace(/^#+\s+/, ""), sources); }).join("<br>") + "</p>";
+        }
+      }
+    }
+    return html;
+  }
+
+  function inline(text, sources) {
+    var parts = escapeHtml(text).split(/(`[^`]+`)/);
+    return parts.map(function (part) {
+      if (/^`[^`]+`$/.test(part)) return "<code>" + part.slice(1, -1) + "</code>";
+      part = part.replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>");
+      part = part.replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, function (m, label, url) {
+        var href = safeUrl(url.replace(/&amp;/g, "&"));
+        return href ? '<a href="' + escapeHtml(href) + '" target="_blank" rel="noopener noreferrer">' + label + "</a>" : label;
+      });
+      part = part.replace(/\[(\d{1,2})\]/g, function (m, n) {
+        var source = sources && sources[Number(n) - 1];
+        var href = source && safeUrl(source.url);
+        return href ? '<a href="' + escapeHtml(href) + '" title="' + escapeHtml(source.title) + '">[' + n + "]</a>" : m;
+      });
+      return part;
+    }).join("");
+  }
+
+  function parseSseChunk(buffer, onPart) {
+    var events = buffer.split("\n\n");
+    var rest = events.pop();
+    events.forEach(function (event) {
+      event.split("\n").forEach(function (line) {
+        if (line.indexOf("data: ") !== 0) return;
+        var payload = line.slice(6);
+        if (payload === "[DONE]") return;
+        try { onPart(JSON.parse(payload)); } catch (e) { /* ignore a malformed line */ }
+      });
+    });
+    return rest;
+  }
+
+  class DocsChat extends HTMLElement {
+    constructor() {
+      super();
+      this.root = this.attachShadow({ mode: "open" });
+      this.controller = null;
+      this.loaded = false;
+    }
+
+    get endpoint() {
+      return this.getAttribute("endpoint") || defaultEndpoint;
+    }
+
+    connectedCallback() {
+      if (this.root.childElementCount) return;
+      this.root.innerHTML =
+        "<style>" + STYLE + "</style>" +
+        '<button class="launcher" part="launcher" aria-haspopup="dialog">Ask the documentation</button>' +
+        '<section class="panel" role="dialog" aria-modal="true" aria-label="Ask the documentation" hidden>' +
+        "<header><h2>Ask the documentation</h2>" +
+        '<button class="clear" type="button">Clear Chat</button>' +
+        '<button class="close" type="button" aria-label="Close">✕</button></header>' +
+        '<div class="confirm" hidden><span>Delete this conversation?</span>' +
+        '<button class="confirm-yes" type="button">Delete</button><button class="confirm-no" type="button">Cancel</button></div>' +
+        '<div class="log" aria-live="polite"></div>' +
+        '<form><textarea rows="1" placeholder="Ask a question about the docs…" aria-label="Your question" maxlength="2000"></textarea>' +
+        '<button class="send" type="submit">Send</button><button class="stop" type="button" hidden>Stop</button></form>' +
+        "</section>";
+      var $ = this.root.querySelector.bind(this.root);
+      this.launcher = $(".launcher");
+      this.panel = $(".panel");
+      this.log = $(".log");
+      this.input = $("textarea");
+      this.sendButton = $(".send");
+      this.stopButton = $(".stop");
+      this.confirmBar = $(".confirm");
+      var self = this;
+      this.launcher.addEventListener("click", function () { self.open(); });
+      $(".close").addEventListener("click", function () { self.close(); });
+      $(".clear").addEventListener("click", function () { self.confirmBar.hidden = false; $(".confirm-no").focus(); });
+      $(".confirm-no").addEventListener("click", function () { self.confirmBar.hidden = true; self.input.focus(); });
+      $(".confirm-yes").addEventListener("click", function () { self.clear(); });
+      this.stopButton.addEventListener("click", function () { if (self.controller) self.controller.abort(); });
+      $("form").addEventListener("submit", function (event) { event.preventDefault(); self.send(); });
+      this.input.addEventListener("keydown", function (event) {
+        if (event.key === "Enter" && !event.shiftKey && !event.isComposing) { event.preventDefault(); self.send(); }
+      });
+      this.panel.addEventListener("keydown", function (event) { self.onPanelKey(event); });
+    }
+
+    open() {
+      this.panel.hidden = false;
+      this.launcher.hidden = true;
+      this.input.focus();
+      if (!this.loaded) { this.loaded = true; this.restore(); }
+    }
+
+    close() {
+      this.panel.hidden = true;
+      this.launcher.hidden = false;
+      this.launcher.focus();
+    }
+
+    onPanelKey(event) {
+      if (event.key === "Escape") { event.preventDefault(); this.close(); return; }
+      if (event.key !== "Tab") return;
+      // Keep focus inside the panel while it is open.
+      var focusable = Array.prototype.filter.call(
+        this.panel.querySelectorAll("button, textarea, a[href]"),
+        function (el) { return !el.hidden && !el.closest("[hidden]") && !el.disabled; }
+      );
+      if (!focusable.length) return;
+      var first = focusable[0], last = focusable[focusable.length - 1];
+      var active = this.root.activeElement;
+      if (event.shiftKey && active === first) { event.preventDefault(); last.focus(); }
+      else if (!event.shiftKey && active === last) { event.preventDefault(); first.focus(); }
+    }
+
+    request(method, body, signal) {
+      var init = { method: method, credentials: "include", headers: { accept: "application/json, text/event-stream" }, signal: signal };
+      if (body !== undefined) { init.headers["content-type"] = "application/json"; init.body = JSON.stringify(body); }
+      return fetch(this.endpoint, init);
+    }
+
+    async restore() {
+      try {
+        var response = await this.request("GET");
+        if (!response.ok) return;
+        var data = await response.json();
+        (data.messages || []).forEach(function (m) {
+          if (m.role === "user") this.addUser(m.content);
+          else this.addAssistant(m.sources || [], m.content);
+        }, this);
+      } catch (e) { /* history is a convenience: a failure leaves an empty chat */ }
+    }
+
+    addUser(text) {
+      var node = document.createElement("div");
+      node.className = "msg user";
+      node.textContent = text;
+      this.log.appendChild(node);
+      this.scroll();
+    }
+
+    addAssistant(sources, text) {
+      var node = document.createElement("div");
+      node.className = "msg assistant";
+      node.innerHTML = '<div class="guides-block" hidden><h3>Relevant Guides</h3><ul class="guides"></ul></div>' +
+        '<div class="summary-block" hidden><h3>Summary</h3><div class="summary"></div></div><p class="notice" hidden></p>';
+      this.log.appendChild(node);
+      var view = {
+        node: node, sources: [], text: "",
+        addSource: function (source) {
+          var href = safeUrl(source.url);
+          if (!href) return;
+          view.sources.push(source);
+          node.querySelector(".guides-block").hidden = false;
+          var item = document.createElement("li");
+          var link = document.createElement("a");
+          link.href = href;
+          link.textContent = source.title || href;
+          item.appendChild(link);
+          node.querySelector(".guides").appendChild(item);
+        },
+        addText: function (delta) {
+          view.text += delta;
+          node.querySelector(".summary-block").hidden = false;
+          node.querySelector(".summary").innerHTML = renderMarkdown(view.text, view.sources);
+        },
+        notice: function (message, isError) {
+          var p = node.querySelector(".notice");
+          p.hidden = false;
+          p.textContent = message;
+          p.classList.toggle("error", !!isError);
+        },
+      };
+      sources.forEach(view.addSource);
+      if (text) view.addText(text);
+      this.scroll();
+      return view;
+    }
+
+    scroll() { this.log.scrollTop = this.log.scrollHeight; }
+
+    setStreaming(streaming) {
+      this.sendButton.hidden = streaming;
+      this.stopButton.hidden = !streaming;
+      this.input.disabled = streaming;
+      if (!streaming) this.input.focus();
+    }
+
+    async send() {
+      var question = this.input.value.trim();
+      if (!question || this.controller) return;
+      this.input.value = "";
+      this.addUser(question);
+      var view = this.addAssistant([], "");
+      this.controller = new AbortController();
+      this.setStreaming(true);
+      try {
+        var response = await this.request("POST", { message: question }, this.controller.signal);
+        if (response.status === 429) {
+          var retry = Number(response.headers.get("retry-after") || 0);
+          var detail = "";
+          try { detail = (await response.json()).detail || ""; } catch (e) { /* not JSON */ }
+          var minutes = Math.max(1, Math.round(retry / 60));
+          view.notice(detail || ("You have reached the question limit. Please come back in about " + minutes + " minute" + (minutes === 1 ? "" : "s") + "."), true);
+          return;
+        }
+        if (!response.ok || !response.body) {
+          var problem = "";
+          try { problem = (await response.json()).detail || ""; } catch (e) { /* not JSON */ }
+          view.notice(problem || "Something went wrong (" + response.status + "). Please try again.", true);
+          return;
+        }
+        var reader = response.body.getReader();
+        var decoder = new TextDecoder();
+        var buffer = "";
+        var self = this;
+        for (;;) {
+          var chunk = await reader.read();
+          if (chunk.done) break;
+          buffer = parseSseChunk(buffer + decoder.decode(chunk.value, { stream: true }), function (part) {
+            if (part.type === "source-url") view.addSource({ url: part.url, title: part.title });
+            else if (part.type === "text-delta") view.addText(part.delta);
+            else if (part.type === "error") view.notice(part.errorText || "The answer could not be completed.", true);
+            self.scroll();
+          });
+        }
+      } catch (error) {
+        if (error && error.name === "AbortError") view.notice("Stopped.");
+        else view.notice("The connection was lost. Please try again.", true);
+      } finally {
+        this.controller = null;
+        this.setStreaming(false);
+      }
+    }
+
+    async clear() {
+      this.confirmBar.hidden = true;
+      if (this.controller) this.controller.abort();
+      try { await this.request("DELETE"); } catch (e) { /* the local view is cleared regardless */ }
+      this.log.innerHTML = "";
+      this.input.focus();
+    }
+  }
+
+  customElements.define("docs-chat", DocsChat);
+
+  function mount() {
+    if (!document.querySelector("docs-chat")) {
+      var element = document.createElement("docs-chat");
+      if (script && script.dataset.endpoint) element.setAttribute("endpoint", script.dataset.endpoint);
+      document.body.appendChild(element);
+    }
+  }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", mount);
+  else mount();
+})();
