@@ -7,6 +7,7 @@ from pathlib import Path
 from litestar import Response, get
 from litestar.datastructures import State
 from litestar.exceptions import NotFoundException
+from litestar.params import FromPath
 
 from app.web.pages import render_docs_index, render_docs_page
 
@@ -27,14 +28,21 @@ async def demo_page() -> Response[bytes]:
     return Response((STATIC / "demo.html").read_bytes(), media_type="text/html; charset=utf-8")
 
 
-@get(["/docs", "/docs/{route:path}"], include_in_schema=False)
-async def docs_page(state: State, route: str = "") -> Response[str]:
-    """The indexed public pages as plain HTML: where the demo's guide links lead."""
+@get("/docs", include_in_schema=False)
+async def docs_index(state: State) -> Response[str]:
+    """The list of indexed public pages."""
     async with state.services.pool.acquire() as conn:
-        page = await render_docs_page(conn, state.settings, route) if route.strip("/") else await render_docs_index(conn)
+        return Response(await render_docs_index(conn), media_type="text/html; charset=utf-8")
+
+
+@get("/docs/{route:path}", include_in_schema=False)
+async def docs_page(state: State, route: FromPath[str]) -> Response[str]:
+    """An indexed public page as plain HTML: where the demo's guide links lead."""
+    async with state.services.pool.acquire() as conn:
+        page = await render_docs_page(conn, state.settings, route)
     if page is None:
         raise NotFoundException(f"no public page at /docs/{route.strip('/')}")
     return Response(page, media_type="text/html; charset=utf-8")
 
 
-WEB_ROUTES = [widget_js, demo_page, docs_page]
+WEB_ROUTES = [widget_js, demo_page, docs_index, docs_page]
