@@ -453,3 +453,62 @@ def ask_command(question: str) -> None:
             await pool.close()
 
     sys.exit(run_async(go))
+
+
+# --- demo ----------------------------------------------------------------------------------------
+
+
+@main.command("demo")
+@click.option("--port", type=int, default=None, help="Port to serve on (default 8000).")
+@click.option("--no-serve", is_flag=True, help="Prepare everything, then exit (used by tests).")
+def demo_command(port: int | None, no_serve: bool) -> None:
+    """Embedded database + this repository's docs/ synced offline + the demo page with the widget."""
+    from app import PROJECT_ROOT
+    from app.corpus.compose import DocsSource
+    from app.embeddings.cache import EmbeddingCache, cache_path
+    from app.embeddings.local import local_model_installed
+    from app.sync import sync_corpus
+
+    settings = get_settings()
+    if not os.environ.get("EMBEDDING_PROVIDER") and not settings.gemini_api_key:
+        # The demo runs offline: the packaged model when installed, keyword-only otherwise.
+        settings = settings.model_copy(update={"embedding_provider": "local" if local_model_installed() else "none"})
+        get_settings.cache_clear()
+        os.environ["EMBEDDING_PROVIDER"] = settings.embedding_provider
+    from app.embeddings.providers import get_embedding_provider
+
+    url = database_url()
+    console.print(f"database: {'DATABASE_URL' if settings.database_url else 'embedded Postgres in ' + str(settings.docschat_home / 'pg')}")
+    source = DocsSource(PROJECT_ROOT, "HEAD", "docs")  # the current branch, as committed
+    provider = get_embedding_provider(settings)
+    cache = EmbeddingCache(cache_path(settings.docschat_home))
+    progress, update = make_progress("embedding docs/")
+
+    async def prepare() -> Any:
+        pool = await open_pool(url)
+        try:
+            if progress:
+                progress.start()
+            return await sync_corpus(pool, source, settings, provider, cache=cache, progress=update, wait_for_lock=True)
+        finally:
+            if progress:
+                progress.stop()
+            await pool.close()
+
+    try:
+        report = run_async(prepare)
+    finally:
+        cache.close()
+    console.print(
+        f"synced docs/: {report.pages} pages, {report.chunks} chunks ({report.new} new, {report.changed} changed, "
+        f"{report.unchanged} unchanged, {report.deleted} deleted) with {report.embedding_model or 'no embeddings'}"
+    )
+    if no_serve:
+        return
+    import uvicorn
+
+    from app.server import create_app
+
+    port = port or settings.port
+    console.print(f"\n[bold green]docschat demo:[/] [bold]http://127.0.0.1:{port}[/]   (Ctrl+C to stop)\n")
+    uvicorn.run(create_app(settings), host="127.0.0.1", port=port, log_level="warning")

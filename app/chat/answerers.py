@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
@@ -95,7 +96,8 @@ _STOP = frozenset(
 
 
 def _terms(text: str) -> set[str]:
-    return {w[:6] for w in words(text) if len(w) >= 3 and w not in _STOP}
+    # A 5-letter prefix is a crude stem: "store", "stored" and "storing" meet.
+    return {w[:5] for w in words(text) if len(w) >= 3 and w not in _STOP}
 
 
 def _sentences(text: str) -> list[str]:
@@ -110,36 +112,76 @@ def _sentences(text: str) -> list[str]:
 
 
 class ExtractiveAnswerer:
-    """No model: picks the best-matching sentences of the excerpts."""
+    """No model: picks the excerpt sentences that best match the question.
+
+    A sentence scores the rarity-weighted question terms it shares (rarity among the excerpts'
+    sentences, so a word every excerpt repeats counts little), plus half the weight of the terms
+    its section heading shares; later guides count less. Sentences close to the best are kept,
+    in reading order, each marked with its guide's number.
+    """
 
     name = "extractive"
 
-    def __init__(self, max_sentences: int = 4, max_chars: int = 900) -> None:
+    def __init__(self, max_sentences: int = 4, max_chars: int = 900, keep_ratio: float = 0.45) -> None:
         self.max_sentences = max_sentences
         self.max_chars = max_chars
+        self.keep_ratio = keep_ratio
 
     def answer(self, question: str, excerpts: list[Excerpt]) -> str:
         wanted = _terms(question)
+        candidates = [
+            (excerpt, position, sentence, _terms(sentence))
+            for excerpt in excerpts
+            for position, sentence in enumerate(_sentences(excerpt.text))
+        ]
+        if not candidates:
+            return NOT_FOUND
+        document_frequency: dict[str, int] = {}
+        for *_, terms in candidates:
+            for term in terms & wanted:
+                document_frequency[term] = document_frequency.get(term, 0) + 1
+        total = len(candidates)
+
+        def weight(terms: set[str]) -> float:
+            return sum(math.log(1 + total / document_frequency.get(t, 1)) for t in terms & wanted)
+
         scored: list[tuple[float, int, int, str]] = []
-        for excerpt in excerpts:
-            for position, sentence in enumerate(_sentences(excerpt.text)):
-                overlap = len(wanted & _terms(sentence))
-                if overlap:
-                    # Earlier guides rank higher at equal overlap; long code blocks cost a little.
-                    score = overlap - 0.1 * (excerpt.number - 1) - (0.5 if sentence.startswith("```") else 0)
-                    scored.append((score, excerpt.number, position, sentence))
+        for excerpt, position, sentence, terms in candidates:
+            # A sentence under a heading that matches the question answers it too.
+            score = weight(terms) + 0.5 * weight(_terms(excerpt.heading) - terms)
+            if not score:
+                continue
+            score *= 1.0 - 0.15 * (excerpt.number - 1)  # the first guide is the best match
+            if sentence.startswith("```"):
+                # Code answers "how" next to the sentence that explains it; alone, only when it
+                # shares more than one term with the question.
+                if len(terms & wanted) < 2:
+                    continue
+                score *= 0.6
+            elif position == 0:
+                score *= 1.2  # a section's opening sentence usually states its point
+            scored.append((score, excerpt.number, position, sentence))
         if not scored:
             # Nothing overlaps word for word: the opening of the best guide is still the best lead.
             first = excerpts[0]
             opening = _sentences(first.text)[:2]
             return " ".join(opening) + f" [{first.number}]" if opening else NOT_FOUND
-        chosen = sorted(scored, key=lambda s: -s[0])[: self.max_sentences]
+        best = max(s[0] for s in scored)
+        chosen = [s for s in sorted(scored, key=lambda s: -s[0]) if s[0] >= self.keep_ratio * best]
+        chosen = chosen[: self.max_sentences]
+        # A chosen sentence that introduces code ("…:") brings the code block that follows it.
+        pieces = {(e.number, p): sent for e, p, sent, _ in candidates}
+        for _, number, position, sentence in list(chosen):
+            following = pieces.get((number, position + 1), "")
+            if sentence.rstrip().endswith(":") and following.startswith("```"):
+                if not any(c[1] == number and c[2] == position + 1 for c in chosen):
+                    chosen.append((0.0, number, position + 1, following))
         chosen.sort(key=lambda s: (s[1], s[2]))  # back in reading order
         lines, size = [], 0
         for _, number, _, sentence in chosen:
             if size and size + len(sentence) > self.max_chars:
                 break
-            lines.append(f"{sentence} [{number}]")
+            lines.append(sentence if sentence.startswith("```") else f"{sentence} [{number}]")
             size += len(sentence)
         return "\n\n".join(lines)
 

