@@ -107,8 +107,9 @@ def _sentences(text: str) -> list[str]:
         if block.startswith("```"):
             pieces.append(block.strip())
         else:
-            pieces.extend(s.strip() for s in _SENTENCE.split(block) if s and s.strip())
-    return [p for p in pieces if not re.fullmatch(r"#+\s.*", p)]
+            prose = re.sub(r"^[ \t]*#{1,6}[ \t].*$", "", block, flags=re.MULTILINE)  # headings are not sentences
+            pieces.extend(s.strip() for s in _SENTENCE.split(prose) if s and s.strip())
+    return pieces
 
 
 class ExtractiveAnswerer:

@@ -87,8 +87,7 @@ class Retriever:
             return await search_docs_sections(conn, question, self.settings.leg_match_count, public_only)
 
     async def _vector(self, question: str, public_only: bool, timings: dict[str, float]) -> list[Hit]:
-        if self.embedder is None:
-            raise RetrievalError("no embedding provider is configured")
+        assert self.embedder is not None
         started = time.perf_counter()
         embedding = await asyncio.wait_for(
             self.embedder.embed(self.pool, question), self.settings.query_embedding_timeout_seconds
@@ -115,11 +114,14 @@ class Retriever:
             tasks["keyword"] = asyncio.create_task(
                 asyncio.wait_for(self._keyword(question, public_only), self.settings.leg_timeout_seconds)
             )
+        errors: dict[str, str] = {}
         if mode in ("hybrid", "vector"):
-            tasks["vector"] = asyncio.create_task(self._vector(question, public_only, timings))
+            if self.embedder is None:
+                errors["vector"] = "no embedding provider is configured"  # by choice: not a failure
+            else:
+                tasks["vector"] = asyncio.create_task(self._vector(question, public_only, timings))
         results = await asyncio.gather(*tasks.values(), return_exceptions=True)
         legs: dict[str, list[Hit]] = {}
-        errors: dict[str, str] = {}
         for name, result in zip(tasks, results, strict=True):
             if isinstance(result, BaseException):
                 if isinstance(result, asyncio.CancelledError):
