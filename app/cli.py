@@ -9,6 +9,7 @@ import shutil
 import subprocess
 import sys
 from collections.abc import Awaitable, Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 import click
@@ -186,7 +187,7 @@ def source_options(command: Callable[..., Any]) -> Callable[..., Any]:
     command = click.option("--docs-dir", default=None, help="Docs folder in the repository (DOCS_DIR).")(command)
     command = click.option("--branch", default=None, help="Branch or revision to read (BRANCH).")(command)
     command = click.option(
-        "--repo", type=click.Path(file_okay=False, path_type=__import__("pathlib").Path), default=None,
+        "--repo", type=click.Path(file_okay=False, path_type=Path), default=None,
         help="Git repository holding the docs (DOCS_REPO).",
     )(command)
     return command
@@ -355,7 +356,7 @@ def _print_explain(retrieval: Any) -> None:
 
 
 @main.command("eval")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=__import__("pathlib").Path))
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--mode", type=MODE_CHOICE, default="hybrid", show_default=True)
 @click.option("--k", "k", type=click.IntRange(1, 50), default=3, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with per-question results.")
