@@ -254,38 +254,44 @@ async def open_pool(url: str) -> Any:
     return await create_pool(url, min_size=1, max_size=4)
 
 
-@main.command("sync")
-@source_options
-@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
-@click.option("--wait", is_flag=True, help="Wait for a running sync instead of exiting.")
-def sync_command(repo: Any, branch: str | None, docs_dir: str | None, as_json: bool, wait: bool) -> None:
-    """Embed new or changed chunks, upsert them, delete vanished ones (one transaction)."""
+def sync_with_progress(url: str, source: Any, settings: Any, label: str, *, wait_for_lock: bool) -> Any:
+    """One sync with the configured provider, the disk cache and a progress bar on a terminal."""
     from app.embeddings.cache import EmbeddingCache, cache_path
     from app.embeddings.providers import get_embedding_provider
     from app.sync import sync_corpus
 
-    settings = get_settings()
-    url = database_url()
     provider = get_embedding_provider(settings)
-    source = _docs_source(repo, branch, docs_dir)
     cache = EmbeddingCache(cache_path(settings.docschat_home))
-    progress, update = make_progress("embedding")
+    progress, update = make_progress(label)
 
     async def go() -> Any:
         pool = await open_pool(url)
         try:
             if progress:
                 progress.start()
-            return await sync_corpus(pool, source, settings, provider, cache=cache, progress=update, wait_for_lock=wait)
+            return await sync_corpus(
+                pool, source, settings, provider, cache=cache, progress=update, wait_for_lock=wait_for_lock
+            )
         finally:
             if progress:
                 progress.stop()
             await pool.close()
 
     try:
-        report = run_async(go)
+        return run_async(go)
     finally:
         cache.close()
+
+
+@main.command("sync")
+@source_options
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
+@click.option("--wait", is_flag=True, help="Wait for a running sync instead of exiting.")
+def sync_command(repo: Any, branch: str | None, docs_dir: str | None, as_json: bool, wait: bool) -> None:
+    """Embed new or changed chunks, upsert them, delete vanished ones (one transaction)."""
+    report = sync_with_progress(
+        database_url(), _docs_source(repo, branch, docs_dir), get_settings(), "embedding", wait_for_lock=wait
+    )
     for warning in report.warnings:
         err_console.print(f"[yellow]warning:[/] {warning}", highlight=False, soft_wrap=True)
     data = report.to_dict()
@@ -466,9 +472,7 @@ def demo_command(port: int | None, no_serve: bool) -> None:
     """Embedded database + this repository's docs/ synced offline + the demo page with the widget."""
     from app import PROJECT_ROOT
     from app.corpus.compose import DocsSource
-    from app.embeddings.cache import EmbeddingCache, cache_path
     from app.embeddings.local import local_model_installed
-    from app.sync import sync_corpus
 
     settings = get_settings()
     if not os.environ.get("EMBEDDING_PROVIDER") and not settings.gemini_api_key:
@@ -476,30 +480,11 @@ def demo_command(port: int | None, no_serve: bool) -> None:
         settings = settings.model_copy(update={"embedding_provider": "local" if local_model_installed() else "none"})
         get_settings.cache_clear()
         os.environ["EMBEDDING_PROVIDER"] = settings.embedding_provider
-    from app.embeddings.providers import get_embedding_provider
 
     url = database_url()
     console.print(f"database: {'DATABASE_URL' if settings.database_url else 'embedded Postgres in ' + str(settings.docschat_home / 'pg')}")
     source = DocsSource(PROJECT_ROOT, "HEAD", "docs")  # the current branch, as committed
-    provider = get_embedding_provider(settings)
-    cache = EmbeddingCache(cache_path(settings.docschat_home))
-    progress, update = make_progress("embedding docs/")
-
-    async def prepare() -> Any:
-        pool = await open_pool(url)
-        try:
-            if progress:
-                progress.start()
-            return await sync_corpus(pool, source, settings, provider, cache=cache, progress=update, wait_for_lock=True)
-        finally:
-            if progress:
-                progress.stop()
-            await pool.close()
-
-    try:
-        report = run_async(prepare)
-    finally:
-        cache.close()
+    report = sync_with_progress(url, source, settings, "embedding docs/", wait_for_lock=True)
     console.print(
         f"synced docs/: {report.pages} pages, {report.chunks} chunks ({report.new} new, {report.changed} changed, "
         f"{report.unchanged} unchanged, {report.deleted} deleted) with {report.embedding_model or 'no embeddings'}"

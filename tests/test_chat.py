@@ -16,7 +16,7 @@ import pytest
 from app.chat.answerers import ExtractiveAnswerer, Excerpt
 from app.chat.rate_limit import client_ip
 from app.chat.stream_protocol import parse_sse
-from app.config import Settings, get_settings
+from app.config import get_settings
 from app.corpus.compose import compose_files
 from app.db.pool import create_pool
 from app.embeddings.providers import get_embedding_provider

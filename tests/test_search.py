@@ -10,7 +10,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-import asyncpg
 import pytest
 
 from app.config import get_settings
