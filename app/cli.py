@@ -496,5 +496,8 @@ def demo_command(port: int | None, no_serve: bool) -> None:
     from app.server import create_app
 
     port = port or settings.port
+    if not os.environ.get("DOCS_BASE_URL"):
+        # The demo serves the docs itself: guide links point at this server.
+        settings = settings.model_copy(update={"docs_base_url": f"http://127.0.0.1:{port}"})
     console.print(f"\n[bold green]docschat demo:[/] [bold]http://127.0.0.1:{port}[/]   (Ctrl+C to stop)\n")
     uvicorn.run(create_app(settings), host="127.0.0.1", port=port, log_level="warning")

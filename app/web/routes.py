@@ -18,7 +18,7 @@ STATIC = Path(__file__).resolve().parent / "static"
 async def widget_js() -> Response[bytes]:
     return Response(
         (STATIC / "widget.js").read_bytes(),
-        media_type="text/javascript; charset=utf-8",
+        media_type="text/javascript",
         headers={"cache-control": "public, max-age=300", "access-control-allow-origin": "*"},
     )
 
