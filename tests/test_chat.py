@@ -301,3 +301,17 @@ def test_client_disconnect_mid_stream_keeps_what_was_generated(fake_gemini, clea
             time.sleep(0.2)
     assert messages[1]["role"] == "assistant" and messages[1]["content"].startswith("First words. ")
     assert len(messages[1]["content"]) < len("".join(fake_gemini.answer_parts))
+
+
+def test_logs_carry_no_ip_and_no_question_text(offline, start_server, capfd) -> None:
+    seed(offline)
+    server = start_server()
+    secret_question = "zebra-quokka-unique-question about sync"
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        assert ask(client, secret_question).status_code == 200
+        client.post("/docs/chat", content=b"not json")
+    time.sleep(0.2)
+    captured = capfd.readouterr()
+    logs = captured.out + captured.err
+    assert "chat_question" in logs  # the request was logged...
+    assert "zebra-quokka" not in logs and "127.0.0.1" not in logs.replace(server.url, "")  # ...without these

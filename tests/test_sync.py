@@ -227,3 +227,26 @@ def test_sync_cli_json_summary(tmp_path: Path) -> None:
             await conn.close()
 
     assert asyncio.run(count()) == summary["chunks"]
+
+
+async def test_bad_key_is_a_clear_error(pool, fake_gemini, tmp_path: Path, monkeypatch) -> None:
+    from app.errors import EmbeddingError
+
+    monkeypatch.setenv("GEMINI_API_KEY", "bad-key")
+    get_settings.cache_clear()
+    repo = make_docs_repo(tmp_path / "r", PAGES)
+    with pytest.raises(EmbeddingError, match="rejected the API key.*GEMINI_API_KEY"):
+        await _sync(pool, repo)
+    assert len(fake_gemini.embed_calls()) == 1  # a bad key is not retried
+
+
+async def test_retry_after_is_honoured(pool, fake_gemini, tmp_path: Path) -> None:
+    import time
+
+    repo = make_docs_repo(tmp_path / "r", {"a.mdx": "---\ntitle: A\n---\nx\n"})
+    fake_gemini.fail_statuses = [429]
+    fake_gemini.retry_after = "1"
+    started = time.perf_counter()
+    report = await _sync(pool, repo)
+    assert report.embedded == 1 and time.perf_counter() - started >= 1.0
+    assert len(fake_gemini.embed_calls()) == 2
