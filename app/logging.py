@@ -10,6 +10,16 @@ import structlog
 _configured = False
 
 
+class _CurrentStderr:
+    """Writes to whatever sys.stderr is at the time (test runners swap it), not the one at startup."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        sys.stderr.flush()
+
+
 def configure_logging(level: str = "info") -> None:
     global _configured
     if _configured:
@@ -31,7 +41,7 @@ def configure_logging(level: str = "info") -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(numeric),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        logger_factory=structlog.PrintLoggerFactory(file=_CurrentStderr()),
         cache_logger_on_first_use=True,
     )
     logging.basicConfig(level=numeric, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
