@@ -9,7 +9,7 @@ import pytest
 
 from tests.test_chat import DOCS, seed
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 OUTPUT = Path(__file__).resolve().parent.parent / "test-output"
 
 pytestmark = [
