@@ -31,9 +31,9 @@ class PageChoice:
         }
 
 
-def is_demoted(title: str, page: str, demoted: list[str]) -> bool:
-    lowered = {d.strip().lower() for d in demoted if d.strip()}
-    return title.lower() in lowered or page.lower() in lowered or page.rsplit(".", 1)[0].lower() in lowered
+def is_demoted(title: str, page: str, demoted: set[str]) -> bool:
+    """`demoted` holds lower-cased titles, paths, or paths without their extension."""
+    return title.lower() in demoted or page.lower() in demoted or page.rsplit(".", 1)[0].lower() in demoted
 
 
 def select_pages(
@@ -46,6 +46,7 @@ def select_pages(
     demotion_factor: float = 0.25,
 ) -> list[PageChoice]:
     """Every candidate page, best first, with `kept` and the reason; the kept ones lead."""
+    demoted = {d.strip().lower() for d in demoted_pages or [] if d.strip()}
     by_page: dict[str, PageChoice] = {}
     for item in fused:
         hit = item.hit
@@ -63,7 +64,7 @@ def select_pages(
         choice.href, choice.excerpt, choice.heading, choice.chunk_id = (
             best.hit.href, best.hit.content, best.hit.heading, best.hit.id
         )
-        if is_demoted(choice.title, choice.page, demoted_pages or []) and not names_page(
+        if is_demoted(choice.title, choice.page, demoted) and not names_page(
             question, choice.title, choice.page
         ):
             choice.demoted = True
