@@ -205,6 +205,16 @@ async def test_degrades_to_vector_only_when_full_text_fails_and_errors_when_both
             await conn.execute("alter function public.search_docs_sections_away rename to search_docs_sections")
 
 
+async def test_blank_question_finds_nothing(pool, fake_gemini) -> None:
+    async with pool.acquire() as conn:
+        await add(conn, "a.mdx#x", "Embed the widget", title="Widget", heading="Embed")
+        await refresh(conn)
+    for blank in ("", "   \n\t"):
+        retrieval = await build_retriever(pool, get_settings()).retrieve(blank)
+        assert retrieval.pages == [] and retrieval.ranking == []
+    assert fake_gemini.embed_calls() == []
+
+
 async def test_flag_public_makes_every_retrieval_public_only(pool, monkeypatch) -> None:
     async with pool.acquire() as conn:
         await add(conn, "open.mdx#x", "deploy guide for teams", title="Open", heading="Deploy")

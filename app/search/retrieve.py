@@ -106,6 +106,9 @@ class Retriever:
 
     async def retrieve(self, question: str, *, mode: Mode = "hybrid", public_only: bool = False) -> Retrieval:
         question = clip_question(question)
+        if not question.strip():
+            # Nothing to search for: an empty answer, not the pages nearest to an empty vector.
+            return Retrieval(question, mode, None, [], [])
         public_only = public_only or self.settings.flag_public
         timings: dict[str, float] = {}
         started = time.perf_counter()
