@@ -7,6 +7,7 @@
 
 from __future__ import annotations
 
+import html
 import math
 import re
 from collections.abc import AsyncIterator
@@ -52,9 +53,12 @@ invent options, endpoints or values that the excerpts do not show."""
 
 
 def format_excerpts(excerpts: list[Excerpt]) -> str:
+    def attr(value: str) -> str:
+        return html.escape(value, quote=True)
+
     blocks = [
-        f'<excerpt number="{e.number}" title="{e.title}" section="{e.heading or "Overview"}" url="{e.url}">\n'
-        f"{e.text}\n</excerpt>"
+        f'<excerpt number="{e.number}" title="{attr(e.title)}" section="{attr(e.heading or "Overview")}" '
+        f'url="{attr(e.url)}">\n{e.text}\n</excerpt>'
         for e in excerpts
     ]
     return "<excerpts>\n" + "\n".join(blocks) + "\n</excerpts>"
