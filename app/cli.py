@@ -101,11 +101,8 @@ async def _check_server(url: str) -> None:
     from app.db.pool import connect
     from app.db.status import check_vector_available
 
-    conn = await connect(url)
-    try:
+    async with connect(url) as conn:
         await check_vector_available(conn)
-    finally:
-        await conn.close()
 
 
 @db.command("status")
@@ -119,11 +116,8 @@ def db_status(as_json: bool) -> None:
     url = database_url()
 
     async def go() -> dict[str, Any]:
-        conn = await connect(url)
-        try:
+        async with connect(url) as conn:
             return await database_status(conn)
-        finally:
-            await conn.close()
 
     status = run_async(go)
     status["database_url"] = redact_url(url)
@@ -169,11 +163,8 @@ def _run_one_statement(url: str, command: str) -> None:
     from app.db.pool import connect
 
     async def go() -> list[Any]:
-        conn = await connect(url)
-        try:
+        async with connect(url) as conn:
             return [dict(r) for r in await conn.fetch(command)]
-        finally:
-            await conn.close()
 
     for row in run_async(go):
         print_json(row)
@@ -265,17 +256,16 @@ def sync_with_progress(url: str, source: Any, settings: Any, label: str, *, wait
     progress, update = make_progress(label)
 
     async def go() -> Any:
-        pool = await open_pool(url)
-        try:
+        async with await open_pool(url) as pool:
             if progress:
                 progress.start()
-            return await sync_corpus(
-                pool, source, settings, provider, cache=cache, progress=update, wait_for_lock=wait_for_lock
-            )
-        finally:
-            if progress:
-                progress.stop()
-            await pool.close()
+            try:
+                return await sync_corpus(
+                    pool, source, settings, provider, cache=cache, progress=update, wait_for_lock=wait_for_lock
+                )
+            finally:
+                if progress:
+                    progress.stop()
 
     try:
         return run_async(go)
@@ -324,11 +314,8 @@ def search_command(question: str, as_json: bool, explain: bool, mode: str, publi
     url = database_url()
 
     async def go() -> Any:
-        pool = await open_pool(url)
-        try:
+        async with await open_pool(url) as pool:
             return await build_retriever(pool, settings).retrieve(question, mode=mode, public_only=public_only)
-        finally:
-            await pool.close()
 
     retrieval = run_async(go)
     if as_json:
@@ -376,13 +363,10 @@ def eval_command(file: Any, mode: str, k: int, as_json: bool) -> None:
     url = database_url()
 
     async def go() -> Any:
-        pool = await open_pool(url)
-        try:
+        async with await open_pool(url) as pool:
             return await evaluate(
                 build_retriever(pool, settings), items, mode=mode, k=k, base_url=settings.docs_base_url
             )
-        finally:
-            await pool.close()
 
     report = run_async(go)
     if as_json:
@@ -430,8 +414,7 @@ def ask_command(question: str) -> None:
     url = database_url()
 
     async def go() -> int:
-        pool = await open_pool(url)
-        try:
+        async with await open_pool(url) as pool:
             services = build_chat_services(pool, settings)
             async with pool.acquire() as conn:
                 session_id = await upsert_session(conn, None)
@@ -456,8 +439,6 @@ def ask_command(question: str) -> None:
             console.print()
             await turn.save()
             return status
-        finally:
-            await pool.close()
 
     sys.exit(run_async(go))
 

@@ -74,8 +74,12 @@ where id = $1
 """
 
 
+# Columns a chunk can change without its text changing; the order of _UPDATE_METADATA's $2…$7.
+_METADATA_FIELDS = ("page", "title", "heading", "breadcrumb", "href", "public")
+
+
 def _metadata(chunk: Chunk) -> tuple[object, ...]:
-    return (chunk.page, chunk.title, chunk.heading, chunk.breadcrumb, chunk.href, chunk.public)
+    return tuple(getattr(chunk, name) for name in _METADATA_FIELDS)
 
 
 async def _embed_missing(
@@ -144,7 +148,7 @@ async def sync_chunks(
             if content_changed or model_changed:
                 report.changed += 1
                 to_embed.append(chunk)
-            elif tuple(row[k] for k in ("page", "title", "heading", "breadcrumb", "href", "public")) != _metadata(chunk):
+            elif tuple(row[name] for name in _METADATA_FIELDS) != _metadata(chunk):
                 report.changed += 1
                 metadata_only.append(chunk)
             else:

@@ -54,12 +54,9 @@ async def ensure_schema(database_url: str) -> None:
     from app.db.pool import connect
     from app.db.status import check_vector_available
 
-    conn = await connect(database_url)
-    try:
+    async with connect(database_url) as conn:
         await check_vector_available(conn)
         current = await current_revision(conn)
-    finally:
-        await conn.close()
     if current != head_revision():
         # alembic's env runs its own event loop: keep it off ours.
         await asyncio.to_thread(upgrade, database_url)

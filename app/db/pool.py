@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import asyncio
 import socket
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 
 import asyncpg
 from pgvector.asyncpg import register_vector
@@ -22,13 +24,18 @@ async def _init_connection(conn: asyncpg.Connection) -> None:
         pass
 
 
-async def connect(url: str, *, timeout: float = 10.0) -> asyncpg.Connection:
+@asynccontextmanager
+async def connect(url: str, *, timeout: float = 10.0) -> AsyncIterator[asyncpg.Connection]:
+    """One connection, closed on exit."""
     try:
         conn = await asyncpg.connect(url, timeout=timeout)
     except _CONNECT_ERRORS as exc:
-        raise DatabaseError(f"cannot connect to the database at {redact_url(url)}: {_reason(exc)}") from None
-    await _init_connection(conn)
-    return conn
+        raise _connect_error(url, exc) from None
+    try:
+        await _init_connection(conn)
+        yield conn
+    finally:
+        await conn.close()
 
 
 async def create_pool(url: str, *, min_size: int = 1, max_size: int = 10, timeout: float = 10.0) -> asyncpg.Pool:
@@ -37,9 +44,10 @@ async def create_pool(url: str, *, min_size: int = 1, max_size: int = 10, timeou
             url, min_size=min_size, max_size=max_size, init=_init_connection, timeout=timeout
         )
     except _CONNECT_ERRORS as exc:
-        raise DatabaseError(f"cannot connect to the database at {redact_url(url)}: {_reason(exc)}") from None
+        raise _connect_error(url, exc) from None
 
 
-def _reason(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-    return text
+def _connect_error(url: str, exc: BaseException) -> DatabaseError:
+    """One line naming the server (password hidden) and the first line of the reason."""
+    reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    return DatabaseError(f"cannot connect to the database at {redact_url(url)}: {reason}")
