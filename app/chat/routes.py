@@ -44,25 +44,29 @@ def session_cookie(request: Request[Any, Any, Any], state: State, session_id: uu
     )
 
 
+def rate_limited_text(limit: int, period: str, retry_after_seconds: int) -> str:
+    """'You have reached the limit of 5 questions per hour. Please come back in about 12 minutes.'"""
+    minutes = max(1, round(retry_after_seconds / 60))
+    return (f"You have reached the limit of {limit} question{'s' if limit != 1 else ''} per {period}. "
+            f"Please come back in about {minutes} minute{'s' if minutes != 1 else ''}.")
+
+
 @post("/docs/chat", status_code=200, summary="Ask a question; the reply streams (AI SDK UI message stream)")
 async def post_chat(request: Request[Any, Any, Any], state: State) -> Response[Any] | Stream:
     try:
-        question = parse_chat_body(await request.body())
+        question = parse_chat_body(await request.body(), request.headers.get("content-type"))
     except BadChatRequest as exc:
-        return error_response(400, "bad_request", str(exc))
+        return error_response(exc.status, exc.error, str(exc))
     settings = state.settings
     ip = client_ip(request.client.host if request.client else None, request.headers.get("x-forwarded-for"),
                    settings.trusted_proxies)
     decision = await state.rate_limiter.hit(hash_ip(ip, state.ip_secret))
     if not decision.allowed:
-        minutes = max(1, round(decision.retry_after_seconds / 60))
         return error_response(
-            429, "rate_limited",
-            f"You have asked {decision.limit} questions; please come back in about {minutes} minute"
-            f"{'s' if minutes != 1 else ''}.",
+            429, "rate_limited", rate_limited_text(decision.limit, decision.period, decision.retry_after_seconds),
             headers={"Retry-After": str(decision.retry_after_seconds)},
         )
-    async with state.services.pool.acquire() as conn:
+    async with state.services.pool.acquire() as conn, conn.transaction():
         session_id = await upsert_session(conn, parse_session_id(request.cookies.get(COOKIE_NAME)))
         await add_message(conn, session_id, "user", question)
     log.info("chat_question", session=str(session_id)[:8], chars=len(question))
@@ -101,8 +105,11 @@ async def healthz(state: State) -> Response[dict[str, Any]]:
         async with state.services.pool.acquire(timeout=5) as conn:
             sections = await conn.fetchval("select count(*) from public.docs_section")
     except Exception as exc:  # noqa: BLE001 - health reports, it does not raise
+        state.db_recovery.notice_failure()
         return Response(
-            {"status": "error", "database": type(exc).__name__, "embedding_provider": provider}, status_code=503
+            {"status": "error", "error": "database_unavailable", "detail": "the database is unreachable",
+             "database": type(exc).__name__, "embedding_provider": provider},
+            status_code=503, headers={"Retry-After": "5"},
         )
     return Response({"status": "ok", "database": "ok", "sections": sections, "embedding_provider": provider,
                      "answerer": state.services.answerer.name})
