@@ -5,11 +5,12 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from litestar import Request, Response, delete, get, post
+from litestar import HttpMethod, Request, Response, delete, get, post, route
 from litestar.datastructures import Cookie, State
 from litestar.response import Stream
 
 from app.chat import stream_protocol as protocol
+from app.chat.api_schema import CHAT_POST_RESPONSES, UNAVAILABLE, ApiOperation, ChatOperation
 from app.chat.rate_limit import client_ip, hash_ip
 from app.chat.requests import BadChatRequest, parse_chat_body
 from app.chat.sessions import COOKIE_NAME, add_message, delete_session, list_messages, parse_session_id, upsert_session
@@ -51,7 +52,8 @@ def rate_limited_text(limit: int, period: str, retry_after_seconds: int) -> str:
             f"Please come back in about {minutes} minute{'s' if minutes != 1 else ''}.")
 
 
-@post("/docs/chat", status_code=200, summary="Ask a question; the reply streams (AI SDK UI message stream)")
+@post("/docs/chat", status_code=200, summary="Ask a question; the reply streams (AI SDK UI message stream)",
+      operation_class=ChatOperation, responses=CHAT_POST_RESPONSES)
 async def post_chat(request: Request[Any, Any, Any], state: State) -> Response[Any] | Stream:
     try:
         question = parse_chat_body(await request.body(), request.headers.get("content-type"))
@@ -77,7 +79,8 @@ async def post_chat(request: Request[Any, Any, Any], state: State) -> Response[A
     )
 
 
-@get("/docs/chat", summary="The session's messages (from the docs_chat_id cookie)")
+@get("/docs/chat", summary="The session's messages (from the docs_chat_id cookie)", responses=UNAVAILABLE,
+     operation_class=ApiOperation)
 async def get_chat(request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
     session_id = parse_session_id(request.cookies.get(COOKIE_NAME))
     if session_id is None:
@@ -87,7 +90,9 @@ async def get_chat(request: Request[Any, Any, Any], state: State) -> dict[str, A
     return {"messages": [m.to_dict() for m in messages]}
 
 
-@delete("/docs/chat", status_code=200, summary="Delete the session and its messages; clears the cookie")
+@delete("/docs/chat", status_code=200, summary="Delete the session and its messages; clears the cookie",
+        responses=UNAVAILABLE,
+     operation_class=ApiOperation)
 async def delete_chat(request: Request[Any, Any, Any], state: State) -> Response[dict[str, Any]]:
     session_id = parse_session_id(request.cookies.get(COOKIE_NAME))
     deleted = False
@@ -97,7 +102,8 @@ async def delete_chat(request: Request[Any, Any, Any], state: State) -> Response
     return Response({"deleted": deleted}, cookies=[session_cookie(request, state, None)])
 
 
-@get("/healthz", summary="Database reachable, index size, embedding provider")
+@get("/healthz", summary="Database reachable, index size, embedding provider", responses=UNAVAILABLE,
+     operation_class=ApiOperation)
 async def healthz(state: State) -> Response[dict[str, Any]]:
     embedder = state.services.retriever.embedder
     provider = embedder.provider.model if embedder else "none"
@@ -115,4 +121,11 @@ async def healthz(state: State) -> Response[dict[str, Any]]:
                      "answerer": state.services.answerer.name})
 
 
-CHAT_ROUTES = [post_chat, get_chat, delete_chat, healthz]
+@route("/docs/chat", http_method=[HttpMethod.OPTIONS], status_code=204, include_in_schema=False)
+async def options_chat() -> Response[None]:
+    # Litestar's automatic OPTIONS answer lists only the first handler's method for a path that
+    # several handlers share; this one lists them all. (CORS preflights are answered earlier.)
+    return Response(None, status_code=204, headers={"Allow": "DELETE, GET, OPTIONS, POST"})
+
+
+CHAT_ROUTES = [options_chat, post_chat, get_chat, delete_chat, healthz]
