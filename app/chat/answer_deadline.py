@@ -2,12 +2,21 @@
 
 The first text must come within `first_token_seconds`, the whole answer within `total_seconds`;
 past either, `AnswerTimeout` is raised and the stream is closed (its HTTP request with it).
+Each delta is also made storable: a model can emit NUL or lone surrogates, which Postgres refuses.
 """
 
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import AsyncIterator
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def storable(text: str) -> str:
+    """`text` without NUL, lone surrogates replaced by U+FFFD."""
+    return _SURROGATE.sub("\ufffd", text.replace("\x00", ""))
 
 
 class AnswerTimeout(TimeoutError):
@@ -37,7 +46,7 @@ async def within_deadlines(
                 raise AnswerTimeout(f"the answer took longer than {total_seconds:g} s") from None
             if delta:
                 first = False
-            yield delta
+            yield storable(delta)
     finally:
         aclose = getattr(stream, "aclose", None)
         if aclose is not None:

@@ -68,8 +68,10 @@
       var base = "https://docschat.invalid";
       var relative;
       try { relative = new URL(raw, base); } catch (e) { return null; }
-      return relative.origin === base ? raw : null;
+      return relative.origin === base ? relative.pathname + relative.search + relative.hash : null;
     }
+    // Spelled out as scheme://host: "http:host" and friends are parsed leniently, so refused.
+    if (!/^https?:\/\/[^\/]/i.test(raw)) return null;
     var absolute;
     try { absolute = new URL(raw); } catch (e) { return null; }
     if (absolute.protocol !== "http:" && absolute.protocol !== "https:") return null;
