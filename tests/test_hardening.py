@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import json
 import os
 import random
 import re
@@ -109,15 +110,16 @@ def test_fuzzed_bodies_give_4xx_json_and_use_no_quota(offline, start_server) -> 
             for body, content_type in chunk:
                 headers = {"content-type": content_type} if content_type is not None else {}
                 response = client.post("/docs/chat", content=body, headers=headers)
-                results.append((response.status_code, response.json(), body, content_type))
+                results.append((response.status_code, response.text, body, content_type))
         return results
 
     # A few clients at once: the app must hold up under concurrency too.
     with concurrent.futures.ThreadPoolExecutor(max_workers=4) as pool:
         for results in pool.map(send_all, [bodies[i::4] for i in range(4)]):
-            for status, payload, body, content_type in results:
+            for status, text, body, content_type in results:
                 statuses[status] = statuses.get(status, 0) + 1
-                assert 400 <= status < 500, (status, payload, body[:80], content_type)
+                assert 400 <= status < 500, (status, text[:200], body[:80], content_type)
+                payload = json.loads(text)
                 assert set(payload) == {"error", "detail"} and payload["detail"], payload
     assert statuses.get(415, 0) >= 10 and statuses.get(400, 0) >= 1000, statuses
     assert _table_counts(offline) == {"limits": 0, "sessions": 0, "messages": 0}
@@ -234,8 +236,11 @@ def test_killed_embedded_postgres_is_restarted_by_the_app(monkeypatch, tmp_path)
     finally:
         app_server.stop()
         server = PostgresServer._instances.pop((home / "pg").resolve(), None)
-        if server is not None:
-            _pg_ctl(server, "stop", "-m", "immediate")
+        if server is not None and (home / "pg" / "postmaster.pid").exists():
+            try:
+                _pg_ctl(server, "stop", "-m", "immediate")
+            except subprocess.CalledProcessError:
+                pass  # it was not running
         shutil.rmtree(home, ignore_errors=True)
 
 
