@@ -17,7 +17,7 @@ from app.chat.rate_limit import ChatRateLimiter, load_ip_secret
 from app.chat.requests import MAX_BODY_BYTES
 from app.chat.routes import CHAT_ROUTES
 from app.config import Settings, get_settings
-from app.db.recovery import UNAVAILABLE_ERRORS
+from app.db.recovery import RETRY_AFTER_SECONDS, UNAVAILABLE_ERRORS
 from app.errors import ConfigError
 from app.logging import configure_logging, get_logger
 
@@ -25,8 +25,6 @@ log = get_logger(__name__)
 
 _ERROR_NAMES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "payload_too_large",
                 415: "unsupported_media_type", 429: "rate_limited", 503: "unavailable"}
-# Seconds a client is asked to wait while the database comes back.
-UNAVAILABLE_RETRY_AFTER = 5
 
 
 def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[dict[str, Any]]:
@@ -46,7 +44,7 @@ def _database_unavailable(request: Request[Any, Any, Any], exc: Exception) -> Re
         recovery.notice_failure()
     return Response({"error": "database_unavailable",
                      "detail": "the database is unreachable right now; please try again in a few seconds"},
-                    status_code=503, headers={"Retry-After": str(UNAVAILABLE_RETRY_AFTER)})
+                    status_code=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
 
 
 def _internal_error(request: Request[Any, Any, Any], exc: Exception) -> Response[dict[str, Any]]:

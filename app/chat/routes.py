@@ -15,6 +15,7 @@ from app.chat.rate_limit import client_ip, hash_ip
 from app.chat.requests import BadChatRequest, parse_chat_body
 from app.chat.sessions import COOKIE_NAME, add_message, delete_session, list_messages, parse_session_id, upsert_session
 from app.chat.turn import ChatTurn
+from app.db.recovery import RETRY_AFTER_SECONDS
 from app.logging import get_logger
 
 log = get_logger(__name__)
@@ -91,8 +92,7 @@ async def get_chat(request: Request[Any, Any, Any], state: State) -> dict[str, A
 
 
 @delete("/docs/chat", status_code=200, summary="Delete the session and its messages; clears the cookie",
-        responses=UNAVAILABLE,
-     operation_class=ApiOperation)
+        responses=UNAVAILABLE, operation_class=ApiOperation)
 async def delete_chat(request: Request[Any, Any, Any], state: State) -> Response[dict[str, Any]]:
     session_id = parse_session_id(request.cookies.get(COOKIE_NAME))
     deleted = False
@@ -115,7 +115,7 @@ async def healthz(state: State) -> Response[dict[str, Any]]:
         return Response(
             {"status": "error", "error": "database_unavailable", "detail": "the database is unreachable",
              "database": type(exc).__name__, "embedding_provider": provider},
-            status_code=503, headers={"Retry-After": "5"},
+            status_code=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
         )
     return Response({"status": "ok", "database": "ok", "sections": sections, "embedding_provider": provider,
                      "answerer": state.services.answerer.name})

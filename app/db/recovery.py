@@ -19,6 +19,9 @@ from app.logging import get_logger
 
 log = get_logger(__name__)
 
+# Seconds a client is asked to wait (Retry-After) while the database comes back.
+RETRY_AFTER_SECONDS = 5
+
 # What "the database cannot be reached" looks like from asyncpg and the OS.
 UNAVAILABLE_ERRORS: tuple[type[BaseException], ...] = (
     OSError,  # refused, reset, socket file gone, timeouts (TimeoutError is an OSError)
