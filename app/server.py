@@ -40,6 +40,18 @@ def _internal_error(request: Request[Any, Any, Any], exc: Exception) -> Response
                     status_code=HTTP_500_INTERNAL_SERVER_ERROR)
 
 
+def prepare_serving(settings: Settings) -> None:
+    """Before workers start: the database reachable and at head, the IP secret made once."""
+    import asyncio
+
+    from app.db.migrate import ensure_schema
+    from app.db.url import resolve_database_url
+
+    asyncio.run(ensure_schema(resolve_database_url(settings)))
+    load_ip_secret(settings.ip_hash_secret.get_secret_value() if settings.ip_hash_secret else None,
+                   settings.docschat_home)
+
+
 def create_app(settings: Settings | None = None) -> Litestar:
     """The application; the database pool is opened at startup, never at import."""
     settings = settings or get_settings()
@@ -54,7 +66,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
 
         url = resolve_database_url(settings)
         await ensure_schema(url)
-        pool = await create_pool(url, min_size=1, max_size=10)
+        pool = await create_pool(url, min_size=1, max_size=settings.db_pool_size)
         state: State = app.state
         state.settings = settings
         state.services = build_chat_services(pool, settings)

