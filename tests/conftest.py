@@ -143,6 +143,7 @@ def _isolated_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Itera
         if name in {
             "DATABASE_URL", "GEMINI_API_KEY", "GEMINI_BASE_URL", "EMBEDDING_PROVIDER", "FLAG_PUBLIC",
             "DOCS_REPO", "BRANCH", "DOCS_DIR", "DOCS_URL_PREFIX", "DOCS_BASE_URL", "CORS_ORIGINS",
+            "OPENAI_API_KEY", "OPENAI_BASE_URL", "ANSWER_PROVIDER", "METRICS_ENABLED", "DB_POOL_SIZE",
         }:
             monkeypatch.delenv(name)
     monkeypatch.setenv("DOCSCHAT_HOME", str(tmp_path / "home"))
@@ -185,6 +186,18 @@ def fake_gemini(monkeypatch: pytest.MonkeyPatch):
         monkeypatch.setenv("GEMINI_API_KEY", "test-key")
         monkeypatch.setenv("GEMINI_BASE_URL", state.url)
         monkeypatch.setenv("EMBEDDING_RETRY_BASE_SECONDS", "0.01")
+        get_settings.cache_clear()
+        yield state
+
+
+@pytest.fixture
+def fake_openai(monkeypatch: pytest.MonkeyPatch):
+    """A local fake OpenAI-compatible server, with OPENAI_API_KEY and OPENAI_BASE_URL pointing at it."""
+    from tests.fake_openai import FakeOpenAIServer
+
+    with FakeOpenAIServer() as state:
+        monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+        monkeypatch.setenv("OPENAI_BASE_URL", state.url)
         get_settings.cache_clear()
         yield state
 
