@@ -111,6 +111,8 @@ class Settings(BaseSettings):
     host: str = Field("127.0.0.1", description="Address `docschat serve` binds.")
     port: int = Field(8000, ge=1, le=65535, description="Port `docschat serve` binds.")
     log_level: str = Field("info", description="debug, info, warning or error.")
+    metrics_enabled: bool = Field(False, description="true: Prometheus metrics at /metrics (unauthenticated: "
+                                  "keep it on an internal port or behind the proxy).")
     db_pool_size: int = Field(
         10, ge=1, le=200, description="Connections per worker process (total: workers × this, under the server's max)."
     )

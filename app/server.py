@@ -90,8 +90,17 @@ def create_app(settings: Settings | None = None) -> Litestar:
                    allow_headers=["content-type"], allow_credentials=True)
         if settings.cors_origins else None
     )
+    handlers: list[Any] = [*CHAT_ROUTES, *WEB_ROUTES]
+    middleware: list[Any] = []
+    if settings.metrics_enabled:
+        from app.metrics import metrics_middleware
+        from app.web.metrics import metrics_endpoint
+
+        handlers.append(metrics_endpoint)
+        middleware.append(metrics_middleware)
     return Litestar(
-        route_handlers=[*CHAT_ROUTES, *WEB_ROUTES],
+        route_handlers=handlers,
+        middleware=middleware,
         lifespan=[lifespan],
         cors_config=cors,
         openapi_config=OpenAPIConfig(title="docschat", version="0.1.0", path="/schema"),

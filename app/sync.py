@@ -19,6 +19,7 @@ from app.embeddings.base import EmbeddingProvider
 from app.embeddings.cache import EmbeddingCache
 from app.errors import DocschatError
 from app.logging import get_logger
+from app.metrics import record_sync
 
 log = get_logger(__name__)
 
@@ -201,10 +202,18 @@ async def sync_corpus(
 ) -> SyncReport:
     """Compose the docs at `source` and sync them into the database behind `pool`."""
     started = time.perf_counter()
-    composed = compose_corpus(source, settings)
-    async with pool.acquire() as conn:
-        report = await sync_chunks(
-            conn, composed, provider, cache=cache, progress=progress, wait_for_lock=wait_for_lock
-        )
+    outcome = "failed"
+    try:
+        composed = compose_corpus(source, settings)
+        async with pool.acquire() as conn:
+            report = await sync_chunks(
+                conn, composed, provider, cache=cache, progress=progress, wait_for_lock=wait_for_lock
+            )
+        outcome = "ok"
+    except SyncBusyError:
+        outcome = "busy"
+        raise
+    finally:
+        record_sync(outcome, time.perf_counter() - started)
     report.seconds = round(time.perf_counter() - started, 3)
     return report

@@ -24,9 +24,21 @@ def _provider(monkeypatch, **env: str):
     return get_embedding_provider(get_settings())
 
 
+def _run(provider, call):
+    """Run one provider call and close the client on the same event loop."""
+
+    async def go():
+        try:
+            return await call
+        finally:
+            await provider.client.close()
+
+    return asyncio.run(go())
+
+
 def test_embeddings_ask_for_768_dimensions_by_default(fake_openai, monkeypatch) -> None:
     provider = _provider(monkeypatch)
-    vectors = asyncio.run(provider.embed_documents(["embed the widget", "run a sync", "colors"]))
+    vectors = _run(provider, provider.embed_documents(["embed the widget", "run a sync", "colors"]))
     assert [len(v) for v in vectors] == [768, 768, 768]
     (call,) = fake_openai.calls("/v1/embeddings")
     assert call["body"]["dimensions"] == 768 and call["body"]["model"] == "text-embedding-3-small"
@@ -39,7 +51,7 @@ def test_shorter_native_vectors_are_zero_padded_with_cosine_unchanged(fake_opena
     from tests.fake_gemini import fake_vector
 
     provider = _provider(monkeypatch, OPENAI_EMBEDDING_DIMENSIONS="0", OPENAI_EMBEDDING_MODEL="nomic-embed-text")
-    first, second = asyncio.run(provider.embed_documents(["embed the widget script", "widget script colors"]))
+    first, second = _run(provider, provider.embed_documents(["embed the widget script", "widget script colors"]))
     assert "dimensions" not in fake_openai.calls("/v1/embeddings")[0]["body"]
     assert len(first) == 768 and first[384:] == [0.0] * 384
     native = fake_vector("embed the widget script", 384), fake_vector("widget script colors", 384)
@@ -52,14 +64,14 @@ def test_longer_vectors_are_refused_naming_the_setting(fake_openai, monkeypatch)
     fake_openai.native_dimensions = 1024
     provider = _provider(monkeypatch, OPENAI_EMBEDDING_DIMENSIONS="0")
     with pytest.raises(EmbeddingError, match=r"1024 dimensions.*OPENAI_EMBEDDING_DIMENSIONS"):
-        asyncio.run(provider.embed_query("embed the widget"))
+        _run(provider, provider.embed_query("embed the widget"))
 
 
 def test_429_with_retry_after_is_waited_out_then_succeeds(fake_openai, monkeypatch) -> None:
     fake_openai.fail_statuses = [429]
     fake_openai.retry_after = "1"
     provider = _provider(monkeypatch)
-    assert len(asyncio.run(provider.embed_query("embed the widget"))) == 768
+    assert len(_run(provider, provider.embed_query("embed the widget"))) == 768
     first, second = fake_openai.calls("/v1/embeddings")
     assert second["at"] - first["at"] >= 0.95  # the client waited as told, not its own shorter backoff
 
@@ -69,14 +81,14 @@ def test_quota_exhausted_after_retries_is_one_clear_error(fake_openai, monkeypat
     fake_openai.retry_after = "0"
     provider = _provider(monkeypatch, EMBEDDING_MAX_RETRIES="1")
     with pytest.raises(EmbeddingError, match=r"quota exhausted \(HTTP 429"):
-        asyncio.run(provider.embed_query("embed the widget"))
+        _run(provider, provider.embed_query("embed the widget"))
     assert len(fake_openai.calls("/v1/embeddings")) == 2
 
 
 def test_bad_key_is_one_clear_error_without_retries_or_the_key(fake_openai, monkeypatch) -> None:
     provider = _provider(monkeypatch, OPENAI_API_KEY="bad-key")
     with pytest.raises(EmbeddingError) as caught:
-        asyncio.run(provider.embed_query("embed the widget"))
+        _run(provider, provider.embed_query("embed the widget"))
     assert "rejected the API key (HTTP 401): check OPENAI_API_KEY" in str(caught.value)
     assert "bad-key" not in str(caught.value)
     assert len(fake_openai.calls("/v1/embeddings")) == 1

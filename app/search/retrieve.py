@@ -17,6 +17,7 @@ import asyncpg
 from app.config import Settings
 from app.errors import DocschatError
 from app.logging import get_logger
+from app.metrics import observe_retrieval
 from app.search.fusion import FusedHit, reciprocal_rank_fusion
 from app.search.legs import Hit, match_docs_sections, search_docs_sections
 from app.search.pages import PageChoice, select_pages
@@ -82,9 +83,12 @@ class Retriever:
         self.settings = settings
         self.embedder = embedder
 
-    async def _keyword(self, question: str, public_only: bool) -> list[Hit]:
+    async def _keyword(self, question: str, public_only: bool, timings: dict[str, float]) -> list[Hit]:
+        started = time.perf_counter()
         async with self.pool.acquire() as conn:
-            return await search_docs_sections(conn, question, self.settings.leg_match_count, public_only)
+            hits = await search_docs_sections(conn, question, self.settings.leg_match_count, public_only)
+        timings["keyword_sql"] = round((time.perf_counter() - started) * 1000, 2)
+        return hits
 
     async def _vector(self, question: str, public_only: bool, timings: dict[str, float]) -> list[Hit]:
         assert self.embedder is not None
@@ -115,7 +119,7 @@ class Retriever:
         tasks: dict[str, asyncio.Task[list[Hit]]] = {}
         if mode in ("hybrid", "keyword"):
             tasks["keyword"] = asyncio.create_task(
-                asyncio.wait_for(self._keyword(question, public_only), self.settings.leg_timeout_seconds)
+                asyncio.wait_for(self._keyword(question, public_only, timings), self.settings.leg_timeout_seconds)
             )
         errors: dict[str, str] = {}
         if mode in ("hybrid", "vector"):
@@ -140,12 +144,15 @@ class Retriever:
             degraded = "keyword_only"
         elif mode == "hybrid" and "keyword" not in legs:
             degraded = "vector_only"
+        fusion_started = time.perf_counter()
         ranking = reciprocal_rank_fusion(legs, self.settings.rrf_k)
         candidates = select_pages(
             ranking, question, max_pages=self.settings.max_pages, score_ratio=self.settings.page_score_ratio,
             demoted_pages=self.settings.demoted_pages,
         )
+        timings["fusion"] = round((time.perf_counter() - fusion_started) * 1000, 2)
         timings["total"] = round((time.perf_counter() - started) * 1000, 2)
+        observe_retrieval(timings)
         return Retrieval(question, mode, degraded, ranking, candidates, legs, errors, timings)
 
 
