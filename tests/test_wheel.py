@@ -54,6 +54,35 @@ def test_wheel_carries_sql_migrations_and_alembic_ini(wheel: Path) -> None:
     assert not any(n.startswith(("tests/", "scripts/", "sql/", "migrations/")) for n in names)
 
 
+def deployment_commands() -> list[list[str]]:
+    """Every `docschat …` command the Dockerfile and compose.yaml run."""
+    import shlex
+
+    import yaml
+
+    commands: list[list[str]] = []
+    for line in (REPO_ROOT / "Dockerfile").read_text().splitlines():
+        if line.startswith("CMD "):
+            commands.append(json.loads(line[len("CMD "):]))
+    for service in yaml.safe_load((REPO_ROOT / "compose.yaml").read_text())["services"].values():
+        command = service.get("command")
+        if command and command[:2] == ["sh", "-c"]:
+            commands += [shlex.split(part) for part in command[2].split("&&")]
+        elif command:
+            commands.append(command)
+    return [c for c in commands if c and c[0] == "docschat"]
+
+
+def test_dockerfile_copies_what_exists_and_runs_as_non_root() -> None:
+    dockerfile = (REPO_ROOT / "Dockerfile").read_text()
+    for line in dockerfile.splitlines():
+        if line.startswith("COPY ") and "--from=" not in line:
+            for source in line.split()[1:-1]:
+                assert (REPO_ROOT / source).exists(), source
+    assert dockerfile.count("FROM ") == 2 and "\nUSER docschat" in dockerfile
+    assert len(deployment_commands()) >= 4  # serve (Dockerfile, compose), db upgrade, db grant, sync
+
+
 def test_installed_wheel_upgrades_syncs_searches_and_serves(wheel: Path, fresh_database, tmp_path: Path) -> None:
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
@@ -89,6 +118,12 @@ def test_installed_wheel_upgrades_syncs_searches_and_serves(wheel: Path, fresh_d
     assert summary["pages"] == 3 and summary["new"] == summary["chunks"] > 0
     found = json.loads(run("search", "How do I embed the widget?", "--json"))
     assert found["pages"][0]["title"] == "Chat widget"
+
+    entry_points = zipfile.ZipFile(wheel).read(
+        next(n for n in zipfile.ZipFile(wheel).namelist() if n.endswith(".dist-info/entry_points.txt"))).decode()
+    assert "docschat = app.cli:main" in entry_points
+    for command in deployment_commands():  # the Dockerfile's and compose's commands parse in the installed CLI
+        run(*command[1:], "--help")
 
     with ServeProcess([docschat], env, cwd=work) as server:
         response = httpx.post(server.url + "/docs/chat", json={"message": "How do I embed the widget?"}, timeout=60)
