@@ -28,6 +28,7 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench_sync.py
 	$(BIN)/python scripts/bench_search.py
 	$(BIN)/python scripts/bench_chat.py
+	$(BIN)/python scripts/bench_load.py
 	$(BIN)/python scripts/bench_eval.py
 
 clean:

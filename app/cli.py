@@ -422,9 +422,9 @@ def serve_command(host: str | None, port: int | None, workers: int) -> None:
 
         uvicorn.run(create_app(settings), host=host, port=port, log_level="warning", proxy_headers=False)
     else:
-        # Each worker process imports the factory and reads the same settings from the environment.
-        uvicorn.run("app.server:create_app", factory=True, workers=workers, host=host, port=port,
-                    log_level="warning", proxy_headers=False)
+        from app.serving import run_workers
+
+        run_workers(host, port, workers)
 
 
 @main.command("ask")

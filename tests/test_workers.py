@@ -15,7 +15,6 @@ from app.chat.stream_protocol import parse_sse
 from tests.served import ServeProcess
 from tests.test_chat import seed
 
-pytestmark = pytest.mark.slow
 DOCSCHAT = [sys.executable, "-m", "app"]
 
 
@@ -26,6 +25,44 @@ def _env(database_url: str, home: Path, **extra: str) -> dict[str, str]:
     return env
 
 
+async def test_worker_socket_lets_asyncio_turn_nagle_off() -> None:
+    """Streamed parts leave at once: accepted connections of the shared socket get TCP_NODELAY."""
+    import asyncio
+    import socket
+
+    from app.serving import tcp_listener
+
+    listener = tcp_listener("127.0.0.1", 0)
+    nodelay: list[int] = []
+    accepted = asyncio.Event()
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        nodelay.append(writer.get_extra_info("socket").getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+        accepted.set()
+        writer.close()
+
+    server = await asyncio.start_server(handle, sock=listener)
+    async with server:
+        _, writer = await asyncio.open_connection(*listener.getsockname()[:2])
+        await asyncio.wait_for(accepted.wait(), 10)
+        writer.close()
+    assert nodelay == [1]
+
+
+def test_serve_on_a_busy_port_is_one_clear_error() -> None:
+    from app.errors import DocschatError
+    from app.serving import tcp_listener
+
+    taken = tcp_listener("127.0.0.1", 0)
+    taken.listen()
+    try:
+        with pytest.raises(DocschatError, match=r"cannot listen on 127\.0\.0\.1:\d+"):
+            tcp_listener("127.0.0.1", taken.getsockname()[1]).close()
+    finally:
+        taken.close()
+
+
+@pytest.mark.slow
 def test_two_workers_admit_exactly_five_of_twenty_concurrent_questions(clean_db, tmp_path, monkeypatch) -> None:
     monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
     seed(clean_db)
@@ -45,6 +82,7 @@ def test_two_workers_admit_exactly_five_of_twenty_concurrent_questions(clean_db,
     assert sorted(statuses) == [200] * 5 + [429] * 15, server.log()
 
 
+@pytest.mark.slow
 def test_a_conversation_alternating_between_processes_keeps_its_history(
     fake_gemini, clean_db, tmp_path
 ) -> None:
