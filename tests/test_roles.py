@@ -115,3 +115,16 @@ def test_grant_before_upgrade_says_to_upgrade(fresh_database) -> None:
     result = CliRunner().invoke(cli_main, ["db", "grant", "someone"],
                                 env={"DATABASE_URL": url})
     assert result.exit_code == 1 and "run `docschat db upgrade` first" in result.output
+
+
+async def test_app_role_on_a_database_behind_head_says_to_upgrade_as_owner(migrated_with_role) -> None:
+    owner_url, role, role_url = migrated_with_role
+    conn = await asyncpg.connect(owner_url)
+    try:
+        await grant_app_role(conn, role)
+    finally:
+        await conn.close()
+    await asyncio.to_thread(migrate.downgrade, owner_url, "-1")  # one revision behind head
+    with pytest.raises(DatabaseError, match=r"needs .*migrating failed \(.*permission denied.*run `docschat db upgrade` as the owner"):
+        await migrate.ensure_schema(role_url)
+    assert await _try(owner_url, "select version_num from public.alembic_version") != migrate.head_revision()

@@ -81,4 +81,13 @@ async def ensure_schema(database_url: str) -> None:
         current = await current_revision(conn)
     if current != head_revision():
         # alembic's env runs its own event loop: keep it off ours.
-        await asyncio.to_thread(upgrade, database_url)
+        try:
+            await asyncio.to_thread(upgrade, database_url)
+        except Exception as exc:  # noqa: BLE001 - any migration failure becomes one clear line
+            from app.errors import DatabaseError
+
+            reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0][:200]
+            raise DatabaseError(
+                f"the database is at revision {current or 'none'}, this docschat needs {head_revision()}, and "
+                f"migrating failed ({reason}); run `docschat db upgrade` as the owner of the schema"
+            ) from None
