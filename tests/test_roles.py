@@ -128,3 +128,13 @@ async def test_app_role_on_a_database_behind_head_says_to_upgrade_as_owner(migra
     with pytest.raises(DatabaseError, match=r"needs .*migrating failed \(.*permission denied.*run `docschat db upgrade` as the owner"):
         await migrate.ensure_schema(role_url)
     assert await _try(owner_url, "select version_num from public.alembic_version") != migrate.head_revision()
+
+
+async def test_the_suite_connects_as_the_limited_role_when_one_is_configured(conn, app_role_template) -> None:
+    """In CI's second run every test's connection is the limited role: neither superuser nor owner."""
+    if not app_role_template:
+        pytest.skip("the app connects as the owner (set TEST_APP_DATABASE_URL or TEST_LIMITED_ROLE=1)")
+    user, superuser, bypass = await conn.fetchrow(
+        "select current_user, rolsuper, rolbypassrls from pg_roles where rolname = current_user")
+    owner = await conn.fetchval("select tableowner from pg_tables where schemaname = 'public' and tablename = 'docs_section'")
+    assert user == urlsplit(app_role_template).username and not superuser and not bypass and owner != user
