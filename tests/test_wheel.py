@@ -32,7 +32,12 @@ def build_wheel(out: Path) -> Path:
         if (REPO_ROOT / name).is_file():
             (source / name).parent.mkdir(parents=True, exist_ok=True)
             (source / name).write_bytes((REPO_ROOT / name).read_bytes())
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+    # Without isolation (fast, offline) when this environment's setuptools can build the project
+    # (PEP 639 license strings need 77); else pip fetches the build backend from PyPI.
+    from importlib.metadata import version
+
+    isolation = [] if int(version("setuptools").split(".")[0]) < 77 else ["--no-build-isolation"]
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", *isolation, "-q",
                     "-w", str(out / "dist"), str(source)], check=True, capture_output=True)
     return next((out / "dist").glob("docschat-*.whl"))
 
