@@ -43,8 +43,8 @@ select count(*) from public.docs_revoke_api_roles();
 -- docs_grant_app_role(app_role): what the app needs, idempotent (run it again after each upgrade:
 -- tables added since get theirs). Returns one row per object: its name and the privileges given.
 --   usage on schema public; select, insert, update, delete on each docs_ table plus a policy
---   "docschat_app_<role>" (using true, with check true) for that role only; select on
---   alembic_version (the server checks the revision at start). No truncate, references, trigger,
+--   "docschat_app_<role>" (using true, with check true) for that role only; usage on docs_
+--   sequences (serial columns); select on alembic_version (the server checks the revision at start). No truncate, references, trigger,
 --   no DDL, no ownership. Functions are executable by PUBLIC (Postgres' default) and run with the
 --   caller's rights, so they need nothing more.
 create function public.docs_grant_app_role(app_role text) returns table (object text, privileges text)
@@ -89,6 +89,16 @@ begin
                      policy_name, table_name, app_role);
     end if;
     object := 'table public.' || table_name; privileges := 'select, insert, update, delete; policy ' || policy_name;
+    return next;
+  end loop;
+
+  -- serial columns draw from sequences (identity columns need no grant; a later table may use serial).
+  for table_name in
+    select c.relname::text from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+    where n.nspname = 'public' and c.relkind = 'S' and c.relname like 'docs\_%' order by c.relname
+  loop
+    execute format('grant usage on sequence public.%I to %I', table_name, app_role);
+    object := 'sequence public.' || table_name; privileges := 'usage';
     return next;
   end loop;
 

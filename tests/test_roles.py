@@ -138,3 +138,18 @@ async def test_the_suite_connects_as_the_limited_role_when_one_is_configured(con
         "select current_user, rolsuper, rolbypassrls from pg_roles where rolname = current_user")
     owner = await conn.fetchval("select tableowner from pg_tables where schemaname = 'public' and tablename = 'docs_section'")
     assert user == urlsplit(app_role_template).username and not superuser and not bypass and owner != user
+
+
+async def test_tables_added_by_later_migrations_are_covered_serial_ids_included(migrated_with_role) -> None:
+    owner_url, role, role_url = migrated_with_role
+    conn = await asyncpg.connect(owner_url)
+    try:
+        # What a later revision might add: a docs_ table with a serial id, RLS on, no grants.
+        await conn.execute("create table public.docs_later (id serial primary key, note text not null);"
+                           "alter table public.docs_later enable row level security")
+        granted = dict(await grant_app_role(conn, role))
+        assert "table public.docs_later" in granted and "sequence public.docs_later_id_seq" in granted
+    finally:
+        await conn.close()
+    assert await _try(role_url, "insert into public.docs_later (note) values ('x') returning id") == 1
+    assert await _try(role_url, "select count(*) from public.docs_later") == 1
