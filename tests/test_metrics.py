@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 import httpx
+import pytest
 from prometheus_client import REGISTRY
 from prometheus_client.parser import text_string_to_metric_families
 
@@ -102,3 +103,29 @@ async def test_sync_runs_and_durations_are_counted(clean_db, tmp_path, monkeypat
     assert REGISTRY.get_sample_value("docschat_sync_runs_total", {"outcome": "ok"}) == ok_before + 1
     assert REGISTRY.get_sample_value("docschat_sync_runs_total", {"outcome": "failed"}) == failed_before + 1
     assert REGISTRY.get_sample_value("docschat_sync_seconds_count") == count_before + 2
+
+
+@pytest.mark.slow
+def test_two_workers_with_a_multiprocess_dir_report_every_workers_requests(clean_db, tmp_path, monkeypatch) -> None:
+    import os
+    import sys
+    from pathlib import Path
+
+    from tests.served import ServeProcess
+
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+    seed(clean_db)
+    shared = tmp_path / "prometheus"
+    shared.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("RATE_LIMIT")}
+    env.update(DATABASE_URL=clean_db, DOCSCHAT_HOME=str(tmp_path / "home"), EMBEDDING_PROVIDER="none",
+               METRICS_ENABLED="true", PROMETHEUS_MULTIPROC_DIR=str(shared), LOG_LEVEL="warning",
+               RATE_LIMIT_PER_HOUR="100", RATE_LIMIT_PER_DAY="100",
+               PYTHONPATH=str(Path(__file__).resolve().parent.parent))
+    with ServeProcess([sys.executable, "-m", "app"], env, cwd=tmp_path, extra_args=["--workers", "2"]) as server:
+        for _ in range(8):  # a new connection each: both workers answer some
+            assert httpx.post(server.url + "/docs/chat", json={"message": QUESTION}, timeout=30).status_code == 200
+        scrapes = [_samples(httpx.get(server.url + "/metrics", timeout=30).text) for _ in range(4)]
+    key = ("docschat_http_requests_total", (("method", "POST"), ("route", "/docs/chat"), ("status", "200")))
+    assert [s.get(key) for s in scrapes] == [8.0] * 4  # whichever worker answers the scrape
+    assert len({p.name.split("_")[-1] for p in shared.glob("*.db")}) >= 2  # files of two worker pids
