@@ -378,6 +378,88 @@ def eval_command(file: Any, mode: str, k: int, as_json: bool) -> None:
     )
 
 
+# --- status and index ----------------------------------------------------------------------------
+
+
+@main.command("status")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (the same as GET /admin/api/status).")
+def status_command(as_json: bool) -> None:
+    """Per source pages, chunks, models, audiences and last sync; provider, scheduler, gaps, size."""
+    from app.embeddings.providers import get_embedding_provider
+    from app.ops.status import index_status
+
+    settings = get_settings()
+    url = database_url()
+    provider = get_embedding_provider(settings)
+
+    async def go() -> dict[str, Any]:
+        async with await open_pool(url) as pool:
+            return await index_status(pool, settings, provider_model=provider.model if provider else None)
+
+    status = run_async(go)
+    if as_json:
+        print_json(status)
+        return
+    _print_status(status)
+
+
+def _print_status(status: dict[str, Any]) -> None:
+    table = Table("source", "pages", "chunks", "models", "audiences", "last sync", "commit", title="sources")
+    for source in status["sources"]:
+        last = source["last_sync"]
+        when = "never" if last is None else f"{last['result']} {last['finished_at'] or ''} ({last['seconds']}s)"
+        table.add_row(
+            source["name"], str(source["pages"]), str(source["chunks"]),
+            ", ".join(f"{m}: {n}" for m, n in source["chunks_by_model"].items()) or "-",
+            ", ".join(f"{a}: {n}" for a, n in source["chunks_by_audience"].items()) or "-",
+            when, (source["synced_commit"] or "-")[:12] + ("" if source["up_to_date"] else " (behind)"),
+        )
+    console.print(table)
+    for source in status["sources"]:
+        last = source["last_sync"]
+        if last and last["error"]:
+            console.print(f"[red]{source['name']}: last sync failed:[/] {last['error']}", highlight=False)
+        if source["head_error"]:
+            console.print(f"[yellow]{source['name']}:[/] {source['head_error']}", highlight=False)
+    provider, scheduler = status["provider"], status["scheduler"]
+    console.print(f"embeddings: {provider['embedding_model'] or 'none (keyword-only)'}; answers: {provider['chat_model']}")
+    if scheduler["enabled"]:
+        console.print(f"scheduler: every {scheduler['interval_seconds']}s; last check {scheduler['last_check_at'] or 'never'}; "
+                      f"next {scheduler['next_check_at'] or 'when a server runs'}")
+    else:
+        console.print("scheduler: off (SYNC_INTERVAL_SECONDS unset)")
+    if status["running_job"]:
+        console.print(f"running: sync job {status['running_job']['id']} ({status['running_job']['trigger']})")
+    database = status["database"]
+    console.print(f"gaps: {status['gaps']}; database {database['size_bytes'] / 1e6:.1f} MB "
+                  f"(index {database['index_bytes'] / 1e6:.1f} MB)")
+
+
+@main.group("index")
+def index_group() -> None:
+    """The index itself."""
+
+
+@index_group.command("clear")
+@click.option("--source", default=None, help="Only this source's chunks.")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+def index_clear(source: str | None, yes: bool) -> None:
+    """Delete every indexed chunk (or one source's); the next sync rebuilds them."""
+    from app.ops.index import clear_index
+
+    url = database_url()
+    what = f"every chunk of source {source!r}" if source else "the whole index"
+    if not yes and not click.confirm(f"Delete {what}?", default=False):
+        raise click.ClickException("nothing deleted")
+
+    async def go() -> int:
+        async with await open_pool(url) as pool:
+            return await clear_index(pool, source)
+
+    deleted = run_async(go)
+    console.print(f"deleted {deleted} chunks" + (f" of source {source!r}" if source else ""))
+
+
 # --- serve and ask -------------------------------------------------------------------------------
 
 

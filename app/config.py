@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, Field, SecretStr
+from pydantic import BeforeValidator, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
@@ -93,6 +93,30 @@ class Settings(BaseSettings):
     host: str = Field("127.0.0.1", description="Address `docschat serve` binds.")
     port: int = Field(8000, ge=1, le=65535, description="Port `docschat serve` binds.")
     log_level: str = Field("info", description="debug, info, warning or error.")
+
+    # --- operations (admin console, scheduler) --------------------------------------------------
+    admin_token: SecretStr | None = Field(
+        None, description="Enables /admin and /admin/api/ behind `Authorization: Bearer <token>`. Unset: 404."
+    )
+    admin_failures_per_hour: int = Field(10, ge=1, description="Wrong admin tokens per client IP per hour.")
+    admin_failures_per_day: int = Field(50, ge=1, description="Wrong admin tokens per client IP per day.")
+    sync_interval_seconds: float | None = Field(
+        None, gt=0, description="Seconds between re-checks of each source's branch head (unset: no scheduler; 600 suggested)."
+    )
+    sync_start_delay_seconds: float = Field(
+        15.0, ge=0, description="Seconds after start-up before the scheduler's first check (an empty index syncs then)."
+    )
+
+    @field_validator("admin_token", mode="before")
+    @classmethod
+    def _admin_token_strength(cls, value: object) -> object:
+        # Empty means unset (admin off); a short token is refused rather than guessed.
+        raw = value.get_secret_value() if isinstance(value, SecretStr) else value
+        if raw is None or (isinstance(raw, str) and not raw.strip()):
+            return None
+        if isinstance(raw, str) and len(raw.strip()) < 16:
+            raise ValueError("must be at least 16 characters (for example: openssl rand -hex 24)")
+        return value
 
 
 @lru_cache(maxsize=1)

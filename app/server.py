@@ -21,8 +21,8 @@ from app.logging import configure_logging, get_logger
 
 log = get_logger(__name__)
 
-_ERROR_NAMES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "payload_too_large",
-                415: "unsupported_media_type", 429: "rate_limited"}
+_ERROR_NAMES = {400: "bad_request", 401: "unauthorized", 404: "not_found", 405: "method_not_allowed",
+                413: "payload_too_large", 415: "unsupported_media_type", 429: "rate_limited"}
 
 
 def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[dict[str, Any]]:
@@ -47,6 +47,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        from app.admin.lifecycle import start_operations
         from app.chat.services import build_chat_services
         from app.db.migrate import ensure_schema
         from app.db.pool import create_pool
@@ -62,15 +63,18 @@ def create_app(settings: Settings | None = None) -> Litestar:
         state.ip_secret = load_ip_secret(
             settings.ip_hash_secret.get_secret_value() if settings.ip_hash_secret else None, settings.docschat_home
         )
+        operations = start_operations(state, pool, settings)
         try:
             yield
         finally:
             import asyncio
 
+            await operations.stop()
             if state.services.background:  # replies being stored
                 await asyncio.gather(*state.services.background, return_exceptions=True)
             await pool.close()
 
+    from app.admin.routes import admin_routes
     from app.web.routes import WEB_ROUTES
 
     cors = (
@@ -79,7 +83,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         if settings.cors_origins else None
     )
     return Litestar(
-        route_handlers=[*CHAT_ROUTES, *WEB_ROUTES],
+        route_handlers=[*CHAT_ROUTES, *WEB_ROUTES, *admin_routes(settings)],
         lifespan=[lifespan],
         cors_config=cors,
         openapi_config=OpenAPIConfig(title="docschat", version="0.1.0", path="/schema"),

@@ -48,3 +48,17 @@ def copy_tree_as_repo(source: Path, root: Path, docs_dir: str = "docs") -> Path:
     shutil.copytree(source, root / docs_dir)
     commit_all(root, "import corpus")
     return root
+
+
+def wait_until(condition, *, timeout: float = 30.0, what: str = "the condition"):
+    """Poll `condition` until it returns something truthy (and return that); fail after `timeout`."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+        time.sleep(0.05)

@@ -20,7 +20,7 @@ from app.chat.sessions import add_message, list_messages
 from app.config import Settings
 from app.logging import get_logger
 from app.search.eval import absolute_url
-from app.search.retrieve import RetrievalError, Retriever
+from app.search.retrieve import Retrieval, RetrievalError, Retriever
 
 log = get_logger(__name__)
 
@@ -38,6 +38,14 @@ class ChatServices:
     def keep(self, task: asyncio.Task[Any]) -> None:
         self.background.add(task)
         task.add_done_callback(self.background.discard)
+
+
+def model_excerpts(retrieval: Retrieval, settings: Settings) -> list[Excerpt]:
+    """The kept pages as the numbered excerpts the answerer is given (and the admin tester shows)."""
+    return [
+        Excerpt(number, page.title, absolute_url(settings.docs_base_url, page.href), page.heading, page.excerpt)
+        for number, page in enumerate(retrieval.pages, start=1)
+    ]
 
 
 @dataclass
