@@ -35,6 +35,13 @@
     node.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
   }
 
+  /* Replace a container's children (text or nodes, arrays flattened, null skipped). */
+  function fill(container) {
+    container.replaceChildren();
+    for (var i = 1; i < arguments.length; i++) append(container, arguments[i]);
+    return container;
+  }
+
   function facts(pairs) {
     var dl = el("dl", { class: "facts" });
     pairs.forEach(function (pair) {
@@ -77,7 +84,7 @@
   }
 
   function showError(container, error) {
-    container.replaceChildren(el("p", { class: "error", role: "alert" }, error.message || String(error)));
+    fill(container, el("p", { class: "error", role: "alert" }, error.message || String(error)));
   }
 
   /* --- sign in ------------------------------------------------------------------------------ */
@@ -182,9 +189,9 @@
           source.head_error ? ["repository", el("span", { class: "warn" }, source.head_error)] : null,
         ]));
     });
-    $("sources").replaceChildren.apply($("sources"), cards.length ? cards : [el("p", null, "No source is configured.")]);
+    fill($("sources"), cards.length ? cards : el("p", null, "No source is configured."));
     var scheduler = status.scheduler;
-    $("overview").replaceChildren(
+    fill($("overview"), 
       el("h3", null, "Service"),
       facts([
         ["embeddings", (status.provider.embedding_model || "none (keyword-only)") + " · " + status.provider.embedding_provider],
@@ -249,7 +256,7 @@
     var box = $("job");
     box.hidden = false;
     var stateClass = job.state === "ok" ? "ok" : job.state === "running" ? "" : "error";
-    box.replaceChildren(
+    fill(box, 
       el("h3", null, "Sync job ", el("span", { class: stateClass, "data-job-state": job.state }, job.state)),
       note ? el("p", { class: "muted" }, note) : null,
       el("p", { class: "muted" }, "job " + job.id + " · started by " + job.trigger),
@@ -280,7 +287,7 @@
     var audience = $("audience").value.trim();
     var query = "q=" + encodeURIComponent(question) + (audience ? "&audience=" + encodeURIComponent(audience) : "");
     var out = $("tester-result");
-    out.replaceChildren(el("p", { class: "muted" }, "Searching…"));
+    fill(out, el("p", { class: "muted" }, "Searching…"));
     api("GET", "/admin/api/test?" + query).then(function (result) { renderTest(result); },
       function (error) { showError(out, error); });
   });
@@ -301,7 +308,7 @@
     var candidates = explain.pages || [];
     var fused = explain.fused || [];
     var errors = explain.errors || {};
-    $("tester-result").replaceChildren(
+    fill($("tester-result"), 
       el("div", { class: "card" },
         el("h3", null, "Results for: ", el("q", { class: "asked" }, result.question)),
         facts([
@@ -347,10 +354,10 @@
       return String(b.last_seen || "").localeCompare(String(a.last_seen || ""));
     });
     if (!groups.length) {
-      $("gaps").replaceChildren(el("p", null, "No gaps recorded."));
+      fill($("gaps"), el("p", null, "No gaps recorded."));
       return;
     }
-    $("gaps").replaceChildren(el("ol", { class: "gap-list" }, groups.map(function (gap) {
+    fill($("gaps"), el("ol", { class: "gap-list" }, groups.map(function (gap) {
       return el("li", { class: "card gap" },
         el("p", null, el("strong", { class: "gap-question" }, gap.question), " ",
           el("span", { class: "badge", title: "times asked" }, "× " + gap.count)),
