@@ -53,6 +53,7 @@ class ChatTurn:
     services: ChatServices
     session_id: uuid.UUID
     question: str  # already clipped and stored
+    audiences: list[str] | None  # who asks: the chat route passes settings.anonymous_audiences
     text: list[str] = field(default_factory=list)
     sources: list[dict[str, Any]] = field(default_factory=list)
     saved: bool = False
@@ -67,7 +68,7 @@ class ChatTurn:
             async with services.pool.acquire() as conn:
                 history = await list_messages(conn, self.session_id, settings.chat_history_turns + 1)
             history = history[:-1]  # the last one is this question
-            retrieval = await services.retriever.retrieve(self.question)
+            retrieval = await services.retriever.retrieve(self.question, audiences=self.audiences)
         except (RetrievalError, asyncpg.PostgresError, OSError) as exc:
             self.failed = "search is unavailable right now; please try again in a moment"
             log.warning("chat_retrieval_failed", error=type(exc).__name__)
