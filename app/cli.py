@@ -281,32 +281,27 @@ async def open_pool(url: str) -> Any:
 def sync_with_progress(
     url: str, sources: Any, settings: Any, label: str, *, wait_for_lock: bool, only: str | None = None
 ) -> Any:
-    """One sync of `sources` with the configured provider, the disk cache and a progress bar on a terminal."""
-    from app.embeddings.cache import EmbeddingCache, cache_path
+    """One recorded sync job of `sources` (the job lock keeps it alone; `docschat status` shows it),
+    with the configured provider, the disk cache and a progress bar on a terminal."""
     from app.embeddings.providers import get_embedding_provider
-    from app.sync import sync_sources
+    from app.ops.jobs import claim_sync_job, run_sync_job
 
     provider = get_embedding_provider(settings)
-    cache = EmbeddingCache(cache_path(settings.docschat_home))
     progress, update = make_progress(label)
 
     async def go() -> Any:
         async with await open_pool(url) as pool:
+            job = await claim_sync_job(pool, settings, trigger="cli", config=sources, only=only, wait=wait_for_lock)
             if progress:
                 progress.start()
             try:
-                return await sync_sources(
-                    pool, sources, settings, provider, only=only, cache=cache, progress=update,
-                    wait_for_lock=wait_for_lock,
-                )
+                outcome = await run_sync_job(job, settings, provider, progress=update, wait_for_lock=wait_for_lock)
             finally:
                 if progress:
                     progress.stop()
+            return outcome.reports[0]
 
-    try:
-        return run_async(go)
-    finally:
-        cache.close()
+    return run_async(go)
 
 
 @main.command("sync")

@@ -121,6 +121,8 @@ def test_status_counts_equal_the_database_and_the_cli(admin_env, docs_repo, star
     assert (source["pages"], source["chunks"]) == (pages, chunks) == (3, 5)
     by_model = query(admin_env, "select coalesce(embedding_model, 'none'), count(*) from public.docs_section group by 1")
     assert source["chunks_by_model"] == {m: n for m, n in by_model}
+    by_audience = query(admin_env, "select a, count(*) from public.docs_section, unnest(audiences) a group by 1")
+    assert source["chunks_by_audience"] == {a: n for a, n in by_audience} == {"public": 4, "internal": 1}
     head = git(docs_repo, "rev-parse", "main").strip()
     assert source["synced_commit"] == head and source["up_to_date"]
     assert source["last_sync"]["result"] == "ok" and source["last_sync"]["trigger"] == "admin"
@@ -170,7 +172,7 @@ def test_reindex_twice_at_once_answers_409_with_the_running_job(
             assert second.json()["error"] == "sync_running" and second.json()["job"]["id"] == job_id
             running = client.get(f"/admin/api/reindex/{job_id}", headers=auth()).json()["job"]
             assert running["state"] == "running" and running["sources"][0]["state"] == "running"
-            assert running["sources"][0]["progress"] == {"done": 0, "total": 1}
+            assert running["progress"] == {"done": 0, "total": 1}
             # The chat keeps answering from the previous index while the sync waits.
             chat = client.post("/docs/chat", json={"message": "How do I embed the widget?"})
             assert chat.status_code == 200 and '"source-url"' in chat.text

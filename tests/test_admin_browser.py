@@ -64,7 +64,7 @@ def test_sources_view_reindexes_with_progress_and_keeps_the_token_out_of_urls(
     fake_gemini.embed_gate = threading.Event()
     try:
         page.get_by_role("button", name="Reindex all").click()
-        bar = page.get_by_label("embedding docs")
+        bar = page.get_by_label("embedding", exact=True)
         bar.wait_for()  # the progress of the running job, while its embedding waits
         assert bar.get_attribute("max") == "5" and bar.get_attribute("value") == "0"
         assert page.get_by_role("button", name="Reindex all").is_disabled()

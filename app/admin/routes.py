@@ -17,7 +17,7 @@ from app.config import Settings
 from app.errors import ConfigError
 from app.ops.jobs import SyncJobBusy
 from app.ops.status import index_status
-from app.ops.tester import BadTesterRequest, parse_audiences, test_retrieval
+from app.ops.tester import BadTesterRequest, parse_audiences, explain_retrieval
 from app.search.retrieve import RetrievalError
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
@@ -56,7 +56,7 @@ async def admin_test(
     state: State, q: FromQuery[str | None] = None, audience: FromQuery[str | None] = None
 ) -> Response[dict[str, Any]]:
     try:
-        result = await test_retrieval(state.services.retriever, state.settings, q or "", parse_audiences(audience))
+        result = await explain_retrieval(state.services.retriever, state.settings, q or "", parse_audiences(audience))
     except BadTesterRequest as exc:
         return _error(400, "bad_request", str(exc))
     except RetrievalError as exc:

@@ -28,7 +28,7 @@ class SyncRunner:
 
     async def start(self, *, source: str | None, trigger: Trigger) -> dict[str, Any]:
         """Claim and start a job in the background; its view. Raises SyncJobBusy, ConfigError."""
-        job = await claim_sync_job(self.pool, self.settings, trigger=trigger, source=source)
+        job = await claim_sync_job(self.pool, self.settings, trigger=trigger, only=source)
         self._spawn(job)
         view = await job_view(self.pool, job.id)
         assert view is not None
@@ -42,7 +42,7 @@ class SyncRunner:
         )
         self.jobs[job.id] = job
         try:
-            return await run_sync_job(job, self.settings, self.provider)
+            return (await run_sync_job(job, self.settings, self.provider)).view
         finally:
             self.jobs.pop(job.id, None)
 
@@ -52,8 +52,8 @@ class SyncRunner:
         async def run() -> None:
             try:
                 await run_sync_job(job, self.settings, self.provider)
-            except Exception as exc:  # noqa: BLE001 - a background job logs, it has no caller
-                log.error("sync_job_failed", job=str(job.id), error=type(exc).__name__)
+            except Exception as exc:  # noqa: BLE001 - recorded on its rows; a background job has no caller
+                log.error("background_sync_job_failed", job=str(job.id), error=type(exc).__name__)
             finally:
                 self.jobs.pop(job.id, None)
 
@@ -66,10 +66,9 @@ class SyncRunner:
         return self._with_progress(view) if view else None
 
     def _with_progress(self, view: dict[str, Any]) -> dict[str, Any]:
+        """Live embedding progress when the job runs in this process (None elsewhere)."""
         job = self.jobs.get(uuid.UUID(view["id"]))
-        progress = job.progress() if job else {}
-        for item in view["sources"]:
-            item["progress"] = progress.get(item["source"])
+        view["progress"] = job.progress() if job and view["state"] == "running" else None
         return view
 
     async def stop(self) -> None:

@@ -1,11 +1,13 @@
 """Sync jobs: one at a time across every process, each source's run recorded in docs_sync_run.
 
-A job holds a session advisory lock on SYNC_LOCK_KEY for its whole life (compose, embed, write),
-on one pooled connection, and writes through that same connection: the sync's own
-transaction-level lock on the key is then re-entrant, while any other process (another server, a
-CLI sync) sees the key taken. A job that finds the key taken raises SyncJobBusy with the running
-job, read from docs_sync_run. Rows left 'running' by a process that died are marked 'interrupted'
-by the next job, which can only start once the dead session's lock is gone.
+A job holds a session advisory lock on SYNC_JOB_LOCK_KEY for its whole life (compose, embed,
+apply) on one pooled connection. It is not SYNC_LOCK_KEY itself: that one is taken by the sync's
+short apply transaction on another pooled connection (since #11 embedding runs outside it), which
+would find its own job's session lock in the way. Every recorded path takes the job lock (the
+server's reindex and scheduler, `docschat sync`), so two syncs never run at once; the apply lock
+still guards the writes against anything else. A job that finds the key taken raises SyncJobBusy
+with the running job, read from docs_sync_run. Rows left 'running' by a process that died are
+marked 'interrupted' by the next job, which can only start once the dead session's lock is gone.
 """
 
 from __future__ import annotations
@@ -14,21 +16,24 @@ import asyncio
 import json
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Literal
 
 import asyncpg
 
 from app.config import Settings
-from app.corpus.compose import DocsSource, compose_corpus
 from app.embeddings.base import EmbeddingProvider
 from app.embeddings.cache import EmbeddingCache, cache_path
 from app.errors import DocschatError
 from app.logging import get_logger
-from app.ops.sources import SourceSpec, head_commit, pick_sources
-from app.sync import SYNC_LOCK_KEY, sync_chunks
+from app.ops.sources import config_hash, head_commit
+from app.sources import Source, SourcesConfig, load_sources
+from app.sync import SYNC_LOCK_KEY, ProgressCallback, SyncReport, sync_sources
 
 log = get_logger(__name__)
+
+# The whole-job lock: SYNC_LOCK_KEY + 1 ("docschau"), next to the apply lock, never equal to it.
+SYNC_JOB_LOCK_KEY = SYNC_LOCK_KEY + 1
 
 Trigger = Literal["cli", "admin", "scheduler"]
 
@@ -39,21 +44,19 @@ class SyncJobBusy(DocschatError):
     def __init__(self, running: dict[str, Any] | None) -> None:
         self.running = running
         if running:
-            message = (f"a sync is already running (job {running['id']}, started by {running['trigger']} "
-                       f"at {running['started_at']}); try again when it ends")
+            message = (f"another sync is running (job {running['id']}, started by {running['trigger']} "
+                       f"at {running['started_at'] or running['created_at']}); try again when it ends")
         else:
-            message = "a sync is already running on this database; try again when it ends"
+            message = "another sync is running on this database; try again when it ends"
         super().__init__(message)
 
 
 @dataclass
 class PlannedSource:
-    spec: SourceSpec
+    source: Source
     commit: str | None
     config_hash: str
     row_id: int = 0
-    done: int = 0
-    total: int = 0
 
 
 @dataclass
@@ -64,12 +67,19 @@ class SyncJob:
     trigger: Trigger
     conn: asyncpg.Connection
     pool: asyncpg.Pool
+    config: SourcesConfig
     planned: list[PlannedSource] = field(default_factory=list)
-    skipped: list[str] = field(default_factory=list)  # unchanged since the last sync
-    state: str = "running"
+    skipped: list[str] = field(default_factory=list)  # unchanged since their last sync
+    done: int = 0  # embedding progress of the running step
+    total: int = 0
 
-    def progress(self) -> dict[str, dict[str, int]]:
-        return {p.spec.name: {"done": p.done, "total": p.total} for p in self.planned}
+    @property
+    def everything(self) -> bool:
+        """All configured sources at once: then rows of sources no longer configured go too."""
+        return len(self.planned) == len(self.config.sources)
+
+    def progress(self) -> dict[str, int]:
+        return {"done": self.done, "total": self.total}
 
 
 _RUNNING_JOB = """
@@ -85,7 +95,9 @@ insert into public.docs_sync_run (job_id, source, trigger, state, commit, config
 values ($1, $2, $3, 'queued', $4, $5)
 returning id
 """
-_MARK_RUNNING = "update public.docs_sync_run set state = 'running', started_at = clock_timestamp() where id = $1"
+_MARK_RUNNING = """
+update public.docs_sync_run set state = 'running', started_at = clock_timestamp() where id = any($1::bigint[])
+"""
 _FINISH = """
 update public.docs_sync_run
 set state = $2, finished_at = clock_timestamp(), error = $3, report = $4::jsonb
@@ -102,49 +114,57 @@ async def claim_sync_job(
     settings: Settings,
     *,
     trigger: Trigger,
-    source: str | None = None,
+    config: SourcesConfig | None = None,
+    only: str | None = None,
     only_if_changed: bool = False,
     check_interval_seconds: float | None = None,
+    wait: bool = False,
 ) -> SyncJob:
-    """Take the sync lock and plan the job (raises SyncJobBusy when another job runs).
+    """Take the job lock and plan the job (SyncJobBusy when another job runs, unless `wait`).
 
-    With `only_if_changed` a source is left out when its branch head and settings are the ones of
-    its last successful sync and it has rows: a re-check of an unchanged head composes and embeds
-    nothing. `check_interval_seconds` records a scheduler re-check in docs_sync_schedule. The
-    caller must hand the job to `run_sync_job`, which releases the lock.
+    `config` defaults to the configured sources; `only` names one of them. With
+    `only_if_changed` a source is left out when its branch head and config are those of its last
+    successful sync and it has rows: a re-check of an unchanged head composes and embeds nothing.
+    `check_interval_seconds` records a scheduler re-check in docs_sync_schedule. The caller hands
+    the job to `run_sync_job`, which releases the lock.
     """
-    specs = pick_sources(settings, source)  # an unknown source fails before anything is locked
+    config = config or load_sources(settings)
+    sources = [config.source(only)] if only else list(config.sources)  # unknown name: before locking
     conn: asyncpg.Connection = await pool.acquire()
     try:
-        if not await conn.fetchval("select pg_try_advisory_lock($1)", SYNC_LOCK_KEY):
+        if wait:
+            await conn.execute("select pg_advisory_lock($1)", SYNC_JOB_LOCK_KEY)
+        elif not await conn.fetchval("select pg_try_advisory_lock($1)", SYNC_JOB_LOCK_KEY):
             raise SyncJobBusy(await running_job(conn))
         try:
             await conn.execute(_MARK_INTERRUPTED)
             if check_interval_seconds is not None:
                 await _record_check(conn, check_interval_seconds)
-            job = SyncJob(uuid.uuid4(), trigger, conn, pool)
+            job = SyncJob(uuid.uuid4(), trigger, conn, pool, config)
             last_ok = {r["source"]: r for r in await conn.fetch("select * from public.docs_last_sync_runs()")}
-            for spec in specs:
+            for source in sources:
                 try:
-                    commit: str | None = await asyncio.to_thread(head_commit, spec.docs.repo, spec.docs.branch)
+                    commit: str | None = await asyncio.to_thread(head_commit, source)
                 except DocschatError:
-                    commit = None  # the run records the reason
-                planned = PlannedSource(spec, commit, spec.config_hash(settings))
-                previous = last_ok.get(spec.name)
+                    commit = None  # compose will fail and record the reason
+                planned = PlannedSource(source, commit, config_hash(source, settings))
+                previous = last_ok.get(source.name)
                 if (
                     only_if_changed and commit is not None and previous is not None
                     and previous["ok_commit"] == commit and previous["ok_config_hash"] == planned.config_hash
-                    and await _has_rows(conn, spec.name)
+                    and await conn.fetchval(
+                        "select exists (select 1 from public.docs_section where source = $1)", source.name
+                    )
                 ):
-                    job.skipped.append(spec.name)
+                    job.skipped.append(source.name)
                     continue
                 job.planned.append(planned)
             for planned in job.planned:
                 planned.row_id = await conn.fetchval(
-                    _INSERT_QUEUED, job.id, planned.spec.name, trigger, planned.commit, planned.config_hash
+                    _INSERT_QUEUED, job.id, planned.source.name, trigger, planned.commit, planned.config_hash
                 )
         except BaseException:
-            await conn.execute("select pg_advisory_unlock($1)", SYNC_LOCK_KEY)
+            await conn.execute("select pg_advisory_unlock($1)", SYNC_JOB_LOCK_KEY)
             raise
     except BaseException:
         await pool.release(conn)
@@ -152,72 +172,109 @@ async def claim_sync_job(
     return job
 
 
-async def _has_rows(conn: asyncpg.Connection, source: str) -> bool:
-    return bool(await conn.fetchval("select exists (select 1 from public.docs_section)"))
+@dataclass
+class SyncJobOutcome:
+    view: dict[str, Any]  # as job_view shows it
+    reports: list[SyncReport]  # one per sync step (one for a whole or one-source job)
 
 
 async def run_sync_job(
     job: SyncJob,
     settings: Settings,
     provider: EmbeddingProvider | None,
-) -> dict[str, Any]:
-    """Sync each planned source in turn (one failing does not stop the others); release the lock."""
+    *,
+    progress: ProgressCallback | None = None,
+    wait_for_lock: bool = False,
+) -> SyncJobOutcome:
+    """Sync the planned sources, record each one's result, release the lock.
+
+    A failure of the whole step (embedding, database) is recorded on its sources and re-raised.
+    """
+    reports: list[SyncReport] = []
     try:
         if job.planned:
             # SQLite objects stay in the thread that made them: the cache lives on the loop's thread.
             cache = EmbeddingCache(cache_path(settings.docschat_home))
             try:
-                for planned in job.planned:
-                    await _run_one(job, planned, settings, provider, cache)
+                # Each source is read at the commit that was planned, not wherever its branch is by now.
+                pinned = {p.source.name: replace(p.source, branch=p.commit) if p.commit else p.source
+                          for p in job.planned}
+                config = replace(job.config, sources=tuple(pinned.get(s.name, s) for s in job.config.sources))
+                steps = [[p for p in job.planned]] if job.everything else [[p] for p in job.planned]
+                for step in steps:
+                    reports.append(await _run_step(job, step, config, settings, provider, cache, progress,
+                                                   wait_for_lock))
             finally:
                 cache.close()
     finally:
         try:
-            await job.conn.execute("select pg_advisory_unlock($1)", SYNC_LOCK_KEY)
+            await job.conn.execute("select pg_advisory_unlock($1)", SYNC_JOB_LOCK_KEY)
         finally:
             await job.pool.release(job.conn)
     view = await job_view(job.pool, job.id) if job.planned else None
-    job.state = view["state"] if view else "unchanged"
-    return view or {"id": str(job.id), "state": "unchanged", "skipped": job.skipped, "sources": []}
+    return SyncJobOutcome(
+        view or {"id": str(job.id), "trigger": job.trigger, "state": "unchanged", "skipped": job.skipped,
+                 "sources": []},
+        reports,
+    )
 
 
-async def _run_one(
-    job: SyncJob, planned: PlannedSource, settings: Settings, provider: EmbeddingProvider | None,
-    cache: EmbeddingCache | None,
-) -> None:
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return text if isinstance(exc, DocschatError) and text else f"{type(exc).__name__}: {text}".rstrip(": ")
+
+
+async def _run_step(
+    job: SyncJob, step: list[PlannedSource], config: SourcesConfig, settings: Settings,
+    provider: EmbeddingProvider | None, cache: EmbeddingCache, progress: ProgressCallback | None,
+    wait_for_lock: bool,
+) -> SyncReport:
     conn = job.conn
-    await conn.execute(_MARK_RUNNING, planned.row_id)
+    await conn.execute(_MARK_RUNNING, [p.row_id for p in step])
     started = time.perf_counter()
 
-    def progress(done: int, total: int) -> None:
-        planned.done, planned.total = done, total
+    def track(done: int, total: int) -> None:
+        job.done, job.total = done, total
+        if progress:
+            progress(done, total)
 
     try:
-        if planned.commit is None:
-            # Raises the reason the head could not be read (missing repo, branch).
-            await asyncio.to_thread(head_commit, planned.spec.docs.repo, planned.spec.docs.branch)
-        # Compose the very commit that was planned, not whatever the branch points at by now.
-        at_commit = DocsSource(planned.spec.docs.repo, planned.commit or planned.spec.docs.branch,
-                               planned.spec.docs.docs_dir)
-        composed = await asyncio.to_thread(compose_corpus, at_commit, settings)
-        report = await sync_chunks(conn, composed, provider, cache=cache, progress=progress)
-    except asyncio.CancelledError:
-        await conn.execute(_FINISH, planned.row_id, "interrupted", "the server stopped during the sync", "{}")
-        raise
-    except Exception as exc:  # noqa: BLE001 - any failure is recorded for the operator, the job goes on
-        error = str(exc).strip().splitlines()[0] if isinstance(exc, DocschatError) and str(exc).strip() else (
-            f"{type(exc).__name__}: {str(exc).strip().splitlines()[0] if str(exc).strip() else ''}".rstrip(": ")
+        report = await sync_sources(
+            job.pool, config, settings, provider, only=None if job.everything else step[0].source.name,
+            cache=cache, progress=track, wait_for_lock=wait_for_lock,
         )
-        log.warning("sync_job_source_failed", job=str(job.id), source=planned.spec.name, error=error[:200])
-        await conn.execute(_FINISH, planned.row_id, "error", error[:1000],
-                           json.dumps({"seconds": round(time.perf_counter() - started, 3)}))
-        return
-    data = report.to_dict()
-    data["warnings"] = len(report.warnings)
-    data["seconds"] = round(time.perf_counter() - started, 3)
-    await conn.execute(_FINISH, planned.row_id, "ok", None, json.dumps(data))
-    log.info("sync_job_source_done", job=str(job.id), source=planned.spec.name, trigger=job.trigger,
-             commit=(planned.commit or "")[:12], embedded=report.embedded, seconds=data["seconds"])
+    except asyncio.CancelledError:
+        for planned in step:
+            await conn.execute(_FINISH, planned.row_id, "interrupted", "the server stopped during the sync", "{}")
+        raise
+    except Exception as exc:
+        error = _one_line(exc)
+        log.warning("sync_job_failed", job=str(job.id), error=error[:200])
+        seconds = json.dumps({"seconds": round(time.perf_counter() - started, 3)})
+        for planned in step:
+            await conn.execute(_FINISH, planned.row_id, "error", error[:1000], seconds)
+        raise
+    by_name = {s.name: s for s in report.sources}
+    for planned in step:
+        source_report = by_name.get(planned.source.name)
+        data = {
+            "pages": source_report.pages if source_report else 0,
+            "chunks": source_report.chunks if source_report else 0,
+            "new": source_report.new if source_report else 0,
+            "changed": source_report.changed if source_report else 0,
+            "unchanged": source_report.unchanged if source_report else 0,
+            "deleted": source_report.deleted if source_report else 0,
+            "undeclared_pages": source_report.undeclared_pages if source_report else 0,
+            # Embedding is done once for the step: its figures are the step's.
+            "embedded": report.embedded, "cache_hits": report.cache_hits,
+            "embedding_model": report.embedding_model, "seconds": report.seconds,
+            "warnings": len(report.warnings),
+        }
+        error = source_report.error if source_report else None
+        await conn.execute(_FINISH, planned.row_id, "error" if error else "ok", error, json.dumps(data))
+        log.info("sync_job_source_done", job=str(job.id), source=planned.source.name, trigger=job.trigger,
+                 commit=(planned.commit or "")[:12], ok=error is None, embedded=report.embedded)
+    return report
 
 
 async def _record_check(conn: asyncpg.Connection, interval_seconds: float) -> None:
@@ -270,11 +327,11 @@ async def _job_from_rows(rows: list[asyncpg.Record]) -> dict[str, Any] | None:
 
 
 async def sync_lock_held(conn: asyncpg.Connection) -> bool:
-    """Whether some session holds the sync lock (pg_locks splits a bigint key in two oids)."""
+    """Whether some session holds the job lock (pg_locks splits a bigint key in two oids)."""
     return bool(await conn.fetchval(
         "select exists (select 1 from pg_catalog.pg_locks where locktype = 'advisory' and granted"
         " and classid = $1::bigint::oid and objid = $2::bigint::oid and objsubid = 1)",
-        SYNC_LOCK_KEY >> 32, SYNC_LOCK_KEY & 0xFFFFFFFF,
+        SYNC_JOB_LOCK_KEY >> 32, SYNC_JOB_LOCK_KEY & 0xFFFFFFFF,
     ))
 
 

@@ -11,21 +11,9 @@ import asyncpg
 from app.config import Settings
 from app.errors import DocschatError
 from app.ops.jobs import running_job
-from app.ops.sources import configured_sources, head_commit
+from app.ops.sources import head_commit
+from app.sources import load_sources
 
-# Per source: pages, chunks, chunks per embedding model, chunks per audience.
-_SOURCE_COUNTS = """
-select 'docs' as source, count(distinct page) as pages, count(*) as chunks
-from public.docs_section
-"""
-_MODEL_COUNTS = """
-select 'docs' as source, coalesce(embedding_model, 'none') as model, count(*) as chunks
-from public.docs_section group by 2 order by 3 desc
-"""
-_AUDIENCE_COUNTS = """
-select 'docs' as source, case when public then 'public' else 'internal' end as audience, count(*) as chunks
-from public.docs_section group by 2 order by 2
-"""
 _SCHEDULE = "select checked_at, next_check_at, checks from public.docs_sync_schedule"
 
 
@@ -50,13 +38,7 @@ async def index_status(
 ) -> dict[str, Any]:
     """Per source counts and last sync, provider, scheduler, running job, gaps, database size."""
     async with pool.acquire() as conn:
-        counts = {r["source"]: r for r in await conn.fetch(_SOURCE_COUNTS) if r["chunks"]}
-        models: dict[str, dict[str, int]] = {}
-        for r in await conn.fetch(_MODEL_COUNTS):
-            models.setdefault(r["source"], {})[r["model"]] = r["chunks"]
-        audiences: dict[str, dict[str, int]] = {}
-        for r in await conn.fetch(_AUDIENCE_COUNTS):
-            audiences.setdefault(r["source"], {})[r["audience"]] = r["chunks"]
+        counts = {r["source"]: r for r in await conn.fetch("select * from public.docs_index_counts()")}
         runs = {r["source"]: r for r in await conn.fetch("select * from public.docs_last_sync_runs()")}
         schedule = await conn.fetchrow(_SCHEDULE)
         job = await running_job(conn)
@@ -64,7 +46,7 @@ async def index_status(
         database_bytes = await conn.fetchval("select pg_catalog.pg_database_size(pg_catalog.current_database())")
         index_bytes = await conn.fetchval("select pg_catalog.pg_total_relation_size('public.docs_section')")
 
-    configured = {s.name: s for s in configured_sources(settings)}
+    configured = {s.name: s for s in load_sources(settings).sources}
     sources = []
     for name in [*configured, *sorted(set(counts) - set(configured))]:
         spec = configured.get(name)
@@ -74,23 +56,25 @@ async def index_status(
         head_error: str | None = None
         if spec is not None:
             try:
-                head = await asyncio.to_thread(head_commit, spec.docs.repo, spec.docs.branch)
+                head = await asyncio.to_thread(head_commit, spec)
             except DocschatError as exc:
                 head_error = str(exc)
         sources.append({
             "name": name,
             "configured": spec is not None,
-            "repo": str(spec.docs.repo) if spec else None,
-            "branch": spec.docs.branch if spec else None,
-            "dir": spec.docs.docs_dir if spec else None,
+            "repo": str(spec.repo) if spec else None,
+            "branch": spec.branch if spec else None,
+            "dir": spec.dir if spec else None,
+            "weight": spec.weight if spec else None,
+            "default_audiences": list(spec.audiences) if spec else None,
             "pages": row["pages"] if row else 0,
             "chunks": row["chunks"] if row else 0,
-            "chunks_by_model": models.get(name, {}),
-            "chunks_by_audience": audiences.get(name, {}),
+            "chunks_by_model": _json(row["chunks_by_model"]) if row else {},
+            "chunks_by_audience": _json(row["chunks_by_audience"]) if row else {},
             "head_commit": head,
             "head_error": head_error,
             "synced_commit": last["ok_commit"] if last else None,
-            "up_to_date": bool(head and last and last["ok_commit"] == head),
+            "up_to_date": bool(head and last and last["ok_commit"] == head and row),
             "last_sync": None if last is None else {
                 "result": last["last_state"],
                 "trigger": last["last_trigger"],

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from app.chat.answerers import format_excerpts
@@ -10,8 +9,7 @@ from app.chat.turn import model_excerpts
 from app.config import Settings
 from app.errors import DocschatError
 from app.search.retrieve import Retriever
-
-_AUDIENCE = re.compile(r"[a-z0-9][a-z0-9_-]{0,39}")
+from app.sources import parse_audiences as parse_audience_names
 
 
 class BadTesterRequest(DocschatError):
@@ -22,24 +20,22 @@ def parse_audiences(raw: str | None) -> list[str] | None:
     """`a,b` → ["a", "b"]; empty → None (every audience: the operator's view)."""
     if raw is None or not raw.strip():
         return None
-    names = [a.strip().lower() for a in raw.split(",") if a.strip()]
-    bad = [a for a in names if not _AUDIENCE.fullmatch(a)]
-    if bad:
-        raise BadTesterRequest(f"audience {bad[0][:40]!r} is not a name (letters, digits, - and _, at most 40)")
-    return names
+    try:
+        return list(parse_audience_names([a for a in raw.split(",") if a.strip()]))
+    except ValueError as exc:
+        raise BadTesterRequest(f"audience: {str(exc)[:200]}") from None
 
 
-async def test_retrieval(
+async def explain_retrieval(
     retriever: Retriever, settings: Settings, question: str, audiences: list[str] | None
 ) -> dict[str, Any]:
     """Retrieval explained (both legs' ranks, fused scores, pages kept and why) plus the excerpts
     exactly as the chat would put them in front of the model."""
     if not question.strip():
         raise BadTesterRequest("q is empty: type a question")
-    retrieval = await retriever.retrieve(question, public_only=audiences == ["public"])
+    retrieval = await retriever.retrieve(question, audiences=audiences, explain=True)
     data = retrieval.to_dict(explain=True)
     excerpts = model_excerpts(retrieval, settings)
-    data["audiences"] = audiences
     data["model_input"] = {
         "excerpts": [{"number": e.number, "title": e.title, "url": e.url, "heading": e.heading, "text": e.text}
                      for e in excerpts],

@@ -260,15 +260,15 @@
       el("h3", null, "Sync job ", el("span", { class: stateClass, "data-job-state": job.state }, job.state)),
       note ? el("p", { class: "muted" }, note) : null,
       el("p", { class: "muted" }, "job " + job.id + " · started by " + job.trigger),
+      job.state === "running" && job.progress && job.progress.total
+        ? el("div", null, el("progress", { max: job.progress.total, value: job.progress.done,
+            "aria-label": "embedding" }), job.progress.done + " / " + job.progress.total + " embedded")
+        : null,
       job.sources.map(function (item) {
-        var progress = item.progress;
         var report = item.report || {};
         return el("div", { class: "source-progress" },
           el("strong", null, item.source), " ", el("span", { class: "badge" }, item.state),
-          item.state === "running" && progress && progress.total
-            ? el("div", null, el("progress", { max: progress.total, value: progress.done,
-                "aria-label": "embedding " + item.source }), progress.done + " / " + progress.total + " embedded")
-            : null,
+          item.commit ? el("span", { class: "muted" }, " at " + short(item.commit)) : null,
           item.state === "ok" ? el("p", { class: "muted" }, report.pages + " pages, " + report.chunks + " chunks: "
             + report.new + " new, " + report.changed + " changed, " + report.deleted + " deleted; "
             + report.embedded + " embedded in " + report.seconds + " s") : null,
