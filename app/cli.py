@@ -460,35 +460,39 @@ def status_command(as_json: bool) -> None:
 
 
 def _print_status(status: dict[str, Any]) -> None:
-    table = Table("source", "pages", "chunks", "models", "audiences", "last sync", "commit", title="sources")
+    def counts(mapping: dict[str, int]) -> str:
+        return ", ".join(f"{name} {n}" for name, n in mapping.items()) or "-"
+
     for source in status["sources"]:
+        console.print(f"[bold]{source['name']}[/]: {source['pages']} pages, {source['chunks']} chunks "
+                      f"(models: {counts(source['chunks_by_model'])}; audiences: {counts(source['chunks_by_audience'])})",
+                      highlight=False, soft_wrap=True)
+        if source["repo"]:
+            console.print(f"  from {source['repo']} at {source['branch']} ({source['dir'] or '/'})", highlight=False, soft_wrap=True)
         last = source["last_sync"]
-        when = "never" if last is None else f"{last['result']} {last['finished_at'] or ''} ({last['seconds']}s)"
-        table.add_row(
-            source["name"], str(source["pages"]), str(source["chunks"]),
-            ", ".join(f"{m}: {n}" for m, n in source["chunks_by_model"].items()) or "-",
-            ", ".join(f"{a}: {n}" for a, n in source["chunks_by_audience"].items()) or "-",
-            when, (source["synced_commit"] or "-")[:12] + ("" if source["up_to_date"] else " (behind)"),
-        )
-    console.print(table)
-    for source in status["sources"]:
-        last = source["last_sync"]
-        if last and last["error"]:
-            console.print(f"[red]{source['name']}: last sync failed:[/] {last['error']}", highlight=False)
+        if last is None:
+            console.print("  last sync: never", soft_wrap=True)
+        else:
+            behind = "" if source["up_to_date"] else f" (branch now at {(source['head_commit'] or '?')[:12]})"
+            console.print(f"  last sync: {last['result']} at {last['finished_at']} by {last['trigger']} in "
+                          f"{last['seconds']}s; synced commit {(source['synced_commit'] or '-')[:12]}{behind}",
+                          highlight=False, soft_wrap=True)
+            if last["error"]:
+                console.print(f"  [red]error:[/] {last['error']}", highlight=False, soft_wrap=True)
         if source["head_error"]:
-            console.print(f"[yellow]{source['name']}:[/] {source['head_error']}", highlight=False)
+            console.print(f"  [yellow]repository:[/] {source['head_error']}", highlight=False, soft_wrap=True)
     provider, scheduler = status["provider"], status["scheduler"]
-    console.print(f"embeddings: {provider['embedding_model'] or 'none (keyword-only)'}; answers: {provider['chat_model']}")
+    console.print(f"embeddings: {provider['embedding_model'] or 'none (keyword-only)'}; answers: {provider['chat_model']}", soft_wrap=True)
     if scheduler["enabled"]:
         console.print(f"scheduler: every {scheduler['interval_seconds']}s; last check {scheduler['last_check_at'] or 'never'}; "
-                      f"next {scheduler['next_check_at'] or 'when a server runs'}")
+                      f"next {scheduler['next_check_at'] or 'when a server runs'}", soft_wrap=True)
     else:
         console.print("scheduler: off (SYNC_INTERVAL_SECONDS unset)")
     if status["running_job"]:
         console.print(f"running: sync job {status['running_job']['id']} ({status['running_job']['trigger']})")
     database = status["database"]
     console.print(f"gaps: {status['gaps']}; database {database['size_bytes'] / 1e6:.1f} MB "
-                  f"(index {database['index_bytes'] / 1e6:.1f} MB)")
+                  f"(index {database['index_bytes'] / 1e6:.1f} MB)", soft_wrap=True)
 
 
 @main.group("index")
