@@ -94,7 +94,8 @@ def test_wrong_or_missing_token_is_401_and_failures_are_rate_limited(admin_env, 
     monkeypatch.setenv("ADMIN_FAILURES_PER_HOUR", "3")
     server = start_server()
     with httpx.Client(base_url=server.url, timeout=30) as client:
-        assert client.get("/admin").status_code == 200  # the page itself asks for the token
+        page = client.get("/admin")  # the page itself asks for the token
+        assert page.status_code == 200 and "script-src 'self'" in page.headers["content-security-policy"]
         assert client.get("/admin/api/status", headers=auth()).status_code == 200
         missing = client.get("/admin/api/status")
         assert missing.status_code == 401 and missing.headers["www-authenticate"].startswith("Bearer")
