@@ -233,3 +233,24 @@ def test_the_tester_explains_retrieval_and_shows_the_model_input(admin_env, star
     assert result["model_input"]["excerpts"][0]["number"] == 1
     assert [p["title"] for p in everyone["pages"]] == ["On-call runbook"]
     assert public["pages"] == [] and public["audiences"] == ["public"]
+
+
+def test_a_failed_embedding_is_recorded_and_the_index_stays(fake_gemini, clean_db, docs_repo, monkeypatch,
+                                                             start_server) -> None:
+    monkeypatch.setenv("ADMIN_TOKEN", TOKEN)
+    monkeypatch.setenv("EMBEDDING_MAX_RETRIES", "0")
+    server = start_server()
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        assert wait_for_job(client, client.post("/admin/api/reindex", headers=auth()).json()["job"]["id"])["state"] == "ok"
+        before = query(clean_db, "select id, content_hash from public.docs_section order by id")
+        write_files(docs_repo / "docs", {"new.mdx": "---\ntitle: New\naudience: public\n---\nA new page.\n"})
+        commit_all(docs_repo, "new page")
+        fake_gemini.fail_statuses = [500] * 20
+        job = wait_for_job(client, client.post("/admin/api/reindex", headers=auth()).json()["job"]["id"])
+        status = client.get("/admin/api/status", headers=auth()).json()
+    assert job["state"] == "error" and "500" in job["sources"][0]["error"]
+    assert query(clean_db, "select id, content_hash from public.docs_section order by id") == before
+    (source,) = status["sources"]
+    assert source["last_sync"]["result"] == "error" and source["last_sync"]["error"] == job["sources"][0]["error"]
+    assert source["synced_commit"] != source["head_commit"] and not source["up_to_date"]
+    assert status["running_job"] is None
