@@ -41,7 +41,7 @@ async def require_admin(connection: ASGIConnection[Any, Any, Any, Any], _: BaseR
     decision = await limiter.check(client_key)
     if not decision.allowed:
         raise HTTPException(
-            status_code=429, detail=f"too many wrong admin tokens ({decision.limit}); try again later",
+            status_code=429, detail=f"too many wrong admin tokens ({decision.limit} per {decision.period}); try again later",
             headers={"Retry-After": str(decision.retry_after_seconds)},
         )
     provided = bearer_token(connection.headers.get("authorization"))
