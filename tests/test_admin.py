@@ -229,7 +229,7 @@ def test_the_tester_explains_retrieval_and_shows_the_model_input(admin_env, star
     assert result["pages"][0]["title"] == "Chat widget"
     assert {p["reason"].split(":")[0] for p in explain["pages"]} <= {"kept", "dropped"}
     prompt = result["model_input"]["prompt"]
-    assert prompt.startswith("<excerpts>") and result["pages"][0]["excerpt"] in prompt
+    assert prompt.startswith("<excerpts") and result["pages"][0]["excerpt"] in prompt
     assert result["model_input"]["excerpts"][0]["number"] == 1
     assert [p["title"] for p in everyone["pages"]] == ["On-call runbook"]
     assert public["pages"] == [] and public["audiences"] == ["public"]
