@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+from collections.abc import AsyncIterator, Coroutine
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -70,6 +71,29 @@ def cors_config(origins: list[str]) -> CORSConfig | None:
                       allow_headers=["content-type"], allow_credentials=True)
 
 
+class Readiness:
+    """Whether the server has loaded what the first question needs (the embedding model)."""
+
+    def __init__(self) -> None:
+        self.ready = asyncio.Event()
+        self.error: str | None = None
+
+    async def run(self, warm_up: Coroutine[Any, Any, None]) -> None:
+        try:
+            await warm_up
+        except Exception as exc:  # noqa: BLE001 - reported by /healthz, questions go keyword-only
+            self.error = f"{type(exc).__name__}: the embedding model could not be loaded"
+            log.error("warm_up_failed", error=type(exc).__name__)
+        self.ready.set()
+
+    async def wait(self, timeout: float) -> bool:
+        try:
+            await asyncio.wait_for(self.ready.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+
 def create_app(settings: Settings | None = None) -> Litestar:
     """The application; the database pool is opened at startup, never at import."""
     settings = settings or get_settings()
@@ -96,13 +120,22 @@ def create_app(settings: Settings | None = None) -> Litestar:
             pool, settings.ip_hash_secret.get_secret_value() if settings.ip_hash_secret else None,
             settings.docschat_home,
         )
+        # The schema is checked above; the embedding model loads next (seconds). Until it has,
+        # /healthz says "ready": false and questions wait for it instead of going keyword-only.
+        state.readiness = Readiness()
+        retriever = state.services.retriever
+        if retriever.needs_warm_up:
+            warm_up = asyncio.create_task(state.readiness.run(retriever.warm_up()))
+        else:
+            state.readiness.ready.set()
+            warm_up = None
         operations = start_operations(state, pool, settings)
         try:
             yield
         finally:
-            import asyncio
-
             await operations.stop()
+            if warm_up is not None:
+                warm_up.cancel()
             if state.services.background:  # replies being stored
                 await asyncio.gather(*state.services.background, return_exceptions=True)
             await state.db_recovery.close()
