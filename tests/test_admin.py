@@ -32,6 +32,9 @@ def auth(token: str = TOKEN) -> dict[str, str]:
 
 
 def query(url: str, sql: str, *args):
+    """One statement on its own connection, in a thread of its own (Playwright's loop may be running here)."""
+    import concurrent.futures
+
     async def go():
         conn = await asyncpg.connect(url)
         try:
@@ -39,7 +42,8 @@ def query(url: str, sql: str, *args):
         finally:
             await conn.close()
 
-    return asyncio.run(go())
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(lambda: asyncio.run(go())).result()
 
 
 @pytest.fixture
@@ -219,6 +223,7 @@ def test_the_tester_explains_retrieval_and_shows_the_model_input(admin_env, star
         public = client.get("/admin/api/test", params={"q": "restart the workers", "audience": "public"},
                             headers=auth()).json()
         everyone = client.get("/admin/api/test", params={"q": "restart the workers"}, headers=auth()).json()
+        result_of_nonsense = client.get("/admin/api/test", params={"q": "xyzzy plugh"}, headers=auth()).json()
         assert client.get("/admin/api/test", headers=auth()).status_code == 400
         assert client.get("/admin/api/test", params={"q": "  "}, headers=auth()).status_code == 400
         bad = client.get("/admin/api/test", params={"q": "x", "audience": "<b>"}, headers=auth())
@@ -227,11 +232,15 @@ def test_the_tester_explains_retrieval_and_shows_the_model_input(admin_env, star
     assert explain["legs"]["keyword"][0]["rank"] == 1 and explain["fused"][0]["ranks"]["keyword"] == 1
     assert explain["errors"] == {"vector": "no embedding provider is configured"}
     assert result["pages"][0]["title"] == "Chat widget"
+    assert result["would_answer"] is True and 0 <= result["floor"] <= result["confidence"] <= 1
+    assert "rule" in explain["confidence"]
     assert {p["reason"].split(":")[0] for p in explain["pages"]} <= {"kept", "dropped"}
     prompt = result["model_input"]["prompt"]
     assert prompt.startswith("<excerpts") and result["pages"][0]["excerpt"] in prompt
     assert result["model_input"]["excerpts"][0]["number"] == 1
     assert [p["title"] for p in everyone["pages"]] == ["On-call runbook"]
+    nonsense = result_of_nonsense["model_input"]
+    assert result_of_nonsense["would_answer"] is False and nonsense == {"excerpts": [], "prompt": ""}
     assert public["pages"] == [] and public["audiences"] == ["public"]
 
 
@@ -254,3 +263,34 @@ def test_a_failed_embedding_is_recorded_and_the_index_stays(fake_gemini, clean_d
     assert source["last_sync"]["result"] == "error" and source["last_sync"]["error"] == job["sources"][0]["error"]
     assert source["synced_commit"] != source["head_commit"] and not source["up_to_date"]
     assert status["running_job"] is None
+
+
+HOSTILE_GAP = '<img src=x onerror="window.__pwned=1"> xyzzy plugh'
+
+
+def ask_unanswerable(client: httpx.Client, database_url: str) -> None:
+    """Questions the docs cannot answer, through the real chat route (gaps are recorded after the reply)."""
+    for question in ["What is the capital of France?", "what is the CAPITAL of france", HOSTILE_GAP]:
+        response = client.post("/docs/chat", json={"message": question})
+        assert response.status_code == 200 and '"source-url"' not in response.text
+    wait_until(lambda: query(database_url, "select coalesce(sum(count), 0) from public.docs_chat_gap")[0][0] == 3,
+               what="the gaps to be recorded")
+
+
+def test_gaps_are_listed_grouped_counted_and_cleared(admin_env, monkeypatch, start_server) -> None:
+    monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "100")
+    monkeypatch.setenv("RATE_LIMIT_PER_DAY", "100")
+    server = start_server()
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        wait_for_job(client, client.post("/admin/api/reindex", headers=auth()).json()["job"]["id"])
+        ask_unanswerable(client, admin_env)
+        gaps = client.get("/admin/api/gaps", headers=auth()).json()["gaps"]
+        status = client.get("/admin/api/status", headers=auth()).json()
+        in_database = query(admin_env, "select count(*) from public.docs_chat_gap")[0][0]
+        assert client.delete("/admin/api/gaps", headers=auth("x" * 20)).status_code == 401
+        cleared = client.delete("/admin/api/gaps", headers=auth()).json()
+        after = client.get("/admin/api/gaps", headers=auth()).json()["gaps"]
+    assert [(g["count"], g["refused"]) for g in gaps] == [(2, True), (1, True)]
+    assert gaps[0]["question"].lower().startswith("what is the capital") and gaps[1]["question"] == HOSTILE_GAP
+    assert status["gaps"] == in_database == 2
+    assert cleared == {"deleted": 2} and after == []

@@ -118,6 +118,9 @@ def test_tester_by_keyboard_at_360px_shows_a_hostile_question_as_text(console, m
     assert asked.text_content() == HOSTILE
     assert page.locator("#tester-result img").count() == 0
     assert page.evaluate("window.__pwned") is None
+    # The markup words are unknown to the docs: this wording is refused, and the page says so.
+    assert "would refuse" in page.locator("#tester-result .card").first.text_content()
+    assert "none reaches the model" in page.locator("#tester-result").text_content()
     passages = page.locator(".passage")
     assert passages.count() >= 1
     assert "Chat widget" in passages.first.locator("h3").text_content()
@@ -127,3 +130,32 @@ def test_tester_by_keyboard_at_360px_shows_a_hostile_question_as_text(console, m
     # Readable at 360 px: nothing wider than the screen but the tables' own scroll boxes.
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     page.screenshot(path=str(OUTPUT / "admin-tester-360.png"), full_page=True)
+
+
+def test_gaps_view_groups_newest_first_and_shows_questions_as_text(console, monkeypatch, clean_db, browser) -> None:
+    import httpx
+
+    from tests.test_admin import HOSTILE_GAP, ask_unanswerable, auth, wait_for_job
+
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+    monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "100")
+    monkeypatch.setenv("RATE_LIMIT_PER_DAY", "100")
+    server = console()
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        wait_for_job(client, client.post("/admin/api/reindex", headers=auth()).json()["job"]["id"])
+        ask_unanswerable(client, clean_db)
+    page = browser.new_page(viewport={"width": 360, "height": 740})
+    page.goto(server.url + "/admin")
+    sign_in(page)
+    page.get_by_role("tab", name="Gaps").click()
+    questions = page.locator(".gap-question")
+    questions.first.wait_for()
+    assert questions.all_text_contents()[0] == HOSTILE_GAP  # the newest first, as text
+    assert questions.all_text_contents()[1].lower().startswith("what is the capital")
+    assert page.locator(".gap .badge").all_text_contents() == ["× 1", "× 2"]
+    assert page.locator("#gaps img").count() == 0 and page.evaluate("window.__pwned") is None
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.screenshot(path=str(OUTPUT / "admin-gaps-360.png"), full_page=True)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Clear all").click()
+    page.get_by_text("No gaps recorded.").wait_for()

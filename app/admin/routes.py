@@ -13,6 +13,7 @@ from litestar.handlers.base import BaseRouteHandler
 from litestar.params import FromPath, FromQuery
 
 from app.admin.auth import require_admin
+from app.chat.gaps import clear_gaps, list_gaps
 from app.config import Settings
 from app.errors import ConfigError
 from app.ops.jobs import SyncJobBusy
@@ -64,19 +65,15 @@ async def admin_test(
     return Response(result, headers=NO_STORE)
 
 
-@get("/gaps", summary="Questions the docs could not answer, grouped, most frequent first")
+@get("/gaps", summary="Questions the docs could not answer, grouped as `docschat gaps` groups them")
 async def admin_gaps(state: State) -> Response[dict[str, Any]]:
-    from app.ops.gaps import list_gap_groups
-
     async with state.services.pool.acquire() as conn:
-        groups = await list_gap_groups(conn)
-    return Response({"gaps": groups}, headers=NO_STORE)
+        gaps = await list_gaps(conn, state.settings.gap_retention_days)
+    return Response({"gaps": [gap.to_dict() for gap in gaps]}, headers=NO_STORE)
 
 
 @delete("/gaps", status_code=200, summary="Forget every recorded gap")
 async def admin_clear_gaps(state: State) -> Response[dict[str, Any]]:
-    from app.ops.gaps import clear_gaps
-
     async with state.services.pool.acquire() as conn:
         deleted = await clear_gaps(conn)
     return Response({"deleted": deleted}, headers=NO_STORE)

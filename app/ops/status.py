@@ -42,7 +42,10 @@ async def index_status(
         runs = {r["source"]: r for r in await conn.fetch("select * from public.docs_last_sync_runs()")}
         schedule = await conn.fetchrow(_SCHEDULE)
         job = await running_job(conn)
-        gaps = await _gaps_count(conn)
+        gaps = await conn.fetchval(
+            "select count(*) from public.docs_chat_gap where last_seen >= now() - make_interval(days => $1)",
+            settings.gap_retention_days,
+        )
         database_bytes = await conn.fetchval("select pg_catalog.pg_database_size(pg_catalog.current_database())")
         index_bytes = await conn.fetchval("select pg_catalog.pg_total_relation_size('public.docs_section')")
 
@@ -115,9 +118,3 @@ def _json(value: Any) -> Any:
 def _seconds(report: Any) -> float | None:
     data = _json(report) or {}
     return data.get("seconds")
-
-
-async def _gaps_count(conn: asyncpg.Connection) -> int:
-    if not await conn.fetchval("select to_regclass('public.docs_chat_gap') is not null"):
-        return 0
-    return int(await conn.fetchval("select count(*) from public.docs_chat_gap"))

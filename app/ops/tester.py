@@ -35,7 +35,8 @@ async def explain_retrieval(
         raise BadTesterRequest("q is empty: type a question")
     retrieval = await retriever.retrieve(question, audiences=audiences, explain=True)
     data = retrieval.to_dict(explain=True)
-    excerpts = model_excerpts(retrieval, settings)
+    # A refused question reaches no model (the chat says the docs do not cover it).
+    excerpts = model_excerpts(retrieval, settings) if retrieval.would_answer else []
     data["model_input"] = {
         "excerpts": [{"number": e.number, "title": e.title, "url": e.url, "heading": e.heading, "text": e.text}
                      for e in excerpts],

@@ -318,9 +318,14 @@
           ["audiences", result.audiences ? result.audiences.join(", ") : "all"],
           ["mode", result.mode + (result.degraded ? " (degraded: " + result.degraded + ")" : "")],
           Object.keys(errors).length ? ["leg errors", counts(errors)] : null,
-          explain.confidence ? ["how confidence was made", JSON.stringify(explain.confidence)] : null,
+          explain.confidence ? ["how confidence was made", Object.keys(explain.confidence).map(function (k) {
+            var v = explain.confidence[k];
+            return k + ": " + (typeof v === "number" ? Math.round(v * 10000) / 10000 : String(v));
+          }).join(" · ")] : null,
         ])),
-      el("h3", null, "Passages the model would get (" + kept.length + ")"),
+      el("h3", null, result.would_answer === false
+        ? "Passages found (" + kept.length + "); the chat would refuse, so none reaches the model"
+        : "Passages the model would get (" + kept.length + ")"),
       kept.length ? kept.map(function (page, i) {
         return el("article", { class: "card passage" },
           el("h3", null, "[" + (i + 1) + "] " + page.title + (page.heading ? " › " + page.heading : "")),
@@ -364,6 +369,7 @@
         facts([
           ["last asked", when(gap.last_seen)],
           ["first asked", when(gap.first_seen)],
+          ["outcome", gap.refused ? "refused" : "answered with low confidence"],
           gap.best_page ? ["nearest page", gap.best_page] : null,
           gap.confidence !== undefined && gap.confidence !== null ? ["confidence", score(gap.confidence)] : null,
           gap.variants && gap.variants.length > 1 ? ["asked as", gap.variants.join(" · ")] : null,
