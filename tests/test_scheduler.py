@@ -14,7 +14,7 @@ import pytest
 
 from app.config import get_settings
 from tests.helpers import commit_all, git, make_docs_repo, wait_until, write_files
-from tests.test_admin import DOCS, query
+from tests.test_admin import DOCS, TOKEN, auth, query
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 
@@ -38,12 +38,18 @@ def test_new_commit_is_synced_within_one_interval_and_an_unchanged_head_costs_no
     monkeypatch.setenv("DOCS_REPO", str(repo))
     monkeypatch.setenv("SYNC_INTERVAL_SECONDS", str(interval))
     monkeypatch.setenv("SYNC_START_DELAY_SECONDS", "0.2")
-    start_server()
+    monkeypatch.setenv("ADMIN_TOKEN", TOKEN)
+    server = start_server()
     # Empty index: the first check, after the start delay, syncs.
     first = wait_until(lambda: [r for r in runs(clean_db) if r["state"] == "ok"], what="the first sync")
     assert first[0]["trigger"] == "scheduler" and first[0]["commit"] == git(repo, "rev-parse", "main").strip()
     embeds = len(fake_gemini.embed_calls())
     sections = query(clean_db, "select id, updated_at from public.docs_section order by id")
+
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        scheduler = client.get("/admin/api/status", headers=auth()).json()["scheduler"]
+    assert scheduler["enabled"] and scheduler["interval_seconds"] == interval and scheduler["checks"] >= 1
+    assert scheduler["next_check_at"] and scheduler["last_check_at"]
 
     # Two more checks on the same head: no run, no embedding, no row touched.
     seen = checks(clean_db)

@@ -87,12 +87,10 @@ class ChatTurn:
                          protocol.text_end(text_id), protocol.finish(metadata)):
                 yield part
             return
-        excerpts = []
-        for number, page in enumerate(retrieval.pages, start=1):
-            url = absolute_url(settings.docs_base_url, page.href)
-            self.sources.append({"title": page.title, "url": url, "heading": page.heading})
-            excerpts.append(Excerpt(number, page.title, url, page.heading, page.excerpt))
-            yield protocol.source_url(f"source-{number}", url, page.title)
+        excerpts = model_excerpts(retrieval, settings)
+        for excerpt in excerpts:
+            self.sources.append({"title": excerpt.title, "url": excerpt.url, "heading": excerpt.heading})
+            yield protocol.source_url(f"source-{excerpt.number}", excerpt.url, excerpt.title)
         yield protocol.text_start(text_id)
         try:
             if not excerpts:
