@@ -16,6 +16,8 @@ from limits import RateLimitItemPerDay, RateLimitItemPerHour
 from limits.aio.storage import Storage
 from limits.aio.strategies import FixedWindowRateLimiter
 
+from app.metrics import record_rate_limited
+
 
 class PostgresLimitsStorage(Storage):
     """Fixed windows in public.docs_chat_limits (key, points, expire).
@@ -104,6 +106,8 @@ class ChatRateLimiter:
     async def hit(self, client_key: str) -> RateLimitDecision:
         for name, item in self.items:
             if not await self.strategy.hit(item, self.namespace, client_key):
+                if self.namespace == "chat":  # the metric counts refused questions
+                    record_rate_limited(name)
                 return await self._refusal(name, item, client_key)
         return RateLimitDecision(True)
 

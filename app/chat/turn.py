@@ -21,6 +21,7 @@ from app.chat.gaps import record_gap
 from app.chat.sessions import add_message, list_messages
 from app.config import Settings
 from app.logging import get_logger
+from app.metrics import observe_turn
 from app.search.eval import absolute_url
 from app.search.retrieve import Retrieval, RetrievalError, Retriever
 
@@ -130,7 +131,7 @@ class ChatTurn:
     async def sse(self) -> AsyncIterator[str]:
         """The turn as server-sent events; the reply is saved even if the client disconnects."""
         try:
-            async for part in self.parts():
+            async for part in observe_turn(self.parts()):
                 yield protocol.sse(part)
             yield protocol.DONE
         finally:

@@ -7,7 +7,7 @@ Revises: 2026_11_30_0009
 from migrations.sqlfile import apply_sql_file
 
 revision = "2026_11_30_0003"
-down_revision = "2026_11_30_0009"  # the lead re-chains at merge time
+down_revision = "2026_11_30_0005"  # the lead re-chains at merge time
 branch_labels = None
 depends_on = None
 
