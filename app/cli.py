@@ -517,16 +517,19 @@ def gaps_command(as_json: bool, since: str | None, clear: bool) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object (the same as GET /admin/api/status).")
 def status_command(as_json: bool) -> None:
     """Per source pages, chunks, models, audiences and last sync; provider, scheduler, gaps, size."""
+    from app.chat.services import build_answerer
     from app.embeddings.providers import get_embedding_provider
     from app.ops.status import index_status
 
     settings = get_settings()
     url = database_url()
     provider = get_embedding_provider(settings)
+    answerer = build_answerer(settings)
 
     async def go() -> dict[str, Any]:
         async with await open_pool(url) as pool:
-            return await index_status(pool, settings, provider_model=provider.model if provider else None)
+            return await index_status(pool, settings, provider_model=provider.model if provider else None,
+                                      answerer=answerer)
 
     status = run_async(go)
     if as_json:
@@ -558,7 +561,8 @@ def _print_status(status: dict[str, Any]) -> None:
         if source["head_error"]:
             console.print(f"  [yellow]repository:[/] {source['head_error']}", highlight=False, soft_wrap=True)
     provider, scheduler = status["provider"], status["scheduler"]
-    console.print(f"embeddings: {provider['embedding_model'] or 'none (keyword-only)'}; answers: {provider['chat_model']}", soft_wrap=True)
+    console.print(f"embeddings: {provider['embedding_model'] or 'none (keyword-only)'}; answers: {provider['answerer']}"
+                  + (f" ({provider['chat_model']})" if provider["chat_model"] else ""), soft_wrap=True)
     if scheduler["enabled"]:
         console.print(f"scheduler: every {scheduler['interval_seconds']}s; last check {scheduler['last_check_at'] or 'never'}; "
                       f"next {scheduler['next_check_at'] or 'when a server runs'}", soft_wrap=True)

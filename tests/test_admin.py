@@ -137,6 +137,8 @@ def test_status_counts_equal_the_database_and_the_cli(admin_env, docs_repo, star
     assert 0.5 * size < status["database"]["size_bytes"] < 2 * size
     assert status["gaps"] == 0 and status["running_job"] is None
     assert status["scheduler"]["enabled"] is False
+    assert status["provider"] == {"embedding_provider": "none", "embedding_model": None, "answerer": "extractive",
+                                  "chat_model": None}
 
     from click.testing import CliRunner
 

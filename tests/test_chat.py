@@ -33,6 +33,9 @@ DOCS = {
 }
 
 
+def seed(database_url: str) -> None:
+    """DOCS indexed with whatever embedding provider the environment selects."""
+    seed_docs(database_url, DOCS)
 
 
 @pytest.fixture

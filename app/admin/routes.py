@@ -48,7 +48,7 @@ def _provider_model(state: State) -> str | None:
 async def admin_status(state: State) -> Response[dict[str, Any]]:
     scheduler = state.sync_scheduler.info() if state.sync_scheduler else None
     status = await index_status(state.services.pool, state.settings, provider_model=_provider_model(state),
-                                scheduler=scheduler)
+                                answerer=state.services.answerer, scheduler=scheduler)
     return Response(status, headers=NO_STORE)
 
 

@@ -21,11 +21,13 @@ def _iso(value: Any) -> str | None:
     return value.isoformat() if value is not None else None
 
 
-def describe_provider(settings: Settings, provider_model: str | None) -> dict[str, Any]:
+def describe_provider(settings: Settings, provider_model: str | None, answerer: Any) -> dict[str, Any]:
+    """The embedding provider and model in use, and what writes the answers (extractive: no model)."""
     return {
         "embedding_provider": settings.embedding_provider,
         "embedding_model": provider_model,
-        "chat_model": settings.chat_model if settings.gemini_api_key else "extractive (offline)",
+        "answerer": answerer.name,
+        "chat_model": getattr(answerer, "model", None),
     }
 
 
@@ -34,6 +36,7 @@ async def index_status(
     settings: Settings,
     *,
     provider_model: str | None,
+    answerer: Any,
     scheduler: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
     """Per source counts and last sync, provider, scheduler, running job, gaps, database size."""
@@ -95,7 +98,7 @@ async def index_status(
             "pages": sum(s["pages"] for s in sources),
             "chunks": sum(s["chunks"] for s in sources),
         },
-        "provider": describe_provider(settings, provider_model),
+        "provider": describe_provider(settings, provider_model, answerer),
         "scheduler": {
             "enabled": settings.sync_interval_seconds is not None,
             "interval_seconds": settings.sync_interval_seconds,

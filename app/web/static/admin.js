@@ -195,7 +195,7 @@
       el("h3", null, "Service"),
       facts([
         ["embeddings", (status.provider.embedding_model || "none (keyword-only)") + " · " + status.provider.embedding_provider],
-        ["answers", status.provider.chat_model],
+        ["answers", status.provider.answerer + (status.provider.chat_model ? " · " + status.provider.chat_model : "")],
         ["scheduler", scheduler.enabled
           ? "every " + scheduler.interval_seconds + " s · last check " + when(scheduler.last_check_at)
             + " · next " + (scheduler.next_check_at ? when(scheduler.next_check_at) : "-")
