@@ -69,16 +69,17 @@ def cors_config(origins: list[str]) -> CORSConfig | None:
         )
     return CORSConfig(allow_origins=origins, allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
                       allow_headers=["content-type"], allow_credentials=True)
+
+
 def prepare_serving(settings: Settings) -> None:
-    """Before workers start: the database reachable and at head, the IP secret made once."""
+    """Before workers start: the database reachable and at head. (The IP secret needs nothing here:
+    it is created once in the database by whichever worker asks first.)"""
     import asyncio
 
     from app.db.migrate import ensure_schema
     from app.db.url import resolve_database_url
 
     asyncio.run(ensure_schema(resolve_database_url(settings)))
-    load_ip_secret(settings.ip_hash_secret.get_secret_value() if settings.ip_hash_secret else None,
-                   settings.docschat_home)
 
 
 class Readiness:

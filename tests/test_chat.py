@@ -38,6 +38,12 @@ def seed(database_url: str) -> None:
     seed_docs(database_url, DOCS)
 
 
+
+def seed(database_url: str) -> None:
+    """DOCS indexed with whatever embedding provider the environment selects."""
+    seed_docs(database_url, DOCS)
+
+
 @pytest.fixture
 def offline(monkeypatch, clean_db):
     monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
