@@ -39,11 +39,6 @@ def seed(database_url: str) -> None:
 
 
 
-def seed(database_url: str) -> None:
-    """DOCS indexed with whatever embedding provider the environment selects."""
-    seed_docs(database_url, DOCS)
-
-
 @pytest.fixture
 def offline(monkeypatch, clean_db):
     monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
