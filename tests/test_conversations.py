@@ -311,6 +311,17 @@ async def test_at_most_three_searches_a_turn(fake_gemini, clean_db, pool) -> Non
     assert calls[0]["body"]["toolConfig"]["functionCallingConfig"]["mode"] == "AUTO"
     numbers = [s.number for e in events if isinstance(e, SourcesFound) for s in e.sources]
     assert numbers == list(range(1, len(numbers) + 1))  # new pages continue one numbering
+    # Calls made together in one step count one by one: the fourth is refused, truthfully.
+    fake_gemini.requests.clear()
+    await _answer_with_tools(
+        fake_gemini, pool, settings,
+        [_search_call("invoices") + _search_call("widget"), _search_call("builds") + _search_call("domains"),
+         [{"text": "done"}]],
+    )
+    calls = fake_gemini.generate_calls()
+    responses = _function_responses(calls[-1]["body"])
+    assert len(calls) == 3 and [r["response"]["available"] for r in responses] == [True, True, True, False]
+    assert "limit of 3 calls" in responses[-1]["response"]["status"]
 
 
 # --- the Gemini rewrite ----------------------------------------------------------------------------
