@@ -4,17 +4,18 @@
 The standalone query (app/search/standalone.py) proposes a completion; retrieval evidence decides:
 
 - no earlier turn, or nothing to carry: the question as asked;
-- a strong cue (continuation, ellipsis): the completed query, unless it finds nothing;
-- otherwise the question alone first. A question that stands alone (the judgment says it would
-  answer) is kept as asked, so a topic switch is never polluted; when it finds nothing, or less
-  than the completed query by a margin (none for a question that refers back with "it"/"that"),
-  the completed query wins.
+- otherwise both the question alone and the completed query are searched, and the one with more
+  evidence wins, with a margin by cue: a continuation or ellipsis keeps the completion unless the
+  question alone is clearly better; "it"/"that" needs it merely better; a question with no cue
+  needs it clearly better, and is kept as asked outright when the judgment says it would answer.
+  So a topic switch ("And how do I connect Google Analytics?") is not polluted.
 
 With a rewriter (Gemini), one bounded rewrite is tried first; on failure, the offline method.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Protocol
 
 from app.logging import get_logger
@@ -24,8 +25,10 @@ from app.search.terms import words
 
 log = get_logger(__name__)
 
-# How much more evidence the completed query needs when nothing in the wording points back.
-NO_CUE_MARGIN = 0.05
+# How much more evidence the completed query needs than the question alone, by cue: a
+# continuation is completed unless the question alone is clearly better ("And how do I connect
+# Google Analytics?" opens a new topic); nothing pointing back needs the completion clearly better.
+CUE_MARGINS: dict[str, float] = {"strong": -0.05, "weak": 0.0, "none": 0.05}
 
 
 class QueryRewriter(Protocol):
@@ -98,17 +101,25 @@ async def retrieve_in_conversation(
     proposal = standalone_query(question, earlier)
     if not proposal.completed:
         return _record(await retriever.retrieve(question, **retrieve_options), question, "as_asked", proposal)
-    if proposal.cue == "strong":
+    if proposal.cue == "none":
+        alone = await retriever.retrieve(question, **retrieve_options)
+        if would_answer(alone) is True:
+            return _record(alone, question, "as_asked", proposal)
         completed = await retriever.retrieve(proposal.query, **retrieve_options)
-        if completed.pages:
-            return _record(completed, question, "completed", proposal)
-        return _record(await retriever.retrieve(question, **retrieve_options), question, "as_asked", proposal)
-    alone = await retriever.retrieve(question, **retrieve_options)
-    if proposal.cue == "none" and would_answer(alone) is True:
-        return _record(alone, question, "as_asked", proposal)
-    completed = await retriever.retrieve(proposal.query, **retrieve_options)
+    else:
+        alone, completed = await asyncio.gather(
+            retriever.retrieve(question, **retrieve_options), retriever.retrieve(proposal.query, **retrieve_options)
+        )
     scores = {"as_asked": evidence(alone), "completed": evidence(completed)}
-    margin = 0.0 if proposal.cue == "weak" else NO_CUE_MARGIN
-    if completed.pages and (not alone.pages or scores["completed"] > scores["as_asked"] + margin):
+    if not completed.pages:
+        prefer_completed = False
+    elif not alone.pages:
+        prefer_completed = True
+    elif alone.degraded != completed.degraded:
+        # One search lost a leg: their evidence is not comparable; the wording decides.
+        prefer_completed = proposal.cue != "none"
+    else:
+        prefer_completed = scores["completed"] > scores["as_asked"] + CUE_MARGINS[proposal.cue]
+    if prefer_completed:
         return _record(completed, question, "completed", proposal, scores)
     return _record(alone, question, "as_asked", proposal, scores)
