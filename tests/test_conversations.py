@@ -341,3 +341,18 @@ async def test_gemini_rewrite_is_used_and_falls_back_offline(fake_gemini, clean_
     fake_gemini.generate_text = None  # the endpoint now fails: the offline method answers
     offline = await retrieve_in_conversation(retriever, "and how long does it take?", history, rewriter=rewriter)
     assert offline.standalone["method"] == "completed" and "custom domain" in offline.question
+
+
+def test_a_new_topic_opening_with_and_is_judged_by_evidence(fake_gemini, clean_db, start_server) -> None:
+    """With vectors, "And …" does not force the old topic in: the question alone matches better."""
+    seed(clean_db)
+    server = start_server()
+    switch = "And how do I embed the chat widget with a script tag?"
+    with httpx.Client(base_url=server.url, timeout=30) as fresh:
+        alone = source_urls(chat(fresh, switch))
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        chat(client, "How do I add a custom domain?")
+        switched = source_urls(chat(client, switch))
+    assert switched == alone and not any("/docs/domains" in u for u in switched)
+    # The rewrite was tried (the fake has no generateContent by default) and the offline method took over.
+    assert fake_gemini.plain_generate_calls()
