@@ -104,9 +104,10 @@ def source_urls(parts: list[dict]) -> list[str]:
 
 
 def test_cues_tell_follow_ups_from_questions_that_stand_alone() -> None:
-    assert dependency_cue("and how long does it take?") == "strong"
+    assert dependency_cue("and how long does it take?") == "weak"
     assert dependency_cue("What about subdomains?") == "strong"
     assert dependency_cue("why?") == "strong"
+    assert dependency_cue("Also, what properties does the tooltip take?") == "weak"
     assert dependency_cue("Can I password-protect one?") == "weak"
     assert dependency_cue("How do I embed the chat widget?") == "none"
 
@@ -157,7 +158,7 @@ async def test_search_explains_the_query_it_used(offline, pool) -> None:
     data = retrieval.to_dict()
     assert data["question"] == "and how long does it take to work?"
     assert data["query"] == "and how long does it take to work? (add custom domain)"
-    assert data["standalone"]["method"] == "completed" and data["standalone"]["cue"] == "strong"
+    assert data["standalone"]["method"] == "completed" and data["standalone"]["cue"] == "weak"
 
 
 def test_ask_session_continues_a_conversation(offline) -> None:
