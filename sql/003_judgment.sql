@@ -3,16 +3,18 @@
 -- Applied by migrations/versions/2026_11_30_0003_judgment.py.
 
 -- docs_term_coverage: for each given section, the share of the question's IDF weight that the
--- section matches (0..1), with the matched and total weight and term counts. A term no section
--- contains has the highest IDF, so a question made of words the docs never use covers nothing.
--- Unlike a ts_rank, the share is comparable across questions and corpora.
+-- section matches (0..1), with the matched and total weight and term counts, and unseen_idf, the
+-- IDF of a word no section contains (the highest; it grows with the corpus, as ln N). A question
+-- made of words the docs never use covers nothing. Unlike a ts_rank, the share is comparable
+-- across questions and corpora.
 --   select * from public.docs_term_coverage('how do I rotate an API key', array['keys.mdx#rotate']);
 create function public.docs_term_coverage(
   query_text text,
   section_ids text[],
   max_terms integer default 32          -- the rarest terms of a long question carry its meaning
 ) returns table (
-  id text, coverage float8, matched_idf float8, total_idf float8, matched_terms integer, total_terms integer
+  id text, coverage float8, matched_idf float8, total_idf float8, matched_terms integer, total_terms integer,
+  unseen_idf float8
 )
 language sql stable
 set search_path = ''
@@ -24,15 +26,21 @@ as $$
   ),
   totals as (
     select coalesce(sum(t.idf), 0) as total_idf, count(*)::integer as total_terms from terms t
+  ),
+  corpus as (  -- as in docs_query_lexemes: BM25's IDF of a term found in no section
+    select pg_catalog.ln(1 + (greatest(coalesce((select section_count from public.docs_search_stats), 0), 1)
+                              + 0.5) / 0.5) as unseen_idf
   )
   select d.id,
          case when tot.total_idf > 0 then coalesce(m.matched_idf, 0) / tot.total_idf else 0 end,
          coalesce(m.matched_idf, 0),
          tot.total_idf,
          coalesce(m.matched_terms, 0),
-         tot.total_terms
+         tot.total_terms,
+         c.unseen_idf
   from public.docs_section d
   cross join totals tot
+  cross join corpus c
   left join lateral (
     select sum(t.idf) as matched_idf, count(*)::integer as matched_terms
     from terms t

@@ -193,7 +193,7 @@ class Retriever:
         started = time.perf_counter()
         vector_hits, keyword_hits = legs.get("vector"), legs.get("keyword")
         best_cosine = 1.0 - vector_hits[0].score if vector_hits else None
-        coverage = matched_idf = None
+        coverage = matched_idf = specific_idf = None
         if keyword_hits is not None:
             top = keyword_hits[:EVIDENCE_HITS] + (vector_hits or [])[:EVIDENCE_HITS]
             coverage, matched_idf = 0.0, 0.0
@@ -205,7 +205,7 @@ class Retriever:
                             self.settings.leg_timeout_seconds,
                         )
                     if best is not None:
-                        coverage, matched_idf = best
+                        coverage, matched_idf, specific_idf = best
                 except (TimeoutError, asyncpg.PostgresError, OSError) as exc:
                     log.warning("coverage_failed", error=type(exc).__name__)
                     coverage = matched_idf = None
@@ -215,7 +215,8 @@ class Retriever:
                 {h.page for h in keyword_hits[:EVIDENCE_HITS]} & {h.page for h in vector_hits[:EVIDENCE_HITS]}
             )
         evidence = Evidence(
-            best_cosine=best_cosine, coverage=coverage, matched_idf=matched_idf, legs_agree=legs_agree,
+            best_cosine=best_cosine, coverage=coverage, matched_idf=matched_idf, specific_idf=specific_idf,
+            legs_agree=legs_agree,
             model=self.embedder.provider.model if self.embedder and vector_hits is not None else None,
         )
         timings["judge"] = round((time.perf_counter() - started) * 1000, 2)
