@@ -253,6 +253,14 @@ async def test_first_question_of_a_process_is_embedded_within_the_timeout(pool, 
         await add(conn, "a.mdx#embed", "Embed the widget with one script tag", heading="Embed")
         await refresh(conn)
     monkeypatch.setattr(local, "_model", None)
+    real_load = local._load_model
+
+    def slow_load():  # a busy machine: loading takes longer than the question's timeout
+        if local._model is None:
+            time.sleep(1.5)
+        return real_load()
+
+    monkeypatch.setattr(local, "_load_model", slow_load)
     settings = get_settings().model_copy(update={"embedding_provider": "local", "query_embedding_timeout_seconds": 1.0})
     retrieval = await build_retriever(pool, settings).retrieve("embed the widget", mode="vector")
     assert retrieval.degraded is None and "vector" in retrieval.legs and not retrieval.errors
