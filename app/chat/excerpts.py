@@ -1,8 +1,9 @@
 """Bounded injection: which retrieved sections reach the model, and how much of each.
 
 At most `chat_max_excerpts` sections (the best ones, from the kept pages, in fused order), none
-whose cosine similarity is known to fall below the minimum score (`chat_excerpt_min_score`, else
-the retrieval's answer floor when the judgment supplies one), at most `chat_max_excerpt_chars`
+whose score is known to fall below the minimum (`chat_excerpt_min_score`, else the retrieval's
+answer floor): a section's score is its cosine similarity on the embedding model's 0–1 scale, the
+scale of the judgment's confidence (app/search/confidence.py). At most `chat_max_excerpt_chars`
 characters in all. A section is cut at a paragraph or code-block boundary, never inside a fence.
 """
 
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 
 from app.chat.answerers import Excerpt
 from app.corpus.fences import split_fenced
+from app.search.confidence import scaled_cosine
 from app.search.eval import absolute_url
 from app.search.retrieve import Retrieval
 
@@ -54,18 +56,19 @@ def cut_at_boundaries(text: str, limit: int) -> str:
     return "\n\n".join(kept) + CUT_MARK if kept else ""
 
 
-def similarity_by_chunk(retrieval: Retrieval) -> dict[str, float]:
-    """Cosine similarity of every chunk the vector leg returned (distance → 1 - distance)."""
-    return {hit.id: 1.0 - hit.score for hit in retrieval.legs.get("vector", [])}
+def score_by_chunk(retrieval: Retrieval, model: str | None) -> dict[str, float]:
+    """The scaled cosine similarity of every chunk the vector leg returned."""
+    return {hit.id: scaled_cosine(1.0 - hit.score, model) for hit in retrieval.legs.get("vector", [])}
 
 
 def select_excerpts(
-    retrieval: Retrieval, bounds: ExcerptBounds, base_url: str, numbering: dict[str, int] | None = None
+    retrieval: Retrieval, bounds: ExcerptBounds, base_url: str, numbering: dict[str, int] | None = None,
+    model: str | None = None,
 ) -> list[Excerpt]:
     """The sections given to the model, each numbered by its page's place among the guides.
 
     `numbering` (page URL → number) holds the pages already shown in this turn; a page first given
-    here takes the next number and is added to it.
+    here takes the next number and is added to it. `model` names the embedding model (its scale).
     """
     pages = retrieval.pages
     numbering = {} if numbering is None else numbering
@@ -74,7 +77,7 @@ def select_excerpts(
     if floor is None:
         judged = getattr(retrieval, "floor", None)
         floor = float(judged) if isinstance(judged, (int, float)) else None
-    similarity = similarity_by_chunk(retrieval)
+    scores = score_by_chunk(retrieval, model)
     # Each kept page's own best section first (the guide's excerpt), then its other sections.
     ordered = [next(f for f in page.chunks if f.hit.id == page.chunk_id) for page in pages]
     ordered += [f for f in retrieval.ranking if f.hit.page in page_urls and f not in ordered]
@@ -88,7 +91,7 @@ def select_excerpts(
         if hit.id in seen:
             continue
         seen.add(hit.id)
-        score = similarity.get(hit.id)
+        score = scores.get(hit.id)
         # The best section is always given: the turn already decided that it answers.
         if chosen and floor is not None and score is not None and score < floor:
             continue

@@ -51,6 +51,9 @@ async def post_chat(request: Request[Any, Any, Any], state: State) -> Response[A
     except BadChatRequest as exc:
         return error_response(400, "bad_request", str(exc))
     settings = state.settings
+    if not await state.readiness.wait(settings.startup_wait_seconds):
+        return error_response(503, "starting", "the assistant is starting; please try again in a moment",
+                              headers={"Retry-After": "5"})
     ip = client_ip(request.client.host if request.client else None, request.headers.get("x-forwarded-for"),
                    settings.trusted_proxies)
     decision = await state.rate_limiter.hit(hash_ip(ip, state.ip_secret))
@@ -90,18 +93,23 @@ async def delete_chat(request: Request[Any, Any, Any], state: State) -> Response
     return Response({"deleted": deleted}, cookies=[session_cookie(request, state, None)])
 
 
-@get("/healthz", summary="Database reachable, index size, embedding provider")
+@get("/healthz", summary="Ready (model loaded), database reachable, index size, embedding provider")
 async def healthz(state: State) -> Response[dict[str, Any]]:
     embedder = state.services.retriever.embedder
     provider = embedder.provider.model if embedder else "none"
+    readiness = state.readiness
+    if not readiness.ready.is_set():
+        return Response({"status": "starting", "ready": False, "embedding_provider": provider}, status_code=503)
     try:
         async with state.services.pool.acquire(timeout=5) as conn:
             sections = await conn.fetchval("select count(*) from public.docs_section")
     except Exception as exc:  # noqa: BLE001 - health reports, it does not raise
         return Response(
-            {"status": "error", "database": type(exc).__name__, "embedding_provider": provider}, status_code=503
+            {"status": "error", "ready": True, "database": type(exc).__name__, "embedding_provider": provider},
+            status_code=503,
         )
-    return Response({"status": "ok", "database": "ok", "sections": sections, "embedding_provider": provider,
+    extra = {"warm_up_error": readiness.error} if readiness.error else {}
+    return Response({"status": "ok", "ready": True, **extra, "database": "ok", "sections": sections, "embedding_provider": provider,
                      "answerer": state.services.answerer.name})
 
 

@@ -117,7 +117,7 @@ class SearchDocsTool:
         if getattr(retrieval, "would_answer", True) is False or not retrieval.pages:
             return ToolOutcome({"available": True, "status": "nothing in the documentation matches", "results": []})
         known = dict(self.numbering)
-        excerpts = select_excerpts(retrieval, self.bounds, self.base_url, numbering=self.numbering)
+        excerpts = select_excerpts(retrieval, self.bounds, self.base_url, self.numbering, self.retriever.model)
         sources: list[Source] = []
         for excerpt in excerpts:
             page_url = excerpt.url.split("#", 1)[0]

@@ -17,15 +17,16 @@ from typing import Any
 import asyncpg
 
 from app.chat import stream_protocol as protocol
-from app.chat.answerers import NOT_FOUND, Answerer, SourcesFound
+from app.chat.answerers import NOT_COVERED, NOT_FOUND, Answerer, SourcesFound
 from app.chat.excerpts import ExcerptBounds, select_excerpts
+from app.chat.gaps import record_gap
 from app.chat.sessions import ChatMessage, add_message, list_messages, upsert_session
 from app.chat.tools import SearchDocsTool, ToolBox
 from app.config import Settings
 from app.logging import get_logger
 from app.search.conversation import QueryRewriter, retrieve_in_conversation
 from app.search.eval import absolute_url
-from app.search.retrieve import RetrievalError, Retriever
+from app.search.retrieve import Retrieval, RetrievalError, Retriever
 
 # Earlier user questions that may complete the latest one (app/search/standalone.py reads 3).
 RETRIEVAL_HISTORY_QUESTIONS = 3
@@ -75,6 +76,7 @@ class ChatTurn:
     sources: list[dict[str, Any]] = field(default_factory=list)
     saved: bool = False
     failed: str | None = None
+    retrieval: Retrieval | None = None
 
     async def parts(self) -> AsyncIterator[dict[str, Any]]:
         services, settings = self.services, self.services.settings
@@ -97,7 +99,18 @@ class ChatTurn:
             log.warning("chat_retrieval_failed", error=type(exc).__name__)
             yield protocol.error(self.failed)
             return
-        log.info("chat_retrieval", method=(retrieval.standalone or {}).get("method"), pages=len(retrieval.pages))
+        self.retrieval = retrieval
+        log.info("chat_retrieval", method=(retrieval.standalone or {}).get("method"), pages=len(retrieval.pages),
+                 would_answer=retrieval.would_answer)
+        metadata = {"confidence": retrieval.confidence, "would_answer": retrieval.would_answer,
+                    "degraded": retrieval.degraded}
+        if not retrieval.would_answer:
+            # Below the floor the guides would be unrelated pages: say so instead, call no model.
+            self.text.append(NOT_COVERED)
+            for part in (protocol.text_start(text_id), protocol.text_delta(text_id, NOT_COVERED),
+                         protocol.text_end(text_id), protocol.finish(metadata)):
+                yield part
+            return
         numbering: dict[str, int] = {}  # page URL → guide number, shared with the search tool
         for number, page in enumerate(retrieval.pages, start=1):
             url = absolute_url(settings.docs_base_url, page.href)
@@ -105,7 +118,7 @@ class ChatTurn:
             self.sources.append({"title": page.title, "url": url, "heading": page.heading})
             yield protocol.source_url(f"source-{number}", url, page.title)
         bounds = services.excerpt_bounds()
-        excerpts = select_excerpts(retrieval, bounds, settings.docs_base_url, numbering)
+        excerpts = select_excerpts(retrieval, bounds, settings.docs_base_url, numbering, services.retriever.model)
         tools = ToolBox(
             [SearchDocsTool(services.retriever, bounds, settings.docs_base_url, numbering, services.retrieve_options())],
             max_calls=settings.chat_tool_calls_per_turn, timeout_seconds=settings.chat_tool_timeout_seconds,
@@ -132,13 +145,15 @@ class ChatTurn:
             yield protocol.error(self.failed)
             return
         yield protocol.text_end(text_id)
-        yield protocol.finish()
+        yield protocol.finish(metadata)
 
     async def save(self) -> None:
-        """Store the reply (possibly partial) with its sources; runs once."""
+        """Store the reply (possibly partial) with its sources, and the gap if it is one; runs once."""
         if self.saved:
             return
         self.saved = True
+        if self.retrieval is not None:
+            await record_gap(self.services.pool, self.retrieval, self.services.settings.gap_retention_days)
         content = "".join(self.text)
         if not content and not self.sources:
             return

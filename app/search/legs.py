@@ -46,3 +46,14 @@ async def match_docs_sections(
         "select * from public.match_docs_sections($1, $2, $3, $4)", embedding, model, match_count, public_only
     )
     return _hits(rows, "distance")
+
+
+async def term_coverage(
+    conn: asyncpg.Connection, question: str, section_ids: list[str]
+) -> tuple[float, float, float] | None:
+    """(coverage, matched IDF, unseen IDF) of the section that matches most of the question's IDF weight."""
+    row = await conn.fetchrow(
+        "select coverage, matched_idf, unseen_idf from public.docs_term_coverage($1, $2) limit 1",
+        question, section_ids,
+    )
+    return (float(row["coverage"]), float(row["matched_idf"]), float(row["unseen_idf"])) if row else None
