@@ -339,9 +339,12 @@ async def test_gemini_rewrite_is_used_and_falls_back_offline(fake_gemini, clean_
     assert rewritten.question == "custom domain DNS propagation time"
     prompt = json.dumps(fake_gemini.plain_generate_calls()[-1]["body"])
     assert "How do I add a custom domain?" in prompt and "and how long does it take?" in prompt
-    fake_gemini.generate_text = None  # the endpoint now fails: the offline method answers
+    fake_gemini.generate_text = None  # the endpoint now fails: the offline method decides
+    attempts = len(fake_gemini.plain_generate_calls())
     offline = await retrieve_in_conversation(retriever, "and how long does it take?", history, rewriter=rewriter)
-    assert offline.standalone["method"] == "completed" and "custom domain" in offline.question
+    assert len(fake_gemini.plain_generate_calls()) == attempts + 1
+    assert offline.standalone["cue"] == "weak" and offline.standalone["carried"] == ["add", "custom", "domain"]
+    assert offline.standalone["method"] in {"completed", "as_asked"} and "evidence" in offline.standalone
 
 
 def test_a_new_topic_opening_with_and_is_judged_by_evidence(fake_gemini, clean_db, start_server) -> None:

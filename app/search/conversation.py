@@ -44,17 +44,18 @@ def evidence(retrieval: Retrieval) -> float | None:
     """How well a retrieval matched, comparable between two queries over the same index; None
     when there is nothing comparable.
 
-    The judgment's confidence when retrievals carry one (issue 10); before that the best cosine
-    similarity of the vector leg. Keyword-only there is none: words shared with the best page
-    cannot tell "how long does it take" matching a page on build times from a real answer.
+    With a vector leg: the judgment's confidence (app/search/confidence.py), or the best cosine
+    similarity when there is no judgment. Keyword-only there is none: the share of a query's words
+    that a page covers favours the shorter query, and cannot tell "how long does it take" matching
+    a page on build times from a real answer.
     """
-    confidence = getattr(retrieval, "confidence", None)
-    if isinstance(confidence, (int, float)):
-        return float(confidence)
     if not retrieval.pages:
         return 0.0
     vector = retrieval.legs.get("vector")
-    return 1.0 - vector[0].score if vector else None
+    if not vector:
+        return None
+    confidence = getattr(retrieval, "confidence", None)
+    return float(confidence) if isinstance(confidence, (int, float)) else 1.0 - vector[0].score
 
 
 def would_answer(retrieval: Retrieval) -> bool | None:
