@@ -14,6 +14,7 @@ import argparse
 import asyncio
 import json
 import shutil
+import sys
 from pathlib import Path
 
 from _corpus import ROOT, SHARED, corpus_repo, throwaway_database
@@ -31,7 +32,8 @@ BASE_URLS = {"mintlify-docs": "https://mintlify.com/docs", "claude-docs": "https
              "ray-docs": "https://docs.ray.io"}
 
 
-async def run(url: str, repo: Path, questions: Path, k: int, home: Path, base_url: str, mode: str) -> list[dict]:
+async def run(url: str, repo: Path, questions: Path, k: int, home: Path, base_url: str, mode: str,
+              verbose: bool = False) -> list[dict]:
     await ensure_schema(url)
     settings = Settings(embedding_provider="local", docs_url_prefix="", docs_base_url=base_url, docs_dir="docs")
     pool = await create_pool(url, max_size=4)
@@ -49,6 +51,10 @@ async def run(url: str, repo: Path, questions: Path, k: int, home: Path, base_ur
         for use_history in (True, False):
             report = await evaluate(retriever, items, mode=mode, k=k, base_url=base_url, use_history=use_history)
             per_question = report["per_question"]
+            if verbose:
+                for q in per_question:
+                    print(json.dumps({"history": use_history, "id": q["id"], "page_recall": q.get("page_recall"),
+                                      "query": q["query"], "retrieved": q["retrieved"]}), file=sys.stderr)
             for kind, indexes in kinds.items():
                 if not indexes:
                     continue
@@ -78,13 +84,14 @@ def main() -> None:
     parser.add_argument("--k", type=int, default=3)
     parser.add_argument("--mode", default="hybrid", choices=["hybrid", "keyword", "vector"])
     parser.add_argument("--cache-home", type=Path, default=Path(".docschat"))
+    parser.add_argument("--verbose", action="store_true", help="Every line's query and pages on stderr.")
     args = parser.parse_args()
     questions = args.questions or ROOT / "tests" / "data" / f"conversations-{args.corpus.split('-')[0]}.jsonl"
     repo = corpus_repo(args.corpus, args.shared)
     try:
         with throwaway_database("docschat-bench-conversations-") as (url, _home):
             for line in asyncio.run(run(url, repo, questions, args.k, args.cache_home, BASE_URLS[args.corpus],
-                                        args.mode)):
+                                        args.mode, args.verbose)):
                 print(json.dumps(line))
     finally:
         shutil.rmtree(repo, ignore_errors=True)

@@ -7,7 +7,8 @@ The standalone query (app/search/standalone.py) proposes a completion; retrieval
 - otherwise both the question alone and the completed query are searched, and the one with more
   evidence wins, with a margin by cue: an ellipsis keeps the completion unless the question alone
   is clearly better; "and …" or "it"/"that" needs it merely better; a question with no cue
-  needs it clearly better, and is kept as asked outright when the judgment says it would answer.
+  needs it clearly better, and is kept as asked outright when the judgment answers it with
+  confidence (above the low-confidence line, not merely the floor).
   So a topic switch ("And how do I connect Google Analytics?") is not polluted. Without
   comparable evidence (keyword-only), the wording alone decides.
 
@@ -41,27 +42,26 @@ class QueryRewriter(Protocol):
 
 
 def evidence(retrieval: Retrieval) -> float | None:
-    """How well a retrieval matched, comparable between two queries over the same index; None
-    when there is nothing comparable.
+    """How well a retrieval matched, comparable between two queries over the same index: the best
+    cosine similarity of the vector leg; None without one.
 
-    With a vector leg: the judgment's confidence (app/search/confidence.py), or the best cosine
-    similarity when there is no judgment. Keyword-only there is none: the share of a query's words
-    that a page covers favours the shorter query, and cannot tell "how long does it take" matching
-    a page on build times from a real answer.
+    Not the judgment's confidence: its term coverage (the share of the query's words the best
+    section holds) favours the shorter query, so the question alone would beat its completion for
+    the very reason it is incomplete. Keyword-only there is nothing comparable for the same reason.
     """
     if not retrieval.pages:
         return 0.0
     vector = retrieval.legs.get("vector")
-    if not vector:
-        return None
-    confidence = getattr(retrieval, "confidence", None)
-    return float(confidence) if isinstance(confidence, (int, float)) else 1.0 - vector[0].score
+    return 1.0 - vector[0].score if vector else None
 
 
-def would_answer(retrieval: Retrieval) -> bool | None:
-    """The judgment's verdict when retrievals carry one; None before issue 10 lands."""
-    verdict = getattr(retrieval, "would_answer", None)
-    return verdict if isinstance(verdict, bool) else None
+def stands_alone(retrieval: Retrieval) -> bool:
+    """The judgment answers the question alone with confidence: above the floor and above the
+    low-confidence line (issue 10). False when retrievals carry no judgment."""
+    judgment = getattr(retrieval, "judgment", None)
+    if judgment is None:
+        return False
+    return bool(judgment.would_answer and not judgment.is_low)
 
 
 def _record(retrieval: Retrieval, asked: str, method: str, proposal: StandaloneQuery | None,
@@ -101,7 +101,7 @@ async def retrieve_in_conversation(
         return _record(await retriever.retrieve(question, **retrieve_options), question, "as_asked", proposal)
     if proposal.cue == "none":
         alone = await retriever.retrieve(question, **retrieve_options)
-        if would_answer(alone) is True:
+        if stands_alone(alone):
             return _record(alone, question, "as_asked", proposal)
         completed = await retriever.retrieve(proposal.query, **retrieve_options)
     else:
