@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 import asyncpg
 
@@ -91,7 +91,7 @@ class SearchDocsTool:
         "Search this product's documentation. Use it when the excerpts you were given do not answer the "
         "question. Write the query as a standalone search (no pronouns). Returns numbered sections to cite."
     )
-    parameters = {
+    parameters: ClassVar[dict[str, Any]] = {
         "type": "object",
         "properties": {"query": {"type": "string", "description": "What to look for, in a few words."}},
         "required": ["query"],
