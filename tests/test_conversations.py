@@ -364,3 +364,17 @@ def test_a_new_topic_opening_with_and_is_judged_by_evidence(fake_gemini, clean_d
     assert switched == alone and not any("/docs/domains" in u for u in switched)
     # The rewrite was tried (the fake has no generateContent by default) and the offline method took over.
     assert fake_gemini.plain_generate_calls()
+
+
+async def test_model_steps_are_bounded_too(fake_gemini, clean_db, pool) -> None:
+    """A ToolBox may allow fewer model steps than calls (issue 14 bounds steps): the last step is offered no tools."""
+    await seed_into(pool)
+    fake_gemini.replies = [_search_call("invoices"), _search_call("widget"), [{"text": "done"}]]
+    answerer = GeminiAnswerer(make_client("test-key", fake_gemini.url), "gemini-test")
+    tool = SearchDocsTool(build_retriever(pool, Settings(embedding_provider="none")), ExcerptBounds(), BASE, {})
+    box = ToolBox([tool], max_calls=3, timeout_seconds=5, max_steps=2)
+    events = [event async for event in answerer.stream("How do I embed the widget?", [], [], box)]
+    calls = fake_gemini.generate_calls()
+    assert len(calls) == 2 and box.calls == 1
+    assert calls[-1]["body"]["toolConfig"]["functionCallingConfig"]["mode"] == "NONE"
+    assert not [e for e in events if isinstance(e, str)]  # the fake's second step was a call, never run

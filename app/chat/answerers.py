@@ -107,15 +107,16 @@ class GeminiAnswerer:
         async for event in self._tool_loop(contents, tools):
             yield event
 
-    def _config(self, tools: ToolBox | None) -> types.GenerateContentConfig:
+    def _config(self, tools: ToolBox | None, last_step: bool) -> types.GenerateContentConfig:
         if tools is None or not tools.tools:
             return types.GenerateContentConfig(system_instruction=SYSTEM_INSTRUCTION, temperature=0.2)
         declarations = [
             types.FunctionDeclaration(name=t.name, description=t.description, parameters_json_schema=t.parameters)
             for t in tools.tools.values()
         ]
-        # Once the calls are spent the model must answer: it is offered no more calls.
-        mode = types.FunctionCallingConfigMode.NONE if tools.exhausted else types.FunctionCallingConfigMode.AUTO
+        # Once the calls or the steps are spent the model must answer: it is offered no more calls.
+        final = last_step or tools.exhausted
+        mode = types.FunctionCallingConfigMode.NONE if final else types.FunctionCallingConfigMode.AUTO
         return types.GenerateContentConfig(
             system_instruction=SYSTEM_INSTRUCTION + TOOL_INSTRUCTION, temperature=0.2,
             tools=[types.Tool(function_declarations=declarations)],
@@ -126,11 +127,11 @@ class GeminiAnswerer:
     async def _tool_loop(self, contents: list[types.Content], tools: ToolBox | None) -> AsyncIterator[str | SourcesFound]:
         """Model steps until one answers without calling a tool: text streams as it comes; each
         function call runs through the ToolBox and its result goes back as a function response.
-        At most `max_calls + 1` model steps (the last one offered no tools)."""
-        steps = 1 + (tools.max_calls if tools is not None else 0)
-        for _ in range(steps):
+        At most `tools.max_steps` model steps (the last one offered no tools)."""
+        steps = tools.max_steps if tools is not None else 1
+        for step in range(1, steps + 1):
             response = await self.client.aio.models.generate_content_stream(
-                model=self.model, contents=contents, config=self._config(tools)
+                model=self.model, contents=contents, config=self._config(tools, last_step=step == steps)
             )
             said: list[types.Part] = []  # the model's parts, sent back as they came (thought signatures too)
             calls: list[types.FunctionCall] = []
@@ -141,8 +142,8 @@ class GeminiAnswerer:
                         calls.append(part.function_call)
                     elif part.text and not part.thought:
                         yield part.text
-            if not calls or tools is None:
-                return
+            if not calls or tools is None or step == steps:
+                return  # answered (a call made at the last step, though no tools were offered, is not run)
             contents.append(types.Content(role="model", parts=said))
             replies: list[types.Part] = []
             for call in calls:

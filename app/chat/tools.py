@@ -50,12 +50,15 @@ class ChatTool(Protocol):
 
 
 class ToolBox:
-    """One turn's tools with their bounds."""
+    """One turn's tools with their bounds: calls, time per call, model steps."""
 
-    def __init__(self, tools: list[ChatTool], *, max_calls: int, timeout_seconds: float) -> None:
+    def __init__(self, tools: list[ChatTool], *, max_calls: int, timeout_seconds: float,
+                 max_steps: int | None = None) -> None:
         self.tools = {tool.name: tool for tool in tools}
         self.max_calls = max_calls
         self.timeout_seconds = timeout_seconds
+        # Model requests a turn may make; the last one is offered no tools (default: one per call + the answer).
+        self.max_steps = max_steps if max_steps is not None else max_calls + 1
         self.calls = 0
 
     @property
