@@ -66,12 +66,12 @@ DOCS = {
 }
 
 
-async def seed_into(pool) -> None:
-    """Index DOCS with whatever embedding provider the environment selects."""
+async def seed_into(pool, extra: dict[str, str] | None = None) -> None:
+    """Index DOCS (and `extra` pages) with whatever embedding provider the environment selects."""
     get_settings.cache_clear()
     settings = get_settings()
     async with pool.acquire() as conn:
-        await sync_chunks(conn, compose_files(DOCS, settings), get_embedding_provider(settings))
+        await sync_chunks(conn, compose_files(DOCS | (extra or {}), settings), get_embedding_provider(settings))
 
 
 def seed(database_url: str) -> None:
@@ -378,3 +378,21 @@ async def test_model_steps_are_bounded_too(fake_gemini, clean_db, pool) -> None:
     assert len(calls) == 2 and box.calls == 1
     assert calls[-1]["body"]["toolConfig"]["functionCallingConfig"]["mode"] == "NONE"
     assert not [e for e in events if isinstance(e, str)]  # the fake's second step was a call, never run
+
+
+async def test_search_tool_obeys_the_floor_and_the_public_flag(fake_gemini, clean_db, pool) -> None:
+    private = {"runbook.mdx": "---\ntitle: Refund runbook\npublic: false\n---\n## Refunds\n"
+                              "Issue refunds from the admin console after checking the refund runbook.\n"}
+    await seed_into(pool, private)
+    settings = get_settings()
+
+    async def search(query: str, **changes: object) -> dict:
+        tool = SearchDocsTool(build_retriever(pool, settings.model_copy(update=changes)), ExcerptBounds(), BASE, {})
+        return (await tool.call({"query": query})).response
+
+    everything = await search("refunds admin console refund runbook")
+    assert any("/docs/runbook" in r["url"] for r in everything["results"])
+    public = await search("refunds admin console refund runbook", flag_public=True)
+    assert not any("/docs/runbook" in r["url"] for r in public["results"])
+    nonsense = await search("xyzzy plugh qwertyuiop")
+    assert nonsense == {"available": True, "status": "nothing in the documentation matches", "results": []}
