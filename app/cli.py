@@ -383,9 +383,10 @@ def search_command(
 
     async def go() -> Any:
         async with await open_pool(url) as pool:
-            return await build_retriever(pool, settings).retrieve(
-                question, mode=mode, audiences=audiences, explain=explain
-            )
+            retriever = build_retriever(pool, settings)
+            if mode != "keyword":
+                await retriever.warm_up()  # the model loads before the question, not within its timeout
+            return await retriever.retrieve(question, mode=mode, audiences=audiences, explain=explain)
 
     retrieval = run_async(go)
     if as_json:
@@ -393,6 +394,8 @@ def search_command(
         return
     if retrieval.degraded:
         console.print(f"[yellow]degraded: {retrieval.degraded}[/] ({'; '.join(retrieval.errors.values())})")
+    verdict = "would answer" if retrieval.would_answer else "[yellow]would not answer[/]"
+    console.print(f"confidence {retrieval.confidence:.3f} (floor {retrieval.floor:.2f}): {verdict}")
     if not retrieval.pages:
         console.print("no matching pages")
     for number, page in enumerate(retrieval.pages, 1):
@@ -421,6 +424,7 @@ def _print_explain(retrieval: Any) -> None:
     for choice in retrieval.candidates:
         pages.add_row(choice.source, choice.title, f"{choice.weight:g}", f"{choice.score:.5f}", choice.reason)
     console.print(pages)
+    console.print(f"confidence: {retrieval.to_dict(explain=True)['explain']['confidence']}", highlight=False)
     console.print(f"timings (ms): {retrieval.timings_ms}")
 
 
@@ -442,19 +446,73 @@ def eval_command(file: Any, mode: str, k: int, as_json: bool, audience: str | No
 
     async def go() -> Any:
         async with await open_pool(url) as pool:
+            retriever = build_retriever(pool, settings)
+            if mode != "keyword":
+                await retriever.warm_up()
             return await evaluate(
-                build_retriever(pool, settings), items, mode=mode, k=k, base_url=settings.docs_base_url,
-                audiences=audiences,
+                retriever, items, mode=mode, k=k, base_url=settings.docs_base_url, audiences=audiences
             )
 
     report = run_async(go)
     if as_json:
         print_json(report)
         return
-    console.print(
-        f"{report['questions']} questions, mode {mode}, k={k}: precision {report['precision']:.3f}  "
-        f"recall {report['recall']:.3f}  MRR {report['mrr']:.3f}  page recall {report['page_recall']:.3f}"
-    )
+    console.print(f"{report['questions']} questions ({report['answerable']} answerable, "
+                  f"{report['unanswerable']} unanswerable), mode {mode}, k={k}")
+    if report["answerable"]:
+        console.print(
+            f"answerable: precision {report['precision']:.3f}  recall {report['recall']:.3f}  "
+            f"MRR {report['mrr']:.3f}  page recall {report['page_recall']:.3f}  "
+            f"false refusals {report['false_refusal_rate']:.3f}"
+        )
+    if report["unanswerable"]:
+        console.print(f"unanswerable: refusal rate {report['refusal_rate']:.3f}")
+
+
+# --- gaps ----------------------------------------------------------------------------------------
+
+
+@main.command("gaps")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per gap.")
+@click.option("--since", default=None, help="Only gaps seen within this long: 30m, 24h, 7d, 2w.")
+@click.option("--clear", is_flag=True, help="Delete the gaps (those seen within --since, or all).")
+def gaps_command(as_json: bool, since: str | None, clear: bool) -> None:
+    """Questions the docs did not answer, or answered with low confidence; most frequent first."""
+    from app.chat.gaps import BadDuration, clear_gaps, list_gaps, parse_since
+    from app.db.pool import connect
+
+    try:
+        window = parse_since(since) if since is not None else None
+    except BadDuration as exc:
+        raise click.UsageError(str(exc)) from None
+    settings = get_settings()
+    url = database_url()
+
+    async def go() -> Any:
+        from app.db.migrate import ensure_schema
+
+        await ensure_schema(url)
+        async with connect(url) as conn:
+            if clear:
+                return await clear_gaps(conn, window)
+            return await list_gaps(conn, settings.gap_retention_days, window)
+
+    result = run_async(go)
+    if clear:
+        print_json({"deleted": result}) if as_json else console.print(f"deleted {result} gaps")
+        return
+    if as_json:
+        for gap in result:
+            print_json(gap.to_dict())
+        return
+    if not result:
+        console.print("no gaps")
+        return
+    table = Table("count", "question", "best page", "confidence", "refused", "last seen", title="documentation gaps")
+    for gap in result:
+        table.add_row(str(gap.count), gap.question, gap.best_page or "-", f"{gap.confidence:.3f}",
+                      "yes" if gap.refused else "no", gap.last_seen.strftime("%Y-%m-%d %H:%M"))
+    console.print(table)
 
 
 # --- serve and ask -------------------------------------------------------------------------------
@@ -509,6 +567,7 @@ def ask_command(question: str, audience: str | None, public_only: bool) -> None:
     async def go() -> int:
         async with await open_pool(url) as pool:
             services = build_chat_services(pool, settings)
+            await services.retriever.warm_up()
             async with pool.acquire() as conn:
                 session_id = await upsert_session(conn, None)
                 await add_message(conn, session_id, "user", question)

@@ -104,6 +104,19 @@ class Settings(BaseSettings):
     leg_timeout_seconds: float = Field(2.0, gt=0, description="Timeout of each retrieval leg.")
     query_embedding_timeout_seconds: float = Field(5.0, gt=0, description="Timeout of embedding the question.")
 
+    # --- judgment (app/search/confidence.py; how the defaults were chosen: docs/configuration.mdx)
+    answer_floor: float | None = Field(
+        None, ge=0, le=1, description="Confidence below which the chat says the docs do not cover the question. "
+        "Unset: the default (cosine is put on a per-embedding-model scale first)."
+    )
+    low_confidence: float | None = Field(
+        None, ge=0, le=1, description="Answered questions below this confidence are recorded as gaps. Unset: floor + 0.15."
+    )
+    keyword_answer_floor: float | None = Field(
+        None, ge=0, le=1, description="The floor of keyword-only retrieval (no provider, or the vector leg failed)."
+    )
+    gap_retention_days: int = Field(90, ge=1, description="Gaps not seen for this many days are deleted.")
+
     # --- chat ----------------------------------------------------------------------------------
     chat_model: str = Field("gemini-3.6-flash", description="Gemini model that writes the Summary.")
     answer_first_token_timeout_seconds: float = Field(
@@ -129,6 +142,9 @@ class Settings(BaseSettings):
     # --- server --------------------------------------------------------------------------------
     host: str = Field("127.0.0.1", description="Address `docschat serve` binds.")
     port: int = Field(8000, ge=1, le=65535, description="Port `docschat serve` binds.")
+    startup_wait_seconds: float = Field(
+        60.0, gt=0, description="How long a question waits for the server to finish loading the model before a 503."
+    )
     log_level: str = Field("info", description="debug, info, warning or error.")
     metrics_enabled: bool = Field(False, description="true: Prometheus metrics at /metrics (unauthenticated: "
                                   "keep it on an internal port or behind the proxy).")

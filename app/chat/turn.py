@@ -16,13 +16,14 @@ import asyncpg
 
 from app.chat import stream_protocol as protocol
 from app.chat.answer_deadline import within_deadlines
-from app.chat.answerers import NOT_FOUND, Answerer, Excerpt
+from app.chat.answerers import NOT_COVERED, NOT_FOUND, Answerer, Excerpt
+from app.chat.gaps import record_gap
 from app.chat.sessions import add_message, list_messages
 from app.config import Settings
 from app.logging import get_logger
 from app.metrics import observe_turn
 from app.search.eval import absolute_url
-from app.search.retrieve import RetrievalError, Retriever
+from app.search.retrieve import Retrieval, RetrievalError, Retriever
 
 log = get_logger(__name__)
 
@@ -52,6 +53,7 @@ class ChatTurn:
     sources: list[dict[str, Any]] = field(default_factory=list)
     saved: bool = False
     failed: str | None = None
+    retrieval: Retrieval | None = None
 
     async def parts(self) -> AsyncIterator[dict[str, Any]]:
         services, settings = self.services, self.services.settings
@@ -67,6 +69,16 @@ class ChatTurn:
             self.failed = "search is unavailable right now; please try again in a moment"
             log.warning("chat_retrieval_failed", error=type(exc).__name__)
             yield protocol.error(self.failed)
+            return
+        self.retrieval = retrieval
+        metadata = {"confidence": retrieval.confidence, "would_answer": retrieval.would_answer,
+                    "degraded": retrieval.degraded}
+        if not retrieval.would_answer:
+            # Below the floor the guides would be unrelated pages: say so instead, call no model.
+            self.text.append(NOT_COVERED)
+            for part in (protocol.text_start(text_id), protocol.text_delta(text_id, NOT_COVERED),
+                         protocol.text_end(text_id), protocol.finish(metadata)):
+                yield part
             return
         excerpts = []
         for number, page in enumerate(retrieval.pages, start=1):
@@ -95,13 +107,15 @@ class ChatTurn:
             yield protocol.error(self.failed)
             return
         yield protocol.text_end(text_id)
-        yield protocol.finish()
+        yield protocol.finish(metadata)
 
     async def save(self) -> None:
-        """Store the reply (possibly partial) with its sources; runs once."""
+        """Store the reply (possibly partial) with its sources, and the gap if it is one; runs once."""
         if self.saved:
             return
         self.saved = True
+        if self.retrieval is not None:
+            await record_gap(self.services.pool, self.retrieval, self.services.settings.gap_retention_days)
         content = "".join(self.text)
         if not content and not self.sources:
             return
