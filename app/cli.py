@@ -462,11 +462,11 @@ def eval_command(file: Any, mode: str, k: int, as_json: bool, audience: str | No
     if report["answerable"]:
         console.print(
             f"answerable: precision {report['precision']:.3f}  recall {report['recall']:.3f}  "
-            f"MRR {report['mrr']:.3f}  page recall {report['page_recall']:.3f}  "
-            f"false refusals {report['false_refusal_rate']:.3f}"
+            f"MRR {report['mrr']:.3f}  page recall {report['page_recall']:.3f}"
         )
+        console.print(f"false refusal rate (answerable refused): {report['false_refusal_rate']:.3f}")
     if report["unanswerable"]:
-        console.print(f"unanswerable: refusal rate {report['refusal_rate']:.3f}")
+        console.print(f"refusal rate (unanswerable refused): {report['refusal_rate']:.3f}")
 
 
 # --- gaps ----------------------------------------------------------------------------------------

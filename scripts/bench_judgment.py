@@ -48,8 +48,7 @@ async def run(url: str, args: argparse.Namespace, repo: Path) -> None:
     try:
         retriever = build_retriever(pool, settings)
         provider = retriever.embedder.provider if retriever.embedder else None
-        if provider is not None and hasattr(provider, "load"):
-            await provider.load()
+        await retriever.warm_up()
         await sync_corpus(pool, DocsSource(repo, "main", "docs"), settings, provider, cache=cache, wait_for_lock=True)
         items = mixed_items(args.questions or SHARED / "eval" / f"{args.corpus}-dev.jsonl", args.unanswerable)
         for mode in args.modes.split(","):
