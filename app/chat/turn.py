@@ -114,13 +114,12 @@ class ChatTurn:
         if self.saved:
             return
         self.saved = True
-        if self.retrieval is not None:
-            await record_gap(self.services.pool, self.retrieval, self.services.settings.gap_retention_days)
         content = "".join(self.text)
-        if not content and not self.sources:
-            return
-        async with self.services.pool.acquire() as conn:
-            await add_message(conn, self.session_id, "assistant", content, self.sources)
+        if content or self.sources:
+            async with self.services.pool.acquire() as conn:
+                await add_message(conn, self.session_id, "assistant", content, self.sources)
+        if self.retrieval is not None:  # after the reply, which the session shows first
+            await record_gap(self.services.pool, self.retrieval, self.services.settings.gap_retention_days)
 
     async def sse(self) -> AsyncIterator[str]:
         """The turn as server-sent events; the reply is saved even if the client disconnects."""
