@@ -22,9 +22,15 @@ from app.config import get_settings
 from app.search.confidence import Evidence, Floors, judge, scaled_cosine
 from app.search.eval import EvalFileError, evaluate, load_eval_file
 from app.search.retrieve import build_retriever
-from tests.test_chat import ask, seed
+from tests.helpers import seed_docs
+from tests.test_chat import DOCS, ask
 
 MINILM = "all-MiniLM-L6-v2@384-padded-768"
+
+
+def seed(database_url: str) -> None:
+    """The chat tests' three pages, synced with the provider the environment selects."""
+    seed_docs(database_url, DOCS)
 
 
 # --- the confidence (pure) -------------------------------------------------------------------------

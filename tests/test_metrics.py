@@ -15,7 +15,8 @@ from app.db.pool import create_pool
 from app.embeddings.providers import get_embedding_provider
 from app.sync import sync_corpus
 from tests.helpers import make_docs_repo
-from tests.test_chat import DOCS, seed
+from tests.helpers import seed_docs
+from tests.test_chat import DOCS
 
 QUESTION = "How do I embed the widget with a script tag?"
 NONSENSE = "Zyxwvut qqqplorb frobnicate?"
@@ -41,7 +42,7 @@ def test_metrics_are_off_unless_enabled(clean_db, start_server) -> None:
 
 def test_metrics_count_requests_stages_refusals_and_rate_limits(fake_gemini, clean_db, start_server, monkeypatch
                                                                 ) -> None:
-    seed(clean_db)
+    seed_docs(clean_db, DOCS)
     monkeypatch.setenv("METRICS_ENABLED", "true")
     monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "2")
     server = start_server()
@@ -61,6 +62,7 @@ def test_metrics_count_requests_stages_refusals_and_rate_limits(fake_gemini, cle
     assert _delta(before, after, "docschat_stage_seconds_count", stage="turn") == 2
     assert _delta(before, after, "docschat_chat_turns_total", outcome="answered") == 2
     assert _delta(before, after, "docschat_chat_refusals_total", reason="no_guides") == 0
+    assert _delta(before, after, "docschat_chat_refusals_total", reason="judgment") == 0
     assert _delta(before, after, "docschat_rate_limit_rejections_total", limit="hour") == 1
     # Never a question, an address or a raw path in a label.
     labels = {value for (_, pairs) in after for _, value in pairs}
@@ -70,7 +72,7 @@ def test_metrics_count_requests_stages_refusals_and_rate_limits(fake_gemini, cle
 
 def test_a_turn_without_guides_is_counted_as_a_refusal(clean_db, start_server, monkeypatch) -> None:
     monkeypatch.setenv("EMBEDDING_PROVIDER", "none")  # keyword-only: a nonsense question finds nothing
-    seed(clean_db)
+    seed_docs(clean_db, DOCS)
     monkeypatch.setenv("METRICS_ENABLED", "true")
     server = start_server()
     with httpx.Client(base_url=server.url, timeout=30) as client:
@@ -78,7 +80,7 @@ def test_a_turn_without_guides_is_counted_as_a_refusal(clean_db, start_server, m
         parts = client.post("/docs/chat", json={"message": NONSENSE}).text
         after = _samples(client.get("/metrics").text)
     assert "source-url" not in parts
-    assert _delta(before, after, "docschat_chat_refusals_total", reason="no_guides") == 1
+    assert _delta(before, after, "docschat_chat_refusals_total", reason="judgment") == 1
     assert _delta(before, after, "docschat_stage_seconds_count", stage="first_guide") == 0
     assert _delta(before, after, "docschat_stage_seconds_count", stage="first_answer_token") == 1
 
@@ -114,7 +116,7 @@ def test_two_workers_with_a_multiprocess_dir_report_every_workers_requests(clean
     from tests.served import ServeProcess
 
     monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
-    seed(clean_db)
+    seed_docs(clean_db, DOCS)
     shared = tmp_path / "prometheus"
     shared.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith("RATE_LIMIT")}
