@@ -15,8 +15,7 @@ from app.db.pool import create_pool
 from app.embeddings.providers import get_embedding_provider
 from app.sync import sync_corpus
 from tests.helpers import make_docs_repo
-from tests.helpers import seed_docs
-from tests.test_chat import DOCS
+from tests.test_chat import DOCS, seed
 
 QUESTION = "How do I embed the widget with a script tag?"
 NONSENSE = "Zyxwvut qqqplorb frobnicate?"
@@ -42,7 +41,7 @@ def test_metrics_are_off_unless_enabled(clean_db, start_server) -> None:
 
 def test_metrics_count_requests_stages_refusals_and_rate_limits(fake_gemini, clean_db, start_server, monkeypatch
                                                                 ) -> None:
-    seed_docs(clean_db, DOCS)
+    seed(clean_db)
     monkeypatch.setenv("METRICS_ENABLED", "true")
     monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "2")
     server = start_server()
@@ -72,7 +71,7 @@ def test_metrics_count_requests_stages_refusals_and_rate_limits(fake_gemini, cle
 
 def test_a_turn_without_guides_is_counted_as_a_refusal(clean_db, start_server, monkeypatch) -> None:
     monkeypatch.setenv("EMBEDDING_PROVIDER", "none")  # keyword-only: a nonsense question finds nothing
-    seed_docs(clean_db, DOCS)
+    seed(clean_db)
     monkeypatch.setenv("METRICS_ENABLED", "true")
     server = start_server()
     with httpx.Client(base_url=server.url, timeout=30) as client:
@@ -116,7 +115,7 @@ def test_two_workers_with_a_multiprocess_dir_report_every_workers_requests(clean
     from tests.served import ServeProcess
 
     monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
-    seed_docs(clean_db, DOCS)
+    seed(clean_db)
     shared = tmp_path / "prometheus"
     shared.mkdir()
     env = {k: v for k, v in os.environ.items() if not k.startswith("RATE_LIMIT")}
