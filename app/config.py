@@ -32,6 +32,10 @@ class Settings(BaseSettings):
     docschat_home: Path = Field(
         Path(".docschat"), description="Folder for the embedded cluster, the embed cache and other local state."
     )
+    docschat_config: Path | None = Field(
+        None, description="docschat.toml listing several sources. Unset: ./docschat.toml when it exists, "
+        "else the DOCS_* settings describe the single source 'docs'."
+    )
 
     # --- compose -------------------------------------------------------------------------------
     docs_repo: Path = Field(Path("."), description="Git repository holding the docs.")
@@ -45,24 +49,48 @@ class Settings(BaseSettings):
         description="Comma-separated globs (relative to DOCS_DIR) never indexed.",
     )
     max_chunk_chars: int = Field(2400, ge=200, description="Sections longer than this are split at paragraph breaks.")
+    docs_default_audience: str = Field(
+        "internal", description="Audience of pages that declare none (front matter `audience:` or `public: true`). "
+        "internal: fail closed, the chat widget never shows them."
+    )
     docs_url_prefix: str = Field("/docs", description="Prefix of every href ('' allowed).")
     docs_base_url: str = Field(
         "http://127.0.0.1:8000", description="Origin that turns hrefs into absolute URLs (eval, links in answers)."
     )
 
     # --- embeddings ----------------------------------------------------------------------------
-    embedding_provider: Literal["auto", "gemini", "local", "none"] = Field(
-        "auto", description="auto: gemini with a key, else the local model when installed, else none."
+    embedding_provider: Literal["auto", "gemini", "openai", "local", "none"] = Field(
+        "auto",
+        description="auto: gemini with GEMINI_API_KEY, else openai with OPENAI_API_KEY, else the local model when "
+        "installed, else none.",
     )
     gemini_api_key: SecretStr | None = Field(None, description="Enables Gemini embeddings and answers.")
     gemini_base_url: str | None = Field(None, description="Another endpoint for the google-genai client (tests).")
     gemini_embedding_model: str = Field("gemini-embedding-001", description="Gemini embedding model.")
+    openai_api_key: SecretStr | None = Field(
+        None, description="Key of an OpenAI-compatible server (OpenAI, vLLM, Ollama, LM Studio: any non-empty value)."
+    )
+    openai_base_url: str | None = Field(
+        None, description="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 (unset: api.openai.com)."
+    )
+    openai_embedding_model: str = Field("text-embedding-3-small", description="Embedding model on that server.")
+    openai_embedding_dimensions: int = Field(
+        768, ge=0, le=768,
+        description="Dimensions asked of the server (OpenAI's text-embedding-3 take it); 0 = not sent, for servers "
+        "that refuse it. Shorter vectors are zero-padded to 768; longer ones are refused.",
+    )
+    openai_chat_model: str = Field("gpt-4o-mini", description="Chat model on the OpenAI-compatible server.")
     embedding_batch_size: int = Field(20, ge=1, le=100, description="Texts per embedding request.")
     embedding_max_retries: int = Field(5, ge=0, description="Retries on 429/5xx before a sync gives up.")
     embedding_retry_base_seconds: float = Field(1.0, ge=0, description="First backoff; doubles each retry.")
 
     # --- retrieval -----------------------------------------------------------------------------
-    flag_public: bool = Field(False, description="true: every retrieval is public-only.")
+    chat_audiences: CommaList = Field(
+        ["public"], description="Audiences the anonymous chat route may see (comma-separated)."
+    )
+    flag_public: bool = Field(
+        False, description="Superseded by CHAT_AUDIENCES. true: every retrieval (CLI included) is public-only."
+    )
     rrf_k: int = Field(60, ge=1, description="Reciprocal rank fusion constant k in 1/(k + rank).")
     leg_match_count: int = Field(20, ge=1, le=200, description="Rows each leg returns before fusion.")
     max_pages: int = Field(3, ge=1, le=10, description="Pages kept in the final selection.")
@@ -91,6 +119,15 @@ class Settings(BaseSettings):
 
     # --- chat ----------------------------------------------------------------------------------
     chat_model: str = Field("gemini-3.6-flash", description="Gemini model that writes the Summary.")
+    answer_first_token_timeout_seconds: float = Field(
+        15.0, gt=0, description="The model must send its first text within this; else the Summary is reported unavailable."
+    )
+    answer_timeout_seconds: float = Field(
+        60.0, gt=0, description="The whole Summary must arrive within this; past it the answer stops with an error."
+    )
+    answer_provider: Literal["auto", "gemini", "openai", "extractive"] = Field(
+        "auto", description="auto: gemini with GEMINI_API_KEY, else openai with OPENAI_API_KEY, else extractive."
+    )
     chat_history_turns: int = Field(4, ge=0, description="Earlier messages of the session given to the model.")
     chat_max_excerpts: int = Field(4, ge=1, le=20, description="Sections given to the model per turn (and per search).")
     chat_excerpt_min_score: float | None = Field(
@@ -109,7 +146,7 @@ class Settings(BaseSettings):
     rate_limit_per_hour: int = Field(5, ge=1, description="Questions per client IP per hour.")
     rate_limit_per_day: int = Field(10, ge=1, description="Questions per client IP per day.")
     ip_hash_secret: SecretStr | None = Field(
-        None, description="HMAC key for client IPs. Unset: a random one kept in DOCSCHAT_HOME/ip_secret."
+        None, description="HMAC key for client IPs. Unset: a random one created once in the database and shared by every server."
     )
     trusted_proxies: CommaList = Field(
         [], description="Comma-separated proxy IPs whose X-Forwarded-For is believed."
@@ -123,6 +160,16 @@ class Settings(BaseSettings):
         60.0, gt=0, description="How long a question waits for the server to finish loading the model before a 503."
     )
     log_level: str = Field("info", description="debug, info, warning or error.")
+    metrics_enabled: bool = Field(False, description="true: Prometheus metrics at /metrics (unauthenticated: "
+                                  "keep it on an internal port or behind the proxy).")
+    db_pool_size: int = Field(
+        10, ge=1, le=200, description="Connections per worker process (total: workers × this, under the server's max)."
+    )
+
+    @property
+    def anonymous_audiences(self) -> list[str]:
+        """What the anonymous chat may see: CHAT_AUDIENCES, or public alone under FLAG_PUBLIC."""
+        return ["public"] if self.flag_public else sorted(set(self.chat_audiences))
 
 
 @lru_cache(maxsize=1)

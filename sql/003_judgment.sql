@@ -4,13 +4,15 @@
 
 -- docs_term_coverage: for each given section, the share of the question's IDF weight that the
 -- section matches (0..1), with the matched and total weight and term counts, and unseen_idf, the
--- IDF of a word no section contains (the highest; it grows with the corpus, as ln N). A question
--- made of words the docs never use covers nothing. Unlike a ts_rank, the share is comparable
--- across questions and corpora.
---   select * from public.docs_term_coverage('how do I rotate an API key', array['keys.mdx#rotate']);
+-- IDF of a word no section contains (the highest; it grows with the corpus, as ln N). Term
+-- statistics are those of the sections `audiences` may see (null: all), as in search_docs_sections.
+-- A question made of words the docs never use covers nothing. Unlike a ts_rank, the share is
+-- comparable across questions and corpora.
+--   select * from public.docs_term_coverage('how do I rotate an API key', array['docs:keys.mdx#rotate']);
 create function public.docs_term_coverage(
   query_text text,
   section_ids text[],
+  audiences text[] default null,
   max_terms integer default 32          -- the rarest terms of a long question carry its meaning
 ) returns table (
   id text, coverage float8, matched_idf float8, total_idf float8, matched_terms integer, total_terms integer,
@@ -22,14 +24,16 @@ as $$
   with terms as (
     -- Every term, common ones included (max_term_share 1): they weigh little through their IDF.
     select q.lexeme, q.idf, pg_catalog.quote_literal(q.lexeme)::pg_catalog.tsquery as query
-    from public.docs_query_lexemes(query_text, 1.0, max_terms, 0) as q
+    from public.docs_query_lexemes(query_text, audiences, 1.0, max_terms, 0) as q
   ),
   totals as (
     select coalesce(sum(t.idf), 0) as total_idf, count(*)::integer as total_terms from terms t
   ),
-  corpus as (  -- as in docs_query_lexemes: BM25's IDF of a term found in no section
-    select pg_catalog.ln(1 + (greatest(coalesce((select section_count from public.docs_search_stats), 0), 1)
-                              + 0.5) / 0.5) as unseen_idf
+  corpus as (  -- as in docs_query_lexemes: BM25's IDF of a term found in no visible section
+    select pg_catalog.ln(1 + (greatest(coalesce(sum(s.section_count), 0), 1) + 0.5) / 0.5) as unseen_idf
+    from public.docs_search_stats s
+    where docs_term_coverage.audiences is null
+       or s.audiences operator(pg_catalog.&&) docs_term_coverage.audiences
   )
   select d.id,
          case when tot.total_idf > 0 then coalesce(m.matched_idf, 0) / tot.total_idf else 0 end,
@@ -63,8 +67,21 @@ create table public.docs_chat_gap (
   refused boolean not null                     -- the latest occurrence was refused
 );
 create index docs_chat_gap_last_seen on public.docs_chat_gap (last_seen);
+-- Row-level security on and no grants: only the owner, or an app role given its policy by
+-- public.docs_grant_app_role (005), reads it. Supabase's default privileges would grant a new
+-- table to its API roles: take that back.
 alter table public.docs_chat_gap enable row level security;
 revoke all on public.docs_chat_gap from public;
+do $$
+begin
+  if exists (select 1 from pg_catalog.pg_roles where rolname = 'anon') then
+    revoke all on public.docs_chat_gap from anon;
+  end if;
+  if exists (select 1 from pg_catalog.pg_roles where rolname = 'authenticated') then
+    revoke all on public.docs_chat_gap from authenticated;
+  end if;
+end
+$$;
 
 -- docs_gap_key: the grouping key of a question: its distinct stemmed words without stop words,
 -- sorted ("How do I Reset my password?" and "reset password" are one gap). A question of stop

@@ -70,8 +70,7 @@ async def seed_into(pool, extra: dict[str, str] | None = None) -> None:
     """Index DOCS (and `extra` pages) with whatever embedding provider the environment selects."""
     get_settings.cache_clear()
     settings = get_settings()
-    async with pool.acquire() as conn:
-        await sync_chunks(conn, compose_files(DOCS | (extra or {}), settings), get_embedding_provider(settings))
+    await sync_chunks(pool, compose_files(DOCS | (extra or {}), settings), get_embedding_provider(settings))
 
 
 def seed(database_url: str) -> None:

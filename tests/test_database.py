@@ -47,26 +47,40 @@ def test_upgrade_downgrade_upgrade_round_trip(fresh_database) -> None:
 
 async def _insert_section(conn: asyncpg.Connection, section_id: str, public: bool = True) -> None:
     await conn.execute(
-        "insert into public.docs_section (id, page, title, heading, href, content, public, content_hash)"
-        " values ($1, 'p.mdx', 'Page', 'Heading', '/docs/p#h', 'some text', $2, 'hash')",
+        "insert into public.docs_section (id, source, page, title, heading, href, content, audiences, content_hash)"
+        " values ($1, 'docs', 'p.mdx', 'Page', 'Heading', '/docs/p#h', 'some text', $2, 'hash')",
         section_id,
-        public,
+        ["public"] if public else ["internal"],
     )
 
 
-async def test_anon_and_authenticated_read_nothing(conn: asyncpg.Connection) -> None:
-    for i in range(3):
-        await _insert_section(conn, f"s{i}")
-    assert await conn.fetchval("select count(*) from public.docs_section") == 3
-    for role in ("anon", "authenticated"):
-        async with conn.transaction():
-            await conn.execute(f"set local role {role}")  # role names from the fixed tuple above
-            assert await conn.fetchval("select count(*) from public.docs_section") == 0
-            assert await conn.fetchval("select count(*) from public.docs_chat_message") == 0
-            with pytest.raises(asyncpg.InsufficientPrivilegeError):
-                await conn.execute(
-                    "insert into public.docs_chat_limits (key, points, expire) values ('k', 1, now())"
-                )
+async def test_anon_and_authenticated_have_no_privilege_and_rls_stays_on(owner_database_url: str) -> None:
+    conn = await asyncpg.connect(owner_database_url)
+    try:
+        tables = [r["relname"] for r in await conn.fetch(
+            "select relname, relrowsecurity from pg_class where relnamespace = 'public'::regnamespace"
+            " and relkind = 'r' and relname like 'docs\\_%'")]
+        assert "docs_section" in tables and "docs_chat_limits" in tables
+        assert await conn.fetchval(
+            "select bool_and(relrowsecurity) from pg_class where relnamespace = 'public'::regnamespace"
+            " and relname = any($1::text[])", tables)
+        for role in ("anon", "authenticated"):
+            granted = await conn.fetch(
+                "select table_name, privilege_type from information_schema.role_table_grants"
+                " where grantee = $1 and table_schema = 'public'", role)
+            assert granted == []
+            async with conn.transaction():
+                await conn.execute(f"set local role {role}")  # role names from the fixed tuple above
+                with pytest.raises(asyncpg.InsufficientPrivilegeError):
+                    await conn.fetchval("select count(*) from public.docs_section")
+            async with conn.transaction():
+                await conn.execute(f"set local role {role}")
+                with pytest.raises(asyncpg.InsufficientPrivilegeError):
+                    await conn.execute(
+                        "insert into public.docs_chat_limits (key, points, expire) values ('k', 1, now())"
+                    )
+    finally:
+        await conn.close()
 
 
 async def test_query_embedding_trigger_keeps_newest_200(conn: asyncpg.Connection) -> None:
@@ -84,8 +98,8 @@ async def test_query_embedding_trigger_keeps_newest_200(conn: asyncpg.Connection
 
 async def test_search_vector_is_weighted_by_the_database(conn: asyncpg.Connection) -> None:
     await conn.execute(
-        "insert into public.docs_section (id, page, title, heading, href, content, public, content_hash)"
-        " values ('w', 'p.mdx', 'Widget', 'Embedding', '/docs/p#e', 'script tags', true, 'h')"
+        "insert into public.docs_section (id, source, page, title, heading, href, content, audiences, content_hash)"
+        " values ('w', 'docs', 'p.mdx', 'Widget', 'Embedding', '/docs/p#e', 'script tags', '{public}', 'h')"
     )
     vector = await conn.fetchval("select search_vector::text from public.docs_section where id = 'w'")
     assert "'widget':1A" in vector and "'embed':2B" in vector and "'script':3C" in vector

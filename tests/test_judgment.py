@@ -22,9 +22,15 @@ from app.config import get_settings
 from app.search.confidence import Evidence, Floors, judge, scaled_cosine
 from app.search.eval import EvalFileError, evaluate, load_eval_file
 from app.search.retrieve import build_retriever
-from tests.test_chat import ask, seed
+from tests.helpers import seed_docs
+from tests.test_chat import DOCS, ask
 
 MINILM = "all-MiniLM-L6-v2@384-padded-768"
+
+
+def seed(database_url: str) -> None:
+    """The chat tests' three pages, synced with the provider the environment selects."""
+    seed_docs(database_url, DOCS)
 
 
 # --- the confidence (pure) -------------------------------------------------------------------------
@@ -179,6 +185,20 @@ def test_answerable_question_still_gets_guides_and_no_gap(offline, start_server)
         while len(client.get("/docs/chat").json()["messages"]) < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
     assert _gap_rows(offline) == []
+
+
+def test_answer_below_the_low_confidence_line_is_recorded_as_a_gap(offline, start_server, monkeypatch) -> None:
+    seed(offline)
+    monkeypatch.setenv("KEYWORD_ANSWER_FLOOR", "0.05")
+    monkeypatch.setenv("LOW_CONFIDENCE", "0.99")
+    server = start_server()
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        # "blog" is in no page: the question is only partly covered, answered below the line.
+        parts = parse_sse(ask(client, "How do I embed the widget on my blog?").text)
+    assert _finish(parts)["messageMetadata"]["confidence"] < 0.99
+    assert any(isinstance(p, dict) and p["type"] == "source-url" for p in parts)
+    rows = _wait_for_gaps(offline, 1)
+    assert len(rows) == 1 and rows[0]["refused"] is False and rows[0]["best_page"] == "widget.mdx"
 
 
 def test_refusal_with_gemini_calls_no_model(fake_gemini, clean_db, start_server) -> None:

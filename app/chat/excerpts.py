@@ -16,6 +16,7 @@ from app.chat.answerers import Excerpt
 from app.corpus.fences import split_fenced
 from app.search.confidence import scaled_cosine
 from app.search.eval import absolute_url
+from app.search.legs import Hit
 from app.search.retrieve import Retrieval
 
 CUT_MARK = "\n\n[…]"
@@ -72,7 +73,11 @@ def select_excerpts(
     """
     pages = retrieval.pages
     numbering = {} if numbering is None else numbering
-    page_urls = {page.page: absolute_url(base_url, page.page_href) for page in pages}
+    kept_pages = {absolute_url(base_url, page.page_href) for page in pages}
+
+    def page_url(hit: Hit) -> str:
+        return absolute_url(base_url, hit.href.split("#", 1)[0])
+
     floor = bounds.min_score
     if floor is None:
         judged = getattr(retrieval, "floor", None)
@@ -80,7 +85,7 @@ def select_excerpts(
     scores = score_by_chunk(retrieval, model)
     # Each kept page's own best section first (the guide's excerpt), then its other sections.
     ordered = [next(f for f in page.chunks if f.hit.id == page.chunk_id) for page in pages]
-    ordered += [f for f in retrieval.ranking if f.hit.page in page_urls and f not in ordered]
+    ordered += [f for f in retrieval.ranking if page_url(f.hit) in kept_pages and f not in ordered]
     chosen: list[Excerpt] = []
     used = 0
     seen: set[str] = set()
@@ -99,6 +104,6 @@ def select_excerpts(
         if not text.strip():
             continue
         used += len(text)
-        number = numbering.setdefault(page_urls[hit.page], len(numbering) + 1)
+        number = numbering.setdefault(page_url(hit), len(numbering) + 1)
         chosen.append(Excerpt(number, hit.title, absolute_url(base_url, hit.href), hit.heading, text))
     return chosen

@@ -17,6 +17,7 @@ from typing import Any
 import asyncpg
 
 from app.chat import stream_protocol as protocol
+from app.chat.answer_deadline import within_deadlines
 from app.chat.answerers import NOT_COVERED, NOT_FOUND, Answerer, SourcesFound
 from app.chat.excerpts import ExcerptBounds, select_excerpts
 from app.chat.gaps import record_gap
@@ -24,6 +25,7 @@ from app.chat.sessions import ChatMessage, add_message, list_messages, upsert_se
 from app.chat.tools import SearchDocsTool, ToolBox
 from app.config import Settings
 from app.logging import get_logger
+from app.metrics import observe_turn
 from app.search.conversation import QueryRewriter, retrieve_in_conversation
 from app.search.eval import absolute_url
 from app.search.retrieve import Retrieval, RetrievalError, Retriever
@@ -53,18 +55,18 @@ class ChatServices:
         s = self.settings
         return ExcerptBounds(s.chat_max_excerpts, s.chat_excerpt_min_score, s.chat_max_excerpt_chars)
 
-    def retrieve_options(self) -> dict[str, Any]:
-        """What every search of a chat turn obeys (the turn's, the completed query's, the tool's)."""
-        return {}
 
 
-async def start_turn(services: ChatServices, session_id: uuid.UUID | None, question: str) -> ChatTurn:
+async def start_turn(
+    services: ChatServices, session_id: uuid.UUID | None, question: str, audiences: list[str] | None
+) -> ChatTurn:
     """Open (None, or an id whose row is gone) or continue the session, store the question, and
-    return the turn that answers it. `question` is already parsed and clipped."""
-    async with services.pool.acquire() as conn:
+    return the turn that answers it. `question` is already parsed and clipped; `audiences` is who
+    asks (the chat route: settings.anonymous_audiences; every search of the turn obeys it)."""
+    async with services.pool.acquire() as conn, conn.transaction():
         session_id = await upsert_session(conn, session_id)
         await add_message(conn, session_id, "user", question)
-    return ChatTurn(services, session_id, question)
+    return ChatTurn(services, session_id, question, audiences)
 
 
 @dataclass
@@ -72,6 +74,7 @@ class ChatTurn:
     services: ChatServices
     session_id: uuid.UUID
     question: str  # already clipped and stored
+    audiences: list[str] | None  # who asks: the chat route passes settings.anonymous_audiences
     text: list[str] = field(default_factory=list)
     sources: list[dict[str, Any]] = field(default_factory=list)
     saved: bool = False
@@ -92,7 +95,7 @@ class ChatTurn:
             history = earlier[-settings.chat_history_turns:] if settings.chat_history_turns else []
             retrieval = await retrieve_in_conversation(
                 services.retriever, self.question, _questions(earlier)[-RETRIEVAL_HISTORY_QUESTIONS:],
-                rewriter=services.rewriter, **services.retrieve_options(),
+                rewriter=services.rewriter, audiences=self.audiences,
             )
         except (RetrievalError, asyncpg.PostgresError, OSError) as exc:
             self.failed = "search is unavailable right now; please try again in a moment"
@@ -120,7 +123,7 @@ class ChatTurn:
         bounds = services.excerpt_bounds()
         excerpts = select_excerpts(retrieval, bounds, settings.docs_base_url, numbering, services.retriever.model)
         tools = ToolBox(
-            [SearchDocsTool(services.retriever, bounds, settings.docs_base_url, numbering, services.retrieve_options())],
+            [SearchDocsTool(services.retriever, bounds, settings.docs_base_url, numbering, {"audiences": self.audiences})],
             max_calls=settings.chat_tool_calls_per_turn, timeout_seconds=settings.chat_tool_timeout_seconds,
         )
         yield protocol.text_start(text_id)
@@ -129,7 +132,11 @@ class ChatTurn:
                 self.text.append(NOT_FOUND)  # nothing to answer from: no model is called
                 yield protocol.text_delta(text_id, NOT_FOUND)
             else:
-                async for event in services.answerer.stream(self.question, excerpts, history, tools):
+                async for event in within_deadlines(
+                    services.answerer.stream(self.question, excerpts, history, tools),
+                    first_token_seconds=settings.answer_first_token_timeout_seconds,
+                    total_seconds=settings.answer_timeout_seconds,
+                ):
                     if isinstance(event, SourcesFound):  # pages the model's search found: listed before its text
                         for source in event.sources:
                             self.sources.append({"title": source.title, "url": source.url, "heading": source.heading})
@@ -140,7 +147,7 @@ class ChatTurn:
         except (asyncio.CancelledError, GeneratorExit):
             raise
         except Exception as exc:  # noqa: BLE001 - any answerer failure becomes an error part
-            self.failed = "the answer could not be completed; the guides above are still relevant"
+            self.failed = "the summary is unavailable right now; the guides above are still relevant"
             log.warning("chat_answer_failed", answerer=services.answerer.name, error=type(exc).__name__)
             yield protocol.error(self.failed)
             return
@@ -152,18 +159,17 @@ class ChatTurn:
         if self.saved:
             return
         self.saved = True
-        if self.retrieval is not None:
-            await record_gap(self.services.pool, self.retrieval, self.services.settings.gap_retention_days)
         content = "".join(self.text)
-        if not content and not self.sources:
-            return
-        async with self.services.pool.acquire() as conn:
-            await add_message(conn, self.session_id, "assistant", content, self.sources)
+        if content or self.sources:
+            async with self.services.pool.acquire() as conn:
+                await add_message(conn, self.session_id, "assistant", content, self.sources)
+        if self.retrieval is not None:  # after the reply, which the session shows first
+            await record_gap(self.services.pool, self.retrieval, self.services.settings.gap_retention_days)
 
     async def sse(self) -> AsyncIterator[str]:
         """The turn as server-sent events; the reply is saved even if the client disconnects."""
         try:
-            async for part in self.parts():
+            async for part in observe_turn(self.parts()):
                 yield protocol.sse(part)
             yield protocol.DONE
         finally:

@@ -58,7 +58,8 @@ class Evidence:
 
 @dataclass(frozen=True)
 class Floors:
-    """The lines a confidence is held against (settings; None: the model's default)."""
+    """The lines a confidence is held against (settings; None: the default). What differs between
+    embedding models is the cosine scale above, so one floor holds for every model and corpus."""
 
     answer_floor: float | None = None
     low_confidence: float | None = None

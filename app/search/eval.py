@@ -41,6 +41,9 @@ def normalize_url(url: str) -> str:
 
 
 def absolute_url(base_url: str, href: str) -> str:
+    """`href` under `base_url`; an href that is already absolute (a source with its own base URL) as it is."""
+    if href.startswith(("http://", "https://")):
+        return normalize_url(href)
     return normalize_url(base_url.rstrip("/") + "/" + href.lstrip("/"))
 
 
@@ -73,7 +76,7 @@ def load_eval_file(path: Path) -> list[EvalItem]:
 
 async def evaluate(
     retriever: Retriever, items: list[EvalItem], *, mode: Mode, k: int, base_url: str,
-    use_history: bool = True, rewriter: QueryRewriter | None = None,
+    audiences: list[str] | None = None, use_history: bool = True, rewriter: QueryRewriter | None = None,
 ) -> dict[str, object]:
     """`use_history=False` searches every line's question alone (the baseline for conversations)."""
     per_question = []
@@ -81,7 +84,9 @@ async def evaluate(
     refused = {"answerable": 0, "unanswerable": 0}
     for item in items:
         history = list(item.history) if use_history else []
-        retrieval = await retrieve_in_conversation(retriever, item.question, history, rewriter=rewriter, mode=mode)
+        retrieval = await retrieve_in_conversation(
+            retriever, item.question, history, rewriter=rewriter, mode=mode, audiences=audiences
+        )
         sections: list[str] = []
         for fused in retrieval.ranking:  # parts of one split section share an href: count it once
             url = absolute_url(base_url, fused.hit.href)

@@ -18,12 +18,14 @@ from app.config import Settings
 from app.embeddings.base import load_provider
 from app.errors import DocschatError
 from app.logging import get_logger
+from app.metrics import observe_retrieval
 from app.search.confidence import Evidence, Floors, Judgment, judge
-from app.search.fusion import FusedHit, reciprocal_rank_fusion
-from app.search.legs import Hit, match_docs_sections, search_docs_sections, term_coverage
+from app.search.fusion import FusedHit, apply_weights, reciprocal_rank_fusion
+from app.search.legs import Hit, match_docs_sections, query_terms, search_docs_sections, term_coverage
 from app.search.pages import PageChoice, select_pages
 from app.search.query_embedding import QueryEmbedder
 from app.search.terms import clip_question
+from app.sources import SourcesConfig, load_sources
 
 log = get_logger(__name__)
 Mode = Literal["hybrid", "keyword", "vector"]
@@ -49,6 +51,8 @@ class Retrieval:
     degraded: str | None
     ranking: list[FusedHit]
     candidates: list[PageChoice]
+    audiences: list[str] | None = None  # who asked; None = every audience (operator tools)
+    terms: list[dict[str, object]] = field(default_factory=list)  # full-text terms, when explained
     legs: dict[str, list[Hit]] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
     timings_ms: dict[str, float] = field(default_factory=dict)
@@ -78,6 +82,7 @@ class Retrieval:
             "query": self.question,
             "mode": self.mode,
             "degraded": self.degraded,
+            "audiences": self.audiences,
             **self.judgment.to_dict(),
             "pages": [p.to_dict() for p in self.pages],
         }
@@ -86,16 +91,18 @@ class Retrieval:
             data["standalone"] = self.standalone
         if explain:
             data["explain"] = {
+                "terms": self.terms,
                 "legs": {
                     leg: [{"rank": i, "id": h.id, "score": round(h.score, 6)} for i, h in enumerate(hits, 1)]
                     for leg, hits in self.legs.items()
                 },
                 "fused": [
-                    {"id": f.hit.id, "score": round(f.score, 6), "ranks": f.ranks} for f in self.ranking
+                    {"id": f.hit.id, "score": round(f.score, 6), "ranks": f.ranks, "weight": f.weight}
+                    for f in self.ranking
                 ],
                 "pages": [
-                    {"page": c.page, "title": c.title, "score": round(c.score, 6), "kept": c.kept,
-                     "demoted": c.demoted, "reason": c.reason}
+                    {"source": c.source, "page": c.page, "title": c.title, "score": round(c.score, 6),
+                     "weight": c.weight, "kept": c.kept, "demoted": c.demoted, "reason": c.reason}
                     for c in self.candidates
                 ],
                 "errors": self.errors,
@@ -109,10 +116,17 @@ class Retrieval:
 class Retriever:
     """Everything retrieval needs besides the question: pool, settings, question embedder."""
 
-    def __init__(self, pool: asyncpg.Pool, settings: Settings, embedder: QueryEmbedder | None) -> None:
+    def __init__(
+        self, pool: asyncpg.Pool, settings: Settings, embedder: QueryEmbedder | None,
+        sources: SourcesConfig | None = None,
+    ) -> None:
         self.pool = pool
         self.settings = settings
         self.embedder = embedder
+        self.sources = sources
+
+    def weight(self, source: str, page: str) -> float:
+        return self.sources.weight(source, page) if self.sources else 1.0
 
     @property
     def model(self) -> str | None:
@@ -129,11 +143,14 @@ class Retriever:
         if self.embedder is not None:
             await load_provider(self.embedder.provider)
 
-    async def _keyword(self, question: str, public_only: bool) -> list[Hit]:
+    async def _keyword(self, question: str, audiences: list[str] | None, timings: dict[str, float]) -> list[Hit]:
+        started = time.perf_counter()
         async with self.pool.acquire() as conn:
-            return await search_docs_sections(conn, question, self.settings.leg_match_count, public_only)
+            hits = await search_docs_sections(conn, question, self.settings.leg_match_count, audiences)
+        timings["keyword_sql"] = round((time.perf_counter() - started) * 1000, 2)
+        return hits
 
-    async def _vector(self, question: str, public_only: bool, timings: dict[str, float]) -> list[Hit]:
+    async def _vector(self, question: str, audiences: list[str] | None, timings: dict[str, float]) -> list[Hit]:
         assert self.embedder is not None
         # Loading the offline model takes seconds on a busy machine; warm_up() does it before the
         # first question. Should a question still come first, the timeout covers embedding only.
@@ -147,32 +164,43 @@ class Retriever:
         async with self.pool.acquire() as conn:
             hits = await asyncio.wait_for(
                 match_docs_sections(
-                    conn, embedding, self.embedder.provider.model, self.settings.leg_match_count, public_only
+                    conn, embedding, self.embedder.provider.model, self.settings.leg_match_count, audiences
                 ),
                 self.settings.leg_timeout_seconds,
             )
         timings["vector_sql"] = round((time.perf_counter() - started) * 1000, 2)
         return hits
 
-    async def retrieve(self, question: str, *, mode: Mode = "hybrid", public_only: bool = False) -> Retrieval:
+    async def retrieve(
+        self,
+        question: str,
+        *,
+        mode: Mode = "hybrid",
+        audiences: list[str] | None = None,
+        public_only: bool = False,
+        explain: bool = False,
+    ) -> Retrieval:
+        """Both legs over what `audiences` may see (None: everything; FLAG_PUBLIC or public_only: public)."""
         question = clip_question(question)
+        if public_only or self.settings.flag_public:
+            audiences = ["public"]
+        audiences = sorted(set(audiences)) if audiences is not None else None
         if not question.strip():
             # Nothing to search for: an empty answer, not the pages nearest to an empty vector.
-            return Retrieval(question, mode, None, [], [])
-        public_only = public_only or self.settings.flag_public
+            return Retrieval(question, mode, None, [], [], audiences)
         timings: dict[str, float] = {}
         started = time.perf_counter()
         tasks: dict[str, asyncio.Task[list[Hit]]] = {}
         if mode in ("hybrid", "keyword"):
             tasks["keyword"] = asyncio.create_task(
-                asyncio.wait_for(self._keyword(question, public_only), self.settings.leg_timeout_seconds)
+                asyncio.wait_for(self._keyword(question, audiences, timings), self.settings.leg_timeout_seconds)
             )
         errors: dict[str, str] = {}
         if mode in ("hybrid", "vector"):
             if self.embedder is None:
                 errors["vector"] = "no embedding provider is configured"  # by choice: not a failure
             else:
-                tasks["vector"] = asyncio.create_task(self._vector(question, public_only, timings))
+                tasks["vector"] = asyncio.create_task(self._vector(question, audiences, timings))
         results = await asyncio.gather(*tasks.values(), return_exceptions=True)
         legs: dict[str, list[Hit]] = {}
         for name, result in zip(tasks, results, strict=True):
@@ -190,16 +218,26 @@ class Retriever:
             degraded = "keyword_only"
         elif mode == "hybrid" and "keyword" not in legs:
             degraded = "vector_only"
-        ranking = reciprocal_rank_fusion(legs, self.settings.rrf_k)
+        fusion_started = time.perf_counter()
+        ranking = apply_weights(reciprocal_rank_fusion(legs, self.settings.rrf_k), self.weight)
         candidates = select_pages(
             ranking, question, max_pages=self.settings.max_pages, score_ratio=self.settings.page_score_ratio,
             demoted_pages=self.settings.demoted_pages,
         )
-        judgment = await self._judge(question, legs, timings)
+        timings["fusion"] = round((time.perf_counter() - fusion_started) * 1000, 2)
+        judgment = await self._judge(question, legs, audiences, timings)
         timings["total"] = round((time.perf_counter() - started) * 1000, 2)
-        return Retrieval(question, mode, degraded, ranking, candidates, legs, errors, timings, judgment)
+        observe_retrieval(timings)
+        terms: list[dict[str, object]] = []
+        if explain and "keyword" in legs:
+            async with self.pool.acquire() as conn:
+                terms = await query_terms(conn, question, audiences)
+        return Retrieval(question, mode, degraded, ranking, candidates, audiences, terms, legs, errors, timings,
+                         judgment)
 
-    async def _judge(self, question: str, legs: dict[str, list[Hit]], timings: dict[str, float]) -> Judgment:
+    async def _judge(
+        self, question: str, legs: dict[str, list[Hit]], audiences: list[str] | None, timings: dict[str, float]
+    ) -> Judgment:
         """The confidence from the legs' absolute evidence (see app/search/confidence.py)."""
         started = time.perf_counter()
         vector_hits, keyword_hits = legs.get("vector"), legs.get("keyword")
@@ -212,7 +250,7 @@ class Retriever:
                 try:
                     async with self.pool.acquire() as conn:
                         best = await asyncio.wait_for(
-                            term_coverage(conn, question, list(dict.fromkeys(h.id for h in top))),
+                            term_coverage(conn, question, list(dict.fromkeys(h.id for h in top)), audiences),
                             self.settings.leg_timeout_seconds,
                         )
                     if best is not None:
@@ -239,4 +277,4 @@ def build_retriever(pool: asyncpg.Pool, settings: Settings) -> Retriever:
     from app.embeddings.providers import get_embedding_provider
 
     provider = get_embedding_provider(settings)
-    return Retriever(pool, settings, QueryEmbedder(provider) if provider else None)
+    return Retriever(pool, settings, QueryEmbedder(provider) if provider else None, load_sources(settings))
