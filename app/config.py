@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, Field, SecretStr
+from pydantic import BeforeValidator, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
@@ -116,6 +116,23 @@ class Settings(BaseSettings):
         None, ge=0, le=1, description="The floor of keyword-only retrieval (no provider, or the vector leg failed)."
     )
     gap_retention_days: int = Field(90, ge=1, description="Gaps not seen for this many days are deleted.")
+    cosine_scale: CommaList | None = Field(
+        None, description="'unrelated,related': the best cosine this embedding model gives an unrelated question "
+        "and a well-matched one. Unset: known per model (an unknown model gets the strict Gemini one)."
+    )
+
+    @field_validator("cosine_scale")
+    @classmethod
+    def _two_increasing_cosines(cls, value: list[str] | None) -> list[str] | None:
+        if value is None:
+            return None
+        try:
+            numbers = [float(v) for v in value]
+        except ValueError:
+            raise ValueError("must be two numbers, 'unrelated,related' (like 0.15,0.6)") from None
+        if len(numbers) != 2 or not -1 <= numbers[0] < numbers[1] <= 1:
+            raise ValueError("must be two cosines 'unrelated,related' with -1 <= unrelated < related <= 1")
+        return value
 
     # --- chat ----------------------------------------------------------------------------------
     chat_model: str = Field("gemini-3.6-flash", description="Gemini model that writes the Summary.")
