@@ -58,8 +58,12 @@ def cut_at_boundaries(text: str, limit: int) -> str:
 
 
 def score_by_chunk(retrieval: Retrieval, model: str | None) -> dict[str, float]:
-    """The scaled cosine similarity of every chunk the vector leg returned."""
-    return {hit.id: scaled_cosine(1.0 - hit.score, model) for hit in retrieval.legs.get("vector", [])}
+    """The scaled cosine similarity of every chunk the vector leg returned, on the scale the
+    judgment used (COSINE_SCALE or the model's own)."""
+    explanation = getattr(getattr(retrieval, "judgment", None), "explanation", None) or {}
+    used = explanation.get("cosine_scale")
+    scale = (float(used["unrelated"]), float(used["related"])) if isinstance(used, dict) else None
+    return {hit.id: scaled_cosine(1.0 - hit.score, model, scale) for hit in retrieval.legs.get("vector", [])}
 
 
 def select_excerpts(
