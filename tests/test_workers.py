@@ -87,9 +87,10 @@ def test_a_conversation_alternating_between_processes_keeps_its_history(
     fake_gemini, clean_db, tmp_path
 ) -> None:
     seed(clean_db)
-    # The fake's bag-of-words vectors have their own cosine scale (not Gemini's): every turn answers.
+    # This test is about history across processes, not judgment: the fake's bag-of-words vectors
+    # get their own cosine scale and a low floor, so every turn reaches the model.
     env = _env(clean_db, tmp_path / "home", RATE_LIMIT_PER_HOUR="100", RATE_LIMIT_PER_DAY="100",
-               COSINE_SCALE="0,0.3")
+               COSINE_SCALE="0,0.3", ANSWER_FLOOR="0.05")
     # Two separate server processes: every turn provably lands on the other one.
     with ServeProcess(DOCSCHAT, env, cwd=tmp_path) as first, ServeProcess(DOCSCHAT, env, cwd=tmp_path) as second:
         cookies = httpx.Cookies()
