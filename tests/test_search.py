@@ -14,7 +14,7 @@ import pytest
 
 from app.config import get_settings
 from app.embeddings.base import pad_vector
-from app.search.fusion import reciprocal_rank_fusion
+from app.search.fusion import evidence_fusion, reciprocal_rank_fusion
 from app.search.legs import Hit, match_docs_sections, search_docs_sections
 from app.search.pages import select_pages
 from app.search.query_embedding import QueryEmbedder
@@ -40,7 +40,7 @@ async def refresh(conn) -> None:
 
 NASTY = [
     "", "   ", "'", "''", '"', "a & b | !c", "foo:* & (bar", "))((", "<->", "!!!", "🎉🚀 emoji only",
-    "widget 🎉 embed", "x" * 5000, " ".join(["word"] * 500), "select * from docs_section; --", "\\", "\x00".strip("\x00"),
+    "widget 🎉 embed", "x" * 5000, " ".join(["word"] * 500), "select * from docs_section; --", "\\", "\x00", "a\x00b", "embed\x00 widget",
     "naïve café résumé", "日本語のテキスト", "1 2 3 4", "the and of to in",
 ]
 
@@ -99,20 +99,25 @@ async def test_public_filter_inside_both_queries_with_90_percent_private(conn) -
     await conn.execute("analyze docs_section")
     query_sql = ("explain select id from docs_section where embedding_model = 'm' and public "
                  "order by embedding <=> $1 limit 20")
-    # Both plans must honour the filter: whatever the planner picks (often an exact scan at this
-    # size), and the HNSW index scan forced, where only the iterative scan can fill the limit.
-    for force_index in (False, True):
-        async with conn.transaction():
-            if force_index:
-                await conn.execute("set local enable_seqscan = off")
-                plan = "\n".join(r[0] for r in await conn.fetch(query_sql, pad_vector(centers[0])))
-                assert "docs_section_embedding_idx" in plan
+    # Both plans must honour the filter: the exact scan (no HNSW index: dropped inside a rolled-back
+    # transaction) and the HNSW index scan, where only the iterative scan can fill the limit.
+    for with_index in (False, True):
+        tx = conn.transaction()
+        await tx.start()
+        try:
+            if not with_index:
+                await conn.execute("drop index docs_section_embedding_idx")
+            await conn.execute("set local enable_seqscan = off")
+            plan = "\n".join(r[0] for r in await conn.fetch(query_sql, pad_vector(centers[0])))
+            assert ("docs_section_embedding_idx" in plan) == with_index, plan
             for center in centers[:4]:
                 query = pad_vector(_unit(rng, center, 0.3))
                 hits = await match_docs_sections(conn, query, "m", 20, True)
                 assert len(hits) == 20 and all(h.public for h in hits)
                 assert [h.score for h in hits] == sorted(h.score for h in hits)
                 assert len(await match_docs_sections(conn, query, "other-model", 20, False)) == 0
+        finally:
+            await tx.rollback()
     keyword = await search_docs_sections(conn, "shared keyword", 20, True)
     assert len(keyword) == 20 and all(h.public for h in keyword)
 
@@ -127,6 +132,28 @@ def test_reciprocal_rank_fusion() -> None:
     assert [f.hit.id for f in fused] == ["b", "a", "c"]
     assert math.isclose(fused[0].score, 1 / 62 + 1 / 61)
     assert fused[0].ranks == {"keyword": 2, "vector": 1}
+
+
+def _scored(id_: str, score: float) -> Hit:
+    return Hit(id_, f"{id_}.mdx", id_, "H", id_, f"/docs/{id_}#h", "", True, score)
+
+
+def test_a_confident_leg_is_not_outvoted_by_a_flat_one() -> None:
+    # Full-text is sure (its best hit far above the rest); the vector leg has no idea (ten
+    # near-equal distances) and ranks that hit last. Equal RRF lets the flat leg decide.
+    keyword = [_scored("answer", 9.0)] + [_scored(f"k{i}", 1.0 - i / 100) for i in range(9)]
+    vector = [_scored(f"k{i}", 0.500 + i / 1000) for i in range(9)] + [_scored("answer", 0.509)]
+    legs = {"keyword": keyword, "vector": vector}
+    assert reciprocal_rank_fusion(legs)[0].hit.id == "k0"
+    assert evidence_fusion(legs)[0].hit.id == "answer"
+    # The same the other way round: a sure vector leg (one close hit) against flat full-text.
+    keyword = [_scored(f"k{i}", 2.0 - i / 100) for i in range(9)] + [_scored("answer", 1.90)]
+    vector = [_scored("answer", 0.20)] + [_scored(f"k{i}", 0.70 + i / 1000) for i in range(9)]
+    assert evidence_fusion({"keyword": keyword, "vector": vector})[0].hit.id == "answer"
+    # Hits that both legs rank well still beat a hit only one leg found, when neither leg is sure.
+    flat_k = [_scored(x, 1.0 - i / 100) for i, x in enumerate(["solo", "both", "a", "b", "c"])]
+    flat_v = [_scored(x, 0.5 + i / 1000) for i, x in enumerate(["both", "d", "e", "f", "g"])]
+    assert evidence_fusion({"keyword": flat_k, "vector": flat_v})[0].hit.id == "both"
 
 
 def test_page_selection_ratio_cap_demotion_and_excerpt() -> None:

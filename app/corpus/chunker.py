@@ -14,7 +14,7 @@ from app.corpus.fences import Segment, split_fenced
 # Bump when chunk text or boundaries change: every content_hash changes once, so sync re-embeds.
 CHUNKER_VERSION = "2"
 
-_HEADING = re.compile(r"^[ \t]*(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
+_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
 _EXPLICIT_ID = re.compile(r"[ \t]*\{#([A-Za-z0-9_:.\-]+)\}[ \t]*$")
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _BREADCRUMB_SEPARATOR = " › "
@@ -115,41 +115,39 @@ def page_route(path: str, prefix: str) -> str:
 
 def split_atoms(text: str) -> list[Segment]:
     """`text` as prose and atoms (`is_code`: a code fence or a whole `:::` callout, fences inside
-    included); joining them gives `text` back. An unclosed callout is prose, so it cannot swallow
-    the rest of the page."""
+    included); joining them gives `text` back. An unclosed callout stays prose and code as it was,
+    so it cannot swallow the rest of the page."""
     out: list[Segment] = []
-    held: list[str] = []  # an open callout's text so far
+    held: list[Segment] = []  # an open callout's text so far, as prose lines and fences
     depth = 0
+
+    def emit(segment: Segment) -> None:
+        if out and not out[-1].is_code and not segment.is_code:
+            out[-1] = Segment(out[-1].text + segment.text, False)
+        else:
+            out.append(segment)
+
     for segment in split_fenced(text):
         if segment.is_code:
-            if depth:
-                held.append(segment.text)
-            else:
-                out.append(segment)
+            (held.append if depth else emit)(segment)
             continue
-        prose: list[str] = []
         for line in segment.text.splitlines(keepends=True):
             if depth == 0:
                 if _CALLOUT_OPEN.match(line):
-                    if prose:
-                        out.append(Segment("".join(prose), False))
-                        prose = []
-                    depth, held = 1, [line]
+                    depth, held = 1, [Segment(line, False)]
                 else:
-                    prose.append(line)
+                    emit(Segment(line, False))
                 continue
-            held.append(line)
+            held.append(Segment(line, False))
             if _CALLOUT_OPEN.match(line):
                 depth += 1
             elif _CALLOUT_CLOSE.match(line):
                 depth -= 1
                 if depth == 0:
-                    out.append(Segment("".join(held), True))
+                    out.append(Segment("".join(s.text for s in held), True))
                     held = []
-        if prose:
-            out.append(Segment("".join(prose), False))
-    if depth:
-        out.append(Segment("".join(held), False))
+    for segment in held:  # unclosed
+        emit(segment)
     return out
 
 

@@ -1,4 +1,4 @@
-"""The two retrieval legs, each one call of a SQL function in sql/002_search.sql."""
+"""The two retrieval legs, each one statement calling the SQL functions of sql/002_search.sql."""
 
 from __future__ import annotations
 
@@ -31,9 +31,12 @@ def _hits(rows: list[asyncpg.Record], score_column: str) -> list[Hit]:
 async def search_docs_sections(
     conn: asyncpg.Connection, question: str, match_count: int, public_only: bool
 ) -> list[Hit]:
-    """Full-text leg: rare question words weigh more; best first."""
+    """Full-text leg: rare question words weigh more; best first. Words no section holds are
+    typo-corrected or dropped first (docs_search_text, sql/007_quality.sql)."""
+    # Postgres text cannot hold NUL: a pasted NUL is dropped rather than failing the leg.
     rows = await conn.fetch(
-        "select * from public.search_docs_sections($1, $2, $3)", question, match_count, public_only
+        "select * from public.search_docs_sections(public.docs_search_text($1), $2, $3)", question.replace("\x00", ""), match_count,
+        public_only,
     )
     return _hits(rows, "rank")
 

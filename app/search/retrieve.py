@@ -17,10 +17,11 @@ import asyncpg
 from app.config import Settings
 from app.errors import DocschatError
 from app.logging import get_logger
-from app.search.fusion import FusedHit, reciprocal_rank_fusion
+from app.search.fusion import FusedHit, evidence_fusion
 from app.search.legs import Hit, match_docs_sections, search_docs_sections
 from app.search.pages import PageChoice, select_pages
 from app.search.query_embedding import QueryEmbedder
+from app.search.reduce import reduce_question
 from app.search.terms import clip_question
 
 log = get_logger(__name__)
@@ -105,8 +106,10 @@ class Retriever:
         return hits
 
     async def retrieve(self, question: str, *, mode: Mode = "hybrid", public_only: bool = False) -> Retrieval:
+        # What the legs search: a long question reduced to its informative lines, then clipped.
+        search_text = clip_question(reduce_question(question))
         question = clip_question(question)
-        if not question.strip():
+        if not search_text.strip():
             # Nothing to search for: an empty answer, not the pages nearest to an empty vector.
             return Retrieval(question, mode, None, [], [])
         public_only = public_only or self.settings.flag_public
@@ -115,14 +118,14 @@ class Retriever:
         tasks: dict[str, asyncio.Task[list[Hit]]] = {}
         if mode in ("hybrid", "keyword"):
             tasks["keyword"] = asyncio.create_task(
-                asyncio.wait_for(self._keyword(question, public_only), self.settings.leg_timeout_seconds)
+                asyncio.wait_for(self._keyword(search_text, public_only), self.settings.leg_timeout_seconds)
             )
         errors: dict[str, str] = {}
         if mode in ("hybrid", "vector"):
             if self.embedder is None:
                 errors["vector"] = "no embedding provider is configured"  # by choice: not a failure
             else:
-                tasks["vector"] = asyncio.create_task(self._vector(question, public_only, timings))
+                tasks["vector"] = asyncio.create_task(self._vector(search_text, public_only, timings))
         results = await asyncio.gather(*tasks.values(), return_exceptions=True)
         legs: dict[str, list[Hit]] = {}
         for name, result in zip(tasks, results, strict=True):
@@ -140,9 +143,9 @@ class Retriever:
             degraded = "keyword_only"
         elif mode == "hybrid" and "keyword" not in legs:
             degraded = "vector_only"
-        ranking = reciprocal_rank_fusion(legs, self.settings.rrf_k)
+        ranking = evidence_fusion(legs, self.settings.rrf_k)
         candidates = select_pages(
-            ranking, question, max_pages=self.settings.max_pages, score_ratio=self.settings.page_score_ratio,
+            ranking, search_text, max_pages=self.settings.max_pages, score_ratio=self.settings.page_score_ratio,
             demoted_pages=self.settings.demoted_pages,
         )
         timings["total"] = round((time.perf_counter() - started) * 1000, 2)

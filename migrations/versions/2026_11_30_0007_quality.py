@@ -1,0 +1,20 @@
+"""Retrieval quality: docs_search_text (words no section holds: typo-corrected or dropped).
+
+Revision ID: 2026_11_30_0007
+Revises: 2026_11_29_0002
+"""
+
+from migrations.sqlfile import apply_sql_file
+
+revision = "2026_11_30_0007"
+down_revision = "2026_11_29_0002"
+branch_labels = None
+depends_on = None
+
+
+def upgrade() -> None:
+    apply_sql_file("007_quality.sql")
+
+
+def downgrade() -> None:
+    apply_sql_file("007_quality.down.sql")
