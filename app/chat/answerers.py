@@ -33,6 +33,7 @@ class Excerpt:
     url: str
     heading: str
     text: str
+    breadcrumb: str = ""  # Page › Section › Subsection: where the excerpt sits in its page
 
 
 class Answerer(Protocol):
@@ -56,8 +57,16 @@ def format_excerpts(excerpts: list[Excerpt]) -> str:
     def attr(value: str) -> str:
         return html.escape(value, quote=True)
 
+    def section(e: Excerpt) -> str:
+        """The excerpt's place in its page (`Install › Sub part`): a subsection's heading alone may
+        not say what it is about."""
+        if not e.heading:
+            return "Overview"
+        trail = e.breadcrumb.split(" › ")[1:]  # the first part is the page title, said already
+        return " › ".join(trail) if trail and trail[-1] == e.heading else e.heading
+
     blocks = [
-        f'<excerpt number="{e.number}" title="{attr(e.title)}" section="{attr(e.heading or "Overview")}" '
+        f'<excerpt number="{e.number}" title="{attr(e.title)}" section="{attr(section(e))}" '
         f'url="{attr(e.url)}">\n{e.text}\n</excerpt>'
         for e in excerpts
     ]

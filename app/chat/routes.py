@@ -66,7 +66,7 @@ async def post_chat(request: Request[Any, Any, Any], state: State) -> Response[A
         session_id = await upsert_session(conn, parse_session_id(request.cookies.get(COOKIE_NAME)))
         await add_message(conn, session_id, "user", question)
     log.info("chat_question", session=str(session_id)[:8], chars=len(question))
-    turn = ChatTurn(state.services, session_id, question)
+    turn = ChatTurn(state.services, session_id, question, settings.anonymous_audiences)
     return Stream(
         turn.sse(), media_type=protocol.MEDIA_TYPE, headers=protocol.HEADERS,
         cookies=[session_cookie(request, state, session_id)],

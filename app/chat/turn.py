@@ -45,6 +45,7 @@ class ChatTurn:
     services: ChatServices
     session_id: uuid.UUID
     question: str  # already clipped and stored
+    audiences: list[str] | None  # who asks: the chat route passes settings.anonymous_audiences
     text: list[str] = field(default_factory=list)
     sources: list[dict[str, Any]] = field(default_factory=list)
     saved: bool = False
@@ -59,7 +60,7 @@ class ChatTurn:
             async with services.pool.acquire() as conn:
                 history = await list_messages(conn, self.session_id, settings.chat_history_turns + 1)
             history = history[:-1]  # the last one is this question
-            retrieval = await services.retriever.retrieve(self.question)
+            retrieval = await services.retriever.retrieve(self.question, audiences=self.audiences)
         except (RetrievalError, asyncpg.PostgresError, OSError) as exc:
             self.failed = "search is unavailable right now; please try again in a moment"
             log.warning("chat_retrieval_failed", error=type(exc).__name__)
@@ -69,7 +70,7 @@ class ChatTurn:
         for number, page in enumerate(retrieval.pages, start=1):
             url = absolute_url(settings.docs_base_url, page.href)
             self.sources.append({"title": page.title, "url": url, "heading": page.heading})
-            excerpts.append(Excerpt(number, page.title, url, page.heading, page.excerpt))
+            excerpts.append(Excerpt(number, page.title, url, page.heading, page.excerpt, page.breadcrumb))
             yield protocol.source_url(f"source-{number}", url, page.title)
         yield protocol.text_start(text_id)
         try:

@@ -31,6 +31,9 @@ def normalize_url(url: str) -> str:
 
 
 def absolute_url(base_url: str, href: str) -> str:
+    """`href` under `base_url`; an href that is already absolute (a source with its own base URL) as it is."""
+    if href.startswith(("http://", "https://")):
+        return normalize_url(href)
     return normalize_url(base_url.rstrip("/") + "/" + href.lstrip("/"))
 
 
@@ -59,12 +62,13 @@ def load_eval_file(path: Path) -> list[EvalItem]:
 
 
 async def evaluate(
-    retriever: Retriever, items: list[EvalItem], *, mode: Mode, k: int, base_url: str
+    retriever: Retriever, items: list[EvalItem], *, mode: Mode, k: int, base_url: str,
+    audiences: list[str] | None = None,
 ) -> dict[str, object]:
     per_question = []
     totals = {"precision": 0.0, "recall": 0.0, "mrr": 0.0, "page_recall": 0.0}
     for item in items:
-        retrieval = await retriever.retrieve(item.question, mode=mode)
+        retrieval = await retriever.retrieve(item.question, mode=mode, audiences=audiences)
         sections: list[str] = []
         for fused in retrieval.ranking:  # parts of one split section share an href: count it once
             url = absolute_url(base_url, fused.hit.href)
