@@ -14,7 +14,7 @@ import pytest
 
 from app.config import get_settings
 from app.embeddings.base import pad_vector
-from app.search.fusion import evidence_fusion, reciprocal_rank_fusion
+from app.search.fusion import FusedHit, evidence_fusion, reciprocal_rank_fusion
 from app.search.legs import Hit, match_docs_sections, search_docs_sections
 from app.search.pages import select_pages
 from app.search.query_embedding import QueryEmbedder
@@ -174,6 +174,13 @@ def test_page_selection_ratio_cap_demotion_and_excerpt() -> None:
     assert all(p.score >= 0.3 * pages[0].score for p in pages if p.kept)
     named = select_pages(fused, "what does the privacy policy say", demoted_pages=["Privacy Policy"])
     assert named[0].title == "Privacy Policy" and not named[0].demoted
+    # The ratio on its own: a weak page is dropped although the cap (3) has room for it, and the
+    # breadcrumb of the excerpt's section comes along.
+    scored = [FusedHit(_hit("a", "a.mdx", "A"), 1.0), FusedHit(_hit("b", "b.mdx", "B"), 0.6),
+              FusedHit(_hit("c", "c.mdx", "C"), 0.2)]
+    by_ratio = select_pages(scored, "q", max_pages=3, score_ratio=0.5)
+    assert [p.title for p in by_ratio if p.kept] == ["A", "B"]
+    assert by_ratio[2].reason == "dropped: score below 0.50 × best" and by_ratio[0].breadcrumb == "A"
 
 
 def test_question_names_page() -> None:
@@ -256,6 +263,58 @@ async def test_flag_public_makes_every_retrieval_public_only(pool, monkeypatch) 
     get_settings.cache_clear()
     only = await build_retriever(pool, get_settings()).retrieve("deploy guide")
     assert [p.title for p in only.pages] == ["Open"]
+
+
+async def test_a_typo_in_a_rare_word_still_finds_its_section(conn) -> None:
+    await add(conn, "scale.mdx#s", "Request resources programmatically to scale the cluster.", heading="Scaling")
+    await add(conn, "hooks.mdx#s", "Configure a webhook endpoint.", heading="Setup")
+    for i in range(10):
+        await add(conn, f"f{i}.mdx#s", f"Filler text number {i} about the cluster.", heading="Filler")
+    await refresh(conn)
+    # "programatically" (one m) is in no section; one edit away is the word the docs use.
+    assert [h.id for h in await search_docs_sections(conn, "programatically", 5, None)] == ["scale.mdx#s"]
+    assert await conn.fetchval("select docs_search_text('programatically')") == "programmat"
+    # Words no section holds are dropped, not kept as the "rarest" terms: thirteen of them would
+    # take every term slot (12) and the one real word would be left out.
+    nonsense = " ".join(f"zq{a}{b}" for a in "xyz" for b in "abcde")[:64]
+    hits = await search_docs_sections(conn, f"{nonsense} webhook", 5, None)
+    assert hits and hits[0].id == "hooks.mdx#s"
+    # Short words are not "corrected": a 4-letter stem has too many neighbours.
+    assert await conn.fetchval("select docs_search_text('clustr tsst')") == "cluster"
+    # A typo is corrected only to a word the asker may see.
+    await add(conn, "secret.mdx#s", "The quarantine procedure.", heading="Q", public=False)
+    await refresh(conn)
+    assert await conn.fetchval("select docs_search_text('quarantin', '{public}')") == ""
+    assert await conn.fetchval("select docs_search_text('quarantin')") == "quarantin"
+
+
+TRACE_QUESTION = (
+    "My job fails as soon as I start it, how do I fix this?\n"
+    "Traceback (most recent call last):\n"
+    '  File "/opt/venv/lib/python3.10/site-packages/ray/_private/worker.py", line 2493, in get_objects\n'
+    '  File "/opt/venv/lib/python3.10/site-packages/ray/_private/client_mode_hook.py", line 103, in wrapper\n'
+    '  File "/opt/venv/lib/python3.10/site-packages/ray/remote_function.py", line 226, in _remote\n'
+    '  File "/opt/venv/lib/python3.10/site-packages/ray/_private/serialization.py", line 88, in pickle_dumps\n'
+    "ValueError: The actor ImplicitFunc is too large (150 MiB > 95 MiB)\n"
+)
+
+
+async def test_a_pasted_traceback_is_searched_by_its_error_line(pool, monkeypatch) -> None:
+    async with pool.acquire() as conn:
+        await add(conn, "closures.mdx#s", "ValueError: the actor ImplicitFunc is too large. Keep big data out of "
+                  "the closure and pass a reference instead.", title="Closures", heading="Too large")
+        await add(conn, "tune.mdx#s", "ImplicitFunc wraps a trainable.", title="Tune", heading="Trainables")
+        # Every word of the frames, each in one section: rarer than the error's words.
+        await add(conn, "install.mdx#s", "opt venv lib site packages private worker objects client mode hook "
+                  "wrapper remote function serialization pickle dumps", title="Install", heading="Paths")
+        for i in range(6):
+            await add(conn, f"f{i}.mdx#s", f"An actor that is large number {i}.", title=f"F{i}", heading="F")
+        await refresh(conn)
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+    get_settings.cache_clear()
+    retrieval = await build_retriever(pool, get_settings()).retrieve(TRACE_QUESTION)
+    assert retrieval.pages[0].title == "Closures", [p.title for p in retrieval.pages]
+    assert retrieval.question == TRACE_QUESTION  # what was asked is kept; only the search is reduced
 
 
 def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
