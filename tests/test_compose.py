@@ -176,6 +176,9 @@ def test_callouts_are_never_cut_nor_split_by_a_heading_inside() -> None:
     # An unclosed callout is ordinary text: it does not swallow the rest of the section.
     unclosed = chunk_page(Page("u.md", "U", None, True, ":::note\n" + "\n\n".join(["para " * 50] * 6)), max_chars=400)
     assert len(unclosed) > 1
+    # ... and the fences inside it stay code: a `##` line in them is no heading.
+    fenced = chunk_page(Page("v.md", "V", None, True, ":::note\nopen\n\n```python\n## inside code\n```\n"))
+    assert [c.heading for c in fenced] == [""]
 
 
 def test_h1_headings_split_a_page_but_the_title_heading_does_not() -> None:
