@@ -288,6 +288,25 @@ async def test_a_typo_in_a_rare_word_still_finds_its_section(conn) -> None:
     assert await conn.fetchval("select docs_search_text('quarantin')") == "quarantin"
 
 
+async def test_words_standing_together_as_in_the_question_rank_higher(pool, monkeypatch) -> None:
+    async with pool.acquire() as conn:
+        # Both sections hold "head" and "node"; only one holds them together, and it says so less often.
+        await add(conn, "queues.mdx#s", "The head of the queue moves to another node. Each node keeps "
+                  "the head of its own queue, and a node restarts the head task.", title="Queues", heading="Order")
+        await add(conn, "nodes.mdx#s", "Get the address of the head node with ray.nodes().", title="Cluster",
+                  heading="Addresses")
+        for i in range(8):
+            await add(conn, f"f{i}.mdx#s", f"Unrelated filler {i}.", title=f"F{i}", heading="F")
+        await refresh(conn)
+        plain = await search_docs_sections(conn, "where is the head node", 5, None)
+    assert plain[0].id == "queues.mdx#s"  # term by term, the scattered section wins
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+    get_settings.cache_clear()
+    retrieval = await build_retriever(pool, get_settings()).retrieve("where is the head node")
+    assert retrieval.legs["keyword"][0].id == "nodes.mdx#s"
+    assert retrieval.pages[0].title == "Cluster"
+
+
 TRACE_QUESTION = (
     "My job fails as soon as I start it, how do I fix this?\n"
     "Traceback (most recent call last):\n"
