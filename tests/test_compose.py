@@ -196,6 +196,8 @@ def test_h1_headings_split_a_page_but_the_title_heading_does_not() -> None:
 def test_a_page_without_overview_text_has_no_overview_chunk() -> None:
     chunks = chunk_page(Page("a.md", "A", None, True, "## First\nText.\n"), url_prefix="")
     assert [c.href for c in chunks] == ["/a#first"]
+    titled = chunk_page(Page("a.md", "A", None, True, "# A\n\n## First\nText.\n"), url_prefix="")
+    assert [c.href for c in titled] == ["/a#first"]  # a title heading alone is no overview
     described = chunk_page(Page("a.md", "A", "What A is.", True, "## First\nText.\n"), url_prefix="")
     assert [c.href for c in described] == ["/a", "/a#first"] and described[0].text == "What A is."
 

@@ -162,6 +162,12 @@ def split_atoms(text: str) -> list[Segment]:
     return out
 
 
+def _is_title_heading(line: str, title: str) -> bool:
+    """A `#` heading that only repeats the page title."""
+    match = _HEADING.match(line)
+    return bool(match) and len(match.group(1)) == 1 and plain_heading(heading_text(match.group(2))[0]) == title
+
+
 def _sections(page: Page) -> list[_Section]:
     anchors = AnchorAllocator()
     overview = _Section(0, "", "", [])
@@ -181,7 +187,7 @@ def _sections(page: Page) -> list[_Section]:
             level = len(match.group(1))
             text, explicit = heading_text(match.group(2))
             anchor = anchors.allocate(explicit or github_slug(text))  # every heading counts, as on GitHub
-            if level not in SPLIT_LEVELS or (level == 1 and plain_heading(text) == page.title):
+            if level not in SPLIT_LEVELS or _is_title_heading(line, page.title):
                 # Deeper headings, and a `#` repeating the page title, stay inside their section;
                 # the line loses only its {#id}.
                 current.lines.append(f"{match.group(1)} {text}")
@@ -238,8 +244,8 @@ def chunk_page(
         body = "\n".join(section.lines).strip("\n")
         if section.level == 0:
             body = "\n\n".join(part for part in (page.description or "", body) if part.strip())
-            if not body.strip():
-                continue  # a page that starts with a heading has no overview: nothing to index
+            if all(not line.strip() or _is_title_heading(line, page.title) for line in body.splitlines()):
+                continue  # no text before the first section (a title heading at most): nothing to index
             href, base_id, heading = route, page.path, ""
         else:
             href, base_id, heading = f"{route}#{section.anchor}", f"{page.path}#{section.anchor}", section.heading
