@@ -33,22 +33,35 @@ def _stems(text: str) -> list[str]:
     return [w[:_STEM] for w in _WORD.findall(text.lower()) if w not in _STOP_WORDS]
 
 
-def adjacent_pairs(text: str) -> set[tuple[str, str]]:
-    stems = _stems(text)
-    return set(zip(stems, stems[1:], strict=False))
+# Between two words of a pair: punctuation and spaces, with any stop words in between.
+_GAP = r"[\W_]+(?:(?:" + "|".join(sorted(_STOP_WORDS, key=len, reverse=True)) + r")[\W_]+)*"
 
 
-def proximity_share(question_pairs: set[tuple[str, str]], hit: Hit) -> float:
+def pair_patterns(question: str) -> list[re.Pattern[str]]:
+    """One pattern per adjacent pair of the question's words (stop words skipped, each word by its
+    first five letters), compiled once per question. Patterns start with a literal, so the search
+    of lower-cased text runs at C speed; the word boundary before it is checked after a match."""
+    stems = _stems(question)
+    pairs = dict.fromkeys(zip(stems, stems[1:], strict=False))  # distinct, in order
+    return [re.compile(rf"{re.escape(a)}[^\W_]*{_GAP}{re.escape(b)}") for a, b in pairs]
+
+
+def _found(pattern: re.Pattern[str], text: str) -> bool:
+    return any(m.start() == 0 or not text[m.start() - 1].isalnum() for m in pattern.finditer(text))
+
+
+def proximity_share(patterns: list[re.Pattern[str]], hit: Hit) -> float:
     """The share of the question's adjacent pairs that stand adjacent in the section."""
-    if not question_pairs:
+    if not patterns:
         return 0.0
-    return len(question_pairs & adjacent_pairs(f"{hit.heading}\n{hit.content}")) / len(question_pairs)
+    text = f"{hit.heading}\n{hit.content}".lower()
+    return sum(1 for p in patterns if _found(p, text)) / len(patterns)
 
 
 def rerank_by_proximity(question: str, hits: list[Hit], weight: float = PROXIMITY_WEIGHT) -> list[Hit]:
     """The full-text hits re-scored by proximity, best first (same hits, new scores)."""
-    pairs = adjacent_pairs(question)
-    if not pairs or not hits:
+    patterns = pair_patterns(question)
+    if not patterns or not hits:
         return hits
-    rescored = [replace(h, score=h.score * (1 + weight * proximity_share(pairs, h))) for h in hits]
+    rescored = [replace(h, score=h.score * (1 + weight * proximity_share(patterns, h))) for h in hits]
     return sorted(rescored, key=lambda h: (-h.score, h.id))
