@@ -183,6 +183,17 @@ def test_page_selection_ratio_cap_demotion_and_excerpt() -> None:
     assert by_ratio[2].reason == "dropped: score below 0.50 × best" and by_ratio[0].breadcrumb == "A"
 
 
+def test_a_page_whose_overview_and_a_section_match_outranks_one_lucky_section() -> None:
+    lucky = FusedHit(_hit("a-s", "a.mdx", "A", heading="Aside"), 1.0)
+    overview = FusedHit(_hit("b", "b.mdx", "B", heading=""), 0.6)
+    section = FusedHit(_hit("b-s", "b.mdx", "B", heading="Setup"), 0.6)
+    pages = select_pages([lucky, overview, section], "q")
+    assert [p.title for p in pages] == ["B", "A"] and pages[0].heading == "Setup"
+    # Two sections of one page are not such evidence: the lucky section keeps the lead.
+    other = FusedHit(_hit("b-t", "b.mdx", "B", heading="Usage"), 0.6)
+    assert [p.title for p in select_pages([lucky, section, other], "q")] == ["A", "B"]
+
+
 def test_question_names_page() -> None:
     assert names_page("How do cucumber tests run?", "Cucumber Tests")
     assert not names_page("How private is my data?", "Privacy Policy")
