@@ -14,7 +14,7 @@ class PageChoice:
     title: str
     href: str  # the excerpt's href (section anchor)
     page_href: str
-    score: float  # the page's best fused chunk score, after any demotion
+    score: float  # the page's best fused chunk score (+ its overview's), after any demotion
     raw_score: float
     excerpt: str
     heading: str
@@ -69,6 +69,12 @@ def select_pages(
         choice.href, choice.excerpt, choice.heading, choice.chunk_id, choice.breadcrumb = (
             best.hit.href, best.hit.content, best.hit.heading, best.hit.id, best.hit.breadcrumb
         )
+        # Page evidence: a page whose overview and a section both match says twice that it is about
+        # the question; it outranks a page with one lucky chunk. (Adding further sections was
+        # measured too: long pages with many weak matches then crowd out the answer.)
+        overview = next((c for c in choice.chunks if not c.hit.heading), None)
+        if overview is not None and sections:
+            choice.score = choice.raw_score = overview.score + sections[0].score
         if is_demoted(choice.title, choice.page, demoted) and not names_page(
             question, choice.title, choice.page
         ):
