@@ -59,8 +59,8 @@ async def match_docs_sections(
 
 async def query_terms(conn: asyncpg.Connection, question: str, audiences: list[str] | None) -> list[dict[str, object]]:
     """The question's full-text terms with their statistics as `audiences` see them (for --explain)."""
+    # The question's own words, unknown ones included (ndoc 0): what the docs lack is worth seeing.
     rows = await conn.fetch(
-        "select * from public.docs_query_lexemes(public.docs_search_text($1, $2), $2)", question.replace("\x00", ""),
-        audiences,
+        "select * from public.docs_query_lexemes($1, $2)", question.replace("\x00", ""), audiences
     )
     return [{"lexeme": r["lexeme"], "ndoc": r["ndoc"], "idf": round(r["idf"], 4)} for r in rows]
