@@ -11,6 +11,7 @@ Only the leg's own hits are re-ordered: nothing is added or removed.
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import replace
 
@@ -19,14 +20,17 @@ from app.search.legs import Hit
 PROXIMITY_WEIGHT = 1.0  # a section holding every pair of the question, in order, counts double
 _STEM = 5
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
-_STOP_WORDS = frozenset(
-    """a about after all also am an and any are as at be been before being between both but by can
-    could did do does doing during each few for from further had has have having he her here hers him
-    his how i if in into is it its itself just me more most my no nor not now of off on once only or
-    other our ours out over own same she should so some such than that the their theirs them then there
-    these they this those through to too under until up very was we were what when where which while
-    who whom why will with would you your yours""".split()
-)
+_STOP_WORDS = frozenset([
+    "a", "about", "after", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be", "been",
+    "before", "being", "between", "both", "but", "by", "can", "could", "did", "do", "does", "doing",
+    "during", "each", "few", "for", "from", "further", "had", "has", "have", "having", "he", "her", "here",
+    "hers", "him", "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "me", "more",
+    "most", "my", "no", "nor", "not", "now", "of", "off", "on", "once", "only", "or", "other", "our", "ours",
+    "out", "over", "own", "same", "she", "should", "so", "some", "such", "than", "that", "the", "their",
+    "theirs", "them", "then", "there", "these", "they", "this", "those", "through", "to", "too", "under",
+    "until", "up", "very", "was", "we", "were", "what", "when", "where", "which", "while", "who", "whom",
+    "why", "will", "with", "would", "you", "your", "yours",
+])
 
 
 def _stems(text: str) -> list[str]:
@@ -42,7 +46,7 @@ def pair_patterns(question: str) -> list[re.Pattern[str]]:
     first five letters), compiled once per question. Patterns start with a literal, so the search
     of lower-cased text runs at C speed; the word boundary before it is checked after a match."""
     stems = _stems(question)
-    pairs = dict.fromkeys(zip(stems, stems[1:], strict=False))  # distinct, in order
+    pairs = dict.fromkeys(itertools.pairwise(stems))  # distinct, in order
     return [re.compile(rf"{re.escape(a)}[^\W_]*{_GAP}{re.escape(b)}") for a, b in pairs]
 
 
