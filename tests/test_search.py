@@ -310,8 +310,10 @@ async def test_words_standing_together_as_in_the_question_rank_higher(pool, monk
         for i in range(8):
             await add(conn, f"f{i}.mdx#s", f"Unrelated filler {i}.", title=f"F{i}", heading="F")
         await refresh(conn)
-        plain = await search_docs_sections(conn, "where is the head node", 5, None)
-    assert plain[0].id == "queues.mdx#s"  # term by term, the scattered section wins
+        plain = await conn.fetch("select id from search_docs_sections('where is the head node', 5)")
+        leg = await search_docs_sections(conn, "where is the head node", 5, None)
+    assert plain[0]["id"] == "queues.mdx#s"  # term by term (the SQL alone), the scattered section wins
+    assert leg[0].id == "nodes.mdx#s"
     monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
     get_settings.cache_clear()
     retrieval = await build_retriever(pool, get_settings()).retrieve("where is the head node")

@@ -6,6 +6,8 @@ from dataclasses import dataclass
 
 import asyncpg
 
+from app.search.proximity import rerank_by_proximity
+
 
 @dataclass(frozen=True)
 class Hit:
@@ -38,13 +40,14 @@ async def search_docs_sections(
     conn: asyncpg.Connection, question: str, match_count: int, audiences: list[str] | None
 ) -> list[Hit]:
     """Full-text leg: rare question words weigh more; best first; only sections `audiences` may see.
-    Words no visible section holds are typo-corrected or dropped first (docs_search_text, 007)."""
+    Words no visible section holds are typo-corrected or dropped first (docs_search_text, 007);
+    sections holding the question's words side by side move up (proximity.py)."""
     # Postgres text cannot hold NUL: a pasted NUL is dropped rather than failing the leg.
     rows = await conn.fetch(
         "select * from public.search_docs_sections(public.docs_search_text($1, $3), $2, $3)",
         question.replace("\x00", ""), match_count, audiences,
     )
-    return _hits(rows, "rank")
+    return rerank_by_proximity(question, _hits(rows, "rank"))
 
 
 async def match_docs_sections(

@@ -6,7 +6,8 @@ the head of a queue and a node pool as well as one about the head node. Its hits
 score × (1 + weight × the share of the question's adjacent word pairs found adjacent in the
 section, heading included). Stop words are skipped on both sides ("IP of the head node" pairs
 "head node"), and words compare on their first five letters, a cheap stem ("nodes" is "node").
-Only the leg's own hits are re-ordered: nothing is added or removed.
+Only the leg's own hits are re-ordered, inside the leg (legs.search_docs_sections): nothing is
+added or removed.
 """
 
 from __future__ import annotations
@@ -14,8 +15,10 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import replace
+from typing import TYPE_CHECKING
 
-from app.search.legs import Hit
+if TYPE_CHECKING:  # legs.py calls this module: a runtime import would be circular
+    from app.search.legs import Hit
 
 PROXIMITY_WEIGHT = 1.0  # a section holding every pair of the question, in order, counts double
 _STEM = 5

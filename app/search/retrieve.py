@@ -20,7 +20,6 @@ from app.logging import get_logger
 from app.search.fusion import FusedHit, apply_weights, evidence_fusion
 from app.search.legs import Hit, match_docs_sections, query_terms, search_docs_sections
 from app.search.pages import PageChoice, select_pages
-from app.search.proximity import rerank_by_proximity
 from app.search.query_embedding import QueryEmbedder
 from app.search.reduce import reduce_question
 from app.search.terms import clip_question
@@ -99,8 +98,7 @@ class Retriever:
 
     async def _keyword(self, question: str, audiences: list[str] | None) -> list[Hit]:
         async with self.pool.acquire() as conn:
-            hits = await search_docs_sections(conn, question, self.settings.leg_match_count, audiences)
-        return rerank_by_proximity(question, hits)
+            return await search_docs_sections(conn, question, self.settings.leg_match_count, audiences)
 
     async def _vector(self, question: str, audiences: list[str] | None, timings: dict[str, float]) -> list[Hit]:
         assert self.embedder is not None
