@@ -25,6 +25,7 @@ from app.embeddings.base import EmbeddingProvider
 from app.embeddings.cache import EmbeddingCache
 from app.errors import DocschatError
 from app.logging import get_logger
+from app.metrics import record_sync
 from app.sources import DEFAULT_AUDIENCE, Source, SourcesConfig
 
 log = get_logger(__name__)
@@ -382,13 +383,21 @@ async def sync_sources(
     started = time.perf_counter()
     report = SyncReport(embedding_model=provider.model if provider else None)
     sources = [config.source(only)] if only else list(config.sources)
-    composed = compose_sources(sources, settings, report)
-    synced = {r.name for r in report.sources if not r.error}
-    await sync_composed(
-        pool, composed, provider, report, synced_sources=synced,
-        configured_sources=None if only else {s.name for s in config.sources},
-        cache=cache, progress=progress, wait_for_lock=wait_for_lock,
-    )
+    outcome = "failed"
+    try:
+        composed = compose_sources(sources, settings, report)
+        synced = {r.name for r in report.sources if not r.error}
+        await sync_composed(
+            pool, composed, provider, report, synced_sources=synced,
+            configured_sources=None if only else {s.name for s in config.sources},
+            cache=cache, progress=progress, wait_for_lock=wait_for_lock,
+        )
+        outcome = "failed" if report.failed else "ok"
+    except SyncBusyError:
+        outcome = "busy"
+        raise
+    finally:
+        record_sync(outcome, time.perf_counter() - started)
     report.seconds = round(time.perf_counter() - started, 3)
     log.info("sync_done", **{k: v for k, v in report.to_dict().items() if k not in ("warnings", "sources")},
              failed_sources=[s.name for s in report.failed])

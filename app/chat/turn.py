@@ -15,10 +15,12 @@ from typing import Any
 import asyncpg
 
 from app.chat import stream_protocol as protocol
+from app.chat.answer_deadline import within_deadlines
 from app.chat.answerers import NOT_FOUND, Answerer, Excerpt
 from app.chat.sessions import add_message, list_messages
 from app.config import Settings
 from app.logging import get_logger
+from app.metrics import observe_turn
 from app.search.eval import absolute_url
 from app.search.retrieve import RetrievalError, Retriever
 
@@ -78,13 +80,17 @@ class ChatTurn:
                 self.text.append(NOT_FOUND)  # nothing to answer from: no model is called
                 yield protocol.text_delta(text_id, NOT_FOUND)
             else:
-                async for delta in services.answerer.stream(self.question, excerpts, history):
+                async for delta in within_deadlines(
+                    services.answerer.stream(self.question, excerpts, history),
+                    first_token_seconds=settings.answer_first_token_timeout_seconds,
+                    total_seconds=settings.answer_timeout_seconds,
+                ):
                     self.text.append(delta)
                     yield protocol.text_delta(text_id, delta)
         except (asyncio.CancelledError, GeneratorExit):
             raise
         except Exception as exc:  # noqa: BLE001 - any answerer failure becomes an error part
-            self.failed = "the answer could not be completed; the guides above are still relevant"
+            self.failed = "the summary is unavailable right now; the guides above are still relevant"
             log.warning("chat_answer_failed", answerer=services.answerer.name, error=type(exc).__name__)
             yield protocol.error(self.failed)
             return
@@ -105,7 +111,7 @@ class ChatTurn:
     async def sse(self) -> AsyncIterator[str]:
         """The turn as server-sent events; the reply is saved even if the client disconnects."""
         try:
-            async for part in self.parts():
+            async for part in observe_turn(self.parts()):
                 yield protocol.sse(part)
             yield protocol.DONE
         finally:
