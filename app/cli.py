@@ -299,32 +299,27 @@ async def open_pool(url: str) -> Any:
 def sync_with_progress(
     url: str, sources: Any, settings: Any, label: str, *, wait_for_lock: bool, only: str | None = None
 ) -> Any:
-    """One sync of `sources` with the configured provider, the disk cache and a progress bar on a terminal."""
-    from app.embeddings.cache import EmbeddingCache, cache_path
+    """One recorded sync job of `sources` (the job lock keeps it alone; `docschat status` shows it),
+    with the configured provider, the disk cache and a progress bar on a terminal."""
     from app.embeddings.providers import get_embedding_provider
-    from app.sync import sync_sources
+    from app.ops.jobs import claim_sync_job, run_sync_job
 
     provider = get_embedding_provider(settings)
-    cache = EmbeddingCache(cache_path(settings.docschat_home))
     progress, update = make_progress(label)
 
     async def go() -> Any:
         async with await open_pool(url) as pool:
+            job = await claim_sync_job(pool, settings, trigger="cli", config=sources, only=only, wait=wait_for_lock)
             if progress:
                 progress.start()
             try:
-                return await sync_sources(
-                    pool, sources, settings, provider, only=only, cache=cache, progress=update,
-                    wait_for_lock=wait_for_lock,
-                )
+                outcome = await run_sync_job(job, settings, provider, progress=update, wait_for_lock=wait_for_lock)
             finally:
                 if progress:
                     progress.stop()
+            return outcome.reports[0]
 
-    try:
-        return run_async(go)
-    finally:
-        cache.close()
+    return run_async(go)
 
 
 @main.command("sync")
@@ -383,9 +378,10 @@ def search_command(
 
     async def go() -> Any:
         async with await open_pool(url) as pool:
-            return await build_retriever(pool, settings).retrieve(
-                question, mode=mode, audiences=audiences, explain=explain
-            )
+            retriever = build_retriever(pool, settings)
+            if mode != "keyword":
+                await retriever.warm_up()  # the model loads before the question, not within its timeout
+            return await retriever.retrieve(question, mode=mode, audiences=audiences, explain=explain)
 
     retrieval = run_async(go)
     if as_json:
@@ -393,6 +389,8 @@ def search_command(
         return
     if retrieval.degraded:
         console.print(f"[yellow]degraded: {retrieval.degraded}[/] ({'; '.join(retrieval.errors.values())})")
+    verdict = "would answer" if retrieval.would_answer else "[yellow]would not answer[/]"
+    console.print(f"confidence {retrieval.confidence:.3f} (floor {retrieval.floor:.2f}): {verdict}")
     if not retrieval.pages:
         console.print("no matching pages")
     for number, page in enumerate(retrieval.pages, 1):
@@ -421,6 +419,7 @@ def _print_explain(retrieval: Any) -> None:
     for choice in retrieval.candidates:
         pages.add_row(choice.source, choice.title, f"{choice.weight:g}", f"{choice.score:.5f}", choice.reason)
     console.print(pages)
+    console.print(f"confidence: {retrieval.to_dict(explain=True)['explain']['confidence']}", highlight=False)
     console.print(f"timings (ms): {retrieval.timings_ms}")
 
 
@@ -442,19 +441,163 @@ def eval_command(file: Any, mode: str, k: int, as_json: bool, audience: str | No
 
     async def go() -> Any:
         async with await open_pool(url) as pool:
+            retriever = build_retriever(pool, settings)
+            if mode != "keyword":
+                await retriever.warm_up()
             return await evaluate(
-                build_retriever(pool, settings), items, mode=mode, k=k, base_url=settings.docs_base_url,
-                audiences=audiences,
+                retriever, items, mode=mode, k=k, base_url=settings.docs_base_url, audiences=audiences
             )
 
     report = run_async(go)
     if as_json:
         print_json(report)
         return
-    console.print(
-        f"{report['questions']} questions, mode {mode}, k={k}: precision {report['precision']:.3f}  "
-        f"recall {report['recall']:.3f}  MRR {report['mrr']:.3f}  page recall {report['page_recall']:.3f}"
-    )
+    console.print(f"{report['questions']} questions ({report['answerable']} answerable, "
+                  f"{report['unanswerable']} unanswerable), mode {mode}, k={k}")
+    if report["answerable"]:
+        console.print(
+            f"answerable: precision {report['precision']:.3f}  recall {report['recall']:.3f}  "
+            f"MRR {report['mrr']:.3f}  page recall {report['page_recall']:.3f}"
+        )
+        console.print(f"false refusal rate (answerable refused): {report['false_refusal_rate']:.3f}")
+    if report["unanswerable"]:
+        console.print(f"refusal rate (unanswerable refused): {report['refusal_rate']:.3f}")
+
+
+# --- gaps ----------------------------------------------------------------------------------------
+
+
+@main.command("gaps")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per gap.")
+@click.option("--since", default=None, help="Only gaps seen within this long: 30m, 24h, 7d, 2w.")
+@click.option("--clear", is_flag=True, help="Delete the gaps (those seen within --since, or all).")
+def gaps_command(as_json: bool, since: str | None, clear: bool) -> None:
+    """Questions the docs did not answer, or answered with low confidence; most frequent first."""
+    from app.chat.gaps import BadDuration, clear_gaps, list_gaps, parse_since
+    from app.db.pool import connect
+
+    try:
+        window = parse_since(since) if since is not None else None
+    except BadDuration as exc:
+        raise click.UsageError(str(exc)) from None
+    settings = get_settings()
+    url = database_url()
+
+    async def go() -> Any:
+        from app.db.migrate import ensure_schema
+
+        await ensure_schema(url)
+        async with connect(url) as conn:
+            if clear:
+                return await clear_gaps(conn, window)
+            return await list_gaps(conn, settings.gap_retention_days, window)
+
+    result = run_async(go)
+    if clear:
+        print_json({"deleted": result}) if as_json else console.print(f"deleted {result} gaps")
+        return
+    if as_json:
+        for gap in result:
+            print_json(gap.to_dict())
+        return
+    if not result:
+        console.print("no gaps")
+        return
+    table = Table("count", "question", "best page", "confidence", "refused", "last seen", title="documentation gaps")
+    for gap in result:
+        table.add_row(str(gap.count), gap.question, gap.best_page or "-", f"{gap.confidence:.3f}",
+                      "yes" if gap.refused else "no", gap.last_seen.strftime("%Y-%m-%d %H:%M"))
+    console.print(table)
+
+
+# --- status and index ----------------------------------------------------------------------------
+
+
+@main.command("status")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object (the same as GET /admin/api/status).")
+def status_command(as_json: bool) -> None:
+    """Per source pages, chunks, models, audiences and last sync; provider, scheduler, gaps, size."""
+    from app.chat.services import build_answerer
+    from app.embeddings.providers import get_embedding_provider
+    from app.ops.status import index_status
+
+    settings = get_settings()
+    url = database_url()
+    provider = get_embedding_provider(settings)
+    answerer = build_answerer(settings)
+
+    async def go() -> dict[str, Any]:
+        async with await open_pool(url) as pool:
+            return await index_status(pool, settings, provider_model=provider.model if provider else None,
+                                      answerer=answerer)
+
+    status = run_async(go)
+    if as_json:
+        print_json(status)
+        return
+    _print_status(status)
+
+
+def _print_status(status: dict[str, Any]) -> None:
+    def counts(mapping: dict[str, int]) -> str:
+        return ", ".join(f"{name} {n}" for name, n in mapping.items()) or "-"
+
+    for source in status["sources"]:
+        console.print(f"[bold]{source['name']}[/]: {source['pages']} pages, {source['chunks']} chunks "
+                      f"(models: {counts(source['chunks_by_model'])}; audiences: {counts(source['chunks_by_audience'])})",
+                      highlight=False, soft_wrap=True)
+        if source["repo"]:
+            console.print(f"  from {source['repo']} at {source['branch']} ({source['dir'] or '/'})", highlight=False, soft_wrap=True)
+        last = source["last_sync"]
+        if last is None:
+            console.print("  last sync: never", soft_wrap=True)
+        else:
+            behind = "" if source["up_to_date"] else f" (branch now at {(source['head_commit'] or '?')[:12]})"
+            console.print(f"  last sync: {last['result']} at {last['finished_at']} by {last['trigger']} in "
+                          f"{last['seconds']}s; synced commit {(source['synced_commit'] or '-')[:12]}{behind}",
+                          highlight=False, soft_wrap=True)
+            if last["error"]:
+                console.print(f"  [red]error:[/] {last['error']}", highlight=False, soft_wrap=True)
+        if source["head_error"]:
+            console.print(f"  [yellow]repository:[/] {source['head_error']}", highlight=False, soft_wrap=True)
+    provider, scheduler = status["provider"], status["scheduler"]
+    console.print(f"embeddings: {provider['embedding_model'] or 'none (keyword-only)'}; answers: {provider['answerer']}"
+                  + (f" ({provider['chat_model']})" if provider["chat_model"] else ""), soft_wrap=True)
+    if scheduler["enabled"]:
+        console.print(f"scheduler: every {scheduler['interval_seconds']}s; last check {scheduler['last_check_at'] or 'never'}; "
+                      f"next {scheduler['next_check_at'] or 'when a server runs'}", soft_wrap=True)
+    else:
+        console.print("scheduler: off (SYNC_INTERVAL_SECONDS unset)")
+    if status["running_job"]:
+        console.print(f"running: sync job {status['running_job']['id']} ({status['running_job']['trigger']})")
+    database = status["database"]
+    console.print(f"gaps: {status['gaps']}; database {database['size_bytes'] / 1e6:.1f} MB "
+                  f"(index {database['index_bytes'] / 1e6:.1f} MB)", soft_wrap=True)
+
+
+@main.group("index")
+def index_group() -> None:
+    """The index itself."""
+
+
+@index_group.command("clear")
+@click.option("--source", default=None, help="Only this source's chunks.")
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+def index_clear(source: str | None, yes: bool) -> None:
+    """Delete every indexed chunk (or one source's); the next sync rebuilds them."""
+    from app.ops.index import clear_index
+
+    url = database_url()
+    what = f"every chunk of source {source!r}" if source else "the whole index"
+    if not yes and not click.confirm(f"Delete {what}?", default=False):
+        raise click.ClickException("nothing deleted")
+
+    async def go() -> int:
+        async with await open_pool(url) as pool:
+            return await clear_index(pool, source)
+
+    deleted = run_async(go)
+    console.print(f"deleted {deleted} chunks" + (f" of source {source!r}" if source else ""))
 
 
 # --- serve and ask -------------------------------------------------------------------------------
@@ -509,6 +652,7 @@ def ask_command(question: str, audience: str | None, public_only: bool) -> None:
     async def go() -> int:
         async with await open_pool(url) as pool:
             services = build_chat_services(pool, settings)
+            await services.retriever.warm_up()
             async with pool.acquire() as conn:
                 session_id = await upsert_session(conn, None)
                 await add_message(conn, session_id, "user", question)

@@ -6,7 +6,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import BeforeValidator, Field, SecretStr
+from pydantic import BeforeValidator, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 
@@ -106,6 +106,19 @@ class Settings(BaseSettings):
     leg_timeout_seconds: float = Field(2.0, gt=0, description="Timeout of each retrieval leg.")
     query_embedding_timeout_seconds: float = Field(5.0, gt=0, description="Timeout of embedding the question.")
 
+    # --- judgment (app/search/confidence.py; how the defaults were chosen: docs/configuration.mdx)
+    answer_floor: float | None = Field(
+        None, ge=0, le=1, description="Confidence below which the chat says the docs do not cover the question. "
+        "Unset: the default (cosine is put on a per-embedding-model scale first)."
+    )
+    low_confidence: float | None = Field(
+        None, ge=0, le=1, description="Answered questions below this confidence are recorded as gaps. Unset: floor + 0.15."
+    )
+    keyword_answer_floor: float | None = Field(
+        None, ge=0, le=1, description="The floor of keyword-only retrieval (no provider, or the vector leg failed)."
+    )
+    gap_retention_days: int = Field(90, ge=1, description="Gaps not seen for this many days are deleted.")
+
     # --- chat ----------------------------------------------------------------------------------
     chat_model: str = Field("gemini-3.6-flash", description="Gemini model that writes the Summary.")
     answer_first_token_timeout_seconds: float = Field(
@@ -131,12 +144,39 @@ class Settings(BaseSettings):
     # --- server --------------------------------------------------------------------------------
     host: str = Field("127.0.0.1", description="Address `docschat serve` binds.")
     port: int = Field(8000, ge=1, le=65535, description="Port `docschat serve` binds.")
+    startup_wait_seconds: float = Field(
+        60.0, gt=0, description="How long a question waits for the server to finish loading the model before a 503."
+    )
     log_level: str = Field("info", description="debug, info, warning or error.")
     metrics_enabled: bool = Field(False, description="true: Prometheus metrics at /metrics (unauthenticated: "
                                   "keep it on an internal port or behind the proxy).")
     db_pool_size: int = Field(
         10, ge=1, le=200, description="Connections per worker process (total: workers × this, under the server's max)."
     )
+
+    # --- operations (admin console, scheduler) --------------------------------------------------
+    admin_token: SecretStr | None = Field(
+        None, description="Enables /admin and /admin/api/ behind `Authorization: Bearer <token>`. Unset: 404."
+    )
+    admin_failures_per_hour: int = Field(10, ge=1, description="Wrong admin tokens per client IP per hour.")
+    admin_failures_per_day: int = Field(50, ge=1, description="Wrong admin tokens per client IP per day.")
+    sync_interval_seconds: float | None = Field(
+        None, gt=0, description="Seconds between re-checks of each source's branch head (unset: no scheduler; 600 suggested)."
+    )
+    sync_start_delay_seconds: float = Field(
+        15.0, ge=0, description="Seconds after start-up before the scheduler's first check (an empty index syncs then)."
+    )
+
+    @field_validator("admin_token", mode="before")
+    @classmethod
+    def _admin_token_strength(cls, value: object) -> object:
+        # Empty means unset (admin off); a short token is refused rather than guessed.
+        raw = value.get_secret_value() if isinstance(value, SecretStr) else value
+        if raw is None or (isinstance(raw, str) and not raw.strip()):
+            return None
+        if isinstance(raw, str) and len(raw.strip()) < 16:
+            raise ValueError("must be at least 16 characters (for example: openssl rand -hex 24)")
+        return value
 
     @property
     def anonymous_audiences(self) -> list[str]:

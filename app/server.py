@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+import asyncio
+from collections.abc import AsyncIterator, Coroutine
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -23,8 +24,8 @@ from app.logging import configure_logging, get_logger
 
 log = get_logger(__name__)
 
-_ERROR_NAMES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "payload_too_large",
-                415: "unsupported_media_type", 429: "rate_limited", 503: "unavailable"}
+_ERROR_NAMES = {400: "bad_request", 401: "unauthorized", 404: "not_found", 405: "method_not_allowed",
+                413: "payload_too_large", 415: "unsupported_media_type", 429: "rate_limited", 503: "unavailable"}
 
 
 def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[dict[str, Any]]:
@@ -81,6 +82,29 @@ def prepare_serving(settings: Settings) -> None:
     asyncio.run(ensure_schema(resolve_database_url(settings)))
 
 
+class Readiness:
+    """Whether the server has loaded what the first question needs (the embedding model)."""
+
+    def __init__(self) -> None:
+        self.ready = asyncio.Event()
+        self.error: str | None = None
+
+    async def run(self, warm_up: Coroutine[Any, Any, None]) -> None:
+        try:
+            await warm_up
+        except Exception as exc:  # noqa: BLE001 - reported by /healthz, questions go keyword-only
+            self.error = f"{type(exc).__name__}: the embedding model could not be loaded"
+            log.error("warm_up_failed", error=type(exc).__name__)
+        self.ready.set()
+
+    async def wait(self, timeout: float) -> bool:
+        try:
+            await asyncio.wait_for(self.ready.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+
 def create_app(settings: Settings | None = None) -> Litestar:
     """The application; the database pool is opened at startup, never at import."""
     settings = settings or get_settings()
@@ -88,6 +112,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
 
     @asynccontextmanager
     async def lifespan(app: Litestar) -> AsyncIterator[None]:
+        from app.admin.lifecycle import start_operations
         from app.chat.services import build_chat_services
         from app.db.migrate import ensure_schema
         from app.db.pool import create_pool
@@ -106,16 +131,28 @@ def create_app(settings: Settings | None = None) -> Litestar:
             pool, settings.ip_hash_secret.get_secret_value() if settings.ip_hash_secret else None,
             settings.docschat_home,
         )
+        # The schema is checked above; the embedding model loads next (seconds). Until it has,
+        # /healthz says "ready": false and questions wait for it instead of going keyword-only.
+        state.readiness = Readiness()
+        retriever = state.services.retriever
+        if retriever.needs_warm_up:
+            warm_up = asyncio.create_task(state.readiness.run(retriever.warm_up()))
+        else:
+            state.readiness.ready.set()
+            warm_up = None
+        operations = start_operations(state, pool, settings)
         try:
             yield
         finally:
-            import asyncio
-
+            await operations.stop()
+            if warm_up is not None:
+                warm_up.cancel()
             if state.services.background:  # replies being stored
                 await asyncio.gather(*state.services.background, return_exceptions=True)
             await state.db_recovery.close()
             await pool.close()
 
+    from app.admin.routes import admin_routes
     from app.web.routes import WEB_ROUTES
 
     cors = cors_config(settings.cors_origins)
@@ -128,7 +165,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         handlers.append(metrics_endpoint)
         middleware.append(metrics_middleware)
     return Litestar(
-        route_handlers=handlers,
+        route_handlers=[*handlers, *admin_routes(settings)],
         middleware=middleware,
         lifespan=[lifespan],
         cors_config=cors,

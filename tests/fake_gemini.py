@@ -34,6 +34,8 @@ class FakeGemini:
     answer_parts: list[str] = field(default_factory=lambda: ["The answer ", "comes from ", "the excerpts."])
     cut_stream_after: int | None = None  # send this many parts, then an error
     part_delay_seconds: float = 0.0  # pause before each part after the first
+    embed_gate: threading.Event | None = None  # when an Event, document embeddings wait until it is set
+    embeds_waiting: int = 0  # document embed requests that reached the gate
     first_part_delay_seconds: float = 0.0  # a hung endpoint: headers sent, then nothing this long
     released: threading.Event = field(default_factory=threading.Event)  # set on exit: pauses end
     url: str = ""
@@ -79,6 +81,11 @@ def _handler(state: FakeGemini, lock: threading.Lock) -> type[BaseHTTPRequestHan
                            headers)
                 return
             if self.path.split("?")[0].endswith(":batchEmbedContents"):
+                documents = any(r.get("taskType") == "RETRIEVAL_DOCUMENT" for r in body.get("requests", []))
+                if state.embed_gate is not None and documents:
+                    with lock:
+                        state.embeds_waiting += 1
+                    state.embed_gate.wait(timeout=60)
                 vectors = []
                 for request in body.get("requests", []):
                     text = " ".join(p.get("text", "") for p in request.get("content", {}).get("parts", []))

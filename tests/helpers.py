@@ -50,6 +50,20 @@ def copy_tree_as_repo(source: Path, root: Path, docs_dir: str = "docs") -> Path:
     return root
 
 
+def wait_until(condition, *, timeout: float = 30.0, what: str = "the condition"):
+    """Poll `condition` until it returns something truthy (and return that); fail after `timeout`."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while True:
+        value = condition()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+        time.sleep(0.05)
+
+
 def seed_docs(database_url: str, files: dict[str, str]) -> None:
     """Compose `files` in memory and sync them, with the provider the environment selects."""
     import asyncio

@@ -33,12 +33,10 @@ DOCS = {
 }
 
 
-
-
-
 def seed(database_url: str) -> None:
     """DOCS indexed with whatever embedding provider the environment selects."""
     seed_docs(database_url, DOCS)
+
 
 
 @pytest.fixture

@@ -21,6 +21,8 @@ from google.genai import types
 from app.chat.sessions import ChatMessage
 from app.search.terms import words
 
+# The whole reply when the retrieval's confidence is below the floor: no guides, no model call.
+NOT_COVERED = "The documentation doesn't cover this question, so I couldn't find an answer to it."
 NOT_FOUND = (
     "I couldn't find anything about that in the documentation. Try rephrasing the question, "
     "or browse the guides directly."

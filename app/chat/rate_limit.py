@@ -90,19 +90,32 @@ class RateLimitDecision:
 
 
 class ChatRateLimiter:
-    """N questions an hour and M a day per client (hashed IP)."""
+    """N hits an hour and M a day per client (hashed IP); `namespace` keeps limits apart
+    (chat questions, failed admin logins)."""
 
-    def __init__(self, pool: asyncpg.Pool, per_hour: int, per_day: int) -> None:
+    def __init__(self, pool: asyncpg.Pool, per_hour: int, per_day: int, namespace: str = "chat") -> None:
         self.storage = PostgresLimitsStorage(pool)
         self.strategy = FixedWindowRateLimiter(self.storage)
         self.items = [("hour", RateLimitItemPerHour(per_hour)), ("day", RateLimitItemPerDay(per_day))]
+        self.namespace = namespace
+
+    async def _refusal(self, name: str, item: RateLimitItemPerHour | RateLimitItemPerDay, client_key: str) -> RateLimitDecision:
+        reset_at = await self.storage.get_expiry(item.key_for(self.namespace, client_key))
+        return RateLimitDecision(False, max(1, math.ceil(reset_at - time.time())), item.amount, name)
 
     async def hit(self, client_key: str) -> RateLimitDecision:
         for name, item in self.items:
-            if not await self.strategy.hit(item, "chat", client_key):
-                record_rate_limited(name)
-                reset_at = await self.storage.get_expiry(item.key_for("chat", client_key))
-                return RateLimitDecision(False, max(1, math.ceil(reset_at - time.time())), item.amount, name)
+            if not await self.strategy.hit(item, self.namespace, client_key):
+                if self.namespace == "chat":  # the metric counts refused questions
+                    record_rate_limited(name)
+                return await self._refusal(name, item, client_key)
+        return RateLimitDecision(True)
+
+    async def check(self, client_key: str) -> RateLimitDecision:
+        """Whether the client still has a hit left, without spending one."""
+        for name, item in self.items:
+            if not await self.strategy.test(item, self.namespace, client_key):
+                return await self._refusal(name, item, client_key)
         return RateLimitDecision(True)
 
 

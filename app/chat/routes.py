@@ -61,6 +61,9 @@ async def post_chat(request: Request[Any, Any, Any], state: State) -> Response[A
     except BadChatRequest as exc:
         return error_response(exc.status, exc.error, str(exc))
     settings = state.settings
+    if not await state.readiness.wait(settings.startup_wait_seconds):
+        return error_response(503, "starting", "the assistant is starting; please try again in a moment",
+                              headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
     ip = client_ip(request.client.host if request.client else None, request.headers.get("x-forwarded-for"),
                    settings.trusted_proxies)
     decision = await state.rate_limiter.hit(hash_ip(ip, state.ip_secret))
@@ -102,23 +105,29 @@ async def delete_chat(request: Request[Any, Any, Any], state: State) -> Response
     return Response({"deleted": deleted}, cookies=[session_cookie(request, state, None)])
 
 
-@get("/healthz", summary="Database reachable, index size, embedding provider", responses=UNAVAILABLE,
-     operation_class=ApiOperation)
+@get("/healthz", summary="Ready (model loaded), database reachable, index size, embedding provider",
+     responses=UNAVAILABLE, operation_class=ApiOperation)
 async def healthz(state: State) -> Response[dict[str, Any]]:
     embedder = state.services.retriever.embedder
     provider = embedder.provider.model if embedder else "none"
+    readiness = state.readiness
+    if not readiness.ready.is_set():
+        return Response({"status": "starting", "ready": False, "error": "starting",
+                         "detail": "the embedding model is loading", "embedding_provider": provider},
+                        status_code=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
     try:
         async with state.services.pool.acquire(timeout=5) as conn:
             sections = await conn.fetchval("select count(*) from public.docs_section")
     except Exception as exc:  # noqa: BLE001 - health reports, it does not raise
         state.db_recovery.notice_failure()
         return Response(
-            {"status": "error", "error": "database_unavailable", "detail": "the database is unreachable",
-             "database": type(exc).__name__, "embedding_provider": provider},
+            {"status": "error", "ready": True, "error": "database_unavailable",
+             "detail": "the database is unreachable", "database": type(exc).__name__, "embedding_provider": provider},
             status_code=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
         )
-    return Response({"status": "ok", "database": "ok", "sections": sections, "embedding_provider": provider,
-                     "answerer": state.services.answerer.name})
+    extra = {"warm_up_error": readiness.error} if readiness.error else {}
+    return Response({"status": "ok", "ready": True, **extra, "database": "ok", "sections": sections,
+                     "embedding_provider": provider, "answerer": state.services.answerer.name})
 
 
 @route("/docs/chat", http_method=[HttpMethod.OPTIONS], status_code=204, include_in_schema=False)

@@ -1,7 +1,8 @@
 """The Vercel AI SDK UI message stream protocol (v1) over server-sent events.
 
 Parts: start, source-url (one per Relevant Guide, before any text), text-start, text-delta…,
-text-end, finish, then the `[DONE]` sentinel; an `error` part reports a failure mid-stream.
+text-end, finish (with `messageMetadata`: confidence, would_answer, degraded), then the `[DONE]`
+sentinel; an `error` part reports a failure mid-stream.
 """
 
 from __future__ import annotations
@@ -41,8 +42,9 @@ def text_end(text_id: str) -> dict[str, Any]:
     return {"type": "text-end", "id": text_id}
 
 
-def finish() -> dict[str, Any]:
-    return {"type": "finish"}
+def finish(metadata: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The last part; `messageMetadata` (optional in the protocol) travels with the message."""
+    return {"type": "finish", "messageMetadata": metadata} if metadata is not None else {"type": "finish"}
 
 
 def error(text: str) -> dict[str, Any]:

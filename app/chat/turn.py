@@ -16,13 +16,14 @@ import asyncpg
 
 from app.chat import stream_protocol as protocol
 from app.chat.answer_deadline import within_deadlines
-from app.chat.answerers import NOT_FOUND, Answerer, Excerpt
+from app.chat.answerers import NOT_COVERED, NOT_FOUND, Answerer, Excerpt
+from app.chat.gaps import record_gap
 from app.chat.sessions import add_message, list_messages
 from app.config import Settings
 from app.logging import get_logger
 from app.metrics import observe_turn
 from app.search.eval import absolute_url
-from app.search.retrieve import RetrievalError, Retriever
+from app.search.retrieve import Retrieval, RetrievalError, Retriever
 
 log = get_logger(__name__)
 
@@ -42,6 +43,15 @@ class ChatServices:
         task.add_done_callback(self.background.discard)
 
 
+def model_excerpts(retrieval: Retrieval, settings: Settings) -> list[Excerpt]:
+    """The kept pages as the numbered excerpts the answerer is given (and the admin tester shows)."""
+    return [
+        Excerpt(number, page.title, absolute_url(settings.docs_base_url, page.href), page.heading, page.excerpt,
+                page.breadcrumb)
+        for number, page in enumerate(retrieval.pages, start=1)
+    ]
+
+
 @dataclass
 class ChatTurn:
     services: ChatServices
@@ -52,6 +62,7 @@ class ChatTurn:
     sources: list[dict[str, Any]] = field(default_factory=list)
     saved: bool = False
     failed: str | None = None
+    retrieval: Retrieval | None = None
 
     async def parts(self) -> AsyncIterator[dict[str, Any]]:
         services, settings = self.services, self.services.settings
@@ -68,12 +79,20 @@ class ChatTurn:
             log.warning("chat_retrieval_failed", error=type(exc).__name__)
             yield protocol.error(self.failed)
             return
-        excerpts = []
-        for number, page in enumerate(retrieval.pages, start=1):
-            url = absolute_url(settings.docs_base_url, page.href)
-            self.sources.append({"title": page.title, "url": url, "heading": page.heading})
-            excerpts.append(Excerpt(number, page.title, url, page.heading, page.excerpt, page.breadcrumb))
-            yield protocol.source_url(f"source-{number}", url, page.title)
+        self.retrieval = retrieval
+        metadata = {"confidence": retrieval.confidence, "would_answer": retrieval.would_answer,
+                    "degraded": retrieval.degraded}
+        if not retrieval.would_answer:
+            # Below the floor the guides would be unrelated pages: say so instead, call no model.
+            self.text.append(NOT_COVERED)
+            for part in (protocol.text_start(text_id), protocol.text_delta(text_id, NOT_COVERED),
+                         protocol.text_end(text_id), protocol.finish(metadata)):
+                yield part
+            return
+        excerpts = model_excerpts(retrieval, settings)
+        for excerpt in excerpts:
+            self.sources.append({"title": excerpt.title, "url": excerpt.url, "heading": excerpt.heading})
+            yield protocol.source_url(f"source-{excerpt.number}", excerpt.url, excerpt.title)
         yield protocol.text_start(text_id)
         try:
             if not excerpts:
@@ -95,13 +114,15 @@ class ChatTurn:
             yield protocol.error(self.failed)
             return
         yield protocol.text_end(text_id)
-        yield protocol.finish()
+        yield protocol.finish(metadata)
 
     async def save(self) -> None:
-        """Store the reply (possibly partial) with its sources; runs once."""
+        """Store the reply (possibly partial) with its sources, and the gap if it is one; runs once."""
         if self.saved:
             return
         self.saved = True
+        if self.retrieval is not None:
+            await record_gap(self.services.pool, self.retrieval, self.services.settings.gap_retention_days)
         content = "".join(self.text)
         if not content and not self.sources:
             return

@@ -22,6 +22,13 @@ class EmbeddingProvider(Protocol):
         ...
 
 
+async def load_provider(provider: EmbeddingProvider) -> None:
+    """Whatever a provider must load before its first call (the offline model); a no-op otherwise."""
+    load = getattr(provider, "load", None)
+    if load is not None:
+        await load()
+
+
 def pad_vector(vector: list[float], dimensions: int = EMBEDDING_DIMENSIONS) -> list[float]:
     """Zero-pad to `dimensions`: dot products and norms are unchanged, so cosine is unchanged."""
     if len(vector) > dimensions:

@@ -45,6 +45,14 @@ class LocalEmbeddingProvider:
     def __init__(self, batch_size: int = 64) -> None:
         self.batch_size = batch_size
 
+    async def load(self) -> None:
+        """Load the model now (10–25 s on a busy machine), so no question waits for it."""
+        await asyncio.to_thread(_load_model)
+
+    @property
+    def loaded(self) -> bool:
+        return _model is not None
+
     def _encode(self, texts: list[str]) -> list[list[float]]:
         model = _load_model()
         vectors = model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False)

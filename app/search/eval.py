@@ -1,6 +1,9 @@
 """Retrieval evaluation with the anthropic-cookbook definitions (sections at k, MRR, page recall).
 
-Input: JSON lines `{"question": ..., "gold": [absolute section URLs], ...}`.
+Input: JSON lines `{"question": ..., "gold": [absolute section URLs], ...}`. A line with `"gold": []`
+is an unanswerable question: it scores refusals (`refusal_rate`), never the retrieval metrics,
+which keep their meaning over the answerable lines; `false_refusal_rate` is the share of
+answerable questions refused.
 """
 
 from __future__ import annotations
@@ -20,8 +23,12 @@ class EvalFileError(DocschatError):
 @dataclass(frozen=True)
 class EvalItem:
     question: str
-    gold: list[str]
+    gold: list[str]  # empty: the docs do not answer it
     id: str | None = None
+
+    @property
+    def answerable(self) -> bool:
+        return bool(self.gold)
 
 
 def normalize_url(url: str) -> str:
@@ -53,8 +60,8 @@ def load_eval_file(path: Path) -> list[EvalItem]:
         if not isinstance(obj, dict) or not isinstance(obj.get("question"), str) or not obj["question"].strip():
             raise EvalFileError(f"{path}:{number}: needs a non-empty string 'question'")
         gold = obj.get("gold")
-        if not isinstance(gold, list) or not gold or not all(isinstance(g, str) for g in gold):
-            raise EvalFileError(f"{path}:{number}: needs 'gold', a non-empty list of URLs")
+        if not isinstance(gold, list) or not all(isinstance(g, str) and g.strip() for g in gold):
+            raise EvalFileError(f"{path}:{number}: needs 'gold', a list of URLs ([] for an unanswerable question)")
         items.append(EvalItem(obj["question"], [normalize_url(g) for g in gold], obj.get("id")))
     if not items:
         raise EvalFileError(f"{path}: no questions")
@@ -67,6 +74,7 @@ async def evaluate(
 ) -> dict[str, object]:
     per_question = []
     totals = {"precision": 0.0, "recall": 0.0, "mrr": 0.0, "page_recall": 0.0}
+    refused = {"answerable": 0, "unanswerable": 0}
     for item in items:
         retrieval = await retriever.retrieve(item.question, mode=mode, audiences=audiences)
         sections: list[str] = []
@@ -76,24 +84,33 @@ async def evaluate(
                 sections.append(url)
             if len(sections) == k:
                 break
-        gold = set(item.gold)
-        found = [u for u in sections if u in gold]
-        precision = len(found) / len(sections) if sections else 0.0
-        recall = len(set(found)) / len(gold)
-        mrr = next((1.0 / rank for rank, u in enumerate(sections, 1) if u in gold), 0.0)
-        gold_pages = {g.split("#", 1)[0] for g in gold}
-        kept_pages = {absolute_url(base_url, p.page_href) for p in retrieval.pages}
-        page_recall = len(gold_pages & kept_pages) / len(gold_pages)
-        for name, value in zip(totals, (precision, recall, mrr, page_recall), strict=True):
-            totals[name] += value
-        per_question.append(
-            {"id": item.id, "question": item.question, "retrieved": sections, "gold": item.gold,
-             "precision": precision, "recall": recall, "mrr": mrr, "page_recall": page_recall,
-             "degraded": retrieval.degraded}
-        )
-    n = len(items)
+        kind = "answerable" if item.answerable else "unanswerable"
+        if not retrieval.would_answer:
+            refused[kind] += 1
+        result: dict[str, object] = {
+            "id": item.id, "question": item.question, "retrieved": sections, "gold": item.gold,
+            "degraded": retrieval.degraded, "confidence": retrieval.confidence,
+            "would_answer": retrieval.would_answer,
+        }
+        if item.answerable:
+            gold = set(item.gold)
+            found = [u for u in sections if u in gold]
+            precision = len(found) / len(sections) if sections else 0.0
+            recall = len(set(found)) / len(gold)
+            mrr = next((1.0 / rank for rank, u in enumerate(sections, 1) if u in gold), 0.0)
+            gold_pages = {g.split("#", 1)[0] for g in gold}
+            kept_pages = {absolute_url(base_url, p.page_href) for p in retrieval.pages}
+            page_recall = len(gold_pages & kept_pages) / len(gold_pages)
+            for name, value in zip(totals, (precision, recall, mrr, page_recall), strict=True):
+                totals[name] += value
+            result |= {"precision": precision, "recall": recall, "mrr": mrr, "page_recall": page_recall}
+        per_question.append(result)
+    answerable = sum(1 for item in items if item.answerable)
+    unanswerable = len(items) - answerable
     return {
-        "mode": mode, "k": k, "questions": n,
-        **{name: round(value / n, 4) for name, value in totals.items()},
+        "mode": mode, "k": k, "questions": len(items), "answerable": answerable, "unanswerable": unanswerable,
+        **{name: round(value / answerable, 4) if answerable else None for name, value in totals.items()},
+        "refusal_rate": round(refused["unanswerable"] / unanswerable, 4) if unanswerable else None,
+        "false_refusal_rate": round(refused["answerable"] / answerable, 4) if answerable else None,
         "per_question": per_question,
     }

@@ -67,3 +67,15 @@ async def query_terms(conn: asyncpg.Connection, question: str, audiences: list[s
         "select * from public.docs_query_lexemes($1, $2)", question.replace("\x00", ""), audiences
     )
     return [{"lexeme": r["lexeme"], "ndoc": r["ndoc"], "idf": round(r["idf"], 4)} for r in rows]
+
+
+async def term_coverage(
+    conn: asyncpg.Connection, question: str, section_ids: list[str], audiences: list[str] | None
+) -> tuple[float, float, float] | None:
+    """(coverage, matched IDF, unseen IDF) of the section that matches most of the question's IDF
+    weight, with term statistics as `audiences` see them."""
+    row = await conn.fetchrow(
+        "select coverage, matched_idf, unseen_idf from public.docs_term_coverage($1, $2, $3) limit 1",
+        question, section_ids, audiences,
+    )
+    return (float(row["coverage"]), float(row["matched_idf"]), float(row["unseen_idf"])) if row else None

@@ -15,11 +15,13 @@ from typing import Literal
 import asyncpg
 
 from app.config import Settings
+from app.embeddings.base import load_provider
 from app.errors import DocschatError
 from app.logging import get_logger
+from app.search.confidence import Evidence, Floors, Judgment, judge
 from app.metrics import observe_retrieval
 from app.search.fusion import FusedHit, apply_weights, evidence_fusion
-from app.search.legs import Hit, match_docs_sections, query_terms, search_docs_sections
+from app.search.legs import Hit, match_docs_sections, query_terms, search_docs_sections, term_coverage
 from app.search.pages import PageChoice, select_pages
 from app.search.query_embedding import QueryEmbedder
 from app.search.reduce import reduce_question
@@ -29,6 +31,14 @@ from app.sources import SourcesConfig, load_sources
 log = get_logger(__name__)
 Mode = Literal["hybrid", "keyword", "vector"]
 MODES: tuple[Mode, ...] = ("hybrid", "keyword", "vector")
+
+
+# How many of each leg's best hits the confidence looks at (coverage, agreement).
+EVIDENCE_HITS = 3
+
+
+def floors_from_settings(settings: Settings) -> Floors:
+    return Floors(settings.answer_floor, settings.low_confidence, settings.keyword_answer_floor)
 
 
 class RetrievalError(DocschatError):
@@ -47,6 +57,19 @@ class Retrieval:
     legs: dict[str, list[Hit]] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
     timings_ms: dict[str, float] = field(default_factory=dict)
+    judgment: Judgment = field(default_factory=lambda: judge(Evidence()))
+
+    @property
+    def confidence(self) -> float:
+        return self.judgment.confidence
+
+    @property
+    def floor(self) -> float:
+        return self.judgment.floor
+
+    @property
+    def would_answer(self) -> bool:
+        return self.judgment.would_answer
 
     @property
     def pages(self) -> list[PageChoice]:
@@ -58,6 +81,7 @@ class Retrieval:
             "mode": self.mode,
             "degraded": self.degraded,
             "audiences": self.audiences,
+            **self.judgment.to_dict(),
             "pages": [p.to_dict() for p in self.pages],
         }
         if explain:
@@ -78,6 +102,8 @@ class Retrieval:
                 ],
                 "errors": self.errors,
                 "timings_ms": self.timings_ms,
+                "confidence": self.judgment.explanation
+                | {"low_confidence": self.judgment.low_confidence, "rule": self.judgment.rule},
             }
         return data
 
@@ -97,6 +123,16 @@ class Retriever:
     def weight(self, source: str, page: str) -> float:
         return self.sources.weight(source, page) if self.sources else 1.0
 
+    @property
+    def needs_warm_up(self) -> bool:
+        """Whether the provider has something to load before the first question (the offline model)."""
+        return self.embedder is not None and hasattr(self.embedder.provider, "load")
+
+    async def warm_up(self) -> None:
+        """Load the embedding model before the first question (server startup, CLI)."""
+        if self.embedder is not None:
+            await load_provider(self.embedder.provider)
+
     async def _keyword(self, question: str, audiences: list[str] | None, timings: dict[str, float]) -> list[Hit]:
         started = time.perf_counter()
         async with self.pool.acquire() as conn:
@@ -106,6 +142,9 @@ class Retriever:
 
     async def _vector(self, question: str, audiences: list[str] | None, timings: dict[str, float]) -> list[Hit]:
         assert self.embedder is not None
+        # Loading the offline model takes seconds on a busy machine; warm_up() does it before the
+        # first question. Should a question still come first, the timeout covers embedding only.
+        await load_provider(self.embedder.provider)
         started = time.perf_counter()
         embedding = await asyncio.wait_for(
             self.embedder.embed(self.pool, question), self.settings.query_embedding_timeout_seconds
@@ -178,13 +217,51 @@ class Retriever:
             demoted_pages=self.settings.demoted_pages,
         )
         timings["fusion"] = round((time.perf_counter() - fusion_started) * 1000, 2)
+        judgment = await self._judge(search_text, legs, audiences, timings)  # coverage of what was searched
         timings["total"] = round((time.perf_counter() - started) * 1000, 2)
         observe_retrieval(timings)
         terms: list[dict[str, object]] = []
         if explain and "keyword" in legs:
             async with self.pool.acquire() as conn:
                 terms = await query_terms(conn, search_text, audiences)
-        return Retrieval(question, mode, degraded, ranking, candidates, audiences, terms, legs, errors, timings)
+        return Retrieval(question, mode, degraded, ranking, candidates, audiences, terms, legs, errors, timings,
+                         judgment)
+
+    async def _judge(
+        self, question: str, legs: dict[str, list[Hit]], audiences: list[str] | None, timings: dict[str, float]
+    ) -> Judgment:
+        """The confidence from the legs' absolute evidence (see app/search/confidence.py)."""
+        started = time.perf_counter()
+        vector_hits, keyword_hits = legs.get("vector"), legs.get("keyword")
+        best_cosine = 1.0 - vector_hits[0].score if vector_hits else None
+        coverage = matched_idf = specific_idf = None
+        if keyword_hits is not None:
+            top = keyword_hits[:EVIDENCE_HITS] + (vector_hits or [])[:EVIDENCE_HITS]
+            coverage, matched_idf = 0.0, 0.0
+            if top:
+                try:
+                    async with self.pool.acquire() as conn:
+                        best = await asyncio.wait_for(
+                            term_coverage(conn, question, list(dict.fromkeys(h.id for h in top)), audiences),
+                            self.settings.leg_timeout_seconds,
+                        )
+                    if best is not None:
+                        coverage, matched_idf, specific_idf = best
+                except (TimeoutError, asyncpg.PostgresError, OSError) as exc:
+                    log.warning("coverage_failed", error=type(exc).__name__)
+                    coverage = matched_idf = None
+        legs_agree = None
+        if vector_hits is not None and keyword_hits is not None:
+            legs_agree = bool(
+                {h.page for h in keyword_hits[:EVIDENCE_HITS]} & {h.page for h in vector_hits[:EVIDENCE_HITS]}
+            )
+        evidence = Evidence(
+            best_cosine=best_cosine, coverage=coverage, matched_idf=matched_idf, specific_idf=specific_idf,
+            legs_agree=legs_agree,
+            model=self.embedder.provider.model if self.embedder and vector_hits is not None else None,
+        )
+        timings["judge"] = round((time.perf_counter() - started) * 1000, 2)
+        return judge(evidence, floors_from_settings(self.settings))
 
 
 def build_retriever(pool: asyncpg.Pool, settings: Settings) -> Retriever:

@@ -1,0 +1,41 @@
+"""What the server starts for operations: the sync runner, the admin limiter, the scheduler."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import asyncpg
+from litestar.datastructures import State
+
+from app.admin.runner import SyncRunner
+from app.admin.scheduler import SyncScheduler
+from app.chat.rate_limit import ChatRateLimiter
+from app.config import Settings
+
+
+@dataclass
+class Operations:
+    runner: SyncRunner
+    scheduler: SyncScheduler | None
+
+    async def stop(self) -> None:
+        if self.scheduler is not None:
+            await self.scheduler.stop()
+        await self.runner.stop()
+
+
+def start_operations(state: State, pool: asyncpg.Pool, settings: Settings) -> Operations:
+    """Puts sync_runner, sync_scheduler and admin_limiter on the app state; starts the scheduler
+    when SYNC_INTERVAL_SECONDS is set."""
+    embedder = state.services.retriever.embedder
+    runner = SyncRunner(pool, settings, embedder.provider if embedder else None)
+    scheduler = None
+    if settings.sync_interval_seconds is not None:
+        scheduler = SyncScheduler(runner, settings.sync_interval_seconds, settings.sync_start_delay_seconds)
+        scheduler.start()
+    state.sync_runner = runner
+    state.sync_scheduler = scheduler
+    state.admin_limiter = ChatRateLimiter(
+        pool, settings.admin_failures_per_hour, settings.admin_failures_per_day, namespace="admin"
+    )
+    return Operations(runner, scheduler)

@@ -1,0 +1,148 @@
+"""The admin API under /admin/api/ and the page at /admin: thin handlers over app.ops."""
+
+from __future__ import annotations
+
+import json
+import uuid
+from pathlib import Path
+from typing import Any
+
+from litestar import Request, Response, Router, delete, get, post
+from litestar.datastructures import State
+from litestar.handlers.base import BaseRouteHandler
+from litestar.params import FromPath, FromQuery
+
+from app.admin.auth import require_admin
+from app.chat.gaps import clear_gaps, list_gaps
+from app.config import Settings
+from app.errors import ConfigError
+from app.ops.jobs import SyncJobBusy
+from app.ops.status import index_status
+from app.ops.tester import BadTesterRequest, parse_audiences, explain_retrieval
+from app.search.retrieve import RetrievalError
+
+STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
+NO_STORE = {"cache-control": "no-store"}
+# The page loads only its own script and talks only to its own origin; data never becomes markup.
+PAGE_HEADERS = {
+    "content-security-policy": (
+        "default-src 'none'; script-src 'self'; style-src 'self' 'unsafe-inline'; connect-src 'self'; "
+        "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+    ),
+    "referrer-policy": "no-referrer",
+    "x-content-type-options": "nosniff",
+    "cache-control": "no-store",
+}
+
+
+def _error(status: int, error: str, detail: str, **extra: Any) -> Response[dict[str, Any]]:
+    return Response({"error": error, "detail": detail, **extra}, status_code=status, headers=NO_STORE)
+
+
+def _provider_model(state: State) -> str | None:
+    embedder = state.services.retriever.embedder
+    return embedder.provider.model if embedder else None
+
+
+@get("/status", summary="Per source counts, last sync, provider, scheduler, gaps, database size")
+async def admin_status(state: State) -> Response[dict[str, Any]]:
+    scheduler = state.sync_scheduler.info() if state.sync_scheduler else None
+    status = await index_status(state.services.pool, state.settings, provider_model=_provider_model(state),
+                                answerer=state.services.answerer, scheduler=scheduler)
+    return Response(status, headers=NO_STORE)
+
+
+@get("/test", summary="The retrieval tester: ranks, fused scores, pages kept and why, the model's excerpts")
+async def admin_test(
+    state: State, q: FromQuery[str | None] = None, audience: FromQuery[str | None] = None
+) -> Response[dict[str, Any]]:
+    try:
+        result = await explain_retrieval(state.services.retriever, state.settings, q or "", parse_audiences(audience))
+    except BadTesterRequest as exc:
+        return _error(400, "bad_request", str(exc))
+    except RetrievalError as exc:
+        return _error(503, "search_unavailable", str(exc))
+    return Response(result, headers=NO_STORE)
+
+
+@get("/gaps", summary="Questions the docs could not answer, grouped as `docschat gaps` groups them")
+async def admin_gaps(state: State) -> Response[dict[str, Any]]:
+    async with state.services.pool.acquire() as conn:
+        gaps = await list_gaps(conn, state.settings.gap_retention_days)
+    return Response({"gaps": [gap.to_dict() for gap in gaps]}, headers=NO_STORE)
+
+
+@delete("/gaps", status_code=200, summary="Forget every recorded gap")
+async def admin_clear_gaps(state: State) -> Response[dict[str, Any]]:
+    async with state.services.pool.acquire() as conn:
+        deleted = await clear_gaps(conn)
+    return Response({"deleted": deleted}, headers=NO_STORE)
+
+
+def _parse_reindex_body(raw: bytes) -> str | None:
+    """`{}` or `{"source": "name"}` (an empty body is `{}`); the source name or None."""
+    if not raw.strip():
+        return None
+    try:
+        body = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise ValueError("the body must be JSON: {} or {\"source\": \"name\"}") from None
+    if not isinstance(body, dict) or set(body) - {"source"}:
+        raise ValueError("the body must be {} or {\"source\": \"name\"}")
+    source = body.get("source")
+    if source is not None and (not isinstance(source, str) or not source.strip()):
+        raise ValueError("source must be a source name (a non-empty string)")
+    return source.strip() if source else None
+
+
+@post("/reindex", status_code=202, summary="Start a sync (all sources, or one): 202 + job; 409 while one runs")
+async def admin_reindex(request: Request[Any, Any, Any], state: State) -> Response[dict[str, Any]]:
+    try:
+        source = _parse_reindex_body(await request.body())
+    except ValueError as exc:
+        return _error(400, "bad_request", str(exc))
+    try:
+        job = await state.sync_runner.start(source=source, trigger="admin")
+    except ConfigError as exc:
+        return _error(400, "bad_request", str(exc))
+    except SyncJobBusy as exc:
+        return _error(409, "sync_running", str(exc), job=exc.running)
+    return Response({"job": job}, status_code=202,
+                    headers={**NO_STORE, "location": f"/admin/api/reindex/{job['id']}"})
+
+
+@get("/reindex/{job_id:str}", summary="A sync job's state, per-source progress and summary")
+async def admin_reindex_job(state: State, job_id: FromPath[str]) -> Response[dict[str, Any]]:
+    try:
+        parsed = uuid.UUID(job_id)
+    except ValueError:
+        return _error(404, "not_found", "no sync job with that id")
+    job = await state.sync_runner.view(parsed)
+    if job is None:
+        return _error(404, "not_found", "no sync job with that id")
+    return Response({"job": job}, headers=NO_STORE)
+
+
+@get("/admin", include_in_schema=False)
+async def admin_page() -> Response[bytes]:
+    return Response((STATIC / "admin.html").read_bytes(), media_type="text/html; charset=utf-8",
+                    headers=PAGE_HEADERS)
+
+
+@get("/admin/admin.js", include_in_schema=False)
+async def admin_js() -> Response[bytes]:
+    return Response((STATIC / "admin.js").read_bytes(), media_type="text/javascript",
+                    headers={"cache-control": "no-store", "x-content-type-options": "nosniff"})
+
+
+def admin_routes(settings: Settings) -> list[BaseRouteHandler | Router]:
+    """Nothing without ADMIN_TOKEN: then every /admin path is a plain 404."""
+    if settings.admin_token is None:
+        return []
+    api = Router(
+        path="/admin/api",
+        route_handlers=[admin_status, admin_test, admin_gaps, admin_clear_gaps, admin_reindex, admin_reindex_job],
+        guards=[require_admin],
+        tags=["admin"],
+    )
+    return [api, admin_page, admin_js]

@@ -1,0 +1,110 @@
+"""Documentation gaps: the questions the docs did not answer (refused) or answered with low
+confidence, grouped by a normalised key (public.docs_gap_key in sql/003_judgment.sql).
+
+A gap holds the question (clipped to 500 characters), how often and when it was asked, the best
+page found and the confidence: no IP, no session. Gaps not seen for GAP_RETENTION_DAYS are deleted
+whenever one is recorded or listed.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+import asyncpg
+
+from app.errors import DocschatError
+from app.logging import get_logger
+from app.search.retrieve import Retrieval
+
+log = get_logger(__name__)
+MAX_GAP_CHARS = 500
+_DURATION = re.compile(r"^\s*(\d+)\s*([mhdw])\s*$")
+_UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
+
+
+class BadDuration(DocschatError):
+    """A --since value that is not a duration."""
+
+
+@dataclass(frozen=True)
+class Gap:
+    question: str
+    count: int
+    first_seen: datetime
+    last_seen: datetime
+    best_page: str | None
+    confidence: float
+    refused: bool
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "question": self.question, "count": self.count, "first_seen": self.first_seen.isoformat(),
+            "last_seen": self.last_seen.isoformat(), "best_page": self.best_page,
+            "confidence": round(self.confidence, 4), "refused": self.refused,
+        }
+
+
+def parse_since(text: str) -> timedelta:
+    """'30m', '24h', '7d' or '2w' as a timedelta."""
+    match = _DURATION.match(text or "")
+    if not match or int(match.group(1)) == 0:
+        raise BadDuration(f"--since must be a positive number with m, h, d or w (like 7d), not {text!r}")
+    return timedelta(**{_UNITS[match.group(2)]: int(match.group(1))})
+
+
+def is_gap(retrieval: Retrieval) -> bool:
+    """Refused, or answered below the low-confidence line."""
+    return not retrieval.would_answer or retrieval.judgment.is_low
+
+
+async def record_gap(pool: asyncpg.Pool, retrieval: Retrieval, retention_days: int) -> bool:
+    """Count the retrieval's question as a gap when it is one; True when recorded.
+
+    Runs after the reply (never on its critical path); a failure is logged, never raised, so the
+    reply is still stored.
+    """
+    if not is_gap(retrieval) or not retrieval.question.strip():
+        return False
+    best_page = retrieval.candidates[0].page if retrieval.candidates else None
+    try:
+        async with pool.acquire() as conn:
+            await conn.fetchval(
+                "select public.record_docs_chat_gap($1, $2, $3, $4, $5)",
+                retrieval.question[:MAX_GAP_CHARS], best_page, retrieval.confidence, not retrieval.would_answer,
+                retention_days,
+            )
+    except (asyncpg.PostgresError, OSError) as exc:
+        log.warning("gap_not_recorded", error=type(exc).__name__)
+        return False
+    return True
+
+
+async def prune_gaps(conn: asyncpg.Connection, retention_days: int) -> int:
+    """Delete gaps not seen for retention_days; returns how many."""
+    result = await conn.execute(
+        "delete from public.docs_chat_gap where last_seen < now() - make_interval(days => $1)", retention_days
+    )
+    return int(result.split()[-1])
+
+
+async def list_gaps(conn: asyncpg.Connection, retention_days: int, since: timedelta | None = None) -> list[Gap]:
+    """Gaps seen within `since` (all when None), most frequent first, then most recent."""
+    await prune_gaps(conn, retention_days)
+    rows = await conn.fetch(
+        "select question, count, first_seen, last_seen, best_page, confidence, refused"
+        " from public.docs_chat_gap where $1::interval is null or last_seen >= now() - $1::interval"
+        " order by count desc, last_seen desc, question_key",
+        since,
+    )
+    return [Gap(r["question"], r["count"], r["first_seen"], r["last_seen"], r["best_page"], float(r["confidence"]),
+                r["refused"]) for r in rows]
+
+
+async def clear_gaps(conn: asyncpg.Connection, since: timedelta | None = None) -> int:
+    """Delete gaps (those seen within `since`, or all); returns how many."""
+    result = await conn.execute(
+        "delete from public.docs_chat_gap where $1::interval is null or last_seen >= now() - $1::interval", since
+    )
+    return int(result.split()[-1])

@@ -1,0 +1,1 @@
+"""Operations on the index: status, sync jobs (one at a time, recorded), re-checks, clearing."""

@@ -1,0 +1,352 @@
+"""Sync jobs: one at a time across every process, each source's run recorded in docs_sync_run.
+
+A job holds a session advisory lock on SYNC_JOB_LOCK_KEY for its whole life (compose, embed,
+apply) on one pooled connection. It is not SYNC_LOCK_KEY itself: that one is taken by the sync's
+short apply transaction on another pooled connection (since #11 embedding runs outside it), which
+would find its own job's session lock in the way. Every recorded path takes the job lock (the
+server's reindex and scheduler, `docschat sync`), so two syncs never run at once; the apply lock
+still guards the writes against anything else. A job that finds the key taken raises SyncJobBusy
+with the running job, read from docs_sync_run. Rows left 'running' by a process that died are
+marked 'interrupted' by the next job, which can only start once the dead session's lock is gone.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import uuid
+from dataclasses import dataclass, field, replace
+from typing import Any, Literal
+
+import asyncpg
+
+from app.config import Settings
+from app.embeddings.base import EmbeddingProvider
+from app.embeddings.cache import EmbeddingCache, cache_path
+from app.errors import DocschatError
+from app.logging import get_logger
+from app.ops.sources import config_hash, head_commit
+from app.sources import Source, SourcesConfig, load_sources
+from app.sync import SYNC_LOCK_KEY, ProgressCallback, SyncReport, sync_sources
+
+log = get_logger(__name__)
+
+# The whole-job lock: SYNC_LOCK_KEY + 1 ("docschau"), next to the apply lock, never equal to it.
+SYNC_JOB_LOCK_KEY = SYNC_LOCK_KEY + 1
+
+Trigger = Literal["cli", "admin", "scheduler"]
+
+
+class SyncJobBusy(DocschatError):
+    """Another sync job holds the lock; `running` is that job (None when it records nothing)."""
+
+    def __init__(self, running: dict[str, Any] | None) -> None:
+        self.running = running
+        if running:
+            message = (f"another sync is running (job {running['id']}, started by {running['trigger']} "
+                       f"at {running['started_at'] or running['created_at']}); try again when it ends")
+        else:
+            message = "another sync is running on this database; try again when it ends"
+        super().__init__(message)
+
+
+@dataclass
+class PlannedSource:
+    source: Source
+    commit: str | None
+    config_hash: str
+    row_id: int = 0
+
+
+@dataclass
+class SyncJob:
+    """A claimed job: it owns `conn` (holding the lock) until `run_sync_job` ends."""
+
+    id: uuid.UUID
+    trigger: Trigger
+    conn: asyncpg.Connection
+    pool: asyncpg.Pool
+    config: SourcesConfig
+    planned: list[PlannedSource] = field(default_factory=list)
+    skipped: list[str] = field(default_factory=list)  # unchanged since their last sync
+    done: int = 0  # embedding progress of the running step
+    total: int = 0
+
+    @property
+    def everything(self) -> bool:
+        """All configured sources at once: then rows of sources no longer configured go too."""
+        return len(self.planned) == len(self.config.sources)
+
+    def progress(self) -> dict[str, int]:
+        return {"done": self.done, "total": self.total}
+
+
+_RUNNING_JOB = """
+select job_id from public.docs_sync_run where state in ('queued', 'running') order by id desc limit 1
+"""
+_MARK_INTERRUPTED = """
+update public.docs_sync_run
+set state = 'interrupted', finished_at = clock_timestamp(), error = 'the process running it stopped'
+where state in ('queued', 'running')
+"""
+_INSERT_QUEUED = """
+insert into public.docs_sync_run (job_id, source, trigger, state, commit, config_hash)
+values ($1, $2, $3, 'queued', $4, $5)
+returning id
+"""
+_MARK_RUNNING = """
+update public.docs_sync_run set state = 'running', started_at = clock_timestamp() where id = any($1::bigint[])
+"""
+_FINISH = """
+update public.docs_sync_run
+set state = $2, finished_at = clock_timestamp(), error = $3, report = $4::jsonb
+where id = $1
+"""
+_JOB_ROWS = """
+select id, job_id, source, trigger, state, commit, started_at, finished_at, error, report, created_at
+from public.docs_sync_run where job_id = $1 order by id
+"""
+
+
+async def claim_sync_job(
+    pool: asyncpg.Pool,
+    settings: Settings,
+    *,
+    trigger: Trigger,
+    config: SourcesConfig | None = None,
+    only: str | None = None,
+    only_if_changed: bool = False,
+    check_interval_seconds: float | None = None,
+    wait: bool = False,
+) -> SyncJob:
+    """Take the job lock and plan the job (SyncJobBusy when another job runs, unless `wait`).
+
+    `config` defaults to the configured sources; `only` names one of them. With
+    `only_if_changed` a source is left out when its branch head and config are those of its last
+    successful sync and it has rows: a re-check of an unchanged head composes and embeds nothing.
+    `check_interval_seconds` records a scheduler re-check in docs_sync_schedule. The caller hands
+    the job to `run_sync_job`, which releases the lock.
+    """
+    config = config or load_sources(settings)
+    sources = [config.source(only)] if only else list(config.sources)  # unknown name: before locking
+    conn: asyncpg.Connection = await pool.acquire()
+    try:
+        if wait:
+            await conn.execute("select pg_advisory_lock($1)", SYNC_JOB_LOCK_KEY)
+        elif not await conn.fetchval("select pg_try_advisory_lock($1)", SYNC_JOB_LOCK_KEY):
+            raise SyncJobBusy(await running_job(conn))
+        try:
+            await conn.execute(_MARK_INTERRUPTED)
+            if check_interval_seconds is not None:
+                await _record_check(conn, check_interval_seconds)
+            job = SyncJob(uuid.uuid4(), trigger, conn, pool, config)
+            last_ok = {r["source"]: r for r in await conn.fetch("select * from public.docs_last_sync_runs()")}
+            for source in sources:
+                try:
+                    commit: str | None = await asyncio.to_thread(head_commit, source)
+                except DocschatError:
+                    commit = None  # compose will fail and record the reason
+                planned = PlannedSource(source, commit, config_hash(source, settings))
+                previous = last_ok.get(source.name)
+                if (
+                    only_if_changed and commit is not None and previous is not None
+                    and previous["ok_commit"] == commit and previous["ok_config_hash"] == planned.config_hash
+                    and await conn.fetchval(
+                        "select exists (select 1 from public.docs_section where source = $1)", source.name
+                    )
+                ):
+                    job.skipped.append(source.name)
+                    continue
+                job.planned.append(planned)
+            for planned in job.planned:
+                planned.row_id = await conn.fetchval(
+                    _INSERT_QUEUED, job.id, planned.source.name, trigger, planned.commit, planned.config_hash
+                )
+        except BaseException:
+            await conn.execute("select pg_advisory_unlock($1)", SYNC_JOB_LOCK_KEY)
+            raise
+    except BaseException:
+        await pool.release(conn)
+        raise
+    return job
+
+
+@dataclass
+class SyncJobOutcome:
+    view: dict[str, Any]  # as job_view shows it
+    reports: list[SyncReport]  # one per sync step (one for a whole or one-source job)
+
+
+async def run_sync_job(
+    job: SyncJob,
+    settings: Settings,
+    provider: EmbeddingProvider | None,
+    *,
+    progress: ProgressCallback | None = None,
+    wait_for_lock: bool = False,
+) -> SyncJobOutcome:
+    """Sync the planned sources, record each one's result, release the lock.
+
+    A failure of the whole step (embedding, database) is recorded on its sources and re-raised.
+    """
+    reports: list[SyncReport] = []
+    try:
+        if job.planned:
+            # SQLite objects stay in the thread that made them: the cache lives on the loop's thread.
+            cache = EmbeddingCache(cache_path(settings.docschat_home))
+            try:
+                # Each source is read at the commit that was planned, not wherever its branch is by now.
+                pinned = {p.source.name: replace(p.source, branch=p.commit) if p.commit else p.source
+                          for p in job.planned}
+                config = replace(job.config, sources=tuple(pinned.get(s.name, s) for s in job.config.sources))
+                steps = [[p for p in job.planned]] if job.everything else [[p] for p in job.planned]
+                for step in steps:
+                    reports.append(await _run_step(job, step, config, settings, provider, cache, progress,
+                                                   wait_for_lock))
+            finally:
+                cache.close()
+    finally:
+        try:
+            await job.conn.execute("select pg_advisory_unlock($1)", SYNC_JOB_LOCK_KEY)
+        finally:
+            await job.pool.release(job.conn)
+    view = await job_view(job.pool, job.id) if job.planned else None
+    return SyncJobOutcome(
+        view or {"id": str(job.id), "trigger": job.trigger, "state": "unchanged", "skipped": job.skipped,
+                 "sources": []},
+        reports,
+    )
+
+
+def _one_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return text if isinstance(exc, DocschatError) and text else f"{type(exc).__name__}: {text}".rstrip(": ")
+
+
+async def _run_step(
+    job: SyncJob, step: list[PlannedSource], config: SourcesConfig, settings: Settings,
+    provider: EmbeddingProvider | None, cache: EmbeddingCache, progress: ProgressCallback | None,
+    wait_for_lock: bool,
+) -> SyncReport:
+    conn = job.conn
+    await conn.execute(_MARK_RUNNING, [p.row_id for p in step])
+    started = time.perf_counter()
+
+    def track(done: int, total: int) -> None:
+        job.done, job.total = done, total
+        if progress:
+            progress(done, total)
+
+    try:
+        report = await sync_sources(
+            job.pool, config, settings, provider, only=None if job.everything else step[0].source.name,
+            cache=cache, progress=track, wait_for_lock=wait_for_lock,
+        )
+    except asyncio.CancelledError:
+        for planned in step:
+            await conn.execute(_FINISH, planned.row_id, "interrupted", "the server stopped during the sync", "{}")
+        raise
+    except Exception as exc:
+        error = _one_line(exc)
+        log.warning("sync_job_failed", job=str(job.id), error=error[:200])
+        seconds = json.dumps({"seconds": round(time.perf_counter() - started, 3)})
+        for planned in step:
+            await conn.execute(_FINISH, planned.row_id, "error", error[:1000], seconds)
+        raise
+    by_name = {s.name: s for s in report.sources}
+    for planned in step:
+        source_report = by_name.get(planned.source.name)
+        data = {
+            "pages": source_report.pages if source_report else 0,
+            "chunks": source_report.chunks if source_report else 0,
+            "new": source_report.new if source_report else 0,
+            "changed": source_report.changed if source_report else 0,
+            "unchanged": source_report.unchanged if source_report else 0,
+            "deleted": source_report.deleted if source_report else 0,
+            "undeclared_pages": source_report.undeclared_pages if source_report else 0,
+            # Embedding is done once for the step: its figures are the step's.
+            "embedded": report.embedded, "cache_hits": report.cache_hits,
+            "embedding_model": report.embedding_model, "seconds": report.seconds,
+            "warnings": len(report.warnings),
+        }
+        error = source_report.error if source_report else None
+        await conn.execute(_FINISH, planned.row_id, "error" if error else "ok", error, json.dumps(data))
+        log.info("sync_job_source_done", job=str(job.id), source=planned.source.name, trigger=job.trigger,
+                 commit=(planned.commit or "")[:12], ok=error is None, embedded=report.embedded)
+    return report
+
+
+async def _record_check(conn: asyncpg.Connection, interval_seconds: float) -> None:
+    """The scheduler's re-check happens now (under the lock)."""
+    await conn.execute(
+        """
+        insert into public.docs_sync_schedule as s (id, checked_at, next_check_at, checks)
+        values (true, clock_timestamp(), clock_timestamp() + make_interval(secs => $1), 1)
+        on conflict (id) do update set
+          checked_at = excluded.checked_at, next_check_at = excluded.next_check_at, checks = s.checks + 1
+        """,
+        float(interval_seconds),
+    )
+
+
+def _iso(value: Any) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+async def _job_from_rows(rows: list[asyncpg.Record]) -> dict[str, Any] | None:
+    if not rows:
+        return None
+    states = {r["state"] for r in rows}
+    if states & {"queued", "running"}:
+        state = "running"
+    elif "interrupted" in states:
+        state = "interrupted"
+    elif "error" in states:
+        state = "error"
+    else:
+        state = "ok"
+    started = [r["started_at"] for r in rows if r["started_at"] is not None]
+    finished = [r["finished_at"] for r in rows if r["finished_at"] is not None]
+    return {
+        "id": str(rows[0]["job_id"]),
+        "trigger": rows[0]["trigger"],
+        "state": state,
+        "created_at": _iso(rows[0]["created_at"]),
+        "started_at": _iso(min(started)) if started else None,
+        "finished_at": _iso(max(finished)) if finished and state != "running" else None,
+        "sources": [
+            {
+                "source": r["source"], "state": r["state"], "commit": r["commit"],
+                "started_at": _iso(r["started_at"]), "finished_at": _iso(r["finished_at"]),
+                "error": r["error"], "report": json.loads(r["report"]) if isinstance(r["report"], str) else r["report"],
+            }
+            for r in rows
+        ],
+    }
+
+
+async def sync_lock_held(conn: asyncpg.Connection) -> bool:
+    """Whether some session holds the job lock (pg_locks splits a bigint key in two oids)."""
+    return bool(await conn.fetchval(
+        "select exists (select 1 from pg_catalog.pg_locks where locktype = 'advisory' and granted"
+        " and classid = $1::bigint::oid and objid = $2::bigint::oid and objsubid = 1)",
+        SYNC_JOB_LOCK_KEY >> 32, SYNC_JOB_LOCK_KEY & 0xFFFFFFFF,
+    ))
+
+
+async def job_view(pool: asyncpg.Pool, job_id: uuid.UUID) -> dict[str, Any] | None:
+    """A job's state and per-source summary, from the database (any process can answer)."""
+    async with pool.acquire() as conn:
+        job = await _job_from_rows(await conn.fetch(_JOB_ROWS, job_id))
+        if job and job["state"] == "running" and not await sync_lock_held(conn):
+            job["state"] = "interrupted"  # its process died; the next job will mark its rows
+        return job
+
+
+async def running_job(conn: asyncpg.Connection) -> dict[str, Any] | None:
+    """The job holding the lock, when it records itself (None when no job runs)."""
+    if not await sync_lock_held(conn):
+        return None
+    running_id = await conn.fetchval(_RUNNING_JOB)
+    return await _job_from_rows(await conn.fetch(_JOB_ROWS, running_id)) if running_id else None

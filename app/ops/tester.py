@@ -1,0 +1,45 @@
+"""The retrieval tester: a question → what retrieval found, why, and what the model would be given."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.chat.answerers import format_excerpts
+from app.chat.turn import model_excerpts
+from app.config import Settings
+from app.errors import DocschatError
+from app.search.retrieve import Retriever
+from app.sources import parse_audiences as parse_audience_names
+
+
+class BadTesterRequest(DocschatError):
+    """The tester's question or audience is not usable."""
+
+
+def parse_audiences(raw: str | None) -> list[str] | None:
+    """`a,b` → ["a", "b"]; empty → None (every audience: the operator's view)."""
+    if raw is None or not raw.strip():
+        return None
+    try:
+        return list(parse_audience_names([a for a in raw.split(",") if a.strip()]))
+    except ValueError as exc:
+        raise BadTesterRequest(f"audience: {str(exc)[:200]}") from None
+
+
+async def explain_retrieval(
+    retriever: Retriever, settings: Settings, question: str, audiences: list[str] | None
+) -> dict[str, Any]:
+    """Retrieval explained (both legs' ranks, fused scores, pages kept and why) plus the excerpts
+    exactly as the chat would put them in front of the model."""
+    if not question.strip():
+        raise BadTesterRequest("q is empty: type a question")
+    retrieval = await retriever.retrieve(question, audiences=audiences, explain=True)
+    data = retrieval.to_dict(explain=True)
+    # A refused question reaches no model (the chat says the docs do not cover it).
+    excerpts = model_excerpts(retrieval, settings) if retrieval.would_answer else []
+    data["model_input"] = {
+        "excerpts": [{"number": e.number, "title": e.title, "url": e.url, "heading": e.heading, "text": e.text}
+                     for e in excerpts],
+        "prompt": format_excerpts(excerpts) if excerpts else "",
+    }
+    return data

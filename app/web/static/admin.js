@@ -1,0 +1,388 @@
+/* docschat operator console: Sources (status, reindex with progress), Tester, Gaps.
+ *
+ * The admin token is typed once and kept in sessionStorage (this tab only); it travels only in the
+ * Authorization header, never in a URL. Everything that comes from the API is put in the page as
+ * text (createTextNode / textContent): no markup from data is ever parsed, so nothing in a
+ * question, a doc or an error can execute.
+ */
+(function () {
+  "use strict";
+
+  var TOKEN_KEY = "docschat-admin-token";
+  var POLL_MS = 700;
+  var token = sessionStorage.getItem(TOKEN_KEY);
+  var pollTimer = null;
+
+  function $(id) { return document.getElementById(id); }
+
+  /* el("p", {class: "muted"}, "text", childNode, ...): children are text or nodes, never HTML. */
+  function el(tag, attrs) {
+    var node = document.createElement(tag);
+    Object.keys(attrs || {}).forEach(function (key) {
+      var value = attrs[key];
+      if (value === null || value === undefined || value === false) return;
+      if (key === "class") node.className = value;
+      else if (key.slice(0, 2) === "on") node.addEventListener(key.slice(2), value);
+      else node.setAttribute(key, value === true ? "" : String(value));
+    });
+    for (var i = 2; i < arguments.length; i++) append(node, arguments[i]);
+    return node;
+  }
+
+  function append(node, child) {
+    if (child === null || child === undefined || child === false) return;
+    if (Array.isArray(child)) { child.forEach(function (c) { append(node, c); }); return; }
+    node.appendChild(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+
+  /* Replace a container's children (text or nodes, arrays flattened, null skipped). */
+  function fill(container) {
+    container.replaceChildren();
+    for (var i = 1; i < arguments.length; i++) append(container, arguments[i]);
+    return container;
+  }
+
+  function facts(pairs) {
+    var dl = el("dl", { class: "facts" });
+    pairs.forEach(function (pair) {
+      if (pair) append(dl, [el("dt", null, pair[0]), el("dd", null, pair[1])]);
+    });
+    return dl;
+  }
+
+  function when(iso) {
+    if (!iso) return "never";
+    var date = new Date(iso);
+    return isNaN(date) ? String(iso) : date.toLocaleString();
+  }
+
+  function bytes(n) { return n === null || n === undefined ? "-" : (n / 1e6).toFixed(1) + " MB"; }
+  function short(commit) { return commit ? String(commit).slice(0, 12) : "-"; }
+  function score(n) { return typeof n === "number" ? n.toFixed(4) : "-"; }
+  function counts(map) {
+    var keys = Object.keys(map || {});
+    return keys.length ? keys.map(function (k) { return k + ": " + map[k]; }).join(", ") : "-";
+  }
+
+  /* --- API ---------------------------------------------------------------------------------- */
+
+  function ApiError(status, detail, body) { this.status = status; this.message = detail; this.body = body; }
+
+  function api(method, path, body) {
+    var init = { method: method, cache: "no-store", headers: { authorization: "Bearer " + token } };
+    if (body !== undefined) {
+      init.headers["content-type"] = "application/json";
+      init.body = JSON.stringify(body);
+    }
+    return fetch(path, init).then(function (response) {
+      return response.json().catch(function () { return {}; }).then(function (data) {
+        if (response.status === 401) { signOut("The token was not accepted."); }
+        if (!response.ok) throw new ApiError(response.status, data.detail || response.statusText, data);
+        return data;
+      });
+    });
+  }
+
+  function showError(container, error) {
+    fill(container, el("p", { class: "error", role: "alert" }, error.message || String(error)));
+  }
+
+  /* --- sign in ------------------------------------------------------------------------------ */
+
+  function signedIn() {
+    $("login").hidden = true;
+    $("tabs").hidden = false;
+    $("sign-out").hidden = false;
+    select("sources");
+  }
+
+  function signOut(message) {
+    token = null;
+    sessionStorage.removeItem(TOKEN_KEY);
+    clearTimeout(pollTimer);
+    ["view-sources", "view-tester", "view-gaps"].forEach(function (id) { $(id).hidden = true; });
+    $("tabs").hidden = true;
+    $("sign-out").hidden = true;
+    $("login").hidden = false;
+    $("login-message").textContent = message || "";
+    $("token").value = "";
+    $("token").focus();
+  }
+
+  $("login-form").addEventListener("submit", function (event) {
+    event.preventDefault();
+    var typed = $("token").value.trim();
+    if (!typed) return;
+    token = typed;
+    $("login-message").textContent = "";
+    api("GET", "/admin/api/status").then(function (status) {
+      sessionStorage.setItem(TOKEN_KEY, token);
+      $("token").value = "";
+      signedIn();
+      renderStatus(status);
+    }, function (error) {
+      if (error.status !== 401) {
+        token = null;
+        $("login-message").textContent = error.message;
+      }
+    });
+  });
+
+  $("sign-out").addEventListener("click", function () { signOut(""); });
+
+  /* --- tabs (arrow keys move between them, as a tablist should) ----------------------------- */
+
+  var VIEWS = ["sources", "tester", "gaps"];
+
+  function select(name) {
+    VIEWS.forEach(function (view) {
+      var tab = $("tab-" + view);
+      var active = view === name;
+      tab.setAttribute("aria-selected", active ? "true" : "false");
+      tab.tabIndex = active ? 0 : -1;
+      $("view-" + view).hidden = !active;
+    });
+    if (name === "sources") loadStatus();
+    if (name === "gaps") loadGaps();
+    if (name === "tester") $("question").focus();
+  }
+
+  VIEWS.forEach(function (view, index) {
+    var tab = $("tab-" + view);
+    tab.addEventListener("click", function () { select(view); });
+    tab.addEventListener("keydown", function (event) {
+      var step = event.key === "ArrowRight" ? 1 : event.key === "ArrowLeft" ? -1 : 0;
+      if (!step) return;
+      event.preventDefault();
+      var next = VIEWS[(index + step + VIEWS.length) % VIEWS.length];
+      select(next);
+      $("tab-" + next).focus();
+    });
+  });
+
+  /* --- Sources ------------------------------------------------------------------------------ */
+
+  function loadStatus() {
+    return api("GET", "/admin/api/status").then(renderStatus, function (error) { showError($("sources"), error); });
+  }
+
+  function renderStatus(status) {
+    var cards = status.sources.map(function (source) {
+      var last = source.last_sync;
+      var result = last ? el("span", { class: last.result === "ok" ? "ok" : "error" }, last.result) : "never synced";
+      return el("article", { class: "card", "data-source": source.name },
+        el("div", { class: "row" },
+          el("h3", { class: "grow" }, source.name),
+          el("button", { type: "button", onclick: function () { reindex(source.name); } }, "Reindex " + source.name)),
+        facts([
+          ["pages", source.pages],
+          ["chunks", source.chunks],
+          ["embedding models", counts(source.chunks_by_model)],
+          ["audiences", counts(source.chunks_by_audience)],
+          source.repo ? ["from", source.repo + " · " + source.branch + " · " + (source.dir || "/")] : null,
+          ["last sync", last ? [result, " · ", when(last.finished_at),
+            last.seconds !== null && last.seconds !== undefined ? " · " + last.seconds + " s" : "",
+            " · by " + last.trigger] : result],
+          ["synced commit", [short(source.synced_commit), source.head_commit && !source.up_to_date
+            ? el("span", { class: "warn" }, " (branch is at " + short(source.head_commit) + ")") : ""]],
+          last && last.error ? ["error", el("span", { class: "error" }, last.error)] : null,
+          source.head_error ? ["repository", el("span", { class: "warn" }, source.head_error)] : null,
+        ]));
+    });
+    fill($("sources"), cards.length ? cards : el("p", null, "No source is configured."));
+    var scheduler = status.scheduler;
+    fill($("overview"), 
+      el("h3", null, "Service"),
+      facts([
+        ["embeddings", (status.provider.embedding_model || "none (keyword-only)") + " · " + status.provider.embedding_provider],
+        ["answers", status.provider.answerer + (status.provider.chat_model ? " · " + status.provider.chat_model : "")],
+        ["scheduler", scheduler.enabled
+          ? "every " + scheduler.interval_seconds + " s · last check " + when(scheduler.last_check_at)
+            + " · next " + (scheduler.next_check_at ? when(scheduler.next_check_at) : "-")
+          : "off (SYNC_INTERVAL_SECONDS unset)"],
+        ["gaps", status.gaps],
+        ["database", bytes(status.database.size_bytes) + " (index " + bytes(status.database.index_bytes) + ")"],
+      ]));
+    if (status.running_job && !pollTimer) follow(status.running_job.id);
+  }
+
+  function reindex(source) {
+    var body = source ? { source: source } : {};
+    setReindexing(true);
+    api("POST", "/admin/api/reindex", body).then(function (data) {
+      renderJob(data.job);
+      follow(data.job.id);
+    }, function (error) {
+      if (error.status === 409 && error.body.job) {
+        renderJob(error.body.job, "A sync was already running; showing it.");
+        follow(error.body.job.id);
+      } else {
+        setReindexing(false);
+        var box = $("job");
+        box.hidden = false;
+        showError(box, error);
+      }
+    });
+  }
+
+  function setReindexing(busy) {
+    document.querySelectorAll("#view-sources button").forEach(function (button) {
+      if (button.id !== "refresh") button.disabled = busy;
+    });
+  }
+
+  function follow(jobId) {
+    clearTimeout(pollTimer);
+    setReindexing(true);
+    pollTimer = setTimeout(function poll() {
+      api("GET", "/admin/api/reindex/" + encodeURIComponent(jobId)).then(function (data) {
+        renderJob(data.job);
+        if (data.job.state === "running") {
+          pollTimer = setTimeout(poll, POLL_MS);
+        } else {
+          pollTimer = null;
+          setReindexing(false);
+          loadStatus();
+        }
+      }, function (error) {
+        pollTimer = null;
+        setReindexing(false);
+        showError($("job"), error);
+      });
+    }, POLL_MS);
+  }
+
+  function renderJob(job, note) {
+    var box = $("job");
+    box.hidden = false;
+    var stateClass = job.state === "ok" ? "ok" : job.state === "running" ? "" : "error";
+    fill(box, 
+      el("h3", null, "Sync job ", el("span", { class: stateClass, "data-job-state": job.state }, job.state)),
+      note ? el("p", { class: "muted" }, note) : null,
+      el("p", { class: "muted" }, "job " + job.id + " · started by " + job.trigger),
+      job.state === "running" && job.progress && job.progress.total
+        ? el("div", null, el("progress", { max: job.progress.total, value: job.progress.done,
+            "aria-label": "embedding" }), job.progress.done + " / " + job.progress.total + " embedded")
+        : null,
+      job.sources.map(function (item) {
+        var report = item.report || {};
+        return el("div", { class: "source-progress" },
+          el("strong", null, item.source), " ", el("span", { class: "badge" }, item.state),
+          item.commit ? el("span", { class: "muted" }, " at " + short(item.commit)) : null,
+          item.state === "ok" ? el("p", { class: "muted" }, report.pages + " pages, " + report.chunks + " chunks: "
+            + report.new + " new, " + report.changed + " changed, " + report.deleted + " deleted; "
+            + report.embedded + " embedded in " + report.seconds + " s") : null,
+          item.error ? el("p", { class: "error" }, item.error) : null);
+      }));
+  }
+
+  $("refresh").addEventListener("click", loadStatus);
+  $("reindex-all").addEventListener("click", function () { reindex(null); });
+
+  /* --- Tester ------------------------------------------------------------------------------- */
+
+  $("tester-form").addEventListener("submit", function (event) {
+    event.preventDefault();
+    var question = $("question").value;
+    var audience = $("audience").value.trim();
+    var query = "q=" + encodeURIComponent(question) + (audience ? "&audience=" + encodeURIComponent(audience) : "");
+    var out = $("tester-result");
+    fill(out, el("p", { class: "muted" }, "Searching…"));
+    api("GET", "/admin/api/test?" + query).then(function (result) { renderTest(result); },
+      function (error) { showError(out, error); });
+  });
+
+  function table(headers, rows) {
+    return el("div", { class: "scroll" }, el("table", null,
+      el("thead", null, el("tr", null, headers.map(function (h) { return el("th", { scope: "col" }, h); }))),
+      el("tbody", null, rows.map(function (cells) {
+        return el("tr", null, cells.map(function (c) { return el("td", null, c); }));
+      }))));
+  }
+
+  function renderTest(result) {
+    var explain = result.explain || {};
+    var verdict = result.would_answer === undefined ? null
+      : el("span", { class: result.would_answer ? "ok" : "error" }, result.would_answer ? "would answer" : "would refuse");
+    var kept = result.pages || [];
+    var candidates = explain.pages || [];
+    var fused = explain.fused || [];
+    var errors = explain.errors || {};
+    fill($("tester-result"), 
+      el("div", { class: "card" },
+        el("h3", null, "Results for: ", el("q", { class: "asked" }, result.question)),
+        facts([
+          ["verdict", verdict || "-"],
+          ["confidence", result.confidence === undefined ? "-" : score(result.confidence)],
+          ["floor", result.floor === undefined ? "-" : score(result.floor)],
+          ["audiences", result.audiences ? result.audiences.join(", ") : "all"],
+          ["mode", result.mode + (result.degraded ? " (degraded: " + result.degraded + ")" : "")],
+          Object.keys(errors).length ? ["leg errors", counts(errors)] : null,
+          explain.confidence ? ["how confidence was made", Object.keys(explain.confidence).map(function (k) {
+            var v = explain.confidence[k];
+            return k + ": " + (typeof v === "number" ? Math.round(v * 10000) / 10000 : String(v));
+          }).join(" · ")] : null,
+        ])),
+      el("h3", null, result.would_answer === false
+        ? "Passages found (" + kept.length + "); the chat would refuse, so none reaches the model"
+        : "Passages the model would get (" + kept.length + ")"),
+      kept.length ? kept.map(function (page, i) {
+        return el("article", { class: "card passage" },
+          el("h3", null, "[" + (i + 1) + "] " + page.title + (page.heading ? " › " + page.heading : "")),
+          el("p", { class: "muted" }, page.href + " · score " + score(page.score)
+            + (page.weight !== undefined ? " · weight " + page.weight : "")),
+          el("pre", null, page.excerpt));
+      }) : el("p", { class: "muted" }, "No passage would be given to the model."),
+      el("h3", null, "Pages kept and dropped"),
+      table(["page", "score", "decision"], candidates.map(function (c) {
+        return [c.title + " (" + c.page + ")", score(c.score),
+          el("span", { class: "badge " + (c.kept ? "kept" : "dropped") }, c.reason)];
+      })),
+      el("h3", null, "Fused ranking (reciprocal rank fusion)"),
+      table(["chunk", "fused score", "keyword rank", "vector rank"], fused.slice(0, 30).map(function (f) {
+        return [f.id, score(f.score), f.ranks.keyword || "-", f.ranks.vector || "-"];
+      })),
+      result.model_input && result.model_input.prompt
+        ? el("details", null, el("summary", null, "The excerpts exactly as sent to the model"),
+            el("pre", null, result.model_input.prompt))
+        : null);
+  }
+
+  /* --- Gaps --------------------------------------------------------------------------------- */
+
+  function loadGaps() {
+    api("GET", "/admin/api/gaps").then(renderGaps, function (error) { showError($("gaps"), error); });
+  }
+
+  function renderGaps(data) {
+    var groups = (data.gaps || []).slice().sort(function (a, b) {
+      return String(b.last_seen || "").localeCompare(String(a.last_seen || ""));
+    });
+    if (!groups.length) {
+      fill($("gaps"), el("p", null, "No gaps recorded."));
+      return;
+    }
+    fill($("gaps"), el("ol", { class: "gap-list" }, groups.map(function (gap) {
+      return el("li", { class: "card gap" },
+        el("p", null, el("strong", { class: "gap-question" }, gap.question), " ",
+          el("span", { class: "badge", title: "times asked" }, "× " + gap.count)),
+        facts([
+          ["last asked", when(gap.last_seen)],
+          ["first asked", when(gap.first_seen)],
+          ["outcome", gap.refused ? "refused" : "answered with low confidence"],
+          gap.best_page ? ["nearest page", gap.best_page] : null,
+          gap.confidence !== undefined && gap.confidence !== null ? ["confidence", score(gap.confidence)] : null,
+          gap.variants && gap.variants.length > 1 ? ["asked as", gap.variants.join(" · ")] : null,
+        ]));
+    })));
+  }
+
+  $("gaps-refresh").addEventListener("click", loadGaps);
+  $("gaps-clear").addEventListener("click", function () {
+    if (!window.confirm("Forget every recorded gap?")) return;
+    api("DELETE", "/admin/api/gaps").then(loadGaps, function (error) { showError($("gaps"), error); });
+  });
+
+  if (token) signedIn();
+  else $("token").focus();
+})();

@@ -1,0 +1,161 @@
+"""The operator console in a real headless Chromium: sign in, Sources with a reindex in progress,
+the Tester, the Gaps; data shown as text only; keyboard; 360 px."""
+
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+from app.config import get_settings
+from tests.helpers import make_docs_repo
+from tests.test_admin import DOCS, TOKEN
+from tests.test_widget_browser import ARGS, CHROMIUM, OUTPUT
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)"),
+]
+
+HOSTILE = '<img src=x onerror="window.__pwned=1">how do I embed the widget'
+
+
+@pytest.fixture
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+@pytest.fixture
+def console(monkeypatch, clean_db, tmp_path, start_server):
+    monkeypatch.setenv("ADMIN_TOKEN", TOKEN)
+    monkeypatch.setenv("DOCS_REPO", str(make_docs_repo(tmp_path / "repo", DOCS)))
+    get_settings.cache_clear()
+    return start_server
+
+
+def sign_in(page, token: str = TOKEN) -> None:
+    page.get_by_label("Admin token").fill(token)
+    page.get_by_label("Admin token").press("Enter")
+
+
+def test_sources_view_reindexes_with_progress_and_keeps_the_token_out_of_urls(
+    fake_gemini, console, browser
+) -> None:
+    server = console()
+    OUTPUT.mkdir(exist_ok=True)
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    urls: list[str] = []
+    page.on("request", lambda r: urls.append(r.url))
+    page.goto(server.url + "/admin")
+    sign_in(page, "wrong-token-wrong-token")
+    page.get_by_role("alert").filter(has_text="not accepted").wait_for()
+    sign_in(page)
+    card = page.locator("article[data-source=docs]")
+    card.wait_for()
+    assert "never synced" in card.text_content()
+
+    fake_gemini.embed_gate = threading.Event()
+    try:
+        page.get_by_role("button", name="Reindex all").click()
+        bar = page.get_by_label("embedding", exact=True)
+        bar.wait_for()  # the progress of the running job, while its embedding waits
+        assert bar.get_attribute("max") == "5" and bar.get_attribute("value") == "0"
+        assert page.get_by_role("button", name="Reindex all").is_disabled()
+        page.screenshot(path=str(OUTPUT / "admin-reindexing.png"))
+    finally:
+        fake_gemini.embed_gate.set()
+    page.locator("[data-job-state=ok]").wait_for()
+    page.wait_for_function("() => document.querySelector('article[data-source=docs]').textContent.includes('ok')")
+    facts = card.locator("dd").all_text_contents()
+    assert facts[:2] == ["3", "5"]  # pages, chunks
+    assert "gemini-embedding-001@768: 5" in facts[2]
+    page.screenshot(path=str(OUTPUT / "admin-sources.png"))
+
+    assert page.evaluate("sessionStorage.getItem('docschat-admin-token')") == TOKEN
+    page.reload()  # typed once: the tab remembers it
+    card.wait_for()
+    assert all(TOKEN not in url for url in urls) and TOKEN not in page.url
+    page.get_by_role("button", name="Sign out").click()
+    assert page.evaluate("sessionStorage.getItem('docschat-admin-token')") is None
+    page.get_by_label("Admin token").wait_for()
+
+
+def test_tester_by_keyboard_at_360px_shows_a_hostile_question_as_text(console, monkeypatch, browser) -> None:
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+    server = console()
+    import httpx
+
+    from tests.test_admin import auth, wait_for_job
+
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        wait_for_job(client, client.post("/admin/api/reindex", headers=auth()).json()["job"]["id"])
+    page = browser.new_page(viewport={"width": 360, "height": 740})
+    page.goto(server.url + "/admin")
+    page.keyboard.type(TOKEN)  # the token field has the focus
+    page.keyboard.press("Enter")
+    page.locator("article[data-source=docs]").wait_for()
+    page.get_by_role("tab", name="Sources").focus()
+    page.keyboard.press("ArrowRight")
+    assert page.get_by_role("tab", name="Tester").get_attribute("aria-selected") == "true"
+    page.get_by_label("Question").wait_for()
+    assert page.evaluate("document.activeElement.id") == "tab-tester"  # focus follows the arrow
+    for _ in range(3):  # then Tab leads into the view (past the Sign out button)
+        if page.evaluate("document.activeElement.id") == "question":
+            break
+        page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "question"
+    page.keyboard.type(HOSTILE)
+    page.keyboard.press("Enter")
+    asked = page.locator(".asked")
+    asked.wait_for()
+    assert asked.text_content() == HOSTILE
+    assert page.locator("#tester-result img").count() == 0
+    assert page.evaluate("window.__pwned") is None
+    # The markup words are unknown to the docs: this wording is refused, and the page says so.
+    assert "would refuse" in page.locator("#tester-result .card").first.text_content()
+    assert "none reaches the model" in page.locator("#tester-result").text_content()
+    passages = page.locator(".passage")
+    assert passages.count() >= 1
+    assert "Chat widget" in passages.first.locator("h3").text_content()
+    assert "script tag" in passages.first.locator("pre").text_content()
+    decisions = page.locator("#tester-result table").first.locator("td .badge").all_text_contents()
+    assert decisions[0] == "kept" and all(d.startswith(("kept", "dropped")) for d in decisions)
+    # Readable at 360 px: nothing wider than the screen but the tables' own scroll boxes.
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.screenshot(path=str(OUTPUT / "admin-tester-360.png"), full_page=True)
+
+
+def test_gaps_view_groups_newest_first_and_shows_questions_as_text(console, monkeypatch, clean_db, browser) -> None:
+    import httpx
+
+    from tests.test_admin import HOSTILE_GAP, ask_unanswerable, auth, wait_for_job
+
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+    monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "100")
+    monkeypatch.setenv("RATE_LIMIT_PER_DAY", "100")
+    server = console()
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        wait_for_job(client, client.post("/admin/api/reindex", headers=auth()).json()["job"]["id"])
+        ask_unanswerable(client, clean_db)
+    page = browser.new_page(viewport={"width": 360, "height": 740})
+    page.goto(server.url + "/admin")
+    sign_in(page)
+    page.get_by_role("tab", name="Gaps").click()
+    questions = page.locator(".gap-question")
+    questions.first.wait_for()
+    assert questions.all_text_contents()[0] == HOSTILE_GAP  # the newest first, as text
+    assert questions.all_text_contents()[1].lower().startswith("what is the capital")
+    assert page.locator(".gap .badge").all_text_contents() == ["× 1", "× 2"]
+    assert page.locator("#gaps img").count() == 0 and page.evaluate("window.__pwned") is None
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.screenshot(path=str(OUTPUT / "admin-gaps-360.png"), full_page=True)
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Clear all").click()
+    page.get_by_text("No gaps recorded.").wait_for()

@@ -1,0 +1,398 @@
+"""Judgment: the confidence and its floor, refusal in the chat, gaps, eval with unanswerable lines,
+and the first question after start-up (real Postgres, real HTTP, the real offline model)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+import httpx
+import pytest
+
+from app.chat.answerers import NOT_COVERED
+from app.chat.gaps import BadDuration, clear_gaps, list_gaps, parse_since
+from app.chat.stream_protocol import parse_sse
+from app.config import get_settings
+from app.search.confidence import Evidence, Floors, judge, scaled_cosine
+from app.search.eval import EvalFileError, evaluate, load_eval_file
+from app.search.retrieve import build_retriever
+from tests.test_chat import ask, seed
+
+MINILM = "all-MiniLM-L6-v2@384-padded-768"
+
+
+# --- the confidence (pure) -------------------------------------------------------------------------
+
+
+def test_nonsense_evidence_is_refused_and_on_topic_evidence_answered() -> None:
+    nonsense = judge(Evidence(best_cosine=0.2, coverage=0.0, matched_idf=0.0, specific_idf=7.0, legs_agree=False,
+                              model=MINILM))
+    assert not nonsense.would_answer and nonsense.confidence < nonsense.floor
+    on_topic = judge(Evidence(best_cosine=0.62, coverage=0.7, matched_idf=12.0, specific_idf=7.0, legs_agree=True,
+                              model=MINILM))
+    assert on_topic.would_answer and on_topic.confidence > 0.8 and on_topic.rule == "hybrid"
+    assert set(on_topic.explanation) >= {"best_cosine", "scaled_cosine", "coverage", "specific_coverage", "legs_agree"}
+
+
+def test_cosine_scale_is_per_model_and_unknown_models_get_the_strict_one() -> None:
+    # 0.45 is a good match for MiniLM and an unrelated one for Gemini.
+    assert scaled_cosine(0.45, MINILM) > 0.6
+    assert scaled_cosine(0.45, "gemini-embedding-001") == 0.0
+    assert scaled_cosine(0.45, "some-new-model") == 0.0
+    same = Evidence(best_cosine=0.5, coverage=0.3, matched_idf=8.0, specific_idf=7.0, legs_agree=False)
+    assert judge(replace(same, model=MINILM)).would_answer
+    assert not judge(replace(same, model="gemini-embedding-001")).would_answer
+
+
+def test_common_words_alone_are_weak_evidence() -> None:
+    # "thanks, that was helpful": every word is in the docs, but each in many sections.
+    chit_chat = Evidence(coverage=1.0, matched_idf=2.0, specific_idf=7.0)
+    specific = Evidence(coverage=1.0, matched_idf=9.0, specific_idf=7.0)
+    assert judge(chit_chat).confidence == pytest.approx(2.0 / 7.0, abs=1e-3)
+    assert not judge(chit_chat).would_answer and judge(specific).would_answer
+
+
+def test_keyword_only_has_its_own_rule_and_floor() -> None:
+    assert judge(Evidence(coverage=0.0, matched_idf=0.0, specific_idf=7.0)).rule == "keyword_only"
+    assert not judge(Evidence(coverage=0.0, matched_idf=0.0, specific_idf=7.0)).would_answer
+    half = Evidence(coverage=0.5, matched_idf=8.0, specific_idf=7.0)
+    assert judge(half).would_answer  # default keyword floor 0.40
+    assert not judge(half, Floors(keyword_answer_floor=0.6)).would_answer
+    assert judge(half, Floors(answer_floor=0.9)).would_answer  # the hybrid floor does not apply
+
+
+def test_floor_and_low_confidence_lines_are_settings() -> None:
+    evidence = Evidence(best_cosine=0.45, coverage=0.6, matched_idf=8.0, specific_idf=7.0, legs_agree=True,
+                        model=MINILM)
+    default = judge(evidence)
+    assert default.floor == 0.45 and default.low_confidence == pytest.approx(0.60)
+    assert not judge(evidence, Floors(answer_floor=default.confidence + 0.01)).would_answer
+    low = judge(evidence, Floors(low_confidence=0.99))
+    assert low.would_answer and low.is_low
+    assert judge(Evidence()).would_answer is False and judge(Evidence()).rule == "empty"
+
+
+# --- the SQL evidence ------------------------------------------------------------------------------
+
+
+async def test_term_coverage_is_the_matched_share_of_idf_weight(conn) -> None:
+    from tests.test_search import add, refresh
+
+    await add(conn, "keys.mdx#rotate", "Rotate an API key from the console", heading="Rotate keys")
+    await add(conn, "limits.mdx#tiers", "Rate limits depend on the usage tier", heading="Tiers")
+    for i in range(10):
+        await add(conn, f"p{i}.mdx#s", f"The console shows page {i}", heading="Console")
+    await refresh(conn)
+    rows = await conn.fetch(
+        "select * from docs_term_coverage('How do I rotate a key in the console?', "
+        "array['keys.mdx#rotate', 'limits.mdx#tiers', 'p1.mdx#s'])"
+    )
+    by_id = {r["id"]: r for r in rows}
+    assert [r["id"] for r in rows][0] == "keys.mdx#rotate" and by_id["keys.mdx#rotate"]["coverage"] == pytest.approx(1.0)
+    assert by_id["limits.mdx#tiers"]["coverage"] == 0.0
+    # "console" is in 11 of 12 sections: covering it alone is a small share of the weight.
+    assert 0 < by_id["p1.mdx#s"]["coverage"] < 0.2
+    assert by_id["keys.mdx#rotate"]["unseen_idf"] > by_id["keys.mdx#rotate"]["matched_idf"] / 3
+    unknown = await conn.fetchrow(
+        "select * from docs_term_coverage('rotate xyzzyplugh', array['keys.mdx#rotate'])"
+    )
+    assert 0.3 < unknown["coverage"] < 0.7  # the word no section holds weighs the most
+    for text in ["", "???", "'; drop table docs_section; --", "x" * 5000]:
+        await conn.fetch("select * from docs_term_coverage($1, array['keys.mdx#rotate'])", text)
+
+
+# --- refusal through the real app ------------------------------------------------------------------
+
+
+def _text(parts) -> str:
+    return "".join(p["delta"] for p in parts if isinstance(p, dict) and p["type"] == "text-delta")
+
+
+def _finish(parts) -> dict:
+    return next(p for p in parts if isinstance(p, dict) and p["type"] == "finish")
+
+
+def _gap_rows(database_url: str) -> list[dict]:
+    async def go() -> list[dict]:
+        import asyncpg
+
+        conn = await asyncpg.connect(database_url)
+        try:
+            return [dict(r) for r in await conn.fetch("select * from docs_chat_gap order by question")]
+        finally:
+            await conn.close()
+
+    return asyncio.run(go())
+
+
+def _wait_for_gaps(database_url: str, count: int) -> list[dict]:
+    deadline = time.monotonic() + 10
+    while True:
+        rows = _gap_rows(database_url)
+        if len(rows) >= count or time.monotonic() > deadline:
+            return rows
+        time.sleep(0.05)
+
+
+@pytest.fixture
+def offline(monkeypatch, clean_db):
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+    monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "100")
+    monkeypatch.setenv("RATE_LIMIT_PER_DAY", "100")
+    get_settings.cache_clear()
+    return clean_db
+
+
+@pytest.mark.parametrize("question", ["xyzzy plugh", "What is the capital of France?"])
+def test_nonsense_question_is_refused_without_guides_and_recorded(offline, start_server, question) -> None:
+    seed(offline)
+    server = start_server()
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        parts = parse_sse(ask(client, question).text)
+    kinds = [p if isinstance(p, str) else p["type"] for p in parts]
+    assert "source-url" not in kinds and kinds[-2:] == ["finish", "[DONE]"]
+    assert _text(parts) == NOT_COVERED
+    meta = _finish(parts)["messageMetadata"]
+    assert meta["would_answer"] is False and meta["degraded"] == "keyword_only" and meta["confidence"] < 0.4
+    rows = _wait_for_gaps(offline, 1)
+    assert [r["question"] for r in rows] == [question] and rows[0]["refused"] and rows[0]["count"] == 1
+    assert set(rows[0]) == {"question_key", "question", "count", "first_seen", "last_seen", "best_page", "confidence",
+                            "refused"}  # no IP, no session
+
+
+def test_answerable_question_still_gets_guides_and_no_gap(offline, start_server) -> None:
+    seed(offline)
+    server = start_server()
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        parts = parse_sse(ask(client, "How do I embed the widget with a script tag?").text)
+        sources = [p for p in parts if isinstance(p, dict) and p["type"] == "source-url"]
+        assert sources and sources[0]["title"] == "Chat widget"
+        assert _text(parts) != NOT_COVERED and _finish(parts)["messageMetadata"]["would_answer"] is True
+        # The reply is stored (a later GET sees it), and by then so would be a gap: there is none.
+        deadline = time.monotonic() + 10
+        while len(client.get("/docs/chat").json()["messages"]) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+    assert _gap_rows(offline) == []
+
+
+def test_answer_below_the_low_confidence_line_is_recorded_as_a_gap(offline, start_server, monkeypatch) -> None:
+    seed(offline)
+    monkeypatch.setenv("KEYWORD_ANSWER_FLOOR", "0.05")
+    monkeypatch.setenv("LOW_CONFIDENCE", "0.99")
+    server = start_server()
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        # "blog" is in no page: the question is only partly covered, answered below the line.
+        parts = parse_sse(ask(client, "How do I embed the widget on my blog?").text)
+    assert _finish(parts)["messageMetadata"]["confidence"] < 0.99
+    assert any(isinstance(p, dict) and p["type"] == "source-url" for p in parts)
+    rows = _wait_for_gaps(offline, 1)
+    assert len(rows) == 1 and rows[0]["refused"] is False and rows[0]["best_page"] == "widget.mdx"
+
+
+def test_refusal_with_gemini_calls_no_model(fake_gemini, clean_db, start_server) -> None:
+    seed(clean_db)
+    server = start_server()
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        parts = parse_sse(ask(client, "What is the capital of France?").text)
+    assert _text(parts) == NOT_COVERED and fake_gemini.generate_calls() == []
+    assert not any(isinstance(p, dict) and p["type"] == "source-url" for p in parts)
+    assert _finish(parts)["messageMetadata"] == {
+        "confidence": _finish(parts)["messageMetadata"]["confidence"], "would_answer": False, "degraded": None
+    }
+
+
+def test_ask_cli_refuses_nonsense(offline) -> None:
+    seed(offline)
+    env = {**os.environ, "DATABASE_URL": offline, "EMBEDDING_PROVIDER": "none"}
+    result = subprocess.run([sys.executable, "-m", "app", "ask", "xyzzy plugh"], capture_output=True, text=True,
+                            timeout=120, env=env)
+    assert result.returncode == 0, result.stderr
+    assert "Relevant Guides" not in result.stdout and "doesn't cover" in result.stdout
+    assert [r["question"] for r in _gap_rows(offline)] == ["xyzzy plugh"]
+
+
+def test_search_json_carries_confidence_floor_and_explanation(offline) -> None:
+    seed(offline)
+    env = {**os.environ, "DATABASE_URL": offline, "EMBEDDING_PROVIDER": "none"}
+    result = subprocess.run([sys.executable, "-m", "app", "search", "xyzzy plugh", "--json", "--explain"],
+                            capture_output=True, text=True, timeout=120, env=env)
+    assert result.returncode == 0, result.stderr
+    data = json.loads(result.stdout)
+    assert data["would_answer"] is False and data["floor"] == 0.4 and data["confidence"] == 0.0
+    assert data["explain"]["confidence"]["rule"] == "keyword_only"
+
+
+# --- the first question ----------------------------------------------------------------------------
+
+
+def _local_model_or_skip() -> None:
+    from app.embeddings.local import local_model_installed
+
+    if not local_model_installed():
+        pytest.skip("the offline model (docschat[local]) is not installed")
+
+
+def test_first_question_after_start_is_not_degraded(monkeypatch, clean_db, start_server) -> None:
+    _local_model_or_skip()
+    import app.embeddings.local as local
+
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "local")
+    monkeypatch.setenv("QUERY_EMBEDDING_TIMEOUT_SECONDS", "1")  # loading takes longer; embedding does not
+    get_settings.cache_clear()
+    seed(clean_db)
+    monkeypatch.setattr(local, "_model", None)  # as in a fresh process: the server must load it
+    server = start_server()
+    with httpx.Client(base_url=server.url, timeout=120) as client:
+        health = client.get("/healthz")
+        assert health.status_code == 503 and health.json()["ready"] is False
+        parts = parse_sse(ask(client, "How do I embed the widget with a script tag?").text)
+        meta = _finish(parts)["messageMetadata"]
+        assert meta["degraded"] is None and meta["would_answer"] is True
+        assert client.get("/healthz").json()["ready"] is True
+
+
+async def test_first_question_of_a_process_is_embedded_within_the_timeout(pool, monkeypatch) -> None:
+    _local_model_or_skip()
+    import app.embeddings.local as local
+
+    from tests.test_search import add, refresh
+
+    async with pool.acquire() as conn:
+        await add(conn, "a.mdx#embed", "Embed the widget with one script tag", heading="Embed")
+        await refresh(conn)
+    monkeypatch.setattr(local, "_model", None)
+    real_load = local._load_model
+
+    def slow_load():  # a busy machine: loading takes longer than the question's timeout
+        if local._model is None:
+            time.sleep(1.5)
+        return real_load()
+
+    monkeypatch.setattr(local, "_load_model", slow_load)
+    settings = get_settings().model_copy(update={"embedding_provider": "local", "query_embedding_timeout_seconds": 1.0})
+    retrieval = await build_retriever(pool, settings).retrieve("embed the widget", mode="vector")
+    assert retrieval.degraded is None and "vector" in retrieval.legs and not retrieval.errors
+
+
+# --- gaps ------------------------------------------------------------------------------------------
+
+
+async def _record(conn, question: str, confidence: float = 0.1, refused: bool = True) -> int:
+    return await conn.fetchval("select record_docs_chat_gap($1, 'a.mdx', $2, $3, 90)", question, confidence, refused)
+
+
+async def test_gaps_group_the_same_question_and_list_most_frequent_first(conn) -> None:
+    for question in ["How do I reset my password?", "how do i RESET my password", "  Reset   password!!! ",
+                     "What is the capital of France?", "capital of france"]:
+        await _record(conn, question)
+    await _record(conn, "???")
+    await _record(conn, "???")
+    await _record(conn, "x" * 2000)
+    gaps = await list_gaps(conn, 90)
+    assert [g.count for g in gaps] == [3, 2, 2, 1]
+    assert gaps[0].question == "  Reset   password!!! "  # the latest wording
+    assert max(len(g.question) for g in gaps) == 500
+
+
+async def test_gap_retention_and_since(conn) -> None:
+    await _record(conn, "old question about tides")
+    await _record(conn, "last week's question about volcanoes")
+    await conn.execute("update docs_chat_gap set last_seen = now() - interval '100 days' where question like 'old%'")
+    await conn.execute("update docs_chat_gap set last_seen = now() - interval '10 days' where question like 'last%'")
+    assert [g.question for g in await list_gaps(conn, 90)] == ["last week's question about volcanoes"]
+    assert await conn.fetchval("select count(*) from docs_chat_gap") == 1  # deleted, not hidden
+    await _record(conn, "a new question about comets")
+    assert [g.question for g in await list_gaps(conn, 90, parse_since("7d"))] == ["a new question about comets"]
+    await conn.execute("update docs_chat_gap set last_seen = now() - interval '40 days'")
+    await _record(conn, "another question")  # recording prunes too
+    assert await conn.fetchval("select count(*) from docs_chat_gap") == 3
+    await conn.fetchval("select record_docs_chat_gap('one more', null, 0.1, true, 30)")
+    assert await conn.fetchval("select count(*) from docs_chat_gap") == 2
+    assert await clear_gaps(conn, parse_since("1h")) == 2 and await list_gaps(conn, 90) == []
+
+
+def test_parse_since() -> None:
+    assert parse_since("7d").days == 7 and parse_since("24h").total_seconds() == 86400
+    for bad in ["", "7", "d", "-1d", "0d", "7 days", "1y"]:
+        with pytest.raises(BadDuration):
+            parse_since(bad)
+
+
+async def test_gaps_cli(conn, db_env) -> None:
+    await _record(conn, "How do I reset my password?")
+    await _record(conn, "how do I reset my password")
+    await _record(conn, "Who painted the Mona Lisa?")
+
+    def cli(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "app", "gaps", *args], capture_output=True, text=True,
+                              timeout=120, env={**os.environ, "DATABASE_URL": db_env})
+
+    result = cli("--json", "--since", "7d")
+    assert result.returncode == 0, result.stderr
+    lines = [json.loads(line) for line in result.stdout.splitlines()]
+    assert [(g["question"], g["count"]) for g in lines] == [("how do I reset my password", 2),
+                                                              ("Who painted the Mona Lisa?", 1)]
+    table = cli()
+    assert table.returncode == 0 and "Mona" in table.stdout
+    bad = cli("--since", "forever")
+    assert bad.returncode == 2 and "--since" in bad.stderr
+    cleared = cli("--clear", "--json")
+    assert cleared.returncode == 0 and json.loads(cleared.stdout) == {"deleted": 2}
+    assert cli("--json").stdout == ""
+
+
+# --- eval ------------------------------------------------------------------------------------------
+
+
+async def test_eval_scores_unanswerable_lines_apart(pool, tmp_path: Path) -> None:
+    from tests.test_search import add, refresh
+
+    async with pool.acquire() as conn:
+        await add(conn, "en/widget.mdx#embed", "Embed the widget with one script tag", title="Widget", heading="Embed")
+        await add(conn, "en/sync.mdx#run", "Run the sync command in CI", title="Sync", heading="Run")
+        await refresh(conn)
+    path = tmp_path / "q.jsonl"
+    lines = [
+        {"question": "how to embed the widget", "gold": ["https://x.test/docs/en/widget#embed"]},
+        {"question": "run sync in CI", "gold": ["https://x.test/docs/en/sync#run", "https://x.test/docs/en/sync#x"]},
+        {"question": "xyzzy plugh", "gold": []},
+        {"question": "What is the capital of France?", "gold": []},
+    ]
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    settings = get_settings().model_copy(update={"embedding_provider": "none"})
+    report = await evaluate(build_retriever(pool, settings), load_eval_file(path), mode="keyword", k=3,
+                            base_url="https://x.test")
+    assert (report["questions"], report["answerable"], report["unanswerable"]) == (4, 2, 2)
+    assert report["refusal_rate"] == 1.0 and report["false_refusal_rate"] == 0.0
+    assert report["recall"] == 0.75 and report["mrr"] == 1.0  # over the answerable lines only
+    per_question = report["per_question"]
+    assert [q["would_answer"] for q in per_question] == [True, True, False, False]
+    assert all(0 <= q["confidence"] <= 1 for q in per_question) and "recall" not in per_question[2]
+    only_unanswerable = tmp_path / "u.jsonl"
+    only_unanswerable.write_text(json.dumps(lines[2]) + "\n")
+    report = await evaluate(build_retriever(pool, settings), load_eval_file(only_unanswerable), mode="keyword", k=3,
+                            base_url="https://x.test")
+    assert report["recall"] is None and report["false_refusal_rate"] is None and report["refusal_rate"] == 1.0
+
+
+def test_eval_file_gold_must_be_a_list_of_urls(tmp_path: Path) -> None:
+    for bad in ['{"question": "q"}', '{"question": "q", "gold": "u"}', '{"question": "q", "gold": [""]}',
+                '{"question": "q", "gold": [1]}']:
+        path = tmp_path / "bad.jsonl"
+        path.write_text(bad + "\n")
+        with pytest.raises(EvalFileError, match="gold"):
+            load_eval_file(path)
+
+
+def test_unanswerable_set_has_forty_generic_questions() -> None:
+    path = Path(__file__).parent / "data" / "unanswerable.jsonl"
+    items = load_eval_file(path)
+    assert len(items) >= 40 and all(item.gold == [] for item in items)
+    kinds = {json.loads(line)["kind"] for line in path.read_text().splitlines() if line.strip()}
+    assert kinds == {"off-topic", "chit-chat", "other-products", "keyboard-mash"}

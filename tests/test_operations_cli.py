@@ -1,0 +1,76 @@
+"""`docschat sync` as a recorded job, `docschat status`, `docschat index clear`: the real CLI on a real Postgres."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from app.cli import main
+from app.config import get_settings
+from app.ops.jobs import SYNC_JOB_LOCK_KEY
+from tests.helpers import git, make_docs_repo
+from tests.test_admin import DOCS
+
+
+@pytest.fixture
+def cli_env(db_env, pool, tmp_path, monkeypatch):
+    repo = make_docs_repo(tmp_path / "repo", DOCS)
+    monkeypatch.setenv("DOCS_REPO", str(repo))
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+    get_settings.cache_clear()
+    return repo
+
+
+async def docschat(*args: str, input: str | None = None):
+    """The CLI in a thread (it runs its own event loop)."""
+    get_settings.cache_clear()
+    return await asyncio.to_thread(CliRunner().invoke, main, list(args), input=input)
+
+
+async def test_cli_sync_is_recorded_and_status_shows_it(cli_env, pool) -> None:
+    result = await docschat("sync", "--json")
+    assert result.exit_code == 0, result.output
+    async with pool.acquire() as conn:
+        runs = await conn.fetch("select source, trigger, state, commit, report from public.docs_sync_run")
+    head = git(cli_env, "rev-parse", "main").strip()
+    assert [(r["source"], r["trigger"], r["state"], r["commit"]) for r in runs] == [("docs", "cli", "ok", head)]
+    assert json.loads(runs[0]["report"])["chunks"] == 5
+    text = await docschat("status")
+    assert text.exit_code == 0, text.output
+    assert "docs: 3 pages, 5 chunks (models: none 5; audiences: public 4, internal 1)" in text.output
+    assert "last sync: ok at " in text.output and "by cli" in text.output and f"synced commit {head[:12]}\n" in text.output
+    assert "scheduler: off" in text.output and "gaps: 0" in text.output
+
+
+async def test_cli_sync_and_clear_are_refused_while_a_job_runs(cli_env, pool) -> None:
+    async with pool.acquire() as holder:
+        await holder.execute("select pg_advisory_lock($1)", SYNC_JOB_LOCK_KEY)
+        try:
+            sync = await docschat("sync")
+            clear = await docschat("index", "clear", "--yes")
+        finally:
+            await holder.execute("select pg_advisory_unlock($1)", SYNC_JOB_LOCK_KEY)
+    for result in (sync, clear):
+        assert result.exit_code == 1
+        assert "another sync is running" in result.output
+    assert (await docschat("sync")).exit_code == 0  # the lock is free again
+
+
+async def test_index_clear_asks_first_and_clears_one_source_or_all(cli_env, pool) -> None:
+    assert (await docschat("sync")).exit_code == 0
+
+    async def count() -> int:
+        async with pool.acquire() as conn:
+            return await conn.fetchval("select count(*) from public.docs_section")
+
+    declined = await docschat("index", "clear", input="n\n")
+    assert declined.exit_code == 1 and "nothing deleted" in declined.output and await count() == 5
+    other = await docschat("index", "clear", "--source", "help", "--yes")
+    assert other.exit_code == 0 and "deleted 0 chunks of source 'help'" in other.output and await count() == 5
+    one = await docschat("index", "clear", "--source", "docs", input="y\n")
+    assert one.exit_code == 0 and "deleted 5 chunks" in one.output and await count() == 0
+    async with pool.acquire() as conn:  # the statistics follow the rows
+        assert await conn.fetchval("select count(*) from public.docs_lexeme_stats") == 0
