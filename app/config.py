@@ -118,6 +118,23 @@ class Settings(BaseSettings):
         None, ge=0, le=1, description="The floor of keyword-only retrieval (no provider, or the vector leg failed)."
     )
     gap_retention_days: int = Field(90, ge=1, description="Gaps not seen for this many days are deleted.")
+    cosine_scale: CommaList | None = Field(
+        None, description="'unrelated,related': the best cosine this embedding model gives an unrelated question "
+        "and a well-matched one. Unset: known per model (an unknown model gets the strict Gemini one)."
+    )
+
+    @field_validator("cosine_scale")
+    @classmethod
+    def _two_increasing_cosines(cls, value: list[str] | None) -> list[str] | None:
+        if value is None:
+            return None
+        try:
+            numbers = [float(v) for v in value]
+        except ValueError:
+            raise ValueError("must be two numbers, 'unrelated,related' (like 0.15,0.6)") from None
+        if len(numbers) != 2 or not -1 <= numbers[0] < numbers[1] <= 1:
+            raise ValueError("must be two cosines 'unrelated,related' with -1 <= unrelated < related <= 1")
+        return value
 
     # --- chat ----------------------------------------------------------------------------------
     chat_model: str = Field("gemini-3.6-flash", description="Gemini model that writes the Summary.")
@@ -131,6 +148,20 @@ class Settings(BaseSettings):
         "auto", description="auto: gemini with GEMINI_API_KEY, else openai with OPENAI_API_KEY, else extractive."
     )
     chat_history_turns: int = Field(4, ge=0, description="Earlier messages of the session given to the model.")
+    chat_max_excerpts: int = Field(4, ge=1, le=20, description="Sections given to the model per turn (and per search).")
+    chat_excerpt_min_score: float | None = Field(
+        None, ge=0, le=1,
+        description="Score (cosine on the model's 0-1 scale, like the confidence) below which a section is not "
+        "given to the model. Unset: the answer floor.",
+    )
+    chat_max_excerpt_chars: int = Field(
+        7000, ge=200, description="Characters of excerpts given to the model per turn (and per search)."
+    )
+    chat_tool_calls_per_turn: int = Field(3, ge=0, le=10, description="search_docs calls the model may make a turn.")
+    chat_tool_timeout_seconds: float = Field(5.0, gt=0, description="Timeout of one search_docs call.")
+    query_rewrite_timeout_seconds: float = Field(
+        3.0, ge=0, description="Timeout of the model's rewrite of a follow-up (Gemini only); 0 turns it off."
+    )
     rate_limit_per_hour: int = Field(5, ge=1, description="Questions per client IP per hour.")
     rate_limit_per_day: int = Field(10, ge=1, description="Questions per client IP per day.")
     ip_hash_secret: SecretStr | None = Field(

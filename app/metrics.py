@@ -85,10 +85,10 @@ async def observe_turn(parts: AsyncIterator[dict[str, Any]]) -> AsyncIterator[di
             elif kind == "finish":
                 outcome = "answered"
                 metadata = part.get("messageMetadata") or {}
-                if "guide" not in seen:
-                    record_refusal("no_guides")
-                elif metadata.get("would_answer") is False:
+                if metadata.get("would_answer") is False:  # below the answer floor: no guides either
                     record_refusal("judgment")
+                elif "guide" not in seen:
+                    record_refusal("no_guides")
             yield part
     finally:
         CHAT_TURNS.labels(outcome=outcome).inc()

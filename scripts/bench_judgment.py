@@ -27,21 +27,18 @@ from app.corpus.compose import DocsSource
 from app.db.migrate import ensure_schema
 from app.db.pool import create_pool
 from app.embeddings.cache import EmbeddingCache, cache_path
-from app.search.eval import EvalItem, evaluate, load_eval_file
+from app.search.eval import evaluate, load_eval_file
 from app.search.retrieve import build_retriever
 from app.sync import sync_corpus
 
 BASE_URLS = {"claude-docs": "https://docs.claude.com", "ray-docs": "https://docs.ray.io"}
+OTHER_BASE_URL = "https://docs.example.com"  # a corpus without a question set: refusals only
 UNANSWERABLE = ROOT / "tests" / "data" / "unanswerable.jsonl"
-
-
-def mixed_items(questions: Path, unanswerable: Path) -> list[EvalItem]:
-    return load_eval_file(questions) + load_eval_file(unanswerable)
 
 
 async def run(url: str, args: argparse.Namespace, repo: Path) -> None:
     await ensure_schema(url)
-    base_url = BASE_URLS[args.corpus]
+    base_url = BASE_URLS.get(args.corpus, OTHER_BASE_URL)
     settings = Settings(embedding_provider=args.provider, docs_url_prefix="", docs_base_url=base_url, docs_dir="docs")
     pool = await create_pool(url, max_size=4)
     cache = EmbeddingCache(cache_path(args.cache_home))
@@ -50,7 +47,9 @@ async def run(url: str, args: argparse.Namespace, repo: Path) -> None:
         provider = retriever.embedder.provider if retriever.embedder else None
         await retriever.warm_up()
         await sync_corpus(pool, DocsSource(repo, "main", "docs"), settings, provider, cache=cache, wait_for_lock=True)
-        items = mixed_items(args.questions or SHARED / "eval" / f"{args.corpus}-dev.jsonl", args.unanswerable)
+        items = load_eval_file(args.unanswerable)
+        if args.questions.exists():
+            items = load_eval_file(args.questions) + items
         for mode in args.modes.split(","):
             report = await evaluate(retriever, items, mode=mode, k=args.k, base_url=base_url)  # type: ignore[arg-type]
             per_question = report.pop("per_question")
@@ -70,8 +69,9 @@ async def run(url: str, args: argparse.Namespace, repo: Path) -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--corpus", choices=sorted(BASE_URLS), default="claude-docs")
-    parser.add_argument("--questions", type=Path, default=None, help="default: ../shared/eval/<corpus>-dev.jsonl")
+    parser.add_argument("--corpus", default="claude-docs", help="a folder of <shared>/corpora")
+    parser.add_argument("--questions", type=Path, default=None,
+                        help="default: <shared>/eval/<corpus>-dev.jsonl; without one, the unanswerable set alone")
     parser.add_argument("--unanswerable", type=Path, default=UNANSWERABLE)
     parser.add_argument("--shared", type=Path, default=SHARED, help="the shared folder (corpora/, eval/)")
     parser.add_argument("--modes", default="hybrid", help="comma-separated: hybrid,keyword,vector")

@@ -67,8 +67,21 @@ create table public.docs_chat_gap (
   refused boolean not null                     -- the latest occurrence was refused
 );
 create index docs_chat_gap_last_seen on public.docs_chat_gap (last_seen);
+-- Row-level security on and no grants: only the owner, or an app role given its policy by
+-- public.docs_grant_app_role (005), reads it. Supabase's default privileges would grant a new
+-- table to its API roles: take that back.
 alter table public.docs_chat_gap enable row level security;
 revoke all on public.docs_chat_gap from public;
+do $$
+begin
+  if exists (select 1 from pg_catalog.pg_roles where rolname = 'anon') then
+    revoke all on public.docs_chat_gap from anon;
+  end if;
+  if exists (select 1 from pg_catalog.pg_roles where rolname = 'authenticated') then
+    revoke all on public.docs_chat_gap from authenticated;
+  end if;
+end
+$$;
 
 -- docs_gap_key: the grouping key of a question: its distinct stemmed words without stop words,
 -- sorted ("How do I Reset my password?" and "reset password" are one gap). A question of stop

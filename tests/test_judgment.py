@@ -22,9 +22,15 @@ from app.config import get_settings
 from app.search.confidence import Evidence, Floors, judge, scaled_cosine
 from app.search.eval import EvalFileError, evaluate, load_eval_file
 from app.search.retrieve import build_retriever
-from tests.test_chat import ask, seed
+from tests.helpers import seed_docs
+from tests.test_chat import DOCS, ask
 
 MINILM = "all-MiniLM-L6-v2@384-padded-768"
+
+
+def seed(database_url: str) -> None:
+    """The chat tests' three pages, synced with the provider the environment selects."""
+    seed_docs(database_url, DOCS)
 
 
 # --- the confidence (pure) -------------------------------------------------------------------------
@@ -48,6 +54,17 @@ def test_cosine_scale_is_per_model_and_unknown_models_get_the_strict_one() -> No
     same = Evidence(best_cosine=0.5, coverage=0.3, matched_idf=8.0, specific_idf=7.0, legs_agree=False)
     assert judge(replace(same, model=MINILM)).would_answer
     assert not judge(replace(same, model="gemini-embedding-001")).would_answer
+
+
+def test_cosine_scale_setting_replaces_the_models(monkeypatch) -> None:
+    evidence = Evidence(best_cosine=0.3, coverage=0.3, matched_idf=8.0, specific_idf=7.0, legs_agree=False,
+                        model="some-new-model")
+    assert not judge(evidence).would_answer  # unknown model: the strict scale
+    assert judge(evidence, Floors(cosine_scale=(0.05, 0.35))).would_answer
+    monkeypatch.setenv("COSINE_SCALE", "0.6,0.5")
+    result = subprocess.run([sys.executable, "-m", "app", "search", "x"], capture_output=True, text=True,
+                            timeout=120, env={**os.environ})
+    assert result.returncode == 1 and "COSINE_SCALE" in result.stderr and "unrelated < related" in result.stderr
 
 
 def test_common_words_alone_are_weak_evidence() -> None:
@@ -238,15 +255,32 @@ def _local_model_or_skip() -> None:
         pytest.skip("the offline model (docschat[local]) is not installed")
 
 
-def test_first_question_after_start_is_not_degraded(monkeypatch, clean_db, start_server) -> None:
+@pytest.fixture
+def unloaded_model(monkeypatch):
+    """The offline model as in a fresh process on a busy machine: not loaded, and slow to load."""
     _local_model_or_skip()
     import app.embeddings.local as local
 
+    real_load = local._load_model
+
+    def slow_load():  # loading takes longer than the question's timeout
+        if local._model is None:
+            time.sleep(2)
+        return real_load()
+
+    def unload() -> None:
+        monkeypatch.setattr(local, "_model", None)
+        monkeypatch.setattr(local, "_load_model", slow_load)
+
+    return unload
+
+
+def test_first_question_after_start_is_not_degraded(monkeypatch, clean_db, start_server, unloaded_model) -> None:
     monkeypatch.setenv("EMBEDDING_PROVIDER", "local")
     monkeypatch.setenv("QUERY_EMBEDDING_TIMEOUT_SECONDS", "1")  # loading takes longer; embedding does not
     get_settings.cache_clear()
     seed(clean_db)
-    monkeypatch.setattr(local, "_model", None)  # as in a fresh process: the server must load it
+    unloaded_model()  # the server must load it
     server = start_server()
     with httpx.Client(base_url=server.url, timeout=120) as client:
         health = client.get("/healthz")
@@ -257,24 +291,13 @@ def test_first_question_after_start_is_not_degraded(monkeypatch, clean_db, start
         assert client.get("/healthz").json()["ready"] is True
 
 
-async def test_first_question_of_a_process_is_embedded_within_the_timeout(pool, monkeypatch) -> None:
-    _local_model_or_skip()
-    import app.embeddings.local as local
-
+async def test_first_question_of_a_process_is_embedded_within_the_timeout(pool, unloaded_model) -> None:
     from tests.test_search import add, refresh
 
     async with pool.acquire() as conn:
         await add(conn, "a.mdx#embed", "Embed the widget with one script tag", heading="Embed")
         await refresh(conn)
-    monkeypatch.setattr(local, "_model", None)
-    real_load = local._load_model
-
-    def slow_load():  # a busy machine: loading takes longer than the question's timeout
-        if local._model is None:
-            time.sleep(1.5)
-        return real_load()
-
-    monkeypatch.setattr(local, "_load_model", slow_load)
+    unloaded_model()
     settings = get_settings().model_copy(update={"embedding_provider": "local", "query_embedding_timeout_seconds": 1.0})
     retrieval = await build_retriever(pool, settings).retrieve("embed the widget", mode="vector")
     assert retrieval.degraded is None and "vector" in retrieval.legs and not retrieval.errors

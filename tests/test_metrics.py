@@ -60,6 +60,7 @@ def test_metrics_count_requests_stages_refusals_and_rate_limits(fake_gemini, cle
     assert _delta(before, after, "docschat_stage_seconds_count", stage="turn") == 2
     assert _delta(before, after, "docschat_chat_turns_total", outcome="answered") == 2
     assert _delta(before, after, "docschat_chat_refusals_total", reason="no_guides") == 0
+    assert _delta(before, after, "docschat_chat_refusals_total", reason="judgment") == 0
     assert _delta(before, after, "docschat_rate_limit_rejections_total", limit="hour") == 1
     # Never a question, an address or a raw path in a label.
     labels = {value for (_, pairs) in after for _, value in pairs}
@@ -77,7 +78,7 @@ def test_a_turn_without_guides_is_counted_as_a_refusal(clean_db, start_server, m
         parts = client.post("/docs/chat", json={"message": NONSENSE}).text
         after = _samples(client.get("/metrics").text)
     assert "source-url" not in parts
-    assert _delta(before, after, "docschat_chat_refusals_total", reason="no_guides") == 1
+    assert _delta(before, after, "docschat_chat_refusals_total", reason="judgment") == 1
     assert _delta(before, after, "docschat_stage_seconds_count", stage="first_guide") == 0
     assert _delta(before, after, "docschat_stage_seconds_count", stage="first_answer_token") == 1
 

@@ -12,7 +12,6 @@ from pathlib import Path
 import httpx
 import pytest
 
-from app.config import get_settings
 from tests.helpers import commit_all, git, make_docs_repo, wait_until, write_files
 from tests.test_admin import DOCS, TOKEN, auth, query
 

@@ -87,7 +87,9 @@ def test_a_conversation_alternating_between_processes_keeps_its_history(
     fake_gemini, clean_db, tmp_path
 ) -> None:
     seed(clean_db)
-    env = _env(clean_db, tmp_path / "home", RATE_LIMIT_PER_HOUR="100", RATE_LIMIT_PER_DAY="100")
+    # The fake's bag-of-words vectors have their own cosine scale (not Gemini's): every turn answers.
+    env = _env(clean_db, tmp_path / "home", RATE_LIMIT_PER_HOUR="100", RATE_LIMIT_PER_DAY="100",
+               COSINE_SCALE="0,0.3")
     # Two separate server processes: every turn provably lands on the other one.
     with ServeProcess(DOCSCHAT, env, cwd=tmp_path) as first, ServeProcess(DOCSCHAT, env, cwd=tmp_path) as second:
         cookies = httpx.Cookies()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import re
 from collections.abc import AsyncIterator
+from typing import Any
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
@@ -24,9 +25,10 @@ class AnswerTimeout(TimeoutError):
 
 
 async def within_deadlines(
-    stream: AsyncIterator[str], *, first_token_seconds: float, total_seconds: float
-) -> AsyncIterator[str]:
-    """The deltas of `stream`, as long as they arrive in time."""
+    stream: AsyncIterator[Any], *, first_token_seconds: float, total_seconds: float
+) -> AsyncIterator[Any]:
+    """The deltas of `stream`, as long as they arrive in time. Other events (a tool's found
+    sources, issue 13) pass through unchanged and count as the model's first output."""
     loop = asyncio.get_running_loop()
     end = loop.time() + total_seconds
     first = True
@@ -44,6 +46,10 @@ async def within_deadlines(
                 if first and first_token_seconds < remaining:
                     raise AnswerTimeout(f"the model sent nothing within {first_token_seconds:g} s") from None
                 raise AnswerTimeout(f"the answer took longer than {total_seconds:g} s") from None
+            if not isinstance(delta, str):
+                first = False
+                yield delta
+                continue
             if delta:
                 first = False
             yield storable(delta)

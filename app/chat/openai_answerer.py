@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from typing import Any
 
 import openai
 
@@ -23,7 +24,10 @@ class OpenAIAnswerer:
         self.client = client
         self.model = model
 
-    async def stream(self, question: str, excerpts: list[Excerpt], history: list[ChatMessage]) -> AsyncIterator[str]:
+    async def stream(
+        self, question: str, excerpts: list[Excerpt], history: list[ChatMessage], tools: Any = None
+    ) -> AsyncIterator[str]:
+        """The model's answer; the docs search tool is offered to Gemini only (`tools` is ignored)."""
         messages: list[dict[str, str]] = [{"role": "system", "content": SYSTEM_INSTRUCTION}]
         messages += [{"role": "user" if m.role == "user" else "assistant", "content": m.content} for m in history]
         messages.append({"role": "user", "content": f"{format_excerpts(excerpts)}\n\nQuestion: {question}"})

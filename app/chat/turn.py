@@ -1,7 +1,9 @@
 """One chat turn: retrieve, send the Relevant Guides, stream the Summary, keep what was said.
 
-`ChatTurn.parts()` yields stream-protocol parts; `ChatTurn.save()` stores the reply with its
-sources once, whether the stream completed, failed, or the client went away mid-answer.
+`start_turn()` is the one entry point (the chat route and `docschat ask`): it opens or continues
+the session, stores the question and returns the `ChatTurn`. `ChatTurn.parts()` yields
+stream-protocol parts; `ChatTurn.save()` stores the reply with its sources once, whether the
+stream completed, failed, or the client went away mid-answer.
 """
 
 from __future__ import annotations
@@ -16,14 +18,20 @@ import asyncpg
 
 from app.chat import stream_protocol as protocol
 from app.chat.answer_deadline import within_deadlines
-from app.chat.answerers import NOT_COVERED, NOT_FOUND, Answerer, Excerpt
+from app.chat.answerers import NOT_COVERED, NOT_FOUND, Answerer, Excerpt, SourcesFound
+from app.chat.excerpts import ExcerptBounds, select_excerpts
 from app.chat.gaps import record_gap
-from app.chat.sessions import add_message, list_messages
+from app.chat.sessions import ChatMessage, add_message, list_messages, upsert_session
+from app.chat.tools import SearchDocsTool, ToolBox
 from app.config import Settings
 from app.logging import get_logger
 from app.metrics import observe_turn
+from app.search.conversation import QueryRewriter, retrieve_in_conversation
 from app.search.eval import absolute_url
 from app.search.retrieve import Retrieval, RetrievalError, Retriever
+
+# Earlier user questions that may complete the latest one (app/search/standalone.py reads 3).
+RETRIEVAL_HISTORY_QUESTIONS = 3
 
 log = get_logger(__name__)
 
@@ -36,6 +44,7 @@ class ChatServices:
     settings: Settings
     retriever: Retriever
     answerer: Answerer
+    rewriter: QueryRewriter | None = None
     background: set[asyncio.Task[Any]] = field(default_factory=set)
 
     def keep(self, task: asyncio.Task[Any]) -> None:
@@ -43,13 +52,33 @@ class ChatServices:
         task.add_done_callback(self.background.discard)
 
 
-def model_excerpts(retrieval: Retrieval, settings: Settings) -> list[Excerpt]:
-    """The kept pages as the numbered excerpts the answerer is given (and the admin tester shows)."""
-    return [
-        Excerpt(number, page.title, absolute_url(settings.docs_base_url, page.href), page.heading, page.excerpt,
-                page.breadcrumb)
-        for number, page in enumerate(retrieval.pages, start=1)
-    ]
+
+async def start_turn(
+    services: ChatServices, session_id: uuid.UUID | None, question: str, audiences: list[str] | None
+) -> ChatTurn:
+    """Open (None, or an id whose row is gone) or continue the session, store the question, and
+    return the turn that answers it. `question` is already parsed and clipped; `audiences` is who
+    asks (the chat route: settings.anonymous_audiences; every search of the turn obeys it)."""
+    async with services.pool.acquire() as conn, conn.transaction():
+        session_id = await upsert_session(conn, session_id)
+        await add_message(conn, session_id, "user", question)
+    return ChatTurn(services, session_id, question, audiences)
+
+
+def excerpt_bounds(settings: Settings) -> ExcerptBounds:
+    return ExcerptBounds(settings.chat_max_excerpts, settings.chat_excerpt_min_score, settings.chat_max_excerpt_chars)
+
+
+def guide_numbering(retrieval: Retrieval, settings: Settings) -> dict[str, int]:
+    """Page URL → its number among the Relevant Guides (the search tool numbers its finds after them)."""
+    return {absolute_url(settings.docs_base_url, page.page_href): number
+            for number, page in enumerate(retrieval.pages, start=1)}
+
+
+def model_excerpts(retrieval: Retrieval, settings: Settings, model: str | None) -> list[Excerpt]:
+    """The numbered excerpts the answerer is given before any tool call (the admin tester shows them)."""
+    return select_excerpts(retrieval, excerpt_bounds(settings), settings.docs_base_url,
+                           guide_numbering(retrieval, settings), model)
 
 
 @dataclass
@@ -71,15 +100,23 @@ class ChatTurn:
         yield protocol.start(message_id)
         try:
             async with services.pool.acquire() as conn:
-                history = await list_messages(conn, self.session_id, settings.chat_history_turns + 1)
-            history = history[:-1]  # the last one is this question
-            retrieval = await services.retriever.retrieve(self.question, audiences=self.audiences)
+                earlier = await list_messages(
+                    conn, self.session_id, max(settings.chat_history_turns, 2 * RETRIEVAL_HISTORY_QUESTIONS) + 1
+                )
+            earlier = earlier[:-1]  # the last one is this question
+            history = earlier[-settings.chat_history_turns:] if settings.chat_history_turns else []
+            retrieval = await retrieve_in_conversation(
+                services.retriever, self.question, _questions(earlier)[-RETRIEVAL_HISTORY_QUESTIONS:],
+                rewriter=services.rewriter, audiences=self.audiences,
+            )
         except (RetrievalError, asyncpg.PostgresError, OSError) as exc:
             self.failed = "search is unavailable right now; please try again in a moment"
             log.warning("chat_retrieval_failed", error=type(exc).__name__)
             yield protocol.error(self.failed)
             return
         self.retrieval = retrieval
+        log.info("chat_retrieval", method=(retrieval.standalone or {}).get("method"), pages=len(retrieval.pages),
+                 would_answer=retrieval.would_answer)
         metadata = {"confidence": retrieval.confidence, "would_answer": retrieval.would_answer,
                     "degraded": retrieval.degraded}
         if not retrieval.would_answer:
@@ -89,23 +126,35 @@ class ChatTurn:
                          protocol.text_end(text_id), protocol.finish(metadata)):
                 yield part
             return
-        excerpts = model_excerpts(retrieval, settings)
-        for excerpt in excerpts:
-            self.sources.append({"title": excerpt.title, "url": excerpt.url, "heading": excerpt.heading})
-            yield protocol.source_url(f"source-{excerpt.number}", excerpt.url, excerpt.title)
+        numbering = guide_numbering(retrieval, settings)
+        for number, page in enumerate(retrieval.pages, start=1):
+            url = absolute_url(settings.docs_base_url, page.href)
+            self.sources.append({"title": page.title, "url": url, "heading": page.heading})
+            yield protocol.source_url(f"source-{number}", url, page.title)
+        bounds = excerpt_bounds(settings)
+        excerpts = select_excerpts(retrieval, bounds, settings.docs_base_url, numbering, services.retriever.model)
+        tools = ToolBox(
+            [SearchDocsTool(services.retriever, bounds, settings.docs_base_url, numbering, {"audiences": self.audiences})],
+            max_calls=settings.chat_tool_calls_per_turn, timeout_seconds=settings.chat_tool_timeout_seconds,
+        )
         yield protocol.text_start(text_id)
         try:
             if not excerpts:
                 self.text.append(NOT_FOUND)  # nothing to answer from: no model is called
                 yield protocol.text_delta(text_id, NOT_FOUND)
             else:
-                async for delta in within_deadlines(
-                    services.answerer.stream(self.question, excerpts, history),
+                async for event in within_deadlines(
+                    services.answerer.stream(self.question, excerpts, history, tools),
                     first_token_seconds=settings.answer_first_token_timeout_seconds,
                     total_seconds=settings.answer_timeout_seconds,
                 ):
-                    self.text.append(delta)
-                    yield protocol.text_delta(text_id, delta)
+                    if isinstance(event, SourcesFound):  # pages the model's search found: listed before its text
+                        for source in event.sources:
+                            self.sources.append({"title": source.title, "url": source.url, "heading": source.heading})
+                            yield protocol.source_url(f"source-{source.number}", source.url, source.title)
+                        continue
+                    self.text.append(event)
+                    yield protocol.text_delta(text_id, event)
         except (asyncio.CancelledError, GeneratorExit):
             raise
         except Exception as exc:  # noqa: BLE001 - any answerer failure becomes an error part
@@ -121,13 +170,12 @@ class ChatTurn:
         if self.saved:
             return
         self.saved = True
-        if self.retrieval is not None:
-            await record_gap(self.services.pool, self.retrieval, self.services.settings.gap_retention_days)
         content = "".join(self.text)
-        if not content and not self.sources:
-            return
-        async with self.services.pool.acquire() as conn:
-            await add_message(conn, self.session_id, "assistant", content, self.sources)
+        if content or self.sources:
+            async with self.services.pool.acquire() as conn:
+                await add_message(conn, self.session_id, "assistant", content, self.sources)
+        if self.retrieval is not None:  # after the reply, which the session shows first
+            await record_gap(self.services.pool, self.retrieval, self.services.settings.gap_retention_days)
 
     async def sse(self) -> AsyncIterator[str]:
         """The turn as server-sent events; the reply is saved even if the client disconnects."""
@@ -138,3 +186,7 @@ class ChatTurn:
         finally:
             # A detached task: a cancelled request must not cancel the write of what was said.
             self.services.keep(asyncio.create_task(self.save()))
+
+
+def _questions(messages: list[ChatMessage]) -> list[str]:
+    return [m.content for m in messages if m.role == "user"]

@@ -36,7 +36,7 @@ async def explain_retrieval(
     retrieval = await retriever.retrieve(question, audiences=audiences, explain=True)
     data = retrieval.to_dict(explain=True)
     # A refused question reaches no model (the chat says the docs do not cover it).
-    excerpts = model_excerpts(retrieval, settings) if retrieval.would_answer else []
+    excerpts = model_excerpts(retrieval, settings, retriever.model) if retrieval.would_answer else []
     data["model_input"] = {
         "excerpts": [{"number": e.number, "title": e.title, "url": e.url, "heading": e.heading, "text": e.text}
                      for e in excerpts],

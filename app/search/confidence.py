@@ -26,11 +26,13 @@ from dataclasses import dataclass, field
 # Cosine scale of each embedding model: (unrelated, related). How these were chosen is written
 # down in docs/configuration.mdx ("Answer floor").
 COSINE_SCALES: dict[str, tuple[float, float]] = {
-    "all-MiniLM-L6-v2": (0.15, 0.60),
-    "gemini-embedding-001": (0.50, 0.80),
+    "all-MiniLM-L6-v2": (0.15, 0.60),  # measured (docs/configuration.mdx)
+    "gemini-embedding-001": (0.50, 0.80),  # not measured here: the range Gemini is known to give
+    "text-embedding-3-small": (0.15, 0.55),  # not measured here: OpenAI's low-cosine range
+    "text-embedding-3-large": (0.15, 0.55),
 }
 # An unknown model gets the stricter (Gemini-like) scale: a miscalibrated default refuses more,
-# it never answers more (fail closed).
+# it never answers more (fail closed). COSINE_SCALE sets the scale of any model.
 DEFAULT_COSINE_SCALE = (0.50, 0.80)
 
 # Weights of the evidence in the hybrid confidence; they add up to 1.
@@ -58,11 +60,13 @@ class Evidence:
 
 @dataclass(frozen=True)
 class Floors:
-    """The lines a confidence is held against (settings; None: the model's default)."""
+    """The lines a confidence is held against (settings; None: the default). What differs between
+    embedding models is the cosine scale above, so one floor holds for every model and corpus."""
 
     answer_floor: float | None = None
     low_confidence: float | None = None
     keyword_answer_floor: float | None = None
+    cosine_scale: tuple[float, float] | None = None  # (unrelated, related) instead of the model's
 
 
 @dataclass(frozen=True)
@@ -93,8 +97,8 @@ def cosine_scale(model: str | None) -> tuple[float, float]:
     return DEFAULT_COSINE_SCALE
 
 
-def scaled_cosine(cosine: float, model: str | None) -> float:
-    unrelated, related = cosine_scale(model)
+def scaled_cosine(cosine: float, model: str | None, scale: tuple[float, float] | None = None) -> float:
+    unrelated, related = scale or cosine_scale(model)
     return _clip((cosine - unrelated) / (related - unrelated))
 
 
@@ -109,8 +113,8 @@ def judge(evidence: Evidence, floors: Floors = Floors()) -> Judgment:
         return Judgment(0.0, floor, _low_line(floors, floor), False, "empty", {"reason": "nothing retrieved"})
     if evidence.best_cosine is None:
         return _judge_keyword_only(evidence, floors)
-    scaled = scaled_cosine(evidence.best_cosine, evidence.model)
-    unrelated, related = cosine_scale(evidence.model)
+    unrelated, related = floors.cosine_scale or cosine_scale(evidence.model)
+    scaled = scaled_cosine(evidence.best_cosine, evidence.model, (unrelated, related))
     explanation: dict[str, object] = {
         "best_cosine": round(evidence.best_cosine, 4),
         "cosine_scale": {"unrelated": unrelated, "related": related},

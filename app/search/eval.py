@@ -1,9 +1,10 @@
 """Retrieval evaluation with the anthropic-cookbook definitions (sections at k, MRR, page recall).
 
-Input: JSON lines `{"question": ..., "gold": [absolute section URLs], ...}`. A line with `"gold": []`
-is an unanswerable question: it scores refusals (`refusal_rate`), never the retrieval metrics,
-which keep their meaning over the answerable lines; `false_refusal_rate` is the share of
-answerable questions refused.
+Input: JSON lines `{"question": ..., "gold": [absolute section URLs], ...}`; a line may carry
+`"history": [earlier user questions, oldest first]`, searched exactly as the chat does.
+A line with `"gold": []` is an unanswerable question: it scores refusals (`refusal_rate`), never the
+retrieval metrics, which keep their meaning over the answerable lines; `false_refusal_rate` is the
+share of answerable questions refused.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.errors import DocschatError
+from app.search.conversation import QueryRewriter, retrieve_in_conversation
 from app.search.retrieve import Mode, Retriever
 
 
@@ -25,6 +27,7 @@ class EvalItem:
     question: str
     gold: list[str]  # empty: the docs do not answer it
     id: str | None = None
+    history: tuple[str, ...] = ()
 
     @property
     def answerable(self) -> bool:
@@ -62,7 +65,10 @@ def load_eval_file(path: Path) -> list[EvalItem]:
         gold = obj.get("gold")
         if not isinstance(gold, list) or not all(isinstance(g, str) and g.strip() for g in gold):
             raise EvalFileError(f"{path}:{number}: needs 'gold', a list of URLs ([] for an unanswerable question)")
-        items.append(EvalItem(obj["question"], [normalize_url(g) for g in gold], obj.get("id")))
+        history = obj.get("history", [])
+        if not isinstance(history, list) or not all(isinstance(h, str) for h in history):
+            raise EvalFileError(f"{path}:{number}: 'history' must be a list of earlier questions (strings)")
+        items.append(EvalItem(obj["question"], [normalize_url(g) for g in gold], obj.get("id"), tuple(history)))
     if not items:
         raise EvalFileError(f"{path}: no questions")
     return items
@@ -70,13 +76,17 @@ def load_eval_file(path: Path) -> list[EvalItem]:
 
 async def evaluate(
     retriever: Retriever, items: list[EvalItem], *, mode: Mode, k: int, base_url: str,
-    audiences: list[str] | None = None,
+    audiences: list[str] | None = None, use_history: bool = True, rewriter: QueryRewriter | None = None,
 ) -> dict[str, object]:
+    """`use_history=False` searches every line's question alone (the baseline for conversations)."""
     per_question = []
     totals = {"precision": 0.0, "recall": 0.0, "mrr": 0.0, "page_recall": 0.0}
     refused = {"answerable": 0, "unanswerable": 0}
     for item in items:
-        retrieval = await retriever.retrieve(item.question, mode=mode, audiences=audiences)
+        history = list(item.history) if use_history else []
+        retrieval = await retrieve_in_conversation(
+            retriever, item.question, history, rewriter=rewriter, mode=mode, audiences=audiences
+        )
         sections: list[str] = []
         for fused in retrieval.ranking:  # parts of one split section share an href: count it once
             url = absolute_url(base_url, fused.hit.href)
@@ -90,7 +100,7 @@ async def evaluate(
         result: dict[str, object] = {
             "id": item.id, "question": item.question, "retrieved": sections, "gold": item.gold,
             "degraded": retrieval.degraded, "confidence": retrieval.confidence,
-            "would_answer": retrieval.would_answer,
+            "would_answer": retrieval.would_answer, "history": list(item.history), "query": retrieval.question,
         }
         if item.answerable:
             gold = set(item.gold)

@@ -18,8 +18,8 @@ from app.config import Settings
 from app.embeddings.base import load_provider
 from app.errors import DocschatError
 from app.logging import get_logger
-from app.search.confidence import Evidence, Floors, Judgment, judge
 from app.metrics import observe_retrieval
+from app.search.confidence import Evidence, Floors, Judgment, judge
 from app.search.fusion import FusedHit, apply_weights, evidence_fusion
 from app.search.legs import Hit, match_docs_sections, query_terms, search_docs_sections, term_coverage
 from app.search.pages import PageChoice, select_pages
@@ -58,6 +58,8 @@ class Retrieval:
     errors: dict[str, str] = field(default_factory=dict)
     timings_ms: dict[str, float] = field(default_factory=dict)
     judgment: Judgment = field(default_factory=lambda: judge(Evidence()))
+    # How the query was made from a conversation (app/search/conversation.py); None: not asked.
+    standalone: dict[str, object] | None = None
 
     @property
     def confidence(self) -> float:
@@ -78,12 +80,16 @@ class Retrieval:
     def to_dict(self, explain: bool = False) -> dict[str, object]:
         data: dict[str, object] = {
             "question": self.question,
+            "query": self.question,
             "mode": self.mode,
             "degraded": self.degraded,
             "audiences": self.audiences,
             **self.judgment.to_dict(),
             "pages": [p.to_dict() for p in self.pages],
         }
+        if self.standalone is not None:
+            data["question"] = self.standalone["asked"]
+            data["standalone"] = self.standalone
         if explain:
             data["explain"] = {
                 "terms": self.terms,
@@ -122,6 +128,11 @@ class Retriever:
 
     def weight(self, source: str, page: str) -> float:
         return self.sources.weight(source, page) if self.sources else 1.0
+
+    @property
+    def model(self) -> str | None:
+        """The embedding model of the vector leg (None: keyword-only)."""
+        return self.embedder.provider.model if self.embedder else None
 
     @property
     def needs_warm_up(self) -> bool:

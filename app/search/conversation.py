@@ -1,0 +1,124 @@
+"""Retrieval in a conversation: the chat turn, `docschat search --history` and eval lines with
+"history" all search through `retrieve_in_conversation`, so they find the same pages.
+
+The standalone query (app/search/standalone.py) proposes a completion; retrieval evidence decides:
+
+- no earlier turn, or nothing to carry: the question as asked;
+- otherwise both the question alone and the completed query are searched, and the one with more
+  evidence wins, with a margin by cue: an ellipsis keeps the completion unless the question alone
+  is clearly better; "and …" or "it"/"that" needs it merely better; a question with no cue
+  needs it clearly better, and is kept as asked outright when the judgment answers it with
+  confidence (above the low-confidence line, not merely the floor).
+  So a topic switch ("And how do I connect Google Analytics?") is not polluted. Without
+  comparable evidence (keyword-only), the wording alone decides.
+
+With a rewriter (Gemini), one bounded rewrite is tried first; on failure, the offline method.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any, Protocol
+
+from app.logging import get_logger
+from app.search.retrieve import Retrieval, Retriever
+from app.search.standalone import StandaloneQuery, standalone_query
+
+log = get_logger(__name__)
+
+# How much more evidence the completed query needs than the question alone, by cue: an elliptic
+# question is completed unless the question alone is clearly better; one that opens with "and" or
+# refers back needs the completion merely better ("And how do I connect Google Analytics?" opens a
+# new topic); nothing pointing back needs the completion clearly better.
+CUE_MARGINS: dict[str, float] = {"strong": -0.05, "weak": 0.0, "none": 0.05}
+
+
+class QueryRewriter(Protocol):
+    name: str
+
+    async def rewrite(self, question: str, history: list[str]) -> str | None:
+        """A standalone search query, or None (failure, timeout, nothing usable)."""
+        ...
+
+
+def evidence(retrieval: Retrieval) -> float | None:
+    """How well a retrieval matched, comparable between two queries over the same index: the best
+    cosine similarity of the vector leg; None without one.
+
+    Not the judgment's confidence: its term coverage (the share of the query's words the best
+    section holds) favours the shorter query, so the question alone would beat its completion for
+    the very reason it is incomplete. Keyword-only there is nothing comparable for the same reason.
+    """
+    if not retrieval.pages:
+        return 0.0
+    vector = retrieval.legs.get("vector")
+    return 1.0 - vector[0].score if vector else None
+
+
+def stands_alone(retrieval: Retrieval) -> bool:
+    """The judgment answers the question alone with confidence: above the floor and above the
+    low-confidence line (issue 10). False when retrievals carry no judgment."""
+    judgment = getattr(retrieval, "judgment", None)
+    if judgment is None:
+        return False
+    return bool(judgment.would_answer and not judgment.is_low)
+
+
+def _record(retrieval: Retrieval, asked: str, method: str, proposal: StandaloneQuery | None,
+            scores: dict[str, float | None] | None = None) -> Retrieval:
+    info: dict[str, Any] = {"asked": asked, "query": retrieval.question, "method": method}
+    if proposal is not None:
+        info |= {"cue": proposal.cue, "carried": list(proposal.carried)}
+    if scores:
+        info["evidence"] = {k: None if v is None else round(v, 4) for k, v in scores.items()}
+    retrieval.standalone = info
+    return retrieval
+
+
+async def retrieve_in_conversation(
+    retriever: Retriever,
+    question: str,
+    history: list[str] | None = None,
+    *,
+    rewriter: QueryRewriter | None = None,
+    **retrieve_options: Any,
+) -> Retrieval:
+    """The retrieval for the latest question of a conversation (`history`: earlier user questions,
+    oldest first). `retrieve_options` go to every `Retriever.retrieve` call unchanged (mode,
+    audiences): a completed query obeys the same rules as the question."""
+    earlier = [h for h in history or [] if h and h.strip()]
+    if not earlier:
+        return _record(await retriever.retrieve(question, **retrieve_options), question, "as_asked", None)
+    if rewriter is not None:
+        rewritten = await rewriter.rewrite(question, earlier)
+        if rewritten:
+            retrieval = await retriever.retrieve(rewritten, **retrieve_options)
+            if retrieval.pages:
+                return _record(retrieval, question, f"rewritten:{rewriter.name}", None)
+            log.info("query_rewrite_found_nothing")
+    proposal = standalone_query(question, earlier)
+    if not proposal.completed:
+        return _record(await retriever.retrieve(question, **retrieve_options), question, "as_asked", proposal)
+    if proposal.cue == "none":
+        alone = await retriever.retrieve(question, **retrieve_options)
+        if stands_alone(alone):
+            return _record(alone, question, "as_asked", proposal)
+        completed = await retriever.retrieve(proposal.query, **retrieve_options)
+    else:
+        alone, completed = await asyncio.gather(
+            retriever.retrieve(question, **retrieve_options), retriever.retrieve(proposal.query, **retrieve_options)
+        )
+    scores = {"as_asked": evidence(alone), "completed": evidence(completed)}
+    before, after = scores["as_asked"], scores["completed"]
+    if not completed.pages:
+        prefer_completed = False
+    elif not alone.pages:
+        prefer_completed = True
+    elif before is None or after is None or alone.degraded != completed.degraded:
+        # No comparable evidence (keyword-only, or one search lost a leg): the wording decides.
+        prefer_completed = proposal.cue != "none"
+    else:
+        prefer_completed = after > before + CUE_MARGINS[proposal.cue]
+    if prefer_completed:
+        return _record(completed, question, "completed", proposal, scores)
+    return _record(alone, question, "as_asked", proposal, scores)
