@@ -91,11 +91,13 @@ class Settings(BaseSettings):
     flag_public: bool = Field(
         False, description="Superseded by CHAT_AUDIENCES. true: every retrieval (CLI included) is public-only."
     )
-    rrf_k: int = Field(60, ge=1, description="Reciprocal rank fusion constant k in 1/(k + rank).")
+    rrf_k: int = Field(
+        60, ge=1, description="k of the rank part of fusion, 1/(k + rank) (app/search/fusion.py)."
+    )
     leg_match_count: int = Field(20, ge=1, le=200, description="Rows each leg returns before fusion.")
     max_pages: int = Field(3, ge=1, le=10, description="Pages kept in the final selection.")
     page_score_ratio: float = Field(
-        0.5, gt=0, le=1, description="A page is kept only when its fused score is at least this share of the best."
+        0.3, gt=0, le=1, description="A page is kept only when its fused score is at least this share of the best."
     )
     demoted_pages: CommaList = Field(
         ["Privacy Policy", "Terms of Service", "Cucumber Tests"],

@@ -118,10 +118,10 @@ async def measure(pool, questions: list[str], vectors: dict[str, list[float]], r
                 if step == "legs":
                     async with pool.acquire() as conn:
                         start = time.perf_counter()
-                        await search_docs_sections(conn, question, settings.leg_match_count, True)
+                        await search_docs_sections(conn, question, settings.leg_match_count, ["public"])
                         timings["keyword"].append((time.perf_counter() - start) * 1000)
                         start = time.perf_counter()
-                        await match_docs_sections(conn, vectors[question], MODEL, settings.leg_match_count, True)
+                        await match_docs_sections(conn, vectors[question], MODEL, settings.leg_match_count, ["public"])
                         timings["vector"].append((time.perf_counter() - start) * 1000)
                 else:
                     start = time.perf_counter()

@@ -12,7 +12,7 @@ import time
 import httpx
 import pytest
 
-from app.chat.answerers import ExtractiveAnswerer, Excerpt
+from app.chat.answerers import ExtractiveAnswerer, Excerpt, format_excerpts
 from app.chat.rate_limit import client_ip
 from app.chat.stream_protocol import parse_sse
 from app.config import get_settings
@@ -301,3 +301,12 @@ def test_logs_carry_no_ip_and_no_question_text(offline, start_server, capfd) -> 
     logs = captured.out + captured.err
     assert "chat_question" in logs  # the request was logged...
     assert "zebra-quokka" not in logs and "127.0.0.1" not in logs.replace(server.url, "")  # ...without these
+
+
+def test_the_prompt_says_where_each_excerpt_sits_in_its_page() -> None:
+    prompt = format_excerpts([
+        Excerpt(1, "Guide", "https://x.test/g#sub-part", "Sub part", "Text.", "Guide › Install › Sub part"),
+        Excerpt(2, "Sync", "https://x.test/s", "", "Overview text.", "Sync"),
+    ])
+    # A subsection's heading alone ("Sub part") does not say what it is about: its parents do.
+    assert 'section="Install › Sub part"' in prompt and 'section="Overview"' in prompt

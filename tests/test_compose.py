@@ -134,9 +134,10 @@ def test_chunks_headings_anchors_and_hrefs() -> None:
     assert chunks[2].breadcrumb == "Guide › Install › Sub part"
     assert "#### Deep" in chunks[2].text and "## not a heading" in chunks[1].text
     assert chunks[1].text.startswith("## Install\n") and "{#setup}" not in chunks[1].text
-    assert chunks[1].embed_text == f"Guide — Guide › Install\n\n{chunks[1].text}"
+    # The breadcrumb starts with the page title: the embedded text says the title once.
+    assert chunks[1].embed_text == f"Guide › Install\n\n{chunks[1].text}"
     no_prefix = chunk_page(Page("a/b.md", "B", None, False, "## X\ny\n"), url_prefix="")
-    assert no_prefix[1].href == "/a/b#x"
+    assert no_prefix[0].href == "/a/b#x"
 
 
 @pytest.mark.parametrize(
@@ -159,6 +160,46 @@ def test_long_sections_split_at_paragraphs_never_inside_code() -> None:
         assert chunk.text.count("```") % 2 == 0
         assert len(chunk.text) <= 600 or chunk.text.startswith("```")
     assert any(c.text.startswith("```python") and len(c.text) > 600 for c in sections)
+
+
+def test_callouts_are_never_cut_nor_split_by_a_heading_inside() -> None:
+    callout = ":::note\n" + "\n\n".join(f"Callout paragraph {i} " + "word " * 30 for i in range(8)) + "\n:::"
+    tabs = "::::{tab-set}\n:::{tab-item} Python\n## Not a section\nx = 1\n:::\n::::"
+    body = f"## Long\n{'Intro ' * 40}\n\n{callout}\n\n{tabs}\n\nAfter.\n"
+    chunks = chunk_page(Page("p.md", "P", None, True, body), max_chars=400)
+    assert [c.heading for c in chunks] == ["Long"] * len(chunks)  # the `##` inside the tab is text
+    whole = [c for c in chunks if ":::note" in c.text]
+    assert len(whole) == 1 and whole[0].text.startswith(":::note") and whole[0].text.rstrip().endswith(":::")
+    assert all(c.text.count(":::") % 2 == 0 for c in chunks if ":::" in c.text)
+    tab_chunk = next(c.text for c in chunks if "::::{tab-set}" in c.text)
+    assert tabs in tab_chunk
+    # An unclosed callout is ordinary text: it does not swallow the rest of the section.
+    unclosed = chunk_page(Page("u.md", "U", None, True, ":::note\n" + "\n\n".join(["para " * 50] * 6)), max_chars=400)
+    assert len(unclosed) > 1
+    # ... and the fences inside it stay code: a `##` line in them is no heading.
+    fenced = chunk_page(Page("v.md", "V", None, True, ":::note\nopen\n\n```python\n## inside code\n```\n"))
+    assert [c.heading for c in fenced] == [""]
+
+
+def test_h1_headings_split_a_page_but_the_title_heading_does_not() -> None:
+    body = "# Guide\nIntro.\n\n# Part one\nA\n\n## Step\nB\n\n# Part two\nC\n"
+    chunks = chunk_page(Page("g.md", "Guide", None, True, body), url_prefix="")
+    assert [(c.href, c.breadcrumb) for c in chunks] == [
+        ("/g", "Guide"),
+        ("/g#part-one", "Guide › Part one"),
+        ("/g#step", "Guide › Part one › Step"),
+        ("/g#part-two", "Guide › Part two"),
+    ]
+    assert "# Guide" in chunks[0].text
+
+
+def test_a_page_without_overview_text_has_no_overview_chunk() -> None:
+    chunks = chunk_page(Page("a.md", "A", None, True, "## First\nText.\n"), url_prefix="")
+    assert [c.href for c in chunks] == ["/a#first"]
+    titled = chunk_page(Page("a.md", "A", None, True, "# A\n\n## First\nText.\n"), url_prefix="")
+    assert [c.href for c in titled] == ["/a#first"]  # a title heading alone is no overview
+    described = chunk_page(Page("a.md", "A", "What A is.", True, "## First\nText.\n"), url_prefix="")
+    assert [c.href for c in described] == ["/a", "/a#first"] and described[0].text == "What A is."
 
 
 # --- properties ----------------------------------------------------------------------------------

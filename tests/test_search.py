@@ -15,7 +15,7 @@ import pytest
 
 from app.config import get_settings
 from app.embeddings.base import pad_vector
-from app.search.fusion import reciprocal_rank_fusion
+from app.search.fusion import FusedHit, evidence_fusion, reciprocal_rank_fusion
 from app.search.legs import Hit, match_docs_sections, search_docs_sections
 from app.search.pages import select_pages
 from app.search.query_embedding import QueryEmbedder
@@ -42,7 +42,7 @@ async def refresh(conn) -> None:
 
 NASTY = [
     "", "   ", "'", "''", '"', "a & b | !c", "foo:* & (bar", "))((", "<->", "!!!", "🎉🚀 emoji only",
-    "widget 🎉 embed", "x" * 5000, " ".join(["word"] * 500), "select * from docs_section; --", "\\", "\x00".strip("\x00"),
+    "widget 🎉 embed", "x" * 5000, " ".join(["word"] * 500), "select * from docs_section; --", "\\", "\x00", "a\x00b", "embed\x00 widget",
     "naïve café résumé", "日本語のテキスト", "1 2 3 4", "the and of to in",
 ]
 
@@ -101,20 +101,25 @@ async def test_public_filter_inside_both_queries_with_90_percent_private(conn) -
     await conn.execute("analyze docs_section")
     query_sql = ("explain select id from docs_section where embedding_model = 'm' and audiences && '{public}' "
                  "order by embedding <=> $1 limit 20")
-    # Both plans must honour the filter: whatever the planner picks (often an exact scan at this
-    # size), and the HNSW index scan forced, where only the iterative scan can fill the limit.
-    for force_index in (False, True):
-        async with conn.transaction():
-            if force_index:
-                await conn.execute("set local enable_seqscan = off")
-                plan = "\n".join(r[0] for r in await conn.fetch(query_sql, pad_vector(centers[0])))
-                assert "docs_section_embedding_idx" in plan
+    # Both plans must honour the filter: the exact scan (no HNSW index: dropped inside a rolled-back
+    # transaction) and the HNSW index scan, where only the iterative scan can fill the limit.
+    for with_index in (False, True):
+        tx = conn.transaction()
+        await tx.start()
+        try:
+            if not with_index:
+                await conn.execute("drop index docs_section_embedding_idx")
+            await conn.execute("set local enable_seqscan = off")
+            plan = "\n".join(r[0] for r in await conn.fetch(query_sql, pad_vector(centers[0])))
+            assert ("docs_section_embedding_idx" in plan) == with_index, plan
             for center in centers[:4]:
                 query = pad_vector(_unit(rng, center, 0.3))
                 hits = await match_docs_sections(conn, query, "m", 20, ["public"])
                 assert len(hits) == 20 and all(h.audiences == ("public",) for h in hits)
                 assert [h.score for h in hits] == sorted(h.score for h in hits)
                 assert len(await match_docs_sections(conn, query, "other-model", 20, None)) == 0
+        finally:
+            await tx.rollback()
     keyword = await search_docs_sections(conn, "shared keyword", 20, ["public"])
     assert len(keyword) == 20 and all(h.audiences == ("public",) for h in keyword)
 
@@ -129,6 +134,28 @@ def test_reciprocal_rank_fusion() -> None:
     assert [f.hit.id for f in fused] == ["b", "a", "c"]
     assert math.isclose(fused[0].score, 1 / 62 + 1 / 61)
     assert fused[0].ranks == {"keyword": 2, "vector": 1}
+
+
+def _scored(id_: str, score: float) -> Hit:
+    return Hit(id_, "docs", f"{id_}.mdx", id_, "H", id_, f"/docs/{id_}#h", "", ("public",), score)
+
+
+def test_a_confident_leg_is_not_outvoted_by_a_flat_one() -> None:
+    # Full-text is sure (its best hit far above the rest); the vector leg has no idea (ten
+    # near-equal distances) and ranks that hit last. Equal RRF lets the flat leg decide.
+    keyword = [_scored("answer", 9.0)] + [_scored(f"k{i}", 1.0 - i / 100) for i in range(9)]
+    vector = [_scored(f"k{i}", 0.500 + i / 1000) for i in range(9)] + [_scored("answer", 0.509)]
+    legs = {"keyword": keyword, "vector": vector}
+    assert reciprocal_rank_fusion(legs)[0].hit.id == "k0"
+    assert evidence_fusion(legs)[0].hit.id == "answer"
+    # The same the other way round: a sure vector leg (one close hit) against flat full-text.
+    keyword = [_scored(f"k{i}", 2.0 - i / 100) for i in range(9)] + [_scored("answer", 1.90)]
+    vector = [_scored("answer", 0.20)] + [_scored(f"k{i}", 0.70 + i / 1000) for i in range(9)]
+    assert evidence_fusion({"keyword": keyword, "vector": vector})[0].hit.id == "answer"
+    # Hits that both legs rank well still beat a hit only one leg found, when neither leg is sure.
+    flat_k = [_scored(x, 1.0 - i / 100) for i, x in enumerate(["solo", "both", "a", "b", "c"])]
+    flat_v = [_scored(x, 0.5 + i / 1000) for i, x in enumerate(["both", "d", "e", "f", "g"])]
+    assert evidence_fusion({"keyword": flat_k, "vector": flat_v})[0].hit.id == "both"
 
 
 def test_page_selection_ratio_cap_demotion_and_excerpt() -> None:
@@ -147,7 +174,26 @@ def test_page_selection_ratio_cap_demotion_and_excerpt() -> None:
     assert pages[0].heading == "Embed" and pages[0].excerpt == "content of w-embed"
     assert all(p.score >= 0.3 * pages[0].score for p in pages if p.kept)
     named = select_pages(fused, "what does the privacy policy say", demoted_pages=["Privacy Policy"])
-    assert named[0].title == "Privacy Policy" and not named[0].demoted
+    privacy = next(p for p in named if p.title == "Privacy Policy")
+    assert privacy.kept and not privacy.demoted and privacy.score == privacy.raw_score
+    # The ratio on its own: a weak page is dropped although the cap (3) has room for it, and the
+    # breadcrumb of the excerpt's section comes along.
+    scored = [FusedHit(_hit("a", "a.mdx", "A"), 1.0), FusedHit(_hit("b", "b.mdx", "B"), 0.6),
+              FusedHit(_hit("c", "c.mdx", "C"), 0.2)]
+    by_ratio = select_pages(scored, "q", max_pages=3, score_ratio=0.5)
+    assert [p.title for p in by_ratio if p.kept] == ["A", "B"]
+    assert by_ratio[2].reason == "dropped: score below 0.50 × best" and by_ratio[0].breadcrumb == "A"
+
+
+def test_a_page_whose_overview_and_a_section_match_outranks_one_lucky_section() -> None:
+    lucky = FusedHit(_hit("a-s", "a.mdx", "A", heading="Aside"), 1.0)
+    overview = FusedHit(_hit("b", "b.mdx", "B", heading=""), 0.6)
+    section = FusedHit(_hit("b-s", "b.mdx", "B", heading="Setup"), 0.6)
+    pages = select_pages([lucky, overview, section], "q")
+    assert [p.title for p in pages] == ["B", "A"] and pages[0].heading == "Setup"
+    # Two sections of one page are not such evidence: the lucky section keeps the lead.
+    other = FusedHit(_hit("b-t", "b.mdx", "B", heading="Usage"), 0.6)
+    assert [p.title for p in select_pages([lucky, section, other], "q")] == ["A", "B"]
 
 
 def test_question_names_page() -> None:
@@ -233,6 +279,79 @@ async def test_flag_public_makes_every_retrieval_public_only(pool, monkeypatch) 
     get_settings.cache_clear()
     only = await build_retriever(pool, get_settings()).retrieve("deploy guide")
     assert [p.title for p in only.pages] == ["Open"]
+
+
+async def test_a_typo_in_a_rare_word_still_finds_its_section(conn) -> None:
+    await add(conn, "scale.mdx#s", "Request resources programmatically to scale the cluster.", heading="Scaling")
+    await add(conn, "hooks.mdx#s", "Configure a webhook endpoint.", heading="Setup")
+    for i in range(10):
+        await add(conn, f"f{i}.mdx#s", f"Filler text number {i} about the cluster.", heading="Filler")
+    await refresh(conn)
+    # "programatically" (one m) is in no section; one edit away is the word the docs use.
+    assert [h.id for h in await search_docs_sections(conn, "programatically", 5, None)] == ["scale.mdx#s"]
+    assert await conn.fetchval("select docs_search_text('programatically')") == "programmat"
+    # Words no section holds are dropped, not kept as the "rarest" terms: thirteen of them would
+    # take every term slot (12) and the one real word would be left out.
+    nonsense = " ".join(f"zq{a}{b}" for a in "xyz" for b in "abcde")[:64]
+    hits = await search_docs_sections(conn, f"{nonsense} webhook", 5, None)
+    assert hits and hits[0].id == "hooks.mdx#s"
+    # Short words are not "corrected": a 4-letter stem has too many neighbours.
+    assert await conn.fetchval("select docs_search_text('clustr tsst')") == "cluster"
+    # A typo is corrected only to a word the asker may see.
+    await add(conn, "secret.mdx#s", "The quarantine procedure.", heading="Q", public=False)
+    await refresh(conn)
+    assert await conn.fetchval("select docs_search_text('quarantin', '{public}')") == ""
+    assert await conn.fetchval("select docs_search_text('quarantin')") == "quarantin"
+
+
+async def test_words_standing_together_as_in_the_question_rank_higher(pool, monkeypatch) -> None:
+    async with pool.acquire() as conn:
+        # Both sections hold "head" and "node"; only one holds them together, and it says so less often.
+        await add(conn, "queues.mdx#s", "The head of the queue moves to another node. Each node keeps "
+                  "the head of its own queue, and a node restarts the head task.", title="Queues", heading="Order")
+        await add(conn, "nodes.mdx#s", "Get the address of the head node with ray.nodes().", title="Cluster",
+                  heading="Addresses")
+        for i in range(8):
+            await add(conn, f"f{i}.mdx#s", f"Unrelated filler {i}.", title=f"F{i}", heading="F")
+        await refresh(conn)
+        plain = await conn.fetch("select id from search_docs_sections('where is the head node', 5)")
+        leg = await search_docs_sections(conn, "where is the head node", 5, None)
+    assert plain[0]["id"] == "queues.mdx#s"  # term by term (the SQL alone), the scattered section wins
+    assert leg[0].id == "nodes.mdx#s"
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+    get_settings.cache_clear()
+    retrieval = await build_retriever(pool, get_settings()).retrieve("where is the head node")
+    assert retrieval.legs["keyword"][0].id == "nodes.mdx#s"
+    assert retrieval.pages[0].title == "Cluster"
+
+
+TRACE_QUESTION = (
+    "My job fails as soon as I start it, how do I fix this?\n"
+    "Traceback (most recent call last):\n"
+    '  File "/opt/venv/lib/python3.10/site-packages/ray/_private/worker.py", line 2493, in get_objects\n'
+    '  File "/opt/venv/lib/python3.10/site-packages/ray/_private/client_mode_hook.py", line 103, in wrapper\n'
+    '  File "/opt/venv/lib/python3.10/site-packages/ray/remote_function.py", line 226, in _remote\n'
+    '  File "/opt/venv/lib/python3.10/site-packages/ray/_private/serialization.py", line 88, in pickle_dumps\n'
+    "ValueError: The actor ImplicitFunc is too large (150 MiB > 95 MiB)\n"
+)
+
+
+async def test_a_pasted_traceback_is_searched_by_its_error_line(pool, monkeypatch) -> None:
+    async with pool.acquire() as conn:
+        await add(conn, "closures.mdx#s", "ValueError: the actor ImplicitFunc is too large. Keep big data out of "
+                  "the closure and pass a reference instead.", title="Closures", heading="Too large")
+        await add(conn, "tune.mdx#s", "ImplicitFunc wraps a trainable.", title="Tune", heading="Trainables")
+        # Every word of the frames, each in one section: rarer than the error's words.
+        await add(conn, "install.mdx#s", "opt venv lib site packages private worker objects client mode hook "
+                  "wrapper remote function serialization pickle dumps", title="Install", heading="Paths")
+        for i in range(6):
+            await add(conn, f"f{i}.mdx#s", f"An actor that is large number {i}.", title=f"F{i}", heading="F")
+        await refresh(conn)
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+    get_settings.cache_clear()
+    retrieval = await build_retriever(pool, get_settings()).retrieve(TRACE_QUESTION)
+    assert retrieval.pages[0].title == "Closures", [p.title for p in retrieval.pages]
+    assert retrieval.question == TRACE_QUESTION  # what was asked is kept; only the search is reduced
 
 
 def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:

@@ -39,6 +39,7 @@ class Excerpt:
     url: str
     heading: str
     text: str
+    breadcrumb: str = ""  # Page › Section › Subsection: where the excerpt sits in its page
 
 
 @dataclass(frozen=True)
@@ -90,9 +91,17 @@ def format_excerpts(excerpts: list[Excerpt], frame: str | None = None) -> str:
     def attr(value: str) -> str:
         return html.escape(value, quote=True)
 
-    frame = frame or framing_id([part for e in excerpts for part in (e.title, e.heading, e.url, e.text)])
+    def section(e: Excerpt) -> str:
+        """The excerpt's place in its page (`Install › Sub part`): a subsection's heading alone may
+        not say what it is about."""
+        if not e.heading:
+            return "Overview"
+        trail = e.breadcrumb.split(" › ")[1:]  # the first part is the page title, said already
+        return " › ".join(trail) if trail and trail[-1] == e.heading else e.heading
+
+    frame = frame or framing_id([part for e in excerpts for part in (e.title, e.heading, e.breadcrumb, e.url, e.text)])
     blocks = [
-        f'<excerpt-{frame} number="{e.number}" title="{attr(e.title)}" section="{attr(e.heading or "Overview")}" '
+        f'<excerpt-{frame} number="{e.number}" title="{attr(e.title)}" section="{attr(section(e))}" '
         f'url="{attr(e.url)}">\n{e.text}\n</excerpt-{frame}>'
         for e in excerpts
     ]

@@ -109,5 +109,5 @@ def select_excerpts(
             continue
         used += len(text)
         number = numbering.setdefault(page_url(hit), len(numbering) + 1)
-        chosen.append(Excerpt(number, hit.title, absolute_url(base_url, hit.href), hit.heading, text))
+        chosen.append(Excerpt(number, hit.title, absolute_url(base_url, hit.href), hit.heading, text, hit.breadcrumb))
     return chosen

@@ -1,4 +1,7 @@
-"""Chunker: a cleaned page → one overview chunk + one chunk per `##`/`###` section (with anchors)."""
+"""Chunker: a cleaned page → one overview chunk + one chunk per `#`/`##`/`###` section (with anchors).
+
+Code fences and `:::` callouts are atoms: no heading is looked for inside them and no split cuts them.
+"""
 
 from __future__ import annotations
 
@@ -6,16 +9,20 @@ import hashlib
 import re
 from dataclasses import asdict, dataclass, field
 
-from app.corpus.fences import split_fenced
+from app.corpus.fences import Segment, split_fenced
 
 # Bump when chunk text or boundaries change: every content_hash changes once, so sync re-embeds.
-CHUNKER_VERSION = "1"
+CHUNKER_VERSION = "2"
 
-_HEADING = re.compile(r"^[ \t]*(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
+_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
 _EXPLICIT_ID = re.compile(r"[ \t]*\{#([A-Za-z0-9_:.\-]+)\}[ \t]*$")
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _BREADCRUMB_SEPARATOR = " › "
-SPLIT_LEVELS = (2, 3)
+SPLIT_LEVELS = (1, 2, 3)
+# A callout opens with 3+ colons and a name (`:::note`, `:::{note}`, `::::{tab-set}`); a line of
+# colons alone closes the innermost one.
+_CALLOUT_OPEN = re.compile(r"^[ \t]*:{3,}[ \t]*[{\w]")
+_CALLOUT_CLOSE = re.compile(r"^[ \t]*:{3,}[ \t]*$")
 
 
 @dataclass(frozen=True)
@@ -117,12 +124,57 @@ def page_route(path: str, prefix: str) -> str:
     return f"{prefix}/{joined}"
 
 
+def split_atoms(text: str) -> list[Segment]:
+    """`text` as prose and atoms (`is_code`: a code fence or a whole `:::` callout, fences inside
+    included); joining them gives `text` back. An unclosed callout stays prose and code as it was,
+    so it cannot swallow the rest of the page."""
+    out: list[Segment] = []
+    held: list[Segment] = []  # an open callout's text so far, as prose lines and fences
+    depth = 0
+
+    def emit(segment: Segment) -> None:
+        if out and not out[-1].is_code and not segment.is_code:
+            out[-1] = Segment(out[-1].text + segment.text, False)
+        else:
+            out.append(segment)
+
+    for segment in split_fenced(text):
+        if segment.is_code:
+            (held.append if depth else emit)(segment)
+            continue
+        for line in segment.text.splitlines(keepends=True):
+            if depth == 0:
+                if _CALLOUT_OPEN.match(line):
+                    depth, held = 1, [Segment(line, False)]
+                else:
+                    emit(Segment(line, False))
+                continue
+            held.append(Segment(line, False))
+            if _CALLOUT_OPEN.match(line):
+                depth += 1
+            elif _CALLOUT_CLOSE.match(line):
+                depth -= 1
+                if depth == 0:
+                    out.append(Segment("".join(s.text for s in held), True))
+                    held = []
+    for segment in held:  # unclosed
+        emit(segment)
+    return out
+
+
+def _is_title_heading(line: str, title: str) -> bool:
+    """A `#` heading that only repeats the page title."""
+    match = _HEADING.match(line)
+    return bool(match) and len(match.group(1)) == 1 and plain_heading(heading_text(match.group(2))[0]) == title
+
+
 def _sections(page: Page) -> list[_Section]:
     anchors = AnchorAllocator()
     overview = _Section(0, "", "", [])
     sections = [overview]
     current = overview
-    for segment in split_fenced(page.body):
+    open_headings: list[tuple[int, str]] = []  # the split headings enclosing the current line
+    for segment in split_atoms(page.body):
         lines = segment.text.splitlines()
         if segment.is_code:
             current.lines.extend(lines)
@@ -134,22 +186,23 @@ def _sections(page: Page) -> list[_Section]:
                 continue
             level = len(match.group(1))
             text, explicit = heading_text(match.group(2))
-            anchor = anchors.allocate(explicit or github_slug(text))
-            if level not in SPLIT_LEVELS:
-                # Deeper (and #) headings stay inside their section; the line loses only its {#id}.
+            anchor = anchors.allocate(explicit or github_slug(text))  # every heading counts, as on GitHub
+            if level not in SPLIT_LEVELS or _is_title_heading(line, page.title):
+                # Deeper headings, and a `#` repeating the page title, stay inside their section;
+                # the line loses only its {#id}.
                 current.lines.append(f"{match.group(1)} {text}")
                 continue
-            parents = [s.heading for s in sections if s.level == 2] if level == 3 else []
-            trail = ([parents[-1]] if parents and current.level >= 2 else []) + [plain_heading(text)]
+            open_headings = [(lv, h) for lv, h in open_headings if lv < level] + [(level, plain_heading(text))]
+            trail = [h for _, h in open_headings]
             current = _Section(level, plain_heading(text), anchor, trail, [f"{match.group(1)} {text}"])
             sections.append(current)
     return sections
 
 
 def _blocks(text: str) -> list[str]:
-    """Paragraphs and whole code fences: the units a long section may be split between."""
+    """Paragraphs, whole code fences and whole callouts: the units a long section may be split between."""
     blocks: list[str] = []
-    for segment in split_fenced(text):
+    for segment in split_atoms(text):
         if segment.is_code:
             blocks.append(segment.text.rstrip("\n"))
             continue
@@ -191,12 +244,15 @@ def chunk_page(
         body = "\n".join(section.lines).strip("\n")
         if section.level == 0:
             body = "\n\n".join(part for part in (page.description or "", body) if part.strip())
+            if all(not line.strip() or _is_title_heading(line, page.title) for line in body.splitlines()):
+                continue  # no text before the first section (a title heading at most): nothing to index
             href, base_id, heading = route, page.path, ""
         else:
             href, base_id, heading = f"{route}#{section.anchor}", f"{page.path}#{section.anchor}", section.heading
         breadcrumb = _BREADCRUMB_SEPARATOR.join([page.title, *section.trail])
         for number, part in enumerate(split_text(body, max_chars), start=1):
-            embed_text = f"{page.title} — {breadcrumb}\n\n{part}"
+            # The breadcrumb starts with the page title: it is said once.
+            embed_text = f"{breadcrumb}\n\n{part}"
             chunks.append(
                 Chunk(
                     id=f"{page.source}:{base_id}" if number == 1 else f"{page.source}:{base_id}~{number}",

@@ -1,10 +1,12 @@
-"""The two retrieval legs, each one call of a SQL function in sql/002_search.sql."""
+"""The two retrieval legs, each one statement calling the search functions (sql/004_sources.sql, 007)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 import asyncpg
+
+from app.search.proximity import rerank_by_proximity
 
 
 @dataclass(frozen=True)
@@ -37,11 +39,15 @@ def _hits(rows: list[asyncpg.Record], score_column: str) -> list[Hit]:
 async def search_docs_sections(
     conn: asyncpg.Connection, question: str, match_count: int, audiences: list[str] | None
 ) -> list[Hit]:
-    """Full-text leg: rare question words weigh more; best first; only sections `audiences` may see."""
+    """Full-text leg: rare question words weigh more; best first; only sections `audiences` may see.
+    Words no visible section holds are typo-corrected or dropped first (docs_search_text, 007);
+    sections holding the question's words side by side move up (proximity.py)."""
+    # Postgres text cannot hold NUL: a pasted NUL is dropped rather than failing the leg.
     rows = await conn.fetch(
-        "select * from public.search_docs_sections($1, $2, $3)", question, match_count, audiences
+        "select * from public.search_docs_sections(public.docs_search_text($1, $3), $2, $3)",
+        question.replace("\x00", ""), match_count, audiences,
     )
-    return _hits(rows, "rank")
+    return rerank_by_proximity(question, _hits(rows, "rank"))
 
 
 async def match_docs_sections(
@@ -56,7 +62,10 @@ async def match_docs_sections(
 
 async def query_terms(conn: asyncpg.Connection, question: str, audiences: list[str] | None) -> list[dict[str, object]]:
     """The question's full-text terms with their statistics as `audiences` see them (for --explain)."""
-    rows = await conn.fetch("select * from public.docs_query_lexemes($1, $2)", question, audiences)
+    # The question's own words, unknown ones included (ndoc 0): what the docs lack is worth seeing.
+    rows = await conn.fetch(
+        "select * from public.docs_query_lexemes($1, $2)", question.replace("\x00", ""), audiences
+    )
     return [{"lexeme": r["lexeme"], "ndoc": r["ndoc"], "idf": round(r["idf"], 4)} for r in rows]
 
 

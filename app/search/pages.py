@@ -14,12 +14,13 @@ class PageChoice:
     title: str
     href: str  # the excerpt's href (section anchor)
     page_href: str
-    score: float  # the page's best fused chunk score, after any demotion
+    score: float  # the page's best fused chunk score (+ its overview's), after any demotion
     raw_score: float
     excerpt: str
     heading: str
     chunk_id: str
     source: str = "docs"
+    breadcrumb: str = ""  # the excerpt's Page › Section › Subsection
     weight: float = 1.0  # source weight × path boosts (in `score` already)
     demoted: bool = False
     kept: bool = False
@@ -29,7 +30,8 @@ class PageChoice:
     def to_dict(self) -> dict[str, object]:
         return {
             "title": self.title, "href": self.href, "score": round(self.score, 6), "excerpt": self.excerpt,
-            "heading": self.heading, "page": self.page, "source": self.source, "chunk_id": self.chunk_id,
+            "heading": self.heading, "breadcrumb": self.breadcrumb, "page": self.page, "source": self.source,
+            "chunk_id": self.chunk_id,
         }
 
 
@@ -64,9 +66,15 @@ def select_pages(
         # The excerpt is the best matching section; the overview only when no section matched.
         sections = [c for c in choice.chunks if c.hit.heading]
         best = sections[0] if sections else choice.chunks[0]
-        choice.href, choice.excerpt, choice.heading, choice.chunk_id = (
-            best.hit.href, best.hit.content, best.hit.heading, best.hit.id
+        choice.href, choice.excerpt, choice.heading, choice.chunk_id, choice.breadcrumb = (
+            best.hit.href, best.hit.content, best.hit.heading, best.hit.id, best.hit.breadcrumb
         )
+        # Page evidence: a page whose overview and a section both match says twice that it is about
+        # the question; it outranks a page with one lucky chunk. (Adding further sections was
+        # measured too: long pages with many weak matches then crowd out the answer.)
+        overview = next((c for c in choice.chunks if not c.hit.heading), None)
+        if overview is not None and sections:
+            choice.score = choice.raw_score = overview.score + sections[0].score
         if is_demoted(choice.title, choice.page, demoted) and not names_page(
             question, choice.title, choice.page
         ):

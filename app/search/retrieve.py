@@ -20,10 +20,11 @@ from app.errors import DocschatError
 from app.logging import get_logger
 from app.metrics import observe_retrieval
 from app.search.confidence import Evidence, Floors, Judgment, judge
-from app.search.fusion import FusedHit, apply_weights, reciprocal_rank_fusion
+from app.search.fusion import FusedHit, apply_weights, evidence_fusion
 from app.search.legs import Hit, match_docs_sections, query_terms, search_docs_sections, term_coverage
 from app.search.pages import PageChoice, select_pages
 from app.search.query_embedding import QueryEmbedder
+from app.search.reduce import reduce_question
 from app.search.terms import clip_question
 from app.sources import SourcesConfig, load_sources
 
@@ -181,11 +182,13 @@ class Retriever:
         explain: bool = False,
     ) -> Retrieval:
         """Both legs over what `audiences` may see (None: everything; FLAG_PUBLIC or public_only: public)."""
+        # What the legs search: a long question reduced to its informative lines, then clipped.
+        search_text = clip_question(reduce_question(question))
         question = clip_question(question)
         if public_only or self.settings.flag_public:
             audiences = ["public"]
         audiences = sorted(set(audiences)) if audiences is not None else None
-        if not question.strip():
+        if not search_text.strip():
             # Nothing to search for: an empty answer, not the pages nearest to an empty vector.
             return Retrieval(question, mode, None, [], [], audiences)
         timings: dict[str, float] = {}
@@ -193,14 +196,14 @@ class Retriever:
         tasks: dict[str, asyncio.Task[list[Hit]]] = {}
         if mode in ("hybrid", "keyword"):
             tasks["keyword"] = asyncio.create_task(
-                asyncio.wait_for(self._keyword(question, audiences, timings), self.settings.leg_timeout_seconds)
+                asyncio.wait_for(self._keyword(search_text, audiences, timings), self.settings.leg_timeout_seconds)
             )
         errors: dict[str, str] = {}
         if mode in ("hybrid", "vector"):
             if self.embedder is None:
                 errors["vector"] = "no embedding provider is configured"  # by choice: not a failure
             else:
-                tasks["vector"] = asyncio.create_task(self._vector(question, audiences, timings))
+                tasks["vector"] = asyncio.create_task(self._vector(search_text, audiences, timings))
         results = await asyncio.gather(*tasks.values(), return_exceptions=True)
         legs: dict[str, list[Hit]] = {}
         for name, result in zip(tasks, results, strict=True):
@@ -219,19 +222,19 @@ class Retriever:
         elif mode == "hybrid" and "keyword" not in legs:
             degraded = "vector_only"
         fusion_started = time.perf_counter()
-        ranking = apply_weights(reciprocal_rank_fusion(legs, self.settings.rrf_k), self.weight)
+        ranking = apply_weights(evidence_fusion(legs, self.settings.rrf_k), self.weight)
         candidates = select_pages(
-            ranking, question, max_pages=self.settings.max_pages, score_ratio=self.settings.page_score_ratio,
+            ranking, search_text, max_pages=self.settings.max_pages, score_ratio=self.settings.page_score_ratio,
             demoted_pages=self.settings.demoted_pages,
         )
         timings["fusion"] = round((time.perf_counter() - fusion_started) * 1000, 2)
-        judgment = await self._judge(question, legs, audiences, timings)
+        judgment = await self._judge(search_text, legs, audiences, timings)  # coverage of what was searched
         timings["total"] = round((time.perf_counter() - started) * 1000, 2)
         observe_retrieval(timings)
         terms: list[dict[str, object]] = []
         if explain and "keyword" in legs:
             async with self.pool.acquire() as conn:
-                terms = await query_terms(conn, question, audiences)
+                terms = await query_terms(conn, search_text, audiences)
         return Retrieval(question, mode, degraded, ranking, candidates, audiences, terms, legs, errors, timings,
                          judgment)
 
