@@ -28,6 +28,7 @@ UNAVAILABLE_ERRORS: tuple[type[BaseException], ...] = (
     asyncpg.PostgresConnectionError,
     asyncpg.OperatorInterventionError,  # admin/crash shutdown, cannot connect now
     asyncpg.InterfaceError,  # "connection is closed"
+    asyncpg.InternalClientError,  # the pool's own state while its connections are being re-made
     DatabaseError,
 )
 
