@@ -456,3 +456,63 @@ def chunk_code_file(path: str, text: str, *, href_for: HrefFor, max_chars: int =
             )
         )
     return result
+
+
+# --- a tree of files ---------------------------------------------------------------------------
+
+
+@dataclass
+class CodeComposeResult:
+    files: list[str] = field(default_factory=list)  # the indexed files: the pages of a code source
+    chunks: list[CodeChunk] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+def is_secret_looking(path: str) -> bool:
+    from app.corpus.compose import matches_any
+
+    return matches_any(path, SECRET_NAME_PATTERNS)
+
+
+def code_file_selected(path: str, include: list[str], exclude: list[str]) -> bool:
+    """Included, not excluded, of a language we chunk, and never a secret-looking name."""
+    from app.corpus.compose import matches_any
+
+    return (
+        language_of(path) is not None
+        and matches_any(path, include)
+        and not matches_any(path, exclude)
+        and not is_secret_looking(path)
+    )
+
+
+def compose_code_files(
+    files: dict[str, str],
+    *,
+    href_for: HrefFor,
+    include: list[str] | None = None,
+    exclude: list[str] | None = None,
+    path_prefix: str = "",
+    max_chars: int = 2400,
+    public: bool = False,
+) -> CodeComposeResult:
+    """Chunk a tree {path relative to the source folder: text}. Paths shown and linked are
+    `path_prefix` + that path (the path inside the repository)."""
+    include = DEFAULT_CODE_INCLUDE if include is None else include
+    exclude = DEFAULT_CODE_EXCLUDE if exclude is None else exclude
+    result = CodeComposeResult()
+    prefix = path_prefix.strip("/") + "/" if path_prefix.strip("/") else ""
+    for relative in sorted(files):
+        if not code_file_selected(relative, include, exclude):
+            continue
+        path = prefix + relative
+        text = files[relative]
+        if len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
+            result.warnings.append(f"{path}: larger than {MAX_FILE_BYTES} bytes (generated or minified?); file skipped")
+            continue
+        chunked = chunk_code_file(path, text, href_for=href_for, max_chars=max_chars, public=public)
+        result.warnings.extend(chunked.warnings)
+        if chunked.chunks:
+            result.files.append(path)
+            result.chunks.extend(chunked.chunks)
+    return result
