@@ -140,3 +140,64 @@ def test_the_source_folder_prefixes_paths_and_links() -> None:
     chunk = next(c for c in result.chunks if c.symbol == "client_ip")
     assert chunk.page == "app/chat/limits.py" and chunk.id == "app/chat/limits.py#client_ip"
     assert chunk.href == "https://github.com/acme/server/blob/abc123/app/chat/limits.py#L32-L33"
+
+
+# --- identifiers searchable by their words (sql/008_code.sql) ------------------------------------
+
+from app.search.legs import search_docs_sections  # noqa: E402
+
+INSERT = """
+insert into docs_section (id, page, title, heading, breadcrumb, href, content, public, content_hash)
+values ($1, $2, $3, $4, $3, $5, $6, true, 'h')
+"""
+
+
+async def add_section(conn, id_: str, content: str, *, title: str = "Page", heading: str = "") -> None:
+    await conn.execute(INSERT, id_, id_.split("#")[0], title, heading, "/docs/" + id_, content)
+
+
+IDENTIFIER_CORPUS = {
+    "camel.py#PostgresLimitsStorage": ("camel.py", "PostgresLimitsStorage", "class PostgresLimitsStorage:\n    pass"),
+    "snake.py#postgres_limits_storage": ("snake.py", "postgres_limits_storage", "def postgres_limits_storage():\n    pass"),
+    "dotted.md#usage": ("Usage", "Usage", "Call `limits.storage` with the pool, then postgres answers."),
+}
+
+
+async def _identifier_corpus(conn) -> None:
+    for id_, (title, heading, content) in IDENTIFIER_CORPUS.items():
+        await add_section(conn, id_, content, title=title, heading=heading)
+    for i in range(6):  # other sections, so that the terms are rare
+        await add_section(conn, f"other{i}.md#s", f"Unrelated section number {i} about widgets and themes.")
+    await conn.fetchval("select refresh_docs_search_stats()")
+
+
+async def test_identifier_words_are_in_the_stored_vector(conn) -> None:
+    assert await conn.fetchval("select public.docs_identifier_words('PostgresLimitsStorage')") == (
+        "PostgresLimitsStorage Postgres Limits Storage postgreslimitsstorage"
+    )
+    await _identifier_corpus(conn)
+    vector = await conn.fetchval("select search_vector::text from docs_section where id = 'camel.py#PostgresLimitsStorage'")
+    for lexeme in ("'postgr'", "'limit'", "'storag'", "'postgreslimitsstorag'"):
+        assert lexeme in vector
+
+
+async def test_words_find_every_spelling_of_an_identifier(conn) -> None:
+    await _identifier_corpus(conn)
+    hits = await search_docs_sections(conn, "postgres limits storage", 10, False)
+    assert set(IDENTIFIER_CORPUS) <= {h.id for h in hits}
+    assert {h.id for h in hits[:3]} == set(IDENTIFIER_CORPUS)
+
+
+@pytest.mark.parametrize("question", ["PostgresLimitsStorage", "where is postgres_limits_storage?"])
+async def test_the_exact_identifier_finds_it_and_its_other_spellings(conn, question: str) -> None:
+    await _identifier_corpus(conn)
+    hits = await search_docs_sections(conn, question, 10, False)
+    ids = [h.id for h in hits]
+    assert {"camel.py#PostgresLimitsStorage", "snake.py#postgres_limits_storage"} <= set(ids[:2])
+    assert "dotted.md#usage" in ids  # shares the words, ranks below the exact spellings
+
+
+async def test_a_dotted_name_in_prose_is_found_by_its_words(conn) -> None:
+    await _identifier_corpus(conn)
+    hits = await search_docs_sections(conn, "limits storage", 10, False)
+    assert "dotted.md#usage" in [h.id for h in hits]

@@ -18,6 +18,7 @@ from app.chat import stream_protocol as protocol
 from app.chat.answerers import NOT_FOUND, Answerer, Excerpt
 from app.chat.sessions import add_message, list_messages
 from app.config import Settings
+from app.corpus.code import fenced_code_excerpt
 from app.logging import get_logger
 from app.search.eval import absolute_url
 from app.search.retrieve import RetrievalError, Retriever
@@ -69,7 +70,8 @@ class ChatTurn:
         for number, page in enumerate(retrieval.pages, start=1):
             url = absolute_url(settings.docs_base_url, page.href)
             self.sources.append({"title": page.title, "url": url, "heading": page.heading})
-            excerpts.append(Excerpt(number, page.title, url, page.heading, page.excerpt))
+            text = fenced_code_excerpt(page.page, page.href, page.excerpt) or page.excerpt
+            excerpts.append(Excerpt(number, page.title, url, page.heading, text))
             yield protocol.source_url(f"source-{number}", url, page.title)
         yield protocol.text_start(text_id)
         try:

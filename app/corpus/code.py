@@ -110,6 +110,22 @@ def link_href(template: str, commit: str, path: str, start: int, end: int) -> st
     )
 
 
+_LINE_ANCHOR = re.compile(r"#L(\d+)-L(\d+)$")
+
+
+def fenced_code_excerpt(path: str, href: str, text: str) -> str | None:
+    """A code chunk as the model sees it: path and lines, then the code fenced with its language.
+    None when `path`/`href` are not a code chunk's (a docs page)."""
+    language = language_of(path)
+    lines = _LINE_ANCHOR.search(href)
+    if language is None or lines is None:
+        return None
+    longest = max((len(run) for run in re.findall(r"`{3,}", text)), default=2)
+    fence = "`" * (longest + 1)
+    # The header ends with ":" so the extractive answerer brings the code along with it.
+    return f"{path} lines {lines.group(1)}-{lines.group(2)}:\n{fence}{language}\n{text}\n{fence}"
+
+
 # --- helpers -----------------------------------------------------------------------------------
 
 

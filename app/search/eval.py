@@ -31,6 +31,9 @@ def normalize_url(url: str) -> str:
 
 
 def absolute_url(base_url: str, href: str) -> str:
+    """A relative href under the docs base URL; an absolute one (a code link) as it is."""
+    if href.startswith(("https://", "http://")):
+        return normalize_url(href)
     return normalize_url(base_url.rstrip("/") + "/" + href.lstrip("/"))
 
 
