@@ -16,11 +16,16 @@ from typing import Any
 from google import genai
 from google.genai import types
 
+from app.errors import DocschatError
 from app.logging import get_logger
 
 log = get_logger(__name__)
 
 MAX_MODEL_STEPS = 5
+
+
+class ToolLoopError(RuntimeError):
+    """The model was still calling tools when its last step ended."""
 
 
 @dataclass(frozen=True)
@@ -47,7 +52,7 @@ async def call_tool(tools: dict[str, Tool], call: types.FunctionCall) -> dict[st
         return {"error": f"unknown arguments {unknown}; {tool.name} takes {sorted(allowed)}"}
     try:
         return await asyncio.to_thread(tool.run, **arguments)
-    except (ValueError, TypeError, OSError) as exc:  # bad path, missing argument, unreadable file
+    except (ValueError, TypeError, OSError, DocschatError) as exc:  # bad path or argument, git cannot read
         return {"error": str(exc)[:500]}
 
 
@@ -73,6 +78,7 @@ async def stream_with_tools(
         )
         calls: list[types.FunctionCall] = []
         model_parts: list[types.Part] = []
+        wrote = False
         response = await client.aio.models.generate_content_stream(model=model, contents=contents, config=step_config)
         async for chunk in response:
             for candidate in chunk.candidates or []:
@@ -82,7 +88,12 @@ async def stream_with_tools(
                         model_parts.append(part)
                     elif part.text and not part.thought:
                         model_parts.append(part)
+                        wrote = True
                         yield part.text
+        if last:
+            if not wrote:
+                raise ToolLoopError(f"no answer after {step} model steps")
+            return
         if not calls:
             return
         log.info("chat_tool_calls", step=step, tools=[c.name for c in calls])
