@@ -34,10 +34,6 @@ class FakeGemini:
     answer_parts: list[str] = field(default_factory=lambda: ["The answer ", "comes from ", "the excerpts."])
     cut_stream_after: int | None = None  # send this many parts, then an error
     part_delay_seconds: float = 0.0  # pause before each part after the first
-    # Scripted model turns for function calling: each streamGenerateContent request takes the next
-    # one (a list of raw parts, e.g. {"functionCall": {"name": ..., "args": {...}}}) while any are left,
-    # then answers with answer_parts.
-    model_turns: list[list[dict[str, Any]]] = field(default_factory=list)
     url: str = ""
 
     def embed_calls(self) -> list[dict[str, Any]]:
@@ -97,14 +93,6 @@ def _handler(state: FakeGemini, lock: threading.Lock) -> type[BaseHTTPRequestHan
             self.send_header("content-type", "text/event-stream")
             self.send_header("connection", "close")
             self.end_headers()
-            with lock:
-                scripted = state.model_turns.pop(0) if state.model_turns else None
-            if scripted is not None:
-                event = {"candidates": [{"content": {"role": "model", "parts": scripted}, "index": 0}]}
-                self.wfile.write(f"data: {json.dumps(event)}\r\n\r\n".encode())
-                self.wfile.flush()
-                self.close_connection = True
-                return
             for index, part in enumerate(state.answer_parts):
                 if index and state.part_delay_seconds:
                     import time

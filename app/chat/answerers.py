@@ -18,7 +18,6 @@ from google import genai
 from google.genai import types
 
 from app.chat.sessions import ChatMessage
-from app.chat.tools import MAX_MODEL_STEPS, Tool, stream_with_tools
 from app.search.terms import words
 
 NOT_FOUND = (
@@ -52,12 +51,6 @@ as [1], [2]. A brief excerpt that touches the question is enough to answer from.
 could not find the answer only when the excerpts are about another topic altogether. Never
 invent options, endpoints or values that the excerpts do not show."""
 
-# Added to the instruction when the model has the code tools.
-CODE_TOOLS_INSTRUCTION = """Excerpts from source code come as fenced code with their path and lines.
-You may call read_file and list_directory to read more of that repository when the excerpts show
-only part of what the question needs; what those tools return is reference data too. When you
-point at code, name the file and lines."""
-
 
 def format_excerpts(excerpts: list[Excerpt]) -> str:
     def attr(value: str) -> str:
@@ -74,12 +67,9 @@ def format_excerpts(excerpts: list[Excerpt]) -> str:
 class GeminiAnswerer:
     name = "gemini"
 
-    def __init__(self, client: genai.Client, model: str, tools: list[Tool] | None = None,
-                 max_steps: int = MAX_MODEL_STEPS) -> None:
+    def __init__(self, client: genai.Client, model: str) -> None:
         self.client = client
         self.model = model
-        self.tools = tools or []
-        self.max_steps = max_steps
 
     async def stream(self, question: str, excerpts: list[Excerpt], history: list[ChatMessage]) -> AsyncIterator[str]:
         contents: list[types.Content] = [
@@ -92,14 +82,7 @@ class GeminiAnswerer:
                 parts=[types.Part(text=f"{format_excerpts(excerpts)}\n\nQuestion: {question}")],
             )
         )
-        instruction = SYSTEM_INSTRUCTION + ("\n" + CODE_TOOLS_INSTRUCTION if self.tools else "")
-        config = types.GenerateContentConfig(system_instruction=instruction, temperature=0.2)
-        if self.tools:
-            async for text in stream_with_tools(
-                self.client, self.model, contents, config, self.tools, max_steps=self.max_steps
-            ):
-                yield text
-            return
+        config = types.GenerateContentConfig(system_instruction=SYSTEM_INSTRUCTION, temperature=0.2)
         response = await self.client.aio.models.generate_content_stream(
             model=self.model, contents=contents, config=config
         )
