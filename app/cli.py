@@ -306,21 +306,32 @@ MODE_CHOICE = click.Choice(["hybrid", "keyword", "vector"])
 @click.option("--explain", is_flag=True, help="Show each leg's ranks, fused scores and page decisions.")
 @click.option("--mode", type=MODE_CHOICE, default="hybrid", show_default=True)
 @click.option("--public-only", is_flag=True, help="Only public pages (FLAG_PUBLIC=true forces it).")
-def search_command(question: str, as_json: bool, explain: bool, mode: str, public_only: bool) -> None:
+@click.option("--history", "history", multiple=True, metavar="QUESTION",
+              help="An earlier question of the conversation (repeat, oldest first): searched as the chat does.")
+def search_command(question: str, as_json: bool, explain: bool, mode: str, public_only: bool,
+                   history: tuple[str, ...]) -> None:
     """Find the pages and excerpts that answer QUESTION."""
+    from app.search.conversation import retrieve_in_conversation
     from app.search.retrieve import build_retriever
+    from app.search.rewrite import build_query_rewriter
 
     settings = get_settings()
     url = database_url()
 
     async def go() -> Any:
         async with await open_pool(url) as pool:
-            return await build_retriever(pool, settings).retrieve(question, mode=mode, public_only=public_only)
+            return await retrieve_in_conversation(
+                build_retriever(pool, settings), question, list(history), rewriter=build_query_rewriter(settings),
+                mode=mode, public_only=public_only,
+            )
 
     retrieval = run_async(go)
     if as_json:
         print_json(retrieval.to_dict(explain=explain))
         return
+    standalone = retrieval.standalone or {}
+    if explain or standalone.get("method", "as_asked") != "as_asked":
+        console.print(f"query: [bold]{retrieval.question}[/] ({standalone.get('method', 'as_asked')})", highlight=False)
     if retrieval.degraded:
         console.print(f"[yellow]degraded: {retrieval.degraded}[/] ({'; '.join(retrieval.errors.values())})")
     if not retrieval.pages:
@@ -346,6 +357,8 @@ def _print_explain(retrieval: Any) -> None:
         pages.add_row(choice.title, f"{choice.score:.5f}", choice.reason)
     console.print(pages)
     console.print(f"timings (ms): {retrieval.timings_ms}")
+    if retrieval.standalone:
+        console.print(f"standalone query: {retrieval.standalone}", markup=False, highlight=False)
 
 
 @main.command("eval")
@@ -353,10 +366,12 @@ def _print_explain(retrieval: Any) -> None:
 @click.option("--mode", type=MODE_CHOICE, default="hybrid", show_default=True)
 @click.option("--k", "k", type=click.IntRange(1, 50), default=3, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with per-question results.")
-def eval_command(file: Any, mode: str, k: int, as_json: bool) -> None:
-    """Score retrieval on FILE (JSON lines of {"question", "gold": [urls]})."""
+@click.option("--no-history", is_flag=True, help="Search every question alone, ignoring lines' \"history\".")
+def eval_command(file: Any, mode: str, k: int, as_json: bool, no_history: bool) -> None:
+    """Score retrieval on FILE (JSON lines of {"question", "gold": [urls], "history"?: [earlier questions]})."""
     from app.search.eval import evaluate, load_eval_file
     from app.search.retrieve import build_retriever
+    from app.search.rewrite import build_query_rewriter
 
     settings = get_settings()
     items = load_eval_file(file)
@@ -365,7 +380,8 @@ def eval_command(file: Any, mode: str, k: int, as_json: bool) -> None:
     async def go() -> Any:
         async with await open_pool(url) as pool:
             return await evaluate(
-                build_retriever(pool, settings), items, mode=mode, k=k, base_url=settings.docs_base_url
+                build_retriever(pool, settings), items, mode=mode, k=k, base_url=settings.docs_base_url,
+                use_history=not no_history, rewriter=build_query_rewriter(settings),
             )
 
     report = run_async(go)
@@ -399,27 +415,28 @@ def serve_command(host: str | None, port: int | None) -> None:
 
 @main.command("ask")
 @click.argument("question")
-def ask_command(question: str) -> None:
+@click.option("--session", "session", default=None, metavar="ID",
+              help="Continue this conversation (the id printed after an answer).")
+def ask_command(question: str, session: str | None) -> None:
     """Ask a question in the terminal: Relevant Guides, then the Summary."""
     from app.chat.requests import BadChatRequest, parse_chat_body
     from app.chat.services import build_chat_services
-    from app.chat.sessions import add_message, upsert_session
-    from app.chat.turn import ChatTurn
+    from app.chat.sessions import parse_session_id
+    from app.chat.turn import start_turn
 
     try:
         question = parse_chat_body(json.dumps({"message": question}).encode())
     except BadChatRequest as exc:
         raise click.UsageError(str(exc)) from None
+    session_id = parse_session_id(session)
+    if session is not None and session_id is None:
+        raise click.UsageError(f"--session must be a session id (a UUID), not {session!r}")
     settings = get_settings()
     url = database_url()
 
     async def go() -> int:
         async with await open_pool(url) as pool:
-            services = build_chat_services(pool, settings)
-            async with pool.acquire() as conn:
-                session_id = await upsert_session(conn, None)
-                await add_message(conn, session_id, "user", question)
-            turn = ChatTurn(services, session_id, question)
+            turn = await start_turn(build_chat_services(pool, settings), session_id, question)
             printed_summary = False
             status = 0
             async for part in turn.parts():
@@ -438,6 +455,8 @@ def ask_command(question: str) -> None:
                     status = 1
             console.print()
             await turn.save()
+            err_console.print(f"[dim]continue this conversation: docschat ask --session {turn.session_id} \"…\"[/]",
+                              highlight=False)
             return status
 
     sys.exit(run_async(go))

@@ -79,6 +79,19 @@ class Settings(BaseSettings):
     # --- chat ----------------------------------------------------------------------------------
     chat_model: str = Field("gemini-3.6-flash", description="Gemini model that writes the Summary.")
     chat_history_turns: int = Field(4, ge=0, description="Earlier messages of the session given to the model.")
+    chat_max_excerpts: int = Field(4, ge=1, le=20, description="Sections given to the model per turn (and per search).")
+    chat_excerpt_min_score: float | None = Field(
+        None, ge=-1, le=1,
+        description="Cosine similarity below which a section is not given to the model. Unset: the answer floor.",
+    )
+    chat_max_excerpt_chars: int = Field(
+        7000, ge=200, description="Characters of excerpts given to the model per turn (and per search)."
+    )
+    chat_tool_calls_per_turn: int = Field(3, ge=0, le=10, description="search_docs calls the model may make a turn.")
+    chat_tool_timeout_seconds: float = Field(5.0, gt=0, description="Timeout of one search_docs call.")
+    query_rewrite_timeout_seconds: float = Field(
+        3.0, ge=0, description="Timeout of the model's rewrite of a follow-up (Gemini only); 0 turns it off."
+    )
     rate_limit_per_hour: int = Field(5, ge=1, description="Questions per client IP per hour.")
     rate_limit_per_day: int = Field(10, ge=1, description="Questions per client IP per day.")
     ip_hash_secret: SecretStr | None = Field(

@@ -14,9 +14,9 @@ SHARED = ROOT.parent / "shared"
 sys.path.insert(0, str(ROOT))
 
 
-def corpus_repo(name: str) -> Path:
+def corpus_repo(name: str, shared: Path = SHARED) -> Path:
     """A throwaway git repo (branch main) whose `docs/` is ../shared/corpora/<name>."""
-    source = SHARED / "corpora" / name
+    source = shared / "corpora" / name
     if not source.is_dir():
         raise SystemExit(f"{source} is not present: the benchmark needs ../shared/corpora/{name}")
     repo = Path(tempfile.mkdtemp(prefix=f"docschat-bench-{name}-"))

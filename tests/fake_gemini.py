@@ -1,8 +1,9 @@
 """A local fake of the Gemini HTTP API, for the real google-genai client (via GEMINI_BASE_URL).
 
-It serves batchEmbedContents (deterministic bag-of-words vectors, so similar texts are near) and
-streamGenerateContent (SSE), records every request, and fails on demand (status codes, or a
-stream cut after some parts).
+It serves batchEmbedContents (deterministic bag-of-words vectors, so similar texts are near),
+streamGenerateContent (SSE) and generateContent, records every request, and fails on demand
+(status codes, or a stream cut after some parts). Scripted model steps (`replies`) may carry
+function calls, for tool loops.
 """
 
 from __future__ import annotations
@@ -34,6 +35,12 @@ class FakeGemini:
     answer_parts: list[str] = field(default_factory=lambda: ["The answer ", "comes from ", "the excerpts."])
     cut_stream_after: int | None = None  # send this many parts, then an error
     part_delay_seconds: float = 0.0  # pause before each part after the first
+    # Scripted streamed replies, one consumed per streamGenerateContent request: each a list of
+    # Gemini part objects, e.g. [{"functionCall": {"name": "search_docs", "args": {"query": "x"}}}]
+    # or [{"text": "…"}]. When empty, `answer_parts` is streamed.
+    replies: list[list[dict[str, Any]]] = field(default_factory=list)
+    # The text of a (non-streamed) generateContent reply; None: 404 like before.
+    generate_text: str | None = None
     url: str = ""
 
     def embed_calls(self) -> list[dict[str, Any]]:
@@ -41,6 +48,9 @@ class FakeGemini:
 
     def generate_calls(self) -> list[dict[str, Any]]:
         return [r for r in self.requests if ":streamGenerateContent" in r["path"]]
+
+    def plain_generate_calls(self) -> list[dict[str, Any]]:
+        return [r for r in self.requests if r["path"].split("?")[0].endswith(":generateContent")]
 
 
 def _handler(state: FakeGemini, lock: threading.Lock) -> type[BaseHTTPRequestHandler]:
@@ -84,9 +94,32 @@ def _handler(state: FakeGemini, lock: threading.Lock) -> type[BaseHTTPRequestHan
                 self._json(200, {"embeddings": vectors})
                 return
             if ":streamGenerateContent" in self.path:
-                self._stream()
+                with lock:
+                    scripted = state.replies.pop(0) if state.replies else None
+                if scripted is not None:
+                    self._stream_parts(scripted)
+                else:
+                    self._stream()
+                return
+            if self.path.split("?")[0].endswith(":generateContent") and state.generate_text is not None:
+                self._json(200, {"candidates": [{"content": {"role": "model", "parts": [{"text": state.generate_text}]},
+                                                 "index": 0, "finishReason": "STOP"}]})
                 return
             self._json(404, {"error": {"code": 404, "message": f"no fake for {self.path}", "status": "NOT_FOUND"}})
+
+        def _stream_parts(self, parts: list[dict[str, Any]]) -> None:
+            self.send_response(200)
+            self.send_header("content-type", "text/event-stream")
+            self.send_header("connection", "close")
+            self.end_headers()
+            for part in parts:
+                event = {"candidates": [{"content": {"role": "model", "parts": [part]}, "index": 0}]}
+                try:
+                    self.wfile.write(f"data: {json.dumps(event)}\r\n\r\n".encode())
+                    self.wfile.flush()
+                except OSError:
+                    return
+            self.close_connection = True
 
         def _stream(self) -> None:
             self.send_response(200)

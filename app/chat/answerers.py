@@ -12,13 +12,16 @@ import math
 import re
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from google import genai
 from google.genai import types
 
 from app.chat.sessions import ChatMessage
 from app.search.terms import words
+
+if TYPE_CHECKING:
+    from app.chat.tools import Source, ToolBox
 
 NOT_FOUND = (
     "I couldn't find anything about that in the documentation. Try rephrasing the question, "
@@ -35,11 +38,21 @@ class Excerpt:
     text: str
 
 
+@dataclass(frozen=True)
+class SourcesFound:
+    """Pages a tool found mid-answer: shown to the reader before the text that uses them."""
+
+    sources: list[Source]
+
+
 class Answerer(Protocol):
     name: str
 
-    def stream(self, question: str, excerpts: list[Excerpt], history: list[ChatMessage]) -> AsyncIterator[str]:
-        """Text deltas of the Summary."""
+    def stream(
+        self, question: str, excerpts: list[Excerpt], history: list[ChatMessage], tools: ToolBox | None = None
+    ) -> AsyncIterator[str | SourcesFound]:
+        """Text deltas of the Summary, and the sources any tool call found (an answerer without
+        tools ignores `tools`)."""
         ...
 
 
@@ -50,6 +63,11 @@ Answer only from the excerpts. Be concise and concrete; use Markdown. Cite the e
 as [1], [2]. A brief excerpt that touches the question is enough to answer from. Say that you
 could not find the answer only when the excerpts are about another topic altogether. Never
 invent options, endpoints or values that the excerpts do not show."""
+
+TOOL_INSTRUCTION = """
+When the excerpts do not answer the question, you may call search_docs with a standalone query;
+cite its results by their numbers like the excerpts. If it returns "available": false, say that
+the documentation search is unavailable right now instead of guessing."""
 
 
 def format_excerpts(excerpts: list[Excerpt]) -> str:
@@ -71,7 +89,9 @@ class GeminiAnswerer:
         self.client = client
         self.model = model
 
-    async def stream(self, question: str, excerpts: list[Excerpt], history: list[ChatMessage]) -> AsyncIterator[str]:
+    async def stream(
+        self, question: str, excerpts: list[Excerpt], history: list[ChatMessage], tools: ToolBox | None = None
+    ) -> AsyncIterator[str | SourcesFound]:
         contents: list[types.Content] = [
             types.Content(role="user" if m.role == "user" else "model", parts=[types.Part(text=m.content)])
             for m in history
@@ -82,14 +102,61 @@ class GeminiAnswerer:
                 parts=[types.Part(text=f"{format_excerpts(excerpts)}\n\nQuestion: {question}")],
             )
         )
-        config = types.GenerateContentConfig(system_instruction=SYSTEM_INSTRUCTION, temperature=0.2)
-        response = await self.client.aio.models.generate_content_stream(
-            model=self.model, contents=contents, config=config
+        async for event in self._tool_loop(contents, tools):
+            yield event
+
+    def _config(self, tools: ToolBox | None) -> types.GenerateContentConfig:
+        if tools is None or not tools.tools:
+            return types.GenerateContentConfig(system_instruction=SYSTEM_INSTRUCTION, temperature=0.2)
+        declarations = [
+            types.FunctionDeclaration(name=t.name, description=t.description, parameters_json_schema=t.parameters)
+            for t in tools.tools.values()
+        ]
+        # Once the calls are spent the model must answer: it is offered no more calls.
+        mode = types.FunctionCallingConfigMode.NONE if tools.exhausted else types.FunctionCallingConfigMode.AUTO
+        return types.GenerateContentConfig(
+            system_instruction=SYSTEM_INSTRUCTION + TOOL_INSTRUCTION, temperature=0.2,
+            tools=[types.Tool(function_declarations=declarations)],
+            tool_config=types.ToolConfig(function_calling_config=types.FunctionCallingConfig(mode=mode)),
+            automatic_function_calling=types.AutomaticFunctionCallingConfig(disable=True),
         )
-        async for chunk in response:
-            text = chunk.text
-            if text:
-                yield text
+
+    async def _tool_loop(self, contents: list[types.Content], tools: ToolBox | None) -> AsyncIterator[str | SourcesFound]:
+        """Model steps until one answers without calling a tool: text streams as it comes; each
+        function call runs through the ToolBox and its result goes back as a function response.
+        At most `max_calls + 1` model steps (the last one offered no tools)."""
+        steps = 1 + (tools.max_calls if tools is not None else 0)
+        for _ in range(steps):
+            response = await self.client.aio.models.generate_content_stream(
+                model=self.model, contents=contents, config=self._config(tools)
+            )
+            said: list[types.Part] = []  # the model's parts, sent back as they came (thought signatures too)
+            calls: list[types.FunctionCall] = []
+            async for chunk in response:
+                for part in _parts(chunk):
+                    said.append(part)
+                    if part.function_call is not None:
+                        calls.append(part.function_call)
+                    elif part.text and not part.thought:
+                        yield part.text
+            if not calls or tools is None:
+                return
+            contents.append(types.Content(role="model", parts=said))
+            replies: list[types.Part] = []
+            for call in calls:
+                outcome = await tools.run(call.name or "", dict(call.args or {}))
+                if outcome.sources:
+                    yield SourcesFound(outcome.sources)
+                replies.append(types.Part(function_response=types.FunctionResponse(
+                    id=call.id, name=call.name, response=outcome.response)))
+            contents.append(types.Content(role="user", parts=replies))
+
+
+def _parts(chunk: types.GenerateContentResponse) -> list[types.Part]:
+    candidate = chunk.candidates[0] if chunk.candidates else None
+    if candidate is None or candidate.content is None:
+        return []
+    return list(candidate.content.parts or [])
 
 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`\"'(\[])|\n{2,}|\n(?=[-*]\s|\d+\.\s|#)")
@@ -190,7 +257,9 @@ class ExtractiveAnswerer:
             size += len(sentence)
         return "\n\n".join(lines)
 
-    async def stream(self, question: str, excerpts: list[Excerpt], history: list[ChatMessage]) -> AsyncIterator[str]:
+    async def stream(
+        self, question: str, excerpts: list[Excerpt], history: list[ChatMessage], tools: Any = None
+    ) -> AsyncIterator[str | SourcesFound]:
         text = self.answer(question, excerpts)
         for piece in re.findall(r"\S+\s*|\s+", text):
             yield piece

@@ -12,8 +12,8 @@ from litestar.response import Stream
 from app.chat import stream_protocol as protocol
 from app.chat.rate_limit import client_ip, hash_ip
 from app.chat.requests import BadChatRequest, parse_chat_body
-from app.chat.sessions import COOKIE_NAME, add_message, delete_session, list_messages, parse_session_id, upsert_session
-from app.chat.turn import ChatTurn
+from app.chat.sessions import COOKIE_NAME, delete_session, list_messages, parse_session_id
+from app.chat.turn import start_turn
 from app.logging import get_logger
 
 log = get_logger(__name__)
@@ -62,14 +62,11 @@ async def post_chat(request: Request[Any, Any, Any], state: State) -> Response[A
             f"{'s' if minutes != 1 else ''}.",
             headers={"Retry-After": str(decision.retry_after_seconds)},
         )
-    async with state.services.pool.acquire() as conn:
-        session_id = await upsert_session(conn, parse_session_id(request.cookies.get(COOKIE_NAME)))
-        await add_message(conn, session_id, "user", question)
-    log.info("chat_question", session=str(session_id)[:8], chars=len(question))
-    turn = ChatTurn(state.services, session_id, question)
+    turn = await start_turn(state.services, parse_session_id(request.cookies.get(COOKIE_NAME)), question)
+    log.info("chat_question", session=str(turn.session_id)[:8], chars=len(question))
     return Stream(
         turn.sse(), media_type=protocol.MEDIA_TYPE, headers=protocol.HEADERS,
-        cookies=[session_cookie(request, state, session_id)],
+        cookies=[session_cookie(request, state, turn.session_id)],
     )
 
 

@@ -8,6 +8,7 @@ from app.chat.answerers import Answerer, ExtractiveAnswerer, GeminiAnswerer
 from app.chat.turn import ChatServices
 from app.config import Settings
 from app.search.retrieve import build_retriever
+from app.search.rewrite import build_query_rewriter
 
 
 def build_answerer(settings: Settings) -> Answerer:
@@ -20,4 +21,7 @@ def build_answerer(settings: Settings) -> Answerer:
 
 
 def build_chat_services(pool: asyncpg.Pool, settings: Settings) -> ChatServices:
-    return ChatServices(pool=pool, settings=settings, retriever=build_retriever(pool, settings), answerer=build_answerer(settings))
+    return ChatServices(
+        pool=pool, settings=settings, retriever=build_retriever(pool, settings), answerer=build_answerer(settings),
+        rewriter=build_query_rewriter(settings),
+    )

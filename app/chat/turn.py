@@ -1,7 +1,9 @@
 """One chat turn: retrieve, send the Relevant Guides, stream the Summary, keep what was said.
 
-`ChatTurn.parts()` yields stream-protocol parts; `ChatTurn.save()` stores the reply with its
-sources once, whether the stream completed, failed, or the client went away mid-answer.
+`start_turn()` is the one entry point (the chat route and `docschat ask`): it opens or continues
+the session, stores the question and returns the `ChatTurn`. `ChatTurn.parts()` yields
+stream-protocol parts; `ChatTurn.save()` stores the reply with its sources once, whether the
+stream completed, failed, or the client went away mid-answer.
 """
 
 from __future__ import annotations
@@ -15,13 +17,18 @@ from typing import Any
 import asyncpg
 
 from app.chat import stream_protocol as protocol
-from app.chat.answerers import NOT_FOUND, Answerer, Excerpt
-from app.chat.sessions import add_message, list_messages
+from app.chat.answerers import NOT_FOUND, Answerer, SourcesFound
+from app.chat.excerpts import ExcerptBounds, select_excerpts
+from app.chat.sessions import ChatMessage, add_message, list_messages, upsert_session
+from app.chat.tools import SearchDocsTool, ToolBox
 from app.config import Settings
-from app.corpus.code import fenced_code_excerpt
 from app.logging import get_logger
+from app.search.conversation import QueryRewriter, retrieve_in_conversation
 from app.search.eval import absolute_url
 from app.search.retrieve import RetrievalError, Retriever
+
+# Earlier user questions that may complete the latest one (app/search/standalone.py reads 3).
+RETRIEVAL_HISTORY_QUESTIONS = 3
 
 log = get_logger(__name__)
 
@@ -34,11 +41,29 @@ class ChatServices:
     settings: Settings
     retriever: Retriever
     answerer: Answerer
+    rewriter: QueryRewriter | None = None
     background: set[asyncio.Task[Any]] = field(default_factory=set)
 
     def keep(self, task: asyncio.Task[Any]) -> None:
         self.background.add(task)
         task.add_done_callback(self.background.discard)
+
+    def excerpt_bounds(self) -> ExcerptBounds:
+        s = self.settings
+        return ExcerptBounds(s.chat_max_excerpts, s.chat_excerpt_min_score, s.chat_max_excerpt_chars)
+
+    def retrieve_options(self) -> dict[str, Any]:
+        """What every search of a chat turn obeys (the turn's, the completed query's, the tool's)."""
+        return {}
+
+
+async def start_turn(services: ChatServices, session_id: uuid.UUID | None, question: str) -> ChatTurn:
+    """Open (None, or an id whose row is gone) or continue the session, store the question, and
+    return the turn that answers it. `question` is already parsed and clipped."""
+    async with services.pool.acquire() as conn:
+        session_id = await upsert_session(conn, session_id)
+        await add_message(conn, session_id, "user", question)
+    return ChatTurn(services, session_id, question)
 
 
 @dataclass
@@ -58,30 +83,47 @@ class ChatTurn:
         yield protocol.start(message_id)
         try:
             async with services.pool.acquire() as conn:
-                history = await list_messages(conn, self.session_id, settings.chat_history_turns + 1)
-            history = history[:-1]  # the last one is this question
-            retrieval = await services.retriever.retrieve(self.question)
+                earlier = await list_messages(
+                    conn, self.session_id, max(settings.chat_history_turns, 2 * RETRIEVAL_HISTORY_QUESTIONS) + 1
+                )
+            earlier = earlier[:-1]  # the last one is this question
+            history = earlier[-settings.chat_history_turns:] if settings.chat_history_turns else []
+            retrieval = await retrieve_in_conversation(
+                services.retriever, self.question, _questions(earlier)[-RETRIEVAL_HISTORY_QUESTIONS:],
+                rewriter=services.rewriter, **services.retrieve_options(),
+            )
         except (RetrievalError, asyncpg.PostgresError, OSError) as exc:
             self.failed = "search is unavailable right now; please try again in a moment"
             log.warning("chat_retrieval_failed", error=type(exc).__name__)
             yield protocol.error(self.failed)
             return
-        excerpts = []
+        log.info("chat_retrieval", method=(retrieval.standalone or {}).get("method"), pages=len(retrieval.pages))
+        numbering: dict[str, int] = {}  # page URL → guide number, shared with the search tool
         for number, page in enumerate(retrieval.pages, start=1):
             url = absolute_url(settings.docs_base_url, page.href)
+            numbering[absolute_url(settings.docs_base_url, page.page_href)] = number
             self.sources.append({"title": page.title, "url": url, "heading": page.heading})
-            text = fenced_code_excerpt(page.page, page.href, page.excerpt) or page.excerpt
-            excerpts.append(Excerpt(number, page.title, url, page.heading, text))
             yield protocol.source_url(f"source-{number}", url, page.title)
+        bounds = services.excerpt_bounds()
+        excerpts = select_excerpts(retrieval, bounds, settings.docs_base_url, numbering)
+        tools = ToolBox(
+            [SearchDocsTool(services.retriever, bounds, settings.docs_base_url, numbering, services.retrieve_options())],
+            max_calls=settings.chat_tool_calls_per_turn, timeout_seconds=settings.chat_tool_timeout_seconds,
+        )
         yield protocol.text_start(text_id)
         try:
             if not excerpts:
                 self.text.append(NOT_FOUND)  # nothing to answer from: no model is called
                 yield protocol.text_delta(text_id, NOT_FOUND)
             else:
-                async for delta in services.answerer.stream(self.question, excerpts, history):
-                    self.text.append(delta)
-                    yield protocol.text_delta(text_id, delta)
+                async for event in services.answerer.stream(self.question, excerpts, history, tools):
+                    if isinstance(event, SourcesFound):  # pages the model's search found: listed before its text
+                        for source in event.sources:
+                            self.sources.append({"title": source.title, "url": source.url, "heading": source.heading})
+                            yield protocol.source_url(f"source-{source.number}", source.url, source.title)
+                        continue
+                    self.text.append(event)
+                    yield protocol.text_delta(text_id, event)
         except (asyncio.CancelledError, GeneratorExit):
             raise
         except Exception as exc:  # noqa: BLE001 - any answerer failure becomes an error part
@@ -112,3 +154,7 @@ class ChatTurn:
         finally:
             # A detached task: a cancelled request must not cancel the write of what was said.
             self.services.keep(asyncio.create_task(self.save()))
+
+
+def _questions(messages: list[ChatMessage]) -> list[str]:
+    return [m.content for m in messages if m.role == "user"]

@@ -1,6 +1,7 @@
 """Retrieval evaluation with the anthropic-cookbook definitions (sections at k, MRR, page recall).
 
-Input: JSON lines `{"question": ..., "gold": [absolute section URLs], ...}`.
+Input: JSON lines `{"question": ..., "gold": [absolute section URLs], ...}`; a line may carry
+`"history": [earlier user questions, oldest first]`, searched exactly as the chat does.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from app.errors import DocschatError
+from app.search.conversation import QueryRewriter, retrieve_in_conversation
 from app.search.retrieve import Mode, Retriever
 
 
@@ -22,6 +24,7 @@ class EvalItem:
     question: str
     gold: list[str]
     id: str | None = None
+    history: tuple[str, ...] = ()
 
 
 def normalize_url(url: str) -> str:
@@ -55,19 +58,25 @@ def load_eval_file(path: Path) -> list[EvalItem]:
         gold = obj.get("gold")
         if not isinstance(gold, list) or not gold or not all(isinstance(g, str) for g in gold):
             raise EvalFileError(f"{path}:{number}: needs 'gold', a non-empty list of URLs")
-        items.append(EvalItem(obj["question"], [normalize_url(g) for g in gold], obj.get("id")))
+        history = obj.get("history", [])
+        if not isinstance(history, list) or not all(isinstance(h, str) for h in history):
+            raise EvalFileError(f"{path}:{number}: 'history' must be a list of earlier questions (strings)")
+        items.append(EvalItem(obj["question"], [normalize_url(g) for g in gold], obj.get("id"), tuple(history)))
     if not items:
         raise EvalFileError(f"{path}: no questions")
     return items
 
 
 async def evaluate(
-    retriever: Retriever, items: list[EvalItem], *, mode: Mode, k: int, base_url: str
+    retriever: Retriever, items: list[EvalItem], *, mode: Mode, k: int, base_url: str,
+    use_history: bool = True, rewriter: QueryRewriter | None = None,
 ) -> dict[str, object]:
+    """`use_history=False` searches every line's question alone (the baseline for conversations)."""
     per_question = []
     totals = {"precision": 0.0, "recall": 0.0, "mrr": 0.0, "page_recall": 0.0}
     for item in items:
-        retrieval = await retriever.retrieve(item.question, mode=mode)
+        history = list(item.history) if use_history else []
+        retrieval = await retrieve_in_conversation(retriever, item.question, history, rewriter=rewriter, mode=mode)
         sections: list[str] = []
         for fused in retrieval.ranking:  # parts of one split section share an href: count it once
             url = absolute_url(base_url, fused.hit.href)
@@ -88,7 +97,7 @@ async def evaluate(
         per_question.append(
             {"id": item.id, "question": item.question, "retrieved": sections, "gold": item.gold,
              "precision": precision, "recall": recall, "mrr": mrr, "page_recall": page_recall,
-             "degraded": retrieval.degraded}
+             "degraded": retrieval.degraded, "history": list(item.history), "query": retrieval.question}
         )
     n = len(items)
     return {

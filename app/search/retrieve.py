@@ -42,6 +42,8 @@ class Retrieval:
     legs: dict[str, list[Hit]] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
     timings_ms: dict[str, float] = field(default_factory=dict)
+    # How the query was made from a conversation (app/search/conversation.py); None: not asked.
+    standalone: dict[str, object] | None = None
 
     @property
     def pages(self) -> list[PageChoice]:
@@ -50,10 +52,14 @@ class Retrieval:
     def to_dict(self, explain: bool = False) -> dict[str, object]:
         data: dict[str, object] = {
             "question": self.question,
+            "query": self.question,
             "mode": self.mode,
             "degraded": self.degraded,
             "pages": [p.to_dict() for p in self.pages],
         }
+        if self.standalone is not None:
+            data["question"] = self.standalone["asked"]
+            data["standalone"] = self.standalone
         if explain:
             data["explain"] = {
                 "legs": {

@@ -1,0 +1,104 @@
+"""Bounded injection: which retrieved sections reach the model, and how much of each.
+
+At most `chat_max_excerpts` sections (the best ones, from the kept pages, in fused order), none
+whose cosine similarity is known to fall below the minimum score (`chat_excerpt_min_score`, else
+the retrieval's answer floor when the judgment supplies one), at most `chat_max_excerpt_chars`
+characters in all. A section is cut at a paragraph or code-block boundary, never inside a fence.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from app.chat.answerers import Excerpt
+from app.corpus.code import fenced_code_excerpt
+from app.corpus.fences import split_fenced
+from app.search.eval import absolute_url
+from app.search.retrieve import Retrieval
+
+CUT_MARK = "\n\n[…]"
+
+
+@dataclass(frozen=True)
+class ExcerptBounds:
+    max_excerpts: int = 4
+    min_score: float | None = None
+    max_chars: int = 7000
+
+
+def _blocks(text: str) -> list[str]:
+    """Paragraphs of prose and whole fenced blocks, in order; joined with blank lines they read as before."""
+    blocks: list[str] = []
+    for segment in split_fenced(text):
+        if segment.is_code:
+            blocks.append(segment.text.strip("\n"))
+        else:
+            blocks.extend(p.strip("\n") for p in re.split(r"\n[ \t]*\n", segment.text) if p.strip())
+    return blocks
+
+
+def cut_at_boundaries(text: str, limit: int) -> str:
+    """`text` when it fits in `limit` characters; else its leading whole blocks that fit, marked as
+    cut. Never a part of a code block: a fence that does not fit is left out with what follows."""
+    if len(text) <= limit:
+        return text
+    kept: list[str] = []
+    size = 0
+    budget = limit - len(CUT_MARK)
+    for block in _blocks(text):
+        extra = len(block) + (2 if kept else 0)
+        if size + extra > budget:
+            break
+        kept.append(block)
+        size += extra
+    return "\n\n".join(kept) + CUT_MARK if kept else ""
+
+
+def similarity_by_chunk(retrieval: Retrieval) -> dict[str, float]:
+    """Cosine similarity of every chunk the vector leg returned (distance → 1 - distance)."""
+    return {hit.id: 1.0 - hit.score for hit in retrieval.legs.get("vector", [])}
+
+
+def select_excerpts(
+    retrieval: Retrieval, bounds: ExcerptBounds, base_url: str, numbering: dict[str, int] | None = None
+) -> list[Excerpt]:
+    """The sections given to the model, each numbered by its page's place among the guides.
+
+    `numbering` (page URL → number) holds the pages already shown in this turn; a page first given
+    here takes the next number and is added to it.
+    """
+    pages = retrieval.pages
+    numbering = {} if numbering is None else numbering
+    page_urls = {page.page: absolute_url(base_url, page.page_href) for page in pages}
+    floor = bounds.min_score
+    if floor is None:
+        judged = getattr(retrieval, "floor", None)
+        floor = float(judged) if isinstance(judged, (int, float)) else None
+    similarity = similarity_by_chunk(retrieval)
+    # Each kept page's own best section first (the guide's excerpt), then its other sections.
+    ordered = [next(f for f in page.chunks if f.hit.id == page.chunk_id) for page in pages]
+    ordered += [f for f in retrieval.ranking if f.hit.page in page_urls and f not in ordered]
+    chosen: list[Excerpt] = []
+    used = 0
+    seen: set[str] = set()
+    for fused in ordered:
+        hit = fused.hit
+        if len(chosen) >= bounds.max_excerpts or used >= bounds.max_chars:
+            break
+        if hit.id in seen:
+            continue
+        seen.add(hit.id)
+        score = similarity.get(hit.id)
+        # The best section is always given: the turn already decided that it answers.
+        if chosen and floor is not None and score is not None and score < floor:
+            continue
+        text = cut_at_boundaries(hit.content, bounds.max_chars - used)
+        if not text.strip():
+            continue
+        used += len(text)
+        # Code reaches the model fenced, headed by its path and lines.
+        text = fenced_code_excerpt(hit.page, hit.href, text) or text
+        number = numbering.setdefault(page_urls[hit.page], len(numbering) + 1)
+        chosen.append(Excerpt(number, hit.title, absolute_url(base_url, hit.href), hit.heading, text))
+    return chosen
