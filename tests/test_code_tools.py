@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from app.chat.answerers import Excerpt, GeminiAnswerer
-from app.chat.code_tools import code_tools
-from app.chat.tools import ToolLoopError
+from app.chat.code_tools import MAX_MODEL_STEPS, code_tools, tool_calls_with_code
+from app.chat.tools import ToolBox
 from app.corpus.code import DEFAULT_CODE_EXCLUDE, DEFAULT_CODE_INCLUDE
 from app.corpus.code_tree import CodePathError, CodeTree
 from app.embeddings.gemini import make_client
@@ -63,17 +63,25 @@ def _function_responses(request: dict) -> list[dict]:
     return [p["functionResponse"] for c in request["body"]["contents"] for p in c.get("parts", []) if "functionResponse" in p]
 
 
+def toolbox(repo: Path, commit: str, calls_per_turn: int = 3) -> ToolBox:
+    return ToolBox(code_tools({"server": tree(repo, commit)}), max_calls=tool_calls_with_code(calls_per_turn),
+                   timeout_seconds=5)
+
+
+async def answer(fake_gemini, tools: ToolBox, question: str = "how does incr work?") -> str:
+    answerer = GeminiAnswerer(make_client("test-key", fake_gemini.url), "gemini-test")
+    return "".join([e async for e in answerer.stream(question, [EXCERPT], [], tools) if isinstance(e, str)])
+
+
 async def test_the_model_lists_and_reads_files_through_the_tools(fake_gemini, code_repo) -> None:
     repo, commit = code_repo
-    fake_gemini.model_turns = [
+    fake_gemini.replies = [
         [{"functionCall": {"name": "list_directory", "args": {"path": "app"}}}],
         [{"functionCall": {"name": "read_file", "args": {"path": "app/limits.py", "start_line": 21}}},
          {"functionCall": {"name": "read_file", "args": {"path": "app/.env.local.js"}}}],
     ]
     fake_gemini.answer_parts = ["incr adds a hit ", "(app/limits.py lines 21-23)."]
-    answerer = GeminiAnswerer(make_client("test-key", fake_gemini.url), "gemini-test", tools=code_tools({"server": tree(repo, commit)}))
-    text = "".join([d async for d in answerer.stream("how does incr work?", [EXCERPT], [])])
-    assert text == "incr adds a hit (app/limits.py lines 21-23)."
+    assert await answer(fake_gemini, toolbox(repo, commit)) == "incr adds a hit (app/limits.py lines 21-23)."
     calls = fake_gemini.generate_calls()
     assert len(calls) == 3
     declared = {f["name"] for t in calls[0]["body"]["tools"] for f in t["functionDeclarations"]}
@@ -83,32 +91,33 @@ async def test_the_model_lists_and_reads_files_through_the_tools(fake_gemini, co
     read, secret = _function_responses(calls[2])[-2:]
     assert read["response"]["content"].startswith("21:     async def incr(self, key, expiry):")
     assert read["response"]["commit"] == commit
-    assert "error" in secret["response"] and "very-secret" not in str(calls[2]["body"])
-    # The excerpt reached the model as fenced code with path and lines.
-    assert "app/limits.py lines 8-23:\n```python" in calls[0]["body"]["contents"][-1]["parts"][0]["text"]
+    assert "not a file this source indexes" in secret["response"]["status"]
+    assert "very-secret" not in str(calls[2]["body"])
 
 
-async def test_a_turn_makes_at_most_five_model_steps(fake_gemini, code_repo) -> None:
+async def test_a_turn_with_code_tools_makes_at_most_five_model_steps(fake_gemini, code_repo) -> None:
     repo, commit = code_repo
-    fake_gemini.model_turns = [[{"functionCall": {"name": "list_directory", "args": {"path": ""}}}]] * 8
-    answerer = GeminiAnswerer(make_client("test-key", fake_gemini.url), "gemini-test", tools=code_tools({"server": tree(repo, commit)}))
-    with pytest.raises(ToolLoopError):
-        _ = [d async for d in answerer.stream("list everything", [EXCERPT], [])]
+    fake_gemini.replies = [[{"functionCall": {"name": "list_directory", "args": {"path": ""}}}]] * 4
+    # Even when the setting allows ten tool calls, a turn with code tools makes five model calls.
+    assert await answer(fake_gemini, toolbox(repo, commit, calls_per_turn=10)) == "The answer comes from the excerpts."
     calls = fake_gemini.generate_calls()
-    assert len(calls) == 5
-    assert all("tools" in c["body"] for c in calls[:4]) and "tools" not in calls[4]["body"]
+    assert len(calls) == MAX_MODEL_STEPS == 5
+    modes = [c["body"]["toolConfig"]["functionCallingConfig"]["mode"] for c in calls]
+    assert modes == ["AUTO"] * 4 + ["NONE"]  # the last call may not call tools: it answers
 
 
-async def test_bad_tool_calls_come_back_as_errors_not_crashes(fake_gemini, code_repo) -> None:
+async def test_bad_tool_calls_come_back_as_statuses_not_crashes(fake_gemini, code_repo) -> None:
     repo, commit = code_repo
-    fake_gemini.model_turns = [[
+    fake_gemini.replies = [[
         {"functionCall": {"name": "delete_file", "args": {"path": "app/limits.py"}}},
         {"functionCall": {"name": "read_file", "args": {"path": 7}}},
         {"functionCall": {"name": "read_file", "args": {"path": "app/limits.py", "mode": "w"}}},
+    ], [
         {"functionCall": {"name": "read_file", "args": {}}},
+        {"functionCall": {"name": "list_directory", "args": {"path": "app", "source": "other"}}},
     ]]
-    answerer = GeminiAnswerer(make_client("test-key", fake_gemini.url), "gemini-test", tools=code_tools({"server": tree(repo, commit)}))
-    text = "".join([d async for d in answerer.stream("q", [EXCERPT], [])])
-    assert text == "The answer comes from the excerpts."
-    responses = _function_responses(fake_gemini.generate_calls()[1])
-    assert len(responses) == 4 and all(set(r["response"]) == {"error"} for r in responses)
+    assert await answer(fake_gemini, toolbox(repo, commit, calls_per_turn=4), "q") == "The answer comes from the excerpts."
+    calls = fake_gemini.generate_calls()
+    responses = _function_responses(calls[1]) + _function_responses(calls[2])[-2:]
+    assert len(responses) == 5
+    assert all(r["response"].get("status") != "ok" and "content" not in r["response"] for r in responses)
