@@ -1,58 +1,113 @@
-"""The model's tools over code sources: read_file(path) and list_directory(path) at the synced commit."""
+"""The model's tools over code sources: read_file and list_directory at the synced commit.
+
+They plug into the turn's ToolBox (app/chat/tools.py) next to search_docs. Git runs in a thread;
+a path the source does not index is a status for the model, never an exception.
+"""
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any
 
-from app.chat.tools import Tool
+from app.chat.tools import ToolOutcome
 from app.corpus.code_tree import CodePathError, CodeTree
+from app.errors import DocschatError
+
+# A turn with code tools makes at most this many model calls (the ToolBox allows one fewer tool calls).
+MAX_MODEL_STEPS = 5
 
 
-def _tree(trees: dict[str, CodeTree], source: object) -> CodeTree:
-    if source in (None, ""):
-        if len(trees) == 1:
-            return next(iter(trees.values()))
-        raise CodePathError(f"say which source: one of {', '.join(sorted(trees))}")
-    if source not in trees:
-        raise CodePathError(f"no code source named {source!r}; the code sources are {', '.join(sorted(trees))}")
-    return trees[source]  # type: ignore[index]
+def tool_calls_with_code(calls_per_turn: int) -> int:
+    """The ToolBox budget when code tools are offered: at most MAX_MODEL_STEPS model calls a turn
+    (the ToolBox's loop makes one more model call than it allows tool calls)."""
+    return min(calls_per_turn, MAX_MODEL_STEPS - 1)
 
 
-def code_tools(trees: dict[str, CodeTree]) -> list[Tool]:
-    """read_file and list_directory over `trees` (code source name → its tree); none without trees."""
-    if not trees:
-        return []
-    source_arg: dict[str, Any] = {
-        "type": "string", "description": f"The code source: one of {', '.join(sorted(trees))}"
-        + (" (optional: there is only one)." if len(trees) == 1 else "."),
-    }
+def _source_parameter(trees: dict[str, CodeTree]) -> dict[str, Any]:
+    names = ", ".join(sorted(trees))
+    optional = " Optional: there is only one." if len(trees) == 1 else ""
+    return {"type": "string", "description": f"The code source: one of {names}.{optional}"}
 
-    def read_file(path: str, start_line: int = 1, source: str | None = None) -> dict[str, Any]:
-        return _tree(trees, source).read_file(path, start_line)
 
-    def list_directory(path: str = "", source: str | None = None) -> dict[str, Any]:
-        return _tree(trees, source).list_directory(path)
+class _CodeTool:
+    name = ""
+    description = ""
+    arguments: frozenset[str] = frozenset()
 
-    return [
-        Tool(
-            "read_file",
-            "Read a source file of the repository at the indexed commit, with line numbers. Use it when "
-            "the excerpts show only part of the code you need. Paths are relative to the repository root, "
-            "as in the excerpts.",
-            {"type": "object", "properties": {
+    def __init__(self, trees: dict[str, CodeTree]) -> None:
+        self.trees = trees
+        self.parameters: dict[str, Any] = {}
+
+    def _tree(self, source: object) -> CodeTree:
+        if source in (None, "") and len(self.trees) == 1:
+            return next(iter(self.trees.values()))
+        if not isinstance(source, str) or source not in self.trees:
+            raise CodePathError(f"say which code source: one of {', '.join(sorted(self.trees))}")
+        return self.trees[source]
+
+    def _run(self, args: dict[str, Any]) -> dict[str, Any]:
+        raise NotImplementedError
+
+    async def call(self, args: dict[str, Any]) -> ToolOutcome:
+        unknown = sorted(set(args) - self.arguments)
+        if unknown:
+            return ToolOutcome({"available": True, "status": f"unknown arguments {unknown}; "
+                                f"{self.name} takes {sorted(self.arguments)}"})
+        try:
+            result = await asyncio.to_thread(self._run, args)
+        except CodePathError as exc:
+            return ToolOutcome({"available": True, "status": str(exc)})
+        except DocschatError as exc:  # git cannot read the repository any more
+            return ToolOutcome({"available": False, "status": f"the repository cannot be read: {exc}"[:300]})
+        return ToolOutcome({"available": True, "status": "ok", **result})
+
+
+class ReadFileTool(_CodeTool):
+    name = "read_file"
+    description = (
+        "Read a source file of the code repository at the indexed commit, with line numbers. Use it when "
+        "the code excerpts show only part of what the question needs. Paths are relative to the "
+        "repository root, as in the excerpts."
+    )
+    arguments = frozenset({"path", "start_line", "source"})
+
+    def __init__(self, trees: dict[str, CodeTree]) -> None:
+        super().__init__(trees)
+        self.parameters = {
+            "type": "object",
+            "properties": {
                 "path": {"type": "string", "description": "e.g. app/chat/rate_limit.py"},
                 "start_line": {"type": "integer", "description": "First line to read (default 1)."},
-                "source": source_arg,
-            }, "required": ["path"]},
-            read_file,
-        ),
-        Tool(
-            "list_directory",
-            "List the folders and source files directly under a folder of the repository ('' for the root).",
-            {"type": "object", "properties": {
-                "path": {"type": "string", "description": "e.g. app/chat"},
-                "source": source_arg,
-            }},
-            list_directory,
-        ),
-    ]
+                "source": _source_parameter(trees),
+            },
+            "required": ["path"],
+        }
+
+    def _run(self, args: dict[str, Any]) -> dict[str, Any]:
+        if "path" not in args:
+            raise CodePathError("read_file needs 'path'")
+        return self._tree(args.get("source")).read_file(args["path"], args.get("start_line", 1))
+
+
+class ListDirectoryTool(_CodeTool):
+    name = "list_directory"
+    description = (
+        "List the folders and source files directly under a folder of the code repository "
+        "('' for the root), at the indexed commit."
+    )
+    arguments = frozenset({"path", "source"})
+
+    def __init__(self, trees: dict[str, CodeTree]) -> None:
+        super().__init__(trees)
+        self.parameters = {
+            "type": "object",
+            "properties": {"path": {"type": "string", "description": "e.g. app/chat"}, "source": _source_parameter(trees)},
+        }
+
+    def _run(self, args: dict[str, Any]) -> dict[str, Any]:
+        return self._tree(args.get("source")).list_directory(args.get("path", ""))
+
+
+def code_tools(trees: dict[str, CodeTree]) -> list[_CodeTool]:
+    """read_file and list_directory over `trees` (code source name → its tree at the synced commit)."""
+    return [ReadFileTool(trees), ListDirectoryTool(trees)] if trees else []
