@@ -1,6 +1,12 @@
 """Writes tests/data/code-questions.jsonl: the questions below, gold = the symbol's lines at the pinned commit
 (found with ast, not with our chunker). Run from the repository root."""
-import ast, json, subprocess
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+
 COMMIT = "8e6b398d754a3ddcfa87a1dbf3ca661d4fd85e52"
 LINK = "https://github.com/docschat/docschat/blob/{commit}/{path}#L{start}-L{end}"
 Q = [
@@ -25,7 +31,10 @@ Q = [
  ("How are server-sent events parsed back into parts?", "app/chat/stream_protocol.py", "parse_sse"),
  ("How are long sections split into smaller chunks?", "app/corpus/chunker.py", "split_text"),
 ]
-def find(tree, dotted):
+
+
+def find(tree: ast.Module, dotted: str) -> tuple[int, int]:
+    """First line (decorators included) and last line of a top-level symbol or Class.method."""
     nodes = tree.body
     node = None
     for name in dotted.split("."):
@@ -33,10 +42,16 @@ def find(tree, dotted):
         nodes = node.body
     start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
     return start, node.end_lineno
-with open("tests/data/code-questions.jsonl", "w") as out:
-    for i, (q, path, sym) in enumerate(Q, 1):
-        text = subprocess.run(["git", "show", f"{COMMIT}:{path}"], capture_output=True, text=True, check=True).stdout
-        s, e = find(ast.parse(text), sym)
-        out.write(json.dumps({"id": f"code-{i:02d}", "question": q, "gold": [LINK.format(commit=COMMIT, path=path, start=s, end=e)],
-                              "path": path, "symbol": sym, "start_line": s, "end_line": e}) + "\n")
-print(open("tests/data/code-questions.jsonl").read())
+
+
+def main() -> None:
+    with open("tests/data/code-questions.jsonl", "w") as out:
+        for i, (q, path, sym) in enumerate(Q, 1):
+            text = subprocess.run(["git", "show", f"{COMMIT}:{path}"], capture_output=True, text=True, check=True).stdout
+            s, e = find(ast.parse(text), sym)
+            out.write(json.dumps({"id": f"code-{i:02d}", "question": q, "gold": [LINK.format(commit=COMMIT, path=path, start=s, end=e)],
+                                  "path": path, "symbol": sym, "start_line": s, "end_line": e}) + "\n")
+
+
+if __name__ == "__main__":
+    main()
