@@ -184,10 +184,37 @@ def source_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
-def _docs_source(repo: Any, branch: str | None, docs_dir: str | None) -> Any:
+def _sources(repo: Any, branch: str | None, docs_dir: str | None) -> Any:
+    """The configured sources; --repo/--branch/--docs-dir move the single environment source instead."""
     from app.corpus.compose import DocsSource
+    from app.sources import SourcesConfig, load_sources
 
-    return DocsSource.from_settings(get_settings(), repo, branch, docs_dir)
+    settings = get_settings()
+    if repo is None and branch is None and docs_dir is None:
+        return load_sources(settings)
+    return SourcesConfig((DocsSource.from_settings(settings, repo, branch, docs_dir).to_source(settings),))
+
+
+def audience_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--audience a,b (default: every audience: these are the operator's tools) and --public-only."""
+    command = click.option("--public-only", is_flag=True, help="Same as --audience public (FLAG_PUBLIC forces it).")(command)
+    return click.option(
+        "--audience", "audience", default=None, metavar="A,B",
+        help="Search only what these audiences may see (default: everything).",
+    )(command)
+
+
+def _audiences(audience: str | None, public_only: bool) -> list[str] | None:
+    from app.sources import parse_audiences
+
+    if public_only:
+        return ["public"]
+    if audience is None:
+        return None
+    try:
+        return list(parse_audiences(audience))
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--audience") from None
 
 
 @main.command("compose")
@@ -195,9 +222,15 @@ def _docs_source(repo: Any, branch: str | None, docs_dir: str | None) -> Any:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per chunk, then a summary line.")
 def compose_command(repo: Any, branch: str | None, docs_dir: str | None, as_json: bool) -> None:
     """Read the docs from git and print their chunks."""
-    from app.corpus.compose import compose_corpus
+    from app.corpus.compose import ComposeResult, compose_corpus
 
-    result = compose_corpus(_docs_source(repo, branch, docs_dir), get_settings())
+    result = ComposeResult()
+    for source in _sources(repo, branch, docs_dir).sources:
+        part = compose_corpus(source, get_settings())
+        result.pages += part.pages
+        result.chunks += part.chunks
+        result.snippets_resolved += part.snippets_resolved
+        result.warnings += [f"{source.name}: {w}" for w in part.warnings]
     for warning in result.warnings:
         err_console.print(f"[yellow]warning:[/] {warning}", highlight=False, soft_wrap=True)
     if as_json:
@@ -205,9 +238,9 @@ def compose_command(repo: Any, branch: str | None, docs_dir: str | None, as_json
             print_json(chunk.to_dict())
         print_json({"summary": result.summary()})
         return
-    table = Table("id", "href", "public", "chars", title="chunks")
+    table = Table("id", "href", "audiences", "chars", title="chunks")
     for chunk in result.chunks:
-        table.add_row(chunk.id, chunk.href, "yes" if chunk.public else "no", str(len(chunk.text)))
+        table.add_row(chunk.id, chunk.href, ", ".join(chunk.audiences), str(len(chunk.text)))
     console.print(table)
     summary = result.summary()
     console.print(
@@ -245,11 +278,13 @@ async def open_pool(url: str) -> Any:
     return await create_pool(url, min_size=1, max_size=4)
 
 
-def sync_with_progress(url: str, source: Any, settings: Any, label: str, *, wait_for_lock: bool) -> Any:
-    """One sync with the configured provider, the disk cache and a progress bar on a terminal."""
+def sync_with_progress(
+    url: str, sources: Any, settings: Any, label: str, *, wait_for_lock: bool, only: str | None = None
+) -> Any:
+    """One sync of `sources` with the configured provider, the disk cache and a progress bar on a terminal."""
     from app.embeddings.cache import EmbeddingCache, cache_path
     from app.embeddings.providers import get_embedding_provider
-    from app.sync import sync_corpus
+    from app.sync import sync_sources
 
     provider = get_embedding_provider(settings)
     cache = EmbeddingCache(cache_path(settings.docschat_home))
@@ -260,8 +295,9 @@ def sync_with_progress(url: str, source: Any, settings: Any, label: str, *, wait
             if progress:
                 progress.start()
             try:
-                return await sync_corpus(
-                    pool, source, settings, provider, cache=cache, progress=update, wait_for_lock=wait_for_lock
+                return await sync_sources(
+                    pool, sources, settings, provider, only=only, cache=cache, progress=update,
+                    wait_for_lock=wait_for_lock,
                 )
             finally:
                 if progress:
@@ -275,24 +311,35 @@ def sync_with_progress(url: str, source: Any, settings: Any, label: str, *, wait
 
 @main.command("sync")
 @source_options
+@click.option("--source", "only", default=None, help="Sync only this source of docschat.toml.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @click.option("--wait", is_flag=True, help="Wait for a running sync instead of exiting.")
-def sync_command(repo: Any, branch: str | None, docs_dir: str | None, as_json: bool, wait: bool) -> None:
-    """Embed new or changed chunks, upsert them, delete vanished ones (one transaction)."""
+def sync_command(
+    repo: Any, branch: str | None, docs_dir: str | None, only: str | None, as_json: bool, wait: bool
+) -> None:
+    """Embed new or changed chunks, upsert them, delete vanished ones (one transaction).
+
+    Exits 1 when a source could not be read: the others are synced, its rows stay as they were.
+    """
     report = sync_with_progress(
-        database_url(), _docs_source(repo, branch, docs_dir), get_settings(), "embedding", wait_for_lock=wait
+        database_url(), _sources(repo, branch, docs_dir), get_settings(), "embedding", wait_for_lock=wait, only=only
     )
     for warning in report.warnings:
         err_console.print(f"[yellow]warning:[/] {warning}", highlight=False, soft_wrap=True)
     data = report.to_dict()
     if as_json:
-        print_json({k: v for k, v in data.items() if k != "warnings"} | {"warnings": len(report.warnings)})
-        return
-    console.print(
-        f"synced {data['pages']} pages, {data['chunks']} chunks: {data['new']} new, {data['changed']} changed, "
-        f"{data['unchanged']} unchanged, {data['deleted']} deleted; {data['embedded']} embedded, "
-        f"{data['cache_hits']} from cache ({data['embedding_model'] or 'no embeddings'}) in {data['seconds']}s"
-    )
+        print_json({k: v for k, v in data.items() if k != "warnings"} | {"warnings": report.warnings})
+    else:
+        console.print(
+            f"synced {data['pages']} pages, {data['chunks']} chunks: {data['new']} new, {data['changed']} changed "
+            f"({data['metadata_only']} metadata only), {data['unchanged']} unchanged, {data['deleted']} deleted; "
+            f"{data['embedded']} embedded, {data['cache_hits']} from cache "
+            f"({data['embedding_model'] or 'no embeddings'}) in {data['seconds']}s"
+        )
+        for source in report.failed:
+            err_console.print(f"[bold red]source {source.name!r} failed:[/] {source.error}", highlight=False)
+    if report.failed:
+        sys.exit(1)
 
 
 # --- search and eval -----------------------------------------------------------------------------
@@ -305,16 +352,19 @@ MODE_CHOICE = click.Choice(["hybrid", "keyword", "vector"])
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
 @click.option("--explain", is_flag=True, help="Show each leg's ranks, fused scores and page decisions.")
 @click.option("--mode", type=MODE_CHOICE, default="hybrid", show_default=True)
-@click.option("--public-only", is_flag=True, help="Only public pages (FLAG_PUBLIC=true forces it).")
+@audience_option
 @click.option("--history", "history", multiple=True, metavar="QUESTION",
               help="An earlier question of the conversation (repeat, oldest first): searched as the chat does.")
-def search_command(question: str, as_json: bool, explain: bool, mode: str, public_only: bool,
-                   history: tuple[str, ...]) -> None:
+def search_command(
+    question: str, as_json: bool, explain: bool, mode: str, audience: str | None, public_only: bool,
+    history: tuple[str, ...],
+) -> None:
     """Find the pages and excerpts that answer QUESTION."""
     from app.search.conversation import retrieve_in_conversation
     from app.search.retrieve import build_retriever
     from app.search.rewrite import build_query_rewriter
 
+    audiences = _audiences(audience, public_only)
     settings = get_settings()
     url = database_url()
 
@@ -322,7 +372,7 @@ def search_command(question: str, as_json: bool, explain: bool, mode: str, publi
         async with await open_pool(url) as pool:
             return await retrieve_in_conversation(
                 build_retriever(pool, settings), question, list(history), rewriter=build_query_rewriter(settings),
-                mode=mode, public_only=public_only,
+                mode=mode, audiences=audiences, explain=explain,
             )
 
     retrieval = run_async(go)
@@ -346,15 +396,21 @@ def search_command(question: str, as_json: bool, explain: bool, mode: str, publi
 
 
 def _print_explain(retrieval: Any) -> None:
-    table = Table("fused", "chunk", "keyword", "vector", title="fused ranking")
+    audiences = ", ".join(retrieval.audiences) if retrieval.audiences is not None else "every audience"
+    terms = Table("term", "ndoc", "idf", title=f"full-text terms (statistics as {audiences} see them)")
+    for term in retrieval.terms:
+        terms.add_row(str(term["lexeme"]), str(term["ndoc"]), f"{term['idf']:.3f}")
+    console.print(terms)
+    table = Table("fused", "weight", "chunk", "keyword", "vector", title="fused ranking")
     for item in retrieval.ranking[:20]:
         table.add_row(
-            f"{item.score:.5f}", item.hit.id, str(item.ranks.get("keyword", "-")), str(item.ranks.get("vector", "-"))
+            f"{item.score:.5f}", f"{item.weight:g}", item.hit.id, str(item.ranks.get("keyword", "-")),
+            str(item.ranks.get("vector", "-")),
         )
     console.print(table)
-    pages = Table("page", "score", "decision", title="pages")
+    pages = Table("source", "page", "weight", "score", "decision", title="pages")
     for choice in retrieval.candidates:
-        pages.add_row(choice.title, f"{choice.score:.5f}", choice.reason)
+        pages.add_row(choice.source, choice.title, f"{choice.weight:g}", f"{choice.score:.5f}", choice.reason)
     console.print(pages)
     console.print(f"timings (ms): {retrieval.timings_ms}")
     if retrieval.standalone:
@@ -367,12 +423,16 @@ def _print_explain(retrieval: Any) -> None:
 @click.option("--k", "k", type=click.IntRange(1, 50), default=3, show_default=True)
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with per-question results.")
 @click.option("--no-history", is_flag=True, help="Search every question alone, ignoring lines' \"history\".")
-def eval_command(file: Any, mode: str, k: int, as_json: bool, no_history: bool) -> None:
+@audience_option
+def eval_command(
+    file: Any, mode: str, k: int, as_json: bool, no_history: bool, audience: str | None, public_only: bool
+) -> None:
     """Score retrieval on FILE (JSON lines of {"question", "gold": [urls], "history"?: [earlier questions]})."""
     from app.search.eval import evaluate, load_eval_file
     from app.search.retrieve import build_retriever
     from app.search.rewrite import build_query_rewriter
 
+    audiences = _audiences(audience, public_only)
     settings = get_settings()
     items = load_eval_file(file)
     url = database_url()
@@ -381,7 +441,7 @@ def eval_command(file: Any, mode: str, k: int, as_json: bool, no_history: bool) 
         async with await open_pool(url) as pool:
             return await evaluate(
                 build_retriever(pool, settings), items, mode=mode, k=k, base_url=settings.docs_base_url,
-                use_history=not no_history, rewriter=build_query_rewriter(settings),
+                use_history=not no_history, rewriter=build_query_rewriter(settings), audiences=audiences,
             )
 
     report = run_async(go)
@@ -417,7 +477,8 @@ def serve_command(host: str | None, port: int | None) -> None:
 @click.argument("question")
 @click.option("--session", "session", default=None, metavar="ID",
               help="Continue this conversation (the id printed after an answer).")
-def ask_command(question: str, session: str | None) -> None:
+@audience_option
+def ask_command(question: str, session: str | None, audience: str | None, public_only: bool) -> None:
     """Ask a question in the terminal: Relevant Guides, then the Summary."""
     from app.chat.requests import BadChatRequest, parse_chat_body
     from app.chat.services import build_chat_services
@@ -431,12 +492,13 @@ def ask_command(question: str, session: str | None) -> None:
     session_id = parse_session_id(session)
     if session is not None and session_id is None:
         raise click.UsageError(f"--session must be a session id (a UUID), not {session!r}")
+    audiences = _audiences(audience, public_only)
     settings = get_settings()
     url = database_url()
 
     async def go() -> int:
         async with await open_pool(url) as pool:
-            turn = await start_turn(build_chat_services(pool, settings), session_id, question)
+            turn = await start_turn(build_chat_services(pool, settings), session_id, question, audiences)
             printed_summary = False
             status = 0
             async for part in turn.parts():
@@ -473,6 +535,7 @@ def demo_command(port: int | None, no_serve: bool) -> None:
     from app import PROJECT_ROOT
     from app.corpus.compose import DocsSource
     from app.embeddings.local import local_model_installed
+    from app.sources import SourcesConfig
 
     settings = get_settings()
     if not os.environ.get("EMBEDDING_PROVIDER") and not settings.gemini_api_key:
@@ -483,8 +546,8 @@ def demo_command(port: int | None, no_serve: bool) -> None:
 
     url = database_url()
     console.print(f"database: {'DATABASE_URL' if settings.database_url else 'embedded Postgres in ' + str(settings.docschat_home / 'pg')}")
-    source = DocsSource(PROJECT_ROOT, "HEAD", "docs")  # the current branch, as committed
-    report = sync_with_progress(url, source, settings, "embedding docs/", wait_for_lock=True)
+    source = DocsSource(PROJECT_ROOT, "HEAD", "docs").to_source(settings)  # the current branch, as committed
+    report = sync_with_progress(url, SourcesConfig((source,)), settings, "embedding docs/", wait_for_lock=True)
     console.print(
         f"synced docs/: {report.pages} pages, {report.chunks} chunks ({report.new} new, {report.changed} changed, "
         f"{report.unchanged} unchanged, {report.deleted} deleted) with {report.embedding_model or 'no embeddings'}"

@@ -32,6 +32,10 @@ class Settings(BaseSettings):
     docschat_home: Path = Field(
         Path(".docschat"), description="Folder for the embedded cluster, the embed cache and other local state."
     )
+    docschat_config: Path | None = Field(
+        None, description="docschat.toml listing several sources. Unset: ./docschat.toml when it exists, "
+        "else the DOCS_* settings describe the single source 'docs'."
+    )
 
     # --- compose -------------------------------------------------------------------------------
     docs_repo: Path = Field(Path("."), description="Git repository holding the docs.")
@@ -45,6 +49,10 @@ class Settings(BaseSettings):
         description="Comma-separated globs (relative to DOCS_DIR) never indexed.",
     )
     max_chunk_chars: int = Field(2400, ge=200, description="Sections longer than this are split at paragraph breaks.")
+    docs_default_audience: str = Field(
+        "internal", description="Audience of pages that declare none (front matter `audience:` or `public: true`). "
+        "internal: fail closed, the chat widget never shows them."
+    )
     docs_url_prefix: str = Field("/docs", description="Prefix of every href ('' allowed).")
     docs_base_url: str = Field(
         "http://127.0.0.1:8000", description="Origin that turns hrefs into absolute URLs (eval, links in answers)."
@@ -62,7 +70,12 @@ class Settings(BaseSettings):
     embedding_retry_base_seconds: float = Field(1.0, ge=0, description="First backoff; doubles each retry.")
 
     # --- retrieval -----------------------------------------------------------------------------
-    flag_public: bool = Field(False, description="true: every retrieval is public-only.")
+    chat_audiences: CommaList = Field(
+        ["public"], description="Audiences the anonymous chat route may see (comma-separated)."
+    )
+    flag_public: bool = Field(
+        False, description="Superseded by CHAT_AUDIENCES. true: every retrieval (CLI included) is public-only."
+    )
     rrf_k: int = Field(60, ge=1, description="Reciprocal rank fusion constant k in 1/(k + rank).")
     leg_match_count: int = Field(20, ge=1, le=200, description="Rows each leg returns before fusion.")
     max_pages: int = Field(3, ge=1, le=10, description="Pages kept in the final selection.")
@@ -106,6 +119,11 @@ class Settings(BaseSettings):
     host: str = Field("127.0.0.1", description="Address `docschat serve` binds.")
     port: int = Field(8000, ge=1, le=65535, description="Port `docschat serve` binds.")
     log_level: str = Field("info", description="debug, info, warning or error.")
+
+    @property
+    def anonymous_audiences(self) -> list[str]:
+        """What the anonymous chat may see: CHAT_AUDIENCES, or public alone under FLAG_PUBLIC."""
+        return ["public"] if self.flag_public else sorted(set(self.chat_audiences))
 
 
 @lru_cache(maxsize=1)

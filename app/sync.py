@@ -1,13 +1,19 @@
-"""sync_corpus: compose → compare hashes → embed what is new or changed → upsert → delete vanished.
+"""Sync: compose every source → a pure plan → embed (no lock, no transaction) → one short transaction.
 
-Every write happens in one transaction under an advisory lock: a failed or killed sync leaves the
-previous index whole, and two syncs never interleave.
+- `plan_sync` is pure: from the rows in the database and the composed chunks it decides what to
+  embed, what changed only in metadata (an audience, a title), what vanished.
+- Embedding runs outside any transaction and lock: it is the slow part.
+- `apply_plan` takes the advisory lock in one transaction, checks that the rows it planned from
+  are unchanged (another sync may have run meanwhile; then the plan is made again), and writes.
+
+A source that cannot be read keeps its rows as they were; the others sync; the report names it.
+A source no longer configured loses its rows.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 
 import asyncpg
@@ -19,11 +25,13 @@ from app.embeddings.base import EmbeddingProvider
 from app.embeddings.cache import EmbeddingCache
 from app.errors import DocschatError
 from app.logging import get_logger
+from app.sources import DEFAULT_AUDIENCE, Source, SourcesConfig
 
 log = get_logger(__name__)
 
 # pg_advisory_xact_lock key: any fixed 64-bit number, shared by every docschat sync.
 SYNC_LOCK_KEY = 0x646F6373_63686174  # "docschat"
+MAX_PLAN_ATTEMPTS = 3
 
 ProgressCallback = Callable[[int, int], None]
 
@@ -32,69 +40,193 @@ class SyncBusyError(DocschatError):
     """Another sync holds the lock."""
 
 
+class SyncSourceError(DocschatError):
+    """A source could not be read (missing repo, branch or folder)."""
+
+
+class StalePlanError(DocschatError):
+    """The rows changed between planning and applying (another sync ran)."""
+
+
 @dataclass
-class SyncReport:
+class SourceReport:
+    name: str
     pages: int = 0
     chunks: int = 0
     new: int = 0
     changed: int = 0
     unchanged: int = 0
     deleted: int = 0
+    undeclared_pages: int = 0
+    commit: str | None = None
+    error: str | None = None
+
+
+@dataclass
+class SyncReport:
+    pages: int = 0
+    chunks: int = 0
+    new: int = 0
+    changed: int = 0
+    metadata_only: int = 0
+    unchanged: int = 0
+    deleted: int = 0
     embedded: int = 0
     cache_hits: int = 0
     seconds: float = 0.0
     embedding_model: str | None = None
+    sources: list[SourceReport] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+
+    @property
+    def failed(self) -> list[SourceReport]:
+        return [s for s in self.sources if s.error]
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
 
 
+# --- the plan (pure) -----------------------------------------------------------------------------
+
+# Columns a chunk can change without its text changing.
+_METADATA_FIELDS = ("source", "page", "title", "heading", "breadcrumb", "href", "audiences")
+
+
+def _metadata(chunk: Chunk) -> tuple[object, ...]:
+    return tuple(list(v) if isinstance(v, tuple) else v for v in (getattr(chunk, n) for n in _METADATA_FIELDS))
+
+
+@dataclass(frozen=True)
+class ExistingRow:
+    id: str
+    source: str
+    content_hash: str
+    embedding_model: str | None
+    has_embedding: bool
+    metadata: tuple[object, ...]
+
+    @property
+    def version(self) -> tuple[object, ...]:
+        """What a plan relies on: if this differs at apply time, the plan is stale."""
+        return (self.content_hash, self.embedding_model, self.has_embedding)
+
+
+@dataclass
+class SyncPlan:
+    to_embed: list[Chunk] = field(default_factory=list)  # new, or text/model changed
+    metadata_only: list[Chunk] = field(default_factory=list)
+    delete_ids: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    counts: dict[str, dict[str, int]] = field(default_factory=dict)  # per source: new/changed/…
+    planned_from: dict[str, tuple[object, ...]] = field(default_factory=dict)  # id → ExistingRow.version
+
+    @property
+    def writes(self) -> bool:
+        return bool(self.to_embed or self.metadata_only or self.delete_ids)
+
+
+def plan_sync(
+    existing: Iterable[ExistingRow],
+    chunks: Iterable[Chunk],
+    *,
+    model: str | None,
+    synced_sources: set[str],
+    configured_sources: set[str] | None,
+) -> SyncPlan:
+    """What to write so that the rows of `synced_sources` equal `chunks`.
+
+    Rows of other configured sources (not synced this time, or failed) stay as they are; rows of
+    a source not in `configured_sources` (None: keep them) are deleted.
+    """
+    rows = {row.id: row for row in existing}
+    plan = SyncPlan(planned_from={row.id: row.version for row in rows.values()})
+
+    def count(source: str, what: str) -> None:
+        per_source = plan.counts.setdefault(source, {"new": 0, "changed": 0, "unchanged": 0, "deleted": 0})
+        per_source[what] += 1
+
+    current: set[str] = set()
+    for chunk in chunks:
+        current.add(chunk.id)
+        row = rows.get(chunk.id)
+        if row is None:
+            count(chunk.source, "new")
+            plan.to_embed.append(chunk)
+            continue
+        model_changed = model is not None and (row.embedding_model != model or not row.has_embedding)
+        if row.content_hash != chunk.content_hash or model_changed:
+            count(chunk.source, "changed")
+            plan.to_embed.append(chunk)
+        elif row.metadata != _metadata(chunk):
+            count(chunk.source, "changed")
+            plan.metadata_only.append(chunk)
+        else:
+            count(chunk.source, "unchanged")
+            plan.unchanged += 1
+    for row in rows.values():
+        if row.id in current:
+            continue
+        gone_source = configured_sources is not None and row.source not in configured_sources
+        if row.source in synced_sources or gone_source:
+            count(row.source, "deleted")
+            plan.delete_ids.append(row.id)
+    return plan
+
+
+# --- reading, embedding, applying ----------------------------------------------------------------
+
 _EXISTING = """
-select id, page, title, heading, breadcrumb, href, public, content_hash, embedding_model,
+select id, source, page, title, heading, breadcrumb, href, audiences, content_hash, embedding_model,
        embedding is not null as has_embedding
 from public.docs_section
 """
 
 _UPSERT = """
 insert into public.docs_section
-  (id, page, title, heading, breadcrumb, href, content, public, content_hash, embedding, embedding_model)
-values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+  (id, source, page, title, heading, breadcrumb, href, content, audiences, content_hash, embedding, embedding_model)
+values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
 on conflict (id) do update set
-  page = excluded.page, title = excluded.title, heading = excluded.heading,
+  source = excluded.source, page = excluded.page, title = excluded.title, heading = excluded.heading,
   breadcrumb = excluded.breadcrumb, href = excluded.href, content = excluded.content,
-  public = excluded.public, content_hash = excluded.content_hash,
+  audiences = excluded.audiences, content_hash = excluded.content_hash,
   embedding = excluded.embedding, embedding_model = excluded.embedding_model, updated_at = now()
 """
 
+# $2… follow _METADATA_FIELDS.
 _UPDATE_METADATA = """
 update public.docs_section
-set page = $2, title = $3, heading = $4, breadcrumb = $5, href = $6, public = $7, updated_at = now()
+set source = $2, page = $3, title = $4, heading = $5, breadcrumb = $6, href = $7, audiences = $8,
+    updated_at = now()
 where id = $1
 """
 
 
-# Columns a chunk can change without its text changing; the order of _UPDATE_METADATA's $2…$7.
-_METADATA_FIELDS = ("page", "title", "heading", "breadcrumb", "href", "public")
+async def read_existing(conn: asyncpg.Connection) -> list[ExistingRow]:
+    return [
+        ExistingRow(
+            r["id"], r["source"], r["content_hash"], r["embedding_model"], r["has_embedding"],
+            tuple(list(r[n]) if n == "audiences" else r[n] for n in _METADATA_FIELDS),
+        )
+        for r in await conn.fetch(_EXISTING)
+    ]
 
 
-def _metadata(chunk: Chunk) -> tuple[object, ...]:
-    return tuple(getattr(chunk, name) for name in _METADATA_FIELDS)
-
-
-async def _embed_missing(
+async def embed_texts(
     texts: list[str],
     provider: EmbeddingProvider,
     cache: EmbeddingCache | None,
     report: SyncReport,
     progress: ProgressCallback | None,
+    known: dict[str, list[float]] | None = None,
 ) -> dict[str, list[float]]:
-    """Vectors for `texts`: from the cache when there, else from the provider (in its batches)."""
+    """Vectors for `texts`: already known, from the cache, else from the provider (in its batches)."""
     unique = list(dict.fromkeys(texts))
-    vectors = cache.get_many(provider.model, unique) if cache else {}
-    report.cache_hits = len(vectors)
+    vectors = {t: known[t] for t in unique if known and t in known}
+    cached = cache.get_many(provider.model, [t for t in unique if t not in vectors]) if cache else {}
+    report.cache_hits += len(cached)
+    vectors.update(cached)
     todo = [t for t in unique if t not in vectors]
-    done = len(vectors)
+    done = len(unique) - len(todo)
     if progress:
         progress(done, len(unique))
     step = max(provider.batch_size, 1)
@@ -111,87 +243,161 @@ async def _embed_missing(
     return vectors
 
 
-async def sync_chunks(
+async def apply_plan(
     conn: asyncpg.Connection,
-    composed: ComposeResult,
-    provider: EmbeddingProvider | None,
+    plan: SyncPlan,
+    vectors: dict[str, list[float]],
+    model: str | None,
     *,
-    cache: EmbeddingCache | None = None,
-    progress: ProgressCallback | None = None,
     wait_for_lock: bool = False,
-) -> SyncReport:
-    """Bring docs_section in line with `composed`, in one transaction on `conn`."""
-    started = time.perf_counter()
-    report = SyncReport(
-        pages=len(composed.pages), chunks=len(composed.chunks),
-        embedding_model=provider.model if provider else None, warnings=list(composed.warnings),
-    )
+) -> None:
+    """One transaction under the advisory lock; StalePlanError if the planned-from rows changed."""
     async with conn.transaction():
         if wait_for_lock:
             await conn.execute("select pg_advisory_xact_lock($1)", SYNC_LOCK_KEY)
         elif not await conn.fetchval("select pg_try_advisory_xact_lock($1)", SYNC_LOCK_KEY):
             raise SyncBusyError("another sync is running on this database (advisory lock held); try again when it ends")
-
-        existing = {row["id"]: row for row in await conn.fetch(_EXISTING)}
-        to_embed: list[Chunk] = []
-        metadata_only: list[Chunk] = []
-        for chunk in composed.chunks:
-            row = existing.get(chunk.id)
-            if row is None:
-                report.new += 1
-                to_embed.append(chunk)
-                continue
-            content_changed = row["content_hash"] != chunk.content_hash
-            model_changed = provider is not None and (
-                row["embedding_model"] != provider.model or not row["has_embedding"]
+        now = {
+            r["id"]: (r["content_hash"], r["embedding_model"], r["has_embedding"])
+            for r in await conn.fetch(
+                "select id, content_hash, embedding_model, embedding is not null as has_embedding"
+                " from public.docs_section"
             )
-            if content_changed or model_changed:
-                report.changed += 1
-                to_embed.append(chunk)
-            elif tuple(row[name] for name in _METADATA_FIELDS) != _metadata(chunk):
-                report.changed += 1
-                metadata_only.append(chunk)
-            else:
-                report.unchanged += 1
-
-        vectors: dict[str, list[float]] = {}
-        if provider is not None and to_embed:
-            vectors = await _embed_missing([c.embed_text for c in to_embed], provider, cache, report, progress)
-        if cache:
-            report.warnings.extend(cache.warnings)
-
-        if to_embed:
+        }
+        if now != plan.planned_from:
+            raise StalePlanError("the index changed while this sync was embedding")
+        if plan.to_embed:
             await conn.executemany(
                 _UPSERT,
                 [
-                    (
-                        c.id, c.page, c.title, c.heading, c.breadcrumb, c.href, c.text, c.public, c.content_hash,
-                        vectors.get(c.embed_text), provider.model if provider else None,
-                    )
-                    for c in to_embed
+                    (c.id, c.source, c.page, c.title, c.heading, c.breadcrumb, c.href, c.text, list(c.audiences),
+                     c.content_hash, vectors.get(c.embed_text), model if model and c.embed_text in vectors else None)
+                    for c in plan.to_embed
                 ],
             )
-        if metadata_only:
-            await conn.executemany(_UPDATE_METADATA, [(c.id, *_metadata(c)) for c in metadata_only])
-        current_ids = {c.id for c in composed.chunks}
-        vanished = [i for i in existing if i not in current_ids]
-        if vanished:
-            await conn.execute("delete from public.docs_section where id = any($1::text[])", vanished)
-        report.deleted = len(vanished)
-        if to_embed or metadata_only or vanished or not await _stats_exist(conn):
+        if plan.metadata_only:
+            await conn.executemany(_UPDATE_METADATA, [(c.id, *_metadata(c)) for c in plan.metadata_only])
+        if plan.delete_ids:
+            await conn.execute("delete from public.docs_section where id = any($1::text[])", plan.delete_ids)
+        if plan.writes or not await conn.fetchval("select exists (select 1 from public.docs_search_stats)"):
             await conn.fetchval("select public.refresh_docs_search_stats()")
-    report.seconds = round(time.perf_counter() - started, 3)
-    log.info("sync_done", **{k: v for k, v in report.to_dict().items() if k != "warnings"})
+
+
+def _undeclared_warning(source: Source, undeclared: int, pages: int) -> str | None:
+    if not undeclared or source.audiences != (DEFAULT_AUDIENCE,):
+        return None
+    return (
+        f"source {source.name!r}: {undeclared} of {pages} pages declare no audience and are internal "
+        "(the chat widget does not show them). Declare it in front matter (`audience: public`, or a list), "
+        "or set the source's default (`audience` in docschat.toml, DOCS_DEFAULT_AUDIENCE for the single source)."
+    )
+
+
+def compose_sources(sources: Iterable[Source], settings: Settings, report: SyncReport) -> list[ComposeResult]:
+    """Compose each source; one that cannot be read is named in the report and skipped."""
+    composed: list[ComposeResult] = []
+    for source in sources:
+        source_report = SourceReport(source.name)
+        report.sources.append(source_report)
+        try:
+            result = compose_corpus(source, settings)
+        except DocschatError as exc:
+            source_report.error = str(exc)
+            report.warnings.append(f"source {source.name!r} was not synced (its rows stay as they were): {exc}")
+            log.warning("sync_source_failed", source=source.name, error=str(exc)[:200])
+            continue
+        source_report.pages, source_report.chunks = len(result.pages), len(result.chunks)
+        source_report.commit, source_report.undeclared_pages = result.commit, result.undeclared_pages
+        report.warnings.extend(f"{source.name}: {w}" for w in result.warnings)
+        warning = _undeclared_warning(source, result.undeclared_pages, len(result.pages))
+        if warning:
+            report.warnings.append(warning)
+        composed.append(result)
+    return composed
+
+
+async def sync_composed(
+    pool: asyncpg.Pool,
+    composed: list[ComposeResult],
+    provider: EmbeddingProvider | None,
+    report: SyncReport,
+    *,
+    synced_sources: set[str],
+    configured_sources: set[str] | None,
+    cache: EmbeddingCache | None = None,
+    progress: ProgressCallback | None = None,
+    wait_for_lock: bool = False,
+) -> SyncReport:
+    """Plan, embed outside any transaction, apply in one; plan again if another sync got there first."""
+    chunks = [chunk for result in composed for chunk in result.chunks]
+    model = provider.model if provider else None
+    vectors: dict[str, list[float]] = {}
+    for attempt in range(1, MAX_PLAN_ATTEMPTS + 1):
+        async with pool.acquire() as conn:
+            existing = await read_existing(conn)
+        plan = plan_sync(existing, chunks, model=model, synced_sources=synced_sources,
+                         configured_sources=configured_sources)
+        if provider is not None and plan.to_embed:
+            vectors = await embed_texts([c.embed_text for c in plan.to_embed], provider, cache, report, progress,
+                                        known=vectors)
+        try:
+            async with pool.acquire() as conn:
+                await apply_plan(conn, plan, vectors, model, wait_for_lock=wait_for_lock)
+            break
+        except StalePlanError:
+            if attempt == MAX_PLAN_ATTEMPTS:
+                raise SyncBusyError("the index kept changing while this sync ran (other syncs); try again") from None
+            log.info("sync_replanning", attempt=attempt)
+    if cache:
+        report.warnings.extend(cache.warnings)
+    report.pages = sum(len(r.pages) for r in composed)
+    report.chunks = len(chunks)
+    report.new = sum(c["new"] for c in plan.counts.values())
+    report.changed = sum(c["changed"] for c in plan.counts.values())
+    report.metadata_only = len(plan.metadata_only)
+    report.unchanged = plan.unchanged
+    report.deleted = len(plan.delete_ids)
+    by_name = {s.name: s for s in report.sources}
+    for name, counts in plan.counts.items():
+        source_report = by_name.setdefault(name, SourceReport(name))
+        if source_report not in report.sources:
+            report.sources.append(source_report)  # a source removed from the config: its deletions
+        for key, value in counts.items():
+            setattr(source_report, key, value)
     return report
 
 
-async def _stats_exist(conn: asyncpg.Connection) -> bool:
-    return bool(await conn.fetchval("select exists (select 1 from public.docs_search_stats)"))
+async def sync_sources(
+    pool: asyncpg.Pool,
+    config: SourcesConfig,
+    settings: Settings,
+    provider: EmbeddingProvider | None,
+    *,
+    only: str | None = None,
+    cache: EmbeddingCache | None = None,
+    progress: ProgressCallback | None = None,
+    wait_for_lock: bool = False,
+) -> SyncReport:
+    """Sync every configured source (or `only` one); rows of sources no longer configured go."""
+    started = time.perf_counter()
+    report = SyncReport(embedding_model=provider.model if provider else None)
+    sources = [config.source(only)] if only else list(config.sources)
+    composed = compose_sources(sources, settings, report)
+    synced = {r.name for r in report.sources if not r.error}
+    await sync_composed(
+        pool, composed, provider, report, synced_sources=synced,
+        configured_sources=None if only else {s.name for s in config.sources},
+        cache=cache, progress=progress, wait_for_lock=wait_for_lock,
+    )
+    report.seconds = round(time.perf_counter() - started, 3)
+    log.info("sync_done", **{k: v for k, v in report.to_dict().items() if k not in ("warnings", "sources")},
+             failed_sources=[s.name for s in report.failed])
+    return report
 
 
 async def sync_corpus(
     pool: asyncpg.Pool,
-    source: DocsSource,
+    source: Source | DocsSource,
     settings: Settings,
     provider: EmbeddingProvider | None,
     *,
@@ -199,12 +405,35 @@ async def sync_corpus(
     progress: ProgressCallback | None = None,
     wait_for_lock: bool = False,
 ) -> SyncReport:
-    """Compose the docs at `source` and sync them into the database behind `pool`."""
+    """Sync exactly one source: the index then holds its pages and nothing else."""
+    if isinstance(source, DocsSource):
+        source = source.to_source(settings)
+    report = await sync_sources(
+        pool, SourcesConfig((source,)), settings, provider, cache=cache, progress=progress,
+        wait_for_lock=wait_for_lock,
+    )
+    if report.failed:
+        raise SyncSourceError(report.failed[0].error or "the source could not be read")
+    return report
+
+
+async def sync_chunks(
+    pool: asyncpg.Pool,
+    composed: ComposeResult,
+    provider: EmbeddingProvider | None,
+    *,
+    cache: EmbeddingCache | None = None,
+    progress: ProgressCallback | None = None,
+    wait_for_lock: bool = False,
+) -> SyncReport:
+    """Sync already composed chunks (tests and benchmarks compose in memory): only their sources remain."""
+    report = SyncReport(embedding_model=provider.model if provider else None)
+    sources = {c.source for c in composed.chunks} or {"docs"}
     started = time.perf_counter()
-    composed = compose_corpus(source, settings)
-    async with pool.acquire() as conn:
-        report = await sync_chunks(
-            conn, composed, provider, cache=cache, progress=progress, wait_for_lock=wait_for_lock
-        )
+    await sync_composed(
+        pool, [composed], provider, report, synced_sources=sources, configured_sources=sources,
+        cache=cache, progress=progress, wait_for_lock=wait_for_lock,
+    )
+    report.warnings[:0] = composed.warnings
     report.seconds = round(time.perf_counter() - started, 3)
     return report

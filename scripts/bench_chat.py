@@ -93,6 +93,7 @@ def main() -> None:
     home = Path(tempfile.mkdtemp(prefix="docschat-bench-chat-"))
     os.environ.update({
         "DOCSCHAT_HOME": str(home), "EMBEDDING_PROVIDER": "none", "RATE_LIMIT_PER_HOUR": "1000000",
+        "DOCS_DEFAULT_AUDIENCE": "public",  # the corpus declares no audiences: the widget may see it all
         "RATE_LIMIT_PER_DAY": "1000000", "LOG_LEVEL": "warning",
     })
     os.environ.pop("GEMINI_API_KEY", None)

@@ -76,13 +76,14 @@ async def load(conn, n: int, rng: random.Random, centers: np.ndarray, corpus) ->
         vector /= np.linalg.norm(vector)
         page = f"page-{i // 8}.mdx"
         records.append((
-            f"{page}#s{i % 8}", page, rng.choice(titles), rng.choice(headings), "bench", f"/docs/page-{i // 8}#s{i % 8}",
-            " ".join(rng.sample(sentences, rng.randint(3, 8))), rng.random() < 0.7, "hash",
+            f"docs:{page}#s{i % 8}", "docs", page, rng.choice(titles), rng.choice(headings), "bench",
+            f"/docs/page-{i // 8}#s{i % 8}", " ".join(rng.sample(sentences, rng.randint(3, 8))),
+            ["public"] if rng.random() < 0.7 else ["internal"], "hash",
             vector.astype(np.float32), MODEL,
         ))
     await conn.copy_records_to_table(
         "docs_section", records=records,
-        columns=["id", "page", "title", "heading", "breadcrumb", "href", "content", "public", "content_hash",
+        columns=["id", "source", "page", "title", "heading", "breadcrumb", "href", "content", "audiences", "content_hash",
                  "embedding", "embedding_model"],
     )
     await conn.execute("set maintenance_work_mem = '2GB'")
@@ -107,7 +108,7 @@ async def measure(pool, questions: list[str], vectors: dict[str, list[float]], r
     retriever = Retriever(pool, settings, QueryEmbedder(PrecomputedProvider(vectors)))
     timings: dict[str, list[float]] = {"keyword": [], "vector": [], "fused": []}
     for question in questions:  # warm-up: plans, caches, the query-vector LRU
-        await retriever.retrieve(question, public_only=True)
+        await retriever.retrieve(question, audiences=["public"])
     for round_number in range(rounds):
         for index, question in enumerate(questions):
             # Whatever runs second finds the pages the first one read in shared buffers:
@@ -124,7 +125,7 @@ async def measure(pool, questions: list[str], vectors: dict[str, list[float]], r
                         timings["vector"].append((time.perf_counter() - start) * 1000)
                 else:
                     start = time.perf_counter()
-                    result = await retriever.retrieve(question, public_only=True)
+                    result = await retriever.retrieve(question, audiences=["public"])
                     timings["fused"].append((time.perf_counter() - start) * 1000)
                     assert result.degraded is None, result.errors
     figures = {leg: percentiles(samples) for leg, samples in timings.items()}

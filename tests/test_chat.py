@@ -44,8 +44,7 @@ def seed(database_url: str) -> None:
         pool = await create_pool(database_url)
         try:
             settings = get_settings()
-            async with pool.acquire() as conn:
-                await sync_chunks(conn, compose_files(DOCS, settings), get_embedding_provider(settings))
+            await sync_chunks(pool, compose_files(DOCS, settings), get_embedding_provider(settings))
         finally:
             await pool.close()
 

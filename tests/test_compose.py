@@ -213,7 +213,8 @@ def test_compose_cli_json(tmp_path: Path) -> None:
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     chunks, summary = lines[:-1], lines[-1]["summary"]
     assert set(chunks[0]) == {
-        "id", "page", "title", "heading", "breadcrumb", "href", "public", "text", "embed_text", "content_hash"
+        "id", "source", "page", "title", "heading", "breadcrumb", "href", "audiences", "text", "embed_text",
+        "content_hash",
     }
     assert summary["pages"] == 1 and summary["chunks"] == 2
     assert summary["warnings"] and "bad.mdx" in result.stderr
@@ -251,4 +252,4 @@ def test_new_commit_changes_only_what_changed(tmp_path: Path) -> None:
     commit_all(repo, "edit")
     after = {c.id: c.content_hash for c in compose_corpus(DocsSource(repo, "main", "docs"), Settings()).chunks}
     assert before.keys() == after.keys()
-    assert [k for k in before if before[k] != after[k]] == ["a.mdx#two"]
+    assert [k for k in before if before[k] != after[k]] == ["docs:a.mdx#two"]

@@ -47,10 +47,10 @@ def test_upgrade_downgrade_upgrade_round_trip(fresh_database) -> None:
 
 async def _insert_section(conn: asyncpg.Connection, section_id: str, public: bool = True) -> None:
     await conn.execute(
-        "insert into public.docs_section (id, page, title, heading, href, content, public, content_hash)"
-        " values ($1, 'p.mdx', 'Page', 'Heading', '/docs/p#h', 'some text', $2, 'hash')",
+        "insert into public.docs_section (id, source, page, title, heading, href, content, audiences, content_hash)"
+        " values ($1, 'docs', 'p.mdx', 'Page', 'Heading', '/docs/p#h', 'some text', $2, 'hash')",
         section_id,
-        public,
+        ["public"] if public else ["internal"],
     )
 
 
@@ -84,8 +84,8 @@ async def test_query_embedding_trigger_keeps_newest_200(conn: asyncpg.Connection
 
 async def test_search_vector_is_weighted_by_the_database(conn: asyncpg.Connection) -> None:
     await conn.execute(
-        "insert into public.docs_section (id, page, title, heading, href, content, public, content_hash)"
-        " values ('w', 'p.mdx', 'Widget', 'Embedding', '/docs/p#e', 'script tags', true, 'h')"
+        "insert into public.docs_section (id, source, page, title, heading, href, content, audiences, content_hash)"
+        " values ('w', 'docs', 'p.mdx', 'Widget', 'Embedding', '/docs/p#e', 'script tags', '{public}', 'h')"
     )
     vector = await conn.fetchval("select search_vector::text from public.docs_section where id = 'w'")
     assert "'widget':1A" in vector and "'embed':2B" in vector and "'script':3C" in vector

@@ -22,9 +22,10 @@ from app.search.retrieve import RetrievalError, Retriever, build_retriever
 from app.search.terms import names_page
 
 INSERT = """
-insert into docs_section (id, page, title, heading, breadcrumb, href, content, public, content_hash,
+insert into docs_section (id, source, page, title, heading, breadcrumb, href, content, audiences, content_hash,
                           embedding, embedding_model)
-values ($1, $2, $3, $4, $5, $6, $7, $8, 'h', $9, $10)
+values ($1, 'docs', $2, $3, $4, $5, $6, $7, case when $8::boolean then '{public}' else '{internal}' end::text[],
+        'h', $9, $10)
 """
 
 
@@ -49,7 +50,7 @@ async def test_full_text_never_errors_on_user_text(conn) -> None:
     await add(conn, "a.mdx#x", "Embed the widget with a script tag", heading="Embed")
     await refresh(conn)
     for text in NASTY + [" ".join(random.Random(7).choice(["api", "add", "widget", "the", "&", "'", "😀"]) for _ in range(500))]:
-        hits = await search_docs_sections(conn, text, 10, False)
+        hits = await search_docs_sections(conn, text, 10, None)
         assert isinstance(hits, list)
 
 
@@ -59,12 +60,12 @@ async def test_rare_terms_outweigh_common_ones(conn) -> None:
         await add(conn, f"p{i}.mdx#s", "The platform platform platform handles requests on the platform.", heading="Platform")
     await add(conn, "hooks.mdx#s", "Configure a webhook endpoint.", heading="Setup")
     await refresh(conn)
-    hits = await search_docs_sections(conn, "platform webhook", 5, False)
+    hits = await search_docs_sections(conn, "platform webhook", 5, None)
     assert hits[0].id == "hooks.mdx#s"
     # Three-letter words count: "api" and "add" are terms.
     await add(conn, "api.mdx#s", "Add an API key.", heading="Keys")
     await refresh(conn)
-    assert (await search_docs_sections(conn, "api", 5, False))[0].id == "api.mdx#s"
+    assert (await search_docs_sections(conn, "api", 5, None))[0].id == "api.mdx#s"
     lexemes = [r["lexeme"] for r in await conn.fetch("select lexeme from docs_query_lexemes('How do I add an API key?')")]
     assert set(lexemes) >= {"add", "api", "key"} and "how" not in lexemes
 
@@ -75,7 +76,7 @@ async def test_more_matching_terms_rank_higher(conn) -> None:
     for i in range(10):
         await add(conn, f"f{i}.mdx#s", f"Filler text number {i} about nothing.", heading="Filler")
     await refresh(conn)
-    hits = await search_docs_sections(conn, "rotate webhook signing secret", 5, False)
+    hits = await search_docs_sections(conn, "rotate webhook signing secret", 5, None)
     assert [h.id for h in hits[:2]] == ["two.mdx#s", "one.mdx#s"]
 
 
@@ -97,7 +98,7 @@ async def test_public_filter_inside_both_queries_with_90_percent_private(conn) -
     await conn.executemany(INSERT, rows)
     await refresh(conn)
     await conn.execute("analyze docs_section")
-    query_sql = ("explain select id from docs_section where embedding_model = 'm' and public "
+    query_sql = ("explain select id from docs_section where embedding_model = 'm' and audiences && '{public}' "
                  "order by embedding <=> $1 limit 20")
     # Both plans must honour the filter: whatever the planner picks (often an exact scan at this
     # size), and the HNSW index scan forced, where only the iterative scan can fill the limit.
@@ -109,16 +110,16 @@ async def test_public_filter_inside_both_queries_with_90_percent_private(conn) -
                 assert "docs_section_embedding_idx" in plan
             for center in centers[:4]:
                 query = pad_vector(_unit(rng, center, 0.3))
-                hits = await match_docs_sections(conn, query, "m", 20, True)
-                assert len(hits) == 20 and all(h.public for h in hits)
+                hits = await match_docs_sections(conn, query, "m", 20, ["public"])
+                assert len(hits) == 20 and all(h.audiences == ("public",) for h in hits)
                 assert [h.score for h in hits] == sorted(h.score for h in hits)
-                assert len(await match_docs_sections(conn, query, "other-model", 20, False)) == 0
-    keyword = await search_docs_sections(conn, "shared keyword", 20, True)
-    assert len(keyword) == 20 and all(h.public for h in keyword)
+                assert len(await match_docs_sections(conn, query, "other-model", 20, None)) == 0
+    keyword = await search_docs_sections(conn, "shared keyword", 20, ["public"])
+    assert len(keyword) == 20 and all(h.audiences == ("public",) for h in keyword)
 
 
 def _hit(id_: str, page: str, title: str = "T", heading: str = "H") -> Hit:
-    return Hit(id_, page, title, heading, title, f"/docs/{page}#{id_}", f"content of {id_}", True, 0.0)
+    return Hit(id_, "docs", page, title, heading, title, f"/docs/{page}#{id_}", f"content of {id_}", ("public",), 0.0)
 
 
 def test_reciprocal_rank_fusion() -> None:

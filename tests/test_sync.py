@@ -31,7 +31,8 @@ PAGES = {
 
 
 async def _rows(conn: asyncpg.Connection) -> dict[str, asyncpg.Record]:
-    rows = await conn.fetch("select id, xmin::text as xmin, content_hash, embedding_model, public from docs_section")
+    rows = await conn.fetch("select id, xmin::text as xmin, content_hash, embedding_model, 'public' = any(audiences) as public"
+        " from docs_section")
     return {r["id"]: r for r in rows}
 
 
@@ -60,7 +61,7 @@ async def test_batches_of_20_and_task_types_on_the_wire(pool, fake_gemini, tmp_p
         rows = await _rows(conn)
     assert len(rows) == report.chunks
     assert {r["embedding_model"] for r in rows.values()} == {"gemini-embedding-001@768"}
-    assert rows["guides/secret.mdx"]["public"] is False and rows["index.mdx"]["public"] is True
+    assert rows["docs:guides/secret.mdx"]["public"] is False and rows["docs:index.mdx"]["public"] is True
 
 
 async def test_unchanged_resync_makes_no_calls_and_no_writes(pool, fake_gemini, tmp_path: Path) -> None:
@@ -100,7 +101,7 @@ async def test_deleting_a_page_deletes_its_rows(pool, fake_gemini, tmp_path: Pat
     async with pool.acquire() as conn:
         rows = await _rows(conn)
     assert report.deleted == 31 and len(rows) == first.chunks - 31
-    assert not any(i.startswith("guides/widget.mdx") for i in rows)
+    assert not any(i.startswith("docs:guides/widget.mdx") for i in rows)
 
 
 async def test_provider_failure_leaves_index_intact_and_names_the_cause(pool, fake_gemini, tmp_path: Path) -> None:

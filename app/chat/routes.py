@@ -62,7 +62,9 @@ async def post_chat(request: Request[Any, Any, Any], state: State) -> Response[A
             f"{'s' if minutes != 1 else ''}.",
             headers={"Retry-After": str(decision.retry_after_seconds)},
         )
-    turn = await start_turn(state.services, parse_session_id(request.cookies.get(COOKIE_NAME)), question)
+    turn = await start_turn(
+        state.services, parse_session_id(request.cookies.get(COOKIE_NAME)), question, settings.anonymous_audiences
+    )
     log.info("chat_question", session=str(turn.session_id)[:8], chars=len(question))
     return Stream(
         turn.sse(), media_type=protocol.MEDIA_TYPE, headers=protocol.HEADERS,

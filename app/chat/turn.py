@@ -57,13 +57,15 @@ class ChatServices:
         return {}
 
 
-async def start_turn(services: ChatServices, session_id: uuid.UUID | None, question: str) -> ChatTurn:
+async def start_turn(
+    services: ChatServices, session_id: uuid.UUID | None, question: str, audiences: list[str] | None
+) -> ChatTurn:
     """Open (None, or an id whose row is gone) or continue the session, store the question, and
     return the turn that answers it. `question` is already parsed and clipped."""
     async with services.pool.acquire() as conn:
         session_id = await upsert_session(conn, session_id)
         await add_message(conn, session_id, "user", question)
-    return ChatTurn(services, session_id, question)
+    return ChatTurn(services, session_id, question, audiences)
 
 
 @dataclass
@@ -71,10 +73,15 @@ class ChatTurn:
     services: ChatServices
     session_id: uuid.UUID
     question: str  # already clipped and stored
+    audiences: list[str] | None  # who asks: the chat route passes settings.anonymous_audiences
     text: list[str] = field(default_factory=list)
     sources: list[dict[str, Any]] = field(default_factory=list)
     saved: bool = False
     failed: str | None = None
+
+    def retrieve_options(self) -> dict[str, Any]:
+        """The services' options plus who asks: the turn's search, a completed query's, the tool's."""
+        return {**self.services.retrieve_options(), "audiences": self.audiences}
 
     async def parts(self) -> AsyncIterator[dict[str, Any]]:
         services, settings = self.services, self.services.settings
@@ -90,7 +97,7 @@ class ChatTurn:
             history = earlier[-settings.chat_history_turns:] if settings.chat_history_turns else []
             retrieval = await retrieve_in_conversation(
                 services.retriever, self.question, _questions(earlier)[-RETRIEVAL_HISTORY_QUESTIONS:],
-                rewriter=services.rewriter, **services.retrieve_options(),
+                rewriter=services.rewriter, **self.retrieve_options(),
             )
         except (RetrievalError, asyncpg.PostgresError, OSError) as exc:
             self.failed = "search is unavailable right now; please try again in a moment"
@@ -107,7 +114,7 @@ class ChatTurn:
         bounds = services.excerpt_bounds()
         excerpts = select_excerpts(retrieval, bounds, settings.docs_base_url, numbering)
         tools = ToolBox(
-            [SearchDocsTool(services.retriever, bounds, settings.docs_base_url, numbering, services.retrieve_options())],
+            [SearchDocsTool(services.retriever, bounds, settings.docs_base_url, numbering, self.retrieve_options())],
             max_calls=settings.chat_tool_calls_per_turn, timeout_seconds=settings.chat_tool_timeout_seconds,
         )
         yield protocol.text_start(text_id)

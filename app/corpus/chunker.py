@@ -23,22 +23,33 @@ class Page:
     path: str  # relative to the docs folder, e.g. guides/widget.mdx
     title: str
     description: str | None
-    public: bool
+    audiences: tuple[str, ...]  # who may see it: declared, else its source's default
     body: str  # cleaned Markdown, snippets pasted
+    source: str = "docs"
+    declared: bool = True  # False when the audiences are the source's default
+
+    @property
+    def public(self) -> bool:
+        return "public" in self.audiences
 
 
 @dataclass(frozen=True)
 class Chunk:
-    id: str
+    id: str  # <source>:<page path>[#anchor][~part]
+    source: str
     page: str
     title: str
     heading: str
     breadcrumb: str
     href: str
-    public: bool
+    audiences: tuple[str, ...]
     text: str
     embed_text: str
     content_hash: str
+
+    @property
+    def public(self) -> bool:
+        return "public" in self.audiences
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -170,8 +181,11 @@ def content_hash(embed_text: str) -> str:
     return hashlib.sha256((CHUNKER_VERSION + "\n" + embed_text).encode("utf-8")).hexdigest()
 
 
-def chunk_page(page: Page, *, max_chars: int = 2400, url_prefix: str = "/docs") -> list[Chunk]:
-    route = page_route(page.path, url_prefix)
+def chunk_page(
+    page: Page, *, max_chars: int = 2400, url_prefix: str = "/docs", base_url: str | None = None
+) -> list[Chunk]:
+    """The page's chunks; hrefs are absolute when the source has its own base URL."""
+    route = (base_url or "") + page_route(page.path, url_prefix)
     chunks: list[Chunk] = []
     for section in _sections(page):
         body = "\n".join(section.lines).strip("\n")
@@ -185,13 +199,14 @@ def chunk_page(page: Page, *, max_chars: int = 2400, url_prefix: str = "/docs") 
             embed_text = f"{page.title} — {breadcrumb}\n\n{part}"
             chunks.append(
                 Chunk(
-                    id=base_id if number == 1 else f"{base_id}~{number}",
+                    id=f"{page.source}:{base_id}" if number == 1 else f"{page.source}:{base_id}~{number}",
+                    source=page.source,
                     page=page.path,
                     title=page.title,
                     heading=heading,
                     breadcrumb=breadcrumb,
                     href=href,
-                    public=page.public,
+                    audiences=page.audiences,
                     text=part,
                     embed_text=embed_text,
                     content_hash=content_hash(embed_text),

@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
-import functools
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from app.config import Settings
 from app.corpus.chunker import Chunk, Page, chunk_page
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
-from app.corpus.git_source import read_docs_tree
+from app.corpus.git_source import read_docs_tree, resolve_commit
 from app.corpus.mdx import clean_mdx
+from app.globs import matches_any
 from app.corpus.snippets import is_snippet_path, resolve_snippets
+from app.sources import Source, source_from_settings
 
 PAGE_SUFFIXES = (".md", ".mdx")
 _H1 = re.compile(r"^#[ \t]+(.+?)[ \t]*$", re.MULTILINE)
@@ -20,9 +21,14 @@ _H1 = re.compile(r"^#[ \t]+(.+?)[ \t]*$", re.MULTILINE)
 
 @dataclass(frozen=True)
 class DocsSource:
+    """The environment's single source, read from another place (the CLI's --repo/--branch/--docs-dir)."""
+
     repo: Path
     branch: str
     docs_dir: str
+
+    def to_source(self, settings: Settings) -> Source:
+        return replace(source_from_settings(settings), repo=self.repo, branch=self.branch, dir=self.docs_dir)
 
     @classmethod
     def from_settings(
@@ -41,42 +47,21 @@ class ComposeResult:
     chunks: list[Chunk] = field(default_factory=list)
     snippets_resolved: int = 0
     warnings: list[str] = field(default_factory=list)
+    commit: str | None = None  # the commit read, when read through git
+
+    @property
+    def undeclared_pages(self) -> int:
+        """Pages that declare no audience and so have their source's default."""
+        return sum(1 for page in self.pages if not page.declared)
 
     def summary(self) -> dict[str, object]:
         return {
             "pages": len(self.pages),
             "chunks": len(self.chunks),
             "snippets_resolved": self.snippets_resolved,
+            "undeclared_pages": self.undeclared_pages,
             "warnings": list(self.warnings),
         }
-
-
-@functools.lru_cache(maxsize=256)
-def _glob_regex(pattern: str) -> re.Pattern[str]:
-    """A path glob: `**/` spans any folders (or none), `*` stays within one folder."""
-    out = []
-    i = 0
-    while i < len(pattern):
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-        elif pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-        elif pattern[i] == "*":
-            out.append("[^/]*")
-            i += 1
-        elif pattern[i] == "?":
-            out.append("[^/]")
-            i += 1
-        else:
-            out.append(re.escape(pattern[i]))
-            i += 1
-    return re.compile("".join(out) + r"\Z")
-
-
-def matches_any(path: str, patterns: list[str]) -> bool:
-    return any(_glob_regex(p).match(path) for p in patterns)
 
 
 def _title_for(path: str, title: str | None, body: str) -> str:
@@ -91,38 +76,76 @@ def _title_for(path: str, title: str | None, body: str) -> str:
     return stem.replace("-", " ").replace("_", " ").strip().capitalize() or path
 
 
-def compose_files(files: dict[str, str], settings: Settings) -> ComposeResult:
-    """Compose from an in-memory tree {path relative to the docs folder: text}."""
+def _page_audiences(path: str, files: dict[str, str], source: Source) -> tuple[tuple[str, ...], bool] | None:
+    """(audiences, declared) of any file of the tree; None for a snippet file that declares nothing."""
+    try:
+        declared = parse_front_matter(files[path]).audiences()
+    except (FrontMatterError, ValueError):
+        declared = ("internal",)  # unreadable: fail closed
+    if declared is not None:
+        return declared, True
+    return None if is_snippet_path(path) else (source.audiences, False)
+
+
+def compose_files(files: dict[str, str], settings: Settings, source: Source | None = None) -> ComposeResult:
+    """Compose one source from an in-memory tree {path relative to its folder: text}.
+
+    A file that cannot be read or parsed becomes a warning naming it; the others go on.
+    """
+    source = source or source_from_settings(settings)
     result = ComposeResult()
     for path in sorted(files):
         if not path.endswith(PAGE_SUFFIXES) or is_snippet_path(path):
             continue
-        if not matches_any(path, settings.docs_include) or matches_any(path, settings.docs_exclude):
+        if not matches_any(path, source.include) or matches_any(path, source.exclude):
             continue
         try:
-            front = parse_front_matter(files[path])
-        except FrontMatterError as exc:
-            result.warnings.append(f"{path}:{exc.line}: {exc}; page skipped")
-            continue
-        pasted = resolve_snippets(path, front.body, files)
-        result.snippets_resolved += pasted.resolved
-        result.warnings.extend(pasted.warnings)
-        body = clean_mdx(pasted.text)
-        page = Page(
-            path=path,
-            title=_title_for(path, front.title, body),
-            description=front.description,
-            public=front.public,
-            body=body,
-        )
-        result.pages.append(page)
-        result.chunks.extend(
-            chunk_page(page, max_chars=settings.max_chunk_chars, url_prefix=settings.docs_url_prefix)
-        )
+            _compose_page(path, files, settings, source, result)
+        except Exception as exc:  # noqa: BLE001 - one hostile file must not stop the sync
+            result.warnings.append(f"{path}: cannot be composed ({type(exc).__name__}: {exc}); page skipped")
     return result
 
 
-def compose_corpus(source: DocsSource, settings: Settings) -> ComposeResult:
-    """Read the docs at `source.branch` through git and compose them."""
-    files = read_docs_tree(source.repo, source.branch, source.docs_dir)
-    return compose_files(files, settings)
+def _compose_page(path: str, files: dict[str, str], settings: Settings, source: Source, result: ComposeResult) -> None:
+    try:
+        front = parse_front_matter(files[path])
+    except FrontMatterError as exc:
+        result.warnings.append(f"{path}:{exc.line}: {exc}; page skipped")
+        return
+    try:
+        declared = front.audiences()
+    except ValueError as exc:
+        result.warnings.append(f"{path}: front matter 'audience': {exc}; the page is internal")
+        declared = ("internal",)
+    audiences = declared or source.audiences
+    pasted = resolve_snippets(
+        path, front.body, files, page_audiences=audiences,
+        audience_of=lambda snippet: _page_audiences(snippet, files, source),
+    )
+    body = clean_mdx(pasted.text)
+    page = Page(
+        path=path,
+        title=_title_for(path, front.title, body),
+        description=front.description,
+        audiences=audiences,
+        body=body,
+        source=source.name,
+        declared=declared is not None,
+    )
+    chunks = chunk_page(page, max_chars=settings.max_chunk_chars, url_prefix=source.url_prefix,
+                        base_url=source.base_url)
+    result.snippets_resolved += pasted.resolved
+    result.warnings.extend(pasted.warnings)
+    result.pages.append(page)
+    result.chunks.extend(chunks)
+
+
+def compose_corpus(source: Source | DocsSource, settings: Settings) -> ComposeResult:
+    """Read one source's files at its branch through git and compose them."""
+    if isinstance(source, DocsSource):
+        source = source.to_source(settings)
+    commit = resolve_commit(source.repo, source.branch)
+    files = read_docs_tree(source.repo, commit, source.dir)
+    result = compose_files(files, settings, source)
+    result.commit = commit
+    return result

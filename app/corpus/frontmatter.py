@@ -43,6 +43,24 @@ class FrontMatter:
         return isinstance(value, str) and value.strip().lower() in {"true", "yes"}
 
 
+    def audiences(self) -> tuple[str, ...] | None:
+        """Declared audiences (`audience: x` or a list; `public: true` adds public), None when none.
+
+        An explicit `public: false` with no audience is a declaration too: internal. A malformed
+        `audience` raises ValueError naming the value.
+        """
+        from app.sources import parse_audiences
+
+        declared: set[str] = set()
+        if "audience" in self.data:
+            declared.update(parse_audiences(self.data["audience"]))
+        if self.public:
+            declared.add("public")
+        elif not declared and "public" in self.data:
+            declared.add("internal")
+        return tuple(sorted(declared)) if declared else None
+
+
 def parse_front_matter(text: str) -> FrontMatter:
     """Split `text` into its front matter and body. Raises FrontMatterError naming the line."""
     opening = _OPEN.match(text)

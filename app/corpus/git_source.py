@@ -30,6 +30,18 @@ def normalize_docs_dir(docs_dir: str) -> str:
     return "" if cleaned == "." else cleaned
 
 
+def resolve_commit(repo: Path, branch: str) -> str:
+    """The commit a branch (or any revision) points at, so a sync reads and records one snapshot."""
+    if not repo.exists():
+        raise GitSourceError(f"the repository {repo} does not exist")
+    try:
+        return _git(repo, "rev-parse", "--verify", "--quiet", f"{branch}^{{commit}}").decode().strip()
+    except GitSourceError:
+        if not (repo / ".git").exists() and not repo.joinpath("HEAD").exists():
+            _git(repo, "rev-parse", "--git-dir")  # raises with git's own words
+        raise GitSourceError(f"branch or revision {branch!r} not found in the repository {repo}") from None
+
+
 def read_docs_tree(repo: Path, branch: str, docs_dir: str) -> dict[str, str]:
     """All files under `docs_dir` at `branch`, keyed by their path relative to `docs_dir`.
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import posixpath
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from app.corpus.fences import split_fenced
@@ -51,12 +52,26 @@ def _substitute_props(text: str, props: dict[str, str]) -> str:
     return re.sub(r"\{\s*([A-Za-z_]\w*)\s*\}", lambda m: props.get(m.group(1), m.group(0)), text)
 
 
-def resolve_snippets(path: str, text: str, files: dict[str, str], _stack: tuple[str, ...] = ()) -> SnippetResult:
+# The audiences of a file of the tree, (audiences, declared), or None for a snippet that declares none.
+AudienceOf = Callable[[str], "tuple[tuple[str, ...], bool] | None"]
+
+
+def resolve_snippets(
+    path: str,
+    text: str,
+    files: dict[str, str],
+    _stack: tuple[str, ...] = (),
+    *,
+    page_audiences: tuple[str, ...] | None = None,
+    audience_of: AudienceOf | None = None,
+) -> SnippetResult:
     """Paste every imported Markdown snippet where its tag stands, recursively.
 
     Only default imports of .md/.mdx files are snippets; named imports and .jsx files are React
     components, left for the MDX cleanup. Tags inside fenced code are examples and stay as written.
-    A cycle or a missing snippet is a warning naming the file; the tag is then dropped.
+    A cycle or a missing snippet is a warning naming the file; the tag is then dropped. So is a
+    snippet that declares audiences (or is itself a page) not covering every audience of the
+    page it would be pasted into: a public page cannot publish an internal page's text.
     """
     result = SnippetResult(text)
     segments = split_fenced(text)
@@ -83,7 +98,10 @@ def resolve_snippets(path: str, text: str, files: dict[str, str], _stack: tuple[
         chunk = segment.text
         for name, snippet_path in imports.items():
             chunk = _tag_pattern(name).sub(
-                lambda m, n=name, sp=snippet_path: _paste(path, n, sp, m.group(1), files, _stack, result), chunk
+                lambda m, n=name, sp=snippet_path: _paste(
+                    path, n, sp, m.group(1), files, _stack, result, page_audiences, audience_of
+                ),
+                chunk,
             )
         pieces.append(chunk)
     result.text = "".join(pieces)
@@ -98,19 +116,32 @@ def _paste(
     files: dict[str, str],
     stack: tuple[str, ...],
     result: SnippetResult,
+    page_audiences: tuple[str, ...] | None,
+    audience_of: AudienceOf | None,
 ) -> str:
     if snippet_path is None:
         return ""
     if snippet_path in stack or snippet_path == importer:
         result.warnings.append(f"{importer}: snippet cycle {' -> '.join((*stack, importer, snippet_path))}")
         return ""
+    if page_audiences is not None and audience_of is not None:
+        allowed = audience_of(snippet_path)
+        if allowed is not None and not set(page_audiences) <= set(allowed[0]):
+            page = stack[0] if stack else importer
+            result.warnings.append(
+                f"{page}: snippet {snippet_path} is for {', '.join(allowed[0])}, not for every audience of the "
+                f"page ({', '.join(page_audiences)}); not pasted"
+            )
+            return ""
     try:
         body = parse_front_matter(files[snippet_path]).body
     except FrontMatterError as exc:
         result.warnings.append(f"{snippet_path}:{exc.line}: {exc} (snippet pasted without its front matter)")
         body = files[snippet_path]
     props = {m.group(1): next(g for g in m.groups()[1:] if g is not None) for m in _ATTR.finditer(attrs)}
-    inner = resolve_snippets(snippet_path, body, files, (*stack, importer))
+    inner = resolve_snippets(
+        snippet_path, body, files, (*stack, importer), page_audiences=page_audiences, audience_of=audience_of
+    )
     result.resolved += 1 + inner.resolved
     result.warnings.extend(inner.warnings)
     return "\n" + _substitute_props(inner.text, props).strip("\n") + "\n"

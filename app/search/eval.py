@@ -34,8 +34,8 @@ def normalize_url(url: str) -> str:
 
 
 def absolute_url(base_url: str, href: str) -> str:
-    """A relative href under the docs base URL; an absolute one (a code link) as it is."""
-    if href.startswith(("https://", "http://")):
+    """`href` under `base_url`; an href that is already absolute (a source with its own base URL) as it is."""
+    if href.startswith(("http://", "https://")):
         return normalize_url(href)
     return normalize_url(base_url.rstrip("/") + "/" + href.lstrip("/"))
 
@@ -69,14 +69,16 @@ def load_eval_file(path: Path) -> list[EvalItem]:
 
 async def evaluate(
     retriever: Retriever, items: list[EvalItem], *, mode: Mode, k: int, base_url: str,
-    use_history: bool = True, rewriter: QueryRewriter | None = None,
+    use_history: bool = True, rewriter: QueryRewriter | None = None, audiences: list[str] | None = None,
 ) -> dict[str, object]:
     """`use_history=False` searches every line's question alone (the baseline for conversations)."""
     per_question = []
     totals = {"precision": 0.0, "recall": 0.0, "mrr": 0.0, "page_recall": 0.0}
     for item in items:
         history = list(item.history) if use_history else []
-        retrieval = await retrieve_in_conversation(retriever, item.question, history, rewriter=rewriter, mode=mode)
+        retrieval = await retrieve_in_conversation(
+            retriever, item.question, history, rewriter=rewriter, mode=mode, audiences=audiences
+        )
         sections: list[str] = []
         for fused in retrieval.ranking:  # parts of one split section share an href: count it once
             url = absolute_url(base_url, fused.hit.href)

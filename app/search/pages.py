@@ -19,6 +19,8 @@ class PageChoice:
     excerpt: str
     heading: str
     chunk_id: str
+    source: str = "docs"
+    weight: float = 1.0  # source weight × path boosts (in `score` already)
     demoted: bool = False
     kept: bool = False
     reason: str = ""
@@ -27,7 +29,7 @@ class PageChoice:
     def to_dict(self) -> dict[str, object]:
         return {
             "title": self.title, "href": self.href, "score": round(self.score, 6), "excerpt": self.excerpt,
-            "heading": self.heading, "page": self.page, "chunk_id": self.chunk_id,
+            "heading": self.heading, "page": self.page, "source": self.source, "chunk_id": self.chunk_id,
         }
 
 
@@ -50,11 +52,12 @@ def select_pages(
     by_page: dict[str, PageChoice] = {}
     for item in fused:
         hit = item.hit
-        choice = by_page.get(hit.page)
+        choice = by_page.get(hit.page_key)
         if choice is None:
-            choice = by_page[hit.page] = PageChoice(
+            choice = by_page[hit.page_key] = PageChoice(
                 page=hit.page, title=hit.title, href=hit.href, page_href=hit.href.split("#", 1)[0],
                 score=item.score, raw_score=item.score, excerpt=hit.content, heading=hit.heading, chunk_id=hit.id,
+                source=hit.source, weight=item.weight,
             )
         choice.chunks.append(item)
     for choice in by_page.values():
@@ -69,7 +72,7 @@ def select_pages(
         ):
             choice.demoted = True
             choice.score = choice.raw_score * demotion_factor
-    ordered = sorted(by_page.values(), key=lambda c: (-c.score, c.page))
+    ordered = sorted(by_page.values(), key=lambda c: (-c.score, c.source, c.page))
     if not ordered:
         return []
     best_score = ordered[0].score

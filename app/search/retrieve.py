@@ -17,11 +17,12 @@ import asyncpg
 from app.config import Settings
 from app.errors import DocschatError
 from app.logging import get_logger
-from app.search.fusion import FusedHit, reciprocal_rank_fusion
-from app.search.legs import Hit, match_docs_sections, search_docs_sections
+from app.search.fusion import FusedHit, apply_weights, reciprocal_rank_fusion
+from app.search.legs import Hit, match_docs_sections, query_terms, search_docs_sections
 from app.search.pages import PageChoice, select_pages
 from app.search.query_embedding import QueryEmbedder
 from app.search.terms import clip_question
+from app.sources import SourcesConfig, load_sources
 
 log = get_logger(__name__)
 Mode = Literal["hybrid", "keyword", "vector"]
@@ -39,6 +40,8 @@ class Retrieval:
     degraded: str | None
     ranking: list[FusedHit]
     candidates: list[PageChoice]
+    audiences: list[str] | None = None  # who asked; None = every audience (operator tools)
+    terms: list[dict[str, object]] = field(default_factory=list)  # full-text terms, when explained
     legs: dict[str, list[Hit]] = field(default_factory=dict)
     errors: dict[str, str] = field(default_factory=dict)
     timings_ms: dict[str, float] = field(default_factory=dict)
@@ -55,6 +58,7 @@ class Retrieval:
             "query": self.question,
             "mode": self.mode,
             "degraded": self.degraded,
+            "audiences": self.audiences,
             "pages": [p.to_dict() for p in self.pages],
         }
         if self.standalone is not None:
@@ -62,16 +66,18 @@ class Retrieval:
             data["standalone"] = self.standalone
         if explain:
             data["explain"] = {
+                "terms": self.terms,
                 "legs": {
                     leg: [{"rank": i, "id": h.id, "score": round(h.score, 6)} for i, h in enumerate(hits, 1)]
                     for leg, hits in self.legs.items()
                 },
                 "fused": [
-                    {"id": f.hit.id, "score": round(f.score, 6), "ranks": f.ranks} for f in self.ranking
+                    {"id": f.hit.id, "score": round(f.score, 6), "ranks": f.ranks, "weight": f.weight}
+                    for f in self.ranking
                 ],
                 "pages": [
-                    {"page": c.page, "title": c.title, "score": round(c.score, 6), "kept": c.kept,
-                     "demoted": c.demoted, "reason": c.reason}
+                    {"source": c.source, "page": c.page, "title": c.title, "score": round(c.score, 6),
+                     "weight": c.weight, "kept": c.kept, "demoted": c.demoted, "reason": c.reason}
                     for c in self.candidates
                 ],
                 "errors": self.errors,
@@ -83,16 +89,23 @@ class Retrieval:
 class Retriever:
     """Everything retrieval needs besides the question: pool, settings, question embedder."""
 
-    def __init__(self, pool: asyncpg.Pool, settings: Settings, embedder: QueryEmbedder | None) -> None:
+    def __init__(
+        self, pool: asyncpg.Pool, settings: Settings, embedder: QueryEmbedder | None,
+        sources: SourcesConfig | None = None,
+    ) -> None:
         self.pool = pool
         self.settings = settings
         self.embedder = embedder
+        self.sources = sources
 
-    async def _keyword(self, question: str, public_only: bool) -> list[Hit]:
+    def weight(self, source: str, page: str) -> float:
+        return self.sources.weight(source, page) if self.sources else 1.0
+
+    async def _keyword(self, question: str, audiences: list[str] | None) -> list[Hit]:
         async with self.pool.acquire() as conn:
-            return await search_docs_sections(conn, question, self.settings.leg_match_count, public_only)
+            return await search_docs_sections(conn, question, self.settings.leg_match_count, audiences)
 
-    async def _vector(self, question: str, public_only: bool, timings: dict[str, float]) -> list[Hit]:
+    async def _vector(self, question: str, audiences: list[str] | None, timings: dict[str, float]) -> list[Hit]:
         assert self.embedder is not None
         started = time.perf_counter()
         embedding = await asyncio.wait_for(
@@ -103,32 +116,43 @@ class Retriever:
         async with self.pool.acquire() as conn:
             hits = await asyncio.wait_for(
                 match_docs_sections(
-                    conn, embedding, self.embedder.provider.model, self.settings.leg_match_count, public_only
+                    conn, embedding, self.embedder.provider.model, self.settings.leg_match_count, audiences
                 ),
                 self.settings.leg_timeout_seconds,
             )
         timings["vector_sql"] = round((time.perf_counter() - started) * 1000, 2)
         return hits
 
-    async def retrieve(self, question: str, *, mode: Mode = "hybrid", public_only: bool = False) -> Retrieval:
+    async def retrieve(
+        self,
+        question: str,
+        *,
+        mode: Mode = "hybrid",
+        audiences: list[str] | None = None,
+        public_only: bool = False,
+        explain: bool = False,
+    ) -> Retrieval:
+        """Both legs over what `audiences` may see (None: everything; FLAG_PUBLIC or public_only: public)."""
         question = clip_question(question)
+        if public_only or self.settings.flag_public:
+            audiences = ["public"]
+        audiences = sorted(set(audiences)) if audiences is not None else None
         if not question.strip():
             # Nothing to search for: an empty answer, not the pages nearest to an empty vector.
-            return Retrieval(question, mode, None, [], [])
-        public_only = public_only or self.settings.flag_public
+            return Retrieval(question, mode, None, [], [], audiences)
         timings: dict[str, float] = {}
         started = time.perf_counter()
         tasks: dict[str, asyncio.Task[list[Hit]]] = {}
         if mode in ("hybrid", "keyword"):
             tasks["keyword"] = asyncio.create_task(
-                asyncio.wait_for(self._keyword(question, public_only), self.settings.leg_timeout_seconds)
+                asyncio.wait_for(self._keyword(question, audiences), self.settings.leg_timeout_seconds)
             )
         errors: dict[str, str] = {}
         if mode in ("hybrid", "vector"):
             if self.embedder is None:
                 errors["vector"] = "no embedding provider is configured"  # by choice: not a failure
             else:
-                tasks["vector"] = asyncio.create_task(self._vector(question, public_only, timings))
+                tasks["vector"] = asyncio.create_task(self._vector(question, audiences, timings))
         results = await asyncio.gather(*tasks.values(), return_exceptions=True)
         legs: dict[str, list[Hit]] = {}
         for name, result in zip(tasks, results, strict=True):
@@ -146,13 +170,17 @@ class Retriever:
             degraded = "keyword_only"
         elif mode == "hybrid" and "keyword" not in legs:
             degraded = "vector_only"
-        ranking = reciprocal_rank_fusion(legs, self.settings.rrf_k)
+        ranking = apply_weights(reciprocal_rank_fusion(legs, self.settings.rrf_k), self.weight)
         candidates = select_pages(
             ranking, question, max_pages=self.settings.max_pages, score_ratio=self.settings.page_score_ratio,
             demoted_pages=self.settings.demoted_pages,
         )
         timings["total"] = round((time.perf_counter() - started) * 1000, 2)
-        return Retrieval(question, mode, degraded, ranking, candidates, legs, errors, timings)
+        terms: list[dict[str, object]] = []
+        if explain and "keyword" in legs:
+            async with self.pool.acquire() as conn:
+                terms = await query_terms(conn, question, audiences)
+        return Retrieval(question, mode, degraded, ranking, candidates, audiences, terms, legs, errors, timings)
 
 
 def build_retriever(pool: asyncpg.Pool, settings: Settings) -> Retriever:
@@ -160,4 +188,4 @@ def build_retriever(pool: asyncpg.Pool, settings: Settings) -> Retriever:
     from app.embeddings.providers import get_embedding_provider
 
     provider = get_embedding_provider(settings)
-    return Retriever(pool, settings, QueryEmbedder(provider) if provider else None)
+    return Retriever(pool, settings, QueryEmbedder(provider) if provider else None, load_sources(settings))

@@ -1,4 +1,4 @@
-"""A plain view of the indexed public pages, so the demo's guide links lead somewhere."""
+"""A plain view of the indexed pages the chat's audiences may see, so the demo's guide links lead somewhere."""
 
 from __future__ import annotations
 
@@ -11,13 +11,13 @@ from app.config import Settings
 
 
 async def render_docs_page(conn: asyncpg.Connection, settings: Settings, route: str) -> str | None:
-    """The public page whose href is `route` as simple HTML (None when there is no such page)."""
+    """The page whose href is `route`, for CHAT_AUDIENCES, as simple HTML (None when there is none)."""
     prefix = settings.docs_url_prefix.rstrip("/")
     page_href = (prefix + "/" + route.strip("/")).rstrip("/") or "/"
     rows = await conn.fetch(
         "select id, title, heading, href, content from public.docs_section"
-        " where public and split_part(href, '#', 1) = $1 order by id",
-        page_href,
+        " where audiences && $2::text[] and split_part(href, '#', 1) = $1 order by id",
+        page_href, settings.anonymous_audiences,
     )
     if not rows:
         return None
@@ -31,9 +31,11 @@ async def render_docs_page(conn: asyncpg.Connection, settings: Settings, route: 
     return _layout(title, "".join(sections))
 
 
-async def render_docs_index(conn: asyncpg.Connection) -> str:
+async def render_docs_index(conn: asyncpg.Connection, settings: Settings) -> str:
     rows = await conn.fetch(
-        "select distinct title, split_part(href, '#', 1) as href from public.docs_section where public order by title"
+        "select distinct title, split_part(href, '#', 1) as href from public.docs_section"
+        " where audiences && $1::text[] order by title",
+        settings.anonymous_audiences,
     )
     items = "".join(f'<li><a href="{html.escape(r["href"])}">{html.escape(r["title"])}</a></li>' for r in rows)
     return _layout("Documentation", f"<ul>{items}</ul>")

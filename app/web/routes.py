@@ -32,7 +32,7 @@ async def demo_page() -> Response[bytes]:
 async def docs_index(state: State) -> Response[str]:
     """The list of indexed public pages."""
     async with state.services.pool.acquire() as conn:
-        return Response(await render_docs_index(conn), media_type="text/html; charset=utf-8")
+        return Response(await render_docs_index(conn, state.settings), media_type="text/html; charset=utf-8")
 
 
 @get("/docs/{route:path}", include_in_schema=False)

@@ -1,0 +1,291 @@
+"""Sources, audiences and weights: several sources, each page for a declared audience, enforced in SQL."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+
+from app.config import Settings, get_settings
+from app.corpus.compose import compose_files
+from app.embeddings.providers import get_embedding_provider
+from app.errors import ConfigError
+from app.search.retrieve import build_retriever
+from app.sources import Source, SourcesConfig, load_sources
+from app.sync import ExistingRow, StalePlanError, apply_plan, plan_sync, read_existing, sync_sources
+from tests.helpers import commit_all, make_docs_repo, write_files
+
+SECRET = "zorblaxian"  # a word that exists only in an internal page
+UNKNOWN = "quintarbol"  # a word that exists nowhere
+
+PAGES = {
+    "deploy.mdx": "---\ntitle: Deploying\naudience: public\n---\nDeploy the app with one command.\n\n"
+                  "## Rollback\nRoll back a deploy from the dashboard.\n",
+    "keys.mdx": "---\ntitle: API keys\naudience: public\n---\nCreate an API key in settings.\n\n"
+                "## Rotate\nRotate a key when a teammate leaves.\n",
+    "billing.mdx": "---\ntitle: Billing\npublic: true\n---\nInvoices are sent monthly.\n",
+    "runbook.mdx": f"---\ntitle: Runbook\n---\nDeploy the {SECRET} cluster by hand.\n\n"
+                   f"## Rollback\nRoll back the {SECRET} deploy with the ops script.\n",
+    "team.mdx": "---\ntitle: Team notes\naudience: [developer, internal]\n---\nDeploy keys for developers.\n",
+}
+
+
+def _source(repo: Path, name: str = "docs", **kwargs) -> Source:
+    return Source(name=name, repo=repo, branch="main", dir="docs", **kwargs)
+
+
+async def _sync(pool, *sources: Source, boosts=(), provider=None, only=None):
+    config = SourcesConfig(tuple(sources), tuple(boosts))
+    return await sync_sources(pool, config, get_settings(), provider, only=only)
+
+
+@pytest.fixture
+def keyword_only(monkeypatch):
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+    get_settings.cache_clear()
+
+
+async def test_undeclared_pages_are_internal_and_sync_says_so(pool, keyword_only, tmp_path: Path) -> None:
+    repo = make_docs_repo(tmp_path / "r", PAGES)
+    report = await _sync(pool, _source(repo))
+    async with pool.acquire() as conn:
+        rows = {r["page"]: list(r["audiences"]) for r in await conn.fetch("select page, audiences from docs_section")}
+    assert rows["runbook.mdx"] == ["internal"] and rows["billing.mdx"] == ["public"]
+    assert rows["team.mdx"] == ["developer", "internal"] and rows["deploy.mdx"] == ["public"]
+    assert report.sources[0].undeclared_pages == 1
+    assert any("1 of 5 pages declare no audience" in w and "audience: public" in w for w in report.warnings)
+
+
+async def test_secret_word_never_reaches_public_search_and_ranks_like_an_unknown_word(
+    pool, keyword_only, tmp_path: Path
+) -> None:
+    repo = make_docs_repo(tmp_path / "r", PAGES)
+    await _sync(pool, _source(repo))
+    retriever = build_retriever(pool, get_settings())
+    everyone = await retriever.retrieve(f"{SECRET} deploy rollback", mode="keyword")
+    assert any(p.page == "runbook.mdx" for p in everyone.pages)  # the operator sees it
+    public = await retriever.retrieve(f"{SECRET} deploy rollback", mode="keyword", audiences=["public"], explain=True)
+    unknown = await retriever.retrieve(f"{UNKNOWN} deploy rollback", mode="keyword", audiences=["public"])
+    assert all(SECRET not in h.content for hits in public.legs.values() for h in hits)
+    assert [(h.id, h.score) for h in public.legs["keyword"]] == [(h.id, h.score) for h in unknown.legs["keyword"]]
+    assert [(p.page, p.score) for p in public.pages] == [(p.page, p.score) for p in unknown.pages]
+    assert {t["lexeme"]: t["ndoc"] for t in public.terms}["zorblaxian"] == 0
+    secret_alone = await retriever.retrieve(SECRET, mode="keyword", audiences=["public"])
+    assert secret_alone.pages == []
+
+
+async def test_multi_audience_statistics_count_each_visible_section_once(pool, keyword_only, tmp_path: Path) -> None:
+    repo = make_docs_repo(tmp_path / "r", PAGES)
+    await _sync(pool, _source(repo))
+    async with pool.acquire() as conn:
+        for audiences in (["public"], ["developer"], ["internal"], ["developer", "internal"], ["developer", "public"]):
+            stats = {r["lexeme"]: r["ndoc"] for r in await conn.fetch(
+                "select lexeme, ndoc from docs_query_lexemes('deploy key', $1)", audiences)}
+            visible = await conn.fetchval(
+                "select count(*) from docs_section where audiences && $1::text[]"
+                " and search_vector @@ 'deploy'::tsquery", audiences)
+            assert stats["deploy"] == visible, audiences
+
+
+async def test_default_chat_route_never_shows_internal_pages(pool, keyword_only, start_server, tmp_path) -> None:
+    repo = make_docs_repo(tmp_path / "r", PAGES)
+    await _sync(pool, _source(repo))
+    server = start_server()
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        stream = client.post("/docs/chat", json={"message": f"how do I roll back the {SECRET} deploy"}).text
+        assert SECRET not in stream and "Runbook" not in stream
+        assert "Deploying" in stream  # the public page still answers
+        assert client.get("/docs/runbook").status_code == 404  # nor its page view
+
+
+def test_ask_cli_public_audience_hides_the_secret(pool, db_env, tmp_path: Path) -> None:
+    import asyncio
+
+    repo = make_docs_repo(tmp_path / "r", PAGES)
+    env = {**os.environ, "EMBEDDING_PROVIDER": "none", "DOCS_REPO": str(repo)}
+    assert subprocess.run([sys.executable, "-m", "app", "sync"], env=env, capture_output=True, timeout=120).returncode == 0
+    for args in (["ask", f"{SECRET} rollback", "--audience", "public"],
+                 ["search", f"{SECRET} rollback", "--audience", "public", "--json"]):
+        result = subprocess.run([sys.executable, "-m", "app", *args], env=env, capture_output=True, text=True,
+                                timeout=120)
+        assert result.returncode == 0, result.stderr
+        assert "ops script" not in result.stdout and "Runbook" not in result.stdout  # the question is echoed
+    result = subprocess.run([sys.executable, "-m", "app", "search", f"{SECRET} rollback", "--json"], env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert "Runbook" in result.stdout  # the operator's default: every audience
+    asyncio.run(_truncate(db_env))
+
+
+async def _truncate(url: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("truncate docs_section, docs_lexeme_stats, docs_search_stats, docs_chat_session cascade")
+    finally:
+        await conn.close()
+
+
+async def test_source_weights_and_path_boosts_change_the_order(pool, keyword_only, tmp_path: Path) -> None:
+    page = "---\ntitle: Webhooks\naudience: public\n---\nConfigure a webhook endpoint for events.\n"
+    docs = make_docs_repo(tmp_path / "docs", {"webhooks.mdx": page})
+    help_repo = make_docs_repo(tmp_path / "help", {"help/webhooks.mdx": page})
+    from app.sources import Boost
+
+    retriever_for = lambda config: build_retriever(pool, get_settings()).__class__(  # noqa: E731
+        pool, get_settings(), None, config
+    )
+    configs = [
+        SourcesConfig((_source(docs, "docs", weight=1.15), _source(help_repo, "help", weight=1.0))),
+        SourcesConfig((_source(docs, "docs", weight=1.15), _source(help_repo, "help", weight=1.0)),
+                      (Boost("help/**", 1.2),)),
+    ]
+    await _sync(pool, *configs[0].sources)
+    first = await retriever_for(configs[0]).retrieve("webhook endpoint", audiences=["public"])
+    assert [p.source for p in first.pages] == ["docs", "help"]
+    assert first.candidates[0].weight == 1.15
+    boosted = await retriever_for(configs[1]).retrieve("webhook endpoint", audiences=["public"])
+    assert [p.source for p in boosted.pages] == ["help", "docs"]
+    assert boosted.candidates[0].weight == pytest.approx(1.2)
+
+
+async def test_a_broken_source_leaves_the_others_synced_and_its_rows_as_they_were(
+    pool, keyword_only, tmp_path: Path
+) -> None:
+    good = make_docs_repo(tmp_path / "good", {"a.mdx": "---\ntitle: A\naudience: public\n---\nAlpha text.\n"})
+    other = make_docs_repo(tmp_path / "other", {"b.mdx": "---\ntitle: B\naudience: public\n---\nBeta text.\n"})
+    await _sync(pool, _source(good, "good"), _source(other, "other"))
+    write_files(good / "docs", {"c.mdx": "---\ntitle: C\naudience: public\n---\nGamma text.\n"})
+    commit_all(good, "add c")
+    broken = _source(other, "other", **{}).__class__(name="other", repo=other, branch="no-such-branch", dir="docs")
+    report = await _sync(pool, _source(good, "good"), broken)
+    assert [s.name for s in report.failed] == ["other"] and "no-such-branch" in report.failed[0].error
+    async with pool.acquire() as conn:
+        pages = sorted(r["id"] for r in await conn.fetch("select id from docs_section"))
+    assert pages == ["good:a.mdx", "good:c.mdx", "other:b.mdx"]
+    # Removing a source from the configuration removes its rows at the next sync.
+    await _sync(pool, _source(good, "good"))
+    async with pool.acquire() as conn:
+        assert sorted(r["id"] for r in await conn.fetch("select id from docs_section")) == ["good:a.mdx", "good:c.mdx"]
+
+
+def test_sync_cli_with_a_config_file_exits_1_naming_the_broken_source(db_env, tmp_path: Path) -> None:
+    import asyncio
+
+    make_docs_repo(tmp_path / "good", {"a.mdx": "---\ntitle: A\naudience: public\n---\nAlpha.\n"})
+    (tmp_path / "docschat.toml").write_text(
+        '[[sources]]\nname = "good"\nrepo = "good"\n\n[[sources]]\nname = "gone"\nrepo = "missing-repo"\n'
+    )
+    env = {**os.environ, "EMBEDDING_PROVIDER": "none", "DOCSCHAT_CONFIG": str(tmp_path / "docschat.toml")}
+    result = subprocess.run([sys.executable, "-m", "app", "sync", "--json"], env=env, capture_output=True,
+                            text=True, timeout=120)
+    assert result.returncode == 1
+    summary = json.loads(result.stdout)
+    by_name = {s["name"]: s for s in summary["sources"]}
+    assert by_name["good"]["error"] is None and by_name["good"]["new"] == 1
+    assert "missing-repo" in by_name["gone"]["error"]
+    asyncio.run(_truncate(db_env))
+
+
+async def test_audience_flip_updates_metadata_without_reembedding(pool, fake_gemini, tmp_path: Path) -> None:
+    repo = make_docs_repo(tmp_path / "r", {"ops.mdx": "---\ntitle: Ops\naudience: public\n---\nOps text.\n\n## A\nx\n"})
+    provider = get_embedding_provider(get_settings())
+    await _sync(pool, _source(repo), provider=provider)
+    calls = len(fake_gemini.embed_calls())
+    write_files(repo / "docs", {"ops.mdx": "---\ntitle: Ops\naudience: internal\n---\nOps text.\n\n## A\nx\n"})
+    commit_all(repo, "turn internal")
+    report = await _sync(pool, _source(repo), provider=provider)
+    assert len(fake_gemini.embed_calls()) == calls and report.embedded == 0
+    assert report.metadata_only == 2 and report.changed == 2
+    async with pool.acquire() as conn:
+        rows = await conn.fetch("select audiences, embedding is not null as has_vector from docs_section")
+    assert all(list(r["audiences"]) == ["internal"] and r["has_vector"] for r in rows)
+    public = await build_retriever(pool, get_settings()).retrieve("ops text", audiences=["public"])
+    assert public.pages == []
+
+
+def _chunks(files: dict[str, str], source: str = "docs"):
+    settings = Settings()
+    return compose_files(files, settings, Source(name=source, repo=Path(".")))
+
+
+def test_plan_is_pure_new_changed_metadata_vanished_and_kept_sources() -> None:
+    before = _chunks({"a.mdx": "---\ntitle: A\n---\nAlpha.\n", "b.mdx": "---\ntitle: B\n---\nBeta.\n"}).chunks
+    existing = [ExistingRow(c.id, c.source, c.content_hash, "m", True,
+                            (c.source, c.page, c.title, c.heading, c.breadcrumb, c.href, list(c.audiences)))
+                for c in before]
+    existing.append(ExistingRow("other:x.mdx", "other", "h", "m", True, ()))
+    existing.append(ExistingRow("gone:y.mdx", "gone", "h", "m", True, ()))
+    after = _chunks({
+        "a.mdx": "---\ntitle: A\naudience: public\n---\nAlpha.\n",  # audience only
+        "c.mdx": "---\ntitle: C\n---\nGamma.\n",  # new; b.mdx vanished
+    }).chunks
+    plan = plan_sync(existing, after, model="m", synced_sources={"docs"}, configured_sources={"docs", "other"})
+    assert [c.id for c in plan.to_embed] == ["docs:c.mdx"]
+    assert [c.id for c in plan.metadata_only] == ["docs:a.mdx"]
+    assert sorted(plan.delete_ids) == ["docs:b.mdx", "gone:y.mdx"]  # "other" is configured: kept
+    changed_model = plan_sync(existing, after, model="m2", synced_sources={"docs"}, configured_sources=None)
+    assert {c.id for c in changed_model.to_embed} == {"docs:a.mdx", "docs:c.mdx"}
+    assert "gone:y.mdx" not in changed_model.delete_ids
+
+
+async def test_apply_refuses_a_plan_made_from_rows_that_changed(pool, keyword_only, tmp_path: Path) -> None:
+    repo = make_docs_repo(tmp_path / "r", {"a.mdx": "---\ntitle: A\n---\nAlpha.\n"})
+    await _sync(pool, _source(repo))
+    async with pool.acquire() as conn:
+        existing = await read_existing(conn)
+    chunks = _chunks({"a.mdx": "---\ntitle: A\n---\nAlpha, edited.\n"}).chunks
+    plan = plan_sync(existing, chunks, model=None, synced_sources={"docs"}, configured_sources=None)
+    async with pool.acquire() as conn:
+        await conn.execute("update docs_section set content_hash = 'someone else'")
+        with pytest.raises(StalePlanError):
+            await apply_plan(conn, plan, {}, None)
+        assert await conn.fetchval("select content from docs_section") == "Alpha."
+
+
+def test_a_public_page_cannot_paste_an_internal_page_or_snippet() -> None:
+    result = _chunks({
+        "public.mdx": "---\ntitle: P\naudience: public\n---\nimport Notes from '/runbook.mdx'\n"
+                      "import Ops from '/snippets/ops.mdx'\nimport Plain from '/snippets/plain.mdx'\n"
+                      "import Both from '/snippets/both.mdx'\n\n<Notes />\n\n<Ops />\n\n<Plain />\n\n<Both />\n",
+        "runbook.mdx": f"---\ntitle: Runbook\n---\nThe {SECRET} password is hunter2.\n",
+        "snippets/ops.mdx": "---\naudience: internal\n---\nInternal ops detail.\n",
+        "snippets/plain.mdx": "A plain shared sentence.\n",
+        "snippets/both.mdx": "---\naudience: [public, internal]\n---\nShared with everyone.\n",
+        "internal.mdx": "---\ntitle: I\n---\nimport Ops from '/snippets/ops.mdx'\n\n<Ops />\n",
+    })
+    text = {c.page: c.text for c in result.chunks}
+    assert SECRET not in text["public.mdx"] and "Internal ops detail" not in text["public.mdx"]
+    assert "A plain shared sentence." in text["public.mdx"] and "Shared with everyone." in text["public.mdx"]
+    assert "Internal ops detail." in text["internal.mdx"]
+    assert sum("not pasted" in w for w in result.warnings) == 2
+
+
+def test_config_file_errors_name_the_file_table_and_key(tmp_path: Path) -> None:
+    cases = {
+        '[[sources]]\nrepo = "."\n': "'name' is required",
+        '[[sources]]\nname = "a"\n[[sources]]\nname = "a"\n': "used twice",
+        '[[sources]]\nname = "a"\nweight = "heavy"\n': "'weight' must be a int or float",
+        '[[sources]]\nname = "a"\naudience = ["ok", "not ok"]\n': "'audience'",
+        '[[sources]]\nname = "a"\ncolour = "red"\n': "unknown key 'colour'",
+        '[[boosts]]\nglob = "x/**"\n': "at least one [[sources]]",
+        '[[sources]]\nname = "a"\n[[boosts]]\nglob = "x/**"\nfactor = 0\n': "'factor'",
+        "sources = [": "not valid TOML",
+    }
+    for text, expected in cases.items():
+        path = tmp_path / "docschat.toml"
+        path.write_text(text)
+        with pytest.raises(ConfigError, match=None) as info:
+            load_sources(Settings(docschat_config=path))
+        assert expected in str(info.value) and str(path) in str(info.value), (text, str(info.value))
+    path.write_text('[[sources]]\nname = "help"\nrepo = "../help"\nweight = 1.3\naudience = "public"\n'
+                    '[[boosts]]\nglob = "help/**"\nfactor = 1.2\n')
+    config = load_sources(Settings(docschat_config=path))
+    assert config.sources[0].audiences == ("public",) and config.sources[0].repo == tmp_path / "../help"
+    assert config.weight("help", "help/x.mdx") == pytest.approx(1.3 * 1.2)
+    assert config.weight("help", "other/x.mdx") == pytest.approx(1.3)
