@@ -1,15 +1,21 @@
--- Undo 008_code.sql: the vector and the question lexemes as in 002_search.sql.
-alter table public.docs_section alter column search_vector set expression as (
-  setweight(to_tsvector('english'::regconfig, title), 'A')
-  || setweight(to_tsvector('english'::regconfig, heading), 'B')
-  || setweight(to_tsvector('english'::regconfig, content), 'C')
-);
+-- Undo 008_code.sql: the vector and the question lexemes as in 004_sources.sql.
+create or replace function public.docs_section_search_vector(title text, heading text, breadcrumb text, content text)
+returns tsvector
+language sql immutable parallel safe
+set search_path = ''
+as $$
+  select pg_catalog.setweight(pg_catalog.to_tsvector('pg_catalog.english'::pg_catalog.regconfig, coalesce(title, '')), 'A')
+      || pg_catalog.setweight(pg_catalog.to_tsvector('pg_catalog.english'::pg_catalog.regconfig, coalesce(heading, '')), 'B')
+      || pg_catalog.setweight(pg_catalog.to_tsvector('pg_catalog.english'::pg_catalog.regconfig, coalesce(content, '')), 'C')
+$$;
 
 create or replace function public.docs_query_lexemes(
   query_text text,
-  max_term_share float8 default 0.5,
-  max_terms integer default 12,
-  cheap_ndoc integer default 100
+  audiences text[] default null,       -- who asks; null = every section counts
+  max_term_share float8 default 0.5,   -- drop terms found in more than this share of sections
+                                       -- (as BM25, whose IDF is ~0 there)...
+  max_terms integer default 12,        -- ...and keep at most this many of the rarest;
+  cheap_ndoc integer default 100       -- a term in fewer sections than this is cheap: never dropped
 ) returns table (lexeme text, ndoc integer, idf float8)
 language sql stable
 set search_path = ''
@@ -26,24 +32,37 @@ as $$
     cross join lateral pg_catalog.unnest(pg_catalog.to_tsvector('pg_catalog.english'::pg_catalog.regconfig, words.word)) as l
   ),
   corpus as (
-    select greatest(coalesce((select section_count from public.docs_search_stats), 0), 1) as n
+    select greatest(coalesce(sum(s.section_count), 0), 1)::float8 as n
+    from public.docs_search_stats s
+    where docs_query_lexemes.audiences is null or s.audiences operator(pg_catalog.&&) docs_query_lexemes.audiences
+  ),
+  counted as (
+    select l.lexeme,
+           coalesce((select sum(s.ndoc) from public.docs_lexeme_stats s
+                     where s.lexeme = l.lexeme
+                       and (docs_query_lexemes.audiences is null
+                            or s.audiences operator(pg_catalog.&&) docs_query_lexemes.audiences)), 0)::integer as ndoc
+    from lexemes l
   ),
   scored as (
-    select l.lexeme,
-           coalesce(s.ndoc, 0) as ndoc,
-           pg_catalog.ln(1 + (c.n - coalesce(s.ndoc, 0) + 0.5) / (coalesce(s.ndoc, 0) + 0.5)) as idf,
-           c.n,
-           pg_catalog.row_number() over (order by coalesce(s.ndoc, 0), l.lexeme) as rarity
-    from lexemes l
-    cross join corpus c
-    left join public.docs_lexeme_stats s on s.lexeme = l.lexeme
+    select c.lexeme, c.ndoc,
+           pg_catalog.ln(1 + (n.n - c.ndoc + 0.5) / (c.ndoc + 0.5)) as idf,
+           n.n,
+           pg_catalog.row_number() over (order by c.ndoc, c.lexeme) as rarity
+    from counted c
+    cross join corpus n
   )
   select lexeme, ndoc, idf
   from scored
+  -- A frequent term matches most of the corpus: costly to rank and it says little. The rarest
+  -- term is always kept so that a question made only of common words still finds something.
   where (ndoc <= max_term_share * n or ndoc < cheap_ndoc or rarity = 1)
     and rarity <= max_terms
   order by rarity
 $$;
 
-drop function if exists public.docs_identifier_words(text);
+drop table if exists public.docs_source_commit;
+update public.docs_section
+set search_vector = public.docs_section_search_vector(title, heading, breadcrumb, content);
 select public.refresh_docs_search_stats();
+drop function if exists public.docs_identifier_words(text);

@@ -1,13 +1,15 @@
--- Code beside the docs (#14): identifiers are searchable by their words, in the stored tsvector
--- and in the question's lexemes. Applied by migrations/versions/2026_11_30_0008_code.py.
+-- Code beside the docs (#14): identifiers searchable by their words, and the commit each source
+-- was synced at. Applied by migrations/versions/2026_11_30_0008_code.py.
 --
--- What changes versus sql/002_search.sql (for porting onto other versions of these objects):
---   1. NEW public.docs_identifier_words(text) returns text (below).
---   2. docs_section.search_vector: each of title, heading and content goes through
---      public.docs_identifier_words() before to_tsvector; weights unchanged (A, B, C).
+-- What changes versus sql/004_sources.sql (to port onto later versions of these functions):
+--   1. NEW public.docs_identifier_words(text) returns text.
+--   2. public.docs_section_search_vector: title, heading and content each go through
+--      public.docs_identifier_words() instead of coalesce(x, ''); weights unchanged (A, B, C).
 --   3. public.docs_query_lexemes: the question goes through public.docs_identifier_words() before
---      it is lower-cased and split into words: the one changed line is marked "-- #14".
---      Signature, knobs and result unchanged.
+--      it is lower-cased and split into words (the line marked /* #14 */). Signature unchanged.
+--   4. NEW table public.docs_source_commit: the commit each source was last synced at (code
+--      sources link to it and the model's read_file reads it).
+--   Then every stored vector is recomputed and the term statistics refreshed.
 
 -- docs_identifier_words: the text followed by the words of every identifier in it. An identifier
 -- is CamelCase, snake_case, dotted or a path (`PostgresLimitsStorage`, `postgres_limits_storage`,
@@ -39,16 +41,21 @@ as $$
     and p.words <> ''
 $$;
 
--- The stored vector: every identifier also indexed by its words.
-alter table public.docs_section alter column search_vector set expression as (
-  setweight(to_tsvector('english'::regconfig, public.docs_identifier_words(title)), 'A')
-  || setweight(to_tsvector('english'::regconfig, public.docs_identifier_words(heading)), 'B')
-  || setweight(to_tsvector('english'::regconfig, public.docs_identifier_words(content)), 'C')
-);
+-- The stored vector: as in 004_sources.sql, every identifier also indexed by its words.
+create or replace function public.docs_section_search_vector(title text, heading text, breadcrumb text, content text)
+returns tsvector
+language sql immutable parallel safe
+set search_path = ''
+as $$
+  select pg_catalog.setweight(pg_catalog.to_tsvector('pg_catalog.english'::pg_catalog.regconfig, public.docs_identifier_words(title)), 'A')
+      || pg_catalog.setweight(pg_catalog.to_tsvector('pg_catalog.english'::pg_catalog.regconfig, public.docs_identifier_words(heading)), 'B')
+      || pg_catalog.setweight(pg_catalog.to_tsvector('pg_catalog.english'::pg_catalog.regconfig, public.docs_identifier_words(content)), 'C')
+$$;
 
--- docs_query_lexemes: as in 002_search.sql, with the question's identifiers expanded into words.
+-- docs_query_lexemes: as in 004_sources.sql, with the question's identifiers expanded into words.
 create or replace function public.docs_query_lexemes(
   query_text text,
+  audiences text[] default null,       -- who asks; null = every section counts
   max_term_share float8 default 0.5,   -- drop terms found in more than this share of sections
                                        -- (as BM25, whose IDF is ~0 there)...
   max_terms integer default 12,        -- ...and keep at most this many of the rarest;
@@ -60,8 +67,7 @@ as $$
   with words as (
     select distinct w.word
     from pg_catalog.regexp_split_to_table(
-           pg_catalog.lower(public.docs_identifier_words(pg_catalog.left(coalesce(query_text, ''), 4000))), -- #14
-           '[^[:alnum:]]+') as w(word)
+           pg_catalog.lower(public.docs_identifier_words(pg_catalog.left(coalesce(query_text, ''), 4000))) /* #14 */, '[^[:alnum:]]+') as w(word)
     where pg_catalog.length(w.word) >= 3
   ),
   lexemes as (
@@ -70,17 +76,25 @@ as $$
     cross join lateral pg_catalog.unnest(pg_catalog.to_tsvector('pg_catalog.english'::pg_catalog.regconfig, words.word)) as l
   ),
   corpus as (
-    select greatest(coalesce((select section_count from public.docs_search_stats), 0), 1) as n
+    select greatest(coalesce(sum(s.section_count), 0), 1)::float8 as n
+    from public.docs_search_stats s
+    where docs_query_lexemes.audiences is null or s.audiences operator(pg_catalog.&&) docs_query_lexemes.audiences
+  ),
+  counted as (
+    select l.lexeme,
+           coalesce((select sum(s.ndoc) from public.docs_lexeme_stats s
+                     where s.lexeme = l.lexeme
+                       and (docs_query_lexemes.audiences is null
+                            or s.audiences operator(pg_catalog.&&) docs_query_lexemes.audiences)), 0)::integer as ndoc
+    from lexemes l
   ),
   scored as (
-    select l.lexeme,
-           coalesce(s.ndoc, 0) as ndoc,
-           pg_catalog.ln(1 + (c.n - coalesce(s.ndoc, 0) + 0.5) / (coalesce(s.ndoc, 0) + 0.5)) as idf,
-           c.n,
-           pg_catalog.row_number() over (order by coalesce(s.ndoc, 0), l.lexeme) as rarity
-    from lexemes l
-    cross join corpus c
-    left join public.docs_lexeme_stats s on s.lexeme = l.lexeme
+    select c.lexeme, c.ndoc,
+           pg_catalog.ln(1 + (n.n - c.ndoc + 0.5) / (c.ndoc + 0.5)) as idf,
+           n.n,
+           pg_catalog.row_number() over (order by c.ndoc, c.lexeme) as rarity
+    from counted c
+    cross join corpus n
   )
   select lexeme, ndoc, idf
   from scored
@@ -91,5 +105,15 @@ as $$
   order by rarity
 $$;
 
--- The stored vectors changed: recount the lexemes.
+-- The commit each source was last synced at: code hrefs link to it, read_file reads it.
+create table public.docs_source_commit (
+  source text primary key,
+  commit text not null,
+  synced_at timestamptz not null default now()
+);
+alter table public.docs_source_commit enable row level security;
+
+-- The stored vectors change: recompute them, then the term statistics.
+update public.docs_section
+set search_vector = public.docs_section_search_vector(title, heading, breadcrumb, content);
 select public.refresh_docs_search_stats();

@@ -138,7 +138,7 @@ def test_the_source_folder_prefixes_paths_and_links() -> None:
     result = compose_code_files({"chat/limits.py": (DATA / "limits.py").read_text()}, href_for=href_for,
                                 path_prefix="app")
     chunk = next(c for c in result.chunks if c.symbol == "client_ip")
-    assert chunk.page == "app/chat/limits.py" and chunk.id == "app/chat/limits.py#client_ip"
+    assert chunk.page == "app/chat/limits.py" and chunk.id == "code:app/chat/limits.py#client_ip"
     assert chunk.href == "https://github.com/acme/server/blob/abc123/app/chat/limits.py#L32-L33"
 
 
@@ -147,8 +147,8 @@ def test_the_source_folder_prefixes_paths_and_links() -> None:
 from app.search.legs import search_docs_sections  # noqa: E402
 
 INSERT = """
-insert into docs_section (id, page, title, heading, breadcrumb, href, content, public, content_hash)
-values ($1, $2, $3, $4, $3, $5, $6, true, 'h')
+insert into docs_section (id, source, page, title, heading, breadcrumb, href, content, audiences, content_hash)
+values ($1, 'docs', $2, $3, $4, $3, $5, $6, '{public}', 'h')
 """
 
 
@@ -183,7 +183,7 @@ async def test_identifier_words_are_in_the_stored_vector(conn) -> None:
 
 async def test_words_find_every_spelling_of_an_identifier(conn) -> None:
     await _identifier_corpus(conn)
-    hits = await search_docs_sections(conn, "postgres limits storage", 10, False)
+    hits = await search_docs_sections(conn, "postgres limits storage", 10, None)
     assert set(IDENTIFIER_CORPUS) <= {h.id for h in hits}
     assert {h.id for h in hits[:3]} == set(IDENTIFIER_CORPUS)
 
@@ -191,7 +191,7 @@ async def test_words_find_every_spelling_of_an_identifier(conn) -> None:
 @pytest.mark.parametrize("question", ["PostgresLimitsStorage", "where is postgres_limits_storage?"])
 async def test_the_exact_identifier_finds_it_and_its_other_spellings(conn, question: str) -> None:
     await _identifier_corpus(conn)
-    hits = await search_docs_sections(conn, question, 10, False)
+    hits = await search_docs_sections(conn, question, 10, None)
     ids = [h.id for h in hits]
     assert {"camel.py#PostgresLimitsStorage", "snake.py#postgres_limits_storage"} <= set(ids[:2])
     assert "dotted.md#usage" in ids  # shares the words, ranks below the exact spellings
@@ -199,5 +199,5 @@ async def test_the_exact_identifier_finds_it_and_its_other_spellings(conn, quest
 
 async def test_a_dotted_name_in_prose_is_found_by_its_words(conn) -> None:
     await _identifier_corpus(conn)
-    hits = await search_docs_sections(conn, "limits storage", 10, False)
+    hits = await search_docs_sections(conn, "limits storage", 10, None)
     assert "dotted.md#usage" in [h.id for h in hits]

@@ -9,9 +9,13 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+import asyncpg
+
 from app.chat.tools import ToolOutcome
+from app.corpus.code_source import code_tree
 from app.corpus.code_tree import CodePathError, CodeTree
 from app.errors import DocschatError
+from app.sources import Source
 
 # A turn with code tools makes at most this many model calls (the ToolBox allows one fewer tool calls).
 MAX_MODEL_STEPS = 5
@@ -111,3 +115,26 @@ class ListDirectoryTool(_CodeTool):
 def code_tools(trees: dict[str, CodeTree]) -> list[_CodeTool]:
     """read_file and list_directory over `trees` (code source name → its tree at the synced commit)."""
     return [ReadFileTool(trees), ListDirectoryTool(trees)] if trees else []
+
+
+async def visible_code_trees(
+    pool: asyncpg.Pool, sources: tuple[Source, ...], audiences: list[str] | None, cache: dict[tuple[str, str], CodeTree]
+) -> dict[str, CodeTree]:
+    """The code sources the asker may see (`audiences` None: all), each at its synced commit.
+    A source never synced has no commit yet, so no tree. `cache` keeps one tree per (source,
+    commit) so its file listing is read once."""
+    visible = [s for s in sources if audiences is None or set(s.audiences) & set(audiences)]
+    if not visible:
+        return {}
+    async with pool.acquire() as conn:
+        rows = await conn.fetch(
+            "select source, commit from public.docs_source_commit where source = any($1::text[])",
+            [s.name for s in visible],
+        )
+    commits = {r["source"]: r["commit"] for r in rows}
+    trees: dict[str, CodeTree] = {}
+    for source in visible:
+        commit = commits.get(source.name)
+        if commit:
+            trees[source.name] = cache.setdefault((source.name, commit), code_tree(source, commit))
+    return trees

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from app.corpus.chunker import Chunk, content_hash
+from app.globs import matches_any
 
 # Paths (relative to the source folder) indexed unless a source says otherwise.
 DEFAULT_CODE_INCLUDE = [
@@ -415,8 +416,12 @@ def _split_long(symbol: Symbol, lines: list[str], max_chars: int) -> list[Symbol
     return [Symbol(p.symbol, p.kind, p.start + offset, p.end + offset, p.docstring) for p in parts]
 
 
-def chunk_code_file(path: str, text: str, *, href_for: HrefFor, max_chars: int = 2400, public: bool = False) -> CodeFileResult:
-    """Chunks of one file (`path` as shown and linked, relative to the repository root)."""
+def chunk_code_file(
+    path: str, text: str, *, href_for: HrefFor, max_chars: int = 2400, source: str = "code",
+    audiences: tuple[str, ...] = ("developer",),
+) -> CodeFileResult:
+    """Chunks of one file (`path` as shown and linked, relative to the repository root); ids are
+    `<source>:<path>#<symbol>` like the docs' `<source>:<page>#<anchor>`."""
     result = CodeFileResult()
     language = language_of(path)
     if language is None:
@@ -455,7 +460,7 @@ def chunk_code_file(path: str, text: str, *, href_for: HrefFor, max_chars: int =
         body = symbol.text if symbol.text is not None else "\n".join(lines[symbol.start - 1 : symbol.end])
         name = symbol.symbol if symbol.kind not in ("module", "lines") else ""
         anchor = name or (f"L{symbol.start}-L{symbol.end}" if symbol.kind == "lines" else "")
-        base_id = f"{path}#{anchor}" if anchor else path
+        base_id = f"{source}:{path}#{anchor}" if anchor else f"{source}:{path}"
         seen[base_id] = seen.get(base_id, 0) + 1
         chunk_id = base_id if seen[base_id] == 1 else f"{base_id}~{seen[base_id]}"
         heading = name or ("" if symbol.kind == "module" else symbol.symbol)
@@ -464,8 +469,8 @@ def chunk_code_file(path: str, text: str, *, href_for: HrefFor, max_chars: int =
         embed_text = f"{breadcrumb}\n{language} {kind_label}\n\n{body}"
         result.chunks.append(
             CodeChunk(
-                id=chunk_id, page=path, title=path, heading=heading, breadcrumb=breadcrumb,
-                href=href_for(path, symbol.start, symbol.end), public=public, text=body, embed_text=embed_text,
+                id=chunk_id, source=source, page=path, title=path, heading=heading, breadcrumb=breadcrumb,
+                href=href_for(path, symbol.start, symbol.end), audiences=audiences, text=body, embed_text=embed_text,
                 content_hash=content_hash(embed_text), language=language, symbol=name, kind=symbol.kind,
                 start_line=symbol.start, end_line=symbol.end, docstring=symbol.docstring[:500],
                 tokens=max(1, len(body) // 4),
@@ -485,15 +490,11 @@ class CodeComposeResult:
 
 
 def is_secret_looking(path: str) -> bool:
-    from app.corpus.compose import matches_any
-
     return matches_any(path, SECRET_NAME_PATTERNS)
 
 
-def code_file_selected(path: str, include: list[str], exclude: list[str]) -> bool:
+def code_file_selected(path: str, include: list[str] | tuple[str, ...], exclude: list[str] | tuple[str, ...]) -> bool:
     """Included, not excluded, of a language we chunk, and never a secret-looking name."""
-    from app.corpus.compose import matches_any
-
     return (
         language_of(path) is not None
         and matches_any(path, include)
@@ -510,7 +511,8 @@ def compose_code_files(
     exclude: list[str] | None = None,
     path_prefix: str = "",
     max_chars: int = 2400,
-    public: bool = False,
+    source: str = "code",
+    audiences: tuple[str, ...] = ("developer",),
 ) -> CodeComposeResult:
     """Chunk a tree {path relative to the source folder: text}. Paths shown and linked are
     `path_prefix` + that path (the path inside the repository)."""
@@ -526,7 +528,9 @@ def compose_code_files(
         if len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
             result.warnings.append(f"{path}: larger than {MAX_FILE_BYTES} bytes (generated or minified?); file skipped")
             continue
-        chunked = chunk_code_file(path, text, href_for=href_for, max_chars=max_chars, public=public)
+        chunked = chunk_code_file(
+            path, text, href_for=href_for, max_chars=max_chars, source=source, audiences=audiences
+        )
         result.warnings.extend(chunked.warnings)
         if chunked.chunks:
             result.files.append(path)
