@@ -17,13 +17,15 @@ from pathlib import Path
 from _corpus import ROOT, throwaway_database
 
 from app.config import Settings
-from app.corpus.code_source import CodeSource, compose_code_source
-from app.corpus.compose import ComposeResult
+from app.corpus.code import DEFAULT_CODE_EXCLUDE, DEFAULT_CODE_INCLUDE
 from app.db.migrate import ensure_schema
 from app.db.pool import create_pool
 from app.embeddings.cache import EmbeddingCache, cache_path
-from app.search.retrieve import MODES, build_retriever
-from app.sync import sync_chunks
+from app.embeddings.providers import get_embedding_provider
+from app.search.query_embedding import QueryEmbedder
+from app.search.retrieve import MODES, Retriever
+from app.sources import Source, SourcesConfig
+from app.sync import sync_sources
 
 LINK = "https://github.com/docschat/docschat/blob/{commit}/{path}#L{start}-L{end}"
 _LINES = re.compile(r"/blob/[0-9a-f]+/(.+)#L(\d+)-L(\d+)$")
@@ -37,16 +39,15 @@ def _where(href: str) -> tuple[str, int, int] | None:
 async def run(url: str, questions: list[dict], commit: str, k: int, home: Path, embedding: str) -> list[dict]:
     await ensure_schema(url)
     settings = Settings(embedding_provider=embedding)
-    source = CodeSource("app", ROOT, commit, "app", link=LINK)
-    composed, _ = compose_code_source(source, max_chars=settings.max_chunk_chars, commit=commit)
+    # The code source alone, at the pinned commit (any revision works as the branch).
+    config = SourcesConfig((Source("app", ROOT, commit, "app", kind="code", link=LINK, weight=0.8,
+                                   include=tuple(DEFAULT_CODE_INCLUDE), exclude=tuple(DEFAULT_CODE_EXCLUDE)),))
     pool = await create_pool(url, max_size=4)
     cache = EmbeddingCache(cache_path(home))
     try:
-        retriever = build_retriever(pool, settings)
-        provider = retriever.embedder.provider if retriever.embedder else None
-        async with pool.acquire() as conn:
-            await sync_chunks(conn, ComposeResult(chunks=list(composed.chunks), warnings=composed.warnings), provider,
-                              cache=cache)
+        provider = get_embedding_provider(settings)
+        retriever = Retriever(pool, settings, QueryEmbedder(provider) if provider else None, config)
+        report = await sync_sources(pool, config, settings, provider, cache=cache)
         reports = []
         for mode in MODES if provider else ("keyword",):
             files_hit = lines_hit = kept_hit = 0
@@ -69,7 +70,7 @@ async def run(url: str, questions: list[dict], commit: str, k: int, home: Path, 
                     misses.append({"id": item["id"], "symbol": item["symbol"], "top": [f"{p}#L{s}-L{e}" for p, s, e in top[:k]]})
             n = len(questions)
             reports.append({
-                "mode": mode, "k": k, "questions": n, "chunks": len(composed.chunks),
+                "mode": mode, "k": k, "questions": n, "chunks": report.chunks,
                 "file_recall_at_k": round(files_hit / n, 4), "gold_lines_in_top_k": round(lines_hit / n, 4),
                 "file_in_kept_pages": round(kept_hit / n, 4), "misses": misses,
             })
