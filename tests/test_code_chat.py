@@ -137,3 +137,21 @@ def test_with_gemini_the_public_chat_gets_no_code_tools(pool, code_project, db_e
     assert calls
     declared = {f["name"] for t in calls[0]["body"].get("tools", []) for f in t["functionDeclarations"]}
     assert "read_file" not in declared and "list_directory" not in declared
+
+
+@pytest.mark.parametrize(
+    ("table", "message"),
+    [
+        ('name = "s"\nkind = "code"\nlink = "https://x/blob/{commit}"', "'link' must contain {path}"),
+        ('name = "s"\nlink = "https://x/{path}"', "'link' is for kind = \"code\" sources"),
+        ('name = "s"\nkind = "binary"', "kind 'binary' is not supported (docs, code)"),
+    ],
+)
+def test_code_source_settings_are_checked(tmp_path: Path, table: str, message: str) -> None:
+    from app.errors import ConfigError
+
+    path = tmp_path / "docschat.toml"
+    path.write_text(f"[[sources]]\n{table}\n")
+    with pytest.raises(ConfigError) as error:
+        load_sources(get_settings())
+    assert str(error.value).startswith(f"{path.name}: source 's'") and message in str(error.value)
