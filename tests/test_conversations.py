@@ -65,8 +65,7 @@ async def seed_into(pool) -> None:
     """Index DOCS with whatever embedding provider the environment selects."""
     get_settings.cache_clear()
     settings = get_settings()
-    async with pool.acquire() as conn:
-        await sync_chunks(conn, compose_files(DOCS, settings), get_embedding_provider(settings))
+    await sync_chunks(pool, compose_files(DOCS, settings), get_embedding_provider(settings))
 
 
 def seed(database_url: str) -> None:
