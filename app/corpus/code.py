@@ -194,7 +194,7 @@ def _python_symbols(text: str, max_chars: int) -> list[Symbol]:
         start = first_line(node)
         return _leading_comment(lines, start, ("#",)), node.end_lineno or start  # type: ignore[attr-defined]
 
-    def doc(node: ast.AST, start: int, _def_line: int) -> str:
+    def doc(node: ast.AST, start: int) -> str:
         """The docstring, else the comment block right above the decorators."""
         docstring = ast.get_docstring(node) if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else None
         return (docstring or _comment_text(lines, start, first_line(node) - 1)).strip()
@@ -202,10 +202,10 @@ def _python_symbols(text: str, max_chars: int) -> list[Symbol]:
     for node in tree.body:
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
             start, end = span(node)
-            symbols.append(Symbol(node.name, "function", start, end, doc(node, start, node.lineno)))
+            symbols.append(Symbol(node.name, "function", start, end, doc(node, start)))
         elif isinstance(node, ast.ClassDef):
             start, end = span(node)
-            class_doc = doc(node, start, node.lineno)
+            class_doc = doc(node, start)
             class_text = "\n".join(lines[start - 1 : end])
             methods = [n for n in node.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef))]
             if len(class_text) <= max_chars or not methods:
@@ -223,7 +223,7 @@ def _python_symbols(text: str, max_chars: int) -> list[Symbol]:
             )
             for method, m_start, m_end in method_spans:
                 symbols.append(
-                    Symbol(f"{node.name}.{method.name}", "method", m_start, m_end, doc(method, m_start, method.lineno))
+                    Symbol(f"{node.name}.{method.name}", "method", m_start, m_end, doc(method, m_start))
                 )
     return symbols
 
