@@ -18,3 +18,4 @@ def upgrade() -> None:
 
 def downgrade() -> None:
     apply_sql_file("004_sources.down.sql")
+    apply_sql_file("002_search.sql")  # 002's statistics and functions as they were
