@@ -40,6 +40,8 @@ async def run(url: str, repo: Path, questions: Path, k: int, home: Path, base_ur
         retriever = build_retriever(pool, settings)
         provider = retriever.embedder.provider if retriever.embedder else None
         await sync_corpus(pool, DocsSource(repo, "main", "docs"), settings, provider, cache=cache)
+        if retriever.embedder is not None:  # load the model before the first question is timed
+            await retriever.embedder.embed(pool, "warm up")
         items = load_eval_file(questions)
         kinds = {"follow-up": [i for i, line in enumerate(_raw(questions)) if line.get("kind") != "topic-switch"],
                  "topic-switch": [i for i, line in enumerate(_raw(questions)) if line.get("kind") == "topic-switch"]}

@@ -4,28 +4,32 @@
 The standalone query (app/search/standalone.py) proposes a completion; retrieval evidence decides:
 
 - no earlier turn, or nothing to carry: the question as asked;
-- a strong cue (continuation, ellipsis): the completed query, unless it finds nothing;
-- otherwise the question alone first. A question that stands alone (the judgment says it would
-  answer) is kept as asked, so a topic switch is never polluted; when it finds nothing, or less
-  than the completed query by a margin (none for a question that refers back with "it"/"that"),
-  the completed query wins.
+- otherwise both the question alone and the completed query are searched, and the one with more
+  evidence wins, with a margin by cue: an ellipsis keeps the completion unless the question alone
+  is clearly better; "and …" or "it"/"that" needs it merely better; a question with no cue
+  needs it clearly better, and is kept as asked outright when the judgment says it would answer.
+  So a topic switch ("And how do I connect Google Analytics?") is not polluted. Without
+  comparable evidence (keyword-only), the wording alone decides.
 
 With a rewriter (Gemini), one bounded rewrite is tried first; on failure, the offline method.
 """
 
 from __future__ import annotations
 
+import asyncio
 from typing import Any, Protocol
 
 from app.logging import get_logger
 from app.search.retrieve import Retrieval, Retriever
 from app.search.standalone import StandaloneQuery, standalone_query
-from app.search.terms import words
 
 log = get_logger(__name__)
 
-# How much more evidence the completed query needs when nothing in the wording points back.
-NO_CUE_MARGIN = 0.05
+# How much more evidence the completed query needs than the question alone, by cue: an elliptic
+# question is completed unless the question alone is clearly better; one that opens with "and" or
+# refers back needs the completion merely better ("And how do I connect Google Analytics?" opens a
+# new topic); nothing pointing back needs the completion clearly better.
+CUE_MARGINS: dict[str, float] = {"strong": -0.05, "weak": 0.0, "none": 0.05}
 
 
 class QueryRewriter(Protocol):
@@ -36,12 +40,13 @@ class QueryRewriter(Protocol):
         ...
 
 
-def evidence(retrieval: Retrieval) -> float:
-    """How well a retrieval matched, comparable between two queries over the same index.
+def evidence(retrieval: Retrieval) -> float | None:
+    """How well a retrieval matched, comparable between two queries over the same index; None
+    when there is nothing comparable.
 
     The judgment's confidence when retrievals carry one (issue 10); before that the best cosine
-    similarity of the vector leg; keyword-only, the share of the query's words found in the best
-    page's title, heading and excerpt.
+    similarity of the vector leg. Keyword-only there is none: words shared with the best page
+    cannot tell "how long does it take" matching a page on build times from a real answer.
     """
     confidence = getattr(retrieval, "confidence", None)
     if isinstance(confidence, (int, float)):
@@ -49,12 +54,7 @@ def evidence(retrieval: Retrieval) -> float:
     if not retrieval.pages:
         return 0.0
     vector = retrieval.legs.get("vector")
-    if vector:
-        return 1.0 - vector[0].score
-    best = retrieval.pages[0]
-    asked = set(words(retrieval.question))
-    found = set(words(f"{best.title} {best.heading} {best.excerpt}"))
-    return len(asked & found) / len(asked) if asked else 0.0
+    return 1.0 - vector[0].score if vector else None
 
 
 def would_answer(retrieval: Retrieval) -> bool | None:
@@ -64,12 +64,12 @@ def would_answer(retrieval: Retrieval) -> bool | None:
 
 
 def _record(retrieval: Retrieval, asked: str, method: str, proposal: StandaloneQuery | None,
-            scores: dict[str, float] | None = None) -> Retrieval:
+            scores: dict[str, float | None] | None = None) -> Retrieval:
     info: dict[str, Any] = {"asked": asked, "query": retrieval.question, "method": method}
     if proposal is not None:
         info |= {"cue": proposal.cue, "carried": list(proposal.carried)}
     if scores:
-        info["evidence"] = {k: round(v, 4) for k, v in scores.items()}
+        info["evidence"] = {k: None if v is None else round(v, 4) for k, v in scores.items()}
     retrieval.standalone = info
     return retrieval
 
@@ -98,17 +98,26 @@ async def retrieve_in_conversation(
     proposal = standalone_query(question, earlier)
     if not proposal.completed:
         return _record(await retriever.retrieve(question, **retrieve_options), question, "as_asked", proposal)
-    if proposal.cue == "strong":
+    if proposal.cue == "none":
+        alone = await retriever.retrieve(question, **retrieve_options)
+        if would_answer(alone) is True:
+            return _record(alone, question, "as_asked", proposal)
         completed = await retriever.retrieve(proposal.query, **retrieve_options)
-        if completed.pages:
-            return _record(completed, question, "completed", proposal)
-        return _record(await retriever.retrieve(question, **retrieve_options), question, "as_asked", proposal)
-    alone = await retriever.retrieve(question, **retrieve_options)
-    if proposal.cue == "none" and would_answer(alone) is True:
-        return _record(alone, question, "as_asked", proposal)
-    completed = await retriever.retrieve(proposal.query, **retrieve_options)
+    else:
+        alone, completed = await asyncio.gather(
+            retriever.retrieve(question, **retrieve_options), retriever.retrieve(proposal.query, **retrieve_options)
+        )
     scores = {"as_asked": evidence(alone), "completed": evidence(completed)}
-    margin = 0.0 if proposal.cue == "weak" else NO_CUE_MARGIN
-    if completed.pages and (not alone.pages or scores["completed"] > scores["as_asked"] + margin):
+    before, after = scores["as_asked"], scores["completed"]
+    if not completed.pages:
+        prefer_completed = False
+    elif not alone.pages:
+        prefer_completed = True
+    elif before is None or after is None or alone.degraded != completed.degraded:
+        # No comparable evidence (keyword-only, or one search lost a leg): the wording decides.
+        prefer_completed = proposal.cue != "none"
+    else:
+        prefer_completed = after > before + CUE_MARGINS[proposal.cue]
+    if prefer_completed:
         return _record(completed, question, "completed", proposal, scores)
     return _record(alone, question, "as_asked", proposal, scores)

@@ -2,10 +2,9 @@
 
 Pure and deterministic. Linguistic cues say how likely the question leans on the conversation:
 
-- "strong": it opens like a continuation ("and …", "what about …", "also …") or is elliptic (no
-  informative word of its own beyond one);
-- "weak": it refers back with a pronoun or demonstrative ("it", "that", "those", "there") but
-  carries words of its own;
+- "strong": it is elliptic (no informative word of its own beyond one: "why?", "and wildcards?");
+- "weak": it opens like a continuation ("and …", "what about …", "also …") or refers back with a
+  pronoun or demonstrative ("it", "that", "those", "there"), but carries words of its own;
 - "none": nothing points back.
 
 The completion appends the informative words of the previous turn's own standalone query (so a
@@ -83,13 +82,12 @@ def dependency_cue(question: str) -> Cue:
     lowered = " ".join(words(question))
     if not lowered:
         return "none"
+    if len(informative_terms(question)) <= 1:
+        return "strong"  # elliptic: "why?", "how long?", "and for subdomains?"
     if any(lowered == opener or lowered.startswith(opener + " ") for opener in _CONTINUATION_OPENERS):
-        return "strong"
+        return "weak"  # "and …" with words of its own may also open a new topic
     if lowered.endswith((" too", " as well", " instead")):
-        return "strong"
-    own = informative_terms(question)
-    if len(own) <= 1:
-        return "strong"  # elliptic: "why?", "how long?", "for subdomains?"
+        return "weak"
     if any(w in _BACK_REFERENCES for w in lowered.split()):
         return "weak"
     return "none"
