@@ -38,7 +38,8 @@ def _where(href: str) -> tuple[str, int, int] | None:
 
 async def run(url: str, questions: list[dict], commit: str, k: int, home: Path, embedding: str) -> list[dict]:
     await ensure_schema(url)
-    settings = Settings(embedding_provider=embedding)
+    # Quality, not latency: a slow CPU must not degrade a question to keyword-only.
+    settings = Settings(embedding_provider=embedding, query_embedding_timeout_seconds=120, leg_timeout_seconds=120)
     # The code source alone, at the pinned commit (any revision works as the branch).
     config = SourcesConfig((Source("app", ROOT, commit, "app", kind="code", link=LINK, weight=0.8,
                                    include=tuple(DEFAULT_CODE_INCLUDE), exclude=tuple(DEFAULT_CODE_EXCLUDE)),))
@@ -50,10 +51,11 @@ async def run(url: str, questions: list[dict], commit: str, k: int, home: Path, 
         report = await sync_sources(pool, config, settings, provider, cache=cache)
         reports = []
         for mode in MODES if provider else ("keyword",):
-            files_hit = lines_hit = kept_hit = 0
+            files_hit = lines_hit = kept_hit = degraded = 0
             misses = []
             for item in questions:
                 retrieval = await retriever.retrieve(item["question"], mode=mode)
+                degraded += retrieval.degraded is not None
                 top = [w for w in (_where(f.hit.href) for f in retrieval.ranking) if w]
                 files: list[str] = []
                 for path, _, _ in top:
@@ -72,7 +74,7 @@ async def run(url: str, questions: list[dict], commit: str, k: int, home: Path, 
             reports.append({
                 "mode": mode, "k": k, "questions": n, "chunks": report.chunks,
                 "file_recall_at_k": round(files_hit / n, 4), "gold_lines_in_top_k": round(lines_hit / n, 4),
-                "file_in_kept_pages": round(kept_hit / n, 4), "misses": misses,
+                "file_in_kept_pages": round(kept_hit / n, 4), "degraded": degraded, "misses": misses,
             })
         return reports
     finally:

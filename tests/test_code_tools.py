@@ -26,6 +26,7 @@ def code_repo(tmp_path: Path) -> tuple[Path, str]:
         "app/.env": "GEMINI_API_KEY=very-secret\n", "app/.env.local.js": "export const KEY = \"very-secret\";\n",
         "app/server.key": "-----BEGIN PRIVATE KEY-----\n",
         "tests/test_limits.py": "def test_x():\n    pass\n",
+        "app/huge.js": "export const data = [" + "1," * 200_000 + "];\n",
         "README.md": "# server\n",
     }, docs_dir=".")
     commit = git(repo, "rev-parse", "HEAD").strip()
@@ -47,7 +48,7 @@ def test_the_tree_shows_only_indexed_files_at_the_synced_commit(code_repo) -> No
     assert read["content"].splitlines()[0] == '1: """Rate limits kept in Postgres."""'
     assert read["truncated"] is True and read["end_line"] < read["total_lines"] == 33  # size-capped
     assert code.read_file("app/limits.py", 32)["content"] == "32: def client_ip(scope):\n33:     return scope[\"client\"][0]"
-    for path in ("app/.env", "app/.env.local.js", "app/server.key", "tests/test_limits.py", "README.md", "app/new.py",
+    for path in ("app/huge.js", "app/.env", "app/.env.local.js", "app/server.key", "tests/test_limits.py", "README.md", "app/new.py",
                  "../server/app/limits.py", "/etc/passwd", "app/../../etc/passwd"):
         with pytest.raises(CodePathError):
             code.read_file(path)

@@ -11,7 +11,7 @@ import posixpath
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app.corpus.code import code_file_selected
+from app.corpus.code import MAX_FILE_BYTES, code_file_selected
 from app.corpus.git_source import GitSourceError, _git, normalize_docs_dir
 
 MAX_READ_CHARS = 16_000
@@ -59,14 +59,20 @@ class CodeTree:
         """Every visible file (repository-relative), listed once per CodeTree."""
         if "files" not in self._cache:
             folder = normalize_docs_dir(self.folder)
-            listing = _git(self.repo, "ls-tree", "-r", "-z", "--name-only", "--full-tree", self.commit,
+            listing = _git(self.repo, "ls-tree", "-r", "-z", "-l", "--full-tree", self.commit,
                            *([folder] if folder else []))
-            paths = [p.decode("utf-8", "replace") for p in listing.split(b"\0") if p]
             prefix = self.prefix
-            self._cache["files"] = [
-                p for p in paths
-                if p.startswith(prefix) and code_file_selected(p[len(prefix):], list(self.include), list(self.exclude))
-            ]
+            files = []
+            for record in listing.split(b"\0"):
+                meta, _, path_bytes = record.partition(b"\t")
+                if not path_bytes:
+                    continue
+                mode, kind, _sha, size = meta.decode().split()
+                path = path_bytes.decode("utf-8", "replace")
+                if (kind == "blob" and mode != "120000" and int(size) <= MAX_FILE_BYTES and path.startswith(prefix)
+                        and code_file_selected(path[len(prefix):], self.include, self.exclude)):
+                    files.append(path)  # as the sync indexes them: no symlinks, nothing too large
+            self._cache["files"] = files
         return self._cache["files"]  # type: ignore[return-value]
 
     def read_file(self, path: object, start_line: object = 1) -> dict[str, object]:
@@ -122,6 +128,9 @@ class CodeTree:
 @functools.lru_cache(maxsize=64)
 def _read_blob(repo: Path, commit: str, path: str) -> str:
     try:
+        size = int(_git(repo, "cat-file", "-s", f"{commit}:{path}"))
+        if size > MAX_FILE_BYTES:  # not indexed either: generated or minified
+            raise CodePathError(f"{path} is larger than {MAX_FILE_BYTES} bytes; it is not read")
         data = _git(repo, "cat-file", "blob", f"{commit}:{path}")
     except GitSourceError as exc:
         raise CodePathError(f"{path} cannot be read at {commit[:12]}: {exc}") from None
