@@ -91,6 +91,12 @@ class Settings(BaseSettings):
 
     # --- chat ----------------------------------------------------------------------------------
     chat_model: str = Field("gemini-3.6-flash", description="Gemini model that writes the Summary.")
+    answer_first_token_timeout_seconds: float = Field(
+        15.0, gt=0, description="The model must send its first text within this; else the Summary is reported unavailable."
+    )
+    answer_timeout_seconds: float = Field(
+        60.0, gt=0, description="The whole Summary must arrive within this; past it the answer stops with an error."
+    )
     chat_history_turns: int = Field(4, ge=0, description="Earlier messages of the session given to the model.")
     chat_max_excerpts: int = Field(4, ge=1, le=20, description="Sections given to the model per turn (and per search).")
     chat_excerpt_min_score: float | None = Field(
@@ -108,7 +114,7 @@ class Settings(BaseSettings):
     rate_limit_per_hour: int = Field(5, ge=1, description="Questions per client IP per hour.")
     rate_limit_per_day: int = Field(10, ge=1, description="Questions per client IP per day.")
     ip_hash_secret: SecretStr | None = Field(
-        None, description="HMAC key for client IPs. Unset: a random one kept in DOCSCHAT_HOME/ip_secret."
+        None, description="HMAC key for client IPs. Unset: a random one created once in the database and shared by every server."
     )
     trusted_proxies: CommaList = Field(
         [], description="Comma-separated proxy IPs whose X-Forwarded-For is believed."

@@ -17,12 +17,14 @@ from app.chat.rate_limit import ChatRateLimiter, load_ip_secret
 from app.chat.requests import MAX_BODY_BYTES
 from app.chat.routes import CHAT_ROUTES
 from app.config import Settings, get_settings
+from app.db.recovery import RETRY_AFTER_SECONDS, UNAVAILABLE_ERRORS
+from app.errors import ConfigError
 from app.logging import configure_logging, get_logger
 
 log = get_logger(__name__)
 
 _ERROR_NAMES = {400: "bad_request", 404: "not_found", 405: "method_not_allowed", 413: "payload_too_large",
-                415: "unsupported_media_type", 429: "rate_limited"}
+                415: "unsupported_media_type", 429: "rate_limited", 503: "unavailable"}
 
 
 def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response[dict[str, Any]]:
@@ -34,10 +36,38 @@ def _http_error(request: Request[Any, Any, Any], exc: HTTPException) -> Response
                     headers=getattr(exc, "headers", None))
 
 
+def _database_unavailable(request: Request[Any, Any, Any], exc: Exception) -> Response[dict[str, Any]]:
+    """The database could not be reached: 503, and one recovery attempt is set going."""
+    log.warning("database_unavailable", path=request.url.path, error=type(exc).__name__)
+    recovery = getattr(request.app.state, "db_recovery", None)
+    if recovery is not None:
+        recovery.notice_failure()
+    return Response({"error": "database_unavailable",
+                     "detail": "the database is unreachable right now; please try again in a few seconds"},
+                    status_code=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
+
+
 def _internal_error(request: Request[Any, Any, Any], exc: Exception) -> Response[dict[str, Any]]:
     log.error("unhandled_error", path=request.url.path, error=type(exc).__name__)
     return Response({"error": "internal_error", "detail": "unexpected server error"},
                     status_code=HTTP_500_INTERNAL_SERVER_ERROR)
+
+
+def cors_config(origins: list[str]) -> CORSConfig | None:
+    """CORS for the listed docs-site origins, with credentials (the session cookie).
+
+    `*` is refused: a wildcard with credentials would let any site read a visitor's chat, and
+    browsers reject `*` for credentialed requests anyway, so the widget would not work either.
+    """
+    if not origins:
+        return None
+    if any("*" in origin for origin in origins):
+        raise ConfigError(
+            "CORS_ORIGINS may not contain '*': the chat API sends a session cookie, which may only be "
+            "shared with named origins. List your docs sites, e.g. CORS_ORIGINS=https://docs.example.com"
+        )
+    return CORSConfig(allow_origins=origins, allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
+                      allow_headers=["content-type"], allow_credentials=True)
 
 
 def create_app(settings: Settings | None = None) -> Litestar:
@@ -50,6 +80,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         from app.chat.services import build_chat_services
         from app.db.migrate import ensure_schema
         from app.db.pool import create_pool
+        from app.db.recovery import DatabaseRecovery
         from app.db.url import resolve_database_url
 
         url = resolve_database_url(settings)
@@ -59,8 +90,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
         state.settings = settings
         state.services = build_chat_services(pool, settings)
         state.rate_limiter = ChatRateLimiter(pool, settings.rate_limit_per_hour, settings.rate_limit_per_day)
-        state.ip_secret = load_ip_secret(
-            settings.ip_hash_secret.get_secret_value() if settings.ip_hash_secret else None, settings.docschat_home
+        state.db_recovery = DatabaseRecovery(pool, None if settings.database_url else settings.docschat_home)
+        state.ip_secret = await load_ip_secret(
+            pool, settings.ip_hash_secret.get_secret_value() if settings.ip_hash_secret else None,
+            settings.docschat_home,
         )
         try:
             yield
@@ -69,21 +102,19 @@ def create_app(settings: Settings | None = None) -> Litestar:
 
             if state.services.background:  # replies being stored
                 await asyncio.gather(*state.services.background, return_exceptions=True)
+            await state.db_recovery.close()
             await pool.close()
 
     from app.web.routes import WEB_ROUTES
 
-    cors = (
-        CORSConfig(allow_origins=settings.cors_origins, allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
-                   allow_headers=["content-type"], allow_credentials=True)
-        if settings.cors_origins else None
-    )
+    cors = cors_config(settings.cors_origins)
     return Litestar(
         route_handlers=[*CHAT_ROUTES, *WEB_ROUTES],
         lifespan=[lifespan],
         cors_config=cors,
         openapi_config=OpenAPIConfig(title="docschat", version="0.1.0", path="/schema"),
-        exception_handlers={HTTPException: _http_error, Exception: _internal_error},
+        exception_handlers={HTTPException: _http_error, Exception: _internal_error,
+                            **{error: _database_unavailable for error in UNAVAILABLE_ERRORS}},
         request_max_body_size=MAX_BODY_BYTES,
         debug=False,
     )

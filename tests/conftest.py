@@ -28,7 +28,7 @@ SHARED = REPO_ROOT.parent / "shared"
 
 _TABLES = (
     "docs_section, docs_query_embedding, docs_chat_message, docs_chat_session, docs_chat_limits, "
-    "docs_lexeme_stats, docs_search_stats, docs_source_commit"
+    "docs_lexeme_stats, docs_search_stats, docs_app_secret, docs_source_commit"
 )
 
 

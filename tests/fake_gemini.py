@@ -41,6 +41,8 @@ class FakeGemini:
     replies: list[list[dict[str, Any]]] = field(default_factory=list)
     # The text of a (non-streamed) generateContent reply; None: 404 like before.
     generate_text: str | None = None
+    first_part_delay_seconds: float = 0.0  # a hung endpoint: headers sent, then nothing this long
+    released: threading.Event = field(default_factory=threading.Event)  # set on exit: pauses end
     url: str = ""
 
     def embed_calls(self) -> list[dict[str, Any]]:
@@ -126,11 +128,11 @@ def _handler(state: FakeGemini, lock: threading.Lock) -> type[BaseHTTPRequestHan
             self.send_header("content-type", "text/event-stream")
             self.send_header("connection", "close")
             self.end_headers()
+            if state.first_part_delay_seconds:
+                state.released.wait(state.first_part_delay_seconds)
             for index, part in enumerate(state.answer_parts):
                 if index and state.part_delay_seconds:
-                    import time
-
-                    time.sleep(state.part_delay_seconds)
+                    state.released.wait(state.part_delay_seconds)
                 if state.cut_stream_after is not None and index >= state.cut_stream_after:
                     # A mid-stream failure: an error object, then the connection closes.
                     event = {"error": {"code": 500, "message": "simulated mid-stream failure", "status": "INTERNAL"}}
@@ -163,5 +165,6 @@ class FakeGeminiServer:
         return self.state
 
     def __exit__(self, *exc: object) -> None:
+        self.state.released.set()
         self._server.shutdown()
         self._server.server_close()

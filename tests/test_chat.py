@@ -90,7 +90,7 @@ def test_sources_stream_before_text_with_gemini(fake_gemini, clean_db, start_ser
     assert len(generate) == 1
     body = generate[0]["body"]
     prompt = body["contents"][-1]["parts"][0]["text"]
-    assert "<excerpts>" in prompt and "Add one script tag" in prompt and prompt.rstrip().endswith(
+    assert "<excerpts-" in prompt and "Add one script tag" in prompt and prompt.rstrip().endswith(
         "Question: How do I embed the widget with a script tag?"
     )
     assert "reference data" in json.dumps(body["systemInstruction"])

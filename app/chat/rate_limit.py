@@ -83,7 +83,8 @@ class PostgresLimitsStorage(Storage):
 class RateLimitDecision:
     allowed: bool
     retry_after_seconds: int = 0
-    limit: str = ""
+    limit: int = 0  # questions allowed per period
+    period: str = ""  # "hour" or "day"
 
 
 class ChatRateLimiter:
@@ -98,22 +99,30 @@ class ChatRateLimiter:
         for name, item in self.items:
             if not await self.strategy.hit(item, "chat", client_key):
                 reset_at = await self.storage.get_expiry(item.key_for("chat", client_key))
-                return RateLimitDecision(False, max(1, math.ceil(reset_at - time.time())), f"{item.amount} per {name}")
+                return RateLimitDecision(False, max(1, math.ceil(reset_at - time.time())), item.amount, name)
         return RateLimitDecision(True)
 
 
-def load_ip_secret(configured: str | None, home: Path) -> bytes:
-    """The HMAC key for IPs: configured, or a random one kept in DOCSCHAT_HOME (created once)."""
+IP_SECRET_NAME = "ip_hash"
+
+
+async def load_ip_secret(pool: asyncpg.Pool, configured: str | None, home: Path) -> bytes:
+    """The HMAC key for IPs: IP_HASH_SECRET when set, else the one stored in the database.
+
+    The database's key is created once, by whichever process asks first, and read by every other:
+    replicas with different DOCSCHAT_HOME folders hash one client to one rate-limit key. A key
+    kept in DOCSCHAT_HOME/ip_secret by an older version is adopted when none is stored yet, so
+    existing windows carry on.
+    """
     if configured:
         return configured.encode()
-    path = home / "ip_secret"
-    if path.exists():
-        return path.read_bytes().strip()
-    home.mkdir(parents=True, exist_ok=True)
-    secret = secrets.token_hex(32).encode()
-    path.write_bytes(secret)
-    path.chmod(0o600)
-    return secret
+    legacy = home / "ip_secret"
+    candidate = legacy.read_text().strip() if legacy.is_file() else ""
+    if len(candidate) < 32:
+        candidate = secrets.token_hex(32)
+    async with pool.acquire() as conn:
+        stored = await conn.fetchval("select public.docs_app_secret_get_or_create($1, $2)", IP_SECRET_NAME, candidate)
+    return stored.encode()
 
 
 def hash_ip(ip: str, secret: bytes) -> str:

@@ -5,15 +5,17 @@ from __future__ import annotations
 import uuid
 from typing import Any
 
-from litestar import Request, Response, delete, get, post
+from litestar import HttpMethod, Request, Response, delete, get, post, route
 from litestar.datastructures import Cookie, State
 from litestar.response import Stream
 
 from app.chat import stream_protocol as protocol
+from app.chat.api_schema import CHAT_POST_RESPONSES, UNAVAILABLE, ApiOperation, ChatOperation
 from app.chat.rate_limit import client_ip, hash_ip
 from app.chat.requests import BadChatRequest, parse_chat_body
 from app.chat.sessions import COOKIE_NAME, delete_session, list_messages, parse_session_id
 from app.chat.turn import start_turn
+from app.db.recovery import RETRY_AFTER_SECONDS
 from app.logging import get_logger
 
 log = get_logger(__name__)
@@ -44,22 +46,27 @@ def session_cookie(request: Request[Any, Any, Any], state: State, session_id: uu
     )
 
 
-@post("/docs/chat", status_code=200, summary="Ask a question; the reply streams (AI SDK UI message stream)")
+def rate_limited_text(limit: int, period: str, retry_after_seconds: int) -> str:
+    """'You have reached the limit of 5 questions per hour. Please come back in about 12 minutes.'"""
+    minutes = max(1, round(retry_after_seconds / 60))
+    return (f"You have reached the limit of {limit} question{'s' if limit != 1 else ''} per {period}. "
+            f"Please come back in about {minutes} minute{'s' if minutes != 1 else ''}.")
+
+
+@post("/docs/chat", status_code=200, summary="Ask a question; the reply streams (AI SDK UI message stream)",
+      operation_class=ChatOperation, responses=CHAT_POST_RESPONSES)
 async def post_chat(request: Request[Any, Any, Any], state: State) -> Response[Any] | Stream:
     try:
-        question = parse_chat_body(await request.body())
+        question = parse_chat_body(await request.body(), request.headers.get("content-type"))
     except BadChatRequest as exc:
-        return error_response(400, "bad_request", str(exc))
+        return error_response(exc.status, exc.error, str(exc))
     settings = state.settings
     ip = client_ip(request.client.host if request.client else None, request.headers.get("x-forwarded-for"),
                    settings.trusted_proxies)
     decision = await state.rate_limiter.hit(hash_ip(ip, state.ip_secret))
     if not decision.allowed:
-        minutes = max(1, round(decision.retry_after_seconds / 60))
         return error_response(
-            429, "rate_limited",
-            f"You have asked {decision.limit} questions; please come back in about {minutes} minute"
-            f"{'s' if minutes != 1 else ''}.",
+            429, "rate_limited", rate_limited_text(decision.limit, decision.period, decision.retry_after_seconds),
             headers={"Retry-After": str(decision.retry_after_seconds)},
         )
     turn = await start_turn(
@@ -72,7 +79,8 @@ async def post_chat(request: Request[Any, Any, Any], state: State) -> Response[A
     )
 
 
-@get("/docs/chat", summary="The session's messages (from the docs_chat_id cookie)")
+@get("/docs/chat", summary="The session's messages (from the docs_chat_id cookie)", responses=UNAVAILABLE,
+     operation_class=ApiOperation)
 async def get_chat(request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
     session_id = parse_session_id(request.cookies.get(COOKIE_NAME))
     if session_id is None:
@@ -82,7 +90,8 @@ async def get_chat(request: Request[Any, Any, Any], state: State) -> dict[str, A
     return {"messages": [m.to_dict() for m in messages]}
 
 
-@delete("/docs/chat", status_code=200, summary="Delete the session and its messages; clears the cookie")
+@delete("/docs/chat", status_code=200, summary="Delete the session and its messages; clears the cookie",
+        responses=UNAVAILABLE, operation_class=ApiOperation)
 async def delete_chat(request: Request[Any, Any, Any], state: State) -> Response[dict[str, Any]]:
     session_id = parse_session_id(request.cookies.get(COOKIE_NAME))
     deleted = False
@@ -92,7 +101,8 @@ async def delete_chat(request: Request[Any, Any, Any], state: State) -> Response
     return Response({"deleted": deleted}, cookies=[session_cookie(request, state, None)])
 
 
-@get("/healthz", summary="Database reachable, index size, embedding provider")
+@get("/healthz", summary="Database reachable, index size, embedding provider", responses=UNAVAILABLE,
+     operation_class=ApiOperation)
 async def healthz(state: State) -> Response[dict[str, Any]]:
     embedder = state.services.retriever.embedder
     provider = embedder.provider.model if embedder else "none"
@@ -100,11 +110,21 @@ async def healthz(state: State) -> Response[dict[str, Any]]:
         async with state.services.pool.acquire(timeout=5) as conn:
             sections = await conn.fetchval("select count(*) from public.docs_section")
     except Exception as exc:  # noqa: BLE001 - health reports, it does not raise
+        state.db_recovery.notice_failure()
         return Response(
-            {"status": "error", "database": type(exc).__name__, "embedding_provider": provider}, status_code=503
+            {"status": "error", "error": "database_unavailable", "detail": "the database is unreachable",
+             "database": type(exc).__name__, "embedding_provider": provider},
+            status_code=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
         )
     return Response({"status": "ok", "database": "ok", "sections": sections, "embedding_provider": provider,
                      "answerer": state.services.answerer.name})
 
 
-CHAT_ROUTES = [post_chat, get_chat, delete_chat, healthz]
+@route("/docs/chat", http_method=[HttpMethod.OPTIONS], status_code=204, include_in_schema=False)
+async def options_chat() -> Response[None]:
+    # Litestar's automatic OPTIONS answer lists only the first handler's method for a path that
+    # several handlers share; this one lists them all. (CORS preflights are answered earlier.)
+    return Response(None, status_code=204, headers={"Allow": "DELETE, GET, OPTIONS, POST"})
+
+
+CHAT_ROUTES = [options_chat, post_chat, get_chat, delete_chat, healthz]

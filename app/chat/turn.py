@@ -17,10 +17,11 @@ from typing import Any
 import asyncpg
 
 from app.chat import stream_protocol as protocol
+from app.chat.answer_deadline import within_deadlines
 from app.chat.answerers import NOT_FOUND, Answerer, SourcesFound
+from app.chat.code_tools import code_tools, tool_calls_with_code, visible_code_trees
 from app.chat.excerpts import ExcerptBounds, select_excerpts
 from app.chat.sessions import ChatMessage, add_message, list_messages, upsert_session
-from app.chat.code_tools import code_tools, tool_calls_with_code, visible_code_trees
 from app.chat.tools import SearchDocsTool, ToolBox
 from app.config import Settings
 from app.corpus.code_tree import CodeTree
@@ -67,7 +68,7 @@ async def start_turn(
 ) -> ChatTurn:
     """Open (None, or an id whose row is gone) or continue the session, store the question, and
     return the turn that answers it. `question` is already parsed and clipped."""
-    async with services.pool.acquire() as conn:
+    async with services.pool.acquire() as conn, conn.transaction():
         session_id = await upsert_session(conn, session_id)
         await add_message(conn, session_id, "user", question)
     return ChatTurn(services, session_id, question, audiences)
@@ -132,7 +133,11 @@ class ChatTurn:
                 self.text.append(NOT_FOUND)  # nothing to answer from: no model is called
                 yield protocol.text_delta(text_id, NOT_FOUND)
             else:
-                async for event in services.answerer.stream(self.question, excerpts, history, tools):
+                async for event in within_deadlines(
+                    services.answerer.stream(self.question, excerpts, history, tools),
+                    first_token_seconds=settings.answer_first_token_timeout_seconds,
+                    total_seconds=settings.answer_timeout_seconds,
+                ):
                     if isinstance(event, SourcesFound):  # pages the model's search found: listed before its text
                         for source in event.sources:
                             self.sources.append({"title": source.title, "url": source.url, "heading": source.heading})
@@ -143,7 +148,7 @@ class ChatTurn:
         except (asyncio.CancelledError, GeneratorExit):
             raise
         except Exception as exc:  # noqa: BLE001 - any answerer failure becomes an error part
-            self.failed = "the answer could not be completed; the guides above are still relevant"
+            self.failed = "the summary is unavailable right now; the guides above are still relevant"
             log.warning("chat_answer_failed", answerer=services.answerer.name, error=type(exc).__name__)
             yield protocol.error(self.failed)
             return

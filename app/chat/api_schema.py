@@ -1,0 +1,79 @@
+"""What /schema says about the chat API beyond what Litestar infers: the request body, which the
+route parses itself (so that no input can reach a 500), and every error response."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import OpenAPIHeader, Reference, OpenAPIMediaType, OpenAPIType, Operation, RequestBody, Schema
+
+from app.chat.requests import MAX_BODY_BYTES
+from app.search.terms import MAX_QUESTION_CHARS
+
+
+@dataclass
+class ErrorBody:
+    """Every 4xx and 503 answer: a short code and a sentence saying what was wrong."""
+
+    error: str
+    detail: str
+
+
+@dataclass
+class ApiOperation(Operation):
+    """429 and 503 answers carry `Retry-After` (seconds)."""
+
+    def __post_init__(self) -> None:
+        for status, response in (self.responses or {}).items():
+            if status in ("429", "503") and not isinstance(response, Reference):
+                response.headers = {"Retry-After": OpenAPIHeader(
+                    schema=Schema(type=OpenAPIType.STRING, pattern=r"^[0-9]+$"), required=True,
+                    description="Seconds to wait before asking again.",
+                )}
+
+
+@dataclass
+class ChatOperation(ApiOperation):
+    """POST /docs/chat: documents the JSON body the handler reads from the raw request, and the
+    200 answer, which is a server-sent event stream."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        ok = (self.responses or {}).get("200")
+        if ok is not None and not isinstance(ok, Reference):
+            ok.description = "The reply as an AI SDK UI message stream (server-sent events)."
+            # Schema of one event: each `data:` line holds a JSON part, or the `[DONE]` sentinel.
+            ok.content = {"text/event-stream": OpenAPIMediaType(schema=Schema(
+                type=OpenAPIType.OBJECT, required=["data"],
+                properties={"data": Schema(type=OpenAPIType.STRING)},
+            ))}
+        self.request_body = RequestBody(
+            required=True,
+            description=f"A question. At most {MAX_BODY_BYTES} bytes; longer questions are cut to "
+            f"{MAX_QUESTION_CHARS} characters. An AI SDK `messages` list is also accepted.",
+            content={"application/json": OpenAPIMediaType(schema=Schema(
+                type=OpenAPIType.OBJECT,
+                required=["message"],
+                properties={"message": Schema(
+                    type=OpenAPIType.STRING,
+                    # Something other than whitespace and NUL, which are stripped.
+                    pattern=r"[^\s\x00]",
+                    description="The question; leading and trailing whitespace is ignored.",
+                )},
+            ))},
+        )
+
+
+def _error(description: str) -> ResponseSpec:
+    return ResponseSpec(data_container=ErrorBody, description=description, generate_examples=False)
+
+
+UNAVAILABLE = {503: _error("The database is unreachable; retry after the `Retry-After` seconds.")}
+CHAT_POST_RESPONSES = {
+    400: _error("The body is not a usable question (not JSON, no `message`, empty, invalid Unicode)."),
+    413: _error(f"The body is larger than {MAX_BODY_BYTES} bytes."),
+    415: _error("The body is not sent as `application/json`."),
+    429: _error("Too many questions from this client; `Retry-After` says when to come back."),
+    **UNAVAILABLE,
+}
