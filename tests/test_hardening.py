@@ -318,11 +318,10 @@ def _seed_files(database_url: str, files: dict[str, str]) -> None:
     async def go() -> None:
         pool = await create_pool(database_url)
         try:
-            async with pool.acquire() as conn:
-                from app.embeddings.providers import get_embedding_provider
+            from app.embeddings.providers import get_embedding_provider
 
-                settings = get_settings()
-                await sync_chunks(conn, compose_files(files, settings), get_embedding_provider(settings))
+            settings = get_settings()
+            await sync_chunks(pool, compose_files(files, settings), get_embedding_provider(settings))
         finally:
             await pool.close()
 

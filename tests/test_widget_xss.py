@@ -76,8 +76,7 @@ def _seed(database_url: str, files: dict[str, str]) -> None:
         pool = await create_pool(database_url)
         try:
             settings = get_settings()
-            async with pool.acquire() as conn:
-                await sync_chunks(conn, compose_files(files, settings), get_embedding_provider(settings))
+            await sync_chunks(pool, compose_files(files, settings), get_embedding_provider(settings))
         finally:
             await pool.close()
 
