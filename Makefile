@@ -9,7 +9,7 @@ STAMP := $(VENV)/.installed
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found; set PYTHON=/path/to/python3.11"; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet --upgrade pip setuptools
 	# torch first, pinned: the CPU build; an unpinned one pulls CUDA wheels.
 	$(BIN)/pip install --quiet torch==2.13.0
 	$(BIN)/pip install --quiet -e '.[dev,local]'
@@ -28,6 +28,7 @@ bench: $(STAMP)
 	$(BIN)/python scripts/bench_sync.py
 	$(BIN)/python scripts/bench_search.py
 	$(BIN)/python scripts/bench_chat.py
+	$(BIN)/python scripts/bench_load.py
 	$(BIN)/python scripts/bench_eval.py
 
 clean:

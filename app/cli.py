@@ -97,6 +97,24 @@ def db_downgrade(revision: str) -> None:
     console.print(f"database at revision [bold]{revision}[/]")
 
 
+@db.command("grant")
+@click.argument("role")
+def db_grant(role: str) -> None:
+    """Grant ROLE what the app needs (run as the owner, after each upgrade; idempotent)."""
+    from app.db.pool import connect
+    from app.db.roles import grant_app_role
+
+    url = database_url()
+
+    async def go() -> list[tuple[str, str]]:
+        async with connect(url) as conn:
+            return await grant_app_role(conn, role)
+
+    for obj, privileges in run_async(go):
+        console.print(f"{obj}: {privileges}", highlight=False)
+    console.print(f"role [bold]{role}[/] can run the app (RLS on; anon and authenticated have no grants)")
+
+
 async def _check_server(url: str) -> None:
     from app.db.pool import connect
     from app.db.status import check_vector_available
@@ -460,17 +478,29 @@ def eval_command(
 @main.command("serve")
 @click.option("--host", default=None, help="Address to bind (HOST, default 127.0.0.1).")
 @click.option("--port", type=int, default=None, help="Port to bind (PORT, default 8000).")
-def serve_command(host: str | None, port: int | None) -> None:
+@click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
+              help="Worker processes; each has its own pool of DB_POOL_SIZE connections.")
+def serve_command(host: str | None, port: int | None, workers: int) -> None:
     """Serve the chat API, the widget and the demo page."""
     import uvicorn
 
-    from app.server import create_app
+    from app.server import prepare_serving
 
     settings = get_settings()
-    database_url()  # start the embedded server (or fail clearly) before uvicorn takes over
+    # Once, before any worker starts: the embedded server, the schema and the IP secret, so
+    # workers neither race to migrate nor each make a secret of their own.
+    prepare_serving(settings)
     host, port = host or settings.host, port or settings.port
-    console.print(f"docschat on [bold]http://{host}:{port}[/]  (API schema at /schema)")
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="warning", proxy_headers=False)
+    console.print(f"docschat on [bold]http://{host}:{port}[/]  ({workers} worker{'s' if workers > 1 else ''};"
+                  " API schema at /schema)")
+    if workers == 1:
+        from app.server import create_app
+
+        uvicorn.run(create_app(settings), host=host, port=port, log_level="warning", proxy_headers=False)
+    else:
+        from app.serving import run_workers
+
+        run_workers(host, port, workers)
 
 
 @main.command("ask")

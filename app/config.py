@@ -59,12 +59,27 @@ class Settings(BaseSettings):
     )
 
     # --- embeddings ----------------------------------------------------------------------------
-    embedding_provider: Literal["auto", "gemini", "local", "none"] = Field(
-        "auto", description="auto: gemini with a key, else the local model when installed, else none."
+    embedding_provider: Literal["auto", "gemini", "openai", "local", "none"] = Field(
+        "auto",
+        description="auto: gemini with GEMINI_API_KEY, else openai with OPENAI_API_KEY, else the local model when "
+        "installed, else none.",
     )
     gemini_api_key: SecretStr | None = Field(None, description="Enables Gemini embeddings and answers.")
     gemini_base_url: str | None = Field(None, description="Another endpoint for the google-genai client (tests).")
     gemini_embedding_model: str = Field("gemini-embedding-001", description="Gemini embedding model.")
+    openai_api_key: SecretStr | None = Field(
+        None, description="Key of an OpenAI-compatible server (OpenAI, vLLM, Ollama, LM Studio: any non-empty value)."
+    )
+    openai_base_url: str | None = Field(
+        None, description="OpenAI-compatible endpoint, e.g. http://localhost:11434/v1 (unset: api.openai.com)."
+    )
+    openai_embedding_model: str = Field("text-embedding-3-small", description="Embedding model on that server.")
+    openai_embedding_dimensions: int = Field(
+        768, ge=0, le=768,
+        description="Dimensions asked of the server (OpenAI's text-embedding-3 take it); 0 = not sent, for servers "
+        "that refuse it. Shorter vectors are zero-padded to 768; longer ones are refused.",
+    )
+    openai_chat_model: str = Field("gpt-4o-mini", description="Chat model on the OpenAI-compatible server.")
     embedding_batch_size: int = Field(20, ge=1, le=100, description="Texts per embedding request.")
     embedding_max_retries: int = Field(5, ge=0, description="Retries on 429/5xx before a sync gives up.")
     embedding_retry_base_seconds: float = Field(1.0, ge=0, description="First backoff; doubles each retry.")
@@ -97,6 +112,9 @@ class Settings(BaseSettings):
     answer_timeout_seconds: float = Field(
         60.0, gt=0, description="The whole Summary must arrive within this; past it the answer stops with an error."
     )
+    answer_provider: Literal["auto", "gemini", "openai", "extractive"] = Field(
+        "auto", description="auto: gemini with GEMINI_API_KEY, else openai with OPENAI_API_KEY, else extractive."
+    )
     chat_history_turns: int = Field(4, ge=0, description="Earlier messages of the session given to the model.")
     chat_max_excerpts: int = Field(4, ge=1, le=20, description="Sections given to the model per turn (and per search).")
     chat_excerpt_min_score: float | None = Field(
@@ -125,6 +143,11 @@ class Settings(BaseSettings):
     host: str = Field("127.0.0.1", description="Address `docschat serve` binds.")
     port: int = Field(8000, ge=1, le=65535, description="Port `docschat serve` binds.")
     log_level: str = Field("info", description="debug, info, warning or error.")
+    metrics_enabled: bool = Field(False, description="true: Prometheus metrics at /metrics (unauthenticated: "
+                                  "keep it on an internal port or behind the proxy).")
+    db_pool_size: int = Field(
+        10, ge=1, le=200, description="Connections per worker process (total: workers × this, under the server's max)."
+    )
 
     @property
     def anonymous_audiences(self) -> list[str]:

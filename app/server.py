@@ -68,6 +68,16 @@ def cors_config(origins: list[str]) -> CORSConfig | None:
         )
     return CORSConfig(allow_origins=origins, allow_methods=["GET", "POST", "DELETE", "OPTIONS"],
                       allow_headers=["content-type"], allow_credentials=True)
+def prepare_serving(settings: Settings) -> None:
+    """Before workers start: the database reachable and at head, the IP secret made once."""
+    import asyncio
+
+    from app.db.migrate import ensure_schema
+    from app.db.url import resolve_database_url
+
+    asyncio.run(ensure_schema(resolve_database_url(settings)))
+    load_ip_secret(settings.ip_hash_secret.get_secret_value() if settings.ip_hash_secret else None,
+                   settings.docschat_home)
 
 
 def create_app(settings: Settings | None = None) -> Litestar:
@@ -85,7 +95,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
 
         url = resolve_database_url(settings)
         await ensure_schema(url)
-        pool = await create_pool(url, min_size=1, max_size=10)
+        pool = await create_pool(url, min_size=1, max_size=settings.db_pool_size)
         state: State = app.state
         state.settings = settings
         state.services = build_chat_services(pool, settings)
@@ -108,8 +118,17 @@ def create_app(settings: Settings | None = None) -> Litestar:
     from app.web.routes import WEB_ROUTES
 
     cors = cors_config(settings.cors_origins)
+    handlers: list[Any] = [*CHAT_ROUTES, *WEB_ROUTES]
+    middleware: list[Any] = []
+    if settings.metrics_enabled:
+        from app.metrics import metrics_middleware
+        from app.web.metrics import metrics_endpoint
+
+        handlers.append(metrics_endpoint)
+        middleware.append(metrics_middleware)
     return Litestar(
-        route_handlers=[*CHAT_ROUTES, *WEB_ROUTES],
+        route_handlers=handlers,
+        middleware=middleware,
         lifespan=[lifespan],
         cors_config=cors,
         openapi_config=OpenAPIConfig(title="docschat", version="0.1.0", path="/schema"),

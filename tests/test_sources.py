@@ -103,9 +103,7 @@ async def test_default_chat_route_never_shows_internal_pages(pool, keyword_only,
         assert client.get("/docs/runbook").status_code == 404  # nor its page view
 
 
-def test_ask_cli_public_audience_hides_the_secret(pool, db_env, tmp_path: Path) -> None:
-    import asyncio
-
+def test_ask_cli_public_audience_hides_the_secret(db_env, clean_db, tmp_path: Path) -> None:
     repo = make_docs_repo(tmp_path / "r", PAGES)
     env = {**os.environ, "EMBEDDING_PROVIDER": "none", "DOCS_REPO": str(repo)}
     assert subprocess.run([sys.executable, "-m", "app", "sync"], env=env, capture_output=True, timeout=120).returncode == 0
@@ -118,17 +116,6 @@ def test_ask_cli_public_audience_hides_the_secret(pool, db_env, tmp_path: Path) 
     result = subprocess.run([sys.executable, "-m", "app", "search", f"{SECRET} rollback", "--json"], env=env,
                             capture_output=True, text=True, timeout=120)
     assert "Runbook" in result.stdout  # the operator's default: every audience
-    asyncio.run(_truncate(db_env))
-
-
-async def _truncate(url: str) -> None:
-    import asyncpg
-
-    conn = await asyncpg.connect(url)
-    try:
-        await conn.execute("truncate docs_section, docs_lexeme_stats, docs_search_stats, docs_chat_session cascade")
-    finally:
-        await conn.close()
 
 
 async def test_source_weights_and_path_boosts_change_the_order(pool, keyword_only, tmp_path: Path) -> None:
@@ -174,9 +161,7 @@ async def test_a_broken_source_leaves_the_others_synced_and_its_rows_as_they_wer
         assert sorted(r["id"] for r in await conn.fetch("select id from docs_section")) == ["good:a.mdx", "good:c.mdx"]
 
 
-def test_sync_cli_with_a_config_file_exits_1_naming_the_broken_source(db_env, tmp_path: Path) -> None:
-    import asyncio
-
+def test_sync_cli_with_a_config_file_exits_1_naming_the_broken_source(db_env, clean_db, tmp_path: Path) -> None:
     make_docs_repo(tmp_path / "good", {"a.mdx": "---\ntitle: A\naudience: public\n---\nAlpha.\n"})
     (tmp_path / "docschat.toml").write_text(
         '[[sources]]\nname = "good"\nrepo = "good"\n\n[[sources]]\nname = "gone"\nrepo = "missing-repo"\n'
@@ -189,7 +174,6 @@ def test_sync_cli_with_a_config_file_exits_1_naming_the_broken_source(db_env, tm
     by_name = {s["name"]: s for s in summary["sources"]}
     assert by_name["good"]["error"] is None and by_name["good"]["new"] == 1
     assert "missing-repo" in by_name["gone"]["error"]
-    asyncio.run(_truncate(db_env))
 
 
 async def test_audience_flip_updates_metadata_without_reembedding(pool, fake_gemini, tmp_path: Path) -> None:

@@ -222,7 +222,7 @@ def test_sync_cli_json_summary(tmp_path: Path) -> None:
         conn = await asyncpg.connect(os.environ["DATABASE_URL"])
         try:
             n = await conn.fetchval("select count(*) from docs_section where embedding is null")
-            await conn.execute("truncate docs_section, docs_lexeme_stats, docs_search_stats")
+            await conn.execute("delete from docs_section; delete from docs_lexeme_stats; delete from docs_search_stats")
             return n
         finally:
             await conn.close()

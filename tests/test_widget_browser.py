@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_chat import seed
+from tests.helpers import seed_docs
+from tests.test_chat import DOCS
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 OUTPUT = Path(__file__).resolve().parent.parent / "test-output"
@@ -51,7 +52,7 @@ def browser():
 def demo_server(monkeypatch, clean_db, start_server):
     monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
     monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "2")
-    seed(clean_db)
+    seed_docs(clean_db, DOCS)
     return start_server()
 
 

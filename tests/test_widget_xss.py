@@ -7,15 +7,10 @@ as a Relevant Guide's title and URL.
 
 from __future__ import annotations
 
-import asyncio
 
 import pytest
 
-from app.config import get_settings
-from app.corpus.compose import compose_files
-from app.db.pool import create_pool
-from app.embeddings.providers import get_embedding_provider
-from app.sync import sync_chunks
+from tests.helpers import seed_docs
 from tests.test_widget_browser import ARGS, CHROMIUM, browser, widget  # noqa: F401 - the fixture
 
 pytestmark = [
@@ -71,17 +66,6 @@ AUDIT = """
 """
 
 
-def _seed(database_url: str, files: dict[str, str]) -> None:
-    async def go() -> None:
-        pool = await create_pool(database_url)
-        try:
-            settings = get_settings()
-            await sync_chunks(pool, compose_files(files, settings), get_embedding_provider(settings))
-        finally:
-            await pool.close()
-
-    get_settings.cache_clear()
-    asyncio.run(go())
 
 
 @pytest.fixture
@@ -90,7 +74,7 @@ def hostile_server(fake_gemini, clean_db, start_server, monkeypatch):
 
     monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "100")
     fake_gemini.answer_parts = [HOSTILE_ANSWER[:400], HOSTILE_ANSWER[400:900], HOSTILE_ANSWER[900:]]
-    _seed(clean_db, {HOSTILE_NAME: HOSTILE_PAGE, **DOCS})
+    seed_docs(clean_db, {HOSTILE_NAME: HOSTILE_PAGE, **DOCS})
     return start_server()
 
 

@@ -3,7 +3,7 @@ route parses itself (so that no input can reach a 500), and every error response
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import OpenAPIHeader, Reference, OpenAPIMediaType, OpenAPIType, Operation, RequestBody, Schema

@@ -16,6 +16,8 @@ from limits import RateLimitItemPerDay, RateLimitItemPerHour
 from limits.aio.storage import Storage
 from limits.aio.strategies import FixedWindowRateLimiter
 
+from app.metrics import record_rate_limited
+
 
 class PostgresLimitsStorage(Storage):
     """Fixed windows in public.docs_chat_limits (key, points, expire).
@@ -98,6 +100,7 @@ class ChatRateLimiter:
     async def hit(self, client_key: str) -> RateLimitDecision:
         for name, item in self.items:
             if not await self.strategy.hit(item, "chat", client_key):
+                record_rate_limited(name)
                 reset_at = await self.storage.get_expiry(item.key_for("chat", client_key))
                 return RateLimitDecision(False, max(1, math.ceil(reset_at - time.time())), item.amount, name)
         return RateLimitDecision(True)

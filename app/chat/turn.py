@@ -26,6 +26,7 @@ from app.chat.tools import SearchDocsTool, ToolBox
 from app.config import Settings
 from app.corpus.code_tree import CodeTree
 from app.logging import get_logger
+from app.metrics import observe_turn
 from app.search.conversation import QueryRewriter, retrieve_in_conversation
 from app.search.eval import absolute_url
 from app.search.retrieve import RetrievalError, Retriever
@@ -169,7 +170,7 @@ class ChatTurn:
     async def sse(self) -> AsyncIterator[str]:
         """The turn as server-sent events; the reply is saved even if the client disconnects."""
         try:
-            async for part in self.parts():
+            async for part in observe_turn(self.parts()):
                 yield protocol.sse(part)
             yield protocol.DONE
         finally:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import sys
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
@@ -10,20 +13,39 @@ from alembic.script import ScriptDirectory
 
 from app import PROJECT_ROOT
 
+#: Where the wheel carries sql/, migrations/ and alembic.ini (copied there at build time, see setup.py).
+BUNDLE_PACKAGE_DIR = "_bundle"
+
+
+@lru_cache(maxsize=1)
+def migration_root() -> Path:
+    """The folder holding sql/, migrations/ and alembic.ini: inside the installed package, else the checkout.
+
+    An installed wheel has them in app/_bundle; an editable checkout has them at the repository root.
+    """
+    bundled = resources.files("app").joinpath(BUNDLE_PACKAGE_DIR)
+    if bundled.joinpath("alembic.ini").is_file():
+        return Path(str(bundled))
+    return PROJECT_ROOT
+
+
+def sql_dir() -> Path:
+    return migration_root() / "sql"
+
 
 def alembic_config(database_url: str) -> Config:
-    _ensure_importable()
-    config = Config(str(PROJECT_ROOT / "alembic.ini"))
-    config.set_main_option("script_location", str(PROJECT_ROOT / "migrations"))
+    root = migration_root()
+    _ensure_importable(root)
+    config = Config(str(root / "alembic.ini"))
+    config.set_main_option("script_location", str(root / "migrations"))
     config.attributes["database_url"] = database_url
     return config
 
 
-def _ensure_importable() -> None:
-    # Revisions import `migrations.sqlfile`; the repository root must be on sys.path.
-    root = str(PROJECT_ROOT)
-    if root not in sys.path:
-        sys.path.insert(0, root)
+def _ensure_importable(root: Path) -> None:
+    # Revisions import `migrations.sqlfile`: the folder holding migrations/ must be on sys.path.
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
 
 
 def upgrade(database_url: str, revision: str = "head") -> None:
@@ -59,4 +81,13 @@ async def ensure_schema(database_url: str) -> None:
         current = await current_revision(conn)
     if current != head_revision():
         # alembic's env runs its own event loop: keep it off ours.
-        await asyncio.to_thread(upgrade, database_url)
+        try:
+            await asyncio.to_thread(upgrade, database_url)
+        except Exception as exc:  # noqa: BLE001 - any migration failure becomes one clear line
+            from app.errors import DatabaseError
+
+            reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0][:200]
+            raise DatabaseError(
+                f"the database is at revision {current or 'none'}, this docschat needs {head_revision()}, and "
+                f"migrating failed ({reason}); run `docschat db upgrade` as the owner of the schema"
+            ) from None

@@ -14,7 +14,20 @@ def get_embedding_provider(settings: Settings) -> EmbeddingProvider | None:
     if choice == "auto":
         from app.embeddings.local import local_model_installed
 
-        choice = "gemini" if key else ("local" if local_model_installed() else "none")
+        choice = "gemini" if key else "openai" if settings.openai_api_key else (
+            "local" if local_model_installed() else "none")
+    if choice == "openai":
+        if not settings.openai_api_key:
+            raise ConfigError("EMBEDDING_PROVIDER=openai needs OPENAI_API_KEY (any value for a local server)")
+        from app.embeddings.openai_provider import OpenAIEmbeddingProvider, make_openai_client
+
+        return OpenAIEmbeddingProvider(
+            make_openai_client(settings.openai_api_key.get_secret_value(), settings.openai_base_url,
+                               max_retries=settings.embedding_max_retries),
+            settings.openai_embedding_model,
+            dimensions=settings.openai_embedding_dimensions,
+            batch_size=settings.embedding_batch_size,
+        )
     if choice == "gemini":
         if not key:
             raise ConfigError("EMBEDDING_PROVIDER=gemini needs GEMINI_API_KEY")

