@@ -112,6 +112,8 @@ create table public.docs_source_commit (
   synced_at timestamptz not null default now()
 );
 alter table public.docs_source_commit enable row level security;
+-- Supabase's default privileges grant new tables to its API roles: this one is the service's only.
+revoke all on public.docs_source_commit from anon, authenticated;
 
 -- The stored vectors change: recompute them, then the term statistics.
 update public.docs_section

@@ -1,13 +1,13 @@
 """Code beside the docs: identifiers searchable by their words; the commit each source was synced at.
 
 Revision ID: 2026_11_30_0008
-Revises: 2026_11_30_0009
+Revises: 2026_11_30_0005
 """
 
 from migrations.sqlfile import apply_sql_file
 
 revision = "2026_11_30_0008"
-down_revision = "2026_11_30_0009"
+down_revision = "2026_11_30_0005"
 branch_labels = None
 depends_on = None
 
