@@ -14,6 +14,9 @@ path boosts; without one, the environment settings describe the single source `d
     [[boosts]]
     glob = "help/**"       # page paths within a source
     factor = 1.2
+
+A source of `kind = "code"` indexes source files by symbol (docs/guides/code.mdx): `link` is its
+href template, its weight defaults to 0.8 and its audience to `developer`.
 """
 
 from __future__ import annotations
@@ -25,10 +28,16 @@ from pathlib import Path
 from typing import Any
 
 from app.config import Settings
+from app.corpus.code import DEFAULT_CODE_EXCLUDE, DEFAULT_CODE_INCLUDE
 from app.errors import ConfigError
 from app.globs import matches_any
 
 DEFAULT_AUDIENCE = "internal"  # undeclared means internal: fail closed
+# Code sources (kind = "code"): ranked a little below the docs, for developers, not the public.
+CODE_WEIGHT = 0.8
+CODE_AUDIENCE = "developer"
+# A code chunk's href without a `link`: its path and lines (relative: the docs base URL goes in front).
+DEFAULT_CODE_LINK = "/code/{path}#L{start}-L{end}"
 _NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 
 
@@ -57,7 +66,8 @@ class Source:
     base_url: str | None = None  # None: hrefs stay relative to DOCS_BASE_URL
     weight: float = 1.0
     audiences: tuple[str, ...] = (DEFAULT_AUDIENCE,)  # of pages that declare none
-    kind: str = "docs"
+    kind: str = "docs"  # or "code": source files chunked by symbol (app/corpus/code.py)
+    link: str | None = None  # code: href template with {commit}, {path}, {start}, {end}
 
 
 @dataclass(frozen=True)
@@ -165,32 +175,39 @@ def parse_sources_config(data: dict[str, Any], path: Path, settings: Settings) -
         if any(s.name == name for s in sources):
             raise ConfigError(f"{where}: the name is used twice")
         kind = _field(table, "kind", str, where, "docs")
-        if kind not in ("docs",):
-            raise ConfigError(f"{where}: kind {kind!r} is not supported (docs)")
+        if kind not in ("docs", "code"):
+            raise ConfigError(f"{where}: kind {kind!r} is not supported (docs, code)")
+        code = kind == "code"
         repo = Path(_field(table, "repo", str, where, "."))
-        weight = float(_field(table, "weight", (int, float), where, 1.0))
+        weight = float(_field(table, "weight", (int, float), where, CODE_WEIGHT if code else 1.0))
         if not 0 < weight <= 100:
             raise ConfigError(f"{where}: 'weight' must be above 0 (and at most 100)")
         try:
-            audiences = parse_audiences(table.get("audience", DEFAULT_AUDIENCE))
+            audiences = parse_audiences(table.get("audience", CODE_AUDIENCE if code else DEFAULT_AUDIENCE))
         except ValueError as exc:
             raise ConfigError(f"{where}: 'audience': {exc}") from None
+        link = _field(table, "link", str, where, None)
+        if link is not None and not code:
+            raise ConfigError(f"{where}: 'link' is for kind = \"code\" sources (docs sources have base_url)")
+        if link is not None and "{path}" not in link:
+            raise ConfigError(f"{where}: 'link' must contain {{path}} (and usually {{commit}}, {{start}}, {{end}})")
         base_url = _field(table, "base_url", str, where, None)
         sources.append(Source(
             name=name,
             repo=repo if repo.is_absolute() else (base / repo),
             branch=_field(table, "branch", str, where, "main"),
-            dir=_field(table, "dir", str, where, "docs"),
-            include=_globs(table, "include", where, tuple(settings.docs_include)),
-            exclude=_globs(table, "exclude", where, tuple(settings.docs_exclude)),
+            dir=_field(table, "dir", str, where, "." if code else "docs"),
+            include=_globs(table, "include", where, tuple(DEFAULT_CODE_INCLUDE) if code else tuple(settings.docs_include)),
+            exclude=_globs(table, "exclude", where, tuple(DEFAULT_CODE_EXCLUDE) if code else tuple(settings.docs_exclude)),
             url_prefix=_field(table, "url_prefix", str, where, "/" + name if len(tables) > 1 else "/docs"),
             base_url=base_url.rstrip("/") if base_url else None,
             weight=weight,
             audiences=audiences,
             kind=kind,
+            link=link if link is not None else (DEFAULT_CODE_LINK if code else None),
         ))
         extra = sorted(set(table) - {"name", "kind", "repo", "branch", "dir", "include", "exclude", "url_prefix",
-                                     "base_url", "weight", "audience"})
+                                     "base_url", "weight", "audience", "link"})
         if extra:
             raise ConfigError(f"{where}: unknown key {extra[0]!r}")
     boosts: list[Boost] = []

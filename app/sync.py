@@ -368,6 +368,25 @@ async def sync_composed(
     return report
 
 
+_RECORD_COMMIT = """
+insert into public.docs_source_commit (source, commit) values ($1, $2)
+on conflict (source) do update set commit = excluded.commit, synced_at = now()
+"""
+
+
+async def record_commits(pool: asyncpg.Pool, report: SyncReport, configured_sources: set[str] | None) -> None:
+    """The commit each synced source was read at: code hrefs link to it and read_file reads it.
+    Sources no longer configured lose theirs."""
+    synced = [(s.name, s.commit) for s in report.sources if s.commit and not s.error]
+    async with pool.acquire() as conn, conn.transaction():
+        if synced:
+            await conn.executemany(_RECORD_COMMIT, synced)
+        if configured_sources is not None:
+            await conn.execute(
+                "delete from public.docs_source_commit where not (source = any($1::text[]))", sorted(configured_sources)
+            )
+
+
 async def sync_sources(
     pool: asyncpg.Pool,
     config: SourcesConfig,
@@ -387,11 +406,12 @@ async def sync_sources(
     try:
         composed = compose_sources(sources, settings, report)
         synced = {r.name for r in report.sources if not r.error}
+        configured = None if only else {s.name for s in config.sources}
         await sync_composed(
-            pool, composed, provider, report, synced_sources=synced,
-            configured_sources=None if only else {s.name for s in config.sources},
+            pool, composed, provider, report, synced_sources=synced, configured_sources=configured,
             cache=cache, progress=progress, wait_for_lock=wait_for_lock,
         )
+        await record_commits(pool, report, configured)
         outcome = "failed" if report.failed else "ok"
     except SyncBusyError:
         outcome = "busy"

@@ -13,6 +13,7 @@ import re
 from dataclasses import dataclass
 
 from app.chat.answerers import Excerpt
+from app.corpus.code import fenced_code_excerpt
 from app.corpus.fences import split_fenced
 from app.search.confidence import scaled_cosine
 from app.search.eval import absolute_url
@@ -108,6 +109,8 @@ def select_excerpts(
         if not text.strip():
             continue
         used += len(text)
+        # Code reaches the model fenced, headed by its path and lines.
+        text = fenced_code_excerpt(hit.page, hit.href, text) or text
         number = numbering.setdefault(page_url(hit), len(numbering) + 1)
         chosen.append(Excerpt(number, hit.title, absolute_url(base_url, hit.href), hit.heading, text, hit.breadcrumb))
     return chosen

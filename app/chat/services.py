@@ -36,7 +36,9 @@ def build_answerer(settings: Settings) -> Answerer:
 
 
 def build_chat_services(pool: asyncpg.Pool, settings: Settings) -> ChatServices:
+    retriever = build_retriever(pool, settings)
+    sources = retriever.sources.sources if retriever.sources else ()
     return ChatServices(
-        pool=pool, settings=settings, retriever=build_retriever(pool, settings), answerer=build_answerer(settings),
-        rewriter=build_query_rewriter(settings),
+        pool=pool, settings=settings, retriever=retriever, answerer=build_answerer(settings),
+        rewriter=build_query_rewriter(settings), code_sources=tuple(s for s in sources if s.kind == "code"),
     )

@@ -19,16 +19,19 @@ import asyncpg
 from app.chat import stream_protocol as protocol
 from app.chat.answer_deadline import within_deadlines
 from app.chat.answerers import NOT_COVERED, NOT_FOUND, Answerer, Excerpt, SourcesFound
+from app.chat.code_tools import code_tools, tool_calls_with_code, visible_code_trees
 from app.chat.excerpts import ExcerptBounds, select_excerpts
 from app.chat.gaps import record_gap
 from app.chat.sessions import ChatMessage, add_message, list_messages, upsert_session
 from app.chat.tools import SearchDocsTool, ToolBox
 from app.config import Settings
+from app.corpus.code_tree import CodeTree
 from app.logging import get_logger
 from app.metrics import observe_turn
 from app.search.conversation import QueryRewriter, retrieve_in_conversation
 from app.search.eval import absolute_url
 from app.search.retrieve import Retrieval, RetrievalError, Retriever
+from app.sources import Source
 
 # Earlier user questions that may complete the latest one (app/search/standalone.py reads 3).
 RETRIEVAL_HISTORY_QUESTIONS = 3
@@ -45,12 +48,13 @@ class ChatServices:
     retriever: Retriever
     answerer: Answerer
     rewriter: QueryRewriter | None = None
+    code_sources: tuple[Source, ...] = ()  # kind = "code": the model may read them (read_file, list_directory)
+    code_trees: dict[tuple[str, str], CodeTree] = field(default_factory=dict)  # (source, commit) → tree
     background: set[asyncio.Task[Any]] = field(default_factory=set)
 
     def keep(self, task: asyncio.Task[Any]) -> None:
         self.background.add(task)
         task.add_done_callback(self.background.discard)
-
 
 
 async def start_turn(
@@ -109,6 +113,7 @@ class ChatTurn:
                 services.retriever, self.question, _questions(earlier)[-RETRIEVAL_HISTORY_QUESTIONS:],
                 rewriter=services.rewriter, audiences=self.audiences,
             )
+            trees = await visible_code_trees(services.pool, services.code_sources, self.audiences, services.code_trees)
         except (RetrievalError, asyncpg.PostgresError, OSError) as exc:
             self.failed = "search is unavailable right now; please try again in a moment"
             log.warning("chat_retrieval_failed", error=type(exc).__name__)
@@ -133,9 +138,12 @@ class ChatTurn:
             yield protocol.source_url(f"source-{number}", url, page.title)
         bounds = excerpt_bounds(settings)
         excerpts = select_excerpts(retrieval, bounds, settings.docs_base_url, numbering, services.retriever.model)
+        code = code_tools(trees)
         tools = ToolBox(
-            [SearchDocsTool(services.retriever, bounds, settings.docs_base_url, numbering, {"audiences": self.audiences})],
-            max_calls=settings.chat_tool_calls_per_turn, timeout_seconds=settings.chat_tool_timeout_seconds,
+            [SearchDocsTool(services.retriever, bounds, settings.docs_base_url, numbering, {"audiences": self.audiences}),
+             *code],
+            max_calls=tool_calls_with_code(settings.chat_tool_calls_per_turn) if code else settings.chat_tool_calls_per_turn,
+            timeout_seconds=settings.chat_tool_timeout_seconds,
         )
         yield protocol.text_start(text_id)
         try:

@@ -8,6 +8,7 @@ from pathlib import Path
 
 from app.config import Settings
 from app.corpus.chunker import Chunk, Page, chunk_page
+from app.corpus.code_source import read_code_source
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.git_source import read_docs_tree, resolve_commit
 from app.corpus.mdx import clean_mdx
@@ -145,6 +146,9 @@ def compose_corpus(source: Source | DocsSource, settings: Settings) -> ComposeRe
     if isinstance(source, DocsSource):
         source = source.to_source(settings)
     commit = resolve_commit(source.repo, source.branch)
+    if source.kind == "code":
+        pages, code = read_code_source(source, commit, max_chars=settings.max_chunk_chars)
+        return ComposeResult(pages=pages, chunks=list(code.chunks), warnings=code.warnings, commit=commit)
     files = read_docs_tree(source.repo, commit, source.dir)
     result = compose_files(files, settings, source)
     result.commit = commit
