@@ -21,7 +21,7 @@ from app.chat.stream_protocol import parse_sse
 from app.config import get_settings
 from app.search.confidence import Evidence, Floors, judge, scaled_cosine
 from app.search.eval import EvalFileError, evaluate, load_eval_file
-from app.search.retrieve import build_retriever
+from app.search.retrieve import build_retriever, floors_from_settings
 from tests.helpers import seed_docs
 from tests.test_chat import DOCS, ask
 
@@ -61,6 +61,9 @@ def test_cosine_scale_setting_replaces_the_models(monkeypatch) -> None:
                         model="some-new-model")
     assert not judge(evidence).would_answer  # unknown model: the strict scale
     assert judge(evidence, Floors(cosine_scale=(0.05, 0.35))).would_answer
+    monkeypatch.setenv("COSINE_SCALE", "0.05, 0.35")
+    get_settings.cache_clear()
+    assert floors_from_settings(get_settings()).cosine_scale == (0.05, 0.35)
     monkeypatch.setenv("COSINE_SCALE", "0.6,0.5")
     result = subprocess.run([sys.executable, "-m", "app", "search", "x"], capture_output=True, text=True,
                             timeout=120, env={**os.environ})

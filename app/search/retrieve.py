@@ -38,7 +38,9 @@ EVIDENCE_HITS = 3
 
 
 def floors_from_settings(settings: Settings) -> Floors:
-    return Floors(settings.answer_floor, settings.low_confidence, settings.keyword_answer_floor)
+    scale = settings.cosine_scale
+    return Floors(settings.answer_floor, settings.low_confidence, settings.keyword_answer_floor,
+                  (float(scale[0]), float(scale[1])) if scale else None)
 
 
 class RetrievalError(DocschatError):
