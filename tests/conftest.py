@@ -284,6 +284,16 @@ def start_server(db_env: str, monkeypatch: pytest.MonkeyPatch):
 
 
 @pytest.fixture
+def offline(monkeypatch: pytest.MonkeyPatch, clean_db: str) -> str:
+    """Keyword-only (no embedding provider) and a generous quota: the chat tests' usual setting."""
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+    monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "100")
+    monkeypatch.setenv("RATE_LIMIT_PER_DAY", "100")
+    get_settings.cache_clear()
+    return clean_db
+
+
+@pytest.fixture
 def clean_db(database_url: str, owner_database_url: str):
     """For sync tests that write through the app: every table is emptied afterwards."""
     import asyncio

@@ -10,7 +10,7 @@ import pytest
 from app.config import get_settings
 from tests.helpers import make_docs_repo
 from tests.test_admin import DOCS, TOKEN
-from tests.test_widget_browser import ARGS, CHROMIUM, OUTPUT
+from tests.test_widget_browser import ARGS, CHROMIUM, OUTPUT, browser  # noqa: F401 - the fixture
 
 pytestmark = [
     pytest.mark.browser,
@@ -18,18 +18,6 @@ pytestmark = [
 ]
 
 HOSTILE = '<img src=x onerror="window.__pwned=1">how do I embed the widget'
-
-
-@pytest.fixture
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
 
 
 @pytest.fixture

@@ -10,12 +10,10 @@ import sys
 import time
 
 import httpx
-import pytest
 
 from app.chat.answerers import ExtractiveAnswerer, Excerpt, format_excerpts
 from app.chat.rate_limit import client_ip
 from app.chat.stream_protocol import parse_sse
-from app.config import get_settings
 from tests.helpers import seed_docs
 
 DOCS = {
@@ -38,14 +36,6 @@ def seed(database_url: str) -> None:
     seed_docs(database_url, DOCS)
 
 
-
-@pytest.fixture
-def offline(monkeypatch, clean_db):
-    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
-    monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "100")
-    monkeypatch.setenv("RATE_LIMIT_PER_DAY", "100")
-    get_settings.cache_clear()
-    return clean_db
 
 
 def ask(client: httpx.Client, message: object, **kwargs) -> httpx.Response:

@@ -85,13 +85,10 @@ def seed(database_url: str) -> None:
 
 
 @pytest.fixture
-def offline(monkeypatch, clean_db):
-    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
-    monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "100")
-    monkeypatch.setenv("RATE_LIMIT_PER_DAY", "100")
-    get_settings.cache_clear()
-    seed(clean_db)
-    return clean_db
+def offline(offline):
+    """conftest's offline setting, with this module's DOCS indexed."""
+    seed(offline)
+    return offline
 
 
 def chat(client: httpx.Client, message: str) -> list[dict]:

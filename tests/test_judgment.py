@@ -160,14 +160,6 @@ def _wait_for_gaps(database_url: str, count: int) -> list[dict]:
         time.sleep(0.05)
 
 
-@pytest.fixture
-def offline(monkeypatch, clean_db):
-    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
-    monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "100")
-    monkeypatch.setenv("RATE_LIMIT_PER_DAY", "100")
-    get_settings.cache_clear()
-    return clean_db
-
 
 @pytest.mark.parametrize("question", ["xyzzy plugh", "What is the capital of France?"])
 def test_nonsense_question_is_refused_without_guides_and_recorded(offline, start_server, question) -> None:

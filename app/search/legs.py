@@ -40,11 +40,14 @@ async def search_docs_sections(
     conn: asyncpg.Connection, question: str, match_count: int, audiences: list[str] | None
 ) -> list[Hit]:
     """Full-text leg: rare question words weigh more; best first; only sections `audiences` may see.
-    Words no visible section holds are typo-corrected or dropped first (docs_search_text, 007);
-    sections holding the question's words side by side move up (proximity.py)."""
+    Identifiers are spelled out in words first (docs_identifier_words, 008: the typo step lower-cases,
+    which would lose where `PostgresLimitsStorage` splits); then words no visible section holds are
+    typo-corrected or dropped (docs_search_text, 007); sections holding the question's words side by
+    side move up (proximity.py)."""
     # Postgres text cannot hold NUL: a pasted NUL is dropped rather than failing the leg.
     rows = await conn.fetch(
-        "select * from public.search_docs_sections(public.docs_search_text($1, $3), $2, $3)",
+        "select * from public.search_docs_sections("
+        "public.docs_search_text(public.docs_identifier_words($1), $3), $2, $3)",
         question.replace("\x00", ""), match_count, audiences,
     )
     return rerank_by_proximity(question, _hits(rows, "rank"))
