@@ -44,7 +44,8 @@ select count(*) from public.docs_revoke_api_roles();
 -- tables added since get theirs). Returns one row per object: its name and the privileges given.
 --   usage on schema public; select, insert, update, delete on each docs_ table plus a policy
 --   "docschat_app_<role>" (using true, with check true) for that role only; usage on docs_
---   sequences (serial columns); select on alembic_version (the server checks the revision at start). No truncate, references, trigger,
+--   sequences (serial columns); execute on docs_ functions kept from PUBLIC; select on alembic_version
+--   (the server checks the revision at start). No truncate, references, trigger,
 --   no DDL, no ownership. Functions are executable by PUBLIC (Postgres' default) and run with the
 --   caller's rights, so they need nothing more.
 create function public.docs_grant_app_role(app_role text) returns table (object text, privileges text)
@@ -99,6 +100,20 @@ begin
   loop
     execute format('grant usage on sequence public.%I to %I', table_name, app_role);
     object := 'sequence public.' || table_name; privileges := 'usage';
+    return next;
+  end loop;
+
+  -- docschat's functions that a migration took away from PUBLIC (docs_app_secret_get_or_create):
+  -- the app calls them. The two owner-only functions of this file stay the owner's.
+  for table_name in
+    select p.oid::pg_catalog.regprocedure::text from pg_catalog.pg_proc p
+    join pg_catalog.pg_namespace n on n.oid = p.pronamespace
+    where n.nspname = 'public' and p.proname like 'docs\_%'
+      and p.proname not in ('docs_grant_app_role', 'docs_revoke_api_roles')
+    order by 1
+  loop
+    execute format('grant execute on function %s to %I', table_name, app_role);
+    object := 'function ' || table_name; privileges := 'execute';
     return next;
   end loop;
 
