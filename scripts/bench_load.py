@@ -21,7 +21,6 @@ import statistics
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import httpx
 from _corpus import ROOT, corpus_repo, throwaway_database

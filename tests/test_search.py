@@ -10,6 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import asyncpg
 import pytest
 
 from app.config import get_settings
