@@ -116,6 +116,7 @@ def main() -> None:
         env = {k: v for k, v in os.environ.items() if k not in {"GEMINI_API_KEY", "OPENAI_API_KEY"}}
         env.update(DATABASE_URL=url, DOCSCHAT_HOME=str(home), EMBEDDING_PROVIDER="none", ANSWER_PROVIDER="extractive",
                    RATE_LIMIT_PER_HOUR="100000000", RATE_LIMIT_PER_DAY="100000000", LOG_LEVEL="warning",
+                   DOCS_DEFAULT_AUDIENCE="public",  # the corpus declares no audiences: the widget may see it all
                    PYTHONPATH=str(ROOT))
         sync = subprocess.run([sys.executable, "-m", "app", "sync", "--repo", str(repo), "--json"], env=env, cwd=ROOT,
                               capture_output=True, text=True)
