@@ -16,7 +16,7 @@ cosine distances (lower is better) are turned into "above the floor" amounts sep
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from app.search.legs import Hit
@@ -50,27 +50,30 @@ def leg_evidence(leg: str, hits: list[Hit], k: int = 60) -> list[float]:
     return [s + r / total_reciprocal for s, r in zip(shape, reciprocal, strict=True)]
 
 
-def evidence_fusion(legs: dict[str, list[Hit]], k: int = 60) -> list[FusedHit]:
-    """The legs' hits, each once, by the sum of the evidence the legs give it; best first."""
+def _fuse(legs: dict[str, list[Hit]], scores: Callable[[str, list[Hit]], list[float]]) -> list[FusedHit]:
+    """Each hit once, scored by the sum over legs of what `scores` gives it in that leg; best first."""
     fused: dict[str, FusedHit] = {}
     for leg, hits in legs.items():
-        for rank, (hit, evidence) in enumerate(zip(hits, leg_evidence(leg, hits, k), strict=True), start=1):
+        for rank, (hit, score) in enumerate(zip(hits, scores(leg, hits), strict=True), start=1):
             entry = fused.setdefault(hit.id, FusedHit(hit, 0.0))
-            entry.score += evidence
+            entry.score += score
             entry.ranks[leg] = rank
+    return _best_first(fused.values())
+
+
+def _best_first(fused: Iterable[FusedHit]) -> list[FusedHit]:
     # Ties (same score) keep a stable order: the better best-rank first, then the id.
-    return sorted(fused.values(), key=lambda f: (-f.score, min(f.ranks.values()), f.hit.id))
+    return sorted(fused, key=lambda f: (-f.score, min(f.ranks.values()), f.hit.id))
+
+
+def evidence_fusion(legs: dict[str, list[Hit]], k: int = 60) -> list[FusedHit]:
+    """The legs' hits, each once, by the sum of the evidence the legs give it; best first."""
+    return _fuse(legs, lambda leg, hits: leg_evidence(leg, hits, k))
 
 
 def reciprocal_rank_fusion(legs: dict[str, list[Hit]], k: int = 60) -> list[FusedHit]:
     """Plain RRF, score(chunk) = Σ over legs of 1 / (k + rank): the baseline, kept to compare with."""
-    fused: dict[str, FusedHit] = {}
-    for leg, hits in legs.items():
-        for rank, hit in enumerate(hits, start=1):
-            entry = fused.setdefault(hit.id, FusedHit(hit, 0.0))
-            entry.score += 1.0 / (k + rank)
-            entry.ranks[leg] = rank
-    return sorted(fused.values(), key=lambda f: (-f.score, min(f.ranks.values()), f.hit.id))
+    return _fuse(legs, lambda leg, hits: [1.0 / (k + rank) for rank in range(1, len(hits) + 1)])
 
 
 def apply_weights(fused: list[FusedHit], weight_of: Callable[[str, str], float]) -> list[FusedHit]:
@@ -78,4 +81,4 @@ def apply_weights(fused: list[FusedHit], weight_of: Callable[[str, str], float])
     for item in fused:
         item.weight = weight_of(item.hit.source, item.hit.page)
         item.score *= item.weight
-    return sorted(fused, key=lambda f: (-f.score, min(f.ranks.values()), f.hit.id))
+    return _best_first(fused)
