@@ -180,14 +180,13 @@ class Retriever:
         *,
         mode: Mode = "hybrid",
         audiences: list[str] | None = None,
-        public_only: bool = False,
         explain: bool = False,
     ) -> Retrieval:
-        """Both legs over what `audiences` may see (None: everything; FLAG_PUBLIC or public_only: public)."""
+        """Both legs over what `audiences` may see (None: everything; FLAG_PUBLIC: public)."""
         # What the legs search: a long question reduced to its informative lines, then clipped.
         search_text = clip_question(reduce_question(question))
         question = clip_question(question)
-        if public_only or self.settings.flag_public:
+        if self.settings.flag_public:
             audiences = ["public"]
         audiences = sorted(set(audiences)) if audiences is not None else None
         if not search_text.strip():
