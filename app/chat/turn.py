@@ -79,10 +79,13 @@ def guide_numbering(retrieval: Retrieval, settings: Settings) -> dict[str, int]:
             for number, page in enumerate(retrieval.pages, start=1)}
 
 
-def model_excerpts(retrieval: Retrieval, settings: Settings, model: str | None) -> list[Excerpt]:
-    """The numbered excerpts the answerer is given before any tool call (the admin tester shows them)."""
-    return select_excerpts(retrieval, excerpt_bounds(settings), settings.docs_base_url,
-                           guide_numbering(retrieval, settings), model)
+def model_excerpts(
+    retrieval: Retrieval, settings: Settings, model: str | None, numbering: dict[str, int] | None = None
+) -> list[Excerpt]:
+    """The numbered excerpts the answerer is given before any tool call (the admin tester shows them).
+    `numbering` (the guides' numbers) is extended with any page first given here."""
+    numbering = guide_numbering(retrieval, settings) if numbering is None else numbering
+    return select_excerpts(retrieval, excerpt_bounds(settings), settings.docs_base_url, numbering, model)
 
 
 @dataclass
@@ -136,11 +139,11 @@ class ChatTurn:
             url = absolute_url(settings.docs_base_url, page.href)
             self.sources.append({"title": page.title, "url": url, "heading": page.heading})
             yield protocol.source_url(f"source-{number}", url, page.title)
-        bounds = excerpt_bounds(settings)
-        excerpts = select_excerpts(retrieval, bounds, settings.docs_base_url, numbering, services.retriever.model)
+        excerpts = model_excerpts(retrieval, settings, services.retriever.model, numbering)
         code = code_tools(trees)
         tools = ToolBox(
-            [SearchDocsTool(services.retriever, bounds, settings.docs_base_url, numbering, {"audiences": self.audiences}),
+            [SearchDocsTool(services.retriever, excerpt_bounds(settings), settings.docs_base_url, numbering,
+                            {"audiences": self.audiences}),
              *code],
             max_calls=tool_calls_with_code(settings.chat_tool_calls_per_turn) if code else settings.chat_tool_calls_per_turn,
             timeout_seconds=settings.chat_tool_timeout_seconds,
