@@ -46,8 +46,10 @@ class LocalEmbeddingProvider:
         self.batch_size = batch_size
 
     async def load(self) -> None:
-        """Load the model now (10–25 s on a busy machine), so no question waits for it."""
-        await asyncio.to_thread(_load_model)
+        """Load the model now (10–25 s on a busy machine), so no question waits for it. Called
+        before every question embedding, so once loaded it returns without a thread hop."""
+        if _model is None:
+            await asyncio.to_thread(_load_model)
 
     @property
     def loaded(self) -> bool:
