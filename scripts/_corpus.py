@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import tempfile
@@ -14,6 +15,21 @@ ROOT = Path(__file__).resolve().parent.parent
 # ../shared beside the checkout; SHARED_DIR points elsewhere (a git worktree lives in another folder).
 SHARED = Path(os.environ.get("SHARED_DIR") or ROOT.parent / "shared")
 sys.path.insert(0, str(ROOT))
+
+
+# Questions a mintlify-docs user asks, for the chat and load benchmarks.
+MINTLIFY_QUESTIONS = [
+    "How do I add a custom domain?", "How do I configure the navigation?", "How do I add an API playground?",
+    "How can I hide a page?", "What components can I use for callouts?", "How do I set up analytics?",
+    "How do I deploy my docs?", "How do I add code blocks with titles?", "How do redirects work?",
+    "How do I change the theme colors?",
+]
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
 
 
 def corpus_repo(name: str, shared: Path = SHARED) -> Path:

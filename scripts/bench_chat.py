@@ -12,7 +12,6 @@ import asyncio
 import json
 import os
 import shutil
-import socket
 import statistics
 import tempfile
 import threading
@@ -20,21 +19,8 @@ import time
 from pathlib import Path
 
 import httpx
-from _corpus import corpus_repo
-
-QUESTIONS = [
-    "How do I add a custom domain?", "How do I configure the navigation?", "How do I add an API playground?",
-    "How can I hide a page?", "What components can I use for callouts?", "How do I set up analytics?",
-    "How do I deploy my docs?", "How do I add code blocks with titles?", "How do redirects work?",
-    "How do I change the theme colors?",
-]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
+from _corpus import MINTLIFY_QUESTIONS as QUESTIONS
+from _corpus import corpus_repo, free_port
 
 def start_server(port: int):
     import uvicorn

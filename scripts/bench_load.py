@@ -16,28 +16,14 @@ import asyncio
 import json
 import os
 import signal
-import socket
 import statistics
 import subprocess
 import sys
 import time
 
 import httpx
-from _corpus import ROOT, corpus_repo, throwaway_database
-
-QUESTIONS = [
-    "How do I add a custom domain?", "How do I configure the navigation?", "How do I add an API playground?",
-    "How can I hide a page?", "What components can I use for callouts?", "How do I set up analytics?",
-    "How do I deploy my docs?", "How do I add code blocks with titles?", "How do redirects work?",
-    "How do I change the theme colors?",
-]
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
+from _corpus import MINTLIFY_QUESTIONS as QUESTIONS
+from _corpus import ROOT, corpus_repo, free_port, throwaway_database
 
 def start_server(env: dict[str, str], workers: int) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()

@@ -14,8 +14,10 @@ import math
 import re
 import threading
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
+
+from tests.helpers import LoopbackHTTPServer
 
 
 def fake_vector(text: str, dimensions: int = 768) -> list[float]:
@@ -161,17 +163,13 @@ def _handler(state: FakeGemini, lock: threading.Lock) -> type[BaseHTTPRequestHan
 class FakeGeminiServer:
     def __init__(self) -> None:
         self.state = FakeGemini()
-        self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self.state, self._lock))
-        self._server.daemon_threads = True
-        self.state.url = f"http://127.0.0.1:{self._server.server_address[1]}/"
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._http = LoopbackHTTPServer(_handler(self.state, threading.Lock()))
+        self.state.url = self._http.origin + "/"
 
     def __enter__(self) -> FakeGemini:
-        self._thread.start()
+        self._http.start()
         return self.state
 
     def __exit__(self, *exc: object) -> None:
         self.state.released.set()
-        self._server.shutdown()
-        self._server.server_close()
+        self._http.stop()

@@ -11,10 +11,11 @@ import json
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from tests.fake_gemini import fake_vector
+from tests.helpers import LoopbackHTTPServer
 
 
 @dataclass
@@ -106,16 +107,12 @@ def _handler(state: FakeOpenAI, lock: threading.Lock) -> type[BaseHTTPRequestHan
 class FakeOpenAIServer:
     def __init__(self) -> None:
         self.state = FakeOpenAI()
-        self._lock = threading.Lock()
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self.state, self._lock))
-        self._server.daemon_threads = True
-        self.state.url = f"http://127.0.0.1:{self._server.server_address[1]}/v1"
-        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._http = LoopbackHTTPServer(_handler(self.state, threading.Lock()))
+        self.state.url = self._http.origin + "/v1"
 
     def __enter__(self) -> FakeOpenAI:
-        self._thread.start()
+        self._http.start()
         return self.state
 
     def __exit__(self, *exc: object) -> None:
-        self._server.shutdown()
-        self._server.server_close()
+        self._http.stop()

@@ -84,3 +84,24 @@ def seed_docs(database_url: str, files: dict[str, str]) -> None:
 
     get_settings.cache_clear()
     asyncio.run(go())
+
+
+class LoopbackHTTPServer:
+    """A threading HTTP server on a free loopback port, served from a daemon thread (the fake
+    model endpoints)."""
+
+    def __init__(self, handler: type) -> None:
+        import threading
+        from http.server import ThreadingHTTPServer
+
+        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
+        self._server.daemon_threads = True
+        self.origin = f"http://127.0.0.1:{self._server.server_address[1]}"
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
