@@ -48,7 +48,13 @@ class Settings(BaseSettings):
         ["archive/**", "design/**", "marketing/**", "screenshots/**", "README.md", "**/README.md"],
         description="Comma-separated globs (relative to DOCS_DIR) never indexed.",
     )
-    max_chunk_chars: int = Field(2400, ge=200, description="Sections longer than this are split at paragraph breaks.")
+    max_chunk_chars: int = Field(
+        800, ge=200, description="Sections longer than this are split at paragraph breaks. 800 characters fit the "
+        "offline model's 256-token window, so every part is read whole (measured: docs/configuration.mdx)."
+    )
+    max_code_chunk_chars: int = Field(
+        2400, ge=200, description="A code symbol (class) longer than this is split into its methods."
+    )
     docs_default_audience: str = Field(
         "internal", description="Audience of pages that declare none (front matter `audience:` or `public: true`). "
         "internal: fail closed, the chat widget never shows them."
@@ -94,7 +100,9 @@ class Settings(BaseSettings):
     rrf_k: int = Field(
         60, ge=1, description="k of the rank part of fusion, 1/(k + rank) (app/search/fusion.py)."
     )
-    leg_match_count: int = Field(20, ge=1, le=200, description="Rows each leg returns before fusion.")
+    leg_match_count: int = Field(
+        40, ge=1, le=200, description="Rows each leg returns before fusion (parts of a long section count one each)."
+    )
     max_pages: int = Field(3, ge=1, le=10, description="Pages kept in the final selection.")
     page_score_ratio: float = Field(
         0.3, gt=0, le=1, description="A page is kept only when its fused score is at least this share of the best."

@@ -78,6 +78,22 @@ def test_common_words_alone_are_weak_evidence() -> None:
     assert not judge(chit_chat).would_answer and judge(specific).would_answer
 
 
+def test_legs_agreeing_on_a_page_the_vector_leg_finds_unrelated_is_not_evidence() -> None:
+    # Small talk ("Hello, how are you today?") matches common words everywhere: full coverage, and
+    # both legs' top pages can share one. With agreement counted whole, coverage and agreement alone
+    # (0.30 + 0.15) reached the floor (0.45) whatever the cosine; now agreement counts as far as
+    # the cosine says the page is related.
+    small_talk = Evidence(best_cosine=0.23, coverage=1.0, matched_idf=7.1, specific_idf=7.4, legs_agree=True,
+                          model=MINILM)
+    judged = judge(small_talk)
+    assert not judged.would_answer and judged.confidence < judged.floor, judged
+    # Agreement still counts on a related page: the same evidence with a good cosine is answered,
+    # and agreeing legs give more confidence than disagreeing ones.
+    related = replace(small_talk, best_cosine=0.5)
+    assert judge(related).would_answer
+    assert judge(related).confidence > judge(replace(related, legs_agree=False)).confidence
+
+
 def test_keyword_only_has_its_own_rule_and_floor() -> None:
     assert judge(Evidence(coverage=0.0, matched_idf=0.0, specific_idf=7.0)).rule == "keyword_only"
     assert not judge(Evidence(coverage=0.0, matched_idf=0.0, specific_idf=7.0)).would_answer

@@ -18,7 +18,7 @@ from app.db.pool import connect
 from app.embeddings.base import pad_vector
 from app.search.fusion import FusedHit, evidence_fusion, reciprocal_rank_fusion
 from app.search.legs import Hit, match_docs_sections, search_docs_sections
-from app.search.pages import select_pages
+from app.search.pages import OVERVIEW_SHARE, rank_overviews_with_their_page, select_pages
 from app.search.query_embedding import QueryEmbedder
 from app.search.retrieve import RetrievalError, Retriever, build_retriever
 from app.search.terms import names_page
@@ -203,6 +203,45 @@ def test_a_page_whose_overview_and_a_section_match_outranks_one_lucky_section() 
     assert [p.title for p in select_pages([lucky, section, other], "q")] == ["A", "B"]
 
 
+def test_an_overview_shares_its_page_evidence_in_the_order_of_sections() -> None:
+    # "Does Ray support NCCL?" is answered by the collective page as a whole: its opening says what
+    # it offers. One detailed section elsewhere out-scores that opening on the words alone.
+    detail = FusedHit(_hit("gpus-nccl", "gpus.mdx", "GPUs", heading="NCCL variables"), 1.0, {"keyword": 1})
+    overview = FusedHit(_hit("coll", "collective.mdx", "Collective", heading=""), 0.9, {"keyword": 3})
+    matrix = FusedHit(_hit("coll-matrix", "collective.mdx", "Collective", heading="Support matrix"), 0.8, {"keyword": 4})
+    lone_overview = FusedHit(_hit("intro", "intro.mdx", "Intro", heading=""), 0.95, {"keyword": 2})  # no section of its page matched
+    ranked = rank_overviews_with_their_page([detail, lone_overview, overview, matrix])
+    assert [f.hit.id for f in ranked] == ["coll", "gpus-nccl", "intro", "coll-matrix"]
+    assert ranked[0].score == pytest.approx(0.9 + OVERVIEW_SHARE * 0.8)
+    # Sections and an overview whose page matched nothing else keep their scores.
+    assert {f.hit.id: f.score for f in ranked[1:]} == {"gpus-nccl": 1.0, "intro": 0.95, "coll-matrix": 0.8}
+
+
+async def test_retrieval_orders_sections_with_their_page_overview_and_chooses_pages_as_fused(pool, monkeypatch) -> None:
+    async with pool.acquire() as conn:
+        await add(conn, "collective.mdx", "The collective library offers NCCL and GLOO backends to Ray.",
+                  title="Collective", heading="")
+        await add(conn, "collective.mdx#matrix", "Which backend supports which primitive: NCCL on GPUs.",
+                  page="collective.mdx", title="Collective", heading="Support matrix")
+        await add(conn, "gpus.mdx#nccl", "Set NCCL_DEBUG to see what NCCL does; NCCL_SOCKET_IFNAME picks NCCL's "
+                  "network interface.", title="GPUs", heading="NCCL variables")
+        for i in range(20):
+            await add(conn, f"f{i}.mdx#s", f"Unrelated filler {i}.", title=f"F{i}", heading="F")
+        await refresh(conn)
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+    get_settings.cache_clear()
+    retrieval = await build_retriever(pool, get_settings()).retrieve("Does Ray support NCCL?")
+    leg = [h.id for h in retrieval.legs["keyword"]]
+    order = [f.hit.id for f in retrieval.ranking]
+    assert leg.index("gpus.mdx#nccl") < leg.index("collective.mdx")  # on the words alone
+    assert order.index("collective.mdx") < order.index("gpus.mdx#nccl")  # with its page's evidence
+    # Pages are chosen on the fused scores as they were: the overview's raise is not counted twice.
+    page = next(p for p in retrieval.pages if p.page == "collective.mdx")
+    raised = next(f for f in retrieval.ranking if f.hit.id == "collective.mdx")
+    fused = next(f for f in page.chunks if f.hit.id == "collective.mdx")
+    assert raised.score > fused.score and page.raw_score == pytest.approx(sum(f.score for f in page.chunks))
+
+
 def test_question_names_page() -> None:
     assert names_page("How do cucumber tests run?", "Cucumber Tests")
     assert not names_page("How private is my data?", "Privacy Policy")
@@ -309,6 +348,22 @@ async def test_a_typo_in_a_rare_word_still_finds_its_section(conn) -> None:
     await refresh(conn)
     assert await conn.fetchval("select docs_search_text('quarantin', '{public}')") == ""
     assert await conn.fetchval("select docs_search_text('quarantin')") == "quarantin"
+
+
+async def test_two_letter_words_are_search_terms(conn) -> None:
+    # "IP" is the question's rarest word; without it, the ten sections on the head node win.
+    await add(conn, "misc.mdx#addresses", "Each node's IP address is listed by ray.nodes().", heading="Addresses")
+    for i in range(10):
+        await add(conn, f"head{i}.mdx#s", f"Start the head node ({i}).", heading="Setup")
+    for i in range(30):
+        await add(conn, f"f{i}.mdx#s", f"Unrelated filler {i}.", heading="F")
+    await refresh(conn)
+    lexemes = [r["lexeme"] for r in await conn.fetch("select lexeme from docs_query_lexemes('the IP of the head node')")]
+    assert lexemes[0] == "ip"  # found in one section: the rarest term
+    hits = await search_docs_sections(conn, "what is the IP of the head node", 5, None)
+    assert hits[0].id == "misc.mdx#addresses"
+    # Stop words of two letters are still not terms.
+    assert await conn.fetchval("select count(*) from docs_query_lexemes('is it on or to me')") == 0
 
 
 async def test_words_standing_together_as_in_the_question_rank_higher(pool, monkeypatch) -> None:

@@ -235,7 +235,7 @@ def content_hash(embed_text: str) -> str:
 
 
 def chunk_page(
-    page: Page, *, max_chars: int = 2400, url_prefix: str = "/docs", base_url: str | None = None
+    page: Page, *, max_chars: int = 800, url_prefix: str = "/docs", base_url: str | None = None
 ) -> list[Chunk]:
     """The page's chunks; hrefs are absolute when the source has its own base URL."""
     route = (base_url or "") + page_route(page.path, url_prefix)

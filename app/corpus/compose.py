@@ -147,7 +147,7 @@ def compose_corpus(source: Source | DocsSource, settings: Settings) -> ComposeRe
         source = source.to_source(settings)
     commit = resolve_commit(source.repo, source.branch)
     if source.kind == "code":
-        pages, code = read_code_source(source, commit, max_chars=settings.max_chunk_chars)
+        pages, code = read_code_source(source, commit, max_chars=settings.max_code_chunk_chars)
         return ComposeResult(pages=pages, chunks=list(code.chunks), warnings=code.warnings, commit=commit)
     files = read_docs_tree(source.repo, commit, source.dir)
     result = compose_files(files, settings, source)

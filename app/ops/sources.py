@@ -14,7 +14,8 @@ from app.sources import Source
 def config_hash(source: Source, settings: Settings) -> str:
     """Everything besides the commit that decides a source's chunks (its config, chunk sizes):
     when it changes, a re-check of an unchanged head syncs anyway."""
-    facts = {k: str(v) for k, v in asdict(source).items()} | {"max_chunk_chars": settings.max_chunk_chars}
+    facts = {k: str(v) for k, v in asdict(source).items()} | {"max_chunk_chars": settings.max_chunk_chars,
+                                                               "max_code_chunk_chars": settings.max_code_chunk_chars}
     return hashlib.sha256(json.dumps(facts, sort_keys=True).encode()).hexdigest()[:16]
 
 

@@ -13,7 +13,8 @@ good one. The evidence here is absolute instead:
   ("thanks, that was helpful") is weak evidence: it counts in full only once the matched words
   weigh as much as one word the docs never use (`specific_idf`, the corpus's highest IDF: about
   7 for 500 sections, 7.7 for 1,100), in proportion below.
-- `legs_agree`: the two legs' top pages share a page.
+- `legs_agree`: the two legs' top pages share a page. It counts as far as the cosine says that
+  page is related: two legs agreeing on an unrelated page (small talk) is agreement on noise.
 
 Keyword-only retrieval (no provider, or the vector leg failed) has only coverage: its confidence
 is the specific coverage alone, held to its own floor.
@@ -123,7 +124,9 @@ def judge(evidence: Evidence, floors: Floors = Floors()) -> Judgment:
     if evidence.coverage is None:  # vector only: cosine is all there is
         confidence, rule = scaled, "vector_only"
     else:
-        agree = 1.0 if evidence.legs_agree else 0.0
+        # The legs agreeing on a page the vector leg finds unrelated is agreement on noise (small
+        # talk finds the same common words everywhere): it counts in proportion to the cosine.
+        agree = scaled if evidence.legs_agree else 0.0
         specific = specific_coverage(evidence)
         confidence = COSINE_WEIGHT * scaled + COVERAGE_WEIGHT * specific + AGREEMENT_WEIGHT * agree
         rule = "hybrid"

@@ -58,10 +58,10 @@ def _fuse(legs: dict[str, list[Hit]], scores: Callable[[str, list[Hit]], list[fl
             entry = fused.setdefault(hit.id, FusedHit(hit, 0.0))
             entry.score += score
             entry.ranks[leg] = rank
-    return _best_first(fused.values())
+    return best_first(fused.values())
 
 
-def _best_first(fused: Iterable[FusedHit]) -> list[FusedHit]:
+def best_first(fused: Iterable[FusedHit]) -> list[FusedHit]:
     # Ties (same score) keep a stable order: the better best-rank first, then the id.
     return sorted(fused, key=lambda f: (-f.score, min(f.ranks.values()), f.hit.id))
 
@@ -81,4 +81,4 @@ def apply_weights(fused: list[FusedHit], weight_of: Callable[[str, str], float])
     for item in fused:
         item.weight = weight_of(item.hit.source, item.hit.page)
         item.score *= item.weight
-    return _best_first(fused)
+    return best_first(fused)

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from app.search.fusion import FusedHit
+from app.search.fusion import FusedHit, best_first
 from app.search.terms import names_page
+
+# The share of its page's best section that a page's overview gains in the order of sections.
+OVERVIEW_SHARE = 0.25
 
 
 @dataclass
@@ -38,6 +41,27 @@ class PageChoice:
 def is_demoted(title: str, page: str, demoted: set[str]) -> bool:
     """`demoted` holds lower-cased titles, paths, or paths without their extension."""
     return title.lower() in demoted or page.lower() in demoted or page.rsplit(".", 1)[0].lower() in demoted
+
+
+def rank_overviews_with_their_page(fused: list[FusedHit], share: float = OVERVIEW_SHARE) -> list[FusedHit]:
+    """The fused sections, best first, each overview (the text before a page's first heading)
+    raised by `share` of its page's best section.
+
+    A question about what a page covers as a whole ("Does Ray support NCCL?") is answered by the
+    page's opening, which says what the page is for; yet a detailed section out-scores it on the
+    question's words. The overview alone is weak evidence, and so is one section, but a page whose
+    opening and a section both match is the page the question is about: its opening then moves up
+    the order. The pages (select_pages) are chosen from the fused scores as they were.
+    """
+    best_section: dict[str, float] = {}
+    for item in fused:  # best first: the first section seen of a page is its best
+        if item.hit.heading:
+            best_section.setdefault(item.hit.page_key, item.score)
+    return best_first(
+        FusedHit(item.hit, item.score + share * best_section.get(item.hit.page_key, 0.0), item.ranks, item.weight)
+        if not item.hit.heading else item
+        for item in fused
+    )
 
 
 def select_pages(

@@ -22,7 +22,7 @@ from app.metrics import observe_retrieval
 from app.search.confidence import Evidence, Floors, Judgment, judge
 from app.search.fusion import FusedHit, apply_weights, evidence_fusion
 from app.search.legs import Hit, match_docs_sections, query_terms, search_docs_sections, term_coverage
-from app.search.pages import PageChoice, select_pages
+from app.search.pages import PageChoice, rank_overviews_with_their_page, select_pages
 from app.search.query_embedding import QueryEmbedder
 from app.search.reduce import reduce_question
 from app.search.terms import clip_question
@@ -228,6 +228,7 @@ class Retriever:
             ranking, search_text, max_pages=self.settings.max_pages, score_ratio=self.settings.page_score_ratio,
             demoted_pages=self.settings.demoted_pages,
         )
+        ranking = rank_overviews_with_their_page(ranking)  # the order of sections (eval, excerpts)
         timings["fusion"] = round((time.perf_counter() - fusion_started) * 1000, 2)
         judgment = await self._judge(search_text, legs, audiences, timings)  # coverage of what was searched
         timings["total"] = round((time.perf_counter() - started) * 1000, 2)
