@@ -1,3 +1,5 @@
+drop function if exists public.docs_cooccurring_terms(text, text[], integer, integer, integer, integer);
+
 -- Back to sql/008_code.sql's docs_query_lexemes: words of three characters and more.
 create or replace function public.docs_query_lexemes(
   query_text text,

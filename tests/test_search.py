@@ -22,6 +22,7 @@ from app.search.pages import OVERVIEW_SHARE, rank_overviews_with_their_page, sel
 from app.search.query_embedding import QueryEmbedder
 from app.search.retrieve import RetrievalError, Retriever, build_retriever
 from app.search.terms import names_page
+from tests.fake_gemini import fake_vector
 
 INSERT = """
 insert into docs_section (id, source, page, title, heading, breadcrumb, href, content, audiences, content_hash,
@@ -240,6 +241,62 @@ async def test_retrieval_orders_sections_with_their_page_overview_and_chooses_pa
     raised = next(f for f in retrieval.ranking if f.hit.id == "collective.mdx")
     fused = next(f for f in page.chunks if f.hit.id == "collective.mdx")
     assert raised.score > fused.score and page.raw_score == pytest.approx(sum(f.score for f in page.chunks))
+
+
+RESCUE_DOCS = [
+    # "scatter" and "spread" go together in three sections; the answer says only "spread".
+    ("gather.mdx#s", "Scatter and gather: scatter splits the data, spread evenly.", "Gather", "S"),
+    ("plots.mdx#s", "Scatter plots spread the points out.", "Plots", "S"),
+    ("files.mdx#s", "To scatter files, spread them over buckets.", "Files", "S"),
+    ("scheduling.mdx#spread", "The SPREAD strategy places work on different nodes.", "Scheduling", "Spread"),
+]
+
+
+async def _seed_rescue_docs(pool, model: str | None) -> None:
+    async with pool.acquire() as conn:
+        for id_, text, title, heading in RESCUE_DOCS:
+            await add(conn, id_, text, title=title, heading=heading,
+                      embedding=pad_vector(fake_vector(text)) if model else None, model=model)
+        for i in range(20):
+            text = f"Unrelated filler {i} about the weather."
+            await add(conn, f"f{i}.mdx#s", text, title=f"F{i}", heading="F",
+                      embedding=pad_vector(fake_vector(text)) if model else None, model=model)
+        await refresh(conn)
+
+
+async def test_words_the_docs_use_beside_the_questions_rescue_one_passage(pool, fake_gemini, monkeypatch) -> None:
+    model = build_retriever(pool, get_settings()).model
+    await _seed_rescue_docs(pool, model)
+    async with pool.acquire() as conn:
+        terms = [r["lexeme"] for r in await conn.fetch("select lexeme from docs_cooccurring_terms('scatter my actors')")]
+    assert terms == ["spread"]  # the one word found beside "scatter" in two sections or more
+    # Words of pages the asker may not see are never offered, nor counted.
+    async with pool.acquire() as conn:
+        for i in range(2):
+            await add(conn, f"secret{i}.mdx#s", "Scatter the quarantine keys.", title="Secret", public=False)
+        await refresh(conn)
+        everyone = [r["lexeme"] for r in await conn.fetch("select lexeme from docs_cooccurring_terms('scatter')")]
+        public = [r["lexeme"] for r in await conn.fetch(
+            "select lexeme from docs_cooccurring_terms('scatter', '{public}')")]
+    assert "quarantin" in everyone and public == ["spread"]
+    question = "how do I scatter my actors"
+    monkeypatch.setenv("PAGE_SCORE_RATIO", "0.01")  # the three pages holding "scatter" are kept
+    get_settings.cache_clear()
+    retrieval = await build_retriever(pool, get_settings()).retrieve(question, audiences=["public"], explain=True)
+    assert retrieval.confidence < retrieval.judgment.low_confidence  # not confident: the rescue runs
+    assert "scheduling.mdx" not in {h.page for leg in retrieval.legs.values() for h in leg[:3]}
+    assert retrieval.rescue is not None and retrieval.rescue.hit.id == "scheduling.mdx#spread"
+    assert [p.page for p in retrieval.pages][-1] == "scheduling.mdx" and len(retrieval.pages) == 3
+    assert retrieval.ranking[2].hit.id == "scheduling.mdx#spread"  # third: it reorders nothing above it
+    dropped = [c for c in retrieval.candidates if c.reason == "dropped: its slot went to a rescued passage"]
+    assert len(dropped) == 1
+    assert retrieval.to_dict(explain=True)["explain"]["rescue"]["terms"] == ["spread"]
+    # A confident retrieval is never touched: with the low-confidence line at 0 nothing is rescued.
+    monkeypatch.setenv("ANSWER_FLOOR", "0")
+    monkeypatch.setenv("LOW_CONFIDENCE", "0")
+    get_settings.cache_clear()
+    confident = await build_retriever(pool, get_settings()).retrieve(question, audiences=["public"])
+    assert confident.rescue is None and "scheduling.mdx" not in [p.page for p in confident.pages]
 
 
 def test_question_names_page() -> None:

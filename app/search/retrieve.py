@@ -25,6 +25,7 @@ from app.search.legs import Hit, match_docs_sections, query_terms, search_docs_s
 from app.search.pages import PageChoice, rank_overviews_with_their_page, select_pages
 from app.search.query_embedding import QueryEmbedder
 from app.search.reduce import reduce_question
+from app.search.rescue import Rescue, find_rescue, place_rescue
 from app.search.terms import clip_question
 from app.sources import SourcesConfig, load_sources
 
@@ -62,6 +63,7 @@ class Retrieval:
     judgment: Judgment = field(default_factory=lambda: judge(Evidence()))
     # How the query was made from a conversation (app/search/conversation.py); None: not asked.
     standalone: dict[str, object] | None = None
+    rescue: Rescue | None = None  # the passage found through co-occurring words (app/search/rescue.py)
 
     @property
     def confidence(self) -> float:
@@ -108,6 +110,7 @@ class Retrieval:
                      "weight": c.weight, "kept": c.kept, "demoted": c.demoted, "reason": c.reason}
                     for c in self.candidates
                 ],
+                "rescue": self.rescue.to_dict() if self.rescue else None,
                 "errors": self.errors,
                 "timings_ms": self.timings_ms,
                 "confidence": self.judgment.explanation
@@ -231,6 +234,13 @@ class Retriever:
         ranking = rank_overviews_with_their_page(ranking)  # the order of sections (eval, excerpts)
         timings["fusion"] = round((time.perf_counter() - fusion_started) * 1000, 2)
         judgment = await self._judge(search_text, legs, audiences, timings)  # coverage of what was searched
+        rescue = None
+        # Never when confident; and only with both legs: keyword-only confidence is coverage alone,
+        # low for most long questions, and there the rescue displaced good third pages (measured).
+        if len(legs) == 2 and judgment.confidence < judgment.low_confidence:
+            rescue = await self._rescue(search_text, audiences, candidates, timings)
+            if rescue is not None:
+                ranking, candidates = place_rescue(rescue, ranking, candidates, self.settings.max_pages)
         timings["total"] = round((time.perf_counter() - started) * 1000, 2)
         observe_retrieval(timings)
         terms: list[dict[str, object]] = []
@@ -238,7 +248,25 @@ class Retriever:
             async with self.pool.acquire() as conn:
                 terms = await query_terms(conn, search_text, audiences)
         return Retrieval(question, mode, degraded, ranking, candidates, audiences, terms, legs, errors, timings,
-                         judgment)
+                         judgment, rescue=rescue)
+
+    async def _rescue(
+        self, question: str, audiences: list[str] | None, candidates: list[PageChoice], timings: dict[str, float]
+    ) -> Rescue | None:
+        """One passage through co-occurring words (app/search/rescue.py); None when there is none or
+        it fails: the rescue is an extra, never a reason for a retrieval to fail."""
+        started = time.perf_counter()
+        chosen = {f"{c.source}:{c.page}" for c in candidates if c.kept}
+        try:
+            async with self.pool.acquire() as conn:
+                return await asyncio.wait_for(
+                    find_rescue(conn, question, audiences, chosen), self.settings.leg_timeout_seconds
+                )
+        except (TimeoutError, asyncpg.PostgresError, OSError) as exc:
+            log.warning("rescue_failed", error=type(exc).__name__)
+            return None
+        finally:
+            timings["rescue"] = round((time.perf_counter() - started) * 1000, 2)
 
     async def _judge(
         self, question: str, legs: dict[str, list[Hit]], audiences: list[str] | None, timings: dict[str, float]

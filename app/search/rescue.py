@@ -1,0 +1,83 @@
+"""Vocabulary-mismatch rescue: one passage found through words the docs use beside the question's.
+
+A user asks how to "scatter actors"; the docs say "SPREAD". Neither leg may find that page: the
+words differ, and the embedding of a short question can miss too. The docs themselves say which of
+their words go with the question's: `docs_cooccurring_terms` (sql/010_retrieval.sql) ranks the
+words found, more often than chance, in the sections holding the question's terms. The question is
+searched again with them added; the best section of a page not already chosen is the rescued
+passage.
+
+It is a last resort, so it is bounded: it runs only when the judgment is not confident (below the
+low-confidence line, or refused), it adds at most one passage, and that passage takes the last
+place (the last page slot, the third section) without reordering what was found: a confident
+retrieval is never touched. The confidence stays what the legs' evidence made it (fail closed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import asyncpg
+
+from app.search.fusion import FusedHit
+from app.search.legs import Hit, search_docs_sections
+from app.search.pages import PageChoice
+
+RESCUE_TERMS = 5  # co-occurring words added to the question
+RESCUE_HITS = 10  # sections of the expanded search looked through for a page not yet chosen
+
+
+@dataclass(frozen=True)
+class Rescue:
+    terms: list[str]
+    hit: Hit
+
+    def to_dict(self) -> dict[str, object]:
+        return {"terms": self.terms, "id": self.hit.id, "page": self.hit.page}
+
+
+async def cooccurring_terms(conn: asyncpg.Connection, question: str, audiences: list[str] | None) -> list[str]:
+    rows = await conn.fetch(
+        "select lexeme from public.docs_cooccurring_terms($1, $2, $3)", question, audiences, RESCUE_TERMS
+    )
+    return [r["lexeme"] for r in rows]
+
+
+async def find_rescue(
+    conn: asyncpg.Connection, question: str, audiences: list[str] | None, chosen_pages: set[str]
+) -> Rescue | None:
+    """The best section, searched with the co-occurring words added, of a page not in
+    `chosen_pages` (page keys); None when there are no such words or no such page."""
+    terms = await cooccurring_terms(conn, question, audiences)
+    if not terms:
+        return None
+    hits = await search_docs_sections(conn, f"{question} {' '.join(terms)}", RESCUE_HITS, audiences)
+    hit = next((h for h in hits if h.page_key not in chosen_pages), None)
+    return Rescue(terms, hit) if hit else None
+
+
+def place_rescue(
+    rescue: Rescue, ranking: list[FusedHit], candidates: list[PageChoice], max_pages: int
+) -> tuple[list[FusedHit], list[PageChoice]]:
+    """The rescued section third in the order of sections and its page in the last page slot
+    (the page there before, if any, is dropped); everything else keeps its place."""
+    hit = rescue.hit
+    rest = [f for f in ranking if f.hit.id != hit.id]
+    # Its score is the one above it: the rescue sets no score of its own, only a place.
+    above = rest[min(1, len(rest) - 1)].score if rest else 0.0
+    rescued = FusedHit(hit, above, {"rescue": 1})
+    kept = [c for c in candidates if c.kept]
+    if len(kept) >= max_pages:
+        kept[-1].kept = False
+        kept[-1].reason = "dropped: its slot went to a rescued passage"
+    page = PageChoice(
+        page=hit.page, title=hit.title, href=hit.href, page_href=hit.href.split("#", 1)[0], score=above,
+        raw_score=above, excerpt=hit.content, heading=hit.heading, chunk_id=hit.id, source=hit.source,
+        breadcrumb=hit.breadcrumb, kept=True, chunks=[rescued],
+        reason="kept: rescued through words the docs use beside the question's (" + ", ".join(rescue.terms) + ")",
+    )
+    others = [c for c in candidates if (c.source, c.page) != (hit.source, hit.page)]
+    return (
+        [*rest[:2], rescued, *rest[2:]],
+        [*(c for c in others if c.kept), page, *(c for c in others if not c.kept)],
+    )
