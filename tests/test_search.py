@@ -148,6 +148,22 @@ def _scored(id_: str, score: float) -> Hit:
     return Hit(id_, "docs", f"{id_}.mdx", id_, "H", id_, f"/docs/{id_}#h", "", ("public",), score)
 
 
+def test_the_parts_of_a_section_are_fused_as_one_section() -> None:
+    # A long section is split into parts that share its link. The keyword leg found one part and
+    # the vector leg another: both legs found the section, which outranks a section only one leg
+    # ranked first. Its lower parts in one leg add nothing, and it is listed once.
+    def part(id_: str) -> Hit:
+        return Hit(id_, "docs", "stream.mdx", "Stream", "Tool use", "Stream", "/docs/stream#tool-use", id_,
+                   ("public",), 0.0)
+    words, code, more = part("stream#tool-use"), part("stream#tool-use~2"), part("stream#tool-use~3")
+    other, filler = _hit("deltas", "deltas.mdx"), _hit("f", "f.mdx")
+    fused = reciprocal_rank_fusion({"keyword": [other, words, more], "vector": [code, filler]})
+    assert [f.hit.id for f in fused][:2] == ["stream#tool-use~2", "deltas"]
+    assert [f.hit.href for f in fused].count("/docs/stream#tool-use") == 1
+    assert fused[0].ranks == {"keyword": 2, "vector": 1}
+    assert math.isclose(fused[0].score, 1 / 62 + 1 / 61)  # the third part (keyword rank 3) adds nothing
+
+
 def test_a_confident_leg_is_not_outvoted_by_a_flat_one() -> None:
     # Full-text is sure (its best hit far above the rest); the vector leg has no idea (ten
     # near-equal distances) and ranks that hit last. Equal RRF lets the flat leg decide.

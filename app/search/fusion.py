@@ -51,13 +51,24 @@ def leg_evidence(leg: str, hits: list[Hit], k: int = 60) -> list[float]:
 
 
 def _fuse(legs: dict[str, list[Hit]], scores: Callable[[str, list[Hit]], list[float]]) -> list[FusedHit]:
-    """Each hit once, scored by the sum over legs of what `scores` gives it in that leg; best first."""
-    fused: dict[str, FusedHit] = {}
+    """Each section once, scored by the sum over legs of what `scores` gives its best part in that
+    leg; best first. The parts of a long section share its link: one part matching a leg well is
+    the section matching it (as a page's best passage speaks for the page), and two legs that each
+    found a different part of it agree. The hit shown is the part with the most evidence."""
+    fused: dict[tuple[str, str], FusedHit] = {}
+    shown: dict[tuple[str, str], float] = {}  # the evidence of the part each entry shows
     for leg, hits in legs.items():
+        seen: set[tuple[str, str]] = set()
         for rank, (hit, score) in enumerate(zip(hits, scores(leg, hits), strict=True), start=1):
-            entry = fused.setdefault(hit.id, FusedHit(hit, 0.0))
+            key = (hit.source, hit.href)
+            if key in seen:  # a lower part of a section this leg already scored (hits are best first)
+                continue
+            seen.add(key)
+            entry = fused.setdefault(key, FusedHit(hit, 0.0))
             entry.score += score
             entry.ranks[leg] = rank
+            if score > shown.get(key, float("-inf")):
+                entry.hit, shown[key] = hit, score
     return best_first(fused.values())
 
 
