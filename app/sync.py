@@ -120,6 +120,10 @@ class SyncPlan:
     unchanged: int = 0
     counts: dict[str, dict[str, int]] = field(default_factory=dict)  # per source: new/changed/…
     planned_from: dict[str, tuple[object, ...]] = field(default_factory=dict)  # id → ExistingRow.version
+    # The commit each synced source was read at, written with the rows (code hrefs link to it, the
+    # model's read_file reads it); sources not in `configured_sources` lose theirs (None: keep).
+    commits: dict[str, str] = field(default_factory=dict)
+    configured_sources: list[str] | None = None
 
     @property
     def writes(self) -> bool:
@@ -133,14 +137,18 @@ def plan_sync(
     model: str | None,
     synced_sources: set[str],
     configured_sources: set[str] | None,
+    commits: dict[str, str] | None = None,
 ) -> SyncPlan:
-    """What to write so that the rows of `synced_sources` equal `chunks`.
+    """What to write so that the rows of `synced_sources` equal `chunks`, and their `commits`.
 
     Rows of other configured sources (not synced this time, or failed) stay as they are; rows of
     a source not in `configured_sources` (None: keep them) are deleted.
     """
     rows = {row.id: row for row in existing}
-    plan = SyncPlan(planned_from={row.id: row.version for row in rows.values()})
+    plan = SyncPlan(
+        planned_from={row.id: row.version for row in rows.values()}, commits=dict(commits or {}),
+        configured_sources=sorted(configured_sources) if configured_sources is not None else None,
+    )
 
     def count(source: str, what: str) -> None:
         per_source = plan.counts.setdefault(source, {"new": 0, "changed": 0, "unchanged": 0, "deleted": 0})
@@ -180,6 +188,11 @@ _EXISTING = """
 select id, source, page, title, heading, breadcrumb, href, audiences, content_hash, embedding_model,
        embedding is not null as has_embedding
 from public.docs_section
+"""
+
+_RECORD_COMMIT = """
+insert into public.docs_source_commit (source, commit) values ($1, $2)
+on conflict (source) do update set commit = excluded.commit, synced_at = now()
 """
 
 _UPSERT = """
@@ -282,6 +295,11 @@ async def apply_plan(
             await conn.execute("delete from public.docs_section where id = any($1::text[])", plan.delete_ids)
         if plan.writes or not await conn.fetchval("select exists (select 1 from public.docs_search_stats)"):
             await conn.fetchval("select public.refresh_docs_search_stats()")
+        if plan.commits:
+            await conn.executemany(_RECORD_COMMIT, sorted(plan.commits.items()))
+        if plan.configured_sources is not None:
+            await conn.execute("delete from public.docs_source_commit where not (source = any($1::text[]))",
+                               plan.configured_sources)
 
 
 def _undeclared_warning(source: Source, undeclared: int, pages: int) -> str | None:
@@ -331,13 +349,14 @@ async def sync_composed(
 ) -> SyncReport:
     """Plan, embed outside any transaction, apply in one; plan again if another sync got there first."""
     chunks = [chunk for result in composed for chunk in result.chunks]
+    commits = {s.name: s.commit for s in report.sources if s.commit and not s.error}
     model = provider.model if provider else None
     vectors: dict[str, list[float]] = {}
     for attempt in range(1, MAX_PLAN_ATTEMPTS + 1):
         async with pool.acquire() as conn:
             existing = await read_existing(conn)
         plan = plan_sync(existing, chunks, model=model, synced_sources=synced_sources,
-                         configured_sources=configured_sources)
+                         configured_sources=configured_sources, commits=commits)
         if provider is not None and plan.to_embed:
             vectors = await embed_texts([c.embed_text for c in plan.to_embed], provider, cache, report, progress,
                                         known=vectors)
@@ -368,24 +387,6 @@ async def sync_composed(
     return report
 
 
-_RECORD_COMMIT = """
-insert into public.docs_source_commit (source, commit) values ($1, $2)
-on conflict (source) do update set commit = excluded.commit, synced_at = now()
-"""
-
-
-async def record_commits(pool: asyncpg.Pool, report: SyncReport, configured_sources: set[str] | None) -> None:
-    """The commit each synced source was read at: code hrefs link to it and read_file reads it.
-    Sources no longer configured lose theirs."""
-    synced = [(s.name, s.commit) for s in report.sources if s.commit and not s.error]
-    async with pool.acquire() as conn, conn.transaction():
-        if synced:
-            await conn.executemany(_RECORD_COMMIT, synced)
-        if configured_sources is not None:
-            await conn.execute(
-                "delete from public.docs_source_commit where not (source = any($1::text[]))", sorted(configured_sources)
-            )
-
 
 async def sync_sources(
     pool: asyncpg.Pool,
@@ -411,7 +412,6 @@ async def sync_sources(
             pool, composed, provider, report, synced_sources=synced, configured_sources=configured,
             cache=cache, progress=progress, wait_for_lock=wait_for_lock,
         )
-        await record_commits(pool, report, configured)
         outcome = "failed" if report.failed else "ok"
     except SyncBusyError:
         outcome = "busy"

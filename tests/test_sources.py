@@ -224,12 +224,21 @@ async def test_apply_refuses_a_plan_made_from_rows_that_changed(pool, keyword_on
     async with pool.acquire() as conn:
         existing = await read_existing(conn)
     chunks = _chunks({"a.mdx": "---\ntitle: A\n---\nAlpha, edited.\n"}).chunks
-    plan = plan_sync(existing, chunks, model=None, synced_sources={"docs"}, configured_sources=None)
+    plan = plan_sync(existing, chunks, model=None, synced_sources={"docs"}, configured_sources=None,
+                     commits={"docs": "f" * 40})
     async with pool.acquire() as conn:
+        synced_at = await conn.fetchval("select commit from docs_source_commit where source = 'docs'")
         await conn.execute("update docs_section set content_hash = 'someone else'")
         with pytest.raises(StalePlanError):
             await apply_plan(conn, plan, {}, None)
         assert await conn.fetchval("select content from docs_section") == "Alpha."
+        # The commit is written with the rows, in the same transaction: nothing applied, nothing recorded.
+        assert synced_at and await conn.fetchval("select commit from docs_source_commit") == synced_at
+        fresh = plan_sync(await read_existing(conn), chunks, model=None, synced_sources={"docs"},
+                          configured_sources={"docs"}, commits={"docs": "f" * 40})
+        await apply_plan(conn, fresh, {}, None)
+        assert await conn.fetchval("select content from docs_section") == "Alpha, edited."
+        assert await conn.fetchval("select commit from docs_source_commit where source = 'docs'") == "f" * 40
 
 
 def test_a_public_page_cannot_paste_an_internal_page_or_snippet() -> None:
