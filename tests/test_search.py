@@ -42,6 +42,13 @@ async def refresh(conn) -> None:
     await conn.fetchval("select refresh_docs_search_stats()")
 
 
+def keyword_retriever(pool, monkeypatch) -> Retriever:
+    """A retriever without an embedding provider: the full-text leg alone."""
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+    get_settings.cache_clear()
+    return build_retriever(pool, get_settings())
+
+
 NASTY = [
     "", "   ", "'", "''", '"', "a & b | !c", "foo:* & (bar", "))((", "<->", "!!!", "🎉🚀 emoji only",
     "widget 🎉 embed", "x" * 5000, " ".join(["word"] * 500), "select * from docs_section; --", "\\", "\x00", "a\x00b", "embed\x00 widget",
@@ -245,9 +252,7 @@ async def test_retrieval_orders_sections_with_their_page_overview_and_chooses_pa
         for i in range(20):
             await add(conn, f"f{i}.mdx#s", f"Unrelated filler {i}.", title=f"F{i}", heading="F")
         await refresh(conn)
-    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
-    get_settings.cache_clear()
-    retrieval = await build_retriever(pool, get_settings()).retrieve("Does Ray support NCCL?")
+    retrieval = await keyword_retriever(pool, monkeypatch).retrieve("Does Ray support NCCL?")
     leg = [h.id for h in retrieval.legs["keyword"]]
     order = [f.hit.id for f in retrieval.ranking]
     assert leg.index("gpus.mdx#nccl") < leg.index("collective.mdx")  # on the words alone
@@ -390,9 +395,7 @@ async def test_flag_public_makes_every_retrieval_public_only(pool, monkeypatch) 
         await add(conn, "open.mdx#x", "deploy guide for teams", title="Open", heading="Deploy")
         await add(conn, "closed.mdx#x", "deploy guide for staff", title="Closed", heading="Deploy", public=False)
         await refresh(conn)
-    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
-    get_settings.cache_clear()
-    both = await build_retriever(pool, get_settings()).retrieve("deploy guide")
+    both = await keyword_retriever(pool, monkeypatch).retrieve("deploy guide")
     assert {p.title for p in both.pages} == {"Open", "Closed"}
     monkeypatch.setenv("FLAG_PUBLIC", "true")
     get_settings.cache_clear()
@@ -453,9 +456,7 @@ async def test_words_standing_together_as_in_the_question_rank_higher(pool, monk
         leg = await search_docs_sections(conn, "where is the head node", 5, None)
     assert plain[0]["id"] == "queues.mdx#s"  # term by term (the SQL alone), the scattered section wins
     assert leg[0].id == "nodes.mdx#s"
-    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
-    get_settings.cache_clear()
-    retrieval = await build_retriever(pool, get_settings()).retrieve("where is the head node")
+    retrieval = await keyword_retriever(pool, monkeypatch).retrieve("where is the head node")
     assert retrieval.legs["keyword"][0].id == "nodes.mdx#s"
     assert retrieval.pages[0].title == "Cluster"
 
@@ -482,9 +483,7 @@ async def test_a_pasted_traceback_is_searched_by_its_error_line(pool, monkeypatc
         for i in range(6):
             await add(conn, f"f{i}.mdx#s", f"An actor that is large number {i}.", title=f"F{i}", heading="F")
         await refresh(conn)
-    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
-    get_settings.cache_clear()
-    retrieval = await build_retriever(pool, get_settings()).retrieve(TRACE_QUESTION)
+    retrieval = await keyword_retriever(pool, monkeypatch).retrieve(TRACE_QUESTION)
     assert retrieval.pages[0].title == "Closures", [p.title for p in retrieval.pages]
     assert retrieval.question == TRACE_QUESTION  # what was asked is kept; only the search is reduced
 
