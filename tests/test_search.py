@@ -20,6 +20,7 @@ from app.search.fusion import FusedHit, evidence_fusion, reciprocal_rank_fusion
 from app.search.legs import Hit, match_docs_sections, search_docs_sections
 from app.search.pages import OVERVIEW_SHARE, rank_overviews_with_their_page, select_pages
 from app.search.query_embedding import QueryEmbedder
+from app.search.rescue import find_rescue
 from app.search.retrieve import RetrievalError, Retriever, build_retriever
 from app.search.terms import names_page
 from tests.fake_gemini import fake_vector
@@ -239,6 +240,10 @@ def test_an_overview_shares_its_page_evidence_in_the_order_of_sections() -> None
     assert ranked[0].score == pytest.approx(0.9 + OVERVIEW_SHARE * 0.8)
     # Sections and an overview whose page matched nothing else keep their scores.
     assert {f.hit.id: f.score for f in ranked[1:]} == {"gpus-nccl": 1.0, "intro": 0.95, "coll-matrix": 0.8}
+    # A code file's top-level lines (imports, constants) are not an overview: left as they are.
+    as_code = rank_overviews_with_their_page([detail, lone_overview, overview, matrix],
+                                             code_sources=frozenset({"docs"}))
+    assert [f.hit.id for f in as_code] == ["gpus-nccl", "intro", "coll", "coll-matrix"]
 
 
 async def test_retrieval_orders_sections_with_their_page_overview_and_chooses_pages_as_fused(pool, monkeypatch) -> None:
@@ -312,6 +317,11 @@ async def test_words_the_docs_use_beside_the_questions_rescue_one_passage(pool, 
     dropped = [c for c in retrieval.candidates if c.reason == "dropped: its slot went to a rescued passage"]
     assert len(dropped) == 1
     assert retrieval.to_dict(explain=True)["explain"]["rescue"]["terms"] == ["spread"]
+    # Files of a code source are never rescued (questions about code name their symbols).
+    chosen = {f"docs:{p.page}" for p in retrieval.pages[:2]}
+    async with pool.acquire() as conn:
+        assert (await find_rescue(conn, question, ["public"], chosen)).hit.id == "scheduling.mdx#spread"
+        assert await find_rescue(conn, question, ["public"], chosen, code_sources=frozenset({"docs"})) is None
     # A confident retrieval is never touched: with the low-confidence line at 0 nothing is rescued.
     monkeypatch.setenv("ANSWER_FLOOR", "0")
     monkeypatch.setenv("LOW_CONFIDENCE", "0")

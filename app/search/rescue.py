@@ -44,15 +44,19 @@ async def cooccurring_terms(conn: asyncpg.Connection, question: str, audiences: 
 
 
 async def find_rescue(
-    conn: asyncpg.Connection, question: str, audiences: list[str] | None, chosen_pages: set[str]
+    conn: asyncpg.Connection, question: str, audiences: list[str] | None, chosen_pages: set[str],
+    code_sources: frozenset[str] = frozenset(),
 ) -> Rescue | None:
-    """The best section, searched with the co-occurring words added, of a page not in
-    `chosen_pages` (page keys); None when there are no such words or no such page."""
+    """The best section, searched with the co-occurring words added, of a docs page not in
+    `chosen_pages` (page keys); None when there are no such words or no such page. Files of
+    `code_sources` are never rescued: the mismatch is between users' words and the docs' prose,
+    and a code question names its symbols (measured: scripts/bench_code.py lost a symbol's lines
+    to a rescued file)."""
     terms = await cooccurring_terms(conn, question, audiences)
     if not terms:
         return None
     hits = await search_docs_sections(conn, f"{question} {' '.join(terms)}", RESCUE_HITS, audiences)
-    hit = next((h for h in hits if h.page_key not in chosen_pages), None)
+    hit = next((h for h in hits if h.page_key not in chosen_pages and h.source not in code_sources), None)
     return Rescue(terms, hit) if hit else None
 
 

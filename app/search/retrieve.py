@@ -131,6 +131,11 @@ class Retriever:
         self.embedder = embedder
         self.sources = sources
 
+    @property
+    def code_sources(self) -> frozenset[str]:
+        """The sources of kind "code" (files by symbol, app/corpus/code.py)."""
+        return frozenset(s.name for s in self.sources.sources if s.kind == "code") if self.sources else frozenset()
+
     def weight(self, source: str, page: str) -> float:
         return self.sources.weight(source, page) if self.sources else 1.0
 
@@ -231,7 +236,7 @@ class Retriever:
             ranking, search_text, max_pages=self.settings.max_pages, score_ratio=self.settings.page_score_ratio,
             demoted_pages=self.settings.demoted_pages,
         )
-        ranking = rank_overviews_with_their_page(ranking)  # the order of sections (eval, excerpts)
+        ranking = rank_overviews_with_their_page(ranking, code_sources=self.code_sources)  # order of sections
         timings["fusion"] = round((time.perf_counter() - fusion_started) * 1000, 2)
         judgment = await self._judge(search_text, legs, audiences, timings)  # coverage of what was searched
         rescue = None
@@ -255,12 +260,16 @@ class Retriever:
     ) -> Rescue | None:
         """One passage through co-occurring words (app/search/rescue.py); None when there is none or
         it fails: the rescue is an extra, never a reason for a retrieval to fail."""
+        kept = [c for c in candidates if c.kept]
+        if len(kept) >= self.settings.max_pages and kept[-1].source in self.code_sources:
+            return None  # the slot it would take holds a code file: a question about code
         started = time.perf_counter()
-        chosen = {f"{c.source}:{c.page}" for c in candidates if c.kept}
+        chosen = {f"{c.source}:{c.page}" for c in kept}
         try:
             async with self.pool.acquire() as conn:
                 return await asyncio.wait_for(
-                    find_rescue(conn, question, audiences, chosen), self.settings.leg_timeout_seconds
+                    find_rescue(conn, question, audiences, chosen, self.code_sources),
+                    self.settings.leg_timeout_seconds,
                 )
         except (TimeoutError, asyncpg.PostgresError, OSError) as exc:
             log.warning("rescue_failed", error=type(exc).__name__)
