@@ -452,6 +452,22 @@ async def test_two_letter_words_are_search_terms(conn) -> None:
     assert await conn.fetchval("select count(*) from docs_query_lexemes('is it on or to me')") == 0
 
 
+async def test_a_term_in_more_than_a_quarter_of_the_sections_is_left_out(conn) -> None:
+    # "use" is in 30% of 400 sections: too common to say what a question is about (a term in
+    # fewer than 100 sections is always kept, so the corpus has to be this large).
+    rows = [(f"p{i}.mdx#s", f"p{i}.mdx", "Page", "S", "Page", f"/docs/p{i}#s",
+             ("Use the dashboard." if i % 10 < 3 else f"Filler {i}.") + (" Rotate the webhook secret." if i == 7 else ""),
+             True, None, None) for i in range(400)]
+    await conn.executemany(INSERT, rows)
+    await refresh(conn)
+    lexemes = [r["lexeme"] for r in await conn.fetch("select lexeme from docs_query_lexemes('use the webhook')")]
+    assert lexemes == ["webhook"]
+    assert [r["lexeme"] for r in await conn.fetch(
+        "select lexeme from docs_query_lexemes('use the webhook', null, 0.5)")] == ["webhook", "use"]
+    hits = await search_docs_sections(conn, "how do I use the webhook", 5, None)
+    assert [h.id for h in hits] == ["p7.mdx#s"]  # only the rare term finds candidates, and ranks them
+
+
 async def test_words_standing_together_as_in_the_question_rank_higher(pool, monkeypatch) -> None:
     async with pool.acquire() as conn:
         # Both sections hold "head" and "node"; only one holds them together, and it says so less often.
