@@ -307,9 +307,11 @@ async def test_words_the_docs_use_beside_the_questions_rescue_one_passage(pool, 
     assert "quarantin" in everyone and public == ["spread"]
     question = "how do I scatter my actors"
     monkeypatch.setenv("PAGE_SCORE_RATIO", "0.01")  # the three pages holding "scatter" are kept
+    monkeypatch.setenv("ANSWER_FLOOR", "0")  # answered (a refusal shows no pages: nothing to rescue)...
+    monkeypatch.setenv("LOW_CONFIDENCE", "0.99")  # ...with low confidence: the rescue runs
     get_settings.cache_clear()
     retrieval = await build_retriever(pool, get_settings()).retrieve(question, audiences=["public"], explain=True)
-    assert retrieval.confidence < retrieval.judgment.low_confidence  # not confident: the rescue runs
+    assert retrieval.judgment.is_low
     assert "scheduling.mdx" not in {h.page for leg in retrieval.legs.values() for h in leg[:3]}
     assert retrieval.rescue is not None and retrieval.rescue.hit.id == "scheduling.mdx#spread"
     assert [p.page for p in retrieval.pages][-1] == "scheduling.mdx" and len(retrieval.pages) == 3
@@ -322,12 +324,17 @@ async def test_words_the_docs_use_beside_the_questions_rescue_one_passage(pool, 
     async with pool.acquire() as conn:
         assert (await find_rescue(conn, question, ["public"], chosen)).hit.id == "scheduling.mdx#spread"
         assert await find_rescue(conn, question, ["public"], chosen, code_sources=frozenset({"docs"})) is None
-    # A confident retrieval is never touched: with the low-confidence line at 0 nothing is rescued.
-    monkeypatch.setenv("ANSWER_FLOOR", "0")
+    # A confident retrieval is never touched: with the low-confidence line at 0 nothing is rescued;
+    # nor is a refused one (it shows no pages).
     monkeypatch.setenv("LOW_CONFIDENCE", "0")
     get_settings.cache_clear()
     confident = await build_retriever(pool, get_settings()).retrieve(question, audiences=["public"])
     assert confident.rescue is None and "scheduling.mdx" not in [p.page for p in confident.pages]
+    monkeypatch.setenv("ANSWER_FLOOR", "0.99")
+    monkeypatch.delenv("LOW_CONFIDENCE")
+    get_settings.cache_clear()
+    refused = await build_retriever(pool, get_settings()).retrieve(question, audiences=["public"])
+    assert not refused.would_answer and refused.rescue is None
 
 
 def test_question_names_page() -> None:

@@ -7,9 +7,9 @@ words found, more often than chance, in the sections holding the question's term
 searched again with them added; the best section of a page not already chosen is the rescued
 passage.
 
-It is a last resort, so it is bounded: it runs only when the judgment is not confident (below the
-low-confidence line, or refused), it adds at most one passage, and that passage takes the last
-place (the last page slot, the third section) without reordering what was found: a confident
+It is a last resort, so it is bounded: it runs only for an answer below the low-confidence line
+(a refusal shows no pages), it adds at most one passage, and that passage takes the last place
+(the last page slot, the third section) without reordering what was found: a confident
 retrieval is never touched. The confidence stays what the legs' evidence made it (fail closed).
 """
 

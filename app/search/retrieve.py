@@ -240,9 +240,10 @@ class Retriever:
         timings["fusion"] = round((time.perf_counter() - fusion_started) * 1000, 2)
         judgment = await self._judge(search_text, legs, audiences, timings)  # coverage of what was searched
         rescue = None
-        # Never when confident; and only with both legs: keyword-only confidence is coverage alone,
-        # low for most long questions, and there the rescue displaced good third pages (measured).
-        if len(legs) == 2 and judgment.confidence < judgment.low_confidence:
+        # Only for an answer of low confidence: never when confident, and not for a refusal (it shows
+        # no pages). And only with both legs: keyword-only confidence is coverage alone, low for
+        # most long questions, and there the rescue displaced good third pages (measured).
+        if len(legs) == 2 and judgment.is_low:
             rescue = await self._rescue(search_text, audiences, candidates, timings)
             if rescue is not None:
                 ranking, candidates = place_rescue(rescue, ranking, candidates, self.settings.max_pages)
