@@ -387,7 +387,6 @@ async def sync_composed(
     return report
 
 
-
 async def sync_sources(
     pool: asyncpg.Pool,
     config: SourcesConfig,

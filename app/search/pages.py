@@ -30,6 +30,21 @@ class PageChoice:
     reason: str = ""
     chunks: list[FusedHit] = field(default_factory=list)
 
+    @classmethod
+    def of(cls, item: FusedHit) -> PageChoice:
+        """The page of a fused section, with that section as its excerpt."""
+        hit = item.hit
+        return cls(
+            page=hit.page, title=hit.title, href=hit.href, page_href=hit.href.split("#", 1)[0], score=item.score,
+            raw_score=item.score, excerpt=hit.content, heading=hit.heading, chunk_id=hit.id, source=hit.source,
+            breadcrumb=hit.breadcrumb, weight=item.weight, chunks=[item],
+        )
+
+    @property
+    def page_key(self) -> str:
+        """As Hit.page_key: pages are per source."""
+        return f"{self.source}:{self.page}"
+
     def to_dict(self) -> dict[str, object]:
         return {
             "title": self.title, "href": self.href, "score": round(self.score, 6), "excerpt": self.excerpt,
@@ -82,15 +97,11 @@ def select_pages(
     demoted = {d.strip().lower() for d in demoted_pages or [] if d.strip()}
     by_page: dict[str, PageChoice] = {}
     for item in fused:
-        hit = item.hit
-        choice = by_page.get(hit.page_key)
+        choice = by_page.get(item.hit.page_key)
         if choice is None:
-            choice = by_page[hit.page_key] = PageChoice(
-                page=hit.page, title=hit.title, href=hit.href, page_href=hit.href.split("#", 1)[0],
-                score=item.score, raw_score=item.score, excerpt=hit.content, heading=hit.heading, chunk_id=hit.id,
-                source=hit.source, weight=item.weight,
-            )
-        choice.chunks.append(item)
+            by_page[item.hit.page_key] = PageChoice.of(item)
+        else:
+            choice.chunks.append(item)
     for choice in by_page.values():
         # The excerpt is the best matching section; the overview only when no section matched.
         sections = [c for c in choice.chunks if c.hit.heading]

@@ -74,13 +74,10 @@ def place_rescue(
     if len(kept) >= max_pages:
         kept[-1].kept = False
         kept[-1].reason = "dropped: its slot went to a rescued passage"
-    page = PageChoice(
-        page=hit.page, title=hit.title, href=hit.href, page_href=hit.href.split("#", 1)[0], score=above,
-        raw_score=above, excerpt=hit.content, heading=hit.heading, chunk_id=hit.id, source=hit.source,
-        breadcrumb=hit.breadcrumb, kept=True, chunks=[rescued],
-        reason="kept: rescued through words the docs use beside the question's (" + ", ".join(rescue.terms) + ")",
-    )
-    others = [c for c in candidates if (c.source, c.page) != (hit.source, hit.page)]
+    page = PageChoice.of(rescued)
+    page.kept = True
+    page.reason = "kept: rescued through words the docs use beside the question's (" + ", ".join(rescue.terms) + ")"
+    others = [c for c in candidates if c.page_key != page.page_key]
     return (
         [*rest[:2], rescued, *rest[2:]],
         [*(c for c in others if c.kept), page, *(c for c in others if not c.kept)],

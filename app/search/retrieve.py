@@ -130,11 +130,8 @@ class Retriever:
         self.settings = settings
         self.embedder = embedder
         self.sources = sources
-
-    @property
-    def code_sources(self) -> frozenset[str]:
-        """The sources of kind "code" (files by symbol, app/corpus/code.py)."""
-        return frozenset(s.name for s in self.sources.sources if s.kind == "code") if self.sources else frozenset()
+        # The sources of kind "code" (files by symbol, app/corpus/code.py): no overview, no rescue.
+        self.code_sources = frozenset(s.name for s in sources.sources if s.kind == "code") if sources else frozenset()
 
     def weight(self, source: str, page: str) -> float:
         return self.sources.weight(source, page) if self.sources else 1.0
@@ -265,7 +262,7 @@ class Retriever:
         if len(kept) >= self.settings.max_pages and kept[-1].source in self.code_sources:
             return None  # the slot it would take holds a code file: a question about code
         started = time.perf_counter()
-        chosen = {f"{c.source}:{c.page}" for c in kept}
+        chosen = {c.page_key for c in kept}
         try:
             async with self.pool.acquire() as conn:
                 return await asyncio.wait_for(
