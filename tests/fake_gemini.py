@@ -14,10 +14,9 @@ import math
 import re
 import threading
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler
 from typing import Any
 
-from tests.helpers import LoopbackHTTPServer
+from tests.helpers import JSONRequestHandler, LoopbackHTTPServer
 
 
 def fake_vector(text: str, dimensions: int = 768) -> list[float]:
@@ -59,26 +58,10 @@ class FakeGemini:
         return [r for r in self.requests if r["path"].split("?")[0].endswith(":generateContent")]
 
 
-def _handler(state: FakeGemini, lock: threading.Lock) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, *args: object) -> None:  # quiet
-            pass
-
-        def _json(self, status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> None:
-            data = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(data)))
-            for k, v in (headers or {}).items():
-                self.send_header(k, v)
-            self.end_headers()
-            self.wfile.write(data)
-
+def _handler(state: FakeGemini, lock: threading.Lock) -> type[JSONRequestHandler]:
+    class Handler(JSONRequestHandler):
         def do_POST(self) -> None:  # noqa: N802
-            length = int(self.headers.get("content-length") or 0)
-            body = json.loads(self.rfile.read(length) or b"{}")
+            body = self._read_json()
             with lock:
                 state.requests.append({"path": self.path, "body": body, "key": self.headers.get("x-goog-api-key")})
                 failure = state.fail_statuses.pop(0) if state.fail_statuses else None

@@ -11,11 +11,10 @@ import json
 import threading
 import time
 from dataclasses import dataclass, field
-from http.server import BaseHTTPRequestHandler
 from typing import Any
 
 from tests.fake_gemini import fake_vector
-from tests.helpers import LoopbackHTTPServer
+from tests.helpers import JSONRequestHandler, LoopbackHTTPServer
 
 
 @dataclass
@@ -31,26 +30,10 @@ class FakeOpenAI:
         return [r for r in self.requests if r["path"] == path]
 
 
-def _handler(state: FakeOpenAI, lock: threading.Lock) -> type[BaseHTTPRequestHandler]:
-    class Handler(BaseHTTPRequestHandler):
-        protocol_version = "HTTP/1.1"
-
-        def log_message(self, *args: object) -> None:  # quiet
-            pass
-
-        def _json(self, status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> None:
-            data = json.dumps(body).encode()
-            self.send_response(status)
-            self.send_header("content-type", "application/json")
-            self.send_header("content-length", str(len(data)))
-            for key, value in (headers or {}).items():
-                self.send_header(key, value)
-            self.end_headers()
-            self.wfile.write(data)
-
+def _handler(state: FakeOpenAI, lock: threading.Lock) -> type[JSONRequestHandler]:
+    class Handler(JSONRequestHandler):
         def do_POST(self) -> None:  # noqa: N802
-            length = int(self.headers.get("content-length") or 0)
-            body = json.loads(self.rfile.read(length) or b"{}")
+            body = self._read_json()
             path = self.path.split("?")[0]
             with lock:
                 state.requests.append({"path": path, "body": body, "at": time.monotonic(),

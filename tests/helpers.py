@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
+from typing import Any
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "docschat tests",
@@ -105,3 +108,26 @@ class LoopbackHTTPServer:
     def stop(self) -> None:
         self._server.shutdown()
         self._server.server_close()
+
+
+class JSONRequestHandler(BaseHTTPRequestHandler):
+    """What the fake model endpoints share: HTTP/1.1, no request log, a JSON body in, JSON out."""
+
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args: object) -> None:  # quiet
+        pass
+
+    def _read_json(self) -> Any:
+        length = int(self.headers.get("content-length") or 0)
+        return json.loads(self.rfile.read(length) or b"{}")
+
+    def _json(self, status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("content-type", "application/json")
+        self.send_header("content-length", str(len(data)))
+        for key, value in (headers or {}).items():
+            self.send_header(key, value)
+        self.end_headers()
+        self.wfile.write(data)
