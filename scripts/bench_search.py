@@ -107,6 +107,7 @@ async def measure(pool, questions: list[str], vectors: dict[str, list[float]], r
     settings = Settings(leg_timeout_seconds=30, query_embedding_timeout_seconds=30)
     retriever = Retriever(pool, settings, QueryEmbedder(PrecomputedProvider(vectors)))
     timings: dict[str, list[float]] = {"keyword": [], "vector": [], "fused": []}
+    stages: dict[str, list[float]] = {}  # inside the fused retrieval, as it times itself
     for question in questions:  # warm-up: plans, caches, the query-vector LRU
         await retriever.retrieve(question, audiences=["public"])
     for round_number in range(rounds):
@@ -128,9 +129,15 @@ async def measure(pool, questions: list[str], vectors: dict[str, list[float]], r
                     result = await retriever.retrieve(question, audiences=["public"])
                     timings["fused"].append((time.perf_counter() - start) * 1000)
                     assert result.degraded is None, result.errors
+                    for stage, ms in result.timings_ms.items():
+                        stages.setdefault(stage, []).append(ms)
     figures = {leg: percentiles(samples) for leg, samples in timings.items()}
     slower = max(figures["keyword"]["p95"], figures["vector"]["p95"])
     figures["fused_p95_over_slower_leg"] = round(figures["fused"]["p95"] / slower, 2) if slower else None
+    # Where the fused time goes; "rescue" runs only for answers of low confidence ("runs": how often).
+    figures["fused_stages"] = {
+        stage: {**percentiles(samples), "runs": len(samples)} for stage, samples in sorted(stages.items())
+    }
     return figures
 
 

@@ -8,6 +8,7 @@ import os
 import random
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import asyncpg
@@ -17,8 +18,12 @@ from app.config import get_settings
 from app.db.pool import connect
 from app.embeddings.base import pad_vector
 from app.search.fusion import FusedHit, evidence_fusion, reciprocal_rank_fusion
-from app.search.legs import Hit, match_docs_sections, search_docs_sections
-from app.search.pages import OVERVIEW_SHARE, rank_overviews_with_their_page, select_pages
+from app.search.legs import Coverage, Hit, match_docs_sections, search_docs_sections
+from app.search.pages import (
+    OVERVIEW_SHARE,
+    rank_overviews_with_their_page,
+    select_pages,
+)
 from app.search.query_embedding import QueryEmbedder
 from app.search.rescue import find_rescue
 from app.search.retrieve import RetrievalError, Retriever, build_retriever
@@ -335,6 +340,33 @@ async def test_words_the_docs_use_beside_the_questions_rescue_one_passage(pool, 
     get_settings.cache_clear()
     refused = await build_retriever(pool, get_settings()).retrieve(question, audiences=["public"])
     assert not refused.would_answer and refused.rescue is None
+
+
+async def test_the_legs_bring_the_term_coverage_the_confidence_reads(pool, fake_gemini, monkeypatch) -> None:
+    """Coverage comes inside each leg's statement (no round trip after the legs), and the confidence
+    takes the best of both legs' top hits: a vector hit holding every word counts too."""
+    retriever = build_retriever(pool, get_settings())
+    async with pool.acquire() as conn:
+        for id_, text in [("keys.mdx#rotate", "Rotate an API key from the console"),
+                          ("limits.mdx#tiers", "Rate limits depend on the usage tier")]:
+            await add(conn, id_, text, embedding=pad_vector(fake_vector(text)), model=retriever.model)
+        await refresh(conn)
+        expected = {r["id"]: r["coverage"] for r in await conn.fetch(
+            "select * from docs_term_coverage($1, array['keys.mdx#rotate', 'limits.mdx#tiers'])", "rotate a key")}
+    retrieval = await retriever.retrieve("rotate a key")
+    for leg in ("keyword", "vector"):
+        assert {h.id: h.coverage.share for h in retrieval.legs[leg]} == {
+            h.id: pytest.approx(expected[h.id]) for h in retrieval.legs[leg]}, leg
+    assert retrieval.judgment.explanation["coverage"] == pytest.approx(1.0)
+
+    def with_coverage(id_: str, share: float) -> Hit:
+        return replace(_hit(id_, id_.split("#")[0]), score=0.5, coverage=Coverage(share, share * 10, 5.0))
+
+    partial = [with_coverage("a.mdx#s", 0.3)]
+    judged = {share: retriever._judge({"keyword": partial, "vector": [with_coverage("b.mdx#s", share)]}, {})
+              for share in (0.1, 0.9)}
+    assert judged[0.1].explanation["coverage"] == pytest.approx(0.3)
+    assert judged[0.9].explanation["coverage"] == pytest.approx(0.9)  # from the vector leg's hit
 
 
 def test_question_names_page() -> None:

@@ -3,10 +3,19 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import asyncpg
 
 from app.search.proximity import rerank_by_proximity
+
+
+class Coverage(NamedTuple):
+    """How much of the question's IDF weight a section holds (docs_term_coverage, sql/003)."""
+
+    share: float  # matched IDF / the question's total IDF
+    matched_idf: float
+    unseen_idf: float  # the IDF a term found in no visible section would have
 
 
 @dataclass(frozen=True)
@@ -21,6 +30,7 @@ class Hit:
     content: str
     audiences: tuple[str, ...]
     score: float  # full-text rank (higher is better) or cosine distance (lower is better)
+    coverage: Coverage | None = None  # of the question searched, when the leg was asked for it
 
     @property
     def page_key(self) -> str:
@@ -31,9 +41,38 @@ class Hit:
 def _hits(rows: list[asyncpg.Record], score_column: str) -> list[Hit]:
     return [
         Hit(r["id"], r["source"], r["page"], r["title"], r["heading"], r["breadcrumb"], r["href"], r["content"],
-            tuple(r["audiences"]), float(r[score_column]))
+            tuple(r["audiences"]), float(r[score_column]),
+            Coverage(float(r["coverage"]), float(r["matched_idf"]), float(r["unseen_idf"]))
+            if r.get("coverage") is not None else None)
         for r in rows
     ]
+
+
+# Each leg's hits come with their term coverage, computed in the leg's own statement: the
+# confidence needs it for the legs' best hits, and a round trip of its own after both legs would
+# add to every retrieval. `with ordinality` keeps the function's order through the join.
+KEYWORD_LEG_SQL = """
+with hits as (
+  select * from public.search_docs_sections(
+    public.docs_search_text(public.docs_identifier_words($1), $3), $2, $3) with ordinality as h
+)
+select hits.*, c.coverage, c.matched_idf, c.unseen_idf
+from hits
+left join public.docs_term_coverage($1, (select pg_catalog.array_agg(id) from hits), $3) as c using (id)
+order by hits.ordinality
+"""
+
+VECTOR_LEG_SQL = "select * from public.match_docs_sections($1, $2, $3, $4)"
+
+VECTOR_LEG_WITH_COVERAGE_SQL = """
+with hits as (
+  select * from public.match_docs_sections($4, $5, $2, $3) with ordinality as h
+)
+select hits.*, c.coverage, c.matched_idf, c.unseen_idf
+from hits
+left join public.docs_term_coverage($1, (select pg_catalog.array_agg(id) from hits), $3) as c using (id)
+order by hits.ordinality
+"""
 
 
 async def search_docs_sections(
@@ -45,21 +84,22 @@ async def search_docs_sections(
     typo-corrected or dropped (docs_search_text, 007); sections holding the question's words side by
     side move up (proximity.py)."""
     # Postgres text cannot hold NUL: a pasted NUL is dropped rather than failing the leg.
-    rows = await conn.fetch(
-        "select * from public.search_docs_sections("
-        "public.docs_search_text(public.docs_identifier_words($1), $3), $2, $3)",
-        question.replace("\x00", ""), match_count, audiences,
-    )
+    rows = await conn.fetch(KEYWORD_LEG_SQL, question.replace("\x00", ""), match_count, audiences)
     return rerank_by_proximity(question, _hits(rows, "rank"))
 
 
 async def match_docs_sections(
-    conn: asyncpg.Connection, embedding: list[float], model: str, match_count: int, audiences: list[str] | None
+    conn: asyncpg.Connection, embedding: list[float], model: str, match_count: int, audiences: list[str] | None,
+    coverage_of: str | None = None,
 ) -> list[Hit]:
-    """Vector leg: nearest by cosine distance among rows of the same model that `audiences` may see."""
-    rows = await conn.fetch(
-        "select * from public.match_docs_sections($1, $2, $3, $4)", embedding, model, match_count, audiences
-    )
+    """Vector leg: nearest by cosine distance among rows of the same model that `audiences` may see;
+    with `coverage_of`, each hit's term coverage of that question."""
+    if coverage_of is None:
+        rows = await conn.fetch(VECTOR_LEG_SQL, embedding, model, match_count, audiences)
+    else:
+        rows = await conn.fetch(
+            VECTOR_LEG_WITH_COVERAGE_SQL, coverage_of.replace("\x00", ""), match_count, audiences, embedding, model
+        )
     return _hits(rows, "distance")
 
 
@@ -70,15 +110,3 @@ async def query_terms(conn: asyncpg.Connection, question: str, audiences: list[s
         "select * from public.docs_query_lexemes($1, $2)", question.replace("\x00", ""), audiences
     )
     return [{"lexeme": r["lexeme"], "ndoc": r["ndoc"], "idf": round(r["idf"], 4)} for r in rows]
-
-
-async def term_coverage(
-    conn: asyncpg.Connection, question: str, section_ids: list[str], audiences: list[str] | None
-) -> tuple[float, float, float] | None:
-    """(coverage, matched IDF, unseen IDF) of the section that matches most of the question's IDF
-    weight, with term statistics as `audiences` see them."""
-    row = await conn.fetchrow(
-        "select coverage, matched_idf, unseen_idf from public.docs_term_coverage($1, $2, $3) limit 1",
-        question, section_ids, audiences,
-    )
-    return (float(row["coverage"]), float(row["matched_idf"]), float(row["unseen_idf"])) if row else None

@@ -21,7 +21,7 @@ from app.logging import get_logger
 from app.metrics import observe_retrieval
 from app.search.confidence import Evidence, Floors, Judgment, judge
 from app.search.fusion import FusedHit, apply_weights, evidence_fusion
-from app.search.legs import Hit, match_docs_sections, query_terms, search_docs_sections, term_coverage
+from app.search.legs import Hit, match_docs_sections, query_terms, search_docs_sections
 from app.search.pages import PageChoice, rank_overviews_with_their_page, select_pages
 from app.search.query_embedding import QueryEmbedder
 from app.search.reduce import reduce_question
@@ -158,7 +158,9 @@ class Retriever:
         timings["keyword_sql"] = round((time.perf_counter() - started) * 1000, 2)
         return hits
 
-    async def _vector(self, question: str, audiences: list[str] | None, timings: dict[str, float]) -> list[Hit]:
+    async def _vector(
+        self, question: str, audiences: list[str] | None, timings: dict[str, float], with_coverage: bool
+    ) -> list[Hit]:
         assert self.embedder is not None
         # Loading the offline model takes seconds on a busy machine; warm_up() does it before the
         # first question. Should a question still come first, the timeout covers embedding only.
@@ -172,7 +174,8 @@ class Retriever:
         async with self.pool.acquire() as conn:
             hits = await asyncio.wait_for(
                 match_docs_sections(
-                    conn, embedding, self.embedder.provider.model, self.settings.leg_match_count, audiences
+                    conn, embedding, self.embedder.provider.model, self.settings.leg_match_count, audiences,
+                    coverage_of=question if with_coverage else None,
                 ),
                 self.settings.leg_timeout_seconds,
             )
@@ -209,7 +212,11 @@ class Retriever:
             if self.embedder is None:
                 errors["vector"] = "no embedding provider is configured"  # by choice: not a failure
             else:
-                tasks["vector"] = asyncio.create_task(self._vector(search_text, audiences, timings))
+                # The confidence reads the term coverage of both legs' best hits (the keyword leg's
+                # always come with it): the vector leg brings its own while the slower leg runs.
+                tasks["vector"] = asyncio.create_task(
+                    self._vector(search_text, audiences, timings, with_coverage="keyword" in tasks)
+                )
         results = await asyncio.gather(*tasks.values(), return_exceptions=True)
         legs: dict[str, list[Hit]] = {}
         for name, result in zip(tasks, results, strict=True):
@@ -235,7 +242,7 @@ class Retriever:
         )
         ranking = rank_overviews_with_their_page(ranking, code_sources=self.code_sources)  # order of sections
         timings["fusion"] = round((time.perf_counter() - fusion_started) * 1000, 2)
-        judgment = await self._judge(search_text, legs, audiences, timings)  # coverage of what was searched
+        judgment = self._judge(legs, timings)
         rescue = None
         # Only for an answer of low confidence: never when confident, and not for a refusal (it shows
         # no pages). And only with both legs: keyword-only confidence is coverage alone, low for
@@ -275,29 +282,19 @@ class Retriever:
         finally:
             timings["rescue"] = round((time.perf_counter() - started) * 1000, 2)
 
-    async def _judge(
-        self, question: str, legs: dict[str, list[Hit]], audiences: list[str] | None, timings: dict[str, float]
-    ) -> Judgment:
+    def _judge(self, legs: dict[str, list[Hit]], timings: dict[str, float]) -> Judgment:
         """The confidence from the legs' absolute evidence (see app/search/confidence.py)."""
         started = time.perf_counter()
         vector_hits, keyword_hits = legs.get("vector"), legs.get("keyword")
         best_cosine = 1.0 - vector_hits[0].score if vector_hits else None
         coverage = matched_idf = specific_idf = None
         if keyword_hits is not None:
-            top = keyword_hits[:EVIDENCE_HITS] + (vector_hits or [])[:EVIDENCE_HITS]
+            # The section of the legs' best that holds most of the question's IDF weight.
+            measured = [(h.coverage, h.id) for h in keyword_hits[:EVIDENCE_HITS] + (vector_hits or [])[:EVIDENCE_HITS]
+                        if h.coverage is not None]
             coverage, matched_idf = 0.0, 0.0
-            if top:
-                try:
-                    async with self.pool.acquire() as conn:
-                        best = await asyncio.wait_for(
-                            term_coverage(conn, question, list(dict.fromkeys(h.id for h in top)), audiences),
-                            self.settings.leg_timeout_seconds,
-                        )
-                    if best is not None:
-                        coverage, matched_idf, specific_idf = best
-                except (TimeoutError, asyncpg.PostgresError, OSError) as exc:
-                    log.warning("coverage_failed", error=type(exc).__name__)
-                    coverage = matched_idf = None
+            if measured:
+                (coverage, matched_idf, specific_idf), _ = min(measured, key=lambda m: (-m[0].share, m[1]))
         legs_agree = None
         if vector_hits is not None and keyword_hits is not None:
             legs_agree = bool(
