@@ -59,6 +59,8 @@ class DatabaseRecovery:
                 if url:
                     self.pool.set_connect_args(url)
             await self.pool.expire_connections()
+        except DatabaseError as exc:  # ours: says what is wrong (a path, never a secret)
+            log.warning("database_recovery_failed", error=type(exc).__name__, detail=str(exc)[:300])
         except Exception as exc:  # noqa: BLE001 - the next failure tries again
             log.warning("database_recovery_failed", error=type(exc).__name__)
         finally:
