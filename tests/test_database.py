@@ -242,6 +242,14 @@ def test_docschat_settings_replace_their_own_block_only(tmp_path) -> None:
     assert mark_refused(conf) and not mark_refused(conf)
     assert not update_settings(conf, {"shared_buffers": "1024MB"}) and "\n# shared_buffers = '1024MB'" in conf.read_text()
     assert update_settings(conf, {"shared_buffers": "512MB"}) and "\nshared_buffers = '512MB'" in conf.read_text()
+    # Bytes that are not UTF-8 (a Latin-1 comment) survive as they were; a symlink stays a link.
+    target = tmp_path / "elsewhere.conf"
+    target.write_bytes(b"# caf\xe9\nmax_connections = 100\n")
+    conf.unlink()
+    conf.symlink_to(target)
+    assert update_settings(conf, {"shared_buffers": "512MB"}) and conf.is_symlink()
+    assert target.read_bytes() == b"# caf\xe9\nmax_connections = 100\n\n# docschat: begin\nshared_buffers = '512MB'\n# docschat: end\n"
+    conf.unlink()
     # Hand-edited markers: a BEGIN with no END keeps the lines after it, stray ENDs go, and there
     # is one block, at the end.
     conf.write_text("a = 1\n# docschat: begin\nwork_mem = '8MB'\n# docschat: end\n# docschat: end\n"
@@ -262,18 +270,42 @@ def test_a_postmaster_pid_naming_another_program_or_garbage_is_handled(tmp_path)
     other = subprocess.Popen(["sleep", "120"])
     try:
         url = ensure_embedded_server(home)
-        lines = pid_file.read_text().splitlines()
-        _stop_embedded(home)
-        pid_file.write_text("\n".join([str(other.pid), *lines[1:]]) + "\n")  # as a stale file would be
-        assert restart_embedded_server_if_down(home) == url
-        assert int(pid_file.read_text().split()[0]) not in (other.pid, int(lines[0]))
-        assert asyncio.run(_shared_buffers_and_start(url))[0]
-        assert other.poll() is None  # the other program is left alone
+        # Both ways in: a process starting (a new handle) and the app's recovery.
+        for start_again in (ensure_embedded_server, restart_embedded_server_if_down):
+            lines = pid_file.read_text().splitlines()
+            _stop_embedded(home)
+            pid_file.write_text("\n".join([str(other.pid), *lines[1:]]) + "\n")  # as a stale file would be
+            assert start_again(home) == url, start_again.__name__
+            assert int(pid_file.read_text().split()[0]) not in (other.pid, int(lines[0]))
+            assert asyncio.run(_shared_buffers_and_start(url))[0]
+            assert other.poll() is None  # the other program is left alone
         _stop_embedded(home)
         pid_file.write_text("garbage\n")
         with pytest.raises(DatabaseError, match="postmaster.pid cannot be read"):
             restart_embedded_server_if_down(home)
+        pid_file.unlink()
     finally:
         other.kill()
-        pid_file.unlink(missing_ok=True)
+        _stop_embedded(home)
+
+
+def test_a_start_that_fails_for_another_reason_keeps_the_settings_and_says_why(tmp_path) -> None:
+    from app.db.embedded import ensure_embedded_server
+
+    home = tmp_path / "home"
+    home.mkdir()
+    try:
+        ensure_embedded_server(home)
+        _stop_embedded(home)
+        conf = (home / "pg" / "postgresql.conf").read_bytes()
+        hba = home / "pg" / "pg_hba.conf"
+        hba.write_text(hba.read_text() + "\nnonsense line\n")
+        with pytest.raises(DatabaseError, match="its log says: could not load"):
+            ensure_embedded_server(home)
+        assert (home / "pg" / "postgresql.conf").read_bytes() == conf  # not marked refused: not their fault
+        (home / "pg.lock").unlink()
+        (home / "pg.lock").mkdir()
+        with pytest.raises(DatabaseError, match="cannot lock"):
+            ensure_embedded_server(home)
+    finally:
         _stop_embedded(home)

