@@ -296,3 +296,50 @@ def test_a_start_that_fails_for_another_reason_keeps_the_settings_and_says_why(t
             ensure_embedded_server(home)
     finally:
         stop_embedded_server(home)
+
+
+def test_settings_stay_when_the_start_failed_for_a_reason_that_then_passed(tmp_path, monkeypatch) -> None:
+    """The server refuses a start for a reason of the moment (here a pg_hba.conf line, repaired
+    between the two attempts) and starts on the retry without docschat's settings: the settings
+    were not the cause, so they are not given up for good, and the next start has them."""
+    from app.db import embedded
+
+    monkeypatch.setattr(embedded, "embedded_settings", lambda: {"shared_buffers": "256MB"})
+    home = tmp_path / "home"
+    home.mkdir()
+    try:
+        embedded.ensure_embedded_server(home)
+        stop_embedded_server(home)
+        conf = home / "pg" / "postgresql.conf"
+        with_settings = conf.read_bytes()
+        assert b"\nshared_buffers = '256MB'\n" in with_settings
+        hba = home / "pg" / "pg_hba.conf"
+        good = hba.read_text()
+        hba.write_text(good + "\nnonsense line\n")
+        refuse = embedded.mark_refused
+
+        def the_reason_passes(path: Path) -> bool:  # called between the failed start and the retry
+            hba.write_text(good)
+            return refuse(path)
+
+        monkeypatch.setattr(embedded, "mark_refused", the_reason_passes)
+        url = embedded.ensure_embedded_server(home)
+        assert asyncio.run(_shared_buffers_and_start(url))[0] == "128MB"  # this start: without them
+        assert conf.read_bytes() == with_settings  # not remembered as refused
+        stop_embedded_server(home)
+        assert asyncio.run(_shared_buffers_and_start(embedded.ensure_embedded_server(home)))[0] == "256MB"
+    finally:
+        stop_embedded_server(home)
+
+
+def test_only_a_refusal_naming_the_settings_or_memory_gives_them_up() -> None:
+    from app.db.embedded_settings import refused_for_settings
+
+    settings = {"shared_buffers": "1024MB"}
+    assert refused_for_settings('invalid value for parameter "shared_buffers": "x"', settings)
+    assert refused_for_settings("could not map anonymous shared memory: Cannot allocate memory", settings)
+    assert not refused_for_settings("could not load pg_hba.conf", settings)
+    assert not refused_for_settings(
+        "pre-existing shared memory block (key 5432001, ID 3) is still in use", settings
+    )
+    assert not refused_for_settings("", settings)  # the log said nothing: no reason to give them up

@@ -22,6 +22,7 @@ import psutil
 from app.db.embedded_settings import (
     embedded_settings,
     mark_refused,
+    refused_for_settings,
     update_settings,
     write_atomically,
 )
@@ -95,11 +96,13 @@ def _start(pgdata: Path) -> PostgresServer:
     try:
         server.ensure_pgdata_inited()
         _write_settings(conf)
+        log_offset = _log_size(pgdata)
         try:
             server.start()
         except Exception as exc:
             drop_server_handle(pgdata)
             before = conf.read_bytes()
+            logged = _log_since(pgdata, log_offset)  # why this start failed, not an earlier one
             if not _refuse_settings(conf):
                 raise
             try:
@@ -108,22 +111,44 @@ def _start(pgdata: Path) -> PostgresServer:
                 drop_server_handle(pgdata)
                 write_atomically(conf, before)  # it fails without them too: they were not the cause
                 raise
-            log.warning("embedded_settings_refused", error=type(exc).__name__)
+            if refused_for_settings(logged, embedded_settings()):
+                log.warning("embedded_settings_refused", error=type(exc).__name__)
+            else:
+                # It said no word of them, and the reason may have passed: they are tried again at
+                # its next start rather than given up for good.
+                write_atomically(conf, before)
+                log.warning("embedded_settings_skipped_once", error=type(exc).__name__)
     except DatabaseError:
         raise
     except Exception as exc:
-        raise DatabaseError(f"could not start the embedded Postgres in {pgdata}: {exc}{_last_fatal(pgdata)}") from exc
+        fatal = _last_fatal(_log_since(pgdata))
+        said = f"; its log says: {fatal}" if fatal else ""
+        raise DatabaseError(f"could not start the embedded Postgres in {pgdata}: {exc}{said}") from exc
     return server
 
 
-def _last_fatal(pgdata: Path) -> str:
-    """The server log's last FATAL line (why it did not start), for the error."""
+def _log_size(pgdata: Path) -> int:
     try:
-        lines = (pgdata / "log").read_bytes()[-20_000:].decode("utf-8", "replace").splitlines()
+        return (pgdata / "log").stat().st_size
+    except OSError:
+        return 0
+
+
+def _log_since(pgdata: Path, offset: int = 0) -> str:
+    """What the server logged after byte `offset` (at most its last 20 kB); '' when unreadable."""
+    try:
+        with (pgdata / "log").open("rb") as log_file:
+            end = log_file.seek(0, os.SEEK_END)
+            log_file.seek(max(offset if offset <= end else 0, end - 20_000))  # shorter: a new log
+            return log_file.read().decode("utf-8", "replace")
     except OSError:
         return ""
-    fatal = [line for line in lines if "FATAL:" in line]
-    return f"; its log says: {fatal[-1].split('FATAL:', 1)[1].strip()}" if fatal else ""
+
+
+def _last_fatal(logged: str) -> str:
+    """The last FATAL line of `logged` (why the server did not start); '' if none."""
+    fatal = [line for line in logged.splitlines() if "FATAL:" in line]
+    return fatal[-1].split("FATAL:", 1)[1].strip() if fatal else ""
 
 
 def _write_settings(conf: Path) -> None:

@@ -40,6 +40,22 @@ def _memory_mb() -> int:
     return total // (1 << 20)
 
 
+# What Postgres says when it cannot allocate the shared memory it was asked for (too large a
+# shared_buffers for the machine, or for /dev/shm).
+_MEMORY_REFUSALS = (
+    "could not map anonymous shared memory", "could not create shared memory segment",
+    "could not resize shared memory segment", "out of memory", "cannot allocate memory",
+)
+
+
+def refused_for_settings(logged: str, settings: dict[str, str]) -> bool:
+    """Whether what the server logged as it failed to start says `settings` were why: it names one
+    of them, or it could not allocate its memory. Any other reason (a backend of a killed server
+    still holding its memory, a lock, a full disk) may pass, so the settings are not given up for it."""
+    said = logged.lower()
+    return any(f'"{name}"' in said for name in settings) or any(m in said for m in _MEMORY_REFUSALS)
+
+
 def settings_block(settings: dict[str, str], refused: bool = False) -> list[str]:
     lines = [f"{name} = '{value}'" for name, value in settings.items()]
     if refused:
