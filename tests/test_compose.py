@@ -117,6 +117,41 @@ def test_mdx_cleanup_keeps_text_children_and_titles() -> None:
     assert '```python title="x.py"\nimport os\n<Note>code</Note>\n```' in cleaned
 
 
+def test_myst_directives_and_roles_become_what_the_reader_sees() -> None:
+    """Sphinx/MyST pages: a literalinclude (a file the index never has) left only its options in
+    the text, an admonition's prose was indexed as code, and roles showed their markup."""
+    page = (
+        "Overview with a {ref}`runtime environment <runtime-environments>` and {py:class}`~ray.data.Dataset`.\n\n"
+        "```{toctree}\n:hidden:\n\nother-page\n```\n\n"
+        "## \"SPREAD\"\n\n`\"SPREAD\"` will try to spread the actors among nodes.\n\n"
+        "```{literalinclude} ../doc_code/scheduling.py\n:language: python\n:start-after: __spread_start__\n```\n\n"
+        "````{note}\n:class: small\nA note, with code:\n```python\nx = 1\n```\n````\n\n"
+        "```{code-block} python\n:emphasize-lines: 1\nimport ray\n```\n\n"
+        "```{dropdown} Click to see\n:open:\nHidden detail.\n```\n\n"
+        ":::{tip}\n:class: dropdown\nA tip.\n:::\n\n"
+        "Paths like `/users/{id}` and `{1-4}` in inline code stay.\n"
+    )
+    cleaned = clean_mdx(page)
+    for markup in (":language:", ":start-after:", "literalinclude", ":hidden:", "toctree", "other-page", ":class:",
+                   ":emphasize-lines:", ":open:", "{note}", "{ref}", "{py:class}", "<runtime-environments>"):
+        assert markup not in cleaned, markup
+    assert "Overview with a runtime environment and `ray.data.Dataset`." in cleaned
+    assert "A note, with code:\n```python\nx = 1\n```" in cleaned  # prose now, its fence kept
+    assert "```python\nimport ray\n```" in cleaned  # a code directive stays code, in its language
+    assert "Click to see\n\nHidden detail." in cleaned
+    assert ":::{tip}\nA tip.\n:::" in cleaned  # a colon fence stays whole for the chunker
+    assert "`/users/{id}` and `{1-4}` in inline code stay." in cleaned
+    spread = next(c for c in chunk_page(Page("s.md", "Scheduling", None, True, cleaned), url_prefix="")
+                  if c.heading == '"SPREAD"')
+    # Nothing stands between its sentence and the note any more: the include left no trace.
+    assert spread.text.startswith('## "SPREAD"\n\n`"SPREAD"` will try to spread the actors among nodes.\n\nA note')
+    # A page whose opening was only a table of contents has no overview chunk.
+    toc_only = clean_mdx("```{toctree}\n:hidden:\n\nquick-start\n```\n\n## First\nText.\n")
+    assert [c.href for c in chunk_page(Page("k.md", "K", None, True, toc_only), url_prefix="")] == ["/k#first"]
+    # Quarto's executable fences are code, not directives to unwrap.
+    assert clean_mdx("```{python}\nprint(1)\n```\n") == "```python\nprint(1)\n```\n"
+
+
 def test_chunks_headings_anchors_and_hrefs() -> None:
     body = (
         "Intro.\n\n## Install {#setup}\nA\n\n```sh\n## not a heading\n```\n\n### Sub part\nB\n\n"

@@ -6,6 +6,7 @@ import asyncio
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import asyncpg
 import pytest
@@ -187,6 +188,7 @@ def test_settings_the_embedded_server_refuses_leave_it_running_on_the_defaults(t
 
 _START_ONE = """
 import sys
+from pathlib import Path
 from pathlib import Path
 from app.db.embedded import ensure_embedded_server
 print(ensure_embedded_server(Path(sys.argv[1])))

@@ -1,4 +1,5 @@
-"""MDX cleanup: what a reader sees as text stays; imports, exports, comments and JSX markup go.
+"""MDX cleanup: what a reader sees as text stays; imports, exports, comments and JSX markup go,
+and so does MyST's directive and role markup (myst.py).
 
 Fenced code is kept verbatim with its language. JSX and HTML tags are dropped, their text children
 stay, and a `title="..."` attribute stays as text (`<Step title="Install">` → `Install`).
@@ -9,6 +10,12 @@ from __future__ import annotations
 import re
 
 from app.corpus.fences import split_fenced
+from app.corpus.myst import (
+    clean_roles,
+    directive_name,
+    directive_text,
+    drop_colon_fence_options,
+)
 
 _MDX_COMMENT = re.compile(r"\{/\*.*?\*/\}", re.DOTALL)
 _HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
@@ -58,6 +65,7 @@ def _replace_tag(match: re.Match[str]) -> str:
 
 
 def _clean_prose(text: str) -> str:
+    text = drop_colon_fence_options(clean_roles(text))  # MyST (myst.py), before inline code is hidden
     text = _MDX_COMMENT.sub("", text)
     text = _HTML_COMMENT.sub("", text)
     text = _drop_imports_and_exports(text)
@@ -74,6 +82,19 @@ def _clean_prose(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.split("\n"))
 
 
+def _clean_segments(text: str) -> str:
+    parts = []
+    for segment in split_fenced(text):
+        if not segment.is_code:
+            parts.append(_clean_prose(segment.text))
+        elif directive_name(segment.text.split("\n", 1)[0]) is None:
+            parts.append(segment.text)
+        else:  # a MyST directive: its text (which may hold fences and directives of its own) or code
+            shown, is_code = directive_text(segment.text)
+            parts.append(shown if is_code else _clean_segments(shown))
+    return "".join(parts)
+
+
 def clean_mdx(text: str) -> str:
     """The page body as plain Markdown text: prose cleaned, code fences untouched.
 
@@ -81,9 +102,6 @@ def clean_mdx(text: str) -> str:
     with none left the NUL-delimited placeholders of `_clean_prose` cannot collide with the page.
     """
     text = text.replace("\x00", "")
-    parts = [
-        segment.text if segment.is_code else _clean_prose(segment.text) for segment in split_fenced(text)
-    ]
-    cleaned = "".join(parts)
+    cleaned = _clean_segments(text)
     cleaned = _BLANK_RUNS.sub("\n\n", cleaned)
     return cleaned.strip("\n") + "\n" if cleaned.strip() else ""
