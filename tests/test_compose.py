@@ -148,6 +148,8 @@ def test_myst_directives_and_roles_become_what_the_reader_sees() -> None:
     # A page whose opening was only a table of contents has no overview chunk.
     toc_only = clean_mdx("```{toctree}\n:hidden:\n\nquick-start\n```\n\n## First\nText.\n")
     assert [c.href for c in chunk_page(Page("k.md", "K", None, True, toc_only), url_prefix="")] == ["/k#first"]
+    # A hostile page of thousands of nested directives is cleaned, not a RecursionError.
+    assert clean_mdx("```{note}\n" * 5000 + "the end\n").endswith("the end\n")
     # Quarto's executable fences are code, not directives to unwrap.
     assert clean_mdx("```{python}\nprint(1)\n```\n") == "```python\nprint(1)\n```\n"
 

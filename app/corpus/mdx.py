@@ -82,16 +82,21 @@ def _clean_prose(text: str) -> str:
     return "\n".join(line.rstrip() for line in text.split("\n"))
 
 
-def _clean_segments(text: str) -> str:
+# Directives inside directives are unwrapped this deep; deeper ones stay as written (a hostile page
+# of thousands of nested openings must not exhaust the stack, nor take quadratic time).
+_MAX_DIRECTIVE_DEPTH = 8
+
+
+def _clean_segments(text: str, depth: int = 0) -> str:
     parts = []
     for segment in split_fenced(text):
         if not segment.is_code:
             parts.append(_clean_prose(segment.text))
-        elif directive_name(segment.text.split("\n", 1)[0]) is None:
+        elif depth >= _MAX_DIRECTIVE_DEPTH or directive_name(segment.text.split("\n", 1)[0]) is None:
             parts.append(segment.text)
         else:  # a MyST directive: its text (which may hold fences and directives of its own) or code
             shown, is_code = directive_text(segment.text)
-            parts.append(shown if is_code else _clean_segments(shown))
+            parts.append(shown if is_code else _clean_segments(shown, depth + 1))
     return "".join(parts)
 
 
