@@ -148,6 +148,17 @@ def test_myst_directives_and_roles_become_what_the_reader_sees() -> None:
     # A page whose opening was only a table of contents has no overview chunk.
     toc_only = clean_mdx("```{toctree}\n:hidden:\n\nquick-start\n```\n\n## First\nText.\n")
     assert [c.href for c in chunk_page(Page("k.md", "K", None, True, toc_only), url_prefix="")] == ["/k#first"]
+    # Ordinary Markdown keeps its braces: code wrapped across lines, TeX, a Quarto diagram.
+    for plain in ("Call `GET\nhttps://api.example.com/users/{id}` and check.\n\nThen `make`.\n",
+                  "$\\textbf{bold}`code`$\n", "```{mermaid}\ngraph TD\n```\n"):
+        assert clean_mdx(plain).replace("```mermaid", "```{mermaid}") == plain
+    assert "serve_requests" in clean_mdx("```{eval-rst}\n.. list-table::\n   * - serve_requests\n```\n")
+    assert clean_mdx("```{note} The note's own first line.\n```\n") == "The note's own first line.\n"
+    # A heading inside a directive is a title, as MyST shows it: no section, no anchor of its own.
+    nested = clean_mdx("## Install\nIntro.\n\n````{dropdown} More\n## Install\nFlags.\n````\n\n## Install\nTwo.\n")
+    assert [c.href for c in chunk_page(Page("i.md", "I", None, True, nested), url_prefix="")] == ["/i#install", "/i#install-1"]
+    tabs = clean_mdx("````{tab-set}\n```{tab-item} Python\nPython text\n```\n```{tab-item} Java\nJava text\n```\n````\n")
+    assert tabs == "Python\n\nPython text\n\nJava\n\nJava text\n"  # titles apart from the tab before
     # A hostile page of thousands of nested directives is cleaned, not a RecursionError.
     assert clean_mdx("```{note}\n" * 5000 + "the end\n").endswith("the end\n")
     # Quarto's executable fences are code, not directives to unwrap.

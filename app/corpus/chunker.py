@@ -129,14 +129,21 @@ def split_atoms(text: str) -> list[Segment]:
     included); joining them gives `text` back. An unclosed callout stays prose and code as it was,
     so it cannot swallow the rest of the page."""
     out: list[Segment] = []
+    prose: list[str] = []  # prose lines not yet in `out`: joined once (line by line is quadratic)
     held: list[Segment] = []  # an open callout's text so far, as prose lines and fences
     depth = 0
 
     def emit(segment: Segment) -> None:
-        if out and not out[-1].is_code and not segment.is_code:
-            out[-1] = Segment(out[-1].text + segment.text, False)
-        else:
-            out.append(segment)
+        if not segment.is_code:
+            prose.append(segment.text)
+            return
+        flush()
+        out.append(segment)
+
+    def flush() -> None:
+        if prose:
+            out.append(Segment("".join(prose), False))
+            prose.clear()
 
     for segment in split_fenced(text):
         if segment.is_code:
@@ -155,10 +162,12 @@ def split_atoms(text: str) -> list[Segment]:
             elif _CALLOUT_CLOSE.match(line):
                 depth -= 1
                 if depth == 0:
+                    flush()
                     out.append(Segment("".join(s.text for s in held), True))
                     held = []
     for segment in held:  # unclosed
         emit(segment)
+    flush()
     return out
 
 

@@ -8,30 +8,38 @@ never has) left only its options: ``:start-after: __spread_start__`` in the text
 
 - A directive that pulls in something the page does not hold (a file, an image, a table of
   contents, raw output) is dropped.
-- An admonition or container (note, warning, dropdown, tab-item, …) becomes its text: its title,
-  if it has one, then its body, options gone.
-- Any other directive is code (``{code-block} python``, ``{testcode}``, Quarto's ``{python}``): it
-  stays a code fence, in its language, options gone.
+- An admonition or container (note, warning, dropdown, tab-item, …) becomes its text: its
+  argument when that is text (a title, a first line), then its body, options gone, its headings
+  bold titles (as MyST shows them: they start no section).
+- Any other directive is code (``{code-block} python``, ``{eval-rst}``, Quarto's ``{python}`` and
+  ``{mermaid}``): it stays a code fence, in its language; a known directive loses its options.
 - A ``:::{name}`` fence keeps its lines (the chunker keeps such a callout whole), options gone.
 - A role keeps its text: ``{ref}`Ray Data <data>``` → ``Ray Data``, ``{class}`ray.data.Dataset``` →
-  ``ray.data.Dataset``.
+  `` `ray.data.Dataset` ``.
 """
 
 from __future__ import annotations
 
 import re
 
+from app.corpus.fences import split_fenced
+
 _DIRECTIVE_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,}|:{3,})\{([\w:-]+)\}[ \t]*(.*?)[ \t]*$")
 _OPTION = re.compile(r"^[ \t]*:[\w-]+:(?:[ \t].*)?$")
 # A role, or an inline code span (matched so that a `{name}` inside code is never taken for a role).
-_ROLE_OR_CODE = re.compile(r"\{([A-Za-z][\w:-]*)\}`([^`]*)`|(`+)(?!`).+?(?<!`)\3(?!`)")
-_ROLE_TEXT = re.compile(r"^(.*?)\s*<[^<>]*>$", re.DOTALL)
+# A role's text may wrap onto the next line but not across a blank line, and a role never follows
+# a word, `$`, `\` or `/` (`/users/{id}` in code wrapped across lines, `\textbf{x}`).
+_ROLE_OR_CODE = re.compile(
+    r"(?<![\w$\\/])\{([A-Za-z][\w:-]*)\}`((?:[^`\n]|\n(?![ \t]*\n))+)`(?!`)|(`+)(?!`).+?(?<!`)\3(?!`)"
+)
+_ROLE_TEXT = re.compile(r"^(.*?)\s+<([^<>]*)>$", re.DOTALL)  # "Text <target>": MyST's explicit title
+_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$", re.MULTILINE)
+_YAML_OPTIONS = re.compile(r"^[ \t]*---[ \t]*\n(?:.*\n)*?[ \t]*---[ \t]*\n")
 
-# Directives whose content is not on the page (build-time includes, images, navigation, raw output).
+# Directives whose content is not on the page (build-time includes, images, navigation).
 _NOT_ON_THE_PAGE = frozenset({
-    "literalinclude", "include", "image", "toctree", "raw", "eval-rst", "contents", "autosummary",
-    "automodule", "autoclass", "autofunction", "automethod", "autoattribute", "autodata", "only",
-    "mermaid", "graphviz", "plot",
+    "literalinclude", "include", "image", "toctree", "raw", "contents", "autosummary", "automodule",
+    "autoclass", "autofunction", "automethod", "autoattribute", "autodata", "plot",
 })
 # Directives whose body is text the reader reads (admonitions, containers, tabs, cards, tables).
 _TEXT = frozenset({
@@ -39,15 +47,18 @@ _TEXT = frozenset({
     "admonition", "dropdown", "tab-set", "tab-item", "card", "grid", "grid-item", "grid-item-card",
     "topic", "sidebar", "margin", "versionadded", "versionchanged", "deprecated", "button-ref",
     "button-link", "div", "container", "epigraph", "pull-quote", "figure", "table", "list-table",
-    "glossary", "rubric", "math",
+    "glossary", "rubric", "only",
 })
-# Directives whose argument is a title the reader sees (for the others it is a path or a label).
-_TITLED = frozenset({
-    "admonition", "dropdown", "tab-item", "card", "grid-item-card", "topic", "sidebar", "rubric", "table",
-    "list-table",
+# Of those, the ones whose argument is not text the reader sees (a path, a label, a layout, a tag).
+_ARGUMENT_NOT_SHOWN = frozenset({
+    "figure", "button-ref", "button-link", "grid", "grid-item", "div", "container", "tab-set", "only",
 })
-# Any other directive is code: `{code-block} python`, `{testcode}`, and Quarto's `{python}`.
+# Any other directive is code: `{code-block} python`, `{testcode}`, `{eval-rst}`, Quarto's `{python}`.
 _CODE_WITH_LANGUAGE_ARGUMENT = frozenset({"code-block", "code", "sourcecode", "code-cell"})
+# Directives known to take options; an unknown one's `:word:` lines are its content (a YAML cell).
+_WITH_OPTIONS = _NOT_ON_THE_PAGE | _TEXT | _CODE_WITH_LANGUAGE_ARGUMENT | {
+    "testcode", "testoutput", "doctest", "testsetup", "jupyter-execute", "ipython", "eval-rst", "math",
+}
 # Roles shown as a link's text rather than as code.
 _LINK_ROLES = frozenset({"ref", "doc", "term", "numref", "download", "any", "external"})
 
@@ -58,34 +69,48 @@ def directive_name(first_line: str) -> str | None:
     return match.group(2).split(":")[-1].lower() if match else None
 
 
-def _body_lines(lines: list[str]) -> list[str]:
-    """The directive's body: the lines after its opening, without the options that lead it (and
-    the closing fence, when there is one)."""
+def _body(lines: list[str], name: str) -> str:
+    """The directive's body: the lines after its opening, without the options that lead it (as
+    `:name: value` lines or a `---` YAML block) and the closing fence, when there is one."""
     marker = _DIRECTIVE_FENCE.match(lines[0].rstrip("\r\n")).group(1)  # type: ignore[union-attr]
     body = lines[1:]
     if body and body[-1].strip() and set(body[-1].strip()) == {marker[0]} and len(body[-1].strip()) >= len(marker):
         body = body[:-1]
+    if name not in _WITH_OPTIONS:
+        return "".join(body)
     start = 0
     while start < len(body) and _OPTION.match(body[start].rstrip("\r\n")):
         start += 1
-    return body[start:]
+    text = "".join(body[start:])
+    yaml = _YAML_OPTIONS.match(text) if start == 0 else None
+    return text[yaml.end():] if yaml else text
+
+
+def _headings_as_titles(text: str) -> str:
+    """MyST shows a heading inside a directive as a bold title, not a section: it must not start
+    a section (nor take an anchor) here either. Code inside keeps its `#` lines."""
+    return "".join(
+        segment.text if segment.is_code else _HEADING.sub(r"**\1**", segment.text)
+        for segment in split_fenced(text)
+    )
 
 
 def directive_text(fence: str) -> tuple[str, bool]:
     """A whole directive code fence (```` ``` ```` or ``~~~``, from its opening line to its closing
-    fence; fences.split_fenced finds them) as what the reader sees, and
-    whether that is code. Options and markup are gone; a directive whose content is not on the
-    page gives ''."""
+    fence; fences.split_fenced finds them) as what the reader sees, and whether that is code.
+    Options and markup are gone; a directive whose content is not on the page gives ''."""
     lines = fence.splitlines(keepends=True)
     match = _DIRECTIVE_FENCE.match(lines[0].rstrip("\r\n"))
     assert match is not None, "not a directive fence"
     marker, name, argument = match.group(1), match.group(2).split(":")[-1].lower(), match.group(3)
     if name in _NOT_ON_THE_PAGE:
         return "", False
-    body = "".join(_body_lines(lines))
+    body = _body(lines, name)
     if name in _TEXT:
-        text = (f"{argument}\n\n" if argument and name in _TITLED else "") + body
-        return (text if text.endswith("\n") or not text else text + "\n"), False
+        shown = [argument] if argument and name not in _ARGUMENT_NOT_SHOWN else []
+        shown.append(_headings_as_titles(body).strip("\n"))
+        # Blank lines around it: a tab's title never runs into the tab before it.
+        return "\n" + "\n\n".join(part for part in shown if part) + "\n\n", False
     language = (argument.split() or [""])[0] if name in _CODE_WITH_LANGUAGE_ARGUMENT else name
     if body and not body.endswith("\n"):
         body += "\n"
@@ -96,8 +121,8 @@ def _role_text(match: re.Match[str]) -> str:
     if match.group(1) is None:  # inline code: as it is
         return match.group(0)
     name, inner = match.group(1).split(":")[-1].lower(), match.group(2)
-    shown = _ROLE_TEXT.match(inner)
-    text = (shown.group(1) if shown and shown.group(1) else inner.strip("<>")).lstrip("~!")
+    titled = _ROLE_TEXT.match(inner)
+    text = (titled.group(1) if titled else inner).lstrip("~!")
     return text if name in _LINK_ROLES else f"`{text}`"
 
 
@@ -108,14 +133,14 @@ def clean_roles(prose: str) -> str:
 
 
 def drop_colon_fence_options(prose: str) -> str:
-    """The option lines that follow a ``:::{name}`` opening (the fence itself stays: a callout is
-    kept whole by the chunker)."""
+    """The option lines that follow a ``:::{name}`` opening of a known directive (the fence itself
+    stays: a callout is kept whole by the chunker)."""
     out: list[str] = []
     in_options = False
     for line in prose.splitlines(keepends=True):
         if in_options and _OPTION.match(line.rstrip("\r\n")):
             continue
         match = _DIRECTIVE_FENCE.match(line.rstrip("\r\n"))
-        in_options = bool(match and match.group(1)[0] == ":")
+        in_options = bool(match and match.group(1)[0] == ":" and match.group(2).split(":")[-1].lower() in _WITH_OPTIONS)
         out.append(line)
     return "".join(out)
