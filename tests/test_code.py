@@ -142,6 +142,16 @@ def test_the_source_folder_prefixes_paths_and_links() -> None:
     assert chunk.href == "https://github.com/acme/server/blob/abc123/app/chat/limits.py#L32-L33"
 
 
+def test_a_minified_line_is_indexed_in_pieces_and_whole() -> None:
+    """One 40,000-character line (minified JavaScript, a data literal) was one chunk of any size."""
+    from app.corpus.chunker import MAX_BLOCK_CHARS
+
+    line = "var data = [" + ",".join(str(n) for n in range(7_000)) + "];"
+    chunks = chunk_code_file("static/app.min.js", line, href_for=href_for).chunks
+    assert len(chunks) > 1 and all(len(c.text) <= MAX_BLOCK_CHARS for c in chunks)
+    assert "".join(c.text for c in chunks) == line and len({c.id for c in chunks}) == len(chunks)
+
+
 # --- identifiers searchable by their words (sql/008_code.sql) ------------------------------------
 
 from app.search.legs import search_docs_sections  # noqa: E402

@@ -165,6 +165,19 @@ def test_myst_directives_and_roles_become_what_the_reader_sees() -> None:
     assert clean_mdx("```{python}\nprint(1)\n```\n") == "```python\nprint(1)\n```\n"
 
 
+def test_a_block_too_long_for_one_chunk_is_cut_at_line_ends_each_piece_still_fenced() -> None:
+    from app.corpus.chunker import cut_block
+
+    code = "```python\n" + "\n".join(f"value_{n} = {n}" for n in range(400)) + "\n```"
+    pieces = cut_block(code, limit=2_000)
+    assert len(pieces) > 2 and all(len(p) <= 2_000 for p in pieces)
+    assert all(p.startswith("```python\n") and p.endswith("\n```") for p in pieces)
+    assert [line for p in pieces for line in p.split("\n")[1:-1]] == code.split("\n")[1:-1]
+    prose = " ".join(["word"] * 1_000)  # one line: cut at spaces
+    assert " ".join(cut_block(prose, limit=500)) == prose
+    assert cut_block("short", limit=500) == ["short"]
+
+
 def test_chunks_headings_anchors_and_hrefs() -> None:
     body = (
         "Intro.\n\n## Install {#setup}\nA\n\n```sh\n## not a heading\n```\n\n### Sub part\nB\n\n"

@@ -251,3 +251,20 @@ async def test_retry_after_is_honoured(pool, fake_gemini, tmp_path: Path) -> Non
     report = await _sync(pool, repo)
     assert report.embedded == 1 and time.perf_counter() - started >= 1.0
     assert len(fake_gemini.embed_calls()) == 2
+
+
+async def test_a_page_of_one_enormous_paragraph_is_indexed_in_pieces(pool, fake_gemini, tmp_path: Path) -> None:
+    """A 2 MB paragraph (a pasted log, a generated list) was one chunk: Postgres refused its
+    tsvector (over 1 MB) and the whole source failed to sync, its other pages with it."""
+    from app.corpus.chunker import MAX_BLOCK_CHARS
+
+    words = " ".join(f"w{n:07x}" for n in range(250_000))  # distinct words: a tsvector of ~3 MB
+    repo = make_docs_repo(tmp_path / "r", PAGES | {"log.md": f"---\ntitle: Log\npublic: true\n---\n## Dump\n\n{words}\n"})
+    report = await _sync(pool, repo)
+    async with pool.acquire() as conn:
+        rows = await conn.fetch("select id, content from docs_section where page = 'log.md' order by id")
+        home = await conn.fetchval("select count(*) from docs_section where page = 'index.mdx'")
+    assert home == 2 and report.chunks > len(rows) > 100  # the other pages are there too
+    assert max(len(r["content"]) for r in rows) <= MAX_BLOCK_CHARS
+    indexed = sorted(w for r in rows for w in r["content"].split() if w.startswith("w"))
+    assert indexed == sorted(words.split())  # every word, once

@@ -208,15 +208,61 @@ def _sections(page: Page) -> list[_Section]:
     return sections
 
 
+# A block (paragraph, fence, callout) longer than this is cut after all, at line ends: a chunk is
+# stored whole in a tsvector (Postgres refuses one over 1 MB, failing the sync of its source) and
+# sent whole to the embedding provider, and no model reads past a few thousand characters anyway.
+MAX_BLOCK_CHARS = 16_000
+_FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+
+
 def _blocks(text: str) -> list[str]:
     """Paragraphs, whole code fences and whole callouts: the units a long section may be split between."""
     blocks: list[str] = []
     for segment in split_atoms(text):
         if segment.is_code:
-            blocks.append(segment.text.rstrip("\n"))
+            blocks.extend(cut_block(segment.text.rstrip("\n")))
             continue
-        blocks.extend(p.strip("\n") for p in re.split(r"\n[ \t]*\n", segment.text) if p.strip())
+        blocks.extend(piece for p in re.split(r"\n[ \t]*\n", segment.text) if p.strip()
+                      for piece in cut_block(p.strip("\n")))
     return blocks
+
+
+def cut_block(block: str, limit: int = MAX_BLOCK_CHARS) -> list[str]:
+    """`block` whole, or, when longer than `limit`, in pieces of at most `limit` cut at line ends
+    (a longer line at its last space, or at the limit). A fenced block's pieces are each fenced,
+    with its opening line, so each still shows as code. Nothing is lost: the pieces hold every
+    character of the block but the line breaks they were cut at."""
+    if len(block) <= limit:
+        return [block]
+    lines = block.split("\n")
+    fence = _FENCE_LINE.match(lines[0])
+    opening = closing = ""
+    if fence:
+        opening = lines[0]
+        closing = fence.group(1) if lines[-1].strip().startswith(fence.group(1)[0]) and len(lines) > 1 else ""
+        lines = lines[1:-1] if closing else lines[1:]
+        closing = closing or fence.group(1)
+    room = limit - len(opening) - len(closing) - 2
+    pieces: list[str] = []
+    current: list[str] = []
+    size = 0
+    for line in lines:
+        while len(line) > room:  # one line longer than a piece: cut at a space, else at the limit
+            cut = line.rfind(" ", 0, room)
+            cut = cut if cut > room // 2 else room
+            lines_of_line, line = line[:cut], line[cut:].lstrip(" ")
+            if current:
+                pieces.append("\n".join(current))
+                current, size = [], 0
+            pieces.append(lines_of_line)
+        if current and size + len(line) + 1 > room:
+            pieces.append("\n".join(current))
+            current, size = [], 0
+        current.append(line)
+        size += len(line) + 1
+    if current:
+        pieces.append("\n".join(current))
+    return [f"{opening}\n{piece}\n{closing}" for piece in pieces] if fence else pieces
 
 
 def split_text(text: str, max_chars: int) -> list[str]:

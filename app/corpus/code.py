@@ -18,7 +18,7 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from app.corpus.chunker import Chunk, content_hash
+from app.corpus.chunker import Chunk, content_hash, cut_block
 from app.globs import matches_any
 
 # Paths (relative to the source folder) indexed unless a source says otherwise.
@@ -456,8 +456,12 @@ def chunk_code_file(
         symbols = _windows(lines, max_chars)
 
     seen: dict[str, int] = {}
-    for symbol in (part for s in symbols for part in _split_long(s, lines, max_chars)):
-        body = symbol.text if symbol.text is not None else "\n".join(lines[symbol.start - 1 : symbol.end])
+    for symbol, body in (
+        (part, piece) for s in symbols for part in _split_long(s, lines, max_chars)
+        # A minified line or a huge manifest is no symbol's worth of text: it is indexed in pieces
+        # (chunker.MAX_BLOCK_CHARS) rather than fail its whole source in Postgres.
+        for piece in cut_block(part.text if part.text is not None else "\n".join(lines[part.start - 1 : part.end]))
+    ):
         name = symbol.symbol if symbol.kind not in ("module", "lines") else ""
         anchor = name or (f"L{symbol.start}-L{symbol.end}" if symbol.kind == "lines" else "")
         base_id = f"{source}:{path}#{anchor}" if anchor else f"{source}:{path}"
