@@ -176,6 +176,8 @@ def test_a_block_too_long_for_one_chunk_is_cut_at_line_ends_each_piece_still_fen
     prose = " ".join(["word"] * 1_000)  # one line: cut at spaces
     assert " ".join(cut_block(prose, limit=500)) == prose
     assert cut_block("short", limit=500) == ["short"]
+    hostile = cut_block("```" + "a" * 3_000 + "\ncode\n```", limit=2_000)  # looped forever
+    assert all(len(p) <= 2_000 for p in hostile) and "".join(hostile).count("a") == 3_000
 
 
 def test_chunks_headings_anchors_and_hrefs() -> None:

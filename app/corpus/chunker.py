@@ -235,14 +235,15 @@ def cut_block(block: str, limit: int = MAX_BLOCK_CHARS) -> list[str]:
     if len(block) <= limit:
         return [block]
     lines = block.split("\n")
-    fence = _FENCE_LINE.match(lines[0])
+    # A fence's pieces repeat its opening line; one that long (hostile) is cut as text instead.
+    fence = _FENCE_LINE.match(lines[0]) if len(lines[0]) <= limit // 4 else None
     opening = closing = ""
     if fence:
         opening = lines[0]
         closing = fence.group(1) if lines[-1].strip().startswith(fence.group(1)[0]) and len(lines) > 1 else ""
         lines = lines[1:-1] if closing else lines[1:]
         closing = closing or fence.group(1)
-    room = limit - len(opening) - len(closing) - 2
+    room = max(1, limit - len(opening) - len(closing) - 2)
     pieces: list[str] = []
     current: list[str] = []
     size = 0
