@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -268,3 +269,26 @@ async def test_a_page_of_one_enormous_paragraph_is_indexed_in_pieces(pool, fake_
     assert max(len(r["content"]) for r in rows) <= MAX_BLOCK_CHARS
     indexed = sorted(w for r in rows for w in r["content"].split() if w.startswith("w"))
     assert indexed == sorted(words.split())  # every word, once
+
+
+async def test_headings_and_paths_longer_than_postgres_indexes_take(pool, fake_gemini, tmp_path: Path) -> None:
+    """A 6,000-character heading made an id Postgres cannot index (over 2,704 bytes) and failed
+    the sync of the whole source; now the id is bounded, and a path too long for any id is
+    skipped with a warning naming it."""
+    # Words that do not compress: Postgres compresses a long key before it measures it.
+    heading = " ".join(hashlib.sha256(str(n).encode()).hexdigest()[:10] for n in range(700))
+    deep = "/".join(["d" * 240] * 5) + "/page.md"  # 1,200 bytes: longer than an id may be
+    pages = PAGES | {
+        "long.md": f"---\ntitle: Long\npublic: true\n---\n## {heading}\n\nUnder the long heading.\n\n## {heading} again\n\nSecond.\n",
+        deep: "---\ntitle: Deep\npublic: true\n---\n## Deep\n\nText.\n",
+    }
+    repo = make_docs_repo(tmp_path / "r", pages)
+    report = await _sync(pool, repo)
+    async with pool.acquire() as conn:
+        ids = [r["id"] for r in await conn.fetch("select id from docs_section where page = 'long.md'")]
+        home = await conn.fetchval("select count(*) from docs_section where page = 'index.mdx'")
+    assert home == 2 and len(ids) == len(set(ids)) >= 2  # the source synced; two headings, two ids
+    assert all(len(i.encode()) <= 1000 for i in ids)
+    assert any("d" * 40 in w and f"a path of {len(deep)} bytes" in w for w in report.warnings), report.warnings
+    again = await _sync(pool, repo)
+    assert again.new == again.changed == again.deleted == 0  # the bounded ids are stable

@@ -286,6 +286,27 @@ def split_text(text: str, max_chars: int) -> list[str]:
     return parts
 
 
+# Postgres indexes a key of at most 2,704 bytes: a chunk id (source, page path, anchor from the
+# heading) or a page path longer than that failed the sync of the whole source. Ids are kept
+# under this size with a hash of the rest (still unique, still stable); longer paths are skipped.
+MAX_KEY_BYTES = 1000
+
+
+def bounded_id(chunk_id: str) -> str:
+    """`chunk_id`, or when longer than MAX_KEY_BYTES its start and a hash of the whole."""
+    raw = chunk_id.encode("utf-8")
+    if len(raw) <= MAX_KEY_BYTES:
+        return chunk_id
+    digest = hashlib.sha256(raw).hexdigest()[:16]
+    return raw[: MAX_KEY_BYTES - 17].decode("utf-8", "ignore") + "~" + digest
+
+
+def path_too_long(path: str) -> str | None:
+    """Why `path` cannot be indexed (a warning), or None."""
+    size = len(path.encode("utf-8"))
+    return f"{path[:80]}…: a path of {size} bytes (at most {MAX_KEY_BYTES}); file skipped" if size > MAX_KEY_BYTES else None
+
+
 def content_hash(embed_text: str) -> str:
     return hashlib.sha256((CHUNKER_VERSION + "\n" + embed_text).encode("utf-8")).hexdigest()
 
@@ -311,7 +332,7 @@ def chunk_page(
             embed_text = f"{breadcrumb}\n\n{part}"
             chunks.append(
                 Chunk(
-                    id=f"{page.source}:{base_id}" if number == 1 else f"{page.source}:{base_id}~{number}",
+                    id=bounded_id(f"{page.source}:{base_id}" if number == 1 else f"{page.source}:{base_id}~{number}"),
                     source=page.source,
                     page=page.path,
                     title=page.title,

@@ -18,7 +18,7 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from app.corpus.chunker import Chunk, content_hash, cut_block
+from app.corpus.chunker import Chunk, bounded_id, content_hash, cut_block, path_too_long
 from app.globs import matches_any
 
 # Paths (relative to the source folder) indexed unless a source says otherwise.
@@ -466,7 +466,7 @@ def chunk_code_file(
         anchor = name or (f"L{symbol.start}-L{symbol.end}" if symbol.kind == "lines" else "")
         base_id = f"{source}:{path}#{anchor}" if anchor else f"{source}:{path}"
         seen[base_id] = seen.get(base_id, 0) + 1
-        chunk_id = base_id if seen[base_id] == 1 else f"{base_id}~{seen[base_id]}"
+        chunk_id = bounded_id(base_id if seen[base_id] == 1 else f"{base_id}~{seen[base_id]}")
         heading = name or ("" if symbol.kind == "module" else symbol.symbol)
         breadcrumb = BREADCRUMB_SEPARATOR.join([path, heading]) if heading else path
         kind_label = f"{symbol.kind} {name}" if name else symbol.kind
@@ -529,6 +529,9 @@ def compose_code_files(
             continue
         path = prefix + relative
         text = files[relative]
+        if (too_long := path_too_long(path)) is not None:
+            result.warnings.append(too_long)
+            continue
         if len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
             result.warnings.append(f"{path}: larger than {MAX_FILE_BYTES} bytes (generated or minified?); file skipped")
             continue

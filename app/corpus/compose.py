@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from app.config import Settings
-from app.corpus.chunker import Chunk, Page, chunk_page
+from app.corpus.chunker import Chunk, Page, chunk_page, path_too_long
 from app.corpus.code_source import read_code_source
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.git_source import read_docs_tree, resolve_commit
@@ -99,6 +99,9 @@ def compose_files(files: dict[str, str], settings: Settings, source: Source | No
         if not path.endswith(PAGE_SUFFIXES) or is_snippet_path(path):
             continue
         if not matches_any(path, source.include) or matches_any(path, source.exclude):
+            continue
+        if (too_long := path_too_long(path)) is not None:
+            result.warnings.append(too_long)
             continue
         try:
             _compose_page(path, files, settings, source, result)
