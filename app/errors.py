@@ -15,3 +15,8 @@ class DatabaseError(DocschatError):
 
 class EmbeddingError(DocschatError):
     """The embedding provider failed (bad key, quota, network) after its retries."""
+
+
+class EmbeddingInputRefusedError(EmbeddingError):
+    """The provider refused the texts themselves (HTTP 400 or 413, not about the key): most often
+    one is longer than its model takes, and the server says so instead of truncating."""

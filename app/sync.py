@@ -23,7 +23,7 @@ from app.corpus.chunker import Chunk
 from app.corpus.compose import ComposeResult, DocsSource, compose_corpus
 from app.embeddings.base import EmbeddingProvider
 from app.embeddings.cache import EmbeddingCache
-from app.errors import DocschatError
+from app.errors import DocschatError, EmbeddingInputRefusedError
 from app.logging import get_logger
 from app.metrics import record_sync
 from app.sources import DEFAULT_AUDIENCE, Source, SourcesConfig
@@ -225,6 +225,45 @@ async def read_existing(conn: asyncpg.Connection) -> list[ExistingRow]:
     ]
 
 
+# A text the provider refuses is halved down to this before the sync gives up on it.
+MIN_SHORTENED_CHARS = 200
+
+
+async def embed_batch(provider: EmbeddingProvider, batch: list[str], report: SyncReport) -> list[list[float]]:
+    """The provider's vectors for `batch`. When it refuses the batch's input (a text longer than
+    its model takes: OpenAI-compatible servers refuse rather than truncate), each text is embedded
+    alone, and one still refused is embedded from its first half, and so on, with a warning."""
+    try:
+        return await provider.embed_documents(batch)
+    except EmbeddingInputRefusedError:
+        if len(batch) == 1 and len(batch[0]) <= MIN_SHORTENED_CHARS:
+            raise
+    return [await _embed_shortening(provider, text, report) for text in batch]
+
+
+def _first_line(text: str) -> str:
+    return (text.splitlines() or [""])[0][:120]
+
+
+async def _embed_shortening(provider: EmbeddingProvider, text: str, report: SyncReport) -> list[float]:
+    shown = text
+    while True:
+        try:
+            vector = (await provider.embed_documents([shown]))[0]
+        except EmbeddingInputRefusedError as exc:
+            if len(shown) <= MIN_SHORTENED_CHARS:
+                raise EmbeddingInputRefusedError(
+                    f"the embedding provider refuses the chunk '{_first_line(text)}' "
+                    f"even cut to {len(shown)} characters: {exc}") from exc
+            shown = shown[: len(shown) // 2]
+            continue
+        if shown is not text:
+            report.warnings.append(
+                f"chunk '{_first_line(text)}': {len(text):,} characters are more than the embedding "
+                f"model takes; its vector is of the first {len(shown):,} (its full text is still searched by keyword)")
+        return vector
+
+
 async def embed_texts(
     texts: list[str],
     provider: EmbeddingProvider,
@@ -246,7 +285,7 @@ async def embed_texts(
     step = max(provider.batch_size, 1)
     for start in range(0, len(todo), step):
         batch = todo[start : start + step]
-        embedded = dict(zip(batch, await provider.embed_documents(batch), strict=True))
+        embedded = dict(zip(batch, await embed_batch(provider, batch, report), strict=True))
         if cache:
             cache.put_many(provider.model, embedded)  # kept even if a later batch fails
         vectors.update(embedded)

@@ -2,7 +2,7 @@
 
 Serves /v1/embeddings (deterministic bag-of-words vectors of the requested or a native size) and
 /v1/chat/completions with stream=true (SSE chunks, then [DONE]); records every request; answers
-401 to the key "bad-key"; fails on demand with a status and a Retry-After header.
+401 to the key "bad-key"; 400 to inputs over max_input_chars; fails on demand with a status and a Retry-After header.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ class FakeOpenAI:
     fail_statuses: list[int] = field(default_factory=list)  # consumed one per request
     retry_after: str | None = None
     native_dimensions: int = 384  # when the request names no `dimensions`
+    max_input_chars: int | None = None  # longer inputs are refused with a 400, as OpenAI refuses too many tokens
     answer_parts: list[str] = field(default_factory=lambda: ["Add one ", "script tag ", "to your pages [1]."])
     url: str = ""
 
@@ -51,6 +52,13 @@ def _handler(state: FakeOpenAI, lock: threading.Lock) -> type[JSONRequestHandler
                 return
             if path == "/v1/embeddings":
                 texts = body["input"] if isinstance(body["input"], list) else [body["input"]]
+                longest = max(len(t) for t in texts)
+                if state.max_input_chars is not None and longest > state.max_input_chars:
+                    self._json(400, {"error": {"message": f"This model's maximum context length is "
+                                               f"{state.max_input_chars} tokens, however you requested {longest} "
+                                               "tokens. Please reduce your prompt.", "type": "invalid_request_error",
+                                               "param": None, "code": None}})
+                    return
                 size = body.get("dimensions") or state.native_dimensions
                 data = [{"object": "embedding", "index": i, "embedding": fake_vector(t, size)}
                         for i, t in enumerate(texts)]

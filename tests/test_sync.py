@@ -18,7 +18,9 @@ from app.corpus.compose import DocsSource
 from app.embeddings.base import pad_vector
 from app.embeddings.cache import EmbeddingCache, cache_path
 from app.embeddings.providers import get_embedding_provider
+from app.errors import EmbeddingError
 from app.sync import SYNC_LOCK_KEY, SyncBusyError, sync_corpus
+from tests.fake_gemini import fake_vector
 from tests.helpers import commit_all, git, make_docs_repo, write_files
 
 PAGES = {
@@ -292,3 +294,35 @@ async def test_headings_and_paths_longer_than_postgres_indexes_take(pool, fake_g
     assert any("d" * 40 in w and f"a path of {len(deep)} bytes" in w for w in report.warnings), report.warnings
     again = await _sync(pool, repo)
     assert again.new == again.changed == again.deleted == 0  # the bounded ids are stable
+
+
+async def test_a_text_longer_than_the_model_takes_is_embedded_from_its_start(pool, fake_openai, tmp_path: Path,
+                                                                            monkeypatch) -> None:
+    """OpenAI-compatible servers refuse a text longer than their model takes (HTTP 400) instead of
+    truncating it: one long code block failed the whole sync. Now the batch is embedded text by
+    text, the refused one from its first half (then quarter...), with a warning naming it."""
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "openai")
+    get_settings.cache_clear()
+    fake_openai.max_input_chars = 2_000
+    code = "\n".join(f"value_{n} = compute({n})" for n in range(300))  # ~6,500 characters, one block
+    repo = make_docs_repo(tmp_path / "r", PAGES | {"big.md": f"---\ntitle: Big\npublic: true\n---\n## Listing\n\n```python\n{code}\n```\n"})
+    report = await _sync(pool, repo)
+    assert any("Big › Listing" in w and "first" in w for w in report.warnings), report.warnings
+    async with pool.acquire() as conn:
+        missing = await conn.fetchval("select count(*) from docs_section where embedding is null")
+        listing = await conn.fetchrow("select embedding::text as e from docs_section where content like '%value_299 %'")
+    assert missing == 0 and listing is not None  # every chunk has a vector; the text is indexed whole
+    sent = [t for c in fake_openai.calls("/v1/embeddings") for t in c["body"]["input"] if "value_0 " in t]
+    *refused, accepted = sent  # in its batch, alone, halved...: each a start of the one before, till one fits
+    assert all(len(t) > 2_000 for t in refused) and len(accepted) <= 2_000 and len(refused) >= 2
+    assert all(later == earlier[: len(later)] for earlier, later in zip(sent, sent[1:], strict=False))
+    assert json.loads(listing["e"]) == pytest.approx(pad_vector(fake_vector(accepted, 768)), abs=1e-6)
+
+    fake_openai.max_input_chars = 50  # refused whatever its length: a clear error naming the chunk, index intact
+    write_files(repo / "docs", {"new.md": "---\ntitle: New\npublic: true\n---\n## Fresh\n\n" + "word " * 100})
+    commit_all(repo, "new page")
+    with pytest.raises(EmbeddingError, match="refuses the chunk 'New › Fresh' even cut to"):
+        await _sync(pool, repo)
+    async with pool.acquire() as conn:
+        assert await conn.fetchval("select count(*) from docs_section where page = 'new.md'") == 0
+        assert await conn.fetchval("select count(*) from docs_section where content like '%value_299 %'") == 1

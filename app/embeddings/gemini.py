@@ -13,7 +13,7 @@ from google.genai import errors as genai_errors
 from google.genai import types
 
 from app.embeddings.base import EMBEDDING_DIMENSIONS
-from app.errors import EmbeddingError
+from app.errors import EmbeddingError, EmbeddingInputRefusedError
 from app.logging import get_logger
 
 log = get_logger(__name__)
@@ -65,6 +65,8 @@ async def with_retries(
         try:
             return await call()
         except genai_errors.APIError as exc:
+            if exc.code in (400, 413) and "key" not in str(exc.message or exc).lower():
+                raise EmbeddingInputRefusedError(f"{what} failed: {describe_api_error(exc)}") from exc
             if exc.code not in RETRYABLE_STATUS or attempt >= max_retries:
                 suffix = f" after {attempt + 1} attempts" if attempt else ""
                 raise EmbeddingError(f"{what} failed{suffix}: {describe_api_error(exc)}") from exc

@@ -13,7 +13,7 @@ from __future__ import annotations
 import openai
 
 from app.embeddings.base import EMBEDDING_DIMENSIONS, pad_vector
-from app.errors import EmbeddingError
+from app.errors import EmbeddingError, EmbeddingInputRefusedError
 
 
 def make_openai_client(api_key: str, base_url: str | None, *, max_retries: int, timeout_seconds: float = 60.0
@@ -57,6 +57,9 @@ class OpenAIEmbeddingProvider:
         extra = {"dimensions": self.dimensions} if self.dimensions else {}
         try:
             response = await self.client.embeddings.create(model=self.model_name, input=texts, **extra)
+        except openai.APIStatusError as exc:
+            error = EmbeddingInputRefusedError if exc.status_code in (400, 413) else EmbeddingError
+            raise error(describe_openai_error(exc, "OpenAI-compatible embedding")) from exc
         except openai.OpenAIError as exc:
             raise EmbeddingError(describe_openai_error(exc, "OpenAI-compatible embedding")) from exc
         vectors = [list(item.embedding) for item in sorted(response.data, key=lambda item: item.index)]
