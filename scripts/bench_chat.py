@@ -22,6 +22,7 @@ import httpx
 from _corpus import MINTLIFY_QUESTIONS as QUESTIONS
 from _corpus import corpus_repo, free_port
 
+
 def start_server(port: int):
     import uvicorn
 

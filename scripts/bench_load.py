@@ -25,6 +25,7 @@ import httpx
 from _corpus import MINTLIFY_QUESTIONS as QUESTIONS
 from _corpus import ROOT, corpus_repo, free_port, throwaway_database
 
+
 def start_server(env: dict[str, str], workers: int) -> tuple[subprocess.Popen[bytes], str]:
     port = free_port()
     process = subprocess.Popen(

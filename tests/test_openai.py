@@ -12,6 +12,8 @@ from app.chat.stream_protocol import parse_sse
 from app.config import get_settings
 from app.embeddings.providers import get_embedding_provider
 from app.errors import EmbeddingError
+from app.search.query_embedding import QueryEmbedder
+from tests.fake_gemini import fake_vector
 from tests.test_chat import seed
 
 
@@ -45,6 +47,23 @@ def test_embeddings_ask_for_768_dimensions_by_default(fake_openai, monkeypatch) 
     assert call["body"]["input"] == ["embed the widget", "run a sync", "colors"]
     assert call["authorization"] == "Bearer test-key"
     assert provider.model == "text-embedding-3-small@768"
+
+
+async def test_a_question_longer_than_the_model_takes_is_embedded_from_its_start(pool, fake_openai, monkeypatch
+                                                                                ) -> None:
+    """A pasted log refused by a small-context server (HTTP 400) left the question to keyword alone."""
+    provider = _provider(monkeypatch)
+    fake_openai.max_input_chars = 600
+    question = "Why does my job fail? " + " ".join(f"frame{n} in worker.py line {n}" for n in range(70))
+    try:
+        vector = await QueryEmbedder(provider).embed(pool, question)
+    finally:
+        await provider.client.close()
+    sent = [c["body"]["input"][0] for c in fake_openai.calls("/v1/embeddings")]
+    *refused, accepted = sent  # whole, half, ...: each the start of the question, till one fits
+    assert refused and all(len(t) > 600 for t in refused) and len(accepted) <= 600
+    assert all(question.startswith(t) for t in sent)
+    assert vector == pytest.approx(fake_vector(accepted, 768), abs=1e-6)
 
 
 def test_shorter_native_vectors_are_zero_padded_with_cosine_unchanged(fake_openai, monkeypatch) -> None:

@@ -18,7 +18,7 @@ from app.config import Settings
 from app.errors import ConfigError
 from app.ops.jobs import SyncJobBusy
 from app.ops.status import index_status
-from app.ops.tester import BadTesterRequest, parse_audiences, explain_retrieval
+from app.ops.tester import BadTesterRequest, explain_retrieval, parse_audiences
 from app.search.retrieve import RetrievalError
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"

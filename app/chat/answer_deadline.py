@@ -42,7 +42,7 @@ async def within_deadlines(
                 delta = await asyncio.wait_for(anext(stream), wait)
             except StopAsyncIteration:
                 return
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 if first and first_token_seconds < remaining:
                     raise AnswerTimeout(f"the model sent nothing within {first_token_seconds:g} s") from None
                 raise AnswerTimeout(f"the answer took longer than {total_seconds:g} s") from None

@@ -96,9 +96,9 @@ class ChatTurn:
     audiences: list[str] | None  # who asks: the chat route passes settings.anonymous_audiences
     text: list[str] = field(default_factory=list)
     sources: list[dict[str, Any]] = field(default_factory=list)
-    saved: bool = False
     failed: str | None = None
     retrieval: Retrieval | None = None
+    _saving: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
 
     async def parts(self) -> AsyncIterator[dict[str, Any]]:
         services, settings = self.services, self.services.settings
@@ -176,27 +176,35 @@ class ChatTurn:
         yield protocol.text_end(text_id)
         yield protocol.finish(metadata)
 
-    async def save(self) -> None:
-        """Store the reply (possibly partial) with its sources, and the gap if it is one; runs once."""
-        if self.saved:
-            return
-        self.saved = True
-        content = "".join(self.text)
-        if content or self.sources:
-            async with self.services.pool.acquire() as conn:
-                await add_message(conn, self.session_id, "assistant", content, self.sources)
-        if self.retrieval is not None:  # after the reply, which the session shows first
-            await record_gap(self.services.pool, self.retrieval, self.services.settings.gap_retention_days)
+    def save(self) -> asyncio.Task[None]:
+        """Store the reply (possibly partial) with its sources, and the gap if it is one: one task,
+        however often asked for, that a cancelled request does not cancel."""
+        if self._saving is None:
+            self._saving = asyncio.create_task(self._save())
+            self.services.keep(self._saving)
+        return self._saving
+
+    async def _save(self) -> None:
+        try:
+            content = "".join(self.text)
+            if content or self.sources:
+                async with self.services.pool.acquire() as conn:
+                    await add_message(conn, self.session_id, "assistant", content, self.sources)
+            if self.retrieval is not None:  # after the reply, which the session shows first
+                await record_gap(self.services.pool, self.retrieval, self.services.settings.gap_retention_days)
+        except Exception as exc:  # noqa: BLE001 - the reply was sent; only its record is lost
+            log.warning("chat_save_failed", error=type(exc).__name__)
 
     async def sse(self) -> AsyncIterator[str]:
         """The turn as server-sent events; the reply is saved even if the client disconnects."""
         try:
             async for part in observe_turn(self.parts()):
                 yield protocol.sse(part)
+            # Saved before [DONE]: a client that reads to the end finds the reply in its history.
+            await asyncio.shield(self.save())
             yield protocol.DONE
         finally:
-            # A detached task: a cancelled request must not cancel the write of what was said.
-            self.services.keep(asyncio.create_task(self.save()))
+            self.save()
 
 
 def _questions(messages: list[ChatMessage]) -> list[str]:

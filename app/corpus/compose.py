@@ -12,8 +12,8 @@ from app.corpus.code_source import read_code_source
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.git_source import read_docs_tree, resolve_commit
 from app.corpus.mdx import clean_mdx
-from app.globs import matches_any
 from app.corpus.snippets import is_snippet_path, resolve_snippets
+from app.globs import matches_any
 from app.sources import Source, source_from_settings
 
 PAGE_SUFFIXES = (".md", ".mdx")
