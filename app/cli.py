@@ -171,10 +171,13 @@ def sql_console(command: str | None) -> None:
             sys.exit(1)
         _run_one_statement(url, command)
         return
-    args = [psql, url, "-v", "ON_ERROR_STOP=1"]
+    from app.db.url import split_password
+
+    address, password = split_password(url)  # the password goes in the environment, not on `ps`
+    args = [psql, address, "-v", "ON_ERROR_STOP=1"]
     if command is not None:
         args += ["-c", command]
-    sys.exit(subprocess.call(args, env=os.environ.copy()))
+    sys.exit(subprocess.call(args, env=os.environ | ({"PGPASSWORD": password} if password else {})))
 
 
 def _run_one_statement(url: str, command: str) -> None:
@@ -223,14 +226,12 @@ def audience_option(command: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _audiences(audience: str | None, public_only: bool) -> list[str] | None:
-    from app.sources import parse_audiences
+    from app.sources import parse_audience_filter
 
     if public_only:
         return ["public"]
-    if audience is None:
-        return None
     try:
-        return list(parse_audiences(audience))
+        return parse_audience_filter(audience)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--audience") from None
 
@@ -240,22 +241,19 @@ def _audiences(audience: str | None, public_only: bool) -> list[str] | None:
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per chunk, then a summary line.")
 def compose_command(repo: Any, branch: str | None, docs_dir: str | None, as_json: bool) -> None:
     """Read the docs from git and print their chunks."""
-    from app.corpus.compose import ComposeResult, compose_corpus
+    from app.corpus.compose import ComposeResult
+    from app.sync import SyncReport, compose_sources
 
-    result = ComposeResult()
-    for source in _sources(repo, branch, docs_dir).sources:
-        part = compose_corpus(source, get_settings())
-        result.pages += part.pages
-        result.chunks += part.chunks
-        result.snippets_resolved += part.snippets_resolved
-        result.warnings += [f"{source.name}: {w}" for w in part.warnings]
+    report = SyncReport()  # the sync's own compose step: the same warnings, a bad source skipped
+    result = ComposeResult.merged(compose_sources(_sources(repo, branch, docs_dir).sources, get_settings(), report))
+    result.warnings = report.warnings
     for warning in result.warnings:
         err_console.print(f"[yellow]warning:[/] {warning}", highlight=False, soft_wrap=True)
     if as_json:
         for chunk in result.chunks:
             print_json(chunk.to_dict())
         print_json({"summary": result.summary()})
-        return
+        sys.exit(1 if report.failed else 0)
     table = Table("id", "href", "audiences", "chars", title="chunks")
     for chunk in result.chunks:
         table.add_row(chunk.id, chunk.href, ", ".join(chunk.audiences), str(len(chunk.text)))
@@ -265,6 +263,8 @@ def compose_command(repo: Any, branch: str | None, docs_dir: str | None, as_json
         f"{summary['pages']} pages, {summary['chunks']} chunks, "
         f"{summary['snippets_resolved']} snippets pasted, {len(result.warnings)} warnings"
     )
+    if report.failed:
+        sys.exit(1)
 
 
 # --- sync ----------------------------------------------------------------------------------------
@@ -379,7 +379,7 @@ def search_command(
 ) -> None:
     """Find the pages and excerpts that answer QUESTION."""
     from app.search.conversation import retrieve_in_conversation
-    from app.search.retrieve import build_retriever
+    from app.search.retrieve import ready_retriever
     from app.search.rewrite import build_query_rewriter
 
     audiences = _audiences(audience, public_only)
@@ -388,11 +388,8 @@ def search_command(
 
     async def go() -> Any:
         async with await open_pool(url) as pool:
-            retriever = build_retriever(pool, settings)
-            if mode != "keyword":
-                await retriever.warm_up()  # the model loads before the question, not within its timeout
             return await retrieve_in_conversation(
-                retriever, question, list(history), rewriter=build_query_rewriter(settings),
+                await ready_retriever(pool, settings, mode), question, list(history), rewriter=build_query_rewriter(settings),
                 mode=mode, audiences=audiences, explain=explain,
             )
 
@@ -453,7 +450,7 @@ def eval_command(
 ) -> None:
     """Score retrieval on FILE (JSON lines of {"question", "gold": [urls], "history"?: [earlier questions]})."""
     from app.search.eval import evaluate, load_eval_file
-    from app.search.retrieve import build_retriever
+    from app.search.retrieve import ready_retriever
     from app.search.rewrite import build_query_rewriter
 
     audiences = _audiences(audience, public_only)
@@ -463,11 +460,8 @@ def eval_command(
 
     async def go() -> Any:
         async with await open_pool(url) as pool:
-            retriever = build_retriever(pool, settings)
-            if mode != "keyword":
-                await retriever.warm_up()
             return await evaluate(
-                retriever, items, mode=mode, k=k, base_url=settings.docs_base_url, audiences=audiences,
+                await ready_retriever(pool, settings, mode), items, mode=mode, k=k, base_url=settings.docs_base_url, audiences=audiences,
                 use_history=not no_history, rewriter=build_query_rewriter(settings),
             )
 
@@ -661,13 +655,13 @@ def serve_command(host: str | None, port: int | None, workers: int) -> None:
               help="Continue this conversation (the id printed after an answer).")
 def ask_command(question: str, audience: str | None, public_only: bool, session: str | None) -> None:
     """Ask a question in the terminal: Relevant Guides, then the Summary."""
-    from app.chat.requests import BadChatRequest, parse_chat_body
+    from app.chat.requests import BadChatRequest, parse_question
     from app.chat.services import build_chat_services
     from app.chat.sessions import parse_session_id
     from app.chat.turn import start_turn
 
     try:
-        question = parse_chat_body(json.dumps({"message": question}).encode())
+        question = parse_question(question)
     except BadChatRequest as exc:
         raise click.UsageError(str(exc)) from None
     audiences = _audiences(audience, public_only)
@@ -720,14 +714,15 @@ def demo_command(port: int | None, no_serve: bool) -> None:
     from app.embeddings.local import local_model_installed
     from app.sources import SourcesConfig
 
+    from app.db.url import resolve_database_url
+
     settings = get_settings()
-    if not os.environ.get("EMBEDDING_PROVIDER") and not settings.gemini_api_key:
+    # A setting counts as chosen when the environment or .env gave it (pydantic's fields set).
+    if "embedding_provider" not in settings.model_fields_set and not settings.gemini_api_key:
         # The demo runs offline: the packaged model when installed, keyword-only otherwise.
         settings = settings.model_copy(update={"embedding_provider": "local" if local_model_installed() else "none"})
-        get_settings.cache_clear()
-        os.environ["EMBEDDING_PROVIDER"] = settings.embedding_provider
 
-    url = database_url()
+    url = resolve_database_url(settings)
     console.print(f"database: {'DATABASE_URL' if settings.database_url else 'embedded Postgres in ' + str(settings.docschat_home / 'pg')}")
     source = DocsSource(PROJECT_ROOT, "HEAD", "docs").to_source(settings)  # the current branch, as committed
     report = sync_with_progress(url, SourcesConfig((source,)), settings, "embedding docs/", wait_for_lock=True)
@@ -742,7 +737,7 @@ def demo_command(port: int | None, no_serve: bool) -> None:
     from app.server import create_app
 
     port = port or settings.port
-    if not os.environ.get("DOCS_BASE_URL"):
+    if "docs_base_url" not in settings.model_fields_set:
         # The demo serves the docs itself: guide links point at this server.
         settings = settings.model_copy(update={"docs_base_url": f"http://127.0.0.1:{port}"})
     console.print(f"\n[bold green]docschat demo:[/] [bold]http://127.0.0.1:{port}[/]   (Ctrl+C to stop)\n")

@@ -54,6 +54,14 @@ def parse_audiences(value: object) -> tuple[str, ...]:
     return tuple(sorted(names))
 
 
+def parse_audience_filter(raw: str | None) -> list[str] | None:
+    """Who is asking, as an operator types it (`a,b`; empty items ignored): the names, or None
+    (every audience) when none is given; ValueError naming a malformed one."""
+    if raw is None or not raw.strip():
+        return None
+    return list(parse_audiences([a for a in raw.split(",") if a.strip()]))
+
+
 @dataclass(frozen=True)
 class Source:
     name: str

@@ -41,12 +41,13 @@ async def _create_roles(socket_dir: Path, port: int, owner_password: str, app_pa
 
     conn = await asyncpg.connect(host=str(socket_dir), port=port, user="postgres", database="postgres")
     try:
-        # Passwords are generated hex here; ALTER/CREATE ROLE take no bind parameters.
-        await conn.execute(f"alter role postgres password '{owner_password}'")
-        await conn.execute(
-            f"create role {APP_ROLE} login password '{app_password}' "
-            "nosuperuser nocreatedb nocreaterole nobypassrls noinherit"
-        )
+        # ALTER/CREATE ROLE take no bind parameters: format() quotes the values in the server.
+        await conn.execute(await conn.fetchval(
+            "select format('alter role postgres password %L', $1::text)", owner_password))
+        await conn.execute(await conn.fetchval(
+            "select format('create role %I login password %L"
+            " nosuperuser nocreatedb nocreaterole nobypassrls noinherit', $1::text, $2::text)",
+            APP_ROLE, app_password))
     finally:
         await conn.close()
 

@@ -19,6 +19,7 @@ import tempfile
 import uuid
 from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
+from urllib.parse import urlsplit, urlunsplit
 
 import asyncpg
 import pytest
@@ -26,7 +27,6 @@ import pytest
 from app.config import get_settings
 from app.db import migrate
 from app.db.pool import create_pool
-from app.db.url import with_database
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 SHARED = REPO_ROOT.parent / "shared"
@@ -36,6 +36,12 @@ _TABLES = (
     "docs_lexeme_stats, docs_search_stats, docs_app_secret, docs_chat_gap, docs_sync_run, docs_sync_schedule, "
     "docs_source_commit"
 )
+
+
+def with_database(url: str, database: str) -> str:
+    """The same server URL pointing at another database."""
+    parts = urlsplit(url)
+    return urlunsplit(parts._replace(path="/" + database))
 
 
 def _docker_answers() -> bool:
@@ -107,7 +113,6 @@ def app_role_template(server_url: str) -> Iterator[str | None]:
     whichever server the session uses (embedded, testcontainers); otherwise the app is the owner.
     """
     import asyncio
-    from urllib.parse import urlsplit, urlunsplit
 
     if os.environ.get("TEST_APP_DATABASE_URL"):
         yield os.environ["TEST_APP_DATABASE_URL"]

@@ -12,7 +12,7 @@ import time
 import httpx
 
 from app.chat.answerers import ExtractiveAnswerer, Excerpt, format_excerpts
-from app.chat.rate_limit import client_ip
+from app.chat.rate_limit import client_ip, is_trusted_proxy
 from app.chat.stream_protocol import parse_sse
 from tests.helpers import seed_docs
 
@@ -226,6 +226,10 @@ def test_forwarded_for_trusted_only_from_configured_proxies() -> None:
     assert client_ip("10.0.0.2", "1.2.3.4", ["10.0.0.3"]) == "10.0.0.2"
     assert client_ip("10.0.0.2", "6.6.6.6, 1.2.3.4", ["10.0.0.2"]) == "1.2.3.4"
     assert client_ip("10.0.0.2", "1.2.3.4, 10.0.0.5", ["10.0.0.2", "10.0.0.5"]) == "1.2.3.4"
+    # One address however it is written: the Secure-cookie check and the rate limit agree on it.
+    assert client_ip("::1", "1.2.3.4", ["0:0:0:0:0:0:0:1"]) == "1.2.3.4"
+    assert is_trusted_proxy("0:0::1", ["::1"]) and not is_trusted_proxy("::2", ["::1"])
+    assert not is_trusted_proxy(None, ["::1"]) and not is_trusted_proxy("not-an-ip", ["not-an-ip"])
 
 
 def test_extractive_answer_is_traceable_to_its_guides() -> None:

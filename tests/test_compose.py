@@ -307,7 +307,8 @@ def test_property_no_body_line_lost_and_no_fence_cut(body: str, max_chars: int) 
 def test_compose_cli_json(tmp_path: Path) -> None:
     repo = make_docs_repo(
         tmp_path / "r",
-        {"a.mdx": "---\ntitle: A\npublic: true\n---\nIntro\n\n## One\ntext\n", "bad.mdx": "---\n: : :\n---\n"},
+        {"a.mdx": "---\ntitle: A\npublic: true\n---\nIntro\n\n## One\ntext\n", "bad.mdx": "---\n: : :\n---\n",
+         "internal.mdx": "---\ntitle: Internal\n---\nNotes.\n"},
     )
     result = subprocess.run(
         [sys.executable, "-m", "app", "compose", "--repo", str(repo), "--json"],
@@ -320,8 +321,9 @@ def test_compose_cli_json(tmp_path: Path) -> None:
         "id", "source", "page", "title", "heading", "breadcrumb", "href", "audiences", "text", "embed_text",
         "content_hash",
     }
-    assert summary["pages"] == 1 and summary["chunks"] == 2
+    assert summary["pages"] == 2 and summary["chunks"] == 3
     assert summary["warnings"] and "bad.mdx" in result.stderr
+    assert "declare no audience" in result.stderr  # the sync's own warnings: compose is its first step
 
 
 MINTLIFY = SHARED / "corpora" / "mintlify-docs"

@@ -74,3 +74,20 @@ async def test_index_clear_asks_first_and_clears_one_source_or_all(cli_env, pool
     assert one.exit_code == 0 and "deleted 5 chunks" in one.output and await count() == 0
     async with pool.acquire() as conn:  # the statistics follow the rows
         assert await conn.fetchval("select count(*) from public.docs_lexeme_stats") == 0
+
+
+def test_sql_gives_psql_the_password_in_its_environment_not_on_its_command_line(tmp_path, monkeypatch) -> None:
+    """Arguments are visible to every user of the machine (`ps`); the environment is not."""
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    psql = bin_dir / "psql"
+    psql.write_text('#!/bin/sh\nprintf "%s\\n" "$@" > "$(dirname "$0")/argv"\nprintf "%s" "$PGPASSWORD" > "$(dirname "$0")/pw"\n')
+    psql.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}:{__import__('os').environ['PATH']}")
+    monkeypatch.setenv("DATABASE_URL", "postgresql://docs:s%3Acret@db.example:5432/docs")
+    get_settings.cache_clear()
+    result = CliRunner().invoke(main, ["sql", "-c", "select 1"])
+    assert result.exit_code == 0, result.output
+    argv = (bin_dir / "argv").read_text().splitlines()
+    assert argv[0] == "postgresql://docs@db.example:5432/docs" and "select 1" in argv
+    assert not any("cret" in a for a in argv) and (bin_dir / "pw").read_text() == "s:cret"

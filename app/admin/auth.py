@@ -11,7 +11,7 @@ from litestar.connection import ASGIConnection
 from litestar.exceptions import HTTPException
 from litestar.handlers.base import BaseRouteHandler
 
-from app.chat.rate_limit import client_ip, hash_ip
+from app.chat.rate_limit import client_key
 from app.logging import get_logger
 
 log = get_logger(__name__)
@@ -34,11 +34,10 @@ def bearer_token(header: str | None) -> str | None:
 async def require_admin(connection: ASGIConnection[Any, Any, Any, Any], _: BaseRouteHandler) -> None:
     state = connection.app.state
     settings = state.settings
-    ip = client_ip(connection.client.host if connection.client else None,
-                   connection.headers.get("x-forwarded-for"), settings.trusted_proxies)
-    client_key = hash_ip(ip, state.ip_secret)
+    key = client_key(connection.client.host if connection.client else None,
+                     connection.headers.get("x-forwarded-for"), settings.trusted_proxies, state.ip_secret)
     limiter = state.admin_limiter
-    decision = await limiter.check(client_key)
+    decision = await limiter.check(key)
     if not decision.allowed:
         raise HTTPException(
             status_code=429, detail=f"too many wrong admin tokens ({decision.limit} per {decision.period}); try again later",
@@ -47,8 +46,8 @@ async def require_admin(connection: ASGIConnection[Any, Any, Any, Any], _: BaseR
     provided = bearer_token(connection.headers.get("authorization"))
     if provided is not None and token_matches(provided, settings.admin_token.get_secret_value()):
         return
-    await limiter.hit(client_key)
-    log.warning("admin_auth_failed", client=client_key[:12], had_token=provided is not None)
+    await limiter.hit(key)
+    log.warning("admin_auth_failed", client=key[:12], had_token=provided is not None)
     raise HTTPException(
         status_code=401, detail="a valid admin token is required (Authorization: Bearer <ADMIN_TOKEN>)",
         headers={"WWW-Authenticate": 'Bearer realm="docschat admin"'},

@@ -16,9 +16,9 @@ from app.chat.answerers import Excerpt
 from app.corpus.code import fenced_code_excerpt
 from app.corpus.fences import split_fenced
 from app.search.confidence import scaled_cosine
-from app.search.eval import absolute_url
 from app.search.legs import Hit
 from app.search.retrieve import Retrieval
+from app.search.urls import absolute_url
 
 CUT_MARK = "\n\n[…]"
 

@@ -46,12 +46,18 @@ class Gap:
         }
 
 
+MAX_SINCE = timedelta(days=36_500)  # a century: past it a Postgres timestamp soon overflows
+
+
 def parse_since(text: str) -> timedelta:
     """'30m', '24h', '7d' or '2w' as a timedelta."""
     match = _DURATION.match(text or "")
     if not match or int(match.group(1)) == 0:
         raise BadDuration(f"--since must be a positive number with m, h, d or w (like 7d), not {text!r}")
-    return timedelta(**{_UNITS[match.group(2)]: int(match.group(1))})
+    number, unit = int(match.group(1)), timedelta(**{_UNITS[match.group(2)]: 1})
+    if number > MAX_SINCE / unit:  # compared before multiplying: a huge number overflows timedelta
+        raise BadDuration(f"--since must be at most {MAX_SINCE.days} days, not {text!r}")
+    return number * unit
 
 
 def is_gap(retrieval: Retrieval) -> bool:

@@ -145,27 +145,37 @@ def hash_ip(ip: str, secret: bytes) -> str:
     return hmac.new(secret, ip.encode(), hashlib.sha256).hexdigest()
 
 
+def _addresses(proxies: list[str]) -> set[ipaddress.IPv4Address | ipaddress.IPv6Address]:
+    trusted = set()
+    for proxy in proxies:
+        try:
+            trusted.add(ipaddress.ip_address(proxy.strip()))
+        except ValueError:
+            continue
+    return trusted
+
+
+def is_trusted_proxy(address: str | None, trusted_proxies: list[str]) -> bool:
+    """Whether `address` is one of the trusted proxies, however either is written (::1, 0:0::1)."""
+    try:
+        return ipaddress.ip_address((address or "").strip()) in _addresses(trusted_proxies)
+    except ValueError:
+        return False
+
+
 def client_ip(peer: str | None, forwarded_for: str | None, trusted_proxies: list[str]) -> str:
     """The client's address: X-Forwarded-For is believed only when the peer is a trusted proxy,
     and then its rightmost address that is not itself a trusted proxy."""
     peer = peer or "unknown"
-    trusted = set()
-    for proxy in trusted_proxies:
-        try:
-            trusted.add(ipaddress.ip_address(proxy))
-        except ValueError:
-            continue
-
-    def is_trusted(address: str) -> bool:
-        try:
-            return ipaddress.ip_address(address.strip()) in trusted
-        except ValueError:
-            return False
-
-    if not forwarded_for or not is_trusted(peer):
+    if not forwarded_for or not is_trusted_proxy(peer, trusted_proxies):
         return peer
     hops = [h.strip() for h in forwarded_for.split(",") if h.strip()]
     for hop in reversed(hops):
-        if not is_trusted(hop):
+        if not is_trusted_proxy(hop, trusted_proxies):
             return hop
     return hops[0] if hops else peer
+
+
+def client_key(peer: str | None, forwarded_for: str | None, trusted_proxies: list[str], secret: bytes) -> str:
+    """The key a client is counted under: its address (client_ip), hashed."""
+    return hash_ip(client_ip(peer, forwarded_for, trusted_proxies), secret)

@@ -72,6 +72,12 @@ def parse_chat_body(body: bytes, content_type: str | None = "application/json") 
         raise BadChatRequest("'message' is required")
     if not isinstance(message, str):
         raise BadChatRequest(f"'message' must be a string, not {type(message).__name__}")
+    return parse_question(message)
+
+
+def parse_question(message: str) -> str:
+    """A question as asked (the chat body's message, the terminal's argument): NULs removed,
+    stripped, clipped to 2000 characters; BadChatRequest when empty or not storable."""
     message = message.replace("\x00", "").strip()
     if not message:
         raise BadChatRequest("'message' is empty")

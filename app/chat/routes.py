@@ -16,7 +16,7 @@ from app.chat.api_schema import (
     ApiOperation,
     ChatOperation,
 )
-from app.chat.rate_limit import client_ip, hash_ip
+from app.chat.rate_limit import client_key, is_trusted_proxy
 from app.chat.requests import BadChatRequest, parse_chat_body
 from app.chat.sessions import (
     COOKIE_NAME,
@@ -26,6 +26,7 @@ from app.chat.sessions import (
 )
 from app.chat.turn import start_turn
 from app.db.recovery import RETRY_AFTER_SECONDS
+from app.db.status import count_sections
 from app.logging import get_logger
 
 log = get_logger(__name__)
@@ -40,7 +41,7 @@ def _is_https(request: Request[Any, Any, Any], state: State) -> bool:
         return True
     peer = request.client.host if request.client else None
     proto = request.headers.get("x-forwarded-proto", "")
-    return proto == "https" and peer in state.settings.trusted_proxies
+    return proto == "https" and is_trusted_proxy(peer, state.settings.trusted_proxies)
 
 
 def session_cookie(request: Request[Any, Any, Any], state: State, session_id: uuid.UUID | None) -> Cookie:
@@ -74,9 +75,9 @@ async def post_chat(request: Request[Any, Any, Any], state: State) -> Response[A
     if not await state.readiness.wait(settings.startup_wait_seconds):
         return error_response(503, "starting", "the assistant is starting; please try again in a moment",
                               headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
-    ip = client_ip(request.client.host if request.client else None, request.headers.get("x-forwarded-for"),
-                   settings.trusted_proxies)
-    decision = await state.rate_limiter.hit(hash_ip(ip, state.ip_secret))
+    decision = await state.rate_limiter.hit(client_key(
+        request.client.host if request.client else None, request.headers.get("x-forwarded-for"),
+        settings.trusted_proxies, state.ip_secret))
     if not decision.allowed:
         return error_response(
             429, "rate_limited", rate_limited_text(decision.limit, decision.period, decision.retry_after_seconds),
@@ -126,7 +127,7 @@ async def healthz(state: State) -> Response[dict[str, Any]]:
                         status_code=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
     try:
         async with state.services.pool.acquire(timeout=5) as conn:
-            sections = await conn.fetchval("select count(*) from public.docs_section")
+            sections = await count_sections(conn)
     except Exception as exc:  # noqa: BLE001 - health reports, it does not raise
         state.db_recovery.notice_failure()
         return Response(

@@ -29,8 +29,8 @@ from app.corpus.code_tree import CodeTree
 from app.logging import get_logger
 from app.metrics import observe_turn
 from app.search.conversation import QueryRewriter, retrieve_in_conversation
-from app.search.eval import absolute_url
 from app.search.retrieve import Retrieval, RetrievalError, Retriever
+from app.search.urls import absolute_url
 from app.sources import Source
 
 # Earlier user questions that may complete the latest one (app/search/standalone.py reads 3).

@@ -55,6 +55,12 @@ class ComposeResult:
         """Pages that declare no audience and so have their source's default."""
         return sum(1 for page in self.pages if not page.declared)
 
+    @classmethod
+    def merged(cls, results: list[ComposeResult]) -> ComposeResult:
+        """The pages, chunks and counts of several sources' results as one (warnings left out)."""
+        return cls([p for r in results for p in r.pages], [c for r in results for c in r.chunks],
+                   sum(r.snippets_resolved for r in results))
+
     def summary(self) -> dict[str, object]:
         return {
             "pages": len(self.pages),

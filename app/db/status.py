@@ -18,6 +18,11 @@ _ROW_COUNTS = {
 }
 
 
+async def count_sections(conn: asyncpg.Connection) -> int:
+    """How many sections are indexed (the health check's proof that the database answers)."""
+    return await conn.fetchval(_ROW_COUNTS["docs_section"])
+
+
 async def database_status(conn: asyncpg.Connection) -> dict[str, Any]:
     revision = await current_revision(conn)
     rows: dict[str, int | None] = {}
@@ -29,9 +34,9 @@ async def database_status(conn: asyncpg.Connection) -> dict[str, Any]:
         "head": head_revision(),
         "up_to_date": revision == head_revision(),
         "server_version": await conn.fetchval("show server_version"),
-        "pgvector_version": await conn.fetchval("select extversion from pg_extension where extname = 'vector'"),
+        "pgvector_version": await conn.fetchval("select extversion from pg_catalog.pg_extension where extname = 'vector'"),
         "pgvector_available": await conn.fetchval(
-            "select default_version from pg_available_extensions where name = 'vector'"
+            "select default_version from pg_catalog.pg_available_extensions where name = 'vector'"
         ),
         "rows": rows,
     }
@@ -41,8 +46,8 @@ async def check_vector_available(conn: asyncpg.Connection) -> None:
     """Fail with instructions when the server cannot provide pgvector."""
     from app.errors import DatabaseError
 
-    installed = await conn.fetchval("select 1 from pg_extension where extname = 'vector'")
-    available = await conn.fetchval("select 1 from pg_available_extensions where name = 'vector'")
+    installed = await conn.fetchval("select 1 from pg_catalog.pg_extension where extname = 'vector'")
+    available = await conn.fetchval("select 1 from pg_catalog.pg_available_extensions where name = 'vector'")
     if not installed and not available:
         raise DatabaseError(
             "the database server has no 'vector' extension (pgvector). Install it on the server "

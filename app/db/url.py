@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import unquote, urlsplit, urlunsplit
 
 from app.config import Settings
 from app.errors import ConfigError
@@ -20,6 +20,16 @@ def redact_url(url: str) -> str:
     return url
 
 
+def split_password(url: str) -> tuple[str, str | None]:
+    """The URL without its password, and the password (decoded): for a client that takes it from
+    PGPASSWORD, so it is not on a command line that `ps` shows."""
+    parts = urlsplit(url)
+    if not parts.password:
+        return url, None
+    netloc = parts.netloc.replace(f":{parts.password}@", "@", 1)
+    return urlunsplit(parts._replace(netloc=netloc)), unquote(parts.password)
+
+
 def check_postgres_url(url: str) -> str:
     """Reject a URL that is plainly not a Postgres one, naming what is wrong."""
     try:
@@ -31,12 +41,6 @@ def check_postgres_url(url: str) -> str:
             f"DATABASE_URL must start with postgresql:// (got scheme {parts.scheme or 'none'!r} in {redact_url(url)})"
         )
     return url.replace("postgresql+asyncpg://", "postgresql://", 1)
-
-
-def with_database(url: str, database: str) -> str:
-    """The same server URL pointing at another database."""
-    parts = urlsplit(url)
-    return urlunsplit(parts._replace(path="/" + database))
 
 
 def resolve_database_url(settings: Settings) -> str:

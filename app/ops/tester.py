@@ -9,7 +9,7 @@ from app.chat.turn import model_excerpts
 from app.config import Settings
 from app.errors import DocschatError
 from app.search.retrieve import Retriever
-from app.sources import parse_audiences as parse_audience_names
+from app.sources import parse_audience_filter
 
 
 class BadTesterRequest(DocschatError):
@@ -18,10 +18,8 @@ class BadTesterRequest(DocschatError):
 
 def parse_audiences(raw: str | None) -> list[str] | None:
     """`a,b` → ["a", "b"]; empty → None (every audience: the operator's view)."""
-    if raw is None or not raw.strip():
-        return None
     try:
-        return list(parse_audience_names([a for a in raw.split(",") if a.strip()]))
+        return parse_audience_filter(raw)
     except ValueError as exc:
         raise BadTesterRequest(f"audience: {str(exc)[:200]}") from None
 

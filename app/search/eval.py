@@ -16,6 +16,7 @@ from pathlib import Path
 from app.errors import DocschatError
 from app.search.conversation import QueryRewriter, retrieve_in_conversation
 from app.search.retrieve import Mode, Retriever
+from app.search.urls import absolute_url, normalize_url
 
 
 class EvalFileError(DocschatError):
@@ -32,19 +33,6 @@ class EvalItem:
     @property
     def answerable(self) -> bool:
         return bool(self.gold)
-
-
-def normalize_url(url: str) -> str:
-    """URLs compare without a trailing slash, before the anchor or at the very end."""
-    base, hash_, anchor = url.strip().rstrip("/").partition("#")
-    return base.rstrip("/") + hash_ + anchor
-
-
-def absolute_url(base_url: str, href: str) -> str:
-    """`href` under `base_url`; an href that is already absolute (a source with its own base URL) as it is."""
-    if href.startswith(("http://", "https://")):
-        return normalize_url(href)
-    return normalize_url(base_url.rstrip("/") + "/" + href.lstrip("/"))
 
 
 def load_eval_file(path: Path) -> list[EvalItem]:

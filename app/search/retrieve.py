@@ -224,7 +224,7 @@ class Retriever:
                 if isinstance(result, asyncio.CancelledError):
                     raise result
                 errors[name] = "timed out" if isinstance(result, TimeoutError) else f"{type(result).__name__}: {result}"
-                log.warning("retrieval_leg_failed", leg=name, error=errors[name][:200])
+                log.warning("retrieval_leg_failed", leg=name, error=type(result).__name__)  # its text may quote the question
             else:
                 legs[name] = result
         if not legs:
@@ -315,3 +315,12 @@ def build_retriever(pool: asyncpg.Pool, settings: Settings) -> Retriever:
 
     provider = get_embedding_provider(settings)
     return Retriever(pool, settings, QueryEmbedder(provider) if provider else None, load_sources(settings))
+
+
+async def ready_retriever(pool: asyncpg.Pool, settings: Settings, mode: Mode = "hybrid") -> Retriever:
+    """build_retriever with its model loaded, unless the mode needs none: the model loads before
+    the first question, not within that question's timeout (the CLI's search and eval)."""
+    retriever = build_retriever(pool, settings)
+    if mode != "keyword":
+        await retriever.warm_up()
+    return retriever

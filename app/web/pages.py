@@ -8,17 +8,14 @@ import re
 import asyncpg
 
 from app.config import Settings
+from app.search.indexed_pages import indexed_pages, page_sections
 
 
 async def render_docs_page(conn: asyncpg.Connection, settings: Settings, route: str) -> str | None:
     """The page whose href is `route`, for CHAT_AUDIENCES, as simple HTML (None when there is none)."""
     prefix = settings.docs_url_prefix.rstrip("/")
     page_href = (prefix + "/" + route.strip("/")).rstrip("/") or "/"
-    rows = await conn.fetch(
-        "select id, title, heading, href, content from public.docs_section"
-        " where audiences && $2::text[] and split_part(href, '#', 1) = $1 order by id",
-        page_href, settings.anonymous_audiences,
-    )
+    rows = await page_sections(conn, page_href, settings.anonymous_audiences)
     if not rows:
         return None
     title = html.escape(rows[0]["title"])
@@ -32,11 +29,7 @@ async def render_docs_page(conn: asyncpg.Connection, settings: Settings, route: 
 
 
 async def render_docs_index(conn: asyncpg.Connection, settings: Settings) -> str:
-    rows = await conn.fetch(
-        "select distinct title, split_part(href, '#', 1) as href from public.docs_section"
-        " where audiences && $1::text[] order by title",
-        settings.anonymous_audiences,
-    )
+    rows = await indexed_pages(conn, settings.anonymous_audiences)
     items = "".join(f'<li><a href="{html.escape(r["href"])}">{html.escape(r["title"])}</a></li>' for r in rows)
     return _layout("Documentation", f"<ul>{items}</ul>")
 
