@@ -19,7 +19,7 @@ from dataclasses import asdict, dataclass, field
 import asyncpg
 
 from app.config import Settings
-from app.corpus.chunker import Chunk
+from app.corpus.chunker import Chunk, drop_duplicate_ids
 from app.corpus.compose import ComposeResult, DocsSource, compose_corpus
 from app.embeddings.base import EmbeddingProvider
 from app.embeddings.cache import EmbeddingCache
@@ -359,10 +359,11 @@ def compose_sources(sources: Iterable[Source], settings: Settings, report: SyncR
         report.sources.append(source_report)
         try:
             result = compose_corpus(source, settings)
-        except DocschatError as exc:
-            source_report.error = str(exc)
-            report.warnings.append(f"source {source.name!r} was not synced (its rows stay as they were): {exc}")
-            log.warning("sync_source_failed", source=source.name, error=str(exc)[:200])
+        except Exception as exc:  # noqa: BLE001 - one source's failure must not stop the others
+            reason = str(exc) if isinstance(exc, DocschatError) else f"{type(exc).__name__}: {exc}"
+            source_report.error = reason[:500]
+            report.warnings.append(f"source {source.name!r} was not synced (its rows stay as they were): {reason[:500]}")
+            log.warning("sync_source_failed", source=source.name, error=reason[:200])
             continue
         source_report.pages, source_report.chunks = len(result.pages), len(result.chunks)
         source_report.commit, source_report.undeclared_pages = result.commit, result.undeclared_pages
@@ -387,7 +388,10 @@ async def sync_composed(
     wait_for_lock: bool = False,
 ) -> SyncReport:
     """Plan, embed outside any transaction, apply in one; plan again if another sync got there first."""
-    chunks = [chunk for result in composed for chunk in result.chunks]
+    # Ids are unique within a source (compose_corpus) and start with its name: this is the last
+    # guard before rows are written, where one id twice would mix two chunks in one row.
+    chunks, duplicates = drop_duplicate_ids([chunk for result in composed for chunk in result.chunks])
+    report.warnings.extend(duplicates)
     commits = {s.name: s.commit for s in report.sources if s.commit and not s.error}
     model = provider.model if provider else None
     vectors: dict[str, list[float]] = {}

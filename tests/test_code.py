@@ -152,6 +152,45 @@ def test_a_minified_line_is_indexed_in_pieces_and_whole() -> None:
     assert "".join(c.text for c in chunks) == line and len({c.id for c in chunks}) == len(chunks)
 
 
+
+@pytest.mark.parametrize("path,newline,odd", [
+    ("gnu.py", "\n", "\x0c"),  # a form feed between functions, as GNU style has
+    ("app.js", "\n", "\u2028"),  # a line separator inside a string
+    ("old.js", "\r", " "),  # lone CR line ends (and nothing odd inside)
+])
+def test_line_numbers_are_the_parsers_whatever_the_line_ends(path: str, newline: str, odd: str) -> None:
+    """str.splitlines also splits at form feeds, U+2028 and lone CRs where the parsers do not (or
+    do): every chunk after one held another symbol's lines."""
+    if path.endswith(".py"):
+        lines = ["def first():", "    return 'first body'", odd, "def second():", "    return 'second body'"]
+    else:
+        lines = ["function first() {", f"  return 'first{odd}body';", "}", "function second() {",
+                 "  return 'second body';", "}"]
+    chunks = {c.symbol: c for c in chunk_code_file(path, newline.join(lines) + newline, href_for=href_for).chunks}
+    assert "first body" in chunks["first"].text.replace(odd, " ") and "second" not in chunks["first"].text
+    assert "second body" in chunks["second"].text and chunks["second"].start_line == len(lines) - (
+        1 if path.endswith(".py") else 2)
+
+
+def test_a_hostile_file_is_skipped_with_a_warning_and_the_others_indexed() -> None:
+    """Each of these raised out of compose and failed the sync of every source, docs included."""
+    files = {
+        "good.py": "def fine():\n    return 1\n",
+        "a/pyproject.toml": 'project = "oops"\n',
+        "b/pyproject.toml": "[tool]\npoetry = 3\n",
+        "c/package.json": '{"name": "x", "version": ' + "9" * 5000 + "}",
+        "d/package.json": '{"name": "x", "description": "a\\ud800b\\u0000c"}',
+        "late_nul.py": "x = 1\n" * 2000 + "y = '\x00'\n",
+        "bom.py": "\ufeffdef with_bom():\n    return 1\n",  # parsed, not windows: Python refuses U+FEFF
+    }
+    result = compose_code_files(files, href_for=href_for)
+    assert "good.py" in result.files and "late_nul.py" in result.files
+    assert all("\x00" not in c.text and "\x00" not in c.embed_text for c in result.chunks)
+    described = next(c for c in result.chunks if c.page == "d/package.json")
+    assert described.text.encode("utf-8") and "\x00" not in described.docstring
+    assert any("c/package.json" in w for w in result.warnings)
+    assert "with_bom" in {c.symbol for c in result.chunks} and not any("bom.py" in w for w in result.warnings)
+
 # --- identifiers searchable by their words (sql/008_code.sql) ------------------------------------
 
 from app.search.legs import search_docs_sections  # noqa: E402

@@ -115,6 +115,13 @@ def test_mdx_cleanup_keeps_text_children_and_titles() -> None:
     assert "Keep me" in cleaned and "Install" in cleaned and "Run it." in cleaned
     assert "<Step" not in cleaned.split("```")[0]
     assert '```python title="x.py"\nimport os\n<Note>code</Note>\n```' in cleaned
+    # A bracket inside a string is no bracket: `":-("` swallowed the rest of the page. And MDX
+    # ends an export block at a blank line, balanced or not.
+    assert clean_mdx('export const face = ":-(";\n\n## Kept\n\ntext\n') == "## Kept\n\ntext\n"
+    assert clean_mdx("export const x = f(\n\n## Kept too\n").strip() == "## Kept too"
+    # Inline code shows tags as text, across a line break too; a lone backtick opens no code.
+    assert clean_mdx("Use `<Step\ntitle>` here, a `lone tick and <Note>x</Note>\n") == (
+        "Use `<Step\ntitle>` here, a `lone tick and x\n")
 
 
 def test_myst_directives_and_roles_become_what_the_reader_sees() -> None:
@@ -359,3 +366,37 @@ def test_new_commit_changes_only_what_changed(tmp_path: Path) -> None:
     after = {c.id: c.content_hash for c in compose_corpus(DocsSource(repo, "main", "docs"), Settings()).chunks}
     assert before.keys() == after.keys()
     assert [k for k in before if before[k] != after[k]] == ["docs:a.mdx#two"]
+
+
+def test_hostile_pages_compose_in_bounded_time_and_memory(tmp_path: Path) -> None:
+    """Pages from an adversarial review that hung compose for minutes (or took 18 GB): a YAML
+    "billion laughs" title, snippets that each paste the next twice (2^30 pastes), a heading line
+    of 5,000 spaces and tabs, one line of ever longer backtick runs; and a NUL spelled in YAML,
+    which Postgres refused, failing the sync of every source. Run apart, so a hang fails the test."""
+    lol = "---\na: &a [" + ",".join(["lol"] * 10) + "]\n" + "".join(
+        f"{c}: &{c} [" + ",".join([f"*{p}"] * 10) + "]\n" for p, c in zip("abcdefgh", "bcdefghi", strict=True)
+    ) + "title: *i\ndescription: *i\npublic: true\n---\nBody.\n"
+    files = {f"snippets/e{i}.mdx": f"import N from '/snippets/e{i + 1}.mdx'\n\nword{i} <N /> <N />\n" for i in range(30)}
+    files |= {
+        "snippets/e30.mdx": "end\n",
+        "lol.md": lol,
+        "fan.md": "---\ntitle: Fan\npublic: true\n---\nimport E from '/snippets/e0.mdx'\n\n<E />\n",
+        "ws.md": "---\ntitle: WS\npublic: true\n---\n## a" + " \t" * 2500 + "b\n\ntext\n",
+        "ticks.md": "---\ntitle: Ticks\npublic: true\n---\n" + "".join("`" * i + "a" for i in range(1, 450)) + "\n",
+        "nul.md": '---\ntitle: "a\\0b"\npublic: true\n---\nBody.\n',
+    }
+    (tmp_path / "files.json").write_text(json.dumps(files))
+    script = (
+        "import json, sys; from app.config import Settings; from app.corpus.compose import compose_files\n"
+        "r = compose_files(json.load(open(sys.argv[1])), Settings(docs_url_prefix=''))\n"
+        "print(json.dumps({'titles': {p.path: p.title for p in r.pages}, 'warnings': r.warnings,"
+        " 'fan': sum(len(c.text) for c in r.chunks if c.page == 'fan.md'),"
+        " 'headings': [c.heading for c in r.chunks if c.page == 'ws.md']}))"
+    )
+    run = subprocess.run([sys.executable, "-c", script, str(tmp_path / "files.json")], capture_output=True,
+                         text=True, timeout=60, cwd=Path(__file__).parent.parent)
+    assert run.returncode == 0, run.stderr[-2000:]
+    out = json.loads(run.stdout)
+    assert out["titles"] == {"fan.md": "Fan", "lol.md": "Lol", "nul.md": "ab", "ticks.md": "Ticks", "ws.md": "WS"}
+    assert any("more than 500 snippets" in w for w in out["warnings"]) and 0 < out["fan"] < 100_000
+    assert out["headings"][-1].startswith("a") and out["headings"][-1].endswith("b")

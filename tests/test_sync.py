@@ -19,7 +19,7 @@ from app.embeddings.base import pad_vector
 from app.embeddings.cache import EmbeddingCache, cache_path
 from app.embeddings.providers import get_embedding_provider
 from app.errors import EmbeddingError
-from app.sync import SYNC_LOCK_KEY, SyncBusyError, sync_corpus
+from app.sync import SYNC_LOCK_KEY, SyncBusyError, SyncSourceError, sync_corpus
 from tests.fake_gemini import fake_vector
 from tests.helpers import commit_all, git, make_docs_repo, write_files
 
@@ -326,3 +326,51 @@ async def test_a_text_longer_than_the_model_takes_is_embedded_from_its_start(poo
     async with pool.acquire() as conn:
         assert await conn.fetchval("select count(*) from docs_section where page = 'new.md'") == 0
         assert await conn.fetchval("select count(*) from docs_section where content like '%value_299 %'") == 1
+
+
+async def test_a_file_named_like_a_section_cannot_take_its_row(pool, fake_gemini, tmp_path: Path) -> None:
+    """`x.md#y.md` made the id of x.md's section {#y.md}: both chunks wrote one row, and a later
+    sync gave the internal section's text the public page's audience (found by adversarial review)."""
+    from app.corpus.chunker import drop_duplicate_ids
+    from app.corpus.compose import compose_files
+
+    secret = "---\ntitle: X\n---\nIntro.\n\n## Keys {#y.md}\n\nThe root password is okapi-hunter.\n"
+    pages = {"x.md": secret, "x.md#y.md": "---\ntitle: Y\npublic: true\n---\n## Hello\n\nPublic words.\n"}
+    repo = make_docs_repo(tmp_path / "r", PAGES | pages)
+    report = await _sync(pool, repo)
+    write_files(repo / "docs", {"x.md": secret.replace("okapi-hunter", "okapi-hunter-2")})
+    commit_all(repo, "edit the secret")
+    again = await _sync(pool, repo)
+    async with pool.acquire() as conn:
+        rows = await conn.fetch("select id, audiences, content from docs_section where content like '%okapi%'")
+    assert [(list(r["audiences"]), "okapi-hunter-2" in r["content"]) for r in rows] == [(["internal"], True)]
+    assert any("x.md#y.md" in w and "cannot be linked" in w for w in report.warnings + again.warnings)
+    # The last guard before rows are written: one id twice keeps the first, with a warning.
+    first, second = compose_files(PAGES, get_settings()).chunks[:2]
+    kept, warnings = drop_duplicate_ids([first, second, first])
+    assert kept == [first, second] and len(warnings) == 1 and first.id in warnings[0]
+
+
+async def test_a_broken_repository_keeps_the_rows_and_names_the_problem(pool, fake_gemini, tmp_path: Path) -> None:
+    """`docs` committed as a file read as an empty folder and deleted every row, status "ok"; a
+    blob missing from a damaged clone raised IndexError out of the sync."""
+    import shutil
+
+    repo = make_docs_repo(tmp_path / "r", PAGES)
+    await _sync(pool, repo)
+    async with pool.acquire() as conn:
+        before = await conn.fetchval("select count(*) from docs_section")
+    shutil.rmtree(repo / "docs")
+    (repo / "docs").write_text("not a folder\n")
+    commit_all(repo, "docs becomes a file")
+    with pytest.raises(SyncSourceError, match="'docs' is a file .* not a folder of docs"):
+        await _sync(pool, repo)
+    git(repo, "reset", "-q", "--hard", "HEAD~1")
+    write_files(repo / "docs", {"new.md": "---\ntitle: New\npublic: true\n---\n## Fresh\n\nNew words.\n"})
+    commit_all(repo, "a new page")
+    blob = git(repo, "rev-parse", "HEAD:docs/new.md").strip()
+    (repo / ".git" / "objects" / blob[:2] / blob[2:]).unlink()  # a damaged clone
+    with pytest.raises(SyncSourceError, match="cannot read 'new.md'"):
+        await _sync(pool, repo)
+    async with pool.acquire() as conn:
+        assert await conn.fetchval("select count(*) from docs_section") == before

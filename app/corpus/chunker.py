@@ -14,7 +14,21 @@ from app.corpus.fences import Segment, split_fenced
 # Bump when chunk text or boundaries change: every content_hash changes once, so sync re-embeds.
 CHUNKER_VERSION = "2"
 
-_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
+_HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+(.*)")
+
+
+def match_heading(line: str) -> tuple[int, str] | None:
+    """An ATX heading line's level and text (without a closing `#` sequence), or None. Parsed
+    in two linear steps: one regex with a lazy text and optional closings took minutes on a
+    line of 5,000 spaces and tabs."""
+    match = _HEADING.fullmatch(line)
+    if match is None:
+        return None
+    text = match.group(2).strip(" \t")
+    unclosed = text.rstrip("#")
+    if unclosed == "" or unclosed.endswith((" ", "\t")):  # a closing sequence: `## Title ##`
+        text = unclosed.rstrip(" \t")
+    return (len(match.group(1)), text) if text else None
 _EXPLICIT_ID = re.compile(r"[ \t]*\{#([A-Za-z0-9_:.\-]+)\}[ \t]*$")
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
 _BREADCRUMB_SEPARATOR = " › "
@@ -173,8 +187,8 @@ def split_atoms(text: str) -> list[Segment]:
 
 def _is_title_heading(line: str, title: str) -> bool:
     """A `#` heading that only repeats the page title."""
-    match = _HEADING.match(line)
-    return bool(match) and len(match.group(1)) == 1 and plain_heading(heading_text(match.group(2))[0]) == title
+    heading = match_heading(line)
+    return heading is not None and heading[0] == 1 and plain_heading(heading_text(heading[1])[0]) == title
 
 
 def _sections(page: Page) -> list[_Section]:
@@ -189,21 +203,21 @@ def _sections(page: Page) -> list[_Section]:
             current.lines.extend(lines)
             continue
         for line in lines:
-            match = _HEADING.match(line)
-            if not match:
+            heading = match_heading(line)
+            if heading is None:
                 current.lines.append(line)
                 continue
-            level = len(match.group(1))
-            text, explicit = heading_text(match.group(2))
+            level = heading[0]
+            text, explicit = heading_text(heading[1])
             anchor = anchors.allocate(explicit or github_slug(text))  # every heading counts, as on GitHub
             if level not in SPLIT_LEVELS or _is_title_heading(line, page.title):
                 # Deeper headings, and a `#` repeating the page title, stay inside their section;
                 # the line loses only its {#id}.
-                current.lines.append(f"{match.group(1)} {text}")
+                current.lines.append(f"{'#' * level} {text}")
                 continue
             open_headings = [(lv, h) for lv, h in open_headings if lv < level] + [(level, plain_heading(text))]
             trail = [h for _, h in open_headings]
-            current = _Section(level, plain_heading(text), anchor, trail, [f"{match.group(1)} {text}"])
+            current = _Section(level, plain_heading(text), anchor, trail, [f"{'#' * level} {text}"])
             sections.append(current)
     return sections
 
@@ -301,10 +315,28 @@ def bounded_id(chunk_id: str) -> str:
     return raw[: MAX_KEY_BYTES - 17].decode("utf-8", "ignore") + "~" + digest
 
 
-def path_too_long(path: str) -> str | None:
-    """Why `path` cannot be indexed (a warning), or None."""
-    size = len(path.encode("utf-8"))
-    return f"{path[:80]}…: a path of {size} bytes (at most {MAX_KEY_BYTES}); file skipped" if size > MAX_KEY_BYTES else None
+def path_unusable(path: str) -> str | None:
+    """Why `path` cannot be indexed (a warning), or None. A '#' or '?' in a file name cannot be
+    linked to (the link would end at it), and `a.md#b` is also the id of a section of `a.md`."""
+    size = len(path.encode("utf-8", "replace"))
+    if size > MAX_KEY_BYTES:
+        return f"{path[:80]}…: a path of {size} bytes (at most {MAX_KEY_BYTES}); file skipped"
+    if "#" in path or "?" in path:
+        return f"{path[:200]}: a path with '#' or '?' cannot be linked to; file skipped"
+    return None
+
+
+def drop_duplicate_ids(chunks: list[Chunk]) -> tuple[list[Chunk], list[str]]:
+    """The chunks with each id once (the first), and a warning for each one dropped. Two chunks
+    with one id would share a row: one's text under the other's audiences."""
+    first: dict[str, Chunk] = {}
+    warnings: list[str] = []
+    for chunk in chunks:
+        if chunk.id in first:
+            warnings.append(f"{chunk.page}: a chunk with the id {chunk.id[:200]!r} of {first[chunk.id].page[:200]!r}; skipped")
+        else:
+            first[chunk.id] = chunk
+    return list(first.values()), warnings
 
 
 def content_hash(embed_text: str) -> str:

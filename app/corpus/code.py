@@ -18,7 +18,7 @@ import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from app.corpus.chunker import Chunk, bounded_id, content_hash, cut_block, path_too_long
+from app.corpus.chunker import Chunk, bounded_id, content_hash, cut_block, path_unusable
 from app.globs import matches_any
 
 # Paths (relative to the source folder) indexed unless a source says otherwise.
@@ -177,13 +177,23 @@ def _module_parts(lines: list[str], covered: set[int], max_chars: int) -> list[t
 # --- Python ------------------------------------------------------------------------------------
 
 
+def source_lines(text: str) -> list[str]:
+    """The lines as the parsers and GitHub's #L anchors count them: split at LF, CRLF and a lone CR
+    only (str.splitlines also splits at form feeds and U+2028, which a parser does not; every line
+    number after one would point at the wrong code)."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    return lines
+
+
 def _python_symbols(text: str, max_chars: int) -> list[Symbol]:
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError) as exc:
         line = getattr(exc, "lineno", None)
         raise CodeParseError(f"line {line}: {getattr(exc, 'msg', exc)}" if line else str(exc)) from None
-    lines = text.splitlines()
+    lines = source_lines(text)
     symbols: list[Symbol] = []
 
     def first_line(node: ast.AST) -> int:
@@ -268,7 +278,7 @@ def _ts_symbols(text: str, language: str, max_chars: int) -> list[Symbol]:
     if root.has_error:
         bad = _first_error(root)
         raise CodeParseError(f"line {bad + 1}: syntax error" if bad is not None else "syntax error")
-    lines = text.splitlines()
+    lines = source_lines(text)
     symbols: list[Symbol] = []
 
     def leading(node) -> tuple[int, str]:  # noqa: ANN001
@@ -356,12 +366,14 @@ def _lines_of(mapping: object, indent: str = "  ") -> list[str]:
 
 def _manifest_symbols(path: str, text: str) -> list[Symbol]:
     name = path.rsplit("/", 1)[-1]
-    total = max(len(text.splitlines()), 1)
+    total = max(len(source_lines(text)), 1)
     if name == "package.json":
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise CodeParseError(f"line {exc.lineno}: {exc.msg}") from None
+        except (ValueError, RecursionError) as exc:  # a number of 5,000 digits, nesting too deep
+            raise CodeParseError(f"{type(exc).__name__}: {str(exc)[:120]}") from None
         if not isinstance(data, dict):
             raise CodeParseError("not a JSON object")
         package, description = str(data.get("name") or path), str(data.get("description") or "")
@@ -370,9 +382,10 @@ def _manifest_symbols(path: str, text: str) -> list[Symbol]:
     else:
         try:
             data = tomllib.loads(text)
-        except tomllib.TOMLDecodeError as exc:
-            raise CodeParseError(str(exc)) from None
-        project = data.get("project") or data.get("tool", {}).get("poetry") or {}
+        except (ValueError, RecursionError) as exc:  # TOMLDecodeError is a ValueError; so is a huge int
+            raise CodeParseError(f"{type(exc).__name__}: {str(exc)[:120]}") from None
+        tool = data.get("tool") if isinstance(data.get("tool"), dict) else {}
+        project = next((t for t in (data.get("project"), tool.get("poetry")) if isinstance(t, dict) and t), {})
         package, description = str(project.get("name") or path), str(project.get("description") or "")
         sections = {
             "scripts": project.get("scripts"),
@@ -385,7 +398,13 @@ def _manifest_symbols(path: str, text: str) -> list[Symbol]:
         if value:
             out.append(f"{section}:")
             out.extend(_lines_of(value))
-    return [Symbol(package, "package", 1, total, description, "\n".join(out))]
+    # JSON escapes can spell a NUL or a lone surrogate ("\\ud800"), which no database stores.
+    package, description, body = (_storable(t) for t in (package, description, "\n".join(out)))
+    return [Symbol(package, "package", 1, total, description, body)]
+
+
+def _storable(text: str) -> str:
+    return text.replace("\x00", "").encode("utf-8", "replace").decode("utf-8")
 
 
 # --- one file ----------------------------------------------------------------------------------
@@ -429,7 +448,10 @@ def chunk_code_file(
     if "\x00" in text[:8000]:
         result.warnings.append(f"{path}: binary content; file skipped")
         return result
-    lines = text.splitlines()
+    # One kind of line end, as the parsers count lines; a NUL further on is dropped (Postgres stores
+    # none), and so is a byte order mark (Python's parser refuses U+FEFF).
+    text = "\n".join(source_lines(text.replace("\x00", "").removeprefix("\ufeff")))
+    lines = source_lines(text)
     if not any(line.strip() for line in lines):
         return result
     symbols: list[Symbol]
@@ -529,15 +551,19 @@ def compose_code_files(
             continue
         path = prefix + relative
         text = files[relative]
-        if (too_long := path_too_long(path)) is not None:
-            result.warnings.append(too_long)
+        if (unusable := path_unusable(path)) is not None:
+            result.warnings.append(unusable)
             continue
         if len(text.encode("utf-8", "replace")) > MAX_FILE_BYTES:
             result.warnings.append(f"{path}: larger than {MAX_FILE_BYTES} bytes (generated or minified?); file skipped")
             continue
-        chunked = chunk_code_file(
-            path, text, href_for=href_for, max_chars=max_chars, source=source, audiences=audiences
-        )
+        try:
+            chunked = chunk_code_file(
+                path, text, href_for=href_for, max_chars=max_chars, source=source, audiences=audiences
+            )
+        except Exception as exc:  # noqa: BLE001 - one hostile file must not stop the sync
+            result.warnings.append(f"{path}: cannot be composed ({type(exc).__name__}: {str(exc)[:200]}); file skipped")
+            continue
         result.warnings.extend(chunked.warnings)
         if chunked.chunks:
             result.files.append(path)

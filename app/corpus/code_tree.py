@@ -11,7 +11,7 @@ import posixpath
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from app.corpus.code import MAX_FILE_BYTES, code_file_selected
+from app.corpus.code import MAX_FILE_BYTES, code_file_selected, source_lines
 from app.corpus.git_source import GitSourceError, _git, normalize_docs_dir
 
 MAX_READ_CHARS = 16_000
@@ -85,7 +85,7 @@ class CodeTree:
         except (TypeError, ValueError):
             raise CodePathError("start_line must be a whole number") from None
         text = _read_blob(self.repo, self.commit, wanted)
-        lines = text.splitlines()
+        lines = source_lines(text)
         out: list[str] = []
         size = 0
         last = first - 1

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from app.config import Settings
-from app.corpus.chunker import Chunk, Page, chunk_page, path_too_long
+from app.corpus.chunker import Chunk, Page, chunk_page, drop_duplicate_ids, path_unusable
 from app.corpus.code_source import read_code_source
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.git_source import read_docs_tree, resolve_commit
@@ -106,8 +106,8 @@ def compose_files(files: dict[str, str], settings: Settings, source: Source | No
             continue
         if not matches_any(path, source.include) or matches_any(path, source.exclude):
             continue
-        if (too_long := path_too_long(path)) is not None:
-            result.warnings.append(too_long)
+        if (unusable := path_unusable(path)) is not None:
+            result.warnings.append(unusable)
             continue
         try:
             _compose_page(path, files, settings, source, result)
@@ -157,8 +157,10 @@ def compose_corpus(source: Source | DocsSource, settings: Settings) -> ComposeRe
     commit = resolve_commit(source.repo, source.branch)
     if source.kind == "code":
         pages, code = read_code_source(source, commit, max_chars=settings.max_code_chunk_chars)
-        return ComposeResult(pages=pages, chunks=list(code.chunks), warnings=code.warnings, commit=commit)
-    files = read_docs_tree(source.repo, commit, source.dir)
-    result = compose_files(files, settings, source)
-    result.commit = commit
+        result = ComposeResult(pages=pages, chunks=list(code.chunks), warnings=code.warnings, commit=commit)
+    else:
+        result = compose_files(read_docs_tree(source.repo, commit, source.dir), settings, source)
+        result.commit = commit
+    result.chunks, duplicates = drop_duplicate_ids(result.chunks)
+    result.warnings.extend(duplicates)
     return result

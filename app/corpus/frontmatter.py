@@ -26,13 +26,11 @@ class FrontMatter:
 
     @property
     def title(self) -> str | None:
-        value = self.data.get("title")
-        return str(value).strip() if value not in (None, "") else None
+        return _text_value(self.data.get("title"))
 
     @property
     def description(self) -> str | None:
-        value = self.data.get("description")
-        return str(value).strip() if value not in (None, "") else None
+        return _text_value(self.data.get("description"))
 
     @property
     def public(self) -> bool:
@@ -59,6 +57,15 @@ class FrontMatter:
         elif not declared and "public" in self.data:
             declared.add("internal")
         return tuple(sorted(declared)) if declared else None
+
+
+def _text_value(value: object) -> str | None:
+    """A scalar as text (NULs dropped: Postgres stores none); a list or mapping is no title. Written
+    out, a list of YAML aliases can be billions of items long ("billion laughs")."""
+    if isinstance(value, (list, dict, set, tuple)) or value in (None, ""):
+        return None
+    text = str(value).replace("\x00", "").strip()
+    return text or None
 
 
 def parse_front_matter(text: str) -> FrontMatter:

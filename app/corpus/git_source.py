@@ -62,9 +62,13 @@ def read_docs_tree(repo: Path, branch: str, docs_dir: str) -> dict[str, str]:
             continue
         meta, _, path_bytes = record.partition(b"\t")
         mode, kind, sha = meta.decode().split()
+        path = path_bytes.decode("utf-8", "replace")
+        if folder and path == folder:
+            # The folder is a file or a symbolic link: reading "nothing" would delete every page.
+            what = "a symbolic link" if mode == "120000" else "a file"
+            raise GitSourceError(f"{folder!r} is {what} at {branch!r} in {repo}, not a folder of docs")
         if kind != "blob" or mode == "120000":  # symlinks are not followed
             continue
-        path = path_bytes.decode("utf-8", "replace")
         relative = path[len(folder) + 1 :] if folder else path
         entries.append((relative, sha))
     if not entries:
@@ -75,7 +79,11 @@ def read_docs_tree(repo: Path, branch: str, docs_dir: str) -> dict[str, str]:
     offset = 0
     for relative, _sha in entries:
         header_end = output.index(b"\n", offset)
-        size = int(output[offset:header_end].split()[2])
+        header = output[offset:header_end].split()
+        if len(header) != 3 or not header[2].isdigit():  # "<sha> missing": a damaged or partial clone
+            raise GitSourceError(f"git cannot read {relative!r} at {branch!r} in {repo} "
+                                 f"({b' '.join(header[1:]).decode(errors='replace')}): fetch the repository again")
+        size = int(header[2])
         body = output[header_end + 1 : header_end + 1 + size]
         offset = header_end + 1 + size + 1  # the blob is followed by a newline
         files[relative] = body.decode("utf-8", "replace")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from app.corpus.fences import split_fenced
+from app.corpus.fences import code_spans, split_fenced
 from app.corpus.myst import (
     clean_roles,
     directive_name,
@@ -23,7 +23,6 @@ _IMPORT_LINE = re.compile(
     r"""^[ \t]*import[ \t]+(?:[\w$*{}\s,]+[ \t]+from[ \t]+)?["'][^"']+["'][ \t]*;?[ \t]*$"""
 )
 _EXPORT_START = re.compile(r"^[ \t]*export[ \t]+")
-_INLINE_CODE = re.compile(r"(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 # An attribute value: "…", '…', or {…} with up to three levels of nested braces.
 _BRACES = r"\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}"
 _ATTRS = rf"""(?:\s+[^\s"'{{}}<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|{_BRACES}))?|\s*{_BRACES})*"""
@@ -38,6 +37,8 @@ def _drop_imports_and_exports(text: str) -> str:
     depth = 0
     in_export = False
     for line in lines:
+        if in_export and not line.strip():
+            in_export = False  # MDX ends an export block at a blank line, balanced or not
         if in_export:
             depth += _bracket_balance(line)
             if depth <= 0:
@@ -53,8 +54,13 @@ def _drop_imports_and_exports(text: str) -> str:
     return "\n".join(kept)
 
 
+_STRING_OR_COMMENT = re.compile(r""""(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`|//.*""")
+
+
 def _bracket_balance(line: str) -> int:
-    return sum(line.count(c) for c in "({[") - sum(line.count(c) for c in ")}]")
+    """Opening minus closing brackets, those in strings and comments left out (`":-("`)."""
+    code = _STRING_OR_COMMENT.sub("", line)
+    return sum(code.count(c) for c in "({[") - sum(code.count(c) for c in ")}]")
 
 
 def _replace_tag(match: re.Match[str]) -> str:
@@ -70,14 +76,13 @@ def _clean_prose(text: str) -> str:
     text = _HTML_COMMENT.sub("", text)
     text = _drop_imports_and_exports(text)
     # Inline code may show tags (`<Note>`) as literal text: hide it from the tag pass.
-    spans: list[str] = []
-
-    def hide(match: re.Match[str]) -> str:
-        spans.append(match.group(0))
-        return f"\x00{len(spans) - 1}\x00"
-
-    text = _INLINE_CODE.sub(hide, text)
-    text = _TAG.sub(_replace_tag, text)
+    found = code_spans(text)
+    spans = [text[start:end] for start, end in found]
+    pieces, last = [], 0
+    for number, (start, end) in enumerate(found):
+        pieces += [text[last:start], f"\x00{number}\x00"]
+        last = end
+    text = _TAG.sub(_replace_tag, "".join(pieces) + text[last:])
     text = re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], text)
     return "\n".join(line.rstrip() for line in text.split("\n"))
 

@@ -22,18 +22,16 @@ from __future__ import annotations
 
 import re
 
-from app.corpus.fences import split_fenced
+from app.corpus.chunker import match_heading
+from app.corpus.fences import code_spans, split_fenced
 
 _DIRECTIVE_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,}|:{3,})\{([\w:-]+)\}[ \t]*(.*?)[ \t]*$")
 _OPTION = re.compile(r"^[ \t]*:[\w-]+:(?:[ \t].*)?$")
-# A role, or an inline code span (matched so that a `{name}` inside code is never taken for a role).
-# A role's text may wrap onto the next line but not across a blank line, and a role never follows
-# a word, `$`, `\` or `/` (`/users/{id}` in code wrapped across lines, `\textbf{x}`).
-_ROLE_OR_CODE = re.compile(
-    r"(?<![\w$\\/])\{([A-Za-z][\w:-]*)\}`((?:[^`\n]|\n(?![ \t]*\n))+)`(?!`)|(`+)(?!`).+?(?<!`)\3(?!`)"
-)
+# A role is `{name}` right before an inline code span of single backticks (fences.code_spans, so
+# a `{name}` inside code is never taken for one), and never after a word, `$`, `\` or `/`
+# (`/users/{id}` in code wrapped across lines, `\textbf{x}`).
+_ROLE_NAME = re.compile(r"(?<![\w$\\/])\{([A-Za-z][\w:-]*)\}\Z")
 _ROLE_TEXT = re.compile(r"^(.*?)\s+<([^<>]*)>$", re.DOTALL)  # "Text <target>": MyST's explicit title
-_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$", re.MULTILINE)
 _YAML_OPTIONS = re.compile(r"^[ \t]*---[ \t]*\n(?:.*\n)*?[ \t]*---[ \t]*\n")
 
 # Directives whose content is not on the page (build-time includes, images, navigation).
@@ -86,11 +84,17 @@ def _body(lines: list[str], name: str) -> str:
     return text[yaml.end():] if yaml else text
 
 
+def _as_title(line: str) -> str:
+    body = line.rstrip("\r\n")
+    heading = match_heading(body)
+    return f"**{heading[1]}**{line[len(body):]}" if heading else line
+
+
 def _headings_as_titles(text: str) -> str:
     """MyST shows a heading inside a directive as a bold title, not a section: it must not start
     a section (nor take an anchor) here either. Code inside keeps its `#` lines."""
     return "".join(
-        segment.text if segment.is_code else _HEADING.sub(r"**\1**", segment.text)
+        segment.text if segment.is_code else "".join(_as_title(line) for line in segment.text.splitlines(keepends=True))
         for segment in split_fenced(text)
     )
 
@@ -117,19 +121,24 @@ def directive_text(fence: str) -> tuple[str, bool]:
     return f"{marker}{language}\n{body}{marker}\n", True
 
 
-def _role_text(match: re.Match[str]) -> str:
-    if match.group(1) is None:  # inline code: as it is
-        return match.group(0)
-    name, inner = match.group(1).split(":")[-1].lower(), match.group(2)
+def _role_text(name: str, inner: str) -> str:
     titled = _ROLE_TEXT.match(inner)
     text = (titled.group(1) if titled else inner).lstrip("~!")
-    return text if name in _LINK_ROLES else f"`{text}`"
+    return text if name.split(":")[-1].lower() in _LINK_ROLES else f"`{text}`"
 
 
 def clean_roles(prose: str) -> str:
     """Roles as their text: ``{ref}`Ray Data <data>``` → ``Ray Data``; a code role stays inline
-    code: ``{class}`ray.data.Dataset``` → `` `ray.data.Dataset` ``."""
-    return _ROLE_OR_CODE.sub(_role_text, prose)
+    code: ``{class}`ray.data.Dataset``` → `` `ray.data.Dataset` ``. Inline code stays as it is."""
+    out: list[str] = []
+    last = 0
+    for start, end in code_spans(prose):
+        role = _ROLE_NAME.search(prose, max(last, start - 80), start)
+        if role is None or prose[start + 1] == "`":  # plain inline code, or code of ``double`` backticks
+            continue
+        out += [prose[last : role.start()], _role_text(role.group(1), prose[start + 1 : end - 1])]
+        last = end
+    return "".join(out) + prose[last:]
 
 
 def drop_colon_fence_options(prose: str) -> str:

@@ -29,6 +29,17 @@ class SnippetResult:
     warnings: list[str] = field(default_factory=list)
 
 
+# A page pastes at most this many snippets (all depths together): snippets that each use the next
+# one twice, thirty deep, would paste a billion times.
+MAX_PASTES = 500
+
+
+@dataclass
+class _Budget:
+    pastes_left: int = MAX_PASTES
+    warned: bool = False
+
+
 def _resolve_path(importer: str, target: str, files: dict[str, str]) -> str | None:
     if target.startswith("/"):
         base = posixpath.normpath(target.lstrip("/"))
@@ -64,6 +75,7 @@ def resolve_snippets(
     *,
     page_audiences: tuple[str, ...] | None = None,
     audience_of: AudienceOf | None = None,
+    _budget: _Budget | None = None,
 ) -> SnippetResult:
     """Paste every imported Markdown snippet where its tag stands, recursively.
 
@@ -74,6 +86,7 @@ def resolve_snippets(
     page it would be pasted into: a public page cannot publish an internal page's text.
     """
     result = SnippetResult(text)
+    budget = _budget or _Budget()
     segments = split_fenced(text)
     prose = "".join(segment.text for segment in segments if not segment.is_code)
     imports: dict[str, str | None] = {}
@@ -99,7 +112,7 @@ def resolve_snippets(
         for name, snippet_path in imports.items():
             chunk = _tag_pattern(name).sub(
                 lambda m, n=name, sp=snippet_path: _paste(
-                    path, n, sp, m.group(1), files, _stack, result, page_audiences, audience_of
+                    path, n, sp, m.group(1), files, _stack, result, page_audiences, audience_of, budget
                 ),
                 chunk,
             )
@@ -118,9 +131,17 @@ def _paste(
     result: SnippetResult,
     page_audiences: tuple[str, ...] | None,
     audience_of: AudienceOf | None,
+    budget: _Budget,
 ) -> str:
     if snippet_path is None:
         return ""
+    if budget.pastes_left <= 0:
+        if not budget.warned:
+            budget.warned = True
+            page = stack[0] if stack else importer
+            result.warnings.append(f"{page}: more than {MAX_PASTES} snippets pasted; the rest are left out")
+        return ""
+    budget.pastes_left -= 1
     if snippet_path in stack or snippet_path == importer:
         result.warnings.append(f"{importer}: snippet cycle {' -> '.join((*stack, importer, snippet_path))}")
         return ""
@@ -140,7 +161,8 @@ def _paste(
         body = files[snippet_path]
     props = {m.group(1): next(g for g in m.groups()[1:] if g is not None) for m in _ATTR.finditer(attrs)}
     inner = resolve_snippets(
-        snippet_path, body, files, (*stack, importer), page_audiences=page_audiences, audience_of=audience_of
+        snippet_path, body, files, (*stack, importer), page_audiences=page_audiences, audience_of=audience_of,
+        _budget=budget,
     )
     result.resolved += 1 + inner.resolved
     result.warnings.extend(inner.warnings)
