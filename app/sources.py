@@ -48,8 +48,10 @@ def parse_audiences(value: object) -> tuple[str, ...]:
         raise ValueError("an audience is a name or a list of names")
     names = set()
     for item in items:
-        if not isinstance(item, str) or not _NAME.match(item.strip().lower()):
-            raise ValueError(f"audience {item!r} is not a name (letters, digits, - and _)")
+        if not isinstance(item, str):  # its repr could be huge: a list of YAML aliases, written out
+            raise ValueError(f"an audience is a name, not a {type(item).__name__}")
+        if not _NAME.match(item.strip().lower()):
+            raise ValueError(f"audience {item[:80]!r} is not a name (letters, digits, - and _)")
         names.add(item.strip().lower())
     return tuple(sorted(names))
 

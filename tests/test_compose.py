@@ -115,10 +115,11 @@ def test_mdx_cleanup_keeps_text_children_and_titles() -> None:
     assert "Keep me" in cleaned and "Install" in cleaned and "Run it." in cleaned
     assert "<Step" not in cleaned.split("```")[0]
     assert '```python title="x.py"\nimport os\n<Note>code</Note>\n```' in cleaned
-    # A bracket inside a string is no bracket: `":-("` swallowed the rest of the page. And MDX
-    # ends an export block at a blank line, balanced or not.
+    # A bracket inside a string is no bracket: `":-("` swallowed the rest of the page. An export
+    # whose brackets never balance loses its first line only; one that does runs over blank lines.
     assert clean_mdx('export const face = ":-(";\n\n## Kept\n\ntext\n') == "## Kept\n\ntext\n"
     assert clean_mdx("export const x = f(\n\n## Kept too\n").strip() == "## Kept too"
+    assert clean_mdx("export const C = () => {\n  const a = 1\n\n  return a\n}\n\n## After\n").strip() == "## After"
     # Inline code shows tags as text, across a line break too; a lone backtick opens no code.
     assert clean_mdx("Use `<Step\ntitle>` here, a `lone tick and <Note>x</Note>\n") == (
         "Use `<Step\ntitle>` here, a `lone tick and x\n")
@@ -384,12 +385,22 @@ def test_hostile_pages_compose_in_bounded_time_and_memory(tmp_path: Path) -> Non
         "ws.md": "---\ntitle: WS\npublic: true\n---\n## a" + " \t" * 2500 + "b\n\ntext\n",
         "ticks.md": "---\ntitle: Ticks\npublic: true\n---\n" + "".join("`" * i + "a" for i in range(1, 450)) + "\n",
         "nul.md": '---\ntitle: "a\\0b"\npublic: true\n---\nBody.\n',
+        # Regexes that rescanned to the end from every start (a second review): each 100-200k long.
+        "export.md": "---\npublic: true\n---\nexport const a = " + '"\\' * 100_000 + "\n\nAfter the export.\n",
+        "links.md": "---\npublic: true\n---\n## " + "[x](" * 50_000 + "\n\n" + "[" * 100_000 + "\n",
+        "comments.md": "---\npublic: true\n---\n" + "{/*" * 50_000 + "\n\n" + "<!--" * 50_000 + "\n",
+        "roles.md": "---\npublic: true\n---\n{ref}`a" + " " * 200_000 + "x`\n\n:::{note} x" + " " * 200_000 + "y\n:::\n",
+        "lines.md": "---\npublic: true\n---\n# x" + " " * 200_000 + "y\n\nimport a from 'x'" + " " * 200_000 + "y\n",
+        "audience.md": lol.replace("title: *i\ndescription: *i\npublic: true", "title: Aud\naudience: *i"),
+        "snippets/deep.mdx": "---\nx: " + "[" * 5_000 + "]" * 5_000 + "\n---\nDeep snippet text.\n",
+        "uses-deep.md": "---\ntitle: Uses\npublic: true\n---\nimport D from '/snippets/deep.mdx'\n\nOwn text. <D />\n",
     }
     (tmp_path / "files.json").write_text(json.dumps(files))
     script = (
         "import json, sys; from app.config import Settings; from app.corpus.compose import compose_files\n"
         "r = compose_files(json.load(open(sys.argv[1])), Settings(docs_url_prefix=''))\n"
         "print(json.dumps({'titles': {p.path: p.title for p in r.pages}, 'warnings': r.warnings,"
+        " 'audiences': {p.path: list(p.audiences) for p in r.pages},"
         " 'fan': sum(len(c.text) for c in r.chunks if c.page == 'fan.md'),"
         " 'headings': [c.heading for c in r.chunks if c.page == 'ws.md']}))"
     )
@@ -397,6 +408,24 @@ def test_hostile_pages_compose_in_bounded_time_and_memory(tmp_path: Path) -> Non
                          text=True, timeout=60, cwd=Path(__file__).parent.parent)
     assert run.returncode == 0, run.stderr[-2000:]
     out = json.loads(run.stdout)
-    assert out["titles"] == {"fan.md": "Fan", "lol.md": "Lol", "nul.md": "ab", "ticks.md": "Ticks", "ws.md": "WS"}
+    assert {k: v for k, v in out["titles"].items() if k in ("fan.md", "lol.md", "nul.md", "ticks.md", "ws.md")} == {
+        "fan.md": "Fan", "lol.md": "Lol", "nul.md": "ab", "ticks.md": "Ticks", "ws.md": "WS"}
+    assert {"export.md", "links.md", "comments.md", "roles.md", "lines.md", "audience.md", "uses-deep.md"} <= set(
+        out["titles"])
+    assert out["audiences"]["audience.md"] == ["internal"] and out["audiences"]["uses-deep.md"] == ["public"]
+    assert max(len(w) for w in out["warnings"]) < 2_000  # no warning writes out a billion laughs
     assert any("more than 500 snippets" in w for w in out["warnings"]) and 0 < out["fan"] < 100_000
     assert out["headings"][-1].startswith("a") and out["headings"][-1].endswith("b")
+
+
+def test_file_names_that_are_not_utf8_stay_apart(tmp_path: Path) -> None:
+    """Both decoded to "\ufffd.md": one page silently replaced the other."""
+    import os
+
+    repo = make_docs_repo(tmp_path / "r", {"ok.md": "---\ntitle: Ok\npublic: true\n---\nText.\n"})
+    for name in (b"\xfe.md", b"\xff.md"):
+        with open(os.path.join(os.fsencode(repo / "docs"), name), "wb") as file:
+            file.write(b"---\ntitle: Odd\npublic: true\n---\nOdd text.\n")
+    commit_all(repo, "names that are not UTF-8")
+    result = compose_corpus(DocsSource(repo, "main", "docs"), Settings(docs_url_prefix=""))
+    assert sorted(p.path for p in result.pages) == ["\\xfe.md", "\\xff.md", "ok.md"]

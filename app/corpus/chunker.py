@@ -29,8 +29,9 @@ def match_heading(line: str) -> tuple[int, str] | None:
     if unclosed == "" or unclosed.endswith((" ", "\t")):  # a closing sequence: `## Title ##`
         text = unclosed.rstrip(" \t")
     return (len(match.group(1)), text) if text else None
-_EXPLICIT_ID = re.compile(r"[ \t]*\{#([A-Za-z0-9_:.\-]+)\}[ \t]*$")
-_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)")
+_EXPLICIT_ID = re.compile(r"\{#([A-Za-z0-9_:.\-]+)\}\Z")
+# No bracket inside a label or a target: a run of `[` or of `[x](` is then read in linear time.
+_LINK = re.compile(r"!?\[([^\[\]\n]*)\]\([^()\[\]\n]*\)")
 _BREADCRUMB_SEPARATOR = " › "
 SPLIT_LEVELS = (1, 2, 3)
 # A callout opens with 3+ colons and a name (`:::note`, `:::{note}`, `::::{tab-set}`); a line of
@@ -87,10 +88,11 @@ class _Section:
 
 def heading_text(raw: str) -> tuple[str, str | None]:
     """Heading text without an explicit `{#id}`, and that id."""
+    raw = raw.strip()
     explicit = _EXPLICIT_ID.search(raw)
     if explicit:
         return raw[: explicit.start()].strip(), explicit.group(1)
-    return raw.strip(), None
+    return raw, None
 
 
 def plain_heading(text: str) -> str:

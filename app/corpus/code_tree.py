@@ -68,7 +68,7 @@ class CodeTree:
                 if not path_bytes:
                     continue
                 mode, kind, _sha, size = meta.decode().split()
-                path = path_bytes.decode("utf-8", "replace")
+                path = path_bytes.decode("utf-8", "backslashreplace")  # as git_source names them
                 if (kind == "blob" and mode != "120000" and int(size) <= MAX_FILE_BYTES and path.startswith(prefix)
                         and code_file_selected(path[len(prefix):], self.include, self.exclude)):
                     files.append(path)  # as the sync indexes them: no symlinks, nothing too large

@@ -7,7 +7,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from app.config import Settings
-from app.corpus.chunker import Chunk, Page, chunk_page, drop_duplicate_ids, path_unusable
+from app.corpus.chunker import (
+    Chunk,
+    Page,
+    chunk_page,
+    drop_duplicate_ids,
+    path_unusable,
+)
 from app.corpus.code_source import read_code_source
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.git_source import read_docs_tree, resolve_commit
@@ -17,7 +23,7 @@ from app.globs import matches_any
 from app.sources import Source, source_from_settings
 
 PAGE_SUFFIXES = (".md", ".mdx")
-_H1 = re.compile(r"^#[ \t]+(.+?)[ \t]*$", re.MULTILINE)
+_H1 = re.compile(r"^#[ \t]+(\S.*)$", re.MULTILINE)  # the text starts at a non-space: no backtracking
 
 
 @dataclass(frozen=True)

@@ -79,6 +79,10 @@ def parse_front_matter(text: str) -> FrontMatter:
     raw = text[opening.end() : closing.start()]
     try:
         data = yaml.safe_load(raw) if raw.strip() else {}
+    except RecursionError:
+        raise FrontMatterError("front matter nested too deeply", 2) from None
+    except ValueError as exc:  # an integer of more than 4,300 digits
+        raise FrontMatterError(f"front matter value cannot be read: {str(exc)[:120]}", 2) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = (mark.line + 2) if mark is not None else 2  # +1 for 1-based, +1 for the opening '---'

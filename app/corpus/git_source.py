@@ -62,7 +62,8 @@ def read_docs_tree(repo: Path, branch: str, docs_dir: str) -> dict[str, str]:
             continue
         meta, _, path_bytes = record.partition(b"\t")
         mode, kind, sha = meta.decode().split()
-        path = path_bytes.decode("utf-8", "replace")
+        # A name that is not UTF-8 keeps its bytes visible (\xff): two such names stay two pages.
+        path = path_bytes.decode("utf-8", "backslashreplace")
         if folder and path == folder:
             # The folder is a file or a symbolic link: reading "nothing" would delete every page.
             what = "a symbolic link" if mode == "120000" else "a file"

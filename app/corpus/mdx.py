@@ -16,9 +16,8 @@ from app.corpus.myst import (
     directive_text,
     drop_colon_fence_options,
 )
+from app.corpus.snippets import MAX_IMPORT_CHARS
 
-_MDX_COMMENT = re.compile(r"\{/\*.*?\*/\}", re.DOTALL)
-_HTML_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _IMPORT_LINE = re.compile(
     r"""^[ \t]*import[ \t]+(?:[\w$*{}\s,]+[ \t]+from[ \t]+)?["'][^"']+["'][ \t]*;?[ \t]*$"""
 )
@@ -31,30 +30,50 @@ _TITLE_ATTR = re.compile(r"""\btitle\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*["'`]([^"
 _BLANK_RUNS = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
 
 
+def _drop_between(text: str, opening: str, closing: str) -> str:
+    """`text` without each `opening`…`closing` (comments); an unclosed one stays. Found with
+    str.find: a lazy regex rescanned to the end from every unclosed opening."""
+    kept: list[str] = []
+    start = 0
+    while (first := text.find(opening, start)) != -1:
+        last = text.find(closing, first + len(opening))
+        if last == -1:
+            break
+        kept.append(text[start:first])
+        start = last + len(closing)
+    kept.append(text[start:])
+    return "".join(kept)
+
+
 def _drop_imports_and_exports(text: str) -> str:
+    """The text without its import lines and export blocks (an export runs until its brackets
+    balance, blank lines included, as MDX reads it with a JavaScript parser). An export whose
+    brackets never balance was not code: only its first line goes, the page after it stays."""
     lines = text.split("\n")
     kept: list[str] = []
+    swallowed: list[str] = []  # the lines of the export block being read
     depth = 0
-    in_export = False
     for line in lines:
-        if in_export and not line.strip():
-            in_export = False  # MDX ends an export block at a blank line, balanced or not
-        if in_export:
+        if swallowed:
+            swallowed.append(line)
             depth += _bracket_balance(line)
             if depth <= 0:
-                in_export = False
+                swallowed = []
             continue
-        if _IMPORT_LINE.match(line):
+        if len(line) <= MAX_IMPORT_CHARS and _IMPORT_LINE.match(line):
             continue
         if _EXPORT_START.match(line):
             depth = _bracket_balance(line)
-            in_export = depth > 0
+            swallowed = [line] if depth > 0 else []
             continue
         kept.append(line)
-    return "\n".join(kept)
+    return "\n".join(kept + swallowed[1:])
 
 
-_STRING_OR_COMMENT = re.compile(r""""(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|`(?:[^`\\]|\\.)*`|//.*""")
+# A string may run to the end of the line unclosed: one match, not one scan from every quote.
+_STRING_OR_COMMENT = re.compile(
+    r""""(?:[^"\\]|\\.)*(?:"|\\?$)|'(?:[^'\\]|\\.)*(?:'|\\?$)|`(?:[^`\\]|\\.)*(?:`|\\?$)|//.*"""
+)
 
 
 def _bracket_balance(line: str) -> int:
@@ -72,8 +91,7 @@ def _replace_tag(match: re.Match[str]) -> str:
 
 def _clean_prose(text: str) -> str:
     text = drop_colon_fence_options(clean_roles(text))  # MyST (myst.py), before inline code is hidden
-    text = _MDX_COMMENT.sub("", text)
-    text = _HTML_COMMENT.sub("", text)
+    text = _drop_between(_drop_between(text, "{/*", "*/}"), "<!--", "-->")
     text = _drop_imports_and_exports(text)
     # Inline code may show tags (`<Note>`) as literal text: hide it from the tag pass.
     found = code_spans(text)

@@ -25,13 +25,12 @@ import re
 from app.corpus.chunker import match_heading
 from app.corpus.fences import code_spans, split_fenced
 
-_DIRECTIVE_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,}|:{3,})\{([\w:-]+)\}[ \t]*(.*?)[ \t]*$")
+_DIRECTIVE_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,}|:{3,})\{([\w:-]+)\}(.*)$")  # the argument is stripped after
 _OPTION = re.compile(r"^[ \t]*:[\w-]+:(?:[ \t].*)?$")
 # A role is `{name}` right before an inline code span of single backticks (fences.code_spans, so
 # a `{name}` inside code is never taken for one), and never after a word, `$`, `\` or `/`
 # (`/users/{id}` in code wrapped across lines, `\textbf{x}`).
 _ROLE_NAME = re.compile(r"(?<![\w$\\/])\{([A-Za-z][\w:-]*)\}\Z")
-_ROLE_TEXT = re.compile(r"^(.*?)\s+<([^<>]*)>$", re.DOTALL)  # "Text <target>": MyST's explicit title
 _YAML_OPTIONS = re.compile(r"^[ \t]*---[ \t]*\n(?:.*\n)*?[ \t]*---[ \t]*\n")
 
 # Directives whose content is not on the page (build-time includes, images, navigation).
@@ -106,7 +105,7 @@ def directive_text(fence: str) -> tuple[str, bool]:
     lines = fence.splitlines(keepends=True)
     match = _DIRECTIVE_FENCE.match(lines[0].rstrip("\r\n"))
     assert match is not None, "not a directive fence"
-    marker, name, argument = match.group(1), match.group(2).split(":")[-1].lower(), match.group(3)
+    marker, name, argument = match.group(1), match.group(2).split(":")[-1].lower(), match.group(3).strip(" \t")
     if name in _NOT_ON_THE_PAGE:
         return "", False
     body = _body(lines, name)
@@ -121,9 +120,18 @@ def directive_text(fence: str) -> tuple[str, bool]:
     return f"{marker}{language}\n{body}{marker}\n", True
 
 
+def _explicit_title(inner: str) -> str | None:
+    """"Text <target>" (MyST's explicit title) → "Text"; None without one. Found from the last `<`,
+    not by a regex, which took quadratic time on a long run of spaces."""
+    opening = inner.rfind("<")
+    if not inner.endswith(">") or opening < 1 or not inner[opening - 1].isspace() or ">" in inner[opening + 1 : -1]:
+        return None
+    return inner[:opening].rstrip()
+
+
 def _role_text(name: str, inner: str) -> str:
-    titled = _ROLE_TEXT.match(inner)
-    text = (titled.group(1) if titled else inner).lstrip("~!")
+    titled = _explicit_title(inner)
+    text = (titled if titled is not None else inner).lstrip("~!")
     return text if name.split(":")[-1].lower() in _LINK_ROLES else f"`{text}`"
 
 

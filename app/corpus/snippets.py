@@ -11,8 +11,11 @@ from app.corpus.fences import split_fenced
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 
 SNIPPET_DIRS = ("snippets", "_snippets")
+# An import statement is one short line: longer lines are not tried (the patterns backtrack on long
+# runs of spaces).
+MAX_IMPORT_CHARS = 1000
 _DEFAULT_IMPORT = re.compile(
-    r"""^[ \t]*import[ \t]+([A-Za-z_$][\w$]*)[ \t]+from[ \t]+["']([^"']+)["'][ \t]*;?[ \t]*$""", re.MULTILINE
+    r"""[ \t]*import[ \t]+([A-Za-z_$][\w$]*)[ \t]+from[ \t]+["']([^"']+)["'][ \t]*;?[ \t]*$"""
 )
 _ATTR = re.compile(r"""([A-Za-z_][\w-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*["'`]([^"'`]*)["'`]\s*\})""")
 
@@ -29,14 +32,16 @@ class SnippetResult:
     warnings: list[str] = field(default_factory=list)
 
 
-# A page pastes at most this many snippets (all depths together): snippets that each use the next
-# one twice, thirty deep, would paste a billion times.
+# A page pastes at most this many snippets, and this much text, all depths together: snippets that
+# each use the next one twice, thirty deep, would paste a billion times; a large one, 500 times.
 MAX_PASTES = 500
+MAX_PASTED_CHARS = 1_000_000
 
 
 @dataclass
 class _Budget:
     pastes_left: int = MAX_PASTES
+    chars_left: int = MAX_PASTED_CHARS
     warned: bool = False
 
 
@@ -90,7 +95,8 @@ def resolve_snippets(
     segments = split_fenced(text)
     prose = "".join(segment.text for segment in segments if not segment.is_code)
     imports: dict[str, str | None] = {}
-    for match in _DEFAULT_IMPORT.finditer(prose):  # an import shown in a code example is not one
+    lines = (line for line in prose.split("\n") if len(line) <= MAX_IMPORT_CHARS)
+    for match in filter(None, map(_DEFAULT_IMPORT.match, lines)):  # an import shown in code is not one
         name, target = match.group(1), match.group(2)
         if not re.search(r"\.mdx?$", target) and "snippets" not in target:
             continue
@@ -135,11 +141,12 @@ def _paste(
 ) -> str:
     if snippet_path is None:
         return ""
-    if budget.pastes_left <= 0:
+    if budget.pastes_left <= 0 or budget.chars_left <= 0:
         if not budget.warned:
             budget.warned = True
             page = stack[0] if stack else importer
-            result.warnings.append(f"{page}: more than {MAX_PASTES} snippets pasted; the rest are left out")
+            result.warnings.append(f"{page}: more than {MAX_PASTES} snippets or {MAX_PASTED_CHARS:,} characters "
+                                   "pasted; the rest are left out")
         return ""
     budget.pastes_left -= 1
     if snippet_path in stack or snippet_path == importer:
@@ -166,4 +173,6 @@ def _paste(
     )
     result.resolved += 1 + inner.resolved
     result.warnings.extend(inner.warnings)
-    return "\n" + _substitute_props(inner.text, props).strip("\n") + "\n"
+    pasted = "\n" + _substitute_props(inner.text, props).strip("\n") + "\n"
+    budget.chars_left -= len(pasted)
+    return pasted

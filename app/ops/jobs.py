@@ -340,7 +340,11 @@ async def job_view(pool: asyncpg.Pool, job_id: uuid.UUID) -> dict[str, Any] | No
     async with pool.acquire() as conn:
         job = await _job_from_rows(await conn.fetch(_JOB_ROWS, job_id))
         if job and job["state"] == "running" and not await sync_lock_held(conn):
-            job["state"] = "interrupted"  # its process died; the next job will mark its rows
+            # The lock is let go only after the rows are finished: read them again, in case the job
+            # ended between the two reads. Still running without the lock: its process died.
+            job = await _job_from_rows(await conn.fetch(_JOB_ROWS, job_id))
+            if job and job["state"] == "running":
+                job["state"] = "interrupted"  # the next job will mark its rows
         return job
 
 
