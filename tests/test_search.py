@@ -21,12 +21,18 @@ from app.search.fusion import FusedHit, evidence_fusion, reciprocal_rank_fusion
 from app.search.legs import Coverage, Hit, match_docs_sections, search_docs_sections
 from app.search.pages import (
     OVERVIEW_SHARE,
+    pages_both_legs_rank,
     rank_overviews_with_their_page,
     select_pages,
 )
 from app.search.query_embedding import QueryEmbedder
 from app.search.rescue import find_rescue
-from app.search.retrieve import EVIDENCE_HITS, RetrievalError, Retriever, build_retriever
+from app.search.retrieve import (
+    EVIDENCE_HITS,
+    RetrievalError,
+    Retriever,
+    build_retriever,
+)
 from app.search.terms import names_page
 from tests.fake_gemini import fake_vector
 
@@ -231,6 +237,26 @@ def test_a_page_whose_overview_and_a_section_match_outranks_one_lucky_section() 
     # Two sections of one page are not such evidence: the lucky section keeps the lead.
     other = FusedHit(_hit("b-t", "b.mdx", "B", heading="Usage"), 0.6)
     assert [p.title for p in select_pages([lucky, section, other], "q")] == ["A", "B"]
+
+
+def test_a_page_both_legs_rank_among_their_best_is_kept() -> None:
+    """Page D is each leg's best or third page, through a different section in each leg: no
+    section of it has both legs' evidence, so its fused score is fifth. Both legs agreeing on a
+    page is better evidence than C, which only the keyword leg likes (the vector leg ranks it last)."""
+
+    def hit(id_: str, page: str, score: float) -> Hit:
+        return replace(_hit(id_, f"{page}.mdx", page.upper()), score=score)
+
+    legs = {"keyword": [hit("a", "a", 10), hit("c", "c", 9.9), hit("d1", "d", 9.5), hit("b", "b", 9.4), hit("e", "e", 5)],
+            "vector": [hit("d2", "d", 0.30), hit("a", "a", 0.31), hit("b", "b", 0.32), hit("e", "e", 0.34),
+                       hit("c", "c", 0.50)]}
+    fused = evidence_fusion(legs)
+    assert pages_both_legs_rank(legs, 3) == {"docs:a.mdx", "docs:d.mdx"}
+    assert [p.title for p in select_pages(fused, "q") if p.kept] == ["A", "B", "C"]  # by fused score alone
+    chosen = select_pages(fused, "q", agreed=pages_both_legs_rank(legs, 3))
+    assert [p.title for p in chosen if p.kept] == ["A", "B", "D"]  # in fused order still
+    assert next(p for p in chosen if p.title == "D").reason == "kept: both legs rank it among their best pages"
+    assert pages_both_legs_rank({"keyword": legs["keyword"]}, 3) == frozenset()  # one leg agrees with nobody
 
 
 def test_an_overview_shares_its_page_evidence_in_the_order_of_sections() -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from app.search.fusion import FusedHit, best_first
+from app.search.legs import Hit
 from app.search.terms import names_page
 
 # The share of its page's best section that a page's overview gains in the order of sections.
@@ -84,6 +85,22 @@ def rank_overviews_with_their_page(
     )
 
 
+def pages_both_legs_rank(legs: dict[str, list[Hit]], n: int) -> frozenset[str]:
+    """The pages (page keys) that every leg ranks among its `n` best pages; none with one leg."""
+    if len(legs) < 2:
+        return frozenset()
+    best: list[set[str]] = []
+    for hits in legs.values():
+        pages: list[str] = []
+        for hit in hits:
+            if hit.page_key not in pages:
+                pages.append(hit.page_key)
+                if len(pages) == n:
+                    break
+        best.append(set(pages))
+    return frozenset(set.intersection(*best))
+
+
 def select_pages(
     fused: list[FusedHit],
     question: str,
@@ -92,8 +109,14 @@ def select_pages(
     score_ratio: float = 0.5,
     demoted_pages: list[str] | None = None,
     demotion_factor: float = 0.25,
+    agreed: frozenset[str] = frozenset(),
 ) -> list[PageChoice]:
-    """Every candidate page, best first, with `kept` and the reason; the kept ones lead."""
+    """Every candidate page, best first, with `kept` and the reason; the kept ones lead.
+
+    `agreed` pages (page keys both legs rank among their best, legs_agree_on_pages) are kept
+    whatever their fused score: two legs that find a page each in its own way are better evidence
+    than a score fused from sections, where a page whose best section differs per leg scores low.
+    """
     demoted = {d.strip().lower() for d in demoted_pages or [] if d.strip()}
     by_page: dict[str, PageChoice] = {}
     for item in fused:
@@ -124,15 +147,21 @@ def select_pages(
     if not ordered:
         return []
     best_score = ordered[0].score
-    kept = 0
+    # The pages both legs agree on come first (best first, at most max_pages); the others take the
+    # slots left, by fused score.
+    guaranteed = [c.page_key for c in ordered if c.page_key in agreed and not c.demoted][:max_pages]
+    slots = max_pages - len(guaranteed)
     for choice in ordered:
-        if kept >= max_pages:
+        if choice.page_key in guaranteed:
+            choice.kept = True
+            choice.reason = "kept: both legs rank it among their best pages"
+        elif slots <= 0:
             choice.reason = f"dropped: only {max_pages} pages are kept"
         elif choice.score < score_ratio * best_score:
             choice.reason = f"dropped: score below {score_ratio:.2f} × best"
         else:
             choice.kept = True
-            kept += 1
+            slots -= 1
             choice.reason = "kept"
         if choice.demoted:
             choice.reason += f" (demoted ×{demotion_factor})"

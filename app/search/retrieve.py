@@ -22,7 +22,12 @@ from app.metrics import observe_retrieval
 from app.search.confidence import Evidence, Floors, Judgment, judge
 from app.search.fusion import FusedHit, apply_weights, evidence_fusion
 from app.search.legs import Hit, match_docs_sections, query_terms, search_docs_sections
-from app.search.pages import PageChoice, rank_overviews_with_their_page, select_pages
+from app.search.pages import (
+    PageChoice,
+    pages_both_legs_rank,
+    rank_overviews_with_their_page,
+    select_pages,
+)
 from app.search.query_embedding import QueryEmbedder
 from app.search.reduce import reduce_question
 from app.search.rescue import Rescue, find_rescue, place_rescue
@@ -238,7 +243,7 @@ class Retriever:
         ranking = apply_weights(evidence_fusion(legs, self.settings.rrf_k), self.weight)
         candidates = select_pages(
             ranking, search_text, max_pages=self.settings.max_pages, score_ratio=self.settings.page_score_ratio,
-            demoted_pages=self.settings.demoted_pages,
+            demoted_pages=self.settings.demoted_pages, agreed=pages_both_legs_rank(legs, self.settings.max_pages),
         )
         ranking = rank_overviews_with_their_page(ranking, code_sources=self.code_sources)  # order of sections
         timings["fusion"] = round((time.perf_counter() - fusion_started) * 1000, 2)
