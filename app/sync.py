@@ -21,7 +21,7 @@ import asyncpg
 from app.config import Settings
 from app.corpus.chunker import Chunk, drop_duplicate_ids
 from app.corpus.compose import ComposeResult, DocsSource, compose_corpus
-from app.embeddings.base import EmbeddingProvider
+from app.embeddings.base import MIN_SHORTENED_CHARS, EmbeddingProvider, embed_shortening
 from app.embeddings.cache import EmbeddingCache
 from app.errors import DocschatError, EmbeddingInputRefusedError
 from app.logging import get_logger
@@ -225,10 +225,6 @@ async def read_existing(conn: asyncpg.Connection) -> list[ExistingRow]:
     ]
 
 
-# A text the provider refuses is halved down to this before the sync gives up on it.
-MIN_SHORTENED_CHARS = 200
-
-
 async def embed_batch(provider: EmbeddingProvider, batch: list[str], report: SyncReport) -> list[list[float]]:
     """The provider's vectors for `batch`. When it refuses the batch's input (a text longer than
     its model takes: OpenAI-compatible servers refuse rather than truncate), each text is embedded
@@ -246,22 +242,20 @@ def _first_line(text: str) -> str:
 
 
 async def _embed_shortening(provider: EmbeddingProvider, text: str, report: SyncReport) -> list[float]:
-    shown = text
-    while True:
-        try:
-            vector = (await provider.embed_documents([shown]))[0]
-        except EmbeddingInputRefusedError as exc:
-            if len(shown) <= MIN_SHORTENED_CHARS:
-                raise EmbeddingInputRefusedError(
-                    f"the embedding provider refuses the chunk '{_first_line(text)}' "
-                    f"even cut to {len(shown)} characters: {exc}") from exc
-            shown = shown[: len(shown) // 2]
-            continue
-        if shown is not text:
-            report.warnings.append(
-                f"chunk '{_first_line(text)}': {len(text):,} characters are more than the embedding "
-                f"model takes; its vector is of the first {len(shown):,} (its full text is still searched by keyword)")
-        return vector
+    async def embed(shown: str) -> list[float]:
+        return (await provider.embed_documents([shown]))[0]
+
+    try:
+        vector, shown = await embed_shortening(embed, text)
+    except EmbeddingInputRefusedError as exc:
+        raise EmbeddingInputRefusedError(
+            f"the embedding provider refuses the chunk '{_first_line(text)}' even cut to "
+            f"{MIN_SHORTENED_CHARS} characters or fewer: {exc}") from exc
+    if shown is not text:
+        report.warnings.append(
+            f"chunk '{_first_line(text)}': {len(text):,} characters are more than the embedding "
+            f"model takes; its vector is of the first {len(shown):,} (its full text is still searched by keyword)")
+    return vector
 
 
 async def embed_texts(

@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import Protocol
+
+from app.errors import EmbeddingInputRefusedError
 
 # The column is vector(768): Gemini gives 768 with output_dimensionality, smaller models are padded.
 EMBEDDING_DIMENSIONS = 768
+# A text the provider refuses is halved down to this before it is given up.
+MIN_SHORTENED_CHARS = 200
 
 
 class EmbeddingProvider(Protocol):
@@ -34,3 +39,17 @@ def pad_vector(vector: list[float], dimensions: int = EMBEDDING_DIMENSIONS) -> l
     if len(vector) > dimensions:
         raise ValueError(f"vector has {len(vector)} dimensions, more than {dimensions}")
     return list(vector) + [0.0] * (dimensions - len(vector))
+
+
+async def embed_shortening(embed: Callable[[str], Awaitable[list[float]]], text: str) -> tuple[list[float], str]:
+    """`embed(text)`, with the text it is of. When the provider refuses it as longer than its model
+    takes (OpenAI-compatible servers refuse rather than truncate), `embed` of its first half, then
+    quarter, and so on; refused at MIN_SHORTENED_CHARS or fewer, the refusal is raised."""
+    shown = text
+    while True:
+        try:
+            return await embed(shown), shown
+        except EmbeddingInputRefusedError:
+            if len(shown) <= MIN_SHORTENED_CHARS:
+                raise
+            shown = shown[: len(shown) // 2]

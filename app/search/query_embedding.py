@@ -6,12 +6,8 @@ from collections import OrderedDict
 
 import asyncpg
 
-from app.embeddings.base import EmbeddingProvider
-from app.errors import EmbeddingInputRefusedError
+from app.embeddings.base import EmbeddingProvider, embed_shortening
 from app.search.terms import question_key
-
-# A question the provider refuses as too long is halved down to this before the vector leg gives up.
-MIN_SHORTENED_CHARS = 200
 
 
 class QueryEmbedder:
@@ -36,7 +32,8 @@ class QueryEmbedder:
         if stored is not None:
             vector = stored.to_list() if hasattr(stored, "to_list") else [float(v) for v in stored]
         else:
-            vector = await self._embed_shortening(question)
+            # A pasted log a small-context server refuses is embedded from its start.
+            vector, _ = await embed_shortening(self._embed_query, question)
             async with pool.acquire() as conn:
                 await conn.execute(
                     "insert into public.docs_query_embedding (id, model, embedding) values ($1, $2, $3)"
@@ -48,15 +45,6 @@ class QueryEmbedder:
             self._lru.popitem(last=False)
         return vector
 
-    async def _embed_shortening(self, question: str) -> list[float]:
-        """The provider's vector; of the question's first half (quarter...) when it refuses the
-        whole as longer than its model takes, as small-context servers do with a pasted log."""
-        text = question
-        while True:
-            self.provider_calls += 1
-            try:
-                return await self.provider.embed_query(text)
-            except EmbeddingInputRefusedError:
-                if len(text) <= MIN_SHORTENED_CHARS:
-                    raise
-                text = text[: len(text) // 2]
+    async def _embed_query(self, text: str) -> list[float]:
+        self.provider_calls += 1
+        return await self.provider.embed_query(text)
