@@ -145,33 +145,32 @@ def hash_ip(ip: str, secret: bytes) -> str:
     return hmac.new(secret, ip.encode(), hashlib.sha256).hexdigest()
 
 
+def _address(text: str | None) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    try:
+        return ipaddress.ip_address((text or "").strip())
+    except ValueError:
+        return None
+
+
 def _addresses(proxies: list[str]) -> set[ipaddress.IPv4Address | ipaddress.IPv6Address]:
-    trusted = set()
-    for proxy in proxies:
-        try:
-            trusted.add(ipaddress.ip_address(proxy.strip()))
-        except ValueError:
-            continue
-    return trusted
+    return {address for address in map(_address, proxies) if address is not None}
 
 
 def is_trusted_proxy(address: str | None, trusted_proxies: list[str]) -> bool:
     """Whether `address` is one of the trusted proxies, however either is written (::1, 0:0::1)."""
-    try:
-        return ipaddress.ip_address((address or "").strip()) in _addresses(trusted_proxies)
-    except ValueError:
-        return False
+    return _address(address) in _addresses(trusted_proxies)
 
 
 def client_ip(peer: str | None, forwarded_for: str | None, trusted_proxies: list[str]) -> str:
     """The client's address: X-Forwarded-For is believed only when the peer is a trusted proxy,
     and then its rightmost address that is not itself a trusted proxy."""
     peer = peer or "unknown"
-    if not forwarded_for or not is_trusted_proxy(peer, trusted_proxies):
+    trusted = _addresses(trusted_proxies)  # parsed once, not once per hop
+    if not forwarded_for or _address(peer) not in trusted:
         return peer
     hops = [h.strip() for h in forwarded_for.split(",") if h.strip()]
     for hop in reversed(hops):
-        if not is_trusted_proxy(hop, trusted_proxies):
+        if _address(hop) not in trusted:
             return hop
     return hops[0] if hops else peer
 
