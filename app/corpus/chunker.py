@@ -14,21 +14,7 @@ from app.corpus.fences import Segment, split_fenced
 # Bump when chunk text or boundaries change: every content_hash changes once, so sync re-embeds.
 CHUNKER_VERSION = "2"
 
-_HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+(.*)")
-
-
-def match_heading(line: str) -> tuple[int, str] | None:
-    """An ATX heading line's level and text (without a closing `#` sequence), or None. Parsed
-    in two linear steps: one regex with a lazy text and optional closings took minutes on a
-    line of 5,000 spaces and tabs."""
-    match = _HEADING.fullmatch(line)
-    if match is None:
-        return None
-    text = match.group(2).strip(" \t")
-    unclosed = text.rstrip("#")
-    if unclosed == "" or unclosed.endswith((" ", "\t")):  # a closing sequence: `## Title ##`
-        text = unclosed.rstrip(" \t")
-    return (len(match.group(1)), text) if text else None
+_HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+(.*)")  # the text's closing #s: match_heading
 _EXPLICIT_ID = re.compile(r"\{#([A-Za-z0-9_:.\-]+)\}\Z")
 # No bracket inside a label or a target: a run of `[` or of `[x](` is then read in linear time.
 _LINK = re.compile(r"!?\[([^\[\]\n]*)\]\([^()\[\]\n]*\)")
@@ -84,6 +70,20 @@ class _Section:
     anchor: str
     trail: list[str]
     lines: list[str] = field(default_factory=list)
+
+
+def match_heading(line: str) -> tuple[int, str] | None:
+    """An ATX heading line's level and text (without a closing `#` sequence), or None. Parsed
+    in two linear steps: one regex with a lazy text and optional closings took minutes on a
+    line of 5,000 spaces and tabs."""
+    match = _HEADING.fullmatch(line)
+    if match is None:
+        return None
+    text = match.group(2).strip(" \t")
+    unclosed = text.rstrip("#")
+    if unclosed == "" or unclosed.endswith((" ", "\t")):  # a closing sequence: `## Title ##`
+        text = unclosed.rstrip(" \t")
+    return (len(match.group(1)), text) if text else None
 
 
 def heading_text(raw: str) -> tuple[str, str | None]:
@@ -190,7 +190,11 @@ def split_atoms(text: str) -> list[Segment]:
 def _is_title_heading(line: str, title: str) -> bool:
     """A `#` heading that only repeats the page title."""
     heading = match_heading(line)
-    return heading is not None and heading[0] == 1 and plain_heading(heading_text(heading[1])[0]) == title
+    return heading is not None and _repeats_title(heading[0], heading_text(heading[1])[0], title)
+
+
+def _repeats_title(level: int, text: str, title: str) -> bool:
+    return level == 1 and plain_heading(text) == title
 
 
 def _sections(page: Page) -> list[_Section]:
@@ -212,7 +216,7 @@ def _sections(page: Page) -> list[_Section]:
             level = heading[0]
             text, explicit = heading_text(heading[1])
             anchor = anchors.allocate(explicit or github_slug(text))  # every heading counts, as on GitHub
-            if level not in SPLIT_LEVELS or _is_title_heading(line, page.title):
+            if level not in SPLIT_LEVELS or _repeats_title(level, text, page.title):
                 # Deeper headings, and a `#` repeating the page title, stay inside their section;
                 # the line loses only its {#id}.
                 current.lines.append(f"{'#' * level} {text}")

@@ -63,7 +63,12 @@ _LINK_ROLES = frozenset({"ref", "doc", "term", "numref", "download", "any", "ext
 def directive_name(first_line: str) -> str | None:
     """The directive a fence opens (```` ```{note} ```` → ``note``), or None for a plain fence."""
     match = _DIRECTIVE_FENCE.match(first_line.rstrip("\r\n"))
-    return match.group(2).split(":")[-1].lower() if match else None
+    return _name(match.group(2)) if match else None
+
+
+def _name(written: str) -> str:
+    """A directive's or role's name without its domain: ``py:class`` → ``class``."""
+    return written.split(":")[-1].lower()
 
 
 def _body(lines: list[str], name: str) -> str:
@@ -105,7 +110,7 @@ def directive_text(fence: str) -> tuple[str, bool]:
     lines = fence.splitlines(keepends=True)
     match = _DIRECTIVE_FENCE.match(lines[0].rstrip("\r\n"))
     assert match is not None, "not a directive fence"
-    marker, name, argument = match.group(1), match.group(2).split(":")[-1].lower(), match.group(3).strip(" \t")
+    marker, name, argument = match.group(1), _name(match.group(2)), match.group(3).strip(" \t")
     if name in _NOT_ON_THE_PAGE:
         return "", False
     body = _body(lines, name)
@@ -132,7 +137,7 @@ def _explicit_title(inner: str) -> str | None:
 def _role_text(name: str, inner: str) -> str:
     titled = _explicit_title(inner)
     text = (titled if titled is not None else inner).lstrip("~!")
-    return text if name.split(":")[-1].lower() in _LINK_ROLES else f"`{text}`"
+    return text if _name(name) in _LINK_ROLES else f"`{text}`"
 
 
 def clean_roles(prose: str) -> str:
@@ -158,6 +163,6 @@ def drop_colon_fence_options(prose: str) -> str:
         if in_options and _OPTION.match(line.rstrip("\r\n")):
             continue
         match = _DIRECTIVE_FENCE.match(line.rstrip("\r\n"))
-        in_options = bool(match and match.group(1)[0] == ":" and match.group(2).split(":")[-1].lower() in _WITH_OPTIONS)
+        in_options = bool(match and match.group(1)[0] == ":" and _name(match.group(2)) in _WITH_OPTIONS)
         out.append(line)
     return "".join(out)

@@ -113,7 +113,7 @@ def select_pages(
 ) -> list[PageChoice]:
     """Every candidate page, best first, with `kept` and the reason; the kept ones lead.
 
-    `agreed` pages (page keys both legs rank among their best, legs_agree_on_pages) are kept
+    `agreed` pages (page keys both legs rank among their best: pages_both_legs_rank) are kept
     whatever their fused score: two legs that find a page each in its own way are better evidence
     than a score fused from sections, where a page whose best section differs per leg scores low.
     """
