@@ -274,12 +274,7 @@ def make_progress(label: str) -> tuple[Any, Callable[[int, int], None] | None]:
     """A rich progress bar on a terminal; nothing otherwise (CI logs stay clean)."""
     if not err_console.is_terminal:
         return None, None
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TimeRemainingColumn,
-    )
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     progress = Progress(
         "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
@@ -388,8 +383,9 @@ def search_command(
 
     async def go() -> Any:
         async with await open_pool(url) as pool:
+            retriever = await ready_retriever(pool, settings, mode)
             return await retrieve_in_conversation(
-                await ready_retriever(pool, settings, mode), question, list(history), rewriter=build_query_rewriter(settings),
+                retriever, question, list(history), rewriter=build_query_rewriter(settings),
                 mode=mode, audiences=audiences, explain=explain,
             )
 
@@ -460,8 +456,9 @@ def eval_command(
 
     async def go() -> Any:
         async with await open_pool(url) as pool:
+            retriever = await ready_retriever(pool, settings, mode)
             return await evaluate(
-                await ready_retriever(pool, settings, mode), items, mode=mode, k=k, base_url=settings.docs_base_url, audiences=audiences,
+                retriever, items, mode=mode, k=k, base_url=settings.docs_base_url, audiences=audiences,
                 use_history=not no_history, rewriter=build_query_rewriter(settings),
             )
 
@@ -711,10 +708,9 @@ def demo_command(port: int | None, no_serve: bool) -> None:
     """Embedded database + this repository's docs/ synced offline + the demo page with the widget."""
     from app import PROJECT_ROOT
     from app.corpus.compose import DocsSource
+    from app.db.url import resolve_database_url
     from app.embeddings.local import local_model_installed
     from app.sources import SourcesConfig
-
-    from app.db.url import resolve_database_url
 
     settings = get_settings()
     # A setting counts as chosen when the environment or .env gave it (pydantic's fields set).

@@ -10,12 +10,7 @@ from __future__ import annotations
 import re
 
 from app.corpus.fences import code_spans, split_fenced
-from app.corpus.myst import (
-    clean_roles,
-    directive_name,
-    directive_text,
-    drop_colon_fence_options,
-)
+from app.corpus.myst import clean_roles, directive_name, directive_text, drop_colon_fence_options
 from app.corpus.snippets import MAX_IMPORT_CHARS
 
 _IMPORT_LINE = re.compile(
