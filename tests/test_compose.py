@@ -429,3 +429,25 @@ def test_file_names_that_are_not_utf8_stay_apart(tmp_path: Path) -> None:
     commit_all(repo, "names that are not UTF-8")
     result = compose_corpus(DocsSource(repo, "main", "docs"), Settings(docs_url_prefix=""))
     assert sorted(p.path for p in result.pages) == ["\\xfe.md", "\\xff.md", "ok.md"]
+
+
+def test_pages_saved_as_utf16_are_read_with_their_front_matter(tmp_path: Path) -> None:
+    """Windows PowerShell's `>` writes UTF-16: read as UTF-8, every other character was a NUL, the
+    front matter went unread (no title, no audience: the page fell to undeclared) and the text was
+    garbled."""
+    page = "---\ntitle: Déploiement\npublic: true\n---\n## Étape une\n\nLancez `ray start` — puis attendez.\n"
+    repo = make_docs_repo(tmp_path / "r", {"ok.md": "---\ntitle: Ok\npublic: true\n---\nText.\n"})
+    for name, data in (("le.md", b"\xff\xfe" + page.encode("utf-16-le")),
+                       ("be.md", b"\xfe\xff" + page.encode("utf-16-be")),
+                       ("bom8.md", b"\xef\xbb\xbf" + page.encode("utf-8"))):
+        (repo / "docs" / name).write_bytes(data)
+    commit_all(repo, "pages in other encodings")
+    result = compose_corpus(DocsSource(repo, "main", "docs"), Settings(docs_url_prefix=""))
+    pages = {p.path: p for p in result.pages}
+    for name in ("le.md", "be.md", "bom8.md"):
+        assert pages[name].title == "Déploiement"
+        chunks = [c for c in result.chunks if c.page == name]
+        assert [c.heading for c in chunks if c.heading] == ["Étape une"]
+        assert all(c.audiences == ("public",) for c in chunks)
+        assert any("Lancez `ray start` — puis attendez." in c.text for c in chunks)
+        assert not any("\x00" in c.text or "\ufffd" in c.text for c in chunks)

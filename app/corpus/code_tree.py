@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from app.corpus.code import MAX_FILE_BYTES, code_file_selected, source_lines
-from app.corpus.git_source import GitSourceError, _git, normalize_docs_dir
+from app.corpus.git_source import GitSourceError, _git, decode_text, normalize_docs_dir
 
 MAX_READ_CHARS = 16_000
 MAX_LIST_ENTRIES = 200
@@ -134,4 +134,4 @@ def _read_blob(repo: Path, commit: str, path: str) -> str:
         data = _git(repo, "cat-file", "blob", f"{commit}:{path}")
     except GitSourceError as exc:
         raise CodePathError(f"{path} cannot be read at {commit[:12]}: {exc}") from None
-    return data.decode("utf-8", "replace")
+    return decode_text(data)

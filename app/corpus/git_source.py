@@ -7,6 +7,13 @@ from pathlib import Path, PurePosixPath
 
 from app.errors import DocschatError
 
+# Byte order marks of the encodings besides UTF-8 that editors write a text file in: Windows
+# PowerShell 5's `>` and older Notepad write UTF-16. Longest first: UTF-32 LE starts as UTF-16 LE.
+_BYTE_ORDER_MARKS = (
+    (b"\xff\xfe\x00\x00", "utf-32-le"), (b"\x00\x00\xfe\xff", "utf-32-be"),
+    (b"\xff\xfe", "utf-16-le"), (b"\xfe\xff", "utf-16-be"),
+)
+
 
 class GitSourceError(DocschatError):
     """The repository, revision or folder cannot be read."""
@@ -87,5 +94,15 @@ def read_docs_tree(repo: Path, branch: str, docs_dir: str) -> dict[str, str]:
         size = int(header[2])
         body = output[header_end + 1 : header_end + 1 + size]
         offset = header_end + 1 + size + 1  # the blob is followed by a newline
-        files[relative] = body.decode("utf-8", "replace")
+        files[relative] = decode_text(body)
     return files
+
+
+def decode_text(data: bytes) -> str:
+    """A file's text: UTF-16 or UTF-32 when it starts with that encoding's byte order mark, else
+    UTF-8 (a UTF-8 mark dropped); bytes that do not decode become U+FFFD. Read as UTF-8, a UTF-16
+    page was every other character a NUL: its front matter unread and its audience undeclared."""
+    for mark, encoding in _BYTE_ORDER_MARKS:
+        if data.startswith(mark):
+            return data[len(mark):].decode(encoding, "replace")
+    return data.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "replace")
