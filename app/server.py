@@ -14,7 +14,7 @@ from litestar.exceptions import HTTPException
 from litestar.openapi import OpenAPIConfig
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 
-from app.chat.rate_limit import ChatRateLimiter, load_ip_secret
+from app.rate_limit import ClientRateLimiter, load_ip_secret
 from app.chat.requests import MAX_BODY_BYTES
 from app.chat.routes import CHAT_ROUTES
 from app.config import Settings, get_settings
@@ -125,7 +125,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         state: State = app.state
         state.settings = settings
         state.services = build_chat_services(pool, settings)
-        state.rate_limiter = ChatRateLimiter(pool, settings.rate_limit_per_hour, settings.rate_limit_per_day)
+        state.rate_limiter = ClientRateLimiter(pool, settings.rate_limit_per_hour, settings.rate_limit_per_day)
         state.db_recovery = DatabaseRecovery(pool, None if settings.database_url else settings.docschat_home)
         state.ip_secret = await load_ip_secret(
             pool, settings.ip_hash_secret.get_secret_value() if settings.ip_hash_secret else None,

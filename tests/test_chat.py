@@ -12,7 +12,7 @@ import time
 import httpx
 
 from app.chat.answerers import ExtractiveAnswerer, Excerpt, format_excerpts
-from app.chat.rate_limit import client_ip, is_trusted_proxy
+from app.rate_limit import client_ip, is_trusted_proxy
 from app.chat.stream_protocol import parse_sse
 from tests.helpers import seed_docs
 

@@ -382,7 +382,7 @@ def test_two_servers_with_different_homes_admit_exactly_the_hourly_limit(offline
 
 
 def test_configured_ip_secret_wins_and_the_stored_one_is_created_once(offline) -> None:
-    from app.chat.rate_limit import load_ip_secret
+    from app.rate_limit import load_ip_secret
 
     async def go() -> tuple[bytes, list[bytes]]:
         pool = await create_pool(offline, max_size=8)

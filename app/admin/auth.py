@@ -11,7 +11,7 @@ from litestar.connection import ASGIConnection
 from litestar.exceptions import HTTPException
 from litestar.handlers.base import BaseRouteHandler
 
-from app.chat.rate_limit import client_key
+from app.rate_limit import client_key
 from app.logging import get_logger
 
 log = get_logger(__name__)

@@ -9,7 +9,7 @@ from litestar.datastructures import State
 
 from app.admin.runner import SyncRunner
 from app.admin.scheduler import SyncScheduler
-from app.chat.rate_limit import ChatRateLimiter
+from app.rate_limit import ClientRateLimiter
 from app.config import Settings
 
 
@@ -35,7 +35,7 @@ def start_operations(state: State, pool: asyncpg.Pool, settings: Settings) -> Op
         scheduler.start()
     state.sync_runner = runner
     state.sync_scheduler = scheduler
-    state.admin_limiter = ChatRateLimiter(
+    state.admin_limiter = ClientRateLimiter(
         pool, settings.admin_failures_per_hour, settings.admin_failures_per_day, namespace="admin"
     )
     return Operations(runner, scheduler)

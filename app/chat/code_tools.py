@@ -80,7 +80,7 @@ class ReadFileTool(_CodeTool):
         self.parameters = {
             "type": "object",
             "properties": {
-                "path": {"type": "string", "description": "e.g. app/chat/rate_limit.py"},
+                "path": {"type": "string", "description": "e.g. app/rate_limit.py"},
                 "start_line": {"type": "integer", "description": "First line to read (default 1)."},
                 "source": _source_parameter(trees),
             },

@@ -89,7 +89,7 @@ class RateLimitDecision:
     period: str = ""  # "hour" or "day"
 
 
-class ChatRateLimiter:
+class ClientRateLimiter:
     """N hits an hour and M a day per client (hashed IP); `namespace` keeps limits apart
     (chat questions, failed admin logins)."""
 
