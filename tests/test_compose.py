@@ -451,3 +451,19 @@ def test_pages_saved_as_utf16_are_read_with_their_front_matter(tmp_path: Path) -
         assert all(c.audiences == ("public",) for c in chunks)
         assert any("Lancez `ray start` — puis attendez." in c.text for c in chunks)
         assert not any("\x00" in c.text or "\ufffd" in c.text for c in chunks)
+
+
+def test_two_pages_published_at_one_route_keep_the_first_and_warn() -> None:
+    """`sub.md` and `sub/index.md` are both served at /docs/sub: indexed both, one result linked to
+    a page the reader cannot reach and the page view merged the two pages' sections."""
+    files = {
+        "guides/sub.md": "---\ntitle: Sub\npublic: true\n---\n## Install\n\nThe page the link shows.\n",
+        "guides/sub/index.md": "---\ntitle: Sub index\npublic: true\n---\n## Install\n\nShadowed.\n",
+        "guides/sub.mdx": "---\ntitle: Sub MDX\npublic: true\n---\nShadowed too.\n",
+        "guides/sub/other.md": "---\ntitle: Other\npublic: true\n---\nA page of its own.\n",
+    }
+    result = compose_files(files, Settings(docs_url_prefix="/docs"))
+    assert sorted(p.path for p in result.pages) == ["guides/sub.md", "guides/sub/other.md"]
+    assert sorted({c.href.split("#")[0] for c in result.chunks}) == ["/docs/guides/sub", "/docs/guides/sub/other"]
+    skipped = [w for w in result.warnings if "page skipped (rename one of them)" in w]
+    assert len(skipped) == 2 and all("/docs/guides/sub," in w and "guides/sub.md" in w for w in skipped)

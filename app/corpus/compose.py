@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from app.config import Settings
-from app.corpus.chunker import Chunk, Page, chunk_page, drop_duplicate_ids, path_unusable
+from app.corpus.chunker import Chunk, Page, chunk_page, drop_duplicate_ids, page_route, path_unusable
 from app.corpus.code_source import read_code_source
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.git_source import read_docs_tree, resolve_commit
@@ -101,6 +101,7 @@ def compose_files(files: dict[str, str], settings: Settings, source: Source | No
     """
     source = source or source_from_settings(settings)
     result = ComposeResult()
+    routes: dict[str, str] = {}  # route → the page published there
     for path in sorted(files):
         if not path.endswith(PAGE_SUFFIXES) or is_snippet_path(path):
             continue
@@ -108,6 +109,13 @@ def compose_files(files: dict[str, str], settings: Settings, source: Source | No
             continue
         if (unusable := path_unusable(path)) is not None:
             result.warnings.append(unusable)
+            continue
+        # `sub.md` and `sub/index.md` (or `sub.mdx`) are both served at /sub: the site shows one of
+        # them. Indexed both, a result would link to a page the reader cannot reach, and the page
+        # view would merge the two. The first by path (`sub.md` sorts before `sub/index.md`) stays.
+        route = page_route(path, source.url_prefix)
+        if (taken := routes.setdefault(route, path)) != path:
+            result.warnings.append(f"{path}: published at {route}, as {taken} is; page skipped (rename one of them)")
             continue
         try:
             _compose_page(path, files, settings, source, result)
