@@ -208,11 +208,18 @@ def source_options(command: Callable[..., Any]) -> Callable[..., Any]:
 def _sources(repo: Any, branch: str | None, docs_dir: str | None) -> Any:
     """The configured sources; --repo/--branch/--docs-dir move the single environment source instead."""
     from app.corpus.compose import DocsSource
-    from app.sources import SourcesConfig, load_sources
+    from app.sources import SourcesConfig, config_path, load_sources
 
     settings = get_settings()
     if repo is None and branch is None and docs_dir is None:
         return load_sources(settings)
+    if (path := config_path(settings)) is not None:
+        # The sync deletes the rows of sources no longer configured: the single source these flags
+        # make would have replaced every source of the file, and deleted their rows.
+        raise click.UsageError(
+            f"--repo, --branch and --docs-dir move the single source of the environment, but the sources "
+            f"come from {path}: edit it, or pick one of its sources with --source"
+        )
     return SourcesConfig((DocsSource.from_settings(settings, repo, branch, docs_dir).to_source(settings),))
 
 

@@ -91,3 +91,20 @@ def test_sql_gives_psql_the_password_in_its_environment_not_on_its_command_line(
     argv = (bin_dir / "argv").read_text().splitlines()
     assert argv[0] == "postgresql://docs@db.example:5432/docs" and "select 1" in argv
     assert not any("cret" in a for a in argv) and (bin_dir / "pw").read_text() == "s:cret"
+
+
+async def test_sync_flags_that_move_the_environment_source_are_refused_with_a_config_file(
+    cli_env, pool, tmp_path, monkeypatch
+) -> None:
+    """--repo/--branch/--docs-dir made one source "docs" out of the environment; the sync then took it
+    for the whole configuration and deleted every configured source's rows, exit 0."""
+    config = tmp_path / "docschat.toml"
+    config.write_text(f'[[sources]]\nname = "handbook"\nrepo = "{cli_env}"\n')
+    monkeypatch.setenv("DOCSCHAT_CONFIG", str(config))
+    assert (await docschat("sync")).exit_code == 0
+    for flags in (["--branch", "main"], ["--repo", str(cli_env)], ["--docs-dir", "docs"]):
+        result = await docschat("sync", *flags)
+        assert result.exit_code == 2, result.output
+        assert f"the sources come from {config}" in " ".join(result.output.split())
+    async with pool.acquire() as conn:
+        assert await conn.fetchval("select count(*) from public.docs_section where source = 'handbook'") == 5
