@@ -339,7 +339,8 @@ def sync_command(
 ) -> None:
     """Embed new or changed chunks, upsert them, delete vanished ones (one transaction).
 
-    Exits 1 when a source could not be read: the others are synced, its rows stay as they were.
+    Exits 1 when a source could not be read (the others are synced, its rows stay as they were), or
+    a page could not be (the rest of its source is synced; the page is not in the index until fixed).
     """
     report = sync_with_progress(
         database_url(), _sources(repo, branch, docs_dir), get_settings(), "embedding", wait_for_lock=wait, only=only
@@ -358,7 +359,10 @@ def sync_command(
         )
         for source in report.failed:
             err_console.print(f"[bold red]source {source.name!r} failed:[/] {source.error}", highlight=False)
-    if report.failed:
+    if report.skipped_pages:
+        err_console.print("[bold red]pages that could not be read (not in the index until fixed):[/] "
+                          + ", ".join(report.skipped_pages), highlight=False, markup=True)
+    if report.failed or report.skipped_pages:
         sys.exit(1)
 
 

@@ -61,6 +61,7 @@ class SourceReport:
     undeclared_pages: int = 0
     commit: str | None = None
     error: str | None = None
+    skipped_pages: list[str] = field(default_factory=list)  # could not be read: not in the index
 
 
 @dataclass
@@ -82,6 +83,11 @@ class SyncReport:
     @property
     def failed(self) -> list[SourceReport]:
         return [s for s in self.sources if s.error]
+
+    @property
+    def skipped_pages(self) -> list[str]:
+        """Pages that could not be read (named in the warnings), as source:path."""
+        return [f"{s.name}:{path}" for s in self.sources for path in s.skipped_pages]
 
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
@@ -361,6 +367,7 @@ def compose_sources(sources: Iterable[Source], settings: Settings, report: SyncR
             continue
         source_report.pages, source_report.chunks = len(result.pages), len(result.chunks)
         source_report.commit, source_report.undeclared_pages = result.commit, result.undeclared_pages
+        source_report.skipped_pages = list(result.skipped_pages)
         report.warnings.extend(f"{source.name}: {w}" for w in result.warnings)
         warning = _undeclared_warning(source, result.undeclared_pages, len(result.pages))
         if warning:

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 from app.cli import main
 from app.config import get_settings
 from app.ops.jobs import SYNC_JOB_LOCK_KEY
-from tests.helpers import git, make_docs_repo
+from tests.helpers import commit_all, git, make_docs_repo, write_files
 from tests.test_admin import DOCS
 
 
@@ -108,3 +108,36 @@ async def test_sync_flags_that_move_the_environment_source_are_refused_with_a_co
         assert f"the sources come from {config}" in " ".join(result.output.split())
     async with pool.acquire() as conn:
         assert await conn.fetchval("select count(*) from public.docs_section where source = 'handbook'") == 5
+
+
+async def test_globs_that_match_no_page_fail_the_source_and_keep_its_rows(cli_env, pool, monkeypatch) -> None:
+    """A typo in DOCS_INCLUDE/DOCS_EXCLUDE composed zero pages, which the sync took for "every page
+    was deleted": all rows gone, exit 0."""
+    assert (await docschat("sync")).exit_code == 0
+    for name, value in (("DOCS_EXCLUDE", "**"), ("DOCS_INCLUDE", "**/*.markdown")):
+        monkeypatch.setenv(name, value)
+        result = await docschat("sync")
+        monkeypatch.delenv(name)
+        assert result.exit_code == 1, result.output
+        assert "is a page of source 'docs'" in " ".join(result.output.split())
+        async with pool.acquire() as conn:
+            assert await conn.fetchval("select count(*) from public.docs_section") == 5
+
+
+async def test_a_page_that_cannot_be_read_fails_the_sync_loudly(cli_env, pool) -> None:
+    """Its rows go (a page whose front matter is unreadable may have been made internal in that very
+    edit: keeping its old rows could show it to the public), but the sync exits 1 naming it, so a
+    CI job notices; the other pages are synced."""
+    assert (await docschat("sync")).exit_code == 0
+    write_files(cli_env / "docs", {"widget.mdx": "---\ntitle: [Chat widget\npublic: true\n---\nBroken.\n",
+                                   "sync.mdx": DOCS["sync.mdx"].replace("after every merge", "after each merge")})
+    commit_all(cli_env, "a typo in front matter")
+    result = await docschat("sync", "--json")
+    assert result.exit_code == 1
+    summary = json.loads(result.stdout)
+    assert summary["sources"][0]["skipped_pages"] == ["widget.mdx"] and summary["changed"] == 1
+    stderr = " ".join(result.stderr.split())
+    assert "widget.mdx:3: invalid YAML front matter" in stderr
+    assert "pages that could not be read (not in the index until fixed): docs:widget.mdx" in stderr
+    async with pool.acquire() as conn:
+        assert await conn.fetchval("select count(*) from public.docs_section where page = 'widget.mdx'") == 0

@@ -13,6 +13,7 @@ from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.git_source import read_docs_tree, resolve_commit
 from app.corpus.mdx import clean_mdx
 from app.corpus.snippets import is_snippet_path, resolve_snippets
+from app.errors import DocschatError
 from app.globs import matches_any
 from app.sources import Source, source_from_settings
 
@@ -42,6 +43,11 @@ class DocsSource:
         )
 
 
+class NoPagesError(DocschatError):
+    """A source whose include and exclude globs leave no page: read as "every page is gone", it
+    would delete the source's rows."""
+
+
 @dataclass
 class ComposeResult:
     pages: list[Page] = field(default_factory=list)
@@ -49,6 +55,9 @@ class ComposeResult:
     snippets_resolved: int = 0
     warnings: list[str] = field(default_factory=list)
     commit: str | None = None  # the commit read, when read through git
+    # Pages that could not be read (front matter that does not parse, …): not indexed this time,
+    # and named, so that the sync can fail loudly rather than drop them with a warning only.
+    skipped_pages: list[str] = field(default_factory=list)
 
     @property
     def undeclared_pages(self) -> int:
@@ -121,6 +130,7 @@ def compose_files(files: dict[str, str], settings: Settings, source: Source | No
             _compose_page(path, files, settings, source, result)
         except Exception as exc:  # noqa: BLE001 - one hostile file must not stop the sync
             result.warnings.append(f"{path}: cannot be composed ({type(exc).__name__}: {exc}); page skipped")
+            result.skipped_pages.append(path)
     return result
 
 
@@ -129,6 +139,7 @@ def _compose_page(path: str, files: dict[str, str], settings: Settings, source: 
         front = parse_front_matter(files[path])
     except FrontMatterError as exc:
         result.warnings.append(f"{path}:{exc.line}: {exc}; page skipped")
+        result.skipped_pages.append(path)
         return
     try:
         declared = front.audiences()
@@ -169,6 +180,14 @@ def compose_corpus(source: Source | DocsSource, settings: Settings) -> ComposeRe
     else:
         result = compose_files(read_docs_tree(source.repo, commit, source.dir), settings, source)
         result.commit = commit
+    if not result.pages and not result.skipped_pages:
+        # As read_docs_tree refuses an empty folder: globs that match nothing (a typo, `include =
+        # []`, "../**") are a configuration error, not a source whose pages were all deleted.
+        raise NoPagesError(
+            f"no file under {source.dir or 'the repository root'!r} at {source.branch!r} is a page of source "
+            f"{source.name!r} (include {list(source.include)}, exclude {list(source.exclude)}): reading nothing "
+            f"would delete every page; fix the globs, or remove the source with `docschat index clear --source`"
+        )
     result.chunks, duplicates = drop_duplicate_ids(result.chunks)
     result.warnings.extend(duplicates)
     return result
