@@ -14,6 +14,7 @@ from typing import Any, TypeVar
 
 import click
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from app.config import get_settings
@@ -40,14 +41,14 @@ class DocschatGroup(click.Group):
         try:
             return super().invoke(ctx)
         except DocschatError as exc:
-            err_console.print(f"[bold red]error:[/] {exc}", highlight=False, soft_wrap=True)
+            err_console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
             sys.exit(1)
         except Exception as exc:  # pydantic ValidationError for settings, among others
             from pydantic import ValidationError
 
             if isinstance(exc, ValidationError):
                 problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors())
-                err_console.print(f"[bold red]error:[/] invalid setting: {problems}", highlight=False, soft_wrap=True)
+                err_console.print(f"[bold red]error:[/] invalid setting: {escape(problems)}", highlight=False, soft_wrap=True)
                 sys.exit(1)
             raise
 
@@ -112,7 +113,7 @@ def db_grant(role: str) -> None:
 
     for obj, privileges in run_async(go):
         console.print(f"{obj}: {privileges}", highlight=False)
-    console.print(f"role [bold]{role}[/] can run the app (RLS on; anon and authenticated have no grants)")
+    console.print(f"role [bold]{escape(role)}[/] can run the app (RLS on; anon and authenticated have no grants)")
 
 
 async def _check_server(url: str) -> None:
@@ -144,7 +145,7 @@ def db_status(as_json: bool) -> None:
         return
     table = Table(show_header=False, box=None)
     for key in ("database_url", "revision", "head", "server_version", "pgvector_version"):
-        table.add_row(key, str(status[key]))
+        table.add_row(key, escape(str(status[key])))
     for name, count in status["rows"].items():
         table.add_row(f"rows {name}", "-" if count is None else str(count))
     console.print(table)
@@ -255,7 +256,7 @@ def compose_command(repo: Any, branch: str | None, docs_dir: str | None, as_json
     result = ComposeResult.merged(compose_sources(_sources(repo, branch, docs_dir).sources, get_settings(), report))
     result.warnings = report.warnings
     for warning in result.warnings:
-        err_console.print(f"[yellow]warning:[/] {warning}", highlight=False, soft_wrap=True)
+        err_console.print(f"[yellow]warning:[/] {escape(warning)}", highlight=False, soft_wrap=True)
     if as_json:
         for chunk in result.chunks:
             print_json(chunk.to_dict())
@@ -263,7 +264,7 @@ def compose_command(repo: Any, branch: str | None, docs_dir: str | None, as_json
         sys.exit(1 if report.failed else 0)
     table = Table("id", "href", "audiences", "chars", title="chunks")
     for chunk in result.chunks:
-        table.add_row(chunk.id, chunk.href, ", ".join(chunk.audiences), str(len(chunk.text)))
+        table.add_row(escape(chunk.id), escape(chunk.href), ", ".join(chunk.audiences), str(len(chunk.text)))
     console.print(table)
     summary = result.summary()
     console.print(
@@ -346,7 +347,7 @@ def sync_command(
         database_url(), _sources(repo, branch, docs_dir), get_settings(), "embedding", wait_for_lock=wait, only=only
     )
     for warning in report.warnings:
-        err_console.print(f"[yellow]warning:[/] {warning}", highlight=False, soft_wrap=True)
+        err_console.print(f"[yellow]warning:[/] {escape(warning)}", highlight=False, soft_wrap=True)
     data = report.to_dict()
     if as_json:
         print_json({k: v for k, v in data.items() if k != "warnings"} | {"warnings": report.warnings})
@@ -358,10 +359,10 @@ def sync_command(
             f"({data['embedding_model'] or 'no embeddings'}) in {data['seconds']}s"
         )
         for source in report.failed:
-            err_console.print(f"[bold red]source {source.name!r} failed:[/] {source.error}", highlight=False)
+            err_console.print(f"[bold red]source {escape(repr(source.name))} failed:[/] {escape(str(source.error))}", highlight=False)
     if report.skipped_pages:
         err_console.print("[bold red]pages that could not be read (not in the index until fixed):[/] "
-                          + ", ".join(report.skipped_pages), highlight=False, markup=True)
+                          + escape(", ".join(report.skipped_pages)), highlight=False)
     if report.failed or report.skipped_pages:
         sys.exit(1)
 
@@ -406,15 +407,17 @@ def search_command(
         return
     standalone = retrieval.standalone or {}
     if explain or standalone.get("method", "as_asked") != "as_asked":
-        console.print(f"query: [bold]{retrieval.question}[/] ({standalone.get('method', 'as_asked')})", highlight=False)
+        console.print(f"query: [bold]{escape(retrieval.question)}[/] ({standalone.get('method', 'as_asked')})", highlight=False)
     if retrieval.degraded:
-        console.print(f"[yellow]degraded: {retrieval.degraded}[/] ({'; '.join(retrieval.errors.values())})")
+        console.print(f"[yellow]degraded: {retrieval.degraded}[/] ({escape('; '.join(retrieval.errors.values()))})",
+                      highlight=False)
     verdict = "would answer" if retrieval.would_answer else "[yellow]would not answer[/]"
     console.print(f"confidence {retrieval.confidence:.3f} (floor {retrieval.floor:.2f}): {verdict}")
     if not retrieval.pages:
         console.print("no matching pages")
     for number, page in enumerate(retrieval.pages, 1):
-        console.print(f"[bold]{number}. {page.title}[/] [dim]{page.href}[/]  score {page.score:.4f}")
+        console.print(f"[bold]{number}. {escape(page.title)}[/] [dim]{escape(page.href)}[/]  score {page.score:.4f}",
+                      highlight=False)
         excerpt = page.excerpt if len(page.excerpt) < 400 else page.excerpt[:400] + " …"
         console.print(excerpt, markup=False, highlight=False)
         console.print()
@@ -426,18 +429,19 @@ def _print_explain(retrieval: Any) -> None:
     audiences = ", ".join(retrieval.audiences) if retrieval.audiences is not None else "every audience"
     terms = Table("term", "ndoc", "idf", title=f"full-text terms (statistics as {audiences} see them)")
     for term in retrieval.terms:
-        terms.add_row(str(term["lexeme"]), str(term["ndoc"]), f"{term['idf']:.3f}")
+        terms.add_row(escape(str(term["lexeme"])), str(term["ndoc"]), f"{term['idf']:.3f}")
     console.print(terms)
     table = Table("fused", "weight", "chunk", "keyword", "vector", title="fused ranking")
     for item in retrieval.ranking[:20]:
         table.add_row(
-            f"{item.score:.5f}", f"{item.weight:g}", item.hit.id, str(item.ranks.get("keyword", "-")),
+            f"{item.score:.5f}", f"{item.weight:g}", escape(item.hit.id), str(item.ranks.get("keyword", "-")),
             str(item.ranks.get("vector", "-")),
         )
     console.print(table)
     pages = Table("source", "page", "weight", "score", "decision", title="pages")
     for choice in retrieval.candidates:
-        pages.add_row(choice.source, choice.title, f"{choice.weight:g}", f"{choice.score:.5f}", choice.reason)
+        pages.add_row(escape(choice.source), escape(choice.title), f"{choice.weight:g}", f"{choice.score:.5f}",
+                      escape(choice.reason))
     console.print(pages)
     console.print(f"confidence: {retrieval.to_dict(explain=True)['explain']['confidence']}", highlight=False)
     console.print(f"timings (ms): {retrieval.timings_ms}")
@@ -530,7 +534,7 @@ def gaps_command(as_json: bool, since: str | None, clear: bool) -> None:
         return
     table = Table("count", "question", "best page", "confidence", "refused", "last seen", title="documentation gaps")
     for gap in result:
-        table.add_row(str(gap.count), gap.question, gap.best_page or "-", f"{gap.confidence:.3f}",
+        table.add_row(str(gap.count), escape(gap.question), escape(gap.best_page or "-"), f"{gap.confidence:.3f}",
                       "yes" if gap.refused else "no", gap.last_seen.strftime("%Y-%m-%d %H:%M"))
     console.print(table)
 
@@ -568,11 +572,11 @@ def _print_status(status: dict[str, Any]) -> None:
         return ", ".join(f"{name} {n}" for name, n in mapping.items()) or "-"
 
     for source in status["sources"]:
-        console.print(f"[bold]{source['name']}[/]: {source['pages']} pages, {source['chunks']} chunks "
+        console.print(f"[bold]{escape(source['name'])}[/]: {source['pages']} pages, {source['chunks']} chunks "
                       f"(models: {counts(source['chunks_by_model'])}; audiences: {counts(source['chunks_by_audience'])})",
                       highlight=False, soft_wrap=True)
         if source["repo"]:
-            console.print(f"  from {source['repo']} at {source['branch']} ({source['dir'] or '/'})", highlight=False, soft_wrap=True)
+            console.print(escape(f"  from {source['repo']} at {source['branch']} ({source['dir'] or '/'})"), highlight=False, soft_wrap=True)
         last = source["last_sync"]
         if last is None:
             console.print("  last sync: never", soft_wrap=True)
@@ -582,12 +586,12 @@ def _print_status(status: dict[str, Any]) -> None:
                           f"{last['seconds']}s; synced commit {(source['synced_commit'] or '-')[:12]}{behind}",
                           highlight=False, soft_wrap=True)
             if last["error"]:
-                console.print(f"  [red]error:[/] {last['error']}", highlight=False, soft_wrap=True)
+                console.print(f"  [red]error:[/] {escape(last['error'])}", highlight=False, soft_wrap=True)
         if source["head_error"]:
-            console.print(f"  [yellow]repository:[/] {source['head_error']}", highlight=False, soft_wrap=True)
+            console.print(f"  [yellow]repository:[/] {escape(source['head_error'])}", highlight=False, soft_wrap=True)
     provider, scheduler = status["provider"], status["scheduler"]
-    console.print(f"embeddings: {provider['embedding_model'] or 'none (keyword-only)'}; answers: {provider['answerer']}"
-                  + (f" ({provider['chat_model']})" if provider["chat_model"] else ""), soft_wrap=True)
+    console.print(escape(f"embeddings: {provider['embedding_model'] or 'none (keyword-only)'}; answers: {provider['answerer']}"
+                         + (f" ({provider['chat_model']})" if provider["chat_model"] else "")), soft_wrap=True)
     if scheduler["enabled"]:
         console.print(f"scheduler: every {scheduler['interval_seconds']}s; last check {scheduler['last_check_at'] or 'never'}; "
                       f"next {scheduler['next_check_at'] or 'when a server runs'}", soft_wrap=True)
@@ -622,7 +626,7 @@ def index_clear(source: str | None, yes: bool) -> None:
             return await clear_index(pool, source)
 
     deleted = run_async(go)
-    console.print(f"deleted {deleted} chunks" + (f" of source {source!r}" if source else ""))
+    console.print(escape(f"deleted {deleted} chunks" + (f" of source {source!r}" if source else "")))
 
 
 # --- serve and ask -------------------------------------------------------------------------------
@@ -691,14 +695,14 @@ def ask_command(question: str, audience: str | None, public_only: bool, session:
                 if kind == "source-url":
                     if part["sourceId"] == "source-1":
                         console.print("[bold]Relevant Guides[/]")
-                    console.print(f"  • {part['title']}  [dim]{part['url']}[/]", highlight=False)
+                    console.print(f"  • {escape(part['title'])}  [dim]{escape(part['url'])}[/]", highlight=False)
                 elif kind == "text-delta":
                     if not printed_summary:
                         console.print("\n[bold]Summary[/]")
                         printed_summary = True
                     console.print(part["delta"], end="", markup=False, highlight=False)
                 elif kind == "error":
-                    err_console.print(f"\n[bold red]error:[/] {part['errorText']}")
+                    err_console.print(f"\n[bold red]error:[/] {escape(part['errorText'])}", highlight=False)
                     status = 1
             console.print()
             await turn.save()

@@ -141,3 +141,19 @@ async def test_a_page_that_cannot_be_read_fails_the_sync_loudly(cli_env, pool) -
     assert "pages that could not be read (not in the index until fixed): docs:widget.mdx" in stderr
     async with pool.acquire() as conn:
         assert await conn.fetchval("select count(*) from public.docs_section where page = 'widget.mdx'") == 0
+
+
+async def test_text_from_the_docs_is_printed_as_it_is_not_as_markup(cli_env, pool) -> None:
+    """Titles, paths and messages went through Rich markup: `[/]` raised MarkupError (one page title
+    broke `search` for every question finding it) and `[slug]` vanished from a warning."""
+    write_files(cli_env / "docs", {
+        "slices.mdx": "---\ntitle: Slices [/] and [bold]ranges\npublic: true\n---\nThe platypus slices lists.\n",
+        "[slug]/page.mdx": "---\ntitle: [broken\n---\nText.\n",
+    })
+    commit_all(cli_env, "pages with brackets")
+    synced = await docschat("sync")
+    assert synced.exit_code == 1  # the broken page, named as it is
+    assert "warning: docs: [slug]/page.mdx:3: invalid YAML front matter" in " ".join(synced.output.split())
+    found = await docschat("search", "platypus slices", "--explain")
+    assert found.exit_code == 0, found.output
+    assert "Slices [/] and [bold]ranges" in found.output
