@@ -79,6 +79,20 @@ async def test_secret_word_never_reaches_public_search_and_ranks_like_an_unknown
     assert secret_alone.pages == []
 
 
+async def test_term_coverage_called_by_hand_returns_only_visible_sections(pool, keyword_only, tmp_path: Path) -> None:
+    """docs_term_coverage filtered its statistics by `audiences` but returned any id it was given:
+    from psql, '{public}' learned which words an internal section holds."""
+    repo = make_docs_repo(tmp_path / "r", PAGES)
+    await _sync(pool, _source(repo))
+    ids = ["docs:runbook.mdx", "docs:runbook.mdx#rollback", "docs:deploy.mdx#rollback"]
+    async with pool.acquire() as conn:
+        public = [r["id"] for r in await conn.fetch(
+            "select id from docs_term_coverage($1, $2, '{public}')", f"{SECRET} rollback", ids)]
+        everyone = [r["id"] for r in await conn.fetch("select id from docs_term_coverage($1, $2)", f"{SECRET} rollback", ids)]
+    assert public == ["docs:deploy.mdx#rollback"]
+    assert sorted(everyone) == sorted(ids)
+
+
 async def test_multi_audience_statistics_count_each_visible_section_once(pool, keyword_only, tmp_path: Path) -> None:
     repo = make_docs_repo(tmp_path / "r", PAGES)
     await _sync(pool, _source(repo))

@@ -1,0 +1,46 @@
+-- Back to sql/003_judgment.sql's docs_term_coverage: the statistics follow `audiences`, the
+-- sections returned do not.
+create or replace function public.docs_term_coverage(
+  query_text text,
+  section_ids text[],
+  audiences text[] default null,
+  max_terms integer default 32          -- the rarest terms of a long question carry its meaning
+) returns table (
+  id text, coverage float8, matched_idf float8, total_idf float8, matched_terms integer, total_terms integer,
+  unseen_idf float8
+)
+language sql stable
+set search_path = ''
+as $$
+  with terms as (
+    -- Every term, common ones included (max_term_share 1): they weigh little through their IDF.
+    select q.lexeme, q.idf, pg_catalog.quote_literal(q.lexeme)::pg_catalog.tsquery as query
+    from public.docs_query_lexemes(query_text, audiences, 1.0, max_terms, 0) as q
+  ),
+  totals as (
+    select coalesce(sum(t.idf), 0) as total_idf, count(*)::integer as total_terms from terms t
+  ),
+  corpus as (  -- as in docs_query_lexemes: BM25's IDF of a term found in no visible section
+    select pg_catalog.ln(1 + (greatest(coalesce(sum(s.section_count), 0), 1) + 0.5) / 0.5) as unseen_idf
+    from public.docs_search_stats s
+    where docs_term_coverage.audiences is null
+       or s.audiences operator(pg_catalog.&&) docs_term_coverage.audiences
+  )
+  select d.id,
+         case when tot.total_idf > 0 then coalesce(m.matched_idf, 0) / tot.total_idf else 0 end,
+         coalesce(m.matched_idf, 0),
+         tot.total_idf,
+         coalesce(m.matched_terms, 0),
+         tot.total_terms,
+         c.unseen_idf
+  from public.docs_section d
+  cross join totals tot
+  cross join corpus c
+  left join lateral (
+    select sum(t.idf) as matched_idf, count(*)::integer as matched_terms
+    from terms t
+    where d.search_vector operator(pg_catalog.@@) t.query
+  ) m on true
+  where d.id = any(section_ids)
+  order by 2 desc, d.id
+$$;
