@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import ipaddress
+import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
@@ -18,6 +20,9 @@ def _split_list(value: object) -> object:
 
 # A list setting is written in the environment as "a, b, c".
 CommaList = Annotated[list[str], NoDecode, BeforeValidator(_split_list)]
+
+_AUDIENCE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")  # as app/sources.py reads front matter
+_ORIGIN = re.compile(r"^https?://[A-Za-z0-9.\-]+(:[0-9]{1,5})?$|^https?://\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$")
 
 
 class Settings(BaseSettings):
@@ -88,7 +93,7 @@ class Settings(BaseSettings):
     openai_chat_model: str = Field("gpt-4o-mini", description="Chat model on the OpenAI-compatible server.")
     embedding_batch_size: int = Field(20, ge=1, le=100, description="Texts per embedding request.")
     embedding_max_retries: int = Field(5, ge=0, description="Retries on 429/5xx before a sync gives up.")
-    embedding_retry_base_seconds: float = Field(1.0, ge=0, description="First backoff; doubles each retry.")
+    embedding_retry_base_seconds: float = Field(1.0, ge=0, le=60, description="First backoff; doubles each retry.")
 
     # --- retrieval -----------------------------------------------------------------------------
     chat_audiences: CommaList = Field(
@@ -111,8 +116,10 @@ class Settings(BaseSettings):
         ["Privacy Policy", "Terms of Service", "Cucumber Tests"],
         description="Page titles or paths pushed down unless the question names them.",
     )
-    leg_timeout_seconds: float = Field(2.0, gt=0, description="Timeout of each retrieval leg.")
-    query_embedding_timeout_seconds: float = Field(5.0, gt=0, description="Timeout of embedding the question.")
+    leg_timeout_seconds: float = Field(2.0, gt=0, le=600, description="Timeout of each retrieval leg.")
+    query_embedding_timeout_seconds: float = Field(
+        5.0, gt=0, le=600, description="Timeout of embedding the question."
+    )
 
     # --- judgment (app/search/confidence.py; how the defaults were chosen: docs/configuration.mdx)
     answer_floor: float | None = Field(
@@ -125,7 +132,9 @@ class Settings(BaseSettings):
     keyword_answer_floor: float | None = Field(
         None, ge=0, le=1, description="The floor of keyword-only retrieval (no provider, or the vector leg failed)."
     )
-    gap_retention_days: int = Field(90, ge=1, description="Gaps not seen for this many days are deleted.")
+    gap_retention_days: int = Field(
+        90, ge=1, le=36500, description="Gaps not seen for this many days are deleted (at most a century)."
+    )
     cosine_scale: CommaList | None = Field(
         None, description="'unrelated,related': the best cosine this embedding model gives an unrelated question "
         "and a well-matched one. Unset: known per model (an unknown model gets the strict Gemini one)."
@@ -176,7 +185,7 @@ class Settings(BaseSettings):
         None, description="HMAC key for client IPs. Unset: a random one created once in the database and shared by every server."
     )
     trusted_proxies: CommaList = Field(
-        [], description="Comma-separated proxy IPs whose X-Forwarded-For is believed."
+        [], description="Comma-separated proxy addresses or networks (10.0.0.0/8) whose X-Forwarded-For is believed."
     )
     cors_origins: CommaList = Field([], description="Comma-separated docs-site origins allowed to call the chat API.")
 
@@ -186,7 +195,7 @@ class Settings(BaseSettings):
     startup_wait_seconds: float = Field(
         60.0, gt=0, description="How long a question waits for the server to finish loading the model before a 503."
     )
-    log_level: str = Field("info", description="debug, info, warning or error.")
+    log_level: Literal["debug", "info", "warning", "error"] = Field("info", description="debug, info, warning or error.")
     metrics_enabled: bool = Field(False, description="true: Prometheus metrics at /metrics (unauthenticated: "
                                   "keep it on an internal port or behind the proxy).")
     db_pool_size: int = Field(
@@ -205,6 +214,47 @@ class Settings(BaseSettings):
     sync_start_delay_seconds: float = Field(
         15.0, ge=0, description="Seconds after start-up before the scheduler's first check (an empty index syncs then)."
     )
+
+    @field_validator("chat_audiences")
+    @classmethod
+    def _audience_names(cls, value: list[str]) -> list[str]:
+        # Fail closed and early: a value no page can match ("*", "", "Public ") used to leave the
+        # chat silently seeing nothing, every question then recorded as a gap.
+        names = sorted({name.strip().lower() for name in value})
+        if not names:
+            raise ValueError("needs at least one audience, e.g. public")
+        for name in names:
+            if not _AUDIENCE_NAME.match(name):
+                raise ValueError(f"{name[:80]!r} is not an audience name (letters, digits, - and _; no wildcard)")
+        return names
+
+    @field_validator("trusted_proxies")
+    @classmethod
+    def _proxy_addresses(cls, value: list[str]) -> list[str]:
+        # Silently ignored, a range or a host name left every visitor behind the proxy sharing its
+        # rate limit: the whole site locked out after a few questions.
+        for entry in value:
+            try:
+                ipaddress.ip_network(entry, strict=False)
+            except ValueError:
+                raise ValueError(f"{entry[:80]!r} is not an IP address or network (like 10.0.0.1 or 10.0.0.0/8)") from None
+        return value
+
+    @field_validator("cors_origins")
+    @classmethod
+    def _origins(cls, value: list[str]) -> list[str]:
+        # An origin is scheme://host[:port], as browsers send it: a trailing slash never matched,
+        # and "null" (sandboxed frames, data: URLs) would share the session cookie with any page.
+        origins = [origin.rstrip("/") for origin in value]
+        for origin in origins:
+            if "*" not in origin and not _ORIGIN.match(origin):
+                raise ValueError(f"{origin[:80]!r} is not an origin (scheme://host[:port], like https://docs.example.com)")
+        return origins
+
+    @field_validator("log_level", mode="before")
+    @classmethod
+    def _lower_level(cls, value: object) -> object:
+        return value.strip().lower() if isinstance(value, str) else value
 
     @field_validator("admin_token", mode="before")
     @classmethod

@@ -152,25 +152,39 @@ def _address(text: str | None) -> ipaddress.IPv4Address | ipaddress.IPv6Address 
         return None
 
 
-def _addresses(proxies: list[str]) -> set[ipaddress.IPv4Address | ipaddress.IPv6Address]:
-    return {address for address in map(_address, proxies) if address is not None}
+class _Proxies:
+    """The trusted proxies, addresses or networks (10.0.0.0/8), parsed once."""
+
+    def __init__(self, proxies: list[str]) -> None:
+        # Settings refuse an entry that does not parse (app/config.py); one skipped here would
+        # only ever trust less.
+        self.networks: list[ipaddress.IPv4Network | ipaddress.IPv6Network] = []
+        for entry in proxies:
+            try:
+                self.networks.append(ipaddress.ip_network(entry.strip(), strict=False))
+            except ValueError:
+                continue
+
+    def __contains__(self, text: str | None) -> bool:
+        address = _address(text)
+        return address is not None and any(address in network for network in self.networks)
 
 
 def is_trusted_proxy(address: str | None, trusted_proxies: list[str]) -> bool:
     """Whether `address` is one of the trusted proxies, however either is written (::1, 0:0::1)."""
-    return _address(address) in _addresses(trusted_proxies)
+    return address in _Proxies(trusted_proxies)
 
 
 def client_ip(peer: str | None, forwarded_for: str | None, trusted_proxies: list[str]) -> str:
     """The client's address: X-Forwarded-For is believed only when the peer is a trusted proxy,
     and then its rightmost address that is not itself a trusted proxy."""
     peer = peer or "unknown"
-    trusted = _addresses(trusted_proxies)  # parsed once, not once per hop
-    if not forwarded_for or _address(peer) not in trusted:
+    trusted = _Proxies(trusted_proxies)  # parsed once, not once per hop
+    if not forwarded_for or peer not in trusted:
         return peer
     hops = [h.strip() for h in forwarded_for.split(",") if h.strip()]
     for hop in reversed(hops):
-        if _address(hop) not in trusted:
+        if hop not in trusted:
             return hop
     return hops[0] if hops else peer
 

@@ -10,10 +10,12 @@ import sys
 import time
 
 import httpx
+import pytest
 
 from app.chat.answerers import ExtractiveAnswerer, Excerpt, format_excerpts
-from app.rate_limit import client_ip, is_trusted_proxy
 from app.chat.stream_protocol import parse_sse
+from app.config import Settings
+from app.rate_limit import client_ip, is_trusted_proxy
 from tests.helpers import seed_docs
 
 DOCS = {
@@ -230,6 +232,45 @@ def test_forwarded_for_trusted_only_from_configured_proxies() -> None:
     assert client_ip("::1", "1.2.3.4", ["0:0:0:0:0:0:0:1"]) == "1.2.3.4"
     assert is_trusted_proxy("0:0::1", ["::1"]) and not is_trusted_proxy("::2", ["::1"])
     assert not is_trusted_proxy(None, ["::1"]) and not is_trusted_proxy("not-an-ip", ["not-an-ip"])
+
+
+def test_trusted_proxies_may_be_networks_and_a_malformed_entry_is_refused() -> None:
+    """A range (the usual way to name a proxy subnet) or a typo was silently ignored: no proxy was
+    trusted, and every visitor behind it shared one rate limit."""
+    from pydantic import ValidationError
+
+    assert client_ip("10.1.2.3", "1.2.3.4, 10.200.0.5", ["10.0.0.0/8"]) == "1.2.3.4"
+    assert client_ip("11.0.0.1", "1.2.3.4", ["10.0.0.0/8"]) == "11.0.0.1"
+    assert is_trusted_proxy("fd00::7", ["fd00::/8"]) and not is_trusted_proxy("1.2.3.4", ["fd00::/8"])
+    assert Settings(trusted_proxies="10.0.0.0/8, 192.0.2.1").trusted_proxies == ["10.0.0.0/8", "192.0.2.1"]
+    with pytest.raises(ValidationError, match="'proxy.internal' is not an IP address or network"):
+        Settings(trusted_proxies="10.0.0.1,proxy.internal")
+
+
+@pytest.mark.parametrize(("name", "value", "problem"), [
+    ("chat_audiences", "*", "is not an audience name"),
+    ("chat_audiences", " , ", "needs at least one audience"),
+    ("cors_origins", "null", "is not an origin"),
+    ("cors_origins", "https://docs.example.com/guides", "is not an origin"),
+    ("gap_retention_days", "3000000", "less than or equal to 36500"),
+    ("log_level", "verbose", "'debug', 'info', 'warning' or 'error'"),
+    ("leg_timeout_seconds", "inf", "less than or equal to 600"),
+    ("embedding_retry_base_seconds", "inf", "less than or equal to 60"),
+])
+def test_settings_that_cannot_work_are_refused_naming_the_problem(name: str, value: str, problem: str) -> None:
+    """Each was accepted: CHAT_AUDIENCES=* silently showed the chat nothing, CORS_ORIGINS=null shared
+    the session cookie with any sandboxed page, a huge GAP_RETENTION_DAYS overflowed Postgres'
+    timestamps (gaps silently not recorded), an infinite backoff would sleep forever."""
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError, match=problem):
+        Settings(**{name: value})
+
+
+def test_settings_are_read_as_written_when_they_mean_one_thing() -> None:
+    settings = Settings(chat_audiences="Public, Partners", cors_origins="https://docs.example.com/", log_level="DEBUG")
+    assert settings.anonymous_audiences == ["partners", "public"]
+    assert settings.cors_origins == ["https://docs.example.com"] and settings.log_level == "debug"
 
 
 def test_extractive_answer_is_traceable_to_its_guides() -> None:
