@@ -91,6 +91,17 @@ def test_sql_gives_psql_the_password_in_its_environment_not_on_its_command_line(
     argv = (bin_dir / "argv").read_text().splitlines()
     assert argv[0] == "postgresql://docs@db.example:5432/docs" and "select 1" in argv
     assert not any("cret" in a for a in argv) and (bin_dir / "pw").read_text() == "s:cret"
+    # libpq also takes the password as a parameter: it was on the command line, and in messages.
+    monkeypatch.setenv("DATABASE_URL", "postgresql:///docs?host=/run/pg&password=s%3Acret&sslmode=disable")
+    get_settings.cache_clear()
+    result = CliRunner().invoke(main, ["sql", "-c", "select 1"])
+    assert result.exit_code == 0, result.output
+    argv = (bin_dir / "argv").read_text().splitlines()
+    assert argv[0] == "postgresql:///docs?host=/run/pg&sslmode=disable"
+    assert (bin_dir / "pw").read_text() == "s:cret"
+    from app.db.url import redact_url
+
+    assert redact_url("postgresql:///docs?password=s%3Acret&port=1") == "postgresql:///docs?port=1&password=***"
 
 
 async def test_sync_flags_that_move_the_environment_source_are_refused_with_a_config_file(

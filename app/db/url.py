@@ -2,32 +2,56 @@
 
 from __future__ import annotations
 
-from urllib.parse import unquote, urlsplit, urlunsplit
+from urllib.parse import SplitResult, parse_qs, parse_qsl, unquote, urlencode, urlsplit, urlunsplit
 
 from app.config import Settings
 from app.errors import ConfigError
 
 
+def _query_without_password(query: str) -> tuple[str, str | None]:
+    """A URL's query string without its `password=` parameter (libpq takes one there too), and it."""
+    kept, password = [], None
+    for name, value in parse_qsl(query, keep_blank_values=True):
+        if name == "password":
+            password = value
+        else:
+            kept.append((name, value))
+    return urlencode(kept, safe="/:@"), password
+
+
+def _unsplit(parts: SplitResult) -> str:
+    """urlunsplit, keeping the `//` of a URL with no host (`postgresql:///db?host=/run/pg`)."""
+    if parts.netloc:
+        return urlunsplit(parts)
+    return (f"{parts.scheme}://{parts.path}" + (f"?{parts.query}" if parts.query else "")
+            + (f"#{parts.fragment}" if parts.fragment else ""))
+
+
 def redact_url(url: str) -> str:
-    """The URL with its password replaced, safe to print or log."""
+    """The URL with its password (`user:password@` or `?password=`) replaced, safe to print or log."""
     try:
         parts = urlsplit(url)
     except ValueError:
         return "<unparseable URL>"
     if parts.password:
-        netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
-        return urlunsplit(parts._replace(netloc=netloc))
-    return url
+        parts = parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@"))
+    if "password" in parse_qs(parts.query, keep_blank_values=True):
+        query, _ = _query_without_password(parts.query)
+        parts = parts._replace(query="&".join(filter(None, [query, "password=***"])))
+    return _unsplit(parts) if parts != urlsplit(url) else url
 
 
 def split_password(url: str) -> tuple[str, str | None]:
     """The URL without its password, and the password (decoded): for a client that takes it from
     PGPASSWORD, so it is not on a command line that `ps` shows."""
     parts = urlsplit(url)
-    if not parts.password:
-        return url, None
-    netloc = parts.netloc.replace(f":{parts.password}@", "@", 1)
-    return urlunsplit(parts._replace(netloc=netloc)), unquote(parts.password)
+    password = unquote(parts.password) if parts.password else None
+    if parts.password:
+        parts = parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", "@", 1))
+    if "password" in parse_qs(parts.query, keep_blank_values=True):
+        query, in_query = _query_without_password(parts.query)
+        parts, password = parts._replace(query=query), password or in_query
+    return (_unsplit(parts) if password is not None else url), password
 
 
 def check_postgres_url(url: str) -> str:
