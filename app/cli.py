@@ -88,11 +88,17 @@ def db_upgrade(revision: str) -> None:
 
 @db.command("downgrade")
 @click.argument("revision")
-def db_downgrade(revision: str) -> None:
+@click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
+def db_downgrade(revision: str, yes: bool) -> None:
     """Revert migrations down to REVISION ('base' removes everything)."""
     from app.db import migrate
 
     url = database_url()
+    # As `index clear` asks: a downgrade drops what the migrations it reverts created, at base every
+    # table (the index, chat history, gaps, sync history).
+    what = "drop every docschat table and its rows" if revision == "base" else "drop what later migrations added"
+    if not yes and not click.confirm(f"Revert the database to {revision} ({what})?", default=False):
+        raise click.ClickException("nothing changed")
     run_async(lambda: _check_server(url))
     migrate.downgrade(url, revision)
     console.print(f"database at revision [bold]{revision}[/]")

@@ -168,3 +168,18 @@ async def test_text_from_the_docs_is_printed_as_it_is_not_as_markup(cli_env, poo
     found = await docschat("search", "platypus slices", "--explain")
     assert found.exit_code == 0, found.output
     assert "Slices [/] and [bold]ranges" in found.output
+
+
+async def test_downgrade_asks_first_and_an_unknown_revision_is_one_line(cli_env, pool) -> None:
+    """`db downgrade base` dropped every table without asking (index clear asks); a typo in a
+    revision ended in alembic's traceback."""
+    assert (await docschat("sync")).exit_code == 0
+    declined = await docschat("db", "downgrade", "base", input="n\n")
+    assert declined.exit_code == 1 and "drop every docschat table" in declined.output
+    assert "nothing changed" in declined.output
+    async with pool.acquire() as conn:
+        assert await conn.fetchval("select count(*) from public.docs_section") == 5
+    for command in (("db", "upgrade", "zzz"), ("db", "downgrade", "zzz", "--yes")):
+        typo = await docschat(*command)
+        assert typo.exit_code == 1 and "cannot migrate to 'zzz'" in typo.output, typo.output
+        assert typo.exception is None or isinstance(typo.exception, SystemExit)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -10,8 +12,10 @@ from pathlib import Path
 from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
+from alembic.util.exc import CommandError
 
 from app import PROJECT_ROOT
+from app.errors import DatabaseError
 
 #: Where the wheel carries sql/, migrations/ and alembic.ini (copied there at build time, see setup.py).
 BUNDLE_PACKAGE_DIR = "_bundle"
@@ -49,11 +53,23 @@ def _ensure_importable(root: Path) -> None:
 
 
 def upgrade(database_url: str, revision: str = "head") -> None:
-    command.upgrade(alembic_config(database_url), revision)
+    with _revision_named(revision):
+        command.upgrade(alembic_config(database_url), revision)
 
 
 def downgrade(database_url: str, revision: str) -> None:
-    command.downgrade(alembic_config(database_url), revision)
+    with _revision_named(revision):
+        command.downgrade(alembic_config(database_url), revision)
+
+
+@contextmanager
+def _revision_named(revision: str) -> Iterator[None]:
+    """Alembic's refusal of a revision it does not know (a typo) as a one-line error, not a traceback."""
+    try:
+        yield
+    except CommandError as exc:
+        known = ", ".join(s.revision for s in ScriptDirectory.from_config(alembic_config("")).walk_revisions())
+        raise DatabaseError(f"cannot migrate to {revision!r}: {exc} (revisions: head, base, {known})") from None
 
 
 def head_revision() -> str | None:
@@ -84,8 +100,6 @@ async def ensure_schema(database_url: str) -> None:
         try:
             await asyncio.to_thread(upgrade, database_url)
         except Exception as exc:  # noqa: BLE001 - any migration failure becomes one clear line
-            from app.errors import DatabaseError
-
             reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0][:200]
             raise DatabaseError(
                 f"the database is at revision {current or 'none'}, this docschat needs {head_revision()}, and "
