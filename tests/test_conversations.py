@@ -198,7 +198,7 @@ async def test_eval_lines_with_history_search_as_the_chat_does(offline, pool, tm
     assert [q["page_recall"] for q in with_history["per_question"]] == [1.0, 1.0]
     assert [q["page_recall"] for q in without["per_question"]] == [0.0, 1.0]
     assert with_history["per_question"][1]["query"] == "How do I embed the chat widget?"
-    path.write_text(json.dumps({"history": "not a list", "question": "q", "gold": ["u"]}))
+    path.write_text(json.dumps({"history": "not a list", "question": "q", "gold": ["https://x.test/u"]}))
     with pytest.raises(EvalFileError, match="'history' must be a list"):
         load_eval_file(path)
 

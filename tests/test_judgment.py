@@ -419,10 +419,23 @@ async def test_eval_scores_unanswerable_lines_apart(pool, tmp_path: Path) -> Non
 
 def test_eval_file_gold_must_be_a_list_of_urls(tmp_path: Path) -> None:
     for bad in ['{"question": "q"}', '{"question": "q", "gold": "u"}', '{"question": "q", "gold": [""]}',
-                '{"question": "q", "gold": [1]}']:
+                '{"question": "q", "gold": [1]}', '{"question": "q", "gold": ["widget#embed"]}']:
         path = tmp_path / "bad.jsonl"
         path.write_text(bad + "\n")
         with pytest.raises(EvalFileError, match="gold"):
+            load_eval_file(path)
+
+
+def test_an_eval_file_that_cannot_be_read_is_one_line_naming_it(tmp_path: Path) -> None:
+    """Each of these ended in a traceback (or, for the byte order mark, in "not JSON" on line 1)."""
+    good = '{"question": "q", "gold": ["https://x.test/a"]}'
+    path = tmp_path / "q.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + good.encode() + b"\n")
+    assert [item.gold for item in load_eval_file(path)] == [["https://x.test/a"]]
+    for data, problem in ((b"\xff\xfe\x00q", "not UTF-8"), (b"[" * 100_000 + b"]" * 100_000, "cannot be read"),
+                          (('{"question": "q", "gold": [], "n": ' + "9" * 5000 + "}").encode(), "cannot be read")):
+        path.write_bytes(data + b"\n")
+        with pytest.raises(EvalFileError, match=problem):
             load_eval_file(path)
 
 

@@ -71,6 +71,18 @@ async def test_full_text_never_errors_on_user_text(conn) -> None:
         assert isinstance(hits, list)
 
 
+async def test_a_nul_between_words_keeps_both_and_a_lone_surrogate_is_searched(pool, monkeypatch) -> None:
+    """A NUL was deleted ("rotate\\0key" searched as "rotatekey": nothing found), and a lone surrogate
+    (an undecodable byte from a terminal or an eval line) failed the whole retrieval with a DataError."""
+    async with pool.acquire() as conn:
+        await add(conn, "keys.mdx#rotate", "Rotate a key when a teammate leaves.", heading="Rotate")
+        await refresh(conn)
+    retriever = keyword_retriever(pool, monkeypatch)
+    for question in ("rotate\x00key", "rotate \ud800 key"):
+        retrieval = await retriever.retrieve(question, mode="keyword")
+        assert [p.page for p in retrieval.pages] == ["keys.mdx"], question
+
+
 async def test_rare_terms_outweigh_common_ones(conn) -> None:
     # "platform" is everywhere; "webhook" is in one section. Common words must not swamp the rare one.
     for i in range(40):

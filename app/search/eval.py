@@ -37,9 +37,11 @@ class EvalItem:
 
 def load_eval_file(path: Path) -> list[EvalItem]:
     try:
-        lines = path.read_text(encoding="utf-8").splitlines()
+        lines = path.read_text(encoding="utf-8-sig").splitlines()  # a byte order mark is not a question
     except OSError as exc:
         raise EvalFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise EvalFileError(f"{path}: not UTF-8 text (byte {exc.start}): JSON lines are UTF-8") from None
     items: list[EvalItem] = []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
@@ -48,11 +50,15 @@ def load_eval_file(path: Path) -> list[EvalItem]:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
             raise EvalFileError(f"{path}:{number}: not JSON ({exc.msg})") from None
+        except (RecursionError, ValueError) as exc:  # nested too deep; an integer of 4,300+ digits
+            raise EvalFileError(f"{path}:{number}: JSON that cannot be read ({type(exc).__name__})") from None
         if not isinstance(obj, dict) or not isinstance(obj.get("question"), str) or not obj["question"].strip():
             raise EvalFileError(f"{path}:{number}: needs a non-empty string 'question'")
         gold = obj.get("gold")
-        if not isinstance(gold, list) or not all(isinstance(g, str) and g.strip() for g in gold):
-            raise EvalFileError(f"{path}:{number}: needs 'gold', a list of URLs ([] for an unanswerable question)")
+        if not isinstance(gold, list) or not all(isinstance(g, str) and _is_url(g) for g in gold):
+            # A gold that is no absolute URL can never be retrieved: its question would score 0 unseen.
+            raise EvalFileError(f"{path}:{number}: needs 'gold', a list of absolute URLs (https://…; [] for an "
+                                "unanswerable question)")
         history = obj.get("history", [])
         if not isinstance(history, list) or not all(isinstance(h, str) for h in history):
             raise EvalFileError(f"{path}:{number}: 'history' must be a list of earlier questions (strings)")
@@ -60,6 +66,10 @@ def load_eval_file(path: Path) -> list[EvalItem]:
     if not items:
         raise EvalFileError(f"{path}: no questions")
     return items
+
+
+def _is_url(text: str) -> bool:
+    return text.strip().startswith(("http://", "https://")) and len(text.strip()) > len("https://")
 
 
 async def evaluate(

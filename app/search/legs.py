@@ -8,6 +8,7 @@ from typing import NamedTuple
 import asyncpg
 
 from app.search.proximity import rerank_by_proximity
+from app.search.terms import storable_text
 
 
 class Coverage(NamedTuple):
@@ -86,8 +87,7 @@ async def search_docs_sections(
     which would lose where `PostgresLimitsStorage` splits); then words no visible section holds are
     typo-corrected or dropped (docs_search_text, 007); sections holding the question's words side by
     side move up (proximity.py)."""
-    # Postgres text cannot hold NUL: a pasted NUL is dropped rather than failing the leg.
-    rows = await conn.fetch(KEYWORD_LEG_SQL, question.replace("\x00", ""), match_count, audiences)
+    rows = await conn.fetch(KEYWORD_LEG_SQL, storable_text(question), match_count, audiences)
     return rerank_by_proximity(question, _hits(rows, "rank"))
 
 
@@ -101,7 +101,7 @@ async def match_docs_sections(
         rows = await conn.fetch(VECTOR_LEG_SQL, embedding, model, match_count, audiences)
     else:
         rows = await conn.fetch(
-            VECTOR_LEG_WITH_COVERAGE_SQL, coverage_of.replace("\x00", ""), match_count, audiences, embedding, model,
+            VECTOR_LEG_WITH_COVERAGE_SQL, storable_text(coverage_of), match_count, audiences, embedding, model,
             coverage_hits,
         )
     return _hits(rows, "distance")
@@ -111,6 +111,6 @@ async def query_terms(conn: asyncpg.Connection, question: str, audiences: list[s
     """The question's full-text terms with their statistics as `audiences` see them (for --explain)."""
     # The question's own words, unknown ones included (ndoc 0): what the docs lack is worth seeing.
     rows = await conn.fetch(
-        "select * from public.docs_query_lexemes($1, $2)", question.replace("\x00", ""), audiences
+        "select * from public.docs_query_lexemes($1, $2)", storable_text(question), audiences
     )
     return [{"lexeme": r["lexeme"], "ndoc": r["ndoc"], "idf": round(r["idf"], 4)} for r in rows]

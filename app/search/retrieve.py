@@ -26,7 +26,7 @@ from app.search.pages import PageChoice, pages_both_legs_rank, rank_overviews_wi
 from app.search.query_embedding import QueryEmbedder
 from app.search.reduce import reduce_question
 from app.search.rescue import Rescue, find_rescue, place_rescue
-from app.search.terms import clip_question
+from app.search.terms import clip_question, storable_text
 from app.sources import SourcesConfig, load_sources
 
 log = get_logger(__name__)
@@ -192,6 +192,7 @@ class Retriever:
     ) -> Retrieval:
         """Both legs over what `audiences` may see (None: everything; FLAG_PUBLIC: public)."""
         # What the legs search: a long question reduced to its informative lines, then clipped.
+        question = storable_text(question)  # a NUL or a lone surrogate failed the statements
         search_text = clip_question(reduce_question(question))
         question = clip_question(question)
         if self.settings.flag_public:
