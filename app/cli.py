@@ -244,6 +244,10 @@ def _audiences(audience: str | None, public_only: bool) -> list[str] | None:
 
     if public_only:
         return ["public"]
+    if audience is not None and not audience.strip(", "):
+        # Read as "no filter", `--audience "$AUDIENCE"` with the variable unset searched everything.
+        raise click.BadParameter("is empty: name an audience (like public), or leave the option out to search "
+                                 "what every audience may see", param_hint="--audience")
     try:
         return parse_audience_filter(audience)
     except ValueError as exc:
@@ -632,6 +636,8 @@ def index_clear(source: str | None, yes: bool) -> None:
             return await clear_index(pool, source)
 
     deleted = run_async(go)
+    if source and not deleted:  # a typo: say so rather than "deleted 0", exit 0
+        raise click.ClickException(f"the index holds no chunk of source {source!r} (docschat status lists its sources)")
     console.print(escape(f"deleted {deleted} chunks" + (f" of source {source!r}" if source else "")))
 
 
@@ -640,7 +646,7 @@ def index_clear(source: str | None, yes: bool) -> None:
 
 @main.command("serve")
 @click.option("--host", default=None, help="Address to bind (HOST, default 127.0.0.1).")
-@click.option("--port", type=int, default=None, help="Port to bind (PORT, default 8000).")
+@click.option("--port", type=click.IntRange(1, 65535), default=None, help="Port to bind (PORT, default 8000).")
 @click.option("--workers", type=click.IntRange(1, 64), default=1, show_default=True,
               help="Worker processes; each has its own pool of DB_POOL_SIZE connections.")
 def serve_command(host: str | None, port: int | None, workers: int) -> None:
@@ -723,7 +729,7 @@ def ask_command(question: str, audience: str | None, public_only: bool, session:
 
 
 @main.command("demo")
-@click.option("--port", type=int, default=None, help="Port to serve on (default 8000).")
+@click.option("--port", type=click.IntRange(1, 65535), default=None, help="Port to serve on (default 8000).")
 @click.option("--no-serve", is_flag=True, help="Prepare everything, then exit (used by tests).")
 def demo_command(port: int | None, no_serve: bool) -> None:
     """Embedded database + this repository's docs/ synced offline + the demo page with the widget."""

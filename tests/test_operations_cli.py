@@ -68,8 +68,8 @@ async def test_index_clear_asks_first_and_clears_one_source_or_all(cli_env, pool
 
     declined = await docschat("index", "clear", input="n\n")
     assert declined.exit_code == 1 and "nothing deleted" in declined.output and await count() == 5
-    other = await docschat("index", "clear", "--source", "help", "--yes")
-    assert other.exit_code == 0 and "deleted 0 chunks of source 'help'" in other.output and await count() == 5
+    other = await docschat("index", "clear", "--source", "help", "--yes")  # a typo: said "deleted 0", exit 0
+    assert other.exit_code == 1 and "holds no chunk of source 'help'" in other.output and await count() == 5
     one = await docschat("index", "clear", "--source", "docs", input="y\n")
     assert one.exit_code == 0 and "deleted 5 chunks" in one.output and await count() == 0
     async with pool.acquire() as conn:  # the statistics follow the rows
@@ -183,3 +183,19 @@ async def test_downgrade_asks_first_and_an_unknown_revision_is_one_line(cli_env,
         typo = await docschat(*command)
         assert typo.exit_code == 1 and "cannot migrate to 'zzz'" in typo.output, typo.output
         assert typo.exception is None or isinstance(typo.exception, SystemExit)
+
+
+async def test_operator_options_with_values_that_mean_nothing_are_refused(cli_env, pool) -> None:
+    """`--audience ""` searched every audience (`--audience "$AUD"` with AUD unset failed open);
+    --port 70000 ended in an OverflowError traceback, --port 0 silently bound 8000; a --since of
+    5,000 digits, in a ValueError traceback."""
+    assert (await docschat("sync")).exit_code == 0
+    for command in (("search", "restart the workers", "--audience", ""), ("ask", "restart?", "--audience", " , ")):
+        result = await docschat(*command)
+        assert result.exit_code == 2 and "--audience" in result.output and "is empty" in result.output
+        assert "Restart the workers" not in result.output
+    for port in ("0", "70000", "-1"):
+        result = await docschat("serve", "--port", port)
+        assert result.exit_code == 2 and "1<=x<=65535" in result.output, result.output
+    result = await docschat("gaps", "--since", "9" * 5000 + "d")
+    assert result.exit_code == 2 and "--since must be" in result.output

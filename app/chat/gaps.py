@@ -20,7 +20,7 @@ from app.search.retrieve import Retrieval
 
 log = get_logger(__name__)
 MAX_GAP_CHARS = 500
-_DURATION = re.compile(r"^\s*(\d+)\s*([mhdw])\s*$")
+_DURATION = re.compile(r"^\s*(\d{1,18})\s*([mhdw])\s*$")  # 18 digits: past a century, within int()
 _UNITS = {"m": "minutes", "h": "hours", "d": "days", "w": "weeks"}
 
 
