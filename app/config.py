@@ -11,6 +11,8 @@ from typing import Annotated, Literal
 from pydantic import BeforeValidator, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
+from app.errors import ConfigError
+
 
 def _split_list(value: object) -> object:
     if isinstance(value, str):
@@ -28,7 +30,7 @@ _ORIGIN = re.compile(r"^https?://[A-Za-z0-9.\-]+(:[0-9]{1,5})?$|^https?://\[[0-9
 class Settings(BaseSettings):
     """Every knob of docschat. Environment variable names are the field names in upper case."""
 
-    model_config = SettingsConfigDict(env_file=".env", extra="ignore", case_sensitive=False)
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore", case_sensitive=False)
 
     # --- storage -------------------------------------------------------------------------------
     database_url: str | None = Field(
@@ -276,4 +278,7 @@ class Settings(BaseSettings):
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
     """The process-wide settings; tests call `get_settings.cache_clear()` after changing the environment."""
-    return Settings()
+    try:
+        return Settings()
+    except UnicodeDecodeError as exc:  # the only file read here is .env
+        raise ConfigError(f".env is not UTF-8 text (byte {exc.start}); save it as UTF-8") from None

@@ -199,3 +199,21 @@ async def test_operator_options_with_values_that_mean_nothing_are_refused(cli_en
         assert result.exit_code == 2 and "1<=x<=65535" in result.output, result.output
     result = await docschat("gaps", "--since", "9" * 5000 + "d")
     assert result.exit_code == 2 and "--since must be" in result.output
+
+
+def test_a_dotenv_or_home_that_cannot_be_used_is_one_line_naming_it(tmp_path, monkeypatch) -> None:
+    """A .env with a byte that is not UTF-8, or a DOCSCHAT_HOME that is a file, ended in a traceback
+    (UnicodeDecodeError, NotADirectoryError) that named neither."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / ".env").write_bytes(b"LOG_LEVEL=info\nCHAT_MODEL=caf\xe9\n")
+    get_settings.cache_clear()
+    result = CliRunner().invoke(main, ["status"])
+    assert result.exit_code == 1 and ".env is not UTF-8 text" in result.output, result.output
+    (tmp_path / ".env").unlink()
+    (tmp_path / "home").write_text("a file")
+    monkeypatch.setenv("DOCSCHAT_HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    get_settings.cache_clear()
+    result = CliRunner().invoke(main, ["status"])
+    assert result.exit_code == 1 and "DOCSCHAT_HOME: cannot create" in result.output, result.output
+    get_settings.cache_clear()

