@@ -10,7 +10,7 @@ import subprocess
 import sys
 from collections.abc import Awaitable, Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NoReturn, TypeVar
 
 import click
 from rich.console import Console
@@ -37,20 +37,31 @@ def print_json(obj: Any) -> None:
 class DocschatGroup(click.Group):
     """Turns known failures into one line on stderr and exit code 1, never a traceback."""
 
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        # A script that asked for --json reads stdout: it gets the error as JSON there too.
+        ctx.meta["docschat_json"] = "--json" in args
+        return super().parse_args(ctx, args)
+
     def invoke(self, ctx: click.Context) -> Any:
+        as_json = bool(ctx.meta.get("docschat_json"))
         try:
             return super().invoke(ctx)
         except DocschatError as exc:
-            err_console.print(f"[bold red]error:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
-            sys.exit(1)
+            self._fail(str(exc), as_json)
         except Exception as exc:  # pydantic ValidationError for settings, among others
             from pydantic import ValidationError
 
             if isinstance(exc, ValidationError):
                 problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors())
-                err_console.print(f"[bold red]error:[/] invalid setting: {escape(problems)}", highlight=False, soft_wrap=True)
-                sys.exit(1)
+                self._fail(f"invalid setting: {problems}", as_json)
             raise
+
+    @staticmethod
+    def _fail(message: str, as_json: bool) -> NoReturn:
+        err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+        if as_json:
+            print_json({"error": message})
+        sys.exit(1)
 
 
 @click.group(cls=DocschatGroup)

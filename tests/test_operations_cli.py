@@ -217,3 +217,14 @@ def test_a_dotenv_or_home_that_cannot_be_used_is_one_line_naming_it(tmp_path, mo
     result = CliRunner().invoke(main, ["status"])
     assert result.exit_code == 1 and "DOCSCHAT_HOME: cannot create" in result.output, result.output
     get_settings.cache_clear()
+
+
+def test_a_failure_asked_for_as_json_is_json_on_stdout(tmp_path, monkeypatch) -> None:
+    """With --json a script reads stdout; a failure left it empty (the message went to stderr only)."""
+    result = CliRunner().invoke(main, ["eval", str(tmp_path / "missing.jsonl"), "--json"])
+    assert result.exit_code == 1 and "cannot read" in json.loads(result.stdout)["error"]
+    monkeypatch.setenv("LEG_MATCH_COUNT", "0")
+    get_settings.cache_clear()
+    result = CliRunner().invoke(main, ["status", "--json"])
+    assert result.exit_code == 1 and json.loads(result.stdout)["error"].startswith("invalid setting: LEG_MATCH_COUNT")
+    get_settings.cache_clear()
