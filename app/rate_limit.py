@@ -50,6 +50,14 @@ class PostgresLimitsStorage(Storage):
                 key, float(expiry), amount,
             )
 
+    async def give_back(self, key: str) -> None:
+        """One point back in the current window (none when it has ended: a new window starts full)."""
+        async with self.pool.acquire() as conn:
+            await conn.execute(
+                "update public.docs_chat_limits set points = greatest(points - 1, 0) where key = $1 and expire > now()",
+                key,
+            )
+
     async def get(self, key: str) -> int:
         async with self.pool.acquire() as conn:
             value = await conn.fetchval(
@@ -110,6 +118,11 @@ class ClientRateLimiter:
                     record_rate_limited(name)
                 return await self._refusal(name, item, client_key)
         return RateLimitDecision(True)
+
+    async def refund(self, client_key: str) -> None:
+        """Give back a hit that turned out not to count (a reserved attempt that succeeded)."""
+        for _name, item in self.items:
+            await self.storage.give_back(item.key_for(self.namespace, client_key))
 
     async def check(self, client_key: str) -> RateLimitDecision:
         """Whether the client still has a hit left, without spending one."""

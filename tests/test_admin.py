@@ -113,6 +113,27 @@ def test_wrong_or_missing_token_is_401_and_failures_are_rate_limited(admin_env, 
     assert keys and all(k.startswith("LIMITER/admin/") for k in keys) and not any("127.0.0.1" in k for k in keys)
 
 
+def test_wrong_tokens_in_flight_at_once_get_no_more_comparisons_than_the_limit(
+    admin_env, monkeypatch, start_server
+) -> None:
+    """The limit was read before the token was compared and spent after a wrong one: every request
+    in flight passed the read, and a burst had 161 tokens compared against a limit of 10."""
+    import concurrent.futures
+
+    monkeypatch.setenv("ADMIN_FAILURES_PER_HOUR", "4")
+    server = start_server()
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        for _ in range(8):  # a right token gives its hit back: using the console spends nothing
+            assert client.get("/admin/api/status", headers=auth()).status_code == 200
+
+        def guess(n: int) -> int:
+            return client.get("/admin/api/status", headers=auth(f"wrong-token-{n:010d}")).status_code
+
+        with concurrent.futures.ThreadPoolExecutor(16) as pool:
+            codes = list(pool.map(guess, range(48)))
+    assert codes.count(401) == 4 and codes.count(429) == 44, codes
+
+
 def test_status_counts_equal_the_database_and_the_cli(admin_env, docs_repo, start_server) -> None:
     server = start_server()
     with httpx.Client(base_url=server.url, timeout=30) as client:
