@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 
 from alembic import context
+from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 config = context.config
@@ -27,9 +28,16 @@ def _run(connection) -> None:
 
 
 async def _run_online() -> None:
+    from app.db.migrate import MIGRATION_LOCK_KEY
+
     engine = create_async_engine(_database_url())
     try:
         async with engine.connect() as connection:
+            # One migrating process at a time (a session lock, released when the connection closes);
+            # the revision is read after it is taken, so a process that waited finds the schema at
+            # head and has nothing to do.
+            await connection.execute(text("select pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
+            await connection.commit()
             await connection.run_sync(_run)
             await connection.commit()
     finally:

@@ -47,6 +47,38 @@ def test_upgrade_downgrade_upgrade_round_trip(fresh_database) -> None:
     assert "docs_section" in asyncio.run(_tables(url))
 
 
+def test_processes_started_together_on_a_new_database_migrate_one_after_the_other(fresh_database, tmp_path) -> None:
+    """Two servers (or a server and a CI sync) on an unmigrated database raced: all but one failed
+    with "already exists" or a duplicate key, 5 times in 5."""
+    url = fresh_database()
+    env = {**os.environ, "DATABASE_URL": url, "DOCSCHAT_HOME": str(tmp_path / "home"), "EMBEDDING_PROVIDER": "none"}
+    runs = [subprocess.Popen([sys.executable, "-m", "app", "gaps", "--json"], env=env, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True) for _ in range(3)]
+    results = [(run.wait(timeout=180), run.stderr.read()) for run in runs]
+    for run in runs:
+        run.stdout.close()
+        run.stderr.close()
+    assert [code for code, _ in results] == [0, 0, 0], [err[-400:] for _, err in results]
+    assert asyncio.run(_revision(url)) == head_revision()
+
+
+def test_a_database_migrated_by_a_newer_docschat_says_so(fresh_database) -> None:
+    """It said "run `docschat db upgrade`", which this version cannot do."""
+    url = fresh_database()
+    migrate.upgrade(url)
+
+    async def newer() -> None:
+        conn = await asyncpg.connect(url)
+        try:
+            await conn.execute("update public.alembic_version set version_num = '2099_01_01_0099'")
+        finally:
+            await conn.close()
+
+    asyncio.run(newer())
+    with pytest.raises(DatabaseError, match="which this docschat does not know .*a newer docschat migrated it"):
+        asyncio.run(migrate.ensure_schema(url))
+
+
 async def _insert_section(conn: asyncpg.Connection, section_id: str, public: bool = True) -> None:
     await conn.execute(
         "insert into public.docs_section (id, source, page, title, heading, href, content, audiences, content_hash)"

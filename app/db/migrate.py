@@ -72,8 +72,21 @@ def _revision_named(revision: str) -> Iterator[None]:
         raise DatabaseError(f"cannot migrate to {revision!r}: {exc} (revisions: head, base, {known})") from None
 
 
+# Held by the connection that migrates (migrations/env.py): processes started together on a new
+# database (replicas, a server and a CI sync) migrate one after the other, and the later ones then
+# find the schema at head, where they raced and all but one failed with "already exists".
+MIGRATION_LOCK_KEY = 0x646F6373_63686174 + 16  # "docschat" (as app/sync.py's key) + 16
+
+
 def head_revision() -> str | None:
     return ScriptDirectory.from_config(alembic_config("")).get_current_head()
+
+
+def _is_known(revision: str) -> bool:
+    try:
+        return ScriptDirectory.from_config(alembic_config("")).get_revision(revision) is not None
+    except CommandError:
+        return False
 
 
 async def current_revision(conn) -> str | None:
@@ -95,6 +108,14 @@ async def ensure_schema(database_url: str) -> None:
     async with connect(database_url) as conn:
         await check_vector_available(conn)
         current = await current_revision(conn)
+    if current is not None and not _is_known(current):
+        # Written by a newer docschat (a rolling deploy, an old worker restarted): `db upgrade` of
+        # this one cannot help.
+        raise DatabaseError(
+            f"the database is at revision {current}, which this docschat does not know (it knows up to "
+            f"{head_revision()}): a newer docschat migrated it; run that version, or `docschat db downgrade "
+            f"{head_revision()}` with the newer one"
+        )
     if current != head_revision():
         # alembic's env runs its own event loop: keep it off ours.
         try:
