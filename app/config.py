@@ -201,7 +201,8 @@ class Settings(BaseSettings):
     metrics_enabled: bool = Field(False, description="true: Prometheus metrics at /metrics (unauthenticated: "
                                   "keep it on an internal port or behind the proxy).")
     db_pool_size: int = Field(
-        10, ge=1, le=200, description="Connections per worker process (total: workers × this, under the server's max)."
+        10, ge=2, le=200, description="Connections per worker process (total: workers × this, under the server's max); "
+        "at least 2: a server's sync job holds one for its lock while it reads and writes through another."
     )
 
     # --- operations (admin console, scheduler) --------------------------------------------------

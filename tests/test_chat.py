@@ -256,6 +256,7 @@ def test_trusted_proxies_may_be_networks_and_a_malformed_entry_is_refused() -> N
     ("log_level", "verbose", "'debug', 'info', 'warning' or 'error'"),
     ("leg_timeout_seconds", "inf", "less than or equal to 600"),
     ("embedding_retry_base_seconds", "inf", "less than or equal to 60"),
+    ("db_pool_size", "1", "greater than or equal to 2"),  # a server's sync job then waited on itself forever
 ])
 def test_settings_that_cannot_work_are_refused_naming_the_problem(name: str, value: str, problem: str) -> None:
     """Each was accepted: CHAT_AUDIENCES=* silently showed the chat nothing, CORS_ORIGINS=null shared
