@@ -325,6 +325,34 @@ async def test_at_most_three_searches_a_turn(fake_gemini, clean_db, pool) -> Non
     assert "limit of 3 calls" in responses[-1]["response"]["status"]
 
 
+async def test_two_questions_in_flight_in_one_session_each_see_only_what_came_before(
+    fake_gemini, clean_db, pool
+) -> None:
+    """History was "the session's messages but the newest", the newest taken to be this question:
+    with two asked at once (two tabs, a double send) a turn was given the other one, and its own
+    question, as earlier conversation."""
+    from app.chat.turn import ChatServices, start_turn
+
+    await seed_into(pool)
+    settings = Settings(embedding_provider="none")
+    answerer = GeminiAnswerer(make_client("test-key", fake_gemini.url), "gemini-test")
+    services = ChatServices(pool, settings, build_retriever(pool, settings), answerer)
+    first = await start_turn(services, None, "How do I add a custom domain?", ["public"])
+    _ = [part async for part in first.parts()]
+    await first.save()
+    one = await start_turn(services, first.session_id, "How long does DNS propagation take?", ["public"])
+    two = await start_turn(services, first.session_id, "How do I download invoices?", ["public"])
+    fake_gemini.requests.clear()
+    _ = [part async for part in one.parts()]
+    (call,) = fake_gemini.generate_calls()
+    said = [" ".join(p.get("text", "") for p in c["parts"]) for c in call["body"]["contents"]]
+    assert sum("How do I add a custom domain?" in text for text in said) == 1
+    assert sum("DNS propagation" in text for text in said) == 1  # the question itself, once
+    assert not any("invoices" in text for text in said)
+    await one.save()
+    await two.save()
+
+
 # --- the Gemini rewrite ----------------------------------------------------------------------------
 
 

@@ -46,21 +46,26 @@ async def upsert_session(conn: asyncpg.Connection, session_id: uuid.UUID | None)
 
 async def add_message(
     conn: asyncpg.Connection, session_id: uuid.UUID, role: str, content: str, sources: list[dict[str, Any]] | None = None
-) -> None:
-    await conn.execute(
-        "insert into public.docs_chat_message (session_id, role, content, sources) values ($1, $2, $3, $4::jsonb)",
+) -> int:
+    """Store one message; its id (messages of a session are ordered by id)."""
+    return await conn.fetchval(
+        "insert into public.docs_chat_message (session_id, role, content, sources) values ($1, $2, $3, $4::jsonb)"
+        " returning id",
         session_id, role, content, json.dumps(sources or []),
     )
 
 
-async def list_messages(conn: asyncpg.Connection, session_id: uuid.UUID, limit: int | None = None) -> list[ChatMessage]:
-    """The session's messages, oldest first (the newest `limit` when given)."""
+async def list_messages(
+    conn: asyncpg.Connection, session_id: uuid.UUID, limit: int | None = None, before: int | None = None
+) -> list[ChatMessage]:
+    """The session's messages, oldest first (the newest `limit` when given; only those stored before
+    message `before` when given)."""
     rows = await conn.fetch(
         "select role, content, sources::text as sources, created_at from ("
         "  select id, role, content, sources, created_at from public.docs_chat_message"
-        "  where session_id = $1 order by id desc limit $2"
+        "  where session_id = $1 and ($3::bigint is null or id < $3) order by id desc limit $2"
         ") newest order by id",
-        session_id, limit,
+        session_id, limit, before,
     )
     return [ChatMessage(r["role"], r["content"], json.loads(r["sources"]), r["created_at"].isoformat()) for r in rows]
 

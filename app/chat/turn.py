@@ -65,8 +65,8 @@ async def start_turn(
     asks (the chat route: settings.anonymous_audiences; every search of the turn obeys it)."""
     async with services.pool.acquire() as conn, conn.transaction():
         session_id = await upsert_session(conn, session_id)
-        await add_message(conn, session_id, "user", question)
-    return ChatTurn(services, session_id, question, audiences)
+        question_id = await add_message(conn, session_id, "user", question)
+    return ChatTurn(services, session_id, question, audiences, question_id)
 
 
 def excerpt_bounds(settings: Settings) -> ExcerptBounds:
@@ -94,6 +94,7 @@ class ChatTurn:
     session_id: uuid.UUID
     question: str  # already clipped and stored
     audiences: list[str] | None  # who asks: the chat route passes settings.anonymous_audiences
+    question_id: int  # the stored question: its history is what came before it
     text: list[str] = field(default_factory=list)
     sources: list[dict[str, Any]] = field(default_factory=list)
     failed: str | None = None
@@ -107,10 +108,12 @@ class ChatTurn:
         yield protocol.start(message_id)
         try:
             async with services.pool.acquire() as conn:
+                # What was stored before this question: not "all but the newest", which is another
+                # turn's question when two are asked at once in one session (two tabs, a double send).
                 earlier = await list_messages(
-                    conn, self.session_id, max(settings.chat_history_turns, 2 * RETRIEVAL_HISTORY_QUESTIONS) + 1
+                    conn, self.session_id, max(settings.chat_history_turns, 2 * RETRIEVAL_HISTORY_QUESTIONS),
+                    before=self.question_id,
                 )
-            earlier = earlier[:-1]  # the last one is this question
             history = earlier[-settings.chat_history_turns:] if settings.chat_history_turns else []
             retrieval = await retrieve_in_conversation(
                 services.retriever, self.question, _questions(earlier)[-RETRIEVAL_HISTORY_QUESTIONS:],
