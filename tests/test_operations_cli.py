@@ -228,3 +228,31 @@ def test_a_failure_asked_for_as_json_is_json_on_stdout(tmp_path, monkeypatch) ->
     result = CliRunner().invoke(main, ["status", "--json"])
     assert result.exit_code == 1 and json.loads(result.stdout)["error"].startswith("invalid setting: LEG_MATCH_COUNT")
     get_settings.cache_clear()
+
+
+async def test_a_refused_claim_names_the_job_that_won_or_takes_the_lock_once_free(cli_env, pool) -> None:
+    """The winner takes the lock, reads each branch head (git), then writes its rows: a claim refused
+    in between named no job (HTTP 409 with "job": null; the console could not follow it), and a
+    scheduler re-check that found nothing to do refused a reindex the same way."""
+    import uuid
+
+    from app.ops.jobs import SyncJobBusy, claim_sync_job, run_sync_job
+
+    settings = get_settings()
+    winner = uuid.uuid4()
+    async with pool.acquire() as holder:
+        await holder.execute("select pg_advisory_lock($1)", SYNC_JOB_LOCK_KEY)
+        claim = asyncio.create_task(claim_sync_job(pool, settings, trigger="admin"))
+        await asyncio.sleep(0.3)  # the winner is still reading its branch heads
+        assert not claim.done()
+        await holder.execute("insert into public.docs_sync_run (job_id, source, trigger, state)"
+                             " values ($1, 'docs', 'cli', 'queued')", winner)
+        with pytest.raises(SyncJobBusy) as refused:
+            await claim
+        assert refused.value.running is not None and refused.value.running["id"] == str(winner)
+        await holder.execute("delete from public.docs_sync_run")
+        claim = asyncio.create_task(claim_sync_job(pool, settings, trigger="admin"))
+        await asyncio.sleep(0.3)  # a re-check that plans nothing, then lets go
+        await holder.execute("select pg_advisory_unlock($1)", SYNC_JOB_LOCK_KEY)
+    outcome = await run_sync_job(await claim, settings, None)
+    assert outcome.view["state"] == "ok"

@@ -134,8 +134,8 @@ async def claim_sync_job(
     try:
         if wait:
             await conn.execute("select pg_advisory_lock($1)", SYNC_JOB_LOCK_KEY)
-        elif not await conn.fetchval("select pg_try_advisory_lock($1)", SYNC_JOB_LOCK_KEY):
-            raise SyncJobBusy(await running_job(conn))
+        else:
+            await _lock_or_name_the_holder(conn)
         try:
             await conn.execute(_MARK_INTERRUPTED)
             if check_interval_seconds is not None:
@@ -170,6 +170,23 @@ async def claim_sync_job(
         await pool.release(conn)
         raise
     return job
+
+
+# How long a refused claim waits for the job holding the lock to be named (its rows are written
+# after it reads each source's branch head) or for the lock to come free (a scheduler re-check that
+# found nothing to do holds it for as long as those reads take).
+BUSY_GRACE_SECONDS = 3.0
+
+
+async def _lock_or_name_the_holder(conn: asyncpg.Connection) -> None:
+    """Take the job lock, or raise SyncJobBusy naming the running job: a refusal that named none
+    (two reindexes clicked together) left the console unable to follow the job that won."""
+    deadline = time.monotonic() + BUSY_GRACE_SECONDS
+    while not await conn.fetchval("select pg_try_advisory_lock($1)", SYNC_JOB_LOCK_KEY):
+        holder = await running_job(conn)
+        if holder is not None or time.monotonic() > deadline:
+            raise SyncJobBusy(holder)
+        await asyncio.sleep(0.05)
 
 
 @dataclass
