@@ -23,7 +23,8 @@ def _split_list(value: object) -> object:
 # A list setting is written in the environment as "a, b, c".
 CommaList = Annotated[list[str], NoDecode, BeforeValidator(_split_list)]
 
-_AUDIENCE_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")  # as app/sources.py reads front matter
+# An audience or source name (front matter, docschat.toml, CHAT_AUDIENCES).
+NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 _ORIGIN = re.compile(r"^https?://[A-Za-z0-9.\-]+(:[0-9]{1,5})?$|^https?://\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$")
 
 
@@ -227,7 +228,7 @@ class Settings(BaseSettings):
         if not names:
             raise ValueError("needs at least one audience, e.g. public")
         for name in names:
-            if not _AUDIENCE_NAME.match(name):
+            if not NAME.match(name):
                 raise ValueError(f"{name[:80]!r} is not an audience name (letters, digits, - and _; no wildcard)")
         return names
 

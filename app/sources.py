@@ -21,13 +21,12 @@ href template, its weight defaults to 0.8 and its audience to `developer`.
 
 from __future__ import annotations
 
-import re
 import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.config import Settings
+from app.config import NAME, Settings
 from app.corpus.code import DEFAULT_CODE_EXCLUDE, DEFAULT_CODE_INCLUDE
 from app.errors import ConfigError
 from app.globs import matches_any
@@ -38,7 +37,6 @@ CODE_WEIGHT = 0.8
 CODE_AUDIENCE = "developer"
 # A code chunk's href without a `link`: its path and lines (relative: the docs base URL goes in front).
 DEFAULT_CODE_LINK = "/code/{path}#L{start}-L{end}"
-_NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 
 
 def parse_audiences(value: object) -> tuple[str, ...]:
@@ -50,7 +48,7 @@ def parse_audiences(value: object) -> tuple[str, ...]:
     for item in items:
         if not isinstance(item, str):  # its repr could be huge: a list of YAML aliases, written out
             raise ValueError(f"an audience is a name, not a {type(item).__name__}")
-        if not _NAME.match(item.strip().lower()):
+        if not NAME.match(item.strip().lower()):
             raise ValueError(f"audience {item[:80]!r} is not a name (letters, digits, - and _)")
         names.add(item.strip().lower())
     return tuple(sorted(names))
@@ -179,7 +177,7 @@ def parse_sources_config(data: dict[str, Any], path: Path, settings: Settings) -
         if not isinstance(table, dict):
             raise ConfigError(f"{where}: must be a table")
         name = _field(table, "name", str, where, None)
-        if name is None or not _NAME.match(name):
+        if name is None or not NAME.match(name):
             raise ConfigError(f"{where}: 'name' is required: lower-case letters, digits, - and _")
         where = f"{path}: source {name!r}"
         if any(s.name == name for s in sources):
