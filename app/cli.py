@@ -620,6 +620,10 @@ def _print_status(status: dict[str, Any]) -> None:
         console.print("scheduler: off (SYNC_INTERVAL_SECONDS unset)")
     if status["running_job"]:
         console.print(f"running: sync job {status['running_job']['id']} ({status['running_job']['trigger']})")
+    elif status.get("interrupted_job"):
+        stopped = status["interrupted_job"]
+        console.print(f"[yellow]interrupted:[/] sync job {stopped['id']} ({stopped['trigger']}, {stopped['created_at']}) "
+                      "stopped before it finished; the index is as the sync before it left it", highlight=False)
     database = status["database"]
     console.print(f"gaps: {status['gaps']}; database {database['size_bytes'] / 1e6:.1f} MB "
                   f"(index {database['index_bytes'] / 1e6:.1f} MB)", soft_wrap=True)

@@ -147,3 +147,21 @@ def test_gaps_view_groups_newest_first_and_shows_questions_as_text(console, monk
     page.once("dialog", lambda dialog: dialog.accept())
     page.get_by_role("button", name="Clear all").click()
     page.get_by_text("No gaps recorded.").wait_for()
+
+
+def test_a_sync_killed_before_it_finished_is_shown_as_interrupted(console, monkeypatch, clean_db, browser) -> None:
+    """The Service facts said nothing of a killed sync until the next job marked it."""
+    import uuid
+
+    from tests.test_admin import query
+
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+    server = console()
+    killed = uuid.uuid4()
+    query(clean_db, "insert into public.docs_sync_run (job_id, source, trigger, state)"
+                    " values ($1, 'docs', 'scheduler', 'running')", killed)  # its rows running, no lock held
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(server.url + "/admin")
+    sign_in(page)
+    page.locator("#overview dt", has_text="interrupted").wait_for()
+    assert f"sync job {killed} (scheduler) stopped before it finished" in page.locator("#overview").text_content()

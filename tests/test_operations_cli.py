@@ -256,3 +256,21 @@ async def test_a_refused_claim_names_the_job_that_won_or_takes_the_lock_once_fre
         await holder.execute("select pg_advisory_unlock($1)", SYNC_JOB_LOCK_KEY)
     outcome = await run_sync_job(await claim, settings, None)
     assert outcome.view["state"] == "ok"
+
+
+async def test_status_says_when_a_sync_was_killed_before_it_finished(cli_env, pool) -> None:
+    """After `kill -9` of a sync, status showed no running job and the sync before it, as if
+    nothing had happened, until the next job marked the rows interrupted."""
+    import uuid
+
+    assert (await docschat("sync")).exit_code == 0
+    killed = uuid.uuid4()
+    async with pool.acquire() as conn:  # what a killed job leaves: its rows running, no lock held
+        await conn.execute("insert into public.docs_sync_run (job_id, source, trigger, state)"
+                           " values ($1, 'docs', 'cli', 'running')", killed)
+    result = await docschat("status", "--json")
+    assert json.loads(result.stdout)["interrupted_job"]["id"] == str(killed)
+    text = await docschat("status")
+    assert f"interrupted: sync job {killed} (cli," in " ".join(text.output.split())
+    assert (await docschat("sync")).exit_code == 0  # the next job marks it
+    assert json.loads((await docschat("status", "--json")).stdout)["interrupted_job"] is None

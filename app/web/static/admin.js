@@ -202,7 +202,8 @@
           : "off (SYNC_INTERVAL_SECONDS unset)"],
         ["gaps", status.gaps],
         ["database", bytes(status.database.size_bytes) + " (index " + bytes(status.database.index_bytes) + ")"],
-      ]));
+      ].concat(status.interrupted_job ? [["interrupted", "sync job " + status.interrupted_job.id + " ("
+        + status.interrupted_job.trigger + ") stopped before it finished"]] : [])));
     if (status.running_job && !pollTimer) follow(status.running_job.id);
   }
 
