@@ -112,16 +112,22 @@ class ClientRateLimiter:
         return RateLimitDecision(False, max(1, math.ceil(reset_at - time.time())), item.amount, name)
 
     async def hit(self, client_key: str) -> RateLimitDecision:
-        for name, item in self.items:
+        """Spend one hit in every window, or none: a refused hit is given back, so the windows count
+        what was allowed (a right admin token refused in a burst must not lock its admin out)."""
+        for number, (name, item) in enumerate(self.items):
             if not await self.strategy.hit(item, self.namespace, client_key):
                 if self.namespace == "chat":  # the metric counts refused questions
                     record_rate_limited(name)
+                await self._give_back(client_key, self.items[: number + 1])
                 return await self._refusal(name, item, client_key)
         return RateLimitDecision(True)
 
     async def refund(self, client_key: str) -> None:
         """Give back a hit that turned out not to count (a reserved attempt that succeeded)."""
-        for _name, item in self.items:
+        await self._give_back(client_key, self.items)
+
+    async def _give_back(self, client_key: str, items: list[tuple[str, RateLimitItemPerHour | RateLimitItemPerDay]]) -> None:
+        for _name, item in items:
             await self.storage.give_back(item.key_for(self.namespace, client_key))
 
     async def check(self, client_key: str) -> RateLimitDecision:

@@ -134,6 +134,24 @@ def test_wrong_tokens_in_flight_at_once_get_no_more_comparisons_than_the_limit(
     assert codes.count(401) == 4 and codes.count(429) == 44, codes
 
 
+def test_a_right_token_refused_in_a_burst_does_not_lock_its_admin_out(admin_env, monkeypatch, start_server) -> None:
+    """A refused hit stayed counted: after two typos, a few right-token requests at once (the console
+    polls) filled the window, and every later right token got 429 for the rest of the hour."""
+    import concurrent.futures
+
+    monkeypatch.setenv("ADMIN_FAILURES_PER_HOUR", "3")
+    server = start_server()
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        for typo in ("typo-typo-typo-typo-1", "typo-typo-typo-typo-2"):
+            assert client.get("/admin/api/status", headers=auth(typo)).status_code == 401
+        with concurrent.futures.ThreadPoolExecutor(8) as pool:
+            codes = list(pool.map(lambda _: client.get("/admin/api/status", headers=auth()).status_code, range(16)))
+        assert set(codes) <= {200, 429} and 200 in codes
+        assert client.get("/admin/api/status", headers=auth()).status_code == 200
+        assert client.get("/admin/api/status", headers=auth("typo-typo-typo-typo-3")).status_code == 401
+        assert client.get("/admin/api/status", headers=auth()).status_code == 429  # three wrong: the window is full
+
+
 def test_status_counts_equal_the_database_and_the_cli(admin_env, docs_repo, start_server) -> None:
     server = start_server()
     with httpx.Client(base_url=server.url, timeout=30) as client:
