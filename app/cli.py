@@ -223,15 +223,16 @@ def source_options(command: Callable[..., Any]) -> Callable[..., Any]:
     return command
 
 
-def _sources(repo: Any, branch: str | None, docs_dir: str | None) -> Any:
-    """The configured sources; --repo/--branch/--docs-dir move the single environment source instead."""
+def _sources(repo: Any, branch: str | None, docs_dir: str | None, *, syncing: bool = True) -> Any:
+    """The configured sources; --repo/--branch/--docs-dir move the single environment source instead
+    (refused for a sync when the sources come from a file; compose only reads)."""
     from app.corpus.compose import DocsSource
     from app.sources import SourcesConfig, config_path, load_sources
 
     settings = get_settings()
     if repo is None and branch is None and docs_dir is None:
         return load_sources(settings)
-    if (path := config_path(settings)) is not None:
+    if syncing and (path := config_path(settings)) is not None:
         # The sync deletes the rows of sources no longer configured: the single source these flags
         # make would have replaced every source of the file, and deleted their rows.
         raise click.UsageError(
@@ -255,7 +256,7 @@ def _audiences(audience: str | None, public_only: bool) -> list[str] | None:
 
     if public_only:
         return ["public"]
-    if audience is not None and not audience.strip(", "):
+    if audience is not None and not audience.replace(",", " ").strip():
         # Read as "no filter", `--audience "$AUDIENCE"` with the variable unset searched everything.
         raise click.BadParameter("is empty: name an audience (like public), or leave the option out to search "
                                  "what every audience may see", param_hint="--audience")
@@ -274,7 +275,7 @@ def compose_command(repo: Any, branch: str | None, docs_dir: str | None, as_json
     from app.sync import SyncReport, compose_sources
 
     report = SyncReport()  # the sync's own compose step: the same warnings, a bad source skipped
-    result = ComposeResult.merged(compose_sources(_sources(repo, branch, docs_dir).sources, get_settings(), report))
+    result = ComposeResult.merged(compose_sources(_sources(repo, branch, docs_dir, syncing=False).sources, get_settings(), report))
     result.warnings = report.warnings
     for warning in result.warnings:
         err_console.print(f"[yellow]warning:[/] {escape(warning)}", highlight=False, soft_wrap=True)
@@ -752,7 +753,7 @@ def demo_command(port: int | None, no_serve: bool) -> None:
     from app.corpus.compose import DocsSource
     from app.db.url import resolve_database_url
     from app.embeddings.local import local_model_installed
-    from app.sources import SourcesConfig
+    from app.sources import SourcesConfig, config_path
 
     settings = get_settings()
     # A setting counts as chosen when the environment or .env gave it (pydantic's fields set).
@@ -763,7 +764,13 @@ def demo_command(port: int | None, no_serve: bool) -> None:
     url = resolve_database_url(settings)
     console.print(f"database: {'DATABASE_URL' if settings.database_url else 'embedded Postgres in ' + str(settings.docschat_home / 'pg')}")
     source = DocsSource(PROJECT_ROOT, "HEAD", "docs").to_source(settings)  # the current branch, as committed
-    report = sync_with_progress(url, SourcesConfig((source,)), settings, "embedding docs/", wait_for_lock=True)
+    if (path := config_path(settings)) is not None:
+        # Its "docs" would take the place of the file's sources in the same database.
+        raise click.UsageError(f"the demo syncs this repository's docs/ as its only source; the sources come from "
+                               f"{path}: run it with another DOCSCHAT_HOME and no DOCSCHAT_CONFIG")
+    # `only`: the rows of any other source in this database stay (a sync of all deletes them).
+    report = sync_with_progress(url, SourcesConfig((source,)), settings, "embedding docs/", wait_for_lock=True,
+                                only=source.name)
     console.print(
         f"synced docs/: {report.pages} pages, {report.chunks} chunks ({report.new} new, {report.changed} changed, "
         f"{report.unchanged} unchanged, {report.deleted} deleted) with {report.embedding_model or 'no embeddings'}"

@@ -467,3 +467,8 @@ def test_two_pages_published_at_one_route_keep_the_first_and_warn() -> None:
     assert sorted({c.href.split("#")[0] for c in result.chunks}) == ["/docs/guides/sub", "/docs/guides/sub/other"]
     skipped = [w for w in result.warnings if "page skipped (rename one of them)" in w]
     assert len(skipped) == 2 and all("/docs/guides/sub," in w and "guides/sub.md" in w for w in skipped)
+    # A page that cannot be read takes no route: the next one at that route is published.
+    files["guides/sub.md"] = "---\ntitle: [broken\n---\nUnreadable.\n"
+    result = compose_files(files, Settings(docs_url_prefix="/docs"))
+    assert sorted(p.path for p in result.pages) == ["guides/sub.mdx", "guides/sub/other.md"]
+    assert result.skipped_pages == ["guides/sub.md"]

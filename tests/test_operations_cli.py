@@ -92,12 +92,14 @@ def test_sql_gives_psql_the_password_in_its_environment_not_on_its_command_line(
     assert argv[0] == "postgresql://docs@db.example:5432/docs" and "select 1" in argv
     assert not any("cret" in a for a in argv) and (bin_dir / "pw").read_text() == "s:cret"
     # libpq also takes the password as a parameter: it was on the command line, and in messages.
-    monkeypatch.setenv("DATABASE_URL", "postgresql:///docs?host=/run/pg&password=s%3Acret&sslmode=disable")
+    monkeypatch.setenv("DATABASE_URL",
+                       "postgresql:///docs?host=/run/pg&password=s%3Acret&options=-c%20statement_timeout%3D5000")
     get_settings.cache_clear()
     result = CliRunner().invoke(main, ["sql", "-c", "select 1"])
     assert result.exit_code == 0, result.output
     argv = (bin_dir / "argv").read_text().splitlines()
-    assert argv[0] == "postgresql:///docs?host=/run/pg&sslmode=disable"
+    # The rest of the query as written: re-encoded, %20 became +, which libpq does not decode.
+    assert argv[0] == "postgresql:///docs?host=/run/pg&options=-c%20statement_timeout%3D5000"
     assert (bin_dir / "pw").read_text() == "s:cret"
     from app.db.url import redact_url
 
@@ -109,7 +111,8 @@ async def test_sync_flags_that_move_the_environment_source_are_refused_with_a_co
 ) -> None:
     """--repo/--branch/--docs-dir made one source "docs" out of the environment; the sync then took it
     for the whole configuration and deleted every configured source's rows, exit 0."""
-    config = tmp_path / "docschat.toml"
+    config = tmp_path / "config" / "docschat.toml"  # not ./docschat.toml, which is found unasked
+    config.parent.mkdir()
     config.write_text(f'[[sources]]\nname = "handbook"\nrepo = "{cli_env}"\n')
     monkeypatch.setenv("DOCSCHAT_CONFIG", str(config))
     assert (await docschat("sync")).exit_code == 0
@@ -117,7 +120,13 @@ async def test_sync_flags_that_move_the_environment_source_are_refused_with_a_co
         result = await docschat("sync", *flags)
         assert result.exit_code == 2, result.output
         assert f"the sources come from {config}" in " ".join(result.output.split())
-    async with pool.acquire() as conn:
+    assert (await docschat("compose", "--branch", "main", "--json")).exit_code == 0  # it only reads
+    demo = await docschat("demo", "--no-serve")  # its "docs" would take the file's sources' place
+    assert demo.exit_code == 2 and f"the sources come from {config}" in " ".join(demo.output.split())
+    monkeypatch.delenv("DOCSCHAT_CONFIG")
+    demo = await docschat("demo", "--no-serve")
+    assert demo.exit_code == 0, demo.output  # this repository's docs/, alone
+    async with pool.acquire() as conn:  # and the rows of the other source stay
         assert await conn.fetchval("select count(*) from public.docs_section where source = 'handbook'") == 5
 
 
@@ -190,7 +199,8 @@ async def test_operator_options_with_values_that_mean_nothing_are_refused(cli_en
     --port 70000 ended in an OverflowError traceback, --port 0 silently bound 8000; a --since of
     5,000 digits, in a ValueError traceback."""
     assert (await docschat("sync")).exit_code == 0
-    for command in (("search", "restart the workers", "--audience", ""), ("ask", "restart?", "--audience", " , ")):
+    for command in (("search", "restart the workers", "--audience", ""), ("ask", "restart?", "--audience", " , "),
+                    ("search", "restart the workers", "--audience", "\n\t")):
         result = await docschat(*command)
         assert result.exit_code == 2 and "--audience" in result.output and "is empty" in result.output
         assert "Restart the workers" not in result.output

@@ -121,16 +121,20 @@ def compose_files(files: dict[str, str], settings: Settings, source: Source | No
             continue
         # `sub.md` and `sub/index.md` (or `sub.mdx`) are both served at /sub: the site shows one of
         # them. Indexed both, a result would link to a page the reader cannot reach, and the page
-        # view would merge the two. The first by path (`sub.md` sorts before `sub/index.md`) stays.
+        # view would merge the two. The first by path that can be read (`sub.md` sorts before
+        # `sub/index.md`) stays.
         route = page_route(path, source.url_prefix)
-        if (taken := routes.setdefault(route, path)) != path:
+        if (taken := routes.get(route)) is not None:
             result.warnings.append(f"{path}: published at {route}, as {taken} is; page skipped (rename one of them)")
             continue
+        composed = len(result.pages)
         try:
             _compose_page(path, files, settings, source, result)
         except Exception as exc:  # noqa: BLE001 - one hostile file must not stop the sync
             result.warnings.append(f"{path}: cannot be composed ({type(exc).__name__}: {exc}); page skipped")
             result.skipped_pages.append(path)
+        if len(result.pages) > composed:
+            routes[route] = path
     return result
 
 

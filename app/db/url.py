@@ -2,21 +2,24 @@
 
 from __future__ import annotations
 
-from urllib.parse import SplitResult, parse_qs, parse_qsl, unquote, urlencode, urlsplit, urlunsplit
+from urllib.parse import SplitResult, parse_qs, unquote, urlsplit, urlunsplit
 
 from app.config import Settings
 from app.errors import ConfigError
 
 
 def _query_without_password(query: str) -> tuple[str, str | None]:
-    """A URL's query string without its `password=` parameter (libpq takes one there too), and it."""
+    """A URL's query string without its `password=` parameters (libpq takes one there too), the
+    rest byte for byte as written (re-encoded, `%20` became `+`, which libpq does not decode), and
+    the password (the last one given, as libpq reads them)."""
     kept, password = [], None
-    for name, value in parse_qsl(query, keep_blank_values=True):
-        if name == "password":
-            password = value
-        else:
-            kept.append((name, value))
-    return urlencode(kept, safe="/:@"), password
+    for item in query.split("&"):
+        name, _, value = item.partition("=")
+        if unquote(name) == "password":
+            password = unquote(value)
+        elif item:
+            kept.append(item)
+    return "&".join(kept), password
 
 
 def _unsplit(parts: SplitResult) -> str:

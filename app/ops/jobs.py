@@ -72,11 +72,12 @@ class SyncJob:
     skipped: list[str] = field(default_factory=list)  # unchanged since their last sync
     done: int = 0  # embedding progress of the running step
     total: int = 0
+    only: str | None = None  # the one source asked for: never "everything", even when it is the only one
 
     @property
     def everything(self) -> bool:
         """All configured sources at once: then rows of sources no longer configured go too."""
-        return len(self.planned) == len(self.config.sources)
+        return self.only is None and len(self.planned) == len(self.config.sources)
 
     def progress(self) -> dict[str, int]:
         return {"done": self.done, "total": self.total}
@@ -140,7 +141,7 @@ async def claim_sync_job(
             await conn.execute(_MARK_INTERRUPTED)
             if check_interval_seconds is not None:
                 await _record_check(conn, check_interval_seconds)
-            job = SyncJob(uuid.uuid4(), trigger, conn, pool, config)
+            job = SyncJob(uuid.uuid4(), trigger, conn, pool, config, only=only)
             last_ok = {r["source"]: r for r in await conn.fetch("select * from public.docs_last_sync_runs()")}
             for source in sources:
                 try:
