@@ -31,7 +31,12 @@ def run_async(factory: Callable[[], Awaitable[T]]) -> T:
 
 
 def print_json(obj: Any) -> None:
-    click.echo(json.dumps(obj, ensure_ascii=False, default=str))
+    text = json.dumps(obj, ensure_ascii=False, default=str)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (from an eval line's "\ud800"): JSON escapes it
+        text = json.dumps(obj, default=str)
+    click.echo(text)
 
 
 class DocschatGroup(click.Group):
@@ -39,13 +44,17 @@ class DocschatGroup(click.Group):
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         # A script that asked for --json reads stdout: it gets the error as JSON there too.
-        ctx.meta["docschat_json"] = "--json" in args
+        ctx.meta["docschat_json"] = "--json" in (args[: args.index("--")] if "--" in args else args)
         return super().parse_args(ctx, args)
 
     def invoke(self, ctx: click.Context) -> Any:
         as_json = bool(ctx.meta.get("docschat_json"))
         try:
             return super().invoke(ctx)
+        except click.UsageError as exc:  # click prints it on stderr and exits 2; a script reads stdout
+            if as_json:
+                print_json({"error": exc.format_message()})
+            raise
         except DocschatError as exc:
             self._fail(str(exc), as_json)
         except Exception as exc:  # pydantic ValidationError for settings, among others
@@ -68,7 +77,13 @@ class DocschatGroup(click.Group):
 @click.version_option(package_name="docschat")
 def main() -> None:
     """docschat: hybrid search and chat over a product's documentation."""
-    configure_logging(get_settings().log_level)
+    from pydantic import ValidationError
+
+    try:
+        level = get_settings().log_level
+    except (ValidationError, DocschatError):
+        level = "info"  # `--help` still works; the command itself reports the setting
+    configure_logging(level)
 
 
 def database_url() -> str:

@@ -25,7 +25,20 @@ CommaList = Annotated[list[str], NoDecode, BeforeValidator(_split_list)]
 
 # An audience or source name (front matter, docschat.toml, CHAT_AUDIENCES).
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
-_ORIGIN = re.compile(r"^https?://[A-Za-z0-9.\-]+(:[0-9]{1,5})?$|^https?://\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?$")
+_ORIGIN = re.compile(r"^(?P<scheme>[Hh][Tt][Tt][Pp][Ss]?)://(?P<host>[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:.]+\])(?::(?P<port>[0-9]{1,5}))?$")
+
+
+def _browser_origin(origin: str) -> str:
+    """`origin` as a browser sends it in the Origin header: scheme and host in lower case, no
+    default port. ValueError when it is not scheme://host[:port] (a path, `null`, a port past 65535)."""
+    match = _ORIGIN.match(origin)
+    port = match.group("port") if match else None
+    if match is None or (port is not None and not 0 < int(port) <= 65535):
+        hint = " (a name that is not ASCII is written in its xn-- form)" if not origin.isascii() else ""
+        raise ValueError(f"{origin[:80]!r} is not an origin (scheme://host[:port], like https://docs.example.com){hint}")
+    scheme, host = match.group("scheme").lower(), match.group("host").lower()
+    default = {"http": "80", "https": "443"}[scheme]
+    return f"{scheme}://{host}" + (f":{port}" if port and port != default else "")
 
 
 class Settings(BaseSettings):
@@ -239,9 +252,11 @@ class Settings(BaseSettings):
         # rate limit: the whole site locked out after a few questions.
         for entry in value:
             try:
-                ipaddress.ip_network(entry, strict=False)
+                network = ipaddress.ip_network(entry, strict=False)
             except ValueError:
                 raise ValueError(f"{entry[:80]!r} is not an IP address or network (like 10.0.0.1 or 10.0.0.0/8)") from None
+            if network.prefixlen == 0:  # every client could then name itself in X-Forwarded-For
+                raise ValueError(f"{entry!r} trusts every address; name the proxies' own addresses or network")
         return value
 
     @field_validator("cors_origins")
@@ -249,16 +264,20 @@ class Settings(BaseSettings):
     def _origins(cls, value: list[str]) -> list[str]:
         # An origin is scheme://host[:port], as browsers send it: a trailing slash never matched,
         # and "null" (sandboxed frames, data: URLs) would share the session cookie with any page.
-        origins = [origin.rstrip("/") for origin in value]
-        for origin in origins:
-            if "*" not in origin and not _ORIGIN.match(origin):
-                raise ValueError(f"{origin[:80]!r} is not an origin (scheme://host[:port], like https://docs.example.com)")
+        origins = []
+        for written in value:
+            origin = written.rstrip("/")
+            if "*" not in origin:  # the wildcard has its own message (app/server.py)
+                origin = _browser_origin(origin)
+            origins.append(origin)
         return origins
 
     @field_validator("log_level", mode="before")
     @classmethod
     def _lower_level(cls, value: object) -> object:
-        return value.strip().lower() if isinstance(value, str) else value
+        # Python's own names are taken too (they worked before this setting was checked).
+        level = value.strip().lower() if isinstance(value, str) else value
+        return {"warn": "warning", "critical": "error", "fatal": "error"}.get(level, level) if isinstance(level, str) else level
 
     @field_validator("admin_token", mode="before")
     @classmethod

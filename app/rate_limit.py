@@ -165,10 +165,21 @@ def hash_ip(ip: str, secret: bytes) -> str:
 
 
 def _address(text: str | None) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """An address however it is written: a port (`1.2.3.4:5678`, `[::1]:80`, which some balancers
+    add) and a zone (`fe80::1%eth0`) dropped, an IPv4-mapped IPv6 address (a server bound to `::`)
+    as its IPv4 address."""
+    text = (text or "").strip()
+    if text.startswith("[") and "]" in text:
+        text = text[1:text.index("]")]
+    elif text.count(":") == 1:
+        text = text.split(":", 1)[0]
     try:
-        return ipaddress.ip_address((text or "").strip())
+        address = ipaddress.ip_address(text.split("%", 1)[0])
     except ValueError:
         return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
 
 
 class _Proxies:
@@ -204,8 +215,14 @@ def client_ip(peer: str | None, forwarded_for: str | None, trusted_proxies: list
     hops = [h.strip() for h in forwarded_for.split(",") if h.strip()]
     for hop in reversed(hops):
         if hop not in trusted:
-            return hop
-    return hops[0] if hops else peer
+            return _canonical(hop)
+    return _canonical(hops[0]) if hops else peer
+
+
+def _canonical(hop: str) -> str:
+    """One client, one key: its address without the port a balancer may add; as written otherwise."""
+    address = _address(hop)
+    return str(address) if address is not None else hop
 
 
 def client_key(peer: str | None, forwarded_for: str | None, trusted_proxies: list[str], secret: bytes) -> str:

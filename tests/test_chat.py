@@ -245,6 +245,12 @@ def test_trusted_proxies_may_be_networks_and_a_malformed_entry_is_refused() -> N
     assert Settings(trusted_proxies="10.0.0.0/8, 192.0.2.1").trusted_proxies == ["10.0.0.0/8", "192.0.2.1"]
     with pytest.raises(ValidationError, match="'proxy.internal' is not an IP address or network"):
         Settings(trusted_proxies="10.0.0.1,proxy.internal")
+    with pytest.raises(ValidationError, match="trusts every address"):  # any client could name itself
+        Settings(trusted_proxies="0.0.0.0/0")
+    # A server bound to :: sees an IPv4 proxy as ::ffff:10.0.0.5; a balancer may add the client's port,
+    # which made one key per connection.
+    assert client_ip("::ffff:10.0.0.5", "1.2.3.4:5678", ["10.0.0.0/8"]) == "1.2.3.4"
+    assert client_ip("10.0.0.5", "[2001:db8::1]:443", ["10.0.0.0/8"]) == "2001:db8::1"
 
 
 @pytest.mark.parametrize(("name", "value", "problem"), [
@@ -252,6 +258,7 @@ def test_trusted_proxies_may_be_networks_and_a_malformed_entry_is_refused() -> N
     ("chat_audiences", " , ", "needs at least one audience"),
     ("cors_origins", "null", "is not an origin"),
     ("cors_origins", "https://docs.example.com/guides", "is not an origin"),
+    ("cors_origins", "https://docs.example.com:99999", "is not an origin"),
     ("gap_retention_days", "3000000", "less than or equal to 36500"),
     ("log_level", "verbose", "'debug', 'info', 'warning' or 'error'"),
     ("leg_timeout_seconds", "inf", "less than or equal to 600"),
@@ -272,6 +279,10 @@ def test_settings_are_read_as_written_when_they_mean_one_thing() -> None:
     settings = Settings(chat_audiences="Public, Partners", cors_origins="https://docs.example.com/", log_level="DEBUG")
     assert settings.anonymous_audiences == ["partners", "public"]
     assert settings.cors_origins == ["https://docs.example.com"] and settings.log_level == "debug"
+    # Origins as browsers send them: lower case, no default port (one with :443 never matched).
+    assert Settings(cors_origins="HTTPS://Docs.Example.com:443, http://localhost:8080").cors_origins == [
+        "https://docs.example.com", "http://localhost:8080"]
+    assert Settings(log_level="WARN").log_level == "warning"  # Python's names worked before the check
 
 
 def test_extractive_answer_is_traceable_to_its_guides() -> None:

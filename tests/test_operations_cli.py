@@ -237,6 +237,11 @@ def test_a_failure_asked_for_as_json_is_json_on_stdout(tmp_path, monkeypatch) ->
     get_settings.cache_clear()
     result = CliRunner().invoke(main, ["status", "--json"])
     assert result.exit_code == 1 and json.loads(result.stdout)["error"].startswith("invalid setting: LEG_MATCH_COUNT")
+    assert CliRunner().invoke(main, ["status", "--help"]).exit_code == 0  # help, whatever the settings say
+    monkeypatch.delenv("LEG_MATCH_COUNT")
+    get_settings.cache_clear()
+    result = CliRunner().invoke(main, ["search", "x", "--mode", "bogus", "--json"])  # click's own usage errors
+    assert result.exit_code == 2 and "'bogus' is not one of" in json.loads(result.stdout)["error"]
     get_settings.cache_clear()
 
 
@@ -284,3 +289,13 @@ async def test_status_says_when_a_sync_was_killed_before_it_finished(cli_env, po
     assert f"interrupted: sync job {killed} (cli," in " ".join(text.output.split())
     assert (await docschat("sync")).exit_code == 0  # the next job marks it
     assert json.loads((await docschat("status", "--json")).stdout)["interrupted_job"] is None
+
+
+async def test_eval_json_with_a_lone_surrogate_in_a_question_is_valid_json(cli_env, pool, tmp_path) -> None:
+    """json.dumps(ensure_ascii=False) kept the surrogate, and writing it raised UnicodeEncodeError."""
+    assert (await docschat("sync")).exit_code == 0
+    questions = tmp_path / "q.jsonl"
+    questions.write_text('{"question": "restart the workers \\ud800", "gold": ["http://127.0.0.1:8000/docs/runbook"]}\n')
+    result = await docschat("eval", str(questions), "--mode", "keyword", "--json")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["per_question"][0]["question"] == "restart the workers \ud800"
