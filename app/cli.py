@@ -16,6 +16,7 @@ import click
 from rich.console import Console
 from rich.markup import escape
 from rich.table import Table
+from rich.text import Text
 
 from app.config import get_settings
 from app.errors import DocschatError
@@ -177,7 +178,7 @@ def db_status(as_json: bool) -> None:
         return
     table = Table(show_header=False, box=None)
     for key in ("database_url", "revision", "head", "server_version", "pgvector_version"):
-        table.add_row(key, escape(str(status[key])))
+        table.add_row(key, Text(str(status[key])))
     for name, count in status["rows"].items():
         table.add_row(f"rows {name}", "-" if count is None else str(count))
     console.print(table)
@@ -196,7 +197,7 @@ def sql_console(command: str | None) -> None:
     if psql is None:
         console.print(
             "psql is not installed. Connection string:\n"
-            f"  {redact_url(url)}\n"
+            f"  {escape(redact_url(url))}\n"
             "Install the client: apt-get install postgresql-client (Debian/Ubuntu), "
             "brew install libpq (macOS)."
         )
@@ -301,7 +302,7 @@ def compose_command(repo: Any, branch: str | None, docs_dir: str | None, as_json
         sys.exit(1 if report.failed else 0)
     table = Table("id", "href", "audiences", "chars", title="chunks")
     for chunk in result.chunks:
-        table.add_row(escape(chunk.id), escape(chunk.href), ", ".join(chunk.audiences), str(len(chunk.text)))
+        table.add_row(Text(chunk.id), Text(chunk.href), ", ".join(chunk.audiences), str(len(chunk.text)))
     console.print(table)
     summary = result.summary()
     console.print(
@@ -466,19 +467,19 @@ def _print_explain(retrieval: Any) -> None:
     audiences = ", ".join(retrieval.audiences) if retrieval.audiences is not None else "every audience"
     terms = Table("term", "ndoc", "idf", title=f"full-text terms (statistics as {audiences} see them)")
     for term in retrieval.terms:
-        terms.add_row(escape(str(term["lexeme"])), str(term["ndoc"]), f"{term['idf']:.3f}")
+        terms.add_row(Text(str(term["lexeme"])), str(term["ndoc"]), f"{term['idf']:.3f}")
     console.print(terms)
     table = Table("fused", "weight", "chunk", "keyword", "vector", title="fused ranking")
     for item in retrieval.ranking[:20]:
         table.add_row(
-            f"{item.score:.5f}", f"{item.weight:g}", escape(item.hit.id), str(item.ranks.get("keyword", "-")),
+            f"{item.score:.5f}", f"{item.weight:g}", Text(item.hit.id), str(item.ranks.get("keyword", "-")),
             str(item.ranks.get("vector", "-")),
         )
     console.print(table)
     pages = Table("source", "page", "weight", "score", "decision", title="pages")
     for choice in retrieval.candidates:
-        pages.add_row(escape(choice.source), escape(choice.title), f"{choice.weight:g}", f"{choice.score:.5f}",
-                      escape(choice.reason))
+        pages.add_row(Text(choice.source), Text(choice.title), f"{choice.weight:g}", f"{choice.score:.5f}",
+                      Text(choice.reason))
     console.print(pages)
     console.print(f"confidence: {retrieval.to_dict(explain=True)['explain']['confidence']}", highlight=False)
     console.print(f"timings (ms): {retrieval.timings_ms}")
@@ -571,7 +572,7 @@ def gaps_command(as_json: bool, since: str | None, clear: bool) -> None:
         return
     table = Table("count", "question", "best page", "confidence", "refused", "last seen", title="documentation gaps")
     for gap in result:
-        table.add_row(str(gap.count), escape(gap.question), escape(gap.best_page or "-"), f"{gap.confidence:.3f}",
+        table.add_row(str(gap.count), Text(gap.question), Text(gap.best_page or "-"), f"{gap.confidence:.3f}",
                       "yes" if gap.refused else "no", gap.last_seen.strftime("%Y-%m-%d %H:%M"))
     console.print(table)
 
@@ -777,7 +778,8 @@ def demo_command(port: int | None, no_serve: bool) -> None:
         settings = settings.model_copy(update={"embedding_provider": "local" if local_model_installed() else "none"})
 
     url = resolve_database_url(settings)
-    console.print(f"database: {'DATABASE_URL' if settings.database_url else 'embedded Postgres in ' + str(settings.docschat_home / 'pg')}")
+    console.print(escape(f"database: {'DATABASE_URL' if settings.database_url else 'embedded Postgres in ' + str(settings.docschat_home / 'pg')}"),
+                  highlight=False)
     source = DocsSource(PROJECT_ROOT, "HEAD", "docs").to_source(settings)  # the current branch, as committed
     if (path := config_path(settings)) is not None:
         # Its "docs" would take the place of the file's sources in the same database.

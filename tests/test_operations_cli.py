@@ -177,6 +177,10 @@ async def test_text_from_the_docs_is_printed_as_it_is_not_as_markup(cli_env, poo
     found = await docschat("search", "platypus slices", "--explain")
     assert found.exit_code == 0, found.output
     assert "Slices [/] and [bold]ranges" in found.output
+    async with pool.acquire() as conn:  # escaped markup doubled a trailing backslash in a table cell
+        await conn.fetchval("select public.record_docs_chat_gap('why is C:\\', null, 0.1, true)")
+    gaps = await docschat("gaps")
+    assert gaps.exit_code == 0 and "why is C:\\" in gaps.output and "C:\\\\" not in gaps.output
 
 
 async def test_downgrade_asks_first_and_an_unknown_revision_is_one_line(cli_env, pool) -> None:
