@@ -234,6 +234,12 @@ def test_forwarded_for_trusted_only_from_configured_proxies() -> None:
     assert not is_trusted_proxy(None, ["::1"]) and not is_trusted_proxy("not-an-ip", ["not-an-ip"])
 
 
+def test_a_nul_in_a_chat_question_separates_words_as_in_search() -> None:
+    from app.chat.requests import parse_question
+
+    assert parse_question("rotate\x00key ") == "rotate key"  # it was "rotatekey": found nothing
+
+
 def test_trusted_proxies_may_be_networks_and_a_malformed_entry_is_refused() -> None:
     """A range (the usual way to name a proxy subnet) or a typo was silently ignored: no proxy was
     trusted, and every visitor behind it shared one rate limit."""

@@ -62,7 +62,7 @@ def test_processes_started_together_on_a_new_database_migrate_one_after_the_othe
     assert asyncio.run(_revision(url)) == head_revision()
 
 
-def test_a_database_migrated_by_a_newer_docschat_says_so(fresh_database) -> None:
+def test_a_database_migrated_by_a_newer_docschat_says_so(fresh_database, monkeypatch) -> None:
     """It said "run `docschat db upgrade`", which this version cannot do."""
     url = fresh_database()
     migrate.upgrade(url)
@@ -77,6 +77,16 @@ def test_a_database_migrated_by_a_newer_docschat_says_so(fresh_database) -> None
     asyncio.run(newer())
     with pytest.raises(DatabaseError, match="which this docschat does not know .*a newer docschat migrated it"):
         asyncio.run(migrate.ensure_schema(url))
+    from click.testing import CliRunner
+
+    from app.cli import main
+    from app.config import get_settings
+
+    monkeypatch.setenv("DATABASE_URL", url)
+    get_settings.cache_clear()
+    result = CliRunner().invoke(main, ["db", "upgrade"])  # it blamed 'head', which it could not find
+    assert result.exit_code == 1 and "a newer docschat migrated it" in result.output, result.output
+    get_settings.cache_clear()
 
 
 async def _insert_section(conn: asyncpg.Connection, section_id: str, public: bool = True) -> None:

@@ -76,9 +76,10 @@ def parse_chat_body(body: bytes, content_type: str | None = "application/json") 
 
 
 def parse_question(message: str) -> str:
-    """A question as asked (the chat body's message, the terminal's argument): NULs removed,
-    stripped, clipped to 2000 characters; BadChatRequest when empty or not storable."""
-    message = message.replace("\x00", "").strip()
+    """A question as asked (the chat body's message, the terminal's argument): a NUL made a space
+    (as retrieval does: "rotate\\0key" is two words), stripped, clipped to 2000 characters;
+    BadChatRequest when empty or not storable."""
+    message = message.replace("\x00", " ").strip()
     if not message:
         raise BadChatRequest("'message' is empty")
     question = clip_question(message)

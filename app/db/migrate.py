@@ -98,6 +98,19 @@ async def current_revision(conn) -> str | None:
 
 
 
+async def known_revision(conn) -> str | None:
+    """current_revision, or DatabaseError when a newer docschat wrote it (a rolling deploy, an old
+    worker restarted): this one's `db upgrade` cannot help there, and alembic would blame the target."""
+    current = await current_revision(conn)
+    if current is not None and not _is_known(current):
+        raise DatabaseError(
+            f"the database is at revision {current}, which this docschat does not know (it knows up to "
+            f"{head_revision()}): a newer docschat migrated it; run that version, or `docschat db downgrade "
+            f"{head_revision()}` with the newer one"
+        )
+    return current
+
+
 async def ensure_schema(database_url: str) -> None:
     """Check that pgvector is available and migrate to head when behind (a no-op when current)."""
     import asyncio
@@ -107,15 +120,7 @@ async def ensure_schema(database_url: str) -> None:
 
     async with connect(database_url) as conn:
         await check_vector_available(conn)
-        current = await current_revision(conn)
-    if current is not None and not _is_known(current):
-        # Written by a newer docschat (a rolling deploy, an old worker restarted): `db upgrade` of
-        # this one cannot help.
-        raise DatabaseError(
-            f"the database is at revision {current}, which this docschat does not know (it knows up to "
-            f"{head_revision()}): a newer docschat migrated it; run that version, or `docschat db downgrade "
-            f"{head_revision()}` with the newer one"
-        )
+        current = await known_revision(conn)
     if current != head_revision():
         # alembic's env runs its own event loop: keep it off ours.
         try:
