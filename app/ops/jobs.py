@@ -131,12 +131,16 @@ async def claim_sync_job(
     """
     config = config or load_sources(settings)
     sources = [config.source(only)] if only else list(config.sources)  # unknown name: before locking
-    conn: asyncpg.Connection = await pool.acquire()
-    try:
-        if wait:
+    if wait:
+        conn: asyncpg.Connection = await pool.acquire()
+        try:
             await conn.execute("select pg_advisory_lock($1)", SYNC_JOB_LOCK_KEY)
-        else:
-            await _lock_or_name_the_holder(conn)
+        except BaseException:
+            await pool.release(conn)
+            raise
+    else:
+        conn = await _lock_or_name_the_holder(pool)
+    try:
         try:
             await conn.execute(_MARK_INTERRUPTED)
             if check_interval_seconds is not None:
@@ -179,12 +183,21 @@ async def claim_sync_job(
 BUSY_GRACE_SECONDS = 3.0
 
 
-async def _lock_or_name_the_holder(conn: asyncpg.Connection) -> None:
-    """Take the job lock, or raise SyncJobBusy naming the running job: a refusal that named none
-    (two reindexes clicked together) left the console unable to follow the job that won."""
+async def _lock_or_name_the_holder(pool: asyncpg.Pool) -> asyncpg.Connection:
+    """A connection holding the job lock, or SyncJobBusy naming the running job: a refusal that
+    named none (two reindexes clicked together) left the console unable to follow the job that won.
+    The connection goes back to the pool between tries: a small pool serves the chat meanwhile."""
     deadline = time.monotonic() + BUSY_GRACE_SECONDS
-    while not await conn.fetchval("select pg_try_advisory_lock($1)", SYNC_JOB_LOCK_KEY):
-        holder = await running_job(conn)
+    while True:
+        conn: asyncpg.Connection = await pool.acquire()
+        try:
+            if await conn.fetchval("select pg_try_advisory_lock($1)", SYNC_JOB_LOCK_KEY):
+                return conn
+            holder = await running_job(conn)
+        except BaseException:
+            await pool.release(conn)
+            raise
+        await pool.release(conn)
         if holder is not None or time.monotonic() > deadline:
             raise SyncJobBusy(holder)
         await asyncio.sleep(0.05)
