@@ -628,6 +628,9 @@ def _print_status(status: dict[str, Any]) -> None:
                           highlight=False, soft_wrap=True)
             if last["error"]:
                 console.print(f"  [red]error:[/] {escape(last['error'])}", highlight=False, soft_wrap=True)
+            if (last.get("report") or {}).get("skipped_pages"):
+                console.print("  [yellow]could not be read (not in the index):[/] "
+                              + escape(", ".join(last["report"]["skipped_pages"])), highlight=False, soft_wrap=True)
         if source["head_error"]:
             console.print(f"  [yellow]repository:[/] {escape(source['head_error'])}", highlight=False, soft_wrap=True)
     provider, scheduler = status["provider"], status["scheduler"]

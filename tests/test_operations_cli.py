@@ -161,6 +161,8 @@ async def test_a_page_that_cannot_be_read_fails_the_sync_loudly(cli_env, pool) -
     assert "pages that could not be read (not in the index until fixed): docs:widget.mdx" in stderr
     async with pool.acquire() as conn:
         assert await conn.fetchval("select count(*) from public.docs_section where page = 'widget.mdx'") == 0
+    status = await docschat("status")  # the job is recorded "ok"; status still names the page
+    assert "could not be read (not in the index): widget.mdx" in " ".join(status.output.split())
 
 
 async def test_text_from_the_docs_is_printed_as_it_is_not_as_markup(cli_env, pool) -> None:

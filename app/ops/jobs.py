@@ -300,6 +300,8 @@ async def _run_step(
             "embedded": report.embedded, "cache_hits": report.cache_hits,
             "embedding_model": report.embedding_model, "seconds": report.seconds,
             "warnings": len(report.warnings),
+            # Not in the index until fixed: the sync exits 1 for them, status names them.
+            "skipped_pages": source_report.skipped_pages if source_report else [],
         }
         error = source_report.error if source_report else None
         await conn.execute(_FINISH, planned.row_id, "error" if error else "ok", error, json.dumps(data))

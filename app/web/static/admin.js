@@ -186,6 +186,8 @@
           ["synced commit", [short(source.synced_commit), source.head_commit && !source.up_to_date
             ? el("span", { class: "warn" }, " (branch is at " + short(source.head_commit) + ")") : ""]],
           last && last.error ? ["error", el("span", { class: "error" }, last.error)] : null,
+          last && last.report && last.report.skipped_pages && last.report.skipped_pages.length
+            ? ["could not be read", el("span", { class: "warn" }, last.report.skipped_pages.join(", "))] : null,
           source.head_error ? ["repository", el("span", { class: "warn" }, source.head_error)] : null,
         ]));
     });
