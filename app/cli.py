@@ -783,14 +783,15 @@ def demo_command(port: int | None, no_serve: bool) -> None:
         # The demo runs offline: the packaged model when installed, keyword-only otherwise.
         settings = settings.model_copy(update={"embedding_provider": "local" if local_model_installed() else "none"})
 
+    if (path := config_path(settings)) is not None:
+        # Its "docs" would take the place of the file's sources in the same database: refused before
+        # the database is resolved (which may start the embedded server).
+        raise click.UsageError(f"the demo syncs this repository's docs/ as its only source; the sources come from "
+                               f"{path}: run it with another DOCSCHAT_HOME and no DOCSCHAT_CONFIG")
     url = resolve_database_url(settings)
     console.print(escape(f"database: {'DATABASE_URL' if settings.database_url else 'embedded Postgres in ' + str(settings.docschat_home / 'pg')}"),
                   highlight=False)
     source = DocsSource(PROJECT_ROOT, "HEAD", "docs").to_source(settings)  # the current branch, as committed
-    if (path := config_path(settings)) is not None:
-        # Its "docs" would take the place of the file's sources in the same database.
-        raise click.UsageError(f"the demo syncs this repository's docs/ as its only source; the sources come from "
-                               f"{path}: run it with another DOCSCHAT_HOME and no DOCSCHAT_CONFIG")
     # `only`: the rows of any other source in this database stay (a sync of all deletes them).
     report = sync_with_progress(url, SourcesConfig((source,)), settings, "embedding docs/", wait_for_lock=True,
                                 only=source.name)

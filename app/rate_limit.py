@@ -130,12 +130,6 @@ class ClientRateLimiter:
         for _name, item in items:
             await self.storage.give_back(item.key_for(self.namespace, client_key))
 
-    async def check(self, client_key: str) -> RateLimitDecision:
-        """Whether the client still has a hit left, without spending one."""
-        for name, item in self.items:
-            if not await self.strategy.test(item, self.namespace, client_key):
-                return await self._refusal(name, item, client_key)
-        return RateLimitDecision(True)
 
 
 IP_SECRET_NAME = "ip_hash"

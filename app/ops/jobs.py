@@ -385,5 +385,20 @@ async def running_job(conn: asyncpg.Connection) -> dict[str, Any] | None:
     """The job holding the lock, when it records itself (None when no job runs)."""
     if not await sync_lock_held(conn):
         return None
-    running_id = await conn.fetchval(_RUNNING_JOB)
-    return await _job_from_rows(await conn.fetch(_JOB_ROWS, running_id)) if running_id else None
+    return await _newest_unfinished_job(conn)
+
+
+async def interrupted_job(conn: asyncpg.Connection) -> dict[str, Any] | None:
+    """The job a killed process left: its rows still queued or running while no session holds the
+    lock (the lock is let go only after the rows are finished). The next job marks them."""
+    if await sync_lock_held(conn):
+        return None
+    job = await _newest_unfinished_job(conn)
+    if job is not None:
+        job["state"] = "interrupted"
+    return job
+
+
+async def _newest_unfinished_job(conn: asyncpg.Connection) -> dict[str, Any] | None:
+    job_id = await conn.fetchval(_RUNNING_JOB)
+    return await _job_from_rows(await conn.fetch(_JOB_ROWS, job_id)) if job_id else None

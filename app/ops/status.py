@@ -10,7 +10,7 @@ import asyncpg
 
 from app.config import Settings
 from app.errors import DocschatError
-from app.ops.jobs import running_job, sync_lock_held
+from app.ops.jobs import interrupted_job, running_job
 from app.ops.sources import head_commit
 from app.sources import load_sources
 
@@ -45,9 +45,8 @@ async def index_status(
         runs = {r["source"]: r for r in await conn.fetch("select * from public.docs_last_sync_runs()")}
         schedule = await conn.fetchrow(_SCHEDULE)
         job = await running_job(conn)
-        # Rows left queued or running with no process holding the lock: a sync that was killed. The
-        # next job marks them interrupted; until then, say so rather than show the sync before it.
-        stopped = None if job or await sync_lock_held(conn) else await conn.fetchrow(_STOPPED_JOB)
+        # A sync that was killed: say so rather than show the sync before it as the last word.
+        stopped = None if job else await interrupted_job(conn)
         gaps = await conn.fetchval(
             "select count(*) from public.docs_chat_gap where last_seen >= now() - make_interval(days => $1)",
             settings.gap_retention_days,
@@ -112,18 +111,10 @@ async def index_status(
             or (_iso(schedule["next_check_at"]) if schedule and settings.sync_interval_seconds else None),
         },
         "running_job": job,
-        "interrupted_job": None if stopped is None else {
-            "id": str(stopped["job_id"]), "trigger": stopped["trigger"], "created_at": _iso(stopped["created_at"]),
-        },
+        "interrupted_job": stopped,
         "gaps": gaps,
         "database": {"size_bytes": database_bytes, "index_bytes": index_bytes},
     }
-
-
-_STOPPED_JOB = """
-select job_id, trigger, created_at from public.docs_sync_run
-where state in ('queued', 'running') order by id desc limit 1
-"""
 
 
 def _json(value: Any) -> Any:
