@@ -8,16 +8,15 @@ Each delta is also made storable: a model can emit NUL or lone surrogates, which
 from __future__ import annotations
 
 import asyncio
-import re
 from collections.abc import AsyncIterator
 from typing import Any
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
+from app.search.terms import storable_text
 
 
 def storable(text: str) -> str:
-    """`text` without NUL, lone surrogates replaced by U+FFFD."""
-    return _SURROGATE.sub("\ufffd", text.replace("\x00", ""))
+    """`text` without NUL (a model's stray NUL is no word break), lone surrogates replaced by U+FFFD."""
+    return storable_text(text, nul="")
 
 
 class AnswerTimeout(TimeoutError):

@@ -68,7 +68,7 @@ def _revision_named(revision: str) -> Iterator[None]:
     try:
         yield
     except CommandError as exc:
-        known = ", ".join(s.revision for s in ScriptDirectory.from_config(alembic_config("")).walk_revisions())
+        known = ", ".join(s.revision for s in _scripts().walk_revisions())
         raise DatabaseError(f"cannot migrate to {revision!r}: {exc} (revisions: head, base, {known})") from None
 
 
@@ -78,13 +78,18 @@ def _revision_named(revision: str) -> Iterator[None]:
 MIGRATION_LOCK_KEY = 0x646F6373_63686174 + 16  # "docschat" (as app/sync.py's key) + 16
 
 
+def _scripts() -> ScriptDirectory:
+    """The revisions this docschat carries (no database needed)."""
+    return ScriptDirectory.from_config(alembic_config(""))
+
+
 def head_revision() -> str | None:
-    return ScriptDirectory.from_config(alembic_config("")).get_current_head()
+    return _scripts().get_current_head()
 
 
 def _is_known(revision: str) -> bool:
     try:
-        return ScriptDirectory.from_config(alembic_config("")).get_revision(revision) is not None
+        return _scripts().get_revision(revision) is not None
     except CommandError:
         return False
 

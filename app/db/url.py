@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from urllib.parse import SplitResult, parse_qs, unquote, urlsplit, urlunsplit
+from urllib.parse import SplitResult, unquote, urlsplit, urlunsplit
 
 from app.config import Settings
 from app.errors import ConfigError
@@ -38,8 +38,8 @@ def redact_url(url: str) -> str:
         return "<unparseable URL>"
     if parts.password:
         parts = parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", ":***@"))
-    if "password" in parse_qs(parts.query, keep_blank_values=True):
-        query, _ = _query_without_password(parts.query)
+    query, in_query = _query_without_password(parts.query)
+    if in_query is not None:
         parts = parts._replace(query="&".join(filter(None, [query, "password=***"])))
     return _unsplit(parts) if parts != urlsplit(url) else url
 
@@ -51,8 +51,8 @@ def split_password(url: str) -> tuple[str, str | None]:
     password = unquote(parts.password) if parts.password else None
     if parts.password:
         parts = parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", "@", 1))
-    if "password" in parse_qs(parts.query, keep_blank_values=True):
-        query, in_query = _query_without_password(parts.query)
+    query, in_query = _query_without_password(parts.query)
+    if in_query is not None:
         parts, password = parts._replace(query=query), password or in_query
     return (_unsplit(parts) if password is not None else url), password
 

@@ -12,10 +12,10 @@ _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
-def storable_text(text: str) -> str:
-    """Text Postgres takes: a NUL becomes a space (so "rotate\\0key" keeps both words) and a lone
-    surrogate (a terminal's undecodable byte) U+FFFD, where either used to fail the statement."""
-    return _SURROGATE.sub("\ufffd", text.replace("\x00", " "))
+def storable_text(text: str, nul: str = " ") -> str:
+    """Text Postgres takes: a NUL becomes `nul` (a space by default, so "rotate\\0key" keeps both
+    words) and a lone surrogate (a terminal's undecodable byte) U+FFFD, where either fails a statement."""
+    return _SURROGATE.sub("\ufffd", text.replace("\x00", nul))
 
 
 def clip_question(question: str) -> str:
