@@ -20,3 +20,10 @@ class EmbeddingError(DocschatError):
 class EmbeddingInputRefusedError(EmbeddingError):
     """The provider refused the texts themselves (HTTP 400 or 413, not about the key): most often
     one is longer than its model takes, and the server says so instead of truncating."""
+
+
+def describe_error(exc: BaseException) -> str:
+    """One line for a person: a DocschatError's own message, anything else with its type in front
+    (a bare "list index out of range" says nothing about where)."""
+    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    return text if isinstance(exc, DocschatError) and text else f"{type(exc).__name__}: {text}".rstrip(": ")

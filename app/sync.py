@@ -23,7 +23,7 @@ from app.corpus.chunker import Chunk, drop_duplicate_ids
 from app.corpus.compose import ComposeResult, DocsSource, compose_corpus
 from app.embeddings.base import MIN_SHORTENED_CHARS, EmbeddingProvider, embed_shortening
 from app.embeddings.cache import EmbeddingCache
-from app.errors import DocschatError, EmbeddingInputRefusedError
+from app.errors import DocschatError, EmbeddingInputRefusedError, describe_error
 from app.logging import get_logger
 from app.metrics import record_sync
 from app.sources import DEFAULT_AUDIENCE, Source, SourcesConfig
@@ -360,7 +360,7 @@ def compose_sources(sources: Iterable[Source], settings: Settings, report: SyncR
         try:
             result = compose_corpus(source, settings)
         except Exception as exc:  # noqa: BLE001 - one source's failure must not stop the others
-            reason = str(exc) if isinstance(exc, DocschatError) else f"{type(exc).__name__}: {exc}"
+            reason = describe_error(exc)
             source_report.error = reason[:500]
             report.warnings.append(f"source {source.name!r} was not synced (its rows stay as they were): {reason[:500]}")
             log.warning("sync_source_failed", source=source.name, error=reason[:200])

@@ -11,7 +11,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from typing import Any
 
-from app.search.terms import storable_text
+from app.text import storable_text
 
 
 def storable(text: str) -> str:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from app.corpus.chunker import Chunk, bounded_id, content_hash, cut_block, path_unusable
 from app.globs import matches_any
+from app.text import storable_text
 
 # Paths (relative to the source folder) indexed unless a source says otherwise.
 DEFAULT_CODE_INCLUDE = [
@@ -399,12 +400,8 @@ def _manifest_symbols(path: str, text: str) -> list[Symbol]:
             out.append(f"{section}:")
             out.extend(_lines_of(value))
     # JSON escapes can spell a NUL or a lone surrogate ("\\ud800"), which no database stores.
-    package, description, body = (_storable(t) for t in (package, description, "\n".join(out)))
+    package, description, body = (storable_text(t, nul="") for t in (package, description, "\n".join(out)))
     return [Symbol(package, "package", 1, total, description, body)]
-
-
-def _storable(text: str) -> str:
-    return text.replace("\x00", "").encode("utf-8", "replace").decode("utf-8")
 
 
 # --- one file ----------------------------------------------------------------------------------

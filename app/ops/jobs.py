@@ -24,7 +24,7 @@ import asyncpg
 from app.config import Settings
 from app.embeddings.base import EmbeddingProvider
 from app.embeddings.cache import EmbeddingCache, cache_path
-from app.errors import DocschatError
+from app.errors import DocschatError, describe_error
 from app.logging import get_logger
 from app.ops.sources import config_hash, head_commit
 from app.sources import Source, SourcesConfig, load_sources
@@ -250,11 +250,6 @@ async def run_sync_job(
     )
 
 
-def _one_line(exc: BaseException) -> str:
-    text = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
-    return text if isinstance(exc, DocschatError) and text else f"{type(exc).__name__}: {text}".rstrip(": ")
-
-
 async def _run_step(
     job: SyncJob, step: list[PlannedSource], config: SourcesConfig, settings: Settings,
     provider: EmbeddingProvider | None, cache: EmbeddingCache, progress: ProgressCallback | None,
@@ -279,7 +274,7 @@ async def _run_step(
             await conn.execute(_FINISH, planned.row_id, "interrupted", "the server stopped during the sync", "{}")
         raise
     except Exception as exc:
-        error = _one_line(exc)
+        error = describe_error(exc)
         log.warning("sync_job_failed", job=str(job.id), error=error[:200])
         seconds = json.dumps({"seconds": round(time.perf_counter() - started, 3)})
         for planned in step:

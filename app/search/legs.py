@@ -8,7 +8,7 @@ from typing import NamedTuple
 import asyncpg
 
 from app.search.proximity import rerank_by_proximity
-from app.search.terms import storable_text
+from app.text import storable_text
 
 
 class Coverage(NamedTuple):

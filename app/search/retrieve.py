@@ -26,8 +26,9 @@ from app.search.pages import PageChoice, pages_both_legs_rank, rank_overviews_wi
 from app.search.query_embedding import QueryEmbedder
 from app.search.reduce import reduce_question
 from app.search.rescue import Rescue, find_rescue, place_rescue
-from app.search.terms import clip_question, storable_text
+from app.search.terms import clip_question
 from app.sources import SourcesConfig, load_sources
+from app.text import storable_text
 
 log = get_logger(__name__)
 Mode = Literal["hybrid", "keyword", "vector"]

@@ -9,15 +9,6 @@ MAX_QUESTION_CHARS = 2000
 _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def storable_text(text: str, nul: str = " ") -> str:
-    """Text Postgres takes: a NUL becomes `nul` (a space by default, so "rotate\\0key" keeps both
-    words) and a lone surrogate (a terminal's undecodable byte) U+FFFD, where either fails a statement."""
-    return _SURROGATE.sub("\ufffd", text.replace("\x00", nul))
-
-
 def clip_question(question: str) -> str:
     """Questions are cut to 2000 characters before they are embedded or sent anywhere."""
     return question[:MAX_QUESTION_CHARS]
