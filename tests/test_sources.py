@@ -273,6 +273,40 @@ def test_a_public_page_cannot_paste_an_internal_page_or_snippet() -> None:
     assert sum("not pasted" in w for w in result.warnings) == 2
 
 
+def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> None:
+    """MyST's `{only}` (either fence), `{ifconfig}` and `%` comments were indexed as page text, so the
+    chat quoted an internal note from a public page; the code fence beside them keeps its `%` line."""
+    page = (
+        "---\ntitle: Deploy\naudience: public\n---\nDeploy with one command.\n\n"
+        f"```{{only}} internal\nThe staging token is {SECRET}1.\n```\n\n"
+        f"% reviewer note: the admin secret is {SECRET}2\nThe dashboard shows the deploy.\n\n"
+        f":::{{only}} internal\nThe contract value is {SECRET}3.\n\n```python\nx = '{SECRET}4'\n```\n:::\n\n"
+        f"```{{ifconfig}} internal_build\nThe build flag is {SECRET}5.\n```\n\n"
+        "::::{note}\nA note everyone reads.\n:::{only} internal\n"
+        f"{SECRET}6\n:::\n::::\n\n```bash\n% ray start --head\n```\n\nRoll back from the dashboard.\n"
+    )
+    text = "\n".join(c.text for c in _chunks({"deploy.md": page}).chunks)
+    assert SECRET not in text
+    assert "Deploy with one command." in text and "The dashboard shows the deploy." in text
+    assert "A note everyone reads." in text and "% ray start --head" in text and "Roll back from" in text
+
+
+def test_front_matter_that_contradicts_itself_makes_the_page_internal() -> None:
+    """`public: true` beside `audience: internal` was the union (public), and `audiences:` was not
+    read at all (the source's default, public here)."""
+    result = compose_files({
+        "legacy.mdx": "---\ntitle: L\npublic: true\naudience: internal\n---\nLegacy text.\n",
+        "plural.mdx": "---\ntitle: P\naudiences: [internal]\n---\nPlural text.\n",
+        "both.mdx": "---\ntitle: B\naudience: public\naudiences: internal\n---\nBoth text.\n",
+        "agree.mdx": "---\ntitle: A\npublic: true\naudience: [public, partners]\n---\nAgreeing text.\n",
+    }, Settings(), Source(name="help", repo=Path("."), audiences=("public",)))
+    audiences = {p.path: p.audiences for p in result.pages}
+    assert audiences == {"legacy.mdx": ("internal",), "plural.mdx": ("internal",), "both.mdx": ("internal",),
+                         "agree.mdx": ("partners", "public")}
+    assert sum("the page is internal" in w for w in result.warnings) == 2
+    assert any("legacy.mdx" in w and "contradicts" in w for w in result.warnings)
+
+
 def test_config_file_errors_name_the_file_table_and_key(tmp_path: Path) -> None:
     cases = {
         '[[sources]]\nrepo = "."\n': "'name' is required",

@@ -148,7 +148,7 @@ def _compose_page(path: str, files: dict[str, str], settings: Settings, source: 
     try:
         declared = front.audiences()
     except ValueError as exc:
-        result.warnings.append(f"{path}: front matter 'audience': {exc}; the page is internal")
+        result.warnings.append(f"{path}: front matter: {exc}; the page is internal")
         declared = ("internal",)
     audiences = declared or source.audiences
     pasted = resolve_snippets(

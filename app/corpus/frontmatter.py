@@ -42,16 +42,24 @@ class FrontMatter:
 
 
     def audiences(self) -> tuple[str, ...] | None:
-        """Declared audiences (`audience: x` or a list; `public: true` adds public), None when none.
+        """Declared audiences (`audience: x` or a list, `audiences:` alike; `public: true`), None when none.
 
         An explicit `public: false` with no audience is a declaration too: internal. A malformed
-        `audience` raises ValueError naming the value.
+        `audience`, both spellings at once, or a `public:` that the audience contradicts (an old
+        `public: true` left beside a new `audience: internal`) raises ValueError naming it: the page
+        is then internal, never the union of the two.
         """
         from app.sources import parse_audiences
 
-        declared: set[str] = set()
-        if "audience" in self.data:
-            declared.update(parse_audiences(self.data["audience"]))
+        keys = [key for key in ("audience", "audiences") if key in self.data]
+        if len(keys) == 2:
+            raise ValueError("both 'audience' and 'audiences' are declared; keep one")
+        declared = set(parse_audiences(self.data[keys[0]])) if keys else set()
+        if keys and "public" in self.data and self.public != ("public" in declared):
+            raise ValueError(
+                f"'public: {'true' if self.public else 'false'}' contradicts"
+                f" '{keys[0]}: {', '.join(sorted(declared))}' (say public in one place)"
+            )
         if self.public:
             declared.add("public")
         elif not declared and "public" in self.data:

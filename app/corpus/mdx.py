@@ -10,7 +10,13 @@ from __future__ import annotations
 import re
 
 from app.corpus.fences import code_spans, split_fenced
-from app.corpus.myst import clean_roles, directive_name, directive_text, drop_colon_fence_options
+from app.corpus.myst import (
+    clean_roles,
+    directive_name,
+    directive_text,
+    drop_colon_fence_options,
+    drop_hidden_colon_directives,
+)
 from app.corpus.snippets import MAX_IMPORT_CHARS
 
 _IMPORT_LINE = re.compile(
@@ -71,6 +77,11 @@ _STRING_OR_COMMENT = re.compile(
 )
 
 
+# A MyST comment: a line starting with `%` (Markdown shows such a line; MyST never does, and a
+# reviewer's note there must not reach the index). Code fences are other segments: untouched.
+_MYST_COMMENT = re.compile(r"^ {0,3}%[^\n]*(?:\n|\Z)", re.MULTILINE)
+
+
 def _bracket_balance(line: str) -> int:
     """Opening minus closing brackets, those in strings and comments left out (`":-("`)."""
     code = _STRING_OR_COMMENT.sub("", line)
@@ -87,6 +98,7 @@ def _replace_tag(match: re.Match[str]) -> str:
 def _clean_prose(text: str) -> str:
     text = drop_colon_fence_options(clean_roles(text))  # MyST (myst.py), before inline code is hidden
     text = _drop_between(_drop_between(text, "{/*", "*/}"), "<!--", "-->")
+    text = _MYST_COMMENT.sub("", text)  # never rendered, like the two above
     text = _drop_imports_and_exports(text)
     # Inline code may show tags (`<Note>`) as literal text: hide it from the tag pass.
     found = code_spans(text)
@@ -107,7 +119,7 @@ _MAX_DIRECTIVE_DEPTH = 8
 
 def _clean_segments(text: str, depth: int = 0) -> str:
     parts = []
-    for segment in split_fenced(text):
+    for segment in split_fenced(drop_hidden_colon_directives(text)):
         if not segment.is_code:
             parts.append(_clean_prose(segment.text))
         elif depth >= _MAX_DIRECTIVE_DEPTH or directive_name(segment.text.split("\n", 1)[0]) is None:

@@ -7,13 +7,15 @@ was indexed as code, and a ``{literalinclude}`` (a file pulled in at build time,
 never has) left only its options: ``:start-after: __spread_start__`` in the text the model reads.
 
 - A directive that pulls in something the page does not hold (a file, an image, a table of
-  contents, raw output) is dropped.
+  contents, raw output), or whose content is built only under a condition (``{only}``,
+  ``{ifconfig}``), is dropped, in either fence. So are MyST's ``%`` comment lines.
 - An admonition or container (note, warning, dropdown, tab-item, …) becomes its text: its
   argument when that is text (a title, a first line), then its body, options gone, its headings
   bold titles (as MyST shows them: they start no section).
 - Any other directive is code (``{code-block} python``, ``{eval-rst}``, Quarto's ``{python}`` and
   ``{mermaid}``): it stays a code fence, in its language; a known directive loses its options.
-- A ``:::{name}`` fence keeps its lines (the chunker keeps such a callout whole), options gone.
+- A ``:::{name}`` fence keeps its lines (the chunker keeps such a callout whole), options gone;
+  one of a directive not on the page goes whole.
 - A role keeps its text: ``{ref}`Ray Data <data>``` → ``Ray Data``, ``{class}`ray.data.Dataset``` →
   `` `ray.data.Dataset` ``.
 """
@@ -33,10 +35,12 @@ _OPTION = re.compile(r"^[ \t]*:[\w-]+:(?:[ \t].*)?$")
 _ROLE_NAME = re.compile(r"(?<![\w$\\/])\{([A-Za-z][\w:-]*)\}\Z")
 _YAML_OPTIONS = re.compile(r"^[ \t]*---[ \t]*\n(?:.*\n)*?[ \t]*---[ \t]*\n")
 
-# Directives whose content is not on the page (build-time includes, images, navigation).
+# Directives whose content is not on the page (build-time includes, images, navigation), and
+# content built only under a condition (`{only} internal`, `{ifconfig}`): the public site may never
+# show it, and the index must not either.
 _NOT_ON_THE_PAGE = frozenset({
     "literalinclude", "include", "image", "toctree", "raw", "contents", "autosummary", "automodule",
-    "autoclass", "autofunction", "automethod", "autoattribute", "autodata", "plot",
+    "autoclass", "autofunction", "automethod", "autoattribute", "autodata", "plot", "only", "ifconfig",
 })
 # Directives whose body is text the reader reads (admonitions, containers, tabs, cards, tables).
 _TEXT = frozenset({
@@ -44,11 +48,11 @@ _TEXT = frozenset({
     "admonition", "dropdown", "tab-set", "tab-item", "card", "grid", "grid-item", "grid-item-card",
     "topic", "sidebar", "margin", "versionadded", "versionchanged", "deprecated", "button-ref",
     "button-link", "div", "container", "epigraph", "pull-quote", "figure", "table", "list-table",
-    "glossary", "rubric", "only",
+    "glossary", "rubric",
 })
 # Of those, the ones whose argument is not text the reader sees (a path, a label, a layout, a tag).
 _ARGUMENT_NOT_SHOWN = frozenset({
-    "figure", "button-ref", "button-link", "grid", "grid-item", "div", "container", "tab-set", "only",
+    "figure", "button-ref", "button-link", "grid", "grid-item", "div", "container", "tab-set",
 })
 # Any other directive is code: `{code-block} python`, `{testcode}`, `{eval-rst}`, Quarto's `{python}`.
 _CODE_WITH_LANGUAGE_ARGUMENT = frozenset({"code-block", "code", "sourcecode", "code-cell"})
@@ -165,4 +169,29 @@ def drop_colon_fence_options(prose: str) -> str:
         match = _DIRECTIVE_FENCE.match(line.rstrip("\r\n"))
         in_options = bool(match and match.group(1)[0] == ":" and _name(match.group(2)) in _WITH_OPTIONS)
         out.append(line)
+    return "".join(out)
+
+
+def drop_hidden_colon_directives(text: str) -> str:
+    """``:::{only}`` … ``:::`` (any colon fence of a directive not on the page) removed whole: from
+    its opening to the first line of at least as many colons, or to the end when never closed, as
+    MyST reads it. Code fences outside such a block are code, never an opening."""
+    out: list[str] = []
+    hidden: int | None = None  # the colons of the open hidden block's opening
+    for segment in split_fenced(text):
+        if segment.is_code:
+            if hidden is None:
+                out.append(segment.text)
+            continue
+        for line in segment.text.splitlines(keepends=True):
+            bare = line.strip()
+            if hidden is not None:
+                if len(bare) >= hidden and set(bare) == {":"}:
+                    hidden = None
+                continue
+            match = _DIRECTIVE_FENCE.match(line.rstrip("\r\n"))
+            if match and match.group(1)[0] == ":" and _name(match.group(2)) in _NOT_ON_THE_PAGE:
+                hidden = len(match.group(1))
+                continue
+            out.append(line)
     return "".join(out)
