@@ -115,6 +115,10 @@ async def test_default_chat_route_never_shows_internal_pages(pool, keyword_only,
         assert SECRET not in stream and "Runbook" not in stream
         assert "Deploying" in stream  # the public page still answers
         assert client.get("/docs/runbook").status_code == 404  # nor its page view
+        # Anyone may call /healthz: it counted every section, so it told how much was internal.
+        public = await pool.fetchval("select count(*) from docs_section where 'public' = any(audiences)")
+        assert public < await pool.fetchval("select count(*) from docs_section")
+        assert client.get("/healthz").json()["sections"] == public
 
 
 def test_ask_cli_public_audience_hides_the_secret(db_env, clean_db, tmp_path: Path) -> None:

@@ -117,7 +117,7 @@ async def healthz(state: State) -> Response[dict[str, Any]]:
                         status_code=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS)})
     try:
         async with state.services.pool.acquire(timeout=5) as conn:
-            sections = await count_sections(conn)
+            sections = await count_sections(conn, state.settings.anonymous_audiences)
     except Exception as exc:  # noqa: BLE001 - health reports, it does not raise
         state.db_recovery.notice_failure()
         return Response(

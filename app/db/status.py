@@ -18,9 +18,12 @@ _ROW_COUNTS = {
 }
 
 
-async def count_sections(conn: asyncpg.Connection) -> int:
-    """How many sections are indexed (the health check's proof that the database answers)."""
-    return await conn.fetchval(_ROW_COUNTS["docs_section"])
+async def count_sections(conn: asyncpg.Connection, audiences: list[str]) -> int:
+    """How many sections `audiences` may see (the health check's proof that the database answers:
+    anyone may call it, so it counts what the anonymous chat sees, not what the index holds)."""
+    return await conn.fetchval(
+        "select count(*) from public.docs_section where audiences operator(pg_catalog.&&) $1::text[]", audiences
+    )
 
 
 async def database_status(conn: asyncpg.Connection) -> dict[str, Any]:
