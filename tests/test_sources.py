@@ -121,6 +121,36 @@ async def test_default_chat_route_never_shows_internal_pages(pool, keyword_only,
         assert client.get("/healthz").json()["sections"] == public
 
 
+async def test_a_session_opened_for_every_audience_is_not_continued_by_the_anonymous_chat(
+    pool, keyword_only, start_server, tmp_path
+) -> None:
+    """`docschat ask` (every audience) prints its session id; given as the widget's cookie, that id
+    showed the CLI's internal answers, continued the session and could delete it."""
+    from app.chat.sessions import COOKIE_NAME, add_message, upsert_session
+
+    repo = make_docs_repo(tmp_path / "r", PAGES)
+    await _sync(pool, _source(repo))
+    async with pool.acquire() as conn:
+        operator = await upsert_session(conn, None, None)  # as `docschat ask` opens one
+        await add_message(conn, operator, "user", "how do I deploy by hand?")
+        await add_message(conn, operator, "assistant", f"Deploy the {SECRET} cluster by hand.")
+        public = await upsert_session(conn, None, ["public"])  # as the widget opens one
+        await add_message(conn, public, "user", "how do I rotate a key?")
+    server = start_server()
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        client.cookies.set(COOKIE_NAME, str(public))
+        assert [m["content"] for m in client.get("/docs/chat").json()["messages"]] == ["how do I rotate a key?"]
+        client.cookies.set(COOKIE_NAME, str(operator))
+        assert client.get("/docs/chat").json()["messages"] == []
+        reply = client.post("/docs/chat", json={"message": "and how do I roll back?"})
+        assert SECRET not in reply.text
+        assert reply.cookies[COOKIE_NAME] not in ("", str(operator))  # a session of its own
+        client.cookies.clear()
+        client.cookies.set(COOKIE_NAME, str(operator))
+        assert client.request("DELETE", "/docs/chat").json()["deleted"] is False
+    assert await pool.fetchval("select count(*) from docs_chat_message where session_id = $1", operator) == 2
+
+
 def test_ask_cli_public_audience_hides_the_secret(db_env, clean_db, tmp_path: Path) -> None:
     repo = make_docs_repo(tmp_path / "r", PAGES)
     env = {**os.environ, "EMBEDDING_PROVIDER": "none", "DOCS_REPO": str(repo)}

@@ -90,7 +90,7 @@ async def get_chat(request: Request[Any, Any, Any], state: State) -> dict[str, A
     if session_id is None:
         return {"messages": []}
     async with state.services.pool.acquire() as conn:
-        messages = await list_messages(conn, session_id)
+        messages = await list_messages(conn, session_id, state.settings.anonymous_audiences)
     return {"messages": [m.to_dict() for m in messages]}
 
 
@@ -101,7 +101,7 @@ async def delete_chat(request: Request[Any, Any, Any], state: State) -> Response
     deleted = False
     if session_id is not None:
         async with state.services.pool.acquire() as conn:
-            deleted = await delete_session(conn, session_id)
+            deleted = await delete_session(conn, session_id, state.settings.anonymous_audiences)
     return Response({"deleted": deleted}, cookies=[session_cookie(request, state, None)])
 
 

@@ -33,15 +33,26 @@ def parse_session_id(raw: str | None) -> uuid.UUID | None:
         return None
 
 
-async def upsert_session(conn: asyncpg.Connection, session_id: uuid.UUID | None) -> uuid.UUID:
-    """Ensure the session row exists (a leftover cookie whose row is gone keeps its id)."""
+async def upsert_session(
+    conn: asyncpg.Connection, session_id: uuid.UUID | None, audiences: list[str] | None
+) -> uuid.UUID:
+    """The session to store a turn in: `session_id` when it is a session of these `audiences` (or
+    its row is gone: a leftover cookie keeps its id); a new one when it belongs to other audiences,
+    whose history this asker may not read (None: every audience, the CLI's)."""
     session_id = session_id or uuid.uuid4()
-    await conn.execute(
-        "insert into public.docs_chat_session (id) values ($1)"
-        " on conflict (id) do update set updated_at = now()",
-        session_id,
+    kept = await conn.fetchval(
+        "insert into public.docs_chat_session (id, audiences) values ($1, $2)"
+        " on conflict (id) do update set updated_at = now()"
+        " where public.docs_chat_session.audiences is not distinct from excluded.audiences"
+        " returning id",
+        session_id, _stored(audiences),
     )
-    return session_id
+    return kept or await upsert_session(conn, None, audiences)
+
+
+def _stored(audiences: list[str] | None) -> list[str] | None:
+    """Audiences as a session stores them: sorted, once each, so that equal sets compare equal."""
+    return sorted(set(audiences)) if audiences is not None else None
 
 
 async def add_message(
@@ -56,21 +67,28 @@ async def add_message(
 
 
 async def list_messages(
-    conn: asyncpg.Connection, session_id: uuid.UUID, limit: int | None = None, before: int | None = None
+    conn: asyncpg.Connection, session_id: uuid.UUID, audiences: list[str] | None,
+    limit: int | None = None, before: int | None = None,
 ) -> list[ChatMessage]:
     """The session's messages, oldest first (the newest `limit` when given; only those stored before
-    message `before` when given)."""
+    message `before` when given); none when the session was opened for other `audiences`."""
     rows = await conn.fetch(
         "select role, content, sources::text as sources, created_at from ("
-        "  select id, role, content, sources, created_at from public.docs_chat_message"
-        "  where session_id = $1 and ($3::bigint is null or id < $3) order by id desc limit $2"
+        "  select m.id, m.role, m.content, m.sources, m.created_at from public.docs_chat_message m"
+        "  join public.docs_chat_session s on s.id = m.session_id"
+        "  where m.session_id = $1 and s.audiences is not distinct from $4::text[]"
+        "    and ($3::bigint is null or m.id < $3)"
+        "  order by m.id desc limit $2"
         ") newest order by id",
-        session_id, limit, before,
+        session_id, limit, before, _stored(audiences),
     )
     return [ChatMessage(r["role"], r["content"], json.loads(r["sources"]), r["created_at"].isoformat()) for r in rows]
 
 
-async def delete_session(conn: asyncpg.Connection, session_id: uuid.UUID) -> bool:
-    """Delete the session and (by cascade) its messages."""
-    status = await conn.execute("delete from public.docs_chat_session where id = $1", session_id)
+async def delete_session(conn: asyncpg.Connection, session_id: uuid.UUID, audiences: list[str] | None) -> bool:
+    """Delete the session and (by cascade) its messages, when it is one of these `audiences`."""
+    status = await conn.execute(
+        "delete from public.docs_chat_session where id = $1 and audiences is not distinct from $2::text[]",
+        session_id, _stored(audiences),
+    )
     return status.endswith(" 1")

@@ -64,7 +64,7 @@ async def start_turn(
     return the turn that answers it. `question` is already parsed and clipped; `audiences` is who
     asks (the chat route: settings.anonymous_audiences; every search of the turn obeys it)."""
     async with services.pool.acquire() as conn, conn.transaction():
-        session_id = await upsert_session(conn, session_id)
+        session_id = await upsert_session(conn, session_id, audiences)
         question_id = await add_message(conn, session_id, "user", question)
     return ChatTurn(services, session_id, question, audiences, question_id)
 
@@ -111,8 +111,8 @@ class ChatTurn:
                 # What was stored before this question: not "all but the newest", which is another
                 # turn's question when two are asked at once in one session (two tabs, a double send).
                 earlier = await list_messages(
-                    conn, self.session_id, max(settings.chat_history_turns, 2 * RETRIEVAL_HISTORY_QUESTIONS),
-                    before=self.question_id,
+                    conn, self.session_id, self.audiences,
+                    max(settings.chat_history_turns, 2 * RETRIEVAL_HISTORY_QUESTIONS), before=self.question_id,
                 )
             history = earlier[-settings.chat_history_turns:] if settings.chat_history_turns else []
             retrieval = await retrieve_in_conversation(

@@ -1,0 +1,1 @@
+alter table public.docs_chat_session drop column audiences;
