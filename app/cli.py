@@ -738,6 +738,10 @@ def ask_command(question: str, audience: str | None, public_only: bool, session:
             services = build_chat_services(pool, settings)
             await services.retriever.warm_up()
             turn = await start_turn(services, session_id, question, audiences)
+            if session_id is not None and turn.session_id != session_id:
+                # A session belongs to the audiences it was opened for (app/chat/sessions.py).
+                err_console.print(f"[yellow]session {session_id} was opened for other audiences (or by the chat "
+                                  "widget): this question starts a new conversation[/]", highlight=False)
             printed_summary = False
             status = 0
             async for part in turn.parts():
@@ -756,8 +760,9 @@ def ask_command(question: str, audience: str | None, public_only: bool, session:
                     status = 1
             console.print()
             await turn.save()
-            err_console.print(f"[dim]continue this conversation: docschat ask --session {turn.session_id} \"…\"[/]",
-                              highlight=False)
+            again = f" --audience {','.join(turn.audiences)}" if turn.audiences is not None else ""
+            err_console.print(f"[dim]continue this conversation: docschat ask{escape(again)} --session {turn.session_id}"
+                              " \"…\"[/]", highlight=False)
             return status
 
     sys.exit(run_async(go))

@@ -161,6 +161,22 @@ def test_ask_cli_public_audience_hides_the_secret(db_env, clean_db, tmp_path: Pa
                                 timeout=120)
         assert result.returncode == 0, result.stderr
         assert "ops script" not in result.stdout and "Runbook" not in result.stdout  # the question is echoed
+    # The printed way to continue keeps the audience: without it the session (opened for public)
+    # was not continued, and a new conversation started without a word.
+    first = subprocess.run([sys.executable, "-m", "app", "ask", "how do I deploy?", "--audience", "public"], env=env,
+                           capture_output=True, text=True, timeout=120)
+    hint = first.stderr.split("continue this conversation: ")[1].split('"')[0].split()
+    assert hint[:4] == ["docschat", "ask", "--audience", "public"] and hint[4] == "--session", hint
+    again = subprocess.run([sys.executable, "-m", "app", "ask", "and roll back?", *hint[2:6]], env=env,
+                           capture_output=True, text=True, timeout=120)
+    assert hint[5] in again.stderr and "new conversation" not in again.stderr, again.stderr
+    other = subprocess.run([sys.executable, "-m", "app", "ask", "and roll back?", "--session", hint[5]], env=env,
+                           capture_output=True, text=True, timeout=120)
+    assert "starts a new conversation" in other.stderr and hint[5] not in other.stderr.split("continue")[-1]
+    # FLAG_PUBLIC holds every search to public: the session it opens is a public one too.
+    flagged = subprocess.run([sys.executable, "-m", "app", "ask", "how do I deploy?"], env={**env, "FLAG_PUBLIC": "true"},
+                             capture_output=True, text=True, timeout=120)
+    assert "ask --audience public --session" in flagged.stderr, flagged.stderr
     result = subprocess.run([sys.executable, "-m", "app", "search", f"{SECRET} rollback", "--json"], env=env,
                             capture_output=True, text=True, timeout=120)
     assert "Runbook" in result.stdout  # the operator's default: every audience
@@ -317,12 +333,21 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
         f":::{{only}} internal\nThe contract value is {SECRET}3.\n\n```python\nx = '{SECRET}4'\n```\n:::\n\n"
         f"```{{ifconfig}} internal_build\nThe build flag is {SECRET}5.\n```\n\n"
         "::::{note}\nA note everyone reads.\n:::{only} internal\n"
-        f"{SECRET}6\n:::\n::::\n\n```bash\n% ray start --head\n```\n\nRoll back from the dashboard.\n"
+        f"{SECRET}6\n:::\n::::\n\n```bash\n% ray start --head\n```\n\n"
+        f"```{{todo}}\n{SECRET}7\n```\n\n"
+        # MyST closes a colon fence only with a line indented less than four spaces, and a code fence
+        # left open inside it ends with it, not with the page.
+        f":::{{only}} internal\n    :::\n{SECRET}8\n```\nunclosed\n:::\n\n"
+        "%40 of deploys roll back.\n\nRoll back from the dashboard.\n"
     )
     text = "\n".join(c.text for c in _chunks({"deploy.md": page}).chunks)
     assert SECRET not in text
     assert "Deploy with one command." in text and "The dashboard shows the deploy." in text
     assert "A note everyone reads." in text and "% ray start --head" in text and "Roll back from" in text
+    assert "%40 of deploys" in text
+    # MDX is not MyST: there a line starting with `%` is text the page shows.
+    mdx = "---\ntitle: W\naudience: public\n---\n<Step title=\"Windows\">\n% APPDATA holds the config.\n</Step>\n"
+    assert "% APPDATA holds the config." in _chunks({"windows.mdx": mdx}).chunks[0].text
 
 
 def test_front_matter_that_contradicts_itself_makes_the_page_internal() -> None:
@@ -333,11 +358,14 @@ def test_front_matter_that_contradicts_itself_makes_the_page_internal() -> None:
         "plural.mdx": "---\ntitle: P\naudiences: [internal]\n---\nPlural text.\n",
         "both.mdx": "---\ntitle: B\naudience: public\naudiences: internal\n---\nBoth text.\n",
         "agree.mdx": "---\ntitle: A\npublic: true\naudience: [public, partners]\n---\nAgreeing text.\n",
+        "capital.mdx": "---\ntitle: C\npublic: true\nAudience: internal\n---\nCapital text.\n",
+        "Plural.mdx": "---\ntitle: Q\nAudiences: internal\n---\nCapital plural text.\n",
     }, Settings(), Source(name="help", repo=Path("."), audiences=("public",)))
     audiences = {p.path: p.audiences for p in result.pages}
     assert audiences == {"legacy.mdx": ("internal",), "plural.mdx": ("internal",), "both.mdx": ("internal",),
-                         "agree.mdx": ("partners", "public")}
-    assert sum("the page is internal" in w for w in result.warnings) == 2
+                         "agree.mdx": ("partners", "public"), "capital.mdx": ("internal",),
+                         "Plural.mdx": ("internal",)}
+    assert sum("the page is internal" in w for w in result.warnings) == 3
     assert any("legacy.mdx" in w and "contradicts" in w for w in result.warnings)
 
 

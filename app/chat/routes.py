@@ -105,7 +105,7 @@ async def delete_chat(request: Request[Any, Any, Any], state: State) -> Response
     return Response({"deleted": deleted}, cookies=[session_cookie(request, state, None)])
 
 
-@get("/healthz", summary="Ready (model loaded), database reachable, index size, embedding provider",
+@get("/healthz", summary="Ready (model loaded), database reachable, sections the chat sees, embedding provider",
      responses=UNAVAILABLE, operation_class=ApiOperation)
 async def healthz(state: State) -> Response[dict[str, Any]]:
     embedder = state.services.retriever.embedder

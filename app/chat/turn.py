@@ -63,6 +63,8 @@ async def start_turn(
     """Open (None, or an id whose row is gone) or continue the session, store the question, and
     return the turn that answers it. `question` is already parsed and clipped; `audiences` is who
     asks (the chat route: settings.anonymous_audiences; every search of the turn obeys it)."""
+    if services.settings.flag_public:
+        audiences = ["public"]  # what every search of the turn is held to (Retriever.retrieve): its session too
     async with services.pool.acquire() as conn, conn.transaction():
         session_id = await upsert_session(conn, session_id, audiences)
         question_id = await add_message(conn, session_id, "user", question)

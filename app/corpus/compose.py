@@ -155,7 +155,7 @@ def _compose_page(path: str, files: dict[str, str], settings: Settings, source: 
         path, front.body, files, page_audiences=audiences,
         audience_of=lambda snippet: _page_audiences(snippet, files, source),
     )
-    body = clean_mdx(pasted.text)
+    body = clean_mdx(pasted.text, myst=path.endswith(".md"))
     page = Page(
         path=path,
         title=_title_for(path, front.title, body),

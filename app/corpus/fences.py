@@ -16,7 +16,16 @@ class Segment:
     is_code: bool
 
 
-def _closes(line: str, marker: str) -> bool:
+def fence_marker(line: str) -> str | None:
+    """The marker (```` ``` ````, ``~~~``, …) a line opens a code fence with; None if it opens none.
+    A backtick fence's info string may not contain backticks (CommonMark)."""
+    opening = _FENCE_OPEN.match(line.rstrip("\r\n"))
+    if opening is None or (opening.group(1)[0] == "`" and "`" in opening.group(2)):
+        return None
+    return opening.group(1)
+
+
+def closes_fence(line: str, marker: str) -> bool:
     stripped = line.strip()
     return (
         len(stripped) >= len(marker)
@@ -36,19 +45,17 @@ def split_fenced(text: str) -> list[Segment]:
     marker: str | None = None
     for line in text.splitlines(keepends=True):
         if marker is None:
-            opening = _FENCE_OPEN.match(line.rstrip("\r\n"))
-            # A backtick fence's info string may not contain backticks (CommonMark).
-            if opening and not (opening.group(1)[0] == "`" and "`" in opening.group(2)):
+            marker = fence_marker(line)
+            if marker is not None:
                 if prose:
                     segments.append(Segment("".join(prose), False))
                     prose = []
-                marker = opening.group(1)
                 code = [line]
             else:
                 prose.append(line)
         else:
             code.append(line)
-            if _closes(line, marker):
+            if closes_fence(line, marker):
                 segments.append(Segment("".join(code), True))
                 code, marker = [], None
     if marker is not None:

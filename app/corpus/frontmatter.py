@@ -32,39 +32,45 @@ class FrontMatter:
     def description(self) -> str | None:
         return _text_value(self.data.get("description"))
 
-    @property
-    def public(self) -> bool:
-        """Only an explicit yes makes a page public: a missing or odd value keeps it private."""
-        value = self.data.get("public")
-        if isinstance(value, bool):
-            return value
-        return isinstance(value, str) and value.strip().lower() in {"true", "yes"}
-
+    def _keys(self, *names: str) -> list[str]:
+        """The keys spelling one of `names`, whatever their case: YAML keys are case-sensitive,
+        but an author's `Audience:` means the same, and missing it would fail open."""
+        return [k for k in self.data if isinstance(k, str) and k.strip().lower() in names]
 
     def audiences(self) -> tuple[str, ...] | None:
         """Declared audiences (`audience: x` or a list, `audiences:` alike; `public: true`), None when none.
 
-        An explicit `public: false` with no audience is a declaration too: internal. A malformed
-        `audience`, both spellings at once, or a `public:` that the audience contradicts (an old
-        `public: true` left beside a new `audience: internal`) raises ValueError naming it: the page
-        is then internal, never the union of the two.
+        Only an explicit yes is public: a missing or odd `public` value keeps the page private, and
+        an explicit `public: false` with no audience is a declaration too: internal. A malformed
+        `audience`, two declarations of it (`audience` and `audiences`, `Audience`), or a `public`
+        that the audience contradicts (an old `public: true` left beside a new `audience: internal`)
+        raises ValueError naming it: the page is then internal, never the union of the two.
         """
         from app.sources import parse_audiences
 
-        keys = [key for key in ("audience", "audiences") if key in self.data]
-        if len(keys) == 2:
-            raise ValueError("both 'audience' and 'audiences' are declared; keep one")
+        keys, public_keys = self._keys("audience", "audiences"), self._keys("public")
+        for found in (keys, public_keys):
+            if len(found) > 1:
+                raise ValueError(f"{' and '.join(repr(k) for k in found)} are declared; keep one")
         declared = set(parse_audiences(self.data[keys[0]])) if keys else set()
-        if keys and "public" in self.data and self.public != ("public" in declared):
+        public = bool(public_keys) and _is_yes(self.data[public_keys[0]])
+        if keys and public_keys and public != ("public" in declared):
+            said = "true" if public else "false" if self.data[public_keys[0]] is False else "<not yes or true>"
             raise ValueError(
-                f"'public: {'true' if self.public else 'false'}' contradicts"
+                f"'{public_keys[0]}: {said}' contradicts"
                 f" '{keys[0]}: {', '.join(sorted(declared))}' (say public in one place)"
             )
-        if self.public:
+        if public:
             declared.add("public")
-        elif not declared and "public" in self.data:
+        elif not declared and public_keys:
             declared.add("internal")
         return tuple(sorted(declared)) if declared else None
+
+
+def _is_yes(value: object) -> bool:
+    if isinstance(value, bool):
+        return value
+    return isinstance(value, str) and value.strip().lower() in {"true", "yes"}
 
 
 def _text_value(value: object) -> str | None:

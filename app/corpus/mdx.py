@@ -77,9 +77,12 @@ _STRING_OR_COMMENT = re.compile(
 )
 
 
-# A MyST comment: a line starting with `%` (Markdown shows such a line; MyST never does, and a
-# reviewer's note there must not reach the index). Code fences are other segments: untouched.
-_MYST_COMMENT = re.compile(r"^ {0,3}%[^\n]*(?:\n|\Z)", re.MULTILINE)
+# A MyST comment: a line starting with `% ` (Markdown shows such a line; MyST never does, and a
+# reviewer's note there must not reach the index). Only in `.md` pages, which MyST reads: MDX has
+# comments of its own, and there `%` starts text ("%APPDATA%", a shell prompt in <pre>). A `%`
+# followed by a word character stays even in `.md` ("%40 of users"). Code fences are other
+# segments: untouched.
+_MYST_COMMENT = re.compile(r"^ {0,3}%(?!\w)[^\n]*(?:\n|\Z)", re.MULTILINE)
 
 
 def _bracket_balance(line: str) -> int:
@@ -95,10 +98,11 @@ def _replace_tag(match: re.Match[str]) -> str:
     return ""
 
 
-def _clean_prose(text: str) -> str:
+def _clean_prose(text: str, myst: bool) -> str:
     text = drop_colon_fence_options(clean_roles(text))  # MyST (myst.py), before inline code is hidden
     text = _drop_between(_drop_between(text, "{/*", "*/}"), "<!--", "-->")
-    text = _MYST_COMMENT.sub("", text)  # never rendered, like the two above
+    if myst:
+        text = _MYST_COMMENT.sub("", text)  # never rendered, like the two above
     text = _drop_imports_and_exports(text)
     # Inline code may show tags (`<Note>`) as literal text: hide it from the tag pass.
     found = code_spans(text)
@@ -117,26 +121,27 @@ def _clean_prose(text: str) -> str:
 _MAX_DIRECTIVE_DEPTH = 8
 
 
-def _clean_segments(text: str, depth: int = 0) -> str:
+def _clean_segments(text: str, myst: bool, depth: int = 0) -> str:
     parts = []
     for segment in split_fenced(drop_hidden_colon_directives(text)):
         if not segment.is_code:
-            parts.append(_clean_prose(segment.text))
+            parts.append(_clean_prose(segment.text, myst))
         elif depth >= _MAX_DIRECTIVE_DEPTH or directive_name(segment.text.split("\n", 1)[0]) is None:
             parts.append(segment.text)
         else:  # a MyST directive: its text (which may hold fences and directives of its own) or code
             shown, is_code = directive_text(segment.text)
-            parts.append(shown if is_code else _clean_segments(shown, depth + 1))
+            parts.append(shown if is_code else _clean_segments(shown, myst, depth + 1))
     return "".join(parts)
 
 
-def clean_mdx(text: str) -> str:
-    """The page body as plain Markdown text: prose cleaned, code fences untouched.
+def clean_mdx(text: str, *, myst: bool = False) -> str:
+    """The page body as plain Markdown text: prose cleaned, code fences untouched; `myst` for a
+    `.md` page, whose `% ` lines are MyST comments.
 
     NUL characters are dropped first: they are never text (Postgres cannot even store them), and
     with none left the NUL-delimited placeholders of `_clean_prose` cannot collide with the page.
     """
     text = text.replace("\x00", "")
-    cleaned = _clean_segments(text)
+    cleaned = _clean_segments(text, myst)
     cleaned = _BLANK_RUNS.sub("\n\n", cleaned)
     return cleaned.strip("\n") + "\n" if cleaned.strip() else ""

@@ -25,7 +25,7 @@ from __future__ import annotations
 import re
 
 from app.corpus.chunker import match_heading
-from app.corpus.fences import code_spans, split_fenced
+from app.corpus.fences import closes_fence, code_spans, fence_marker, split_fenced
 
 _DIRECTIVE_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,}|:{3,})\{([\w:-]+)\}(.*)$")  # the argument is stripped after
 _OPTION = re.compile(r"^[ \t]*:[\w-]+:(?:[ \t].*)?$")
@@ -41,6 +41,7 @@ _YAML_OPTIONS = re.compile(r"^[ \t]*---[ \t]*\n(?:.*\n)*?[ \t]*---[ \t]*\n")
 _NOT_ON_THE_PAGE = frozenset({
     "literalinclude", "include", "image", "toctree", "raw", "contents", "autosummary", "automodule",
     "autoclass", "autofunction", "automethod", "autoattribute", "autodata", "plot", "only", "ifconfig",
+    "todo",  # Sphinx shows it only with todo_include_todos
 })
 # Directives whose body is text the reader reads (admonitions, containers, tabs, cards, tables).
 _TEXT = frozenset({
@@ -173,25 +174,29 @@ def drop_colon_fence_options(prose: str) -> str:
 
 
 def drop_hidden_colon_directives(text: str) -> str:
-    """``:::{only}`` … ``:::`` (any colon fence of a directive not on the page) removed whole: from
-    its opening to the first line of at least as many colons, or to the end when never closed, as
-    MyST reads it. Code fences outside such a block are code, never an opening."""
+    """``:::{only}`` … ``:::`` (a colon fence of any directive not on the page) removed whole, as
+    MyST reads it: from the opening to the first line of at least as many colons indented less
+    than four spaces (code fences inside do not count), or to the end when never closed. Outside
+    such a block a code fence is code: a ``:::{only}`` shown in an example opens nothing."""
     out: list[str] = []
     hidden: int | None = None  # the colons of the open hidden block's opening
-    for segment in split_fenced(text):
-        if segment.is_code:
-            if hidden is None:
-                out.append(segment.text)
+    code: str | None = None  # the marker of the open code fence
+    for line in text.splitlines(keepends=True):
+        bare = line.rstrip("\r\n")
+        shallow = len(bare) - len(bare.lstrip(" ")) < 4
+        if hidden is not None:
+            if shallow and len(bare.strip()) >= hidden and set(bare.strip()) == {":"}:
+                hidden = None
             continue
-        for line in segment.text.splitlines(keepends=True):
-            bare = line.strip()
-            if hidden is not None:
-                if len(bare) >= hidden and set(bare) == {":"}:
-                    hidden = None
-                continue
-            match = _DIRECTIVE_FENCE.match(line.rstrip("\r\n"))
-            if match and match.group(1)[0] == ":" and _name(match.group(2)) in _NOT_ON_THE_PAGE:
-                hidden = len(match.group(1))
-                continue
+        if code is not None:
             out.append(line)
+            if closes_fence(line, code):
+                code = None
+            continue
+        code = fence_marker(line)
+        match = _DIRECTIVE_FENCE.match(bare) if code is None and shallow else None
+        if match and match.group(1)[0] == ":" and _name(match.group(2)) in _NOT_ON_THE_PAGE:
+            hidden = len(match.group(1))
+            continue
+        out.append(line)
     return "".join(out)
