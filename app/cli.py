@@ -323,7 +323,12 @@ def make_progress(label: str) -> tuple[Any, Callable[[int, int], None] | None]:
     """A rich progress bar on a terminal; nothing otherwise (CI logs stay clean)."""
     if not err_console.is_terminal:
         return None, None
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TimeRemainingColumn,
+    )
 
     progress = Progress(
         "[progress.description]{task.description}", BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),

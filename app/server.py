@@ -14,13 +14,13 @@ from litestar.exceptions import HTTPException
 from litestar.openapi import OpenAPIConfig
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 
-from app.rate_limit import ClientRateLimiter, load_ip_secret
 from app.chat.requests import MAX_BODY_BYTES
 from app.chat.routes import CHAT_ROUTES
 from app.config import Settings, get_settings
 from app.db.recovery import RETRY_AFTER_SECONDS, UNAVAILABLE_ERRORS
 from app.errors import ConfigError
 from app.logging import configure_logging, get_logger
+from app.rate_limit import ClientRateLimiter, load_ip_secret
 
 log = get_logger(__name__)
 

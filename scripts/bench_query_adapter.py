@@ -32,7 +32,11 @@ from app.db.pool import create_pool
 from app.db.url import resolve_database_url
 from app.search.fusion import evidence_fusion
 from app.search.legs import match_docs_sections, search_docs_sections
-from app.search.pages import pages_both_legs_rank, rank_overviews_with_their_page, select_pages
+from app.search.pages import (
+    pages_both_legs_rank,
+    rank_overviews_with_their_page,
+    select_pages,
+)
 from app.search.reduce import reduce_question
 from app.search.retrieve import build_retriever
 from app.search.terms import clip_question

@@ -12,7 +12,7 @@ import time
 import httpx
 import pytest
 
-from app.chat.answerers import ExtractiveAnswerer, Excerpt, format_excerpts
+from app.chat.answerers import Excerpt, ExtractiveAnswerer, format_excerpts
 from app.chat.stream_protocol import parse_sse
 from app.config import Settings
 from app.rate_limit import client_ip, is_trusted_proxy

@@ -27,7 +27,12 @@ from app.search.pages import (
 )
 from app.search.query_embedding import QueryEmbedder
 from app.search.rescue import find_rescue
-from app.search.retrieve import EVIDENCE_HITS, RetrievalError, Retriever, build_retriever
+from app.search.retrieve import (
+    EVIDENCE_HITS,
+    RetrievalError,
+    Retriever,
+    build_retriever,
+)
 from app.search.terms import names_page
 from tests.fake_gemini import fake_vector
 

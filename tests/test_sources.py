@@ -17,7 +17,14 @@ from app.embeddings.providers import get_embedding_provider
 from app.errors import ConfigError
 from app.search.retrieve import build_retriever
 from app.sources import Source, SourcesConfig, load_sources
-from app.sync import ExistingRow, StalePlanError, apply_plan, plan_sync, read_existing, sync_sources
+from app.sync import (
+    ExistingRow,
+    StalePlanError,
+    apply_plan,
+    plan_sync,
+    read_existing,
+    sync_sources,
+)
 from tests.helpers import commit_all, make_docs_repo, write_files
 
 SECRET = "zorblaxian"  # a word that exists only in an internal page

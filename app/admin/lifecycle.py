@@ -9,8 +9,8 @@ from litestar.datastructures import State
 
 from app.admin.runner import SyncRunner
 from app.admin.scheduler import SyncScheduler
-from app.rate_limit import ClientRateLimiter
 from app.config import Settings
+from app.rate_limit import ClientRateLimiter
 
 
 @dataclass

@@ -6,7 +6,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from litestar.openapi.datastructures import ResponseSpec
-from litestar.openapi.spec import OpenAPIHeader, Reference, OpenAPIMediaType, OpenAPIType, Operation, RequestBody, Schema
+from litestar.openapi.spec import (
+    OpenAPIHeader,
+    OpenAPIMediaType,
+    OpenAPIType,
+    Operation,
+    Reference,
+    RequestBody,
+    Schema,
+)
 
 from app.chat.requests import MAX_BODY_BYTES
 from app.search.terms import MAX_QUESTION_CHARS

@@ -10,14 +10,24 @@ from litestar.datastructures import Cookie, State
 from litestar.response import Stream
 
 from app.chat import stream_protocol as protocol
-from app.chat.api_schema import CHAT_POST_RESPONSES, UNAVAILABLE, ApiOperation, ChatOperation
-from app.rate_limit import client_key, is_trusted_proxy
+from app.chat.api_schema import (
+    CHAT_POST_RESPONSES,
+    UNAVAILABLE,
+    ApiOperation,
+    ChatOperation,
+)
 from app.chat.requests import BadChatRequest, parse_chat_body
-from app.chat.sessions import COOKIE_NAME, delete_session, list_messages, parse_session_id
+from app.chat.sessions import (
+    COOKIE_NAME,
+    delete_session,
+    list_messages,
+    parse_session_id,
+)
 from app.chat.turn import start_turn
 from app.db.recovery import RETRY_AFTER_SECONDS
 from app.db.status import count_sections
 from app.logging import get_logger
+from app.rate_limit import client_key, is_trusted_proxy
 
 log = get_logger(__name__)
 

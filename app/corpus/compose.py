@@ -7,7 +7,14 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from app.config import Settings
-from app.corpus.chunker import Chunk, Page, chunk_page, drop_duplicate_ids, page_route, path_unusable
+from app.corpus.chunker import (
+    Chunk,
+    Page,
+    chunk_page,
+    drop_duplicate_ids,
+    page_route,
+    path_unusable,
+)
 from app.corpus.code_source import read_code_source
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.git_source import read_docs_tree, resolve_commit

@@ -19,7 +19,10 @@ def get_embedding_provider(settings: Settings) -> EmbeddingProvider | None:
     if choice == "openai":
         if not settings.openai_api_key:
             raise ConfigError("EMBEDDING_PROVIDER=openai needs OPENAI_API_KEY (any value for a local server)")
-        from app.embeddings.openai_provider import OpenAIEmbeddingProvider, make_openai_client
+        from app.embeddings.openai_provider import (
+            OpenAIEmbeddingProvider,
+            make_openai_client,
+        )
 
         return OpenAIEmbeddingProvider(
             make_openai_client(settings.openai_api_key.get_secret_value(), settings.openai_base_url,

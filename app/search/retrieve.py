@@ -22,7 +22,12 @@ from app.metrics import observe_retrieval
 from app.search.confidence import Evidence, Floors, Judgment, judge
 from app.search.fusion import FusedHit, apply_weights, evidence_fusion
 from app.search.legs import Hit, match_docs_sections, query_terms, search_docs_sections
-from app.search.pages import PageChoice, pages_both_legs_rank, rank_overviews_with_their_page, select_pages
+from app.search.pages import (
+    PageChoice,
+    pages_both_legs_rank,
+    rank_overviews_with_their_page,
+    select_pages,
+)
 from app.search.query_embedding import QueryEmbedder
 from app.search.reduce import reduce_question
 from app.search.rescue import Rescue, find_rescue, place_rescue
