@@ -376,6 +376,15 @@ def test_front_matter_that_contradicts_itself_makes_the_page_internal() -> None:
     assert any("legacy.mdx" in w and "contradicts" in w for w in result.warnings)
 
 
+async def test_a_title_escaping_a_lone_surrogate_is_synced(pool, keyword_only, tmp_path: Path) -> None:
+    """YAML's "\\ud800" escape put a lone surrogate in the title, which no chunk hash or database
+    takes: the page was skipped. Front matter text is made storable like every other text (app/text.py)."""
+    pages = {"deploy.mdx": '---\ntitle: "Deploy \\ud800 guide"\naudience: public\n---\nDeploy with one command.\n'}
+    report = await _sync(pool, _source(make_docs_repo(tmp_path / "r", pages)))
+    assert report.chunks == 1, report.warnings
+    assert await pool.fetchval("select title from docs_section") == "Deploy \ufffd guide"
+
+
 def test_config_file_errors_name_the_file_table_and_key(tmp_path: Path) -> None:
     cases = {
         '[[sources]]\nrepo = "."\n': "'name' is required",

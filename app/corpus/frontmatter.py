@@ -8,6 +8,8 @@ from typing import Any
 
 import yaml
 
+from app.text import storable_text
+
 _OPEN = re.compile(r"\A(?:\ufeff)?---[ \t]*\r?\n")
 _CLOSE = re.compile(r"^---[ \t]*\r?$", re.MULTILINE)
 
@@ -74,12 +76,12 @@ def _is_yes(value: object) -> bool:
 
 
 def _text_value(value: object) -> str | None:
-    """A scalar as text (NULs dropped: Postgres stores none); a list or mapping is no title. Written
-    out, a list of YAML aliases can be billions of items long ("billion laughs")."""
+    """A scalar as storable text (YAML escapes can spell a NUL or a lone surrogate); a list or
+    mapping is no title. Written out, a list of YAML aliases can be billions of items long
+    ("billion laughs")."""
     if isinstance(value, (list, dict, set, tuple)) or value in (None, ""):
         return None
-    text = str(value).replace("\x00", "").strip()
-    return text or None
+    return storable_text(str(value), nul="").strip() or None
 
 
 def parse_front_matter(text: str) -> FrontMatter:
