@@ -29,6 +29,12 @@ _ATTRS = rf"""(?:\s+[^\s"'{{}}<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|{_BRACES}))?|\s
 _TAG = re.compile(rf"""</?[A-Za-z][\w.:-]*({_ATTRS})\s*/?>""")
 _TITLE_ATTR = re.compile(r"""\btitle\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*["'`]([^"'`]*)["'`]\s*\})""")
 _BLANK_RUNS = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
+# A MyST comment: a line starting with `% ` (Markdown shows such a line; MyST never does, and a
+# reviewer's note there must not reach the index). Only in `.md` pages, which MyST reads: MDX has
+# comments of its own, and there `%` starts text ("%APPDATA%", a shell prompt in <pre>). A `%`
+# followed by a word character stays even in `.md` ("%40 of users"). Code fences are other
+# segments: untouched.
+_MYST_COMMENT = re.compile(r"^ {0,3}%(?!\w)[^\n]*(?:\n|\Z)", re.MULTILINE)
 
 
 def _drop_between(text: str, opening: str, closing: str) -> str:
@@ -75,14 +81,6 @@ def _drop_imports_and_exports(text: str) -> str:
 _STRING_OR_COMMENT = re.compile(
     r""""(?:[^"\\]|\\.)*(?:"|\\?$)|'(?:[^'\\]|\\.)*(?:'|\\?$)|`(?:[^`\\]|\\.)*(?:`|\\?$)|//.*"""
 )
-
-
-# A MyST comment: a line starting with `% ` (Markdown shows such a line; MyST never does, and a
-# reviewer's note there must not reach the index). Only in `.md` pages, which MyST reads: MDX has
-# comments of its own, and there `%` starts text ("%APPDATA%", a shell prompt in <pre>). A `%`
-# followed by a word character stays even in `.md` ("%40 of users"). Code fences are other
-# segments: untouched.
-_MYST_COMMENT = re.compile(r"^ {0,3}%(?!\w)[^\n]*(?:\n|\Z)", re.MULTILINE)
 
 
 def _bracket_balance(line: str) -> int:

@@ -8,7 +8,8 @@ never has) left only its options: ``:start-after: __spread_start__`` in the text
 
 - A directive that pulls in something the page does not hold (a file, an image, a table of
   contents, raw output), or whose content is built only under a condition (``{only}``,
-  ``{ifconfig}``), is dropped, in either fence. So are MyST's ``%`` comment lines.
+  ``{ifconfig}``), is dropped, in either fence. (MyST's ``%`` comment lines go in mdx.py, in
+  ``.md`` pages only.)
 - An admonition or container (note, warning, dropdown, tab-item, …) becomes its text: its
   argument when that is text (a title, a first line), then its body, options gone, its headings
   bold titles (as MyST shows them: they start no section).
