@@ -18,6 +18,7 @@ from app.corpus.chunker import Page, chunk_page, github_slug
 from app.corpus.compose import DocsSource, compose_corpus, compose_files
 from app.corpus.fences import split_fenced
 from app.corpus.mdx import clean_mdx
+from app.sources import Source
 from tests.conftest import SHARED
 from tests.helpers import commit_all, copy_tree_as_repo, make_docs_repo, write_files
 
@@ -453,6 +454,31 @@ def test_pages_saved_as_utf16_are_read_with_their_front_matter(tmp_path: Path) -
         assert all(c.audiences == ("public",) for c in chunks)
         assert any("Lancez `ray start` — puis attendez." in c.text for c in chunks)
         assert not any("\x00" in c.text or "\ufffd" in c.text for c in chunks)
+
+
+def test_a_page_saved_as_utf16_without_a_byte_order_mark_keeps_its_declared_audience(tmp_path: Path) -> None:
+    """Without a byte order mark a UTF-16 page was read as UTF-8: its front matter went unread, so a
+    page declaring `audience: internal` took its source's default, public here, and anonymous users
+    were shown it."""
+    page = "---\ntitle: Runbook\naudience: internal\n---\n## Rotation\n\nThe on-call rotation starts at 09:00 — ルール.\n"
+    repo = make_docs_repo(tmp_path / "r", {"ok.md": "---\ntitle: Ok\n---\nText.\n"})
+    encodings = ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
+    for encoding in encodings:
+        (repo / "docs" / f"{encoding}.md").write_bytes(page.encode(encoding))
+    (repo / "docs" / "nul.md").write_bytes(b"---\ntitle: Nul\n---\nA stray \x00 byte in UTF-8 text.\n")
+    commit_all(repo, "pages in other encodings, unmarked")
+    source = Source(name="docs", repo=repo, dir="docs", url_prefix="", audiences=("public",))
+    result = compose_corpus(source, Settings(docs_url_prefix=""))
+    pages = {p.path: p for p in result.pages}
+    for encoding in encodings:
+        assert pages[f"{encoding}.md"].title == "Runbook", encoding
+        assert pages[f"{encoding}.md"].audiences == ("internal",), encoding
+        chunks = [c for c in result.chunks if c.page == f"{encoding}.md"]
+        assert any("The on-call rotation starts at 09:00 — ルール." in c.text for c in chunks), encoding
+    assert pages["ok.md"].audiences == ("public",)
+    # A stray NUL in a UTF-8 page does not make it UTF-16: it is dropped, the text kept.
+    assert pages["nul.md"].title == "Nul"
+    assert any("A stray  byte in UTF-8 text." in c.text for c in result.chunks if c.page == "nul.md")
 
 
 def test_two_pages_published_at_one_route_keep_the_first_and_warn() -> None:

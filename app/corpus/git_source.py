@@ -99,10 +99,44 @@ def read_docs_tree(repo: Path, branch: str, docs_dir: str) -> dict[str, str]:
 
 
 def decode_text(data: bytes) -> str:
-    """A file's text: UTF-16 or UTF-32 when it starts with that encoding's byte order mark, else
-    UTF-8 (a UTF-8 mark dropped); bytes that do not decode become U+FFFD. Read as UTF-8, a UTF-16
-    page was every other character a NUL: its front matter unread and its audience undeclared."""
+    """A file's text: UTF-16 or UTF-32 when it starts with that encoding's byte order mark, or has
+    none but its NUL bytes say so (_unmarked_encoding), else UTF-8 (a UTF-8 mark dropped); bytes
+    that do not decode become U+FFFD. Read as UTF-8, a UTF-16 page was every other character a NUL:
+    its front matter unread, so a page declaring `audience: internal` took its source's default."""
     for mark, encoding in _BYTE_ORDER_MARKS:
         if data.startswith(mark):
             return data[len(mark):].decode(encoding, "replace")
+    if (encoding := _unmarked_encoding(data)) is not None:
+        return data.decode(encoding, "replace")
     return data.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "replace")
+
+
+def _unmarked_encoding(data: bytes) -> str | None:
+    """UTF-16 or UTF-32 written without a byte order mark, told by where its NUL bytes fall: a
+    text file in UTF-8 has none, while in UTF-16 every Latin character has its zero byte on the
+    same side (odd offsets little-endian, even ones big-endian), and in UTF-32 a character's top
+    byte is always zero. Judged on the first 4 KiB; None when the pattern is not clear (a page of
+    CJK text alone has too few Latin characters to tell, and is read as UTF-8)."""
+    sample = data[:4096]
+    if b"\x00" not in sample:
+        return None
+    units = len(sample) // 4 * 4
+    if units and len(data) % 4 == 0:
+        zeros = [sample[offset:units:4].count(0) for offset in range(4)]
+        quarter = units // 4
+        # The top byte of a code point is always zero, the next one for all but emoji and rarer.
+        if zeros[3] == quarter and zeros[2] * 4 >= quarter * 3 and zeros[0] < quarter:
+            return "utf-32-le"
+        if zeros[0] == quarter and zeros[1] * 4 >= quarter * 3 and zeros[3] < quarter:
+            return "utf-32-be"
+    if len(data) % 2:
+        return None
+    even, odd = sample[0::2].count(0), sample[1::2].count(0)
+    half = len(sample) // 2
+    # A sixteenth of a docs page's characters at least are Latin (markup, code, spaces, newlines),
+    # whose high byte is zero; a stray NUL in a UTF-8 page is not that many.
+    if odd >= half // 16 and even * 8 < odd:
+        return "utf-16-le"
+    if even >= half // 16 and odd * 8 < even:
+        return "utf-16-be"
+    return None
