@@ -332,7 +332,9 @@ def test_a_public_page_cannot_paste_an_internal_page_or_snippet() -> None:
 
 def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> None:
     """MyST's `{only}` (either fence), `{ifconfig}` and `%` comments were indexed as page text, so the
-    chat quoted an internal note from a public page; the code fence beside them keeps its `%` line."""
+    chat quoted an internal note from a public page; the code fence beside them keeps its `%` line.
+    So were a `%comment` with no space, the same markup in a block quote, and `.. only::` or an RST
+    comment in `{eval-rst}`."""
     page = (
         "---\ntitle: Deploy\naudience: public\n---\nDeploy with one command.\n\n"
         f"```{{only}} internal\nThe staging token is {SECRET}1.\n```\n\n"
@@ -345,13 +347,22 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
         # MyST closes a colon fence only with a line indented less than four spaces, and a code fence
         # left open inside it ends with it, not with the page.
         f":::{{only}} internal\n    :::\n{SECRET}8\n```\nunclosed\n:::\n\n"
-        "%40 of deploys roll back.\n\nRoll back from the dashboard.\n"
+        # Every line starting with `%` is a MyST comment, with a space after it or not.
+        f"%{SECRET}9 reviewer note\nRoll back from the dashboard.\n\n"
+        # In a block quote, as at the top of the page (nested quotes too).
+        f"> A quoted tip everyone reads.\n> :::{{only}} internal\n> {SECRET}10\n> :::\n>\n"
+        f"> ```{{only}} internal\n> {SECRET}11\n> ```\n> > % {SECRET}12\n> > A nested quote.\n"
+        "> ```bash\n> % ray status\n> ```\n\n"
+        # reStructuredText in `{eval-rst}`: its `only` directive and its comments.
+        f"```{{eval-rst}}\n.. note:: An RST note.\n\n.. only:: internal\n\n   {SECRET}13\n\n"
+        f".. {SECRET}14 a comment\n   still the comment\n\nRST text after.\n```\n"
     )
     text = "\n".join(c.text for c in _chunks({"deploy.md": page}).chunks)
     assert SECRET not in text
     assert "Deploy with one command." in text and "The dashboard shows the deploy." in text
     assert "A note everyone reads." in text and "% ray start --head" in text and "Roll back from" in text
-    assert "%40 of deploys" in text
+    assert "> A quoted tip everyone reads." in text and "> > A nested quote." in text and "> % ray status" in text
+    assert ".. note:: An RST note." in text and "RST text after." in text and "still the comment" not in text
     # MDX is not MyST: there a line starting with `%` is text the page shows.
     mdx = "---\ntitle: W\naudience: public\n---\n<Step title=\"Windows\">\n% APPDATA holds the config.\n</Step>\n"
     assert "% APPDATA holds the config." in _chunks({"windows.mdx": mdx}).chunks[0].text

@@ -15,7 +15,7 @@ from app.corpus.myst import (
     directive_name,
     directive_text,
     drop_colon_fence_options,
-    drop_hidden_colon_directives,
+    drop_hidden_blocks,
 )
 from app.corpus.snippets import MAX_IMPORT_CHARS
 
@@ -29,12 +29,6 @@ _ATTRS = rf"""(?:\s+[^\s"'{{}}<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|{_BRACES}))?|\s
 _TAG = re.compile(rf"""</?[A-Za-z][\w.:-]*({_ATTRS})\s*/?>""")
 _TITLE_ATTR = re.compile(r"""\btitle\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*["'`]([^"'`]*)["'`]\s*\})""")
 _BLANK_RUNS = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
-# A MyST comment: a line starting with `% ` (Markdown shows such a line; MyST never does, and a
-# reviewer's note there must not reach the index). Only in `.md` pages, which MyST reads: MDX has
-# comments of its own, and there `%` starts text ("%APPDATA%", a shell prompt in <pre>). A `%`
-# followed by a word character stays even in `.md` ("%40 of users"). Code fences are other
-# segments: untouched.
-_MYST_COMMENT = re.compile(r"^ {0,3}%(?!\w)[^\n]*(?:\n|\Z)", re.MULTILINE)
 
 
 def _drop_between(text: str, opening: str, closing: str) -> str:
@@ -96,11 +90,9 @@ def _replace_tag(match: re.Match[str]) -> str:
     return ""
 
 
-def _clean_prose(text: str, myst: bool) -> str:
+def _clean_prose(text: str) -> str:
     text = drop_colon_fence_options(clean_roles(text))  # MyST (myst.py), before inline code is hidden
     text = _drop_between(_drop_between(text, "{/*", "*/}"), "<!--", "-->")
-    if myst:
-        text = _MYST_COMMENT.sub("", text)  # never rendered, like the two above
     text = _drop_imports_and_exports(text)
     # Inline code may show tags (`<Note>`) as literal text: hide it from the tag pass.
     found = code_spans(text)
@@ -121,9 +113,9 @@ _MAX_DIRECTIVE_DEPTH = 8
 
 def _clean_segments(text: str, myst: bool, depth: int = 0) -> str:
     parts = []
-    for segment in split_fenced(drop_hidden_colon_directives(text)):
+    for segment in split_fenced(drop_hidden_blocks(text, myst_comments=myst)):
         if not segment.is_code:
-            parts.append(_clean_prose(segment.text, myst))
+            parts.append(_clean_prose(segment.text))
         elif depth >= _MAX_DIRECTIVE_DEPTH or directive_name(segment.text.split("\n", 1)[0]) is None:
             parts.append(segment.text)
         else:  # a MyST directive: its text (which may hold fences and directives of its own) or code
@@ -134,7 +126,7 @@ def _clean_segments(text: str, myst: bool, depth: int = 0) -> str:
 
 def clean_mdx(text: str, *, myst: bool = False) -> str:
     """The page body as plain Markdown text: prose cleaned, code fences untouched; `myst` for a
-    `.md` page, whose `% ` lines are MyST comments.
+    `.md` page, whose `%` lines are MyST comments.
 
     NUL characters are dropped first: they are never text (Postgres cannot even store them), and
     with none left the NUL-delimited placeholders of `_clean_prose` cannot collide with the page.

@@ -8,13 +8,14 @@ never has) left only its options: ``:start-after: __spread_start__`` in the text
 
 - A directive that pulls in something the page does not hold (a file, an image, a table of
   contents, raw output), or whose content is built only under a condition (``{only}``,
-  ``{ifconfig}``), is dropped, in either fence. (MyST's ``%`` comment lines go in mdx.py, in
-  ``.md`` pages only.)
+  ``{ifconfig}``), is dropped, in either fence, in a block quote too; so are MyST's ``%``
+  comment lines, in ``.md`` pages (drop_hidden_blocks).
 - An admonition or container (note, warning, dropdown, tab-item, …) becomes its text: its
   argument when that is text (a title, a first line), then its body, options gone, its headings
   bold titles (as MyST shows them: they start no section).
 - Any other directive is code (``{code-block} python``, ``{eval-rst}``, Quarto's ``{python}`` and
-  ``{mermaid}``): it stays a code fence, in its language; a known directive loses its options.
+  ``{mermaid}``): it stays a code fence, in its language; a known directive loses its options. In
+  ``{eval-rst}``, reStructuredText's hidden directives (``.. only::``) and comments go too.
 - A ``:::{name}`` fence keeps its lines (the chunker keeps such a callout whole), options gone;
   one of a directive not on the page goes whole.
 - A role keeps its text: ``{ref}`Ray Data <data>``` → ``Ray Data``, ``{class}`ray.data.Dataset``` →
@@ -39,11 +40,14 @@ _YAML_OPTIONS = re.compile(r"^[ \t]*---[ \t]*\n(?:.*\n)*?[ \t]*---[ \t]*\n")
 # Directives whose content is not on the page (build-time includes, images, navigation), and
 # content built only under a condition (`{only} internal`, `{ifconfig}`): the public site may never
 # show it, and the index must not either.
-_NOT_ON_THE_PAGE = frozenset({
-    "literalinclude", "include", "image", "toctree", "raw", "contents", "autosummary", "automodule",
-    "autoclass", "autofunction", "automethod", "autoattribute", "autodata", "plot", "only", "ifconfig",
+_SHOWN_ONLY_UNDER_A_CONDITION = frozenset({
+    "only", "ifconfig",
     "todo",  # Sphinx shows it only with todo_include_todos
 })
+_NOT_ON_THE_PAGE = _SHOWN_ONLY_UNDER_A_CONDITION | {
+    "literalinclude", "include", "image", "toctree", "raw", "contents", "autosummary", "automodule",
+    "autoclass", "autofunction", "automethod", "autoattribute", "autodata", "plot",
+}
 # Directives whose body is text the reader reads (admonitions, containers, tabs, cards, tables).
 _TEXT = frozenset({
     "note", "tip", "hint", "important", "warning", "caution", "danger", "error", "attention", "seealso",
@@ -126,9 +130,43 @@ def directive_text(fence: str) -> tuple[str, bool]:
         # Blank lines around it: a tab's title never runs into the tab before it.
         return "\n" + "\n\n".join(part for part in shown if part) + "\n\n", False
     language = (argument.split() or [""])[0] if name in _CODE_WITH_LANGUAGE_ARGUMENT else name
+    if name == "eval-rst":
+        body = _drop_hidden_rst(body)
     if body and not body.endswith("\n"):
         body += "\n"
     return f"{marker}{language}\n{body}{marker}\n", True
+
+
+# reStructuredText's explicit markup: `.. name:: argument`, a target `.. _label:`, a footnote or
+# citation `.. [1]`, a substitution `.. |name|`; anything else after `..` is a comment.
+_RST_EXPLICIT = re.compile(r"^([ \t]*)\.\.(?:[ \t]+(.*))?$")
+_RST_DIRECTIVE = re.compile(r"([\w:-]+)::")
+_RST_NOT_COMMENT = re.compile(r"[\w:-]+::|_|\[|\|")
+
+
+def _drop_hidden_rst(body: str) -> str:
+    """An ``{eval-rst}`` body without the reStructuredText the site may never show: a directive
+    shown only under a condition (``.. only:: internal``) or a comment (``.. a note``), each with
+    its indented block. The rest stays code, as written (``.. autoclass:: ray.data.Dataset`` names
+    what the section is about)."""
+    out: list[str] = []
+    hidden: int | None = None  # the indent of the hidden block's opening line
+    for line in body.splitlines(keepends=True):
+        bare = line.rstrip("\r\n")
+        indent = len(bare) - len(bare.lstrip())
+        if hidden is not None:
+            if not bare.strip() or indent > hidden:
+                continue
+            hidden = None
+        explicit = _RST_EXPLICIT.match(bare)
+        if explicit:
+            rest = explicit.group(2) or ""
+            directive = _RST_DIRECTIVE.match(rest)
+            if (directive and _name(directive.group(1)) in _SHOWN_ONLY_UNDER_A_CONDITION) or not _RST_NOT_COMMENT.match(rest):
+                hidden = len(explicit.group(1))
+                continue
+        out.append(line)
+    return "".join(out)
 
 
 def _explicit_title(inner: str) -> str | None:
@@ -174,30 +212,70 @@ def drop_colon_fence_options(prose: str) -> str:
     return "".join(out)
 
 
-def drop_hidden_colon_directives(text: str) -> str:
-    """``:::{only}`` … ``:::`` (a colon fence of any directive not on the page) removed whole, as
-    MyST reads it: from the opening to the first line of at least as many colons indented less
-    than four spaces (code fences inside do not count), or to the end when never closed. Outside
-    such a block a code fence is code: a ``:::{only}`` shown in an example opens nothing."""
-    out: list[str] = []
-    hidden: int | None = None  # the colons of the open hidden block's opening
+# A MyST comment: a line starting with `%` (MyST never shows it, and a reviewer's note there must
+# not reach the index), in `.md` pages only: MDX has comments of its own, and there `%` starts
+# text ("%APPDATA%", a shell prompt in <pre>).
+_MYST_COMMENT = re.compile(r"^ {0,3}%")
+# One level of block quote, and the one space after its `>` that CommonMark takes with it.
+_BLOCKQUOTE = re.compile(r"^ {0,3}> ?")
+# Block quotes inside block quotes are read this deep for hidden text; deeper ones are dropped
+# (a hostile page of thousands of `>` must not exhaust the stack; no docs page nests that far).
+_MAX_QUOTE_DEPTH = 8
+
+
+def drop_hidden_blocks(text: str, *, myst_comments: bool) -> str:
+    """``text`` without what the built site never shows: a fence of a directive not on the page
+    (``:::{only}`` … ``:::``, ```` ```{only} ```` … ```` ``` ````) and, with ``myst_comments``,
+    MyST's ``%`` comment lines; in block quotes too (``> :::{only} internal``), whose lines the
+    other passes take for prose. A colon fence closes as MyST closes it: at the first line of at
+    least as many colons indented less than four spaces (code fences inside do not count), or at
+    the end of its block quote or page. Outside such a block a code fence is code: a ``:::{only}``
+    shown in an example opens nothing."""
+    lines = text.splitlines(keepends=True)
+    return "".join(lines[number] for number in _shown_lines(lines, myst_comments, 0))
+
+
+def _shown_lines(lines: list[str], myst_comments: bool, depth: int) -> list[int]:
+    shown: list[int] = []
+    hidden_colons: int | None = None  # the colons of the open hidden colon fence's opening
+    hidden_fence: str | None = None  # the marker of the open hidden code-style fence
     code: str | None = None  # the marker of the open code fence
-    for line in text.splitlines(keepends=True):
+    number = 0
+    while number < len(lines):
+        line = lines[number]
         bare = line.rstrip("\r\n")
         shallow = len(bare) - len(bare.lstrip(" ")) < 4
-        if hidden is not None:
-            if shallow and len(bare.strip()) >= hidden and set(bare.strip()) == {":"}:
-                hidden = None
+        number += 1
+        if hidden_colons is not None:
+            if shallow and len(bare.strip()) >= hidden_colons and set(bare.strip()) == {":"}:
+                hidden_colons = None
+            continue
+        if hidden_fence is not None:
+            if closes_fence(line, hidden_fence):
+                hidden_fence = None
             continue
         if code is not None:
-            out.append(line)
+            shown.append(number - 1)
             if closes_fence(line, code):
                 code = None
             continue
-        code = fence_marker(line)
-        match = _DIRECTIVE_FENCE.match(bare) if code is None and shallow else None
-        if match and match.group(1)[0] == ":" and _name(match.group(2)) in _NOT_ON_THE_PAGE:
-            hidden = len(match.group(1))
+        if _BLOCKQUOTE.match(bare):  # the whole quote, read as a page of its own
+            first = number - 1
+            while number < len(lines) and _BLOCKQUOTE.match(lines[number]):
+                number += 1
+            if depth < _MAX_QUOTE_DEPTH:
+                inner = [_BLOCKQUOTE.sub("", quoted, count=1) for quoted in lines[first:number]]
+                shown += [first + kept for kept in _shown_lines(inner, myst_comments, depth + 1)]
             continue
-        out.append(line)
-    return "".join(out)
+        code = fence_marker(line)
+        match = _DIRECTIVE_FENCE.match(bare) if shallow else None
+        if match and _name(match.group(2)) in _NOT_ON_THE_PAGE:
+            if match.group(1)[0] == ":":
+                hidden_colons = len(match.group(1))
+            else:
+                hidden_fence, code = code, None
+            continue
+        if myst_comments and _MYST_COMMENT.match(bare):
+            continue
+        shown.append(number - 1)
+    return shown
