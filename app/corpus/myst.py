@@ -162,7 +162,8 @@ def _drop_hidden_rst(body: str) -> str:
         if explicit:
             rest = explicit.group(2) or ""
             directive = _RST_DIRECTIVE.match(rest)
-            if (directive and _name(directive.group(1)) in _SHOWN_ONLY_UNDER_A_CONDITION) or not _RST_NOT_COMMENT.match(rest):
+            conditional = directive is not None and _name(directive.group(1)) in _SHOWN_ONLY_UNDER_A_CONDITION
+            if conditional or not _RST_NOT_COMMENT.match(rest):
                 hidden = len(explicit.group(1))
                 continue
         out.append(line)
