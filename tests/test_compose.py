@@ -212,6 +212,11 @@ def test_chunks_headings_anchors_and_hrefs() -> None:
     assert chunks[1].embed_text == f"Guide › Install\n\n{chunks[1].text}"
     no_prefix = chunk_page(Page("a/b.md", "B", None, False, "## X\ny\n"), url_prefix="")
     assert no_prefix[0].href == "/a/b#x"
+    # A heading of punctuation or emoji has no anchor on GitHub: its link is the page, not a
+    # "#section" the site does not have; a second one is "-1", as GitHub numbers it.
+    marks = chunk_page(Page("a/c.md", "C", None, False, "## ???\ny\n\n## 🚀\nz\n\n## Section\nw\n"), url_prefix="")
+    assert [c.href for c in marks] == ["/a/c", "/a/c#-1", "/a/c#section"]
+    assert len({c.id for c in marks}) == 3
 
 
 @pytest.mark.parametrize(

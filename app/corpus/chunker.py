@@ -115,7 +115,8 @@ class AnchorAllocator:
         self._seen: dict[str, int] = {}
 
     def allocate(self, base: str) -> str:
-        base = base or "section"
+        # A heading of punctuation or emoji alone slugs to "": GitHub gives it the anchor "" (its
+        # link is the page) and the next such heading "-1".
         if base not in self._seen:
             self._seen[base] = 0
             return base
@@ -363,7 +364,8 @@ def chunk_page(
                 continue  # no text before the first section (a title heading at most): nothing to index
             href, base_id, heading = route, page.path, ""
         else:
-            href, base_id, heading = f"{route}#{section.anchor}", f"{page.path}#{section.anchor}", section.heading
+            fragment = f"#{section.anchor}" if section.anchor else ""  # "": no anchor to link to
+            href, base_id, heading = f"{route}{fragment}", f"{page.path}#{section.anchor}", section.heading
         breadcrumb = _BREADCRUMB_SEPARATOR.join([page.title, *section.trail])
         for number, part in enumerate(split_text(body, max_chars), start=1):
             # The breadcrumb starts with the page title: it is said once.
