@@ -114,8 +114,10 @@ class ExistingRow:
 
     @property
     def version(self) -> tuple[object, ...]:
-        """What a plan relies on: if this differs at apply time, the plan is stale."""
-        return (self.content_hash, self.embedding_model, self.has_embedding)
+        """What a plan relies on: if this differs at apply time, the plan is stale. The metadata
+        counts: a plan leaves a row it found unchanged as it is, so had another sync (of another
+        commit) made the page public meanwhile, this one would leave it public against its commit."""
+        return (self.content_hash, self.embedding_model, self.has_embedding, self.metadata)
 
 
 @dataclass
@@ -310,14 +312,7 @@ async def apply_plan(
             await conn.execute("select pg_advisory_xact_lock($1)", SYNC_LOCK_KEY)
         elif not await conn.fetchval("select pg_try_advisory_xact_lock($1)", SYNC_LOCK_KEY):
             raise SyncBusyError("another sync is running on this database (advisory lock held); try again when it ends")
-        now = {
-            r["id"]: (r["content_hash"], r["embedding_model"], r["has_embedding"])
-            for r in await conn.fetch(
-                "select id, content_hash, embedding_model, embedding is not null as has_embedding"
-                " from public.docs_section"
-            )
-        }
-        if now != plan.planned_from:
+        if {row.id: row.version for row in await read_existing(conn)} != plan.planned_from:
             raise StalePlanError("the index changed while this sync was embedding")
         if plan.to_embed:
             await conn.executemany(

@@ -289,6 +289,29 @@ def test_plan_is_pure_new_changed_metadata_vanished_and_kept_sources() -> None:
     assert "gone:y.mdx" not in changed_model.delete_ids
 
 
+async def test_apply_refuses_a_plan_made_before_another_sync_changed_an_audience(pool, keyword_only,
+                                                                              tmp_path: Path) -> None:
+    """Two syncs of different commits overlapped: the stale-plan check compared text and vectors
+    only, so a plan that found a page unchanged left it as the other sync had just made it, public
+    here, against its own commit, which says internal."""
+    repo = make_docs_repo(tmp_path / "r", {"a.mdx": "---\ntitle: A\naudience: internal\n---\nAlpha.\n",
+                                           "b.mdx": "---\ntitle: B\naudience: public\n---\nBeta.\n"})
+    await _sync(pool, _source(repo))
+    async with pool.acquire() as conn:
+        existing = await read_existing(conn)
+    chunks = _chunks({"a.mdx": "---\ntitle: A\naudience: internal\n---\nAlpha.\n",
+                      "b.mdx": "---\ntitle: B\naudience: public\n---\nBeta, edited.\n"}).chunks
+    plan = plan_sync(existing, chunks, model=None, synced_sources={"docs"}, configured_sources=None)
+    assert [c.id for c in plan.to_embed] == ["docs:b.mdx"] and not plan.metadata_only
+    async with pool.acquire() as conn:
+        await conn.execute("update docs_section set audiences = '{public}' where id = 'docs:a.mdx'")  # the other sync
+        with pytest.raises(StalePlanError):
+            await apply_plan(conn, plan, {}, None)
+    report = await _sync(pool, _source(repo))  # re-planned from what is there: the commit's audiences
+    assert report.metadata_only == 1
+    assert await pool.fetchval("select audiences from docs_section where id = 'docs:a.mdx'") == ["internal"]
+
+
 async def test_apply_refuses_a_plan_made_from_rows_that_changed(pool, keyword_only, tmp_path: Path) -> None:
     repo = make_docs_repo(tmp_path / "r", {"a.mdx": "---\ntitle: A\n---\nAlpha.\n"})
     await _sync(pool, _source(repo))
