@@ -471,6 +471,11 @@ def test_a_page_saved_as_utf16_without_a_byte_order_mark_keeps_its_declared_audi
     for encoding in encodings:
         (repo / "docs" / f"{encoding}.md").write_bytes(page.encode(encoding))
     (repo / "docs" / "nul.md").write_bytes(b"---\ntitle: Nul\n---\nA stray \x00 byte in UTF-8 text.\n")
+    # Too short, odd in length or too CJK to tell: read as UTF-8 with its NULs dropped, the front
+    # matter's ASCII is still read.
+    (repo / "docs" / "short.md").write_bytes(b"---\naudience: internal\n---\nToken 1.\x00\n")
+    (repo / "docs" / "odd.md").write_bytes(page.encode("utf-16-le") + b"\n")
+    (repo / "docs" / "cjk.md").write_bytes(("---\naudience: internal\n---\n" + "日本語の文書。" * 200).encode("utf-16-le"))
     commit_all(repo, "pages in other encodings, unmarked")
     source = Source(name="docs", repo=repo, dir="docs", url_prefix="", audiences=("public",))
     result = compose_corpus(source, Settings(docs_url_prefix=""))
@@ -481,6 +486,8 @@ def test_a_page_saved_as_utf16_without_a_byte_order_mark_keeps_its_declared_audi
         chunks = [c for c in result.chunks if c.page == f"{encoding}.md"]
         assert any("The on-call rotation starts at 09:00 — ルール." in c.text for c in chunks), encoding
     assert pages["ok.md"].audiences == ("public",)
+    for name in ("short.md", "odd.md", "cjk.md"):
+        assert pages[name].audiences == ("internal",), name
     # A stray NUL in a UTF-8 page does not make it UTF-16: it is dropped, the text kept.
     assert pages["nul.md"].title == "Nul"
     assert any("A stray  byte in UTF-8 text." in c.text for c in result.chunks if c.page == "nul.md")

@@ -108,7 +108,13 @@ def decode_text(data: bytes) -> str:
             return data[len(mark):].decode(encoding, "replace")
     if (encoding := _unmarked_encoding(data)) is not None:
         return data.decode(encoding, "replace")
-    return data.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "replace")
+    # NUL is never text (Postgres cannot store it): dropped here, before the front matter is read,
+    # so that the ASCII of a UTF-16 page too short or too odd to tell still declares its audience.
+    return data.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "replace").replace("\x00", "")
+
+
+# Fewer zero bytes than this tell nothing (a short page, a stray NUL): read as UTF-8, NULs dropped.
+_MIN_ZEROS = 8
 
 
 def _unmarked_encoding(data: bytes) -> str | None:
@@ -121,7 +127,7 @@ def _unmarked_encoding(data: bytes) -> str | None:
     if b"\x00" not in sample:
         return None
     units = len(sample) // 4 * 4
-    if units and len(data) % 4 == 0:
+    if units >= 4 * _MIN_ZEROS:
         zeros = [sample[offset:units:4].count(0) for offset in range(4)]
         quarter = units // 4
         # The top byte of a code point is always zero, the next one for all but emoji and rarer.
@@ -129,14 +135,13 @@ def _unmarked_encoding(data: bytes) -> str | None:
             return "utf-32-le"
         if zeros[0] == quarter and zeros[1] * 4 >= quarter * 3 and zeros[3] < quarter:
             return "utf-32-be"
-    if len(data) % 2:
-        return None
     even, odd = sample[0::2].count(0), sample[1::2].count(0)
-    half = len(sample) // 2
     # A sixteenth of a docs page's characters at least are Latin (markup, code, spaces, newlines),
-    # whose high byte is zero; a stray NUL in a UTF-8 page is not that many.
-    if odd >= half // 16 and even * 8 < odd:
+    # whose high byte is zero; a stray NUL or two in a UTF-8 page is not that many. A trailing odd
+    # byte decodes to U+FFFD.
+    enough = max(len(sample) // 32, _MIN_ZEROS)
+    if odd >= enough and even * 8 < odd:
         return "utf-16-le"
-    if even >= half // 16 and odd * 8 < even:
+    if even >= enough and odd * 8 < even:
         return "utf-16-be"
     return None
