@@ -111,7 +111,7 @@ class ExistingRow:
     embedding_model: str | None
     has_embedding: bool
     metadata: tuple[object, ...]
-    metadata_hash: str = ""  # md5 of the metadata columns, as _VERSIONS computes it
+    metadata_hash: bytes = b""  # sha256 of the metadata columns, as _VERSIONS computes it
 
     @property
     def version(self) -> tuple[object, ...]:
@@ -193,18 +193,18 @@ def plan_sync(
 
 # --- reading, embedding, applying ----------------------------------------------------------------
 
-# The metadata's hash is computed by Postgres (the same expression in both statements), so that the
-# check under the lock (_VERSIONS) reads one short column instead of every title and breadcrumb:
-# 1 s at 100k rows, against 0.1 s.
+# The metadata's hash (sha256: md5 fails on a FIPS-mode server) is computed by Postgres, the same
+# expression in both statements, so that the check under the lock (_VERSIONS) reads one short
+# column instead of every title and breadcrumb: 0.2 s at 100k rows, against 1 s.
 _EXISTING = """
 select id, source, page, title, heading, breadcrumb, href, audiences, content_hash, embedding_model,
        embedding is not null as has_embedding,
-       md5(row(source, page, title, heading, breadcrumb, href, audiences)::text) as metadata_hash
+       sha256(convert_to(row(source, page, title, heading, breadcrumb, href, audiences)::text, 'UTF8')) as metadata_hash
 from public.docs_section
 """
 _VERSIONS = """
 select id, content_hash, embedding_model, embedding is not null as has_embedding,
-       md5(row(source, page, title, heading, breadcrumb, href, audiences)::text) as metadata_hash
+       sha256(convert_to(row(source, page, title, heading, breadcrumb, href, audiences)::text, 'UTF8')) as metadata_hash
 from public.docs_section
 """
 
