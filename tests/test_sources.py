@@ -356,8 +356,8 @@ def test_a_public_page_cannot_paste_an_internal_page_or_snippet() -> None:
 def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> None:
     """MyST's `{only}` (either fence), `{ifconfig}` and `%` comments were indexed as page text, so the
     chat quoted an internal note from a public page; the code fence beside them keeps its `%` line.
-    So were a `%comment` with no space, the same markup in a block quote, and `.. only::` or an RST
-    comment in `{eval-rst}`."""
+    So were a `%comment` with no space, the same markup in a block quote or a list item, with a
+    space before its brace, and `.. only::` or an RST comment in `{eval-rst}`."""
     page = (
         "---\ntitle: Deploy\naudience: public\n---\nDeploy with one command.\n\n"
         f"```{{only}} internal\nThe staging token is {SECRET}1.\n```\n\n"
@@ -378,7 +378,16 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
         "> ```bash\n> % ray status\n> ```\n\n"
         # reStructuredText in `{eval-rst}`: its `only` directive and its comments.
         f"```{{eval-rst}}\n.. note:: An RST note.\n\n.. only:: internal\n\n   {SECRET}13\n\n"
-        f".. {SECRET}14 a comment\n   still the comment\n\nRST text after.\n```\n"
+        f".. {SECRET}14 a comment\n   still the comment\n\nRST text after.\n```\n\n"
+        # In list items, measured from the item's content column; with a space before the brace; a
+        # comment running past a line separator CommonMark does not break at; a tab-indented `:::`
+        # that closes nothing; `{eval-rst}` in a block quote.
+        f"1. A step everyone reads.\n2. :::{{only}} internal\n   {SECRET}15\n   :::\n"
+        f"- ```{{only}} internal\n  {SECRET}16\n  ```\n- % {SECRET}17\n- > :::{{only}} internal\n  > {SECRET}18\n"
+        f"- Outer item.\n    - Inner item.\n\n      :::{{only}} internal\n      {SECRET}19\n      :::\n\n"
+        f"::: {{only}} internal\n{SECRET}20\n:::\n\n``` {{only}} internal\n{SECRET}21\n```\n\n"
+        f"% a note\u2028{SECRET}22\n\n:::{{only}} internal\n\t:::\n{SECRET}23\n:::\n\n"
+        f"> ```{{eval-rst}}\n> .. only:: internal\n>\n>    {SECRET}24\n> ```\n\nThe last line.\n"
     )
     text = "\n".join(c.text for c in _chunks({"deploy.md": page}).chunks)
     assert SECRET not in text
@@ -386,6 +395,8 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
     assert "A note everyone reads." in text and "% ray start --head" in text and "Roll back from" in text
     assert "> A quoted tip everyone reads." in text and "> > A nested quote." in text and "> % ray status" in text
     assert ".. note:: An RST note." in text and "RST text after." in text and "still the comment" not in text
+    assert "1. A step everyone reads." in text and "- Outer item." in text and "- Inner item." in text
+    assert "The last line." in text
     # MDX is not MyST: there a line starting with `%` is text the page shows.
     mdx = "---\ntitle: W\naudience: public\n---\n<Step title=\"Windows\">\n% APPDATA holds the config.\n</Step>\n"
     assert "% APPDATA holds the config." in _chunks({"windows.mdx": mdx}).chunks[0].text

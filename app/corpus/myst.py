@@ -29,7 +29,7 @@ import re
 from app.corpus.chunker import match_heading
 from app.corpus.fences import closes_fence, code_spans, fence_marker, split_fenced
 
-_DIRECTIVE_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,}|:{3,})\{([\w:-]+)\}(.*)$")  # the argument is stripped after
+_DIRECTIVE_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,}|:{3,})[ \t]*\{([\w:-]+)\}(.*)$")  # the argument is stripped after
 _OPTION = re.compile(r"^[ \t]*:[\w-]+:(?:[ \t].*)?$")
 # A role is `{name}` right before an inline code span of single backticks (fences.code_spans, so
 # a `{name}` inside code is never taken for one), and never after a word, `$`, `\` or `/`
@@ -130,8 +130,6 @@ def directive_text(fence: str) -> tuple[str, bool]:
         # Blank lines around it: a tab's title never runs into the tab before it.
         return "\n" + "\n\n".join(part for part in shown if part) + "\n\n", False
     language = (argument.split() or [""])[0] if name in _CODE_WITH_LANGUAGE_ARGUMENT else name
-    if name == "eval-rst":
-        body = _drop_hidden_rst(body)
     if body and not body.endswith("\n"):
         body += "\n"
     return f"{marker}{language}\n{body}{marker}\n", True
@@ -144,18 +142,17 @@ _RST_DIRECTIVE = re.compile(r"([\w:-]+)::")
 _RST_NOT_COMMENT = re.compile(r"[\w:-]+::|_|\[|\|")
 
 
-def _drop_hidden_rst(body: str) -> str:
-    """An ``{eval-rst}`` body without the reStructuredText the site may never show: a directive
-    shown only under a condition (``.. only:: internal``) or a comment (``.. a note``), each with
-    its indented block. The rest stays code, as written (``.. autoclass:: ray.data.Dataset`` names
-    what the section is about)."""
-    out: list[str] = []
+def _shown_rst(lines: list[str]) -> list[int]:
+    """The numbers of an ``{eval-rst}`` body's lines the site may show: not those of a directive
+    shown only under a condition (``.. only:: internal``) or of a comment (``.. a note``), each
+    with its indented block. The rest stays code, as written (``.. autoclass:: ray.data.Dataset``
+    names what the section is about)."""
+    shown: list[int] = []
     hidden: int | None = None  # the indent of the hidden block's opening line
-    for line in body.splitlines(keepends=True):
+    for number, line in enumerate(lines):
         bare = line.rstrip("\r\n")
-        indent = len(bare) - len(bare.lstrip())
         if hidden is not None:
-            if not bare.strip() or indent > hidden:
+            if not bare.strip(" \t") or _indent(bare) > hidden:
                 continue
             hidden = None
         explicit = _RST_EXPLICIT.match(bare)
@@ -164,10 +161,10 @@ def _drop_hidden_rst(body: str) -> str:
             directive = _RST_DIRECTIVE.match(rest)
             conditional = directive is not None and _name(directive.group(1)) in _SHOWN_ONLY_UNDER_A_CONDITION
             if conditional or not _RST_NOT_COMMENT.match(rest):
-                hidden = len(explicit.group(1))
+                hidden = _indent(bare)
                 continue
-        out.append(line)
-    return "".join(out)
+        shown.append(number)
+    return shown
 
 
 def _explicit_title(inner: str) -> str | None:
@@ -217,66 +214,128 @@ def drop_colon_fence_options(prose: str) -> str:
 # not reach the index), in `.md` pages only: MDX has comments of its own, and there `%` starts
 # text ("%APPDATA%", a shell prompt in <pre>).
 _MYST_COMMENT = re.compile(r"^ {0,3}%")
-# One level of block quote, and the one space after its `>` that CommonMark takes with it.
+# Containers whose lines the other passes take for prose: one level of block quote (with the one
+# space after its `>` that CommonMark takes with it), and a list item's marker.
 _BLOCKQUOTE = re.compile(r"^ {0,3}> ?")
-# Block quotes inside block quotes are read this deep for hidden text; deeper ones are dropped
-# (a hostile page of thousands of `>` must not exhaust the stack; no docs page nests that far).
-_MAX_QUOTE_DEPTH = 8
+_LIST_ITEM = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$)")
+# Containers inside containers are read this deep for hidden text; deeper ones are dropped (a
+# hostile page of thousands of `>` must not exhaust the stack; no docs page nests that far).
+_MAX_CONTAINER_DEPTH = 16
+# CommonMark's line endings, and no others: str.splitlines also breaks at U+2028, form feeds, …,
+# which would end a `%` comment where MyST does not.
+_LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
+
+
+def _indent(line: str) -> int:
+    """The columns of a line's leading spaces and tabs (a tab runs to the next multiple of 4)."""
+    columns = 0
+    for char in line:
+        if char == " ":
+            columns += 1
+        elif char == "\t":
+            columns += 4 - columns % 4
+        else:
+            break
+    return columns
+
+
+def _dedent(line: str, width: int) -> str:
+    """The line without its first `width` columns of indentation (a tab split into spaces)."""
+    columns = 0
+    for position, char in enumerate(line):
+        if columns >= width or char not in " \t":
+            return " " * (columns - width) + line[position:]
+        columns += 1 if char == " " else 4 - columns % 4
+    return " " * max(columns - width, 0)
+
+
+def _closes(bare: str, char: str, length: int) -> bool:
+    """Whether a line closes a fence of `length` × `char`, as CommonMark and MyST close it."""
+    stripped = bare.strip(" \t")
+    return _indent(bare) < 4 and len(stripped) >= length and set(stripped) == {char}
 
 
 def drop_hidden_blocks(text: str, *, myst_comments: bool) -> str:
     """``text`` without what the built site never shows: a fence of a directive not on the page
-    (``:::{only}`` … ``:::``, ```` ```{only} ```` … ```` ``` ````) and, with ``myst_comments``,
-    MyST's ``%`` comment lines; in block quotes too (``> :::{only} internal``), whose lines the
-    other passes take for prose. A colon fence closes as MyST closes it: at the first line of at
-    least as many colons indented less than four spaces (code fences inside do not count), or at
-    the end of its block quote or page. Outside such a block a code fence is code: a ``:::{only}``
-    shown in an example opens nothing."""
-    lines = text.splitlines(keepends=True)
+    (``:::{only}`` … ``:::``, ```` ```{only} ```` … ```` ``` ````), reStructuredText's hidden
+    directives and comments in ``{eval-rst}``, and, with ``myst_comments``, MyST's ``%`` comment
+    lines; in block quotes and list items too (``> :::{only} internal``, ``- % note``), whose lines
+    the other passes take for prose. A fence closes as MyST closes it: at the first line of at
+    least as many colons (or backticks) indented less than four columns (code fences inside do
+    not count), or at the end of its block quote, list item or page. Outside such a block a code
+    fence is code: a ``:::{only}`` shown in an example opens nothing."""
+    lines = _LINE.findall(text)
     return "".join(lines[number] for number in _shown_lines(lines, myst_comments, 0))
+
+
+def _container(lines: list[str], first: int) -> tuple[int, list[str]] | None:
+    """(end, inner lines) of the block quote or list item starting at `first`, its markers or
+    indentation taken off; None when no container starts there."""
+    bare = lines[first].rstrip("\r\n")
+    if _BLOCKQUOTE.match(bare):
+        end = first + 1
+        while end < len(lines) and _BLOCKQUOTE.match(lines[end]):
+            end += 1
+        return end, [_BLOCKQUOTE.sub("", line, count=1) for line in lines[first:end]]
+    marker = _LIST_ITEM.match(bare)
+    if marker is None:
+        return None
+    after = _indent(" " * marker.end() + bare[marker.end():]) - marker.end()  # spaces after the marker
+    width = marker.end() + (after if 1 <= after <= 4 else 1)  # the item's content column
+    end = last = first + 1
+    while end < len(lines):
+        line = lines[end].rstrip("\r\n")
+        if line.strip(" \t") and _indent(line) < width:
+            break
+        end += 1
+        if line.strip(" \t"):
+            last = end
+    inner = [_dedent(" " * marker.end() + lines[first][marker.end():], width)]
+    return last, inner + [_dedent(line, width) for line in lines[first + 1 : last]]
 
 
 def _shown_lines(lines: list[str], myst_comments: bool, depth: int) -> list[int]:
     shown: list[int] = []
-    hidden_colons: int | None = None  # the colons of the open hidden colon fence's opening
-    hidden_fence: str | None = None  # the marker of the open hidden code-style fence
+    hidden: tuple[str, int] | None = None  # the open hidden fence's character and length
     code: str | None = None  # the marker of the open code fence
     number = 0
     while number < len(lines):
         line = lines[number]
         bare = line.rstrip("\r\n")
-        shallow = len(bare) - len(bare.lstrip(" ")) < 4
-        number += 1
-        if hidden_colons is not None:
-            if shallow and len(bare.strip()) >= hidden_colons and set(bare.strip()) == {":"}:
-                hidden_colons = None
-            continue
-        if hidden_fence is not None:
-            if closes_fence(line, hidden_fence):
-                hidden_fence = None
+        if hidden is not None:
+            if _closes(bare, *hidden):
+                hidden = None
+            number += 1
             continue
         if code is not None:
-            shown.append(number - 1)
+            shown.append(number)
             if closes_fence(line, code):
                 code = None
+            number += 1
             continue
-        if _BLOCKQUOTE.match(bare):  # the whole quote, read as a page of its own
-            first = number - 1
-            while number < len(lines) and _BLOCKQUOTE.match(lines[number]):
-                number += 1
-            if depth < _MAX_QUOTE_DEPTH:
-                inner = [_BLOCKQUOTE.sub("", quoted, count=1) for quoted in lines[first:number]]
-                shown += [first + kept for kept in _shown_lines(inner, myst_comments, depth + 1)]
+        if (container := _container(lines, number)) is not None:  # read as a page of its own
+            end, inner = container
+            if depth < _MAX_CONTAINER_DEPTH:
+                shown += [number + kept for kept in _shown_lines(inner, myst_comments, depth + 1)]
+            number = end
             continue
         code = fence_marker(line)
-        match = _DIRECTIVE_FENCE.match(bare) if shallow else None
-        if match and _name(match.group(2)) in _NOT_ON_THE_PAGE:
-            if match.group(1)[0] == ":":
-                hidden_colons = len(match.group(1))
-            else:
-                hidden_fence, code = code, None
+        match = _DIRECTIVE_FENCE.match(bare) if _indent(bare) < 4 else None
+        name = _name(match.group(2)) if match else None
+        if match and name in _NOT_ON_THE_PAGE:
+            hidden, code = (match.group(1)[0], len(match.group(1))), None
+            number += 1
+            continue
+        if code is not None and name == "eval-rst":
+            end = next((n for n in range(number + 1, len(lines)) if closes_fence(lines[n], code)), len(lines))
+            body = lines[number + 1 : end]
+            shown += [number, *(number + 1 + kept for kept in _shown_rst(body))]
+            shown += [end] if end < len(lines) else []
+            number, code = end + 1, None
             continue
         if myst_comments and _MYST_COMMENT.match(bare):
+            number += 1
             continue
-        shown.append(number - 1)
+        shown.append(number)
+        number += 1
     return shown
