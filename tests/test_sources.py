@@ -387,9 +387,17 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
         f"- Outer item.\n    - Inner item.\n\n      :::{{only}} internal\n      {SECRET}19\n      :::\n\n"
         f"::: {{only}} internal\n{SECRET}20\n:::\n\n``` {{only}} internal\n{SECRET}21\n```\n\n"
         f"% a note\u2028{SECRET}22\n\n:::{{only}} internal\n\t:::\n{SECRET}23\n:::\n\n"
-        f"> ```{{eval-rst}}\n> .. only:: internal\n>\n>    {SECRET}24\n> ```\n\nThe last line.\n"
+        f"> ```{{eval-rst}}\n> .. only:: internal\n>\n>    {SECRET}24\n> ```\n\n"
+        # `>` and a tab; a fence in indented code opens nothing; directives nested past the depth
+        # read; RST indented with no-break spaces, a target without its colon; `:::{eval-rst}`.
+        f">\t:::{{only}} internal\n>\t{SECRET}25\n>\t:::\n\npara\n\n    ```\n\n:::{{only}} internal\n{SECRET}26\n:::\n\n"
+        f"```{{eval-rst}}\n.. only:: internal\n\n\u00a0\u00a0\u00a0{SECRET}28\n\n.. _{SECRET}29\n```\n\n"
+        f":::{{eval-rst}}\n{SECRET}30\n:::\n\nThe last line.\n"
     )
-    text = "\n".join(c.text for c in _chunks({"deploy.md": page}).chunks)
+    nested = ("---\ntitle: Nested\naudience: public\n---\nNested notes.\n\n"
+              + "".join("`" * (20 - n) + "{note}\n" for n in range(10)) + f":::{{only}} internal\n{SECRET}27\n:::\n"
+              + "".join("`" * (11 + n) + "\n" for n in range(10)))
+    text = "\n".join(c.text for c in _chunks({"deploy.md": page, "nested.md": nested}).chunks)
     assert SECRET not in text
     assert "Deploy with one command." in text and "The dashboard shows the deploy." in text
     assert "A note everyone reads." in text and "% ray start --head" in text and "Roll back from" in text

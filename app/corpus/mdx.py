@@ -107,7 +107,8 @@ def _clean_prose(text: str) -> str:
 
 
 # Directives inside directives are unwrapped this deep; deeper ones stay as written (a hostile page
-# of thousands of nested openings must not exhaust the stack, nor take quadratic time).
+# of thousands of nested openings must not exhaust the stack, nor take quadratic time), less any
+# hidden block in them, which would otherwise hide below the depth read.
 _MAX_DIRECTIVE_DEPTH = 8
 
 
@@ -116,8 +117,10 @@ def _clean_segments(text: str, myst: bool, depth: int = 0) -> str:
     for segment in split_fenced(drop_hidden_blocks(text, myst_comments=myst)):
         if not segment.is_code:
             parts.append(_clean_prose(segment.text))
-        elif depth >= _MAX_DIRECTIVE_DEPTH or directive_name(segment.text.split("\n", 1)[0]) is None:
+        elif directive_name(segment.text.split("\n", 1)[0]) is None:
             parts.append(segment.text)
+        elif depth >= _MAX_DIRECTIVE_DEPTH:  # as written, but hidden blocks found without reading fences
+            parts.append(drop_hidden_blocks(segment.text, myst_comments=myst, fences_are_code=False))
         else:  # a MyST directive: its text (which may hold fences and directives of its own) or code
             shown, is_code = directive_text(segment.text)
             parts.append(shown if is_code else _clean_segments(shown, myst, depth + 1))

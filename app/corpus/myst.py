@@ -139,7 +139,12 @@ def directive_text(fence: str) -> tuple[str, bool]:
 # citation `.. [1]`, a substitution `.. |name|`; anything else after `..` is a comment.
 _RST_EXPLICIT = re.compile(r"^([ \t]*)\.\.(?:[ \t]+(.*))?$")
 _RST_DIRECTIVE = re.compile(r"([\w:-]+)::")
-_RST_NOT_COMMENT = re.compile(r"[\w:-]+::|_|\[|\|")
+_RST_NOT_COMMENT = re.compile(
+    r"[\w:-]+::"  # a directive
+    r"|_(?:`[^`]+`|[^`:\s][^:]*):(?:\s|$)|__(?:\s|$)"  # a target `_name: url`, an anonymous one
+    r"|\[[^\]\s]+\](?:\s|$)"  # a footnote or citation `[1]`
+    r"|\|[^|\s][^|]*\|(?:\s|$)"  # a substitution `|name|`
+)
 
 
 def _shown_rst(lines: list[str]) -> list[int]:
@@ -151,8 +156,10 @@ def _shown_rst(lines: list[str]) -> list[int]:
     hidden: int | None = None  # the indent of the hidden block's opening line
     for number, line in enumerate(lines):
         bare = line.rstrip("\r\n")
+        # docutils indents with any whitespace (a no-break space too): counted as one column each.
+        indent = len(bare) - len(bare.lstrip())
         if hidden is not None:
-            if not bare.strip(" \t") or _indent(bare) > hidden:
+            if not bare.strip() or indent > hidden:
                 continue
             hidden = None
         explicit = _RST_EXPLICIT.match(bare)
@@ -161,7 +168,7 @@ def _shown_rst(lines: list[str]) -> list[int]:
             directive = _RST_DIRECTIVE.match(rest)
             conditional = directive is not None and _name(directive.group(1)) in _SHOWN_ONLY_UNDER_A_CONDITION
             if conditional or not _RST_NOT_COMMENT.match(rest):
-                hidden = _indent(bare)
+                hidden = indent
                 continue
         shown.append(number)
     return shown
@@ -249,13 +256,25 @@ def _dedent(line: str, width: int) -> str:
     return " " * max(columns - width, 0)
 
 
+def _unquote(line: str) -> str:
+    """A block quote's line without its `>` and the one column of space after it; a tab there
+    counts for the columns it runs to, one of them taken (`>\t:::` is indented two)."""
+    marker = _BLOCKQUOTE.match(line)
+    assert marker is not None
+    rest = line[marker.end():]
+    if marker.group(0).endswith(">") and rest.startswith("\t"):
+        column = marker.end()  # the tab's column
+        rest = " " * (4 - column % 4 - 1) + rest[1:]
+    return rest
+
+
 def _closes(bare: str, char: str, length: int) -> bool:
     """Whether a line closes a fence of `length` × `char`, as CommonMark and MyST close it."""
     stripped = bare.strip(" \t")
     return _indent(bare) < 4 and len(stripped) >= length and set(stripped) == {char}
 
 
-def drop_hidden_blocks(text: str, *, myst_comments: bool) -> str:
+def drop_hidden_blocks(text: str, *, myst_comments: bool, fences_are_code: bool = True) -> str:
     """``text`` without what the built site never shows: a fence of a directive not on the page
     (``:::{only}`` … ``:::``, ```` ```{only} ```` … ```` ``` ````), reStructuredText's hidden
     directives and comments in ``{eval-rst}``, and, with ``myst_comments``, MyST's ``%`` comment
@@ -263,9 +282,10 @@ def drop_hidden_blocks(text: str, *, myst_comments: bool) -> str:
     the other passes take for prose. A fence closes as MyST closes it: at the first line of at
     least as many colons (or backticks) indented less than four columns (code fences inside do
     not count), or at the end of its block quote, list item or page. Outside such a block a code
-    fence is code: a ``:::{only}`` shown in an example opens nothing."""
+    fence is code: a ``:::{only}`` shown in an example opens nothing, unless ``fences_are_code`` is
+    False (for directives nested past the depth mdx.py unwraps, whose fences are never read)."""
     lines = _LINE.findall(text)
-    return "".join(lines[number] for number in _shown_lines(lines, myst_comments, 0))
+    return "".join(lines[number] for number in _shown_lines(lines, myst_comments, 0, fences_are_code))
 
 
 def _container(lines: list[str], first: int) -> tuple[int, list[str]] | None:
@@ -276,7 +296,7 @@ def _container(lines: list[str], first: int) -> tuple[int, list[str]] | None:
         end = first + 1
         while end < len(lines) and _BLOCKQUOTE.match(lines[end]):
             end += 1
-        return end, [_BLOCKQUOTE.sub("", line, count=1) for line in lines[first:end]]
+        return end, [_unquote(line) for line in lines[first:end]]
     marker = _LIST_ITEM.match(bare)
     if marker is None:
         return None
@@ -294,7 +314,7 @@ def _container(lines: list[str], first: int) -> tuple[int, list[str]] | None:
     return last, inner + [_dedent(line, width) for line in lines[first + 1 : last]]
 
 
-def _shown_lines(lines: list[str], myst_comments: bool, depth: int) -> list[int]:
+def _shown_lines(lines: list[str], myst_comments: bool, depth: int, fences_are_code: bool = True) -> list[int]:
     shown: list[int] = []
     hidden: tuple[str, int] | None = None  # the open hidden fence's character and length
     code: str | None = None  # the marker of the open code fence
@@ -316,13 +336,16 @@ def _shown_lines(lines: list[str], myst_comments: bool, depth: int) -> list[int]
         if (container := _container(lines, number)) is not None:  # read as a page of its own
             end, inner = container
             if depth < _MAX_CONTAINER_DEPTH:
-                shown += [number + kept for kept in _shown_lines(inner, myst_comments, depth + 1)]
+                shown += [number + kept for kept in _shown_lines(inner, myst_comments, depth + 1, fences_are_code)]
             number = end
             continue
-        code = fence_marker(line)
-        match = _DIRECTIVE_FENCE.match(bare) if _indent(bare) < 4 else None
+        shallow = _indent(bare) < 4  # deeper, a line is indented code (or a paragraph's): no fence
+        code = fence_marker(line) if shallow and fences_are_code else None
+        match = _DIRECTIVE_FENCE.match(bare) if shallow else None
         name = _name(match.group(2)) if match else None
-        if match and name in _NOT_ON_THE_PAGE:
+        # MyST refuses `:::{eval-rst}` (a colon fence is for directives with Markdown content): the
+        # site shows nothing there.
+        if match and (name in _NOT_ON_THE_PAGE or (name == "eval-rst" and match.group(1)[0] == ":")):
             hidden, code = (match.group(1)[0], len(match.group(1))), None
             number += 1
             continue
