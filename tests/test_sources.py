@@ -390,7 +390,8 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
         f"> ```{{eval-rst}}\n> .. only:: internal\n>\n>    {SECRET}24\n> ```\n\n"
         # `>` and a tab; a fence in indented code opens nothing; directives nested past the depth
         # read; RST indented with no-break spaces, a target without its colon; `:::{eval-rst}`.
-        f">\t:::{{only}} internal\n>\t{SECRET}25\n>\t:::\n\npara\n\n    ```\n\n:::{{only}} internal\n{SECRET}26\n:::\n\n"
+        f">\t:::{{only}} internal\n>\t{SECRET}25\n>\t:::\n\n"
+        f"para\n\n    ```\n\n:::{{only}} internal\n{SECRET}26\n:::\n\n"
         f"```{{eval-rst}}\n.. only:: internal\n\n\u00a0\u00a0\u00a0{SECRET}28\n\n.. _{SECRET}29\n```\n\n"
         f":::{{eval-rst}}\n{SECRET}30\n:::\n\nThe last line.\n"
     )
