@@ -8,8 +8,8 @@ never has) left only its options: ``:start-after: __spread_start__`` in the text
 
 - A directive that pulls in something the page does not hold (a file, an image, a table of
   contents, raw output), or whose content is built only under a condition (``{only}``,
-  ``{ifconfig}``), is dropped, in either fence, in a block quote too; so are MyST's ``%``
-  comment lines, in ``.md`` pages (drop_hidden_blocks).
+  ``{ifconfig}``), is dropped, in either fence, in a block quote or list item too; so are MyST's
+  ``%`` comment lines, in ``.md`` pages (drop_hidden_blocks).
 - An admonition or container (note, warning, dropdown, tab-item, …) becomes its text: its
   argument when that is text (a title, a first line), then its body, options gone, its headings
   bold titles (as MyST shows them: they start no section).
@@ -269,7 +269,9 @@ def _unquote(line: str) -> str:
 
 
 def _closes(bare: str, char: str, length: int) -> bool:
-    """Whether a line closes a fence of `length` × `char`, as CommonMark and MyST close it."""
+    """Whether a line closes a hidden fence of `length` × `char`, as CommonMark and MyST close it
+    (indented less than four columns). Code fences keep fences.closes_fence, as split_fenced reads
+    them, which also takes a deeper closing line: ending code early hides more, never less."""
     stripped = bare.strip(" \t")
     return _indent(bare) < 4 and len(stripped) >= length and set(stripped) == {char}
 
@@ -314,7 +316,7 @@ def _container(lines: list[str], first: int) -> tuple[int, list[str]] | None:
     return last, inner + [_dedent(line, width) for line in lines[first + 1 : last]]
 
 
-def _shown_lines(lines: list[str], myst_comments: bool, depth: int, fences_are_code: bool = True) -> list[int]:
+def _shown_lines(lines: list[str], myst_comments: bool, depth: int, fences_are_code: bool) -> list[int]:
     shown: list[int] = []
     hidden: tuple[str, int] | None = None  # the open hidden fence's character and length
     code: str | None = None  # the marker of the open code fence
