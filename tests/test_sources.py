@@ -357,7 +357,7 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
     """MyST's `{only}` (either fence), `{ifconfig}` and `%` comments were indexed as page text, so the
     chat quoted an internal note from a public page; the code fence beside them keeps its `%` line.
     So were a `%comment` with no space, the same markup in a block quote or a list item, with a
-    space before its brace, and `.. only::` or an RST comment in `{eval-rst}`."""
+    space before its brace, `.. only::` or an RST comment in `{eval-rst}`, and a code fence in a comment."""
     page = (
         "---\ntitle: Deploy\naudience: public\n---\nDeploy with one command.\n\n"
         f"```{{only}} internal\nThe staging token is {SECRET}1.\n```\n\n"
@@ -393,18 +393,23 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
         f">\t:::{{only}} internal\n>\t{SECRET}25\n>\t:::\n\n"
         f"para\n\n    ```\n\n:::{{only}} internal\n{SECRET}26\n:::\n\n"
         f"```{{eval-rst}}\n.. only:: internal\n\n\u00a0\u00a0\u00a0{SECRET}28\n\n.. _{SECRET}29\n```\n\n"
-        f":::{{eval-rst}}\n{SECRET}30\n:::\n\nThe last line.\n"
+        f":::{{eval-rst}}\n{SECRET}30\n:::\n\n"
+        # A comment holding a code fence (HTML, MDX); an HTML example in a fence is code.
+        f"<!-- internal: {SECRET}31\n```bash\ncurl {SECRET}32\n```\n-->Shown after the comment.\n\n"
+        f"{{/* {SECRET}33\n```\n{SECRET}34\n```\n*/}}\n\n```html\n<!-- an HTML example\n```\n\nThe last line.\n"
     )
     nested = ("---\ntitle: Nested\naudience: public\n---\nNested notes.\n\n"
               + "".join("`" * (20 - n) + "{note}\n" for n in range(10)) + f":::{{only}} internal\n{SECRET}27\n:::\n"
               + "".join("`" * (11 + n) + "\n" for n in range(10)))
-    text = "\n".join(c.text for c in _chunks({"deploy.md": page, "nested.md": nested}).chunks)
+    unclosed = f"---\ntitle: Open\naudience: public\n---\nShown first.\n\n<!-- never closed\n```\n{SECRET}35\n```\n"
+    text = "\n".join(c.text for c in _chunks({"deploy.md": page, "nested.md": nested, "open.md": unclosed}).chunks)
     assert SECRET not in text
     assert "Deploy with one command." in text and "The dashboard shows the deploy." in text
     assert "A note everyone reads." in text and "% ray start --head" in text and "Roll back from" in text
     assert "> A quoted tip everyone reads." in text and "> > A nested quote." in text and "> % ray status" in text
     assert ".. note:: An RST note." in text and "RST text after." in text and "still the comment" not in text
     assert "1. A step everyone reads." in text and "- Outer item." in text and "- Inner item." in text
+    assert "Shown after the comment." in text and "<!-- an HTML example" in text and "Shown first." in text
     assert "The last line." in text
     # MDX is not MyST: there a line starting with `%` is text the page shows.
     mdx = "---\ntitle: W\naudience: public\n---\n<Step title=\"Windows\">\n% APPDATA holds the config.\n</Step>\n"

@@ -9,7 +9,8 @@ never has) left only its options: ``:start-after: __spread_start__`` in the text
 - A directive that pulls in something the page does not hold (a file, an image, a table of
   contents, raw output), or whose content is built only under a condition (``{only}``,
   ``{ifconfig}``), is dropped, in either fence, in a block quote or list item too; so are MyST's
-  ``%`` comment lines, in ``.md`` pages (drop_hidden_blocks).
+  ``%`` comment lines, in ``.md`` pages, and comments over several lines that hold a code fence
+  (drop_hidden_blocks).
 - An admonition or container (note, warning, dropdown, tab-item, …) becomes its text: its
   argument when that is text (a title, a first line), then its body, options gone, its headings
   bold titles (as MyST shows them: they start no section).
@@ -228,6 +229,10 @@ _LIST_ITEM = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$)")
 # Containers inside containers are read this deep for hidden text; deeper ones are dropped (a
 # hostile page of thousands of `>` must not exhaust the stack; no docs page nests that far).
 _MAX_CONTAINER_DEPTH = 16
+# A comment that starts a line (an HTML block, which any line may start) or an MDX comment: its
+# lines are hidden whatever they hold, a code fence too, which the prose pass alone would show
+# (split_fenced cuts the comment at the fence, and each half keeps its unclosed half).
+_COMMENTS = (("<!--", "-->"), ("{/*", "*/}"))
 # CommonMark's line endings, and no others: str.splitlines also breaks at U+2028, form feeds, …,
 # which would end a `%` comment where MyST does not.
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
@@ -279,8 +284,9 @@ def _closes(bare: str, char: str, length: int) -> bool:
 def drop_hidden_blocks(text: str, *, myst_comments: bool, fences_are_code: bool = True) -> str:
     """``text`` without what the built site never shows: a fence of a directive not on the page
     (``:::{only}`` … ``:::``, ```` ```{only} ```` … ```` ``` ````), reStructuredText's hidden
-    directives and comments in ``{eval-rst}``, and, with ``myst_comments``, MyST's ``%`` comment
-    lines; in block quotes and list items too (``> :::{only} internal``, ``- % note``), whose lines
+    directives and comments in ``{eval-rst}``, the inside of a comment (``<!--``, ``{/*``) that
+    starts a line and runs over several, code fences included, and, with ``myst_comments``, MyST's
+    ``%`` comment lines; in block quotes and list items too (``> :::{only} internal``, ``- % note``), whose lines
     the other passes take for prose. A fence closes as MyST closes it: at the first line of at
     least as many colons (or backticks) indented less than four columns (code fences inside do
     not count), or at the end of its block quote, list item or page. Outside such a block a code
@@ -316,6 +322,18 @@ def _container(lines: list[str], first: int) -> tuple[int, list[str]] | None:
     return last, inner + [_dedent(line, width) for line in lines[first + 1 : last]]
 
 
+def _comment_end(lines: list[str], first: int) -> int | None:
+    """The line closing the comment that opens line `first` over several lines; `len(lines)` when it
+    never closes (the site hides the rest); None when no such comment opens there."""
+    bare = lines[first].lstrip(" ")
+    if len(lines[first]) - len(bare) > 3:
+        return None
+    for opening, closing in _COMMENTS:
+        if bare.startswith(opening) and closing not in bare[len(opening):]:
+            return next((n for n in range(first + 1, len(lines)) if closing in lines[n]), len(lines))
+    return None
+
+
 def _shown_lines(lines: list[str], myst_comments: bool, depth: int, fences_are_code: bool) -> list[int]:
     shown: list[int] = []
     hidden: tuple[str, int] | None = None  # the open hidden fence's character and length
@@ -340,6 +358,12 @@ def _shown_lines(lines: list[str], myst_comments: bool, depth: int, fences_are_c
             if depth < _MAX_CONTAINER_DEPTH:
                 shown += [number + kept for kept in _shown_lines(inner, myst_comments, depth + 1, fences_are_code)]
             number = end
+            continue
+        if (end := _comment_end(lines, number)) is not None:
+            # Its first and last lines stay, for the prose pass to drop the comment between them and
+            # keep what follows it on its last line; a comment never closed goes whole.
+            shown += [number, end] if end < len(lines) else []
+            number = end + 1
             continue
         shallow = _indent(bare) < 4  # deeper, a line is indented code (or a paragraph's): no fence
         code = fence_marker(line) if shallow and fences_are_code else None
