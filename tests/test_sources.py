@@ -395,14 +395,33 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
         f"```{{eval-rst}}\n.. only:: internal\n\n\u00a0\u00a0\u00a0{SECRET}28\n\n.. _{SECRET}29\n```\n\n"
         f":::{{eval-rst}}\n{SECRET}30\n:::\n\n"
         # A comment holding a code fence (HTML, MDX); an HTML example in a fence is code.
+        # A comment holding a code fence; closed on a fence line; reopened where it closes; opened
+        # after a tag; left open at the end of a list item (the site hides on). An HTML example
+        # in a fence is code, and `<!-->` is a comment already closed.
         f"<!-- internal: {SECRET}31\n```bash\ncurl {SECRET}32\n```\n-->Shown after the comment.\n\n"
-        f"{{/* {SECRET}33\n```\n{SECRET}34\n```\n*/}}\n\n```html\n<!-- an HTML example\n```\n\nThe last line.\n"
+        f"<!-- {SECRET}33\n```-->\n\n<!-- {SECRET}34 --> <!-- {SECRET}36\n```\n{SECRET}37\n```\n-->\n\n"
+        f"<div><!-- {SECRET}38\n```\n{SECRET}39\n```\n--></div>\n\n"
+        f"- An item.\n\n  <!-- {SECRET}40\n```\n{SECRET}41\n```\n-->\n\n"
+        "```html\n<!-- an HTML example\n```\n\n<!-->\nAfter an empty comment.\n\n"
+        # What follows a comment on its line is no fence; a paragraph after a one-line comment
+        # is no HTML (its `<!--` is text); a comment may close with `--!>`.
+        f"<!-- a\n-->```\nA line <!-- {SECRET}46 --> in a paragraph.\n\n"
+        "<!-- a note -->\nA paragraph with <!-- in it.\n\nSeen after a one-line comment.\n\n"
+        f"<!-- {SECRET}47 --!>\nAfter a bang close.\n\nThe last line.\n"
     )
     nested = ("---\ntitle: Nested\naudience: public\n---\nNested notes.\n\n"
               + "".join("`" * (20 - n) + "{note}\n" for n in range(10)) + f":::{{only}} internal\n{SECRET}27\n:::\n"
               + "".join("`" * (11 + n) + "\n" for n in range(10)))
-    unclosed = f"---\ntitle: Open\naudience: public\n---\nShown first.\n\n<!-- never closed\n```\n{SECRET}35\n```\n"
-    text = "\n".join(c.text for c in _chunks({"deploy.md": page, "nested.md": nested, "open.md": unclosed}).chunks)
+    unclosed = (f"---\ntitle: Open\naudience: public\n---\nShown first.\n\n````{{note}}\n<!-- never closed\n````\n\n"
+                f"```\n{SECRET}35\n```\n")
+    # MDX comments, indented in a component too; in a `.md` page `{/*` is text.
+    mdx_comments = ("---\ntitle: M\naudience: public\n---\n<Steps>\n  <Step title=\"Install\">\n"
+                    f"    {{/* {SECRET}42\n    ```bash\n    curl {SECRET}43\n    ```\n    */}}\n"
+                    "    Run it.\n  </Step>\n</Steps>\n\n"
+                    f"{{/* {SECRET}44\n```\n{SECRET}45\n```\n*/ }}\n\nAfter the MDX comment.\n")
+    braces = "---\ntitle: B\naudience: public\n---\nBraces.\n\n{/* kept as text\n\nStill shown.\n"
+    text = "\n".join(c.text for c in _chunks({"deploy.md": page, "nested.md": nested, "open.md": unclosed,
+                                               "comments.mdx": mdx_comments, "braces.md": braces}).chunks)
     assert SECRET not in text
     assert "Deploy with one command." in text and "The dashboard shows the deploy." in text
     assert "A note everyone reads." in text and "% ray start --head" in text and "Roll back from" in text
@@ -410,6 +429,8 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
     assert ".. note:: An RST note." in text and "RST text after." in text and "still the comment" not in text
     assert "1. A step everyone reads." in text and "- Outer item." in text and "- Inner item." in text
     assert "Shown after the comment." in text and "<!-- an HTML example" in text and "Shown first." in text
+    assert "After an empty comment." in text and "Run it." in text and "After the MDX comment." in text
+    assert "Still shown." in text and "Seen after a one-line comment." in text and "After a bang close." in text
     assert "The last line." in text
     # MDX is not MyST: there a line starting with `%` is text the page shows.
     mdx = "---\ntitle: W\naudience: public\n---\n<Step title=\"Windows\">\n% APPDATA holds the config.\n</Step>\n"

@@ -112,19 +112,28 @@ def _clean_prose(text: str) -> str:
 _MAX_DIRECTIVE_DEPTH = 8
 
 
-def _clean_segments(text: str, myst: bool, depth: int = 0) -> str:
+def _clean_segments(text: str, myst: bool, depth: int = 0) -> tuple[str, bool]:
+    """The text cleaned, and whether a comment is left open at its end. A comment a directive's
+    body leaves open stays open on the built page: what follows the directive is hidden too."""
     parts = []
-    for segment in split_fenced(drop_hidden_blocks(text, myst_comments=myst)):
+    shown_text, left_open = drop_hidden_blocks(text, myst_comments=myst)
+    for segment in split_fenced(shown_text):
         if not segment.is_code:
             parts.append(_clean_prose(segment.text))
-        elif directive_name(segment.text.split("\n", 1)[0]) is None:
+            continue
+        if directive_name(segment.text.split("\n", 1)[0]) is None:
             parts.append(segment.text)
-        elif depth >= _MAX_DIRECTIVE_DEPTH:  # as written, but hidden blocks found without reading fences
-            parts.append(drop_hidden_blocks(segment.text, myst_comments=myst, fences_are_code=False))
+            continue
+        if depth >= _MAX_DIRECTIVE_DEPTH:  # as written, but hidden blocks found without reading fences
+            shown, body_open = drop_hidden_blocks(segment.text, myst_comments=myst, fences_are_code=False)
+            parts.append(shown)
         else:  # a MyST directive: its text (which may hold fences and directives of its own) or code
             shown, is_code = directive_text(segment.text)
-            parts.append(shown if is_code else _clean_segments(shown, myst, depth + 1))
-    return "".join(parts)
+            shown, body_open = (shown, False) if is_code else _clean_segments(shown, myst, depth + 1)
+            parts.append(shown)
+        if body_open:
+            return "".join(parts), True
+    return "".join(parts), left_open
 
 
 def clean_mdx(text: str, *, myst: bool = False) -> str:
@@ -135,6 +144,6 @@ def clean_mdx(text: str, *, myst: bool = False) -> str:
     with none left the NUL-delimited placeholders of `_clean_prose` cannot collide with the page.
     """
     text = text.replace("\x00", "")
-    cleaned = _clean_segments(text, myst)
+    cleaned = _clean_segments(text, myst)[0]
     cleaned = _BLANK_RUNS.sub("\n\n", cleaned)
     return cleaned.strip("\n") + "\n" if cleaned.strip() else ""

@@ -229,10 +229,17 @@ _LIST_ITEM = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$)")
 # Containers inside containers are read this deep for hidden text; deeper ones are dropped (a
 # hostile page of thousands of `>` must not exhaust the stack; no docs page nests that far).
 _MAX_CONTAINER_DEPTH = 16
-# A comment that starts a line (an HTML block, which any line may start) or an MDX comment: its
-# lines are hidden whatever they hold, a code fence too, which the prose pass alone would show
-# (split_fenced cuts the comment at the fence, and each half keeps its unclosed half).
-_COMMENTS = (("<!--", "-->"), ("{/*", "*/}"))
+# Comments over several lines are hidden here, line by line, whatever they hold: the prose pass
+# (mdx._drop_between) alone would show a code fence in one, as split_fenced cuts the comment there.
+# In a `.md` page an HTML comment counts where HTML is raw: in an HTML block, from a line starting
+# with `<` to the blank line that ends it (a fence there is HTML too), and on the line where an
+# earlier comment closes (`--> <!-- more`). In MDX, which has no raw HTML nor indented code, a
+# comment counts on a line starting with `{/*` or `<!--`, at any indentation. A comment in a
+# paragraph is the prose pass's; `{/*` in a `.md` page is text.
+_HTML_BLOCK = re.compile(r"^ {0,3}<[A-Za-z/!?]")
+_MDX_COMMENT_LINE = re.compile(r"^[ \t]*(?:\{[ \t]*/\*|<!--)")
+_OPENS = {False: re.compile(r"<!--(-?>)?"), True: re.compile(r"<!--(-?>)?|(\{[ \t]*/\*)")}  # key: MDX comments
+_CLOSES = {"html": re.compile(r"--!?>"), "mdx": re.compile(r"\*/(?:[ \t]*\})?")}
 # CommonMark's line endings, and no others: str.splitlines also breaks at U+2028, form feeds, …,
 # which would end a `%` comment where MyST does not.
 _LINE = re.compile(r"[^\r\n]*(?:\r\n|\r|\n)|[^\r\n]+\Z")
@@ -281,19 +288,52 @@ def _closes(bare: str, char: str, length: int) -> bool:
     return _indent(bare) < 4 and len(stripped) >= length and set(stripped) == {char}
 
 
-def drop_hidden_blocks(text: str, *, myst_comments: bool, fences_are_code: bool = True) -> str:
+def drop_hidden_blocks(text: str, *, myst_comments: bool, fences_are_code: bool = True) -> tuple[str, bool]:
     """``text`` without what the built site never shows: a fence of a directive not on the page
     (``:::{only}`` … ``:::``, ```` ```{only} ```` … ```` ``` ````), reStructuredText's hidden
-    directives and comments in ``{eval-rst}``, the inside of a comment (``<!--``, ``{/*``) that
-    starts a line and runs over several, code fences included, and, with ``myst_comments``, MyST's
-    ``%`` comment lines; in block quotes and list items too (``> :::{only} internal``, ``- % note``), whose lines
-    the other passes take for prose. A fence closes as MyST closes it: at the first line of at
+    directives and comments in ``{eval-rst}``, comments over several lines whatever they hold (see
+    _MDX_COMMENT_LINE), and, with ``myst_comments``, MyST's ``%`` comment lines; in block quotes and
+    list items too (``> :::{only} internal``, ``- % note``), whose lines the other passes take for
+    prose. A fence closes as MyST closes it: at the first line of at
     least as many colons (or backticks) indented less than four columns (code fences inside do
     not count), or at the end of its block quote, list item or page. Outside such a block a code
     fence is code: a ``:::{only}`` shown in an example opens nothing, unless ``fences_are_code`` is
-    False (for directives nested past the depth mdx.py unwraps, whose fences are never read)."""
+    False (for directives nested past the depth mdx.py unwraps, whose fences are never read).
+
+    Also whether a comment is left open at the end of ``text``: the site hides what follows it."""
     lines = _LINE.findall(text)
-    return "".join(lines[number] for number in _shown_lines(lines, myst_comments, 0, fences_are_code))
+    shown, open_comment = _shown_lines(lines, myst_comments, 0, fences_are_code)
+    return "".join(lines[number] if part is None else part for number, part in shown), open_comment is not None
+
+
+def _outside_comments(line: str, open_comment: str | None, mdx: bool) -> tuple[str, str | None]:
+    """`line` less the comments in it, and the kind of comment still open at its end; `open_comment`:
+    the one open where it starts; `mdx`: `{/*` opens one too. `<!-->` and `<!--->` close as they
+    open, as in a browser."""
+    bare = line.rstrip("\r\n")
+    shown: list[str] = []
+    position = 0
+    while True:
+        if open_comment is not None:
+            closing = _CLOSES[open_comment].search(bare, position)
+            if closing is None:
+                break
+            position, open_comment = closing.end(), None
+        opening = _OPENS[mdx].search(bare, position)
+        if opening is None:
+            shown.append(bare[position:])
+            break
+        shown.append(bare[position:opening.start()])
+        position = opening.end()
+        if not opening.group(1):  # an empty HTML comment is closed already
+            open_comment = "mdx" if opening.group(0)[0] == "{" else "html"
+    text = "".join(shown)
+    if text == bare:  # no comment on the line
+        return line, open_comment
+    # What follows a comment on its line is raw HTML, shown as text: never a fence opening.
+    if fence_marker(text) is not None or _DIRECTIVE_FENCE.match(text):
+        text = ""
+    return text + line[len(bare):] if text.strip(" \t") else line[len(bare):], open_comment
 
 
 def _container(lines: list[str], first: int) -> tuple[int, list[str]] | None:
@@ -322,22 +362,19 @@ def _container(lines: list[str], first: int) -> tuple[int, list[str]] | None:
     return last, inner + [_dedent(line, width) for line in lines[first + 1 : last]]
 
 
-def _comment_end(lines: list[str], first: int) -> int | None:
-    """The line closing the comment that opens line `first` over several lines; `len(lines)` when it
-    never closes (the site hides the rest); None when no such comment opens there."""
-    bare = lines[first].lstrip(" ")
-    if len(lines[first]) - len(bare) > 3:
-        return None
-    for opening, closing in _COMMENTS:
-        if bare.startswith(opening) and closing not in bare[len(opening):]:
-            return next((n for n in range(first + 1, len(lines)) if closing in lines[n]), len(lines))
-    return None
+Shown = list[tuple[int, str | None]]  # (line number, the line's shown text; None: all of it)
 
 
-def _shown_lines(lines: list[str], myst_comments: bool, depth: int, fences_are_code: bool) -> list[int]:
-    shown: list[int] = []
+def _shown_lines(
+    lines: list[str], myst_comments: bool, depth: int, fences_are_code: bool
+) -> tuple[Shown, str | None]:
+    """The lines shown, and the kind of comment left open at the end."""
+    shown: Shown = []
     hidden: tuple[str, int] | None = None  # the open hidden fence's character and length
     code: str | None = None  # the marker of the open code fence
+    comment: str | None = None  # the kind of the open comment
+    html_block: str | None = None  # the kind of HTML block the line is in ("comment", "tag")
+    mdx = not myst_comments
     number = 0
     while number < len(lines):
         line = lines[number]
@@ -348,25 +385,34 @@ def _shown_lines(lines: list[str], myst_comments: bool, depth: int, fences_are_c
             number += 1
             continue
         if code is not None:
-            shown.append(number)
+            shown.append((number, None))
             if closes_fence(line, code):
                 code = None
             number += 1
             continue
+        if mdx or not bare.strip(" \t"):
+            html_block = None  # a blank line ends an HTML block (not a comment: that ends at `-->`)
+        elif html_block is None and comment is None and _HTML_BLOCK.match(bare):
+            html_block = "comment" if bare.lstrip(" ").startswith("<!--") else "tag"
+        if comment is not None or html_block or (mdx and _MDX_COMMENT_LINE.match(bare)):
+            was_open = comment is not None
+            text, comment = _outside_comments(line, comment, mdx)
+            if html_block == "comment" and comment is None:
+                html_block = None
+            if was_open or comment is not None or text != line:  # a comment there: what it leaves
+                shown.append((number, None if text == line else text))
+                number += 1
+                continue
+            # No comment on it: read as any other line (a fence, a hidden directive, a container).
         if (container := _container(lines, number)) is not None:  # read as a page of its own
             end, inner = container
             if depth < _MAX_CONTAINER_DEPTH:
-                shown += [number + kept for kept in _shown_lines(inner, myst_comments, depth + 1, fences_are_code)]
+                kept, comment = _shown_lines(inner, myst_comments, depth + 1, fences_are_code)
+                shown += [(number + at, part) for at, part in kept]
             number = end
             continue
-        if (end := _comment_end(lines, number)) is not None:
-            # Its first and last lines stay, for the prose pass to drop the comment between them and
-            # keep what follows it on its last line; a comment never closed goes whole.
-            shown += [number, end] if end < len(lines) else []
-            number = end + 1
-            continue
         shallow = _indent(bare) < 4  # deeper, a line is indented code (or a paragraph's): no fence
-        code = fence_marker(line) if shallow and fences_are_code else None
+        code = fence_marker(line) if shallow and fences_are_code and not html_block else None
         match = _DIRECTIVE_FENCE.match(bare) if shallow else None
         name = _name(match.group(2)) if match else None
         # MyST refuses `:::{eval-rst}` (a colon fence is for directives with Markdown content): the
@@ -378,13 +424,13 @@ def _shown_lines(lines: list[str], myst_comments: bool, depth: int, fences_are_c
         if code is not None and name == "eval-rst":
             end = next((n for n in range(number + 1, len(lines)) if closes_fence(lines[n], code)), len(lines))
             body = lines[number + 1 : end]
-            shown += [number, *(number + 1 + kept for kept in _shown_rst(body))]
-            shown += [end] if end < len(lines) else []
+            shown += [(number, None), *((number + 1 + kept, None) for kept in _shown_rst(body))]
+            shown += [(end, None)] if end < len(lines) else []
             number, code = end + 1, None
             continue
         if myst_comments and _MYST_COMMENT.match(bare):
             number += 1
             continue
-        shown.append(number)
+        shown.append((number, None))
         number += 1
-    return shown
+    return shown, comment
