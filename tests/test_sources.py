@@ -407,7 +407,10 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
         # is no HTML (its `<!--` is text); a comment may close with `--!>`.
         f"<!-- a\n-->```\nA line <!-- {SECRET}46 --> in a paragraph.\n\n"
         "<!-- a note -->\nA paragraph with <!-- in it.\n\nSeen after a one-line comment.\n\n"
-        f"<!-- {SECRET}47 --!>\nAfter a bang close.\n\nThe last line.\n"
+        f"<!-- {SECRET}47 --!>\nAfter a bang close.\n\n"
+        # A footnote's text is a container too.
+        f"A claim.[^1]\n\n[^1]: A source.\n    :::{{only}} internal\n    {SECRET}48\n    :::\n\n    % {SECRET}49\n\n"
+        "The last line.\n"
     )
     nested = ("---\ntitle: Nested\naudience: public\n---\nNested notes.\n\n"
               + "".join("`" * (20 - n) + "{note}\n" for n in range(10)) + f":::{{only}} internal\n{SECRET}27\n:::\n"
@@ -430,7 +433,7 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
     assert "1. A step everyone reads." in text and "- Outer item." in text and "- Inner item." in text
     assert "Shown after the comment." in text and "<!-- an HTML example" in text and "Shown first." in text
     assert "After an empty comment." in text and "Run it." in text and "After the MDX comment." in text
-    assert "Still shown." in text and "Seen after a one-line comment." in text and "After a bang close." in text
+    assert "[^1]: A source." in text and "Still shown." in text and "Seen after a one-line comment." in text and "After a bang close." in text
     assert "The last line." in text
     # MDX is not MyST: there a line starting with `%` is text the page shows.
     mdx = "---\ntitle: W\naudience: public\n---\n<Step title=\"Windows\">\n% APPDATA holds the config.\n</Step>\n"

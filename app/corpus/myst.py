@@ -8,8 +8,8 @@ never has) left only its options: ``:start-after: __spread_start__`` in the text
 
 - A directive that pulls in something the page does not hold (a file, an image, a table of
   contents, raw output), or whose content is built only under a condition (``{only}``,
-  ``{ifconfig}``), is dropped, in either fence, in a block quote or list item too; so are MyST's
-  ``%`` comment lines, in ``.md`` pages, and comments over several lines that hold a code fence
+  ``{ifconfig}``), is dropped, in either fence, in a block quote, list item or footnote too; so
+  are MyST's ``%`` comment lines, in ``.md`` pages, and comments, a code fence in them included
   (drop_hidden_blocks).
 - An admonition or container (note, warning, dropdown, tab-item, …) becomes its text: its
   argument when that is text (a title, a first line), then its body, options gone, its headings
@@ -226,6 +226,7 @@ _MYST_COMMENT = re.compile(r"^ {0,3}%")
 # space after its `>` that CommonMark takes with it), and a list item's marker.
 _BLOCKQUOTE = re.compile(r"^ {0,3}> ?")
 _LIST_ITEM = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$)")
+_FOOTNOTE = re.compile(r"^ {0,3}\[\^[^\]\s]+\]:")  # a footnote's text: its lines indented 4 columns
 # Containers inside containers are read this deep for hidden text; deeper ones are dropped (a
 # hostile page of thousands of `>` must not exhaust the stack; no docs page nests that far).
 _MAX_CONTAINER_DEPTH = 16
@@ -293,8 +294,8 @@ def drop_hidden_blocks(text: str, *, myst_comments: bool, fences_are_code: bool 
     (``:::{only}`` … ``:::``, ```` ```{only} ```` … ```` ``` ````), reStructuredText's hidden
     directives and comments in ``{eval-rst}``, comments over several lines whatever they hold (see
     _MDX_COMMENT_LINE), and, with ``myst_comments``, MyST's ``%`` comment lines; in block quotes and
-    list items too (``> :::{only} internal``, ``- % note``), whose lines the other passes take for
-    prose. A fence closes as MyST closes it: at the first line of at
+    list items and footnotes too (``> :::{only} internal``, ``- % note``), whose lines the other
+    passes take for prose. A fence closes as MyST closes it: at the first line of at
     least as many colons (or backticks) indented less than four columns (code fences inside do
     not count), or at the end of its block quote, list item or page. Outside such a block a code
     fence is code: a ``:::{only}`` shown in an example opens nothing, unless ``fences_are_code`` is
@@ -337,19 +338,22 @@ def _outside_comments(line: str, open_comment: str | None, mdx: bool) -> tuple[s
 
 
 def _container(lines: list[str], first: int) -> tuple[int, list[str]] | None:
-    """(end, inner lines) of the block quote or list item starting at `first`, its markers or
-    indentation taken off; None when no container starts there."""
+    """(end, inner lines) of the block quote, list item or footnote starting at `first`, its markers
+    or indentation taken off; None when no container starts there."""
     bare = lines[first].rstrip("\r\n")
     if _BLOCKQUOTE.match(bare):
         end = first + 1
         while end < len(lines) and _BLOCKQUOTE.match(lines[end]):
             end += 1
         return end, [_unquote(line) for line in lines[first:end]]
-    marker = _LIST_ITEM.match(bare)
-    if marker is None:
+    footnote = (marker := _FOOTNOTE.match(bare)) is not None
+    if marker is not None:
+        width = 4
+    elif (marker := _LIST_ITEM.match(bare)) is not None:
+        after = _indent(" " * marker.end() + bare[marker.end():]) - marker.end()  # spaces after the marker
+        width = marker.end() + (after if 1 <= after <= 4 else 1)  # the item's content column
+    else:
         return None
-    after = _indent(" " * marker.end() + bare[marker.end():]) - marker.end()  # spaces after the marker
-    width = marker.end() + (after if 1 <= after <= 4 else 1)  # the item's content column
     end = last = first + 1
     while end < len(lines):
         line = lines[end].rstrip("\r\n")
@@ -358,7 +362,8 @@ def _container(lines: list[str], first: int) -> tuple[int, list[str]] | None:
         end += 1
         if line.strip(" \t"):
             last = end
-    inner = [_dedent(" " * marker.end() + lines[first][marker.end():], width)]
+    rest = lines[first][marker.end():]
+    inner = [rest.lstrip(" \t") if footnote else _dedent(" " * marker.end() + rest, width)]
     return last, inner + [_dedent(line, width) for line in lines[first + 1 : last]]
 
 
