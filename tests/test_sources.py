@@ -408,8 +408,17 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
         f"<!-- a\n-->```\nA line <!-- {SECRET}46 --> in a paragraph.\n\n"
         "<!-- a note -->\nA paragraph with <!-- in it.\n\nSeen after a one-line comment.\n\n"
         f"<!-- {SECRET}47 --!>\nAfter a bang close.\n\n"
-        # A footnote's text is a container too.
+        # A footnote's text is a container too, past a line wrapped without indentation.
         f"A claim.[^1]\n\n[^1]: A source.\n    :::{{only}} internal\n    {SECRET}48\n    :::\n\n    % {SECRET}49\n\n"
+        f"[^2]: Another source,\nwrapped.\n    :::{{only}} internal\n    {SECRET}50\n    :::\n\n"
+        # `<pre>` runs past blank lines; `<style>` is never shown; an image starts a paragraph, not
+        # HTML (its `<!--` in backticks is text); `:::{code-block}` holds code.
+        f"<pre>\nA preformatted line.\n\n<!-- {SECRET}51\n```\n{SECRET}52\n```\n-->\n</pre>\n\n"
+        f"<style>\n.{SECRET}53 {{}}\n\n</style>\n\n"
+        "<img src=\"logo.png\"> HTML comments open with `<!--`.\n\nAfter the image line.\n\n"
+        ":::{code-block} html\n<!-- an unclosed comment in HTML code\n:::\n\nAfter the code block.\n\n"
+        # A comment a footnote leaves open hides the footnotes after it: the site shows them last.
+        "[^3]: <!-- an open note\n\nAfter the footnote.\n\n"
         "The last line.\n"
     )
     nested = ("---\ntitle: Nested\naudience: public\n---\nNested notes.\n\n"
@@ -420,7 +429,8 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
     # MDX comments, indented in a component too; in a `.md` page `{/*` is text.
     mdx_comments = ("---\ntitle: M\naudience: public\n---\n<Steps>\n  <Step title=\"Install\">\n"
                     f"    {{/* {SECRET}42\n    ```bash\n    curl {SECRET}43\n    ```\n    */}}\n"
-                    "    Run it.\n  </Step>\n</Steps>\n\n"
+                    "    Run it.\n  </Step>\n  <Step title=\"Embed\">\n    ```html\n    <!-- paste in <head>\n    ```\n"
+                    "  </Step>\n</Steps>\n\nAfter the steps.\n\n"
                     f"{{/* {SECRET}44\n```\n{SECRET}45\n```\n*/ }}\n\nAfter the MDX comment.\n")
     braces = "---\ntitle: B\naudience: public\n---\nBraces.\n\n{/* kept as text\n\nStill shown.\n"
     text = "\n".join(c.text for c in _chunks({"deploy.md": page, "nested.md": nested, "open.md": unclosed,
@@ -433,6 +443,8 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
     assert "1. A step everyone reads." in text and "- Outer item." in text and "- Inner item." in text
     assert "Shown after the comment." in text and "<!-- an HTML example" in text and "Shown first." in text
     assert "After an empty comment." in text and "Run it." in text and "After the MDX comment." in text
+    assert "A preformatted line." in text and "After the image line." in text and "After the code block." in text
+    assert "<!-- paste in <head>" in text and "After the steps." in text and "After the footnote." in text
     assert "[^1]: A source." in text and "Still shown." in text and "Seen after a one-line comment." in text and "After a bang close." in text
     assert "The last line." in text
     # MDX is not MyST: there a line starting with `%` is text the page shows.

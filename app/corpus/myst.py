@@ -226,18 +226,36 @@ _MYST_COMMENT = re.compile(r"^ {0,3}%")
 # space after its `>` that CommonMark takes with it), and a list item's marker.
 _BLOCKQUOTE = re.compile(r"^ {0,3}> ?")
 _LIST_ITEM = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$)")
+# A line that starts a block of its own rather than wrapping the paragraph before it.
+_BLOCK_START = re.compile(
+    r"^ {0,3}(?:[-+*](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|>|#{1,6}(?:[ \t]|$)|`{3,}|~{3,}|:{3,}|\[\^|<|%|\{"
+    r"|(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$)"
+)
 _FOOTNOTE = re.compile(r"^ {0,3}\[\^[^\]\s]+\]:")  # a footnote's text: its lines indented 4 columns
 # Containers inside containers are read this deep for hidden text; deeper ones are dropped (a
 # hostile page of thousands of `>` must not exhaust the stack; no docs page nests that far).
 _MAX_CONTAINER_DEPTH = 16
 # Comments over several lines are hidden here, line by line, whatever they hold: the prose pass
 # (mdx._drop_between) alone would show a code fence in one, as split_fenced cuts the comment there.
-# In a `.md` page an HTML comment counts where HTML is raw: in an HTML block, from a line starting
-# with `<` to the blank line that ends it (a fence there is HTML too), and on the line where an
-# earlier comment closes (`--> <!-- more`). In MDX, which has no raw HTML nor indented code, a
-# comment counts on a line starting with `{/*` or `<!--`, at any indentation. A comment in a
-# paragraph is the prose pass's; `{/*` in a `.md` page is text.
-_HTML_BLOCK = re.compile(r"^ {0,3}<[A-Za-z/!?]")
+# In a `.md` page an HTML comment counts where HTML is raw: in an HTML block as CommonMark starts
+# and ends it (_html_block; a fence there is HTML too), and on the line where an earlier comment
+# closes (`--> <!-- more`). In MDX, which has no raw HTML nor indented code, a comment counts on a
+# line starting with `{/*` or `<!--`, at any indentation. A comment in a paragraph is the prose
+# pass's; `{/*` in a `.md` page is text.
+_BLOCK_TAGS = (
+    "address|article|aside|base|basefont|blockquote|body|caption|center|col|colgroup|dd|details|dialog|dir|div|dl|"
+    "dt|fieldset|figcaption|figure|footer|form|frame|frameset|h[1-6]|head|header|hr|html|iframe|legend|li|link|main|"
+    "menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|"
+    "title|tr|track|ul"
+)
+_ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
+_HTML_RAW = re.compile(r"^ {0,3}<(pre|script|style|textarea)(?=[ \t>]|$)", re.IGNORECASE)  # to its closing tag
+_HTML_BLOCK_TAG = re.compile(rf"^ {{0,3}}</?(?:{_BLOCK_TAGS})(?=[ \t>]|/>|$)", re.IGNORECASE)  # to a blank line
+# Any other tag alone on its line, not in a paragraph (to a blank line). `<img …> text` is a paragraph.
+_HTML_LONE_TAG = re.compile(
+    r"""^ {0,3}(?:<[A-Za-z][A-Za-z0-9-]*(?:[ \t]+[A-Za-z_:][\w.:-]*(?:[ \t]*=[ \t]*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*"""
+    r"""[ \t]*/?>|</[A-Za-z][A-Za-z0-9-]*[ \t]*>)[ \t]*$"""
+)
 _MDX_COMMENT_LINE = re.compile(r"^[ \t]*(?:\{[ \t]*/\*|<!--)")
 _OPENS = {False: re.compile(r"<!--(-?>)?"), True: re.compile(r"<!--(-?>)?|(\{[ \t]*/\*)")}  # key: MDX comments
 _CLOSES = {"html": re.compile(r"--!?>"), "mdx": re.compile(r"\*/(?:[ \t]*\})?")}
@@ -357,7 +375,9 @@ def _container(lines: list[str], first: int) -> tuple[int, list[str]] | None:
     end = last = first + 1
     while end < len(lines):
         line = lines[end].rstrip("\r\n")
-        if line.strip(" \t") and _indent(line) < width:
+        # Less indented, a line ends the item, unless it wraps a paragraph's line (lazily).
+        if line.strip(" \t") and _indent(line) < width and (
+                not lines[end - 1].strip(" \t\r\n") or _BLOCK_START.match(line)):
             break
         end += 1
         if line.strip(" \t"):
@@ -370,6 +390,26 @@ def _container(lines: list[str], first: int) -> tuple[int, list[str]] | None:
 Shown = list[tuple[int, str | None]]  # (line number, the line's shown text; None: all of it)
 
 
+def _html_block(bare: str, in_paragraph: bool) -> str | None:
+    """The kind of HTML block the line starts, as CommonMark reads it: "comment" (ends at `-->`),
+    "pre", "script", "style", "textarea" (end at their closing tag), "tag" (ends at a blank line);
+    None when it starts none (`<img src="x"> text`, an autolink: a paragraph)."""
+    if bare.lstrip(" ").startswith("<!--") and _indent(bare) < 4:
+        return "comment"
+    if (raw := _HTML_RAW.match(bare)) is not None:
+        return raw.group(1).lower()
+    if _HTML_BLOCK_TAG.match(bare) or (not in_paragraph and _HTML_LONE_TAG.match(bare)):
+        return "tag"
+    return None
+
+
+def _ends_html_block(kind: str, bare: str) -> bool:
+    """Whether the line (in an HTML block of `kind`) is its last."""
+    if kind in ("pre", "script", "style", "textarea"):
+        return f"</{kind}>" in bare.lower()
+    return False  # a "tag" block ends before a blank line, a "comment" block where its comment closes
+
+
 def _shown_lines(
     lines: list[str], myst_comments: bool, depth: int, fences_are_code: bool
 ) -> tuple[Shown, str | None]:
@@ -378,7 +418,8 @@ def _shown_lines(
     hidden: tuple[str, int] | None = None  # the open hidden fence's character and length
     code: str | None = None  # the marker of the open code fence
     comment: str | None = None  # the kind of the open comment
-    html_block: str | None = None  # the kind of HTML block the line is in ("comment", "tag")
+    html_block: str | None = None  # the kind of HTML block the line is in (_html_block)
+    in_paragraph = False  # the line before was a paragraph's: a lone tag does not start a block
     mdx = not myst_comments
     number = 0
     while number < len(lines):
@@ -395,14 +436,20 @@ def _shown_lines(
                 code = None
             number += 1
             continue
-        if mdx or not bare.strip(" \t"):
-            html_block = None  # a blank line ends an HTML block (not a comment: that ends at `-->`)
-        elif html_block is None and comment is None and _HTML_BLOCK.match(bare):
-            html_block = "comment" if bare.lstrip(" ").startswith("<!--") else "tag"
+        if html_block == "tag" and not bare.strip(" \t"):
+            html_block = None
+        elif html_block is None and comment is None and not mdx:
+            html_block = _html_block(bare, in_paragraph)
+        if html_block in ("script", "style"):  # never shown
+            html_block = None if _ends_html_block(html_block, bare) else html_block
+            number += 1
+            continue
+        in_paragraph = False
         if comment is not None or html_block or (mdx and _MDX_COMMENT_LINE.match(bare)):
             was_open = comment is not None
             text, comment = _outside_comments(line, comment, mdx)
-            if html_block == "comment" and comment is None:
+            if html_block is not None and (_ends_html_block(html_block, bare)
+                                           or (html_block == "comment" and comment is None)):
                 html_block = None
             if was_open or comment is not None or text != line:  # a comment there: what it leaves
                 shown.append((number, None if text == line else text))
@@ -412,12 +459,17 @@ def _shown_lines(
         if (container := _container(lines, number)) is not None:  # read as a page of its own
             end, inner = container
             if depth < _MAX_CONTAINER_DEPTH:
-                kept, comment = _shown_lines(inner, myst_comments, depth + 1, fences_are_code)
+                kept, left_open = _shown_lines(inner, myst_comments, depth + 1, fences_are_code)
                 shown += [(number + at, part) for at, part in kept]
+                # A comment left open hides what follows, but not after a footnote: the site shows
+                # footnotes at the end of the page.
+                comment = None if _FOOTNOTE.match(bare) else left_open
             number = end
             continue
-        shallow = _indent(bare) < 4  # deeper, a line is indented code (or a paragraph's): no fence
-        code = fence_marker(line) if shallow and fences_are_code and not html_block else None
+        # Deeper than 3 columns a line is indented code (or a paragraph's): no fence. MDX has no
+        # indented code (a fence in a component is indented as deep as the component).
+        shallow = _indent(bare) < 4
+        code = fence_marker(line) if (shallow or mdx) and fences_are_code and not html_block else None
         match = _DIRECTIVE_FENCE.match(bare) if shallow else None
         name = _name(match.group(2)) if match else None
         # MyST refuses `:::{eval-rst}` (a colon fence is for directives with Markdown content): the
@@ -426,6 +478,8 @@ def _shown_lines(
             hidden, code = (match.group(1)[0], len(match.group(1))), None
             number += 1
             continue
+        if match and match.group(1)[0] == ":" and name in _CODE_WITH_LANGUAGE_ARGUMENT and fences_are_code:
+            code = match.group(1)  # `:::{code-block}` holds code too: a `<!--` in it opens nothing
         if code is not None and name == "eval-rst":
             end = next((n for n in range(number + 1, len(lines)) if closes_fence(lines[n], code)), len(lines))
             body = lines[number + 1 : end]
@@ -437,5 +491,6 @@ def _shown_lines(
             number += 1
             continue
         shown.append((number, None))
+        in_paragraph = code is None and not html_block and bool(bare.strip(" \t")) and not _ATX_HEADING.match(bare)
         number += 1
     return shown, comment
