@@ -226,11 +226,15 @@ _MYST_COMMENT = re.compile(r"^ {0,3}%")
 # space after its `>` that CommonMark takes with it), and a list item's marker.
 _BLOCKQUOTE = re.compile(r"^ {0,3}> ?")
 _LIST_ITEM = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$)")
-# A line that starts a block of its own rather than wrapping the paragraph before it.
+# A line that starts a block of its own rather than wrapping the paragraph before it (so do the
+# HTML blocks that may interrupt a paragraph: _html_block's but a lone tag).
 _BLOCK_START = re.compile(
-    r"^ {0,3}(?:[-+*](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|>|#{1,6}(?:[ \t]|$)|`{3,}|~{3,}|:{3,}|\[\^|<|%|\{"
-    r"|(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$)"
+    r"^ {0,3}(?:[-+*](?:[ \t]|$)|\d{1,9}[.)](?:[ \t]|$)|>|#{1,6}(?:[ \t]|$)|`{3,}|~{3,}|:{3,}|\[\^[^\]\s]+\]:|%"
+    r"|\([^)]*\)=[ \t]*$|(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})$)"
 )
+# Lines wrapped lazily are followed this far in a row; past that the item ends (a hostile page of
+# nested items and endless lazy lines would be read again at every level).
+_MAX_LAZY_LINES = 50
 _FOOTNOTE = re.compile(r"^ {0,3}\[\^[^\]\s]+\]:")  # a footnote's text: its lines indented 4 columns
 # Containers inside containers are read this deep for hidden text; deeper ones are dropped (a
 # hostile page of thousands of `>` must not exhaust the stack; no docs page nests that far).
@@ -248,10 +252,14 @@ _BLOCK_TAGS = (
     "menu|menuitem|nav|noframes|ol|optgroup|option|p|param|search|section|summary|table|tbody|td|tfoot|th|thead|"
     "title|tr|track|ul"
 )
-_ATX_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 _HTML_RAW = re.compile(r"^ {0,3}<(pre|script|style|textarea)(?=[ \t>]|$)", re.IGNORECASE)  # to its closing tag
+_RAW_CLOSE = {
+    kind: re.compile(pattern, re.IGNORECASE)
+    for kind, pattern in (("pre", r"</(?:pre|script|style|textarea)>"), ("textarea", r"</(?:pre|script|style|textarea)>"),
+                          ("script", r"</script>"), ("style", r"</style>"))
+}
 _HTML_BLOCK_TAG = re.compile(rf"^ {{0,3}}</?(?:{_BLOCK_TAGS})(?=[ \t>]|/>|$)", re.IGNORECASE)  # to a blank line
-# Any other tag alone on its line, not in a paragraph (to a blank line). `<img …> text` is a paragraph.
+# Any other tag alone on its line (to a blank line). `<img …> text` is a paragraph.
 _HTML_LONE_TAG = re.compile(
     r"""^ {0,3}(?:<[A-Za-z][A-Za-z0-9-]*(?:[ \t]+[A-Za-z_:][\w.:-]*(?:[ \t]*=[ \t]*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*"""
     r"""[ \t]*/?>|</[A-Za-z][A-Za-z0-9-]*[ \t]*>)[ \t]*$"""
@@ -373,11 +381,12 @@ def _container(lines: list[str], first: int) -> tuple[int, list[str]] | None:
     else:
         return None
     end = last = first + 1
+    lazy = 0  # lazy lines in a row
     while end < len(lines):
         line = lines[end].rstrip("\r\n")
         # Less indented, a line ends the item, unless it wraps a paragraph's line (lazily).
-        if line.strip(" \t") and _indent(line) < width and (
-                not lines[end - 1].strip(" \t\r\n") or _BLOCK_START.match(line)):
+        lazy = lazy + 1 if line.strip(" \t") and _indent(line) < width else 0
+        if lazy and (lazy > _MAX_LAZY_LINES or not lines[end - 1].strip(" \t\r\n") or _starts_block(line)):
             break
         end += 1
         if line.strip(" \t"):
@@ -387,39 +396,51 @@ def _container(lines: list[str], first: int) -> tuple[int, list[str]] | None:
     return last, inner + [_dedent(line, width) for line in lines[first + 1 : last]]
 
 
+def _starts_block(line: str) -> bool:
+    """Whether a line starts a block rather than continuing the paragraph before it."""
+    return bool(_BLOCK_START.match(line)) or _html_block(line) not in (None, "lone")
+
+
 Shown = list[tuple[int, str | None]]  # (line number, the line's shown text; None: all of it)
 
 
-def _html_block(bare: str, in_paragraph: bool) -> str | None:
+def _html_block(bare: str) -> str | None:
     """The kind of HTML block the line starts, as CommonMark reads it: "comment" (ends at `-->`),
-    "pre", "script", "style", "textarea" (end at their closing tag), "tag" (ends at a blank line);
-    None when it starts none (`<img src="x"> text`, an autolink: a paragraph)."""
+    "pre", "script", "style", "textarea" (end at a closing tag), "tag" or "lone" (a tag alone on its
+    line; end at a blank line); None when it starts none (`<img src="x"> text`, an autolink: a
+    paragraph). A lone tag starts one even in a paragraph, where CommonMark would not: comments
+    after it are hidden (the safe reading)."""
     if bare.lstrip(" ").startswith("<!--") and _indent(bare) < 4:
         return "comment"
     if (raw := _HTML_RAW.match(bare)) is not None:
         return raw.group(1).lower()
-    if _HTML_BLOCK_TAG.match(bare) or (not in_paragraph and _HTML_LONE_TAG.match(bare)):
+    if _HTML_BLOCK_TAG.match(bare):
         return "tag"
-    return None
+    return "lone" if _HTML_LONE_TAG.match(bare) else None
 
 
-def _ends_html_block(kind: str, bare: str) -> bool:
-    """Whether the line (in an HTML block of `kind`) is its last."""
-    if kind in ("pre", "script", "style", "textarea"):
-        return f"</{kind}>" in bare.lower()
-    return False  # a "tag" block ends before a blank line, a "comment" block where its comment closes
+def _raw_block_end(kind: str, bare: str) -> int | None:
+    """Where the closing tag of a raw HTML block of `kind` ends on the line (CommonMark ends `<pre>`
+    and `<textarea>` at any of the four; a browser hides a script or style to its own); None when
+    the line does not close it, or the block is not raw ("tag" ends before a blank line, "comment"
+    where its comment closes)."""
+    closing = _RAW_CLOSE.get(kind)
+    found = closing.search(bare) if closing is not None else None
+    return found.end() if found is not None else None
 
 
 def _shown_lines(
-    lines: list[str], myst_comments: bool, depth: int, fences_are_code: bool
+    lines: list[str], myst_comments: bool, depth: int, fences_are_code: bool, open_comment: str | None = None
 ) -> tuple[Shown, str | None]:
-    """The lines shown, and the kind of comment left open at the end."""
+    """The lines shown, and the kind of comment left open at the end; `open_comment`: the kind of
+    the comment open where they start."""
     shown: Shown = []
     hidden: tuple[str, int] | None = None  # the open hidden fence's character and length
     code: str | None = None  # the marker of the open code fence
-    comment: str | None = None  # the kind of the open comment
+    comment = open_comment  # the kind of the open comment
+    # The site shows footnotes last, in order: a comment one leaves open hides the ones after it.
+    footnote_comment: str | None = None
     html_block: str | None = None  # the kind of HTML block the line is in (_html_block)
-    in_paragraph = False  # the line before was a paragraph's: a lone tag does not start a block
     mdx = not myst_comments
     number = 0
     while number < len(lines):
@@ -436,19 +457,24 @@ def _shown_lines(
                 code = None
             number += 1
             continue
-        if html_block == "tag" and not bare.strip(" \t"):
+        if html_block in ("tag", "lone") and not bare.strip(" \t"):
             html_block = None
-        elif html_block is None and comment is None and not mdx:
-            html_block = _html_block(bare, in_paragraph)
-        if html_block in ("script", "style"):  # never shown
-            html_block = None if _ends_html_block(html_block, bare) else html_block
+        if comment is None and not mdx and html_block in (None, "tag", "lone", "pre"):
+            started = _html_block(bare)
+            if html_block is None or started in ("script", "style"):  # a script in a <div> is hidden too
+                html_block = started
+        if html_block in ("script", "style"):  # never shown, to its closing tag
+            if (end := _raw_block_end(html_block, bare)) is not None:
+                html_block = None
+                text, comment = _outside_comments(line[end:], None, mdx)
+                if text.strip(" \t\r\n"):
+                    shown.append((number, text))
             number += 1
             continue
-        in_paragraph = False
         if comment is not None or html_block or (mdx and _MDX_COMMENT_LINE.match(bare)):
             was_open = comment is not None
             text, comment = _outside_comments(line, comment, mdx)
-            if html_block is not None and (_ends_html_block(html_block, bare)
+            if html_block is not None and (_raw_block_end(html_block, bare) is not None
                                            or (html_block == "comment" and comment is None)):
                 html_block = None
             if was_open or comment is not None or text != line:  # a comment there: what it leaves
@@ -459,11 +485,14 @@ def _shown_lines(
         if (container := _container(lines, number)) is not None:  # read as a page of its own
             end, inner = container
             if depth < _MAX_CONTAINER_DEPTH:
-                kept, left_open = _shown_lines(inner, myst_comments, depth + 1, fences_are_code)
+                footnote = _FOOTNOTE.match(bare) is not None
+                kept, left_open = _shown_lines(inner, myst_comments, depth + 1, fences_are_code,
+                                               footnote_comment if footnote else None)
                 shown += [(number + at, part) for at, part in kept]
-                # A comment left open hides what follows, but not after a footnote: the site shows
-                # footnotes at the end of the page.
-                comment = None if _FOOTNOTE.match(bare) else left_open
+                if footnote:
+                    footnote_comment = left_open
+                else:  # a comment left open hides what follows
+                    comment = left_open
             number = end
             continue
         # Deeper than 3 columns a line is indented code (or a paragraph's): no fence. MDX has no
@@ -491,6 +520,5 @@ def _shown_lines(
             number += 1
             continue
         shown.append((number, None))
-        in_paragraph = code is None and not html_block and bool(bare.strip(" \t")) and not _ATX_HEADING.match(bare)
         number += 1
     return shown, comment
