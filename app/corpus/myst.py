@@ -253,9 +253,10 @@ _BLOCK_TAGS = (
     "title|tr|track|ul"
 )
 _HTML_RAW = re.compile(r"^ {0,3}<(pre|script|style|textarea)(?=[ \t>]|$)", re.IGNORECASE)  # to its closing tag
+_ANY_RAW_CLOSE = r"</(?:pre|script|style|textarea)>"
 _RAW_CLOSE = {
     kind: re.compile(pattern, re.IGNORECASE)
-    for kind, pattern in (("pre", r"</(?:pre|script|style|textarea)>"), ("textarea", r"</(?:pre|script|style|textarea)>"),
+    for kind, pattern in (("pre", _ANY_RAW_CLOSE), ("textarea", _ANY_RAW_CLOSE),
                           ("script", r"</script>"), ("style", r"</style>"))
 }
 _HTML_BLOCK_TAG = re.compile(rf"^ {{0,3}}</?(?:{_BLOCK_TAGS})(?=[ \t>]|/>|$)", re.IGNORECASE)  # to a blank line
