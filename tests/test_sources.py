@@ -450,7 +450,8 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
     assert "A preformatted line." in text and "After the image line." in text and "After the code block." in text
     assert "See the diagram." in text and "After a script." in text and "wrapped lazily." in text
     assert "<!-- paste in <head>" in text and "After the steps." in text and "After the footnote." in text
-    assert "[^1]: A source." in text and "Still shown." in text and "Seen after a one-line comment." in text and "After a bang close." in text
+    assert "[^1]: A source." in text and "Still shown." in text
+    assert "Seen after a one-line comment." in text and "After a bang close." in text
     assert "The last line." in text
     # MDX is not MyST: there a line starting with `%` is text the page shows.
     mdx = "---\ntitle: W\naudience: public\n---\n<Step title=\"Windows\">\n% APPDATA holds the config.\n</Step>\n"

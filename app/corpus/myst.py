@@ -223,7 +223,7 @@ def drop_colon_fence_options(prose: str) -> str:
 # text ("%APPDATA%", a shell prompt in <pre>).
 _MYST_COMMENT = re.compile(r"^ {0,3}%")
 # Containers whose lines the other passes take for prose: one level of block quote (with the one
-# space after its `>` that CommonMark takes with it), and a list item's marker.
+# space after its `>` that CommonMark takes with it), a list item's marker, a footnote's label.
 _BLOCKQUOTE = re.compile(r"^ {0,3}> ?")
 _LIST_ITEM = re.compile(r"^ {0,3}(?:[-+*]|\d{1,9}[.)])(?=[ \t]|$)")
 # A line that starts a block of its own rather than wrapping the paragraph before it (so do the
@@ -261,9 +261,9 @@ _RAW_CLOSE = {
 }
 _HTML_BLOCK_TAG = re.compile(rf"^ {{0,3}}</?(?:{_BLOCK_TAGS})(?=[ \t>]|/>|$)", re.IGNORECASE)  # to a blank line
 # Any other tag alone on its line (to a blank line). `<img …> text` is a paragraph.
+_HTML_ATTRIBUTE = r"""[ \t]+[A-Za-z_:][\w.:-]*(?:[ \t]*=[ \t]*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?"""
 _HTML_LONE_TAG = re.compile(
-    r"""^ {0,3}(?:<[A-Za-z][A-Za-z0-9-]*(?:[ \t]+[A-Za-z_:][\w.:-]*(?:[ \t]*=[ \t]*(?:[^\s"'=<>`]+|'[^']*'|"[^"]*"))?)*"""
-    r"""[ \t]*/?>|</[A-Za-z][A-Za-z0-9-]*[ \t]*>)[ \t]*$"""
+    rf"^ {{0,3}}(?:<[A-Za-z][A-Za-z0-9-]*(?:{_HTML_ATTRIBUTE})*[ \t]*/?>|</[A-Za-z][A-Za-z0-9-]*[ \t]*>)[ \t]*$"
 )
 _MDX_COMMENT_LINE = re.compile(r"^[ \t]*(?:\{[ \t]*/\*|<!--)")
 _OPENS = {False: re.compile(r"<!--(-?>)?"), True: re.compile(r"<!--(-?>)?|(\{[ \t]*/\*)")}  # key: MDX comments
