@@ -319,14 +319,15 @@ def _closes(bare: str, char: str, length: int) -> bool:
 def drop_hidden_blocks(text: str, *, myst_comments: bool, fences_are_code: bool = True) -> tuple[str, bool]:
     """``text`` without what the built site never shows: a fence of a directive not on the page
     (``:::{only}`` … ``:::``, ```` ```{only} ```` … ```` ``` ````), reStructuredText's hidden
-    directives and comments in ``{eval-rst}``, comments over several lines whatever they hold (see
-    _MDX_COMMENT_LINE), and, with ``myst_comments``, MyST's ``%`` comment lines; in block quotes and
-    list items and footnotes too (``> :::{only} internal``, ``- % note``), whose lines the other
-    passes take for prose. A fence closes as MyST closes it: at the first line of at
-    least as many colons (or backticks) indented less than four columns (code fences inside do
-    not count), or at the end of its block quote, list item or page. Outside such a block a code
-    fence is code: a ``:::{only}`` shown in an example opens nothing, unless ``fences_are_code`` is
-    False (for directives nested past the depth mdx.py unwraps, whose fences are never read).
+    directives and comments in ``{eval-rst}``, comments whatever they hold (in HTML blocks, or on a
+    line of their own in MDX: see _BLOCK_TAGS) and ``<style>``/``<script>`` blocks, and, with
+    ``myst_comments``, MyST's ``%`` comment lines; in block quotes, list items and footnotes too
+    (``> :::{only} internal``, ``- % note``), whose lines the other passes take for prose. A fence
+    closes as MyST closes it: at the first line of at least as many colons (or backticks) indented
+    less than four columns (code fences inside do not count), or at the end of its block quote,
+    list item or page. Outside such a block a code fence is code: a ``:::{only}`` shown in an
+    example opens nothing, unless ``fences_are_code`` is False (for directives nested past the depth
+    mdx.py unwraps, whose fences are never read).
 
     Also whether a comment is left open at the end of ``text``: the site hides what follows it."""
     lines = _LINE.findall(text)
