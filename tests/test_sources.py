@@ -420,6 +420,7 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
         # A tag alone on its line starts HTML, after any line; a script hides to its closing tag.
         f":::{{note}}\n<img src=\"arch.png\">\nSee the diagram. <!-- {SECRET}54\n```\n{SECRET}55\n```\n-->\n:::\n\n"
         f"<script>var {SECRET}56;</script> After a script.\n\n<div>\n<script>\nvar {SECRET}57;\n</script>\n</div>\n\n"
+        f"The <script> tag unclosed, and styled <style>.{SECRET}60 {{}}</style> text.\n\n"
         # A comment a footnote leaves open hides the footnotes after it: the site shows them last.
         f"[^3]: <!-- an open note\n\nAfter the footnote.\n\n[^4]: {SECRET}58 in a later footnote.\n\n"
         f"1. An item,\n<span>wrapped</span> lazily.\n    % {SECRET}59\n\n"
@@ -448,6 +449,7 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
     assert "Shown after the comment." in text and "<!-- an HTML example" in text and "Shown first." in text
     assert "After an empty comment." in text and "Run it." in text and "After the MDX comment." in text
     assert "A preformatted line." in text and "After the image line." in text and "After the code block." in text
+    assert "tag unclosed, and styled" in text and "text." in text
     assert "See the diagram." in text and "After a script." in text and "wrapped lazily." in text
     assert "<!-- paste in <head>" in text and "After the steps." in text and "After the footnote." in text
     assert "[^1]: A source." in text and "Still shown." in text

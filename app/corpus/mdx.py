@@ -46,6 +46,30 @@ def _drop_between(text: str, opening: str, closing: str) -> str:
     return "".join(kept)
 
 
+_NEVER_SHOWN_OPEN = re.compile(r"<(script|style)(?=[\s>/])", re.IGNORECASE)
+_NEVER_SHOWN_CLOSE = {kind: re.compile(rf"</{kind}\s*>", re.IGNORECASE) for kind in ("script", "style")}
+
+
+def _drop_scripts_and_styles(text: str) -> str:
+    """`text` without its `<script>` and `<style>` elements, content included (a page never shows
+    it; the tag pass would keep it); an unclosed one stays ("the <style> tag"). Once a kind is
+    found unclosed, none after it is closed either: its closing tag is not searched for again."""
+    kept: list[str] = []
+    start = position = 0
+    unclosed: set[str] = set()
+    while (opening := _NEVER_SHOWN_OPEN.search(text, position)) is not None:
+        kind = opening.group(1).lower()
+        closing = None if kind in unclosed else _NEVER_SHOWN_CLOSE[kind].search(text, opening.end())
+        if closing is None:
+            unclosed.add(kind)
+            position = opening.end()
+            continue
+        kept.append(text[start:opening.start()])
+        start = position = closing.end()
+    kept.append(text[start:])
+    return "".join(kept)
+
+
 def _drop_imports_and_exports(text: str) -> str:
     """The text without its import lines and export blocks (an export runs until its brackets
     balance, blank lines included, as MDX reads it with a JavaScript parser). An export whose
@@ -92,7 +116,7 @@ def _replace_tag(match: re.Match[str]) -> str:
 
 def _clean_prose(text: str) -> str:
     text = drop_colon_fence_options(clean_roles(text))  # MyST (myst.py), before inline code is hidden
-    text = _drop_between(_drop_between(text, "{/*", "*/}"), "<!--", "-->")
+    text = _drop_scripts_and_styles(_drop_between(_drop_between(text, "{/*", "*/}"), "<!--", "-->"))
     text = _drop_imports_and_exports(text)
     # Inline code may show tags (`<Note>`) as literal text: hide it from the tag pass.
     found = code_spans(text)
