@@ -131,7 +131,6 @@ class ClientRateLimiter:
             await self.storage.give_back(item.key_for(self.namespace, client_key))
 
 
-
 IP_SECRET_NAME = "ip_hash"
 
 

@@ -365,15 +365,15 @@ def _outside_comments(line: str, open_comment: str | None, mdx: bool) -> tuple[s
     return text + line[len(bare):] if text.strip(" \t") else line[len(bare):], open_comment
 
 
-def _container(lines: list[str], first: int) -> tuple[int, list[str]] | None:
-    """(end, inner lines) of the block quote, list item or footnote starting at `first`, its markers
-    or indentation taken off; None when no container starts there."""
+def _container(lines: list[str], first: int) -> tuple[int, list[str], bool] | None:
+    """(end, inner lines, whether it is a footnote) of the block quote, list item or footnote
+    starting at `first`, its markers or indentation taken off; None when no container starts there."""
     bare = lines[first].rstrip("\r\n")
     if _BLOCKQUOTE.match(bare):
         end = first + 1
         while end < len(lines) and _BLOCKQUOTE.match(lines[end]):
             end += 1
-        return end, [_unquote(line) for line in lines[first:end]]
+        return end, [_unquote(line) for line in lines[first:end]], False
     footnote = (marker := _FOOTNOTE.match(bare)) is not None
     if marker is not None:
         width = 4
@@ -395,15 +395,12 @@ def _container(lines: list[str], first: int) -> tuple[int, list[str]] | None:
             last = end
     rest = lines[first][marker.end():]
     inner = [rest.lstrip(" \t") if footnote else _dedent(" " * marker.end() + rest, width)]
-    return last, inner + [_dedent(line, width) for line in lines[first + 1 : last]]
+    return last, inner + [_dedent(line, width) for line in lines[first + 1 : last]], footnote
 
 
 def _starts_block(line: str) -> bool:
     """Whether a line starts a block rather than continuing the paragraph before it."""
     return bool(_BLOCK_START.match(line)) or _html_block(line) not in (None, "lone")
-
-
-Shown = list[tuple[int, str | None]]  # (line number, the line's shown text; None: all of it)
 
 
 def _html_block(bare: str) -> str | None:
@@ -429,6 +426,9 @@ def _raw_block_end(kind: str, bare: str) -> int | None:
     closing = _RAW_CLOSE.get(kind)
     found = closing.search(bare) if closing is not None else None
     return found.end() if found is not None else None
+
+
+Shown = list[tuple[int, str | None]]  # (line number, the line's shown text; None: all of it)
 
 
 def _shown_lines(
@@ -485,9 +485,8 @@ def _shown_lines(
                 continue
             # No comment on it: read as any other line (a fence, a hidden directive, a container).
         if (container := _container(lines, number)) is not None:  # read as a page of its own
-            end, inner = container
+            end, inner, footnote = container
             if depth < _MAX_CONTAINER_DEPTH:
-                footnote = _FOOTNOTE.match(bare) is not None
                 kept, left_open = _shown_lines(inner, myst_comments, depth + 1, fences_are_code,
                                                footnote_comment if footnote else None)
                 shown += [(number + at, part) for at, part in kept]
