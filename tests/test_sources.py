@@ -436,7 +436,9 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
                     f"    {{/* {SECRET}42\n    ```bash\n    curl {SECRET}43\n    ```\n    */}}\n"
                     "    Run it.\n  </Step>\n  <Step title=\"Embed\">\n    ```html\n    <!-- paste in <head>\n    ```\n"
                     "  </Step>\n</Steps>\n\nAfter the steps.\n\n"
-                    f"{{/* {SECRET}44\n```\n{SECRET}45\n```\n*/ }}\n\nAfter the MDX comment.\n")
+                    f"{{/* {SECRET}44\n```\n{SECRET}45\n```\n*/ }}\n\nAfter the MDX comment.\n\n"
+                    # In a paragraph too, space inside the braces or not.
+                    f"Text {{ /* {SECRET}61 */ }} and {{/* {SECRET}62\n*/\n}} in a paragraph.\n")
     braces = "---\ntitle: B\naudience: public\n---\nBraces.\n\n{/* kept as text\n\nStill shown.\n"
     text = "\n".join(c.text for c in _chunks({"deploy.md": page, "nested.md": nested, "open.md": unclosed,
                                                "comments.mdx": mdx_comments, "braces.md": braces}).chunks)
@@ -452,7 +454,7 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
     assert "tag unclosed, and styled" in text and "text." in text
     assert "See the diagram." in text and "After a script." in text and "wrapped lazily." in text
     assert "<!-- paste in <head>" in text and "After the steps." in text and "After the footnote." in text
-    assert "[^1]: A source." in text and "Still shown." in text
+    assert "[^1]: A source." in text and "Still shown." in text and "in a paragraph." in text
     assert "Seen after a one-line comment." in text and "After a bang close." in text
     assert "The last line." in text
     # MDX is not MyST: there a line starting with `%` is text the page shows.

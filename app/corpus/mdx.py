@@ -31,17 +31,26 @@ _TITLE_ATTR = re.compile(r"""\btitle\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*["'`]([^"
 _BLANK_RUNS = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
 
 
-def _drop_between(text: str, opening: str, closing: str) -> str:
-    """`text` without each `opening`…`closing` (comments); an unclosed one stays. Found with
-    str.find: a lazy regex rescanned to the end from every unclosed opening."""
+# MDX's comment is a JavaScript comment in an expression: space may stand inside its braces, as the
+# line pass (myst._OPENS, _CLOSES) reads it too: `{ /* note */ }`.
+_MDX_COMMENT_OPEN = re.compile(r"\{\s*/\*")
+_MDX_COMMENT_CLOSE = re.compile(r"\*/\s*\}")
+_HTML_COMMENT_OPEN = re.compile(re.escape("<!--"))
+_HTML_COMMENT_CLOSE = re.compile(re.escape("-->"))
+
+
+def _drop_between(text: str, opening: re.Pattern[str], closing: re.Pattern[str]) -> str:
+    """`text` without each `opening`…`closing` (comments); an unclosed one stays, and so does the
+    rest. Two plain searches, not one lazy regex, which rescanned to the end from every unclosed
+    opening."""
     kept: list[str] = []
     start = 0
-    while (first := text.find(opening, start)) != -1:
-        last = text.find(closing, first + len(opening))
-        if last == -1:
+    while (first := opening.search(text, start)) is not None:
+        last = closing.search(text, first.end())
+        if last is None:
             break
-        kept.append(text[start:first])
-        start = last + len(closing)
+        kept.append(text[start:first.start()])
+        start = last.end()
     kept.append(text[start:])
     return "".join(kept)
 
@@ -116,7 +125,9 @@ def _replace_tag(match: re.Match[str]) -> str:
 
 def _clean_prose(text: str) -> str:
     text = drop_colon_fence_options(clean_roles(text))  # MyST (myst.py), before inline code is hidden
-    text = _drop_scripts_and_styles(_drop_between(_drop_between(text, "{/*", "*/}"), "<!--", "-->"))
+    text = _drop_between(text, _MDX_COMMENT_OPEN, _MDX_COMMENT_CLOSE)
+    text = _drop_between(text, _HTML_COMMENT_OPEN, _HTML_COMMENT_CLOSE)
+    text = _drop_scripts_and_styles(text)
     text = _drop_imports_and_exports(text)
     # Inline code may show tags (`<Note>`) as literal text: hide it from the tag pass.
     found = code_spans(text)
