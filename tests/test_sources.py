@@ -440,8 +440,13 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
                     # In a paragraph too, space inside the braces or not.
                     f"Text {{ /* {SECRET}61 */ }} and {{/* {SECRET}62\n*/\n}} in a paragraph.\n")
     braces = "---\ntitle: B\naudience: public\n---\nBraces.\n\n{/* kept as text\n\nStill shown.\n"
+    # A code fence open in a list item leaves no paragraph to wrap: a line less indented ends the item
+    # (and its fence), and the comment after it is HTML, not code.
+    fenced_item = (f"---\ntitle: F\naudience: public\n---\n- An item with code.\n  ```\nNot wrapped.\n"
+                   f"  <!-- {SECRET}63 -->\n\nAfter the item.\n")
     text = "\n".join(c.text for c in _chunks({"deploy.md": page, "nested.md": nested, "open.md": unclosed,
-                                               "comments.mdx": mdx_comments, "braces.md": braces}).chunks)
+                                               "comments.mdx": mdx_comments, "braces.md": braces,
+                                               "fenced.md": fenced_item}).chunks)
     assert SECRET not in text
     assert "Deploy with one command." in text and "The dashboard shows the deploy." in text
     assert "A note everyone reads." in text and "% ray start --head" in text and "Roll back from" in text
@@ -456,7 +461,7 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
     assert "<!-- paste in <head>" in text and "After the steps." in text and "After the footnote." in text
     assert "[^1]: A source." in text and "Still shown." in text and "in a paragraph." in text
     assert "Seen after a one-line comment." in text and "After a bang close." in text
-    assert "The last line." in text
+    assert "The last line." in text and "Not wrapped." in text and "After the item." in text
     # MDX is not MyST: there a line starting with `%` is text the page shows.
     mdx = "---\ntitle: W\naudience: public\n---\n<Step title=\"Windows\">\n% APPDATA holds the config.\n</Step>\n"
     assert "% APPDATA holds the config." in _chunks({"windows.mdx": mdx}).chunks[0].text

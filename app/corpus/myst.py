@@ -384,12 +384,21 @@ def _container(lines: list[str], first: int) -> tuple[int, list[str], bool] | No
         return None
     end = last = first + 1
     lazy = 0  # lazy lines in a row
+    # The marker of a code fence open in the item: no paragraph there for a line to wrap lazily.
+    fence = fence_marker(bare[marker.end():].lstrip(" \t"))
     while end < len(lines):
         line = lines[end].rstrip("\r\n")
         # Less indented, a line ends the item, unless it wraps a paragraph's line (lazily).
         lazy = lazy + 1 if line.strip(" \t") and _indent(line) < width else 0
-        if lazy and (lazy > _MAX_LAZY_LINES or not lines[end - 1].strip(" \t\r\n") or _starts_block(line)):
+        if lazy and (fence is not None or lazy > _MAX_LAZY_LINES or not lines[end - 1].strip(" \t\r\n")
+                     or _starts_block(line)):
             break
+        if not lazy:
+            inner_line = _dedent(line, width)
+            if fence is not None:
+                fence = None if closes_fence(inner_line, fence) else fence
+            elif _indent(inner_line) < 4:
+                fence = fence_marker(inner_line)
         end += 1
         if line.strip(" \t"):
             last = end
