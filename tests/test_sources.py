@@ -443,7 +443,10 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
     # A code fence open in a list item leaves no paragraph to wrap: a line less indented ends the item
     # (and its fence), and the comment after it is HTML, not code.
     fenced_item = (f"---\ntitle: F\naudience: public\n---\n- An item with code.\n  ```\nNot wrapped.\n"
-                   f"  <!-- {SECRET}63 -->\n\nAfter the item.\n")
+                   f"  <!-- {SECRET}63 -->\n\nAfter the item.\n\n"
+                   # A fence line in a comment opens no fence: the item goes on past a wrapped line.
+                   f"1.  Run:\n    <!--\n    ```python\n    old()\n    ``` -->\n    New text\nwrapped on.\n"
+                   f"    % {SECRET}64 a note\n")
     text = "\n".join(c.text for c in _chunks({"deploy.md": page, "nested.md": nested, "open.md": unclosed,
                                                "comments.mdx": mdx_comments, "braces.md": braces,
                                                "fenced.md": fenced_item}).chunks)
@@ -462,6 +465,7 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
     assert "[^1]: A source." in text and "Still shown." in text and "in a paragraph." in text
     assert "Seen after a one-line comment." in text and "After a bang close." in text
     assert "The last line." in text and "Not wrapped." in text and "After the item." in text
+    assert "wrapped on." in text
     # MDX is not MyST: there a line starting with `%` is text the page shows.
     mdx = "---\ntitle: W\naudience: public\n---\n<Step title=\"Windows\">\n% APPDATA holds the config.\n</Step>\n"
     assert "% APPDATA holds the config." in _chunks({"windows.mdx": mdx}).chunks[0].text

@@ -384,27 +384,47 @@ def _container(lines: list[str], first: int) -> tuple[int, list[str], bool] | No
         return None
     end = last = first + 1
     lazy = 0  # lazy lines in a row
-    # The marker of a code fence open in the item: no paragraph there for a line to wrap lazily.
-    fence = fence_marker(bare[marker.end():].lstrip(" \t"))
+    # A code fence open in the item leaves no paragraph for a line to wrap lazily.
+    block = _item_block(None, bare[marker.end():].lstrip(" \t"))
     while end < len(lines):
         line = lines[end].rstrip("\r\n")
         # Less indented, a line ends the item, unless it wraps a paragraph's line (lazily).
         lazy = lazy + 1 if line.strip(" \t") and _indent(line) < width else 0
-        if lazy and (fence is not None or lazy > _MAX_LAZY_LINES or not lines[end - 1].strip(" \t\r\n")
-                     or _starts_block(line)):
+        if lazy and ((block is not None and block[0] == "fence") or lazy > _MAX_LAZY_LINES
+                     or not lines[end - 1].strip(" \t\r\n") or _starts_block(line)):
             break
         if not lazy:
-            inner_line = _dedent(line, width)
-            if fence is not None:
-                fence = None if closes_fence(inner_line, fence) else fence
-            elif _indent(inner_line) < 4:
-                fence = fence_marker(inner_line)
+            block = _item_block(block, _dedent(line, width))
         end += 1
         if line.strip(" \t"):
             last = end
     rest = lines[first][marker.end():]
     inner = [rest.lstrip(" \t") if footnote else _dedent(" " * marker.end() + rest, width)]
     return last, inner + [_dedent(line, width) for line in lines[first + 1 : last]], footnote
+
+
+def _item_block(block: tuple[str, str] | None, line: str) -> tuple[str, str] | None:
+    """The block open in a list item after `line`: ("fence", its marker), ("html", the kind of HTML
+    block), or None. Only so far as a lazy line needs it: a fence line in an HTML block or comment
+    opens no fence."""
+    if block is not None and block[0] == "fence":
+        return None if closes_fence(line, block[1]) else block
+    if block is not None:  # an HTML block: a comment ends at its close, a tag at a blank line
+        kind = block[1]
+        if kind == "comment":
+            return None if _CLOSES["html"].search(line) else block
+        if kind in ("tag", "lone"):
+            return block if line.strip(" \t") else None
+        return None if _raw_block_end(kind, line) is not None else block
+    start = line.lstrip(" \t")[:1]
+    if start not in ("`", "~", "<") or _indent(line) >= 4:  # most lines: neither fence nor HTML
+        return None
+    if (marker := fence_marker(line)) is not None:
+        return "fence", marker
+    kind = _html_block(line)
+    if kind is None or (kind == "comment" and _CLOSES["html"].search(line, line.index("<!--") + 4)):
+        return None
+    return "html", kind
 
 
 def _starts_block(line: str) -> bool:
