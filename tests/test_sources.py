@@ -447,9 +447,14 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
                    # A fence line in a comment opens no fence: the item goes on past a wrapped line.
                    f"1.  Run:\n    <!--\n    ```python\n    old()\n    ``` -->\n    New text\nwrapped on.\n"
                    f"    % {SECRET}64 a note\n")
+    # A fence left open in a list item or footnote ends with it: the paragraphs after it are prose.
+    open_in_item = (f"---\ntitle: O\naudience: public\n---\n- a\n  ```\nNot code <!-- {SECRET}65 --> here.\n\n"
+                    f"[^9]: x\n    ~~~\n\nLater <script>var {SECRET}66;</script> prose.\n")
+    open_in_mdx_item = f"---\ntitle: P\naudience: public\n---\n- a\n  ```\nb\n\nLater {{ /* {SECRET}67 */ }} para.\n"
     text = "\n".join(c.text for c in _chunks({"deploy.md": page, "nested.md": nested, "open.md": unclosed,
                                                "comments.mdx": mdx_comments, "braces.md": braces,
-                                               "fenced.md": fenced_item}).chunks)
+                                               "fenced.md": fenced_item, "open-item.md": open_in_item,
+                                               "open-mdx.mdx": open_in_mdx_item}).chunks)
     assert SECRET not in text
     assert "Deploy with one command." in text and "The dashboard shows the deploy." in text
     assert "A note everyone reads." in text and "% ray start --head" in text and "Roll back from" in text
@@ -465,7 +470,8 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
     assert "[^1]: A source." in text and "Still shown." in text and "in a paragraph." in text
     assert "Seen after a one-line comment." in text and "After a bang close." in text
     assert "The last line." in text and "Not wrapped." in text and "After the item." in text
-    assert "wrapped on." in text
+    for shown in ("wrapped on.", "Not code  here.", "Later  prose.", "Later  para."):
+        assert shown in text, shown
     # MDX is not MyST: there a line starting with `%` is text the page shows.
     mdx = "---\ntitle: W\naudience: public\n---\n<Step title=\"Windows\">\n% APPDATA holds the config.\n</Step>\n"
     assert "% APPDATA holds the config." in _chunks({"windows.mdx": mdx}).chunks[0].text

@@ -331,7 +331,7 @@ def drop_hidden_blocks(text: str, *, myst_comments: bool, fences_are_code: bool 
 
     Also whether a comment is left open at the end of ``text``: the site hides what follows it."""
     lines = _LINE.findall(text)
-    shown, open_comment = _shown_lines(lines, myst_comments, 0, fences_are_code)
+    shown, open_comment, _ = _shown_lines(lines, myst_comments, 0, fences_are_code)
     return "".join(lines[number] if part is None else part for number, part in shown), open_comment is not None
 
 
@@ -462,9 +462,9 @@ Shown = list[tuple[int, str | None]]  # (line number, the line's shown text; Non
 
 def _shown_lines(
     lines: list[str], myst_comments: bool, depth: int, fences_are_code: bool, open_comment: str | None = None
-) -> tuple[Shown, str | None]:
-    """The lines shown, and the kind of comment left open at the end; `open_comment`: the kind of
-    the comment open where they start."""
+) -> tuple[Shown, str | None, str | None]:
+    """The lines shown, the kind of comment left open at the end, and the marker of a code fence
+    left open there; `open_comment`: the kind of the comment open where they start."""
     shown: Shown = []
     hidden: tuple[str, int] | None = None  # the open hidden fence's character and length
     code: str | None = None  # the marker of the open code fence
@@ -516,9 +516,16 @@ def _shown_lines(
         if (container := _container(lines, number)) is not None:  # read as a page of its own
             end, inner, footnote = container
             if depth < _MAX_CONTAINER_DEPTH:
-                kept, left_open = _shown_lines(inner, myst_comments, depth + 1, fences_are_code,
-                                               footnote_comment if footnote else None)
+                kept, left_open, open_code = _shown_lines(inner, myst_comments, depth + 1, fences_are_code,
+                                                          footnote_comment if footnote else None)
                 shown += [(number + at, part) for at, part in kept]
+                if open_code is not None and shown and not lines[shown[-1][0]].lstrip(" \t").startswith(">"):
+                    # The item's code ends with the item: a closing line tells the prose pass, whose
+                    # split_fenced would run it to the end of the page (hiding nothing after it). In a
+                    # block quote split_fenced sees no fence (its lines start with `>`): nothing to end.
+                    at, part = shown[-1]
+                    last_line = lines[at] if part is None else part
+                    shown[-1] = (at, last_line.rstrip("\r\n") + "\n" + open_code + "\n")
                 if footnote:
                     footnote_comment = left_open
                 else:  # a comment left open hides what follows
@@ -551,4 +558,4 @@ def _shown_lines(
             continue
         shown.append((number, None))
         number += 1
-    return shown, comment
+    return shown, comment, code
