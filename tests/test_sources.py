@@ -446,7 +446,9 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
                    f"  <!-- {SECRET}63 -->\n\nAfter the item.\n\n"
                    # A fence line in a comment opens no fence: the item goes on past a wrapped line.
                    f"1.  Run:\n    <!--\n    ```python\n    old()\n    ``` -->\n    New text\nwrapped on.\n"
-                   f"    % {SECRET}64 a note\n")
+                   f"    % {SECRET}64 a note\n\n"
+                   # Nor does a colon directive's line: the `%` line after it is the page's comment.
+                   f"- b\n  :::{{code-block}}\n  shown code\nNot wrapped either.\n  % {SECRET}68\n")
     # A fence left open in a list item or footnote ends with it: the paragraphs after it are prose.
     open_in_item = (f"---\ntitle: O\naudience: public\n---\n- a\n  ```\nNot code <!-- {SECRET}65 --> here.\n\n"
                     f"[^9]: x\n    ~~~\n\nLater <script>var {SECRET}66;</script> prose.\n")
@@ -470,7 +472,7 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
     assert "[^1]: A source." in text and "Still shown." in text and "in a paragraph." in text
     assert "Seen after a one-line comment." in text and "After a bang close." in text
     assert "The last line." in text and "Not wrapped." in text and "After the item." in text
-    for shown in ("wrapped on.", "Not code  here.", "Later  prose.", "Later  para."):
+    for shown in ("wrapped on.", "Not wrapped either.", "Not code  here.", "Later  prose.", "Later  para."):
         assert shown in text, shown
     # MDX is not MyST: there a line starting with `%` is text the page shows.
     mdx = "---\ntitle: W\naudience: public\n---\n<Step title=\"Windows\">\n% APPDATA holds the config.\n</Step>\n"

@@ -30,6 +30,8 @@ import re
 from app.corpus.chunker import match_heading
 from app.corpus.fences import closes_fence, code_spans, fence_marker, split_fenced
 
+_COLON_FENCE = re.compile(r"^ {0,3}(:{3,})")
+_HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 _DIRECTIVE_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,}|:{3,})[ \t]*\{([\w:-]+)\}(.*)$")  # the argument is stripped after
 _OPTION = re.compile(r"^[ \t]*:[\w-]+:(?:[ \t].*)?$")
 # A role is `{name}` right before an inline code span of single backticks (fences.code_spans, so
@@ -384,17 +386,17 @@ def _container(lines: list[str], first: int) -> tuple[int, list[str], bool] | No
         return None
     end = last = first + 1
     lazy = 0  # lazy lines in a row
-    # A code fence open in the item leaves no paragraph for a line to wrap lazily.
-    block = _item_block(None, bare[marker.end():].lstrip(" \t"))
+    # Only a paragraph's line can be wrapped lazily: not a fence's, an HTML block's, indented code's.
+    block, paragraph = _item_block(None, False, bare[marker.end():].lstrip(" \t"))
     while end < len(lines):
         line = lines[end].rstrip("\r\n")
         # Less indented, a line ends the item, unless it wraps a paragraph's line (lazily).
         lazy = lazy + 1 if line.strip(" \t") and _indent(line) < width else 0
-        if lazy and ((block is not None and block[0] == "fence") or lazy > _MAX_LAZY_LINES
-                     or not lines[end - 1].strip(" \t\r\n") or _starts_block(line)):
+        if lazy and (not paragraph or lazy > _MAX_LAZY_LINES or not lines[end - 1].strip(" \t\r\n")
+                     or _starts_block(line)):
             break
         if not lazy:
-            block = _item_block(block, _dedent(line, width))
+            block, paragraph = _item_block(block, paragraph, _dedent(line, width))
         end += 1
         if line.strip(" \t"):
             last = end
@@ -403,28 +405,41 @@ def _container(lines: list[str], first: int) -> tuple[int, list[str], bool] | No
     return last, inner + [_dedent(line, width) for line in lines[first + 1 : last]], footnote
 
 
-def _item_block(block: tuple[str, str] | None, line: str) -> tuple[str, str] | None:
-    """The block open in a list item after `line`: ("fence", its marker), ("html", the kind of HTML
-    block), or None. Only so far as a lazy line needs it: a fence line in an HTML block or comment
-    opens no fence."""
+def _item_block(
+    block: tuple[str, str] | None, paragraph: bool, line: str
+) -> tuple[tuple[str, str] | None, bool]:
+    """What is open in a list item after its `line`, as far as a lazy line needs it: the block
+    (("fence", its marker: backticks, tildes or a colon directive's colons), ("html", the kind of
+    HTML block), or None) and whether a line may follow lazily: after a paragraph's line or in an
+    HTML block (a fence line in an HTML block or comment opens no fence; a line indented four
+    columns past no paragraph is indented code)."""
     if block is not None and block[0] == "fence":
-        return None if closes_fence(line, block[1]) else block
+        return (None if closes_fence(line, block[1]) else block), False
     if block is not None:  # an HTML block: a comment ends at its close, a tag at a blank line
+        # A line may follow it lazily: an HTML element left open runs on in the browser, past the
+        # item (a `<script>`, a comment), so the item had better hold the line than show it.
         kind = block[1]
         if kind == "comment":
-            return None if _CLOSES["html"].search(line) else block
+            return (None if _CLOSES["html"].search(line) else block), True
         if kind in ("tag", "lone"):
-            return block if line.strip(" \t") else None
-        return None if _raw_block_end(kind, line) is not None else block
+            return (block, True) if line.strip(" \t") else (None, False)
+        return (None if _raw_block_end(kind, line) is not None else block), True
+    if not line.strip(" \t"):
+        return None, False
+    if _indent(line) >= 4:
+        return None, paragraph  # a paragraph's continuation, or indented code
     start = line.lstrip(" \t")[:1]
-    if start not in ("`", "~", "<") or _indent(line) >= 4:  # most lines: neither fence nor HTML
-        return None
-    if (marker := fence_marker(line)) is not None:
-        return "fence", marker
-    kind = _html_block(line)
-    if kind is None or (kind == "comment" and _CLOSES["html"].search(line, line.index("<!--") + 4)):
-        return None
-    return "html", kind
+    if start in ("`", "~") and (marker := fence_marker(line)) is not None:
+        return ("fence", marker), False
+    if start == ":" and (colons := _COLON_FENCE.match(line)) is not None:
+        return ("fence", colons.group(1)), False
+    if start == "<" and (kind := _html_block(line)) is not None and kind != "lone":
+        if kind == "comment" and _CLOSES["html"].search(line, line.index("<!--") + 4):
+            return None, False
+        return ("html", kind), True
+    if start == "#" and _HEADING.match(line):
+        return None, False
+    return None, True
 
 
 def _starts_block(line: str) -> bool:
