@@ -453,10 +453,16 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
     open_in_item = (f"---\ntitle: O\naudience: public\n---\n- a\n  ```\nNot code <!-- {SECRET}65 --> here.\n\n"
                     f"[^9]: x\n    ~~~\n\nLater <script>var {SECRET}66;</script> prose.\n")
     open_in_mdx_item = f"---\ntitle: P\naudience: public\n---\n- a\n  ```\nb\n\nLater {{ /* {SECRET}67 */ }} para.\n"
+    # ...and only where the prose pass has that fence open: not one it never saw (on the item's
+    # marker line), nor one a fence line in HTML had opened, which the item's fence then closed.
+    unseen_opener = f"---\ntitle: Q\naudience: public\n---\n- ```\n  x\n\nThen <!-- {SECRET}69 --> shown.\n"
+    html_fence = (f"---\ntitle: R\naudience: public\n---\n<div>\n```\n</div>\n\n- a\n  ```\n  x\n\n"
+                  f"Then <!-- {SECRET}70 --> also shown.\n")
     text = "\n".join(c.text for c in _chunks({"deploy.md": page, "nested.md": nested, "open.md": unclosed,
                                                "comments.mdx": mdx_comments, "braces.md": braces,
                                                "fenced.md": fenced_item, "open-item.md": open_in_item,
-                                               "open-mdx.mdx": open_in_mdx_item}).chunks)
+                                               "open-mdx.mdx": open_in_mdx_item, "unseen.md": unseen_opener,
+                                               "html-fence.md": html_fence}).chunks)
     assert SECRET not in text
     assert "Deploy with one command." in text and "The dashboard shows the deploy." in text
     assert "A note everyone reads." in text and "% ray start --head" in text and "Roll back from" in text
@@ -472,7 +478,7 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
     assert "[^1]: A source." in text and "Still shown." in text and "in a paragraph." in text
     assert "Seen after a one-line comment." in text and "After a bang close." in text
     assert "The last line." in text and "Not wrapped." in text and "After the item." in text
-    for shown in ("wrapped on.", "Not wrapped either.", "Not code  here.", "Later  prose.", "Later  para."):
+    for shown in ("wrapped on.", "Not wrapped either.", "Not code  here.", "Later  prose.", "Later  para.", "Then  shown.", "Then  also shown."):
         assert shown in text, shown
     # MDX is not MyST: there a line starting with `%` is text the page shows.
     mdx = "---\ntitle: W\naudience: public\n---\n<Step title=\"Windows\">\n% APPDATA holds the config.\n</Step>\n"

@@ -334,7 +334,38 @@ def drop_hidden_blocks(text: str, *, myst_comments: bool, fences_are_code: bool 
     Also whether a comment is left open at the end of ``text``: the site hides what follows it."""
     lines = _LINE.findall(text)
     shown, open_comment, _ = _shown_lines(lines, myst_comments, 0, fences_are_code)
-    return "".join(lines[number] if part is None else part for number, part in shown), open_comment is not None
+    return _join_shown(lines, shown), open_comment is not None
+
+
+def _join_shown(lines: list[str], shown: Shown) -> str:
+    """The shown lines as text. Where a list item or footnote ends with its code fence open, the
+    site ends the code too, but the prose pass's split_fenced, which knows no items, would run it to
+    the end of the page, and keep every comment after it as code: a closing line is put there,
+    when split_fenced (followed here line by line over the same text) has a fence open then, and
+    only then, so that it never opens one."""
+    out: list[str] = []
+    marker: str | None = None  # the fence split_fenced has open
+    partial = ""  # the text of a line not yet ended
+    for number, part in shown:
+        if part is _ITEM_END:
+            if marker is not None and not partial:
+                out.append(marker + "\n")
+                marker = None
+            continue
+        piece = lines[number] if part is None else part
+        out.append(piece)
+        if marker is None and not partial and piece.endswith(("\n", "\r")) and not any(c in piece for c in "`~"):
+            continue  # whole lines on which no fence can open (most lines)
+        for line in (partial + piece).splitlines(keepends=True):  # as split_fenced splits
+            if line == line.splitlines()[0]:  # no line break yet: the next piece goes on with it
+                partial = line
+                break
+            partial = ""
+            if marker is None:
+                marker = fence_marker(line)
+            elif closes_fence(line, marker):
+                marker = None
+    return "".join(out)
 
 
 def _outside_comments(line: str, open_comment: str | None, mdx: bool) -> tuple[str, str | None]:
@@ -473,6 +504,7 @@ def _raw_block_end(kind: str, bare: str) -> int | None:
 
 
 Shown = list[tuple[int, str | None]]  # (line number, the line's shown text; None: all of it)
+_ITEM_END = "\x00item end\x00"  # in Shown: an item ends here with its code fence open (never page text: no NUL is)
 
 
 def _shown_lines(
@@ -534,13 +566,8 @@ def _shown_lines(
                 kept, left_open, open_code = _shown_lines(inner, myst_comments, depth + 1, fences_are_code,
                                                           footnote_comment if footnote else None)
                 shown += [(number + at, part) for at, part in kept]
-                if open_code is not None and shown and not lines[shown[-1][0]].lstrip(" \t").startswith(">"):
-                    # The item's code ends with the item: a closing line tells the prose pass, whose
-                    # split_fenced would run it to the end of the page (hiding nothing after it). In a
-                    # block quote split_fenced sees no fence (its lines start with `>`): nothing to end.
-                    at, part = shown[-1]
-                    last_line = lines[at] if part is None else part
-                    shown[-1] = (at, last_line.rstrip("\r\n") + "\n" + open_code + "\n")
+                if open_code is not None:  # its code ends with it: _join_shown may say so
+                    shown.append((end - 1, _ITEM_END))
                 if footnote:
                     footnote_comment = left_open
                 else:  # a comment left open hides what follows
