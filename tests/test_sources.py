@@ -438,8 +438,12 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
                     "  </Step>\n</Steps>\n\nAfter the steps.\n\n"
                     f"{{/* {SECRET}44\n```\n{SECRET}45\n```\n*/ }}\n\nAfter the MDX comment.\n\n"
                     # In a paragraph too, space inside the braces or not.
-                    f"Text {{ /* {SECRET}61 */ }} and {{/* {SECRET}62\n*/\n}} in a paragraph.\n")
+                    f"Text {{ /* {SECRET}61 */ }} and {{/* {SECRET}62\n*/\n}} in a paragraph.\n\n"
+                    # In inline code a comment is code the page shows.
+                    "Write `{/* a note */}`, never `<!-- a note -->`.\n")
     braces = "---\ntitle: B\naudience: public\n---\nBraces.\n\n{/* kept as text\n\nStill shown.\n"
+    # Backticks a comment holds start no code span: the comment after them is hidden.
+    braces += f"\nText <!-- a ` --> <!-- {SECRET}71 --> ` after.\n"
     # A code fence open in a list item leaves no paragraph to wrap: a line less indented ends the item
     # (and its fence), and the comment after it is HTML, not code.
     fenced_item = (f"---\ntitle: F\naudience: public\n---\n- An item with code.\n  ```\nNot wrapped.\n"
@@ -478,7 +482,8 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
     assert "[^1]: A source." in text and "Still shown." in text and "in a paragraph." in text
     assert "Seen after a one-line comment." in text and "After a bang close." in text
     assert "The last line." in text and "Not wrapped." in text and "After the item." in text
-    for shown in ("wrapped on.", "Not wrapped either.", "Not code  here.", "Later  prose.", "Later  para.", "Then  shown.", "Then  also shown."):
+    for shown in ("wrapped on.", "Not wrapped either.", "Not code  here.", "Later  prose.", "Later  para.", "Then  shown.", "Then  also shown.",
+                  "Write `{/* a note */}`, never `<!-- a note -->`."):
         assert shown in text, shown
     # MDX is not MyST: there a line starting with `%` is text the page shows.
     mdx = "---\ntitle: W\naudience: public\n---\n<Step title=\"Windows\">\n% APPDATA holds the config.\n</Step>\n"

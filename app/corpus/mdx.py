@@ -41,16 +41,25 @@ _HTML_COMMENT_CLOSE = re.compile(re.escape("-->"))
 
 def _drop_between(text: str, opening: re.Pattern[str], closing: re.Pattern[str]) -> str:
     """`text` without each `opening`…`closing` (comments); an unclosed one stays, and so does the
-    rest. Two plain searches, not one lazy regex, which rescanned to the end from every unclosed
-    opening."""
+    rest. An opening inside an inline code span is code the page shows (`` `{/* note */}` ``), as
+    the span starts first; but not in a span whose first backticks a dropped comment held: those
+    spans were found in the raw text, and there the safe reading is a comment. Two plain searches,
+    not one lazy regex, which rescanned to the end from every unclosed opening."""
+    spans = code_spans(text)
+    span = 0
     kept: list[str] = []
-    start = 0
-    while (first := opening.search(text, start)) is not None:
+    start = search = 0
+    while (first := opening.search(text, search)) is not None:
+        while span < len(spans) and spans[span][1] <= first.start():
+            span += 1
+        if span < len(spans) and start <= spans[span][0] < first.start():
+            search = spans[span][1]  # in code: shown as written
+            continue
         last = closing.search(text, first.end())
         if last is None:
             break
         kept.append(text[start:first.start()])
-        start = last.end()
+        start = search = last.end()
     kept.append(text[start:])
     return "".join(kept)
 
