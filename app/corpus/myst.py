@@ -417,7 +417,7 @@ def _container(lines: list[str], first: int) -> tuple[int, list[str], bool] | No
         return None
     end = last = first + 1
     lazy = 0  # lazy lines in a row
-    # Only a paragraph's line can be wrapped lazily: not a fence's, an HTML block's, indented code's.
+    # Only a paragraph's line (or an open HTML block's) is wrapped lazily: not a fence's, a heading's.
     block, paragraph = _item_block(None, False, bare[marker.end():].lstrip(" \t"))
     while end < len(lines):
         line = lines[end].rstrip("\r\n")
