@@ -34,6 +34,14 @@ def closes_fence(line: str, marker: str) -> bool:
     )
 
 
+def fence_after(marker: str | None, line: str) -> str | None:
+    """The fence open after `line`, given the one open before it (None: none): as split_fenced
+    reads fences, which myst._join_shown follows too."""
+    if marker is None:
+        return fence_marker(line)
+    return None if closes_fence(line, marker) else marker
+
+
 def split_fenced(text: str) -> list[Segment]:
     """Cut `text` into alternating prose and fenced-code segments; joining them gives `text` back.
 
@@ -44,20 +52,20 @@ def split_fenced(text: str) -> list[Segment]:
     code: list[str] = []
     marker: str | None = None
     for line in text.splitlines(keepends=True):
+        was_open, marker = marker is not None, fence_after(marker, line)
+        if not was_open and marker is None:
+            prose.append(line)
+            continue
+        if not was_open:
+            if prose:
+                segments.append(Segment("".join(prose), False))
+                prose = []
+            code = [line]
+            continue
+        code.append(line)
         if marker is None:
-            marker = fence_marker(line)
-            if marker is not None:
-                if prose:
-                    segments.append(Segment("".join(prose), False))
-                    prose = []
-                code = [line]
-            else:
-                prose.append(line)
-        else:
-            code.append(line)
-            if closes_fence(line, marker):
-                segments.append(Segment("".join(code), True))
-                code, marker = [], None
+            segments.append(Segment("".join(code), True))
+            code = []
     if marker is not None:
         segments.append(Segment("".join(code), True))
     if prose:

@@ -28,7 +28,7 @@ from __future__ import annotations
 import re
 
 from app.corpus.chunker import match_heading
-from app.corpus.fences import closes_fence, code_spans, fence_marker, split_fenced
+from app.corpus.fences import closes_fence, code_spans, fence_after, fence_marker, split_fenced
 
 _COLON_FENCE = re.compile(r"^ {0,3}(:{3,})")
 _HEADING = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
@@ -345,26 +345,19 @@ def _join_shown(lines: list[str], shown: Shown) -> str:
     only then, so that it never opens one."""
     out: list[str] = []
     marker: str | None = None  # the fence split_fenced has open
-    partial = ""  # the text of a line not yet ended
     for number, part in shown:
         if part is _ITEM_END:
-            if marker is not None and not partial:
+            # Each shown part keeps its line's ending: only the page's last line may have none, and
+            # then nothing follows for the fence to run into.
+            if marker is not None and out and out[-1].endswith(("\n", "\r")):
                 out.append(marker + "\n")
                 marker = None
             continue
         piece = lines[number] if part is None else part
         out.append(piece)
-        if marker is None and not partial and piece.endswith(("\n", "\r")) and not any(c in piece for c in "`~"):
-            continue  # whole lines on which no fence can open (most lines)
-        for line in (partial + piece).splitlines(keepends=True):  # as split_fenced splits
-            if line == line.splitlines()[0]:  # no line break yet: the next piece goes on with it
-                partial = line
-                break
-            partial = ""
-            if marker is None:
-                marker = fence_marker(line)
-            elif closes_fence(line, marker):
-                marker = None
+        if marker is not None or "`" in piece or "~" in piece:  # on most lines no fence can open
+            for line in piece.splitlines(keepends=True):  # as split_fenced splits
+                marker = fence_after(marker, line)
     return "".join(out)
 
 
@@ -452,7 +445,7 @@ def _item_block(
         kind = block[1]
         if kind == "comment":
             return (None if _CLOSES["html"].search(line) else block), True
-        if kind in ("tag", "lone"):
+        if kind == "tag":  # ("lone" is never opened here: a lone tag wraps on as a paragraph's line)
             return (block, True) if line.strip(" \t") else (None, False)
         return (None if _raw_block_end(kind, line) is not None else block), True
     if not line.strip(" \t"):
