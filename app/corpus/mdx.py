@@ -45,11 +45,12 @@ def _drop_between(text: str, opening: re.Pattern[str], closing: re.Pattern[str])
     the span starts first; but not in a span whose first backticks a dropped comment held: those
     spans were found in the raw text, and there the safe reading is a comment. Two plain searches,
     not one lazy regex, which rescanned to the end from every unclosed opening."""
-    spans = code_spans(text)
+    spans: list[tuple[int, int]] | None = None  # found once a comment is: most prose has none
     span = 0
     kept: list[str] = []
     start = search = 0
     while (first := opening.search(text, search)) is not None:
+        spans = code_spans(text) if spans is None else spans
         while span < len(spans) and spans[span][1] <= first.start():
             span += 1
         if span < len(spans) and start <= spans[span][0] < first.start():
