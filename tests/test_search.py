@@ -163,6 +163,33 @@ async def _check_public_filter_both_plans(conn) -> None:
     assert len(keyword) == 20 and all(h.audiences == ("public",) for h in keyword)
 
 
+async def test_a_null_match_count_called_by_hand_is_the_default_ten(conn) -> None:
+    """In psql, `search_docs_sections('...', null)` returned every matching section (`limit null`
+    is no limit) and `match_docs_sections(..., null)` every row of the model, walking the whole
+    HNSW index: null now means the default, 10 (sql/013_match_count.sql)."""
+    rng = random.Random(13)
+    center = [rng.gauss(0, 1) for _ in range(64)]
+    rows = [(f"n{i}.mdx#s", f"n{i}.mdx", "Doc", "S", "Doc", f"/docs/n{i}#s", f"shared keyword text {i}", True,
+             pad_vector(_unit(rng, center, 0.3)), "m") for i in range(25)]
+    await conn.executemany(INSERT, rows)
+    await refresh(conn)
+    query = pad_vector(_unit(rng, center, 0.3))
+
+    async def keyword(count: int | None) -> list:
+        return await conn.fetch("select id from public.search_docs_sections('shared keyword', $1)", count)
+
+    async def vector(count: int | None) -> list:
+        return await conn.fetch("select id from public.match_docs_sections($1, 'm', $2)", query, count)
+
+    for leg in (keyword, vector):
+        nulls = await leg(None)
+        assert len(nulls) == 10, leg.__name__
+        assert nulls == await leg(10), leg.__name__  # the same rows as the default's
+        assert len(await leg(3)) == 3 and len(await leg(20)) == 20, leg.__name__  # a count is still honoured
+        with pytest.raises(asyncpg.InvalidRowCountInLimitClauseError, match="LIMIT must not be negative"):
+            await leg(-1)
+
+
 def _hit(id_: str, page: str, title: str = "T", heading: str = "H") -> Hit:
     return Hit(id_, "docs", page, title, heading, title, f"/docs/{page}#{id_}", f"content of {id_}", ("public",), 0.0)
 
