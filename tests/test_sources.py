@@ -490,6 +490,35 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
     assert "% APPDATA holds the config." in _chunks({"windows.mdx": mdx}).chunks[0].text
 
 
+def test_an_mdx_expression_is_not_indexed_unless_it_is_a_string() -> None:
+    """MDX shows what a `{…}` expression evaluates to: `{false && 'x'}` nothing, `{// note}` nothing,
+    `{" "}` a space. The index kept the braces' text, so an internal note in an expression was
+    searchable; now it keeps only a plain string's text. Braces in code, in an attribute, escaped,
+    or in a `.md` page (no MDX there) are text; one never closed stays text, as does the rest."""
+    page = (
+        "---\ntitle: E\naudience: public\n---\n"
+        f"Before {{false && 'internal: {SECRET}1'}} after.\n\n"
+        f"A line comment {{// {SECRET}2\n}} ends here.\n\n"
+        f"Nested {{cond ? {{a: '{SECRET}3'}} : \"}}\" + '{SECRET}4'}} braces.\n\n"
+        f"<Note>\n{{showInternal && <Warning>{SECRET}5 rollout</Warning>}}\n</Note>\n\n"
+        f"A comment then code {{/* a */ '{SECRET}6'}} dropped.\n\n"
+        "Link <a href=\"/x\">here</a>{\" \"}and {'a string'} shown.\n\n"
+        "<Card title=\"Card title\" icon={{ name: 'rocket' }}>Card text.</Card>\n\n"
+        "Code `{inline}` and an escaped \\{brace\\} stay.\n\n"
+        "```js\nconst x = {kept: true}\n```\n\n"
+        "Unclosed { brace and 'quote, the rest {stays} shown.\n"
+    )
+    text = "\n".join(c.text for c in _chunks({"expr.mdx": page}).chunks)
+    assert SECRET not in text
+    for shown in ("Before  after.", "A line comment  ends here.", "Nested  braces.", "A comment then code  dropped.",
+                  "Link here and a string shown.", "Card title", "Card text.", "`{inline}`", "\\{brace\\}",
+                  "const x = {kept: true}", "Unclosed { brace and 'quote, the rest {stays} shown."):
+        assert shown in text, shown
+    # In a `.md` page braces are text: MyST has no expressions.
+    md = "---\ntitle: M\naudience: public\n---\nSet {false && 'x'} as written.\n"
+    assert "Set {false && 'x'} as written." in _chunks({"braces.md": md}).chunks[0].text
+
+
 def test_front_matter_that_contradicts_itself_makes_the_page_internal() -> None:
     """`public: true` beside `audience: internal` was the union (public), and `audiences:` was not
     read at all (the source's default, public here)."""

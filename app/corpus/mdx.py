@@ -133,7 +133,57 @@ def _replace_tag(match: re.Match[str]) -> str:
     return ""
 
 
-def _clean_prose(text: str) -> str:
+# What a JavaScript expression may hold that a brace does not count in: a string, a comment.
+_JS_SKIPPED = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`|//[^\n]*|/\*.*?\*/""", re.DOTALL)
+_JS_STRING = re.compile(r"""\{\s*(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\$]|\\.)*)`)\s*\}""")
+_BRACE_OR_SKIPPED = re.compile(r"""(?<!\\)[{}]|"|'|`|//|/\*""")
+_EXPRESSION_OPEN = re.compile(r"(?<!\\)\{")
+
+
+def _expression_end(text: str, start: int) -> int | None:
+    """Where the expression opening at `text[start]` (a `{`) ends, past its `}`; None if it never does.
+    Braces in its strings and comments do not count, as the JavaScript parser reads it."""
+    depth, position = 0, start
+    while (found := _BRACE_OR_SKIPPED.search(text, position)) is not None:
+        token = found.group(0)
+        if token == "{":
+            depth += 1
+        elif token == "}":
+            depth -= 1
+            if depth == 0:
+                return found.end()
+        else:
+            skipped = _JS_SKIPPED.match(text, found.start())
+            if skipped is None:
+                return None  # a string or comment never closed: no expression closes after it
+            position = skipped.end()
+            continue
+        position = found.end()
+    return None
+
+
+def _drop_expressions(text: str) -> str:
+    """`text` without its MDX expressions (`{false && 'internal'}`, `{// note}`): the site shows what
+    the JavaScript evaluates to, which the index cannot know, so it keeps none of it (the safe reading);
+    an expression that is a string (`{" "}`, `{'text'}`) is that string. An escaped brace (`\\{`) is
+    text. One left unclosed is text too (MDX refuses the page), and so is every brace after it: its
+    end is not searched for again. Call with code spans already hidden: braces there are code."""
+    kept: list[str] = []
+    start = position = 0
+    while (opening := _EXPRESSION_OPEN.search(text, position)) is not None:
+        end = _expression_end(text, opening.start())
+        if end is None:
+            break
+        string = _JS_STRING.fullmatch(text, opening.start(), end)
+        kept += [text[start:opening.start()], next((g for g in string.groups() if g is not None), "") if string else ""]
+        start = position = end
+    kept.append(text[start:])
+    return "".join(kept)
+
+
+def _clean_prose(text: str, *, mdx: bool) -> str:
+    """Prose as the reader sees it; `mdx` for an `.mdx` page, where braces open JavaScript
+    expressions (in a `.md` page they are text)."""
     text = drop_colon_fence_options(clean_roles(text))  # MyST (myst.py), before inline code is hidden
     text = _drop_between(text, _MDX_COMMENT_OPEN, _MDX_COMMENT_CLOSE)
     text = _drop_between(text, _HTML_COMMENT_OPEN, _HTML_COMMENT_CLOSE)
@@ -147,6 +197,8 @@ def _clean_prose(text: str) -> str:
         pieces += [text[last:start], f"\x00{number}\x00"]
         last = end
     text = _TAG.sub(_replace_tag, "".join(pieces) + text[last:])
+    if mdx:  # after the tag pass, which reads braces in attributes (`icon={...}`) as the tag's
+        text = _drop_expressions(text)
     text = re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], text)
     return "\n".join(line.rstrip() for line in text.split("\n"))
 
@@ -164,7 +216,7 @@ def _clean_segments(text: str, myst: bool, depth: int = 0) -> tuple[str, bool]:
     shown_text, left_open = drop_hidden_blocks(text, myst_comments=myst)
     for segment in split_fenced(shown_text):
         if not segment.is_code:
-            parts.append(_clean_prose(segment.text))
+            parts.append(_clean_prose(segment.text, mdx=not myst))
             continue
         if directive_name(segment.text.split("\n", 1)[0]) is None:
             parts.append(segment.text)
