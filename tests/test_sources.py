@@ -506,13 +506,16 @@ def test_an_mdx_expression_is_not_indexed_unless_it_is_a_string() -> None:
         "<Card title=\"Card title\" icon={{ name: 'rocket' }}>Card text.</Card>\n\n"
         "Code `{inline}` and an escaped \\{brace\\} stay.\n\n"
         "```js\nconst x = {kept: true}\n```\n\n"
+        "## Setup {#setup-id}\n\nA heading's explicit id is no expression, nor is TeX: $\\frac{a}{b}$.\n\n"
         "Unclosed { brace and 'quote, the rest {stays} shown.\n"
     )
-    text = "\n".join(c.text for c in _chunks({"expr.mdx": page}).chunks)
+    chunks = _chunks({"expr.mdx": page}).chunks
+    assert any(c.href.endswith("#setup-id") and c.heading == "Setup" for c in chunks)
+    text = "\n".join(c.text for c in chunks)
     assert SECRET not in text
     for shown in ("Before  after.", "A line comment  ends here.", "Nested  braces.", "A comment then code  dropped.",
                   "Link here and a string shown.", "Card title", "Card text.", "`{inline}`", "\\{brace\\}",
-                  "const x = {kept: true}", "Unclosed { brace and 'quote, the rest {stays} shown."):
+                  "const x = {kept: true}", "TeX: $\\frac{a}{b}$.", "Unclosed { brace and 'quote, the rest {stays} shown."):
         assert shown in text, shown
     # In a `.md` page braces are text: MyST has no expressions.
     md = "---\ntitle: M\naudience: public\n---\nSet {false && 'x'} as written.\n"

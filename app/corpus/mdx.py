@@ -7,6 +7,7 @@ stay, and a `title="..."` attribute stays as text (`<Step title="Install">` → 
 
 from __future__ import annotations
 
+import bisect
 import re
 
 from app.corpus.fences import code_spans, split_fenced
@@ -138,6 +139,12 @@ _JS_SKIPPED = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|
 _JS_STRING = re.compile(r"""\{\s*(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\$]|\\.)*)`)\s*\}""")
 _BRACE_OR_SKIPPED = re.compile(r"""(?<!\\)[{}]|"|'|`|//|/\*""")
 _EXPRESSION_OPEN = re.compile(r"(?<!\\)\{")
+# Markup whose braces are no expression: TeX math (`$\\textbf{x}$`, `$$…$$`: MDX's math plugin
+# reads it as math), and MyST markup that the .mdx path reads too, a colon fence's directive name
+# (`:::{tip}`, kept whole for the chunker) and a heading's explicit `{#id}`.
+_MARKUP_BRACES = re.compile(
+    r"\$\$.*?\$\$|\$[^$\n]+\$|^[ \t>]*:{3,}[ \t]*\{[^{}\n]*\}|\{#[A-Za-z0-9_:.\-]+\}[ \t]*$", re.MULTILINE | re.DOTALL
+)
 
 
 def _expression_end(text: str, start: int) -> int | None:
@@ -166,11 +173,17 @@ def _drop_expressions(text: str) -> str:
     """`text` without its MDX expressions (`{false && 'internal'}`, `{// note}`): the site shows what
     the JavaScript evaluates to, which the index cannot know, so it keeps none of it (the safe reading);
     an expression that is a string (`{" "}`, `{'text'}`) is that string. An escaped brace (`\\{`) is
-    text. One left unclosed is text too (MDX refuses the page), and so is every brace after it: its
-    end is not searched for again. Call with code spans already hidden: braces there are code."""
+    text, and so are braces in TeX math, MyST's `:::{tip}` and a heading's `{#id}`. One left unclosed is text too (MDX
+    refuses the page), and so is every brace after it: its end is not searched for again. Call with
+    code spans already hidden: braces there are code."""
+    markup = [m.span() for m in _MARKUP_BRACES.finditer(text)] if "{" in text else []
     kept: list[str] = []
     start = position = 0
     while (opening := _EXPRESSION_OPEN.search(text, position)) is not None:
+        around = bisect.bisect_right(markup, (opening.start(), len(text))) - 1
+        if around >= 0 and opening.start() < markup[around][1]:
+            position = markup[around][1]
+            continue
         end = _expression_end(text, opening.start())
         if end is None:
             break
