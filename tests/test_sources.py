@@ -493,16 +493,23 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
 def test_an_mdx_expression_is_not_indexed_unless_it_is_a_string() -> None:
     """MDX shows what a `{…}` expression evaluates to: `{false && 'x'}` nothing, `{// note}` nothing,
     `{" "}` a space. The index kept the braces' text, so an internal note in an expression was
-    searchable; now it keeps only a plain string's text. Braces in code, in an attribute, escaped,
-    or in a `.md` page (no MDX there) are text; one never closed stays text, as does the rest."""
+    searchable; now it keeps only a plain string's text. An expression ends where MDX ends it: not
+    at a brace in a string, a comment, a regular expression or an attribute, and JSX text in it may
+    hold quotes and URLs. Braces in code, in an attribute, escaped, in math or in a `.md` page (no
+    MDX there) are text; one never closed stays text, as does the rest."""
     page = (
         "---\ntitle: E\naudience: public\n---\n"
         f"Before {{false && 'internal: {SECRET}1'}} after.\n\n"
         f"A line comment {{// {SECRET}2\n}} ends here.\n\n"
         f"Nested {{cond ? {{a: '{SECRET}3'}} : \"}}\" + '{SECRET}4'}} braces.\n\n"
-        f"<Note>\n{{showInternal && <Warning>{SECRET}5 rollout</Warning>}}\n</Note>\n\n"
-        f"A comment then code {{/* a */ '{SECRET}6'}} dropped.\n\n"
-        "Link <a href=\"/x\">here</a>{\" \"}and {'a string'} shown.\n\n"
+        f"<Note>\n{{showInternal && <Warning>Don't use {SECRET}5 at https://x.example</Warning>}}\n</Note>\n\n"
+        f"A comment in it {{/*c*/ false && \"*/}}\" && '{SECRET}6'}} dropped.\n\n"
+        f"An escaped backslash \\\\{{false && '{SECRET}7'}} then.\n\n"
+        f"An attribute {{show && <Card title=\"}}\">{SECRET}8</Card>}} and a regex {{false && /}}/.test('{SECRET}9')}}.\n\n"
+        f"A backtick {{false && \"`{SECRET}10\"}} then `real code`.\n\n"
+        f"{{/* at a line's start */ false && '{SECRET}11'}}\n\n"
+        f"A tick {{false && \"`\"}} and {{false && '{SECRET}12'}} then a lone tick `.\n\n"
+        "Link <a href=\"/x\">here</a>{\" \"}and {'a string'} {/* beside */ 'shown'}.\n\n"
         "<Card title=\"Card title\" icon={{ name: 'rocket' }}>Card text.</Card>\n\n"
         "Code `{inline}` and an escaped \\{brace\\} stay.\n\n"
         "```js\nconst x = {kept: true}\n```\n\n"
@@ -513,7 +520,8 @@ def test_an_mdx_expression_is_not_indexed_unless_it_is_a_string() -> None:
     assert any(c.href.endswith("#setup-id") and c.heading == "Setup" for c in chunks)
     text = "\n".join(c.text for c in chunks)
     assert SECRET not in text
-    for shown in ("Before  after.", "A line comment  ends here.", "Nested  braces.", "A comment then code  dropped.",
+    for shown in ("Before  after.", "A line comment  ends here.", "Nested  braces.", "A comment in it  dropped.",
+                  "An escaped backslash \\\\ then.", "An attribute  and a regex .", "then `real code`.", "A tick  and  then a lone tick `.",
                   "Link here and a string shown.", "Card title", "Card text.", "`{inline}`", "\\{brace\\}",
                   "const x = {kept: true}", "TeX: $\\frac{a}{b}$.", "Unclosed { brace and 'quote, the rest {stays} shown."):
         assert shown in text, shown

@@ -11,6 +11,7 @@ import bisect
 import re
 
 from app.corpus.fences import code_spans, split_fenced
+from app.corpus.mdx_expressions import expression_end, shown_text
 from app.corpus.myst import (
     clean_roles,
     directive_name,
@@ -134,74 +135,72 @@ def _replace_tag(match: re.Match[str]) -> str:
     return ""
 
 
-# What a JavaScript expression may hold that a brace does not count in: a string, a comment.
-_JS_SKIPPED = re.compile(r""""(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'|`(?:[^`\\]|\\.)*`|//[^\n]*|/\*.*?\*/""", re.DOTALL)
-_JS_STRING = re.compile(r"""\{\s*(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\$]|\\.)*)`)\s*\}""")
-_BRACE_OR_SKIPPED = re.compile(r"""(?<!\\)[{}]|"|'|`|//|/\*""")
-_EXPRESSION_OPEN = re.compile(r"(?<!\\)\{")
-# Markup whose braces are no expression: TeX math (`$\\textbf{x}$`, `$$…$$`: MDX's math plugin
-# reads it as math), and MyST markup that the .mdx path reads too, a colon fence's directive name
-# (`:::{tip}`, kept whole for the chunker) and a heading's explicit `{#id}`.
-_MARKUP_BRACES = re.compile(
-    r"\$\$.*?\$\$|\$[^$\n]+\$|^[ \t>]*:{3,}[ \t]*\{[^{}\n]*\}|\{#[A-Za-z0-9_:.\-]+\}[ \t]*$", re.MULTILINE | re.DOTALL
+_EXPRESSION_OPEN = re.compile(r"\{")
+# Braces that open no expression: TeX math (`$\\textbf{x}$`, `$$…$$`, which MDX's math plugin
+# reads as math; as in pandoc, `$` then no space opens it and no space then `$`, not before a
+# digit, closes it: "from $5 to $10" is no math), MyST markup that the .mdx path reads too (a
+# colon fence's `:::{tip}`, kept whole for the chunker; a heading's `{#id}`), and a JSX tag's
+# attributes, which the tag pass reads.
+_NOT_EXPRESSIONS = re.compile(
+    "|".join((
+        r"\$\$.*?\$\$", r"\$[^\s$](?:[^$\n]*[^\s$])?\$(?!\d)",
+        r"^[ \t>]*:{3,}[ \t]*\{[^{}\n]*\}", r"\{#[A-Za-z0-9_:.\-]+\}[ \t]*$", _TAG.pattern,
+    )),
+    re.MULTILINE | re.DOTALL,
 )
 
 
-def _expression_end(text: str, start: int) -> int | None:
-    """Where the expression opening at `text[start]` (a `{`) ends, past its `}`; None if it never does.
-    Braces in its strings and comments do not count, as the JavaScript parser reads it."""
-    depth, position = 0, start
-    while (found := _BRACE_OR_SKIPPED.search(text, position)) is not None:
-        token = found.group(0)
-        if token == "{":
-            depth += 1
-        elif token == "}":
-            depth -= 1
-            if depth == 0:
-                return found.end()
-        else:
-            skipped = _JS_SKIPPED.match(text, found.start())
-            if skipped is None:
-                return None  # a string or comment never closed: no expression closes after it
-            position = skipped.end()
-            continue
-        position = found.end()
-    return None
-
-
 def _drop_expressions(text: str) -> str:
-    """`text` without its MDX expressions (`{false && 'internal'}`, `{// note}`): the site shows what
-    the JavaScript evaluates to, which the index cannot know, so it keeps none of it (the safe reading);
-    an expression that is a string (`{" "}`, `{'text'}`) is that string. An escaped brace (`\\{`) is
-    text, and so are braces in TeX math, MyST's `:::{tip}` and a heading's `{#id}`. One left unclosed is text too (MDX
-    refuses the page), and so is every brace after it: its end is not searched for again. Call with
-    code spans already hidden: braces there are code."""
-    markup = [m.span() for m in _MARKUP_BRACES.finditer(text)] if "{" in text else []
+    """`text` without its MDX expressions, a plain string's text kept (app/corpus/mdx_expressions.py).
+    A brace is text where a code span that starts in the text kept holds it (an expression that
+    starts first holds the backticks in it instead), in math, markup and tags (_NOT_EXPRESSIONS),
+    and escaped (`\\{`). One never closed is text too (MDX refuses the page), and so is every
+    brace after it: its end is not searched for again."""
+    if "{" not in text:
+        return text
+    protected = [m.span() for m in _NOT_EXPRESSIONS.finditer(text)]
+    spans = code_spans(text)
     kept: list[str] = []
     start = position = 0
     while (opening := _EXPRESSION_OPEN.search(text, position)) is not None:
-        around = bisect.bisect_right(markup, (opening.start(), len(text))) - 1
-        if around >= 0 and opening.start() < markup[around][1]:
-            position = markup[around][1]
+        brace = opening.start()
+        backslashes = 0
+        while backslashes < brace and text[brace - backslashes - 1] == "\\":
+            backslashes += 1
+        if backslashes % 2:  # `\\{` is an escaped brace; `\\\\{` an escaped backslash, then a brace
+            position = brace + 1
             continue
-        end = _expression_end(text, opening.start())
+        span = next((s for s in _covering(spans, brace) if s[0] >= start), None)
+        if span is None:
+            span = next(iter(_covering(protected, brace)), None)
+        if span is not None:
+            position = span[1]
+            continue
+        end = expression_end(text, brace)
         if end is None:
             break
-        string = _JS_STRING.fullmatch(text, opening.start(), end)
-        kept += [text[start:opening.start()], next((g for g in string.groups() if g is not None), "") if string else ""]
+        kept += [text[start:brace], shown_text(text[brace:end])]
         start = position = end
     kept.append(text[start:])
     return "".join(kept)
+
+
+def _covering(spans: list[tuple[int, int]], index: int) -> list[tuple[int, int]]:
+    """The span of `spans` (sorted, not overlapping) that holds `index`, as a list of none or one."""
+    at = bisect.bisect_right(spans, (index, float("inf"))) - 1
+    return [spans[at]] if at >= 0 and index < spans[at][1] else []
 
 
 def _clean_prose(text: str, *, mdx: bool) -> str:
     """Prose as the reader sees it; `mdx` for an `.mdx` page, where braces open JavaScript
     expressions (in a `.md` page they are text)."""
     text = drop_colon_fence_options(clean_roles(text))  # MyST (myst.py), before inline code is hidden
+    text = _drop_imports_and_exports(text)  # ESM, whose braces are no expressions
+    if mdx:  # then expressions: a comment, a tag or backticks in one are the expression's
+        text = _drop_expressions(text)
     text = _drop_between(text, _MDX_COMMENT_OPEN, _MDX_COMMENT_CLOSE)
     text = _drop_between(text, _HTML_COMMENT_OPEN, _HTML_COMMENT_CLOSE)
     text = _drop_scripts_and_styles(text)
-    text = _drop_imports_and_exports(text)
     # Inline code may show tags (`<Note>`) as literal text: hide it from the tag pass.
     found = code_spans(text)
     spans = [text[start:end] for start, end in found]
@@ -210,8 +209,6 @@ def _clean_prose(text: str, *, mdx: bool) -> str:
         pieces += [text[last:start], f"\x00{number}\x00"]
         last = end
     text = _TAG.sub(_replace_tag, "".join(pieces) + text[last:])
-    if mdx:  # after the tag pass, which reads braces in attributes (`icon={...}`) as the tag's
-        text = _drop_expressions(text)
     text = re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], text)
     return "\n".join(line.rstrip() for line in text.split("\n"))
 

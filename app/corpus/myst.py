@@ -373,6 +373,8 @@ def _outside_comments(line: str, open_comment: str | None, mdx: bool) -> tuple[s
             closing = _CLOSES[open_comment].search(bare, position)
             if closing is None:
                 break
+            if open_comment == "mdx" and not closing.group(0).endswith("}"):
+                shown.append("{")  # `{/* note */ 'shown'}`: the comment was in an expression, which goes on
             position, open_comment = closing.end(), None
         opening = _OPENS[mdx].search(bare, position)
         if opening is None:

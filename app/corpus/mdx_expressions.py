@@ -1,0 +1,168 @@
+"""MDX expressions (`{…}` in an `.mdx` page's prose): where each ends, and what the index keeps of it.
+
+The site shows what an expression evaluates to (`{false && 'internal'}` shows nothing, `{" "}` a
+space), which the index cannot know: it keeps nothing of an expression but a plain string's text
+(the safe reading). MDX ends an expression at the first `}` where what it holds parses as
+JavaScript with JSX, so a brace in a string, a comment, a template, a regular expression or in JSX
+text does not end it, and JSX text may hold quotes, `//` and `/*` freely
+(`{show && <Note>Don't use https://x.example</Note>}`). `expression_end` follows that with a small
+lexer: nothing is parsed, only strings, comments, templates, regular expressions, brackets and JSX
+elements are told apart, each character read once.
+"""
+
+from __future__ import annotations
+
+import re
+
+_OPEN_BRACKETS = {"{": "}", "(": ")", "[": "]"}
+_JS_TOKEN = re.compile(r"""[{}()\[\]'"`/<]""")
+_STRING = {q: re.compile(rf"{q}(?:[^{q}\\\n]|\\.)*{q}") for q in "'\""}
+_REGEX_LITERAL = re.compile(r"/(?:[^/\\\[\n]|\\.|\[(?:[^\]\\\n]|\\.)*\])+/[A-Za-z]*")
+_TEMPLATE_TOKEN = re.compile(r"\\.|`|\$\{", re.DOTALL)
+_TAG_TOKEN = re.compile(r"""["'{>]|/>""")
+_CHILDREN_TOKEN = re.compile(r"[{<]")
+_JSX_NAME_START = re.compile(r"[A-Za-z_$]")
+# After these (or at the start) an operand begins: `/` opens a regular expression and `<` an
+# element; after an operand (a name, `)`, a string) they divide and compare.
+_OPERAND_AFTER = frozenset("(,=:[!&|?{};+-*%<>~^")
+
+
+def _last_significant(text: str, start: int, end: int, last: str) -> str:
+    chunk = text[start:end].rstrip()
+    return chunk[-1] if chunk else last
+
+
+def expression_end(text: str, start: int) -> int | None:
+    """The index just past the `}` that ends the expression opening at `text[start]` (a `{`); None
+    when it never ends (MDX refuses such a page) or its brackets do not match."""
+    stack: list[str] = ["}"]  # a closing bracket: JavaScript; "`": a template; "<": a tag; ">": children
+    position, last = start + 1, "{"
+    while stack:
+        mode = stack[-1]
+        if mode == "`":
+            found = _TEMPLATE_TOKEN.search(text, position)
+            if found is None:
+                return None
+            position = found.end()
+            if found.group(0) == "`":
+                stack.pop()
+                last = ")"
+            elif found.group(0) == "${":
+                stack.append("}")
+                last = "{"
+            continue
+        if mode == "<":  # inside `<Name …`: attribute strings and expressions, up to `>` or `/>`
+            found = _TAG_TOKEN.search(text, position)
+            if found is None:
+                return None
+            token = found.group(0)
+            if token in ("'", '"'):
+                close = text.find(token, found.end())  # JSX attribute strings have no escapes
+                if close < 0:
+                    return None
+                position = close + 1
+            elif token == "{":
+                stack.append("}")
+                position, last = found.end(), "{"
+            else:  # `/>` ends the element, `>` opens its children
+                stack[-1:] = [] if token == "/>" else [">"]
+                position, last = found.end(), ")"
+            continue
+        if mode == ">":  # an element's children: text, expressions, elements, its closing tag
+            found = _CHILDREN_TOKEN.search(text, position)
+            if found is None:
+                return None
+            if found.group(0) == "{":
+                stack.append("}")
+                position, last = found.end(), "{"
+                continue
+            after = text[found.end():found.end() + 1]
+            if after == "/":  # the closing tag
+                close = text.find(">", found.end())
+                if close < 0:
+                    return None
+                stack.pop()
+                position, last = close + 1, ")"
+            elif after == ">":  # a fragment, `<>`
+                stack.append(">")
+                position = found.end() + 1
+            elif _JSX_NAME_START.match(after):
+                stack.append("<")
+                position = found.end()
+            else:
+                position = found.end()  # a lone `<` is text
+            continue
+        # JavaScript, up to the closing bracket `mode`
+        found = _JS_TOKEN.search(text, position)
+        if found is None:
+            return None
+        token, at = found.group(0), found.start()
+        last = _last_significant(text, position, at, last)
+        position = found.end()
+        if token in _OPEN_BRACKETS:
+            stack.append(_OPEN_BRACKETS[token])
+            last = token
+        elif token in "})]":
+            if token != mode:
+                return None
+            stack.pop()
+            last = ")"
+        elif token in _STRING:
+            string = _STRING[token].match(text, at)
+            if string is None:
+                return None
+            position, last = string.end(), ")"
+        elif token == "`":
+            stack.append("`")
+        elif token == "/":
+            following = text[position:position + 1]
+            if following == "/":
+                newline = text.find("\n", position)
+                position = len(text) if newline < 0 else newline
+            elif following == "*":
+                close = text.find("*/", position + 1)
+                if close < 0:
+                    return None
+                position = close + 2
+            elif last in _OPERAND_AFTER and (regex := _REGEX_LITERAL.match(text, at)) is not None:
+                position, last = regex.end(), ")"
+            else:
+                last = "/"
+        elif token == "<":
+            after = text[position:position + 1]
+            if last in _OPERAND_AFTER and after == ">":
+                stack.append(">")
+                position += 1
+            elif last in _OPERAND_AFTER and _JSX_NAME_START.match(after):
+                stack.append("<")
+            else:
+                last = "<"
+    return position
+
+
+_SPACE_OR_COMMENT = r"(?:\s|/\*.*?\*/|//[^\n]*\n)*"
+_STRING_EXPRESSION = re.compile(
+    rf"""\{{{_SPACE_OR_COMMENT}(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\$]|\\.|\$(?!\{{))*)`)"""
+    rf"{_SPACE_OR_COMMENT}\}}",
+    re.DOTALL,
+)
+_ESCAPE = re.compile(r"\\(u\{[0-9A-Fa-f]+\}|u[0-9A-Fa-f]{4}|x[0-9A-Fa-f]{2}|\n|.)", re.DOTALL)
+_ESCAPED = {"n": "\n", "t": "\t", "r": "\r", "\n": ""}
+
+
+def _unescape(match: re.Match[str]) -> str:
+    escape = match.group(1)
+    if escape[0] in "ux" and len(escape) > 1:
+        point = int(escape[2:-1] if escape[1] == "{" else escape[1:], 16)
+        # No NUL or lone surrogate: no database stores them.
+        return chr(point) if 0 < point <= 0x10FFFF and not 0xD800 <= point <= 0xDFFF else "\ufffd"
+    return _ESCAPED.get(escape, escape)
+
+
+def shown_text(expression: str) -> str:
+    """What the index keeps of an expression (`{…}`, braces included): a plain string's text (a
+    comment beside it is no text), else nothing."""
+    string = _STRING_EXPRESSION.fullmatch(expression)
+    if string is None:
+        return ""
+    return _ESCAPE.sub(_unescape, next(g for g in string.groups() if g is not None))
