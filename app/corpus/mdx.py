@@ -11,7 +11,7 @@ import bisect
 import re
 
 from app.corpus.fences import code_spans, split_fenced
-from app.corpus.mdx_expressions import expression_end, shown_text
+from app.corpus.mdx_expressions import expression_end, indexed_text
 from app.corpus.myst import (
     clean_roles,
     directive_name,
@@ -135,7 +135,6 @@ def _replace_tag(match: re.Match[str]) -> str:
     return ""
 
 
-_EXPRESSION_OPEN = re.compile(r"\{")
 # Braces that open no expression: TeX math (`$\\textbf{x}$`, `$$…$$`, which MDX's math plugin
 # reads as math; as in pandoc, `$` then no space opens it and no space then `$`, not before a
 # digit, closes it: "from $5 to $10" is no math), MyST markup that the .mdx path reads too (a
@@ -162,8 +161,7 @@ def _drop_expressions(text: str) -> str:
     spans = code_spans(text)
     kept: list[str] = []
     start = position = 0
-    while (opening := _EXPRESSION_OPEN.search(text, position)) is not None:
-        brace = opening.start()
+    while (brace := text.find("{", position)) >= 0:
         backslashes = 0
         while backslashes < brace and text[brace - backslashes - 1] == "\\":
             backslashes += 1
@@ -179,7 +177,7 @@ def _drop_expressions(text: str) -> str:
         end = expression_end(text, brace)
         if end is None:
             break
-        kept += [text[start:brace], shown_text(text[brace:end])]
+        kept += [text[start:brace], indexed_text(text[brace:end])]
         start = position = end
     kept.append(text[start:])
     return "".join(kept)

@@ -159,7 +159,7 @@ def _unescape(match: re.Match[str]) -> str:
     return _ESCAPED.get(escape, escape)
 
 
-def shown_text(expression: str) -> str:
+def indexed_text(expression: str) -> str:
     """What the index keeps of an expression (`{…}`, braces included): a plain string's text (a
     comment beside it is no text), else nothing."""
     string = _STRING_EXPRESSION.fullmatch(expression)
