@@ -505,10 +505,16 @@ def test_an_mdx_expression_is_not_indexed_unless_it_is_a_string() -> None:
         f"<Note>\n{{showInternal && <Warning>Don't use {SECRET}5 at https://x.example</Warning>}}\n</Note>\n\n"
         f"A comment in it {{/*c*/ false && \"*/}}\" && '{SECRET}6'}} dropped.\n\n"
         f"An escaped backslash \\\\{{false && '{SECRET}7'}} then.\n\n"
-        f"An attribute {{show && <Card title=\"}}\">{SECRET}8</Card>}} and a regex {{false && /}}/.test('{SECRET}9')}}.\n\n"
+        f"An attribute {{show && <Card title=\"}}\">{SECRET}8</Card>}} and a regex "
+        f"{{false && /}}/.test('{SECRET}9')}}.\n\n"
         f"A backtick {{false && \"`{SECRET}10\"}} then `real code`.\n\n"
         f"{{/* at a line's start */ false && '{SECRET}11'}}\n\n"
         f"A tick {{false && \"`\"}} and {{false && '{SECRET}12'}} then a lone tick `.\n\n"
+        # JSX after `return`, a postfix `++` before `<`; a regular expression longer than the lexer reads
+        # loses it, and then that expression and every later one end where their braces balance.
+        f"An IIFE {{(() => {{ return /}}/.test(s) }})() && '{SECRET}13'}} and {{i++<n && \"}}\" && '{SECRET}14'}}.\n\n"
+        f"Long {{false && /{'it' + chr(39) + 's ' * 90}/.test(s) && '{SECRET}15'}} then {{false && '{SECRET}16'}}.\n\n"
+        f"A brace in a [link](/api/{{id) then {{false && '{SECRET}17'}} is text.\n\n"
         "Link <a href=\"/x\">here</a>{\" \"}and {'a string'} {/* beside */ 'shown'}.\n\n"
         "<Card title=\"Card title\" icon={{ name: 'rocket' }}>Card text.</Card>\n\n"
         "Code `{inline}` and an escaped \\{brace\\} stay.\n\n"
@@ -521,9 +527,11 @@ def test_an_mdx_expression_is_not_indexed_unless_it_is_a_string() -> None:
     text = "\n".join(c.text for c in chunks)
     assert SECRET not in text
     for shown in ("Before  after.", "A line comment  ends here.", "Nested  braces.", "A comment in it  dropped.",
-                  "An escaped backslash \\\\ then.", "An attribute  and a regex .", "then `real code`.", "A tick  and  then a lone tick `.",
+                  "An escaped backslash \\\\ then.", "An attribute  and a regex .", "then `real code`.",
+                  "A tick  and  then a lone tick `.", "An IIFE  and .", "Long  then .", "[link](/api/{id) then  is text.",
                   "Link here and a string shown.", "Card title", "Card text.", "`{inline}`", "\\{brace\\}",
-                  "const x = {kept: true}", "TeX: $\\frac{a}{b}$.", "Unclosed { brace and 'quote, the rest {stays} shown."):
+                  "const x = {kept: true}", "TeX: $\\frac{a}{b}$.",
+                  "Unclosed { brace and 'quote, the rest {stays} shown."):
         assert shown in text, shown
     # In a `.md` page braces are text: MyST has no expressions.
     md = "---\ntitle: M\naudience: public\n---\nSet {false && 'x'} as written.\n"

@@ -11,7 +11,7 @@ import bisect
 import re
 
 from app.corpus.fences import code_spans, split_fenced
-from app.corpus.mdx_expressions import expression_end, indexed_text
+from app.corpus.mdx_expressions import balanced_end, expression_end, indexed_text
 from app.corpus.myst import (
     clean_roles,
     directive_name,
@@ -138,12 +138,12 @@ def _replace_tag(match: re.Match[str]) -> str:
 # Braces that open no expression: TeX math (`$\\textbf{x}$`, `$$…$$`, which MDX's math plugin
 # reads as math; as in pandoc, `$` then no space opens it and no space then `$`, not before a
 # digit, closes it: "from $5 to $10" is no math), MyST markup that the .mdx path reads too (a
-# colon fence's `:::{tip}`, kept whole for the chunker; a heading's `{#id}`), and a JSX tag's
-# attributes, which the tag pass reads.
+# colon fence's `:::{tip}`, kept whole for the chunker; a heading's `{#id}`), a link's destination
+# (`[x](/api/{id})`), and a JSX tag's attributes, which the tag pass reads.
 _NOT_EXPRESSIONS = re.compile(
     "|".join((
-        r"\$\$.*?\$\$", r"\$[^\s$](?:[^$\n]*[^\s$])?\$(?!\d)",
-        r"^[ \t>]*:{3,}[ \t]*\{[^{}\n]*\}", r"\{#[A-Za-z0-9_:.\-]+\}[ \t]*$", _TAG.pattern,
+        r"\$\$(?:(?!\n[ \t]*\n).)*?\$\$", r"\$[^\s$](?:[^$\n]*[^\s$])?\$(?!\d)",
+        r"^[ \t>]*:{3,}[ \t]*\{[^{}\n]*\}", r"\{#[A-Za-z0-9_:.\-]+\}[ \t]*$", r"\]\([^()\s]*\)", _TAG.pattern,
     )),
     re.MULTILINE | re.DOTALL,
 )
@@ -152,35 +152,48 @@ _NOT_EXPRESSIONS = re.compile(
 def _drop_expressions(text: str) -> str:
     """`text` without its MDX expressions, a plain string's text kept (app/corpus/mdx_expressions.py).
     A brace is text where a code span that starts in the text kept holds it (an expression that
-    starts first holds the backticks in it instead), in math, markup and tags (_NOT_EXPRESSIONS),
-    and escaped (`\\{`). One never closed is text too (MDX refuses the page), and so is every
-    brace after it: its end is not searched for again."""
+    starts first holds the backticks in it instead), in math, markup and tags (_NOT_EXPRESSIONS)
+    that start in the text kept, outside code and unescaped, and escaped itself (`\\{`). Where the
+    lexer is lost (a construct it does not know), an expression ends where its braces balance, as
+    MDX first finds it, and so does every later one: a lost lexer may have read to the page's end.
+    One whose braces never balance is text (MDX refuses the page), and so is every brace after it."""
     if "{" not in text:
         return text
     protected = [m.span() for m in _NOT_EXPRESSIONS.finditer(text)]
     spans = code_spans(text)
     kept: list[str] = []
     start = position = 0
+    lexer_lost = False
     while (brace := text.find("{", position)) >= 0:
-        backslashes = 0
-        while backslashes < brace and text[brace - backslashes - 1] == "\\":
-            backslashes += 1
-        if backslashes % 2:  # `\\{` is an escaped brace; `\\\\{` an escaped backslash, then a brace
+        if _escaped(text, brace):
             position = brace + 1
             continue
         span = next((s for s in _covering(spans, brace) if s[0] >= start), None)
         if span is None:
-            span = next(iter(_covering(protected, brace)), None)
+            span = next((s for s in _covering(protected, brace) if s[0] >= start and not _escaped(text, s[0])
+                         and not any(c[0] >= start for c in _covering(spans, s[0]))), None)
         if span is not None:
             position = span[1]
             continue
-        end = expression_end(text, brace)
+        end = None if lexer_lost else expression_end(text, brace)
         if end is None:
-            break
+            lexer_lost = True
+            end = balanced_end(text, brace)
+            if end is None:
+                break
         kept += [text[start:brace], indexed_text(text[brace:end])]
         start = position = end
     kept.append(text[start:])
     return "".join(kept)
+
+
+def _escaped(text: str, index: int) -> bool:
+    """Whether an odd run of backslashes stands before `text[index]` (`\\{` is a brace escaped,
+    `\\\\{` a backslash escaped and then a brace)."""
+    backslashes = 0
+    while backslashes < index and text[index - backslashes - 1] == "\\":
+        backslashes += 1
+    return backslashes % 2 == 1
 
 
 def _covering(spans: list[tuple[int, int]], index: int) -> list[tuple[int, int]]:

@@ -16,20 +16,42 @@ import re
 
 _OPEN_BRACKETS = {"{": "}", "(": ")", "[": "]"}
 _JS_TOKEN = re.compile(r"""[{}()\[\]'"`/<]""")
-_STRING = {q: re.compile(rf"{q}(?:[^{q}\\\n]|\\.)*{q}") for q in "'\""}
-_REGEX_LITERAL = re.compile(r"/(?:[^/\\\[\n]|\\.|\[(?:[^\]\\\n]|\\.)*\])+/[A-Za-z]*")
+# A backslash may continue a string on the next line.
+_STRING = {q: re.compile(rf"{q}(?:[^{q}\\\n]|\\[\s\S])*+{q}") for q in "'\""}
+_REGEX_LITERAL = re.compile(r"/(?:[^/\\\[\n]|\\.|\[(?:[^\]\\\n]|\\.)*+\])++/[A-Za-z]*")
+_MAX_REGEX_LITERAL = 160  # each `/` read as one's start is matched this far at most: linear time
+_LINE_END = re.compile("[\n\r\u2028\u2029]")  # where a `//` comment ends, as JavaScript ends it
 _TEMPLATE_TOKEN = re.compile(r"\\.|`|\$\{", re.DOTALL)
-_TAG_TOKEN = re.compile(r"""["'{>]|/>""")
+_TAG_TOKEN = re.compile(r"""["'{>]|/>|/\*|//|<""")
 _CHILDREN_TOKEN = re.compile(r"[{<]")
+_BRACE = re.compile(r"[{}]")
 _JSX_NAME_START = re.compile(r"[A-Za-z_$]")
 # After these (or at the start) an operand begins: `/` opens a regular expression and `<` an
-# element; after an operand (a name, `)`, a string) they divide and compare.
+# element; after an operand (a name, `)`, a string, `i++`) they divide and compare.
 _OPERAND_AFTER = frozenset("(,=:[!&|?{};+-*%<>~^")
+_KEYWORDS_BEFORE_OPERAND = frozenset(
+    "return typeof void delete in of new instanceof case do else yield await throw".split()
+)
+_TRAILING_NAME = re.compile(r"[\w$]+\Z")
 
 
 def _last_significant(text: str, start: int, end: int, last: str) -> str:
+    """The last character that says what `/` or `<` at `end` is: `(` where an operand begins
+    after a keyword (`return /x/`, `typeof <T>`), `)` after a postfix `++`/`--`."""
     chunk = text[start:end].rstrip()
-    return chunk[-1] if chunk else last
+    if not chunk:
+        return last
+    if chunk.endswith(("++", "--")):
+        return ")"
+    if chunk[-1] == "$" or chunk[-1] == "_" or chunk[-1].isalnum():
+        name = _TRAILING_NAME.search(chunk, max(0, len(chunk) - 16))
+        return "(" if name and name.group(0) in _KEYWORDS_BEFORE_OPERAND else "a"
+    return chunk[-1]
+
+
+def _line_end(text: str, start: int) -> int:
+    found = _LINE_END.search(text, start)
+    return found.start() if found else -1
 
 
 def expression_end(text: str, start: int) -> int | None:
@@ -61,6 +83,14 @@ def expression_end(text: str, start: int) -> int | None:
                 if close < 0:
                     return None
                 position = close + 1
+            elif token in ("/*", "//"):  # a comment between attributes
+                close = text.find("*/", found.end()) if token == "/*" else _line_end(text, found.end())
+                if close < 0:
+                    return None
+                position = close + 2 if token == "/*" else close
+            elif token == "<":  # an element as an attribute's value
+                stack.append("<")
+                position = found.end()
             elif token == "{":
                 stack.append("}")
                 position, last = found.end(), "{"
@@ -117,14 +147,16 @@ def expression_end(text: str, start: int) -> int | None:
         elif token == "/":
             following = text[position:position + 1]
             if following == "/":
-                newline = text.find("\n", position)
+                newline = _line_end(text, position)
                 position = len(text) if newline < 0 else newline
             elif following == "*":
                 close = text.find("*/", position + 1)
                 if close < 0:
                     return None
                 position = close + 2
-            elif last in _OPERAND_AFTER and (regex := _REGEX_LITERAL.match(text, at)) is not None:
+            elif last in _OPERAND_AFTER and (
+                regex := _REGEX_LITERAL.match(text, at, at + _MAX_REGEX_LITERAL)
+            ) is not None:
                 position, last = regex.end(), ")"
             else:
                 last = "/"
@@ -140,7 +172,8 @@ def expression_end(text: str, start: int) -> int | None:
     return position
 
 
-_SPACE_OR_COMMENT = r"(?:\s|/\*.*?\*/|//[^\n]*\n)*"
+# No comment can be read as two (`/\*.*?\*/` could: exponential time on a failed match).
+_SPACE_OR_COMMENT = r"(?:\s|/\*(?:[^*]|\*(?!/))*+\*/|//[^\n]*+\n)*+"
 _STRING_EXPRESSION = re.compile(
     rf"""\{{{_SPACE_OR_COMMENT}(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\$]|\\.|\$(?!\{{))*)`)"""
     rf"{_SPACE_OR_COMMENT}\}}",
@@ -166,3 +199,14 @@ def indexed_text(expression: str) -> str:
     if string is None:
         return ""
     return _ESCAPE.sub(_unescape, next(g for g in string.groups() if g is not None))
+
+
+def balanced_end(text: str, start: int) -> int | None:
+    """The index just past the `}` that balances the `{` at `text[start]`, every brace counted:
+    how MDX finds an expression before it parses it, for where the lexer above is lost."""
+    depth = 0
+    for found in _BRACE.finditer(text, start):
+        depth += 1 if found.group(0) == "{" else -1
+        if depth == 0:
+            return found.end()
+    return None
