@@ -7,7 +7,8 @@ JavaScript with JSX, so a brace in a string, a comment, a template, a regular ex
 text does not end it, and JSX text may hold quotes, `//` and `/*` freely
 (`{show && <Note>Don't use https://x.example</Note>}`). `expression_end` follows that with a small
 lexer: nothing is parsed, only strings, comments, templates, regular expressions, brackets and JSX
-elements are told apart, each character read once.
+elements are told apart, in time linear in the text. Where it is lost, `balanced_end` ends an
+expression where its braces balance, as MDX first finds it.
 """
 
 from __future__ import annotations
