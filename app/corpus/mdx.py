@@ -48,15 +48,12 @@ def _drop_between(text: str, opening: re.Pattern[str], closing: re.Pattern[str])
     spans were found in the raw text, and there the safe reading is a comment. Two plain searches,
     not one lazy regex, which rescanned to the end from every unclosed opening."""
     spans: list[tuple[int, int]] | None = None  # found once a comment is: most prose has none
-    span = 0
     kept: list[str] = []
     start = search = 0
     while (first := opening.search(text, search)) is not None:
         spans = code_spans(text) if spans is None else spans
-        while span < len(spans) and spans[span][1] <= first.start():
-            span += 1
-        if span < len(spans) and start <= spans[span][0] < first.start():
-            search = spans[span][1]  # in code: shown as written
+        if (span := _code_span_holding(spans, first.start(), start)) is not None:
+            search = span[1]  # in code: shown as written
             continue
         last = closing.search(text, first.end())
         if last is None:
@@ -168,10 +165,10 @@ def _drop_expressions(text: str) -> str:
         if _escaped(text, brace):
             position = brace + 1
             continue
-        span = next((s for s in _covering(spans, brace) if s[0] >= start), None)
+        span = _code_span_holding(spans, brace, start)
         if span is None:
             span = next((s for s in _covering(protected, brace) if s[0] >= start and not _escaped(text, s[0])
-                         and not any(c[0] >= start for c in _covering(spans, s[0]))), None)
+                         and _code_span_holding(spans, s[0], start) is None), None)
         if span is not None:
             position = span[1]
             continue
@@ -200,6 +197,13 @@ def _covering(spans: list[tuple[int, int]], index: int) -> list[tuple[int, int]]
     """The span of `spans` (sorted, not overlapping) that holds `index`, as a list of none or one."""
     at = bisect.bisect_right(spans, (index, float("inf"))) - 1
     return [spans[at]] if at >= 0 and index < spans[at][1] else []
+
+
+def _code_span_holding(spans: list[tuple[int, int]], index: int, kept_from: int) -> tuple[int, int] | None:
+    """The code span of `spans` (code_spans of the raw text) that holds `text[index]`, if it starts
+    in the text kept (from `kept_from` on); a span whose first backticks a dropped comment or
+    expression held is none: the spans were found in the raw text."""
+    return next((s for s in _covering(spans, index) if s[0] >= kept_from), None)
 
 
 def _clean_prose(text: str, *, mdx: bool) -> str:

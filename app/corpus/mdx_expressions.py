@@ -17,8 +17,9 @@ import re
 
 _OPEN_BRACKETS = {"{": "}", "(": ")", "[": "]"}
 _JS_TOKEN = re.compile(r"""[{}()\[\]'"`/<]""")
-# A backslash may continue a string on the next line.
-_STRING = {q: re.compile(rf"{q}(?:[^{q}\\\n]|\\[\s\S])*+{q}") for q in "'\""}
+# A string's body; a backslash may continue it on the next line.
+_STRING_BODY = {q: rf"(?:[^{q}\\\n]|\\[\s\S])*+" for q in "'\""}
+_STRING = {q: re.compile(q + body + q) for q, body in _STRING_BODY.items()}
 _REGEX_LITERAL = re.compile(r"/(?:[^/\\\[\n]|\\.|\[(?:[^\]\\\n]|\\.)*+\])++/[A-Za-z]*")
 _MAX_REGEX_LITERAL = 160  # each `/` read as one's start is matched this far at most: linear time
 _LINE_END = re.compile("[\n\r\u2028\u2029]")  # where a `//` comment ends, as JavaScript ends it
@@ -44,9 +45,8 @@ def _last_significant(text: str, start: int, end: int, last: str) -> str:
         return last
     if chunk.endswith(("++", "--")):
         return ")"
-    if chunk[-1] == "$" or chunk[-1] == "_" or chunk[-1].isalnum():
-        name = _TRAILING_NAME.search(chunk, max(0, len(chunk) - 16))
-        return "(" if name and name.group(0) in _KEYWORDS_BEFORE_OPERAND else "a"
+    if (name := _TRAILING_NAME.search(chunk, max(0, len(chunk) - 16))) is not None:
+        return "(" if name.group(0) in _KEYWORDS_BEFORE_OPERAND else "a"
     return chunk[-1]
 
 
@@ -176,7 +176,7 @@ def expression_end(text: str, start: int) -> int | None:
 # No comment can be read as two (`/\*.*?\*/` could: exponential time on a failed match).
 _SPACE_OR_COMMENT = r"(?:\s|/\*(?:[^*]|\*(?!/))*+\*/|//[^\n]*+\n)*+"
 _STRING_EXPRESSION = re.compile(
-    rf"""\{{{_SPACE_OR_COMMENT}(?:"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\$]|\\.|\$(?!\{{))*)`)"""
+    rf"""\{{{_SPACE_OR_COMMENT}(?:"({_STRING_BODY['"']})"|'({_STRING_BODY["'"]})'|`((?:[^`\\$]|\\.|\$(?!\{{))*)`)"""
     rf"{_SPACE_OR_COMMENT}\}}",
     re.DOTALL,
 )
