@@ -66,11 +66,16 @@ def test_feedback_is_stored_against_the_answer_by_its_own_session_only(offline, 
         assert _rate(client, message_id, "down").status_code == 200
         (row,) = query(offline, "select rating, comment from docs_chat_feedback")
         assert (row["rating"], row["comment"]) == (-1, "It did not show the script tag.")
+        mine = "select rating from docs_chat_feedback f join docs_chat_message m on m.id = f.message_id where m.message_key = $1"
 
-        # Another browser (no cookie) cannot rate this session's answer; a question is not an answer.
+        # Another browser cannot rate this session's answer, with no cookie or with a session of its own.
         with httpx.Client(base_url=server.url, timeout=30) as stranger:
             refused = _rate(stranger, message_id, "up")
             assert refused.status_code == 404 and refused.json()["error"] == "not_found"
+            own = _start(_ask(stranger, "How do I run a sync?"))
+            assert _rate(stranger, message_id, "up").status_code == 404
+            assert _rate(stranger, own, "up").status_code == 200
+            assert _rate(client, own, "down").status_code == 404  # nor this session the stranger's
         assert _rate(client, "0" * 32, "up").status_code == 404
 
         for body, status in [
@@ -85,12 +90,12 @@ def test_feedback_is_stored_against_the_answer_by_its_own_session_only(offline, 
         form = client.post("/docs/chat/feedback", content=b"messageId=x&rating=up",
                            headers={"content-type": "application/x-www-form-urlencoded"})
         assert form.status_code == 415
-        (row,) = query(offline, "select rating, comment from docs_chat_feedback")
-        assert row["rating"] == -1  # none of the bad requests changed it
+        assert query(offline, mine, message_id)[0]["rating"] == -1  # neither the stranger nor a bad request changed it
 
         # Clear Chat deletes the session, its messages and their feedback.
         assert client.delete("/docs/chat").json() == {"deleted": True}
-    assert query(offline, "select count(*) from docs_chat_feedback")[0][0] == 0
+    assert query(offline, mine, message_id) == []  # this session's feedback went with it
+    assert [r["rating"] for r in query(offline, mine, own)] == [1]  # the stranger's stays
 
 
 def test_feedback_has_its_own_rate_limit(offline, start_server, monkeypatch) -> None:

@@ -1,8 +1,9 @@
 """A plain view of the indexed pages the chat's audiences may see, so the demo's guide links lead somewhere;
 and the synced code files the chat links to (a code source without a `link` template).
 
-Page bodies are Markdown rendered with raw HTML off and images off; every link is made absolute and
-kept only when it stays on the docs site or is an http(s) URL spelled as scheme://host (`safe_href`).
+Page bodies are Markdown rendered with raw HTML off and images off; a link is kept only when it stays
+on the docs site (then written as the path the browser would follow) or is an http(s) URL spelled as
+scheme://host (`safe_href`).
 """
 
 from __future__ import annotations
@@ -38,9 +39,9 @@ PAGE_HEADERS = {
 
 
 def safe_href(raw: str, page_url: str) -> str | None:
-    """`raw` as the absolute URL a browser on `page_url` would follow, when it stays on that site
-    or is spelled out as http(s)://host; None otherwise (scheme-relative //host, javascript:,
-    https:host, backslashes, control characters)."""
+    """`raw` as a link on the page at `page_url`: an http(s) URL spelled out as scheme://host as it
+    is; a link that stays on the site as the root-relative path a browser would follow; None
+    otherwise (scheme-relative //host, javascript:, https:host, backslashes, control characters)."""
     text = raw.strip()
     if not text or _URL_TRICKS.search(text):
         return None
@@ -53,10 +54,14 @@ def safe_href(raw: str, page_url: str) -> str | None:
         return None
     if not text.startswith(("/", "#", "?")):
         text = _MARKDOWN_PAGE.sub("", text)  # a link to a sibling page file: the page's route
-    resolved = urljoin(page_url, text)
     base = urlsplit(page_url)
-    target = urlsplit(resolved)
-    return resolved if (target.scheme, target.netloc) == (base.scheme, base.netloc) else None
+    target = urlsplit(urljoin(page_url, text))
+    if (target.scheme, target.netloc) != (base.scheme, base.netloc):
+        return None
+    # Root-relative, so that it works on whichever host serves the page; a path that starts with
+    # "//" is written "/.//…", which a browser resolves to that path, never to a host.
+    path = ("/." if target.path.startswith("//") else "") + (target.path or "/")
+    return path + (f"?{target.query}" if target.query else "") + (f"#{target.fragment}" if target.fragment else "")
 
 
 def render_markdown(text: str, page_url: str) -> str:
@@ -142,11 +147,12 @@ def _read_whole_file(tree: CodeTree, path: str) -> tuple[str, list[str]]:
 _STYLE = (
     "body{font-family:system-ui,sans-serif;max-width:760px;margin:24px auto;padding:0 16px;line-height:1.5}"
     "pre{background:#f4f5f7;padding:8px;border-radius:6px;overflow-x:auto}code{font-family:ui-monospace,Menlo,monospace}"
+    "p code,li code{background:#f4f5f7;padding:1px 4px;border-radius:4px;font-size:.92em}"
     "table.code{border-collapse:collapse;font-size:13px;width:100%}table.code pre{margin:0;padding:0 8px;"
     "background:none;white-space:pre}td.n{text-align:right;color:#777;user-select:none;vertical-align:top}"
     "td.n a{color:inherit;text-decoration:none}tr.hl{background:#fff6bf}.meta{color:#555}"
     "@media (prefers-color-scheme:dark){body{background:#17181c;color:#e8eaed}pre{background:#24262c}"
-    "a{color:#8ab4f8}tr.hl{background:#3d3a1a}.meta{color:#a0a4ab}}"
+    "p code,li code{background:#24262c}a{color:#8ab4f8}tr.hl{background:#3d3a1a}.meta{color:#a0a4ab}}"
 )
 
 

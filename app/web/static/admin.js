@@ -383,11 +383,11 @@
       return;
     }
     fill($("feedback"),
-      el("p", null, "👍 " + (summary.up || 0) + " · 👎 " + (summary.down || 0)),
+      el("p", { class: "feedback-summary" }, "helpful " + (summary.up || 0) + " · not helpful " + (summary.down || 0)),
       el("ol", { class: "gap-list" }, items.map(function (item) {
         var down = item.rating === "down";
         return el("li", { class: "card feedback-item", "data-rating": item.rating },
-          el("p", null, el("span", { class: "badge " + (down ? "dropped" : "kept") }, down ? "👎 not helpful" : "👍 helpful"),
+          el("p", null, el("span", { class: "badge " + (down ? "dropped" : "kept") }, down ? "not helpful" : "helpful"),
             " ", el("strong", { class: "feedback-question" }, item.question || "(question not kept)"), " ",
             item.question ? el("button", { type: "button", class: "test-question",
               onclick: function () { testQuestion(item.question); } }, "Test") : null),

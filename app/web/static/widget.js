@@ -298,8 +298,8 @@
         '<div class="guides-block" hidden><h3>Relevant Guides</h3><ul class="guides"></ul></div>' +
         '<div class="summary-block" hidden><h3>Summary</h3><div class="summary"></div></div><p class="notice" hidden></p>' +
         '<div class="feedback" hidden><span>Helpful?</span>' +
-        '<button class="up" type="button" aria-label="Helpful" aria-pressed="false">\ud83d\udc4d</button>' +
-        '<button class="down" type="button" aria-label="Not helpful" aria-pressed="false">\ud83d\udc4e</button>' +
+        '<button class="up" type="button" aria-label="Helpful" aria-pressed="false">Yes</button>' +
+        '<button class="down" type="button" aria-label="Not helpful" aria-pressed="false">No</button>' +
         '<span class="thanks" hidden>Thanks for telling us.</span></div>' +
         '<form class="comment" hidden><textarea rows="1" maxlength="1000" aria-label="What was missing? (optional)" ' +
         'placeholder="What was missing? (optional)"></textarea><button type="submit">Send</button></form>' +
