@@ -321,8 +321,22 @@ def test_status_then_feedback_with_a_comment_and_the_way_out(feedback_server, fa
     widget(page).locator(".assistant .thanks").first.wait_for()
     assert [r["rating"] for r in query(clean_db, "select rating from docs_chat_feedback")] == [1]
 
-    # A question the docs do not cover offers the way out at once.
+    # While the model is silent, the caption says what is happening.
+    fake_gemini.replies = []
+    fake_gemini.first_part_delay_seconds = 2.0
     box = widget(page).get_by_label("Your question")
+    box.fill("How do I run a sync?")
+    box.press("Enter")
+    status = widget(page).locator(".assistant").last.locator(".status")
+    status.wait_for(state="visible")
+    page.wait_for_function("() => [...document.querySelector('docs-chat').shadowRoot.querySelectorAll('.status')]"
+                           ".pop().textContent === 'Writing the answer'")
+    page.screenshot(path=str(OUTPUT / "widget-360-status.png"))
+    widget(page).locator(".assistant").last.get_by_role("button", name="Not helpful").wait_for()
+    assert status.is_hidden()
+    fake_gemini.first_part_delay_seconds = 0.0
+
+    # A question the docs do not cover offers the way out at once.
     box.fill("What's a good recipe for banana bread?")
     box.press("Enter")
     refused = widget(page).locator(".assistant").last

@@ -54,7 +54,7 @@
     ".status{color:var(--dc-muted);font-size:13px;font-style:italic;margin:0 0 6px}",
     ".feedback{display:flex;gap:6px;align-items:center;margin-top:6px;font-size:13px;color:var(--dc-muted)}",
     ".feedback button{padding:2px 8px;font-size:14px;line-height:1.4}.feedback button[aria-pressed=true]{border-color:var(--dc-accent);",
-    "background:var(--dc-bubble)}.comment{display:flex;gap:6px;margin-top:6px}.comment textarea{min-height:34px;font-size:14px}",
+    "background:var(--dc-bubble)}.comment{display:flex;gap:6px;margin-top:6px;padding:0;border-top:none}.comment textarea{min-height:34px;font-size:14px}",
     ".handoff{margin:6px 0 0;font-size:14px}.handoff a{color:var(--dc-accent)}",
   ].join("");
 
