@@ -9,6 +9,7 @@ import pytest
 
 from tests.helpers import seed_docs
 from tests.test_chat import DOCS
+from tests.test_feedback import code_without_link  # noqa: F401 - the fixture
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 OUTPUT = Path(__file__).resolve().parent.parent / "test-output"
@@ -391,3 +392,24 @@ def test_the_synced_pages_render_their_markdown_without_running_anything(demo_se
     page.go_back()
     page.screenshot(path=str(OUTPUT / "docs-page-360.png"), full_page=True)
 
+
+
+def test_a_code_link_without_a_template_shows_the_lines_it_names(
+    code_without_link, clean_db, db_env, start_server, browser  # noqa: F811
+) -> None:
+    """/code/<path>#L8-L23 (a code source without `link`): the synced file, those lines marked and in view."""
+    import concurrent.futures
+
+    from tests.test_feedback import _sync_sources
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:  # Playwright's loop runs in this thread
+        pool.submit(_sync_sources).result()
+    server = start_server()
+    page = browser.new_page(viewport={"width": 360, "height": 740})
+    page.goto(server.url + "/code/app/limits.py#L8-L23")
+    page.wait_for_function("() => document.querySelectorAll('tr.hl').length === 16")
+    assert page.locator("tr.hl").first.get_attribute("id") == "L8"
+    assert "class PostgresLimitsStorage" in "".join(page.locator("tr.hl").all_text_contents())
+    top = page.evaluate("document.getElementById('L8').getBoundingClientRect().top")
+    assert 0 <= top < 740  # scrolled to the first marked line
+    page.screenshot(path=str(OUTPUT / "code-page-360.png"))

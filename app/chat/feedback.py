@@ -49,7 +49,7 @@ def parse_feedback(body: bytes) -> FeedbackRequest:
     if not isinstance(key, str) or not (0 < len(key) <= 64) or not key.isascii() or not key.isalnum():
         raise BadFeedback("messageId must be the id of an answer (the stream's messageId)")
     rating = data.get("rating")
-    if rating not in RATINGS:
+    if not isinstance(rating, str) or rating not in RATINGS:  # {} or [] are not hashable: checked first
         raise BadFeedback('rating must be "up" or "down"')
     comment = data.get("comment")
     if comment is not None and not isinstance(comment, str):
