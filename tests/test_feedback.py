@@ -56,6 +56,9 @@ def test_feedback_is_stored_against_the_answer_by_its_own_session_only(offline, 
         assert _rate(client, message_id, "up").json() == {"recorded": True, "handoff": None}
         rows = query(offline, "select * from docs_chat_feedback")
         assert len(rows) == 1 and rows[0]["rating"] == 1 and rows[0]["comment"] is None
+        # Row-level security on, as on every docschat table (the app role gets its policy from
+        # docs_grant_app_role; TEST_LIMITED_ROLE=1 runs this file as that role).
+        assert query(offline, "select relrowsecurity from pg_class where oid = 'public.docs_chat_feedback'::regclass")[0][0]
         # Only the rating, the comment and when: nothing about who (no IP, no session, no agent).
         assert set(rows[0].keys()) == {"message_id", "rating", "comment", "created_at", "updated_at"}
         answer = query(offline, "select id, role from docs_chat_message where message_key = $1", message_id)
