@@ -125,8 +125,8 @@ async def render_code_file(services: ChatServices, path: str) -> str | None:
             rows.append(f'<tr id="L{html.escape(number)}"><td class=n><a href="#L{html.escape(number)}">'
                         f"{html.escape(number)}</a></td><td><pre>{html.escape(code)}</pre></td></tr>")
         meta = f"<p class=meta>{html.escape(name)} at <code>{html.escape(tree.commit[:12])}</code></p>"
-        return _layout(html.escape(shown), meta + f'<table class=code><tbody>{"".join(rows)}</tbody></table>',
-                       extra_script="/docs/chat/code.js")
+        table = f'<div class=scroll><table class=code><tbody>{"".join(rows)}</tbody></table></div>'
+        return _layout(html.escape(shown), meta + table, extra_script="/docs/chat/code.js")
     return None
 
 
@@ -148,7 +148,7 @@ _STYLE = (
     "body{font-family:system-ui,sans-serif;max-width:760px;margin:24px auto;padding:0 16px;line-height:1.5}"
     "pre{background:#f4f5f7;padding:8px;border-radius:6px;overflow-x:auto}code{font-family:ui-monospace,Menlo,monospace}"
     "p code,li code{background:#f4f5f7;padding:1px 4px;border-radius:4px;font-size:.92em}"
-    "table.code{border-collapse:collapse;font-size:13px;width:100%}table.code pre{margin:0;padding:0 8px;"
+    ".scroll{overflow-x:auto}table.code{border-collapse:collapse;font-size:13px;min-width:100%}table.code pre{margin:0;padding:0 8px;"
     "background:none;white-space:pre}td.n{text-align:right;color:#777;user-select:none;vertical-align:top}"
     "td.n a{color:inherit;text-decoration:none}tr.hl{background:#fff6bf}.meta{color:#555}"
     "@media (prefers-color-scheme:dark){body{background:#17181c;color:#e8eaed}pre{background:#24262c}"
