@@ -54,9 +54,6 @@ class ToolStatus:
     text: str
     state: str = "working"
 
-    def to_dict(self) -> dict[str, str]:
-        return {"text": self.text, "state": self.state}
-
 
 UNAVAILABLE_INDEX = "Docs index unavailable — answering without it"
 
