@@ -238,7 +238,7 @@ def test_at_360px_the_placeholder_fits_and_a_rate_limit_notice_is_scrolled_into_
 
 
 def test_soft_line_breaks_are_spaces_and_hard_breaks_stay(demo_server, browser) -> None:
-    page = browser.new_page()
+    page = browser.new_page(viewport={"width": 360, "height": 740})
     page.goto(demo_server.url + "/")
     page.wait_for_function("() => customElements.get('docs-chat')")
     rendered = page.evaluate("""() => {
@@ -251,6 +251,7 @@ def test_soft_line_breaks_are_spaces_and_hard_breaks_stay(demo_server, browser) 
     }""")
     assert rendered["text"] == "Add the script tag to every page of the site.Then reload.Done."
     assert rendered["breaks"] == 2 and rendered["items"] == ["one", "two"]
+    page.screenshot(path=str(OUTPUT / "widget-360-soft-breaks.png"))
 
 
 STATUS_PROBE = """
