@@ -585,6 +585,40 @@ def gaps_command(as_json: bool, since: str | None, clear: bool) -> None:
     console.print(table)
 
 
+@main.command("feedback")
+@click.option("--json", "as_json", is_flag=True, help="One JSON object per rated answer.")
+@click.option("--since", default=None, help="Only feedback given within this long: 30m, 24h, 7d, 2w.")
+def feedback_command(as_json: bool, since: str | None) -> None:
+    """Visitors' 👍/👎 on answers, with their comments and the questions asked; newest first."""
+    from app.chat.feedback import list_feedback, summarize
+    from app.chat.gaps import BadDuration, parse_since
+    from app.db.migrate import ensure_schema
+    from app.db.pool import connect
+
+    try:
+        window = parse_since(since) if since is not None else None
+    except BadDuration as exc:
+        raise click.UsageError(str(exc)) from None
+    url = database_url()
+
+    async def go() -> Any:
+        await ensure_schema(url)
+        async with connect(url) as conn:
+            return await list_feedback(conn, window)
+
+    items = run_async(go)
+    if as_json:
+        for item in items:
+            print_json(item.to_dict())
+        return
+    counts = summarize(items)
+    table = Table("rating", "question", "comment", "when", title=f"feedback: {counts['up']} up, {counts['down']} down")
+    for item in items:
+        table.add_row("up" if item.rating > 0 else "DOWN", Text(item.question or "-"), Text(item.comment or ""),
+                      item.updated_at.strftime("%Y-%m-%d %H:%M"))
+    console.print(table if items else "no feedback")
+
+
 # --- status and index ----------------------------------------------------------------------------
 
 

@@ -7,6 +7,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 from typing import Annotated, Literal
+from urllib.parse import urlsplit
 
 from pydantic import BeforeValidator, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -204,6 +205,12 @@ class Settings(BaseSettings):
         [], description="Comma-separated proxy addresses or networks (10.0.0.0/8) whose X-Forwarded-For is believed."
     )
     cors_origins: CommaList = Field([], description="Comma-separated docs-site origins allowed to call the chat API.")
+    feedback_per_hour: int = Field(30, ge=1, description="👍/👎 and comments per client IP per hour.")
+    feedback_per_day: int = Field(100, ge=1, description="👍/👎 and comments per client IP per day.")
+    handoff_url: str | None = Field(
+        None, description="A way out (support page, forum): linked when the docs do not cover a question and after a 👎."
+    )
+    handoff_text: str = Field("Ask a person", description="The text of the HANDOFF_URL link.")
 
     # --- server --------------------------------------------------------------------------------
     host: str = Field("127.0.0.1", description="Address `docschat serve` binds.")
@@ -271,6 +278,26 @@ class Settings(BaseSettings):
                 origin = _browser_origin(origin)
             origins.append(origin)
         return origins
+
+    @field_validator("handoff_url", mode="before")
+    @classmethod
+    def _handoff_link(cls, value: object) -> object:
+        # Drawn as a link in every visitor's widget: an absolute http(s) URL or nothing.
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return None
+        text = str(value).strip()
+        parts = urlsplit(text)
+        if parts.scheme not in ("http", "https") or not parts.hostname or any(c in text for c in "\\ \t\r\n"):
+            raise ValueError(f"{text[:80]!r} is not an absolute http(s) URL (like https://example.com/support)")
+        return text
+
+    @field_validator("handoff_text")
+    @classmethod
+    def _handoff_label(cls, value: str) -> str:
+        text = " ".join(value.split())[:120]
+        if not text:
+            raise ValueError("must not be empty (it is the text of the HANDOFF_URL link)")
+        return text
 
     @field_validator("log_level", mode="before")
     @classmethod

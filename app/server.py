@@ -126,6 +126,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         state.settings = settings
         state.services = build_chat_services(pool, settings)
         state.rate_limiter = ClientRateLimiter(pool, settings.rate_limit_per_hour, settings.rate_limit_per_day)
+        state.feedback_limiter = ClientRateLimiter(pool, settings.feedback_per_hour, settings.feedback_per_day, "feedback")
         state.db_recovery = DatabaseRecovery(pool, None if settings.database_url else settings.docschat_home)
         state.ip_secret = await load_ip_secret(
             pool, settings.ip_hash_secret.get_secret_value() if settings.ip_hash_secret else None,

@@ -165,3 +165,50 @@ def test_a_sync_killed_before_it_finished_is_shown_as_interrupted(console, monke
     sign_in(page)
     page.locator("#overview dt", has_text="interrupted").wait_for()
     assert f"sync job {killed} (scheduler) stopped before it finished" in page.locator("#overview").text_content()
+
+
+def test_tester_spells_out_the_confidence_and_a_thumbs_down_is_one_click_from_it(
+    fake_gemini, console, monkeypatch, browser
+) -> None:
+    """With embeddings the explanation holds a cosine scale and weights: shown as values, never
+    "[object Object]". A 👎 answer's question, beside the gaps, opens in the Tester with one click."""
+    import httpx
+
+    from tests.test_admin import auth, wait_for_job
+
+    monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "100")
+    server = console()
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        wait_for_job(client, client.post("/admin/api/reindex", headers=auth()).json()["job"]["id"])
+        rated = []
+        for question, rating in (("How do I run a sync?", "down"), ("How do I embed the widget?", "up")):
+            response = client.post("/docs/chat", json={"message": question})
+            message_id = next(line for line in response.text.split("\n\n") if '"type":"start"' in line)
+            message_id = message_id.split('"messageId":"')[1].split('"')[0]
+            rated.append(client.post("/docs/chat/feedback", json={"messageId": message_id, "rating": rating,
+                                                                  "comment": "<b>which</b> command?"}).status_code)
+        assert rated == [200, 200]
+    page = browser.new_page(viewport={"width": 360, "height": 740})
+    page.goto(server.url + "/admin")
+    sign_in(page)
+    page.get_by_role("tab", name="Gaps").click()
+    items = page.locator(".feedback-item")
+    items.first.wait_for()
+    assert page.locator(".feedback-summary").text_content() == "helpful 1 · not helpful 1"
+    assert items.first.get_attribute("data-rating") == "up"  # newest first
+    down = page.locator(".feedback-item[data-rating=down]")
+    assert down.locator(".feedback-question").text_content() == "How do I run a sync?"
+    assert "<b>which</b> command?" in down.text_content() and page.locator("#feedback b").count() == 0
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    page.screenshot(path=str(OUTPUT / "admin-feedback-360.png"), full_page=True)
+
+    down.get_by_role("button", name="Test").click()
+    asked = page.locator(".asked")
+    asked.wait_for()
+    assert asked.text_content() == "How do I run a sync?"
+    assert page.get_by_role("tab", name="Tester").get_attribute("aria-selected") == "true"
+    explained = page.locator("#tester-result dd").all_text_contents()
+    how = next(text for text in explained if "cosine_scale" in text)
+    assert "[object Object]" not in page.locator("#tester-result").text_content()
+    assert "cosine_scale: {unrelated: " in how and "weights: {cosine: " in how, how
+    page.screenshot(path=str(OUTPUT / "admin-tester-confidence-360.png"), full_page=True)

@@ -9,6 +9,7 @@ import pytest
 
 from tests.helpers import seed_docs
 from tests.test_chat import DOCS
+from tests.test_feedback import code_without_link  # noqa: F401 - the fixture
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
 OUTPUT = Path(__file__).resolve().parent.parent / "test-output"
@@ -149,7 +150,8 @@ def test_markdown_from_answers_is_never_executed(demo_server, browser) -> None:
     assert page.evaluate("window.pwned") is None
     assert "<img" not in html and "&lt;img" in html and "<strong>bold</strong>" in html
     assert "javascript:" not in html.replace("[x](javascript", "")  # never as an href
-    assert 'href="/docs/y"' in html and 'href="/docs/ok"' in html
+    # Drawn as the browser resolves them: absolute, on this page's origin.
+    assert f'href="{demo_server.url}/docs/y"' in html and f'href="{demo_server.url}/docs/ok"' in html
 
 
 def test_demo_finds_the_widget_page_with_the_offline_model(clean_db, monkeypatch) -> None:
@@ -184,3 +186,232 @@ def test_demo_finds_the_widget_page_with_the_offline_model(clean_db, monkeypatch
     pages = asyncio.run(go())
     assert pages[0] == "guides/widget.mdx", pages
 
+
+
+# --- issue 30: what a visitor sees ---------------------------------------------------------------
+
+LOG_SCROLL = """() => {
+  const root = document.querySelector('docs-chat').shadowRoot;
+  const log = root.querySelector('.log').getBoundingClientRect();
+  const notice = [...root.querySelectorAll('.notice')].filter(n => !n.hidden).pop().getBoundingClientRect();
+  return {inView: notice.top >= log.top && notice.bottom <= log.bottom + 1, top: notice.top, logBottom: log.bottom};
+}"""
+
+
+def test_at_360px_the_placeholder_fits_and_a_rate_limit_notice_is_scrolled_into_view(demo_server, browser) -> None:
+    OUTPUT.mkdir(exist_ok=True)
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    page.goto(demo_server.url + "/")
+    widget(page).get_by_role("button", name="Ask the documentation").click()
+    box = widget(page).get_by_label("Your question")
+    # The placeholder's text, in the textarea's own font, fits its content box on one line.
+    fit = box.evaluate("""el => {
+      const style = getComputedStyle(el);
+      const ctx = document.createElement('canvas').getContext('2d');
+      ctx.font = style.font;
+      const room = el.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return {text: ctx.measureText(el.placeholder).width, room: room};
+    }""")
+    assert fit["text"] <= fit["room"], fit
+    page.screenshot(path=str(OUTPUT / "widget-360-open.png"))
+
+    # A long conversation, then the question limit (2 an hour here): the notice must be seen.
+    page.evaluate("""() => {
+      const el = document.querySelector('docs-chat');
+      for (let i = 0; i < 12; i++) { el.addUser('earlier question ' + i); el.addAssistant([], 'An earlier answer.\\n\\nWith two paragraphs.'); }
+    }""")
+    for question in ("run a sync", "colors", "embed the widget"):
+        box.fill(question)
+        box.press("Enter")
+        page.wait_for_function(
+            "() => !document.querySelector('docs-chat').shadowRoot.querySelector('.stop').offsetParent"
+        )
+    notice = widget(page).locator(".notice.error").last
+    notice.wait_for(state="visible")
+    assert "come back" in notice.text_content()
+    # Shown after the log last scrolled: the notice brings itself into view.
+    placement = page.evaluate(LOG_SCROLL)
+    assert placement["inView"], placement
+    page.screenshot(path=str(OUTPUT / "widget-360-rate-limited.png"))
+    context.close()
+
+
+def test_soft_line_breaks_are_spaces_and_hard_breaks_stay(demo_server, browser) -> None:
+    page = browser.new_page(viewport={"width": 360, "height": 740})
+    page.goto(demo_server.url + "/")
+    page.wait_for_function("() => customElements.get('docs-chat')")
+    rendered = page.evaluate("""() => {
+      const el = document.querySelector('docs-chat');
+      el.shadowRoot.querySelector('.launcher').click();
+      const view = el.addAssistant([], 'Add the script tag\\nto every page of the site.  \\nThen reload.\\\\\\nDone.\\n\\n- one\\n- two');
+      const p = view.node.querySelector('.summary p');
+      return {text: p.textContent, breaks: p.querySelectorAll('br').length,
+              items: [...view.node.querySelectorAll('.summary li')].map(li => li.textContent)};
+    }""")
+    assert rendered["text"] == "Add the script tag to every page of the site.Then reload.Done."
+    assert rendered["breaks"] == 2 and rendered["items"] == ["one", "two"]
+    page.screenshot(path=str(OUTPUT / "widget-360-soft-breaks.png"))
+
+
+STATUS_PROBE = """
+() => {
+  const root = document.querySelector('docs-chat').shadowRoot;
+  window.__statuses = [];
+  new MutationObserver(() => {
+    const status = [...root.querySelectorAll('.assistant .status')].pop();
+    if (status && !status.hidden && window.__statuses[window.__statuses.length - 1] !== status.textContent)
+      window.__statuses.push(status.textContent);
+  }).observe(root, {subtree: true, childList: true, characterData: true, attributes: true});
+}
+"""
+
+
+@pytest.fixture
+def feedback_server(fake_gemini, clean_db, start_server, monkeypatch):
+    monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "100")
+    monkeypatch.setenv("HANDOFF_URL", "https://forum.example.com/c/help")
+    monkeypatch.setenv("HANDOFF_TEXT", "Ask on the forum")
+    seed_docs(clean_db, DOCS)
+    return start_server()
+
+
+def test_status_then_feedback_with_a_comment_and_the_way_out(feedback_server, fake_gemini, clean_db, browser) -> None:
+    from tests.test_admin import query
+
+    OUTPUT.mkdir(exist_ok=True)
+    fake_gemini.replies = [
+        [{"functionCall": {"name": "search_docs", "args": {"query": "run a sync"}}}],
+        [{"text": "Add one script tag to your pages [1]."}],
+    ]
+    fake_gemini.part_delay_seconds = 0.3  # slow enough for a person (and the probe) to read the captions
+    context = browser.new_context(viewport={"width": 360, "height": 740})
+    page = context.new_page()
+    page.goto(feedback_server.url + "/")
+    widget(page).get_by_role("button", name="Ask the documentation").click()
+    page.evaluate(STATUS_PROBE)
+    box = widget(page).get_by_label("Your question")
+    box.fill("How do I embed the widget with a script tag?")
+    box.press("Enter")
+    answer = widget(page).locator(".assistant").last
+    answer.get_by_role("button", name="Not helpful").wait_for()
+    statuses = page.evaluate("window.__statuses")
+    assert statuses[0] == "Searching the documentation" and "Found 1 section" in statuses, statuses
+    assert answer.locator(".status").is_hidden()  # the answer replaced the caption
+    assert answer.locator(".handoff").is_hidden()  # answered: no way out offered yet
+    page.screenshot(path=str(OUTPUT / "widget-360-feedback.png"))
+
+    answer.get_by_role("button", name="Not helpful").click()
+    comment = answer.get_by_label("What was missing? (optional)")
+    comment.wait_for()
+    handoff = answer.locator(".handoff a")
+    handoff.wait_for()
+    assert handoff.text_content() == "Ask on the forum"
+    assert handoff.get_attribute("href") == "https://forum.example.com/c/help"
+    assert answer.get_by_role("button", name="Not helpful").get_attribute("aria-pressed") == "true"
+    comment.fill("It did not show the tag itself.")
+    page.screenshot(path=str(OUTPUT / "widget-360-thumbs-down.png"))
+    answer.locator(".comment").get_by_role("button", name="Send").click()
+    comment.wait_for(state="hidden")
+    rows = query(clean_db, "select rating, comment from docs_chat_feedback")
+    assert [(r["rating"], r["comment"]) for r in rows] == [(-1, "It did not show the tag itself.")]
+
+    # Restored from the history, the answer can still be rated.
+    page.reload()
+    widget(page).get_by_role("button", name="Ask the documentation").click()
+    widget(page).locator(".assistant").first.get_by_role("button", name="Helpful", exact=True).click()
+    widget(page).locator(".assistant .thanks").first.wait_for()
+    assert [r["rating"] for r in query(clean_db, "select rating from docs_chat_feedback")] == [1]
+
+    # While the model is silent, the caption says what is happening.
+    fake_gemini.replies = []
+    fake_gemini.first_part_delay_seconds = 2.0
+    box = widget(page).get_by_label("Your question")
+    box.fill("How do I run a sync?")
+    box.press("Enter")
+    status = widget(page).locator(".assistant").last.locator(".status")
+    status.wait_for(state="visible")
+    page.wait_for_function("() => [...document.querySelector('docs-chat').shadowRoot.querySelectorAll('.status')]"
+                           ".pop().textContent === 'Writing the answer'")
+    page.screenshot(path=str(OUTPUT / "widget-360-status.png"))
+    widget(page).locator(".assistant").last.get_by_role("button", name="Not helpful").wait_for()
+    assert status.is_hidden()
+    fake_gemini.first_part_delay_seconds = 0.0
+
+    # A question the docs do not cover offers the way out at once.
+    box.fill("What's a good recipe for banana bread?")
+    box.press("Enter")
+    refused = widget(page).locator(".assistant").last
+    refused.locator(".handoff a").wait_for()
+    assert refused.locator(".handoff a").get_attribute("href") == "https://forum.example.com/c/help"
+    page.screenshot(path=str(OUTPUT / "widget-360-not-covered.png"))
+    context.close()
+
+
+HOSTILE_MARKDOWN_PAGE = (
+    "---\ntitle: Markdown page\npublic: true\n---\nThe widget renders **bold** text and `code`\nacross a soft "
+    "break.\n\n## Links and markup\nSee [sync](sync.mdx), [off](//evil.example/x), [dots](/.//evil.example/x), "
+    "[js](javascript:window.__xss=1) and [site](https://example.com/ok).\n\n<img src=x onerror=\"window.__xss=1\">"
+    "\n<script>window.__xss=1</script>\n\n![pic](https://evil.example/track.png)\n\n```html\n<b>kept as text</b>\n```\n"
+)
+
+
+def test_the_synced_pages_render_their_markdown_without_running_anything(demo_server, clean_db, browser) -> None:
+    import concurrent.futures
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:  # Playwright's loop runs in this thread
+        pool.submit(seed_docs, clean_db, {**DOCS, "markdown.mdx": HOSTILE_MARKDOWN_PAGE}).result()
+    page = browser.new_page(viewport={"width": 360, "height": 740})
+    page.goto(demo_server.url + "/")
+    page.get_by_role("link", name="browse the synced pages").click()
+    page.get_by_role("link", name="Markdown page").click()
+    page.get_by_role("heading", name="Links and markup").wait_for()
+    audit = page.evaluate("""() => ({
+      bold: [...document.querySelectorAll('main strong, body strong')].map(e => e.textContent),
+      code: [...document.querySelectorAll('p code')].map(e => e.textContent),
+      pre: [...document.querySelectorAll('pre code')].map(e => e.textContent),
+      links: [...document.querySelectorAll('section a')].map(a => [a.textContent, a.href]),
+      active: document.querySelectorAll('img, section script, iframe').length,
+      text: document.body.innerText,
+      xss: window.__xss === undefined ? null : window.__xss,
+    })""")
+    assert audit["xss"] is None and audit["active"] == 0, audit
+    assert audit["bold"] == ["bold"] and audit["code"] == ["code"] and audit["pre"] == ["<b>kept as text</b>\n"]
+    assert "#" not in audit["text"].split("Links and markup")[0].split("Markdown page", 1)[1]  # no raw Markdown
+    assert "**" not in audit["text"] and "`code`" not in audit["text"]
+    assert "text and code across a soft break." in audit["text"]
+    assert '<img src=x onerror="window.__xss=1">' in audit["text"]  # raw HTML is shown as text
+    origin = page.evaluate("location.origin")
+    links = dict(audit["links"])
+    assert set(links) == {"sync", "dots", "site", "pic"}, links  # //evil and javascript: are not links
+    assert links["site"] == "https://example.com/ok" and links["pic"] == "https://evil.example/track.png"
+    for name in ("sync", "dots"):
+        assert links[name].startswith(origin + "/"), links[name]  # on this site, however spelled
+    assert links["sync"] == origin + "/docs/sync" and links["dots"] == origin + "//evil.example/x"
+    page.get_by_role("link", name="sync").click()  # a link to a sibling page file leads to that page
+    page.get_by_role("heading", name="Syncing docs").wait_for()
+    page.go_back()
+    page.screenshot(path=str(OUTPUT / "docs-page-360.png"), full_page=True)
+
+
+
+def test_a_code_link_without_a_template_shows_the_lines_it_names(
+    code_without_link, clean_db, db_env, start_server, browser  # noqa: F811
+) -> None:
+    """/code/<path>#L8-L23 (a code source without `link`): the synced file, those lines marked and in view."""
+    import concurrent.futures
+
+    from tests.test_feedback import _sync_sources
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:  # Playwright's loop runs in this thread
+        pool.submit(_sync_sources).result()
+    server = start_server()
+    page = browser.new_page(viewport={"width": 360, "height": 740})
+    page.goto(server.url + "/code/app/limits.py#L8-L23")
+    page.wait_for_function("() => document.querySelectorAll('tr.hl').length === 16")
+    assert page.locator("tr.hl").first.get_attribute("id") == "L8"
+    assert "class PostgresLimitsStorage" in "".join(page.locator("tr.hl").all_text_contents())
+    top, scrolled, room = page.evaluate("[document.getElementById('L8').getBoundingClientRect().top, window.scrollY,"
+                                        " document.documentElement.scrollHeight - innerHeight]")
+    assert scrolled > 0 and 0 <= top and (top < 60 or scrolled >= room - 1), (top, scrolled, room)  # as far as it goes
+    page.screenshot(path=str(OUTPUT / "code-page-360.png"))

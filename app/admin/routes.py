@@ -13,6 +13,7 @@ from litestar.handlers.base import BaseRouteHandler
 from litestar.params import FromPath, FromQuery
 
 from app.admin.auth import require_admin
+from app.chat.feedback import list_feedback, summarize
 from app.chat.gaps import clear_gaps, list_gaps
 from app.config import Settings
 from app.errors import ConfigError
@@ -70,6 +71,13 @@ async def admin_gaps(state: State) -> Response[dict[str, Any]]:
     async with state.services.pool.acquire() as conn:
         gaps = await list_gaps(conn, state.settings.gap_retention_days)
     return Response({"gaps": [gap.to_dict() for gap in gaps]}, headers=NO_STORE)
+
+
+@get("/feedback", summary="Visitors' 👍/👎 on answers, newest first, with the question each answered")
+async def admin_feedback(state: State) -> Response[dict[str, Any]]:
+    async with state.services.pool.acquire() as conn:
+        items = await list_feedback(conn)
+    return Response({"summary": summarize(items), "feedback": [f.to_dict() for f in items]}, headers=NO_STORE)
 
 
 @delete("/gaps", status_code=200, summary="Forget every recorded gap")
@@ -141,7 +149,7 @@ def admin_routes(settings: Settings) -> list[BaseRouteHandler | Router]:
         return []
     api = Router(
         path="/admin/api",
-        route_handlers=[admin_status, admin_test, admin_gaps, admin_clear_gaps, admin_reindex, admin_reindex_job],
+        route_handlers=[admin_status, admin_test, admin_gaps, admin_feedback, admin_clear_gaps, admin_reindex, admin_reindex_job],
         guards=[require_admin],
         tags=["admin"],
     )

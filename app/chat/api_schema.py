@@ -16,6 +16,7 @@ from litestar.openapi.spec import (
     Schema,
 )
 
+from app.chat.feedback import MAX_COMMENT_CHARS
 from app.chat.requests import MAX_BODY_BYTES
 from app.search.terms import MAX_QUESTION_CHARS
 
@@ -73,6 +74,39 @@ class ChatOperation(ApiOperation):
         )
 
 
+@dataclass
+class FeedbackOperation(ApiOperation):
+    """POST /docs/chat/feedback: the JSON body the handler reads from the raw request."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.request_body = RequestBody(
+            required=True,
+            description="A rating of one answer of this chat session (the docs_chat_id cookie). Sent again, "
+            "it replaces the rating; a comment, once given, is kept unless another replaces it.",
+            content={"application/json": OpenAPIMediaType(schema=Schema(
+                type=OpenAPIType.OBJECT,
+                required=["messageId", "rating"],
+                properties={
+                    "messageId": Schema(type=OpenAPIType.STRING, pattern=r"^[A-Za-z0-9]{1,64}$",
+                                        description="The answer's `messageId` (the stream's `start` part, or "
+                                        "`id` in GET /docs/chat)."),
+                    "rating": Schema(type=OpenAPIType.STRING, enum=["up", "down"]),
+                    "comment": Schema(type=OpenAPIType.STRING, max_length=MAX_COMMENT_CHARS,
+                                      description="Optional: what was missing."),
+                },
+            ))},
+        )
+
+
+@dataclass
+class FeedbackRecorded:
+    """The rating is stored; `handoff` (HANDOFF_URL and its text) after a 👎 when one is set."""
+
+    recorded: bool
+    handoff: dict[str, str] | None
+
+
 def _error(description: str) -> ResponseSpec:
     return ResponseSpec(data_container=ErrorBody, description=description, generate_examples=False)
 
@@ -83,5 +117,13 @@ CHAT_POST_RESPONSES = {
     413: _error(f"The body is larger than {MAX_BODY_BYTES} bytes."),
     415: _error("The body is not sent as `application/json`."),
     429: _error("Too many questions from this client; `Retry-After` says when to come back."),
+    **UNAVAILABLE,
+}
+FEEDBACK_RESPONSES = {
+    200: ResponseSpec(data_container=FeedbackRecorded, description="Recorded.", generate_examples=False),
+    400: _error("The body is not a rating (not JSON, no `messageId`, a rating other than up/down)."),
+    404: _error("This chat session has no answer with that `messageId`."),
+    415: _error("The body is not sent as `application/json`."),
+    429: _error("Too much feedback from this client; `Retry-After` says when to come back."),
     **UNAVAILABLE,
 }

@@ -11,7 +11,7 @@ from typing import Any
 
 import asyncpg
 
-from app.chat.tools import ToolOutcome
+from app.chat.tools import ToolOutcome, ToolStatus
 from app.corpus.code_source import code_tree
 from app.corpus.code_tree import CodePathError, CodeTree
 from app.errors import DocschatError
@@ -51,6 +51,16 @@ class _CodeTool:
 
     def _run(self, args: dict[str, Any]) -> dict[str, Any]:
         raise NotImplementedError
+
+    verbs = ("Reading", "Read", "Could not read")
+
+    def started(self, args: dict[str, Any]) -> ToolStatus:
+        return ToolStatus(f"{self.verbs[0]} {_shown_path(args)}")
+
+    def returned(self, args: dict[str, Any], outcome: ToolOutcome) -> ToolStatus:
+        if outcome.response.get("status") != "ok":
+            return ToolStatus(f"{self.verbs[2]} {_shown_path(args)}", "unavailable")
+        return ToolStatus(f"{self.verbs[1]} {_shown_path(args)}", "done")
 
     async def call(self, args: dict[str, Any]) -> ToolOutcome:
         unknown = sorted(set(args) - self.arguments)
@@ -95,6 +105,7 @@ class ReadFileTool(_CodeTool):
 
 class ListDirectoryTool(_CodeTool):
     name = "list_directory"
+    verbs = ("Listing", "Listed", "Could not list")
     description = (
         "List the folders and source files directly under a folder of the code repository "
         "('' for the root), at the indexed commit."
@@ -110,6 +121,15 @@ class ListDirectoryTool(_CodeTool):
 
     def _run(self, args: dict[str, Any]) -> dict[str, Any]:
         return self._tree(args.get("source")).list_directory(args.get("path", ""))
+
+
+def _shown_path(args: dict[str, Any]) -> str:
+    """The path a call names, as the reader sees it in a status ("/" for the root)."""
+    path = args.get("path")
+    text = " ".join(path.split()) if isinstance(path, str) else ""
+    if not text:
+        return "/"
+    return text if len(text) <= 120 else text[:119] + "…"
 
 
 def code_tools(trees: dict[str, CodeTree]) -> list[_CodeTool]:

@@ -12,11 +12,14 @@ from litestar.response import Stream
 from app.chat import stream_protocol as protocol
 from app.chat.api_schema import (
     CHAT_POST_RESPONSES,
+    FEEDBACK_RESPONSES,
     UNAVAILABLE,
     ApiOperation,
     ChatOperation,
+    FeedbackOperation,
 )
-from app.chat.requests import BadChatRequest, parse_chat_body
+from app.chat.feedback import BadFeedback, parse_feedback, record_feedback
+from app.chat.requests import BadChatRequest, check_content_type, parse_chat_body
 from app.chat.sessions import (
     COOKIE_NAME,
     delete_session,
@@ -93,6 +96,37 @@ async def post_chat(request: Request[Any, Any, Any], state: State) -> Response[A
     )
 
 
+@post("/docs/chat/feedback", status_code=200, summary="Rate an answer of this session: 👍/👎 and an optional comment",
+      operation_class=FeedbackOperation, responses=FEEDBACK_RESPONSES)
+async def post_feedback(request: Request[Any, Any, Any], state: State) -> Response[Any]:
+    try:
+        check_content_type(request.headers.get("content-type"))
+    except BadChatRequest as exc:
+        return error_response(exc.status, exc.error, str(exc))
+    try:
+        feedback = parse_feedback(await request.body())
+    except BadFeedback as exc:
+        return error_response(400, "bad_request", str(exc))
+    settings = state.settings
+    decision = await state.feedback_limiter.hit(client_key(
+        request.client.host if request.client else None, request.headers.get("x-forwarded-for"),
+        settings.trusted_proxies, state.ip_secret))
+    if not decision.allowed:
+        minutes = max(1, round(decision.retry_after_seconds / 60))
+        return error_response(
+            429, "rate_limited", f"Too much feedback from this address; please try again in about {minutes} "
+            f"minute{'s' if minutes != 1 else ''}.", headers={"Retry-After": str(decision.retry_after_seconds)})
+    async with state.services.pool.acquire() as conn:
+        recorded = await record_feedback(conn, parse_session_id(request.cookies.get(COOKIE_NAME)), feedback,
+                                         settings.anonymous_audiences)
+    if not recorded:
+        return error_response(404, "not_found", "no answer with that messageId in this chat session")
+    log.info("chat_feedback", rating=feedback.rating, comment=feedback.comment is not None)
+    handoff = ({"url": settings.handoff_url, "text": settings.handoff_text}
+               if feedback.rating < 0 and settings.handoff_url else None)
+    return Response({"recorded": True, "handoff": handoff})
+
+
 @get("/docs/chat", summary="The session's messages (from the docs_chat_id cookie)", responses=UNAVAILABLE,
      operation_class=ApiOperation)
 async def get_chat(request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
@@ -147,4 +181,4 @@ async def options_chat() -> Response[None]:
     return Response(None, status_code=204, headers={"Allow": "DELETE, GET, OPTIONS, POST"})
 
 
-CHAT_ROUTES = [options_chat, post_chat, get_chat, delete_chat, healthz]
+CHAT_ROUTES = [options_chat, post_chat, post_feedback, get_chat, delete_chat, healthz]

@@ -18,9 +18,12 @@ class ChatMessage:
     content: str
     sources: list[dict[str, Any]]
     created_at: str
+    key: str | None = None  # an assistant message's stream messageId: what feedback names it by
 
     def to_dict(self) -> dict[str, Any]:
-        return {"role": self.role, "content": self.content, "sources": self.sources, "created_at": self.created_at}
+        extra = {"id": self.key} if self.key else {}
+        return {"role": self.role, "content": self.content, "sources": self.sources, "created_at": self.created_at,
+                **extra}
 
 
 def parse_session_id(raw: str | None) -> uuid.UUID | None:
@@ -56,13 +59,15 @@ def _stored(audiences: list[str] | None) -> list[str] | None:
 
 
 async def add_message(
-    conn: asyncpg.Connection, session_id: uuid.UUID, role: str, content: str, sources: list[dict[str, Any]] | None = None
+    conn: asyncpg.Connection, session_id: uuid.UUID, role: str, content: str, sources: list[dict[str, Any]] | None = None,
+    key: str | None = None,
 ) -> int:
-    """Store one message; its id (messages of a session are ordered by id)."""
+    """Store one message (an answer with its stream messageId, `key`); its id (messages of a session
+    are ordered by id)."""
     return await conn.fetchval(
-        "insert into public.docs_chat_message (session_id, role, content, sources) values ($1, $2, $3, $4::jsonb)"
-        " returning id",
-        session_id, role, content, json.dumps(sources or []),
+        "insert into public.docs_chat_message (session_id, role, content, sources, message_key)"
+        " values ($1, $2, $3, $4::jsonb, $5) returning id",
+        session_id, role, content, json.dumps(sources or []), key,
     )
 
 
@@ -73,8 +78,8 @@ async def list_messages(
     """The session's messages, oldest first (the newest `limit` when given; only those stored before
     message `before` when given); none when the session was opened for other `audiences`."""
     rows = await conn.fetch(
-        "select role, content, sources::text as sources, created_at from ("
-        "  select m.id, m.role, m.content, m.sources, m.created_at from public.docs_chat_message m"
+        "select role, content, sources::text as sources, created_at, message_key from ("
+        "  select m.id, m.role, m.content, m.sources, m.created_at, m.message_key from public.docs_chat_message m"
         "  join public.docs_chat_session s on s.id = m.session_id"
         "  where m.session_id = $1 and s.audiences is not distinct from $4::text[]"
         "    and ($3::bigint is null or m.id < $3)"
@@ -82,7 +87,8 @@ async def list_messages(
         ") newest order by id",
         session_id, limit, before, _stored(audiences),
     )
-    return [ChatMessage(r["role"], r["content"], json.loads(r["sources"]), r["created_at"].isoformat()) for r in rows]
+    return [ChatMessage(r["role"], r["content"], json.loads(r["sources"]), r["created_at"].isoformat(), r["message_key"])
+            for r in rows]
 
 
 async def delete_session(conn: asyncpg.Connection, session_id: uuid.UUID, audiences: list[str] | None) -> bool:

@@ -1,8 +1,11 @@
 """The Vercel AI SDK UI message stream protocol (v1) over server-sent events.
 
 Parts: start, source-url (one per Relevant Guide, before any text), text-start, text-delta…,
-text-end, finish (with `messageMetadata`: confidence, would_answer, degraded), then the `[DONE]`
-sentinel; an `error` part reports a failure mid-stream.
+text-end, finish (with `messageMetadata`: confidence, would_answer, degraded, and `handoff` when
+the docs did not cover the question and HANDOFF_URL is set), then the `[DONE]` sentinel; an
+`error` part reports a failure mid-stream. `data-status` parts (the protocol's `data-*` type,
+`transient`: not kept in the message) say what the turn is doing while it works; a client that
+does not know them skips them.
 """
 
 from __future__ import annotations
@@ -45,6 +48,11 @@ def text_end(text_id: str) -> dict[str, Any]:
 def finish(metadata: dict[str, Any] | None = None) -> dict[str, Any]:
     """The last part; `messageMetadata` (optional in the protocol) travels with the message."""
     return {"type": "finish", "messageMetadata": metadata} if metadata is not None else {"type": "finish"}
+
+
+def data_status(text: str, state: str = "working") -> dict[str, Any]:
+    """A caption of the work in progress ("Searching the documentation"); state: working, done, unavailable."""
+    return {"type": "data-status", "data": {"text": text, "state": state}, "transient": True}
 
 
 def error(text: str) -> dict[str, Any]:

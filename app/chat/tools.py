@@ -7,13 +7,19 @@ reader as sources before the text that uses them). A `ToolBox` holds a turn's to
 budget is an outcome with a truthful status, never an exception, so the model can say so.
 
 `search_docs` is the first tool; read_file/list_directory (issue 14) plug into the same box.
+
+While it works, the box says so: a `ToolStatus` when a call starts and when it returns (its
+caption is the tool's own), which `with_statuses` interleaves with the answerer's events and the
+turn streams as `data-status` parts.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Protocol, TypeVar
 
 import asyncpg
 
@@ -41,6 +47,17 @@ class ToolOutcome:
     sources: list[Source] = field(default_factory=list)  # new pages the reader should see
 
 
+@dataclass(frozen=True)
+class ToolStatus:
+    """What the turn is doing, for the reader: `state` is working, done or unavailable."""
+
+    text: str
+    state: str = "working"
+
+
+UNAVAILABLE_INDEX = "Docs index unavailable — answering without it"
+
+
 class ChatTool(Protocol):
     name: str
     description: str
@@ -60,6 +77,16 @@ class ToolBox:
         # Model requests a turn may make; the last one is offered no tools (default: one per call + the answer).
         self.max_steps = max_steps if max_steps is not None else max_calls + 1
         self.calls = 0
+        self.statuses: asyncio.Queue[ToolStatus] = asyncio.Queue()
+
+    def _say(self, tool: object, method: str, *args: Any) -> None:
+        caption = getattr(tool, method, None)
+        try:
+            status = caption(*args) if caption is not None else None
+        except Exception:  # noqa: BLE001 - a caption never fails a call
+            status = None
+        if status is not None:
+            self.statuses.put_nowait(status)
 
     @property
     def exhausted(self) -> bool:
@@ -73,6 +100,12 @@ class ToolBox:
             return ToolOutcome({"available": False,
                                 "status": f"limit of {self.max_calls} calls this turn reached: answer with what you have"})
         self.calls += 1
+        self._say(tool, "started", args)
+        outcome = await self._call(tool, name, args)
+        self._say(tool, "returned", args, outcome)
+        return outcome
+
+    async def _call(self, tool: ChatTool, name: str, args: dict[str, Any]) -> ToolOutcome:
         try:
             return await asyncio.wait_for(tool.call(args), self.timeout_seconds)
         except TimeoutError:
@@ -83,6 +116,51 @@ class ToolBox:
         except Exception as exc:  # noqa: BLE001 - a failed tool is a status for the model, not a failed turn
             log.warning("chat_tool_failed", tool=name, error=type(exc).__name__)
             return ToolOutcome({"available": False, "status": f"failed ({type(exc).__name__})"})
+
+
+_Event = TypeVar("_Event")
+
+
+async def with_statuses(events: AsyncIterator[_Event], box: ToolBox) -> AsyncIterator[_Event | ToolStatus]:
+    """`events` with the box's statuses in between, each as soon as it is said (a status said
+    before an event comes before it). Closing this closes `events`."""
+    queue = box.statuses
+    iterator = aiter(events)
+    pending: asyncio.Future[Any] = asyncio.ensure_future(anext(iterator))
+    getter: asyncio.Future[ToolStatus] | None = None
+    try:
+        while True:
+            while not queue.empty():
+                yield queue.get_nowait()
+            getter = asyncio.ensure_future(queue.get())
+            done, _ = await asyncio.wait({pending, getter}, return_when=asyncio.FIRST_COMPLETED)
+            if getter in done:
+                yield getter.result()
+            else:
+                getter.cancel()
+            getter = None
+            if pending in done:
+                try:
+                    event = pending.result()
+                except StopAsyncIteration:
+                    while not queue.empty():
+                        yield queue.get_nowait()
+                    return
+                while not queue.empty():
+                    yield queue.get_nowait()
+                yield event
+                pending = asyncio.ensure_future(anext(iterator))
+    finally:
+        if getter is not None:
+            getter.cancel()
+        if not pending.done():
+            pending.cancel()
+            with contextlib.suppress(BaseException):
+                await pending
+        aclose = getattr(events, "aclose", None)
+        if aclose is not None:
+            with contextlib.suppress(RuntimeError):
+                await aclose()
 
 
 class SearchDocsTool:
@@ -107,6 +185,18 @@ class SearchDocsTool:
         self.base_url = base_url
         self.numbering = numbering  # page URL → guide number, shared with the turn
         self.retrieve_options = retrieve_options or {}
+
+    def started(self, args: dict[str, Any]) -> ToolStatus:
+        query = args.get("query")
+        about = f" for “{' '.join(query.split())[:80]}”" if isinstance(query, str) and query.strip() else ""
+        return ToolStatus(f"Searching the documentation{about}")
+
+    def returned(self, args: dict[str, Any], outcome: ToolOutcome) -> ToolStatus:
+        if not outcome.response.get("available", True):
+            return ToolStatus(UNAVAILABLE_INDEX, "unavailable")
+        found = len(outcome.response.get("results") or [])
+        return ToolStatus(f"Found {found} section{'s' if found != 1 else ''}" if found
+                          else "Nothing more in the documentation", "done")
 
     async def call(self, args: dict[str, Any]) -> ToolOutcome:
         query = args.get("query")

@@ -23,7 +23,7 @@ from app.chat.code_tools import code_tools, tool_calls_with_code, visible_code_t
 from app.chat.excerpts import ExcerptBounds, select_excerpts
 from app.chat.gaps import record_gap
 from app.chat.sessions import ChatMessage, add_message, list_messages, upsert_session
-from app.chat.tools import SearchDocsTool, ToolBox
+from app.chat.tools import SearchDocsTool, ToolBox, ToolStatus, with_statuses
 from app.config import Settings
 from app.corpus.code_tree import CodeTree
 from app.logging import get_logger
@@ -101,13 +101,14 @@ class ChatTurn:
     sources: list[dict[str, Any]] = field(default_factory=list)
     failed: str | None = None
     retrieval: Retrieval | None = None
+    message_key: str = field(default_factory=lambda: uuid.uuid4().hex)  # the stream's messageId, stored with the reply
     _saving: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
 
     async def parts(self) -> AsyncIterator[dict[str, Any]]:
         services, settings = self.services, self.services.settings
-        message_id = uuid.uuid4().hex
-        text_id = f"text-{message_id[:8]}"
-        yield protocol.start(message_id)
+        text_id = f"text-{self.message_key[:8]}"
+        yield protocol.start(self.message_key)
+        yield protocol.data_status("Searching the documentation")
         try:
             async with services.pool.acquire() as conn:
                 # What was stored before this question: not "all but the newest", which is another
@@ -131,7 +132,9 @@ class ChatTurn:
         log.info("chat_retrieval", method=(retrieval.standalone or {}).get("method"), pages=len(retrieval.pages),
                  would_answer=retrieval.would_answer)
         metadata = {"confidence": retrieval.confidence, "would_answer": retrieval.would_answer,
-                    "degraded": retrieval.degraded}
+                    "degraded": retrieval.degraded, **_handoff(settings, retrieval.would_answer)}
+        if retrieval.degraded:
+            yield protocol.data_status(DEGRADED_STATUS.get(retrieval.degraded, retrieval.degraded), "unavailable")
         if not retrieval.would_answer:
             # Below the floor the guides would be unrelated pages: say so instead, call no model.
             self.text.append(NOT_COVERED)
@@ -159,11 +162,15 @@ class ChatTurn:
                 self.text.append(NOT_FOUND)  # nothing to answer from: no model is called
                 yield protocol.text_delta(text_id, NOT_FOUND)
             else:
-                async for event in within_deadlines(
+                yield protocol.data_status("Writing the answer")
+                async for event in with_statuses(within_deadlines(
                     services.answerer.stream(self.question, excerpts, history, tools),
                     first_token_seconds=settings.answer_first_token_timeout_seconds,
                     total_seconds=settings.answer_timeout_seconds,
-                ):
+                ), tools):
+                    if isinstance(event, ToolStatus):
+                        yield protocol.data_status(event.text, event.state)
+                        continue
                     if isinstance(event, SourcesFound):  # pages the model's search found: listed before its text
                         for source in event.sources:
                             self.sources.append({"title": source.title, "url": source.url, "heading": source.heading})
@@ -194,7 +201,7 @@ class ChatTurn:
             content = "".join(self.text)
             if content or self.sources:
                 async with self.services.pool.acquire() as conn:
-                    await add_message(conn, self.session_id, "assistant", content, self.sources)
+                    await add_message(conn, self.session_id, "assistant", content, self.sources, self.message_key)
             if self.retrieval is not None:  # after the reply, which the session shows first
                 await record_gap(self.services.pool, self.retrieval, self.services.settings.gap_retention_days)
         except Exception as exc:  # noqa: BLE001 - the reply was sent; only its record is lost
@@ -210,6 +217,20 @@ class ChatTurn:
             yield protocol.DONE
         finally:
             self.save()
+
+
+# What a degraded retrieval (app/search/retrieve.py) means to the reader.
+DEGRADED_STATUS = {
+    "keyword_only": "Semantic search unavailable — searching by keywords only",
+    "vector_only": "Keyword search unavailable — searching by meaning only",
+}
+
+
+def _handoff(settings: Settings, would_answer: bool) -> dict[str, Any]:
+    """The way out (HANDOFF_URL) in the finish metadata when the docs do not cover the question."""
+    if would_answer or not settings.handoff_url:
+        return {}
+    return {"handoff": {"url": settings.handoff_url, "text": settings.handoff_text}}
 
 
 def _questions(messages: list[ChatMessage]) -> list[str]:

@@ -1,4 +1,4 @@
-"""Static web assets: the embeddable widget and a demo docs page."""
+"""Static web assets: the embeddable widget and a demo docs page; the synced pages and code files."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from litestar.datastructures import State
 from litestar.exceptions import NotFoundException
 from litestar.params import FromPath
 
-from app.web.pages import render_docs_index, render_docs_page
+from app.web.pages import PAGE_HEADERS, render_code_file, render_docs_index, render_docs_page
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -23,6 +23,12 @@ async def widget_js() -> Response[bytes]:
     )
 
 
+@get("/docs/chat/code.js", include_in_schema=False)
+async def code_js() -> Response[bytes]:
+    return Response((STATIC / "code.js").read_bytes(), media_type="text/javascript",
+                    headers={"cache-control": "public, max-age=300"})
+
+
 @get("/", include_in_schema=False)
 async def demo_page() -> Response[bytes]:
     return Response((STATIC / "demo.html").read_bytes(), media_type="text/html; charset=utf-8")
@@ -32,7 +38,8 @@ async def demo_page() -> Response[bytes]:
 async def docs_index(state: State) -> Response[str]:
     """The list of indexed public pages."""
     async with state.services.pool.acquire() as conn:
-        return Response(await render_docs_index(conn, state.settings), media_type="text/html; charset=utf-8")
+        return Response(await render_docs_index(conn, state.settings), media_type="text/html; charset=utf-8",
+                        headers=PAGE_HEADERS)
 
 
 def _encodable(text: str) -> bool:
@@ -53,7 +60,19 @@ async def docs_page(state: State, route: FromPath[str]) -> Response[str]:
         page = await render_docs_page(conn, state.settings, route)
     if page is None:
         raise NotFoundException(f"no public page at /docs/{route.strip('/')}")
-    return Response(page, media_type="text/html; charset=utf-8")
+    return Response(page, media_type="text/html; charset=utf-8", headers=PAGE_HEADERS)
 
 
-WEB_ROUTES = [widget_js, demo_page, docs_index, docs_page]
+@get("/code/{path:path}", include_in_schema=False)
+async def code_file(state: State, path: FromPath[str]) -> Response[str]:
+    """A synced file of a code source the chat's audiences may see: where a code chunk links
+    when its source has no `link` template."""
+    if "\x00" in path or not path.isprintable() or not _encodable(path):
+        raise NotFoundException("no code file at that path")
+    page = await render_code_file(state.services, path)
+    if page is None:
+        raise NotFoundException(f"no code file at /code/{path.strip('/')} that this chat may show")
+    return Response(page, media_type="text/html; charset=utf-8", headers=PAGE_HEADERS)
+
+
+WEB_ROUTES = [widget_js, code_js, demo_page, docs_index, docs_page, code_file]

@@ -1,4 +1,4 @@
-/* docschat operator console: Sources (status, reindex with progress), Tester, Gaps.
+/* docschat operator console: Sources (status, reindex with progress), Tester, Gaps and feedback.
  *
  * The admin token is typed once and kept in sessionStorage (this tab only); it travels only in the
  * Authorization header, never in a URL. Everything that comes from the API is put in the page as
@@ -59,6 +59,16 @@
   function bytes(n) { return n === null || n === undefined ? "-" : (n / 1e6).toFixed(1) + " MB"; }
   function short(commit) { return commit ? String(commit).slice(0, 12) : "-"; }
   function score(n) { return typeof n === "number" ? n.toFixed(4) : "-"; }
+  /* A value of the tester's explanation as text: numbers rounded, lists and objects spelled out
+     (the cosine scale is a pair, the weights a map), never "[object Object]". */
+  function plain(v) {
+    if (typeof v === "number") return String(Math.round(v * 10000) / 10000);
+    if (Array.isArray(v)) return "[" + v.map(plain).join(", ") + "]";
+    if (v && typeof v === "object") {
+      return "{" + Object.keys(v).map(function (k) { return k + ": " + plain(v[k]); }).join(", ") + "}";
+    }
+    return String(v);
+  }
   function counts(map) {
     var keys = Object.keys(map || {});
     return keys.length ? keys.map(function (k) { return k + ": " + map[k]; }).join(", ") : "-";
@@ -322,8 +332,7 @@
           ["mode", result.mode + (result.degraded ? " (degraded: " + result.degraded + ")" : "")],
           Object.keys(errors).length ? ["leg errors", counts(errors)] : null,
           explain.confidence ? ["how confidence was made", Object.keys(explain.confidence).map(function (k) {
-            var v = explain.confidence[k];
-            return k + ": " + (typeof v === "number" ? Math.round(v * 10000) / 10000 : String(v));
+            return k + ": " + plain(explain.confidence[k]);
           }).join(" · ")] : null,
         ])),
       el("h3", null, result.would_answer === false
@@ -355,6 +364,40 @@
 
   function loadGaps() {
     api("GET", "/admin/api/gaps").then(renderGaps, function (error) { showError($("gaps"), error); });
+    api("GET", "/admin/api/feedback").then(renderFeedback, function (error) { showError($("feedback"), error); });
+  }
+
+  /* The question in the Tester, searched: one click from a 👎. */
+  function testQuestion(question) {
+    select("tester");
+    $("question").value = question;
+    $("audience").value = "";
+    $("tester-form").requestSubmit();
+  }
+
+  function renderFeedback(data) {
+    var items = data.feedback || [];
+    var summary = data.summary || {};
+    if (!items.length) {
+      fill($("feedback"), el("p", null, "No feedback yet."));
+      return;
+    }
+    fill($("feedback"),
+      el("p", { class: "feedback-summary" }, "helpful " + (summary.up || 0) + " · not helpful " + (summary.down || 0)),
+      el("ol", { class: "gap-list" }, items.map(function (item) {
+        var down = item.rating === "down";
+        return el("li", { class: "card feedback-item", "data-rating": item.rating },
+          el("p", null, el("span", { class: "badge " + (down ? "dropped" : "kept") }, down ? "not helpful" : "helpful"),
+            " ", el("strong", { class: "feedback-question" }, item.question || "(question not kept)"), " ",
+            item.question ? el("button", { type: "button", class: "test-question",
+              onclick: function () { testQuestion(item.question); } }, "Test") : null),
+          facts([
+            item.comment ? ["comment", el("q", null, item.comment)] : null,
+            ["answer", String(item.answer || "").slice(0, 240) + (String(item.answer || "").length > 240 ? "…" : "")],
+            item.pages && item.pages.length ? ["guides", item.pages.join(", ")] : null,
+            ["when", when(item.updated_at)],
+          ]));
+      })));
   }
 
   function renderGaps(data) {

@@ -50,6 +50,12 @@
     "border:1px solid var(--dc-border);background:var(--dc-bg);color:var(--dc-fg)}",
     ".send{background:var(--dc-accent);color:var(--dc-accent-fg);border:none}",
     ".confirm{display:flex;gap:8px;align-items:center;padding:8px 12px;border-bottom:1px solid var(--dc-border);font-size:14px}",
+    "textarea::placeholder{color:var(--dc-muted);opacity:1;white-space:nowrap;overflow:hidden;text-overflow:ellipsis}",
+    ".status{color:var(--dc-muted);font-size:13px;font-style:italic;margin:0 0 6px}",
+    ".feedback{display:flex;gap:6px;align-items:center;margin-top:6px;font-size:13px;color:var(--dc-muted)}",
+    ".feedback button{padding:2px 8px;font-size:14px;line-height:1.4}.feedback button[aria-pressed=true]{border-color:var(--dc-accent);",
+    "background:var(--dc-bubble)}.comment{display:flex;gap:6px;margin-top:6px;padding:0;border-top:none}.comment textarea{min-height:34px;font-size:14px}",
+    ".handoff{margin:6px 0 0;font-size:14px}.handoff a{color:var(--dc-accent)}",
   ].join("");
 
   // Characters a browser's URL parser drops or reinterprets (tabs, newlines, controls, odd
@@ -57,26 +63,24 @@
   // space inside a path is percent-encoded by the parser, so only a leading or trailing one is.
   var URL_TRICKS = /[\u0000-\u001f\u007f-\u009f\u00a0\u1680\u2000-\u200f\u2028-\u202f\u205f\u3000\ufeff\\]|^ | $/;
 
-  // The URL when it is http(s) or a same-site path/fragment, else null. Checked after parsing:
-  // no javascript:/data: in any spelling, no scheme-relative //host, no /\host.
+  // The href to draw for `url`, or null. The URL is resolved exactly as the browser will resolve
+  // the link (against this page), and the result is what is drawn, absolute: a link either stays
+  // on this site's origin, or is an http(s) URL spelled out as scheme://host (an off-site link that
+  // reads as one). "/.//evil.example" is this site's "//evil.example" path, never the host
+  // evil.example; "//evil.example", "https:evil.example" and any javascript:/data: are refused.
   function safeUrl(url) {
     var raw = String(url == null ? "" : url);
     if (!raw || URL_TRICKS.test(raw)) return null;
-    if (raw.charAt(0) === "#") return raw;
-    if (raw.charAt(0) === "/") {
-      if (raw.charAt(1) === "/") return null;
-      var base = "https://docschat.invalid";
-      var relative;
-      try { relative = new URL(raw, base); } catch (e) { return null; }
-      return relative.origin === base ? relative.pathname + relative.search + relative.hash : null;
-    }
-    // Spelled out as scheme://host: "http:host" and friends are parsed leniently, so refused.
-    if (!/^https?:\/\/[^\/]/i.test(raw)) return null;
-    var absolute;
-    try { absolute = new URL(raw); } catch (e) { return null; }
-    if (absolute.protocol !== "http:" && absolute.protocol !== "https:") return null;
-    if (!absolute.hostname) return null;
-    return absolute.href;
+    var here, resolved;
+    try {
+      here = new URL(document.baseURI);
+      resolved = new URL(raw, here.href);
+    } catch (e) { return null; }
+    if (resolved.protocol !== "http:" && resolved.protocol !== "https:") return null;
+    if (!resolved.hostname || resolved.username || resolved.password) return null;
+    if (resolved.origin === window.location.origin && /^[\/#?]/.test(raw) && !/^\/\//.test(raw)) return resolved.href;
+    if (/^https?:\/\/[^\/]/i.test(raw)) return resolved.href;
+    return null;
   }
 
   function link(href, text, title) {
@@ -116,10 +120,12 @@
           });
           fragment.appendChild(list);
         } else {
+          // A line break inside a paragraph is a space (Markdown's soft break); a line that ends
+          // in two spaces or a backslash is a hard break.
           var paragraph = document.createElement("p");
           lines.forEach(function (l, index) {
-            if (index) paragraph.appendChild(document.createElement("br"));
-            inline(paragraph, l.replace(/^#+\s+/, ""), sources);
+            if (index) paragraph.appendChild(/( {2,}|\\)$/.test(lines[index - 1]) ? document.createElement("br") : document.createTextNode(" "));
+            inline(paragraph, l.replace(/^#+\s+/, "").replace(/^\s+/, "").replace(/( {2,}|\\)$/, ""), sources);
           });
           fragment.appendChild(paragraph);
         }
@@ -206,7 +212,7 @@
         '<div class="confirm" hidden><span>Delete this conversation?</span>' +
         '<button class="confirm-yes" type="button">Delete</button><button class="confirm-no" type="button">Cancel</button></div>' +
         '<div class="log" aria-live="polite"></div>' +
-        '<form><textarea rows="1" placeholder="Ask a question about the docs…" aria-label="Your question" maxlength="2000"></textarea>' +
+        '<form><textarea rows="1" placeholder="Ask the docs…" aria-label="Your question" maxlength="2000"></textarea>' +
         '<button class="send" type="submit">Send</button><button class="stop" type="button" hidden>Stop</button></form>' +
         "</section>";
       var $ = this.root.querySelector.bind(this.root);
@@ -272,7 +278,7 @@
         var data = await response.json();
         (data.messages || []).forEach(function (m) {
           if (m.role === "user") this.addUser(m.content);
-          else this.addAssistant(m.sources || [], m.content);
+          else this.addAssistant(m.sources || [], m.content, m.id);
         }, this);
       } catch (e) { /* history is a convenience: a failure leaves an empty chat */ }
     }
@@ -285,14 +291,23 @@
       this.scroll();
     }
 
-    addAssistant(sources, text) {
+    addAssistant(sources, text, id) {
       var node = document.createElement("div");
       node.className = "msg assistant";
-      node.innerHTML = '<div class="guides-block" hidden><h3>Relevant Guides</h3><ul class="guides"></ul></div>' +
-        '<div class="summary-block" hidden><h3>Summary</h3><div class="summary"></div></div><p class="notice" hidden></p>';
+      node.innerHTML = '<p class="status" role="status" hidden></p>' +
+        '<div class="guides-block" hidden><h3>Relevant Guides</h3><ul class="guides"></ul></div>' +
+        '<div class="summary-block" hidden><h3>Summary</h3><div class="summary"></div></div><p class="notice" hidden></p>' +
+        '<div class="feedback" hidden><span>Helpful?</span>' +
+        '<button class="up" type="button" aria-label="Helpful" aria-pressed="false">Yes</button>' +
+        '<button class="down" type="button" aria-label="Not helpful" aria-pressed="false">No</button>' +
+        '<span class="thanks" hidden>Thanks for telling us.</span></div>' +
+        '<form class="comment" hidden><textarea rows="1" maxlength="1000" aria-label="What was missing? (optional)" ' +
+        'placeholder="What was missing? (optional)"></textarea><button type="submit">Send</button></form>' +
+        '<p class="handoff" hidden></p>';
       this.log.appendChild(node);
+      var self = this;
       var view = {
-        node: node, sources: [], text: "",
+        node: node, sources: [], text: "", id: null,
         addSource: function (source) {
           var href = safeUrl(source.url);
           view.sources.push(href ? source : null);  // keeps [n] pointing at the n-th guide
@@ -305,7 +320,15 @@
           item.appendChild(link);
           node.querySelector(".guides").appendChild(item);
         },
+        status: function (data) {
+          var p = node.querySelector(".status");
+          var text = data && typeof data.text === "string" ? data.text : "";
+          p.hidden = !text;
+          p.textContent = text;
+          self.scroll();
+        },
         addText: function (delta) {
+          node.querySelector(".status").hidden = true;
           view.text += delta;
           node.querySelector(".summary-block").hidden = false;
           node.querySelector(".summary").replaceChildren(renderMarkdown(view.text, view.sources));
@@ -315,10 +338,59 @@
           p.hidden = false;
           p.textContent = message;
           p.classList.toggle("error", !!isError);
+          node.querySelector(".status").hidden = true;
+          self.scroll();
+        },
+        // A way out (HANDOFF_URL): only an http(s) link, drawn as text + href like every other.
+        handoff: function (handoff) {
+          var href = handoff && safeUrl(handoff.url);
+          if (!href) return;
+          var a = link(href, String(handoff.text || href));
+          a.setAttribute("target", "_blank");
+          a.setAttribute("rel", "noopener noreferrer");
+          node.querySelector(".handoff").replaceChildren(a);
+          node.querySelector(".handoff").hidden = false;
+          self.scroll();
+        },
+        finish: function (metadata) {
+          node.querySelector(".status").hidden = true;
+          if (metadata && metadata.would_answer === false) view.handoff(metadata.handoff);
+          if (view.id && view.text) node.querySelector(".feedback").hidden = false;
+          self.scroll();
+        },
+        rate: async function (rating, comment) {
+          var body = { messageId: view.id, rating: rating };
+          if (comment) body.comment = comment;
+          node.querySelector(".up").setAttribute("aria-pressed", String(rating === "up"));
+          node.querySelector(".down").setAttribute("aria-pressed", String(rating === "down"));
+          try {
+            var response = await fetch(self.endpoint + "/feedback", {
+              method: "POST", credentials: "include",
+              headers: { "content-type": "application/json", accept: "application/json" }, body: JSON.stringify(body),
+            });
+            var data = {};
+            try { data = await response.json(); } catch (e) { /* not JSON */ }
+            if (!response.ok) { view.notice(data.detail || "Your feedback could not be saved (" + response.status + ").", true); return; }
+            node.querySelector(".thanks").hidden = false;
+            if (rating === "down") {
+              node.querySelector(".comment").hidden = !!comment;
+              view.handoff(data.handoff);
+            } else {
+              node.querySelector(".comment").hidden = true;
+            }
+          } catch (e) { view.notice("Your feedback could not be saved. Please try again.", true); }
         },
       };
+      node.querySelector(".up").addEventListener("click", function () { view.rate("up"); });
+      node.querySelector(".down").addEventListener("click", function () { view.rate("down"); });
+      node.querySelector(".comment").addEventListener("submit", function (event) {
+        event.preventDefault();
+        var box = node.querySelector(".comment textarea");
+        if (box.value.trim()) view.rate("down", box.value.trim());
+      });
+      view.id = id || null;
       sources.forEach(view.addSource);
-      if (text) view.addText(text);
+      if (text) { view.addText(text); view.finish(null); }
       this.scroll();
       return view;
     }
@@ -364,8 +436,11 @@
           var chunk = await reader.read();
           if (chunk.done) break;
           buffer = parseSseChunk(buffer + decoder.decode(chunk.value, { stream: true }), function (part) {
-            if (part.type === "source-url") view.addSource({ url: part.url, title: part.title });
+            if (part.type === "start") view.id = typeof part.messageId === "string" ? part.messageId : null;
+            else if (part.type === "data-status") view.status(part.data);
+            else if (part.type === "source-url") view.addSource({ url: part.url, title: part.title });
             else if (part.type === "text-delta") view.addText(part.delta);
+            else if (part.type === "finish") view.finish(part.messageMetadata);
             else if (part.type === "error") view.notice(part.errorText || "The answer could not be completed.", true);
             self.scroll();
           });
