@@ -8,7 +8,9 @@ The standalone query (app/search/standalone.py) proposes a completion; retrieval
   evidence wins, with a margin by cue: an ellipsis keeps the completion unless the question alone
   is clearly better; "and …" or "it"/"that" needs it merely better; a question with no cue
   needs it clearly better, and is kept as asked outright when the judgment answers it with
-  confidence (above the low-confidence line, not merely the floor).
+  confidence (above the low-confidence line, not merely the floor), or when the judgment refuses
+  it alone (a question with no cue that the docs do not answer stands alone: "What's a good
+  recipe for banana bread?" after a widget question is refused as asked, never completed).
   So a topic switch ("And how do I connect Google Analytics?") is not polluted. Without
   comparable evidence (keyword-only), the wording alone decides.
 
@@ -64,6 +66,15 @@ def stands_alone(retrieval: Retrieval) -> bool:
     return bool(judgment.would_answer and not judgment.is_low)
 
 
+def refused_alone(retrieval: Retrieval) -> bool:
+    """The judgment refuses the question alone (with both legs' evidence: keyword-only confidence
+    is coverage alone, too low for many good questions to say they stand apart). A question with
+    no cue that the docs do not answer is refused as asked, never answered through earlier turns."""
+    judgment = getattr(retrieval, "judgment", None)
+    return judgment is not None and retrieval.degraded is None and judgment.rule != "empty" \
+        and not judgment.would_answer
+
+
 def _record(retrieval: Retrieval, asked: str, method: str, proposal: StandaloneQuery | None,
             scores: dict[str, float | None] | None = None) -> Retrieval:
     info: dict[str, Any] = {"asked": asked, "query": retrieval.question, "method": method}
@@ -101,7 +112,7 @@ async def retrieve_in_conversation(
         return _record(await retriever.retrieve(question, **retrieve_options), question, "as_asked", proposal)
     if proposal.cue == "none":
         alone = await retriever.retrieve(question, **retrieve_options)
-        if stands_alone(alone):
+        if stands_alone(alone) or refused_alone(alone):
             return _record(alone, question, "as_asked", proposal)
         completed = await retriever.retrieve(proposal.query, **retrieve_options)
     else:
