@@ -643,8 +643,8 @@ async def test_eval_reports_refusal_by_kind(pool, tmp_path: Path) -> None:
     report = await evaluate(build_retriever(pool, settings), load_eval_file(path), mode="keyword", k=3,
                             base_url="https://x.test")
     assert report["refusal_by_kind"] == {
-        "offtopic": {"questions": 2, "refused": 2, "refusal_rate": 1.0},
-        "indomain": {"questions": 1, "refused": 1, "refusal_rate": 1.0},
+        "offtopic": {"questions": 2, "refused": 2, "refusal_rate": 1.0, "partly": 0},
+        "indomain": {"questions": 1, "refused": 1, "refusal_rate": 1.0, "partly": 0},
     }
     assert report["false_refusal_rate"] == 0.0
     assert report["per_question"][0]["answer_check"]["verdict"] == "answerable"

@@ -107,8 +107,8 @@ order by t.n
 # camelCase, kebab-case with a digit such as eu-west-3, dotted.names). Case-insensitive match.
 _VERSION = re.compile(r"(?<![\w.])\d+(?:\.\d+)+(?![\w.]*\w)")
 _NUMBER = re.compile(r"(?<![\w.])\d{2,}(?![\w.]*\w)")
-_NAMED_NUMBER = re.compile(r"\b[A-Z][A-Za-z]+ \d+(?:\.\d+)*\b")  # "Tier 6", "Node 16", "Ray 1.2"
-_PATH = re.compile(r"`?[\w.\-]*/[\w.\-/]+`?|`?[\w\-]+\.(?:py|js|ts|json|ya?ml|txt|md|sh)\b`?")
+_NAMED_NUMBER = re.compile(r"\b[A-Z][A-Za-z]+[ /]\d+(?:\.\d+)*\b")  # "Tier 6", "Node 16", "HTTP/3"
+_PATH = re.compile(r"`?[\w.\-]*/[\w.\-]*/[\w.\-/]+`?|`?[\w.\-/]+\.(?:py|js|ts|json|ya?ml|txt|md|sh)\b`?")
 _IDENTIFIER = re.compile(
     r"`([^`\s]{2,60})`"                      # anything in backticks
     r"|\b([a-z]+_[a-z0-9_]+)\b"              # snake_case
@@ -184,7 +184,10 @@ def is_specific_word(word: str, first: bool = False) -> bool:
 
 
 def names(question: str) -> list[str]:
-    """Capitalised words that do not open a sentence: what the question names ("Excel", "Teams")."""
+    """Capitalised words that do not open a sentence: what the question names ("Excel", "Teams").
+    Each word alone: taking runs of them as one name ("Azure Static Web Apps") refused 7 more
+    answerable dev questions ("Claude Documentation", "Anthropic Developer Console"; see
+    design/judgment.md)."""
     found: list[str] = []
     for sentence in re.split(r"[.?!:;]\s+|\n", question):
         tokens = re.findall(r"[A-Za-z][A-Za-z0-9]*", sentence)

@@ -7,7 +7,8 @@ retrieval metrics, which keep their meaning over the answerable lines; `false_re
 share of answerable questions refused. An unanswerable line may say which kind it is,
 `"unanswerable": "offtopic"` (not about the product) or `"indomain"` (in the product's words, but
 the docs do not hold the answer): the report then gives the refusal rate of each kind
-(`refusal_by_kind`) beside the overall one.
+(`refusal_by_kind`) beside the overall one, and how many of that kind were answered "partly"
+(with a line naming what the docs do not cover; app/search/answer_check.py).
 """
 
 from __future__ import annotations
@@ -109,6 +110,10 @@ async def evaluate(
             refused[kind] += 1
             if item.unanswerable:
                 refused[item.unanswerable] = refused.get(item.unanswerable, 0) + 1
+        elif retrieval.judgment.explanation.get("answer_check", {}).get("verdict") == "partly":
+            # Answered with a line naming what the docs do not cover: not a refusal, counted apart.
+            key = f"partly:{item.unanswerable or kind}"
+            refused[key] = refused.get(key, 0) + 1
         result: dict[str, object] = {
             "id": item.id, "question": item.question, "retrieved": sections, "gold": item.gold,
             "degraded": retrieval.degraded, "confidence": retrieval.confidence,
@@ -151,5 +156,6 @@ def _refusal_by_kind(items: list[EvalItem], refused: dict[str, int]) -> dict[str
         total = sum(1 for item in items if item.unanswerable == kind)
         if total:
             report[kind] = {"questions": total, "refused": refused.get(kind, 0),
-                            "refusal_rate": round(refused.get(kind, 0) / total, 4)}
+                            "refusal_rate": round(refused.get(kind, 0) / total, 4),
+                            "partly": refused.get(f"partly:{kind}", 0)}
     return report
