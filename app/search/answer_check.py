@@ -128,6 +128,7 @@ class AnswerCheck:
     elsewhere: tuple[str, ...] = ()  # specific terms the checked sections lack, found elsewhere in the docs
     missing: tuple[str, ...] = ()  # known stems none of the checked sections holds (reported only)
     missing_share: float = 0.0  # their share of the question's IDF weight (reported only)
+    missing_ndoc: tuple[int, ...] = ()  # how many visible sections hold each missing stem (reported only)
     sections: tuple[str, ...] = ()  # the section ids checked
     method: str = "offline"
     supporting: str | None = None  # a model verifier's supporting excerpt, when it gave one
@@ -142,7 +143,8 @@ class AnswerCheck:
         data: dict[str, object] = {
             "verdict": self.verdict, "method": self.method, "absent": list(self.absent),
             "elsewhere": list(self.elsewhere), "missing": list(self.missing),
-            "missing_share": round(self.missing_share, 4), "sections": list(self.sections),
+            "missing_share": round(self.missing_share, 4), "missing_ndoc": list(self.missing_ndoc),
+            "sections": list(self.sections),
         }
         if self.supporting:
             data["supporting"] = self.supporting
@@ -275,14 +277,15 @@ def verdict_of(evidence: TermEvidence, sections: tuple[str, ...] = ()) -> Answer
     """"not" when a specific term is nowhere in the docs; "partly" when one (not merely a
     capitalised word) is in the docs but not in the checked sections; else "answerable"."""
     total = sum(idf for _, ndoc, idf, _ in evidence.terms if ndoc > 0)
-    missing = [(lexeme, idf) for lexeme, ndoc, idf, supported in evidence.terms if ndoc > 0 and not supported]
-    share = sum(idf for _, idf in missing) / total if total > 0 else 0.0
+    missing = [(lexeme, idf, ndoc) for lexeme, ndoc, idf, supported in evidence.terms if ndoc > 0 and not supported]
+    share = sum(m[1] for m in missing) / total if total > 0 else 0.0
     # A capitalised word the docs use elsewhere ("Anthropic", "API", "Documentation") is how the
     # asker writes, not what the answer must name: only one the docs never use counts.
     elsewhere = [t for t in evidence.elsewhere if t not in evidence.names]
     verdict: Verdict = "not" if evidence.absent else "partly" if elsewhere else "answerable"
     return AnswerCheck(verdict, absent=tuple(evidence.absent), elsewhere=tuple(elsewhere),
-                       missing=tuple(m for m, _ in missing), missing_share=share, sections=sections)
+                       missing=tuple(m[0] for m in missing), missing_share=share, sections=sections,
+                       missing_ndoc=tuple(m[2] for m in missing))
 
 
 async def check_answer(
