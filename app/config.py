@@ -149,6 +149,17 @@ class Settings(BaseSettings):
     keyword_answer_floor: float | None = Field(
         None, ge=0, le=1, description="The floor of keyword-only retrieval (no provider, or the vector leg failed)."
     )
+    answer_check: bool = Field(
+        True, description="Check that the retrieved sections hold the question's specific terms (names, numbers, "
+        "options, versions) before answering; a question they do not support is refused (app/search/answer_check.py)."
+    )
+    answer_verifier: Literal["model", "off"] = Field(
+        "off", description="'model': one bounded call to the chat model (Gemini or OpenAI-compatible) returns whether "
+        "the excerpts answer the question (answerable / partly / not) before it answers. 'off': the offline check only."
+    )
+    answer_verifier_timeout_seconds: float = Field(
+        5.0, gt=0, le=60, description="Timeout of the verification call; on timeout the offline check's verdict stands."
+    )
     gap_retention_days: int = Field(
         90, ge=1, le=36500, description="Gaps not seen for this many days are deleted (at most a century)."
     )

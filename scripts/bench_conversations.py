@@ -2,7 +2,7 @@
 
 Syncs a corpus from ../shared/corpora (default mintlify-docs) into a throwaway embedded database
 with the local model (embeddings cached in --cache-home, so later runs are fast), then scores
-tests/data/conversations-<corpus>.jsonl twice with the same code as `docschat eval`: each line's
+tests/data/conversations-<corpus>.jsonl (with --unseen, conversations-unseen-<corpus>.jsonl) twice with the same code as `docschat eval`: each line's
 question searched with its "history" (as the chat does), and the same question alone. Lines with
 "kind": "topic-switch" are questions that stand alone after an unrelated conversation: history must
 not hurt them. Prints one JSON line per (lines, history) pair.
@@ -80,13 +80,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--corpus", default="mintlify-docs", choices=sorted(BASE_URLS))
     parser.add_argument("--questions", type=Path, default=None)
+    parser.add_argument("--unseen", action="store_true",
+                        help="the conversations written for issue 31 (tests/data/conversations-unseen-<corpus>.jsonl), "
+                             "which no method was tuned on")
     parser.add_argument("--shared", type=Path, default=SHARED, help="the folder holding corpora/")
     parser.add_argument("--k", type=int, default=3)
     parser.add_argument("--mode", default="hybrid", choices=["hybrid", "keyword", "vector"])
     parser.add_argument("--cache-home", type=Path, default=Path(".docschat"))
     parser.add_argument("--verbose", action="store_true", help="Every line's query and pages on stderr.")
     args = parser.parse_args()
-    questions = args.questions or ROOT / "tests" / "data" / f"conversations-{args.corpus.split('-')[0]}.jsonl"
+    name = f"conversations-{'unseen-' if args.unseen else ''}{args.corpus.split('-')[0]}.jsonl"
+    questions = args.questions or ROOT / "tests" / "data" / name
     repo = corpus_repo(args.corpus, args.shared)
     try:
         with throwaway_database("docschat-bench-conversations-") as (url, _home):

@@ -1,5 +1,7 @@
 """Judgment: refusal and false-refusal rates, with retrieval quality, on a dev set mixed with
-the unanswerable questions of tests/data/unanswerable.jsonl (gold: []).
+the unanswerable questions of tests/data/unanswerable.jsonl (gold: []; marked "offtopic") and the
+corpus's in-domain unanswerable questions (tests/data/unanswerable-indomain-{dev,heldout}.jsonl,
+marked "indomain"; --split says which third). The report gives the refusal rate of each kind.
 
 Syncs ../shared/corpora/<corpus> (embeddings cached in --cache-home, so later runs are fast) into a
 throwaway embedded database, or into --database-url when given, then runs `docschat eval`'s
@@ -34,6 +36,25 @@ from app.sync import sync_corpus
 BASE_URLS = {"claude-docs": "https://docs.claude.com", "ray-docs": "https://docs.ray.io"}
 OTHER_BASE_URL = "https://docs.example.com"  # a corpus without a question set: refusals only
 UNANSWERABLE = ROOT / "tests" / "data" / "unanswerable.jsonl"
+INDOMAIN = ROOT / "tests" / "data" / "unanswerable-indomain-{split}.jsonl"
+
+
+def mixed_lines(args: argparse.Namespace) -> Path:
+    """One eval file: the dev set (if any), the corpus's in-domain unanswerable lines of the
+    chosen split(s), and the off-topic set, each unanswerable line marked with its kind."""
+    lines: list[dict] = []
+    if args.questions.exists():
+        lines += [json.loads(x) for x in args.questions.read_text().splitlines() if x.strip()]
+    corpus = args.corpus.removesuffix("-docs")
+    for split in ("dev", "heldout") if args.split == "both" else (args.split,):
+        path = Path(str(INDOMAIN).format(split=split))
+        lines += [x for x in (json.loads(y) for y in path.read_text().splitlines() if y.strip())
+                  if x["corpus"] == corpus]
+    lines += [{**json.loads(x), "unanswerable": "offtopic"} for x in args.unanswerable.read_text().splitlines()
+              if x.strip()]
+    out = Path(tempfile.mkstemp(prefix="docschat-judgment-", suffix=".jsonl")[1])
+    out.write_text("".join(json.dumps(x) + "\n" for x in lines))
+    return out
 
 
 async def run(url: str, args: argparse.Namespace, repo: Path) -> None:
@@ -47,9 +68,9 @@ async def run(url: str, args: argparse.Namespace, repo: Path) -> None:
         provider = retriever.embedder.provider if retriever.embedder else None
         await retriever.warm_up()
         await sync_corpus(pool, DocsSource(repo, "main", "docs"), settings, provider, cache=cache, wait_for_lock=True)
-        items = load_eval_file(args.unanswerable)
-        if args.questions.exists():
-            items = load_eval_file(args.questions) + items
+        mixed = mixed_lines(args)
+        items = load_eval_file(mixed)
+        mixed.unlink()
         for mode in args.modes.split(","):
             report = await evaluate(retriever, items, mode=mode, k=args.k, base_url=base_url)  # type: ignore[arg-type]
             per_question = report.pop("per_question")
@@ -73,6 +94,8 @@ def main() -> None:
     parser.add_argument("--questions", type=Path, default=None,
                         help="default: <shared>/eval/<corpus>-dev.jsonl; without one, the unanswerable set alone")
     parser.add_argument("--unanswerable", type=Path, default=UNANSWERABLE)
+    parser.add_argument("--split", default="dev", choices=["dev", "heldout", "both"],
+                        help="which third of the in-domain unanswerable set (tune on dev; report heldout)")
     parser.add_argument("--shared", type=Path, default=SHARED, help="the shared folder (corpora/, eval/)")
     parser.add_argument("--modes", default="hybrid", help="comma-separated: hybrid,keyword,vector")
     parser.add_argument("--provider", default="local", choices=["local", "none"])

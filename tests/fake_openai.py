@@ -25,6 +25,9 @@ class FakeOpenAI:
     native_dimensions: int = 384  # when the request names no `dimensions`
     max_input_chars: int | None = None  # longer inputs are refused with a 400, as OpenAI refuses too many tokens
     answer_parts: list[str] = field(default_factory=lambda: ["Add one ", "script tag ", "to your pages [1]."])
+    # Scripted streamed replies, one consumed per streamed chat request (e.g. a verifier's verdict
+    # first, then the answer); when empty, `answer_parts` is streamed.
+    replies: list[list[str]] = field(default_factory=list)
     url: str = ""
 
     def calls(self, path: str) -> list[dict[str, Any]]:
@@ -79,8 +82,10 @@ def _handler(state: FakeOpenAI, lock: threading.Lock) -> type[JSONRequestHandler
             base = {"id": "chatcmpl-fake", "object": "chat.completion.chunk", "created": 0, "model": model}
             chunks = [{**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""},
                                             "finish_reason": None}]}]
+            with lock:
+                parts = state.replies.pop(0) if state.replies else state.answer_parts
             chunks += [{**base, "choices": [{"index": 0, "delta": {"content": part}, "finish_reason": None}]}
-                       for part in state.answer_parts]
+                       for part in parts]
             chunks.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
             try:
                 for chunk in chunks:

@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import httpx
@@ -420,3 +421,80 @@ async def test_search_tool_obeys_the_floor_and_the_public_flag(fake_gemini, clea
     assert not any("/docs/runbook" in r["url"] for r in public["results"])
     nonsense = await search("xyzzy plugh qwertyuiop")
     assert nonsense == {"available": True, "status": "nothing in the documentation matches", "results": []}
+
+
+# --- a question that stands alone is searched as asked, whatever came before (issues 30, 31) --------
+
+# Topic switches written for this test (not the dev conversations): after a widget question, an
+# off-topic one and another in-domain one. Each must be searched exactly as asked.
+SWITCHES = [
+    ("How do I embed the widget on my site?", "What's a good recipe for banana bread?", None),
+    ("How do I embed the widget on my site?", "Who won the football World Cup in 2014?", None),
+    ("How do I add a custom domain?", "Where do I download past invoices?", "/docs/billing"),
+    ("Where do I download past invoices?", "How long does a build take?", "/docs/builds"),
+]
+
+
+@pytest.fixture
+def local_model(monkeypatch, clean_db):
+    """The real offline model: the vector leg's evidence is what completed the switch (issue 30)."""
+    from app.embeddings.local import local_model_installed
+
+    if not local_model_installed():
+        pytest.skip("the offline model (docschat[local]) is not installed")
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "local")
+    monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "100")
+    get_settings.cache_clear()
+    seed(clean_db)
+    return clean_db
+
+
+@pytest.mark.parametrize(("earlier", "question", "page"), SWITCHES)
+async def test_a_question_that_stands_alone_is_never_completed(local_model, pool, earlier, question, page) -> None:
+    retriever = build_retriever(pool, get_settings())
+    await retriever.warm_up()
+    retrieval = await retrieve_in_conversation(retriever, question, [earlier])
+    alone = await retrieve_in_conversation(retriever, question, [])
+    assert retrieval.question == question and retrieval.standalone["method"] == "as_asked"
+    assert [p.page for p in retrieval.pages] == [p.page for p in alone.pages]
+    assert retrieval.would_answer == alone.would_answer == (page is not None)
+    if page:
+        assert retrieval.pages[0].href.startswith(page)
+
+
+def test_a_topic_switch_to_off_topic_is_refused_and_recorded_as_asked(local_model, start_server) -> None:
+    """The issue's case: the gap was stored as "…banana bread? (embed widget site)"."""
+    server = start_server()
+    with httpx.Client(base_url=server.url, timeout=60) as client:
+        first = chat(client, "How do I embed the widget on my site?")
+        assert source_urls(first)[0].startswith(f"{BASE}/docs/widget")
+        parts = chat(client, "What's a good recipe for banana bread?")
+    assert source_urls(parts) == []
+    deadline = time.monotonic() + 10
+    while True:
+        async_rows = asyncio.run(_gap_questions(local_model))
+        if async_rows or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
+    assert async_rows == ["What's a good recipe for banana bread?"]
+
+
+async def _gap_questions(database_url: str) -> list[str]:
+    import asyncpg
+
+    conn = await asyncpg.connect(database_url)
+    try:
+        return [r["question"] for r in await conn.fetch("select question from docs_chat_gap order by question")]
+    finally:
+        await conn.close()
+
+
+def test_unseen_conversations_have_gold_and_a_third_are_topic_switches() -> None:
+    data = Path(__file__).parent / "data"
+    lines = [json.loads(line) for corpus in ("mintlify", "claude", "ray")
+             for line in (data / f"conversations-unseen-{corpus}.jsonl").read_text().splitlines()]
+    assert len(lines) >= 30 and all(line["history"] for line in lines)
+    switches = [line for line in lines if line["kind"] == "topic-switch"]
+    assert len(switches) * 3 >= len(lines)
+    assert any(line["gold"] for line in switches) and any(line.get("unanswerable") == "offtopic" for line in switches)
+    assert all(line["gold"] or line.get("unanswerable") == "offtopic" for line in lines)

@@ -445,3 +445,229 @@ def test_unanswerable_set_has_forty_generic_questions() -> None:
     assert len(items) >= 40 and all(item.gold == [] for item in items)
     kinds = {json.loads(line)["kind"] for line in path.read_text().splitlines() if line.strip()}
     assert kinds == {"off-topic", "chit-chat", "other-products", "keyboard-mash"}
+
+
+# --- the answer check (issue 31): the question's specific terms must be in the docs ---------------
+
+# Short real passages of the three shared corpora (../shared/corpora), as pages of one test site.
+CHECK_DOCS = {
+    "rate-limits.mdx": (
+        "---\ntitle: Rate limits\npublic: true\n---\nLimits are defined by usage tier.\n\n## Usage tiers\n"
+        "Your organization will increase tiers automatically as you reach certain thresholds while using the "
+        "API. Tier 1 allows 50 requests per minute; Tier 4 allows 4,000 requests per minute.\n"
+    ),
+    "redirects.mdx": (
+        "---\ntitle: Redirects\npublic: true\n---\nSet up redirects in docs.json.\n\n## Wildcard redirects\n"
+        "To match a wildcard path, use * after a parameter. Redirects take effect when the deployment "
+        "finishes.\n"
+    ),
+    "batching.mdx": (
+        "---\ntitle: Dynamic request batching\npublic: true\n---\nServe offers a request batching feature.\n\n"
+        "## Enable batching for your deployment\nUse the @serve.batch decorator with max_batch_size and "
+        "batch_wait_timeout_s to batch requests to a deployment.\n"
+    ),
+    "install.mdx": (
+        "---\ntitle: Installation\npublic: true\n---\nInstall with pip.\n\n## Supported versions\n"
+        "Ray supports Python 3.9 to 3.12 on Linux and macOS; Windows support is in beta.\n"
+    ),
+}
+
+
+def test_specific_terms_are_names_numbers_and_identifiers() -> None:
+    from app.search.answer_check import is_specific_word, literals, names
+
+    assert literals("How do I raise my rate limit to Tier 6?") == ["Tier 6"]
+    assert literals("Does KubeRay support Kubernetes 1.16?") == ["1.16", "Kubernetes 1.16"]
+    assert literals("What does error 418 mean in eu-west-3?") == ["418", "eu-west-3"]
+    assert literals("Set `max_method_retries` or sidebarWidth") == ["max_method_retries", "sidebarWidth"]
+    # Code and the asker's own files name nothing the docs should define; a date is no version.
+    assert literals('Why `{"CPU":0}` in ray/rllib/evaluation/rollout_worker.py as of June 2024?') == ["2024"]
+    assert names("How do I use Django as the ingress? Is it fast.") == ["Django"]
+    assert is_specific_word("Rust") and is_specific_word("netlify") and is_specific_word("PayPal")
+    assert not is_specific_word("happen") and not is_specific_word("intelligently")
+    assert not is_specific_word("Does", first=True)
+
+
+async def _check(pool, question: str):
+    from app.search.conversation import answer_check_of, retrieve_in_conversation
+
+    retrieval = await retrieve_in_conversation(build_retriever(pool, get_settings()), question)
+    return retrieval, answer_check_of(retrieval)
+
+
+async def test_a_term_the_docs_never_use_refuses_and_one_they_use_answers(offline, pool) -> None:
+    from tests.test_conversations import seed_into
+
+    await seed_into(pool, CHECK_DOCS)
+    retrieval, check = await _check(pool, "How do I raise my rate limit to Tier 6?")
+    assert check.verdict == "not" and check.absent == ("Tier 6",)
+    assert not retrieval.would_answer and retrieval.judgment.rule == "answer_check"
+    assert retrieval.judgment.explanation["answer_check"]["absent"] == ["Tier 6"]
+    retrieval, check = await _check(pool, "How do I raise my rate limit to Tier 4?")
+    assert check.verdict == "answerable" and retrieval.would_answer
+    retrieval, check = await _check(pool, "Can I use the @serve.batch decorator from Rust?")
+    assert check.verdict == "not" and check.absent == ("Rust",) and not retrieval.would_answer
+    retrieval, check = await _check(pool, "How do I set batch_wait_timeout_s for batching?")
+    assert check.verdict == "answerable" and retrieval.would_answer
+    retrieval, check = await _check(pool, "How do I set max_wait_seconds for batching?")
+    assert check.verdict == "not" and check.absent == ("max_wait_seconds",)
+    # A typo of a word the docs use is no unknown name ("parametr" is one edit from "paramet").
+    retrieval, check = await _check(pool, "How do I set up wildcard redirects after a parametr in docs.json?")
+    assert check.verdict == "answerable" and retrieval.would_answer
+
+
+async def test_a_term_in_the_docs_but_not_in_the_sections_is_partly_covered(offline, pool) -> None:
+    from app.search.answer_check import check_answer
+    from tests.test_conversations import seed_into
+
+    await seed_into(pool, CHECK_DOCS)
+    async with pool.acquire() as conn:
+        rows = await conn.fetch("select id, content from docs_section where page = 'redirects.mdx' order by id")
+        sections = [(r["id"], r["content"]) for r in rows]
+        # "Tier 4" is in the docs (rate-limits.mdx), not in the redirects sections; "Tier 9" is nowhere.
+        partly = await check_answer(conn, "Do wildcard redirects take effect on Tier 4?", sections, None)
+        absent = await check_answer(conn, "Do wildcard redirects take effect on Tier 9?", sections, None)
+        held = await check_answer(conn, "Do wildcard redirects take effect when the deployment finishes?",
+                                  sections, None)
+    assert partly.verdict == "partly" and partly.elsewhere == ("Tier 4",) and partly.absent == ()
+    assert absent.verdict == "not" and absent.absent == ("Tier 9",)
+    assert held.verdict == "answerable" and held.sections == tuple(s[0] for s in sections)
+
+
+def test_answer_check_off_answers_what_it_refuses(offline, start_server, monkeypatch) -> None:
+    seed_docs(offline, CHECK_DOCS)
+    server = start_server()
+    question = "How do I raise my rate limit to Tier 6?"
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        parts = parse_sse(ask(client, question).text)
+    assert _text(parts) == NOT_COVERED and not any(isinstance(p, dict) and p["type"] == "source-url" for p in parts)
+    rows = _wait_for_gaps(offline, 1)
+    assert [r["question"] for r in rows] == [question] and rows[0]["refused"]
+    monkeypatch.setenv("ANSWER_CHECK", "false")
+    server = start_server()
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        parts = parse_sse(ask(client, question).text)
+    assert _text(parts) != NOT_COVERED and any(isinstance(p, dict) and p["type"] == "source-url" for p in parts)
+
+
+def test_partly_covered_answer_says_what_the_docs_do_not_cover(offline, start_server, monkeypatch) -> None:
+    import app.search.conversation as conversation
+
+    seed_docs(offline, CHECK_DOCS)
+    monkeypatch.setattr(conversation, "CHECK_SECTIONS", 1)  # a site this small fits in five sections
+    server = start_server()
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        parts = parse_sse(ask(client, "Do wildcard redirects in docs.json take effect on Tier 4?").text)
+    text = _text(parts)
+    assert text != NOT_COVERED and any(isinstance(p, dict) and p["type"] == "source-url" for p in parts)
+    assert text.endswith("\n\nThe documentation found does not mention “Tier 4”.")
+
+
+# --- the model verifier: one bounded call, each verdict from the fake servers ---------------------
+
+def _verdict(verdict: str, supporting: str = "", not_covered: str = "") -> str:
+    return json.dumps({"verdict": verdict, "supporting": supporting, "not_covered": not_covered})
+
+
+@pytest.mark.parametrize("provider", ["gemini", "openai"])
+def test_model_verifier_each_verdict(provider, request, clean_db, start_server, monkeypatch) -> None:
+    fake = request.getfixturevalue(f"fake_{provider}")
+    monkeypatch.setenv("ANSWER_PROVIDER", provider)
+    monkeypatch.setenv("ANSWER_VERIFIER", "model")
+    monkeypatch.setenv("EMBEDDING_PROVIDER", provider if provider == "gemini" else "none")
+    monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "100")
+    seed_docs(clean_db, CHECK_DOCS)
+    server = start_server()
+    question = "How do I enable batching for my deployment?"
+
+    def turn(verdict_text: str) -> list:
+        if provider == "gemini":
+            fake.generate_text = verdict_text
+        else:
+            fake.replies = [[verdict_text], ["Use @serve.batch [1]."]]
+        with httpx.Client(base_url=server.url, timeout=30) as client:
+            return parse_sse(ask(client, question).text)
+
+    def answer_calls() -> int:
+        return len(fake.generate_calls() if provider == "gemini" else fake.calls("/v1/chat/completions"))
+
+    before = answer_calls()
+    parts = turn(_verdict("not"))
+    assert _text(parts) == NOT_COVERED and not any(isinstance(p, dict) and p["type"] == "source-url" for p in parts)
+    assert _finish(parts)["messageMetadata"]["would_answer"] is False
+    # No answer was streamed after a "not" (OpenAI: the one call made was the verdict).
+    assert answer_calls() == before + (0 if provider == "gemini" else 1)
+    parts = turn(_verdict("answerable", supporting="Use the @serve.batch decorator"))
+    assert _text(parts) not in ("", NOT_COVERED) and "does not cover" not in _text(parts)
+    assert any(isinstance(p, dict) and p["type"] == "source-url" for p in parts)
+    parts = turn(_verdict("partly", not_covered="batching across several deployments"))
+    assert _text(parts).endswith("The documentation found does not cover: batching across several deployments")
+    # A reply that is no verdict: the offline check's verdict ("answerable" here) stands.
+    parts = turn("I think so!")
+    assert _text(parts) not in ("", NOT_COVERED) and "does not" not in _text(parts)
+    verify_prompts = (fake.plain_generate_calls() if provider == "gemini" else
+                      [c for c in fake.calls("/v1/chat/completions") if "one JSON object" in json.dumps(c["body"])])
+    assert len(verify_prompts) == 4 and question in json.dumps(verify_prompts[-1]["body"])
+
+
+def test_parse_verdict_drops_quotes_that_are_in_no_excerpt() -> None:
+    from app.chat.answerers import Excerpt
+    from app.chat.verify import parse_verdict
+
+    excerpts = [Excerpt(1, "Batching", "https://x.test/b", "Enable", "Use the @serve.batch decorator to batch.")]
+    check = parse_verdict('```json\n' + _verdict("answerable", "use the @serve.batch decorator") + "\n```",
+                          excerpts, "model:test")
+    assert check.verdict == "answerable" and check.supporting == "use the @serve.batch decorator"
+    invented = parse_verdict(_verdict("answerable", "set batch_size=64 in serve.yaml"), excerpts, "model:test")
+    assert invented.verdict == "answerable" and invented.supporting is None
+    assert parse_verdict('{"verdict": "maybe"}', excerpts, "m") is None
+    assert parse_verdict("[" * 5000, excerpts, "m") is None and parse_verdict(None, excerpts, "m") is None
+
+
+async def test_eval_reports_refusal_by_kind(pool, tmp_path: Path) -> None:
+    from tests.test_search import add, refresh
+
+    async with pool.acquire() as conn:
+        await add(conn, "en/widget.mdx#embed", "Embed the widget with one script tag", title="Widget", heading="Embed")
+        await refresh(conn)
+    lines = [
+        {"question": "how to embed the widget", "gold": ["https://x.test/docs/en/widget#embed"]},
+        {"question": "xyzzy plugh", "gold": [], "unanswerable": "offtopic"},
+        {"question": "What is the capital of France?", "gold": [], "unanswerable": "offtopic"},
+        {"question": "How do I embed the widget with a Vue 3 component?", "gold": [], "unanswerable": "indomain"},
+        {"question": "lorem ipsum", "gold": []},
+    ]
+    path = tmp_path / "q.jsonl"
+    path.write_text("\n".join(json.dumps(line) for line in lines) + "\n")
+    settings = get_settings().model_copy(update={"embedding_provider": "none"})
+    report = await evaluate(build_retriever(pool, settings), load_eval_file(path), mode="keyword", k=3,
+                            base_url="https://x.test")
+    assert report["refusal_by_kind"] == {
+        "offtopic": {"questions": 2, "refused": 2, "refusal_rate": 1.0, "partly": 0},
+        "indomain": {"questions": 1, "refused": 1, "refusal_rate": 1.0, "partly": 0},
+    }
+    assert report["false_refusal_rate"] == 0.0
+    assert report["per_question"][0]["answer_check"]["verdict"] == "answerable"
+    assert report["per_question"][3]["unanswerable"] == "indomain" and not report["per_question"][3]["would_answer"]
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text(json.dumps({"question": "q", "gold": [], "unanswerable": "maybe"}) + "\n")
+    with pytest.raises(EvalFileError, match="bad.jsonl:1: 'unanswerable' must be one of offtopic, indomain"):
+        load_eval_file(bad)
+    bad.write_text(json.dumps({"question": "q", "gold": ["https://x.test/a"], "unanswerable": "indomain"}) + "\n")
+    with pytest.raises(EvalFileError, match="needs 'gold': \\[\\]"):
+        load_eval_file(bad)
+
+
+def test_indomain_unanswerable_set_is_checked_and_split() -> None:
+    """Every line says how its answer was searched for; a third of each corpus is held out."""
+    data = Path(__file__).parent / "data"
+    dev = [json.loads(line) for line in (data / "unanswerable-indomain-dev.jsonl").read_text().splitlines()]
+    held = [json.loads(line) for line in (data / "unanswerable-indomain-heldout.jsonl").read_text().splitlines()]
+    assert len(dev) + len(held) >= 60
+    for line in dev + held:
+        assert line["gold"] == [] and line["unanswerable"] == "indomain" and line["checked"].startswith("cd corpora/")
+    for corpus in ("mintlify", "claude", "ray"):
+        d = sum(line["corpus"] == corpus for line in dev)
+        h = sum(line["corpus"] == corpus for line in held)
+        assert h >= 5 and abs(h - (d + h) / 3) < 1
+    assert not {line["question"] for line in dev} & {line["question"] for line in held}

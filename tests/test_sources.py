@@ -113,6 +113,14 @@ async def test_multi_audience_statistics_count_each_visible_section_once(pool, k
             assert stats["deploy"] == visible, audiences
 
 
+def _reply(stream: str) -> str:
+    """The text of a chat stream, without its message ids."""
+    import json
+
+    parts = [json.loads(line[6:]) for line in stream.splitlines() if line.startswith("data: {")]
+    return "".join(p.get("delta", "") for p in parts if p["type"] == "text-delta")
+
+
 async def test_default_chat_route_never_shows_internal_pages(pool, keyword_only, start_server, tmp_path) -> None:
     repo = make_docs_repo(tmp_path / "r", PAGES)
     await _sync(pool, _source(repo))
@@ -120,7 +128,12 @@ async def test_default_chat_route_never_shows_internal_pages(pool, keyword_only,
     with httpx.Client(base_url=server.url, timeout=30) as client:
         stream = client.post("/docs/chat", json={"message": f"how do I roll back the {SECRET} deploy"}).text
         assert SECRET not in stream and "Runbook" not in stream
-        assert "Deploying" in stream  # the public page still answers
+        # A word only internal pages hold is, to the anonymous chat, a word the docs never use: the
+        # answer check (issue 31) refuses it exactly as it refuses a word that exists nowhere.
+        unknown = client.post("/docs/chat", json={"message": f"how do I roll back the {UNKNOWN} deploy"}).text
+        assert _reply(stream) == _reply(unknown) and '"would_answer":false' in stream
+        stream = client.post("/docs/chat", json={"message": "how do I roll back a deploy"}).text
+        assert "Deploying" in stream and "Runbook" not in stream  # the public page still answers
         assert client.get("/docs/runbook").status_code == 404  # nor its page view
         # Anyone may call /healthz: it counted every section, so it told how much was internal.
         public = await pool.fetchval("select count(*) from docs_section where 'public' = any(audiences)")

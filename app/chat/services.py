@@ -38,7 +38,11 @@ def build_answerer(settings: Settings) -> Answerer:
 def build_chat_services(pool: asyncpg.Pool, settings: Settings) -> ChatServices:
     retriever = build_retriever(pool, settings)
     sources = retriever.sources.sources if retriever.sources else ()
+    from app.chat.verify import build_verifier
+
+    answerer = build_answerer(settings)
     return ChatServices(
-        pool=pool, settings=settings, retriever=retriever, answerer=build_answerer(settings),
+        pool=pool, settings=settings, retriever=retriever, answerer=answerer,
         rewriter=build_query_rewriter(settings), code_sources=tuple(s for s in sources if s.kind == "code"),
+        verifier=build_verifier(settings, answerer.name),
     )

@@ -24,6 +24,7 @@ from app.chat.excerpts import ExcerptBounds, select_excerpts
 from app.chat.gaps import record_gap
 from app.chat.sessions import ChatMessage, add_message, list_messages, upsert_session
 from app.chat.tools import SearchDocsTool, ToolBox, ToolStatus, with_statuses
+from app.chat.verify import Verifier, apply_verifier, not_covered_line
 from app.config import Settings
 from app.corpus.code_tree import CodeTree
 from app.logging import get_logger
@@ -48,6 +49,7 @@ class ChatServices:
     retriever: Retriever
     answerer: Answerer
     rewriter: QueryRewriter | None = None
+    verifier: Verifier | None = None  # ANSWER_VERIFIER=model: the answer check's model call (app/chat/verify.py)
     code_sources: tuple[Source, ...] = ()  # kind = "code": the model may read them (read_file, list_directory)
     code_trees: dict[tuple[str, str], CodeTree] = field(default_factory=dict)  # (source, commit) → tree
     background: set[asyncio.Task[Any]] = field(default_factory=set)
@@ -131,6 +133,12 @@ class ChatTurn:
         self.retrieval = retrieval
         log.info("chat_retrieval", method=(retrieval.standalone or {}).get("method"), pages=len(retrieval.pages),
                  would_answer=retrieval.would_answer)
+        # The judgment hook: the answer check's verdict (offline, or the model's); "not" refuses.
+        numbering = guide_numbering(retrieval, settings)
+        excerpts = model_excerpts(retrieval, settings, services.retriever.model, numbering) if retrieval.would_answer else []
+        if services.verifier is not None and excerpts:
+            yield protocol.data_status("Checking that the excerpts answer the question")
+        check = await apply_verifier(services.verifier, excerpts, retrieval)
         metadata = {"confidence": retrieval.confidence, "would_answer": retrieval.would_answer,
                     "degraded": retrieval.degraded, **_handoff(settings, retrieval.would_answer)}
         if retrieval.degraded:
@@ -142,12 +150,10 @@ class ChatTurn:
                          protocol.text_end(text_id), protocol.finish(metadata)):
                 yield part
             return
-        numbering = guide_numbering(retrieval, settings)
         for number, page in enumerate(retrieval.pages, start=1):
             url = absolute_url(settings.docs_base_url, page.href)
             self.sources.append({"title": page.title, "url": url, "heading": page.heading})
             yield protocol.source_url(f"source-{number}", url, page.title)
-        excerpts = model_excerpts(retrieval, settings, services.retriever.model, numbering)
         code = code_tools(trees)
         tools = ToolBox(
             [SearchDocsTool(services.retriever, excerpt_bounds(settings), settings.docs_base_url, numbering,
@@ -185,6 +191,9 @@ class ChatTurn:
             log.warning("chat_answer_failed", answerer=services.answerer.name, error=type(exc).__name__)
             yield protocol.error(self.failed)
             return
+        if excerpts and (line := not_covered_line(check)):  # "partly": say what the docs do not cover
+            self.text.append(line)
+            yield protocol.text_delta(text_id, line)
         yield protocol.text_end(text_id)
         yield protocol.finish(metadata)
 

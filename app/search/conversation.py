@@ -8,9 +8,15 @@ The standalone query (app/search/standalone.py) proposes a completion; retrieval
   evidence wins, with a margin by cue: an ellipsis keeps the completion unless the question alone
   is clearly better; "and …" or "it"/"that" needs it merely better; a question with no cue
   needs it clearly better, and is kept as asked outright when the judgment answers it with
-  confidence (above the low-confidence line, not merely the floor).
+  confidence (above the low-confidence line, not merely the floor), or when the judgment refuses
+  it alone (a question with no cue that the docs do not answer stands alone: "What's a good
+  recipe for banana bread?" after a widget question is refused as asked, never completed).
   So a topic switch ("And how do I connect Google Analytics?") is not polluted. Without
   comparable evidence (keyword-only), the wording alone decides.
+
+Whatever query wins, the answer check (app/search/answer_check.py) then asks whether its sections
+hold an answer to the question's specific terms; a "not" verdict turns the retrieval into a
+refusal (`judgment.rule` "answer_check"), and every verdict is kept in the judgment's explanation.
 
 With a rewriter (Gemini), one bounded rewrite is tried first; on failure, the offline method.
 """
@@ -18,9 +24,13 @@ With a rewriter (Gemini), one bounded rewrite is tried first; on failure, the of
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 from typing import Any, Protocol
 
+import asyncpg
+
 from app.logging import get_logger
+from app.search.answer_check import CHECK_SECTIONS, AnswerCheck, check_answer
 from app.search.retrieve import Retrieval, Retriever
 from app.search.standalone import StandaloneQuery, standalone_query
 
@@ -64,6 +74,50 @@ def stands_alone(retrieval: Retrieval) -> bool:
     return bool(judgment.would_answer and not judgment.is_low)
 
 
+def answer_check_of(retrieval: Retrieval) -> AnswerCheck | None:
+    """The answer check's verdict on this retrieval; None when it did not run."""
+    check = getattr(retrieval, "answer_check", None)
+    return check if isinstance(check, AnswerCheck) else None
+
+
+async def apply_answer_check(retriever: Retriever, retrieval: Retrieval) -> Retrieval:
+    """Run the offline answer check on a retrieval the judgment would answer (ANSWER_CHECK=on).
+    A "not" verdict refuses; a failure of the check leaves the judgment as it was (the check only
+    ever removes answers, so failing open here is the state before it existed, and is logged)."""
+    if not retrieval.would_answer or not getattr(retriever.settings, "answer_check", True) or not retrieval.ranking:
+        return retrieval
+    sections: list[tuple[str, str]] = []
+    for fused in retrieval.ranking:
+        if fused.hit.id not in {s[0] for s in sections}:
+            sections.append((fused.hit.id, f"{fused.hit.title}\n{fused.hit.heading}\n{fused.hit.content}"))
+        if len(sections) == CHECK_SECTIONS:
+            break
+    try:
+        async with retriever.pool.acquire() as conn:
+            check = await check_answer(conn, retrieval.question, sections, retrieval.audiences)
+    except (asyncpg.PostgresError, OSError) as exc:
+        log.warning("answer_check_failed", error=type(exc).__name__)
+        return retrieval
+    retrieval.answer_check = check  # type: ignore[attr-defined]
+    judgment = retrieval.judgment
+    explanation = judgment.explanation | {"answer_check": check.to_dict()}
+    if check.verdict == "not":
+        judgment = dataclasses.replace(judgment, would_answer=False, rule="answer_check", explanation=explanation)
+    else:
+        judgment = dataclasses.replace(judgment, explanation=explanation)
+    retrieval.judgment = judgment
+    return retrieval
+
+
+def refused_alone(retrieval: Retrieval) -> bool:
+    """The judgment refuses the question alone (with both legs' evidence: keyword-only confidence
+    is coverage alone, too low for many good questions to say they stand apart). A question with
+    no cue that the docs do not answer is refused as asked, never answered through earlier turns."""
+    judgment = getattr(retrieval, "judgment", None)
+    return judgment is not None and retrieval.degraded is None and judgment.rule != "empty" \
+        and not judgment.would_answer
+
+
 def _record(retrieval: Retrieval, asked: str, method: str, proposal: StandaloneQuery | None,
             scores: dict[str, float | None] | None = None) -> Retrieval:
     info: dict[str, Any] = {"asked": asked, "query": retrieval.question, "method": method}
@@ -84,8 +138,21 @@ async def retrieve_in_conversation(
     **retrieve_options: Any,
 ) -> Retrieval:
     """The retrieval for the latest question of a conversation (`history`: earlier user questions,
-    oldest first). `retrieve_options` go to every `Retriever.retrieve` call unchanged (mode,
-    audiences): a completed query obeys the same rules as the question."""
+    oldest first), with the answer check applied. `retrieve_options` go to every
+    `Retriever.retrieve` call unchanged (mode, audiences): a completed query obeys the same rules
+    as the question."""
+    retrieval = await _choose_query(retriever, question, history, rewriter=rewriter, **retrieve_options)
+    return await apply_answer_check(retriever, retrieval)
+
+
+async def _choose_query(
+    retriever: Retriever,
+    question: str,
+    history: list[str] | None = None,
+    *,
+    rewriter: QueryRewriter | None = None,
+    **retrieve_options: Any,
+) -> Retrieval:
     earlier = [h for h in history or [] if h and h.strip()]
     if not earlier:
         return _record(await retriever.retrieve(question, **retrieve_options), question, "as_asked", None)
@@ -101,7 +168,7 @@ async def retrieve_in_conversation(
         return _record(await retriever.retrieve(question, **retrieve_options), question, "as_asked", proposal)
     if proposal.cue == "none":
         alone = await retriever.retrieve(question, **retrieve_options)
-        if stands_alone(alone):
+        if stands_alone(alone) or refused_alone(alone):
             return _record(alone, question, "as_asked", proposal)
         completed = await retriever.retrieve(proposal.query, **retrieve_options)
     else:

