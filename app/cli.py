@@ -149,6 +149,21 @@ def db_grant(role: str) -> None:
     console.print(f"role [bold]{escape(role)}[/] can run the app (RLS on; anon and authenticated have no grants)")
 
 
+@db.command("stop")
+def db_stop() -> None:
+    """Stop the embedded Postgres of DOCSCHAT_HOME (it keeps running between commands)."""
+    from app.db.embedded import stop_embedded_server
+
+    settings = get_settings()
+    if settings.database_url:
+        raise click.ClickException("DATABASE_URL is set: docschat does not run that server, so it does not stop it")
+    home = settings.docschat_home
+    pid = stop_embedded_server(home)
+    where = escape(str((home / "pg").resolve()))
+    console.print(f"stopped the embedded Postgres in {where} (pid {pid})" if pid is not None
+                  else f"no embedded Postgres runs in {where}", highlight=False, soft_wrap=True)
+
+
 async def _check_server(url: str) -> None:
     """pgvector is there, and the schema is not from a newer docschat (before upgrade or downgrade)."""
     from app.db.migrate import known_revision
@@ -776,48 +791,87 @@ def ask_command(question: str, audience: str | None, public_only: bool, session:
 # --- demo ----------------------------------------------------------------------------------------
 
 
+# The demo is one person trying it on their own machine: the production limits (5 questions an
+# hour, 10 a day) would stop them after five questions. Set RATE_LIMIT_PER_* to keep others.
+DEMO_RATE_LIMITS = {"rate_limit_per_hour": 100, "rate_limit_per_day": 1000}
+
+
 @main.command("demo")
-@click.option("--port", type=click.IntRange(1, 65535), default=None, help="Port to serve on (default 8000).")
+@click.option("--port", type=click.IntRange(1, 65535), default=None, help="Port to serve on (PORT, default 8000).")
 @click.option("--no-serve", is_flag=True, help="Prepare everything, then exit (used by tests).")
 def demo_command(port: int | None, no_serve: bool) -> None:
     """Embedded database + this repository's docs/ synced offline + the demo page with the widget."""
     from app import PROJECT_ROOT
     from app.corpus.compose import DocsSource
+    from app.db.embedded import embedded_server_running
     from app.db.url import resolve_database_url
     from app.embeddings.local import local_model_installed
     from app.sources import SourcesConfig, config_path
 
     settings = get_settings()
     # A setting counts as chosen when the environment or .env gave it (pydantic's fields set).
-    if "embedding_provider" not in settings.model_fields_set and not settings.gemini_api_key:
+    chosen = settings.model_fields_set
+    if "embedding_provider" not in chosen and not settings.gemini_api_key:
         # The demo runs offline: the packaged model when installed, keyword-only otherwise.
         settings = settings.model_copy(update={"embedding_provider": "local" if local_model_installed() else "none"})
+    settings = settings.model_copy(update={k: v for k, v in DEMO_RATE_LIMITS.items() if k not in chosen})
 
     if (path := config_path(settings)) is not None:
         # Its "docs" would take the place of the file's sources in the same database: refused before
         # the database is resolved (which may start the embedded server).
         raise click.UsageError(f"the demo syncs this repository's docs/ as its only source; the sources come from "
                                f"{path}: run it with another DOCSCHAT_HOME and no DOCSCHAT_CONFIG")
+    embedded = not settings.database_url
+    started_here = embedded and not embedded_server_running(settings.docschat_home)
+    if embedded:
+        console.print(escape(f"starting the embedded Postgres in {settings.docschat_home / 'pg'}"
+                             if started_here else f"using the embedded Postgres in {settings.docschat_home / 'pg'}"),
+                      highlight=False, soft_wrap=True)
+    else:
+        console.print("database: DATABASE_URL", soft_wrap=True)
     url = resolve_database_url(settings)
-    console.print(escape(f"database: {'DATABASE_URL' if settings.database_url else 'embedded Postgres in ' + str(settings.docschat_home / 'pg')}"),
-                  highlight=False)
+    if settings.embedding_provider == "local":
+        console.print("loading the offline embedding model (10–30 s on a first run)", highlight=False, soft_wrap=True)
     source = DocsSource(PROJECT_ROOT, "HEAD", "docs").to_source(settings)  # the current branch, as committed
     # `only`: the rows of any other source in this database stay (a sync of all deletes them).
     report = sync_with_progress(url, SourcesConfig((source,)), settings, "embedding docs/", wait_for_lock=True,
                                 only=source.name)
     console.print(
         f"synced docs/: {report.pages} pages, {report.chunks} chunks ({report.new} new, {report.changed} changed, "
-        f"{report.unchanged} unchanged, {report.deleted} deleted) with {report.embedding_model or 'no embeddings'}"
+        f"{report.unchanged} unchanged, {report.deleted} deleted) with {report.embedding_model or 'no embeddings'}",
+        highlight=False,
     )
     if no_serve:
+        _stop_demo_database(settings, started_here)
         return
     import uvicorn
 
     from app.server import create_app
 
     port = port or settings.port
-    if "docs_base_url" not in settings.model_fields_set:
+    if "docs_base_url" not in chosen:
         # The demo serves the docs itself: guide links point at this server.
         settings = settings.model_copy(update={"docs_base_url": f"http://127.0.0.1:{port}"})
-    console.print(f"\n[bold green]docschat demo:[/] [bold]http://127.0.0.1:{port}[/]   (Ctrl+C to stop)\n")
-    uvicorn.run(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
+    limits = f"{settings.rate_limit_per_hour} questions an hour, {settings.rate_limit_per_day} a day"
+    console.print(f"\n[bold green]docschat demo:[/] open [bold]http://127.0.0.1:{port}[/] and ask a question"
+                  f"   (Ctrl+C to stop)\n[dim]rate limit: {limits} per client"
+                  f"{' (relaxed for the demo; RATE_LIMIT_PER_HOUR/_PER_DAY set it)' if 'rate_limit_per_hour' not in chosen else ''}"
+                  f"; another port: PORT=8080 make demo[/]\n", highlight=False, soft_wrap=True)
+    try:
+        uvicorn.run(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
+    finally:
+        _stop_demo_database(settings, started_here)
+
+
+def _stop_demo_database(settings: Any, started_here: bool) -> None:
+    """At the demo's exit: stop the embedded Postgres it started; say how to stop one it found running."""
+    from app.db.embedded import stop_embedded_server
+
+    if settings.database_url:
+        return
+    if started_here:
+        if stop_embedded_server(settings.docschat_home) is not None:
+            console.print("stopped the embedded Postgres", highlight=False, soft_wrap=True)
+    else:
+        console.print("the embedded Postgres was running before the demo and keeps running: docschat db stop "
+                      "stops it", highlight=False, soft_wrap=True)
