@@ -74,6 +74,11 @@ class DocschatGroup(click.Group):
         sys.exit(1)
 
 
+# Commands whose output is for a person reading the terminal: their info lines (a retrieval, a
+# sync's report) repeat what they print. Warnings still show; LOG_LEVEL, when set, wins.
+QUIET = frozenset({"ask", "demo"})
+
+
 @click.group(cls=DocschatGroup)
 @click.version_option(package_name="docschat")
 def main() -> None:
@@ -81,7 +86,10 @@ def main() -> None:
     from pydantic import ValidationError
 
     try:
-        level = get_settings().log_level
+        settings = get_settings()
+        level = settings.log_level
+        if "log_level" not in settings.model_fields_set and click.get_current_context().invoked_subcommand in QUIET:
+            level = "warning"
     except (ValidationError, DocschatError):
         level = "info"  # `--help` still works; the command itself reports the setting
     configure_logging(level)

@@ -1,9 +1,10 @@
 """The newcomer's path through the real command line: the demo and its Ctrl+C, `docschat db stop`,
-and which commands load the embedding model."""
+`docschat ask` on a terminal, and which commands load the embedding model."""
 
 from __future__ import annotations
 
 import os
+import pty
 import re
 import signal
 import subprocess
@@ -15,8 +16,9 @@ import psutil
 import pytest
 
 from app.db.embedded import embedded_server_running
-from tests.helpers import stop_embedded_server, wait_until
+from tests.helpers import seed_docs, stop_embedded_server, wait_until
 from tests.served import free_port
+from tests.test_chat import DOCS
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
@@ -108,6 +110,41 @@ def test_the_demo_leaves_running_a_postgres_it_did_not_start(tmp_path) -> None:
     finally:
         stop_embedded_server(home)
         docschat("db", "stop", env=env)
+
+
+def on_a_terminal(args: list[str], env: dict[str, str], timeout: float = 180) -> str:
+    """What a person sees: stdout and stderr on one pseudo-terminal."""
+    main, terminal = pty.openpty()
+    process = subprocess.Popen([sys.executable, "-m", "app", *args], stdout=terminal, stderr=terminal,
+                               stdin=subprocess.DEVNULL, env=env)
+    os.close(terminal)
+    seen = b""
+    try:
+        while True:
+            try:
+                chunk = os.read(main, 4096)
+            except OSError:  # EIO: the process closed the terminal
+                break
+            if not chunk:
+                break
+            seen += chunk
+    finally:
+        os.close(main)
+        process.wait(timeout=timeout)
+    assert process.returncode == 0, seen.decode(errors="replace")
+    return ANSI.sub("", seen.decode(errors="replace")).replace("\r", "")
+
+
+def test_ask_prints_only_the_answer_on_a_terminal(offline) -> None:
+    seed_docs(offline, DOCS)
+    env = {**os.environ, "DATABASE_URL": offline, "EMBEDDING_PROVIDER": "none", "COLUMNS": "200"}
+    seen = on_a_terminal(["ask", "How do I embed the widget?"], env)
+    lines = [line for line in seen.splitlines() if line.strip()]
+    assert lines[0] == "Relevant Guides", seen
+    assert "chat_retrieval" not in seen and "[info" not in seen and '"event"' not in seen
+    assert "Summary" in seen and "script tag" in seen.split("Summary", 1)[1]
+    # The log line is there for whoever asks for it: LOG_LEVEL wins.
+    assert "chat_retrieval" in on_a_terminal(["ask", "How do I embed the widget?"], env | {"LOG_LEVEL": "info"})
 
 
 MODEL_MODULES = re.compile(r"\|\s+(torch|sentence_transformers)$", re.MULTILINE)
