@@ -845,9 +845,10 @@ def demo_command(port: int | None, no_serve: bool) -> None:
     report = sync_with_progress(url, SourcesConfig((source,)), settings, "embedding docs/", wait_for_lock=True,
                                 only=source.name)
     console.print(
-        f"synced docs/: {report.pages} pages, {report.chunks} chunks ({report.new} new, {report.changed} changed, "
-        f"{report.unchanged} unchanged, {report.deleted} deleted) with {report.embedding_model or 'no embeddings'}",
-        highlight=False,
+        f"indexed docs/: {report.pages} pages, {report.chunks} sections ({report.new} new, {report.changed} changed, "
+        f"{report.unchanged} unchanged, {report.deleted} deleted); embeddings: "
+        f"{report.embedding_model or 'none (keyword search only)'}",
+        highlight=False, soft_wrap=True,
     )
     if no_serve:
         _stop_demo_database(settings, started_here)
@@ -860,11 +861,13 @@ def demo_command(port: int | None, no_serve: bool) -> None:
     if "docs_base_url" not in chosen:
         # The demo serves the docs itself: guide links point at this server.
         settings = settings.model_copy(update={"docs_base_url": f"http://127.0.0.1:{port}"})
-    limits = f"{settings.rate_limit_per_hour} questions an hour, {settings.rate_limit_per_day} a day"
+    relaxed = any(name not in chosen for name in DEMO_RATE_LIMITS)
     console.print(f"\n[bold green]docschat demo:[/] open [bold]http://127.0.0.1:{port}[/] and ask a question"
-                  f"   (Ctrl+C to stop)\n[dim]rate limit: {limits} per client"
-                  f"{' (relaxed for the demo; RATE_LIMIT_PER_HOUR/_PER_DAY set it)' if 'rate_limit_per_hour' not in chosen else ''}"
-                  f"; another port: PORT=8080 make demo[/]\n", highlight=False, soft_wrap=True)
+                  f"   (Ctrl+C stops {'the demo and its database' if started_here else 'the demo'})\n"
+                  f"  up to {settings.rate_limit_per_hour} questions an hour and {settings.rate_limit_per_day} a day per "
+                  f"client{' (the demo' + chr(39) + 's limits; RATE_LIMIT_PER_HOUR and RATE_LIMIT_PER_DAY set others)' if relaxed else ''}\n"
+                  "  another port: PORT=8080 make demo;  the command line: .venv/bin/docschat --help\n",
+                  highlight=False, soft_wrap=True)
     try:
         uvicorn.run(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
     finally:
