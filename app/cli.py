@@ -777,7 +777,8 @@ def ask_command(question: str, audience: str | None, public_only: bool, session:
                 if kind == "source-url":
                     if part["sourceId"] == "source-1":
                         console.print("[bold]Relevant Guides[/]")
-                    console.print(f"  • {escape(part['title'])}  [dim]{escape(part['url'])}[/]", highlight=False)
+                    console.print(f"  • {escape(part['title'])}  [dim]{escape(part['url'])}[/]", highlight=False,
+                                  soft_wrap=True)  # a URL cut in two is not one to copy
                 elif kind == "text-delta":
                     if not printed_summary:
                         console.print("\n[bold]Summary[/]")
@@ -790,7 +791,7 @@ def ask_command(question: str, audience: str | None, public_only: bool, session:
             await turn.save()
             again = f" --audience {','.join(turn.audiences)}" if turn.audiences is not None else ""
             err_console.print(f"[dim]continue this conversation: docschat ask{escape(again)} --session {turn.session_id}"
-                              " \"…\"[/]", highlight=False)
+                              " \"…\"[/]", highlight=False, soft_wrap=True)
             return status
 
     sys.exit(run_async(go))
