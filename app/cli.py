@@ -862,11 +862,13 @@ def demo_command(port: int | None, no_serve: bool) -> None:
     if "docs_base_url" not in chosen:
         # The demo serves the docs itself: guide links point at this server.
         settings = settings.model_copy(update={"docs_base_url": f"http://127.0.0.1:{port}"})
+    stops = "the demo and its database" if started_here else "the demo"
     relaxed = any(name not in chosen for name in DEMO_RATE_LIMITS)
+    whose = " (the demo's limits; RATE_LIMIT_PER_HOUR and RATE_LIMIT_PER_DAY set others)" if relaxed else ""
     console.print(f"\n[bold green]docschat demo:[/] open [bold]http://127.0.0.1:{port}[/] and ask a question"
-                  f"   (Ctrl+C stops {'the demo and its database' if started_here else 'the demo'})\n"
-                  f"  up to {settings.rate_limit_per_hour} questions an hour and {settings.rate_limit_per_day} a day per "
-                  f"client{' (the demo' + chr(39) + 's limits; RATE_LIMIT_PER_HOUR and RATE_LIMIT_PER_DAY set others)' if relaxed else ''}\n"
+                  f"   (Ctrl+C stops {stops})\n"
+                  f"  up to {settings.rate_limit_per_hour} questions an hour and {settings.rate_limit_per_day} a day "
+                  f"per client{whose}\n"
                   "  another port: PORT=8080 make demo;  the command line: .venv/bin/docschat --help\n",
                   highlight=False, soft_wrap=True)
     try:
