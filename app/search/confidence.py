@@ -25,9 +25,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 # Cosine scale of each embedding model: (unrelated, related). How these were chosen is written
-# down in docs/configuration.mdx ("Answer floor").
+# down in design/answer-floor.md.
 COSINE_SCALES: dict[str, tuple[float, float]] = {
-    "all-MiniLM-L6-v2": (0.15, 0.60),  # measured (docs/configuration.mdx)
+    "all-MiniLM-L6-v2": (0.15, 0.60),  # measured (design/answer-floor.md)
     "gemini-embedding-001": (0.50, 0.80),  # not measured here: the range Gemini is known to give
     "text-embedding-3-small": (0.15, 0.55),  # not measured here: OpenAI's low-cosine range
     "text-embedding-3-large": (0.15, 0.55),

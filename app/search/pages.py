@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
+from app.corpus.fences import split_fenced
 from app.search.fusion import FusedHit, best_first
 from app.search.legs import Hit
 from app.search.terms import names_page
@@ -27,6 +29,7 @@ class PageChoice:
     breadcrumb: str = ""  # the excerpt's Page › Section › Subsection
     weight: float = 1.0  # source weight × path boosts (in `score` already)
     demoted: bool = False
+    navigation: bool = False  # demoted as a list of links (navigates_only)
     kept: bool = False
     reason: str = ""
     chunks: list[FusedHit] = field(default_factory=list)
@@ -52,6 +55,51 @@ class PageChoice:
             "heading": self.heading, "breadcrumb": self.breadcrumb, "page": self.page, "source": self.source,
             "chunk_id": self.chunk_id,
         }
+
+
+# A link that leaves the section: [text](dest) but not an image nor an anchor in the same page,
+# <https://…>, a bare URL, or a reference definition ("[name]: https://…").
+_OUTBOUND_LINK = re.compile(
+    r"(?<!!)\[([^\]\n]*)\]\((?!#)[^)\s]+(?:\s+\"[^\"\n]*\")?\)"
+    r"|<(https?://[^>\s]+)>|^[ \t]*\[[^\]\n]+\]:[ \t]*\S+|(https?://[^\s)>\]]+)",
+    re.MULTILINE,
+)
+_WORD = re.compile(r"[^\W\d_]{2,}")
+_HEADING_LINE = re.compile(r"^[ \t]*#{1,6}[ \t]")
+# A line is a link line when at most this many words stand outside its links ("- [Guide](/g): setup").
+LINK_LINE_WORDS = 3
+# A section is navigation when at least this share of its prose lines are link lines.
+NAVIGATION_LINE_SHARE = 2 / 3
+
+
+def is_navigation(text: str) -> bool:
+    """A section that is a list of links to elsewhere, with little prose: it points at the answer
+    rather than holding it ("Where to go next", "Resources", a table of guides). Code is not
+    prose here and not links either; links to anchors of the same page do not count (a page's own
+    table of contents sits above the content it lists)."""
+    prose = "".join(segment.text for segment in split_fenced(text) if not segment.is_code)
+    lines = [line for line in prose.splitlines() if line.strip() and not _HEADING_LINE.match(line)]
+    link_lines = link_words = other_words = 0
+    for line in lines:
+        links = list(_OUTBOUND_LINK.finditer(line))
+        outside = len(_WORD.findall(_OUTBOUND_LINK.sub(" ", line)))
+        other_words += outside
+        link_words += sum(len(_WORD.findall(m.group(1) or m.group(2) or "")) for m in links)
+        if links and outside <= LINK_LINE_WORDS:
+            link_lines += 1
+    return link_lines >= 2 and link_lines >= NAVIGATION_LINE_SHARE * len(lines) and other_words <= link_words
+
+
+def navigates_only(choice: PageChoice, question: str) -> bool:
+    """Whether the page was found through a list of links to elsewhere (its best section is
+    navigation: is_navigation), for a question that does not name that list (its heading; the
+    page's title when the list is the page's opening). Such a page points at the answer; listing
+    it as a guide sends the reader to a list of links (the docs' index page, found by the titles
+    of the guides it links to). The title of a page whose list is a section does not count as
+    naming it, nor its file name: an index page's title is often the product's name and its file
+    `index`, which questions about any page may say."""
+    best = choice.chunks[0].hit
+    return is_navigation(best.content) and not names_page(question, best.heading or choice.title)
 
 
 def is_demoted(title: str, page: str, demoted: set[str]) -> bool:
@@ -143,6 +191,9 @@ def select_pages(
         ):
             choice.demoted = True
             choice.score = choice.raw_score * demotion_factor
+        elif navigates_only(choice, question):
+            choice.demoted = choice.navigation = True
+            choice.score = choice.raw_score * demotion_factor
     ordered = sorted(by_page.values(), key=lambda c: (-c.score, c.source, c.page))
     if not ordered:
         return []
@@ -164,5 +215,5 @@ def select_pages(
             slots -= 1
             choice.reason = "kept"
         if choice.demoted:
-            choice.reason += f" (demoted ×{demotion_factor})"
+            choice.reason += f" ({'navigation, ' if choice.navigation else ''}demoted ×{demotion_factor})"
     return ordered
