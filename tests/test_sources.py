@@ -558,12 +558,19 @@ def test_front_matter_that_contradicts_itself_makes_the_page_internal() -> None:
         "agree.mdx": "---\ntitle: A\npublic: true\naudience: [public, partners]\n---\nAgreeing text.\n",
         "capital.mdx": "---\ntitle: C\npublic: true\nAudience: internal\n---\nCapital text.\n",
         "Plural.mdx": "---\ntitle: Q\nAudiences: internal\n---\nCapital plural text.\n",
+        # A key written twice: YAML keeps the last one, silently (public, before).
+        "twice.mdx": "---\ntitle: T\naudience: internal\naudience: public\n---\nTwice text.\n",
+        "twice-plural.md": "---\ntitle: U\naudiences: [internal]\ndescription: d\naudiences: [public]\n---\nU text.\n",
+        "twice-public.mdx": "---\ntitle: V\npublic: false\npublic: true\n---\nV text.\n",
     }, Settings(), Source(name="help", repo=Path("."), audiences=("public",)))
     audiences = {p.path: p.audiences for p in result.pages}
     assert audiences == {"legacy.mdx": ("internal",), "plural.mdx": ("internal",), "both.mdx": ("internal",),
                          "agree.mdx": ("partners", "public"), "capital.mdx": ("internal",),
-                         "Plural.mdx": ("internal",)}
-    assert sum("the page is internal" in w for w in result.warnings) == 3
+                         "Plural.mdx": ("internal",), "twice.mdx": ("internal",), "twice-plural.md": ("internal",),
+                         "twice-public.mdx": ("internal",)}
+    assert sum("the page is internal" in w for w in result.warnings) == 6
+    for page in ("twice.mdx", "twice-plural.md", "twice-public.mdx"):
+        assert any(w.startswith(f"{page}: ") and "declared more than once" in w for w in result.warnings), page
     assert any("legacy.mdx" in w and "contradicts" in w for w in result.warnings)
 
 
