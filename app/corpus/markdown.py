@@ -24,7 +24,6 @@ from markdown_it import MarkdownIt
 from markdown_it.helpers import parseLinkDestination, parseLinkLabel, parseLinkTitle
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
-from markdown_it.tree import SyntaxTreeNode
 from mdit_py_plugins.colon_fence import colon_fence_plugin
 from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.footnote import footnote_plugin
@@ -66,7 +65,8 @@ def _link_label(state: StateInline, start: int, disable_nested: bool = False) ->
 
 @cache
 def parser(mdx: bool) -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable(["table", "strikethrough"])
+    # Emphasis is not parsed: it hides nothing, and its markers stay in the text as written.
+    md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").disable("emphasis")
     md.helpers = SimpleNamespace(parseLinkLabel=_link_label, parseLinkDestination=parseLinkDestination,
                                  parseLinkTitle=parseLinkTitle)
     # GFM has no inline footnotes (`^[…]`): `^[a-z]{1,64}$` in a table is a regular expression.
@@ -162,6 +162,15 @@ class _Browser:
 _TITLE = re.compile(r"""\btitle\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*["'`]([^"'`]*)["'`]\s*\})""")
 
 
+# Text the page shows as text must not be read back as structure by the chunker (a `# comment` line
+# wrapped in a paragraph, a fence line in HTML): such a line is written escaped, as Markdown does.
+_STRUCTURE = re.compile(r"^([ \t]*)(?=#|`{3}|~{3}|:{3})", re.MULTILINE)
+
+
+def _as_text(text: str) -> str:
+    return _STRUCTURE.sub(lambda m: m.group(1) + "\\", text)
+
+
 def _code_span(content: str) -> str:
     ticks = "`" * (max(map(len, _BACKTICK_RUNS.findall(content)), default=0) + 1)
     pad = " " if content.startswith("`") or content.endswith("`") else ""
@@ -179,6 +188,33 @@ def _prefixed(text: str, first: str, rest: str) -> str:
     return "\n".join([first + lines[0]] + [(rest + line) if line else rest.rstrip() for line in lines[1:]])
 
 
+class _Node:
+    """A block token with the blocks it holds (markdown-it's _Node took a quarter of the time)."""
+
+    __slots__ = ("children", "token", "type")
+
+    def __init__(self, token: Token | None) -> None:
+        self.token = token
+        self.type = token.type.removesuffix("_open") if token is not None else "root"
+        self.children: list[_Node] = []
+
+    def __getattr__(self, name: str) -> object:  # info, content, meta, attrs, tag: the token's
+        return getattr(self.token, name)
+
+
+def _tree(tokens: list[Token]) -> list[_Node]:
+    stack = [_Node(None)]
+    for token in tokens:
+        if token.nesting == -1:
+            stack.pop()
+            continue
+        node = _Node(token)
+        stack[-1].children.append(node)
+        if token.nesting == 1:
+            stack.append(node)
+    return stack[0].children
+
+
 class _Writer:
     def __init__(self, mdx: bool) -> None:
         self.mdx = mdx
@@ -186,10 +222,9 @@ class _Writer:
 
     def page(self, text: str, *, depth: int = 0, in_directive: bool = False) -> str:
         md = parser(self.mdx)
-        tree = SyntaxTreeNode(md.parse(text, {}))
-        return "\n\n".join(self._blocks(tree.children, depth, in_directive))
+        return "\n\n".join(self._blocks(_tree(md.parse(text, {})), depth, in_directive))
 
-    def _blocks(self, nodes: list[SyntaxTreeNode], depth: int, in_directive: bool) -> list[str]:
+    def _blocks(self, nodes: list[_Node], depth: int, in_directive: bool) -> list[str]:
         out = []
         for node in nodes:
             written = self._block(node, depth, in_directive)
@@ -197,10 +232,10 @@ class _Writer:
                 out.append(written.strip("\n"))
         return out
 
-    def _block(self, node: SyntaxTreeNode, depth: int, in_directive: bool) -> str:  # noqa: PLR0911
+    def _block(self, node: _Node, depth: int, in_directive: bool) -> str:  # noqa: PLR0911
         kind = node.type
         if kind == "paragraph":
-            return self._inline(node.children[0])
+            return _as_text(self._inline(node.children[0]))
         if kind == "heading":
             text = self._inline(node.children[0]).strip()
             level = int(node.tag[1])
@@ -219,7 +254,7 @@ class _Writer:
         if kind in ("fence", "code_block", "colon_fence"):
             return self._fence(node, depth)
         if kind == "html_block":
-            return self.browser.feed(node.content)
+            return _as_text(self.browser.feed(node.content))
         if kind == "table":
             return self._table(node)
         if kind == "footnote_block":
@@ -227,7 +262,7 @@ class _Writer:
         if kind in ("dl", "dd"):
             return "\n\n".join(self._blocks(node.children, depth, in_directive))
         if kind == "dt":
-            return self._inline(node.children[0])
+            return _as_text(self._inline(node.children[0]))
         if kind == "mdx_flow":
             return "\n\n".join(self._mdx(piece_kind, piece) for piece_kind, piece in node.meta["pieces"])
         # Never shown: a thematic break, a link reference definition (not a token), MyST's `%`
@@ -244,10 +279,10 @@ class _Writer:
             return indexed_text(source)
         return ""  # an HTML comment (MDX refuses the page: hidden, the safe reading)
 
-    def _inline(self, node: SyntaxTreeNode) -> str:
+    def _inline(self, node: _Node) -> str:
         out: list[str] = []
         links: list[str] = []
-        for token in node.token.children or [] if node.token else []:
+        for token in node.token.children or []:
             out.append(self._inline_token(token, links))
         return "".join(out).strip()
 
@@ -280,7 +315,7 @@ class _Writer:
             return f"[^{token.meta.get('label', token.meta.get('id', 0) + 1)}]"  # `^[…]` has no label
         return ""
 
-    def _fence(self, node: SyntaxTreeNode, depth: int) -> str:
+    def _fence(self, node: _Node, depth: int) -> str:
         if self.browser.hidden:
             return ""
         info = node.info.strip()
@@ -312,7 +347,7 @@ class _Writer:
         language = (argument.split() or [""])[0] if name in myst.CODE_WITH_LANGUAGE_ARGUMENT else name
         return fenced(language if _LANGUAGE.fullmatch(language) else "", body)
 
-    def _table(self, node: SyntaxTreeNode) -> str:
+    def _table(self, node: _Node) -> str:
         rows = []
         for section in node.children:
             for row in section.children:
@@ -324,7 +359,7 @@ class _Writer:
                     rows.append("|" + "---|" * len(cells))
         return "\n".join(rows)
 
-    def _footnote(self, node: SyntaxTreeNode, depth: int, in_directive: bool) -> str:
+    def _footnote(self, node: _Node, depth: int, in_directive: bool) -> str:
         body = "\n\n".join(self._blocks(node.children, depth, in_directive))
         label = node.meta.get("label", node.meta.get("id", 0) + 1)
         return _prefixed(body, f"[^{label}]: ", "    ") if body else ""

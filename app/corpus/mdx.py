@@ -162,8 +162,31 @@ def _mdx_flow(state: StateBlock, start_line: int, end_line: int, silent: bool) -
     return True
 
 
+def _mdx_paragraph(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """markdown-it's paragraph rule, less its one CommonMark rule that MDX does not have: a line
+    indented four columns past the paragraph's continues it ("indented code" there), where in MDX
+    a fence or an element at any indentation interrupts it (`<Step>` then an indented fence)."""
+    terminators = state.md.block.ruler.getRules("paragraph")
+    next_line, end_line = start_line + 1, state.lineMax
+    old_parent, state.parentType = state.parentType, "paragraph"
+    while next_line < end_line and not state.isEmpty(next_line):
+        if state.sCount[next_line] >= 0 and any(rule(state, next_line, end_line, True) for rule in terminators):
+            break
+        next_line += 1
+    content = state.getLines(start_line, next_line, state.blkIndent, False).strip()
+    state.line = next_line
+    state.push("paragraph_open", "p", 1).map = [start_line, next_line]
+    inline = state.push("inline", "", 0)
+    inline.content, inline.map, inline.children = content, [start_line, next_line], []
+    state.push("paragraph_close", "p", -1)
+    state.parentType = old_parent
+    return True
+
+
 def mdx_plugin(md: MarkdownIt) -> None:
     md.disable(["code", "html_block", "html_inline", "autolink"])
     md.block.ruler.before("table", "mdx_esm", _mdx_esm)
-    md.block.ruler.before("table", "mdx_flow", _mdx_flow)
+    # An element or expression alone on its line interrupts a paragraph, as in MDX.
+    md.block.ruler.before("table", "mdx_flow", _mdx_flow, {"alt": ["paragraph", "blockquote", "list"]})
+    md.block.ruler.at("paragraph", _mdx_paragraph)
     md.inline.ruler.after("text", "mdx_inline", _mdx_inline)
