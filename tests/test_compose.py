@@ -173,6 +173,10 @@ def test_myst_directives_and_roles_become_what_the_reader_sees() -> None:
         assert clean_mdx(plain, myst=True).replace("```mermaid", "```{mermaid}") == plain
     assert "serve_requests" in clean_mdx("```{eval-rst}\n.. list-table::\n   * - serve_requests\n```\n", myst=True)
     assert clean_mdx("```{note} The note's own first line.\n```\n", myst=True) == "The note's own first line.\n"
+    # Sections start at `#` headings only, as documented: an underlined heading stays in its section.
+    setext = clean_mdx("## One\nIntro.\n\nMore examples:\n---\nExample.\n", myst=True)
+    assert [c.href for c in chunk_page(Page("e.md", "E", None, True, setext), url_prefix="")] == ["/e#one"]
+    assert "More examples:" in setext and "---" not in setext
     # A heading inside a directive is a title, as MyST shows it: no section, no anchor of its own.
     nested = clean_mdx("## Install\nIntro.\n\n````{dropdown} More\n## Install\nFlags.\n````\n\n## Install\nTwo.\n", myst=True)
     assert [c.href for c in chunk_page(Page("i.md", "I", None, True, nested), url_prefix="")] == ["/i#install", "/i#install-1"]

@@ -447,6 +447,8 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
     braces = "---\ntitle: B\naudience: public\n---\nBraces.\n\n{/* kept as text\n\nStill shown.\n"
     # Backticks a comment holds start no code span: the comment after them is hidden.
     braces += f"\nText <!-- a ` --> <!-- {SECRET}71 --> ` after.\n"
+    # Mintlify builds `.md` pages as MDX: a closed `{/* … */}` in a paragraph is hidden there too.
+    braces += f"\nA .md paragraph {{/* {SECRET}73 */}} with an MDX comment.\n"
     # A code fence open in a list item leaves no paragraph to wrap: a line less indented ends the item
     # (and its fence), and the comment after it is HTML, not code.
     fenced_item = (f"---\ntitle: F\naudience: public\n---\n- An item with code.\n  ```\nNot wrapped.\n"
@@ -488,6 +490,7 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
     assert "<!-- paste in <head>" in text and "After the steps." in text and "After the footnote." in text
     assert "[^1]: A source." in text and "Still shown." in text and "in a paragraph." in text
     assert "Seen after a one-line comment." in text and "After a bang close." in text
+    assert "A .md paragraph  with an MDX comment." in text
     assert "The last line." in text and "Not wrapped." in text and "After the item." in text
     for shown in ("wrapped on.", "Not wrapped either.", "Not code  here.", "Later  prose.", "Later  para.", "Then  shown.", "Then  also shown.",
                   "Write `{/* a note */}`, never `<!-- a note -->`."):

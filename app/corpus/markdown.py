@@ -75,7 +75,28 @@ def parser(mdx: bool) -> MarkdownIt:
         md.use(mdx_plugin)  # `{name}` before code is an MDX expression there, `%` is text
     else:
         md.use(myst_block_plugin).use(myst_role_plugin)
+        md.inline.ruler.after("text", "mdx_comment", _mdx_comment_in_md)
     return md
+
+
+_MDX_COMMENT_OPEN = re.compile(r"\{\s*/\*")
+_MDX_COMMENT_CLOSE = re.compile(r"\*/\s*\}")
+
+
+def _mdx_comment_in_md(state: StateInline, silent: bool) -> bool:
+    """`{/* … */}` in a `.md` page's paragraph is hidden though CommonMark shows it: Mintlify builds
+    `.md` pages as MDX (the safe reading). Each paragraph is searched for closings once."""
+    opening = _MDX_COMMENT_OPEN.match(state.src, state.pos)
+    if opening is None or state.env.get("mdx_comment_open_from", -1) == state.src:
+        return False
+    closing = _MDX_COMMENT_CLOSE.search(state.src, opening.end(), state.posMax)
+    if closing is None:
+        state.env["mdx_comment_open_from"] = state.src  # none closes in this paragraph
+        return False
+    if not silent:
+        state.push("mdx_comment", "", 0)
+    state.pos = closing.end()
+    return True
 
 
 class _Browser:
@@ -238,9 +259,11 @@ class _Writer:
             return _as_text(self._inline(node.children[0]))
         if kind == "heading":
             text = self._inline(node.children[0]).strip()
-            level = int(node.tag[1])
-            # MyST shows a heading in a directive as a bold title that starts no section.
-            return "" if not text else f"**{text}**" if in_directive else f"{'#' * level} {text}"
+            # Sections start at `#` headings, as documented: an underlined (setext) heading stays
+            # text in its section, and MyST shows a heading in a directive as a bold title.
+            if node.markup in ("=", "-"):
+                return _as_text(text)
+            return "" if not text else f"**{text}**" if in_directive else f"{'#' * int(node.tag[1])} {text}"
         if kind in ("bullet_list", "ordered_list"):
             start = int(node.attrs.get("start", 1)) if kind == "ordered_list" else 0
             items = []
