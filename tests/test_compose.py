@@ -173,6 +173,10 @@ def test_myst_directives_and_roles_become_what_the_reader_sees() -> None:
         assert clean_mdx(plain, myst=True).replace("```mermaid", "```{mermaid}") == plain
     assert "serve_requests" in clean_mdx("```{eval-rst}\n.. list-table::\n   * - serve_requests\n```\n", myst=True)
     assert clean_mdx("```{note} The note's own first line.\n```\n", myst=True) == "The note's own first line.\n"
+    # A directive left open runs to the page's end: its headings stay sections (a converted
+    # notebook's unclosed `:::{note}` swallowed the page's last section).
+    unclosed = clean_mdx("## One\n\n:::{note}\nA note.\n\n## Two\nText.\n", myst=True)
+    assert [c.href for c in chunk_page(Page("n.md", "N", None, True, unclosed), url_prefix="")] == ["/n#one", "/n#two"]
     # Sections start at `#` headings only, as documented: an underlined heading stays in its section.
     setext = clean_mdx("## One\nIntro.\n\nMore examples:\n---\nExample.\n", myst=True)
     assert [c.href for c in chunk_page(Page("e.md", "E", None, True, setext), url_prefix="")] == ["/e#one"]

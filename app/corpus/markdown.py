@@ -240,10 +240,19 @@ class _Writer:
     def __init__(self, mdx: bool) -> None:
         self.mdx = mdx
         self.browser = _Browser()
+        self._lines: list[str] = []
 
     def page(self, text: str, *, depth: int = 0, in_directive: bool = False) -> str:
-        md = parser(self.mdx)
-        return "\n\n".join(self._blocks(_tree(md.parse(text, {})), depth, in_directive))
+        lines, self._lines = self._lines, text.split("\n")  # to tell a closed fence from one left open
+        try:
+            return "\n\n".join(self._blocks(_tree(parser(self.mdx).parse(text, {})), depth, in_directive))
+        finally:
+            self._lines = lines
+
+    def _closed(self, node: _Node) -> bool:
+        start, end = node.map or (0, 0)
+        last = self._lines[end - 1].strip() if end - start > 1 and end <= len(self._lines) else ""
+        return last[:1] == node.markup[:1] and set(last) == {last[:1]} and len(last) >= len(node.markup)
 
     def _blocks(self, nodes: list[_Node], depth: int, in_directive: bool) -> list[str]:
         out = []
@@ -356,8 +365,11 @@ class _Writer:
         if name in myst.TEXT or (colons and name not in myst.CODE_WITH_LANGUAGE_ARGUMENT):
             if depth >= _MAX_DIRECTIVE_DEPTH:
                 return ""
-            inner = self.page(body, depth=depth + 1, in_directive=True)
-            if not colons:
+            # One left open runs to the end of the page on the site: then its headings stay sections
+            # (a converted notebook's unclosed `:::{note}` must not swallow the page's last sections).
+            closed = self._closed(node)
+            inner = self.page(body, depth=depth + 1, in_directive=closed)
+            if not colons or not closed:
                 shown = [argument] if argument and name not in myst.ARGUMENT_NOT_SHOWN else []
                 return "\n\n".join([*shown, inner])
             # A `:::` callout stays one (the chunker keeps it whole), its argument when shown.
