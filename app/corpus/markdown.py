@@ -280,7 +280,10 @@ class _Writer:
                 marker = f"{number}. " if kind == "ordered_list" else "- "
                 body = "\n\n".join(self._blocks(item.children, depth, in_directive))
                 items.append(_prefixed(body, marker, " " * len(marker)) if body else "")
-            return "\n".join(item for item in items if item)
+            # A loose list (items apart by blank lines) stays loose: a long one is split between items.
+            loose = any(child.type == "paragraph" and not child.token.hidden
+                        for item in node.children for child in item.children)
+            return ("\n\n" if loose else "\n").join(item for item in items if item)
         if kind == "blockquote":
             return _prefixed("\n\n".join(self._blocks(node.children, depth, in_directive)), "> ", "> ")
         if kind in ("fence", "code_block", "colon_fence"):
