@@ -129,6 +129,11 @@ def test_mdx_cleanup_keeps_text_children_and_titles() -> None:
     assert clean_mdx('export const face = ":-(";\n\n## Kept\n\ntext\n') == "## Kept\n\ntext\n"
     assert clean_mdx("export const x = f(\n\n## Kept too\n").strip() == "## Kept too"
     assert clean_mdx("export const C = () => {\n  const a = 1\n\n  return a\n}\n\n## After\n").strip() == "## After"
+    # In MDX an element alone on its line ends a paragraph, and a fence indented past four
+    # columns is still a fence (MDX has no indented code): its `#` lines start no section.
+    steps = clean_mdx('<Steps>\n  <Step title="Run">\n    Run it:\n        ```python\n        # a comment\n'
+                      "        ```\n    </Step>\n</Steps>\n")
+    assert steps == "Run\n\nRun it:\n\n```python\n# a comment\n```\n"
     # Inline code shows tags as text, across a line break too (a space there, as CommonMark
     # renders it); a lone backtick opens no code.
     assert clean_mdx("Use `<Step\ntitle>` here, a `lone tick and <Note>x</Note>\n") == (
@@ -192,6 +197,19 @@ def test_myst_directives_and_roles_become_what_the_reader_sees() -> None:
     assert clean_mdx("```{note}\n" * 8 + "the end\n", myst=True) == "the end\n"
     # Quarto's executable fences are code, not directives to unwrap.
     assert clean_mdx("```{python}\nprint(1)\n```\n", myst=True) == "```python\nprint(1)\n```\n"
+
+
+def test_text_the_page_shows_as_text_starts_no_section_and_loose_lists_split_between_items() -> None:
+    """Scraped code wrapped in a paragraph (`# Authenticate …` on its own line) was written back at a
+    line's start and taken for a heading: 57 sections claude-docs does not have. A loose list was
+    one block, so a long one moved whole to the next part."""
+    wrapped = clean_mdx("## Auth\nclient = Client(\n    # Authenticate with a key\n    ```\n)\n", myst=True)
+    chunks = chunk_page(Page("w.md", "W", None, True, wrapped), url_prefix="")
+    assert [c.href for c in chunks] == ["/w#auth"] and "# Authenticate with a key" in chunks[0].text
+    items = "".join(f"- Item {n}: " + "word " * 60 + "\n\n" for n in range(4))
+    parts = chunk_page(Page("l.md", "L", None, True, clean_mdx("## List\n\nIntro.\n\n" + items, myst=True)),
+                       url_prefix="", max_chars=800)
+    assert len(parts) == 2 and parts[0].text.count("- Item") == 2 and parts[1].text.startswith("- Item 2")
 
 
 def test_a_block_too_long_for_one_chunk_is_cut_at_line_ends_each_piece_still_fenced() -> None:
