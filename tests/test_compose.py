@@ -206,6 +206,9 @@ def test_text_the_page_shows_as_text_starts_no_section_and_loose_lists_split_bet
     wrapped = clean_mdx("## Auth\nclient = Client(\n    # Authenticate with a key\n    ```\n)\n", myst=True)
     chunks = chunk_page(Page("w.md", "W", None, True, wrapped), url_prefix="")
     assert [c.href for c in chunks] == ["/w#auth"] and "# Authenticate with a key" in chunks[0].text
+    # Text with no inline syntax takes a short path: its lines come out as the parser's do.
+    for text in ("Line one  \n    line two\t\n\tthree\n", "Line `one`  \n    line two\t\n\tthree\n"):
+        assert clean_mdx(text, myst=True).replace("`", "") == "Line one\nline two\nthree\n"
     items = "".join(f"- Item {n}: " + "word " * 60 + "\n\n" for n in range(4))
     parts = chunk_page(Page("l.md", "L", None, True, clean_mdx("## List\n\nIntro.\n\n" + items, myst=True)),
                        url_prefix="", max_chars=800)

@@ -22,6 +22,7 @@ from types import SimpleNamespace
 
 from markdown_it import MarkdownIt
 from markdown_it.helpers import parseLinkDestination, parseLinkLabel, parseLinkTitle
+from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.colon_fence import colon_fence_plugin
@@ -62,10 +63,32 @@ def _link_label(state: StateInline, start: int, disable_nested: bool = False) ->
         state.posMax = limit
 
 
+# The characters that start an inline construct this writer reads (code, HTML or JSX, links and
+# footnotes, expressions, roles and MDX comments, escapes, entities); emphasis is not parsed.
+_INLINE_SYNTAX = re.compile(r"[`<\[{\\&]")
+
+
+def _inline_rule(state: StateCore) -> None:
+    """markdown-it's core `inline` rule, but text with no inline syntax (most table cells, many
+    paragraphs) is one text token, its line breaks kept and lines stripped as the newline rule
+    strips them: the inline tokenizer was half the time of a page."""
+    for token in state.tokens:
+        if token.type != "inline":
+            continue
+        token.children = []
+        if _INLINE_SYNTAX.search(token.content) is None:
+            text = Token("text", "", 0)
+            text.content = "\n".join(line.strip(" \t") for line in token.content.split("\n"))
+            token.children.append(text)
+        else:
+            state.md.inline.parse(token.content, state.md, state.env, token.children)
+
+
 @cache
 def parser(mdx: bool) -> MarkdownIt:
     # Emphasis is not parsed: it hides nothing, and its markers stay in the text as written.
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").disable("emphasis")
+    md.core.ruler.at("inline", _inline_rule)
     md.helpers = SimpleNamespace(parseLinkLabel=_link_label, parseLinkDestination=parseLinkDestination,
                                  parseLinkTitle=parseLinkTitle)
     # GFM has no inline footnotes (`^[…]`): `^[a-z]{1,64}$` in a table is a regular expression.
