@@ -17,10 +17,15 @@ from app.config import Settings
 from app.corpus.chunker import Page, chunk_page, github_slug
 from app.corpus.compose import DocsSource, compose_corpus, compose_files
 from app.corpus.fences import split_fenced
-from app.corpus.mdx import clean_mdx
+from app.corpus.markdown import shown_markdown
 from app.sources import Source
 from tests.conftest import SHARED
 from tests.helpers import commit_all, copy_tree_as_repo, make_docs_repo, write_files
+
+
+def clean_mdx(text: str, *, myst: bool = False) -> str:
+    """What an `.mdx` page (a `.md` one with `myst`) shows, as the index keeps it."""
+    return shown_markdown(text, mdx=not myst)
 
 
 def compose(files: dict[str, str], **overrides):
@@ -117,15 +122,22 @@ def test_mdx_cleanup_keeps_text_children_and_titles() -> None:
     assert "hidden" not in cleaned and "export" not in cleaned and "meta" not in cleaned
     assert "Keep me" in cleaned and "Install" in cleaned and "Run it." in cleaned
     assert "<Step" not in cleaned.split("```")[0]
-    assert '```python title="x.py"\nimport os\n<Note>code</Note>\n```' in cleaned
+    # The fence's info string past its language is never shown (title="x.py" is Mintlify's tab).
+    assert '```python\nimport os\n<Note>code</Note>\n```' in cleaned
     # A bracket inside a string is no bracket: `":-("` swallowed the rest of the page. An export
     # whose brackets never balance loses its first line only; one that does runs over blank lines.
     assert clean_mdx('export const face = ":-(";\n\n## Kept\n\ntext\n') == "## Kept\n\ntext\n"
     assert clean_mdx("export const x = f(\n\n## Kept too\n").strip() == "## Kept too"
     assert clean_mdx("export const C = () => {\n  const a = 1\n\n  return a\n}\n\n## After\n").strip() == "## After"
-    # Inline code shows tags as text, across a line break too; a lone backtick opens no code.
+    # In MDX an element alone on its line ends a paragraph, and a fence indented past four
+    # columns is still a fence (MDX has no indented code): its `#` lines start no section.
+    steps = clean_mdx('<Steps>\n  <Step title="Run">\n    Run it:\n        ```python\n        # a comment\n'
+                      "        ```\n    </Step>\n</Steps>\n")
+    assert steps == "Run\n\nRun it:\n\n```python\n# a comment\n```\n"
+    # Inline code shows tags as text, across a line break too (a space there, as CommonMark
+    # renders it); a lone backtick opens no code.
     assert clean_mdx("Use `<Step\ntitle>` here, a `lone tick and <Note>x</Note>\n") == (
-        "Use `<Step\ntitle>` here, a `lone tick and x\n")
+        "Use `<Step title>` here, a `lone tick and x\n")
 
 
 def test_myst_directives_and_roles_become_what_the_reader_sees() -> None:
@@ -142,12 +154,12 @@ def test_myst_directives_and_roles_become_what_the_reader_sees() -> None:
         ":::{tip}\n:class: dropdown\nA tip.\n:::\n\n"
         "Paths like `/users/{id}` and `{1-4}` in inline code stay.\n"
     )
-    cleaned = clean_mdx(page)
+    cleaned = clean_mdx(page, myst=True)
     for markup in (":language:", ":start-after:", "literalinclude", ":hidden:", "toctree", "other-page", ":class:",
                    ":emphasize-lines:", ":open:", "{note}", "{ref}", "{py:class}", "<runtime-environments>"):
         assert markup not in cleaned, markup
     assert "Overview with a runtime environment and `ray.data.Dataset`." in cleaned
-    assert "A note, with code:\n```python\nx = 1\n```" in cleaned  # prose now, its fence kept
+    assert "A note, with code:\n\n```python\nx = 1\n```" in cleaned  # prose now, its fence kept
     assert "```python\nimport ray\n```" in cleaned  # a code directive stays code, in its language
     assert "Click to see\n\nHidden detail." in cleaned
     assert ":::{tip}\nA tip.\n:::" in cleaned  # a colon fence stays whole for the chunker
@@ -157,23 +169,50 @@ def test_myst_directives_and_roles_become_what_the_reader_sees() -> None:
     # Nothing stands between its sentence and the note any more: the include left no trace.
     assert spread.text.startswith('## "SPREAD"\n\n`"SPREAD"` will try to spread the actors among nodes.\n\nA note')
     # A page whose opening was only a table of contents has no overview chunk.
-    toc_only = clean_mdx("```{toctree}\n:hidden:\n\nquick-start\n```\n\n## First\nText.\n")
+    toc_only = clean_mdx("```{toctree}\n:hidden:\n\nquick-start\n```\n\n## First\nText.\n", myst=True)
     assert [c.href for c in chunk_page(Page("k.md", "K", None, True, toc_only), url_prefix="")] == ["/k#first"]
-    # Ordinary Markdown keeps its braces: code wrapped across lines, TeX, a Quarto diagram.
-    for plain in ("Call `GET\nhttps://api.example.com/users/{id}` and check.\n\nThen `make`.\n",
-                  "$\\textbf{bold}`code`$\n", "```{mermaid}\ngraph TD\n```\n"):
-        assert clean_mdx(plain).replace("```mermaid", "```{mermaid}") == plain
-    assert "serve_requests" in clean_mdx("```{eval-rst}\n.. list-table::\n   * - serve_requests\n```\n")
-    assert clean_mdx("```{note} The note's own first line.\n```\n") == "The note's own first line.\n"
+    # Ordinary Markdown keeps its braces: code wrapped across lines, TeX, a Quarto diagram. (A
+    # `{name}` right before a code span is a role, as mdit-py-plugins' myst_role reads it.)
+    for plain in ("Call `GET https://api.example.com/users/{id}` and check.\n\nThen `make`.\n",
+                  "$\\textbf{bold}$ `code`\n", "```{mermaid}\ngraph TD\n```\n"):
+        assert clean_mdx(plain, myst=True).replace("```mermaid", "```{mermaid}") == plain
+    assert "serve_requests" in clean_mdx("```{eval-rst}\n.. list-table::\n   * - serve_requests\n```\n", myst=True)
+    assert clean_mdx("```{note} The note's own first line.\n```\n", myst=True) == "The note's own first line.\n"
+    # A directive left open runs to the page's end: its headings stay sections (a converted
+    # notebook's unclosed `:::{note}` swallowed the page's last section).
+    unclosed = clean_mdx("## One\n\n:::{note}\nA note.\n\n## Two\nText.\n", myst=True)
+    assert [c.href for c in chunk_page(Page("n.md", "N", None, True, unclosed), url_prefix="")] == ["/n#one", "/n#two"]
+    # Sections start at `#` headings only, as documented: an underlined heading stays in its section.
+    setext = clean_mdx("## One\nIntro.\n\nMore examples:\n---\nExample.\n", myst=True)
+    assert [c.href for c in chunk_page(Page("e.md", "E", None, True, setext), url_prefix="")] == ["/e#one"]
+    assert "More examples:" in setext and "---" not in setext
     # A heading inside a directive is a title, as MyST shows it: no section, no anchor of its own.
-    nested = clean_mdx("## Install\nIntro.\n\n````{dropdown} More\n## Install\nFlags.\n````\n\n## Install\nTwo.\n")
+    nested = clean_mdx("## Install\nIntro.\n\n````{dropdown} More\n## Install\nFlags.\n````\n\n## Install\nTwo.\n", myst=True)
     assert [c.href for c in chunk_page(Page("i.md", "I", None, True, nested), url_prefix="")] == ["/i#install", "/i#install-1"]
-    tabs = clean_mdx("````{tab-set}\n```{tab-item} Python\nPython text\n```\n```{tab-item} Java\nJava text\n```\n````\n")
+    tabs = clean_mdx("````{tab-set}\n```{tab-item} Python\nPython text\n```\n```{tab-item} Java\nJava text\n```\n````\n", myst=True)
     assert tabs == "Python\n\nPython text\n\nJava\n\nJava text\n"  # titles apart from the tab before
-    # A hostile page of thousands of nested directives is cleaned, not a RecursionError.
-    assert clean_mdx("```{note}\n" * 5000 + "the end\n").endswith("the end\n")
+    # A hostile page of thousands of nested directives is cleaned, not a RecursionError: past
+    # eight levels a directive shows nothing (no docs page nests that deep).
+    assert clean_mdx("```{note}\n" * 5000 + "the end\n", myst=True) == ""
+    assert clean_mdx("```{note}\n" * 8 + "the end\n", myst=True) == "the end\n"
     # Quarto's executable fences are code, not directives to unwrap.
-    assert clean_mdx("```{python}\nprint(1)\n```\n") == "```python\nprint(1)\n```\n"
+    assert clean_mdx("```{python}\nprint(1)\n```\n", myst=True) == "```python\nprint(1)\n```\n"
+
+
+def test_text_the_page_shows_as_text_starts_no_section_and_loose_lists_split_between_items() -> None:
+    """Scraped code wrapped in a paragraph (`# Authenticate …` on its own line) was written back at a
+    line's start and taken for a heading: 57 sections claude-docs does not have. A loose list was
+    one block, so a long one moved whole to the next part."""
+    wrapped = clean_mdx("## Auth\nclient = Client(\n    # Authenticate with a key\n    ```\n)\n", myst=True)
+    chunks = chunk_page(Page("w.md", "W", None, True, wrapped), url_prefix="")
+    assert [c.href for c in chunks] == ["/w#auth"] and "# Authenticate with a key" in chunks[0].text
+    # Text with no inline syntax takes a short path: its lines come out as the parser's do.
+    for text in ("Line one  \n    line two\t\n\tthree\n", "Line `one`  \n    line two\t\n\tthree\n"):
+        assert clean_mdx(text, myst=True).replace("`", "") == "Line one\nline two\nthree\n"
+    items = "".join(f"- Item {n}: " + "word " * 60 + "\n\n" for n in range(4))
+    parts = chunk_page(Page("l.md", "L", None, True, clean_mdx("## List\n\nIntro.\n\n" + items, myst=True)),
+                       url_prefix="", max_chars=800)
+    assert len(parts) == 2 and parts[0].text.count("- Item") == 2 and parts[1].text.startswith("- Item 2")
 
 
 def test_a_block_too_long_for_one_chunk_is_cut_at_line_ends_each_piece_still_fenced() -> None:

@@ -420,7 +420,8 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
         # is no HTML (its `<!--` is text); a comment may close with `--!>`.
         f"<!-- a\n-->```\nA line <!-- {SECRET}46 --> in a paragraph.\n\n"
         "<!-- a note -->\nA paragraph with <!-- in it.\n\nSeen after a one-line comment.\n\n"
-        f"<!-- {SECRET}47 --!>\nAfter a bang close.\n\n"
+        # (CommonMark's HTML block runs on to a `-->`: the browser shows the text before it.)
+        f"<!-- {SECRET}47 --!>\nAfter a bang close. -->\n\n"
         # A footnote's text is a container too, past a line wrapped without indentation.
         f"A claim.[^1]\n\n[^1]: A source.\n    :::{{only}} internal\n    {SECRET}48\n    :::\n\n    % {SECRET}49\n\n"
         f"[^2]: Another source,\nwrapped.\n    :::{{only}} internal\n    {SECRET}50\n    :::\n\n"
@@ -433,7 +434,6 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
         # A tag alone on its line starts HTML, after any line; a script hides to its closing tag.
         f":::{{note}}\n<img src=\"arch.png\">\nSee the diagram. <!-- {SECRET}54\n```\n{SECRET}55\n```\n-->\n:::\n\n"
         f"<script>var {SECRET}56;</script> After a script.\n\n<div>\n<script>\nvar {SECRET}57;\n</script>\n</div>\n\n"
-        f"The <script> tag unclosed, and styled <style>.{SECRET}60 {{}}</style> text.\n\n"
         # A comment a footnote leaves open hides the footnotes after it: the site shows them last.
         f"[^3]: <!-- an open note\n\nAfter the footnote.\n\n[^4]: {SECRET}58 in a later footnote.\n\n"
         f"1. An item,\n<span>wrapped</span> lazily.\n    % {SECRET}59\n\n"
@@ -454,9 +454,14 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
                     f"Text {{ /* {SECRET}61 */ }} and {{/* {SECRET}62\n*/\n}} in a paragraph.\n\n"
                     # In inline code a comment is code the page shows.
                     "Write `{/* a note */}`, never `<!-- a note -->`.\n")
+    # A `<script>` never closed hides the rest of the page, as in the browser.
+    unclosed_script = (f"---\ntitle: U\naudience: public\n---\nThe page.\n\nThe <script> tag unclosed, and styled "
+                       f"<style>.{SECRET}60 {{}}</style> text.\n\nMore {SECRET}72.\n")
     braces = "---\ntitle: B\naudience: public\n---\nBraces.\n\n{/* kept as text\n\nStill shown.\n"
     # Backticks a comment holds start no code span: the comment after them is hidden.
     braces += f"\nText <!-- a ` --> <!-- {SECRET}71 --> ` after.\n"
+    # Mintlify builds `.md` pages as MDX: a closed `{/* … */}` in a paragraph is hidden there too.
+    braces += f"\nA .md paragraph {{/* {SECRET}73 */}} with an MDX comment.\n"
     # A code fence open in a list item leaves no paragraph to wrap: a line less indented ends the item
     # (and its fence), and the comment after it is HTML, not code.
     fenced_item = (f"---\ntitle: F\naudience: public\n---\n- An item with code.\n  ```\nNot wrapped.\n"
@@ -479,21 +484,26 @@ def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> No
                                                "comments.mdx": mdx_comments, "braces.md": braces,
                                                "fenced.md": fenced_item, "open-item.md": open_in_item,
                                                "open-mdx.mdx": open_in_mdx_item, "unseen.md": unseen_opener,
-                                               "html-fence.md": html_fence}).chunks)
+                                               "html-fence.md": html_fence,
+                                               "script.md": unclosed_script}).chunks)
     assert SECRET not in text
     assert "Deploy with one command." in text and "The dashboard shows the deploy." in text
     assert "A note everyone reads." in text and "% ray start --head" in text and "Roll back from" in text
     assert "> A quoted tip everyone reads." in text and "> > A nested quote." in text and "> % ray status" in text
     assert ".. note:: An RST note." in text and "RST text after." in text and "still the comment" not in text
     assert "1. A step everyone reads." in text and "- Outer item." in text and "- Inner item." in text
-    assert "Shown after the comment." in text and "<!-- an HTML example" in text and "Shown first." in text
+    assert "Shown after the comment." in text and "Shown first." in text
+    # The comment the list item left open hides the HTML example too, as the browser does (the
+    # `-->` after the item is text there, `&gt;`), up to the `-->` of `<!-->`.
+    assert "<!-- an HTML example" not in text
     assert "After an empty comment." in text and "Run it." in text and "After the MDX comment." in text
     assert "A preformatted line." in text and "After the image line." in text and "After the code block." in text
-    assert "tag unclosed, and styled" in text and "text." in text
+    assert "The page.\n\nThe" in text and "tag unclosed" not in text
     assert "See the diagram." in text and "After a script." in text and "wrapped lazily." in text
     assert "<!-- paste in <head>" in text and "After the steps." in text and "After the footnote." in text
     assert "[^1]: A source." in text and "Still shown." in text and "in a paragraph." in text
     assert "Seen after a one-line comment." in text and "After a bang close." in text
+    assert "A .md paragraph  with an MDX comment." in text
     assert "The last line." in text and "Not wrapped." in text and "After the item." in text
     for shown in ("wrapped on.", "Not wrapped either.", "Not code  here.", "Later  prose.", "Later  para.", "Then  shown.", "Then  also shown.",
                   "Write `{/* a note */}`, never `<!-- a note -->`."):
@@ -508,8 +518,11 @@ def test_an_mdx_expression_is_not_indexed_unless_it_is_a_string() -> None:
     `{" "}` a space. The index kept the braces' text, so an internal note in an expression was
     searchable; now it keeps only a plain string's text. An expression ends where MDX ends it: not
     at a brace in a string, a comment, a regular expression or an attribute, and JSX text in it may
-    hold quotes and URLs. Braces in code, in an attribute, escaped, in math or in a `.md` page (no
-    MDX there) are text; one never closed stays text, as does the rest."""
+    hold quotes and URLs. Braces in code, in an attribute, escaped, or in a `.md` page (no MDX
+    there) are text; one never closed stays text, as does the rest. MDX has no math: TeX's braces
+    are expressions there (@mdx-js/mdx 3 refuses `$\\frac{a}{b}$` unless `a` and `b` are defined).
+    An escape shows its character (`\\\\` a backslash); a link's destination is written as the
+    page links it (`%7B`)."""
     page = (
         "---\ntitle: E\naudience: public\n---\n"
         f"Before {{false && 'internal: {SECRET}1'}} after.\n\n"
@@ -540,10 +553,10 @@ def test_an_mdx_expression_is_not_indexed_unless_it_is_a_string() -> None:
     text = "\n".join(c.text for c in chunks)
     assert SECRET not in text
     for shown in ("Before  after.", "A line comment  ends here.", "Nested  braces.", "A comment in it  dropped.",
-                  "An escaped backslash \\\\ then.", "An attribute  and a regex .", "then `real code`.",
-                  "A tick  and  then a lone tick `.", "An IIFE  and .", "Long  then .", "[link](/api/{id) then  is text.",
-                  "Link here and a string shown.", "Card title", "Card text.", "`{inline}`", "\\{brace\\}",
-                  "const x = {kept: true}", "TeX: $\\frac{a}{b}$.",
+                  "An escaped backslash \\ then.", "An attribute  and a regex .", "then `real code`.",
+                  "A tick  and  then a lone tick `.", "An IIFE  and .", "Long  then .", "[link](/api/%7Bid) then  is text.",
+                  "Link here and a string shown.", "Card title", "Card text.", "`{inline}`", "an escaped {brace} stay",
+                  "const x = {kept: true}", "TeX: $\\frac$.",
                   "Unclosed { brace and 'quote, the rest {stays} shown."):
         assert shown in text, shown
     # In a `.md` page braces are text: MyST has no expressions.
@@ -561,12 +574,19 @@ def test_front_matter_that_contradicts_itself_makes_the_page_internal() -> None:
         "agree.mdx": "---\ntitle: A\npublic: true\naudience: [public, partners]\n---\nAgreeing text.\n",
         "capital.mdx": "---\ntitle: C\npublic: true\nAudience: internal\n---\nCapital text.\n",
         "Plural.mdx": "---\ntitle: Q\nAudiences: internal\n---\nCapital plural text.\n",
+        # A key written twice: YAML keeps the last one, silently (public, before).
+        "twice.mdx": "---\ntitle: T\naudience: internal\naudience: public\n---\nTwice text.\n",
+        "twice-plural.md": "---\ntitle: U\naudiences: [internal]\ndescription: d\naudiences: [public]\n---\nU text.\n",
+        "twice-public.mdx": "---\ntitle: V\npublic: false\npublic: true\n---\nV text.\n",
     }, Settings(), Source(name="help", repo=Path("."), audiences=("public",)))
     audiences = {p.path: p.audiences for p in result.pages}
     assert audiences == {"legacy.mdx": ("internal",), "plural.mdx": ("internal",), "both.mdx": ("internal",),
                          "agree.mdx": ("partners", "public"), "capital.mdx": ("internal",),
-                         "Plural.mdx": ("internal",)}
-    assert sum("the page is internal" in w for w in result.warnings) == 3
+                         "Plural.mdx": ("internal",), "twice.mdx": ("internal",), "twice-plural.md": ("internal",),
+                         "twice-public.mdx": ("internal",)}
+    assert sum("the page is internal" in w for w in result.warnings) == 6
+    for page in ("twice.mdx", "twice-plural.md", "twice-public.mdx"):
+        assert any(w.startswith(f"{page}: ") and "declared more than once" in w for w in result.warnings), page
     assert any("legacy.mdx" in w and "contradicts" in w for w in result.warnings)
 
 

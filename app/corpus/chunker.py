@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from app.corpus.fences import Segment, split_fenced
 
 # Bump when chunk text or boundaries change: every content_hash changes once, so sync re-embeds.
-CHUNKER_VERSION = "2"
+CHUNKER_VERSION = "3"
 
 _HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+(.*)")  # the text's closing #s: match_heading
 _EXPLICIT_ID = re.compile(r"\{#([A-Za-z0-9_:.\-]+)\}\Z")

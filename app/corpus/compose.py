@@ -18,7 +18,7 @@ from app.corpus.chunker import (
 from app.corpus.code_source import read_code_source
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.git_source import read_docs_tree, resolve_commit
-from app.corpus.mdx import clean_mdx
+from app.corpus.markdown import shown_markdown
 from app.corpus.snippets import is_snippet_path, resolve_snippets
 from app.errors import DocschatError
 from app.globs import matches_any
@@ -162,7 +162,7 @@ def _compose_page(path: str, files: dict[str, str], settings: Settings, source: 
         path, front.body, files, page_audiences=audiences,
         audience_of=lambda snippet: _page_audiences(snippet, files, source),
     )
-    body = clean_mdx(pasted.text, myst=path.endswith(".md"))
+    body = shown_markdown(pasted.text, mdx=path.endswith(".mdx"))
     page = Page(
         path=path,
         title=_title_for(path, front.title, body),

@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-import bisect
 import re
-from collections import defaultdict
 from dataclasses import dataclass
 
 _FENCE_OPEN = re.compile(r"^[ \t]*(`{3,}|~{3,})(.*)$")
@@ -71,34 +69,3 @@ def split_fenced(text: str) -> list[Segment]:
     if prose:
         segments.append(Segment("".join(prose), False))
     return segments
-
-
-_BACKTICKS = re.compile(r"`+")
-_BLANK_LINE = re.compile(r"\n[ \t]*\n")
-
-
-def code_spans(text: str) -> list[tuple[int, int]]:
-    """Inline code spans as (start, end) offsets, as CommonMark finds them: a run of backticks
-    up to the next run of the same length, within a paragraph (never across a blank line).
-
-    Runs are matched through an index by length, in time linear in the text: a regex that looks
-    for each run's closing run took minutes on one line of ever longer backtick runs.
-    """
-    spans: list[tuple[int, int]] = []
-    start = 0
-    for end in [m.start() for m in _BLANK_LINE.finditer(text)] + [len(text)]:
-        runs = [(m.start(), m.end()) for m in _BACKTICKS.finditer(text, start, end)]
-        by_length: dict[int, list[int]] = defaultdict(list)
-        for index, (first, last) in enumerate(runs):
-            by_length[last - first].append(index)
-        index = 0
-        while index < len(runs):
-            same = by_length[runs[index][1] - runs[index][0]]
-            closing = bisect.bisect_right(same, index)
-            if closing < len(same):
-                spans.append((runs[index][0], runs[same[closing]][1]))
-                index = same[closing] + 1
-            else:
-                index += 1  # no closing run: these backticks are literal text
-        start = end
-    return spans

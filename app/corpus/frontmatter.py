@@ -14,6 +14,25 @@ _OPEN = re.compile(r"\A(?:\ufeff)?---[ \t]*\r?\n")
 _CLOSE = re.compile(r"^---[ \t]*\r?$", re.MULTILINE)
 
 
+class _Loader(yaml.SafeLoader):
+    """PyYAML's safe loader, which keeps the last of two equal keys silently: this one also notes
+    the keys of the front matter's top-level mapping written more than once."""
+
+    def __init__(self, stream: str) -> None:
+        super().__init__(stream)
+        self.duplicates: list[str] = []
+        self._root_read = False
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
+        if not self._root_read:  # the document's mapping is constructed first
+            self._root_read = True
+            seen: set[str] = set()
+            for key, _ in node.value:
+                if isinstance(key, yaml.ScalarNode) and key.value != "<<":
+                    (self.duplicates.append if key.value in seen else seen.add)(key.value)
+        return super().construct_mapping(node, deep=deep)
+
+
 class FrontMatterError(ValueError):
     def __init__(self, message: str, line: int) -> None:
         super().__init__(message)
@@ -25,6 +44,7 @@ class FrontMatter:
     data: dict[str, Any] = field(default_factory=dict)
     body: str = ""
     body_line: int = 1  # 1-based line number in the file where `body` starts
+    duplicates: tuple[str, ...] = ()  # top-level keys written more than once (YAML keeps the last)
 
     @property
     def title(self) -> str | None:
@@ -42,6 +62,7 @@ class FrontMatter:
     def audiences(self) -> tuple[str, ...] | None:
         """Declared audiences (`audience: x` or a list, `audiences:` alike; `public: true`), None when none.
 
+        A key of them written twice (YAML keeps the last one) raises ValueError too.
         Only an explicit yes is public: a missing or odd `public` value keeps the page private, and
         an explicit `public: false` with no audience is a declaration too: internal. A malformed
         `audience`, two declarations of it (`audience` and `audiences`, `Audience`), or a `public`
@@ -51,6 +72,9 @@ class FrontMatter:
         from app.sources import parse_audiences
 
         keys, public_keys = self._keys("audience", "audiences"), self._keys("public")
+        repeated = [k for k in self.duplicates if k.strip().lower() in ("audience", "audiences", "public")]
+        if repeated:  # YAML would keep the last one silently: `audience: internal` then `audience: public`
+            raise ValueError(f"{', '.join(repr(k) for k in dict.fromkeys(repeated))} declared more than once; keep one")
         for found in (keys, public_keys):
             if len(found) > 1:
                 raise ValueError(f"{' and '.join(repr(k) for k in found)} are declared; keep one")
@@ -94,7 +118,11 @@ def parse_front_matter(text: str) -> FrontMatter:
         raise FrontMatterError("front matter opened with '---' is never closed", 1)
     raw = text[opening.end() : closing.start()]
     try:
-        data = yaml.safe_load(raw) if raw.strip() else {}
+        loader = _Loader(raw)
+        try:
+            data = loader.get_single_data() if raw.strip() else {}
+        finally:
+            loader.dispose()
     except RecursionError:
         raise FrontMatterError("front matter nested too deeply", 2) from None
     except ValueError as exc:  # an integer of more than 4,300 digits
@@ -112,4 +140,4 @@ def parse_front_matter(text: str) -> FrontMatter:
     elif text.startswith("\r\n", body_start):
         body_start += 2
     body_line = text.count("\n", 0, body_start) + 1
-    return FrontMatter(data, text[body_start:], body_line)
+    return FrontMatter(data, text[body_start:], body_line, tuple(loader.duplicates))

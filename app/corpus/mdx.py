@@ -1,122 +1,34 @@
-"""MDX cleanup: what a reader sees as text stays; imports, exports, comments and JSX markup go,
-and so does MyST's directive and role markup (myst.py).
+"""MDX syntax for markdown-it-py: what no Python parser reads, taught to the CommonMark parser.
 
-Fenced code is kept verbatim with its language. JSX and HTML tags are dropped, their text children
-stay, and a `title="..."` attribute stays as text (`<Step title="Install">` → `Install`).
+MDX has no raw HTML, no indented code and no autolinks (markdown.py turns those rules off); it adds
+ESM (`import`/`export` blocks), JSX elements and `{…}` JavaScript expressions, read here as MDX's
+micromark extensions read them: an element or expression alone on its lines is a block (its
+children are Markdown blocks), anywhere else it is inline; a code span that starts first holds a
+brace or a tag, an expression or tag that starts first holds backticks. Where each expression ends
+is mdx_expressions.py's. What the page shows of each is markdown.py's (one place): of an expression,
+a plain string's text only; of an element, its `title` attribute (a card's or a step's title).
+An HTML comment, which MDX refuses, is hidden here (the safe reading).
 """
 
 from __future__ import annotations
 
-import bisect
 import re
 
-from app.corpus.fences import code_spans, split_fenced
-from app.corpus.mdx_expressions import balanced_end, expression_end, indexed_text
-from app.corpus.myst import (
-    clean_roles,
-    directive_name,
-    directive_text,
-    drop_colon_fence_options,
-    drop_hidden_blocks,
-)
-from app.corpus.snippets import MAX_IMPORT_CHARS
+from markdown_it import MarkdownIt
+from markdown_it.rules_block import StateBlock
+from markdown_it.rules_inline import StateInline
 
-_IMPORT_LINE = re.compile(
-    r"""^[ \t]*import[ \t]+(?:[\w$*{}\s,]+[ \t]+from[ \t]+)?["'][^"']+["'][ \t]*;?[ \t]*$"""
-)
-_EXPORT_START = re.compile(r"^[ \t]*export[ \t]+")
-# An attribute value: "…", '…', or {…} with up to three levels of nested braces.
-_BRACES = r"\{(?:[^{}]|\{(?:[^{}]|\{[^{}]*\})*\})*\}"
-_ATTRS = rf"""(?:\s+[^\s"'{{}}<>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|{_BRACES}))?|\s*{_BRACES})*"""
-_TAG = re.compile(rf"""</?[A-Za-z][\w.:-]*({_ATTRS})\s*/?>""")
-_TITLE_ATTR = re.compile(r"""\btitle\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*["'`]([^"'`]*)["'`]\s*\})""")
-_BLANK_RUNS = re.compile(r"\n[ \t]*\n(?:[ \t]*\n)+")
+from app.corpus.mdx_expressions import balanced_end, expression_end
 
-
-# MDX's comment is a JavaScript comment in an expression: space may stand inside its braces, as the
-# line pass (myst._OPENS, _CLOSES) reads it too: `{ /* note */ }`.
-_MDX_COMMENT_OPEN = re.compile(r"\{\s*/\*")
-_MDX_COMMENT_CLOSE = re.compile(r"\*/\s*\}")
-_HTML_COMMENT_OPEN = re.compile(re.escape("<!--"))
-_HTML_COMMENT_CLOSE = re.compile(re.escape("-->"))
-
-
-def _drop_between(text: str, opening: re.Pattern[str], closing: re.Pattern[str]) -> str:
-    """`text` without each `opening`…`closing` (comments); an unclosed one stays, and so does the
-    rest. An opening inside an inline code span is code the page shows (`` `{/* note */}` ``), as
-    the span starts first; but not in a span whose first backticks a dropped comment held: those
-    spans were found in the raw text, and there the safe reading is a comment. Two plain searches,
-    not one lazy regex, which rescanned to the end from every unclosed opening."""
-    spans: list[tuple[int, int]] | None = None  # found once a comment is: most prose has none
-    kept: list[str] = []
-    start = search = 0
-    while (first := opening.search(text, search)) is not None:
-        spans = code_spans(text) if spans is None else spans
-        if (span := _code_span_holding(spans, first.start(), start)) is not None:
-            search = span[1]  # in code: shown as written
-            continue
-        last = closing.search(text, first.end())
-        if last is None:
-            break
-        kept.append(text[start:first.start()])
-        start = search = last.end()
-    kept.append(text[start:])
-    return "".join(kept)
-
-
-_NEVER_SHOWN_OPEN = re.compile(r"<(script|style)(?=[\s>/])", re.IGNORECASE)
-_NEVER_SHOWN_CLOSE = {kind: re.compile(rf"</{kind}\s*>", re.IGNORECASE) for kind in ("script", "style")}
-
-
-def _drop_scripts_and_styles(text: str) -> str:
-    """`text` without its `<script>` and `<style>` elements, content included (a page never shows
-    it; the tag pass would keep it); an unclosed one stays ("the <style> tag"). Once a kind is
-    found unclosed, none after it is closed either: its closing tag is not searched for again."""
-    kept: list[str] = []
-    start = position = 0
-    unclosed: set[str] = set()
-    while (opening := _NEVER_SHOWN_OPEN.search(text, position)) is not None:
-        kind = opening.group(1).lower()
-        closing = None if kind in unclosed else _NEVER_SHOWN_CLOSE[kind].search(text, opening.end())
-        if closing is None:
-            unclosed.add(kind)
-            position = opening.end()
-            continue
-        kept.append(text[start:opening.start()])
-        start = position = closing.end()
-    kept.append(text[start:])
-    return "".join(kept)
-
-
-def _drop_imports_and_exports(text: str) -> str:
-    """The text without its import lines and export blocks (an export runs until its brackets
-    balance, blank lines included, as MDX reads it with a JavaScript parser). An export whose
-    brackets never balance was not code: only its first line goes, the page after it stays."""
-    lines = text.split("\n")
-    kept: list[str] = []
-    swallowed: list[str] = []  # the lines of the export block being read
-    depth = 0
-    for line in lines:
-        if swallowed:
-            swallowed.append(line)
-            depth += _bracket_balance(line)
-            if depth <= 0:
-                swallowed = []
-            continue
-        if len(line) <= MAX_IMPORT_CHARS and _IMPORT_LINE.match(line):
-            continue
-        if _EXPORT_START.match(line):
-            depth = _bracket_balance(line)
-            swallowed = [line] if depth > 0 else []
-            continue
-        kept.append(line)
-    return "\n".join(kept + swallowed[1:])
-
-
+_ESM = re.compile(r"(?:import|export)(?=[ \t{*])")
 # A string may run to the end of the line unclosed: one match, not one scan from every quote.
 _STRING_OR_COMMENT = re.compile(
     r""""(?:[^"\\]|\\.)*(?:"|\\?$)|'(?:[^'\\]|\\.)*(?:'|\\?$)|`(?:[^`\\]|\\.)*(?:`|\\?$)|//.*"""
 )
+_TAG_START = re.compile(r"<(?:/|>|[A-Za-z_$])")
+_HEADING_ID = re.compile(r"\{#[A-Za-z0-9_:.\-]+\}[ \t]*$")  # `## Title {#id}`: an anchor, not JavaScript
+# A tag is read this far at most: a page of `<a "` (a quote never closed) stays linear.
+MAX_TAG_CHARS = 4000
 
 
 def _bracket_balance(line: str) -> int:
@@ -125,147 +37,156 @@ def _bracket_balance(line: str) -> int:
     return sum(code.count(c) for c in "({[") - sum(code.count(c) for c in ")}]")
 
 
-def _replace_tag(match: re.Match[str]) -> str:
-    title = _TITLE_ATTR.search(match.group(1) or "")
-    if title and not match.group(0).startswith("</"):
-        return next(g for g in title.groups() if g is not None)
-    return ""
+def _expression_end(src: str, start: int, env: dict) -> int | None:
+    """The end of the expression opening at `src[start]`. Where the lexer is lost (a construct it
+    does not know) an expression ends where its braces balance, as MDX first finds it, and so does
+    every later one; one whose braces never balance is text (MDX refuses the page), and so is every
+    later brace: each is read once, in linear time."""
+    if env.get("mdx_unbalanced"):
+        return None
+    end = None if env.get("mdx_lexer_lost") else expression_end(src, start)
+    if end is None:
+        env["mdx_lexer_lost"] = True
+        end = balanced_end(src, start)
+        env["mdx_unbalanced"] = end is None
+    return end
 
 
-# Braces that open no expression: TeX math (`$\\textbf{x}$`, `$$…$$`, which MDX's math plugin
-# reads as math; as in pandoc, `$` then no space opens it and no space then `$`, not before a
-# digit, closes it: "from $5 to $10" is no math), MyST markup that the .mdx path reads too (a
-# colon fence's `:::{tip}`, kept whole for the chunker; a heading's `{#id}`), a link's destination
-# (`[x](/api/{id})`), and a JSX tag's attributes, which the tag pass reads.
-_NOT_EXPRESSIONS = re.compile(
-    "|".join((
-        r"\$\$(?:(?!\n[ \t]*\n).)*?\$\$", r"\$[^\s$](?:[^$\n]*[^\s$])?\$(?!\d)",
-        r"^[ \t>]*:{3,}[ \t]*\{[^{}\n]*\}", r"\{#[A-Za-z0-9_:.\-]+\}[ \t]*$", r"\]\([^()\s]*\)", _TAG.pattern,
-    )),
-    re.MULTILINE | re.DOTALL,
-)
-
-
-def _drop_expressions(text: str) -> str:
-    """`text` without its MDX expressions, a plain string's text kept (app/corpus/mdx_expressions.py).
-    A brace is text where a code span that starts in the text kept holds it (an expression that
-    starts first holds the backticks in it instead), in math, markup and tags (_NOT_EXPRESSIONS)
-    that start in the text kept, outside code and unescaped, and escaped itself (`\\{`). Where the
-    lexer is lost (a construct it does not know), an expression ends where its braces balance, as
-    MDX first finds it, and so does every later one: a lost lexer may have read to the page's end.
-    One whose braces never balance is text (MDX refuses the page), and so is every brace after it."""
-    if "{" not in text:
-        return text
-    protected = [m.span() for m in _NOT_EXPRESSIONS.finditer(text)]
-    spans = code_spans(text)
-    kept: list[str] = []
-    start = position = 0
-    lexer_lost = False
-    while (brace := text.find("{", position)) >= 0:
-        if _escaped(text, brace):
-            position = brace + 1
-            continue
-        span = _code_span_holding(spans, brace, start)
-        if span is None:
-            span = next((s for s in _covering(protected, brace) if s[0] >= start and not _escaped(text, s[0])
-                         and _code_span_holding(spans, s[0], start) is None), None)
-        if span is not None:
-            position = span[1]
-            continue
-        end = None if lexer_lost else expression_end(text, brace)
-        if end is None:
-            lexer_lost = True
-            end = balanced_end(text, brace)
+def tag_end(src: str, start: int, limit: int) -> int | None:
+    """The end of the JSX tag opening at `src[start]` (`<`): attribute strings and `{…}` values
+    skipped; None when there is none before `limit` or MAX_TAG_CHARS."""
+    limit = min(limit, start + MAX_TAG_CHARS)
+    position = start + 1
+    while position < limit:
+        char = src[position]
+        if char == ">":
+            return position + 1
+        if char in "\"'":
+            close = src.find(char, position + 1, limit)
+            if close < 0:
+                return None
+            position = close + 1
+        elif char == "{":
+            end = balanced_end(src, position, limit)
             if end is None:
-                break
-        kept += [text[start:brace], indexed_text(text[brace:end])]
-        start = position = end
-    kept.append(text[start:])
-    return "".join(kept)
+                return None
+            position = end
+        elif char == "<":
+            return None
+        else:
+            position += 1
+    return None
 
 
-def _escaped(text: str, index: int) -> bool:
-    """Whether an odd run of backslashes stands before `text[index]` (`\\{` is a brace escaped,
-    `\\\\{` a backslash escaped and then a brace)."""
-    backslashes = 0
-    while backslashes < index and text[index - backslashes - 1] == "\\":
-        backslashes += 1
-    return backslashes % 2 == 1
+def _mdx_inline(state: StateInline, silent: bool) -> bool:
+    src, start = state.src, state.pos
+    char = src[start]
+    if char == "{" and not _HEADING_ID.match(src, start):
+        end = _expression_end(src, start, state.env)
+        kind = "mdx_expression"
+    elif src.startswith("<!--", start):
+        close = src.find("-->", start + 4, state.posMax)
+        end, kind = (state.posMax if close < 0 else close + 3), "mdx_comment"
+    elif _TAG_START.match(src, start):
+        end, kind = tag_end(src, start, state.posMax), "mdx_jsx"
+    else:
+        return False
+    if end is None or end > state.posMax:
+        return False
+    if not silent:
+        state.push(kind, "", 0).content = src[start:end]
+    state.pos = end
+    return True
 
 
-def _covering(spans: list[tuple[int, int]], index: int) -> list[tuple[int, int]]:
-    """The span of `spans` (sorted, not overlapping) that holds `index`, as a list of none or one."""
-    at = bisect.bisect_right(spans, (index, float("inf"))) - 1
-    return [spans[at]] if at >= 0 and index < spans[at][1] else []
+def _line_of(state: StateBlock, offset: int, line: int, end_line: int) -> int:
+    while line + 1 < end_line and state.bMarks[line + 1] <= offset:
+        line += 1
+    return line
 
 
-def _code_span_holding(spans: list[tuple[int, int]], index: int, kept_from: int) -> tuple[int, int] | None:
-    """The code span of `spans` (code_spans of the raw text) that holds `text[index]`, if it starts
-    in the text kept (from `kept_from` on); a span whose first backticks a dropped comment or
-    expression held is none: the spans were found in the raw text."""
-    return next((s for s in _covering(spans, index) if s[0] >= kept_from), None)
+def _mdx_esm(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """`import …`/`export …` at the page's top level, to where its brackets balance (blank lines
+    included, as MDX reads it with a JavaScript parser); one that never balances is one line."""
+    first = state.bMarks[start_line] + state.tShift[start_line]
+    # At the top level only (state.level: parentType is left wrong by a failed lheading).
+    if state.level or state.tShift[start_line] or not _ESM.match(state.src, first):
+        return False
+    if silent:
+        return True
+    depth, line = 0, start_line
+    while line < end_line:
+        depth += _bracket_balance(state.src[state.bMarks[line] + state.tShift[line]:state.eMarks[line]])
+        if depth <= 0:
+            break
+        line += 1
+    last = line if line < end_line else start_line
+    token = state.push("mdx_esm", "", 0)
+    token.map = [start_line, last + 1]
+    state.line = last + 1
+    return True
 
 
-def _clean_prose(text: str, *, mdx: bool) -> str:
-    """Prose as the reader sees it; `mdx` for an `.mdx` page, where braces open JavaScript
-    expressions (in a `.md` page they are text)."""
-    text = drop_colon_fence_options(clean_roles(text))  # MyST (myst.py), before inline code is hidden
-    text = _drop_imports_and_exports(text)  # ESM, whose braces are no expressions
-    if mdx:  # then expressions: a comment, a tag or backticks in one are the expression's
-        text = _drop_expressions(text)
-    text = _drop_between(text, _MDX_COMMENT_OPEN, _MDX_COMMENT_CLOSE)
-    text = _drop_between(text, _HTML_COMMENT_OPEN, _HTML_COMMENT_CLOSE)
-    text = _drop_scripts_and_styles(text)
-    # Inline code may show tags (`<Note>`) as literal text: hide it from the tag pass.
-    found = code_spans(text)
-    spans = [text[start:end] for start, end in found]
-    pieces, last = [], 0
-    for number, (start, end) in enumerate(found):
-        pieces += [text[last:start], f"\x00{number}\x00"]
-        last = end
-    text = _TAG.sub(_replace_tag, "".join(pieces) + text[last:])
-    text = re.sub(r"\x00(\d+)\x00", lambda m: spans[int(m.group(1))], text)
-    return "\n".join(line.rstrip() for line in text.split("\n"))
+def _mdx_flow(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """Elements, expressions and HTML comments alone on their lines (as many as follow each other
+    on them): a block each; its children, on the next lines, are Markdown blocks of their own."""
+    src = state.src
+    position = state.bMarks[start_line] + state.tShift[start_line]
+    limit = state.eMarks[end_line - 1] if end_line > start_line else len(src)
+    pieces: list[tuple[str, str]] = []
+    while True:
+        if src.startswith("<!--", position):
+            close = src.find("-->", position + 4, limit)
+            end, kind = (limit if close < 0 else close + 3), "mdx_comment"
+        elif src.startswith("{", position):
+            end, kind = _expression_end(src, position, state.env), "mdx_expression"
+            end = None if end is None or end > limit else end
+        elif _TAG_START.match(src, position):
+            end, kind = tag_end(src, position, limit), "mdx_jsx"
+        else:
+            return False
+        if end is None:
+            return False
+        pieces.append((kind, src[position:end]))
+        while end < limit and src[end] in " \t":
+            end += 1
+        if end >= limit or src[end] == "\n":
+            break
+        position = end
+    if silent:
+        return True
+    last = _line_of(state, end - 1, start_line, end_line)
+    token = state.push("mdx_flow", "", 0)
+    token.map, token.meta = [start_line, last + 1], {"pieces": pieces}
+    state.line = last + 1
+    return True
 
 
-# Directives inside directives are unwrapped this deep; deeper ones stay as written (a hostile page
-# of thousands of nested openings must not exhaust the stack, nor take quadratic time), less any
-# hidden block in them, which would otherwise hide below the depth read.
-_MAX_DIRECTIVE_DEPTH = 8
+def _mdx_paragraph(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    """markdown-it's paragraph rule, less its one CommonMark rule that MDX does not have: a line
+    indented four columns past the paragraph's continues it ("indented code" there), where in MDX
+    a fence or an element at any indentation interrupts it (`<Step>` then an indented fence)."""
+    terminators = state.md.block.ruler.getRules("paragraph")
+    next_line, end_line = start_line + 1, state.lineMax
+    old_parent, state.parentType = state.parentType, "paragraph"
+    while next_line < end_line and not state.isEmpty(next_line):
+        if state.sCount[next_line] >= 0 and any(rule(state, next_line, end_line, True) for rule in terminators):
+            break
+        next_line += 1
+    content = state.getLines(start_line, next_line, state.blkIndent, False).strip()
+    state.line = next_line
+    state.push("paragraph_open", "p", 1).map = [start_line, next_line]
+    inline = state.push("inline", "", 0)
+    inline.content, inline.map, inline.children = content, [start_line, next_line], []
+    state.push("paragraph_close", "p", -1)
+    state.parentType = old_parent
+    return True
 
 
-def _clean_segments(text: str, myst: bool, depth: int = 0) -> tuple[str, bool]:
-    """The text cleaned, and whether a comment is left open at its end. A comment a directive's
-    body leaves open stays open on the built page: what follows the directive is hidden too."""
-    parts = []
-    shown_text, left_open = drop_hidden_blocks(text, myst_comments=myst)
-    for segment in split_fenced(shown_text):
-        if not segment.is_code:
-            parts.append(_clean_prose(segment.text, mdx=not myst))
-            continue
-        if directive_name(segment.text.split("\n", 1)[0]) is None:
-            parts.append(segment.text)
-            continue
-        if depth >= _MAX_DIRECTIVE_DEPTH:  # as written, but hidden blocks found without reading fences
-            shown, body_open = drop_hidden_blocks(segment.text, myst_comments=myst, fences_are_code=False)
-            parts.append(shown)
-        else:  # a MyST directive: its text (which may hold fences and directives of its own) or code
-            shown, is_code = directive_text(segment.text)
-            shown, body_open = (shown, False) if is_code else _clean_segments(shown, myst, depth + 1)
-            parts.append(shown)
-        if body_open:
-            return "".join(parts), True
-    return "".join(parts), left_open
-
-
-def clean_mdx(text: str, *, myst: bool = False) -> str:
-    """The page body as plain Markdown text: prose cleaned, code fences untouched; `myst` for a
-    `.md` page, whose `%` lines are MyST comments.
-
-    NUL characters are dropped first: they are never text (Postgres cannot even store them), and
-    with none left the NUL-delimited placeholders of `_clean_prose` cannot collide with the page.
-    """
-    text = text.replace("\x00", "")
-    cleaned = _clean_segments(text, myst)[0]
-    cleaned = _BLANK_RUNS.sub("\n\n", cleaned)
-    return cleaned.strip("\n") + "\n" if cleaned.strip() else ""
+def mdx_plugin(md: MarkdownIt) -> None:
+    md.disable(["code", "html_block", "html_inline", "autolink"])
+    md.block.ruler.before("table", "mdx_esm", _mdx_esm)
+    # An element or expression alone on its line interrupts a paragraph, as in MDX.
+    md.block.ruler.before("table", "mdx_flow", _mdx_flow, {"alt": ["paragraph", "blockquote", "list"]})
+    md.block.ruler.at("paragraph", _mdx_paragraph)
+    md.inline.ruler.after("text", "mdx_inline", _mdx_inline)

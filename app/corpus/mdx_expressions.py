@@ -202,11 +202,12 @@ def indexed_text(expression: str) -> str:
     return _ESCAPE.sub(_unescape, next(g for g in string.groups() if g is not None))
 
 
-def balanced_end(text: str, start: int) -> int | None:
-    """The index just past the `}` that balances the `{` at `text[start]`, every brace counted:
-    how MDX finds an expression before it parses it, for where the lexer above is lost."""
+def balanced_end(text: str, start: int, limit: int | None = None) -> int | None:
+    """The index just past the `}` that balances the `{` at `text[start]`, every brace counted
+    (before `limit`): how MDX finds an expression before it parses it, for where the lexer above
+    is lost."""
     depth = 0
-    for found in _BRACE.finditer(text, start):
+    for found in _BRACE.finditer(text, start, len(text) if limit is None else limit):
         depth += 1 if found.group(0) == "{" else -1
         if depth == 0:
             return found.end()

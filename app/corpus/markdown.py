@@ -1,0 +1,455 @@
+"""What a rendered page shows, as Markdown: the page is parsed by markdown-it-py (CommonMark, GFM
+tables and strikethrough, footnotes, MyST's blocks, roles and colon fences; for `.mdx`, mdx.py's
+ESM, JSX and expressions instead of raw HTML), and its tokens are written back as plain Markdown,
+in the order the page renders them, keeping only what the page shows.
+
+The hidden-text rule is here, in one place (`_Writer`): text is written only where the rendered
+page shows it. A comment, a `<script>`/`<style>` element or an unfinished tag opened in raw HTML
+hides every later token until the HTML closes it, as in the browser, whatever Markdown lies
+between (`_Browser`); a fence's info string, table cells past the header's columns, link reference
+definitions, MyST comments and targets, and directives not on the page are never written; an MDX
+expression shows only a plain string's text. Code spans, fences, emphasis and links keep their
+Markdown, which the chunker reads (headings, fences, `:::` callouts).
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from functools import cache
+
+from types import SimpleNamespace
+
+from markdown_it import MarkdownIt
+from markdown_it.helpers import parseLinkDestination, parseLinkLabel, parseLinkTitle
+from markdown_it.rules_core import StateCore
+from markdown_it.rules_inline import StateInline
+from markdown_it.token import Token
+from mdit_py_plugins.colon_fence import colon_fence_plugin
+from mdit_py_plugins.deflist import deflist_plugin
+from mdit_py_plugins.footnote import footnote_plugin
+from mdit_py_plugins.myst_blocks import myst_block_plugin
+
+from app.corpus import myst
+from app.corpus.mdx import mdx_plugin
+from app.corpus.mdx_expressions import indexed_text
+
+# Containers nest this deep at most; markdown-it leaves deeper content out (hides it), and the
+# writer's recursion stays far from Python's limit. No docs page nests that far.
+MAX_NESTING = 64
+_MAX_DIRECTIVE_DEPTH = 8  # directives inside directives; deeper ones show nothing (hostile pages)
+_LANGUAGE = re.compile(r"[\w.+#-]{1,40}")  # a fence's language; the rest of its info is never shown
+_RAW_ELEMENTS = ("script", "style", "template", "noscript")  # what a browser never shows, to its end tag
+_LINE_TAGS = frozenset("br p div tr li dt dd h1 h2 h3 h4 h5 h6 table thead tbody ul ol pre blockquote hr "
+                       "section details summary figure figcaption".split())
+_TAG_NAME = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)")
+_COMMENT_END = re.compile(r"--!?>")
+_BACKTICK_RUNS = re.compile(r"`+")
+
+
+# markdown-it reads a link's text from each `[` to its `]` or the paragraph's end: quadratic on a
+# paragraph of `[`. Here a link's text is read this far at most; a longer one stays text, which
+# hides nothing (its comments and code are read as anywhere else), and the page shows it anyway.
+MAX_LINK_TEXT = 500
+
+
+def _link_label(state: StateInline, start: int, disable_nested: bool = False) -> int:
+    if state.src.find("]", start, start + MAX_LINK_TEXT) < 0:
+        return -1
+    limit, state.posMax = state.posMax, min(state.posMax, start + MAX_LINK_TEXT)
+    try:
+        return parseLinkLabel(state, start, disable_nested)
+    finally:
+        state.posMax = limit
+
+
+# The characters that start an inline construct this writer reads (code, HTML or JSX, links and
+# footnotes, expressions, roles and MDX comments, escapes, entities); emphasis is not parsed.
+_INLINE_SYNTAX = re.compile(r"[`<\[{\\&]")
+
+
+def _inline_rule(state: StateCore) -> None:
+    """markdown-it's core `inline` rule, but text with no inline syntax (most table cells, many
+    paragraphs) is one text token, its line breaks kept and lines stripped as the newline rule
+    strips them: the inline tokenizer was half the time of a page."""
+    for token in state.tokens:
+        if token.type != "inline":
+            continue
+        token.children = []
+        if _INLINE_SYNTAX.search(token.content) is None:
+            text = Token("text", "", 0)
+            text.content = "\n".join(line.strip(" \t") for line in token.content.split("\n"))
+            token.children.append(text)
+        else:
+            state.md.inline.parse(token.content, state.md, state.env, token.children)
+
+
+@cache
+def parser(mdx: bool) -> MarkdownIt:
+    # Emphasis is not parsed: it hides nothing, and its markers stay in the text as written.
+    md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").disable("emphasis")
+    md.core.ruler.at("inline", _inline_rule)
+    md.helpers = SimpleNamespace(parseLinkLabel=_link_label, parseLinkDestination=parseLinkDestination,
+                                 parseLinkTitle=parseLinkTitle)
+    # GFM has no inline footnotes (`^[…]`): `^[a-z]{1,64}$` in a table is a regular expression.
+    md.use(colon_fence_plugin).use(footnote_plugin, inline=False).use(deflist_plugin)
+    if mdx:
+        md.use(mdx_plugin)  # `{name}` before code is an MDX expression there, `%` is text
+    else:
+        md.use(myst_block_plugin)
+        md.inline.ruler.before("backticks", "myst_role", _myst_role)
+        md.inline.ruler.after("text", "mdx_comment", _mdx_comment_in_md)
+    return md
+
+
+_ROLE = re.compile(r"\{([a-zA-Z0-9_\-+:]+)\}(`+)")
+
+
+def _myst_role(state: StateInline, silent: bool) -> bool:
+    """MyST's role, ``{name}`content```, as mdit-py-plugins' myst_role reads it; written here because
+    that rule copies the rest of the paragraph at every position it is tried (minutes on a 1 MB
+    line). Its content runs to the next run of as many backticks."""
+    role = _ROLE.match(state.src, state.pos, state.posMax)
+    if role is None:
+        return False
+    close = state.src.find(role.group(2), role.end() + 1, state.posMax)
+    if close < 0:
+        return False
+    if not silent:
+        token = state.push("myst_role", "", 0)
+        token.meta, token.content = {"name": role.group(1)}, state.src[role.end():close].replace("\n", " ")
+    state.pos = close + len(role.group(2))
+    return True
+
+
+_MDX_COMMENT_OPEN = re.compile(r"\{\s*/\*")
+_MDX_COMMENT_CLOSE = re.compile(r"\*/\s*\}")
+
+
+def _mdx_comment_in_md(state: StateInline, silent: bool) -> bool:
+    """`{/* … */}` in a `.md` page's paragraph is hidden though CommonMark shows it: Mintlify builds
+    `.md` pages as MDX (the safe reading). Each paragraph is searched for closings once."""
+    opening = _MDX_COMMENT_OPEN.match(state.src, state.pos)
+    if opening is None or state.env.get("mdx_comment_open_from", -1) == state.src:
+        return False
+    closing = _MDX_COMMENT_CLOSE.search(state.src, opening.end(), state.posMax)
+    if closing is None:
+        state.env["mdx_comment_open_from"] = state.src  # none closes in this paragraph
+        return False
+    if not silent:
+        state.push("mdx_comment", "", 0)
+    state.pos = closing.end()
+    return True
+
+
+class _Browser:
+    """The HTML of the page as a browser reads it, fed in page order: whether it is in a comment,
+    a raw element (`<script>`, `<style>`, …), a bogus comment (`<!x`, `<?x`) or a tag not yet
+    closed: then nothing is shown. Written by hand: Python's html.parser does not read comments
+    as browsers do (`<!-->`, `--!>`), and only the few states that hide text matter here."""
+
+    def __init__(self) -> None:
+        self.state: str | None = None  # None: text is shown
+        self._tag: tuple[str, bool] = ("", False)  # the open tag's name, and whether it closes
+        self._raw: str | None = None  # the raw element the tag being read opens or is in
+
+    @property
+    def hidden(self) -> bool:
+        return self.state is not None or self._raw is not None
+
+    def feed(self, fragment: str) -> str:
+        """The text `fragment` shows (its tags and entities read), and the state it leaves."""
+        shown: list[str] = []
+        position, end = 0, len(fragment)
+        while position < end:
+            if self.state is None and self._raw is not None:  # to `</script`, `</style`, …
+                closing = re.compile(rf"</{self._raw}(?=[\s/>])", re.IGNORECASE).search(fragment, position)
+                if closing is None:
+                    break
+                self.state, self._tag, position = "tag", (self._raw, True), closing.end()
+            elif self.state is None:
+                opening = fragment.find("<", position)
+                if opening < 0:
+                    shown.append(fragment[position:])
+                    break
+                shown.append(fragment[position:opening])
+                position = self._open(fragment, opening, shown)
+            elif self.state == "comment":
+                closing = _COMMENT_END.search(fragment, position)
+                if closing is None:
+                    break
+                self.state, position = None, closing.end()
+            elif self.state in ("bogus", "tag"):
+                found = re.compile(r"[>\"']" if self.state == "tag" else ">").search(fragment, position)
+                if found is None:
+                    break
+                position = found.end()
+                if found.group(0) != ">":
+                    self.state = "tag" + found.group(0)
+                elif self.state == "tag":
+                    self.state = None
+                    name, closes = self._tag
+                    self._raw = None if closes else (name if name in _RAW_ELEMENTS else self._raw)
+                    # A block's or a cell's tag parts its text from the next one's, as on the page.
+                    shown.append("\n" if name in _LINE_TAGS else " " if name in ("td", "th") else "")
+                else:
+                    self.state = None
+            else:  # in a quoted attribute value: "tag\"" or "tag'"
+                closing_quote = fragment.find(self.state[3], position)
+                if closing_quote < 0:
+                    break
+                self.state, position = "tag", closing_quote + 1
+        return html.unescape("".join(shown))
+
+    def _open(self, fragment: str, at: int, shown: list[str]) -> int:
+        if fragment.startswith("<!--", at):
+            if fragment.startswith((">", "->"), at + 4):  # `<!-->`, `<!--->`: empty comments
+                return fragment.index(">", at + 4) + 1
+            self.state = "comment"
+            return at + 4
+        if (tag := _TAG_NAME.match(fragment, at)) is not None:
+            self.state, self._tag = "tag", (tag.group(2).lower(), tag.group(1) == "/")
+            return tag.end()
+        if fragment.startswith(("<!", "<?", "</"), at):
+            self.state = "bogus"
+            return at + 2
+        shown.append("<")
+        return at + 1
+
+    def jsx(self, tag: str) -> None:
+        """An MDX element's tag: a lowercase `<script>` or `<style>` is the HTML element."""
+        found = _TAG_NAME.match(tag)
+        if found is not None and found.group(2)[0].islower() and not tag.endswith("/>"):
+            self.feed(f"<{found.group(1)}{found.group(2)}>")
+
+
+_TITLE = re.compile(r"""\btitle\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*["'`]([^"'`]*)["'`]\s*\})""")
+
+
+# Text the page shows as text must not be read back as structure by the chunker (a `# comment` line
+# wrapped in a paragraph, a fence line in HTML): such a line is written escaped, as Markdown does.
+_STRUCTURE = re.compile(r"^([ \t]*)(?=#|`{3}|~{3}|:{3})", re.MULTILINE)
+
+
+def _as_text(text: str) -> str:
+    return _STRUCTURE.sub(lambda m: m.group(1) + "\\", text)
+
+
+def _code_span(content: str) -> str:
+    ticks = "`" * (max(map(len, _BACKTICK_RUNS.findall(content)), default=0) + 1)
+    pad = " " if content.startswith("`") or content.endswith("`") else ""
+    return f"{ticks}{pad}{content}{pad}{ticks}"
+
+
+def fenced(language: str, content: str) -> str:
+    """A code fence that no line of `content` closes."""
+    ticks = "`" * max(3, max(map(len, _BACKTICK_RUNS.findall(content)), default=0) + 1)
+    return f"{ticks}{language}\n{content}{'' if content.endswith(chr(10)) or not content else chr(10)}{ticks}"
+
+
+def _prefixed(text: str, first: str, rest: str) -> str:
+    lines = text.split("\n")
+    return "\n".join([first + lines[0]] + [(rest + line) if line else rest.rstrip() for line in lines[1:]])
+
+
+class _Node:
+    """A block token with the blocks it holds (markdown-it's _Node took a quarter of the time)."""
+
+    __slots__ = ("children", "token", "type")
+
+    def __init__(self, token: Token | None) -> None:
+        self.token = token
+        self.type = token.type.removesuffix("_open") if token is not None else "root"
+        self.children: list[_Node] = []
+
+    def __getattr__(self, name: str) -> object:  # info, content, meta, attrs, tag: the token's
+        return getattr(self.token, name)
+
+
+def _tree(tokens: list[Token]) -> list[_Node]:
+    stack = [_Node(None)]
+    for token in tokens:
+        if token.nesting == -1:
+            stack.pop()
+            continue
+        node = _Node(token)
+        stack[-1].children.append(node)
+        if token.nesting == 1:
+            stack.append(node)
+    return stack[0].children
+
+
+class _Writer:
+    def __init__(self, mdx: bool) -> None:
+        self.mdx = mdx
+        self.browser = _Browser()
+        self._lines: list[str] = []
+
+    def page(self, text: str, *, depth: int = 0, in_directive: bool = False) -> str:
+        lines, self._lines = self._lines, text.split("\n")  # to tell a closed fence from one left open
+        try:
+            return "\n\n".join(self._blocks(_tree(parser(self.mdx).parse(text, {})), depth, in_directive))
+        finally:
+            self._lines = lines
+
+    def _closed(self, node: _Node) -> bool:
+        start, end = node.map or (0, 0)
+        last = self._lines[end - 1].strip() if end - start > 1 and end <= len(self._lines) else ""
+        return last[:1] == node.markup[:1] and set(last) == {last[:1]} and len(last) >= len(node.markup)
+
+    def _blocks(self, nodes: list[_Node], depth: int, in_directive: bool) -> list[str]:
+        out = []
+        for node in nodes:
+            written = self._block(node, depth, in_directive)
+            if written.strip():
+                out.append(written.strip("\n"))
+        return out
+
+    def _block(self, node: _Node, depth: int, in_directive: bool) -> str:  # noqa: PLR0911
+        kind = node.type
+        if kind == "paragraph":
+            return _as_text(self._inline(node.children[0]))
+        if kind == "heading":
+            text = self._inline(node.children[0]).strip()
+            # Sections start at `#` headings, as documented: an underlined (setext) heading stays
+            # text in its section, and MyST shows a heading in a directive as a bold title.
+            if node.markup in ("=", "-"):
+                return _as_text(text)
+            return "" if not text else f"**{text}**" if in_directive else f"{'#' * int(node.tag[1])} {text}"
+        if kind in ("bullet_list", "ordered_list"):
+            start = int(node.attrs.get("start", 1)) if kind == "ordered_list" else 0
+            items = []
+            for number, item in enumerate(node.children, start=start):
+                marker = f"{number}. " if kind == "ordered_list" else "- "
+                body = "\n\n".join(self._blocks(item.children, depth, in_directive))
+                items.append(_prefixed(body, marker, " " * len(marker)) if body else "")
+            # A loose list (items apart by blank lines) stays loose: a long one is split between items.
+            loose = any(child.type == "paragraph" and not child.token.hidden
+                        for item in node.children for child in item.children)
+            return ("\n\n" if loose else "\n").join(item for item in items if item)
+        if kind == "blockquote":
+            return _prefixed("\n\n".join(self._blocks(node.children, depth, in_directive)), "> ", "> ")
+        if kind in ("fence", "code_block", "colon_fence"):
+            return self._fence(node, depth)
+        if kind == "html_block":
+            return _as_text(self.browser.feed(node.content))
+        if kind == "table":
+            return self._table(node)
+        if kind == "footnote_block":
+            return "\n\n".join(self._footnote(footnote, depth, in_directive) for footnote in node.children)
+        if kind in ("dl", "dd"):
+            return "\n\n".join(self._blocks(node.children, depth, in_directive))
+        if kind == "dt":
+            return _as_text(self._inline(node.children[0]))
+        if kind == "mdx_flow":
+            return "\n\n".join(self._mdx(piece_kind, piece) for piece_kind, piece in node.meta["pieces"])
+        # Never shown: a thematic break, a link reference definition (not a token), MyST's `%`
+        # comments, `(label)=` targets and `+++` breaks, MDX's imports and exports; and, failing
+        # closed, any token this writer does not know.
+        return ""
+
+    def _mdx(self, kind: str, source: str) -> str:
+        if kind == "mdx_jsx":
+            self.browser.jsx(source)
+            title = _TITLE.search(source) if not source.startswith("</") else None
+            return "" if title is None or self.browser.hidden else next(g for g in title.groups() if g is not None)
+        if kind == "mdx_expression" and not self.browser.hidden:
+            return indexed_text(source)
+        return ""  # an HTML comment (MDX refuses the page: hidden, the safe reading)
+
+    def _inline(self, node: _Node) -> str:
+        out: list[str] = []
+        links: list[str] = []
+        for token in node.token.children or []:
+            out.append(self._inline_token(token, links))
+        return "".join(out).strip()
+
+    def _inline_token(self, token: Token, links: list[str]) -> str:  # noqa: PLR0911
+        kind = token.type
+        if kind == "html_inline":
+            return self.browser.feed(token.content)
+        if kind in ("mdx_jsx", "mdx_expression", "mdx_comment"):
+            return self._mdx(kind, token.content)
+        if self.browser.hidden:
+            return ""
+        if kind == "text":
+            return token.content
+        if kind in ("softbreak", "hardbreak"):
+            return "\n"
+        if kind == "code_inline":
+            return _code_span(token.content)
+        if kind in ("em_open", "em_close", "strong_open", "strong_close", "s_open", "s_close"):
+            return token.markup
+        if kind == "link_open":
+            links.append("" if token.markup in ("autolink", "linkify") else f"]({token.attrGet('href')})")
+            return "" if token.markup in ("autolink", "linkify") else "["
+        if kind == "link_close":
+            return links.pop() if links else ""
+        if kind == "image":
+            return f"![{token.content}]({token.attrGet('src')})"
+        if kind == "myst_role":
+            return myst.role_text(token.meta["name"], token.content)
+        if kind == "footnote_ref":
+            return f"[^{token.meta.get('label', token.meta.get('id', 0) + 1)}]"  # `^[…]` has no label
+        return ""
+
+    def _fence(self, node: _Node, depth: int) -> str:
+        if self.browser.hidden:
+            return ""
+        info = node.info.strip()
+        directive = myst.DIRECTIVE.fullmatch(info)
+        if directive is None and node.type != "colon_fence":
+            language = info.split()[0] if info else ""
+            return fenced(language if _LANGUAGE.fullmatch(language) else "", node.content)
+        name = myst.name(directive.group(1)) if directive else (info.split() or [""])[0].lower()
+        argument = directive.group(2).strip() if directive else info[len(name):].strip()
+        colons = node.type == "colon_fence"
+        # MyST refuses `:::{eval-rst}` (a colon fence is for Markdown content): nothing is shown.
+        if name in myst.NOT_ON_THE_PAGE or (name == "eval-rst" and colons):
+            return ""
+        body = myst.directive_body(node.content, name)
+        if name in myst.TEXT or (colons and name not in myst.CODE_WITH_LANGUAGE_ARGUMENT):
+            if depth >= _MAX_DIRECTIVE_DEPTH:
+                return ""
+            # One left open runs to the end of the page on the site: then its headings stay sections
+            # (a converted notebook's unclosed `:::{note}` must not swallow the page's last sections).
+            closed = self._closed(node)
+            inner = self.page(body, depth=depth + 1, in_directive=closed)
+            if not colons or not closed:
+                shown = [argument] if argument and name not in myst.ARGUMENT_NOT_SHOWN else []
+                return "\n\n".join([*shown, inner])
+            # A `:::` callout stays one (the chunker keeps it whole), its argument when shown.
+            opening = f":::{{{name}}}" if directive else f":::{name}"
+            if argument and name not in myst.ARGUMENT_NOT_SHOWN:
+                opening += f" {argument}"
+            return f"{opening}\n{inner}\n:::"
+        if name == "eval-rst":
+            body = myst.shown_rst(body)
+        language = (argument.split() or [""])[0] if name in myst.CODE_WITH_LANGUAGE_ARGUMENT else name
+        return fenced(language if _LANGUAGE.fullmatch(language) else "", body)
+
+    def _table(self, node: _Node) -> str:
+        rows = []
+        for section in node.children:
+            for row in section.children:
+                # markdown-it writes as many cells as the header has: the site shows no more.
+                cells = [self._inline(cell.children[0]).replace("|", "\\|").replace("\n", " ") if cell.children
+                         else "" for cell in row.children]
+                rows.append(f"| {' | '.join(cells)} |")
+                if section.type == "thead":
+                    rows.append("|" + "---|" * len(cells))
+        return "\n".join(rows)
+
+    def _footnote(self, node: _Node, depth: int, in_directive: bool) -> str:
+        body = "\n\n".join(self._blocks(node.children, depth, in_directive))
+        label = node.meta.get("label", node.meta.get("id", 0) + 1)
+        return _prefixed(body, f"[^{label}]: ", "    ") if body else ""
+
+
+def shown_markdown(text: str, *, mdx: bool) -> str:
+    """The page body as the Markdown of what its rendered page shows; `mdx` for an `.mdx` page.
+
+    NUL characters are dropped first: they are never text (Postgres cannot even store them)."""
+    written = _Writer(mdx).page(text.replace("\x00", ""))
+    written = "\n".join(line.rstrip() for line in written.split("\n"))
+    return written.strip("\n") + "\n" if written.strip() else ""
