@@ -351,7 +351,9 @@ def test_status_then_feedback_with_a_comment_and_the_way_out(feedback_server, fa
 HOSTILE_MARKDOWN_PAGE = (
     "---\ntitle: Markdown page\npublic: true\n---\nThe widget renders **bold** text and `code`\nacross a soft "
     "break.\n\n## Links and markup\nSee [sync](sync.mdx), [off](//evil.example/x), [dots](/.//evil.example/x), "
-    "[js](javascript:window.__xss=1) and [site](https://example.com/ok).\n\n<img src=x onerror=\"window.__xss=1\">"
+    "[js](javascript:window.__xss=1) and [site](https://example.com/ok).\n\n"
+    # A tag the page shows as text (escaped in the source): stored as `<img …>`, drawn as text, never run.
+    "&lt;img src=x onerror=\"window.__xss=1\"&gt;\n\n<img src=x onerror=\"window.__xss=2\" />"
     "\n<script>window.__xss=1</script>\n\n![pic](https://evil.example/track.png)\n\n```html\n<b>kept as text</b>\n```\n"
 )
 
@@ -381,6 +383,7 @@ def test_the_synced_pages_render_their_markdown_without_running_anything(demo_se
     assert "**" not in audit["text"] and "`code`" not in audit["text"]
     assert "text and code across a soft break." in audit["text"]
     assert '<img src=x onerror="window.__xss=1">' in audit["text"]  # raw HTML is shown as text
+    assert "__xss=2" not in audit["text"]  # JSX the page renders as an element is not indexed at all
     origin = page.evaluate("location.origin")
     links = dict(audit["links"])
     assert set(links) == {"sync", "dots", "site", "pic"}, links  # //evil and javascript: are not links
