@@ -41,6 +41,8 @@ def parse_feedback(body: bytes) -> FeedbackRequest:
         raise BadFeedback(f"the body is larger than {MAX_BODY_BYTES} bytes")
     try:
         data = json.loads(body)
+    except RecursionError:  # "[[[[…": deeper than Python's stack; not a ValueError
+        raise BadFeedback("the body is JSON nested too deeply") from None
     except (ValueError, UnicodeDecodeError):
         raise BadFeedback("the body is not JSON") from None
     if not isinstance(data, dict):
