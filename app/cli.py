@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -29,6 +30,16 @@ err_console = Console(stderr=True)
 
 def run_async(factory: Callable[[], Awaitable[T]]) -> T:
     return asyncio.run(factory())
+
+
+# C0/C1 control characters but tab and newline: what a visitor typed (a question, a comment) must
+# not move the cursor, retitle or clear the operator's terminal. Rich keeps ESC as it is.
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def visitor_text(text: str) -> Text:
+    """Text a visitor wrote, for a table: control characters shown as U+FFFD, never sent as such."""
+    return Text(_CONTROLS.sub("\ufffd", text))
 
 
 def print_json(obj: Any) -> None:
@@ -603,7 +614,7 @@ def gaps_command(as_json: bool, since: str | None, clear: bool) -> None:
         return
     table = Table("count", "question", "best page", "confidence", "refused", "last seen", title="documentation gaps")
     for gap in result:
-        table.add_row(str(gap.count), Text(gap.question), Text(gap.best_page or "-"), f"{gap.confidence:.3f}",
+        table.add_row(str(gap.count), visitor_text(gap.question), Text(gap.best_page or "-"), f"{gap.confidence:.3f}",
                       "yes" if gap.refused else "no", gap.last_seen.strftime("%Y-%m-%d %H:%M"))
     console.print(table)
 
@@ -637,7 +648,8 @@ def feedback_command(as_json: bool, since: str | None) -> None:
     counts = summarize(items)
     table = Table("rating", "question", "comment", "when", title=f"feedback: {counts['up']} up, {counts['down']} down")
     for item in items:
-        table.add_row("up" if item.rating > 0 else "DOWN", Text(item.question or "-"), Text(item.comment or ""),
+        table.add_row("up" if item.rating > 0 else "DOWN", visitor_text(item.question or "-"),
+                      visitor_text(item.comment or ""),
                       item.updated_at.strftime("%Y-%m-%d %H:%M"))
     console.print(table if items else "no feedback")
 

@@ -63,3 +63,16 @@ def test_concurrent_double_submits_store_one_rating(offline, start_server) -> No
     rows = query(offline, "select rating, comment from docs_chat_feedback")
     assert len(rows) == 1 and rows[0]["comment"] in {f"c{i}" for i in range(8)}
 
+
+def test_a_comment_cannot_write_terminal_escapes_into_the_operators_terminal(offline, start_server, db_env) -> None:
+    seed_docs(offline, DOCS)
+    server = start_server()
+    hostile = "fine\x1b]0;owned\x07\x1b[2J\x1b[31mred\x9b31m\rgone"
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        message_id = _start(_ask(client, "How do I run a sync?\x1b[8m"))  # a question is the visitor's too
+        assert _rate(client, message_id, "down", hostile).status_code == 200
+    table = subprocess.run([sys.executable, "-m", "app", "feedback"], capture_output=True, text=True, timeout=120,
+                           env={**os.environ, "DATABASE_URL": db_env, "COLUMNS": "300"})
+    assert table.returncode == 0, table.stderr
+    assert "fine" in table.stdout and "red" in table.stdout
+    assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", table.stdout), repr(table.stdout)
