@@ -8,6 +8,8 @@ import re
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
+from html.parser import HTMLParser
+from urllib.parse import urljoin, urlsplit
 
 import httpx
 
@@ -76,3 +78,58 @@ def test_a_comment_cannot_write_terminal_escapes_into_the_operators_terminal(off
     assert table.returncode == 0, table.stderr
     assert "fine" in table.stdout and "red" in table.stdout
     assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", table.stdout), repr(table.stdout)
+
+
+# --- the synced pages and /code -----------------------------------------------------------------
+
+HOSTILE_PAGE = (
+    "---\ntitle: \"</title><script>alert('title')</script>\"\npublic: true\n---\n"
+    "Intro <script>alert(1)</script> <img src=x onerror=alert(2)>\n\n"
+    "## Links <b onmouseover=alert(3)>\n"
+    "[a](javascript:alert(1)) [b](<JaVaScRiPt:alert(1)>) [c](&#106;avascript:alert(1)) [d](//evil.example/x) "
+    "[e](/\\evil.example) [f](https:evil.example) [g](http://u:p@evil.example) [h](data:text/html,hi) "
+    "[i][r] <javascript:alert(1)> [k](vbscript:x) [l](/docs/x/..//evil.example) [ok](https://ok.example/y) "
+    "[sib](sync.mdx) ![img](https://evil.example/t.png)\n\n"
+    "[r]: javascript:alert(1)\n\n```\"><script>alert(4)</script>\ncode\n```\n"
+)
+INTERNAL_PAGE = "---\ntitle: Runbook\naudience: internal\n---\nThe rotation password is hunter2-internal.\n"
+
+
+class _Anchors(HTMLParser):
+    def __init__(self) -> None:
+        super().__init__()
+        self.hrefs: list[str] = []
+        self.scripts: list[str] = []
+        self.handlers: list[str] = []
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if tag == "a":
+            self.hrefs.append(dict(attrs).get("href") or "")
+        if tag == "script":
+            self.scripts.append(dict(attrs).get("src") or "inline")
+        self.handlers += [name for name, _ in attrs if name.startswith("on")]
+
+
+def test_hostile_markdown_draws_no_script_and_no_foreign_scheme_link(offline, start_server) -> None:
+    seed_docs(offline, {**DOCS, "hostile.mdx": HOSTILE_PAGE, "runbook.mdx": INTERNAL_PAGE})
+    server = start_server()
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        index = client.get("/docs")
+        page = client.get("/docs/hostile")
+        assert page.status_code == 200, page.text[:300]
+        for html_text in (index.text, page.text):
+            parsed = _Anchors()
+            parsed.feed(html_text)
+            assert parsed.scripts == ["/docs/chat/widget.js"] and parsed.handlers == [], parsed.scripts
+            for href in parsed.hrefs:
+                absolute = urljoin(server.url + "/docs/hostile", href)
+                assert urlsplit(absolute).scheme in ("http", "https"), href
+                assert href.startswith(("/", "#", "https://ok.example", "https://evil.example/t.png")), href
+                assert not href.startswith("//"), href
+        assert "/docs/sync" in page.text  # a sibling page's link is the page's route
+        assert "hunter2" not in index.text and "Runbook" not in index.text
+        assert client.get("/docs/runbook").status_code == 404
+        for path in ("/docs/%ff", "/docs/%00", "/docs/..%2f..%2fetc%2fpasswd", "/code/", "/code/%ff", "/code/%c0%ae%c0%ae/x",
+                     "/code/" + "a/" * 2000 + "x.py", "/docs/" + "a" * 20000):
+            response = client.get(path)
+            assert 400 <= response.status_code < 500, (path[:40], response.status_code, response.text[:200])
