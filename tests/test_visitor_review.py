@@ -13,6 +13,7 @@ from urllib.parse import urljoin, urlsplit
 
 import httpx
 
+from app.config import get_settings
 from tests.helpers import seed_docs
 from tests.test_admin import query
 from tests.test_chat import DOCS
@@ -133,3 +134,43 @@ def test_hostile_markdown_draws_no_script_and_no_foreign_scheme_link(offline, st
                      "/code/" + "a/" * 2000 + "x.py", "/docs/" + "a" * 20000):
             response = client.get(path)
             assert 400 <= response.status_code < 500, (path[:40], response.status_code, response.text[:200])
+
+
+def test_code_view_hides_symlinks_and_escapes_hostile_names_and_content(tmp_path, monkeypatch, clean_db, db_env,
+                                                                        start_server) -> None:
+    from tests.helpers import commit_all, git, make_docs_repo
+    from tests.test_feedback import _sync_sources
+
+    repo = make_docs_repo(tmp_path / "server", {
+        "docs/intro.mdx": "---\ntitle: Introduction\naudience: public\n---\nThe server answers questions.\n",
+        "app/ok.py": "X = '</script><script>alert(1)</script>'\n# <img src=x onerror=alert(2)>\n",
+        'app/we"ird<b>.py': "Y = 1\n",
+        "app/.env": "GEMINI_API_KEY=very-secret\n",
+        "secret.py": "PASSWORD = 'outside-the-source'\n",
+    }, docs_dir=".")
+    (repo / "app" / "link.py").symlink_to(".env")
+    (repo / "app" / "up.py").symlink_to("../secret.py")
+    commit_all(repo, "symlinks")
+    assert "120000" in git(repo, "ls-tree", "HEAD", "app/link.py")
+    (tmp_path / "docschat.toml").write_text(
+        '[[sources]]\nname = "docs"\nrepo = "server"\ndir = "docs"\n\n'
+        '[[sources]]\nname = "server"\nkind = "code"\nrepo = "server"\ndir = "app"\naudience = "public"\n'
+    )
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+    get_settings.cache_clear()
+    _sync_sources()
+    server = start_server()
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        page = client.get("/code/app/ok.py")
+        assert page.status_code == 200
+        parsed = _Anchors()
+        parsed.feed(page.text)
+        assert parsed.scripts == ["/docs/chat/code.js", "/docs/chat/widget.js"] and parsed.handlers == []
+        odd = client.get("/code/app/we%22ird%3Cb%3E.py")
+        assert odd.status_code == 200 and "<b>" not in odd.text and "we&quot;ird&lt;b&gt;.py" in odd.text
+        for path in ("/code/app/link.py", "/code/app/up.py", "/code/secret.py", "/code/app/%2e%2e/secret.py",
+                     "/code/app%2f..%2fsecret.py", "/code//etc/passwd", "/code/app/.env"):
+            response = client.get(path)
+            assert response.status_code == 404, path
+            assert "very-secret" not in response.text and "outside-the-source" not in response.text
