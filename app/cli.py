@@ -884,43 +884,45 @@ def demo_command(port: int | None, no_serve: bool) -> None:
                       highlight=False, soft_wrap=True)
     else:
         console.print("database: DATABASE_URL", soft_wrap=True)
-    url = resolve_database_url(settings)
-    if settings.embedding_provider == "local":
-        console.print("loading the offline embedding model (10–30 s on a first run)", highlight=False, soft_wrap=True)
-    source = DocsSource(PROJECT_ROOT, "HEAD", "docs").to_source(settings)  # the current branch, as committed
-    # `only`: the rows of any other source in this database stay (a sync of all deletes them).
-    report = sync_with_progress(url, SourcesConfig((source,)), settings, "embedding docs/", wait_for_lock=True,
-                                only=source.name)
-    console.print(
-        f"indexed docs/: {report.pages} pages, {report.chunks} sections ({report.new} new, {report.changed} changed, "
-        f"{report.unchanged} unchanged, {report.deleted} deleted); embeddings: "
-        f"{report.embedding_model or 'none (keyword search only)'}",
-        highlight=False, soft_wrap=True,
-    )
-    if no_serve:
-        _stop_demo_database(settings, started_here)
-        return
-    import uvicorn
-
-    from app.server import create_app
-
-    port = port or settings.port
-    if "docs_base_url" not in chosen:
-        # The demo serves the docs itself: guide links point at this server.
-        settings = settings.model_copy(update={"docs_base_url": f"http://127.0.0.1:{port}"})
-    stops = "the demo and its database" if started_here else "the demo"
-    relaxed = any(name not in chosen for name in DEMO_RATE_LIMITS)
-    whose = " (the demo's limits; RATE_LIMIT_PER_HOUR and RATE_LIMIT_PER_DAY set others)" if relaxed else ""
-    console.print(f"\n[bold green]docschat demo:[/] open [bold]http://127.0.0.1:{port}[/] and ask a question"
-                  f"   (Ctrl+C stops {stops})\n"
-                  f"  up to {settings.rate_limit_per_hour} questions an hour and {settings.rate_limit_per_day} a day "
-                  f"per client{whose}\n"
-                  "  another port: PORT=8080 make demo;  the command line: .venv/bin/docschat --help\n",
-                  highlight=False, soft_wrap=True)
+    database = settings  # the settings that say which Postgres to stop, whatever the demo changes later
+    # Ctrl+C (or a failure) at any step after this, the first sync included, stops the Postgres the
+    # demo started: a newcomer who gives up during the model load is not left a server running.
     try:
+        url = resolve_database_url(settings)
+        if settings.embedding_provider == "local":
+            console.print("loading the offline embedding model (10–30 s on a first run)", highlight=False, soft_wrap=True)
+        source = DocsSource(PROJECT_ROOT, "HEAD", "docs").to_source(settings)  # the current branch, as committed
+        # `only`: the rows of any other source in this database stay (a sync of all deletes them).
+        report = sync_with_progress(url, SourcesConfig((source,)), settings, "embedding docs/", wait_for_lock=True,
+                                    only=source.name)
+        console.print(
+            f"indexed docs/: {report.pages} pages, {report.chunks} sections ({report.new} new, {report.changed} changed, "
+            f"{report.unchanged} unchanged, {report.deleted} deleted); embeddings: "
+            f"{report.embedding_model or 'none (keyword search only)'}",
+            highlight=False, soft_wrap=True,
+        )
+        if no_serve:
+            return
+        import uvicorn
+
+        from app.server import create_app
+
+        port = port or settings.port
+        if "docs_base_url" not in chosen:
+            # The demo serves the docs itself: guide links point at this server.
+            settings = settings.model_copy(update={"docs_base_url": f"http://127.0.0.1:{port}"})
+        stops = "the demo and its database" if started_here else "the demo"
+        relaxed = any(name not in chosen for name in DEMO_RATE_LIMITS)
+        whose = " (the demo's limits; RATE_LIMIT_PER_HOUR and RATE_LIMIT_PER_DAY set others)" if relaxed else ""
+        console.print(f"\n[bold green]docschat demo:[/] open [bold]http://127.0.0.1:{port}[/] and ask a question"
+                      f"   (Ctrl+C stops {stops})\n"
+                      f"  up to {settings.rate_limit_per_hour} questions an hour and {settings.rate_limit_per_day} a day "
+                      f"per client{whose}\n"
+                      "  another port: PORT=8080 make demo;  the command line: .venv/bin/docschat --help\n",
+                      highlight=False, soft_wrap=True)
         uvicorn.run(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
     finally:
-        _stop_demo_database(settings, started_here)
+        _stop_demo_database(database, started_here)
 
 
 def _stop_demo_database(settings: Any, started_here: bool) -> None:
