@@ -35,6 +35,7 @@ def run_async(factory: Callable[[], Awaitable[T]]) -> T:
 # C0/C1 control characters but tab and newline: what a visitor typed (a question, a comment) must
 # not move the cursor, retitle or clear the operator's terminal. Rich keeps ESC as it is.
 _CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_C1 = re.compile("[\x7f-\x9f]")
 
 
 def visitor_text(text: str) -> Text:
@@ -48,7 +49,9 @@ def print_json(obj: Any) -> None:
         text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate (from an eval line's "\ud800"): JSON escapes it
         text = json.dumps(obj, default=str)
-    click.echo(text)
+    # JSON escapes C0 controls but not DEL and C1 (U+009B is a CSI to many terminals): escaped here,
+    # where they can only be inside strings.
+    click.echo(_C1.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
 
 
 class DocschatGroup(click.Group):

@@ -3,6 +3,7 @@ real HTTP against the real app, a real Postgres and the fake Gemini."""
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import subprocess
@@ -79,6 +80,11 @@ def test_a_comment_cannot_write_terminal_escapes_into_the_operators_terminal(off
     assert table.returncode == 0, table.stderr
     assert "fine" in table.stdout and "red" in table.stdout
     assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", table.stdout), repr(table.stdout)
+    # --json keeps the text exactly, every control character escaped (C1 too: U+009B is a CSI).
+    lines = subprocess.run([sys.executable, "-m", "app", "feedback", "--json"], capture_output=True, text=True,
+                           timeout=120, env={**os.environ, "DATABASE_URL": db_env}).stdout
+    assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f]", lines), repr(lines)
+    assert json.loads(lines)["comment"] == hostile
 
 
 # --- the synced pages and /code -----------------------------------------------------------------
