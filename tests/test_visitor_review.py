@@ -180,3 +180,36 @@ def test_code_view_hides_symlinks_and_escapes_hostile_names_and_content(tmp_path
             response = client.get(path)
             assert response.status_code == 404, path
             assert "very-secret" not in response.text and "outside-the-source" not in response.text
+
+
+async def test_rating_an_answer_while_its_chat_is_cleared_is_not_found_not_a_crash(pool) -> None:
+    """Clear Chat commits while the rating waits on the answer's row: the rating names nothing."""
+    import asyncio
+
+    from app.chat.feedback import FeedbackRequest, record_feedback
+    from app.chat.sessions import add_message, delete_session, upsert_session
+
+    async with pool.acquire() as conn:
+        session = await upsert_session(conn, None, ["public"])
+        await add_message(conn, session, "user", "How do I run a sync?")
+        await add_message(conn, session, "assistant", "Run docschat sync.", [], "k" * 32)
+    async with pool.acquire() as clearing, pool.acquire() as rating:
+        transaction = clearing.transaction()
+        await transaction.start()
+        assert await delete_session(clearing, session, ["public"])  # the cascade holds the answer's row
+        rated = asyncio.ensure_future(record_feedback(rating, session, FeedbackRequest("k" * 32, -1, None), ["public"]))
+
+        async def waiting() -> bool:  # a third connection: pg_stat_activity is fixed within a transaction
+            async with pool.acquire() as watcher:
+                rows = await watcher.fetch("select 1 from pg_catalog.pg_stat_activity where wait_event_type = 'Lock'"
+                                           " and query like '%record_docs_chat_feedback%'")
+            return bool(rows)
+
+        for _ in range(200):
+            if await waiting() or rated.done():
+                break
+            await asyncio.sleep(0.05)
+        await transaction.commit()
+        assert await rated is False
+    async with pool.acquire() as conn:
+        assert await conn.fetchval("select count(*) from public.docs_chat_feedback") == 0
