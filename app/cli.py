@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -31,13 +32,26 @@ def run_async(factory: Callable[[], Awaitable[T]]) -> T:
     return asyncio.run(factory())
 
 
+# C0/C1 control characters but tab and newline: what a visitor typed (a question, a comment) must
+# not move the cursor, retitle or clear the operator's terminal. Rich keeps ESC as it is.
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_C1 = re.compile("[\x7f-\x9f]")
+
+
+def visitor_text(text: str) -> Text:
+    """Text a visitor wrote, for a table: control characters shown as U+FFFD, never sent as such."""
+    return Text(_CONTROLS.sub("\ufffd", text))
+
+
 def print_json(obj: Any) -> None:
     text = json.dumps(obj, ensure_ascii=False, default=str)
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:  # a lone surrogate (from an eval line's "\ud800"): JSON escapes it
         text = json.dumps(obj, default=str)
-    click.echo(text)
+    # JSON escapes C0 controls but not DEL and C1 (U+009B is a CSI to many terminals): escaped here,
+    # where they can only be inside strings.
+    click.echo(_C1.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
 
 
 class DocschatGroup(click.Group):
@@ -603,7 +617,7 @@ def gaps_command(as_json: bool, since: str | None, clear: bool) -> None:
         return
     table = Table("count", "question", "best page", "confidence", "refused", "last seen", title="documentation gaps")
     for gap in result:
-        table.add_row(str(gap.count), Text(gap.question), Text(gap.best_page or "-"), f"{gap.confidence:.3f}",
+        table.add_row(str(gap.count), visitor_text(gap.question), Text(gap.best_page or "-"), f"{gap.confidence:.3f}",
                       "yes" if gap.refused else "no", gap.last_seen.strftime("%Y-%m-%d %H:%M"))
     console.print(table)
 
@@ -637,7 +651,8 @@ def feedback_command(as_json: bool, since: str | None) -> None:
     counts = summarize(items)
     table = Table("rating", "question", "comment", "when", title=f"feedback: {counts['up']} up, {counts['down']} down")
     for item in items:
-        table.add_row("up" if item.rating > 0 else "DOWN", Text(item.question or "-"), Text(item.comment or ""),
+        table.add_row("up" if item.rating > 0 else "DOWN", visitor_text(item.question or "-"),
+                      visitor_text(item.comment or ""),
                       item.updated_at.strftime("%Y-%m-%d %H:%M"))
     console.print(table if items else "no feedback")
 
@@ -872,43 +887,45 @@ def demo_command(port: int | None, no_serve: bool) -> None:
                       highlight=False, soft_wrap=True)
     else:
         console.print("database: DATABASE_URL", soft_wrap=True)
-    url = resolve_database_url(settings)
-    if settings.embedding_provider == "local":
-        console.print("loading the offline embedding model (10–30 s on a first run)", highlight=False, soft_wrap=True)
-    source = DocsSource(PROJECT_ROOT, "HEAD", "docs").to_source(settings)  # the current branch, as committed
-    # `only`: the rows of any other source in this database stay (a sync of all deletes them).
-    report = sync_with_progress(url, SourcesConfig((source,)), settings, "embedding docs/", wait_for_lock=True,
-                                only=source.name)
-    console.print(
-        f"indexed docs/: {report.pages} pages, {report.chunks} sections ({report.new} new, {report.changed} changed, "
-        f"{report.unchanged} unchanged, {report.deleted} deleted); embeddings: "
-        f"{report.embedding_model or 'none (keyword search only)'}",
-        highlight=False, soft_wrap=True,
-    )
-    if no_serve:
-        _stop_demo_database(settings, started_here)
-        return
-    import uvicorn
-
-    from app.server import create_app
-
-    port = port or settings.port
-    if "docs_base_url" not in chosen:
-        # The demo serves the docs itself: guide links point at this server.
-        settings = settings.model_copy(update={"docs_base_url": f"http://127.0.0.1:{port}"})
-    stops = "the demo and its database" if started_here else "the demo"
-    relaxed = any(name not in chosen for name in DEMO_RATE_LIMITS)
-    whose = " (the demo's limits; RATE_LIMIT_PER_HOUR and RATE_LIMIT_PER_DAY set others)" if relaxed else ""
-    console.print(f"\n[bold green]docschat demo:[/] open [bold]http://127.0.0.1:{port}[/] and ask a question"
-                  f"   (Ctrl+C stops {stops})\n"
-                  f"  up to {settings.rate_limit_per_hour} questions an hour and {settings.rate_limit_per_day} a day "
-                  f"per client{whose}\n"
-                  "  another port: PORT=8080 make demo;  the command line: .venv/bin/docschat --help\n",
-                  highlight=False, soft_wrap=True)
+    database = settings  # the settings that say which Postgres to stop, whatever the demo changes later
+    # Ctrl+C (or a failure) at any step after this, the first sync included, stops the Postgres the
+    # demo started: a newcomer who gives up during the model load is not left a server running.
     try:
+        url = resolve_database_url(settings)
+        if settings.embedding_provider == "local":
+            console.print("loading the offline embedding model (10–30 s on a first run)", highlight=False, soft_wrap=True)
+        source = DocsSource(PROJECT_ROOT, "HEAD", "docs").to_source(settings)  # the current branch, as committed
+        # `only`: the rows of any other source in this database stay (a sync of all deletes them).
+        report = sync_with_progress(url, SourcesConfig((source,)), settings, "embedding docs/", wait_for_lock=True,
+                                    only=source.name)
+        console.print(
+            f"indexed docs/: {report.pages} pages, {report.chunks} sections ({report.new} new, {report.changed} changed, "
+            f"{report.unchanged} unchanged, {report.deleted} deleted); embeddings: "
+            f"{report.embedding_model or 'none (keyword search only)'}",
+            highlight=False, soft_wrap=True,
+        )
+        if no_serve:
+            return
+        import uvicorn
+
+        from app.server import create_app
+
+        port = port or settings.port
+        if "docs_base_url" not in chosen:
+            # The demo serves the docs itself: guide links point at this server.
+            settings = settings.model_copy(update={"docs_base_url": f"http://127.0.0.1:{port}"})
+        stops = "the demo and its database" if started_here else "the demo"
+        relaxed = any(name not in chosen for name in DEMO_RATE_LIMITS)
+        whose = " (the demo's limits; RATE_LIMIT_PER_HOUR and RATE_LIMIT_PER_DAY set others)" if relaxed else ""
+        console.print(f"\n[bold green]docschat demo:[/] open [bold]http://127.0.0.1:{port}[/] and ask a question"
+                      f"   (Ctrl+C stops {stops})\n"
+                      f"  up to {settings.rate_limit_per_hour} questions an hour and {settings.rate_limit_per_day} a day "
+                      f"per client{whose}\n"
+                      "  another port: PORT=8080 make demo;  the command line: .venv/bin/docschat --help\n",
+                      highlight=False, soft_wrap=True)
         uvicorn.run(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
     finally:
-        _stop_demo_database(settings, started_here)
+        _stop_demo_database(database, started_here)
 
 
 def _stop_demo_database(settings: Any, started_here: bool) -> None:

@@ -27,6 +27,8 @@ CommaList = Annotated[list[str], NoDecode, BeforeValidator(_split_list)]
 # An audience or source name (front matter, docschat.toml, CHAT_AUDIENCES).
 NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
 _ORIGIN = re.compile(r"^(?P<scheme>[Hh][Tt][Tt][Pp][Ss]?)://(?P<host>[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:.]+\])(?::(?P<port>[0-9]{1,5}))?$")
+# What a browser's URL parser drops or reinterprets (as widget.js URL_TRICKS and app/web/pages.py).
+_URL_TRICKS = re.compile(r"[\x00-\x20\x7f-\x9f\u00a0\u1680\u2000-\u200f\u2028-\u202f\u205f\u3000\ufeff\\]")
 
 
 def _browser_origin(origin: str) -> str:
@@ -298,7 +300,10 @@ class Settings(BaseSettings):
             return None
         text = str(value).strip()
         parts = urlsplit(text)
-        if parts.scheme not in ("http", "https") or not parts.hostname or any(c in text for c in "\\ \t\r\n"):
+        # The widget draws it only through safeUrl (widget.js): no user:password (which every visitor
+        # would be sent), no control or space characters, no backslash.
+        if (parts.scheme not in ("http", "https") or not parts.hostname or parts.username or parts.password
+                or _URL_TRICKS.search(text)):
             raise ValueError(f"{text[:80]!r} is not an absolute http(s) URL (like https://example.com/support)")
         return text
 

@@ -154,7 +154,10 @@ def test_handoff_after_a_refusal_and_a_thumbs_down_and_nothing_when_unset(offlin
         assert _rate(client, _start(answered), "down").json()["handoff"] == handoff
 
 
-@pytest.mark.parametrize("bad", ["javascript:alert(1)", "//evil.example/x", "https:evil.example", "ftp://x.example"])
+@pytest.mark.parametrize("bad", ["javascript:alert(1)", "//evil.example/x", "https:evil.example", "ftp://x.example",
+                                 # Sent to every visitor, and the widget would not draw them (safeUrl).
+                                 "https://user:secret@forum.example/x", "https://forum.example/\x00",
+                                 "https://forum.example/\u2028x", "https://forum.example/\u00a0x"])
 def test_a_handoff_url_that_is_not_an_absolute_http_url_is_refused(bad, monkeypatch) -> None:
     from app.config import Settings
 

@@ -166,3 +166,28 @@ def test_only_the_commands_that_search_load_the_embedding_model(args, db_env) ->
     assert result.returncode == 0, result.stderr[-2000:]
     loaded = set(MODEL_MODULES.findall(result.stderr))
     assert loaded == ({"torch", "sentence_transformers"} if args[0] == "search" else set()), (args, loaded)
+
+
+def test_ctrl_c_while_the_demo_is_still_indexing_stops_its_postgres(tmp_path) -> None:
+    """Ctrl+C during the first sync (the model load, the embedding) is the likeliest time for a
+    newcomer to give up: the Postgres the demo started goes with it."""
+    home = tmp_path / "home"
+    demo = subprocess.Popen([sys.executable, "-m", "app", "demo", "--no-serve"], stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, text=True, env=embedded_env(home, EMBEDDING_PROVIDER="local"))
+    seen: list[str] = []
+    try:
+        assert demo.stdout is not None
+        for line in demo.stdout:
+            seen.append(line)
+            if "loading the offline embedding model" in line:
+                break
+        assert embedded_server_running(home), "".join(seen)
+        pid = postmaster_pid(home)
+        demo.send_signal(signal.SIGINT)  # Ctrl+C
+        out, _ = demo.communicate(timeout=120)
+    finally:
+        if demo.poll() is None:
+            demo.kill()
+        stop_embedded_server(home)
+    assert "stopped the embedded Postgres" in ANSI.sub("", out), out
+    assert not alive(pid) and not embedded_server_running(home)

@@ -41,6 +41,8 @@ def parse_feedback(body: bytes) -> FeedbackRequest:
         raise BadFeedback(f"the body is larger than {MAX_BODY_BYTES} bytes")
     try:
         data = json.loads(body)
+    except RecursionError:  # "[[[[…": deeper than Python's stack; not a ValueError
+        raise BadFeedback("the body is JSON nested too deeply") from None
     except (ValueError, UnicodeDecodeError):
         raise BadFeedback("the body is not JSON") from None
     if not isinstance(data, dict):
@@ -67,10 +69,13 @@ async def record_feedback(
     if session_id is None:
         return False
     stored = sorted(set(audiences)) if audiences is not None else None  # as sessions store them
-    message_id = await conn.fetchval(
-        "select public.record_docs_chat_feedback($1, $2, $3::smallint, $4, $5)",
-        session_id, request.message_key, request.rating, request.comment, stored,
-    )
+    try:
+        message_id = await conn.fetchval(
+            "select public.record_docs_chat_feedback($1, $2, $3::smallint, $4, $5)",
+            session_id, request.message_key, request.rating, request.comment, stored,
+        )
+    except asyncpg.ForeignKeyViolationError:  # Clear Chat deleted the answer as it was being rated
+        return False
     return message_id is not None
 
 
