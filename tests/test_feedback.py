@@ -30,6 +30,20 @@ def _ask(client: httpx.Client, question: str) -> list[dict | str]:
     return parse_sse(response.text)
 
 
+def _answer_after_one_search(fake_gemini, clean_db, start_server, question: str) -> str:
+    """The raw stream body of a turn whose model searches once ("run a sync"), then answers."""
+    seed_docs(clean_db, DOCS)
+    fake_gemini.replies = [
+        [{"functionCall": {"name": "search_docs", "args": {"query": "run a sync"}}}],
+        [{"text": "Run docschat sync [1]."}],
+    ]
+    server = start_server()
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        response = client.post("/docs/chat", json={"message": question})
+    assert response.status_code == 200, response.text
+    return response.text
+
+
 def _start(parts: list) -> str:
     return next(p for p in parts if isinstance(p, dict) and p["type"] == "start")["messageId"]
 
@@ -203,14 +217,8 @@ def test_feedback_in_the_admin_api_and_the_cli(offline, start_server, monkeypatc
 def test_the_stream_says_what_it_does_and_still_parses_without_knowing_status_parts(
     fake_gemini, clean_db, start_server
 ) -> None:
-    seed_docs(clean_db, DOCS)
-    fake_gemini.replies = [
-        [{"functionCall": {"name": "search_docs", "args": {"query": "run a sync"}}}],
-        [{"text": "Run docschat sync [1]."}],
-    ]
-    server = start_server()
-    with httpx.Client(base_url=server.url, timeout=30) as client:
-        parts = _ask(client, "How do I embed the widget with a script tag?")
+    parts = parse_sse(_answer_after_one_search(fake_gemini, clean_db, start_server,
+                                               "How do I embed the widget with a script tag?"))
     statuses = [p["data"]["text"] for p in parts if isinstance(p, dict) and p["type"] == "data-status"]
     assert statuses[:2] == ["Searching the documentation", "Writing the answer"], statuses
     assert statuses[2:] == ["Searching the documentation for “run a sync”", "Found 1 section"], statuses
@@ -238,14 +246,7 @@ def test_the_ai_sdk_reads_the_stream_and_keeps_status_parts_out_of_the_message(
     fake_gemini, clean_db, start_server
 ) -> None:
     """The AI SDK's own reader (readUIMessageStream, as useChat) over a real stream body."""
-    seed_docs(clean_db, DOCS)
-    fake_gemini.replies = [
-        [{"functionCall": {"name": "search_docs", "args": {"query": "run a sync"}}}],
-        [{"text": "Run docschat sync [1]."}],
-    ]
-    server = start_server()
-    with httpx.Client(base_url=server.url, timeout=30) as client:
-        body = client.post("/docs/chat", json={"message": "How do I embed the widget?"}).text
+    body = _answer_after_one_search(fake_gemini, clean_db, start_server, "How do I embed the widget?")
     script = """
 const { readUIMessageStream } = require('ai');
 const body = require('fs').readFileSync(0, 'utf8');
