@@ -560,6 +560,9 @@ def eval_command(
         console.print(f"false refusal rate (answerable refused): {report['false_refusal_rate']:.3f}")
     if report["unanswerable"]:
         console.print(f"refusal rate (unanswerable refused): {report['refusal_rate']:.3f}")
+    for kind, row in report.get("refusal_by_kind", {}).items():
+        console.print(f"  {kind}: refused {row['refused']}/{row['questions']} ({row['refusal_rate']:.3f}), "
+                      f"answered partly {row['partly']}", highlight=False)
 
 
 # --- gaps ----------------------------------------------------------------------------------------

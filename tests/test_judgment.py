@@ -624,7 +624,7 @@ def test_parse_verdict_drops_quotes_that_are_in_no_excerpt() -> None:
     assert parse_verdict("[" * 5000, excerpts, "m") is None and parse_verdict(None, excerpts, "m") is None
 
 
-async def test_eval_reports_refusal_by_kind(pool, tmp_path: Path) -> None:
+async def test_eval_reports_refusal_by_kind(pool, db_env, tmp_path: Path) -> None:
     from tests.test_search import add, refresh
 
     async with pool.acquire() as conn:
@@ -649,6 +649,15 @@ async def test_eval_reports_refusal_by_kind(pool, tmp_path: Path) -> None:
     assert report["false_refusal_rate"] == 0.0
     assert report["per_question"][0]["answer_check"]["verdict"] == "answerable"
     assert report["per_question"][3]["unanswerable"] == "indomain" and not report["per_question"][3]["would_answer"]
+    # The terminal report (not --json) prints each kind's refusals beside the overall rate.
+    result = subprocess.run([sys.executable, "-m", "app", "eval", str(path), "--mode", "keyword"],
+                            capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "DATABASE_URL": db_env, "EMBEDDING_PROVIDER": "none",
+                                 "DOCS_BASE_URL": "https://x.test"})
+    assert result.returncode == 0, result.stderr
+    assert "refusal rate (unanswerable refused): 1.000" in result.stdout
+    assert "  offtopic: refused 2/2 (1.000), answered partly 0" in result.stdout
+    assert "  indomain: refused 1/1 (1.000), answered partly 0" in result.stdout
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps({"question": "q", "gold": [], "unanswerable": "maybe"}) + "\n")
     with pytest.raises(EvalFileError, match="bad.jsonl:1: 'unanswerable' must be one of offtopic, indomain"):
