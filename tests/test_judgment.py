@@ -534,6 +534,24 @@ async def test_a_term_in_the_docs_but_not_in_the_sections_is_partly_covered(offl
     assert held.verdict == "answerable" and held.sections == tuple(s[0] for s in sections)
 
 
+async def test_a_pasted_error_is_context_and_a_near_identifier_is_partly_covered(offline, pool) -> None:
+    from tests.test_conversations import seed_into
+
+    await seed_into(pool, CHECK_DOCS)
+    # "Flubber" named by the asker is refused; inside the error message they pasted it is context.
+    retrieval, check = await _check(pool, "Can the Flubber deployment use the @serve.batch decorator?")
+    assert check.verdict == "not" and check.absent == ("Flubber",)
+    retrieval, check = await _check(
+        pool, "Batching requests to a deployment with the @serve.batch decorator: ValueError: Flubber batch")
+    assert check.verdict == "answerable" and retrieval.would_answer and "Flubber" in check.context
+    # An identifier the docs do not use whose words one of theirs holds in order (batch_wait_timeout_s):
+    # answered, naming it as not covered; one whose words no identifier holds is still refused.
+    retrieval, check = await _check(pool, "How do I set batch_timeout_s for batching?")
+    assert check.verdict == "partly" and check.near == ("batch_timeout_s",) and retrieval.would_answer
+    retrieval, check = await _check(pool, "How do I set timeout_batch_s for batching?")
+    assert check.verdict == "not" and check.absent == ("timeout_batch_s",)
+
+
 def test_answer_check_off_answers_what_it_refuses(offline, start_server, monkeypatch) -> None:
     seed_docs(offline, CHECK_DOCS)
     server = start_server()
