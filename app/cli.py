@@ -574,6 +574,9 @@ def eval_command(
         console.print(f"false refusal rate (answerable refused): {report['false_refusal_rate']:.3f}")
     if report["unanswerable"]:
         console.print(f"refusal rate (unanswerable refused): {report['refusal_rate']:.3f}")
+    for kind, row in report.get("refusal_by_kind", {}).items():
+        console.print(f"  {kind}: refused {row['refused']}/{row['questions']} ({row['refusal_rate']:.3f}), "
+                      f"answered partly {row['partly']}", highlight=False)
 
 
 # --- gaps ----------------------------------------------------------------------------------------
@@ -602,7 +605,7 @@ def gaps_command(as_json: bool, since: str | None, clear: bool) -> None:
         async with connect(url) as conn:
             if clear:
                 return await clear_gaps(conn, window)
-            return await list_gaps(conn, settings.gap_retention_days, window)
+            return await list_gaps(conn, settings.gap_retention_days, window, settings)
 
     result = run_async(go)
     if clear:
@@ -615,10 +618,10 @@ def gaps_command(as_json: bool, since: str | None, clear: bool) -> None:
     if not result:
         console.print("no gaps")
         return
-    table = Table("count", "question", "best page", "confidence", "refused", "last seen", title="documentation gaps")
+    table = Table("count", "question", "best page", "confidence", "outcome", "last seen", title="documentation gaps")
     for gap in result:
         table.add_row(str(gap.count), visitor_text(gap.question), Text(gap.best_page or "-"), f"{gap.confidence:.3f}",
-                      "yes" if gap.refused else "no", gap.last_seen.strftime("%Y-%m-%d %H:%M"))
+                      gap.outcome, gap.last_seen.strftime("%Y-%m-%d %H:%M"))
     console.print(table)
 
 

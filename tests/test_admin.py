@@ -265,6 +265,9 @@ def test_the_tester_explains_retrieval_and_shows_the_model_input(admin_env, star
                             headers=auth()).json()
         everyone = client.get("/admin/api/test", params={"q": "restart the workers"}, headers=auth()).json()
         result_of_nonsense = client.get("/admin/api/test", params={"q": "xyzzy plugh"}, headers=auth()).json()
+        # The chat's retrieval, answer check included: "Svelte" is in no page, so the chat refuses it.
+        unsupported = client.get("/admin/api/test", params={"q": "embed the widget script tag in Svelte"},
+                                 headers=auth()).json()
         assert client.get("/admin/api/test", headers=auth()).status_code == 400
         assert client.get("/admin/api/test", params={"q": "  "}, headers=auth()).status_code == 400
         bad = client.get("/admin/api/test", params={"q": "x", "audience": "<b>"}, headers=auth())
@@ -283,6 +286,10 @@ def test_the_tester_explains_retrieval_and_shows_the_model_input(admin_env, star
     nonsense = result_of_nonsense["model_input"]
     assert result_of_nonsense["would_answer"] is False and nonsense == {"excerpts": [], "prompt": ""}
     assert public["pages"] == [] and public["audiences"] == ["public"]
+    assert result["answer_check"]["verdict"] == "answerable"
+    assert unsupported["answer_check"]["verdict"] == "not" and unsupported["answer_check"]["absent"] == ["Svelte"]
+    assert unsupported["would_answer"] is False and unsupported["explain"]["confidence"]["rule"] == "answer_check"
+    assert unsupported["model_input"] == {"excerpts": [], "prompt": ""}
 
 
 def test_a_failed_embedding_is_recorded_and_the_index_stays(fake_gemini, clean_db, docs_repo, monkeypatch,

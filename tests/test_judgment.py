@@ -534,6 +534,24 @@ async def test_a_term_in_the_docs_but_not_in_the_sections_is_partly_covered(offl
     assert held.verdict == "answerable" and held.sections == tuple(s[0] for s in sections)
 
 
+async def test_a_pasted_error_is_context_and_a_near_identifier_is_partly_covered(offline, pool) -> None:
+    from tests.test_conversations import seed_into
+
+    await seed_into(pool, CHECK_DOCS)
+    # "Flubber" named by the asker is refused; inside the error message they pasted it is context.
+    retrieval, check = await _check(pool, "Can the Flubber deployment use the @serve.batch decorator?")
+    assert check.verdict == "not" and check.absent == ("Flubber",)
+    retrieval, check = await _check(
+        pool, "Batching requests to a deployment with the @serve.batch decorator: ValueError: Flubber batch")
+    assert check.verdict == "answerable" and retrieval.would_answer and "Flubber" in check.context
+    # An identifier the docs do not use whose words one of theirs holds in order (batch_wait_timeout_s):
+    # answered, naming it as not covered; one whose words no identifier holds is still refused.
+    retrieval, check = await _check(pool, "How do I set batch_timeout_s for batching?")
+    assert check.verdict == "partly" and check.near == ("batch_timeout_s",) and retrieval.would_answer
+    retrieval, check = await _check(pool, "How do I set timeout_batch_s for batching?")
+    assert check.verdict == "not" and check.absent == ("timeout_batch_s",)
+
+
 def test_answer_check_off_answers_what_it_refuses(offline, start_server, monkeypatch) -> None:
     seed_docs(offline, CHECK_DOCS)
     server = start_server()
@@ -555,12 +573,49 @@ def test_partly_covered_answer_says_what_the_docs_do_not_cover(offline, start_se
 
     seed_docs(offline, CHECK_DOCS)
     monkeypatch.setattr(conversation, "CHECK_SECTIONS", 1)  # a site this small fits in five sections
+    # One low-confidence line for keyword-only and hybrid retrieval (by default 0.55 and 0.60): the
+    # gap's outcome is read against it (app/chat/gaps.py), and this answer's confidence is 0.58.
+    monkeypatch.setenv("LOW_CONFIDENCE", "0.5")
+    get_settings.cache_clear()
     server = start_server()
     with httpx.Client(base_url=server.url, timeout=30) as client:
         parts = parse_sse(ask(client, "Do wildcard redirects in docs.json take effect on Tier 4?").text)
     text = _text(parts)
     assert text != NOT_COVERED and any(isinstance(p, dict) and p["type"] == "source-url" for p in parts)
     assert text.endswith("\n\nThe documentation found does not mention “Tier 4”.")
+    # Answered only in part: a gap, told apart from a refusal and from a low-confidence answer.
+    rows = _wait_for_gaps(offline, 1)
+    assert [r["question"] for r in rows] == ["Do wildcard redirects in docs.json take effect on Tier 4?"]
+    assert rows[0]["refused"] is False and rows[0]["best_page"] == "redirects.mdx"
+    gaps = asyncio.run(_list_gaps(offline))
+    assert [g.outcome for g in gaps] == ["partly covered"] and gaps[0].to_dict()["outcome"] == "partly covered"
+
+
+async def _list_gaps(database_url: str):
+    import asyncpg
+
+    conn = await asyncpg.connect(database_url)
+    try:
+        return await list_gaps(conn, 90, settings=get_settings())
+    finally:
+        await conn.close()
+
+
+async def test_a_gap_says_whether_it_was_refused_answered_low_or_partly(conn) -> None:
+    from app.chat.gaps import low_line
+
+    settings = get_settings()
+    line = low_line(settings)
+    assert line == 0.6  # the hybrid floor 0.45 + 0.15 (keyword-only's line, 0.55, is lower)
+    await _record(conn, "refused question about tides", confidence=0.1, refused=True)
+    await _record(conn, "low question about volcanoes", confidence=line - 0.01, refused=False)
+    await _record(conn, "partly question about comets", confidence=line, refused=False)
+    outcomes = {g.question.split()[0]: g.outcome for g in await list_gaps(conn, 90, settings=settings)}
+    assert outcomes == {"refused": "refused", "low": "answered with low confidence", "partly": "partly covered"}
+    # The line follows the settings: with LOW_CONFIDENCE at 0.9 both answered gaps are low ones.
+    raised = settings.model_copy(update={"low_confidence": 0.9})
+    assert low_line(raised) == 0.9
+    assert {g.outcome for g in await list_gaps(conn, 90, settings=raised)} == {"refused", "answered with low confidence"}
 
 
 # --- the model verifier: one bounded call, each verdict from the fake servers ---------------------
@@ -576,6 +631,9 @@ def test_model_verifier_each_verdict(provider, request, clean_db, start_server, 
     monkeypatch.setenv("ANSWER_VERIFIER", "model")
     monkeypatch.setenv("EMBEDDING_PROVIDER", provider if provider == "gemini" else "none")
     monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "100")
+    # The low-confidence line at the floor: an answer is a gap here only for its verdict (the fake
+    # Gemini embeddings give this question 0.49, below the default line of 0.60).
+    monkeypatch.setenv("LOW_CONFIDENCE", "0.45")
     seed_docs(clean_db, CHECK_DOCS)
     server = start_server()
     question = "How do I enable batching for my deployment?"
@@ -600,8 +658,16 @@ def test_model_verifier_each_verdict(provider, request, clean_db, start_server, 
     parts = turn(_verdict("answerable", supporting="Use the @serve.batch decorator"))
     assert _text(parts) not in ("", NOT_COVERED) and "does not cover" not in _text(parts)
     assert any(isinstance(p, dict) and p["type"] == "source-url" for p in parts)
+    # The reply (and its gap) is saved before the stream ends: only the "not" is a gap so far.
+    assert [(r["count"], r["refused"]) for r in _gap_rows(clean_db)] == [(1, True)]
     parts = turn(_verdict("partly", not_covered="batching across several deployments"))
     assert _text(parts).endswith("The documentation found does not cover: batching across several deployments")
+    # The "not" was recorded as a refused gap; the model's "partly" is a gap too, answered (not refused).
+    from tests.helpers import wait_until
+
+    row = wait_until(lambda: next((r for r in _gap_rows(clean_db) if r["count"] == 2), None),
+                     what="the partly answer's gap")
+    assert row["question"] == question and row["refused"] is False
     # A reply that is no verdict: the offline check's verdict ("answerable" here) stands.
     parts = turn("I think so!")
     assert _text(parts) not in ("", NOT_COVERED) and "does not" not in _text(parts)
@@ -624,7 +690,7 @@ def test_parse_verdict_drops_quotes_that_are_in_no_excerpt() -> None:
     assert parse_verdict("[" * 5000, excerpts, "m") is None and parse_verdict(None, excerpts, "m") is None
 
 
-async def test_eval_reports_refusal_by_kind(pool, tmp_path: Path) -> None:
+async def test_eval_reports_refusal_by_kind(pool, db_env, tmp_path: Path) -> None:
     from tests.test_search import add, refresh
 
     async with pool.acquire() as conn:
@@ -649,6 +715,15 @@ async def test_eval_reports_refusal_by_kind(pool, tmp_path: Path) -> None:
     assert report["false_refusal_rate"] == 0.0
     assert report["per_question"][0]["answer_check"]["verdict"] == "answerable"
     assert report["per_question"][3]["unanswerable"] == "indomain" and not report["per_question"][3]["would_answer"]
+    # The terminal report (not --json) prints each kind's refusals beside the overall rate.
+    result = subprocess.run([sys.executable, "-m", "app", "eval", str(path), "--mode", "keyword"],
+                            capture_output=True, text=True, timeout=120,
+                            env={**os.environ, "DATABASE_URL": db_env, "EMBEDDING_PROVIDER": "none",
+                                 "DOCS_BASE_URL": "https://x.test"})
+    assert result.returncode == 0, result.stderr
+    assert "refusal rate (unanswerable refused): 1.000" in result.stdout
+    assert "  offtopic: refused 2/2 (1.000), answered partly 0" in result.stdout
+    assert "  indomain: refused 1/1 (1.000), answered partly 0" in result.stdout
     bad = tmp_path / "bad.jsonl"
     bad.write_text(json.dumps({"question": "q", "gold": [], "unanswerable": "maybe"}) + "\n")
     with pytest.raises(EvalFileError, match="bad.jsonl:1: 'unanswerable' must be one of offtopic, indomain"):

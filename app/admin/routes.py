@@ -69,7 +69,7 @@ async def admin_test(
 @get("/gaps", summary="Questions the docs could not answer, grouped as `docschat gaps` groups them")
 async def admin_gaps(state: State) -> Response[dict[str, Any]]:
     async with state.services.pool.acquire() as conn:
-        gaps = await list_gaps(conn, state.settings.gap_retention_days)
+        gaps = await list_gaps(conn, state.settings.gap_retention_days, settings=state.settings)
     return Response({"gaps": [gap.to_dict() for gap in gaps]}, headers=NO_STORE)
 
 

@@ -1,5 +1,11 @@
-"""Documentation gaps: the questions the docs did not answer (refused) or answered with low
-confidence, grouped by a normalised key (public.docs_gap_key in sql/003_judgment.sql).
+"""Documentation gaps: the questions the docs did not answer (refused), answered with low
+confidence, or answered only in part (the answer check's "partly": app/search/answer_check.py),
+grouped by a normalised key (public.docs_gap_key in sql/003_judgment.sql).
+
+Each gap's outcome (`Gap.outcome`) is one of OUTCOMES. The table keeps `refused` and the
+confidence, no outcome column (no migration in issue 31): an answered gap at or above the
+low-confidence line can only have been recorded as "partly covered", so the outcome is read from
+the confidence against that line (`low_line`, the settings' line as the judgment draws it).
 
 A gap holds the question (clipped to 500 characters), how often and when it was asked, the best
 page found and the confidence: no IP, no session. Gaps not seen for GAP_RETENTION_DAYS are deleted
@@ -16,6 +22,8 @@ import asyncpg
 
 from app.errors import DocschatError
 from app.logging import get_logger
+from app.config import Settings
+from app.search.confidence import DEFAULT_ANSWER_FLOOR, DEFAULT_KEYWORD_ANSWER_FLOOR, DEFAULT_LOW_CONFIDENCE_MARGIN
 from app.search.retrieve import Retrieval
 
 log = get_logger(__name__)
@@ -37,13 +45,35 @@ class Gap:
     best_page: str | None
     confidence: float
     refused: bool
+    outcome: str = "refused"  # one of OUTCOMES
 
     def to_dict(self) -> dict[str, object]:
         return {
             "question": self.question, "count": self.count, "first_seen": self.first_seen.isoformat(),
             "last_seen": self.last_seen.isoformat(), "best_page": self.best_page,
-            "confidence": round(self.confidence, 4), "refused": self.refused,
+            "confidence": round(self.confidence, 4), "refused": self.refused, "outcome": self.outcome,
         }
+
+
+REFUSED, LOW_CONFIDENCE, PARTLY = "refused", "answered with low confidence", "partly covered"
+OUTCOMES = (REFUSED, LOW_CONFIDENCE, PARTLY)
+
+
+def low_line(settings: Settings | None) -> float:
+    """The highest low-confidence line the judgment may draw with these settings (hybrid and
+    keyword-only retrieval have floors of their own; confidence.py `_low_line`): an answered gap
+    below it is a low-confidence one."""
+    answer = getattr(settings, "answer_floor", None)
+    keyword = getattr(settings, "keyword_answer_floor", None)
+    floor = max(DEFAULT_ANSWER_FLOOR if answer is None else answer, DEFAULT_KEYWORD_ANSWER_FLOOR if keyword is None else keyword)
+    low = getattr(settings, "low_confidence", None)
+    return max(low, floor) if low is not None else min(1.0, floor + DEFAULT_LOW_CONFIDENCE_MARGIN)
+
+
+def outcome_of(refused: bool, confidence: float, line: float) -> str:
+    if refused:
+        return REFUSED
+    return LOW_CONFIDENCE if confidence < line else PARTLY
 
 
 MAX_SINCE = timedelta(days=36_500)  # a century: past it a Postgres timestamp soon overflows
@@ -60,9 +90,17 @@ def parse_since(text: str) -> timedelta:
     return number * unit
 
 
+def is_partly(retrieval: Retrieval) -> bool:
+    """Answered, with a line naming what the docs do not cover: the model verifier's verdict when
+    it gave one (it replaces the offline one), else the offline answer check's."""
+    explanation = retrieval.judgment.explanation
+    check = explanation.get("answer_verifier") or explanation.get("answer_check")
+    return bool(retrieval.would_answer and isinstance(check, dict) and check.get("verdict") == "partly")
+
+
 def is_gap(retrieval: Retrieval) -> bool:
-    """Refused, or answered below the low-confidence line."""
-    return not retrieval.would_answer or retrieval.judgment.is_low
+    """Refused, answered below the low-confidence line, or answered only in part."""
+    return not retrieval.would_answer or retrieval.judgment.is_low or is_partly(retrieval)
 
 
 async def record_gap(pool: asyncpg.Pool, retrieval: Retrieval, retention_days: int) -> bool:
@@ -95,8 +133,12 @@ async def prune_gaps(conn: asyncpg.Connection, retention_days: int) -> int:
     return int(result.split()[-1])
 
 
-async def list_gaps(conn: asyncpg.Connection, retention_days: int, since: timedelta | None = None) -> list[Gap]:
-    """Gaps seen within `since` (all when None), most frequent first, then most recent."""
+async def list_gaps(
+    conn: asyncpg.Connection, retention_days: int, since: timedelta | None = None, settings: Settings | None = None
+) -> list[Gap]:
+    """Gaps seen within `since` (all when None), most frequent first, then most recent; each
+    outcome read against `settings`' low-confidence line (the defaults' when None)."""
+    line = low_line(settings)
     await prune_gaps(conn, retention_days)
     rows = await conn.fetch(
         "select question, count, first_seen, last_seen, best_page, confidence, refused"
@@ -105,7 +147,7 @@ async def list_gaps(conn: asyncpg.Connection, retention_days: int, since: timede
         since,
     )
     return [Gap(r["question"], r["count"], r["first_seen"], r["last_seen"], r["best_page"], float(r["confidence"]),
-                r["refused"]) for r in rows]
+                r["refused"], outcome_of(r["refused"], float(r["confidence"]), line)) for r in rows]
 
 
 async def clear_gaps(conn: asyncpg.Connection, since: timedelta | None = None) -> int:

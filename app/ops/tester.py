@@ -8,6 +8,7 @@ from app.chat.answerers import format_excerpts
 from app.chat.turn import model_excerpts
 from app.config import Settings
 from app.errors import DocschatError
+from app.search.conversation import answer_check_of, retrieve_in_conversation
 from app.search.retrieve import Retriever
 from app.sources import parse_audience_filter
 
@@ -27,12 +28,17 @@ def parse_audiences(raw: str | None) -> list[str] | None:
 async def explain_retrieval(
     retriever: Retriever, settings: Settings, question: str, audiences: list[str] | None
 ) -> dict[str, Any]:
-    """Retrieval explained (both legs' ranks, fused scores, pages kept and why) plus the excerpts
-    exactly as the chat would put them in front of the model."""
+    """Retrieval explained (both legs' ranks, fused scores, pages kept and why), the answer
+    check's verdict, plus the excerpts exactly as the chat would put them in front of the model.
+    The question goes through the chat's own retrieval (`retrieve_in_conversation`, with no
+    history: the tester asks one question), so a question the answer check refuses is shown
+    refused here too."""
     if not question.strip():
         raise BadTesterRequest("q is empty: type a question")
-    retrieval = await retriever.retrieve(question, audiences=audiences, explain=True)
+    retrieval = await retrieve_in_conversation(retriever, question, audiences=audiences, explain=True)
     data = retrieval.to_dict(explain=True)
+    check = answer_check_of(retrieval)
+    data["answer_check"] = check.to_dict() if check is not None else None
     # A refused question reaches no model (the chat says the docs do not cover it).
     excerpts = model_excerpts(retrieval, settings, retriever.model) if retrieval.would_answer else []
     data["model_input"] = {

@@ -38,6 +38,9 @@ Verdict = Literal["answerable", "partly", "not"]
 # The sections the answer is made from: the answerer gets CHAT_MAX_EXCERPTS (4) of them; the check
 # reads one more, so a term the fifth section holds is not called missing.
 CHECK_SECTIONS = 5
+# Rules under trial (design/judgment.md says which set tuned each and which confirmed it).
+ERROR_CONTEXT = True
+NEAR_IDENTIFIERS = True
 # An unknown word shorter than this is not counted ("ok", "v2").
 MIN_UNKNOWN_LENGTH = 3
 # As docs_search_text (min_typo_length): a shorter stem has too many neighbours one edit away to
@@ -141,6 +144,13 @@ _IDENTIFIER = re.compile(
 )
 
 
+# A pasted error message: "ValueError:" (or "…Exception:", "…Warning:") and the text after it up
+# to the end of its line or question is what the asker saw, not what they ask about: names in it
+# ("The actor ImplicitFunc is too large") are context (tuned on ray answerable dev).
+_ERROR_MESSAGE = re.compile(r"\b[A-Z]\w*(?:Error|Exception|Warning)\b:\s*[^\n?]+")
+# An identifier of two or more words: snake_case or camelCase.
+_COMPOUND = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*")
+
 _MONTHS = frozenset("january february march april may june july august september october november december".split())
 _SUFFIXES = ("ly", "es", "s", "ed", "ing", "er", "ers")
 
@@ -153,6 +163,8 @@ class AnswerCheck:
     missing: tuple[str, ...] = ()  # known stems none of the checked sections holds (reported only)
     missing_share: float = 0.0  # their share of the question's IDF weight (reported only)
     missing_ndoc: tuple[int, ...] = ()  # how many visible sections hold each missing stem (reported only)
+    near: tuple[str, ...] = ()  # identifiers the docs do not use whose words they hold as one (partly)
+    context: tuple[str, ...] = ()  # terms read past: only inside a pasted error message
     sections: tuple[str, ...] = ()  # the section ids checked
     method: str = "offline"
     supporting: str | None = None  # a model verifier's supporting excerpt, when it gave one
@@ -168,7 +180,7 @@ class AnswerCheck:
             "verdict": self.verdict, "method": self.method, "absent": list(self.absent),
             "elsewhere": list(self.elsewhere), "missing": list(self.missing),
             "missing_share": round(self.missing_share, 4), "missing_ndoc": list(self.missing_ndoc),
-            "sections": list(self.sections),
+            "sections": list(self.sections), "near": list(self.near), "context": list(self.context),
         }
         if self.supporting:
             data["supporting"] = self.supporting
@@ -246,6 +258,36 @@ def literals(question: str) -> list[str]:
     return unique
 
 
+def error_context(question: str) -> list[str]:
+    """The pasted error messages of a question ("SomeError: what it said")."""
+    return [m.group(0) for m in _ERROR_MESSAGE.finditer(question)]
+
+
+def _only_in_context(term: str, question: str, context: list[str]) -> bool:
+    """Whether every occurrence of `term` in the question is inside a pasted error message."""
+    if not context:
+        return False
+    outside = question
+    for span in context:
+        outside = outside.replace(span, " ")
+    return not _holds(outside, term) and any(_holds(span, term) for span in context)
+
+
+def compound_parts(term: str) -> list[str]:
+    """The words of a snake_case or camelCase identifier ("worker_setup_hook" → worker, setup,
+    hook); [] for anything else."""
+    if not _COMPOUND.fullmatch(term):
+        return []
+    parts = [p.lower() for p in re.findall(r"[A-Z]?[a-z0-9]+|[A-Z]+(?![a-z])", term.replace("_", " "))]
+    return parts if len(parts) >= 2 else []
+
+
+def _near_pattern(parts: list[str]) -> str:
+    """One identifier holding the parts in order, with anything between ("worker_setup_hook" meets
+    "worker_process_setup_hook"), for Postgres (ARE)."""
+    return r"(^|[^[:alnum:]_])" + "[[:alnum:]_]*".join(re.escape(p) for p in parts)
+
+
 def _word_pattern(term: str) -> str:
     """A case-insensitive whole-word pattern for Postgres (ARE) and Python re alike."""
     body = r"\s+".join("".join(c if c.isalnum() or c == "_" else "\\" + c for c in part) for part in term.split())
@@ -275,6 +317,8 @@ class TermEvidence:
     in_sections: list[str] = field(default_factory=list)
     elsewhere: list[str] = field(default_factory=list)
     absent: list[str] = field(default_factory=list)
+    near: list[str] = field(default_factory=list)  # absent identifiers whose words the docs hold as one
+    context: list[str] = field(default_factory=list)  # terms only inside a pasted error message
 
 
 async def term_evidence(
@@ -289,9 +333,13 @@ async def term_evidence(
                if not r["typo"] and len(r["word"]) >= MIN_UNKNOWN_LENGTH and not r["word"].isdigit()
                and is_specific_word(r["word"], first=r["n"] == 1)]
     seen: set[str] = set()
+    context = error_context(question) if ERROR_CONTEXT else []
     for term in [*unknown, *literals(question), *names(question)]:
         if term.lower() not in seen and not any(term.lower() in s.lower().split() for s in evidence.specific):
             seen.add(term.lower())
+            if _only_in_context(term, question, context):
+                evidence.context.append(term)
+                continue
             evidence.specific.append(term)
     evidence.names = [n for n in names(question) if n in evidence.specific and n not in unknown]
     text = "\n".join(s[1] for s in sections)
@@ -303,6 +351,17 @@ async def term_evidence(
                                  [_prefix_query(t) for t in outside])
         for term, row in zip(outside, found, strict=True):
             (evidence.elsewhere if row["found"] else evidence.absent).append(term)
+    compounds = [t for t in evidence.absent if NEAR_IDENTIFIERS and compound_parts(t)]
+    if compounds:
+        # Narrowed by the parts' words (the identifier's joined form, "batchtimeouts", is no word of theirs).
+        found = await conn.fetch(CORPUS_SQL, [" ".join(compound_parts(t)) for t in compounds],
+                                 [_near_pattern(compound_parts(t)) for t in compounds],
+                                 audiences, ["" for _ in compounds])
+        for term, row in zip(compounds, found, strict=True):
+            if row["found"]:
+                evidence.absent.remove(term)
+                evidence.near.append(term)
+                evidence.elsewhere.append(term)
     return evidence
 
 
@@ -318,7 +377,8 @@ def verdict_of(evidence: TermEvidence, sections: tuple[str, ...] = ()) -> Answer
     verdict: Verdict = "not" if evidence.absent else "partly" if elsewhere else "answerable"
     return AnswerCheck(verdict, absent=tuple(evidence.absent), elsewhere=tuple(elsewhere),
                        missing=tuple(m[0] for m in missing), missing_share=share, sections=sections,
-                       missing_ndoc=tuple(m[2] for m in missing))
+                       missing_ndoc=tuple(m[2] for m in missing), near=tuple(evidence.near),
+                       context=tuple(evidence.context))
 
 
 async def check_answer(
