@@ -123,7 +123,7 @@ def test_tester_by_keyboard_at_360px_shows_a_hostile_question_as_text(console, m
 def test_gaps_view_groups_newest_first_and_shows_questions_as_text(console, monkeypatch, clean_db, browser) -> None:
     import httpx
 
-    from tests.test_admin import HOSTILE_GAP, ask_unanswerable, auth, wait_for_job
+    from tests.test_admin import HOSTILE_GAP, ask_unanswerable, auth, query, wait_for_job
 
     monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
     monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "100")
@@ -132,6 +132,10 @@ def test_gaps_view_groups_newest_first_and_shows_questions_as_text(console, monk
     with httpx.Client(base_url=server.url, timeout=30) as client:
         wait_for_job(client, client.post("/admin/api/reindex", headers=auth()).json()["job"]["id"])
         ask_unanswerable(client, clean_db)
+        # An answered gap above the low-confidence line was "partly covered" (app/chat/gaps.py).
+        query(clean_db, "insert into public.docs_chat_gap (question_key, question, best_page, confidence, refused,"
+                        " first_seen, last_seen) values ('partly', 'Are answers kept for 24 months?', 'privacy.mdx',"
+                        " 0.9, false, now() - interval '1 hour', now() - interval '1 hour')")
     page = browser.new_page(viewport={"width": 360, "height": 740})
     page.goto(server.url + "/admin")
     sign_in(page)
@@ -140,7 +144,9 @@ def test_gaps_view_groups_newest_first_and_shows_questions_as_text(console, monk
     questions.first.wait_for()
     assert questions.all_text_contents()[0] == HOSTILE_GAP  # the newest first, as text
     assert questions.all_text_contents()[1].lower().startswith("what is the capital")
-    assert page.locator(".gap .badge").all_text_contents() == ["× 1", "× 2"]
+    assert page.locator(".gap .badge").all_text_contents() == ["× 1", "× 2", "× 1"]
+    outcomes = [card.text_content() for card in page.locator(".gap").all()]
+    assert "refused" in outcomes[0] and "partly covered" in outcomes[2], outcomes
     assert page.locator("#gaps img").count() == 0 and page.evaluate("window.__pwned") is None
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
     page.screenshot(path=str(OUTPUT / "admin-gaps-360.png"), full_page=True)

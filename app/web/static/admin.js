@@ -415,7 +415,7 @@
         facts([
           ["last asked", when(gap.last_seen)],
           ["first asked", when(gap.first_seen)],
-          ["outcome", gap.refused ? "refused" : "answered with low confidence"],
+          ["outcome", gap.outcome || (gap.refused ? "refused" : "answered with low confidence")],
           gap.best_page ? ["nearest page", gap.best_page] : null,
           gap.confidence !== undefined && gap.confidence !== null ? ["confidence", score(gap.confidence)] : null,
           gap.variants && gap.variants.length > 1 ? ["asked as", gap.variants.join(" · ")] : null,
