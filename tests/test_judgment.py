@@ -657,6 +657,10 @@ def test_model_verifier_each_verdict(provider, request, clean_db, start_server, 
     assert answer_calls() == before + (0 if provider == "gemini" else 1)
     parts = turn(_verdict("answerable", supporting="Use the @serve.batch decorator"))
     assert _text(parts) not in ("", NOT_COVERED) and "does not cover" not in _text(parts)
+    # The stream says what the verifier's call is doing while it waits for it.
+    statuses = [p["data"]["text"] for p in parts if isinstance(p, dict) and p["type"] == "data-status"]
+    checking = statuses.index("Checking that the excerpts answer the question")
+    assert statuses[0] == "Searching the documentation" and statuses[checking + 1] == "Writing the answer", statuses
     assert any(isinstance(p, dict) and p["type"] == "source-url" for p in parts)
     # The reply (and its gap) is saved before the stream ends: only the "not" is a gap so far.
     assert [(r["count"], r["refused"]) for r in _gap_rows(clean_db)] == [(1, True)]

@@ -133,6 +133,8 @@ class ChatTurn:
         self.retrieval = retrieval
         log.info("chat_retrieval", method=(retrieval.standalone or {}).get("method"), pages=len(retrieval.pages),
                  would_answer=retrieval.would_answer)
+        if retrieval.degraded:
+            yield protocol.data_status(DEGRADED_STATUS.get(retrieval.degraded, retrieval.degraded), "unavailable")
         # The judgment hook: the answer check's verdict (offline, or the model's); "not" refuses.
         numbering = guide_numbering(retrieval, settings)
         excerpts = model_excerpts(retrieval, settings, services.retriever.model, numbering) if retrieval.would_answer else []
@@ -141,8 +143,6 @@ class ChatTurn:
         check = await apply_verifier(services.verifier, excerpts, retrieval)
         metadata = {"confidence": retrieval.confidence, "would_answer": retrieval.would_answer,
                     "degraded": retrieval.degraded, **_handoff(settings, retrieval.would_answer)}
-        if retrieval.degraded:
-            yield protocol.data_status(DEGRADED_STATUS.get(retrieval.degraded, retrieval.degraded), "unavailable")
         if not retrieval.would_answer:
             # Below the floor the guides would be unrelated pages: say so instead, call no model.
             self.text.append(NOT_COVERED)
