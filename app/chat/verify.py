@@ -82,15 +82,35 @@ def _quoted(quote: str, excerpts: list[Excerpt]) -> bool:
     return any(squashed in " ".join(e.text.lower().split()) for e in excerpts)
 
 
-class GeminiVerifier:
-    name = "gemini"
+class _ModelVerifier:
+    """One bounded call to a chat model; a timeout, an error or a reply with no verdict is None (the
+    offline verdict stands). Subclasses say how their client is asked (`_reply`)."""
+
+    name = ""
 
     def __init__(self, client: Any, model: str, timeout_seconds: float) -> None:
         self.client = client
         self.model = model
         self.timeout_seconds = timeout_seconds
 
+    async def _reply(self, question: str, excerpts: list[Excerpt]) -> str:
+        raise NotImplementedError
+
     async def verify(self, question: str, excerpts: list[Excerpt]) -> AnswerCheck | None:
+        try:
+            text = await asyncio.wait_for(self._reply(question, excerpts), self.timeout_seconds)
+            return _logged(parse_verdict(text, excerpts, f"model:{self.name}"))
+        except (asyncio.CancelledError, GeneratorExit):
+            raise
+        except Exception as exc:  # noqa: BLE001 - the offline verdict stands
+            log.info("answer_verify_failed", error="timeout" if isinstance(exc, TimeoutError) else type(exc).__name__)
+            return None
+
+
+class GeminiVerifier(_ModelVerifier):
+    name = "gemini"
+
+    async def _reply(self, question: str, excerpts: list[Excerpt]) -> str:
         from google.genai import types
 
         config = types.GenerateContentConfig(
@@ -98,51 +118,26 @@ class GeminiVerifier:
             response_mime_type="application/json",
             automatic_function_calling=types.AutomaticFunctionCallingConfig(disable=True),
         )
-        try:
-            response = await asyncio.wait_for(
-                self.client.aio.models.generate_content(
-                    model=self.model, contents=verify_prompt(question, excerpts), config=config),
-                self.timeout_seconds,
-            )
-            return _logged(parse_verdict(response.text, excerpts, "model:gemini"))
-        except (asyncio.CancelledError, GeneratorExit):
-            raise
-        except Exception as exc:  # noqa: BLE001 - the offline verdict stands
-            log.info("answer_verify_failed", error="timeout" if isinstance(exc, TimeoutError) else type(exc).__name__)
-            return None
+        response = await self.client.aio.models.generate_content(
+            model=self.model, contents=verify_prompt(question, excerpts), config=config)
+        return response.text
 
 
-class OpenAIVerifier:
+class OpenAIVerifier(_ModelVerifier):
     name = "openai"
 
-    def __init__(self, client: Any, model: str, timeout_seconds: float) -> None:
-        self.client = client
-        self.model = model
-        self.timeout_seconds = timeout_seconds
-
-    async def verify(self, question: str, excerpts: list[Excerpt]) -> AnswerCheck | None:
+    async def _reply(self, question: str, excerpts: list[Excerpt]) -> str:
         messages = [{"role": "system", "content": VERIFY_INSTRUCTION},
                     {"role": "user", "content": verify_prompt(question, excerpts)}]
-
-        async def ask() -> str:
-            # Streamed, as the answer is: every OpenAI-compatible server (vLLM, Ollama) streams.
-            response = await self.client.chat.completions.create(
-                model=self.model, messages=messages, stream=True, temperature=0.0, max_tokens=400)
-            parts = []
-            async for chunk in response:
-                delta = chunk.choices[0].delta.content if chunk.choices else None
-                if delta:
-                    parts.append(delta)
-            return "".join(parts)
-
-        try:
-            text = await asyncio.wait_for(ask(), self.timeout_seconds)
-            return _logged(parse_verdict(text, excerpts, "model:openai"))
-        except (asyncio.CancelledError, GeneratorExit):
-            raise
-        except Exception as exc:  # noqa: BLE001 - the offline verdict stands
-            log.info("answer_verify_failed", error="timeout" if isinstance(exc, TimeoutError) else type(exc).__name__)
-            return None
+        # Streamed, as the answer is: every OpenAI-compatible server (vLLM, Ollama) streams.
+        response = await self.client.chat.completions.create(
+            model=self.model, messages=messages, stream=True, temperature=0.0, max_tokens=400)
+        parts = []
+        async for chunk in response:
+            delta = chunk.choices[0].delta.content if chunk.choices else None
+            if delta:
+                parts.append(delta)
+        return "".join(parts)
 
 
 def _logged(check: AnswerCheck | None) -> AnswerCheck | None:
