@@ -61,6 +61,20 @@ def widget(page):
     return page.locator("docs-chat")
 
 
+def wait_until_answered(page) -> None:
+    """The stream has ended: the widget's Stop button is hidden again."""
+    page.wait_for_function(
+        "() => !document.querySelector('docs-chat').shadowRoot.querySelector('.stop').offsetParent"
+    )
+
+
+def ask(page, question: str) -> None:
+    box = widget(page).get_by_label("Your question")
+    box.fill(question)
+    box.press("Enter")
+    wait_until_answered(page)
+
+
 def test_ask_restore_clear_and_rate_limit(demo_server, browser) -> None:
     OUTPUT.mkdir(exist_ok=True)
     context = browser.new_context(viewport={"width": 1280, "height": 900})
@@ -76,9 +90,7 @@ def test_ask_restore_clear_and_rate_limit(demo_server, browser) -> None:
     box.press("Enter")
     summary = widget(page).locator(".assistant .summary").last
     summary.wait_for(state="visible")
-    page.wait_for_function(
-        "() => !document.querySelector('docs-chat').shadowRoot.querySelector('.stop').offsetParent"
-    )
+    wait_until_answered(page)
     assert page.evaluate("window.__order") == ["guides", "summary"]
     guide = widget(page).locator(".assistant .guides a").first
     assert guide.text_content() == "Chat widget" and "/docs/widget#embed-the-widget" in guide.get_attribute("href")
@@ -101,12 +113,7 @@ def test_ask_restore_clear_and_rate_limit(demo_server, browser) -> None:
     assert widget(page).locator(".msg").count() == 0
 
     for question in ("run a sync", "colors"):
-        box = widget(page).get_by_label("Your question")
-        box.fill(question)
-        box.press("Enter")
-        page.wait_for_function(
-            "() => !document.querySelector('docs-chat').shadowRoot.querySelector('.stop').offsetParent"
-        )
+        ask(page, question)
     notice = widget(page).locator(".notice.error").last
     notice.wait_for(state="visible")
     assert "come back" in notice.text_content()
@@ -222,11 +229,7 @@ def test_at_360px_the_placeholder_fits_and_a_rate_limit_notice_is_scrolled_into_
       for (let i = 0; i < 12; i++) { el.addUser('earlier question ' + i); el.addAssistant([], 'An earlier answer.\\n\\nWith two paragraphs.'); }
     }""")
     for question in ("run a sync", "colors", "embed the widget"):
-        box.fill(question)
-        box.press("Enter")
-        page.wait_for_function(
-            "() => !document.querySelector('docs-chat').shadowRoot.querySelector('.stop').offsetParent"
-        )
+        ask(page, question)
     notice = widget(page).locator(".notice.error").last
     notice.wait_for(state="visible")
     assert "come back" in notice.text_content()
