@@ -334,14 +334,15 @@ async def term_evidence(
                and is_specific_word(r["word"], first=r["n"] == 1)]
     seen: set[str] = set()
     context = error_context(question) if ERROR_CONTEXT else []
-    for term in [*unknown, *literals(question), *names(question)]:
+    named = names(question)
+    for term in [*unknown, *literals(question), *named]:
         if term.lower() not in seen and not any(term.lower() in s.lower().split() for s in evidence.specific):
             seen.add(term.lower())
             if _only_in_context(term, question, context):
                 evidence.context.append(term)
                 continue
             evidence.specific.append(term)
-    evidence.names = [n for n in names(question) if n in evidence.specific and n not in unknown]
+    evidence.names = [n for n in named if n in evidence.specific and n not in unknown]
     text = "\n".join(s[1] for s in sections)
     outside = []
     for term in evidence.specific:
