@@ -190,7 +190,7 @@ async def _check_server(url: str) -> None:
     """pgvector is there, and the schema is not from a newer docschat (before upgrade or downgrade)."""
     from app.db.migrate import known_revision
     from app.db.pool import connect
-    from app.db.status import check_vector_available
+    from app.db.migrate import check_vector_available
 
     async with connect(url) as conn:
         await check_vector_available(conn)

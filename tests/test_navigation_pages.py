@@ -13,7 +13,7 @@ import pytest
 from app.config import Settings, get_settings
 from app.corpus.compose import compose_files
 from app.search.fusion import FusedHit
-from app.search.legs import Hit
+from app.search.hits import Hit
 from app.search.pages import is_navigation, select_pages
 from tests.conftest import REPO_ROOT, SHARED
 

@@ -18,9 +18,9 @@ import asyncpg
 
 from app.chat import stream_protocol as protocol
 from app.chat.answer_deadline import within_deadlines
-from app.chat.answerers import NOT_COVERED, NOT_FOUND, Answerer, Excerpt, SourcesFound
+from app.chat.answerers import NOT_COVERED, NOT_FOUND, Answerer, SourcesFound
 from app.chat.code_tools import code_tools, tool_calls_with_code, visible_code_trees
-from app.chat.excerpts import ExcerptBounds, select_excerpts
+from app.chat.excerpts import Excerpt, ExcerptBounds, select_excerpts
 from app.chat.gaps import record_gap
 from app.chat.sessions import ChatMessage, add_message, list_messages, upsert_session
 from app.chat.tools import SearchDocsTool, ToolBox, ToolStatus, with_statuses

@@ -103,6 +103,19 @@ async def current_revision(conn) -> str | None:
 
 
 
+async def check_vector_available(conn) -> None:
+    """Fail with instructions when the server cannot provide pgvector (a precondition of every
+    migration: the first revision creates the extension)."""
+    installed = await conn.fetchval("select 1 from pg_catalog.pg_extension where extname = 'vector'")
+    available = await conn.fetchval("select 1 from pg_catalog.pg_available_extensions where name = 'vector'")
+    if not installed and not available:
+        raise DatabaseError(
+            "the database server has no 'vector' extension (pgvector). Install it on the server "
+            "(Debian/Ubuntu: apt-get install postgresql-<version>-pgvector; or use the pgvector/pgvector "
+            "Docker image, or Supabase), or unset DATABASE_URL to use the embedded server"
+        )
+
+
 async def known_revision(conn) -> str | None:
     """current_revision, or DatabaseError when a newer docschat wrote it (a rolling deploy, an old
     worker restarted): this one's `db upgrade` cannot help there, and alembic would blame the target."""
@@ -121,7 +134,6 @@ async def ensure_schema(database_url: str) -> None:
     import asyncio
 
     from app.db.pool import connect
-    from app.db.status import check_vector_available
 
     async with connect(database_url) as conn:
         await check_vector_available(conn)

@@ -21,7 +21,8 @@ from app.logging import get_logger
 from app.metrics import observe_retrieval
 from app.search.confidence import Evidence, Floors, Judgment, judge
 from app.search.fusion import FusedHit, apply_weights, evidence_fusion
-from app.search.legs import Hit, match_docs_sections, query_terms, search_docs_sections
+from app.search.hits import Hit
+from app.search.legs import match_docs_sections, query_terms, search_docs_sections
 from app.search.pages import (
     PageChoice,
     pages_both_legs_rank,
