@@ -328,7 +328,7 @@ def _audiences(audience: str | None, public_only: bool) -> list[str] | None:
 def compose_command(repo: Any, branch: str | None, docs_dir: str | None, as_json: bool) -> None:
     """Read the docs from git and print their chunks."""
     from app.corpus.compose import ComposeResult
-    from app.sync import SyncReport, compose_sources
+    from app.indexing.sync import SyncReport, compose_sources
 
     report = SyncReport()  # the sync's own compose step: the same warnings, a bad source skipped
     result = ComposeResult.merged(compose_sources(_sources(repo, branch, docs_dir, syncing=False).sources, get_settings(), report))
@@ -393,7 +393,7 @@ def sync_with_progress(
     """One recorded sync job of `sources` (the job lock keeps it alone; `docschat status` shows it),
     with the configured provider, the disk cache and a progress bar on a terminal."""
     from app.embeddings.providers import get_embedding_provider
-    from app.ops.jobs import claim_sync_job, run_sync_job
+    from app.indexing.jobs import claim_sync_job, run_sync_job
 
     provider = get_embedding_provider(settings)
     progress, update = make_progress(label)
@@ -669,7 +669,7 @@ def status_command(as_json: bool) -> None:
     """Per source pages, chunks, models, audiences and last sync; provider, scheduler, gaps, size."""
     from app.chat.services import build_answerer
     from app.embeddings.providers import get_embedding_provider
-    from app.ops.status import index_status
+    from app.indexing.status import index_status
 
     settings = get_settings()
     url = database_url()
@@ -742,7 +742,7 @@ def index_group() -> None:
 @click.option("--yes", is_flag=True, help="Do not ask for confirmation.")
 def index_clear(source: str | None, yes: bool) -> None:
     """Delete every indexed chunk (or one source's); the next sync rebuilds them."""
-    from app.ops.index import clear_index
+    from app.indexing.clear import clear_index
 
     url = database_url()
     what = f"every chunk of source {source!r}" if source else "the whole index"

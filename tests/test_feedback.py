@@ -339,7 +339,7 @@ def _sync_sources() -> None:
     """Every configured source, as `docschat sync` does."""
     from app.db.pool import create_pool
     from app.sources import load_sources
-    from app.sync import sync_sources
+    from app.indexing.sync import sync_sources
 
     async def sync() -> None:
         settings = get_settings()

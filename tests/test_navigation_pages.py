@@ -112,7 +112,7 @@ def test_the_demo_lists_its_index_page_only_when_asked_about_it(clean_db, monkey
     from app.db.pool import create_pool
     from app.embeddings.local import local_model_installed
     from app.search.retrieve import build_retriever
-    from app.sync import sync_corpus
+    from app.indexing.sync import sync_corpus
 
     if not (PROJECT_ROOT / ".git").exists():
         pytest.skip("the project's docs are read through git; no .git here")

@@ -17,7 +17,7 @@ from app.embeddings.providers import get_embedding_provider
 from app.errors import ConfigError
 from app.search.retrieve import build_retriever
 from app.sources import Source, SourcesConfig, load_sources
-from app.sync import (
+from app.indexing.sync import (
     ExistingRow,
     StalePlanError,
     apply_plan,

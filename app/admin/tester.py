@@ -17,7 +17,7 @@ class BadTesterRequest(DocschatError):
     """The tester's question or audience is not usable."""
 
 
-def parse_audiences(raw: str | None) -> list[str] | None:
+def tester_audiences(raw: str | None) -> list[str] | None:
     """`a,b` → ["a", "b"]; empty → None (every audience: the operator's view)."""
     try:
         return parse_audience_filter(raw)

@@ -11,7 +11,7 @@ import asyncpg
 from app.config import Settings
 from app.embeddings.base import EmbeddingProvider
 from app.logging import get_logger
-from app.ops.jobs import SyncJob, Trigger, claim_sync_job, job_view, run_sync_job
+from app.indexing.jobs import SyncJob, Trigger, claim_sync_job, job_view, run_sync_job
 
 log = get_logger(__name__)
 
