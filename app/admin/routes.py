@@ -13,13 +13,13 @@ from litestar.handlers.base import BaseRouteHandler
 from litestar.params import FromPath, FromQuery
 
 from app.admin.auth import require_admin
+from app.admin.tester import BadTesterRequest, explain_retrieval, tester_audiences
 from app.chat.feedback import list_feedback, summarize
 from app.chat.gaps import clear_gaps, list_gaps
 from app.config import Settings
 from app.errors import ConfigError
 from app.indexing.jobs import SyncJobBusy
 from app.indexing.status import index_status
-from app.admin.tester import BadTesterRequest, explain_retrieval, tester_audiences
 from app.search.retrieve import RetrievalError
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"

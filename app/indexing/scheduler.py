@@ -12,10 +12,10 @@ import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from app.indexing.runner import SyncRunner
 from app.errors import DocschatError
-from app.logging import get_logger
 from app.indexing.jobs import SyncJobBusy
+from app.indexing.runner import SyncRunner
+from app.logging import get_logger
 
 log = get_logger(__name__)
 
