@@ -129,6 +129,15 @@ async def known_revision(conn) -> str | None:
     return current
 
 
+async def check_migratable(database_url: str) -> None:
+    """pgvector is there, and the schema is not from a newer docschat (before upgrade or downgrade)."""
+    from app.db.pool import connect
+
+    async with connect(database_url) as conn:
+        await check_vector_available(conn)
+        await known_revision(conn)
+
+
 async def ensure_schema(database_url: str) -> None:
     """Check that pgvector is available and migrate to head when behind (a no-op when current)."""
     import asyncio
