@@ -23,12 +23,11 @@ from app.cli.base import (
 )
 from app.cli.options import configured_sources, source_options
 from app.config import get_settings
-from app.corpus.compose import ComposeResult
 from app.embeddings.providers import get_embedding_provider
 from app.indexing.clear import clear_index
 from app.indexing.jobs import claim_sync_job, run_sync_job
 from app.indexing.status import index_status
-from app.indexing.sync import SyncReport, compose_sources
+from app.indexing.sync import compose_merged
 
 
 @main.command("compose")
@@ -36,9 +35,8 @@ from app.indexing.sync import SyncReport, compose_sources
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per chunk, then a summary line.")
 def compose_command(repo: Any, branch: str | None, docs_dir: str | None, as_json: bool) -> None:
     """Read the docs from git and print their chunks."""
-    report = SyncReport()  # the sync's own compose step: the same warnings, a bad source skipped
-    result = ComposeResult.merged(compose_sources(configured_sources(repo, branch, docs_dir, syncing=False).sources, get_settings(), report))
-    result.warnings = report.warnings
+    sources = configured_sources(repo, branch, docs_dir, syncing=False).sources
+    result, report = compose_merged(sources, get_settings())
     for warning in result.warnings:
         err_console.print(f"[yellow]warning:[/] {escape(warning)}", highlight=False, soft_wrap=True)
     if as_json:

@@ -389,6 +389,15 @@ def compose_sources(sources: Iterable[Source], settings: Settings, report: SyncR
     return composed
 
 
+
+def compose_merged(sources: Iterable[Source], settings: Settings) -> tuple[ComposeResult, SyncReport]:
+    """Every source composed as the sync composes it (the same warnings; one that cannot be read
+    is skipped and named in the report), the results merged into one (`docschat compose`)."""
+    report = SyncReport()
+    result = ComposeResult.merged(compose_sources(sources, settings, report))
+    result.warnings = report.warnings
+    return result, report
+
 async def sync_composed(
     pool: asyncpg.Pool,
     composed: list[ComposeResult],
