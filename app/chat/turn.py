@@ -27,12 +27,12 @@ from app.chat.tools import SearchDocsTool, ToolBox, ToolStatus, with_statuses
 from app.chat.verify import Verifier, apply_verifier, not_covered_line
 from app.config import Settings
 from app.corpus.code_tree import CodeTree
+from app.corpus.sources import Source
 from app.logging import get_logger
 from app.metrics import observe_turn
 from app.search.conversation import QueryRewriter, retrieve_in_conversation
 from app.search.retrieve import Retrieval, RetrievalError, Retriever
 from app.search.urls import absolute_url
-from app.sources import Source
 
 # Earlier user questions that may complete the latest one (app/search/standalone.py reads 3).
 RETRIEVAL_HISTORY_QUESTIONS = 3

@@ -13,10 +13,10 @@ from app.cli.base import console, main
 from app.cli.indexing import sync_with_progress
 from app.config import get_settings
 from app.corpus.compose import DocsSource
+from app.corpus.sources import SourcesConfig, config_path
 from app.db.embedded import embedded_server_running, stop_embedded_server
 from app.db.url import resolve_database_url
 from app.embeddings.local import local_model_installed
-from app.sources import SourcesConfig, config_path
 
 # The demo is one person trying it on their own machine: the production limits (5 questions an
 # hour, 10 a day) would stop them after five questions. Set RATE_LIMIT_PER_* to keep others.

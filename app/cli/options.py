@@ -11,7 +11,12 @@ import click
 from app.chat.gaps import BadDuration, parse_since
 from app.config import get_settings
 from app.corpus.compose import DocsSource
-from app.sources import SourcesConfig, config_path, load_sources, parse_audience_filter
+from app.corpus.sources import (
+    SourcesConfig,
+    config_path,
+    load_sources,
+    parse_audience_filter,
+)
 
 MODE_CHOICE = click.Choice(["hybrid", "keyword", "vector"])
 

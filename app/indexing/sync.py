@@ -21,12 +21,12 @@ import asyncpg
 from app.config import Settings
 from app.corpus.chunker import Chunk, drop_duplicate_ids
 from app.corpus.compose import ComposeResult, DocsSource, compose_corpus
+from app.corpus.sources import DEFAULT_AUDIENCE, Source, SourcesConfig
 from app.embeddings.base import MIN_SHORTENED_CHARS, EmbeddingProvider, embed_shortening
 from app.embeddings.cache import EmbeddingCache
 from app.errors import DocschatError, EmbeddingInputRefusedError, describe_error
 from app.logging import get_logger
 from app.metrics import record_sync
-from app.sources import DEFAULT_AUDIENCE, Source, SourcesConfig
 
 log = get_logger(__name__)
 

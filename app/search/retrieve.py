@@ -15,6 +15,7 @@ from typing import Literal
 import asyncpg
 
 from app.config import Settings
+from app.corpus.sources import SourcesConfig, load_sources
 from app.embeddings.base import load_provider
 from app.errors import DocschatError
 from app.logging import get_logger
@@ -33,7 +34,6 @@ from app.search.query_embedding import QueryEmbedder
 from app.search.reduce import reduce_question
 from app.search.rescue import Rescue, find_rescue, place_rescue
 from app.search.terms import clip_question
-from app.sources import SourcesConfig, load_sources
 from app.text import storable_text
 
 log = get_logger(__name__)
