@@ -76,6 +76,16 @@ def test_app_has_no_import_cycle() -> None:
     assert cycle is None, "import cycle: " + " -> ".join(cycle or [])
 
 
+def test_app_packages_have_no_import_cycle() -> None:
+    """Coarser: app's packages and top modules (app.corpus, app.search, app.config, …) as nodes.
+    Two packages that need each other (corpus and a top-level sources.py once) are one layer."""
+    packages: dict[str, set[str]] = {}
+    for module, targets in import_graph().items():
+        top = ".".join(module.split(".")[:2])
+        packages.setdefault(top, set()).update(".".join(t.split(".")[:2]) for t in targets)
+    cycle = find_cycle({top: targets - {top, "app"} for top, targets in packages.items()})
+    assert cycle is None, "import cycle between packages: " + " -> ".join(cycle or [])
+
 def test_the_cycle_finder_finds_a_cycle(tmp_path: Path) -> None:
     """The check itself: a package whose modules import each other, one of them from a function
     and the other under TYPE_CHECKING, is reported with the cycle's path."""
