@@ -24,8 +24,8 @@ from app.embeddings.cache import EmbeddingCache, cache_path
 from app.embeddings.providers import get_embedding_provider
 from app.search.query_embedding import QueryEmbedder
 from app.search.retrieve import MODES, Retriever
-from app.sources import Source, SourcesConfig
-from app.sync import sync_sources
+from app.corpus.sources import Source, SourcesConfig
+from app.indexing.sync import sync_sources
 
 LINK = "https://github.com/docschat/docschat/blob/{commit}/{path}#L{start}-L{end}"
 _LINES = re.compile(r"/blob/[0-9a-f]+/(.+)#L(\d+)-L(\d+)$")

@@ -26,7 +26,7 @@ from app.db.pool import create_pool
 from app.embeddings.cache import EmbeddingCache, cache_path
 from app.search.eval import evaluate, load_eval_file
 from app.search.retrieve import build_retriever
-from app.sync import sync_corpus
+from app.indexing.sync import sync_corpus
 
 BASE_URLS = {"mintlify-docs": "https://mintlify.com/docs", "claude-docs": "https://docs.claude.com",
              "ray-docs": "https://docs.ray.io"}

@@ -21,7 +21,7 @@ from app.db.pool import create_pool
 from app.embeddings.cache import EmbeddingCache, cache_path
 from app.search.eval import evaluate, load_eval_file
 from app.search.retrieve import MODES, build_retriever
-from app.sync import sync_corpus
+from app.indexing.sync import sync_corpus
 
 
 async def run(url: str, repo: Path, questions: Path, k: int, home: Path) -> list[dict[str, object]]:

@@ -31,7 +31,7 @@ from app.db.pool import create_pool
 from app.embeddings.cache import EmbeddingCache, cache_path
 from app.search.eval import evaluate, load_eval_file
 from app.search.retrieve import build_retriever
-from app.sync import sync_corpus
+from app.indexing.sync import sync_corpus
 
 BASE_URLS = {"claude-docs": "https://docs.claude.com", "ray-docs": "https://docs.ray.io"}
 OTHER_BASE_URL = "https://docs.example.com"  # a corpus without a question set: refusals only

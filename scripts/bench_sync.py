@@ -20,7 +20,7 @@ from app.db.migrate import ensure_schema
 from app.db.pool import create_pool
 from app.embeddings.cache import EmbeddingCache
 from app.embeddings.providers import get_embedding_provider
-from app.sync import sync_corpus
+from app.indexing.sync import sync_corpus
 
 
 async def run(repo: Path, url: str, home: Path, provider_name: str) -> dict[str, object]:

@@ -75,7 +75,7 @@ def seed_docs(database_url: str, files: dict[str, str]) -> None:
     from app.corpus.compose import compose_files
     from app.db.pool import create_pool
     from app.embeddings.providers import get_embedding_provider
-    from app.sync import sync_chunks
+    from app.indexing.sync import sync_chunks
 
     async def go() -> None:
         pool = await create_pool(database_url)

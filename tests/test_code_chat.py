@@ -10,8 +10,8 @@ import pytest
 
 from app.chat.stream_protocol import parse_sse
 from app.config import get_settings
-from app.sources import load_sources
-from app.sync import sync_sources
+from app.corpus.sources import load_sources
+from app.indexing.sync import sync_sources
 from tests.helpers import commit_all, git, make_docs_repo, write_files
 
 DATA = Path(__file__).parent / "data" / "code"

@@ -18,7 +18,7 @@ from app.corpus.chunker import Page, chunk_page, github_slug
 from app.corpus.compose import DocsSource, compose_corpus, compose_files
 from app.corpus.fences import split_fenced
 from app.corpus.markdown import shown_markdown
-from app.sources import Source
+from app.corpus.sources import Source
 from tests.conftest import SHARED
 from tests.helpers import commit_all, copy_tree_as_repo, make_docs_repo, write_files
 

@@ -36,7 +36,7 @@ from app.search.eval import EvalFileError, evaluate, load_eval_file
 from app.search.retrieve import build_retriever
 from app.search.rewrite import GeminiQueryRewriter
 from app.search.standalone import dependency_cue, standalone_query
-from app.sync import sync_chunks
+from app.indexing.sync import sync_chunks
 
 BASE = "http://127.0.0.1:8000"
 LONG_CODE = "```bash\n" + "\n".join(f"docschat step-{i} --flag value-{i}" for i in range(60)) + "\n```"

@@ -12,7 +12,7 @@ from app.config import get_settings
 from app.corpus.compose import DocsSource
 from app.db.pool import create_pool
 from app.embeddings.providers import get_embedding_provider
-from app.sync import sync_corpus
+from app.indexing.sync import sync_corpus
 from tests.helpers import make_docs_repo
 from tests.test_chat import DOCS, seed
 

@@ -13,7 +13,7 @@ import pytest
 from app.config import Settings, get_settings
 from app.corpus.compose import compose_files
 from app.search.fusion import FusedHit
-from app.search.legs import Hit
+from app.search.hits import Hit
 from app.search.pages import is_navigation, select_pages
 from tests.conftest import REPO_ROOT, SHARED
 
@@ -112,7 +112,7 @@ def test_the_demo_lists_its_index_page_only_when_asked_about_it(clean_db, monkey
     from app.db.pool import create_pool
     from app.embeddings.local import local_model_installed
     from app.search.retrieve import build_retriever
-    from app.sync import sync_corpus
+    from app.indexing.sync import sync_corpus
 
     if not (PROJECT_ROOT / ".git").exists():
         pytest.skip("the project's docs are read through git; no .git here")

@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from app.cli import main
 from app.config import get_settings
-from app.ops.jobs import SYNC_JOB_LOCK_KEY
+from app.indexing.jobs import SYNC_JOB_LOCK_KEY
 from tests.helpers import commit_all, git, make_docs_repo, write_files
 from tests.test_admin import DOCS
 
@@ -257,7 +257,7 @@ async def test_a_refused_claim_names_the_job_that_won_or_takes_the_lock_once_fre
     scheduler re-check that found nothing to do refused a reindex the same way."""
     import uuid
 
-    from app.ops.jobs import SyncJobBusy, claim_sync_job, run_sync_job
+    from app.indexing.jobs import SyncJobBusy, claim_sync_job, run_sync_job
 
     settings = get_settings()
     winner = uuid.uuid4()

@@ -18,7 +18,8 @@ from app.config import get_settings
 from app.db.pool import connect
 from app.embeddings.base import pad_vector
 from app.search.fusion import FusedHit, evidence_fusion, reciprocal_rank_fusion
-from app.search.legs import Coverage, Hit, match_docs_sections, search_docs_sections
+from app.search.hits import Coverage, Hit
+from app.search.legs import match_docs_sections, search_docs_sections
 from app.search.pages import (
     OVERVIEW_SHARE,
     pages_both_legs_rank,

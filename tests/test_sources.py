@@ -16,8 +16,8 @@ from app.corpus.compose import compose_files
 from app.embeddings.providers import get_embedding_provider
 from app.errors import ConfigError
 from app.search.retrieve import build_retriever
-from app.sources import Source, SourcesConfig, load_sources
-from app.sync import (
+from app.corpus.sources import Source, SourcesConfig, load_sources
+from app.indexing.sync import (
     ExistingRow,
     StalePlanError,
     apply_plan,
@@ -206,7 +206,7 @@ async def test_source_weights_and_path_boosts_change_the_order(pool, keyword_onl
     page = "---\ntitle: Webhooks\naudience: public\n---\nConfigure a webhook endpoint for events.\n"
     docs = make_docs_repo(tmp_path / "docs", {"webhooks.mdx": page})
     help_repo = make_docs_repo(tmp_path / "help", {"help/webhooks.mdx": page})
-    from app.sources import Boost
+    from app.corpus.sources import Boost
 
     retriever_for = lambda config: build_retriever(pool, get_settings()).__class__(  # noqa: E731
         pool, get_settings(), None, config

@@ -19,7 +19,7 @@ from app.embeddings.base import pad_vector
 from app.embeddings.cache import EmbeddingCache, cache_path
 from app.embeddings.providers import get_embedding_provider
 from app.errors import EmbeddingError
-from app.sync import SYNC_LOCK_KEY, SyncBusyError, SyncSourceError, sync_corpus
+from app.indexing.sync import SYNC_LOCK_KEY, SyncBusyError, SyncSourceError, sync_corpus
 from tests.fake_gemini import fake_vector
 from tests.helpers import commit_all, git, make_docs_repo, write_files
 

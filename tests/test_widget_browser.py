@@ -171,7 +171,7 @@ def test_demo_finds_the_widget_page_with_the_offline_model(clean_db, monkeypatch
     from app.db.pool import create_pool
     from app.embeddings.local import local_model_installed
     from app.search.retrieve import build_retriever
-    from app.sync import sync_corpus
+    from app.indexing.sync import sync_corpus
 
     if not (PROJECT_ROOT / ".git").exists():
         pytest.skip("the project's docs are read through git; no .git here")

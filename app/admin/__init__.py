@@ -1,1 +1,1 @@
-"""The operator console: admin API and page (only with ADMIN_TOKEN), sync jobs and the scheduler."""
+"""The operator console: admin API and page (only with ADMIN_TOKEN), the retrieval tester."""

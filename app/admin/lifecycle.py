@@ -7,9 +7,9 @@ from dataclasses import dataclass
 import asyncpg
 from litestar.datastructures import State
 
-from app.admin.runner import SyncRunner
-from app.admin.scheduler import SyncScheduler
 from app.config import Settings
+from app.indexing.runner import SyncRunner
+from app.indexing.scheduler import SyncScheduler
 from app.rate_limit import ClientRateLimiter
 
 

@@ -1,4 +1,4 @@
-"""The admin API under /admin/api/ and the page at /admin: thin handlers over app.ops."""
+"""The admin API under /admin/api/ and the page at /admin: thin handlers over app.indexing and app.admin.tester."""
 
 from __future__ import annotations
 
@@ -13,13 +13,13 @@ from litestar.handlers.base import BaseRouteHandler
 from litestar.params import FromPath, FromQuery
 
 from app.admin.auth import require_admin
+from app.admin.tester import BadTesterRequest, explain_retrieval, tester_audiences
 from app.chat.feedback import list_feedback, summarize
 from app.chat.gaps import clear_gaps, list_gaps
 from app.config import Settings
 from app.errors import ConfigError
-from app.ops.jobs import SyncJobBusy
-from app.ops.status import index_status
-from app.ops.tester import BadTesterRequest, explain_retrieval, parse_audiences
+from app.indexing.jobs import SyncJobBusy
+from app.indexing.status import index_status
 from app.search.retrieve import RetrievalError
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
@@ -58,7 +58,7 @@ async def admin_test(
     state: State, q: FromQuery[str | None] = None, audience: FromQuery[str | None] = None
 ) -> Response[dict[str, Any]]:
     try:
-        result = await explain_retrieval(state.services.retriever, state.settings, q or "", parse_audiences(audience))
+        result = await explain_retrieval(state.services.retriever, state.settings, q or "", tester_audiences(audience))
     except BadTesterRequest as exc:
         return _error(400, "bad_request", str(exc))
     except RetrievalError as exc:

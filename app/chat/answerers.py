@@ -18,12 +18,13 @@ from typing import TYPE_CHECKING, Any, Protocol
 from google import genai
 from google.genai import types
 
+from app.chat.excerpts import Excerpt
 from app.chat.sessions import ChatMessage
 from app.corpus.fences import fence_marker, split_fenced
 from app.search.terms import words
 
 if TYPE_CHECKING:
-    from app.chat.tools import Source, ToolBox
+    from app.chat.tools import GuideLink, ToolBox
 
 # The whole reply when the retrieval's confidence is below the floor: no guides, no model call.
 NOT_COVERED = "The documentation doesn't cover this question, so I couldn't find an answer to it."
@@ -34,20 +35,10 @@ NOT_FOUND = (
 
 
 @dataclass(frozen=True)
-class Excerpt:
-    number: int  # 1-based, as listed in Relevant Guides
-    title: str
-    url: str
-    heading: str
-    text: str
-    breadcrumb: str = ""  # Page › Section › Subsection: where the excerpt sits in its page
-
-
-@dataclass(frozen=True)
 class SourcesFound:
     """Pages a tool found mid-answer: shown to the reader before the text that uses them."""
 
-    sources: list[Source]
+    sources: list[GuideLink]
 
 
 class Answerer(Protocol):

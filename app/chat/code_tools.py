@@ -14,8 +14,8 @@ import asyncpg
 from app.chat.tools import ToolOutcome, ToolStatus
 from app.corpus.code_source import code_tree
 from app.corpus.code_tree import CodePathError, CodeTree
+from app.corpus.sources import Source
 from app.errors import DocschatError
-from app.sources import Source
 
 # A turn with code tools makes at most this many model calls (the ToolBox allows one fewer tool calls).
 MAX_MODEL_STEPS = 5

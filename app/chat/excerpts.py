@@ -12,15 +12,27 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from app.chat.answerers import Excerpt
 from app.corpus.code import fenced_code_excerpt
 from app.corpus.fences import split_fenced
 from app.search.confidence import scaled_cosine
-from app.search.legs import Hit
+from app.search.hits import Hit
 from app.search.retrieve import Retrieval
 from app.search.urls import absolute_url
 
 CUT_MARK = "\n\n[…]"
+
+
+@dataclass(frozen=True)
+class Excerpt:
+    """A section as the answerer reads it (its own module: the answerers, the tools and the verifier
+    read it, and none should load google.genai to get a dataclass)."""
+
+    number: int  # 1-based, as listed in Relevant Guides
+    title: str
+    url: str
+    heading: str
+    text: str
+    breadcrumb: str = ""  # Page › Section › Subsection: where the excerpt sits in its page
 
 
 @dataclass(frozen=True)

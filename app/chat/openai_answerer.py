@@ -7,7 +7,8 @@ from typing import Any
 
 import openai
 
-from app.chat.answerers import SYSTEM_INSTRUCTION, Excerpt, format_excerpts
+from app.chat.answerers import SYSTEM_INSTRUCTION, format_excerpts
+from app.chat.excerpts import Excerpt
 from app.chat.sessions import ChatMessage
 from app.embeddings.openai_provider import describe_openai_error
 from app.errors import DocschatError

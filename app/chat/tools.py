@@ -23,8 +23,7 @@ from typing import Any, ClassVar, Protocol, TypeVar
 
 import asyncpg
 
-from app.chat.answerers import Excerpt
-from app.chat.excerpts import ExcerptBounds, select_excerpts
+from app.chat.excerpts import Excerpt, ExcerptBounds, select_excerpts
 from app.logging import get_logger
 from app.search.retrieve import RetrievalError, Retriever
 
@@ -32,7 +31,7 @@ log = get_logger(__name__)
 
 
 @dataclass(frozen=True)
-class Source:
+class GuideLink:
     """A page shown to the reader, numbered like the Relevant Guides."""
 
     number: int
@@ -44,7 +43,7 @@ class Source:
 @dataclass
 class ToolOutcome:
     response: dict[str, Any]  # what the model reads
-    sources: list[Source] = field(default_factory=list)  # new pages the reader should see
+    sources: list[GuideLink] = field(default_factory=list)  # new pages the reader should see
 
 
 @dataclass(frozen=True)
@@ -211,11 +210,11 @@ class SearchDocsTool:
             return ToolOutcome({"available": True, "status": "nothing in the documentation matches", "results": []})
         known = dict(self.numbering)
         excerpts = select_excerpts(retrieval, self.bounds, self.base_url, self.numbering, self.retriever.model)
-        sources: list[Source] = []
+        sources: list[GuideLink] = []
         for excerpt in excerpts:
             page_url = excerpt.url.split("#", 1)[0]
             if page_url not in known and all(s.number != excerpt.number for s in sources):
-                sources.append(Source(excerpt.number, excerpt.title, excerpt.url, excerpt.heading))
+                sources.append(GuideLink(excerpt.number, excerpt.title, excerpt.url, excerpt.heading))
         return ToolOutcome({"available": True, "status": "ok", "results": [_result(e) for e in excerpts]}, sources)
 
 

@@ -18,21 +18,21 @@ import asyncpg
 
 from app.chat import stream_protocol as protocol
 from app.chat.answer_deadline import within_deadlines
-from app.chat.answerers import NOT_COVERED, NOT_FOUND, Answerer, Excerpt, SourcesFound
+from app.chat.answerers import NOT_COVERED, NOT_FOUND, Answerer, SourcesFound
 from app.chat.code_tools import code_tools, tool_calls_with_code, visible_code_trees
-from app.chat.excerpts import ExcerptBounds, select_excerpts
+from app.chat.excerpts import Excerpt, ExcerptBounds, select_excerpts
 from app.chat.gaps import record_gap
 from app.chat.sessions import ChatMessage, add_message, list_messages, upsert_session
 from app.chat.tools import SearchDocsTool, ToolBox, ToolStatus, with_statuses
 from app.chat.verify import Verifier, apply_verifier, not_covered_line
 from app.config import Settings
 from app.corpus.code_tree import CodeTree
+from app.corpus.sources import Source
 from app.logging import get_logger
 from app.metrics import observe_turn
 from app.search.conversation import QueryRewriter, retrieve_in_conversation
 from app.search.retrieve import Retrieval, RetrievalError, Retriever
 from app.search.urls import absolute_url
-from app.sources import Source
 
 # Earlier user questions that may complete the latest one (app/search/standalone.py reads 3).
 RETRIEVAL_HISTORY_QUESTIONS = 3

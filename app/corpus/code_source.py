@@ -6,7 +6,7 @@ from app.corpus.chunker import Page
 from app.corpus.code import CodeComposeResult, compose_code_files, link_href
 from app.corpus.code_tree import CodeTree
 from app.corpus.git_source import normalize_docs_dir, read_docs_tree
-from app.sources import DEFAULT_CODE_LINK, Source
+from app.corpus.sources import DEFAULT_CODE_LINK, Source
 
 
 def compose_code_files_of(source: Source, files: dict[str, str], commit: str, *, max_chars: int) -> CodeComposeResult:

@@ -20,9 +20,9 @@ from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.git_source import read_docs_tree, resolve_commit
 from app.corpus.markdown import shown_markdown
 from app.corpus.snippets import is_snippet_path, resolve_snippets
+from app.corpus.sources import Source, source_from_settings
 from app.errors import DocschatError
 from app.globs import matches_any
-from app.sources import Source, source_from_settings
 
 PAGE_SUFFIXES = (".md", ".mdx")
 _H1 = re.compile(r"^#[ \t]+(\S.*)$", re.MULTILINE)  # the text starts at a non-space: no backtracking

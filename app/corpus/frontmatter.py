@@ -69,7 +69,7 @@ class FrontMatter:
         that the audience contradicts (an old `public: true` left beside a new `audience: internal`)
         raises ValueError naming it: the page is then internal, never the union of the two.
         """
-        from app.sources import parse_audiences
+        from app.corpus.sources import parse_audiences
 
         keys, public_keys = self._keys("audience", "audiences"), self._keys("public")
         repeated = [k for k in self.duplicates if k.strip().lower() in ("audience", "audiences", "public")]

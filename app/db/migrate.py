@@ -75,7 +75,7 @@ def _revision_named(revision: str) -> Iterator[None]:
 # Held by the connection that migrates (migrations/env.py): processes started together on a new
 # database (replicas, a server and a CI sync) migrate one after the other, and the later ones then
 # find the schema at head, where they raced and all but one failed with "already exists".
-MIGRATION_LOCK_KEY = 0x646F6373_63686174 + 16  # "docschat" (as app/sync.py's key) + 16
+MIGRATION_LOCK_KEY = 0x646F6373_63686174 + 16  # "docschat" (as app/indexing/sync.py's key) + 16
 
 
 def _scripts() -> ScriptDirectory:
@@ -103,6 +103,19 @@ async def current_revision(conn) -> str | None:
 
 
 
+async def check_vector_available(conn) -> None:
+    """Fail with instructions when the server cannot provide pgvector (a precondition of every
+    migration: the first revision creates the extension)."""
+    installed = await conn.fetchval("select 1 from pg_catalog.pg_extension where extname = 'vector'")
+    available = await conn.fetchval("select 1 from pg_catalog.pg_available_extensions where name = 'vector'")
+    if not installed and not available:
+        raise DatabaseError(
+            "the database server has no 'vector' extension (pgvector). Install it on the server "
+            "(Debian/Ubuntu: apt-get install postgresql-<version>-pgvector; or use the pgvector/pgvector "
+            "Docker image, or Supabase), or unset DATABASE_URL to use the embedded server"
+        )
+
+
 async def known_revision(conn) -> str | None:
     """current_revision, or DatabaseError when a newer docschat wrote it (a rolling deploy, an old
     worker restarted): this one's `db upgrade` cannot help there, and alembic would blame the target."""
@@ -116,12 +129,20 @@ async def known_revision(conn) -> str | None:
     return current
 
 
+async def check_migratable(database_url: str) -> None:
+    """pgvector is there, and the schema is not from a newer docschat (before upgrade or downgrade)."""
+    from app.db.pool import connect
+
+    async with connect(database_url) as conn:
+        await check_vector_available(conn)
+        await known_revision(conn)
+
+
 async def ensure_schema(database_url: str) -> None:
     """Check that pgvector is available and migrate to head when behind (a no-op when current)."""
     import asyncio
 
     from app.db.pool import connect
-    from app.db.status import check_vector_available
 
     async with connect(database_url) as conn:
         await check_vector_available(conn)

@@ -44,16 +44,3 @@ async def database_status(conn: asyncpg.Connection) -> dict[str, Any]:
         "rows": rows,
     }
 
-
-async def check_vector_available(conn: asyncpg.Connection) -> None:
-    """Fail with instructions when the server cannot provide pgvector."""
-    from app.errors import DatabaseError
-
-    installed = await conn.fetchval("select 1 from pg_catalog.pg_extension where extname = 'vector'")
-    available = await conn.fetchval("select 1 from pg_catalog.pg_available_extensions where name = 'vector'")
-    if not installed and not available:
-        raise DatabaseError(
-            "the database server has no 'vector' extension (pgvector). Install it on the server "
-            "(Debian/Ubuntu: apt-get install postgresql-<version>-pgvector; or use the pgvector/pgvector "
-            "Docker image, or Supabase), or unset DATABASE_URL to use the embedded server"
-        )

@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from app.search.legs import Hit
+from app.search.hits import Hit
 
 
 @dataclass

@@ -2,41 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import NamedTuple
-
 import asyncpg
 
+from app.search.hits import Coverage, Hit
 from app.search.proximity import rerank_by_proximity
 from app.text import storable_text
-
-
-class Coverage(NamedTuple):
-    """How much of the question's IDF weight a section holds (docs_term_coverage, sql/003)."""
-
-    share: float  # matched IDF / the question's total IDF
-    matched_idf: float
-    unseen_idf: float  # the IDF a term found in no visible section would have
-
-
-@dataclass(frozen=True)
-class Hit:
-    id: str
-    source: str
-    page: str
-    title: str
-    heading: str
-    breadcrumb: str
-    href: str
-    content: str
-    audiences: tuple[str, ...]
-    score: float  # full-text rank (higher is better) or cosine distance (lower is better)
-    coverage: Coverage | None = None  # of the question searched, when the leg was asked for it
-
-    @property
-    def page_key(self) -> str:
-        """Pages are per source: two sources may both have an index.mdx."""
-        return f"{self.source}:{self.page}"
 
 
 def _hits(rows: list[asyncpg.Record], score_column: str) -> list[Hit]:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 from app.corpus.fences import split_fenced
 from app.search.fusion import FusedHit, best_first
-from app.search.legs import Hit
+from app.search.hits import Hit
 from app.search.terms import names_page
 
 # The share of its page's best section that a page's overview gains in the order of sections.

@@ -15,10 +15,8 @@ from __future__ import annotations
 import itertools
 import re
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # legs.py calls this module: a runtime import would be circular
-    from app.search.legs import Hit
+from app.search.hits import Hit
 
 PROXIMITY_WEIGHT = 1.0  # a section holding every pair of the question, in order, counts double
 _STEM = 5

@@ -20,7 +20,8 @@ from dataclasses import dataclass
 import asyncpg
 
 from app.search.fusion import FusedHit
-from app.search.legs import Hit, search_docs_sections
+from app.search.hits import Hit
+from app.search.legs import search_docs_sections
 from app.search.pages import PageChoice
 
 RESCUE_TERMS = 5  # co-occurring words added to the question

@@ -15,13 +15,15 @@ from typing import Literal
 import asyncpg
 
 from app.config import Settings
+from app.corpus.sources import SourcesConfig, load_sources
 from app.embeddings.base import load_provider
 from app.errors import DocschatError
 from app.logging import get_logger
 from app.metrics import observe_retrieval
 from app.search.confidence import Evidence, Floors, Judgment, judge
 from app.search.fusion import FusedHit, apply_weights, evidence_fusion
-from app.search.legs import Hit, match_docs_sections, query_terms, search_docs_sections
+from app.search.hits import Hit
+from app.search.legs import match_docs_sections, query_terms, search_docs_sections
 from app.search.pages import (
     PageChoice,
     pages_both_legs_rank,
@@ -32,7 +34,6 @@ from app.search.query_embedding import QueryEmbedder
 from app.search.reduce import reduce_question
 from app.search.rescue import Rescue, find_rescue, place_rescue
 from app.search.terms import clip_question
-from app.sources import SourcesConfig, load_sources
 from app.text import storable_text
 
 log = get_logger(__name__)

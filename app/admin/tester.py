@@ -7,17 +7,17 @@ from typing import Any
 from app.chat.answerers import format_excerpts
 from app.chat.turn import model_excerpts
 from app.config import Settings
+from app.corpus.sources import parse_audience_filter
 from app.errors import DocschatError
 from app.search.conversation import answer_check_of, retrieve_in_conversation
 from app.search.retrieve import Retriever
-from app.sources import parse_audience_filter
 
 
 class BadTesterRequest(DocschatError):
     """The tester's question or audience is not usable."""
 
 
-def parse_audiences(raw: str | None) -> list[str] | None:
+def tester_audiences(raw: str | None) -> list[str] | None:
     """`a,b` → ["a", "b"]; empty → None (every audience: the operator's view)."""
     try:
         return parse_audience_filter(raw)

@@ -21,12 +21,12 @@ import asyncpg
 from app.config import Settings
 from app.corpus.chunker import Chunk, drop_duplicate_ids
 from app.corpus.compose import ComposeResult, DocsSource, compose_corpus
+from app.corpus.sources import DEFAULT_AUDIENCE, Source, SourcesConfig
 from app.embeddings.base import MIN_SHORTENED_CHARS, EmbeddingProvider, embed_shortening
 from app.embeddings.cache import EmbeddingCache
 from app.errors import DocschatError, EmbeddingInputRefusedError, describe_error
 from app.logging import get_logger
 from app.metrics import record_sync
-from app.sources import DEFAULT_AUDIENCE, Source, SourcesConfig
 
 log = get_logger(__name__)
 
@@ -388,6 +388,15 @@ def compose_sources(sources: Iterable[Source], settings: Settings, report: SyncR
         composed.append(result)
     return composed
 
+
+
+def compose_merged(sources: Iterable[Source], settings: Settings) -> tuple[ComposeResult, SyncReport]:
+    """Every source composed as the sync composes it (the same warnings; one that cannot be read
+    is skipped and named in the report), the results merged into one (`docschat compose`)."""
+    report = SyncReport()
+    result = ComposeResult.merged(compose_sources(sources, settings, report))
+    result.warnings = report.warnings
+    return result, report
 
 async def sync_composed(
     pool: asyncpg.Pool,

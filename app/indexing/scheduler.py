@@ -1,6 +1,6 @@
 """The server's re-check loop: after SYNC_START_DELAY_SECONDS, then every SYNC_INTERVAL_SECONDS.
 
-Each check compares every source's branch head with its last synced commit (ops.jobs), so an
+Each check compares every source's branch head with its last synced commit (indexing.jobs), so an
 unchanged head costs one `git rev-parse` per source. With several server processes the sync lock
 lets one check at a time; the others skip that round.
 """
@@ -12,10 +12,10 @@ import time
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from app.admin.runner import SyncRunner
 from app.errors import DocschatError
+from app.indexing.jobs import SyncJobBusy
+from app.indexing.runner import SyncRunner
 from app.logging import get_logger
-from app.ops.jobs import SyncJobBusy
 
 log = get_logger(__name__)
 

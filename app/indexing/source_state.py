@@ -8,7 +8,7 @@ from dataclasses import asdict
 
 from app.config import Settings
 from app.corpus.git_source import resolve_commit
-from app.sources import Source
+from app.corpus.sources import Source
 
 
 def config_hash(source: Source, settings: Settings) -> str:

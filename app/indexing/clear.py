@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import asyncpg
 
-from app.ops.jobs import SYNC_JOB_LOCK_KEY, SyncJobBusy, running_job
-from app.sync import SYNC_LOCK_KEY
+from app.indexing.jobs import SYNC_JOB_LOCK_KEY, SyncJobBusy, running_job
+from app.indexing.sync import SYNC_LOCK_KEY
 
 
 async def clear_index(pool: asyncpg.Pool, source: str | None = None) -> int:

@@ -22,13 +22,13 @@ from typing import Any, Literal
 import asyncpg
 
 from app.config import Settings
+from app.corpus.sources import Source, SourcesConfig, load_sources
 from app.embeddings.base import EmbeddingProvider
 from app.embeddings.cache import EmbeddingCache, cache_path
 from app.errors import DocschatError, describe_error
+from app.indexing.source_state import config_hash, head_commit
+from app.indexing.sync import SYNC_LOCK_KEY, ProgressCallback, SyncReport, sync_sources
 from app.logging import get_logger
-from app.ops.sources import config_hash, head_commit
-from app.sources import Source, SourcesConfig, load_sources
-from app.sync import SYNC_LOCK_KEY, ProgressCallback, SyncReport, sync_sources
 
 log = get_logger(__name__)
 

@@ -10,8 +10,8 @@ import asyncpg
 
 from app.config import Settings
 from app.embeddings.base import EmbeddingProvider
+from app.indexing.jobs import SyncJob, Trigger, claim_sync_job, job_view, run_sync_job
 from app.logging import get_logger
-from app.ops.jobs import SyncJob, Trigger, claim_sync_job, job_view, run_sync_job
 
 log = get_logger(__name__)
 

@@ -9,10 +9,10 @@ from typing import Any
 import asyncpg
 
 from app.config import Settings
+from app.corpus.sources import load_sources
 from app.errors import DocschatError
-from app.ops.jobs import interrupted_job, running_job
-from app.ops.sources import head_commit
-from app.sources import load_sources
+from app.indexing.jobs import interrupted_job, running_job
+from app.indexing.source_state import head_commit
 
 _SCHEDULE = "select checked_at, next_check_at, checks from public.docs_sync_schedule"
 

@@ -1,0 +1,128 @@
+"""What every command shares: the root group, its error handling, output helpers, the database."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+import sys
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any, NoReturn, TypeVar
+
+import click
+from pydantic import ValidationError
+from rich.console import Console
+from rich.markup import escape
+from rich.text import Text
+
+from app.config import get_settings
+from app.db.pool import connect, create_pool
+from app.db.url import resolve_database_url
+from app.errors import DocschatError
+from app.logging import configure_logging
+
+T = TypeVar("T")
+console = Console(stderr=False)
+err_console = Console(stderr=True)
+
+
+def run_async(factory: Callable[[], Awaitable[T]]) -> T:
+    return asyncio.run(factory())
+
+
+# C0/C1 control characters but tab and newline: what a visitor typed (a question, a comment) must
+# not move the cursor, retitle or clear the operator's terminal. Rich keeps ESC as it is.
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+_C1 = re.compile("[\x7f-\x9f]")
+
+
+def visitor_text(text: str) -> Text:
+    """Text a visitor wrote, for a table: control characters shown as U+FFFD, never sent as such."""
+    return Text(_CONTROLS.sub("\ufffd", text))
+
+
+def print_json(obj: Any) -> None:
+    text = json.dumps(obj, ensure_ascii=False, default=str)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # a lone surrogate (from an eval line's "\ud800"): JSON escapes it
+        text = json.dumps(obj, default=str)
+    # JSON escapes C0 controls but not DEL and C1 (U+009B is a CSI to many terminals): escaped here,
+    # where they can only be inside strings.
+    click.echo(_C1.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
+
+
+class DocschatGroup(click.Group):
+    """Turns known failures into one line on stderr and exit code 1, never a traceback."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        # A script that asked for --json reads stdout: it gets the error as JSON there too.
+        ctx.meta["docschat_json"] = "--json" in (args[: args.index("--")] if "--" in args else args)
+        return super().parse_args(ctx, args)
+
+    def invoke(self, ctx: click.Context) -> Any:
+        as_json = bool(ctx.meta.get("docschat_json"))
+        try:
+            return super().invoke(ctx)
+        except click.UsageError as exc:  # click prints it on stderr and exits 2; a script reads stdout
+            if as_json:
+                print_json({"error": exc.format_message()})
+            raise
+        except DocschatError as exc:
+            self._fail(str(exc), as_json)
+        except Exception as exc:  # pydantic ValidationError for settings, among others
+            if isinstance(exc, ValidationError):
+                problems = "; ".join(f"{'.'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors())
+                self._fail(f"invalid setting: {problems}", as_json)
+            raise
+
+    @staticmethod
+    def _fail(message: str, as_json: bool) -> NoReturn:
+        err_console.print(f"[bold red]error:[/] {escape(message)}", highlight=False, soft_wrap=True)
+        if as_json:
+            print_json({"error": message})
+        sys.exit(1)
+
+
+# Commands whose output is for a person reading the terminal: their info lines (a retrieval, a
+# sync's report) repeat what they print. Warnings still show; LOG_LEVEL, when set, wins.
+QUIET = frozenset({"ask", "demo"})
+
+
+@click.group(cls=DocschatGroup)
+@click.version_option(package_name="docschat")
+def main() -> None:
+    """docschat: hybrid search and chat over a product's documentation."""
+    try:
+        settings = get_settings()
+        level = settings.log_level
+        if "log_level" not in settings.model_fields_set and click.get_current_context().invoked_subcommand in QUIET:
+            level = "warning"
+    except (ValidationError, DocschatError):
+        level = "info"  # `--help` still works; the command itself reports the setting
+    configure_logging(level)
+
+
+def database_url() -> str:
+    return resolve_database_url(get_settings())
+
+
+async def open_pool(url: str) -> Any:
+    """A pool on the database, migrated to head first."""
+    # alembic: slow to import, kept off `docschat --help`
+    from app.db.migrate import ensure_schema
+
+    await ensure_schema(url)
+    return await create_pool(url, min_size=1, max_size=4)
+
+
+@contextlib.asynccontextmanager
+async def migrated_connection(url: str) -> AsyncIterator[Any]:
+    """One connection to the database, migrated to head first."""
+    # alembic: slow to import, kept off `docschat --help`
+    from app.db.migrate import ensure_schema
+
+    await ensure_schema(url)
+    async with connect(url) as conn:
+        yield conn

@@ -1,0 +1,101 @@
+"""`docschat demo`: the embedded database, this repository's docs/ synced offline, the demo page."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import click
+import uvicorn
+from rich.markup import escape
+
+from app import PROJECT_ROOT
+from app.cli.base import console, main
+from app.cli.indexing import sync_with_progress
+from app.config import get_settings
+from app.corpus.compose import DocsSource
+from app.corpus.sources import SourcesConfig, config_path
+from app.db.embedded import embedded_server_running, stop_embedded_server
+from app.db.url import resolve_database_url
+from app.embeddings.local import local_model_installed
+
+# The demo is one person trying it on their own machine: the production limits (5 questions an
+# hour, 10 a day) would stop them after five questions. Set RATE_LIMIT_PER_* to keep others.
+DEMO_RATE_LIMITS = {"rate_limit_per_hour": 100, "rate_limit_per_day": 1000}
+
+
+@main.command("demo")
+@click.option("--port", type=click.IntRange(1, 65535), default=None, help="Port to serve on (PORT, default 8000).")
+@click.option("--no-serve", is_flag=True, help="Prepare everything, then exit (used by tests).")
+def demo_command(port: int | None, no_serve: bool) -> None:
+    """Embedded database + this repository's docs/ synced offline + the demo page with the widget."""
+    settings = get_settings()
+    # A setting counts as chosen when the environment or .env gave it (pydantic's fields set).
+    chosen = settings.model_fields_set
+    if "embedding_provider" not in chosen and not settings.gemini_api_key:
+        # The demo runs offline: the packaged model when installed, keyword-only otherwise.
+        settings = settings.model_copy(update={"embedding_provider": "local" if local_model_installed() else "none"})
+    settings = settings.model_copy(update={k: v for k, v in DEMO_RATE_LIMITS.items() if k not in chosen})
+
+    if (path := config_path(settings)) is not None:
+        # Its "docs" would take the place of the file's sources in the same database: refused before
+        # the database is resolved (which may start the embedded server).
+        raise click.UsageError(f"the demo syncs this repository's docs/ as its only source; the sources come from "
+                               f"{path}: run it with another DOCSCHAT_HOME and no DOCSCHAT_CONFIG")
+    embedded = not settings.database_url
+    started_here = embedded and not embedded_server_running(settings.docschat_home)
+    if embedded:
+        console.print(escape(f"starting the embedded Postgres in {settings.docschat_home / 'pg'}"
+                             if started_here else f"using the embedded Postgres in {settings.docschat_home / 'pg'}"),
+                      highlight=False, soft_wrap=True)
+    else:
+        console.print("database: DATABASE_URL", soft_wrap=True)
+    database = settings  # the settings that say which Postgres to stop, whatever the demo changes later
+    # Ctrl+C (or a failure) at any step after this, the first sync included, stops the Postgres the
+    # demo started: a newcomer who gives up during the model load is not left a server running.
+    try:
+        url = resolve_database_url(settings)
+        if settings.embedding_provider == "local":
+            console.print("loading the offline embedding model (10–30 s on a first run)", highlight=False, soft_wrap=True)
+        source = DocsSource(PROJECT_ROOT, "HEAD", "docs").to_source(settings)  # the current branch, as committed
+        # `only`: the rows of any other source in this database stay (a sync of all deletes them).
+        report = sync_with_progress(url, SourcesConfig((source,)), settings, "embedding docs/", wait_for_lock=True,
+                                    only=source.name)
+        console.print(
+            f"indexed docs/: {report.pages} pages, {report.chunks} sections ({report.new} new, {report.changed} changed, "
+            f"{report.unchanged} unchanged, {report.deleted} deleted); embeddings: "
+            f"{report.embedding_model or 'none (keyword search only)'}",
+            highlight=False, soft_wrap=True,
+        )
+        if no_serve:
+            return
+        # litestar, google.genai: slow to import, kept off `docschat --help`
+        from app.server import create_app
+
+        port = port or settings.port
+        if "docs_base_url" not in chosen:
+            # The demo serves the docs itself: guide links point at this server.
+            settings = settings.model_copy(update={"docs_base_url": f"http://127.0.0.1:{port}"})
+        stops = "the demo and its database" if started_here else "the demo"
+        relaxed = any(name not in chosen for name in DEMO_RATE_LIMITS)
+        whose = " (the demo's limits; RATE_LIMIT_PER_HOUR and RATE_LIMIT_PER_DAY set others)" if relaxed else ""
+        console.print(f"\n[bold green]docschat demo:[/] open [bold]http://127.0.0.1:{port}[/] and ask a question"
+                      f"   (Ctrl+C stops {stops})\n"
+                      f"  up to {settings.rate_limit_per_hour} questions an hour and {settings.rate_limit_per_day} a day "
+                      f"per client{whose}\n"
+                      "  another port: PORT=8080 make demo;  the command line: .venv/bin/docschat --help\n",
+                      highlight=False, soft_wrap=True)
+        uvicorn.run(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
+    finally:
+        _stop_demo_database(database, started_here)
+
+
+def _stop_demo_database(settings: Any, started_here: bool) -> None:
+    """At the demo's exit: stop the embedded Postgres it started; say how to stop one it found running."""
+    if settings.database_url:
+        return
+    if started_here:
+        if stop_embedded_server(settings.docschat_home) is not None:
+            console.print("stopped the embedded Postgres", highlight=False, soft_wrap=True)
+    else:
+        console.print("the embedded Postgres was running before the demo and keeps running: docschat db stop "
+                      "stops it", highlight=False, soft_wrap=True)

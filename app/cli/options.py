@@ -1,0 +1,79 @@
+"""Options several commands share: where the docs are read, and who is asking."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import click
+
+from app.chat.gaps import BadDuration, parse_since
+from app.config import get_settings
+from app.corpus.compose import DocsSource
+from app.corpus.sources import (
+    SourcesConfig,
+    config_path,
+    load_sources,
+    parse_audience_filter,
+)
+
+MODE_CHOICE = click.Choice(["hybrid", "keyword", "vector"])
+
+
+def source_options(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--repo, --branch and --docs-dir, shared by compose and sync (defaults from settings)."""
+    command = click.option("--docs-dir", default=None, help="Docs folder in the repository (DOCS_DIR).")(command)
+    command = click.option("--branch", default=None, help="Branch or revision to read (BRANCH).")(command)
+    command = click.option(
+        "--repo", type=click.Path(file_okay=False, path_type=Path), default=None,
+        help="Git repository holding the docs (DOCS_REPO).",
+    )(command)
+    return command
+
+
+def configured_sources(repo: Any, branch: str | None, docs_dir: str | None, *, syncing: bool = True) -> Any:
+    """The configured sources; --repo/--branch/--docs-dir move the single environment source instead
+    (refused for a sync when the sources come from a file; compose only reads)."""
+    settings = get_settings()
+    if repo is None and branch is None and docs_dir is None:
+        return load_sources(settings)
+    if syncing and (path := config_path(settings)) is not None:
+        # The sync deletes the rows of sources no longer configured: the single source these flags
+        # make would have replaced every source of the file, and deleted their rows.
+        raise click.UsageError(
+            f"--repo, --branch and --docs-dir move the single source of the environment, but the sources "
+            f"come from {path}: edit it, or pick one of its sources with --source"
+        )
+    return SourcesConfig((DocsSource.from_settings(settings, repo, branch, docs_dir).to_source(settings),))
+
+
+def audience_option(command: Callable[..., Any]) -> Callable[..., Any]:
+    """--audience a,b (default: every audience: these are the operator's tools) and --public-only."""
+    command = click.option("--public-only", is_flag=True, help="Same as --audience public (FLAG_PUBLIC forces it).")(command)
+    return click.option(
+        "--audience", "audience", default=None, metavar="A,B",
+        help="Search only what these audiences may see (default: everything).",
+    )(command)
+
+
+def audiences_of(audience: str | None, public_only: bool) -> list[str] | None:
+    """--audience and --public-only → the audiences to search as (None: every audience)."""
+    if public_only:
+        return ["public"]
+    if audience is not None and not audience.replace(",", " ").strip():
+        # Read as "no filter", `--audience "$AUDIENCE"` with the variable unset searched everything.
+        raise click.BadParameter("is empty: name an audience (like public), or leave the option out to search "
+                                 "what every audience may see", param_hint="--audience")
+    try:
+        return parse_audience_filter(audience)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--audience") from None
+
+
+def since_window(since: str | None) -> Any:
+    """--since (30m, 24h, 7d, 2w) → the window it names; None without it."""
+    try:
+        return parse_since(since) if since is not None else None
+    except BadDuration as exc:
+        raise click.UsageError(str(exc)) from None

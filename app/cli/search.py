@@ -1,0 +1,140 @@
+"""`docschat search` and `docschat eval`: retrieval from the terminal."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.markup import escape
+from rich.table import Table
+from rich.text import Text
+
+from app.cli.base import console, database_url, main, open_pool, print_json, run_async
+from app.cli.options import MODE_CHOICE, audience_option, audiences_of
+from app.config import get_settings
+from app.search.conversation import retrieve_in_conversation
+from app.search.eval import evaluate, load_eval_file
+from app.search.retrieve import ready_retriever
+
+
+@main.command("search")
+@click.argument("question")
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object.")
+@click.option("--explain", is_flag=True, help="Show each leg's ranks, fused scores and page decisions.")
+@click.option("--mode", type=MODE_CHOICE, default="hybrid", show_default=True)
+@audience_option
+@click.option("--history", "history", multiple=True, metavar="QUESTION",
+              help="An earlier question of the conversation (repeat, oldest first): searched as the chat does.")
+def search_command(
+    question: str, as_json: bool, explain: bool, mode: str, audience: str | None, public_only: bool,
+    history: tuple[str, ...],
+) -> None:
+    """Find the pages and excerpts that answer QUESTION."""
+    # google.genai: slow to import, kept off `docschat --help`
+    from app.search.rewrite import build_query_rewriter
+
+    audiences = audiences_of(audience, public_only)
+    settings = get_settings()
+    url = database_url()
+
+    async def go() -> Any:
+        async with await open_pool(url) as pool:
+            retriever = await ready_retriever(pool, settings, mode)
+            return await retrieve_in_conversation(
+                retriever, question, list(history), rewriter=build_query_rewriter(settings),
+                mode=mode, audiences=audiences, explain=explain,
+            )
+
+    retrieval = run_async(go)
+    if as_json:
+        print_json(retrieval.to_dict(explain=explain))
+        return
+    standalone = retrieval.standalone or {}
+    if explain or standalone.get("method", "as_asked") != "as_asked":
+        console.print(f"query: [bold]{escape(retrieval.question)}[/] ({standalone.get('method', 'as_asked')})", highlight=False)
+    if retrieval.degraded:
+        console.print(f"[yellow]degraded: {retrieval.degraded}[/] ({escape('; '.join(retrieval.errors.values()))})",
+                      highlight=False)
+    verdict = "would answer" if retrieval.would_answer else "[yellow]would not answer[/]"
+    console.print(f"confidence {retrieval.confidence:.3f} (floor {retrieval.floor:.2f}): {verdict}")
+    if not retrieval.pages:
+        console.print("no matching pages")
+    for number, page in enumerate(retrieval.pages, 1):
+        console.print(f"[bold]{number}. {escape(page.title)}[/] [dim]{escape(page.href)}[/]  score {page.score:.4f}",
+                      highlight=False)
+        excerpt = page.excerpt if len(page.excerpt) < 400 else page.excerpt[:400] + " …"
+        console.print(excerpt, markup=False, highlight=False)
+        console.print()
+    if explain:
+        _print_explain(retrieval)
+
+
+def _print_explain(retrieval: Any) -> None:
+    audiences = ", ".join(retrieval.audiences) if retrieval.audiences is not None else "every audience"
+    terms = Table("term", "ndoc", "idf", title=f"full-text terms (statistics as {audiences} see them)")
+    for term in retrieval.terms:
+        terms.add_row(Text(str(term["lexeme"])), str(term["ndoc"]), f"{term['idf']:.3f}")
+    console.print(terms)
+    table = Table("fused", "weight", "chunk", "keyword", "vector", title="fused ranking")
+    for item in retrieval.ranking[:20]:
+        table.add_row(
+            f"{item.score:.5f}", f"{item.weight:g}", Text(item.hit.id), str(item.ranks.get("keyword", "-")),
+            str(item.ranks.get("vector", "-")),
+        )
+    console.print(table)
+    pages = Table("source", "page", "weight", "score", "decision", title="pages")
+    for choice in retrieval.candidates:
+        pages.add_row(Text(choice.source), Text(choice.title), f"{choice.weight:g}", f"{choice.score:.5f}",
+                      Text(choice.reason))
+    console.print(pages)
+    console.print(f"confidence: {retrieval.to_dict(explain=True)['explain']['confidence']}", highlight=False)
+    console.print(f"timings (ms): {retrieval.timings_ms}")
+    if retrieval.standalone:
+        console.print(f"standalone query: {retrieval.standalone}", markup=False, highlight=False)
+
+
+@main.command("eval")
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--mode", type=MODE_CHOICE, default="hybrid", show_default=True)
+@click.option("--k", "k", type=click.IntRange(1, 50), default=3, show_default=True)
+@click.option("--json", "as_json", is_flag=True, help="Print one JSON object with per-question results.")
+@audience_option
+@click.option("--no-history", is_flag=True, help="Search every question alone, ignoring lines' \"history\".")
+def eval_command(
+    file: Any, mode: str, k: int, as_json: bool, audience: str | None, public_only: bool, no_history: bool
+) -> None:
+    """Score retrieval on FILE (JSON lines of {"question", "gold": [urls], "history"?: [earlier questions]})."""
+    # google.genai: slow to import, kept off `docschat --help`
+    from app.search.rewrite import build_query_rewriter
+
+    audiences = audiences_of(audience, public_only)
+    settings = get_settings()
+    items = load_eval_file(file)
+    url = database_url()
+
+    async def go() -> Any:
+        async with await open_pool(url) as pool:
+            retriever = await ready_retriever(pool, settings, mode)
+            return await evaluate(
+                retriever, items, mode=mode, k=k, base_url=settings.docs_base_url, audiences=audiences,
+                use_history=not no_history, rewriter=build_query_rewriter(settings),
+            )
+
+    report = run_async(go)
+    if as_json:
+        print_json(report)
+        return
+    console.print(f"{report['questions']} questions ({report['answerable']} answerable, "
+                  f"{report['unanswerable']} unanswerable), mode {mode}, k={k}")
+    if report["answerable"]:
+        console.print(
+            f"answerable: precision {report['precision']:.3f}  recall {report['recall']:.3f}  "
+            f"MRR {report['mrr']:.3f}  page recall {report['page_recall']:.3f}"
+        )
+        console.print(f"false refusal rate (answerable refused): {report['false_refusal_rate']:.3f}")
+    if report["unanswerable"]:
+        console.print(f"refusal rate (unanswerable refused): {report['refusal_rate']:.3f}")
+    for kind, row in report.get("refusal_by_kind", {}).items():
+        console.print(f"  {kind}: refused {row['refused']}/{row['questions']} ({row['refusal_rate']:.3f}), "
+                      f"answered partly {row['partly']}", highlight=False)

@@ -1,1 +1,0 @@
-"""Operations on the index: status, sync jobs (one at a time, recorded), re-checks, clearing."""

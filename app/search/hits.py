@@ -1,0 +1,38 @@
+"""A section one retrieval leg found, with the term coverage the confidence reads.
+
+Its own module: the legs (SQL), the proximity re-rank, the fusion and the excerpts all read it,
+and none of them should import another to get a dataclass.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import NamedTuple
+
+
+class Coverage(NamedTuple):
+    """How much of the question's IDF weight a section holds (docs_term_coverage, sql/003)."""
+
+    share: float  # matched IDF / the question's total IDF
+    matched_idf: float
+    unseen_idf: float  # the IDF a term found in no visible section would have
+
+
+@dataclass(frozen=True)
+class Hit:
+    id: str
+    source: str
+    page: str
+    title: str
+    heading: str
+    breadcrumb: str
+    href: str
+    content: str
+    audiences: tuple[str, ...]
+    score: float  # full-text rank (higher is better) or cosine distance (lower is better)
+    coverage: Coverage | None = None  # of the question searched, when the leg was asked for it
+
+    @property
+    def page_key(self) -> str:
+        """Pages are per source: two sources may both have an index.mdx."""
+        return f"{self.source}:{self.page}"
