@@ -5,36 +5,17 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
-from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 
+import asyncpg
 from alembic import command
 from alembic.config import Config
 from alembic.script import ScriptDirectory
 from alembic.util.exc import CommandError
 
-from app import PROJECT_ROOT
+from app.db.bundle import BUNDLE_PACKAGE_DIR, migration_root, sql_dir  # noqa: F401 - re-exported
+from app.db.repeatable import functions_current
 from app.errors import DatabaseError
-
-#: Where the wheel carries sql/, migrations/ and alembic.ini (copied there at build time, see setup.py).
-BUNDLE_PACKAGE_DIR = "_bundle"
-
-
-@lru_cache(maxsize=1)
-def migration_root() -> Path:
-    """The folder holding sql/, migrations/ and alembic.ini: inside the installed package, else the checkout.
-
-    An installed wheel has them in app/_bundle; an editable checkout has them at the repository root.
-    """
-    bundled = resources.files("app").joinpath(BUNDLE_PACKAGE_DIR)
-    if bundled.joinpath("alembic.ini").is_file():
-        return Path(str(bundled))
-    return PROJECT_ROOT
-
-
-def sql_dir() -> Path:
-    return migration_root() / "sql"
 
 
 def alembic_config(database_url: str) -> Config:
@@ -126,13 +107,31 @@ async def ensure_schema(database_url: str) -> None:
     async with connect(database_url) as conn:
         await check_vector_available(conn)
         current = await known_revision(conn)
-    if current != head_revision():
+        functions_stale = current == head_revision() and not await _functions_current(conn)
+    if current != head_revision() or functions_stale:
         # alembic's env runs its own event loop: keep it off ours.
         try:
             await asyncio.to_thread(upgrade, database_url)
         except Exception as exc:  # noqa: BLE001 - any migration failure becomes one clear line
             reason = str(getattr(exc, "orig", None) or exc).strip().splitlines()[0][:200]
+            needs = (
+                f"is at revision {current}, whose SQL functions differ from this docschat's sql/functions/"
+                if functions_stale
+                else f"is at revision {current or 'none'}, this docschat needs {head_revision()}"
+            )
             raise DatabaseError(
-                f"the database is at revision {current or 'none'}, this docschat needs {head_revision()}, and "
-                f"migrating failed ({reason}); run `docschat db upgrade` as the owner of the schema"
+                f"the database {needs}, and migrating failed ({reason}); run `docschat db upgrade` as the owner "
+                "of the schema"
             ) from None
+
+
+async def _functions_current(conn) -> bool:
+    """Whether sql/functions/ as this docschat carries them is applied (app/db/repeatable.py).
+
+    An app role that was granted before the checksum table existed cannot read it: then only the
+    revision can be compared (`docschat db upgrade` and `db grant-role` as the owner settle it).
+    """
+    try:
+        return await functions_current(conn)
+    except asyncpg.InsufficientPrivilegeError:
+        return True

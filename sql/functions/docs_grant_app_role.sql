@@ -1,16 +1,12 @@
--- Least privilege. Migrations run as the owner of the tables; the app can connect as a role that is
--- neither superuser nor owner. Applied by migrations/versions/2026_11_30_0005_production.py.
---
--- 1. anon and authenticated (Supabase's API roles) get no privilege at all on docschat's tables
---    (001 granted them read/write and relied on row-level security alone).
--- 2. public.docs_grant_app_role(role) grants an app role exactly what docschat needs, and gives it
---    its own row-level security policy on each table. RLS stays on: with no policy a non-owner
---    role sees no rows, so the app role gets a permissive policy of its own rather than BYPASSRLS
---    (a role attribute that would lift RLS on every table of the cluster, not only docschat's).
+-- Least privilege: docs_grant_app_role(role) grants an app role (neither superuser nor owner)
+-- exactly what docschat needs, with its own row-level security policy on each table, and
+-- docs_revoke_api_roles() takes every privilege on docschat's tables from Supabase's API roles
+-- (anon, authenticated). Both are the owner's only.
+--   select * from public.docs_grant_app_role('docschat_app');
 
 -- docschat's tables: every ordinary or partitioned table in schema public whose name starts with
 -- docs_ (later migrations add theirs under the same prefix, and are covered without editing this).
-create function public.docs_app_tables() returns setof text
+create or replace function public.docs_app_tables() returns setof text
 language sql
 stable
 set search_path = ''
@@ -24,7 +20,7 @@ $$;
 
 -- docs_revoke_api_roles(): revokes every privilege of anon and authenticated on docschat's tables
 -- (Supabase's default privileges grant new tables to them); returns the tables it went over.
-create function public.docs_revoke_api_roles() returns setof text
+create or replace function public.docs_revoke_api_roles() returns setof text
 language plpgsql
 set search_path = ''
 as $$
@@ -38,8 +34,6 @@ begin
 end
 $$;
 
-select count(*) from public.docs_revoke_api_roles();
-
 -- docs_grant_app_role(app_role): what the app needs, idempotent (run it again after each upgrade:
 -- tables added since get theirs). Returns one row per object: its name and the privileges given.
 --   usage on schema public; select, insert, update, delete on each docs_ table plus a policy
@@ -48,7 +42,7 @@ select count(*) from public.docs_revoke_api_roles();
 --   (the server checks the revision at start). No truncate, references, trigger,
 --   no DDL, no ownership. Functions are executable by PUBLIC (Postgres' default) and run with the
 --   caller's rights, so they need nothing more.
-create function public.docs_grant_app_role(app_role text) returns table (object text, privileges text)
+create or replace function public.docs_grant_app_role(app_role text) returns table (object text, privileges text)
 language plpgsql
 set search_path = ''
 as $$
@@ -120,6 +114,12 @@ begin
   if pg_catalog.to_regclass('public.alembic_version') is not null then
     execute format('grant select on table public.alembic_version to %I', app_role);
     object := 'table public.alembic_version'; privileges := 'select';
+    return next;
+  end if;
+  -- The checksums of sql/functions/ (app/db/repeatable.py): the server compares them at start.
+  if pg_catalog.to_regclass('public.docschat_sql_file') is not null then
+    execute format('grant select on table public.docschat_sql_file to %I', app_role);
+    object := 'table public.docschat_sql_file'; privileges := 'select';
     return next;
   end if;
 end

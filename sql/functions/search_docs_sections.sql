@@ -1,11 +1,19 @@
--- Back to the previous definitions: a null match_count is no limit again.
-
--- Back to sql/010_retrieval.sql's search_docs_sections.
+-- search_docs_sections: the sections `audiences` may see that match the question's terms, best
+-- first: at most match_count of them (null: 10). The rank is a sum over terms of IDF × ts_rank of that term alone (title >
+-- heading > body weights), so a section matching more, and rarer, terms ranks higher.
+-- Cost follows the rows touched, so candidates come from the rarest terms only (as in MaxScore):
+-- terms are taken rarest first while their rows add up to at most candidate_rows; every term
+-- then adds to the rank of those candidates. When even the rarest term is that common, the
+-- candidates are the sections holding both of the two rarest terms. A term in more than
+-- max_term_share of the visible sections is left out (design/retrieval-defaults.md), unless it is
+-- the question's rarest or in fewer than cheap_ndoc sections. match_count and audiences have no
+-- default: a call says how many and for whom (null audiences, said explicitly: every section).
+--   select id, title, rank from public.search_docs_sections('how do I embed the widget', 5, '{public}');
 create or replace function public.search_docs_sections(
   query_text text,
-  match_count integer default 10,
-  audiences text[] default null,
-  max_term_share float8 default 0.25,  /* #15: was 0.5 */
+  match_count integer,                 -- null: 10
+  audiences text[],                    -- who asks; null = every section
+  max_term_share float8 default 0.25,
   max_terms integer default 12,
   cheap_ndoc integer default 100,
   candidate_rows integer default 2000,
@@ -50,40 +58,10 @@ as $$
     cross join terms t
     group by c.id
     order by rank desc, c.id
-    limit match_count
+    limit coalesce(match_count, 10)
   )
   select d.id, d.source, d.page, d.title, d.heading, d.breadcrumb, d.href, d.content, d.audiences, r.rank
   from ranked r
   join public.docs_section d on d.id = r.id
   order by r.rank desc, d.id
-$$;
-
--- Back to sql/004_sources.sql's match_docs_sections.
-create or replace function public.match_docs_sections(
-  query_embedding public.vector(768),
-  model_name text,
-  match_count integer default 10,
-  audiences text[] default null
-) returns table (
-  id text, source text, page text, title text, heading text, breadcrumb text, href text, content text,
-  audiences text[], distance float8
-)
-language sql stable
-set search_path = ''
-set hnsw.iterative_scan = 'relaxed_order'
-set hnsw.ef_search = 100
-set enable_seqscan = off
-as $$
-  with nearest as materialized (
-    select d.id, d.source, d.page, d.title, d.heading, d.breadcrumb, d.href, d.content, d.audiences,
-           d.embedding operator(public.<=>) query_embedding as distance
-    from public.docs_section d
-    where d.embedding_model = model_name
-      and (match_docs_sections.audiences is null
-           or d.audiences operator(pg_catalog.&&) match_docs_sections.audiences)
-    order by d.embedding operator(public.<=>) query_embedding
-    limit match_count
-  )
-  -- relaxed_order may return near-ties out of order: sort the few rows found.
-  select * from nearest order by distance, id
 $$;

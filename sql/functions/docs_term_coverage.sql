@@ -1,9 +1,15 @@
--- Back to sql/003_judgment.sql's docs_term_coverage: the statistics follow `audiences`, the
--- sections returned do not.
+-- docs_term_coverage: for each given section, the share of the question's IDF weight that the
+-- section matches (0..1), with the matched and total weight and term counts, and unseen_idf, the
+-- IDF of a word no section contains (the highest; it grows with the corpus, as ln N). Term
+-- statistics are those of the sections `audiences` may see, as in search_docs_sections, and only
+-- those sections are returned. `audiences` has no default (null, said explicitly: every section).
+-- A question made of words the docs never use covers nothing. Unlike a ts_rank, the share is
+-- comparable across questions and corpora.
+--   select * from public.docs_term_coverage('how do I rotate an API key', array['docs:keys.mdx#rotate'], '{public}');
 create or replace function public.docs_term_coverage(
   query_text text,
   section_ids text[],
-  audiences text[] default null,
+  audiences text[],                     -- who asks (no default); null = every section
   max_terms integer default 32          -- the rarest terms of a long question carry its meaning
 ) returns table (
   id text, coverage float8, matched_idf float8, total_idf float8, matched_terms integer, total_terms integer,
@@ -42,5 +48,7 @@ as $$
     where d.search_vector operator(pg_catalog.@@) t.query
   ) m on true
   where d.id = any(section_ids)
+    and (docs_term_coverage.audiences is null
+         or d.audiences operator(pg_catalog.&&) docs_term_coverage.audiences)
   order by 2 desc, d.id
 $$;

@@ -1,21 +1,13 @@
--- Undo 008_code.sql: the vector as in 007_quality.sql, the question lexemes as in 004_sources.sql.
-create or replace function public.docs_section_search_vector(title text, heading text, breadcrumb text, content text)
-returns tsvector
-language sql immutable parallel safe
-set search_path = ''
-as $$
-  select pg_catalog.setweight(pg_catalog.to_tsvector('pg_catalog.english'::pg_catalog.regconfig, coalesce(title, '')), 'A')
-      || pg_catalog.setweight(pg_catalog.to_tsvector('pg_catalog.english'::pg_catalog.regconfig,
-           coalesce(heading, '') || ' ' || coalesce(pg_catalog.array_to_string(
-             (pg_catalog.string_to_array(breadcrumb, ' › '))[2:pg_catalog.cardinality(pg_catalog.string_to_array(breadcrumb, ' › ')) - 1],
-             ' '), '')), 'B')
-      || pg_catalog.setweight(pg_catalog.to_tsvector('pg_catalog.english'::pg_catalog.regconfig, coalesce(content, '')), 'C')
-$$;
-
+-- docs_query_lexemes: the question's search terms with their document frequency and IDF among
+-- the sections `audiences` may see, rarest first. Terms are words of 2+ characters (ip, m1, s3),
+-- identifiers spelled out in words (docs_identifier_words), stemmed, minus English stop words;
+-- any text is safe. `audiences` has no default: a call must say who asks (null, said explicitly,
+-- counts every section). A term in more than max_term_share of the sections is dropped.
+--   select * from public.docs_query_lexemes('how do I get the IP of the head node', '{public}');
 create or replace function public.docs_query_lexemes(
   query_text text,
-  audiences text[] default null,       -- who asks; null = every section counts
-  max_term_share float8 default 0.5,   -- drop terms found in more than this share of sections
+  audiences text[],                    -- who asks (no default); null = every section counts
+  max_term_share float8 default 0.25,  -- drop terms found in more than this share of sections
                                        -- (as BM25, whose IDF is ~0 there)...
   max_terms integer default 12,        -- ...and keep at most this many of the rarest;
   cheap_ndoc integer default 100       -- a term in fewer sections than this is cheap: never dropped
@@ -26,8 +18,8 @@ as $$
   with words as (
     select distinct w.word
     from pg_catalog.regexp_split_to_table(
-           pg_catalog.lower(pg_catalog.left(coalesce(query_text, ''), 4000)), '[^[:alnum:]]+') as w(word)
-    where pg_catalog.length(w.word) >= 3
+           pg_catalog.lower(public.docs_identifier_words(pg_catalog.left(coalesce(query_text, ''), 4000))), '[^[:alnum:]]+') as w(word)
+    where pg_catalog.length(w.word) >= 2
   ),
   lexemes as (
     select distinct l.lexeme
@@ -63,9 +55,3 @@ as $$
     and rarity <= max_terms
   order by rarity
 $$;
-
-drop table if exists public.docs_source_commit;
-update public.docs_section
-set search_vector = public.docs_section_search_vector(title, heading, breadcrumb, content);
-select public.refresh_docs_search_stats();
-drop function if exists public.docs_identifier_words(text);
