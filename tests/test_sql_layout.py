@@ -224,3 +224,14 @@ def test_one_step_down_and_up_and_down_to_base(fresh_database) -> None:
     migrate.upgrade(url)
     assert asyncio.run(_differences(url)) == []
 
+
+
+def test_a_database_at_a_squashed_revision_is_told_how_to_upgrade(fresh_database) -> None:
+    """Revisions 0001-0013 are gone from this docschat: alembic would say "Can't locate revision"."""
+    from app.errors import DatabaseError
+
+    url = fresh_database()
+    migrate.upgrade(url)
+    asyncio.run(_execute(url, "update public.alembic_version set version_num = '2026_11_30_0010'"))
+    with pytest.raises(DatabaseError, match="older than this docschat's first revision"):
+        asyncio.run(migrate.ensure_schema(url))

@@ -84,10 +84,24 @@ async def current_revision(conn) -> str | None:
 
 
 
+#: Revisions 0001 to 0013, squashed into the baseline 2026_12_02_0014 (design/sql-layout.md).
+SQUASHED_REVISIONS = frozenset({
+    "2026_11_29_0001", "2026_11_29_0002", "2026_11_30_0003", "2026_11_30_0004", "2026_11_30_0005",
+    "2026_11_30_0006", "2026_11_30_0007", "2026_11_30_0008", "2026_11_30_0009", "2026_11_30_0010",
+    "2026_12_01_0011", "2026_12_01_0012", "2026_12_01_0013",
+})
+
+
 async def known_revision(conn) -> str | None:
     """current_revision, or DatabaseError when a newer docschat wrote it (a rolling deploy, an old
     worker restarted): this one's `db upgrade` cannot help there, and alembic would blame the target."""
     current = await current_revision(conn)
+    if current in SQUASHED_REVISIONS:
+        raise DatabaseError(
+            f"the database is at revision {current}, older than this docschat's first revision "
+            "(2026_12_02_0014, which replaced 0001-0014): run `docschat db upgrade` with a docschat from before "
+            "December 3, 2026 first (it carries them all), then this one"
+        )
     if current is not None and not _is_known(current):
         raise DatabaseError(
             f"the database is at revision {current}, which this docschat does not know (it knows up to "
