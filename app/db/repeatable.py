@@ -20,7 +20,7 @@ from app.db.bundle import sql_dir
 #: Where the checksums of the applied files are kept (not a docs_ table: the app role reads it only).
 CHECKSUM_TABLE = "public.docschat_sql_file"
 
-_FUNCTION_NAME = re.compile(r"^create\s+(?:or\s+replace\s+)?function\s+public\.(\w+)\s*\(", re.I | re.M)
+_FUNCTION_NAME = re.compile(r"^create\s+(?:or\s+replace\s+)?function\s+public\.(\w+)\s*\(", re.IGNORECASE | re.MULTILINE)
 
 _CREATE_CHECKSUM_TABLE = f"""
 create table if not exists {CHECKSUM_TABLE} (
