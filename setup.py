@@ -2,7 +2,7 @@
 
 The folders stay at the repository root (the layout is part of the design); they are copied into
 the build tree here, so `pip install docschat-*.whl` can migrate a database. An editable install
-reads them from the checkout instead (app.db.migrate.migration_root).
+reads them from the checkout instead (app.db.bundle.migration_root).
 """
 
 from __future__ import annotations

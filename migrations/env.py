@@ -25,6 +25,22 @@ def _run(connection) -> None:
     context.configure(connection=connection, target_metadata=None, transaction_per_migration=True)
     with context.begin_transaction():
         context.run_migrations()
+    _apply_repeatable(connection)
+
+
+def _apply_repeatable(connection) -> None:
+    """The repeatable step: at head, sql/functions/ is applied (in one transaction) when a file changed.
+
+    Not after a downgrade, nor an upgrade that stopped short of head: the functions follow the files
+    of the newest schema only (design/sql-layout.md).
+    """
+    from alembic.script import ScriptDirectory
+
+    from migrations.sqlfile import apply_function_files
+
+    heads = set(ScriptDirectory.from_config(config).get_heads())
+    if heads and set(context.get_context().get_current_heads()) == heads:
+        apply_function_files(connection)
 
 
 async def _run_online() -> None:

@@ -1,5 +1,9 @@
 """${message}
 
+Tables, indexes and data only: functions and their triggers live in sql/functions/ and are applied
+after the upgrade reaches head (design/sql-layout.md). A downgrade that leaves a function reading a
+column it drops restores, in its .down.sql, the definition the older release needs.
+
 Revision ID: ${up_revision}
 Revises: ${down_revision | comma,n}
 """

@@ -191,7 +191,7 @@ def test_a_hostile_file_is_skipped_with_a_warning_and_the_others_indexed() -> No
     assert any("c/package.json" in w for w in result.warnings)
     assert "with_bom" in {c.symbol for c in result.chunks} and not any("bom.py" in w for w in result.warnings)
 
-# --- identifiers searchable by their words (sql/008_code.sql) ------------------------------------
+# --- identifiers searchable by their words (sql/functions/docs_identifier_words.sql) ------------------------------------
 
 from app.search.legs import search_docs_sections  # noqa: E402
 

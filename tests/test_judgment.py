@@ -127,7 +127,7 @@ async def test_term_coverage_is_the_matched_share_of_idf_weight(conn) -> None:
     await refresh(conn)
     rows = await conn.fetch(
         "select * from docs_term_coverage('How do I rotate a key in the console?', "
-        "array['keys.mdx#rotate', 'limits.mdx#tiers', 'p1.mdx#s'])"
+        "array['keys.mdx#rotate', 'limits.mdx#tiers', 'p1.mdx#s'], null)"
     )
     by_id = {r["id"]: r for r in rows}
     assert [r["id"] for r in rows][0] == "keys.mdx#rotate" and by_id["keys.mdx#rotate"]["coverage"] == pytest.approx(1.0)
@@ -136,11 +136,11 @@ async def test_term_coverage_is_the_matched_share_of_idf_weight(conn) -> None:
     assert 0 < by_id["p1.mdx#s"]["coverage"] < 0.2
     assert by_id["keys.mdx#rotate"]["unseen_idf"] > by_id["keys.mdx#rotate"]["matched_idf"] / 3
     unknown = await conn.fetchrow(
-        "select * from docs_term_coverage('rotate xyzzyplugh', array['keys.mdx#rotate'])"
+        "select * from docs_term_coverage('rotate xyzzyplugh', array['keys.mdx#rotate'], null)"
     )
     assert 0.3 < unknown["coverage"] < 0.7  # the word no section holds weighs the most
     for text in ["", "???", "'; drop table docs_section; --", "x" * 5000]:
-        await conn.fetch("select * from docs_term_coverage($1, array['keys.mdx#rotate'])", text)
+        await conn.fetch("select * from docs_term_coverage($1, array['keys.mdx#rotate'], null)", text)
 
 
 # --- refusal through the real app ------------------------------------------------------------------

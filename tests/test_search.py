@@ -101,7 +101,7 @@ async def test_rare_terms_outweigh_common_ones(conn) -> None:
     await add(conn, "api.mdx#s", "Add an API key.", heading="Keys")
     await refresh(conn)
     assert (await search_docs_sections(conn, "api", 5, None))[0].id == "api.mdx#s"
-    lexemes = [r["lexeme"] for r in await conn.fetch("select lexeme from docs_query_lexemes('How do I add an API key?')")]
+    lexemes = [r["lexeme"] for r in await conn.fetch("select lexeme from docs_query_lexemes('How do I add an API key?', null)")]
     assert set(lexemes) >= {"add", "api", "key"} and "how" not in lexemes
 
 
@@ -167,7 +167,7 @@ async def _check_public_filter_both_plans(conn) -> None:
 async def test_a_null_match_count_called_by_hand_is_the_default_ten(conn) -> None:
     """In psql, `search_docs_sections('...', null)` returned every matching section (`limit null`
     is no limit) and `match_docs_sections(..., null)` every row of the model, walking the whole
-    HNSW index: null now means the default, 10 (sql/013_match_count.sql)."""
+    HNSW index: null now means the default, 10 (sql/functions/search_docs_sections.sql)."""
     rng = random.Random(13)
     center = [rng.gauss(0, 1) for _ in range(64)]
     rows = [(f"n{i}.mdx#s", f"n{i}.mdx", "Doc", "S", "Doc", f"/docs/n{i}#s", f"shared keyword text {i}", True,
@@ -177,10 +177,10 @@ async def test_a_null_match_count_called_by_hand_is_the_default_ten(conn) -> Non
     query = pad_vector(_unit(rng, center, 0.3))
 
     async def keyword(count: int | None) -> list:
-        return await conn.fetch("select id from public.search_docs_sections('shared keyword', $1)", count)
+        return await conn.fetch("select id from public.search_docs_sections('shared keyword', $1, null)", count)
 
     async def vector(count: int | None) -> list:
-        return await conn.fetch("select id from public.match_docs_sections($1, 'm', $2)", query, count)
+        return await conn.fetch("select id from public.match_docs_sections($1, 'm', $2, null)", query, count)
 
     for leg in (keyword, vector):
         nulls = await leg(None)
@@ -365,14 +365,14 @@ async def test_words_the_docs_use_beside_the_questions_rescue_one_passage(pool, 
     model = build_retriever(pool, get_settings()).model
     await _seed_rescue_docs(pool, model)
     async with pool.acquire() as conn:
-        terms = [r["lexeme"] for r in await conn.fetch("select lexeme from docs_cooccurring_terms('scatter my actors')")]
+        terms = [r["lexeme"] for r in await conn.fetch("select lexeme from docs_cooccurring_terms('scatter my actors', null)")]
     assert terms == ["spread"]  # the one word found beside "scatter" in two sections or more
     # Words of pages the asker may not see are never offered, nor counted.
     async with pool.acquire() as conn:
         for i in range(2):
             await add(conn, f"secret{i}.mdx#s", "Scatter the quarantine keys.", title="Secret", public=False)
         await refresh(conn)
-        everyone = [r["lexeme"] for r in await conn.fetch("select lexeme from docs_cooccurring_terms('scatter')")]
+        everyone = [r["lexeme"] for r in await conn.fetch("select lexeme from docs_cooccurring_terms('scatter', null)")]
         public = [r["lexeme"] for r in await conn.fetch(
             "select lexeme from docs_cooccurring_terms('scatter', '{public}')")]
     assert "quarantin" in everyone and public == ["spread"]
@@ -418,7 +418,7 @@ async def test_the_legs_bring_the_term_coverage_the_confidence_reads(pool, fake_
             await add(conn, id_, text, embedding=pad_vector(fake_vector(text)), model=retriever.model)
         await refresh(conn)
         expected = {r["id"]: r["coverage"] for r in await conn.fetch(
-            "select * from docs_term_coverage($1, array['keys.mdx#rotate', 'limits.mdx#tiers'])", "rotate a key")}
+            "select * from docs_term_coverage($1, array['keys.mdx#rotate', 'limits.mdx#tiers'], null)", "rotate a key")}
     retrieval = await retriever.retrieve("rotate a key")
     for leg in ("keyword", "vector"):  # the vector leg's order is final: its first three only
         hits = retrieval.legs[leg] if leg == "keyword" else retrieval.legs[leg][:EVIDENCE_HITS]
@@ -526,19 +526,19 @@ async def test_a_typo_in_a_rare_word_still_finds_its_section(conn) -> None:
     await refresh(conn)
     # "programatically" (one m) is in no section; one edit away is the word the docs use.
     assert [h.id for h in await search_docs_sections(conn, "programatically", 5, None)] == ["scale.mdx#s"]
-    assert await conn.fetchval("select docs_search_text('programatically')") == "programmat"
+    assert await conn.fetchval("select docs_search_text('programatically', null)") == "programmat"
     # Words no section holds are dropped, not kept as the "rarest" terms: thirteen of them would
     # take every term slot (12) and the one real word would be left out.
     nonsense = " ".join(f"zq{a}{b}" for a in "xyz" for b in "abcde")[:64]
     hits = await search_docs_sections(conn, f"{nonsense} webhook", 5, None)
     assert hits and hits[0].id == "hooks.mdx#s"
     # Short words are not "corrected": a 4-letter stem has too many neighbours.
-    assert await conn.fetchval("select docs_search_text('clustr tsst')") == "cluster"
+    assert await conn.fetchval("select docs_search_text('clustr tsst', null)") == "cluster"
     # A typo is corrected only to a word the asker may see.
     await add(conn, "secret.mdx#s", "The quarantine procedure.", heading="Q", public=False)
     await refresh(conn)
     assert await conn.fetchval("select docs_search_text('quarantin', '{public}')") == ""
-    assert await conn.fetchval("select docs_search_text('quarantin')") == "quarantin"
+    assert await conn.fetchval("select docs_search_text('quarantin', null)") == "quarantin"
 
 
 async def test_two_letter_words_are_search_terms(conn) -> None:
@@ -549,12 +549,12 @@ async def test_two_letter_words_are_search_terms(conn) -> None:
     for i in range(30):
         await add(conn, f"f{i}.mdx#s", f"Unrelated filler {i}.", heading="F")
     await refresh(conn)
-    lexemes = [r["lexeme"] for r in await conn.fetch("select lexeme from docs_query_lexemes('the IP of the head node')")]
+    lexemes = [r["lexeme"] for r in await conn.fetch("select lexeme from docs_query_lexemes('the IP of the head node', null)")]
     assert lexemes[0] == "ip"  # found in one section: the rarest term
     hits = await search_docs_sections(conn, "what is the IP of the head node", 5, None)
     assert hits[0].id == "misc.mdx#addresses"
     # Stop words of two letters are still not terms.
-    assert await conn.fetchval("select count(*) from docs_query_lexemes('is it on or to me')") == 0
+    assert await conn.fetchval("select count(*) from docs_query_lexemes('is it on or to me', null)") == 0
 
 
 async def test_a_term_in_more_than_a_quarter_of_the_sections_is_left_out(conn) -> None:
@@ -565,7 +565,7 @@ async def test_a_term_in_more_than_a_quarter_of_the_sections_is_left_out(conn) -
              True, None, None) for i in range(400)]
     await conn.executemany(INSERT, rows)
     await refresh(conn)
-    lexemes = [r["lexeme"] for r in await conn.fetch("select lexeme from docs_query_lexemes('use the webhook')")]
+    lexemes = [r["lexeme"] for r in await conn.fetch("select lexeme from docs_query_lexemes('use the webhook', null)")]
     assert lexemes == ["webhook"]
     assert [r["lexeme"] for r in await conn.fetch(
         "select lexeme from docs_query_lexemes('use the webhook', null, 0.5)")] == ["webhook", "use"]
@@ -583,7 +583,7 @@ async def test_words_standing_together_as_in_the_question_rank_higher(pool, monk
         for i in range(8):
             await add(conn, f"f{i}.mdx#s", f"Unrelated filler {i}.", title=f"F{i}", heading="F")
         await refresh(conn)
-        plain = await conn.fetch("select id from search_docs_sections('where is the head node', 5)")
+        plain = await conn.fetch("select id from search_docs_sections('where is the head node', 5, null)")
         leg = await search_docs_sections(conn, "where is the head node", 5, None)
     assert plain[0]["id"] == "queues.mdx#s"  # term by term (the SQL alone), the scattered section wins
     assert leg[0].id == "nodes.mdx#s"

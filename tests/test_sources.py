@@ -95,7 +95,7 @@ async def test_term_coverage_called_by_hand_returns_only_visible_sections(pool, 
     async with pool.acquire() as conn:
         public = [r["id"] for r in await conn.fetch(
             "select id from docs_term_coverage($1, $2, '{public}')", f"{SECRET} rollback", ids)]
-        everyone = [r["id"] for r in await conn.fetch("select id from docs_term_coverage($1, $2)", f"{SECRET} rollback", ids)]
+        everyone = [r["id"] for r in await conn.fetch("select id from docs_term_coverage($1, $2, null)", f"{SECRET} rollback", ids)]
     assert public == ["docs:deploy.mdx#rollback"]
     assert sorted(everyone) == sorted(ids)
 

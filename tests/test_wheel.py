@@ -49,7 +49,7 @@ def wheel(tmp_path_factory) -> Path:
 
 def test_wheel_carries_sql_migrations_and_alembic_ini(wheel: Path) -> None:
     names = set(zipfile.ZipFile(wheel).namelist())
-    sql = sorted(p.name for p in (REPO_ROOT / "sql").glob("*.sql"))
+    sql = sorted(p.relative_to(REPO_ROOT / "sql").as_posix() for p in (REPO_ROOT / "sql").rglob("*.sql"))
     revisions = sorted(p.name for p in (REPO_ROOT / "migrations" / "versions").glob("*.py"))
     assert sql and revisions
     assert {f"app/_bundle/sql/{n}" for n in sql} <= names

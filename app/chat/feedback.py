@@ -1,6 +1,6 @@
 """Feedback on answers: a visitor's 👍/👎 on one assistant message, and an optional comment.
 
-Stored against the message (public.docs_chat_feedback, sql/014_feedback.sql): no IP, no session of
+Stored against the message (public.docs_chat_feedback, sql/014_baseline.sql): no IP, no session of
 its own, nothing about the visitor beyond what they typed; it goes with the session (Clear Chat).
 A visitor rates only the answers of their own session (the docs_chat_id cookie) and audiences.
 The admin console and `docschat feedback` list it with the question it answered.

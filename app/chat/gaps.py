@@ -1,6 +1,6 @@
 """Documentation gaps: the questions the docs did not answer (refused), answered with low
 confidence, or answered only in part (the answer check's "partly": app/search/answer_check.py),
-grouped by a normalised key (public.docs_gap_key in sql/003_judgment.sql).
+grouped by a normalised key (public.docs_gap_key in sql/functions/docs_chat_gap.sql).
 
 Each gap's outcome (`Gap.outcome`) is one of OUTCOMES. The table keeps `refused` and the
 confidence, no outcome column (no migration in issue 31): an answered gap at or above the

@@ -1,4 +1,4 @@
-"""Least privilege: granting the app's database role what it needs (sql/005_production.sql)."""
+"""Least privilege: granting the app's database role what it needs (sql/functions/docs_grant_app_role.sql)."""
 
 from __future__ import annotations
 

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 
 class Coverage(NamedTuple):
-    """How much of the question's IDF weight a section holds (docs_term_coverage, sql/003)."""
+    """How much of the question's IDF weight a section holds (sql/functions/docs_term_coverage.sql)."""
 
     share: float  # matched IDF / the question's total IDF
     matched_idf: float

@@ -1,4 +1,4 @@
-"""The two retrieval legs, each one statement calling the search functions (sql/004_sources.sql, 007)."""
+"""The two retrieval legs, each one statement calling the search functions (sql/functions/)."""
 
 from __future__ import annotations
 
@@ -53,10 +53,10 @@ async def search_docs_sections(
     conn: asyncpg.Connection, question: str, match_count: int, audiences: list[str] | None
 ) -> list[Hit]:
     """Full-text leg: rare question words weigh more; best first; only sections `audiences` may see.
-    Identifiers are spelled out in words first (docs_identifier_words, 008: the typo step lower-cases,
-    which would lose where `PostgresLimitsStorage` splits); then words no visible section holds are
-    typo-corrected or dropped (docs_search_text, 007); sections holding the question's words side by
-    side move up (proximity.py)."""
+    Identifiers are spelled out in words first (sql/functions/docs_identifier_words.sql: the typo
+    step lower-cases, which would lose where `PostgresLimitsStorage` splits); then words no visible
+    section holds are typo-corrected or dropped (sql/functions/docs_search_text.sql); sections
+    holding the question's words side by side move up (proximity.py)."""
     rows = await conn.fetch(KEYWORD_LEG_SQL, storable_text(question), match_count, audiences)
     return rerank_by_proximity(question, _hits(rows, "rank"))
 

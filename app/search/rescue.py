@@ -2,7 +2,7 @@
 
 A user asks how to "scatter actors"; the docs say "SPREAD". Neither leg may find that page: the
 words differ, and the embedding of a short question can miss too. The docs themselves say which of
-their words go with the question's: `docs_cooccurring_terms` (sql/010_retrieval.sql) ranks the
+their words go with the question's: `docs_cooccurring_terms` (sql/functions/docs_cooccurring_terms.sql) ranks the
 words found, more often than chance, in the sections holding the question's terms. The question is
 searched again with them added; the best section of a page not already chosen is the rescued
 passage.

@@ -1,1 +1,0 @@
-alter table public.docs_chat_session drop column audiences;
