@@ -20,7 +20,7 @@ from app.corpus.fences import split_fenced
 from app.corpus.markdown import shown_markdown
 from app.sources import Source
 from tests.conftest import SHARED
-from tests.helpers import commit_all, copy_tree_as_repo, make_docs_repo, write_files
+from tests.helpers import commit_all, copy_tree_as_repo, docschat_in_process, make_docs_repo, write_files
 
 
 def clean_mdx(text: str, *, myst: bool = False) -> str:
@@ -389,10 +389,7 @@ def test_compose_cli_json(tmp_path: Path) -> None:
         {"a.mdx": "---\ntitle: A\npublic: true\n---\nIntro\n\n## One\ntext\n", "bad.mdx": "---\n: : :\n---\n",
          "internal.mdx": "---\ntitle: Internal\n---\nNotes.\n"},
     )
-    result = subprocess.run(
-        [sys.executable, "-m", "app", "compose", "--repo", str(repo), "--json"],
-        capture_output=True, text=True, timeout=60, cwd=tmp_path,
-    )
+    result = docschat_in_process("compose", "--repo", str(repo), "--json")
     assert result.returncode == 0, result.stderr
     lines = [json.loads(line) for line in result.stdout.splitlines()]
     chunks, summary = lines[:-1], lines[-1]["summary"]

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -35,6 +32,7 @@ from app.search.retrieve import (
 )
 from app.search.terms import names_page
 from tests.fake_gemini import fake_vector
+from tests.helpers import CliRun, docschat_in_process
 
 INSERT = """
 insert into docs_section (id, source, page, title, heading, breadcrumb, href, content, audiences, content_hash,
@@ -626,9 +624,8 @@ async def test_a_pasted_traceback_is_searched_by_its_error_line(pool, monkeypatc
     assert retrieval.question == TRACE_QUESTION  # what was asked is kept; only the search is reduced
 
 
-def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "app", *args], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, **(env or {})})
+def _cli(*args: str, env: dict[str, str] | None = None) -> CliRun:
+    return docschat_in_process(*args, env=env)
 
 
 async def test_search_and_eval_cli(pool, db_env, tmp_path: Path) -> None:

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import httpx
@@ -25,7 +22,7 @@ from app.sync import (
     read_existing,
     sync_sources,
 )
-from tests.helpers import commit_all, make_docs_repo, write_files
+from tests.helpers import commit_all, docschat_in_process, make_docs_repo, write_files
 
 SECRET = "zorblaxian"  # a word that exists only in an internal page
 UNKNOWN = "quintarbol"  # a word that exists nowhere
@@ -173,32 +170,26 @@ async def test_a_session_opened_for_every_audience_is_not_continued_by_the_anony
 
 def test_ask_cli_public_audience_hides_the_secret(db_env, clean_db, tmp_path: Path) -> None:
     repo = make_docs_repo(tmp_path / "r", PAGES)
-    env = {**os.environ, "EMBEDDING_PROVIDER": "none", "DOCS_REPO": str(repo)}
-    assert subprocess.run([sys.executable, "-m", "app", "sync"], env=env, capture_output=True, timeout=120).returncode == 0
+    env = {"EMBEDDING_PROVIDER": "none", "DOCS_REPO": str(repo)}
+    assert docschat_in_process("sync", env=env).returncode == 0
     for args in (["ask", f"{SECRET} rollback", "--audience", "public"],
                  ["search", f"{SECRET} rollback", "--audience", "public", "--json"]):
-        result = subprocess.run([sys.executable, "-m", "app", *args], env=env, capture_output=True, text=True,
-                                timeout=120)
+        result = docschat_in_process(*args, env=env)
         assert result.returncode == 0, result.stderr
         assert "ops script" not in result.stdout and "Runbook" not in result.stdout  # the question is echoed
     # The printed way to continue keeps the audience: without it the session (opened for public)
     # was not continued, and a new conversation started without a word.
-    first = subprocess.run([sys.executable, "-m", "app", "ask", "how do I deploy?", "--audience", "public"], env=env,
-                           capture_output=True, text=True, timeout=120)
+    first = docschat_in_process("ask", "how do I deploy?", "--audience", "public", env=env)
     hint = first.stderr.split("continue this conversation: ")[1].split('"')[0].split()
     assert hint[:4] == ["docschat", "ask", "--audience", "public"] and hint[4] == "--session", hint
-    again = subprocess.run([sys.executable, "-m", "app", "ask", "and roll back?", *hint[2:6]], env=env,
-                           capture_output=True, text=True, timeout=120)
+    again = docschat_in_process("ask", "and roll back?", *hint[2:6], env=env)
     assert hint[5] in again.stderr and "new conversation" not in again.stderr, again.stderr
-    other = subprocess.run([sys.executable, "-m", "app", "ask", "and roll back?", "--session", hint[5]], env=env,
-                           capture_output=True, text=True, timeout=120)
+    other = docschat_in_process("ask", "and roll back?", "--session", hint[5], env=env)
     assert "starts a new conversation" in other.stderr and hint[5] not in other.stderr.split("continue")[-1]
     # FLAG_PUBLIC holds every search to public: the session it opens is a public one too.
-    flagged = subprocess.run([sys.executable, "-m", "app", "ask", "how do I deploy?"], env={**env, "FLAG_PUBLIC": "true"},
-                             capture_output=True, text=True, timeout=120)
+    flagged = docschat_in_process("ask", "how do I deploy?", env={**env, "FLAG_PUBLIC": "true"})
     assert "ask --audience public --session" in flagged.stderr, flagged.stderr
-    result = subprocess.run([sys.executable, "-m", "app", "search", f"{SECRET} rollback", "--json"], env=env,
-                            capture_output=True, text=True, timeout=120)
+    result = docschat_in_process("search", f"{SECRET} rollback", "--json", env=env)
     assert "Runbook" in result.stdout  # the operator's default: every audience
 
 
@@ -250,9 +241,8 @@ def test_sync_cli_with_a_config_file_exits_1_naming_the_broken_source(db_env, cl
     (tmp_path / "docschat.toml").write_text(
         '[[sources]]\nname = "good"\nrepo = "good"\n\n[[sources]]\nname = "gone"\nrepo = "missing-repo"\n'
     )
-    env = {**os.environ, "EMBEDDING_PROVIDER": "none", "DOCSCHAT_CONFIG": str(tmp_path / "docschat.toml")}
-    result = subprocess.run([sys.executable, "-m", "app", "sync", "--json"], env=env, capture_output=True,
-                            text=True, timeout=120)
+    env = {"EMBEDDING_PROVIDER": "none", "DOCSCHAT_CONFIG": str(tmp_path / "docschat.toml")}
+    result = docschat_in_process("sync", "--json", env=env)
     assert result.returncode == 1
     summary = json.loads(result.stdout)
     by_name = {s["name"]: s for s in summary["sources"]}
