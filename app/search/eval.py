@@ -22,7 +22,6 @@ from app.search.conversation import QueryRewriter, retrieve_in_conversation
 from app.search.retrieve import Mode, Retriever
 from app.search.urls import absolute_url, normalize_url
 
-
 UNANSWERABLE_KINDS = ("offtopic", "indomain")
 
 
