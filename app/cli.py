@@ -9,9 +9,9 @@ import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any, NoReturn, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 import click
 from rich.console import Console
@@ -23,12 +23,15 @@ from app.config import get_settings
 from app.errors import DocschatError
 from app.logging import configure_logging
 
+if TYPE_CHECKING:
+    from app.search.retrieve import Mode  # click checks the choice; the CLI loads no search module early
+
 T = TypeVar("T")
 console = Console(stderr=False)
 err_console = Console(stderr=True)
 
 
-def run_async(factory: Callable[[], Awaitable[T]]) -> T:
+def run_async(factory: Callable[[], Coroutine[Any, Any, T]]) -> T:
     return asyncio.run(factory())
 
 
@@ -464,7 +467,7 @@ MODE_CHOICE = click.Choice(["hybrid", "keyword", "vector"])
 @click.option("--history", "history", multiple=True, metavar="QUESTION",
               help="An earlier question of the conversation (repeat, oldest first): searched as the chat does.")
 def search_command(
-    question: str, as_json: bool, explain: bool, mode: str, audience: str | None, public_only: bool,
+    question: str, as_json: bool, explain: bool, mode: Mode, audience: str | None, public_only: bool,
     history: tuple[str, ...],
 ) -> None:
     """Find the pages and excerpts that answer QUESTION."""
@@ -540,7 +543,7 @@ def _print_explain(retrieval: Any) -> None:
 @audience_option
 @click.option("--no-history", is_flag=True, help="Search every question alone, ignoring lines' \"history\".")
 def eval_command(
-    file: Any, mode: str, k: int, as_json: bool, audience: str | None, public_only: bool, no_history: bool
+    file: Any, mode: Mode, k: int, as_json: bool, audience: str | None, public_only: bool, no_history: bool
 ) -> None:
     """Score retrieval on FILE (JSON lines of {"question", "gold": [urls], "history"?: [earlier questions]})."""
     from app.search.eval import evaluate, load_eval_file

@@ -17,6 +17,7 @@ import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from app.corpus.chunker import Chunk, bounded_id, content_hash, cut_block, path_unusable
 from app.globs import matches_any
@@ -385,7 +386,7 @@ def _manifest_symbols(path: str, text: str) -> list[Symbol]:
             data = tomllib.loads(text)
         except (ValueError, RecursionError) as exc:  # TOMLDecodeError is a ValueError; so is a huge int
             raise CodeParseError(f"{type(exc).__name__}: {str(exc)[:120]}") from None
-        tool = data.get("tool") if isinstance(data.get("tool"), dict) else {}
+        tool: dict[str, Any] = data["tool"] if isinstance(data.get("tool"), dict) else {}
         project = next((t for t in (data.get("project"), tool.get("poetry")) if isinstance(t, dict) and t), {})
         package, description = str(project.get("name") or path), str(project.get("description") or "")
         sections = {
