@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: install test demo bench clean
+.PHONY: install test lint demo bench clean
 
 # Each step says what it does, and pip shows what it downloads: a first install fetches torch and
 # the offline model's dependencies and takes a few minutes.
@@ -26,6 +26,11 @@ install: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+# ruff and mypy on app/, as CI runs them (their configuration is in pyproject.toml).
+lint: $(STAMP)
+	$(BIN)/ruff check app
+	$(BIN)/mypy
 
 demo: $(STAMP)
 	$(BIN)/docschat demo

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import sys
+from typing import TextIO, cast
 
 import structlog
 
@@ -41,7 +42,7 @@ def configure_logging(level: str = "info") -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(numeric),
-        logger_factory=structlog.PrintLoggerFactory(file=_CurrentStderr()),
+        logger_factory=structlog.PrintLoggerFactory(file=cast(TextIO, _CurrentStderr())),
         cache_logger_on_first_use=True,
     )
     logging.basicConfig(level=numeric, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")

@@ -104,7 +104,8 @@ class ClientRateLimiter:
     def __init__(self, pool: asyncpg.Pool, per_hour: int, per_day: int, namespace: str = "chat") -> None:
         self.storage = PostgresLimitsStorage(pool)
         self.strategy = FixedWindowRateLimiter(self.storage)
-        self.items = [("hour", RateLimitItemPerHour(per_hour)), ("day", RateLimitItemPerDay(per_day))]
+        self.items: list[tuple[str, RateLimitItemPerHour | RateLimitItemPerDay]] = [
+            ("hour", RateLimitItemPerHour(per_hour)), ("day", RateLimitItemPerDay(per_day))]
         self.namespace = namespace
 
     async def _refusal(self, name: str, item: RateLimitItemPerHour | RateLimitItemPerDay, client_key: str) -> RateLimitDecision:

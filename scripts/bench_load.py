@@ -15,11 +15,13 @@ import argparse
 import asyncio
 import json
 import os
+import shutil
 import signal
 import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import httpx
 from _corpus import MINTLIFY_QUESTIONS as QUESTIONS
@@ -99,6 +101,13 @@ def main() -> None:
     parser.add_argument("--workers", default="1,2")
     args = parser.parse_args()
     repo = corpus_repo("mintlify-docs")
+    try:
+        _run(args, repo)
+    finally:
+        shutil.rmtree(repo, ignore_errors=True)
+
+
+def _run(args: argparse.Namespace, repo: Path) -> None:
     with throwaway_database("docschat-bench-load-") as (url, home):
         env = {k: v for k, v in os.environ.items() if k not in {"GEMINI_API_KEY", "OPENAI_API_KEY"}}
         env.update(DATABASE_URL=url, DOCSCHAT_HOME=str(home), EMBEDDING_PROVIDER="none", ANSWER_PROVIDER="extractive",

@@ -152,3 +152,48 @@ class JSONRequestHandler(BaseHTTPRequestHandler):
             self.send_header(key, value)
         self.end_headers()
         self.wfile.write(data)
+
+
+class CliRun:
+    """What `docschat` printed and returned, as `subprocess.run` reports it."""
+
+    def __init__(self, returncode: int, stdout: str, stderr: str) -> None:
+        self.returncode, self.stdout, self.stderr = returncode, stdout, stderr
+
+
+def docschat_in_process(*args: str, env: dict[str, str] | None = None, input: str | None = None) -> CliRun:
+    """`docschat ARGS` in this process through click's CliRunner, with `env` set for the run.
+
+    A `python -m app` subprocess spends seconds importing and proves nothing more for a command's
+    output and exit code; the tests that need a real process (signals, a terminal, what a fresh
+    interpreter imports, the embedded Postgres it leaves) are in the slow group. The settings cache
+    is cleared before and after, so the command reads `env` and the test does not keep it. An
+    exception the CLI does not turn into an exit code is raised here, as a process would print it.
+    Called from an async test it runs in another thread (the CLI runs its own event loop) and blocks
+    the test's loop meanwhile, as waiting for a process would.
+    """
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
+    from click.testing import CliRunner
+
+    from app.cli import main
+    from app.config import get_settings
+
+    def invoke() -> Any:
+        return CliRunner(env=env).invoke(main, list(args), input=input)
+
+    get_settings.cache_clear()
+    try:
+        try:
+            asyncio.get_running_loop()
+        except RuntimeError:
+            result = invoke()
+        else:
+            with ThreadPoolExecutor(1) as thread:
+                result = thread.submit(invoke).result()
+    finally:
+        get_settings.cache_clear()
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return CliRun(result.exit_code, result.stdout, result.stderr)

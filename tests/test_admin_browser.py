@@ -14,6 +14,7 @@ from tests.test_widget_browser import ARGS, CHROMIUM, OUTPUT, browser  # noqa: F
 
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.slow,
     pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)"),
 ]
 

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 import concurrent.futures
 import json
-import os
-import subprocess
-import sys
 import time
 
 import httpx
@@ -16,7 +13,7 @@ from app.chat.answerers import Excerpt, ExtractiveAnswerer, format_excerpts
 from app.chat.stream_protocol import parse_sse
 from app.config import Settings
 from app.rate_limit import client_ip, is_trusted_proxy
-from tests.helpers import seed_docs
+from tests.helpers import docschat_in_process, seed_docs
 
 DOCS = {
     "widget.mdx": (
@@ -305,9 +302,8 @@ def test_extractive_answer_is_traceable_to_its_guides() -> None:
 
 def test_ask_cli_prints_guides_then_summary(offline) -> None:
     seed_docs(offline, DOCS)
-    env = {**os.environ, "DATABASE_URL": offline, "EMBEDDING_PROVIDER": "none"}
-    result = subprocess.run([sys.executable, "-m", "app", "ask", "How do I embed the widget?"],
-                            capture_output=True, text=True, timeout=120, env=env)
+    result = docschat_in_process("ask", "How do I embed the widget?",
+                                 env={"DATABASE_URL": offline, "EMBEDDING_PROVIDER": "none"})
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert out.index("Relevant Guides") < out.index("Chat widget") < out.index("Summary")

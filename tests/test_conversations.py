@@ -7,9 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -31,12 +28,13 @@ from app.corpus.fences import split_fenced
 from app.db.pool import create_pool
 from app.embeddings.gemini import make_client
 from app.embeddings.providers import get_embedding_provider
+from app.indexing.sync import sync_chunks
 from app.search.conversation import retrieve_in_conversation
 from app.search.eval import EvalFileError, evaluate, load_eval_file
 from app.search.retrieve import build_retriever
 from app.search.rewrite import GeminiQueryRewriter
 from app.search.standalone import dependency_cue, standalone_query
-from app.indexing.sync import sync_chunks
+from tests.helpers import CliRun, docschat_in_process
 
 BASE = "http://127.0.0.1:8000"
 LONG_CODE = "```bash\n" + "\n".join(f"docschat step-{i} --flag value-{i}" for i in range(60)) + "\n```"
@@ -164,11 +162,10 @@ async def test_search_explains_the_query_it_used(offline, pool) -> None:
 
 
 def test_ask_session_continues_a_conversation(offline) -> None:
-    env = {**os.environ, "DATABASE_URL": offline, "EMBEDDING_PROVIDER": "none"}
+    env = {"DATABASE_URL": offline, "EMBEDDING_PROVIDER": "none"}
 
-    def ask(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "app", "ask", *args], capture_output=True, text=True,
-                              timeout=120, env=env, check=False)
+    def ask(*args: str) -> CliRun:
+        return docschat_in_process("ask", *args, env=env)
 
     first = ask("How do I add a custom domain?")
     assert first.returncode == 0, first.stderr

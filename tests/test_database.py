@@ -47,6 +47,7 @@ def test_upgrade_downgrade_upgrade_round_trip(fresh_database) -> None:
     assert "docs_section" in asyncio.run(_tables(url))
 
 
+@pytest.mark.slow  # several real processes at once
 def test_processes_started_together_on_a_new_database_migrate_one_after_the_other(fresh_database, tmp_path) -> None:
     """Two servers (or a server and a CI sync) on an unmigrated database raced: all but one failed
     with "already exists" or a duplicate key, 5 times in 5."""
@@ -237,6 +238,7 @@ print(ensure_embedded_server(Path(sys.argv[1])))
 """
 
 
+@pytest.mark.slow  # several real processes at once
 def test_processes_starting_one_new_cluster_at_once_share_it_with_its_settings(tmp_path) -> None:
     from app.db.embedded_settings import embedded_settings
 

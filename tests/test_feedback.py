@@ -8,7 +8,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import httpx
@@ -17,7 +16,7 @@ import pytest
 from app.chat.stream_protocol import parse_sse
 from app.chat.tools import UNAVAILABLE_INDEX, SearchDocsTool, ToolBox, ToolStatus
 from app.config import get_settings
-from tests.helpers import make_docs_repo, seed_docs
+from tests.helpers import CliRun, docschat_in_process, make_docs_repo, seed_docs
 from tests.test_admin import TOKEN, auth, query
 from tests.test_chat import DOCS
 
@@ -196,9 +195,8 @@ def test_feedback_in_the_admin_api_and_the_cli(offline, start_server, monkeypatc
         ("up", "How do I embed the widget with a script tag?", None),
     ]
 
-    def cli(*args: str) -> subprocess.CompletedProcess[str]:
-        return subprocess.run([sys.executable, "-m", "app", "feedback", *args], capture_output=True, text=True,
-                              timeout=120, env={**os.environ, "DATABASE_URL": db_env})
+    def cli(*args: str) -> CliRun:
+        return docschat_in_process("feedback", *args, env={"DATABASE_URL": db_env})
 
     lines = [json.loads(line) for line in cli("--json", "--since", "7d").stdout.splitlines()]
     assert [(f["rating"], f["question"]) for f in lines] == [("down", "How do I run a sync?"),

@@ -20,6 +20,10 @@ from tests.helpers import seed_docs, stop_embedded_server, wait_until
 from tests.served import free_port
 from tests.test_chat import DOCS
 
+# Each test runs `docschat` (the demo, `db stop`, a terminal) as a real process: what only a fresh
+# interpreter, its signals and the embedded Postgres it leaves prove.
+pytestmark = pytest.mark.slow
+
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 
 

@@ -251,6 +251,20 @@ def test_a_failure_asked_for_as_json_is_json_on_stdout(tmp_path, monkeypatch) ->
     get_settings.cache_clear()
 
 
+async def _until_a_claim_looked_for_the_job(holder, since) -> None:
+    """Until another session, after `since`, tried the job lock and looked for the job holding it
+    (its last statement is that look-up: a condition in pg_stat_activity, not a guessed delay)."""
+    from app.indexing.jobs import _RUNNING_JOB
+
+    deadline = asyncio.get_running_loop().time() + 30
+    while not await holder.fetchval(
+        "select exists (select 1 from pg_catalog.pg_stat_activity where pid <> pg_backend_pid()"
+        " and datname = current_database() and query = $1 and query_start > $2)", _RUNNING_JOB, since,
+    ):
+        assert asyncio.get_running_loop().time() < deadline, "the claim never looked for the running job"
+        await asyncio.sleep(0.02)
+
+
 async def test_a_refused_claim_names_the_job_that_won_or_takes_the_lock_once_free(cli_env, pool) -> None:
     """The winner takes the lock, reads each branch head (git), then writes its rows: a claim refused
     in between named no job (HTTP 409 with "job": null; the console could not follow it), and a
@@ -263,8 +277,11 @@ async def test_a_refused_claim_names_the_job_that_won_or_takes_the_lock_once_fre
     winner = uuid.uuid4()
     async with pool.acquire() as holder:
         await holder.execute("select pg_advisory_lock($1)", SYNC_JOB_LOCK_KEY)
+        since = await holder.fetchval("select clock_timestamp()")
         claim = asyncio.create_task(claim_sync_job(pool, settings, trigger="admin"))
-        await asyncio.sleep(0.3)  # the winner is still reading its branch heads
+        # The claim found the lock taken and no job recorded (the winner is still reading its branch
+        # heads): it keeps trying instead of refusing with no job to name.
+        await _until_a_claim_looked_for_the_job(holder, since)
         assert not claim.done()
         await holder.execute("insert into public.docs_sync_run (job_id, source, trigger, state)"
                              " values ($1, 'docs', 'cli', 'queued')", winner)
@@ -272,8 +289,10 @@ async def test_a_refused_claim_names_the_job_that_won_or_takes_the_lock_once_fre
             await claim
         assert refused.value.running is not None and refused.value.running["id"] == str(winner)
         await holder.execute("delete from public.docs_sync_run")
+        since = await holder.fetchval("select clock_timestamp()")
         claim = asyncio.create_task(claim_sync_job(pool, settings, trigger="admin"))
-        await asyncio.sleep(0.3)  # a re-check that plans nothing, then lets go
+        await _until_a_claim_looked_for_the_job(holder, since)  # a re-check that plans nothing, then lets go
+        assert not claim.done()
         await holder.execute("select pg_advisory_unlock($1)", SYNC_JOB_LOCK_KEY)
     outcome = await run_sync_job(await claim, settings, None)
     assert outcome.view["state"] == "ok"

@@ -4,10 +4,7 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import random
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 
@@ -36,6 +33,7 @@ from app.search.retrieve import (
 )
 from app.search.terms import names_page
 from tests.fake_gemini import fake_vector
+from tests.helpers import CliRun, docschat_in_process
 
 INSERT = """
 insert into docs_section (id, source, page, title, heading, breadcrumb, href, content, audiences, content_hash,
@@ -70,11 +68,19 @@ NASTY = [
 
 
 async def test_full_text_never_errors_on_user_text(conn) -> None:
+    """Operators, quotes, NULs, emoji and very long text neither raise nor spoil the query: alone they
+    find nothing (none holds a word of the section), and beside a word of the section they still find
+    it; text holding the section's words finds it."""
     await add(conn, "a.mdx#x", "Embed the widget with a script tag", heading="Embed")
     await refresh(conn)
-    for text in NASTY + [" ".join(random.Random(7).choice(["api", "add", "widget", "the", "&", "'", "😀"]) for _ in range(500))]:
+    rambling = " ".join(random.Random(7).choice(["api", "add", "widget", "the", "&", "'", "😀"]) for _ in range(500))
+    for text in NASTY + [rambling]:
+        holds_a_word = any(word in text for word in ("widget", "embed"))
         hits = await search_docs_sections(conn, text, 10, None)
-        assert isinstance(hits, list)
+        assert [h.id for h in hits] == (["a.mdx#x"] if holds_a_word else []), text[:60]
+        for beside in (f"widget {text}", f"{text} embed"[-200:]):
+            hits = await search_docs_sections(conn, beside, 10, None)
+            assert [h.id for h in hits] == ["a.mdx#x"], beside[:60]
 
 
 async def test_a_nul_between_words_keeps_both_and_a_lone_surrogate_is_searched(pool, monkeypatch) -> None:
@@ -619,9 +625,8 @@ async def test_a_pasted_traceback_is_searched_by_its_error_line(pool, monkeypatc
     assert retrieval.question == TRACE_QUESTION  # what was asked is kept; only the search is reduced
 
 
-def _cli(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "app", *args], capture_output=True, text=True, timeout=120,
-                          env={**os.environ, **(env or {})})
+def _cli(*args: str, env: dict[str, str] | None = None) -> CliRun:
+    return docschat_in_process(*args, env=env)
 
 
 async def test_search_and_eval_cli(pool, db_env, tmp_path: Path) -> None:

@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import httpx
@@ -25,7 +22,7 @@ from app.indexing.sync import (
     read_existing,
     sync_sources,
 )
-from tests.helpers import commit_all, make_docs_repo, write_files
+from tests.helpers import commit_all, docschat_in_process, make_docs_repo, write_files
 
 SECRET = "zorblaxian"  # a word that exists only in an internal page
 UNKNOWN = "quintarbol"  # a word that exists nowhere
@@ -173,32 +170,26 @@ async def test_a_session_opened_for_every_audience_is_not_continued_by_the_anony
 
 def test_ask_cli_public_audience_hides_the_secret(db_env, clean_db, tmp_path: Path) -> None:
     repo = make_docs_repo(tmp_path / "r", PAGES)
-    env = {**os.environ, "EMBEDDING_PROVIDER": "none", "DOCS_REPO": str(repo)}
-    assert subprocess.run([sys.executable, "-m", "app", "sync"], env=env, capture_output=True, timeout=120).returncode == 0
+    env = {"EMBEDDING_PROVIDER": "none", "DOCS_REPO": str(repo)}
+    assert docschat_in_process("sync", env=env).returncode == 0
     for args in (["ask", f"{SECRET} rollback", "--audience", "public"],
                  ["search", f"{SECRET} rollback", "--audience", "public", "--json"]):
-        result = subprocess.run([sys.executable, "-m", "app", *args], env=env, capture_output=True, text=True,
-                                timeout=120)
+        result = docschat_in_process(*args, env=env)
         assert result.returncode == 0, result.stderr
         assert "ops script" not in result.stdout and "Runbook" not in result.stdout  # the question is echoed
     # The printed way to continue keeps the audience: without it the session (opened for public)
     # was not continued, and a new conversation started without a word.
-    first = subprocess.run([sys.executable, "-m", "app", "ask", "how do I deploy?", "--audience", "public"], env=env,
-                           capture_output=True, text=True, timeout=120)
+    first = docschat_in_process("ask", "how do I deploy?", "--audience", "public", env=env)
     hint = first.stderr.split("continue this conversation: ")[1].split('"')[0].split()
     assert hint[:4] == ["docschat", "ask", "--audience", "public"] and hint[4] == "--session", hint
-    again = subprocess.run([sys.executable, "-m", "app", "ask", "and roll back?", *hint[2:6]], env=env,
-                           capture_output=True, text=True, timeout=120)
+    again = docschat_in_process("ask", "and roll back?", *hint[2:6], env=env)
     assert hint[5] in again.stderr and "new conversation" not in again.stderr, again.stderr
-    other = subprocess.run([sys.executable, "-m", "app", "ask", "and roll back?", "--session", hint[5]], env=env,
-                           capture_output=True, text=True, timeout=120)
+    other = docschat_in_process("ask", "and roll back?", "--session", hint[5], env=env)
     assert "starts a new conversation" in other.stderr and hint[5] not in other.stderr.split("continue")[-1]
     # FLAG_PUBLIC holds every search to public: the session it opens is a public one too.
-    flagged = subprocess.run([sys.executable, "-m", "app", "ask", "how do I deploy?"], env={**env, "FLAG_PUBLIC": "true"},
-                             capture_output=True, text=True, timeout=120)
+    flagged = docschat_in_process("ask", "how do I deploy?", env={**env, "FLAG_PUBLIC": "true"})
     assert "ask --audience public --session" in flagged.stderr, flagged.stderr
-    result = subprocess.run([sys.executable, "-m", "app", "search", f"{SECRET} rollback", "--json"], env=env,
-                            capture_output=True, text=True, timeout=120)
+    result = docschat_in_process("search", f"{SECRET} rollback", "--json", env=env)
     assert "Runbook" in result.stdout  # the operator's default: every audience
 
 
@@ -250,9 +241,8 @@ def test_sync_cli_with_a_config_file_exits_1_naming_the_broken_source(db_env, cl
     (tmp_path / "docschat.toml").write_text(
         '[[sources]]\nname = "good"\nrepo = "good"\n\n[[sources]]\nname = "gone"\nrepo = "missing-repo"\n'
     )
-    env = {**os.environ, "EMBEDDING_PROVIDER": "none", "DOCSCHAT_CONFIG": str(tmp_path / "docschat.toml")}
-    result = subprocess.run([sys.executable, "-m", "app", "sync", "--json"], env=env, capture_output=True,
-                            text=True, timeout=120)
+    env = {"EMBEDDING_PROVIDER": "none", "DOCSCHAT_CONFIG": str(tmp_path / "docschat.toml")}
+    result = docschat_in_process("sync", "--json", env=env)
     assert result.returncode == 1
     summary = json.loads(result.stdout)
     by_name = {s["name"]: s for s in summary["sources"]}
@@ -366,151 +356,176 @@ def test_a_public_page_cannot_paste_an_internal_page_or_snippet() -> None:
     assert sum("not pasted" in w for w in result.warnings) == 2
 
 
-def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page() -> None:
-    """MyST's `{only}` (either fence), `{ifconfig}` and `%` comments were indexed as page text, so the
-    chat quoted an internal note from a public page; the code fence beside them keeps its `%` line.
-    So were a `%comment` with no space, the same markup in a block quote or a list item, with a
-    space before its brace, `.. only::` or an RST comment in `{eval-rst}`, and a code fence in a comment."""
-    page = (
-        "---\ntitle: Deploy\naudience: public\n---\nDeploy with one command.\n\n"
-        f"```{{only}} internal\nThe staging token is {SECRET}1.\n```\n\n"
-        f"% reviewer note: the admin secret is {SECRET}2\nThe dashboard shows the deploy.\n\n"
-        f":::{{only}} internal\nThe contract value is {SECRET}3.\n\n```python\nx = '{SECRET}4'\n```\n:::\n\n"
-        f"```{{ifconfig}} internal_build\nThe build flag is {SECRET}5.\n```\n\n"
-        "::::{note}\nA note everyone reads.\n:::{only} internal\n"
-        f"{SECRET}6\n:::\n::::\n\n```bash\n% ray start --head\n```\n\n"
-        f"```{{todo}}\n{SECRET}7\n```\n\n"
-        # MyST closes a colon fence only with a line indented less than four spaces, and a code fence
-        # left open inside it ends with it, not with the page.
-        f":::{{only}} internal\n    :::\n{SECRET}8\n```\nunclosed\n:::\n\n"
-        # Every line starting with `%` is a MyST comment, with a space after it or not.
-        f"%{SECRET}9 reviewer note\nRoll back from the dashboard.\n\n"
-        # In a block quote, as at the top of the page (nested quotes too).
-        f"> A quoted tip everyone reads.\n> :::{{only}} internal\n> {SECRET}10\n> :::\n>\n"
-        f"> ```{{only}} internal\n> {SECRET}11\n> ```\n> > % {SECRET}12\n> > A nested quote.\n"
-        "> ```bash\n> % ray status\n> ```\n\n"
-        # reStructuredText in `{eval-rst}`: its `only` directive and its comments.
-        f"```{{eval-rst}}\n.. note:: An RST note.\n\n.. only:: internal\n\n   {SECRET}13\n\n"
-        f".. {SECRET}14 a comment\n   still the comment\n\nRST text after.\n```\n\n"
-        # In list items, measured from the item's content column; with a space before the brace; a
-        # comment running past a line separator CommonMark does not break at; a tab-indented `:::`
-        # that closes nothing; `{eval-rst}` in a block quote.
-        f"1. A step everyone reads.\n2. :::{{only}} internal\n   {SECRET}15\n   :::\n"
-        f"- ```{{only}} internal\n  {SECRET}16\n  ```\n- % {SECRET}17\n- > :::{{only}} internal\n  > {SECRET}18\n"
-        f"- Outer item.\n    - Inner item.\n\n      :::{{only}} internal\n      {SECRET}19\n      :::\n\n"
-        f"::: {{only}} internal\n{SECRET}20\n:::\n\n``` {{only}} internal\n{SECRET}21\n```\n\n"
-        f"% a note\u2028{SECRET}22\n\n:::{{only}} internal\n\t:::\n{SECRET}23\n:::\n\n"
-        f"> ```{{eval-rst}}\n> .. only:: internal\n>\n>    {SECRET}24\n> ```\n\n"
-        # `>` and a tab; a fence in indented code opens nothing; directives nested past the depth
-        # read; RST indented with no-break spaces, a target without its colon; `:::{eval-rst}`.
-        f">\t:::{{only}} internal\n>\t{SECRET}25\n>\t:::\n\n"
-        f"para\n\n    ```\n\n:::{{only}} internal\n{SECRET}26\n:::\n\n"
-        f"```{{eval-rst}}\n.. only:: internal\n\n\u00a0\u00a0\u00a0{SECRET}28\n\n.. _{SECRET}29\n```\n\n"
-        f":::{{eval-rst}}\n{SECRET}30\n:::\n\n"
-        # A comment holding a code fence (HTML, MDX); an HTML example in a fence is code.
-        # A comment holding a code fence; closed on a fence line; reopened where it closes; opened
-        # after a tag; left open at the end of a list item (the site hides on). An HTML example
-        # in a fence is code, and `<!-->` is a comment already closed.
-        f"<!-- internal: {SECRET}31\n```bash\ncurl {SECRET}32\n```\n-->Shown after the comment.\n\n"
-        f"<!-- {SECRET}33\n```-->\n\n<!-- {SECRET}34 --> <!-- {SECRET}36\n```\n{SECRET}37\n```\n-->\n\n"
-        f"<div><!-- {SECRET}38\n```\n{SECRET}39\n```\n--></div>\n\n"
-        f"- An item.\n\n  <!-- {SECRET}40\n```\n{SECRET}41\n```\n-->\n\n"
-        "```html\n<!-- an HTML example\n```\n\n<!-->\nAfter an empty comment.\n\n"
-        # What follows a comment on its line is no fence; a paragraph after a one-line comment
-        # is no HTML (its `<!--` is text); a comment may close with `--!>`.
-        f"<!-- a\n-->```\nA line <!-- {SECRET}46 --> in a paragraph.\n\n"
-        "<!-- a note -->\nA paragraph with <!-- in it.\n\nSeen after a one-line comment.\n\n"
-        # (CommonMark's HTML block runs on to a `-->`: the browser shows the text before it.)
-        f"<!-- {SECRET}47 --!>\nAfter a bang close. -->\n\n"
-        # A footnote's text is a container too, past a line wrapped without indentation.
-        f"A claim.[^1]\n\n[^1]: A source.\n    :::{{only}} internal\n    {SECRET}48\n    :::\n\n    % {SECRET}49\n\n"
-        f"[^2]: Another source,\nwrapped.\n    :::{{only}} internal\n    {SECRET}50\n    :::\n\n"
-        # `<pre>` runs past blank lines; `<style>` is never shown; an image starts a paragraph, not
-        # HTML (its `<!--` in backticks is text); `:::{code-block}` holds code.
-        f"<pre>\nA preformatted line.\n\n<!-- {SECRET}51\n```\n{SECRET}52\n```\n-->\n</pre>\n\n"
-        f"<style>\n.{SECRET}53 {{}}\n\n</style>\n\n"
-        "<img src=\"logo.png\"> HTML comments open with `<!--`.\n\nAfter the image line.\n\n"
-        ":::{code-block} html\n<!-- an unclosed comment in HTML code\n:::\n\nAfter the code block.\n\n"
-        # A tag alone on its line starts HTML, after any line; a script hides to its closing tag.
-        f":::{{note}}\n<img src=\"arch.png\">\nSee the diagram. <!-- {SECRET}54\n```\n{SECRET}55\n```\n-->\n:::\n\n"
-        f"<script>var {SECRET}56;</script> After a script.\n\n<div>\n<script>\nvar {SECRET}57;\n</script>\n</div>\n\n"
-        # A comment a footnote leaves open hides the footnotes after it: the site shows them last.
-        f"[^3]: <!-- an open note\n\nAfter the footnote.\n\n[^4]: {SECRET}58 in a later footnote.\n\n"
-        f"1. An item,\n<span>wrapped</span> lazily.\n    % {SECRET}59\n\n"
-        "The last line.\n"
-    )
-    nested = ("---\ntitle: Nested\naudience: public\n---\nNested notes.\n\n"
-              + "".join("`" * (20 - n) + "{note}\n" for n in range(10)) + f":::{{only}} internal\n{SECRET}27\n:::\n"
-              + "".join("`" * (11 + n) + "\n" for n in range(10)))
-    unclosed = (f"---\ntitle: Open\naudience: public\n---\nShown first.\n\n````{{note}}\n<!-- never closed\n````\n\n"
-                f"```\n{SECRET}35\n```\n")
-    # MDX comments, indented in a component too; in a `.md` page `{/*` is text.
-    mdx_comments = ("---\ntitle: M\naudience: public\n---\n<Steps>\n  <Step title=\"Install\">\n"
-                    f"    {{/* {SECRET}42\n    ```bash\n    curl {SECRET}43\n    ```\n    */}}\n"
-                    "    Run it.\n  </Step>\n  <Step title=\"Embed\">\n    ```html\n    <!-- paste in <head>\n    ```\n"
-                    "  </Step>\n</Steps>\n\nAfter the steps.\n\n"
-                    f"{{/* {SECRET}44\n```\n{SECRET}45\n```\n*/ }}\n\nAfter the MDX comment.\n\n"
-                    # In a paragraph too, space inside the braces or not.
-                    f"Text {{ /* {SECRET}61 */ }} and {{/* {SECRET}62\n*/\n}} in a paragraph.\n\n"
-                    # In inline code a comment is code the page shows.
-                    "Write `{/* a note */}`, never `<!-- a note -->`.\n")
+def _myst(fragment: str) -> dict[str, str]:
+    """A public MyST page holding `fragment` between a first and a last line the site shows."""
+    return {"deploy.md": f"---\ntitle: Deploy\naudience: public\n---\nDeploy with one command.\n\n{fragment}The last line.\n"}
+
+
+S = SECRET
+# (pages, text the site shows, text it hides besides SECRET): one construct, or a few that meet, each.
+HIDDEN_TEXT_CASES = [
+    pytest.param(_myst(f"```{{only}} internal\nThe staging token is {S}1.\n```\n\n"), [], [], id="only-backtick-fence"),
+    pytest.param(_myst(f"% reviewer note: the admin secret is {S}2\nThe dashboard shows the deploy.\n\n"),
+                 ["The dashboard shows the deploy."], [], id="percent-comment"),
+    pytest.param(_myst(f":::{{only}} internal\nThe contract value is {S}3.\n\n```python\nx = '{S}4'\n```\n:::\n\n"),
+                 [], [], id="only-colon-fence-holding-code"),
+    pytest.param(_myst(f"```{{ifconfig}} internal_build\nThe build flag is {S}5.\n```\n\n"), [], [], id="ifconfig"),
+    # The code fence beside them keeps its `%` line.
+    pytest.param(_myst(f"::::{{note}}\nA note everyone reads.\n:::{{only}} internal\n{S}6\n:::\n::::\n\n"
+                       "```bash\n% ray start --head\n```\n\n"),
+                 ["A note everyone reads.", "% ray start --head"], [], id="only-in-a-note-and-percent-in-code"),
+    pytest.param(_myst(f"```{{todo}}\n{S}7\n```\n\n"), [], [], id="todo"),
+    # MyST closes a colon fence only with a line indented less than four spaces, and a code fence
+    # left open inside it ends with it, not with the page.
+    pytest.param(_myst(f":::{{only}} internal\n    :::\n{S}8\n```\nunclosed\n:::\n\n"), [], [],
+                 id="colon-fence-closed-only-by-a-shallow-line"),
+    # Every line starting with `%` is a MyST comment, with a space after it or not.
+    pytest.param(_myst(f"%{S}9 reviewer note\nRoll back from the dashboard.\n\n"), ["Roll back from the dashboard."], [],
+                 id="percent-without-space"),
+    # In a block quote, as at the top of the page (nested quotes too).
+    pytest.param(_myst(f"> A quoted tip everyone reads.\n> :::{{only}} internal\n> {S}10\n> :::\n>\n"
+                       f"> ```{{only}} internal\n> {S}11\n> ```\n> > % {S}12\n> > A nested quote.\n"
+                       "> ```bash\n> % ray status\n> ```\n\n"),
+                 ["> A quoted tip everyone reads.", "> > A nested quote.", "> % ray status"], [], id="block-quote"),
+    # reStructuredText in `{eval-rst}`: its `only` directive and its comments.
+    pytest.param(_myst(f"```{{eval-rst}}\n.. note:: An RST note.\n\n.. only:: internal\n\n   {S}13\n\n"
+                       f".. {S}14 a comment\n   still the comment\n\nRST text after.\n```\n\n"),
+                 [".. note:: An RST note.", "RST text after."], ["still the comment"], id="eval-rst"),
+    # In list items, measured from the item's content column.
+    pytest.param(_myst(f"1. A step everyone reads.\n2. :::{{only}} internal\n   {S}15\n   :::\n"
+                       f"- ```{{only}} internal\n  {S}16\n  ```\n- % {S}17\n- > :::{{only}} internal\n  > {S}18\n"
+                       f"- Outer item.\n    - Inner item.\n\n      :::{{only}} internal\n      {S}19\n      :::\n\n"),
+                 ["1. A step everyone reads.", "- Outer item.", "- Inner item."], [], id="list-items"),
+    pytest.param(_myst(f"::: {{only}} internal\n{S}20\n:::\n\n``` {{only}} internal\n{S}21\n```\n\n"), [], [],
+                 id="space-before-the-brace"),
+    # A comment running past a line separator CommonMark does not break at.
+    pytest.param(_myst(f"% a note\u2028{S}22\n\n"), [], [], id="percent-past-a-line-separator"),
+    pytest.param(_myst(f":::{{only}} internal\n\t:::\n{S}23\n:::\n\n"), [], [], id="tab-indented-colon-closes-nothing"),
+    pytest.param(_myst(f"> ```{{eval-rst}}\n> .. only:: internal\n>\n>    {S}24\n> ```\n\n"), [], [],
+                 id="eval-rst-in-a-block-quote"),
+    pytest.param(_myst(f">\t:::{{only}} internal\n>\t{S}25\n>\t:::\n\n"), [], [], id="quote-marker-and-a-tab"),
+    # A fence in indented code opens nothing.
+    pytest.param(_myst(f"para\n\n    ```\n\n:::{{only}} internal\n{S}26\n:::\n\n"), ["para"], [],
+                 id="fence-in-indented-code"),
+    # Directives nested past the depth read.
+    pytest.param({"nested.md": "---\ntitle: Nested\naudience: public\n---\nNested notes.\n\n"
+                  + "".join("`" * (20 - n) + "{note}\n" for n in range(10)) + f":::{{only}} internal\n{S}27\n:::\n"
+                  + "".join("`" * (11 + n) + "\n" for n in range(10))},
+                 ["Nested notes."], [], id="directives-nested-deep"),
+    # RST indented with no-break spaces, a target without its colon; `:::{eval-rst}`.
+    pytest.param(_myst(f"```{{eval-rst}}\n.. only:: internal\n\n\u00a0\u00a0\u00a0{S}28\n\n.. _{S}29\n```\n\n"), [], [],
+                 id="rst-no-break-spaces-and-target"),
+    pytest.param(_myst(f":::{{eval-rst}}\n{S}30\n:::\n\n"), [], [], id="colon-eval-rst"),
+    # A comment holding a code fence; closed on a fence line; reopened where it closes; opened after
+    # a tag; left open at the end of a list item (the site hides on, the HTML example in a fence
+    # too, as the browser does: the `-->` after the item is text there, `&gt;`), up to the `-->`
+    # of `<!-->`, a comment already closed.
+    pytest.param(_myst(f"<!-- internal: {S}31\n```bash\ncurl {S}32\n```\n-->Shown after the comment.\n\n"
+                       f"<!-- {S}33\n```-->\n\n<!-- {S}34 --> <!-- {S}36\n```\n{S}37\n```\n-->\n\n"
+                       f"<div><!-- {S}38\n```\n{S}39\n```\n--></div>\n\n"
+                       f"- An item.\n\n  <!-- {S}40\n```\n{S}41\n```\n-->\n\n"
+                       "```html\n<!-- an HTML example\n```\n\n<!-->\nAfter an empty comment.\n\n"),
+                 ["Shown after the comment.", "After an empty comment."], ["<!-- an HTML example"],
+                 id="html-comments-holding-fences"),
+    # What follows a comment on its line is no fence; a paragraph after a one-line comment is no
+    # HTML (its `<!--` is text).
+    pytest.param(_myst(f"<!-- a\n-->```\nA line <!-- {S}46 --> in a paragraph.\n\n"
+                       "<!-- a note -->\nA paragraph with <!-- in it.\n\nSeen after a one-line comment.\n\n"),
+                 ["in a paragraph.", "Seen after a one-line comment."], [], id="after-a-comment-on-its-line"),
+    # A comment may close with `--!>` (CommonMark's HTML block runs on to a `-->`: the browser shows
+    # the text before it).
+    pytest.param(_myst(f"<!-- {S}47 --!>\nAfter a bang close. -->\n\n"), ["After a bang close."], [], id="bang-close"),
+    # A footnote's text is a container too, past a line wrapped without indentation.
+    pytest.param(_myst(f"A claim.[^1]\n\n[^1]: A source.\n    :::{{only}} internal\n    {S}48\n    :::\n\n    % {S}49\n\n"
+                       f"[^2]: Another source,\nwrapped.\n    :::{{only}} internal\n    {S}50\n    :::\n\n"),
+                 ["[^1]: A source."], [], id="footnotes"),
+    # `<pre>` runs past blank lines; `<style>` is never shown.
+    pytest.param(_myst(f"<pre>\nA preformatted line.\n\n<!-- {S}51\n```\n{S}52\n```\n-->\n</pre>\n\n"
+                       f"<style>\n.{S}53 {{}}\n\n</style>\n\n"),
+                 ["A preformatted line."], [], id="pre-and-style"),
+    # An image starts a paragraph, not HTML (its `<!--` in backticks is text).
+    pytest.param(_myst("<img src=\"logo.png\"> HTML comments open with `<!--`.\n\nAfter the image line.\n\n"),
+                 ["After the image line."], [], id="image-starts-a-paragraph"),
+    # `:::{code-block}` holds code.
+    pytest.param(_myst(":::{code-block} html\n<!-- an unclosed comment in HTML code\n:::\n\nAfter the code block.\n\n"),
+                 ["After the code block."], [], id="colon-code-block"),
+    # A tag alone on its line starts HTML, after any line; a script hides to its closing tag.
+    pytest.param(_myst(f":::{{note}}\n<img src=\"arch.png\">\nSee the diagram. <!-- {S}54\n```\n{S}55\n```\n-->\n:::\n\n"
+                       f"<script>var {S}56;</script> After a script.\n\n<div>\n<script>\nvar {S}57;\n</script>\n</div>\n\n"),
+                 ["See the diagram.", "After a script."], [], id="tag-line-and-scripts"),
+    # A comment a footnote leaves open hides the footnotes after it: the site shows them last.
+    pytest.param(_myst(f"[^3]: <!-- an open note\n\nAfter the footnote.\n\n[^4]: {S}58 in a later footnote.\n\n"),
+                 ["After the footnote."], [], id="comment-left-open-in-a-footnote"),
+    pytest.param(_myst(f"1. An item,\n<span>wrapped</span> lazily.\n    % {S}59\n\n"), ["wrapped lazily."], [],
+                 id="lazy-list-line"),
+    pytest.param({"open.md": f"---\ntitle: Open\naudience: public\n---\nShown first.\n\n````{{note}}\n<!-- never closed\n"
+                             f"````\n\n```\n{S}35\n```\n"},
+                 ["Shown first."], [], id="comment-never-closed-in-a-note"),
+    # MDX comments, indented in a component too; in a paragraph, space inside the braces or not; in
+    # inline code a comment is code the page shows.
+    pytest.param({"comments.mdx": "---\ntitle: M\naudience: public\n---\n<Steps>\n  <Step title=\"Install\">\n"
+                  f"    {{/* {S}42\n    ```bash\n    curl {S}43\n    ```\n    */}}\n"
+                  "    Run it.\n  </Step>\n  <Step title=\"Embed\">\n    ```html\n    <!-- paste in <head>\n    ```\n"
+                  "  </Step>\n</Steps>\n\nAfter the steps.\n\n"
+                  f"{{/* {S}44\n```\n{S}45\n```\n*/ }}\n\nAfter the MDX comment.\n\n"
+                  f"Text {{ /* {S}61 */ }} and {{/* {S}62\n*/\n}} in a paragraph.\n\n"
+                  "Write `{/* a note */}`, never `<!-- a note -->`.\n"},
+                 ["Run it.", "<!-- paste in <head>", "After the steps.", "After the MDX comment.", "in a paragraph.",
+                  "Write `{/* a note */}`, never `<!-- a note -->`."], [], id="mdx-comments"),
     # A `<script>` never closed hides the rest of the page, as in the browser.
-    unclosed_script = (f"---\ntitle: U\naudience: public\n---\nThe page.\n\nThe <script> tag unclosed, and styled "
-                       f"<style>.{SECRET}60 {{}}</style> text.\n\nMore {SECRET}72.\n")
-    braces = "---\ntitle: B\naudience: public\n---\nBraces.\n\n{/* kept as text\n\nStill shown.\n"
-    # Backticks a comment holds start no code span: the comment after them is hidden.
-    braces += f"\nText <!-- a ` --> <!-- {SECRET}71 --> ` after.\n"
-    # Mintlify builds `.md` pages as MDX: a closed `{/* … */}` in a paragraph is hidden there too.
-    braces += f"\nA .md paragraph {{/* {SECRET}73 */}} with an MDX comment.\n"
-    # A code fence open in a list item leaves no paragraph to wrap: a line less indented ends the item
-    # (and its fence), and the comment after it is HTML, not code.
-    fenced_item = (f"---\ntitle: F\naudience: public\n---\n- An item with code.\n  ```\nNot wrapped.\n"
-                   f"  <!-- {SECRET}63 -->\n\nAfter the item.\n\n"
-                   # A fence line in a comment opens no fence: the item goes on past a wrapped line.
-                   f"1.  Run:\n    <!--\n    ```python\n    old()\n    ``` -->\n    New text\nwrapped on.\n"
-                   f"    % {SECRET}64 a note\n\n"
-                   # Nor does a colon directive's line: the `%` line after it is the page's comment.
-                   f"- b\n  :::{{code-block}}\n  shown code\nNot wrapped either.\n  % {SECRET}68\n")
+    pytest.param({"script.md": f"---\ntitle: U\naudience: public\n---\nThe page.\n\nThe <script> tag unclosed, and "
+                               f"styled <style>.{S}60 {{}}</style> text.\n\nMore {S}72.\n"},
+                 ["The page.\n\nThe"], ["tag unclosed"], id="script-never-closed"),
+    # `{/*` in a `.md` page is text; backticks a comment holds start no code span; Mintlify builds
+    # `.md` pages as MDX: a closed `{/* … */}` in a paragraph is hidden there too.
+    pytest.param({"braces.md": "---\ntitle: B\naudience: public\n---\nBraces.\n\n{/* kept as text\n\nStill shown.\n"
+                               f"\nText <!-- a ` --> <!-- {S}71 --> ` after.\n"
+                               f"\nA .md paragraph {{/* {S}73 */}} with an MDX comment.\n"},
+                 ["Still shown.", "A .md paragraph  with an MDX comment."], [], id="braces-and-backticks-in-md"),
+    # A code fence open in a list item leaves no paragraph to wrap: a line less indented ends the
+    # item (and its fence), and the comment after it is HTML, not code. A fence line in a comment
+    # opens no fence, nor does a colon directive's line.
+    pytest.param({"fenced.md": f"---\ntitle: F\naudience: public\n---\n- An item with code.\n  ```\nNot wrapped.\n"
+                               f"  <!-- {S}63 -->\n\nAfter the item.\n\n"
+                               f"1.  Run:\n    <!--\n    ```python\n    old()\n    ``` -->\n    New text\nwrapped on.\n"
+                               f"    % {S}64 a note\n\n"
+                               f"- b\n  :::{{code-block}}\n  shown code\nNot wrapped either.\n  % {S}68\n"},
+                 ["Not wrapped.", "After the item.", "wrapped on.", "Not wrapped either."], [],
+                 id="fence-open-in-a-list-item"),
     # A fence left open in a list item or footnote ends with it: the paragraphs after it are prose.
-    open_in_item = (f"---\ntitle: O\naudience: public\n---\n- a\n  ```\nNot code <!-- {SECRET}65 --> here.\n\n"
-                    f"[^9]: x\n    ~~~\n\nLater <script>var {SECRET}66;</script> prose.\n")
-    open_in_mdx_item = f"---\ntitle: P\naudience: public\n---\n- a\n  ```\nb\n\nLater {{ /* {SECRET}67 */ }} para.\n"
+    pytest.param({"open-item.md": f"---\ntitle: O\naudience: public\n---\n- a\n  ```\nNot code <!-- {S}65 --> here.\n\n"
+                                  f"[^9]: x\n    ~~~\n\nLater <script>var {S}66;</script> prose.\n"},
+                 ["Not code  here.", "Later  prose."], [], id="fence-left-open-in-item-or-footnote"),
+    pytest.param({"open-mdx.mdx": f"---\ntitle: P\naudience: public\n---\n- a\n  ```\nb\n\nLater {{ /* {S}67 */ }} para.\n"},
+                 ["Later  para."], [], id="fence-left-open-in-an-mdx-item"),
     # ...and only where the prose pass has that fence open: not one it never saw (on the item's
     # marker line), nor one a fence line in HTML had opened, which the item's fence then closed.
-    unseen_opener = f"---\ntitle: Q\naudience: public\n---\n- ```\n  x\n\nThen <!-- {SECRET}69 --> shown.\n"
-    html_fence = (f"---\ntitle: R\naudience: public\n---\n<div>\n```\n</div>\n\n- a\n  ```\n  x\n\n"
-                  f"Then <!-- {SECRET}70 --> also shown.\n")
-    text = "\n".join(c.text for c in _chunks({"deploy.md": page, "nested.md": nested, "open.md": unclosed,
-                                               "comments.mdx": mdx_comments, "braces.md": braces,
-                                               "fenced.md": fenced_item, "open-item.md": open_in_item,
-                                               "open-mdx.mdx": open_in_mdx_item, "unseen.md": unseen_opener,
-                                               "html-fence.md": html_fence,
-                                               "script.md": unclosed_script}).chunks)
-    assert SECRET not in text
-    assert "Deploy with one command." in text and "The dashboard shows the deploy." in text
-    assert "A note everyone reads." in text and "% ray start --head" in text and "Roll back from" in text
-    assert "> A quoted tip everyone reads." in text and "> > A nested quote." in text and "> % ray status" in text
-    assert ".. note:: An RST note." in text and "RST text after." in text and "still the comment" not in text
-    assert "1. A step everyone reads." in text and "- Outer item." in text and "- Inner item." in text
-    assert "Shown after the comment." in text and "Shown first." in text
-    # The comment the list item left open hides the HTML example too, as the browser does (the
-    # `-->` after the item is text there, `&gt;`), up to the `-->` of `<!-->`.
-    assert "<!-- an HTML example" not in text
-    assert "After an empty comment." in text and "Run it." in text and "After the MDX comment." in text
-    assert "A preformatted line." in text and "After the image line." in text and "After the code block." in text
-    assert "The page.\n\nThe" in text and "tag unclosed" not in text
-    assert "See the diagram." in text and "After a script." in text and "wrapped lazily." in text
-    assert "<!-- paste in <head>" in text and "After the steps." in text and "After the footnote." in text
-    assert "[^1]: A source." in text and "Still shown." in text and "in a paragraph." in text
-    assert "Seen after a one-line comment." in text and "After a bang close." in text
-    assert "A .md paragraph  with an MDX comment." in text
-    assert "The last line." in text and "Not wrapped." in text and "After the item." in text
-    for shown in ("wrapped on.", "Not wrapped either.", "Not code  here.", "Later  prose.", "Later  para.", "Then  shown.", "Then  also shown.",
-                  "Write `{/* a note */}`, never `<!-- a note -->`."):
-        assert shown in text, shown
+    pytest.param({"unseen.md": f"---\ntitle: Q\naudience: public\n---\n- ```\n  x\n\nThen <!-- {S}69 --> shown.\n"},
+                 ["Then  shown."], [], id="fence-on-the-item-marker-line"),
+    pytest.param({"html-fence.md": f"---\ntitle: R\naudience: public\n---\n<div>\n```\n</div>\n\n- a\n  ```\n  x\n\n"
+                                   f"Then <!-- {S}70 --> also shown.\n"},
+                 ["Then  also shown."], [], id="fence-opened-in-html"),
     # MDX is not MyST: there a line starting with `%` is text the page shows.
-    mdx = "---\ntitle: W\naudience: public\n---\n<Step title=\"Windows\">\n% APPDATA holds the config.\n</Step>\n"
-    assert "% APPDATA holds the config." in _chunks({"windows.mdx": mdx}).chunks[0].text
+    pytest.param({"windows.mdx": "---\ntitle: W\naudience: public\n---\n<Step title=\"Windows\">\n"
+                                 "% APPDATA holds the config.\n</Step>\n"},
+                 ["% APPDATA holds the config."], [], id="percent-is-text-in-mdx"),
+]
+
+
+@pytest.mark.parametrize(("pages", "shown", "hidden"), HIDDEN_TEXT_CASES)
+def test_text_the_built_site_never_shows_is_not_indexed_in_a_public_page(
+    pages: dict[str, str], shown: list[str], hidden: list[str]
+) -> None:
+    """MyST's `{only}` (either fence), `{ifconfig}` and `%` comments, HTML and MDX comments, `<script>`
+    and `<style>` were indexed as page text, so the chat quoted an internal note from a public page;
+    each case holds one such construct (or a few that meet) and the text around it the site shows."""
+    text = "\n".join(c.text for c in _chunks(pages).chunks)
+    assert SECRET not in text
+    first_and_last = ["Deploy with one command.", "The last line."] if "deploy.md" in pages else []
+    for line in first_and_last + shown:
+        assert line in text, line
+    for line in hidden:
+        assert line not in text, line
 
 
 def test_an_mdx_expression_is_not_indexed_unless_it_is_a_string() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import json
 import math
@@ -21,7 +22,7 @@ from app.embeddings.providers import get_embedding_provider
 from app.errors import EmbeddingError
 from app.indexing.sync import SYNC_LOCK_KEY, SyncBusyError, SyncSourceError, sync_corpus
 from tests.fake_gemini import fake_vector
-from tests.helpers import commit_all, git, make_docs_repo, write_files
+from tests.helpers import commit_all, docschat_in_process, git, make_docs_repo, write_files
 
 PAGES = {
     "index.mdx": "---\ntitle: Home\npublic: true\n---\nWelcome.\n\n## Start\nBegin here.\n",
@@ -117,11 +118,7 @@ async def test_provider_failure_leaves_index_intact_and_names_the_cause(pool, fa
     commit_all(repo, "change")
     fake_gemini.fail_statuses = [429] * 100
     fake_gemini.retry_after = "0"
-    env = {**os.environ, "DATABASE_URL": os.environ["DATABASE_URL"]} if "DATABASE_URL" in os.environ else None
-    result = subprocess.run(
-        [sys.executable, "-m", "app", "sync", "--repo", str(repo), "--json"],
-        capture_output=True, text=True, timeout=120, env=env,
-    )
+    result = await asyncio.to_thread(docschat_in_process, "sync", "--repo", str(repo), "--json")
     assert result.returncode == 1
     assert "429" in result.stderr and "quota" in result.stderr.lower()
     async with pool.acquire() as conn:
@@ -210,11 +207,7 @@ def test_workflow_files_match_githubs_schema(workflow: Path) -> None:
 
 def test_sync_cli_json_summary(tmp_path: Path) -> None:
     repo = make_docs_repo(tmp_path / "r", PAGES)
-    env = {**os.environ, "EMBEDDING_PROVIDER": "none"}
-    result = subprocess.run(
-        [sys.executable, "-m", "app", "sync", "--repo", str(repo), "--json"],
-        capture_output=True, text=True, timeout=120, env=env,
-    )
+    result = docschat_in_process("sync", "--repo", str(repo), "--json", env={"EMBEDDING_PROVIDER": "none"})
     assert result.returncode == 0, result.stderr
     summary = json.loads(result.stdout.strip().splitlines()[-1])
     assert {"pages", "chunks", "new", "changed", "unchanged", "deleted", "embedded", "cache_hits", "seconds"} <= set(summary)

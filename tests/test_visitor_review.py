@@ -4,10 +4,7 @@ real HTTP against the real app, a real Postgres and the fake Gemini."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import subprocess
-import sys
 from concurrent.futures import ThreadPoolExecutor
 from html.parser import HTMLParser
 from urllib.parse import urljoin, urlsplit
@@ -15,7 +12,7 @@ from urllib.parse import urljoin, urlsplit
 import httpx
 
 from app.config import get_settings
-from tests.helpers import seed_docs
+from tests.helpers import docschat_in_process, seed_docs
 from tests.test_admin import query
 from tests.test_chat import DOCS
 from tests.test_feedback import _ask, _rate, _start
@@ -75,14 +72,12 @@ def test_a_comment_cannot_write_terminal_escapes_into_the_operators_terminal(off
     with httpx.Client(base_url=server.url, timeout=30) as client:
         message_id = _start(_ask(client, "How do I run a sync?\x1b[8m"))  # a question is the visitor's too
         assert _rate(client, message_id, "down", hostile).status_code == 200
-    table = subprocess.run([sys.executable, "-m", "app", "feedback"], capture_output=True, text=True, timeout=120,
-                           env={**os.environ, "DATABASE_URL": db_env, "COLUMNS": "300"})
+    table = docschat_in_process("feedback", env={"DATABASE_URL": db_env, "COLUMNS": "300"})
     assert table.returncode == 0, table.stderr
     assert "fine" in table.stdout and "red" in table.stdout
     assert not re.search("[\x00-\x08\x0b-\x1f\x7f-\x9f]", table.stdout), repr(table.stdout)
     # --json keeps the text exactly, every control character escaped (C1 too: U+009B is a CSI).
-    lines = subprocess.run([sys.executable, "-m", "app", "feedback", "--json"], capture_output=True, text=True,
-                           timeout=120, env={**os.environ, "DATABASE_URL": db_env}).stdout
+    lines = docschat_in_process("feedback", "--json", env={"DATABASE_URL": db_env}).stdout
     assert not re.search("[\x00-\x09\x0b-\x1f\x7f-\x9f]", lines), repr(lines)
     assert json.loads(lines)["comment"] == hostile
 

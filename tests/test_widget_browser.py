@@ -16,6 +16,7 @@ OUTPUT = Path(__file__).resolve().parent.parent / "test-output"
 
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.slow,
     pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)"),
 ]
 

@@ -15,6 +15,7 @@ from tests.test_widget_browser import ARGS, CHROMIUM, browser, widget  # noqa: F
 
 pytestmark = [
     pytest.mark.browser,
+    pytest.mark.slow,
     pytest.mark.skipif(CHROMIUM is None, reason="Debian's chromium is not installed (apt-get install chromium)"),
 ]
 

@@ -20,9 +20,9 @@ from datetime import datetime, timedelta
 
 import asyncpg
 
+from app.config import Settings
 from app.errors import DocschatError
 from app.logging import get_logger
-from app.config import Settings
 from app.search.confidence import DEFAULT_ANSWER_FLOOR, DEFAULT_KEYWORD_ANSWER_FLOOR, DEFAULT_LOW_CONFIDENCE_MARGIN
 from app.search.retrieve import Retrieval
 

@@ -36,7 +36,7 @@ class OpenAIAnswerer:
             response = await self.client.chat.completions.create(
                 model=self.model, messages=messages, stream=True, temperature=0.2  # type: ignore[arg-type]
             )
-            async for chunk in response:
+            async for chunk in response:  # type: ignore[union-attr]  # stream=True: an AsyncStream
                 delta = chunk.choices[0].delta.content if chunk.choices else None
                 if delta:
                     yield delta

@@ -41,7 +41,7 @@ def _text_of_ui_message(message: Any) -> str | None:
     if isinstance(parts, list):
         texts = [p.get("text") for p in parts if isinstance(p, dict) and p.get("type") == "text"]
         if texts and all(isinstance(t, str) for t in texts):
-            return "".join(texts)
+            return "".join(t for t in texts if isinstance(t, str))
     content = message.get("content")
     return content if isinstance(content, str) else None
 

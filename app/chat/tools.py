@@ -60,7 +60,8 @@ UNAVAILABLE_INDEX = "Docs index unavailable — answering without it"
 class ChatTool(Protocol):
     name: str
     description: str
-    parameters: dict[str, Any]  # JSON schema of the arguments
+    @property
+    def parameters(self) -> dict[str, Any]: ...  # JSON schema of the arguments (a class variable will do)
 
     async def call(self, args: dict[str, Any]) -> ToolOutcome: ...
 

@@ -67,11 +67,11 @@ def parse_verdict(text: str | None, excerpts: list[Excerpt], method: str) -> Ans
         return None
     if not isinstance(data, dict) or data.get("verdict") not in VERDICTS:
         return None
-    supporting = data.get("supporting") if isinstance(data.get("supporting"), str) else ""
+    supporting = data["supporting"] if isinstance(data.get("supporting"), str) else ""
     supporting = " ".join(supporting.split())[:MAX_QUOTE_CHARS]
     if supporting and not _quoted(supporting, excerpts):
         supporting = ""
-    not_covered = data.get("not_covered") if isinstance(data.get("not_covered"), str) else ""
+    not_covered = data["not_covered"] if isinstance(data.get("not_covered"), str) else ""
     not_covered = " ".join(not_covered.split())[:MAX_QUOTE_CHARS]
     return AnswerCheck(data["verdict"], method=method, supporting=supporting or None,
                        not_covered_text=not_covered or None)

@@ -17,6 +17,7 @@ import re
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from app.corpus.chunker import Chunk, bounded_id, content_hash, cut_block, path_unusable
 from app.globs import matches_any
@@ -243,7 +244,7 @@ def _python_symbols(text: str, max_chars: int) -> list[Symbol]:
 
 
 @functools.lru_cache(maxsize=4)
-def _ts_parser(language: str):  # noqa: ANN202 - tree_sitter.Parser; imported lazily
+def _ts_parser(language: str):
     import tree_sitter
 
     if language == "javascript":
@@ -267,7 +268,7 @@ _TS_MEMBERS = {"method_definition", "public_field_definition", "abstract_method_
 _MIN_TYPE_LINES = 3  # shorter type aliases and interfaces stay in the module chunk
 
 
-def _node_name(node) -> str:  # noqa: ANN001 - tree_sitter.Node
+def _node_name(node) -> str:
     name = node.child_by_field_name("name")
     return name.text.decode("utf-8", "replace") if name is not None else ""
 
@@ -282,7 +283,7 @@ def _ts_symbols(text: str, language: str, max_chars: int) -> list[Symbol]:
     lines = source_lines(text)
     symbols: list[Symbol] = []
 
-    def leading(node) -> tuple[int, str]:  # noqa: ANN001
+    def leading(node) -> tuple[int, str]:
         """The node's first line including the comments right above it, and those comments."""
         start = node.start_point[0] + 1
         comment_start = start
@@ -343,7 +344,7 @@ def _ts_symbols(text: str, language: str, max_chars: int) -> list[Symbol]:
     return symbols
 
 
-def _first_error(node) -> int | None:  # noqa: ANN001
+def _first_error(node) -> int | None:
     if node.type == "ERROR" or node.is_missing:
         return node.start_point[0]
     for child in node.children:
@@ -385,7 +386,7 @@ def _manifest_symbols(path: str, text: str) -> list[Symbol]:
             data = tomllib.loads(text)
         except (ValueError, RecursionError) as exc:  # TOMLDecodeError is a ValueError; so is a huge int
             raise CodeParseError(f"{type(exc).__name__}: {str(exc)[:120]}") from None
-        tool = data.get("tool") if isinstance(data.get("tool"), dict) else {}
+        tool: dict[str, Any] = data["tool"] if isinstance(data.get("tool"), dict) else {}
         project = next((t for t in (data.get("project"), tool.get("poetry")) if isinstance(t, dict) and t), {})
         package, description = str(project.get("name") or path), str(project.get("description") or "")
         sections = {

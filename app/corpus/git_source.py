@@ -106,8 +106,8 @@ def decode_text(data: bytes) -> str:
     for mark, encoding in _BYTE_ORDER_MARKS:
         if data.startswith(mark):
             return data[len(mark):].decode(encoding, "replace")
-    if (encoding := _unmarked_encoding(data)) is not None:
-        return data.decode(encoding, "replace")
+    if (unmarked := _unmarked_encoding(data)) is not None:
+        return data.decode(unmarked, "replace")
     # NUL is never text (Postgres cannot store it): dropped here, before the front matter is read,
     # so that the ASCII of a UTF-16 page too short or too odd to tell still declares its audience.
     return data.removeprefix(b"\xef\xbb\xbf").decode("utf-8", "replace").replace("\x00", "")

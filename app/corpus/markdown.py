@@ -17,7 +17,6 @@ from __future__ import annotations
 import html
 import re
 from functools import cache
-
 from types import SimpleNamespace
 
 from markdown_it import MarkdownIt
@@ -305,7 +304,7 @@ class _Writer:
                 out.append(written.strip("\n"))
         return out
 
-    def _block(self, node: _Node, depth: int, in_directive: bool) -> str:  # noqa: PLR0911
+    def _block(self, node: _Node, depth: int, in_directive: bool) -> str:
         kind = node.type
         if kind == "paragraph":
             return _as_text(self._inline(node.children[0]))
@@ -364,7 +363,7 @@ class _Writer:
             out.append(self._inline_token(token, links))
         return "".join(out).strip()
 
-    def _inline_token(self, token: Token, links: list[str]) -> str:  # noqa: PLR0911
+    def _inline_token(self, token: Token, links: list[str]) -> str:
         kind = token.type
         if kind == "html_inline":
             return self.browser.feed(token.content)

@@ -13,6 +13,8 @@ An HTML comment, which MDX refuses, is hidden here (the safe reading).
 from __future__ import annotations
 
 import re
+from collections.abc import MutableMapping
+from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.rules_block import StateBlock
@@ -37,7 +39,7 @@ def _bracket_balance(line: str) -> int:
     return sum(code.count(c) for c in "({[") - sum(code.count(c) for c in ")}]")
 
 
-def _expression_end(src: str, start: int, env: dict) -> int | None:
+def _expression_end(src: str, start: int, env: MutableMapping[str, Any]) -> int | None:
     """The end of the expression opening at `src[start]`. Where the lexer is lost (a construct it
     does not know) an expression ends where its braces balance, as MDX first finds it, and so does
     every later one; one whose braces never balance is text (MDX refuses the page), and so is every
@@ -134,6 +136,7 @@ def _mdx_flow(state: StateBlock, start_line: int, end_line: int, silent: bool) -
     position = state.bMarks[start_line] + state.tShift[start_line]
     limit = state.eMarks[end_line - 1] if end_line > start_line else len(src)
     pieces: list[tuple[str, str]] = []
+    end: int | None
     while True:
         if src.startswith("<!--", position):
             close = src.find("-->", position + 4, limit)

@@ -116,12 +116,11 @@ def resolve_snippets(
             continue
         chunk = segment.text
         for name, snippet_path in imports.items():
-            chunk = _tag_pattern(name).sub(
-                lambda m, n=name, sp=snippet_path: _paste(
-                    path, n, sp, m.group(1), files, _stack, result, page_audiences, audience_of, budget
-                ),
-                chunk,
-            )
+
+            def paste(m: re.Match[str], n: str = name, sp: str | None = snippet_path) -> str:
+                return _paste(path, n, sp, m.group(1), files, _stack, result, page_audiences, audience_of, budget)
+
+            chunk = _tag_pattern(name).sub(paste, chunk)
         pieces.append(chunk)
     result.text = "".join(pieces)
     return result

@@ -119,7 +119,7 @@ def stop_embedded_server(home: Path) -> int | None:
             try:
                 pgexec("pg_ctl", ("-w", "-m", "fast", "-D", str(pgdata), "stop"),
                        bin_path=binaries.bin_path, user=binaries.system_user)
-            except Exception as exc:  # noqa: BLE001 - pg_ctl's failure, named
+            except Exception as exc:
                 raise DatabaseError(f"could not stop the embedded Postgres in {pgdata}: {exc}") from exc
             return info.pid
 

@@ -23,7 +23,7 @@ log = get_logger(__name__)
 RETRY_AFTER_SECONDS = 5
 
 # What "the database cannot be reached" looks like from asyncpg and the OS.
-UNAVAILABLE_ERRORS: tuple[type[BaseException], ...] = (
+UNAVAILABLE_ERRORS: tuple[type[Exception], ...] = (
     OSError,  # refused, reset, socket file gone, timeouts (TimeoutError is an OSError)
     asyncpg.PostgresConnectionError,
     asyncpg.OperatorInterventionError,  # admin/crash shutdown, cannot connect now

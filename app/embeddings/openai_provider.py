@@ -10,6 +10,8 @@ of models not trained for truncation, and a configurable column would split the 
 
 from __future__ import annotations
 
+from typing import Any
+
 import openai
 
 from app.embeddings.base import EMBEDDING_DIMENSIONS, pad_vector
@@ -54,7 +56,7 @@ class OpenAIEmbeddingProvider:
         self.model = f"{model_name}@{dimensions or 'native'}"
 
     async def _embed(self, texts: list[str]) -> list[list[float]]:
-        extra = {"dimensions": self.dimensions} if self.dimensions else {}
+        extra: dict[str, Any] = {"dimensions": self.dimensions} if self.dimensions else {}
         try:
             response = await self.client.embeddings.create(model=self.model_name, input=texts, **extra)
         except openai.APIStatusError as exc:

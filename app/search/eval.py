@@ -22,7 +22,6 @@ from app.search.conversation import QueryRewriter, retrieve_in_conversation
 from app.search.retrieve import Mode, Retriever
 from app.search.urls import absolute_url, normalize_url
 
-
 UNANSWERABLE_KINDS = ("offtopic", "indomain")
 
 
@@ -110,7 +109,7 @@ async def evaluate(
             refused[kind] += 1
             if item.unanswerable:
                 refused[item.unanswerable] = refused.get(item.unanswerable, 0) + 1
-        elif retrieval.judgment.explanation.get("answer_check", {}).get("verdict") == "partly":
+        elif _verdict(retrieval.judgment.explanation.get("answer_check")) == "partly":
             # Answered with a line naming what the docs do not cover: not a refusal, counted apart.
             key = f"partly:{item.unanswerable or kind}"
             refused[key] = refused.get(key, 0) + 1
@@ -159,3 +158,8 @@ def _refusal_by_kind(items: list[EvalItem], refused: dict[str, int]) -> dict[str
                             "refusal_rate": round(refused.get(kind, 0) / total, 4),
                             "partly": refused.get(f"partly:{kind}", 0)}
     return report
+
+
+def _verdict(check: object) -> object:
+    """The verdict of an explanation's answer check (None when there is none)."""
+    return check.get("verdict") if isinstance(check, dict) else None
