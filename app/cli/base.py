@@ -7,7 +7,7 @@ import contextlib
 import json
 import re
 import sys
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import Any, NoReturn, TypeVar
 
 import click
@@ -27,7 +27,7 @@ console = Console(stderr=False)
 err_console = Console(stderr=True)
 
 
-def run_async(factory: Callable[[], Awaitable[T]]) -> T:
+def run_async(factory: Callable[[], Coroutine[Any, Any, T]]) -> T:
     return asyncio.run(factory())
 
 

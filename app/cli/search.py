@@ -15,7 +15,7 @@ from app.cli.options import MODE_CHOICE, audience_option, audiences_of
 from app.config import get_settings
 from app.search.conversation import retrieve_in_conversation
 from app.search.eval import evaluate, load_eval_file
-from app.search.retrieve import ready_retriever
+from app.search.retrieve import Mode, ready_retriever
 
 
 @main.command("search")
@@ -27,7 +27,7 @@ from app.search.retrieve import ready_retriever
 @click.option("--history", "history", multiple=True, metavar="QUESTION",
               help="An earlier question of the conversation (repeat, oldest first): searched as the chat does.")
 def search_command(
-    question: str, as_json: bool, explain: bool, mode: str, audience: str | None, public_only: bool,
+    question: str, as_json: bool, explain: bool, mode: Mode, audience: str | None, public_only: bool,
     history: tuple[str, ...],
 ) -> None:
     """Find the pages and excerpts that answer QUESTION."""
@@ -102,7 +102,7 @@ def _print_explain(retrieval: Any) -> None:
 @audience_option
 @click.option("--no-history", is_flag=True, help="Search every question alone, ignoring lines' \"history\".")
 def eval_command(
-    file: Any, mode: str, k: int, as_json: bool, audience: str | None, public_only: bool, no_history: bool
+    file: Any, mode: Mode, k: int, as_json: bool, audience: str | None, public_only: bool, no_history: bool
 ) -> None:
     """Score retrieval on FILE (JSON lines of {"question", "gold": [urls], "history"?: [earlier questions]})."""
     # google.genai: slow to import, kept off `docschat --help`

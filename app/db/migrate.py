@@ -17,6 +17,7 @@ from app.db.bundle import BUNDLE_PACKAGE_DIR, migration_root, sql_dir  # noqa: F
 from app.db.repeatable import functions_current
 from app.errors import DatabaseError
 
+
 def alembic_config(database_url: str) -> Config:
     root = migration_root()
     _ensure_importable(root)
