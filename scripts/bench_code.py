@@ -18,14 +18,14 @@ from _corpus import ROOT, throwaway_database
 
 from app.config import Settings
 from app.corpus.code import DEFAULT_CODE_EXCLUDE, DEFAULT_CODE_INCLUDE
+from app.corpus.sources import Source, SourcesConfig
 from app.db.migrate import ensure_schema
 from app.db.pool import create_pool
 from app.embeddings.cache import EmbeddingCache, cache_path
 from app.embeddings.providers import get_embedding_provider
+from app.indexing.sync import sync_sources
 from app.search.query_embedding import QueryEmbedder
 from app.search.retrieve import MODES, Retriever
-from app.corpus.sources import Source, SourcesConfig
-from app.indexing.sync import sync_sources
 
 LINK = "https://github.com/docschat/docschat/blob/{commit}/{path}#L{start}-L{end}"
 _LINES = re.compile(r"/blob/[0-9a-f]+/(.+)#L(\d+)-L(\d+)$")

@@ -60,7 +60,7 @@ class FakeGemini:
 
 def _handler(state: FakeGemini, lock: threading.Lock) -> type[JSONRequestHandler]:
     class Handler(JSONRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802
+        def do_POST(self) -> None:
             body = self._read_json()
             with lock:
                 state.requests.append({"path": self.path, "body": body, "key": self.headers.get("x-goog-api-key")})

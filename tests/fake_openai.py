@@ -36,7 +36,7 @@ class FakeOpenAI:
 
 def _handler(state: FakeOpenAI, lock: threading.Lock) -> type[JSONRequestHandler]:
     class Handler(JSONRequestHandler):
-        def do_POST(self) -> None:  # noqa: N802
+        def do_POST(self) -> None:
             body = self._read_json()
             path = self.path.split("?")[0]
             with lock:

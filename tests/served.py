@@ -30,7 +30,7 @@ class ServeProcess:
         self.process: subprocess.Popen[bytes] | None = None
         self.log_path: Path | None = None
 
-    def __enter__(self) -> "ServeProcess":
+    def __enter__(self) -> ServeProcess:
         log = (self.cwd or Path(".")) / f"serve-{self.port}.log"
         self.log_path = log
         self.process = subprocess.Popen(self.args, env=self.env, cwd=self.cwd, stdout=log.open("wb"),

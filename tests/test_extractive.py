@@ -7,7 +7,7 @@ script tag to every page:") must still arrive with its own block, whatever else 
 from __future__ import annotations
 
 import re
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -22,7 +22,7 @@ from tests.conftest import REPO_ROOT, SHARED
 CORPORA = SHARED / "corpora"
 
 
-@lru_cache(maxsize=None)
+@cache
 def chunks_by_page(root: Path) -> dict[str, list[Chunk]]:
     """Every page of a docs folder composed as the sync composes it, its chunks in page order."""
     files = {str(p.relative_to(root)): p.read_text(encoding="utf-8", errors="replace")

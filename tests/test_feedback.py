@@ -335,8 +335,8 @@ def code_without_link(tmp_path: Path, monkeypatch) -> tuple[Path, str]:
 
 def _sync_sources() -> None:
     """Every configured source, as `docschat sync` does."""
-    from app.db.pool import create_pool
     from app.corpus.sources import load_sources
+    from app.db.pool import create_pool
     from app.indexing.sync import sync_sources
 
     async def sync() -> None:

@@ -88,7 +88,7 @@ def _hostile_bodies(seed_value: int, count: int) -> list[tuple[bytes, str | None
         lambda: ('{"message":' + rng.choice(["1", "true", "[]", "{}", "null", '["a"]', '{"a":"b"}']) + "}").encode(),
         lambda: ('{"messages":[' + rng.choice(['{"role":"assistant","parts":[]}', "1", '{"role":"user"}',
                                                 '{"role":"user","parts":[{"type":"text","text":1}]}']) + "]}").encode(),
-        lambda: '{"message":"'.encode() + bytes(rng.getrandbits(8) for _ in range(rng.randint(1, 50))) + b'\xc0"}',
+        lambda: b'{"message":"' + bytes(rng.getrandbits(8) for _ in range(rng.randint(1, 50))) + b'\xc0"}',
     ]
     while len(bodies) < count:
         generator = rng.choice(generators)

@@ -5,7 +5,7 @@ page selection on its own, and the demo's questions with the offline model."""
 from __future__ import annotations
 
 import asyncio
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -18,7 +18,7 @@ from app.search.pages import is_navigation, select_pages
 from tests.conftest import REPO_ROOT, SHARED
 
 
-@lru_cache(maxsize=None)
+@cache
 def sections(root: Path) -> dict[str, str]:
     """Chunk id → text, composed as the sync composes the folder."""
     files = {str(p.relative_to(root)): p.read_text(encoding="utf-8", errors="replace")
@@ -111,8 +111,8 @@ def test_the_demo_lists_its_index_page_only_when_asked_about_it(clean_db, monkey
     from app.corpus.compose import DocsSource
     from app.db.pool import create_pool
     from app.embeddings.local import local_model_installed
-    from app.search.retrieve import build_retriever
     from app.indexing.sync import sync_corpus
+    from app.search.retrieve import build_retriever
 
     if not (PROJECT_ROOT / ".git").exists():
         pytest.skip("the project's docs are read through git; no .git here")

@@ -10,10 +10,9 @@ import pytest
 
 from app.config import Settings, get_settings
 from app.corpus.compose import compose_files
+from app.corpus.sources import Source, SourcesConfig, load_sources
 from app.embeddings.providers import get_embedding_provider
 from app.errors import ConfigError
-from app.search.retrieve import build_retriever
-from app.corpus.sources import Source, SourcesConfig, load_sources
 from app.indexing.sync import (
     ExistingRow,
     StalePlanError,
@@ -22,6 +21,7 @@ from app.indexing.sync import (
     read_existing,
     sync_sources,
 )
+from app.search.retrieve import build_retriever
 from tests.helpers import commit_all, docschat_in_process, make_docs_repo, write_files
 
 SECRET = "zorblaxian"  # a word that exists only in an internal page

@@ -7,7 +7,6 @@ as a Relevant Guide's title and URL.
 
 from __future__ import annotations
 
-
 import pytest
 
 from tests.helpers import seed_docs
