@@ -7,10 +7,11 @@
 -- page's sections best first. As in the chat's keyword leg, the words are typo-corrected against
 -- what `audiences` may see (docs_search_text) and weighed by IDF (docs_query_lexemes); in addition
 -- the last word, while it is being typed (last_word_prefix), stands for the visible lexemes it
--- begins (`embe` → embed) and the stems it begins with: Postgres stems what is stored, so a typed
--- `deploym` must match the stored `deploy` and `navigat` the stored `navig`, which a tsquery
--- prefix (`deploym:*`) would not. A last word that begins no visible lexeme is read as a whole
--- word, typo-corrected like the others. Each word is one group of lexemes; a section's score is
+-- begins (`embe` → embed), its own stem (`embe` → emb, as "embed" is stored) and the stems it
+-- runs past: Postgres stems what is stored, so a typed `deploym` must match the stored `deploy`
+-- and `navigat` the stored `navig`, which a tsquery prefix (`deploym:*`) would not. A last word
+-- that matches no visible lexeme so is read as a whole word, typo-corrected like the others.
+-- Each word is one group of lexemes; a section's score is
 -- the sum over groups of IDF × ts_rank (title > heading > body). Candidates come from the rarest
 -- groups only, as in search_docs_sections, and are at most candidate_rows sections.
 -- With a query embedding and its model, the nearest visible sections join and the score is
@@ -67,7 +68,10 @@ as $$
             select pg_catalog.left(s.tail, k)
             from pg_catalog.generate_series(
                    greatest(pg_catalog.length(s.tail) - max_stem_trim, min_stem_length),
-                   pg_catalog.length(s.tail) - 1) as k))
+                   pg_catalog.length(s.tail) - 1) as k)
+          or st.lexeme in (  -- the typed word's own stem: `embe` and `embed` are stored as "emb"
+            select l.lexeme
+            from pg_catalog.unnest(pg_catalog.to_tsvector('pg_catalog.english'::pg_catalog.regconfig, s.tail)) as l))
     where s.tail is not null
     group by st.lexeme
     order by sum(st.ndoc) desc, st.lexeme

@@ -189,3 +189,8 @@ def test_hybrid_search_with_vectors_keeps_internal_pages_out(fake_gemini, clean_
         # The vector leg joins: a query of no known word still finds pages on submit.
         body = client.get("/docs/search", params={"q": "Embed the script zzzqqq", "mode": "hybrid"}).json()
         assert body["results"] and body["results"][0]["title"] == "Embedding the widget"
+
+
+def test_highlighted_leaves_out_the_heading_the_snippet_starts_with() -> None:
+    text, spans = highlighted(f"{MARK_START}Embed{MARK_END} the script  {MARK_START}Embed{MARK_END} it", "Embed the script")
+    assert text == "Embed it" and [text[a:b] for a, b in spans] == ["Embed"]

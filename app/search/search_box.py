@@ -76,8 +76,9 @@ def is_too_short(query: str) -> bool:
     return sum(ch.isalnum() for ch in query) < MIN_QUERY_CHARS
 
 
-def highlighted(marked: str) -> tuple[str, list[list[int]]]:
-    """The snippet as plain text and the [start, end) of each matched word, in code points."""
+def highlighted(marked: str, heading: str = "") -> tuple[str, list[list[int]]]:
+    """The snippet as plain text and the [start, end) of each matched word, in code points; a
+    `heading` the snippet starts with (a section's text begins with it) is left out."""
     text: list[str] = []
     spans: list[list[int]] = []
     position = 0
@@ -92,7 +93,11 @@ def highlighted(marked: str) -> tuple[str, list[list[int]]]:
         else:
             text.append(ch)
             position += 1
-    return "".join(text), spans
+    plain = "".join(text)
+    if heading and plain.startswith(heading) and len(plain) > len(heading):
+        cut = len(plain) - len(plain[len(heading):].lstrip())
+        return plain[cut:], [[a - cut, b - cut] for a, b in spans if a >= cut]
+    return plain, spans
 
 
 @dataclass
@@ -109,7 +114,7 @@ class SearchResult:
 def _pages(rows: list[asyncpg.Record], base_url: str) -> list[dict[str, Any]]:
     pages: dict[int, dict[str, Any]] = {}
     for row in rows:
-        snippet, spans = highlighted(row["snippet"] or "")
+        snippet, spans = highlighted(row["snippet"] or "", row["heading"])
         page = pages.get(row["page_rank"])
         if page is None:
             page = pages[row["page_rank"]] = {
