@@ -238,7 +238,7 @@ async def box_round(base: str, clients: int, queries: list[str]) -> dict[str, fl
             response = await client.get("/docs/search", params={"q": query, "limit": 8})
             samples.append((time.perf_counter() - started) * 1000)
             response.raise_for_status()
-            empty += not response.json()["results"]
+            empty += not response.json()["results"]  # (the floor's one-letter queries: all empty)
 
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
@@ -261,13 +261,18 @@ def bench_box(env: dict[str, str], label: dict[str, object], questions: list[str
         try:
             asyncio.run(box_round(base, args.clients, queries[: 8 * args.clients]))  # warm-up: pools, plans
             rounds = [asyncio.run(box_round(base, args.clients, queries)) for _ in range(args.rounds)]
+            # The floor on this machine: the same requests answered without the database (one
+            # letter), i.e. HTTP, the framework and the client alone.
+            floor = [asyncio.run(box_round(base, args.clients, ["e"] * len(queries))) for _ in range(args.rounds)]
         finally:
             stop_server(process)
         print(json.dumps({**label, "workers": workers, "clients": args.clients, "rounds": args.rounds,
                           "requests_per_round": rounds[0]["requests"], "empty_per_round": rounds[0]["empty"],
                           "p50_ms": spread(rounds, "p50"), "p95_ms": spread(rounds, "p95"),
                           "requests_per_second": spread(rounds, "rps"),
-                          "p95_each_round": [r["p95"] for r in rounds]}), flush=True)
+                          "p95_each_round": [r["p95"] for r in rounds],
+                          "floor_no_db_p50_ms": spread(floor, "p50"), "floor_no_db_p95_ms": spread(floor, "p95"),
+                          "load_average": os.getloadavg()}), flush=True)
 
 
 def server_env(url: str, home: str) -> dict[str, str]:
