@@ -203,7 +203,7 @@ def test_hostile_titles_snippets_and_urls_stay_text(search_server, browser) -> N
 
 
 def test_no_internal_page_reaches_the_search_view(search_server, browser) -> None:  # noqa: F811
-    context, page, searches = _open(browser, search_server, 1280, 800)
+    context, page, _ = _open(browser, search_server, 1280, 800)
     page.keyboard.press("Control+k")
     for query in (SECRET[:6], "team runbook", "undeclared"):
         _type(page, query)
