@@ -78,6 +78,7 @@ as $$
         on pg_catalog.left(st.lexeme, 2) = pg_catalog.left(s.tail, 2)
        and pg_catalog.length(st.lexeme) >= pg_catalog.length(s.tail)
        and pg_catalog.starts_with(st.lexeme, s.tail)
+       and st.lexeme operator(pg_catalog.~) '^[[:alnum:]]+$'  -- no `example.com`: quoted below as is
        and st.audiences operator(pg_catalog.&&) s.aud
       union all
       select st.lexeme, st.ndoc  -- ...and its exact forms, through the primary key

@@ -197,3 +197,20 @@ def test_hybrid_search_with_vectors_keeps_internal_pages_out(fake_gemini, clean_
 def test_highlighted_leaves_out_the_heading_the_snippet_starts_with() -> None:
     text, spans = highlighted(f"{MARK_START}Embed{MARK_END} the script  {MARK_START}Embed{MARK_END} it", "Embed the script")
     assert text == "Embed it" and [text[a:b] for a, b in spans] == ["Embed"]
+
+
+@pytest.fixture
+def odd_names(offline, database_url):
+    seed_docs(database_url, {"odd.mdx": "---\ntitle: Odd names\naudience: public\n---\n"
+                             "Paths like c:\\winpath\\x and hosts like exampleodd.com and it's o'reilly \\\\ text.\n"})
+
+
+async def test_lexemes_with_punctuation_or_backslashes_are_never_a_broken_query(odd_names, pool) -> None:
+    """The index holds lexemes such as `c:\\path` or `exampleodd.com`; a prefix that begins one must
+    still be a valid query (a lexeme quoted with a backslash is E'...', which tsquery refuses)."""
+    rows = await pool.fetch("select lexeme from docs_lexeme_stats where lexeme !~ '^[[:alnum:]]+$'")
+    assert rows, "the page should give the index some lexemes with punctuation"
+    for row in rows:
+        for length in range(2, len(row["lexeme"]) + 1):
+            await _search(pool, row["lexeme"][:length], ["public"])  # no error
+    assert _titles(await _search(pool, "exampleod", ["public"])) == ["Odd names"]
