@@ -32,6 +32,7 @@ import subprocess
 import sys
 import time
 
+import asyncpg
 import httpx
 import numpy as np
 from _corpus import MINTLIFY_QUESTIONS, ROOT, corpus_repo, free_port, throwaway_database
@@ -254,8 +255,26 @@ def spread(rounds: list[dict[str, float]], key: str) -> dict[str, float]:
     return {"median": round(statistics.median(values), 2), "min": round(min(values), 2), "max": round(max(values), 2)}
 
 
+async def box_sql_serial(url: str, queries: list[str]) -> dict[str, float]:
+    """The statement alone, one query at a time on one connection: the database's share."""
+    conn = await asyncpg.connect(url)
+    try:
+        sql = "select * from public.docs_search_box($1, $2, 8, 3, true)"
+        for query in queries[:20]:
+            await conn.fetch(sql, query, ["public"])
+        samples = []
+        for query in queries:
+            started = time.perf_counter()
+            await conn.fetch(sql, query, ["public"])
+            samples.append((time.perf_counter() - started) * 1000)
+    finally:
+        await conn.close()
+    return percentiles(samples)
+
+
 def bench_box(env: dict[str, str], label: dict[str, object], questions: list[str], args: argparse.Namespace) -> None:
     queries = [q for question in questions for q in typed(question)]
+    serial = [asyncio.run(box_sql_serial(env["DATABASE_URL"], queries)) for _ in range(args.rounds)]
     for workers in [int(w) for w in args.workers.split(",")]:
         process, base = start_server(env, workers)
         try:
@@ -271,6 +290,7 @@ def bench_box(env: dict[str, str], label: dict[str, object], questions: list[str
                           "p50_ms": spread(rounds, "p50"), "p95_ms": spread(rounds, "p95"),
                           "requests_per_second": spread(rounds, "rps"),
                           "p95_each_round": [r["p95"] for r in rounds],
+                          "sql_alone_serial_p50_ms": spread(serial, "p50"), "sql_alone_serial_p95_ms": spread(serial, "p95"),
                           "floor_no_db_p50_ms": spread(floor, "p50"), "floor_no_db_p95_ms": spread(floor, "p95"),
                           "load_average": os.getloadavg()}), flush=True)
 
