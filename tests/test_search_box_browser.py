@@ -162,6 +162,14 @@ def test_search_at_360px(search_server, browser) -> None:  # noqa: F811
     _type(page, "zzqxj flurbo")
     _wait_status(page, "No pages match")
     page.screenshot(path=str(OUTPUT / "search-360-empty.png"))
+    page.route("**/docs/search?*", lambda route: route.fulfill(
+        status=429, content_type="application/json", headers={"Retry-After": "42"},
+        body=json.dumps({"error": "rate_limited",
+                         "detail": "Too many searches from this address; please try again in 42 seconds."})))
+    _type(page, "deploying vercel")
+    assert _wait_status(page, "42 seconds")["error"]
+    page.screenshot(path=str(OUTPUT / "search-360-error.png"))
+    page.unroute("**/docs/search?*")
     widget(page).get_by_role("button", name="Close search").click()
     assert not _view(page)["open"]
     context.close()
