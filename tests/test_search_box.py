@@ -139,7 +139,8 @@ def test_http_search_shape_errors_and_cheap_short_queries(seeded, start_server, 
         assert body["mode"] == "keyword" and body["degraded"] is None
         assert 1 <= len(body["results"]) <= 2 and body["results"][0]["title"] == "Embedding the widget"
         for params, fragment in (({"q": "x", "limit": "0"}, "limit"), ({"q": "x", "limit": "many"}, "limit"),
-                                 ({"q": "x", "mode": "vector"}, "mode"), ({"q": "y" * 201}, "q is longer")):
+                                 ({"q": "x", "mode": "vector"}, "mode"), ({"q": "y" * 201}, "q is longer"),
+                                 ({"q": "x", "mode": ""}, "mode"), ({"q": "x", "limit": ""}, "limit")):
             response = client.get("/docs/search", params=params)
             assert response.status_code == 400 and fragment in response.json()["detail"], params
         for query in ("", "e", " ?", "é!"):

@@ -52,20 +52,21 @@ class SearchRequest:
 
 
 def parse_search(params: Mapping[str, str]) -> SearchRequest:
-    """`q` (missing = empty), `limit` 1–20 (default 8), `mode` keyword (default) or hybrid."""
+    """`q` (missing = empty), `limit` 1–20 (default 8), `mode` keyword (default) or hybrid; a
+    `limit` or `mode` given empty is an error, as /schema says."""
     query = params.get("q") or ""
     if len(query) > MAX_QUERY_CHARS:
         raise BadSearch(f"q is longer than {MAX_QUERY_CHARS} characters")
     raw_limit = params.get("limit")
     limit = DEFAULT_LIMIT
-    if raw_limit not in (None, ""):
+    if raw_limit is not None:  # given, even empty: it must be a number
         try:
             limit = int(raw_limit)
         except ValueError:
             raise BadSearch(f"limit must be a whole number from 1 to {MAX_LIMIT}") from None
         if not 1 <= limit <= MAX_LIMIT:
             raise BadSearch(f"limit must be a whole number from 1 to {MAX_LIMIT}")
-    mode = params.get("mode") or "keyword"
+    mode = params.get("mode", "keyword")
     if mode not in SEARCH_MODES:
         raise BadSearch("mode must be keyword or hybrid")
     return SearchRequest(storable_text(query), limit, mode)  # type: ignore[arg-type]
