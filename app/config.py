@@ -220,6 +220,9 @@ class Settings(BaseSettings):
     cors_origins: CommaList = Field([], description="Comma-separated docs-site origins allowed to call the chat API.")
     feedback_per_hour: int = Field(30, ge=1, description="👍/👎 and comments per client IP per hour.")
     feedback_per_day: int = Field(100, ge=1, description="👍/👎 and comments per client IP per day.")
+    search_rate_limit: int = Field(
+        300, ge=1, description="Searches (GET /docs/search, one per pause in typing) per client IP per minute."
+    )
     handoff_url: str | None = Field(
         None, description="A way out (support page, forum): linked when the docs do not cover a question and after a 👎."
     )

@@ -118,6 +118,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         from app.db.pool import create_pool
         from app.db.recovery import DatabaseRecovery
         from app.db.url import resolve_database_url
+        from app.web.search_routes import SearchRateLimiter
 
         url = resolve_database_url(settings)
         await ensure_schema(url)
@@ -127,6 +128,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         state.services = build_chat_services(pool, settings)
         state.rate_limiter = ClientRateLimiter(pool, settings.rate_limit_per_hour, settings.rate_limit_per_day)
         state.feedback_limiter = ClientRateLimiter(pool, settings.feedback_per_hour, settings.feedback_per_day, "feedback")
+        state.search_limiter = SearchRateLimiter(pool, settings.search_rate_limit)
         state.db_recovery = DatabaseRecovery(pool, None if settings.database_url else settings.docschat_home)
         state.ip_secret = await load_ip_secret(
             pool, settings.ip_hash_secret.get_secret_value() if settings.ip_hash_secret else None,
@@ -155,9 +157,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
 
     from app.admin.routes import admin_routes
     from app.web.routes import WEB_ROUTES
+    from app.web.search_routes import SEARCH_ROUTES
 
     cors = cors_config(settings.cors_origins)
-    handlers: list[Any] = [*CHAT_ROUTES, *WEB_ROUTES]
+    handlers: list[Any] = [*CHAT_ROUTES, *SEARCH_ROUTES, *WEB_ROUTES]
     middleware: list[Any] = []
     if settings.metrics_enabled:
         from app.metrics import metrics_middleware

@@ -4,6 +4,17 @@ Texts are sentences sampled from ../shared/corpora/mintlify-docs; vectors are 76
 structure; ~70% of rows are public. Questions are 4–8 word phrases from the same text, searched
 public-only. Prints p50/p95 (ms, client side) of each leg and of the fused retrieval, the
 question embedding excluded (vectors are precomputed).
+
+--search-box: the search box as a reader's browser uses it. `docschat serve --workers N` runs in a
+process of its own and this process is only the client: --clients concurrent clients (asyncio +
+httpx) send what a typist's debounced box sends, GET /docs/search?q=<prefix>&mode=keyword for
+each word typed in part and in full ("con", "configure", "configure nav", ...). p50/p95 are client
+side, over --rounds rounds (each figure: median of the rounds, with min and max). The corpus is
+the synthetic one at each of --sizes, or with --mintlify ../shared/corpora/mintlify-docs synced
+keyword-only (every page public).
+
+    python scripts/bench_search.py --search-box --mintlify --clients 8 --rounds 2
+    python scripts/bench_search.py --search-box --sizes 100000 --clients 8 --rounds 2
 """
 
 from __future__ import annotations
@@ -11,14 +22,20 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import re
 import shutil
+import signal
 import statistics
+import subprocess
+import sys
 import time
 
+import asyncpg
+import httpx
 import numpy as np
-from _corpus import corpus_repo, throwaway_database
+from _corpus import MINTLIFY_QUESTIONS, ROOT, corpus_repo, free_port, throwaway_database
 
 from app.config import Settings
 from app.corpus.compose import DocsSource, compose_corpus
@@ -63,7 +80,8 @@ def sentences_and_titles() -> tuple[list[str], list[str], list[str]]:
     return sentences, titles, headings
 
 
-async def load(conn, n: int, rng: random.Random, centers: np.ndarray, corpus) -> None:
+async def load(conn, n: int, rng: random.Random, centers: np.ndarray, corpus, with_vectors: bool = True) -> None:
+    """n synthetic chunks; without vectors (the search box's keyword mode) no embedding nor HNSW index."""
     sentences, titles, headings = corpus
     await conn.execute("truncate docs_section, docs_lexeme_stats, docs_search_stats")
     await conn.execute("drop index if exists docs_section_embedding_idx")
@@ -79,7 +97,7 @@ async def load(conn, n: int, rng: random.Random, centers: np.ndarray, corpus) ->
             f"docs:{page}#s{i % 8}", "docs", page, rng.choice(titles), rng.choice(headings), "bench",
             f"/docs/page-{i // 8}#s{i % 8}", " ".join(rng.sample(sentences, rng.randint(3, 8))),
             ["public"] if rng.random() < 0.7 else ["internal"], "hash",
-            vector.astype(np.float32), MODEL,
+            vector.astype(np.float32) if with_vectors else None, MODEL if with_vectors else None,
         ))
     await conn.copy_records_to_table(
         "docs_section", records=records,
@@ -88,9 +106,10 @@ async def load(conn, n: int, rng: random.Random, centers: np.ndarray, corpus) ->
     )
     await conn.execute("set maintenance_work_mem = '2GB'")
     await conn.execute("create index docs_section_search_vector_idx on public.docs_section using gin (search_vector)")
-    await conn.execute(
-        "create index docs_section_embedding_idx on public.docs_section using hnsw (embedding public.vector_cosine_ops)"
-    )
+    if with_vectors:
+        await conn.execute(
+            "create index docs_section_embedding_idx on public.docs_section using hnsw (embedding public.vector_cosine_ops)"
+        )
     await conn.fetchval("select public.refresh_docs_search_stats()")
     await conn.execute("vacuum analyze docs_section")
 
@@ -168,14 +187,174 @@ async def run(url: str, sizes: list[int], n_questions: int, rounds: int) -> None
         await pool.close()
 
 
+# --- the search box, over HTTP from this process to `docschat serve` in its own ----------------
+
+def typed(question: str) -> list[str]:
+    """What a debounced search box sends while `question` is typed: each word's first three
+    letters, then the word whole, after the words before it."""
+    words = re.findall(r"[A-Za-z0-9]+", question)
+    sent: list[str] = []
+    for i, word in enumerate(words):
+        before = " ".join(words[:i])
+        for part in dict.fromkeys([word[:3], word]):
+            text = f"{before} {part}".strip()
+            if len(text) >= 2:
+                sent.append(text)
+    return sent
+
+
+def start_server(env: dict[str, str], workers: int) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app", "serve", "--port", str(port), "--workers", str(workers)],
+        env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"docschat serve exited with {process.returncode}")
+        try:
+            if httpx.get(base + "/healthz", timeout=2).status_code == 200:
+                return process, base
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise SystemExit("docschat serve did not answer /healthz in 120 s")
+
+
+def stop_server(process: subprocess.Popen[bytes]) -> None:
+    os.killpg(process.pid, signal.SIGTERM)
+    process.wait(timeout=60)
+
+
+async def box_round(base: str, clients: int, queries: list[str]) -> dict[str, float]:
+    samples: list[float] = []
+    empty = 0
+
+    async def client_loop(client: httpx.AsyncClient, mine: list[str]) -> None:
+        nonlocal empty
+        for query in mine:
+            started = time.perf_counter()
+            response = await client.get("/docs/search", params={"q": query, "limit": 8})
+            samples.append((time.perf_counter() - started) * 1000)
+            response.raise_for_status()
+            empty += not response.json()["results"]  # (the floor's one-letter queries: all empty)
+
+    limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
+    async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
+        started = time.perf_counter()
+        await asyncio.gather(*(client_loop(client, queries[c::clients]) for c in range(clients)))
+        elapsed = time.perf_counter() - started
+    return {**percentiles(samples), "rps": round(len(samples) / elapsed, 1), "requests": len(samples),
+            "empty": empty}
+
+
+def spread(rounds: list[dict[str, float]], key: str) -> dict[str, float]:
+    values = [r[key] for r in rounds]
+    return {"median": round(statistics.median(values), 2), "min": round(min(values), 2), "max": round(max(values), 2)}
+
+
+async def box_sql_serial(url: str, queries: list[str]) -> dict[str, float]:
+    """The statement alone, one query at a time on one connection: the database's share."""
+    conn = await asyncpg.connect(url)
+    try:
+        sql = "select * from public.docs_search_box($1, $2, 8, 3, true)"
+        for query in queries[:20]:
+            await conn.fetch(sql, query, ["public"])
+        samples = []
+        for query in queries:
+            started = time.perf_counter()
+            await conn.fetch(sql, query, ["public"])
+            samples.append((time.perf_counter() - started) * 1000)
+    finally:
+        await conn.close()
+    return percentiles(samples)
+
+
+def bench_box(env: dict[str, str], label: dict[str, object], questions: list[str], args: argparse.Namespace) -> None:
+    queries = [q for question in questions for q in typed(question)]
+    serial = [asyncio.run(box_sql_serial(env["DATABASE_URL"], queries)) for _ in range(args.rounds)]
+    for workers in [int(w) for w in args.workers.split(",")]:
+        process, base = start_server(env, workers)
+        try:
+            asyncio.run(box_round(base, args.clients, queries[: 8 * args.clients]))  # warm-up: pools, plans
+            rounds = [asyncio.run(box_round(base, args.clients, queries)) for _ in range(args.rounds)]
+            # The floor on this machine: the same requests answered without the database (one
+            # letter), i.e. HTTP, the framework and the client alone.
+            floor = [asyncio.run(box_round(base, args.clients, ["e"] * len(queries))) for _ in range(args.rounds)]
+        finally:
+            stop_server(process)
+        print(json.dumps({**label, "workers": workers, "clients": args.clients, "rounds": args.rounds,
+                          "requests_per_round": rounds[0]["requests"], "empty_per_round": rounds[0]["empty"],
+                          "p50_ms": spread(rounds, "p50"), "p95_ms": spread(rounds, "p95"),
+                          "requests_per_second": spread(rounds, "rps"),
+                          "p95_each_round": [r["p95"] for r in rounds],
+                          "sql_alone_serial_p50_ms": spread(serial, "p50"), "sql_alone_serial_p95_ms": spread(serial, "p95"),
+                          "floor_no_db_p50_ms": spread(floor, "p50"), "floor_no_db_p95_ms": spread(floor, "p95"),
+                          "load_average": os.getloadavg()}), flush=True)
+
+
+def server_env(url: str, home: str) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in {"GEMINI_API_KEY", "OPENAI_API_KEY"}}
+    env.update(DATABASE_URL=url, DOCSCHAT_HOME=home, EMBEDDING_PROVIDER="none", ANSWER_PROVIDER="extractive",
+               SEARCH_RATE_LIMIT="100000000", LOG_LEVEL="warning", DOCS_DEFAULT_AUDIENCE="public",
+               PYTHONPATH=str(ROOT))
+    return env
+
+
+def run_box(url: str, home: str, args: argparse.Namespace) -> None:
+    env = server_env(url, home)
+    rng = random.Random(99)
+    if args.mintlify:
+        repo = corpus_repo("mintlify-docs")
+        sync = subprocess.run([sys.executable, "-m", "app", "sync", "--repo", str(repo), "--json"], env=env,
+                              cwd=ROOT, capture_output=True, text=True, check=False)
+        shutil.rmtree(repo, ignore_errors=True)
+        if sync.returncode != 0:
+            raise SystemExit(f"sync failed: {sync.stderr}")
+        synced = json.loads(sync.stdout.splitlines()[-1])
+        questions = [q.rstrip("?") for q in MINTLIFY_QUESTIONS]
+        questions += [" ".join(rng.sample(re.findall(r"[a-z]{4,}", " ".join(MINTLIFY_QUESTIONS).lower()), 3))
+                      for _ in range(args.questions - len(questions))]
+        bench_box(env, {"corpus": "mintlify-docs", "sync": synced, "cpus": os.cpu_count()}, questions, args)
+        return
+    asyncio.run(ensure_schema(url))
+    corpus = sentences_and_titles()
+    centers = np.random.default_rng(7).normal(0, 1, size=(64, 768)).astype(np.float32)
+    for n in [int(s) for s in args.sizes.split(",")]:
+        async def load_n(n: int = n) -> None:
+            pool = await create_pool(url, min_size=1, max_size=2)
+            try:
+                async with pool.acquire() as conn:
+                    await load(conn, n, rng, centers, corpus, with_vectors=False)
+            finally:
+                await pool.close()
+
+        asyncio.run(load_n())
+        questions = []
+        for _ in range(args.questions):
+            words = re.findall(r"[A-Za-z]{3,}", rng.choice(corpus[0]))
+            start = rng.randrange(max(1, len(words) - 3))
+            questions.append(" ".join(words[start : start + rng.randint(2, 4)]) or "configure navigation")
+        bench_box(env, {"corpus": "synthetic", "chunks": n, "cpus": os.cpu_count()}, questions, args)
+
+
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="1000,10000,100000")
     parser.add_argument("--questions", type=int, default=50)
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--search-box", action="store_true", help="GET /docs/search from a separate process")
+    parser.add_argument("--mintlify", action="store_true", help="--search-box on mintlify-docs, not synthetic")
+    parser.add_argument("--clients", type=int, default=8)
+    parser.add_argument("--workers", default="2")
     args = parser.parse_args()
-    with throwaway_database("docschat-bench-search-") as (url, _home):
-        asyncio.run(run(url, [int(s) for s in args.sizes.split(",")], args.questions, args.rounds))
+    with throwaway_database("docschat-bench-search-") as (url, home):
+        if args.search_box:
+            run_box(url, str(home), args)
+        else:
+            asyncio.run(run(url, [int(s) for s in args.sizes.split(",")], args.questions, args.rounds))
 
 
 if __name__ == "__main__":

@@ -3,6 +3,10 @@
  * Embed on any docs site:
  *   <script src="https://HOST/docs/chat/widget.js" data-endpoint="https://HOST/docs/chat" defer></script>
  *
+ * Ctrl/⌘-K opens a search view over GET /docs/search (data-search-endpoint, or the chat endpoint's
+ * sibling /search): results as you type, arrow keys and Enter open one, "Ask the docs" hands the
+ * query to the chat. Snippets arrive as text plus match offsets and are drawn as text nodes.
+ *
  * Only the typed question is sent. Replies are rendered from Markdown straight into DOM nodes
  * (text as text nodes, never as HTML), and only http(s) or same-site links are kept, checked
  * after URL parsing: nothing from the model or the docs is ever executed.
@@ -56,6 +60,23 @@
     ".feedback button{padding:2px 8px;font-size:14px;line-height:1.4}.feedback button[aria-pressed=true]{border-color:var(--dc-accent);",
     "background:var(--dc-bubble)}.comment{display:flex;gap:6px;margin-top:6px;padding:0;border-top:none}.comment textarea{min-height:34px;font-size:14px}",
     ".handoff{margin:6px 0 0;font-size:14px}.handoff a{color:var(--dc-accent)}",
+    ".search{position:fixed;inset:0;z-index:2147483002;background:rgba(0,0,0,.4);display:flex;justify-content:center;",
+    "align-items:flex-start;padding:10vh 16px 16px}",
+    ".search-box{width:min(640px,100%);max-height:min(560px,80vh);display:flex;flex-direction:column;background:var(--dc-bg);",
+    "color:var(--dc-fg);border:1px solid var(--dc-border);border-radius:12px;box-shadow:0 10px 30px rgba(0,0,0,.3);overflow:hidden}",
+    "@media (max-width:480px){.search{padding:8px}.search-box{max-height:calc(100vh - 16px)}}",
+    ".search-bar{display:flex;gap:8px;align-items:center;padding:10px 12px;border-bottom:1px solid var(--dc-border)}",
+    ".search-bar input{flex:1;min-width:0;font:inherit;font-size:16px;padding:8px;border-radius:8px;border:1px solid var(--dc-border);",
+    "background:var(--dc-bg);color:var(--dc-fg)}.search-bar input:focus-visible{outline:2px solid var(--dc-accent);outline-offset:1px}",
+    ".results{list-style:none;margin:0;padding:6px;overflow-y:auto;flex:1}",
+    ".results li{border-radius:8px;padding:8px 10px;cursor:pointer;overflow-wrap:anywhere}",
+    ".results li[aria-selected=true]{background:var(--dc-bubble);outline:2px solid var(--dc-accent);outline-offset:-2px}",
+    ".results a{color:inherit;text-decoration:none;display:block}.results .r-title{font-weight:600;color:var(--dc-accent)}",
+    ".results .r-path{font-size:12px;color:var(--dc-muted)}.results .r-snippet{font-size:14px;margin-top:2px}",
+    ".results mark{background:rgba(255,213,79,.55);color:inherit;border-radius:2px;padding:0 1px}",
+    ".results .ask{color:var(--dc-accent);font-weight:600}",
+    ".search-status{margin:0;padding:8px 16px;font-size:14px;color:var(--dc-muted)}.search-status.error{color:var(--dc-error)}",
+    ".search-hint{margin:0;padding:6px 16px;font-size:12px;color:var(--dc-muted);border-top:1px solid var(--dc-border)}",
   ].join("");
 
   // Characters a browser's URL parser drops or reinterprets (tabs, newlines, controls, odd
@@ -207,6 +228,7 @@
         '<button class="launcher" part="launcher" aria-haspopup="dialog">Ask the documentation</button>' +
         '<section class="panel" role="dialog" aria-modal="true" aria-label="Ask the documentation" hidden>' +
         "<header><h2>Ask the documentation</h2>" +
+        '<button class="open-search" type="button" aria-label="Search the docs" title="Search (Ctrl+K)">Search</button>' +
         '<button class="clear" type="button">Clear Chat</button>' +
         '<button class="close" type="button" aria-label="Close">✕</button></header>' +
         '<div class="confirm" hidden><span>Delete this conversation?</span>' +
@@ -214,7 +236,14 @@
         '<div class="log" aria-live="polite"></div>' +
         '<form><textarea rows="1" placeholder="Ask the docs…" aria-label="Your question" maxlength="2000"></textarea>' +
         '<button class="send" type="submit">Send</button><button class="stop" type="button" hidden>Stop</button></form>' +
-        "</section>";
+        "</section>" +
+        '<div class="search" hidden><section class="search-box" role="dialog" aria-modal="true" aria-label="Search the documentation">' +
+        '<div class="search-bar"><input type="search" role="combobox" aria-expanded="false" aria-autocomplete="list" ' +
+        'aria-controls="dc-results" aria-label="Search the docs" placeholder="Search the docs…" maxlength="200" autocomplete="off" spellcheck="false">' +
+        '<button class="close-search" type="button" aria-label="Close search">Esc</button></div>' +
+        '<p class="search-status" role="status" aria-live="polite"></p>' +
+        '<ul class="results" id="dc-results" role="listbox" aria-label="Results"></ul>' +
+        '<p class="search-hint">↑ ↓ to choose, Enter to open, Esc to close</p></section></div>';
       var $ = this.root.querySelector.bind(this.root);
       this.launcher = $(".launcher");
       this.panel = $(".panel");
@@ -235,6 +264,211 @@
         if (event.key === "Enter" && !event.shiftKey && !event.isComposing) { event.preventDefault(); self.send(); }
       });
       this.panel.addEventListener("keydown", function (event) { self.onPanelKey(event); });
+      this.setUpSearch($);
+    }
+
+    get searchEndpoint() {
+      return this.getAttribute("search-endpoint") || (script && script.dataset.searchEndpoint) ||
+        this.endpoint.replace(/\/chat\/?$/, "") + "/search";
+    }
+
+    setUpSearch($) {
+      var self = this;
+      this.searchLayer = $(".search");
+      this.searchInput = $(".search-bar input");
+      this.results = $(".results");
+      this.searchStatus = $(".search-status");
+      this.searchSeq = 0;
+      this.searchTimer = null;
+      this.activeIndex = -1;
+      $(".open-search").addEventListener("click", function () { self.openSearch(); });
+      $(".close-search").addEventListener("click", function () { self.closeSearch(); });
+      this.searchLayer.addEventListener("mousedown", function (event) {
+        if (event.target === self.searchLayer) self.closeSearch();  // a click beside the box
+      });
+      this.searchInput.addEventListener("input", function () { self.scheduleSearch(); });
+      this.searchInput.addEventListener("keydown", function (event) { self.onSearchKey(event); });
+      this.searchLayer.addEventListener("keydown", function (event) {
+        if (event.key === "Escape") { event.preventDefault(); self.closeSearch(); }
+        if (event.key === "Tab") {  // focus stays in the dialog: the input and the close button
+          event.preventDefault();
+          (self.root.activeElement === self.searchInput ? $(".close-search") : self.searchInput).focus();
+        }
+      });
+      this.onShortcut = function (event) {
+        if ((event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && (event.key === "k" || event.key === "K")) {
+          event.preventDefault();
+          if (self.searchLayer.hidden) self.openSearch(); else self.closeSearch();
+        }
+      };
+      document.addEventListener("keydown", this.onShortcut);
+    }
+
+    disconnectedCallback() {
+      if (this.onShortcut) document.removeEventListener("keydown", this.onShortcut);
+    }
+
+    openSearch(text) {
+      this.searchReturn = this.root.activeElement || document.activeElement;
+      this.searchLayer.hidden = false;
+      if (typeof text === "string") this.searchInput.value = text;
+      this.searchInput.focus();
+      this.searchInput.select();
+      if (this.searchInput.value) this.runSearch("keyword"); else this.showResults(null, "");
+    }
+
+    closeSearch() {
+      this.searchLayer.hidden = true;
+      this.searchSeq++;  // a reply still on its way is dropped
+      if (this.searchController) this.searchController.abort();
+      clearTimeout(this.searchTimer);
+      var back = this.searchReturn;
+      this.searchReturn = null;
+      if (back && back.focus && back !== document.body) back.focus();
+    }
+
+    scheduleSearch() {
+      var self = this;
+      clearTimeout(this.searchTimer);
+      this.searchTimer = setTimeout(function () { self.runSearch("keyword"); }, 120);
+    }
+
+    async runSearch(mode) {
+      clearTimeout(this.searchTimer);
+      var query = this.searchInput.value;
+      var seq = ++this.searchSeq;
+      if (this.searchController) this.searchController.abort();
+      if ((query.match(/[\p{L}\p{N}]/gu) || []).length < 2) { this.showResults(null, query); return; }
+      this.searchController = new AbortController();
+      var url = this.searchEndpoint + "?q=" + encodeURIComponent(query) + "&limit=8&mode=" + mode;
+      try {
+        var response = await fetch(url, { headers: { accept: "application/json" }, signal: this.searchController.signal });
+        var data = {};
+        try { data = await response.json(); } catch (e) { /* not JSON */ }
+        if (seq !== this.searchSeq) return;
+        if (!response.ok) {
+          this.showError(typeof data.detail === "string" && data.detail ? data.detail : "Search failed (" + response.status + "). Please try again.", query);
+          return;
+        }
+        this.showResults(Array.isArray(data.results) ? data.results : [], query);
+      } catch (error) {
+        if (seq !== this.searchSeq || (error && error.name === "AbortError")) return;
+        this.showError("Search is unavailable right now. Please try again.", query);
+      }
+    }
+
+    // A snippet drawn as text nodes, the matched words in <mark>; offsets count code points.
+    snippetNode(snippet, highlights) {
+      var node = document.createElement("div");
+      node.className = "r-snippet";
+      var chars = Array.from(String(snippet || ""));
+      var last = 0;
+      (Array.isArray(highlights) ? highlights : []).forEach(function (span) {
+        var start = Number(span && span[0]), end = Number(span && span[1]);
+        if (!(start >= last && end > start && end <= chars.length)) return;
+        if (start > last) node.appendChild(document.createTextNode(chars.slice(last, start).join("")));
+        var mark = document.createElement("mark");
+        mark.textContent = chars.slice(start, end).join("");
+        node.appendChild(mark);
+        last = end;
+      });
+      if (last < chars.length) node.appendChild(document.createTextNode(chars.slice(last).join("")));
+      return node;
+    }
+
+    showError(message, query) {
+      this.showResults([], query);
+      this.searchStatus.textContent = message;
+      this.searchStatus.classList.add("error");
+    }
+
+    showResults(pages, query) {
+      var self = this;
+      this.results.replaceChildren();
+      this.searchStatus.classList.remove("error");
+      this.activeIndex = -1;
+      this.searchInput.removeAttribute("aria-activedescendant");
+      var count = 0;
+      (pages || []).forEach(function (page) {
+        (Array.isArray(page.sections) && page.sections.length ? page.sections.slice(0, 1) : [page]).forEach(function (section) {
+          var href = safeUrl(section.url) || safeUrl(page.url);
+          if (!href) return;  // nothing to open: not drawn
+          var item = document.createElement("li");
+          item.setAttribute("role", "option");
+          item.id = "dc-r" + count++;
+          var a = document.createElement("a");
+          a.setAttribute("href", href);
+          a.setAttribute("tabindex", "-1");
+          var title = document.createElement("div");
+          title.className = "r-title";
+          title.textContent = String(page.title || href);
+          a.appendChild(title);
+          var path = Array.isArray(section.path) ? section.path.slice(1).map(String).join(" › ") : "";
+          if (path) {
+            var crumb = document.createElement("div");
+            crumb.className = "r-path";
+            crumb.textContent = path;
+            a.appendChild(crumb);
+          }
+          if (section.snippet) a.appendChild(self.snippetNode(section.snippet, section.highlights));
+          item.appendChild(a);
+          self.results.appendChild(item);
+        });
+      });
+      var hasQuery = (query.match(/[\p{L}\p{N}]/gu) || []).length >= 2;
+      if (hasQuery) {
+        var ask = document.createElement("li");
+        ask.setAttribute("role", "option");
+        ask.id = "dc-r" + count;
+        ask.className = "ask";
+        ask.dataset.ask = "1";
+        ask.textContent = "Ask the docs: “" + query.trim() + "”";
+        this.results.appendChild(ask);
+      }
+      Array.prototype.forEach.call(this.results.children, function (item, index) {
+        item.addEventListener("mousemove", function () { self.setActive(index); });
+        item.addEventListener("click", function (event) { event.preventDefault(); self.activeIndex = index; self.choose(); });
+      });
+      this.searchInput.setAttribute("aria-expanded", String(this.results.children.length > 0));
+      this.searchStatus.textContent = !hasQuery ? "Type to search the docs."
+        : pages === null ? "" : count ? count + " result" + (count === 1 ? "" : "s") + "."
+        : "No pages match “" + query.trim() + "”. Ask the docs instead?";
+      if (hasQuery && count) this.setActive(0);
+    }
+
+    setActive(index) {
+      var items = this.results.children;
+      if (!items.length) return;
+      index = (index + items.length) % items.length;
+      Array.prototype.forEach.call(items, function (item, i) { item.setAttribute("aria-selected", String(i === index)); });
+      this.activeIndex = index;
+      this.searchInput.setAttribute("aria-activedescendant", items[index].id);
+      items[index].scrollIntoView({ block: "nearest" });
+    }
+
+    onSearchKey(event) {
+      if (event.isComposing) return;
+      if (event.key === "ArrowDown") { event.preventDefault(); this.setActive(this.activeIndex + 1); }
+      else if (event.key === "ArrowUp") { event.preventDefault(); this.setActive(this.activeIndex - 1); }
+      else if (event.key === "Enter") { event.preventDefault(); this.choose(); }
+    }
+
+    // Enter: the chosen result is opened, "Ask the docs" asks the chat; with nothing chosen the
+    // query is submitted (the vector leg joins: mode=hybrid).
+    choose() {
+      var item = this.results.children[this.activeIndex];
+      if (!item) { this.runSearch("hybrid"); return; }
+      if (item.dataset.ask) { this.askFromSearch(this.searchInput.value.trim()); return; }
+      var a = item.querySelector("a[href]");
+      if (a) window.location.assign(a.getAttribute("href"));
+    }
+
+    askFromSearch(question) {
+      if (!question) return;
+      this.closeSearch();
+      this.open();
+      this.input.value = question;
+      this.send();
     }
 
     open() {

@@ -1,0 +1,165 @@
+"""The search box: pages with their best sections for a query as it is typed (GET /docs/search).
+
+One statement, public.docs_search_box (sql/015_search_box.sql): the audience rules, the prefix
+reading of the last word, typo tolerance and the snippet are all in SQL. This module parses the
+request, answers one-letter and empty queries without the database, embeds the query on submit
+(`mode=hybrid`), and turns the snippet's markers into plain text with match offsets, so that no
+text of a page is ever markup.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import asyncpg
+
+from app.errors import DocschatError
+from app.logging import get_logger
+from app.search.query_embedding import QueryEmbedder
+from app.search.urls import absolute_url
+from app.text import storable_text
+
+log = get_logger(__name__)
+
+SearchMode = Literal["keyword", "hybrid"]
+SEARCH_MODES: tuple[SearchMode, ...] = ("keyword", "hybrid")
+DEFAULT_LIMIT = 8
+MAX_LIMIT = 20
+MAX_QUERY_CHARS = 200
+# Fewer letters or digits than this: no result, and no round trip (a one-letter prefix matches
+# nearly everything and says nothing).
+MIN_QUERY_CHARS = 2
+SECTIONS_PER_PAGE = 3
+# What docs_search_box puts around a matched word; removed from the page text before, so a page
+# cannot forge a match.
+MARK_START, MARK_END = "\ue000", "\ue001"
+
+SEARCH_SQL = "select * from public.docs_search_box($1, $2, $3, $4, $5, $6, $7)"
+
+
+class BadSearch(DocschatError):
+    """A search request that cannot be answered as asked (400)."""
+
+
+@dataclass(frozen=True)
+class SearchRequest:
+    query: str
+    limit: int = DEFAULT_LIMIT
+    mode: SearchMode = "keyword"
+
+
+def parse_search(params: Mapping[str, str]) -> SearchRequest:
+    """`q` (missing = empty), `limit` 1–20 (default 8), `mode` keyword (default) or hybrid; a
+    `limit` or `mode` given empty is an error, as /schema says."""
+    query = params.get("q") or ""
+    if len(query) > MAX_QUERY_CHARS:
+        raise BadSearch(f"q is longer than {MAX_QUERY_CHARS} characters")
+    raw_limit = params.get("limit")
+    limit = DEFAULT_LIMIT
+    if raw_limit is not None:  # given, even empty: it must be a number
+        try:
+            limit = int(raw_limit)
+        except ValueError:
+            raise BadSearch(f"limit must be a whole number from 1 to {MAX_LIMIT}") from None
+        if not 1 <= limit <= MAX_LIMIT:
+            raise BadSearch(f"limit must be a whole number from 1 to {MAX_LIMIT}")
+    mode = params.get("mode", "keyword")
+    if mode not in SEARCH_MODES:
+        raise BadSearch("mode must be keyword or hybrid")
+    return SearchRequest(storable_text(query), limit, mode)  # type: ignore[arg-type]
+
+
+def is_too_short(query: str) -> bool:
+    """Whether the query has fewer than MIN_QUERY_CHARS letters or digits."""
+    return sum(ch.isalnum() for ch in query) < MIN_QUERY_CHARS
+
+
+def highlighted(marked: str, heading: str = "") -> tuple[str, list[list[int]]]:
+    """The snippet as plain text and the [start, end) of each matched word, in code points; a
+    `heading` the snippet starts with (a section's text begins with it) is left out."""
+    text: list[str] = []
+    spans: list[list[int]] = []
+    position = 0
+    start: int | None = None
+    for ch in marked:
+        if ch == MARK_START:
+            start = position
+        elif ch == MARK_END:
+            if start is not None and position > start:
+                spans.append([start, position])
+            start = None
+        else:
+            text.append(ch)
+            position += 1
+    plain = "".join(text)
+    if heading and plain.startswith(heading) and len(plain) > len(heading):
+        cut = len(plain) - len(plain[len(heading):].lstrip())
+        return plain[cut:], [[a - cut, b - cut] for a, b in spans if a >= cut]
+    return plain, spans
+
+
+@dataclass
+class SearchResult:
+    query: str
+    mode: SearchMode
+    degraded: str | None = None  # "keyword_only" when the vector leg could not join
+    pages: list[dict[str, Any]] = field(default_factory=list)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"query": self.query, "mode": self.mode, "degraded": self.degraded, "results": self.pages}
+
+
+def _pages(rows: list[asyncpg.Record], base_url: str) -> list[dict[str, Any]]:
+    pages: dict[int, dict[str, Any]] = {}
+    for row in rows:
+        snippet, spans = highlighted(row["snippet"] or "", row["heading"])
+        page = pages.get(row["page_rank"])
+        if page is None:
+            page = pages[row["page_rank"]] = {
+                "title": row["title"],
+                "url": absolute_url(base_url, row["href"].split("#", 1)[0]),
+                "source": row["source"],
+                "score": round(float(row["score"]), 6),
+                "sections": [],
+            }
+        path = [part for part in (row["breadcrumb"] or "").split(" › ") if part]
+        page["sections"].append({
+            "heading": row["heading"],
+            "path": path or [row["title"]],
+            "url": absolute_url(base_url, row["href"]),
+            "snippet": snippet,
+            "highlights": spans,
+            "score": round(float(row["score"]), 6),
+        })
+    return [pages[rank] for rank in sorted(pages)]
+
+
+async def search_box(
+    pool: asyncpg.Pool, request: SearchRequest, audiences: list[str], base_url: str,
+    embedder: QueryEmbedder | None = None, embed_timeout_seconds: float = 3.0,
+) -> SearchResult:
+    """What `audiences` may see of `request`, pages best first. Empty `audiences` find nothing."""
+    result = SearchResult(request.query, request.mode)
+    if is_too_short(request.query) or not audiences:
+        return result
+    embedding, model = None, None
+    if request.mode == "hybrid":
+        if embedder is None:
+            result.degraded = "keyword_only"
+        else:
+            try:
+                embedding = await asyncio.wait_for(embedder.embed(pool, request.query), embed_timeout_seconds)
+                model = embedder.provider.model
+            except Exception as exc:  # noqa: BLE001 - any failure of the provider: keyword results still come
+                log.warning("search_box_embedding_failed", error=type(exc).__name__)
+                result.degraded = "keyword_only"
+    # The last word is a prefix unless a space follows it (on submit too: `embe` then Enter).
+    prefix = not request.query[-1:].isspace()
+    async with pool.acquire() as conn:
+        rows = await conn.fetch(SEARCH_SQL, request.query, audiences, request.limit, SECTIONS_PER_PAGE,
+                                prefix, embedding, model)
+    result.pages = _pages(rows, base_url)
+    return result

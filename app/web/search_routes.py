@@ -1,0 +1,164 @@
+"""GET /docs/search: the search box's route, thin over app/search/search_box.py, and its /schema."""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import asyncpg
+from limits import RateLimitItemPerMinute
+from limits.aio.strategies import FixedWindowRateLimiter
+from litestar import Request, Response, get
+from litestar.datastructures import State
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.openapi.spec import OpenAPIType, Parameter, Schema
+
+from app.chat.api_schema import UNAVAILABLE, ApiOperation, ErrorBody
+from app.rate_limit import PostgresLimitsStorage, RateLimitDecision, client_key
+from app.search.search_box import (
+    DEFAULT_LIMIT,
+    MAX_LIMIT,
+    MAX_QUERY_CHARS,
+    MIN_QUERY_CHARS,
+    BadSearch,
+    SearchResult,
+    is_too_short,
+    parse_search,
+    search_box,
+)
+
+
+class _LazyCommitStorage(PostgresLimitsStorage):
+    """As PostgresLimitsStorage, but a search's hit does not wait for its commit to reach the disk
+    (synchronous_commit off for that one transaction): at one hit per keystroke pause, a flush each
+    would cost more than the search. A crash may forget the last hits of a window; nothing else."""
+
+    async def incr(self, key: str, expiry: int, amount: int = 1) -> int:
+        async with self.pool.acquire() as conn:
+            return await conn.fetchval(
+                """
+                insert into public.docs_chat_limits as l (key, points, expire)
+                select $1, $3, now() + make_interval(secs => $2)
+                from (select pg_catalog.set_config('synchronous_commit', 'off', true)) as lazy
+                on conflict (key) do update set
+                  points = case when l.expire <= now() then excluded.points else l.points + excluded.points end,
+                  expire = case when l.expire <= now() then excluded.expire else l.expire end
+                returning points
+                """,
+                key, float(expiry), amount,
+            )
+
+
+class SearchRateLimiter:
+    """SEARCH_RATE_LIMIT searches a minute per client (hashed IP), in docs_chat_limits under their
+    own namespace: shared by every worker and replica, apart from the chat's questions."""
+
+    def __init__(self, pool: asyncpg.Pool, per_minute: int) -> None:
+        self.storage = _LazyCommitStorage(pool)
+        self.strategy = FixedWindowRateLimiter(self.storage)
+        self.item = RateLimitItemPerMinute(per_minute)
+
+    async def hit(self, key: str) -> RateLimitDecision:
+        if await self.strategy.hit(self.item, "search", key):
+            return RateLimitDecision(True)
+        reset_at = await self.storage.get_expiry(self.item.key_for("search", key))
+        return RateLimitDecision(False, max(1, math.ceil(reset_at - time.time())), self.item.amount, "minute")
+
+
+@dataclass
+class SearchSection:
+    """One section of a page: `url` carries its anchor; `highlights` are [start, end) offsets in
+    `snippet`, counted in Unicode code points, of the words that matched. Everything is plain text."""
+
+    heading: str
+    path: list[str]
+    url: str
+    snippet: str
+    highlights: list[list[int]]
+    score: float
+
+
+@dataclass
+class SearchPage:
+    title: str
+    url: str
+    source: str
+    score: float
+    sections: list[SearchSection]
+
+
+@dataclass
+class SearchResponse:
+    """Pages best first. `score`: higher is better, comparable within one response only.
+    `degraded`: "keyword_only" when `mode=hybrid` could not embed the query."""
+
+    query: str
+    mode: str
+    degraded: str | None
+    results: list[SearchPage]
+
+
+@dataclass
+class SearchOperation(ApiOperation):
+    """The query parameters, which the handler reads itself (so that any input gets a clear 400)."""
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.parameters = [
+            Parameter(name="q", param_in="query", required=False, schema=Schema(
+                type=OpenAPIType.STRING, max_length=MAX_QUERY_CHARS),
+                description=f"What is typed. The last word matches as a prefix unless a space follows it; "
+                f"typos are tolerated. Fewer than {MIN_QUERY_CHARS} letters or digits: no results."),
+            Parameter(name="limit", param_in="query", required=False, schema=Schema(
+                type=OpenAPIType.INTEGER, minimum=1, maximum=MAX_LIMIT, default=DEFAULT_LIMIT),
+                description="Pages returned (each with up to 3 sections)."),
+            Parameter(name="mode", param_in="query", required=False, schema=Schema(
+                type=OpenAPIType.STRING, enum=["keyword", "hybrid"], default="keyword"),
+                description="keyword while typing; hybrid (on submit) adds the vector leg."),
+        ]
+
+
+SEARCH_RESPONSES = {
+    200: ResponseSpec(data_container=SearchResponse, description="Pages with their best sections.",
+                      generate_examples=False),
+    400: ResponseSpec(data_container=ErrorBody, generate_examples=False,
+                      description="A bad parameter (q too long, limit out of range, unknown mode)."),
+    429: ResponseSpec(data_container=ErrorBody, generate_examples=False,
+                      description="Too many searches from this client; `Retry-After` says when to come back."),
+    **UNAVAILABLE,
+}
+
+
+def _error(status: int, error: str, detail: str, headers: dict[str, str] | None = None) -> Response[Any]:
+    return Response({"error": error, "detail": detail}, status_code=status, headers=headers)
+
+
+@get("/docs/search", summary="Search the docs as you type: pages with their best sections",
+     operation_class=SearchOperation, responses=SEARCH_RESPONSES)
+async def docs_search(request: Request[Any, Any, Any], state: State) -> Response[Any]:
+    try:
+        search = parse_search(request.query_params)
+    except BadSearch as exc:
+        return _error(400, "bad_request", str(exc))
+    settings = state.settings
+    if is_too_short(search.query):  # answered before any round trip, rate limit included
+        return Response(SearchResult(search.query, search.mode).to_dict(), headers={"cache-control": "no-store"})
+    decision = await state.search_limiter.hit(client_key(
+        request.client.host if request.client else None, request.headers.get("x-forwarded-for"),
+        settings.trusted_proxies, state.ip_secret))
+    if not decision.allowed:
+        return _error(429, "rate_limited", f"Too many searches from this address; please try again in "
+                      f"{decision.retry_after_seconds} seconds.",
+                      headers={"Retry-After": str(decision.retry_after_seconds)})
+    retriever = state.services.retriever
+    result = await search_box(
+        state.services.pool, search, settings.anonymous_audiences, settings.docs_base_url,
+        retriever.embedder if state.readiness.ready.is_set() else None,
+        settings.query_embedding_timeout_seconds,
+    )
+    return Response(result.to_dict(), headers={"cache-control": "no-store"})
+
+
+SEARCH_ROUTES = [docs_search]

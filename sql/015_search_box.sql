@@ -1,0 +1,234 @@
+-- The search box (#33): pages with their best sections for a query being typed. Applied by
+-- migrations/versions/2026_12_02_0015_search_box.py. Nothing existing changes: one new function.
+--   select * from public.docs_search_box('embe', '{public}');
+--   select * from public.docs_search_box('deploy to vercl', '{public}', 5);
+
+-- docs_search_box: what GET /docs/search returns, one row per section, pages best first and each
+-- page's sections best first. As in the chat's keyword leg, the words are typo-corrected against
+-- what `audiences` may see (docs_search_text) and weighed by IDF (docs_query_lexemes); in addition
+-- the last word, while it is being typed (last_word_prefix), stands for the visible lexemes it
+-- begins (`embe` → embed), its own stem (`embe` → emb, as "embed" is stored) and the stems it
+-- runs past: Postgres stems what is stored, so a typed `deploym` must match the stored `deploy`
+-- and `navigat` the stored `navig`, which a tsquery prefix (`deploym:*`) would not. A last word
+-- that matches no visible lexeme so is read as a whole word, typo-corrected like the others.
+-- Each word is one group of lexemes; a section's score is
+-- the sum over groups of IDF × ts_rank (title > heading > body). Candidates are the sections
+-- holding every group; when none does, those holding the rarest groups, as search_docs_sections
+-- picks them. At most candidate_rows are ranked: a single common prefix ("co") ranks a sample.
+-- With a query embedding and its model, the nearest visible sections join and the score is
+-- reciprocal-rank fusion of both orders. The snippet is ts_headline's, with the matched words
+-- between U+E000 and U+E001 (removed from the text first): the caller turns them into offsets.
+-- `audiences` has no default: null or empty finds nothing (fail closed).
+create function public.docs_search_box(
+  query_text text,
+  audiences text[],                         -- who searches (CHAT_AUDIENCES); null/empty: nothing
+  match_count integer default 8,            -- pages
+  sections_per_page integer default 3,
+  last_word_prefix boolean default true,    -- the last word is being typed
+  query_embedding public.vector(768) default null,  -- with model_name: hybrid (on submit)
+  model_name text default null,
+  prefix_expansions integer default 6,      -- lexemes a typed prefix stands for, most frequent first
+  max_stem_trim integer default 4,          -- letters a typed word may run past its stored stem
+  min_stem_length integer default 4,        -- ...which has at least this many
+  candidate_rows integer default 300,       -- sections ranked at most (a box needs the best few)
+  vector_rows integer default 40,
+  rrf_k integer default 60,
+  rank_weights float4[] default '{0.1, 0.4, 0.8, 1.0}',   -- {D, C body, B heading, A title}
+  snippet_words integer default 24,
+  snippet_chars integer default 800         -- of the text around the first match that ts_headline reads
+) returns table (
+  page_rank integer, source text, page text, title text, heading text, breadcrumb text, href text,
+  snippet text, score float8
+)
+language sql stable
+set search_path = ''
+as $$
+  with visible as (  -- one row when someone may see something; every leg hangs off it
+    select docs_search_box.audiences as aud
+    where docs_search_box.audiences is not null and pg_catalog.cardinality(docs_search_box.audiences) > 0
+  ),
+  split as (  -- the text before the last word, and the last word when it is being typed
+    select v.aud,
+           case when m.parts is null then q.text else m.parts[1] end as head,
+           m.parts[2] as tail
+    from visible v
+    cross join (select pg_catalog.lower(pg_catalog.left(coalesce(query_text, ''), 2000)) as text) q
+    left join lateral (
+      select pg_catalog.regexp_match(q.text, '^(.*?)([[:alnum:]]{2,})$') as parts
+      where last_word_prefix
+    ) m on true
+  ),
+  typed_forms as (  -- lexemes the typed word may stand for exactly: its stem, and the stems it runs past
+    select l.lexeme
+    from split s
+    cross join pg_catalog.unnest(pg_catalog.to_tsvector('pg_catalog.english'::pg_catalog.regconfig, s.tail)) as l
+    union
+    select pg_catalog.left(s.tail, k)
+    from split s
+    cross join pg_catalog.generate_series(
+      greatest(pg_catalog.length(s.tail) - max_stem_trim, min_stem_length), pg_catalog.length(s.tail) - 1) as k
+  ),
+  prefix_lexemes as (
+    select m.lexeme, sum(m.ndoc)::integer as ndoc
+    from (
+      -- the lexemes it begins: through docs_lexeme_stats_head_idx (first two letters, length)
+      select st.lexeme, st.ndoc
+      from split s
+      join public.docs_lexeme_stats st
+        on pg_catalog.left(st.lexeme, 2) = pg_catalog.left(s.tail, 2)
+       and pg_catalog.length(st.lexeme) >= pg_catalog.length(s.tail)
+       and pg_catalog.starts_with(st.lexeme, s.tail)
+       and st.lexeme operator(pg_catalog.~) '^[[:alnum:]]+$'  -- no `example.com`: quoted below as is
+       and st.audiences operator(pg_catalog.&&) s.aud
+      union all
+      select st.lexeme, st.ndoc  -- ...and its exact forms, through the primary key
+      from split s
+      join public.docs_lexeme_stats st
+        on st.lexeme = any (array(select f.lexeme from typed_forms f))
+       and st.audiences operator(pg_catalog.&&) s.aud
+       and not (pg_catalog.length(st.lexeme) >= pg_catalog.length(s.tail) and pg_catalog.starts_with(st.lexeme, s.tail))
+    ) m
+    group by m.lexeme
+    order by sum(m.ndoc) desc, m.lexeme
+    limit prefix_expansions
+  ),
+  corpus as (
+    select greatest(coalesce(sum(c.section_count), 0), 1)::float8 as n
+    from split s
+    join public.docs_search_stats c on c.audiences operator(pg_catalog.&&) s.aud
+  ),
+  word_terms as (  -- the whole words (and an unknown last word), as the chat's keyword leg reads them
+    select q.lexeme, q.ndoc, q.idf
+    from (select * from split s  -- none when the only word is the one being typed: no call
+          where s.head operator(pg_catalog.~) '[[:alnum:]]'
+             or (s.tail is not null and not exists (select 1 from prefix_lexemes))) s
+    cross join lateral public.docs_query_lexemes(
+      public.docs_search_text(
+        public.docs_identifier_words(
+          s.head || case when s.tail is not null and not exists (select 1 from prefix_lexemes) then s.tail else '' end),
+        s.aud),
+      s.aud) as q
+  ),
+  groups as (
+    select 'w:' || w.lexeme as name, w.ndoc, w.idf, pg_catalog.quote_literal(w.lexeme) as query
+    from word_terms w
+    where w.ndoc > 0
+    union all
+    select 'prefix', least(sum(p.ndoc), max(c.n))::integer,
+           pg_catalog.ln(1 + (max(c.n) - least(sum(p.ndoc), max(c.n)) + 0.5) / (least(sum(p.ndoc), max(c.n)) + 0.5)),
+           '(' || pg_catalog.string_agg(pg_catalog.quote_literal(p.lexeme), ' | ') || ')'
+    from prefix_lexemes p
+    cross join corpus c
+    having count(*) > 0
+  ),
+  ordered as (
+    select g.name, g.ndoc, g.idf, g.query::pg_catalog.tsquery as query,
+           pg_catalog.row_number() over (order by g.ndoc, g.name) as rarity,
+           sum(g.ndoc) over (order by g.ndoc, g.name) as rows_so_far
+    from groups g
+  ),
+  candidate_query as (
+    -- Lexemes are letters and digits only (docs_query_lexemes, docs_lexeme_stats), quoted.
+    select pg_catalog.string_agg(o.query::text, ' & ' order by o.rarity)::pg_catalog.tsquery as every_word,
+           case
+             when min(o.ndoc) <= candidate_rows then
+               pg_catalog.string_agg(o.query::text, ' | ') filter (where o.rows_so_far <= candidate_rows or o.rarity = 1)
+             else
+               pg_catalog.string_agg(o.query::text, ' & ') filter (where o.rarity <= 2)
+           end::pg_catalog.tsquery as some_words
+    from ordered o
+    having count(*) > 0
+  ),
+  every_word as materialized (  -- a box narrows as words are added: sections holding them all
+    select x.id, x.source, x.page, x.search_vector
+    from candidate_query c
+    cross join split s
+    cross join lateral (
+      select d.id, d.source, d.page, d.search_vector
+      from public.docs_section d
+      where d.search_vector operator(pg_catalog.@@) c.every_word
+        and d.audiences operator(pg_catalog.&&) s.aud
+      limit candidate_rows
+    ) x
+  ),
+  candidates as materialized (  -- ...or, when none does, as the chat's keyword leg: the rarest words
+    select * from every_word
+    union all
+    select x.id, x.source, x.page, x.search_vector
+    from candidate_query c
+    cross join split s
+    cross join lateral (
+      select d.id, d.source, d.page, d.search_vector
+      from public.docs_section d
+      where d.search_vector operator(pg_catalog.@@) c.some_words
+        and d.audiences operator(pg_catalog.&&) s.aud
+      limit candidate_rows
+    ) x
+    where not exists (select 1 from every_word)
+  ),
+  keyword as (
+    select c.id, c.source, c.page,
+           sum(o.idf * pg_catalog.ts_rank(rank_weights, c.search_vector, o.query, 0)) as rank
+    from candidates c
+    cross join ordered o
+    group by c.id, c.source, c.page
+  ),
+  keyword_ranked as (
+    select k.id, k.source, k.page, k.rank, pg_catalog.row_number() over (order by k.rank desc, k.id) as n
+    from keyword k
+  ),
+  vector_ranked as (
+    select m.id, m.source, m.page, pg_catalog.row_number() over (order by m.distance, m.id) as n
+    from (select s.aud from split s where query_embedding is not null and model_name is not null) g
+    cross join lateral public.match_docs_sections(query_embedding, model_name, vector_rows, g.aud) as m
+  ),
+  fused as (
+    select coalesce(k.id, v.id) as id, coalesce(k.source, v.source) as source, coalesce(k.page, v.page) as page,
+           case when query_embedding is null or model_name is null then k.rank
+                else coalesce(1.0 / (rrf_k + k.n), 0) + coalesce(1.0 / (rrf_k + v.n), 0) end as score
+    from keyword_ranked k
+    full join vector_ranked v on v.id = k.id
+  ),
+  sections as (
+    select f.id, f.score, f.source, f.page,
+           pg_catalog.row_number() over (partition by f.source, f.page order by f.score desc, f.id) as in_page,
+           max(f.score) over (partition by f.source, f.page) as page_score
+    from fused f
+  ),
+  pages as (
+    select s.source, s.page, s.page_score,
+           pg_catalog.row_number() over (order by s.page_score desc, s.source, s.page)::integer as page_rank
+    from sections s
+    where s.in_page = 1
+    order by s.page_score desc, s.source, s.page
+    limit coalesce(match_count, 8)
+  ),
+  highlight as (
+    select coalesce(pg_catalog.string_agg(o.query::text, ' | '), '')::pg_catalog.tsquery as query,
+           (select coalesce(pg_catalog.array_agg(w.lexeme), '{}') from word_terms w where w.ndoc > 0)
+             || (select coalesce(pg_catalog.array_agg(p.lexeme), '{}') from prefix_lexemes p) as lexemes
+    from ordered o
+  )
+  select p.page_rank, d.source, d.page, d.title, d.heading, d.breadcrumb, d.href,
+         case when pg_catalog.numnode(h.query) = 0  -- vector hits of a query with no known word
+           then pg_catalog.array_to_string((pg_catalog.regexp_split_to_array(pg_catalog.btrim(
+                  pg_catalog.left(w.text, snippet_chars)), '\s+'))[1:snippet_words], ' ')
+           else pg_catalog.ts_headline('pg_catalog.english'::pg_catalog.regconfig, w.text, h.query,
+             'StartSel=' || pg_catalog.chr(57344) || ', StopSel=' || pg_catalog.chr(57345)
+               || ', MaxWords=' || snippet_words || ', MinWords=' || greatest(snippet_words / 2, 1)
+               || ', ShortWord=2, HighlightAll=false, MaxFragments=0') end as snippet,
+         s.score
+  from pages p
+  join sections s on s.source = p.source and s.page = p.page and s.in_page <= sections_per_page
+  join public.docs_section d on d.id = s.id
+  cross join highlight h
+  cross join lateral (  -- ts_headline parses all it is given: snippet_chars around the first match
+    select pg_catalog.substr(
+             pg_catalog.translate(d.content, pg_catalog.chr(57344) || pg_catalog.chr(57345), ''),
+             greatest(coalesce(min(nullif(pg_catalog.strpos(pg_catalog.lower(d.content), l.lexeme), 0)), 1)
+                      - snippet_chars / 4, 1),
+             snippet_chars) as text
+    from pg_catalog.unnest(h.lexemes) as l(lexeme)
+  ) w
+  order by p.page_rank, s.score desc, s.id
+$$;

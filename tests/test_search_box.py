@@ -1,0 +1,217 @@
+"""The search box (GET /docs/search, public.docs_search_box) against a real Postgres and the real app.
+
+Prefix and typo reading of what is typed, pages with their sections, snippets as text with match
+offsets, the audience rules (an internal page's secret word never comes out, nor a page that
+declares no audience), the cheap answer to one-letter queries, the rate limit and /schema.
+"""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from app.search.search_box import MARK_END, MARK_START, highlighted
+from tests.helpers import seed_docs
+
+SECRET = "quokkazebra"
+
+PAGES = {
+    "widget.mdx": "---\ntitle: Embedding the widget\naudience: public\n---\nIntro to the widget.\n\n"
+    "## Embed the script\nEmbed the widget with one script tag on every page of your docs site.\n\n"
+    "## Configuration options\nThe widget reads its configuration from data attributes.\n",
+    "deploy.mdx": "---\ntitle: Deployment\naudience: public\n---\nHow deployment works.\n\n"
+    "## Deploying to Vercel\nDeploying with Vercel takes one command and a project token.\n",
+    "navigation.mdx": "---\ntitle: Navigation\naudience: public\n---\nThe navigation sidebar lists every page.\n",
+    "team.mdx": f"---\ntitle: Team runbook {SECRET}\naudience: internal\n---\n"
+    f"## Rotate the widget token\nThe {SECRET} token of the widget is rotated by the on-call engineer.\n",
+    # No audience declared: internal by default (DOCS_DEFAULT_AUDIENCE), never public.
+    "undeclared.mdx": f"---\ntitle: Undeclared notes\n---\nThe {SECRET}undeclared embed widget notes for staff.\n",
+}
+
+HOSTILE_TITLE = "<img src=x onerror=window.__xss=1> \"quotes\" & javascript:alert(1)"
+HOSTILE = {
+    "hostile.mdx": f"---\ntitle: '{HOSTILE_TITLE}'\naudience: public\n---\n"
+    f"## Hostile <script>alert(1)</script> heading\nThe hostilely <b>bold</b> {MARK_START}forged{MARK_END} "
+    "text <img src=x onerror=alert(1)> about the hostility of markup.\n",
+}
+
+
+@pytest.fixture
+def seeded(offline, database_url):
+    seed_docs(database_url, {**PAGES, **HOSTILE})
+    return database_url
+
+
+async def _search(pool, query: str, audiences, **kwargs):
+    from app.search.search_box import SearchRequest, search_box
+
+    request = SearchRequest(query, kwargs.pop("limit", 8), kwargs.pop("mode", "keyword"))
+    return (await search_box(pool, request, audiences, "https://docs.example.com", **kwargs)).to_dict()
+
+
+def _titles(result) -> list[str]:
+    return [page["title"] for page in result["results"]]
+
+
+def _everything(result) -> str:
+    """What came out of the index (the query is echoed, so it is left out)."""
+    return repr(result["results"]).lower()
+
+
+async def test_last_word_matches_as_a_prefix_of_stored_stems(seeded, pool) -> None:
+    # `embe` begins "embed"; `deploym` runs past the stored stem "deploy"; `configura` past "configur".
+    assert _titles(await _search(pool, "embe", ["public"]))[0] == "Embedding the widget"
+    assert _titles(await _search(pool, "deploym", ["public"]))[0] == "Deployment"
+    found = await _search(pool, "widget configura", ["public"])
+    assert found["results"][0]["sections"][0]["heading"] == "Configuration options"
+    assert _titles(await _search(pool, "navigat", ["public"]))[0] == "Navigation"
+    # Followed by a space the word is whole: "navigat " is no word the docs hold, nor one edit
+    # from one (the stored stem is "navig").
+    assert _titles(await _search(pool, "navigat ", ["public"])) == []
+
+
+async def test_typos_are_tolerated_as_in_the_chat(seeded, pool) -> None:
+    # Each a word no page holds, one edit from one they do (after stemming): "comand" → command.
+    assert _titles(await _search(pool, "comand ", ["public"])) == ["Deployment"]
+    assert _titles(await _search(pool, "sidebra navigation", ["public"]))[0] == "Navigation"
+    assert "Embedding the widget" in _titles(await _search(pool, "attribtes", ["public"]))
+
+
+async def test_pages_carry_sections_with_anchor_urls_paths_and_highlights(seeded, pool) -> None:
+    result = await _search(pool, "embed script", ["public"])
+    page = result["results"][0]
+    assert page["title"] == "Embedding the widget"
+    assert page["url"] == "https://docs.example.com/docs/widget"
+    section = page["sections"][0]
+    assert section["heading"] == "Embed the script"
+    assert section["url"] == "https://docs.example.com/docs/widget#embed-the-script"
+    assert section["path"] == ["Embedding the widget", "Embed the script"]
+    marked = {section["snippet"][start:end].lower() for start, end in section["highlights"]}
+    assert {"embed", "script"} <= marked, section
+    assert len(page["sections"]) <= 3
+    assert page["score"] >= result["results"][-1]["score"]
+
+
+async def test_internal_and_undeclared_pages_never_come_out(seeded, pool) -> None:
+    for query in (SECRET, SECRET[:5], "quokkazebr", "quokazebra ", "rotate token", "team runbook",
+                  "undeclared notes", "staff", "widget token on-call"):
+        result = await _search(pool, query, ["public"])
+        assert SECRET not in _everything(result), query
+        assert "runbook" not in _everything(result) and "undeclared" not in _everything(result), query
+    # The same words find the pages for the audiences that may see them: the test can fail.
+    assert _titles(await _search(pool, SECRET[:6], ["internal"]))
+
+
+async def test_null_or_empty_audiences_find_nothing_in_sql(seeded, pool) -> None:
+    for audiences in (None, [], ["nobody"]):
+        rows = await pool.fetch("select * from public.docs_search_box('widget', $1)", audiences)
+        assert rows == [], audiences
+    assert await pool.fetch("select * from public.docs_search_box('widget', '{public}')")
+
+
+async def test_hostile_titles_and_text_come_back_as_plain_text(seeded, pool) -> None:
+    result = await _search(pool, "hostil", ["public"])
+    page = result["results"][0]
+    assert page["title"] == HOSTILE_TITLE  # verbatim text: the client must not read it as HTML
+    section = page["sections"][0]
+    assert MARK_START not in section["snippet"] and MARK_END not in section["snippet"]
+    marked = [section["snippet"][start:end] for start, end in section["highlights"]]
+    assert marked and all(word.lower().startswith("hostil") for word in marked), marked
+    assert "forged" not in marked
+
+
+def test_highlighted_turns_markers_into_offsets() -> None:
+    text, spans = highlighted(f"an {MARK_START}émbed{MARK_END} 🙂 {MARK_START}tag{MARK_END}{MARK_END}")
+    assert text == "an émbed 🙂 tag"
+    assert [text[a:b] for a, b in spans] == ["émbed", "tag"]
+
+
+# --- over HTTP, against the real app -------------------------------------------------------------
+
+def test_http_search_shape_errors_and_cheap_short_queries(seeded, start_server, owner_database_url) -> None:
+    import asyncio
+
+    import asyncpg
+
+    server = start_server()
+    with httpx.Client(base_url=server.url, timeout=10) as client:
+        body = client.get("/docs/search", params={"q": "embe", "limit": "2"}).json()
+        assert body["mode"] == "keyword" and body["degraded"] is None
+        assert 1 <= len(body["results"]) <= 2 and body["results"][0]["title"] == "Embedding the widget"
+        for params, fragment in (({"q": "x", "limit": "0"}, "limit"), ({"q": "x", "limit": "many"}, "limit"),
+                                 ({"q": "x", "mode": "vector"}, "mode"), ({"q": "y" * 201}, "q is longer"),
+                                 ({"q": "x", "mode": ""}, "mode"), ({"q": "x", "limit": ""}, "limit")):
+            response = client.get("/docs/search", params=params)
+            assert response.status_code == 400 and fragment in response.json()["detail"], params
+        for query in ("", "e", " ?", "é!"):
+            response = client.get("/docs/search", params={"q": query})
+            assert response.status_code == 200 and response.json()["results"] == [], query
+        secret = client.get("/docs/search", params={"q": SECRET[:7], "mode": "hybrid"}).json()
+        assert SECRET not in _everything(secret)
+
+    async def search_points() -> int:
+        conn = await asyncpg.connect(owner_database_url)
+        try:
+            return await conn.fetchval("select sum(points) from docs_chat_limits where key like '%search%'")
+        finally:
+            await conn.close()
+
+    # The one-letter and empty queries made no round trip: not even the rate limit's, which
+    # counted the searches that were made ("embe", the bad parameters' are not, "quokkaz").
+    assert asyncio.run(search_points()) == 2
+
+
+def test_search_has_its_own_rate_limit(seeded, start_server, monkeypatch) -> None:
+    monkeypatch.setenv("SEARCH_RATE_LIMIT", "3")
+    server = start_server()
+    with httpx.Client(base_url=server.url, timeout=10) as client:
+        codes = [client.get("/docs/search", params={"q": "widget"}).status_code for _ in range(4)]
+        assert codes == [200, 200, 200, 429]
+        refused = client.get("/docs/search", params={"q": "widget"})
+        assert int(refused.headers["retry-after"]) >= 1 and refused.json()["error"] == "rate_limited"
+        # The chat's quota is untouched.
+        assert client.post("/docs/chat", json={"message": "how do I embed the widget"}).status_code == 200
+
+
+def test_search_is_documented_in_schema(seeded, start_server) -> None:
+    server = start_server()
+    schema = httpx.get(f"{server.url}/schema/openapi.json", timeout=10).json()
+    operation = schema["paths"]["/docs/search"]["get"]
+    assert {p["name"] for p in operation["parameters"]} == {"q", "limit", "mode"}
+    assert {"200", "400", "429", "503"} <= set(operation["responses"])
+    assert "Retry-After" in operation["responses"]["429"]["headers"]
+
+
+def test_hybrid_search_with_vectors_keeps_internal_pages_out(fake_gemini, clean_db, database_url, start_server) -> None:
+    seed_docs(database_url, PAGES)
+    server = start_server()
+    with httpx.Client(base_url=server.url, timeout=20) as client:
+        for query in (f"{SECRET} token rotated by the on-call engineer", "Rotate the widget token", "staff notes"):
+            body = client.get("/docs/search", params={"q": query, "mode": "hybrid"}).json()
+            assert body["mode"] == "hybrid" and body["degraded"] is None, body
+            assert SECRET not in _everything(body) and "runbook" not in _everything(body), query
+        # The vector leg joins: a query of no known word still finds pages on submit.
+        body = client.get("/docs/search", params={"q": "Embed the script zzzqqq", "mode": "hybrid"}).json()
+        assert body["results"] and body["results"][0]["title"] == "Embedding the widget"
+
+
+def test_highlighted_leaves_out_the_heading_the_snippet_starts_with() -> None:
+    text, spans = highlighted(f"{MARK_START}Embed{MARK_END} the script  {MARK_START}Embed{MARK_END} it", "Embed the script")
+    assert text == "Embed it" and [text[a:b] for a, b in spans] == ["Embed"]
+
+
+@pytest.fixture
+def odd_names(offline, database_url):
+    seed_docs(database_url, {"odd.mdx": "---\ntitle: Odd names\naudience: public\n---\n"
+                             "Paths like c:\\winpath\\x and hosts like exampleodd.com and it's o'reilly \\\\ text.\n"})
+
+
+async def test_lexemes_with_punctuation_or_backslashes_are_never_a_broken_query(odd_names, pool) -> None:
+    """The index holds lexemes such as `c:\\path` or `exampleodd.com`; a prefix that begins one must
+    still be a valid query (a lexeme quoted with a backslash is E'...', which tsquery refuses)."""
+    rows = await pool.fetch("select lexeme from docs_lexeme_stats where lexeme !~ '^[[:alnum:]]+$'")
+    assert rows, "the page should give the index some lexemes with punctuation"
+    for row in rows:
+        for length in range(2, len(row["lexeme"]) + 1):
+            await _search(pool, row["lexeme"][:length], ["public"])  # no error
+    assert _titles(await _search(pool, "exampleod", ["public"])) == ["Odd names"]
