@@ -1,6 +1,6 @@
 """The search box: pages with their best sections for a query as it is typed (GET /docs/search).
 
-One statement, public.docs_search_box (sql/015_search_box.sql): the audience rules, the prefix
+One statement, public.docs_search_box (sql/functions/docs_search_box.sql): the audience rules, the prefix
 reading of the last word, typo tolerance and the snippet are all in SQL. This module parses the
 request, answers one-letter and empty queries without the database, embeds the query on submit
 (`mode=hybrid`), and turns the snippet's markers into plain text with match offsets, so that no

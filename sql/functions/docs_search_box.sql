@@ -1,8 +1,3 @@
--- The search box (#33): pages with their best sections for a query being typed. Applied by
--- migrations/versions/2026_12_02_0015_search_box.py. Nothing existing changes: one new function.
---   select * from public.docs_search_box('embe', '{public}');
---   select * from public.docs_search_box('deploy to vercl', '{public}', 5);
-
 -- docs_search_box: what GET /docs/search returns, one row per section, pages best first and each
 -- page's sections best first. As in the chat's keyword leg, the words are typo-corrected against
 -- what `audiences` may see (docs_search_text) and weighed by IDF (docs_query_lexemes); in addition
@@ -19,7 +14,9 @@
 -- reciprocal-rank fusion of both orders. The snippet is ts_headline's, with the matched words
 -- between U+E000 and U+E001 (removed from the text first): the caller turns them into offsets.
 -- `audiences` has no default: null or empty finds nothing (fail closed).
-create function public.docs_search_box(
+--   select * from public.docs_search_box('embe', '{public}');
+--   select * from public.docs_search_box('deploy to vercl', '{public}', 5);
+create or replace function public.docs_search_box(
   query_text text,
   audiences text[],                         -- who searches (CHAT_AUDIENCES); null/empty: nothing
   match_count integer default 8,            -- pages
