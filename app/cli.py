@@ -90,7 +90,7 @@ class DocschatGroup(click.Group):
 
 # Commands whose output is for a person reading the terminal: their info lines (a retrieval, a
 # sync's report) repeat what they print. Warnings still show; LOG_LEVEL, when set, wins.
-QUIET = frozenset({"ask", "demo"})
+QUIET = frozenset({"ask", "demo", "mcp"})
 
 
 @click.group(cls=DocschatGroup)
@@ -847,6 +847,15 @@ def ask_command(question: str, audience: str | None, public_only: bool, session:
             return status
 
     sys.exit(run_async(go))
+
+
+@main.command("mcp")
+@audience_option
+def mcp_command(audience: str | None, public_only: bool) -> None:
+    """The MCP server on stdio (search_docs, get_page, read_file); default audiences: CHAT_AUDIENCES."""
+    from app.doors.mcp_server import run_stdio
+
+    run_async(lambda: run_stdio(get_settings(), _audiences(audience, public_only)))
 
 
 # --- demo ----------------------------------------------------------------------------------------
