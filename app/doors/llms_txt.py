@@ -14,6 +14,7 @@ its content. Each text carries a strong ETag (a hash of its bytes).
 
 from __future__ import annotations
 
+import asyncio
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -21,7 +22,9 @@ from dataclasses import dataclass, field
 import asyncpg
 
 from app.config import Settings
+from app.doors.page_order import order_sections, read_source_pages
 from app.search.urls import absolute_url
+from app.sources import Source
 
 # Where the index is at: changes whenever a sync writes or the index is cleared.
 _INDEX_VERSION = (
@@ -41,7 +44,7 @@ class DocPage:
     page: str  # the file path inside its source (guides/widget.mdx)
     title: str
     url: str
-    sections: list[tuple[str, str, str]] = field(default_factory=list)  # (id, heading, content)
+    sections: list[dict[str, str]] = field(default_factory=list)  # id, heading, content; in page order
 
     @property
     def folder(self) -> str:
@@ -49,7 +52,7 @@ class DocPage:
 
     def text(self) -> str:
         """The page's text: its overview, then its sections (parts of a long section in order)."""
-        return "\n\n".join(content.strip() for _, _, content in self.sections if content.strip())
+        return "\n\n".join(s["content"].strip() for s in self.sections if s["content"].strip())
 
 
 @dataclass(frozen=True)
@@ -58,14 +61,6 @@ class LlmsTexts:
     full: str  # /llms-full.txt
     index_etag: str
     full_etag: str
-
-
-def _section_order(section: tuple[str, str, str]) -> tuple[object, ...]:
-    """The overview first, then by id; a section's parts (id~2, id~3) after it, in number order.
-    The index keeps no position, so sections follow their ids."""
-    chunk_id, heading, _ = section
-    base, _, part = chunk_id.partition("~")
-    return (heading != "", base, int(part) if part.isdigit() else 0)
 
 
 def _page_order(page: DocPage) -> tuple[object, ...]:
@@ -140,27 +135,35 @@ def render(pages: list[DocPage], settings: Settings) -> LlmsTexts:
     return LlmsTexts(index, full, _etag(index), _etag(full))
 
 
-async def visible_pages(conn: asyncpg.Connection, settings: Settings, code_sources: frozenset[str]) -> list[DocPage]:
-    """Every page CHAT_AUDIENCES may see (code sources left out), in page order."""
+async def visible_pages(conn: asyncpg.Connection, settings: Settings, sources: tuple[Source, ...]) -> list[DocPage]:
+    """Every page CHAT_AUDIENCES may see (code sources left out), in page order, each page's
+    sections in the order of its file at the synced commit (app/doors/page_order.py)."""
+    code = sorted(s.name for s in sources if s.kind == "code")
     pages: dict[tuple[str, str], DocPage] = {}
-    for row in await conn.fetch(_VISIBLE_SECTIONS, settings.anonymous_audiences, sorted(code_sources)):
+    for row in await conn.fetch(_VISIBLE_SECTIONS, settings.anonymous_audiences, code):
         key = (row["source"], row["page"])
         page = pages.get(key)
         if page is None:
             url = absolute_url(settings.docs_base_url, row["href"].split("#", 1)[0])
             page = pages[key] = DocPage(row["source"], row["page"], row["title"], url)
-        page.sections.append((row["id"], row["heading"], row["content"]))
-    for page in pages.values():
-        page.sections.sort(key=_section_order)
+        page.sections.append({"id": row["id"], "heading": row["heading"], "content": row["content"]})
+    commits = {r["source"]: r["commit"] for r in await conn.fetch("select source, commit from public.docs_source_commit")}
+    by_name = {s.name: s for s in sources}
+    for name in {source for source, _ in pages}:
+        wanted = [page for source, page in pages if source == name]
+        files = await asyncio.to_thread(read_source_pages, by_name.get(name), commits.get(name), wanted)
+        for page_name in wanted:
+            page = pages[(name, page_name)]
+            page.sections = order_sections(page.sections, files.get(page_name))  # type: ignore[arg-type]
     return sorted(pages.values(), key=_page_order)
 
 
 class LlmsTxtCache:
     """The texts of the index as it was at the last sync; rebuilt when a sync has written since."""
 
-    def __init__(self, settings: Settings, code_sources: frozenset[str] = frozenset()) -> None:
+    def __init__(self, settings: Settings, sources: tuple[Source, ...] = ()) -> None:
         self.settings = settings
-        self.code_sources = code_sources
+        self.sources = sources
         self.version: str | None = None
         self.texts: LlmsTexts | None = None
         self.builds = 0  # how many times the texts were built (tests, design/doors.md)
@@ -173,7 +176,7 @@ class LlmsTxtCache:
             # The key and the rows from one snapshot: a sync that commits in between is seen by neither.
             async with conn.transaction(isolation="repeatable_read", readonly=True):
                 version = await conn.fetchval(_INDEX_VERSION)
-                pages = await visible_pages(conn, self.settings, self.code_sources)
+                pages = await visible_pages(conn, self.settings, self.sources)
         texts = render(pages, self.settings)
         self.version, self.texts = version, texts
         self.builds += 1

@@ -37,6 +37,7 @@ from app.chat.excerpts import ExcerptBounds, select_excerpts
 from app.chat.turn import ChatServices
 from app.config import Settings
 from app.corpus.code_tree import CodePathError
+from app.doors.page_order import order_sections, read_source_pages
 from app.errors import DocschatError
 from app.logging import get_logger
 from app.search.conversation import retrieve_in_conversation
@@ -93,11 +94,6 @@ def page_href_of(url: str, settings: Settings) -> list[str]:
     return [c for i, c in enumerate(candidates) if c and c not in candidates[:i]]
 
 
-def _section_order(row: asyncpg.Record) -> tuple[object, ...]:
-    base, _, part = str(row["id"]).partition("~")
-    return (row["heading"] != "", base, int(part) if part.isdigit() else 0)
-
-
 class DocsTools:
     """The tools' work, transport aside: `audiences` is always given by the caller."""
 
@@ -141,9 +137,15 @@ class DocsTools:
                 rows = await page_sections(conn, href, audiences)
                 if rows:
                     break
-        if not rows:
-            raise ToolError(NO_PAGE)
-        rows = sorted(rows, key=_section_order)
+            if not rows:
+                raise ToolError(NO_PAGE)
+            source, page = await conn.fetchrow(
+                "select source, page from public.docs_section where id = $1", rows[0]["id"])
+            commit = await conn.fetchval("select commit from public.docs_source_commit where source = $1", source)
+        sources = self.services.retriever.sources
+        known = next((s for s in sources.sources if s.name == source), None) if sources else None
+        files = await asyncio.to_thread(read_source_pages, known, commit, [page])
+        rows = order_sections(rows, files.get(page))
         page_href = str(rows[0]["href"]).split("#", 1)[0]
         text = "\n\n".join(str(r["content"]).strip() for r in rows if str(r["content"]).strip())
         return {"title": rows[0]["title"], "url": absolute_url(self.settings.docs_base_url, page_href), "text": text}

@@ -31,7 +31,7 @@ TEXT_HEADERS = {"cache-control": "public, max-age=60", "x-content-type-options":
 async def open_doors(state: State, settings: Settings) -> AsyncIterator[None]:
     """The llms.txt cache, the MCP server and its rate limit on `state`, for the app's lifetime."""
     services = state.services
-    state.llms_txt = LlmsTxtCache(settings, services.retriever.code_sources)
+    state.llms_txt = LlmsTxtCache(settings, services.retriever.sources.sources if services.retriever.sources else ())
     state.mcp_limiter = ClientRateLimiter(services.pool, settings.mcp_rate_limit_per_hour,
                                           settings.mcp_rate_limit_per_day, "mcp")
 
