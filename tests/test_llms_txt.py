@@ -117,10 +117,10 @@ def test_llms_full_txt_has_every_visible_page_in_order_and_nothing_else(
 
 def test_a_wider_chat_audience_widens_the_files(doors_project, clean_db, db_env, start_server, monkeypatch) -> None:
     asyncio.run(sync_project())
-    monkeypatch.setenv("CHAT_AUDIENCES", "public,internal")
+    monkeypatch.setenv("CHAT_AUDIENCES", "public,internal,developer")
     full = _get(start_server(), "/llms-full.txt").text
     assert SECRET in full and UNDECLARED_SECRET in full  # the staging page took the source's default, internal
-    assert "RateLimits" not in full  # code sources are never in the files
+    assert "RateLimits" not in full and "limits.py" not in full  # code sources are never in the files
 
 
 def test_etag_and_if_none_match(doors_project, clean_db, db_env, start_server) -> None:

@@ -6,8 +6,8 @@ internal page, of the page that declares no audience and of the code file never 
 from __future__ import annotations
 
 import json
-import re
 import os
+import re
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -22,9 +22,16 @@ from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 
 from app.config import Settings, parse_mcp_tokens
-from app.doors.mcp_server import NO_FILE, NO_PAGE, audiences_for_authorization, page_href_of
+from app.doors.mcp_server import (
+    NO_FILE,
+    NO_PAGE,
+    audiences_for_authorization,
+    page_href_of,
+)
 from tests.served import ServeProcess
-from tests.test_llms_txt import SECRET, UNDECLARED_SECRET, doors_project, sync_project  # noqa: F401 - a fixture
+from tests.test_llms_txt import SECRET, UNDECLARED_SECRET, doors_project, sync_project  # noqa: F401 - the fixture
+
+pytestmark = pytest.mark.usefixtures("doors_project")
 
 REPO = Path(__file__).resolve().parent.parent
 TOKEN = "internal-token-0123456789abcdef"
@@ -126,7 +133,7 @@ def assert_no_secret(outputs: list[Any]) -> None:
     assert "Vault rotation" not in dumped and "Staging servers" not in dumped
 
 
-async def test_streamable_http_against_a_served_process(doors_project, clean_db, db_env, tmp_path) -> None:
+async def test_streamable_http_against_a_served_process(clean_db, db_env, tmp_path) -> None:
     await sync_project()
     env = _env(clean_db, tmp_path / "home", MCP_TOKENS=f"{TOKEN}=internal,developer;{'p' * 20}=partner")
     with ServeProcess([sys.executable, "-m", "app"], env, cwd=tmp_path) as server:
@@ -146,8 +153,9 @@ async def test_streamable_http_against_a_served_process(doors_project, clean_db,
             assert failed and error.endswith(NO_PAGE)
         # A wrong token, another scheme, an empty bearer: 401, never the anonymous view.
         for header in (f"Bearer {TOKEN}x", "Bearer", f"Basic {TOKEN}", f"bearer {TOKEN[:-1]}"):
-            response = httpx.post(server.url + "/mcp", headers={"Authorization": header, "accept": "application/json"},
-                                  json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"}, timeout=30)
+            async with httpx.AsyncClient(timeout=30) as client:
+                response = await client.post(server.url + "/mcp", json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                                             headers={"Authorization": header, "accept": "application/json"})
             assert response.status_code == 401, (header, response.text)
             assert response.headers["www-authenticate"].startswith("Bearer")
         with pytest.raises(Exception):  # noqa: B017 - the SDK's client surfaces the 401 as its own error
@@ -158,7 +166,7 @@ async def test_streamable_http_against_a_served_process(doors_project, clean_db,
     assert "mcp_auth_failed" in log
 
 
-async def test_stdio_transport_default_and_wider_audiences(doors_project, clean_db, db_env, tmp_path) -> None:
+async def test_stdio_transport_default_and_wider_audiences(clean_db, db_env, tmp_path) -> None:
     await sync_project()
     env = _env(clean_db, tmp_path / "home")
     async with stdio_session(env, tmp_path) as session:
@@ -169,7 +177,7 @@ async def test_stdio_transport_default_and_wider_audiences(doors_project, clean_
         assert not failed and SECRET in code["content"]
 
 
-async def test_http_rate_limit_and_foreign_origins(doors_project, clean_db, db_env, start_server, monkeypatch) -> None:
+async def test_http_rate_limit_and_foreign_origins(clean_db, db_env, start_server, monkeypatch) -> None:
     monkeypatch.setenv("MCP_RATE_LIMIT_PER_HOUR", "3")
     server = start_server()
     body = {"jsonrpc": "2.0", "id": 1, "method": "tools/list"}

@@ -154,7 +154,7 @@ async def visible_pages(conn: asyncpg.Connection, settings: Settings, sources: t
         files = await asyncio.to_thread(read_source_pages, by_name.get(name), commits.get(name), wanted)
         for page_name in wanted:
             page = pages[(name, page_name)]
-            page.sections = order_sections(page.sections, files.get(page_name))  # type: ignore[arg-type]
+            page.sections = order_sections(page.sections, files.get(page_name))
     return sorted(pages.values(), key=_page_order)
 
 

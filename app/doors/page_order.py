@@ -13,7 +13,7 @@ import re
 import subprocess
 from collections.abc import Iterable
 from pathlib import Path
-from typing import Protocol
+from typing import Protocol, TypeVar
 
 from app.sources import Source
 
@@ -22,14 +22,17 @@ MAX_PAGE_BYTES = 2_000_000
 
 
 class SectionLike(Protocol):
-    def __getitem__(self, key: str) -> object: ...
+    def __getitem__(self, key: str, /) -> object: ...
+
+
+S = TypeVar("S", bound=SectionLike)
 
 
 def _key(text: str) -> str:
     return re.sub(r"[^0-9a-z]+", "", text.lower())
 
 
-def order_sections(sections: Iterable[SectionLike], raw: str | None) -> list[SectionLike]:
+def order_sections(sections: Iterable[S], raw: str | None) -> list[S]:
     """`sections` (rows with id and heading) in page order: the overview, then by the place of each
     heading in `raw` (the page's file; None: unknown), then by id; parts after their section."""
     positions: dict[str, int] = {}
@@ -37,7 +40,7 @@ def order_sections(sections: Iterable[SectionLike], raw: str | None) -> list[Sec
         for number, match in enumerate(_HEADING.finditer(raw)):
             positions.setdefault(_key(match.group(1)), number)
 
-    def order(row: SectionLike) -> tuple[object, ...]:
+    def order(row: S) -> tuple[object, ...]:
         base, _, part = str(row["id"]).partition("~")
         heading = str(row["heading"])
         place = positions.get(_key(heading), len(positions)) if heading else -1

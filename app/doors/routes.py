@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any
+from typing import Any, cast
 
 from litestar import Request, Response, get
 from litestar.datastructures import State
@@ -71,9 +71,11 @@ async def llms_full_txt(request: Request[Any, Any, Any], state: State) -> Respon
 async def _send_json(send: Send, status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> None:
     raw = json.dumps(body).encode()
     extra = [(k.lower().encode(), v.encode()) for k, v in (headers or {}).items()]
-    await send({"type": "http.response.start", "status": status,
-                "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(raw)).encode()), *extra]})
-    await send({"type": "http.response.body", "body": raw})
+    start: Any = {"type": "http.response.start", "status": status,
+                  "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(raw)).encode()), *extra]}
+    body_event: Any = {"type": "http.response.body", "body": raw}
+    await send(start)
+    await send(body_event)
 
 
 def _header(scope: Scope, name: bytes) -> str | None:
@@ -111,7 +113,9 @@ async def mcp_http(scope: Scope, receive: Receive, send: Send) -> None:
                          {"WWW-Authenticate": 'Bearer realm="docschat mcp"'})
         return
     door: McpDoor = state.mcp
-    await door.session_manager.handle_request({**scope, SCOPE_AUDIENCES: tuple(audiences)}, receive, send)
+    # The SDK takes Starlette's ASGI types; Litestar's are the same messages, typed apart.
+    await door.session_manager.handle_request({**scope, SCOPE_AUDIENCES: tuple(audiences)}, cast(Any, receive),
+                                              cast(Any, send))
 
 
 DOORS_ROUTES = [llms_txt, llms_full_txt, mcp_http]
