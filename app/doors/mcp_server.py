@@ -248,9 +248,24 @@ async def run_stdio(settings: Settings, audiences: list[str] | None) -> None:
     pool = await create_pool(resolve_database_url(settings), min_size=1, max_size=4)
     try:
         services = build_chat_services(pool, settings)
-        await services.retriever.warm_up()  # before the first call, not inside its timeout
-        door = McpDoor(services, stdio_audiences=who)
+        # The model loads while the client initializes and lists tools (a client may give up on a
+        # handshake that waits 40 s for it); a search waits for it, up to STARTUP_WAIT_SECONDS.
+        warm_up = asyncio.create_task(services.retriever.warm_up())
+
+        async def ready() -> bool:
+            try:
+                await asyncio.wait_for(asyncio.shield(warm_up), settings.startup_wait_seconds)
+            except TimeoutError:
+                return False
+            except Exception:  # noqa: BLE001 - the search then goes keyword-only, as the server's does
+                log.error("warm_up_failed")
+            return True
+
+        door = McpDoor(services, stdio_audiences=who, ready=ready)
         log.info("mcp_stdio_started", audiences=who)
-        await door.server.run_stdio_async()
+        try:
+            await door.server.run_stdio_async()
+        finally:
+            warm_up.cancel()
     finally:
         await pool.close()
