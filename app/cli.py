@@ -850,12 +850,15 @@ def ask_command(question: str, audience: str | None, public_only: bool, session:
 
 
 @main.command("mcp")
-@audience_option
-def mcp_command(audience: str | None, public_only: bool) -> None:
-    """The MCP server on stdio (search_docs, get_page, read_file); default audiences: CHAT_AUDIENCES."""
+@click.option("--audience", "audience", default=None, metavar="A,B", help="What the caller may see (default: CHAT_AUDIENCES).")
+def mcp_command(audience: str | None) -> None:
+    """The MCP server on stdio (search_docs, get_page, read_file), for a coding assistant to start."""
     from app.doors.mcp_server import run_stdio
 
-    run_async(lambda: run_stdio(get_settings(), _audiences(audience, public_only)))
+    if audience is not None and not audience.replace(",", " ").strip():
+        raise click.BadParameter("is empty: name an audience, or leave the option out for CHAT_AUDIENCES",
+                                 param_hint="--audience")
+    run_async(lambda: run_stdio(get_settings(), _audiences(audience, False)))
 
 
 # --- demo ----------------------------------------------------------------------------------------
