@@ -9,13 +9,17 @@ from __future__ import annotations
 import json
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
-from typing import Any, cast
+from typing import Annotated, Any, cast
 
-from litestar import Request, Response, get
+from litestar import Response, get
 from litestar.datastructures import State
+from litestar.enums import MediaType
 from litestar.handlers import asgi
+from litestar.openapi.datastructures import ResponseSpec
+from litestar.params import HeaderParameter
 from litestar.types import Receive, Scope, Send
 
+from app.chat.api_schema import UNAVAILABLE
 from app.config import Settings
 from app.doors.llms_txt import LlmsTexts, LlmsTxtCache, etag_matches
 from app.doors.mcp_server import SCOPE_AUDIENCES, McpDoor, audiences_for_authorization
@@ -43,11 +47,11 @@ async def open_doors(state: State, settings: Settings) -> AsyncIterator[None]:
         yield
 
 
-def _text_response(request: Request[Any, Any, Any], text: str, etag: str) -> Response[str]:
+def _text_response(if_none_match: str | None, text: str, etag: str) -> Response[str]:
     headers = {**TEXT_HEADERS, "etag": etag}
-    if etag_matches(request.headers.get("if-none-match"), etag):
+    if etag_matches(if_none_match, etag):
         return Response("", status_code=304, headers=headers)
-    return Response(text, media_type="text/plain", headers=headers)
+    return Response(text, media_type=MediaType.TEXT, headers=headers)
 
 
 async def _texts(state: State) -> LlmsTexts:
@@ -55,17 +59,28 @@ async def _texts(state: State) -> LlmsTexts:
     return await cache.get(state.services.pool)
 
 
-@get("/llms.txt", summary="The docs as an llms.txt index (llmstxt.org): sections of links with one-line descriptions",
-     tags=["doors"])
-async def llms_txt(request: Request[Any, Any, Any], state: State) -> Response[str]:
-    texts = await _texts(state)
-    return _text_response(request, texts.index, texts.index_etag)
+# Documented in /schema: plain text, and 304 when If-None-Match names the current ETag.
+TEXT_RESPONSES = {
+    304: ResponseSpec(data_container=None, description="Not modified: If-None-Match names the current ETag.",
+                      generate_examples=False, media_type=MediaType.TEXT),
+    **UNAVAILABLE,
+}
+IfNoneMatch = Annotated[str | None, HeaderParameter(name="if-none-match", required=False,
+                                                    description="An ETag received before: 304 while it is current.")]
 
 
-@get("/llms-full.txt", summary="Every page the chat may show, as text, in page order", tags=["doors"])
-async def llms_full_txt(request: Request[Any, Any, Any], state: State) -> Response[str]:
+@get("/llms.txt", media_type=MediaType.TEXT, responses=TEXT_RESPONSES, tags=["doors"],
+     summary="The docs as an llms.txt index (llmstxt.org): sections of links with one-line descriptions")
+async def llms_txt(state: State, if_none_match: IfNoneMatch = None) -> Response[str]:
     texts = await _texts(state)
-    return _text_response(request, texts.full, texts.full_etag)
+    return _text_response(if_none_match, texts.index, texts.index_etag)
+
+
+@get("/llms-full.txt", media_type=MediaType.TEXT, responses=TEXT_RESPONSES, tags=["doors"],
+     summary="Every page the chat may show, as text, in page order")
+async def llms_full_txt(state: State, if_none_match: IfNoneMatch = None) -> Response[str]:
+    texts = await _texts(state)
+    return _text_response(if_none_match, texts.full, texts.full_etag)
 
 
 async def _send_json(send: Send, status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> None:
