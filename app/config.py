@@ -44,6 +44,31 @@ def _browser_origin(origin: str) -> str:
     return f"{scheme}://{host}" + (f":{port}" if port and port != default else "")
 
 
+def parse_mcp_tokens(text: str) -> list[tuple[str, list[str]]]:
+    """'token1=a,b;token2=c' as [(token1, [a, b]), (token2, [c])]. ValueError names a bad entry by
+    its position only: the message must never hold a token."""
+    pairs: list[tuple[str, list[str]]] = []
+    for number, entry in enumerate((e.strip() for e in text.split(";")), start=1):
+        if not entry:
+            continue
+        token, sep, audiences = entry.partition("=")
+        token = token.strip()
+        names = sorted({a.strip().lower() for a in audiences.split(",") if a.strip()})
+        if not sep or not names:
+            raise ValueError(f"entry {number} is not 'token=audience[,audience]'")
+        if len(token) < 16 or any(ch.isspace() for ch in token):
+            raise ValueError(f"entry {number}: the token must be 16+ characters without spaces (openssl rand -hex 24)")
+        bad = [name for name in names if not NAME.match(name)]
+        if bad:
+            raise ValueError(f"entry {number}: {bad[0][:80]!r} is not an audience name (letters, digits, - and _)")
+        if any(token == known for known, _ in pairs):
+            raise ValueError(f"entry {number} repeats the token of an earlier entry")
+        pairs.append((token, names))
+    if not pairs:
+        raise ValueError("lists no token; leave MCP_TOKENS unset for anonymous access only")
+    return pairs
+
+
 class Settings(BaseSettings):
     """Every knob of docschat. Environment variable names are the field names in upper case."""
 
@@ -242,6 +267,19 @@ class Settings(BaseSettings):
         "at least 2: a server's sync job holds one for its lock while it reads and writes through another."
     )
 
+    # --- doors: /llms.txt, MCP (app/doors/) -----------------------------------------------------
+    site_name: str = Field("Documentation", description="The docs site's name: the title of /llms.txt and the MCP server's name.")
+    site_summary: str = Field(
+        "This product's documentation, page by page. /llms-full.txt holds the text of every page.",
+        description="One line about the docs: the `>` summary of /llms.txt and the MCP server's instructions.",
+    )
+    mcp_tokens: SecretStr | None = Field(
+        None, description="Bearer tokens of /mcp and the audiences each may see: 'token1=internal,public;token2=partner' "
+        "(tokens of 16+ characters). Without a token /mcp sees CHAT_AUDIENCES; a token not listed is refused (401).",
+    )
+    mcp_rate_limit_per_hour: int = Field(300, ge=1, description="Requests to /mcp per client IP per hour.")
+    mcp_rate_limit_per_day: int = Field(3000, ge=1, description="Requests to /mcp per client IP per day.")
+
     # --- operations (admin console, scheduler) --------------------------------------------------
     admin_token: SecretStr | None = Field(
         None, description="Enables /admin and /admin/api/ behind `Authorization: Bearer <token>`. Unset: 404."
@@ -335,6 +373,33 @@ class Settings(BaseSettings):
         if isinstance(raw, str) and len(raw.strip()) < 16:
             raise ValueError("must be at least 16 characters (for example: openssl rand -hex 24)")
         return value
+
+    @field_validator("site_name", "site_summary")
+    @classmethod
+    def _one_line(cls, value: str) -> str:
+        text = " ".join(value.split())
+        if not text:
+            raise ValueError("must not be empty")
+        return text
+
+    @field_validator("mcp_tokens", mode="before")
+    @classmethod
+    def _empty_tokens(cls, value: object) -> object:
+        raw = value.get_secret_value() if isinstance(value, SecretStr) else value
+        return None if raw is None or (isinstance(raw, str) and not raw.strip()) else value
+
+    @field_validator("mcp_tokens")
+    @classmethod
+    def _token_map(cls, value: SecretStr | None) -> SecretStr | None:
+        if value is not None:
+            parse_mcp_tokens(value.get_secret_value())  # a ValueError names the entry by position, never the token
+        return value
+
+    @property
+    def mcp_token_audiences(self) -> list[tuple[str, list[str]]]:
+        """MCP_TOKENS as (token, audiences) pairs; FLAG_PUBLIC holds every token to public."""
+        pairs = parse_mcp_tokens(self.mcp_tokens.get_secret_value()) if self.mcp_tokens else []
+        return [(token, ["public"]) for token, _ in pairs] if self.flag_public else pairs
 
     @property
     def anonymous_audiences(self) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator, Coroutine
-from contextlib import asynccontextmanager
+from contextlib import AsyncExitStack, asynccontextmanager
 from typing import Any
 
 from litestar import Litestar, Request, Response
@@ -118,6 +118,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         from app.db.pool import create_pool
         from app.db.recovery import DatabaseRecovery
         from app.db.url import resolve_database_url
+        from app.doors.routes import open_doors
         from app.web.search_routes import SearchRateLimiter
 
         url = resolve_database_url(settings)
@@ -144,9 +145,12 @@ def create_app(settings: Settings | None = None) -> Litestar:
             state.readiness.ready.set()
             warm_up = None
         operations = start_operations(state, pool, settings)
+        doors = AsyncExitStack()  # /llms.txt's cache and the MCP session manager (app/doors/routes.py)
+        await doors.enter_async_context(open_doors(state, settings))
         try:
             yield
         finally:
+            await doors.aclose()
             await operations.stop()
             if warm_up is not None:
                 warm_up.cancel()
@@ -156,11 +160,12 @@ def create_app(settings: Settings | None = None) -> Litestar:
             await pool.close()
 
     from app.admin.routes import admin_routes
+    from app.doors.routes import DOORS_ROUTES
     from app.web.routes import WEB_ROUTES
     from app.web.search_routes import SEARCH_ROUTES
 
     cors = cors_config(settings.cors_origins)
-    handlers: list[Any] = [*CHAT_ROUTES, *SEARCH_ROUTES, *WEB_ROUTES]
+    handlers: list[Any] = [*CHAT_ROUTES, *SEARCH_ROUTES, *WEB_ROUTES, *DOORS_ROUTES]
     middleware: list[Any] = []
     if settings.metrics_enabled:
         from app.metrics import metrics_middleware

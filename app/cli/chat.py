@@ -1,4 +1,4 @@
-"""`docschat serve` and `docschat ask`: the chat, over HTTP or in the terminal."""
+"""`docschat serve`, `docschat ask` and `docschat mcp`: the chat over HTTP, in the terminal, and as MCP tools."""
 
 from __future__ import annotations
 
@@ -95,3 +95,16 @@ def ask_command(question: str, audience: str | None, public_only: bool, session:
             return status
 
     sys.exit(run_async(go))
+
+
+@main.command("mcp")
+@click.option("--audience", "audience", default=None, metavar="A,B", help="What the caller may see (default: CHAT_AUDIENCES).")
+def mcp_command(audience: str | None) -> None:
+    """The MCP server on stdio (search_docs, get_page, read_file), for a coding assistant to start."""
+    # the MCP SDK and the chat's answerers: slow to import, kept off `docschat --help`
+    from app.doors.mcp_server import run_stdio
+
+    if audience is not None and not audience.replace(",", " ").strip():
+        raise click.BadParameter("is empty: name an audience, or leave the option out for CHAT_AUDIENCES",
+                                 param_hint="--audience")
+    run_async(lambda: run_stdio(get_settings(), audiences_of(audience, False)))

@@ -69,7 +69,7 @@ def parse_search(params: Mapping[str, str]) -> SearchRequest:
     mode = params.get("mode", "keyword")
     if mode not in SEARCH_MODES:
         raise BadSearch("mode must be keyword or hybrid")
-    return SearchRequest(storable_text(query), limit, mode)  # type: ignore[arg-type]
+    return SearchRequest(storable_text(query), limit, mode)
 
 
 def is_too_short(query: str) -> bool:

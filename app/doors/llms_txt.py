@@ -1,0 +1,194 @@
+"""/llms.txt and /llms-full.txt (https://llmstxt.org) built from the index, for CHAT_AUDIENCES only.
+
+`/llms.txt` is the site name (`# SITE_NAME`), its summary (`> SITE_SUMMARY`), then one `## section`
+per folder of the docs (per source and folder when several sources are visible), each page a
+`- [title](url): first sentence of the page` line. `/llms-full.txt` is every visible page's text,
+page after page in the same order. Code sources are left out (their files are read through MCP's
+read_file or /code/<path>).
+
+Both texts are built once per state of the index and kept until the next sync: the key is read from
+`docs_search_stats`, which every write to the index (a sync that changes rows, `index clear`)
+refreshes, in the same snapshot as the rows, so a text can never be filed under a newer key than
+its content. Each text carries a strong ETag (a hash of its bytes).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import re
+from dataclasses import dataclass, field
+
+import asyncpg
+
+from app.config import Settings
+from app.doors.page_order import order_sections, read_source_pages
+from app.search.urls import absolute_url
+from app.sources import Source
+
+# Where the index is at: changes whenever a sync writes or the index is cleared.
+_INDEX_VERSION = (
+    "select coalesce(max(refreshed_at)::text, '') || '/' || coalesce(sum(section_count), 0)::text"
+    " from public.docs_search_stats"
+)
+_VISIBLE_SECTIONS = (
+    "select id, source, page, title, heading, href, content from public.docs_section"
+    " where audiences && $1::text[] and not (source = any($2::text[]))"
+)
+DESCRIPTION_CHARS = 160
+
+
+@dataclass
+class DocPage:
+    source: str
+    page: str  # the file path inside its source (guides/widget.mdx)
+    title: str
+    url: str
+    sections: list[dict[str, str]] = field(default_factory=list)  # id, heading, content; in page order
+
+    @property
+    def folder(self) -> str:
+        return self.page.rsplit("/", 1)[0] if "/" in self.page else ""
+
+    def text(self) -> str:
+        """The page's text: its overview, then its sections (parts of a long section in order)."""
+        return "\n\n".join(s["content"].strip() for s in self.sections if s["content"].strip())
+
+
+@dataclass(frozen=True)
+class LlmsTexts:
+    index: str  # /llms.txt
+    full: str  # /llms-full.txt
+    index_etag: str
+    full_etag: str
+
+
+def _page_order(page: DocPage) -> tuple[object, ...]:
+    """Folders after the pages at the root; in a folder its index page first, then by path."""
+    name = page.page.rsplit("/", 1)[-1]
+    return (page.source, page.folder != "", page.folder, name.rsplit(".", 1)[0] != "index", page.page)
+
+
+_LINK = re.compile(r"!?\[([^\]\n]*)\]\([^)\n]*\)")
+_MARKUP = re.compile(r"[*_`]+|<[^>\n]+>")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s")
+
+
+def describe(text: str) -> str:
+    """One line about a page: the first sentence of its first paragraph of prose (no heading, list,
+    table, code or callout), Markdown removed, at most DESCRIPTION_CHARS characters."""
+    in_fence = False
+    for block in re.split(r"\n[ \t]*\n", text):
+        stripped = block.strip()
+        if stripped.startswith(("```", "~~~")):
+            in_fence = stripped.count("```") % 2 == 1 or stripped.count("~~~") % 2 == 1
+            continue
+        if in_fence or not stripped or stripped[0] in "#|-*>:<!+0123456789[" or stripped.startswith("import "):
+            continue
+        line = _MARKUP.sub("", _LINK.sub(r"\1", " ".join(stripped.split()))).strip()
+        if not line:
+            continue
+        sentence = _SENTENCE_END.split(line, 1)[0]
+        if len(sentence) > DESCRIPTION_CHARS:
+            sentence = sentence[: DESCRIPTION_CHARS - 1].rsplit(" ", 1)[0] + "…"
+        return sentence
+    return ""
+
+
+def _one_line(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _link_text(text: str) -> str:
+    """A title inside [..]: brackets escaped so that it cannot end the link."""
+    return _one_line(text).replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
+
+
+def _section_title(folder: str, source: str, several_sources: bool) -> str:
+    name = " › ".join(part.replace("-", " ").replace("_", " ").capitalize() for part in folder.split("/")) if folder \
+        else "Docs"
+    return f"{source}: {name}" if several_sources else name
+
+
+def _etag(text: str) -> str:
+    return '"' + hashlib.sha256(text.encode()).hexdigest()[:32] + '"'
+
+
+def render(pages: list[DocPage], settings: Settings) -> LlmsTexts:
+    """Both texts for `pages` (already in page order)."""
+    header = f"# {_one_line(settings.site_name)}\n\n> {_one_line(settings.site_summary)}\n"
+    several = len({p.source for p in pages}) > 1
+    index_lines = [header]
+    current: tuple[str, str] | None = None
+    for page in pages:
+        group = (page.source, page.folder)
+        if group != current:
+            index_lines.append(f"\n## {_section_title(page.folder, page.source, several)}\n\n")
+            current = group
+        description = describe(page.text())
+        index_lines.append(f"- [{_link_text(page.title)}]({page.url})" + (f": {description}" if description else "")
+                           + "\n")
+    full_parts = [header]
+    for page in pages:
+        full_parts.append(f"\n# {_one_line(page.title)}\n\nSource: {page.url}\n\n{page.text()}\n")
+    index, full = "".join(index_lines), "".join(full_parts)
+    return LlmsTexts(index, full, _etag(index), _etag(full))
+
+
+async def visible_pages(conn: asyncpg.Connection, settings: Settings, sources: tuple[Source, ...]) -> list[DocPage]:
+    """Every page CHAT_AUDIENCES may see (code sources left out), in page order, each page's
+    sections in the order of its file at the synced commit (app/doors/page_order.py)."""
+    code = sorted(s.name for s in sources if s.kind == "code")
+    pages: dict[tuple[str, str], DocPage] = {}
+    for row in await conn.fetch(_VISIBLE_SECTIONS, settings.anonymous_audiences, code):
+        key = (row["source"], row["page"])
+        page = pages.get(key)
+        if page is None:
+            url = absolute_url(settings.docs_base_url, row["href"].split("#", 1)[0])
+            page = pages[key] = DocPage(row["source"], row["page"], row["title"], url)
+        page.sections.append({"id": row["id"], "heading": row["heading"], "content": row["content"]})
+    commits = {r["source"]: r["commit"] for r in await conn.fetch("select source, commit from public.docs_source_commit")}
+    by_name = {s.name: s for s in sources}
+    for name in {source for source, _ in pages}:
+        wanted = [page for source, page in pages if source == name]
+        files = await asyncio.to_thread(read_source_pages, by_name.get(name), commits.get(name), wanted)
+        for page_name in wanted:
+            page = pages[(name, page_name)]
+            page.sections = order_sections(page.sections, files.get(page_name))
+    return sorted(pages.values(), key=_page_order)
+
+
+class LlmsTxtCache:
+    """The texts of the index as it was at the last sync; rebuilt when a sync has written since."""
+
+    def __init__(self, settings: Settings, sources: tuple[Source, ...] = ()) -> None:
+        self.settings = settings
+        self.sources = sources
+        self.version: str | None = None
+        self.texts: LlmsTexts | None = None
+        self.builds = 0  # how many times the texts were built (tests, design/doors.md)
+
+    async def get(self, pool: asyncpg.Pool) -> LlmsTexts:
+        async with pool.acquire() as conn:
+            version = await conn.fetchval(_INDEX_VERSION)
+            if self.texts is not None and version == self.version:
+                return self.texts
+            # The key and the rows from one snapshot: a sync that commits in between is seen by neither.
+            async with conn.transaction(isolation="repeatable_read", readonly=True):
+                version = await conn.fetchval(_INDEX_VERSION)
+                pages = await visible_pages(conn, self.settings, self.sources)
+        texts = render(pages, self.settings)
+        self.version, self.texts = version, texts
+        self.builds += 1
+        return texts
+
+
+def etag_matches(if_none_match: str | None, etag: str) -> bool:
+    """Whether an If-None-Match header names `etag` (weak or strong) or is `*`."""
+    if not if_none_match:
+        return False
+    for candidate in if_none_match.split(","):
+        candidate = candidate.strip()
+        if candidate == "*" or candidate.removeprefix("W/") == etag:
+            return True
+    return False

@@ -1,0 +1,92 @@
+"""Sections of a page in the order the page has them.
+
+The index keeps no position for a section (ids are page + anchor), so the order is read back from
+the page's file at the commit the source was synced at (docs_source_commit): each section goes where
+its heading first stands in the file. Parts of a long section (id~2, id~3) follow it; a section whose
+heading the file does not show (pasted from a snippet, or the file cannot be read: a source composed
+in memory, a repository gone) keeps id order after the others.
+"""
+
+from __future__ import annotations
+
+import re
+import subprocess
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Protocol, TypeVar
+
+from app.sources import Source
+
+_HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+MAX_PAGE_BYTES = 2_000_000
+
+
+class SectionLike(Protocol):
+    def __getitem__(self, key: str, /) -> object: ...
+
+
+S = TypeVar("S", bound=SectionLike)
+
+
+def _key(text: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "", text.lower())
+
+
+def order_sections(sections: Iterable[S], raw: str | None) -> list[S]:
+    """`sections` (rows with id and heading) in page order: the overview, then by the place of each
+    heading in `raw` (the page's file; None: unknown), then by id; parts after their section."""
+    positions: dict[str, int] = {}
+    if raw:
+        for number, match in enumerate(_HEADING.finditer(raw)):
+            positions.setdefault(_key(match.group(1)), number)
+
+    def order(row: S) -> tuple[object, ...]:
+        base, _, part = str(row["id"]).partition("~")
+        heading = str(row["heading"])
+        place = positions.get(_key(heading), len(positions)) if heading else -1
+        return (place, base, int(part) if part.isdigit() else 0)
+
+    return sorted(sections, key=order)
+
+
+def page_file(source: Source, page: str) -> str:
+    folder = source.dir.strip("/")
+    return page if folder in ("", ".") else f"{folder}/{page}"
+
+
+def read_pages(repo: Path, commit: str, paths: list[str]) -> dict[str, str]:
+    """The text of each of `paths` at `commit`, in one `git cat-file --batch`; a path that cannot be
+    read is left out."""
+    if not paths:
+        return {}
+    try:
+        result = subprocess.run(
+            ["git", "-C", str(repo), "cat-file", "--batch"], input="".join(f"{commit}:{p}\n" for p in paths).encode(),
+            capture_output=True, check=False, timeout=60,
+        )
+    except (OSError, subprocess.TimeoutExpired):
+        return {}
+    if result.returncode != 0:
+        return {}
+    out, texts, at = result.stdout, {}, 0
+    for path in paths:
+        end = out.find(b"\n", at)
+        if end < 0:
+            break
+        header = out[at:end].split()
+        at = end + 1
+        if len(header) != 3 or header[1] != b"blob":
+            continue  # "<name> missing"
+        size = int(header[2])
+        if size <= MAX_PAGE_BYTES:
+            texts[path] = out[at:at + size].decode("utf-8", "replace")
+        at += size + 1
+    return texts
+
+
+def read_source_pages(source: Source | None, commit: str | None, pages: list[str]) -> dict[str, str]:
+    """Page path → its file's text at `commit`, for the pages of one docs source."""
+    if source is None or not commit or source.kind != "docs":
+        return {}
+    files = {page_file(source, page): page for page in pages}
+    return {files[path]: text for path, text in read_pages(source.repo, commit, sorted(files)).items()}

@@ -1,0 +1,180 @@
+"""/llms.txt and /llms-full.txt: the llmstxt.org format from the index, only what CHAT_AUDIENCES may
+see, cached until the next sync, ETag and 304. The project below (docs with an internal page, a page
+that declares no audience, and a code source) is shared with tests/test_mcp.py."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+from pathlib import Path
+
+import asyncpg
+import httpx
+import pytest
+
+from app.config import get_settings
+from app.doors.llms_txt import describe, etag_matches
+from app.sources import load_sources
+from app.sync import sync_sources
+from tests.helpers import commit_all, git, make_docs_repo, write_files
+
+# Words that exist only in pages (and a file) the anonymous reader may not see.
+SECRET = "zanzibarquokka"
+UNDECLARED_SECRET = "nodeclaredwombat"
+
+PAGES = {
+    "docs/index.mdx": "---\ntitle: Acme\naudience: public\n---\nAcme answers questions about your docs. It runs "
+                      "anywhere.\n\n## Where to start\nRead the guides.\n",
+    "docs/install.mdx": "---\ntitle: Install\naudience: public\n---\nInstall Acme with `pip install acme`.\n",
+    "docs/guides/widget.mdx": (
+        "---\ntitle: Embed the [chat] widget\naudience: public\n---\nAdd the **chat widget** to any docs site "
+        "with [one script tag](https://example.com/x). More follows.\n\n## Embed the widget\nAdd one script tag "
+        "to your pages; the script loads widget.js.\n\n## Colors\nThe widget follows the visitor's color scheme.\n"
+    ),
+    "docs/guides/vault.mdx": (
+        "---\ntitle: Vault rotation\naudience: internal\n---\nHow on-call staff rotate the vault keys.\n\n"
+        f"## Rotate the keys\nThe rotation password is {SECRET}; run vault rotate every Monday.\n"
+    ),
+    "docs/guides/staging.mdx": (
+        "---\ntitle: Staging servers\n---\nThe staging servers of the team.\n\n"
+        f"## Hosts\nThe staging host is {UNDECLARED_SECRET}.example; deploy there first.\n"
+    ),
+    "app/limits.py": "class RateLimits:\n    \"\"\"Questions per client per hour.\"\"\"\n\n    def allowed(self):\n"
+                     "        return True\n",
+    "app/vault.py": f"VAULT_PASSWORD = \"{SECRET}\"\n\n\ndef rotate():\n    return VAULT_PASSWORD\n",
+}
+
+
+@pytest.fixture
+def doors_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A repository with PAGES, and a docschat.toml (in the working folder) naming its docs and its
+    code (audience developer). Keyword-only, so that no model loads."""
+    repo = make_docs_repo(tmp_path / "acme", PAGES, docs_dir=".")
+    (tmp_path / "docschat.toml").write_text(
+        '[[sources]]\nname = "docs"\nrepo = "acme"\ndir = "docs"\n\n'
+        '[[sources]]\nname = "server"\nkind = "code"\nrepo = "acme"\n'
+    )
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+    monkeypatch.setenv("SITE_NAME", "Acme Docs")
+    monkeypatch.setenv("SITE_SUMMARY", "Acme answers questions about your documentation.")
+    get_settings.cache_clear()
+    return repo
+
+
+async def sync_project() -> None:
+    from app.db.pool import create_pool
+
+    get_settings.cache_clear()
+    settings = get_settings()
+    pool = await create_pool(settings.database_url)
+    try:
+        report = await sync_sources(pool, load_sources(settings), settings, None)
+        assert not report.failed
+    finally:
+        await pool.close()
+
+
+def _get(server, path: str, **headers: str) -> httpx.Response:
+    return httpx.get(server.url + path, headers=headers, timeout=30)
+
+
+def test_llms_txt_lists_the_public_pages_by_folder_in_the_llmstxt_format(
+    doors_project, clean_db, db_env, start_server
+) -> None:
+    asyncio.run(sync_project())
+    response = _get(start_server(), "/llms.txt")
+    assert response.status_code == 200
+    assert response.headers["content-type"] == "text/plain; charset=utf-8"
+    assert response.text == (
+        "# Acme Docs\n\n> Acme answers questions about your documentation.\n\n"
+        "## Docs\n\n"
+        "- [Acme](http://127.0.0.1:8000/docs): Acme answers questions about your docs.\n"
+        "- [Install](http://127.0.0.1:8000/docs/install): Install Acme with pip install acme.\n\n"
+        "## Guides\n\n"
+        "- [Embed the \\[chat\\] widget](http://127.0.0.1:8000/docs/guides/widget): Add the chat widget to any docs "
+        "site with one script tag.\n"
+    )
+
+
+def test_llms_full_txt_has_every_visible_page_in_order_and_nothing_else(
+    doors_project, clean_db, db_env, start_server
+) -> None:
+    asyncio.run(sync_project())
+    server = start_server()
+    full = _get(server, "/llms-full.txt").text
+    index = _get(server, "/llms.txt").text
+    titles = re.findall(r"^# (.+)$", full, re.MULTILINE)
+    assert titles == ["Acme Docs", "Acme", "Install", "Embed the [chat] widget"]
+    assert "Source: http://127.0.0.1:8000/docs/guides/widget\n" in full
+    # The page's text: its overview, then its sections.
+    assert full.index("Add the **chat widget**") < full.index("## Embed the widget") < full.index("## Colors")
+    for text in (full, index):
+        # Internal pages, pages that declare no audience, and code are never in either file.
+        assert SECRET not in text and UNDECLARED_SECRET not in text
+        assert "Vault rotation" not in text and "Staging servers" not in text
+        assert "RateLimits" not in text and "limits.py" not in text
+
+
+def test_a_wider_chat_audience_widens_the_files(doors_project, clean_db, db_env, start_server, monkeypatch) -> None:
+    asyncio.run(sync_project())
+    monkeypatch.setenv("CHAT_AUDIENCES", "public,internal,developer")
+    full = _get(start_server(), "/llms-full.txt").text
+    assert SECRET in full and UNDECLARED_SECRET in full  # the staging page took the source's default, internal
+    assert "RateLimits" not in full and "limits.py" not in full  # code sources are never in the files
+
+
+def test_etag_and_if_none_match(doors_project, clean_db, db_env, start_server) -> None:
+    asyncio.run(sync_project())
+    server = start_server()
+    for path in ("/llms.txt", "/llms-full.txt"):
+        first = _get(server, path)
+        etag = first.headers["etag"]
+        assert re.fullmatch(r'"[0-9a-f]{32}"', etag)
+        again = _get(server, path, **{"if-none-match": etag})
+        assert again.status_code == 304 and again.content == b"" and again.headers["etag"] == etag
+        assert _get(server, path, **{"if-none-match": f'"other", W/{etag}'}).status_code == 304
+        assert _get(server, path, **{"if-none-match": '"stale"'}).status_code == 200
+    assert _get(server, "/llms.txt").headers["etag"] != _get(server, "/llms-full.txt").headers["etag"]
+
+
+def test_the_files_are_cached_until_the_next_sync(
+    doors_project, clean_db, db_env, owner_database_url, start_server
+) -> None:
+    asyncio.run(sync_project())
+    server = start_server()
+    before = _get(server, "/llms-full.txt")
+    assert "one script tag to your pages" in before.text
+
+    async def edit_behind_the_index() -> None:
+        # A change that is not a sync: the cached text stays (the server does not re-read the pages).
+        conn = await asyncpg.connect(owner_database_url)
+        try:
+            await conn.execute("update docs_section set content = replace(content, 'one script tag', 'TWO tags')")
+        finally:
+            await conn.close()
+
+    asyncio.run(edit_behind_the_index())
+    cached = _get(server, "/llms-full.txt")
+    assert cached.text == before.text and cached.headers["etag"] == before.headers["etag"]
+    # A sync that writes: the next request sees the new text, under a new ETag.
+    write_files(doors_project, {"docs/guides/widget.mdx": PAGES["docs/guides/widget.mdx"].replace(
+        "## Colors", "## Sizes\nThe panel is 400 pixels wide.\n\n## Colors")})
+    commit_all(doors_project, "sizes")
+    asyncio.run(sync_project())
+    after = _get(server, "/llms-full.txt", **{"if-none-match": before.headers["etag"]})
+    assert after.status_code == 200 and after.headers["etag"] != before.headers["etag"]
+    assert "The panel is 400 pixels wide." in after.text
+    assert git(doors_project, "log", "--oneline").count("\n") == 2
+
+
+def test_describe_takes_the_first_sentence_of_prose() -> None:
+    assert describe("Use it **now**. Later more.") == "Use it now."
+    assert describe("```bash\npip install x\n```\n\n- a list\n\nThe [real](/x) one.") == "The real one."
+    assert describe("## Only a heading") == ""
+    assert describe("word " * 100).endswith("…") and len(describe("word " * 100)) <= 160
+
+
+def test_etag_matches() -> None:
+    assert etag_matches('"a"', '"a"') and etag_matches('W/"a"', '"a"') and etag_matches("*", '"a"')
+    assert etag_matches('"b", "a"', '"a"')
+    assert not etag_matches(None, '"a"') and not etag_matches('"ab"', '"a"') and not etag_matches("", '"a"')
