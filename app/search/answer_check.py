@@ -147,16 +147,21 @@ order by t.n
 # The share of visible sections holding each word (stemmed): a word most sections hold is what the
 # docs are about ("Claude", "Ray", "Mintlify"), not a name the question adds.
 SHARE_SQL = """
-with visible as (
-  select d.search_vector from public.docs_section d
+with words as (
+  select w.word, w.n,
+         pg_catalog.plainto_tsquery('pg_catalog.english'::pg_catalog.regconfig, w.word) as query
+  from pg_catalog.unnest($1::text[]) with ordinality as w(word, n)
+),
+counted as (
+  select w.n, pg_catalog.count(*) filter (where d.search_vector operator(pg_catalog.@@) w.query) as held,
+         pg_catalog.count(*) as visible
+  from words w
+  cross join public.docs_section d
   where $2::text[] is null or d.audiences operator(pg_catalog.&&) $2::text[]
+  group by w.n
 )
-select w.word,
-       (select pg_catalog.count(*) from visible v
-        where v.search_vector operator(pg_catalog.@@)
-              pg_catalog.plainto_tsquery('pg_catalog.english'::pg_catalog.regconfig, w.word))::float8
-       / greatest((select pg_catalog.count(*) from visible), 1) as share
-from pg_catalog.unnest($1::text[]) with ordinality as w(word, n)
+select w.word, coalesce(c.held::float8 / greatest(c.visible, 1), 0) as share
+from words w left join counted c using (n)
 order by w.n
 """
 
