@@ -735,6 +735,45 @@ def test_model_verifier_each_verdict(provider, request, clean_db, start_server, 
     assert len(verify_prompts) == 4 and question in json.dumps(verify_prompts[-1]["body"])
 
 
+@pytest.mark.parametrize("provider", ["gemini", "openai"])
+def test_model_verifier_is_not_asked_when_the_offline_check_refuses(provider, request, clean_db, start_server,
+                                                                     monkeypatch) -> None:
+    fake = request.getfixturevalue(f"fake_{provider}")
+    monkeypatch.setenv("ANSWER_PROVIDER", provider)
+    monkeypatch.setenv("ANSWER_VERIFIER", "model")
+    monkeypatch.setenv("EMBEDDING_PROVIDER", provider if provider == "gemini" else "none")
+    monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "100")
+    # Floors far below both questions' confidence: what refuses here is the answer check alone.
+    monkeypatch.setenv("ANSWER_FLOOR", "0.05")
+    monkeypatch.setenv("KEYWORD_ANSWER_FLOOR", "0.05")
+    from tests.test_conversations import DOCS
+
+    # With the conversation pages too: on a dozen sections every word is the docs' subject (>= 10%).
+    seed_docs(clean_db, DOCS | CHECK_DOCS | PAIR_DOCS)
+    server = start_server()
+    if provider == "gemini":
+        fake.generate_text = _verdict("answerable", supporting="Use the @serve.batch decorator")
+    else:
+        fake.replies = [[_verdict("answerable")], ["Use @serve.batch [1]."]]
+
+    def calls() -> int:
+        return len(fake.generate_calls() if provider == "gemini" else fake.calls("/v1/chat/completions"))
+
+    def ask_text(question: str) -> str:
+        with httpx.Client(base_url=server.url, timeout=30) as client:
+            parts = parse_sse(ask(client, question).text)
+        assert _finish(parts)["messageMetadata"]["confidence"] >= 0.05
+        return _text(parts)
+
+    # "AWS" is in the docs: the model is asked (and answers); "AWS Lambda" is not: refused offline,
+    # no model call at all.
+    assert ask_text("How do I enable batching for my deployment on AWS?") != NOT_COVERED
+    before = calls()
+    assert before >= 1
+    assert ask_text("How do I enable batching for my deployment on AWS Lambda?") == NOT_COVERED
+    assert calls() == before
+
+
 def test_parse_verdict_drops_quotes_that_are_in_no_excerpt() -> None:
     from app.chat.answerers import Excerpt
     from app.chat.verify import parse_verdict
