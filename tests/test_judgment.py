@@ -546,6 +546,61 @@ async def test_a_pasted_error_is_context_and_a_near_identifier_is_partly_covered
     assert check.verdict == "not" and check.absent == ("timeout_batch_s",)
 
 
+def test_name_pairs_and_hyphenated_compounds_are_specific_terms() -> None:
+    from app.search.answer_check import hyphenated, name_pairs
+
+    assert name_pairs("How do I deploy a Ray Serve app on AWS Lambda?") == ["Ray Serve", "AWS Lambda"]
+    # The word opening a sentence is no name; commas and "I" part names; a month is a date.
+    assert name_pairs("Does Ray support it? How would you compare Spark, Ray, Dask?") == []
+    assert name_pairs("Can I Use it in June 2024 with Microsoft Teams") == ["Microsoft Teams"]
+    assert hyphenated("Which text-to-speech voices, for a 500-page PDF in eu-west-3?") == ["text-to-speech", "500-page"]
+    assert hyphenated("see ray/rllib/rollout-worker.py") == []
+
+
+# A page naming clouds and compounds whose combinations the questions below do not hold.
+PAIR_DOCS = {
+    "clouds.mdx": (
+        "---\ntitle: Clouds\npublic: true\n---\nThe cluster launcher supports AWS and Azure.\n\n"
+        "## Functions\nPass a lambda to map the batch. A text-to-image model and a speech recognition model "
+        "are examples. Read the prefilled response.\n"
+    ),
+}
+
+
+async def test_a_pair_or_compound_the_docs_never_hold_refuses_and_one_they_hold_answers(offline, pool) -> None:
+    from app.search.answer_check import check_answer
+    from tests.test_conversations import seed_into
+
+    await seed_into(pool, CHECK_DOCS | PAIR_DOCS)
+    async with pool.acquire() as conn:
+        rows = await conn.fetch("select id, content from docs_section where page = 'batching.mdx' order by id")
+        sections = [(r["id"], r["content"]) for r in rows]
+        total = await conn.fetchval("select count(*) from docs_section")
+
+        async def verdict(question: str):
+            return await check_answer(conn, question, sections, None)
+
+        # "AWS" and "lambda" are each in the docs; "AWS Lambda" is not: the docs do not say.
+        check = await verdict("Can a deployment with the @serve.batch decorator run on AWS Lambda?")
+        assert check.verdict == "not" and check.absent == ("AWS Lambda",)
+        check = await verdict("Can a deployment with the @serve.batch decorator run on AWS?")
+        assert check.verdict == "answerable" and check.absent == ()
+        # A compound no section holds refuses even though "text" and "speech" are words of the docs;
+        # one the docs hold elsewhere (or by its stem, "pre-filled" as "prefilled") decides nothing.
+        check = await verdict("Does the @serve.batch decorator batch requests to a text-to-speech model?")
+        assert check.verdict == "not" and check.absent == ("text-to-speech",)
+        check = await verdict("Does the @serve.batch decorator batch requests to a text-to-image model?")
+        assert check.verdict == "answerable"
+        check = await verdict("Does the @serve.batch decorator batch pre-filled requests?")
+        assert check.verdict == "answerable"
+        # A pair opened by a word most sections hold is the docs' subject and one of its things.
+        held = await conn.fetchval(
+            "select count(*) from docs_section where search_vector @@ plainto_tsquery('english', 'batch')")
+        assert held / total >= 0.12  # above the shipped SUBJECT_SHARE (0.10)
+        check = await verdict("How does Batch Flubberization work with the @serve.batch decorator?")
+        assert "Batch Flubberization" not in check.absent and check.absent == ("Flubberization",)
+
+
 def test_answer_check_off_answers_what_it_refuses(offline, start_server, monkeypatch) -> None:
     seed_docs(offline, CHECK_DOCS)
     server = start_server()
@@ -672,6 +727,45 @@ def test_model_verifier_each_verdict(provider, request, clean_db, start_server, 
     verify_prompts = (fake.plain_generate_calls() if provider == "gemini" else
                       [c for c in fake.calls("/v1/chat/completions") if "one JSON object" in json.dumps(c["body"])])
     assert len(verify_prompts) == 4 and question in json.dumps(verify_prompts[-1]["body"])
+
+
+@pytest.mark.parametrize("provider", ["gemini", "openai"])
+def test_model_verifier_is_not_asked_when_the_offline_check_refuses(provider, request, clean_db, start_server,
+                                                                     monkeypatch) -> None:
+    fake = request.getfixturevalue(f"fake_{provider}")
+    monkeypatch.setenv("ANSWER_PROVIDER", provider)
+    monkeypatch.setenv("ANSWER_VERIFIER", "model")
+    monkeypatch.setenv("EMBEDDING_PROVIDER", provider if provider == "gemini" else "none")
+    monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "100")
+    # Floors far below both questions' confidence: what refuses here is the answer check alone.
+    monkeypatch.setenv("ANSWER_FLOOR", "0.05")
+    monkeypatch.setenv("KEYWORD_ANSWER_FLOOR", "0.05")
+    from tests.test_conversations import DOCS
+
+    # With the conversation pages too: on a dozen sections every word is the docs' subject (>= 10%).
+    seed_docs(clean_db, DOCS | CHECK_DOCS | PAIR_DOCS)
+    server = start_server()
+    if provider == "gemini":
+        fake.generate_text = _verdict("answerable", supporting="Use the @serve.batch decorator")
+    else:
+        fake.replies = [[_verdict("answerable")], ["Use @serve.batch [1]."]]
+
+    def calls() -> int:
+        return len(fake.generate_calls() if provider == "gemini" else fake.calls("/v1/chat/completions"))
+
+    def ask_text(question: str) -> str:
+        with httpx.Client(base_url=server.url, timeout=30) as client:
+            parts = parse_sse(ask(client, question).text)
+        assert _finish(parts)["messageMetadata"]["confidence"] >= 0.05
+        return _text(parts)
+
+    # "AWS" is in the docs: the model is asked (and answers); "AWS Lambda" is not: refused offline,
+    # no model call at all.
+    assert ask_text("How do I enable batching for my deployment on AWS?") != NOT_COVERED
+    before = calls()
+    assert before >= 1
+    assert ask_text("How do I enable batching for my deployment on AWS Lambda?") == NOT_COVERED
+    assert calls() == before
 
 
 def test_parse_verdict_drops_quotes_that_are_in_no_excerpt() -> None:

@@ -41,6 +41,13 @@ CHECK_SECTIONS = 5
 # Rules under trial (design/judgment.md says which set tuned each and which confirmed it).
 ERROR_CONTEXT = True
 NEAR_IDENTIFIERS = True
+NAME_PAIRS = True
+COMPOUNDS = True
+# A name pair whose first word this share of the visible sections holds is the docs' own subject
+# and a thing of theirs ("Claude Documentation", "Anthropic Developer Console"): not checked as a
+# pair (tuned on claude answerable dev: "Claude" 0.60, "Anthropic" 0.24 of sections; named
+# things' first words 0.02-0.05: "GitHub", "AWS", "Microsoft", "TypeScript").
+SUBJECT_SHARE = 0.10
 # An unknown word shorter than this is not counted ("ok", "v2").
 MIN_UNKNOWN_LENGTH = 3
 # As docs_search_text (min_typo_length): a shorter stem has too many neighbours one edit away to
@@ -107,11 +114,18 @@ with terms as (
   select t.term, p.pattern, t.n,
          case when q.prefix <> ''
               then pg_catalog.to_tsquery('pg_catalog.simple'::pg_catalog.regconfig, q.prefix)
+              when k.kind = 'phrase'
+              then pg_catalog.phraseto_tsquery('pg_catalog.english'::pg_catalog.regconfig,
+                                               pg_catalog.regexp_replace(t.term, '[^[:alnum:]]+', ' ', 'g'))
+                   operator(pg_catalog.||)
+                   pg_catalog.plainto_tsquery('pg_catalog.english'::pg_catalog.regconfig,
+                                              pg_catalog.regexp_replace(t.term, '[^[:alnum:]]+', '', 'g'))
               else pg_catalog.plainto_tsquery('pg_catalog.english'::pg_catalog.regconfig,
                                               public.docs_identifier_words(t.term)) end as query
   from pg_catalog.unnest($1::text[]) with ordinality as t(term, n)
   join pg_catalog.unnest($2::text[]) with ordinality as p(pattern, n) using (n)
   join pg_catalog.unnest($4::text[]) with ordinality as q(prefix, n) using (n)
+  join pg_catalog.unnest($5::text[]) with ordinality as k(kind, n) using (n)
 )
 select t.n,
        case when pg_catalog.numnode(t.query) > 0 then exists (
@@ -128,6 +142,27 @@ select t.n,
        end as found
 from terms t
 order by t.n
+"""
+
+# The share of visible sections holding each word (stemmed): a word most sections hold is what the
+# docs are about ("Claude", "Ray", "Mintlify"), not a name the question adds.
+SHARE_SQL = """
+with words as (
+  select w.word, w.n,
+         pg_catalog.plainto_tsquery('pg_catalog.english'::pg_catalog.regconfig, w.word) as query
+  from pg_catalog.unnest($1::text[]) with ordinality as w(word, n)
+),
+counted as (
+  select w.n, pg_catalog.count(*) filter (where d.search_vector operator(pg_catalog.@@) w.query) as held,
+         pg_catalog.count(*) as visible
+  from words w
+  cross join public.docs_section d
+  where $2::text[] is null or d.audiences operator(pg_catalog.&&) $2::text[]
+  group by w.n
+)
+select w.word, coalesce(c.held::float8 / greatest(c.visible, 1), 0) as share
+from words w left join counted c using (n)
+order by w.n
 """
 
 # Literals: a version or dotted number, a number of 2+ digits, an identifier (snake_case,
@@ -235,6 +270,40 @@ def names(question: str) -> list[str]:
     return found
 
 
+# Two capitalised words side by side, the first not opening its sentence ("AWS Lambda", "Microsoft
+# Teams", "GitHub Pages"); commas part them ("Spark, Ray, Dask").
+_PAIR = re.compile(r"(?<![\w-])(?=([A-Z][A-Za-z0-9]*[ ][A-Z][A-Za-z0-9]*)(?![\w-]))")
+# A hyphenated compound of words ("text-to-speech", "two-factor", "500-page", "time-to-live").
+_HYPHENATED = re.compile(r"(?<![\w-])[A-Za-z0-9]+(?:-[A-Za-z0-9]+)+(?![\w-])")
+
+
+def name_pairs(question: str) -> list[str]:
+    """Two names side by side inside a sentence: what they name together ("AWS Lambda") may be
+    nowhere in the docs when each word is ("AWS", "Lambda" as Python's lambda)."""
+    found: list[str] = []
+    for sentence in re.split(r"[.?!:;]\s+|\n", question):
+        opening = re.match(r"\s*[A-Za-z][A-Za-z0-9]*", sentence)
+        for match in _PAIR.finditer(sentence):
+            pair = match.group(1)
+            if opening and match.start() < opening.end():
+                continue
+            first, second = pair.split()
+            if "I" in (first, second) or first.lower() in _MONTHS or second.lower() in _MONTHS:
+                continue
+            if pair not in found:
+                found.append(pair)
+    return found
+
+
+def hyphenated(question: str) -> list[str]:
+    """Hyphenated compounds: one concept written in several words ("text-to-speech"); the docs
+    may hold every word and not the concept. Identifiers with a trailing number ("eu-west-3")
+    are literals, not compounds."""
+    question = _PATH.sub(" ", question)
+    return [m.group(0) for m in _HYPHENATED.finditer(question)
+            if not re.fullmatch(r"[a-z]+(?:-[a-z0-9]+)*-\d+", m.group(0))]
+
+
 def literals(question: str) -> list[str]:
     """Versions, numbers, named numbers ("Tier 6") and identifiers as written, each once. A path
     or a file of the asker's own ("ray/rllib/evaluation/rollout_worker.py", "train.py") names
@@ -288,8 +357,14 @@ def _near_pattern(parts: list[str]) -> str:
     return r"(^|[^[:alnum:]_])" + "[[:alnum:]_]*".join(re.escape(p) for p in parts)
 
 
-def _word_pattern(term: str) -> str:
-    """A case-insensitive whole-word pattern for Postgres (ARE) and Python re alike."""
+def _word_pattern(term: str, loose: bool = False) -> str:
+    """A case-insensitive whole-word pattern for Postgres (ARE) and Python re alike. `loose`: the
+    term's words joined by spaces, hyphens or nothing ("text-to-speech", "text to speech",
+    "pretrained" for "pre-trained")."""
+    if loose:
+        parts = [p for p in re.split(r"[\s\-]+", term) if p]
+        body = r"[\s\-]*".join("".join(c if c.isalnum() or c == "_" else "\\" + c for c in p) for p in parts)
+        return r"(^|[^[:alnum:]])" + body + r"($|[^[:alnum:]])"
     body = r"\s+".join("".join(c if c.isalnum() or c == "_" else "\\" + c for c in part) for part in term.split())
     return r"(^|[^[:alnum:]])" + body + r"($|[^[:alnum:]])"
 
@@ -302,8 +377,8 @@ def _prefix_query(term: str) -> str:
     return " & ".join("'" + piece.replace("'", "''") + "':*" for piece in pieces if piece)
 
 
-def _holds(text: str, term: str) -> bool:
-    pattern = _word_pattern(term).replace("[:alnum:]", "a-zA-Z0-9")
+def _holds(text: str, term: str, loose: bool = False) -> bool:
+    pattern = _word_pattern(term, loose).replace("[:alnum:]", "a-zA-Z0-9")
     return re.search(pattern, text, re.IGNORECASE) is not None
 
 
@@ -319,6 +394,7 @@ class TermEvidence:
     absent: list[str] = field(default_factory=list)
     near: list[str] = field(default_factory=list)  # absent identifiers whose words the docs hold as one
     context: list[str] = field(default_factory=list)  # terms only inside a pasted error message
+    phrases: list[str] = field(default_factory=list)  # name pairs and hyphenated compounds (loose match)
 
 
 async def term_evidence(
@@ -335,21 +411,32 @@ async def term_evidence(
     seen: set[str] = set()
     context = error_context(question) if ERROR_CONTEXT else []
     named = names(question)
-    for term in [*unknown, *literals(question), *named]:
+    pairs = name_pairs(question) if NAME_PAIRS else []
+    if pairs:
+        shares = await conn.fetch(SHARE_SQL, [p.split()[0] for p in pairs], audiences)
+        pairs = [p for p, row in zip(pairs, shares, strict=True) if float(row["share"]) < SUBJECT_SHARE]
+    phrases = [*pairs, *(hyphenated(question) if COMPOUNDS else [])]
+    for term in [*unknown, *literals(question), *named, *phrases]:
         if term.lower() not in seen and not any(term.lower() in s.lower().split() for s in evidence.specific):
             seen.add(term.lower())
             if _only_in_context(term, question, context):
                 evidence.context.append(term)
                 continue
             evidence.specific.append(term)
-    evidence.names = [n for n in named if n in evidence.specific and n not in unknown]
+    evidence.phrases = [p for p in phrases if p in evidence.specific]
+    # Names and phrases found elsewhere in the docs are how the asker writes; only absent ones count.
+    evidence.names = [n for n in [*named, *evidence.phrases] if n in evidence.specific and n not in unknown]
     text = "\n".join(s[1] for s in sections)
     outside: list[str] = []
     for term in evidence.specific:
-        (evidence.in_sections if _holds(text, term) else outside).append(term)
+        (evidence.in_sections if _holds(text, term, term in evidence.phrases) else outside).append(term)
     if outside:
-        found = await conn.fetch(CORPUS_SQL, outside, [_word_pattern(t) for t in outside], audiences,
-                                 [_prefix_query(t) for t in outside])
+        # A phrase is found by its stems in order ("TypeScript SDKs", "pre-filling" as "prefill"):
+        # the index decides, the pattern matches anything.
+        found = await conn.fetch(
+            CORPUS_SQL, outside, ["" if t in evidence.phrases else _word_pattern(t) for t in outside], audiences,
+            ["" if t in evidence.phrases else _prefix_query(t) for t in outside],
+            ["phrase" if t in evidence.phrases else "plain" for t in outside])
         for term, row in zip(outside, found, strict=True):
             (evidence.elsewhere if row["found"] else evidence.absent).append(term)
     compounds = [t for t in evidence.absent if NEAR_IDENTIFIERS and compound_parts(t)]
@@ -357,7 +444,7 @@ async def term_evidence(
         # Narrowed by the parts' words (the identifier's joined form, "batchtimeouts", is no word of theirs).
         found = await conn.fetch(CORPUS_SQL, [" ".join(compound_parts(t)) for t in compounds],
                                  [_near_pattern(compound_parts(t)) for t in compounds],
-                                 audiences, ["" for _ in compounds])
+                                 audiences, ["" for _ in compounds], ["plain" for _ in compounds])
         for term, row in zip(compounds, found, strict=True):
             if row["found"]:
                 evidence.absent.remove(term)
