@@ -67,22 +67,54 @@ def _link_label(state: StateInline, start: int, disable_nested: bool = False) ->
 # The characters that start an inline construct this writer reads (code, HTML or JSX, links and
 # footnotes, expressions, roles and MDX comments, escapes, entities); emphasis is not parsed.
 _INLINE_SYNTAX = re.compile(r"[`<\[{\\&]")
+# Where markdown-it's text rule stops, to try every rule: only where one of them may start (and at
+# `]`, where a link's text ends). Its default stops at every `-`, `*`, `:`, `_` and line end too.
+_TERMINATORS = re.compile(r"[`<\[\]{\\&!]")
+_PLAIN = re.compile(r"[^`<{\\&]+")
 
 
 def _inline_rule(state: StateCore) -> None:
     """markdown-it's core `inline` rule, but text with no inline syntax (most table cells, many
-    paragraphs) is one text token, its line breaks kept and lines stripped as the newline rule
-    strips them: the inline tokenizer was half the time of a page."""
+    paragraphs) is one text token: the inline tokenizer was half the time of a page."""
     for token in state.tokens:
         if token.type != "inline":
             continue
         token.children = []
         if _INLINE_SYNTAX.search(token.content) is None:
             text = Token("text", "", 0)
-            text.content = "\n".join(line.strip(" \t") for line in token.content.split("\n"))
+            text.content = token.content
             token.children.append(text)
         else:
             state.md.inline.parse(token.content, state.md, state.env, token.children)
+
+
+def _broken(text: str) -> str:
+    """Text with its line breaks as the newline rule (disabled) writes them: spaces and tabs around
+    each break dropped. (A regex for that rescanned a long run of spaces from each of them.)"""
+    if "\n" not in text:
+        return text
+    lines = text.split("\n")
+    return "\n".join([lines[0].rstrip(" \t"), *(line.strip(" \t") for line in lines[1:-1]), lines[-1].lstrip(" \t")])
+
+
+def _unopened(state: StateInline, silent: bool) -> bool:
+    """A `[` or `!` with no `]` in the MAX_LINK_TEXT characters after it opens nothing: it is text,
+    and so is what follows it up to a character another rule starts at. Every rule was tried at
+    each `[` of a page of them, one by one (20 s for 4 MB)."""
+    src, pos = state.src, state.pos
+    if src[pos] not in "[!":
+        return False
+    close = state.__dict__.get("next_close")  # the first `]` at or after pos; -1: none
+    if close is None or 0 <= close < pos:
+        close = state.__dict__["next_close"] = src.find("]", pos)
+    end = state.posMax if close < 0 else min(state.posMax, close - MAX_LINK_TEXT)
+    plain = _PLAIN.match(src, pos, end) if end > pos else None
+    if plain is None:
+        return False
+    if not silent:
+        state.append_pending(plain.group(0))
+    state.pos = plain.end()
+    return True
 
 
 @cache
@@ -90,6 +122,9 @@ def parser(mdx: bool) -> MarkdownIt:
     # Emphasis is not parsed: it hides nothing, and its markers stay in the text as written.
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").disable("emphasis")
     md.core.ruler.at("inline", _inline_rule)
+    md.inline.terminator_re = _TERMINATORS
+    md.inline.ruler.disable("newline")  # a line break is written as the text's "\n" (_broken)
+    md.inline.ruler.after("text", "unopened", _unopened)
     md.helpers = SimpleNamespace(parseLinkLabel=_link_label, parseLinkDestination=parseLinkDestination,
                                  parseLinkTitle=parseLinkTitle)
     # GFM has no inline footnotes (`^[…]`): `^[a-z]{1,64}$` in a table is a regular expression.
@@ -384,7 +419,7 @@ class _Writer:
         if self.browser.hidden:
             return ""
         if kind == "text":
-            return token.content
+            return _broken(token.content)
         if kind in ("softbreak", "hardbreak"):
             return "\n"
         if kind == "code_inline":
