@@ -206,9 +206,10 @@ def test_text_the_page_shows_as_text_starts_no_section_and_loose_lists_split_bet
     wrapped = "## Auth\nclient = Client(\n    # Authenticate with a key\n    ```\n)\n"
     chunks = chunk_page(Page("w.md", "W", None, True, wrapped), url_prefix="")
     assert [c.href for c in chunks] == ["/w#auth"] and "# Authenticate with a key" in chunks[0].text
-    # Text with no inline syntax takes a short path: its lines come out as the parser's do.
+    # Text with no inline syntax takes a short path: its lines come out as the parser's do, each
+    # keeping its indentation (code wrapped in a paragraph keeps its shape), less trailing spaces.
     for text in ("Line one  \n    line two\t\n\tthree\n", "Line `one`  \n    line two\t\n\tthree\n"):
-        assert clean_mdx(text, myst=True).replace("`", "") == "Line one\nline two\nthree\n"
+        assert clean_mdx(text, myst=True).replace("`", "") == "Line one\n    line two\n\tthree\n"
     items = "".join(f"- Item {n}: " + "word " * 60 + "\n\n" for n in range(4))
     parts = chunk_page(Page("l.md", "L", None, True, "## List\n\nIntro.\n\n" + items),
                        url_prefix="", max_chars=800)
@@ -463,6 +464,25 @@ def test_hostile_pages_compose_in_bounded_time_and_memory(tmp_path: Path) -> Non
     assert max(len(w) for w in out["warnings"]) < 2_000  # no warning writes out a billion laughs
     assert any("more than 500 snippets" in w for w in out["warnings"]) and 0 < out["fan"] < 100_000
     assert out["headings"][-1].startswith("a") and out["headings"][-1].endswith("b")
+
+
+def test_pages_of_unopened_brackets_are_read_in_linear_time() -> None:
+    """4 MB of `[` took 20 s of CPU (0.3 s before markdown-it): every inline rule was tried at each
+    `[`. A `[` or `!` with no `]` in a link text's reach opens nothing and is read with the plain text
+    after it in one step. Six such 4 MB pages take well under 10 s of CPU (the slow path over 100 s);
+    run apart, so that a slow path fails on the timeout."""
+    script = (
+        "import time; from app.corpus.markdown import shown_markdown\n"
+        "start = time.process_time()\n"
+        "for page in ('[' * 4_000_000, '[a' * 2_000_000, '![' * 2_000_000):\n"
+        "    for mdx in (False, True):\n"
+        "        assert shown_markdown(page, mdx=mdx) == page + '\\n', (page[:4], mdx)\n"
+        "print(time.process_time() - start)"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                         cwd=Path(__file__).parent.parent, check=False)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert float(run.stdout) < 10, run.stdout
 
 
 def test_file_names_that_are_not_utf8_stay_apart(tmp_path: Path) -> None:

@@ -90,12 +90,14 @@ def _inline_rule(state: StateCore) -> None:
 
 
 def _broken(text: str) -> str:
-    """Text with its line breaks as the newline rule (disabled) writes them: spaces and tabs around
-    each break dropped. (A regex for that rescanned a long run of spaces from each of them.)"""
+    """Text with its line breaks as written, less the spaces and tabs before each (a hard break's).
+    A line's indentation stays, as in the source: code that is really a paragraph (scraped pages)
+    keeps its shape, and the sections around it their sizes. (A regex for this rescanned a long run
+    of spaces from each of them.)"""
     if "\n" not in text:
         return text
     lines = text.split("\n")
-    return "\n".join([lines[0].rstrip(" \t"), *(line.strip(" \t") for line in lines[1:-1]), lines[-1].lstrip(" \t")])
+    return "\n".join([*(line.rstrip(" \t") for line in lines[:-1]), lines[-1]])
 
 
 def _unopened(state: StateInline, silent: bool) -> bool:
@@ -263,6 +265,16 @@ class _Browser:
 _TITLE = re.compile(r"""\btitle\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*["'`]([^"'`]*)["'`]\s*\})""")
 
 
+# Chunk text is Markdown again for the page view and the chat's excerpts: text the page shows as
+# text (a `# comment` line of a paragraph, a fence line in HTML) is written escaped, as Markdown does,
+# so that neither takes it for a heading, a fence or a callout.
+_STRUCTURE = re.compile(r"^([ \t]*)(?=#|`{3}|~{3}|:{3})", re.MULTILINE)
+
+
+def _as_text(text: str) -> str:
+    return _STRUCTURE.sub(lambda m: m.group(1) + "\\", text)
+
+
 class Block(NamedTuple):
     """A block of the shown page: `heading` (of `level`), `code` (a fence or a whole `:::` callout,
     never cut), or `text` (cut between paragraphs when its section is long)."""
@@ -356,13 +368,13 @@ class _Writer:
     def _block(self, node: _Node, depth: int, in_directive: bool) -> list[Block]:
         kind = node.type
         if kind in ("paragraph", "dt"):
-            return [Block(self._inline(node.children[0]))]
+            return [Block(_as_text(self._inline(node.children[0])))]
         if kind == "heading":
             text = self._inline(node.children[0]).strip()
             # Sections start at `#` headings, as documented: an underlined (setext) heading stays
             # text in its section, and MyST shows a heading in a directive as a bold title.
             if node.markup in ("=", "-") or not text:
-                return [Block(text)]
+                return [Block(_as_text(text))]
             level = int(node.tag[1])
             return [Block(f"**{text}**")] if in_directive else [Block(f"{'#' * level} {text}", "heading", level)]
         if kind in ("bullet_list", "ordered_list"):
@@ -379,7 +391,7 @@ class _Writer:
         if kind in ("fence", "code_block", "colon_fence"):
             return self._fence(node, depth)
         if kind == "html_block":
-            return [Block(self.browser.feed(node.content))]
+            return [Block(_as_text(self.browser.feed(node.content)))]
         if kind == "table":
             return [Block(self._table(node))]
         if kind == "footnote_block":
