@@ -65,6 +65,20 @@ def _link_label(state: StateInline, start: int, disable_nested: bool = False) ->
         state.posMax = limit
 
 
+# A link's destination with its parentheses nested two deep at most (CommonMark allows 32, which
+# markdown-it-py reads a character at a time: 50 µs for each `[x](` of a line of them, 13 s a MB).
+# A deeper one, or one never closed, is no link: its text stays text, which hides nothing.
+_PLAIN_DESTINATION = r"(?:[^\s\x00-\x1f()\\]|\\.)"
+_DESTINATION = re.compile(rf"(?:{_PLAIN_DESTINATION}|\((?:{_PLAIN_DESTINATION}|\({_PLAIN_DESTINATION}*+\))*+\))*+")
+
+
+def _link_destination(string: str, pos: int, maximum: int) -> object:
+    if not string.startswith("<", pos):
+        end = _DESTINATION.match(string, pos, maximum).end()
+        maximum = pos if end < maximum and string[end] == "(" else end  # pos: no destination
+    return parseLinkDestination(string, pos, maximum)
+
+
 # The characters that start an inline construct this writer reads (code, HTML or JSX, links and
 # footnotes, expressions, roles and MDX comments, escapes, entities); emphasis is not parsed.
 _INLINE_SYNTAX = re.compile(r"[`<\[{\\&]")
@@ -128,7 +142,7 @@ def parser(mdx: bool) -> MarkdownIt:
     md.inline.terminator_re = _TERMINATORS
     md.inline.ruler.disable("newline")  # a line break is written as the text's "\n" (_broken)
     md.inline.ruler.after("text", "unopened", _unopened)
-    md.helpers = SimpleNamespace(parseLinkLabel=_link_label, parseLinkDestination=parseLinkDestination,
+    md.helpers = SimpleNamespace(parseLinkLabel=_link_label, parseLinkDestination=_link_destination,
                                  parseLinkTitle=parseLinkTitle)
     # GFM has no inline footnotes (`^[…]`): `^[a-z]{1,64}$` in a table is a regular expression.
     md.use(colon_fence_plugin).use(footnote_plugin, inline=False).use(deflist_plugin)
