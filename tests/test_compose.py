@@ -206,6 +206,8 @@ def test_text_the_page_shows_as_text_starts_no_section_and_loose_lists_split_bet
     wrapped = "## Auth\nclient = Client(\n    # Authenticate with a key\n    ```\n)\n"
     chunks = chunk_page(Page("w.md", "W", None, True, wrapped), url_prefix="")
     assert [c.href for c in chunks] == ["/w#auth"] and "# Authenticate with a key" in chunks[0].text
+    # The page view renders chunk text as Markdown: the shown `#` line is escaped, no heading there.
+    assert "\\# Authenticate with a key" in chunks[0].text
     # Text with no inline syntax takes a short path: its lines come out as the parser's do, each
     # keeping its indentation (code wrapped in a paragraph keeps its shape), less trailing spaces.
     for text in ("Line one  \n    line two\t\n\tthree\n", "Line `one`  \n    line two\t\n\tthree\n"):
