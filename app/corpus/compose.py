@@ -135,7 +135,7 @@ def compose_files(files: dict[str, str], settings: Settings, source: Source | No
         composed = len(result.pages)
         try:
             _compose_page(path, files, settings, source, result)
-        except Exception as exc:  # one hostile file must not stop the sync
+        except Exception as exc:  # noqa: BLE001 - one hostile file must not stop the sync
             result.warnings.append(f"{path}: cannot be composed ({type(exc).__name__}: {exc}); page skipped")
             result.skipped_pages.append(path)
         if len(result.pages) > composed:
