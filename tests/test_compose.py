@@ -17,7 +17,7 @@ from app.config import Settings
 from app.corpus.chunker import Page, chunk_page, github_slug
 from app.corpus.compose import DocsSource, compose_corpus, compose_files
 from app.corpus.fences import split_fenced
-from app.corpus.markdown import shown_markdown
+from app.corpus.markdown import shown_blocks, shown_markdown
 from app.corpus.sources import Source
 from tests.conftest import SHARED
 from tests.helpers import commit_all, copy_tree_as_repo, docschat_in_process, make_docs_repo, write_files
@@ -164,12 +164,12 @@ def test_myst_directives_and_roles_become_what_the_reader_sees() -> None:
     assert "Click to see\n\nHidden detail." in cleaned
     assert ":::{tip}\nA tip.\n:::" in cleaned  # a colon fence stays whole for the chunker
     assert "`/users/{id}` and `{1-4}` in inline code stay." in cleaned
-    spread = next(c for c in chunk_page(Page("s.md", "Scheduling", None, True, cleaned), url_prefix="")
+    spread = next(c for c in chunk_page(Page("s.md", "Scheduling", None, True, page), url_prefix="")
                   if c.heading == '"SPREAD"')
     # Nothing stands between its sentence and the note any more: the include left no trace.
     assert spread.text.startswith('## "SPREAD"\n\n`"SPREAD"` will try to spread the actors among nodes.\n\nA note')
     # A page whose opening was only a table of contents has no overview chunk.
-    toc_only = clean_mdx("```{toctree}\n:hidden:\n\nquick-start\n```\n\n## First\nText.\n", myst=True)
+    toc_only = "```{toctree}\n:hidden:\n\nquick-start\n```\n\n## First\nText.\n"
     assert [c.href for c in chunk_page(Page("k.md", "K", None, True, toc_only), url_prefix="")] == ["/k#first"]
     # Ordinary Markdown keeps its braces: code wrapped across lines, TeX, a Quarto diagram. (A
     # `{name}` right before a code span is a role, as mdit-py-plugins' myst_role reads it.)
@@ -180,14 +180,14 @@ def test_myst_directives_and_roles_become_what_the_reader_sees() -> None:
     assert clean_mdx("```{note} The note's own first line.\n```\n", myst=True) == "The note's own first line.\n"
     # A directive left open runs to the page's end: its headings stay sections (a converted
     # notebook's unclosed `:::{note}` swallowed the page's last section).
-    unclosed = clean_mdx("## One\n\n:::{note}\nA note.\n\n## Two\nText.\n", myst=True)
+    unclosed = "## One\n\n:::{note}\nA note.\n\n## Two\nText.\n"
     assert [c.href for c in chunk_page(Page("n.md", "N", None, True, unclosed), url_prefix="")] == ["/n#one", "/n#two"]
     # Sections start at `#` headings only, as documented: an underlined heading stays in its section.
-    setext = clean_mdx("## One\nIntro.\n\nMore examples:\n---\nExample.\n", myst=True)
+    setext = "## One\nIntro.\n\nMore examples:\n---\nExample.\n"
     assert [c.href for c in chunk_page(Page("e.md", "E", None, True, setext), url_prefix="")] == ["/e#one"]
-    assert "More examples:" in setext and "---" not in setext
+    assert "More examples:" in clean_mdx(setext, myst=True) and "---" not in clean_mdx(setext, myst=True)
     # A heading inside a directive is a title, as MyST shows it: no section, no anchor of its own.
-    nested = clean_mdx("## Install\nIntro.\n\n````{dropdown} More\n## Install\nFlags.\n````\n\n## Install\nTwo.\n", myst=True)
+    nested = "## Install\nIntro.\n\n````{dropdown} More\n## Install\nFlags.\n````\n\n## Install\nTwo.\n"
     assert [c.href for c in chunk_page(Page("i.md", "I", None, True, nested), url_prefix="")] == ["/i#install", "/i#install-1"]
     tabs = clean_mdx("````{tab-set}\n```{tab-item} Python\nPython text\n```\n```{tab-item} Java\nJava text\n```\n````\n", myst=True)
     assert tabs == "Python\n\nPython text\n\nJava\n\nJava text\n"  # titles apart from the tab before
@@ -203,14 +203,17 @@ def test_text_the_page_shows_as_text_starts_no_section_and_loose_lists_split_bet
     """Scraped code wrapped in a paragraph (`# Authenticate …` on its own line) was written back at a
     line's start and taken for a heading: 57 sections claude-docs does not have. A loose list was
     one block, so a long one moved whole to the next part."""
-    wrapped = clean_mdx("## Auth\nclient = Client(\n    # Authenticate with a key\n    ```\n)\n", myst=True)
+    wrapped = "## Auth\nclient = Client(\n    # Authenticate with a key\n    ```\n)\n"
     chunks = chunk_page(Page("w.md", "W", None, True, wrapped), url_prefix="")
     assert [c.href for c in chunks] == ["/w#auth"] and "# Authenticate with a key" in chunks[0].text
-    # Text with no inline syntax takes a short path: its lines come out as the parser's do.
+    # The page view renders chunk text as Markdown: the shown `#` line is escaped, no heading there.
+    assert "\\# Authenticate with a key" in chunks[0].text
+    # Text with no inline syntax takes a short path: its lines come out as the parser's do, each
+    # keeping its indentation (code wrapped in a paragraph keeps its shape), less trailing spaces.
     for text in ("Line one  \n    line two\t\n\tthree\n", "Line `one`  \n    line two\t\n\tthree\n"):
-        assert clean_mdx(text, myst=True).replace("`", "") == "Line one\nline two\nthree\n"
+        assert clean_mdx(text, myst=True).replace("`", "") == "Line one\n    line two\n\tthree\n"
     items = "".join(f"- Item {n}: " + "word " * 60 + "\n\n" for n in range(4))
-    parts = chunk_page(Page("l.md", "L", None, True, clean_mdx("## List\n\nIntro.\n\n" + items, myst=True)),
+    parts = chunk_page(Page("l.md", "L", None, True, "## List\n\nIntro.\n\n" + items),
                        url_prefix="", max_chars=800)
     assert len(parts) == 2 and parts[0].text.count("- Item") == 2 and parts[1].text.startswith("- Item 2")
 
@@ -289,8 +292,8 @@ def test_callouts_are_never_cut_nor_split_by_a_heading_inside() -> None:
     whole = [c for c in chunks if ":::note" in c.text]
     assert len(whole) == 1 and whole[0].text.startswith(":::note") and whole[0].text.rstrip().endswith(":::")
     assert all(c.text.count(":::") % 2 == 0 for c in chunks if ":::" in c.text)
-    tab_chunk = next(c.text for c in chunks if "::::{tab-set}" in c.text)
-    assert tabs in tab_chunk
+    tab_chunk = next(c.text for c in chunks if ":::{tab-set}" in c.text)  # whole, its heading a title
+    assert ":::{tab-set}\n:::{tab-item} Python\n**Not a section**\n\nx = 1\n:::\n:::" in tab_chunk
     # An unclosed callout is ordinary text: it does not swallow the rest of the section.
     unclosed = chunk_page(Page("u.md", "U", None, True, ":::note\n" + "\n\n".join(["para " * 50] * 6)), max_chars=400)
     assert len(unclosed) > 1
@@ -363,7 +366,8 @@ def _lines_by_place(text: str) -> tuple[set[str], set[str], bool]:
 @hsettings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(blocks=_blocks, max_chars=st.integers(min_value=200, max_value=800))
 def test_property_no_body_line_lost_and_no_fence_cut(blocks: list[tuple[str, list[str]]], max_chars: int) -> None:
-    page = Page("p.mdx", "P", None, True, clean_mdx(_render(blocks)))
+    body = _render(blocks)
+    page = Page("p.mdx", "P", None, True, clean_mdx(body), blocks=tuple(shown_blocks(body, mdx=True)))
     chunks = chunk_page(page, max_chars=max_chars)
     outside: set[str] = set()
     inside: set[str] = set()
@@ -484,6 +488,25 @@ def test_hostile_pages_compose_in_bounded_time_and_memory(tmp_path: Path) -> Non
     assert max(len(w) for w in out["warnings"]) < 2_000  # no warning writes out a billion laughs
     assert any("more than 500 snippets" in w for w in out["warnings"]) and 0 < out["fan"] < 100_000
     assert out["headings"][-1].startswith("a") and out["headings"][-1].endswith("b")
+
+
+def test_pages_of_unopened_brackets_are_read_in_linear_time() -> None:
+    """4 MB of `[` took 20 s of CPU (0.3 s before markdown-it): every inline rule was tried at each
+    `[`. A `[` or `!` with no `]` in a link text's reach opens nothing and is read with the plain text
+    after it in one step. Six such 4 MB pages take well under 10 s of CPU (the slow path over 100 s);
+    run apart, so that a slow path fails on the timeout."""
+    script = (
+        "import time; from app.corpus.markdown import shown_markdown\n"
+        "start = time.process_time()\n"
+        "for page in ('[' * 4_000_000, '[a' * 2_000_000, '![' * 2_000_000):\n"
+        "    for mdx in (False, True):\n"
+        "        assert shown_markdown(page, mdx=mdx) == page + '\\n', (page[:4], mdx)\n"
+        "print(time.process_time() - start)"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                         cwd=Path(__file__).parent.parent, check=False)
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert float(run.stdout) < 10, run.stdout
 
 
 def test_file_names_that_are_not_utf8_stay_apart(tmp_path: Path) -> None:

@@ -1,6 +1,7 @@
-"""Chunker: a cleaned page → one overview chunk + one chunk per `#`/`##`/`###` section (with anchors).
+"""Chunker: a page's shown blocks → one overview chunk + one chunk per `#`/`##`/`###` section (with anchors).
 
-Code fences and `:::` callouts are atoms: no heading is looked for inside them and no split cuts them.
+The blocks are markdown.py's: sections start at its heading blocks, and a `code` block (a fence or a
+whole `:::` callout) is never cut; no Markdown is read here.
 """
 
 from __future__ import annotations
@@ -9,21 +10,16 @@ import hashlib
 import re
 from dataclasses import asdict, dataclass, field
 
-from app.corpus.fences import Segment, split_fenced
+from app.corpus.markdown import Block, shown_blocks
 
 # Bump when chunk text or boundaries change: every content_hash changes once, so sync re-embeds.
-CHUNKER_VERSION = "3"
+CHUNKER_VERSION = "4"
 
-_HEADING = re.compile(r" {0,3}(#{1,6})[ \t]+(.*)")  # the text's closing #s: match_heading
 _EXPLICIT_ID = re.compile(r"\{#([A-Za-z0-9_:.\-]+)\}\Z")
 # No bracket inside a label or a target: a run of `[` or of `[x](` is then read in linear time.
 _LINK = re.compile(r"!?\[([^\[\]\n]*)\]\([^()\[\]\n]*\)")
 _BREADCRUMB_SEPARATOR = " › "
 SPLIT_LEVELS = (1, 2, 3)
-# A callout opens with 3+ colons and a name (`:::note`, `:::{note}`, `::::{tab-set}`); a line of
-# colons alone closes the innermost one.
-_CALLOUT_OPEN = re.compile(r"^[ \t]*:{3,}[ \t]*[{\w]")
-_CALLOUT_CLOSE = re.compile(r"^[ \t]*:{3,}[ \t]*$")
 
 
 @dataclass(frozen=True)
@@ -32,9 +28,10 @@ class Page:
     title: str
     description: str | None
     audiences: tuple[str, ...]  # who may see it: declared, else its source's default
-    body: str  # cleaned Markdown, snippets pasted
+    body: str  # what the page shows, as Markdown (its blocks), snippets pasted
     source: str = "docs"
     declared: bool = True  # False when the audiences are the source's default
+    blocks: tuple[Block, ...] = ()  # the shown blocks; when empty, read from `body`
 
     @property
     def public(self) -> bool:
@@ -69,21 +66,7 @@ class _Section:
     heading: str
     anchor: str
     trail: list[str]
-    lines: list[str] = field(default_factory=list)
-
-
-def match_heading(line: str) -> tuple[int, str] | None:
-    """An ATX heading line's level and text (without a closing `#` sequence), or None. Parsed
-    in two linear steps: one regex with a lazy text and optional closings took minutes on a
-    line of 5,000 spaces and tabs."""
-    match = _HEADING.fullmatch(line)
-    if match is None:
-        return None
-    text = match.group(2).strip(" \t")
-    unclosed = text.rstrip("#")
-    if unclosed == "" or unclosed.endswith((" ", "\t")):  # a closing sequence: `## Title ##`
-        text = unclosed.rstrip(" \t")
-    return (len(match.group(1)), text) if text else None
+    blocks: list[Block] = field(default_factory=list)
 
 
 def heading_text(raw: str) -> tuple[str, str | None]:
@@ -141,59 +124,6 @@ def page_route(path: str, prefix: str) -> str:
     return f"{prefix}/{joined}"
 
 
-def split_atoms(text: str) -> list[Segment]:
-    """`text` as prose and atoms (`is_code`: a code fence or a whole `:::` callout, fences inside
-    included); joining them gives `text` back. An unclosed callout stays prose and code as it was,
-    so it cannot swallow the rest of the page."""
-    out: list[Segment] = []
-    prose: list[str] = []  # prose lines not yet in `out`: joined once (line by line is quadratic)
-    held: list[Segment] = []  # an open callout's text so far, as prose lines and fences
-    depth = 0
-
-    def emit(segment: Segment) -> None:
-        if not segment.is_code:
-            prose.append(segment.text)
-            return
-        flush()
-        out.append(segment)
-
-    def flush() -> None:
-        if prose:
-            out.append(Segment("".join(prose), False))
-            prose.clear()
-
-    for segment in split_fenced(text):
-        if segment.is_code:
-            (held.append if depth else emit)(segment)
-            continue
-        for line in segment.text.splitlines(keepends=True):
-            if depth == 0:
-                if _CALLOUT_OPEN.match(line):
-                    depth, held = 1, [Segment(line, False)]
-                else:
-                    emit(Segment(line, False))
-                continue
-            held.append(Segment(line, False))
-            if _CALLOUT_OPEN.match(line):
-                depth += 1
-            elif _CALLOUT_CLOSE.match(line):
-                depth -= 1
-                if depth == 0:
-                    flush()
-                    out.append(Segment("".join(s.text for s in held), True))
-                    held = []
-    for segment in held:  # unclosed
-        emit(segment)
-    flush()
-    return out
-
-
-def _is_title_heading(line: str, title: str) -> bool:
-    """A `#` heading that only repeats the page title."""
-    heading = match_heading(line)
-    return heading is not None and _repeats_title(heading[0], heading_text(heading[1])[0], title)
-
-
 def _repeats_title(level: int, text: str, title: str) -> bool:
     return level == 1 and plain_heading(text) == title
 
@@ -203,29 +133,26 @@ def _sections(page: Page) -> list[_Section]:
     overview = _Section(0, "", "", [])
     sections = [overview]
     current = overview
-    open_headings: list[tuple[int, str]] = []  # the split headings enclosing the current line
-    for segment in split_atoms(page.body):
-        lines = segment.text.splitlines()
-        if segment.is_code:
-            current.lines.extend(lines)
+    open_headings: list[tuple[int, str]] = []  # the split headings enclosing the current block
+    # A page made by hand (tests) has its body only: read once here.
+    blocks = page.blocks or shown_blocks(page.body, mdx=page.path.endswith(".mdx"))
+    for block in blocks:
+        if block.kind != "heading":
+            current.blocks.append(block)
             continue
-        for line in lines:
-            heading = match_heading(line)
-            if heading is None:
-                current.lines.append(line)
-                continue
-            level = heading[0]
-            text, explicit = heading_text(heading[1])
-            anchor = anchors.allocate(explicit or github_slug(text))  # every heading counts, as on GitHub
-            if level not in SPLIT_LEVELS or _repeats_title(level, text, page.title):
-                # Deeper headings, and a `#` repeating the page title, stay inside their section;
-                # the line loses only its {#id}.
-                current.lines.append(f"{'#' * level} {text}")
-                continue
-            open_headings = [(lv, h) for lv, h in open_headings if lv < level] + [(level, plain_heading(text))]
-            trail = [h for _, h in open_headings]
-            current = _Section(level, plain_heading(text), anchor, trail, [f"{'#' * level} {text}"])
-            sections.append(current)
+        level = block.level
+        text, explicit = heading_text(block.text[level + 1:])
+        anchor = anchors.allocate(explicit or github_slug(text))  # every heading counts, as on GitHub
+        written = Block(f"{'#' * level} {text}", "heading", level)
+        if level not in SPLIT_LEVELS or _repeats_title(level, text, page.title):
+            # Deeper headings, and a `#` repeating the page title, stay inside their section;
+            # the line loses only its {#id}.
+            current.blocks.append(written)
+            continue
+        open_headings = [(lv, h) for lv, h in open_headings if lv < level] + [(level, plain_heading(text))]
+        trail = [h for _, h in open_headings]
+        current = _Section(level, plain_heading(text), anchor, trail, [written])
+        sections.append(current)
     return sections
 
 
@@ -236,16 +163,13 @@ MAX_BLOCK_CHARS = 16_000
 _FENCE_LINE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 
 
-def _blocks(text: str) -> list[str]:
+def _pieces(blocks: list[Block]) -> list[str]:
     """Paragraphs, whole code fences and whole callouts: the units a long section may be split between."""
-    blocks: list[str] = []
-    for segment in split_atoms(text):
-        if segment.is_code:
-            blocks.extend(cut_block(segment.text.rstrip("\n")))
-            continue
-        blocks.extend(piece for p in re.split(r"\n[ \t]*\n", segment.text) if p.strip()
-                      for piece in cut_block(p.strip("\n")))
-    return blocks
+    pieces: list[str] = []
+    for block in blocks:
+        paragraphs = [block.text] if block.kind == "code" else re.split(r"\n[ \t]*\n", block.text)
+        pieces.extend(piece for p in paragraphs if p.strip() for piece in cut_block(p.strip("\n")))
+    return pieces
 
 
 def cut_block(block: str, limit: int = MAX_BLOCK_CHARS) -> list[str]:
@@ -287,20 +211,22 @@ def cut_block(block: str, limit: int = MAX_BLOCK_CHARS) -> list[str]:
     return [f"{opening}\n{piece}\n{closing}" for piece in pieces] if fence else pieces
 
 
-def split_text(text: str, max_chars: int) -> list[str]:
-    """Pack blocks into parts of at most max_chars; a block longer than that stays whole."""
+def split_text(blocks: list[Block], max_chars: int) -> list[str]:
+    """The blocks as parts of at most max_chars, packed between blocks (a text block between its
+    paragraphs); a block longer than that stays whole. Short blocks make one part."""
+    text = "\n\n".join(block.text for block in blocks)
     if len(text) <= max_chars:
-        return [text]
+        return [text] if text.strip() else []
     parts: list[str] = []
     current: list[str] = []
     size = 0
-    for block in _blocks(text):
-        added = len(block) + (2 if current else 0)
+    for piece in _pieces(blocks):
+        added = len(piece) + (2 if current else 0)
         if current and size + added > max_chars:
             parts.append("\n\n".join(current))
             current, size = [], 0
-            added = len(block)
-        current.append(block)
+            added = len(piece)
+        current.append(piece)
         size += added
     if current:
         parts.append("\n\n".join(current))
@@ -357,17 +283,18 @@ def chunk_page(
     route = (base_url or "") + page_route(page.path, url_prefix)
     chunks: list[Chunk] = []
     for section in _sections(page):
-        body = "\n".join(section.lines).strip("\n")
+        blocks = section.blocks
         if section.level == 0:
-            body = "\n\n".join(part for part in (page.description or "", body) if part.strip())
-            if all(not line.strip() or _is_title_heading(line, page.title) for line in body.splitlines()):
+            blocks = [Block(page.description), *blocks] if page.description and page.description.strip() else blocks
+            if all(block.kind == "heading" and _repeats_title(block.level, block.text[2:], page.title)
+                   for block in blocks):
                 continue  # no text before the first section (a title heading at most): nothing to index
             href, base_id, heading = route, page.path, ""
         else:
             fragment = f"#{section.anchor}" if section.anchor else ""  # "": no anchor to link to
             href, base_id, heading = f"{route}{fragment}", f"{page.path}#{section.anchor}", section.heading
         breadcrumb = _BREADCRUMB_SEPARATOR.join([page.title, *section.trail])
-        for number, part in enumerate(split_text(body, max_chars), start=1):
+        for number, part in enumerate(split_text(blocks, max_chars), start=1):
             # The breadcrumb starts with the page title: it is said once.
             embed_text = f"{breadcrumb}\n\n{part}"
             chunks.append(

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -18,14 +17,13 @@ from app.corpus.chunker import (
 from app.corpus.code_source import read_code_source
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.git_source import read_docs_tree, resolve_commit
-from app.corpus.markdown import shown_markdown
+from app.corpus.markdown import Block, shown_blocks
 from app.corpus.snippets import is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
 from app.errors import DocschatError
 from app.globs import matches_any
 
 PAGE_SUFFIXES = (".md", ".mdx")
-_H1 = re.compile(r"^#[ \t]+(\S.*)$", re.MULTILINE)  # the text starts at a non-space: no backtracking
 
 
 @dataclass(frozen=True)
@@ -87,12 +85,12 @@ class ComposeResult:
         }
 
 
-def _title_for(path: str, title: str | None, body: str) -> str:
+def _title_for(path: str, title: str | None, blocks: list[Block]) -> str:
     if title:
         return title
-    h1 = _H1.search(body)
+    h1 = next((block.text[2:] for block in blocks if block.kind == "heading" and block.level == 1), None)
     if h1:
-        return h1.group(1).strip()
+        return h1
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
     if stem == "index":
         stem = path.rsplit("/", 2)[-2] if "/" in path else "Home"
@@ -162,15 +160,16 @@ def _compose_page(path: str, files: dict[str, str], settings: Settings, source: 
         path, front.body, files, page_audiences=audiences,
         audience_of=lambda snippet: _page_audiences(snippet, files, source),
     )
-    body = shown_markdown(pasted.text, mdx=path.endswith(".mdx"))
+    blocks = shown_blocks(pasted.text, mdx=path.endswith(".mdx"))
     page = Page(
         path=path,
-        title=_title_for(path, front.title, body),
+        title=_title_for(path, front.title, blocks),
         description=front.description,
         audiences=audiences,
-        body=body,
+        body="\n\n".join(block.text for block in blocks),
         source=source.name,
         declared=declared is not None,
+        blocks=tuple(blocks),
     )
     chunks = chunk_page(page, max_chars=settings.max_chunk_chars, url_prefix=source.url_prefix,
                         base_url=source.base_url)

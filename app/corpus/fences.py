@@ -23,49 +23,19 @@ def fence_marker(line: str) -> str | None:
     return opening.group(1)
 
 
-def closes_fence(line: str, marker: str) -> bool:
-    stripped = line.strip()
-    return (
-        len(stripped) >= len(marker)
-        and stripped[0] == marker[0]
-        and set(stripped) == {marker[0]}
-    )
-
-
-def fence_after(marker: str | None, line: str) -> str | None:
-    """The fence open after `line`, given the one open before it (None: none): as split_fenced
-    reads fences, which myst._join_shown follows too."""
-    if marker is None:
-        return fence_marker(line)
-    return None if closes_fence(line, marker) else marker
-
-
 def split_fenced(text: str) -> list[Segment]:
     """Cut `text` into alternating prose and fenced-code segments; joining them gives `text` back.
 
     An unclosed fence runs to the end of the text, as Markdown renders it.
     """
-    segments: list[Segment] = []
-    prose: list[str] = []
-    code: list[str] = []
+    runs: list[tuple[bool, list[str]]] = []  # (is code, lines): joined once, at the end
     marker: str | None = None
     for line in text.splitlines(keepends=True):
-        was_open, marker = marker is not None, fence_after(marker, line)
-        if not was_open and marker is None:
-            prose.append(line)
-            continue
-        if not was_open:
-            if prose:
-                segments.append(Segment("".join(prose), False))
-                prose = []
-            code = [line]
-            continue
-        code.append(line)
-        if marker is None:
-            segments.append(Segment("".join(code), True))
-            code = []
-    if marker is not None:
-        segments.append(Segment("".join(code), True))
-    if prose:
-        segments.append(Segment("".join(prose), False))
-    return segments
+        opens = marker is None and (marker := fence_marker(line)) is not None
+        if opens or not runs or runs[-1][0] != (marker is not None):
+            runs.append((marker is not None, []))
+        runs[-1][1].append(line)
+        stripped = line.strip()
+        if not opens and marker and len(stripped) >= len(marker) and set(stripped) == {marker[0]}:
+            marker = None  # the closing line ends the fence
+    return [Segment("".join(lines), is_code) for is_code, lines in runs]

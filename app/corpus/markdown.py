@@ -9,15 +9,18 @@ hides every later token until the HTML closes it, as in the browser, whatever Ma
 between (`_Browser`); a fence's info string, table cells past the header's columns, link reference
 definitions, MyST comments and targets, and directives not on the page are never written; an MDX
 expression shows only a plain string's text. Code spans, fences, emphasis and links keep their
-Markdown, which the chunker reads (headings, fences, `:::` callouts).
+Markdown. The page comes out as blocks (`Block`): the chunker takes its sections from the heading
+blocks and never cuts a `code` block (a fence or a whole `:::` callout); it reads no Markdown again.
 """
 
 from __future__ import annotations
 
+import gc
 import html
 import re
 from functools import cache
 from types import SimpleNamespace
+from typing import NamedTuple
 
 from markdown_it import MarkdownIt
 from markdown_it.helpers import parseLinkDestination, parseLinkLabel, parseLinkTitle
@@ -62,25 +65,73 @@ def _link_label(state: StateInline, start: int, disable_nested: bool = False) ->
         state.posMax = limit
 
 
+# A link's destination with its parentheses nested two deep at most (CommonMark allows 32, which
+# markdown-it-py reads a character at a time: 50 µs for each `[x](` of a line of them, 13 s a MB).
+# A deeper one, or one never closed, is no link: its text stays text, which hides nothing.
+_PLAIN_DESTINATION = r"(?:[^\s\x00-\x1f()\\]|\\.)"
+_DESTINATION = re.compile(rf"(?:{_PLAIN_DESTINATION}|\((?:{_PLAIN_DESTINATION}|\({_PLAIN_DESTINATION}*+\))*+\))*+")
+
+
+def _link_destination(string: str, pos: int, maximum: int) -> object:
+    if not string.startswith("<", pos):
+        end = _DESTINATION.match(string, pos, maximum).end()
+        maximum = pos if end < maximum and string[end] == "(" else end  # pos: no destination
+    return parseLinkDestination(string, pos, maximum)
+
+
 # The characters that start an inline construct this writer reads (code, HTML or JSX, links and
 # footnotes, expressions, roles and MDX comments, escapes, entities); emphasis is not parsed.
 _INLINE_SYNTAX = re.compile(r"[`<\[{\\&]")
+# Where markdown-it's text rule stops, to try every rule: only where one of them may start (and at
+# `]`, where a link's text ends). Its default stops at every `-`, `*`, `:`, `_` and line end too.
+_TERMINATORS = re.compile(r"[`<\[\]{\\&!]")
+_PLAIN = re.compile(r"[^`<{\\&]+")
 
 
 def _inline_rule(state: StateCore) -> None:
     """markdown-it's core `inline` rule, but text with no inline syntax (most table cells, many
-    paragraphs) is one text token, its line breaks kept and lines stripped as the newline rule
-    strips them: the inline tokenizer was half the time of a page."""
+    paragraphs) is one text token: the inline tokenizer was half the time of a page."""
     for token in state.tokens:
         if token.type != "inline":
             continue
         token.children = []
         if _INLINE_SYNTAX.search(token.content) is None:
             text = Token("text", "", 0)
-            text.content = "\n".join(line.strip(" \t") for line in token.content.split("\n"))
+            text.content = token.content
             token.children.append(text)
         else:
             state.md.inline.parse(token.content, state.md, state.env, token.children)
+
+
+def _broken(text: str) -> str:
+    """Text with its line breaks as written, less the spaces and tabs before each (a hard break's).
+    A line's indentation stays, as in the source: code that is really a paragraph (scraped pages)
+    keeps its shape, and the sections around it their sizes. (A regex for this rescanned a long run
+    of spaces from each of them.)"""
+    if "\n" not in text:
+        return text
+    lines = text.split("\n")
+    return "\n".join([*(line.rstrip(" \t") for line in lines[:-1]), lines[-1]])
+
+
+def _unopened(state: StateInline, silent: bool) -> bool:
+    """A `[` or `!` with no `]` in the MAX_LINK_TEXT characters after it opens nothing: it is text,
+    and so is what follows it up to a character another rule starts at. Every rule was tried at
+    each `[` of a page of them, one by one (20 s for 4 MB)."""
+    src, pos = state.src, state.pos
+    if src[pos] not in "[!":
+        return False
+    close = state.__dict__.get("next_close")  # the first `]` at or after pos; -1: none
+    if close is None or 0 <= close < pos:
+        close = state.__dict__["next_close"] = src.find("]", pos)
+    end = state.posMax if close < 0 else min(state.posMax, close - MAX_LINK_TEXT)
+    plain = _PLAIN.match(src, pos, end) if end > pos else None
+    if plain is None:
+        return False
+    if not silent:
+        state.append_pending(plain.group(0))
+    state.pos = plain.end()
+    return True
 
 
 @cache
@@ -88,7 +139,10 @@ def parser(mdx: bool) -> MarkdownIt:
     # Emphasis is not parsed: it hides nothing, and its markers stay in the text as written.
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").disable("emphasis")
     md.core.ruler.at("inline", _inline_rule)
-    md.helpers = SimpleNamespace(parseLinkLabel=_link_label, parseLinkDestination=parseLinkDestination,
+    md.inline.terminator_re = _TERMINATORS
+    md.inline.ruler.disable("newline")  # a line break is written as the text's "\n" (_broken)
+    md.inline.ruler.after("text", "unopened", _unopened)
+    md.helpers = SimpleNamespace(parseLinkLabel=_link_label, parseLinkDestination=_link_destination,
                                  parseLinkTitle=parseLinkTitle)
     # GFM has no inline footnotes (`^[…]`): `^[a-z]{1,64}$` in a table is a regular expression.
     md.use(colon_fence_plugin).use(footnote_plugin, inline=False).use(deflist_plugin)
@@ -225,13 +279,23 @@ class _Browser:
 _TITLE = re.compile(r"""\btitle\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*["'`]([^"'`]*)["'`]\s*\})""")
 
 
-# Text the page shows as text must not be read back as structure by the chunker (a `# comment` line
-# wrapped in a paragraph, a fence line in HTML): such a line is written escaped, as Markdown does.
+# Chunk text is Markdown again for the page view and the chat's excerpts: text the page shows as
+# text (a `# comment` line of a paragraph, a fence line in HTML) is written escaped, as Markdown does,
+# so that neither takes it for a heading, a fence or a callout.
 _STRUCTURE = re.compile(r"^([ \t]*)(?=#|`{3}|~{3}|:{3})", re.MULTILINE)
 
 
 def _as_text(text: str) -> str:
     return _STRUCTURE.sub(lambda m: m.group(1) + "\\", text)
+
+
+class Block(NamedTuple):
+    """A block of the shown page: `heading` (of `level`), `code` (a fence or a whole `:::` callout,
+    never cut), or `text` (cut between paragraphs when its section is long)."""
+
+    text: str
+    kind: str = "text"
+    level: int = 0
 
 
 def _code_span(content: str) -> str:
@@ -284,10 +348,10 @@ class _Writer:
         self.browser = _Browser()
         self._lines: list[str] = []
 
-    def page(self, text: str, *, depth: int = 0, in_directive: bool = False) -> str:
+    def page(self, text: str, *, depth: int = 0, in_directive: bool = False) -> list[Block]:
         lines, self._lines = self._lines, text.split("\n")  # to tell a closed fence from one left open
         try:
-            return "\n\n".join(self._blocks(_tree(parser(self.mdx).parse(text, {})), depth, in_directive))
+            return self._blocks(_tree(parser(self.mdx).parse(text, {})), depth, in_directive)
         finally:
             self._lines = lines
 
@@ -296,56 +360,66 @@ class _Writer:
         last = self._lines[end - 1].strip() if end - start > 1 and end <= len(self._lines) else ""
         return last[:1] == node.markup[:1] and set(last) == {last[:1]} and len(last) >= len(node.markup)
 
-    def _blocks(self, nodes: list[_Node], depth: int, in_directive: bool) -> list[str]:
-        out = []
-        for node in nodes:
-            written = self._block(node, depth, in_directive)
-            if written.strip():
-                out.append(written.strip("\n"))
+    def _blocks(self, nodes: list[_Node], depth: int, in_directive: bool) -> list[Block]:
+        return [block._replace(text=block.text.strip("\n")) for node in nodes
+                for block in self._block(node, depth, in_directive) if block.text.strip()]
+
+    def _items(self, items: list[tuple[str, list[Block]]], loose: bool) -> list[Block]:
+        """List items or footnotes (marker, blocks) as blocks: each item's first block after its
+        marker, the others indented; a fence stays a block of its own. Items of a tight list are
+        one block, as its lines are one paragraph's."""
+        out: list[Block] = []
+        for marker, blocks in items:
+            indent = " " * len(marker) if marker[0] != "[" else "    "
+            for number, block in enumerate(blocks):
+                text = _prefixed(block.text, marker if number == 0 else indent, indent)
+                if number == 0 and not loose and out and out[-1].kind == "text" and block.kind != "code":
+                    out[-1] = Block(f"{out[-1].text}\n{text}")
+                else:
+                    out.append(Block(text, "code" if block.kind == "code" else "text"))
         return out
 
-    def _block(self, node: _Node, depth: int, in_directive: bool) -> str:
+    def _block(self, node: _Node, depth: int, in_directive: bool) -> list[Block]:
         kind = node.type
-        if kind == "paragraph":
-            return _as_text(self._inline(node.children[0]))
+        if kind in ("paragraph", "dt"):
+            return [Block(_as_text(self._inline(node.children[0])))]
         if kind == "heading":
             text = self._inline(node.children[0]).strip()
             # Sections start at `#` headings, as documented: an underlined (setext) heading stays
             # text in its section, and MyST shows a heading in a directive as a bold title.
-            if node.markup in ("=", "-"):
-                return _as_text(text)
-            return "" if not text else f"**{text}**" if in_directive else f"{'#' * int(node.tag[1])} {text}"
+            if node.markup in ("=", "-") or not text:
+                return [Block(_as_text(text))]
+            level = int(node.tag[1])
+            return [Block(f"**{text}**")] if in_directive else [Block(f"{'#' * level} {text}", "heading", level)]
         if kind in ("bullet_list", "ordered_list"):
             start = int(node.attrs.get("start", 1)) if kind == "ordered_list" else 0
-            items = []
-            for number, item in enumerate(node.children, start=start):
-                marker = f"{number}. " if kind == "ordered_list" else "- "
-                body = "\n\n".join(self._blocks(item.children, depth, in_directive))
-                items.append(_prefixed(body, marker, " " * len(marker)) if body else "")
             # A loose list (items apart by blank lines) stays loose: a long one is split between items.
             loose = any(child.type == "paragraph" and not child.token.hidden
                         for item in node.children for child in item.children)
-            return ("\n\n" if loose else "\n").join(item for item in items if item)
+            return self._items([(f"{number}. " if kind == "ordered_list" else "- ",
+                                 self._blocks(item.children, depth, in_directive))
+                                for number, item in enumerate(node.children, start=start)], loose)
         if kind == "blockquote":
-            return _prefixed("\n\n".join(self._blocks(node.children, depth, in_directive)), "> ", "> ")
+            inner = "\n\n".join(block.text for block in self._blocks(node.children, depth, in_directive))
+            return [Block(_prefixed(inner, "> ", "> "))]
         if kind in ("fence", "code_block", "colon_fence"):
             return self._fence(node, depth)
         if kind == "html_block":
-            return _as_text(self.browser.feed(node.content))
+            return [Block(_as_text(self.browser.feed(node.content)))]
         if kind == "table":
-            return self._table(node)
+            return [Block(self._table(node))]
         if kind == "footnote_block":
-            return "\n\n".join(self._footnote(footnote, depth, in_directive) for footnote in node.children)
+            return self._items([(f"[^{footnote.meta.get('label', footnote.meta.get('id', 0) + 1)}]: ",
+                                 self._blocks(footnote.children, depth, in_directive)) for footnote in node.children],
+                               loose=True)
         if kind in ("dl", "dd"):
-            return "\n\n".join(self._blocks(node.children, depth, in_directive))
-        if kind == "dt":
-            return _as_text(self._inline(node.children[0]))
+            return self._blocks(node.children, depth, in_directive)
         if kind == "mdx_flow":
-            return "\n\n".join(self._mdx(piece_kind, piece) for piece_kind, piece in node.meta["pieces"])
+            return [Block(self._mdx(piece_kind, piece)) for piece_kind, piece in node.meta["pieces"]]
         # Never shown: a thematic break, a link reference definition (not a token), MyST's `%`
         # comments, `(label)=` targets and `+++` breaks, MDX's imports and exports; and, failing
         # closed, any token this writer does not know.
-        return ""
+        return []
 
     def _mdx(self, kind: str, source: str) -> str:
         if kind == "mdx_jsx":
@@ -372,7 +446,7 @@ class _Writer:
         if self.browser.hidden:
             return ""
         if kind == "text":
-            return token.content
+            return _broken(token.content)
         if kind in ("softbreak", "hardbreak"):
             return "\n"
         if kind == "code_inline":
@@ -392,40 +466,38 @@ class _Writer:
             return f"[^{token.meta.get('label', token.meta.get('id', 0) + 1)}]"  # `^[…]` has no label
         return ""
 
-    def _fence(self, node: _Node, depth: int) -> str:
+    def _fence(self, node: _Node, depth: int) -> list[Block]:
         if self.browser.hidden:
-            return ""
+            return []
         info = node.info.strip()
         directive = myst.DIRECTIVE.fullmatch(info)
         if directive is None and node.type != "colon_fence":
             language = info.split()[0] if info else ""
-            return fenced(language if _LANGUAGE.fullmatch(language) else "", node.content)
+            return [Block(fenced(language if _LANGUAGE.fullmatch(language) else "", node.content), "code")]
         name = myst.name(directive.group(1)) if directive else (info.split() or [""])[0].lower()
         argument = directive.group(2).strip() if directive else info[len(name):].strip()
         colons = node.type == "colon_fence"
         # MyST refuses `:::{eval-rst}` (a colon fence is for Markdown content): nothing is shown.
         if name in myst.NOT_ON_THE_PAGE or (name == "eval-rst" and colons):
-            return ""
+            return []
         body = myst.directive_body(node.content, name)
         if name in myst.TEXT or (colons and name not in myst.CODE_WITH_LANGUAGE_ARGUMENT):
             if depth >= _MAX_DIRECTIVE_DEPTH:
-                return ""
+                return []
             # One left open runs to the end of the page on the site: then its headings stay sections
             # (a converted notebook's unclosed `:::{note}` must not swallow the page's last sections).
             closed = self._closed(node)
             inner = self.page(body, depth=depth + 1, in_directive=closed)
+            shown = argument if argument and name not in myst.ARGUMENT_NOT_SHOWN else ""
             if not colons or not closed:
-                shown = [argument] if argument and name not in myst.ARGUMENT_NOT_SHOWN else []
-                return "\n\n".join([*shown, inner])
-            # A `:::` callout stays one (the chunker keeps it whole), its argument when shown.
-            opening = f":::{{{name}}}" if directive else f":::{name}"
-            if argument and name not in myst.ARGUMENT_NOT_SHOWN:
-                opening += f" {argument}"
-            return f"{opening}\n{inner}\n:::"
+                return [Block(shown), *inner]
+            # A `:::` callout stays one block (the chunker keeps it whole), its argument when shown.
+            opening = (f":::{{{name}}}" if directive else f":::{name}") + (f" {shown}" if shown else "")
+            return [Block("\n".join([opening, "\n\n".join(block.text for block in inner), ":::"]), "code")]
         if name == "eval-rst":
             body = myst.shown_rst(body)
         language = (argument.split() or [""])[0] if name in myst.CODE_WITH_LANGUAGE_ARGUMENT else name
-        return fenced(language if _LANGUAGE.fullmatch(language) else "", body)
+        return [Block(fenced(language if _LANGUAGE.fullmatch(language) else "", body), "code")]
 
     def _table(self, node: _Node) -> str:
         rows = []
@@ -439,16 +511,24 @@ class _Writer:
                     rows.append("|" + "---|" * len(cells))
         return "\n".join(rows)
 
-    def _footnote(self, node: _Node, depth: int, in_directive: bool) -> str:
-        body = "\n\n".join(self._blocks(node.children, depth, in_directive))
-        label = node.meta.get("label", node.meta.get("id", 0) + 1)
-        return _prefixed(body, f"[^{label}]: ", "    ") if body else ""
+
+def shown_blocks(text: str, *, mdx: bool) -> list[Block]:
+    """The page body as the blocks of what its rendered page shows; `mdx` for an `.mdx` page.
+
+    NUL characters are dropped first: they are never text (Postgres cannot even store them)."""
+    # A parse allocates a token per construct (eight a table row), none of which needs the cycle
+    # collector: it rescanned them all as they grew, over half the time of a long table.
+    collecting = gc.isenabled()
+    gc.disable()
+    try:
+        blocks = _Writer(mdx).page(text.replace("\x00", ""))
+    finally:
+        if collecting:
+            gc.enable()
+    return [block._replace(text="\n".join(line.rstrip() for line in block.text.split("\n"))) for block in blocks]
 
 
 def shown_markdown(text: str, *, mdx: bool) -> str:
-    """The page body as the Markdown of what its rendered page shows; `mdx` for an `.mdx` page.
-
-    NUL characters are dropped first: they are never text (Postgres cannot even store them)."""
-    written = _Writer(mdx).page(text.replace("\x00", ""))
-    written = "\n".join(line.rstrip() for line in written.split("\n"))
-    return written.strip("\n") + "\n" if written.strip() else ""
+    """The page body as the Markdown of what its rendered page shows, its blocks apart by a blank line."""
+    written = "\n\n".join(block.text for block in shown_blocks(text, mdx=mdx))
+    return written + "\n" if written else ""
