@@ -5,11 +5,15 @@ from __future__ import annotations
 import contextlib
 import os
 import shutil
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
+
+import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
 # ../shared beside the checkout; SHARED_DIR points elsewhere (a git worktree lives in another folder).
@@ -75,3 +79,30 @@ def stop_throwaway_database(home: Path) -> None:
         stop_embedded_server(home)
     finally:
         shutil.rmtree(home, ignore_errors=True)
+
+
+def start_server(env: dict[str, str], workers: int) -> tuple[subprocess.Popen[bytes], str]:
+    """`docschat serve` in its own process group on a free port, once /healthz answers: the server a
+    load benchmark measures from outside, as a visitor reaches it."""
+    port = free_port()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "app", "serve", "--port", str(port), "--workers", str(workers)],
+        env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    base = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        if process.poll() is not None:
+            raise SystemExit(f"docschat serve exited with {process.returncode}")
+        try:
+            if httpx.get(base + "/healthz", timeout=2).status_code == 200:
+                return process, base
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise SystemExit("docschat serve did not answer /healthz in 120 s")
+
+
+def stop_server(process: subprocess.Popen[bytes]) -> None:
+    os.killpg(process.pid, signal.SIGTERM)
+    process.wait(timeout=60)

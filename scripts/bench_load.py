@@ -16,7 +16,6 @@ import asyncio
 import json
 import os
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -25,32 +24,7 @@ from pathlib import Path
 
 import httpx
 from _corpus import MINTLIFY_QUESTIONS as QUESTIONS
-from _corpus import ROOT, corpus_repo, free_port, throwaway_database
-
-
-def start_server(env: dict[str, str], workers: int) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app", "serve", "--port", str(port), "--workers", str(workers)],
-        env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"docschat serve exited with {process.returncode}")
-        try:
-            if httpx.get(base + "/healthz", timeout=2).status_code == 200:
-                return process, base
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    raise SystemExit("docschat serve did not answer /healthz in 120 s")
-
-
-def stop_server(process: subprocess.Popen[bytes]) -> None:
-    os.killpg(process.pid, signal.SIGTERM)
-    process.wait(timeout=60)
+from _corpus import ROOT, corpus_repo, start_server, stop_server, throwaway_database
 
 
 async def client_loop(client: httpx.AsyncClient, questions: list[str], first_guide: list[float]) -> int:

@@ -26,7 +26,6 @@ import os
 import random
 import re
 import shutil
-import signal
 import statistics
 import subprocess
 import sys
@@ -35,7 +34,7 @@ import time
 import asyncpg
 import httpx
 import numpy as np
-from _corpus import MINTLIFY_QUESTIONS, ROOT, corpus_repo, free_port, throwaway_database
+from _corpus import MINTLIFY_QUESTIONS, ROOT, corpus_repo, start_server, stop_server, throwaway_database
 
 from app.config import Settings
 from app.corpus.compose import DocsSource, compose_corpus
@@ -201,31 +200,6 @@ def typed(question: str) -> list[str]:
             if len(text) >= 2:
                 sent.append(text)
     return sent
-
-
-def start_server(env: dict[str, str], workers: int) -> tuple[subprocess.Popen[bytes], str]:
-    port = free_port()
-    process = subprocess.Popen(
-        [sys.executable, "-m", "app", "serve", "--port", str(port), "--workers", str(workers)],
-        env=env, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
-    )
-    base = f"http://127.0.0.1:{port}"
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        if process.poll() is not None:
-            raise SystemExit(f"docschat serve exited with {process.returncode}")
-        try:
-            if httpx.get(base + "/healthz", timeout=2).status_code == 200:
-                return process, base
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    raise SystemExit("docschat serve did not answer /healthz in 120 s")
-
-
-def stop_server(process: subprocess.Popen[bytes]) -> None:
-    os.killpg(process.pid, signal.SIGTERM)
-    process.wait(timeout=60)
 
 
 async def box_round(base: str, clients: int, queries: list[str]) -> dict[str, float]:
