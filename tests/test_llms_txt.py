@@ -13,9 +13,9 @@ import httpx
 import pytest
 
 from app.config import get_settings
+from app.corpus.sources import load_sources
 from app.doors.llms_txt import describe, etag_matches
-from app.sources import load_sources
-from app.sync import sync_sources
+from app.indexing.sync import sync_sources
 from tests.helpers import commit_all, git, make_docs_repo, write_files
 
 # Words that exist only in pages (and a file) the anonymous reader may not see.

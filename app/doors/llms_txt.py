@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 import asyncpg
 
 from app.config import Settings
+from app.corpus.sources import Source
 from app.doors.page_order import order_sections, read_source_pages
 from app.search.urls import absolute_url
-from app.sources import Source
 
 # Where the index is at: changes whenever a sync writes or the index is cleared.
 _INDEX_VERSION = (

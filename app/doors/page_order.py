@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from app.sources import Source
+from app.corpus.sources import Source
 
 _HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 MAX_PAGE_BYTES = 2_000_000
