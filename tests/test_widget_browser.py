@@ -222,6 +222,21 @@ def test_at_360px_the_placeholder_fits_and_a_rate_limit_notice_is_scrolled_into_
       return {text: ctx.measureText(el.placeholder).width, room: room};
     }""")
     assert fit["text"] <= fit["room"], fit
+    # Every header control lies inside the panel: none is pushed past its right edge and clipped.
+    clipped = page.evaluate("""() => {
+      const root = document.querySelector('docs-chat').shadowRoot;
+      const panel = root.querySelector('.panel').getBoundingClientRect();
+      return [...root.querySelectorAll('header button')].filter(b => {
+        const r = b.getBoundingClientRect();
+        return r.left < panel.left || r.right > panel.right - 1;
+      }).map(b => b.textContent);
+    }""")
+    assert clipped == [], clipped
+    title = page.evaluate("""() => {
+      const h2 = document.querySelector('docs-chat').shadowRoot.querySelector('header h2');
+      return {scroll: h2.scrollWidth, client: h2.clientWidth};
+    }""")
+    assert title["scroll"] <= title["client"], title  # the title wraps between words, never cut
     page.screenshot(path=str(OUTPUT / "widget-360-open.png"))
 
     # A long conversation, then the question limit (2 an hour here): the notice must be seen.

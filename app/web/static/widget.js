@@ -38,7 +38,11 @@
     "@media (max-width:480px){.panel{right:8px;left:8px;bottom:8px;width:auto;height:calc(100vh - 16px)}}",
     ".panel[hidden],.launcher[hidden],[hidden]{display:none!important}",
     "header{display:flex;align-items:center;gap:8px;padding:10px 12px;border-bottom:1px solid var(--dc-border)}",
-    "header h2{font-size:16px;margin:0;flex:1}",
+    "header h2{font-size:16px;margin:0;flex:1;min-width:0}header button{flex:none;white-space:nowrap}",
+    // a phone's header (after the rules above, to win): the title on a row of its own, the buttons
+    // whole below it, right-aligned ("documentation" alone is wider than what they leave at 360 px)
+    "@media (max-width:480px){header{flex-wrap:wrap;gap:6px;padding:8px 10px}header h2{flex-basis:100%}",
+    "header .open-search{margin-left:auto}header button{padding:4px 10px}}",
     ".log{flex:1;overflow-y:auto;padding:12px;display:flex;flex-direction:column;gap:12px}",
     ".msg{max-width:100%;overflow-wrap:anywhere}",
     ".user{align-self:flex-end;background:var(--dc-accent);color:var(--dc-accent-fg);padding:8px 12px;",
