@@ -190,6 +190,10 @@ class Settings(BaseSettings):
     gap_retention_days: int = Field(
         90, ge=1, le=36500, description="Gaps not seen for this many days are deleted (at most a century)."
     )
+    chat_retention_days: int = Field(
+        30, ge=1, le=36500, description="Chat sessions and messages older than this many days, and cached question "
+        "embeddings as old, are deleted (hourly, by the server; expired rate-limit rows too)."
+    )
     cosine_scale: CommaList | None = Field(
         None, description="'unrelated,related': the best cosine this embedding model gives an unrelated question "
         "and a well-matched one. Unset: known per model (an unknown model gets the strict Gemini one)."

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 import asyncpg
 from litestar.datastructures import State
 
+from app.chat.retention import RetentionPruner
 from app.config import Settings
 from app.indexing.runner import SyncRunner
 from app.indexing.scheduler import SyncScheduler
@@ -17,8 +18,10 @@ from app.rate_limit import ClientRateLimiter
 class Operations:
     runner: SyncRunner
     scheduler: SyncScheduler | None
+    pruner: RetentionPruner
 
     async def stop(self) -> None:
+        await self.pruner.stop()
         if self.scheduler is not None:
             await self.scheduler.stop()
         await self.runner.stop()
@@ -26,7 +29,7 @@ class Operations:
 
 def start_operations(state: State, pool: asyncpg.Pool, settings: Settings) -> Operations:
     """Puts sync_runner, sync_scheduler and admin_limiter on the app state; starts the scheduler
-    when SYNC_INTERVAL_SECONDS is set."""
+    when SYNC_INTERVAL_SECONDS is set, and the retention pruner (app/chat/retention.py) always."""
     embedder = state.services.retriever.embedder
     runner = SyncRunner(pool, settings, embedder.provider if embedder else None)
     scheduler = None
@@ -38,4 +41,6 @@ def start_operations(state: State, pool: asyncpg.Pool, settings: Settings) -> Op
     state.admin_limiter = ClientRateLimiter(
         pool, settings.admin_failures_per_hour, settings.admin_failures_per_day, namespace="admin"
     )
-    return Operations(runner, scheduler)
+    pruner = RetentionPruner(pool, settings)
+    pruner.start()
+    return Operations(runner, scheduler, pruner)

@@ -1,0 +1,42 @@
+-- docs_prune_expired: deletes what docschat keeps only for a while, and returns how many rows of
+-- each kind it deleted (one row per kind, zero included). Run by the server every hour
+-- (app/chat/retention.py); from psql:
+--   select * from public.docs_prune_expired(30);
+--   sessions: conversations not used for retention_days (their messages and feedback cascade);
+--   messages: messages older than retention_days in a conversation still in use;
+--   limits: rate-limit windows that have expired (docs_chat_limits.expire <= now());
+--   query embeddings: cached question vectors older than retention_days (the trigger
+--   docs_query_embedding_keep_newest already keeps at most the newest 200).
+create or replace function public.docs_prune_expired(retention_days integer default 30)
+returns table (kind text, deleted bigint)
+language sql
+set search_path = ''
+as $$
+  with cutoff as (
+    select pg_catalog.now() - pg_catalog.make_interval(days => greatest(retention_days, 1)) as at
+  ),
+  sessions as (
+    delete from public.docs_chat_session s using cutoff
+    where s.updated_at < cutoff.at
+    returning s.id
+  ),
+  messages as (
+    delete from public.docs_chat_message m using cutoff
+    where m.created_at < cutoff.at and m.session_id not in (select id from sessions)
+    returning m.id
+  ),
+  limits as (
+    delete from public.docs_chat_limits l
+    where l.expire <= pg_catalog.now()
+    returning l.key
+  ),
+  embeddings as (
+    delete from public.docs_query_embedding e using cutoff
+    where e.created_at < cutoff.at
+    returning e.id
+  )
+  select 'sessions', (select count(*) from sessions)
+  union all select 'messages', (select count(*) from messages)
+  union all select 'limits', (select count(*) from limits)
+  union all select 'query_embeddings', (select count(*) from embeddings)
+$$;
