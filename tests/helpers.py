@@ -89,6 +89,23 @@ def seed_docs(database_url: str, files: dict[str, str]) -> None:
     asyncio.run(go())
 
 
+async def sync_configured_sources() -> None:
+    """Sync every source the settings configure (docschat.toml or DOCS_*), as `docschat sync` does,
+    and fail if any source failed."""
+    from app.config import get_settings
+    from app.corpus.sources import load_sources
+    from app.db.pool import create_pool
+    from app.indexing.sync import sync_sources
+
+    settings = get_settings()
+    pool = await create_pool(settings.database_url)
+    try:
+        report = await sync_sources(pool, load_sources(settings), settings, None)
+        assert not report.failed
+    finally:
+        await pool.close()
+
+
 def stop_embedded_server(home: Path, mode: str = "fast") -> None:
     """Stop the cluster in home/pg, if this process has a handle on it and it runs (a server the
     app started is left running at exit), and forget the handle."""

@@ -11,8 +11,7 @@ import pytest
 from app.chat.stream_protocol import parse_sse
 from app.config import get_settings
 from app.corpus.sources import load_sources
-from app.indexing.sync import sync_sources
-from tests.helpers import commit_all, git, make_docs_repo, write_files
+from tests.helpers import commit_all, git, make_docs_repo, sync_configured_sources, write_files
 
 DATA = Path(__file__).parent / "data" / "code"
 LINK = "https://github.com/acme/server/blob/{commit}/{path}#L{start}-L{end}"
@@ -40,18 +39,6 @@ def code_project(tmp_path: Path, monkeypatch) -> tuple[Path, str]:
     return repo, commit
 
 
-async def _sync() -> None:
-    from app.db.pool import create_pool
-
-    settings = get_settings()
-    pool = await create_pool(settings.database_url)
-    try:
-        report = await sync_sources(pool, load_sources(settings), settings, None)
-        assert not report.failed
-    finally:
-        await pool.close()
-
-
 def _chat(server, question: str) -> list[dict]:
     with httpx.Client(base_url=server.url, timeout=30) as client:
         response = client.post("/docs/chat", json={"message": question})
@@ -64,7 +51,7 @@ async def test_sync_of_a_code_source_records_its_commit_and_defaults(pool, code_
     config = load_sources(get_settings())
     code = config.source("server")
     assert (code.kind, code.weight, code.audiences, code.dir) == ("code", 0.8, ("developer",), ".")
-    await _sync()
+    await sync_configured_sources()
     async with pool.acquire() as conn:
         assert await conn.fetchval("select commit from docs_source_commit where source = 'server'") == commit
         rows = {r["id"]: r for r in await conn.fetch("select * from docs_section where source = 'server'")}
@@ -78,7 +65,7 @@ def test_a_code_question_through_the_chat_links_the_exact_lines(pool, code_proje
     import asyncio
 
     repo, commit = code_project
-    asyncio.run(_sync())
+    asyncio.run(sync_configured_sources())
     monkeypatch.setenv("CHAT_AUDIENCES", "public,developer")
     parts = _chat(start_server(), "Where is PostgresLimitsStorage incr implemented?")
     urls = [p["url"] for p in parts if p["type"] == "source-url"]
@@ -90,7 +77,7 @@ def test_a_code_question_through_the_chat_links_the_exact_lines(pool, code_proje
 def test_the_default_chat_audience_never_sees_code(pool, code_project, db_env, start_server) -> None:
     import asyncio
 
-    asyncio.run(_sync())
+    asyncio.run(sync_configured_sources())
     parts = _chat(start_server(), "Where is PostgresLimitsStorage incr implemented?")
     assert not any("limits.py" in str(p) for p in parts)
 
@@ -101,7 +88,7 @@ def test_with_gemini_the_model_reads_the_synced_commit(pool, code_project, db_en
 
     repo, commit = code_project
     monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
-    asyncio.run(_sync())
+    asyncio.run(sync_configured_sources())
     # A later commit is not synced: the model must still read what the index links to.
     write_files(repo, {"app/limits.py": "LATER = True\n"})
     commit_all(repo, "later")
@@ -131,7 +118,7 @@ def test_with_gemini_the_public_chat_gets_no_code_tools(pool, code_project, db_e
     import asyncio
 
     monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
-    asyncio.run(_sync())
+    asyncio.run(sync_configured_sources())
     _chat(start_server(), "What does the server answer?")
     calls = fake_gemini.generate_calls()
     assert calls

@@ -13,10 +13,8 @@ import httpx
 import pytest
 
 from app.config import get_settings
-from app.corpus.sources import load_sources
 from app.doors.llms_txt import describe, etag_matches
-from app.indexing.sync import sync_sources
-from tests.helpers import commit_all, git, make_docs_repo, write_files
+from tests.helpers import commit_all, git, make_docs_repo, sync_configured_sources, write_files
 
 # Words that exist only in pages (and a file) the anonymous reader may not see.
 SECRET = "zanzibarquokka"
@@ -62,16 +60,8 @@ def doors_project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 async def sync_project() -> None:
-    from app.db.pool import create_pool
-
-    get_settings.cache_clear()
-    settings = get_settings()
-    pool = await create_pool(settings.database_url)
-    try:
-        report = await sync_sources(pool, load_sources(settings), settings, None)
-        assert not report.failed
-    finally:
-        await pool.close()
+    get_settings.cache_clear()  # the fixture's environment, read afresh
+    await sync_configured_sources()
 
 
 def _get(server, path: str, **headers: str) -> httpx.Response:
