@@ -8,15 +8,21 @@ from typing import Any
 
 import yaml
 
+try:
+    from yaml import CSafeLoader as _SafeLoader
+except ImportError:  # a PyYAML built without libyaml: the same loader, slower
+    from yaml import SafeLoader as _SafeLoader
+
 from app.text import storable_text
 
 _OPEN = re.compile(r"\A(?:\ufeff)?---[ \t]*\r?\n")
 _CLOSE = re.compile(r"^---[ \t]*\r?$", re.MULTILINE)
 
 
-class _Loader(yaml.SafeLoader):
-    """PyYAML's safe loader, which keeps the last of two equal keys silently: this one also notes
-    the keys of the front matter's top-level mapping written more than once."""
+class _Loader(_SafeLoader):
+    """PyYAML's safe loader (libyaml's parser: the pure-Python one was a tenth of a compose), which
+    keeps the last of two equal keys silently: this one also notes the keys of the front matter's
+    top-level mapping written more than once."""
 
     def __init__(self, stream: str) -> None:
         super().__init__(stream)

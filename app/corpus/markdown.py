@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gc
 import html
+import logging
 import re
 from functools import cache
 from types import SimpleNamespace
@@ -24,6 +25,7 @@ from typing import NamedTuple
 
 from markdown_it import MarkdownIt
 from markdown_it.helpers import parseLinkDestination, parseLinkLabel, parseLinkTitle
+from markdown_it.rules_block import StateBlock, lheading
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
@@ -134,11 +136,32 @@ def _unopened(state: StateInline, silent: bool) -> bool:
     return True
 
 
+# markdown-it-py's block rules call LOGGER.debug on entry, each rule at each line (a tenth of a
+# page's time, for a message nobody reads): their loggers' debug is a no-op that takes any arguments.
+for _rule in ("blockquote", "code", "fence", "heading", "hr", "html_block", "lheading", "list", "paragraph",
+              "reference"):
+    logging.getLogger(f"markdown_it.rules_block.{_rule}").debug = "".format  # type: ignore[method-assign]
+
+# A line of `=` (or one or two `-`) under a paragraph makes it a heading whose underline the page
+# does not show. Only those need the setext rule, which otherwise walks every paragraph's lines
+# once more: a `---` line (three or more) is a thematic break that ends the paragraph, which the
+# writer writes the same, a paragraph and nothing.
+_UNDERLINE = re.compile(r"^[ \t]*(?:=+|-{1,2})[ \t]*$", re.MULTILINE)
+
+
+def _setext_heading(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    underlined = state.env.get("underlined")
+    if underlined is None:
+        underlined = state.env["underlined"] = _UNDERLINE.search(state.src) is not None
+    return underlined and lheading(state, start_line, end_line, silent)
+
+
 @cache
 def parser(mdx: bool) -> MarkdownIt:
     # Emphasis is not parsed: it hides nothing, and its markers stay in the text as written.
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").disable("emphasis")
     md.core.ruler.at("inline", _inline_rule)
+    md.block.ruler.at("lheading", _setext_heading)
     md.inline.terminator_re = _TERMINATORS
     md.inline.ruler.disable("newline")  # a line break is written as the text's "\n" (_broken)
     md.inline.ruler.after("text", "unopened", _unopened)

@@ -91,6 +91,8 @@ def resolve_snippets(
     page it would be pasted into: a public page cannot publish an internal page's text.
     """
     result = SnippetResult(text)
+    if "import" not in text:  # most pages: no need to find their fences
+        return result
     budget = _budget or _Budget()
     segments = split_fenced(text)
     prose = "".join(segment.text for segment in segments if not segment.is_code)
