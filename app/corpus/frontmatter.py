@@ -16,7 +16,7 @@ except ImportError:  # a PyYAML built without libyaml: the same loader, slower
 from app.text import storable_text
 
 _OPEN = re.compile(r"\A(?:\ufeff)?---[ \t]*\r?\n")
-_CLOSE = re.compile(r"^---[ \t]*\r?$", re.MULTILINE)
+_CLOSE = re.compile(r"^---[ \t]*(?:\r?\n|\r?\Z)", re.MULTILINE)  # with its line break: the body follows
 
 
 class _Loader(_SafeLoader):
@@ -49,7 +49,6 @@ class FrontMatterError(ValueError):
 class FrontMatter:
     data: dict[str, Any] = field(default_factory=dict)
     body: str = ""
-    body_line: int = 1  # 1-based line number in the file where `body` starts
     duplicates: tuple[str, ...] = ()  # top-level keys written more than once (YAML keeps the last)
 
     @property
@@ -118,7 +117,7 @@ def parse_front_matter(text: str) -> FrontMatter:
     """Split `text` into its front matter and body. Raises FrontMatterError naming the line."""
     opening = _OPEN.match(text)
     if not opening:
-        return FrontMatter({}, text.lstrip("\ufeff"), 1)
+        return FrontMatter({}, text.lstrip("\ufeff"))
     closing = _CLOSE.search(text, opening.end())
     if not closing:
         raise FrontMatterError("front matter opened with '---' is never closed", 1)
@@ -140,10 +139,4 @@ def parse_front_matter(text: str) -> FrontMatter:
         raise FrontMatterError(f"invalid YAML front matter: {problem}", line) from None
     if not isinstance(data, dict):
         raise FrontMatterError("front matter must be a mapping of keys to values", 2)
-    body_start = closing.end()
-    if text.startswith("\n", body_start):
-        body_start += 1
-    elif text.startswith("\r\n", body_start):
-        body_start += 2
-    body_line = text.count("\n", 0, body_start) + 1
-    return FrontMatter(data, text[body_start:], body_line, tuple(loader.duplicates))
+    return FrontMatter(data, text[closing.end():], tuple(loader.duplicates))
