@@ -454,11 +454,8 @@ class _Writer:
         return ""  # an HTML comment (MDX refuses the page: hidden, the safe reading)
 
     def _inline(self, node: _Node) -> str:
-        out: list[str] = []
-        links: list[str] = []
-        for token in node.token.children or []:
-            out.append(self._inline_token(token, links))
-        return "".join(out).strip()
+        links: list[str] = []  # the closing `](href)` of each link open
+        return "".join([self._inline_token(token, links) for token in node.token.children or []]).strip()
 
     def _inline_token(self, token: Token, links: list[str]) -> str:
         kind = token.type
