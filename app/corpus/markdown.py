@@ -309,7 +309,7 @@ _STRUCTURE = re.compile(r"^([ \t]*)(?=#|`{3}|~{3}|:{3})", re.MULTILINE)
 
 
 def _as_text(text: str) -> str:
-    return _STRUCTURE.sub(lambda m: m.group(1) + "\\", text)
+    return _STRUCTURE.sub(r"\1\\", text)
 
 
 class Block(NamedTuple):
@@ -384,7 +384,7 @@ class _Writer:
         return last[:1] == node.markup[:1] and set(last) == {last[:1]} and len(last) >= len(node.markup)
 
     def _blocks(self, nodes: list[_Node], depth: int, in_directive: bool) -> list[Block]:
-        return [block._replace(text=block.text.strip("\n")) for node in nodes
+        return [Block(block.text.strip("\n"), block.kind, block.level) for node in nodes
                 for block in self._block(node, depth, in_directive) if block.text.strip()]
 
     def _items(self, items: list[tuple[str, list[Block]]], loose: bool) -> list[Block]:
@@ -545,7 +545,8 @@ def shown_blocks(text: str, *, mdx: bool) -> list[Block]:
     finally:
         if collecting:
             gc.enable()
-    return [block._replace(text="\n".join(line.rstrip() for line in block.text.split("\n"))) for block in blocks]
+    return [Block("\n".join([line.rstrip() for line in block.text.split("\n")]), block.kind, block.level)
+            for block in blocks]
 
 
 def shown_markdown(text: str, *, mdx: bool) -> str:
