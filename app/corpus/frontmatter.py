@@ -8,24 +8,18 @@ from typing import Any
 
 import yaml
 
-try:
-    from yaml import CSafeLoader as _SafeLoader
-except ImportError:  # a PyYAML built without libyaml: the same loader, slower
-    from yaml import SafeLoader as _SafeLoader
-
 from app.text import storable_text
 
 _OPEN = re.compile(r"\A(?:\ufeff)?---[ \t]*\r?\n")
 _CLOSE = re.compile(r"^---[ \t]*(?:\r?\n|\r?\Z)", re.MULTILINE)  # with its line break: the body follows
 
 
-class _Loader(_SafeLoader):
-    """PyYAML's safe loader (libyaml's parser: the pure-Python one was a tenth of a compose), which
-    keeps the last of two equal keys silently: this one also notes the keys of the front matter's
-    top-level mapping written more than once."""
+class _NotingDuplicates(yaml.constructor.SafeConstructor):
+    """PyYAML's safe constructor, which keeps the last of two equal keys silently: this one also
+    notes the keys of the front matter's top-level mapping written more than once."""
 
     def __init__(self, stream: str) -> None:
-        super().__init__(stream)
+        super().__init__(stream)  # the loader's, which reads the stream
         self.duplicates: list[str] = []
         self._root_read = False
 
@@ -37,6 +31,36 @@ class _Loader(_SafeLoader):
                 if isinstance(key, yaml.ScalarNode) and key.value != "<<":
                     (self.duplicates.append if key.value in seen else seen.add)(key.value)
         return super().construct_mapping(node, deep=deep)
+
+
+class _Loader(_NotingDuplicates, yaml.SafeLoader):
+    pass
+
+
+if yaml.__with_libyaml__:
+    class _FastLoader(_NotingDuplicates, yaml.CSafeLoader):
+        pass
+
+
+def _read(loader_class: type[_Loader | _FastLoader], raw: str) -> tuple[Any, list[str]]:
+    loader = loader_class(raw)
+    try:
+        return loader.get_single_data(), loader.duplicates
+    finally:
+        loader.dispose()
+
+
+def _load(raw: str) -> tuple[Any, list[str]]:
+    """The front matter's data and its top-level keys written more than once. Read by libyaml's
+    parser first (PyYAML's own was a tenth of a compose); what libyaml refuses (a lone surrogate's
+    escape, which storable_text replaces) is read again by PyYAML's, whose reading and error
+    messages stay the ones documented."""
+    if yaml.__with_libyaml__:
+        try:
+            return _read(_FastLoader, raw)
+        except yaml.YAMLError:
+            pass
+    return _read(_Loader, raw)
 
 
 class FrontMatterError(ValueError):
@@ -123,11 +147,7 @@ def parse_front_matter(text: str) -> FrontMatter:
         raise FrontMatterError("front matter opened with '---' is never closed", 1)
     raw = text[opening.end() : closing.start()]
     try:
-        loader = _Loader(raw)
-        try:
-            data = loader.get_single_data() if raw.strip() else {}
-        finally:
-            loader.dispose()
+        data, duplicates = _load(raw) if raw.strip() else ({}, [])
     except RecursionError:
         raise FrontMatterError("front matter nested too deeply", 2) from None
     except ValueError as exc:  # an integer of more than 4,300 digits
@@ -139,4 +159,4 @@ def parse_front_matter(text: str) -> FrontMatter:
         raise FrontMatterError(f"invalid YAML front matter: {problem}", line) from None
     if not isinstance(data, dict):
         raise FrontMatterError("front matter must be a mapping of keys to values", 2)
-    return FrontMatter(data, text[closing.end():], tuple(loader.duplicates))
+    return FrontMatter(data, text[closing.end():], tuple(duplicates))
