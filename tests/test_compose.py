@@ -186,6 +186,9 @@ def test_myst_directives_and_roles_become_what_the_reader_sees() -> None:
     setext = "## One\nIntro.\n\nMore examples:\n---\nExample.\n"
     assert [c.href for c in chunk_page(Page("e.md", "E", None, True, setext), url_prefix="")] == ["/e#one"]
     assert "More examples:" in clean_mdx(setext, myst=True) and "---" not in clean_mdx(setext, myst=True)
+    # The setext rule runs only on pages with an underline it alone reads (`=`, `-`, `--`): each is hidden.
+    for underline in ("=====", "  =", "-", "--"):
+        assert clean_mdx(f"Intro.\n\nTitle\n{underline}\nText.\n", myst=True) == "Intro.\n\nTitle\n\nText.\n"
     # A heading inside a directive is a title, as MyST shows it: no section, no anchor of its own.
     nested = "## Install\nIntro.\n\n````{dropdown} More\n## Install\nFlags.\n````\n\n## Install\nTwo.\n"
     assert [c.href for c in chunk_page(Page("i.md", "I", None, True, nested), url_prefix="")] == ["/i#install", "/i#install-1"]

@@ -11,15 +11,15 @@ import yaml
 from app.text import storable_text
 
 _OPEN = re.compile(r"\A(?:\ufeff)?---[ \t]*\r?\n")
-_CLOSE = re.compile(r"^---[ \t]*\r?$", re.MULTILINE)
+_CLOSE = re.compile(r"^---[ \t]*(?:\r?\n|\r?\Z)", re.MULTILINE)  # with its line break: the body follows
 
 
-class _Loader(yaml.SafeLoader):
-    """PyYAML's safe loader, which keeps the last of two equal keys silently: this one also notes
-    the keys of the front matter's top-level mapping written more than once."""
+class _NotingDuplicates(yaml.constructor.SafeConstructor):
+    """PyYAML's safe constructor, which keeps the last of two equal keys silently: this one also
+    notes the keys of the front matter's top-level mapping written more than once."""
 
     def __init__(self, stream: str) -> None:
-        super().__init__(stream)
+        super().__init__(stream)  # the loader's, which reads the stream
         self.duplicates: list[str] = []
         self._root_read = False
 
@@ -33,6 +33,36 @@ class _Loader(yaml.SafeLoader):
         return super().construct_mapping(node, deep=deep)
 
 
+class _Loader(_NotingDuplicates, yaml.SafeLoader):
+    pass
+
+
+if yaml.__with_libyaml__:
+    class _FastLoader(_NotingDuplicates, yaml.CSafeLoader):
+        pass
+
+
+def _read(loader_class: type[_Loader | _FastLoader], raw: str) -> tuple[Any, list[str]]:
+    loader = loader_class(raw)
+    try:
+        return loader.get_single_data(), loader.duplicates
+    finally:
+        loader.dispose()
+
+
+def _load(raw: str) -> tuple[Any, list[str]]:
+    """The front matter's data and its top-level keys written more than once. Read by libyaml's
+    parser first (PyYAML's own was a tenth of a compose); what libyaml refuses (a lone surrogate's
+    escape, which storable_text replaces) is read again by PyYAML's, whose reading and error
+    messages stay the ones documented."""
+    if yaml.__with_libyaml__:
+        try:
+            return _read(_FastLoader, raw)
+        except yaml.YAMLError:
+            pass
+    return _read(_Loader, raw)
+
+
 class FrontMatterError(ValueError):
     def __init__(self, message: str, line: int) -> None:
         super().__init__(message)
@@ -43,7 +73,6 @@ class FrontMatterError(ValueError):
 class FrontMatter:
     data: dict[str, Any] = field(default_factory=dict)
     body: str = ""
-    body_line: int = 1  # 1-based line number in the file where `body` starts
     duplicates: tuple[str, ...] = ()  # top-level keys written more than once (YAML keeps the last)
 
     @property
@@ -112,17 +141,13 @@ def parse_front_matter(text: str) -> FrontMatter:
     """Split `text` into its front matter and body. Raises FrontMatterError naming the line."""
     opening = _OPEN.match(text)
     if not opening:
-        return FrontMatter({}, text.lstrip("\ufeff"), 1)
+        return FrontMatter({}, text.lstrip("\ufeff"))
     closing = _CLOSE.search(text, opening.end())
     if not closing:
         raise FrontMatterError("front matter opened with '---' is never closed", 1)
     raw = text[opening.end() : closing.start()]
     try:
-        loader = _Loader(raw)
-        try:
-            data = loader.get_single_data() if raw.strip() else {}
-        finally:
-            loader.dispose()
+        data, duplicates = _load(raw) if raw.strip() else ({}, [])
     except RecursionError:
         raise FrontMatterError("front matter nested too deeply", 2) from None
     except ValueError as exc:  # an integer of more than 4,300 digits
@@ -134,10 +159,4 @@ def parse_front_matter(text: str) -> FrontMatter:
         raise FrontMatterError(f"invalid YAML front matter: {problem}", line) from None
     if not isinstance(data, dict):
         raise FrontMatterError("front matter must be a mapping of keys to values", 2)
-    body_start = closing.end()
-    if text.startswith("\n", body_start):
-        body_start += 1
-    elif text.startswith("\r\n", body_start):
-        body_start += 2
-    body_line = text.count("\n", 0, body_start) + 1
-    return FrontMatter(data, text[body_start:], body_line, tuple(loader.duplicates))
+    return FrontMatter(data, text[closing.end():], tuple(duplicates))

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import gc
 import html
+import logging
 import re
 from functools import cache
 from types import SimpleNamespace
@@ -24,6 +25,7 @@ from typing import NamedTuple
 
 from markdown_it import MarkdownIt
 from markdown_it.helpers import parseLinkDestination, parseLinkLabel, parseLinkTitle
+from markdown_it.rules_block import StateBlock, lheading
 from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
@@ -134,11 +136,32 @@ def _unopened(state: StateInline, silent: bool) -> bool:
     return True
 
 
+# markdown-it-py's block rules call LOGGER.debug on entry, each rule at each line (a tenth of a
+# page's time, for a message nobody reads): their loggers' debug is a no-op that takes any arguments.
+for _rule in ("blockquote", "code", "fence", "heading", "hr", "html_block", "lheading", "list", "paragraph",
+              "reference"):
+    logging.getLogger(f"markdown_it.rules_block.{_rule}").debug = "".format  # type: ignore[method-assign]
+
+# A line of `=` (or one or two `-`) under a paragraph makes it a heading whose underline the page
+# does not show. Only those need the setext rule, which otherwise walks every paragraph's lines
+# once more: a `---` line (three or more) is a thematic break that ends the paragraph, which the
+# writer writes the same, a paragraph and nothing.
+_UNDERLINE = re.compile(r"^[ \t]*(?:=+|-{1,2})[ \t]*$", re.MULTILINE)
+
+
+def _setext_heading(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
+    underlined = state.env.get("underlined")
+    if underlined is None:
+        underlined = state.env["underlined"] = _UNDERLINE.search(state.src) is not None
+    return underlined and lheading(state, start_line, end_line, silent)
+
+
 @cache
 def parser(mdx: bool) -> MarkdownIt:
     # Emphasis is not parsed: it hides nothing, and its markers stay in the text as written.
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").disable("emphasis")
     md.core.ruler.at("inline", _inline_rule)
+    md.block.ruler.at("lheading", _setext_heading)
     md.inline.terminator_re = _TERMINATORS
     md.inline.ruler.disable("newline")  # a line break is written as the text's "\n" (_broken)
     md.inline.ruler.after("text", "unopened", _unopened)
@@ -286,7 +309,7 @@ _STRUCTURE = re.compile(r"^([ \t]*)(?=#|`{3}|~{3}|:{3})", re.MULTILINE)
 
 
 def _as_text(text: str) -> str:
-    return _STRUCTURE.sub(lambda m: m.group(1) + "\\", text)
+    return _STRUCTURE.sub(r"\1\\", text)
 
 
 class Block(NamedTuple):
@@ -361,7 +384,7 @@ class _Writer:
         return last[:1] == node.markup[:1] and set(last) == {last[:1]} and len(last) >= len(node.markup)
 
     def _blocks(self, nodes: list[_Node], depth: int, in_directive: bool) -> list[Block]:
-        return [block._replace(text=block.text.strip("\n")) for node in nodes
+        return [Block(block.text.strip("\n"), block.kind, block.level) for node in nodes
                 for block in self._block(node, depth, in_directive) if block.text.strip()]
 
     def _items(self, items: list[tuple[str, list[Block]]], loose: bool) -> list[Block]:
@@ -431,11 +454,8 @@ class _Writer:
         return ""  # an HTML comment (MDX refuses the page: hidden, the safe reading)
 
     def _inline(self, node: _Node) -> str:
-        out: list[str] = []
-        links: list[str] = []
-        for token in node.token.children or []:
-            out.append(self._inline_token(token, links))
-        return "".join(out).strip()
+        links: list[str] = []  # the closing `](href)` of each link open
+        return "".join([self._inline_token(token, links) for token in node.token.children or []]).strip()
 
     def _inline_token(self, token: Token, links: list[str]) -> str:
         kind = token.type
@@ -525,7 +545,8 @@ def shown_blocks(text: str, *, mdx: bool) -> list[Block]:
     finally:
         if collecting:
             gc.enable()
-    return [block._replace(text="\n".join(line.rstrip() for line in block.text.split("\n"))) for block in blocks]
+    return [Block("\n".join([line.rstrip() for line in block.text.split("\n")]), block.kind, block.level)
+            for block in blocks]
 
 
 def shown_markdown(text: str, *, mdx: bool) -> str:

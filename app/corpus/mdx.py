@@ -80,24 +80,28 @@ def tag_end(src: str, start: int, limit: int) -> int | None:
     return None
 
 
-def _mdx_inline(state: StateInline, silent: bool) -> bool:
-    src, start = state.src, state.pos
-    char = src[start]
-    if char == "{" and not _HEADING_ID.match(src, start):
-        end = _expression_end(src, start, state.env)
-        kind = "mdx_expression"
-    elif src.startswith("<!--", start):
-        close = src.find("-->", start + 4, state.posMax)
-        end, kind = (state.posMax if close < 0 else close + 3), "mdx_comment"
+def _construct(src: str, start: int, limit: int, env: MutableMapping[str, Any], *, inline: bool) -> tuple[str, int] | None:
+    """The MDX construct opening at `src[start]` and ending before `limit`, (kind, end), or None:
+    an HTML comment (to its end, or `limit` when never closed), an expression or a JSX tag."""
+    if src.startswith("<!--", start):
+        close = src.find("-->", start + 4, limit)
+        return "mdx_comment", limit if close < 0 else close + 3
+    if src[start] == "{" and not (inline and _HEADING_ID.match(src, start)):
+        end, kind = _expression_end(src, start, env), "mdx_expression"
     elif _TAG_START.match(src, start):
-        end, kind = tag_end(src, start, state.posMax), "mdx_jsx"
+        end, kind = tag_end(src, start, limit), "mdx_jsx"
     else:
-        return False
-    if end is None or end > state.posMax:
+        return None
+    return None if end is None or end > limit else (kind, end)
+
+
+def _mdx_inline(state: StateInline, silent: bool) -> bool:
+    found = _construct(state.src, state.pos, state.posMax, state.env, inline=True)
+    if found is None:
         return False
     if not silent:
-        state.push(kind, "", 0).content = src[start:end]
-    state.pos = end
+        state.push(found[0], "", 0).content = state.src[state.pos:found[1]]
+    state.pos = found[1]
     return True
 
 
@@ -136,20 +140,11 @@ def _mdx_flow(state: StateBlock, start_line: int, end_line: int, silent: bool) -
     position = state.bMarks[start_line] + state.tShift[start_line]
     limit = state.eMarks[end_line - 1] if end_line > start_line else len(src)
     pieces: list[tuple[str, str]] = []
-    end: int | None
     while True:
-        if src.startswith("<!--", position):
-            close = src.find("-->", position + 4, limit)
-            end, kind = (limit if close < 0 else close + 3), "mdx_comment"
-        elif src.startswith("{", position):
-            end, kind = _expression_end(src, position, state.env), "mdx_expression"
-            end = None if end is None or end > limit else end
-        elif _TAG_START.match(src, position):
-            end, kind = tag_end(src, position, limit), "mdx_jsx"
-        else:
+        found = _construct(src, position, limit, state.env, inline=False) if position < limit else None
+        if found is None:
             return False
-        if end is None:
-            return False
+        kind, end = found
         pieces.append((kind, src[position:end]))
         while end < limit and src[end] in " \t":
             end += 1

@@ -17,6 +17,7 @@ MAX_IMPORT_CHARS = 1000
 _DEFAULT_IMPORT = re.compile(
     r"""[ \t]*import[ \t]+([A-Za-z_$][\w$]*)[ \t]+from[ \t]+["']([^"']+)["'][ \t]*;?[ \t]*$"""
 )
+_IMPORT_START = re.compile(r"^[ \t]*import[ \t]+[A-Za-z_$][\w$]*[ \t]+from[ \t]", re.MULTILINE)
 _ATTR = re.compile(r"""([A-Za-z_][\w-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*["'`]([^"'`]*)["'`]\s*\})""")
 
 
@@ -91,6 +92,8 @@ def resolve_snippets(
     page it would be pasted into: a public page cannot publish an internal page's text.
     """
     result = SnippetResult(text)
+    if _IMPORT_START.search(text) is None:  # most pages (Python's imports too): no fences to find
+        return result
     budget = _budget or _Budget()
     segments = split_fenced(text)
     prose = "".join(segment.text for segment in segments if not segment.is_code)
