@@ -6,10 +6,15 @@ public-only. Prints p50/p95 (ms, client side) of each leg and of the fused retri
 question embedding excluded (vectors are precomputed).
 
 --search-box: the search box as a reader's browser uses it. `docschat serve --workers N` runs in a
-process of its own and this process is only the client: --clients concurrent clients (asyncio +
-httpx) send what a typist's debounced box sends, GET /docs/search?q=<prefix>&mode=keyword for
-each word typed in part and in full ("con", "configure", "configure nav", ...). p50/p95 are client
-side, over --rounds rounds (each figure: median of the rounds, with min and max). The corpus is
+process of its own and this process is only the client: --clients concurrent clients send what a
+typist's debounced box sends, GET /docs/search?q=<prefix>&mode=keyword for each word typed in part
+and in full ("con", "configure", "configure nav", ...), each distinct prefix once, back to back.
+--client lean (raw asyncio HTTP/1.1 keep-alive, prepared requests, no JSON parsing: ~0.15 ms of
+CPU a request) or httpx (the original client, ~1.5 ms a request on the same two cores), or both.
+p50/p95 are client side, over --rounds rounds (each figure: median of the rounds, with min and
+max); also printed: one client alone, the SQL alone serially, the floor (one-letter queries, no
+database) and the CPU milliseconds per request of this client, the server's processes and
+Postgres' (from /proc: where a request's time goes whatever else the machine runs). The corpus is
 the synthetic one at each of --sizes, or with --mintlify ../shared/corpora/mintlify-docs synced
 keyword-only (every page public).
 
@@ -30,6 +35,7 @@ import statistics
 import subprocess
 import sys
 import time
+import urllib.parse
 
 import asyncpg
 import httpx
@@ -224,6 +230,92 @@ async def box_round(base: str, clients: int, queries: list[str]) -> dict[str, fl
             "empty": empty}
 
 
+async def raw_round(base: str, clients: int, queries: list[str]) -> dict[str, float]:
+    """As box_round, with a lean client: each of `clients` keeps one HTTP/1.1 keep-alive connection
+    and writes prepared requests on a raw asyncio stream (no httpx, no JSON parsing), so that the
+    load generator takes little of the CPU it shares with the server and Postgres."""
+    host, port = base.removeprefix("http://").rsplit(":", 1)
+    samples: list[float] = []
+    empty = 0
+
+    def request(query: str) -> bytes:
+        path = "/docs/search?" + urllib.parse.urlencode({"q": query, "limit": 8})
+        return f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUser-Agent: bench\r\n\r\n".encode()
+
+    async def client_loop(mine: list[bytes]) -> None:
+        nonlocal empty
+        reader, writer = await asyncio.open_connection(host, int(port))
+        try:
+            for raw in mine:
+                started = time.perf_counter()
+                writer.write(raw)
+                head = await reader.readuntil(b"\r\n\r\n")
+                length = int(re.search(rb"(?i)\r\ncontent-length: *(\d+)", head).group(1))  # type: ignore[union-attr]
+                body = await reader.readexactly(length)
+                samples.append((time.perf_counter() - started) * 1000)
+                if not head.startswith(b"HTTP/1.1 200"):
+                    raise SystemExit(f"GET /docs/search: {head.splitlines()[0]!r}")
+                empty += b'"results":[]' in body
+        finally:
+            writer.close()
+
+    prepared = [request(q) for q in queries]
+    started = time.perf_counter()
+    await asyncio.gather(*(client_loop(prepared[c::clients]) for c in range(clients)))
+    elapsed = time.perf_counter() - started
+    return {**percentiles(samples), "rps": round(len(samples) / elapsed, 1), "requests": len(samples),
+            "empty": empty}
+
+
+def process_cpu_seconds(pids: list[int]) -> float:
+    """User + system CPU of these processes so far (Linux /proc), 0 for those gone."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat") as stat:
+                fields = stat.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += int(fields[11]) + int(fields[12])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def descendants(root: int) -> list[int]:
+    """root and every process below it (the server's workers, the postmaster's backends)."""
+    children: dict[int, list[int]] = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as stat:
+                    parent = int(stat.read().rsplit(")", 1)[1].split()[1])
+            except OSError:
+                continue
+            children.setdefault(parent, []).append(int(entry))
+    found, todo = [], [root]
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(children.get(pid, []))
+    return found
+
+
+def measured_round(base: str, clients: int, queries: list[str], lean: bool, server: int, postmaster: int | None
+                   ) -> dict[str, float]:
+    """One round, with the CPU milliseconds per request that the client (this process), the server's
+    processes and Postgres' spent: where a request's time goes, whatever else the machine runs."""
+    roots = {"server": server, "postgres": postmaster}
+    before = {k: {pid: process_cpu_seconds([pid]) for pid in descendants(root)} if root else {}
+              for k, root in roots.items()}
+    client_before = time.process_time()
+    figures = asyncio.run((raw_round if lean else box_round)(base, clients, queries))
+    cpu = {}
+    for k, root in roots.items():  # a process started during the round (a new connection) counts whole
+        spent = sum(process_cpu_seconds([pid]) - before[k].get(pid, 0) for pid in (descendants(root) if root else []))
+        cpu[f"cpu_ms_per_request_{k}"] = spent * 1000 / figures["requests"]
+    cpu["cpu_ms_per_request_client"] = (time.process_time() - client_before) * 1000 / figures["requests"]
+    return {**figures, **{k: round(v, 2) for k, v in cpu.items()}}
+
+
 def spread(rounds: list[dict[str, float]], key: str) -> dict[str, float]:
     values = [r[key] for r in rounds]
     return {"median": round(statistics.median(values), 2), "min": round(min(values), 2), "max": round(max(values), 2)}
@@ -246,27 +338,50 @@ async def box_sql_serial(url: str, queries: list[str]) -> dict[str, float]:
     return percentiles(samples)
 
 
+def postmaster_pid(url: str) -> int | None:
+    """The embedded Postgres' postmaster (its folder is the socket directory of the URL)."""
+    folder = urllib.parse.parse_qs(urllib.parse.urlsplit(url).query).get("host", [""])[0]
+    try:
+        with open(os.path.join(folder, "postmaster.pid")) as pid_file:
+            return int(pid_file.readline())
+    except (OSError, ValueError):
+        return None
+
+
 def bench_box(env: dict[str, str], label: dict[str, object], questions: list[str], args: argparse.Namespace) -> None:
-    queries = [q for question in questions for q in typed(question)]
+    # Each typed prefix once: distinct queries, so no cache of any kind answers a repeat.
+    queries = list(dict.fromkeys(q for question in questions for q in typed(question)))
     serial = [asyncio.run(box_sql_serial(env["DATABASE_URL"], queries)) for _ in range(args.rounds)]
+    postmaster = postmaster_pid(env["DATABASE_URL"])
+    clients = ["lean", "httpx"] if args.client == "both" else [args.client]
     for workers in [int(w) for w in args.workers.split(",")]:
         process, base = start_server(env, workers)
         try:
             asyncio.run(box_round(base, args.clients, queries[: 8 * args.clients]))  # warm-up: pools, plans
-            rounds = [asyncio.run(box_round(base, args.clients, queries)) for _ in range(args.rounds)]
-            # The floor on this machine: the same requests answered without the database (one
-            # letter), i.e. HTTP, the framework and the client alone.
-            floor = [asyncio.run(box_round(base, args.clients, ["e"] * len(queries))) for _ in range(args.rounds)]
+            for client in clients:
+                lean = client == "lean"
+                rounds = [measured_round(base, args.clients, queries, lean, process.pid, postmaster)
+                          for _ in range(args.rounds)]
+                # The floor on this machine: the same requests answered without the database (one
+                # letter), i.e. HTTP, the framework and the client alone.
+                floor = [measured_round(base, args.clients, ["e"] * len(queries), lean, process.pid, postmaster)
+                         for _ in range(args.rounds)]
+                # One client at a time: the latency with no queue, less sensitive to the machine's load.
+                single = [measured_round(base, 1, queries, lean, process.pid, postmaster) for _ in range(args.rounds)]
+                print(json.dumps({
+                    **label, "workers": workers, "client": client, "clients": args.clients, "rounds": args.rounds,
+                    "requests_per_round": rounds[0]["requests"], "empty_per_round": rounds[0]["empty"],
+                    "p50_ms": spread(rounds, "p50"), "p95_ms": spread(rounds, "p95"),
+                    "requests_per_second": spread(rounds, "rps"),
+                    "p95_each_round": [r["p95"] for r in rounds],
+                    "cpu_ms_per_request": {k.removeprefix("cpu_ms_per_request_"): spread(rounds, k)["median"]
+                                           for k in rounds[0] if k.startswith("cpu_ms")},
+                    "single_client_p50_ms": spread(single, "p50"), "single_client_p95_ms": spread(single, "p95"),
+                    "sql_alone_serial_p50_ms": spread(serial, "p50"), "sql_alone_serial_p95_ms": spread(serial, "p95"),
+                    "floor_no_db_p50_ms": spread(floor, "p50"), "floor_no_db_p95_ms": spread(floor, "p95"),
+                    "load_average": os.getloadavg()}), flush=True)
         finally:
             stop_server(process)
-        print(json.dumps({**label, "workers": workers, "clients": args.clients, "rounds": args.rounds,
-                          "requests_per_round": rounds[0]["requests"], "empty_per_round": rounds[0]["empty"],
-                          "p50_ms": spread(rounds, "p50"), "p95_ms": spread(rounds, "p95"),
-                          "requests_per_second": spread(rounds, "rps"),
-                          "p95_each_round": [r["p95"] for r in rounds],
-                          "sql_alone_serial_p50_ms": spread(serial, "p50"), "sql_alone_serial_p95_ms": spread(serial, "p95"),
-                          "floor_no_db_p50_ms": spread(floor, "p50"), "floor_no_db_p95_ms": spread(floor, "p95"),
-                          "load_average": os.getloadavg()}), flush=True)
 
 
 def server_env(url: str, home: str) -> dict[str, str]:
@@ -323,6 +438,8 @@ def main() -> None:
     parser.add_argument("--mintlify", action="store_true", help="--search-box on mintlify-docs, not synthetic")
     parser.add_argument("--clients", type=int, default=8)
     parser.add_argument("--workers", default="2")
+    parser.add_argument("--client", choices=["lean", "httpx", "both"], default="both",
+                        help="--search-box's load generator: raw asyncio HTTP/1.1 (lean) or httpx, or both")
     args = parser.parse_args()
     with throwaway_database("docschat-bench-search-") as (url, home):
         if args.search_box:

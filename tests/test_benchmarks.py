@@ -42,3 +42,21 @@ def test_a_benchmark_leaves_no_postgres_and_no_folder_behind(tmp_path: Path) -> 
     finally:
         for process in _processes_under(tmp_path):  # what a failed cleanup left: this test started it
             process.kill()
+
+
+def test_search_box_bench_lean_client_reads_what_httpx_reads(tmp_path: Path) -> None:
+    """--search-box with both load generators: the lean raw-HTTP client must get the same answers
+    as httpx (as many empty results, every request a 200) and spend less CPU per request."""
+    env = {**os.environ, "TMPDIR": str(tmp_path), "PYTHONPATH": str(REPO_ROOT)}
+    result = subprocess.run(
+        [sys.executable, "scripts/bench_search.py", "--search-box", "--sizes", "300", "--questions", "6",
+         "--rounds", "1", "--clients", "3", "--client", "both"],
+        cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=600,
+    )
+    assert result.returncode == 0, result.stderr
+    lines = {line["client"]: line for line in map(json.loads, result.stdout.splitlines())}
+    lean, httpx_line = lines["lean"], lines["httpx"]
+    assert lean["requests_per_round"] == httpx_line["requests_per_round"] > 0
+    assert lean["empty_per_round"] == httpx_line["empty_per_round"] < lean["requests_per_round"]
+    assert set(lean["cpu_ms_per_request"]) == {"client", "server", "postgres"}
+    assert lean["cpu_ms_per_request"]["server"] > 0 and lean["single_client_p95_ms"]["median"] > 0

@@ -215,3 +215,45 @@ async def test_lexemes_with_punctuation_or_backslashes_are_never_a_broken_query(
         for length in range(2, len(row["lexeme"]) + 1):
             await _search(pool, row["lexeme"][:length], ["public"])  # no error
     assert _titles(await _search(pool, "exampleod", ["public"])) == ["Odd names"]
+
+
+def _filler(numbers: range) -> str:  # ~3,400 characters for 60 numbers
+    return " ".join(f"Filler sentence number {n} says nothing in particular." for n in numbers)
+
+
+@pytest.fixture
+def long_section(offline, database_url):
+    seed_docs(database_url, {
+        "long.mdx": "---\ntitle: Long page\naudience: public\n---\n"
+        f"## Everything\n{_filler(range(60))} The zanzibarite setting turns the feature on. {_filler(range(100, 160))}\n",
+        "short.mdx": "---\ntitle: Short page\naudience: public\n---\nA note on the quokkaroo, a typo-prone word.\n",
+    })
+
+
+async def test_snippet_is_a_short_window_around_a_match_deep_in_a_section(long_section, pool) -> None:
+    """ts_headline reads only snippet_chars (320) around the first match, so a match 3,400
+    characters into a section is still shown and marked, in a snippet of about two dozen words."""
+    content = await pool.fetchval("select content from docs_section where content like '%zanzibarite setting%'")
+    assert content.index("zanzibarite") > 1000, "the match should lie past the first snippet_chars of its section"
+    result = await _search(pool, "zanzibarite setting", ["public"])
+    section = result["results"][0]["sections"][0]
+    assert result["results"][0]["title"] == "Long page"
+    marked = [section["snippet"][a:b].lower() for a, b in section["highlights"]]
+    assert "zanzibarite" in marked and "setting" in marked, section
+    assert len(section["snippet"].split()) <= 30 and "number 3 " not in section["snippet"], section["snippet"]
+
+
+async def test_one_plan_serves_prefixes_typos_and_whole_words_in_one_session(long_section, pool) -> None:
+    """docs_search_box is planned once per session (plan_cache_mode = force_generic_plan): calls
+    that take each of its paths in turn, on one connection, each give their own right answer."""
+    config = await pool.fetchval(
+        "select proconfig from pg_catalog.pg_proc where oid = 'public.docs_search_box'::regproc")
+    assert "plan_cache_mode=force_generic_plan" in config
+    async with pool.acquire() as conn:
+        for _ in range(3):  # past the five calls after which a plan cache may switch to a generic plan
+            for query, prefix, title in [("zanz", True, "Long page"), ("zanzibarite sett", True, "Long page"),
+                                         ("quokaroo", False, "Short page"),  # a typo, as a whole word
+                                         ("quokk", True, "Short page"), ("zanzibarite ", False, "Long page"),
+                                         ("nothingsuch", True, None)]:
+                rows = await conn.fetch("select * from public.docs_search_box($1, '{public}', 8, 3, $2)", query, prefix)
+                assert (rows[0]["title"] if rows else None) == title, (query, [r["title"] for r in rows])

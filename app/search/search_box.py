@@ -10,6 +10,7 @@ text of a page is ever markup.
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -36,6 +37,7 @@ SECTIONS_PER_PAGE = 3
 # What docs_search_box puts around a matched word; removed from the page text before, so a page
 # cannot forge a match.
 MARK_START, MARK_END = "\ue000", "\ue001"
+_MARKS = re.compile(f"([{MARK_START}{MARK_END}])")
 
 SEARCH_SQL = "select * from public.docs_search_box($1, $2, $3, $4, $5, $6, $7)"
 
@@ -84,16 +86,16 @@ def highlighted(marked: str, heading: str = "") -> tuple[str, list[list[int]]]:
     spans: list[list[int]] = []
     position = 0
     start: int | None = None
-    for ch in marked:
-        if ch == MARK_START:
+    for piece in _MARKS.split(marked):  # runs of text between the markers, and each marker
+        if piece == MARK_START:
             start = position
-        elif ch == MARK_END:
+        elif piece == MARK_END:
             if start is not None and position > start:
                 spans.append([start, position])
             start = None
-        else:
-            text.append(ch)
-            position += 1
+        elif piece:
+            text.append(piece)
+            position += len(piece)
     plain = "".join(text)
     if heading and plain.startswith(heading) and len(plain) > len(heading):
         cut = len(plain) - len(plain[len(heading):].lstrip())
