@@ -7,7 +7,7 @@
   vanished.
 - Embedding runs outside any transaction and lock: it is the slow part. Vectors travel as float32
   arrays (numpy), never as lists of Python floats.
-- Each batch's plan is written (COPY) into this sync's generation of docs_section_stage, an
+- Each batch's plan is written (one pipelined insert) into this sync's generation of docs_section_stage, an
   unlogged scratch table that no reader reads; what Python holds is one batch.
 - When every source is staged, the switch: one short transaction takes the advisory lock
   (pg_advisory_xact_lock), checks that docs_index_version is the one read before the first batch
@@ -242,6 +242,10 @@ on conflict (source) do update set commit = excluded.commit, synced_at = now()
 
 _STAGE_COLUMNS = ("gen", "id", "kind", "source", "page", "title", "heading", "breadcrumb", "href", "content",
                   "audiences", "content_hash", "embedding", "embedding_model")
+_STAGE_INSERT = (
+    "insert into public.docs_section_stage (" + ", ".join(_STAGE_COLUMNS) + ") values ("
+    + ", ".join(f"${i}" for i in range(1, len(_STAGE_COLUMNS) + 1)) + ")"
+)
 _NEW_GENERATION = """
 with stale as (
   delete from public.docs_sync_generation
@@ -373,10 +377,10 @@ def _stage_records(
 
 
 async def _stage(conn: asyncpg.Connection, gen: uuid.UUID, records: list[tuple[object, ...]]) -> None:
-    """One batch into the generation (COPY, binary: the vectors go as float32)."""
+    """One batch into the generation (binary protocol: the vectors go as float32). Not COPY: Postgres
+    refuses COPY FROM into a table with row-level security for a role that is not its owner."""
     if records:
-        await conn.copy_records_to_table("docs_section_stage", schema_name="public", columns=_STAGE_COLUMNS,
-                                         records=records)
+        await conn.executemany(_STAGE_INSERT, records)
     await conn.execute(_TOUCH_GENERATION, gen)
 
 
