@@ -541,10 +541,12 @@ async def _stage_source(
     seen_pages: set[str] = set()
     undeclared = 0
     parts = stream.parts()
+    # The next part is composed (in its thread) while this one is planned, embedded and staged.
+    pending = asyncio.ensure_future(_next_part(parts))
     try:
         while True:
             try:
-                part = await _next_part(parts)
+                part = await pending
             except Exception as exc:  # noqa: BLE001 - one source's failure must not stop the others
                 _source_failed(stream.name, exc, source_report, report)
                 async with pool.acquire() as conn:
@@ -554,6 +556,7 @@ async def _stage_source(
                 return False
             if part is None:
                 break
+            pending = asyncio.ensure_future(_next_part(parts))
             source_report.commit = source_report.commit or part.commit
             source_report.pages += len(part.pages)
             source_report.skipped_pages.extend(part.skipped_pages)
@@ -595,6 +598,11 @@ async def _stage_source(
             async with pool.acquire() as conn:
                 await _stage(conn, gen, records)
     finally:
+        if not pending.done():
+            pending.cancel()  # its thread runs on: the generator is closed if it has finished
+            await asyncio.wait([pending])
+        elif not pending.cancelled():
+            pending.exception()  # retrieved: a part after a failure is not of interest
         _close_parts(parts)
     async with pool.acquire() as conn:
         vanished = int(await conn.fetchval(_STAGE_VANISHED_PAGES, gen, stream.name, sorted(seen_pages)))
