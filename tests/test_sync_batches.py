@@ -247,3 +247,22 @@ async def test_a_sync_killed_at_any_point_leaves_each_source_whole(
             break
     assert outcomes[0] == old and outcomes[-1] == new, outcomes  # killed before its switch at least once
     assert await _stats(pool) == await _rebuilt(pool)
+
+
+async def test_statistics_emptied_by_hand_are_rebuilt_by_the_next_sync_that_writes(
+    pool, keyword_only, small_batches, tmp_path: Path, owner_database_url: str,
+) -> None:
+    """With no statistics but rows (a revision emptied them), updating only the touched rows would
+    leave every other row uncounted: the switch is followed by the one full rebuild."""
+    repo = make_docs_repo(tmp_path / "r", {f"p{i}.md": _page(f"P{i}", "public", "eta") for i in range(4)})
+    await _sync(pool, _source(repo))
+    owner = await asyncpg.connect(owner_database_url)
+    try:
+        await owner.execute("delete from docs_lexeme_stats; delete from docs_search_stats")
+    finally:
+        await owner.close()
+    write_files(repo / "docs", {"p0.md": _page("P0", "public", "eta edited")})
+    commit_all(repo, "edit")
+    await _sync(pool, _source(repo))
+    assert await _stats(pool) == await _rebuilt(pool)
+    assert await pool.fetchval("select section_count from docs_search_stats") == 16

@@ -399,10 +399,12 @@ async def _switch(
 ) -> int:
     """Apply the generation (the caller holds the lock in its transaction and has checked the
     plan is current); the number of staged rows."""
+    # Rows without statistics (a revision emptied them): the switch cannot update what is not
+    # there, so the one full rebuild follows it.
+    rebuild = await conn.fetchval(
+        "select not exists (select 1 from public.docs_search_stats) and exists (select 1 from public.docs_section)")
     staged = int(await conn.fetchval("select public.docs_sync_switch($1)", gen))
-    if not staged and not await conn.fetchval("select exists (select 1 from public.docs_search_stats)") \
-            and await conn.fetchval("select exists (select 1 from public.docs_section)"):
-        # Rows without statistics (a revision recomputed search_vector): the one full rebuild.
+    if rebuild:
         await conn.fetchval("select public.refresh_docs_search_stats()")
     if commits:
         await conn.executemany(_RECORD_COMMIT, sorted(commits.items()))
@@ -681,14 +683,11 @@ async def _sync_step(
 
 def _source_report(report: SyncReport, name: str) -> SourceReport:
     """The report's entry for `name`, made fresh (or added) for this attempt."""
+    fresh = SourceReport(name)
     for index, existing in enumerate(report.sources):
         if existing.name == name:
-            if existing.error:
-                return existing
-            fresh = SourceReport(name)
             report.sources[index] = fresh
             return fresh
-    fresh = SourceReport(name)
     report.sources.append(fresh)
     return fresh
 
