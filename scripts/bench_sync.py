@@ -161,8 +161,10 @@ def synthetic(chunks: int, provider: str, tree: Path) -> dict[str, object]:
                     [sys.executable, "-c", _CHILD, str(repo), url, str(home), provider],
                     env=env, cwd=tree, capture_output=True, text=True, check=False)
                 if done.returncode != 0:
-                    raise SystemExit(f"sync failed:\n{done.stderr[-4000:]}")
+                    raise SystemExit(f"sync {len(runs) + 1} failed ({done.returncode}):\n{done.stdout[-2000:]}\n"
+                                     f"{done.stderr[-4000:]}")
                 runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+                print(json.dumps(runs[-1]), file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(repo, ignore_errors=True)
     first, again = runs
