@@ -1,18 +1,32 @@
-"""Sync benchmark over ../shared/corpora/mintlify-docs with the local model, on a fresh embedded DB.
+"""Sync benchmark on a fresh embedded DB: a shared corpus with the local model, or a synthetic one.
+
+    python scripts/bench_sync.py --corpus mintlify-docs --provider local
+    nice python scripts/bench_sync.py --synthetic 300000 --provider none     # issue 34's 300k corpus
 
 Prints: full sync time and chunks/s (embedding included, empty cache), and the no-change re-sync
-time and its share of the full sync.
+time and its share of the full sync. With --synthetic N the corpus is N chunks (pages of ten
+sections of about 60 words from a Zipf-distributed vocabulary, 100 pages a folder) committed into a
+throwaway git repo; each sync then runs in its own child process, so that the peak RSS reported
+(`ru_maxrss` of that process, and of the git processes it waited for) is the sync's alone.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import bisect
+import itertools
 import json
+import os
+import random
 import shutil
+import subprocess
+import sys
+import tempfile
+import time
 from pathlib import Path
 
-from _corpus import corpus_repo, throwaway_database
+from _corpus import ROOT, corpus_repo, throwaway_database
 
 from app.config import Settings
 from app.corpus.compose import DocsSource
@@ -21,6 +35,51 @@ from app.db.pool import create_pool
 from app.embeddings.cache import EmbeddingCache
 from app.embeddings.providers import get_embedding_provider
 from app.indexing.sync import sync_corpus
+
+SECTIONS_PER_PAGE = 10  # an overview and nine `##` sections
+PAGES_PER_FOLDER = 100
+WORDS_PER_SECTION = 60
+_GIT_ENV = {"GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "b@x.invalid", "GIT_COMMITTER_NAME": "bench",
+            "GIT_COMMITTER_EMAIL": "b@x.invalid", "PATH": "/usr/bin:/bin:/usr/local/bin"}
+
+
+def _vocabulary(rng: random.Random, size: int) -> tuple[list[str], list[float]]:
+    syllables = ["ka", "lo", "mi", "ne", "su", "ta", "ri", "po", "de", "vu", "za", "ge", "fo", "xi", "bre", "tor",
+                 "lan", "sek", "dim", "pra"]
+    words: set[str] = set()
+    while len(words) < size:
+        words.add("".join(rng.choice(syllables) for _ in range(rng.randint(2, 4))))
+    ordered = sorted(words)
+    rng.shuffle(ordered)
+    cumulative = list(itertools.accumulate(1.0 / (rank + 1) for rank in range(size)))  # Zipf, s = 1
+    return ordered, cumulative
+
+
+def synthetic_repo(chunks: int, seed: int = 34) -> Path:
+    """A throwaway git repo (branch main) whose docs/ holds `chunks` chunks of synthetic pages."""
+    rng = random.Random(seed)
+    words, cumulative = _vocabulary(rng, 30_000)
+    total = cumulative[-1]
+
+    def sentence(n: int) -> str:
+        picked = [words[bisect.bisect(cumulative, rng.random() * total)] for _ in range(n)]
+        return " ".join(picked).capitalize() + "."
+
+    def paragraph() -> str:
+        return " ".join(sentence(12) for _ in range(WORDS_PER_SECTION // 12))
+
+    repo = Path(tempfile.mkdtemp(prefix="docschat-bench-synthetic-"))
+    pages = -(-chunks // SECTIONS_PER_PAGE)
+    for number in range(pages):
+        folder = repo / "docs" / f"area-{number // PAGES_PER_FOLDER:04d}"
+        folder.mkdir(parents=True, exist_ok=True)
+        sections = "\n\n".join(f"## {sentence(3)[:-1]} {i}\n\n{paragraph()}" for i in range(1, SECTIONS_PER_PAGE))
+        (folder / f"page-{number:06d}.md").write_text(
+            f"---\ntitle: {sentence(4)[:-1]} {number}\naudience: {'public' if number % 3 else 'internal'}\n---\n"
+            f"{paragraph()}\n\n{sections}\n", encoding="utf-8")
+    for args in (["init", "-q", "-b", "main"], ["add", "-A"], ["commit", "-q", "-m", "corpus"]):
+        subprocess.run(["git", "-C", str(repo), *args], check=True, env=_GIT_ENV, capture_output=True)
+    return repo
 
 
 async def run(repo: Path, url: str, home: Path, provider_name: str) -> dict[str, object]:
@@ -52,11 +111,78 @@ async def run(repo: Path, url: str, home: Path, provider_name: str) -> dict[str,
     }
 
 
+# One sync in a child process, the tree to measure first on its path: its time, counts, peak RSS.
+_CHILD = """
+import asyncio, json, resource, sys, time
+from pathlib import Path
+from app.config import Settings
+from app.corpus.compose import DocsSource
+from app.db.pool import create_pool
+from app.embeddings.cache import EmbeddingCache
+from app.embeddings.providers import get_embedding_provider
+from app.indexing.sync import sync_corpus
+from app.logging import configure_logging
+configure_logging("warning")
+repo, url, home, provider_name = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3]), sys.argv[4]
+
+async def one_sync():
+    settings = Settings(embedding_provider=provider_name, docschat_home=home)
+    provider = get_embedding_provider(settings)
+    pool = await create_pool(url)
+    cache = EmbeddingCache(home / "embed-cache.sqlite3")
+    started = time.perf_counter()
+    try:
+        report = await sync_corpus(pool, DocsSource(repo, "main", "docs"), settings, provider, cache=cache)
+    finally:
+        cache.close()
+        await pool.close()
+    return {
+        "seconds": round(time.perf_counter() - started, 2), "pages": report.pages, "chunks": report.chunks,
+        "new": report.new, "unchanged": report.unchanged, "embedded": report.embedded,
+        "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
+        "peak_rss_children_mb": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1),
+    }
+
+print(json.dumps(asyncio.run(one_sync())))
+"""
+
+
+def synthetic(chunks: int, provider: str, tree: Path) -> dict[str, object]:
+    started = time.perf_counter()
+    repo = synthetic_repo(chunks)
+    built = round(time.perf_counter() - started, 1)
+    try:
+        with throwaway_database("docschat-bench-sync-") as (url, home):
+            asyncio.run(ensure_schema(url))
+            env = {**os.environ, "PYTHONPATH": str(tree)}
+            runs = []
+            for _ in range(2):
+                done = subprocess.run(
+                    [sys.executable, "-c", _CHILD, str(repo), url, str(home), provider],
+                    env=env, cwd=tree, capture_output=True, text=True, check=False)
+                if done.returncode != 0:
+                    raise SystemExit(f"sync {len(runs) + 1} failed ({done.returncode}):\n{done.stdout[-2000:]}\n"
+                                     f"{done.stderr[-4000:]}")
+                runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
+                print(json.dumps(runs[-1]), file=sys.stderr, flush=True)
+    finally:
+        shutil.rmtree(repo, ignore_errors=True)
+    first, again = runs
+    return {"tree": str(tree), "provider": provider, "corpus_seconds": built, "first": first, "noop": again,
+            "noop_share_of_first": round(again["seconds"] / first["seconds"], 4)}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--corpus", default="mintlify-docs")
     parser.add_argument("--provider", default="local", choices=["local", "none"])
+    parser.add_argument("--synthetic", type=int, metavar="CHUNKS", help="a synthetic corpus of this many chunks")
+    parser.add_argument("--tree", type=Path, default=ROOT,
+                        help="the checkout whose app/ the syncs run (another branch, to compare)")
     args = parser.parse_args()
+    if args.synthetic:
+        print(json.dumps(synthetic(args.synthetic, args.provider, args.tree.resolve())))
+        return
     repo = corpus_repo(args.corpus)
     try:
         with throwaway_database("docschat-bench-sync-") as (url, home):

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -16,7 +17,7 @@ from app.corpus.chunker import (
 )
 from app.corpus.code_source import read_code_source
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
-from app.corpus.git_source import read_docs_tree, resolve_commit
+from app.corpus.git_source import GitSourceError, GitTree, read_docs_tree, resolve_commit
 from app.corpus.markdown import Block, shown_blocks
 from app.corpus.snippets import is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
@@ -75,6 +76,15 @@ class ComposeResult:
         return cls([p for r in results for p in r.pages], [c for r in results for c in r.chunks],
                    sum(r.snippets_resolved for r in results))
 
+    def extend(self, other: ComposeResult) -> None:
+        """Append another part of the same source (iter_compose_files)."""
+        self.pages.extend(other.pages)
+        self.chunks.extend(other.chunks)
+        self.snippets_resolved += other.snippets_resolved
+        self.warnings.extend(other.warnings)
+        self.skipped_pages.extend(other.skipped_pages)
+        self.commit = self.commit or other.commit
+
     def summary(self) -> dict[str, object]:
         return {
             "pages": len(self.pages),
@@ -97,7 +107,7 @@ def _title_for(path: str, title: str | None, blocks: list[Block]) -> str:
     return stem.replace("-", " ").replace("_", " ").strip().capitalize() or path
 
 
-def _page_audiences(path: str, files: dict[str, str], source: Source) -> tuple[tuple[str, ...], bool] | None:
+def _page_audiences(path: str, files: Mapping[str, str], source: Source) -> tuple[tuple[str, ...], bool] | None:
     """(audiences, declared) of any file of the tree; None for a snippet file that declares nothing."""
     try:
         declared = parse_front_matter(files[path]).audiences()
@@ -108,11 +118,22 @@ def _page_audiences(path: str, files: dict[str, str], source: Source) -> tuple[t
     return None if is_snippet_path(path) else (source.audiences, False)
 
 
-def compose_files(files: dict[str, str], settings: Settings, source: Source | None = None) -> ComposeResult:
+def compose_files(files: Mapping[str, str], settings: Settings, source: Source | None = None) -> ComposeResult:
     """Compose one source from an in-memory tree {path relative to its folder: text}.
 
     A file that cannot be read or parsed becomes a warning naming it; the others go on.
     """
+    result = ComposeResult()
+    for part in iter_compose_files(files, settings, source):
+        result.extend(part)
+    return result
+
+
+def iter_compose_files(
+    files: Mapping[str, str], settings: Settings, source: Source | None = None, *, batch_chunks: int | None = None,
+) -> Iterator[ComposeResult]:
+    """compose_files in parts of whole pages, each at least `batch_chunks` chunks (None: one part)
+    but the last: a sync holds one part at a time. The parts joined are compose_files' result."""
     source = source or source_from_settings(settings)
     result = ComposeResult()
     routes: dict[str, str] = {}  # route → the page published there
@@ -135,15 +156,20 @@ def compose_files(files: dict[str, str], settings: Settings, source: Source | No
         composed = len(result.pages)
         try:
             _compose_page(path, files, settings, source, result)
+        except GitSourceError:
+            raise  # the tree cannot be read (GitTree reads a file when asked): the source fails
         except Exception as exc:  # noqa: BLE001 - one hostile file must not stop the sync
             result.warnings.append(f"{path}: cannot be composed ({type(exc).__name__}: {exc}); page skipped")
             result.skipped_pages.append(path)
         if len(result.pages) > composed:
             routes[route] = path
-    return result
+        if batch_chunks is not None and len(result.chunks) >= batch_chunks:
+            yield result
+            result = ComposeResult()
+    yield result
 
 
-def _compose_page(path: str, files: dict[str, str], settings: Settings, source: Source, result: ComposeResult) -> None:
+def _compose_page(path: str, files: Mapping[str, str], settings: Settings, source: Source, result: ComposeResult) -> None:
     try:
         front = parse_front_matter(files[path])
     except FrontMatterError as exc:
@@ -179,6 +205,16 @@ def _compose_page(path: str, files: dict[str, str], settings: Settings, source: 
     result.chunks.extend(chunks)
 
 
+def _no_pages(source: Source) -> NoPagesError:
+    # As read_docs_tree refuses an empty folder: globs that match nothing (a typo, `include =
+    # []`, "../**") are a configuration error, not a source whose pages were all deleted.
+    return NoPagesError(
+        f"no file under {source.dir or 'the repository root'!r} at {source.branch!r} is a page of source "
+        f"{source.name!r} (include {list(source.include)}, exclude {list(source.exclude)}): reading nothing "
+        f"would delete every page; fix the globs, or remove the source with `docschat index clear --source`"
+    )
+
+
 def compose_corpus(source: Source | DocsSource, settings: Settings) -> ComposeResult:
     """Read one source's files at its branch through git and compose them."""
     if isinstance(source, DocsSource):
@@ -191,13 +227,29 @@ def compose_corpus(source: Source | DocsSource, settings: Settings) -> ComposeRe
         result = compose_files(read_docs_tree(source.repo, commit, source.dir), settings, source)
         result.commit = commit
     if not result.pages and not result.skipped_pages:
-        # As read_docs_tree refuses an empty folder: globs that match nothing (a typo, `include =
-        # []`, "../**") are a configuration error, not a source whose pages were all deleted.
-        raise NoPagesError(
-            f"no file under {source.dir or 'the repository root'!r} at {source.branch!r} is a page of source "
-            f"{source.name!r} (include {list(source.include)}, exclude {list(source.exclude)}): reading nothing "
-            f"would delete every page; fix the globs, or remove the source with `docschat index clear --source`"
-        )
+        raise _no_pages(source)
     result.chunks, duplicates = drop_duplicate_ids(result.chunks)
     result.warnings.extend(duplicates)
     return result
+
+
+def compose_batches(source: Source, settings: Settings, *, batch_chunks: int) -> Iterator[ComposeResult]:
+    """compose_corpus in parts of whole pages of about `batch_chunks` chunks, the files read from
+    git one at a time (GitTree): what a sync of a large source holds is one part, not the source.
+    Each part carries the commit read. NoPagesError, as compose_corpus raises it, comes after the
+    last part: a caller discards what it did with the parts."""
+    commit = resolve_commit(source.repo, source.branch)
+    any_page = False
+    if source.kind == "code":
+        pages, code = read_code_source(source, commit, max_chars=settings.max_code_chunk_chars)
+        whole = ComposeResult(pages=pages, chunks=list(code.chunks), warnings=code.warnings, commit=commit)
+        any_page = bool(pages)
+        yield whole
+    else:
+        with GitTree(source.repo, commit, source.dir) as tree:
+            for part in iter_compose_files(tree, settings, source, batch_chunks=batch_chunks):
+                part.commit = commit
+                any_page = any_page or bool(part.pages) or bool(part.skipped_pages)
+                yield part
+    if not any_page:
+        raise _no_pages(source)

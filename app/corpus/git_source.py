@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import subprocess
+from collections.abc import Iterator, Mapping
 from pathlib import Path, PurePosixPath
 
 from app.errors import DocschatError
@@ -49,12 +50,8 @@ def resolve_commit(repo: Path, branch: str) -> str:
         raise GitSourceError(f"branch or revision {branch!r} not found in the repository {repo}") from None
 
 
-def read_docs_tree(repo: Path, branch: str, docs_dir: str) -> dict[str, str]:
-    """All files under `docs_dir` at `branch`, keyed by their path relative to `docs_dir`.
-
-    Uses `git ls-tree` for the listing and one `git cat-file --batch` for every blob, so a tree of
-    hundreds of files costs two processes.
-    """
+def _tree_entries(repo: Path, branch: str, docs_dir: str) -> list[tuple[str, str]]:
+    """(path relative to `docs_dir`, blob sha) of every file under `docs_dir` at `branch`."""
     if not (repo / ".git").exists() and not repo.joinpath("HEAD").exists():
         _git(repo, "rev-parse", "--git-dir")  # raises with git's own words
     try:
@@ -81,6 +78,21 @@ def read_docs_tree(repo: Path, branch: str, docs_dir: str) -> dict[str, str]:
         entries.append((relative, sha))
     if not entries:
         raise GitSourceError(f"no files under {folder or 'the repository root'!r} at {branch!r} in {repo}")
+    return entries
+
+
+def _missing(relative: str, branch: str, repo: Path, header: list[bytes]) -> GitSourceError:
+    return GitSourceError(f"git cannot read {relative!r} at {branch!r} in {repo} "
+                          f"({b' '.join(header[1:]).decode(errors='replace')}): fetch the repository again")
+
+
+def read_docs_tree(repo: Path, branch: str, docs_dir: str) -> dict[str, str]:
+    """All files under `docs_dir` at `branch`, keyed by their path relative to `docs_dir`.
+
+    Uses `git ls-tree` for the listing and one `git cat-file --batch` for every blob, so a tree of
+    hundreds of files costs two processes.
+    """
+    entries = _tree_entries(repo, branch, docs_dir)
     batch_input = "".join(f"{sha}\n" for _, sha in entries).encode()
     output = _git(repo, "cat-file", "--batch", input_bytes=batch_input)
     files: dict[str, str] = {}
@@ -89,13 +101,63 @@ def read_docs_tree(repo: Path, branch: str, docs_dir: str) -> dict[str, str]:
         header_end = output.index(b"\n", offset)
         header = output[offset:header_end].split()
         if len(header) != 3 or not header[2].isdigit():  # "<sha> missing": a damaged or partial clone
-            raise GitSourceError(f"git cannot read {relative!r} at {branch!r} in {repo} "
-                                 f"({b' '.join(header[1:]).decode(errors='replace')}): fetch the repository again")
+            raise _missing(relative, branch, repo, header)
         size = int(header[2])
         body = output[header_end + 1 : header_end + 1 + size]
         offset = header_end + 1 + size + 1  # the blob is followed by a newline
         files[relative] = decode_text(body)
     return files
+
+
+class GitTree(Mapping[str, str]):
+    """The files under a folder at a revision, read one at a time when asked for: the listing is
+    kept (paths and blob ids), a file's text only while it is used. One `git cat-file --batch`
+    process answers every read; `close()` (or `with`) ends it. A sync of a large tree holds one
+    page's text at a time instead of the whole tree (design/scale-sync.md)."""
+
+    def __init__(self, repo: Path, branch: str, docs_dir: str) -> None:
+        self.repo, self.branch = repo, branch
+        self._shas = dict(_tree_entries(repo, branch, docs_dir))
+        self._process: subprocess.Popen[bytes] | None = None
+
+    def __getitem__(self, path: str) -> str:
+        sha = self._shas[path]
+        if self._process is None:
+            self._process = subprocess.Popen(["git", "-C", str(self.repo), "cat-file", "--batch"],
+                                             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        stdin, stdout = self._process.stdin, self._process.stdout
+        assert stdin is not None and stdout is not None
+        stdin.write(f"{sha}\n".encode())
+        stdin.flush()
+        header = stdout.readline().split()
+        if len(header) != 3 or not header[2].isdigit():
+            self.close()
+            raise _missing(path, self.branch, self.repo, header)
+        body = stdout.read(int(header[2]) + 1)[:-1]  # the blob is followed by a newline
+        return decode_text(body)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._shas)
+
+    def __len__(self) -> int:
+        return len(self._shas)
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._shas
+
+    def close(self) -> None:
+        if self._process is not None:
+            process, self._process = self._process, None
+            for stream in (process.stdin, process.stdout):
+                if stream is not None:
+                    stream.close()
+            process.wait()
+
+    def __enter__(self) -> GitTree:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
 
 def decode_text(data: bytes) -> str:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from app.corpus.fences import split_fenced
@@ -46,7 +46,7 @@ class _Budget:
     warned: bool = False
 
 
-def _resolve_path(importer: str, target: str, files: dict[str, str]) -> str | None:
+def _resolve_path(importer: str, target: str, files: Mapping[str, str]) -> str | None:
     if target.startswith("/"):
         base = posixpath.normpath(target.lstrip("/"))
     else:
@@ -76,7 +76,7 @@ AudienceOf = Callable[[str], "tuple[tuple[str, ...], bool] | None"]
 def resolve_snippets(
     path: str,
     text: str,
-    files: dict[str, str],
+    files: Mapping[str, str],
     _stack: tuple[str, ...] = (),
     *,
     page_audiences: tuple[str, ...] | None = None,
@@ -134,7 +134,7 @@ def _paste(
     name: str,
     snippet_path: str | None,
     attrs: str,
-    files: dict[str, str],
+    files: Mapping[str, str],
     stack: tuple[str, ...],
     result: SnippetResult,
     page_audiences: tuple[str, ...] | None,

@@ -9,8 +9,11 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import time
-from array import array
+from collections.abc import Mapping
 from pathlib import Path
+
+import numpy as np
+import numpy.typing as npt
 
 from app.logging import get_logger
 
@@ -41,16 +44,17 @@ class EmbeddingCache:
             self._db = self._connect()
 
     def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path)
+        # A sync reads and writes the cache from worker threads (one at a time), off the event loop.
+        db = sqlite3.connect(self.path, check_same_thread=False)
         db.execute("create table if not exists embedding (key text primary key, vector blob not null)")
         db.execute("select count(*) from embedding").fetchone()  # reads the file: corruption shows here
         return db
 
-    def get_many(self, model: str, texts: list[str]) -> dict[str, list[float]]:
-        """{text: vector} for the texts already cached."""
+    def get_many(self, model: str, texts: list[str]) -> dict[str, npt.NDArray[np.float32]]:
+        """{text: vector (float32)} for the texts already cached."""
         assert self._db is not None
         keys = {text_key(model, t): t for t in texts}
-        found: dict[str, list[float]] = {}
+        found: dict[str, npt.NDArray[np.float32]] = {}
         items = list(keys)
         for start in range(0, len(items), 500):
             part = items[start : start + 500]
@@ -63,12 +67,12 @@ class EmbeddingCache:
                 self.warnings.append(f"embedding cache read failed ({exc}); ignoring the cache")
                 return found
             for key, blob in rows:
-                found[keys[key]] = array("f", blob).tolist()
+                found[keys[key]] = np.frombuffer(blob, dtype=np.float32)
         return found
 
-    def put_many(self, model: str, items: dict[str, list[float]]) -> None:
+    def put_many(self, model: str, items: Mapping[str, npt.ArrayLike]) -> None:
         assert self._db is not None
-        rows = [(text_key(model, t), array("f", v).tobytes()) for t, v in items.items()]
+        rows = [(text_key(model, t), np.asarray(v, dtype=np.float32).tobytes()) for t, v in items.items()]
         try:
             with self._db:
                 self._db.executemany("insert or replace into embedding (key, vector) values (?, ?)", rows)

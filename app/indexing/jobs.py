@@ -224,8 +224,8 @@ async def run_sync_job(
     reports: list[SyncReport] = []
     try:
         if job.planned:
-            # SQLite objects stay in the thread that made them: the cache lives on the loop's thread.
-            cache = EmbeddingCache(cache_path(settings.docschat_home))
+            # Opened (and read, written, closed) in worker threads: SQLite's file I/O stays off the loop.
+            cache = await asyncio.to_thread(EmbeddingCache, cache_path(settings.docschat_home))
             try:
                 # Each source is read at the commit that was planned, not wherever its branch is by now.
                 pinned = {p.source.name: replace(p.source, branch=p.commit) if p.commit else p.source
@@ -236,7 +236,7 @@ async def run_sync_job(
                     reports.append(await _run_step(job, step, config, settings, provider, cache, progress,
                                                    wait_for_lock))
             finally:
-                cache.close()
+                await asyncio.to_thread(cache.close)
     finally:
         try:
             await job.conn.execute("select pg_advisory_unlock($1)", SYNC_JOB_LOCK_KEY)

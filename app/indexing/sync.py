@@ -1,10 +1,21 @@
-"""Sync: compose every source → a pure plan → embed (no lock, no transaction) → one short transaction.
+"""Sync: compose every source in batches → a pure plan per batch → embed → stage; one short switch.
 
-- `plan_sync` is pure: from the rows in the database and the composed chunks it decides what to
-  embed, what changed only in metadata (an audience, a title), what vanished.
-- Embedding runs outside any transaction and lock: it is the slow part.
-- `apply_plan` takes the advisory lock in one transaction, checks that the rows it planned from
-  are unchanged (another sync may have run meanwhile; then the plan is made again), and writes.
+- A source is composed in parts of whole pages (about BATCH_CHUNKS chunks: compose_batches reads
+  the files from git one at a time), in a worker thread, off the event loop.
+- `plan_sync` is pure: from the rows in the database for the batch's pages and the batch's
+  chunks it decides what to embed, what changed only in metadata (an audience, a title), what
+  vanished.
+- Embedding runs outside any transaction and lock: it is the slow part. Vectors travel as float32
+  arrays (numpy), never as lists of Python floats.
+- Each batch's plan is written (one pipelined insert) into this sync's generation of docs_section_stage, an
+  unlogged scratch table that no reader reads; what Python holds is one batch.
+- When every source is staged, the switch: one short transaction takes the advisory lock
+  (pg_advisory_xact_lock), checks that docs_index_version is the one read before the first batch
+  was planned (another writer ran meanwhile: the sync plans again), and applies the generation
+  with public.docs_sync_switch, which keeps the word statistics current from the touched rows
+  only. A reader sees every source as it was before or as it is after, never half of one; a sync
+  killed before its switch leaves only its staged generation, deleted by a later sync
+  (design/scale-sync.md).
 
 A source that cannot be read keeps its rows as they were; the others sync; the report names it.
 A source no longer configured loses its rows.
@@ -12,15 +23,19 @@ A source no longer configured loses its rows.
 
 from __future__ import annotations
 
+import asyncio
 import time
-from collections.abc import Callable, Iterable
+import uuid
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 
 import asyncpg
+import numpy as np
+import numpy.typing as npt
 
 from app.config import Settings
 from app.corpus.chunker import Chunk, drop_duplicate_ids
-from app.corpus.compose import ComposeResult, DocsSource, compose_corpus
+from app.corpus.compose import ComposeResult, DocsSource, compose_batches, compose_corpus
 from app.corpus.sources import DEFAULT_AUDIENCE, Source, SourcesConfig
 from app.embeddings.base import MIN_SHORTENED_CHARS, EmbeddingProvider, embed_shortening
 from app.embeddings.cache import EmbeddingCache
@@ -33,8 +48,13 @@ log = get_logger(__name__)
 # pg_advisory_xact_lock key: any fixed 64-bit number, shared by every docschat sync.
 SYNC_LOCK_KEY = 0x646F6373_63686174  # "docschat"
 MAX_PLAN_ATTEMPTS = 3
+# Chunks composed, planned, embedded and staged together: what a sync holds in memory at a time.
+BATCH_CHUNKS = 2000
+# A staged generation untouched this long belongs to a sync that died: the next sync deletes it.
+STALE_GENERATION_SECONDS = 3600
 
 ProgressCallback = Callable[[int, int], None]
+Vector = npt.NDArray[np.float32]
 
 
 class SyncBusyError(DocschatError):
@@ -191,7 +211,7 @@ def plan_sync(
     return plan
 
 
-# --- reading, embedding, applying ----------------------------------------------------------------
+# --- reading, embedding, staging, switching ------------------------------------------------------
 
 # The metadata's hash (sha256: md5 fails on a FIPS-mode server) is computed by Postgres, the same
 # expression (_METADATA_HASH) in both statements, so that the check under the lock (_VERSIONS) reads one short
@@ -200,12 +220,15 @@ _METADATA_HASH = (
     "sha256(convert_to(row(source, page, title, heading, breadcrumb, href, audiences)::text, 'UTF8'))"
     " as metadata_hash"
 )
-_EXISTING = """
+_COLUMNS = """
 select id, source, page, title, heading, breadcrumb, href, audiences, content_hash, embedding_model,
        embedding is not null as has_embedding,
        """ + _METADATA_HASH + """
 from public.docs_section
 """
+_EXISTING = _COLUMNS
+# A batch's rows: those of its pages, and any row holding one of its ids.
+_EXISTING_FOR_BATCH = _COLUMNS + " where (source = $1 and page = any($2::text[])) or id = any($3::text[])"
 _VERSIONS = """
 select id, content_hash, embedding_model, embedding is not null as has_embedding,
        """ + _METADATA_HASH + """
@@ -217,34 +240,56 @@ insert into public.docs_source_commit (source, commit) values ($1, $2)
 on conflict (source) do update set commit = excluded.commit, synced_at = now()
 """
 
-_UPSERT = """
-insert into public.docs_section
-  (id, source, page, title, heading, breadcrumb, href, content, audiences, content_hash, embedding, embedding_model)
-values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
-on conflict (id) do update set
-  source = excluded.source, page = excluded.page, title = excluded.title, heading = excluded.heading,
-  breadcrumb = excluded.breadcrumb, href = excluded.href, content = excluded.content,
-  audiences = excluded.audiences, content_hash = excluded.content_hash,
-  embedding = excluded.embedding, embedding_model = excluded.embedding_model, updated_at = now()
+_STAGE_COLUMNS = ("gen", "id", "kind", "source", "page", "title", "heading", "breadcrumb", "href", "content",
+                  "audiences", "content_hash", "embedding", "embedding_model")
+_STAGE_INSERT = (
+    "insert into public.docs_section_stage (" + ", ".join(_STAGE_COLUMNS) + ") values ("
+    + ", ".join(f"${i}" for i in range(1, len(_STAGE_COLUMNS) + 1)) + ")"
+)
+_NEW_GENERATION = """
+with stale as (
+  delete from public.docs_sync_generation
+  where touched_at < clock_timestamp() - make_interval(secs => $2)
+)
+insert into public.docs_sync_generation (gen) values ($1)
+"""
+_TOUCH_GENERATION = "update public.docs_sync_generation set touched_at = clock_timestamp() where gen = $1"
+_DROP_GENERATION = "delete from public.docs_sync_generation where gen = $1"
+_INDEX_VERSION = "select version from public.docs_index_version"
+# Rows of a synced source whose page was not composed this time (the page is gone, or skipped).
+_STAGE_VANISHED_PAGES = """
+with staged as (
+  insert into public.docs_section_stage (gen, id, kind, source)
+  select $1, d.id, 'delete', d.source from public.docs_section d
+  where d.source = $2 and not (d.page = any($3::text[]))
+  on conflict (gen, id) do nothing
+  returning 1
+)
+select count(*) from staged
+"""
+# Rows of sources no longer configured, by source.
+_STAGE_GONE_SOURCES = """
+with staged as (
+  insert into public.docs_section_stage (gen, id, kind, source)
+  select $1, d.id, 'delete', d.source from public.docs_section d
+  where not (d.source = any($2::text[]))
+  on conflict (gen, id) do nothing
+  returning source
+)
+select source, count(*)::integer as n from staged group by source order by source
 """
 
-# $2… follow _METADATA_FIELDS.
-_UPDATE_METADATA = """
-update public.docs_section
-set source = $2, page = $3, title = $4, heading = $5, breadcrumb = $6, href = $7, audiences = $8,
-    updated_at = now()
-where id = $1
-"""
+
+def _existing_row(r: asyncpg.Record) -> ExistingRow:
+    return ExistingRow(
+        r["id"], r["source"], r["content_hash"], r["embedding_model"], r["has_embedding"],
+        tuple(list(r[n]) if n == "audiences" else r[n] for n in _METADATA_FIELDS), r["metadata_hash"],
+    )
 
 
 async def read_existing(conn: asyncpg.Connection) -> list[ExistingRow]:
-    return [
-        ExistingRow(
-            r["id"], r["source"], r["content_hash"], r["embedding_model"], r["has_embedding"],
-            tuple(list(r[n]) if n == "audiences" else r[n] for n in _METADATA_FIELDS), r["metadata_hash"],
-        )
-        for r in await conn.fetch(_EXISTING)
-    ]
+    """Every row (small indexes and tests; a sync reads its batch's rows only)."""
+    return [_existing_row(r) for r in await conn.fetch(_EXISTING)]
 
 
 async def embed_batch(provider: EmbeddingProvider, batch: list[str], report: SyncReport) -> list[list[float]]:
@@ -286,12 +331,14 @@ async def embed_texts(
     cache: EmbeddingCache | None,
     report: SyncReport,
     progress: ProgressCallback | None,
-    known: dict[str, list[float]] | None = None,
-) -> dict[str, list[float]]:
-    """Vectors for `texts`: already known, from the cache, else from the provider (in its batches)."""
+    known: dict[str, Vector] | None = None,
+) -> dict[str, Vector]:
+    """float32 vectors for `texts`: already known, from the cache, else from the provider (in its
+    batches). The SQLite cache is read and written in a worker thread, off the event loop."""
     unique = list(dict.fromkeys(texts))
     vectors = {t: known[t] for t in unique if known and t in known}
-    cached = cache.get_many(provider.model, [t for t in unique if t not in vectors]) if cache else {}
+    wanted = [t for t in unique if t not in vectors]
+    cached = await asyncio.to_thread(cache.get_many, provider.model, wanted) if cache and wanted else {}
     report.cache_hits += len(cached)
     vectors.update(cached)
     todo = [t for t in unique if t not in vectors]
@@ -301,9 +348,10 @@ async def embed_texts(
     step = max(provider.batch_size, 1)
     for start in range(0, len(todo), step):
         batch = todo[start : start + step]
-        embedded = dict(zip(batch, await embed_batch(provider, batch, report), strict=True))
+        embedded = {t: np.asarray(v, dtype=np.float32)
+                    for t, v in zip(batch, await embed_batch(provider, batch, report), strict=True)}
         if cache:
-            cache.put_many(provider.model, embedded)  # kept even if a later batch fails
+            await asyncio.to_thread(cache.put_many, provider.model, embedded)  # kept even if a later batch fails
         vectors.update(embedded)
         report.embedded += len(batch)
         done += len(batch)
@@ -312,46 +360,85 @@ async def embed_texts(
     return vectors
 
 
+def _stage_records(
+    gen: uuid.UUID, plan: SyncPlan, vectors: dict[str, Vector], model: str | None, source: str | None,
+) -> list[tuple[object, ...]]:
+    records: list[tuple[object, ...]] = []
+    for c in plan.to_embed:
+        vector = vectors.get(c.embed_text)
+        records.append((gen, c.id, "upsert", c.source, c.page, c.title, c.heading, c.breadcrumb, c.href, c.text,
+                        list(c.audiences), c.content_hash, vector, model if model and vector is not None else None))
+    for c in plan.metadata_only:
+        records.append((gen, c.id, "meta", c.source, c.page, c.title, c.heading, c.breadcrumb, c.href, None,
+                        list(c.audiences), None, None, None))
+    for row_id in plan.delete_ids:
+        records.append((gen, row_id, "delete", source, None, None, None, None, None, None, None, None, None, None))
+    return records
+
+
+async def _stage(conn: asyncpg.Connection, gen: uuid.UUID, records: list[tuple[object, ...]]) -> None:
+    """One batch into the generation (binary protocol: the vectors go as float32). Not COPY: Postgres
+    refuses COPY FROM into a table with row-level security for a role that is not its owner."""
+    if records:
+        await conn.executemany(_STAGE_INSERT, records)
+    await conn.execute(_TOUCH_GENERATION, gen)
+
+
+async def _lock(conn: asyncpg.Connection, wait_for_lock: bool) -> None:
+    if wait_for_lock:
+        await conn.execute("select pg_advisory_xact_lock($1)", SYNC_LOCK_KEY)
+    elif not await conn.fetchval("select pg_try_advisory_xact_lock($1)", SYNC_LOCK_KEY):
+        raise SyncBusyError("another sync is running on this database (advisory lock held); try again when it ends")
+
+
+async def _switch(
+    conn: asyncpg.Connection,
+    gen: uuid.UUID,
+    commits: dict[str, str],
+    configured_sources: list[str] | None,
+) -> int:
+    """Apply the generation (the caller holds the lock in its transaction and has checked the
+    plan is current); the number of staged rows."""
+    # Rows without statistics (a revision emptied them): the switch cannot update what is not
+    # there, so the one full rebuild follows it.
+    rebuild = await conn.fetchval(
+        "select not exists (select 1 from public.docs_search_stats) and exists (select 1 from public.docs_section)")
+    staged = int(await conn.fetchval("select public.docs_sync_switch($1)", gen))
+    if rebuild:
+        await conn.fetchval("select public.refresh_docs_search_stats()")
+    if commits:
+        await conn.executemany(_RECORD_COMMIT, sorted(commits.items()))
+    if configured_sources is not None:
+        await conn.execute("delete from public.docs_source_commit where not (source = any($1::text[]))",
+                           configured_sources)
+    return staged
+
+
 async def apply_plan(
     conn: asyncpg.Connection,
     plan: SyncPlan,
-    vectors: dict[str, list[float]],
+    vectors: dict[str, Vector],
     model: str | None,
     *,
     wait_for_lock: bool = False,
 ) -> None:
-    """One transaction under the advisory lock; StalePlanError if the planned-from rows changed."""
-    async with conn.transaction():
-        if wait_for_lock:
-            await conn.execute("select pg_advisory_xact_lock($1)", SYNC_LOCK_KEY)
-        elif not await conn.fetchval("select pg_try_advisory_xact_lock($1)", SYNC_LOCK_KEY):
-            raise SyncBusyError("another sync is running on this database (advisory lock held); try again when it ends")
-        now = {
-            r["id"]: (r["content_hash"], r["embedding_model"], r["has_embedding"], r["metadata_hash"])
-            for r in await conn.fetch(_VERSIONS)
-        }
-        if now != plan.planned_from:
-            raise StalePlanError("the index changed while this sync was embedding")
-        if plan.to_embed:
-            await conn.executemany(
-                _UPSERT,
-                [
-                    (c.id, c.source, c.page, c.title, c.heading, c.breadcrumb, c.href, c.text, list(c.audiences),
-                     c.content_hash, vectors.get(c.embed_text), model if model and c.embed_text in vectors else None)
-                    for c in plan.to_embed
-                ],
-            )
-        if plan.metadata_only:
-            await conn.executemany(_UPDATE_METADATA, [(c.id, *_metadata(c)) for c in plan.metadata_only])
-        if plan.delete_ids:
-            await conn.execute("delete from public.docs_section where id = any($1::text[])", plan.delete_ids)
-        if plan.writes or not await conn.fetchval("select exists (select 1 from public.docs_search_stats)"):
-            await conn.fetchval("select public.refresh_docs_search_stats()")
-        if plan.commits:
-            await conn.executemany(_RECORD_COMMIT, sorted(plan.commits.items()))
-        if plan.configured_sources is not None:
-            await conn.execute("delete from public.docs_source_commit where not (source = any($1::text[]))",
-                               plan.configured_sources)
+    """A whole plan made from read_existing: staged, then switched in one transaction under the
+    advisory lock; StalePlanError if the planned-from rows changed."""
+    gen = uuid.uuid4()
+    await conn.execute(_NEW_GENERATION, gen, float(STALE_GENERATION_SECONDS))
+    try:
+        await _stage(conn, gen, _stage_records(gen, plan, vectors, model, None))
+        async with conn.transaction():
+            await _lock(conn, wait_for_lock)
+            now = {
+                r["id"]: (r["content_hash"], r["embedding_model"], r["has_embedding"], r["metadata_hash"])
+                for r in await conn.fetch(_VERSIONS)
+            }
+            if now != plan.planned_from:
+                raise StalePlanError("the index changed while this sync was embedding")
+            await _switch(conn, gen, plan.commits, plan.configured_sources)
+    finally:
+        await conn.execute(_DROP_GENERATION, gen)
 
 
 def _undeclared_warning(source: Source, undeclared: int, pages: int) -> str | None:
@@ -365,7 +452,7 @@ def _undeclared_warning(source: Source, undeclared: int, pages: int) -> str | No
 
 
 def compose_sources(sources: Iterable[Source], settings: Settings, report: SyncReport) -> list[ComposeResult]:
-    """Compose each source; one that cannot be read is named in the report and skipped."""
+    """Compose each source whole; one that cannot be read is named in the report and skipped."""
     composed: list[ComposeResult] = []
     for source in sources:
         source_report = SourceReport(source.name)
@@ -373,10 +460,7 @@ def compose_sources(sources: Iterable[Source], settings: Settings, report: SyncR
         try:
             result = compose_corpus(source, settings)
         except Exception as exc:  # noqa: BLE001 - one source's failure must not stop the others
-            reason = describe_error(exc)
-            source_report.error = reason[:500]
-            report.warnings.append(f"source {source.name!r} was not synced (its rows stay as they were): {reason[:500]}")
-            log.warning("sync_source_failed", source=source.name, error=reason[:200])
+            _source_failed(source.name, exc, source_report, report)
             continue
         source_report.pages, source_report.chunks = len(result.pages), len(result.chunks)
         source_report.commit, source_report.undeclared_pages = result.commit, result.undeclared_pages
@@ -389,6 +473,12 @@ def compose_sources(sources: Iterable[Source], settings: Settings, report: SyncR
     return composed
 
 
+def _source_failed(name: str, exc: BaseException, source_report: SourceReport, report: SyncReport) -> None:
+    reason = describe_error(exc)
+    source_report.error = reason[:500]
+    report.warnings.append(f"source {name!r} was not synced (its rows stay as they were): {reason[:500]}")
+    log.warning("sync_source_failed", source=name, error=reason[:200])
+
 
 def compose_merged(sources: Iterable[Source], settings: Settings) -> tuple[ComposeResult, SyncReport]:
     """Every source composed as the sync composes it (the same warnings; one that cannot be read
@@ -398,59 +488,230 @@ def compose_merged(sources: Iterable[Source], settings: Settings) -> tuple[Compo
     result.warnings = report.warnings
     return result, report
 
-async def sync_composed(
+
+# --- one sync step, in batches ---------------------------------------------------------------------
+
+
+@dataclass
+class _Stream:
+    """One source to sync: `parts()` composes it afresh, in parts of whole pages."""
+
+    name: str
+    parts: Callable[[], Iterator[ComposeResult]]
+    source: Source | None = None  # for the undeclared-audience warning
+    warnings_prefix: bool = True  # compose warnings named by source (sync_chunks keeps them as they are)
+
+
+@dataclass
+class _Step:
+    """What one attempt of a step gathers (reset when it plans again)."""
+
+    report: SyncReport
+    seen_ids: set[str] = field(default_factory=set)
+    counts: dict[str, dict[str, int]] = field(default_factory=dict)
+    metadata_only: int = 0
+    done: int = 0  # embedding progress over the whole step
+    total: int = 0
+
+    def count(self, source: str, what: str, n: int) -> None:
+        per_source = self.counts.setdefault(source, {"new": 0, "changed": 0, "unchanged": 0, "deleted": 0})
+        per_source[what] += n
+
+
+async def _next_part(parts: Iterator[ComposeResult]) -> ComposeResult | None:
+    """The next part, composed (git, parsing) in a worker thread: the event loop serves meanwhile."""
+    return await asyncio.to_thread(next, parts, None)
+
+
+def _close_parts(parts: Iterator[ComposeResult]) -> None:
+    close = getattr(parts, "close", None)
+    if close is not None:
+        try:
+            close()  # ends the git process of a source left half read
+        except ValueError:  # still running in its thread (the sync was cancelled): ends with it
+            pass
+
+
+async def _stage_source(
+    pool: asyncpg.Pool, gen: uuid.UUID, stream: _Stream, step: _Step, source_report: SourceReport,
+    provider: EmbeddingProvider | None, cache: EmbeddingCache | None, progress: ProgressCallback | None,
+) -> bool:
+    """Compose, plan, embed and stage one source batch by batch; False when it cannot be read
+    (its staged rows are then taken out of the generation: its rows stay as they are)."""
+    report = step.report
+    model = provider.model if provider else None
+    seen_pages: set[str] = set()
+    undeclared = 0
+    parts = stream.parts()
+    # The next part is composed (in its thread) while this one is planned, embedded and staged.
+    pending = asyncio.ensure_future(_next_part(parts))
+    try:
+        while True:
+            try:
+                part = await pending
+            except Exception as exc:  # noqa: BLE001 - one source's failure must not stop the others
+                _source_failed(stream.name, exc, source_report, report)
+                async with pool.acquire() as conn:
+                    await conn.execute("delete from public.docs_section_stage where gen = $1 and source = $2",
+                                       gen, stream.name)
+                step.counts.pop(stream.name, None)
+                return False
+            if part is None:
+                break
+            pending = asyncio.ensure_future(_next_part(parts))
+            source_report.commit = source_report.commit or part.commit
+            source_report.pages += len(part.pages)
+            source_report.skipped_pages.extend(part.skipped_pages)
+            undeclared += part.undeclared_pages
+            report.warnings.extend(f"{stream.name}: {w}" if stream.warnings_prefix else w for w in part.warnings)
+            chunks = []
+            for chunk in part.chunks:
+                if chunk.id in step.seen_ids:
+                    # The last guard before rows are written: one id twice would mix two chunks in one row.
+                    report.warnings.extend(drop_duplicate_ids([chunk, chunk])[1])
+                    continue
+                step.seen_ids.add(chunk.id)
+                chunks.append(chunk)
+            source_report.chunks += len(chunks)
+            pages = {p.path for p in part.pages} | {c.page for c in chunks}
+            seen_pages |= pages
+            if not chunks and not pages:
+                continue
+            async with pool.acquire() as conn:
+                existing = [_existing_row(r) for r in await conn.fetch(
+                    _EXISTING_FOR_BATCH, stream.name, sorted(pages), [c.id for c in chunks])]
+            plan = plan_sync(existing, chunks, model=model, synced_sources={stream.name}, configured_sources=None)
+            for source, counts in plan.counts.items():
+                for what, n in counts.items():
+                    step.count(source, what, n)
+            step.metadata_only += len(plan.metadata_only)
+            vectors: dict[str, Vector] = {}
+            if provider is not None and plan.to_embed:
+                base_done, base_total = step.done, step.total
+                texts = [c.embed_text for c in plan.to_embed]
+
+                def track(done: int, total: int, base_done: int = base_done, base_total: int = base_total) -> None:
+                    step.done, step.total = base_done + done, base_total + total
+                    if progress:
+                        progress(step.done, step.total)
+
+                vectors = await embed_texts(texts, provider, cache, report, track)
+            records = _stage_records(gen, plan, vectors, model, stream.name)
+            async with pool.acquire() as conn:
+                await _stage(conn, gen, records)
+    finally:
+        if not pending.done():
+            pending.cancel()  # its thread runs on: the generator is closed if it has finished
+            await asyncio.wait([pending])
+        elif not pending.cancelled():
+            pending.exception()  # retrieved: a part after a failure is not of interest
+        _close_parts(parts)
+    async with pool.acquire() as conn:
+        vanished = int(await conn.fetchval(_STAGE_VANISHED_PAGES, gen, stream.name, sorted(seen_pages)))
+    step.count(stream.name, "deleted", vanished)
+    source_report.undeclared_pages = undeclared
+    if stream.source is not None and (warning := _undeclared_warning(stream.source, undeclared,
+                                                                       source_report.pages)):
+        report.warnings.append(warning)
+    return True
+
+
+async def _sync_step(
     pool: asyncpg.Pool,
-    composed: list[ComposeResult],
+    streams: list[_Stream],
     provider: EmbeddingProvider | None,
     report: SyncReport,
     *,
-    synced_sources: set[str],
     configured_sources: set[str] | None,
     cache: EmbeddingCache | None = None,
     progress: ProgressCallback | None = None,
     wait_for_lock: bool = False,
 ) -> SyncReport:
-    """Plan, embed outside any transaction, apply in one; plan again if another sync got there first."""
-    # Ids are unique within a source (compose_corpus) and start with its name: this is the last
-    # guard before rows are written, where one id twice would mix two chunks in one row.
-    chunks, duplicates = drop_duplicate_ids([chunk for result in composed for chunk in result.chunks])
-    report.warnings.extend(duplicates)
-    commits = {s.name: s.commit for s in report.sources if s.commit and not s.error}
-    model = provider.model if provider else None
-    vectors: dict[str, list[float]] = {}
+    """Stage every stream into a new generation, then switch it in one short transaction; plan
+    again (compose included) if another writer changed the index meanwhile."""
+    configured = sorted(configured_sources) if configured_sources is not None else None
+    warnings_before = len(report.warnings)
     for attempt in range(1, MAX_PLAN_ATTEMPTS + 1):
+        del report.warnings[warnings_before:]
+        step = _Step(report)
+        source_reports = {stream.name: _source_report(report, stream.name) for stream in streams}
+        gen = uuid.uuid4()
         async with pool.acquire() as conn:
-            existing = await read_existing(conn)
-        plan = plan_sync(existing, chunks, model=model, synced_sources=synced_sources,
-                         configured_sources=configured_sources, commits=commits)
-        if provider is not None and plan.to_embed:
-            vectors = await embed_texts([c.embed_text for c in plan.to_embed], provider, cache, report, progress,
-                                        known=vectors)
+            await conn.execute(_NEW_GENERATION, gen, float(STALE_GENERATION_SECONDS))
+            planned_at = await conn.fetchval(_INDEX_VERSION)
         try:
+            synced = [stream.name for stream in streams
+                      if await _stage_source(pool, gen, stream, step, source_reports[stream.name], provider, cache,
+                                             progress)]
             async with pool.acquire() as conn:
-                await apply_plan(conn, plan, vectors, model, wait_for_lock=wait_for_lock)
+                if configured is not None:
+                    for row in await conn.fetch(_STAGE_GONE_SOURCES, gen, configured):
+                        step.count(row["source"], "deleted", row["n"])
+                commits = {name: r.commit for name, r in source_reports.items() if name in synced and r.commit}
+                async with conn.transaction():
+                    await _lock(conn, wait_for_lock)
+                    if await conn.fetchval(_INDEX_VERSION) != planned_at:
+                        raise StalePlanError("the index changed while this sync was embedding")
+                    await _switch(conn, gen, commits, configured)
             break
         except StalePlanError:
             if attempt == MAX_PLAN_ATTEMPTS:
                 raise SyncBusyError("the index kept changing while this sync ran (other syncs); try again") from None
             log.info("sync_replanning", attempt=attempt)
+        finally:
+            async with pool.acquire() as conn:
+                await conn.execute(_DROP_GENERATION, gen)
     if cache:
         report.warnings.extend(cache.warnings)
-    report.pages = sum(len(r.pages) for r in composed)
-    report.chunks = len(chunks)
-    report.new = sum(c["new"] for c in plan.counts.values())
-    report.changed = sum(c["changed"] for c in plan.counts.values())
-    report.metadata_only = len(plan.metadata_only)
-    report.unchanged = plan.unchanged
-    report.deleted = len(plan.delete_ids)
+    report.pages = sum(r.pages for r in report.sources)
+    report.chunks = sum(r.chunks for r in report.sources)
+    report.new = sum(c["new"] for c in step.counts.values())
+    report.changed = sum(c["changed"] for c in step.counts.values())
+    report.metadata_only = step.metadata_only
+    report.unchanged = sum(c["unchanged"] for c in step.counts.values())
+    report.deleted = sum(c["deleted"] for c in step.counts.values())
     by_name = {s.name: s for s in report.sources}
-    for name, counts in plan.counts.items():
-        source_report = by_name.setdefault(name, SourceReport(name))
-        if source_report not in report.sources:
-            report.sources.append(source_report)  # a source removed from the config: its deletions
+    for name, counts in step.counts.items():
+        source_report = by_name.get(name)
+        if source_report is None:  # a source removed from the config: its deletions
+            source_report = SourceReport(name)
+            report.sources.append(source_report)
         for key, value in counts.items():
             setattr(source_report, key, value)
     return report
+
+
+def _source_report(report: SyncReport, name: str) -> SourceReport:
+    """The report's entry for `name`, made fresh (or added) for this attempt."""
+    fresh = SourceReport(name)
+    for index, existing in enumerate(report.sources):
+        if existing.name == name:
+            report.sources[index] = fresh
+            return fresh
+    report.sources.append(fresh)
+    return fresh
+
+
+def _in_parts(composed: ComposeResult, source: str) -> Iterator[ComposeResult]:
+    """An in-memory result's chunks and pages of `source`, in parts of whole pages (a page with
+    no chunk goes with the last part)."""
+    pages = {p.path: p for p in composed.pages if p.source == source}
+    part = ComposeResult()
+
+    def finish(part: ComposeResult) -> ComposeResult:
+        part.pages = [pages.pop(path) for path in dict.fromkeys(c.page for c in part.chunks) if path in pages]
+        return part
+
+    for chunk in composed.chunks:
+        if chunk.source != source:
+            continue
+        if len(part.chunks) >= BATCH_CHUNKS and part.chunks[-1].page != chunk.page:
+            yield finish(part)
+            part = ComposeResult()
+        part.chunks.append(chunk)
+    last = finish(part)
+    last.pages.extend(pages.values())
+    yield last
 
 
 async def sync_sources(
@@ -469,12 +730,14 @@ async def sync_sources(
     report = SyncReport(embedding_model=provider.model if provider else None)
     sources = [config.source(only)] if only else list(config.sources)
     outcome = "failed"
+
+    def stream(source: Source) -> _Stream:
+        return _Stream(source.name, lambda: compose_batches(source, settings, batch_chunks=BATCH_CHUNKS), source)
+
     try:
-        composed = compose_sources(sources, settings, report)
-        synced = {r.name for r in report.sources if not r.error}
-        configured = None if only else {s.name for s in config.sources}
-        await sync_composed(
-            pool, composed, provider, report, synced_sources=synced, configured_sources=configured,
+        await _sync_step(
+            pool, [stream(s) for s in sources], provider, report,
+            configured_sources=None if only else {s.name for s in config.sources},
             cache=cache, progress=progress, wait_for_lock=wait_for_lock,
         )
         outcome = "failed" if report.failed else "ok"
@@ -522,12 +785,12 @@ async def sync_chunks(
 ) -> SyncReport:
     """Sync already composed chunks (tests and benchmarks compose in memory): only their sources remain."""
     report = SyncReport(embedding_model=provider.model if provider else None)
-    sources = {c.source for c in composed.chunks} or {"docs"}
+    sources = sorted({c.source for c in composed.chunks} | {p.source for p in composed.pages}) or ["docs"]
     started = time.perf_counter()
-    await sync_composed(
-        pool, [composed], provider, report, synced_sources=sources, configured_sources=sources,
-        cache=cache, progress=progress, wait_for_lock=wait_for_lock,
-    )
+    streams = [_Stream(name, lambda name=name: _in_parts(composed, name), warnings_prefix=False)  # type: ignore[misc]
+               for name in sources]
+    await _sync_step(pool, streams, provider, report, configured_sources=set(sources), cache=cache,
+                     progress=progress, wait_for_lock=wait_for_lock)
     report.warnings[:0] = composed.warnings
     report.seconds = round(time.perf_counter() - started, 3)
     return report
