@@ -144,25 +144,13 @@ from terms t
 order by t.n
 """
 
-# The share of visible sections holding each word (stemmed): a word most sections hold is what the
-# docs are about ("Claude", "Ray", "Mintlify"), not a name the question adds.
+# The share of visible sections holding each word (stemmed), from the word statistics
+# (sql/functions/docs_word_share.sql): a word most sections hold is what the docs are about
+# ("Claude", "Ray", "Mintlify"), not a name the question adds.
 SHARE_SQL = """
-with words as (
-  select w.word, w.n,
-         pg_catalog.plainto_tsquery('pg_catalog.english'::pg_catalog.regconfig, w.word) as query
-  from pg_catalog.unnest($1::text[]) with ordinality as w(word, n)
-),
-counted as (
-  select w.n, pg_catalog.count(*) filter (where d.search_vector operator(pg_catalog.@@) w.query) as held,
-         pg_catalog.count(*) as visible
-  from words w
-  cross join public.docs_section d
-  where $2::text[] is null or d.audiences operator(pg_catalog.&&) $2::text[]
-  group by w.n
-)
-select w.word, coalesce(c.held::float8 / greatest(c.visible, 1), 0) as share
-from words w left join counted c using (n)
-order by w.n
+select s.word, s.share
+from public.docs_word_share($1::text[], $2::text[]) with ordinality as s(word, share, n)
+order by s.n
 """
 
 # Literals: a version or dotted number, a number of 2+ digits, an identifier (snake_case,
