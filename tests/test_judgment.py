@@ -603,6 +603,32 @@ async def test_a_pair_or_compound_the_docs_never_hold_refuses_and_one_they_hold_
         assert "Batch Flubberization" not in check.absent and check.absent == ("Flubberization",)
 
 
+INTERNAL_DOCS = {
+    "runbook.mdx": "---\ntitle: Batch runbook\n---\nRestart the batch workers. Batch jobs page the on-call.\n",
+}
+
+
+async def test_word_share_is_read_from_the_statistics_per_audience(offline, pool) -> None:
+    """docs_word_share reads the word statistics, not the sections; it must say what a scan of the
+    sections the asker may see says (stems, audiences, a word of no section, a stop word)."""
+    from tests.test_conversations import seed_into
+
+    await seed_into(pool, CHECK_DOCS | PAIR_DOCS | INTERNAL_DOCS)
+    words = ["Batch", "batching", "AWS", "Flubber", "the", "Runbook"]
+    scan = """select count(*) filter (where search_vector @@ plainto_tsquery('english', $1))::float8
+                     / greatest(count(*), 1)
+              from docs_section where $2::text[] is null or audiences && $2::text[]"""
+    async with pool.acquire() as conn:
+        for audiences in (["public"], None):
+            rows = await conn.fetch("select * from docs_word_share($1, $2)", words, audiences)
+            assert [r["word"] for r in rows] == words
+            for row in rows:
+                assert row["share"] == pytest.approx(await conn.fetchval(scan, row["word"], audiences)), row
+        shares = {r["word"]: r["share"] for r in await conn.fetch("select * from docs_word_share($1, '{public}')", words)}
+        assert shares["Flubber"] == 0 and shares["the"] == 0 and shares["Runbook"] == 0  # internal only
+        assert shares["Batch"] == shares["batching"] > 0.1 > shares["AWS"] > 0
+
+
 def test_answer_check_off_answers_what_it_refuses(offline, start_server, monkeypatch) -> None:
     seed_docs(offline, CHECK_DOCS)
     server = start_server()
