@@ -548,6 +548,22 @@ async def test_a_pasted_error_is_context_and_a_near_identifier_is_partly_covered
     assert check.verdict == "not" and check.absent == ("timeout_batch_s",)
 
 
+async def test_a_name_only_in_what_the_asker_compares_with_is_partly_covered(offline, pool) -> None:
+    from app.search.answer_check import alternatives
+    from tests.test_conversations import seed_into
+
+    assert alternatives("Why use Ray Serve instead of Modal or Seldon? Why not containers?") == ["Modal or Seldon"]
+    assert alternatives("Is batching faster compared to Flubber, and how?") == ["Flubber, and how"]
+    await seed_into(pool, CHECK_DOCS)
+    # "Flubber" after "instead of" is what the asker compares with: answered, naming it as not covered.
+    retrieval, check = await _check(pool, "Why enable batching with the @serve.batch decorator instead of Flubber?")
+    assert check.verdict == "partly" and check.alternatives == ("Flubber",) and check.absent == ()
+    assert retrieval.would_answer and check.not_covered == ["Flubber"]
+    # The subject stays checked: Flubber before the marker is what is asked about.
+    retrieval, check = await _check(pool, "Can I batch with Flubber instead of the @serve.batch decorator?")
+    assert check.verdict == "not" and check.absent == ("Flubber",) and not retrieval.would_answer
+
+
 def test_name_pairs_and_hyphenated_compounds_are_specific_terms() -> None:
     from app.search.answer_check import hyphenated, name_pairs
 
