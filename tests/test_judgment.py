@@ -573,6 +573,8 @@ def test_name_pairs_and_hyphenated_compounds_are_specific_terms() -> None:
     assert name_pairs("Can I Use it in June 2024 with Microsoft Teams") == ["Microsoft Teams"]
     assert hyphenated("Which text-to-speech voices, for a 500-page PDF in eu-west-3?") == ["text-to-speech", "500-page"]
     assert hyphenated("see ray/rllib/rollout-worker.py") == []
+    # A bound prefix modifies a word, it names nothing new.
+    assert hyphenated("What if an error occurs mid-stream, or in non-streaming mode with two-factor?") == ["two-factor"]
 
 
 # A page naming clouds and compounds whose combinations the questions below do not hold.

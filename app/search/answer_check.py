@@ -182,6 +182,8 @@ _ALTERNATIVE = re.compile(r"\b(?:instead\s+of|rather\s+than|compared\s+(?:to|wit
 # An identifier of two or more words: snake_case or camelCase.
 _COMPOUND = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*")
 
+# Prefixes English does not use as words: "mid-stream" is "stream" modified, not a concept of its own.
+_BOUND_PREFIXES = frozenset("anti bi co inter intra micro mid multi non post pre re semi sub tri un".split())
 _MONTHS = frozenset("january february march april may june july august september october november december".split())
 _SUFFIXES = ("ly", "es", "s", "ed", "ing", "er", "ers")
 
@@ -296,10 +298,13 @@ def name_pairs(question: str) -> list[str]:
 def hyphenated(question: str) -> list[str]:
     """Hyphenated compounds: one concept written in several words ("text-to-speech"); the docs
     may hold every word and not the concept. Identifiers with a trailing number ("eu-west-3")
-    are literals, not compounds."""
+    are literals, not compounds. A bound prefix ("mid-stream", "non-streaming", "re-run") makes
+    no new concept: the word it modifies is what the docs must hold, and it is checked as a word
+    (an answerable follow-up, "what happens if an error occurs mid-stream?", was refused)."""
     question = _PATH.sub(" ", question)
     return [m.group(0) for m in _HYPHENATED.finditer(question)
-            if not re.fullmatch(r"[a-z]+(?:-[a-z0-9]+)*-\d+", m.group(0))]
+            if not re.fullmatch(r"[a-z]+(?:-[a-z0-9]+)*-\d+", m.group(0))
+            and m.group(0).split("-", 1)[0].lower() not in _BOUND_PREFIXES]
 
 
 def literals(question: str) -> list[str]:
