@@ -22,9 +22,11 @@ def apply_sql_file(name: str) -> None:
     await_only(_driver_connection().execute(sql))
 
 
-def apply_function_files(connection=None, *, force: bool = False) -> bool:
-    """Apply sql/functions/ when a checksum changed (always with `force`); True when applied."""
-    return await_only(repeatable.apply_function_files(_driver_connection(connection), force=force))
+def apply_function_files(connection=None, *, force: bool = False, check_bodies: bool = True) -> bool:
+    """Apply sql/functions/ when a checksum changed (always with `force`); True when applied.
+    `check_bodies=False`: unchecked and not recorded, for a revision older than head."""
+    return await_only(repeatable.apply_function_files(_driver_connection(connection), force=force,
+                                                      check_bodies=check_bodies))
 
 
 def drop_function_files() -> None:

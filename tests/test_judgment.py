@@ -186,8 +186,9 @@ def test_nonsense_question_is_refused_without_guides_and_recorded(offline, start
     assert meta["would_answer"] is False and meta["degraded"] == "keyword_only" and meta["confidence"] < 0.4
     rows = _wait_for_gaps(offline, 1)
     assert [r["question"] for r in rows] == [question] and rows[0]["refused"] and rows[0]["count"] == 1
+    assert rows[0]["outcome"] == "refused_offtopic"  # below the floor: far from every page
     assert set(rows[0]) == {"question_key", "question", "count", "first_seen", "last_seen", "best_page", "confidence",
-                            "refused"}  # no IP, no session
+                            "refused", "outcome"}  # no IP, no session
 
 
 def test_answerable_question_still_gets_guides_and_no_gap(offline, start_server) -> None:
@@ -218,6 +219,7 @@ def test_answer_below_the_low_confidence_line_is_recorded_as_a_gap(offline, star
     assert any(isinstance(p, dict) and p["type"] == "source-url" for p in parts)
     rows = _wait_for_gaps(offline, 1)
     assert len(rows) == 1 and rows[0]["refused"] is False and rows[0]["best_page"] == "widget.mdx"
+    assert rows[0]["outcome"] == "answered"
 
 
 def test_refusal_with_gemini_calls_no_model(fake_gemini, clean_db, start_server) -> None:
@@ -546,6 +548,22 @@ async def test_a_pasted_error_is_context_and_a_near_identifier_is_partly_covered
     assert check.verdict == "not" and check.absent == ("timeout_batch_s",)
 
 
+async def test_a_name_only_in_what_the_asker_compares_with_is_partly_covered(offline, pool) -> None:
+    from app.search.answer_check import alternatives
+    from tests.test_conversations import seed_into
+
+    assert alternatives("Why use Ray Serve instead of Modal or Seldon? Why not containers?") == ["Modal or Seldon"]
+    assert alternatives("Is batching faster compared to Flubber, and how?") == ["Flubber, and how"]
+    await seed_into(pool, CHECK_DOCS)
+    # "Flubber" after "instead of" is what the asker compares with: answered, naming it as not covered.
+    retrieval, check = await _check(pool, "Why enable batching with the @serve.batch decorator instead of Flubber?")
+    assert check.verdict == "partly" and check.alternatives == ("Flubber",) and check.absent == ()
+    assert retrieval.would_answer and check.not_covered == ["Flubber"]
+    # The subject stays checked: Flubber before the marker is what is asked about.
+    retrieval, check = await _check(pool, "Can I batch with Flubber instead of the @serve.batch decorator?")
+    assert check.verdict == "not" and check.absent == ("Flubber",) and not retrieval.would_answer
+
+
 def test_name_pairs_and_hyphenated_compounds_are_specific_terms() -> None:
     from app.search.answer_check import hyphenated, name_pairs
 
@@ -555,6 +573,8 @@ def test_name_pairs_and_hyphenated_compounds_are_specific_terms() -> None:
     assert name_pairs("Can I Use it in June 2024 with Microsoft Teams") == ["Microsoft Teams"]
     assert hyphenated("Which text-to-speech voices, for a 500-page PDF in eu-west-3?") == ["text-to-speech", "500-page"]
     assert hyphenated("see ray/rllib/rollout-worker.py") == []
+    # A bound prefix modifies a word, it names nothing new.
+    assert hyphenated("What if an error occurs mid-stream, or in non-streaming mode with two-factor?") == ["two-factor"]
 
 
 # A page naming clouds and compounds whose combinations the questions below do not hold.
@@ -601,6 +621,32 @@ async def test_a_pair_or_compound_the_docs_never_hold_refuses_and_one_they_hold_
         assert "Batch Flubberization" not in check.absent and check.absent == ("Flubberization",)
 
 
+INTERNAL_DOCS = {
+    "runbook.mdx": "---\ntitle: Batch runbook\n---\nRestart the batch workers. Batch jobs page the on-call.\n",
+}
+
+
+async def test_word_share_is_read_from_the_statistics_per_audience(offline, pool) -> None:
+    """docs_word_share reads the word statistics, not the sections; it must say what a scan of the
+    sections the asker may see says (stems, audiences, a word of no section, a stop word)."""
+    from tests.test_conversations import seed_into
+
+    await seed_into(pool, CHECK_DOCS | PAIR_DOCS | INTERNAL_DOCS)
+    words = ["Batch", "batching", "AWS", "Flubber", "the", "Runbook"]
+    scan = """select count(*) filter (where search_vector @@ plainto_tsquery('english', $1))::float8
+                     / greatest(count(*), 1)
+              from docs_section where $2::text[] is null or audiences && $2::text[]"""
+    async with pool.acquire() as conn:
+        for audiences in (["public"], None):
+            rows = await conn.fetch("select * from docs_word_share($1, $2)", words, audiences)
+            assert [r["word"] for r in rows] == words
+            for row in rows:
+                assert row["share"] == pytest.approx(await conn.fetchval(scan, row["word"], audiences)), row
+        shares = {r["word"]: r["share"] for r in await conn.fetch("select * from docs_word_share($1, '{public}')", words)}
+        assert shares["Flubber"] == 0 and shares["the"] == 0 and shares["Runbook"] == 0  # internal only
+        assert shares["Batch"] == shares["batching"] > 0.1 > shares["AWS"] > 0
+
+
 def test_answer_check_off_answers_what_it_refuses(offline, start_server, monkeypatch) -> None:
     seed_docs(offline, CHECK_DOCS)
     server = start_server()
@@ -610,6 +656,7 @@ def test_answer_check_off_answers_what_it_refuses(offline, start_server, monkeyp
     assert _text(parts) == NOT_COVERED and not any(isinstance(p, dict) and p["type"] == "source-url" for p in parts)
     rows = _wait_for_gaps(offline, 1)
     assert [r["question"] for r in rows] == [question] and rows[0]["refused"]
+    assert rows[0]["outcome"] == "refused_indomain"  # near the docs' topic; the docs do not say
     monkeypatch.setenv("ANSWER_CHECK", "false")
     server = start_server()
     with httpx.Client(base_url=server.url, timeout=30) as client:
@@ -635,9 +682,9 @@ def test_partly_covered_answer_says_what_the_docs_do_not_cover(offline, start_se
     # Answered only in part: a gap, told apart from a refusal and from a low-confidence answer.
     rows = _wait_for_gaps(offline, 1)
     assert [r["question"] for r in rows] == ["Do wildcard redirects in docs.json take effect on Tier 4?"]
-    assert rows[0]["refused"] is False and rows[0]["best_page"] == "redirects.mdx"
+    assert rows[0]["refused"] is False and rows[0]["best_page"] == "redirects.mdx" and rows[0]["outcome"] == "partly"
     gaps = asyncio.run(_list_gaps(offline))
-    assert [g.outcome for g in gaps] == ["partly covered"] and gaps[0].to_dict()["outcome"] == "partly covered"
+    assert [g.outcome for g in gaps] == ["partly"] and gaps[0].to_dict()["outcome"] == "partly"
 
 
 async def _list_gaps(database_url: str):
@@ -650,7 +697,7 @@ async def _list_gaps(database_url: str):
         await conn.close()
 
 
-async def test_a_gap_says_whether_it_was_refused_answered_low_or_partly(conn) -> None:
+async def test_a_gap_recorded_before_the_outcome_column_is_read_from_refused_and_confidence(conn) -> None:
     from app.chat.gaps import low_line
 
     settings = get_settings()
@@ -660,11 +707,31 @@ async def test_a_gap_says_whether_it_was_refused_answered_low_or_partly(conn) ->
     await _record(conn, "low question about volcanoes", confidence=line - 0.01, refused=False)
     await _record(conn, "partly question about comets", confidence=line, refused=False)
     outcomes = {g.question.split()[0]: g.outcome for g in await list_gaps(conn, 90, settings=settings)}
-    assert outcomes == {"refused": "refused", "low": "answered with low confidence", "partly": "partly covered"}
+    assert outcomes == {"refused": "refused", "low": "answered", "partly": "partly"}
     # The line follows the settings: with LOW_CONFIDENCE at 0.9 both answered gaps are low ones.
     raised = settings.model_copy(update={"low_confidence": 0.9})
     assert low_line(raised) == 0.9
-    assert {g.outcome for g in await list_gaps(conn, 90, settings=raised)} == {"refused", "answered with low confidence"}
+    assert {g.outcome for g in await list_gaps(conn, 90, settings=raised)} == {"refused", "answered"}
+
+
+async def test_a_gap_keeps_the_outcome_of_its_latest_occurrence(conn) -> None:
+    """The outcome column says what became of the question; it wins over the reading from
+    `refused` and the confidence, and a later occurrence replaces it."""
+    import asyncpg
+
+    record = "select record_docs_chat_gap($1, 'a.mdx', $2, $3, 90, $4)"
+    await conn.fetchval(record, "Does the Batch API stream?", 0.7, True, "refused_indomain")
+    await conn.fetchval(record, "What is the capital of France?", 0.1, True, "refused_offtopic")
+    await conn.fetchval(record, "Are answers kept for 24 months?", 0.1, False, "partly")
+    outcomes = {g.question: g.outcome for g in await list_gaps(conn, 90)}
+    assert outcomes == {"Does the Batch API stream?": "refused_indomain",
+                        "What is the capital of France?": "refused_offtopic",
+                        "Are answers kept for 24 months?": "partly"}
+    await conn.fetchval(record, "does the batch API stream", 0.7, False, "answered")
+    [gap] = [g for g in await list_gaps(conn, 90) if g.count == 2]
+    assert gap.outcome == "answered" and gap.to_dict()["outcome"] == "answered"
+    with pytest.raises(asyncpg.CheckViolationError):
+        await conn.fetchval(record, "Is it green?", 0.1, True, "maybe")
 
 
 # --- the model verifier: one bounded call, each verdict from the fake servers ---------------------
@@ -711,8 +778,9 @@ def test_model_verifier_each_verdict(provider, request, clean_db, start_server, 
     checking = statuses.index("Checking that the excerpts answer the question")
     assert statuses[0] == "Searching the documentation" and statuses[checking + 1] == "Writing the answer", statuses
     assert any(isinstance(p, dict) and p["type"] == "source-url" for p in parts)
-    # The reply (and its gap) is saved before the stream ends: only the "not" is a gap so far.
-    assert [(r["count"], r["refused"]) for r in _gap_rows(clean_db)] == [(1, True)]
+    # The reply (and its gap) is saved before the stream ends: only the "not" is a gap so far, a
+    # refusal in the docs' own topic.
+    assert [(r["count"], r["refused"], r["outcome"]) for r in _gap_rows(clean_db)] == [(1, True, "refused_indomain")]
     parts = turn(_verdict("partly", not_covered="batching across several deployments"))
     assert _text(parts).endswith("The documentation found does not cover: batching across several deployments")
     # The "not" was recorded as a refused gap; the model's "partly" is a gap too, answered (not refused).
@@ -720,7 +788,7 @@ def test_model_verifier_each_verdict(provider, request, clean_db, start_server, 
 
     row = wait_until(lambda: next((r for r in _gap_rows(clean_db) if r["count"] == 2), None),
                      what="the partly answer's gap")
-    assert row["question"] == question and row["refused"] is False
+    assert row["question"] == question and row["refused"] is False and row["outcome"] == "partly"
     # A reply that is no verdict: the offline check's verdict ("answerable" here) stands.
     parts = turn("I think so!")
     assert _text(parts) not in ("", NOT_COVERED) and "does not" not in _text(parts)

@@ -324,3 +324,29 @@ async def test_eval_json_with_a_lone_surrogate_in_a_question_is_valid_json(cli_e
     result = await docschat("eval", str(questions), "--mode", "keyword", "--json")
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["per_question"][0]["question"] == "restart the workers \ud800"
+
+
+async def test_gaps_show_each_outcome_and_list_one_outcome(cli_env, pool) -> None:
+    """What the docs lack: `docschat gaps` says what became of each question, and `--outcome`
+    lists those of one kind (issue 31)."""
+    record = "select public.record_docs_chat_gap($1, null, $2, $3, 90, $4)"
+    async with pool.acquire() as conn:
+        await conn.fetchval(record, "Does the Batch API support streaming?", 0.7, True, "refused_indomain")
+        await conn.fetchval(record, "What is the capital of France?", 0.1, True, "refused_offtopic")
+        await conn.fetchval(record, "Are answers kept for 24 months?", 0.7, False, "partly")
+    listed = await docschat("gaps", "--json")
+    assert listed.exit_code == 0, listed.output
+    outcomes = {json.loads(line)["question"]: json.loads(line)["outcome"] for line in listed.output.splitlines()}
+    assert outcomes == {"Does the Batch API support streaming?": "refused_indomain",
+                        "What is the capital of France?": "refused_offtopic",
+                        "Are answers kept for 24 months?": "partly"}
+    lacking = await docschat("gaps", "--json", "--outcome", "refused_indomain", "--outcome", "partly")
+    assert lacking.exit_code == 0, lacking.output
+    assert sorted(json.loads(line)["outcome"] for line in lacking.output.splitlines()) == ["partly", "refused_indomain"]
+    table = await docschat("gaps", "--outcome", "refused_indomain")
+    assert table.exit_code == 0 and "outcome" in table.output and "Batch API" in table.output
+    assert "France" not in table.output
+    wrong = await docschat("gaps", "--outcome", "maybe")
+    assert wrong.exit_code == 2 and "maybe" in wrong.output
+    both = await docschat("gaps", "--clear", "--outcome", "partly")
+    assert both.exit_code == 2 and "--since only" in both.output

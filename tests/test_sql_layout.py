@@ -235,3 +235,38 @@ def test_a_database_at_a_squashed_revision_is_told_how_to_upgrade(fresh_database
     asyncio.run(_execute(url, "update public.alembic_version set version_num = '2026_11_30_0010'"))
     with pytest.raises(DatabaseError, match="older than this docschat's first revision"):
         asyncio.run(migrate.ensure_schema(url))
+
+
+_RECORD_GAP_AT_0014 = """
+drop function public.record_docs_chat_gap(text, text, real, boolean, integer, text);
+create function public.record_docs_chat_gap(
+  question text, best_page text, confidence real, refused boolean, retention_days integer default 90
+) returns integer
+language sql set search_path = '' as $$
+  insert into public.docs_chat_gap as g (question_key, question, best_page, confidence, refused)
+  values (public.docs_gap_key(question), pg_catalog.left(question, 500), best_page, confidence, refused)
+  on conflict (question_key) do update set count = g.count + 1
+  returning count;
+$$;
+"""
+
+
+def test_a_gap_recorder_of_0014_is_replaced_not_overloaded(fresh_database) -> None:
+    """0018 gives record_docs_chat_gap a sixth argument (the outcome). A database at 0014 holds the
+    five-argument function: beside the new one every five-argument call would be ambiguous, so the
+    revision drops it and the step at head creates the new one. Its body names a column 0018 adds:
+    the baseline applies the files unchecked, and the step at head checks them."""
+    url = fresh_database()
+    migrate.upgrade(url, "2026_12_02_0014")
+    asyncio.run(_execute(url, _RECORD_GAP_AT_0014))
+    migrate.upgrade(url)
+    assert asyncio.run(_differences(url)) == []
+    asyncio.run(_execute(url, "select public.record_docs_chat_gap('q one', null, 0.1, true, 90)"))
+    asyncio.run(_execute(url, "select public.record_docs_chat_gap('q two', null, 0.1, true, 90, 'refused_indomain')"))
+    rows = asyncio.run(_fetch(url, "select question, outcome from public.docs_chat_gap order by question"))
+    assert [tuple(r) for r in rows] == [("q one", None), ("q two", "refused_indomain")]
+    migrate.downgrade(url, "2026_12_02_0014")
+    assert [r[0] for r in asyncio.run(_fetch(url, "select count(*) from pg_catalog.pg_proc"
+                                                  " where proname = 'record_docs_chat_gap'"))] == [0]
+    migrate.upgrade(url)
+    assert asyncio.run(_differences(url)) == []

@@ -2,10 +2,13 @@
 confidence, or answered only in part (the answer check's "partly": app/search/answer_check.py),
 grouped by a normalised key (public.docs_gap_key in sql/functions/docs_chat_gap.sql).
 
-Each gap's outcome (`Gap.outcome`) is one of OUTCOMES. The table keeps `refused` and the
-confidence, no outcome column (no migration in issue 31): an answered gap at or above the
-low-confidence line can only have been recorded as "partly covered", so the outcome is read from
-the confidence against that line (`low_line`, the settings' line as the judgment draws it).
+Each gap records what became of its latest occurrence (`outcome`, one of OUTCOMES, revision
+2026_12_02_0018): refused as off the docs' topic (below the answer floor), refused because the
+docs do not say (the answer check or the model verifier: the topic is near, the answer is not
+there), answered in part, or answered with low confidence. The refusals in the docs' own words
+and the partly covered answers are what the docs lack. A gap recorded before the column has no
+outcome: it is read from `refused` and the confidence against the low-confidence line
+(`low_line`), as "refused", "partly" or "answered".
 
 A gap holds the question (clipped to 500 characters), how often and when it was asked, the best
 page found and the confidence: no IP, no session. Gaps not seen for GAP_RETENTION_DAYS are deleted
@@ -45,7 +48,7 @@ class Gap:
     best_page: str | None
     confidence: float
     refused: bool
-    outcome: str = "refused"  # one of OUTCOMES
+    outcome: str = "refused_offtopic"  # one of OUTCOMES ("refused" for a gap recorded before 0018)
 
     def to_dict(self) -> dict[str, object]:
         return {
@@ -55,8 +58,12 @@ class Gap:
         }
 
 
-REFUSED, LOW_CONFIDENCE, PARTLY = "refused", "answered with low confidence", "partly covered"
-OUTCOMES = (REFUSED, LOW_CONFIDENCE, PARTLY)
+REFUSED_OFFTOPIC, REFUSED_INDOMAIN, PARTLY, ANSWERED = "refused_offtopic", "refused_indomain", "partly", "answered"
+OUTCOMES = (REFUSED_OFFTOPIC, REFUSED_INDOMAIN, PARTLY, ANSWERED)
+#: What a gap recorded before the outcome column was: refused of either kind.
+REFUSED = "refused"
+#: The judgment rules that refuse a question near the docs' topic whose answer they do not hold.
+INDOMAIN_RULES = frozenset({"answer_check", "answer_verifier"})
 
 
 def low_line(settings: Settings | None) -> float:
@@ -71,9 +78,21 @@ def low_line(settings: Settings | None) -> float:
 
 
 def outcome_of(refused: bool, confidence: float, line: float) -> str:
+    """The outcome of a gap recorded before the column: read from `refused` and the confidence (an
+    answered gap at or above the low-confidence line can only have been recorded as partly)."""
     if refused:
         return REFUSED
-    return LOW_CONFIDENCE if confidence < line else PARTLY
+    return ANSWERED if confidence < line else PARTLY
+
+
+def gap_outcome(retrieval: Retrieval) -> str:
+    """What became of a gap's question: refused_indomain when the answer check or the model
+    verifier refused it (the topic is near, the docs do not say), refused_offtopic when the floor
+    did, partly when answered with a line on what the docs do not cover, else answered (with low
+    confidence)."""
+    if not retrieval.would_answer:
+        return REFUSED_INDOMAIN if retrieval.judgment.rule in INDOMAIN_RULES else REFUSED_OFFTOPIC
+    return PARTLY if is_partly(retrieval) else ANSWERED
 
 
 MAX_SINCE = timedelta(days=36_500)  # a century: past it a Postgres timestamp soon overflows
@@ -115,9 +134,9 @@ async def record_gap(pool: asyncpg.Pool, retrieval: Retrieval, retention_days: i
     try:
         async with pool.acquire() as conn:
             await conn.fetchval(
-                "select public.record_docs_chat_gap($1, $2, $3, $4, $5)",
+                "select public.record_docs_chat_gap($1, $2, $3, $4, $5, $6)",
                 retrieval.question[:MAX_GAP_CHARS], best_page, retrieval.confidence, not retrieval.would_answer,
-                retention_days,
+                retention_days, gap_outcome(retrieval),
             )
     except (asyncpg.PostgresError, OSError) as exc:
         log.warning("gap_not_recorded", error=type(exc).__name__)
@@ -141,13 +160,13 @@ async def list_gaps(
     line = low_line(settings)
     await prune_gaps(conn, retention_days)
     rows = await conn.fetch(
-        "select question, count, first_seen, last_seen, best_page, confidence, refused"
+        "select question, count, first_seen, last_seen, best_page, confidence, refused, outcome"
         " from public.docs_chat_gap where $1::interval is null or last_seen >= now() - $1::interval"
         " order by count desc, last_seen desc, question_key",
         since,
     )
     return [Gap(r["question"], r["count"], r["first_seen"], r["last_seen"], r["best_page"], float(r["confidence"]),
-                r["refused"], outcome_of(r["refused"], float(r["confidence"]), line)) for r in rows]
+                r["refused"], r["outcome"] or outcome_of(r["refused"], float(r["confidence"]), line)) for r in rows]
 
 
 async def clear_gaps(conn: asyncpg.Connection, since: timedelta | None = None) -> int:

@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from app.chat.feedback import list_feedback, summarize
-from app.chat.gaps import clear_gaps, list_gaps
+from app.chat.gaps import OUTCOMES, clear_gaps, list_gaps
 from app.cli.base import (
     console,
     database_url,
@@ -27,9 +27,15 @@ from app.config import get_settings
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per gap.")
 @click.option("--since", default=None, help="Only gaps seen within this long: 30m, 24h, 7d, 2w.")
 @click.option("--clear", is_flag=True, help="Delete the gaps (those seen within --since, or all).")
-def gaps_command(as_json: bool, since: str | None, clear: bool) -> None:
-    """Questions the docs did not answer, or answered with low confidence; most frequent first."""
+@click.option("--outcome", "outcomes", multiple=True, type=click.Choice(OUTCOMES),
+              help="Only gaps with this outcome (repeatable); refused_indomain and partly are what the docs lack.")
+def gaps_command(as_json: bool, since: str | None, clear: bool, outcomes: tuple[str, ...]) -> None:
+    """Questions the docs did not answer, answered only in part, or answered with low confidence;
+    most frequent first. Outcome: refused_offtopic (far from every page), refused_indomain (near
+    the docs' topic, but they do not say), partly, answered (with low confidence)."""
     window = since_window(since)
+    if clear and outcomes:
+        raise click.UsageError("--clear deletes gaps by --since only, not by --outcome")
     settings = get_settings()
     url = database_url()
 
@@ -43,6 +49,8 @@ def gaps_command(as_json: bool, since: str | None, clear: bool) -> None:
     if clear:
         print_json({"deleted": result}) if as_json else console.print(f"deleted {result} gaps")
         return
+    if outcomes:
+        result = [gap for gap in result if gap.outcome in outcomes]
     if as_json:
         for gap in result:
             print_json(gap.to_dict())

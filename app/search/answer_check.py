@@ -43,6 +43,7 @@ ERROR_CONTEXT = True
 NEAR_IDENTIFIERS = True
 NAME_PAIRS = True
 COMPOUNDS = True
+ALTERNATIVES = True
 # A name pair whose first word this share of the visible sections holds is the docs' own subject
 # and a thing of theirs ("Claude Documentation", "Anthropic Developer Console"): not checked as a
 # pair (tuned on claude answerable dev: "Claude" 0.60, "Anthropic" 0.24 of sections; named
@@ -144,25 +145,13 @@ from terms t
 order by t.n
 """
 
-# The share of visible sections holding each word (stemmed): a word most sections hold is what the
-# docs are about ("Claude", "Ray", "Mintlify"), not a name the question adds.
+# The share of visible sections holding each word (stemmed), from the word statistics
+# (sql/functions/docs_word_share.sql): a word most sections hold is what the docs are about
+# ("Claude", "Ray", "Mintlify"), not a name the question adds.
 SHARE_SQL = """
-with words as (
-  select w.word, w.n,
-         pg_catalog.plainto_tsquery('pg_catalog.english'::pg_catalog.regconfig, w.word) as query
-  from pg_catalog.unnest($1::text[]) with ordinality as w(word, n)
-),
-counted as (
-  select w.n, pg_catalog.count(*) filter (where d.search_vector operator(pg_catalog.@@) w.query) as held,
-         pg_catalog.count(*) as visible
-  from words w
-  cross join public.docs_section d
-  where $2::text[] is null or d.audiences operator(pg_catalog.&&) $2::text[]
-  group by w.n
-)
-select w.word, coalesce(c.held::float8 / greatest(c.visible, 1), 0) as share
-from words w left join counted c using (n)
-order by w.n
+select s.word, s.share
+from public.docs_word_share($1::text[], $2::text[]) with ordinality as s(word, share, n)
+order by s.n
 """
 
 # Literals: a version or dotted number, a number of 2+ digits, an identifier (snake_case,
@@ -183,9 +172,18 @@ _IDENTIFIER = re.compile(
 # to the end of its line or question is what the asker saw, not what they ask about: names in it
 # ("The actor ImplicitFunc is too large") are context (tuned on ray answerable dev).
 _ERROR_MESSAGE = re.compile(r"\b[A-Z]\w*(?:Error|Exception|Warning)\b:\s*[^\n?]+")
+# What the asker compares with: the words after "instead of", "rather than", "compared to/with",
+# "versus", "vs" up to the end of the clause ("Why would I use Ray Serve instead of Modal or
+# Seldon?"). A name there that the docs never use is not what is asked about: the answer says
+# what the docs hold and that they do not mention it ("partly"). The subject stays checked
+# ("AsciiDoc instead of MDX": AsciiDoc is before the marker). Tuned on ray answerable dev.
+_ALTERNATIVE = re.compile(r"\b(?:instead\s+of|rather\s+than|compared\s+(?:to|with)|versus|vs\.?)\s+([^?.!;:\n]+)",
+                          re.IGNORECASE)
 # An identifier of two or more words: snake_case or camelCase.
 _COMPOUND = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*")
 
+# Prefixes English does not use as words: "mid-stream" is "stream" modified, not a concept of its own.
+_BOUND_PREFIXES = frozenset("anti bi co inter intra micro mid multi non post pre re semi sub tri un".split())
 _MONTHS = frozenset("january february march april may june july august september october november december".split())
 _SUFFIXES = ("ly", "es", "s", "ed", "ing", "er", "ers")
 
@@ -200,6 +198,7 @@ class AnswerCheck:
     missing_ndoc: tuple[int, ...] = ()  # how many visible sections hold each missing stem (reported only)
     near: tuple[str, ...] = ()  # identifiers the docs do not use whose words they hold as one (partly)
     context: tuple[str, ...] = ()  # terms read past: only inside a pasted error message
+    alternatives: tuple[str, ...] = ()  # terms the docs never use, only in what the asker compares with
     sections: tuple[str, ...] = ()  # the section ids checked
     method: str = "offline"
     supporting: str | None = None  # a model verifier's supporting excerpt, when it gave one
@@ -208,7 +207,7 @@ class AnswerCheck:
     @property
     def not_covered(self) -> list[str]:
         """What the excerpts do not cover (for the "partly" line)."""
-        return [*self.absent, *self.elsewhere]
+        return [*self.absent, *self.elsewhere, *self.alternatives]
 
     def to_dict(self) -> dict[str, object]:
         data: dict[str, object] = {
@@ -216,6 +215,7 @@ class AnswerCheck:
             "elsewhere": list(self.elsewhere), "missing": list(self.missing),
             "missing_share": round(self.missing_share, 4), "missing_ndoc": list(self.missing_ndoc),
             "sections": list(self.sections), "near": list(self.near), "context": list(self.context),
+            "alternatives": list(self.alternatives),
         }
         if self.supporting:
             data["supporting"] = self.supporting
@@ -298,10 +298,13 @@ def name_pairs(question: str) -> list[str]:
 def hyphenated(question: str) -> list[str]:
     """Hyphenated compounds: one concept written in several words ("text-to-speech"); the docs
     may hold every word and not the concept. Identifiers with a trailing number ("eu-west-3")
-    are literals, not compounds."""
+    are literals, not compounds. A bound prefix ("mid-stream", "non-streaming", "re-run") makes
+    no new concept: the word it modifies is what the docs must hold, and it is checked as a word
+    (an answerable follow-up, "what happens if an error occurs mid-stream?", was refused)."""
     question = _PATH.sub(" ", question)
     return [m.group(0) for m in _HYPHENATED.finditer(question)
-            if not re.fullmatch(r"[a-z]+(?:-[a-z0-9]+)*-\d+", m.group(0))]
+            if not re.fullmatch(r"[a-z]+(?:-[a-z0-9]+)*-\d+", m.group(0))
+            and m.group(0).split("-", 1)[0].lower() not in _BOUND_PREFIXES]
 
 
 def literals(question: str) -> list[str]:
@@ -330,6 +333,11 @@ def literals(question: str) -> list[str]:
 def error_context(question: str) -> list[str]:
     """The pasted error messages of a question ("SomeError: what it said")."""
     return [m.group(0) for m in _ERROR_MESSAGE.finditer(question)]
+
+
+def alternatives(question: str) -> list[str]:
+    """What the asker compares with ("instead of Modal or Seldon" → "Modal or Seldon")."""
+    return [m.group(1) for m in _ALTERNATIVE.finditer(question)]
 
 
 def _only_in_context(term: str, question: str, context: list[str]) -> bool:
@@ -394,6 +402,8 @@ class TermEvidence:
     absent: list[str] = field(default_factory=list)
     near: list[str] = field(default_factory=list)  # absent identifiers whose words the docs hold as one
     context: list[str] = field(default_factory=list)  # terms only inside a pasted error message
+    alternative: list[str] = field(default_factory=list)  # terms only in what the asker compares with
+    alternatives: list[str] = field(default_factory=list)  # ...that no visible section holds
     phrases: list[str] = field(default_factory=list)  # name pairs and hyphenated compounds (loose match)
 
 
@@ -410,6 +420,7 @@ async def term_evidence(
                and is_specific_word(r["word"], first=r["n"] == 1)]
     seen: set[str] = set()
     context = error_context(question) if ERROR_CONTEXT else []
+    compared = alternatives(question) if ALTERNATIVES else []
     named = names(question)
     pairs = name_pairs(question) if NAME_PAIRS else []
     if pairs:
@@ -422,6 +433,8 @@ async def term_evidence(
             if _only_in_context(term, question, context):
                 evidence.context.append(term)
                 continue
+            if _only_in_context(term, question, compared):
+                evidence.alternative.append(term)
             evidence.specific.append(term)
     evidence.phrases = [p for p in phrases if p in evidence.specific]
     # Names and phrases found elsewhere in the docs are how the asker writes; only absent ones count.
@@ -450,6 +463,9 @@ async def term_evidence(
                 evidence.absent.remove(term)
                 evidence.near.append(term)
                 evidence.elsewhere.append(term)
+    for term in [t for t in evidence.absent if t in evidence.alternative]:
+        evidence.absent.remove(term)
+        evidence.alternatives.append(term)
     return evidence
 
 
@@ -462,11 +478,11 @@ def verdict_of(evidence: TermEvidence, sections: tuple[str, ...] = ()) -> Answer
     # A capitalised word the docs use elsewhere ("Anthropic", "API", "Documentation") is how the
     # asker writes, not what the answer must name: only one the docs never use counts.
     elsewhere = [t for t in evidence.elsewhere if t not in evidence.names]
-    verdict: Verdict = "not" if evidence.absent else "partly" if elsewhere else "answerable"
+    verdict: Verdict = "not" if evidence.absent else "partly" if elsewhere or evidence.alternatives else "answerable"
     return AnswerCheck(verdict, absent=tuple(evidence.absent), elsewhere=tuple(elsewhere),
                        missing=tuple(m[0] for m in missing), missing_share=share, sections=sections,
                        missing_ndoc=tuple(m[2] for m in missing), near=tuple(evidence.near),
-                       context=tuple(evidence.context))
+                       context=tuple(evidence.context), alternatives=tuple(evidence.alternatives))
 
 
 async def check_answer(

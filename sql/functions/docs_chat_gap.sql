@@ -14,24 +14,28 @@ as $$
   )
 $$;
 
--- record_docs_chat_gap: counts one occurrence of a question (clipped to 500 characters), then
--- deletes gaps not seen for retention_days. Returns the gap's count.
+-- record_docs_chat_gap: counts one occurrence of a question (clipped to 500 characters) with what
+-- became of it (`outcome`: refused_offtopic, refused_indomain, partly or answered; null when the
+-- caller does not say), then deletes gaps not seen for retention_days. Returns the gap's count.
+--   select public.record_docs_chat_gap('Does the Batch API stream?', 'batch.md', 0.61, true, 90, 'refused_indomain');
 create or replace function public.record_docs_chat_gap(
   question text,
   best_page text,
   confidence real,
   refused boolean,
-  retention_days integer default 90
+  retention_days integer default 90,
+  outcome text default null
 ) returns integer
 language sql
 set search_path = ''
 as $$
   delete from public.docs_chat_gap
   where last_seen < now() - pg_catalog.make_interval(days => retention_days);
-  insert into public.docs_chat_gap as g (question_key, question, best_page, confidence, refused)
-  values (public.docs_gap_key(question), pg_catalog.left(question, 500), best_page, confidence, refused)
+  insert into public.docs_chat_gap as g (question_key, question, best_page, confidence, refused, outcome)
+  values (public.docs_gap_key(question), pg_catalog.left(question, 500), best_page, confidence, refused, outcome)
   on conflict (question_key) do update
     set count = g.count + 1, last_seen = now(), question = excluded.question,
-        best_page = excluded.best_page, confidence = excluded.confidence, refused = excluded.refused
+        best_page = excluded.best_page, confidence = excluded.confidence, refused = excluded.refused,
+        outcome = excluded.outcome
   returning count;
 $$;
