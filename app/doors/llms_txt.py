@@ -18,6 +18,7 @@ import asyncio
 import hashlib
 import re
 from dataclasses import dataclass, field
+from urllib.parse import quote
 
 import asyncpg
 
@@ -104,10 +105,16 @@ def _link_text(text: str) -> str:
     return _one_line(text).replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
 
 
+def _markdown_url(url: str) -> str:
+    """A URL that cannot end a Markdown link early: spaces, parentheses, brackets, angle brackets
+    and control characters percent-encoded (a hostile file name makes a hostile URL)."""
+    return quote(url, safe=":/?#@!$&'*+,;=%~")
+
+
 def _section_title(folder: str, source: str, several_sources: bool) -> str:
     name = " › ".join(part.replace("-", " ").replace("_", " ").capitalize() for part in folder.split("/")) if folder \
         else "Docs"
-    return f"{source}: {name}" if several_sources else name
+    return _link_text(f"{source}: {name}" if several_sources else name)  # a folder's name is a file name
 
 
 def _etag(text: str) -> str:
@@ -126,11 +133,11 @@ def render(pages: list[DocPage], settings: Settings) -> LlmsTexts:
             index_lines.append(f"\n## {_section_title(page.folder, page.source, several)}\n\n")
             current = group
         description = describe(page.text())
-        index_lines.append(f"- [{_link_text(page.title)}]({page.url})" + (f": {description}" if description else "")
-                           + "\n")
+        link = f"- [{_link_text(page.title)}]({_markdown_url(page.url)})"
+        index_lines.append(link + (f": {description}" if description else "") + "\n")
     full_parts = [header]
     for page in pages:
-        full_parts.append(f"\n# {_one_line(page.title)}\n\nSource: {page.url}\n\n{page.text()}\n")
+        full_parts.append(f"\n# {_one_line(page.title)}\n\nSource: {_markdown_url(page.url)}\n\n{page.text()}\n")
     index, full = "".join(index_lines), "".join(full_parts)
     return LlmsTexts(index, full, _etag(index), _etag(full))
 
