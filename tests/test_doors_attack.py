@@ -229,20 +229,28 @@ FILE_TRICKS = [
 ]
 
 
+async def _call(session, tool: str, **arguments: Any) -> tuple[bool, Any]:
+    """A tool call that must be answered: a request the server drops fails here, naming it."""
+    try:
+        return await asyncio.wait_for(call(session, tool, **arguments), 60)
+    except TimeoutError:
+        raise AssertionError(f"no answer to {tool}({arguments!r})") from None
+
+
 async def _mcp_attempts(session) -> tuple[list[Any], list[tuple[bool, Any]]]:
     """(what search_docs said, what each get_page and read_file trick got)."""
     outputs: list[Any] = []
     tricks: list[tuple[bool, Any]] = []
     for query in ("rotate the keys runbook", "ops note", "shared widget page internal notes", "partner program",
                   "vault", *SECRETS):
-        failed, found = await call(session, "search_docs", query=query, limit=10)
+        failed, found = await _call(session, "search_docs", query=query, limit=10)
         assert not failed, found
         outputs.append(found)
     for url in PAGE_TRICKS:
-        tricks.append(await call(session, "get_page", url=url))
+        tricks.append(await _call(session, "get_page", url=url))
     for path in FILE_TRICKS:
         for source in (None, "server", "../server", "docs", "mirror"):
-            tricks.append(await call(session, "read_file", path=path, **({"source": source} if source else {})))
+            tricks.append(await _call(session, "read_file", path=path, **({"source": source} if source else {})))
     return outputs, tricks
 
 
@@ -293,5 +301,17 @@ async def test_mcp_under_attack_anonymous_partner_and_bad_tokens(
             response = await client.post(path, json=body, headers=headers)
             assert response.status_code in (200, 307, 404, 405), (path, response.status_code)
             assert_clean(response.text)
-        response = await client.get("/mcp", headers=headers)
-        assert response.status_code in (400, 405, 406) and S_BODY not in response.text
+
+
+async def test_mcp_opens_no_stream_a_caller_could_hold(clean_db, db_env, start_server) -> None:
+    """Stateless: nothing is ever pushed on a GET stream, so none is opened (an open one holds a task
+    and a connection for as long as an anonymous caller likes); there is no session to DELETE."""
+    server = start_server()
+    headers = {"accept": "application/json, text/event-stream", "mcp-protocol-version": "2025-11-25"}
+    async with httpx.AsyncClient(base_url=server.url, timeout=10) as client:
+        for method in ("GET", "DELETE", "PUT"):
+            try:
+                response = await asyncio.wait_for(client.request(method, "/mcp", headers=headers), 20)
+            except (TimeoutError, httpx.ReadTimeout):
+                raise AssertionError(f"{method} /mcp held the connection open") from None
+            assert response.status_code == 405 and response.headers["allow"] == "POST", (method, response.text)
