@@ -137,8 +137,8 @@ def navigation_places(pages: Iterable[str], files: dict[str, str]) -> dict[str, 
     listed = [e for e in docs_json_order(nav_text) if e.page in by_stem] if nav_text else []
     places: dict[str, PagePlace] = {}
     if listed:
-        for number, entry in enumerate(listed):
-            places[by_stem[entry.page]] = PagePlace((0, number), entry.groups or ("Docs",))
+        for number, listed_entry in enumerate(listed):
+            places[by_stem[listed_entry.page]] = PagePlace((0, number), listed_entry.groups or ("Docs",))
         rest = [p for p in pages if p not in places]
     else:
         rest = pages

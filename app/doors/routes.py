@@ -105,7 +105,7 @@ async def mcp_http(scope: Scope, receive: Receive, send: Send) -> None:
     Authorization is 401; a browser page of another site (an Origin not in CORS_ORIGINS) is 403."""
     if scope["type"] != "http":
         return
-    if scope["method"] != "POST":
+    if scope.get("method") != "POST":
         # Stateless with JSON responses: a GET stream would never carry anything, yet it stays open
         # as long as the caller likes; there is no session to DELETE. Only POST is served.
         await _send_json(send, 405, {"error": "method_not_allowed", "detail": "POST JSON-RPC messages to /mcp"},
