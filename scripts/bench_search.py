@@ -20,6 +20,13 @@ keyword-only (every page public).
 
     python scripts/bench_search.py --search-box --mintlify --clients 8 --rounds 2
     python scripts/bench_search.py --search-box --sizes 100000 --clients 8 --rounds 2
+
+--mode hybrid (with --search-box --mintlify): the sync and the server use the offline model
+(EMBEDDING_PROVIDER=local) and each question is sent once a round, whole, with mode=hybrid, as the
+box does on submit; at each of --clients-list a fresh server with no stored query embedding, so
+round 1 embeds every question and the later rounds find it cached.
+
+    python scripts/bench_search.py --search-box --mintlify --mode hybrid --clients-list 1,8 --rounds 3 --workers 1
 """
 
 from __future__ import annotations
@@ -208,18 +215,20 @@ def typed(question: str) -> list[str]:
     return sent
 
 
-async def box_round(base: str, clients: int, queries: list[str]) -> dict[str, float]:
+async def box_round(base: str, clients: int, queries: list[str], mode: str = "keyword") -> dict[str, float]:
     samples: list[float] = []
-    empty = 0
+    empty = degraded = 0
 
     async def client_loop(client: httpx.AsyncClient, mine: list[str]) -> None:
-        nonlocal empty
+        nonlocal empty, degraded
         for query in mine:
             started = time.perf_counter()
-            response = await client.get("/docs/search", params={"q": query, "limit": 8})
+            response = await client.get("/docs/search", params={"q": query, "limit": 8, "mode": mode})
             samples.append((time.perf_counter() - started) * 1000)
             response.raise_for_status()
-            empty += not response.json()["results"]  # (the floor's one-letter queries: all empty)
+            body = response.json()
+            empty += not body["results"]  # (the floor's one-letter queries: all empty)
+            degraded += body.get("degraded") is not None  # hybrid that fell back to keyword
 
     limits = httpx.Limits(max_connections=clients, max_keepalive_connections=clients)
     async with httpx.AsyncClient(base_url=base, timeout=60, limits=limits) as client:
@@ -227,7 +236,7 @@ async def box_round(base: str, clients: int, queries: list[str]) -> dict[str, fl
         await asyncio.gather(*(client_loop(client, queries[c::clients]) for c in range(clients)))
         elapsed = time.perf_counter() - started
     return {**percentiles(samples), "rps": round(len(samples) / elapsed, 1), "requests": len(samples),
-            "empty": empty}
+            "empty": empty, "degraded": degraded}
 
 
 async def raw_round(base: str, clients: int, queries: list[str]) -> dict[str, float]:
@@ -384,6 +393,36 @@ def bench_box(env: dict[str, str], label: dict[str, object], questions: list[str
             stop_server(process)
 
 
+async def forget_query_embeddings(url: str) -> None:
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("truncate public.docs_query_embedding")
+    finally:
+        await conn.close()
+
+
+def bench_hybrid(env: dict[str, str], label: dict[str, object], questions: list[str], args: argparse.Namespace) -> None:
+    """mode=hybrid as the box sends it: once, on submit, the whole question. Per client count a
+    fresh server and no stored query embedding: round 1 embeds every question (cold), the later
+    rounds find it cached (the process LRU)."""
+    warm = ["configure the sidebar", "custom fonts"]  # pools, plans, the model's first call: not measured
+    for clients in [int(c) for c in args.clients_list.split(",")]:
+        asyncio.run(forget_query_embeddings(env["DATABASE_URL"]))
+        process, base = start_server(env, int(args.workers.split(",")[0]))
+        try:
+            asyncio.run(box_round(base, 1, warm, "hybrid"))
+            rounds = [asyncio.run(box_round(base, clients, questions, "hybrid")) for _ in range(args.rounds)]
+            keyword = [asyncio.run(box_round(base, clients, questions, "keyword")) for _ in range(args.rounds)]
+        finally:
+            stop_server(process)
+        print(json.dumps({**label, "mode": "hybrid", "workers": args.workers.split(",")[0], "clients": clients,
+                          "questions": len(questions), "degraded": [r["degraded"] for r in rounds],
+                          "cold_round1": {k: rounds[0][k] for k in ("p50", "p95", "rps")},
+                          "cached_later_rounds": [{k: r[k] for k in ("p50", "p95", "rps")} for r in rounds[1:]],
+                          "same_questions_keyword": [{k: r[k] for k in ("p50", "p95")} for r in keyword],
+                          "load_average": os.getloadavg()}), flush=True)
+
+
 def server_env(url: str, home: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in {"GEMINI_API_KEY", "OPENAI_API_KEY"}}
     env.update(DATABASE_URL=url, DOCSCHAT_HOME=home, EMBEDDING_PROVIDER="none", ANSWER_PROVIDER="extractive",
@@ -394,6 +433,10 @@ def server_env(url: str, home: str) -> dict[str, str]:
 
 def run_box(url: str, home: str, args: argparse.Namespace) -> None:
     env = server_env(url, home)
+    if args.mode == "hybrid":
+        if not args.mintlify:
+            raise SystemExit("--mode hybrid needs --mintlify (the synthetic corpus has no model to embed queries)")
+        env["EMBEDDING_PROVIDER"] = "local"  # the offline model: the sync embeds, the server embeds each query
     rng = random.Random(99)
     if args.mintlify:
         repo = corpus_repo("mintlify-docs")
@@ -403,6 +446,12 @@ def run_box(url: str, home: str, args: argparse.Namespace) -> None:
         if sync.returncode != 0:
             raise SystemExit(f"sync failed: {sync.stderr}")
         synced = json.loads(sync.stdout.splitlines()[-1])
+        if args.mode == "hybrid":
+            words = re.findall(r"[a-z]{4,}", " ".join(MINTLIFY_QUESTIONS).lower())
+            questions = list(MINTLIFY_QUESTIONS) + [f"how do I {' '.join(rng.sample(words, 3))}"
+                                                    for _ in range(max(0, args.questions - len(MINTLIFY_QUESTIONS)))]
+            bench_hybrid(env, {"corpus": "mintlify-docs", "sync": synced, "cpus": os.cpu_count()}, questions, args)
+            return
         questions = [q.rstrip("?") for q in MINTLIFY_QUESTIONS]
         questions += [" ".join(rng.sample(re.findall(r"[a-z]{4,}", " ".join(MINTLIFY_QUESTIONS).lower()), 3))
                       for _ in range(args.questions - len(questions))]
@@ -440,6 +489,9 @@ def main() -> None:
     parser.add_argument("--workers", default="2")
     parser.add_argument("--client", choices=["lean", "httpx", "both"], default="both",
                         help="--search-box's load generator: raw asyncio HTTP/1.1 (lean) or httpx, or both")
+    parser.add_argument("--mode", choices=["keyword", "hybrid"], default="keyword",
+                        help="hybrid: whole questions with mode=hybrid (on submit), offline model, --mintlify only")
+    parser.add_argument("--clients-list", default="1,8", help="--mode hybrid: the client counts measured")
     args = parser.parse_args()
     with throwaway_database("docschat-bench-search-") as (url, home):
         if args.search_box:

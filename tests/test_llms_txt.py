@@ -5,6 +5,7 @@ that declares no audience, and a code source) is shared with tests/test_mcp.py."
 from __future__ import annotations
 
 import asyncio
+import json
 import re
 from pathlib import Path
 
@@ -14,6 +15,7 @@ import pytest
 
 from app.config import get_settings
 from app.doors.llms_txt import describe, etag_matches
+from app.doors.navigation import navigation_places, toctree_entries
 from tests.helpers import commit_all, git, make_docs_repo, sync_configured_sources, write_files
 
 # Words that exist only in pages (and a file) the anonymous reader may not see.
@@ -168,3 +170,47 @@ def test_etag_matches() -> None:
     assert etag_matches('"a"', '"a"') and etag_matches('W/"a"', '"a"') and etag_matches("*", '"a"')
     assert etag_matches('"b", "a"', '"a"')
     assert not etag_matches(None, '"a"') and not etag_matches('"ab"', '"a"') and not etag_matches("", '"a"')
+
+
+def test_sections_follow_the_docs_json_navigation(doors_project, clean_db, db_env, start_server) -> None:
+    write_files(doors_project, {"docs/docs.json": json.dumps({"navigation": {"tabs": [{"tab": "Docs", "groups": [
+        {"group": "Use it", "pages": ["guides/widget", {"group": "Internals", "pages": ["guides/vault"]}]},
+        {"group": "Get started", "root": "install", "pages": ["index", "no-such-page"]},
+    ]}]}})})
+    commit_all(doors_project, "navigation")
+    asyncio.run(sync_project())
+    text = _get(start_server(), "/llms.txt").text
+    assert re.findall(r"^## (.+)$", text, re.MULTILINE) == ["Use it", "Get started"]  # the internal group: no page
+    assert [m for m in re.findall(r"^- \[([^\]]+)\]", text, re.MULTILINE)] == ["Embed the \\[chat\\", "Install", "Acme"]
+    assert SECRET not in text and "Internals" not in text
+
+
+def test_docs_json_order_on_the_mintlify_corpus() -> None:
+    root = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "mintlify-docs"
+    if not (root / "docs.json").exists():
+        root = Path("/work/shared/corpora/mintlify-docs")
+    if not (root / "docs.json").exists():
+        pytest.skip("../shared/corpora/mintlify-docs is not present")
+    pages = [str(p.relative_to(root)) for p in root.rglob("*.mdx") if "snippets" not in p.parts]
+    places = navigation_places(pages, {"docs.json": (root / "docs.json").read_text()})
+    ordered = sorted(pages, key=lambda p: places[p].key)
+    sections = list(dict.fromkeys(places[p].section for p in ordered))
+    assert sections[:5] == [("Get started",), ("Get started", "CLI"), ("Get started", "Migrate to Mintlify"),
+                            ("Create content", "Pages"), ("Create content", "Formatting")]
+    assert ordered[:5] == ["index.mdx", "quickstart.mdx", "ai-native.mdx", "cli/index.mdx", "cli/install.mdx"]
+    assert places["api/introduction.mdx"].section == ("API reference",)  # a later tab names its groups
+
+
+def test_toctrees_order_a_folder() -> None:
+    index = "# Serve\n\n```{toctree}\n:hidden:\n\ngetting_started\nkey-concepts\nadvanced/index\nGuide <howto>\n*\n```\n"
+    rst = "Core\n====\n\n.. toctree::\n    :maxdepth: 1\n\n    walkthrough\n    /serve/key-concepts\n\nText.\n"
+    assert toctree_entries(index, "serve") == ["serve/getting_started", "serve/key-concepts", "serve/advanced/index",
+                                               "serve/howto"]
+    assert toctree_entries(rst, "core") == ["core/walkthrough", "serve/key-concepts"]
+    pages = ["serve/index.md", "serve/a.md", "serve/key-concepts.md", "serve/howto.md", "serve/advanced/index.md",
+             "serve/getting_started.md", "serve/basics/index.md", "intro.md"]
+    places = navigation_places(pages, {"serve/index.md": index})
+    assert sorted(pages, key=lambda p: places[p].key) == [
+        "intro.md", "serve/index.md", "serve/getting_started.md", "serve/key-concepts.md", "serve/howto.md",
+        "serve/a.md", "serve/advanced/index.md", "serve/basics/index.md"]
+    assert all(place.section is None for place in places.values())  # folders stay the sections

@@ -1,9 +1,9 @@
 """/llms.txt and /llms-full.txt (https://llmstxt.org) built from the index, for CHAT_AUDIENCES only.
 
-`/llms.txt` is the site name (`# SITE_NAME`), its summary (`> SITE_SUMMARY`), then one `## section`
-per folder of the docs (per source and folder when several sources are visible), each page a
-`- [title](url): first sentence of the page` line. `/llms-full.txt` is every visible page's text,
-page after page in the same order. Code sources are left out (their files are read through MCP's
+`/llms.txt` is the site name (`# SITE_NAME`), its summary (`> SITE_SUMMARY`), then `## sections`
+in the site's navigation order (docs.json groups, toctrees, else folders: app/doors/navigation.py;
+the source named when several are visible), each page a `- [title](url): first sentence` line.
+`/llms-full.txt` is every visible page's text, page after page in the same order. Code sources are left out (their files are read through MCP's
 read_file or /code/<path>).
 
 Both texts are built once per state of the index and kept until the next sync: the key is read from
@@ -18,11 +18,13 @@ import asyncio
 import hashlib
 import re
 from dataclasses import dataclass, field
+from urllib.parse import quote
 
 import asyncpg
 
 from app.config import Settings
 from app.corpus.sources import Source
+from app.doors.navigation import NAVIGATION_FILES, PagePlace, navigation_places
 from app.doors.page_order import order_sections, read_source_pages
 from app.search.urls import absolute_url
 
@@ -45,6 +47,7 @@ class DocPage:
     title: str
     url: str
     sections: list[dict[str, str]] = field(default_factory=list)  # id, heading, content; in page order
+    place: PagePlace | None = None  # in the site's navigation (app/doors/navigation.py)
 
     @property
     def folder(self) -> str:
@@ -64,9 +67,10 @@ class LlmsTexts:
 
 
 def _page_order(page: DocPage) -> tuple[object, ...]:
-    """Folders after the pages at the root; in a folder its index page first, then by path."""
-    name = page.page.rsplit("/", 1)[-1]
-    return (page.source, page.folder != "", page.folder, name.rsplit(".", 1)[0] != "index", page.page)
+    """The navigation's order (docs.json, toctrees: app/doors/navigation.py), else folders after
+    the pages at the root, in a folder its index page first, then by path."""
+    place = page.place or navigation_places([page.page], {})[page.page]
+    return (page.source, *place.key)
 
 
 _LINK = re.compile(r"!?\[([^\]\n]*)\]\([^)\n]*\)")
@@ -104,10 +108,21 @@ def _link_text(text: str) -> str:
     return _one_line(text).replace("\\", "\\\\").replace("[", "\\[").replace("]", "\\]")
 
 
-def _section_title(folder: str, source: str, several_sources: bool) -> str:
-    name = " › ".join(part.replace("-", " ").replace("_", " ").capitalize() for part in folder.split("/")) if folder \
-        else "Docs"
-    return f"{source}: {name}" if several_sources else name
+def _markdown_url(url: str) -> str:
+    """A URL that cannot end a Markdown link early: spaces, parentheses, brackets, angle brackets
+    and control characters percent-encoded (a hostile file name makes a hostile URL)."""
+    return quote(url, safe=":/?#@!$&'*+,;=%~")
+
+
+def _section_title(page: DocPage, several_sources: bool) -> str:
+    """The page's groups in the navigation, else its folder."""
+    if page.place is not None and page.place.section:
+        name = " › ".join(page.place.section)
+    elif page.folder:
+        name = " › ".join(part.replace("-", " ").replace("_", " ").capitalize() for part in page.folder.split("/"))
+    else:
+        name = "Docs"
+    return _link_text(f"{page.source}: {name}" if several_sources else name)  # a folder's name is a file name
 
 
 def _etag(text: str) -> str:
@@ -119,18 +134,18 @@ def render(pages: list[DocPage], settings: Settings) -> LlmsTexts:
     header = f"# {_one_line(settings.site_name)}\n\n> {_one_line(settings.site_summary)}\n"
     several = len({p.source for p in pages}) > 1
     index_lines = [header]
-    current: tuple[str, str] | None = None
+    current: str | None = None
     for page in pages:
-        group = (page.source, page.folder)
-        if group != current:
-            index_lines.append(f"\n## {_section_title(page.folder, page.source, several)}\n\n")
-            current = group
+        title = _section_title(page, several)
+        if title != current:
+            index_lines.append(f"\n## {title}\n\n")
+            current = title
         description = describe(page.text())
-        index_lines.append(f"- [{_link_text(page.title)}]({page.url})" + (f": {description}" if description else "")
-                           + "\n")
+        link = f"- [{_link_text(page.title)}]({_markdown_url(page.url)})"
+        index_lines.append(link + (f": {description}" if description else "") + "\n")
     full_parts = [header]
     for page in pages:
-        full_parts.append(f"\n# {_one_line(page.title)}\n\nSource: {page.url}\n\n{page.text()}\n")
+        full_parts.append(f"\n# {_one_line(page.title)}\n\nSource: {_markdown_url(page.url)}\n\n{page.text()}\n")
     index, full = "".join(index_lines), "".join(full_parts)
     return LlmsTexts(index, full, _etag(index), _etag(full))
 
@@ -151,10 +166,13 @@ async def visible_pages(conn: asyncpg.Connection, settings: Settings, sources: t
     by_name = {s.name: s for s in sources}
     for name in {source for source, _ in pages}:
         wanted = [page for source, page in pages if source == name]
-        files = await asyncio.to_thread(read_source_pages, by_name.get(name), commits.get(name), wanted)
+        files = await asyncio.to_thread(read_source_pages, by_name.get(name), commits.get(name),
+                                        [*wanted, *NAVIGATION_FILES])
+        places = navigation_places(wanted, files)
         for page_name in wanted:
             page = pages[(name, page_name)]
             page.sections = order_sections(page.sections, files.get(page_name))
+            page.place = places.get(page_name)
     return sorted(pages.values(), key=_page_order)
 
 

@@ -100,10 +100,16 @@ def _header(scope: Scope, name: bytes) -> str | None:
 
 @asgi("/mcp", is_mount=True, copy_scope=True, include_in_schema=False)
 async def mcp_http(scope: Scope, receive: Receive, send: Send) -> None:
-    """MCP over streamable HTTP (stateless, JSON responses): rate limited per hashed client IP like
+    """MCP over streamable HTTP (stateless, JSON responses; POST only): rate limited per hashed client IP like
     the chat; `Authorization: Bearer <token>` of MCP_TOKENS widens the audiences, any other
     Authorization is 401; a browser page of another site (an Origin not in CORS_ORIGINS) is 403."""
     if scope["type"] != "http":
+        return
+    if scope.get("method") != "POST":
+        # Stateless with JSON responses: a GET stream would never carry anything, yet it stays open
+        # as long as the caller likes; there is no session to DELETE. Only POST is served.
+        await _send_json(send, 405, {"error": "method_not_allowed", "detail": "POST JSON-RPC messages to /mcp"},
+                         {"Allow": "POST"})
         return
     state: State = scope["app"].state
     settings: Settings = state.settings
