@@ -198,6 +198,9 @@ def test_hybrid_search_with_vectors_keeps_internal_pages_out(fake_gemini, clean_
 def test_highlighted_leaves_out_the_heading_the_snippet_starts_with() -> None:
     text, spans = highlighted(f"{MARK_START}Embed{MARK_END} the script  {MARK_START}Embed{MARK_END} it", "Embed the script")
     assert text == "Embed it" and [text[a:b] for a, b in spans] == ["Embed"]
+    # As a section's text holds it: the heading with its Markdown marker.
+    text, spans = highlighted(f"## {MARK_START}Embed{MARK_END} the script\n{MARK_START}Embed{MARK_END} it", "Embed the script")
+    assert text == "Embed it" and [text[a:b] for a, b in spans] == ["Embed"]
 
 
 @pytest.fixture

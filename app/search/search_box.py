@@ -38,6 +38,7 @@ SECTIONS_PER_PAGE = 3
 # cannot forge a match.
 MARK_START, MARK_END = "\ue000", "\ue001"
 _MARKS = re.compile(f"([{MARK_START}{MARK_END}])")
+_HEADING_MARKER = re.compile(r"#{1,6}[ \t]+")
 
 SEARCH_SQL = "select * from public.docs_search_box($1, $2, $3, $4, $5, $6, $7)"
 
@@ -97,8 +98,12 @@ def highlighted(marked: str, heading: str = "") -> tuple[str, list[list[int]]]:
             text.append(piece)
             position += len(piece)
     plain = "".join(text)
-    if heading and plain.startswith(heading) and len(plain) > len(heading):
-        cut = len(plain) - len(plain[len(heading):].lstrip())
+    # A section's text may begin with its heading as written in Markdown ("## Setup"): the marker
+    # is not part of the heading, and the result shows the heading already.
+    marker = _HEADING_MARKER.match(plain)
+    after = marker.end() if marker else 0
+    if heading and plain.startswith(heading, after) and len(plain) > after + len(heading):
+        cut = len(plain) - len(plain[after + len(heading):].lstrip())
         return plain[cut:], [[a - cut, b - cut] for a, b in spans if a >= cut]
     return plain, spans
 
