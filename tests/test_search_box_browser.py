@@ -189,7 +189,7 @@ def test_hostile_titles_snippets_and_urls_stay_text(search_server, browser) -> N
          "score": 1, "sections": [{"heading": "h", "path": ["<svg onload=window.__xss=1>", "<b>x</b>"],
                                    "url": "JaVaScRiPt:window.__xss=1", "snippet": "<img src=x onerror=window.__xss=1>",
                                    "highlights": [[0, 4], [2, 99], [-1, 3]], "score": 1}]},
-        {"title": "<img src=y onerror=window.__xss=2>", "url": BASE + "/docs/ok", "source": "docs", "score": 1,
+        {"title": "<img src=y onerror=window.__xss=2>\u202egpj.exe", "url": BASE + "/docs/ok", "source": "docs", "score": 1,
          "sections": [{"heading": "h", "path": ["t", "<img src=z onerror=window.__xss=3>"],
                        "url": "//evil.example/x", "snippet": "<script>window.__xss=4</script>",
                        "highlights": [[0, 8]], "score": 1}]},
@@ -204,7 +204,8 @@ def test_hostile_titles_snippets_and_urls_stay_text(search_server, browser) -> N
     view = _view(page)
     assert view["xss"] is None and view["handlers"] == [] and view["active"] == 0, view
     # The first page has no URL to open: not drawn. The second opens its page, not evil.example.
-    assert view["titles"] == ["<img src=y onerror=window.__xss=2>", "Ask the docs: “anything”"]
+    # and a bidi override in a title is dropped: "gpj.exe" is not drawn as "exe.jpg".
+    assert view["titles"] == ["<img src=y onerror=window.__xss=2>gpj.exe", "Ask the docs: “anything”"]
     assert view["hrefs"] == [BASE + "/docs/ok"]
     assert view["marks"] == ["<script>"]
     context.close()

@@ -108,6 +108,12 @@
     return null;
   }
 
+  // A page title is the docs author's text: bidi overrides in it (U+202A-202E, U+2066-2069) would
+  // draw "evil.exe" as "exe.live" in the guides and results. Titles are shown without them.
+  function plainTitle(text) {
+    return String(text || "").replace(/[\u202A-\u202E\u2066-\u2069]/g, "");
+  }
+
   function link(href, text, title) {
     var a = document.createElement("a");
     a.setAttribute("href", href);
@@ -193,7 +199,7 @@
       } else {
         var source = sources && sources[Number(m[5]) - 1];
         var target = source && safeUrl(source.url);
-        parent.appendChild(target ? link(target, "[" + m[5] + "]", String(source.title || "")) : document.createTextNode(m[0]));
+        parent.appendChild(target ? link(target, "[" + m[5] + "]", plainTitle(source.title)) : document.createTextNode(m[0]));
       }
     });
     if (last < text.length) parent.appendChild(document.createTextNode(text.slice(last)));
@@ -405,7 +411,7 @@
           a.setAttribute("tabindex", "-1");
           var title = document.createElement("div");
           title.className = "r-title";
-          title.textContent = String(page.title || href);
+          title.textContent = plainTitle(page.title) || href;
           a.appendChild(title);
           var path = Array.isArray(section.path) ? section.path.slice(1).map(String).join(" › ") : "";
           if (path) {
@@ -554,7 +560,7 @@
           var item = document.createElement("li");
           var link = document.createElement("a");
           link.setAttribute("href", href);
-          link.textContent = source.title || href;
+          link.textContent = plainTitle(source.title) || href;
           item.appendChild(link);
           node.querySelector(".guides").appendChild(item);
         },
