@@ -4,14 +4,50 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import asyncpg
 from pgvector.asyncpg import register_vector
 
 from app.db.url import redact_url
 from app.errors import DatabaseError
+
+def behind_transaction_pooler() -> bool:
+    """DATABASE_POOLER=transaction: connections reach Postgres through PgBouncer or Supavisor in
+    transaction mode, where consecutive statements of one client may run on different server
+    connections, so a named prepared statement made on one is missing (or already taken) on another."""
+    from app.config import get_settings
+
+    return get_settings().database_pooler == "transaction"
+
+
+def asyncpg_pooler_options() -> dict[str, Any]:
+    """asyncpg's options for the configured pooler mode: no statement cache behind a transaction
+    pooler (asyncpg then uses unnamed statements, and parses again before binding, since a pooler
+    may send the bind to another server connection: MagicStack/asyncpg#1065)."""
+    return {"statement_cache_size": 0} if behind_transaction_pooler() else {}
+
+
+def sqlalchemy_pooler_options() -> dict[str, Any]:
+    """create_async_engine's options (the migrations): behind a transaction pooler, SQLAlchemy's
+    asyncpg dialect still prepares every statement, so its cache is off and each statement gets a
+    unique name, on a connection that is not pooled (SQLAlchemy's asyncpg dialect documentation,
+    "Prepared Statement Name with PGBouncer")."""
+    if not behind_transaction_pooler():
+        return {}
+    from sqlalchemy.pool import NullPool
+
+    return {
+        "poolclass": NullPool,
+        "connect_args": {
+            "statement_cache_size": 0, "prepared_statement_cache_size": 0,
+            "prepared_statement_name_func": lambda: f"__docschat_{uuid.uuid4().hex}__",
+        },
+    }
+
 
 _CONNECT_ERRORS = (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError, socket.gaierror, asyncio.TimeoutError)
 
@@ -28,7 +64,7 @@ async def _init_connection(conn: asyncpg.Connection) -> None:
 async def connect(url: str, *, timeout: float = 10.0) -> AsyncIterator[asyncpg.Connection]:
     """One connection, closed on exit."""
     try:
-        conn = await asyncpg.connect(url, timeout=timeout)
+        conn = await asyncpg.connect(url, timeout=timeout, **asyncpg_pooler_options())
     except _CONNECT_ERRORS as exc:
         raise _connect_error(url, exc) from None
     try:
@@ -41,7 +77,8 @@ async def connect(url: str, *, timeout: float = 10.0) -> AsyncIterator[asyncpg.C
 async def create_pool(url: str, *, min_size: int = 1, max_size: int = 10, timeout: float = 10.0) -> asyncpg.Pool:
     try:
         return await asyncpg.create_pool(
-            url, min_size=min_size, max_size=max_size, init=_init_connection, timeout=timeout
+            url, min_size=min_size, max_size=max_size, init=_init_connection, timeout=timeout,
+            **asyncpg_pooler_options(),
         )
     except _CONNECT_ERRORS as exc:
         raise _connect_error(url, exc) from None
