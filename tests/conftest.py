@@ -44,6 +44,20 @@ _TABLES = (
 _EMPTY = "; ".join(f"delete from public.{table.strip()}" for table in _TABLES.split(","))
 
 
+# What .ci/run runs again through PgBouncer in transaction mode (`-m pooler`, DATABASE_POOLER=transaction):
+# sync (jobs, the lease, clear), search and chat, over the app's own pools and the CLI's.
+POOLER_FILES = frozenset({
+    "test_sync.py", "test_lease.py", "test_operations_cli.py", "test_search.py", "test_search_box.py",
+    "test_chat.py", "test_replica.py",
+})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.name in POOLER_FILES:
+            item.add_marker(pytest.mark.pooler)
+
+
 def with_database(url: str, database: str) -> str:
     """The same server URL pointing at another database."""
     parts = urlsplit(url)

@@ -15,8 +15,6 @@ from app.indexing.sync import SYNC_LOCK_KEY
 from tests.helpers import make_docs_repo
 from tests.test_admin import DOCS
 
-pytestmark = pytest.mark.pooler
-
 
 @pytest.fixture
 def docs_env(db_env, pool, tmp_path, monkeypatch):
