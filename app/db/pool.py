@@ -15,6 +15,7 @@ from pgvector.asyncpg import register_vector
 from app.db.url import redact_url
 from app.errors import DatabaseError
 
+
 def behind_transaction_pooler() -> bool:
     """DATABASE_POOLER=transaction: connections reach Postgres through PgBouncer or Supavisor in
     transaction mode, where consecutive statements of one client may run on different server
@@ -82,6 +83,36 @@ async def create_pool(url: str, *, min_size: int = 1, max_size: int = 10, timeou
         )
     except _CONNECT_ERRORS as exc:
         raise _connect_error(url, exc) from None
+
+
+async def open_read_pool(settings: Any, *, min_size: int = 1, max_size: int = 10) -> asyncpg.Pool:
+    """The read replica's pool (DATABASE_READ_URL). Its schema comes from the primary by
+    replication: it is neither checked nor migrated here."""
+    from app.db.url import check_postgres_url
+
+    return await create_pool(check_postgres_url(settings.database_read_url, "DATABASE_READ_URL"),
+                             min_size=min_size, max_size=max_size)
+
+
+async def replica_lag(primary: asyncpg.Pool, replica: asyncpg.Pool, *, timeout: float = 5.0) -> dict[str, Any]:
+    """How far the read replica is behind the primary: the WAL bytes it has yet to replay, and the
+    age of the newest transaction it replayed while it has any (0 when caught up). Two constant-time
+    queries. `replica: false` when DATABASE_READ_URL is not a server in recovery (a primary)."""
+    async with primary.acquire(timeout=timeout) as conn:
+        primary_lsn = await conn.fetchval("select pg_catalog.pg_current_wal_lsn()::text")
+    async with replica.acquire(timeout=timeout) as conn:
+        row = await conn.fetchrow(
+            "select pg_catalog.pg_is_in_recovery() as in_recovery,"
+            " pg_catalog.pg_wal_lsn_diff($1::text::pg_lsn, pg_catalog.pg_last_wal_replay_lsn()) as behind,"
+            " extract(epoch from pg_catalog.clock_timestamp() - pg_catalog.pg_last_xact_replay_timestamp())"
+            " as replayed_ago",
+            primary_lsn,
+        )
+    if not row["in_recovery"]:
+        return {"replica": False, "lag_bytes": 0, "lag_seconds": 0.0}
+    behind = max(0, int(row["behind"] or 0))
+    seconds = float(row["replayed_ago"] or 0.0) if behind else 0.0
+    return {"replica": True, "lag_bytes": behind, "lag_seconds": round(max(0.0, seconds), 3)}
 
 
 def _connect_error(url: str, exc: BaseException) -> DatabaseError:
