@@ -20,9 +20,11 @@ def behind_transaction_pooler() -> bool:
     """DATABASE_POOLER=transaction: connections reach Postgres through PgBouncer or Supavisor in
     transaction mode, where consecutive statements of one client may run on different server
     connections, so a named prepared statement made on one is missing (or already taken) on another."""
-    from app.config import get_settings
+    from app.config import Settings
 
-    return get_settings().database_pooler == "transaction"
+    # Read afresh, not through get_settings(): that cache would then hold whatever environment the
+    # first connection saw (alembic's env, a test's fixture) for every later caller.
+    return Settings().database_pooler == "transaction"
 
 
 def asyncpg_pooler_options() -> dict[str, Any]:
