@@ -78,6 +78,15 @@ class Settings(BaseSettings):
     database_url: str | None = Field(
         None, description="Postgres URL. Unset: an embedded server in DOCSCHAT_HOME/pg is started or reused."
     )
+    database_pooler: Literal["none", "transaction"] = Field(
+        "none", description="transaction: DATABASE_URL reaches Postgres through a pooler in transaction mode "
+        "(PgBouncer, Supavisor, Supabase's port 6543): no server-side prepared statement is reused "
+        "(asyncpg statement_cache_size=0) and migrations take transaction-level locks only.",
+    )
+    database_read_url: str | None = Field(
+        None, description="A read replica's URL: retrieval (chat search, the search box, /llms.txt, MCP reads) "
+        "goes there, every write to DATABASE_URL. Unset: everything on DATABASE_URL.",
+    )
     docschat_home: Path = Field(
         Path(".docschat"), description="Folder for the embedded cluster, the embed cache and other local state."
     )
@@ -268,7 +277,11 @@ class Settings(BaseSettings):
                                   "keep it on an internal port or behind the proxy).")
     db_pool_size: int = Field(
         10, ge=2, le=200, description="Connections per worker process (total: workers × this, under the server's max); "
-        "at least 2: a server's sync job holds one for its lock while it reads and writes through another."
+        "at least 2: a server's sync job holds one for its rows while it reads and writes through another."
+    )
+    sync_lease_seconds: float = Field(
+        30.0, ge=1, le=3600, description="The sync job's lease: renewed every third of this while a job runs; a job "
+        "whose process died blocks the next one for at most this long."
     )
 
     # --- doors: /llms.txt, MCP (app/doors/) -----------------------------------------------------

@@ -115,7 +115,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         from app.admin.lifecycle import start_operations
         from app.chat.services import build_chat_services
         from app.db.migrate import ensure_schema
-        from app.db.pool import create_pool
+        from app.db.pool import create_pool, open_read_pool
         from app.db.recovery import DatabaseRecovery
         from app.db.url import resolve_database_url
         from app.doors.routes import open_doors
@@ -124,9 +124,11 @@ def create_app(settings: Settings | None = None) -> Litestar:
         url = resolve_database_url(settings)
         await ensure_schema(url)
         pool = await create_pool(url, min_size=1, max_size=settings.db_pool_size)
+        read_pool = await open_read_pool(settings, min_size=1, max_size=settings.db_pool_size) \
+            if settings.database_read_url else None
         state: State = app.state
         state.settings = settings
-        state.services = build_chat_services(pool, settings)
+        state.services = build_chat_services(pool, settings, read_pool)
         state.rate_limiter = ClientRateLimiter(pool, settings.rate_limit_per_hour, settings.rate_limit_per_day)
         state.feedback_limiter = ClientRateLimiter(pool, settings.feedback_per_hour, settings.feedback_per_day, "feedback")
         state.search_limiter = SearchRateLimiter(pool, settings.search_rate_limit)
@@ -157,6 +159,8 @@ def create_app(settings: Settings | None = None) -> Litestar:
             if state.services.background:  # replies being stored
                 await asyncio.gather(*state.services.background, return_exceptions=True)
             await state.db_recovery.close()
+            if read_pool is not None:
+                await read_pool.close()
             await pool.close()
 
     from app.admin.routes import admin_routes

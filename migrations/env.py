@@ -22,10 +22,20 @@ def _database_url() -> str:
 
 
 def _run(connection) -> None:
-    context.configure(connection=connection, target_metadata=None, transaction_per_migration=True)
+    from app.db.migrate import MIGRATION_LOCK_KEY
+
+    # One transaction for the whole upgrade, the repeatable step included, opened by a
+    # transaction-level lock: one migrating process at a time, and the revision is read after the
+    # lock is taken, so a process that waited finds the schema at head and has nothing to do. Not a
+    # session lock: behind a pooler in transaction mode (DATABASE_POOLER=transaction) a session lock
+    # stays with whichever server connection took it, and the next migration waits for it forever.
+    # (A revision that needs to run outside a transaction, `create index concurrently`, would end
+    # this one and the lock with it: none does.)
+    context.configure(connection=connection, target_metadata=None, transaction_per_migration=False)
     with context.begin_transaction():
+        connection.execute(text("select pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
         context.run_migrations()
-    _apply_repeatable(connection)
+        _apply_repeatable(connection)
 
 
 def _apply_repeatable(connection) -> None:
@@ -44,16 +54,11 @@ def _apply_repeatable(connection) -> None:
 
 
 async def _run_online() -> None:
-    from app.db.migrate import MIGRATION_LOCK_KEY
+    from app.db.pool import sqlalchemy_pooler_options
 
-    engine = create_async_engine(_database_url())
+    engine = create_async_engine(_database_url(), **sqlalchemy_pooler_options())
     try:
         async with engine.connect() as connection:
-            # One migrating process at a time (a session lock, released when the connection closes);
-            # the revision is read after it is taken, so a process that waited finds the schema at
-            # head and has nothing to do.
-            await connection.execute(text("select pg_advisory_lock(:key)"), {"key": MIGRATION_LOCK_KEY})
-            await connection.commit()
             await connection.run_sync(_run)
             await connection.commit()
     finally:

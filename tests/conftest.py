@@ -36,12 +36,26 @@ SHARED = REPO_ROOT.parent / "shared"
 _TABLES = (
     "docs_section, docs_query_embedding, docs_chat_message, docs_chat_session, docs_chat_limits, "
     "docs_lexeme_stats, docs_search_stats, docs_app_secret, docs_chat_gap, docs_sync_run, docs_sync_schedule, "
-    "docs_source_commit, docs_chat_feedback, docs_sync_generation"
+    "docs_source_commit, docs_chat_feedback, docs_sync_generation, docs_lease"
 )
 # Emptying them after each test: `delete` of the few rows a test writes takes about a millisecond, a
 # `truncate` of 13 tables tens (it makes new files for each). Messages and feedback go with their
 # session (on delete cascade); the owner deletes, as the limited role may not.
 _EMPTY = "; ".join(f"delete from public.{table.strip()}" for table in _TABLES.split(","))
+
+
+# What .ci/run runs again through PgBouncer in transaction mode (`-m pooler`, DATABASE_POOLER=transaction):
+# sync (jobs, the lease, clear), search and chat, over the app's own pools and the CLI's.
+POOLER_FILES = frozenset({
+    "test_sync.py", "test_lease.py", "test_operations_cli.py", "test_search.py", "test_search_box.py",
+    "test_chat.py",
+})
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.name in POOLER_FILES:
+            item.add_marker(pytest.mark.pooler)
 
 
 def with_database(url: str, database: str) -> str:

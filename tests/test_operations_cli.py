@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import uuid
 import json
 
 import pytest
@@ -10,7 +11,7 @@ from click.testing import CliRunner
 
 from app.cli import main
 from app.config import get_settings
-from app.indexing.jobs import SYNC_JOB_LOCK_KEY
+from app.indexing.jobs import SYNC_LEASE
 from tests.helpers import commit_all, git, make_docs_repo, write_files
 from tests.test_admin import DOCS
 
@@ -46,13 +47,14 @@ async def test_cli_sync_is_recorded_and_status_shows_it(cli_env, pool) -> None:
 
 
 async def test_cli_sync_and_clear_are_refused_while_a_job_runs(cli_env, pool) -> None:
+    holder_id = uuid.uuid4()
     async with pool.acquire() as holder:
-        await holder.execute("select pg_advisory_lock($1)", SYNC_JOB_LOCK_KEY)
+        assert await holder.fetchval("select public.docs_lease_take($1, $2, 60)", SYNC_LEASE, holder_id)
         try:
             sync = await docschat("sync")
             clear = await docschat("index", "clear", "--yes")
         finally:
-            await holder.execute("select pg_advisory_unlock($1)", SYNC_JOB_LOCK_KEY)
+            await holder.fetchval("select public.docs_lease_release($1, $2)", SYNC_LEASE, holder_id)
     for result in (sync, clear):
         assert result.exit_code == 1
         assert "another sync is running" in result.output
@@ -276,7 +278,7 @@ async def test_a_refused_claim_names_the_job_that_won_or_takes_the_lock_once_fre
     settings = get_settings()
     winner = uuid.uuid4()
     async with pool.acquire() as holder:
-        await holder.execute("select pg_advisory_lock($1)", SYNC_JOB_LOCK_KEY)
+        assert await holder.fetchval("select public.docs_lease_take($1, $2, 60)", SYNC_LEASE, winner)
         since = await holder.fetchval("select clock_timestamp()")
         claim = asyncio.create_task(claim_sync_job(pool, settings, trigger="admin"))
         # The claim found the lock taken and no job recorded (the winner is still reading its branch
@@ -293,7 +295,7 @@ async def test_a_refused_claim_names_the_job_that_won_or_takes_the_lock_once_fre
         claim = asyncio.create_task(claim_sync_job(pool, settings, trigger="admin"))
         await _until_a_claim_looked_for_the_job(holder, since)  # a re-check that plans nothing, then lets go
         assert not claim.done()
-        await holder.execute("select pg_advisory_unlock($1)", SYNC_JOB_LOCK_KEY)
+        await holder.fetchval("select public.docs_lease_release($1, $2)", SYNC_LEASE, winner)
     outcome = await run_sync_job(await claim, settings, None)
     assert outcome.view["state"] == "ok"
 

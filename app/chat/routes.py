@@ -27,6 +27,7 @@ from app.chat.sessions import (
     parse_session_id,
 )
 from app.chat.turn import start_turn
+from app.db.pool import replica_lag
 from app.db.recovery import RETRY_AFTER_SECONDS
 from app.db.status import count_sections
 from app.logging import get_logger
@@ -169,7 +170,17 @@ async def healthz(state: State) -> Response[dict[str, Any]]:
              "detail": "the database is unreachable", "database": type(exc).__name__, "embedding_provider": provider},
             status_code=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
         )
-    extra = {"warm_up_error": readiness.error} if readiness.error else {}
+    extra: dict[str, Any] = {"warm_up_error": readiness.error} if readiness.error else {}
+    if state.services.read_pool is not state.services.pool:  # DATABASE_READ_URL: how far behind it is
+        try:
+            extra["replica"] = await replica_lag(state.services.pool, state.services.read_pool)
+        except Exception as exc:  # noqa: BLE001 - health reports, it does not raise
+            return Response(
+                {"status": "error", "ready": True, "error": "replica_unavailable",
+                 "detail": "the read replica is unreachable", "database": "ok", "replica": type(exc).__name__,
+                 "embedding_provider": provider},
+                status_code=503, headers={"Retry-After": str(RETRY_AFTER_SECONDS)},
+            )
     return Response({"status": "ok", "ready": True, **extra, "database": "ok", "sections": sections,
                      "embedding_provider": provider, "answerer": state.services.answerer.name})
 

@@ -35,8 +35,12 @@ def build_answerer(settings: Settings) -> Answerer:
     return ExtractiveAnswerer()
 
 
-def build_chat_services(pool: asyncpg.Pool, settings: Settings) -> ChatServices:
-    retriever = build_retriever(pool, settings)
+def build_chat_services(pool: asyncpg.Pool, settings: Settings, read_pool: asyncpg.Pool | None = None) -> ChatServices:
+    """`read_pool`: a read replica's (DATABASE_READ_URL): retrieval reads there (`services.read_pool`),
+    everything else, the question embeddings retrieval stores included, goes to `pool`."""
+    retriever = build_retriever(read_pool or pool, settings)
+    if read_pool is not None and retriever.embedder is not None:
+        retriever.embedder.write_pool = pool
     sources = retriever.sources.sources if retriever.sources else ()
     from app.chat.verify import build_verifier
 

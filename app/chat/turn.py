@@ -54,6 +54,11 @@ class ChatServices:
     code_trees: dict[tuple[str, str], CodeTree] = field(default_factory=dict)  # (source, commit) → tree
     background: set[asyncio.Task[Any]] = field(default_factory=set)
 
+    @property
+    def read_pool(self) -> asyncpg.Pool:
+        """Where retrieval reads: the read replica's pool with DATABASE_READ_URL, else `pool`."""
+        return self.retriever.pool
+
     def keep(self, task: asyncio.Task[Any]) -> None:
         self.background.add(task)
         task.add_done_callback(self.background.discard)

@@ -4,14 +4,53 @@ from __future__ import annotations
 
 import asyncio
 import socket
+import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 import asyncpg
 from pgvector.asyncpg import register_vector
 
 from app.db.url import redact_url
 from app.errors import DatabaseError
+
+
+def behind_transaction_pooler() -> bool:
+    """DATABASE_POOLER=transaction: connections reach Postgres through PgBouncer or Supavisor in
+    transaction mode, where consecutive statements of one client may run on different server
+    connections, so a named prepared statement made on one is missing (or already taken) on another."""
+    from app.config import Settings
+
+    # Read afresh, not through get_settings(): that cache would then hold whatever environment the
+    # first connection saw (alembic's env, a test's fixture) for every later caller.
+    return Settings().database_pooler == "transaction"
+
+
+def asyncpg_pooler_options() -> dict[str, Any]:
+    """asyncpg's options for the configured pooler mode: no statement cache behind a transaction
+    pooler (asyncpg then uses unnamed statements, and parses again before binding, since a pooler
+    may send the bind to another server connection: MagicStack/asyncpg#1065)."""
+    return {"statement_cache_size": 0} if behind_transaction_pooler() else {}
+
+
+def sqlalchemy_pooler_options() -> dict[str, Any]:
+    """create_async_engine's options (the migrations): behind a transaction pooler, SQLAlchemy's
+    asyncpg dialect still prepares every statement, so its cache is off and each statement gets a
+    unique name, on a connection that is not pooled (SQLAlchemy's asyncpg dialect documentation,
+    "Prepared Statement Name with PGBouncer")."""
+    if not behind_transaction_pooler():
+        return {}
+    from sqlalchemy.pool import NullPool
+
+    return {
+        "poolclass": NullPool,
+        "connect_args": {
+            "statement_cache_size": 0, "prepared_statement_cache_size": 0,
+            "prepared_statement_name_func": lambda: f"__docschat_{uuid.uuid4().hex}__",
+        },
+    }
+
 
 _CONNECT_ERRORS = (OSError, asyncpg.PostgresError, asyncpg.InterfaceError, ValueError, socket.gaierror, asyncio.TimeoutError)
 
@@ -28,7 +67,7 @@ async def _init_connection(conn: asyncpg.Connection) -> None:
 async def connect(url: str, *, timeout: float = 10.0) -> AsyncIterator[asyncpg.Connection]:
     """One connection, closed on exit."""
     try:
-        conn = await asyncpg.connect(url, timeout=timeout)
+        conn = await asyncpg.connect(url, timeout=timeout, **asyncpg_pooler_options())
     except _CONNECT_ERRORS as exc:
         raise _connect_error(url, exc) from None
     try:
@@ -41,10 +80,41 @@ async def connect(url: str, *, timeout: float = 10.0) -> AsyncIterator[asyncpg.C
 async def create_pool(url: str, *, min_size: int = 1, max_size: int = 10, timeout: float = 10.0) -> asyncpg.Pool:
     try:
         return await asyncpg.create_pool(
-            url, min_size=min_size, max_size=max_size, init=_init_connection, timeout=timeout
+            url, min_size=min_size, max_size=max_size, init=_init_connection, timeout=timeout,
+            **asyncpg_pooler_options(),
         )
     except _CONNECT_ERRORS as exc:
         raise _connect_error(url, exc) from None
+
+
+async def open_read_pool(settings: Any, *, min_size: int = 1, max_size: int = 10) -> asyncpg.Pool:
+    """The read replica's pool (DATABASE_READ_URL). Its schema comes from the primary by
+    replication: it is neither checked nor migrated here."""
+    from app.db.url import check_postgres_url
+
+    return await create_pool(check_postgres_url(settings.database_read_url, "DATABASE_READ_URL"),
+                             min_size=min_size, max_size=max_size)
+
+
+async def replica_lag(primary: asyncpg.Pool, replica: asyncpg.Pool, *, timeout: float = 5.0) -> dict[str, Any]:
+    """How far the read replica is behind the primary: the WAL bytes it has yet to replay, and the
+    age of the newest transaction it replayed while it has any (0 when caught up). Two constant-time
+    queries. `replica: false` when DATABASE_READ_URL is not a server in recovery (a primary)."""
+    async with primary.acquire(timeout=timeout) as conn:
+        primary_lsn = await conn.fetchval("select pg_catalog.pg_current_wal_lsn()::text")
+    async with replica.acquire(timeout=timeout) as conn:
+        row = await conn.fetchrow(
+            "select pg_catalog.pg_is_in_recovery() as in_recovery,"
+            " pg_catalog.pg_wal_lsn_diff($1::text::pg_lsn, pg_catalog.pg_last_wal_replay_lsn()) as behind,"
+            " extract(epoch from pg_catalog.clock_timestamp() - pg_catalog.pg_last_xact_replay_timestamp())"
+            " as replayed_ago",
+            primary_lsn,
+        )
+    if not row["in_recovery"]:
+        return {"replica": False, "lag_bytes": 0, "lag_seconds": 0.0}
+    behind = max(0, int(row["behind"] or 0))
+    seconds = float(row["replayed_ago"] or 0.0) if behind else 0.0
+    return {"replica": True, "lag_bytes": behind, "lag_seconds": round(max(0.0, seconds), 3)}
 
 
 def _connect_error(url: str, exc: BaseException) -> DatabaseError:

@@ -57,15 +57,15 @@ def split_password(url: str) -> tuple[str, str | None]:
     return (_unsplit(parts) if password is not None else url), password
 
 
-def check_postgres_url(url: str) -> str:
+def check_postgres_url(url: str, setting: str = "DATABASE_URL") -> str:
     """Reject a URL that is plainly not a Postgres one, naming what is wrong."""
     try:
         parts = urlsplit(url)
     except ValueError as exc:
-        raise ConfigError(f"DATABASE_URL is not a valid URL: {exc}") from None
+        raise ConfigError(f"{setting} is not a valid URL: {exc}") from None
     if parts.scheme not in ("postgresql", "postgres", "postgresql+asyncpg"):
         raise ConfigError(
-            f"DATABASE_URL must start with postgresql:// (got scheme {parts.scheme or 'none'!r} in {redact_url(url)})"
+            f"{setting} must start with postgresql:// (got scheme {parts.scheme or 'none'!r} in {redact_url(url)})"
         )
     return url.replace("postgresql+asyncpg://", "postgresql://", 1)
 

@@ -132,15 +132,17 @@ class DocsTools:
         if not url.strip() or len(url) > MAX_URL_CHARS:
             raise ToolError(NO_PAGE)
         rows: list[asyncpg.Record] = []
-        async with self.services.pool.acquire() as conn:
+        async with self.services.read_pool.acquire() as conn:
             for href in page_href_of(url, self.settings):
                 rows = await page_sections(conn, href, audiences)
                 if rows:
                     break
             if not rows:
                 raise ToolError(NO_PAGE)
-            source, page = await conn.fetchrow(
-                "select source, page from public.docs_section where id = $1", rows[0]["id"])
+            found = await conn.fetchrow("select source, page from public.docs_section where id = $1", rows[0]["id"])
+            if found is None:  # a sync deleted the page between the two reads
+                raise ToolError(NO_PAGE)
+            source, page = found
             commit = await conn.fetchval("select commit from public.docs_source_commit where source = $1", source)
         sources = self.services.retriever.sources
         known = next((s for s in sources.sources if s.name == source), None) if sources else None
@@ -241,13 +243,14 @@ async def run_stdio(settings: Settings, audiences: list[str] | None) -> None:
     """`docschat mcp`: the MCP server on stdin/stdout until the client closes it. `audiences`:
     what the caller may see (None: CHAT_AUDIENCES, as an anonymous /mcp caller)."""
     from app.chat.services import build_chat_services
-    from app.db.pool import create_pool
+    from app.db.pool import create_pool, open_read_pool
     from app.db.url import resolve_database_url
 
     who = settings.anonymous_audiences if audiences is None else (["public"] if settings.flag_public else audiences)
     pool = await create_pool(resolve_database_url(settings), min_size=1, max_size=4)
+    read_pool = await open_read_pool(settings, min_size=1, max_size=4) if settings.database_read_url else None
     try:
-        services = build_chat_services(pool, settings)
+        services = build_chat_services(pool, settings, read_pool)
         # The model loads while the client initializes and lists tools (a client may give up on a
         # handshake that waits 40 s for it); a search waits for it, up to STARTUP_WAIT_SECONDS.
         warm_up = asyncio.create_task(services.retriever.warm_up())
@@ -268,4 +271,6 @@ async def run_stdio(settings: Settings, audiences: list[str] | None) -> None:
         finally:
             warm_up.cancel()
     finally:
+        if read_pool is not None:
+            await read_pool.close()
         await pool.close()

@@ -56,7 +56,7 @@ def _text_response(if_none_match: str | None, text: str, etag: str) -> Response[
 
 async def _texts(state: State) -> LlmsTexts:
     cache: LlmsTxtCache = state.llms_txt
-    return await cache.get(state.services.pool)
+    return await cache.get(state.services.read_pool)
 
 
 # Documented in /schema: plain text, and 304 when If-None-Match names the current ETag.

@@ -1,13 +1,15 @@
 """Sync jobs: one at a time across every process, each source's run recorded in docs_sync_run.
 
-A job holds a session advisory lock on SYNC_JOB_LOCK_KEY for its whole life (compose, embed,
-apply) on one pooled connection. It is not SYNC_LOCK_KEY itself: that one is taken by the sync's
-short apply transaction on another pooled connection (since #11 embedding runs outside it), which
-would find its own job's session lock in the way. Every recorded path takes the job lock (the
-server's reindex and scheduler, `docschat sync`), so two syncs never run at once; the apply lock
-still guards the writes against anything else. A job that finds the key taken raises SyncJobBusy
-with the running job, read from docs_sync_run. Rows left 'running' by a process that died are
-marked 'interrupted' by the next job, which can only start once the dead session's lock is gone.
+A job holds the lease "sync" (docs_lease, taken with docs_lease_take) for its whole life (compose,
+embed, apply): a row naming the job as its owner, with an expiry that a heartbeat task renews every
+third of SYNC_LEASE_SECONDS. A row, not a session advisory lock: behind a pooler in transaction
+mode (PgBouncer, Supavisor) a session lock stays with whichever server connection took it, held
+for some other client or never released. Every recorded path takes the lease (the server's reindex
+and scheduler, `docschat sync`), so two syncs never run at once; the sync's short apply transaction
+still takes the transaction-level SYNC_LOCK_KEY against anything else. A job that finds the lease
+held raises SyncJobBusy with the running job, read from docs_sync_run. Rows left 'running' by a
+process that died are marked 'interrupted' by the next job, which can start once the dead
+process's lease has lapsed (at most SYNC_LEASE_SECONDS after its last heartbeat).
 """
 
 from __future__ import annotations
@@ -27,13 +29,13 @@ from app.embeddings.base import EmbeddingProvider
 from app.embeddings.cache import EmbeddingCache, cache_path
 from app.errors import DocschatError, describe_error
 from app.indexing.source_state import config_hash, head_commit
-from app.indexing.sync import SYNC_LOCK_KEY, ProgressCallback, SyncReport, sync_sources
+from app.indexing.sync import ProgressCallback, SyncReport, sync_sources
 from app.logging import get_logger
 
 log = get_logger(__name__)
 
-# The whole-job lock: SYNC_LOCK_KEY + 1 ("docschau"), next to the apply lock, never equal to it.
-SYNC_JOB_LOCK_KEY = SYNC_LOCK_KEY + 1
+# The whole-job lease's name in docs_lease.
+SYNC_LEASE = "sync"
 
 Trigger = Literal["cli", "admin", "scheduler"]
 
@@ -61,7 +63,7 @@ class PlannedSource:
 
 @dataclass
 class SyncJob:
-    """A claimed job: it owns `conn` (holding the lock) until `run_sync_job` ends."""
+    """A claimed job: it holds the lease (renewed by `heartbeat`) and owns `conn` until `run_sync_job` ends."""
 
     id: uuid.UUID
     trigger: Trigger
@@ -73,6 +75,7 @@ class SyncJob:
     done: int = 0  # embedding progress of the running step
     total: int = 0
     only: str | None = None  # the one source asked for: never "everything", even when it is the only one
+    heartbeat: asyncio.Task[None] | None = None  # renews the lease while the job runs
 
     @property
     def everything(self) -> bool:
@@ -127,25 +130,25 @@ async def claim_sync_job(
     `only_if_changed` a source is left out when its branch head and config are those of its last
     successful sync and it has rows: a re-check of an unchanged head composes and embeds nothing.
     `check_interval_seconds` records a scheduler re-check in docs_sync_schedule. The caller hands
-    the job to `run_sync_job`, which releases the lock.
+    the job to `run_sync_job`, which releases the lease.
     """
     config = config or load_sources(settings)
     sources = [config.source(only)] if only else list(config.sources)  # unknown name: before locking
+    job_id, seconds = uuid.uuid4(), settings.sync_lease_seconds
     if wait:
-        conn: asyncpg.Connection = await pool.acquire()
-        try:
-            await conn.execute("select pg_advisory_lock($1)", SYNC_JOB_LOCK_KEY)
-        except BaseException:
-            await pool.release(conn)
-            raise
+        while not await take_lease(pool, job_id, seconds):
+            await asyncio.sleep(min(0.5, seconds / 10))
     else:
-        conn = await _lock_or_name_the_holder(pool)
+        await _lease_or_name_the_holder(pool, job_id, seconds)
+    job: SyncJob | None = None
     try:
+        conn: asyncpg.Connection = await pool.acquire()
         try:
             await conn.execute(_MARK_INTERRUPTED)
             if check_interval_seconds is not None:
                 await _record_check(conn, check_interval_seconds)
-            job = SyncJob(uuid.uuid4(), trigger, conn, pool, config, only=only)
+            job = SyncJob(job_id, trigger, conn, pool, config, only=only)
+            job.heartbeat = asyncio.create_task(_heartbeat(pool, job_id, seconds))
             last_ok = {r["source"]: r for r in await conn.fetch("select * from public.docs_last_sync_runs()")}
             for source in sources:
                 try:
@@ -169,12 +172,49 @@ async def claim_sync_job(
                     _INSERT_QUEUED, job.id, planned.source.name, trigger, planned.commit, planned.config_hash
                 )
         except BaseException:
-            await conn.execute("select pg_advisory_unlock($1)", SYNC_JOB_LOCK_KEY)
+            await pool.release(conn)
             raise
     except BaseException:
-        await pool.release(conn)
+        await _stop_heartbeat(job)
+        await release_lease(pool, job_id)
         raise
     return job
+
+
+async def take_lease(pool: asyncpg.Pool, owner: uuid.UUID, seconds: float) -> bool:
+    """Whether `owner` now holds the sync lease (one statement: safe behind a pooler)."""
+    async with pool.acquire() as conn:
+        return bool(await conn.fetchval("select public.docs_lease_take($1, $2, $3)", SYNC_LEASE, owner,
+                                        float(seconds)))
+
+
+async def release_lease(pool: asyncpg.Pool, owner: uuid.UUID) -> None:
+    async with pool.acquire() as conn:
+        await conn.fetchval("select public.docs_lease_release($1, $2)", SYNC_LEASE, owner)
+
+
+async def _heartbeat(pool: asyncpg.Pool, owner: uuid.UUID, seconds: float) -> None:
+    """Renew the lease every third of its life. A renewal that fails (the database is briefly
+    away) is tried again at the next beat; one that finds the lease taken by another job says so
+    in the log and stops (the apply step's own lock still keeps two syncs' writes apart)."""
+    while True:
+        await asyncio.sleep(seconds / 3)
+        try:
+            async with pool.acquire() as conn:
+                held = await conn.fetchval("select public.docs_lease_renew($1, $2, $3)", SYNC_LEASE, owner,
+                                           float(seconds))
+        except (asyncpg.PostgresError, OSError, asyncpg.InterfaceError) as exc:
+            log.warning("sync_lease_renewal_failed", job=str(owner), error=type(exc).__name__)
+            continue
+        if not held:
+            log.error("sync_lease_lost", job=str(owner))
+            return
+
+
+async def _stop_heartbeat(job: SyncJob | None) -> None:
+    if job is not None and job.heartbeat is not None:
+        job.heartbeat.cancel()
+        await asyncio.gather(job.heartbeat, return_exceptions=True)
 
 
 # How long a refused claim waits for the job holding the lock to be named (its rows are written
@@ -183,21 +223,16 @@ async def claim_sync_job(
 BUSY_GRACE_SECONDS = 3.0
 
 
-async def _lock_or_name_the_holder(pool: asyncpg.Pool) -> asyncpg.Connection:
-    """A connection holding the job lock, or SyncJobBusy naming the running job: a refusal that
-    named none (two reindexes clicked together) left the console unable to follow the job that won.
-    The connection goes back to the pool between tries: a small pool serves the chat meanwhile."""
+async def _lease_or_name_the_holder(pool: asyncpg.Pool, owner: uuid.UUID, seconds: float) -> None:
+    """Take the job lease, or raise SyncJobBusy naming the running job: a refusal that named none
+    (two reindexes clicked together) left the console unable to follow the job that won. No
+    connection is kept between tries: a small pool serves the chat meanwhile."""
     deadline = time.monotonic() + BUSY_GRACE_SECONDS
     while True:
-        conn: asyncpg.Connection = await pool.acquire()
-        try:
-            if await conn.fetchval("select pg_try_advisory_lock($1)", SYNC_JOB_LOCK_KEY):
-                return conn
+        if await take_lease(pool, owner, seconds):
+            return
+        async with pool.acquire() as conn:
             holder = await running_job(conn)
-        except BaseException:
-            await pool.release(conn)
-            raise
-        await pool.release(conn)
         if holder is not None or time.monotonic() > deadline:
             raise SyncJobBusy(holder)
         await asyncio.sleep(0.05)
@@ -217,7 +252,7 @@ async def run_sync_job(
     progress: ProgressCallback | None = None,
     wait_for_lock: bool = False,
 ) -> SyncJobOutcome:
-    """Sync the planned sources, record each one's result, release the lock.
+    """Sync the planned sources, record each one's result, release the lease.
 
     A failure of the whole step (embedding, database) is recorded on its sources and re-raised.
     """
@@ -239,7 +274,8 @@ async def run_sync_job(
                 await asyncio.to_thread(cache.close)
     finally:
         try:
-            await job.conn.execute("select pg_advisory_unlock($1)", SYNC_JOB_LOCK_KEY)
+            await _stop_heartbeat(job)
+            await job.conn.fetchval("select public.docs_lease_release($1, $2)", SYNC_LEASE, job.id)
         finally:
             await job.pool.release(job.conn)
     view = await job_view(job.pool, job.id) if job.planned else None
@@ -306,7 +342,7 @@ async def _run_step(
 
 
 async def _record_check(conn: asyncpg.Connection, interval_seconds: float) -> None:
-    """The scheduler's re-check happens now (under the lock)."""
+    """The scheduler's re-check happens now (under the lease)."""
     await conn.execute(
         """
         insert into public.docs_sync_schedule as s (id, checked_at, next_check_at, checks)
@@ -355,12 +391,8 @@ async def _job_from_rows(rows: list[asyncpg.Record]) -> dict[str, Any] | None:
 
 
 async def sync_lock_held(conn: asyncpg.Connection) -> bool:
-    """Whether some session holds the job lock (pg_locks splits a bigint key in two oids)."""
-    return bool(await conn.fetchval(
-        "select exists (select 1 from pg_catalog.pg_locks where locktype = 'advisory' and granted"
-        " and classid = $1::bigint::oid and objid = $2::bigint::oid and objsubid = 1)",
-        SYNC_JOB_LOCK_KEY >> 32, SYNC_JOB_LOCK_KEY & 0xFFFFFFFF,
-    ))
+    """Whether some job holds the sync lease (taken and not lapsed)."""
+    return bool(await conn.fetchval("select public.docs_lease_held($1)", SYNC_LEASE))
 
 
 async def job_view(pool: asyncpg.Pool, job_id: uuid.UUID) -> dict[str, Any] | None:
@@ -368,8 +400,8 @@ async def job_view(pool: asyncpg.Pool, job_id: uuid.UUID) -> dict[str, Any] | No
     async with pool.acquire() as conn:
         job = await _job_from_rows(await conn.fetch(_JOB_ROWS, job_id))
         if job and job["state"] == "running" and not await sync_lock_held(conn):
-            # The lock is let go only after the rows are finished: read them again, in case the job
-            # ended between the two reads. Still running without the lock: its process died.
+            # The lease is let go only after the rows are finished: read them again, in case the job
+            # ended between the two reads. Still running without the lease: its process died.
             job = await _job_from_rows(await conn.fetch(_JOB_ROWS, job_id))
             if job and job["state"] == "running":
                 job["state"] = "interrupted"  # the next job will mark its rows
@@ -377,15 +409,15 @@ async def job_view(pool: asyncpg.Pool, job_id: uuid.UUID) -> dict[str, Any] | No
 
 
 async def running_job(conn: asyncpg.Connection) -> dict[str, Any] | None:
-    """The job holding the lock, when it records itself (None when no job runs)."""
+    """The job holding the lease, when it records itself (None when no job runs)."""
     if not await sync_lock_held(conn):
         return None
     return await _newest_unfinished_job(conn)
 
 
 async def interrupted_job(conn: asyncpg.Connection) -> dict[str, Any] | None:
-    """The job a killed process left: its rows still queued or running while no session holds the
-    lock (the lock is let go only after the rows are finished). The next job marks them."""
+    """The job a killed process left: its rows still queued or running while no job holds the
+    lease (it is let go only after the rows are finished). The next job marks them."""
     if await sync_lock_held(conn):
         return None
     job = await _newest_unfinished_job(conn)

@@ -16,6 +16,9 @@ class QueryEmbedder:
     def __init__(self, provider: EmbeddingProvider, lru_size: int = 512) -> None:
         self.provider = provider
         self.lru_size = lru_size
+        # Where a new embedding is stored when `embed` is given a read replica's pool
+        # (DATABASE_READ_URL): the primary's (app/chat/services.py sets it). None: the pool given.
+        self.write_pool: asyncpg.Pool | None = None
         self._lru: OrderedDict[str, list[float]] = OrderedDict()
         self.provider_calls = 0
 
@@ -34,7 +37,7 @@ class QueryEmbedder:
         else:
             # A pasted log a small-context server refuses is embedded from its start.
             vector, _ = await embed_shortening(self._embed_query, question)
-            async with pool.acquire() as conn:
+            async with (self.write_pool or pool).acquire() as conn:
                 await conn.execute(
                     "insert into public.docs_query_embedding (id, model, embedding) values ($1, $2, $3)"
                     " on conflict (id) do nothing",

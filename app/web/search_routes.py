@@ -154,7 +154,7 @@ async def docs_search(request: Request[Any, Any, Any], state: State) -> Response
                       headers={"Retry-After": str(decision.retry_after_seconds)})
     retriever = state.services.retriever
     result = await search_box(
-        state.services.pool, search, settings.anonymous_audiences, settings.docs_base_url,
+        state.services.read_pool, search, settings.anonymous_audiences, settings.docs_base_url,
         retriever.embedder if state.readiness.ready.is_set() else None,
         settings.query_embedding_timeout_seconds,
     )

@@ -15,7 +15,7 @@ Revises: 2026_12_02_0014
 from alembic import op
 
 revision = "2026_12_02_0018"
-down_revision = "2026_12_02_0016"
+down_revision = "2026_12_02_0017"
 branch_labels = None
 depends_on = None
 
