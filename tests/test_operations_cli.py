@@ -253,21 +253,32 @@ def test_a_failure_asked_for_as_json_is_json_on_stdout(tmp_path, monkeypatch) ->
     get_settings.cache_clear()
 
 
-async def _until_a_claim_looked_for_the_job(holder, since) -> None:
-    """Until another session, after `since`, tried the job lock and looked for the job holding it
-    (its last statement is that look-up: a condition in pg_stat_activity, not a guessed delay)."""
-    from app.indexing.jobs import _RUNNING_JOB
+class _LookUps:
+    """Counts the claim's look-ups of the running job (app.indexing.jobs.running_job, run for real):
+    the claim releases its pooled connection after each one, and the pool's reset statement then
+    replaces the look-up as that backend's last query, so pg_stat_activity shows it only by luck."""
 
-    deadline = asyncio.get_running_loop().time() + 30
-    while not await holder.fetchval(
-        "select exists (select 1 from pg_catalog.pg_stat_activity where pid <> pg_backend_pid()"
-        " and datname = current_database() and query = $1 and query_start > $2)", _RUNNING_JOB, since,
-    ):
-        assert asyncio.get_running_loop().time() < deadline, "the claim never looked for the running job"
-        await asyncio.sleep(0.02)
+    def __init__(self, monkeypatch) -> None:
+        import app.indexing.jobs as jobs
+
+        self.count = 0
+        real = jobs.running_job
+
+        async def counted(conn):
+            found = await real(conn)
+            self.count += 1
+            return found
+
+        monkeypatch.setattr(jobs, "running_job", counted)
+
+    async def until_one_more(self, seen: int) -> None:
+        deadline = asyncio.get_running_loop().time() + 30
+        while self.count <= seen:
+            assert asyncio.get_running_loop().time() < deadline, "the claim never looked for the running job"
+            await asyncio.sleep(0.01)
 
 
-async def test_a_refused_claim_names_the_job_that_won_or_takes_the_lock_once_free(cli_env, pool) -> None:
+async def test_a_refused_claim_names_the_job_that_won_or_takes_the_lock_once_free(cli_env, pool, monkeypatch) -> None:
     """The winner takes the lock, reads each branch head (git), then writes its rows: a claim refused
     in between named no job (HTTP 409 with "job": null; the console could not follow it), and a
     scheduler re-check that found nothing to do refused a reindex the same way."""
@@ -279,11 +290,11 @@ async def test_a_refused_claim_names_the_job_that_won_or_takes_the_lock_once_fre
     winner = uuid.uuid4()
     async with pool.acquire() as holder:
         assert await holder.fetchval("select public.docs_lease_take($1, $2, 60)", SYNC_LEASE, winner)
-        since = await holder.fetchval("select clock_timestamp()")
+        look_ups = _LookUps(monkeypatch)
         claim = asyncio.create_task(claim_sync_job(pool, settings, trigger="admin"))
         # The claim found the lock taken and no job recorded (the winner is still reading its branch
         # heads): it keeps trying instead of refusing with no job to name.
-        await _until_a_claim_looked_for_the_job(holder, since)
+        await look_ups.until_one_more(0)
         assert not claim.done()
         await holder.execute("insert into public.docs_sync_run (job_id, source, trigger, state)"
                              " values ($1, 'docs', 'cli', 'queued')", winner)
@@ -291,9 +302,9 @@ async def test_a_refused_claim_names_the_job_that_won_or_takes_the_lock_once_fre
             await claim
         assert refused.value.running is not None and refused.value.running["id"] == str(winner)
         await holder.execute("delete from public.docs_sync_run")
-        since = await holder.fetchval("select clock_timestamp()")
+        seen = look_ups.count
         claim = asyncio.create_task(claim_sync_job(pool, settings, trigger="admin"))
-        await _until_a_claim_looked_for_the_job(holder, since)  # a re-check that plans nothing, then lets go
+        await look_ups.until_one_more(seen)  # a re-check that plans nothing, then lets go
         assert not claim.done()
         await holder.fetchval("select public.docs_lease_release($1, $2)", SYNC_LEASE, winner)
     outcome = await run_sync_job(await claim, settings, None)
