@@ -4,26 +4,22 @@
 -- statement, so it needs no session: safe behind a pooler in transaction mode. Two takers at once:
 -- the second waits for the first's row, then finds it held.
 --   select public.docs_lease_take('sync', gen_random_uuid(), 30);
--- plpgsql, not sql: the baseline revision applies every function file before 0017 creates
--- docs_lease, and a `language sql` body is checked against the tables when it is created.
 create or replace function public.docs_lease_take(lease_name text, lease_owner uuid, seconds double precision default 30)
 returns boolean
-language plpgsql
+language sql
 volatile
 set search_path = ''
 as $$
-declare
-  taken boolean;
-begin
-  insert into public.docs_lease as l (name, owner, taken_at, expires_at)
-  values (lease_name, lease_owner, pg_catalog.clock_timestamp(),
-          pg_catalog.clock_timestamp() + pg_catalog.make_interval(secs => seconds))
-  on conflict (name) do update
-    set owner = excluded.owner,
-        taken_at = case when l.owner = excluded.owner then l.taken_at else excluded.taken_at end,
-        expires_at = excluded.expires_at
-    where l.owner = excluded.owner or l.expires_at <= pg_catalog.clock_timestamp()
-  returning true into taken;
-  return coalesce(taken, false);
-end
+  with taken as (
+    insert into public.docs_lease as l (name, owner, taken_at, expires_at)
+    values (lease_name, lease_owner, pg_catalog.clock_timestamp(),
+            pg_catalog.clock_timestamp() + pg_catalog.make_interval(secs => seconds))
+    on conflict (name) do update
+      set owner = excluded.owner,
+          taken_at = case when l.owner = excluded.owner then l.taken_at else excluded.taken_at end,
+          expires_at = excluded.expires_at
+      where l.owner = excluded.owner or l.expires_at <= pg_catalog.clock_timestamp()
+    returning 1
+  )
+  select exists (select 1 from taken);
 $$;

@@ -1,7 +1,7 @@
 -- docs_section_version_bump: a statement trigger on docs_section that adds one to
 -- docs_index_version.version for every statement that inserts, updates or deletes sections, so a
--- sync can tell whether the index changed since it planned (design/scale-sync.md). plpgsql: the
--- baseline revision creates every function before revision 0016 creates the table.
+-- sync can tell whether the index changed since it planned (design/scale-sync.md). plpgsql: a
+-- trigger function cannot be written in sql.
 --   select version from public.docs_index_version;
 create or replace function public.docs_section_version_bump() returns trigger
 language plpgsql

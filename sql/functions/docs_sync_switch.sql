@@ -3,8 +3,8 @@
 -- current from the rows it touches only: what those rows counted is taken away before they are
 -- written, what they count after is added (no rebuild from every tsvector). Returns the number of
 -- staged rows. The caller holds the sync lock and has checked docs_index_version, in the same
--- transaction (app/indexing/sync.py). plpgsql: the baseline revision creates every function
--- before revision 0016 creates the stage table.
+-- transaction (app/indexing/sync.py). plpgsql: an early return when nothing is staged, and
+-- statements run in order on what the previous ones wrote.
 --   select public.docs_sync_switch('6f1c…'::uuid);
 create or replace function public.docs_sync_switch(generation uuid) returns bigint
 language plpgsql
