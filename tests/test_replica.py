@@ -20,7 +20,14 @@ from tests.helpers import seed_docs, wait_until
 from tests.replica import ReplicaPair
 from tests.test_chat import DOCS, ask
 
-pytestmark = pytest.mark.slow  # two Postgres servers of its own
+pytestmark = [
+    pytest.mark.slow,  # two Postgres servers of its own
+    # Quarantined: it fails in about half the runs, on the branch that wrote it as on main (seen:
+    # lag 0 right after a paused replica's primary synced, and a stale source after catching up),
+    # cause not yet found (issue 34). It runs when asked: DOCSCHAT_REPLICA_TEST=1.
+    pytest.mark.skipif(os.environ.get("DOCSCHAT_REPLICA_TEST") != "1",
+                       reason="flaky, cause not found (issue 34); set DOCSCHAT_REPLICA_TEST=1 to run it"),
+]
 
 
 @pytest.fixture(scope="module")
