@@ -6,7 +6,7 @@ import uuid
 
 import asyncpg
 
-from app.indexing.jobs import SYNC_LEASE, SyncJobBusy, running_job
+from app.indexing.jobs import SYNC_LEASE, SyncJobBusy, release_lease, running_job
 from app.indexing.sync import SYNC_LOCK_KEY
 
 
@@ -33,7 +33,7 @@ async def clear_index(pool: asyncpg.Pool, source: str | None = None) -> int:
                 else:
                     status = await conn.execute("delete from public.docs_section where source = $1", source)
                 await conn.fetchval("select public.refresh_docs_search_stats()")
-                await conn.fetchval("select public.docs_lease_release($1, $2)", SYNC_LEASE, owner)
+                await release_lease(conn, owner)
         except _Busy:
             raise SyncJobBusy(await running_job(conn)) from None
     return int(status.split()[-1])

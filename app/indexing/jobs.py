@@ -176,7 +176,8 @@ async def claim_sync_job(
             raise
     except BaseException:
         await _stop_heartbeat(job)
-        await release_lease(pool, job_id)
+        async with pool.acquire() as other:
+            await release_lease(other, job_id)
         raise
     return job
 
@@ -188,9 +189,10 @@ async def take_lease(pool: asyncpg.Pool, owner: uuid.UUID, seconds: float) -> bo
                                         float(seconds)))
 
 
-async def release_lease(pool: asyncpg.Pool, owner: uuid.UUID) -> None:
-    async with pool.acquire() as conn:
-        await conn.fetchval("select public.docs_lease_release($1, $2)", SYNC_LEASE, owner)
+async def release_lease(conn: asyncpg.Connection, owner: uuid.UUID) -> None:
+    """Let the sync lease go if `owner` holds it (a job's own connection, or `index clear`'s
+    transaction)."""
+    await conn.fetchval("select public.docs_lease_release($1, $2)", SYNC_LEASE, owner)
 
 
 async def _heartbeat(pool: asyncpg.Pool, owner: uuid.UUID, seconds: float) -> None:
@@ -275,7 +277,7 @@ async def run_sync_job(
     finally:
         try:
             await _stop_heartbeat(job)
-            await job.conn.fetchval("select public.docs_lease_release($1, $2)", SYNC_LEASE, job.id)
+            await release_lease(job.conn, job.id)
         finally:
             await job.pool.release(job.conn)
     view = await job_view(job.pool, job.id) if job.planned else None
