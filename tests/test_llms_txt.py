@@ -214,3 +214,14 @@ def test_toctrees_order_a_folder() -> None:
         "intro.md", "serve/index.md", "serve/getting_started.md", "serve/key-concepts.md", "serve/howto.md",
         "serve/a.md", "serve/advanced/index.md", "serve/basics/index.md"]
     assert all(place.section is None for place in places.values())  # folders stay the sections
+
+
+def test_a_group_split_by_a_nested_group_is_headed_once(doors_project, clean_db, db_env, start_server) -> None:
+    write_files(doors_project, {"docs/docs.json": json.dumps({"navigation": {"groups": [
+        {"group": "Use it", "pages": ["guides/widget", {"group": "More", "pages": ["index"]}, "install"]},
+    ]}})})
+    commit_all(doors_project, "navigation")
+    asyncio.run(sync_project())
+    text = _get(start_server(), "/llms.txt").text
+    assert re.findall(r"^## (.+)$", text, re.MULTILINE) == ["Use it", "Use it › More"]
+    assert re.findall(r"^- \[([^\]]+)\]", text, re.MULTILINE) == ["Embed the \\[chat\\", "Install", "Acme"]

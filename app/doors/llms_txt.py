@@ -1,7 +1,7 @@
 """/llms.txt and /llms-full.txt (https://llmstxt.org) built from the index, for CHAT_AUDIENCES only.
 
-`/llms.txt` is the site name (`# SITE_NAME`), its summary (`> SITE_SUMMARY`), then `## sections`
-in the site's navigation order (docs.json groups, toctrees, else folders: app/doors/navigation.py;
+`/llms.txt` is the site name (`# SITE_NAME`), its summary (`> SITE_SUMMARY`), then `## sections`,
+one per group, in the site's navigation order (docs.json groups, toctrees, else folders: app/doors/navigation.py;
 the source named when several are visible), each page a `- [title](url): first sentence` line.
 `/llms-full.txt` is every visible page's text, page after page in the same order. Code sources are left out (their files are read through MCP's
 read_file or /code/<path>).
@@ -133,16 +133,15 @@ def render(pages: list[DocPage], settings: Settings) -> LlmsTexts:
     """Both texts for `pages` (already in page order)."""
     header = f"# {_one_line(settings.site_name)}\n\n> {_one_line(settings.site_summary)}\n"
     several = len({p.source for p in pages}) > 1
-    index_lines = [header]
-    current: str | None = None
+    # A group's pages under one heading, the groups in order of their first page: a docs.json group
+    # whose pages come before and after a nested group would otherwise be headed twice.
+    sections: dict[str, list[str]] = {}
     for page in pages:
-        title = _section_title(page, several)
-        if title != current:
-            index_lines.append(f"\n## {title}\n\n")
-            current = title
         description = describe(page.text())
         link = f"- [{_link_text(page.title)}]({_markdown_url(page.url)})"
-        index_lines.append(link + (f": {description}" if description else "") + "\n")
+        sections.setdefault(_section_title(page, several), []).append(link + (f": {description}" if description else ""))
+    index_lines = [header] + [f"\n## {title}\n\n" + "".join(f"{line}\n" for line in lines)
+                              for title, lines in sections.items()]
     full_parts = [header]
     for page in pages:
         full_parts.append(f"\n# {_one_line(page.title)}\n\nSource: {_markdown_url(page.url)}\n\n{page.text()}\n")

@@ -400,6 +400,15 @@
       })));
   }
 
+  // The gap outcomes recorded by the chat (app/chat/gaps.py), in words an operator reads; the raw
+  // value follows in brackets, as `docschat gaps --outcome` takes it.
+  var OUTCOMES = {
+    refused_indomain: "refused: on topic, but the docs do not say",
+    partly: "answered in part: the docs cover only some of it",
+    refused_offtopic: "refused: far from every page",
+    answered: "answered with low confidence",
+  };
+
   function renderGaps(data) {
     var groups = (data.gaps || []).slice().sort(function (a, b) {
       return String(b.last_seen || "").localeCompare(String(a.last_seen || ""));
@@ -415,7 +424,8 @@
         facts([
           ["last asked", when(gap.last_seen)],
           ["first asked", when(gap.first_seen)],
-          ["outcome", gap.outcome || (gap.refused ? "refused" : "answered with low confidence")],
+          ["outcome", gap.outcome ? (OUTCOMES[gap.outcome] || gap.outcome) + " (" + gap.outcome + ")"
+            : gap.refused ? "refused" : "answered with low confidence"],
           gap.best_page ? ["nearest page", gap.best_page] : null,
           gap.confidence !== undefined && gap.confidence !== null ? ["confidence", score(gap.confidence)] : null,
           gap.variants && gap.variants.length > 1 ? ["asked as", gap.variants.join(" · ")] : null,
