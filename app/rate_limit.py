@@ -17,6 +17,7 @@ from limits import RateLimitItemPerDay, RateLimitItemPerHour, RateLimitItemPerMi
 from limits.aio.storage import Storage
 from limits.aio.strategies import FixedWindowRateLimiter
 
+from app.db.pool import acquire_stateless
 from app.metrics import record_rate_limited
 
 
@@ -191,7 +192,7 @@ class BlockRateLimiter:
                 del self._blocks[old]
                 if not (lock := self._locks.get(old)) or not lock.locked():
                     self._locks.pop(old, None)
-        async with self.pool.acquire() as conn:
+        async with acquire_stateless(self.pool) as conn:  # set_config(..., true): for this transaction only
             row = await conn.fetchrow(
                 """
                 insert into public.docs_chat_limits as l (key, points, expire)

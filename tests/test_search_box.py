@@ -197,6 +197,33 @@ async def test_blocks_never_admit_more_than_the_limit_across_processes(seeded, p
     assert (await first.hit("someone else")).allowed
 
 
+async def test_stateless_release_skips_the_reset_and_others_still_reset(database_url) -> None:
+    from app.db.pool import acquire_stateless, create_pool
+
+    pool = await create_pool(database_url, min_size=1, max_size=1)  # one connection: the same each time
+    try:
+        async with pool.acquire() as conn:
+            await conn.execute("set application_name = 'left behind'")
+        async with pool.acquire() as conn:  # asyncpg's reset ran on release (RESET ALL)
+            assert await conn.fetchval("show application_name") != "left behind"
+        async with acquire_stateless(pool) as conn:
+            await conn.execute("set application_name = 'left behind'")
+        async with pool.acquire() as conn:  # no reset query on that release (the caller's promise)
+            assert await conn.fetchval("show application_name") == "left behind"
+        # ...and the next release, not stateless, resets again.
+        async with pool.acquire() as conn:
+            assert await conn.fetchval("show application_name") != "left behind"
+        async with acquire_stateless(pool) as conn:  # an open transaction is still rolled back
+            transaction = conn.transaction()
+            await transaction.start()
+            await conn.execute("create temporary table kept_open (x int)")
+        async with pool.acquire() as conn:
+            assert not conn.is_in_transaction()
+            assert await conn.fetchval("select to_regclass('pg_temp.kept_open')") is None
+    finally:
+        await pool.close()
+
+
 @pytest.mark.slow
 def test_two_workers_refuse_a_client_over_the_search_limit(seeded, tmp_path) -> None:
     import concurrent.futures
