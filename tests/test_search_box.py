@@ -140,9 +140,16 @@ def test_http_search_shape_errors_and_cheap_short_queries(seeded, start_server, 
         body = client.get("/docs/search", params={"q": "embe", "limit": "2"}).json()
         assert body["mode"] == "keyword" and body["degraded"] is None
         assert 1 <= len(body["results"]) <= 2 and body["results"][0]["title"] == "Embedding the widget"
+        assert len(body["results"][0]["sections"]) >= 2  # "Embed the script" and the intro
+        # sections=1, what the widget asks (it shows one): the same pages, each with its best section.
+        one = client.get("/docs/search", params={"q": "embe", "limit": "2", "sections": "1"}).json()
+        assert [p["url"] for p in one["results"]] == [p["url"] for p in body["results"]]
+        assert [p["sections"] for p in one["results"]] == [p["sections"][:1] for p in body["results"]]
         for params, fragment in (({"q": "x", "limit": "0"}, "limit"), ({"q": "x", "limit": "many"}, "limit"),
                                  ({"q": "x", "mode": "vector"}, "mode"), ({"q": "y" * 201}, "q is longer"),
-                                 ({"q": "x", "mode": ""}, "mode"), ({"q": "x", "limit": ""}, "limit")):
+                                 ({"q": "x", "mode": ""}, "mode"), ({"q": "x", "limit": ""}, "limit"),
+                                 ({"q": "x", "sections": "4"}, "sections"), ({"q": "x", "sections": "0"}, "sections"),
+                                 ({"q": "x", "sections": "one"}, "sections")):
             response = client.get("/docs/search", params=params)
             assert response.status_code == 400 and fragment in response.json()["detail"], params
         for query in ("", "e", " ?", "é!"):
@@ -159,8 +166,8 @@ def test_http_search_shape_errors_and_cheap_short_queries(seeded, start_server, 
             await conn.close()
 
     # The one-letter and empty queries made no round trip: not even the rate limit's, which
-    # counted the searches that were made ("embe", the bad parameters' are not, "quokkaz").
-    assert asyncio.run(search_points()) == 2
+    # counted the searches that were made ("embe" twice, the bad parameters' are not, "quokkaz").
+    assert asyncio.run(search_points()) == 3
 
 
 def test_search_has_its_own_rate_limit(seeded, start_server, monkeypatch) -> None:
@@ -261,7 +268,7 @@ def test_search_is_documented_in_schema(seeded, start_server) -> None:
     server = start_server()
     schema = httpx.get(f"{server.url}/schema/openapi.json", timeout=10).json()
     operation = schema["paths"]["/docs/search"]["get"]
-    assert {p["name"] for p in operation["parameters"]} == {"q", "limit", "mode"}
+    assert {p["name"] for p in operation["parameters"]} == {"q", "limit", "mode", "sections"}
     assert {"200", "400", "429", "503"} <= set(operation["responses"])
     assert "Retry-After" in operation["responses"]["429"]["headers"]
 

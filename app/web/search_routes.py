@@ -18,6 +18,7 @@ from app.search.search_box import (
     MAX_LIMIT,
     MAX_QUERY_CHARS,
     MIN_QUERY_CHARS,
+    SECTIONS_PER_PAGE,
     BadSearch,
     SearchResult,
     is_too_short,
@@ -80,6 +81,9 @@ class SearchOperation(ApiOperation):
             Parameter(name="limit", param_in="query", required=False, schema=Schema(
                 type=OpenAPIType.INTEGER, minimum=1, maximum=MAX_LIMIT, default=DEFAULT_LIMIT),
                 description="Pages returned (each with up to 3 sections)."),
+            Parameter(name="sections", param_in="query", required=False, schema=Schema(
+                type=OpenAPIType.INTEGER, minimum=1, maximum=SECTIONS_PER_PAGE, default=SECTIONS_PER_PAGE),
+                description="Sections per page at most, best first (a box that shows one asks for 1)."),
             Parameter(name="mode", param_in="query", required=False, schema=Schema(
                 type=OpenAPIType.STRING, enum=["keyword", "hybrid"], default="keyword"),
                 description="keyword while typing; hybrid (on submit) adds the vector leg."),
@@ -90,7 +94,7 @@ SEARCH_RESPONSES = {
     200: ResponseSpec(data_container=SearchResponse, description="Pages with their best sections.",
                       generate_examples=False),
     400: ResponseSpec(data_container=ErrorBody, generate_examples=False,
-                      description="A bad parameter (q too long, limit out of range, unknown mode)."),
+                      description="A bad parameter (q too long, limit or sections out of range, unknown mode)."),
     429: ResponseSpec(data_container=ErrorBody, generate_examples=False,
                       description="Too many searches from this client; `Retry-After` says when to come back."),
     **UNAVAILABLE,
