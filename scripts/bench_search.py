@@ -369,11 +369,11 @@ def spread(rounds: list[dict[str, float]], key: str) -> dict[str, float]:
     return {"median": round(statistics.median(values), 2), "min": round(min(values), 2), "max": round(max(values), 2)}
 
 
-async def box_sql_serial(url: str, queries: list[str]) -> dict[str, float]:
+async def box_sql_serial(url: str, queries: list[str], sections: int = 1) -> dict[str, float]:
     """The statement alone, one query at a time on one connection: the database's share."""
     conn = await asyncpg.connect(url)
     try:
-        sql = "select * from public.docs_search_box($1, $2, 8, 3, true)"
+        sql = f"select * from public.docs_search_box($1, $2, 8, {int(sections)}, true)"
         for query in queries[:20]:
             await conn.fetch(sql, query, ["public"])
         samples = []
@@ -399,7 +399,7 @@ def postmaster_pid(url: str) -> int | None:
 def bench_box(env: dict[str, str], label: dict[str, object], questions: list[str], args: argparse.Namespace) -> None:
     # Each typed prefix once: distinct queries, so no cache of any kind answers a repeat.
     queries = list(dict.fromkeys(q for question in questions for q in typed(question)))
-    serial = [asyncio.run(box_sql_serial(env["DATABASE_URL"], queries)) for _ in range(args.rounds)]
+    serial = [asyncio.run(box_sql_serial(env["DATABASE_URL"], queries, args.sections)) for _ in range(args.rounds)]
     postmaster = postmaster_pid(env["DATABASE_URL"])
     clients = ["lean", "httpx"] if args.client == "both" else [args.client]
     for workers in [int(w) for w in args.workers.split(",")]:
