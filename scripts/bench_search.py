@@ -11,6 +11,10 @@ typist's debounced box sends, GET /docs/search?q=<prefix>&mode=keyword for each 
 and in full ("con", "configure", "configure nav", ...), each distinct prefix once, back to back.
 --client lean (raw asyncio HTTP/1.1 keep-alive, prepared requests, no JSON parsing: ~0.15 ms of
 CPU a request) or httpx (the original client, ~1.5 ms a request on the same two cores), or both.
+"8 clients" are 8 connections each sending its next request as soon as the previous reply is in
+(back to back: no typing pause, a closed loop that keeps both cores busy). --sections (default 1,
+what the widget asks). --typing-ms K adds a row where each client types its own questions at K ms
+a keystroke and sends each prefix the widget's debounce (read from widget.js) after its last key.
 p50/p95 are client side, over --rounds rounds (each figure: median of the rounds, with min and
 max); also printed: one client alone, the SQL alone serially, the floor (one-letter queries, no
 database) and the CPU milliseconds per request of this client, the server's processes and
@@ -201,6 +205,20 @@ async def run(url: str, sizes: list[int], n_questions: int, rounds: int) -> None
 
 # --- the search box, over HTTP from this process to `docschat serve` in its own ----------------
 
+def by_question(queries: list[str]) -> list[list[str]]:
+    """`queries` (typed() of each question, one after the other) cut where a question begins: where
+    a prefix does not extend the previous one's words."""
+    questions: list[list[str]] = []
+    for query in queries:
+        words = query.split(" ")
+        last = questions[-1][-1].split(" ") if questions else []
+        if last and words[: len(last) - 1] == last[:-1] and len(words) in (len(last), len(last) + 1):
+            questions[-1].append(query)
+        else:
+            questions.append([query])
+    return questions
+
+
 def typed(question: str) -> list[str]:
     """What a debounced search box sends while `question` is typed: each word's first three
     letters, then the word whole, after the words before it."""
@@ -215,7 +233,8 @@ def typed(question: str) -> list[str]:
     return sent
 
 
-async def box_round(base: str, clients: int, queries: list[str], mode: str = "keyword") -> dict[str, float]:
+async def box_round(base: str, clients: int, queries: list[str], mode: str = "keyword", sections: int = 3
+                    ) -> dict[str, float]:
     samples: list[float] = []
     empty = degraded = 0
 
@@ -223,7 +242,8 @@ async def box_round(base: str, clients: int, queries: list[str], mode: str = "ke
         nonlocal empty, degraded
         for query in mine:
             started = time.perf_counter()
-            response = await client.get("/docs/search", params={"q": query, "limit": 8, "mode": mode})
+            response = await client.get("/docs/search", params={"q": query, "limit": 8, "mode": mode,
+                                                                    "sections": sections})
             samples.append((time.perf_counter() - started) * 1000)
             response.raise_for_status()
             body = response.json()
@@ -239,23 +259,37 @@ async def box_round(base: str, clients: int, queries: list[str], mode: str = "ke
             "empty": empty, "degraded": degraded}
 
 
-async def raw_round(base: str, clients: int, queries: list[str]) -> dict[str, float]:
+async def raw_round(base: str, clients: int, queries: list[str], sections: int = 1,
+                    typing: tuple[float, float] | None = None) -> dict[str, float]:
     """As box_round, with a lean client: each of `clients` keeps one HTTP/1.1 keep-alive connection
     and writes prepared requests on a raw asyncio stream (no httpx, no JSON parsing), so that the
-    load generator takes little of the CPU it shares with the server and Postgres."""
+    load generator takes little of the CPU it shares with the server and Postgres. `sections`: per
+    page, as the widget asks (1). `typing` = (ms per keystroke, debounce ms): each client types its
+    own questions (`queries` in order, split by question) and sends a prefix the debounce after its
+    last keystroke, or when the previous reply is in if that comes later; None: back to back."""
     host, port = base.removeprefix("http://").rsplit(":", 1)
     samples: list[float] = []
     empty = 0
 
     def request(query: str) -> bytes:
-        path = "/docs/search?" + urllib.parse.urlencode({"q": query, "limit": 8})
+        path = "/docs/search?" + urllib.parse.urlencode({"q": query, "limit": 8, "sections": sections})
         return f"GET {path} HTTP/1.1\r\nHost: {host}:{port}\r\nUser-Agent: bench\r\n\r\n".encode()
 
-    async def client_loop(mine: list[bytes]) -> None:
+    def keystrokes(before: str, query: str) -> int:  # characters typed from one prefix to the next
+        common = len(os.path.commonprefix([before, query]))
+        return len(query) - common + (1 if common < len(before) else 0)  # (+1: clearing the box)
+
+    async def client_loop(mine: list[bytes], texts: list[str]) -> None:
         nonlocal empty
         reader, writer = await asyncio.open_connection(host, int(port))
+        due = time.perf_counter()
         try:
-            for raw in mine:
+            for raw, text, before in zip(mine, texts, ["", *texts], strict=False):
+                if typing is not None:
+                    due += (keystrokes(before, text) * typing[0] + typing[1]) / 1000
+                    if due > time.perf_counter():
+                        await asyncio.sleep(due - time.perf_counter())
+                    due = max(due, time.perf_counter())
                 started = time.perf_counter()
                 writer.write(raw)
                 head = await reader.readuntil(b"\r\n\r\n")
@@ -268,9 +302,13 @@ async def raw_round(base: str, clients: int, queries: list[str]) -> dict[str, fl
         finally:
             writer.close()
 
-    prepared = [request(q) for q in queries]
+    if typing is None:
+        shares = [queries[c::clients] for c in range(clients)]
+    else:  # whole questions per client: a question's prefixes follow one another
+        questions = by_question(queries)
+        shares = [[q for question in questions[c::clients] for q in question] for c in range(clients)]
     started = time.perf_counter()
-    await asyncio.gather(*(client_loop(prepared[c::clients]) for c in range(clients)))
+    await asyncio.gather(*(client_loop([request(q) for q in share], share) for share in shares))
     elapsed = time.perf_counter() - started
     return {**percentiles(samples), "rps": round(len(samples) / elapsed, 1), "requests": len(samples),
             "empty": empty}
@@ -308,15 +346,16 @@ def descendants(root: int) -> list[int]:
     return found
 
 
-def measured_round(base: str, clients: int, queries: list[str], lean: bool, server: int, postmaster: int | None
-                   ) -> dict[str, float]:
+def measured_round(base: str, clients: int, queries: list[str], lean: bool, server: int, postmaster: int | None,
+                   sections: int = 1, typing: tuple[float, float] | None = None) -> dict[str, float]:
     """One round, with the CPU milliseconds per request that the client (this process), the server's
     processes and Postgres' spent: where a request's time goes, whatever else the machine runs."""
     roots = {"server": server, "postgres": postmaster}
     before = {k: {pid: process_cpu_seconds([pid]) for pid in descendants(root)} if root else {}
               for k, root in roots.items()}
     client_before = time.process_time()
-    figures = asyncio.run((raw_round if lean else box_round)(base, clients, queries))
+    figures = asyncio.run(raw_round(base, clients, queries, sections, typing) if lean
+                          else box_round(base, clients, queries, sections=sections))
     cpu = {}
     for k, root in roots.items():  # a process started during the round (a new connection) counts whole
         spent = sum(process_cpu_seconds([pid]) - before[k].get(pid, 0) for pid in (descendants(root) if root else []))
@@ -330,11 +369,11 @@ def spread(rounds: list[dict[str, float]], key: str) -> dict[str, float]:
     return {"median": round(statistics.median(values), 2), "min": round(min(values), 2), "max": round(max(values), 2)}
 
 
-async def box_sql_serial(url: str, queries: list[str]) -> dict[str, float]:
+async def box_sql_serial(url: str, queries: list[str], sections: int = 1) -> dict[str, float]:
     """The statement alone, one query at a time on one connection: the database's share."""
     conn = await asyncpg.connect(url)
     try:
-        sql = "select * from public.docs_search_box($1, $2, 8, 3, true)"
+        sql = f"select * from public.docs_search_box($1, $2, 8, {int(sections)}, true)"
         for query in queries[:20]:
             await conn.fetch(sql, query, ["public"])
         samples = []
@@ -360,7 +399,7 @@ def postmaster_pid(url: str) -> int | None:
 def bench_box(env: dict[str, str], label: dict[str, object], questions: list[str], args: argparse.Namespace) -> None:
     # Each typed prefix once: distinct queries, so no cache of any kind answers a repeat.
     queries = list(dict.fromkeys(q for question in questions for q in typed(question)))
-    serial = [asyncio.run(box_sql_serial(env["DATABASE_URL"], queries)) for _ in range(args.rounds)]
+    serial = [asyncio.run(box_sql_serial(env["DATABASE_URL"], queries, args.sections)) for _ in range(args.rounds)]
     postmaster = postmaster_pid(env["DATABASE_URL"])
     clients = ["lean", "httpx"] if args.client == "both" else [args.client]
     for workers in [int(w) for w in args.workers.split(",")]:
@@ -369,14 +408,15 @@ def bench_box(env: dict[str, str], label: dict[str, object], questions: list[str
             asyncio.run(box_round(base, args.clients, queries[: 8 * args.clients]))  # warm-up: pools, plans
             for client in clients:
                 lean = client == "lean"
-                rounds = [measured_round(base, args.clients, queries, lean, process.pid, postmaster)
+                rounds = [measured_round(base, args.clients, queries, lean, process.pid, postmaster, args.sections)
                           for _ in range(args.rounds)]
                 # The floor on this machine: the same requests answered without the database (one
                 # letter), i.e. HTTP, the framework and the client alone.
-                floor = [measured_round(base, args.clients, ["e"] * len(queries), lean, process.pid, postmaster)
-                         for _ in range(args.rounds)]
+                floor = [measured_round(base, args.clients, ["e"] * len(queries), lean, process.pid, postmaster,
+                                        args.sections) for _ in range(args.rounds)]
                 # One client at a time: the latency with no queue, less sensitive to the machine's load.
-                single = [measured_round(base, 1, queries, lean, process.pid, postmaster) for _ in range(args.rounds)]
+                single = [measured_round(base, 1, queries, lean, process.pid, postmaster, args.sections)
+                          for _ in range(args.rounds)]
                 print(json.dumps({
                     **label, "workers": workers, "client": client, "clients": args.clients, "rounds": args.rounds,
                     "requests_per_round": rounds[0]["requests"], "empty_per_round": rounds[0]["empty"],
@@ -388,9 +428,31 @@ def bench_box(env: dict[str, str], label: dict[str, object], questions: list[str
                     "single_client_p50_ms": spread(single, "p50"), "single_client_p95_ms": spread(single, "p95"),
                     "sql_alone_serial_p50_ms": spread(serial, "p50"), "sql_alone_serial_p95_ms": spread(serial, "p95"),
                     "floor_no_db_p50_ms": spread(floor, "p50"), "floor_no_db_p95_ms": spread(floor, "p95"),
-                    "load_average": os.getloadavg()}), flush=True)
+                    "sections": args.sections, "pace": "back to back", "load_average": os.getloadavg()}), flush=True)
+                if lean and args.typing_ms:  # a separate row, never instead of the one above
+                    typing = (args.typing_ms, widget_debounce_ms())
+                    paced = [measured_round(base, args.clients, queries, lean, process.pid, postmaster,
+                                            args.sections, typing) for _ in range(args.rounds)]
+                    print(json.dumps({
+                        **label, "workers": workers, "client": client, "clients": args.clients, "rounds": args.rounds,
+                        "pace": {"ms_per_keystroke": typing[0], "debounce_ms": typing[1]},
+                        "requests_per_round": paced[0]["requests"], "sections": args.sections,
+                        "p50_ms": spread(paced, "p50"), "p95_ms": spread(paced, "p95"),
+                        "requests_per_second": spread(paced, "rps"),
+                        "cpu_ms_per_request": {k.removeprefix("cpu_ms_per_request_"): spread(paced, k)["median"]
+                                               for k in paced[0] if k.startswith("cpu_ms")},
+                        "load_average": os.getloadavg()}), flush=True)
         finally:
             stop_server(process)
+
+
+def widget_debounce_ms() -> float:
+    """The widget's pause after the last keystroke before it searches (scheduleSearch in widget.js)."""
+    source = (ROOT / "app" / "web" / "static" / "widget.js").read_text()
+    found = re.search(r'scheduleSearch\(\) \{.*?self\.runSearch\("keyword"\); \}, (\d+)\)', source, re.S)
+    if not found:
+        raise SystemExit("widget.js: scheduleSearch's debounce not found")
+    return float(found.group(1))
 
 
 async def forget_query_embeddings(url: str) -> None:
@@ -489,6 +551,11 @@ def main() -> None:
     parser.add_argument("--workers", default="2")
     parser.add_argument("--client", choices=["lean", "httpx", "both"], default="both",
                         help="--search-box's load generator: raw asyncio HTTP/1.1 (lean) or httpx, or both")
+    parser.add_argument("--sections", type=int, default=1,
+                        help="--search-box: sections per page asked (the widget asks 1; the API's default is 3)")
+    parser.add_argument("--typing-ms", type=float, default=0,
+                        help="--search-box, lean: also a row at this typing pace (ms per keystroke, plus the "
+                        "widget's debounce before each search); 0: back to back only")
     parser.add_argument("--mode", choices=["keyword", "hybrid"], default="keyword",
                         help="hybrid: whole questions with mode=hybrid (on submit), offline model, --mintlify only")
     parser.add_argument("--clients-list", default="1,8", help="--mode hybrid: the client counts measured")

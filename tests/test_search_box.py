@@ -128,19 +128,28 @@ def test_highlighted_turns_markers_into_offsets() -> None:
 
 # --- over HTTP, against the real app -------------------------------------------------------------
 
-def test_http_search_shape_errors_and_cheap_short_queries(seeded, start_server, owner_database_url) -> None:
+def test_http_search_shape_errors_and_cheap_short_queries(seeded, start_server, owner_database_url,
+                                                         monkeypatch) -> None:
     import asyncio
 
     import asyncpg
 
+    monkeypatch.setenv("SEARCH_RATE_LIMIT", "20")  # blocks of one point: each round trip counted
     server = start_server()
     with httpx.Client(base_url=server.url, timeout=10) as client:
         body = client.get("/docs/search", params={"q": "embe", "limit": "2"}).json()
         assert body["mode"] == "keyword" and body["degraded"] is None
         assert 1 <= len(body["results"]) <= 2 and body["results"][0]["title"] == "Embedding the widget"
+        assert len(body["results"][0]["sections"]) >= 2  # "Embed the script" and the intro
+        # sections=1, what the widget asks (it shows one): the same pages, each with its best section.
+        one = client.get("/docs/search", params={"q": "embe", "limit": "2", "sections": "1"}).json()
+        assert [p["url"] for p in one["results"]] == [p["url"] for p in body["results"]]
+        assert [p["sections"] for p in one["results"]] == [p["sections"][:1] for p in body["results"]]
         for params, fragment in (({"q": "x", "limit": "0"}, "limit"), ({"q": "x", "limit": "many"}, "limit"),
                                  ({"q": "x", "mode": "vector"}, "mode"), ({"q": "y" * 201}, "q is longer"),
-                                 ({"q": "x", "mode": ""}, "mode"), ({"q": "x", "limit": ""}, "limit")):
+                                 ({"q": "x", "mode": ""}, "mode"), ({"q": "x", "limit": ""}, "limit"),
+                                 ({"q": "x", "sections": "4"}, "sections"), ({"q": "x", "sections": "0"}, "sections"),
+                                 ({"q": "x", "sections": "one"}, "sections")):
             response = client.get("/docs/search", params=params)
             assert response.status_code == 400 and fragment in response.json()["detail"], params
         for query in ("", "e", " ?", "é!"):
@@ -157,8 +166,8 @@ def test_http_search_shape_errors_and_cheap_short_queries(seeded, start_server, 
             await conn.close()
 
     # The one-letter and empty queries made no round trip: not even the rate limit's, which
-    # counted the searches that were made ("embe", the bad parameters' are not, "quokkaz").
-    assert asyncio.run(search_points()) == 2
+    # counted the searches that were made ("embe" twice, the bad parameters' are not, "quokkaz").
+    assert asyncio.run(search_points()) == 3
 
 
 def test_search_has_its_own_rate_limit(seeded, start_server, monkeypatch) -> None:
@@ -173,11 +182,93 @@ def test_search_has_its_own_rate_limit(seeded, start_server, monkeypatch) -> Non
         assert client.post("/docs/chat", json={"message": "how do I embed the widget"}).status_code == 200
 
 
+async def test_blocks_never_admit_more_than_the_limit_across_processes(seeded, pool) -> None:
+    import asyncio
+
+    from app.rate_limit import BlockRateLimiter
+
+    # Two processes' limiters over one database (one key), hits interleaved and concurrent.
+    first, second = (BlockRateLimiter(pool, 60, "search", block=7) for _ in range(2))
+    decisions = await asyncio.gather(*((first if i % 2 else second).hit("client") for i in range(150)))
+    admitted = sum(d.allowed for d in decisions)
+    # Never more than the limit; at most (processes - 1) x (block - 1) refused early.
+    assert 60 - 6 <= admitted <= 60, admitted
+    refused = next(d for d in decisions if not d.allowed)
+    assert refused.retry_after_seconds >= 1 and refused.limit == 60
+    async with pool.acquire() as conn:
+        points = await conn.fetchval("select points from docs_chat_limits where key = $1", first.key("client"))
+    # A round trip per block, not per hit: 9 blocks hold the 60 points, then one refusal per process
+    # (refused locally after that).
+    assert points % 7 == 0 and points // 7 <= 9 + 2, points
+    # Another client has its own window.
+    assert (await first.hit("someone else")).allowed
+
+
+async def test_stateless_release_skips_the_reset_and_others_still_reset(database_url) -> None:
+    from app.db.pool import acquire_stateless, create_pool
+
+    pool = await create_pool(database_url, min_size=1, max_size=1)  # one connection: the same each time
+    try:
+        async with pool.acquire() as conn:
+            await conn.execute("set application_name = 'left behind'")
+        async with pool.acquire() as conn:  # asyncpg's reset ran on release (RESET ALL)
+            assert await conn.fetchval("show application_name") != "left behind"
+        async with acquire_stateless(pool) as conn:
+            await conn.execute("set application_name = 'left behind'")
+        async with pool.acquire() as conn:  # no reset query on that release (the caller's promise)
+            assert await conn.fetchval("show application_name") == "left behind"
+        # ...and the next release, not stateless, resets again.
+        async with pool.acquire() as conn:
+            assert await conn.fetchval("show application_name") != "left behind"
+        async with acquire_stateless(pool) as conn:  # an open transaction is still rolled back
+            transaction = conn.transaction()
+            await transaction.start()
+            await conn.execute("create temporary table kept_open (x int)")
+        async with pool.acquire() as conn:
+            assert not conn.is_in_transaction()
+            assert await conn.fetchval("select to_regclass('pg_temp.kept_open')") is None
+    finally:
+        await pool.close()
+
+
+@pytest.mark.slow
+def test_two_workers_refuse_a_client_over_the_search_limit(seeded, tmp_path) -> None:
+    import concurrent.futures
+    import os
+    import sys
+    from pathlib import Path
+
+    import psutil
+
+    from tests.served import ServeProcess
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RATE_LIMIT", "METRICS", "SEARCH_RATE"))}
+    env.update(DATABASE_URL=seeded, DOCSCHAT_HOME=str(tmp_path / "home"), LOG_LEVEL="warning",
+               PYTHONPATH=str(Path(__file__).resolve().parent.parent), EMBEDDING_PROVIDER="none",
+               SEARCH_RATE_LIMIT="90")  # blocks of 3
+    with ServeProcess([sys.executable, "-m", "app"], env, cwd=tmp_path, extra_args=["--workers", "2"]) as server:
+        workers = [p for p in psutil.Process(server.process.pid).children() if "spawn_main" in " ".join(p.cmdline())]
+        assert len(workers) == 2
+
+        def one(i: int) -> httpx.Response:
+            # A new connection per search: the kernel spreads them over both workers.
+            with httpx.Client(base_url=server.url, timeout=60) as client:
+                return client.get("/docs/search", params={"q": f"widget {i}"})
+
+        with concurrent.futures.ThreadPoolExecutor(8) as threads:
+            responses = list(threads.map(one, range(130)))
+    statuses = [r.status_code for r in responses]
+    assert set(statuses) == {200, 429}, server.log()
+    assert 90 - 2 <= statuses.count(200) <= 90, statuses  # 2 workers: at most (2-1) x (3-1) early
+    refused = next(r for r in responses if r.status_code == 429)
+    assert int(refused.headers["retry-after"]) >= 1 and refused.json()["error"] == "rate_limited"
+
+
 def test_search_is_documented_in_schema(seeded, start_server) -> None:
     server = start_server()
     schema = httpx.get(f"{server.url}/schema/openapi.json", timeout=10).json()
     operation = schema["paths"]["/docs/search"]["get"]
-    assert {p["name"] for p in operation["parameters"]} == {"q", "limit", "mode"}
+    assert {p["name"] for p in operation["parameters"]} == {"q", "limit", "mode", "sections"}
     assert {"200", "400", "429", "503"} <= set(operation["responses"])
     assert "Retry-After" in operation["responses"]["429"]["headers"]
 

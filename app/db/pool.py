@@ -7,6 +7,7 @@ import socket
 import uuid
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from contextvars import ContextVar
 from typing import Any
 
 import asyncpg
@@ -77,10 +78,39 @@ async def connect(url: str, *, timeout: float = 10.0) -> AsyncIterator[asyncpg.C
         await conn.close()
 
 
+# Set by acquire_stateless for the task that holds such a connection: its release skips the reset.
+_STATELESS: ContextVar[bool] = ContextVar("docschat_stateless_connection", default=False)
+
+
+async def _reset(conn: asyncpg.Connection) -> None:
+    """What asyncpg's pool runs on every release (after rolling back an open transaction): its
+    own reset query (advisory locks, cursors, LISTEN, session settings), one round trip; none
+    for a connection acquire_stateless lent."""
+    if _STATELESS.get():
+        return
+    query = conn.get_reset_query()
+    if query:
+        await conn.execute(query)
+
+
+@asynccontextmanager
+async def acquire_stateless(pool: asyncpg.Pool) -> AsyncIterator[asyncpg.Connection]:
+    """A connection of `pool` for statements that leave nothing in the session (no SET without
+    LOCAL, LISTEN, cursor kept open or session advisory lock): its release skips asyncpg's reset
+    query, a round trip as costly as a short statement (the search box's, per keystroke pause).
+    An open transaction is still rolled back."""
+    token = _STATELESS.set(True)
+    try:
+        async with pool.acquire() as conn:
+            yield conn
+    finally:
+        _STATELESS.reset(token)
+
+
 async def create_pool(url: str, *, min_size: int = 1, max_size: int = 10, timeout: float = 10.0) -> asyncpg.Pool:
     try:
         return await asyncpg.create_pool(
-            url, min_size=min_size, max_size=max_size, init=_init_connection, timeout=timeout,
+            url, min_size=min_size, max_size=max_size, init=_init_connection, reset=_reset, timeout=timeout,
             **asyncpg_pooler_options(),
         )
     except _CONNECT_ERRORS as exc:

@@ -2,26 +2,23 @@
 
 from __future__ import annotations
 
-import math
-import time
 from dataclasses import dataclass
 from typing import Any
 
 import asyncpg
-from limits import RateLimitItemPerMinute
-from limits.aio.strategies import FixedWindowRateLimiter
 from litestar import Request, Response, get
 from litestar.datastructures import State
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import OpenAPIType, Parameter, Schema
 
 from app.chat.api_schema import UNAVAILABLE, ApiOperation, ErrorBody
-from app.rate_limit import PostgresLimitsStorage, RateLimitDecision, client_key
+from app.rate_limit import BlockRateLimiter, client_key
 from app.search.search_box import (
     DEFAULT_LIMIT,
     MAX_LIMIT,
     MAX_QUERY_CHARS,
     MIN_QUERY_CHARS,
+    SECTIONS_PER_PAGE,
     BadSearch,
     SearchResult,
     is_too_short,
@@ -30,41 +27,11 @@ from app.search.search_box import (
 )
 
 
-class _LazyCommitStorage(PostgresLimitsStorage):
-    """As PostgresLimitsStorage, but a search's hit does not wait for its commit to reach the disk
-    (synchronous_commit off for that one transaction): at one hit per keystroke pause, a flush each
-    would cost more than the search. A crash may forget the last hits of a window; nothing else."""
-
-    async def incr(self, key: str, expiry: int, amount: int = 1) -> int:
-        async with self.pool.acquire() as conn:
-            return await conn.fetchval(
-                """
-                insert into public.docs_chat_limits as l (key, points, expire)
-                select $1, $3, now() + make_interval(secs => $2)
-                from (select pg_catalog.set_config('synchronous_commit', 'off', true)) as lazy
-                on conflict (key) do update set
-                  points = case when l.expire <= now() then excluded.points else l.points + excluded.points end,
-                  expire = case when l.expire <= now() then excluded.expire else l.expire end
-                returning points
-                """,
-                key, float(expiry), amount,
-            )
-
-
-class SearchRateLimiter:
+def search_rate_limiter(pool: asyncpg.Pool, per_minute: int) -> BlockRateLimiter:
     """SEARCH_RATE_LIMIT searches a minute per client (hashed IP), in docs_chat_limits under their
-    own namespace: shared by every worker and replica, apart from the chat's questions."""
-
-    def __init__(self, pool: asyncpg.Pool, per_minute: int) -> None:
-        self.storage = _LazyCommitStorage(pool)
-        self.strategy = FixedWindowRateLimiter(self.storage)
-        self.item = RateLimitItemPerMinute(per_minute)
-
-    async def hit(self, key: str) -> RateLimitDecision:
-        if await self.strategy.hit(self.item, "search", key):
-            return RateLimitDecision(True)
-        reset_at = await self.storage.get_expiry(self.item.key_for("search", key))
-        return RateLimitDecision(False, max(1, math.ceil(reset_at - time.time())), self.item.amount, "minute")
+    own namespace: shared by every worker and replica, apart from the chat's questions; counted in
+    blocks (one round trip per per_minute // 30 searches), never more than the limit (BlockRateLimiter)."""
+    return BlockRateLimiter(pool, per_minute, "search")
 
 
 @dataclass
@@ -114,6 +81,9 @@ class SearchOperation(ApiOperation):
             Parameter(name="limit", param_in="query", required=False, schema=Schema(
                 type=OpenAPIType.INTEGER, minimum=1, maximum=MAX_LIMIT, default=DEFAULT_LIMIT),
                 description="Pages returned (each with up to 3 sections)."),
+            Parameter(name="sections", param_in="query", required=False, schema=Schema(
+                type=OpenAPIType.INTEGER, minimum=1, maximum=SECTIONS_PER_PAGE, default=SECTIONS_PER_PAGE),
+                description="Sections per page at most, best first (a box that shows one asks for 1)."),
             Parameter(name="mode", param_in="query", required=False, schema=Schema(
                 type=OpenAPIType.STRING, enum=["keyword", "hybrid"], default="keyword"),
                 description="keyword while typing; hybrid (on submit) adds the vector leg."),
@@ -124,7 +94,7 @@ SEARCH_RESPONSES = {
     200: ResponseSpec(data_container=SearchResponse, description="Pages with their best sections.",
                       generate_examples=False),
     400: ResponseSpec(data_container=ErrorBody, generate_examples=False,
-                      description="A bad parameter (q too long, limit out of range, unknown mode)."),
+                      description="A bad parameter (q too long, limit or sections out of range, unknown mode)."),
     429: ResponseSpec(data_container=ErrorBody, generate_examples=False,
                       description="Too many searches from this client; `Retry-After` says when to come back."),
     **UNAVAILABLE,

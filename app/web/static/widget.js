@@ -350,7 +350,8 @@
       if (this.searchController) this.searchController.abort();
       if ((query.match(/[\p{L}\p{N}]/gu) || []).length < 2) { this.showResults(null, query); return; }
       this.searchController = new AbortController();
-      var url = this.searchEndpoint + "?q=" + encodeURIComponent(query) + "&limit=8&mode=" + mode;
+      // sections=1: the view shows each page's best section only
+      var url = this.searchEndpoint + "?q=" + encodeURIComponent(query) + "&limit=8&sections=1&mode=" + mode;
       try {
         var response = await fetch(url, { headers: { accept: "application/json" }, signal: this.searchController.signal });
         var data = {};
