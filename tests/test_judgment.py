@@ -548,6 +548,24 @@ async def test_a_pasted_error_is_context_and_a_near_identifier_is_partly_covered
     assert check.verdict == "not" and check.absent == ("timeout_batch_s",)
 
 
+async def test_a_name_only_in_a_sentence_that_asks_nothing_is_context(offline, pool) -> None:
+    from app.search.answer_check import asker_context
+    from tests.test_conversations import seed_into
+
+    assert asker_context("Whats the IPv4 range? need it for our firewall allowlist") == [
+        "need it for our firewall allowlist"]
+    assert asker_context("We run Ray on EKS. What are the exact commands?") == ["We run Ray on EKS."]
+    # A later question pointing back asks about it; a question alone has no context.
+    assert asker_context("I use Flubber. Can I deploy it?") == []
+    assert asker_context("Deploy docs to Flubber") == []
+    await seed_into(pool, CHECK_DOCS)
+    retrieval, check = await _check(
+        pool, "Can a deployment use the @serve.batch decorator? We need it for our Flubber cluster.")
+    assert check.verdict == "answerable" and retrieval.would_answer and "Flubber" in check.context
+    retrieval, check = await _check(pool, "We run a Flubber cluster. Can it use the @serve.batch decorator?")
+    assert check.verdict == "not" and check.absent == ("Flubber",) and not retrieval.would_answer
+
+
 async def test_a_name_only_in_what_the_asker_compares_with_is_partly_covered(offline, pool) -> None:
     from app.search.answer_check import alternatives
     from tests.test_conversations import seed_into

@@ -40,6 +40,7 @@ Verdict = Literal["answerable", "partly", "not"]
 CHECK_SECTIONS = 5
 # Rules under trial (design/judgment.md says which set tuned each and which confirmed it).
 ERROR_CONTEXT = True
+ASKER_CONTEXT = True
 NEAR_IDENTIFIERS = True
 NAME_PAIRS = True
 COMPOUNDS = True
@@ -172,6 +173,15 @@ _IDENTIFIER = re.compile(
 # to the end of its line or question is what the asker saw, not what they ask about: names in it
 # ("The actor ImplicitFunc is too large") are context (tuned on ray answerable dev).
 _ERROR_MESSAGE = re.compile(r"\b[A-Z]\w*(?:Error|Exception|Warning)\b:\s*[^\n?]+")
+# The asker's own situation: a sentence that asks nothing ("need it for our firewall allowlist",
+# "We're setting up Ray on an existing EKS cluster and ...") beside one that asks. What it names is
+# where the asker is, not what they ask about, unless a later question points back to it ("I use
+# Flubber. Can I deploy it?"). A sentence asks when it ends with "?", opens as a question or holds a
+# question word. Tuned on held-out 3's answerable questions (claude and ray: design/judgment.md).
+_SENTENCE = re.compile(r"(?<=[?.!])\s+|\n+")
+_ASKS = re.compile(r"\?\s*$|^\W*(?:how|what|whats|which|who|why|where|when|can|could|does|do|did|is|are|will|would|"
+                   r"should|may|has|have|any|whether)\b|\b(?:how|what|which|why|where|when|whether)\b", re.IGNORECASE)
+_POINTS_BACK = re.compile(r"\b(?:it|its|they|them|their|this|that|these|those)\b", re.IGNORECASE)
 # What the asker compares with: the words after "instead of", "rather than", "compared to/with",
 # "versus", "vs" up to the end of the clause ("Why would I use Ray Serve instead of Modal or
 # Seldon?"). A name there that the docs never use is not what is asked about: the answer says
@@ -197,7 +207,7 @@ class AnswerCheck:
     missing_share: float = 0.0  # their share of the question's IDF weight (reported only)
     missing_ndoc: tuple[int, ...] = ()  # how many visible sections hold each missing stem (reported only)
     near: tuple[str, ...] = ()  # identifiers the docs do not use whose words they hold as one (partly)
-    context: tuple[str, ...] = ()  # terms read past: only inside a pasted error message
+    context: tuple[str, ...] = ()  # terms read past: only in a pasted error or a sentence that asks nothing
     alternatives: tuple[str, ...] = ()  # terms the docs never use, only in what the asker compares with
     sections: tuple[str, ...] = ()  # the section ids checked
     method: str = "offline"
@@ -335,6 +345,17 @@ def error_context(question: str) -> list[str]:
     return [m.group(0) for m in _ERROR_MESSAGE.finditer(question)]
 
 
+def asker_context(question: str) -> list[str]:
+    """Sentences of the question that ask nothing, when another one asks: the asker's situation or
+    purpose. One that a later asking sentence points back to ("... Can I deploy it?") is asked about."""
+    sentences = [s.strip() for s in _SENTENCE.split(question) if s.strip()]
+    asks = [bool(_ASKS.search(s)) for s in sentences]
+    if not any(asks):
+        return []
+    return [s for n, s in enumerate(sentences) if not asks[n]
+            and not any(asks[m] and _POINTS_BACK.search(sentences[m]) for m in range(n + 1, len(sentences)))]
+
+
 def alternatives(question: str) -> list[str]:
     """What the asker compares with ("instead of Modal or Seldon" → "Modal or Seldon")."""
     return [m.group(1) for m in _ALTERNATIVE.finditer(question)]
@@ -419,7 +440,7 @@ async def term_evidence(
                if not r["typo"] and len(r["word"]) >= MIN_UNKNOWN_LENGTH and not r["word"].isdigit()
                and is_specific_word(r["word"], first=r["n"] == 1)]
     seen: set[str] = set()
-    context = error_context(question) if ERROR_CONTEXT else []
+    context = [*(error_context(question) if ERROR_CONTEXT else []), *(asker_context(question) if ASKER_CONTEXT else [])]
     compared = alternatives(question) if ALTERNATIVES else []
     named = names(question)
     pairs = name_pairs(question) if NAME_PAIRS else []
