@@ -81,6 +81,11 @@ def is_navigation(text: str) -> bool:
     table of contents sits above the content it lists)."""
     if sum(text.count(marker) for marker in _LINK_MARKERS) < 2:
         return False  # the common case, cheaply: fewer than two links, so fewer than two link lines
+    return navigation_by_lines(text)
+
+
+def navigation_by_lines(text: str) -> bool:
+    """is_navigation without its early return (the rule itself, line by line)."""
     prose = "".join(segment.text for segment in split_fenced(text) if not segment.is_code)
     lines = [line for line in prose.splitlines() if line.strip() and not _HEADING_LINE.match(line)]
     link_lines = link_words = other_words = 0
