@@ -14,7 +14,7 @@ from app.config import Settings, get_settings
 from app.corpus.compose import compose_files
 from app.search.fusion import FusedHit
 from app.search.hits import Hit
-from app.search.pages import is_navigation, select_pages
+from app.search.pages import is_navigation, navigation_by_lines, select_pages
 from tests.conftest import REPO_ROOT, SHARED
 
 
@@ -136,3 +136,18 @@ def test_the_demo_lists_its_index_page_only_when_asked_about_it(clean_db, monkey
     assert [q for q in IN_DOMAIN if "index.mdx" in pages[q]] == [], pages
     assert pages["How do I embed the widget on my site?"][0] == "guides/widget.mdx"
     assert "index.mdx" in pages["What is docschat?"] and "index.mdx" in pages["Where do I go next?"]
+
+
+def test_the_early_return_of_is_navigation_changes_no_answer() -> None:
+    """is_navigation returns early when the text holds fewer than two of "](", "]:", "http" (every
+    outbound link holds one; the fusion stage's main cost was the full rule on every candidate
+    page). It must agree with the rule itself: on every section of the shared corpora, and on the
+    least a navigation section can be, two links of each kind."""
+    for name in ("ray-docs", "mintlify-docs", "claude-docs"):
+        texts = corpus(name).values()
+        assert [is_navigation(t) for t in texts] == [navigation_by_lines(t) for t in texts], name
+    for text in ("- [Guide](/docs/guide)\n- [Setup](/docs/setup)\n",
+                 "- <https://example.com/a>\n- <https://example.com/b>\n",
+                 "- https://example.com/a\n- https://example.com/b\n",
+                 "[guide]: /docs/guide\n[setup]: /docs/setup\n"):
+        assert is_navigation(text) and navigation_by_lines(text), text

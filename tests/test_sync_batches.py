@@ -74,6 +74,22 @@ async def _rebuilt(pool: asyncpg.Pool) -> tuple[set[tuple[object, ...]], set[tup
     return lexemes, sets
 
 
+# The full-text leg's narrow table (sql/020_section_fts.sql) against what a rebuild from
+# docs_section gives: rows in one and not the other, either way.
+_FTS_DIFFERENCES = """
+select count(*)::int from (
+  (select id, audiences, search_vector from docs_section
+   except all select id, audiences, search_vector from docs_section_fts)
+  union all
+  (select id, audiences, search_vector from docs_section_fts
+   except all select id, audiences, search_vector from docs_section)) as differing
+"""
+
+
+async def _fts_differences(pool: asyncpg.Pool) -> int:
+    return await pool.fetchval(_FTS_DIFFERENCES)
+
+
 async def test_incremental_statistics_equal_a_full_rebuild(pool, keyword_only, small_batches, tmp_path: Path) -> None:
     pages = {f"guide-{i}.md": _page(f"Guide{i}", ["public", "internal", "public, partner"][i % 3], f"alpha w{i}")
              for i in range(9)}
@@ -83,6 +99,7 @@ async def test_incremental_statistics_equal_a_full_rebuild(pool, keyword_only, s
     first = await _sync(pool, _source(repo), _source(other, "other"))
     assert first.new == first.chunks > 4 * 3  # several batches
     assert await _stats(pool) == await _rebuilt(pool)
+    assert await _fts_differences(pool) == 0
 
     untouched = await pool.fetchval(
         "select xmin::text from docs_lexeme_stats where lexeme = 'guide6word'")  # only in guide-6.md
@@ -102,6 +119,7 @@ async def test_incremental_statistics_equal_a_full_rebuild(pool, keyword_only, s
     second = await _sync(pool, _source(repo), _source(other, "other"))
     assert second.new and second.changed and second.deleted and second.unchanged
     assert await _stats(pool) == await _rebuilt(pool)
+    assert await _fts_differences(pool) == 0
     # No full rebuild: a statistic no touched row holds was not rewritten.
     assert await pool.fetchval("select xmin::text from docs_lexeme_stats where lexeme = 'guide6word'") == untouched
     assert not await pool.fetchval("select exists (select 1 from docs_search_stats"
@@ -111,10 +129,12 @@ async def test_incremental_statistics_equal_a_full_rebuild(pool, keyword_only, s
     third = await _sync(pool, _source(repo))
     assert third.deleted >= 1 and not await pool.fetchval("select count(*) from docs_section where source = 'other'")
     assert await _stats(pool) == await _rebuilt(pool)
+    assert await _fts_differences(pool) == 0
     (repo / "docs" / "guide-3.md").unlink()
     commit_all(repo, "one page fewer")
     await _sync(pool, _source(repo), only="docs")
     assert await _stats(pool) == await _rebuilt(pool)
+    assert await _fts_differences(pool) == 0
     assert not await pool.fetchval("select count(*) from docs_section_stage")  # generations are dropped
 
 
@@ -242,11 +262,13 @@ async def test_a_sync_killed_at_any_point_leaves_each_source_whole(
             for source, figures in state:
                 assert figures in (old[source], new[source]), (attempt, state)
         assert await _stats(pool) == await _rebuilt(pool)
+        assert await _fts_differences(pool) == 0
         outcomes.append(final)
         if final == new:
             break
     assert outcomes[0] == old and outcomes[-1] == new, outcomes  # killed before its switch at least once
     assert await _stats(pool) == await _rebuilt(pool)
+    assert await _fts_differences(pool) == 0
 
 
 async def test_statistics_emptied_by_hand_are_rebuilt_by_the_next_sync_that_writes(
@@ -265,4 +287,37 @@ async def test_statistics_emptied_by_hand_are_rebuilt_by_the_next_sync_that_writ
     commit_all(repo, "edit")
     await _sync(pool, _source(repo))
     assert await _stats(pool) == await _rebuilt(pool)
+    assert await _fts_differences(pool) == 0
     assert await pool.fetchval("select section_count from docs_search_stats") == 16
+
+
+async def test_the_leg_table_follows_every_write_to_docs_section(pool, keyword_only, tmp_path: Path) -> None:
+    """docs_section_fts is kept by statement triggers, not by sync alone: a hand-made update
+    of audiences, content or id, an upsert, a delete (as `index clear` does) and a truncate keep it equal to a rebuild, and the
+    full-text leg finds what it says."""
+    repo = make_docs_repo(tmp_path / "r", {f"g{i}.md": _page(f"G{i}", "public", f"zebra w{i}") for i in range(4)})
+    await _sync(pool, _source(repo))
+    assert await pool.fetchval("select count(*) from docs_section_fts") > 0
+    assert await _fts_differences(pool) == 0
+    some = await pool.fetchval("select min(id) from docs_section where content like '%g1word%'")
+    await pool.execute("update docs_section set audiences = '{internal}' where id = $1", some)
+    assert await _fts_differences(pool) == 0
+    await pool.fetchval("select refresh_docs_search_stats()")  # a hand-made write: statistics by hand
+    leg = "select id from search_docs_sections('g1word', 10, $1)"
+    assert some not in [r["id"] for r in await pool.fetch(leg, ["public"])]
+    assert some in [r["id"] for r in await pool.fetch(leg, ["internal"])]
+    await pool.execute("update docs_section set content = content || ' quokka' where id = $1", some)
+    await pool.execute("update docs_section set id = id || '-moved' where id = $1", some)
+    assert await _fts_differences(pool) == 0
+    await pool.fetchval("select refresh_docs_search_stats()")
+    assert [r["id"] for r in await pool.fetch("select id from search_docs_sections('quokka', 10, null)")] == [
+        some + "-moved"]
+    await pool.execute(
+        "insert into docs_section (id, source, page, title, heading, breadcrumb, href, content, audiences, content_hash)"
+        " select id, source, page, title, heading, breadcrumb, href, content || ' wombat', audiences, 'x'"
+        " from docs_section on conflict (id) do update set content = excluded.content")
+    assert await _fts_differences(pool) == 0
+    await pool.execute("delete from docs_section where content like '%g2word%'")
+    assert await _fts_differences(pool) == 0
+    await pool.execute("truncate docs_section")
+    assert await pool.fetchval("select count(*) from docs_section_fts") == 0

@@ -65,6 +65,8 @@ _OUTBOUND_LINK = re.compile(
     re.MULTILINE,
 )
 _WORD = re.compile(r"[^\W\d_]{2,}")
+# Every match of _OUTBOUND_LINK holds one of these (its own occurrence: matches do not overlap).
+_LINK_MARKERS = ("](", "]:", "http")
 _HEADING_LINE = re.compile(r"^[ \t]*#{1,6}[ \t]")
 # A line is a link line when at most this many words stand outside its links ("- [Guide](/g): setup").
 LINK_LINE_WORDS = 3
@@ -77,6 +79,13 @@ def is_navigation(text: str) -> bool:
     rather than holding it ("Where to go next", "Resources", a table of guides). Code is not
     prose here and not links either; links to anchors of the same page do not count (a page's own
     table of contents sits above the content it lists)."""
+    if sum(text.count(marker) for marker in _LINK_MARKERS) < 2:
+        return False  # the common case, cheaply: fewer than two links, so fewer than two link lines
+    return navigation_by_lines(text)
+
+
+def navigation_by_lines(text: str) -> bool:
+    """is_navigation without its early return (the rule itself, line by line)."""
     prose = "".join(segment.text for segment in split_fenced(text) if not segment.is_code)
     lines = [line for line in prose.splitlines() if line.strip() and not _HEADING_LINE.match(line)]
     link_lines = link_words = other_words = 0

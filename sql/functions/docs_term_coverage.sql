@@ -39,7 +39,7 @@ as $$
          coalesce(m.matched_terms, 0),
          tot.total_terms,
          c.unseen_idf
-  from public.docs_section d
+  from public.docs_section_fts d  -- id, audiences, search_vector (sql/020_section_fts.sql)
   cross join totals tot
   cross join corpus c
   left join lateral (

@@ -45,19 +45,18 @@ as $$
     end::pg_catalog.tsquery as query
     from terms t
   ),
-  candidates as materialized (
-    select d.id, d.search_vector
+  ranked as (
+    -- Candidates from the narrow docs_section_fts (id, audiences, search_vector: few, dense pages;
+    -- design/fulltext-100k.md), each ranked where it is read: no materialised copy of the
+    -- candidates' vectors, no grouping. The terms are summed in the same order as before.
+    select d.id,
+           (select sum(t.idf * pg_catalog.ts_rank(rank_weights, d.search_vector, t.query, normalization))
+            from terms t) as rank
     from candidate_query c
-    join public.docs_section d on d.search_vector operator(pg_catalog.@@) c.query
+    join public.docs_section_fts d on d.search_vector operator(pg_catalog.@@) c.query
     where search_docs_sections.audiences is null
        or d.audiences operator(pg_catalog.&&) search_docs_sections.audiences
-  ),
-  ranked as (
-    select c.id, sum(t.idf * pg_catalog.ts_rank(rank_weights, c.search_vector, t.query, normalization)) as rank
-    from candidates c
-    cross join terms t
-    group by c.id
-    order by rank desc, c.id
+    order by rank desc, d.id
     limit coalesce(match_count, 10)
   )
   select d.id, d.source, d.page, d.title, d.heading, d.breadcrumb, d.href, d.content, d.audiences, r.rank
