@@ -1,7 +1,7 @@
 """What a rendered page shows, as Markdown: the page is parsed by markdown-it-py (CommonMark, GFM
-tables and strikethrough, footnotes, MyST's blocks, roles and colon fences; for `.mdx`, mdx.py's
-ESM, JSX and expressions instead of raw HTML), and its tokens are written back as plain Markdown,
-in the order the page renders them, keeping only what the page shows.
+tables, footnotes, MyST's blocks, roles and colon fences; for `.mdx`, mdx.py's ESM, JSX and
+expressions instead of raw HTML), and its tokens are written back as plain Markdown, in the order
+the page renders them, keeping only what the page shows.
 
 The hidden-text rule is here, in one place (`_Writer`): text is written only where the rendered
 page shows it. A comment, a `<script>`/`<style>` element or an unfinished tag opened in raw HTML
@@ -98,9 +98,7 @@ def _inline_rule(state: StateCore) -> None:
             continue
         token.children = []
         if _INLINE_SYNTAX.search(token.content) is None:
-            text = Token("text", "", 0)
-            text.content = token.content
-            token.children.append(text)
+            token.children.append(Token("text", "", 0, content=token.content))
         else:
             state.md.inline.parse(token.content, state.md, state.env, token.children)
 
@@ -158,7 +156,8 @@ def _setext_heading(state: StateBlock, start_line: int, end_line: int, silent: b
 
 @cache
 def parser(mdx: bool) -> MarkdownIt:
-    # Emphasis is not parsed: it hides nothing, and its markers stay in the text as written.
+    # Emphasis (and strikethrough, off in commonmark) is not parsed: it hides nothing, and its
+    # markers stay in the text as written.
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").disable("emphasis")
     md.core.ruler.at("inline", _inline_rule)
     md.block.ruler.at("lheading", _setext_heading)
@@ -407,7 +406,7 @@ class _Writer:
         if kind in ("paragraph", "dt"):
             return [Block(_as_text(self._inline(node.children[0])))]
         if kind == "heading":
-            text = self._inline(node.children[0]).strip()
+            text = self._inline(node.children[0])
             # Sections start at `#` headings, as documented: an underlined (setext) heading stays
             # text in its section, and MyST shows a heading in a directive as a bold title.
             if node.markup in ("=", "-") or not text:
@@ -467,15 +466,13 @@ class _Writer:
             return ""
         if kind == "text":
             return _broken(token.content)
-        if kind in ("softbreak", "hardbreak"):
+        if kind == "hardbreak":  # a `\` ending a line (the newline rule is off: line ends are in the text)
             return "\n"
         if kind == "code_inline":
             return _code_span(token.content)
-        if kind in ("em_open", "em_close", "strong_open", "strong_close", "s_open", "s_close"):
-            return token.markup
         if kind == "link_open":
-            links.append("" if token.markup in ("autolink", "linkify") else f"]({token.attrGet('href')})")
-            return "" if token.markup in ("autolink", "linkify") else "["
+            links.append("" if token.markup == "autolink" else f"]({token.attrGet('href')})")
+            return "" if token.markup == "autolink" else "["
         if kind == "link_close":
             return links.pop() if links else ""
         if kind == "image":
@@ -524,8 +521,7 @@ class _Writer:
         for section in node.children:
             for row in section.children:
                 # markdown-it writes as many cells as the header has: the site shows no more.
-                cells = [self._inline(cell.children[0]).replace("|", "\\|").replace("\n", " ") if cell.children
-                         else "" for cell in row.children]
+                cells = [self._inline(cell.children[0]).replace("|", "\\|").replace("\n", " ") for cell in row.children]
                 rows.append(f"| {' | '.join(cells)} |")
                 if section.type == "thead":
                     rows.append("|" + "---|" * len(cells))
