@@ -477,8 +477,9 @@ class _Writer:
             return links.pop() if links else ""
         if kind == "image":
             return f"![{token.content}]({token.attrGet('src')})"
-        if kind == "myst_role":
-            return myst.role_text(token.meta["name"], token.content)
+        if kind == "myst_role":  # a link role shows its text, any other its text as code
+            text = myst.role_text(token.content)
+            return text if myst.name(token.meta["name"]) in myst.LINK_ROLES else _code_span(text)
         if kind == "footnote_ref":
             return f"[^{token.meta.get('label', token.meta.get('id', 0) + 1)}]"  # `^[…]` has no label
         return ""
