@@ -47,7 +47,10 @@ _RAW_ELEMENTS = ("script", "style", "template", "noscript")  # what a browser ne
 _LINE_TAGS = frozenset("br p div tr li dt dd h1 h2 h3 h4 h5 h6 table thead tbody ul ol pre blockquote hr "
                        "section details summary figure figcaption".split())
 _TAG_NAME = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)")
-_COMMENT_END = re.compile(r"--!?>")
+# What ends each state of the HTML that hides text: a comment (`-->`, or `--!>` as browsers read
+# it), a bogus comment (`<!x`, `<?x`), a tag (unless in a quoted value), a quoted attribute value.
+_STATE_END = {"comment": re.compile(r"--!?>"), "bogus": re.compile(">"), "tag": re.compile(r"[>\"']"),
+              'tag"': re.compile('"'), "tag'": re.compile("'")}
 _BACKTICK_RUNS = re.compile(r"`+")
 
 
@@ -235,45 +238,35 @@ class _Browser:
     def feed(self, fragment: str) -> str:
         """The text `fragment` shows (its tags and entities read), and the state it leaves."""
         shown: list[str] = []
-        position, end = 0, len(fragment)
-        while position < end:
+        position = 0
+        while position < len(fragment):
             if self.state is None and self._raw is not None:  # to `</script`, `</style`, …
                 closing = re.compile(rf"</{self._raw}(?=[\s/>])", re.IGNORECASE).search(fragment, position)
                 if closing is None:
                     break
                 self.state, self._tag, position = "tag", (self._raw, True), closing.end()
-            elif self.state is None:
+                continue
+            if self.state is None:
                 opening = fragment.find("<", position)
+                shown.append(fragment[position:] if opening < 0 else fragment[position:opening])
                 if opening < 0:
-                    shown.append(fragment[position:])
                     break
-                shown.append(fragment[position:opening])
                 position = self._open(fragment, opening, shown)
-            elif self.state == "comment":
-                closing = _COMMENT_END.search(fragment, position)
-                if closing is None:
-                    break
-                self.state, position = None, closing.end()
-            elif self.state in ("bogus", "tag"):
-                found = re.compile(r"[>\"']" if self.state == "tag" else ">").search(fragment, position)
-                if found is None:
-                    break
-                position = found.end()
-                if found.group(0) != ">":
-                    self.state = "tag" + found.group(0)
-                elif self.state == "tag":
-                    self.state = None
-                    name, closes = self._tag
-                    self._raw = None if closes else (name if name in _RAW_ELEMENTS else self._raw)
-                    # A block's or a cell's tag parts its text from the next one's, as on the page.
-                    shown.append("\n" if name in _LINE_TAGS else " " if name in ("td", "th") else "")
-                else:
-                    self.state = None
-            else:  # in a quoted attribute value: "tag\"" or "tag'"
-                closing_quote = fragment.find(self.state[3], position)
-                if closing_quote < 0:
-                    break
-                self.state, position = "tag", closing_quote + 1
+                continue
+            found = _STATE_END[self.state].search(fragment, position)
+            if found is None:
+                break
+            position = found.end()
+            if self.state == "tag" and found.group(0) != ">":  # a quoted attribute value
+                self.state += found.group(0)
+            elif self.state == "tag":
+                self.state = None
+                name, closes = self._tag
+                self._raw = None if closes else (name if name in _RAW_ELEMENTS else self._raw)
+                # A block's or a cell's tag parts its text from the next one's, as on the page.
+                shown.append("\n" if name in _LINE_TAGS else " " if name in ("td", "th") else "")
+            else:  # a comment or a bogus comment ends; a quoted value, and the tag goes on
+                self.state = "tag" if self.state.startswith("tag") else None
         return html.unescape("".join(shown))
 
     def _open(self, fragment: str, at: int, shown: list[str]) -> int:
