@@ -17,7 +17,7 @@ from app.corpus.chunker import (
 )
 from app.corpus.code_source import read_code_source
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
-from app.corpus.git_source import GitSourceError, GitTree, resolve_commit
+from app.corpus.git_source import GitSourceError, GitTree, read_docs_tree, resolve_commit
 from app.corpus.markdown import Block, shown_blocks
 from app.corpus.snippets import is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
@@ -206,7 +206,7 @@ def _compose_page(path: str, files: Mapping[str, str], settings: Settings, sourc
 
 
 def _no_pages(source: Source) -> NoPagesError:
-    # As GitTree refuses an empty folder: globs that match nothing (a typo, `include =
+    # As read_docs_tree refuses an empty folder: globs that match nothing (a typo, `include =
     # []`, "../**") are a configuration error, not a source whose pages were all deleted.
     return NoPagesError(
         f"no file under {source.dir or 'the repository root'!r} at {source.branch!r} is a page of source "
@@ -219,25 +219,32 @@ def compose_corpus(source: Source | DocsSource, settings: Settings) -> ComposeRe
     """Read one source's files at its branch through git and compose them."""
     if isinstance(source, DocsSource):
         source = source.to_source(settings)
-    result = ComposeResult()
-    for part in compose_batches(source, settings):
-        result.extend(part)
+    commit = resolve_commit(source.repo, source.branch)
+    if source.kind == "code":
+        pages, code = read_code_source(source, commit, max_chars=settings.max_code_chunk_chars)
+        result = ComposeResult(pages=pages, chunks=list(code.chunks), warnings=code.warnings, commit=commit)
+    else:
+        result = compose_files(read_docs_tree(source.repo, commit, source.dir), settings, source)
+        result.commit = commit
+    if not result.pages and not result.skipped_pages:
+        raise _no_pages(source)
     result.chunks, duplicates = drop_duplicate_ids(result.chunks)
     result.warnings.extend(duplicates)
     return result
 
 
-def compose_batches(source: Source, settings: Settings, *, batch_chunks: int | None = None) -> Iterator[ComposeResult]:
-    """compose_corpus in parts of whole pages of about `batch_chunks` chunks (None: one part), the
-    files read from git one at a time (GitTree): what a sync of a large source holds is one part, not
-    the source. Each part carries the commit read. NoPagesError, as compose_corpus raises it, comes
-    after the last part: a caller discards what it did with the parts."""
+def compose_batches(source: Source, settings: Settings, *, batch_chunks: int) -> Iterator[ComposeResult]:
+    """compose_corpus in parts of whole pages of about `batch_chunks` chunks, the files read from
+    git one at a time (GitTree): what a sync of a large source holds is one part, not the source.
+    Each part carries the commit read. NoPagesError, as compose_corpus raises it, comes after the
+    last part: a caller discards what it did with the parts."""
     commit = resolve_commit(source.repo, source.branch)
     any_page = False
     if source.kind == "code":
         pages, code = read_code_source(source, commit, max_chars=settings.max_code_chunk_chars)
+        whole = ComposeResult(pages=pages, chunks=list(code.chunks), warnings=code.warnings, commit=commit)
         any_page = bool(pages)
-        yield ComposeResult(pages=pages, chunks=list(code.chunks), warnings=code.warnings, commit=commit)
+        yield whole
     else:
         with GitTree(source.repo, commit, source.dir) as tree:
             for part in iter_compose_files(tree, settings, source, batch_chunks=batch_chunks):
