@@ -26,7 +26,6 @@ from typing import NamedTuple
 from markdown_it import MarkdownIt
 from markdown_it.helpers import parseLinkDestination, parseLinkLabel, parseLinkTitle
 from markdown_it.rules_block import StateBlock, lheading
-from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.colon_fence import colon_fence_plugin
@@ -84,26 +83,12 @@ def _link_destination(string: str, pos: int, maximum: int) -> object:
     return parseLinkDestination(string, pos, maximum)
 
 
-# The characters that start an inline construct this writer reads (code, HTML or JSX, links and
-# footnotes, expressions, roles and MDX comments, escapes, entities); emphasis is not parsed.
-_INLINE_SYNTAX = re.compile(r"[`<\[{\\&]")
-# Where markdown-it's text rule stops, to try every rule: only where one of them may start (and at
-# `]`, where a link's text ends). Its default stops at every `-`, `*`, `:`, `_` and line end too.
+# Where markdown-it's text rule stops, to try every rule: only where one of ours may start (code,
+# HTML or JSX, links, images and footnotes, expressions, roles and MDX comments, escapes, entities;
+# emphasis is not parsed), and at `]`, where a link's text ends. Its default stops at every `-`,
+# `*`, `:`, `_` and line end too.
 _TERMINATORS = re.compile(r"[`<\[\]{\\&!]")
 _PLAIN = re.compile(r"[^`<{\\&]+")
-
-
-def _inline_rule(state: StateCore) -> None:
-    """markdown-it's core `inline` rule, but text with no inline syntax (most table cells, many
-    paragraphs) is one text token: the inline tokenizer was half the time of a page."""
-    for token in state.tokens:
-        if token.type != "inline":
-            continue
-        token.children = []
-        if _INLINE_SYNTAX.search(token.content) is None:
-            token.children.append(Token("text", "", 0, content=token.content))
-        else:
-            state.md.inline.parse(token.content, state.md, state.env, token.children)
 
 
 def _broken(text: str) -> str:
@@ -162,7 +147,6 @@ def parser(mdx: bool) -> MarkdownIt:
     # Emphasis (and strikethrough, off in commonmark) is not parsed: it hides nothing, and its
     # markers stay in the text as written.
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").disable("emphasis")
-    md.core.ruler.at("inline", _inline_rule)
     md.block.ruler.at("lheading", _setext_heading)
     md.inline.terminator_re = _TERMINATORS
     md.inline.ruler.disable("newline")  # a line break is written as the text's "\n" (_broken)
