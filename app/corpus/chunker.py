@@ -100,28 +100,20 @@ class AnchorAllocator:
     def allocate(self, base: str) -> str:
         # A heading of punctuation or emoji alone slugs to "": GitHub gives it the anchor "" (its
         # link is the page) and the next such heading "-1".
-        if base not in self._seen:
-            self._seen[base] = 0
-            return base
-        while True:
+        candidate = base
+        while candidate in self._seen:
             self._seen[base] += 1
             candidate = f"{base}-{self._seen[base]}"
-            if candidate not in self._seen:
-                self._seen[candidate] = 0
-                return candidate
+        self._seen[candidate] = 0
+        return candidate
 
 
 def page_route(path: str, prefix: str) -> str:
     """`guides/widget.mdx` → `/docs/guides/widget`; `guides/index.mdx` → `/docs/guides`."""
-    route = re.sub(r"\.mdx?$", "", path)
-    parts = [p for p in route.split("/") if p]
+    parts = [p for p in re.sub(r"\.mdx?$", "", path).split("/") if p]
     if parts and parts[-1] == "index":
-        parts = parts[:-1]
-    prefix = prefix.rstrip("/")
-    joined = "/".join(parts)
-    if not joined:
-        return prefix or "/"
-    return f"{prefix}/{joined}"
+        parts.pop()
+    return "/".join([prefix.rstrip("/"), *parts]) or "/"
 
 
 def _repeats_title(level: int, text: str, title: str) -> bool:

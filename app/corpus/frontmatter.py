@@ -14,38 +14,19 @@ _OPEN = re.compile(r"\A(?:\ufeff)?---[ \t]*\r?\n")
 _CLOSE = re.compile(r"^---[ \t]*(?:\r?\n|\r?\Z)", re.MULTILINE)  # with its line break: the body follows
 
 
-class _NotingDuplicates(yaml.constructor.SafeConstructor):
-    """PyYAML's safe constructor, which keeps the last of two equal keys silently: this one also
-    notes the keys of the front matter's top-level mapping written more than once."""
-
-    def __init__(self, stream: str) -> None:
-        super().__init__(stream)  # the loader's, which reads the stream
-        self.duplicates: list[str] = []
-        self._root_read = False
-
-    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict[Any, Any]:
-        if not self._root_read:  # the document's mapping is constructed first
-            self._root_read = True
+def _read(loader_class: type[yaml.SafeLoader] | type[yaml.CSafeLoader], raw: str) -> tuple[Any, list[str]]:
+    """The front matter's data, and the keys of its top-level mapping written more than once: read
+    from the composed nodes, as PyYAML's constructor keeps the last of two equal keys silently."""
+    loader = loader_class(raw)
+    try:
+        node = loader.get_single_node()
+        duplicates: list[str] = []
+        if isinstance(node, yaml.MappingNode):
             seen: set[str] = set()
             for key, _ in node.value:
                 if isinstance(key, yaml.ScalarNode) and key.value != "<<":
-                    (self.duplicates.append if key.value in seen else seen.add)(key.value)
-        return super().construct_mapping(node, deep=deep)
-
-
-class _Loader(_NotingDuplicates, yaml.SafeLoader):
-    pass
-
-
-if yaml.__with_libyaml__:
-    class _FastLoader(_NotingDuplicates, yaml.CSafeLoader):
-        pass
-
-
-def _read(loader_class: type[_Loader | _FastLoader], raw: str) -> tuple[Any, list[str]]:
-    loader = loader_class(raw)
-    try:
-        return loader.get_single_data(), loader.duplicates
+                    (duplicates.append if key.value in seen else seen.add)(key.value)
+        return (None if node is None else loader.construct_document(node)), duplicates
     finally:
         loader.dispose()
 
@@ -57,10 +38,10 @@ def _load(raw: str) -> tuple[Any, list[str]]:
     messages stay the ones documented."""
     if yaml.__with_libyaml__:
         try:
-            return _read(_FastLoader, raw)
+            return _read(yaml.CSafeLoader, raw)
         except yaml.YAMLError:
             pass
-    return _read(_Loader, raw)
+    return _read(yaml.SafeLoader, raw)
 
 
 class FrontMatterError(ValueError):

@@ -1,7 +1,7 @@
 """What a rendered page shows, as Markdown: the page is parsed by markdown-it-py (CommonMark, GFM
-tables and strikethrough, footnotes, MyST's blocks, roles and colon fences; for `.mdx`, mdx.py's
-ESM, JSX and expressions instead of raw HTML), and its tokens are written back as plain Markdown,
-in the order the page renders them, keeping only what the page shows.
+tables, footnotes, MyST's blocks, roles and colon fences; for `.mdx`, mdx.py's ESM, JSX and
+expressions instead of raw HTML), and its tokens are written back as plain Markdown, in the order
+the page renders them, keeping only what the page shows.
 
 The hidden-text rule is here, in one place (`_Writer`): text is written only where the rendered
 page shows it. A comment, a `<script>`/`<style>` element or an unfinished tag opened in raw HTML
@@ -26,7 +26,6 @@ from typing import NamedTuple
 from markdown_it import MarkdownIt
 from markdown_it.helpers import parseLinkDestination, parseLinkLabel, parseLinkTitle
 from markdown_it.rules_block import StateBlock, lheading
-from markdown_it.rules_core import StateCore
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from mdit_py_plugins.colon_fence import colon_fence_plugin
@@ -47,7 +46,10 @@ _RAW_ELEMENTS = ("script", "style", "template", "noscript")  # what a browser ne
 _LINE_TAGS = frozenset("br p div tr li dt dd h1 h2 h3 h4 h5 h6 table thead tbody ul ol pre blockquote hr "
                        "section details summary figure figcaption".split())
 _TAG_NAME = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)")
-_COMMENT_END = re.compile(r"--!?>")
+# What ends each state of the HTML that hides text: a comment (`-->`, or `--!>` as browsers read
+# it), a bogus comment (`<!x`, `<?x`), a tag (unless in a quoted value), a quoted attribute value.
+_STATE_END = {"comment": re.compile(r"--!?>"), "bogus": re.compile(">"), "tag": re.compile(r"[>\"']"),
+              'tag"': re.compile('"'), "tag'": re.compile("'")}
 _BACKTICK_RUNS = re.compile(r"`+")
 
 
@@ -81,28 +83,12 @@ def _link_destination(string: str, pos: int, maximum: int) -> object:
     return parseLinkDestination(string, pos, maximum)
 
 
-# The characters that start an inline construct this writer reads (code, HTML or JSX, links and
-# footnotes, expressions, roles and MDX comments, escapes, entities); emphasis is not parsed.
-_INLINE_SYNTAX = re.compile(r"[`<\[{\\&]")
-# Where markdown-it's text rule stops, to try every rule: only where one of them may start (and at
-# `]`, where a link's text ends). Its default stops at every `-`, `*`, `:`, `_` and line end too.
+# Where markdown-it's text rule stops, to try every rule: only where one of ours may start (code,
+# HTML or JSX, links, images and footnotes, expressions, roles and MDX comments, escapes, entities;
+# emphasis is not parsed), and at `]`, where a link's text ends. Its default stops at every `-`,
+# `*`, `:`, `_` and line end too.
 _TERMINATORS = re.compile(r"[`<\[\]{\\&!]")
 _PLAIN = re.compile(r"[^`<{\\&]+")
-
-
-def _inline_rule(state: StateCore) -> None:
-    """markdown-it's core `inline` rule, but text with no inline syntax (most table cells, many
-    paragraphs) is one text token: the inline tokenizer was half the time of a page."""
-    for token in state.tokens:
-        if token.type != "inline":
-            continue
-        token.children = []
-        if _INLINE_SYNTAX.search(token.content) is None:
-            text = Token("text", "", 0)
-            text.content = token.content
-            token.children.append(text)
-        else:
-            state.md.inline.parse(token.content, state.md, state.env, token.children)
 
 
 def _broken(text: str) -> str:
@@ -158,9 +144,9 @@ def _setext_heading(state: StateBlock, start_line: int, end_line: int, silent: b
 
 @cache
 def parser(mdx: bool) -> MarkdownIt:
-    # Emphasis is not parsed: it hides nothing, and its markers stay in the text as written.
+    # Emphasis (and strikethrough, off in commonmark) is not parsed: it hides nothing, and its
+    # markers stay in the text as written.
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").disable("emphasis")
-    md.core.ruler.at("inline", _inline_rule)
     md.block.ruler.at("lheading", _setext_heading)
     md.inline.terminator_re = _TERMINATORS
     md.inline.ruler.disable("newline")  # a line break is written as the text's "\n" (_broken)
@@ -236,45 +222,35 @@ class _Browser:
     def feed(self, fragment: str) -> str:
         """The text `fragment` shows (its tags and entities read), and the state it leaves."""
         shown: list[str] = []
-        position, end = 0, len(fragment)
-        while position < end:
+        position = 0
+        while position < len(fragment):
             if self.state is None and self._raw is not None:  # to `</script`, `</style`, …
                 closing = re.compile(rf"</{self._raw}(?=[\s/>])", re.IGNORECASE).search(fragment, position)
                 if closing is None:
                     break
                 self.state, self._tag, position = "tag", (self._raw, True), closing.end()
-            elif self.state is None:
+                continue
+            if self.state is None:
                 opening = fragment.find("<", position)
+                shown.append(fragment[position:] if opening < 0 else fragment[position:opening])
                 if opening < 0:
-                    shown.append(fragment[position:])
                     break
-                shown.append(fragment[position:opening])
                 position = self._open(fragment, opening, shown)
-            elif self.state == "comment":
-                closing = _COMMENT_END.search(fragment, position)
-                if closing is None:
-                    break
-                self.state, position = None, closing.end()
-            elif self.state in ("bogus", "tag"):
-                found = re.compile(r"[>\"']" if self.state == "tag" else ">").search(fragment, position)
-                if found is None:
-                    break
-                position = found.end()
-                if found.group(0) != ">":
-                    self.state = "tag" + found.group(0)
-                elif self.state == "tag":
-                    self.state = None
-                    name, closes = self._tag
-                    self._raw = None if closes else (name if name in _RAW_ELEMENTS else self._raw)
-                    # A block's or a cell's tag parts its text from the next one's, as on the page.
-                    shown.append("\n" if name in _LINE_TAGS else " " if name in ("td", "th") else "")
-                else:
-                    self.state = None
-            else:  # in a quoted attribute value: "tag\"" or "tag'"
-                closing_quote = fragment.find(self.state[3], position)
-                if closing_quote < 0:
-                    break
-                self.state, position = "tag", closing_quote + 1
+                continue
+            found = _STATE_END[self.state].search(fragment, position)
+            if found is None:
+                break
+            position = found.end()
+            if self.state == "tag" and found.group(0) != ">":  # a quoted attribute value
+                self.state += found.group(0)
+            elif self.state == "tag":
+                self.state = None
+                name, closes = self._tag
+                self._raw = None if closes else (name if name in _RAW_ELEMENTS else self._raw)
+                # A block's or a cell's tag parts its text from the next one's, as on the page.
+                shown.append("\n" if name in _LINE_TAGS else " " if name in ("td", "th") else "")
+            else:  # a comment or a bogus comment ends; a quoted value, and the tag goes on
+                self.state = "tag" if self.state.startswith("tag") else None
         return html.unescape("".join(shown))
 
     def _open(self, fragment: str, at: int, shown: list[str]) -> int:
@@ -407,7 +383,7 @@ class _Writer:
         if kind in ("paragraph", "dt"):
             return [Block(_as_text(self._inline(node.children[0])))]
         if kind == "heading":
-            text = self._inline(node.children[0]).strip()
+            text = self._inline(node.children[0])
             # Sections start at `#` headings, as documented: an underlined (setext) heading stays
             # text in its section, and MyST shows a heading in a directive as a bold title.
             if node.markup in ("=", "-") or not text:
@@ -467,21 +443,20 @@ class _Writer:
             return ""
         if kind == "text":
             return _broken(token.content)
-        if kind in ("softbreak", "hardbreak"):
+        if kind == "hardbreak":  # a `\` ending a line (the newline rule is off: line ends are in the text)
             return "\n"
         if kind == "code_inline":
             return _code_span(token.content)
-        if kind in ("em_open", "em_close", "strong_open", "strong_close", "s_open", "s_close"):
-            return token.markup
         if kind == "link_open":
-            links.append("" if token.markup in ("autolink", "linkify") else f"]({token.attrGet('href')})")
-            return "" if token.markup in ("autolink", "linkify") else "["
+            links.append("" if token.markup == "autolink" else f"]({token.attrGet('href')})")
+            return "" if token.markup == "autolink" else "["
         if kind == "link_close":
             return links.pop() if links else ""
         if kind == "image":
             return f"![{token.content}]({token.attrGet('src')})"
-        if kind == "myst_role":
-            return myst.role_text(token.meta["name"], token.content)
+        if kind == "myst_role":  # a link role shows its text, any other its text as code
+            text = myst.role_text(token.content)
+            return text if myst.name(token.meta["name"]) in myst.LINK_ROLES else _code_span(text)
         if kind == "footnote_ref":
             return f"[^{token.meta.get('label', token.meta.get('id', 0) + 1)}]"  # `^[…]` has no label
         return ""
@@ -524,8 +499,7 @@ class _Writer:
         for section in node.children:
             for row in section.children:
                 # markdown-it writes as many cells as the header has: the site shows no more.
-                cells = [self._inline(cell.children[0]).replace("|", "\\|").replace("\n", " ") if cell.children
-                         else "" for cell in row.children]
+                cells = [self._inline(cell.children[0]).replace("|", "\\|").replace("\n", " ") for cell in row.children]
                 rows.append(f"| {' | '.join(cells)} |")
                 if section.type == "thead":
                     rows.append("|" + "---|" * len(cells))

@@ -105,12 +105,6 @@ def _mdx_inline(state: StateInline, silent: bool) -> bool:
     return True
 
 
-def _line_of(state: StateBlock, offset: int, line: int, end_line: int) -> int:
-    while line + 1 < end_line and state.bMarks[line + 1] <= offset:
-        line += 1
-    return line
-
-
 def _mdx_esm(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
     """`import …`/`export …` at the page's top level, to where its brackets balance (blank lines
     included, as MDX reads it with a JavaScript parser); one that never balances is one line."""
@@ -153,7 +147,9 @@ def _mdx_flow(state: StateBlock, start_line: int, end_line: int, silent: bool) -
         position = end
     if silent:
         return True
-    last = _line_of(state, end - 1, start_line, end_line)
+    last = start_line  # the line the last piece ends on
+    while last + 1 < end_line and state.bMarks[last + 1] < end:
+        last += 1
     token = state.push("mdx_flow", "", 0)
     token.map, token.meta = [start_line, last + 1], {"pieces": pieces}
     state.line = last + 1

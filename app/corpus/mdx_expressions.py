@@ -50,9 +50,14 @@ def _last_significant(text: str, start: int, end: int, last: str) -> str:
     return chunk[-1]
 
 
-def _line_end(text: str, start: int) -> int:
-    found = _LINE_END.search(text, start)
-    return found.start() if found else -1
+def _comment_end(text: str, start: int) -> int:
+    """The end of the comment at `text[start]`: a `//` one's line end (as JavaScript ends it), just
+    past a `/*` one's `*/`; -1 when there is none."""
+    if text.startswith("//", start):
+        found = _LINE_END.search(text, start)
+        return found.start() if found else -1
+    close = text.find("*/", start + 2)
+    return close + 2 if close >= 0 else -1
 
 
 def expression_end(text: str, start: int) -> int | None:
@@ -85,10 +90,9 @@ def expression_end(text: str, start: int) -> int | None:
                     return None
                 position = close + 1
             elif token in ("/*", "//"):  # a comment between attributes
-                close = text.find("*/", found.end()) if token == "/*" else _line_end(text, found.end())
-                if close < 0:
+                position = _comment_end(text, found.start())
+                if position < 0:
                     return None
-                position = close + 2 if token == "/*" else close
             elif token == "<":  # an element as an attribute's value
                 stack.append("<")
                 position = found.end()
@@ -146,15 +150,10 @@ def expression_end(text: str, start: int) -> int | None:
         elif token == "`":
             stack.append("`")
         elif token == "/":
-            following = text[position:position + 1]
-            if following == "/":
-                newline = _line_end(text, position)
-                position = len(text) if newline < 0 else newline
-            elif following == "*":
-                close = text.find("*/", position + 1)
-                if close < 0:
+            if text.startswith(("//", "/*"), at):
+                position = _comment_end(text, at)
+                if position < 0:  # never ends: nor does the expression
                     return None
-                position = close + 2
             elif last in _OPERAND_AFTER and (
                 regex := _REGEX_LITERAL.match(text, at, at + _MAX_REGEX_LITERAL)
             ) is not None:

@@ -52,7 +52,7 @@ _WITH_OPTIONS = NOT_ON_THE_PAGE | TEXT | CODE_WITH_LANGUAGE_ARGUMENT | {
     "testcode", "testoutput", "doctest", "testsetup", "jupyter-execute", "ipython", "eval-rst", "math",
 }
 # Roles shown as a link's text rather than as code.
-_LINK_ROLES = frozenset({"ref", "doc", "term", "numref", "download", "any", "external"})
+LINK_ROLES = frozenset({"ref", "doc", "term", "numref", "download", "any", "external"})
 
 
 def name(written: str) -> str:
@@ -114,20 +114,11 @@ def shown_rst(body: str) -> str:
     return "".join(shown)
 
 
-def _explicit_title(inner: str) -> str | None:
-    """"Text <target>" (MyST's explicit title) → "Text"; None without one. Found from the last `<`,
-    not by a regex, which took quadratic time on a long run of spaces."""
+def role_text(inner: str) -> str:
+    """What a role shows: the text of MyST's explicit title ("Text <target>" → "Text"), else its
+    content, less a leading `~` or `!`. The title is found from the last `<`, not by a regex, which
+    took quadratic time on a long run of spaces."""
     opening = inner.rfind("<")
-    if not inner.endswith(">") or opening < 1 or not inner[opening - 1].isspace() or ">" in inner[opening + 1 : -1]:
-        return None
-    return inner[:opening].rstrip()
-
-
-def role_text(role: str, inner: str) -> str:
-    """What a role shows: a link role its title or target, any other its content as inline code."""
-    titled = _explicit_title(inner)
-    text = (titled if titled is not None else inner).lstrip("~!")
-    if name(role) in _LINK_ROLES:
-        return text
-    ticks = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
-    return f"{ticks}{text}{ticks}"
+    if inner.endswith(">") and opening >= 1 and inner[opening - 1].isspace() and ">" not in inner[opening + 1 : -1]:
+        inner = inner[:opening].rstrip()
+    return inner.lstrip("~!")

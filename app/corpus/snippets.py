@@ -6,6 +6,7 @@ import posixpath
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 
 from app.corpus.fences import split_fenced
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
@@ -39,13 +40,6 @@ MAX_PASTES = 500
 MAX_PASTED_CHARS = 1_000_000
 
 
-@dataclass
-class _Budget:
-    pastes_left: int = MAX_PASTES
-    chars_left: int = MAX_PASTED_CHARS
-    warned: bool = False
-
-
 def _resolve_path(importer: str, target: str, files: Mapping[str, str]) -> str | None:
     if target.startswith("/"):
         base = posixpath.normpath(target.lstrip("/"))
@@ -77,11 +71,9 @@ def resolve_snippets(
     path: str,
     text: str,
     files: Mapping[str, str],
-    _stack: tuple[str, ...] = (),
     *,
-    page_audiences: tuple[str, ...] | None = None,
-    audience_of: AudienceOf | None = None,
-    _budget: _Budget | None = None,
+    page_audiences: tuple[str, ...],
+    audience_of: AudienceOf,
 ) -> SnippetResult:
     """Paste every imported Markdown snippet where its tag stands, recursively.
 
@@ -91,90 +83,79 @@ def resolve_snippets(
     snippet that declares audiences (or is itself a page) not covering every audience of the
     page it would be pasted into: a public page cannot publish an internal page's text.
     """
-    result = SnippetResult(text)
-    if _IMPORT_START.search(text) is None:  # most pages (Python's imports too): no fences to find
-        return result
-    budget = _budget or _Budget()
-    segments = split_fenced(text)
-    prose = "".join(segment.text for segment in segments if not segment.is_code)
-    imports: dict[str, str | None] = {}
-    lines = (line for line in prose.split("\n") if len(line) <= MAX_IMPORT_CHARS)
-    for match in filter(None, map(_DEFAULT_IMPORT.match, lines)):  # an import shown in code is not one
-        name, target = match.group(1), match.group(2)
-        if not re.search(r"\.mdx?$", target) and "snippets" not in target:
-            continue
-        if target.endswith((".js", ".jsx", ".ts", ".tsx")):
-            continue
-        resolved = _resolve_path(path, target, files)
-        if resolved is None:
-            result.warnings.append(f"{path}: snippet {target!r} imported as {name} not found")
-        imports[name] = resolved
-    if not imports:
-        return result
-
-    pieces: list[str] = []
-    for segment in segments:
-        if segment.is_code:
-            pieces.append(segment.text)
-            continue
-        chunk = segment.text
-        for name, snippet_path in imports.items():
-
-            def paste(m: re.Match[str], n: str = name, sp: str | None = snippet_path) -> str:
-                return _paste(path, n, sp, m.group(1), files, _stack, result, page_audiences, audience_of, budget)
-
-            chunk = _tag_pattern(name).sub(paste, chunk)
-        pieces.append(chunk)
-    result.text = "".join(pieces)
-    return result
+    paster = _Paster(path, files, page_audiences, audience_of)
+    paster.result.text = paster.resolve(path, text, ())
+    return paster.result
 
 
-def _paste(
-    importer: str,
-    name: str,
-    snippet_path: str | None,
-    attrs: str,
-    files: Mapping[str, str],
-    stack: tuple[str, ...],
-    result: SnippetResult,
-    page_audiences: tuple[str, ...] | None,
-    audience_of: AudienceOf | None,
-    budget: _Budget,
-) -> str:
-    if snippet_path is None:
-        return ""
-    if budget.pastes_left <= 0 or budget.chars_left <= 0:
-        if not budget.warned:
-            budget.warned = True
-            page = stack[0] if stack else importer
-            result.warnings.append(f"{page}: more than {MAX_PASTES} snippets or {MAX_PASTED_CHARS:,} characters "
-                                   "pasted; the rest are left out")
-        return ""
-    budget.pastes_left -= 1
-    if snippet_path in stack or snippet_path == importer:
-        result.warnings.append(f"{importer}: snippet cycle {' -> '.join((*stack, importer, snippet_path))}")
-        return ""
-    if page_audiences is not None and audience_of is not None:
-        allowed = audience_of(snippet_path)
-        if allowed is not None and not set(page_audiences) <= set(allowed[0]):
-            page = stack[0] if stack else importer
-            result.warnings.append(
-                f"{page}: snippet {snippet_path} is for {', '.join(allowed[0])}, not for every audience of the "
-                f"page ({', '.join(page_audiences)}); not pasted"
+class _Paster:
+    """One page's pasting, at every depth: what was pasted and warned, and the budget they share."""
+
+    def __init__(self, page: str, files: Mapping[str, str], page_audiences: tuple[str, ...],
+                 audience_of: AudienceOf) -> None:
+        self.page, self.files, self.page_audiences, self.audience_of = page, files, page_audiences, audience_of
+        self.result = SnippetResult("")
+        self.pastes_left, self.chars_left, self.warned = MAX_PASTES, MAX_PASTED_CHARS, False
+
+    def resolve(self, path: str, text: str, stack: tuple[str, ...]) -> str:
+        """`text` of the file `path` with its snippets pasted; `stack`: the files pasting it."""
+        if _IMPORT_START.search(text) is None:  # most pages (Python's imports too): no fences to find
+            return text
+        segments = split_fenced(text)
+        prose = "".join(segment.text for segment in segments if not segment.is_code)
+        imports: dict[str, str | None] = {}
+        lines = (line for line in prose.split("\n") if len(line) <= MAX_IMPORT_CHARS)
+        for match in filter(None, map(_DEFAULT_IMPORT.match, lines)):  # an import shown in code is not one
+            name, target = match.group(1), match.group(2)
+            if not re.search(r"\.mdx?$", target) and "snippets" not in target:
+                continue
+            if target.endswith((".js", ".jsx", ".ts", ".tsx")):
+                continue
+            resolved = _resolve_path(path, target, self.files)
+            if resolved is None:
+                self.result.warnings.append(f"{path}: snippet {target!r} imported as {name} not found")
+            imports[name] = resolved
+        if not imports:
+            return text
+
+        pieces: list[str] = []
+        for segment in segments:
+            if segment.is_code:
+                pieces.append(segment.text)
+                continue
+            chunk = segment.text
+            for name, snippet_path in imports.items():
+                chunk = _tag_pattern(name).sub(partial(self._paste, path, snippet_path, stack), chunk)
+            pieces.append(chunk)
+        return "".join(pieces)
+
+    def _paste(self, importer: str, snippet_path: str | None, stack: tuple[str, ...], tag: re.Match[str]) -> str:
+        if snippet_path is None:
+            return ""
+        if self.pastes_left <= 0 or self.chars_left <= 0:
+            if not self.warned:
+                self.warned = True
+                self.result.warnings.append(f"{self.page}: more than {MAX_PASTES} snippets or "
+                                            f"{MAX_PASTED_CHARS:,} characters pasted; the rest are left out")
+            return ""
+        self.pastes_left -= 1
+        if snippet_path in (*stack, importer):
+            self.result.warnings.append(f"{importer}: snippet cycle {' -> '.join((*stack, importer, snippet_path))}")
+            return ""
+        allowed = self.audience_of(snippet_path)
+        if allowed is not None and not set(self.page_audiences) <= set(allowed[0]):
+            self.result.warnings.append(
+                f"{self.page}: snippet {snippet_path} is for {', '.join(allowed[0])}, not for every audience of the "
+                f"page ({', '.join(self.page_audiences)}); not pasted"
             )
             return ""
-    try:
-        body = parse_front_matter(files[snippet_path]).body
-    except FrontMatterError as exc:
-        result.warnings.append(f"{snippet_path}:{exc.line}: {exc} (snippet pasted without its front matter)")
-        body = files[snippet_path]
-    props = {m.group(1): next(g for g in m.groups()[1:] if g is not None) for m in _ATTR.finditer(attrs)}
-    inner = resolve_snippets(
-        snippet_path, body, files, (*stack, importer), page_audiences=page_audiences, audience_of=audience_of,
-        _budget=budget,
-    )
-    result.resolved += 1 + inner.resolved
-    result.warnings.extend(inner.warnings)
-    pasted = "\n" + _substitute_props(inner.text, props).strip("\n") + "\n"
-    budget.chars_left -= len(pasted)
-    return pasted
+        try:
+            body = parse_front_matter(self.files[snippet_path]).body
+        except FrontMatterError as exc:
+            self.result.warnings.append(f"{snippet_path}:{exc.line}: {exc} (snippet pasted without its front matter)")
+            body = self.files[snippet_path]
+        props = {m.group(1): next(g for g in m.groups()[1:] if g is not None) for m in _ATTR.finditer(tag.group(1))}
+        self.result.resolved += 1
+        pasted = "\n" + _substitute_props(self.resolve(snippet_path, body, (*stack, importer)), props).strip("\n") + "\n"
+        self.chars_left -= len(pasted)
+        return pasted
