@@ -5,6 +5,7 @@ lags a sync a visitor gets the older index (never an error) and /healthz says ho
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 import tempfile
@@ -17,7 +18,7 @@ import pytest
 from app.chat.stream_protocol import parse_sse
 from app.config import get_settings
 from app.db import migrate
-from tests.helpers import seed_docs, wait_until
+from tests.helpers import docschat_in_process, seed_docs, wait_until
 from tests.replica import ReplicaPair
 from tests.test_chat import DOCS, ask
 
@@ -72,6 +73,12 @@ def pause_replay(replica: str) -> None:
                what="the replica's replay to pause")
 
 
+def _status_replica() -> dict:
+    result = docschat_in_process("status", "--json")
+    assert result.returncode == 0, result.stdout + result.stderr
+    return json.loads(result.stdout)["replica"]
+
+
 def _sources(response: httpx.Response) -> list[str]:
     assert response.status_code == 200, response.text
     return [p["url"] for p in parse_sse(response.text) if isinstance(p, dict) and p["type"] == "source-url"]
@@ -116,6 +123,11 @@ def test_retrieval_reads_the_replica_and_a_lagging_replica_serves_the_older_inde
                 sql(primary, "select pg_catalog.pg_current_xact_id()::text")  # a transaction, committed
                 after = client.get("/healthz").json()["replica"]
                 assert after["lag_bytes"] > before and after["lag_seconds"] > 0, (before, after)
+            # `docschat status` says the same.
+            lagging = _status_replica()
+            assert lagging["configured"] and lagging["replica"] and lagging["lag_bytes"] > 0, lagging
+            text = docschat_in_process("status").stdout
+            assert "replica: " in text and " bytes of WAL behind; last replayed transaction " in text, text
             # What a visitor sees meanwhile: the index as it was, answered, its sources as they were.
             stale = ask(client, question)
             assert any(u.endswith("/docs/widget#embed-the-widget") for u in _sources(stale))
@@ -130,6 +142,7 @@ def test_retrieval_reads_the_replica_and_a_lagging_replica_serves_the_older_inde
             sql(replica, "select pg_catalog.pg_wal_replay_resume()")
             wait_until(lambda: client.get("/healthz").json()["replica"]["lag_bytes"] == 0,
                        what="the replica to catch up")
+            wait_until(lambda: _status_replica()["lag_bytes"] == 0, what="`docschat status` to say it caught up")
             fresh = _sources(ask(client, question))
             assert not any("/docs/widget" in u for u in fresh)
             box = client.get("/docs/search", params={"q": "script tag widget"})
