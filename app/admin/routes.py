@@ -48,8 +48,10 @@ def _provider_model(state: State) -> str | None:
 @get("/status", summary="Per source counts, last sync, provider, scheduler, gaps, database size")
 async def admin_status(state: State) -> Response[dict[str, Any]]:
     scheduler = state.sync_scheduler.info() if state.sync_scheduler else None
-    status = await index_status(state.services.pool, state.settings, provider_model=_provider_model(state),
-                                answerer=state.services.answerer, scheduler=scheduler)
+    services = state.services
+    status = await index_status(services.pool, state.settings, provider_model=_provider_model(state),
+                                answerer=services.answerer, scheduler=scheduler,
+                                read_pool=services.read_pool if services.read_pool is not services.pool else None)
     return Response(status, headers=NO_STORE)
 
 

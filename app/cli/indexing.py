@@ -199,6 +199,20 @@ def _print_status(status: dict[str, Any]) -> None:
     database = status["database"]
     console.print(f"gaps: {status['gaps']}; database {database['size_bytes'] / 1e6:.1f} MB "
                   f"(index {database['index_bytes'] / 1e6:.1f} MB)", soft_wrap=True)
+    console.print(_replica_line(status["replica"]), highlight=False, soft_wrap=True)
+
+
+def _replica_line(replica: dict[str, Any]) -> str:
+    if not replica["configured"]:
+        return "replica: no replica configured (DATABASE_READ_URL unset)"
+    if "error" in replica:
+        return f"[red]replica:[/] {escape(replica['error'])}"
+    if not replica["replica"]:
+        return "[yellow]replica:[/] DATABASE_READ_URL is not a replica (its server is not in recovery)"
+    if not replica["lag_bytes"]:
+        return "replica: caught up (lag 0 bytes, 0 s)"
+    return (f"[yellow]replica:[/] {replica['lag_bytes']:,} bytes of WAL behind; last replayed transaction "
+            f"{replica['lag_seconds']:.1f} s ago")
 
 
 @main.group("index")

@@ -126,23 +126,55 @@ async def open_read_pool(settings: Any, *, min_size: int = 1, max_size: int = 10
                              min_size=min_size, max_size=max_size)
 
 
+# A WAL page's header (short on most pages, long on a segment's first): the primary's insert
+# position skips it, the replica's replay position stops before it (XLogBytePosToRecPtr).
+_SHORT_PAGE_HEADER, _LONG_PAGE_HEADER = 24, 40
+
+
+def _lsn(text: str) -> int:
+    high, low = text.split("/")
+    return (int(high, 16) << 32) + int(low, 16)
+
+
+def wal_bytes_behind(primary_insert_lsn: str, replayed_lsn: str, block_size: int, segment_size: int) -> int:
+    """The WAL bytes the replica has yet to replay. The primary's insert position, right after a
+    page boundary, already points past the next page's header, which no replica replays until a
+    record is written there: a replica that replayed up to that boundary is not behind."""
+    end = _lsn(primary_insert_lsn)
+    if end % segment_size == _LONG_PAGE_HEADER:
+        end -= _LONG_PAGE_HEADER
+    elif end % block_size == _SHORT_PAGE_HEADER:
+        end -= _SHORT_PAGE_HEADER
+    return max(0, end - _lsn(replayed_lsn))
+
+
 async def replica_lag(primary: asyncpg.Pool, replica: asyncpg.Pool, *, timeout: float = 5.0) -> dict[str, Any]:
     """How far the read replica is behind the primary: the WAL bytes it has yet to replay, and the
     age of the newest transaction it replayed while it has any (0 when caught up). Two constant-time
-    queries. `replica: false` when DATABASE_READ_URL is not a server in recovery (a primary)."""
+    queries. `replica: false` when DATABASE_READ_URL is not a server in recovery (a primary).
+
+    The primary's position is its insert position (pg_current_wal_insert_lsn), the end of every
+    committed transaction, not pg_current_wal_lsn: that is where WAL has been written out, and a
+    commit with synchronous_commit off stays in the WAL buffers for up to 3 × wal_writer_delay,
+    during which a replica that lacks it had the same position: lag 0 while it served the older
+    index (the replica test's failures, design/pooler-and-replica.md)."""
     async with primary.acquire(timeout=timeout) as conn:
-        primary_lsn = await conn.fetchval("select pg_catalog.pg_current_wal_lsn()::text")
+        position = await conn.fetchrow(
+            "select pg_catalog.pg_current_wal_insert_lsn()::text as lsn,"
+            " pg_catalog.current_setting('wal_block_size')::int as block_size,"
+            " pg_catalog.pg_size_bytes(pg_catalog.current_setting('wal_segment_size')) as segment_size"
+        )
     async with replica.acquire(timeout=timeout) as conn:
         row = await conn.fetchrow(
             "select pg_catalog.pg_is_in_recovery() as in_recovery,"
-            " pg_catalog.pg_wal_lsn_diff($1::text::pg_lsn, pg_catalog.pg_last_wal_replay_lsn()) as behind,"
+            " pg_catalog.pg_last_wal_replay_lsn()::text as replayed,"
             " extract(epoch from pg_catalog.clock_timestamp() - pg_catalog.pg_last_xact_replay_timestamp())"
-            " as replayed_ago",
-            primary_lsn,
+            " as replayed_ago"
         )
     if not row["in_recovery"]:
         return {"replica": False, "lag_bytes": 0, "lag_seconds": 0.0}
-    behind = max(0, int(row["behind"] or 0))
+    behind = 0 if row["replayed"] is None else wal_bytes_behind(
+        position["lsn"], row["replayed"], position["block_size"], int(position["segment_size"]))
     seconds = float(row["replayed_ago"] or 0.0) if behind else 0.0
     return {"replica": True, "lag_bytes": behind, "lag_seconds": round(max(0.0, seconds), 3)}
 

@@ -10,7 +10,8 @@ import asyncpg
 
 from app.config import Settings
 from app.corpus.sources import load_sources
-from app.errors import DocschatError
+from app.db.pool import open_read_pool, replica_lag
+from app.errors import DatabaseError, DocschatError
 from app.indexing.jobs import interrupted_job, running_job
 from app.indexing.source_state import head_commit
 
@@ -31,6 +32,23 @@ def describe_provider(settings: Settings, provider_model: str | None, answerer: 
     }
 
 
+async def replica_status(pool: asyncpg.Pool, settings: Settings, read_pool: asyncpg.Pool | None = None) -> dict[str, Any]:
+    """The read replica's lag as /healthz reports it (`replica`, `lag_bytes`, `lag_seconds`) with
+    `configured: true`; `configured: false` without DATABASE_READ_URL; `error` when it cannot be
+    read. `read_pool`: the server's; None opens one connection to DATABASE_READ_URL (the CLI)."""
+    if read_pool is None and not settings.database_read_url:
+        return {"configured": False}
+    try:
+        if read_pool is not None:
+            return {"configured": True, **await replica_lag(pool, read_pool)}
+        async with await open_read_pool(settings, min_size=1, max_size=1) as opened:
+            return {"configured": True, **await replica_lag(pool, opened)}
+    except DatabaseError as exc:  # the URL's own message: server named, password hidden
+        return {"configured": True, "error": str(exc)}
+    except (OSError, TimeoutError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+        return {"configured": True, "error": f"the read replica cannot be read: {type(exc).__name__}"}
+
+
 async def index_status(
     pool: asyncpg.Pool,
     settings: Settings,
@@ -38,8 +56,10 @@ async def index_status(
     provider_model: str | None,
     answerer: Any,
     scheduler: dict[str, Any] | None = None,
+    read_pool: asyncpg.Pool | None = None,
 ) -> dict[str, Any]:
-    """Per source counts and last sync, provider, scheduler, running job, gaps, database size."""
+    """Per source counts and last sync, provider, scheduler, running job, gaps, database size, and
+    the read replica's lag (replica_status; `read_pool` as there)."""
     async with pool.acquire() as conn:
         counts = {r["source"]: r for r in await conn.fetch("select * from public.docs_index_counts()")}
         runs = {r["source"]: r for r in await conn.fetch("select * from public.docs_last_sync_runs()")}
@@ -114,6 +134,7 @@ async def index_status(
         "interrupted_job": stopped,
         "gaps": gaps,
         "database": {"size_bytes": database_bytes, "index_bytes": index_bytes},
+        "replica": await replica_status(pool, settings, read_pool),
     }
 
 
