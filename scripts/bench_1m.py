@@ -14,6 +14,7 @@ $DOCSCHAT_HOME (or DATABASE_URL), so that a long run can go on stage by stage:
   recall      recall@10 and @40 of the vector leg (public.match_docs_sections, ef_search 100,
               iterative scan) and of the same query on the halfvec index, against the exact top-k;
               a few exact top-k re-checked in SQL with the index off
+  keyword     the full-text leg alone (p50/p95, CPU per call), before any HNSW index exists
   latency     both legs' and the fused p50/p95 through the product's Retriever (bench_search's
               measure()), --runs runs, and the CPU milliseconds per call (client and Postgres)
 
@@ -39,7 +40,15 @@ from pathlib import Path
 import asyncpg
 import numpy as np
 from _corpus import ROOT  # noqa: F401  (puts the checkout on sys.path)
-from bench_search import MODEL, descendants, measure, process_cpu_seconds, sentences_and_titles
+from bench_search import (
+    MODEL,
+    PrecomputedProvider,
+    descendants,
+    measure,
+    percentiles,
+    process_cpu_seconds,
+    sentences_and_titles,
+)
 
 from app.config import Settings
 from app.db.embedded import ensure_embedded_server
@@ -48,7 +57,6 @@ from app.db.pool import create_pool
 from app.search.legs import match_docs_sections, search_docs_sections
 from app.search.query_embedding import QueryEmbedder
 from app.search.retrieve import Retriever
-from bench_search import PrecomputedProvider
 
 COLUMNS = ["id", "source", "page", "title", "heading", "breadcrumb", "href", "content", "audiences", "content_hash",
            "embedding", "embedding_model"]
@@ -208,7 +216,8 @@ async def stage_recall(conn, args, state: Path) -> None:
                 recall[k].append(len(set(found) & set(truth[:k])) / k)
         emit(state, {"stage": f"recall_{leg}", "queries": len(queries), "ef_search": 100,
                      **{f"recall@{k}": round(float(np.mean(v)), 4) for k, v in recall.items()},
-                     **{f"recall@{k}_min": round(float(np.min(v)), 2) for k, v in recall.items()},
+                     **{f"recall@{k}_lowest5": sorted(round(x, 2) for x in v)[:5] for k, v in recall.items()},
+                     "queries_recall@10_below_0.5": sum(x < 0.5 for x in recall[10]),
                      "query_ms_p50": round(float(np.median(timings)), 1),
                      "query_ms_p95": round(float(np.percentile(timings, 95)), 1)})
     # The exact top-k above is numpy's; a few re-checked by Postgres with no index.
@@ -274,6 +283,32 @@ async def stage_latency(url: str, args, state: Path, postmaster: int, corpus, ce
         await pool.close()
 
 
+async def stage_keyword(url: str, args, state: Path, postmaster: int, corpus, centers) -> None:
+    """The full-text leg alone (no HNSW index needed): p50/p95 and CPU per call, --runs runs."""
+    questions, _ = questions_like_bench(corpus, centers, args.questions, args.chunks)
+    settings = Settings()
+    conn = await asyncpg.connect(url)
+    try:
+        for question in questions:  # warm-up: plans, caches
+            await search_docs_sections(conn, question, settings.leg_match_count, ["public"])
+        for run in range(1, args.runs + 1):
+            samples: list[float] = []
+            client, cluster = time.process_time(), cluster_cpu_seconds(postmaster)
+            for _ in range(args.rounds):
+                for question in questions:
+                    started = time.perf_counter()
+                    await search_docs_sections(conn, question, settings.leg_match_count, ["public"])
+                    samples.append((time.perf_counter() - started) * 1000)
+            emit(state, {"stage": "keyword_leg", "run": run, "chunks": args.chunks, "questions": len(questions),
+                         "rounds": args.rounds, "keyword": percentiles(samples),
+                         "cpu_ms_per_call": {
+                             "postgres": round((cluster_cpu_seconds(postmaster) - cluster) * 1000 / len(samples), 1),
+                             "client": round((time.process_time() - client) * 1000 / len(samples), 1)},
+                         "load_average": os.getloadavg()})
+    finally:
+        await conn.close()
+
+
 async def main_async(args) -> None:
     state = Path(args.state)
     state.mkdir(parents=True, exist_ok=True)
@@ -311,6 +346,8 @@ async def main_async(args) -> None:
                 await conn.execute("drop index if exists public.docs_section_halfvec_idx")
             elif stage == "recall":
                 await stage_recall(conn, args, state)
+            elif stage == "keyword":
+                await stage_keyword(url, args, state, postmaster, corpus, centers)
             elif stage == "latency":
                 await stage_latency(url, args, state, postmaster, corpus, centers)
             else:
