@@ -7,7 +7,8 @@ Prints: full sync time and chunks/s (embedding included, empty cache), and the n
 time and its share of the full sync. With --synthetic N the corpus is N chunks (pages of ten
 sections of about 60 words from a Zipf-distributed vocabulary, 100 pages a folder) committed into a
 throwaway git repo; each sync then runs in its own child process, so that the peak RSS reported
-(`ru_maxrss` of that process, and of the git processes it waited for) is the sync's alone.
+(`ru_maxrss` of that process, and of the git processes it waited for) is the sync's alone, as are
+its CPU seconds (user + system, its own and its git processes'; Postgres' are not counted).
 """
 
 from __future__ import annotations
@@ -141,6 +142,8 @@ async def one_sync():
         "new": report.new, "unchanged": report.unchanged, "embedded": report.embedded,
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "peak_rss_children_mb": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1),
+        "cpu_seconds": round(sum(getattr(resource.getrusage(who), f) for who in (resource.RUSAGE_SELF,
+                             resource.RUSAGE_CHILDREN) for f in ("ru_utime", "ru_stime")), 2),
     }
 
 print(json.dumps(asyncio.run(one_sync())))
@@ -169,7 +172,8 @@ def synthetic(chunks: int, provider: str, tree: Path) -> dict[str, object]:
         shutil.rmtree(repo, ignore_errors=True)
     first, again = runs
     return {"tree": str(tree), "provider": provider, "corpus_seconds": built, "first": first, "noop": again,
-            "noop_share_of_first": round(again["seconds"] / first["seconds"], 4)}
+            "noop_share_of_first": round(again["seconds"] / first["seconds"], 4),
+            "noop_cpu_share_of_first": round(again["cpu_seconds"] / max(first["cpu_seconds"], 0.01), 4)}
 
 
 def main() -> None:

@@ -16,7 +16,7 @@ as $$
   delete from public.docs_page_key k
   where k.source = any(synced)
     and not exists (
-      select 1 from pg_catalog.unnest(kept_sources, kept_pages) as kept(source, page)
+      select 1 from rows from (pg_catalog.unnest(kept_sources), pg_catalog.unnest(kept_pages)) as kept(source, page)
       where kept.source = k.source and kept.page = k.page
     );
 
