@@ -280,12 +280,15 @@ select source, count(*)::integer as n from staged group by source order by sourc
 """
 # The page keys of a source whose rows are still what the key says: as many as it had when the
 # key was written (a page emptied by `index clear`, by hand or by a sync of composed chunks is
-# composed again).
+# composed again), each embedded by the sync's model ($2; null: keyword-only, any): a page with a
+# row to embed again (the model changed) is composed and planned.
 _KNOWN_KEYS = """
 select k.page, k.key, k.deps, k.chunks, k.declared, k.warnings
 from public.docs_page_key k
 left join (
-  select page, count(*)::integer as n from public.docs_section where source = $1 group by page
+  select page, count(*)::integer as n from public.docs_section
+  where source = $1 and ($2::text is null or (embedding_model = $2 and embedding is not null))
+  group by page
 ) d on d.page = k.page
 where k.source = $1 and coalesce(d.n, 0) = k.chunks
 """
@@ -576,7 +579,7 @@ async def _stage_source(
     if stream.keyed and not step.full:
         async with pool.acquire() as conn:
             known = {r["page"]: PageKey(r["page"], r["key"], tuple(r["deps"]), r["declared"], tuple(r["warnings"]),
-                                        r["chunks"]) for r in await conn.fetch(_KNOWN_KEYS, stream.name)}
+                                        r["chunks"]) for r in await conn.fetch(_KNOWN_KEYS, stream.name, model)}
     parts = stream.parts(known)
     # The next part is composed (in its thread) while this one is planned, embedded and staged.
     pending = asyncio.ensure_future(_next_part(parts))
