@@ -9,7 +9,9 @@ create table public.docs_page_key (
   page text not null,
   key bytea not null,           -- sha256 of the fingerprint and each dependency's blob id
   deps text[] not null,         -- the paths composing the page read (relative to the source's dir)
-  chunks integer not null,      -- its rows when written: a page whose row count differs is composed
+  chunks integer not null,      -- its rows when the key was written,
+  rows_xmin bigint not null,    -- and the sum of their xmin: a page whose rows were written since
+                                -- (by hand, by any writer: a new xmin) or deleted is composed again
   declared boolean not null,    -- declares its audience (the undeclared-pages warning)
   warnings text[] not null default '{}',  -- its compose warnings, repeated when it is skipped
   primary key (source, page)
@@ -22,7 +24,6 @@ create unlogged table public.docs_page_key_stage (
   page text not null,
   key bytea not null,
   deps text[] not null,
-  chunks integer not null,
   declared boolean not null,
   warnings text[] not null default '{}',
   primary key (gen, source, page)

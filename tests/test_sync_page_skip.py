@@ -234,6 +234,12 @@ async def test_keys_follow_the_rows(pool, keyword_only, composed, tmp_path: Path
     _, calls = await _sync(pool, _source(repo), composed)
     assert calls == ["p0.md", "p1.md", "p2.md"] and len(await _pages(pool)) == 3
 
+    # A row written behind the sync's back (made public): its page is composed, the row put back.
+    await pool.execute("update docs_section set audiences = '{internal}' where page = 'p0.md'")
+    _, calls = await _sync(pool, _source(repo), composed)
+    assert calls == ["p0.md"]
+    assert await pool.fetchval("select bool_and(audiences = '{public}') from docs_section where page = 'p0.md'")
+
     # Rows deleted behind the sync's back (not by `index clear`): the count no longer matches.
     owner_rows = await pool.execute("delete from docs_section where page = 'p2.md'")
     assert owner_rows != "DELETE 0"

@@ -278,21 +278,21 @@ with staged as (
 )
 select source, count(*)::integer as n from staged group by source order by source
 """
-# The page keys of a source whose rows are still what the key says: as many as it had when the
-# key was written (a page emptied by `index clear`, by hand or by a sync of composed chunks is
-# composed again), each embedded by the sync's model ($2; null: keyword-only, any): a page with a
-# row to embed again (the model changed) is composed and planned.
+# The page keys of a source whose rows are still those the key was written with: as many, with
+# the same xmin (a page whose rows were deleted or written since, by hand, `index clear` or any
+# writer, is composed again), each embedded by the sync's model ($2; null: keyword-only, any): a
+# page with a row to embed again (the model changed) is composed and planned.
 _KNOWN_KEYS = """
 select k.page, k.key, k.deps, k.chunks, k.declared, k.warnings
 from public.docs_page_key k
 left join (
-  select page, count(*)::integer as n from public.docs_section
+  select page, count(*)::integer as n, sum(xmin::text::bigint)::bigint as x from public.docs_section
   where source = $1 and ($2::text is null or (embedding_model = $2 and embedding is not null))
   group by page
 ) d on d.page = k.page
-where k.source = $1 and coalesce(d.n, 0) = k.chunks
+where k.source = $1 and coalesce(d.n, 0) = k.chunks and coalesce(d.x, 0) = k.rows_xmin
 """
-_STAGE_KEY_COLUMNS = ("gen", "source", "page", "key", "deps", "chunks", "declared", "warnings")
+_STAGE_KEY_COLUMNS = ("gen", "source", "page", "key", "deps", "declared", "warnings")
 _STAGE_KEY_INSERT = (
     "insert into public.docs_page_key_stage (" + ", ".join(_STAGE_KEY_COLUMNS) + ") values ("
     + ", ".join(f"${i}" for i in range(1, len(_STAGE_KEY_COLUMNS) + 1)) + ")"
@@ -645,11 +645,8 @@ async def _stage_source(
 
                 vectors = await embed_texts(texts, provider, cache, report, track)
             records = _stage_records(gen, plan, vectors, model, stream.name)
-            per_page: dict[str, int] = {}
-            for chunk in chunks:
-                per_page[chunk.page] = per_page.get(chunk.page, 0) + 1
-            keys = [(gen, stream.name, k.page, k.key, list(k.deps), per_page.get(k.page, 0), k.declared,
-                     list(k.warnings)) for k in part.page_keys]
+            keys = [(gen, stream.name, k.page, k.key, list(k.deps), k.declared, list(k.warnings))
+                    for k in part.page_keys]
             async with pool.acquire() as conn:
                 if keys:
                     await conn.executemany(_STAGE_KEY_INSERT, keys)
