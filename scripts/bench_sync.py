@@ -1,13 +1,14 @@
 """Sync benchmark on a fresh embedded DB: a shared corpus with the local model, or a synthetic one.
 
     python scripts/bench_sync.py --corpus mintlify-docs --provider local
-    nice python scripts/bench_sync.py --synthetic 300000 --provider none     # issue 34's 300k corpus
+    nice python scripts/bench_sync.py --synthetic 300000 --provider none --resyncs 3   # issue 34's 300k corpus
 
 Prints: full sync time and chunks/s (embedding included, empty cache), and the no-change re-sync
 time and its share of the full sync. With --synthetic N the corpus is N chunks (pages of ten
 sections of about 60 words from a Zipf-distributed vocabulary, 100 pages a folder) committed into a
 throwaway git repo; each sync then runs in its own child process, so that the peak RSS reported
-(`ru_maxrss` of that process, and of the git processes it waited for) is the sync's alone.
+(`ru_maxrss` of that process, and of the git processes it waited for) is the sync's alone, as are
+its CPU seconds (user + system, its own and its git processes'; Postgres' are not counted).
 """
 
 from __future__ import annotations
@@ -141,13 +142,15 @@ async def one_sync():
         "new": report.new, "unchanged": report.unchanged, "embedded": report.embedded,
         "peak_rss_mb": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1),
         "peak_rss_children_mb": round(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, 1),
+        "cpu_seconds": round(sum(getattr(resource.getrusage(who), f) for who in (resource.RUSAGE_SELF,
+                             resource.RUSAGE_CHILDREN) for f in ("ru_utime", "ru_stime")), 2),
     }
 
 print(json.dumps(asyncio.run(one_sync())))
 """
 
 
-def synthetic(chunks: int, provider: str, tree: Path) -> dict[str, object]:
+def synthetic(chunks: int, provider: str, tree: Path, resyncs: int = 1) -> dict[str, object]:
     started = time.perf_counter()
     repo = synthetic_repo(chunks)
     built = round(time.perf_counter() - started, 1)
@@ -156,7 +159,7 @@ def synthetic(chunks: int, provider: str, tree: Path) -> dict[str, object]:
             asyncio.run(ensure_schema(url))
             env = {**os.environ, "PYTHONPATH": str(tree)}
             runs = []
-            for _ in range(2):
+            for _ in range(1 + resyncs):
                 done = subprocess.run(
                     [sys.executable, "-c", _CHILD, str(repo), url, str(home), provider],
                     env=env, cwd=tree, capture_output=True, text=True, check=False)
@@ -167,9 +170,10 @@ def synthetic(chunks: int, provider: str, tree: Path) -> dict[str, object]:
                 print(json.dumps(runs[-1]), file=sys.stderr, flush=True)
     finally:
         shutil.rmtree(repo, ignore_errors=True)
-    first, again = runs
+    first, again = runs[0], runs[1:]
     return {"tree": str(tree), "provider": provider, "corpus_seconds": built, "first": first, "noop": again,
-            "noop_share_of_first": round(again["seconds"] / first["seconds"], 4)}
+            "noop_share_of_first": [round(r["seconds"] / first["seconds"], 4) for r in again],
+            "noop_cpu_share_of_first": [round(r["cpu_seconds"] / max(first["cpu_seconds"], 0.01), 4) for r in again]}
 
 
 def main() -> None:
@@ -177,11 +181,12 @@ def main() -> None:
     parser.add_argument("--corpus", default="mintlify-docs")
     parser.add_argument("--provider", default="local", choices=["local", "none"])
     parser.add_argument("--synthetic", type=int, metavar="CHUNKS", help="a synthetic corpus of this many chunks")
+    parser.add_argument("--resyncs", type=int, default=1, help="no-op re-syncs after the first (--synthetic)")
     parser.add_argument("--tree", type=Path, default=ROOT,
                         help="the checkout whose app/ the syncs run (another branch, to compare)")
     args = parser.parse_args()
     if args.synthetic:
-        print(json.dumps(synthetic(args.synthetic, args.provider, args.tree.resolve())))
+        print(json.dumps(synthetic(args.synthetic, args.provider, args.tree.resolve(), args.resyncs)))
         return
     repo = corpus_repo(args.corpus)
     try:

@@ -36,7 +36,7 @@ SHARED = REPO_ROOT.parent / "shared"
 _TABLES = (
     "docs_section, docs_query_embedding, docs_chat_message, docs_chat_session, docs_chat_limits, "
     "docs_lexeme_stats, docs_search_stats, docs_app_secret, docs_chat_gap, docs_sync_run, docs_sync_schedule, "
-    "docs_source_commit, docs_chat_feedback, docs_sync_generation, docs_lease"
+    "docs_source_commit, docs_chat_feedback, docs_sync_generation, docs_lease, docs_page_key"
 )
 # Emptying them after each test: `delete` of the few rows a test writes takes about a millisecond, a
 # `truncate` of 13 tables tens (it makes new files for each). Messages and feedback go with their

@@ -74,7 +74,8 @@ def make_progress(label: str) -> tuple[Any, Callable[[int, int], None] | None]:
 
 
 def sync_with_progress(
-    url: str, sources: Any, settings: Any, label: str, *, wait_for_lock: bool, only: str | None = None
+    url: str, sources: Any, settings: Any, label: str, *, wait_for_lock: bool, only: str | None = None,
+    full: bool = False,
 ) -> Any:
     """One recorded sync job of `sources` (the job lock keeps it alone; `docschat status` shows it),
     with the configured provider, the disk cache and a progress bar on a terminal."""
@@ -83,7 +84,8 @@ def sync_with_progress(
 
     async def go() -> Any:
         async with await open_pool(url) as pool:
-            job = await claim_sync_job(pool, settings, trigger="cli", config=sources, only=only, wait=wait_for_lock)
+            job = await claim_sync_job(pool, settings, trigger="cli", config=sources, only=only, wait=wait_for_lock,
+                                       full=full)
             if progress:
                 progress.start()
             try:
@@ -101,8 +103,9 @@ def sync_with_progress(
 @click.option("--source", "only", default=None, help="Sync only this source of docschat.toml.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as one JSON object.")
 @click.option("--wait", is_flag=True, help="Wait for a running sync instead of exiting.")
+@click.option("--full", is_flag=True, help="Compose every page, even those whose files did not change.")
 def sync_command(
-    repo: Any, branch: str | None, docs_dir: str | None, only: str | None, as_json: bool, wait: bool
+    repo: Any, branch: str | None, docs_dir: str | None, only: str | None, as_json: bool, wait: bool, full: bool
 ) -> None:
     """Embed new or changed chunks, upsert them, delete vanished ones (one transaction).
 
@@ -110,7 +113,8 @@ def sync_command(
     a page could not be (the rest of its source is synced; the page is not in the index until fixed).
     """
     report = sync_with_progress(
-        database_url(), configured_sources(repo, branch, docs_dir), get_settings(), "embedding", wait_for_lock=wait, only=only
+        database_url(), configured_sources(repo, branch, docs_dir), get_settings(), "embedding", wait_for_lock=wait, only=only,
+        full=full,
     )
     for warning in report.warnings:
         err_console.print(f"[yellow]warning:[/] {escape(warning)}", highlight=False, soft_wrap=True)

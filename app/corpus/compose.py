@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field, replace
+import hashlib
+import importlib.metadata
+import json
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from app.config import Settings
+from app.corpus import chunker
 from app.corpus.chunker import (
     Chunk,
     Page,
@@ -54,6 +58,74 @@ class NoPagesError(DocschatError):
     would delete the source's rows."""
 
 
+@dataclass(frozen=True)
+class PageKey:
+    """What composing a page read, as a key: `key` is the sha256 of the source's compose
+    fingerprint and of each path in `deps` with its blob id then (the page itself, the snippets it
+    pasted, the snippet paths it looked for and did not find). A page whose key, computed again
+    from the tree's listing alone, is unchanged composes as before: a sync skips it
+    (design/scale-sync.md). `chunks`, `declared` and `warnings` are what its compose gave, kept
+    so that a skipped page is counted and warned about as a composed one."""
+
+    page: str
+    key: bytes
+    deps: tuple[str, ...]
+    declared: bool
+    warnings: tuple[str, ...] = ()
+    chunks: int = 0
+
+
+try:
+    _DOCSCHAT_VERSION = importlib.metadata.version("docschat")
+except importlib.metadata.PackageNotFoundError:  # pragma: no cover - run from a bare checkout
+    _DOCSCHAT_VERSION = "unknown"
+
+
+def compose_fingerprint(source: Source, settings: Settings) -> bytes:
+    """Everything besides the files that decides how a page of `source` composes: the source's
+    settings (not its repo, branch or weight: the blob ids stand for the files, and the weight is
+    applied at search), the chunk size, CHUNKER_VERSION and docschat's version (an upgrade may
+    parse differently: it composes every page once)."""
+    facts = {k: str(v) for k, v in asdict(source).items() if k not in ("repo", "branch", "weight")}
+    facts |= {"max_chunk_chars": str(settings.max_chunk_chars), "chunker": chunker.CHUNKER_VERSION,
+              "docschat": _DOCSCHAT_VERSION}
+    return hashlib.sha256(json.dumps(facts, sort_keys=True).encode()).digest()
+
+
+def page_key(fingerprint: bytes, deps: Iterable[str], blob_id: Callable[[str], str | None]) -> bytes:
+    """The key of a page that read `deps`, their blob ids taken from the tree now ("-": absent)."""
+    digest = hashlib.sha256(fingerprint)
+    for path in deps:
+        digest.update(f"\0{path}\t{blob_id(path) or '-'}".encode("utf-8", "backslashreplace"))
+    return digest.digest()
+
+
+class _Recorder(Mapping[str, str]):
+    """The files, noting every path a page's compose reads or looks for (its dependencies).
+    Listing the files (iterating) would make the page depend on every path: `whole` says so, and
+    such a page gets no key."""
+
+    def __init__(self, files: Mapping[str, str]) -> None:
+        self.files, self.read, self.whole = files, set[str](), False
+
+    def __getitem__(self, path: str) -> str:
+        self.read.add(path)
+        return self.files[path]
+
+    def __contains__(self, path: object) -> bool:
+        if isinstance(path, str):
+            self.read.add(path)
+        return path in self.files
+
+    def __iter__(self) -> Iterator[str]:
+        self.whole = True
+        return iter(self.files)
+
+    def __len__(self) -> int:
+        self.whole = True
+        return len(self.files)
+
+
 @dataclass
 class ComposeResult:
     pages: list[Page] = field(default_factory=list)
@@ -64,6 +136,10 @@ class ComposeResult:
     # Pages that could not be read (front matter that does not parse, …): not indexed this time,
     # and named, so that the sync can fail loudly rather than drop them with a warning only.
     skipped_pages: list[str] = field(default_factory=list)
+    # With keys (a git tree): the key of each page composed, and the pages not composed because
+    # their key is unchanged (their rows stay as they are; chunks, declared and warnings as stored).
+    page_keys: list[PageKey] = field(default_factory=list)
+    kept: list[PageKey] = field(default_factory=list)
 
     @property
     def undeclared_pages(self) -> int:
@@ -83,6 +159,8 @@ class ComposeResult:
         self.snippets_resolved += other.snippets_resolved
         self.warnings.extend(other.warnings)
         self.skipped_pages.extend(other.skipped_pages)
+        self.page_keys.extend(other.page_keys)
+        self.kept.extend(other.kept)
         self.commit = self.commit or other.commit
 
     def summary(self) -> dict[str, object]:
@@ -131,10 +209,16 @@ def compose_files(files: Mapping[str, str], settings: Settings, source: Source |
 
 def iter_compose_files(
     files: Mapping[str, str], settings: Settings, source: Source | None = None, *, batch_chunks: int | None = None,
+    blob_id: Callable[[str], str | None] | None = None, known: Mapping[str, PageKey] | None = None,
 ) -> Iterator[ComposeResult]:
     """compose_files in parts of whole pages, each at least `batch_chunks` chunks (None: one part)
-    but the last: a sync holds one part at a time. The parts joined are compose_files' result."""
+    but the last: a sync holds one part at a time. The parts joined are compose_files' result.
+
+    With `blob_id` (a path's blob id in the tree, None when absent) each composed page gets its
+    key (`page_keys`); a page whose key in `known` is still its key is not read or composed but
+    listed in `kept`. Route collisions are decided as before, a kept page holding its route."""
     source = source or source_from_settings(settings)
+    fingerprint = compose_fingerprint(source, settings) if blob_id is not None else b""
     result = ComposeResult()
     routes: dict[str, str] = {}  # route → the page published there
     for path in sorted(files):
@@ -153,9 +237,15 @@ def iter_compose_files(
         if (taken := routes.get(route)) is not None:
             result.warnings.append(f"{path}: published at {route}, as {taken} is; page skipped (rename one of them)")
             continue
-        composed = len(result.pages)
+        stored = known.get(path) if known is not None else None
+        if blob_id is not None and stored is not None and stored.key == page_key(fingerprint, stored.deps, blob_id):
+            result.kept.append(stored)
+            routes[route] = path
+            continue
+        composed, warned = len(result.pages), len(result.warnings)
+        recorder = _Recorder(files)
         try:
-            _compose_page(path, files, settings, source, result)
+            _compose_page(path, recorder, settings, source, result)
         except GitSourceError:
             raise  # the tree cannot be read (GitTree reads a file when asked): the source fails
         except Exception as exc:  # noqa: BLE001 - one hostile file must not stop the sync
@@ -163,6 +253,10 @@ def iter_compose_files(
             result.skipped_pages.append(path)
         if len(result.pages) > composed:
             routes[route] = path
+            if blob_id is not None and not recorder.whole:
+                deps = tuple(sorted(recorder.read))
+                result.page_keys.append(PageKey(path, page_key(fingerprint, deps, blob_id), deps,
+                                                result.pages[-1].declared, tuple(result.warnings[warned:])))
         if batch_chunks is not None and len(result.chunks) >= batch_chunks:
             yield result
             result = ComposeResult()
@@ -233,11 +327,15 @@ def compose_corpus(source: Source | DocsSource, settings: Settings) -> ComposeRe
     return result
 
 
-def compose_batches(source: Source, settings: Settings, *, batch_chunks: int) -> Iterator[ComposeResult]:
+def compose_batches(
+    source: Source, settings: Settings, *, batch_chunks: int, known: Mapping[str, PageKey] | None = None,
+) -> Iterator[ComposeResult]:
     """compose_corpus in parts of whole pages of about `batch_chunks` chunks, the files read from
     git one at a time (GitTree): what a sync of a large source holds is one part, not the source.
     Each part carries the commit read. NoPagesError, as compose_corpus raises it, comes after the
-    last part: a caller discards what it did with the parts."""
+    last part: a caller discards what it did with the parts. A docs source's pages get keys, and
+    those whose key in `known` is unchanged are skipped (iter_compose_files); a code source is
+    composed whole, without keys."""
     commit = resolve_commit(source.repo, source.branch)
     any_page = False
     if source.kind == "code":
@@ -247,9 +345,10 @@ def compose_batches(source: Source, settings: Settings, *, batch_chunks: int) ->
         yield whole
     else:
         with GitTree(source.repo, commit, source.dir) as tree:
-            for part in iter_compose_files(tree, settings, source, batch_chunks=batch_chunks):
+            for part in iter_compose_files(tree, settings, source, batch_chunks=batch_chunks,
+                                           blob_id=tree.blob_id, known=known):
                 part.commit = commit
-                any_page = any_page or bool(part.pages) or bool(part.skipped_pages)
+                any_page = any_page or bool(part.pages) or bool(part.skipped_pages) or bool(part.kept)
                 yield part
     if not any_page:
         raise _no_pages(source)

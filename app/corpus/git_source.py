@@ -136,6 +136,10 @@ class GitTree(Mapping[str, str]):
         body = stdout.read(int(header[2]) + 1)[:-1]  # the blob is followed by a newline
         return decode_text(body)
 
+    def blob_id(self, path: str) -> str | None:
+        """The path's blob id in the listing (None when absent): what a page key is made of."""
+        return self._shas.get(path)
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._shas)
 

@@ -32,6 +32,8 @@ async def clear_index(pool: asyncpg.Pool, source: str | None = None) -> int:
                     status = await conn.execute("delete from public.docs_section")
                 else:
                     status = await conn.execute("delete from public.docs_section where source = $1", source)
+                # The page keys go with the rows: a page without rows is composed at the next sync.
+                await conn.execute("delete from public.docs_page_key where $1::text is null or source = $1", source)
                 await conn.fetchval("select public.refresh_docs_search_stats()")
                 await release_lease(conn, owner)
         except _Busy:

@@ -76,6 +76,7 @@ class SyncJob:
     total: int = 0
     only: str | None = None  # the one source asked for: never "everything", even when it is the only one
     heartbeat: asyncio.Task[None] | None = None  # renews the lease while the job runs
+    full: bool = False  # compose every page, even one whose key is unchanged (`docschat sync --full`)
 
     @property
     def everything(self) -> bool:
@@ -123,6 +124,7 @@ async def claim_sync_job(
     only_if_changed: bool = False,
     check_interval_seconds: float | None = None,
     wait: bool = False,
+    full: bool = False,
 ) -> SyncJob:
     """Take the job lock and plan the job (SyncJobBusy when another job runs, unless `wait`).
 
@@ -130,7 +132,8 @@ async def claim_sync_job(
     `only_if_changed` a source is left out when its branch head and config are those of its last
     successful sync and it has rows: a re-check of an unchanged head composes and embeds nothing.
     `check_interval_seconds` records a scheduler re-check in docs_sync_schedule. The caller hands
-    the job to `run_sync_job`, which releases the lease.
+    the job to `run_sync_job`, which releases the lease. `full`: every page is composed again,
+    even one whose key (what composing it read) is unchanged.
     """
     config = config or load_sources(settings)
     sources = [config.source(only)] if only else list(config.sources)  # unknown name: before locking
@@ -147,7 +150,7 @@ async def claim_sync_job(
             await conn.execute(_MARK_INTERRUPTED)
             if check_interval_seconds is not None:
                 await _record_check(conn, check_interval_seconds)
-            job = SyncJob(job_id, trigger, conn, pool, config, only=only)
+            job = SyncJob(job_id, trigger, conn, pool, config, only=only, full=full)
             job.heartbeat = asyncio.create_task(_heartbeat(pool, job_id, seconds))
             last_ok = {r["source"]: r for r in await conn.fetch("select * from public.docs_last_sync_runs()")}
             for source in sources:
@@ -305,7 +308,7 @@ async def _run_step(
     try:
         report = await sync_sources(
             job.pool, config, settings, provider, only=None if job.everything else step[0].source.name,
-            cache=cache, progress=track, wait_for_lock=wait_for_lock,
+            cache=cache, progress=track, wait_for_lock=wait_for_lock, full=job.full,
         )
     except asyncio.CancelledError:
         for planned in step:

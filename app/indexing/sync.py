@@ -26,7 +26,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field
 
 import asyncpg
@@ -35,7 +35,7 @@ import numpy.typing as npt
 
 from app.config import Settings
 from app.corpus.chunker import Chunk, drop_duplicate_ids
-from app.corpus.compose import ComposeResult, DocsSource, compose_batches, compose_corpus
+from app.corpus.compose import ComposeResult, DocsSource, PageKey, compose_batches, compose_corpus
 from app.corpus.sources import DEFAULT_AUDIENCE, Source, SourcesConfig
 from app.embeddings.base import MIN_SHORTENED_CHARS, EmbeddingProvider, embed_shortening
 from app.embeddings.cache import EmbeddingCache
@@ -278,6 +278,25 @@ with staged as (
 )
 select source, count(*)::integer as n from staged group by source order by source
 """
+# The page keys of a source whose rows are still those the key was written with: as many, with
+# the same xmin (a page whose rows were deleted or written since, by hand, `index clear` or any
+# writer, is composed again), each embedded by the sync's model ($2; null: keyword-only, any): a
+# page with a row to embed again (the model changed) is composed and planned.
+_KNOWN_KEYS = """
+select k.page, k.key, k.deps, k.chunks, k.declared, k.warnings
+from public.docs_page_key k
+left join (
+  select page, count(*)::integer as n, sum(xmin::text::bigint)::bigint as x from public.docs_section
+  where source = $1 and ($2::text is null or (embedding_model = $2 and embedding is not null))
+  group by page
+) d on d.page = k.page
+where k.source = $1 and coalesce(d.n, 0) = k.chunks and coalesce(d.x, 0) = k.rows_xmin
+"""
+_STAGE_KEY_COLUMNS = ("gen", "source", "page", "key", "deps", "declared", "warnings")
+_STAGE_KEY_INSERT = (
+    "insert into public.docs_page_key_stage (" + ", ".join(_STAGE_KEY_COLUMNS) + ") values ("
+    + ", ".join(f"${i}" for i in range(1, len(_STAGE_KEY_COLUMNS) + 1)) + ")"
+)
 
 
 def _existing_row(r: asyncpg.Record) -> ExistingRow:
@@ -396,9 +415,12 @@ async def _switch(
     gen: uuid.UUID,
     commits: dict[str, str],
     configured_sources: list[str] | None,
+    kept: dict[str, list[str]] | None = None,
 ) -> int:
     """Apply the generation (the caller holds the lock in its transaction and has checked the
-    plan is current); the number of staged rows."""
+    plan is current); the number of staged rows. The page keys go in the same transaction: of
+    each source in `kept` (the sources synced, with the pages they skipped) what was staged and
+    what was skipped remains; `kept` None (a plan from apply_plan) forgets every key."""
     # Rows without statistics (a revision emptied them): the switch cannot update what is not
     # there, so the one full rebuild follows it.
     rebuild = await conn.fetchval(
@@ -411,6 +433,12 @@ async def _switch(
     if configured_sources is not None:
         await conn.execute("delete from public.docs_source_commit where not (source = any($1::text[]))",
                            configured_sources)
+    if kept is None:
+        await conn.execute("delete from public.docs_page_key")
+    else:
+        pairs = [(name, page) for name, pages in kept.items() for page in pages]
+        await conn.fetchval("select public.docs_page_key_switch($1, $2, $3, $4, $5)", gen, sorted(kept),
+                            [name for name, _ in pairs], [page for _, page in pairs], configured_sources)
     return staged
 
 
@@ -497,9 +525,11 @@ class _Stream:
     """One source to sync: `parts()` composes it afresh, in parts of whole pages."""
 
     name: str
-    parts: Callable[[], Iterator[ComposeResult]]
+    # Composes the source, skipping the pages whose key in the mapping is unchanged (None: none).
+    parts: Callable[[Mapping[str, PageKey] | None], Iterator[ComposeResult]]
     source: Source | None = None  # for the undeclared-audience warning
     warnings_prefix: bool = True  # compose warnings named by source (sync_chunks keeps them as they are)
+    keyed: bool = False  # its pages have keys (a docs source read from git): read the stored ones
 
 
 @dataclass
@@ -512,6 +542,8 @@ class _Step:
     metadata_only: int = 0
     done: int = 0  # embedding progress over the whole step
     total: int = 0
+    kept: dict[str, list[str]] = field(default_factory=dict)  # per source synced: the pages skipped
+    full: bool = False  # compose every page (no page skipped for an unchanged key)
 
     def count(self, source: str, what: str, n: int) -> None:
         per_source = self.counts.setdefault(source, {"new": 0, "changed": 0, "unchanged": 0, "deleted": 0})
@@ -541,8 +573,14 @@ async def _stage_source(
     report = step.report
     model = provider.model if provider else None
     seen_pages: set[str] = set()
+    kept: list[str] = []
     undeclared = 0
-    parts = stream.parts()
+    known: dict[str, PageKey] | None = None
+    if stream.keyed and not step.full:
+        async with pool.acquire() as conn:
+            known = {r["page"]: PageKey(r["page"], r["key"], tuple(r["deps"]), r["declared"], tuple(r["warnings"]),
+                                        r["chunks"]) for r in await conn.fetch(_KNOWN_KEYS, stream.name, model)}
+    parts = stream.parts(known)
     # The next part is composed (in its thread) while this one is planned, embedded and staged.
     pending = asyncio.ensure_future(_next_part(parts))
     try:
@@ -554,6 +592,8 @@ async def _stage_source(
                 async with pool.acquire() as conn:
                     await conn.execute("delete from public.docs_section_stage where gen = $1 and source = $2",
                                        gen, stream.name)
+                    await conn.execute("delete from public.docs_page_key_stage where gen = $1 and source = $2",
+                                       gen, stream.name)
                 step.counts.pop(stream.name, None)
                 return False
             if part is None:
@@ -563,6 +603,14 @@ async def _stage_source(
             source_report.pages += len(part.pages)
             source_report.skipped_pages.extend(part.skipped_pages)
             undeclared += part.undeclared_pages
+            for page in part.kept:  # not composed: its key is unchanged, its rows stay as they are
+                source_report.pages += 1
+                source_report.chunks += page.chunks
+                undeclared += not page.declared
+                step.count(stream.name, "unchanged", page.chunks)
+                report.warnings.extend(f"{stream.name}: {w}" if stream.warnings_prefix else w for w in page.warnings)
+                kept.append(page.page)
+                seen_pages.add(page.page)
             report.warnings.extend(f"{stream.name}: {w}" if stream.warnings_prefix else w for w in part.warnings)
             chunks = []
             for chunk in part.chunks:
@@ -597,7 +645,11 @@ async def _stage_source(
 
                 vectors = await embed_texts(texts, provider, cache, report, track)
             records = _stage_records(gen, plan, vectors, model, stream.name)
+            keys = [(gen, stream.name, k.page, k.key, list(k.deps), k.declared, list(k.warnings))
+                    for k in part.page_keys]
             async with pool.acquire() as conn:
+                if keys:
+                    await conn.executemany(_STAGE_KEY_INSERT, keys)
                 await _stage(conn, gen, records)
     finally:
         if not pending.done():
@@ -609,6 +661,7 @@ async def _stage_source(
     async with pool.acquire() as conn:
         vanished = int(await conn.fetchval(_STAGE_VANISHED_PAGES, gen, stream.name, sorted(seen_pages)))
     step.count(stream.name, "deleted", vanished)
+    step.kept[stream.name] = kept
     source_report.undeclared_pages = undeclared
     if stream.source is not None and (warning := _undeclared_warning(stream.source, undeclared,
                                                                        source_report.pages)):
@@ -626,14 +679,18 @@ async def _sync_step(
     cache: EmbeddingCache | None = None,
     progress: ProgressCallback | None = None,
     wait_for_lock: bool = False,
+    full: bool = False,
 ) -> SyncReport:
     """Stage every stream into a new generation, then switch it in one short transaction; plan
-    again (compose included) if another writer changed the index meanwhile."""
+    again (compose included) if another writer changed the index meanwhile. `full`: compose every
+    page, even those whose key is unchanged."""
     configured = sorted(configured_sources) if configured_sources is not None else None
     warnings_before = len(report.warnings)
     for attempt in range(1, MAX_PLAN_ATTEMPTS + 1):
         del report.warnings[warnings_before:]
-        step = _Step(report)
+        # Planning again means another writer changed the index meanwhile: its rows may no longer be
+        # what the page keys say, so every page is composed (design/scale-sync.md).
+        step = _Step(report, full=full or attempt > 1)
         source_reports = {stream.name: _source_report(report, stream.name) for stream in streams}
         gen = uuid.uuid4()
         async with pool.acquire() as conn:
@@ -652,7 +709,8 @@ async def _sync_step(
                     await _lock(conn, wait_for_lock)
                     if await conn.fetchval(_INDEX_VERSION) != planned_at:
                         raise StalePlanError("the index changed while this sync was embedding")
-                    await _switch(conn, gen, commits, configured)
+                    await _switch(conn, gen, commits, configured,
+                                  {name: step.kept.get(name, []) for name in synced})
             break
         except StalePlanError:
             if attempt == MAX_PLAN_ATTEMPTS:
@@ -724,21 +782,25 @@ async def sync_sources(
     cache: EmbeddingCache | None = None,
     progress: ProgressCallback | None = None,
     wait_for_lock: bool = False,
+    full: bool = False,
 ) -> SyncReport:
-    """Sync every configured source (or `only` one); rows of sources no longer configured go."""
+    """Sync every configured source (or `only` one); rows of sources no longer configured go.
+    A page whose key (what composing it read) is unchanged is not composed again, unless `full`."""
     started = time.perf_counter()
     report = SyncReport(embedding_model=provider.model if provider else None)
     sources = [config.source(only)] if only else list(config.sources)
     outcome = "failed"
 
     def stream(source: Source) -> _Stream:
-        return _Stream(source.name, lambda: compose_batches(source, settings, batch_chunks=BATCH_CHUNKS), source)
+        return _Stream(source.name,
+                       lambda known: compose_batches(source, settings, batch_chunks=BATCH_CHUNKS, known=known),
+                       source, keyed=source.kind != "code")
 
     try:
         await _sync_step(
             pool, [stream(s) for s in sources], provider, report,
             configured_sources=None if only else {s.name for s in config.sources},
-            cache=cache, progress=progress, wait_for_lock=wait_for_lock,
+            cache=cache, progress=progress, wait_for_lock=wait_for_lock, full=full,
         )
         outcome = "failed" if report.failed else "ok"
     except SyncBusyError:
@@ -787,7 +849,8 @@ async def sync_chunks(
     report = SyncReport(embedding_model=provider.model if provider else None)
     sources = sorted({c.source for c in composed.chunks} | {p.source for p in composed.pages}) or ["docs"]
     started = time.perf_counter()
-    streams = [_Stream(name, lambda name=name: _in_parts(composed, name), warnings_prefix=False)  # type: ignore[misc]
+    streams = [_Stream(name, lambda _known, name=name: _in_parts(composed, name),  # type: ignore[misc]
+                       warnings_prefix=False)
                for name in sources]
     await _sync_step(pool, streams, provider, report, configured_sources=set(sources), cache=cache,
                      progress=progress, wait_for_lock=wait_for_lock)
