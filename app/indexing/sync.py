@@ -240,12 +240,16 @@ insert into public.docs_source_commit (source, commit) values ($1, $2)
 on conflict (source) do update set commit = excluded.commit, synced_at = now()
 """
 
+
+def _insert_statement(table: str, columns: tuple[str, ...]) -> str:
+    """`insert into <table> (<columns>) values ($1, …)`: fixed names, every value bound."""
+    placeholders = ", ".join(f"${i}" for i in range(1, len(columns) + 1))
+    return f"insert into {table} ({', '.join(columns)}) values ({placeholders})"
+
+
 _STAGE_COLUMNS = ("gen", "id", "kind", "source", "page", "title", "heading", "breadcrumb", "href", "content",
                   "audiences", "content_hash", "embedding", "embedding_model")
-_STAGE_INSERT = (
-    "insert into public.docs_section_stage (" + ", ".join(_STAGE_COLUMNS) + ") values ("
-    + ", ".join(f"${i}" for i in range(1, len(_STAGE_COLUMNS) + 1)) + ")"
-)
+_STAGE_INSERT = _insert_statement("public.docs_section_stage", _STAGE_COLUMNS)
 _NEW_GENERATION = """
 with stale as (
   delete from public.docs_sync_generation
@@ -293,10 +297,7 @@ left join (
 where k.source = $1 and coalesce(d.n, 0) = k.chunks and coalesce(d.x, 0) = k.rows_xmin
 """
 _STAGE_KEY_COLUMNS = ("gen", "source", "page", "key", "deps", "declared", "warnings")
-_STAGE_KEY_INSERT = (
-    "insert into public.docs_page_key_stage (" + ", ".join(_STAGE_KEY_COLUMNS) + ") values ("
-    + ", ".join(f"${i}" for i in range(1, len(_STAGE_KEY_COLUMNS) + 1)) + ")"
-)
+_STAGE_KEY_INSERT = _insert_statement("public.docs_page_key_stage", _STAGE_KEY_COLUMNS)
 
 
 def _existing_row(r: asyncpg.Record) -> ExistingRow:
