@@ -13,14 +13,7 @@ from app.corpus.compose import compose_files
 from app.corpus.sources import Source, SourcesConfig, load_sources
 from app.embeddings.providers import get_embedding_provider
 from app.errors import ConfigError
-from app.indexing.sync import (
-    ExistingRow,
-    StalePlanError,
-    apply_plan,
-    plan_sync,
-    read_existing,
-    sync_sources,
-)
+from app.indexing.sync import ExistingRow, plan_sync, sync_sources
 from app.search.retrieve import build_retriever
 from tests.helpers import commit_all, docschat_in_process, make_docs_repo, write_files
 
@@ -290,52 +283,6 @@ def test_plan_is_pure_new_changed_metadata_vanished_and_kept_sources() -> None:
     changed_model = plan_sync(existing, after, model="m2", synced_sources={"docs"}, configured_sources=None)
     assert {c.id for c in changed_model.to_embed} == {"docs:a.mdx", "docs:c.mdx"}
     assert "gone:y.mdx" not in changed_model.delete_ids
-
-
-async def test_apply_refuses_a_plan_made_before_another_sync_changed_an_audience(pool, keyword_only,
-                                                                              tmp_path: Path) -> None:
-    """Two syncs of different commits overlapped: the stale-plan check compared text and vectors
-    only, so a plan that found a page unchanged left it as the other sync had just made it, public
-    here, against its own commit, which says internal."""
-    repo = make_docs_repo(tmp_path / "r", {"a.mdx": "---\ntitle: A\naudience: internal\n---\nAlpha.\n",
-                                           "b.mdx": "---\ntitle: B\naudience: public\n---\nBeta.\n"})
-    await _sync(pool, _source(repo))
-    async with pool.acquire() as conn:
-        existing = await read_existing(conn)
-    chunks = _chunks({"a.mdx": "---\ntitle: A\naudience: internal\n---\nAlpha.\n",
-                      "b.mdx": "---\ntitle: B\naudience: public\n---\nBeta, edited.\n"}).chunks
-    plan = plan_sync(existing, chunks, model=None, synced_sources={"docs"}, configured_sources=None)
-    assert [c.id for c in plan.to_embed] == ["docs:b.mdx"] and not plan.metadata_only
-    async with pool.acquire() as conn:
-        await conn.execute("update docs_section set audiences = '{public}' where id = 'docs:a.mdx'")  # the other sync
-        with pytest.raises(StalePlanError):
-            await apply_plan(conn, plan, {}, None)
-    report = await _sync(pool, _source(repo))  # re-planned from what is there: the commit's audiences
-    assert report.metadata_only == 1
-    assert await pool.fetchval("select audiences from docs_section where id = 'docs:a.mdx'") == ["internal"]
-
-
-async def test_apply_refuses_a_plan_made_from_rows_that_changed(pool, keyword_only, tmp_path: Path) -> None:
-    repo = make_docs_repo(tmp_path / "r", {"a.mdx": "---\ntitle: A\n---\nAlpha.\n"})
-    await _sync(pool, _source(repo))
-    async with pool.acquire() as conn:
-        existing = await read_existing(conn)
-    chunks = _chunks({"a.mdx": "---\ntitle: A\n---\nAlpha, edited.\n"}).chunks
-    plan = plan_sync(existing, chunks, model=None, synced_sources={"docs"}, configured_sources=None,
-                     commits={"docs": "f" * 40})
-    async with pool.acquire() as conn:
-        synced_at = await conn.fetchval("select commit from docs_source_commit where source = 'docs'")
-        await conn.execute("update docs_section set content_hash = 'someone else'")
-        with pytest.raises(StalePlanError):
-            await apply_plan(conn, plan, {}, None)
-        assert await conn.fetchval("select content from docs_section") == "Alpha."
-        # The commit is written with the rows, in the same transaction: nothing applied, nothing recorded.
-        assert synced_at and await conn.fetchval("select commit from docs_source_commit") == synced_at
-        fresh = plan_sync(await read_existing(conn), chunks, model=None, synced_sources={"docs"},
-                          configured_sources={"docs"}, commits={"docs": "f" * 40})
-        await apply_plan(conn, fresh, {}, None)
-        assert await conn.fetchval("select content from docs_section") == "Alpha, edited."
-        assert await conn.fetchval("select commit from docs_source_commit where source = 'docs'") == "f" * 40
 
 
 def test_a_public_page_cannot_paste_an_internal_page_or_snippet() -> None:

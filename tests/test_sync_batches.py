@@ -203,6 +203,11 @@ def _version_pages(version: str, count: int) -> dict[str, str]:
     return {f"p{i:02d}.md": _page(f"P{i}", "public", f"{version}word") for i in range(count)}
 
 
+def _head(repo: Path) -> str:
+    return subprocess.run(["git", "rev-parse", "HEAD"], cwd=repo, check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
 async def _state(pool: asyncpg.Pool) -> dict[str, tuple[int, int, int]]:
     """Per source: (rows, rows of the first commit, rows of the second)."""
     rows = await pool.fetch(
@@ -224,6 +229,7 @@ async def test_a_sync_killed_at_any_point_leaves_each_source_whole(
     await _sync(pool, _source(root / "one", "one"), _source(root / "two", "two"))
     old = await _state(pool)
     assert old == {"one": (96, 96, 0), "two": (96, 96, 0)}
+    first = {name: _head(root / name) for name in ("one", "two")}
     for name in ("one", "two"):
         for path in list((root / name / "docs").iterdir()):
             path.unlink()
@@ -232,6 +238,7 @@ async def test_a_sync_killed_at_any_point_leaves_each_source_whole(
         (root / name / "docs" / "p01.md").unlink()
         commit_all(root / name, "second")
     new = {"one": (113, 0, 113), "two": (113, 0, 113)}
+    second = {name: _head(root / name) for name in ("one", "two")}
 
     rng = random.Random(34)
     env = {**os.environ, "PYTHONPATH": str(ROOT), "DATABASE_URL": db_env}
@@ -261,6 +268,11 @@ async def test_a_sync_killed_at_any_point_leaves_each_source_whole(
         for state in seen:
             for source, figures in state:
                 assert figures in (old[source], new[source]), (attempt, state)
+        # The commit a source was synced at is written in the switch's transaction: it names the
+        # commit its rows are from, whenever the sync was killed.
+        recorded = dict(await pool.fetch("select source, commit from docs_source_commit"))
+        assert recorded == {source: (first if figures == old[source] else second)[source]
+                            for source, figures in final.items()}, (attempt, final)
         assert await _stats(pool) == await _rebuilt(pool)
         assert await _fts_differences(pool) == 0
         outcomes.append(final)

@@ -131,14 +131,6 @@ class ExistingRow:
     embedding_model: str | None
     has_embedding: bool
     metadata: tuple[object, ...]
-    metadata_hash: bytes = b""  # sha256 of the metadata columns, as _VERSIONS computes it
-
-    @property
-    def version(self) -> tuple[object, ...]:
-        """What a plan relies on: if this differs at apply time, the plan is stale. The metadata
-        counts: a plan leaves a row it found unchanged as it is, so had another sync (of another
-        commit) made the page public meanwhile, this one would leave it public against its commit."""
-        return (self.content_hash, self.embedding_model, self.has_embedding, self.metadata_hash)
 
 
 @dataclass
@@ -148,11 +140,6 @@ class SyncPlan:
     delete_ids: list[str] = field(default_factory=list)
     unchanged: int = 0
     counts: dict[str, dict[str, int]] = field(default_factory=dict)  # per source: new/changed/…
-    planned_from: dict[str, tuple[object, ...]] = field(default_factory=dict)  # id → ExistingRow.version
-    # The commit each synced source was read at, written with the rows (code hrefs link to it, the
-    # model's read_file reads it); sources not in `configured_sources` lose theirs (None: keep).
-    commits: dict[str, str] = field(default_factory=dict)
-    configured_sources: list[str] | None = None
 
     @property
     def writes(self) -> bool:
@@ -166,18 +153,14 @@ def plan_sync(
     model: str | None,
     synced_sources: set[str],
     configured_sources: set[str] | None,
-    commits: dict[str, str] | None = None,
 ) -> SyncPlan:
-    """What to write so that the rows of `synced_sources` equal `chunks`, and their `commits`.
+    """What to write so that the rows of `synced_sources` equal `chunks`.
 
     Rows of other configured sources (not synced this time, or failed) stay as they are; rows of
     a source not in `configured_sources` (None: keep them) are deleted.
     """
     rows = {row.id: row for row in existing}
-    plan = SyncPlan(
-        planned_from={row.id: row.version for row in rows.values()}, commits=dict(commits or {}),
-        configured_sources=sorted(configured_sources) if configured_sources is not None else None,
-    )
+    plan = SyncPlan()
 
     def count(source: str, what: str) -> None:
         per_source = plan.counts.setdefault(source, {"new": 0, "changed": 0, "unchanged": 0, "deleted": 0})
@@ -213,26 +196,12 @@ def plan_sync(
 
 # --- reading, embedding, staging, switching ------------------------------------------------------
 
-# The metadata's hash (sha256: md5 fails on a FIPS-mode server) is computed by Postgres, the same
-# expression (_METADATA_HASH) in both statements, so that the check under the lock (_VERSIONS) reads one short
-# column instead of every title and breadcrumb: 0.2 s at 100k rows, against 1 s.
-_METADATA_HASH = (
-    "sha256(convert_to(row(source, page, title, heading, breadcrumb, href, audiences)::text, 'UTF8'))"
-    " as metadata_hash"
-)
-_COLUMNS = """
-select id, source, page, title, heading, breadcrumb, href, audiences, content_hash, embedding_model,
-       embedding is not null as has_embedding,
-       """ + _METADATA_HASH + """
-from public.docs_section
-"""
-_EXISTING = _COLUMNS
 # A batch's rows: those of its pages, and any row holding one of its ids.
-_EXISTING_FOR_BATCH = _COLUMNS + " where (source = $1 and page = any($2::text[])) or id = any($3::text[])"
-_VERSIONS = """
-select id, content_hash, embedding_model, embedding is not null as has_embedding,
-       """ + _METADATA_HASH + """
+_EXISTING_FOR_BATCH = """
+select id, source, page, title, heading, breadcrumb, href, audiences, content_hash, embedding_model,
+       embedding is not null as has_embedding
 from public.docs_section
+where (source = $1 and page = any($2::text[])) or id = any($3::text[])
 """
 
 _RECORD_COMMIT = """
@@ -303,13 +272,8 @@ _STAGE_KEY_INSERT = _insert_statement("public.docs_page_key_stage", _STAGE_KEY_C
 def _existing_row(r: asyncpg.Record) -> ExistingRow:
     return ExistingRow(
         r["id"], r["source"], r["content_hash"], r["embedding_model"], r["has_embedding"],
-        tuple(list(r[n]) if n == "audiences" else r[n] for n in _METADATA_FIELDS), r["metadata_hash"],
+        tuple(list(r[n]) if n == "audiences" else r[n] for n in _METADATA_FIELDS),
     )
-
-
-async def read_existing(conn: asyncpg.Connection) -> list[ExistingRow]:
-    """Every row (small indexes and tests; a sync reads its batch's rows only)."""
-    return [_existing_row(r) for r in await conn.fetch(_EXISTING)]
 
 
 async def embed_batch(provider: EmbeddingProvider, batch: list[str], report: SyncReport) -> list[list[float]]:
@@ -381,7 +345,7 @@ async def embed_texts(
 
 
 def _stage_records(
-    gen: uuid.UUID, plan: SyncPlan, vectors: dict[str, Vector], model: str | None, source: str | None,
+    gen: uuid.UUID, plan: SyncPlan, vectors: dict[str, Vector], model: str | None, source: str,
 ) -> list[tuple[object, ...]]:
     records: list[tuple[object, ...]] = []
     for c in plan.to_embed:
@@ -416,12 +380,12 @@ async def _switch(
     gen: uuid.UUID,
     commits: dict[str, str],
     configured_sources: list[str] | None,
-    kept: dict[str, list[str]] | None = None,
+    kept: dict[str, list[str]],
 ) -> int:
     """Apply the generation (the caller holds the lock in its transaction and has checked the
     plan is current); the number of staged rows. The page keys go in the same transaction: of
     each source in `kept` (the sources synced, with the pages they skipped) what was staged and
-    what was skipped remains; `kept` None (a plan from apply_plan) forgets every key."""
+    what was skipped remains."""
     # Rows without statistics (a revision emptied them): the switch cannot update what is not
     # there, so the one full rebuild follows it.
     rebuild = await conn.fetchval(
@@ -434,40 +398,10 @@ async def _switch(
     if configured_sources is not None:
         await conn.execute("delete from public.docs_source_commit where not (source = any($1::text[]))",
                            configured_sources)
-    if kept is None:
-        await conn.execute("delete from public.docs_page_key")
-    else:
-        pairs = [(name, page) for name, pages in kept.items() for page in pages]
-        await conn.fetchval("select public.docs_page_key_switch($1, $2, $3, $4, $5)", gen, sorted(kept),
-                            [name for name, _ in pairs], [page for _, page in pairs], configured_sources)
+    pairs = [(name, page) for name, pages in kept.items() for page in pages]
+    await conn.fetchval("select public.docs_page_key_switch($1, $2, $3, $4, $5)", gen, sorted(kept),
+                        [name for name, _ in pairs], [page for _, page in pairs], configured_sources)
     return staged
-
-
-async def apply_plan(
-    conn: asyncpg.Connection,
-    plan: SyncPlan,
-    vectors: dict[str, Vector],
-    model: str | None,
-    *,
-    wait_for_lock: bool = False,
-) -> None:
-    """A whole plan made from read_existing: staged, then switched in one transaction under the
-    advisory lock; StalePlanError if the planned-from rows changed."""
-    gen = uuid.uuid4()
-    await conn.execute(_NEW_GENERATION, gen, float(STALE_GENERATION_SECONDS))
-    try:
-        await _stage(conn, gen, _stage_records(gen, plan, vectors, model, None))
-        async with conn.transaction():
-            await _lock(conn, wait_for_lock)
-            now = {
-                r["id"]: (r["content_hash"], r["embedding_model"], r["has_embedding"], r["metadata_hash"])
-                for r in await conn.fetch(_VERSIONS)
-            }
-            if now != plan.planned_from:
-                raise StalePlanError("the index changed while this sync was embedding")
-            await _switch(conn, gen, plan.commits, plan.configured_sources)
-    finally:
-        await conn.execute(_DROP_GENERATION, gen)
 
 
 def _undeclared_warning(source: Source, undeclared: int, pages: int) -> str | None:
