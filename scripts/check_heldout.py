@@ -1,12 +1,13 @@
 """Check a held-out question set against the shared corpora before anyone scores on it.
 
     python scripts/check_heldout.py              # set 4 (tests/data/*-heldout4.jsonl)
+    python scripts/check_heldout.py --set 5      # set 5, checked like set 4
     python scripts/check_heldout.py --set 3      # another set: format, greps and gold sections only
     python scripts/check_heldout.py --selftest   # also prove that a wrong gold is caught
 
 For every line, with the reader `docschat eval` uses (app.search.eval.load_eval_file):
 - answerable: each gold URL is a section of the composed corpus (base URL + chunk href, as the eval
-  forms them); for set 4 the gold section and the reference answer both hold the line's key phrases
+  forms them); for sets 4 and 5 the gold section and the reference answer both hold the line's key phrases
   (KEYS), and the user words a paraphrased question uses (PARAPHRASED) are absent from that section;
 - unanswerable: the recorded grep (`checked`) is re-run over ../shared and must give `grep_hits`;
 - the set has 12 lines per corpus, unique ids, and every in-domain line says "unanswerable": "indomain".
@@ -34,8 +35,9 @@ from app.search.urls import absolute_url
 CORPORA = {"claude": ("claude-docs", "https://docs.claude.com"), "ray": ("ray-docs", "https://docs.ray.io"),
            "mintlify": ("mintlify-docs", "https://mintlify.com/docs")}
 PER_CORPUS = 12
+SETS_WITH_KEYS = {"4", "5"}  # sets whose key phrases and paraphrase words are recorded below
 
-# Set 4: phrases of the reference answer that the gold section must hold (all of them).
+# Sets 4 and 5: phrases of the reference answer that the gold section must hold (all of them).
 KEYS: dict[str, list[str]] = {
     "answerable4-mintlify-01": ["letsencrypt.org"],
     "answerable4-mintlify-02": ["CNAME flattening", "Porkbun"],
@@ -73,9 +75,45 @@ KEYS: dict[str, list[str]] = {
     "answerable4-ray-10": ["8 CPUs and 32 GB memory"],
     "answerable4-ray-11": ["sync_on_checkpoint", "sync_period"],
     "answerable4-ray-12": ["single top-level directory"],
+    "answerable5-claude-01": ["permission_error"],
+    "answerable5-claude-02": ["1568 pixels", "1.15 megapixels"],
+    "answerable5-claude-03": ["end_turn"],
+    "answerable5-claude-04": ["full model version"],
+    "answerable5-claude-05": ["Claude 3 Opus", "infer missing parameters"],
+    "answerable5-claude-06": ["1 request per second"],
+    "answerable5-claude-07": ["June 25th, 2024", "Pro and Team"],
+    "answerable5-claude-08": ["x-api-key"],
+    "answerable5-claude-09": ["hierarchical classification", "taxonomic tree"],
+    "answerable5-claude-10": ["Code-based grading", "Avoid if possible"],
+    "answerable5-claude-11": ["only when absolutely necessary", "output screening"],
+    "answerable5-claude-12": ["helpful", "honest", "harmless"],
+    "answerable5-ray-01": ["30 seconds", "RAY_CLIENT_RECONNECT_GRACE_PERIOD"],
+    "answerable5-ray-02": ['verify="/path/to/cert.pem"'],
+    "answerable5-ray-03": ["cache_stopped_nodes", "terminated"],
+    "answerable5-ray-04": ["arr.copy()"],
+    "answerable5-ray-05": ["new raylet/node"],
+    "answerable5-ray-06": ["100KiB"],
+    "answerable5-ray-07": ["max_constructor_retry_count", "RAY_SERVE_MAX_PER_REPLICA_RETRY_COUNT"],
+    "answerable5-ray-08": ["RAY_SERVE_KV_TIMEOUT_S"],
+    "answerable5-ray-09": ["min_rows_per_write"],
+    "answerable5-ray-10": ["ConcurrencyLimiter", "max_concurrent_trials=4"],
+    "answerable5-ray-11": ["--ray-debugger-external", "behind a firewall"],
+    "answerable5-ray-12": ["when starting the Ray cluster", "will NOT work"],
+    "answerable5-mintlify-01": ["15 minutes", "24/7"],
+    "answerable5-mintlify-02": ["?private=true"],
+    "answerable5-mintlify-03": ["5,000 requests per hour", "rolling hourly window"],
+    "answerable5-mintlify-04": ["--disable-prefetch"],
+    "answerable5-mintlify-05": ["lock the deployment branch", "read-only"],
+    "answerable5-mintlify-06": ["Mintlify GitHub App signs commits"],
+    "answerable5-mintlify-07": ["Enterprise plan", "static IP address"],
+    "answerable5-mintlify-08": ["Accept: text/markdown"],
+    "answerable5-mintlify-09": ["{#custom-id}"],
+    "answerable5-mintlify-10": ["Language-specific banner"],
+    "answerable5-mintlify-11": ["Static file serving is not supported"],
+    "answerable5-mintlify-12": ["x-excluded", "completely excludes"],
 }
 
-# Set 4: questions phrased in the user's words, and those words, which the gold section must not use.
+# Sets 4 and 5: questions phrased in the user's words, and those words, which the gold section must not use.
 PARAPHRASED: dict[str, list[str]] = {
     "answerable4-mintlify-01": ["SSL", "never gets issued"],
     "answerable4-mintlify-02": ["bare", "root domain"],
@@ -95,6 +133,24 @@ PARAPHRASED: dict[str, list[str]] = {
     "answerable4-ray-07": ["shut itself down", "own methods"],
     "answerable4-ray-10": ["specs", "head box", "really big"],
     "answerable4-ray-11": ["NFS", "copied"],
+    "answerable5-claude-01": ["Forbidden"],
+    "answerable5-claude-02": ["phone photos", "shrink", "slow things down"],
+    "answerable5-claude-05": ["making up", "asking me"],
+    "answerable5-claude-06": ["fires off", "at once"],
+    "answerable5-claude-08": ["Bearer", "Authorization"],
+    "answerable5-claude-09": ["monster"],
+    "answerable5-ray-01": ["laptop", "wifi", "throws away"],
+    "answerable5-ray-02": ["internal CA", "trust"],
+    "answerable5-ray-03": ["deleted", "shut off", "gone"],
+    "answerable5-ray-05": ["node agent", "boxes", "comes back"],
+    "answerable5-ray-07": ["crashing", "weights", "giving up"],
+    "answerable5-ray-09": ["spits out", "tiny", "bigger"],
+    "answerable5-mintlify-01": ["middle of the night", "weekend", "goes down"],
+    "answerable5-mintlify-03": ["hammering"],
+    "answerable5-mintlify-04": ["sluggish", "takes ages"],
+    "answerable5-mintlify-05": ["straight to main", "stop people"],
+    "answerable5-mintlify-07": ["whitelisted", "fixed address"],
+    "answerable5-mintlify-09": ["reword", "pin", "stop working"],
 }
 
 _CHECKED = re.compile(r"^cd corpora/([a-z0-9-]+) && (grep .+)$")
@@ -199,7 +255,7 @@ def main() -> int:
     parser.add_argument("--selftest", action="store_true", help="also check that wrong golds fail")
     args = parser.parse_args()
     data = ROOT / "tests" / "data"
-    with_keys = args.set == "4"
+    with_keys = args.set in SETS_WITH_KEYS
     answerable = read_lines(data / f"answerable-heldout{args.set}.jsonl")
     unanswerable = read_lines(data / f"unanswerable-indomain-heldout{args.set}.jsonl")
     problems = check_counts(answerable, "answerable") + check_counts(unanswerable, "unanswerable")
@@ -220,7 +276,7 @@ def main() -> int:
         hits_total[line["corpus"]] += 1 if hits else 0
         print(f"{'FAIL' if found else 'ok':4} {line['id']}: grep hits {hits}")
     if args.selftest:
-        bad = selftest(answerable, sections) if with_keys else ["selftest needs the key phrases of set 4"]
+        bad = selftest(answerable, sections) if with_keys else [f"selftest needs the key phrases of sets {sorted(SETS_WITH_KEYS)}"]
         problems += bad
         print(f"selftest: {2 * len(answerable)} wrong golds tried, {len(bad)} passed unnoticed")
 
