@@ -83,6 +83,13 @@ MD_BLOCKS = {
     "comment-block-empty": "<!-->\nzzs1\n\n<!--->\nzzs2\n\n<!---->\nzzs3\n\n<!-- zzh1 -->\n",
     "comment-block-empty-then-open": "<!--> zzs1 <!-- zzh1\nzzh2 -->\nAfter zzh3.\n",
     "comment-bang-in-div": "<div>\nzzs1 <!-- zzh1 --!> zzs2 <!--> zzs3 <!-- zzh2 -> > -->\n</div>\n\nAfter zzs4.\n",
+    # A template's content is parsed as HTML (comments, attributes, nested templates), never shown.
+    "template-comment-close": "<template>\n<!-- </template> -->\nzzh1\n</template>\n\nAfter zzs1.\n",
+    "template-attr-close": "a <template><b title=\"</template>\">zzh1</b></template> zzs1 `x`\n",
+    "template-nested": "<template><template></template>zzh1</template>zzs1\n\nAfter zzs2.\n",
+    # A quote opens an attribute's value only after `=`: in a name, or an unquoted value, it is text.
+    "attribute-quote-in-name": "<div b\"c=\"d>zzh1\" zzh2>zzs1\n</div>\n\nAfter zzs2.\n",
+    "attribute-quote-in-unquoted-value": "<div title=x'y>zzs1\n</div>\n\nAfter zzs2.\n",
 }
 
 MDX_INLINE = {
