@@ -26,6 +26,15 @@ MD_INLINE = {
     "double-backticks": "``a ` <!-- b`` zzs{n}a --> <!-- zzh{n}a --> zzs{n}b",
     "unclosed-span": "a ` b <!-- zzh{n}a --> c zzs{n}a",
     "empty-comments": "<!--> zzs{n}a <!---> zzs{n}b <!-- zzh{n}a -->",
+    # Comments as the HTML spec reads them: `--!>` closes one (CommonMark ends it at `-->` only),
+    # `>`, `->`, `--` and `<!--` inside do not, `<!-->` and `<!--->` are empty ones.
+    "comment-bang-close": "say zzs{n}a <!-- zzh{n}a --!> zzs{n}b --> zzs{n}c",
+    "comment-bang-no-close": "say zzs{n}a <!-- zzs{n}b --!> zzs{n}c",
+    "comment-bang-backtick": "Use `sync` zzs{n}a. <!-- not `--force --!> then `serve` zzs{n}b <!-- zzh{n}a --> on `8000` zzs{n}c",
+    "comment-nested-markers": "say zzs{n}a <!-- zzh{n}a > zzh{n}b -> zzh{n}c <!-- zzh{n}d --> zzs{n}b",
+    "comment-double-dash": "say zzs{n}a <!-- zzh{n}a -- zzh{n}b --!-> zzh{n}c --> zzs{n}b",
+    "empty-comments-middle": "say zzs{n}a <!--> zzs{n}b <!---> zzs{n}c <!----> zzs{n}d <!-- zzh{n}a --> zzs{n}e",
+    "empty-comment-backtick": "Use `a` zzs{n}a <!--> `b <!-- zzs{n}b --> c` zzs{n}c <!---> `d` <!-- zzh{n}a --> zzs{n}d",
 }
 # Contexts for an inline construct `{x}`.
 MD_CONTEXTS = {
@@ -68,6 +77,19 @@ MD_BLOCKS = {
     "deep-nesting": "> " * 40 + "zzs1 <!-- zzh1 -->\n",
     "cdata-and-pi": "<![CDATA[ zzh1 ]]>\n\n<?php zzh2 ?>\n\nAfter zzs1.\n",
     "backslash-backtick": "\\`a <!-- zzh1 --> b` zzs1\n",
+    "comment-block-bang-close": "Intro zzs1.\n\n<!-- zzh1\nzzh2 --!> zzs2\n\nAfter zzs3 `x`.\n\n<!-- zzh3 -->\n",
+    "comment-block-bang-no-close": "<!-- zzh1 --!> zzs1\n\n# Head zzs2\n\nText zzs3 `x`\n",
+    "comment-block-nested-markers": "Intro zzs1.\n\n<!-- zzh1 <!-- zzh2\n-> zzh3 > zzh4 -- zzh5\n-->\nAfter zzs2.\n",
+    "comment-block-empty": "<!-->\nzzs1\n\n<!--->\nzzs2\n\n<!---->\nzzs3\n\n<!-- zzh1 -->\n",
+    "comment-block-empty-then-open": "<!--> zzs1 <!-- zzh1\nzzh2 -->\nAfter zzh3.\n",
+    "comment-bang-in-div": "<div>\nzzs1 <!-- zzh1 --!> zzs2 <!--> zzs3 <!-- zzh2 -> > -->\n</div>\n\nAfter zzs4.\n",
+    # A template's content is parsed as HTML (comments, attributes, nested templates), never shown.
+    "template-comment-close": "<template>\n<!-- </template> -->\nzzh1\n</template>\n\nAfter zzs1.\n",
+    "template-attr-close": "a <template><b title=\"</template>\">zzh1</b></template> zzs1 `x`\n",
+    "template-nested": "<template><template></template>zzh1</template>zzs1\n\nAfter zzs2.\n",
+    # A quote opens an attribute's value only after `=`: in a name, or an unquoted value, it is text.
+    "attribute-quote-in-name": "<div b\"c=\"d>zzh1\" zzh2>zzs1\n</div>\n\nAfter zzs2.\n",
+    "attribute-quote-in-unquoted-value": "<div title=x'y>zzs1\n</div>\n\nAfter zzs2.\n",
 }
 
 MDX_INLINE = {
@@ -81,6 +103,9 @@ MDX_INLINE = {
     "jsx-attribute-backtick": "<Badge title=\"a`b\">zzs{n}a</Badge> {{/* zzh{n}a */}} `c` zzs{n}b",
     "jsx-inline": "<Tooltip tip=\"zzh{n}a\">zzs{n}a</Tooltip> zzs{n}b",
     "link-backtick": "[zzs{n}a](/a`b) {{/* zzh{n}a */}} `x` zzs{n}b",
+    # MDX refuses an HTML comment; its markers in code, strings and JS comments are no comment.
+    "comment-markers-in-code": "`<!--` zzs{n}a `--!>` {{/* zzh{n}a --!> <!-- */}} `<!-->` zzs{n}b",
+    "comment-markers-in-string": "a {{'<!-- zzs{n}a --!>'}} {{false && '<!--> zzh{n}a'}} zzs{n}b {{\"<!---> zzs{n}c\"}}",
 }
 MDX_CONTEXTS = {
     "paragraph": "Text before.\n\n{x}\n\nText after zzsafter.\n",

@@ -1,5 +1,5 @@
 """The operator console in a real headless Chromium: sign in, Sources with a reindex in progress,
-the Tester, the Gaps; data shown as text only; keyboard; 360 px."""
+the Tester, the Gaps, the read replica's lag; data shown as text only; keyboard; 360 px."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ import pytest
 from app.config import get_settings
 from tests.helpers import make_docs_repo
 from tests.test_admin import DOCS, TOKEN
+from tests.test_replica import pair  # noqa: F401 - the fixture: a primary and a streaming replica
 from tests.test_widget_browser import ARGS, CHROMIUM, OUTPUT, browser  # noqa: F401 - the fixture
 
 pytestmark = [
@@ -221,3 +222,85 @@ def test_tester_spells_out_the_confidence_and_a_thumbs_down_is_one_click_from_it
     assert "[object Object]" not in page.locator("#tester-result").text_content()
     assert "cosine_scale: {unrelated: " in how and "weights: {cosine: " in how, how
     page.screenshot(path=str(OUTPUT / "admin-tester-confidence-360.png"), full_page=True)
+
+
+def _replica_fact(page) -> str:
+    fact = page.locator("#overview dt", has_text="read replica")
+    fact.wait_for()
+    return str(page.locator("#overview dt:has-text('read replica') + dd").text_content())
+
+
+def test_service_facts_say_when_no_read_replica_is_configured_or_the_url_is_not_one(
+    console, monkeypatch, clean_db, browser
+) -> None:
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+    server = console()
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(server.url + "/admin")
+    sign_in(page)
+    assert _replica_fact(page) == "none (DATABASE_READ_URL unset): retrieval reads the primary"
+    monkeypatch.setenv("DATABASE_READ_URL", clean_db)  # the primary itself
+    server = console()
+    page.goto(server.url + "/admin")  # another port: another origin, signed out
+    sign_in(page)
+    assert _replica_fact(page) == "DATABASE_READ_URL is not a replica (its server is not in recovery)"
+    assert page.locator("#overview dd .warn", has_text="not a replica").count() == 1
+
+
+def test_service_facts_show_a_real_replica_falling_behind_and_catching_up(pair, monkeypatch, tmp_path, browser) -> None:
+    """Issue 34: `docschat status` and /admin/api/status reported the replica; the page did not."""
+    import re
+
+    from tests.conftest import LiveServer
+    from tests.helpers import wait_until
+    from tests.test_admin import query
+
+    primary, replica = pair.url("primary", "docschat"), pair.url("replica", "docschat")
+
+    def replayed_all() -> bool:
+        lsn = query(primary, "select pg_catalog.pg_current_wal_insert_lsn()::text")[0][0]
+        return bool(query(replica, "select pg_catalog.pg_last_wal_replay_lsn() >= $1::text::pg_lsn", lsn)[0][0])
+
+    for name, value in {"DATABASE_URL": primary, "DATABASE_READ_URL": replica, "ADMIN_TOKEN": TOKEN,
+                        "EMBEDDING_PROVIDER": "none", "DOCS_REPO": str(make_docs_repo(tmp_path / "repo", DOCS))}.items():
+        monkeypatch.setenv(name, value)
+    get_settings.cache_clear()
+    query(primary, "select pg_catalog.pg_current_xact_id()::text")  # a transaction for the replica to replay
+    wait_until(replayed_all, what="the replica to replay everything committed")
+    server = LiveServer().start()
+    OUTPUT.mkdir(exist_ok=True)
+    try:
+        page = browser.new_page(viewport={"width": 1280, "height": 900})
+        page.goto(server.url + "/admin")
+        sign_in(page)
+        caught_up = "caught up · retrieval reads the replica"
+
+        def says_caught_up() -> bool:  # the server's own start wrote to the primary: replayed soon
+            if _replica_fact(page) == caught_up:
+                return True
+            page.reload()  # signed in: the tab keeps the token
+            return False
+
+        wait_until(says_caught_up, what="the page to say the replica caught up")
+        page.screenshot(path=str(OUTPUT / "admin-replica-caught-up.png"))
+
+        query(replica, "select pg_catalog.pg_wal_replay_pause()")
+        wait_until(lambda: query(replica, "select pg_catalog.pg_get_wal_replay_pause_state()")[0][0] == "paused",
+                   what="the replica's replay to pause")
+        query(primary, "select pg_catalog.pg_current_xact_id()::text")  # committed, not replayed
+        page.reload()
+        behind = re.compile(r"behind: [\d,]+ bytes of WAL to replay · last replayed transaction [\d.,]+ s ago"
+                            r" · visitors get the index as it was")
+        assert behind.fullmatch(_replica_fact(page)), _replica_fact(page)
+        page.screenshot(path=str(OUTPUT / "admin-replica-behind.png"))
+        narrow = browser.new_page(viewport={"width": 360, "height": 740})
+        narrow.goto(server.url + "/admin")
+        sign_in(narrow)
+        assert behind.fullmatch(_replica_fact(narrow))
+        assert narrow.evaluate("document.documentElement.scrollWidth") <= 360
+        narrow.screenshot(path=str(OUTPUT / "admin-replica-behind-360.png"), full_page=True)
+
+        query(replica, "select pg_catalog.pg_wal_replay_resume()")
+        wait_until(says_caught_up, what="the page to say the replica caught up again")
+    finally:
+        server.stop()

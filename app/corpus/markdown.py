@@ -42,14 +42,19 @@ from app.corpus.mdx_expressions import indexed_text
 MAX_NESTING = 64
 _MAX_DIRECTIVE_DEPTH = 8  # directives inside directives; deeper ones show nothing (hostile pages)
 _LANGUAGE = re.compile(r"[\w.+#-]{1,40}")  # a fence's language; the rest of its info is never shown
-_RAW_ELEMENTS = ("script", "style", "template", "noscript")  # what a browser never shows, to its end tag
+_RAW_ELEMENTS = ("script", "style", "noscript")  # what a browser never shows, to its end tag
 _LINE_TAGS = frozenset("br p div tr li dt dd h1 h2 h3 h4 h5 h6 table thead tbody ul ol pre blockquote hr "
                        "section details summary figure figcaption".split())
 _TAG_NAME = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)")
 # What ends each state of the HTML that hides text: a comment (`-->`, or `--!>` as browsers read
-# it), a bogus comment (`<!x`, `<?x`), a tag (unless in a quoted value), a quoted attribute value.
-_STATE_END = {"comment": re.compile(r"--!?>"), "bogus": re.compile(">"), "tag": re.compile(r"[>\"']"),
+# it), a bogus comment (`<!x`, `<?x`), a tag (or its `=`: a quote opens a value only after one), a
+# quoted attribute value.
+_STATE_END = {"comment": re.compile(r"--!?>"), "bogus": re.compile(">"), "tag": re.compile(r"[>=]"),
               'tag"': re.compile('"'), "tag'": re.compile("'")}
+_SPACES = re.compile(r"[\t\n\f\r ]*")
+# In a script, `<!--` escapes `</script>` only when a `<script` follows it (the HTML spec's script
+# data escaped and double escaped states): `<script><!--<script></script>hidden</script>`.
+_SCRIPT_MARKS = re.compile(r"<!--|-->|<(/?)script(?=[\s/>])", re.IGNORECASE)
 _BACKTICK_RUNS = re.compile(r"`+")
 
 
@@ -206,18 +211,21 @@ def _mdx_comment_in_md(state: StateInline, silent: bool) -> bool:
 
 class _Browser:
     """The HTML of the page as a browser reads it, fed in page order: whether it is in a comment,
-    a raw element (`<script>`, `<style>`, …), a bogus comment (`<!x`, `<?x`) or a tag not yet
-    closed: then nothing is shown. Written by hand: Python's html.parser does not read comments
+    a raw element (`<script>`, `<style>`, …), a `<template>`, a bogus comment (`<!x`, `<?x`) or a
+    tag not yet closed: then nothing is shown. Written by hand: Python's html.parser does not read comments
     as browsers do (`<!-->`, `--!>`), and only the few states that hide text matter here."""
 
     def __init__(self) -> None:
         self.state: str | None = None  # None: text is shown
         self._tag: tuple[str, bool] = ("", False)  # the open tag's name, and whether it closes
         self._raw: str | None = None  # the raw element the tag being read opens or is in
+        self._script = "data"  # in a script: "data", "escaped" (after `<!--`) or "double" (`<!--<script>`)
+        # `<template>`s open: their content is parsed as HTML (comments, tags, nested templates), never shown.
+        self._templates = 0
 
     @property
     def hidden(self) -> bool:
-        return self.state is not None or self._raw is not None
+        return self.state is not None or self._raw is not None or self._templates > 0
 
     def feed(self, fragment: str) -> str:
         """The text `fragment` shows (its tags and entities read), and the state it leaves."""
@@ -225,33 +233,64 @@ class _Browser:
         position = 0
         while position < len(fragment):
             if self.state is None and self._raw is not None:  # to `</script`, `</style`, …
-                closing = re.compile(rf"</{self._raw}(?=[\s/>])", re.IGNORECASE).search(fragment, position)
+                closing = self._raw_end(fragment, position)
                 if closing is None:
                     break
-                self.state, self._tag, position = "tag", (self._raw, True), closing.end()
+                self.state, self._tag, position = "tag", (self._raw, True), closing
                 continue
             if self.state is None:
                 opening = fragment.find("<", position)
-                shown.append(fragment[position:] if opening < 0 else fragment[position:opening])
+                if not self._templates:
+                    shown.append(fragment[position:] if opening < 0 else fragment[position:opening])
                 if opening < 0:
                     break
                 position = self._open(fragment, opening, shown)
+                continue
+            if self.state == "tag=":  # an attribute's value: quoted, or to a space or `>`
+                position = _SPACES.match(fragment, position).end()
+                if position < len(fragment):
+                    quoted = fragment[position] in "\"'"
+                    self.state, position = ("tag" + fragment[position], position + 1) if quoted else ("tag", position)
                 continue
             found = _STATE_END[self.state].search(fragment, position)
             if found is None:
                 break
             position = found.end()
-            if self.state == "tag" and found.group(0) != ">":  # a quoted attribute value
-                self.state += found.group(0)
+            if self.state == "tag" and found.group(0) == "=":
+                self.state = "tag="
             elif self.state == "tag":
                 self.state = None
                 name, closes = self._tag
                 self._raw = None if closes else (name if name in _RAW_ELEMENTS else self._raw)
+                self._script = "data"
+                if name == "template":
+                    self._templates = max(0, self._templates + (-1 if closes else 1))
                 # A block's or a cell's tag parts its text from the next one's, as on the page.
-                shown.append("\n" if name in _LINE_TAGS else " " if name in ("td", "th") else "")
+                elif not self._templates:
+                    shown.append("\n" if name in _LINE_TAGS else " " if name in ("td", "th") else "")
             else:  # a comment or a bogus comment ends; a quoted value, and the tag goes on
                 self.state = "tag" if self.state.startswith("tag") else None
         return html.unescape("".join(shown))
+
+    def _raw_end(self, fragment: str, position: int) -> int | None:
+        """Where the raw element's end tag name ends in `fragment`; None: not in it."""
+        if self._raw != "script":
+            closing = re.compile(rf"</{self._raw}(?=[\s/>])", re.IGNORECASE).search(fragment, position)
+            return None if closing is None else closing.end()
+        while (mark := _SCRIPT_MARKS.search(fragment, position)) is not None:
+            position = mark.end()
+            if mark.group(0) == "<!--":
+                if self._script == "data":  # `<!-->` escapes nothing: its `-->` ends the escape
+                    self._script, position = "escaped", mark.start() + 2
+            elif mark.group(0) == "-->":
+                self._script = "data"
+            elif mark.group(1):  # `</script`
+                if self._script != "double":
+                    return position
+                self._script = "escaped"
+            elif self._script == "escaped":  # `<script`
+                self._script = "double"
+        return None
 
     def _open(self, fragment: str, at: int, shown: list[str]) -> int:
         if fragment.startswith("<!--", at):
@@ -265,7 +304,8 @@ class _Browser:
         if fragment.startswith(("<!", "<?", "</"), at):
             self.state = "bogus"
             return at + 2
-        shown.append("<")
+        if not self._templates:
+            shown.append("<")
         return at + 1
 
     def jsx(self, tag: str) -> None:

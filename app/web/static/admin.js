@@ -214,9 +214,25 @@
           : "off (SYNC_INTERVAL_SECONDS unset)"],
         ["gaps", status.gaps],
         ["database", bytes(status.database.size_bytes) + " (index " + bytes(status.database.index_bytes) + ")"],
+        status.replica ? ["read replica", replica(status.replica)] : null,
       ].concat(status.interrupted_job ? [["interrupted", "sync job " + status.interrupted_job.id + " ("
         + status.interrupted_job.trigger + ") stopped before it finished"]] : [])));
     if (status.running_job && !pollTimer) follow(status.running_job.id);
+  }
+
+  /* The read replica (DATABASE_READ_URL) in words: none, unreadable, not a replica, caught up, or
+     how far behind (WAL bytes to replay, and the age of the last transaction it replayed). */
+  function replica(r) {
+    if (!r.configured) return el("span", { class: "muted" }, "none (DATABASE_READ_URL unset): retrieval reads the primary");
+    if (r.error) return el("span", { class: "error" }, r.error);
+    if (!r.replica) {
+      return el("span", { class: "warn" }, "DATABASE_READ_URL is not a replica (its server is not in recovery)");
+    }
+    if (!r.lag_bytes) return [el("span", { class: "ok" }, "caught up"), " · retrieval reads the replica"];
+    var seconds = Number(r.lag_seconds) || 0;
+    return el("span", { class: "warn" }, "behind: " + Number(r.lag_bytes).toLocaleString("en") + " bytes of WAL to replay"
+      + " · last replayed transaction " + (seconds < 10 ? seconds.toFixed(1) : Math.round(seconds).toLocaleString("en"))
+      + " s ago · visitors get the index as it was");
   }
 
   function reindex(source) {
