@@ -103,6 +103,7 @@ async def load(conn, n: int, rng: random.Random, centers: np.ndarray, corpus, wi
     await conn.execute("drop index if exists docs_section_embedding_idx")
     await conn.execute("drop index if exists docs_section_search_vector_idx")
     await conn.execute("drop index if exists docs_section_fts_search_vector_idx")  # the leg's narrow table
+    await conn.execute("drop index if exists docs_section_fts_head_idx")
     np_rng = np.random.default_rng(rng.randrange(1 << 30))
     records = []
     for i in range(n):
@@ -125,6 +126,8 @@ async def load(conn, n: int, rng: random.Random, centers: np.ndarray, corpus, wi
     await conn.execute("create index docs_section_search_vector_idx on public.docs_section using gin (search_vector)")
     await conn.execute(
         "create index docs_section_fts_search_vector_idx on public.docs_section_fts using gin (search_vector)")
+    await conn.execute("create index docs_section_fts_head_idx on public.docs_section_fts"
+                       " using gin (pg_catalog.ts_filter(search_vector, '{a,b}'))")  # sql/022_section_fts_head.sql
     if with_vectors:
         await conn.execute(
             "create index docs_section_embedding_idx on public.docs_section using hnsw (embedding public.vector_cosine_ops)"

@@ -140,7 +140,7 @@ def test_the_demo_lists_its_index_page_only_when_asked_about_it(clean_db, monkey
 
 def test_the_early_return_of_is_navigation_changes_no_answer() -> None:
     """is_navigation returns early when the text holds fewer than two of "](", "]:", "http" (every
-    outbound link holds one; the fusion stage's main cost was the full rule on every candidate
+    outbound link holds one), or fewer than two lines holding one (at 100k most sections are one line; the fusion stage's main cost was the full rule on every candidate
     page). It must agree with the rule itself: on every section of the shared corpora, and on the
     least a navigation section can be, two links of each kind."""
     for name in ("ray-docs", "mintlify-docs", "claude-docs"):
@@ -149,5 +149,13 @@ def test_the_early_return_of_is_navigation_changes_no_answer() -> None:
     for text in ("- [Guide](/docs/guide)\n- [Setup](/docs/setup)\n",
                  "- <https://example.com/a>\n- <https://example.com/b>\n",
                  "- https://example.com/a\n- https://example.com/b\n",
-                 "[guide]: /docs/guide\n[setup]: /docs/setup\n"):
+                 "[guide]: /docs/guide\n[setup]: /docs/setup\n",
+                 # Lines as split_fenced cuts them: around a fence, and ended by a lone \r.
+                 "- [Guide](/docs/guide)\n```\ncode\n```\n- [Setup](/docs/setup)\n",
+                 "- [Guide](/docs/guide)\r- [Setup](/docs/setup)\r"):
         assert is_navigation(text) and navigation_by_lines(text), text
+    # It also returns early when fewer than two lines hold a marker (two links on one line make
+    # one link line; the bench's 100k sections are one line each): not navigation either way.
+    for text in ("See [Guide](/docs/guide) and [Setup](/docs/setup) first.",
+                 "- [Guide](/docs/guide) and https://example.com/a\n```\n[x](/x)\nhttp://y\n```\nprose\n"):
+        assert not is_navigation(text) and not navigation_by_lines(text), text

@@ -656,3 +656,49 @@ async def test_search_and_eval_cli(pool, db_env, tmp_path: Path) -> None:
     bad.write_text('{"question": "x"}\n')
     result = _cli("eval", str(bad), env=env)
     assert result.returncode == 1 and "bad.jsonl:1" in result.stderr and "gold" in result.stderr
+
+
+HEAD_SQL = """
+select id, rank from search_docs_sections($1, $2, $3, candidate_rows => $4, rank_weights => $5)
+"""
+
+
+async def test_a_common_terms_head_gives_the_list_every_candidate_gives(conn) -> None:
+    """A question left with one term in more than candidate_rows sections ranks first the sections
+    holding it in their title or heading (docs_section_fts_head_idx), and reads the others only
+    when those cannot make the list: the same list, ranks and order as ranking every candidate."""
+    rows = []
+    for i in range(12):  # the title, and once in the body
+        rows.append((f"t{i}.mdx#s", f"t{i}.mdx", "Deploy guide", "Steps", "Deploy guide", f"/docs/t{i}#s",
+                     f"Run the deploy step {i}.", i % 3 != 0, None, None))
+    for i in range(6):  # three times in the heading and in the body: above a title found once
+        rows.append((f"h{i}.mdx#s", f"h{i}.mdx", "Guide", "Deploy deploy deploy", "Guide", f"/docs/h{i}#s",
+                     "Deploy, deploy, deploy again.", True, None, None))
+    for i in range(150):  # body text only, once or many times
+        rows.append((f"b{i}.mdx#s", f"b{i}.mdx", "Notes", "Notes", "Notes", f"/docs/b{i}#s",
+                     " ".join(["deploy"] * (1 + i % 9)) + f" note {i}.", i % 4 != 0, None, None))
+    await conn.executemany(INSERT, rows)
+    await refresh(conn)
+    default, flat = [0.1, 0.4, 0.8, 1.0], [0.1, 0.4, 0.41, 0.42]  # flat: the body outranks the head
+
+    async def ranks(n, audiences, candidate_rows, weights):
+        return [tuple(r) for r in await conn.fetch(HEAD_SQL, "deploy", n, audiences, candidate_rows, weights)]
+
+    async def head_scans() -> int:
+        return await conn.fetchval("select pg_stat_get_xact_numscans('docs_section_fts_head_idx'::regclass)")
+
+    for weights in (default, flat):
+        for n in (5, 10, 18, 40, None):
+            for audiences in (["public"], None):
+                async with conn.transaction():
+                    await conn.execute("set local enable_seqscan = off")  # 168 rows: the index all the same
+                    before = await head_scans()
+                    by_head = await ranks(n, audiences, 10, weights)  # 168 sections hold it: the head is tried
+                    assert await head_scans() == before + 1
+                    every = await ranks(n, audiences, 100_000, weights)  # a small draw: every candidate
+                    assert await head_scans() == before + 1
+                assert by_head == every, (weights, n, audiences)
+                assert len(every) == min(n or 10, 168 if audiences is None else 132)
+    # The heading sections lead the list, the titles follow, the body-only sections come last.
+    ids = [id_ for id_, _ in await ranks(40, None, 10, default)]
+    assert [i[0] for i in ids[:18]] == ["h"] * 6 + ["t"] * 12 and ids[18][0] == "b"

@@ -81,6 +81,10 @@ def is_navigation(text: str) -> bool:
     table of contents sits above the content it lists)."""
     if sum(text.count(marker) for marker in _LINK_MARKERS) < 2:
         return False  # the common case, cheaply: fewer than two links, so fewer than two link lines
+    # Two links on one line are one link line. The prose lines below are whole lines of the text
+    # (split_fenced cuts between lines), so a link line is a line of the text holding a marker.
+    if sum(1 for line in text.splitlines() if any(marker in line for marker in _LINK_MARKERS)) < 2:
+        return False
     return navigation_by_lines(text)
 
 
