@@ -639,6 +639,42 @@ async def test_a_pair_or_compound_the_docs_never_hold_refuses_and_one_they_hold_
         assert "Batch Flubberization" not in check.absent and check.absent == ("Flubberization",)
 
 
+GLUED_DOCS = {
+    "sdks.mdx": ("---\ntitle: SDKs\npublic: true\n---\nAnthropic provides Python and TypeScript SDKs for the API. "
+                 "The Python SDK allows both sync and async streams.\n"),
+    # A page scraped from HTML: the table's cells and the tabs' labels run together.
+    "tiers.md": (
+        "---\ntitle: Tiers\npublic: true\n---\n## Requirements to advance tier\n\n"
+        "Usage TierCredit PurchaseWait After First PurchaseFree: N/A0 days$10Starter Tier 1$50 days$100Growth Tier 2$407 days\n"
+    ),
+}
+
+
+async def test_a_plural_phrase_and_a_name_in_glued_cells_are_held(offline, pool) -> None:
+    """Sixth round: "TypeScript SDK" was refused though the docs say "TypeScript SDKs" (the English
+    stemmer keeps "sdks"), and "Build Tier 3" though the tier table holds it, its cells glued by the
+    scrape ("$200Build Tier 3$400"). Only a digit before a capital parts glued words."""
+    from app.search.answer_check import check_answer
+    from tests.test_conversations import seed_into
+
+    await seed_into(pool, CHECK_DOCS | GLUED_DOCS)
+    async with pool.acquire() as conn:
+        async def verdict(question: str, page: str):
+            rows = await conn.fetch("select id, content from docs_section where page = $1 order by id", page)
+            return await check_answer(conn, question, [(r["id"], r["content"]) for r in rows], None)
+
+        # In the checked sections, and elsewhere in the docs (a name found elsewhere decides nothing).
+        check = await verdict("Where do I pass the API key in the Python and TypeScript SDK?", "sdks.mdx")
+        assert check.verdict == "answerable" and check.absent == (), check
+        check = await verdict("Does the @serve.batch decorator work from the TypeScript SDK?", "batching.mdx")
+        assert check.verdict == "answerable" and check.absent == ()
+        check = await verdict("How much must I deposit to reach Growth Tier 2, and how long is the wait?", "tiers.md")
+        assert check.verdict == "answerable" and check.absent == (), check
+        # "PurchaseFree": a lower-case letter before the capital parts nothing ("TypeScript").
+        check = await verdict("How long is the wait for the Free usage tier?", "tiers.md")
+        assert check.verdict == "not" and check.absent == ("Free",), check
+
+
 INTERNAL_DOCS = {
     "runbook.mdx": "---\ntitle: Batch runbook\n---\nRestart the batch workers. Batch jobs page the on-call.\n",
 }

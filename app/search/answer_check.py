@@ -45,6 +45,11 @@ NEAR_IDENTIFIERS = True
 NAME_PAIRS = True
 COMPOUNDS = True
 ALTERNATIVES = True
+# Sixth round (design/judgment.md): a phrase looked up in the docs may end plural ("TypeScript SDK"
+# meets "TypeScript SDKs": the English stemmer keeps "sdks"), and a name in the checked sections may
+# start right after a digit, as in a scraped table's glued cells ("$10Build Tier 1$50").
+PLURAL_PHRASES = True
+GLUED_CELLS = True
 # A name pair whose first word this share of the visible sections holds is the docs' own subject
 # and a thing of theirs ("Claude Documentation", "Anthropic Developer Console"): not checked as a
 # pair (tuned on claude answerable dev: "Claude" 0.60, "Anthropic" 0.24 of sections; named
@@ -109,8 +114,9 @@ order by s.n
 # vector indexes identifiers by their words too, as docs_identifier_words spells the term here);
 # only those are matched against the pattern, so the check stays cheap on a large index (a scan
 # of every section's text took 45–90 ms on 3,300 sections). A term with digits is looked up by
-# prefix ($4: "2.1" must meet the lexeme "2.1.0"), unstemmed. A term of stop words only has no
-# query: its pattern is matched against every section.
+# prefix ($4: "2.1" must meet the lexeme "2.1.0"), unstemmed. A phrase is found by its stems in
+# order, or with $6 ("s") after it: its last word plural. A term of stop words only has no query:
+# its pattern is matched against every section.
 CORPUS_SQL = """
 with terms as (
   select t.term, p.pattern, t.n,
@@ -120,6 +126,9 @@ with terms as (
               then pg_catalog.phraseto_tsquery('pg_catalog.english'::pg_catalog.regconfig,
                                                pg_catalog.regexp_replace(t.term, '[^[:alnum:]]+', ' ', 'g'))
                    operator(pg_catalog.||)
+                   pg_catalog.phraseto_tsquery('pg_catalog.english'::pg_catalog.regconfig,
+                                               pg_catalog.regexp_replace(t.term, '[^[:alnum:]]+', ' ', 'g') || pl.plural)
+                   operator(pg_catalog.||)
                    pg_catalog.plainto_tsquery('pg_catalog.english'::pg_catalog.regconfig,
                                               pg_catalog.regexp_replace(t.term, '[^[:alnum:]]+', '', 'g'))
               else pg_catalog.plainto_tsquery('pg_catalog.english'::pg_catalog.regconfig,
@@ -128,6 +137,7 @@ with terms as (
   join pg_catalog.unnest($2::text[]) with ordinality as p(pattern, n) using (n)
   join pg_catalog.unnest($4::text[]) with ordinality as q(prefix, n) using (n)
   join pg_catalog.unnest($5::text[]) with ordinality as k(kind, n) using (n)
+  cross join (select $6::text as plural) as pl
 )
 select t.n,
        case when pg_catalog.numnode(t.query) > 0 then exists (
@@ -406,8 +416,12 @@ def _prefix_query(term: str) -> str:
     return " & ".join("'" + piece.replace("'", "''") + "':*" for piece in pieces if piece)
 
 
-def _holds(text: str, term: str, loose: bool = False) -> bool:
+def _holds(text: str, term: str, loose: bool = False, glued: bool = False) -> bool:
     pattern = _word_pattern(term, loose).replace("[:alnum:]", "a-zA-Z0-9")
+    if glued and GLUED_CELLS and term[:1].isupper():
+        # Text scraped from a table or tabs without their separators runs a cell's number into the
+        # next cell's name ("$10Build Tier 1$50"): a capital right after a digit starts a word.
+        pattern = r"(^|[^a-zA-Z0-9]|(?-i:(?<=[0-9])(?=[A-Z])))" + pattern.split(")", 1)[1]
     return re.search(pattern, text, re.IGNORECASE) is not None
 
 
@@ -463,14 +477,14 @@ async def term_evidence(
     text = "\n".join(s[1] for s in sections)
     outside: list[str] = []
     for term in evidence.specific:
-        (evidence.in_sections if _holds(text, term, term in evidence.phrases) else outside).append(term)
+        (evidence.in_sections if _holds(text, term, term in evidence.phrases, glued=True) else outside).append(term)
     if outside:
         # A phrase is found by its stems in order ("TypeScript SDKs", "pre-filling" as "prefill"):
         # the index decides, the pattern matches anything.
         found = await conn.fetch(
             CORPUS_SQL, outside, ["" if t in evidence.phrases else _word_pattern(t) for t in outside], audiences,
             ["" if t in evidence.phrases else _prefix_query(t) for t in outside],
-            ["phrase" if t in evidence.phrases else "plain" for t in outside])
+            ["phrase" if t in evidence.phrases else "plain" for t in outside], "s" if PLURAL_PHRASES else "")
         for term, row in zip(outside, found, strict=True):
             (evidence.elsewhere if row["found"] else evidence.absent).append(term)
     compounds = [t for t in evidence.absent if NEAR_IDENTIFIERS and compound_parts(t)]
@@ -478,7 +492,7 @@ async def term_evidence(
         # Narrowed by the parts' words (the identifier's joined form, "batchtimeouts", is no word of theirs).
         found = await conn.fetch(CORPUS_SQL, [" ".join(compound_parts(t)) for t in compounds],
                                  [_near_pattern(compound_parts(t)) for t in compounds],
-                                 audiences, ["" for _ in compounds], ["plain" for _ in compounds])
+                                 audiences, ["" for _ in compounds], ["plain" for _ in compounds], "")
         for term, row in zip(compounds, found, strict=True):
             if row["found"]:
                 evidence.absent.remove(term)
