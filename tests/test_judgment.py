@@ -675,6 +675,43 @@ async def test_a_plural_phrase_and_a_name_in_glued_cells_are_held(offline, pool)
         assert check.verdict == "not" and check.absent == ("Free",), check
 
 
+COUNT_DOCS = {
+    "limits.mdx": (
+        "---\ntitle: Limits\npublic: true\n---\n## Images\n\nYou can include up to 20 images in a single request. "
+        "Each image may be at most 5 MB.\n\n## Tools\n\nTools were added in the 2023 API version. Each tool has a "
+        "name and a description. A tool also has an input schema. You define them in the tools parameter.\n"
+    ),
+}
+
+
+async def test_a_count_no_passage_states_is_not_answered(offline, pool) -> None:
+    """Sixth round: a question asking for a count or a limit is answered only when a passage of the
+    checked sections states a number (not the question's own) beside what is counted; the docs say
+    how many images a request holds, not how many tools."""
+    from app.search.answer_check import check_answer
+    from tests.test_conversations import seed_into
+
+    await seed_into(pool, CHECK_DOCS | COUNT_DOCS)
+    async with pool.acquire() as conn:
+        rows = await conn.fetch("select id, content from docs_section where page = 'limits.mdx' order by id")
+        sections = [(r["id"], f"Limits\n{r['content']}") for r in rows]
+
+        async def verdict(question: str):
+            return await check_answer(conn, question, sections, None)
+
+        check = await verdict("How many images can I include in one request?")
+        assert check.verdict == "answerable" and check.unstated == (), check
+        check = await verdict("What is the maximum number of tools I can define in one request?")
+        assert check.verdict == "not" and "tool" in check.unstated and check.absent == (), check
+        assert check.to_dict()["unstated"] == list(check.unstated)
+        # The question's own number states nothing.
+        check = await verdict("How many tools can one request define with the 2023 API version?")
+        assert check.verdict == "not", check
+        # A question that asks for no count is not held to it.
+        check = await verdict("Where are tools defined in a request?")
+        assert check.verdict == "answerable", check
+
+
 INTERNAL_DOCS = {
     "runbook.mdx": "---\ntitle: Batch runbook\n---\nRestart the batch workers. Batch jobs page the on-call.\n",
 }

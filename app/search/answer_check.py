@@ -23,7 +23,9 @@ design/judgment.md.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -50,6 +52,11 @@ ALTERNATIVES = True
 # start right after a digit, as in a scraped table's glued cells ("$10Build Tier 1$50").
 PLURAL_PHRASES = True
 GLUED_CELLS = True
+# A question asking for a count or a limit is answerable only if a passage of the checked sections
+# states a number beside what is asked about (sixth round: tuned on claude + ray, confirmed on mintlify).
+COUNT_EVIDENCE = True
+# ...beside at least this many of the asked thing's words (all of them when it has fewer).
+COUNT_EVIDENCE_WORDS = 1
 # A name pair whose first word this share of the visible sections holds is the docs' own subject
 # and a thing of theirs ("Claude Documentation", "Anthropic Developer Console"): not checked as a
 # pair (tuned on claude answerable dev: "Claude" 0.60, "Anthropic" 0.24 of sections; named
@@ -223,6 +230,7 @@ class AnswerCheck:
     method: str = "offline"
     supporting: str | None = None  # a model verifier's supporting excerpt, when it gave one
     not_covered_text: str | None = None  # a model verifier's own words for what is not covered
+    unstated: tuple[str, ...] = ()  # a count asked about these words, and no passage states one
 
     @property
     def not_covered(self) -> list[str]:
@@ -237,6 +245,8 @@ class AnswerCheck:
             "sections": list(self.sections), "near": list(self.near), "context": list(self.context),
             "alternatives": list(self.alternatives),
         }
+        if self.unstated:
+            data["unstated"] = list(self.unstated)
         if self.supporting:
             data["supporting"] = self.supporting
         if self.not_covered_text:
@@ -520,8 +530,83 @@ def verdict_of(evidence: TermEvidence, sections: tuple[str, ...] = ()) -> Answer
                        context=tuple(evidence.context), alternatives=tuple(evidence.alternatives))
 
 
+# A question asking for a count, a size or a limit ("How many …", "What is the maximum …", "Is there a
+# limit …"); one asking for a duration or a version is not (the rule was not confirmed on those).
+_ASKS_A_COUNT = re.compile(
+    r"\bhow (?:many|much|big|large)\b|\b(?:what|which)(?:'s| is| are)? the (?:max|maximum|minimum|min|largest|"
+    r"smallest|limit|default)\b|\bis there a (?:max|maximum|limit|cap)\b|\b(?:max|maximum|minimum) (?:number|size|"
+    r"length|amount)\b", re.IGNORECASE)
+_ASKS_A_TIME_OR_VERSION = re.compile(
+    r"\bhow (?:long|often|soon)\b|\bevery how many\b|\bhow many (?:ms|milliseconds|seconds|minutes|hours|days|weeks|"
+    r"months)\b|\b(?:what|which)(?: is| are|'s)? the (?:default |maximum |max |minimum )?(?:interval|timeout|ttl|"
+    r"duration)\b|\b(?:what|which)\b(?: minimum| oldest| latest)? (?:\w+ ){0,3}versions?\b|\bminimum version\b",
+    re.IGNORECASE)
+# The words of a count question that ask for the count, not what is counted.
+_COUNT_WORDS = frozenset("mani much long often max maximum minimum min limit number version default time per quick "
+                         "soon interval timeout durat larg largest small smallest cap everi big one two three first".split())
+_STATED_NUMBER = re.compile(r"\$?\d[\d,]*(?:\.\d+)*")
+_NO_LIMIT = re.compile(r"\b(?:unlimited|no limit)\b", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`\"(])|\n+")
+SENTENCE_STEMS_SQL = """
+select t.n, array(
+         select l.lexeme from pg_catalog.unnest(pg_catalog.to_tsvector(
+           'pg_catalog.english'::pg_catalog.regconfig, public.docs_identifier_words(t.passage))) as l) as lexemes
+from pg_catalog.unnest($1::text[]) with ordinality as t(passage, n)
+order by t.n
+"""
+
+
+def asks_a_count(question: str) -> bool:
+    return bool(_ASKS_A_COUNT.search(question)) and not _ASKS_A_TIME_OR_VERSION.search(question)
+
+
+def counted_words(terms: list[tuple[str, int, float, bool]]) -> list[str]:
+    """What a count question counts: its stems the docs hold that are no count word, no number and
+    not the docs' subject (held by SUBJECT_SHARE of the sections or more: "claude", "tool")."""
+    corpus = next(((math.exp(idf) - 1) * (ndoc + 0.5) + ndoc - 0.5 for _, ndoc, idf, _ in terms if ndoc > 0), 0.0)
+    return [lexeme for lexeme, ndoc, _, _ in terms
+            if 0 < ndoc < SUBJECT_SHARE * corpus and lexeme not in _COUNT_WORDS and not lexeme[:1].isdigit()]
+
+
+async def count_stated(conn: asyncpg.Connection, question: str, counted: list[str],
+                       sections: list[tuple[str, str]]) -> bool:
+    """Whether a passage of the sections (a sentence or line with its neighbours, under the section's
+    title and heading) states a number the question does not, beside COUNT_EVIDENCE_WORDS of the
+    counted words."""
+    need = min(COUNT_EVIDENCE_WORDS, len(counted))
+    if need == 0:
+        return True
+    asked_numbers = set(_STATED_NUMBER.findall(question))
+    heads, bodies = [], []
+    for _, text in sections:
+        lines = text.split("\n", 2)
+        heads.append(" ".join(lines[:2]))
+        bodies.append([p.strip() for p in _SENTENCE_END.split(lines[2] if len(lines) > 2 else "") if p and p.strip()])
+    rows = await conn.fetch(SENTENCE_STEMS_SQL, [p for head, body in zip(heads, bodies, strict=True) for p in [head, *body]])
+    stems = [set(r["lexemes"]) for r in rows]
+    at = 0
+    for body in bodies:
+        head, sentence_stems = stems[at], stems[at + 1: at + 1 + len(body)]
+        at += 1 + len(body)
+        for n in range(len(body)):
+            window = range(max(0, n - 1), min(len(body), n + 2))
+            text = " ".join(body[m] for m in window)
+            if not (any(x not in asked_numbers for x in _STATED_NUMBER.findall(text)) or _NO_LIMIT.search(text)):
+                continue
+            held = head.union(*(sentence_stems[m] for m in window))
+            if sum(1 for word in counted if word in held) >= need:
+                return True
+    return False
+
+
 async def check_answer(
     conn: asyncpg.Connection, question: str, sections: list[tuple[str, str]], audiences: list[str] | None
 ) -> AnswerCheck:
     evidence = await term_evidence(conn, question, sections, audiences)
-    return verdict_of(evidence, tuple(s[0] for s in sections))
+    check = verdict_of(evidence, tuple(s[0] for s in sections))
+    question = storable_text(question)
+    if COUNT_EVIDENCE and check.verdict != "not" and asks_a_count(question):
+        counted = counted_words(evidence.terms)
+        if not await count_stated(conn, question, counted, sections):
+            check = dataclasses.replace(check, verdict="not", unstated=tuple(counted))
+    return check
