@@ -56,7 +56,7 @@ GLUED_CELLS = True
 # states a number beside what is asked about (sixth round: tuned on claude + ray, confirmed on mintlify).
 COUNT_EVIDENCE = True
 # ...beside at least this many of the asked thing's words (all of them when it has fewer).
-COUNT_EVIDENCE_WORDS = 1
+COUNT_EVIDENCE_WORDS = 2
 # A name pair whose first word this share of the visible sections holds is the docs' own subject
 # and a thing of theirs ("Claude Documentation", "Anthropic Developer Console"): not checked as a
 # pair (tuned on claude answerable dev: "Claude" 0.60, "Anthropic" 0.24 of sections; named
