@@ -140,6 +140,27 @@ def test_mdx_cleanup_keeps_text_children_and_titles() -> None:
         "Use `<Step title>` here, a `lone tick and x\n")
 
 
+def test_an_inline_jsx_element_keeps_the_words_around_it_apart() -> None:
+    """An MDX element inside a paragraph was written as nothing, so the words on either side were
+    indexed as one ("documentation<br />Configure" as "documentationConfigure", table cells as
+    "$10Build Tier 1$50", a tab's title run into its text): a phrase of the page was then no phrase
+    of the index. A line's tag breaks the line, any other element (a cell, a component) parts the
+    words with a space; an element shown inside the line (`<strong>`, `<span>`) parts nothing."""
+    assert clean_mdx("<label>Customize the docs<br /><br />Configure it</label>\n") == "Customize the docs\nConfigure it\n"
+    assert clean_mdx("<table><tr><td>$10</td><td>Build Tier 1</td><td>N/A</td><td>$50</td></tr></table>\n") == (
+        "$10 Build Tier 1 N/A $50\n")
+    assert clean_mdx('<Tabs><Tab title="Python">pip</Tab><Tab title="TypeScript">npm</Tab></Tabs>\n') == (
+        "Python pip TypeScript npm\n")
+    # No space before a closing mark, no line break doubled, none inside a word.
+    assert clean_mdx('the <Tooltip tip="t">repository</Tooltip>. Next\n') == "the repository. Next\n"
+    assert clean_mdx("This line ends here.<br />\nThis starts a new one.\n") == "This line ends here.\nThis starts a new one.\n"
+    assert clean_mdx("a <strong>b</strong>c <span>d</span>e <>f</>g\n") == "a bc de fg\n"
+    # A heading stays one line: its anchor is made from it.
+    chunks = chunk_page(Page("h.mdx", "H", None, ("public",), "## Limits<br/>per tier <Badge>beta</Badge>\n\nText.\n"),
+                        url_prefix="")
+    assert [(c.heading, c.href) for c in chunks] == [("Limits per tier beta", "/h#limits-per-tier-beta")]
+
+
 def test_myst_directives_and_roles_become_what_the_reader_sees() -> None:
     """Sphinx/MyST pages: a literalinclude (a file the index never has) left only its options in
     the text, an admonition's prose was indexed as code, and roles showed their markup."""

@@ -639,6 +639,79 @@ async def test_a_pair_or_compound_the_docs_never_hold_refuses_and_one_they_hold_
         assert "Batch Flubberization" not in check.absent and check.absent == ("Flubberization",)
 
 
+GLUED_DOCS = {
+    "sdks.mdx": ("---\ntitle: SDKs\npublic: true\n---\nAnthropic provides Python and TypeScript SDKs for the API. "
+                 "The Python SDK allows both sync and async streams.\n"),
+    # A page scraped from HTML: the table's cells and the tabs' labels run together.
+    "tiers.md": (
+        "---\ntitle: Tiers\npublic: true\n---\n## Requirements to advance tier\n\n"
+        "Usage TierCredit PurchaseWait After First PurchaseFree: N/A0 days$10Starter Tier 1$50 days$100Growth Tier 2$407 days\n"
+    ),
+}
+
+
+async def test_a_plural_phrase_and_a_name_in_glued_cells_are_held(offline, pool) -> None:
+    """Sixth round: "TypeScript SDK" was refused though the docs say "TypeScript SDKs" (the English
+    stemmer keeps "sdks"), and "Build Tier 3" though the tier table holds it, its cells glued by the
+    scrape ("$200Build Tier 3$400"). Only a digit before a capital parts glued words."""
+    from app.search.answer_check import check_answer
+    from tests.test_conversations import seed_into
+
+    await seed_into(pool, CHECK_DOCS | GLUED_DOCS)
+    async with pool.acquire() as conn:
+        async def verdict(question: str, page: str):
+            rows = await conn.fetch("select id, content from docs_section where page = $1 order by id", page)
+            return await check_answer(conn, question, [(r["id"], r["content"]) for r in rows], None)
+
+        # In the checked sections, and elsewhere in the docs (a name found elsewhere decides nothing).
+        check = await verdict("Where do I pass the API key in the Python and TypeScript SDK?", "sdks.mdx")
+        assert check.verdict == "answerable" and check.absent == (), check
+        check = await verdict("Does the @serve.batch decorator work from the TypeScript SDK?", "batching.mdx")
+        assert check.verdict == "answerable" and check.absent == ()
+        check = await verdict("How much must I deposit to reach Growth Tier 2, and how long is the wait?", "tiers.md")
+        assert check.verdict == "answerable" and check.absent == (), check
+        # "PurchaseFree": a lower-case letter before the capital parts nothing ("TypeScript").
+        check = await verdict("How long is the wait for the Free usage tier?", "tiers.md")
+        assert check.verdict == "not" and check.absent == ("Free",), check
+
+
+COUNT_DOCS = {
+    "limits.mdx": (
+        "---\ntitle: Limits\npublic: true\n---\n## Images\n\nYou can include up to 20 images in a single request. "
+        "Each image may be at most 5 MB.\n\n## Tools\n\nTools were added in the 2023 API version. Each tool has a "
+        "name and a description. A tool also has an input schema. You define them in the tools parameter.\n"
+    ),
+}
+
+
+async def test_a_count_no_passage_states_is_not_answered(offline, pool) -> None:
+    """Sixth round: a question asking for a count or a limit is answered only when a passage of the
+    checked sections states a number (not the question's own) beside what is counted; the docs say
+    how many images a request holds, not how many tools."""
+    from app.search.answer_check import check_answer
+    from tests.test_conversations import seed_into
+
+    await seed_into(pool, CHECK_DOCS | COUNT_DOCS)
+    async with pool.acquire() as conn:
+        rows = await conn.fetch("select id, content from docs_section where page = 'limits.mdx' order by id")
+        sections = [(r["id"], f"Limits\n{r['content']}") for r in rows]
+
+        async def verdict(question: str):
+            return await check_answer(conn, question, sections, None)
+
+        check = await verdict("How many images can I include in one request?")
+        assert check.verdict == "answerable" and check.unstated == (), check
+        check = await verdict("What is the maximum number of tools I can define in one request?")
+        assert check.verdict == "not" and "tool" in check.unstated and check.absent == (), check
+        assert check.to_dict()["unstated"] == list(check.unstated)
+        # The question's own number states nothing.
+        check = await verdict("How many tools can one request define with the 2023 API version?")
+        assert check.verdict == "not", check
+        # A question that asks for no count is not held to it.
+        check = await verdict("Where are tools defined in a request?")
+        assert check.verdict == "answerable", check
+
+
 INTERNAL_DOCS = {
     "runbook.mdx": "---\ntitle: Batch runbook\n---\nRestart the batch workers. Batch jobs page the on-call.\n",
 }

@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from app.corpus.markdown import Block, shown_blocks
 
 # Bump when chunk text or boundaries change: every content_hash changes once, so sync re-embeds.
-CHUNKER_VERSION = "4"
+CHUNKER_VERSION = "5"
 
 _EXPLICIT_ID = re.compile(r"\{#([A-Za-z0-9_:.\-]+)\}\Z")
 # No bracket inside a label or a target: a run of `[` or of `[x](` is then read in linear time.

@@ -315,6 +315,34 @@ class _Browser:
             self.feed(f"<{found.group(1)}{found.group(2)}>")
 
 
+# Elements a browser shows inside the line (their text runs on into the next word's): no break at their tags.
+_INLINE_TAGS = frozenset("a abbr b bdi bdo cite code data del dfn em font i img ins kbd mark q s samp small span "
+                         "strong sub sup time u var wbr".split())
+# Inside a paragraph's text, where a JSX tag stood (NUL never reaches the writer: shown_blocks drops
+# it): a line break unless the source breaks the line there, and a space between two words it would
+# glue, never before a closing mark ("<Tooltip>repository</Tooltip>.").
+_SOFT = "\x00"
+_SOFT_LINE, _SOFT_SPACE = "\x00L", "\x00S"
+_LINE_BREAKS = re.compile(r"(\n[ \t]*)?(?:\x00L)+([ \t]*\n)?")
+_SOFT_BREAKS = re.compile(r"(?<=\S)(?:\x00S)+(?=[^\s.,;:!?)\]}'\"’”])")
+# Whether an inline JSX element parts its text from its neighbours' (CHUNKER_VERSION 5).
+_JSX_PARTS_TEXT = True
+
+
+def _jsx_separator(tag: str) -> str:
+    """What an inline JSX tag stands for between texts: a line break for a block's or a line's tag
+    (`<br />`, `<div>`, `<p>`, `<tr>`, as the HTML of a `.md` page), a soft break for a cell, a
+    component (`<Tab>`, `<Card>`, `<Tooltip>`) or any other element, nothing for an element shown
+    inside the line (`<span>`, `<a>`, `<strong>`, `<code>`) or a fragment (`<>`)."""
+    found = _TAG_NAME.match(tag)
+    if found is None:
+        return ""
+    name = found.group(2)
+    if name in _LINE_TAGS:
+        return _SOFT_LINE
+    return "" if name in _INLINE_TAGS else _SOFT_SPACE
+
+
 _TITLE = re.compile(r"""\btitle\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*["'`]([^"'`]*)["'`]\s*\})""")
 
 
@@ -423,7 +451,7 @@ class _Writer:
         if kind in ("paragraph", "dt"):
             return [Block(_as_text(self._inline(node.children[0])))]
         if kind == "heading":
-            text = self._inline(node.children[0])
+            text = self._inline(node.children[0], one_line=True)
             # Sections start at `#` headings, as documented: an underlined (setext) heading stays
             # text in its section, and MyST shows a heading in a directive as a bold title.
             if node.markup in ("=", "-") or not text:
@@ -469,15 +497,30 @@ class _Writer:
             return indexed_text(source)
         return ""  # an HTML comment (MDX refuses the page: hidden, the safe reading)
 
-    def _inline(self, node: _Node) -> str:
+    def _inline(self, node: _Node, *, one_line: bool = False) -> str:
         links: list[str] = []  # the closing `](href)` of each link open
-        return "".join([self._inline_token(token, links) for token in node.token.children or []]).strip()
+        written = "".join([self._inline_token(token, links) for token in node.token.children or []])
+        if _SOFT in written:  # where JSX tags stood: breaks that keep words apart, never doubled
+            if one_line:  # a heading stays one line (its anchor is made from it)
+                written = written.replace(_SOFT_LINE, _SOFT_SPACE)
+            written = _LINE_BREAKS.sub(lambda m: (m.group(1) or "") + (m.group(2) or "") or "\n", written)
+            written = _SOFT_BREAKS.sub(" ", written).replace(_SOFT_SPACE, "")
+        return written.strip()
 
     def _inline_token(self, token: Token, links: list[str]) -> str:
         kind = token.type
         if kind == "html_inline":
             return self.browser.feed(token.content)
-        if kind in ("mdx_jsx", "mdx_expression", "mdx_comment"):
+        if kind == "mdx_jsx":
+            text = self._mdx(kind, token.content)
+            if self.browser.hidden or not _JSX_PARTS_TEXT:
+                return text
+            # A JSX element inside a paragraph parts its text from its neighbours' as the page does
+            # ("documentation<br />Configure", "<td>$10</td><td>Build Tier 1</td>", a tab's title and
+            # its text): the indexed words stay words.
+            separator = _jsx_separator(token.content)
+            return f"{separator}{text}{separator}" if text else separator
+        if kind in ("mdx_expression", "mdx_comment"):
             return self._mdx(kind, token.content)
         if self.browser.hidden:
             return ""

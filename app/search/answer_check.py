@@ -23,7 +23,9 @@ design/judgment.md.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -45,6 +47,16 @@ NEAR_IDENTIFIERS = True
 NAME_PAIRS = True
 COMPOUNDS = True
 ALTERNATIVES = True
+# Sixth round (design/judgment.md): a phrase looked up in the docs may end plural ("TypeScript SDK"
+# meets "TypeScript SDKs": the English stemmer keeps "sdks"), and a name in the checked sections may
+# start right after a digit, as in a scraped table's glued cells ("$10Build Tier 1$50").
+PLURAL_PHRASES = True
+GLUED_CELLS = True
+# A question asking for a count or a limit is answerable only if a passage of the checked sections
+# states a number beside what is asked about (sixth round: tuned on claude + ray, confirmed on mintlify).
+COUNT_EVIDENCE = True
+# ...beside at least this many of the asked thing's words (all of them when it has fewer).
+COUNT_EVIDENCE_WORDS = 2
 # A name pair whose first word this share of the visible sections holds is the docs' own subject
 # and a thing of theirs ("Claude Documentation", "Anthropic Developer Console"): not checked as a
 # pair (tuned on claude answerable dev: "Claude" 0.60, "Anthropic" 0.24 of sections; named
@@ -109,8 +121,9 @@ order by s.n
 # vector indexes identifiers by their words too, as docs_identifier_words spells the term here);
 # only those are matched against the pattern, so the check stays cheap on a large index (a scan
 # of every section's text took 45–90 ms on 3,300 sections). A term with digits is looked up by
-# prefix ($4: "2.1" must meet the lexeme "2.1.0"), unstemmed. A term of stop words only has no
-# query: its pattern is matched against every section.
+# prefix ($4: "2.1" must meet the lexeme "2.1.0"), unstemmed. A phrase is found by its stems in
+# order, or with $6 ("s") after it: its last word plural. A term of stop words only has no query:
+# its pattern is matched against every section.
 CORPUS_SQL = """
 with terms as (
   select t.term, p.pattern, t.n,
@@ -120,6 +133,9 @@ with terms as (
               then pg_catalog.phraseto_tsquery('pg_catalog.english'::pg_catalog.regconfig,
                                                pg_catalog.regexp_replace(t.term, '[^[:alnum:]]+', ' ', 'g'))
                    operator(pg_catalog.||)
+                   pg_catalog.phraseto_tsquery('pg_catalog.english'::pg_catalog.regconfig,
+                                               pg_catalog.regexp_replace(t.term, '[^[:alnum:]]+', ' ', 'g') || pl.plural)
+                   operator(pg_catalog.||)
                    pg_catalog.plainto_tsquery('pg_catalog.english'::pg_catalog.regconfig,
                                               pg_catalog.regexp_replace(t.term, '[^[:alnum:]]+', '', 'g'))
               else pg_catalog.plainto_tsquery('pg_catalog.english'::pg_catalog.regconfig,
@@ -128,6 +144,7 @@ with terms as (
   join pg_catalog.unnest($2::text[]) with ordinality as p(pattern, n) using (n)
   join pg_catalog.unnest($4::text[]) with ordinality as q(prefix, n) using (n)
   join pg_catalog.unnest($5::text[]) with ordinality as k(kind, n) using (n)
+  cross join (select $6::text as plural) as pl
 )
 select t.n,
        case when pg_catalog.numnode(t.query) > 0 then exists (
@@ -213,6 +230,7 @@ class AnswerCheck:
     method: str = "offline"
     supporting: str | None = None  # a model verifier's supporting excerpt, when it gave one
     not_covered_text: str | None = None  # a model verifier's own words for what is not covered
+    unstated: tuple[str, ...] = ()  # a count asked about these words, and no passage states one
 
     @property
     def not_covered(self) -> list[str]:
@@ -227,6 +245,8 @@ class AnswerCheck:
             "sections": list(self.sections), "near": list(self.near), "context": list(self.context),
             "alternatives": list(self.alternatives),
         }
+        if self.unstated:
+            data["unstated"] = list(self.unstated)
         if self.supporting:
             data["supporting"] = self.supporting
         if self.not_covered_text:
@@ -406,8 +426,12 @@ def _prefix_query(term: str) -> str:
     return " & ".join("'" + piece.replace("'", "''") + "':*" for piece in pieces if piece)
 
 
-def _holds(text: str, term: str, loose: bool = False) -> bool:
+def _holds(text: str, term: str, loose: bool = False, glued: bool = False) -> bool:
     pattern = _word_pattern(term, loose).replace("[:alnum:]", "a-zA-Z0-9")
+    if glued and GLUED_CELLS and term[:1].isupper():
+        # Text scraped from a table or tabs without their separators runs a cell's number into the
+        # next cell's name ("$10Build Tier 1$50"): a capital right after a digit starts a word.
+        pattern = r"(^|[^a-zA-Z0-9]|(?-i:(?<=[0-9])(?=[A-Z])))" + pattern.split(")", 1)[1]
     return re.search(pattern, text, re.IGNORECASE) is not None
 
 
@@ -463,14 +487,14 @@ async def term_evidence(
     text = "\n".join(s[1] for s in sections)
     outside: list[str] = []
     for term in evidence.specific:
-        (evidence.in_sections if _holds(text, term, term in evidence.phrases) else outside).append(term)
+        (evidence.in_sections if _holds(text, term, term in evidence.phrases, glued=True) else outside).append(term)
     if outside:
         # A phrase is found by its stems in order ("TypeScript SDKs", "pre-filling" as "prefill"):
         # the index decides, the pattern matches anything.
         found = await conn.fetch(
             CORPUS_SQL, outside, ["" if t in evidence.phrases else _word_pattern(t) for t in outside], audiences,
             ["" if t in evidence.phrases else _prefix_query(t) for t in outside],
-            ["phrase" if t in evidence.phrases else "plain" for t in outside])
+            ["phrase" if t in evidence.phrases else "plain" for t in outside], "s" if PLURAL_PHRASES else "")
         for term, row in zip(outside, found, strict=True):
             (evidence.elsewhere if row["found"] else evidence.absent).append(term)
     compounds = [t for t in evidence.absent if NEAR_IDENTIFIERS and compound_parts(t)]
@@ -478,7 +502,7 @@ async def term_evidence(
         # Narrowed by the parts' words (the identifier's joined form, "batchtimeouts", is no word of theirs).
         found = await conn.fetch(CORPUS_SQL, [" ".join(compound_parts(t)) for t in compounds],
                                  [_near_pattern(compound_parts(t)) for t in compounds],
-                                 audiences, ["" for _ in compounds], ["plain" for _ in compounds])
+                                 audiences, ["" for _ in compounds], ["plain" for _ in compounds], "")
         for term, row in zip(compounds, found, strict=True):
             if row["found"]:
                 evidence.absent.remove(term)
@@ -506,8 +530,83 @@ def verdict_of(evidence: TermEvidence, sections: tuple[str, ...] = ()) -> Answer
                        context=tuple(evidence.context), alternatives=tuple(evidence.alternatives))
 
 
+# A question asking for a count, a size or a limit ("How many …", "What is the maximum …", "Is there a
+# limit …"); one asking for a duration or a version is not (the rule was not confirmed on those).
+_ASKS_A_COUNT = re.compile(
+    r"\bhow (?:many|much|big|large)\b|\b(?:what|which)(?:'s| is| are)? the (?:max|maximum|minimum|min|largest|"
+    r"smallest|limit|default)\b|\bis there a (?:max|maximum|limit|cap)\b|\b(?:max|maximum|minimum) (?:number|size|"
+    r"length|amount)\b", re.IGNORECASE)
+_ASKS_A_TIME_OR_VERSION = re.compile(
+    r"\bhow (?:long|often|soon)\b|\bevery how many\b|\bhow many (?:ms|milliseconds|seconds|minutes|hours|days|weeks|"
+    r"months)\b|\b(?:what|which)(?: is| are|'s)? the (?:default |maximum |max |minimum )?(?:interval|timeout|ttl|"
+    r"duration)\b|\b(?:what|which)\b(?: minimum| oldest| latest)? (?:\w+ ){0,3}versions?\b|\bminimum version\b",
+    re.IGNORECASE)
+# The words of a count question that ask for the count, not what is counted.
+_COUNT_WORDS = frozenset("mani much long often max maximum minimum min limit number version default time per quick "
+                         "soon interval timeout durat larg largest small smallest cap everi big one two three first".split())
+_STATED_NUMBER = re.compile(r"\$?\d[\d,]*(?:\.\d+)*")
+_NO_LIMIT = re.compile(r"\b(?:unlimited|no limit)\b", re.IGNORECASE)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`\"(])|\n+")
+SENTENCE_STEMS_SQL = """
+select t.n, array(
+         select l.lexeme from pg_catalog.unnest(pg_catalog.to_tsvector(
+           'pg_catalog.english'::pg_catalog.regconfig, public.docs_identifier_words(t.passage))) as l) as lexemes
+from pg_catalog.unnest($1::text[]) with ordinality as t(passage, n)
+order by t.n
+"""
+
+
+def asks_a_count(question: str) -> bool:
+    return bool(_ASKS_A_COUNT.search(question)) and not _ASKS_A_TIME_OR_VERSION.search(question)
+
+
+def counted_words(terms: list[tuple[str, int, float, bool]]) -> list[str]:
+    """What a count question counts: its stems the docs hold that are no count word, no number and
+    not the docs' subject (held by SUBJECT_SHARE of the sections or more: "claude", "tool")."""
+    corpus = next(((math.exp(idf) - 1) * (ndoc + 0.5) + ndoc - 0.5 for _, ndoc, idf, _ in terms if ndoc > 0), 0.0)
+    return [lexeme for lexeme, ndoc, _, _ in terms
+            if 0 < ndoc < SUBJECT_SHARE * corpus and lexeme not in _COUNT_WORDS and not lexeme[:1].isdigit()]
+
+
+async def count_stated(conn: asyncpg.Connection, question: str, counted: list[str],
+                       sections: list[tuple[str, str]]) -> bool:
+    """Whether a passage of the sections (a sentence or line with its neighbours, under the section's
+    title and heading) states a number the question does not, beside COUNT_EVIDENCE_WORDS of the
+    counted words."""
+    need = min(COUNT_EVIDENCE_WORDS, len(counted))
+    if need == 0:
+        return True
+    asked_numbers = set(_STATED_NUMBER.findall(question))
+    heads, bodies = [], []
+    for _, text in sections:
+        lines = text.split("\n", 2)
+        heads.append(" ".join(lines[:2]))
+        bodies.append([p.strip() for p in _SENTENCE_END.split(lines[2] if len(lines) > 2 else "") if p and p.strip()])
+    rows = await conn.fetch(SENTENCE_STEMS_SQL, [p for head, body in zip(heads, bodies, strict=True) for p in [head, *body]])
+    stems = [set(r["lexemes"]) for r in rows]
+    at = 0
+    for body in bodies:
+        head, sentence_stems = stems[at], stems[at + 1: at + 1 + len(body)]
+        at += 1 + len(body)
+        for n in range(len(body)):
+            window = range(max(0, n - 1), min(len(body), n + 2))
+            text = " ".join(body[m] for m in window)
+            if not (any(x not in asked_numbers for x in _STATED_NUMBER.findall(text)) or _NO_LIMIT.search(text)):
+                continue
+            held = head.union(*(sentence_stems[m] for m in window))
+            if sum(1 for word in counted if word in held) >= need:
+                return True
+    return False
+
+
 async def check_answer(
     conn: asyncpg.Connection, question: str, sections: list[tuple[str, str]], audiences: list[str] | None
 ) -> AnswerCheck:
     evidence = await term_evidence(conn, question, sections, audiences)
-    return verdict_of(evidence, tuple(s[0] for s in sections))
+    check = verdict_of(evidence, tuple(s[0] for s in sections))
+    question = storable_text(question)
+    if COUNT_EVIDENCE and check.verdict != "not" and asks_a_count(question):
+        counted = counted_words(evidence.terms)
+        if not await count_stated(conn, question, counted, sections):
+            check = dataclasses.replace(check, verdict="not", unstated=tuple(counted))
+    return check
