@@ -496,14 +496,15 @@ def bench_mix(env: dict[str, str], label: dict[str, object], questions: list[str
     rows: dict[str, list[dict[str, float]]] = {"1024": [], "0": []}
     for _ in range(args.rounds):
         for size, rounds in rows.items():
+            before = asyncio.run(searches_run(env["DATABASE_URL"]))
             process, base = start_server({**env, "SEARCH_CACHE_SIZE": size}, workers)
-            try:  # warm (pools, plans) on queries the round does not send
-                asyncio.run(raw_round(base, args.clients, [f"{q}q" for q in queries[: 8 * args.clients]]))
-                before = asyncio.run(searches_run(env["DATABASE_URL"]))
+            try:  # warm (pools, plans) on distinct queries the round does not send: each a search
+                warm = list(dict.fromkeys(f"{q}q" for q in queries))[: 8 * args.clients]
+                asyncio.run(raw_round(base, args.clients, warm))
                 figures = measured_round(base, args.clients, queries, True, process.pid, postmaster, args.sections)
             finally:
                 stop_server(process)
-            ran = asyncio.run(searches_run(env["DATABASE_URL"])) - before
+            ran = asyncio.run(searches_run(env["DATABASE_URL"])) - before - len(warm)
             rounds.append({**figures, "hit_rate": round(1 - ran / figures["requests"], 3)})
     for size, rounds in rows.items():
         print(json.dumps({
