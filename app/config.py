@@ -261,6 +261,10 @@ class Settings(BaseSettings):
     search_rate_limit: int = Field(
         300, ge=1, description="Searches (GET /docs/search, one per pause in typing) per client IP per minute."
     )
+    search_cache_size: int = Field(
+        1024, ge=0, description="Keyword searches (GET /docs/search) whose results each server process keeps, "
+        "checked against the index version on every request (one round trip); 0: none."
+    )
     handoff_url: str | None = Field(
         None, description="A way out (support page, forum): linked when the docs do not cover a question and after a 👎."
     )

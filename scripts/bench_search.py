@@ -18,7 +18,10 @@ a keystroke and sends each prefix the widget's debounce (read from widget.js) af
 p50/p95 are client side, over --rounds rounds (each figure: median of the rounds, with min and
 max); also printed: one client alone, the SQL alone serially, the floor (one-letter queries, no
 database) and the CPU milliseconds per request of this client, the server's processes and
-Postgres' (from /proc: where a request's time goes whatever else the machine runs). The corpus is
+Postgres' (from /proc: where a request's time goes whatever else the machine runs). These rows run
+without the result cache (SEARCH_CACHE_SIZE=0: a round repeats the previous one's queries); --mix N
+adds rows with it on and off over the prefixes of N questions drawn by popularity (Zipf, s = 1),
+each round on a fresh server, with the share of requests it answered (hit rate). The corpus is
 the synthetic one at each of --sizes, or with --mintlify ../shared/corpora/mintlify-docs synced
 keyword-only (every page public).
 
@@ -450,6 +453,73 @@ def bench_box(env: dict[str, str], label: dict[str, object], questions: list[str
                         "load_average": os.getloadavg()}), flush=True)
         finally:
             stop_server(process)
+        if args.mix:
+            bench_mix(env, label, questions, args, workers)
+
+
+def popular_mix(questions: list[str], count: int, seed: int = 5) -> list[str]:
+    """What the box is sent while `count` questions are typed, drawn by popularity: Zipf (s = 1)
+    over `questions` in a fixed random order, so that popular questions, and every question's
+    first words, recur as they would across a site's readers."""
+    rng = random.Random(seed)
+    order = list(questions)
+    rng.shuffle(order)
+    drawn = rng.choices(order, [1 / (rank + 1) for rank in range(len(order))], k=count)
+    return [query for question in drawn for query in typed(question)]
+
+
+async def searches_run(url: str) -> int:
+    """docs_search_box calls so far (track_functions = all on the database; a backend's counts are
+    in once it has exited, i.e. after stop_server)."""
+    conn = await asyncpg.connect(url)
+    try:
+        return int(await conn.fetchval(
+            "select coalesce(sum(calls), 0) from pg_stat_user_functions where funcname = 'docs_search_box'"))
+    finally:
+        await conn.close()
+
+
+async def track_functions(url: str) -> None:
+    conn = await asyncpg.connect(url)
+    try:
+        await conn.execute("do $$ begin execute format('alter database %I set track_functions = ''all''', "
+                           "current_database()); end $$")
+    finally:
+        await conn.close()
+
+
+def bench_mix(env: dict[str, str], label: dict[str, object], questions: list[str], args: argparse.Namespace,
+              workers: int) -> None:
+    """The result cache on a mix with repeats (popular_mix): per round a fresh server (an empty
+    cache), with SEARCH_CACHE_SIZE 1024 and, for comparison, 0; the hit rate is 1 - searches the
+    database ran / requests."""
+    queries = popular_mix(questions, args.mix)
+    asyncio.run(track_functions(env["DATABASE_URL"]))
+    postmaster = postmaster_pid(env["DATABASE_URL"])
+    rows: dict[str, list[dict[str, float]]] = {"1024": [], "0": []}
+    for _ in range(args.rounds):
+        for size, rounds in rows.items():
+            before = asyncio.run(searches_run(env["DATABASE_URL"]))
+            process, base = start_server({**env, "SEARCH_CACHE_SIZE": size}, workers)
+            try:  # warm (pools, plans) on distinct queries the round does not send: each a search
+                warm = list(dict.fromkeys(f"{q}q" for q in queries))[: 8 * args.clients]
+                asyncio.run(raw_round(base, args.clients, warm))
+                figures = measured_round(base, args.clients, queries, True, process.pid, postmaster, args.sections)
+            finally:
+                stop_server(process)
+            ran = asyncio.run(searches_run(env["DATABASE_URL"])) - before - len(warm)
+            rounds.append({**figures, "hit_rate": round(1 - ran / figures["requests"], 3)})
+    for size, rounds in rows.items():
+        print(json.dumps({
+            **label, "workers": workers, "client": "lean", "clients": args.clients, "rounds": args.rounds,
+            "pace": "back to back", "mix": {"questions_drawn": args.mix, "requests": len(queries),
+                                            "distinct": len(set(queries))},
+            "search_cache_size": int(size), "hit_rate_each_round": [r["hit_rate"] for r in rounds],
+            "p50_ms": spread(rounds, "p50"), "p95_ms": spread(rounds, "p95"),
+            "requests_per_second": spread(rounds, "rps"), "p95_each_round": [r["p95"] for r in rounds],
+            "cpu_ms_per_request": {k.removeprefix("cpu_ms_per_request_"): spread(rounds, k)["median"]
+                                   for k in rounds[0] if k.startswith("cpu_ms")},
+            "sections": args.sections, "load_average": os.getloadavg()}), flush=True)
 
 
 def widget_debounce_ms() -> float:
@@ -495,7 +565,10 @@ def server_env(url: str, home: str) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in {"GEMINI_API_KEY", "OPENAI_API_KEY"}}
     env.update(DATABASE_URL=url, DOCSCHAT_HOME=home, EMBEDDING_PROVIDER="none", ANSWER_PROVIDER="extractive",
                SEARCH_RATE_LIMIT="100000000", LOG_LEVEL="warning", DOCS_DEFAULT_AUDIENCE="public",
-               PYTHONPATH=str(ROOT))
+               # No result cache in the rows that send each distinct prefix once a round: rounds 2
+               # and 3 would be answered from it. --mix measures it, on a mix with repeats.
+               SEARCH_CACHE_SIZE="0",
+               PYTHONPATH=os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p))
     return env
 
 
@@ -562,6 +635,9 @@ def main() -> None:
     parser.add_argument("--typing-ms", type=float, default=0,
                         help="--search-box, lean: also a row at this typing pace (ms per keystroke, plus the "
                         "widget's debounce before each search); 0: back to back only")
+    parser.add_argument("--mix", type=int, default=0,
+                        help="--search-box: also rows with the result cache on and off over the prefixes of N "
+                        "questions drawn by popularity (Zipf), a fresh server (empty cache) per round, with the hit rate")
     parser.add_argument("--mode", choices=["keyword", "hybrid"], default="keyword",
                         help="hybrid: whole questions with mode=hybrid (on submit), offline model, --mintlify only")
     parser.add_argument("--clients-list", default="1,8", help="--mode hybrid: the client counts measured")

@@ -231,6 +231,50 @@ async def test_stateless_release_skips_the_reset_and_others_still_reset(database
         await pool.close()
 
 
+async def test_cache_answers_a_repeat_only_while_the_index_version_stands(seeded, pool, owner_database_url) -> None:
+    import asyncpg
+
+    from app.search.search_box import SearchCache
+
+    cache = SearchCache(8)
+    first = await _search(pool, "embe", ["public"], cache=cache)
+    assert first["results"][0]["title"] == "Embedding the widget" and (cache.hits, cache.misses) == (0, 1)
+    owner = await asyncpg.connect(owner_database_url)
+    try:
+        # A change no sync made (the version stands): the repeat is answered from the cache...
+        await owner.execute("update docs_section set title = 'Retitled' where page = 'widget.mdx'")
+        assert await _search(pool, "embe", ["public"], cache=cache) == first and cache.hits == 1
+        # ...and what the cache holds is only served for that very key: audiences, limit, the prefix.
+        internal = await _search(pool, SECRET[:7], ["public", "internal"], cache=cache)
+        assert SECRET in _everything(internal)
+        assert SECRET not in _everything(await _search(pool, SECRET[:7], ["public"], cache=cache))
+        assert len((await _search(pool, "embe", ["public"], cache=cache, limit=1))["results"]) == 1
+        assert (await _search(pool, "embe ", ["public"], cache=cache))["results"] != first["results"]
+        assert cache.hits == 1
+        # A sync's switch (or a clear) moves the version: every process's entries miss at once.
+        await owner.execute("update docs_search_stats set refreshed_at = now()")
+        again = await _search(pool, "embe", ["public"], cache=cache)
+        assert again["results"][0]["title"] == "Retitled" and cache.hits == 1
+        assert await _search(pool, "embe", ["public"], cache=cache) == again and cache.hits == 2
+    finally:
+        await owner.close()
+
+
+def test_http_search_after_a_sync_answers_from_the_new_index(seeded, start_server, monkeypatch) -> None:
+    from tests.helpers import seed_docs
+
+    server = start_server()
+    with httpx.Client(base_url=server.url, timeout=10) as client:
+        def titles() -> list[str]:
+            return _titles(client.get("/docs/search", params={"q": "navig", "sections": "1"}).json())
+
+        assert titles() == ["Navigation"] and titles() == ["Navigation"]  # the second from the cache
+        changed = {**PAGES, **HOSTILE, "navigation.mdx": PAGES["navigation.mdx"].replace(
+            "title: Navigation", "title: Site navigation")}
+        seed_docs(seeded, changed)
+        assert titles() == ["Site navigation"]
+
+
 @pytest.mark.slow
 def test_two_workers_refuse_a_client_over_the_search_limit(seeded, tmp_path) -> None:
     import concurrent.futures

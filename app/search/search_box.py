@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -44,6 +45,21 @@ _MARKS = re.compile(f"([{MARK_START}{MARK_END}])")
 _HEADING_MARKER = re.compile(r"#{1,6}[ \t]+")
 
 SEARCH_SQL = "select * from public.docs_search_box($1, $2, $3, $4, $5, $6, $7)"
+# The same search with a cache (SearchCache): the index version first, as /llms.txt keys its cache
+# (a sync's switch and `index clear` move docs_search_stats.refreshed_at), and the search only when
+# $8, the version a cached answer was computed on, is not that one. Version and rows come from
+# one statement, i.e. one snapshot: an answer is never stored under a version it was not read at.
+CACHED_SEARCH_SQL = """
+select v.version, b.*
+from (select coalesce(max(s.refreshed_at)::text, '') || '/' || coalesce(sum(s.section_count), 0)::text as version
+      from public.docs_search_stats s) v
+left join lateral (
+  select * from public.docs_search_box($1, $2, $3, $4, $5, $6, $7) with ordinality as r
+  where v.version is distinct from $8::text
+  offset 0  -- kept a subquery: the test gates the function (a one-time filter), not its rows
+) b on true
+order by b.ordinality
+"""
 
 
 class BadSearch(DocschatError):
@@ -155,11 +171,43 @@ def _pages(rows: list[asyncpg.Record], base_url: str) -> list[dict[str, Any]]:
     return [pages[rank] for rank in sorted(pages)]
 
 
+CacheKey = tuple[str, int, int, bool, tuple[str, ...], str]
+
+
+class SearchCache:
+    """The pages of recent keyword searches in this process, least recently used dropped first,
+    each with the index version it was read at. Keyed by all that makes the answer: the query as
+    received (so whether the last word is a prefix), limit, sections, the audiences and the base
+    URL; a hybrid search is never kept. An entry is only served after the database has said, in
+    the request's own round trip, that the index is still at its version (CACHED_SEARCH_SQL): a
+    sync or a clear makes every older entry a miss at once, in every process and replica."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self.hits = 0
+        self.misses = 0
+        self._entries: OrderedDict[CacheKey, tuple[str, list[dict[str, Any]]]] = OrderedDict()
+
+    def get(self, key: CacheKey) -> tuple[str, list[dict[str, Any]]] | None:
+        entry = self._entries.get(key)
+        if entry is not None:
+            self._entries.move_to_end(key)
+        return entry
+
+    def put(self, key: CacheKey, version: str, pages: list[dict[str, Any]]) -> None:
+        self._entries[key] = (version, pages)
+        self._entries.move_to_end(key)
+        while len(self._entries) > self.size:
+            self._entries.popitem(last=False)
+
+
 async def search_box(
     pool: asyncpg.Pool, request: SearchRequest, audiences: list[str], base_url: str,
     embedder: QueryEmbedder | None = None, embed_timeout_seconds: float = 3.0,
+    cache: SearchCache | None = None,
 ) -> SearchResult:
-    """What `audiences` may see of `request`, pages best first. Empty `audiences` find nothing."""
+    """What `audiences` may see of `request`, pages best first. Empty `audiences` find nothing.
+    With `cache`, a keyword search asked before on the same index costs one short round trip."""
     result = SearchResult(request.query, request.mode)
     if is_too_short(request.query) or not audiences:
         return result
@@ -176,8 +224,22 @@ async def search_box(
                 result.degraded = "keyword_only"
     # The last word is a prefix unless a space follows it (on submit too: `embe` then Enter).
     prefix = not request.query[-1:].isspace()
-    async with acquire_stateless(pool) as conn:  # one select: no reset round trip on release
-        rows = await conn.fetch(SEARCH_SQL, request.query, audiences, request.limit, request.sections,
-                                prefix, embedding, model)
-    result.pages = _pages(rows, base_url)
+    arguments = (request.query, audiences, request.limit, request.sections, prefix, embedding, model)
+    if cache is None or cache.size == 0 or request.mode != "keyword":
+        async with acquire_stateless(pool) as conn:  # one select: no reset round trip on release
+            rows = await conn.fetch(SEARCH_SQL, *arguments)
+        result.pages = _pages(rows, base_url)
+        return result
+    key: CacheKey = (request.query, request.limit, request.sections, prefix, tuple(audiences), base_url)
+    cached = cache.get(key)
+    async with acquire_stateless(pool) as conn:
+        rows = await conn.fetch(CACHED_SEARCH_SQL, *arguments, cached[0] if cached else None)
+    version = rows[0]["version"]
+    if cached is not None and cached[0] == version:  # the search did not run: the index is as it was
+        cache.hits += 1
+        result.pages = cached[1]
+        return result
+    cache.misses += 1
+    result.pages = _pages([row for row in rows if row["page_rank"] is not None], base_url)
+    cache.put(key, version, result.pages)
     return result

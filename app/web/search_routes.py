@@ -20,6 +20,7 @@ from app.search.search_box import (
     MIN_QUERY_CHARS,
     SECTIONS_PER_PAGE,
     BadSearch,
+    SearchCache,
     SearchResult,
     is_too_short,
     parse_search,
@@ -32,6 +33,11 @@ def search_rate_limiter(pool: asyncpg.Pool, per_minute: int) -> BlockRateLimiter
     own namespace: shared by every worker and replica, apart from the chat's questions; counted in
     blocks (one round trip per per_minute // 30 searches), never more than the limit (BlockRateLimiter)."""
     return BlockRateLimiter(pool, per_minute, "search")
+
+
+def search_cache(size: int) -> SearchCache | None:
+    """SEARCH_CACHE_SIZE recent keyword searches of this process (SearchCache); 0: none."""
+    return SearchCache(size) if size > 0 else None
 
 
 @dataclass
@@ -126,7 +132,7 @@ async def docs_search(request: Request[Any, Any, Any], state: State) -> Response
     result = await search_box(
         state.services.read_pool, search, settings.anonymous_audiences, settings.docs_base_url,
         retriever.embedder if state.readiness.ready.is_set() else None,
-        settings.query_embedding_timeout_seconds,
+        settings.query_embedding_timeout_seconds, state.search_cache,
     )
     return Response(result.to_dict(), headers={"cache-control": "no-store"})
 
