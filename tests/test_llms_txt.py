@@ -129,16 +129,18 @@ def test_etag_and_if_none_match(doors_project, clean_db, db_env, start_server) -
     assert _get(server, "/llms.txt").headers["etag"] != _get(server, "/llms-full.txt").headers["etag"]
 
 
-def test_the_files_are_cached_until_the_next_sync(
+def test_the_files_are_kept_until_the_index_changes(
     doors_project, clean_db, db_env, owner_database_url, start_server
 ) -> None:
     asyncio.run(sync_project())
     server = start_server()
     before = _get(server, "/llms-full.txt")
     assert "one script tag to your pages" in before.text
+    again = _get(server, "/llms-full.txt", **{"if-none-match": before.headers["etag"]})
+    assert again.status_code == 304 and again.headers["etag"] == before.headers["etag"]
 
     async def edit_behind_the_index() -> None:
-        # A change that is not a sync: the cached text stays (the server does not re-read the pages).
+        # A change that is not a sync (an operator in psql): the index changed, so the files do.
         conn = await asyncpg.connect(owner_database_url)
         try:
             await conn.execute("update docs_section set content = replace(content, 'one script tag', 'TWO tags')")
@@ -146,15 +148,16 @@ def test_the_files_are_cached_until_the_next_sync(
             await conn.close()
 
     asyncio.run(edit_behind_the_index())
-    cached = _get(server, "/llms-full.txt")
-    assert cached.text == before.text and cached.headers["etag"] == before.headers["etag"]
+    edited = _get(server, "/llms-full.txt", **{"if-none-match": before.headers["etag"]})
+    assert edited.status_code == 200 and edited.headers["etag"] != before.headers["etag"]
+    assert "TWO tags to your pages" in edited.text
     # A sync that writes: the next request sees the new text, under a new ETag.
     write_files(doors_project, {"docs/guides/widget.mdx": PAGES["docs/guides/widget.mdx"].replace(
         "## Colors", "## Sizes\nThe panel is 400 pixels wide.\n\n## Colors")})
     commit_all(doors_project, "sizes")
     asyncio.run(sync_project())
-    after = _get(server, "/llms-full.txt", **{"if-none-match": before.headers["etag"]})
-    assert after.status_code == 200 and after.headers["etag"] != before.headers["etag"]
+    after = _get(server, "/llms-full.txt", **{"if-none-match": edited.headers["etag"]})
+    assert after.status_code == 200 and after.headers["etag"] != edited.headers["etag"]
     assert "The panel is 400 pixels wide." in after.text
     assert git(doors_project, "log", "--oneline").count("\n") == 2
 

@@ -231,7 +231,7 @@ async def test_stateless_release_skips_the_reset_and_others_still_reset(database
         await pool.close()
 
 
-async def test_cache_answers_a_repeat_only_while_the_index_version_stands(seeded, pool, owner_database_url) -> None:
+async def test_cache_answers_a_repeat_only_while_the_index_state_stands(seeded, pool, owner_database_url) -> None:
     import asyncpg
 
     from app.search.search_box import SearchCache
@@ -239,23 +239,30 @@ async def test_cache_answers_a_repeat_only_while_the_index_version_stands(seeded
     cache = SearchCache(8)
     first = await _search(pool, "embe", ["public"], cache=cache)
     assert first["results"][0]["title"] == "Embedding the widget" and (cache.hits, cache.misses) == (0, 1)
+    assert await _search(pool, "embe", ["public"], cache=cache) == first and cache.hits == 1
+    # What the cache holds is only served for that very key: audiences, limit, the prefix.
+    internal = await _search(pool, SECRET[:7], ["public", "internal"], cache=cache)
+    assert SECRET in _everything(internal)
+    assert SECRET not in _everything(await _search(pool, SECRET[:7], ["public"], cache=cache))
+    assert len((await _search(pool, "embe", ["public"], cache=cache, limit=1))["results"]) == 1
+    assert (await _search(pool, "embe ", ["public"], cache=cache))["results"] != first["results"]
+    assert cache.hits == 1
     owner = await asyncpg.connect(owner_database_url)
     try:
-        # A change no sync made (the version stands): the repeat is answered from the cache...
-        await owner.execute("update docs_section set title = 'Retitled' where page = 'widget.mdx'")
-        assert await _search(pool, "embe", ["public"], cache=cache) == first and cache.hits == 1
-        # ...and what the cache holds is only served for that very key: audiences, limit, the prefix.
-        internal = await _search(pool, SECRET[:7], ["public", "internal"], cache=cache)
-        assert SECRET in _everything(internal)
-        assert SECRET not in _everything(await _search(pool, SECRET[:7], ["public"], cache=cache))
-        assert len((await _search(pool, "embe", ["public"], cache=cache, limit=1))["results"]) == 1
-        assert (await _search(pool, "embe ", ["public"], cache=cache))["results"] != first["results"]
-        assert cache.hits == 1
-        # A sync's switch (or a clear) moves the version: every process's entries miss at once.
-        await owner.execute("update docs_search_stats set refreshed_at = now()")
+        # Any write to docs_section moves the state, one typed in psql included: a page made
+        # internal by hand is gone from the next anonymous search, not served from the cache.
+        await owner.execute("update docs_section set audiences = '{internal}' where page = 'widget.mdx'")
+        hidden = await _search(pool, "embe", ["public"], cache=cache)
+        assert "Embedding the widget" not in _titles(hidden) and cache.hits == 1
+        await owner.execute("update docs_section set audiences = '{public}', title = 'Retitled'"
+                            " where page = 'widget.mdx'")
         again = await _search(pool, "embe", ["public"], cache=cache)
         assert again["results"][0]["title"] == "Retitled" and cache.hits == 1
         assert await _search(pool, "embe", ["public"], cache=cache) == again and cache.hits == 2
+        # A refresh of the statistics (scores may move) is a new state too.
+        await owner.execute("update docs_search_stats set refreshed_at = now() + interval '1 second'")
+        await _search(pool, "embe", ["public"], cache=cache)
+        assert cache.hits == 2
     finally:
         await owner.close()
 

@@ -28,11 +28,8 @@ from app.doors.navigation import NAVIGATION_FILES, PagePlace, navigation_places
 from app.doors.page_order import order_sections, read_source_pages
 from app.search.urls import absolute_url
 
-# Where the index is at: changes whenever a sync writes or the index is cleared.
-_INDEX_VERSION = (
-    "select coalesce(max(refreshed_at)::text, '') || '/' || coalesce(sum(section_count), 0)::text"
-    " from public.docs_search_stats"
-)
+# Where the index is at: changes whenever anything writes docs_section (sql/functions/docs_index_state.sql).
+_INDEX_VERSION = "select public.docs_index_state()"
 _VISIBLE_SECTIONS = (
     "select id, source, page, title, heading, href, content from public.docs_section"
     " where audiences && $1::text[] and not (source = any($2::text[]))"

@@ -45,14 +45,13 @@ _MARKS = re.compile(f"([{MARK_START}{MARK_END}])")
 _HEADING_MARKER = re.compile(r"#{1,6}[ \t]+")
 
 SEARCH_SQL = "select * from public.docs_search_box($1, $2, $3, $4, $5, $6, $7)"
-# The same search with a cache (SearchCache): the index version first, as /llms.txt keys its cache
-# (a sync's switch and `index clear` move docs_search_stats.refreshed_at), and the search only when
-# $8, the version a cached answer was computed on, is not that one. Version and rows come from
-# one statement, i.e. one snapshot: an answer is never stored under a version it was not read at.
+# The same search with a cache (SearchCache): the index's state first (docs_index_state: any
+# write to docs_section moves it, a hand-made one included), and the search only when $8, the
+# state a cached answer was computed on, is not that one. State and rows come from one statement,
+# i.e. one snapshot: an answer is never stored under a state it was not read at.
 CACHED_SEARCH_SQL = """
 select v.version, b.*
-from (select coalesce(max(s.refreshed_at)::text, '') || '/' || coalesce(sum(s.section_count), 0)::text as version
-      from public.docs_search_stats s) v
+from (select public.docs_index_state() as version) v
 left join lateral (
   select * from public.docs_search_box($1, $2, $3, $4, $5, $6, $7) with ordinality as r
   where v.version is distinct from $8::text
