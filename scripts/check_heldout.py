@@ -2,15 +2,16 @@
 
     python scripts/check_heldout.py              # set 4 (tests/data/*-heldout4.jsonl)
     python scripts/check_heldout.py --set 5      # set 5, checked like set 4
+    python scripts/check_heldout.py --set 6      # set 6 (8 lines per corpus), checked like set 4
     python scripts/check_heldout.py --set 3      # another set: format, greps and gold sections only
     python scripts/check_heldout.py --selftest   # also prove that a wrong gold is caught
 
 For every line, with the reader `docschat eval` uses (app.search.eval.load_eval_file):
 - answerable: each gold URL is a section of the composed corpus (base URL + chunk href, as the eval
-  forms them); for sets 4 and 5 the gold section and the reference answer both hold the line's key phrases
+  forms them); for sets 4, 5 and 6 the gold section and the reference answer both hold the line's key phrases
   (KEYS), and the user words a paraphrased question uses (PARAPHRASED) are absent from that section;
 - unanswerable: the recorded grep (`checked`) is re-run over ../shared and must give `grep_hits`;
-- the set has 12 lines per corpus, unique ids, and every in-domain line says "unanswerable": "indomain".
+- the set has 12 lines per corpus (8 for set 6), unique ids, and every in-domain line says "unanswerable": "indomain".
 Exit status 1 on any failure. The eval is never run here: the set stays unseen by the method.
 """
 
@@ -34,10 +35,10 @@ from app.search.urls import absolute_url
 
 CORPORA = {"claude": ("claude-docs", "https://docs.claude.com"), "ray": ("ray-docs", "https://docs.ray.io"),
            "mintlify": ("mintlify-docs", "https://mintlify.com/docs")}
-PER_CORPUS = 12
-SETS_WITH_KEYS = {"4", "5"}  # sets whose key phrases and paraphrase words are recorded below
+PER_CORPUS = {"6": 8}  # lines per corpus in a set; 12 unless listed
+SETS_WITH_KEYS = {"4", "5", "6"}  # sets whose key phrases and paraphrase words are recorded below
 
-# Sets 4 and 5: phrases of the reference answer that the gold section must hold (all of them).
+# Sets 4, 5 and 6: phrases of the reference answer that the gold section must hold (all of them).
 KEYS: dict[str, list[str]] = {
     "answerable4-mintlify-01": ["letsencrypt.org"],
     "answerable4-mintlify-02": ["CNAME flattening", "Porkbun"],
@@ -111,9 +112,33 @@ KEYS: dict[str, list[str]] = {
     "answerable5-mintlify-10": ["Language-specific banner"],
     "answerable5-mintlify-11": ["Static file serving is not supported"],
     "answerable5-mintlify-12": ["x-excluded", "completely excludes"],
+    "answerable6-claude-01": ["Service Status"],
+    "answerable6-claude-02": ["harmlessness_screen", "SEC rules, FINRA guidelines"],
+    "answerable6-claude-03": ["handle unknown event types gracefully"],
+    "answerable6-claude-04": ["overloaded_error", "529"],
+    "answerable6-claude-05": ["record_summary", "follows a provided schema"],
+    "answerable6-claude-06": ["ranking a set of two or more example texts", "Claude has been trained using RLHF"],
+    "answerable6-claude-07": ["permission to admit uncertainty", "word-for-word quotes"],
+    "answerable6-claude-08": ["What audience the output is meant for", "sequential steps"],
+    "answerable6-ray-01": ['the "spawn" method'],
+    "answerable6-ray-02": ["one batch at a time", "object store out-of-space"],
+    "answerable6-ray-03": ["lightweight config update", "won't tear down the replicas"],
+    "answerable6-ray-04": ["does not support recovery from owner failure", "OwnerDiedError"],
+    "answerable6-ray-05": ["does not provide a native storage solution for log data"],
+    "answerable6-ray-06": ["_local_testing_mode", "background thread"],
+    "answerable6-ray-07": ["Tuner.restore", "from where it left off"],
+    "answerable6-ray-08": ["~76% of the disk"],
+    "answerable6-mintlify-01": ["support@mintlify.com", "proof that you own it"],
+    "answerable6-mintlify-02": ["immediately invalidates the previous token", "Provisioning stops working"],
+    "answerable6-mintlify-03": ["api-eu.mixpanel.com", "Mixpanel drops the events"],
+    "answerable6-mintlify-04": ["50-60 characters"],
+    "answerable6-mintlify-05": ["commit it into your documentation repository", "repo-relative path"],
+    "answerable6-mintlify-06": ["client secret", "Renew secret"],
+    "answerable6-mintlify-07": ["/rss.xml", "only available on public documentation"],
+    "answerable6-mintlify-08": ["?assistant=<message>"],
 }
 
-# Sets 4 and 5: questions phrased in the user's words, and those words, which the gold section must not use.
+# Sets 4, 5 and 6: questions phrased in the user's words, and those words, which the gold section must not use.
 PARAPHRASED: dict[str, list[str]] = {
     "answerable4-mintlify-01": ["SSL", "never gets issued"],
     "answerable4-mintlify-02": ["bare", "root domain"],
@@ -151,6 +176,18 @@ PARAPHRASED: dict[str, list[str]] = {
     "answerable5-mintlify-05": ["straight to main", "stop people"],
     "answerable5-mintlify-07": ["whitelisted", "fixed address"],
     "answerable5-mintlify-09": ["reword", "pin", "stop working"],
+    "answerable6-claude-01": ["outage", "right now", "debugging my own code"],
+    "answerable6-claude-03": ["blows up", "never seen"],
+    "answerable6-claude-05": ["spit out", "exact shape"],
+    "answerable6-claude-07": ["inventing", "isn't sure", "tricks"],
+    "answerable6-ray-01": ["multiprocessing", "garbled", "randomly hangs"],
+    "answerable6-ray-03": ["bump", "killed", "brought back up"],
+    "answerable6-ray-05": ["survive", "pod is gone", "built-in log store"],
+    "answerable6-ray-07": ["sweep", "died halfway", "pick it back up"],
+    "answerable6-mintlify-01": ["coworker who left", "log in", "get it back"],
+    "answerable6-mintlify-03": ["lives in", "show up"],
+    "answerable6-mintlify-05": ["internal server", "VPN"],
+    "answerable6-mintlify-08": ["support emails", "drops", "AI chat", "already typed"],
 }
 
 _CHECKED = re.compile(r"^cd corpora/([a-z0-9-]+) && (grep .+)$")
@@ -226,12 +263,12 @@ def read_lines(path: Path) -> list[dict]:
     return [json.loads(text) for text in path.read_text(encoding="utf-8").splitlines() if text.strip()]
 
 
-def check_counts(lines: list[dict], name: str) -> list[str]:
+def check_counts(lines: list[dict], name: str, per_corpus: int) -> list[str]:
     problems = []
     ids = Counter(line.get("id") for line in lines)
     problems += [f"{name}: id {i} appears {n} times" for i, n in ids.items() if n > 1 or not i]
     per = Counter(line.get("corpus") for line in lines)
-    problems += [f"{name}: {per.get(c, 0)} {c} lines, not {PER_CORPUS}" for c in CORPORA if per.get(c) != PER_CORPUS]
+    problems += [f"{name}: {per.get(c, 0)} {c} lines, not {per_corpus}" for c in CORPORA if per.get(c) != per_corpus]
     problems += [f"{name}: unknown corpus {c}" for c in per if c not in CORPORA]
     return problems
 
@@ -258,7 +295,8 @@ def main() -> int:
     with_keys = args.set in SETS_WITH_KEYS
     answerable = read_lines(data / f"answerable-heldout{args.set}.jsonl")
     unanswerable = read_lines(data / f"unanswerable-indomain-heldout{args.set}.jsonl")
-    problems = check_counts(answerable, "answerable") + check_counts(unanswerable, "unanswerable")
+    per_corpus = PER_CORPUS.get(args.set, 12)
+    problems = check_counts(answerable, "answerable", per_corpus) + check_counts(unanswerable, "unanswerable", per_corpus)
 
     sections = {corpus: compose_sections(corpus, SHARED) for corpus in CORPORA}
     for corpus in CORPORA:
