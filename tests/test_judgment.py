@@ -586,6 +586,7 @@ def test_the_askers_own_words_are_told_from_names() -> None:
     assert scenario_clauses("When did Projects ship, and for which plans?") == []
     assert scenario_clauses("When the wifi drops, it fails.") == []
     assert asking_nothing("I send 4032x3024 photos. Does it shrink them?") == ["I send 4032x3024 photos."]
+    assert asking_nothing("Why? I send photos.") == ["I send photos."] and asking_nothing("I send photos.") == []
 
 
 async def test_the_askers_own_words_decide_nothing_and_a_thing_the_docs_lack_still_refuses(offline, pool) -> None:
@@ -620,6 +621,7 @@ async def test_the_askers_own_words_decide_nothing_and_a_thing_the_docs_lack_sti
             ("Does a permission_error come with a webhook?", "webhook"),
             ("I use Flubber. Why does it get a rate_limit_error?", "Flubber"),
             ("We pay for 2024 Flubber, what does the permission_error mean?", "Flubber"),
+            ("We pay for Tier 9. What does the permission_error mean for it?", "Tier 9"),
         ]:
             result = await check(question)
             assert result.verdict == "not" and term in result.absent, (question, result)

@@ -222,6 +222,8 @@ _NUMBER_PLURAL = re.compile(r"(?<![\w.])(\d{2,})s(?![\w.]*\w)")
 # a question that opens with "when" ("When did Projects become available, and for which plans?").
 _SCENARIO = re.compile(r"^\W*((?:if|when|whenever|while|once)\s+(?!(?:did|does|do|is|are|was|were|will|would|can|could|"
                        r"should|has|have|may|might)\b)[^,?]+),\s*(.+)$", re.IGNORECASE)
+# The asker's own count or size ("4000", "4,000", "4032x3024"): no version, no named number ("Node 16").
+_COUNT_OR_SIZE = re.compile(r"\d[\d,]*(?:[x×]\d+)?")
 # Words that ask for a judgement, not name a thing: an answer weighs what the docs say.
 _FRAME_WORDS = frozenset("downside downsides drawback drawbacks upside upsides tradeoff tradeoffs caveat caveats "
                          "gotcha gotchas pitfall pitfalls pros cons".split())
@@ -536,7 +538,7 @@ async def term_evidence(
         if term.lower() not in seen and not any(term.lower() in s.lower().split() for s in evidence.specific):
             seen.add(term.lower())
             if (_only_in_context(term, question, context)
-                    or (any(c.isdigit() for c in term) and _only_in_context(term, question, numbers_context))
+                    or (_COUNT_OR_SIZE.fullmatch(term) and _only_in_context(term, question, numbers_context))
                     or (_plain(term) and term in unknown and _only_in_context(term, question, scenes))):
                 evidence.context.append(term)
                 continue
