@@ -566,6 +566,67 @@ async def test_a_name_only_in_a_sentence_that_asks_nothing_is_context(offline, p
     assert check.verdict == "not" and check.absent == ("Flubber",) and not retrieval.would_answer
 
 
+ERROR_DOCS = {
+    "errors.mdx": (
+        "---\ntitle: Errors\npublic: true\n---\nThe API returns these errors.\n\n## HTTP errors\n"
+        "403 means permission_error: your API key does not have permission to use the resource. "
+        "429 means rate_limit_error: your account has hit a rate limit.\n"
+    ),
+}
+
+
+def test_the_askers_own_words_are_told_from_names() -> None:
+    from app.search.answer_check import asking_nothing, literals, scenario_clauses, status_phrases
+
+    assert status_phrases("calls come back 403 Forbidden, or 429 Too Many Requests?") == ["Forbidden", "Too Many Requests"]
+    assert status_phrases("Is Tier 403 Forbidden?") == ["Forbidden"] and status_phrases("Does 2024 Forbidden") == []
+    assert literals("We get 429s back") == ["429"]
+    assert scenario_clauses("If my wifi drops, how long until it fails?") == ["If my wifi drops"]
+    # A question that opens with "when" sets no scene; a clause with nothing asked after it is no scene.
+    assert scenario_clauses("When did Projects ship, and for which plans?") == []
+    assert scenario_clauses("When the wifi drops, it fails.") == []
+    assert asking_nothing("I send 4032x3024 photos. Does it shrink them?") == ["I send 4032x3024 photos."]
+    assert asking_nothing("Why? I send photos.") == ["I send photos."] and asking_nothing("I send photos.") == []
+
+
+async def test_the_askers_own_words_decide_nothing_and_a_thing_the_docs_lack_still_refuses(offline, pool) -> None:
+    from app.search.answer_check import check_answer
+    from tests.test_conversations import seed_into
+
+    await seed_into(pool, CHECK_DOCS | ERROR_DOCS)
+    async with pool.acquire() as conn:
+        rows = await conn.fetch("select id, content from docs_section where page = 'errors.mdx' order by id")
+        sections = [(r["id"], r["content"]) for r in rows]
+
+        async def check(question: str):
+            return await check_answer(conn, question, sections, None)
+
+        # The asker's own words: a status code's reason phrase, a number written plural, their own
+        # number in a sentence a later one points back to, a plain word in a leading "If" clause, a
+        # word that asks for a judgement.
+        for question, term in [
+            ("All my calls come back 403 Forbidden, what is the API telling me?", "Forbidden"),
+            ("We get 429s back. What is the API telling us?", ""),
+            ("I send 4032x3024 requests to the API. Why do they fail with a rate_limit_error?", "4032x3024"),
+            ("If my laptop's wifi drops, what does a rate_limit_error mean?", "wifi"),
+            ("What does the rate_limit_error mean, and is there a downside to it?", ""),
+        ]:
+            result = await check(question)
+            assert result.verdict != "not" and result.absent == (), (question, result)
+            assert not term or term in result.context, (question, result)
+        # A thing the docs lack still refuses: a name in the scene, a plain word in the asking
+        # clause, a name a later sentence points back to, a name after a number that is no status.
+        for question, term in [
+            ("If we run on Flubber, what does a rate_limit_error mean?", "Flubber"),
+            ("Does a permission_error come with a webhook?", "webhook"),
+            ("I use Flubber. Why does it get a rate_limit_error?", "Flubber"),
+            ("We pay for 2024 Flubber, what does the permission_error mean?", "Flubber"),
+            ("We pay for Tier 9. What does the permission_error mean for it?", "Tier 9"),
+        ]:
+            result = await check(question)
+            assert result.verdict == "not" and term in result.absent, (question, result)
+
+
 async def test_a_name_only_in_what_the_asker_compares_with_is_partly_covered(offline, pool) -> None:
     from app.search.answer_check import alternatives
     from tests.test_conversations import seed_into

@@ -57,6 +57,20 @@ GLUED_CELLS = True
 COUNT_EVIDENCE = True
 # ...beside at least this many of the asked thing's words (all of them when it has fewer).
 COUNT_EVIDENCE_WORDS = 2
+# Seventh round (design/judgment.md): the asker's own words told from a named thing the docs lack.
+# A number written plural ("get 429s back") is the number; the words after an HTTP status code ("403
+# Forbidden") are its reason phrase; a number in a sentence that asks nothing ("I'm sending 4032x3024
+# photos to Claude. Does it shrink them?") is the asker's, even when a later sentence points back to
+# it; a plain lower-case word only in a leading "If/When/While ..." clause ("If my laptop's wifi drops
+# ..., how long ...") is the asker's situation; a word that asks for a judgement ("is there a
+# downside?") names nothing.
+NUMBER_PLURALS = True
+STATUS_PHRASES = True
+CONTEXT_NUMBERS = True
+SCENARIO_CLAUSES = True
+FRAME_WORDS = True
+# Measured and not adopted (design/judgment.md): every absent plain lower-case word as wording.
+PLAIN_WORDS = False
 # A name pair whose first word this share of the visible sections holds is the docs' own subject
 # and a thing of theirs ("Claude Documentation", "Anthropic Developer Console"): not checked as a
 # pair (tuned on claude answerable dev: "Claude" 0.60, "Anthropic" 0.24 of sections; named
@@ -199,6 +213,20 @@ _SENTENCE = re.compile(r"(?<=[?.!])\s+|\n+")
 _ASKS = re.compile(r"\?\s*$|^\W*(?:how|what|whats|which|who|why|where|when|can|could|does|do|did|is|are|will|would|"
                    r"should|may|has|have|any|whether)\b|\b(?:how|what|which|why|where|when|whether)\b", re.IGNORECASE)
 _POINTS_BACK = re.compile(r"\b(?:it|its|they|them|their|this|that|these|those)\b", re.IGNORECASE)
+# The reason phrase of an HTTP status code: "403 Forbidden", "429 Too Many Requests".
+_STATUS_PHRASE = re.compile(r"(?<![\w.])[1-5]\d\d\s+((?:[A-Z][a-z]+(?:\s+|$))*[A-Z][a-z]+)\b")
+# A number written plural: "429s", "500s".
+_NUMBER_PLURAL = re.compile(r"(?<![\w.])(\d{2,})s(?![\w.]*\w)")
+# A leading clause that sets the asker's scene before the question: "If my laptop's wifi drops for a
+# moment while I'm connected, how long ...", "When the autoscaler downsizes my cluster, are ...". Not
+# a question that opens with "when" ("When did Projects become available, and for which plans?").
+_SCENARIO = re.compile(r"^\W*((?:if|when|whenever|while|once)\s+(?!(?:did|does|do|is|are|was|were|will|would|can|could|"
+                       r"should|has|have|may|might)\b)[^,?]+),\s*(.+)$", re.IGNORECASE)
+# The asker's own count or size ("4000", "4,000", "4032x3024"): no version, no named number ("Node 16").
+_COUNT_OR_SIZE = re.compile(r"\d[\d,]*(?:[x×]\d+)?")
+# Words that ask for a judgement, not name a thing: an answer weighs what the docs say.
+_FRAME_WORDS = frozenset("downside downsides drawback drawbacks upside upsides tradeoff tradeoffs caveat caveats "
+                         "gotcha gotchas pitfall pitfalls pros cons".split())
 # What the asker compares with: the words after "instead of", "rather than", "compared to/with",
 # "versus", "vs" up to the end of the clause ("Why would I use Ray Serve instead of Modal or
 # Seldon?"). A name there that the docs never use is not what is asked about: the answer says
@@ -344,6 +372,8 @@ def literals(question: str) -> list[str]:
     question = _PATH.sub(" ", question)
     found: list[str] = [m.group(0) for m in _VERSION.finditer(question)]
     found += [m.group(0) for m in _NUMBER.finditer(question) if not any(m.group(0) in v for v in found)]
+    if NUMBER_PLURALS:
+        found += [m.group(1) for m in _NUMBER_PLURAL.finditer(question)]
     found += [m.group(0) for m in _NAMED_NUMBER.finditer(question) if m.group(0).split()[0].lower() not in _MONTHS]
     for match in _IDENTIFIER.finditer(question):
         token = next(g for g in match.groups() if g).strip("()[]{}.,:;'\"")
@@ -374,6 +404,33 @@ def asker_context(question: str) -> list[str]:
         return []
     return [s for n, s in enumerate(sentences) if not asks[n]
             and not any(asks[m] and _POINTS_BACK.search(sentences[m]) for m in range(n + 1, len(sentences)))]
+
+
+def status_phrases(question: str) -> list[str]:
+    """The reason phrases after HTTP status codes ("403 Forbidden" → "Forbidden")."""
+    return [m.group(1) for m in _STATUS_PHRASE.finditer(question)]
+
+
+def scenario_clauses(question: str) -> list[str]:
+    """Leading "If/When/While ..." clauses before an asking clause: the asker's situation."""
+    found = []
+    for sentence in (s.strip() for s in _SENTENCE.split(question)):
+        match = _SCENARIO.match(sentence)
+        if match and _ASKS.search(match.group(2)):
+            found.append(match.group(1))
+    return found
+
+
+def asking_nothing(question: str) -> list[str]:
+    """Every sentence that asks nothing when another one asks, pointed back to or not."""
+    sentences = [s.strip() for s in _SENTENCE.split(question) if s.strip()]
+    asks = [bool(_ASKS.search(s)) for s in sentences]
+    return [s for n, s in enumerate(sentences) if not asks[n]] if any(asks) else []
+
+
+def _plain(term: str) -> bool:
+    """A lower-case word of letters only: no name, number or identifier by its spelling."""
+    return term.isalpha() and term.islower()
 
 
 def alternatives(question: str) -> list[str]:
@@ -462,9 +519,14 @@ async def term_evidence(
     evidence = TermEvidence(terms=[(r["lexeme"], int(r["ndoc"]), float(r["idf"]), bool(r["supported"])) for r in rows])
     unknown = [r["word"] for r in unknown_rows
                if not r["typo"] and len(r["word"]) >= MIN_UNKNOWN_LENGTH and not r["word"].isdigit()
-               and is_specific_word(r["word"], first=r["n"] == 1)]
+               and is_specific_word(r["word"], first=r["n"] == 1)
+               and not (NUMBER_PLURALS and _NUMBER_PLURAL.fullmatch(r["word"]))
+               and not (FRAME_WORDS and r["word"].lower() in _FRAME_WORDS)]
     seen: set[str] = set()
-    context = [*(error_context(question) if ERROR_CONTEXT else []), *(asker_context(question) if ASKER_CONTEXT else [])]
+    context = [*(error_context(question) if ERROR_CONTEXT else []), *(asker_context(question) if ASKER_CONTEXT else []),
+               *(status_phrases(question) if STATUS_PHRASES else [])]
+    numbers_context = [*context, *(asking_nothing(question) if CONTEXT_NUMBERS else [])]
+    scenes = [*context, *(scenario_clauses(question) if SCENARIO_CLAUSES else [])]
     compared = alternatives(question) if ALTERNATIVES else []
     named = names(question)
     pairs = name_pairs(question) if NAME_PAIRS else []
@@ -475,7 +537,9 @@ async def term_evidence(
     for term in [*unknown, *literals(question), *named, *phrases]:
         if term.lower() not in seen and not any(term.lower() in s.lower().split() for s in evidence.specific):
             seen.add(term.lower())
-            if _only_in_context(term, question, context):
+            if (_only_in_context(term, question, context)
+                    or (_COUNT_OR_SIZE.fullmatch(term) and _only_in_context(term, question, numbers_context))
+                    or (_plain(term) and term in unknown and _only_in_context(term, question, scenes))):
                 evidence.context.append(term)
                 continue
             if _only_in_context(term, question, compared):
@@ -511,6 +575,8 @@ async def term_evidence(
     for term in [t for t in evidence.absent if t in evidence.alternative]:
         evidence.absent.remove(term)
         evidence.alternatives.append(term)
+    if PLAIN_WORDS:
+        evidence.absent = [t for t in evidence.absent if not _plain(t)]
     return evidence
 
 
