@@ -40,17 +40,8 @@ class PostgresLimitsStorage(Storage):
 
     async def incr(self, key: str, expiry: int, amount: int = 1) -> int:
         async with self.pool.acquire() as conn:
-            return await conn.fetchval(
-                """
-                insert into public.docs_chat_limits as l (key, points, expire)
-                values ($1, $3, now() + make_interval(secs => $2))
-                on conflict (key) do update set
-                  points = case when l.expire <= now() then excluded.points else l.points + excluded.points end,
-                  expire = case when l.expire <= now() then excluded.expire else l.expire end
-                returning points
-                """,
-                key, float(expiry), amount,
-            )
+            return await conn.fetchval("select points from public.docs_chat_limit_add($1, $2, $3)",
+                                       key, float(expiry), amount)
 
     async def give_back(self, key: str) -> None:
         """One point back in the current window (none when it has ended: a new window starts full)."""
@@ -193,18 +184,8 @@ class BlockRateLimiter:
                 if not (lock := self._locks.get(old)) or not lock.locked():
                     self._locks.pop(old, None)
         async with acquire_stateless(self.pool) as conn:  # set_config(..., true): for this transaction only
-            row = await conn.fetchrow(
-                """
-                insert into public.docs_chat_limits as l (key, points, expire)
-                select $1, $3, now() + make_interval(secs => $2)
-                from (select pg_catalog.set_config('synchronous_commit', 'off', true)) as lazy
-                on conflict (key) do update set
-                  points = case when l.expire <= now() then excluded.points else l.points + excluded.points end,
-                  expire = case when l.expire <= now() then excluded.expire else l.expire end
-                returning points, extract(epoch from expire)::float8 as expire
-                """,
-                key, float(self._item.get_expiry()), self.block,
-            )
+            row = await conn.fetchrow("select points, expire from public.docs_chat_limit_add($1, $2, $3, true)",
+                                      key, float(self._item.get_expiry()), self.block)
         # The points this block may spend: what the window had left before it, at most a block.
         granted = max(0, min(self.block, self.limit - (row["points"] - self.block)))
         return _Block(granted, row["expire"], refused=granted == 0)
