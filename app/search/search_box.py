@@ -179,7 +179,8 @@ class SearchCache:
     received (so whether the last word is a prefix), limit, sections, the audiences and the base
     URL; a hybrid search is never kept. An entry is only served after the database has said, in
     the request's own round trip, that the index is still at its version (CACHED_SEARCH_SQL): a
-    sync or a clear makes every older entry a miss at once, in every process and replica."""
+    write to docs_section (a sync, a clear, an update typed in psql) makes every older entry a
+    miss at once, in every process and replica."""
 
     def __init__(self, size: int) -> None:
         self.size = size
