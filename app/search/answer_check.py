@@ -395,15 +395,25 @@ def error_context(question: str) -> list[str]:
     return [m.group(0) for m in _ERROR_MESSAGE.finditer(question)]
 
 
+def _sentences(question: str) -> list[tuple[str, bool]]:
+    """The question's sentences, each with whether it asks."""
+    return [(s, bool(_ASKS.search(s))) for s in (s.strip() for s in _SENTENCE.split(question)) if s]
+
+
+def asking_nothing(question: str) -> list[str]:
+    """Every sentence that asks nothing when another one asks, pointed back to or not."""
+    sentences = _sentences(question)
+    return [s for s, asks in sentences if not asks] if any(asks for _, asks in sentences) else []
+
+
 def asker_context(question: str) -> list[str]:
     """Sentences of the question that ask nothing, when another one asks: the asker's situation or
     purpose. One that a later asking sentence points back to ("... Can I deploy it?") is asked about."""
-    sentences = [s.strip() for s in _SENTENCE.split(question) if s.strip()]
-    asks = [bool(_ASKS.search(s)) for s in sentences]
-    if not any(asks):
+    sentences = _sentences(question)
+    if not any(asks for _, asks in sentences):
         return []
-    return [s for n, s in enumerate(sentences) if not asks[n]
-            and not any(asks[m] and _POINTS_BACK.search(sentences[m]) for m in range(n + 1, len(sentences)))]
+    return [s for n, (s, asks) in enumerate(sentences)
+            if not asks and not any(a and _POINTS_BACK.search(later) for later, a in sentences[n + 1:])]
 
 
 def status_phrases(question: str) -> list[str]:
@@ -413,19 +423,8 @@ def status_phrases(question: str) -> list[str]:
 
 def scenario_clauses(question: str) -> list[str]:
     """Leading "If/When/While ..." clauses before an asking clause: the asker's situation."""
-    found = []
-    for sentence in (s.strip() for s in _SENTENCE.split(question)):
-        match = _SCENARIO.match(sentence)
-        if match and _ASKS.search(match.group(2)):
-            found.append(match.group(1))
-    return found
-
-
-def asking_nothing(question: str) -> list[str]:
-    """Every sentence that asks nothing when another one asks, pointed back to or not."""
-    sentences = [s.strip() for s in _SENTENCE.split(question) if s.strip()]
-    asks = [bool(_ASKS.search(s)) for s in sentences]
-    return [s for n, s in enumerate(sentences) if not asks[n]] if any(asks) else []
+    matches = [_SCENARIO.match(sentence) for sentence, _ in _sentences(question)]
+    return [m.group(1) for m in matches if m and _ASKS.search(m.group(2))]
 
 
 def _plain(term: str) -> bool:
