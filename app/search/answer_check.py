@@ -628,6 +628,8 @@ def asks_a_count(question: str) -> bool:
 def counted_words(terms: list[tuple[str, int, float, bool]]) -> list[str]:
     """What a count question counts: its stems the docs hold that are no count word, no number and
     not the docs' subject (held by SUBJECT_SHARE of the sections or more: "claude", "tool")."""
+    # The visible sections' count, read back from any held term's idf (docs_query_lexemes:
+    # idf = ln(1 + (N - ndoc + 0.5) / (ndoc + 0.5)), solved for N): no round trip for it.
     corpus = next(((math.exp(idf) - 1) * (ndoc + 0.5) + ndoc - 0.5 for _, ndoc, idf, _ in terms if ndoc > 0), 0.0)
     return [lexeme for lexeme, ndoc, _, _ in terms
             if 0 < ndoc < SUBJECT_SHARE * corpus and lexeme not in _COUNT_WORDS and not lexeme[:1].isdigit()]
