@@ -38,16 +38,18 @@ as $$
   ),
   drawn as (
     -- The terms that draw the candidates: the rarest while their rows add up to at most
-    -- candidate_rows (the rarest always); when even the rarest is that common, the two rarest.
-    select t.lexeme, t.idf,
-           case when (select min(m.ndoc) from terms m) <= candidate_rows then t.rows_so_far <= candidate_rows or t.rarity = 1
-                else t.rarity <= 2 end as draws
+    -- candidate_rows (the rarest always); when even the rarest is that common (`common`, the same
+    -- on every row), the two rarest.
+    select t.lexeme, t.idf, r.common,
+           case when r.common then t.rarity <= 2
+                else t.rows_so_far <= candidate_rows or t.rarity = 1 end as draws
     from terms t
+    cross join (select min(m.ndoc) > candidate_rows as common from terms m) r
   ),
   candidate_query as (
     -- Lexemes are letters and digits only (docs_query_lexemes), quoted: the cast cannot fail.
     select case
-      when (select min(t.ndoc) from terms t) <= candidate_rows then
+      when not pg_catalog.bool_or(t.common) then
         pg_catalog.string_agg(pg_catalog.quote_literal(t.lexeme), ' | ') filter (where t.draws)
       else
         pg_catalog.string_agg(pg_catalog.quote_literal(t.lexeme), ' & ') filter (where t.draws)
@@ -65,7 +67,7 @@ as $$
     -- others dropped as too common): thousands of candidates, and a head that suffices as a rule.
     -- With more terms the bound is rarely beaten, and a failed try costs its reads (measured).
     -- (ts_rank reads a negative weight as its default one: the bound holds for weights >= 0.)
-    pg_catalog.count(*) = 1 and (select min(m.ndoc) from terms m) > candidate_rows
+    pg_catalog.count(*) = 1 and pg_catalog.bool_or(t.common)
       and least(rank_weights[1], rank_weights[2], rank_weights[3], rank_weights[4]) >= 0 as try_head
     from drawn t
   ),
