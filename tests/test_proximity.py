@@ -10,7 +10,7 @@ from functools import cache
 
 import pytest
 
-from app.search.proximity import _STOP_WORDS, _found, pair_patterns
+from app.search.proximity import _STOP_WORDS, _found, question_pairs
 from tests.conftest import SHARED
 from tests.test_navigation_pages import corpus
 
@@ -34,7 +34,7 @@ def test_the_pair_matcher_agrees_with_the_rule_on_the_shared_corpora(name: str) 
         pytest.skip(f"{questions} is not present")
     texts = [text.lower() for text in corpus(f"{name}-docs").values()]
     pairs = {pair for line in questions.read_text().splitlines() if line.strip()
-             for pair in pair_patterns(json.loads(line)["question"])}
+             for pair in question_pairs(json.loads(line)["question"])}
     found = compared = 0
     for pair in sorted(pairs):
         holding = [t for t in texts if pair[0] in t][:300]  # without `a` neither matches

@@ -48,7 +48,7 @@ _WORD_RUN = re.compile(r"[^\W_]*")
 _GAP_RUN = re.compile(r"[\W_]+")
 
 
-def pair_patterns(question: str) -> list[tuple[str, str]]:
+def question_pairs(question: str) -> list[tuple[str, str]]:
     """The question's adjacent pairs of words (stop words skipped, each word by its first five
     letters), distinct, in order."""
     return list(dict.fromkeys(itertools.pairwise(_stems(question))))
@@ -98,7 +98,7 @@ def proximity_share(pairs: list[tuple[str, str]], hit: Hit) -> float:
 
 def rerank_by_proximity(question: str, hits: list[Hit], weight: float = PROXIMITY_WEIGHT) -> list[Hit]:
     """The full-text hits re-scored by proximity, best first (same hits, new scores)."""
-    pairs = pair_patterns(question)
+    pairs = question_pairs(question)
     if not pairs or not hits:
         return hits
     rescored = [replace(h, score=h.score * (1 + weight * proximity_share(pairs, h))) for h in hits]
