@@ -705,3 +705,27 @@ async def test_a_common_terms_head_gives_the_list_every_candidate_gives(conn) ->
     # The heading sections lead the list, the titles follow, the body-only sections come last.
     ids = [id_ for id_, _ in await ranks(40, None, 10, default)]
     assert [i[0] for i in ids[:18]] == ["h"] * 6 + ["t"] * 12 and ids[18][0] == "b"
+
+
+async def test_both_legs_time_out_and_their_connections_serve_the_next_question(pool, fake_gemini) -> None:
+    """The legs' timeouts (asyncio.timeout inside each leg) fire, and the connections they release
+    without asyncpg's reset query (acquire_stateless) after a cancelled statement answer the next
+    retrieval as a fresh pool would."""
+    import asyncio
+
+    async with pool.acquire() as conn:
+        await add(conn, "a.mdx#x", "Embed the widget", title="Widget", heading="Embed",
+                  embedding=fake_vector("Embed the widget"), model="gemini-embedding-001@768")
+        await refresh(conn)
+    settings = get_settings().model_copy(update={"leg_timeout_seconds": 0.3})
+    retriever = Retriever(pool, settings, build_retriever(pool, settings).embedder)
+    before = await retriever.retrieve("embed the widget")
+    assert before.degraded is None and before.pages[0].title == "Widget"
+    async with pool.acquire() as blocker, blocker.transaction():
+        # Both legs read the narrow full-text table (the vector leg for its hits' coverage).
+        await blocker.execute("lock table public.docs_section_fts in access exclusive mode")
+        with pytest.raises(RetrievalError, match=r"keyword: timed out; vector: timed out"):
+            await asyncio.wait_for(retriever.retrieve("a widget question"), 5)
+    for _ in range(3):  # more than the connections the timed-out legs held
+        after = await retriever.retrieve("embed the widget")
+        assert after.to_dict(explain=False) == before.to_dict(explain=False) and not after.errors

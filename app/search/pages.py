@@ -79,7 +79,7 @@ def is_navigation(text: str) -> bool:
     rather than holding it ("Where to go next", "Resources", a table of guides). Code is not
     prose here and not links either; links to anchors of the same page do not count (a page's own
     table of contents sits above the content it lists)."""
-    if sum(text.count(marker) for marker in _LINK_MARKERS) < 2:
+    if text.count("](") + text.count("]:") + text.count("http") < 2:  # _LINK_MARKERS, unrolled
         return False  # the common case, cheaply: fewer than two links, so fewer than two link lines
     # Two links on one line are one link line. The prose lines below are whole lines of the text
     # (split_fenced cuts between lines), so a link line is a line of the text holding a marker.
@@ -181,24 +181,28 @@ def select_pages(
     demoted = {d.strip().lower() for d in demoted_pages or [] if d.strip()}
     by_page: dict[str, PageChoice] = {}
     for item in fused:
-        choice = by_page.get(item.hit.page_key)
+        key = item.hit.page_key
+        choice = by_page.get(key)
         if choice is None:
-            by_page[item.hit.page_key] = PageChoice.of(item)
+            by_page[key] = PageChoice.of(item)
         else:
             choice.chunks.append(item)
     for choice in by_page.values():
-        # The excerpt is the best matching section; the overview only when no section matched.
-        sections = [c for c in choice.chunks if c.hit.heading]
-        best = sections[0] if sections else choice.chunks[0]
-        choice.href, choice.excerpt, choice.heading, choice.chunk_id, choice.breadcrumb = (
-            best.hit.href, best.hit.content, best.hit.heading, best.hit.id, best.hit.breadcrumb
-        )
-        # Page evidence: a page whose overview and a section both match says twice that it is about
-        # the question; it outranks a page with one lucky chunk. (Adding further sections was
-        # measured too: long pages with many weak matches then crowd out the answer.)
-        overview = next((c for c in choice.chunks if not c.hit.heading), None)
-        if overview is not None and sections:
-            choice.score = choice.raw_score = overview.score + sections[0].score
+        # Most pages have one fused chunk: PageChoice.of made it the excerpt, and the overview and
+        # section pair below needs two. (This stage runs on every question: design/fulltext-100k.md.)
+        if len(choice.chunks) > 1:
+            # The excerpt is the best matching section; the overview only when no section matched.
+            sections = [c for c in choice.chunks if c.hit.heading]
+            best = sections[0] if sections else choice.chunks[0]
+            choice.href, choice.excerpt, choice.heading, choice.chunk_id, choice.breadcrumb = (
+                best.hit.href, best.hit.content, best.hit.heading, best.hit.id, best.hit.breadcrumb
+            )
+            # Page evidence: a page whose overview and a section both match says twice that it is
+            # about the question; it outranks a page with one lucky chunk. (Adding further sections
+            # was measured too: long pages with many weak matches then crowd out the answer.)
+            overview = next((c for c in choice.chunks if not c.hit.heading), None)
+            if overview is not None and sections:
+                choice.score = choice.raw_score = overview.score + sections[0].score
         if is_demoted(choice.title, choice.page, demoted) and not names_page(
             question, choice.title, choice.page
         ):
@@ -213,16 +217,17 @@ def select_pages(
     best_score = ordered[0].score
     # The pages both legs agree on come first (best first, at most max_pages); the others take the
     # slots left, by fused score.
-    guaranteed = [c.page_key for c in ordered if c.page_key in agreed and not c.demoted][:max_pages]
+    guaranteed = [c.page_key for c in ordered if c.page_key in agreed and not c.demoted][:max_pages] if agreed else []
     slots = max_pages - len(guaranteed)
+    too_many, too_low = f"dropped: only {max_pages} pages are kept", f"dropped: score below {score_ratio:.2f} × best"
     for choice in ordered:
-        if choice.page_key in guaranteed:
+        if guaranteed and choice.page_key in guaranteed:
             choice.kept = True
             choice.reason = "kept: both legs rank it among their best pages"
         elif slots <= 0:
-            choice.reason = f"dropped: only {max_pages} pages are kept"
+            choice.reason = too_many
         elif choice.score < score_ratio * best_score:
-            choice.reason = f"dropped: score below {score_ratio:.2f} × best"
+            choice.reason = too_low
         else:
             choice.kept = True
             slots -= 1

@@ -16,6 +16,7 @@ import asyncpg
 
 from app.config import Settings
 from app.corpus.sources import SourcesConfig, load_sources
+from app.db.pool import acquire_stateless
 from app.embeddings.base import load_provider
 from app.errors import DocschatError
 from app.logging import get_logger
@@ -160,7 +161,11 @@ class Retriever:
 
     async def _keyword(self, question: str, audiences: list[str] | None, timings: dict[str, float]) -> list[Hit]:
         started = time.perf_counter()
-        async with self.pool.acquire() as conn:
+        # Each leg is one select that leaves nothing in the session: its release skips asyncpg's
+        # reset query, a round trip that sat between the leg's rows and the fusion. The timeouts are
+        # asyncio.timeout, not wait_for: no task of their own, so no extra turn of the event loop
+        # before the statement is sent and after its rows are in (design/fulltext-100k.md).
+        async with asyncio.timeout(self.settings.leg_timeout_seconds), acquire_stateless(self.pool) as conn:
             hits = await search_docs_sections(conn, question, self.settings.leg_match_count, audiences)
         timings["keyword_sql"] = round((time.perf_counter() - started) * 1000, 2)
         return hits
@@ -173,18 +178,14 @@ class Retriever:
         # first question. Should a question still come first, the timeout covers embedding only.
         await load_provider(self.embedder.provider)
         started = time.perf_counter()
-        embedding = await asyncio.wait_for(
-            self.embedder.embed(self.pool, question), self.settings.query_embedding_timeout_seconds
-        )
+        async with asyncio.timeout(self.settings.query_embedding_timeout_seconds):
+            embedding = await self.embedder.embed(self.pool, question)
         timings["embed_question"] = round((time.perf_counter() - started) * 1000, 2)
         started = time.perf_counter()
-        async with self.pool.acquire() as conn:
-            hits = await asyncio.wait_for(
-                match_docs_sections(
-                    conn, embedding, self.embedder.provider.model, self.settings.leg_match_count, audiences,
-                    coverage_of=question if with_coverage else None, coverage_hits=EVIDENCE_HITS,
-                ),
-                self.settings.leg_timeout_seconds,
+        async with acquire_stateless(self.pool) as conn, asyncio.timeout(self.settings.leg_timeout_seconds):
+            hits = await match_docs_sections(
+                conn, embedding, self.embedder.provider.model, self.settings.leg_match_count, audiences,
+                coverage_of=question if with_coverage else None, coverage_hits=EVIDENCE_HITS,
             )
         timings["vector_sql"] = round((time.perf_counter() - started) * 1000, 2)
         return hits
@@ -212,9 +213,7 @@ class Retriever:
         started = time.perf_counter()
         tasks: dict[str, asyncio.Task[list[Hit]]] = {}
         if mode in ("hybrid", "keyword"):
-            tasks["keyword"] = asyncio.create_task(
-                asyncio.wait_for(self._keyword(search_text, audiences, timings), self.settings.leg_timeout_seconds)
-            )
+            tasks["keyword"] = asyncio.create_task(self._keyword(search_text, audiences, timings))
         errors: dict[str, str] = {}
         if mode in ("hybrid", "vector"):
             if self.embedder is None:
@@ -279,11 +278,8 @@ class Retriever:
         started = time.perf_counter()
         chosen = {c.page_key for c in kept}
         try:
-            async with self.pool.acquire() as conn:
-                return await asyncio.wait_for(
-                    find_rescue(conn, question, audiences, chosen, self.code_sources),
-                    self.settings.leg_timeout_seconds,
-                )
+            async with acquire_stateless(self.pool) as conn, asyncio.timeout(self.settings.leg_timeout_seconds):
+                return await find_rescue(conn, question, audiences, chosen, self.code_sources)  # two selects
         except (TimeoutError, asyncpg.PostgresError, OSError) as exc:
             log.warning("rescue_failed", error=type(exc).__name__)
             return None
