@@ -402,3 +402,26 @@ async def test_one_plan_serves_prefixes_typos_and_whole_words_in_one_session(lon
                                          ("nothingsuch", True, None)]:
                 rows = await conn.fetch("select * from public.docs_search_box($1, '{public}', 8, 3, $2)", query, prefix)
                 assert (rows[0]["title"] if rows else None) == title, (query, [r["title"] for r in rows])
+
+
+@pytest.fixture
+def prefix_words(offline, database_url):
+    """One page holds the rare word with a `con…` word; three others hold `con…` words only, which
+    makes the typed `con` a group of several lexemes (connect, content, console, …)."""
+    seed_docs(database_url, {
+        "rare.mdx": "---\ntitle: Rare page\naudience: public\n---\nThe zephyrite option configures the console.\n",
+        "connect.mdx": "---\ntitle: Connecting\naudience: public\n---\nConnect the content console to the connector.\n",
+        "content.mdx": "---\ntitle: Content\naudience: public\n---\nContent and more content for the console.\n",
+        "contact.mdx": "---\ntitle: Contact\naudience: public\n---\nContact us to connect your content.\n",
+    })
+
+
+async def test_every_word_holds_with_a_typed_prefix_of_several_lexemes(prefix_words, pool) -> None:
+    """A box narrows as words are added: `zephyrite con` finds the sections holding zephyrite and
+    one of the words `con` begins, never a section with only a `con…` word (the prefix group is
+    an OR, which & must not split: `zephyrit & configur | connect` would take any `connect`)."""
+    prefixes = await pool.fetchval(
+        "select count(*) from docs_lexeme_stats where lexeme like 'con%' and audiences && '{public}'")
+    assert prefixes >= 3, "the typed prefix should stand for several lexemes"
+    for query in ["zephyrite con", "zephyrite co", "zephyrite cons"]:
+        assert _titles(await _search(pool, query, ["public"])) == ["Rare page"], query

@@ -130,12 +130,14 @@ as $$
   ),
   candidate_query as (
     -- Lexemes are letters and digits only (docs_query_lexemes, docs_lexeme_stats), quoted.
-    select pg_catalog.string_agg(o.query::text, ' & ' order by o.rarity)::pg_catalog.tsquery as every_word,
+    -- Each group in parentheses: the prefix group is an OR of lexemes, and & binds tighter than |
+    -- (without them `a & b | c` is `(a & b) | c`: any section holding c, not every word).
+    select pg_catalog.string_agg('(' || o.query::text || ')', ' & ' order by o.rarity)::pg_catalog.tsquery as every_word,
            case
              when min(o.ndoc) <= candidate_rows then
                pg_catalog.string_agg(o.query::text, ' | ') filter (where o.rows_so_far <= candidate_rows or o.rarity = 1)
              else
-               pg_catalog.string_agg(o.query::text, ' & ') filter (where o.rarity <= 2)
+               pg_catalog.string_agg('(' || o.query::text || ')', ' & ') filter (where o.rarity <= 2)
            end::pg_catalog.tsquery as some_words
     from ordered o
     having count(*) > 0
