@@ -425,3 +425,46 @@ async def test_every_word_holds_with_a_typed_prefix_of_several_lexemes(prefix_wo
     assert prefixes >= 3, "the typed prefix should stand for several lexemes"
     for query in ["zephyrite con", "zephyrite co", "zephyrite cons"]:
         assert _titles(await _search(pool, query, ["public"])) == ["Rare page"], query
+
+
+BLOCK_ROWS = """
+insert into public.docs_section (id, source, page, title, heading, breadcrumb, href, content, audiences, content_hash)
+select 'docs:p' || i, 'docs', 'p' || i / 8 || '.mdx', 'Page ' || i / 8, 'Part ' || i, '', '/p' || i / 8 || '#s' || i,
+       -- alpha and beta: each in most rows, but together only every 50th of the first 400 rows
+       case when i < 400 then case when i % 50 = 0 then 'alpha beta' when i % 2 = 0 then 'alpha' else 'beta' end
+            else concat_ws(' ', case when i % 10 < 9 then 'alpha' end, case when i % 7 < 6 then 'beta' end) end
+         || case when i % 3 = 0 then ' common' else ' rarely' end || ' setting ' || repeat('filler words ', 40),
+       case when i % 10 < 8 then '{public}' else '{internal}' end::text[], 'h'
+from generate_series(0, 1999) i
+"""
+
+
+async def test_first_blocks_give_the_rows_the_bitmap_scan_gives(clean_db, pool, owner_database_url) -> None:
+    """With the table's statistics, a common word's candidates are read from the table's first blocks
+    (a TID range scan) instead of its whole GIN bitmap; without them (reltuples unknown), the bitmap
+    scan as before. Both must give the same rows, for every candidate_rows, also where the first
+    blocks hold fewer than candidate_rows (alpha and beta are rarely together there)."""
+    import asyncpg
+
+    queries = ["al", "alph", "alpha", "alpha bet", "beta alph", "alpha beta com", "common sett", "setting alpha b",
+               "rarel", "beta "]
+    sql = "select * from public.docs_search_box($1, '{public}', 20, 3, $2, candidate_rows => $3)"
+
+    async def rows() -> dict[tuple[str, int], list[tuple]]:
+        return {(q, n): [tuple(r) for r in await pool.fetch(sql, q, not q.endswith(" "), n)]
+                for q in queries for n in (1, 2, 3, 5, 8, 13, 20, 40, 300)}
+
+    relation = "select reltuples, relpages from pg_catalog.pg_class where oid = 'public.docs_section'::regclass"
+    owner = await asyncpg.connect(owner_database_url)
+    try:
+        await owner.execute(BLOCK_ROWS)
+        await owner.execute("select public.refresh_docs_search_stats()")
+        assert (await owner.fetchrow(relation))["reltuples"] <= 0, "no statistics yet: the bitmap scan answers"
+        before = await rows()
+        await owner.execute("analyze public.docs_section")
+        assert (await owner.fetchrow(relation))["relpages"] >= 100
+    finally:
+        await owner.close()
+    after = await rows()
+    assert all(before[k] for k in before if k[0] != "rarel"), "every query should find something"
+    assert after == before
