@@ -402,3 +402,69 @@ async def test_one_plan_serves_prefixes_typos_and_whole_words_in_one_session(lon
                                          ("nothingsuch", True, None)]:
                 rows = await conn.fetch("select * from public.docs_search_box($1, '{public}', 8, 3, $2)", query, prefix)
                 assert (rows[0]["title"] if rows else None) == title, (query, [r["title"] for r in rows])
+
+
+@pytest.fixture
+def prefix_words(offline, database_url):
+    """One page holds the rare word with a `con…` word; three others hold `con…` words only, which
+    makes the typed `con` a group of several lexemes (connect, content, console, …)."""
+    seed_docs(database_url, {
+        "rare.mdx": "---\ntitle: Rare page\naudience: public\n---\nThe zephyrite option configures the console.\n",
+        "connect.mdx": "---\ntitle: Connecting\naudience: public\n---\nConnect the content console to the connector.\n",
+        "content.mdx": "---\ntitle: Content\naudience: public\n---\nContent and more content for the console.\n",
+        "contact.mdx": "---\ntitle: Contact\naudience: public\n---\nContact us to connect your content.\n",
+    })
+
+
+async def test_every_word_holds_with_a_typed_prefix_of_several_lexemes(prefix_words, pool) -> None:
+    """A box narrows as words are added: `zephyrite con` finds the sections holding zephyrite and
+    one of the words `con` begins, never a section with only a `con…` word (the prefix group is
+    an OR, which & must not split: `zephyrit & configur | connect` would take any `connect`)."""
+    prefixes = await pool.fetchval(
+        "select count(*) from docs_lexeme_stats where lexeme like 'con%' and audiences && '{public}'")
+    assert prefixes >= 3, "the typed prefix should stand for several lexemes"
+    for query in ["zephyrite con", "zephyrite co", "zephyrite cons"]:
+        assert _titles(await _search(pool, query, ["public"])) == ["Rare page"], query
+
+
+BLOCK_ROWS = """
+insert into public.docs_section (id, source, page, title, heading, breadcrumb, href, content, audiences, content_hash)
+select 'docs:p' || i, 'docs', 'p' || i / 8 || '.mdx', 'Page ' || i / 8, 'Part ' || i, '', '/p' || i / 8 || '#s' || i,
+       -- alpha and beta: each in most rows, but together only every 50th of the first 400 rows
+       case when i < 400 then case when i % 50 = 0 then 'alpha beta' when i % 2 = 0 then 'alpha' else 'beta' end
+            else concat_ws(' ', case when i % 10 < 9 then 'alpha' end, case when i % 7 < 6 then 'beta' end) end
+         || case when i % 3 = 0 then ' common' else ' rarely' end || ' setting ' || repeat('filler words ', 40),
+       case when i % 10 < 8 then '{public}' else '{internal}' end::text[], 'h'
+from generate_series(0, 1999) i
+"""
+
+
+async def test_first_blocks_give_the_rows_the_bitmap_scan_gives(clean_db, pool, owner_database_url) -> None:
+    """With the table's statistics, a common word's candidates are read from the table's first blocks
+    (a TID range scan) instead of its whole GIN bitmap; without them (reltuples unknown), the bitmap
+    scan as before. Both must give the same rows, for every candidate_rows, also where the first
+    blocks hold fewer than candidate_rows (alpha and beta are rarely together there)."""
+    import asyncpg
+
+    queries = ["al", "alph", "alpha", "alpha bet", "beta alph", "alpha beta com", "common sett", "setting alpha b",
+               "rarel", "beta "]
+    sql = "select * from public.docs_search_box($1, '{public}', 20, 3, $2, candidate_rows => $3)"
+
+    async def rows() -> dict[tuple[str, int], list[tuple]]:
+        return {(q, n): [tuple(r) for r in await pool.fetch(sql, q, not q.endswith(" "), n)]
+                for q in queries for n in (1, 2, 3, 5, 8, 13, 20, 40, 300)}
+
+    relation = "select reltuples, relpages from pg_catalog.pg_class where oid = 'public.docs_section'::regclass"
+    owner = await asyncpg.connect(owner_database_url)
+    try:
+        await owner.execute(BLOCK_ROWS)
+        await owner.execute("select public.refresh_docs_search_stats()")
+        assert (await owner.fetchrow(relation))["reltuples"] <= 0, "no statistics yet: the bitmap scan answers"
+        before = await rows()
+        await owner.execute("analyze public.docs_section")
+        assert (await owner.fetchrow(relation))["relpages"] >= 100
+    finally:
+        await owner.close()
+    after = await rows()
+    assert all(before[k] for k in before if k[0] != "rarel"), "every query should find something"
+    assert after == before

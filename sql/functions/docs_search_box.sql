@@ -9,7 +9,8 @@
 -- Each word is one group of lexemes; a section's score is
 -- the sum over groups of IDF × ts_rank (title > heading > body). Candidates are the sections
 -- holding every group; when none does, those holding the rarest groups, as search_docs_sections
--- picks them. At most candidate_rows are ranked: a single common prefix ("co") ranks a sample.
+-- picks them. At most candidate_rows are ranked: a single common prefix ("co") ranks a sample,
+-- the matches earliest in the table (read from its first blocks when they hold enough).
 -- With a query embedding and its model, the nearest visible sections join and the score is
 -- reciprocal-rank fusion of both orders. The snippet is ts_headline's, with the matched words
 -- between U+E000 and U+E001 (removed from the text first): the caller turns them into offsets.
@@ -130,17 +131,52 @@ as $$
   ),
   candidate_query as (
     -- Lexemes are letters and digits only (docs_query_lexemes, docs_lexeme_stats), quoted.
-    select pg_catalog.string_agg(o.query::text, ' & ' order by o.rarity)::pg_catalog.tsquery as every_word,
+    -- Each group in parentheses: the prefix group is an OR of lexemes, and & binds tighter than |
+    -- (without them `a & b | c` is `(a & b) | c`: any section holding c, not every word).
+    select pg_catalog.string_agg('(' || o.query::text || ')', ' & ' order by o.rarity)::pg_catalog.tsquery as every_word,
            case
              when min(o.ndoc) <= candidate_rows then
                pg_catalog.string_agg(o.query::text, ' | ') filter (where o.rows_so_far <= candidate_rows or o.rarity = 1)
              else
-               pg_catalog.string_agg(o.query::text, ' & ') filter (where o.rarity <= 2)
+               pg_catalog.string_agg('(' || o.query::text || ')', ' & ') filter (where o.rarity <= 2)
            end::pg_catalog.tsquery as some_words
     from ordered o
     having count(*) > 0
   ),
+  -- A common word or prefix: its GIN bitmap holds every section that has it (tens of thousands at
+  -- 100k) before `limit` applies. The sections the bitmap scan returns first are those earliest in
+  -- the table; when the first blocks are expected to hold 2 × candidate_rows of them (the groups'
+  -- shares multiplied, as if independent) and that is at most an eighth of the table, read those
+  -- blocks in order instead: when they hold candidate_rows, they are the same rows (design/search-box.md,
+  -- session sbox3); when not, the bitmap scan as before. Needs the table's statistics (reltuples > 0).
+  first_blocks as materialized (
+    select ('(' || pg_catalog.ceil(b.blocks)::bigint || ',0)')::pg_catalog.tid as upto
+    from (select pg_catalog.exp(sum(pg_catalog.ln(least(greatest(o.ndoc, 1) / cn.n, 1)))) as share  -- independent words
+          from ordered o cross join corpus cn) e
+    cross join corpus cn
+    cross join pg_catalog.pg_class t
+    cross join lateral (select 2.0 * candidate_rows * t.relpages / (cn.n * greatest(e.share, 1e-9)) as blocks) b
+    where t.oid = 'public.docs_section'::pg_catalog.regclass
+      and t.reltuples > 0 and b.blocks < t.relpages * 0.125
+  ),
+  every_word_head as materialized (  -- the first blocks read in order (a TID range scan)
+    select x.id, x.source, x.page, x.search_vector
+    from candidate_query c
+    cross join split s
+    cross join first_blocks f
+    cross join lateral (
+      select d.id, d.source, d.page, d.search_vector
+      from public.docs_section d
+      where d.ctid operator(pg_catalog.<) f.upto
+        and d.audiences operator(pg_catalog.&&) s.aud
+        and pg_catalog.ts_match_vq(d.search_vector, c.every_word)  -- a function: no index scan
+      limit candidate_rows
+    ) x
+  ),
   every_word as materialized (  -- a box narrows as words are added: sections holding them all
+    select * from every_word_head
+    where (select count(*) from every_word_head) >= candidate_rows
+    union all
     select x.id, x.source, x.page, x.search_vector
     from candidate_query c
     cross join split s
@@ -151,6 +187,7 @@ as $$
         and d.audiences operator(pg_catalog.&&) s.aud
       limit candidate_rows
     ) x
+    where (select count(*) from every_word_head) < candidate_rows
   ),
   candidates as materialized (  -- ...or, when none does, as the chat's keyword leg: the rarest words
     select * from every_word
