@@ -143,40 +143,7 @@ as $$
     from ordered o
     having count(*) > 0
   ),
-  -- A common word or prefix: its GIN bitmap holds every section that has it (tens of thousands at
-  -- 100k) before `limit` applies. The sections the bitmap scan returns first are those earliest in
-  -- the table; when the first blocks are expected to hold 2 × candidate_rows of them (the groups'
-  -- shares multiplied, as if independent) and that is at most an eighth of the table, read those
-  -- blocks in order instead: when they hold candidate_rows, they are the same rows (design/search-box.md,
-  -- session sbox3); when not, the bitmap scan as before. Needs the table's statistics (reltuples > 0).
-  first_blocks as materialized (
-    select ('(' || pg_catalog.ceil(b.blocks)::bigint || ',0)')::pg_catalog.tid as upto
-    from (select pg_catalog.exp(sum(pg_catalog.ln(least(greatest(o.ndoc, 1) / cn.n, 1)))) as share  -- independent words
-          from ordered o cross join corpus cn) e
-    cross join corpus cn
-    cross join pg_catalog.pg_class t
-    cross join lateral (select 2.0 * candidate_rows * t.relpages / (cn.n * greatest(e.share, 1e-9)) as blocks) b
-    where t.oid = 'public.docs_section'::pg_catalog.regclass
-      and t.reltuples > 0 and b.blocks < t.relpages * 0.125
-  ),
-  every_word_head as materialized (  -- the first blocks read in order (a TID range scan)
-    select x.id, x.source, x.page, x.search_vector
-    from candidate_query c
-    cross join split s
-    cross join first_blocks f
-    cross join lateral (
-      select d.id, d.source, d.page, d.search_vector
-      from public.docs_section d
-      where d.ctid operator(pg_catalog.<) f.upto
-        and d.audiences operator(pg_catalog.&&) s.aud
-        and pg_catalog.ts_match_vq(d.search_vector, c.every_word)  -- a function: no index scan
-      limit candidate_rows
-    ) x
-  ),
   every_word as materialized (  -- a box narrows as words are added: sections holding them all
-    select * from every_word_head
-    where (select count(*) from every_word_head) >= candidate_rows
-    union all
     select x.id, x.source, x.page, x.search_vector
     from candidate_query c
     cross join split s
@@ -187,7 +154,6 @@ as $$
         and d.audiences operator(pg_catalog.&&) s.aud
       limit candidate_rows
     ) x
-    where (select count(*) from every_word_head) < candidate_rows
   ),
   candidates as materialized (  -- ...or, when none does, as the chat's keyword leg: the rarest words
     select * from every_word
