@@ -366,9 +366,10 @@ def iter_compose_code(
     blob_id: Callable[[str], str | None] | None = None, known: Mapping[str, PageKey] | None = None,
 ) -> Iterator[ComposeResult]:
     """A code source's files (paths relative to its folder) composed one at a time, in parts of
-    whole files of at least `batch_chunks` chunks (None: one part). Each indexed file is a page. With `blob_id`, a page's key is the
-    fingerprint (with the commit when the source links at it) and the file's own blob id, the only
-    file it reads; a page whose key in `known` is unchanged is not read or chunked but `kept`."""
+    whole files of at least `batch_chunks` chunks (None: one part). Each indexed file is a page.
+    With `blob_id`, a page's key is the fingerprint (with the commit when the source links at it)
+    and the file's own blob id, the only file it reads; a page whose key in `known` is unchanged
+    is not read or chunked but `kept`."""
     fingerprint = compose_fingerprint(source, settings, commit) if blob_id is not None else b""
     folder = normalize_docs_dir(source.dir)
     prefix = folder + "/" if folder else ""
