@@ -2,6 +2,12 @@
 
     python scripts/bench_sync.py --corpus mintlify-docs --provider local
     nice python scripts/bench_sync.py --synthetic 300000 --provider none --resyncs 3   # issue 34's 300k corpus
+    nice python scripts/bench_sync.py --code-repo /tmp/pyrepo --provider none --resyncs 2 [--new-commit] [--link T]
+
+With --code-repo the source is that git repository's branch main as a code source (kind = "code",
+the default include and exclude); --new-commit makes an empty commit before each re-sync (a new
+commit, no file changed), --link sets the source's link template (`{commit}` in it: every href
+changes with the commit).
 
 Prints: full sync time and chunks/s (embedding included, empty cache), and the no-change re-sync
 time and its share of the full sync. With --synthetic N the corpus is N chunks (pages of ten
@@ -125,6 +131,15 @@ from app.indexing.sync import sync_corpus
 from app.logging import configure_logging
 configure_logging("warning")
 repo, url, home, provider_name = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3]), sys.argv[4]
+code_link = sys.argv[5] if len(sys.argv) > 5 else None  # "": a code source with the default link
+
+def source():
+    if code_link is None:
+        return DocsSource(repo, "main", "docs")
+    from app.corpus.code import DEFAULT_CODE_EXCLUDE, DEFAULT_CODE_INCLUDE
+    from app.corpus.sources import DEFAULT_CODE_LINK, Source
+    return Source(name="code", repo=repo, branch="main", kind="code", dir=".", include=tuple(DEFAULT_CODE_INCLUDE),
+                  exclude=tuple(DEFAULT_CODE_EXCLUDE), audiences=("developer",), link=code_link or DEFAULT_CODE_LINK)
 
 async def one_sync():
     settings = Settings(embedding_provider=provider_name, docschat_home=home)
@@ -133,7 +148,7 @@ async def one_sync():
     cache = EmbeddingCache(home / "embed-cache.sqlite3")
     started = time.perf_counter()
     try:
-        report = await sync_corpus(pool, DocsSource(repo, "main", "docs"), settings, provider, cache=cache)
+        report = await sync_corpus(pool, source(), settings, provider, cache=cache)
     finally:
         cache.close()
         await pool.close()
@@ -150,18 +165,23 @@ print(json.dumps(asyncio.run(one_sync())))
 """
 
 
-def synthetic(chunks: int, provider: str, tree: Path, resyncs: int = 1) -> dict[str, object]:
+def synthetic(chunks: int, provider: str, tree: Path, resyncs: int = 1, *, code_repo: Path | None = None,
+              link: str | None = None, new_commit: bool = False) -> dict[str, object]:
     started = time.perf_counter()
-    repo = synthetic_repo(chunks)
+    repo = code_repo or synthetic_repo(chunks)
     built = round(time.perf_counter() - started, 1)
+    code_args = [link or ""] if code_repo else []
     try:
         with throwaway_database("docschat-bench-sync-") as (url, home):
             asyncio.run(ensure_schema(url))
             env = {**os.environ, "PYTHONPATH": str(tree)}
             runs = []
-            for _ in range(1 + resyncs):
+            for number in range(1 + resyncs):
+                if number and new_commit:
+                    subprocess.run(["git", "-C", str(repo), "commit", "-q", "--allow-empty", "-m", "empty"],
+                                   check=True, env=_GIT_ENV, capture_output=True)
                 done = subprocess.run(
-                    [sys.executable, "-c", _CHILD, str(repo), url, str(home), provider],
+                    [sys.executable, "-c", _CHILD, str(repo), url, str(home), provider, *code_args],
                     env=env, cwd=tree, capture_output=True, text=True, check=False)
                 if done.returncode != 0:
                     raise SystemExit(f"sync {len(runs) + 1} failed ({done.returncode}):\n{done.stdout[-2000:]}\n"
@@ -169,7 +189,8 @@ def synthetic(chunks: int, provider: str, tree: Path, resyncs: int = 1) -> dict[
                 runs.append(json.loads(done.stdout.strip().splitlines()[-1]))
                 print(json.dumps(runs[-1]), file=sys.stderr, flush=True)
     finally:
-        shutil.rmtree(repo, ignore_errors=True)
+        if code_repo is None:
+            shutil.rmtree(repo, ignore_errors=True)
     first, again = runs[0], runs[1:]
     return {"tree": str(tree), "provider": provider, "corpus_seconds": built, "first": first, "noop": again,
             "noop_share_of_first": [round(r["seconds"] / first["seconds"], 4) for r in again],
@@ -184,7 +205,14 @@ def main() -> None:
     parser.add_argument("--resyncs", type=int, default=1, help="no-op re-syncs after the first (--synthetic)")
     parser.add_argument("--tree", type=Path, default=ROOT,
                         help="the checkout whose app/ the syncs run (another branch, to compare)")
+    parser.add_argument("--code-repo", type=Path, help="sync this git repository (branch main) as a code source")
+    parser.add_argument("--link", help="the code source's link template (default: docschat's)")
+    parser.add_argument("--new-commit", action="store_true", help="an empty commit before each re-sync (--code-repo)")
     args = parser.parse_args()
+    if args.code_repo:
+        print(json.dumps(synthetic(0, args.provider, args.tree.resolve(), args.resyncs, code_repo=args.code_repo.resolve(),
+                                   link=args.link, new_commit=args.new_commit)))
+        return
     if args.synthetic:
         print(json.dumps(synthetic(args.synthetic, args.provider, args.tree.resolve(), args.resyncs)))
         return

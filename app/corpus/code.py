@@ -15,7 +15,7 @@ import functools
 import json
 import re
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -528,7 +528,7 @@ def code_file_selected(path: str, include: list[str] | tuple[str, ...], exclude:
 
 
 def compose_code_files(
-    files: dict[str, str],
+    files: Mapping[str, str],
     *,
     href_for: HrefFor,
     include: list[str] | None = None,

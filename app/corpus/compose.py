@@ -19,9 +19,10 @@ from app.corpus.chunker import (
     page_route,
     path_unusable,
 )
-from app.corpus.code_source import read_code_source
+from app.corpus.code import code_file_selected
+from app.corpus.code_source import code_page, compose_code_files_of, links_at_commit
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
-from app.corpus.git_source import GitSourceError, GitTree, read_docs_tree, resolve_commit
+from app.corpus.git_source import GitSourceError, GitTree, normalize_docs_dir, read_docs_tree, resolve_commit
 from app.corpus.markdown import Block, shown_blocks
 from app.corpus.snippets import is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
@@ -81,14 +82,20 @@ except importlib.metadata.PackageNotFoundError:  # pragma: no cover - run from a
     _DOCSCHAT_VERSION = "unknown"
 
 
-def compose_fingerprint(source: Source, settings: Settings) -> bytes:
+def compose_fingerprint(source: Source, settings: Settings, commit: str | None = None) -> bytes:
     """Everything besides the files that decides how a page of `source` composes: the source's
     settings (not its repo, branch or weight: the blob ids stand for the files, and the weight is
     applied at search), the chunk size, CHUNKER_VERSION and docschat's version (an upgrade may
-    parse differently: it composes every page once)."""
+    parse differently: it composes every page once). A code source adds its chunk size and, when
+    its link names the commit (`{commit}`), the commit: its hrefs change with it
+    (design/scale-sync.md, "Code sources")."""
     facts = {k: str(v) for k, v in asdict(source).items() if k not in ("repo", "branch", "weight")}
     facts |= {"max_chunk_chars": str(settings.max_chunk_chars), "chunker": chunker.CHUNKER_VERSION,
               "docschat": _DOCSCHAT_VERSION}
+    if source.kind == "code":
+        facts["max_code_chunk_chars"] = str(settings.max_code_chunk_chars)
+        if links_at_commit(source):
+            facts["commit"] = str(commit)
     return hashlib.sha256(json.dumps(facts, sort_keys=True).encode()).digest()
 
 
@@ -314,12 +321,14 @@ def compose_corpus(source: Source | DocsSource, settings: Settings) -> ComposeRe
     if isinstance(source, DocsSource):
         source = source.to_source(settings)
     commit = resolve_commit(source.repo, source.branch)
+    files = read_docs_tree(source.repo, commit, source.dir)
     if source.kind == "code":
-        pages, code = read_code_source(source, commit, max_chars=settings.max_code_chunk_chars)
-        result = ComposeResult(pages=pages, chunks=list(code.chunks), warnings=code.warnings, commit=commit)
+        result = ComposeResult()
+        for part in iter_compose_code(files, settings, source, commit):
+            result.extend(part)
     else:
-        result = compose_files(read_docs_tree(source.repo, commit, source.dir), settings, source)
-        result.commit = commit
+        result = compose_files(files, settings, source)
+    result.commit = commit
     if not result.pages and not result.skipped_pages:
         raise _no_pages(source)
     result.chunks, duplicates = drop_duplicate_ids(result.chunks)
@@ -333,22 +342,56 @@ def compose_batches(
     """compose_corpus in parts of whole pages of about `batch_chunks` chunks, the files read from
     git one at a time (GitTree): what a sync of a large source holds is one part, not the source.
     Each part carries the commit read. NoPagesError, as compose_corpus raises it, comes after the
-    last part: a caller discards what it did with the parts. A docs source's pages get keys, and
-    those whose key in `known` is unchanged are skipped (iter_compose_files); a code source is
-    composed whole, without keys."""
+    last part: a caller discards what it did with the parts. Pages get keys, and those whose key
+    in `known` is unchanged are skipped (iter_compose_files; iter_compose_code for a code source:
+    one page a file)."""
     commit = resolve_commit(source.repo, source.branch)
     any_page = False
-    if source.kind == "code":
-        pages, code = read_code_source(source, commit, max_chars=settings.max_code_chunk_chars)
-        whole = ComposeResult(pages=pages, chunks=list(code.chunks), warnings=code.warnings, commit=commit)
-        any_page = bool(pages)
-        yield whole
-    else:
-        with GitTree(source.repo, commit, source.dir) as tree:
-            for part in iter_compose_files(tree, settings, source, batch_chunks=batch_chunks,
-                                           blob_id=tree.blob_id, known=known):
-                part.commit = commit
-                any_page = any_page or bool(part.pages) or bool(part.skipped_pages) or bool(part.kept)
-                yield part
+    with GitTree(source.repo, commit, source.dir) as tree:
+        parts = (iter_compose_code(tree, settings, source, commit, batch_chunks=batch_chunks, blob_id=tree.blob_id,
+                                   known=known)
+                 if source.kind == "code" else
+                 iter_compose_files(tree, settings, source, batch_chunks=batch_chunks, blob_id=tree.blob_id,
+                                    known=known))
+        for part in parts:
+            part.commit = commit
+            any_page = any_page or bool(part.pages) or bool(part.skipped_pages) or bool(part.kept)
+            yield part
     if not any_page:
         raise _no_pages(source)
+
+
+def iter_compose_code(
+    files: Mapping[str, str], settings: Settings, source: Source, commit: str, *, batch_chunks: int | None = None,
+    blob_id: Callable[[str], str | None] | None = None, known: Mapping[str, PageKey] | None = None,
+) -> Iterator[ComposeResult]:
+    """A code source's files (paths relative to its folder) composed one at a time, in parts of
+    whole files of at least `batch_chunks` chunks (None: one part). Each indexed file is a page.
+    With `blob_id`, a page's key is the fingerprint (with the commit when the source links at it)
+    and the file's own blob id, the only file it reads; a page whose key in `known` is unchanged
+    is not read or chunked but `kept`."""
+    fingerprint = compose_fingerprint(source, settings, commit) if blob_id is not None else b""
+    folder = normalize_docs_dir(source.dir)
+    prefix = folder + "/" if folder else ""
+    result = ComposeResult()
+    for relative in sorted(files):
+        if not code_file_selected(relative, source.include, source.exclude):
+            continue
+        stored = known.get(prefix + relative) if known is not None else None
+        if blob_id is not None and stored is not None and stored.key == page_key(fingerprint, stored.deps, blob_id):
+            result.kept.append(stored)
+            continue
+        code = compose_code_files_of(source, {relative: files[relative]}, commit,
+                                     max_chars=settings.max_code_chunk_chars)
+        result.warnings.extend(code.warnings)
+        for path in code.files:  # the file, when it gave chunks
+            page = code_page(source, path)
+            result.pages.append(page)
+            if blob_id is not None:
+                result.page_keys.append(PageKey(path, page_key(fingerprint, (relative,), blob_id), (relative,),
+                                                page.declared, tuple(code.warnings)))
+        result.chunks.extend(code.chunks)
+        if batch_chunks is not None and len(result.chunks) >= batch_chunks:
+            yield result
+            result = ComposeResult()
+    yield result

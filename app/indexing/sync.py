@@ -464,7 +464,7 @@ class _Stream:
     parts: Callable[[Mapping[str, PageKey] | None], Iterator[ComposeResult]]
     source: Source | None = None  # for the undeclared-audience warning
     warnings_prefix: bool = True  # compose warnings named by source (sync_chunks keeps them as they are)
-    keyed: bool = False  # its pages have keys (a docs source read from git): read the stored ones
+    keyed: bool = False  # its pages have keys (a source read from git): read the stored ones
 
 
 @dataclass
@@ -729,7 +729,7 @@ async def sync_sources(
     def stream(source: Source) -> _Stream:
         return _Stream(source.name,
                        lambda known: compose_batches(source, settings, batch_chunks=BATCH_CHUNKS, known=known),
-                       source, keyed=source.kind != "code")
+                       source, keyed=True)
 
     try:
         await _sync_step(

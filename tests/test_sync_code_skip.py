@@ -1,0 +1,227 @@
+"""The page-level skip for code sources (design/scale-sync.md, "Code sources"): each indexed file
+is a page keyed on the compose fingerprint and its own blob id (and the commit when the source's
+link names it); a file whose key is unchanged is not read or chunked. Files chunked are counted
+through code.chunk_code_file and files read through GitTree.__getitem__ (the real functions,
+wrapped); the database is the real one."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import asyncpg
+import pytest
+
+import app.corpus.code as code_module
+import app.indexing.sync as sync_module
+from app.config import get_settings
+from app.corpus.code_source import code_tree
+from app.corpus.git_source import GitTree
+from app.corpus.sources import Source, SourcesConfig
+from app.indexing.clear import clear_index
+from app.indexing.sync import sync_sources
+from tests.helpers import commit_all, git, make_docs_repo, write_files
+
+GITHUB = "https://github.com/acme/server/blob/{commit}/{path}#L{start}-L{end}"
+
+
+@pytest.fixture
+def keyword_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+    get_settings.cache_clear()
+
+
+class Counted:
+    def __init__(self) -> None:
+        self.chunked: list[str] = []
+        self.read: list[str] = []
+
+    def clear(self) -> None:
+        self.chunked.clear()
+        self.read.clear()
+
+
+@pytest.fixture
+def counted(monkeypatch: pytest.MonkeyPatch) -> Counted:
+    """The files chunked and the files read from git (the real functions, counted), in small batches."""
+    seen = Counted()
+    real_chunk, real_read = code_module.chunk_code_file, GitTree.__getitem__
+
+    def chunking(path, text, **kwargs):  # type: ignore[no-untyped-def]
+        seen.chunked.append(path)
+        return real_chunk(path, text, **kwargs)
+
+    def reading(self, path):  # type: ignore[no-untyped-def]
+        seen.read.append(path)
+        return real_read(self, path)
+
+    monkeypatch.setattr(code_module, "chunk_code_file", chunking)
+    monkeypatch.setattr(GitTree, "__getitem__", reading)
+    monkeypatch.setattr(sync_module, "BATCH_CHUNKS", 4)
+    return seen
+
+
+def _module(name: str, extra: str = "") -> str:
+    return (f'"""Module {name}."""\n\nimport os\n\nLIMIT = 3\n\n\ndef {name}_one(x):\n    """One of {name}."""\n'
+            f"    return x + 1\n\n\nclass {name.capitalize()}Store:\n    def get(self, key):\n"
+            f"        return os.environ.get(key)\n{extra}")
+
+
+FILES = {
+    "app/alpha.py": _module("alpha"),
+    "app/beta.py": _module("beta"),
+    "app/gamma/delta.py": _module("delta"),
+    "app/web/widget.ts": "export function widget(a: number): number {\n  return a * 2;\n}\n",
+    "app/empty/__init__.py": "",
+    "app/broken.py": "def broken(:\n    pass\n",
+    "README.md": "# not code\n",
+}
+
+
+def _source(repo: Path, **kwargs: object) -> Source:
+    fields: dict[str, object] = {"kind": "code", "dir": ".", "include": ("**/*.py", "**/*.ts"),
+                                 "exclude": (), "audiences": ("developer",)} | kwargs
+    return Source(name="server", repo=repo, branch="main", **fields)  # type: ignore[arg-type]
+
+
+async def _sync(pool: asyncpg.Pool, source: Source, seen: Counted, *, full: bool = False, settings: object = None):  # type: ignore[no-untyped-def]
+    seen.clear()
+    report = await sync_sources(pool, SourcesConfig((source,)), settings or get_settings(), None, full=full)
+    assert not report.failed, report.warnings
+    return report, sorted(seen.chunked)
+
+
+async def _rows(pool: asyncpg.Pool) -> list[tuple[object, ...]]:
+    """Every row as a reader sees it (not xmin)."""
+    rows = await pool.fetch(
+        "select id, source, page, title, heading, breadcrumb, href, content, audiences, content_hash,"
+        " search_vector::text as sv from docs_section order by id")
+    return [tuple(r) for r in rows]
+
+
+async def _keys(pool: asyncpg.Pool) -> dict[str, bytes]:
+    return {r["page"]: r["key"] for r in await pool.fetch("select page, key from docs_page_key")}
+
+
+@pytest.mark.parametrize("folder", [".", "app"])
+async def test_a_no_op_re_sync_of_a_code_source_reads_and_chunks_no_file(
+    pool, keyword_only, counted, tmp_path: Path, folder: str,
+) -> None:
+    """Pages (and keys) are named by the path in the repository, files in the tree by the path in
+    the source's folder: with `dir = "app"` the two differ."""
+    repo = make_docs_repo(tmp_path / "server", FILES, docs_dir=".")
+    first, chunked = await _sync(pool, _source(repo, dir=folder), counted)
+    # Every selected file is chunked; the empty one gives no chunk, so it is no page (and no key).
+    assert chunked == ["app/alpha.py", "app/beta.py", "app/broken.py", "app/empty/__init__.py",
+                       "app/gamma/delta.py", "app/web/widget.ts"]
+    pages = ["app/alpha.py", "app/beta.py", "app/broken.py", "app/gamma/delta.py", "app/web/widget.ts"]
+    assert sorted(await _keys(pool)) == pages and first.pages == 5 and first.new == first.chunks > 10
+    assert any("app/broken.py: does not parse" in w for w in first.warnings)
+
+    # No page is read or chunked; only the empty file, which gives no chunk, hence no page and no key.
+    noop, chunked = await _sync(pool, _source(repo, dir=folder), counted)
+    assert chunked == ["app/empty/__init__.py"] and counted.read == [f"{'app/' if folder == '.' else ''}empty/__init__.py"]
+    assert (noop.pages, noop.chunks, noop.unchanged, noop.new, noop.changed, noop.deleted) == (
+        first.pages, first.chunks, first.chunks, 0, 0, 0)
+    # A skipped file's warnings are reported as a chunked one's.
+    assert [w for w in noop.warnings if "broken" in w] == [w for w in first.warnings if "broken" in w]
+
+
+async def test_an_edited_file_recomposes_only_itself_and_the_tools_read_the_new_commit(
+    pool, keyword_only, counted, tmp_path: Path,
+) -> None:
+    repo = make_docs_repo(tmp_path / "server", FILES, docs_dir=".")
+    await _sync(pool, _source(repo), counted)
+    keys = await _keys(pool)
+    write_files(repo, {"app/beta.py": _module("beta", "\n\ndef beta_two():\n    return 2\n")})
+    commit_all(repo, "edit beta")
+    commit = git(repo, "rev-parse", "HEAD").strip()
+
+    report, chunked = await _sync(pool, _source(repo), counted)
+    assert chunked == ["app/beta.py", "app/empty/__init__.py"] and report.new == 1
+    after = await _keys(pool)
+    assert {p for p in after if after[p] != keys[p]} == {"app/beta.py"}
+    assert await pool.fetchval("select count(*) from docs_section where id = 'server:app/beta.py#beta_two'") == 1
+    # The commit recorded is the new one, and the model's tools read the file there.
+    recorded = await pool.fetchval("select commit from docs_source_commit where source = 'server'")
+    assert recorded == commit
+    assert "beta_two" in str(code_tree(_source(repo), recorded).read_file("app/beta.py")["content"])
+
+
+async def test_a_deleted_file_loses_its_rows_and_key(pool, keyword_only, counted, tmp_path: Path) -> None:
+    repo = make_docs_repo(tmp_path / "server", FILES, docs_dir=".")
+    await _sync(pool, _source(repo), counted)
+    (repo / "app/gamma/delta.py").unlink()
+    commit_all(repo, "delete delta")
+    report, chunked = await _sync(pool, _source(repo), counted)
+    assert chunked == ["app/empty/__init__.py"] and report.deleted > 0
+    assert "app/gamma/delta.py" not in await _keys(pool)
+    assert await pool.fetchval("select count(*) from docs_section where page = 'app/gamma/delta.py'") == 0
+
+
+async def test_a_setting_that_shapes_chunks_recomposes_every_file(
+    pool, keyword_only, counted, tmp_path: Path,
+) -> None:
+    repo = make_docs_repo(tmp_path / "server", FILES, docs_dir=".")
+    every = ["app/alpha.py", "app/beta.py", "app/broken.py", "app/empty/__init__.py", "app/gamma/delta.py",
+             "app/web/widget.ts"]
+    await _sync(pool, _source(repo), counted)
+
+    # An exclude glob: every file is chunked again; the excluded one's rows and key go.
+    _, chunked = await _sync(pool, _source(repo, exclude=("**/gamma/**",)), counted)
+    assert chunked == [p for p in every if "gamma" not in p]
+    assert "app/gamma/delta.py" not in await _keys(pool)
+    assert await pool.fetchval("select count(*) from docs_section where page like 'app/gamma/%'") == 0
+    _, chunked = await _sync(pool, _source(repo, exclude=("**/gamma/**",)), counted)
+    assert chunked == ["app/empty/__init__.py"]
+
+    # An include glob.
+    _, chunked = await _sync(pool, _source(repo, include=("**/*.py",)), counted)
+    assert chunked == [p for p in every if p.endswith(".py")]
+    assert await pool.fetchval("select count(*) from docs_section where page like '%.ts'") == 0
+
+    # The code chunk size.
+    settings = get_settings().model_copy(update={"max_code_chunk_chars": 60})
+    _, chunked = await _sync(pool, _source(repo, include=("**/*.py",)), counted, settings=settings)
+    assert chunked == [p for p in every if p.endswith(".py")]
+
+    # The link template (it shapes every href).
+    _, chunked = await _sync(pool, _source(repo, include=("**/*.py",), link="/src/{path}#L{start}"), counted,
+                             settings=settings)
+    assert chunked == [p for p in every if p.endswith(".py")]
+    assert await pool.fetchval("select bool_and(href like '/src/%') from docs_section")
+
+
+@pytest.mark.parametrize("link", [None, GITHUB])
+async def test_skipped_rows_equal_a_full_sync(pool, keyword_only, counted, tmp_path: Path, link: str | None) -> None:
+    """After edits, a deletion, a new file and commits that change nothing the source reads, the
+    rows a skipping sync leaves are those `--full` composes, and those of a sync into an empty index.
+    A link without {commit} (the default) skips unchanged files at a new commit; one with it
+    composes every file at a new commit (their hrefs change)."""
+    repo = make_docs_repo(tmp_path / "server", FILES, docs_dir=".")
+    source = _source(repo, **({"link": link} if link else {}))
+    await _sync(pool, source, counted)
+    write_files(repo, {"app/alpha.py": _module("alpha", "\n\nZETA = 1\n"), "app/new.py": _module("fresh"),
+                       "README.md": "# other\n"})
+    (repo / "app/beta.py").unlink()
+    commit_all(repo, "edit, add, delete")
+    commit_all(repo, "an empty commit: a new commit, no file changed")
+
+    report, chunked = await _sync(pool, source, counted)
+    if link is None:
+        assert chunked == ["app/alpha.py", "app/empty/__init__.py", "app/new.py"]
+    else:
+        assert chunked == ["app/alpha.py", "app/broken.py", "app/empty/__init__.py", "app/gamma/delta.py",
+                           "app/new.py", "app/web/widget.ts"]
+        commit = git(repo, "rev-parse", "HEAD").strip()
+        assert await pool.fetchval("select bool_and(href like '%/blob/' || $1 || '/%') from docs_section", commit)
+    skipped = await _rows(pool)
+    keys = await _keys(pool)
+
+    full, chunked = await _sync(pool, source, counted, full=True)
+    assert len(chunked) == 6
+    assert (full.new, full.changed, full.metadata_only, full.deleted) == (0, 0, 0, 0)
+    assert await _rows(pool) == skipped and await _keys(pool) == keys
+
+    await clear_index(pool)
+    await _sync(pool, source, counted)
+    assert await _rows(pool) == skipped and await _keys(pool) == keys
