@@ -7,7 +7,10 @@ $DOCSCHAT_HOME (or DATABASE_URL), so that a long run can go on stage by stage:
 
   load        --chunks rows; meanwhile the exact top-40 (cosine, public rows only) of --recall-queries
               query vectors drawn as bench_search draws questions' vectors, kept in --state
-  gin         the full-text GIN index, then the word statistics and vacuum analyze
+  gin         the full-text GIN indexes: docs_section's, and those of the narrow table the leg reads
+              (docs_section_fts, filled from docs_section by its statement triggers while loading:
+              its GIN and its head index, as sql/020_section_fts.sql and sql/022_section_fts_head.sql),
+              then the word statistics and vacuum analyze of both tables
   hnsw        the product's HNSW index on `embedding` (pgvector's defaults m=16, ef_construction=64,
               as sql/014_baseline.sql)
   halfvec     an HNSW index on the expression `embedding::halfvec(768)` (halfvec_cosine_ops)
@@ -135,10 +138,12 @@ def batches(n: int, batch: int, corpus, centers: np.ndarray, seed: int):
         yield first, records, vectors, public
 
 
-async def stage_load(conn, args, state: Path, corpus, centers: np.ndarray) -> None:
+async def stage_load(conn, args, state: Path, postmaster: int, corpus, centers: np.ndarray) -> None:
     await conn.execute("truncate docs_section, docs_lexeme_stats, docs_search_stats")
-    for index in ("docs_section_embedding_idx", "docs_section_search_vector_idx", "docs_section_halfvec_idx"):
+    for index in ("docs_section_embedding_idx", "docs_section_search_vector_idx", "docs_section_halfvec_idx",
+                  "docs_section_fts_search_vector_idx", "docs_section_fts_head_idx"):
         await conn.execute(f"drop index if exists public.{index}")  # names are constants
+    client_before, cluster_before = time.process_time(), cluster_cpu_seconds(postmaster)
     rng, np_rng = random.Random(4321), np.random.default_rng(4321)
     queries = np.stack([draw_vector(centers, rng, np_rng) for _ in range(args.recall_queries)])
     best_d = np.full((len(queries), K), np.inf)
@@ -165,17 +170,24 @@ async def stage_load(conn, args, state: Path, corpus, centers: np.ndarray) -> No
     np.savez(state / "exact.npz", queries=queries, ids=np.take_along_axis(best_i, order, 1),
              distances=np.take_along_axis(best_d, order, 1))
     emit(state, {"stage": "load", "chunks": args.chunks, "seconds": round(time.perf_counter() - started, 1),
-                 "copy_seconds": round(copy_seconds, 1), **await sizes(conn)})
+                 "copy_seconds": round(copy_seconds, 1),
+                 "client_cpu_seconds": round(time.process_time() - client_before, 1),
+                 "cluster_cpu_seconds": round(cluster_cpu_seconds(postmaster) - cluster_before, 1),
+                 "load_average": os.getloadavg(),
+                 "docs_section_fts_rows": await conn.fetchval("select count(*) from public.docs_section_fts"),
+                 **await sizes(conn)})
 
 
 async def sizes(conn) -> dict[str, object]:
     rows = await conn.fetch("""
         select c.relname, pg_relation_size(c.oid) as main, pg_table_size(c.oid) as with_toast
         from pg_class c join pg_namespace n on n.oid = c.relnamespace
-        where n.nspname = 'public' and (c.relname = 'docs_section'
-               or c.oid in (select indexrelid from pg_index where indrelid = 'public.docs_section'::regclass))""")
+        where n.nspname = 'public' and (c.relname in ('docs_section', 'docs_section_fts')
+               or c.oid in (select indexrelid from pg_index
+                            where indrelid in ('public.docs_section'::regclass, 'public.docs_section_fts'::regclass)))""")
     return {"sizes_mb": {r["relname"]: {"main": round(r["main"] / 1e6), "with_toast": round(r["with_toast"] / 1e6)}
-                         if r["relname"] == "docs_section" else round(r["main"] / 1e6) for r in rows}}
+                         if r["relname"] in ("docs_section", "docs_section_fts") else round(r["main"] / 1e6)
+                         for r in rows}}
 
 
 async def timed_build(conn, postmaster: int, state: Path, stage: str, statement: str, args) -> None:
@@ -324,17 +336,26 @@ async def main_async(args) -> None:
     try:
         for stage in args.stages.split(","):
             if stage == "load":
-                await stage_load(conn, args, state, corpus, centers)
+                await stage_load(conn, args, state, postmaster, corpus, centers)
             elif stage == "gin":
                 await timed_build(conn, postmaster, state, "gin", "create index docs_section_search_vector_idx "
                                   "on public.docs_section using gin (search_vector)", args)
+                # The narrow table the full-text leg reads (sql/020_section_fts.sql, 022_section_fts_head.sql).
+                await timed_build(conn, postmaster, state, "gin_fts", "create index docs_section_fts_search_vector_idx "
+                                  "on public.docs_section_fts using gin (search_vector)", args)
+                await timed_build(conn, postmaster, state, "gin_fts_head", "create index docs_section_fts_head_idx "
+                                  "on public.docs_section_fts using gin (pg_catalog.ts_filter(search_vector, '{a,b}'))",
+                                  args)
+                cluster = cluster_cpu_seconds(postmaster)
                 started = time.perf_counter()
                 await conn.fetchval("select public.refresh_docs_search_stats()")
                 stats = time.perf_counter() - started
                 started = time.perf_counter()
-                await conn.execute("vacuum analyze public.docs_section")
+                await conn.execute("vacuum analyze public.docs_section, public.docs_section_fts")
                 emit(state, {"stage": "stats_and_vacuum", "refresh_docs_search_stats_seconds": round(stats, 1),
-                             "vacuum_analyze_seconds": round(time.perf_counter() - started, 1)})
+                             "vacuum_analyze_seconds": round(time.perf_counter() - started, 1),
+                             "cluster_cpu_seconds": round(cluster_cpu_seconds(postmaster) - cluster, 1),
+                             "load_average": os.getloadavg()})
             elif stage == "hnsw":
                 await timed_build(conn, postmaster, state, "hnsw_vector", "create index docs_section_embedding_idx "
                                   "on public.docs_section using hnsw (embedding public.vector_cosine_ops)", args)
