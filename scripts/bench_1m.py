@@ -17,6 +17,8 @@ $DOCSCHAT_HOME (or DATABASE_URL), so that a long run can go on stage by stage:
   recall      recall@10 and @40 of the vector leg (public.match_docs_sections, ef_search 100,
               iterative scan) and of the same query on the halfvec index, against the exact top-k;
               a few exact top-k re-checked in SQL with the index off
+  recall_ef   the same for both indexes at --ef-search (the vector leg's query in SQL: the function
+              sets 100)
   keyword     the full-text leg alone (p50/p95, CPU per call), before any HNSW index exists
   latency     both legs' and the fused p50/p95 through the product's Retriever (bench_search's
               measure()), --runs runs, and the CPU milliseconds per call (client and Postgres)
@@ -73,6 +75,17 @@ with nearest as materialized (
   from public.docs_section d
   where d.embedding_model = $2 and d.audiences operator(pg_catalog.&&) $4
   order by d.embedding::public.halfvec(768) operator(public.<=>) $1::public.vector(768)::public.halfvec(768)
+  limit $3
+)
+select * from nearest order by distance, id
+"""
+# The same on the vector index, for an ef_search other than the function's own (it sets 100).
+VECTOR_LEG_SQL = """
+with nearest as materialized (
+  select d.id, d.embedding operator(public.<=>) $1::public.vector(768) as distance
+  from public.docs_section d
+  where d.embedding_model = $2 and d.audiences operator(pg_catalog.&&) $4
+  order by d.embedding operator(public.<=>) $1::public.vector(768)
   limit $3
 )
 select * from nearest order by distance, id
@@ -205,14 +218,15 @@ async def timed_build(conn, postmaster: int, state: Path, stage: str, statement:
                  "mem_available_gb_after": rss_gb(), "load_average": os.getloadavg(), **await sizes(conn)})
 
 
-async def stage_recall(conn, args, state: Path) -> None:
+async def stage_recall(conn, args, state: Path, ef_search: int = 100) -> None:
+    """At ef_search 100 the vector leg is the product's function; at another, the same query in SQL."""
     exact = np.load(state / "exact.npz")
     queries, exact_ids = exact["queries"], exact["ids"]
     has_halfvec = await conn.fetchval("select to_regclass('public.docs_section_halfvec_idx') is not null")
-    legs = {"vector": None, **({"halfvec": HALFVEC_LEG_SQL} if has_halfvec else {})}
+    legs = {"vector": None if ef_search == 100 else VECTOR_LEG_SQL, **({"halfvec": HALFVEC_LEG_SQL} if has_halfvec else {})}
     for leg, sql in legs.items():
         await conn.execute("set enable_seqscan = off")
-        await conn.execute("set hnsw.ef_search = 100")
+        await conn.execute(f"set hnsw.ef_search = {int(ef_search)}")
         await conn.execute("set hnsw.iterative_scan = 'relaxed_order'")
         recall: dict[int, list[float]] = {10: [], K: []}
         timings: list[float] = []
@@ -226,7 +240,7 @@ async def stage_recall(conn, args, state: Path) -> None:
                     found = [r["id"] for r in await conn.fetch(sql, vector, MODEL, k, ["public"])]
                 timings.append((time.perf_counter() - started) * 1000)
                 recall[k].append(len(set(found) & set(truth[:k])) / k)
-        emit(state, {"stage": f"recall_{leg}", "queries": len(queries), "ef_search": 100,
+        emit(state, {"stage": f"recall_{leg}", "queries": len(queries), "ef_search": ef_search,
                      **{f"recall@{k}": round(float(np.mean(v)), 4) for k, v in recall.items()},
                      **{f"recall@{k}_lowest5": sorted(round(x, 2) for x in v)[:5] for k, v in recall.items()},
                      "queries_recall@10_below_0.5": sum(x < 0.5 for x in recall[10]),
@@ -367,6 +381,8 @@ async def main_async(args) -> None:
                 await conn.execute("drop index if exists public.docs_section_halfvec_idx")
             elif stage == "recall":
                 await stage_recall(conn, args, state)
+            elif stage == "recall_ef":  # both indexes at --ef-search (a deployment's knob to raise recall)
+                await stage_recall(conn, args, state, args.ef_search)
             elif stage == "keyword":
                 await stage_keyword(url, args, state, postmaster, corpus, centers)
             elif stage == "latency":
@@ -391,6 +407,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--maintenance-work-mem", default="7GB", choices=["1GB", "2GB", "4GB", "6GB", "7GB", "8GB"])
     parser.add_argument("--parallel-workers", type=int, default=1)
+    parser.add_argument("--ef-search", type=int, default=400, help="hnsw.ef_search of the recall_ef stage")
     args = parser.parse_args()
     asyncio.run(main_async(args))
 
