@@ -7,13 +7,18 @@ $DOCSCHAT_HOME (or DATABASE_URL), so that a long run can go on stage by stage:
 
   load        --chunks rows; meanwhile the exact top-40 (cosine, public rows only) of --recall-queries
               query vectors drawn as bench_search draws questions' vectors, kept in --state
-  gin         the full-text GIN index, then the word statistics and vacuum analyze
+  gin         the full-text GIN indexes: docs_section's, and those of the narrow table the leg reads
+              (docs_section_fts, filled from docs_section by its statement triggers while loading:
+              its GIN and its head index, as sql/020_section_fts.sql and sql/022_section_fts_head.sql),
+              then the word statistics and vacuum analyze of both tables
   hnsw        the product's HNSW index on `embedding` (pgvector's defaults m=16, ef_construction=64,
               as sql/014_baseline.sql)
   halfvec     an HNSW index on the expression `embedding::halfvec(768)` (halfvec_cosine_ops)
   recall      recall@10 and @40 of the vector leg (public.match_docs_sections, ef_search 100,
               iterative scan) and of the same query on the halfvec index, against the exact top-k;
               a few exact top-k re-checked in SQL with the index off
+  recall_ef   the same for both indexes at --ef-search (the vector leg's query in SQL: the function
+              sets 100)
   keyword     the full-text leg alone (p50/p95, CPU per call), before any HNSW index exists
   latency     both legs' and the fused p50/p95 through the product's Retriever (bench_search's
               measure()), --runs runs, and the CPU milliseconds per call (client and Postgres)
@@ -70,6 +75,17 @@ with nearest as materialized (
   from public.docs_section d
   where d.embedding_model = $2 and d.audiences operator(pg_catalog.&&) $4
   order by d.embedding::public.halfvec(768) operator(public.<=>) $1::public.vector(768)::public.halfvec(768)
+  limit $3
+)
+select * from nearest order by distance, id
+"""
+# The same on the vector index, for an ef_search other than the function's own (it sets 100).
+VECTOR_LEG_SQL = """
+with nearest as materialized (
+  select d.id, d.embedding operator(public.<=>) $1::public.vector(768) as distance
+  from public.docs_section d
+  where d.embedding_model = $2 and d.audiences operator(pg_catalog.&&) $4
+  order by d.embedding operator(public.<=>) $1::public.vector(768)
   limit $3
 )
 select * from nearest order by distance, id
@@ -135,10 +151,12 @@ def batches(n: int, batch: int, corpus, centers: np.ndarray, seed: int):
         yield first, records, vectors, public
 
 
-async def stage_load(conn, args, state: Path, corpus, centers: np.ndarray) -> None:
+async def stage_load(conn, args, state: Path, postmaster: int, corpus, centers: np.ndarray) -> None:
     await conn.execute("truncate docs_section, docs_lexeme_stats, docs_search_stats")
-    for index in ("docs_section_embedding_idx", "docs_section_search_vector_idx", "docs_section_halfvec_idx"):
+    for index in ("docs_section_embedding_idx", "docs_section_search_vector_idx", "docs_section_halfvec_idx",
+                  "docs_section_fts_search_vector_idx", "docs_section_fts_head_idx"):
         await conn.execute(f"drop index if exists public.{index}")  # names are constants
+    client_before, cluster_before = time.process_time(), cluster_cpu_seconds(postmaster)
     rng, np_rng = random.Random(4321), np.random.default_rng(4321)
     queries = np.stack([draw_vector(centers, rng, np_rng) for _ in range(args.recall_queries)])
     best_d = np.full((len(queries), K), np.inf)
@@ -165,17 +183,24 @@ async def stage_load(conn, args, state: Path, corpus, centers: np.ndarray) -> No
     np.savez(state / "exact.npz", queries=queries, ids=np.take_along_axis(best_i, order, 1),
              distances=np.take_along_axis(best_d, order, 1))
     emit(state, {"stage": "load", "chunks": args.chunks, "seconds": round(time.perf_counter() - started, 1),
-                 "copy_seconds": round(copy_seconds, 1), **await sizes(conn)})
+                 "copy_seconds": round(copy_seconds, 1),
+                 "client_cpu_seconds": round(time.process_time() - client_before, 1),
+                 "cluster_cpu_seconds": round(cluster_cpu_seconds(postmaster) - cluster_before, 1),
+                 "load_average": os.getloadavg(),
+                 "docs_section_fts_rows": await conn.fetchval("select count(*) from public.docs_section_fts"),
+                 **await sizes(conn)})
 
 
 async def sizes(conn) -> dict[str, object]:
     rows = await conn.fetch("""
         select c.relname, pg_relation_size(c.oid) as main, pg_table_size(c.oid) as with_toast
         from pg_class c join pg_namespace n on n.oid = c.relnamespace
-        where n.nspname = 'public' and (c.relname = 'docs_section'
-               or c.oid in (select indexrelid from pg_index where indrelid = 'public.docs_section'::regclass))""")
+        where n.nspname = 'public' and (c.relname in ('docs_section', 'docs_section_fts')
+               or c.oid in (select indexrelid from pg_index
+                            where indrelid in ('public.docs_section'::regclass, 'public.docs_section_fts'::regclass)))""")
     return {"sizes_mb": {r["relname"]: {"main": round(r["main"] / 1e6), "with_toast": round(r["with_toast"] / 1e6)}
-                         if r["relname"] == "docs_section" else round(r["main"] / 1e6) for r in rows}}
+                         if r["relname"] in ("docs_section", "docs_section_fts") else round(r["main"] / 1e6)
+                         for r in rows}}
 
 
 async def timed_build(conn, postmaster: int, state: Path, stage: str, statement: str, args) -> None:
@@ -193,14 +218,15 @@ async def timed_build(conn, postmaster: int, state: Path, stage: str, statement:
                  "mem_available_gb_after": rss_gb(), "load_average": os.getloadavg(), **await sizes(conn)})
 
 
-async def stage_recall(conn, args, state: Path) -> None:
+async def stage_recall(conn, args, state: Path, ef_search: int = 100) -> None:
+    """At ef_search 100 the vector leg is the product's function; at another, the same query in SQL."""
     exact = np.load(state / "exact.npz")
     queries, exact_ids = exact["queries"], exact["ids"]
     has_halfvec = await conn.fetchval("select to_regclass('public.docs_section_halfvec_idx') is not null")
-    legs = {"vector": None, **({"halfvec": HALFVEC_LEG_SQL} if has_halfvec else {})}
+    legs = {"vector": None if ef_search == 100 else VECTOR_LEG_SQL, **({"halfvec": HALFVEC_LEG_SQL} if has_halfvec else {})}
     for leg, sql in legs.items():
         await conn.execute("set enable_seqscan = off")
-        await conn.execute("set hnsw.ef_search = 100")
+        await conn.execute(f"set hnsw.ef_search = {int(ef_search)}")
         await conn.execute("set hnsw.iterative_scan = 'relaxed_order'")
         recall: dict[int, list[float]] = {10: [], K: []}
         timings: list[float] = []
@@ -214,7 +240,7 @@ async def stage_recall(conn, args, state: Path) -> None:
                     found = [r["id"] for r in await conn.fetch(sql, vector, MODEL, k, ["public"])]
                 timings.append((time.perf_counter() - started) * 1000)
                 recall[k].append(len(set(found) & set(truth[:k])) / k)
-        emit(state, {"stage": f"recall_{leg}", "queries": len(queries), "ef_search": 100,
+        emit(state, {"stage": f"recall_{leg}", "queries": len(queries), "ef_search": ef_search,
                      **{f"recall@{k}": round(float(np.mean(v)), 4) for k, v in recall.items()},
                      **{f"recall@{k}_lowest5": sorted(round(x, 2) for x in v)[:5] for k, v in recall.items()},
                      "queries_recall@10_below_0.5": sum(x < 0.5 for x in recall[10]),
@@ -324,17 +350,26 @@ async def main_async(args) -> None:
     try:
         for stage in args.stages.split(","):
             if stage == "load":
-                await stage_load(conn, args, state, corpus, centers)
+                await stage_load(conn, args, state, postmaster, corpus, centers)
             elif stage == "gin":
                 await timed_build(conn, postmaster, state, "gin", "create index docs_section_search_vector_idx "
                                   "on public.docs_section using gin (search_vector)", args)
+                # The narrow table the full-text leg reads (sql/020_section_fts.sql, 022_section_fts_head.sql).
+                await timed_build(conn, postmaster, state, "gin_fts", "create index docs_section_fts_search_vector_idx "
+                                  "on public.docs_section_fts using gin (search_vector)", args)
+                await timed_build(conn, postmaster, state, "gin_fts_head", "create index docs_section_fts_head_idx "
+                                  "on public.docs_section_fts using gin (pg_catalog.ts_filter(search_vector, '{a,b}'))",
+                                  args)
+                cluster = cluster_cpu_seconds(postmaster)
                 started = time.perf_counter()
                 await conn.fetchval("select public.refresh_docs_search_stats()")
                 stats = time.perf_counter() - started
                 started = time.perf_counter()
-                await conn.execute("vacuum analyze public.docs_section")
+                await conn.execute("vacuum analyze public.docs_section, public.docs_section_fts")
                 emit(state, {"stage": "stats_and_vacuum", "refresh_docs_search_stats_seconds": round(stats, 1),
-                             "vacuum_analyze_seconds": round(time.perf_counter() - started, 1)})
+                             "vacuum_analyze_seconds": round(time.perf_counter() - started, 1),
+                             "cluster_cpu_seconds": round(cluster_cpu_seconds(postmaster) - cluster, 1),
+                             "load_average": os.getloadavg()})
             elif stage == "hnsw":
                 await timed_build(conn, postmaster, state, "hnsw_vector", "create index docs_section_embedding_idx "
                                   "on public.docs_section using hnsw (embedding public.vector_cosine_ops)", args)
@@ -346,6 +381,8 @@ async def main_async(args) -> None:
                 await conn.execute("drop index if exists public.docs_section_halfvec_idx")
             elif stage == "recall":
                 await stage_recall(conn, args, state)
+            elif stage == "recall_ef":  # both indexes at --ef-search (a deployment's knob to raise recall)
+                await stage_recall(conn, args, state, args.ef_search)
             elif stage == "keyword":
                 await stage_keyword(url, args, state, postmaster, corpus, centers)
             elif stage == "latency":
@@ -370,6 +407,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=2)
     parser.add_argument("--maintenance-work-mem", default="7GB", choices=["1GB", "2GB", "4GB", "6GB", "7GB", "8GB"])
     parser.add_argument("--parallel-workers", type=int, default=1)
+    parser.add_argument("--ef-search", type=int, default=400, help="hnsw.ef_search of the recall_ef stage")
     args = parser.parse_args()
     asyncio.run(main_async(args))
 
