@@ -20,14 +20,18 @@ $$;
 
 -- An update may change anything, the id included: rows whose id is gone leave, the others are
 -- written where what the leg reads changed (a metadata-only update rewrites nothing here).
+-- The delete joins the two transition tables, so it is planned at each call (execute) for the
+-- rows at hand: plpgsql would keep the plan made at the session's first call, and a switch's first
+-- update is often empty (its upsert when only hrefs changed), whose plan, a nested loop over
+-- new_rows, takes time in the square of the rows of the next, big update (design/scale-sync.md).
 create or replace function public.docs_section_fts_update() returns trigger
 language plpgsql
 set search_path = ''
 as $$
 begin
-  delete from public.docs_section_fts f
-  using old_rows o
-  where f.id = o.id and not exists (select 1 from new_rows n where n.id = o.id);
+  execute 'delete from public.docs_section_fts f
+    using old_rows o
+    where f.id = o.id and not exists (select 1 from new_rows n where n.id = o.id)';
   insert into public.docs_section_fts as f (id, audiences, search_vector)
   select n.id, n.audiences, n.search_vector from new_rows n
   on conflict (id) do update set audiences = excluded.audiences, search_vector = excluded.search_vector
