@@ -303,6 +303,23 @@ async def test_statistics_emptied_by_hand_are_rebuilt_by_the_next_sync_that_writ
     assert await pool.fetchval("select section_count from docs_search_stats") == 16
 
 
+async def test_an_update_that_moves_no_input_keeps_the_search_vector(pool, keyword_only, tmp_path: Path) -> None:
+    """A sync's metadata update rewrites title, heading and breadcrumb with each href, mostly to
+    what they were: the row trigger keeps the vector then (no recompute), and recomputes it when
+    one of its inputs moves."""
+    repo = make_docs_repo(tmp_path / "r", {"k.md": _page("K", "public", "kiwi")})
+    await _sync(pool, _source(repo))
+    some = await pool.fetchval("select min(id) from docs_section")
+    # A marker no recompute would give: kept by an update whose inputs are unchanged.
+    await pool.execute("update docs_section set search_vector = 'marker:1A' where id = $1", some)
+    await pool.execute("update docs_section set title = title, heading = heading, breadcrumb = breadcrumb,"
+                       " href = href || '?v=2' where id = $1", some)
+    assert await pool.fetchval("select search_vector::text from docs_section where id = $1", some) == "'marker':1A"
+    await pool.execute("update docs_section set title = title || ' moved' where id = $1", some)
+    assert "'move'" in await pool.fetchval("select search_vector::text from docs_section where id = $1", some)
+    assert await _fts_differences(pool) == 0
+
+
 async def test_the_leg_table_follows_every_write_to_docs_section(
     pool, keyword_only, tmp_path: Path, owner_database_url: str,
 ) -> None:
