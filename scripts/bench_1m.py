@@ -8,22 +8,27 @@ $DOCSCHAT_HOME (or DATABASE_URL), so that a long run can go on stage by stage:
   load        --chunks rows; meanwhile the exact top-40 (cosine, public rows only) of --recall-queries
               query vectors drawn as bench_search draws questions' vectors, kept in --state
   gin         the full-text GIN index, then the word statistics and vacuum analyze
-  hnsw        the product's HNSW index on `embedding` (pgvector's defaults m=16, ef_construction=64,
-              as sql/014_baseline.sql)
-  halfvec     an HNSW index on the expression `embedding::halfvec(768)` (halfvec_cosine_ops)
+  hnsw        the product's HNSW index, on the expression `embedding::halfvec(768)` (halfvec_cosine_ops;
+              pgvector's defaults m=16, ef_construction=64, as sql/023_halfvec_index.sql)
+  float32     for comparison, the index the product had before 2026_12_02_0023: HNSW on `embedding`
+              itself (vector_cosine_ops, as sql/014_baseline.sql), docs_section_float32_idx
   recall      recall@10 and @40 of the vector leg (public.match_docs_sections, ef_search 100,
-              iterative scan) and of the same query on the halfvec index, against the exact top-k;
+              iterative scan) and, when the float32 index exists, of the same query ordered by the
+              float32 distance on that index, against the exact top-k;
               a few exact top-k re-checked in SQL with the index off
   keyword     the full-text leg alone (p50/p95, CPU per call), before any HNSW index exists
   latency     both legs' and the fused p50/p95 through the product's Retriever (bench_search's
               measure()), --runs runs, and the CPU milliseconds per call (client and Postgres)
+
+(Until 2026_12_02_0023 `hnsw` built the float32 index and a `halfvec` stage the expression one,
+docs_section_halfvec_idx: the figures of design/scale-sync.md, session 18, name them so.)
 
 Each index build reports its wall time, the CPU seconds of the backend and of the whole cluster
 (parallel workers included, from /proc) and its size. Every figure is a JSON line on stdout and in
 --state/results.jsonl.
 
     DOCSCHAT_HOME=/tmp/m1/home nice -n 19 python scripts/bench_1m.py --chunks 1000000 \
-        --stages load,gin,hnsw,recall,latency,halfvec,recall
+        --stages load,gin,hnsw,recall,latency,float32,recall
 """
 
 from __future__ import annotations
@@ -62,14 +67,14 @@ COLUMNS = ["id", "source", "page", "title", "heading", "breadcrumb", "href", "co
            "embedding", "embedding_model"]
 K = 40  # LEG_MATCH_COUNT: the vector leg's depth in the fused retrieval
 
-# The vector leg's query as public.match_docs_sections runs it, on the halfvec expression index.
-HALFVEC_LEG_SQL = """
+# The vector leg's query as public.match_docs_sections ran it before 2026_12_02_0023: ordered by the
+# float32 distance, which only the comparison's float32 index serves.
+FLOAT32_LEG_SQL = """
 with nearest as materialized (
-  select d.id, d.embedding::public.halfvec(768) operator(public.<=>) $1::public.vector(768)::public.halfvec(768)
-           as distance
+  select d.id, d.embedding operator(public.<=>) $1::public.vector(768) as distance
   from public.docs_section d
   where d.embedding_model = $2 and d.audiences operator(pg_catalog.&&) $4
-  order by d.embedding::public.halfvec(768) operator(public.<=>) $1::public.vector(768)::public.halfvec(768)
+  order by d.embedding operator(public.<=>) $1::public.vector(768)
   limit $3
 )
 select * from nearest order by distance, id
@@ -137,7 +142,7 @@ def batches(n: int, batch: int, corpus, centers: np.ndarray, seed: int):
 
 async def stage_load(conn, args, state: Path, corpus, centers: np.ndarray) -> None:
     await conn.execute("truncate docs_section, docs_lexeme_stats, docs_search_stats")
-    for index in ("docs_section_embedding_idx", "docs_section_search_vector_idx", "docs_section_halfvec_idx"):
+    for index in ("docs_section_embedding_idx", "docs_section_search_vector_idx", "docs_section_float32_idx"):
         await conn.execute(f"drop index if exists public.{index}")  # names are constants
     rng, np_rng = random.Random(4321), np.random.default_rng(4321)
     queries = np.stack([draw_vector(centers, rng, np_rng) for _ in range(args.recall_queries)])
@@ -196,8 +201,8 @@ async def timed_build(conn, postmaster: int, state: Path, stage: str, statement:
 async def stage_recall(conn, args, state: Path) -> None:
     exact = np.load(state / "exact.npz")
     queries, exact_ids = exact["queries"], exact["ids"]
-    has_halfvec = await conn.fetchval("select to_regclass('public.docs_section_halfvec_idx') is not null")
-    legs = {"vector": None, **({"halfvec": HALFVEC_LEG_SQL} if has_halfvec else {})}
+    has_float32 = await conn.fetchval("select to_regclass('public.docs_section_float32_idx') is not null")
+    legs = {"halfvec": None, **({"float32": FLOAT32_LEG_SQL} if has_float32 else {})}
     for leg, sql in legs.items():
         await conn.execute("set enable_seqscan = off")
         await conn.execute("set hnsw.ef_search = 100")
@@ -336,14 +341,14 @@ async def main_async(args) -> None:
                 emit(state, {"stage": "stats_and_vacuum", "refresh_docs_search_stats_seconds": round(stats, 1),
                              "vacuum_analyze_seconds": round(time.perf_counter() - started, 1)})
             elif stage == "hnsw":
-                await timed_build(conn, postmaster, state, "hnsw_vector", "create index docs_section_embedding_idx "
-                                  "on public.docs_section using hnsw (embedding public.vector_cosine_ops)", args)
-            elif stage == "halfvec":
-                await timed_build(conn, postmaster, state, "hnsw_halfvec", "create index docs_section_halfvec_idx "
+                await timed_build(conn, postmaster, state, "hnsw_halfvec", "create index docs_section_embedding_idx "
                                   "on public.docs_section using hnsw "
                                   "((embedding::public.halfvec(768)) public.halfvec_cosine_ops)", args)
-            elif stage == "drop_halfvec":
-                await conn.execute("drop index if exists public.docs_section_halfvec_idx")
+            elif stage == "float32":
+                await timed_build(conn, postmaster, state, "hnsw_float32", "create index docs_section_float32_idx "
+                                  "on public.docs_section using hnsw (embedding public.vector_cosine_ops)", args)
+            elif stage == "drop_float32":
+                await conn.execute("drop index if exists public.docs_section_float32_idx")
             elif stage == "recall":
                 await stage_recall(conn, args, state)
             elif stage == "keyword":
@@ -361,7 +366,7 @@ def main() -> None:
     parser.add_argument("--chunks", type=int, default=1_000_000)
     parser.add_argument("--batch", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1234)
-    parser.add_argument("--stages", default="load,gin,hnsw,recall,latency,halfvec,recall")
+    parser.add_argument("--stages", default="load,gin,hnsw,recall,latency,float32,recall")
     parser.add_argument("--state", default="/tmp/bench-1m", help="exact top-k and results.jsonl")
     parser.add_argument("--recall-queries", type=int, default=200)
     parser.add_argument("--sql-checks", type=int, default=3, help="exact top-k re-checked by Postgres (a seq scan each)")
