@@ -1,8 +1,10 @@
--- Undo 023_halfvec_index.sql: the float32 HNSW index as 014_baseline.sql makes it, and
--- match_docs_sections as 2026_12_02_0022 had it (ordered by the float32 distance, which that index
--- serves); its checksum is forgotten so the docschat that runs next applies its own.
+-- Undo 023_halfvec_index.sql: the float32 HNSW index as 014_baseline.sql makes it (built first
+-- under another name, so that searches go on meanwhile, as in the upgrade), and match_docs_sections
+-- as 2026_12_02_0022 had it (ordered by the float32 distance, which that index serves); its
+-- checksum is forgotten so the docschat that runs next applies its own.
+create index docs_section_embedding_vector_idx on public.docs_section using hnsw (embedding public.vector_cosine_ops);
 drop index if exists public.docs_section_embedding_idx;
-create index docs_section_embedding_idx on public.docs_section using hnsw (embedding public.vector_cosine_ops);
+alter index public.docs_section_embedding_vector_idx rename to docs_section_embedding_idx;
 delete from public.docschat_sql_file where name = 'match_docs_sections.sql';
 
 -- match_docs_sections: the match_count (null: 10) sections `audiences` may see nearest to a query
