@@ -11,11 +11,13 @@ $DOCSCHAT_HOME (or DATABASE_URL), so that a long run can go on stage by stage:
               (docs_section_fts, filled from docs_section by its statement triggers while loading:
               its GIN and its head index, as sql/020_section_fts.sql and sql/022_section_fts_head.sql),
               then the word statistics and vacuum analyze of both tables
-  hnsw        the product's HNSW index on `embedding` (pgvector's defaults m=16, ef_construction=64,
-              as sql/014_baseline.sql)
-  halfvec     an HNSW index on the expression `embedding::halfvec(768)` (halfvec_cosine_ops)
+  hnsw        the product's HNSW index, on the expression `embedding::halfvec(768)` (halfvec_cosine_ops;
+              pgvector's defaults m=16, ef_construction=64, as sql/023_halfvec_index.sql)
+  float32     for comparison, the index the product had before 2026_12_02_0023: HNSW on `embedding`
+              itself (vector_cosine_ops, as sql/014_baseline.sql), docs_section_float32_idx
   recall      recall@10 and @40 of the vector leg (public.match_docs_sections, ef_search 100,
-              iterative scan) and of the same query on the halfvec index, against the exact top-k;
+              iterative scan) and, when the float32 index exists, of the same query ordered by the
+              float32 distance on that index, against the exact top-k;
               a few exact top-k re-checked in SQL with the index off
   recall_ef   the same for both indexes at --ef-search (the vector leg's query in SQL: the function
               sets 100)
@@ -23,12 +25,15 @@ $DOCSCHAT_HOME (or DATABASE_URL), so that a long run can go on stage by stage:
   latency     both legs' and the fused p50/p95 through the product's Retriever (bench_search's
               measure()), --runs runs, and the CPU milliseconds per call (client and Postgres)
 
+(Until 2026_12_02_0023 `hnsw` built the float32 index and a `halfvec` stage the expression one,
+docs_section_halfvec_idx: the figures of design/scale-sync.md, session 18, name them so.)
+
 Each index build reports its wall time, the CPU seconds of the backend and of the whole cluster
 (parallel workers included, from /proc) and its size. Every figure is a JSON line on stdout and in
 --state/results.jsonl.
 
     DOCSCHAT_HOME=/tmp/m1/home nice -n 19 python scripts/bench_1m.py --chunks 1000000 \
-        --stages load,gin,hnsw,recall,latency,halfvec,recall
+        --stages load,gin,hnsw,recall,latency,float32,recall
 """
 
 from __future__ import annotations
@@ -67,25 +72,25 @@ COLUMNS = ["id", "source", "page", "title", "heading", "breadcrumb", "href", "co
            "embedding", "embedding_model"]
 K = 40  # LEG_MATCH_COUNT: the vector leg's depth in the fused retrieval
 
-# The vector leg's query as public.match_docs_sections runs it, on the halfvec expression index.
-HALFVEC_LEG_SQL = """
-with nearest as materialized (
-  select d.id, d.embedding::public.halfvec(768) operator(public.<=>) $1::public.vector(768)::public.halfvec(768)
-           as distance
-  from public.docs_section d
-  where d.embedding_model = $2 and d.audiences operator(pg_catalog.&&) $4
-  order by d.embedding::public.halfvec(768) operator(public.<=>) $1::public.vector(768)::public.halfvec(768)
-  limit $3
-)
-select * from nearest order by distance, id
-"""
-# The same on the vector index, for an ef_search other than the function's own (it sets 100).
-VECTOR_LEG_SQL = """
+# The vector leg's query as public.match_docs_sections ran it before 2026_12_02_0023: ordered by the
+# float32 distance, which only the comparison's float32 index serves.
+FLOAT32_LEG_SQL = """
 with nearest as materialized (
   select d.id, d.embedding operator(public.<=>) $1::public.vector(768) as distance
   from public.docs_section d
   where d.embedding_model = $2 and d.audiences operator(pg_catalog.&&) $4
   order by d.embedding operator(public.<=>) $1::public.vector(768)
+  limit $3
+)
+select * from nearest order by distance, id
+"""
+# The product's leg (the halfvec index's expression) for an ef_search other than the function's own (100).
+HALFVEC_LEG_SQL = """
+with nearest as materialized (
+  select d.id, d.embedding operator(public.<=>) $1::public.vector(768) as distance
+  from public.docs_section d
+  where d.embedding_model = $2 and d.audiences operator(pg_catalog.&&) $4
+  order by d.embedding::public.halfvec(768) operator(public.<=>) $1::public.vector(768)::public.halfvec(768)
   limit $3
 )
 select * from nearest order by distance, id
@@ -153,8 +158,8 @@ def batches(n: int, batch: int, corpus, centers: np.ndarray, seed: int):
 
 async def stage_load(conn, args, state: Path, postmaster: int, corpus, centers: np.ndarray) -> None:
     await conn.execute("truncate docs_section, docs_lexeme_stats, docs_search_stats")
-    for index in ("docs_section_embedding_idx", "docs_section_search_vector_idx", "docs_section_halfvec_idx",
-                  "docs_section_fts_search_vector_idx", "docs_section_fts_head_idx"):
+    for index in ("docs_section_embedding_idx", "docs_section_search_vector_idx", "docs_section_float32_idx",
+                  "docs_section_halfvec_idx", "docs_section_fts_search_vector_idx", "docs_section_fts_head_idx"):
         await conn.execute(f"drop index if exists public.{index}")  # names are constants
     client_before, cluster_before = time.process_time(), cluster_cpu_seconds(postmaster)
     rng, np_rng = random.Random(4321), np.random.default_rng(4321)
@@ -222,8 +227,8 @@ async def stage_recall(conn, args, state: Path, ef_search: int = 100) -> None:
     """At ef_search 100 the vector leg is the product's function; at another, the same query in SQL."""
     exact = np.load(state / "exact.npz")
     queries, exact_ids = exact["queries"], exact["ids"]
-    has_halfvec = await conn.fetchval("select to_regclass('public.docs_section_halfvec_idx') is not null")
-    legs = {"vector": None if ef_search == 100 else VECTOR_LEG_SQL, **({"halfvec": HALFVEC_LEG_SQL} if has_halfvec else {})}
+    has_float32 = await conn.fetchval("select to_regclass('public.docs_section_float32_idx') is not null")
+    legs = {"halfvec": None if ef_search == 100 else HALFVEC_LEG_SQL, **({"float32": FLOAT32_LEG_SQL} if has_float32 else {})}
     for leg, sql in legs.items():
         await conn.execute("set enable_seqscan = off")
         await conn.execute(f"set hnsw.ef_search = {int(ef_search)}")
@@ -371,14 +376,14 @@ async def main_async(args) -> None:
                              "cluster_cpu_seconds": round(cluster_cpu_seconds(postmaster) - cluster, 1),
                              "load_average": os.getloadavg()})
             elif stage == "hnsw":
-                await timed_build(conn, postmaster, state, "hnsw_vector", "create index docs_section_embedding_idx "
-                                  "on public.docs_section using hnsw (embedding public.vector_cosine_ops)", args)
-            elif stage == "halfvec":
-                await timed_build(conn, postmaster, state, "hnsw_halfvec", "create index docs_section_halfvec_idx "
+                await timed_build(conn, postmaster, state, "hnsw_halfvec", "create index docs_section_embedding_idx "
                                   "on public.docs_section using hnsw "
                                   "((embedding::public.halfvec(768)) public.halfvec_cosine_ops)", args)
-            elif stage == "drop_halfvec":
-                await conn.execute("drop index if exists public.docs_section_halfvec_idx")
+            elif stage == "float32":
+                await timed_build(conn, postmaster, state, "hnsw_float32", "create index docs_section_float32_idx "
+                                  "on public.docs_section using hnsw (embedding public.vector_cosine_ops)", args)
+            elif stage == "drop_float32":
+                await conn.execute("drop index if exists public.docs_section_float32_idx")
             elif stage == "recall":
                 await stage_recall(conn, args, state)
             elif stage == "recall_ef":  # both indexes at --ef-search (a deployment's knob to raise recall)
@@ -398,7 +403,7 @@ def main() -> None:
     parser.add_argument("--chunks", type=int, default=1_000_000)
     parser.add_argument("--batch", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1234)
-    parser.add_argument("--stages", default="load,gin,hnsw,recall,latency,halfvec,recall")
+    parser.add_argument("--stages", default="load,gin,hnsw,recall,latency,float32,recall")
     parser.add_argument("--state", default="/tmp/bench-1m", help="exact top-k and results.jsonl")
     parser.add_argument("--recall-queries", type=int, default=200)
     parser.add_argument("--sql-checks", type=int, default=3, help="exact top-k re-checked by Postgres (a seq scan each)")

@@ -133,7 +133,8 @@ async def load(conn, n: int, rng: random.Random, centers: np.ndarray, corpus, wi
                        " using gin (pg_catalog.ts_filter(search_vector, '{a,b}'))")  # sql/022_section_fts_head.sql
     if with_vectors:
         await conn.execute(
-            "create index docs_section_embedding_idx on public.docs_section using hnsw (embedding public.vector_cosine_ops)"
+            "create index docs_section_embedding_idx on public.docs_section"
+            " using hnsw ((embedding::public.halfvec(768)) public.halfvec_cosine_ops)"  # sql/023_halfvec_index.sql
         )
     await conn.fetchval("select public.refresh_docs_search_stats()")
     await conn.execute("vacuum analyze docs_section, docs_section_fts")

@@ -389,3 +389,39 @@ def test_only_a_refusal_naming_the_settings_or_memory_gives_them_up() -> None:
         "pre-existing shared memory block (key 5432001, ID 3) is still in use", settings
     )
     assert not refused_for_settings("", settings)  # the log said nothing: no reason to give them up
+
+
+async def _vector_index(url: str) -> tuple[str, int]:
+    """The vector index's definition, and the index scans one match_docs_sections call made."""
+    conn = await asyncpg.connect(url)
+    try:
+        async with conn.transaction():
+            definition = await conn.fetchval("select pg_get_indexdef('public.docs_section_embedding_idx'::regclass)")
+            await conn.execute(
+                "insert into public.docs_section (id, source, page, title, heading, breadcrumb, href, content, audiences,"
+                " content_hash, embedding, embedding_model) select 'v' || i, 'docs', 'v.mdx', 'T', 'H', 'T', '/v', 'c',"
+                " '{public}', 'h', array_fill(i::real, array[768])::public.vector, 'm' from generate_series(1, 5) i")
+            query = "[" + ",".join(["1"] * 768) + "]"
+            rows = await conn.fetch("select id from public.match_docs_sections($1::text::public.vector, 'm', 3, null)",
+                                    query)
+            scans = await conn.fetchval("select pg_stat_get_xact_numscans('public.docs_section_embedding_idx'::regclass)")
+            assert len(rows) == 3
+            await conn.execute("delete from public.docs_section where id like 'v%'")
+        return definition, scans
+    finally:
+        await conn.close()
+
+
+def test_the_vector_index_is_on_halfvec_and_the_downgrade_restores_float32(fresh_database) -> None:
+    """2026_12_02_0023: the HNSW index on embedding::halfvec(768), which match_docs_sections
+    orders by; one step down, the float32 index as the baseline made it, and the function as it was."""
+    url = fresh_database()
+    migrate.upgrade(url)
+    definition, scans = asyncio.run(_vector_index(url))
+    assert "(embedding)::halfvec(768)) halfvec_cosine_ops" in definition and scans > 0
+    migrate.downgrade(url, "2026_12_02_0022")
+    definition, scans = asyncio.run(_vector_index(url))
+    assert "hnsw (embedding vector_cosine_ops)" in definition and scans > 0
+    migrate.upgrade(url)
+    definition, scans = asyncio.run(_vector_index(url))
+    assert "halfvec_cosine_ops" in definition and scans > 0

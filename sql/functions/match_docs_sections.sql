@@ -2,6 +2,9 @@
 -- vector by cosine distance, among rows embedded by the same model. match_count and audiences
 -- have no default (null audiences, said explicitly: every section). Iterative HNSW scans keep going past
 -- filtered-out rows, so a restricted search still returns match_count rows when that many exist.
+-- The index is on embedding::halfvec(768) (migration 2026_12_02_0023, design/scale-sync.md): the
+-- candidates are ordered by that expression, exactly as the index has it, or the planner cannot
+-- use it; `distance` is still the float32 cosine distance, so scores keep their precision.
 -- The planner prices distance computations low: at ef_search = 100 it picks an exact scan of
 -- 10k rows (~25 ms) over the index (~0.5 ms). enable_seqscan = off keeps it on the index; with
 -- no index it still scans the table exactly.
@@ -30,7 +33,7 @@ as $$
     where d.embedding_model = model_name
       and (match_docs_sections.audiences is null
            or d.audiences operator(pg_catalog.&&) match_docs_sections.audiences)
-    order by d.embedding operator(public.<=>) query_embedding
+    order by d.embedding::public.halfvec(768) operator(public.<=>) query_embedding::public.halfvec(768)
     limit coalesce(match_count, 10)
   )
   -- relaxed_order may return near-ties out of order: sort the few rows found.

@@ -1,0 +1,47 @@
+-- Undo 023_halfvec_index.sql: the float32 HNSW index as 014_baseline.sql makes it (built first
+-- under another name, so that searches go on meanwhile, as in the upgrade), and match_docs_sections
+-- as 2026_12_02_0022 had it (ordered by the float32 distance, which that index serves); its
+-- checksum is forgotten so the docschat that runs next applies its own.
+create index docs_section_embedding_vector_idx on public.docs_section using hnsw (embedding public.vector_cosine_ops);
+drop index if exists public.docs_section_embedding_idx;
+alter index public.docs_section_embedding_vector_idx rename to docs_section_embedding_idx;
+delete from public.docschat_sql_file where name = 'match_docs_sections.sql';
+
+-- match_docs_sections: the match_count (null: 10) sections `audiences` may see nearest to a query
+-- vector by cosine distance, among rows embedded by the same model. match_count and audiences
+-- have no default (null audiences, said explicitly: every section). Iterative HNSW scans keep going past
+-- filtered-out rows, so a restricted search still returns match_count rows when that many exist.
+-- The planner prices distance computations low: at ef_search = 100 it picks an exact scan of
+-- 10k rows (~25 ms) over the index (~0.5 ms). enable_seqscan = off keeps it on the index; with
+-- no index it still scans the table exactly.
+--   select id, distance from public.match_docs_sections(
+--     (select embedding from public.docs_section where embedding is not null limit 1),
+--     (select embedding_model from public.docs_section where embedding is not null limit 1), 5, '{public}');
+create or replace function public.match_docs_sections(
+  query_embedding public.vector(768),
+  model_name text,
+  match_count integer,                 -- null: 10
+  audiences text[]                     -- who asks; null = every section
+) returns table (
+  id text, source text, page text, title text, heading text, breadcrumb text, href text, content text,
+  audiences text[], distance float8
+)
+language sql stable
+set search_path = ''
+set hnsw.iterative_scan = 'relaxed_order'
+set hnsw.ef_search = 100
+set enable_seqscan = off
+as $$
+  with nearest as materialized (
+    select d.id, d.source, d.page, d.title, d.heading, d.breadcrumb, d.href, d.content, d.audiences,
+           d.embedding operator(public.<=>) query_embedding as distance
+    from public.docs_section d
+    where d.embedding_model = model_name
+      and (match_docs_sections.audiences is null
+           or d.audiences operator(pg_catalog.&&) match_docs_sections.audiences)
+    order by d.embedding operator(public.<=>) query_embedding
+    limit coalesce(match_count, 10)
+  )
+  -- relaxed_order may return near-ties out of order: sort the few rows found.
+  select * from nearest order by distance, id
+$$;
