@@ -10,7 +10,7 @@
 -- the sum over groups of IDF × ts_rank (title > heading > body). Candidates are the sections
 -- holding every group; when none does, those holding the rarest groups, as search_docs_sections
 -- picks them. At most candidate_rows are ranked: a single common prefix ("co") ranks a sample,
--- the matches earliest in the table (read from its first blocks when they hold enough).
+-- the first matches the index scan returns (those earliest in the table).
 -- With a query embedding and its model, the nearest visible sections join and the score is
 -- reciprocal-rank fusion of both orders. The snippet is ts_headline's, with the matched words
 -- between U+E000 and U+E001 (removed from the text first): the caller turns them into offsets.
