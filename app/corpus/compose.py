@@ -107,6 +107,17 @@ def page_key(fingerprint: bytes, deps: Iterable[str], blob_id: Callable[[str], s
     return digest.digest()
 
 
+def _unchanged_key(
+    known: Mapping[str, PageKey] | None, path: str, fingerprint: bytes, blob_id: Callable[[str], str | None] | None,
+) -> PageKey | None:
+    """The stored key of the page at `path` when it is still its key (the fingerprint and the blob
+    ids of what it read are unchanged): the page need not be read or composed."""
+    stored = known.get(path) if known is not None else None
+    if blob_id is not None and stored is not None and stored.key == page_key(fingerprint, stored.deps, blob_id):
+        return stored
+    return None
+
+
 class _Recorder(Mapping[str, str]):
     """The files, noting every path a page's compose reads or looks for (its dependencies).
     Listing the files (iterating) would make the page depend on every path: `whole` says so, and
@@ -244,8 +255,7 @@ def iter_compose_files(
         if (taken := routes.get(route)) is not None:
             result.warnings.append(f"{path}: published at {route}, as {taken} is; page skipped (rename one of them)")
             continue
-        stored = known.get(path) if known is not None else None
-        if blob_id is not None and stored is not None and stored.key == page_key(fingerprint, stored.deps, blob_id):
+        if (stored := _unchanged_key(known, path, fingerprint, blob_id)) is not None:
             result.kept.append(stored)
             routes[route] = path
             continue
@@ -377,8 +387,7 @@ def iter_compose_code(
     for relative in sorted(files):
         if not code_file_selected(relative, source.include, source.exclude):
             continue
-        stored = known.get(prefix + relative) if known is not None else None
-        if blob_id is not None and stored is not None and stored.key == page_key(fingerprint, stored.deps, blob_id):
+        if (stored := _unchanged_key(known, prefix + relative, fingerprint, blob_id)) is not None:
             result.kept.append(stored)
             continue
         code = compose_code_files_of(source, {relative: files[relative]}, commit,
