@@ -79,7 +79,7 @@ def is_navigation(text: str) -> bool:
     rather than holding it ("Where to go next", "Resources", a table of guides). Code is not
     prose here and not links either; links to anchors of the same page do not count (a page's own
     table of contents sits above the content it lists)."""
-    if text.count("](") + text.count("]:") + text.count("http") < 2:  # _LINK_MARKERS, unrolled
+    if sum(map(text.count, _LINK_MARKERS)) < 2:
         return False  # the common case, cheaply: fewer than two links, so fewer than two link lines
     # Two links on one line are one link line. The prose lines below are whole lines of the text
     # (split_fenced cuts between lines), so a link line is a line of the text holding a marker.
@@ -217,11 +217,11 @@ def select_pages(
     best_score = ordered[0].score
     # The pages both legs agree on come first (best first, at most max_pages); the others take the
     # slots left, by fused score.
-    guaranteed = [c.page_key for c in ordered if c.page_key in agreed and not c.demoted][:max_pages] if agreed else []
+    guaranteed = [c.page_key for c in ordered if c.page_key in agreed and not c.demoted][:max_pages]
     slots = max_pages - len(guaranteed)
     too_many, too_low = f"dropped: only {max_pages} pages are kept", f"dropped: score below {score_ratio:.2f} × best"
     for choice in ordered:
-        if guaranteed and choice.page_key in guaranteed:
+        if choice.page_key in guaranteed:
             choice.kept = True
             choice.reason = "kept: both legs rank it among their best pages"
         elif slots <= 0:
