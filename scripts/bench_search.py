@@ -532,10 +532,11 @@ def widget_debounce_ms() -> float:
     return float(found.group(1))
 
 
-async def forget_query_embeddings(url: str) -> None:
+async def execute_once(url: str, statement: str) -> None:
+    """One statement on a connection of its own (the server under test holds the pool)."""
     conn = await asyncpg.connect(url)
     try:
-        await conn.execute("truncate public.docs_query_embedding")
+        await conn.execute(statement)
     finally:
         await conn.close()
 
@@ -546,7 +547,7 @@ def bench_hybrid(env: dict[str, str], label: dict[str, object], questions: list[
     rounds find it cached (the process LRU)."""
     warm = ["configure the sidebar", "custom fonts"]  # pools, plans, the model's first call: not measured
     for clients in [int(c) for c in args.clients_list.split(",")]:
-        asyncio.run(forget_query_embeddings(env["DATABASE_URL"]))
+        asyncio.run(execute_once(env["DATABASE_URL"], "truncate public.docs_query_embedding"))
         process, base = start_server(env, int(args.workers.split(",")[0]))
         try:
             asyncio.run(box_round(base, 1, warm, "hybrid"))
@@ -573,14 +574,6 @@ def server_env(url: str, home: str) -> dict[str, str]:
     return env
 
 
-async def _vacuum(url: str) -> None:
-    conn = await asyncpg.connect(url)
-    try:
-        await conn.execute("vacuum analyze docs_section, docs_section_fts")
-    finally:
-        await conn.close()
-
-
 def run_box(url: str, home: str, args: argparse.Namespace) -> None:
     env = server_env(url, home)
     if args.mode == "hybrid":
@@ -598,7 +591,7 @@ def run_box(url: str, home: str, args: argparse.Namespace) -> None:
         synced = json.loads(sync.stdout.splitlines()[-1])
         # What a server meets a minute after a sync (autovacuum's pass): hint bits set, the
         # visibility map written, statistics for the planner; the synthetic load does the same.
-        asyncio.run(_vacuum(url))
+        asyncio.run(execute_once(url, "vacuum analyze docs_section, docs_section_fts"))
         if args.mode == "hybrid":
             words = re.findall(r"[a-z]{4,}", " ".join(MINTLIFY_QUESTIONS).lower())
             questions = list(MINTLIFY_QUESTIONS) + [f"how do I {' '.join(rng.sample(words, 3))}"
