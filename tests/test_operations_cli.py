@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import asyncio
-import uuid
 import json
+import uuid
 
 import pytest
 from click.testing import CliRunner
@@ -106,6 +106,38 @@ def test_sql_gives_psql_the_password_in_its_environment_not_on_its_command_line(
     from app.db.url import redact_url
 
     assert redact_url("postgresql:///docs?password=s%3Acret&port=1") == "postgresql:///docs?port=1&password=***"
+
+
+async def test_sync_full_flag_composes_every_page_and_changes_nothing(cli_env, pool, monkeypatch) -> None:
+    """`docschat sync --full` reaches the sync: a plain re-sync composes no page (their keys are
+    unchanged), `--full` composes all three and writes nothing (compose calls counted through the
+    real compose._compose_page, wrapped)."""
+    import app.corpus.compose as compose_module
+
+    composed: list[str] = []
+    real = compose_module._compose_page
+
+    def counting(path, files, settings, source, result):  # type: ignore[no-untyped-def]
+        composed.append(path)
+        return real(path, files, settings, source, result)
+
+    monkeypatch.setattr(compose_module, "_compose_page", counting)
+
+    async def sync(*flags: str) -> dict:
+        composed.clear()
+        result = await docschat("sync", "--json", *flags)
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)
+
+    assert (await sync())["new"] == 5 and sorted(composed) == sorted(DOCS)
+    assert (await sync())["unchanged"] == 5 and composed == []
+    async with pool.acquire() as conn:
+        before = await conn.fetch("select id, xmin::text as x from public.docs_section order by id")
+    full = await sync("--full")
+    assert sorted(composed) == sorted(DOCS)
+    assert (full["unchanged"], full["new"], full["changed"], full["deleted"]) == (5, 0, 0, 0)
+    async with pool.acquire() as conn:  # not one row written
+        assert await conn.fetch("select id, xmin::text as x from public.docs_section order by id") == before
 
 
 async def test_sync_flags_that_move_the_environment_source_are_refused_with_a_config_file(
