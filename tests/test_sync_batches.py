@@ -318,6 +318,13 @@ async def test_an_update_that_moves_no_input_keeps_the_search_vector(pool, keywo
     await pool.execute("update docs_section set title = title || ' moved' where id = $1", some)
     assert "'move'" in await pool.fetchval("select search_vector::text from docs_section where id = $1", some)
     assert await _fts_differences(pool) == 0
+    # An update that sets the vector with an input, even to what it was, gets the trigger's vector,
+    # as an insert does: the trigger owns the column whenever an input is written.
+    await pool.execute("update docs_section set title = title, search_vector = 'marker:1A' where id = $1", some)
+    assert await pool.fetchval(
+        "select search_vector = public.docs_section_search_vector(title, heading, breadcrumb, content)"
+        " from docs_section where id = $1", some)
+    assert await _fts_differences(pool) == 0
 
 
 async def test_the_leg_table_follows_every_write_to_docs_section(

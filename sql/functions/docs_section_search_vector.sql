@@ -26,9 +26,10 @@ set search_path = ''
 as $$
 begin
   -- A sync's metadata update sets title, heading and breadcrumb with every href it changes, most
-  -- often to what they were: the vector (~2 ms a code row) is kept when none of its inputs moved.
-  if tg_op = 'UPDATE' and (new.title, new.heading, new.breadcrumb, new.content)
-                          is not distinct from (old.title, old.heading, old.breadcrumb, old.content) then
+  -- often to what they were: the vector (~2 ms a code row) is kept when none of its inputs moved
+  -- and the update did not set the vector itself (then it is recomputed, as on insert).
+  if tg_op = 'UPDATE' and (new.title, new.heading, new.breadcrumb, new.content, new.search_vector)
+                          is not distinct from (old.title, old.heading, old.breadcrumb, old.content, old.search_vector) then
     return new;
   end if;
   new.search_vector := public.docs_section_search_vector(new.title, new.heading, new.breadcrumb, new.content);
