@@ -3,7 +3,14 @@
 Texts are sentences sampled from ../shared/corpora/mintlify-docs; vectors are 768-d with cluster
 structure; ~70% of rows are public. Questions are 4–8 word phrases from the same text, searched
 public-only. Prints p50/p95 (ms, client side) of each leg and of the fused retrieval, the
-question embedding excluded (vectors are precomputed).
+question embedding excluded (vectors are precomputed), the fused call's own stage timings, how
+often the rescue ran, and the CPU milliseconds per call of this process (client) and of the
+database's backends (postgres), read from /proc between the timed calls. The legs alone are not
+all the fused call does: its vector leg also measures its best hits' term coverage, and it adds
+the fusion, the judge and, for low-confidence answers, the rescue. --breakdown adds a third step
+per question: the vector leg with its coverage, and both legs side by side on two connections as
+the fused call runs them (the fused call without the fusion); with the ratios of the fused p95
+to that and of that to the slower leg (design/fulltext-100k.md, session fused4).
 
 --search-box: the search box as a reader's browser uses it. `docschat serve --workers N` runs in a
 process of its own and this process is only the client: --clients concurrent clients send what a
@@ -62,7 +69,7 @@ from app.db.migrate import ensure_schema
 from app.db.pool import create_pool
 from app.search.legs import match_docs_sections, search_docs_sections
 from app.search.query_embedding import QueryEmbedder
-from app.search.retrieve import Retriever
+from app.search.retrieve import EVIDENCE_HITS, Retriever
 
 MODEL = "bench-model"
 
@@ -148,45 +155,105 @@ def percentiles(samples: list[float]) -> dict[str, float]:
     }
 
 
-async def measure(pool, questions: list[str], vectors: dict[str, list[float]], rounds: int) -> dict[str, object]:
+async def backend_pids(pool) -> list[int]:
+    """The database's client backends (the pool's connections, opened by the warm-up)."""
+    async with pool.acquire() as conn:
+        rows = await conn.fetch("select pid from pg_catalog.pg_stat_activity"
+                                " where datname = pg_catalog.current_database() and backend_type = 'client backend'")
+    return [r["pid"] for r in rows]
+
+
+async def measure(pool, questions: list[str], vectors: dict[str, list[float]], rounds: int,
+                  breakdown: bool = False) -> dict[str, object]:
     settings = Settings(leg_timeout_seconds=30, query_embedding_timeout_seconds=30)
     retriever = Retriever(pool, settings, QueryEmbedder(PrecomputedProvider(vectors)))
     timings: dict[str, list[float]] = {"keyword": [], "vector": [], "fused": []}
     stages: dict[str, list[float]] = {}  # inside the fused retrieval, as it times itself
+    # CPU per call, this process (client) and the backends (Postgres): steadier than wall time on
+    # a busy machine. Read between the timed calls, never inside them.
+    cpu: dict[str, dict[str, float]] = {}
     for question in questions:  # warm-up: plans, caches, the query-vector LRU
         await retriever.retrieve(question, audiences=["public"])
+    backends = await backend_pids(pool)
+
+    def cpu_now() -> tuple[float, float]:
+        return time.process_time(), process_runtime_seconds(backends)
+
+    def count_cpu(name: str, before: tuple[float, float]) -> tuple[float, float]:
+        now = cpu_now()
+        spent = cpu.setdefault(name, {"client": 0.0, "postgres": 0.0, "calls": 0})
+        spent["client"] += now[0] - before[0]
+        spent["postgres"] += now[1] - before[1]
+        spent["calls"] += 1
+        return now
+
+    steps_of = ["legs", "fused", "side_by_side"] if breakdown else ["legs", "fused"]
     for round_number in range(rounds):
         for index, question in enumerate(questions):
             # Whatever runs second finds the pages the first one read in shared buffers:
             # alternate the order so neither the legs nor the fused retrieval get that edge.
-            steps = ["legs", "fused"] if (index + round_number) % 2 == 0 else ["fused", "legs"]
-            for step in steps:
+            turn = (index + round_number) % len(steps_of)
+            for step in steps_of[turn:] + steps_of[:turn]:
                 if step == "legs":
                     async with pool.acquire() as conn:
+                        before = cpu_now()
                         start = time.perf_counter()
                         await search_docs_sections(conn, question, settings.leg_match_count, ["public"])
                         timings["keyword"].append((time.perf_counter() - start) * 1000)
+                        before = count_cpu("keyword", before)
                         start = time.perf_counter()
                         await match_docs_sections(conn, vectors[question], MODEL, settings.leg_match_count, ["public"])
                         timings["vector"].append((time.perf_counter() - start) * 1000)
+                        before = count_cpu("vector", before)
+                        if breakdown:  # the vector leg as the fused call runs it: with its best hits' coverage
+                            start = time.perf_counter()
+                            await match_docs_sections(conn, vectors[question], MODEL, settings.leg_match_count,
+                                                      ["public"], coverage_of=question, coverage_hits=EVIDENCE_HITS)
+                            timings.setdefault("vector_with_coverage", []).append((time.perf_counter() - start) * 1000)
+                            count_cpu("vector_with_coverage", before)
+                elif step == "side_by_side":
+                    # Both legs as the fused call runs them, on two connections, started together:
+                    # the fused call up to the fusion, without the fusion, the judge and the rest.
+                    async with pool.acquire() as first, pool.acquire() as second:
+                        before = cpu_now()
+                        start = time.perf_counter()
+                        await asyncio.gather(
+                            search_docs_sections(first, question, settings.leg_match_count, ["public"]),
+                            match_docs_sections(second, vectors[question], MODEL, settings.leg_match_count, ["public"],
+                                                coverage_of=question, coverage_hits=EVIDENCE_HITS))
+                        timings.setdefault("legs_side_by_side", []).append((time.perf_counter() - start) * 1000)
+                        count_cpu("legs_side_by_side", before)
                 else:
+                    before = cpu_now()
                     start = time.perf_counter()
                     result = await retriever.retrieve(question, audiences=["public"])
                     timings["fused"].append((time.perf_counter() - start) * 1000)
+                    count_cpu("fused", before)
                     assert result.degraded is None, result.errors
                     for stage, ms in result.timings_ms.items():
                         stages.setdefault(stage, []).append(ms)
-    figures = {leg: percentiles(samples) for leg, samples in timings.items()}
+    figures: dict[str, object] = {leg: percentiles(samples) for leg, samples in timings.items()}
     slower = max(figures["keyword"]["p95"], figures["vector"]["p95"])
     figures["fused_p95_over_slower_leg"] = round(figures["fused"]["p95"] / slower, 2) if slower else None
+    if breakdown:
+        # What the fused call adds to its two legs run side by side (fusion, judge, Python), as
+        # against what running them side by side adds to the slower leg alone (sharing the cores).
+        side = figures["legs_side_by_side"]["p95"]
+        figures["fused_p95_over_legs_side_by_side"] = round(figures["fused"]["p95"] / side, 2) if side else None
+        figures["legs_side_by_side_p95_over_slower_leg"] = round(side / slower, 2) if slower else None
     # Where the fused time goes; "rescue" runs only for answers of low confidence ("runs": how often).
     figures["fused_stages"] = {
         stage: {**percentiles(samples), "runs": len(samples)} for stage, samples in sorted(stages.items())
     }
+    figures["rescue_runs"] = len(stages.get("rescue", []))
+    figures["cpu_ms_per_call"] = {
+        name: {"client": round(c["client"] * 1000 / c["calls"], 2), "postgres": round(c["postgres"] * 1000 / c["calls"], 2)}
+        for name, c in cpu.items()
+    }
     return figures
 
 
-async def run(url: str, sizes: list[int], n_questions: int, rounds: int) -> None:
+async def run(url: str, sizes: list[int], n_questions: int, rounds: int, breakdown: bool = False) -> None:
     await ensure_schema(url)
     rng = random.Random(1234)
     corpus = sentences_and_titles()
@@ -207,7 +274,7 @@ async def run(url: str, sizes: list[int], n_questions: int, rounds: int) -> None
                 vector = centers[rng.randrange(len(centers))] + np_rng.normal(0, 0.35, size=768)
                 vectors[question] = (vector / np.linalg.norm(vector)).tolist()
                 questions.append(question)
-            figures = await measure(pool, questions, vectors, rounds)
+            figures = await measure(pool, questions, vectors, rounds, breakdown)
             print(json.dumps({"chunks": n, "load_seconds": round(load_seconds, 1), **figures}), flush=True)
     finally:
         await pool.close()
@@ -335,6 +402,19 @@ def process_cpu_seconds(pids: list[int]) -> float:
             continue
         total += int(fields[11]) + int(fields[12])
     return total / os.sysconf("SC_CLK_TCK")
+
+
+def process_runtime_seconds(pids: list[int]) -> float:
+    """CPU time of these processes so far, to the nanosecond (Linux /proc/<pid>/schedstat; the
+    clock ticks of /proc/<pid>/stat are 10 ms, as long as a search); 0 for those gone."""
+    total = 0
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/schedstat") as stat:
+                total += int(stat.read().split()[0])
+        except (OSError, ValueError, IndexError):
+            continue
+    return total / 1e9
 
 
 def descendants(root: int) -> list[int]:
@@ -646,12 +726,15 @@ def main() -> None:
     parser.add_argument("--mode", choices=["keyword", "hybrid"], default="keyword",
                         help="hybrid: whole questions with mode=hybrid (on submit), offline model, --mintlify only")
     parser.add_argument("--clients-list", default="1,8", help="--mode hybrid: the client counts measured")
+    parser.add_argument("--breakdown", action="store_true",
+                        help="search legs: also the vector leg with its coverage (as the fused call runs it) and "
+                        "both legs side by side on two connections (the fused call without its fusion), a third step")
     args = parser.parse_args()
     with throwaway_database("docschat-bench-search-") as (url, home):
         if args.search_box:
             run_box(url, str(home), args)
         else:
-            asyncio.run(run(url, [int(s) for s in args.sizes.split(",")], args.questions, args.rounds))
+            asyncio.run(run(url, [int(s) for s in args.sizes.split(",")], args.questions, args.rounds, args.breakdown))
 
 
 if __name__ == "__main__":

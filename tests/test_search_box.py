@@ -231,6 +231,28 @@ async def test_stateless_release_skips_the_reset_and_others_still_reset(database
         await pool.close()
 
 
+async def test_release_later_hands_the_release_to_the_loop_and_still_skips_the_reset(database_url) -> None:
+    """acquire_stateless(release_later=True), the retrieval's keyword leg: the block's end does not
+    wait for asyncpg's release (it runs at the caller's next wait), that release skips the reset
+    query as the awaited one does, and a block that raises releases its connection before the
+    exception propagates."""
+    from app.db.pool import acquire_stateless, create_pool
+
+    pool = await create_pool(database_url, min_size=1, max_size=1)  # one connection: the same each time
+    try:
+        async with acquire_stateless(pool, release_later=True) as conn:
+            await conn.execute("set application_name = 'left behind'")
+        assert pool.get_idle_size() == 0  # not released yet: that is the caller's next wait
+        async with pool.acquire() as conn:  # waits for that release, which skipped the reset
+            assert await conn.fetchval("show application_name") == "left behind"
+        with pytest.raises(ValueError, match="inside"):
+            async with acquire_stateless(pool, release_later=True):
+                raise ValueError("inside")
+        assert pool.get_idle_size() == 1  # released before the exception reached here
+    finally:
+        pool.terminate()  # not close(): that would wait for a connection never released
+
+
 async def test_cache_answers_a_repeat_only_while_the_index_state_stands(seeded, pool, owner_database_url) -> None:
     import asyncpg
 

@@ -15,6 +15,9 @@ from pgvector.asyncpg import register_vector
 
 from app.db.url import redact_url
 from app.errors import DatabaseError
+from app.logging import get_logger
+
+log = get_logger(__name__)
 
 
 def behind_transaction_pooler() -> bool:
@@ -93,16 +96,44 @@ async def _reset(conn: asyncpg.Connection) -> None:
         await conn.execute(query)
 
 
+# Releases handed to the event loop by acquire_stateless(release_later=True), held until done
+# (the loop keeps only a weak reference to a task).
+_RELEASING: set[asyncio.Task[None]] = set()
+
+
+def _released(task: asyncio.Task[None]) -> None:
+    _RELEASING.discard(task)
+    if not task.cancelled() and task.exception() is not None:
+        log.warning("connection_release_failed", error=type(task.exception()).__name__)
+
+
 @asynccontextmanager
-async def acquire_stateless(pool: asyncpg.Pool) -> AsyncIterator[asyncpg.Connection]:
+async def acquire_stateless(pool: asyncpg.Pool, *, release_later: bool = False) -> AsyncIterator[asyncpg.Connection]:
     """A connection of `pool` for statements that leave nothing in the session (no SET without
     LOCAL, LISTEN, cursor kept open or session advisory lock): its release skips asyncpg's reset
     query, a round trip as costly as a short statement (the search box's, per keystroke pause).
-    An open transaction is still rolled back."""
+    An open transaction is still rolled back.
+
+    release_later: when the block ends without an exception, the release is handed to the event
+    loop (it runs at the caller's next wait) instead of awaited: asyncpg's release takes turns of
+    the loop (it is shielded as a task of its own), which the retrieval's slower leg would put
+    between its rows and the fusion. On an exception the connection is released before it
+    propagates, as without it."""
     token = _STATELESS.set(True)
     try:
-        async with pool.acquire() as conn:
+        conn = await pool.acquire()
+        try:
             yield conn
+        except BaseException:
+            await pool.release(conn)
+            raise
+        if release_later:
+            # The task copies this context: _STATELESS is still set there, so its reset is skipped.
+            task = asyncio.get_running_loop().create_task(pool.release(conn))
+            _RELEASING.add(task)
+            task.add_done_callback(_released)
+        else:
+            await pool.release(conn)
     finally:
         _STATELESS.reset(token)
 

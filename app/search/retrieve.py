@@ -162,10 +162,13 @@ class Retriever:
     async def _keyword(self, question: str, audiences: list[str] | None, timings: dict[str, float]) -> list[Hit]:
         started = time.perf_counter()
         # Each leg is one select that leaves nothing in the session: its release skips asyncpg's
-        # reset query, a round trip that sat between the leg's rows and the fusion. The timeouts are
-        # asyncio.timeout, not wait_for: no task of their own, so no extra turn of the event loop
-        # before the statement is sent and after its rows are in (design/fulltext-100k.md).
-        async with asyncio.timeout(self.settings.leg_timeout_seconds), acquire_stateless(self.pool) as conn:
+        # reset query, a round trip that sat between the leg's rows and the fusion; and this leg's
+        # release, which takes turns of the event loop, runs after the fusion (release_later). The
+        # timeouts are asyncio.timeout, not wait_for: no task of their own, so no extra turn of the
+        # loop before the statement is sent and after its rows are in (design/fulltext-100k.md).
+        async with asyncio.timeout(self.settings.leg_timeout_seconds), acquire_stateless(
+            self.pool, release_later=True
+        ) as conn:
             hits = await search_docs_sections(conn, question, self.settings.leg_match_count, audiences)
         timings["keyword_sql"] = round((time.perf_counter() - started) * 1000, 2)
         return hits
@@ -211,25 +214,40 @@ class Retriever:
             return Retrieval(question, mode, None, [], [], audiences)
         timings: dict[str, float] = {}
         started = time.perf_counter()
-        tasks: dict[str, asyncio.Task[list[Hit]]] = {}
-        if mode in ("hybrid", "keyword"):
-            tasks["keyword"] = asyncio.create_task(self._keyword(search_text, audiences, timings))
         errors: dict[str, str] = {}
+        vector: asyncio.Task[list[Hit]] | None = None
         if mode in ("hybrid", "vector"):
             if self.embedder is None:
                 errors["vector"] = "no embedding provider is configured"  # by choice: not a failure
             else:
                 # The confidence reads the term coverage of both legs' best hits (the keyword leg's
                 # always come with it): the vector leg brings its own while the slower leg runs.
-                tasks["vector"] = asyncio.create_task(
-                    self._vector(search_text, audiences, timings, with_coverage="keyword" in tasks)
+                vector = asyncio.create_task(
+                    self._vector(search_text, audiences, timings, with_coverage=mode == "hybrid")
                 )
-        results = await asyncio.gather(*tasks.values(), return_exceptions=True)
+        results: dict[str, list[Hit] | BaseException] = {}
+        try:
+            if mode in ("hybrid", "keyword"):
+                # The keyword leg, the slower one, runs in this task: its statement is sent before the
+                # vector task's first step (as when it was a task created first), and the fusion
+                # starts as soon as its rows are re-ranked, without the turns of the event loop that
+                # a task's completion and a gather take; its connection's release runs after the
+                # fusion (release_later in _keyword; design/fulltext-100k.md, session fused4).
+                try:
+                    results["keyword"] = await self._keyword(search_text, audiences, timings)
+                except Exception as exc:  # noqa: BLE001 - any leg failure degrades the answer (was gather(return_exceptions))
+                    results["keyword"] = exc
+            if vector is not None:
+                try:
+                    results["vector"] = await vector
+                except Exception as exc:  # noqa: BLE001 - any leg failure degrades the answer (was gather(return_exceptions))
+                    results["vector"] = exc
+        finally:
+            if vector is not None and not vector.done():
+                vector.cancel()  # this call was cancelled (or failed otherwise): the leg goes with it
         legs: dict[str, list[Hit]] = {}
-        for name, result in zip(tasks, results, strict=True):
+        for name, result in results.items():
             if isinstance(result, BaseException):
-                if isinstance(result, asyncio.CancelledError):
-                    raise result
                 errors[name] = "timed out" if isinstance(result, TimeoutError) else f"{type(result).__name__}: {result}"
                 log.warning("retrieval_leg_failed", leg=name, error=type(result).__name__)  # its text may quote the question
             else:
