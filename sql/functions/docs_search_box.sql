@@ -14,7 +14,8 @@
 -- docs_section_fts, sql/022_section_fts_head.sql: a bounded read where the whole word's bitmap
 -- is tens of thousands of rows at 100k), then the others the index scan returns first (earliest
 -- in the table); any other query ranks the first it returns, as before. Each candidate is ranked
--- where it is read; in keyword mode the order numbers and the join of the vector leg are skipped.
+-- where it is read; in keyword mode the order numbers and the join of the vector leg are skipped,
+-- and only the chosen pages' sections are put in order.
 -- With a query embedding and its model, the nearest visible sections join and the score is
 -- reciprocal-rank fusion of both orders. The snippet is ts_headline's, with the matched words
 -- between U+E000 and U+E001 (removed from the text first): the caller turns them into offsets.
@@ -219,19 +220,21 @@ as $$
     full join vector_ranked v on v.id = k.id
     where query_embedding is not null and model_name is not null
   ),
-  sections as (
-    select f.id, f.score, f.source, f.page,
-           pg_catalog.row_number() over (partition by f.source, f.page order by f.score desc, f.id) as in_page,
-           max(f.score) over (partition by f.source, f.page) as page_score
+  pages as (  -- the best match_count pages, by their best section
+    select f.source, f.page, max(f.score) as page_score,
+           pg_catalog.row_number() over (order by max(f.score) desc, f.source, f.page)::integer as page_rank
     from fused f
-  ),
-  pages as (
-    select s.source, s.page, s.page_score,
-           pg_catalog.row_number() over (order by s.page_score desc, s.source, s.page)::integer as page_rank
-    from sections s
-    where s.in_page = 1
-    order by s.page_score desc, s.source, s.page
+    group by f.source, f.page
+    order by page_score desc, f.source, f.page
     limit coalesce(match_count, 8)
+  ),
+  sections as (  -- ...and their best sections_per_page sections (only those pages' rows are ordered)
+    select x.id, x.score, x.source, x.page
+    from (select f.id, f.score, f.source, f.page,
+                 pg_catalog.row_number() over (partition by f.source, f.page order by f.score desc, f.id) as in_page
+          from fused f
+          join pages p on p.source = f.source and p.page = f.page) x
+    where x.in_page <= sections_per_page
   ),
   highlight as (
     select coalesce(pg_catalog.string_agg(o.query::text, ' | '), '')::pg_catalog.tsquery as query,
@@ -249,7 +252,7 @@ as $$
                || ', ShortWord=2, HighlightAll=false, MaxFragments=0') end as snippet,
          s.score
   from pages p
-  join sections s on s.source = p.source and s.page = p.page and s.in_page <= sections_per_page
+  join sections s on s.source = p.source and s.page = p.page
   join public.docs_section d on d.id = s.id
   cross join highlight h
   cross join lateral (select pg_catalog.lower(d.content) as text) lower_content  -- once, not per lexeme
