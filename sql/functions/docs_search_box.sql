@@ -11,8 +11,8 @@
 -- holding every group; when none does, those holding the rarest groups, as search_docs_sections
 -- picks them. At most candidate_rows are ranked: a single word (or prefix) in more of the visible
 -- sections than that ranks those holding it in their title or heading first (the head index of
--- docs_section_fts, sql/022_section_fts_head.sql: a bounded read where the whole word's bitmap
--- is tens of thousands of rows at 100k), then the others the index scan returns first (earliest
+-- docs_section_fts, sql/022_section_fts_head.sql: 3,513 rows for `com` at 100k, where the word's
+-- own bitmap holds 45,730), then the others the index scan returns first (earliest
 -- in the table); any other query ranks the first it returns, as before. Each candidate is ranked
 -- where it is read; in keyword mode the order numbers and the join of the vector leg are skipped,
 -- and only the chosen pages' sections are put in order.
