@@ -447,3 +447,64 @@ async def test_every_word_holds_with_a_typed_prefix_of_several_lexemes(prefix_wo
     assert prefixes >= 3, "the typed prefix should stand for several lexemes"
     for query in ["zephyrite con", "zephyrite co", "zephyrite cons"]:
         assert _titles(await _search(pool, query, ["public"])) == ["Rare page"], query
+
+
+@pytest.fixture
+def common_word(offline, database_url):
+    """`glimmerstone` in the body of 12 sections (pages a0-a3) and in the title of three pages: one
+    before them (0-basics) and two after (z-public, and z-staff, which is internal), so the index
+    returns most body sections before the guide."""
+    pages = {f"a{p}.mdx": f"---\ntitle: Body page {p}\naudience: public\n---\n" + "".join(
+        f"## Part {s}\nThe glimmerstone note {p}{s} lies in the body text. {_filler(range(p * 10 + s, p * 10 + s + 3))}\n\n"
+        for s in range(3)) for p in range(4)}
+    pages["0-basics.mdx"] = "---\ntitle: Glimmerstone basics\naudience: public\n---\nWhat the basics say.\n"
+    pages["z-public.mdx"] = "---\ntitle: Glimmerstone guide\naudience: public\n---\nHow the guide reads.\n"
+    pages["z-staff.mdx"] = f"---\ntitle: Glimmerstone {SECRET} runbook\naudience: internal\n---\nStaff only.\n"
+    seed_docs(database_url, pages)
+    return database_url
+
+
+async def _box(pool, query: str, candidate_rows: int, sections: int = 1) -> list:
+    return await pool.fetch("select * from public.docs_search_box($1, '{public}', 8, $2, true, null, null,"
+                            " candidate_rows => $3)", query, sections, candidate_rows)
+
+
+async def test_a_common_word_ranks_the_sections_holding_it_in_a_title_first(common_word, pool) -> None:
+    """With more sections holding the one word typed than are ranked (candidate_rows), those
+    holding it in a title or heading are read first: a page whose title holds it comes first
+    though the index gives the body sections before the guide; the internal title never comes out."""
+    in_body = await pool.fetchval(
+        "select count(*) from docs_section where content ilike '%glimmerstone note%' and audiences && '{public}'")
+    assert in_body == 12
+    for query in ("glimmerstone", "glimmer", "glimmerstone "):
+        for candidate_rows in (1, 3, 5):
+            rows = await _box(pool, query, candidate_rows)
+            titles = [r["title"] for r in rows]
+            assert titles[:2] == ["Glimmerstone basics", "Glimmerstone guide"][: min(candidate_rows, 2)], (
+                query, candidate_rows, titles)
+            assert all(SECRET not in repr(tuple(r)).lower() for r in rows), (query, candidate_rows)
+    # Ranking every match gives the same first page: the head changed the sample, not the rank.
+    assert {r["title"] for r in (await _box(pool, "glimmerstone", 300))[:2]} == {"Glimmerstone basics", "Glimmerstone guide"}
+
+
+async def test_a_head_short_of_candidate_rows_is_filled_from_the_rest_once_each(common_word, pool) -> None:
+    """Two public sections hold the word in their title, candidate_rows 5: the other three come from
+    the body sections, earliest first, none twice (the basics page is also the earliest match; a
+    section ranked twice would come out twice)."""
+    for sections in (1, 3):
+        rows = await _box(pool, "glimmerstone", 5, sections)
+        hrefs = [r["href"] for r in rows]
+        assert len(hrefs) == len(set(hrefs)), hrefs
+        assert {r["title"] for r in rows[:2]} == {"Glimmerstone basics", "Glimmerstone guide"}
+    assert len(rows) == 5, [r["title"] for r in rows]  # at most 3 a page: all 5 candidates shown
+
+
+async def test_hostile_input_on_the_head_path_never_errors(common_word, pool) -> None:
+    """tsquery operators, quotes, backslashes, unicode, one letter and a very long string, with
+    candidate_rows 1 so that every common word takes the head path: answers, never an error."""
+    for query in ("glimmer & !", "glimmerstone:* | !x", "'glimmer", "glimmerstone\\", "\\\\", "'", "g",
+                  "glimmérstone ünïcode 🙂", "glimmerstone <-> note", "(glimmer", "glimmer " * 400, "glimmerstone" * 200):
+        for prefix in (True, False):
+            await pool.fetch("select * from public.docs_search_box($1, '{public}', 8, 1, $2, null, null,"
+                             " candidate_rows => 1)", query, prefix)
+    assert (await _box(pool, "!(glimmer", 1))[0]["title"] == "Glimmerstone basics"  # operators read as spaces

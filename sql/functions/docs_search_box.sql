@@ -9,8 +9,13 @@
 -- Each word is one group of lexemes; a section's score is
 -- the sum over groups of IDF × ts_rank (title > heading > body). Candidates are the sections
 -- holding every group; when none does, those holding the rarest groups, as search_docs_sections
--- picks them. At most candidate_rows are ranked: a single common prefix ("co") ranks a sample,
--- the first matches the index scan returns (those earliest in the table).
+-- picks them. At most candidate_rows are ranked: a single word (or prefix) in more of the visible
+-- sections than that ranks those holding it in their title or heading first (the head index of
+-- docs_section_fts, sql/022_section_fts_head.sql: 3,513 rows for `com` at 100k, where the word's
+-- own bitmap holds 45,730), then the others the index scan returns first (earliest
+-- in the table); any other query ranks the first it returns, as before. Each candidate is ranked
+-- where it is read; in keyword mode the order numbers and the join of the vector leg are skipped,
+-- and only the chosen pages' sections are put in order.
 -- With a query embedding and its model, the nearest visible sections join and the score is
 -- reciprocal-rank fusion of both orders. The snippet is ts_headline's, with the matched words
 -- between U+E000 and U+E001 (removed from the text first): the caller turns them into offsets.
@@ -139,43 +144,61 @@ as $$
                pg_catalog.string_agg(o.query::text, ' | ') filter (where o.rows_so_far <= candidate_rows or o.rarity = 1)
              else
                pg_catalog.string_agg('(' || o.query::text || ')', ' & ') filter (where o.rarity <= 2)
-           end::pg_catalog.tsquery as some_words
+           end::pg_catalog.tsquery as some_words,
+           -- one group (word or typed prefix) and more sections than are ranked: its head first
+           count(*) = 1 and min(o.ndoc) > candidate_rows as head_first
     from ordered o
     having count(*) > 0
   ),
-  every_word as materialized (  -- a box narrows as words are added: sections holding them all
-    select x.id, x.source, x.page, x.search_vector
+  head as materialized (  -- one common word: the sections holding it in their title or heading (weights A, B)
+    select f.id
     from candidate_query c
     cross join split s
     cross join lateral (
-      select d.id, d.source, d.page, d.search_vector
+      select f.id
+      from public.docs_section_fts f
+      where pg_catalog.ts_filter(f.search_vector, '{a,b}') operator(pg_catalog.@@) c.every_word
+        and f.audiences operator(pg_catalog.&&) s.aud
+      limit candidate_rows
+    ) f
+    where c.head_first
+  ),
+  every_word as materialized (  -- a box narrows as words are added: sections holding them all
+    -- (each ranked where it is read: sum over groups in `ordered`'s order, as the grouping did)
+    select d.id, d.source, d.page,
+           (select sum(o.idf * pg_catalog.ts_rank(rank_weights, d.search_vector, o.query, 0)) from ordered o) as rank
+    from head h
+    join public.docs_section d on d.id = h.id
+    union all
+    select x.id, x.source, x.page, x.rank  -- the rest (all of it without a head): the first the bitmap gives
+    from candidate_query c
+    cross join split s
+    cross join lateral (
+      select d.id, d.source, d.page,
+             (select sum(o.idf * pg_catalog.ts_rank(rank_weights, d.search_vector, o.query, 0)) from ordered o) as rank
       from public.docs_section d
       where d.search_vector operator(pg_catalog.@@) c.every_word
         and d.audiences operator(pg_catalog.&&) s.aud
-      limit candidate_rows
+        and d.id operator(pg_catalog.<>) all (array(select h.id from head h))
+      limit candidate_rows - (select count(*) from head)
     ) x
+    where (select count(*) from head) < candidate_rows  -- a full head reads no bitmap of the word
   ),
-  candidates as materialized (  -- ...or, when none does, as the chat's keyword leg: the rarest words
+  keyword as (  -- ...or, when none does, as the chat's keyword leg: the rarest words
     select * from every_word
     union all
-    select x.id, x.source, x.page, x.search_vector
+    select x.id, x.source, x.page, x.rank
     from candidate_query c
     cross join split s
     cross join lateral (
-      select d.id, d.source, d.page, d.search_vector
+      select d.id, d.source, d.page,
+             (select sum(o.idf * pg_catalog.ts_rank(rank_weights, d.search_vector, o.query, 0)) from ordered o) as rank
       from public.docs_section d
       where d.search_vector operator(pg_catalog.@@) c.some_words
         and d.audiences operator(pg_catalog.&&) s.aud
       limit candidate_rows
     ) x
     where not exists (select 1 from every_word)
-  ),
-  keyword as (
-    select c.id, c.source, c.page,
-           sum(o.idf * pg_catalog.ts_rank(rank_weights, c.search_vector, o.query, 0)) as rank
-    from candidates c
-    cross join ordered o
-    group by c.id, c.source, c.page
   ),
   keyword_ranked as (
     select k.id, k.source, k.page, k.rank, pg_catalog.row_number() over (order by k.rank desc, k.id) as n
@@ -187,25 +210,31 @@ as $$
     cross join lateral public.match_docs_sections(query_embedding, model_name, vector_rows, g.aud) as m
   ),
   fused as (
-    select coalesce(k.id, v.id) as id, coalesce(k.source, v.source) as source, coalesce(k.page, v.page) as page,
-           case when query_embedding is null or model_name is null then k.rank
-                else coalesce(1.0 / (rrf_k + k.n), 0) + coalesce(1.0 / (rrf_k + v.n), 0) end as score
+    select k.id, k.source, k.page, k.rank as score  -- keyword only: its rank, no order numbers, no join
+    from keyword k
+    where query_embedding is null or model_name is null
+    union all
+    select coalesce(k.id, v.id), coalesce(k.source, v.source), coalesce(k.page, v.page),
+           coalesce(1.0 / (rrf_k + k.n), 0) + coalesce(1.0 / (rrf_k + v.n), 0)
     from keyword_ranked k
     full join vector_ranked v on v.id = k.id
+    where query_embedding is not null and model_name is not null
   ),
-  sections as (
-    select f.id, f.score, f.source, f.page,
-           pg_catalog.row_number() over (partition by f.source, f.page order by f.score desc, f.id) as in_page,
-           max(f.score) over (partition by f.source, f.page) as page_score
+  pages as (  -- the best match_count pages, by their best section
+    select f.source, f.page, max(f.score) as page_score,
+           pg_catalog.row_number() over (order by max(f.score) desc, f.source, f.page)::integer as page_rank
     from fused f
-  ),
-  pages as (
-    select s.source, s.page, s.page_score,
-           pg_catalog.row_number() over (order by s.page_score desc, s.source, s.page)::integer as page_rank
-    from sections s
-    where s.in_page = 1
-    order by s.page_score desc, s.source, s.page
+    group by f.source, f.page
+    order by page_score desc, f.source, f.page
     limit coalesce(match_count, 8)
+  ),
+  sections as (  -- ...and their best sections_per_page sections (only those pages' rows are ordered)
+    select x.id, x.score, x.source, x.page
+    from (select f.id, f.score, f.source, f.page,
+                 pg_catalog.row_number() over (partition by f.source, f.page order by f.score desc, f.id) as in_page
+          from fused f
+          join pages p on p.source = f.source and p.page = f.page) x
+    where x.in_page <= sections_per_page
   ),
   highlight as (
     select coalesce(pg_catalog.string_agg(o.query::text, ' | '), '')::pg_catalog.tsquery as query,
@@ -223,7 +252,7 @@ as $$
                || ', ShortWord=2, HighlightAll=false, MaxFragments=0') end as snippet,
          s.score
   from pages p
-  join sections s on s.source = p.source and s.page = p.page and s.in_page <= sections_per_page
+  join sections s on s.source = p.source and s.page = p.page
   join public.docs_section d on d.id = s.id
   cross join highlight h
   cross join lateral (select pg_catalog.lower(d.content) as text) lower_content  -- once, not per lexeme
