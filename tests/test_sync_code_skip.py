@@ -322,3 +322,17 @@ async def test_readers_see_the_new_commit_with_the_new_rows_only(
     await clear_index(pool)
     await _sync(pool, source, counted)
     assert await _shown(pool) == new
+
+
+async def test_both_search_legs_read_hrefs_filled(pool, keyword_only, counted, tmp_path: Path) -> None:
+    """The keyword and the vector leg (the chat, MCP, the rescue and the CLI read through them)."""
+    repo = make_docs_repo(tmp_path / "server", FILES, docs_dir=".")
+    await _sync(pool, _source(repo, link=GITHUB), counted)
+    commit = git(repo, "rev-parse", "HEAD").strip()
+    # Vectors written by hand (this sync was keyword-only): the leg reads what any model wrote.
+    await pool.execute("update docs_section set embedding = array_fill(0.1, array[768])::vector, embedding_model = 'm'")
+    vector = await pool.fetch("select href from public.match_docs_sections("
+                              "array_fill(0.1, array[768])::vector, 'm', 50, null)")
+    keyword = await pool.fetch("select href from public.search_docs_sections('alpha store', 50, null)")
+    for rows in (vector, keyword):
+        assert rows and all(r["href"].startswith(f"https://github.com/acme/server/blob/{commit}/app/") for r in rows)
