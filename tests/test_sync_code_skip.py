@@ -336,3 +336,13 @@ async def test_both_search_legs_read_hrefs_filled(pool, keyword_only, counted, t
     keyword = await pool.fetch("select href from public.search_docs_sections('alpha store', 50, null)")
     for rows in (vector, keyword):
         assert rows and all(r["href"].startswith(f"https://github.com/acme/server/blob/{commit}/app/") for r in rows)
+
+
+def test_docschat_compose_shows_hrefs_filled(tmp_path: Path) -> None:
+    """`docschat compose` (compose_corpus) shows the hrefs as readers see them."""
+    from app.corpus.compose import compose_corpus
+
+    repo = make_docs_repo(tmp_path / "server", FILES, docs_dir=".")
+    commit = git(repo, "rev-parse", "HEAD").strip()
+    chunks = compose_corpus(_source(repo, link=GITHUB), get_settings()).chunks
+    assert chunks and all(c.href.startswith(f"https://github.com/acme/server/blob/{commit}/app/") for c in chunks)

@@ -24,7 +24,10 @@ async def page_sections(conn: asyncpg.Connection, page_href: str, audiences: lis
 async def indexed_pages(conn: asyncpg.Connection, audiences: list[str]) -> list[asyncpg.Record]:
     """Every page (title, href), by title."""
     return await conn.fetch(
-        f"select distinct d.title, split_part({SHOWN_HREF}, '#', 1) as href from public.docs_section d {SOURCE_COMMIT}"
-        " where d.audiences && $1::text[] order by d.title",
+        # Each page once as stored, then filled: not every row's href filled and compared.
+        "select distinct p.title, public.docs_section_href(p.href, sc.commit, sc.fill_hrefs) as href"
+        " from (select distinct d.title, d.source, split_part(d.href, '#', 1) as href from public.docs_section d"
+        "       where d.audiences && $1::text[]) p"
+        " left join public.docs_source_commit sc on sc.source = p.source order by p.title",
         audiences,
     )
