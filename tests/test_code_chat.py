@@ -113,6 +113,7 @@ def test_every_door_shows_code_hrefs_at_the_synced_commit(pool, code_project, db
                 "search box": client.get("/docs/search", params={"q": "PostgresLimitsStorage"}).text,
                 "braces": client.get("/docs/search", params={"q": "braces page"}).text,
                 "page list": client.get("/docs").text,
+                "llms": client.get("/llms.txt").text + client.get("/llms-full.txt").text,
             }
         shown["mcp search"], shown["mcp get_page"] = asyncio.run(mcp(link))
         return shown
@@ -122,17 +123,20 @@ def test_every_door_shows_code_hrefs_at_the_synced_commit(pool, code_project, db
 
     asyncio.run(sync_configured_sources())
     at_first = git(repo, "rev-parse", "HEAD").strip()
-    for door, text in doors().items():
-        if door != "braces":
+    shown = doors()
+    for door, text in shown.items():
+        if door not in ("braces", "llms"):
             assert commits_in(text) == {at_first}, door
-    assert "keep-{commit}" in doors()["braces"]  # a docs page's href: not filled
+    # A docs page's href is not filled; /llms.txt lists docs pages only (code sources left out).
+    assert "keep-{commit}" in shown["braces"] and "keep-%7Bcommit%7D" in shown["llms"]  # llms.txt quotes URLs
+    assert not commits_in(shown["llms"]) and at_first not in shown["llms"]
 
     commit_all(repo, "an empty commit")  # a new commit: no row is written, every door follows it
     asyncio.run(sync_configured_sources())
     now = git(repo, "rev-parse", "HEAD").strip()
     shown = doors()
     for door, text in shown.items():
-        if door != "braces":
+        if door not in ("braces", "llms"):
             assert commits_in(text) == {now}, door
     assert "keep-{commit}" in shown["braces"] and now not in shown["braces"] and first != now
 
