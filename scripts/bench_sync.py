@@ -6,8 +6,8 @@
 
 With --code-repo the source is that git repository's branch main as a code source (kind = "code",
 the default include and exclude); --new-commit makes an empty commit before each re-sync (a new
-commit, no file changed), --link sets the source's link template (`{commit}` in it: every href
-changes with the commit).
+commit, no file changed), --link sets the source's link template (`{commit}` in it is stored as
+it is and filled when read: a new commit rewrites no row).
 
 Prints: full sync time and chunks/s (embedding included, empty cache), and the no-change re-sync
 time and its share of the full sync. With --synthetic N the corpus is N chunks (pages of ten

@@ -55,8 +55,13 @@ async def test_sync_of_a_code_source_records_its_commit_and_defaults(pool, code_
     async with pool.acquire() as conn:
         assert await conn.fetchval("select commit from docs_source_commit where source = 'server'") == commit
         rows = {r["id"]: r for r in await conn.fetch("select * from docs_section where source = 'server'")}
+        shown = await conn.fetchval(
+            "select public.docs_section_href(d.href, c.commit, c.fill_hrefs) from docs_section d"
+            " join docs_source_commit c using (source) where d.id = 'server:app/limits.py#PostgresLimitsStorage'")
     storage = rows["server:app/limits.py#PostgresLimitsStorage"]
-    assert storage["href"] == f"https://github.com/acme/server/blob/{commit}/app/limits.py#L8-L23"
+    # Stored with {commit} left in (a new commit rewrites no unchanged row), read filled.
+    assert storage["href"] == "https://github.com/acme/server/blob/{commit}/app/limits.py#L8-L23"
+    assert shown == f"https://github.com/acme/server/blob/{commit}/app/limits.py#L8-L23"
     assert list(storage["audiences"]) == ["developer"] and storage["page"] == "app/limits.py"
     assert {r["page"] for r in rows.values()} == {"app/limits.py", "app/web/widget.tsx"}  # no tests, no .env
 
@@ -72,6 +77,68 @@ def test_a_code_question_through_the_chat_links_the_exact_lines(pool, code_proje
     assert urls[0] == f"https://github.com/acme/server/blob/{commit}/app/limits.py#L8-L23"
     text = "".join(p["delta"] for p in parts if p["type"] == "text-delta")
     assert "async def incr" in text  # the offline answer quotes the code it found
+
+
+def test_every_door_shows_code_hrefs_at_the_synced_commit(pool, code_project, db_env, start_server,
+                                                          monkeypatch) -> None:
+    """The chat's citations, the search box, the page list, MCP search_docs and get_page (given
+    the link a reader followed) show a `{commit}` link filled with the commit synced, and follow
+    the next sync at once (the search box's cache included); a docs page whose own href holds a
+    literal `{commit}` keeps it."""
+    import asyncio
+    import re
+
+    from tests.test_mcp import call, http_session
+
+    repo, first = code_project
+    write_files(repo, {"docs/keep-{commit}.mdx": "---\ntitle: Braces\naudience: public\n---\nThe braces page.\n"})
+    commit_all(repo, "a docs page named with braces")
+    monkeypatch.setenv("CHAT_AUDIENCES", "public,developer")
+    server = start_server()
+
+    def doors() -> dict[str, str]:
+        """What each door shows, as text."""
+        async def mcp(url: str) -> tuple[str, str]:
+            async with http_session(server.url) as session:
+                _, found = await call(session, "search_docs", query="PostgresLimitsStorage incr", limit=3)
+                failed, page = await call(session, "get_page", url=url)
+                return str(found), str(page) if not failed else "no page"
+
+        commit = git(repo, "rev-parse", "HEAD").strip()
+        link = f"https://github.com/acme/server/blob/{commit}/app/limits.py#L8-L23"
+        with httpx.Client(base_url=server.url, timeout=30) as client:
+            shown = {
+                "chat": str([p for p in _chat(server, "Where is PostgresLimitsStorage incr implemented?")
+                             if p["type"] == "source-url"]),
+                "search box": client.get("/docs/search", params={"q": "PostgresLimitsStorage"}).text,
+                "braces": client.get("/docs/search", params={"q": "braces page"}).text,
+                "page list": client.get("/docs").text,
+                "llms": client.get("/llms.txt").text + client.get("/llms-full.txt").text,
+            }
+        shown["mcp search"], shown["mcp get_page"] = asyncio.run(mcp(link))
+        return shown
+
+    def commits_in(text: str) -> set[str]:
+        return set(re.findall(r"github\.com/acme/server/blob/([^/]+)/", text))
+
+    asyncio.run(sync_configured_sources())
+    at_first = git(repo, "rev-parse", "HEAD").strip()
+    shown = doors()
+    for door, text in shown.items():
+        if door not in ("braces", "llms"):
+            assert commits_in(text) == {at_first}, door
+    # A docs page's href is not filled; /llms.txt lists docs pages only (code sources left out).
+    assert "keep-{commit}" in shown["braces"] and "keep-%7Bcommit%7D" in shown["llms"]  # llms.txt quotes URLs
+    assert not commits_in(shown["llms"]) and at_first not in shown["llms"]
+
+    commit_all(repo, "an empty commit")  # a new commit: no row is written, every door follows it
+    asyncio.run(sync_configured_sources())
+    now = git(repo, "rev-parse", "HEAD").strip()
+    shown = doors()
+    for door, text in shown.items():
+        if door not in ("braces", "llms"):
+            assert commits_in(text) == {now}, door
+    assert "keep-{commit}" in shown["braces"] and now not in shown["braces"] and first != now
 
 
 def test_the_default_chat_audience_never_sees_code(pool, code_project, db_env, start_server) -> None:

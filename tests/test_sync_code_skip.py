@@ -1,6 +1,6 @@
 """The page-level skip for code sources (design/scale-sync.md, "Code sources"): each indexed file
-is a page keyed on the compose fingerprint and its own blob id (and the commit when the source's
-link names it); a file whose key is unchanged is not read or chunked. Files chunked are counted
+is a page keyed on the compose fingerprint and its own blob id (never the commit: a link naming it
+is filled when read); a file whose key is unchanged is not read or chunked. Files chunked are counted
 through code.chunk_code_file and files read through GitTree.__getitem__ (the real functions,
 wrapped); the database is the real one."""
 
@@ -96,6 +96,19 @@ async def _rows(pool: asyncpg.Pool) -> list[tuple[object, ...]]:
         "select id, source, page, title, heading, breadcrumb, href, content, audiences, content_hash,"
         " search_vector::text as sv from docs_section order by id")
     return [tuple(r) for r in rows]
+
+
+async def _shown(pool: asyncpg.Pool) -> dict[str, str]:
+    """Every row's href as readers see it (the SQL every door reads it with)."""
+    from app.search.indexed_pages import SHOWN_HREF, SOURCE_COMMIT
+
+    return {r["id"]: r["href"] for r in await pool.fetch(
+        f"select d.id, {SHOWN_HREF} as href from docs_section d {SOURCE_COMMIT}")}
+
+
+async def _xmin(pool: asyncpg.Pool) -> dict[str, int]:
+    """Each row's xmin: the transaction that last wrote it."""
+    return {r["id"]: int(r["x"]) for r in await pool.fetch("select id, xmin::text as x from docs_section")}
 
 
 async def _keys(pool: asyncpg.Pool) -> dict[str, bytes]:
@@ -194,34 +207,142 @@ async def test_a_setting_that_shapes_chunks_recomposes_every_file(
 @pytest.mark.parametrize("link", [None, GITHUB])
 async def test_skipped_rows_equal_a_full_sync(pool, keyword_only, counted, tmp_path: Path, link: str | None) -> None:
     """After edits, a deletion, a new file and commits that change nothing the source reads, the
-    rows a skipping sync leaves are those `--full` composes, and those of a sync into an empty index.
-    A link without {commit} (the default) skips unchanged files at a new commit; one with it
-    composes every file at a new commit (their hrefs change)."""
+    rows a skipping sync leaves, and the hrefs readers see, are those `--full` composes, and those
+    of a sync into an empty index. With either link an unchanged file is neither chunked nor
+    rewritten at a new commit: a `{commit}` link is filled when read, with the commit synced."""
     repo = make_docs_repo(tmp_path / "server", FILES, docs_dir=".")
     source = _source(repo, **({"link": link} if link else {}))
     await _sync(pool, source, counted)
+    first_commit = git(repo, "rev-parse", "HEAD").strip()
+    before = await _xmin(pool)
     write_files(repo, {"app/alpha.py": _module("alpha", "\n\nZETA = 1\n"), "app/new.py": _module("fresh"),
                        "README.md": "# other\n"})
     (repo / "app/beta.py").unlink()
     commit_all(repo, "edit, add, delete")
     commit_all(repo, "an empty commit: a new commit, no file changed")
+    commit = git(repo, "rev-parse", "HEAD").strip()
 
     report, chunked = await _sync(pool, source, counted)
+    assert chunked == ["app/alpha.py", "app/empty/__init__.py", "app/new.py"]
+    assert report.metadata_only == 0
+    after = await _xmin(pool)
+    unchanged = [i for i in after if i.startswith(("server:app/broken.py", "server:app/gamma/", "server:app/web/"))]
+    assert unchanged and all(after[i] == before[i] for i in unchanged)  # not rewritten
+    assert all(after[i] != before.get(i) for i in after if i.startswith(("server:app/alpha.py#ZETA", "server:app/new")))
+    shown = await _shown(pool)
     if link is None:
-        assert chunked == ["app/alpha.py", "app/empty/__init__.py", "app/new.py"]
+        assert all(h.startswith("/code/app/") for h in shown.values())
     else:
-        assert chunked == ["app/alpha.py", "app/broken.py", "app/empty/__init__.py", "app/gamma/delta.py",
-                           "app/new.py", "app/web/widget.ts"]
-        commit = git(repo, "rev-parse", "HEAD").strip()
-        assert await pool.fetchval("select bool_and(href like '%/blob/' || $1 || '/%') from docs_section", commit)
+        # Stored with {commit} left in; every door reads them filled with the commit synced.
+        assert await pool.fetchval("select bool_and(href like 'https://github.com/acme/server/blob/{commit}/%')"
+                                   " from docs_section")
+        assert all(h.startswith(f"https://github.com/acme/server/blob/{commit}/app/") for h in shown.values())
+        assert first_commit not in str(shown)
     skipped = await _rows(pool)
     keys = await _keys(pool)
 
     full, chunked = await _sync(pool, source, counted, full=True)
     assert len(chunked) == 6
     assert (full.new, full.changed, full.metadata_only, full.deleted) == (0, 0, 0, 0)
-    assert await _rows(pool) == skipped and await _keys(pool) == keys
+    assert await _rows(pool) == skipped and await _keys(pool) == keys and await _shown(pool) == shown
 
     await clear_index(pool)
     await _sync(pool, source, counted)
-    assert await _rows(pool) == skipped and await _keys(pool) == keys
+    assert await _rows(pool) == skipped and await _keys(pool) == keys and await _shown(pool) == shown
+
+
+async def test_a_new_commit_rewrites_no_row_of_a_commit_link_and_readers_follow_it(
+    pool, keyword_only, counted, tmp_path: Path,
+) -> None:
+    """An empty commit: nothing chunked, no row written, and the hrefs readers see move to the new
+    commit (as does docs_index_state, which the search box and /llms.txt caches key on)."""
+    repo = make_docs_repo(tmp_path / "server", FILES, docs_dir=".")
+    source = _source(repo, link=GITHUB)
+    await _sync(pool, source, counted)
+    before, state = await _xmin(pool), await pool.fetchval("select public.docs_index_state()")
+    commit_all(repo, "an empty commit")
+    commit = git(repo, "rev-parse", "HEAD").strip()
+
+    report, chunked = await _sync(pool, source, counted)
+    assert chunked == ["app/empty/__init__.py"] and report.unchanged == report.chunks and report.metadata_only == 0
+    assert await _xmin(pool) == before
+    assert all(h.startswith(f"https://github.com/acme/server/blob/{commit}/app/") for h in (await _shown(pool)).values())
+    assert await pool.fetchval("select public.docs_index_state()") != state
+    # The same commit again changes nothing, not even the index state.
+    state = await pool.fetchval("select public.docs_index_state()")
+    await _sync(pool, source, counted)
+    assert await pool.fetchval("select public.docs_index_state()") == state
+
+    # The link without {commit}: every file recomposed once, the hrefs stored as read.
+    _, chunked = await _sync(pool, _source(repo), counted)
+    assert len(chunked) == 6
+    assert await pool.fetchval("select bool_and(href like '/code/app/%') from docs_section")
+    assert await pool.fetchval("select not fill_hrefs from docs_source_commit where source = 'server'")
+
+
+async def test_a_path_holding_commit_is_not_linked_with_a_commit_link(
+    pool, keyword_only, counted, tmp_path: Path,
+) -> None:
+    """Filling `{commit}` when read would fill it in such a path too: the file is skipped, named."""
+    repo = make_docs_repo(tmp_path / "server", FILES | {"app/{commit}.py": _module("odd")}, docs_dir=".")
+    report, _ = await _sync(pool, _source(repo, link=GITHUB), counted)
+    assert any("app/{commit}.py: a path holding {commit}" in w for w in report.warnings)
+    assert await pool.fetchval("select count(*) from docs_section where page = 'app/{commit}.py'") == 0
+    await _sync(pool, _source(repo), counted)  # the default link holds no {commit}: indexed
+    assert await pool.fetchval("select count(*) from docs_section where page = 'app/{commit}.py'") > 0
+
+
+async def test_readers_see_the_new_commit_with_the_new_rows_only(
+    pool, keyword_only, counted, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Read from another connection while the switch's transaction is open (after the rows and
+    the commit are written, before it commits): the hrefs are all those before the sync; after
+    it, all those a sync into an empty index gives. Never the new commit with old line numbers."""
+    repo = make_docs_repo(tmp_path / "server", FILES, docs_dir=".")
+    source = _source(repo, link=GITHUB)
+    await _sync(pool, source, counted)
+    old = await _shown(pool)
+    # beta's functions move down two lines; the other files do not change.
+    write_files(repo, {"app/beta.py": "# one\n# two\n" + _module("beta")})
+    commit_all(repo, "move beta down")
+    seen: list[dict[str, str]] = []
+    real_switch = sync_module._switch
+
+    async def switch(conn, *args, **kwargs):  # type: ignore[no-untyped-def]
+        staged = await real_switch(conn, *args, **kwargs)
+        assert conn.is_in_transaction()
+        seen.append(await _shown(pool))  # another connection: what a reader sees meanwhile
+        return staged
+
+    monkeypatch.setattr(sync_module, "_switch", switch)
+    await _sync(pool, source, counted)
+    new = await _shown(pool)
+    assert seen == [old] and new != old
+    monkeypatch.setattr(sync_module, "_switch", real_switch)
+    await clear_index(pool)
+    await _sync(pool, source, counted)
+    assert await _shown(pool) == new
+
+
+async def test_both_search_legs_read_hrefs_filled(pool, keyword_only, counted, tmp_path: Path) -> None:
+    """The keyword and the vector leg (the chat, MCP, the rescue and the CLI read through them)."""
+    repo = make_docs_repo(tmp_path / "server", FILES, docs_dir=".")
+    await _sync(pool, _source(repo, link=GITHUB), counted)
+    commit = git(repo, "rev-parse", "HEAD").strip()
+    # Vectors written by hand (this sync was keyword-only): the leg reads what any model wrote.
+    await pool.execute("update docs_section set embedding = array_fill(0.1, array[768])::vector, embedding_model = 'm'")
+    vector = await pool.fetch("select href from public.match_docs_sections("
+                              "array_fill(0.1, array[768])::vector, 'm', 50, null)")
+    keyword = await pool.fetch("select href from public.search_docs_sections('alpha store', 50, null)")
+    for rows in (vector, keyword):
+        assert rows and all(r["href"].startswith(f"https://github.com/acme/server/blob/{commit}/app/") for r in rows)
+
+
+def test_docschat_compose_shows_hrefs_filled(tmp_path: Path) -> None:
+    """`docschat compose` (compose_corpus) shows the hrefs as readers see them."""
+    from app.corpus.compose import compose_corpus
+
+    repo = make_docs_repo(tmp_path / "server", FILES, docs_dir=".")
+    commit = git(repo, "rev-parse", "HEAD").strip()
+    chunks = compose_corpus(_source(repo, link=GITHUB), get_settings()).chunks
+    assert chunks and all(c.href.startswith(f"https://github.com/acme/server/blob/{commit}/app/") for c in chunks)

@@ -20,7 +20,7 @@ from app.corpus.chunker import (
     path_unusable,
 )
 from app.corpus.code import code_file_selected
-from app.corpus.code_source import code_page, compose_code_files_of, links_at_commit
+from app.corpus.code_source import code_page, compose_code_files_of, links_at_commit, shown_href
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.git_source import GitSourceError, GitTree, normalize_docs_dir, read_docs_tree, resolve_commit
 from app.corpus.markdown import Block, shown_blocks
@@ -82,20 +82,21 @@ except importlib.metadata.PackageNotFoundError:  # pragma: no cover - run from a
     _DOCSCHAT_VERSION = "unknown"
 
 
-def compose_fingerprint(source: Source, settings: Settings, commit: str | None = None) -> bytes:
+def compose_fingerprint(source: Source, settings: Settings) -> bytes:
     """Everything besides the files that decides how a page of `source` composes: the source's
     settings (not its repo, branch or weight: the blob ids stand for the files, and the weight is
     applied at search), the chunk size, CHUNKER_VERSION and docschat's version (an upgrade may
-    parse differently: it composes every page once). A code source adds its chunk size and, when
-    its link names the commit (`{commit}`), the commit: its hrefs change with it
-    (design/scale-sync.md, "Code sources")."""
+    parse differently: it composes every page once). A code source adds its chunk size, and when
+    its link names the commit, that its hrefs keep `{commit}` to be filled when read: never the
+    commit itself, so an unchanged file is skipped at a new commit (design/scale-sync.md, "Code
+    sources"; keys written when the commit was in the href, before, differ and recompose once)."""
     facts = {k: str(v) for k, v in asdict(source).items() if k not in ("repo", "branch", "weight")}
     facts |= {"max_chunk_chars": str(settings.max_chunk_chars), "chunker": chunker.CHUNKER_VERSION,
               "docschat": _DOCSCHAT_VERSION}
     if source.kind == "code":
         facts["max_code_chunk_chars"] = str(settings.max_code_chunk_chars)
         if links_at_commit(source):
-            facts["commit"] = str(commit)
+            facts["commit"] = "filled when read"
     return hashlib.sha256(json.dumps(facts, sort_keys=True).encode()).digest()
 
 
@@ -327,7 +328,8 @@ def _no_pages(source: Source) -> NoPagesError:
 
 
 def compose_corpus(source: Source | DocsSource, settings: Settings) -> ComposeResult:
-    """Read one source's files at its branch through git and compose them."""
+    """Read one source's files at its branch through git and compose them. The hrefs are those
+    a reader sees (a code link's `{commit}` filled with the commit read; a sync stores it unfilled)."""
     if isinstance(source, DocsSource):
         source = source.to_source(settings)
     commit = resolve_commit(source.repo, source.branch)
@@ -336,6 +338,7 @@ def compose_corpus(source: Source | DocsSource, settings: Settings) -> ComposeRe
         result = ComposeResult()
         for part in iter_compose_code(files, settings, source, commit):
             result.extend(part)
+        result.chunks = [replace(c, href=shown_href(c.href, commit, source)) for c in result.chunks]
     else:
         result = compose_files(files, settings, source)
     result.commit = commit
@@ -377,10 +380,10 @@ def iter_compose_code(
 ) -> Iterator[ComposeResult]:
     """A code source's files (paths relative to its folder) composed one at a time, in parts of
     whole files of at least `batch_chunks` chunks (None: one part). Each indexed file is a page.
-    With `blob_id`, a page's key is the fingerprint (with the commit when the source links at it)
-    and the file's own blob id, the only file it reads; a page whose key in `known` is unchanged
-    is not read or chunked but `kept`."""
-    fingerprint = compose_fingerprint(source, settings, commit) if blob_id is not None else b""
+    With `blob_id`, a page's key is the fingerprint and the file's own blob id, the only file it
+    reads (not the commit: a link naming it keeps `{commit}` in the hrefs, filled when read); a
+    page whose key in `known` is unchanged is not read or chunked but `kept`."""
+    fingerprint = compose_fingerprint(source, settings) if blob_id is not None else b""
     folder = normalize_docs_dir(source.dir)
     prefix = folder + "/" if folder else ""
     result = ComposeResult()

@@ -26,13 +26,15 @@ from app.config import Settings
 from app.corpus.sources import Source
 from app.doors.navigation import NAVIGATION_FILES, PagePlace, navigation_places
 from app.doors.page_order import order_sections, read_source_pages
+from app.search.indexed_pages import SHOWN_HREF, SOURCE_COMMIT
 from app.search.urls import absolute_url
 
 # Where the index is at: changes whenever anything writes docs_section (sql/functions/docs_index_state.sql).
 _INDEX_VERSION = "select public.docs_index_state()"
 _VISIBLE_SECTIONS = (
-    "select id, source, page, title, heading, href, content from public.docs_section"
-    " where audiences && $1::text[] and not (source = any($2::text[]))"
+    f"select d.id, d.source, d.page, d.title, d.heading, {SHOWN_HREF} as href, d.content"
+    f" from public.docs_section d {SOURCE_COMMIT}"
+    " where d.audiences && $1::text[] and not (d.source = any($2::text[]))"
 )
 DESCRIPTION_CHARS = 160
 

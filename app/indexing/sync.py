@@ -35,6 +35,7 @@ import numpy.typing as npt
 
 from app.config import Settings
 from app.corpus.chunker import Chunk, drop_duplicate_ids
+from app.corpus.code_source import links_at_commit
 from app.corpus.compose import ComposeResult, DocsSource, PageKey, compose_batches, compose_corpus
 from app.corpus.sources import DEFAULT_AUDIENCE, Source, SourcesConfig
 from app.embeddings.base import MIN_SHORTENED_CHARS, EmbeddingProvider, embed_shortening
@@ -204,10 +205,9 @@ from public.docs_section
 where (source = $1 and page = any($2::text[])) or id = any($3::text[])
 """
 
-_RECORD_COMMIT = """
-insert into public.docs_source_commit (source, commit) values ($1, $2)
-on conflict (source) do update set commit = excluded.commit, synced_at = now()
-"""
+# The commit each synced source was read at, and whether its hrefs hold `{commit}` to fill with it
+# when read (sql/functions/docs_source_commit_record.sql): in the switch's transaction.
+_RECORD_COMMITS = "select public.docs_source_commit_record($1::text[], $2::text[], $3::boolean[])"
 
 
 def _insert_statement(table: str, columns: tuple[str, ...]) -> str:
@@ -381,11 +381,14 @@ async def _switch(
     commits: dict[str, str],
     configured_sources: list[str] | None,
     kept: dict[str, list[str]],
+    fill_hrefs: frozenset[str] = frozenset(),
 ) -> int:
     """Apply the generation (the caller holds the lock in its transaction and has checked the
     plan is current); the number of staged rows. The page keys go in the same transaction: of
     each source in `kept` (the sources synced, with the pages they skipped) what was staged and
-    what was skipped remains."""
+    what was skipped remains. So do the commits, each with whether its source's hrefs hold
+    `{commit}` (`fill_hrefs`): readers fill it in the statement that reads the rows, so they see
+    the new commit with the new rows or the old with the old."""
     # Rows without statistics (a revision emptied them): the switch cannot update what is not
     # there, so the one full rebuild follows it.
     rebuild = await conn.fetchval(
@@ -394,7 +397,8 @@ async def _switch(
     if rebuild:
         await conn.fetchval("select public.refresh_docs_search_stats()")
     if commits:
-        await conn.executemany(_RECORD_COMMIT, sorted(commits.items()))
+        names = sorted(commits)
+        await conn.fetchval(_RECORD_COMMITS, names, [commits[n] for n in names], [n in fill_hrefs for n in names])
     if configured_sources is not None:
         await conn.execute("delete from public.docs_source_commit where not (source = any($1::text[]))",
                            configured_sources)
@@ -620,6 +624,7 @@ async def _sync_step(
     again (compose included) if another writer changed the index meanwhile. `full`: compose every
     page, even those whose key is unchanged."""
     configured = sorted(configured_sources) if configured_sources is not None else None
+    fill_hrefs = frozenset(s.name for s in streams if s.source is not None and links_at_commit(s.source))
     warnings_before = len(report.warnings)
     for attempt in range(1, MAX_PLAN_ATTEMPTS + 1):
         del report.warnings[warnings_before:]
@@ -645,7 +650,7 @@ async def _sync_step(
                     if await conn.fetchval(_INDEX_VERSION) != planned_at:
                         raise StalePlanError("the index changed while this sync was embedding")
                     await _switch(conn, gen, commits, configured,
-                                  {name: step.kept.get(name, []) for name in synced})
+                                  {name: step.kept.get(name, []) for name in synced}, fill_hrefs)
             break
         except StalePlanError:
             if attempt == MAX_PLAN_ATTEMPTS:

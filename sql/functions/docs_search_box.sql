@@ -242,7 +242,8 @@ as $$
              || (select coalesce(pg_catalog.array_agg(p.lexeme), '{}') from prefix_lexemes p) as lexemes
     from ordered o
   )
-  select p.page_rank, d.source, d.page, d.title, d.heading, d.breadcrumb, d.href,
+  select p.page_rank, d.source, d.page, d.title, d.heading, d.breadcrumb,
+         public.docs_section_href(d.href, sc.commit, sc.fill_hrefs) as href,  -- a code link's {commit}, filled
          case when pg_catalog.numnode(h.query) = 0  -- vector hits of a query with no known word
            then pg_catalog.array_to_string((pg_catalog.regexp_split_to_array(pg_catalog.btrim(
                   pg_catalog.left(w.text, snippet_chars)), '\s+'))[1:snippet_words], ' ')
@@ -254,6 +255,7 @@ as $$
   from pages p
   join sections s on s.source = p.source and s.page = p.page
   join public.docs_section d on d.id = s.id
+  left join public.docs_source_commit sc on sc.source = d.source
   cross join highlight h
   cross join lateral (select pg_catalog.lower(d.content) as text) lower_content  -- once, not per lexeme
   cross join lateral (  -- ts_headline parses all it is given: snippet_chars around the first match

@@ -36,6 +36,11 @@ as $$
     order by d.embedding::public.halfvec(768) operator(public.<=>) query_embedding::public.halfvec(768)
     limit coalesce(match_count, 10)
   )
-  -- relaxed_order may return near-ties out of order: sort the few rows found.
-  select * from nearest order by distance, id
+  -- relaxed_order may return near-ties out of order: sort the few rows found. The href as a
+  -- reader sees it: a code link's `{commit}` filled (public.docs_section_href).
+  select n.id, n.source, n.page, n.title, n.heading, n.breadcrumb,
+         public.docs_section_href(n.href, c.commit, c.fill_hrefs), n.content, n.audiences, n.distance
+  from nearest n
+  left join public.docs_source_commit c on c.source = n.source
+  order by n.distance, n.id
 $$;

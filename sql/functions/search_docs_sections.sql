@@ -113,8 +113,10 @@ as $$
     order by rank desc, d.id
     limit coalesce(match_count, 10))
   )
-  select d.id, d.source, d.page, d.title, d.heading, d.breadcrumb, d.href, d.content, d.audiences, r.rank
+  select d.id, d.source, d.page, d.title, d.heading, d.breadcrumb,
+         public.docs_section_href(d.href, sc.commit, sc.fill_hrefs), d.content, d.audiences, r.rank
   from ranked r
   join public.docs_section d on d.id = r.id
+  left join public.docs_source_commit sc on sc.source = d.source  -- a code link's {commit}, filled
   order by r.rank desc, d.id
 $$;
