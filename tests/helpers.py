@@ -17,6 +17,22 @@ GIT_ENV = {
 }
 
 
+def count_composed_pages(monkeypatch: Any) -> list[str]:
+    """The paths of the pages composed from now on: the real compose._compose_page, wrapped so a
+    test can tell a skipped page from a recomposed one."""
+    import app.corpus.compose as compose_module
+
+    calls: list[str] = []
+    real = compose_module._compose_page
+
+    def counting(path, files, settings, source, result):  # type: ignore[no-untyped-def]
+        calls.append(path)
+        return real(path, files, settings, source, result)
+
+    monkeypatch.setattr(compose_module, "_compose_page", counting)
+    return calls
+
+
 def git(repo: Path, *args: str) -> str:
     import os
 

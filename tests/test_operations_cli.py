@@ -12,7 +12,7 @@ from click.testing import CliRunner
 from app.cli import main
 from app.config import get_settings
 from app.indexing.jobs import SYNC_LEASE
-from tests.helpers import commit_all, git, make_docs_repo, write_files
+from tests.helpers import commit_all, count_composed_pages, git, make_docs_repo, write_files
 from tests.test_admin import DOCS
 
 
@@ -112,16 +112,7 @@ async def test_sync_full_flag_composes_every_page_and_changes_nothing(cli_env, p
     """`docschat sync --full` reaches the sync: a plain re-sync composes no page (their keys are
     unchanged), `--full` composes all three and writes nothing (compose calls counted through the
     real compose._compose_page, wrapped)."""
-    import app.corpus.compose as compose_module
-
-    composed: list[str] = []
-    real = compose_module._compose_page
-
-    def counting(path, files, settings, source, result):  # type: ignore[no-untyped-def]
-        composed.append(path)
-        return real(path, files, settings, source, result)
-
-    monkeypatch.setattr(compose_module, "_compose_page", counting)
+    composed = count_composed_pages(monkeypatch)
 
     async def sync(*flags: str) -> dict:
         composed.clear()

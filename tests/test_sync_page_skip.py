@@ -10,14 +10,13 @@ from pathlib import Path
 import asyncpg
 import pytest
 
-import app.corpus.compose as compose_module
 import app.indexing.sync as sync_module
 from app.config import get_settings
 from app.corpus import chunker
 from app.corpus.sources import Source, SourcesConfig
 from app.indexing.clear import clear_index
 from app.indexing.sync import sync_sources
-from tests.helpers import commit_all, make_docs_repo, write_files
+from tests.helpers import commit_all, count_composed_pages, make_docs_repo, write_files
 
 
 @pytest.fixture
@@ -29,14 +28,7 @@ def keyword_only(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.fixture
 def composed(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The paths of the pages composed (the real _compose_page, counted), in small batches."""
-    calls: list[str] = []
-    real = compose_module._compose_page
-
-    def counting(path, files, settings, source, result):  # type: ignore[no-untyped-def]
-        calls.append(path)
-        return real(path, files, settings, source, result)
-
-    monkeypatch.setattr(compose_module, "_compose_page", counting)
+    calls = count_composed_pages(monkeypatch)
     monkeypatch.setattr(sync_module, "BATCH_CHUNKS", 4)
     return calls
 
