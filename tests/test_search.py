@@ -486,12 +486,7 @@ async def test_degrades_to_keyword_only_when_embedding_fails(pool, fake_gemini, 
 async def test_degrades_to_vector_only_when_full_text_fails_and_errors_when_both_fail(
     pool, fake_gemini, owner_database_url
 ) -> None:
-    from tests.fake_gemini import fake_vector
-
-    async with pool.acquire() as conn:
-        await add(conn, "a.mdx#x", "Embed the widget", title="Widget", heading="Embed",
-                  embedding=fake_vector("Embed the widget"), model="gemini-embedding-001@768")
-        await refresh(conn)
+    await add_one_widget_section(pool)
     # A real outage of the full-text function: renamed away (by its owner) for the duration of the test.
     owner = await asyncpg.connect(owner_database_url)
     await owner.execute("alter function public.search_docs_sections rename to search_docs_sections_away")
@@ -715,6 +710,14 @@ async def test_a_common_terms_head_gives_the_list_every_candidate_gives(conn) ->
     assert [i[0] for i in ids[:18]] == ["h"] * 6 + ["t"] * 12 and ids[18][0] == "b"
 
 
+async def add_one_widget_section(pool) -> None:
+    """One public section, "Embed the widget", with its fake embedding: the legs' tests' corpus."""
+    async with pool.acquire() as conn:
+        await add(conn, "a.mdx#x", "Embed the widget", title="Widget", heading="Embed",
+                  embedding=fake_vector("Embed the widget"), model="gemini-embedding-001@768")
+        await refresh(conn)
+
+
 async def test_a_pool_of_one_connection_serves_both_legs_in_turn(database_url, pool, fake_gemini) -> None:
     """The keyword leg runs in the retrieval's own task and hands its connection's release to the
     loop (release_later): with a single connection the vector leg waits for it, as before, rather
@@ -723,10 +726,7 @@ async def test_a_pool_of_one_connection_serves_both_legs_in_turn(database_url, p
 
     from app.db.pool import create_pool
 
-    async with pool.acquire() as conn:
-        await add(conn, "a.mdx#x", "Embed the widget", title="Widget", heading="Embed",
-                  embedding=fake_vector("Embed the widget"), model="gemini-embedding-001@768")
-        await refresh(conn)
+    await add_one_widget_section(pool)
     settings = get_settings()
     expected = await Retriever(pool, settings, build_retriever(pool, settings).embedder).retrieve("embed the widget")
     single = await create_pool(database_url, min_size=1, max_size=1)
@@ -746,10 +746,7 @@ async def test_a_cancelled_retrieval_cancels_both_legs_statements(pool, fake_gem
     and their connections answer the next retrieval."""
     import asyncio
 
-    async with pool.acquire() as conn:
-        await add(conn, "a.mdx#x", "Embed the widget", title="Widget", heading="Embed",
-                  embedding=fake_vector("Embed the widget"), model="gemini-embedding-001@768")
-        await refresh(conn)
+    await add_one_widget_section(pool)
     settings = get_settings().model_copy(update={"leg_timeout_seconds": 60})
     retriever = Retriever(pool, settings, build_retriever(pool, settings).embedder)
     before = await retriever.retrieve("embed the widget")
@@ -778,10 +775,7 @@ async def test_both_legs_time_out_and_their_connections_serve_the_next_question(
     retrieval as a fresh pool would."""
     import asyncio
 
-    async with pool.acquire() as conn:
-        await add(conn, "a.mdx#x", "Embed the widget", title="Widget", heading="Embed",
-                  embedding=fake_vector("Embed the widget"), model="gemini-embedding-001@768")
-        await refresh(conn)
+    await add_one_widget_section(pool)
     settings = get_settings().model_copy(update={"leg_timeout_seconds": 0.3})
     retriever = Retriever(pool, settings, build_retriever(pool, settings).embedder)
     before = await retriever.retrieve("embed the widget")
