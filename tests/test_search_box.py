@@ -476,15 +476,18 @@ async def test_a_common_word_ranks_the_sections_holding_it_in_a_title_first(comm
     in_body = await pool.fetchval(
         "select count(*) from docs_section where content ilike '%glimmerstone note%' and audiences && '{public}'")
     assert in_body == 12
+    in_title = {"Glimmerstone basics", "Glimmerstone guide"}
     for query in ("glimmerstone", "glimmer", "glimmerstone "):
         for candidate_rows in (1, 3, 5):
             rows = await _box(pool, query, candidate_rows)
             titles = [r["title"] for r in rows]
-            assert titles[:2] == ["Glimmerstone basics", "Glimmerstone guide"][: min(candidate_rows, 2)], (
-                query, candidate_rows, titles)
+            # Which title section is read first is the table's physical order (the sync's insert
+            # order, not fixed): with one candidate either may come; with more, both lead.
+            first = titles[: min(candidate_rows, 2)]
+            assert len(set(first)) == len(first) and set(first) <= in_title, (query, candidate_rows, titles)
             assert all(SECRET not in repr(tuple(r)).lower() for r in rows), (query, candidate_rows)
     # Ranking every match gives the same first page: the head changed the sample, not the rank.
-    assert {r["title"] for r in (await _box(pool, "glimmerstone", 300))[:2]} == {"Glimmerstone basics", "Glimmerstone guide"}
+    assert {r["title"] for r in (await _box(pool, "glimmerstone", 300))[:2]} == in_title
 
 
 async def test_a_head_short_of_candidate_rows_is_filled_from_the_rest_once_each(common_word, pool) -> None:
