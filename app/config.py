@@ -265,6 +265,10 @@ class Settings(BaseSettings):
         1024, ge=0, description="Keyword searches (GET /docs/search) whose results each server process keeps, "
         "checked against the index version on every request (one round trip); 0: none."
     )
+    search_concurrency: int | None = Field(
+        None, ge=0, description="Search-box statements (GET /docs/search) each server process runs at once; "
+        "more wait their turn, in order. Unset: this machine's cores; 0: no limit."
+    )
     handoff_url: str | None = Field(
         None, description="A way out (support page, forum): linked when the docs do not cover a question and after a 👎."
     )

@@ -119,7 +119,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         from app.db.recovery import DatabaseRecovery
         from app.db.url import resolve_database_url
         from app.doors.routes import open_doors
-        from app.web.search_routes import search_cache, search_rate_limiter
+        from app.web.search_routes import search_cache, search_gate, search_rate_limiter
 
         url = resolve_database_url(settings)
         await ensure_schema(url)
@@ -133,6 +133,7 @@ def create_app(settings: Settings | None = None) -> Litestar:
         state.feedback_limiter = ClientRateLimiter(pool, settings.feedback_per_hour, settings.feedback_per_day, "feedback")
         state.search_limiter = search_rate_limiter(pool, settings.search_rate_limit)
         state.search_cache = search_cache(settings.search_cache_size)
+        state.search_gate = search_gate(settings.search_concurrency)
         state.db_recovery = DatabaseRecovery(pool, None if settings.database_url else settings.docschat_home)
         state.ip_secret = await load_ip_secret(
             pool, settings.ip_hash_secret.get_secret_value() if settings.ip_hash_secret else None,

@@ -289,6 +289,56 @@ async def test_cache_answers_a_repeat_only_while_the_index_state_stands(seeded, 
         await owner.close()
 
 
+async def test_the_gate_lets_that_many_statements_reach_postgres_and_the_rest_wait(
+        seeded, pool, owner_database_url) -> None:
+    """SEARCH_CONCURRENCY's gate: six searches at once with places for two, the tables locked. Once
+    all six have reached the gate, exactly two statements wait on the lock in Postgres (the four
+    others wait in the gate, holding no connection); released, all six answer, as without a gate."""
+    import asyncio
+
+    import asyncpg
+
+    class CountingGate(asyncio.Semaphore):
+        reached = 0
+
+        async def acquire(self) -> bool:
+            self.reached += 1
+            return await super().acquire()
+
+    queries = ["embe", "deplo", "navig", "widget", "vercel", "config"]
+    expected = [await _search(pool, q, ["public"]) for q in queries]
+    gate = CountingGate(2)
+    waiting = ("select count(*) from pg_stat_activity"
+               " where wait_event_type = 'Lock' and query like '%docs_search_box%'")
+    # pg_stat_activity is read on a connection of its own: in the locker's transaction it is a snapshot.
+    owner, watcher = await asyncpg.connect(owner_database_url), await asyncpg.connect(owner_database_url)
+    try:
+        async with owner.transaction():
+            await owner.execute("lock table public.docs_section, public.docs_section_fts in access exclusive mode")
+            tasks = [asyncio.create_task(_search(pool, q, ["public"], gate=gate)) for q in queries]
+            async with asyncio.timeout(10):
+                while gate.reached < 6 or await watcher.fetchval(waiting) < 2:
+                    await asyncio.sleep(0.02)
+            assert await watcher.fetchval(waiting) == 2
+            assert not any(task.done() for task in tasks)
+        async with asyncio.timeout(10):
+            found = await asyncio.gather(*tasks)
+    finally:
+        await owner.close()
+        await watcher.close()
+    assert found == expected
+
+
+def test_search_gate_defaults_to_this_machines_cores_and_zero_is_none() -> None:
+    import os
+
+    from app.web.search_routes import search_gate
+
+    gate = search_gate(None)
+    assert gate is not None and gate._value == (os.cpu_count() or 1)  # places left: none taken yet
+    assert search_gate(0) is None and search_gate(3)._value == 3  # type: ignore[union-attr]
+
+
 def test_http_search_after_a_sync_answers_from_the_new_index(seeded, start_server, monkeypatch) -> None:
     from tests.helpers import seed_docs
 

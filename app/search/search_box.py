@@ -13,6 +13,7 @@ import asyncio
 import re
 from collections import OrderedDict
 from collections.abc import Mapping
+from contextlib import nullcontext
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -204,10 +205,11 @@ class SearchCache:
 async def search_box(
     pool: asyncpg.Pool, request: SearchRequest, audiences: list[str], base_url: str,
     embedder: QueryEmbedder | None = None, embed_timeout_seconds: float = 3.0,
-    cache: SearchCache | None = None,
+    cache: SearchCache | None = None, gate: asyncio.Semaphore | None = None,
 ) -> SearchResult:
     """What `audiences` may see of `request`, pages best first. Empty `audiences` find nothing.
-    With `cache`, a keyword search asked before on the same index costs one short round trip."""
+    With `cache`, a keyword search asked before on the same index costs one short round trip.
+    With `gate`, the statement waits for one of its places before it takes a connection."""
     result = SearchResult(request.query, request.mode)
     if is_too_short(request.query) or not audiences:
         return result
@@ -226,13 +228,13 @@ async def search_box(
     prefix = not request.query[-1:].isspace()
     arguments = (request.query, audiences, request.limit, request.sections, prefix, embedding, model)
     if cache is None or cache.size == 0 or request.mode != "keyword":
-        async with acquire_stateless(pool) as conn:  # one select: no reset round trip on release
+        async with gate or nullcontext(), acquire_stateless(pool) as conn:  # one select: no reset on release
             rows = await conn.fetch(SEARCH_SQL, *arguments)
         result.pages = _pages(rows, base_url)
         return result
     key: CacheKey = (request.query, request.limit, request.sections, prefix, tuple(audiences), base_url)
     cached = cache.get(key)
-    async with acquire_stateless(pool) as conn:
+    async with gate or nullcontext(), acquire_stateless(pool) as conn:  # a stale entry runs the search
         rows = await conn.fetch(CACHED_SEARCH_SQL, *arguments, cached[0] if cached else None)
     version = rows[0]["version"]
     if cached is not None and cached[0] == version:  # the search did not run: the index is as it was

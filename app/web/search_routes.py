@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -33,6 +35,16 @@ def search_rate_limiter(pool: asyncpg.Pool, per_minute: int) -> BlockRateLimiter
     own namespace: shared by every worker and replica, apart from the chat's questions; counted in
     blocks (one round trip per per_minute // 30 searches), never more than the limit (BlockRateLimiter)."""
     return BlockRateLimiter(pool, per_minute, "search")
+
+
+def search_gate(concurrency: int | None) -> asyncio.Semaphore | None:
+    """SEARCH_CONCURRENCY search-box statements of this process at once (unset: this machine's
+    cores); 0: no limit. A search is a short CPU-bound statement: more of them at once than the
+    database has cores only share the cores, so each takes longer and the costly ones longest
+    (design/search-box.md, "Session 20: a gate in front of the statement"); waiting in line, each costs its own time."""
+    if concurrency is None:
+        concurrency = os.cpu_count() or 1
+    return asyncio.Semaphore(concurrency) if concurrency > 0 else None
 
 
 def search_cache(size: int) -> SearchCache | None:
@@ -132,7 +144,7 @@ async def docs_search(request: Request[Any, Any, Any], state: State) -> Response
     result = await search_box(
         state.services.read_pool, search, settings.anonymous_audiences, settings.docs_base_url,
         retriever.embedder if state.readiness.ready.is_set() else None,
-        settings.query_embedding_timeout_seconds, state.search_cache,
+        settings.query_embedding_timeout_seconds, state.search_cache, state.search_gate,
     )
     return Response(result.to_dict(), headers={"cache-control": "no-store"})
 
