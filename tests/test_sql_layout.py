@@ -226,6 +226,26 @@ def test_one_step_down_and_up_and_down_to_base(fresh_database) -> None:
 
 
 
+def test_a_commit_row_written_below_0025_still_moves_the_index_state(fresh_database) -> None:
+    """The trigger on docs_source_commit outlives a downgrade of 0025 (it lives in sql/functions/):
+    the sync of the docschat before it, which writes (source, commit) only, must still work, and
+    a changed commit still moves docs_index_version; an unchanged one does not."""
+    url = fresh_database()
+    migrate.upgrade(url)
+    migrate.downgrade(url, "2026_12_02_0023")
+    record = ("insert into public.docs_source_commit (source, commit) values ('s', $1)"
+              " on conflict (source) do update set commit = excluded.commit, synced_at = now()")
+    version = "select version from public.docs_index_version"
+    asyncio.run(_execute(url, record, "aaa"))
+    before = asyncio.run(_fetch(url, version))[0][0]
+    asyncio.run(_execute(url, record, "aaa"))
+    assert asyncio.run(_fetch(url, version))[0][0] == before
+    asyncio.run(_execute(url, record, "bbb"))
+    assert asyncio.run(_fetch(url, version))[0][0] == before + 1
+    migrate.upgrade(url)
+    assert asyncio.run(_differences(url)) == []
+
+
 def test_a_database_at_a_squashed_revision_is_told_how_to_upgrade(fresh_database) -> None:
     """Revisions 0001-0013 are gone from this docschat: alembic would say "Can't locate revision"."""
     from app.errors import DatabaseError
