@@ -562,3 +562,43 @@ async def test_hostile_input_on_the_head_path_never_errors(common_word, pool) ->
                              " candidate_rows => 1)", query, prefix)
     # Operators read as spaces: one of the two public title sections (which one is the insert order).
     assert (await _box(pool, "!(glimmer", 1))[0]["title"] in {"Glimmerstone basics", "Glimmerstone guide"}
+
+
+async def test_cache_drops_hrefs_filled_with_a_commit_changed_by_hand(seeded, pool, owner_database_url) -> None:
+    """A kept result's hrefs were filled with the commit of docs_source_commit: a write there (an
+    update typed in psql, a row deleted) is a new index state, as a write to docs_section is."""
+    import asyncpg
+
+    from app.search.search_box import SearchCache
+
+    cache = SearchCache(8)
+    owner = await asyncpg.connect(owner_database_url)
+    try:
+        source = await owner.fetchval("select source from docs_section where page = 'widget.mdx' limit 1")
+        await owner.execute("update docs_section set href = '/blob/{commit}/' || href where page = 'widget.mdx'")
+        await owner.execute("insert into docs_source_commit (source, commit, fill_hrefs) values ($1, 'aaa', true)"
+                            " on conflict (source) do update set commit = 'aaa', fill_hrefs = true", source)
+
+        def href() -> str:
+            return result["results"][0]["url"]
+
+        result = await _search(pool, "embe", ["public"], cache=cache)
+        assert "/blob/aaa/" in href() and cache.misses == 1
+        result = await _search(pool, "embe", ["public"], cache=cache)
+        assert "/blob/aaa/" in href() and cache.hits == 1
+        await owner.execute("update docs_source_commit set commit = 'bbb' where source = $1", source)
+        result = await _search(pool, "embe", ["public"], cache=cache)
+        assert "/blob/bbb/" in href() and cache.hits == 1
+        await owner.execute("delete from docs_source_commit where source = $1", source)
+        result = await _search(pool, "embe", ["public"], cache=cache)
+        assert "/blob/{commit}/" in href() and cache.hits == 1
+        # A statement that changes no commit (each sync's record of an unchanged one) keeps the state.
+        await owner.execute("insert into docs_source_commit (source, commit, fill_hrefs) values ($1, 'ccc', true)",
+                            source)
+        await _search(pool, "embe", ["public"], cache=cache)
+        await owner.execute("select public.docs_source_commit_record(array[$1], '{ccc}', '{true}')", source)
+        await owner.execute("delete from docs_source_commit where source = 'no such source'")
+        result = await _search(pool, "embe", ["public"], cache=cache)
+        assert "/blob/ccc/" in href() and cache.hits == 2
+    finally:
+        await owner.close()

@@ -226,6 +226,46 @@ def test_one_step_down_and_up_and_down_to_base(fresh_database) -> None:
 
 
 
+def test_a_commit_row_written_below_0025_still_moves_the_index_state(fresh_database) -> None:
+    """The trigger on docs_source_commit outlives a downgrade of 0025 (it lives in sql/functions/):
+    the sync of the docschat before it, which writes (source, commit) only, must still work, and
+    a changed commit still moves docs_index_version; an unchanged one does not."""
+    url = fresh_database()
+    migrate.upgrade(url)
+    migrate.downgrade(url, "2026_12_02_0023")
+    record = ("insert into public.docs_source_commit (source, commit) values ('s', $1)"
+              " on conflict (source) do update set commit = excluded.commit, synced_at = now()")
+    version = "select version from public.docs_index_version"
+    asyncio.run(_execute(url, record, "aaa"))
+    before = asyncio.run(_fetch(url, version))[0][0]
+    asyncio.run(_execute(url, record, "aaa"))
+    assert asyncio.run(_fetch(url, version))[0][0] == before
+    asyncio.run(_execute(url, record, "bbb"))
+    assert asyncio.run(_fetch(url, version))[0][0] == before + 1
+    migrate.upgrade(url)
+    assert asyncio.run(_differences(url)) == []
+
+
+def test_the_downgrade_of_0025_fills_the_commit_into_the_hrefs_it_kept(fresh_database) -> None:
+    """Below 0025 no reader fills `{commit}`, and once fill_hrefs is gone nothing says which rows
+    held it: the downgrade fills them (a code source's only), so the docschat before it and a later
+    upgrade (fill_hrefs false again) both show the commit, not a literal `{commit}`."""
+    url = fresh_database()
+    migrate.upgrade(url)
+    section = ("insert into public.docs_section (id, source, page, title, heading, href, content, audiences,"
+               " content_hash) values ($1, $2, 'a.py', 'a.py', 'a', $3, 'text', '{public}', 'hash')")
+    asyncio.run(_execute(url, section, "code-a", "code", "https://x/blob/{commit}/a.py#L1"))
+    asyncio.run(_execute(url, section, "docs-a", "docs", "/docs/{commit}/a"))
+    asyncio.run(_execute(url, "insert into public.docs_source_commit (source, commit, fill_hrefs)"
+                              " values ('code', 'abc', true), ('docs', 'def', false)"))
+    migrate.downgrade(url, "2026_12_02_0023")
+    migrate.upgrade(url)
+    shown = ("select d.id, public.docs_section_href(d.href, c.commit, c.fill_hrefs) from public.docs_section d"
+             " left join public.docs_source_commit c on c.source = d.source order by d.id")
+    assert [tuple(r) for r in asyncio.run(_fetch(url, shown))] == [
+        ("code-a", "https://x/blob/abc/a.py#L1"), ("docs-a", "/docs/{commit}/a")]
+
+
 def test_a_database_at_a_squashed_revision_is_told_how_to_upgrade(fresh_database) -> None:
     """Revisions 0001-0013 are gone from this docschat: alembic would say "Can't locate revision"."""
     from app.errors import DatabaseError

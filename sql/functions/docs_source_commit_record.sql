@@ -2,9 +2,10 @@
 -- hrefs hold `{commit}` to fill with it (public.docs_section_href). Called by the sync's switch in
 -- the transaction that writes the source's rows: a reader sees the new commit with the new rows,
 -- or the old with the old. When a commit (or fill_hrefs) changes, docs_index_version goes up as
--- for a write to docs_section: caches keyed on public.docs_index_state() (the search box,
--- /llms.txt) then drop hrefs filled with the old commit, even when no row was written. Returns
--- the number of sources whose commit or fill_hrefs changed.
+-- for a write to docs_section (trigger docs_source_commit_version_bump, which sees writes typed in
+-- psql too): caches keyed on public.docs_index_state() (the search box, /llms.txt) then drop hrefs
+-- filled with the old commit, even when no row was written. Returns the number of sources whose
+-- commit or fill_hrefs changed.
 --   select public.docs_source_commit_record('{server}', '{6f1c2a…}', '{true}');
 create or replace function public.docs_source_commit_record(
   sources text[], commits text[], fills boolean[]
@@ -27,11 +28,6 @@ as $$
   changed as (
     select w.source from written w left join previous p on p.source = w.source
     where (p.commit, p.fill_hrefs) is distinct from (w.commit, w.fill_hrefs)
-  ),
-  bumped as (
-    update public.docs_index_version v set version = v.version + 1
-    where v.id and exists (select 1 from changed)
-    returning 1
   )
   select count(*)::integer from changed
 $$;
