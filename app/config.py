@@ -169,7 +169,10 @@ class Settings(BaseSettings):
         ["Privacy Policy", "Terms of Service", "Cucumber Tests"],
         description="Page titles or paths pushed down unless the question names them.",
     )
-    leg_timeout_seconds: float = Field(2.0, gt=0, le=600, description="Timeout of each retrieval leg.")
+    leg_timeout_seconds: float = Field(
+        2.0, gt=0, le=600,
+        description="Timeout of each retrieval leg, and of a search-box search (its wait for the gate included).",
+    )
     query_embedding_timeout_seconds: float = Field(
         5.0, gt=0, le=600, description="Timeout of embedding the question."
     )

@@ -182,6 +182,47 @@ def test_search_has_its_own_rate_limit(seeded, start_server, monkeypatch) -> Non
         assert client.post("/docs/chat", json={"message": "how do I embed the widget"}).status_code == 200
 
 
+def test_a_search_that_outlasts_the_timeout_is_cancelled_and_answered_503(
+        seeded, start_server, monkeypatch, owner_database_url) -> None:
+    """Tables locked (as `docschat index clear` locks them), one place in the gate, three searches at
+    once: each gets 503 search_timed_out with Retry-After after LEG_TIMEOUT_SECONDS, the queued ones
+    too; no statement is left waiting in Postgres while the lock is still held; and once it goes,
+    the place is free again and the next search answers."""
+    import asyncio
+
+    import asyncpg
+
+    monkeypatch.setenv("LEG_TIMEOUT_SECONDS", "0.5")
+    monkeypatch.setenv("SEARCH_CONCURRENCY", "1")
+    monkeypatch.setenv("SEARCH_CACHE_SIZE", "0")
+    server = start_server()
+    waiting = ("select count(*) from pg_stat_activity"
+               " where wait_event_type = 'Lock' and query like '%docs_search_box%'")
+
+    async def scenario() -> None:
+        owner, watcher = await asyncpg.connect(owner_database_url), await asyncpg.connect(owner_database_url)
+        try:
+            async with httpx.AsyncClient(base_url=server.url, timeout=10) as client:
+                async with owner.transaction():
+                    await owner.execute("lock table public.docs_section, public.docs_section_fts"
+                                        " in access exclusive mode")
+                    answers = await asyncio.gather(*(client.get("/docs/search", params={"q": q})
+                                                     for q in ("embe", "deplo", "navig")))
+                    for answer in answers:
+                        assert answer.status_code == 503, answer.text
+                        assert answer.json()["error"] == "search_timed_out" and answer.headers["retry-after"] == "1"
+                    async with asyncio.timeout(10):  # the cancel requests reach Postgres
+                        while await watcher.fetchval(waiting) > 0:
+                            await asyncio.sleep(0.02)
+                after = await client.get("/docs/search", params={"q": "embe"})
+                assert after.status_code == 200 and after.json()["results"][0]["title"] == "Embedding the widget"
+        finally:
+            await owner.close()
+            await watcher.close()
+
+    asyncio.run(scenario())
+
+
 async def test_blocks_never_admit_more_than_the_limit_across_processes(seeded, pool) -> None:
     import asyncio
 

@@ -66,6 +66,11 @@ class BadSearch(DocschatError):
     """A search request that cannot be answered as asked (400)."""
 
 
+class SearchTimedOut(DocschatError):
+    """The search did not finish in time, its wait for a place in the gate included (503): the
+    tables locked (`docschat index clear`), or the database swamped. Its statement is cancelled."""
+
+
 @dataclass(frozen=True)
 class SearchRequest:
     query: str
@@ -202,14 +207,27 @@ class SearchCache:
             self._entries.popitem(last=False)
 
 
+async def _fetch(pool: asyncpg.Pool, gate: asyncio.Semaphore | None, timeout_seconds: float,
+                 sql: str, *arguments: Any) -> list[asyncpg.Record]:
+    """One search statement: a place in the gate first (no connection held while waiting), then a
+    connection released without a reset (one select leaves nothing in the session). A timeout
+    cancels the statement in Postgres (asyncpg sends the cancel request) and gives the place back."""
+    try:
+        async with asyncio.timeout(timeout_seconds), gate or nullcontext(), acquire_stateless(pool) as conn:
+            return await conn.fetch(sql, *arguments)
+    except TimeoutError as exc:
+        raise SearchTimedOut(f"the search took longer than {timeout_seconds:g} s; please try again") from exc
+
+
 async def search_box(
     pool: asyncpg.Pool, request: SearchRequest, audiences: list[str], base_url: str,
     embedder: QueryEmbedder | None = None, embed_timeout_seconds: float = 3.0,
-    cache: SearchCache | None = None, gate: asyncio.Semaphore | None = None,
+    cache: SearchCache | None = None, gate: asyncio.Semaphore | None = None, timeout_seconds: float = 2.0,
 ) -> SearchResult:
     """What `audiences` may see of `request`, pages best first. Empty `audiences` find nothing.
     With `cache`, a keyword search asked before on the same index costs one short round trip.
-    With `gate`, the statement waits for one of its places before it takes a connection."""
+    With `gate`, the statement waits for one of its places before it takes a connection. The wait
+    and the statement together get `timeout_seconds` (SearchTimedOut after it)."""
     result = SearchResult(request.query, request.mode)
     if is_too_short(request.query) or not audiences:
         return result
@@ -228,14 +246,13 @@ async def search_box(
     prefix = not request.query[-1:].isspace()
     arguments = (request.query, audiences, request.limit, request.sections, prefix, embedding, model)
     if cache is None or cache.size == 0 or request.mode != "keyword":
-        async with gate or nullcontext(), acquire_stateless(pool) as conn:  # one select: no reset on release
-            rows = await conn.fetch(SEARCH_SQL, *arguments)
+        rows = await _fetch(pool, gate, timeout_seconds, SEARCH_SQL, *arguments)
         result.pages = _pages(rows, base_url)
         return result
     key: CacheKey = (request.query, request.limit, request.sections, prefix, tuple(audiences), base_url)
     cached = cache.get(key)
-    async with gate or nullcontext(), acquire_stateless(pool) as conn:  # a stale entry runs the search
-        rows = await conn.fetch(CACHED_SEARCH_SQL, *arguments, cached[0] if cached else None)
+    # A stale entry runs the search: the same gate and timeout.
+    rows = await _fetch(pool, gate, timeout_seconds, CACHED_SEARCH_SQL, *arguments, cached[0] if cached else None)
     version = rows[0]["version"]
     if cached is not None and cached[0] == version:  # the search did not run: the index is as it was
         cache.hits += 1

@@ -13,7 +13,7 @@ from litestar.datastructures import State
 from litestar.openapi.datastructures import ResponseSpec
 from litestar.openapi.spec import OpenAPIType, Parameter, Schema
 
-from app.chat.api_schema import UNAVAILABLE, ApiOperation, ErrorBody
+from app.chat.api_schema import ApiOperation, ErrorBody
 from app.rate_limit import BlockRateLimiter, client_key
 from app.search.search_box import (
     DEFAULT_LIMIT,
@@ -24,6 +24,7 @@ from app.search.search_box import (
     BadSearch,
     SearchCache,
     SearchResult,
+    SearchTimedOut,
     is_too_short,
     parse_search,
     search_box,
@@ -115,7 +116,9 @@ SEARCH_RESPONSES = {
                       description="A bad parameter (q too long, limit or sections out of range, unknown mode)."),
     429: ResponseSpec(data_container=ErrorBody, generate_examples=False,
                       description="Too many searches from this client; `Retry-After` says when to come back."),
-    **UNAVAILABLE,
+    503: ResponseSpec(data_container=ErrorBody, generate_examples=False,
+                      description="The database is unreachable, or the search took longer than "
+                      "LEG_TIMEOUT_SECONDS (`search_timed_out`); retry after the `Retry-After` seconds."),
 }
 
 
@@ -141,11 +144,15 @@ async def docs_search(request: Request[Any, Any, Any], state: State) -> Response
                       f"{decision.retry_after_seconds} seconds.",
                       headers={"Retry-After": str(decision.retry_after_seconds)})
     retriever = state.services.retriever
-    result = await search_box(
-        state.services.read_pool, search, settings.anonymous_audiences, settings.docs_base_url,
-        retriever.embedder if state.readiness.ready.is_set() else None,
-        settings.query_embedding_timeout_seconds, state.search_cache, state.search_gate,
-    )
+    try:
+        result = await search_box(
+            state.services.read_pool, search, settings.anonymous_audiences, settings.docs_base_url,
+            retriever.embedder if state.readiness.ready.is_set() else None,
+            settings.query_embedding_timeout_seconds, state.search_cache, state.search_gate,
+            settings.leg_timeout_seconds,
+        )
+    except SearchTimedOut as exc:
+        return _error(503, "search_timed_out", str(exc), headers={"Retry-After": "1"})
     return Response(result.to_dict(), headers={"cache-control": "no-store"})
 
 
