@@ -270,7 +270,8 @@ class Settings(BaseSettings):
     )
     search_concurrency: int | None = Field(
         None, ge=0, description="Search-box statements (GET /docs/search) each server process runs at once; "
-        "more wait their turn, in order. Unset: this machine's cores; 0: no limit."
+        "more wait their turn, in order. Unset: the cores this process may use (a container's CPU quota "
+        "included); 0: no limit."
     )
     handoff_url: str | None = Field(
         None, description="A way out (support page, forum): linked when the docs do not cover a question and after a 👎."

@@ -370,14 +370,22 @@ async def test_the_gate_lets_that_many_statements_reach_postgres_and_the_rest_wa
     assert found == expected
 
 
-def test_search_gate_defaults_to_this_machines_cores_and_zero_is_none() -> None:
+def test_search_gate_defaults_to_the_usable_cores_and_zero_is_none(tmp_path) -> None:
     import os
 
-    from app.web.search_routes import search_gate
+    from app.web.search_routes import search_gate, usable_cores
 
     gate = search_gate(None)
-    assert gate is not None and gate._value == (os.cpu_count() or 1)  # places left: none taken yet
+    assert gate is not None and gate._value == usable_cores()  # places left: none taken yet
     assert search_gate(0) is None and search_gate(3)._value == 3  # type: ignore[union-attr]
+    # A container's CPU quota (cgroup v2 cpu.max: quota and period in µs) lowers it, rounded up.
+    affinity = len(os.sched_getaffinity(0))
+    cpu_max = tmp_path / "cpu.max"
+    for text, expected in (("50000 100000\n", 1), ("100000 100000\n", 1), ("150000 100000\n", min(2, affinity)),
+                           ("max 100000\n", affinity), ("garbage\n", affinity), ("1 0\n", affinity)):
+        cpu_max.write_text(text)
+        assert usable_cores(cpu_max) == expected, text
+    assert usable_cores(tmp_path / "missing") == affinity
 
 
 def test_http_search_after_a_sync_answers_from_the_new_index(seeded, start_server, monkeypatch) -> None:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import asyncio
+import math
 import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import asyncpg
@@ -38,13 +40,31 @@ def search_rate_limiter(pool: asyncpg.Pool, per_minute: int) -> BlockRateLimiter
     return BlockRateLimiter(pool, per_minute, "search")
 
 
+CGROUP_CPU_MAX = Path("/sys/fs/cgroup/cpu.max")
+
+
+def usable_cores(cpu_max: Path = CGROUP_CPU_MAX) -> int:
+    """The cores this process may run on: its CPU affinity, lowered by a cgroup v2 CPU quota
+    (`docker run --cpus 1.5`, a Kubernetes CPU limit: "150000 100000" in cpu.max), rounded up.
+    os.cpu_count() alone gives the host's cores inside such a container."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    try:
+        quota, period = cpu_max.read_text().split()
+        if quota != "max":
+            cores = min(cores, max(1, math.ceil(int(quota) / int(period))))
+    except (OSError, ValueError, ZeroDivisionError):  # no cgroup v2 file, or one not as documented
+        pass
+    return cores
+
+
 def search_gate(concurrency: int | None) -> asyncio.Semaphore | None:
-    """SEARCH_CONCURRENCY search-box statements of this process at once (unset: this machine's
-    cores); 0: no limit. A search is a short CPU-bound statement: more of them at once than the
+    """SEARCH_CONCURRENCY search-box statements of this process at once (unset: the cores it may
+    use); 0: no limit. A search is a short CPU-bound statement: more of them at once than the
     database has cores only share the cores, so each takes longer and the costly ones longest
-    (design/search-box.md, "Session 20: a gate in front of the statement"); waiting in line, each costs its own time."""
+    (design/search-box.md, "Session 20: a gate in front of the statement"); waiting in line, each
+    costs its own time."""
     if concurrency is None:
-        concurrency = os.cpu_count() or 1
+        concurrency = usable_cores()
     return asyncio.Semaphore(concurrency) if concurrency > 0 else None
 
 
