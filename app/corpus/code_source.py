@@ -46,6 +46,7 @@ def compose_code_files_of(
     commit. A file whose path holds `{commit}` cannot then be linked to (reading would fill its
     path too): it is skipped with a warning."""
     link = code_link(source)
+    prefix = normalize_docs_dir(source.dir)
     at_commit = links_at_commit(source)
     skipped: list[str] = []
     if at_commit:
@@ -55,10 +56,9 @@ def compose_code_files_of(
         files,
         href_for=lambda path, start, end: link_href(link, COMMIT_FIELD if at_commit else commit, path, start, end),
         include=list(source.include), exclude=list(source.exclude),
-        path_prefix=normalize_docs_dir(source.dir), max_chars=max_chars,
+        path_prefix=prefix, max_chars=max_chars,
         source=source.name, audiences=source.audiences,
     )
-    prefix = normalize_docs_dir(source.dir)
     result.warnings[:0] = [f"{prefix + '/' if prefix else ''}{path}: a path holding {COMMIT_FIELD} cannot be "
                            f"linked to with a link that names the commit; file skipped" for path in skipped
                            if code_file_selected(path, source.include, source.exclude)]
