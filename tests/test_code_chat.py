@@ -121,12 +121,17 @@ def test_every_door_shows_code_hrefs_at_the_synced_commit(pool, code_project, db
     def commits_in(text: str) -> set[str]:
         return set(re.findall(r"github\.com/acme/server/blob/([^/]+)/", text))
 
+    def doors_linking_code_at(commit: str) -> dict[str, str]:
+        """Every door's text, each door that shows code links naming `commit` and no other."""
+        shown = doors()
+        for door, text in shown.items():
+            if door not in ("braces", "llms"):
+                assert commits_in(text) == {commit}, door
+        return shown
+
     asyncio.run(sync_configured_sources())
     at_first = git(repo, "rev-parse", "HEAD").strip()
-    shown = doors()
-    for door, text in shown.items():
-        if door not in ("braces", "llms"):
-            assert commits_in(text) == {at_first}, door
+    shown = doors_linking_code_at(at_first)
     # A docs page's href is not filled; /llms.txt lists docs pages only (code sources left out).
     assert "keep-{commit}" in shown["braces"] and "keep-%7Bcommit%7D" in shown["llms"]  # llms.txt quotes URLs
     assert not commits_in(shown["llms"]) and at_first not in shown["llms"]
@@ -134,10 +139,7 @@ def test_every_door_shows_code_hrefs_at_the_synced_commit(pool, code_project, db
     commit_all(repo, "an empty commit")  # a new commit: no row is written, every door follows it
     asyncio.run(sync_configured_sources())
     now = git(repo, "rev-parse", "HEAD").strip()
-    shown = doors()
-    for door, text in shown.items():
-        if door not in ("braces", "llms"):
-            assert commits_in(text) == {now}, door
+    shown = doors_linking_code_at(now)
     assert "keep-{commit}" in shown["braces"] and now not in shown["braces"] and first != now
 
 
