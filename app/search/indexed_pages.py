@@ -25,9 +25,8 @@ async def indexed_pages(conn: asyncpg.Connection, audiences: list[str]) -> list[
     """Every page (title, href), by title."""
     return await conn.fetch(
         # Each page once as stored, then filled: not every row's href filled and compared.
-        "select distinct p.title, public.docs_section_href(p.href, sc.commit, sc.fill_hrefs) as href"
+        f"select distinct d.title, {SHOWN_HREF} as href"
         " from (select distinct d.title, d.source, split_part(d.href, '#', 1) as href from public.docs_section d"
-        "       where d.audiences && $1::text[]) p"
-        " left join public.docs_source_commit sc on sc.source = p.source order by p.title",
+        f"       where d.audiences && $1::text[]) d {SOURCE_COMMIT} order by d.title",
         audiences,
     )
