@@ -216,7 +216,7 @@ async def _fetch(pool: asyncpg.Pool, gate: asyncio.Semaphore | None, timeout_sec
         async with asyncio.timeout(timeout_seconds), gate or nullcontext(), acquire_stateless(pool) as conn:
             return await conn.fetch(sql, *arguments)
     except TimeoutError as exc:
-        raise SearchTimedOut(f"the search took longer than {timeout_seconds:g} s; please try again") from exc
+        raise SearchTimedOut(f"The search took longer than {timeout_seconds:g} s; please try again.") from exc
 
 
 async def search_box(
