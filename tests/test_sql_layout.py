@@ -139,6 +139,8 @@ def test_every_function_is_defined_in_one_file_only(tmp_path, monkeypatch) -> No
         "select public.docs_search_text('widget')",
         "select * from public.docs_cooccurring_terms('widget')",
         "select public.record_docs_chat_feedback(gen_random_uuid(), 'k', 1::smallint, null)",
+        "select * from public.docs_section_shown()",
+        "select * from public.docs_page_shown()",
     ],
 )
 def test_a_call_that_forgets_the_audiences_fails(migrated: str, call: str) -> None:
@@ -150,6 +152,49 @@ def test_a_call_that_forgets_the_audiences_fails(migrated: str, call: str) -> No
 def test_audiences_said_explicitly_still_work(migrated: str) -> None:
     assert asyncio.run(_fetch(migrated, "select * from public.search_docs_sections('widget', 5, '{public}')")) == []
     assert asyncio.run(_fetch(migrated, "select * from public.search_docs_sections('widget', 5, null)")) == []
+
+
+@pytest.mark.parametrize("function", ["docs_section_shown", "docs_page_shown"])
+def test_the_sections_and_pages_as_shown_are_inlined(migrated: str, function: str) -> None:
+    """The readers' statements (page reads, the page list, /llms.txt) read through these: inlined,
+    the plan is that of the join written out; a SET clause (`set search_path`, the style of the
+    other files) would run the function as a Function Scan, its rows filled before any filter."""
+    plan = "\n".join(r[0] for r in asyncio.run(_fetch(
+        migrated, f"explain select * from public.{function}($1::text[]) s order by s.title", ["public"])))
+    assert "Function Scan" not in plan and "Seq Scan on docs_section d" in plan, plan
+
+
+async def _shown_in_rollback(url: str, queries: list[str]) -> list[list[tuple[object, ...]]]:
+    conn = await asyncpg.connect(url)
+    try:
+        tr = conn.transaction()
+        await tr.start()
+        try:
+            await conn.execute(
+                "insert into public.docs_section (id, source, page, title, heading, href, content, audiences,"
+                " content_hash) values ('a#1', 'code', 'a.py', 'A', 'one', 'https://x/{commit}/a.py#L1', 't',"
+                " '{public}', 'h'), ('a#2', 'code', 'a.py', 'A', 'two', 'https://x/{commit}/a.py#L9', 't',"
+                " '{public}', 'h'), ('b', 'code', 'b.py', 'B', '', 'https://x/{commit}/b.py#L1', 't', '{internal}', 'h')")
+            await conn.execute("insert into public.docs_source_commit (source, commit, fill_hrefs)"
+                               " values ('code', 'abc', true)")
+            return [[tuple(r) for r in await conn.fetch(q)] for q in queries]
+        finally:
+            await tr.rollback()
+    finally:
+        await conn.close()
+
+
+def test_the_sections_and_pages_as_shown_are_for_the_audiences_said_only(migrated: str) -> None:
+    """Filled from the commit row, for the audiences given; null audiences give nothing (fail closed)."""
+    sections, pages, no_section, no_page = asyncio.run(_shown_in_rollback(migrated, [
+        "select id, href from public.docs_section_shown('{public}') order by id",
+        "select title, source, href from public.docs_page_shown('{public}')",
+        "select id from public.docs_section_shown(null)",
+        "select title from public.docs_page_shown(null)",
+    ]))
+    assert sections == [("a#1", "https://x/abc/a.py#L1"), ("a#2", "https://x/abc/a.py#L9")]
+    assert pages == [("A", "code", "https://x/abc/a.py")]
+    assert no_section == no_page == []
 
 
 def test_an_old_definition_is_replaced_at_upgrade_and_its_grants_kept(fresh_database) -> None:

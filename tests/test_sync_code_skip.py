@@ -100,10 +100,9 @@ async def _rows(pool: asyncpg.Pool) -> list[tuple[object, ...]]:
 
 async def _shown(pool: asyncpg.Pool) -> dict[str, str]:
     """Every row's href as readers see it (the SQL every door reads it with)."""
-    from app.search.indexed_pages import SHOWN_HREF, SOURCE_COMMIT
-
     return {r["id"]: r["href"] for r in await pool.fetch(
-        f"select d.id, {SHOWN_HREF} as href from docs_section d {SOURCE_COMMIT}")}
+        "select s.id, s.href from public.docs_section_shown("
+        "  array(select distinct a from public.docs_section, unnest(audiences) a)) s")}
 
 
 async def _xmin(pool: asyncpg.Pool) -> dict[str, int]:

@@ -26,15 +26,14 @@ from app.config import Settings
 from app.corpus.sources import Source
 from app.doors.navigation import NAVIGATION_FILES, PagePlace, navigation_places
 from app.doors.page_order import order_sections, read_source_pages
-from app.search.indexed_pages import SHOWN_HREF, SOURCE_COMMIT
 from app.search.urls import absolute_url
 
 # Where the index is at: changes whenever anything writes docs_section (sql/functions/docs_index_state.sql).
 _INDEX_VERSION = "select public.docs_index_state()"
+# The sections as a reader sees them, hrefs filled in this statement (sql/functions/docs_section_shown.sql).
 _VISIBLE_SECTIONS = (
-    f"select d.id, d.source, d.page, d.title, d.heading, {SHOWN_HREF} as href, d.content"
-    f" from public.docs_section d {SOURCE_COMMIT}"
-    " where d.audiences && $1::text[] and not (d.source = any($2::text[]))"
+    "select s.id, s.source, s.page, s.title, s.heading, s.href, s.content"
+    " from public.docs_section_shown($1::text[]) s where not (s.source = any($2::text[]))"
 )
 DESCRIPTION_CHARS = 160
 

@@ -4,7 +4,8 @@
 -- unchanged row (design/scale-sync.md, "Code sources"). Any other href (a docs page's, a literal
 -- `{commit}` in it included) is returned as stored. Every reader joins the source's commit row
 -- in the statement that reads the section: one snapshot, so the commit and the rows it reads
--- are those of one sync. A single expression, which Postgres inlines into the caller's query:
+-- are those of one sync (its readers: docs_section_shown, docs_page_shown, both search legs and
+-- the search box). A single expression, which Postgres inlines into the caller's query:
 -- hence no `set search_path` (a function with a SET clause is never inlined, and costs a call per
 -- row: get_page over 33k code rows took 70 ms instead of 20); its body names pg_catalog only.
 --   select public.docs_section_href(d.href, c.commit, c.fill_hrefs)
