@@ -12,10 +12,7 @@ per question: the vector leg with its coverage, and both legs side by side on tw
 the fused call runs them (the fused call without the fusion); with the ratios of the fused p95
 to that and of that to the slower leg (design/fulltext-100k.md, session fused4). Each step also
 prints the run-queue time per call (client and backends runnable but waiting for a CPU) on average
-and in its slowest 5%. --pin-backends (a check, not the figure the issue asks for): a pool of two
-connections whose backends are pinned one to each core, so that the fused call's two legs never
-wait for each other's core; what is left of the ratio is the call's own (design/fulltext-100k.md,
-session 21).
+and in its slowest 5% (design/fulltext-100k.md, session 21).
 
 --search-box: the search box as a reader's browser uses it. `docschat serve --workers N` runs in a
 process of its own and this process is only the client: --clients concurrent clients send what a
@@ -169,7 +166,7 @@ async def backend_pids(pool) -> list[int]:
 
 
 async def measure(pool, questions: list[str], vectors: dict[str, list[float]], rounds: int,
-                  breakdown: bool = False, pin_backends: bool = False) -> dict[str, object]:
+                  breakdown: bool = False) -> dict[str, object]:
     settings = Settings(leg_timeout_seconds=30, query_embedding_timeout_seconds=30)
     retriever = Retriever(pool, settings, QueryEmbedder(PrecomputedProvider(vectors)))
     timings: dict[str, list[float]] = {"keyword": [], "vector": [], "fused": []}
@@ -183,13 +180,6 @@ async def measure(pool, questions: list[str], vectors: dict[str, list[float]], r
     for question in questions:  # warm-up: plans, caches, the query-vector LRU
         await retriever.retrieve(question, audiences=["public"])
     backends = await backend_pids(pool)
-    if pin_backends:  # one backend per core, in turn (Linux; the bench runs as their owner or root)
-        cores = sorted(os.sched_getaffinity(0))
-        try:
-            for index, pid in enumerate(backends):
-                os.sched_setaffinity(pid, {cores[index % len(cores)]})
-        except PermissionError:
-            sys.exit("--pin-backends: cannot set the backends' CPU affinity (run as their owner or root)")
 
     def cpu_now() -> tuple[float, float, float]:
         postgres_cpu, postgres_waiting = schedstat_seconds(backends)
@@ -279,14 +269,12 @@ async def measure(pool, questions: list[str], vectors: dict[str, list[float]], r
     return figures
 
 
-async def run(url: str, sizes: list[int], n_questions: int, rounds: int, breakdown: bool = False,
-              pin_backends: bool = False) -> None:
+async def run(url: str, sizes: list[int], n_questions: int, rounds: int, breakdown: bool = False) -> None:
     await ensure_schema(url)
     rng = random.Random(1234)
     corpus = sentences_and_titles()
     centers = np.random.default_rng(7).normal(0, 1, size=(64, 768)).astype(np.float32)
-    # Pinned, the pool holds exactly the two backends pinned (a third, opened later, would not be).
-    pool = await create_pool(url, min_size=2, max_size=2 if pin_backends else 4)
+    pool = await create_pool(url, min_size=2, max_size=4)
     try:
         for n in sizes:
             async with pool.acquire() as conn:
@@ -302,9 +290,8 @@ async def run(url: str, sizes: list[int], n_questions: int, rounds: int, breakdo
                 vector = centers[rng.randrange(len(centers))] + np_rng.normal(0, 0.35, size=768)
                 vectors[question] = (vector / np.linalg.norm(vector)).tolist()
                 questions.append(question)
-            figures = await measure(pool, questions, vectors, rounds, breakdown, pin_backends)
-            print(json.dumps({"chunks": n, "load_seconds": round(load_seconds, 1), "pinned_backends": pin_backends,
-                              **figures}), flush=True)
+            figures = await measure(pool, questions, vectors, rounds, breakdown)
+            print(json.dumps({"chunks": n, "load_seconds": round(load_seconds, 1), **figures}), flush=True)
     finally:
         await pool.close()
 
@@ -765,16 +752,12 @@ def main() -> None:
     parser.add_argument("--breakdown", action="store_true",
                         help="search legs: also the vector leg with its coverage (as the fused call runs it) and "
                         "both legs side by side on two connections (the fused call without its fusion), a third step")
-    parser.add_argument("--pin-backends", action="store_true",
-                        help="search legs: two connections, their backends pinned one to each core (a check of what "
-                        "the fused call adds when its legs never share a core; not the issue's figure)")
     args = parser.parse_args()
     with throwaway_database("docschat-bench-search-") as (url, home):
         if args.search_box:
             run_box(url, str(home), args)
         else:
-            asyncio.run(run(url, [int(s) for s in args.sizes.split(",")], args.questions, args.rounds, args.breakdown,
-                            args.pin_backends))
+            asyncio.run(run(url, [int(s) for s in args.sizes.split(",")], args.questions, args.rounds, args.breakdown))
 
 
 if __name__ == "__main__":
