@@ -417,6 +417,21 @@ def test_the_synced_pages_render_their_markdown_without_running_anything(demo_se
 
 
 
+def test_a_long_unbroken_title_and_word_fit_a_360px_screen(demo_server, clean_db, browser) -> None:
+    import concurrent.futures
+
+    long_word = "Averyveryverylongunbrokenwidgettitlewithoutanyspaces" * 3
+    page_text = f"---\ntitle: {long_word}\naudience: public\n---\n## {long_word}\nSee {long_word} here.\n"
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:  # Playwright's loop runs in this thread
+        pool.submit(seed_docs, clean_db, {**DOCS, "long.mdx": page_text}).result()
+    page = browser.new_page(viewport={"width": 360, "height": 740})
+    for path in ("/docs", "/docs/long"):  # the page list, then the page: a word wraps, nothing scrolls sideways
+        page.goto(demo_server.url + path)
+        page.get_by_text(long_word).first.wait_for()
+        assert page.evaluate("document.documentElement.scrollWidth") <= 360, path
+    page.screenshot(path=str(OUTPUT / "docs-long-title-360.png"), full_page=True)
+
+
 def test_a_code_link_without_a_template_shows_the_lines_it_names(
     code_without_link, clean_db, db_env, start_server, browser  # noqa: F811
 ) -> None:

@@ -145,7 +145,10 @@ def _read_whole_file(tree: CodeTree, path: str) -> tuple[str, list[str]]:
 
 
 _STYLE = (
-    "body{font-family:system-ui,sans-serif;max-width:760px;margin:24px auto;padding:0 16px;line-height:1.5}"
+    # A word longer than the line (a title or a URL without spaces) breaks, rather than making a
+    # phone's screen scroll sideways; code keeps its own horizontal scroll (pre, .scroll).
+    "body{font-family:system-ui,sans-serif;max-width:760px;margin:24px auto;padding:0 16px;line-height:1.5;"
+    "overflow-wrap:anywhere}"
     "pre{background:#f4f5f7;padding:8px;border-radius:6px;overflow-x:auto}code{font-family:ui-monospace,Menlo,monospace}"
     "p code,li code{background:#f4f5f7;padding:1px 4px;border-radius:4px;font-size:.92em}"
     ".scroll{overflow-x:auto}table.code{border-collapse:collapse;font-size:13px;min-width:100%}table.code pre{margin:0;padding:0 8px;"
