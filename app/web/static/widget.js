@@ -50,6 +50,9 @@
     ".assistant{background:var(--dc-bubble);padding:10px 12px;border-radius:12px 12px 12px 2px}",
     ".assistant h3{font-size:13px;text-transform:uppercase;letter-spacing:.04em;color:var(--dc-muted);margin:0 0 4px}",
     ".guides{margin:0 0 8px;padding-left:18px}.guides a,.summary a{color:var(--dc-accent)}",
+    // each paragraph takes its direction from its own first letter: an Arabic or Hebrew answer
+    // (or question) reads right to left, right-aligned, its final stop on the left
+    ".summary p,.summary li,.user{unicode-bidi:plaintext;text-align:start}",
     ".summary p{margin:0 0 8px}.summary pre{background:var(--dc-bg);padding:8px;border-radius:6px;overflow-x:auto}",
     ".summary code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px}",
     ".notice{color:var(--dc-muted);font-size:14px}.error{color:var(--dc-error)}",
