@@ -82,7 +82,7 @@
     ".results .r-path{font-size:12px;color:var(--dc-muted)}.results .r-snippet{font-size:14px;margin-top:2px}",
     ".results mark{background:rgba(255,213,79,.55);color:inherit;border-radius:2px;padding:0 1px}",
     ".results .ask{color:var(--dc-accent);font-weight:600}",
-    ".search-status{margin:0;padding:8px 16px;font-size:14px;color:var(--dc-muted)}.search-status.error{color:var(--dc-error)}",
+    ".search-status{margin:0;padding:8px 16px;font-size:14px;color:var(--dc-muted);overflow-wrap:anywhere}.search-status.error{color:var(--dc-error)}",
     ".search-hint{margin:0;padding:6px 16px;font-size:12px;color:var(--dc-muted);border-top:1px solid var(--dc-border)}",
   ].join("");
 
