@@ -122,6 +122,39 @@ def test_tester_by_keyboard_at_360px_shows_a_hostile_question_as_text(console, m
     page.screenshot(path=str(OUTPUT / "admin-tester-360.png"), full_page=True)
 
 
+def test_a_long_page_title_leaves_the_tester_tables_decisions_in_view(
+    console, monkeypatch, tmp_path, browser  # noqa: F811
+) -> None:
+    """A title that is one long word (and its path) fills the first column; the scores and the
+    kept/dropped decisions stay beside it, on screen, without scrolling the table sideways."""
+    import httpx
+
+    from tests.test_admin import auth, wait_for_job
+
+    long_word = "Averyveryverylongunbrokenwidgettitlewithoutanyspaces" * 3
+    page_text = f"---\ntitle: {long_word}\npublic: true\n---\nEmbed the widget with one script tag.\n"
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+    monkeypatch.setenv("DOCS_REPO", str(make_docs_repo(tmp_path / "long", {**DOCS, "long.mdx": page_text})))
+    server = console()
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        wait_for_job(client, client.post("/admin/api/reindex", headers=auth()).json()["job"]["id"])
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(server.url + "/admin")
+    sign_in(page)
+    page.get_by_role("tab", name="Tester").click()
+    page.get_by_label("Question").fill("How do I embed the widget with a script tag?")
+    page.get_by_label("Question").press("Enter")
+    page.locator(".asked").wait_for()
+    tables = page.evaluate("""() => [...document.querySelectorAll('#tester-result .scroll')].map(box => {
+      const right = box.getBoundingClientRect().right;
+      const cells = [...box.querySelectorAll('td:not(:first-child)')];
+      return {scroll: box.scrollWidth, room: box.clientWidth, cut: cells.filter(c => c.getBoundingClientRect().right > right + 0.5).length};
+    })""")
+    assert page.locator("#tester-result td", has_text=long_word).count() >= 1
+    assert tables and all(t["scroll"] <= t["room"] and t["cut"] == 0 for t in tables), tables
+    page.screenshot(path=str(OUTPUT / "admin-tester-long-title.png"), full_page=True)
+
+
 def test_gaps_view_groups_newest_first_and_shows_questions_as_text(console, monkeypatch, clean_db, browser) -> None:
     import httpx
 

@@ -162,6 +162,13 @@ def test_search_at_360px(search_server, browser) -> None:  # noqa: F811
     _type(page, "zzqxj flurbo")
     _wait_status(page, "No pages match")
     page.screenshot(path=str(OUTPUT / "search-360-empty.png"))
+    # "No pages match “<query>”" quotes the query: one long unbroken word wraps, never cut off.
+    _type(page, "Zzqxjflurbo" * 18)
+    _wait_status(page, "No pages match “" + "Zzqxjflurbo" * 18)
+    status = page.evaluate("() => { const s = document.querySelector('docs-chat').shadowRoot"
+                           ".querySelector('.search-status'); return [s.scrollWidth, s.clientWidth]; }")
+    assert status[0] <= status[1], status
+    page.screenshot(path=str(OUTPUT / "search-360-empty-long-word.png"))
     page.route("**/docs/search?*", lambda route: route.fulfill(
         status=429, content_type="application/json", headers={"Retry-After": "42"},
         body=json.dumps({"error": "rate_limited",

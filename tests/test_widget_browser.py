@@ -432,6 +432,64 @@ def test_a_long_unbroken_title_and_word_fit_a_360px_screen(demo_server, clean_db
     page.screenshot(path=str(OUTPUT / "docs-long-title-360.png"), full_page=True)
 
 
+LONG_WORD = "Averyveryverylongunbrokenwidgettitlewithoutanyspaces" * 3
+LONG_URL = "https://docs.example.com/" + "a/very/long/path/segment/without-breaks_" * 4 + "?query=" + "x" * 80
+RTL_SENTENCE = "مرحبا بك في التوثيق."  # Arabic: "welcome to the docs."
+ODD_ANSWER = (
+    f"Here is {LONG_WORD} [1].\n\nSee {LONG_URL} and [the link {LONG_WORD}]({LONG_URL}).\n\n"
+    f"Use `{'inline_code_span_' * 8}` inline.\n\n```python\nvery_long_code_line = '{'x' * 200}'\n```\n\n"
+    f"| Column one | Column two | Column three | Column four | Column five |\n|---|---|---|---|---|\n"
+    f"| {LONG_WORD[:60]} | value | value | value | value |\n\n{RTL_SENTENCE}\n\nEmoji: {'🎉' * 40} done.\n"
+)
+
+# Inside the widget: what sticks out of the log sideways, and where the Arabic paragraph's text lies.
+ODD_LAYOUT = """() => {
+  const root = document.querySelector('docs-chat').shadowRoot;
+  const log = root.querySelector('.log'), pre = root.querySelector('.assistant pre');
+  const box = log.getBoundingClientRect();
+  const wide = [...log.querySelectorAll('*')].filter(e => !e.closest('pre') || e.tagName === 'PRE').filter(e => {
+    const r = e.getBoundingClientRect(); return r.width && (r.right > box.right + 0.5 || r.left < box.left - 0.5);
+  }).map(e => e.tagName + ' ' + e.textContent.slice(0, 30));
+  const rect = (node, start, end) => { const range = document.createRange(); range.setStart(node, start);
+    range.setEnd(node, end); return range.getBoundingClientRect(); };
+  const rtl = (p) => { const text = p.firstChild, n = text.length, inner = p.getBoundingClientRect();
+    return {first: rect(text, 0, 1).left, stop: rect(text, n - 1, n).left,
+            gapRight: inner.right - parseFloat(getComputedStyle(p).paddingRight) - rect(text, 0, n).right}; };
+  return {page: document.documentElement.scrollWidth, log: [log.scrollWidth, log.clientWidth], wide: wide,
+          pre: [pre.scrollWidth, pre.clientWidth],
+          answer: rtl([...root.querySelectorAll('.summary p')].find(p => p.textContent.startsWith('مرحبا'))),
+          question: rtl([...root.querySelectorAll('.msg.user')].pop())};
+}"""
+
+
+@pytest.fixture
+def odd_answer_server(fake_gemini, clean_db, start_server, monkeypatch):
+    monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "100")
+    long_page = f"---\ntitle: {LONG_WORD}\naudience: public\n---\nEmbed the widget with one script tag.\n"
+    seed_docs(clean_db, {**DOCS, "long.mdx": long_page})
+    fake_gemini.answer_parts = [ODD_ANSWER]
+    return start_server()
+
+
+@pytest.mark.parametrize(("width", "scheme"), [(360, "dark"), (1280, "light")])
+def test_an_odd_answer_fits_the_panel_and_arabic_reads_right_to_left(odd_answer_server, browser, width, scheme) -> None:
+    """Long words, URLs and code, a Markdown table, emoji: the panel never scrolls sideways (the
+    fenced code scrolls in its own box); an Arabic paragraph or question is laid out right to left."""
+    context = browser.new_context(viewport={"width": width, "height": 800}, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(odd_answer_server.url + "/")
+    widget(page).get_by_role("button", name="Ask the documentation").click()
+    ask(page, RTL_SENTENCE + " How do I embed the widget with a script tag?")
+    assert LONG_WORD in widget(page).locator(".assistant .guides a").all_text_contents()
+    layout = page.evaluate(ODD_LAYOUT)
+    assert layout["page"] <= width and layout["log"][0] <= layout["log"][1] and layout["wide"] == [], layout
+    assert layout["pre"][0] > layout["pre"][1], layout  # the code line scrolls inside its block
+    for side in ("answer", "question"):  # right-aligned; the full stop to the left of the first word
+        assert layout[side]["stop"] < layout[side]["first"] and layout[side]["gapRight"] < 2, (side, layout)
+    page.screenshot(path=str(OUTPUT / f"widget-{width}-{scheme}-odd-answer.png"))
+    context.close()
+
+
 def test_a_code_link_without_a_template_shows_the_lines_it_names(
     code_without_link, clean_db, db_env, start_server, browser  # noqa: F811
 ) -> None:

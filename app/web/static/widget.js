@@ -50,6 +50,9 @@
     ".assistant{background:var(--dc-bubble);padding:10px 12px;border-radius:12px 12px 12px 2px}",
     ".assistant h3{font-size:13px;text-transform:uppercase;letter-spacing:.04em;color:var(--dc-muted);margin:0 0 4px}",
     ".guides{margin:0 0 8px;padding-left:18px}.guides a,.summary a{color:var(--dc-accent)}",
+    // each paragraph takes its direction from its own first letter: an Arabic or Hebrew answer
+    // (or question) reads right to left, right-aligned, its final stop on the left
+    ".summary p,.summary li,.user{unicode-bidi:plaintext;text-align:start}",
     ".summary p{margin:0 0 8px}.summary pre{background:var(--dc-bg);padding:8px;border-radius:6px;overflow-x:auto}",
     ".summary code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px}",
     ".notice{color:var(--dc-muted);font-size:14px}.error{color:var(--dc-error)}",
@@ -79,7 +82,7 @@
     ".results .r-path{font-size:12px;color:var(--dc-muted)}.results .r-snippet{font-size:14px;margin-top:2px}",
     ".results mark{background:rgba(255,213,79,.55);color:inherit;border-radius:2px;padding:0 1px}",
     ".results .ask{color:var(--dc-accent);font-weight:600}",
-    ".search-status{margin:0;padding:8px 16px;font-size:14px;color:var(--dc-muted)}.search-status.error{color:var(--dc-error)}",
+    ".search-status{margin:0;padding:8px 16px;font-size:14px;color:var(--dc-muted);overflow-wrap:anywhere}.search-status.error{color:var(--dc-error)}",
     ".search-hint{margin:0;padding:6px 16px;font-size:12px;color:var(--dc-muted);border-top:1px solid var(--dc-border)}",
   ].join("");
 
