@@ -107,6 +107,23 @@ def test_llms_full_txt_has_every_visible_page_in_order_and_nothing_else(
         assert "RateLimits" not in text and "limits.py" not in text
 
 
+def test_the_page_view_shows_sections_in_file_order_each_heading_once(
+    doors_project, clean_db, db_env, start_server
+) -> None:
+    # Ids sort "alpha" before "zebra"; the file has Zebra first, and Zebra is long enough to be
+    # split in parts (MAX_CHUNK_CHARS 800), which share its heading and its anchor.
+    paragraph = "The zebra setup step {n} configures the stripes of the widget for the visitor. " * 5
+    long_section = "\n\n".join(paragraph.format(n=n) for n in range(1, 4))
+    write_files(doors_project, {"docs/guides/order.mdx": "---\ntitle: Order\naudience: public\n---\nOverview.\n\n"
+                                f"## Zebra setup\n{long_section}\n\n## Alpha notes\nThe alpha notes come last.\n"})
+    commit_all(doors_project, "a page whose sections are not in id order")
+    asyncio.run(sync_project())
+    html = _get(start_server(), "/docs/guides/order").text
+    assert html.index("Overview.") < html.index("<h2>Zebra setup</h2>") < html.index("<h2>Alpha notes</h2>")
+    assert html.count("<h2>Zebra setup</h2>") == 1 and html.count('id="zebra-setup"') == 1
+    assert html.index("step 3 configures") < html.index("<h2>Alpha notes</h2>")  # its last part, in its section
+
+
 def test_a_wider_chat_audience_widens_the_files(doors_project, clean_db, db_env, start_server, monkeypatch) -> None:
     asyncio.run(sync_project())
     monkeypatch.setenv("CHAT_AUDIENCES", "public,internal,developer")

@@ -37,11 +37,10 @@ from app.chat.excerpts import ExcerptBounds, select_excerpts
 from app.chat.turn import ChatServices
 from app.config import Settings
 from app.corpus.code_tree import CodePathError
-from app.doors.page_order import order_sections, read_source_pages
+from app.doors.page_order import page_sections_in_order
 from app.errors import DocschatError
 from app.logging import get_logger
 from app.search.conversation import retrieve_in_conversation
-from app.search.indexed_pages import page_sections
 from app.search.retrieve import RetrievalError
 from app.search.urls import absolute_url, normalize_url
 from app.text import storable_text
@@ -131,23 +130,11 @@ class DocsTools:
         url = storable_text(url)
         if not url.strip() or len(url) > MAX_URL_CHARS:
             raise ToolError(NO_PAGE)
-        rows: list[asyncpg.Record] = []
-        async with self.services.read_pool.acquire() as conn:
-            for href in page_href_of(url, self.settings):
-                rows = await page_sections(conn, href, audiences)
-                if rows:
-                    break
-            if not rows:
-                raise ToolError(NO_PAGE)
-            found = await conn.fetchrow("select source, page from public.docs_section where id = $1", rows[0]["id"])
-            if found is None:  # a sync deleted the page between the two reads
-                raise ToolError(NO_PAGE)
-            source, page = found
-            commit = await conn.fetchval("select commit from public.docs_source_commit where source = $1", source)
-        sources = self.services.retriever.sources
-        known = next((s for s in sources.sources if s.name == source), None) if sources else None
-        files = await asyncio.to_thread(read_source_pages, known, commit, [page])
-        rows = order_sections(rows, files.get(page))
+        rows = await page_sections_in_order(
+            self.services.read_pool, page_href_of(url, self.settings), audiences, self.services.retriever.sources
+        )
+        if not rows:
+            raise ToolError(NO_PAGE)
         page_href = str(rows[0]["href"]).split("#", 1)[0]
         text = "\n\n".join(str(r["content"]).strip() for r in rows if str(r["content"]).strip())
         return {"title": rows[0]["title"], "url": absolute_url(self.settings.docs_base_url, page_href), "text": text}

@@ -9,13 +9,17 @@ in memory, a repository gone) keeps id order after the others.
 
 from __future__ import annotations
 
+import asyncio
 import re
 import subprocess
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Protocol, TypeVar
 
-from app.corpus.sources import Source
+import asyncpg
+
+from app.corpus.sources import Source, SourcesConfig
+from app.search.indexed_pages import page_sections
 
 _HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
 MAX_PAGE_BYTES = 2_000_000
@@ -90,3 +94,27 @@ def read_source_pages(source: Source | None, commit: str | None, pages: list[str
         return {}
     files = {page_file(source, page): page for page in pages}
     return {files[path]: text for path, text in read_pages(source.repo, commit, sorted(files)).items()}
+
+
+async def page_sections_in_order(
+    pool: asyncpg.Pool, hrefs: Iterable[str], audiences: list[str], sources: SourcesConfig | None
+) -> list[asyncpg.Record]:
+    """The sections of the first of `hrefs` that is a page `audiences` may see, in the order its
+    file has them ([]: none). The file is read at the commit the source was synced at, once the
+    connection is back in the pool (a `git cat-file` need not hold one)."""
+    rows: list[asyncpg.Record] = []
+    async with pool.acquire() as conn:
+        for href in hrefs:
+            rows = await page_sections(conn, href, audiences)
+            if rows:
+                break
+        if not rows:
+            return []
+        found = await conn.fetchrow("select source, page from public.docs_section where id = $1", rows[0]["id"])
+        if found is None:  # a sync deleted the page between the two reads
+            return []
+        source, page = found
+        commit = await conn.fetchval("select commit from public.docs_source_commit where source = $1", source)
+    known = next((s for s in sources.sources if s.name == source), None) if sources else None
+    files = await asyncio.to_thread(read_source_pages, known, commit, [page])
+    return order_sections(rows, files.get(page))

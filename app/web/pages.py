@@ -20,8 +20,10 @@ from app.chat.code_tools import visible_code_trees
 from app.chat.turn import ChatServices
 from app.config import Settings
 from app.corpus.code_tree import CodePathError, CodeTree
+from app.corpus.sources import SourcesConfig
+from app.doors.page_order import page_sections_in_order
 from app.errors import DocschatError
-from app.search.indexed_pages import indexed_pages, page_sections
+from app.search.indexed_pages import indexed_pages
 from app.search.urls import absolute_url
 
 # What a browser's URL parser drops or reinterprets: a link holding any of them is not drawn.
@@ -76,22 +78,28 @@ def render_markdown(text: str, page_url: str) -> str:
     return md.renderer.render(tokens, md.options, {})
 
 
-async def render_docs_page(conn: asyncpg.Connection, settings: Settings, route: str) -> str | None:
-    """The page whose href is `route`, for CHAT_AUDIENCES, as simple HTML (None when there is none)."""
+async def render_docs_page(
+    pool: asyncpg.Pool, settings: Settings, sources: SourcesConfig | None, route: str
+) -> str | None:
+    """The page whose href is `route`, for CHAT_AUDIENCES, as simple HTML (None when there is none):
+    its sections in the order its file has them, each heading once."""
     prefix = settings.docs_url_prefix.rstrip("/")
     page_href = (prefix + "/" + route.strip("/")).rstrip("/") or "/"
-    rows = await page_sections(conn, page_href, settings.anonymous_audiences)
+    rows = await page_sections_in_order(pool, [page_href], settings.anonymous_audiences, sources)
     if not rows:
         return None
     page_url = absolute_url(settings.docs_base_url, page_href)
     title = html.escape(rows[0]["title"])
-    sections = []
-    for row in sorted(rows, key=lambda r: (r["heading"] != "", r["id"])):
-        anchor = row["href"].split("#", 1)[1] if "#" in row["href"] else ""
+    sections: list[list[str]] = []
+    for row in rows:
         body = render_markdown(re.sub(r"^#{1,3} .*\n?", "", row["content"]), page_url)
+        if "~" in row["id"] and sections:  # a further part of a long section (id~2): its section goes on
+            sections[-1].append(body)
+            continue
+        anchor = row["href"].split("#", 1)[1] if "#" in row["href"] else ""
         heading = f"<h2>{html.escape(row['heading'])}</h2>" if row["heading"] else ""
-        sections.append(f'<section id="{html.escape(anchor)}">{heading}{body}</section>')
-    return _layout(title, "".join(sections))
+        sections.append([f'<section id="{html.escape(anchor)}">{heading}', body])
+    return _layout(title, "".join("".join(parts) + "</section>" for parts in sections))
 
 
 async def render_docs_index(conn: asyncpg.Connection, settings: Settings) -> str:

@@ -56,8 +56,7 @@ async def docs_page(state: State, route: FromPath[str]) -> Response[str]:
     if "\x00" in route or not route.isprintable() or not _encodable(route):
         # No page has such a path, and Postgres would refuse the text: a 404, not a 500.
         raise NotFoundException("no public page at that path")
-    async with state.services.pool.acquire() as conn:
-        page = await render_docs_page(conn, state.settings, route)
+    page = await render_docs_page(state.services.pool, state.settings, state.services.retriever.sources, route)
     if page is None:
         raise NotFoundException(f"no public page at /docs/{route.strip('/')}")
     return Response(page, media_type="text/html; charset=utf-8", headers=PAGE_HEADERS)
