@@ -110,10 +110,7 @@ async def page_sections_in_order(
                 break
         if not rows:
             return []
-        found = await conn.fetchrow("select source, page from public.docs_section where id = $1", rows[0]["id"])
-        if found is None:  # a sync deleted the page between the two reads
-            return []
-        source, page = found
+        source, page = rows[0]["source"], rows[0]["page"]
         commit = await conn.fetchval("select commit from public.docs_source_commit where source = $1", source)
     known = next((s for s in sources.sources if s.name == source), None) if sources else None
     files = await asyncio.to_thread(read_source_pages, known, commit, [page])
