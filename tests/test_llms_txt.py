@@ -114,14 +114,21 @@ def test_the_page_view_shows_sections_in_file_order_each_heading_once(
     # split in parts (MAX_CHUNK_CHARS 800), which share its heading and its anchor.
     paragraph = "The zebra setup step {n} configures the stripes of the widget for the visitor. " * 5
     long_section = "\n\n".join(paragraph.format(n=n) for n in range(1, 4))
-    write_files(doors_project, {"docs/guides/order.mdx": "---\ntitle: Order\naudience: public\n---\nOverview.\n\n"
-                                f"## Zebra setup\n{long_section}\n\n## Alpha notes\nThe alpha notes come last.\n"})
+    write_files(doors_project, {
+        "docs/guides/order.mdx": "---\ntitle: Order\naudience: public\n---\nOverview.\n\n"
+                                 f"## Zebra setup\n{long_section}\n\n## Alpha notes\nThe alpha notes come last.\n",
+        # A "~" in a page's path is not a part's "~N": each of its sections keeps its heading.
+        "docs/guides/odd~name.mdx": "---\ntitle: Odd name\naudience: public\n---\n## First\nOne.\n\n## Second\nTwo.\n",
+    })
     commit_all(doors_project, "a page whose sections are not in id order")
     asyncio.run(sync_project())
-    html = _get(start_server(), "/docs/guides/order").text
+    server = start_server()
+    html = _get(server, "/docs/guides/order").text
     assert html.index("Overview.") < html.index("<h2>Zebra setup</h2>") < html.index("<h2>Alpha notes</h2>")
     assert html.count("<h2>Zebra setup</h2>") == 1 and html.count('id="zebra-setup"') == 1
     assert html.index("step 3 configures") < html.index("<h2>Alpha notes</h2>")  # its last part, in its section
+    odd = _get(server, "/docs/guides/odd~name").text
+    assert odd.index("<h2>First</h2>") < odd.index("<h2>Second</h2>") < odd.index("Two.")
 
 
 def test_a_wider_chat_audience_widens_the_files(doors_project, clean_db, db_env, start_server, monkeypatch) -> None:

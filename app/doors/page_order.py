@@ -22,6 +22,10 @@ from app.corpus.sources import Source, SourcesConfig
 from app.search.indexed_pages import page_sections
 
 _HEADING = re.compile(r"^[ \t]{0,3}#{1,6}[ \t]+(.+?)[ \t#]*$", re.MULTILINE)
+# A further part of a long section has the section's id and "~N" (app/corpus/chunker.py). A page's
+# path may hold "~" too, and an over-long id ends in "~" and 16 hex digits of a hash (bounded_id): only a
+# short number at the very end is a part's.
+_PART = re.compile(r"(.*)~([0-9]{1,9})", re.DOTALL)
 MAX_PAGE_BYTES = 2_000_000
 
 
@@ -36,6 +40,12 @@ def _key(text: str) -> str:
     return re.sub(r"[^0-9a-z]+", "", text.lower())
 
 
+def section_part(section_id: str) -> tuple[str, int]:
+    """The id of the section `section_id` belongs to, and which part of it it is (1: the first)."""
+    match = _PART.fullmatch(section_id)
+    return (match.group(1), int(match.group(2))) if match else (section_id, 1)
+
+
 def order_sections(sections: Iterable[S], raw: str | None) -> list[S]:
     """`sections` (rows with id and heading) in page order: the overview, then by the place of each
     heading in `raw` (the page's file; None: unknown), then by id; parts after their section."""
@@ -45,10 +55,9 @@ def order_sections(sections: Iterable[S], raw: str | None) -> list[S]:
             positions.setdefault(_key(match.group(1)), number)
 
     def order(row: S) -> tuple[object, ...]:
-        base, _, part = str(row["id"]).partition("~")
         heading = str(row["heading"])
         place = positions.get(_key(heading), len(positions)) if heading else -1
-        return (place, base, int(part) if part.isdigit() else 0)
+        return (place, *section_part(str(row["id"])))
 
     return sorted(sections, key=order)
 
@@ -110,10 +119,7 @@ async def page_sections_in_order(
                 break
         if not rows:
             return []
-        found = await conn.fetchrow("select source, page from public.docs_section where id = $1", rows[0]["id"])
-        if found is None:  # a sync deleted the page between the two reads
-            return []
-        source, page = found
+        source, page = rows[0]["source"], rows[0]["page"]
         commit = await conn.fetchval("select commit from public.docs_source_commit where source = $1", source)
     known = next((s for s in sources.sources if s.name == source), None) if sources else None
     files = await asyncio.to_thread(read_source_pages, known, commit, [page])

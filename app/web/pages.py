@@ -21,7 +21,7 @@ from app.chat.turn import ChatServices
 from app.config import Settings
 from app.corpus.code_tree import CodePathError, CodeTree
 from app.corpus.sources import SourcesConfig
-from app.doors.page_order import page_sections_in_order
+from app.doors.page_order import page_sections_in_order, section_part
 from app.errors import DocschatError
 from app.search.indexed_pages import indexed_pages
 from app.search.urls import absolute_url
@@ -93,7 +93,7 @@ async def render_docs_page(
     sections: list[list[str]] = []
     for row in rows:
         body = render_markdown(re.sub(r"^#{1,3} .*\n?", "", row["content"]), page_url)
-        if "~" in row["id"] and sections:  # a further part of a long section (id~2): its section goes on
+        if section_part(row["id"])[1] > 1 and sections:  # a further part of a long section: it goes on
             sections[-1].append(body)
             continue
         anchor = row["href"].split("#", 1)[1] if "#" in row["href"] else ""
