@@ -237,3 +237,18 @@ async def test_keys_follow_the_rows(pool, keyword_only, composed, tmp_path: Path
     assert owner_rows != "DELETE 0"
     _, calls = await _sync(pool, _source(repo), composed)
     assert calls == ["p2.md"] and len(await _pages(pool)) == 3
+
+
+async def test_a_navigation_change_recomposes_the_pages_it_decides(pool, keyword_only, composed, tmp_path: Path) -> None:
+    """Every page depends on the site's configuration (app/corpus/site.py): a page taken out of
+    docs.json's navigation is deleted at the next sync, though its own file did not change."""
+    nav = '{"navigation": {"groups": [{"group": "G", "pages": [%s]}]}}'
+    repo = make_docs_repo(tmp_path / "r", {"docs.json": nav % '"p0", "p1"', "p0.md": _page("P0", "alpha0"),
+                                           "p1.md": _page("P1", "alpha1")})
+    await _sync(pool, _source(repo), composed)
+    assert set(await _pages(pool)) == {"p0.md", "p1.md"}
+    write_files(repo / "docs", {"docs.json": nav % '"p0"'})
+    commit_all(repo, "p1 leaves the navigation")
+    report, calls = await _sync(pool, _source(repo), composed)
+    assert set(await _pages(pool)) == {"p0.md"}
+    assert calls == ["p0.md", "p1.md"] and report.deleted > 0

@@ -30,15 +30,29 @@ from app.indexing.status import index_status
 from app.indexing.sync import compose_merged
 
 
+def excluded_summary(excluded: list[tuple[str, str]]) -> str:
+    """`12 outside the navigation, 2 redirects`: the files left out, counted by kind of reason."""
+    kinds: dict[str, int] = {}
+    for _, reason in excluded:
+        kind = ("outside the navigation" if reason.startswith("outside") else "redirects" if reason.startswith("a redirect")
+                else "hidden" if reason.startswith("in a hidden") else "hidden by front matter")
+        kinds[kind] = kinds.get(kind, 0) + 1
+    return ", ".join(f"{count} {kind}" for kind, count in kinds.items())
+
+
 @main.command("compose")
 @source_options
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per chunk, then a summary line.")
-def compose_command(repo: Any, branch: str | None, docs_dir: str | None, as_json: bool) -> None:
+@click.option("--verbose", "-v", is_flag=True, help="Name each file the site does not publish as a page, and why.")
+def compose_command(repo: Any, branch: str | None, docs_dir: str | None, as_json: bool, verbose: bool) -> None:
     """Read the docs from git and print their chunks."""
     sources = configured_sources(repo, branch, docs_dir, syncing=False).sources
     result, report = compose_merged(sources, get_settings())
     for warning in result.warnings:
         err_console.print(f"[yellow]warning:[/] {escape(warning)}", highlight=False, soft_wrap=True)
+    if verbose:
+        for path, reason in result.excluded:
+            err_console.print(f"left out: {escape(path)}: {escape(reason)}", highlight=False, soft_wrap=True)
     if as_json:
         for chunk in result.chunks:
             print_json(chunk.to_dict())
@@ -53,6 +67,9 @@ def compose_command(repo: Any, branch: str | None, docs_dir: str | None, as_json
         f"{summary['pages']} pages, {summary['chunks']} chunks, "
         f"{summary['snippets_resolved']} snippets pasted, {len(result.warnings)} warnings"
     )
+    if result.excluded:
+        console.print(f"{len(result.excluded)} files left out as the site's configuration says"
+                      + ("" if verbose else " (--verbose names them)") + ": " + excluded_summary(result.excluded))
     if report.failed:
         sys.exit(1)
 

@@ -32,6 +32,7 @@ class Page:
     source: str = "docs"
     declared: bool = True  # False when the audiences are the source's default
     blocks: tuple[Block, ...] = ()  # the shown blocks; when empty, read from `body`
+    place: tuple[str, ...] = ()  # where the site's navigation shows it: tab › group (app/corpus/site.py)
 
     @property
     def public(self) -> bool:
@@ -286,9 +287,11 @@ def chunk_page(
             fragment = f"#{section.anchor}" if section.anchor else ""  # "": no anchor to link to
             href, base_id, heading = f"{route}{fragment}", f"{page.path}#{section.anchor}", section.heading
         breadcrumb = _BREADCRUMB_SEPARATOR.join([page.title, *section.trail])
+        place = _BREADCRUMB_SEPARATOR.join(page.place) + _BREADCRUMB_SEPARATOR if page.place else ""
         for number, part in enumerate(split_text(blocks, max_chars), start=1):
-            # The breadcrumb starts with the page title: it is said once.
-            embed_text = f"{breadcrumb}\n\n{part}"
+            # The breadcrumb starts with the page title: it is said once. The page's place in the
+            # site's navigation comes first: it tells apart the site's many pages titled "Overview".
+            embed_text = f"{place}{breadcrumb}\n\n{part}"
             chunks.append(
                 Chunk(
                     id=bounded_id(f"{page.source}:{base_id}" if number == 1 else f"{page.source}:{base_id}~{number}"),

@@ -21,9 +21,10 @@ from app.corpus.chunker import (
 )
 from app.corpus.code import code_file_selected
 from app.corpus.code_source import code_page, compose_code_files_of, links_at_commit, shown_href
-from app.corpus.frontmatter import FrontMatterError, parse_front_matter
+from app.corpus.frontmatter import FrontMatterError, parse_front_matter, undeclared_audience
 from app.corpus.git_source import GitSourceError, GitTree, normalize_docs_dir, read_docs_tree, resolve_commit
 from app.corpus.markdown import Block, shown_blocks
+from app.corpus.site import Site, read_site
 from app.corpus.snippets import is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
 from app.errors import DocschatError
@@ -159,6 +160,9 @@ class ComposeResult:
     # their key is unchanged (their rows stay as they are; chunks, declared and warnings as stored).
     page_keys: list[PageKey] = field(default_factory=list)
     kept: list[PageKey] = field(default_factory=list)
+    # Files the site does not publish as pages (outside its navigation, redirect sources, hidden by
+    # their front matter: app/corpus/site.py), each with why: not indexed, and not an error.
+    excluded: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def undeclared_pages(self) -> int:
@@ -169,7 +173,7 @@ class ComposeResult:
     def merged(cls, results: list[ComposeResult]) -> ComposeResult:
         """The pages, chunks and counts of several sources' results as one (warnings left out)."""
         return cls([p for r in results for p in r.pages], [c for r in results for c in r.chunks],
-                   sum(r.snippets_resolved for r in results))
+                   sum(r.snippets_resolved for r in results), excluded=[e for r in results for e in r.excluded])
 
     def extend(self, other: ComposeResult) -> None:
         """Append another part of the same source (iter_compose_files)."""
@@ -180,6 +184,7 @@ class ComposeResult:
         self.skipped_pages.extend(other.skipped_pages)
         self.page_keys.extend(other.page_keys)
         self.kept.extend(other.kept)
+        self.excluded.extend(other.excluded)
         self.commit = self.commit or other.commit
 
     def summary(self) -> dict[str, object]:
@@ -188,6 +193,7 @@ class ComposeResult:
             "chunks": len(self.chunks),
             "snippets_resolved": self.snippets_resolved,
             "undeclared_pages": self.undeclared_pages,
+            "excluded_pages": len(self.excluded),
             "warnings": list(self.warnings),
         }
 
@@ -239,6 +245,11 @@ def iter_compose_files(
     source = source or source_from_settings(settings)
     fingerprint = compose_fingerprint(source, settings) if blob_id is not None else b""
     result = ComposeResult()
+    # The site's configuration (navigation, redirects) decides every page: each page depends on it.
+    configuration = _Recorder(files)
+    site = read_site(configuration)
+    result.warnings.extend(site.warnings)
+    site_deps = sorted(configuration.read)
     routes: dict[str, str] = {}  # route → the page published there
     for path in sorted(files):
         if not path.endswith(PAGE_SUFFIXES) or is_snippet_path(path):
@@ -262,8 +273,10 @@ def iter_compose_files(
             continue
         composed, warned = len(result.pages), len(result.warnings)
         recorder = _Recorder(files)
+        recorder.read.update(site_deps)
+        recorder.whole = configuration.whole
         try:
-            _compose_page(path, recorder, settings, source, result)
+            _compose_page(path, recorder, settings, source, result, site)
         except GitSourceError:
             raise  # the tree cannot be read (GitTree reads a file when asked): the source fails
         except Exception as exc:  # noqa: BLE001 - one hostile file must not stop the sync
@@ -281,17 +294,28 @@ def iter_compose_files(
     yield result
 
 
-def _compose_page(path: str, files: Mapping[str, str], settings: Settings, source: Source, result: ComposeResult) -> None:
+def _compose_page(
+    path: str, files: Mapping[str, str], settings: Settings, source: Source, result: ComposeResult,
+    site: Site | None = None,
+) -> None:
+    text = files[path]
     try:
-        front = parse_front_matter(files[path])
+        front = parse_front_matter(text)
     except FrontMatterError as exc:
         result.warnings.append(f"{path}:{exc.line}: {exc}; page skipped")
         result.skipped_pages.append(path)
+        return
+    site = site or Site()
+    if (reason := site.exclusion(path, front.data)) is not None:
+        result.excluded.append((path, reason))
         return
     try:
         declared = front.audiences()
     except ValueError as exc:
         result.warnings.append(f"{path}: front matter: {exc}; the page is internal")
+        declared = ("internal",)
+    if (stray := undeclared_audience(text, front)) is not None:
+        result.warnings.append(f"{path}: {stray}")
         declared = ("internal",)
     audiences = declared or source.audiences
     pasted = resolve_snippets(
@@ -308,6 +332,7 @@ def _compose_page(path: str, files: Mapping[str, str], settings: Settings, sourc
         source=source.name,
         declared=declared is not None,
         blocks=tuple(blocks),
+        place=site.place(path),
     )
     chunks = chunk_page(page, max_chars=settings.max_chunk_chars, url_prefix=source.url_prefix,
                         base_url=source.base_url)

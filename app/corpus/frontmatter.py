@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -141,3 +142,54 @@ def parse_front_matter(text: str) -> FrontMatter:
     if not isinstance(data, dict):
         raise FrontMatterError("front matter must be a mapping of keys to values", 2)
     return FrontMatter(data, text[closing.end():], tuple(duplicates))
+
+
+# A key that reads as `audience` or `public` to a person but not to YAML: a Cyrillic `а`, a
+# zero-width space, a typo. Within one edit of the real key, it declared something; read as
+# nothing, it would leave the page to its source's default, which may be public.
+_DECLARING_KEYS = ("audience", "audiences", "public")
+_KEY_LINE = re.compile(r"^[\W_]*([^\s:=]{3,40})\s*[:=]")
+_FENCE_LINE = re.compile(r"^\s*(?:-{3,}|\+{3,})\s*$")
+
+
+def _one_edit_apart(a: str, b: str) -> bool:
+    if abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        diffs = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x != y]
+        return len(diffs) == 1 or (len(diffs) == 2 and diffs[1] == diffs[0] + 1
+                                   and a[diffs[0]] == b[diffs[1]] and a[diffs[1]] == b[diffs[0]])
+    short, long = sorted((a, b), key=len)
+    return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
+
+
+def _declaring_key(raw: str) -> str | None:
+    """The declaring key a written key stands for (format characters such as U+200B dropped,
+    case folded), when it is one or within one edit of one."""
+    key = "".join(ch for ch in raw if unicodedata.category(ch) != "Cf").casefold()
+    return next((name for name in _DECLARING_KEYS if key == name or _one_edit_apart(key, name)), None)
+
+
+def undeclared_audience(text: str, front: FrontMatter) -> str | None:
+    """Why a page seems to declare who may see it where docschat reads no declaration; None when
+    nothing does. Two places: a recognized front matter's key spelled almost as a declaring one
+    (`аudience` with a Cyrillic а, `audeince`), and, when no front matter was recognized, the
+    page's opening lines (a blank line or BOM before `---`, TOML `+++`, a zero-width space): a
+    `key: value` or `key = value` line there whose key is a declaring one. The caller makes the
+    page internal, whatever its source's default."""
+    for key in front.data:
+        if isinstance(key, str) and key.strip().lower() not in _DECLARING_KEYS and (name := _declaring_key(key)):
+            return f"front matter key {key!r} reads as {name!r} but is not it; the page is internal"
+    if _OPEN.match(text):
+        return None
+    for line in text.lstrip("\ufeff").splitlines()[:60]:
+        visible = "".join(ch for ch in line if unicodedata.category(ch) != "Cf")
+        if not visible.strip() or _FENCE_LINE.match(visible):
+            continue
+        match = _KEY_LINE.match(visible)
+        if match is None:
+            break  # the page's text has begun
+        if (name := _declaring_key(match.group(1))) is not None:
+            return (f"{name!r} is declared in front matter that is not read (front matter opens with '---' on "
+                    "the page's first line); the page is internal")
+    return None

@@ -1,0 +1,1 @@
+module.exports = { title: "Acme", presets: [["classic", { docs: { sidebarPath: "./sidebars.json" } }]] };

@@ -1,0 +1,158 @@
+"""The site's navigation decides what is a page (app/corpus/site.py), and front matter that docschat
+cannot read never leaves a page to a public default.
+
+tests/data/site-nav holds a small Mintlify, Docusaurus and MkDocs site, each with its navigation
+configuration, pages left out of it, redirects and front-matter flags. Every page's text carries a
+marker saying whether the site shows it to its search and assistant (`-shown`) or not
+(`-left-out`), as each framework's documentation says (Mintlify: organize/hidden-pages in
+../shared/corpora/mintlify-docs; Docusaurus: sidebars, `draft`, `unlisted`; MkDocs: `nav`, the
+redirects plugin).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from app.config import Settings
+from app.corpus.compose import compose_corpus, compose_files
+from app.corpus.frontmatter import parse_front_matter, undeclared_audience
+from app.corpus.site import read_site
+from app.corpus.sources import Source
+from tests.conftest import SHARED
+from tests.helpers import copy_tree_as_repo
+
+SITES = Path(__file__).parent / "data" / "site-nav"
+MARKER = re.compile(r"marker-[a-z0-9-]+-(?:shown|left-out)")
+
+
+def _compose_site(name: str, tmp_path: Path):
+    repo = copy_tree_as_repo(SITES / name, tmp_path / name, docs_dir="site")
+    source = Source(name="site", repo=repo, dir="site", audiences=("public",))
+    return compose_corpus(source, Settings())
+
+
+def _markers(folder: Path) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for path in folder.rglob("*.md*"):
+        for marker in MARKER.findall(path.read_text()):
+            found[marker] = str(path.relative_to(folder))
+    return found
+
+
+@pytest.mark.parametrize("site", ["mintlify", "docusaurus", "mkdocs"])
+def test_only_the_pages_the_site_publishes_are_indexed(site: str, tmp_path: Path) -> None:
+    result = _compose_site(site, tmp_path)
+    indexed = " ".join(chunk.text for chunk in result.chunks)
+    markers = _markers(SITES / site)
+    assert markers, "the site has markers"
+    for marker, path in markers.items():
+        if marker.endswith("-shown"):
+            assert marker in indexed, f"{path} is published by the site, yet not indexed"
+        else:
+            assert marker not in indexed, f"{path} is not published by the site, yet indexed"
+    # Each page left out is named with why (compose --verbose prints them).
+    left_out = {path for path, _ in result.excluded}
+    assert left_out == {path for marker, path in markers.items() if marker.endswith("-left-out")}
+    assert all(reason for _, reason in result.excluded)
+
+
+def test_the_place_in_the_navigation_tells_same_titled_pages_apart(tmp_path: Path) -> None:
+    result = _compose_site("mintlify", tmp_path)
+    overviews = {page.path: page.place for page in result.pages if page.title == "Overview"}
+    assert overviews == {
+        "integrations/analytics/overview.mdx": ("Documentation", "Analytics"),
+        "integrations/storage/overview.mdx": ("Documentation", "Storage"),
+    }
+    deploy = next(page for page in result.pages if page.path == "guides/deploy.mdx")
+    assert deploy.place == ("Learn", "Guides", "How-to")  # a tab's menu item is a level of the place
+    # The place counts in what is embedded: the two Overviews are no longer the same text.
+    first = {c.page: c.embed_text for c in result.chunks if c.page in overviews}
+    assert first["integrations/analytics/overview.mdx"].startswith("Documentation › Analytics › Overview")
+
+
+def test_redirect_sources_are_not_pages(tmp_path: Path) -> None:
+    result = _compose_site("mintlify", tmp_path)
+    reasons = dict(result.excluded)
+    assert reasons["legacy/old-deploy.mdx"] == "a redirect to /guides/deploy"
+    assert reasons["legacy/v1/setup.mdx"] == "a redirect to /guides/:slug*"
+    assert "README.md" in reasons and "outside the navigation" in reasons["README.md"]
+
+
+def test_seo_indexing_all_brings_hidden_pages_back_but_not_noindex() -> None:
+    files = {p.relative_to(SITES / "mintlify").as_posix(): p.read_text()
+             for p in (SITES / "mintlify").rglob("*") if p.is_file()}
+    config = json.loads(files["docs.json"])
+    files["docs.json"] = json.dumps({**config, "seo": {"indexing": "all"}})
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    left_out = {path for path, _ in result.excluded}
+    assert "guides/unlisted.mdx" not in left_out and "guides/frontmatter-hidden.mdx" not in left_out
+    assert "guides/hidden-group-page.mdx" not in left_out
+    assert {"guides/noindexed.mdx", "guides/unsearchable.mdx", "legacy/old-deploy.mdx"} <= left_out
+
+
+def test_a_missing_ref_file_is_a_warning_not_an_error() -> None:
+    site = read_site({"docs.json": json.dumps({"navigation": {"languages": [
+        {"language": "en", "groups": [{"group": "G", "pages": ["a"]}]}, {"$ref": "./fr.json"}]}})})
+    assert site.listed.keys() == {"a"}
+    assert site.warnings == ["fr.json: named by a $ref of docs.json, and not in the source; what it holds is left out"]
+
+
+def test_a_ref_cycle_ends() -> None:
+    site = read_site({"docs.json": json.dumps({"navigation": {"$ref": "./a.json"}}),
+                      "a.json": json.dumps({"$ref": "./a.json"})})
+    assert any("$ref" in w for w in site.warnings)
+
+
+def test_without_a_site_configuration_every_page_is_a_page() -> None:
+    result = compose_files({"a.md": "# A\n\nText.\n", "README.md": "# R\n\nText.\n"}, Settings(),
+                           Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert sorted(p.path for p in result.pages) == ["README.md", "a.md"]
+    assert result.excluded == []
+
+
+def test_the_shared_mintlify_corpus_follows_its_navigation() -> None:
+    corpus = SHARED / "corpora" / "mintlify-docs"
+    if not corpus.is_dir():
+        pytest.skip("../shared/corpora/mintlify-docs is not here")
+    files = {p.relative_to(corpus).as_posix(): p.read_text(errors="replace")
+             for p in corpus.rglob("*") if p.is_file() and p.suffix in (".md", ".mdx", ".json")}
+    result = compose_files(files, Settings(), Source(name="m", repo=corpus, dir="", audiences=("public",)))
+    left_out = dict(result.excluded)
+    assert {"README.md", "CONTRIBUTING.md", "api/agent/create-agent-job.mdx"} <= left_out.keys()
+    assert "guides/claude-code.mdx" not in left_out  # listed under the Learn tab's menu
+    assert all(page.place for page in result.pages)  # every page indexed is one the navigation lists
+
+
+# --- front matter docschat cannot read ------------------------------------------------------------
+
+PUBLIC_DEFAULT = Source(name="s", repo=Path("."), dir="", audiences=("public",))
+
+
+@pytest.mark.parametrize("text", [
+    "\n---\ntitle: T\naudience: internal\n---\n\nSecret text.\n",  # a leading blank line
+    "\ufeff\n---\ntitle: T\naudience: internal\n---\n\nSecret text.\n",  # a BOM and a blank line
+    '+++\ntitle = "T"\naudience = "internal"\n+++\n\nSecret text.\n',  # TOML front matter
+    "\u200b---\ntitle: T\naudience: internal\n---\n\nSecret text.\n",  # a zero-width space
+    "---\ntitle: T\n\u0430udience: internal\n---\n\nSecret text.\n",  # a Cyrillic а in `audience`
+    "---\ntitle: T\naudeince: internal\n---\n\nSecret text.\n",  # a typo
+    "---\ntitle: T\npub\u200blic: false\n---\n\nSecret text.\n",  # a zero-width space in `public`
+], ids=["blank-line", "bom-blank", "toml", "zero-width", "cyrillic", "typo", "zero-width-key"])
+def test_an_unread_audience_declaration_makes_the_page_internal(text: str) -> None:
+    result = compose_files({"page.md": text}, Settings(), PUBLIC_DEFAULT)
+    assert [p.audiences for p in result.pages] == [("internal",)]
+    assert any("the page is internal" in w for w in result.warnings), result.warnings
+
+
+@pytest.mark.parametrize("text", [
+    "---\ntitle: T\n---\n\nThe audience of this talk: developers.\n",
+    "# Config\n\naudience: public\n",  # a heading first: the page's text, not front matter
+    "Intro paragraph.\n\n```yaml\naudience: public\n```\n",
+    "---\ntitle: T\naudience: public\n---\n\nText.\n",
+])
+def test_pages_that_declare_nothing_unreadable_keep_their_audience(text: str) -> None:
+    front = parse_front_matter(text)
+    assert undeclared_audience(text, front) is None
