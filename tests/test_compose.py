@@ -449,7 +449,7 @@ def test_mintlify_corpus_has_no_imports_snippet_tags_or_front_matter(tmp_path: P
             for line in segment.text.splitlines():
                 assert not re.match(r"^\s*import\s.+\sfrom\s", line), (chunk.id, line)
                 assert not re.match(r"^(title|description|keywords|public):\s", line), (chunk.id, line)
-                assert not re.search(r"<(%s)\b" % "|".join(snippet_names), line), (chunk.id, line)
+                assert not re.search(rf"<({'|'.join(snippet_names)})\b", line), (chunk.id, line)
     again = compose_corpus(DocsSource(repo, "main", "docs"), Settings())
     assert [c.id for c in again.chunks] == [c.id for c in result.chunks]
     assert len({c.id for c in result.chunks}) == len(result.chunks)
