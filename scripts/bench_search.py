@@ -59,6 +59,8 @@ import subprocess
 import sys
 import time
 import urllib.parse
+from collections.abc import Sequence
+from typing import Any
 
 import asyncpg
 import httpx
@@ -240,7 +242,7 @@ async def measure(pool, questions: list[str], vectors: dict[str, list[float]], r
                     assert result.degraded is None, result.errors
                     for stage, ms in result.timings_ms.items():
                         stages.setdefault(stage, []).append(ms)
-    figures: dict[str, object] = {leg: percentiles(samples) for leg, samples in timings.items()}
+    figures: dict[str, Any] = {leg: percentiles(samples) for leg, samples in timings.items()}
     slower = max(figures["keyword"]["p95"], figures["vector"]["p95"])
     figures["fused_p95_over_slower_leg"] = round(figures["fused"]["p95"] / slower, 2) if slower else None
     if breakdown:
@@ -426,7 +428,7 @@ def process_runtime_seconds(pids: list[int]) -> float:
     return schedstat_seconds(pids)[0]
 
 
-def schedstat_seconds(pids: list[int | str]) -> tuple[float, float]:
+def schedstat_seconds(pids: Sequence[int | str]) -> tuple[float, float]:
     """Of these processes so far (Linux /proc/<pid>/schedstat, to the nanosecond; 0 for those
     gone): the CPU time, and the time spent runnable but waiting for a CPU (on a run queue)."""
     running = waiting = 0

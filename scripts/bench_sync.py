@@ -175,7 +175,7 @@ def synthetic(chunks: int, provider: str, tree: Path, resyncs: int = 1, *, code_
         with throwaway_database("docschat-bench-sync-") as (url, home):
             asyncio.run(ensure_schema(url))
             env = {**os.environ, "PYTHONPATH": str(tree)}
-            runs = []
+            runs: list[dict[str, float]] = []
             for number in range(1 + resyncs):
                 if number and new_commit:
                     subprocess.run(["git", "-C", str(repo), "commit", "-q", "--allow-empty", "-m", "empty"],

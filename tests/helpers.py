@@ -25,7 +25,7 @@ def count_composed_pages(monkeypatch: Any) -> list[str]:
     calls: list[str] = []
     real = compose_module._compose_page
 
-    def counting(path, files, settings, source, result):  # type: ignore[no-untyped-def]
+    def counting(path, files, settings, source, result):
         calls.append(path)
         return real(path, files, settings, source, result)
 
@@ -114,6 +114,7 @@ async def sync_configured_sources() -> None:
     from app.indexing.sync import sync_sources
 
     settings = get_settings()
+    assert settings.database_url, "DATABASE_URL is not set"
     pool = await create_pool(settings.database_url)
     try:
         report = await sync_sources(pool, load_sources(settings), settings, None)

@@ -9,6 +9,7 @@ import asyncio
 import json
 import time
 from pathlib import Path
+from typing import Any, cast
 
 import httpx
 import pytest
@@ -193,8 +194,8 @@ async def test_eval_lines_with_history_search_as_the_chat_does(offline, pool, tm
     retriever = build_retriever(pool, get_settings())
     with_history = await evaluate(retriever, items, mode="hybrid", k=3, base_url=BASE)
     without = await evaluate(retriever, items, mode="hybrid", k=3, base_url=BASE, use_history=False)
-    assert [q["page_recall"] for q in with_history["per_question"]] == [1.0, 1.0]
-    assert [q["page_recall"] for q in without["per_question"]] == [0.0, 1.0]
+    assert [q["page_recall"] for q in cast(list[dict[str, Any]], with_history["per_question"])] == [1.0, 1.0]
+    assert [q["page_recall"] for q in cast(list[dict[str, Any]], without["per_question"])] == [0.0, 1.0]
     assert with_history["per_question"][1]["query"] == "How do I embed the chat widget?"
     path.write_text(json.dumps({"history": "not a list", "question": "q", "gold": ["https://x.test/u"]}))
     with pytest.raises(EvalFileError, match="'history' must be a list"):
@@ -370,6 +371,7 @@ async def test_gemini_rewrite_is_used_and_falls_back_offline(fake_gemini, clean_
     offline = await retrieve_in_conversation(retriever, "and how long does it take?", history, rewriter=rewriter)
     assert len(fake_gemini.plain_generate_calls()) == attempts + 1
     assert offline.standalone["cue"] == "weak" and offline.standalone["carried"] == ["add", "custom", "domain"]
+    assert offline.standalone is not None
     assert offline.standalone["method"] in {"completed", "as_asked"} and "evidence" in offline.standalone
 
 

@@ -272,6 +272,7 @@ async def test_a_search_tool_that_cannot_reach_the_index_says_so(pool, db_env) -
     from app.search.retrieve import build_retriever
 
     settings = get_settings()
+    assert settings.database_url
     broken = await create_pool(settings.database_url)
     retriever = build_retriever(broken, settings)
     await broken.close()
@@ -341,6 +342,7 @@ def _sync_sources() -> None:
 
     async def sync() -> None:
         settings = get_settings()
+        assert settings.database_url
         pool = await create_pool(settings.database_url)
         try:
             assert not (await sync_sources(pool, load_sources(settings), settings, None)).failed

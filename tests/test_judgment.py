@@ -8,6 +8,7 @@ import json
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any, cast
 
 import httpx
 import pytest
@@ -403,7 +404,7 @@ async def test_eval_scores_unanswerable_lines_apart(pool, tmp_path: Path) -> Non
     assert (report["questions"], report["answerable"], report["unanswerable"]) == (4, 2, 2)
     assert report["refusal_rate"] == 1.0 and report["false_refusal_rate"] == 0.0
     assert report["recall"] == 0.75 and report["mrr"] == 1.0  # over the answerable lines only
-    per_question = report["per_question"]
+    per_question = cast(list[dict[str, Any]], report["per_question"])
     assert [q["would_answer"] for q in per_question] == [True, True, False, False]
     assert all(0 <= q["confidence"] <= 1 for q in per_question) and "recall" not in per_question[2]
     only_unanswerable = tmp_path / "u.jsonl"

@@ -136,7 +136,7 @@ async def test_public_filter_inside_both_queries_with_90_percent_private(pool, o
 async def _check_public_filter_both_plans(conn) -> None:
     rng = random.Random(42)
     centers = [[rng.gauss(0, 1) for _ in range(64)] for _ in range(8)]
-    rows = []
+    rows: list[tuple[object, ...]] = []
     for i in range(3000):
         public = i % 10 == 0
         vector = pad_vector(_unit(rng, centers[i % 8], 0.3))

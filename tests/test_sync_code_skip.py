@@ -13,7 +13,7 @@ import pytest
 
 import app.corpus.code as code_module
 import app.indexing.sync as sync_module
-from app.config import get_settings
+from app.config import Settings, get_settings
 from app.corpus.code_source import code_tree
 from app.corpus.git_source import GitTree
 from app.corpus.sources import Source, SourcesConfig
@@ -46,11 +46,11 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Counted:
     seen = Counted()
     real_chunk, real_read = code_module.chunk_code_file, GitTree.__getitem__
 
-    def chunking(path, text, **kwargs):  # type: ignore[no-untyped-def]
+    def chunking(path, text, **kwargs):
         seen.chunked.append(path)
         return real_chunk(path, text, **kwargs)
 
-    def reading(self, path):  # type: ignore[no-untyped-def]
+    def reading(self, path):
         seen.read.append(path)
         return real_read(self, path)
 
@@ -83,7 +83,7 @@ def _source(repo: Path, **kwargs: object) -> Source:
     return Source(name="server", repo=repo, branch="main", **fields)  # type: ignore[arg-type]
 
 
-async def _sync(pool: asyncpg.Pool, source: Source, seen: Counted, *, full: bool = False, settings: object = None):  # type: ignore[no-untyped-def]
+async def _sync(pool: asyncpg.Pool, source: Source, seen: Counted, *, full: bool = False, settings: Settings | None = None):
     seen.clear()
     report = await sync_sources(pool, SourcesConfig((source,)), settings or get_settings(), None, full=full)
     assert not report.failed, report.warnings
@@ -307,7 +307,7 @@ async def test_readers_see_the_new_commit_with_the_new_rows_only(
     seen: list[dict[str, str]] = []
     real_switch = sync_module._switch
 
-    async def switch(conn, *args, **kwargs):  # type: ignore[no-untyped-def]
+    async def switch(conn, *args, **kwargs):
         staged = await real_switch(conn, *args, **kwargs)
         assert conn.is_in_transaction()
         seen.append(await _shown(pool))  # another connection: what a reader sees meanwhile

@@ -11,7 +11,7 @@ import asyncpg
 import pytest
 
 import app.indexing.sync as sync_module
-from app.config import get_settings
+from app.config import Settings, get_settings
 from app.corpus import chunker
 from app.corpus.sources import Source, SourcesConfig
 from app.indexing.clear import clear_index
@@ -38,7 +38,7 @@ def _source(repo: Path, **kwargs: object) -> Source:
 
 
 async def _sync(pool: asyncpg.Pool, source: Source, calls: list[str], *, full: bool = False,
-                settings: object = None):  # type: ignore[no-untyped-def]
+                settings: Settings | None = None):
     calls.clear()
     report = await sync_sources(pool, SourcesConfig((source,)), settings or get_settings(), None, full=full)
     return report, sorted(calls)
@@ -209,7 +209,7 @@ async def test_keys_follow_the_rows(pool, keyword_only, composed, tmp_path: Path
 
     real_switch = sync_module._switch
 
-    async def failing_switch(*args, **kwargs):  # type: ignore[no-untyped-def]
+    async def failing_switch(*args, **kwargs):
         await real_switch(*args, **kwargs)
         raise RuntimeError("the switch's transaction rolls back")
 
