@@ -42,9 +42,9 @@ from app.corpus.compose import DocsSource
 from app.db.migrate import ensure_schema
 from app.db.pool import create_pool
 from app.embeddings.cache import EmbeddingCache, cache_path
-from app.indexing.sync import sync_corpus
 from app.search.eval import EvalItem, evaluate, load_eval_file
 from app.search.retrieve import MODES, Retriever, build_retriever
+from tests.helpers import sync_corpus
 
 BASE_URLS = {"mintlify-docs": "https://mintlify.com/docs", "claude-docs": "https://docs.claude.com",
              "ray-docs": "https://docs.ray.io"}

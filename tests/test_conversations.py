@@ -29,13 +29,12 @@ from app.corpus.fences import split_fenced
 from app.db.pool import create_pool
 from app.embeddings.gemini import make_client
 from app.embeddings.providers import get_embedding_provider
-from app.indexing.sync import sync_chunks
 from app.search.conversation import retrieve_in_conversation
 from app.search.eval import EvalFileError, evaluate, load_eval_file
 from app.search.retrieve import build_retriever
 from app.search.rewrite import GeminiQueryRewriter
 from app.search.standalone import dependency_cue, standalone_query
-from tests.helpers import CliRun, docschat_in_process
+from tests.helpers import CliRun, docschat_in_process, sync_chunks
 
 BASE = "http://127.0.0.1:8000"
 LONG_CODE = "```bash\n" + "\n".join(f"docschat step-{i} --flag value-{i}" for i in range(60)) + "\n```"

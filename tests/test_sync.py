@@ -20,9 +20,17 @@ from app.embeddings.base import pad_vector
 from app.embeddings.cache import EmbeddingCache, cache_path
 from app.embeddings.providers import get_embedding_provider
 from app.errors import EmbeddingError
-from app.indexing.sync import SYNC_LOCK_KEY, SyncBusyError, SyncSourceError, sync_corpus
+from app.indexing.sync_apply import SYNC_LOCK_KEY, SyncBusyError
 from tests.fake_gemini import fake_vector
-from tests.helpers import commit_all, docschat_in_process, git, make_docs_repo, write_files
+from tests.helpers import (
+    SyncSourceError,
+    commit_all,
+    docschat_in_process,
+    git,
+    make_docs_repo,
+    sync_corpus,
+    write_files,
+)
 
 PAGES = {
     "index.mdx": "---\ntitle: Home\npublic: true\n---\nWelcome.\n\n## Start\nBegin here.\n",

@@ -159,7 +159,7 @@ async def test_a_write_between_batches_and_the_switch_makes_the_sync_plan_again(
     await _sync(pool, _source(repo))
     write_files(repo / "docs", {"p3.md": _page("P3", "internal", "delta edited")})
     commit_all(repo, "edit")
-    staged = sync_module._stage
+    staged = sync_module.stage_batch
     interfered: list[object] = []
 
     async def stage_then_interfere(conn, gen, records):
@@ -168,7 +168,7 @@ async def test_a_write_between_batches_and_the_switch_makes_the_sync_plan_again(
             interfered.append(True)
             await conn.execute("update docs_section set audiences = '{public}' where page = 'p0.md'")
 
-    monkeypatch.setattr(sync_module, "_stage", stage_then_interfere)
+    monkeypatch.setattr(sync_module, "stage_batch", stage_then_interfere)
     report = await _sync(pool, _source(repo))
     assert report.metadata_only >= 1  # the second plan put p0.md back
     assert set(await pool.fetchval("select array_agg(distinct a) from docs_section, unnest(audiences) a")) == {

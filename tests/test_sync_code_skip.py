@@ -13,6 +13,7 @@ import pytest
 
 import app.corpus.code as code_module
 import app.indexing.sync as sync_module
+import app.indexing.sync_apply as sync_apply
 from app.config import Settings, get_settings
 from app.corpus.code_source import code_tree
 from app.corpus.git_source import GitTree
@@ -305,7 +306,7 @@ async def test_readers_see_the_new_commit_with_the_new_rows_only(
     write_files(repo, {"app/beta.py": "# one\n# two\n" + _module("beta")})
     commit_all(repo, "move beta down")
     seen: list[dict[str, str]] = []
-    real_switch = sync_module._switch
+    real_switch = sync_apply.switch
 
     async def switch(conn, *args, **kwargs):
         staged = await real_switch(conn, *args, **kwargs)
@@ -313,11 +314,11 @@ async def test_readers_see_the_new_commit_with_the_new_rows_only(
         seen.append(await _shown(pool))  # another connection: what a reader sees meanwhile
         return staged
 
-    monkeypatch.setattr(sync_module, "_switch", switch)
+    monkeypatch.setattr(sync_apply, "switch", switch)
     await _sync(pool, source, counted)
     new = await _shown(pool)
     assert seen == [old] and new != old
-    monkeypatch.setattr(sync_module, "_switch", real_switch)
+    monkeypatch.setattr(sync_apply, "switch", real_switch)
     await clear_index(pool)
     await _sync(pool, source, counted)
     assert await _shown(pool) == new

@@ -11,6 +11,7 @@ import asyncpg
 import pytest
 
 import app.indexing.sync as sync_module
+import app.indexing.sync_apply as sync_apply
 from app.config import Settings, get_settings
 from app.corpus import chunker
 from app.corpus.sources import Source, SourcesConfig
@@ -207,17 +208,17 @@ async def test_keys_follow_the_rows(pool, keyword_only, composed, tmp_path: Path
     write_files(repo / "docs", {"p1.md": _page("P1", "theta1 edited")})
     commit_all(repo, "edit")
 
-    real_switch = sync_module._switch
+    real_switch = sync_apply.switch
 
     async def failing_switch(*args, **kwargs):
         await real_switch(*args, **kwargs)
         raise RuntimeError("the switch's transaction rolls back")
 
-    monkeypatch.setattr(sync_module, "_switch", failing_switch)
+    monkeypatch.setattr(sync_apply, "switch", failing_switch)
     with pytest.raises(RuntimeError):
         await _sync(pool, _source(repo), composed)
     assert await _keys(pool) == keys and "edited" not in (await _pages(pool))["p1.md"]
-    monkeypatch.setattr(sync_module, "_switch", real_switch)
+    monkeypatch.setattr(sync_apply, "switch", real_switch)
     _, calls = await _sync(pool, _source(repo), composed)
     assert calls == ["p1.md"] and "edited" in (await _pages(pool))["p1.md"]
 
