@@ -327,3 +327,14 @@ def docschat_in_process(*args: str, env: dict[str, str] | None = None, input: st
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
     return CliRun(result.exit_code, result.stdout, result.stderr)
+
+
+def parse_sse(body: str) -> list[dict[str, Any] | str]:
+    """The parts of a chat stream body (the AI SDK UI message stream), `[DONE]` as a string."""
+    parts: list[dict[str, Any] | str] = []
+    for block in body.split("\n\n"):
+        for line in block.splitlines():
+            if line.startswith("data: "):
+                payload = line[len("data: ") :]
+                parts.append(payload if payload == "[DONE]" else json.loads(payload))
+    return parts

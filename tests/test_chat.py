@@ -10,10 +10,9 @@ import httpx
 import pytest
 
 from app.chat.answerers import Excerpt, ExtractiveAnswerer, format_excerpts
-from app.chat.stream_protocol import parse_sse
 from app.config import Settings
 from app.rate_limit import client_ip, is_trusted_proxy
-from tests.helpers import docschat_in_process, seed_docs
+from tests.helpers import docschat_in_process, parse_sse, seed_docs
 
 DOCS = {
     "widget.mdx": (

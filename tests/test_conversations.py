@@ -21,7 +21,6 @@ from app.chat.excerpts import (
     cut_at_boundaries,
     select_excerpts,
 )
-from app.chat.stream_protocol import parse_sse
 from app.chat.tools import SearchDocsTool, ToolBox
 from app.config import Settings, get_settings
 from app.corpus.compose import compose_files
@@ -34,7 +33,7 @@ from app.search.eval import EvalFileError, evaluate, load_eval_file
 from app.search.retrieve import build_retriever
 from app.search.rewrite import GeminiQueryRewriter
 from app.search.standalone import dependency_cue, standalone_query
-from tests.helpers import CliRun, docschat_in_process, sync_chunks
+from tests.helpers import CliRun, docschat_in_process, parse_sse, sync_chunks
 
 BASE = "http://127.0.0.1:8000"
 LONG_CODE = "```bash\n" + "\n".join(f"docschat step-{i} --flag value-{i}" for i in range(60)) + "\n```"

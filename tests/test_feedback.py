@@ -13,10 +13,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from app.chat.stream_protocol import parse_sse
 from app.chat.tools import UNAVAILABLE_INDEX, SearchDocsTool, ToolBox, ToolStatus
 from app.config import get_settings
-from tests.helpers import CliRun, docschat_in_process, make_docs_repo, seed_docs
+from tests.helpers import CliRun, docschat_in_process, make_docs_repo, parse_sse, seed_docs
 from tests.test_admin import TOKEN, auth, query
 from tests.test_chat import DOCS
 

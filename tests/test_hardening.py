@@ -20,13 +20,12 @@ import asyncpg
 import httpx
 import pytest
 
-from app.chat.stream_protocol import parse_sse
 from app.config import Settings, get_settings
 from app.corpus.compose import compose_files
 from app.db.pool import create_pool
 from app.errors import ConfigError
 from tests.conftest import LiveServer
-from tests.helpers import seed_docs, stop_embedded_server, wait_until
+from tests.helpers import parse_sse, seed_docs, stop_embedded_server, wait_until
 from tests.test_chat import DOCS
 
 COOKIE = {"docs_chat_id": "00000000-0000-4000-8000-000000000001"}

@@ -15,12 +15,11 @@ import pytest
 
 from app.chat.answerers import NOT_COVERED
 from app.chat.gaps import BadDuration, clear_gaps, list_gaps, parse_since
-from app.chat.stream_protocol import parse_sse
 from app.config import get_settings
 from app.search.confidence import Evidence, Floors, judge, scaled_cosine
 from app.search.eval import EvalFileError, evaluate, load_eval_file
 from app.search.retrieve import build_retriever, floors_from_settings
-from tests.helpers import CliRun, docschat_in_process, seed_docs
+from tests.helpers import CliRun, docschat_in_process, parse_sse, seed_docs
 from tests.test_chat import DOCS, ask
 
 MINILM = "all-MiniLM-L6-v2@384-padded-768"

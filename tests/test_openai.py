@@ -8,12 +8,12 @@ import math
 import httpx
 import pytest
 
-from app.chat.stream_protocol import parse_sse
 from app.config import get_settings
 from app.embeddings.providers import get_embedding_provider
 from app.errors import EmbeddingError
 from app.search.query_embedding import QueryEmbedder
 from tests.fake_gemini import fake_vector
+from tests.helpers import parse_sse
 from tests.test_chat import seed
 
 
