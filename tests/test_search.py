@@ -121,6 +121,25 @@ async def test_more_matching_terms_rank_higher(conn) -> None:
     assert [h.id for h in hits[:2]] == ["two.mdx#s", "one.mdx#s"]
 
 
+async def test_a_common_extra_term_still_ranks_higher(conn) -> None:
+    """search_docs_sections adds up its terms' ranks: a section matching one more term ranks higher
+    even when that term is the question's most common (both sections share the rarer ones; ranked
+    by the best term alone they would tie)."""
+    await add(conn, "one.mdx#s", "Rotate the webhook signing secret.", heading="One")
+    await add(conn, "two.mdx#s", "Rotate the webhook signing secret of the endpoint.", heading="Two")
+    for i in range(20):
+        await add(conn, f"f{i}.mdx#s", f"Filler text number {i}" + (" about an endpoint." if i < 3 else "."),
+                  heading="Filler")
+    await refresh(conn)
+    ndoc = {r["lexeme"]: r["ndoc"] for r in await conn.fetch(
+        "select lexeme, ndoc from docs_query_lexemes('rotate webhook signing secret endpoint', null)")}
+    assert ndoc["endpoint"] > max(n for lexeme, n in ndoc.items() if lexeme != "endpoint")  # the commonest
+    # The SQL function itself: the leg's proximity step (proximity.py) reorders after it.
+    rows = await conn.fetch("select id, rank from search_docs_sections('rotate webhook signing secret endpoint', 5,"
+                            " null)")
+    assert [r["id"] for r in rows[:2]] == ["two.mdx#s", "one.mdx#s"] and rows[0]["rank"] > rows[1]["rank"]
+
+
 def _unit(rng: random.Random, center: list[float], spread: float) -> list[float]:
     v = [c + rng.gauss(0, spread) for c in center]
     n = math.sqrt(sum(x * x for x in v))
