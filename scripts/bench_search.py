@@ -10,9 +10,9 @@ all the fused call does: its vector leg also measures its best hits' term covera
 the fusion, the judge and, for low-confidence answers, the rescue. --breakdown adds a third step
 per question: the vector leg with its coverage, and both legs side by side on two connections as
 the fused call runs them (the fused call without the fusion); with the ratios of the fused p95
-to that and of that to the slower leg (design/fulltext-100k.md, session fused4). Each step also
+to that and of that to the slower leg (design/fused-call.md). Each step also
 prints the run-queue time per call (client and backends runnable but waiting for a CPU) on average
-and in its slowest 5% (design/fulltext-100k.md, session 21).
+and in its slowest 5% (design/fused-call.md).
 
 --search-box: the search box as a reader's browser uses it. `docschat serve --workers N` runs in a
 process of its own and this process is only the client: --clients concurrent clients send what a
@@ -175,8 +175,8 @@ async def measure(pool, questions: list[str], vectors: dict[str, list[float]], r
     stages: dict[str, list[float]] = {}  # inside the fused retrieval, as it times itself
     # CPU per call, this process (client) and the backends (Postgres): steadier than wall time on
     # a busy machine; and the time they spent runnable but waiting for a CPU, which is what two
-    # backends and a client on two cores cost a call beyond its work (design/fulltext-100k.md,
-    # session 21). Read between the timed calls, never inside them.
+    # backends and a client on two cores cost a call beyond its work (design/fused-call.md). Read
+    # between the timed calls, never inside them.
     cpu: dict[str, dict[str, float]] = {}
     waits: dict[str, list[tuple[float, float]]] = {}  # per call, ms: (wall, client + postgres waiting)
     for question in questions:  # warm-up: plans, caches, the query-vector LRU

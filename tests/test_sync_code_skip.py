@@ -1,4 +1,4 @@
-"""The page-level skip for code sources (design/scale-sync.md, "Code sources"): each indexed file
+"""The page-level skip for code sources (design/page-keys.md): each indexed file
 is a page keyed on the compose fingerprint and its own blob id (never the commit: a link naming it
 is filled when read); a file whose key is unchanged is not read or chunked. Files chunked are counted
 through code.chunk_code_file and files read through GitTree.__getitem__ (the real functions,

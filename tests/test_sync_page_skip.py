@@ -1,4 +1,4 @@
-"""The page-level skip (design/scale-sync.md, "No-op re-sync"): a page whose key (its blob, the
+"""The page-level skip (design/page-keys.md): a page whose key (its blob, the
 snippets it read or looked for, the compose fingerprint) is unchanged is not composed again; its
 rows stay, counted unchanged. Compose calls are counted through compose._compose_page (the real
 function, wrapped); the database is the real one."""

@@ -267,7 +267,7 @@ async def sync_streams(
     for attempt in range(1, MAX_PLAN_ATTEMPTS + 1):
         del report.warnings[warnings_before:]
         # Planning again means another writer changed the index meanwhile: its rows may no longer be
-        # what the page keys say, so every page is composed (design/scale-sync.md).
+        # what the page keys say, so every page is composed (design/page-keys.md).
         step = _Step(report, full=full or attempt > 1)
         source_reports = {stream.name: _source_report(report, stream.name) for stream in streams}
         gen = uuid.uuid4()

@@ -1,7 +1,7 @@
 """Sync, step one: the plan. From the rows in the database for a batch's pages and the batch's
 chunks, `plan_sync` (pure) decides what to embed, what changed only in metadata (an audience, a
 title) and what vanished. The reads it needs are here: a batch's existing rows, and the page keys
-that let a sync skip composing a page whose inputs did not change (design/scale-sync.md)."""
+that let a sync skip composing a page whose inputs did not change (design/page-keys.md)."""
 
 from __future__ import annotations
 
