@@ -14,7 +14,7 @@ import pytest
 from app.config import get_settings
 from app.db.pool import connect
 from app.embeddings.base import pad_vector
-from app.search.fusion import FusedHit, evidence_fusion, reciprocal_rank_fusion
+from app.search.fusion import FusedHit, evidence_fusion, leg_evidence, reciprocal_rank_fusion
 from app.search.hits import Coverage, Hit
 from app.search.legs import match_docs_sections, search_docs_sections
 from app.search.pages import (
@@ -254,6 +254,22 @@ def test_the_parts_of_a_section_are_fused_as_one_section() -> None:
     assert [f.hit.href for f in fused].count("/docs/stream#tool-use") == 1
     assert fused[0].ranks == {"keyword": 2, "vector": 1}
     assert math.isclose(fused[0].score, 1 / 62 + 1 / 61)  # the third part (keyword rank 3) adds nothing
+
+
+def test_each_leg_gives_two_units_of_evidence_a_flat_one_evenly() -> None:
+    """A leg hands out one unit by score shape and one by rank, whatever its scores: a flat leg
+    (every hit the same score) spreads its shape unit evenly, and its rank unit is scaled to one
+    like any leg's. So a leg of n hits always gives 2 in all, the first hit never less than the last."""
+    flat = [_scored(f"f{i}", 0.5) for i in range(10)]
+    peaked = [_scored("best", 0.9)] + [_scored(f"p{i}", 0.1) for i in range(9)]
+    for leg, hits in (("keyword", flat), ("vector", flat), ("keyword", peaked), ("vector", peaked[::-1])):
+        evidence = leg_evidence(leg, hits)
+        assert math.isclose(sum(evidence), 2.0), (leg, evidence)
+        assert evidence == sorted(evidence, reverse=True), (leg, evidence)
+    flat_evidence = leg_evidence("keyword", flat)
+    ranks = [1 / (60 + r) for r in range(1, 11)]
+    assert flat_evidence == pytest.approx([0.1 + r / sum(ranks) for r in ranks])  # shape 1/n each
+    assert leg_evidence("keyword", []) == []
 
 
 def test_a_confident_leg_is_not_outvoted_by_a_flat_one() -> None:
