@@ -202,7 +202,8 @@ def test_myst_directives_and_roles_become_what_the_reader_sees() -> None:
     # A directive left open runs to the page's end: its headings stay sections (a converted
     # notebook's unclosed `:::{note}` swallowed the page's last section).
     unclosed = "## One\n\n:::{note}\nA note.\n\n## Two\nText.\n"
-    assert [c.href for c in chunk_page(Page("n.md", "N", None, ("public",), unclosed), url_prefix="")] == ["/n#one", "/n#two"]
+    unclosed_page = Page("n.md", "N", None, ("public",), unclosed)
+    assert [c.href for c in chunk_page(unclosed_page, url_prefix="")] == ["/n#one", "/n#two"]
     # Sections start at `#` headings only, as documented: an underlined heading stays in its section.
     setext = "## One\nIntro.\n\nMore examples:\n---\nExample.\n"
     assert [c.href for c in chunk_page(Page("e.md", "E", None, ("public",), setext), url_prefix="")] == ["/e#one"]
@@ -212,7 +213,8 @@ def test_myst_directives_and_roles_become_what_the_reader_sees() -> None:
         assert clean_mdx(f"Intro.\n\nTitle\n{underline}\nText.\n", myst=True) == "Intro.\n\nTitle\n\nText.\n"
     # A heading inside a directive is a title, as MyST shows it: no section, no anchor of its own.
     nested = "## Install\nIntro.\n\n````{dropdown} More\n## Install\nFlags.\n````\n\n## Install\nTwo.\n"
-    assert [c.href for c in chunk_page(Page("i.md", "I", None, ("public",), nested), url_prefix="")] == ["/i#install", "/i#install-1"]
+    nested_page = Page("i.md", "I", None, ("public",), nested)
+    assert [c.href for c in chunk_page(nested_page, url_prefix="")] == ["/i#install", "/i#install-1"]
     tabs = clean_mdx("````{tab-set}\n```{tab-item} Python\nPython text\n```\n```{tab-item} Java\nJava text\n```\n````\n", myst=True)
     assert tabs == "Python\n\nPython text\n\nJava\n\nJava text\n"  # titles apart from the tab before
     # A hostile page of thousands of nested directives is cleaned, not a RecursionError: past
@@ -319,7 +321,8 @@ def test_callouts_are_never_cut_nor_split_by_a_heading_inside() -> None:
     tab_chunk = next(c.text for c in chunks if ":::{tab-set}" in c.text)  # whole, its heading a title
     assert ":::{tab-set}\n:::{tab-item} Python\n**Not a section**\n\nx = 1\n:::\n:::" in tab_chunk
     # An unclosed callout is ordinary text: it does not swallow the rest of the section.
-    unclosed = chunk_page(Page("u.md", "U", None, ("public",), ":::note\n" + "\n\n".join(["para " * 50] * 6)), max_chars=400)
+    long_note = ":::note\n" + "\n\n".join(["para " * 50] * 6)
+    unclosed = chunk_page(Page("u.md", "U", None, ("public",), long_note), max_chars=400)
     assert len(unclosed) > 1
     # ... and the fences inside it stay code: a `##` line in them is no heading.
     fenced = chunk_page(Page("v.md", "V", None, ("public",), ":::note\nopen\n\n```python\n## inside code\n```\n"))

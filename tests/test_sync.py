@@ -180,7 +180,8 @@ def test_zero_padding_keeps_cosine() -> None:
     a, b = [0.3, -1.2, 0.5, 2.0], [1.0, 0.4, -0.7, 0.2]
 
     def cosine(x, y):
-        return sum(p * q for p, q in zip(x, y, strict=True)) / (math.sqrt(sum(p * p for p in x)) * math.sqrt(sum(q * q for q in y)))
+        dot = sum(p * q for p, q in zip(x, y, strict=True))
+        return dot / (math.sqrt(sum(p * p for p in x)) * math.sqrt(sum(q * q for q in y)))
 
     assert len(pad_vector(a)) == 768
     assert math.isclose(cosine(a, b), cosine(pad_vector(a), pad_vector(b)), rel_tol=1e-12)

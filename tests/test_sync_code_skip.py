@@ -84,7 +84,8 @@ def _source(repo: Path, **kwargs: object) -> Source:
     return Source(name="server", repo=repo, branch="main", **fields)  # type: ignore[arg-type]
 
 
-async def _sync(pool: asyncpg.Pool, source: Source, seen: Counted, *, full: bool = False, settings: Settings | None = None):
+async def _sync(pool: asyncpg.Pool, source: Source, seen: Counted, *, full: bool = False,
+                settings: Settings | None = None):
     seen.clear()
     report = await sync_sources(pool, SourcesConfig((source,)), settings or get_settings(), None, full=full)
     assert not report.failed, report.warnings
