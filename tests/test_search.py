@@ -14,7 +14,7 @@ import pytest
 from app.config import get_settings
 from app.db.pool import connect
 from app.embeddings.base import pad_vector
-from app.search.fusion import FusedHit, evidence_fusion, leg_evidence, reciprocal_rank_fusion
+from app.search.fusion import FusedHit, best_first, evidence_fusion, leg_evidence, reciprocal_rank_fusion
 from app.search.hits import Coverage, Hit
 from app.search.legs import match_docs_sections, search_docs_sections
 from app.search.pages import (
@@ -270,6 +270,14 @@ def test_each_leg_gives_two_units_of_evidence_a_flat_one_evenly() -> None:
     ranks = [1 / (60 + r) for r in range(1, 11)]
     assert flat_evidence == pytest.approx([0.1 + r / sum(ranks) for r in ranks])  # shape 1/n each
     assert leg_evidence("keyword", []) == []
+
+
+def test_a_tie_goes_to_the_better_best_rank_then_the_id() -> None:
+    """Equal fused scores keep a stable order: the hit one leg ranked highest first, then by id."""
+    once_first = FusedHit(_hit("z", "z.mdx"), 1.0, {"keyword": 1, "vector": 5})
+    twice_second = FusedHit(_hit("a", "a.mdx"), 1.0, {"keyword": 2, "vector": 2})
+    same_ranks = FusedHit(_hit("b", "b.mdx"), 1.0, {"keyword": 2, "vector": 2})
+    assert [f.hit.id for f in best_first([same_ranks, twice_second, once_first])] == ["z", "a", "b"]
 
 
 def test_a_confident_leg_is_not_outvoted_by_a_flat_one() -> None:
