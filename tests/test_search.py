@@ -14,7 +14,14 @@ import pytest
 from app.config import get_settings
 from app.db.pool import connect
 from app.embeddings.base import pad_vector
-from app.search.fusion import FusedHit, best_first, evidence_fusion, leg_evidence, reciprocal_rank_fusion
+from app.search.fusion import (
+    FusedHit,
+    apply_weights,
+    best_first,
+    evidence_fusion,
+    leg_evidence,
+    reciprocal_rank_fusion,
+)
 from app.search.hits import Coverage, Hit
 from app.search.legs import match_docs_sections, search_docs_sections
 from app.search.pages import (
@@ -278,6 +285,14 @@ def test_a_tie_goes_to_the_better_best_rank_then_the_id() -> None:
     twice_second = FusedHit(_hit("a", "a.mdx"), 1.0, {"keyword": 2, "vector": 2})
     same_ranks = FusedHit(_hit("b", "b.mdx"), 1.0, {"keyword": 2, "vector": 2})
     assert [f.hit.id for f in best_first([same_ranks, twice_second, once_first])] == ["z", "a", "b"]
+
+
+def test_page_weights_multiply_the_fused_score_and_reorder() -> None:
+    """A source weight or path boost scales a page's fused score (a weight of 0.4 is 40 % of it),
+    and the list is sorted again by the weighted scores."""
+    strong, weak = FusedHit(_hit("s", "s.mdx"), 2.0, {"keyword": 1}), FusedHit(_hit("w", "w.mdx"), 1.0, {"keyword": 2})
+    weighted = apply_weights([strong, weak], lambda _source, page: 0.4 if page == "s.mdx" else 1.0)
+    assert [(f.hit.id, f.score, f.weight) for f in weighted] == [("w", 1.0, 1.0), ("s", pytest.approx(0.8), 0.4)]
 
 
 def test_a_confident_leg_is_not_outvoted_by_a_flat_one() -> None:
