@@ -27,9 +27,10 @@ install: $(STAMP)
 test: $(STAMP)
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
 
-# ruff and mypy on app/, as CI runs them (their configuration is in pyproject.toml).
+# ruff and mypy on everything that runs (app, tests, scripts, migrations), as CI runs them; their
+# configuration is in pyproject.toml.
 lint: $(STAMP)
-	$(BIN)/ruff check app
+	$(BIN)/ruff check app tests scripts migrations
 	$(BIN)/mypy
 
 demo: $(STAMP)

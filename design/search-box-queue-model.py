@@ -1,7 +1,7 @@
-"""The queueing model of design/search-box.md, "Session 20": 8 closed-loop clients on 2 cores,
+"""The queueing model of design/search-box-serving.md (the gate): 8 closed-loop clients on 2 cores,
 processor sharing among at most `limit` requests in flight (the rest wait in line, FIFO).
 
-Each request costs a prefix's Postgres time from search-box-prefix-costs-100k.json (sbox4's
+Each request costs a prefix's Postgres time from search-box-prefix-costs-100k.json (the
 per-prefix fastest wall ms at 100k, busy machine), scaled to a 4.3 ms mean, plus 0.8 ms of server
 and client CPU (counted inside the limit, a simplification). Prints limit, p50, p95 (ms), req/s.
 

@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 SHARED = Path(os.environ.get("SHARED_DIR") or ROOT.parent / "shared")
 sys.path.insert(0, str(ROOT))
 
-from app.logging import configure_logging  # after the path above
+from app.logging import configure_logging  # noqa: E402 - after the path above
 
 # Benchmarks print their figures as JSON lines on stdout: the app's log lines go to stderr.
 configure_logging("warning")

@@ -26,7 +26,7 @@ $DOCSCHAT_HOME (or DATABASE_URL), so that a long run can go on stage by stage:
               measure()), --runs runs, and the CPU milliseconds per call (client and Postgres)
 
 (Until 2026_12_02_0023 `hnsw` built the float32 index and a `halfvec` stage the expression one,
-docs_section_halfvec_idx: the figures of design/scale-sync.md, session 18, name them so.)
+docs_section_halfvec_idx: the figures of design/vector-index.md name them so.)
 
 Each index build reports its wall time, the CPU seconds of the backend and of the whole cluster
 (parallel workers included, from /proc) and its size. Every figure is a JSON line on stdout and in

@@ -90,7 +90,7 @@ def main() -> None:
     from app.db.embedded import ensure_embedded_server
     from app.db.migrate import ensure_schema
     from app.db.pool import create_pool
-    from app.indexing.sync import sync_corpus
+    from tests.helpers import sync_corpus
 
     async def prepare(url: str) -> None:
         await ensure_schema(url)

@@ -64,7 +64,7 @@ async def run(url: str, questions: list[dict], commit: str, k: int, home: Path, 
                 gold_path, gold_start = item["path"], item["start_line"]
                 file_ok = gold_path in files[:k]
                 lines_ok = any(p == gold_path and s <= gold_start <= e for p, s, e in top[:k])
-                kept_ok = any(_where(p.href) and _where(p.href)[0] == gold_path for p in retrieval.pages)
+                kept_ok = any((where := _where(p.href)) is not None and where[0] == gold_path for p in retrieval.pages)
                 files_hit += file_ok
                 lines_hit += lines_ok
                 kept_hit += kept_ok
@@ -90,7 +90,9 @@ def main() -> None:
     parser.add_argument("--embedding", default="local", choices=["local", "none"])
     args = parser.parse_args()
     questions = [json.loads(line) for line in args.questions.read_text().splitlines() if line.strip()]
-    commits = {_LINES.search(q["gold"][0]).group(0).split("/")[2] for q in questions}
+    golds = [_LINES.search(q["gold"][0]) for q in questions]
+    assert all(golds), "a question's gold is not a code line range"
+    commits = {gold.group(0).split("/")[2] for gold in golds if gold}
     if len(commits) != 1:
         raise SystemExit(f"the questions must share one pinned commit, found {sorted(commits)}")
     with throwaway_database("docschat-bench-code-") as (url, _home):

@@ -33,7 +33,7 @@ import tempfile
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from _corpus import ROOT, SHARED, corpus_repo, throwaway_database
 
@@ -42,9 +42,9 @@ from app.corpus.compose import DocsSource
 from app.db.migrate import ensure_schema
 from app.db.pool import create_pool
 from app.embeddings.cache import EmbeddingCache, cache_path
-from app.indexing.sync import sync_corpus
 from app.search.eval import EvalItem, evaluate, load_eval_file
 from app.search.retrieve import MODES, Retriever, build_retriever
+from tests.helpers import sync_corpus
 
 BASE_URLS = {"mintlify-docs": "https://mintlify.com/docs", "claude-docs": "https://docs.claude.com",
              "ray-docs": "https://docs.ray.io"}
@@ -80,7 +80,7 @@ async def indexed(url: str, repo: Path, args: argparse.Namespace) -> AsyncIterat
 async def retrieval(retriever: Retriever, args: argparse.Namespace) -> None:
     items = load_eval_file(args.questions)
     for mode in args.modes.split(","):
-        report = await evaluate(retriever, items, mode=mode, k=args.k, base_url=args.base_url)  # type: ignore[arg-type]
+        report = await evaluate(retriever, items, mode=mode, k=args.k, base_url=args.base_url)
         report.pop("per_question")
         print(json.dumps(report), flush=True)
 
@@ -108,7 +108,7 @@ async def judgment(retriever: Retriever, args: argparse.Namespace) -> None:
     items = load_eval_file(mixed)
     mixed.unlink()
     for mode in args.modes.split(","):
-        report = await evaluate(retriever, items, mode=mode, k=args.k, base_url=args.base_url)  # type: ignore[arg-type]
+        report = await evaluate(retriever, items, mode=mode, k=args.k, base_url=args.base_url)
         per_question = report.pop("per_question")
         print(json.dumps({"corpus": args.corpus, **report}), flush=True)
         if args.dump:
@@ -132,9 +132,9 @@ async def conversations(retriever: Retriever, args: argparse.Namespace) -> None:
              "topic-switch": [i for i, line in enumerate(raw) if line.get("kind") == "topic-switch"]}
     for mode in args.modes.split(","):
         for use_history in (True, False):
-            report = await evaluate(retriever, items, mode=mode, k=args.k, base_url=args.base_url,  # type: ignore[arg-type]
+            report = await evaluate(retriever, items, mode=mode, k=args.k, base_url=args.base_url,
                                     use_history=use_history)
-            per_question = report["per_question"]
+            per_question = cast(list[dict[str, Any]], report["per_question"])
             if args.verbose:
                 for q in per_question:
                     print(json.dumps({"history": use_history, "id": q["id"], "page_recall": q.get("page_recall"),

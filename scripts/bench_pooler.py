@@ -28,8 +28,8 @@ from app.config import Settings, get_settings
 from app.corpus.compose import DocsSource
 from app.db.migrate import ensure_schema
 from app.db.pool import create_pool
-from app.indexing.sync import sync_corpus
 from app.search.retrieve import build_retriever
+from tests.helpers import sync_corpus
 
 
 def _db(url: str, name: str) -> str:

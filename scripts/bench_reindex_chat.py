@@ -23,6 +23,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 from _corpus import MINTLIFY_QUESTIONS as QUESTIONS
@@ -75,7 +76,7 @@ async def measure(base: str, clients: int, idle_questions: int) -> dict[str, obj
         done = asyncio.Event()
         busy: list[float] = []
 
-        async def watch() -> dict[str, object]:
+        async def watch() -> dict[str, Any]:
             while True:
                 job = (await client.get(f"/admin/api/reindex/{job_id}", headers=headers)).json()["job"]
                 if job["state"] != "running":

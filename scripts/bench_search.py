@@ -10,9 +10,9 @@ all the fused call does: its vector leg also measures its best hits' term covera
 the fusion, the judge and, for low-confidence answers, the rescue. --breakdown adds a third step
 per question: the vector leg with its coverage, and both legs side by side on two connections as
 the fused call runs them (the fused call without the fusion); with the ratios of the fused p95
-to that and of that to the slower leg (design/fulltext-100k.md, session fused4). Each step also
+to that and of that to the slower leg (design/fused-call.md). Each step also
 prints the run-queue time per call (client and backends runnable but waiting for a CPU) on average
-and in its slowest 5% (design/fulltext-100k.md, session 21).
+and in its slowest 5% (design/fused-call.md).
 
 --search-box: the search box as a reader's browser uses it. `docschat serve --workers N` runs in a
 process of its own and this process is only the client: --clients concurrent clients send what a
@@ -59,6 +59,8 @@ import subprocess
 import sys
 import time
 import urllib.parse
+from collections.abc import Sequence
+from typing import Any
 
 import asyncpg
 import httpx
@@ -173,8 +175,8 @@ async def measure(pool, questions: list[str], vectors: dict[str, list[float]], r
     stages: dict[str, list[float]] = {}  # inside the fused retrieval, as it times itself
     # CPU per call, this process (client) and the backends (Postgres): steadier than wall time on
     # a busy machine; and the time they spent runnable but waiting for a CPU, which is what two
-    # backends and a client on two cores cost a call beyond its work (design/fulltext-100k.md,
-    # session 21). Read between the timed calls, never inside them.
+    # backends and a client on two cores cost a call beyond its work (design/fused-call.md). Read
+    # between the timed calls, never inside them.
     cpu: dict[str, dict[str, float]] = {}
     waits: dict[str, list[tuple[float, float]]] = {}  # per call, ms: (wall, client + postgres waiting)
     for question in questions:  # warm-up: plans, caches, the query-vector LRU
@@ -240,7 +242,7 @@ async def measure(pool, questions: list[str], vectors: dict[str, list[float]], r
                     assert result.degraded is None, result.errors
                     for stage, ms in result.timings_ms.items():
                         stages.setdefault(stage, []).append(ms)
-    figures: dict[str, object] = {leg: percentiles(samples) for leg, samples in timings.items()}
+    figures: dict[str, Any] = {leg: percentiles(samples) for leg, samples in timings.items()}
     slower = max(figures["keyword"]["p95"], figures["vector"]["p95"])
     figures["fused_p95_over_slower_leg"] = round(figures["fused"]["p95"] / slower, 2) if slower else None
     if breakdown:
@@ -426,7 +428,7 @@ def process_runtime_seconds(pids: list[int]) -> float:
     return schedstat_seconds(pids)[0]
 
 
-def schedstat_seconds(pids: list[int | str]) -> tuple[float, float]:
+def schedstat_seconds(pids: Sequence[int | str]) -> tuple[float, float]:
     """Of these processes so far (Linux /proc/<pid>/schedstat, to the nanosecond; 0 for those
     gone): the CPU time, and the time spent runnable but waiting for a CPU (on a run queue)."""
     running = waiting = 0

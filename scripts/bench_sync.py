@@ -41,7 +41,7 @@ from app.db.migrate import ensure_schema
 from app.db.pool import create_pool
 from app.embeddings.cache import EmbeddingCache
 from app.embeddings.providers import get_embedding_provider
-from app.indexing.sync import sync_corpus
+from tests.helpers import sync_corpus
 
 SECTIONS_PER_PAGE = 10  # an overview and nine `##` sections
 PAGES_PER_FOLDER = 100
@@ -127,8 +127,11 @@ from app.corpus.compose import DocsSource
 from app.db.pool import create_pool
 from app.embeddings.cache import EmbeddingCache
 from app.embeddings.providers import get_embedding_provider
-from app.indexing.sync import sync_corpus
 from app.logging import configure_logging
+try:
+    from tests.helpers import sync_corpus
+except ImportError:  # a tree from before sync_corpus moved out of app/
+    from app.indexing.sync import sync_corpus
 configure_logging("warning")
 repo, url, home, provider_name = Path(sys.argv[1]), sys.argv[2], Path(sys.argv[3]), sys.argv[4]
 code_link = sys.argv[5] if len(sys.argv) > 5 else None  # "": a code source with the default link
@@ -175,7 +178,7 @@ def synthetic(chunks: int, provider: str, tree: Path, resyncs: int = 1, *, code_
         with throwaway_database("docschat-bench-sync-") as (url, home):
             asyncio.run(ensure_schema(url))
             env = {**os.environ, "PYTHONPATH": str(tree)}
-            runs = []
+            runs: list[dict[str, float]] = []
             for number in range(1 + resyncs):
                 if number and new_commit:
                     subprocess.run(["git", "-C", str(repo), "commit", "-q", "--allow-empty", "-m", "empty"],

@@ -307,7 +307,7 @@ def main() -> int:
         mark = "FAIL" if found else "ok"
         para = " paraphrased" if line["id"] in PARAPHRASED else ""
         print(f"{mark:4} {line['id']}{para}: {', '.join(line['gold'])}")
-    hits_total = Counter()
+    hits_total: Counter[str] = Counter()
     for line in unanswerable:
         found, hits = check_unanswerable(line, SHARED)
         problems += found
@@ -319,8 +319,8 @@ def main() -> int:
         print(f"selftest: {2 * len(answerable)} wrong golds tried, {len(bad)} passed unnoticed")
 
     per = Counter(line["corpus"] for line in answerable)
-    para = Counter(line["corpus"] for line in answerable if line["id"] in PARAPHRASED)
-    print("answerable per corpus:", dict(per), "paraphrased:", dict(para))
+    paraphrased_per_corpus = Counter(line["corpus"] for line in answerable if line["id"] in PARAPHRASED)
+    print("answerable per corpus:", dict(per), "paraphrased:", dict(paraphrased_per_corpus))
     print("unanswerable per corpus:", dict(Counter(line["corpus"] for line in unanswerable)),
           "with grep hits to read:", dict(hits_total))
     for problem in problems:

@@ -24,7 +24,7 @@ from pathlib import Path
 from urllib.parse import unquote, urlsplit, urlunsplit
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from ci_postgres import free_port  # noqa: E402
+from ci_postgres import free_port
 
 
 def _through(url: str, port: int) -> str:

@@ -40,6 +40,7 @@ def find(tree: ast.Module, dotted: str) -> tuple[int, int]:
     for name in dotted.split("."):
         node = next(n for n in nodes if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and n.name == name)
         nodes = node.body
+    assert node is not None and node.end_lineno is not None, dotted
     start = min([node.lineno, *(d.lineno for d in node.decorator_list)])
     return start, node.end_lineno
 

@@ -29,7 +29,7 @@ def _print(kind: str, payload: Any) -> None:
 
 
 @asynccontextmanager
-async def connect(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+async def connect(args: argparse.Namespace):
     if args.stdio:
         params = StdioServerParameters(command=sys.executable, args=["-m", "app", "mcp", *args.extra],
                                        env={k: v for k, v in os.environ.items()})

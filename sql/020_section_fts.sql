@@ -1,7 +1,7 @@
 -- docs_section_fts: what the chat's full-text leg reads of each section (its id, audiences and
 -- search_vector), narrow and dense: a docs_section row also carries the content, the metadata and
 -- a pointer to its 768-dimension vector, so a leg's ~500-2,000 candidates each cost a heap page
--- there (design/fulltext-100k.md). Kept equal to docs_section by the statement triggers of
+-- there (design/fulltext-leg.md). Kept equal to docs_section by the statement triggers of
 -- sql/functions/docs_section_fts_sync.sql, in the writing transaction: a sync's switch, a clear, a
 -- metadata update all move it with docs_section, and a sync killed before its commit leaves both
 -- as they were. Filled here from the rows there are; the index is built after the fill.

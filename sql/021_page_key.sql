@@ -1,4 +1,4 @@
--- Page-level skip (design/scale-sync.md, "No-op re-sync"): per page of a docs source, the key of
+-- Page-level skip (design/page-keys.md): per page of a docs source, the key of
 -- what composing it read (its own blob id, the blob ids of the snippets it pasted or looked for,
 -- the settings that change composition, CHUNKER_VERSION). A sync that finds a page's key unchanged
 -- does not read or compose it: its rows stay as they are, counted "unchanged". Written only by a

@@ -52,7 +52,7 @@ as $$
   ),
   ranked as (
     -- Candidates from the narrow docs_section_fts (id, audiences, search_vector: few, dense pages;
-    -- design/fulltext-100k.md), each ranked where it is read: no materialised copy of the
+    -- design/fulltext-leg.md), each ranked where it is read: no materialised copy of the
     -- candidates' vectors, no grouping. The terms are summed in the same order as before.
     select d.id,
            (select sum(t.idf * pg_catalog.ts_rank(rank_weights, d.search_vector, t.query, normalization))

@@ -1,5 +1,5 @@
 -- The vector leg's HNSW index on the 16-bit expression embedding::halfvec(768) instead of the
--- float32 column (issue 34; design/scale-sync.md, "halfvec: keeps recall" and "Adopted"): recall
+-- float32 column (issue 34; design/vector-index.md): recall
 -- against exact search kept at 20k, 100k and 1M chunks (never below the vector index's, within
 -- 0.01), half the index size (~2 instead of ~4 KB a row), a build 20-36 % shorter. The table keeps
 -- float32 vectors; match_docs_sections orders by this expression and scores in float32.

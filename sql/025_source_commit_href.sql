@@ -1,4 +1,4 @@
--- Code hrefs filled when read (design/scale-sync.md, "Code sources"): a code source whose link
+-- Code hrefs filled when read (design/commit-in-hrefs.md): a code source whose link
 -- names the commit (`{commit}`) stores its sections' hrefs with `{commit}` left in them, and
 -- readers fill it with the commit its rows were synced at (public.docs_section_href). Then a
 -- new commit rewrites no unchanged row. Written with the commit, in the sync's switch.

@@ -127,7 +127,8 @@ def _handler(state: FakeGemini, lock: threading.Lock) -> type[JSONRequestHandler
                     state.released.wait(state.part_delay_seconds)
                 if state.cut_stream_after is not None and index >= state.cut_stream_after:
                     # A mid-stream failure: an error object, then the connection closes.
-                    event = {"error": {"code": 500, "message": "simulated mid-stream failure", "status": "INTERNAL"}}
+                    event: dict[str, object] = {
+                        "error": {"code": 500, "message": "simulated mid-stream failure", "status": "INTERNAL"}}
                     self.wfile.write(f"data: {json.dumps(event)}\r\n\r\n".encode())
                     self.wfile.flush()
                     self.close_connection = True

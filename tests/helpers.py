@@ -7,7 +7,19 @@ import shutil
 import subprocess
 from http.server import BaseHTTPRequestHandler
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Iterator
+
+    import asyncpg
+
+    from app.config import Settings
+    from app.corpus.compose import ComposeResult, DocsSource
+    from app.corpus.sources import Source
+    from app.embeddings.base import EmbeddingProvider
+    from app.embeddings.cache import EmbeddingCache
+    from app.indexing.sync import ProgressCallback, SyncReport
 
 GIT_ENV = {
     "GIT_AUTHOR_NAME": "docschat tests",
@@ -25,7 +37,7 @@ def count_composed_pages(monkeypatch: Any) -> list[str]:
     calls: list[str] = []
     real = compose_module._compose_page
 
-    def counting(path, files, settings, source, result, *rest):  # type: ignore[no-untyped-def]
+    def counting(path, files, settings, source, result, *rest):
         calls.append(path)
         return real(path, files, settings, source, result, *rest)
 
@@ -91,8 +103,6 @@ def seed_docs(database_url: str, files: dict[str, str]) -> None:
     from app.corpus.compose import compose_files
     from app.db.pool import create_pool
     from app.embeddings.providers import get_embedding_provider
-    from app.indexing.sync import sync_chunks
-
     async def go() -> None:
         pool = await create_pool(database_url)
         try:
@@ -105,6 +115,92 @@ def seed_docs(database_url: str, files: dict[str, str]) -> None:
     asyncio.run(go())
 
 
+class SyncSourceError(Exception):
+    """sync_corpus's source could not be read (missing repo, branch or folder)."""
+
+
+async def sync_corpus(
+    pool: asyncpg.Pool,
+    source: Source | DocsSource,
+    settings: Settings,
+    provider: EmbeddingProvider | None,
+    *,
+    cache: EmbeddingCache | None = None,
+    progress: ProgressCallback | None = None,
+    wait_for_lock: bool = False,
+) -> SyncReport:
+    """Sync exactly one source: the index then holds its pages and nothing else (tests and
+    benchmarks); SyncSourceError when it cannot be read."""
+    from app.corpus.compose import DocsSource
+    from app.corpus.sources import SourcesConfig
+    from app.indexing.sync import sync_sources
+
+    if isinstance(source, DocsSource):
+        source = source.to_source(settings)
+    report = await sync_sources(
+        pool, SourcesConfig((source,)), settings, provider, cache=cache, progress=progress,
+        wait_for_lock=wait_for_lock,
+    )
+    if report.failed:
+        raise SyncSourceError(report.failed[0].error or "the source could not be read")
+    return report
+
+
+def _in_parts(composed: ComposeResult, source: str, batch_chunks: int) -> Iterator[ComposeResult]:
+    """An in-memory result's chunks and pages of `source`, in parts of whole pages of about
+    `batch_chunks` chunks (a page with no chunk goes with the last part), as compose_batches gives them."""
+    from app.corpus.compose import ComposeResult
+
+    pages = {p.path: p for p in composed.pages if p.source == source}
+    part = ComposeResult()
+
+    def finish(part: ComposeResult) -> ComposeResult:
+        part.pages = [pages.pop(path) for path in dict.fromkeys(c.page for c in part.chunks) if path in pages]
+        return part
+
+    for chunk in composed.chunks:
+        if chunk.source != source:
+            continue
+        if len(part.chunks) >= batch_chunks and part.chunks[-1].page != chunk.page:
+            yield finish(part)
+            part = ComposeResult()
+        part.chunks.append(chunk)
+    last = finish(part)
+    last.pages.extend(pages.values())
+    yield last
+
+
+async def sync_chunks(
+    pool: asyncpg.Pool,
+    composed: ComposeResult,
+    provider: EmbeddingProvider | None,
+    *,
+    cache: EmbeddingCache | None = None,
+    progress: ProgressCallback | None = None,
+    wait_for_lock: bool = False,
+) -> SyncReport:
+    """Sync chunks composed in memory (tests and benchmarks), in the sync's batches: only their
+    sources remain."""
+    import time
+
+    import app.indexing.sync as sync_module
+    from app.indexing.sync import Stream, SyncReport, sync_streams
+
+    report = SyncReport(embedding_model=provider.model if provider else None)
+    sources = sorted({c.source for c in composed.chunks} | {p.source for p in composed.pages}) or ["docs"]
+    started = time.perf_counter()
+
+    def parts(name: str) -> Callable[[object], Iterator[ComposeResult]]:
+        return lambda _known: _in_parts(composed, name, sync_module.BATCH_CHUNKS)
+
+    streams = [Stream(name, parts(name), warnings_prefix=False) for name in sources]
+    await sync_streams(pool, streams, provider, report, configured_sources=set(sources), cache=cache,
+                       progress=progress, wait_for_lock=wait_for_lock)
+    report.warnings[:0] = composed.warnings
+    report.seconds = round(time.perf_counter() - started, 3)
+    return report
+
+
 async def sync_configured_sources() -> None:
     """Sync every source the settings configure (docschat.toml or DOCS_*), as `docschat sync` does,
     and fail if any source failed."""
@@ -114,6 +210,7 @@ async def sync_configured_sources() -> None:
     from app.indexing.sync import sync_sources
 
     settings = get_settings()
+    assert settings.database_url, "DATABASE_URL is not set"
     pool = await create_pool(settings.database_url)
     try:
         report = await sync_sources(pool, load_sources(settings), settings, None)
@@ -230,3 +327,14 @@ def docschat_in_process(*args: str, env: dict[str, str] | None = None, input: st
     if result.exception is not None and not isinstance(result.exception, SystemExit):
         raise result.exception
     return CliRun(result.exit_code, result.stdout, result.stderr)
+
+
+def parse_sse(body: str) -> list[dict[str, Any] | str]:
+    """The parts of a chat stream body (the AI SDK UI message stream), `[DONE]` as a string."""
+    parts: list[dict[str, Any] | str] = []
+    for block in body.split("\n\n"):
+        for line in block.splitlines():
+            if line.startswith("data: "):
+                payload = line[len("data: ") :]
+                parts.append(payload if payload == "[DONE]" else json.loads(payload))
+    return parts

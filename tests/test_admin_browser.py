@@ -36,7 +36,7 @@ def sign_in(page, token: str = TOKEN) -> None:
 
 
 def test_sources_view_reindexes_with_progress_and_keeps_the_token_out_of_urls(
-    fake_gemini, console, browser
+    fake_gemini, console, browser  # noqa: F811
 ) -> None:
     server = console()
     OUTPUT.mkdir(exist_ok=True)
@@ -77,7 +77,7 @@ def test_sources_view_reindexes_with_progress_and_keeps_the_token_out_of_urls(
     page.get_by_label("Admin token").wait_for()
 
 
-def test_tester_by_keyboard_at_360px_shows_a_hostile_question_as_text(console, monkeypatch, browser) -> None:
+def test_tester_by_keyboard_at_360px_shows_a_hostile_question_as_text(console, monkeypatch, browser) -> None:  # noqa: F811
     monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
     server = console()
     import httpx
@@ -155,7 +155,7 @@ def test_a_long_page_title_leaves_the_tester_tables_decisions_in_view(
     page.screenshot(path=str(OUTPUT / "admin-tester-long-title.png"), full_page=True)
 
 
-def test_gaps_view_groups_newest_first_and_shows_questions_as_text(console, monkeypatch, clean_db, browser) -> None:
+def test_gaps_view_groups_newest_first_and_shows_questions_as_text(console, monkeypatch, clean_db, browser) -> None:  # noqa: F811
     import httpx
 
     from tests.test_admin import HOSTILE_GAP, ask_unanswerable, auth, query, wait_for_job
@@ -192,7 +192,7 @@ def test_gaps_view_groups_newest_first_and_shows_questions_as_text(console, monk
     page.get_by_text("No gaps recorded.").wait_for()
 
 
-def test_a_sync_killed_before_it_finished_is_shown_as_interrupted(console, monkeypatch, clean_db, browser) -> None:
+def test_a_sync_killed_before_it_finished_is_shown_as_interrupted(console, monkeypatch, clean_db, browser) -> None:  # noqa: F811
     """The Service facts said nothing of a killed sync until the next job marked it."""
     import uuid
 
@@ -211,7 +211,7 @@ def test_a_sync_killed_before_it_finished_is_shown_as_interrupted(console, monke
 
 
 def test_tester_spells_out_the_confidence_and_a_thumbs_down_is_one_click_from_it(
-    fake_gemini, console, monkeypatch, browser
+    fake_gemini, console, monkeypatch, browser  # noqa: F811
 ) -> None:
     """With embeddings the explanation holds a cosine scale and weights: shown as values, never
     "[object Object]". A 👎 answer's question, beside the gaps, opens in the Tester with one click."""
@@ -264,7 +264,7 @@ def _replica_fact(page) -> str:
 
 
 def test_service_facts_say_when_no_read_replica_is_configured_or_the_url_is_not_one(
-    console, monkeypatch, clean_db, browser
+    console, monkeypatch, clean_db, browser  # noqa: F811
 ) -> None:
     monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
     server = console()
@@ -280,7 +280,7 @@ def test_service_facts_say_when_no_read_replica_is_configured_or_the_url_is_not_
     assert page.locator("#overview dd .warn", has_text="not a replica").count() == 1
 
 
-def test_service_facts_show_a_real_replica_falling_behind_and_catching_up(pair, monkeypatch, tmp_path, browser) -> None:
+def test_service_facts_show_a_real_replica_falling_behind_and_catching_up(pair, monkeypatch, tmp_path, browser) -> None:  # noqa: F811
     """Issue 34: `docschat status` and /admin/api/status reported the replica; the page did not."""
     import re
 

@@ -10,10 +10,9 @@ import httpx
 import pytest
 
 from app.chat.answerers import Excerpt, ExtractiveAnswerer, format_excerpts
-from app.chat.stream_protocol import parse_sse
 from app.config import Settings
 from app.rate_limit import client_ip, is_trusted_proxy
-from tests.helpers import docschat_in_process, seed_docs
+from tests.helpers import docschat_in_process, parse_sse, seed_docs
 
 DOCS = {
     "widget.mdx": (
@@ -78,6 +77,7 @@ def test_history_survives_restart_and_delete_clears_it(offline, start_server) ->
     with httpx.Client(base_url=first.url, timeout=30) as client:
         ask(client, "How do I run a sync?")  # the reply is stored before the stream ends
         cookie = client.cookies.get("docs_chat_id")
+        assert cookie is not None
     first.stop()
     second = start_server()
     with httpx.Client(base_url=second.url, timeout=30, cookies={"docs_chat_id": cookie}) as client:
@@ -275,7 +275,7 @@ def test_settings_that_cannot_work_are_refused_naming_the_problem(name: str, val
     from pydantic import ValidationError
 
     with pytest.raises(ValidationError, match=problem):
-        Settings(**{name: value})
+        Settings(**{name: value})  # type: ignore[arg-type]  # a string for any setting, as the environment gives it
 
 
 def test_settings_are_read_as_written_when_they_mean_one_thing() -> None:
@@ -318,6 +318,7 @@ def test_client_disconnect_mid_stream_keeps_what_was_generated(fake_gemini, clea
     with httpx.Client(base_url=server.url, timeout=30) as client:
         with client.stream("POST", "/docs/chat", json={"message": "How do I embed the widget?"}) as response:
             cookie = response.cookies.get("docs_chat_id")
+            assert cookie is not None
             seen = ""
             for chunk in response.iter_text():
                 seen += chunk

@@ -8,10 +8,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from app.chat.stream_protocol import parse_sse
 from app.config import get_settings
 from app.corpus.sources import load_sources
-from tests.helpers import commit_all, git, make_docs_repo, sync_configured_sources, write_files
+from tests.helpers import commit_all, git, make_docs_repo, parse_sse, sync_configured_sources, write_files
 
 DATA = Path(__file__).parent / "data" / "code"
 LINK = "https://github.com/acme/server/blob/{commit}/{path}#L{start}-L{end}"

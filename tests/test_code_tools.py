@@ -4,6 +4,7 @@ google-genai client against the fake Gemini server; at most five model steps a t
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -44,7 +45,7 @@ def test_the_tree_shows_only_indexed_files_at_the_synced_commit(code_repo) -> No
     code = tree(*code_repo)
     assert code.list_directory("")["entries"] == ["app/"]
     assert code.list_directory("app")["entries"] == ["web/", "limits.py"]
-    read = code.read_file("app/limits.py")
+    read: dict[str, Any] = code.read_file("app/limits.py")
     assert read["content"].splitlines()[0] == '1: """Rate limits kept in Postgres."""'
     assert read["truncated"] is True and read["end_line"] < read["total_lines"] == 33  # size-capped
     assert code.read_file("app/limits.py", 32)["content"] == "32: def client_ip(scope):\n33:     return scope[\"client\"][0]"

@@ -185,13 +185,13 @@ def test_myst_directives_and_roles_become_what_the_reader_sees() -> None:
     assert "Click to see\n\nHidden detail." in cleaned
     assert ":::{tip}\nA tip.\n:::" in cleaned  # a colon fence stays whole for the chunker
     assert "`/users/{id}` and `{1-4}` in inline code stay." in cleaned
-    spread = next(c for c in chunk_page(Page("s.md", "Scheduling", None, True, page), url_prefix="")
+    spread = next(c for c in chunk_page(Page("s.md", "Scheduling", None, ("public",), page), url_prefix="")
                   if c.heading == '"SPREAD"')
     # Nothing stands between its sentence and the note any more: the include left no trace.
     assert spread.text.startswith('## "SPREAD"\n\n`"SPREAD"` will try to spread the actors among nodes.\n\nA note')
     # A page whose opening was only a table of contents has no overview chunk.
     toc_only = "```{toctree}\n:hidden:\n\nquick-start\n```\n\n## First\nText.\n"
-    assert [c.href for c in chunk_page(Page("k.md", "K", None, True, toc_only), url_prefix="")] == ["/k#first"]
+    assert [c.href for c in chunk_page(Page("k.md", "K", None, ("public",), toc_only), url_prefix="")] == ["/k#first"]
     # Ordinary Markdown keeps its braces: code wrapped across lines, TeX, a Quarto diagram. (A
     # `{name}` right before a code span is a role, as mdit-py-plugins' myst_role reads it.)
     for plain in ("Call `GET https://api.example.com/users/{id}` and check.\n\nThen `make`.\n",
@@ -202,17 +202,19 @@ def test_myst_directives_and_roles_become_what_the_reader_sees() -> None:
     # A directive left open runs to the page's end: its headings stay sections (a converted
     # notebook's unclosed `:::{note}` swallowed the page's last section).
     unclosed = "## One\n\n:::{note}\nA note.\n\n## Two\nText.\n"
-    assert [c.href for c in chunk_page(Page("n.md", "N", None, True, unclosed), url_prefix="")] == ["/n#one", "/n#two"]
+    unclosed_page = Page("n.md", "N", None, ("public",), unclosed)
+    assert [c.href for c in chunk_page(unclosed_page, url_prefix="")] == ["/n#one", "/n#two"]
     # Sections start at `#` headings only, as documented: an underlined heading stays in its section.
     setext = "## One\nIntro.\n\nMore examples:\n---\nExample.\n"
-    assert [c.href for c in chunk_page(Page("e.md", "E", None, True, setext), url_prefix="")] == ["/e#one"]
+    assert [c.href for c in chunk_page(Page("e.md", "E", None, ("public",), setext), url_prefix="")] == ["/e#one"]
     assert "More examples:" in clean_mdx(setext, myst=True) and "---" not in clean_mdx(setext, myst=True)
     # The setext rule runs only on pages with an underline it alone reads (`=`, `-`, `--`): each is hidden.
     for underline in ("=====", "  =", "-", "--"):
         assert clean_mdx(f"Intro.\n\nTitle\n{underline}\nText.\n", myst=True) == "Intro.\n\nTitle\n\nText.\n"
     # A heading inside a directive is a title, as MyST shows it: no section, no anchor of its own.
     nested = "## Install\nIntro.\n\n````{dropdown} More\n## Install\nFlags.\n````\n\n## Install\nTwo.\n"
-    assert [c.href for c in chunk_page(Page("i.md", "I", None, True, nested), url_prefix="")] == ["/i#install", "/i#install-1"]
+    nested_page = Page("i.md", "I", None, ("public",), nested)
+    assert [c.href for c in chunk_page(nested_page, url_prefix="")] == ["/i#install", "/i#install-1"]
     tabs = clean_mdx("````{tab-set}\n```{tab-item} Python\nPython text\n```\n```{tab-item} Java\nJava text\n```\n````\n", myst=True)
     assert tabs == "Python\n\nPython text\n\nJava\n\nJava text\n"  # titles apart from the tab before
     # A hostile page of thousands of nested directives is cleaned, not a RecursionError: past
@@ -228,7 +230,7 @@ def test_text_the_page_shows_as_text_starts_no_section_and_loose_lists_split_bet
     line's start and taken for a heading: 57 sections claude-docs does not have. A loose list was
     one block, so a long one moved whole to the next part."""
     wrapped = "## Auth\nclient = Client(\n    # Authenticate with a key\n    ```\n)\n"
-    chunks = chunk_page(Page("w.md", "W", None, True, wrapped), url_prefix="")
+    chunks = chunk_page(Page("w.md", "W", None, ("public",), wrapped), url_prefix="")
     assert [c.href for c in chunks] == ["/w#auth"] and "# Authenticate with a key" in chunks[0].text
     # The page view renders chunk text as Markdown: the shown `#` line is escaped, no heading there.
     assert "\\# Authenticate with a key" in chunks[0].text
@@ -237,7 +239,7 @@ def test_text_the_page_shows_as_text_starts_no_section_and_loose_lists_split_bet
     for text in ("Line one  \n    line two\t\n\tthree\n", "Line `one`  \n    line two\t\n\tthree\n"):
         assert clean_mdx(text, myst=True).replace("`", "") == "Line one\n    line two\n\tthree\n"
     items = "".join(f"- Item {n}: " + "word " * 60 + "\n\n" for n in range(4))
-    parts = chunk_page(Page("l.md", "L", None, True, "## List\n\nIntro.\n\n" + items),
+    parts = chunk_page(Page("l.md", "L", None, ("public",), "## List\n\nIntro.\n\n" + items),
                        url_prefix="", max_chars=800)
     assert len(parts) == 2 and parts[0].text.count("- Item") == 2 and parts[1].text.startswith("- Item 2")
 
@@ -262,7 +264,7 @@ def test_chunks_headings_anchors_and_hrefs() -> None:
         "Intro.\n\n## Install {#setup}\nA\n\n```sh\n## not a heading\n```\n\n### Sub part\nB\n\n"
         "#### Deep\nC\n\n## Install\nD\n\n## Install\nE\n"
     )
-    chunks = chunk_page(Page("guides/index.mdx", "Guide", "About guides.", True, body), url_prefix="/docs")
+    chunks = chunk_page(Page("guides/index.mdx", "Guide", "About guides.", ("public",), body), url_prefix="/docs")
     assert [c.href for c in chunks] == [
         "/docs/guides",
         "/docs/guides#setup",
@@ -276,11 +278,11 @@ def test_chunks_headings_anchors_and_hrefs() -> None:
     assert chunks[1].text.startswith("## Install\n") and "{#setup}" not in chunks[1].text
     # The breadcrumb starts with the page title: the embedded text says the title once.
     assert chunks[1].embed_text == f"Guide › Install\n\n{chunks[1].text}"
-    no_prefix = chunk_page(Page("a/b.md", "B", None, False, "## X\ny\n"), url_prefix="")
+    no_prefix = chunk_page(Page("a/b.md", "B", None, (), "## X\ny\n"), url_prefix="")
     assert no_prefix[0].href == "/a/b#x"
     # A heading of punctuation or emoji has no anchor on GitHub: its link is the page, not a
     # "#section" the site does not have; a second one is "-1", as GitHub numbers it.
-    marks = chunk_page(Page("a/c.md", "C", None, False, "## ???\ny\n\n## 🚀\nz\n\n## Section\nw\n"), url_prefix="")
+    marks = chunk_page(Page("a/c.md", "C", None, (), "## ???\ny\n\n## 🚀\nz\n\n## Section\nw\n"), url_prefix="")
     assert [c.href for c in marks] == ["/a/c", "/a/c#-1", "/a/c#section"]
     assert len({c.id for c in marks}) == 3
 
@@ -297,7 +299,7 @@ def test_long_sections_split_at_paragraphs_never_inside_code() -> None:
     code = "```python\n" + "\n".join(f"line_{i} = {i}" for i in range(200)) + "\n```"
     paragraphs = "\n\n".join(f"Paragraph {i} " + "word " * 60 for i in range(12))
     body = f"## Long\n{paragraphs}\n\n{code}\n\nAfter.\n"
-    chunks = chunk_page(Page("p.md", "P", None, True, body), max_chars=600)
+    chunks = chunk_page(Page("p.md", "P", None, ("public",), body), max_chars=600)
     sections = [c for c in chunks if c.heading == "Long"]
     assert len(sections) > 3
     assert len({c.id for c in chunks}) == len(chunks)
@@ -311,7 +313,7 @@ def test_callouts_are_never_cut_nor_split_by_a_heading_inside() -> None:
     callout = ":::note\n" + "\n\n".join(f"Callout paragraph {i} " + "word " * 30 for i in range(8)) + "\n:::"
     tabs = "::::{tab-set}\n:::{tab-item} Python\n## Not a section\nx = 1\n:::\n::::"
     body = f"## Long\n{'Intro ' * 40}\n\n{callout}\n\n{tabs}\n\nAfter.\n"
-    chunks = chunk_page(Page("p.md", "P", None, True, body), max_chars=400)
+    chunks = chunk_page(Page("p.md", "P", None, ("public",), body), max_chars=400)
     assert [c.heading for c in chunks] == ["Long"] * len(chunks)  # the `##` inside the tab is text
     whole = [c for c in chunks if ":::note" in c.text]
     assert len(whole) == 1 and whole[0].text.startswith(":::note") and whole[0].text.rstrip().endswith(":::")
@@ -319,16 +321,17 @@ def test_callouts_are_never_cut_nor_split_by_a_heading_inside() -> None:
     tab_chunk = next(c.text for c in chunks if ":::{tab-set}" in c.text)  # whole, its heading a title
     assert ":::{tab-set}\n:::{tab-item} Python\n**Not a section**\n\nx = 1\n:::\n:::" in tab_chunk
     # An unclosed callout is ordinary text: it does not swallow the rest of the section.
-    unclosed = chunk_page(Page("u.md", "U", None, True, ":::note\n" + "\n\n".join(["para " * 50] * 6)), max_chars=400)
+    long_note = ":::note\n" + "\n\n".join(["para " * 50] * 6)
+    unclosed = chunk_page(Page("u.md", "U", None, ("public",), long_note), max_chars=400)
     assert len(unclosed) > 1
     # ... and the fences inside it stay code: a `##` line in them is no heading.
-    fenced = chunk_page(Page("v.md", "V", None, True, ":::note\nopen\n\n```python\n## inside code\n```\n"))
+    fenced = chunk_page(Page("v.md", "V", None, ("public",), ":::note\nopen\n\n```python\n## inside code\n```\n"))
     assert [c.heading for c in fenced] == [""]
 
 
 def test_h1_headings_split_a_page_but_the_title_heading_does_not() -> None:
     body = "# Guide\nIntro.\n\n# Part one\nA\n\n## Step\nB\n\n# Part two\nC\n"
-    chunks = chunk_page(Page("g.md", "Guide", None, True, body), url_prefix="")
+    chunks = chunk_page(Page("g.md", "Guide", None, ("public",), body), url_prefix="")
     assert [(c.href, c.breadcrumb) for c in chunks] == [
         ("/g", "Guide"),
         ("/g#part-one", "Guide › Part one"),
@@ -339,11 +342,11 @@ def test_h1_headings_split_a_page_but_the_title_heading_does_not() -> None:
 
 
 def test_a_page_without_overview_text_has_no_overview_chunk() -> None:
-    chunks = chunk_page(Page("a.md", "A", None, True, "## First\nText.\n"), url_prefix="")
+    chunks = chunk_page(Page("a.md", "A", None, ("public",), "## First\nText.\n"), url_prefix="")
     assert [c.href for c in chunks] == ["/a#first"]
-    titled = chunk_page(Page("a.md", "A", None, True, "# A\n\n## First\nText.\n"), url_prefix="")
+    titled = chunk_page(Page("a.md", "A", None, ("public",), "# A\n\n## First\nText.\n"), url_prefix="")
     assert [c.href for c in titled] == ["/a#first"]  # a title heading alone is no overview
-    described = chunk_page(Page("a.md", "A", "What A is.", True, "## First\nText.\n"), url_prefix="")
+    described = chunk_page(Page("a.md", "A", "What A is.", ("public",), "## First\nText.\n"), url_prefix="")
     assert [c.href for c in described] == ["/a", "/a#first"] and described[0].text == "What A is."
 
 
@@ -391,7 +394,7 @@ def _lines_by_place(text: str) -> tuple[set[str], set[str], bool]:
 @given(blocks=_blocks, max_chars=st.integers(min_value=200, max_value=800))
 def test_property_no_body_line_lost_and_no_fence_cut(blocks: list[tuple[str, list[str]]], max_chars: int) -> None:
     body = _render(blocks)
-    page = Page("p.mdx", "P", None, True, clean_mdx(body), blocks=tuple(shown_blocks(body, mdx=True)))
+    page = Page("p.mdx", "P", None, ("public",), clean_mdx(body), blocks=tuple(shown_blocks(body, mdx=True)))
     chunks = chunk_page(page, max_chars=max_chars)
     outside: set[str] = set()
     inside: set[str] = set()
@@ -449,7 +452,7 @@ def test_mintlify_corpus_has_no_imports_snippet_tags_or_front_matter(tmp_path: P
             for line in segment.text.splitlines():
                 assert not re.match(r"^\s*import\s.+\sfrom\s", line), (chunk.id, line)
                 assert not re.match(r"^(title|description|keywords|public):\s", line), (chunk.id, line)
-                assert not re.search(r"<(%s)\b" % "|".join(snippet_names), line), (chunk.id, line)
+                assert not re.search(rf"<({'|'.join(snippet_names)})\b", line), (chunk.id, line)
     again = compose_corpus(DocsSource(repo, "main", "docs"), Settings())
     assert [c.id for c in again.chunks] == [c.id for c in result.chunks]
     assert len({c.id for c in result.chunks}) == len(result.chunks)

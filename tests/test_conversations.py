@@ -9,6 +9,7 @@ import asyncio
 import json
 import time
 from pathlib import Path
+from typing import Any, cast
 
 import httpx
 import pytest
@@ -20,7 +21,6 @@ from app.chat.excerpts import (
     cut_at_boundaries,
     select_excerpts,
 )
-from app.chat.stream_protocol import parse_sse
 from app.chat.tools import SearchDocsTool, ToolBox
 from app.config import Settings, get_settings
 from app.corpus.compose import compose_files
@@ -28,13 +28,12 @@ from app.corpus.fences import split_fenced
 from app.db.pool import create_pool
 from app.embeddings.gemini import make_client
 from app.embeddings.providers import get_embedding_provider
-from app.indexing.sync import sync_chunks
 from app.search.conversation import retrieve_in_conversation
 from app.search.eval import EvalFileError, evaluate, load_eval_file
 from app.search.retrieve import build_retriever
 from app.search.rewrite import GeminiQueryRewriter
 from app.search.standalone import dependency_cue, standalone_query
-from tests.helpers import CliRun, docschat_in_process
+from tests.helpers import CliRun, docschat_in_process, parse_sse, sync_chunks
 
 BASE = "http://127.0.0.1:8000"
 LONG_CODE = "```bash\n" + "\n".join(f"docschat step-{i} --flag value-{i}" for i in range(60)) + "\n```"
@@ -193,8 +192,8 @@ async def test_eval_lines_with_history_search_as_the_chat_does(offline, pool, tm
     retriever = build_retriever(pool, get_settings())
     with_history = await evaluate(retriever, items, mode="hybrid", k=3, base_url=BASE)
     without = await evaluate(retriever, items, mode="hybrid", k=3, base_url=BASE, use_history=False)
-    assert [q["page_recall"] for q in with_history["per_question"]] == [1.0, 1.0]
-    assert [q["page_recall"] for q in without["per_question"]] == [0.0, 1.0]
+    assert [q["page_recall"] for q in cast(list[dict[str, Any]], with_history["per_question"])] == [1.0, 1.0]
+    assert [q["page_recall"] for q in cast(list[dict[str, Any]], without["per_question"])] == [0.0, 1.0]
     assert with_history["per_question"][1]["query"] == "How do I embed the chat widget?"
     path.write_text(json.dumps({"history": "not a list", "question": "q", "gold": ["https://x.test/u"]}))
     with pytest.raises(EvalFileError, match="'history' must be a list"):
@@ -370,6 +369,7 @@ async def test_gemini_rewrite_is_used_and_falls_back_offline(fake_gemini, clean_
     offline = await retrieve_in_conversation(retriever, "and how long does it take?", history, rewriter=rewriter)
     assert len(fake_gemini.plain_generate_calls()) == attempts + 1
     assert offline.standalone["cue"] == "weak" and offline.standalone["carried"] == ["add", "custom", "domain"]
+    assert offline.standalone is not None
     assert offline.standalone["method"] in {"completed", "as_asked"} and "evidence" in offline.standalone
 
 

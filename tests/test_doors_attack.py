@@ -151,7 +151,7 @@ def test_llms_files_hold_no_secret_and_no_injected_link(hostile_project, clean_d
     assert not bad, bad
     links = [line for line in lines if line.startswith("- [")]
     # Every visible page once, each pointing at its own page (the hostile path's URL encoded).
-    targets = sorted(re.match(rf"- \[{_ESCAPED}\]\(([^)]*)\)", line).group(1) for line in links)  # type: ignore[union-attr]
+    targets = sorted(re.match(rf"- \[{_ESCAPED}\]\(([^)]*)\)", line).group(1) for line in links)
     assert len(targets) == len(set(targets)) == 6, links
     assert "http://127.0.0.1:8000/docs/guides/evil%29%20%5Bpwn%5D%28https:/evil.example%29%20x" in targets
     assert not [line for line in lines if line.startswith("## ") and "Injected" in line]

@@ -44,7 +44,8 @@ def is_code(piece: str) -> bool:
 def introduced_code(text: str) -> list[tuple[str, str]]:
     """(sentence, code block) pairs of an excerpt where the sentence ends in ':' and the block follows it."""
     pieces = _sentences(text)
-    return [(a, b) for a, b in zip(pieces, pieces[1:]) if a.rstrip().endswith(":") and not is_code(a) and is_code(b)]
+    return [(a, b) for a, b in zip(pieces, pieces[1:], strict=False)
+            if a.rstrip().endswith(":") and not is_code(a) and is_code(b)]
 
 
 def uncited(line: str) -> str:

@@ -13,10 +13,9 @@ from pathlib import Path
 import httpx
 import pytest
 
-from app.chat.stream_protocol import parse_sse
 from app.chat.tools import UNAVAILABLE_INDEX, SearchDocsTool, ToolBox, ToolStatus
 from app.config import get_settings
-from tests.helpers import CliRun, docschat_in_process, make_docs_repo, seed_docs
+from tests.helpers import CliRun, docschat_in_process, make_docs_repo, parse_sse, seed_docs
 from tests.test_admin import TOKEN, auth, query
 from tests.test_chat import DOCS
 
@@ -272,6 +271,7 @@ async def test_a_search_tool_that_cannot_reach_the_index_says_so(pool, db_env) -
     from app.search.retrieve import build_retriever
 
     settings = get_settings()
+    assert settings.database_url
     broken = await create_pool(settings.database_url)
     retriever = build_retriever(broken, settings)
     await broken.close()
@@ -341,6 +341,7 @@ def _sync_sources() -> None:
 
     async def sync() -> None:
         settings = get_settings()
+        assert settings.database_url
         pool = await create_pool(settings.database_url)
         try:
             assert not (await sync_sources(pool, load_sources(settings), settings, None)).failed

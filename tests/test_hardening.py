@@ -20,13 +20,12 @@ import asyncpg
 import httpx
 import pytest
 
-from app.chat.stream_protocol import parse_sse
 from app.config import Settings, get_settings
 from app.corpus.compose import compose_files
 from app.db.pool import create_pool
 from app.errors import ConfigError
 from tests.conftest import LiveServer
-from tests.helpers import seed_docs, stop_embedded_server, wait_until
+from tests.helpers import parse_sse, seed_docs, stop_embedded_server, wait_until
 from tests.test_chat import DOCS
 
 COOKIE = {"docs_chat_id": "00000000-0000-4000-8000-000000000001"}
@@ -65,7 +64,7 @@ def _hostile_bodies(seed_value: int, count: int) -> list[tuple[bytes, str | None
     """(body, content-type) pairs, none of which is a usable question sent as JSON."""
     rng = random.Random(seed_value)
     big = "9" * 5000
-    fixed: list[tuple[bytes, str | None]] = [
+    fixed: list[bytes] = [
         ("[" * 1000 + "]" * 1000).encode(), ('{"message":' + "[" * 5000 + "]" * 5000 + "}").encode(),
         f'{{"message":{big}}}'.encode(), f"{big}".encode(), f'{{"message":"x","n":{big}}}'.encode(),
         f'{{"message":-{big}.{big}e{big}}}'.encode(), b'{"message":1e999999}',
@@ -73,7 +72,7 @@ def _hostile_bodies(seed_value: int, count: int) -> list[tuple[bytes, str | None
         b'{"messages":[{"role":"user","parts":[{"type":"text","text":"\\ud800"}]}]}',
         b'{"message":"\\u0000"}', b'{"message":"   "}', b"", b"null", b"\xff\xfe", b'{"message":',
     ]
-    bodies = [(body, "application/json") for body in fixed]
+    bodies: list[tuple[bytes, str | None]] = [(body, "application/json") for body in fixed]
     valid = b'{"message":"How do I embed the widget?"}'
     for content_type in ("text/plain", None, "application/x-www-form-urlencoded", "multipart/form-data",
                          "application/jsonx", "json", "text/json", "application/json-patch+json", "*/*"):
@@ -103,8 +102,8 @@ def test_fuzzed_bodies_give_4xx_json_and_use_no_quota(offline, start_server) -> 
     bodies = _hostile_bodies(17, 2500)
     statuses: dict[int, int] = {}
 
-    def send_all(chunk: list[tuple[bytes, str | None]]) -> list[tuple[int, object, bytes, str | None]]:
-        results = []
+    def send_all(chunk: list[tuple[bytes, str | None]]) -> list[tuple[int, str, bytes, str | None]]:
+        results: list[tuple[int, str, bytes, str | None]] = []
         with httpx.Client(base_url=server.url, timeout=30, cookies=COOKIE) as client:
             for body, content_type in chunk:
                 headers = {"content-type": content_type} if content_type is not None else {}
@@ -234,6 +233,7 @@ def test_killed_embedded_postgres_is_restarted_by_the_app(reaped, monkeypatch, t
     if not reaped:
         starter = subprocess.Popen([sys.executable, "-c", _NON_REAPING_STARTER, str(home)], stdin=subprocess.PIPE,
                                    stdout=subprocess.PIPE, text=True, cwd=Path(__file__).parent.parent)
+        assert starter.stdout is not None
         while (line := starter.stdout.readline()) and line.strip() != "started":
             pass  # its log lines (structlog, unconfigured there, prints to stdout)
         assert line.strip() == "started", "the starter exited before starting the server"
@@ -242,6 +242,7 @@ def test_killed_embedded_postgres_is_restarted_by_the_app(reaped, monkeypatch, t
         with httpx.Client(base_url=app_server.url, timeout=30, cookies=COOKIE) as client:
             assert client.get("/healthz").status_code == 200
             killed = _postmaster_pid(pid_file)
+            assert killed is not None, "the embedded server wrote no postmaster.pid"
             os.kill(killed, signal.SIGKILL)
             if not reaped:
                 wait_until(lambda: _process_state(killed) == "Z", timeout=10,

@@ -8,18 +8,18 @@ import json
 import time
 from dataclasses import replace
 from pathlib import Path
+from typing import Any, cast
 
 import httpx
 import pytest
 
 from app.chat.answerers import NOT_COVERED
 from app.chat.gaps import BadDuration, clear_gaps, list_gaps, parse_since
-from app.chat.stream_protocol import parse_sse
 from app.config import get_settings
 from app.search.confidence import Evidence, Floors, judge, scaled_cosine
 from app.search.eval import EvalFileError, evaluate, load_eval_file
 from app.search.retrieve import build_retriever, floors_from_settings
-from tests.helpers import CliRun, docschat_in_process, seed_docs
+from tests.helpers import CliRun, docschat_in_process, parse_sse, seed_docs
 from tests.test_chat import DOCS, ask
 
 MINILM = "all-MiniLM-L6-v2@384-padded-768"
@@ -403,7 +403,7 @@ async def test_eval_scores_unanswerable_lines_apart(pool, tmp_path: Path) -> Non
     assert (report["questions"], report["answerable"], report["unanswerable"]) == (4, 2, 2)
     assert report["refusal_rate"] == 1.0 and report["false_refusal_rate"] == 0.0
     assert report["recall"] == 0.75 and report["mrr"] == 1.0  # over the answerable lines only
-    per_question = report["per_question"]
+    per_question = cast(list[dict[str, Any]], report["per_question"])
     assert [q["would_answer"] for q in per_question] == [True, True, False, False]
     assert all(0 <= q["confidence"] <= 1 for q in per_question) and "recall" not in per_question[2]
     only_unanswerable = tmp_path / "u.jsonl"

@@ -11,7 +11,7 @@ import pytest
 from app.config import get_settings
 from app.indexing.clear import clear_index
 from app.indexing.jobs import SYNC_LEASE, SyncJobBusy, claim_sync_job, interrupted_job, run_sync_job, running_job
-from app.indexing.sync import SYNC_LOCK_KEY
+from app.indexing.sync_apply import SYNC_LOCK_KEY
 from tests.helpers import make_docs_repo
 from tests.test_admin import DOCS
 

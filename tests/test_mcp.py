@@ -20,6 +20,7 @@ import pytest
 from mcp import ClientSession
 from mcp.client.stdio import StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from pydantic import ValidationError
 
 from app.config import Settings, parse_mcp_tokens
 from app.doors.mcp_server import (
@@ -200,6 +201,7 @@ def test_tokens_setting_is_checked_and_never_quoted() -> None:
                          (f"{TOKEN}=a;{TOKEN}=b", "repeats the token"), (";", "lists no token")):
         with pytest.raises(ValueError, match=re.escape(message)) as caught:
             Settings(mcp_tokens=raw)
+        assert isinstance(caught.value, ValidationError)
         assert TOKEN not in "; ".join(e["msg"] for e in caught.value.errors())  # what the CLI prints
     assert Settings(mcp_tokens="  ").mcp_tokens is None
 

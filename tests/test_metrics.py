@@ -11,8 +11,7 @@ from app.config import get_settings
 from app.corpus.compose import DocsSource
 from app.db.pool import create_pool
 from app.embeddings.providers import get_embedding_provider
-from app.indexing.sync import sync_corpus
-from tests.helpers import make_docs_repo
+from tests.helpers import make_docs_repo, sync_corpus
 from tests.test_chat import DOCS, seed
 
 QUESTION = "How do I embed the widget with a script tag?"

@@ -111,8 +111,8 @@ def test_the_demo_lists_its_index_page_only_when_asked_about_it(clean_db, monkey
     from app.corpus.compose import DocsSource
     from app.db.pool import create_pool
     from app.embeddings.local import local_model_installed
-    from app.indexing.sync import sync_corpus
     from app.search.retrieve import build_retriever
+    from tests.helpers import sync_corpus
 
     if not (PROJECT_ROOT / ".git").exists():
         pytest.skip("the project's docs are read through git; no .git here")

@@ -8,12 +8,12 @@ import math
 import httpx
 import pytest
 
-from app.chat.stream_protocol import parse_sse
 from app.config import get_settings
 from app.embeddings.providers import get_embedding_provider
 from app.errors import EmbeddingError
 from app.search.query_embedding import QueryEmbedder
 from tests.fake_gemini import fake_vector
+from tests.helpers import parse_sse
 from tests.test_chat import seed
 
 
@@ -74,7 +74,8 @@ def test_shorter_native_vectors_are_zero_padded_with_cosine_unchanged(fake_opena
     assert "dimensions" not in fake_openai.calls("/v1/embeddings")[0]["body"]
     assert len(first) == 768 and first[384:] == [0.0] * 384
     native = fake_vector("embed the widget script", 384), fake_vector("widget script colors", 384)
-    cosine = lambda a, b: sum(x * y for x, y in zip(a, b)) / math.sqrt(sum(x * x for x in a) * sum(y * y for y in b))  # noqa: E731
+    cosine = lambda a, b: (  # noqa: E731
+        sum(x * y for x, y in zip(a, b, strict=True)) / math.sqrt(sum(x * x for x in a) * sum(y * y for y in b)))
     assert cosine(first, second) == pytest.approx(cosine(*native))
     assert provider.model == "nomic-embed-text@native"
 

@@ -15,10 +15,9 @@ import asyncpg
 import httpx
 import pytest
 
-from app.chat.stream_protocol import parse_sse
 from app.config import get_settings
 from app.db import migrate
-from tests.helpers import docschat_in_process, seed_docs, wait_until
+from tests.helpers import docschat_in_process, parse_sse, seed_docs, wait_until
 from tests.replica import ReplicaPair
 from tests.test_chat import DOCS, ask
 

@@ -116,7 +116,8 @@ def test_two_server_processes_never_sync_at_the_same_time(fake_gemini, clean_db,
             port = _free_port()
             servers.append((_serve(port, env, log), port))
         for process, port in servers:
-            wait_until(lambda: _healthy(port, process), timeout=60, what=f"the server on port {port}")
+            wait_until(lambda port=port, process=process: _healthy(port, process), timeout=60,
+                       what=f"the server on port {port}")
         wait_until(lambda: fake_gemini.embeds_waiting, what="one server to start syncing")
         # While one process syncs, the other's checks find the lock taken and skip.
         wait_until(lambda: sum(log.read_text().count("scheduled_check_skipped") for log in logs) >= 2,

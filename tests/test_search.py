@@ -14,7 +14,14 @@ import pytest
 from app.config import get_settings
 from app.db.pool import connect
 from app.embeddings.base import pad_vector
-from app.search.fusion import FusedHit, evidence_fusion, reciprocal_rank_fusion
+from app.search.fusion import (
+    FusedHit,
+    apply_weights,
+    best_first,
+    evidence_fusion,
+    leg_evidence,
+    reciprocal_rank_fusion,
+)
 from app.search.hits import Coverage, Hit
 from app.search.legs import match_docs_sections, search_docs_sections
 from app.search.pages import (
@@ -121,6 +128,25 @@ async def test_more_matching_terms_rank_higher(conn) -> None:
     assert [h.id for h in hits[:2]] == ["two.mdx#s", "one.mdx#s"]
 
 
+async def test_a_common_extra_term_still_ranks_higher(conn) -> None:
+    """search_docs_sections adds up its terms' ranks: a section matching one more term ranks higher
+    even when that term is the question's most common (both sections share the rarer ones; ranked
+    by the best term alone they would tie)."""
+    await add(conn, "one.mdx#s", "Rotate the webhook signing secret.", heading="One")
+    await add(conn, "two.mdx#s", "Rotate the webhook signing secret of the endpoint.", heading="Two")
+    for i in range(20):
+        await add(conn, f"f{i}.mdx#s", f"Filler text number {i}" + (" about an endpoint." if i < 3 else "."),
+                  heading="Filler")
+    await refresh(conn)
+    ndoc = {r["lexeme"]: r["ndoc"] for r in await conn.fetch(
+        "select lexeme, ndoc from docs_query_lexemes('rotate webhook signing secret endpoint', null)")}
+    assert ndoc["endpoint"] > max(n for lexeme, n in ndoc.items() if lexeme != "endpoint")  # the commonest
+    # The SQL function itself: the leg's proximity step (proximity.py) reorders after it.
+    rows = await conn.fetch("select id, rank from search_docs_sections('rotate webhook signing secret endpoint', 5,"
+                            " null)")
+    assert [r["id"] for r in rows[:2]] == ["two.mdx#s", "one.mdx#s"] and rows[0]["rank"] > rows[1]["rank"]
+
+
 def _unit(rng: random.Random, center: list[float], spread: float) -> list[float]:
     v = [c + rng.gauss(0, spread) for c in center]
     n = math.sqrt(sum(x * x for x in v))
@@ -136,7 +162,7 @@ async def test_public_filter_inside_both_queries_with_90_percent_private(pool, o
 async def _check_public_filter_both_plans(conn) -> None:
     rng = random.Random(42)
     centers = [[rng.gauss(0, 1) for _ in range(64)] for _ in range(8)]
-    rows = []
+    rows: list[tuple[object, ...]] = []
     for i in range(3000):
         public = i % 10 == 0
         vector = pad_vector(_unit(rng, centers[i % 8], 0.3))
@@ -235,6 +261,38 @@ def test_the_parts_of_a_section_are_fused_as_one_section() -> None:
     assert [f.hit.href for f in fused].count("/docs/stream#tool-use") == 1
     assert fused[0].ranks == {"keyword": 2, "vector": 1}
     assert math.isclose(fused[0].score, 1 / 62 + 1 / 61)  # the third part (keyword rank 3) adds nothing
+
+
+def test_each_leg_gives_two_units_of_evidence_a_flat_one_evenly() -> None:
+    """A leg hands out one unit by score shape and one by rank, whatever its scores: a flat leg
+    (every hit the same score) spreads its shape unit evenly, and its rank unit is scaled to one
+    like any leg's. So a leg of n hits always gives 2 in all, the first hit never less than the last."""
+    flat = [_scored(f"f{i}", 0.5) for i in range(10)]
+    peaked = [_scored("best", 0.9)] + [_scored(f"p{i}", 0.1) for i in range(9)]
+    for leg, hits in (("keyword", flat), ("vector", flat), ("keyword", peaked), ("vector", peaked[::-1])):
+        evidence = leg_evidence(leg, hits)
+        assert math.isclose(sum(evidence), 2.0), (leg, evidence)
+        assert evidence == sorted(evidence, reverse=True), (leg, evidence)
+    flat_evidence = leg_evidence("keyword", flat)
+    ranks = [1 / (60 + r) for r in range(1, 11)]
+    assert flat_evidence == pytest.approx([0.1 + r / sum(ranks) for r in ranks])  # shape 1/n each
+    assert leg_evidence("keyword", []) == []
+
+
+def test_a_tie_goes_to_the_better_best_rank_then_the_id() -> None:
+    """Equal fused scores keep a stable order: the hit one leg ranked highest first, then by id."""
+    once_first = FusedHit(_hit("z", "z.mdx"), 1.0, {"keyword": 1, "vector": 5})
+    twice_second = FusedHit(_hit("a", "a.mdx"), 1.0, {"keyword": 2, "vector": 2})
+    same_ranks = FusedHit(_hit("b", "b.mdx"), 1.0, {"keyword": 2, "vector": 2})
+    assert [f.hit.id for f in best_first([same_ranks, twice_second, once_first])] == ["z", "a", "b"]
+
+
+def test_page_weights_multiply_the_fused_score_and_reorder() -> None:
+    """A source weight or path boost scales a page's fused score (a weight of 0.4 is 40 % of it),
+    and the list is sorted again by the weighted scores."""
+    strong, weak = FusedHit(_hit("s", "s.mdx"), 2.0, {"keyword": 1}), FusedHit(_hit("w", "w.mdx"), 1.0, {"keyword": 2})
+    weighted = apply_weights([strong, weak], lambda _source, page: 0.4 if page == "s.mdx" else 1.0)
+    assert [(f.hit.id, f.score, f.weight) for f in weighted] == [("w", 1.0, 1.0), ("s", pytest.approx(0.8), 0.4)]
 
 
 def test_a_confident_leg_is_not_outvoted_by_a_flat_one() -> None:

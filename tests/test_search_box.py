@@ -7,6 +7,8 @@ declares no audience), the cheap answer to one-letter queries, the rate limit an
 
 from __future__ import annotations
 
+from typing import Literal
+
 import httpx
 import pytest
 
@@ -342,7 +344,7 @@ async def test_the_gate_lets_that_many_statements_reach_postgres_and_the_rest_wa
     class CountingGate(asyncio.Semaphore):
         reached = 0
 
-        async def acquire(self) -> bool:
+        async def acquire(self) -> Literal[True]:
             self.reached += 1
             return await super().acquire()
 
@@ -377,7 +379,7 @@ def test_search_gate_defaults_to_the_usable_cores_and_zero_is_none(tmp_path) -> 
 
     gate = search_gate(None)
     assert gate is not None and gate._value == usable_cores()  # places left: none taken yet
-    assert search_gate(0) is None and search_gate(3)._value == 3  # type: ignore[union-attr]
+    assert search_gate(0) is None and search_gate(3)._value == 3
     # A container's CPU quota (cgroup v2 cpu.max: quota and period in µs) lowers it, rounded up.
     affinity = len(os.sched_getaffinity(0))
     cpu_max = tmp_path / "cpu.max"

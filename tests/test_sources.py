@@ -13,7 +13,8 @@ from app.corpus.compose import compose_files
 from app.corpus.sources import Source, SourcesConfig, load_sources
 from app.embeddings.providers import get_embedding_provider
 from app.errors import ConfigError
-from app.indexing.sync import ExistingRow, plan_sync, sync_sources
+from app.indexing.sync import sync_sources
+from app.indexing.sync_plan import ExistingRow, plan_sync
 from app.search.retrieve import build_retriever
 from tests.helpers import commit_all, docschat_in_process, make_docs_repo, write_files
 

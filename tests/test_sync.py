@@ -20,9 +20,17 @@ from app.embeddings.base import pad_vector
 from app.embeddings.cache import EmbeddingCache, cache_path
 from app.embeddings.providers import get_embedding_provider
 from app.errors import EmbeddingError
-from app.indexing.sync import SYNC_LOCK_KEY, SyncBusyError, SyncSourceError, sync_corpus
+from app.indexing.sync_apply import SYNC_LOCK_KEY, SyncBusyError
 from tests.fake_gemini import fake_vector
-from tests.helpers import commit_all, docschat_in_process, git, make_docs_repo, write_files
+from tests.helpers import (
+    SyncSourceError,
+    commit_all,
+    docschat_in_process,
+    git,
+    make_docs_repo,
+    sync_corpus,
+    write_files,
+)
 
 PAGES = {
     "index.mdx": "---\ntitle: Home\npublic: true\n---\nWelcome.\n\n## Start\nBegin here.\n",
@@ -172,7 +180,8 @@ def test_zero_padding_keeps_cosine() -> None:
     a, b = [0.3, -1.2, 0.5, 2.0], [1.0, 0.4, -0.7, 0.2]
 
     def cosine(x, y):
-        return sum(p * q for p, q in zip(x, y)) / (math.sqrt(sum(p * p for p in x)) * math.sqrt(sum(q * q for q in y)))
+        dot = sum(p * q for p, q in zip(x, y, strict=True))
+        return dot / (math.sqrt(sum(p * p for p in x)) * math.sqrt(sum(q * q for q in y)))
 
     assert len(pad_vector(a)) == 768
     assert math.isclose(cosine(a, b), cosine(pad_vector(a), pad_vector(b)), rel_tol=1e-12)
@@ -189,7 +198,7 @@ def test_local_model_embeds_offline() -> None:
     docs = asyncio.run(provider.embed_documents(["How to embed the chat widget", "Refund policy for invoices"]))
     query = asyncio.run(provider.embed_query("embedding the widget on my site"))
     assert len(query) == 768 and all(v == 0.0 for v in query[384:])
-    similarity = [sum(p * q for p, q in zip(query, d)) for d in docs]
+    similarity = [sum(p * q for p, q in zip(query, d, strict=True)) for d in docs]
     assert similarity[0] > similarity[1]
 
 

@@ -12,6 +12,7 @@ import subprocess
 import sys
 import textwrap
 from pathlib import Path
+from typing import Any
 
 import asyncpg
 import pytest
@@ -59,7 +60,7 @@ group by 1, 2
 _REBUILT_SETS = "select audiences, count(*)::integer as section_count from docs_section group by 1"
 
 
-async def _stats(pool: asyncpg.Pool) -> tuple[set[tuple[object, ...]], set[tuple[object, ...]]]:
+async def _stats(pool: asyncpg.Pool) -> tuple[set[tuple[Any, ...]], set[tuple[Any, ...]]]:
     lexemes = {(tuple(r["audiences"]), r["lexeme"], r["ndoc"])
                for r in await pool.fetch("select audiences, lexeme, ndoc from docs_lexeme_stats")}
     sets = {(tuple(r["audiences"]), r["section_count"])
@@ -67,7 +68,7 @@ async def _stats(pool: asyncpg.Pool) -> tuple[set[tuple[object, ...]], set[tuple
     return lexemes, sets
 
 
-async def _rebuilt(pool: asyncpg.Pool) -> tuple[set[tuple[object, ...]], set[tuple[object, ...]]]:
+async def _rebuilt(pool: asyncpg.Pool) -> tuple[set[tuple[Any, ...]], set[tuple[Any, ...]]]:
     """What refresh_docs_search_stats would write, read without writing it."""
     lexemes = {(tuple(r["audiences"]), r["lexeme"], r["ndoc"]) for r in await pool.fetch(_REBUILT_LEXEMES)}
     sets = {(tuple(r["audiences"]), r["section_count"]) for r in await pool.fetch(_REBUILT_SETS)}
@@ -158,8 +159,8 @@ async def test_a_write_between_batches_and_the_switch_makes_the_sync_plan_again(
     await _sync(pool, _source(repo))
     write_files(repo / "docs", {"p3.md": _page("P3", "internal", "delta edited")})
     commit_all(repo, "edit")
-    staged = sync_module._stage
-    interfered = []
+    staged = sync_module.stage_batch
+    interfered: list[object] = []
 
     async def stage_then_interfere(conn, gen, records):
         await staged(conn, gen, records)
@@ -167,7 +168,7 @@ async def test_a_write_between_batches_and_the_switch_makes_the_sync_plan_again(
             interfered.append(True)
             await conn.execute("update docs_section set audiences = '{public}' where page = 'p0.md'")
 
-    monkeypatch.setattr(sync_module, "_stage", stage_then_interfere)
+    monkeypatch.setattr(sync_module, "stage_batch", stage_then_interfere)
     report = await _sync(pool, _source(repo))
     assert report.metadata_only >= 1  # the second plan put p0.md back
     assert set(await pool.fetchval("select array_agg(distinct a) from docs_section, unnest(audiences) a")) == {
@@ -265,9 +266,9 @@ async def test_a_sync_killed_at_any_point_leaves_each_source_whole(
             child.wait(timeout=30)
         final = await _state(pool)
         seen.add(tuple(sorted(final.items())))
-        for state in seen:
-            for source, figures in state:
-                assert figures in (old[source], new[source]), (attempt, state)
+        for seen_state in seen:
+            for source, figures in seen_state:
+                assert figures in (old[source], new[source]), (attempt, seen_state)
         # The commit a source was synced at is written in the switch's transaction: it names the
         # commit its rows are from, whenever the sync was killed.
         recorded = dict(await pool.fetch("select source, commit from docs_source_commit"))

@@ -1,4 +1,4 @@
-"""The page-level skip for code sources (design/scale-sync.md, "Code sources"): each indexed file
+"""The page-level skip for code sources (design/page-keys.md): each indexed file
 is a page keyed on the compose fingerprint and its own blob id (never the commit: a link naming it
 is filled when read); a file whose key is unchanged is not read or chunked. Files chunked are counted
 through code.chunk_code_file and files read through GitTree.__getitem__ (the real functions,
@@ -13,7 +13,8 @@ import pytest
 
 import app.corpus.code as code_module
 import app.indexing.sync as sync_module
-from app.config import get_settings
+import app.indexing.sync_apply as sync_apply
+from app.config import Settings, get_settings
 from app.corpus.code_source import code_tree
 from app.corpus.git_source import GitTree
 from app.corpus.sources import Source, SourcesConfig
@@ -46,11 +47,11 @@ def counted(monkeypatch: pytest.MonkeyPatch) -> Counted:
     seen = Counted()
     real_chunk, real_read = code_module.chunk_code_file, GitTree.__getitem__
 
-    def chunking(path, text, **kwargs):  # type: ignore[no-untyped-def]
+    def chunking(path, text, **kwargs):
         seen.chunked.append(path)
         return real_chunk(path, text, **kwargs)
 
-    def reading(self, path):  # type: ignore[no-untyped-def]
+    def reading(self, path):
         seen.read.append(path)
         return real_read(self, path)
 
@@ -83,7 +84,8 @@ def _source(repo: Path, **kwargs: object) -> Source:
     return Source(name="server", repo=repo, branch="main", **fields)  # type: ignore[arg-type]
 
 
-async def _sync(pool: asyncpg.Pool, source: Source, seen: Counted, *, full: bool = False, settings: object = None):  # type: ignore[no-untyped-def]
+async def _sync(pool: asyncpg.Pool, source: Source, seen: Counted, *, full: bool = False,
+                settings: Settings | None = None):
     seen.clear()
     report = await sync_sources(pool, SourcesConfig((source,)), settings or get_settings(), None, full=full)
     assert not report.failed, report.warnings
@@ -305,19 +307,19 @@ async def test_readers_see_the_new_commit_with_the_new_rows_only(
     write_files(repo, {"app/beta.py": "# one\n# two\n" + _module("beta")})
     commit_all(repo, "move beta down")
     seen: list[dict[str, str]] = []
-    real_switch = sync_module._switch
+    real_switch = sync_apply.switch
 
-    async def switch(conn, *args, **kwargs):  # type: ignore[no-untyped-def]
+    async def switch(conn, *args, **kwargs):
         staged = await real_switch(conn, *args, **kwargs)
         assert conn.is_in_transaction()
         seen.append(await _shown(pool))  # another connection: what a reader sees meanwhile
         return staged
 
-    monkeypatch.setattr(sync_module, "_switch", switch)
+    monkeypatch.setattr(sync_apply, "switch", switch)
     await _sync(pool, source, counted)
     new = await _shown(pool)
     assert seen == [old] and new != old
-    monkeypatch.setattr(sync_module, "_switch", real_switch)
+    monkeypatch.setattr(sync_apply, "switch", real_switch)
     await clear_index(pool)
     await _sync(pool, source, counted)
     assert await _shown(pool) == new

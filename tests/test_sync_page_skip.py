@@ -1,4 +1,4 @@
-"""The page-level skip (design/scale-sync.md, "No-op re-sync"): a page whose key (its blob, the
+"""The page-level skip (design/page-keys.md): a page whose key (its blob, the
 snippets it read or looked for, the compose fingerprint) is unchanged is not composed again; its
 rows stay, counted unchanged. Compose calls are counted through compose._compose_page (the real
 function, wrapped); the database is the real one."""
@@ -11,7 +11,8 @@ import asyncpg
 import pytest
 
 import app.indexing.sync as sync_module
-from app.config import get_settings
+import app.indexing.sync_apply as sync_apply
+from app.config import Settings, get_settings
 from app.corpus import chunker
 from app.corpus.sources import Source, SourcesConfig
 from app.indexing.clear import clear_index
@@ -38,7 +39,7 @@ def _source(repo: Path, **kwargs: object) -> Source:
 
 
 async def _sync(pool: asyncpg.Pool, source: Source, calls: list[str], *, full: bool = False,
-                settings: object = None):  # type: ignore[no-untyped-def]
+                settings: Settings | None = None):
     calls.clear()
     report = await sync_sources(pool, SourcesConfig((source,)), settings or get_settings(), None, full=full)
     return report, sorted(calls)
@@ -207,17 +208,17 @@ async def test_keys_follow_the_rows(pool, keyword_only, composed, tmp_path: Path
     write_files(repo / "docs", {"p1.md": _page("P1", "theta1 edited")})
     commit_all(repo, "edit")
 
-    real_switch = sync_module._switch
+    real_switch = sync_apply.switch
 
-    async def failing_switch(*args, **kwargs):  # type: ignore[no-untyped-def]
+    async def failing_switch(*args, **kwargs):
         await real_switch(*args, **kwargs)
         raise RuntimeError("the switch's transaction rolls back")
 
-    monkeypatch.setattr(sync_module, "_switch", failing_switch)
+    monkeypatch.setattr(sync_apply, "switch", failing_switch)
     with pytest.raises(RuntimeError):
         await _sync(pool, _source(repo), composed)
     assert await _keys(pool) == keys and "edited" not in (await _pages(pool))["p1.md"]
-    monkeypatch.setattr(sync_module, "_switch", real_switch)
+    monkeypatch.setattr(sync_apply, "switch", real_switch)
     _, calls = await _sync(pool, _source(repo), composed)
     assert calls == ["p1.md"] and "edited" in (await _pages(pool))["p1.md"]
 

@@ -13,8 +13,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from app.chat.stream_protocol import parse_sse
-from tests.helpers import make_docs_repo
+from tests.helpers import make_docs_repo, parse_sse
 from tests.served import ServeProcess
 from tests.test_chat import DOCS
 

@@ -11,7 +11,7 @@ import httpx
 import psutil
 import pytest
 
-from app.chat.stream_protocol import parse_sse
+from tests.helpers import parse_sse
 from tests.served import ServeProcess
 from tests.test_chat import seed
 

@@ -60,14 +60,3 @@ def error(text: str) -> dict[str, Any]:
 
 
 DONE = "data: [DONE]\n\n"
-
-
-def parse_sse(body: str) -> list[dict[str, Any] | str]:
-    """Client side (tests, `docschat ask`): the parts of a stream body, `[DONE]` as a string."""
-    parts: list[dict[str, Any] | str] = []
-    for block in body.split("\n\n"):
-        for line in block.splitlines():
-            if line.startswith("data: "):
-                payload = line[len("data: ") :]
-                parts.append(payload if payload == "[DONE]" else json.loads(payload))
-    return parts

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, TypeVar
 
@@ -69,7 +69,7 @@ class ChatTool(Protocol):
 class ToolBox:
     """One turn's tools with their bounds: calls, time per call, model steps."""
 
-    def __init__(self, tools: list[ChatTool], *, max_calls: int, timeout_seconds: float,
+    def __init__(self, tools: Sequence[ChatTool], *, max_calls: int, timeout_seconds: float,
                  max_steps: int | None = None) -> None:
         self.tools = {tool.name: tool for tool in tools}
         self.max_calls = max_calls

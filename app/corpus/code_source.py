@@ -23,7 +23,7 @@ def links_at_commit(source: Source) -> bool:
     """Whether `source`'s hrefs name the commit (the default link does not). Its rows then hold
     `{commit}` as it is in the link: readers fill it with the commit the rows were synced at
     (docs_source_commit, sql/functions/docs_section_href.sql), so that an unchanged file composes
-    to the same rows at any commit (design/scale-sync.md, "Code sources")."""
+    to the same rows at any commit (design/commit-in-hrefs.md)."""
     return source.kind == "code" and COMMIT_FIELD in code_link(source)
 
 

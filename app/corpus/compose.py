@@ -66,7 +66,7 @@ class PageKey:
     fingerprint and of each path in `deps` with its blob id then (the page itself, the snippets it
     pasted, the snippet paths it looked for and did not find). A page whose key, computed again
     from the tree's listing alone, is unchanged composes as before: a sync skips it
-    (design/scale-sync.md). `chunks`, `declared` and `warnings` are what its compose gave, kept
+    (design/page-keys.md). `chunks`, `declared` and `warnings` are what its compose gave, kept
     so that a skipped page is counted and warned about as a composed one."""
 
     page: str
@@ -89,8 +89,8 @@ def compose_fingerprint(source: Source, settings: Settings) -> bytes:
     applied at search), the chunk size, CHUNKER_VERSION and docschat's version (an upgrade may
     parse differently: it composes every page once). A code source adds its chunk size, and when
     its link names the commit, that its hrefs keep `{commit}` to be filled when read: never the
-    commit itself, so an unchanged file is skipped at a new commit (design/scale-sync.md, "Code
-    sources"; keys written when the commit was in the href, before, differ and recompose once)."""
+    commit itself, so an unchanged file is skipped at a new commit (design/commit-in-hrefs.md; keys
+    written when the commit was in the href, before, differ and recompose once)."""
     facts = {k: str(v) for k, v in asdict(source).items() if k not in ("repo", "branch", "weight")}
     facts |= {"max_chunk_chars": str(settings.max_chunk_chars), "chunker": chunker.CHUNKER_VERSION,
               "docschat": _DOCSCHAT_VERSION}

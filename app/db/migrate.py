@@ -51,7 +51,7 @@ def _revision_named(revision: str) -> Iterator[None]:
 # Held by the connection that migrates (migrations/env.py): processes started together on a new
 # database (replicas, a server and a CI sync) migrate one after the other, and the later ones then
 # find the schema at head, where they raced and all but one failed with "already exists".
-MIGRATION_LOCK_KEY = 0x646F6373_63686174 + 16  # "docschat" (as app/indexing/sync.py's key) + 16
+MIGRATION_LOCK_KEY = 0x646F6373_63686174 + 16  # "docschat" (as app/indexing/sync_apply.py's key) + 16
 
 def _scripts() -> ScriptDirectory:
     """The revisions this docschat carries (no database needed)."""

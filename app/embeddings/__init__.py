@@ -1,1 +1,1 @@
-"""Embedding providers (gemini, local, none) behind one small interface, and the on-disk cache."""
+"""Embedding providers (gemini, openai, local, none) behind one small interface, and the on-disk cache."""

@@ -51,10 +51,6 @@ class LocalEmbeddingProvider:
         if _model is None:
             await asyncio.to_thread(_load_model)
 
-    @property
-    def loaded(self) -> bool:
-        return _model is not None
-
     def _encode(self, texts: list[str]) -> list[list[float]]:
         model = _load_model()
         vectors = model.encode(texts, batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False)

@@ -1,4 +1,5 @@
-"""Choosing the provider: EMBEDDING_PROVIDER=auto picks gemini with a key, else local, else none."""
+"""Choosing the provider: EMBEDDING_PROVIDER=auto picks gemini with GEMINI_API_KEY, else openai with
+OPENAI_API_KEY, else the local model when installed, else none (keyword-only)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ import uuid
 import asyncpg
 
 from app.indexing.jobs import SYNC_LEASE, SyncJobBusy, release_lease, running_job
-from app.indexing.sync import SYNC_LOCK_KEY
+from app.indexing.sync_apply import SYNC_LOCK_KEY
 
 
 class _Busy(Exception):

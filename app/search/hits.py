@@ -20,6 +20,14 @@ class Coverage(NamedTuple):
 
 @dataclass(frozen=True)
 class Hit:
+    """A docs_section row as a leg returns it. Eight of its fields repeat app.corpus.chunker.Chunk's
+    (id through audiences), on purpose, not shared through a base class: a Chunk is what compose
+    makes for the sync to write (its href as stored, `{commit}` unfilled; its embed_text and
+    content_hash), a Hit what a reader is shown (its href filled with the source's commit by
+    docs_section_href, the stored content, a leg's score and coverage). The table's columns tie
+    them; a common base would make search depend on the composer's record for fields whose meaning
+    differs between the two (the href above all)."""
+
     id: str
     source: str
     page: str

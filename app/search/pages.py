@@ -189,7 +189,7 @@ def select_pages(
             choice.chunks.append(item)
     for choice in by_page.values():
         # Most pages have one fused chunk: PageChoice.of made it the excerpt, and the overview and
-        # section pair below needs two. (This stage runs on every question: design/fulltext-100k.md.)
+        # section pair below needs two. (This stage runs on every question: design/fulltext-leg.md.)
         if len(choice.chunks) > 1:
             # The excerpt is the best matching section; the overview only when no section matched.
             sections = [c for c in choice.chunks if c.hit.heading]

@@ -165,7 +165,7 @@ class Retriever:
         # reset query, a round trip that sat between the leg's rows and the fusion; and this leg's
         # release, which takes turns of the event loop, runs after the fusion (release_later). The
         # timeouts are asyncio.timeout, not wait_for: no task of their own, so no extra turn of the
-        # loop before the statement is sent and after its rows are in (design/fulltext-100k.md).
+        # loop before the statement is sent and after its rows are in (design/fused-call.md).
         async with asyncio.timeout(self.settings.leg_timeout_seconds), acquire_stateless(
             self.pool, release_later=True
         ) as conn:
@@ -232,7 +232,7 @@ class Retriever:
                 # vector task's first step (as when it was a task created first), and the fusion
                 # starts as soon as its rows are re-ranked, without the turns of the event loop that
                 # a task's completion and a gather take; its connection's release runs after the
-                # fusion (release_later in _keyword; design/fulltext-100k.md, session fused4).
+                # fusion (release_later in _keyword; design/fused-call.md).
                 try:
                     results["keyword"] = await self._keyword(search_text, audiences, timings)
                 except Exception as exc:  # noqa: BLE001 - any leg failure degrades the answer (was gather(return_exceptions))

@@ -61,7 +61,7 @@ def search_gate(concurrency: int | None) -> asyncio.Semaphore | None:
     """SEARCH_CONCURRENCY search-box statements of this process at once (unset: the cores it may
     use); 0: no limit. A search is a short CPU-bound statement: more of them at once than the
     database has cores only share the cores, so each takes longer and the costly ones longest
-    (design/search-box.md, "Session 20: a gate in front of the statement"); waiting in line, each
+    (design/search-box-serving.md, the gate); waiting in line, each
     costs its own time."""
     if concurrency is None:
         concurrency = usable_cores()

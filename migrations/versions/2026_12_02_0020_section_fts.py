@@ -1,6 +1,6 @@
 """The full-text leg's narrow table: docs_section_fts (id, audiences, search_vector), filled from
 docs_section and kept equal to it by statement triggers (sql/functions/docs_section_fts_sync.sql),
-so the leg's candidates cost few, dense pages (design/fulltext-100k.md).
+so the leg's candidates cost few, dense pages (design/fulltext-leg.md).
 
 Tables, indexes and data only: functions and their triggers live in sql/functions/ and are applied
 after the upgrade reaches head (design/sql-layout.md). The downgrade drops the table, its triggers

@@ -1,6 +1,6 @@
 """Page-level skip: the key of what composing each page read (docs_page_key) and its staged copy.
 
-A no-op re-sync skips composing a page whose key is unchanged (design/scale-sync.md).
+A no-op re-sync skips composing a page whose key is unchanged (design/page-keys.md).
 
 Revision ID: 2026_12_02_0021
 Revises: 2026_12_02_0020

@@ -1,6 +1,6 @@
 """The full-text leg's head index: the title and heading terms of docs_section_fts, so that a
 question of one or two common terms ranks the sections holding them there and reads the others
-only when those cannot make the list (design/fulltext-100k.md).
+only when those cannot make the list (design/fulltext-leg.md).
 
 Revision ID: 2026_12_02_0022
 Revises: 2026_12_02_0021

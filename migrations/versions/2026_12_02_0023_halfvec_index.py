@@ -1,5 +1,5 @@
 """The vector leg's HNSW index on embedding::halfvec(768) (halfvec_cosine_ops), same name: recall
-kept at 20k, 100k and 1M chunks, half the index, a shorter build (design/scale-sync.md, issue 34).
+kept at 20k, 100k and 1M chunks, half the index, a shorter build (design/vector-index.md, issue 34).
 The upgrade rebuilds the index (at 1M chunks ~15 min with 7 GB maintenance_work_mem; writers wait).
 
 Revision ID: 2026_12_02_0023

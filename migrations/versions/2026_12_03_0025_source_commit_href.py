@@ -1,7 +1,7 @@
 """Code hrefs filled when read: docs_source_commit.fill_hrefs says a source's hrefs hold `{commit}`.
 
 A new commit then rewrites no unchanged row of a code source whose link names the commit
-(design/scale-sync.md, "Code sources", issue 34).
+(design/commit-in-hrefs.md, issue 34).
 
 Revision ID: 2026_12_03_0025
 Revises: 2026_12_02_0023

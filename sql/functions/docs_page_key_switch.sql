@@ -1,5 +1,5 @@
 -- docs_page_key_switch: applies the page keys a sync staged under `generation`
--- (docs_page_key_stage) to docs_page_key, in the switch's transaction (app/indexing/sync.py), so
+-- (docs_page_key_stage) to docs_page_key, in the switch's transaction (app/indexing/sync_apply.py), so
 -- that a key is never there without the rows it describes. For each source in `synced`, the keys
 -- left are those staged now and those of the pages the sync skipped (`kept_sources[i]`,
 -- `kept_pages[i]`: unchanged keys); the keys of a page gone, composed without a key, or unreadable

@@ -23,7 +23,7 @@ $$;
 -- The delete joins the two transition tables, so it is planned at each call (execute) for the
 -- rows at hand: plpgsql would keep the plan made at the session's first call, and a switch's first
 -- update is often empty (its upsert when only hrefs changed), whose plan, a nested loop over
--- new_rows, takes time in the square of the rows of the next, big update (design/scale-sync.md).
+-- new_rows, takes time in the square of the rows of the next, big update (design/scale-sync.md, Rejected).
 create or replace function public.docs_section_fts_update() returns trigger
 language plpgsql
 set search_path = ''

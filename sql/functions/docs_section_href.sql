@@ -1,7 +1,7 @@
 -- docs_section_href: a section's href as a reader sees it. A code source whose link names the
 -- commit stores its hrefs with `{commit}` left in them (docs_source_commit.fill_hrefs): it is
 -- filled here with the commit the source's rows were synced at, so that a new commit rewrites no
--- unchanged row (design/scale-sync.md, "Code sources"). Any other href (a docs page's, a literal
+-- unchanged row (design/commit-in-hrefs.md). Any other href (a docs page's, a literal
 -- `{commit}` in it included) is returned as stored. Every reader joins the source's commit row
 -- in the statement that reads the section: one snapshot, so the commit and the rows it reads
 -- are those of one sync (its readers: docs_section_shown, docs_page_shown, both search legs and

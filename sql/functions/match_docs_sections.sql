@@ -2,7 +2,7 @@
 -- vector by cosine distance, among rows embedded by the same model. match_count and audiences
 -- have no default (null audiences, said explicitly: every section). Iterative HNSW scans keep going past
 -- filtered-out rows, so a restricted search still returns match_count rows when that many exist.
--- The index is on embedding::halfvec(768) (migration 2026_12_02_0023, design/scale-sync.md): the
+-- The index is on embedding::halfvec(768) (migration 2026_12_02_0023, design/vector-index.md): the
 -- candidates are ordered by that expression, exactly as the index has it, or the planner cannot
 -- use it; `distance` is still the float32 cosine distance, so scores keep their precision.
 -- The planner prices distance computations low: at ef_search = 100 it picks an exact scan of

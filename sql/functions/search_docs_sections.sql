@@ -8,7 +8,7 @@
 -- max_term_share of the visible sections is left out (design/retrieval-defaults.md), unless it is
 -- the question's rarest or in fewer than cheap_ndoc sections. A question left with one term that
 -- common reads first the sections holding it in their title or heading, and the others only when
--- those cannot make the list (the same list, design/fulltext-100k.md). match_count and audiences have no
+-- those cannot make the list (the same list, design/fulltext-leg.md). match_count and audiences have no
 -- default: a call says how many and for whom (null audiences, said explicitly: every section).
 --   select id, title, rank from public.search_docs_sections('how do I embed the widget', 5, '{public}');
 create or replace function public.search_docs_sections(
@@ -100,7 +100,7 @@ as $$
     select h.id, h.rank from head h where (select y.yes from head_suffices y)
     union all
     -- Otherwise every candidate, from the narrow docs_section_fts (id, audiences, search_vector:
-    -- few, dense pages; design/fulltext-100k.md), each ranked where it is read: no materialised
+    -- few, dense pages; design/fulltext-leg.md), each ranked where it is read: no materialised
     -- copy of the candidates' vectors, no grouping. The terms are summed in the same order as before.
     (select d.id,
            (select sum(t.idf * pg_catalog.ts_rank(rank_weights, d.search_vector, t.query, normalization))
