@@ -126,7 +126,7 @@ def read_site(files: Mapping[str, str]) -> Site:
     framework reads it; a configuration that cannot be read is a warning, and every page stays a page."""
     for name in MINTLIFY_FILES:
         if name in files:
-            return _mintlify(name, files)
+            return _Mintlify(name, files).read()
     for name in MKDOCS_FILES:
         if name in files:
             return _mkdocs(name, files)
@@ -137,51 +137,64 @@ def read_site(files: Mapping[str, str]) -> Site:
 
 # --- Mintlify -------------------------------------------------------------------------------------
 
-def _mintlify(name: str, files: Mapping[str, str]) -> Site:
-    site = Site("mintlify", name, every_page_listed=False)
-    refs = 0
+class _Mintlify:
+    """docs.json read as Mintlify reads it; `$ref` files resolved within the source."""
 
-    def load(path: str) -> Any:
-        if path not in files:
-            site.warnings.append(f"{path}: named by a $ref of {name}, and not in the source; what it holds is left out")
+    def __init__(self, name: str, files: Mapping[str, str]) -> None:
+        self.name, self.files, self.refs = name, files, 0
+        self.site = Site("mintlify", name, every_page_listed=False)
+
+    def read(self) -> Site:
+        site = self.site
+        data = self.load(self.name)
+        if not isinstance(data, dict):
+            site.every_page_listed = True
+            return site
+        seo, _ = self.resolve(data.get("seo"), "")
+        site.index_hidden = isinstance(seo, dict) and seo.get("indexing") == "all"
+        self.walk(data.get("navigation"), (), False, "", 0)
+        redirects, _ = self.resolve(data.get("redirects"), "")
+        for item in redirects if isinstance(redirects, list) else []:
+            if isinstance(item, dict) and isinstance(item.get("source"), str):
+                site.redirects.append((item["source"], str(item.get("destination", ""))))
+        if not site.listed:  # a navigation listing nothing (OpenAPI only, unreadable): keep every page
+            site.every_page_listed = True
+        return site
+
+    def load(self, path: str) -> Any:
+        if path not in self.files:
+            self.site.warnings.append(
+                f"{path}: named by a $ref of {self.name}, and not in the source; what it holds is left out")
             return None
         try:
-            return json.loads(files[path])
+            return json.loads(self.files[path])
         except ValueError as exc:
-            site.warnings.append(f"{path}: not JSON ({exc}); what it holds is left out")
+            self.site.warnings.append(f"{path}: not JSON ({exc}); what it holds is left out")
             return None
 
-    def resolve(node: Any, base: str) -> tuple[Any, str]:
+    def resolve(self, node: Any, base: str) -> tuple[Any, str]:
         """A `{"$ref": "./file.json", …}` object replaced by the file's JSON (its own keys kept)."""
-        nonlocal refs
         while isinstance(node, dict) and isinstance(node.get("$ref"), str):
-            refs += 1
-            if refs > _MAX_REFS:
-                site.warnings.append(f"{name}: more than {_MAX_REFS} $ref files; the rest are not read")
+            self.refs += 1
+            if self.refs > _MAX_REFS:
+                self.site.warnings.append(f"{self.name}: more than {_MAX_REFS} $ref files; the rest are not read")
                 return None, base
             target = posixpath.normpath(posixpath.join(base, node["$ref"]))
-            loaded = load(target)
+            loaded = self.load(target)
             base = posixpath.dirname(target)
             rest = {k: v for k, v in node.items() if k != "$ref"}
             node = {**loaded, **rest} if isinstance(loaded, dict) else loaded if not rest else rest
         return node, base
 
-    data = load(name)
-    if not isinstance(data, dict):
-        site.every_page_listed = True
-        return site
-    seo, _ = resolve(data.get("seo"), "")
-    site.index_hidden = isinstance(seo, dict) and seo.get("indexing") == "all"
-
-    def walk(node: Any, place: tuple[str, ...], hidden: bool, base: str, depth: int) -> None:
-        node, base = resolve(node, base)
+    def walk(self, node: Any, place: tuple[str, ...], hidden: bool, base: str, depth: int) -> None:
+        node, base = self.resolve(node, base)
         if depth > _MAX_DEPTH or node is None:
             return
         if isinstance(node, str):
-            add(node, place, hidden)
+            self.add(node, place, hidden)
         elif isinstance(node, list):
             for item in node:
-                walk(item, place, hidden, base, depth + 1)
+                self.walk(item, place, hidden, base, depth + 1)
         elif isinstance(node, dict):
             label = next((node[k].strip() for k in _MINTLIFY_LABELS if isinstance(node.get(k), str)), "")
             inner = (*place, label) if label and (not place or place[-1] != label) else place
@@ -190,30 +203,21 @@ def _mintlify(name: str, files: Mapping[str, str]) -> Site:
             if node.get("searchable") is True:
                 hidden = False  # a searchable tab or group brings its descendants back
             if isinstance(node.get("root"), str):
-                add(node["root"], inner, hidden)
+                self.add(node["root"], inner, hidden)
             for key in _MINTLIFY_CONTAINERS:
                 if key in node:
-                    walk(node[key], inner, hidden, base, depth + 1)
+                    self.walk(node[key], inner, hidden, base, depth + 1)
 
-    def add(page: str, place: tuple[str, ...], hidden: bool) -> None:
+    def add(self, page: str, place: tuple[str, ...], hidden: bool) -> None:
         if "://" in page:
             return
         key = stem(page)
-        current = site.listed.get(key)
+        current = self.site.listed.get(key)
         # A page listed twice keeps its first place; listed once where it shows, it is not hidden.
         if current is None:
-            site.listed[key] = NavPage(place, hidden)
+            self.site.listed[key] = NavPage(place, hidden)
         elif current.hidden and not hidden:
-            site.listed[key] = NavPage(current.place, False)
-
-    walk(data.get("navigation"), (), False, "", 0)
-    redirects, _ = resolve(data.get("redirects"), "")
-    for item in redirects if isinstance(redirects, list) else []:
-        if isinstance(item, dict) and isinstance(item.get("source"), str):
-            site.redirects.append((item["source"], str(item.get("destination", ""))))
-    if not site.listed:  # a navigation listing nothing (OpenAPI only, unreadable): keep every page
-        site.every_page_listed = True
-    return site
+            self.site.listed[key] = NavPage(current.place, False)
 
 
 # --- MkDocs ---------------------------------------------------------------------------------------
@@ -290,45 +294,57 @@ def _docusaurus(files: Mapping[str, str]) -> Site:
     if not isinstance(sidebars, dict):
         return site
     site.every_page_listed = False
+    sidebar = _Sidebars(files, site)
+    for items in sidebars.values():
+        sidebar.walk(items, (), 0)
+    return site
+
+
+class _Sidebars:
+    """Docusaurus sidebar items: doc ids, categories (with a doc link), autogenerated folders."""
+
     prefix = _DOCUSAURUS_DOCS + "/"
-    doc_stems: list[str] = []  # listed only for an `autogenerated` item: listing reads the whole tree
 
-    def docs() -> list[str]:
-        if not doc_stems:
-            doc_stems.extend(stem(p)[len(prefix):] for p in files if p.startswith(prefix) and _PAGE_SUFFIX.search(p))
-        return doc_stems
+    def __init__(self, files: Mapping[str, str], site: Site) -> None:
+        self.files, self.site = files, site
+        self.doc_stems: list[str] | None = None  # listed only for `autogenerated`: listing reads the whole tree
 
-    def add(doc_id: str, place: tuple[str, ...]) -> None:
-        site.listed.setdefault(stem(prefix + doc_id), NavPage(place))
+    def docs(self) -> list[str]:
+        if self.doc_stems is None:
+            self.doc_stems = [stem(p)[len(self.prefix):] for p in self.files
+                              if p.startswith(self.prefix) and _PAGE_SUFFIX.search(p)]
+        return self.doc_stems
 
-    def walk(node: Any, place: tuple[str, ...], depth: int) -> None:
+    def add(self, doc_id: str, place: tuple[str, ...]) -> None:
+        self.site.listed.setdefault(stem(self.prefix + doc_id), NavPage(place))
+
+    def walk(self, node: Any, place: tuple[str, ...], depth: int) -> None:
         if depth > _MAX_DEPTH:
             return
         if isinstance(node, str):
-            add(node, place)
+            self.add(node, place)
         elif isinstance(node, list):
             for item in node:
-                walk(item, place, depth + 1)
+                self.walk(item, place, depth + 1)
         elif isinstance(node, dict):
-            kind = node.get("type")
-            if kind in ("doc", "ref") and isinstance(node.get("id"), str):
-                add(node["id"], place)
-            elif kind == "autogenerated":
-                folder = str(node.get("dirName", ".")).strip("/")
-                for doc in docs():
-                    if folder in ("", ".") or doc.startswith(folder + "/"):
-                        add(doc, place)
-            elif kind == "category" or "items" in node:
-                label = str(node.get("label", "")).strip()
-                inner = (*place, label) if label else place
-                link = node.get("link")
-                if isinstance(link, dict) and link.get("type") == "doc" and isinstance(link.get("id"), str):
-                    add(link["id"], inner)
-                walk(node.get("items"), inner, depth + 1)
-            elif kind is None:  # shorthand: {"Category label": [items]}
-                for label, items in node.items():
-                    walk(items, (*place, str(label)), depth + 1)
+            self.item(node, place, depth)
 
-    for items in sidebars.values():
-        walk(items, (), 0)
-    return site
+    def item(self, node: dict[str, Any], place: tuple[str, ...], depth: int) -> None:
+        kind = node.get("type")
+        if kind in ("doc", "ref") and isinstance(node.get("id"), str):
+            self.add(node["id"], place)
+        elif kind == "autogenerated":
+            folder = str(node.get("dirName", ".")).strip("/")
+            for doc in self.docs():
+                if folder in ("", ".") or doc.startswith(folder + "/"):
+                    self.add(doc, place)
+        elif kind == "category" or "items" in node:
+            label = str(node.get("label", "")).strip()
+            inner = (*place, label) if label else place
+            link = node.get("link")
+            if isinstance(link, dict) and link.get("type") == "doc" and isinstance(link.get("id"), str):
+                self.add(link["id"], inner)
+            self.walk(node.get("items"), inner, depth + 1)
+        elif kind is None:  # shorthand: {"Category label": [items]}
+            for label, items in node.items():
+                self.walk(items, (*place, str(label)), depth + 1)
