@@ -75,9 +75,9 @@ async def test_eval_answers_scores_each_summary_against_its_facts(corpus: Path, 
     text = await docschat("eval", str(corpus), "--answers")  # what a person reads
     assert text.exit_code == 0, text.output
     assert "3 questions (2 answerable, 2 with facts), answerer extractive" in text.output
-    assert "all: states the fact 0.500 (1/2)" in text.output
-    assert "heldout: states the fact 0.000 (0/1)" in text.output
-    assert "offtopic refused or partly 1.000 (1+0/1)" in text.output
+    assert "all (3 questions)\n  states the fact 0.500 (1/2)\n" in text.output
+    assert "heldout (1 question)\n  states the fact 0.000 (0/1)\n" in text.output
+    assert "  offtopic: refused or partly 1.000 (1 refused, 0 partly, of 1)\n" in text.output
 
 
 async def test_eval_answers_takes_facts_from_a_file_keyed_by_id(corpus: Path, tmp_path: Path) -> None:

@@ -185,23 +185,26 @@ def _eval_answers(items: list[EvalItem], as_json: bool, audiences: list[str] | N
     console.print(f"{report['questions']} questions ({report['answerable']} answerable, "
                   f"{report['with_facts']} with facts), answerer {report['answerer']}", highlight=False)
     for name, figures in [("all", report), *report.get("by_split", {}).items()]:
-        console.print(f"[bold]{escape(name)}[/]: {_answer_figures(figures)}", highlight=False)
+        count = figures["questions"]
+        console.print(f"[bold]{escape(name)}[/] ({count} question{'' if count == 1 else 's'})", highlight=False)
+        for line in _answer_figures(figures):
+            console.print(f"  {line}", highlight=False, soft_wrap=True)
     if report["errors"]:
         console.print(f"[yellow]{report['errors']} turns failed[/] (\"outcome\": \"error\" in --json)")
 
 
-def _answer_figures(report: dict[str, Any]) -> str:
-    """One line of an answer report's figures ("n/a" where a set has no such question)."""
+def _answer_figures(report: dict[str, Any]) -> list[str]:
+    """The lines of an answer report's figures (a set without such questions has no such line)."""
     def share(value: float | None) -> str:
         return "n/a" if value is None else f"{value:.3f}"
 
-    parts = []
+    lines = []
     if report["with_facts"]:
-        parts.append(f"states the fact {share(report['fact_rate'])} ({report['states_fact']}/{report['with_facts']})")
+        lines.append(f"states the fact {share(report['fact_rate'])} ({report['states_fact']}/{report['with_facts']})")
     if report["answerable"]:
-        parts.append(f"false refusals {share(report['false_refusal_rate'])}  partly {share(report['partly_rate'])}  "
-                     f"gold page listed {share(report['gold_page_rate'])}")
+        lines.append(f"answerable: false refusals {share(report['false_refusal_rate'])}, partly "
+                     f"{share(report['partly_rate'])}, gold page listed {share(report['gold_page_rate'])}")
     for kind, row in report.get("unanswerable_by_kind", {}).items():
-        parts.append(f"{kind} refused or partly {share(row['refused_or_partly_rate'])} "
-                     f"({row['refused']}+{row['partly']}/{row['questions']})")
-    return "; ".join(parts) or "no questions"
+        lines.append(f"{kind}: refused or partly {share(row['refused_or_partly_rate'])} "
+                     f"({row['refused']} refused, {row['partly']} partly, of {row['questions']})")
+    return lines
