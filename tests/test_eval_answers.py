@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from app.evaluation.answers import fact_missing, summary_for_facts
+from app.evaluation.answers import fact_missing, summary_for_facts, wilson_interval
 from app.search.eval import EvalFileError, load_eval_file, load_facts_file
 from tests.helpers import make_docs_repo
 from tests.test_operations_cli import docschat
@@ -61,7 +61,7 @@ async def test_eval_answers_scores_each_summary_against_its_facts(corpus: Path, 
     assert rows["embed"]["outcome"] == "answered" and "widget.js" in rows["embed"]["summary"]
     assert rows["embed"]["states_fact"] is False and rows["embed"]["missing"] == ["iframe"]
     assert rows["france"]["outcome"] == "refused" and "states_fact" not in rows["france"]
-    assert report["states_fact"] == 1 and report["fact_rate"] == 0.5
+    assert report["states_fact"] == 1 and report["fact_rate"] == 0.5 and report["fact_rate_95"] == [0.095, 0.905]
     assert report["false_refusal_rate"] == 0.0 and report["errors"] == 0
     assert report["unanswerable_by_kind"] == {
         "offtopic": {"questions": 1, "refused": 1, "partly": 0, "refused_or_partly_rate": 1.0}}
@@ -75,8 +75,8 @@ async def test_eval_answers_scores_each_summary_against_its_facts(corpus: Path, 
     text = await docschat("eval", str(corpus), "--answers")  # what a person reads
     assert text.exit_code == 0, text.output
     assert "3 questions (2 answerable, 2 with facts), answerer extractive" in text.output
-    assert "all (3 questions)\n  states the fact 0.500 (1/2)\n" in text.output
-    assert "heldout (1 question)\n  states the fact 0.000 (0/1)\n" in text.output
+    assert "all (3 questions)\n  states the fact 0.500 (1/2; 95% interval 0.095–0.905)\n" in text.output
+    assert "heldout (1 question)\n  states the fact 0.000 (0/1; 95% interval 0.000–0.793)\n" in text.output
     assert "  offtopic: refused or partly 1.000 (1 refused, 0 partly, of 1)\n" in text.output
 
 
@@ -99,6 +99,13 @@ def test_facts_match_the_summary_as_read() -> None:
     assert summary_for_facts(summary) == "Set ANSWER_FLOOR (default 0.45) . It is the floor."
     assert fact_missing(summary, ("answer_floor \\(default 0\\.45\\)", "floor|ceiling")) == []
     assert fact_missing(summary, ("0\\.45", "0\\.40")) == ["0\\.40"]
+
+
+def test_the_interval_of_a_share() -> None:
+    """Wilson's interval: 11 of 20 is 0.34–0.74 (as R's prop.test without continuity correction)."""
+    assert wilson_interval(11, 20) == [0.342, 0.742]
+    assert wilson_interval(0, 10) == [0.0, 0.278] and wilson_interval(10, 10) == [0.722, 1.0]
+    assert wilson_interval(0, 0) is None
 
 
 def test_a_facts_line_that_cannot_be_used_is_named(tmp_path: Path) -> None:

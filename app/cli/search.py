@@ -200,7 +200,9 @@ def _answer_figures(report: dict[str, Any]) -> list[str]:
 
     lines = []
     if report["with_facts"]:
-        lines.append(f"states the fact {share(report['fact_rate'])} ({report['states_fact']}/{report['with_facts']})")
+        low, high = report["fact_rate_95"]
+        lines.append(f"states the fact {share(report['fact_rate'])} ({report['states_fact']}/{report['with_facts']}; "
+                     f"95% interval {low:.3f}–{high:.3f})")
     if report["answerable"]:
         lines.append(f"answerable: false refusals {share(report['false_refusal_rate'])}, partly "
                      f"{share(report['partly_rate'])}, gold page listed {share(report['gold_page_rate'])}")
