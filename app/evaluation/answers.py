@@ -107,6 +107,8 @@ async def evaluate_answers(
 ) -> dict[str, Any]:
     """The answer report of `items` (see `summarize`), with one row per question."""
     rows: list[dict[str, Any]] = []
+    if progress is not None:
+        progress(0, len(items))
     for number, item in enumerate(items, start=1):
         rows.append(await _evaluate_one(services, item, audiences, use_history))
         if progress is not None:
