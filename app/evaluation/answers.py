@@ -63,8 +63,7 @@ class Answer:
 
 
 async def ask(services: ChatServices, session_id: uuid.UUID | None, question: str, audiences: list[str] | None) -> Answer:
-    """One chat turn through the chat's own entry point (start_turn), its stream read to the end.
-    The one place this module calls the chat: a renamed entry point changes this function only."""
+    """One chat turn through the chat's own entry point (start_turn), its stream read to the end."""
     turn = await start_turn(services, session_id, question, audiences)
     answer = Answer(turn)
     text: list[str] = []
@@ -117,30 +116,50 @@ async def evaluate_answers(
             "per_question": rows}
 
 
-async def _evaluate_one(
-    services: ChatServices, item: EvalItem, audiences: list[str] | None, use_history: bool
-) -> dict[str, Any]:
+@dataclass(frozen=True)
+class Reply:
+    """What the evaluation reads of one chat answer."""
+
+    summary: str
+    outcome: str  # one of OUTCOMES
+    guides: list[str]  # the Relevant Guides' URLs, in order
+    confidence: float | None
+    error: str | None = None
+
+
+async def chat_reply(
+    services: ChatServices, question: str, history: list[str], audiences: list[str] | None
+) -> Reply:
+    """The chat's answer to `question` after the earlier questions `history`: the only function of
+    this module that runs the chat. Each question is a turn through the chat's entry point
+    (`ask`), in a session deleted afterwards; no gap is recorded."""
     session_id: uuid.UUID | None = None
     answer: Answer | None = None
     try:
-        for earlier in item.history if use_history else ():
+        for earlier in history:
             answer = await ask(services, session_id, _parsed(earlier), audiences)
             session_id = answer.turn.session_id
             async with services.pool.acquire() as conn:  # the reply, as the chat keeps it (no gap)
                 await add_message(conn, session_id, "assistant", answer.summary, answer.turn.sources,
                                   answer.turn.message_key)
-        answer = await ask(services, session_id, _parsed(item.question), audiences)
+        answer = await ask(services, session_id, _parsed(question), audiences)
     finally:
         if answer is not None:
             async with services.pool.acquire() as conn:
                 await delete_session(conn, answer.turn.session_id, answer.turn.audiences)
     assert answer is not None  # ask() returned, or its exception has left this function
-    outcome = outcome_of(answer)
+    return Reply(answer.summary, outcome_of(answer), answer.guides, answer.metadata.get("confidence"), answer.error)
+
+
+async def _evaluate_one(
+    services: ChatServices, item: EvalItem, audiences: list[str] | None, use_history: bool
+) -> dict[str, Any]:
+    answer = await chat_reply(services, item.question, list(item.history) if use_history else [], audiences)
     row: dict[str, Any] = {
         "id": item.id, "question": item.question, "split": item.split,
         "kind": item.unanswerable or ("answerable" if item.answerable else "unanswerable"),
-        "outcome": outcome, "summary": answer.summary, "guides": answer.guides,
-        "confidence": answer.metadata.get("confidence"),
+        "outcome": answer.outcome, "summary": answer.summary, "guides": answer.guides,
+        "confidence": answer.confidence,
     }
     if answer.error is not None:
         row["error"] = answer.error
