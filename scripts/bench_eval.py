@@ -7,6 +7,7 @@ scores an eval file with the code of `docschat eval`, and prints JSON lines.
     python scripts/bench_eval.py                # retrieval: claude-docs dev set, each mode
     python scripts/bench_eval.py judgment --corpus ray-docs --modes hybrid,keyword [--split heldout] [--dump]
     python scripts/bench_eval.py conversations --corpus mintlify-docs [--unseen] [--verbose]
+    python scripts/bench_eval.py answers --corpus ray-docs [--dump]
 
 - retrieval: recall, MRR and page recall of the dev set (default claude-docs) in each mode.
 - judgment: refusal and false-refusal rates, with retrieval quality, on the dev set mixed with the
@@ -20,6 +21,10 @@ scores an eval file with the code of `docschat eval`, and prints JSON lines.
   which no method was tuned on), each line searched with its "history" (as the chat does) and alone.
   Lines with "kind": "topic-switch" stand alone after an unrelated conversation: history must not
   hurt them. One line per (lines, history) pair.
+- answers: the chat's answers scored against reference facts, as `docschat eval --answers` does,
+  on eval/<corpus>.jsonl (claude-docs: the shared dev set with eval/claude-docs-dev.facts.jsonl).
+  The answerer is the settings' (ANSWER_PROVIDER: extractive without a key). One line with the
+  figures and each split's; with --dump, one line per question (outcome, summary, missing facts).
 """
 
 from __future__ import annotations
@@ -42,7 +47,7 @@ from app.corpus.compose import DocsSource
 from app.db.migrate import ensure_schema
 from app.db.pool import create_pool
 from app.embeddings.cache import EmbeddingCache, cache_path
-from app.search.eval import EvalItem, evaluate, load_eval_file
+from app.search.eval import EvalItem, evaluate, load_eval_file, load_facts_file
 from app.search.retrieve import MODES, Retriever, build_retriever
 from tests.helpers import sync_corpus
 
@@ -51,8 +56,9 @@ BASE_URLS = {"mintlify-docs": "https://mintlify.com/docs", "claude-docs": "https
 OTHER_BASE_URL = "https://docs.example.com"  # a corpus without a question set: refusals only
 UNANSWERABLE = ROOT / "tests" / "data" / "unanswerable.jsonl"
 INDOMAIN = ROOT / "tests" / "data" / "unanswerable-indomain-{split}.jsonl"
-DEFAULT_CORPUS = {"retrieval": "claude-docs", "judgment": "claude-docs", "conversations": "mintlify-docs"}
-DEFAULT_MODES = {"retrieval": ",".join(MODES), "judgment": "hybrid", "conversations": "hybrid"}
+DEFAULT_CORPUS = {"retrieval": "claude-docs", "judgment": "claude-docs", "conversations": "mintlify-docs",
+                  "answers": "mintlify-docs"}
+DEFAULT_MODES = {"retrieval": ",".join(MODES), "judgment": "hybrid", "conversations": "hybrid", "answers": "hybrid"}
 
 
 @asynccontextmanager
@@ -66,7 +72,7 @@ async def indexed(url: str, repo: Path, args: argparse.Namespace) -> AsyncIterat
     try:
         retriever = build_retriever(pool, settings)
         provider = retriever.embedder.provider if retriever.embedder else None
-        if args.report == "judgment":
+        if args.report in ("judgment", "answers"):
             await retriever.warm_up()
         await sync_corpus(pool, DocsSource(repo, "main", "docs"), settings, provider, cache=cache, wait_for_lock=True)
         if args.report == "conversations" and retriever.embedder is not None:  # loaded before a question is timed
@@ -152,7 +158,24 @@ async def conversations(retriever: Retriever, args: argparse.Namespace) -> None:
                 }), flush=True)
 
 
-REPORTS = {"retrieval": retrieval, "judgment": judgment, "conversations": conversations}
+async def answers(retriever: Retriever, args: argparse.Namespace) -> None:
+    from app.chat.services import build_chat_services
+    from app.evaluation.answers import evaluate_answers
+
+    items = load_eval_file(args.questions)
+    if args.facts is not None:
+        items = load_facts_file(args.facts, items)
+    # The chat's services on the synced database and the eval's settings (the model is loaded once).
+    services = build_chat_services(retriever.pool, retriever.settings)
+    report = await evaluate_answers(services, items)
+    per_question = report.pop("per_question")
+    print(json.dumps({"corpus": args.corpus, "questions_file": args.questions.name, **report}), flush=True)
+    if args.dump:
+        for row in per_question:
+            print(json.dumps(row, ensure_ascii=False), flush=True)
+
+
+REPORTS = {"retrieval": retrieval, "judgment": judgment, "conversations": conversations, "answers": answers}
 
 
 async def run(url: str, repo: Path, args: argparse.Namespace) -> None:
@@ -177,12 +200,17 @@ def parse_args() -> argparse.Namespace:
     judgment_options.add_argument("--unanswerable", type=Path, default=UNANSWERABLE)
     judgment_options.add_argument("--split", default="dev", choices=["dev", "heldout", "both"],
                                   help="which third of the in-domain unanswerable set (tune on dev; report heldout)")
-    judgment_options.add_argument("--dump", action="store_true", help="one line of evidence per question")
+    judgment_options.add_argument("--dump", action="store_true",
+                                  help="one line per question (judgment: its evidence; answers: its row)")
     conversation_options = parser.add_argument_group("conversations")
     conversation_options.add_argument("--unseen", action="store_true",
                                       help="tests/data/conversations-unseen-<corpus>.jsonl, written for issue 31, "
                                            "which no method was tuned on")
     conversation_options.add_argument("--verbose", action="store_true", help="every line's query and pages on stderr")
+    answer_options = parser.add_argument_group("answers")
+    answer_options.add_argument("--facts", type=Path, default=None,
+                                help='{"id", "facts"} lines for the questions (default for claude-docs: '
+                                     "eval/claude-docs-dev.facts.jsonl)")
     args = parser.parse_args()
     args.corpus = args.corpus or DEFAULT_CORPUS[args.report]
     args.modes = args.modes or DEFAULT_MODES[args.report]
@@ -190,8 +218,13 @@ def parse_args() -> argparse.Namespace:
     if args.questions is None and args.report == "conversations":
         name = f"conversations-{'unseen-' if args.unseen else ''}{args.corpus.split('-')[0]}.jsonl"
         args.questions = ROOT / "tests" / "data" / name
+    elif args.questions is None and args.report == "answers" and (ROOT / "eval" / f"{args.corpus}.jsonl").exists():
+        args.questions = ROOT / "eval" / f"{args.corpus}.jsonl"
     elif args.questions is None:
         args.questions = args.shared / "eval" / f"{args.corpus}-dev.jsonl"
+    if args.report == "answers" and args.facts is None and (ROOT / "eval" / f"{args.corpus}-dev.facts.jsonl").exists() \
+            and args.questions.name == f"{args.corpus}-dev.jsonl":
+        args.facts = ROOT / "eval" / f"{args.corpus}-dev.facts.jsonl"
     return args
 
 

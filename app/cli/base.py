@@ -87,7 +87,7 @@ class DocschatGroup(click.Group):
 
 # Commands whose output is for a person reading the terminal: their info lines (a retrieval, a
 # sync's report) repeat what they print. Warnings still show; LOG_LEVEL, when set, wins.
-QUIET = frozenset({"ask", "demo", "mcp"})
+QUIET = frozenset({"ask", "demo", "eval", "mcp"})
 
 
 @click.group(cls=DocschatGroup)

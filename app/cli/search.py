@@ -1,4 +1,4 @@
-"""`docschat search` and `docschat eval`: retrieval from the terminal."""
+"""`docschat search` and `docschat eval`: retrieval (and, with `eval --answers`, answers) from the terminal."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from app.cli.base import console, database_url, main, open_pool, print_json, run
 from app.cli.options import MODE_CHOICE, audience_option, audiences_of
 from app.config import get_settings
 from app.search.conversation import retrieve_in_conversation
-from app.search.eval import evaluate, load_eval_file
+from app.search.eval import EvalItem, evaluate, load_eval_file, load_facts_file
 from app.search.retrieve import Mode, ready_retriever
 
 
@@ -101,16 +101,32 @@ def _print_explain(retrieval: Any) -> None:
 @click.option("--json", "as_json", is_flag=True, help="Print one JSON object with per-question results.")
 @audience_option
 @click.option("--no-history", is_flag=True, help="Search every question alone, ignoring lines' \"history\".")
+@click.option("--answers", is_flag=True,
+              help="Score the chat's answers (the chat's own turn on each question) instead of retrieval.")
+@click.option("--facts", "facts_file", type=click.Path(dir_okay=False, path_type=Path), default=None, metavar="FACTS",
+              help='JSON lines {"id", "facts"}: reference facts for FILE\'s questions, by id (with --answers).')
 def eval_command(
-    file: Any, mode: Mode, k: int, as_json: bool, audience: str | None, public_only: bool, no_history: bool
+    file: Any, mode: Mode, k: int, as_json: bool, audience: str | None, public_only: bool, no_history: bool,
+    answers: bool, facts_file: Path | None,
 ) -> None:
-    """Score retrieval on FILE (JSON lines of {"question", "gold": [urls], "history"?: [earlier questions]})."""
+    """Score retrieval on FILE (JSON lines of {"question", "gold": [urls], "history"?: [earlier questions]});
+    with --answers, score the chat's answers against each line's "facts"."""
     # google.genai: slow to import, kept off `docschat --help`
     from app.search.rewrite import build_query_rewriter
 
     audiences = audiences_of(audience, public_only)
     settings = get_settings()
     items = load_eval_file(file)
+    if facts_file is not None:
+        if not answers:
+            raise click.UsageError("--facts goes with --answers (facts score answers, not retrieval)")
+        items = load_facts_file(facts_file, items)
+    if answers:
+        if click.get_current_context().get_parameter_source("mode") != click.core.ParameterSource.DEFAULT or \
+                click.get_current_context().get_parameter_source("k") != click.core.ParameterSource.DEFAULT:
+            raise click.UsageError("--mode and --k score retrieval: --answers runs the chat as configured")
+        _eval_answers(items, as_json, audiences, not no_history)
+        return
     url = database_url()
 
     async def go() -> Any:
@@ -138,3 +154,59 @@ def eval_command(
     for kind, row in report.get("refusal_by_kind", {}).items():
         console.print(f"  {kind}: refused {row['refused']}/{row['questions']} ({row['refusal_rate']:.3f}), "
                       f"answered partly {row['partly']}", highlight=False)
+
+
+def _eval_answers(items: list[EvalItem], as_json: bool, audiences: list[str] | None, use_history: bool) -> None:
+    """`docschat eval --answers`: the chat's turn on each question, scored (app/evaluation/answers.py)."""
+    # the chat's answerers (google.genai): slow to import, kept off `docschat --help`
+    from app.chat.services import build_chat_services
+    from app.cli.indexing import make_progress
+    from app.evaluation.answers import evaluate_answers
+
+    settings = get_settings()
+    url = database_url()
+    progress, update = make_progress("answering")
+
+    async def go() -> Any:
+        async with await open_pool(url) as pool:
+            services = build_chat_services(pool, settings)
+            await services.retriever.warm_up()  # the model loads once, before the first question
+            return await evaluate_answers(services, items, audiences=audiences, use_history=use_history,
+                                          progress=update)
+
+    if progress is not None:
+        with progress:
+            report = run_async(go)
+    else:
+        report = run_async(go)
+    if as_json:
+        print_json(report)
+        return
+    console.print(f"{report['questions']} questions ({report['answerable']} answerable, "
+                  f"{report['with_facts']} with facts), answerer {report['answerer']}", highlight=False)
+    for name, figures in [("all", report), *report.get("by_split", {}).items()]:
+        count = figures["questions"]
+        console.print(f"[bold]{escape(name)}[/] ({count} question{'' if count == 1 else 's'})", highlight=False)
+        for line in _answer_figures(figures):
+            console.print(f"  {line}", highlight=False, soft_wrap=True)
+    if report["errors"]:
+        console.print(f"[yellow]{report['errors']} turns failed[/] (\"outcome\": \"error\" in --json)")
+
+
+def _answer_figures(report: dict[str, Any]) -> list[str]:
+    """The lines of an answer report's figures (a set without such questions has no such line)."""
+    def share(value: float | None) -> str:
+        return "n/a" if value is None else f"{value:.3f}"
+
+    lines = []
+    if report["with_facts"]:
+        low, high = report["fact_rate_95"]
+        lines.append(f"states the fact {share(report['fact_rate'])} ({report['states_fact']}/{report['with_facts']}; "
+                     f"95% interval {low:.3f}–{high:.3f})")
+    if report["answerable"]:
+        lines.append(f"answerable: false refusals {share(report['false_refusal_rate'])}, partly "
+                     f"{share(report['partly_rate'])}, gold page listed {share(report['gold_page_rate'])}")
+    for kind, row in report.get("unanswerable_by_kind", {}).items():
+        lines.append(f"{kind}: refused or partly {share(row['refused_or_partly_rate'])} "
+                     f"({row['refused']} refused, {row['partly']} partly, of {row['questions']})")
+    return lines

@@ -9,12 +9,20 @@ share of answerable questions refused. An unanswerable line may say which kind i
 the docs do not hold the answer): the report then gives the refusal rate of each kind
 (`refusal_by_kind`) beside the overall one, and how many of that kind were answered "partly"
 (with a line naming what the docs do not cover; app/search/answer_check.py).
+
+Two more keys are read for the answer-level evaluation (app/evaluation/answers.py): `"facts"`,
+what a right answer must say (a regular expression, or a list of them that must all match; `|`
+inside one says "any of"), and `"split"`, the part of the set a line belongs to ("dev" for tuning,
+"heldout" for confirming; any short name), which the answer report breaks its figures down by.
+Facts may also come from a file of their own keyed by `id` (`load_facts_file`), for question files
+one cannot edit.
 """
 
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+import re
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from app.errors import DocschatError
@@ -36,6 +44,8 @@ class EvalItem:
     id: str | None = None
     history: tuple[str, ...] = ()
     unanswerable: str | None = None  # "offtopic" | "indomain" | None (not said)
+    facts: tuple[str, ...] = ()  # regular expressions a right answer matches, all of them
+    split: str | None = None  # "dev" | "heldout" (or another name the file uses)
 
     @property
     def answerable(self) -> bool:
@@ -74,10 +84,59 @@ def load_eval_file(path: Path) -> list[EvalItem]:
             raise EvalFileError(f"{path}:{number}: 'unanswerable' must be one of {', '.join(UNANSWERABLE_KINDS)}")
         if kind is not None and gold:
             raise EvalFileError(f"{path}:{number}: an 'unanswerable' line needs 'gold': []")
-        items.append(EvalItem(obj["question"], [normalize_url(g) for g in gold], obj.get("id"), tuple(history), kind))
+        facts = _facts(obj.get("facts", []), f"{path}:{number}")
+        if facts and not gold:
+            raise EvalFileError(f"{path}:{number}: an unanswerable line ('gold': []) has no 'facts'")
+        split = obj.get("split")
+        if split is not None and (not isinstance(split, str) or not split.strip()):
+            raise EvalFileError(f"{path}:{number}: 'split' must be a name such as \"dev\" or \"heldout\"")
+        items.append(EvalItem(obj["question"], [normalize_url(g) for g in gold], obj.get("id"), tuple(history), kind,
+                              facts, split))
     if not items:
         raise EvalFileError(f"{path}: no questions")
     return items
+
+
+def _facts(raw: object, where: str) -> tuple[str, ...]:
+    """`"facts"`: one regular expression or a list of them, each one that compiles."""
+    patterns = [raw] if isinstance(raw, str) else raw
+    if not isinstance(patterns, list) or not all(isinstance(p, str) and p.strip() for p in patterns):
+        raise EvalFileError(f"{where}: 'facts' must be a regular expression or a list of them (non-empty strings)")
+    for pattern in patterns:
+        try:
+            re.compile(pattern)
+        except re.error as exc:
+            raise EvalFileError(f"{where}: fact {pattern!r} is not a regular expression ({exc})") from None
+    return tuple(patterns)
+
+
+def load_facts_file(path: Path, items: list[EvalItem]) -> list[EvalItem]:
+    """`items` with the facts of a JSON lines file `{"id", "facts"}` (facts for a question file one
+    cannot edit, such as a shared set). Every id must name an answerable question of `items`."""
+    try:
+        lines = path.read_text(encoding="utf-8-sig").splitlines()
+    except OSError as exc:
+        raise EvalFileError(f"cannot read {path}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError as exc:
+        raise EvalFileError(f"{path}: not UTF-8 text (byte {exc.start}): JSON lines are UTF-8") from None
+    by_id = {str(item.id): item for item in items if item.id is not None}
+    facts: dict[str, tuple[str, ...]] = {}
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except (json.JSONDecodeError, RecursionError, ValueError):
+            raise EvalFileError(f"{path}:{number}: not JSON") from None
+        if not isinstance(obj, dict) or not isinstance(obj.get("id"), str):
+            raise EvalFileError(f"{path}:{number}: needs a string 'id' naming a question")
+        item = by_id.get(obj["id"])
+        if item is None:  # a typo would silently leave its question without facts
+            raise EvalFileError(f"{path}:{number}: no question has id {obj['id']!r}")
+        if not item.answerable:
+            raise EvalFileError(f"{path}:{number}: question {obj['id']!r} is unanswerable ('gold': []): no facts")
+        facts[obj["id"]] = _facts(obj.get("facts"), f"{path}:{number}")
+    return [replace(item, facts=facts[str(item.id)]) if str(item.id) in facts else item for item in items]
 
 
 def _is_url(text: str) -> bool:
