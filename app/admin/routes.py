@@ -20,6 +20,8 @@ from app.config import Settings
 from app.errors import ConfigError
 from app.indexing.jobs import SyncJobBusy
 from app.indexing.status import index_status
+from app.insights.record import InsightsRecorder
+from app.insights.report import BadWindow, parse_window, read_insights
 from app.search.retrieve import RetrievalError
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
@@ -80,6 +82,20 @@ async def admin_feedback(state: State) -> Response[dict[str, Any]]:
     async with state.services.pool.acquire() as conn:
         items = await list_feedback(conn)
     return Response({"summary": summarize(items), "feedback": [f.to_dict() for f in items]}, headers=NO_STORE)
+
+
+@get("/insights", summary="Per day questions, outcomes, ratings and requests per door; top questions, pages "
+     "and no-result queries (since=7d, 30d, 90d)")
+async def admin_insights(state: State, since: FromQuery[str | None] = None) -> Response[dict[str, Any]]:
+    try:
+        days = parse_window(since)
+    except BadWindow as exc:
+        return _error(400, "bad_request", str(exc))
+    recorder: InsightsRecorder = state.insights
+    await recorder.flush()  # this process's door counts, so what it just served shows
+    async with state.services.pool.acquire() as conn:
+        result = await read_insights(conn, state.settings, days)
+    return Response(result, headers=NO_STORE)
 
 
 @delete("/gaps", status_code=200, summary="Forget every recorded gap")
@@ -151,7 +167,8 @@ def admin_routes(settings: Settings) -> list[BaseRouteHandler | Router]:
         return []
     api = Router(
         path="/admin/api",
-        route_handlers=[admin_status, admin_test, admin_gaps, admin_feedback, admin_clear_gaps, admin_reindex, admin_reindex_job],
+        route_handlers=[admin_status, admin_test, admin_gaps, admin_feedback, admin_insights, admin_clear_gaps,
+                        admin_reindex, admin_reindex_job],
         guards=[require_admin],
         tags=["admin"],
     )
