@@ -161,6 +161,19 @@ async def admin_js() -> Response[bytes]:
                     headers={"cache-control": "no-store", "x-content-type-options": "nosniff"})
 
 
+# uPlot (MIT, app/web/static/uPlot.LICENSE), vendored: the Insights charts (design/insights.md).
+@get("/admin/uPlot.iife.min.js", include_in_schema=False)
+async def admin_uplot_js() -> Response[bytes]:
+    return Response((STATIC / "uPlot.iife.min.js").read_bytes(), media_type="text/javascript",
+                    headers={"cache-control": "public, max-age=86400", "x-content-type-options": "nosniff"})
+
+
+@get("/admin/uPlot.min.css", include_in_schema=False)
+async def admin_uplot_css() -> Response[bytes]:
+    return Response((STATIC / "uPlot.min.css").read_bytes(), media_type="text/css",
+                    headers={"cache-control": "public, max-age=86400", "x-content-type-options": "nosniff"})
+
+
 def admin_routes(settings: Settings) -> list[BaseRouteHandler | Router]:
     """Nothing without ADMIN_TOKEN: then every /admin path is a plain 404."""
     if settings.admin_token is None:
@@ -172,4 +185,4 @@ def admin_routes(settings: Settings) -> list[BaseRouteHandler | Router]:
         guards=[require_admin],
         tags=["admin"],
     )
-    return [api, admin_page, admin_js]
+    return [api, admin_page, admin_js, admin_uplot_js, admin_uplot_css]
