@@ -187,6 +187,7 @@ async def _rows(conn: asyncpg.Connection, days_ago: int) -> None:
 
 async def test_insights_read_and_keep_only_what_retention_keeps(pool, monkeypatch) -> None:
     from app.chat.retention import prune_expired
+    from app.insights.record import InsightsRecorder
     from app.insights.report import read_insights
 
     monkeypatch.setenv("CHAT_RETENTION_DAYS", "10")
@@ -212,3 +213,11 @@ async def test_insights_read_and_keep_only_what_retention_keeps(pool, monkeypatc
         assert [r["question"] for r in left] == ["asked 5 days ago"]
         assert await conn.fetchval("select count(*) from public.docs_insight_topic") == 1
         assert await conn.fetchval("select count(*) from public.docs_insight_day") == 3
+
+    # The server's own hourly prune knows GAP_RETENTION_DAYS: the no-result query of 60 days ago
+    # goes, and the counts past the longer retention (40 days) with it.
+    assert await InsightsRecorder(pool, settings).prune() == {
+        "insight_questions": 0, "insight_topics": 0, "insight_no_results": 1, "insight_counts": 1}
+    async with pool.acquire() as conn:
+        misses = await conn.fetch("select query from public.docs_insight_no_result order by day desc")
+        assert [r["query"] for r in misses] == ["missed 5 days ago", "missed 20 days ago"]

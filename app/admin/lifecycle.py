@@ -48,7 +48,7 @@ def start_operations(state: State, pool: asyncpg.Pool, settings: Settings) -> Op
     pruner = RetentionPruner(pool, settings)
     pruner.start()
     # Counts of the doors (app/insights/record.py), and chat turns counted through the services.
-    insights = InsightsRecorder(pool)
+    insights = InsightsRecorder(pool, settings)
     insights.start()
     state.insights = state.services.insights = insights
     return Operations(runner, scheduler, pruner, insights)

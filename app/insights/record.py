@@ -14,6 +14,7 @@ or a no-result query's wording.
 from __future__ import annotations
 
 import asyncio
+import time
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -22,6 +23,7 @@ from typing import Literal
 
 import asyncpg
 
+from app.config import Settings
 from app.logging import get_logger
 from app.search.confidence import cosine_scale
 
@@ -31,6 +33,7 @@ Door = Literal["chat", "search", "mcp", "llms_txt"]
 DOORS: tuple[Door, ...] = ("chat", "search", "mcp", "llms_txt")
 Outcome = Literal["answered", "partly", "refused"]
 FLUSH_SECONDS = 5.0
+PRUNE_SECONDS = 3600.0
 # Distinct no-result queries held between two flushes at most (a database that stays down must
 # not grow the process): past it new ones are dropped, and the drop is logged.
 MAX_HELD_QUERIES = 10_000
@@ -89,11 +92,16 @@ async def record_turn(
 
 class InsightsRecorder:
     """This process's counts of requests per door and of search-box queries that found nothing,
-    added to the database every `interval` seconds, at `flush()`, and when stopped."""
+    added to the database every `interval` seconds, at `flush()`, and when stopped. With `settings`
+    it also deletes, at start and then every PRUNE_SECONDS, the rollup rows past their retention
+    (docs_insight_prune with CHAT_RETENTION_DAYS and GAP_RETENTION_DAYS; docs_prune_expired does
+    the same, with the default gap retention, as it is called without one)."""
 
-    def __init__(self, pool: asyncpg.Pool, interval: float = FLUSH_SECONDS) -> None:
+    def __init__(self, pool: asyncpg.Pool, settings: Settings | None = None, interval: float = FLUSH_SECONDS) -> None:
         self.pool = pool
+        self.settings = settings
         self.interval = interval
+        self._pruned_at: float | None = None
         self._requests: Counter[tuple[date, str]] = Counter()
         self._misses: Counter[tuple[date, str]] = Counter()
         self._lock = asyncio.Lock()
@@ -146,8 +154,26 @@ class InsightsRecorder:
     def start(self) -> None:
         self._task = asyncio.create_task(self._loop())
 
+    async def prune(self) -> dict[str, int]:
+        """Delete the rollup rows past their retention; how many of each kind."""
+        if self.settings is None:
+            return {}
+        async with self.pool.acquire() as conn:
+            rows = await conn.fetch("select kind, deleted from public.docs_insight_prune($1, $2)",
+                                    self.settings.chat_retention_days, self.settings.gap_retention_days)
+        self._pruned_at = time.monotonic()
+        return {r["kind"]: int(r["deleted"]) for r in rows}
+
     async def _loop(self) -> None:
         while True:
+            try:
+                if self._pruned_at is None or time.monotonic() - self._pruned_at >= PRUNE_SECONDS:
+                    await self.prune()
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - the next round tries again
+                log.warning("insights_prune_failed", error=type(exc).__name__)
+                self._pruned_at = time.monotonic()
             await asyncio.sleep(self.interval)
             try:
                 await self.flush()
