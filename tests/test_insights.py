@@ -177,7 +177,8 @@ def test_near_duplicates_are_grouped_by_embedding(fake_gemini, clean_db, start_s
 async def _rows(conn: asyncpg.Connection, days_ago: int) -> None:
     """One question, one no-result query and one day's counts, `days_ago` days back."""
     day = datetime.now(UTC).date() - timedelta(days=days_ago)
-    topic = await conn.fetchval("insert into public.docs_insight_topic (model, embedding) values (null, null) returning id")
+    topic = await conn.fetchval("insert into public.docs_insight_topic (model, embedding, total) values (null, null, 1)"
+                                " returning id")
     await conn.execute("insert into public.docs_insight_question (day, question_key, topic_id, question, count, answered)"
                        " values ($1, $2, $3, $4, 1, 1)", day, f"key {days_ago}", topic, f"asked {days_ago} days ago")
     await conn.execute("insert into public.docs_insight_no_result (day, door, query_key, query, count)"
@@ -221,3 +222,42 @@ async def test_insights_read_and_keep_only_what_retention_keeps(pool, monkeypatc
     async with pool.acquire() as conn:
         misses = await conn.fetch("select query from public.docs_insight_no_result order by day desc")
         assert [r["query"] for r in misses] == ["missed 5 days ago", "missed 20 days ago"]
+
+
+async def test_top_questions_read_from_the_largest_totals_equal_a_full_count(pool) -> None:
+    """docs_insight_top_questions stops reading once no group left can reach the list: on 400 groups
+    with skewed counts over 90 days it gives what grouping every row gives, for every window, and
+    record_docs_insight_turn and the prune keep each group's total equal to its rows."""
+    import random
+
+    rng = random.Random(48)
+    today = datetime.now(UTC).date()
+    async with pool.acquire() as conn:
+        topics = [await conn.fetchval("insert into public.docs_insight_topic (model, embedding) values (null, null)"
+                                      " returning id") for _ in range(400)]
+        rows: dict[tuple, int] = {}
+        for _ in range(6000):
+            k = int(400 * rng.random() ** 3)
+            key = (today - timedelta(days=rng.randrange(90)), k)
+            rows[key] = rows.get(key, 0) + 1
+        await conn.executemany(
+            "insert into public.docs_insight_question (day, question_key, topic_id, question, count, answered)"
+            " values ($1, $2, $3, $4, $5, $5)",
+            [(day, f"key {k}", topics[k], f"question {k}", n) for (day, k), n in rows.items()])
+        await conn.execute("update public.docs_insight_topic t set total = (select sum(count) from"
+                           " public.docs_insight_question q where q.topic_id = t.id)")
+        # A turn adds to its group's total; one of today's questions, asked again.
+        await conn.fetchval("select public.record_docs_insight_turn('question 0', 'answered', '{}', '{}', null, null)")
+        full = """select q.question, sum(q.count) as count, max(q.day) as last_day from public.docs_insight_question q
+                  where q.day > $1 group by q.topic_id, q.question order by 2 desc, 3 desc, q.topic_id limit $2"""
+        for days in (1, 7, 30, 90):
+            for wanted in (3, 20):
+                expected = [(r["question"], r["count"]) for r in await conn.fetch(full, today - timedelta(days=days), wanted)]
+                got = [(r["question"], r["count"]) for r in await conn.fetch(
+                    "select * from public.docs_insight_top_questions($1, 90, $2)", days, wanted)]
+                assert got == expected, (days, wanted)
+        await conn.fetchval("select count(*) from public.docs_insight_prune(30, 90)")
+        drift = await conn.fetchval(
+            "select count(*) from public.docs_insight_topic t where t.total <>"
+            " (select coalesce(sum(count), 0) from public.docs_insight_question q where q.topic_id = t.id)")
+        assert drift == 0

@@ -101,8 +101,13 @@ as $$
   where pg_catalog.btrim(coalesce(question_text, '')) <> ''
   on conflict (day, question_key) do update set
     count = q.count + 1, answered = q.answered + excluded.answered, partly = q.partly + excluded.partly,
-    refused = q.refused + excluded.refused, question = excluded.question
-  returning q.topic_id
+    refused = q.refused + excluded.refused, question = excluded.question;
+
+  update public.docs_insight_topic t set total = t.total + 1
+  from (select q.topic_id from public.docs_insight_question q
+        where q.day = public.docs_insight_today() and q.question_key = public.docs_gap_key(question_text)) q
+  where t.id = q.topic_id
+  returning t.id
 $$;
 
 -- record_docs_insight_counts: adds what a server process counted in memory since its last call
@@ -194,9 +199,18 @@ as $$
            public.docs_insight_today() - greatest(chat_retention_days, gap_retention_days, 1) as counts
   ),
   questions as (
-    delete from public.docs_insight_question q using bounds where q.day < bounds.chat returning q.topic_id
+    delete from public.docs_insight_question q using bounds where q.day < bounds.chat
+    returning q.topic_id, q.count
   ),
-  topics as (
+  totals as (
+    update public.docs_insight_topic t set total = greatest(0, t.total - gone.count)
+    from (select topic_id, pg_catalog.sum(count) as count from questions group by topic_id) gone
+    where t.id = gone.topic_id
+      and exists (select 1 from public.docs_insight_question q
+                  where q.topic_id = t.id and q.day >= (select chat from bounds))
+    returning t.id
+  ),
+  topics as (  -- the groups left without a question (never one the CTE above updates)
     delete from public.docs_insight_topic t
     where not exists (select 1 from public.docs_insight_question q
                       where q.topic_id = t.id and q.day >= (select chat from bounds))
@@ -294,39 +308,86 @@ $$;
 -- docs_insight_top_questions: the questions asked most in the window, read no further back than
 -- chat_retention_days, near-duplicates together: per group, the wording asked most (its latest
 -- form), the group's count and outcomes, how many distinct wordings it holds, and its last day;
--- at most max_rows.
+-- at most max_rows. Groups are read from the largest totals down (docs_insight_topic.total, the
+-- questions a group holds in any window) in growing batches, and the reading stops once no group
+-- left could reach the list: at a million questions it reads the rows of a few hundred groups,
+-- not of every one (design/insights.md).
 create or replace function public.docs_insight_top_questions(
   days integer,
   chat_retention_days integer,
   max_rows integer default 20
 ) returns table (question text, count bigint, answered bigint, partly bigint, refused bigint,
                  wordings bigint, last_day date)
-language sql
+language plpgsql
 stable
 set search_path = ''
 as $$
-  with bounds as (
-    select public.docs_insight_today() - least(greatest(days, 1), 366, greatest(chat_retention_days, 1)) as after
-  ),
-  groups as (
-    select q.topic_id, pg_catalog.sum(q.count) as count, pg_catalog.sum(q.answered) as answered,
-           pg_catalog.sum(q.partly) as partly, pg_catalog.sum(q.refused) as refused,
-           pg_catalog.count(distinct q.question_key) as wordings, pg_catalog.max(q.day) as last_day
-    from public.docs_insight_question q, bounds
-    where q.day > bounds.after
-    group by q.topic_id
-    order by 2 desc, 7 desc, 1
-    limit max_rows
-  )
-  select w.question, g.count, g.answered, g.partly, g.refused, g.wordings, g.last_day
-  from groups g
+declare
+  after date := public.docs_insight_today() - least(greatest(days, 1), 366, greatest(chat_retention_days, 1));
+  wanted integer := greatest(coalesce(max_rows, 20), 1);
+  batch integer := greatest(coalesce(max_rows, 20), 1) * 5;
+  best jsonb := '[]';
+  cutoff bigint := 0;    -- the wanted-th largest count so far
+  ids bigint[];
+  totals bigint[];
+  last_total bigint := null;
+  last_id bigint := null;
+begin
+  loop
+    select pg_catalog.array_agg(t.id order by t.total desc, t.id desc),
+           pg_catalog.array_agg(t.total order by t.total desc, t.id desc)
+    into ids, totals
+    from (
+      select t.id, t.total from public.docs_insight_topic t
+      where last_id is null or (t.total, t.id) < (last_total, last_id)
+      order by t.total desc, t.id desc
+      limit batch
+    ) t;
+    exit when ids is null;
+    last_id := ids[pg_catalog.array_length(ids, 1)];
+    last_total := totals[pg_catalog.array_length(totals, 1)];
+    select coalesce(pg_catalog.jsonb_agg(g order by g.count desc, g.last_day desc, g.topic_id), '[]')
+    into best
+    from (
+      select * from (
+        -- (fields read by name: this function's output columns are variables here, and would
+        -- replace the names of a column definition list)
+        select (e ->> 'topic_id')::bigint as topic_id, (e ->> 'count')::bigint as count,
+               (e ->> 'answered')::bigint as answered, (e ->> 'partly')::bigint as partly,
+               (e ->> 'refused')::bigint as refused, (e ->> 'last_day')::date as last_day
+        from pg_catalog.jsonb_array_elements(best) as e
+        union all
+        select q.topic_id, pg_catalog.sum(q.count), pg_catalog.sum(q.answered), pg_catalog.sum(q.partly),
+               pg_catalog.sum(q.refused), pg_catalog.max(q.day)
+        from public.docs_insight_question q
+        where q.topic_id = any(ids) and q.day > after
+        group by q.topic_id
+      ) u
+      order by u.count desc, u.last_day desc, u.topic_id
+      limit wanted
+    ) g;
+    if pg_catalog.jsonb_array_length(best) >= wanted then
+      cutoff := (best -> (wanted - 1) ->> 'count')::bigint;
+    end if;
+    -- Every group left holds at most last_total questions: none can pass the list's last.
+    exit when pg_catalog.jsonb_array_length(best) >= wanted and last_total < cutoff;
+    batch := least(batch * 2, 20000);
+  end loop;
+  return query
+  select w.question, (e ->> 'count')::bigint, (e ->> 'answered')::bigint, (e ->> 'partly')::bigint,
+         (e ->> 'refused')::bigint, w.wordings, (e ->> 'last_day')::date
+  from pg_catalog.jsonb_array_elements(best) with ordinality as b (e, n)
   cross join lateral (
-    select (pg_catalog.array_agg(q.question order by q.day desc))[1] as question, pg_catalog.sum(q.count) as count
-    from public.docs_insight_question q, bounds
-    where q.topic_id = g.topic_id and q.day > bounds.after
-    group by q.question_key
-    order by 2 desc, 1
-    limit 1
+    select (pg_catalog.array_agg(k.question order by k.count desc, k.question_key))[1] as question,
+           pg_catalog.count(*) as wordings
+    from (
+      select q.question_key, pg_catalog.sum(q.count) as count,
+             (pg_catalog.array_agg(q.question order by q.day desc))[1] as question
+      from public.docs_insight_question q
+      where q.topic_id = (b.e ->> 'topic_id')::bigint and q.day > after
+      group by q.question_key
+    ) k
   ) w
-  order by g.count desc, g.last_day desc, g.topic_id
+  order by b.n;
+end
 $$;
