@@ -100,9 +100,8 @@ FILL = [
      ) drawn
      """),
     ("totals", """
-     update public.docs_insight_topic t set total = q.total
-     from (select topic_id, sum(count) as total from public.docs_insight_question group by topic_id) q
-     where t.id = q.topic_id
+     insert into public.docs_insight_topic_total (topic_id, total)
+     select topic_id, sum(count) from public.docs_insight_question group by topic_id
      """),
     ("days", """
      insert into public.docs_insight_day (day, questions, answered, partly, refused, helpful, not_helpful)
@@ -133,7 +132,7 @@ FILL = [
      from generate_series(0, 89) d cross join generate_series(0, 299) p
      """),
     ("analyze", "analyze public.docs_chat_message, public.docs_chat_session, public.docs_insight_question,"
-                " public.docs_insight_topic, public.docs_insight_no_result, public.docs_insight_page,"
+                " public.docs_insight_topic, public.docs_insight_topic_total, public.docs_insight_no_result, public.docs_insight_page,"
                 " public.docs_insight_door, public.docs_insight_day"),
 ]
 

@@ -4,6 +4,7 @@
 -- applied again from its file by the docschat that runs next (its checksum differs).
 drop trigger if exists docs_insight_feedback_count on public.docs_chat_feedback;
 drop table if exists public.docs_insight_question;
+drop table if exists public.docs_insight_topic_total;
 drop table if exists public.docs_insight_topic;
 drop table if exists public.docs_insight_no_result;
 drop table if exists public.docs_insight_page;

@@ -47,18 +47,23 @@ create table public.docs_insight_no_result (
 -- Groups of near-duplicate questions: the first question's embedding is the group's; a question
 -- joins the nearest group within the near-duplicate cosine of its model, else starts one. A group
 -- of a question asked without an embedding model has none (it groups by its key alone).
--- `total`: the questions of the group still kept (an upper bound of its count in any window): the
--- top questions are read from the largest totals down, and the reading stops where no group left
--- can reach the list (docs_insight_top_questions).
 create table public.docs_insight_topic (
   id bigint generated always as identity primary key,
   model text,
-  embedding public.vector(768),
-  total bigint not null default 0
+  embedding public.vector(768)
 );
 create index docs_insight_topic_embedding_idx on public.docs_insight_topic
   using hnsw (embedding public.vector_cosine_ops);
-create index docs_insight_topic_total_idx on public.docs_insight_topic (total desc, id desc);
+
+-- Each group's questions still kept (an upper bound of its count in any window): the top questions
+-- are read from the largest totals down, and the reading stops where no group left can reach the
+-- list (docs_insight_top_questions). A table of its own: a change of a total must not rewrite the
+-- group's row, whose embedding the HNSW index would take in again.
+create table public.docs_insight_topic_total (
+  topic_id bigint primary key references public.docs_insight_topic (id) on delete cascade,
+  total bigint not null default 0
+);
+create index docs_insight_topic_total_idx on public.docs_insight_topic_total (total desc, topic_id desc);
 
 -- Questions per day by docs_gap_key, in their group, with the latest wording and their outcomes.
 create table public.docs_insight_question (
@@ -80,7 +85,8 @@ declare
   table_name text;
 begin
   foreach table_name in array array['docs_insight_day', 'docs_insight_door', 'docs_insight_page',
-                                    'docs_insight_no_result', 'docs_insight_topic', 'docs_insight_question']
+                                    'docs_insight_no_result', 'docs_insight_topic', 'docs_insight_topic_total',
+                                    'docs_insight_question']
   loop
     execute format('alter table public.%I enable row level security', table_name);
     execute format('revoke all on table public.%I from public, anon, authenticated', table_name);

@@ -38,7 +38,7 @@ _TABLES = (
     "docs_lexeme_stats, docs_search_stats, docs_app_secret, docs_chat_gap, docs_sync_run, docs_sync_schedule, "
     "docs_source_commit, docs_chat_feedback, docs_sync_generation, docs_lease, docs_page_key, "
     "docs_insight_day, docs_insight_door, docs_insight_page, docs_insight_no_result, docs_insight_question, "
-    "docs_insight_topic"
+    "docs_insight_topic_total, docs_insight_topic"
 )
 # Emptying them after each test: `delete` of the few rows a test writes takes about a millisecond, a
 # `truncate` of 13 tables tens (it makes new files for each). Messages and feedback go with their

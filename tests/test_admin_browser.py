@@ -365,8 +365,9 @@ def seed_insights(url: str, days: int = 90) -> None:
             for rank, (question, count) in enumerate([(HOSTILE, 14), ("How do I embed the widget?", 31),
                                                       ("How do I run a sync after a merge?", 22),
                                                       ("Can I self-host the search box?", 9)]):
-                topic = await conn.fetchval("insert into public.docs_insight_topic (model, embedding, total)"
-                                            " values (null, null, $1) returning id", count)
+                topic = await conn.fetchval("insert into public.docs_insight_topic (model, embedding)"
+                                            " values (null, null) returning id")
+                await conn.execute("insert into public.docs_insight_topic_total values ($1, $2)", topic, count)
                 await conn.execute("insert into public.docs_insight_question values ($1, $2, $3, $4, $5, $6, $7, $8)",
                                    today - timedelta(days=rank), f"key{rank}", topic, question, count, count - 3, 2, 1)
             for page, title, citations in (("https://docs.example.com/widget", "Chat widget", 40),

@@ -177,8 +177,9 @@ def test_near_duplicates_are_grouped_by_embedding(fake_gemini, clean_db, start_s
 async def _rows(conn: asyncpg.Connection, days_ago: int) -> None:
     """One question, one no-result query and one day's counts, `days_ago` days back."""
     day = datetime.now(UTC).date() - timedelta(days=days_ago)
-    topic = await conn.fetchval("insert into public.docs_insight_topic (model, embedding, total) values (null, null, 1)"
+    topic = await conn.fetchval("insert into public.docs_insight_topic (model, embedding) values (null, null)"
                                 " returning id")
+    await conn.execute("insert into public.docs_insight_topic_total values ($1, 1)", topic)
     await conn.execute("insert into public.docs_insight_question (day, question_key, topic_id, question, count, answered)"
                        " values ($1, $2, $3, $4, 1, 1)", day, f"key {days_ago}", topic, f"asked {days_ago} days ago")
     await conn.execute("insert into public.docs_insight_no_result (day, door, query_key, query, count)"
@@ -244,8 +245,8 @@ async def test_top_questions_read_from_the_largest_totals_equal_a_full_count(poo
             "insert into public.docs_insight_question (day, question_key, topic_id, question, count, answered)"
             " values ($1, $2, $3, $4, $5, $5)",
             [(day, f"key {k}", topics[k], f"question {k}", n) for (day, k), n in rows.items()])
-        await conn.execute("update public.docs_insight_topic t set total = (select sum(count) from"
-                           " public.docs_insight_question q where q.topic_id = t.id)")
+        await conn.execute("insert into public.docs_insight_topic_total select topic_id, sum(count)"
+                           " from public.docs_insight_question group by topic_id")
         # A turn adds to its group's total; one of today's questions, asked again.
         await conn.fetchval("select public.record_docs_insight_turn('question 0', 'answered', '{}', '{}', null, null)")
         full = """select q.question, sum(q.count) as count, max(q.day) as last_day from public.docs_insight_question q
@@ -258,6 +259,6 @@ async def test_top_questions_read_from_the_largest_totals_equal_a_full_count(poo
                 assert got == expected, (days, wanted)
         await conn.fetchval("select count(*) from public.docs_insight_prune(30, 90)")
         drift = await conn.fetchval(
-            "select count(*) from public.docs_insight_topic t where t.total <>"
-            " (select coalesce(sum(count), 0) from public.docs_insight_question q where q.topic_id = t.id)")
+            "select count(*) from public.docs_insight_topic_total t where t.total <>"
+            " (select coalesce(sum(count), 0) from public.docs_insight_question q where q.topic_id = t.topic_id)")
         assert drift == 0

@@ -103,11 +103,11 @@ as $$
     count = q.count + 1, answered = q.answered + excluded.answered, partly = q.partly + excluded.partly,
     refused = q.refused + excluded.refused, question = excluded.question;
 
-  update public.docs_insight_topic t set total = t.total + 1
-  from (select q.topic_id from public.docs_insight_question q
-        where q.day = public.docs_insight_today() and q.question_key = public.docs_gap_key(question_text)) q
-  where t.id = q.topic_id
-  returning t.id
+  insert into public.docs_insight_topic_total as t (topic_id, total)
+  select q.topic_id, 1 from public.docs_insight_question q
+  where q.day = public.docs_insight_today() and q.question_key = public.docs_gap_key(question_text)
+  on conflict (topic_id) do update set total = t.total + 1
+  returning t.topic_id
 $$;
 
 -- record_docs_insight_counts: adds what a server process counted in memory since its last call
@@ -203,12 +203,12 @@ as $$
     returning q.topic_id, q.count
   ),
   totals as (
-    update public.docs_insight_topic t set total = greatest(0, t.total - gone.count)
+    update public.docs_insight_topic_total t set total = greatest(0, t.total - gone.count)
     from (select topic_id, pg_catalog.sum(count) as count from questions group by topic_id) gone
-    where t.id = gone.topic_id
+    where t.topic_id = gone.topic_id
       and exists (select 1 from public.docs_insight_question q
-                  where q.topic_id = t.id and q.day >= (select chat from bounds))
-    returning t.id
+                  where q.topic_id = t.topic_id and q.day >= (select chat from bounds))
+    returning t.topic_id
   ),
   topics as (  -- the groups left without a question (never one the CTE above updates)
     delete from public.docs_insight_topic t
@@ -308,7 +308,7 @@ $$;
 -- docs_insight_top_questions: the questions asked most in the window, read no further back than
 -- chat_retention_days, near-duplicates together: per group, the wording asked most (its latest
 -- form), the group's count and outcomes, how many distinct wordings it holds, and its last day;
--- at most max_rows. Groups are read from the largest totals down (docs_insight_topic.total, the
+-- at most max_rows. Groups are read from the largest totals down (docs_insight_topic_total, the
 -- questions a group holds in any window) in growing batches, and the reading stops once no group
 -- left could reach the list: at a million questions it reads the rows of a few hundred groups,
 -- not of every one (design/insights.md).
@@ -334,13 +334,13 @@ declare
   last_id bigint := null;
 begin
   loop
-    select pg_catalog.array_agg(t.id order by t.total desc, t.id desc),
-           pg_catalog.array_agg(t.total order by t.total desc, t.id desc)
+    select pg_catalog.array_agg(t.topic_id order by t.total desc, t.topic_id desc),
+           pg_catalog.array_agg(t.total order by t.total desc, t.topic_id desc)
     into ids, totals
     from (
-      select t.id, t.total from public.docs_insight_topic t
-      where last_id is null or (t.total, t.id) < (last_total, last_id)
-      order by t.total desc, t.id desc
+      select t.topic_id, t.total from public.docs_insight_topic_total t
+      where last_id is null or (t.total, t.topic_id) < (last_total, last_id)
+      order by t.total desc, t.topic_id desc
       limit batch
     ) t;
     exit when ids is null;
