@@ -32,6 +32,7 @@ create table public.docs_insight_page (
   citations integer not null default 0,
   primary key (day, page)
 );
+create index docs_insight_page_page_idx on public.docs_insight_page (page, day);  -- a page's latest title
 
 -- Queries that found nothing, per day and door (search: the search box's submitted queries;
 -- chat: refused questions), as counts per normalized query (docs_insight_query_key).
@@ -43,6 +44,7 @@ create table public.docs_insight_no_result (
   count integer not null default 0,
   primary key (day, door, query_key)
 );
+create index docs_insight_no_result_query_idx on public.docs_insight_no_result (query_key, door, day);  -- its latest wording
 
 -- Groups of near-duplicate questions: the first question's embedding is the group's; a question
 -- joins the nearest group within the near-duplicate cosine of its model, else starts one. A group

@@ -277,12 +277,21 @@ language sql
 stable
 set search_path = ''
 as $$
-  select p.page, (pg_catalog.array_agg(p.title order by p.day desc))[1], pg_catalog.sum(p.citations)
-  from public.docs_insight_page p
-  where p.day > public.docs_insight_today() - least(greatest(days, 1), 366)
-  group by p.page
-  order by 3 desc, 1
-  limit max_rows
+  with top as (
+    select p.page, pg_catalog.sum(p.citations) as citations
+    from public.docs_insight_page p
+    where p.day > public.docs_insight_today() - least(greatest(days, 1), 366)
+    group by p.page
+    order by 2 desc, 1
+    limit max_rows
+  )
+  select top.page,
+         (select p.title from public.docs_insight_page p
+          where p.page = top.page and p.day > public.docs_insight_today() - least(greatest(days, 1), 366)
+          order by p.day desc limit 1),
+         top.citations
+  from top
+  order by top.citations desc, top.page
 $$;
 
 -- docs_insight_no_results: the queries that found nothing in the window, read no further back
@@ -297,12 +306,20 @@ language sql
 stable
 set search_path = ''
 as $$
-  select m.door, (pg_catalog.array_agg(m.query order by m.day desc))[1], pg_catalog.sum(m.count), pg_catalog.max(m.day)
-  from public.docs_insight_no_result m
-  where m.day > public.docs_insight_today() - least(greatest(days, 1), 366, greatest(gap_retention_days, 1))
-  group by m.door, m.query_key
-  order by 3 desc, 4 desc, 2
-  limit max_rows
+  with top as (
+    select m.door, m.query_key, pg_catalog.sum(m.count) as count, pg_catalog.max(m.day) as last_day
+    from public.docs_insight_no_result m
+    where m.day > public.docs_insight_today() - least(greatest(days, 1), 366, greatest(gap_retention_days, 1))
+    group by m.door, m.query_key
+    order by 3 desc, 4 desc, 2, 1
+    limit max_rows
+  )
+  select top.door,
+         (select m.query from public.docs_insight_no_result m
+          where m.query_key = top.query_key and m.door = top.door and m.day = top.last_day),
+         top.count, top.last_day
+  from top
+  order by top.count desc, top.last_day desc, top.query_key, top.door
 $$;
 
 -- docs_insight_top_questions: the questions asked most in the window, read no further back than
