@@ -37,6 +37,8 @@ from pathlib import Path
 import asyncpg
 import httpx
 from _corpus import ROOT  # noqa: F401  (puts the checkout on sys.path)
+from bench_1m import cluster_cpu_seconds
+from bench_search import descendants, process_cpu_seconds
 
 from app.db.embedded import ensure_embedded_server
 from app.db.migrate import ensure_schema
@@ -197,6 +199,12 @@ async def measure_sql(url: str, args) -> None:
         await conn.close()
 
 
+def postmaster_pid() -> int | None:
+    """The embedded server's postmaster (its CPU is counted per request); None with DATABASE_URL."""
+    pid_file = Path(os.environ.get("DOCSCHAT_HOME", "")) / "pg" / "postmaster.pid"
+    return None if os.environ.get("DATABASE_URL") or not pid_file.exists() else int(pid_file.read_text().split()[0])
+
+
 def measure_http(url: str, args) -> None:
     port = args.port
     env = {**os.environ, "DATABASE_URL": url, "ADMIN_TOKEN": TOKEN, "EMBEDDING_PROVIDER": "none",
@@ -222,17 +230,25 @@ def measure_http(url: str, args) -> None:
                 for _ in range(5):  # warm-up: the pool's connections, the plans
                     client.get("/admin/api/insights", params={"since": since}).raise_for_status()
                 rounds = []
+                postmaster = postmaster_pid()
                 for round_number in range(args.rounds):
                     samples = []
+                    # CPU spent per request by the server and the database: what the answer costs,
+                    # whatever else the machine's cores run meanwhile (the wall time includes the wait).
+                    cpu_before = process_cpu_seconds(descendants(server.pid)) + (
+                        cluster_cpu_seconds(postmaster) if postmaster else 0.0)
                     for _ in range(args.requests):
                         started = time.perf_counter()
                         response = client.get("/admin/api/insights", params={"since": since})
                         samples.append((time.perf_counter() - started) * 1000)
                         response.raise_for_status()
+                    cpu = process_cpu_seconds(descendants(server.pid)) + (
+                        cluster_cpu_seconds(postmaster) if postmaster else 0.0) - cpu_before
                     figures = percentiles(samples)
                     rounds.append(figures["p95"])
                     emit({"stage": "http", "since": since, "round": round_number + 1, "requests": len(samples),
-                          **figures})
+                          **figures, "cpu_ms_per_request": round(1000 * cpu / len(samples), 1),
+                          "load_average": os.getloadavg()[0]})
                 body = response.json()
                 emit({"stage": "http_summary", "since": since, "p95_of_rounds": rounds,
                       "p95_spread_ms": round(max(rounds) - min(rounds), 2), "load_average": os.getloadavg(),
@@ -257,12 +273,14 @@ def main() -> None:
     parser.add_argument("--writes", type=int, default=200)
     parser.add_argument("--port", type=int, default=18851)
     parser.add_argument("--skip-fill", action="store_true", help="measure what an earlier run filled")
+    parser.add_argument("--skip-sql", action="store_true", help="only the HTTP measurement")
     args = parser.parse_args()
     url = os.environ.get("DATABASE_URL") or ensure_embedded_server(Path(os.environ["DOCSCHAT_HOME"]))
     asyncio.run(ensure_schema(url))
     if not args.skip_fill:
         asyncio.run(fill(url, args))
-    asyncio.run(measure_sql(url, args))
+    if not args.skip_sql:
+        asyncio.run(measure_sql(url, args))
     measure_http(url, args)
 
 
