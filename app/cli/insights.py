@@ -18,12 +18,20 @@ def _rate(value: float | None) -> str:
     return "-" if value is None else f"{value:.0%}"
 
 
+def _table(title: str, *columns: str, text: tuple[str, ...] = ()) -> Table:
+    """A table whose columns are right-aligned numbers but those named in `text`."""
+    table = Table(title=title)
+    for column in columns:
+        table.add_column(column, justify="left" if column in text else "right")
+    return table
+
+
 def render(result: dict[str, Any]) -> list[Table]:
     """The tables a person reads: days (with the requests per door), then the three top lists."""
     totals = result["totals"]
-    days = Table("date", "questions", "answered", "partly", "refused", "👍", "👎", "helpful", "chat", "search", "mcp",
-                 "llms.txt", title=f"insights {result['from']} … {result['to']} (UTC): {totals['questions']} questions, "
-                 f"helpful {_rate(totals['helpful_rate'])}")
+    days = _table(f"insights {result['from']} … {result['to']} (UTC): {totals['questions']} questions, "
+                  f"helpful {_rate(totals['helpful_rate'])}", "date", "questions", "answered", "partly", "refused",
+                  "👍", "👎", "helpful", "chat", "search", "mcp", "llms.txt", text=("date",))
     doors = {d["date"]: d for d in result["doors"]}
     for day in result["days"]:
         rate = day["helpful"] / (day["helpful"] + day["not_helpful"]) if day["helpful"] + day["not_helpful"] else None
@@ -35,16 +43,17 @@ def render(result: dict[str, Any]) -> list[Table]:
                                                      "not_helpful")),
                  _rate(totals["helpful_rate"]), *(str(totals["doors"][k]) for k in ("chat", "search", "mcp", "llms_txt")),
                  style="bold")
-    questions = Table("count", "question", "answered", "partly", "refused", "wordings", "last seen",
-                      title=f"top questions (near-duplicates together; the last {result['retention']['chat_days']} "
-                      "days at most)")
+    questions = _table(f"top questions (near-duplicates together; the last {result['retention']['chat_days']} "
+                       "days at most)", "count", "question", "answered", "partly", "refused", "wordings", "last seen",
+                       text=("question", "last seen"))
     for q in result["top_questions"]:
         questions.add_row(str(q["count"]), visitor_text(q["question"]), str(q["answered"]), str(q["partly"]),
                           str(q["refused"]), str(q["wordings"]), q["last_seen"])
-    pages = Table("citations", "page", "url", title="top pages cited")
+    pages = _table("top pages cited", "citations", "page", "url", text=("page", "url"))
     for p in result["top_pages"]:
         pages.add_row(str(p["citations"]), Text(p["title"]), Text(p["url"]))
-    misses = Table("count", "where", "query", "last seen", title="queries that found nothing")
+    misses = _table("queries that found nothing", "count", "where", "query", "last seen",
+                    text=("where", "query", "last seen"))
     for m in result["search_no_results"]:
         misses.add_row(str(m["count"]), "search box" if m["door"] == "search" else "chat", visitor_text(m["query"]),
                        m["last_seen"])
