@@ -1,6 +1,7 @@
 -- Insights (issue 48): the writes and reads of the daily rollup tables of sql/026_insights.sql.
 -- Days are UTC dates. Writers add to one row per day (and door, page, query or question); readers
--- read a window of days, `days` long and ending today, which is at most a few thousand rows.
+-- read a window of days, `days` long and ending today, never every question of it (the top
+-- questions come from the largest group totals down).
 --   select * from public.docs_insight_days(30);
 --   select * from public.docs_insight_top_questions(30, 30);
 -- Nothing here stores an IP, a session or any other identifier of a reader.
@@ -31,7 +32,7 @@ $$;
 -- page it cited (once), the question among the day's no-result queries when refused, and the
 -- question in its group of near-duplicates: the group of an earlier question of the same
 -- docs_gap_key, else the nearest group of the same model within near_cosine (cosine similarity
--- of the embeddings), else a new group. Returns the group's id.
+-- of the embeddings), else a new group, whose total it adds one to. Returns the group's id.
 --   select public.record_docs_insight_turn('How do I reset my password?', 'answered',
 --     '{https://docs.example.com/account}', '{Account}', null, null);
 create or replace function public.record_docs_insight_turn(
@@ -180,10 +181,11 @@ create or replace trigger docs_insight_feedback_count
 after insert or update of rating on public.docs_chat_feedback
 for each row execute function public.docs_insight_feedback_count();
 
--- docs_insight_prune: deletes what insights keep only for a while (run hourly by
--- docs_prune_expired): questions and their groups past chat_retention_days (as the conversations
--- they come from), no-result queries past gap_retention_days (as gaps), and the plain counts
--- (days, doors, pages) past the longer of the two. Returns how many rows of each kind.
+-- docs_insight_prune: deletes what insights keep only for a while (run hourly by the server's
+-- insights recorder, and by docs_prune_expired): questions past chat_retention_days (as the
+-- conversations they come from; their groups' totals lowered, a group left empty deleted),
+-- no-result queries past gap_retention_days (as gaps), and the plain counts (days, doors, pages)
+-- past the longer of the two. Returns how many rows of each kind.
 --   select * from public.docs_insight_prune(30, 90);
 create or replace function public.docs_insight_prune(
   chat_retention_days integer,
