@@ -330,11 +330,13 @@ $$;
 -- at most max_rows. Groups are read from the largest totals down (docs_insight_topic_total, the
 -- questions a group holds in any window) in growing batches, and the reading stops once no group
 -- left could reach the list: at a million questions it reads the rows of a few hundred groups,
--- not of every one (design/insights.md).
+-- not of every one (design/insights.md). Past max_groups groups read that way (counts too even
+-- for totals to tell: a long tail of questions asked once), it groups the window's rows instead.
 create or replace function public.docs_insight_top_questions(
   days integer,
   chat_retention_days integer,
-  max_rows integer default 20
+  max_rows integer default 20,
+  max_groups integer default 5000
 ) returns table (question text, count bigint, answered bigint, partly bigint, refused bigint,
                  wordings bigint, last_day date)
 language plpgsql
@@ -351,6 +353,7 @@ declare
   totals bigint[];
   last_total bigint := null;
   last_id bigint := null;
+  read_groups integer := 0;
 begin
   loop
     select pg_catalog.array_agg(t.topic_id order by t.total desc, t.topic_id desc),
@@ -363,6 +366,22 @@ begin
       limit batch
     ) t;
     exit when ids is null;
+    if read_groups >= max_groups then
+      -- Totals this even bound nothing: every row of the window, grouped, costs less.
+      select coalesce(pg_catalog.jsonb_agg(g order by g.count desc, g.last_day desc, g.topic_id), '[]')
+      into best
+      from (
+        select q.topic_id, pg_catalog.sum(q.count) as count, pg_catalog.sum(q.answered) as answered,
+               pg_catalog.sum(q.partly) as partly, pg_catalog.sum(q.refused) as refused, pg_catalog.max(q.day) as last_day
+        from public.docs_insight_question q
+        where q.day > after
+        group by q.topic_id
+        order by 2 desc, 6 desc, 1
+        limit wanted
+      ) g;
+      exit;
+    end if;
+    read_groups := read_groups + pg_catalog.array_length(ids, 1);
     last_id := ids[pg_catalog.array_length(ids, 1)];
     last_total := totals[pg_catalog.array_length(totals, 1)];
     select coalesce(pg_catalog.jsonb_agg(g order by g.count desc, g.last_day desc, g.topic_id), '[]')
