@@ -36,7 +36,9 @@ SHARED = REPO_ROOT.parent / "shared"
 _TABLES = (
     "docs_section, docs_query_embedding, docs_chat_message, docs_chat_session, docs_chat_limits, "
     "docs_lexeme_stats, docs_search_stats, docs_app_secret, docs_chat_gap, docs_sync_run, docs_sync_schedule, "
-    "docs_source_commit, docs_chat_feedback, docs_sync_generation, docs_lease, docs_page_key"
+    "docs_source_commit, docs_chat_feedback, docs_sync_generation, docs_lease, docs_page_key, "
+    "docs_insight_day, docs_insight_door, docs_insight_page, docs_insight_no_result, docs_insight_question, "
+    "docs_insight_topic_total, docs_insight_topic"
 )
 # Emptying them after each test: `delete` of the few rows a test writes takes about a millisecond, a
 # `truncate` of 13 tables tens (it makes new files for each). Messages and feedback go with their
@@ -48,7 +50,7 @@ _EMPTY = "; ".join(f"delete from public.{table.strip()}" for table in _TABLES.sp
 # sync (jobs, the lease, clear), search and chat, over the app's own pools and the CLI's.
 POOLER_FILES = frozenset({
     "test_sync.py", "test_lease.py", "test_operations_cli.py", "test_search.py", "test_search_box.py",
-    "test_chat.py", "test_sync_batches.py",
+    "test_chat.py", "test_sync_batches.py", "test_insights.py",
 })
 
 

@@ -337,3 +337,97 @@ def test_service_facts_show_a_real_replica_falling_behind_and_catching_up(pair, 
         wait_until(says_caught_up, what="the page to say the replica caught up again")
     finally:
         server.stop()
+
+
+def seed_insights(url: str, days: int = 90) -> None:
+    """`days` days of rollup rows (as the app writes them, sql/026_insights.sql) ending today, with a
+    hostile question among the top ones: the Insights view's charts and tables have data to draw."""
+    import asyncio
+    from datetime import UTC, datetime, timedelta
+
+    import asyncpg
+
+    today = datetime.now(UTC).date()
+
+    async def go() -> None:
+        conn = await asyncpg.connect(url)
+        try:
+            for n in range(days):
+                day = today - timedelta(days=n)
+                questions = 18 + (n * 7) % 13 + (6 if day.weekday() < 5 else 0)
+                refused, partly = 2 + n % 4, 1 + (n * 5) % 3
+                helpful, not_helpful = 3 + n % 5, (n * 3) % 4
+                await conn.execute("insert into public.docs_insight_day values ($1, $2, $3, $4, $5, $6, $7)",
+                                   day, questions, questions - refused - partly, partly, refused, helpful, not_helpful)
+                for door, requests in (("chat", questions), ("search", 60 + (n * 11) % 40), ("mcp", 5 + n % 9),
+                                       ("llms_txt", 2 + (n * 3) % 5)):
+                    await conn.execute("insert into public.docs_insight_door values ($1, $2, $3)", day, door, requests)
+            for rank, (question, count) in enumerate([(HOSTILE, 14), ("How do I embed the widget?", 31),
+                                                      ("How do I run a sync after a merge?", 22),
+                                                      ("Can I self-host the search box?", 9)]):
+                topic = await conn.fetchval("insert into public.docs_insight_topic (model, embedding)"
+                                            " values (null, null) returning id")
+                await conn.execute("insert into public.docs_insight_topic_total values ($1, $2)", topic, count)
+                await conn.execute("insert into public.docs_insight_question values ($1, $2, $3, $4, $5, $6, $7, $8)",
+                                   today - timedelta(days=rank), f"key{rank}", topic, question, count, count - 3, 2, 1)
+            for page, title, citations in (("https://docs.example.com/widget", "Chat widget", 40),
+                                           ("https://docs.example.com/sync", "Syncing docs", 25)):
+                await conn.execute("insert into public.docs_insight_page values ($1, $2, $3, $4)",
+                                   today, page, title, citations)
+            await conn.execute("insert into public.docs_insight_no_result values ($1, 'search', 'kubernetes helm',"
+                               " 'kubernetes helm', 7), ($1, 'chat', 'what is the capital of france?',"
+                               " 'What is the capital of France?', 3)", today)
+        finally:
+            await conn.close()
+
+    import concurrent.futures
+
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:  # Playwright's loop may be running here
+        pool.submit(lambda: asyncio.run(go())).result()
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_insights_view_draws_the_series_and_the_tables_by_keyboard(console, monkeypatch, clean_db, browser,
+                                                                    scheme) -> None:
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+    server = console()
+    seed_insights(clean_db)
+    OUTPUT.mkdir(exist_ok=True)
+    for width in (1280, 360):
+        context = browser.new_context(viewport={"width": width, "height": 900 if width > 400 else 740},
+                                      color_scheme=scheme)
+        page = context.new_page()
+        errors: list[str] = []
+        page.on("pageerror", lambda error, errors=errors: errors.append(str(error)))
+        page.goto(server.url + "/admin")
+        sign_in(page)
+        page.locator("article[data-source=docs]").wait_for()
+        page.get_by_role("tab", name="Sources").focus()
+        for _ in range(3):  # Sources → Tester → Gaps → Insights, by arrow keys
+            page.keyboard.press("ArrowRight")
+        assert page.get_by_role("tab", name="Insights").get_attribute("aria-selected") == "true"
+        page.locator("#chart-outcomes canvas").wait_for()
+        assert page.locator("#view-insights canvas").count() == 3  # three charts
+        assert page.locator("#insights-days tbody tr").count() == 30
+        legend = page.locator("#chart-outcomes .u-legend").text_content()
+        assert "answered" in legend and "partly" in legend and "refused" in legend
+        assert "questions" in page.locator("#chart-outcomes").get_attribute("aria-label")
+        questions = page.locator("#insights-questions td:first-child").all_text_contents()
+        assert questions == ["How do I embed the widget?", "How do I run a sync after a merge?", HOSTILE,
+                             "Can I self-host the search box?"]
+        assert page.locator("#view-insights img").count() == 0 and page.evaluate("window.__pwned") is None
+        assert page.locator("#insights-pages td").first.text_content().startswith("Chat widget")
+        assert "kubernetes helm" in page.locator("#insights-misses").text_content()
+        # The window selector: Tab reaches the checked radio, arrows move the choice.
+        page.locator("#insights-window [aria-checked=true]").focus()
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("() => document.querySelectorAll('#insights-days tbody tr').length === 90")
+        assert page.evaluate("document.activeElement.textContent") == "90 days"
+        canvas = page.locator("#chart-outcomes canvas").bounding_box()
+        assert canvas and canvas["width"] <= width
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        assert not errors, errors
+        page.locator("#view-insights").screenshot(path=str(OUTPUT / f"admin-insights-{width}-{scheme}.png"))
+        page.locator("#chart-outcomes").scroll_into_view_if_needed()
+        page.screenshot(path=str(OUTPUT / f"admin-insights-{width}-{scheme}-screen.png"))
+        context.close()

@@ -59,7 +59,7 @@ async def test_prune_expired_deletes_what_is_past_its_window_and_keeps_the_rest(
     get_settings.cache_clear()
     sessions = await _seed(conn)
     deleted = await prune_expired(conn, get_settings())
-    assert deleted == {"sessions": 1, "messages": 1, "limits": 2, "query_embeddings": 1}
+    assert deleted == {"sessions": 1, "messages": 1, "limits": 2, "query_embeddings": 1, "insights": 0}
 
     kept = {r["id"] for r in await conn.fetch("select id from public.docs_chat_session")}
     assert kept == {sessions["recent"], sessions["edge"]}
@@ -74,7 +74,7 @@ async def test_prune_expired_deletes_what_is_past_its_window_and_keeps_the_rest(
     assert [r["id"] for r in await conn.fetch("select id from public.docs_query_embedding")] == ["new-q"]
     # A second run finds nothing more.
     assert await prune_expired(conn, get_settings()) == {"sessions": 0, "messages": 0, "limits": 0,
-                                                          "query_embeddings": 0}
+                                                          "query_embeddings": 0, "insights": 0}
 
 
 async def test_chat_retention_days_sets_the_window(conn, monkeypatch) -> None:

@@ -54,7 +54,7 @@ def test_wheel_carries_sql_migrations_and_alembic_ini(wheel: Path) -> None:
     assert {f"app/_bundle/sql/{n}" for n in sql} <= names
     assert {f"app/_bundle/migrations/versions/{n}" for n in revisions} <= names
     assert {"app/_bundle/alembic.ini", "app/_bundle/migrations/env.py", "app/_bundle/migrations/sqlfile.py",
-            "app/web/static/widget.js"} <= names
+            "app/web/static/widget.js", "app/web/static/uPlot.iife.min.js", "app/web/static/uPlot.LICENSE"} <= names
     assert not any(n.startswith(("tests/", "scripts/", "sql/", "migrations/")) for n in names)
 
 

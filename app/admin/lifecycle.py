@@ -1,4 +1,5 @@
-"""What the server starts for operations: the sync runner, the admin limiter, the scheduler."""
+"""What the server starts for operations: the sync runner, the admin limiter, the scheduler, the
+insights recorder."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from app.chat.retention import RetentionPruner
 from app.config import Settings
 from app.indexing.runner import SyncRunner
 from app.indexing.scheduler import SyncScheduler
+from app.insights.record import InsightsRecorder
 from app.rate_limit import ClientRateLimiter
 
 
@@ -19,8 +21,10 @@ class Operations:
     runner: SyncRunner
     scheduler: SyncScheduler | None
     pruner: RetentionPruner
+    insights: InsightsRecorder
 
     async def stop(self) -> None:
+        await self.insights.stop()  # adds the counts it holds
         await self.pruner.stop()
         if self.scheduler is not None:
             await self.scheduler.stop()
@@ -43,4 +47,8 @@ def start_operations(state: State, pool: asyncpg.Pool, settings: Settings) -> Op
     )
     pruner = RetentionPruner(pool, settings)
     pruner.start()
-    return Operations(runner, scheduler, pruner)
+    # Counts of the doors (app/insights/record.py), and chat turns counted through the services.
+    insights = InsightsRecorder(pool, settings)
+    insights.start()
+    state.insights = state.services.insights = insights
+    return Operations(runner, scheduler, pruner, insights)

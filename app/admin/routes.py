@@ -20,6 +20,8 @@ from app.config import Settings
 from app.errors import ConfigError
 from app.indexing.jobs import SyncJobBusy
 from app.indexing.status import index_status
+from app.insights.record import InsightsRecorder
+from app.insights.report import BadWindow, parse_window, read_insights
 from app.search.retrieve import RetrievalError
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
@@ -80,6 +82,20 @@ async def admin_feedback(state: State) -> Response[dict[str, Any]]:
     async with state.services.pool.acquire() as conn:
         items = await list_feedback(conn)
     return Response({"summary": summarize(items), "feedback": [f.to_dict() for f in items]}, headers=NO_STORE)
+
+
+@get("/insights", summary="Per day questions, outcomes, ratings and requests per door; top questions, pages "
+     "and no-result queries (since=7d, 30d, 90d)")
+async def admin_insights(state: State, since: FromQuery[str | None] = None) -> Response[dict[str, Any]]:
+    try:
+        days = parse_window(since)
+    except BadWindow as exc:
+        return _error(400, "bad_request", str(exc))
+    recorder: InsightsRecorder = state.insights
+    await recorder.flush()  # this process's door counts, so what it just served shows
+    async with state.services.pool.acquire() as conn:
+        result = await read_insights(conn, state.settings, days)
+    return Response(result, headers=NO_STORE)
 
 
 @delete("/gaps", status_code=200, summary="Forget every recorded gap")
@@ -145,14 +161,28 @@ async def admin_js() -> Response[bytes]:
                     headers={"cache-control": "no-store", "x-content-type-options": "nosniff"})
 
 
+# uPlot (MIT, app/web/static/uPlot.LICENSE), vendored: the Insights charts (design/insights.md).
+@get("/admin/uPlot.iife.min.js", include_in_schema=False)
+async def admin_uplot_js() -> Response[bytes]:
+    return Response((STATIC / "uPlot.iife.min.js").read_bytes(), media_type="text/javascript",
+                    headers={"cache-control": "public, max-age=86400", "x-content-type-options": "nosniff"})
+
+
+@get("/admin/uPlot.min.css", include_in_schema=False)
+async def admin_uplot_css() -> Response[bytes]:
+    return Response((STATIC / "uPlot.min.css").read_bytes(), media_type="text/css",
+                    headers={"cache-control": "public, max-age=86400", "x-content-type-options": "nosniff"})
+
+
 def admin_routes(settings: Settings) -> list[BaseRouteHandler | Router]:
     """Nothing without ADMIN_TOKEN: then every /admin path is a plain 404."""
     if settings.admin_token is None:
         return []
     api = Router(
         path="/admin/api",
-        route_handlers=[admin_status, admin_test, admin_gaps, admin_feedback, admin_clear_gaps, admin_reindex, admin_reindex_job],
+        route_handlers=[admin_status, admin_test, admin_gaps, admin_feedback, admin_insights, admin_clear_gaps,
+                        admin_reindex, admin_reindex_job],
         guards=[require_admin],
         tags=["admin"],
     )
-    return [api, admin_page, admin_js]
+    return [api, admin_page, admin_js, admin_uplot_js, admin_uplot_css]

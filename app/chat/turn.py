@@ -24,10 +24,12 @@ from app.chat.excerpts import Excerpt, ExcerptBounds, select_excerpts
 from app.chat.gaps import record_gap
 from app.chat.sessions import ChatMessage, add_message, list_messages, upsert_session
 from app.chat.tools import SearchDocsTool, ToolBox, ToolStatus, with_statuses
+from app.chat.turn_insights import count_turn
 from app.chat.verify import Verifier, apply_verifier, not_covered_line
 from app.config import Settings
 from app.corpus.code_tree import CodeTree
 from app.corpus.sources import Source
+from app.insights.record import InsightsRecorder
 from app.logging import get_logger
 from app.metrics import observe_turn
 from app.search.conversation import QueryRewriter, retrieve_in_conversation
@@ -52,6 +54,7 @@ class ChatServices:
     verifier: Verifier | None = None  # ANSWER_VERIFIER=model: the answer check's model call (app/chat/verify.py)
     code_sources: tuple[Source, ...] = ()  # kind = "code": the model may read them (read_file, list_directory)
     code_trees: dict[tuple[str, str], CodeTree] = field(default_factory=dict)  # (source, commit) → tree
+    insights: InsightsRecorder | None = None  # the server's (app/insights/record.py); None: turns are not counted
     background: set[asyncio.Task[Any]] = field(default_factory=set)
 
     @property
@@ -218,6 +221,7 @@ class ChatTurn:
                     await add_message(conn, self.session_id, "assistant", content, self.sources, self.message_key)
             if self.retrieval is not None:  # after the reply, which the session shows first
                 await record_gap(self.services.pool, self.retrieval, self.services.settings.gap_retention_days)
+            await count_turn(self.services.insights, self.services.retriever, self.question, self.retrieval, self.sources)
         except Exception as exc:  # noqa: BLE001 - the reply was sent; only its record is lost
             log.warning("chat_save_failed", error=type(exc).__name__)
 

@@ -55,6 +55,7 @@ def _text_response(if_none_match: str | None, text: str, etag: str) -> Response[
 
 
 async def _texts(state: State) -> LlmsTexts:
+    state.insights.count("llms_txt")  # a request of /llms.txt or /llms-full.txt (app/insights/record.py)
     cache: LlmsTxtCache = state.llms_txt
     return await cache.get(state.services.read_pool)
 
@@ -134,6 +135,7 @@ async def mcp_http(scope: Scope, receive: Receive, send: Send) -> None:
                          {"WWW-Authenticate": 'Bearer realm="docschat mcp"'})
         return
     door: McpDoor = state.mcp
+    state.insights.count("mcp")  # a JSON-RPC request served (app/insights/record.py)
     # The SDK takes Starlette's ASGI types; Litestar's are the same messages, typed apart.
     await door.session_manager.handle_request({**scope, SCOPE_AUDIENCES: tuple(audiences)}, cast(Any, receive),
                                               cast(Any, send))

@@ -173,6 +173,7 @@ async def docs_search(request: Request[Any, Any, Any], state: State) -> Response
         )
     except SearchTimedOut as exc:
         return _error(503, "search_timed_out", str(exc), headers={"Retry-After": "1"})
+    state.insights.search(search.query, search.mode, len(result.pages))  # in memory (app/insights/record.py)
     return Response(result.to_dict(), headers={"cache-control": "no-store"})
 
 

@@ -7,6 +7,7 @@
 --   limits: rate-limit windows that have expired (docs_chat_limits.expire <= now());
 --   query embeddings: cached question vectors older than retention_days (the trigger
 --   docs_query_embedding_keep_newest already keeps at most the newest 200).
+--   insights: the rollup rows docs_insight_prune deletes (sql/functions/docs_insights.sql).
 create or replace function public.docs_prune_expired(retention_days integer default 30)
 returns table (kind text, deleted bigint)
 language sql
@@ -34,9 +35,13 @@ as $$
     delete from public.docs_query_embedding e using cutoff
     where e.created_at < cutoff.at
     returning e.id
+  ),
+  insights as (
+    select pg_catalog.sum(i.deleted)::bigint as deleted from public.docs_insight_prune(retention_days) i
   )
   select 'sessions', (select count(*) from sessions)
   union all select 'messages', (select count(*) from messages)
   union all select 'limits', (select count(*) from limits)
   union all select 'query_embeddings', (select count(*) from embeddings)
+  union all select 'insights', (select deleted from insights)
 $$;

@@ -110,7 +110,7 @@
     token = null;
     sessionStorage.removeItem(TOKEN_KEY);
     clearTimeout(pollTimer);
-    ["view-sources", "view-tester", "view-gaps"].forEach(function (id) { $(id).hidden = true; });
+    ["view-sources", "view-tester", "view-gaps", "view-insights"].forEach(function (id) { $(id).hidden = true; });
     $("tabs").hidden = true;
     $("sign-out").hidden = true;
     $("login").hidden = false;
@@ -142,7 +142,7 @@
 
   /* --- tabs (arrow keys move between them, as a tablist should) ----------------------------- */
 
-  var VIEWS = ["sources", "tester", "gaps"];
+  var VIEWS = ["sources", "tester", "gaps", "insights"];
 
   function select(name) {
     VIEWS.forEach(function (view) {
@@ -155,6 +155,7 @@
     if (name === "sources") loadStatus();
     if (name === "gaps") loadGaps();
     if (name === "tester") $("question").focus();
+    if (name === "insights") loadInsights();
   }
 
   VIEWS.forEach(function (view, index) {
@@ -454,6 +455,180 @@
     if (!window.confirm("Forget every recorded gap?")) return;
     api("DELETE", "/admin/api/gaps").then(loadGaps, function (error) { showError($("gaps"), error); });
   });
+
+
+  /* --- Insights: daily series drawn with uPlot (vendored, design/insights.md), then three tables --- */
+
+  var insightsDays = 30;
+  var insightsData = null;
+  var charts = [];
+
+  function cssVar(name) { return getComputedStyle(document.documentElement).getPropertyValue(name).trim(); }
+
+  function loadInsights() {
+    api("GET", "/admin/api/insights?since=" + insightsDays + "d").then(renderInsights,
+      function (error) { showError($("insights-range"), error); });
+  }
+
+  function windowButtons() { return Array.prototype.slice.call(document.querySelectorAll("#insights-window [role=radio]")); }
+
+  function chooseWindow(button, focus) {
+    windowButtons().forEach(function (b) {
+      var on = b === button;
+      b.setAttribute("aria-checked", on ? "true" : "false");
+      b.tabIndex = on ? 0 : -1;
+    });
+    if (focus) button.focus();
+    insightsDays = Number(button.getAttribute("data-days"));
+    loadInsights();
+  }
+
+  windowButtons().forEach(function (button, index, all) {
+    button.addEventListener("click", function () { chooseWindow(button, false); });
+    button.addEventListener("keydown", function (event) {
+      var step = event.key === "ArrowRight" || event.key === "ArrowDown" ? 1
+        : event.key === "ArrowLeft" || event.key === "ArrowUp" ? -1 : 0;
+      if (!step) return;
+      event.preventDefault();
+      chooseWindow(all[(index + step + all.length) % all.length], true);
+    });
+  });
+
+  function rate(helpful, notHelpful) {
+    return helpful + notHelpful ? Math.round(1000 * helpful / (helpful + notHelpful)) / 10 : null;
+  }
+
+  function percent(value) { return value === null || value === undefined ? "-" : value + "%"; }
+
+  function stat(label, value) { return el("div", null, el("strong", null, String(value)), label); }
+
+  function numTable(headers, rows, numeric) {
+    return el("table", null,
+      el("thead", null, el("tr", null, headers.map(function (h, i) {
+        return el("th", { scope: "col", class: numeric.indexOf(i) >= 0 ? "num" : null }, h);
+      }))),
+      el("tbody", null, rows.map(function (cells) {
+        return el("tr", null, cells.map(function (c, i) { return el("td", { class: numeric.indexOf(i) >= 0 ? "num" : null }, c); }));
+      })));
+  }
+
+  function renderInsights(data) {
+    insightsData = data;
+    var t = data.totals;
+    $("insights-range").textContent = "From " + data.from + " to " + data.to + " (UTC days). Questions are kept " +
+      data.retention.chat_days + " days, queries that found nothing " + data.retention.gap_days + " days.";
+    fill($("insights-stats"), [
+      stat("questions", t.questions), stat("answered", t.answered), stat("partly", t.partly),
+      stat("refused", t.refused), stat("helpful", t.helpful_rate === null ? "-" : Math.round(t.helpful_rate * 100) + "%"),
+      stat("searches", t.doors.search), stat("MCP requests", t.doors.mcp), stat("llms.txt requests", t.doors.llms_txt),
+    ]);
+    var doors = {};
+    data.doors.forEach(function (d) { doors[d.date] = d; });
+    fill($("insights-days"), numTable(
+      ["date", "questions", "answered", "partly", "refused", "👍", "👎", "helpful", "chat", "search", "MCP", "llms.txt"],
+      data.days.slice().reverse().map(function (d) {
+        var door = doors[d.date] || {};
+        return [d.date, String(d.questions), String(d.answered), String(d.partly), String(d.refused), String(d.helpful),
+          String(d.not_helpful), percent(rate(d.helpful, d.not_helpful)), String(door.chat || 0), String(door.search || 0),
+          String(door.mcp || 0), String(door.llms_txt || 0)];
+      }), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]));
+    fill($("insights-questions"), data.top_questions.length ? numTable(
+      ["question", "asked", "answered", "partly", "refused", "wordings", "last asked"],
+      data.top_questions.map(function (q) {
+        return [q.question, String(q.count), String(q.answered), String(q.partly), String(q.refused), String(q.wordings),
+          q.last_seen];
+      }), [1, 2, 3, 4, 5]) : el("p", null, "No questions in this window."));
+    fill($("insights-pages"), data.top_pages.length ? numTable(["page", "cited"], data.top_pages.map(function (p) {
+      return [el("span", null, el("strong", null, p.title), el("br"), el("span", { class: "muted" }, p.url)), String(p.citations)];
+    }), [1]) : el("p", null, "No page cited in this window."));
+    fill($("insights-misses"), data.search_no_results.length ? numTable(["query", "where", "times", "last"],
+      data.search_no_results.map(function (m) {
+        return [m.query, m.door === "search" ? "search box" : "chat", String(m.count), m.last_seen];
+      }), [2]) : el("p", null, "Every query found something."));
+    drawCharts();
+  }
+
+  function drawCharts() {
+    charts.forEach(function (chart) { chart.destroy(); });
+    charts = [];
+    var data = insightsData;
+    if (!data || typeof uPlot === "undefined" || $("view-insights").hidden) return;
+    var x = data.days.map(function (d) { return Date.parse(d.date + "T00:00:00Z") / 1000; });
+    var fg = cssVar("--fg"), muted = cssVar("--muted"), grid = cssVar("--border");
+    var colors = { answered: cssVar("--ok"), partly: cssVar("--warn"), refused: cssVar("--error"), accent: cssVar("--accent") };
+    function axes(valueFormat) {
+      return [
+        { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 } },
+        { stroke: muted, grid: { stroke: grid, width: 1 }, ticks: { stroke: grid, width: 1 }, size: 52,
+          values: valueFormat || null },
+      ];
+    }
+    function options(container, series, yScale, yAxes) {
+      var width = Math.max(240, container.clientWidth);
+      return {
+        width: width, height: width < 480 ? 180 : 220,
+        tzDate: function (ts) { return uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"); },
+        cursor: { points: { show: false } },
+        legend: { live: true },
+        // Half a day of room on each side: the first and last bars are whole.
+        scales: Object.assign({ x: { time: true, range: function (u, min, max) { return [min - 43200, max + 43200]; } } },
+          yScale),
+        series: [{ label: "day", value: "{YYYY}-{MM}-{DD}" }].concat(series),
+        axes: yAxes || axes(),
+      };
+    }
+    var bars = uPlot.paths.bars({ size: [0.7, 40] });
+    var raw = { answered: data.days.map(function (d) { return d.answered; }),
+      partly: data.days.map(function (d) { return d.partly; }), refused: data.days.map(function (d) { return d.refused; }) };
+    function bar(label, color, key) {
+      return { label: label, fill: color, stroke: color, width: 0, paths: bars, points: { show: false },
+        value: function (u, v, si, i) { return i === null || i === undefined ? "-" : String(raw[key][i]); } };
+    }
+    // Stacked by drawing the running sums, tallest first: refused at the bottom, then partly, answered on top.
+    var stacked = [
+      data.days.map(function (d) { return d.answered + d.partly + d.refused; }),
+      data.days.map(function (d) { return d.partly + d.refused; }),
+      data.days.map(function (d) { return d.refused; }),
+    ];
+    var outcomes = $("chart-outcomes");
+    fill(outcomes);
+    charts.push(new uPlot(options(outcomes, [bar("answered", colors.answered, "answered"),
+      bar("partly", colors.partly, "partly"), bar("refused", colors.refused, "refused")],
+      { y: { range: function (u, min, max) { return [0, Math.max(4, Math.ceil(max * 1.1))]; } } }),
+      [x].concat(stacked), outcomes));
+    outcomes.setAttribute("aria-label", data.totals.questions + " questions in " + data.days.length + " days: " +
+      data.totals.answered + " answered, " + data.totals.partly + " partly, " + data.totals.refused + " refused");
+
+    var helpful = $("chart-helpful");
+    fill(helpful);
+    charts.push(new uPlot(options(helpful, [{ label: "helpful", stroke: colors.accent, width: 2, spanGaps: true,
+      points: { show: true, size: 6, fill: colors.accent }, value: function (u, v) { return percent(v); } }],
+      { y: { range: [0, 100] } }, axes(function (u, ticks) { return ticks.map(function (t) { return t + "%"; }); })),
+      [x, data.days.map(function (d) { return rate(d.helpful, d.not_helpful); })], helpful));
+    helpful.setAttribute("aria-label", "helpful rate over the window: " +
+      (data.totals.helpful_rate === null ? "no ratings" : Math.round(data.totals.helpful_rate * 100) + "%"));
+
+    var doorChart = $("chart-doors");
+    fill(doorChart);
+    var names = [["chat", "widget chat", colors.accent], ["search", "search box", colors.answered],
+      ["mcp", "MCP", colors.partly], ["llms_txt", "llms.txt", fg]];
+    charts.push(new uPlot(options(doorChart, names.map(function (n) {
+      return { label: n[1], stroke: n[2], width: 2, points: { show: data.days.length <= 31, size: 5, fill: n[2] } };
+    }), { y: { range: function (u, min, max) { return [0, Math.max(4, Math.ceil(max * 1.1))]; } } }),
+    [x].concat(names.map(function (n) { return data.doors.map(function (d) { return d[n[0]] || 0; }); })), doorChart));
+    doorChart.setAttribute("aria-label", "requests per door: " + names.map(function (n) {
+      return n[1] + " " + data.totals.doors[n[0]]; }).join(", "));
+  }
+
+  var resizeTimer = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(resizeTimer);
+    resizeTimer = setTimeout(drawCharts, 150);
+  });
+  if (window.matchMedia) {
+    var scheme = window.matchMedia("(prefers-color-scheme: dark)");
+    if (scheme.addEventListener) scheme.addEventListener("change", drawCharts);
+  }
 
   if (token) signedIn();
   else $("token").focus();

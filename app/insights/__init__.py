@@ -1,0 +1,1 @@
+"""Insights (issue 48): what readers ask and what they get, per day (record.py writes, report.py reads)."""
