@@ -387,7 +387,7 @@ def seed_insights(url: str, days: int = 90) -> None:
 
 
 @pytest.mark.parametrize("scheme", ["light", "dark"])
-def test_insights_view_draws_the_series_and_the_tables_by_keyboard(console, monkeypatch, clean_db, browser,
+def test_insights_view_draws_the_series_and_the_tables_by_keyboard(console, monkeypatch, clean_db, browser,  # noqa: F811
                                                                     scheme) -> None:
     monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
     server = console()

@@ -10,9 +10,8 @@ import asyncpg
 import httpx
 import pytest
 
-from app.chat.stream_protocol import parse_sse
 from app.config import get_settings
-from tests.helpers import docschat_in_process, seed_docs
+from tests.helpers import docschat_in_process, parse_sse, seed_docs
 from tests.test_judgment import CHECK_DOCS
 
 TOKEN = "t0ken-for-the-insights-tests-0123456789"
@@ -75,7 +74,9 @@ def test_known_traffic_gives_exact_figures(insights_env, start_server) -> None:
         cookies = {}
         for question in (ANSWERED, PARTLY, REFUSED_INDOMAIN, REFUSED_OFFTOPIC, ANSWERED_AGAIN):
             keys[question], sources = _chat(client, question)
-            cookies[question] = client.cookies.get("docs_chat_id")
+            cookie = client.cookies.get("docs_chat_id")
+            assert cookie is not None
+            cookies[question] = cookie
             for url in dict.fromkeys(s["url"].split("#", 1)[0] for s in sources):
                 cited[url] = cited.get(url, 0) + 1
         # The refusals cite nothing; the answers do.
@@ -152,8 +153,8 @@ def test_since_is_checked_and_the_api_needs_the_token(insights_env, start_server
         for since, days in (("7d", 7), ("2w", 14), ("90d", 90), (None, 30)):
             response = client.get("/admin/api/insights", params={"since": since} if since else {}, headers=AUTH)
             assert response.status_code == 200 and len(response.json()["days"]) == days
-    bad = docschat_in_process("insights", "--since", "1y", "--json")
-    assert bad.returncode == 1 and "since must be" in json.loads(bad.stdout)["error"]
+    refused = docschat_in_process("insights", "--since", "1y", "--json")
+    assert refused.returncode == 1 and "since must be" in json.loads(refused.stdout)["error"]
 
 
 def test_near_duplicates_are_grouped_by_embedding(fake_gemini, clean_db, start_server, monkeypatch) -> None:
