@@ -284,6 +284,14 @@ class Settings(BaseSettings):
     startup_wait_seconds: float = Field(
         60.0, gt=0, description="How long a question waits for the server to finish loading the model before a 503."
     )
+    request_read_timeout_seconds: float = Field(
+        10.0, gt=0, le=300, description="How long a client may take to send a whole request (its headers and body, "
+        "from its first byte or the connection's opening); a slower one is disconnected."
+    )
+    max_connections: int = Field(
+        8192, ge=16, description="Open connections per server process; more are answered 503 and closed at once "
+        "(lowered to what the process's open-file limit allows)."
+    )
     log_level: Literal["debug", "info", "warning", "error"] = Field("info", description="debug, info, warning or error.")
     metrics_enabled: bool = Field(False, description="true: Prometheus metrics at /metrics (unauthenticated: "
                                   "keep it on an internal port or behind the proxy).")

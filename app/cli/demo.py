@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import Any
 
 import click
-import uvicorn
 from rich.markup import escape
 
 from app import PROJECT_ROOT
@@ -70,6 +69,7 @@ def demo_command(port: int | None, no_serve: bool) -> None:
             return
         # litestar, google.genai: slow to import, kept off `docschat --help`
         from app.server import create_app
+        from app.serving import serve
 
         port = port or settings.port
         if "docs_base_url" not in chosen:
@@ -84,7 +84,7 @@ def demo_command(port: int | None, no_serve: bool) -> None:
                       f"per client{whose}\n"
                       "  another port: PORT=8080 make demo;  the command line: .venv/bin/docschat --help\n",
                       highlight=False, soft_wrap=True)
-        uvicorn.run(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
+        serve(create_app(settings), settings, "127.0.0.1", port)
     finally:
         _stop_demo_database(database, started_here)
 
