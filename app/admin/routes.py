@@ -135,7 +135,7 @@ async def admin_reindex_job(state: State, job_id: FromPath[str]) -> Response[dic
 
 @get("/admin", include_in_schema=False)
 async def admin_page() -> Response[bytes]:
-    return Response((STATIC / "admin.html").read_bytes(), media_type="text/html; charset=utf-8",
+    return Response((STATIC / "admin.html").read_bytes(), media_type="text/html",
                     headers=PAGE_HEADERS)
 
 
