@@ -21,6 +21,15 @@ def _split_list(value: object) -> object:
     return value
 
 
+def _split_questions(value: object) -> object:
+    if isinstance(value, str):
+        return [item.strip() for item in value.split("|") if item.strip()]
+    return value
+
+
+# Example questions contain commas: written in the environment as "first? | second?".
+QuestionList = Annotated[list[str], NoDecode, BeforeValidator(_split_questions)]
+
 # A list setting is written in the environment as "a, b, c".
 CommaList = Annotated[list[str], NoDecode, BeforeValidator(_split_list)]
 
@@ -277,6 +286,14 @@ class Settings(BaseSettings):
         None, description="A way out (support page, forum): linked when the docs do not cover a question and after a 👎."
     )
     handoff_text: str = Field("Ask a person", description="The text of the HANDOFF_URL link.")
+    widget_greeting: str | None = Field(
+        None, max_length=500, description="A first message in the widget's empty chat (the script's data-greeting "
+        "wins)."
+    )
+    widget_examples: QuestionList = Field(
+        [], max_length=6, description="Example questions offered in the widget's empty chat, separated by `|` "
+        "(the script's data-examples wins)."
+    )
 
     # --- server --------------------------------------------------------------------------------
     host: str = Field("127.0.0.1", description="Address `docschat serve` binds.")
