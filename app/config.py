@@ -268,8 +268,8 @@ class Settings(BaseSettings):
         [], description="Comma-separated proxy addresses or networks (10.0.0.0/8) whose X-Forwarded-For is believed."
     )
     cors_origins: CommaList = Field([], description="Comma-separated docs-site origins allowed to call the chat API.")
-    feedback_per_hour: int = Field(30, ge=1, description="👍/👎 and comments per client IP per hour.")
-    feedback_per_day: int = Field(100, ge=1, description="👍/👎 and comments per client IP per day.")
+    feedback_per_hour: int = Field(30, ge=1, description="Yes/No ratings and comments per client IP per hour.")
+    feedback_per_day: int = Field(100, ge=1, description="Yes/No ratings and comments per client IP per day.")
     search_rate_limit: int = Field(
         300, ge=1, description="Searches (GET /docs/search, one per pause in typing) per client IP per minute."
     )
@@ -283,7 +283,7 @@ class Settings(BaseSettings):
         "included); 0: no limit."
     )
     handoff_url: str | None = Field(
-        None, description="A way out (support page, forum): linked when the docs do not cover a question and after a 👎."
+        None, description="A way out (support page, forum): linked when the docs do not cover a question and after a No."
     )
     handoff_text: str = Field("Ask a person", description="The text of the HANDOFF_URL link.")
     widget_greeting: str | None = Field(

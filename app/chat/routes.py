@@ -99,7 +99,7 @@ async def post_chat(request: Request[Any, Any, Any], state: State) -> Response[A
     )
 
 
-@post("/docs/chat/feedback", status_code=200, summary="Rate an answer of this session: 👍/👎 and an optional comment",
+@post("/docs/chat/feedback", status_code=200, summary="Rate an answer of this session: Yes/No (up/down) and an optional comment",
       operation_class=FeedbackOperation, responses=FEEDBACK_RESPONSES)
 async def post_feedback(request: Request[Any, Any, Any], state: State) -> Response[Any]:
     try:
@@ -148,7 +148,7 @@ async def get_chat(request: Request[Any, Any, Any], state: State) -> dict[str, A
 
 def _with_handoff(message: dict[str, Any], settings: Settings) -> dict[str, Any]:
     """An answer as the widget drew it: with the way out (HANDOFF_URL) it was shown with, after a
-    refusal or a 👎, so that a reload keeps it."""
+    refusal or a No, so that a reload keeps it."""
     if settings.handoff_url and message["role"] == "assistant" and (
             message["content"] == NOT_COVERED or message.get("rating") == "down"):
         message["handoff"] = {"url": settings.handoff_url, "text": settings.handoff_text}

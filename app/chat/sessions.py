@@ -103,3 +103,24 @@ async def delete_session(conn: asyncpg.Connection, session_id: uuid.UUID, audien
         session_id, _stored(audiences),
     )
     return status.endswith(" 1")
+
+
+async def questions_before(
+    conn: asyncpg.Connection, message_id: int, limit: int
+) -> tuple[list[str], list[str] | None] | None:
+    """The user questions of `message_id`'s conversation up to that message (the last `limit`,
+    oldest first: the last is the one it answered) and the conversation's audiences (None: every
+    audience); None when there is no such message."""
+    audiences = await conn.fetchrow(
+        "select s.audiences from public.docs_chat_message m join public.docs_chat_session s on s.id = m.session_id"
+        " where m.id = $1", message_id,
+    )
+    if audiences is None:
+        return None
+    rows = await conn.fetch(
+        "select q.content from public.docs_chat_message m"
+        " join public.docs_chat_message q on q.session_id = m.session_id and q.role = 'user' and q.id < m.id"
+        " where m.id = $1 order by q.id desc limit $2",
+        message_id, limit,
+    )
+    return [r["content"] for r in reversed(rows)], audiences["audiences"]
