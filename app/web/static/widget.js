@@ -246,7 +246,7 @@
       this.root.innerHTML =
         "<style>" + STYLE + "</style>" +
         '<button class="launcher" part="launcher" aria-haspopup="dialog">Ask the documentation</button>' +
-        '<section class="panel" role="dialog" aria-modal="true" aria-label="Ask the documentation" hidden>' +
+        '<section class="panel" part="panel" role="dialog" aria-modal="true" aria-label="Ask the documentation" hidden>' +
         "<header><h2>Ask the documentation</h2>" +
         '<button class="open-search" type="button" aria-label="Search the docs" title="Search (Ctrl+K)">Search</button>' +
         '<button class="clear" type="button">Clear Chat</button>' +
