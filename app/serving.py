@@ -149,8 +149,12 @@ def server_config(app: Any, settings: Settings, host: str, port: int, **kwargs: 
 
 
 def serve(app: Any, settings: Settings, host: str, port: int) -> None:
-    """One process serving `app` until interrupted."""
-    uvicorn.Server(server_config(app, settings, host, port)).run()
+    """One process serving `app` until interrupted. Ctrl+C ends it quietly, as uvicorn.run does
+    (the server re-raises the signal once it has shut down)."""
+    try:
+        uvicorn.Server(server_config(app, settings, host, port)).run()
+    except KeyboardInterrupt:
+        pass
 
 
 def run_workers(host: str, port: int, workers: int, settings: Settings, log_level: str = "warning") -> None:
