@@ -20,6 +20,7 @@ import re
 import unicodedata
 from collections import OrderedDict
 from collections.abc import Iterable
+from functools import lru_cache
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -27,7 +28,6 @@ from markdown_it.token import Token
 _MD = MarkdownIt("commonmark", {"html": False}).enable("table")
 _CACHE_SIZE = 4096
 _cache: OrderedDict[str, tuple[str, str]] = OrderedDict()
-_WORD = re.compile(r"\S+")
 ELLIPSIS = "…"
 
 
@@ -87,10 +87,13 @@ def plain_text(markdown: str) -> str:
 
 def _word_pattern(words: Iterable[str]) -> re.Pattern[str] | None:
     """Whole words (not a part of a longer run of letters or digits), any case; longest first."""
-    unique = sorted({w for w in words if w.strip()}, key=lambda w: (-len(w), w))
-    if not unique:
-        return None
-    alternatives = "|".join(re.escape(w) for w in unique)
+    unique = tuple(sorted({w for w in words if w.strip()}, key=lambda w: (-len(w), w)))
+    return _compiled(unique) if unique else None
+
+
+@lru_cache(maxsize=256)
+def _compiled(words: tuple[str, ...]) -> re.Pattern[str]:
+    alternatives = "|".join(re.escape(w) for w in words)
     return re.compile(rf"(?<![^\W_])(?:{alternatives})(?![^\W_])", re.IGNORECASE)
 
 
@@ -113,13 +116,20 @@ def snippet(markdown: str, heading: str, matched: Iterable[str], words: int = 24
         return "", []
     pattern = _word_pattern(matched)
     first = pattern.search(text) if pattern else None
-    runs = [m.span() for m in _WORD.finditer(text)]
-    at = 0
-    if first is not None:
-        at = next(i for i, (_, end) in enumerate(runs) if end > first.start())
-    start_run = max(0, at - lead)
-    end_run = min(len(runs), start_run + words)
-    start, end = runs[start_run][0], runs[end_run - 1][1]
+    # The text's words are separated by one space each (plain_blocks squeezes white space): word
+    # boundaries are found with str.rfind and str.find, not by listing every word.
+    start = text.rfind(" ", 0, first.start()) + 1 if first is not None else 0
+    for _ in range(lead if first is not None else 0):
+        if start == 0:
+            break
+        start = text.rfind(" ", 0, start - 1) + 1
+    end = start
+    for _ in range(words):
+        found = text.find(" ", end + 1)
+        if found < 0:
+            end = len(text)
+            break
+        end = found
     if end - start > max_chars:  # one long run: cut between characters, around the match
         focus = first.start() if first is not None else start
         start = _cut_point(text, max(start, min(focus - max_chars // 4, end - max_chars)))
