@@ -62,6 +62,11 @@ def test_a_snippet_starts_and_ends_at_white_space() -> None:
     assert shown.index("zanzibarite") < len(shown) // 2  # a few words lead into it
 
 
+def test_a_snippet_starts_where_the_matchs_sentence_does_when_that_is_nearer() -> None:
+    shown, _ = snippet("One two three four five six seven. Then the zanzibarite works.", "", ["zanzibarite"])
+    assert shown == f"{ELLIPSIS}Then the zanzibarite works."
+
+
 def test_without_a_match_the_snippet_is_the_beginning() -> None:
     shown, spans = snippet("## Intro\n\nThe first words of the section come first.", "Intro", [])
     assert shown == "The first words of the section come first." and spans == []

@@ -9,9 +9,9 @@ space.
 
 The words to mark come from Postgres (ts_headline's markers in docs_search_box's `snippet`), which
 stems and parses as the index does: they are found again in the plain text as whole words, in any
-case. A snippet starts and ends at white space, a few words before the first match, unless a
-single run of text (Chinese, a long identifier) is longer than a snippet: then it is cut between
-two characters, never inside a combining sequence.
+case. A snippet starts and ends at white space, a few words before the first match (or where its
+sentence begins, when that is nearer), unless a single run of text (Chinese, a long identifier) is
+longer than a snippet: then it is cut between two characters, never inside a combining sequence.
 """
 
 from __future__ import annotations
@@ -120,7 +120,7 @@ def snippet(markdown: str, heading: str, matched: Iterable[str], words: int = 24
     # boundaries are found with str.rfind and str.find, not by listing every word.
     start = text.rfind(" ", 0, first.start()) + 1 if first is not None else 0
     for _ in range(lead if first is not None else 0):
-        if start == 0:
+        if start == 0 or text[start - 2] in ".!?":  # a sentence begins here: the snippet too
             break
         start = text.rfind(" ", 0, start - 1) + 1
     end = start
