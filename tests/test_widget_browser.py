@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from typing import Any
 from pathlib import Path
 
 import pytest
@@ -172,6 +173,7 @@ def test_demo_finds_the_widget_page_with_the_offline_model(clean_db, monkeypatch
     from app.db.pool import create_pool
     from app.embeddings.local import local_model_installed
     from app.indexing.sync import sync_corpus
+    from app.search.conversation import retrieve_in_conversation
     from app.search.retrieve import build_retriever
 
     if not (PROJECT_ROOT / ".git").exists():
@@ -179,7 +181,7 @@ def test_demo_finds_the_widget_page_with_the_offline_model(clean_db, monkeypatch
     monkeypatch.setenv("EMBEDDING_PROVIDER", "local" if local_model_installed() else "none")
     get_settings.cache_clear()
 
-    async def go() -> list[str]:
+    async def go() -> tuple[list[str], Any]:
         pool = await create_pool(clean_db)
         try:
             settings = get_settings()
@@ -187,12 +189,18 @@ def test_demo_finds_the_widget_page_with_the_offline_model(clean_db, monkeypatch
             await sync_corpus(pool, DocsSource(PROJECT_ROOT, "HEAD", "docs"), settings,
                               retriever.embedder.provider if retriever.embedder else None)
             result = await retriever.retrieve("how do I embed the widget?")
-            return [p.page for p in result.pages]
+            # Issue 47: theming is documented, and the chat (its retrieval and answer check) finds it.
+            colour = await retrieve_in_conversation(retriever, "How do I change the widget's colour?",
+                                                    audiences=settings.anonymous_audiences)
+            return [p.page for p in result.pages], colour
         finally:
             await pool.close()
 
-    pages = asyncio.run(go())
+    pages, colour = asyncio.run(go())
     assert pages[0] == "guides/widget.mdx", pages
+    assert colour.would_answer, colour.to_dict()
+    assert (colour.pages[0].page, colour.pages[0].heading) == ("guides/widget.mdx", "Change the widget's colours"), [
+        (p.page, p.heading) for p in colour.pages]
 
 
 
@@ -582,4 +590,40 @@ def test_data_attributes_win_over_the_settings_and_stay_text(greeting_server, br
     assert intro.get_by_role("button").all_text_contents() == ["First?", "<b>Second</b>, with a comma?"]
     assert widget(page).locator(".intro img, header b").count() == 0
     assert page.evaluate("window.__xss") is None
+    context.close()
+
+
+THEMED_HOST = (
+    "<!doctype html><meta charset=utf-8><title>themed</title>"
+    "<style>docs-chat { --dc-accent: #d6336c; --dc-accent-fg: #ffffff; }"
+    "@media (prefers-color-scheme: dark) { docs-chat { --dc-accent: #f783ac; --dc-accent-fg: #1a0510; } }"
+    "docs-chat::part(launcher) { border-radius: 8px; } docs-chat::part(panel) { border-radius: 4px; }"
+    "docs-chat::part(example) { border-style: dashed; }</style>"
+    "<p>A themed docs site, as docs/guides/widget.mdx shows it.</p>"
+    '<script src="/docs/chat/widget.js" data-examples="How do I run a sync?" defer></script>'
+)
+
+
+@pytest.mark.parametrize(("width", "scheme", "accent"), [(360, "light", "rgb(214, 51, 108)"),
+                                                         (1280, "dark", "rgb(247, 131, 172)")])
+def test_the_guides_theming_example_recolours_and_reshapes_the_widget(
+    greeting_server, browser, width, scheme, accent
+) -> None:
+    context = browser.new_context(viewport={"width": width, "height": 760}, color_scheme=scheme)
+    page = context.new_page()
+    page.route(greeting_server.url + "/themed", lambda route: route.fulfill(body=THEMED_HOST, content_type="text/html"))
+    page.goto(greeting_server.url + "/themed")
+    launcher = widget(page).get_by_role("button", name="Ask the documentation")
+    assert launcher.evaluate("el => getComputedStyle(el).backgroundColor") == accent
+    assert launcher.evaluate("el => getComputedStyle(el).borderTopLeftRadius") == "8px"
+    if SHOTS.is_dir():
+        page.screenshot(path=str(SHOTS / f"widget-themed-launcher-{width}-{scheme}.png"))
+    launcher.click()
+    example = widget(page).locator(".example")
+    example.wait_for()
+    assert example.evaluate("el => getComputedStyle(el).borderTopStyle") == "dashed"
+    assert widget(page).locator(".send").evaluate("el => getComputedStyle(el).backgroundColor") == accent
+    assert widget(page).locator(".panel").evaluate("el => getComputedStyle(el).borderTopLeftRadius") == "4px"
+    if SHOTS.is_dir():
+        page.screenshot(path=str(SHOTS / f"widget-themed-{width}-{scheme}.png"))
     context.close()
