@@ -33,6 +33,12 @@ def test_html_pages_carry_csp_nosniff_and_one_charset(offline, start_server, mon
             assert "frame-ancestors" in csp and "default-src 'none'" in csp, (path, csp)
             assert response.headers.get("x-content-type-options") == "nosniff", path
 
+        # The API schema is JSON, not Litestar's Redoc page (scripts and fonts from CDNs, no CSP).
+        for path in ("/schema", "/schema/openapi.json"):
+            schema = client.get(path)
+            assert schema.status_code == 200 and "json" in schema.headers["content-type"], path
+            assert schema.json()["info"]["title"] == "docschat"
+
         icon = client.get("/favicon.ico")
         assert icon.status_code == 200 and icon.headers["content-type"] == "image/x-icon"
         assert icon.content[:4] == b"\x00\x00\x01\x00"  # an ICO file
