@@ -20,6 +20,7 @@ DOCS = {
 
 def test_html_pages_carry_csp_nosniff_and_one_charset(offline, start_server, monkeypatch) -> None:
     monkeypatch.setenv("ADMIN_TOKEN", TOKEN)
+    monkeypatch.setenv("SITE_NAME", "Acme <Docs>")
     seed_docs(offline, DOCS)
     server = start_server()
     with httpx.Client(base_url=server.url, timeout=30) as client:
@@ -43,5 +44,7 @@ def test_html_pages_carry_csp_nosniff_and_one_charset(offline, start_server, mon
         assert icon.status_code == 200 and icon.headers["content-type"] == "image/x-icon"
         assert icon.content[:4] == b"\x00\x00\x01\x00"  # an ICO file
 
-        titles = re.findall(r'<a href="/docs/[^"]+">([^<]+)</a>', client.get("/docs").text)
+        index = client.get("/docs").text
+        assert "<h1>Acme &lt;Docs&gt;</h1>" in index  # SITE_NAME, as text
+        titles = re.findall(r'<a href="/docs/[^"]+">([^<]+)</a>', index)
         assert titles == ["About", "api keys", "Build", "Zebra crossing"], titles
