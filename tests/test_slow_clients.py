@@ -117,3 +117,16 @@ def test_connections_past_the_cap_are_refused_at_once_and_room_returns(server: S
             pass
         assert time.monotonic() < deadline, "/healthz did not answer after the held connections closed"
         time.sleep(0.05)  # polling a condition with a deadline
+
+
+def test_worker_processes_cut_slow_headers_too(database_url: str, tmp_path: Path) -> None:
+    """`--workers 2`: each worker is given the bounded configuration (it is pickled to them)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("RATE_LIMIT", "METRICS", "MCP_"))}
+    env.update(DATABASE_URL=database_url, DOCSCHAT_HOME=str(tmp_path / "home"), PYTHONPATH=str(REPO),
+               EMBEDDING_PROVIDER="none", REQUEST_READ_TIMEOUT_SECONDS=str(READ_TIMEOUT))
+    with ServeProcess([sys.executable, "-m", "app"], env, cwd=tmp_path, extra_args=["--workers", "2"]) as served:
+        for _ in range(4):  # connections land on either worker
+            with _connect(served) as sock:
+                sock.sendall(b"GET /healthz HTTP/1.1\r\nHost: x\r\n")
+                closed, received = _closed_by_server(sock, b"X-Slow: 1\r\n", 0.2, 10 * READ_TIMEOUT)
+            assert closed and received.startswith(b"HTTP/1.1 408"), received
