@@ -21,6 +21,15 @@ def _split_list(value: object) -> object:
     return value
 
 
+def _split_questions(value: object) -> object:
+    if isinstance(value, str):
+        return [item.strip() for item in value.split("|") if item.strip()]
+    return value
+
+
+# Example questions contain commas: written in the environment as "first? | second?".
+QuestionList = Annotated[list[str], NoDecode, BeforeValidator(_split_questions)]
+
 # A list setting is written in the environment as "a, b, c".
 CommaList = Annotated[list[str], NoDecode, BeforeValidator(_split_list)]
 
@@ -259,8 +268,8 @@ class Settings(BaseSettings):
         [], description="Comma-separated proxy addresses or networks (10.0.0.0/8) whose X-Forwarded-For is believed."
     )
     cors_origins: CommaList = Field([], description="Comma-separated docs-site origins allowed to call the chat API.")
-    feedback_per_hour: int = Field(30, ge=1, description="👍/👎 and comments per client IP per hour.")
-    feedback_per_day: int = Field(100, ge=1, description="👍/👎 and comments per client IP per day.")
+    feedback_per_hour: int = Field(30, ge=1, description="Yes/No ratings and comments per client IP per hour.")
+    feedback_per_day: int = Field(100, ge=1, description="Yes/No ratings and comments per client IP per day.")
     search_rate_limit: int = Field(
         300, ge=1, description="Searches (GET /docs/search, one per pause in typing) per client IP per minute."
     )
@@ -274,15 +283,31 @@ class Settings(BaseSettings):
         "included); 0: no limit."
     )
     handoff_url: str | None = Field(
-        None, description="A way out (support page, forum): linked when the docs do not cover a question and after a 👎."
+        None, description="A way out (support page, forum): linked when the docs do not cover a question and after a No."
     )
     handoff_text: str = Field("Ask a person", description="The text of the HANDOFF_URL link.")
+    widget_greeting: str | None = Field(
+        None, max_length=500, description="A first message in the widget's empty chat (the script's data-greeting "
+        "wins)."
+    )
+    widget_examples: QuestionList = Field(
+        [], max_length=6, description="Example questions offered in the widget's empty chat, separated by `|` "
+        "(the script's data-examples wins)."
+    )
 
     # --- server --------------------------------------------------------------------------------
     host: str = Field("127.0.0.1", description="Address `docschat serve` binds.")
     port: int = Field(8000, ge=1, le=65535, description="Port `docschat serve` binds.")
     startup_wait_seconds: float = Field(
         60.0, gt=0, description="How long a question waits for the server to finish loading the model before a 503."
+    )
+    request_read_timeout_seconds: float = Field(
+        10.0, gt=0, le=300, description="How long a client may take to send a whole request (its headers and body, "
+        "from its first byte or the connection's opening); a slower one is disconnected."
+    )
+    max_connections: int = Field(
+        8192, ge=16, description="Open connections per server process; more are answered 503 and closed at once "
+        "(lowered to what the process's open-file limit allows)."
     )
     log_level: Literal["debug", "info", "warning", "error"] = Field("info", description="debug, info, warning or error.")
     metrics_enabled: bool = Field(False, description="true: Prometheus metrics at /metrics (unauthenticated: "

@@ -12,6 +12,7 @@ from litestar.config.cors import CORSConfig
 from litestar.datastructures import State
 from litestar.exceptions import HTTPException
 from litestar.openapi import OpenAPIConfig
+from litestar.openapi.plugins import JsonRenderPlugin
 from litestar.status_codes import HTTP_500_INTERNAL_SERVER_ERROR
 
 from app.chat.requests import MAX_BODY_BYTES
@@ -184,7 +185,10 @@ def create_app(settings: Settings | None = None) -> Litestar:
         middleware=middleware,
         lifespan=[lifespan],
         cors_config=cors,
-        openapi_config=OpenAPIConfig(title="docschat", version="0.1.0", path="/schema"),
+        # The schema as JSON at /schema and /schema/openapi.json: Litestar's default /schema page
+        # (Redoc) loads its script and fonts from CDNs, so it could carry no CSP of ours.
+        openapi_config=OpenAPIConfig(title="docschat", version="0.1.0", path="/schema",
+                                     render_plugins=[JsonRenderPlugin(path=["/", "/openapi.json"])]),
         exception_handlers={HTTPException: _http_error, Exception: _internal_error,
                             **{error: _database_unavailable for error in UNAVAILABLE_ERRORS}},
         request_max_body_size=MAX_BODY_BYTES,

@@ -11,7 +11,7 @@ from app.config import get_settings
 from tests.helpers import make_docs_repo
 from tests.test_admin import DOCS, TOKEN
 from tests.test_replica import pair  # noqa: F401 - the fixture: a primary and a streaming replica
-from tests.test_widget_browser import ARGS, CHROMIUM, OUTPUT, browser  # noqa: F401 - the fixture
+from tests.test_widget_browser import ARGS, CHROMIUM, OUTPUT, SHOTS, browser  # noqa: F401 - the fixture
 
 pytestmark = [
     pytest.mark.browser,
@@ -431,3 +431,45 @@ def test_insights_view_draws_the_series_and_the_tables_by_keyboard(console, monk
         page.locator("#chart-outcomes").scroll_into_view_if_needed()
         page.screenshot(path=str(OUTPUT / f"admin-insights-{width}-{scheme}-screen.png"))
         context.close()
+
+
+@pytest.mark.parametrize(("width", "scheme"), [(360, "light"), (1280, "dark")])
+def test_a_follow_up_opens_in_the_tester_with_its_conversation_and_answers_are_text(
+    console, monkeypatch, browser, width, scheme  # noqa: F811
+) -> None:
+    import httpx
+
+    from tests.test_admin import auth, wait_for_job
+    from tests.test_admin_tester_conversation import FIRST, FOLLOW_UP, ask
+
+    monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "100")
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+    server = console()
+    with httpx.Client(base_url=server.url, timeout=30) as visitor:
+        wait_for_job(visitor, visitor.post("/admin/api/reindex", headers=auth()).json()["job"]["id"])
+        ask(visitor, FIRST)
+        answered = ask(visitor, FOLLOW_UP)
+        visitor.post("/docs/chat/feedback", json={"messageId": answered["id"], "rating": "down"})
+    page = browser.new_page(viewport={"width": width, "height": 800}, color_scheme=scheme)
+    page.goto(server.url + "/admin")
+    sign_in(page)
+    page.get_by_role("tab", name="Gaps").click()
+    down = page.locator(".feedback-item[data-rating=down]")
+    down.wait_for()
+    assert "```" not in down.text_content() and "**" not in down.text_content()
+    if SHOTS.is_dir():
+        page.screenshot(path=str(SHOTS / f"admin-feedback-{width}-{scheme}.png"), full_page=True)
+    down.get_by_role("button", name="Test").click()
+    page.locator(".asked").wait_for()
+    history = page.locator("#tester-result .history")
+    assert history.text_content() == f"“{FIRST}”"
+    verdict = "would answer" if answered["would_answer"] else "would refuse"
+    assert page.locator("#tester-result").get_by_text(verdict, exact=True).count() == 1
+    if SHOTS.is_dir():
+        page.screenshot(path=str(SHOTS / f"admin-tester-follow-up-{width}-{scheme}.png"))
+    # The question edited: asked alone.
+    page.get_by_role("tab", name="Tester").click()
+    page.locator("#question").fill(FOLLOW_UP + " ")
+    page.locator("#tester-form").evaluate("form => form.requestSubmit()")
+    page.wait_for_function("() => !document.querySelector('#tester-result .history')")
+    page.close()

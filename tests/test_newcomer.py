@@ -85,9 +85,24 @@ def test_the_demo_relaxes_its_rate_limit_and_ctrl_c_stops_its_postgres(tmp_path)
             # The production limit (5 an hour) would refuse the sixth question.
             codes = [client.post("/docs/chat", json={"message": f"How do I embed the widget? ({i})"}).status_code
                      for i in range(7)]
+            # Issue 47: the demo shows its features: the console, with a token printed once, and a
+            # sample way out; the widget greets with example questions.
+            printed: list[str] = []
+            while not printed or "operator console" not in printed[-1]:
+                printed.append(demo.stdout.readline())
+                assert printed[-1], "".join(printed)
+            token = re.search(r"token: (\S+)", ANSI.sub("", printed[-1])).group(1)
+            assert client.get("/admin/api/status").status_code == 401
+            assert client.get("/admin/api/status", headers={"authorization": f"Bearer {token}"}).status_code == 200
+            refused = client.post("/docs/chat", json={"message": "What's a good recipe for banana bread?"}).text
+            assert f'"url":"http://127.0.0.1:{port}/#ask-a-person"' in refused.replace(" ", "")
+            assert 'id="ask-a-person"' in client.get("/").text
+            widget = client.get("/docs/chat").json()["widget"]
+            assert widget["title"] == "docschat" and widget["greeting"] and len(widget["examples"]) == 3
         assert codes == [200] * 7
         demo.send_signal(signal.SIGINT)  # Ctrl+C
-        out, _ = demo.communicate(timeout=120)
+        rest, _ = demo.communicate(timeout=120)
+        out = "".join(printed) + rest
     finally:
         if demo.poll() is None:
             demo.kill()

@@ -59,7 +59,7 @@ async def test_prune_expired_deletes_what_is_past_its_window_and_keeps_the_rest(
     get_settings.cache_clear()
     sessions = await _seed(conn)
     deleted = await prune_expired(conn, get_settings())
-    assert deleted == {"sessions": 1, "messages": 1, "limits": 2, "query_embeddings": 1, "insights": 0}
+    assert deleted == {"sessions": 1, "messages": 1, "limits": 2, "query_embeddings": 1, "gaps": 0, "insights": 0}
 
     kept = {r["id"] for r in await conn.fetch("select id from public.docs_chat_session")}
     assert kept == {sessions["recent"], sessions["edge"]}
@@ -74,7 +74,7 @@ async def test_prune_expired_deletes_what_is_past_its_window_and_keeps_the_rest(
     assert [r["id"] for r in await conn.fetch("select id from public.docs_query_embedding")] == ["new-q"]
     # A second run finds nothing more.
     assert await prune_expired(conn, get_settings()) == {"sessions": 0, "messages": 0, "limits": 0,
-                                                          "query_embeddings": 0, "insights": 0}
+                                                          "query_embeddings": 0, "gaps": 0, "insights": 0}
 
 
 async def test_chat_retention_days_sets_the_window(conn, monkeypatch) -> None:
@@ -96,13 +96,41 @@ def test_chat_retention_days_rejects_nonsense(monkeypatch) -> None:
             get_settings()
 
 
+async def _gap(conn: asyncpg.Connection, key: str, age_days: int) -> None:
+    await conn.execute(
+        "insert into public.docs_chat_gap (question_key, question, first_seen, last_seen, confidence, refused)"
+        " values ($1, $1, now() - make_interval(days => $2), now() - make_interval(days => $2), 0.1, true)",
+        key, age_days,
+    )
+
+
+async def test_gaps_past_gap_retention_days_are_pruned_with_the_rest(conn, monkeypatch) -> None:
+    monkeypatch.setenv("GAP_RETENTION_DAYS", "90")
+    get_settings.cache_clear()
+    await _gap(conn, "hundred days", 100)
+    await _gap(conn, "eighty days", 80)
+    assert (await prune_expired(conn, get_settings()))["gaps"] == 1
+    assert [r["question_key"] for r in await conn.fetch("select question_key from public.docs_chat_gap")] == [
+        "eighty days"]
+    monkeypatch.setenv("GAP_RETENTION_DAYS", "30")
+    get_settings.cache_clear()
+    assert (await prune_expired(conn, get_settings()))["gaps"] == 1
+    # From psql, one argument: gaps keep their default window (90 days).
+    await _gap(conn, "hundred days", 100)
+    rows = await conn.fetch("select kind, deleted from public.docs_prune_expired(30)")
+    assert dict((r["kind"], r["deleted"]) for r in rows)["gaps"] == 1
+
+
 def test_the_server_prunes_on_its_own(offline, start_server) -> None:
     query(offline, "insert into public.docs_chat_limits (key, points, expire) values"
                    " ('gone', 1, now() - interval '1 minute'), ('live', 1, now() + interval '1 hour')")
     query(offline, "insert into public.docs_chat_session (id, updated_at) values ($1, now() - interval '90 days')",
           uuid.uuid4())
+    query(offline, "insert into public.docs_chat_gap (question_key, question, last_seen, confidence, refused)"
+                   " values ('old gap', 'old gap', now() - interval '100 days', 0.1, true)")
     start_server()
     wait_until(lambda: query(offline, "select count(*) from public.docs_chat_session")[0][0] == 0
+               and query(offline, "select count(*) from public.docs_chat_gap")[0][0] == 0
                and [r["key"] for r in query(offline, "select key from public.docs_chat_limits")] == ["live"],
                what="the server to prune the expired rows")
 

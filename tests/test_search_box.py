@@ -12,7 +12,7 @@ from typing import Literal
 import httpx
 import pytest
 
-from app.search.search_box import MARK_END, MARK_START, highlighted
+from app.search.search_box import MARK_END, MARK_START
 from tests.helpers import seed_docs
 
 SECRET = "quokkazebra"
@@ -120,12 +120,6 @@ async def test_hostile_titles_and_text_come_back_as_plain_text(seeded, pool) -> 
     marked = [section["snippet"][start:end] for start, end in section["highlights"]]
     assert marked and all(word.lower().startswith("hostil") for word in marked), marked
     assert "forged" not in marked
-
-
-def test_highlighted_turns_markers_into_offsets() -> None:
-    text, spans = highlighted(f"an {MARK_START}émbed{MARK_END} 🙂 {MARK_START}tag{MARK_END}{MARK_END}")
-    assert text == "an émbed 🙂 tag"
-    assert [text[a:b] for a, b in spans] == ["émbed", "tag"]
 
 
 # --- over HTTP, against the real app -------------------------------------------------------------
@@ -458,14 +452,6 @@ def test_hybrid_search_with_vectors_keeps_internal_pages_out(fake_gemini, clean_
         # The vector leg joins: a query of no known word still finds pages on submit.
         body = client.get("/docs/search", params={"q": "Embed the script zzzqqq", "mode": "hybrid"}).json()
         assert body["results"] and body["results"][0]["title"] == "Embedding the widget"
-
-
-def test_highlighted_leaves_out_the_heading_the_snippet_starts_with() -> None:
-    text, spans = highlighted(f"{MARK_START}Embed{MARK_END} the script  {MARK_START}Embed{MARK_END} it", "Embed the script")
-    assert text == "Embed it" and [text[a:b] for a, b in spans] == ["Embed"]
-    # As a section's text holds it: the heading with its Markdown marker.
-    text, spans = highlighted(f"## {MARK_START}Embed{MARK_END} the script\n{MARK_START}Embed{MARK_END} it", "Embed the script")
-    assert text == "Embed it" and [text[a:b] for a, b in spans] == ["Embed"]
 
 
 @pytest.fixture

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -171,6 +172,7 @@ def test_demo_finds_the_widget_page_with_the_offline_model(clean_db, monkeypatch
     from app.corpus.compose import DocsSource
     from app.db.pool import create_pool
     from app.embeddings.local import local_model_installed
+    from app.search.conversation import retrieve_in_conversation
     from app.search.retrieve import build_retriever
     from tests.helpers import sync_corpus
 
@@ -179,7 +181,7 @@ def test_demo_finds_the_widget_page_with_the_offline_model(clean_db, monkeypatch
     monkeypatch.setenv("EMBEDDING_PROVIDER", "local" if local_model_installed() else "none")
     get_settings.cache_clear()
 
-    async def go() -> list[str]:
+    async def go() -> tuple[list[str], Any]:
         pool = await create_pool(clean_db)
         try:
             settings = get_settings()
@@ -187,12 +189,18 @@ def test_demo_finds_the_widget_page_with_the_offline_model(clean_db, monkeypatch
             await sync_corpus(pool, DocsSource(PROJECT_ROOT, "HEAD", "docs"), settings,
                               retriever.embedder.provider if retriever.embedder else None)
             result = await retriever.retrieve("how do I embed the widget?")
-            return [p.page for p in result.pages]
+            # Issue 47: theming is documented, and the chat (its retrieval and answer check) finds it.
+            colour = await retrieve_in_conversation(retriever, "How do I change the widget's colour?",
+                                                    audiences=settings.anonymous_audiences)
+            return [p.page for p in result.pages], colour
         finally:
             await pool.close()
 
-    pages = asyncio.run(go())
+    pages, colour = asyncio.run(go())
     assert pages[0] == "guides/widget.mdx", pages
+    assert colour.would_answer, colour.to_dict()
+    assert (colour.pages[0].page, colour.pages[0].heading) == ("guides/widget.mdx", "Change the widget's colours"), [
+        (p.page, p.heading) for p in colour.pages]
 
 
 
@@ -364,6 +372,15 @@ def test_status_then_feedback_with_a_comment_and_the_way_out(feedback_server, fa
     refused.locator(".handoff a").wait_for()
     assert refused.locator(".handoff a").get_attribute("href") == "https://forum.example.com/c/help"
     page.screenshot(path=str(OUTPUT / "widget-360-not-covered.png"))
+
+    # A reload keeps the way out shown with the refusal, and the rating given.
+    page.reload()
+    widget(page).get_by_role("button", name="Ask the documentation").click()
+    restored = widget(page).locator(".assistant")
+    restored.last.locator(".handoff a").wait_for()
+    assert restored.last.locator(".handoff a").get_attribute("href") == "https://forum.example.com/c/help"
+    assert restored.first.get_by_role("button", name="Helpful", exact=True).get_attribute("aria-pressed") == "true"
+    assert restored.first.locator(".handoff").is_hidden()  # rated Yes: no way out
     context.close()
 
 
@@ -510,3 +527,103 @@ def test_a_code_link_without_a_template_shows_the_lines_it_names(
                                         " document.documentElement.scrollHeight - innerHeight]")
     assert scrolled > 0 and 0 <= top and (top < 60 or scrolled >= room - 1), (top, scrolled, room)  # as far as it goes
     page.screenshot(path=str(OUTPUT / "code-page-360.png"))
+
+
+SHOTS = Path("/tmp/h/homeweb/shots")  # also kept for a person to look at, when the folder exists
+
+
+@pytest.fixture
+def greeting_server(monkeypatch, clean_db, start_server):
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+    monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "100")
+    monkeypatch.setenv("SITE_NAME", "Example Docs")
+    monkeypatch.setenv("WIDGET_GREETING", "Hi! Ask me anything about Example Docs.")
+    monkeypatch.setenv("WIDGET_EXAMPLES", "How do I embed the widget with a script tag? | How do I run a sync?")
+    seed_docs(clean_db, DOCS)
+    return start_server()
+
+
+@pytest.mark.parametrize(("width", "scheme"), [(360, "light"), (1280, "dark")])
+def test_the_empty_chat_greets_and_offers_example_questions(greeting_server, browser, width, scheme) -> None:
+    context = browser.new_context(viewport={"width": width, "height": 760}, color_scheme=scheme)
+    page = context.new_page()
+    page.goto(greeting_server.url + "/")
+    widget(page).get_by_role("button", name="Ask the documentation").click()
+    intro = widget(page).locator(".intro")
+    intro.wait_for()
+    assert widget(page).locator("header h2").text_content() == "Ask Example Docs"
+    assert intro.locator(".greeting").text_content() == "Hi! Ask me anything about Example Docs."
+    examples = intro.get_by_role("button")
+    assert examples.all_text_contents() == ["How do I embed the widget with a script tag?", "How do I run a sync?"]
+    if SHOTS.is_dir():
+        page.screenshot(path=str(SHOTS / f"widget-intro-{width}-{scheme}.png"))
+
+    examples.first.click()  # asks it
+    wait_until_answered(page)
+    assert intro.count() == 0
+    assert widget(page).locator(".user").text_content() == "How do I embed the widget with a script tag?"
+    assert widget(page).locator(".assistant .guides a").first.text_content() == "Chat widget"
+
+    # Cleared, the chat is empty again: the greeting is back.
+    widget(page).get_by_role("button", name="Clear Chat").click()
+    widget(page).get_by_role("button", name="Delete").click()
+    widget(page).locator(".intro .greeting").wait_for()
+    context.close()
+
+
+def test_data_attributes_win_over_the_settings_and_stay_text(greeting_server, browser) -> None:
+    host = (
+        "<!doctype html><meta charset=utf-8><title>host</title><p>A docs site.</p>"
+        '<script src="/docs/chat/widget.js" data-title="Helper &lt;b&gt;bold&lt;/b&gt;" '
+        'data-greeting="Hello &lt;img src=x onerror=window.__xss=1&gt;" '
+        'data-examples="First? | &lt;b&gt;Second&lt;/b&gt;, with a comma? |  " defer></script>'
+    )
+    context = browser.new_context(viewport={"width": 1280, "height": 760})
+    page = context.new_page()
+    page.route(greeting_server.url + "/host", lambda route: route.fulfill(body=host, content_type="text/html"))
+    page.goto(greeting_server.url + "/host")
+    widget(page).get_by_role("button", name="Ask the documentation").click()
+    intro = widget(page).locator(".intro")
+    intro.wait_for()
+    assert widget(page).locator("header h2").text_content() == "Helper <b>bold</b>"
+    assert intro.locator(".greeting").text_content() == "Hello <img src=x onerror=window.__xss=1>"
+    assert intro.get_by_role("button").all_text_contents() == ["First?", "<b>Second</b>, with a comma?"]
+    assert widget(page).locator(".intro img, header b").count() == 0
+    assert page.evaluate("window.__xss") is None
+    context.close()
+
+
+THEMED_HOST = (
+    "<!doctype html><meta charset=utf-8><title>themed</title>"
+    "<style>docs-chat { --dc-accent: #d6336c; --dc-accent-fg: #ffffff; }"
+    "@media (prefers-color-scheme: dark) { docs-chat { --dc-accent: #f783ac; --dc-accent-fg: #1a0510; } }"
+    "docs-chat::part(launcher) { border-radius: 8px; } docs-chat::part(panel) { border-radius: 4px; }"
+    "docs-chat::part(example) { border-style: dashed; }</style>"
+    "<p>A themed docs site, as docs/guides/widget.mdx shows it.</p>"
+    '<script src="/docs/chat/widget.js" data-examples="How do I run a sync?" defer></script>'
+)
+
+
+@pytest.mark.parametrize(("width", "scheme", "accent"), [(360, "light", "rgb(214, 51, 108)"),
+                                                         (1280, "dark", "rgb(247, 131, 172)")])
+def test_the_guides_theming_example_recolours_and_reshapes_the_widget(
+    greeting_server, browser, width, scheme, accent
+) -> None:
+    context = browser.new_context(viewport={"width": width, "height": 760}, color_scheme=scheme)
+    page = context.new_page()
+    page.route(greeting_server.url + "/themed", lambda route: route.fulfill(body=THEMED_HOST, content_type="text/html"))
+    page.goto(greeting_server.url + "/themed")
+    launcher = widget(page).get_by_role("button", name="Ask the documentation")
+    assert launcher.evaluate("el => getComputedStyle(el).backgroundColor") == accent
+    assert launcher.evaluate("el => getComputedStyle(el).borderTopLeftRadius") == "8px"
+    if SHOTS.is_dir():
+        page.screenshot(path=str(SHOTS / f"widget-themed-launcher-{width}-{scheme}.png"))
+    launcher.click()
+    example = widget(page).locator(".example")
+    example.wait_for()
+    assert example.evaluate("el => getComputedStyle(el).borderTopStyle") == "dashed"
+    assert widget(page).locator(".send").evaluate("el => getComputedStyle(el).backgroundColor") == accent
+    assert widget(page).locator(".panel").evaluate("el => getComputedStyle(el).borderTopLeftRadius") == "4px"
+    if SHOTS.is_dir():
+        page.screenshot(path=str(SHOTS / f"widget-themed-{width}-{scheme}.png"))
+    context.close()

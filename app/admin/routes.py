@@ -16,12 +16,15 @@ from app.admin.auth import require_admin
 from app.admin.tester import BadTesterRequest, explain_retrieval, tester_audiences
 from app.chat.feedback import list_feedback, summarize
 from app.chat.gaps import clear_gaps, list_gaps
+from app.chat.sessions import questions_before
+from app.chat.turn import RETRIEVAL_HISTORY_QUESTIONS
 from app.config import Settings
 from app.errors import ConfigError
 from app.indexing.jobs import SyncJobBusy
 from app.indexing.status import index_status
 from app.insights.record import InsightsRecorder
 from app.insights.report import BadWindow, parse_window, read_insights
+from app.search.plain_text import plain_text
 from app.search.retrieve import RetrievalError
 
 STATIC = Path(__file__).resolve().parent.parent / "web" / "static"
@@ -59,10 +62,26 @@ async def admin_status(state: State) -> Response[dict[str, Any]]:
 
 @get("/test", summary="The retrieval tester: ranks, fused scores, pages kept and why, the model's excerpts")
 async def admin_test(
-    state: State, q: FromQuery[str | None] = None, audience: FromQuery[str | None] = None
+    state: State, q: FromQuery[str | None] = None, audience: FromQuery[str | None] = None,
+    message_id: FromQuery[int | None] = None,
 ) -> Response[dict[str, Any]]:
+    """`message_id`: an answer of a visitor's conversation (a feedback row's). `q` (by default the
+    question it answered) is asked after the conversation's earlier questions and, unless
+    `audience` is given, with its audiences, as the chat asked it."""
+    services = state.services
     try:
-        result = await explain_retrieval(state.services.retriever, state.settings, q or "", tester_audiences(audience))
+        audiences, history = tester_audiences(audience), None
+        if message_id is not None:
+            async with services.pool.acquire() as conn:
+                found = await questions_before(conn, message_id, RETRIEVAL_HISTORY_QUESTIONS + 1)
+            if found is None or not found[0]:
+                return _error(404, "not_found", f"no conversation has an answer with message_id {message_id}")
+            *history, answered = found[0]
+            q = q if q and q.strip() else answered
+            if audience is None or not audience.strip():
+                audiences = found[1]
+        result = await explain_retrieval(services.retriever, state.settings, q or "", audiences, history,
+                                         services.rewriter if history else None)
     except BadTesterRequest as exc:
         return _error(400, "bad_request", str(exc))
     except RetrievalError as exc:
@@ -77,11 +96,13 @@ async def admin_gaps(state: State) -> Response[dict[str, Any]]:
     return Response({"gaps": [gap.to_dict() for gap in gaps]}, headers=NO_STORE)
 
 
-@get("/feedback", summary="Visitors' 👍/👎 on answers, newest first, with the question each answered")
+@get("/feedback", summary="Visitors' Yes/No on answers, newest first, with the question each answered")
 async def admin_feedback(state: State) -> Response[dict[str, Any]]:
     async with state.services.pool.acquire() as conn:
         items = await list_feedback(conn)
-    return Response({"summary": summarize(items), "feedback": [f.to_dict() for f in items]}, headers=NO_STORE)
+    # `answer_text`: the answer as the visitor read it, without its Markdown (fences, backticks).
+    feedback = [{**f.to_dict(), "answer_text": plain_text(f.answer or "")} for f in items]
+    return Response({"summary": summarize(items), "feedback": feedback}, headers=NO_STORE)
 
 
 @get("/insights", summary="Per day questions, outcomes, ratings and requests per door; top questions, pages "
@@ -151,7 +172,7 @@ async def admin_reindex_job(state: State, job_id: FromPath[str]) -> Response[dic
 
 @get("/admin", include_in_schema=False)
 async def admin_page() -> Response[bytes]:
-    return Response((STATIC / "admin.html").read_bytes(), media_type="text/html; charset=utf-8",
+    return Response((STATIC / "admin.html").read_bytes(), media_type="text/html",
                     headers=PAGE_HEADERS)
 
 

@@ -9,7 +9,7 @@ from app.chat.turn import model_excerpts
 from app.config import Settings
 from app.corpus.sources import parse_audience_filter
 from app.errors import DocschatError
-from app.search.conversation import answer_check_of, retrieve_in_conversation
+from app.search.conversation import QueryRewriter, answer_check_of, retrieve_in_conversation
 from app.search.retrieve import Retriever
 
 
@@ -26,17 +26,21 @@ def tester_audiences(raw: str | None) -> list[str] | None:
 
 
 async def explain_retrieval(
-    retriever: Retriever, settings: Settings, question: str, audiences: list[str] | None
+    retriever: Retriever, settings: Settings, question: str, audiences: list[str] | None,
+    history: list[str] | None = None, rewriter: QueryRewriter | None = None,
 ) -> dict[str, Any]:
     """Retrieval explained (both legs' ranks, fused scores, pages kept and why), the answer
     check's verdict, plus the excerpts exactly as the chat would put them in front of the model.
-    The question goes through the chat's own retrieval (`retrieve_in_conversation`, with no
-    history: the tester asks one question), so a question the answer check refuses is shown
-    refused here too."""
+    The question goes through the chat's own retrieval (`retrieve_in_conversation`), so a
+    question the answer check refuses is shown refused here too; with `history` (the earlier
+    questions of a visitor's conversation) and the chat's `rewriter`, a follow-up is read as the
+    chat read it."""
     if not question.strip():
         raise BadTesterRequest("q is empty: type a question")
-    retrieval = await retrieve_in_conversation(retriever, question, audiences=audiences, explain=True)
+    retrieval = await retrieve_in_conversation(retriever, question, history or None, rewriter=rewriter,
+                                               audiences=audiences, explain=True)
     data = retrieval.to_dict(explain=True)
+    data["history"] = history or []
     check = answer_check_of(retrieval)
     data["answer_check"] = check.to_dict() if check is not None else None
     # A refused question reaches no model (the chat says the docs do not cover it).

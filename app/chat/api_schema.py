@@ -101,7 +101,7 @@ class FeedbackOperation(ApiOperation):
 
 @dataclass
 class FeedbackRecorded:
-    """The rating is stored; `handoff` (HANDOFF_URL and its text) after a 👎 when one is set."""
+    """The rating is stored; `handoff` (HANDOFF_URL and its text) after a No when one is set."""
 
     recorded: bool
     handoff: dict[str, str] | None

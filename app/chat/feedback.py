@@ -1,4 +1,4 @@
-"""Feedback on answers: a visitor's 👍/👎 on one assistant message, and an optional comment.
+"""Feedback on answers: a visitor's Yes/No ("Helpful?") on one assistant message, and an optional comment.
 
 Stored against the message (public.docs_chat_feedback, sql/014_baseline.sql): no IP, no session of
 its own, nothing about the visitor beyond what they typed; it goes with the session (Clear Chat).

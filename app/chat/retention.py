@@ -1,6 +1,6 @@
-"""Retention: conversations, expired rate-limit windows and cached question embeddings are deleted
-once they are older than their window (sql/functions/docs_prune_expired.sql). The server runs it
-at start and then every PRUNE_INTERVAL_SECONDS; from psql: `select * from docs_prune_expired(30)`."""
+"""Retention: conversations, expired rate-limit windows, cached question embeddings and gaps are
+deleted once they are older than their window (sql/functions/docs_prune_expired.sql). The server runs it
+at start and then every PRUNE_INTERVAL_SECONDS; from psql: `select * from docs_prune_expired(30, 90)`."""
 
 from __future__ import annotations
 
@@ -17,9 +17,11 @@ PRUNE_INTERVAL_SECONDS = 3600.0
 
 
 async def prune_expired(conn: asyncpg.Connection, settings: Settings) -> dict[str, int]:
-    """Delete sessions and messages older than CHAT_RETENTION_DAYS, expired docs_chat_limits rows
-    and question embeddings older than the same window; returns how many of each."""
-    rows = await conn.fetch("select kind, deleted from public.docs_prune_expired($1)", settings.chat_retention_days)
+    """Delete sessions and messages older than CHAT_RETENTION_DAYS, expired docs_chat_limits rows,
+    question embeddings older than the same window and gaps not seen for GAP_RETENTION_DAYS;
+    returns how many of each."""
+    rows = await conn.fetch("select kind, deleted from public.docs_prune_expired($1, $2)",
+                            settings.chat_retention_days, settings.gap_retention_days)
     return {r["kind"]: int(r["deleted"]) for r in rows}
 
 

@@ -10,6 +10,7 @@ from litestar.datastructures import Cookie, State
 from litestar.response import Stream
 
 from app.chat import stream_protocol as protocol
+from app.chat.answerers import NOT_COVERED
 from app.chat.api_schema import (
     CHAT_POST_RESPONSES,
     FEEDBACK_RESPONSES,
@@ -27,6 +28,7 @@ from app.chat.sessions import (
     parse_session_id,
 )
 from app.chat.turn import start_turn
+from app.config import Settings
 from app.db.pool import replica_lag
 from app.db.recovery import RETRY_AFTER_SECONDS
 from app.db.status import count_sections
@@ -97,7 +99,7 @@ async def post_chat(request: Request[Any, Any, Any], state: State) -> Response[A
     )
 
 
-@post("/docs/chat/feedback", status_code=200, summary="Rate an answer of this session: 👍/👎 and an optional comment",
+@post("/docs/chat/feedback", status_code=200, summary="Rate an answer of this session: Yes/No (up/down) and an optional comment",
       operation_class=FeedbackOperation, responses=FEEDBACK_RESPONSES)
 async def post_feedback(request: Request[Any, Any, Any], state: State) -> Response[Any]:
     try:
@@ -131,12 +133,26 @@ async def post_feedback(request: Request[Any, Any, Any], state: State) -> Respon
 @get("/docs/chat", summary="The session's messages (from the docs_chat_id cookie)", responses=UNAVAILABLE,
      operation_class=ApiOperation)
 async def get_chat(request: Request[Any, Any, Any], state: State) -> dict[str, Any]:
+    settings = state.settings
+    # The panel's title is the site's name when one is set (SITE_NAME's default says nothing more
+    # than the widget's own "Ask the documentation").
+    title = settings.site_name if "site_name" in settings.model_fields_set else None
+    widget = {"title": title, "greeting": settings.widget_greeting, "examples": settings.widget_examples}
     session_id = parse_session_id(request.cookies.get(COOKIE_NAME))
     if session_id is None:
-        return {"messages": []}
+        return {"messages": [], "widget": widget}
     async with state.services.pool.acquire() as conn:
-        messages = await list_messages(conn, session_id, state.settings.anonymous_audiences)
-    return {"messages": [m.to_dict() for m in messages]}
+        messages = await list_messages(conn, session_id, settings.anonymous_audiences)
+    return {"messages": [_with_handoff(m.to_dict(), settings) for m in messages], "widget": widget}
+
+
+def _with_handoff(message: dict[str, Any], settings: Settings) -> dict[str, Any]:
+    """An answer as the widget drew it: with the way out (HANDOFF_URL) it was shown with, after a
+    refusal or a No, so that a reload keeps it."""
+    if settings.handoff_url and message["role"] == "assistant" and (
+            message["content"] == NOT_COVERED or message.get("rating") == "down"):
+        message["handoff"] = {"url": settings.handoff_url, "text": settings.handoff_text}
+    return message
 
 
 @delete("/docs/chat", status_code=200, summary="Delete the session and its messages; clears the cookie",

@@ -19,9 +19,12 @@ class ChatMessage:
     sources: list[dict[str, Any]]
     created_at: str
     key: str | None = None  # an assistant message's stream messageId: what feedback names it by
+    rating: int | None = None  # the visitor's feedback on an answer: 1 helpful, -1 not
 
     def to_dict(self) -> dict[str, Any]:
-        extra = {"id": self.key} if self.key else {}
+        extra: dict[str, Any] = {"id": self.key} if self.key else {}
+        if self.rating:
+            extra["rating"] = "up" if self.rating > 0 else "down"
         return {"role": self.role, "content": self.content, "sources": self.sources, "created_at": self.created_at,
                 **extra}
 
@@ -78,16 +81,18 @@ async def list_messages(
     """The session's messages, oldest first (the newest `limit` when given; only those stored before
     message `before` when given); none when the session was opened for other `audiences`."""
     rows = await conn.fetch(
-        "select role, content, sources::text as sources, created_at, message_key from ("
+        "select newest.role, newest.content, newest.sources::text as sources, newest.created_at, newest.message_key,"
+        "       f.rating from ("
         "  select m.id, m.role, m.content, m.sources, m.created_at, m.message_key from public.docs_chat_message m"
         "  join public.docs_chat_session s on s.id = m.session_id"
         "  where m.session_id = $1 and s.audiences is not distinct from $4::text[]"
         "    and ($3::bigint is null or m.id < $3)"
         "  order by m.id desc limit $2"
-        ") newest order by id",
+        ") newest left join public.docs_chat_feedback f on f.message_id = newest.id order by newest.id",
         session_id, limit, before, _stored(audiences),
     )
-    return [ChatMessage(r["role"], r["content"], json.loads(r["sources"]), r["created_at"].isoformat(), r["message_key"])
+    return [ChatMessage(r["role"], r["content"], json.loads(r["sources"]), r["created_at"].isoformat(), r["message_key"],
+                        r["rating"])
             for r in rows]
 
 
@@ -98,3 +103,24 @@ async def delete_session(conn: asyncpg.Connection, session_id: uuid.UUID, audien
         session_id, _stored(audiences),
     )
     return status.endswith(" 1")
+
+
+async def questions_before(
+    conn: asyncpg.Connection, message_id: int, limit: int
+) -> tuple[list[str], list[str] | None] | None:
+    """The user questions of `message_id`'s conversation up to that message (the last `limit`,
+    oldest first: the last is the one it answered) and the conversation's audiences (None: every
+    audience); None when there is no such message."""
+    audiences = await conn.fetchrow(
+        "select s.audiences from public.docs_chat_message m join public.docs_chat_session s on s.id = m.session_id"
+        " where m.id = $1", message_id,
+    )
+    if audiences is None:
+        return None
+    rows = await conn.fetch(
+        "select q.content from public.docs_chat_message m"
+        " join public.docs_chat_message q on q.session_id = m.session_id and q.role = 'user' and q.id < m.id"
+        " where m.id = $1 order by q.id desc limit $2",
+        message_id, limit,
+    )
+    return [r["content"] for r in reversed(rows)], audiences["audiences"]

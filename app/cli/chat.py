@@ -5,7 +5,6 @@ from __future__ import annotations
 import sys
 
 import click
-import uvicorn
 from rich.markup import escape
 
 from app.chat.requests import BadChatRequest, parse_question
@@ -13,7 +12,7 @@ from app.chat.sessions import parse_session_id
 from app.cli.base import console, database_url, err_console, main, open_pool, run_async
 from app.cli.options import audience_option, audiences_of
 from app.config import get_settings
-from app.serving import run_workers
+from app.serving import run_workers, serve
 
 
 @main.command("serve")
@@ -34,9 +33,9 @@ def serve_command(host: str | None, port: int | None, workers: int) -> None:
     console.print(f"docschat on [bold]http://{host}:{port}[/]  ({workers} worker{'s' if workers > 1 else ''};"
                   " API schema at /schema)")
     if workers == 1:
-        uvicorn.run(create_app(settings), host=host, port=port, log_level="warning", proxy_headers=False)
+        serve(create_app(settings), settings, host, port)
     else:
-        run_workers(host, port, workers)
+        run_workers(host, port, workers, settings)
 
 
 @main.command("ask")

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 import click
-import uvicorn
+from pydantic import SecretStr
 from rich.markup import escape
 
 from app import PROJECT_ROOT
@@ -70,11 +71,13 @@ def demo_command(port: int | None, no_serve: bool) -> None:
             return
         # litestar, google.genai: slow to import, kept off `docschat --help`
         from app.server import create_app
+        from app.serving import serve
 
         port = port or settings.port
         if "docs_base_url" not in chosen:
             # The demo serves the docs itself: guide links point at this server.
             settings = settings.model_copy(update={"docs_base_url": f"http://127.0.0.1:{port}"})
+        settings, admin_token = demo_features(settings, chosen, port)
         stops = "the demo and its database" if started_here else "the demo"
         relaxed = any(name not in chosen for name in DEMO_RATE_LIMITS)
         whose = " (the demo's limits; RATE_LIMIT_PER_HOUR and RATE_LIMIT_PER_DAY set others)" if relaxed else ""
@@ -84,9 +87,37 @@ def demo_command(port: int | None, no_serve: bool) -> None:
                       f"per client{whose}\n"
                       "  another port: PORT=8080 make demo;  the command line: .venv/bin/docschat --help\n",
                       highlight=False, soft_wrap=True)
-        uvicorn.run(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
+        if admin_token:  # printed here only: this run's token, kept nowhere
+            console.print(f"  operator console: [bold]http://127.0.0.1:{port}/admin[/]  token: [bold]{admin_token}[/]"
+                          "  (this run only; ADMIN_TOKEN sets your own)", highlight=False, soft_wrap=True)
+        if "handoff_url" not in chosen:
+            console.print("  a sample way out for questions the docs miss (HANDOFF_URL): the demo page's "
+                          "\"Ask a person\" section", highlight=False, soft_wrap=True)
+        serve(create_app(settings), settings, "127.0.0.1", port)
     finally:
         _stop_demo_database(database, started_here)
+
+
+def demo_features(settings: Any, chosen: set[str], port: int) -> tuple[Any, str | None]:
+    """What the demo turns on that a fresh install leaves off, unless the environment chose it:
+    the operator console with a token made for this run (returned, to be printed once), a sample
+    HANDOFF_URL (the demo page's "Ask a person" section), the site's name, a greeting and example
+    questions."""
+    update: dict[str, Any] = {}
+    token = None
+    if "admin_token" not in chosen:
+        token = secrets.token_urlsafe(24)
+        update["admin_token"] = SecretStr(token)
+    if "handoff_url" not in chosen:
+        update["handoff_url"] = f"http://127.0.0.1:{port}/#ask-a-person"
+    defaults = {
+        "site_name": "docschat",
+        "widget_greeting": "Hi! I answer from the pages in this repository's docs/ folder.",
+        "widget_examples": ["How do I embed the widget?", "How do I change the widget's colour?",
+                            "What does docschat store about me?"],
+    }
+    update.update({name: value for name, value in defaults.items() if name not in chosen})
+    return settings.model_copy(update=update), token
 
 
 def _stop_demo_database(settings: Any, started_here: bool) -> None:

@@ -69,7 +69,7 @@ def gaps_command(as_json: bool, since: str | None, clear: bool, outcomes: tuple[
 @click.option("--json", "as_json", is_flag=True, help="One JSON object per rated answer.")
 @click.option("--since", default=None, help="Only feedback given within this long: 30m, 24h, 7d, 2w.")
 def feedback_command(as_json: bool, since: str | None) -> None:
-    """Visitors' 👍/👎 on answers, with their comments and the questions asked; newest first."""
+    """Visitors' answers to "Helpful?" (Yes or No), with their comments and the questions; newest first."""
     window = since_window(since)
     url = database_url()
 

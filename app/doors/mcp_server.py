@@ -1,6 +1,6 @@
 """The MCP server on the official `mcp` SDK: `docschat mcp` (stdio) and /mcp (streamable HTTP).
 
-Three tools, each held to the caller's audiences:
+Three tools (`read_file` only when a code source is configured), each held to the caller's audiences:
 
 - `search_docs(query, limit)`: the chat's own retrieval (retrieve_in_conversation with no history:
   the same audiences, ranking, answer floor and answer check as a chat question), the sections the
@@ -157,7 +157,7 @@ class DocsTools:
 
 
 class McpDoor:
-    """One MCPServer with the three tools over `services`. `stdio_audiences`: who a stdio caller
+    """One MCPServer with the tools over `services` (read_file only with a code source). `stdio_audiences`: who a stdio caller
     is (no HTTP request); HTTP callers carry theirs in the request scope."""
 
     def __init__(self, services: ChatServices, *, stdio_audiences: list[str] | None = None,
@@ -167,9 +167,12 @@ class McpDoor:
         self.stdio_audiences = stdio_audiences
         # The SDK's routine lines (sessions, tool errors with the caller's arguments) are not ours to keep.
         logging.getLogger("mcp").setLevel(max(logging.getLogger().level, logging.WARNING))
+        # read_file only where a code source is configured: without one every call would fail.
+        self.reads_code = bool(services.code_sources)
+        code = ", and code files with read_file" if self.reads_code else ""
         self.server: MCPServer[Any] = MCPServer(
             settings.site_name, instructions=f"{settings.site_summary} Search it with search_docs, read a page "
-            "with get_page (a URL from search_docs), and code files with read_file.",
+            f"with get_page (a URL from search_docs){code}.",
             version="0.1.0",
         )
         self._register()
@@ -213,6 +216,9 @@ class McpDoor:
         ) -> dict[str, Any]:
             """The whole text of one documentation page (Markdown), with its title and URL."""
             return await tools.get_page(url, self.audiences(ctx))
+
+        if not self.reads_code:
+            return
 
         @self.server.tool(annotations=read_only)
         async def read_file(

@@ -19,9 +19,12 @@ async def page_sections(conn: asyncpg.Connection, page_href: str, audiences: lis
 
 
 async def indexed_pages(conn: asyncpg.Connection, audiences: list[str]) -> list[asyncpg.Record]:
-    """Every page (title, href), by title."""
+    """Every page (title, href), by title as a reader sorts it: `api` beside `API`, not after `Zebra`
+    (the embedded server's collation is C, which puts every capital first)."""
     return await conn.fetch(
         # Each page once as stored, then filled (sql/functions/docs_page_shown.sql): not every row's.
-        "select distinct p.title, p.href from public.docs_page_shown($1::text[]) p order by p.title",
+        "select d.title, d.href from ("
+        "  select distinct p.title, p.href from public.docs_page_shown($1::text[]) p"
+        ") d order by lower(d.title), d.title, d.href",
         audiences,
     )

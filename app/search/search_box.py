@@ -3,8 +3,9 @@
 One statement, public.docs_search_box (sql/functions/docs_search_box.sql): the audience rules, the prefix
 reading of the last word, typo tolerance and the snippet are all in SQL. This module parses the
 request, answers one-letter and empty queries without the database, embeds the query on submit
-(`mode=hybrid`), and turns the snippet's markers into plain text with match offsets, so that no
-text of a page is ever markup.
+(`mode=hybrid`), and makes each snippet: the section's plain text (made from its Markdown's tokens,
+app/search/plain_text.py) around the words Postgres marked, with their offsets, so that no text of
+a page is ever markup.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ import asyncpg
 from app.db.pool import acquire_stateless
 from app.errors import DocschatError
 from app.logging import get_logger
+from app.search.plain_text import snippet as plain_snippet
 from app.search.query_embedding import QueryEmbedder
 from app.search.urls import absolute_url
 from app.text import storable_text
@@ -42,8 +44,9 @@ SECTIONS_PER_PAGE = 3
 # What docs_search_box puts around a matched word; removed from the page text before, so a page
 # cannot forge a match.
 MARK_START, MARK_END = "\ue000", "\ue001"
-_MARKS = re.compile(f"([{MARK_START}{MARK_END}])")
-_HEADING_MARKER = re.compile(r"#{1,6}[ \t]+")
+# ...and what it swaps `<` and `>` for while ts_headline reads (sql/functions/docs_search_box.sql).
+_NO_MARKS = str.maketrans("", "", "\ue000\ue001\ue002\ue003")
+_MARKED = re.compile(f"{MARK_START}([^{MARK_START}{MARK_END}]+){MARK_END}")
 
 SEARCH_SQL = "select * from public.docs_search_box($1, $2, $3, $4, $5, $6, $7)"
 # The same search with a cache (SearchCache): the index's state first (docs_index_state: any
@@ -112,32 +115,9 @@ def is_too_short(query: str) -> bool:
     return sum(ch.isalnum() for ch in query) < MIN_QUERY_CHARS
 
 
-def highlighted(marked: str, heading: str = "") -> tuple[str, list[list[int]]]:
-    """The snippet as plain text and the [start, end) of each matched word, in code points; a
-    `heading` the snippet starts with (a section's text begins with it) is left out."""
-    text: list[str] = []
-    spans: list[list[int]] = []
-    position = 0
-    start: int | None = None
-    for piece in _MARKS.split(marked):  # runs of text between the markers, and each marker
-        if piece == MARK_START:
-            start = position
-        elif piece == MARK_END:
-            if start is not None and position > start:
-                spans.append([start, position])
-            start = None
-        elif piece:
-            text.append(piece)
-            position += len(piece)
-    plain = "".join(text)
-    # A section's text may begin with its heading as written in Markdown ("## Setup"): the marker
-    # is not part of the heading, and the result shows the heading already.
-    marker = _HEADING_MARKER.match(plain)
-    after = marker.end() if marker else 0
-    if heading and plain.startswith(heading, after) and len(plain) > after + len(heading):
-        cut = len(plain) - len(plain[after + len(heading):].lstrip())
-        return plain[cut:], [[a - cut, b - cut] for a, b in spans if a >= cut]
-    return plain, spans
+def marked_words(marked: str) -> list[str]:
+    """The words ts_headline put between MARK_START and MARK_END."""
+    return _MARKED.findall(marked)
 
 
 @dataclass
@@ -154,7 +134,8 @@ class SearchResult:
 def _pages(rows: list[asyncpg.Record], base_url: str) -> list[dict[str, Any]]:
     pages: dict[int, dict[str, Any]] = {}
     for row in rows:
-        snippet, spans = highlighted(row["snippet"] or "", row["heading"])
+        content = (row["content"] or "").translate(_NO_MARKS)  # as docs_search_box reads it: no forged marker
+        snippet, spans = plain_snippet(content, row["heading"], marked_words(row["snippet"] or ""))
         page = pages.get(row["page_rank"])
         if page is None:
             page = pages[row["page_rank"]] = {

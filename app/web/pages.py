@@ -110,7 +110,7 @@ async def render_docs_index(conn: asyncpg.Connection, settings: Settings) -> str
         href = safe_href(r["href"], base)
         title = html.escape(r["title"])
         items.append(f'<li><a href="{html.escape(href)}">{title}</a></li>' if href else f"<li>{title}</li>")
-    return _layout("Documentation", f"<ul>{''.join(items)}</ul>")
+    return _layout(html.escape(settings.site_name), f"<ul>{''.join(items)}</ul>")  # SITE_NAME, as /llms.txt
 
 
 async def render_code_file(services: ChatServices, path: str) -> str | None:

@@ -1,10 +1,12 @@
-"""Static web assets: the embeddable widget and a demo docs page; the synced pages and code files."""
+"""Static web assets: the embeddable widget, a demo docs page and the favicon; the synced pages and
+code files. HTML is sent as MediaType.HTML, to which Litestar adds the charset (a media type that
+names one already would carry it twice)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from litestar import Response, get
+from litestar import MediaType, Response, get
 from litestar.datastructures import State
 from litestar.exceptions import NotFoundException
 from litestar.params import FromPath
@@ -31,14 +33,20 @@ async def code_js() -> Response[bytes]:
 
 @get("/", include_in_schema=False)
 async def demo_page() -> Response[bytes]:
-    return Response((STATIC / "demo.html").read_bytes(), media_type="text/html; charset=utf-8")
+    return Response((STATIC / "demo.html").read_bytes(), media_type=MediaType.HTML, headers=PAGE_HEADERS)
+
+
+@get("/favicon.ico", include_in_schema=False)
+async def favicon() -> Response[bytes]:
+    return Response((STATIC / "favicon.ico").read_bytes(), media_type="image/x-icon",
+                    headers={"cache-control": "public, max-age=86400", "x-content-type-options": "nosniff"})
 
 
 @get("/docs", include_in_schema=False)
 async def docs_index(state: State) -> Response[str]:
     """The list of indexed public pages."""
     async with state.services.pool.acquire() as conn:
-        return Response(await render_docs_index(conn, state.settings), media_type="text/html; charset=utf-8",
+        return Response(await render_docs_index(conn, state.settings), media_type=MediaType.HTML,
                         headers=PAGE_HEADERS)
 
 
@@ -59,7 +67,7 @@ async def docs_page(state: State, route: FromPath[str]) -> Response[str]:
     page = await render_docs_page(state.services.pool, state.settings, state.services.retriever.sources, route)
     if page is None:
         raise NotFoundException(f"no public page at /docs/{route.strip('/')}")
-    return Response(page, media_type="text/html; charset=utf-8", headers=PAGE_HEADERS)
+    return Response(page, media_type=MediaType.HTML, headers=PAGE_HEADERS)
 
 
 @get("/code/{path:path}", include_in_schema=False)
@@ -71,7 +79,7 @@ async def code_file(state: State, path: FromPath[str]) -> Response[str]:
     page = await render_code_file(state.services, path)
     if page is None:
         raise NotFoundException(f"no code file at /code/{path.strip('/')} that this chat may show")
-    return Response(page, media_type="text/html; charset=utf-8", headers=PAGE_HEADERS)
+    return Response(page, media_type=MediaType.HTML, headers=PAGE_HEADERS)
 
 
-WEB_ROUTES = [widget_js, code_js, demo_page, docs_index, docs_page, code_file]
+WEB_ROUTES = [widget_js, code_js, demo_page, favicon, docs_index, docs_page, code_file]

@@ -17,8 +17,12 @@
 -- where it is read; in keyword mode the order numbers and the join of the vector leg are skipped,
 -- and only the chosen pages' sections are put in order.
 -- With a query embedding and its model, the nearest visible sections join and the score is
--- reciprocal-rank fusion of both orders. The snippet is ts_headline's, with the matched words
--- between U+E000 and U+E001 (removed from the text first): the caller turns them into offsets.
+-- reciprocal-rank fusion of both orders. The snippet is ts_headline's over the section's Markdown,
+-- with the matched words between U+E000 and U+E001 (removed from the text first); `content` is the
+-- section's text, from which the caller makes the plain-text snippet it sends, marking the words
+-- ts_headline marked (app/search/plain_text.py). The default parser reads `<ADMIN_TOKEN>` as an
+-- HTML tag, which ts_headline leaves out of its result ("Bearer  "): `<` and `>` are swapped for
+-- U+E002 and U+E003 (also removed from the text first) while it reads, and back after.
 -- `audiences` has no default: null or empty finds nothing (fail closed).
 --   select * from public.docs_search_box('embe', '{public}');
 --   select * from public.docs_search_box('deploy to vercl', '{public}', 5);
@@ -42,7 +46,7 @@ create or replace function public.docs_search_box(
                                             -- (its cost follows the length: ~40 words for 24 shown)
 ) returns table (
   page_rank integer, source text, page text, title text, heading text, breadcrumb text, href text,
-  snippet text, score float8
+  snippet text, score float8, content text
 )
 language sql stable
 set search_path = ''
@@ -244,14 +248,16 @@ as $$
   )
   select p.page_rank, d.source, d.page, d.title, d.heading, d.breadcrumb,
          public.docs_section_href(d.href, sc.commit, sc.fill_hrefs) as href,  -- a code link's {commit}, filled
-         case when pg_catalog.numnode(h.query) = 0  -- vector hits of a query with no known word
-           then pg_catalog.array_to_string((pg_catalog.regexp_split_to_array(pg_catalog.btrim(
-                  pg_catalog.left(w.text, snippet_chars)), '\s+'))[1:snippet_words], ' ')
-           else pg_catalog.ts_headline('pg_catalog.english'::pg_catalog.regconfig, w.text, h.query,
-             'StartSel=' || pg_catalog.chr(57344) || ', StopSel=' || pg_catalog.chr(57345)
-               || ', MaxWords=' || snippet_words || ', MinWords=' || greatest(snippet_words / 2, 1)
-               || ', ShortWord=2, HighlightAll=false, MaxFragments=0') end as snippet,
-         s.score
+         pg_catalog.translate(
+           case when pg_catalog.numnode(h.query) = 0  -- vector hits of a query with no known word
+             then pg_catalog.array_to_string((pg_catalog.regexp_split_to_array(pg_catalog.btrim(
+                    pg_catalog.left(w.text, snippet_chars)), '\s+'))[1:snippet_words], ' ')
+             else pg_catalog.ts_headline('pg_catalog.english'::pg_catalog.regconfig, w.text, h.query,
+               'StartSel=' || pg_catalog.chr(57344) || ', StopSel=' || pg_catalog.chr(57345)
+                 || ', MaxWords=' || snippet_words || ', MinWords=' || greatest(snippet_words / 2, 1)
+                 || ', ShortWord=2, HighlightAll=false, MaxFragments=0') end,
+           pg_catalog.chr(57346) || pg_catalog.chr(57347), '<>') as snippet,
+         s.score, d.content
   from pages p
   join sections s on s.source = p.source and s.page = p.page
   join public.docs_section d on d.id = s.id
@@ -259,8 +265,10 @@ as $$
   cross join highlight h
   cross join lateral (select pg_catalog.lower(d.content) as text) lower_content  -- once, not per lexeme
   cross join lateral (  -- ts_headline parses all it is given: snippet_chars around the first match
-    select pg_catalog.substr(
-             pg_catalog.translate(d.content, pg_catalog.chr(57344) || pg_catalog.chr(57345), ''),
+    select pg_catalog.substr(  -- `<`, `>` as U+E002, U+E003; the four markers out of the text
+             pg_catalog.translate(d.content, '<>' || pg_catalog.chr(57344) || pg_catalog.chr(57345)
+                                  || pg_catalog.chr(57346) || pg_catalog.chr(57347),
+                                  pg_catalog.chr(57346) || pg_catalog.chr(57347)),
              greatest(coalesce(min(nullif(pg_catalog.strpos(lower_content.text, l.lexeme), 0)), 1)
                       - snippet_chars / 4, 1),
              snippet_chars) as text

@@ -311,11 +311,21 @@
 
   /* --- Tester ------------------------------------------------------------------------------- */
 
+  // A feedback row's question is tested in its conversation (the answer's message_id): a
+  // follow-up is read with the questions before it, as the chat read it. Editing the question
+  // asks it alone.
+  var testerConversation = null;
+
   $("tester-form").addEventListener("submit", function (event) {
     event.preventDefault();
     var question = $("question").value;
     var audience = $("audience").value.trim();
     var query = "q=" + encodeURIComponent(question) + (audience ? "&audience=" + encodeURIComponent(audience) : "");
+    if (testerConversation && testerConversation.question === question) {
+      query += "&message_id=" + encodeURIComponent(testerConversation.messageId);
+    } else {
+      testerConversation = null;
+    }
     var out = $("tester-result");
     fill(out, el("p", { class: "muted" }, "Searching…"));
     api("GET", "/admin/api/test?" + query).then(function (result) { renderTest(result); },
@@ -345,6 +355,9 @@
           ["verdict", verdict || "-"],
           ["confidence", result.confidence === undefined ? "-" : score(result.confidence)],
           ["floor", result.floor === undefined ? "-" : score(result.floor)],
+          result.history && result.history.length
+            ? ["asked after", el("span", { class: "history" }, result.history.map(function (q) { return "“" + q + "”"; }).join(" → "))]
+            : null,
           ["audiences", result.audiences ? result.audiences.join(", ") : "all"],
           ["mode", result.mode + (result.degraded ? " (degraded: " + result.degraded + ")" : "")],
           Object.keys(errors).length ? ["leg errors", counts(errors)] : null,
@@ -384,12 +397,21 @@
     api("GET", "/admin/api/feedback").then(renderFeedback, function (error) { showError($("feedback"), error); });
   }
 
-  /* The question in the Tester, searched: one click from a 👎. */
-  function testQuestion(question) {
+  /* The question in the Tester, searched in its conversation: one click from a No. */
+  function testQuestion(question, messageId) {
     select("tester");
+    testerConversation = messageId === undefined ? null : { question: question, messageId: messageId };
     $("question").value = question;
     $("audience").value = "";
     $("tester-form").requestSubmit();
+  }
+
+  // The answer as the visitor read it (answer_text: no Markdown), cut at a word after 240 characters.
+  function answerText(item) {
+    var text = String(item.answer_text || item.answer || "");
+    if (text.length <= 240) return text;
+    var cut = text.lastIndexOf(" ", 240);
+    return text.slice(0, cut > 160 ? cut : 240) + "…";
   }
 
   function renderFeedback(data) {
@@ -407,10 +429,10 @@
           el("p", null, el("span", { class: "badge " + (down ? "dropped" : "kept") }, down ? "not helpful" : "helpful"),
             " ", el("strong", { class: "feedback-question" }, item.question || "(question not kept)"), " ",
             item.question ? el("button", { type: "button", class: "test-question",
-              onclick: function () { testQuestion(item.question); } }, "Test") : null),
+              onclick: function () { testQuestion(item.question, item.message_id); } }, "Test") : null),
           facts([
             item.comment ? ["comment", el("q", null, item.comment)] : null,
-            ["answer", String(item.answer || "").slice(0, 240) + (String(item.answer || "").length > 240 ? "…" : "")],
+            ["answer", answerText(item)],
             item.pages && item.pages.length ? ["guides", item.pages.join(", ")] : null,
             ["when", when(item.updated_at)],
           ]));

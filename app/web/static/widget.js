@@ -7,6 +7,10 @@
  * sibling /search): results as you type, arrow keys and Enter open one, "Ask the docs" hands the
  * query to the chat. Snippets arrive as text plus match offsets and are drawn as text nodes.
  *
+ * The empty chat shows a greeting and example questions when given: the script's data-greeting and
+ * data-examples ("First question? | Second question?"), else the server's WIDGET_GREETING and
+ * WIDGET_EXAMPLES; the panel's title is data-title, else "Ask " + the server's SITE_NAME.
+ *
  * Only the typed question is sent. Replies are rendered from Markdown straight into DOM nodes
  * (text as text nodes, never as HTML), and only http(s) or same-site links are kept, checked
  * after URL parsing: nothing from the model or the docs is ever executed.
@@ -67,6 +71,9 @@
     ".feedback button{padding:2px 8px;font-size:14px;line-height:1.4}.feedback button[aria-pressed=true]{border-color:var(--dc-accent);",
     "background:var(--dc-bubble)}.comment{display:flex;gap:6px;margin-top:6px;padding:0;border-top:none}.comment textarea{min-height:34px;font-size:14px}",
     ".handoff{margin:6px 0 0;font-size:14px}.handoff a{color:var(--dc-accent)}",
+    ".intro{display:flex;flex-direction:column;gap:8px}.intro .greeting{background:var(--dc-bubble);padding:10px 12px;",
+    "border-radius:12px 12px 12px 2px;margin:0;white-space:pre-line}.examples{display:flex;flex-wrap:wrap;gap:6px}",
+    ".example{font-size:14px;text-align:left;border-color:var(--dc-accent);color:var(--dc-accent);border-radius:999px;padding:4px 12px}",
     ".search{position:fixed;inset:0;z-index:2147483002;background:rgba(0,0,0,.4);display:flex;justify-content:center;",
     "align-items:flex-start;padding:10vh 16px 16px}",
     ".search-box{width:min(640px,100%);max-height:min(560px,80vh);display:flex;flex-direction:column;background:var(--dc-bg);",
@@ -239,7 +246,7 @@
       this.root.innerHTML =
         "<style>" + STYLE + "</style>" +
         '<button class="launcher" part="launcher" aria-haspopup="dialog">Ask the documentation</button>' +
-        '<section class="panel" role="dialog" aria-modal="true" aria-label="Ask the documentation" hidden>' +
+        '<section class="panel" part="panel" role="dialog" aria-modal="true" aria-label="Ask the documentation" hidden>' +
         "<header><h2>Ask the documentation</h2>" +
         '<button class="open-search" type="button" aria-label="Search the docs" title="Search (Ctrl+K)">Search</button>' +
         '<button class="clear" type="button">Clear Chat</button>' +
@@ -265,6 +272,9 @@
       this.sendButton = $(".send");
       this.stopButton = $(".stop");
       this.confirmBar = $(".confirm");
+      this.heading = $("header h2");
+      var title = script && script.dataset.title;
+      if (title) this.setTitle(title);
       var self = this;
       this.launcher.addEventListener("click", function () { self.open(); });
       $(".close").addEventListener("click", function () { self.close(); });
@@ -520,15 +530,68 @@
     }
 
     async restore() {
+      var widget = {};
       try {
         var response = await this.request("GET");
-        if (!response.ok) return;
-        var data = await response.json();
-        (data.messages || []).forEach(function (m) {
-          if (m.role === "user") this.addUser(m.content);
-          else this.addAssistant(m.sources || [], m.content, m.id);
-        }, this);
+        if (response.ok) {
+          var data = await response.json();
+          widget = data.widget || {};
+          (data.messages || []).forEach(function (m) {
+            if (m.role === "user") { this.addUser(m.content); return; }
+            var view = this.addAssistant(m.sources || [], m.content, m.id);
+            if (m.rating === "up" || m.rating === "down") view.rated(m.rating);
+            if (m.handoff) view.handoff(m.handoff);  // shown after a refusal or a No: kept on reload
+          }, this);
+        }
       } catch (e) { /* history is a convenience: a failure leaves an empty chat */ }
+      var given = script ? script.dataset : {};
+      if (!given.title && typeof widget.title === "string" && widget.title) this.setTitle("Ask " + widget.title);
+      this.intro = {
+        greeting: given.greeting || (typeof widget.greeting === "string" ? widget.greeting : ""),
+        examples: given.examples ? given.examples.split("|")
+          : (Array.isArray(widget.examples) ? widget.examples : []),
+      };
+      this.showIntro();
+    }
+
+    // The panel's title (and its dialog's name): plain text.
+    setTitle(text) {
+      this.heading.textContent = String(text).slice(0, 80);
+      this.panel.setAttribute("aria-label", this.heading.textContent);
+    }
+
+    // The empty chat's greeting and example questions (text only; a click asks the question).
+    showIntro() {
+      if (!this.intro || this.log.querySelector(".msg, .intro")) return;
+      var examples = this.intro.examples.map(function (q) { return String(q).trim().slice(0, 200); })
+        .filter(Boolean).slice(0, 6);
+      if (!this.intro.greeting && !examples.length) return;
+      var box = document.createElement("div");
+      box.className = "intro";
+      box.setAttribute("part", "intro");
+      if (this.intro.greeting) {
+        var greeting = document.createElement("p");
+        greeting.className = "greeting";
+        greeting.textContent = this.intro.greeting;
+        box.appendChild(greeting);
+      }
+      if (examples.length) {
+        var list = document.createElement("div");
+        list.className = "examples";
+        list.setAttribute("aria-label", "Example questions");
+        var self = this;
+        examples.forEach(function (question) {
+          var button = document.createElement("button");
+          button.type = "button";
+          button.className = "example";
+          button.setAttribute("part", "example");
+          button.textContent = question;
+          button.addEventListener("click", function () { self.input.value = question; self.send(); });
+          list.appendChild(button);
+        });
+        box.appendChild(list);
+      }
+      this.log.appendChild(box);
     }
 
     addUser(text) {
@@ -606,6 +669,11 @@
           if (view.id && view.text) node.querySelector(".feedback").hidden = false;
           self.scroll();
         },
+        rated: function (rating) {  // as stored: a reload shows the choice made
+          node.querySelector(".up").setAttribute("aria-pressed", String(rating === "up"));
+          node.querySelector(".down").setAttribute("aria-pressed", String(rating === "down"));
+          node.querySelector(".thanks").hidden = false;
+        },
         rate: async function (rating, comment) {
           var body = { messageId: view.id, rating: rating };
           if (comment) body.comment = comment;
@@ -656,6 +724,8 @@
       var question = this.input.value.trim();
       if (!question || this.controller) return;
       this.input.value = "";
+      var intro = this.log.querySelector(".intro");
+      if (intro) intro.remove();
       this.addUser(question);
       var view = this.addAssistant([], "");
       this.controller = new AbortController();
@@ -707,6 +777,7 @@
       if (this.controller) this.controller.abort();
       try { await this.request("DELETE"); } catch (e) { /* the local view is cleared regardless */ }
       this.log.innerHTML = "";
+      this.showIntro();
       this.input.focus();
     }
   }
