@@ -1,0 +1,417 @@
+"""`docschat check`: what a docs change does to readers and to the chat, from two compositions.
+
+Pure steps over two `Snapshot`s (compose_adapter.py): audiences, warnings new at the head,
+anchors removed or renamed, links that no longer resolve, and the size of the change. The database
+(stored answers, gaps) and the questions are optional parts added by `run_check`.
+"""
+
+from __future__ import annotations
+
+import difflib
+import time
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from app.config import Settings
+from app.review import compose_adapter as adapter
+from app.review.compose_adapter import PageState, Snapshot, Source, Warning_
+
+# What `--fail-on` can name, and what it fails on by default.
+FLAGS = ("public", "snippet", "hidden", "warning", "anchor", "cited", "link", "question")
+DEFAULT_FAIL_ON = ("public", "snippet")
+# Kinds of warning that say text may be hidden from readers, or the page is misread (flag "hidden").
+HIDDEN_KINDS = frozenset({"unclosed_comment", "unknown_component", "front_matter_duplicate_key",
+                          "audience_conflict", "front_matter_invalid", "compose_error"})
+# A section whose words changed this little under a new heading is the same section renamed.
+RENAME_SIMILARITY = 0.8
+
+
+@dataclass
+class AudienceChange:
+    source: str
+    page: str
+    before: list[str] | None  # None: the page is new
+    after: list[str] | None  # None: the page is gone
+    severity: int  # 3 made public, 2 widened, 1 narrowed or new or gone
+    decided_by: str | None = None  # the line that decides the head's audience
+    flagged: bool = False
+
+
+@dataclass
+class AnchorChange:
+    source: str
+    page: str
+    anchor: str
+    renamed_to: str | None = None  # None: removed
+    cited_by: dict[str, int] = field(default_factory=dict)  # "answers" / "gaps" → how many
+
+
+@dataclass
+class BrokenLink:
+    source: str
+    page: str
+    target: str
+    was: str  # "resolved" at the base, or "new" (not on the page at the base)
+
+
+@dataclass
+class Size:
+    pages_added: int = 0
+    pages_changed: int = 0
+    pages_removed: int = 0
+    chunks_added: int = 0
+    chunks_changed: int = 0
+    chunks_removed: int = 0
+    to_embed: int = 0  # texts a sync would send to the provider
+    from_cache: int = 0  # changed chunks whose vector the embedding cache already holds
+    embedding_calls: int = 0  # provider calls (batches)
+    embedding_model: str | None = None
+    pages_composed_at_head: int = 0  # the others were unchanged and taken from the base
+
+
+@dataclass
+class Report:
+    base: str
+    head: str
+    commits: dict[str, dict[str, str]] = field(default_factory=dict)
+    audiences: list[AudienceChange] = field(default_factory=list)
+    warnings: list[dict[str, Any]] = field(default_factory=list)
+    anchors: list[AnchorChange] = field(default_factory=list)
+    links: list[BrokenLink] = field(default_factory=list)
+    questions: list[dict[str, Any]] = field(default_factory=list)
+    gaps: list[dict[str, Any]] = field(default_factory=list)
+    size: Size = field(default_factory=Size)
+    notes: list[str] = field(default_factory=list)
+    fail_on: tuple[str, ...] = DEFAULT_FAIL_ON
+    seconds: float = 0.0
+
+    def found(self) -> dict[str, int]:
+        """How many items of each flag the report holds."""
+        return {
+            "public": sum(1 for a in self.audiences if a.flagged),
+            "snippet": sum(1 for w in self.warnings if w["kind"] == "snippet_unresolved"),
+            "hidden": sum(1 for w in self.warnings if w["kind"] in HIDDEN_KINDS),
+            "warning": len(self.warnings),
+            "anchor": len(self.anchors),
+            "cited": sum(1 for a in self.anchors if a.cited_by),
+            "link": len(self.links),
+            "question": sum(1 for q in self.questions if q.get("changed")),
+        }
+
+    def failed(self) -> list[str]:
+        found = self.found()
+        return [flag for flag in self.fail_on if found.get(flag)]
+
+    def to_dict(self) -> dict[str, Any]:
+        data = asdict(self)
+        data["found"] = self.found()
+        data["failed"] = self.failed()
+        return data
+
+
+def parse_fail_on(raw: str | None) -> tuple[str, ...]:
+    """`public,snippet` → the flags; `none` (or "") → none. ValueError naming an unknown one."""
+    if raw is None:
+        return DEFAULT_FAIL_ON
+    names = [n.strip().lower() for n in raw.split(",") if n.strip()]
+    if names == ["none"] or not names:
+        return ()
+    if names == ["all"]:
+        return FLAGS
+    unknown = [n for n in names if n not in FLAGS]
+    if unknown:
+        raise ValueError(f"unknown flag {unknown[0]!r}; known: {', '.join(FLAGS)}, all, none")
+    return tuple(dict.fromkeys(names))
+
+
+# --- audiences -----------------------------------------------------------------------------------
+
+
+def _severity(before: tuple[str, ...] | None, after: tuple[str, ...] | None) -> int:
+    if before is not None and after is not None:
+        if "public" in after and "public" not in before:
+            return 3
+        return 2 if set(after) - set(before) else 1
+    return 1
+
+
+def audience_changes(base: Snapshot, head: Snapshot) -> list[AudienceChange]:
+    """Pages whose audience changed, worst first: made public, then widened, then the rest (pages
+    new or gone are listed when public, as they change what anonymous readers see)."""
+    changes = []
+    for key in sorted(set(base.pages) | set(head.pages)):
+        before, after = base.pages.get(key), head.pages.get(key)
+        b = before.audiences if before else None
+        a = after.audiences if after else None
+        if b == a:
+            continue
+        if (b is None and a is not None and "public" not in a) or (a is None and b is not None and "public" not in b):
+            continue  # an internal page added or removed: the size says so
+        severity = _severity(b, a)
+        changes.append(AudienceChange(key[0], key[1], list(b) if b else None, list(a) if a else None, severity,
+                                      flagged=severity == 3))
+    changes.sort(key=lambda c: (-c.severity, c.source, c.page))
+    return changes
+
+
+def decide_lines(changes: list[AudienceChange], head: Snapshot, sources: list[Source], config: Path | None,
+                 ref: str) -> None:
+    """Fill in the line that decides each changed page's head audience: its front matter's line,
+    or its source's default (docschat.toml or the environment)."""
+    by_name = {s.name: s for s in sources}
+    for change in changes:
+        state = head.pages.get((change.source, change.page))
+        source = by_name.get(change.source)
+        if state is None or source is None:
+            continue
+        path = adapter.repo_path(source, change.page)
+        if state.declared:
+            text = adapter.show_file(source.repo, ref, path)
+            line = adapter.front_matter_line(text) if text is not None else None
+            change.decided_by = f"{path}:{line}" if line else f"{path} (front matter)"
+        else:
+            change.decided_by = adapter.source_default_line(config, source.name,
+                                                            adapter.source_index(sources, source.name))
+
+
+# --- warnings new at the head --------------------------------------------------------------------
+
+
+def new_warnings(base: Snapshot, head: Snapshot) -> list[dict[str, Any]]:
+    """The head's warnings that the base did not have (as many times as they are new), by kind
+    and place only. Never a warning's words: they could quote what a page hides."""
+    before = Counter(w.identity() for w in base.warnings)
+    found: list[Warning_] = []
+    for warning in head.warnings:
+        if before[warning.identity()] > 0:
+            before[warning.identity()] -= 1
+        else:
+            found.append(warning)
+    found.sort(key=lambda w: (w.kind not in ("snippet_unresolved",), w.kind not in HIDDEN_KINDS, w.kind,
+                              w.source, w.page or "", w.line or 0))
+    return [{"kind": w.kind, "source": w.source, "page": w.page, "line": w.line, "detail": w.detail}
+            for w in found]
+
+
+# --- anchors and links ---------------------------------------------------------------------------
+
+
+def _section_bodies(snapshot: Snapshot) -> dict[tuple[str, str], dict[str, str]]:
+    """(source, page) → anchor → the section's text without its heading line, parts joined."""
+    bodies: dict[tuple[str, str], dict[str, str]] = {}
+    for chunk in snapshot.chunks:
+        if not chunk.heading:
+            continue
+        anchor = chunk.href.partition("#")[2]
+        text = chunk.text.split("\n", 1)[1] if chunk.text.startswith("#") else chunk.text
+        page = bodies.setdefault((chunk.source, chunk.page), {})
+        page[anchor] = (page[anchor] + "\n\n" + text.strip()) if anchor in page else text.strip()
+    return bodies
+
+
+def anchor_changes(base: Snapshot, head: Snapshot) -> list[AnchorChange]:
+    """Anchors of a page that the head no longer has, each renamed (the same section under a new
+    heading on the same page) or removed. The anchors of a page removed whole are listed too."""
+    changes: list[AnchorChange] = []
+    base_bodies, head_bodies = _section_bodies(base), _section_bodies(head)
+    for key, before in sorted(base.pages.items()):
+        after = head.pages.get(key)
+        gone = [a for a in dict.fromkeys(before.anchors) if after is None or a not in after.anchors]
+        if not gone:
+            continue
+        added = [a for a in dict.fromkeys(after.anchors) if a not in before.anchors] if after else []
+        old_bodies, new_bodies = base_bodies.get(key, {}), head_bodies.get(key, {})
+        for anchor in gone:
+            changes.append(AnchorChange(key[0], key[1], anchor, _renamed(old_bodies.get(anchor), added, new_bodies)))
+    return changes
+
+
+def _renamed(body: str | None, added: list[str], bodies: dict[str, str]) -> str | None:
+    if body is None or not body:
+        return None
+    best, best_ratio = None, RENAME_SIMILARITY
+    for anchor in added:
+        other = bodies.get(anchor)
+        if other is None:
+            continue
+        if other == body:
+            return anchor
+        ratio = difflib.SequenceMatcher(None, body, other, autojunk=False).ratio()
+        if ratio >= best_ratio:
+            best, best_ratio = anchor, ratio
+    return best
+
+
+def broken_links(base: Snapshot, head: Snapshot, sources: list[Source]) -> list[BrokenLink]:
+    """Links of the head's pages that reach no page (or no anchor of it) and did at the base, or
+    are new. A link that did not resolve at the base either is not this change's doing."""
+    prefixes = {s.name: s.url_prefix for s in sources}
+
+    def resolver(snapshot: Snapshot) -> Any:
+        routes = {p.route: p for p in snapshot.pages.values()}
+        return lambda target, page: adapter.resolve_link(target, page, routes, snapshot.pages,
+                                                         prefixes.get(page.source, "/docs"))
+
+    resolves_at_base, resolves_at_head = resolver(base), resolver(head)
+    found = []
+    for key, page in sorted(head.pages.items()):
+        before: PageState | None = base.pages.get(key)
+        for target in page.links:
+            if resolves_at_head(target, page):
+                continue
+            if before is not None and target in before.links:
+                if not resolves_at_base(target, before):
+                    continue
+                found.append(BrokenLink(key[0], key[1], target, "resolved"))
+            else:
+                found.append(BrokenLink(key[0], key[1], target, "new"))
+    return found
+
+
+# --- size ----------------------------------------------------------------------------------------
+
+
+def size_of(base: Snapshot, head: Snapshot) -> Size:
+    size = Size(pages_composed_at_head=head.composed)
+    old, new = base.chunks_of(), head.chunks_of()
+    size.chunks_added = sum(1 for i in new if i not in old)
+    size.chunks_removed = sum(1 for i in old if i not in new)
+    size.chunks_changed = sum(1 for i, c in new.items() if i in old and old[i].content_hash != c.content_hash)
+    pages_old: dict[tuple[str, str], set[tuple[str, str]]] = {}
+    pages_new: dict[tuple[str, str], set[tuple[str, str]]] = {}
+    for chunks, pages in ((old, pages_old), (new, pages_new)):
+        for chunk in chunks.values():
+            pages.setdefault((chunk.source, chunk.page), set()).add((chunk.id, chunk.content_hash))
+    size.pages_added = sum(1 for k in head.pages if k not in base.pages)
+    size.pages_removed = sum(1 for k in base.pages if k not in head.pages)
+    size.pages_changed = sum(1 for k in head.pages if k in base.pages and (
+        pages_old.get(k) != pages_new.get(k) or base.pages[k].audiences != head.pages[k].audiences))
+    return size
+
+
+def texts_to_embed(base: Snapshot, head: Snapshot) -> list[str]:
+    """The embed texts of the head's chunks whose content the base (the index, once synced) does not
+    hold: what a sync of the head would embed, before the cache is asked."""
+    known = {c.content_hash for c in base.chunks}
+    return list(dict.fromkeys(c.embed_text for c in head.chunks if c.content_hash not in known))
+
+
+def count_embedding(size: Size, texts: list[str], settings: Settings, notes: list[str]) -> None:
+    """How many of `texts` the configured provider would be asked for, the cache asked first."""
+    from app.embeddings.cache import EmbeddingCache, cache_path
+    from app.embeddings.providers import get_embedding_provider
+    from app.errors import ConfigError
+
+    try:
+        provider = get_embedding_provider(settings)
+    except ConfigError as exc:
+        notes.append(f"embeddings not counted: {exc}")
+        size.to_embed = len(texts)
+        return
+    if provider is None:
+        notes.append("no embedding provider: a sync would embed nothing (keyword-only)")
+        return
+    size.embedding_model = provider.model
+    path = cache_path(settings.docschat_home)
+    cached = 0
+    if texts and path.is_file():
+        cache = EmbeddingCache(path)
+        try:
+            cached = len(cache.get_many(provider.model, texts))
+        finally:
+            cache.close()
+    size.from_cache = cached
+    size.to_embed = len(texts) - cached
+    batch = max(getattr(provider, "batch_size", 1), 1)
+    size.embedding_calls = -(-size.to_embed // batch)
+
+
+# --- the whole check -----------------------------------------------------------------------------
+
+
+@dataclass
+class CheckOptions:
+    base: str
+    head: str
+    sources: list[Source]
+    config: Path | None = None  # docschat.toml, for the line of a source's default audience
+    fail_on: tuple[str, ...] = DEFAULT_FAIL_ON
+    questions: Path | None = None
+    database_url: str | None = None
+    gaps_limit: int = 10
+    show_gap_questions: bool = False  # gaps are visitors' words: quoted only when asked
+
+
+def compare(options: CheckOptions, settings: Settings) -> tuple[Report, Snapshot, Snapshot]:
+    """Compose the base, then the head (unchanged pages reused), and compare them: no database."""
+    started = time.perf_counter()
+    base = adapter.compose_ref(options.sources, options.base, settings)
+    head = adapter.compose_ref(options.sources, options.head, settings, reuse=base)
+    report = Report(options.base, options.head, fail_on=options.fail_on)
+    report.commits = {name: {"base": base.commits[name], "head": head.commits[name]} for name in head.commits}
+    report.audiences = audience_changes(base, head)
+    decide_lines(report.audiences, head, options.sources, options.config, options.head)
+    report.warnings = new_warnings(base, head)
+    report.anchors = anchor_changes(base, head)
+    report.links = broken_links(base, head, options.sources)
+    report.size = size_of(base, head)
+    count_embedding(report.size, texts_to_embed(base, head), settings, report.notes)
+    report.seconds = round(time.perf_counter() - started, 3)
+    return report, base, head
+
+
+def run_check(options: CheckOptions, settings: Settings) -> Report:
+    """The report `docschat check` prints: the comparison, then what the live database (read
+    only) and the questions add when there are any."""
+    started = time.perf_counter()
+    report, base, head = compare(options, settings)
+    stored = None
+    if options.database_url is not None:
+        from app.review import stored as stored_module
+
+        stored = stored_module.read_stored(options.database_url, options.gaps_limit)
+        if stored is None:
+            report.notes.append("the database is not migrated: anchors cited by stored answers or gaps, and "
+                                "recent gaps, not checked")
+        else:
+            stored_module.add_citations(report, stored, options.sources)
+    else:
+        report.notes.append("no database: anchors cited by stored answers or gaps, and recent gaps, not checked")
+    if options.questions is not None or (stored is not None and stored.gaps):
+        from app.review import questions
+
+        cluster = options.database_url or questions.embedded_cluster(settings)
+        if options.questions is not None:
+            questions.add_questions(report, options.questions, base, head, settings, cluster)
+        elif stored is not None:
+            questions.add_gaps(report, stored.gaps, base, head, settings, cluster,
+                               changed_page_urls(base, head, options.sources, settings.docs_base_url),
+                               quote=options.show_gap_questions)
+    report.seconds = round(time.perf_counter() - started, 3)
+    return report
+
+
+def changed_page_urls(base: Snapshot, head: Snapshot, sources: list[Source], base_url: str) -> set[str]:
+    """The absolute URLs of the head's pages this change added or changed (their chunks differ)."""
+    from app.search.urls import absolute_url
+
+    old: dict[tuple[str, str], set[str]] = {}
+    new: dict[tuple[str, str], set[str]] = {}
+    for chunks, pages in ((base.chunks, old), (head.chunks, new)):
+        for chunk in chunks:
+            pages.setdefault((chunk.source, chunk.page), set()).add(chunk.content_hash)
+    prefixes = {s.name: s for s in sources}
+    urls = set()
+    for key, hashes in new.items():
+        if old.get(key) != hashes and (source := prefixes.get(key[0])) is not None:
+            urls.add(absolute_url(source.base_url or base_url, adapter.page_url_path(key[1], source.url_prefix)))
+    return urls
+
+
+def sources_named(sources: Iterable[Source], only: str | None) -> list[Source]:
+    """The docs sources to check (code sources are left out), or only the one named."""
+    chosen = [s for s in sources if (only is None and s.kind == "docs") or s.name == only]
+    return chosen

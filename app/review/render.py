@@ -1,0 +1,154 @@
+"""The check's report as Markdown: a pull request's job summary or comment, or a terminal.
+
+Built from the report's fields only: paths, anchors, link targets, warning kinds and lines, counts.
+No page text and no warning's words reach it (a warning can be about text a page hides).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from app.review.check import HIDDEN_KINDS, Report
+
+_KIND_WORDS = {
+    "snippet_unresolved": "snippet import that does not resolve",
+    "snippet_cycle": "snippets that import each other",
+    "snippet_limit": "too many snippets pasted",
+    "front_matter_duplicate_key": "front-matter key written twice",
+    "audience_conflict": "audience declared twice or contradicted",
+    "front_matter_invalid": "front matter that cannot be read (page skipped)",
+    "unclosed_comment": "comment never closed (text after it hidden)",
+    "unknown_component": "unknown component",
+    "route_collision": "two files published at one URL",
+    "unusable_path": "file name that cannot be linked to",
+    "duplicate_chunk": "two sections with one id",
+    "compose_error": "page that cannot be composed",
+}
+_MAX_ROWS = 50
+
+
+def code(text: str) -> str:
+    """`text` as inline code, whatever backticks and bars it holds (a table cell stays one)."""
+    text = text.replace("\n", " ").replace("|", "\\|")
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    ticks = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{pad}{text}{pad}{ticks}"
+
+
+def _cell(text: str) -> str:
+    return text.replace("\n", " ").replace("|", "\\|")
+
+
+def _audiences(names: list[str] | None) -> str:
+    return ", ".join(names) if names else "—"
+
+
+def _table(head: list[str], rows: list[list[str]]) -> list[str]:
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines += ["| " + " | ".join(row) + " |" for row in rows[:_MAX_ROWS]]
+    if len(rows) > _MAX_ROWS:
+        lines.append(f"\n…and {len(rows) - _MAX_ROWS} more (the `--json` report lists them all)")
+    return lines
+
+
+def _page(source: str, page: str | None, several: bool) -> str:
+    if page is None:
+        return "—"
+    return code(f"{source}:{page}" if several else page)
+
+
+def markdown(report: Report) -> str:
+    data = report.to_dict()
+    several = len(report.commits) > 1
+    found, failed = data["found"], data["failed"]
+    out = [f"## docschat check: {code(report.base)} → {code(report.head)}", ""]
+    if failed:
+        out.append("**Flagged:** " + ", ".join(f"{flag} ({found[flag]})" for flag in failed)
+                   + " — the check fails (`--fail-on " + ",".join(report.fail_on) + "`).")
+    else:
+        out.append("Nothing flagged" + (f" (`--fail-on {','.join(report.fail_on)}`)." if report.fail_on else
+                                       " (`--fail-on none`)."))
+    out.append("")
+
+    out += ["### Audiences", ""]
+    if report.audiences:
+        rows = []
+        for change in report.audiences:
+            mark = "⚠️ made public" if change.flagged else ("new" if change.before is None else
+                                                            "removed" if change.after is None else
+                                                            "widened" if change.severity == 2 else "narrowed")
+            rows.append([_page(change.source, change.page, several), _audiences(change.before),
+                         _audiences(change.after), mark, code(change.decided_by) if change.decided_by else "—"])
+        out += _table(["page", "before", "after", "", "decided by"], rows)
+    else:
+        out.append("No page changed audience.")
+    out.append("")
+
+    out += ["### Hidden text and parsing", ""]
+    if report.warnings:
+        out.append("Warnings the head has and the base did not (the text itself is never shown here):")
+        out.append("")
+        rows = [[("⚠️ " if w["kind"] == "snippet_unresolved" or w["kind"] in HIDDEN_KINDS else "")
+                 + _KIND_WORDS.get(w["kind"], w["kind"]), _page(w["source"], w["page"], several),
+                 str(w["line"]) if w["line"] else "—", code(w["detail"]) if w["detail"] else ""]
+                for w in report.warnings]
+        out += _table(["warning", "page", "line", "detail"], rows)
+    else:
+        out.append("No new warning.")
+    out.append("")
+
+    out += ["### Links", ""]
+    if report.anchors:
+        rows = [[_page(a.source, a.page, several), code("#" + a.anchor),
+                 f"renamed to {code('#' + a.renamed_to)}" if a.renamed_to else "removed",
+                 _cited(a.cited_by)] for a in report.anchors]
+        out += ["Heading anchors the head no longer has:", "", *_table(["page", "anchor", "", "cited by"], rows), ""]
+    else:
+        out += ["No heading anchor removed or renamed.", ""]
+    if report.links:
+        rows = [[_page(link.source, link.page, several), code(link.target),
+                 "resolved at the base" if link.was == "resolved" else "new link"] for link in report.links]
+        out += ["Internal links that do not resolve at the head:", "", *_table(["page", "link", ""], rows)]
+    else:
+        out.append("No internal link broken.")
+    out.append("")
+
+    if report.questions or report.gaps:
+        out += ["### Questions", ""]
+    if report.questions:
+        changed = [q for q in report.questions if q.get("changed")]
+        out.append(f"{len(changed)} of {len(report.questions)} questions retrieve other pages or change outcome.")
+        if changed:
+            out.append("")
+            rows = [[_cell(q["question"][:120]), q["before"]["outcome"], q["after"]["outcome"],
+                     ", ".join(code(p) for p in q["pages_lost"]) or "—",
+                     ", ".join(code(p) for p in q["pages_gained"]) or "—"] for q in changed]
+            out += _table(["question", "base", "head", "pages no longer retrieved", "pages now retrieved"], rows)
+        out.append("")
+    if report.gaps:
+        out.append("Frequent recent gaps the head may now answer:")
+        out.append("")
+        rows = [[_cell(g["question"][:120]) if g.get("question") else "—", str(g["count"]), g["outcome"],
+                 ", ".join(code(p) for p in g["changed_pages"])] for g in report.gaps]
+        out += _table(["gap", "asked", "outcome", "changed pages it now retrieves"], rows)
+        out.append("")
+
+    size = report.size
+    out += ["### Size", "",
+            f"- pages: {size.pages_added} added, {size.pages_changed} changed, {size.pages_removed} removed",
+            f"- chunks: {size.chunks_added} added, {size.chunks_changed} changed, {size.chunks_removed} removed"]
+    if size.embedding_model:
+        out.append(f"- a sync would embed {size.to_embed} texts in {size.embedding_calls} calls to "
+                   f"{code(size.embedding_model)} ({size.from_cache} more from the embedding cache)")
+    out.append("")
+    if report.notes:
+        out += ["Notes:", "", *[f"- {_cell(note)}" for note in report.notes], ""]
+    commits = "; ".join(f"{name} {c['base'][:10]}…{c['head'][:10]}" for name, c in report.commits.items())
+    out.append(f"<sub>{_cell(commits)} · {report.seconds}s</sub>")
+    return "\n".join(out) + "\n"
+
+
+def _cited(cited: dict[str, Any]) -> str:
+    return ", ".join(f"{n} {what}" for what, n in cited.items() if n) or "—"
