@@ -1,0 +1,220 @@
+"""`docschat check` on real git repositories: a branch that publishes an internal page, renames a
+heading, imports a snippet that does not exist, hides text, and moves what saved questions find.
+Every item is reported, and no hidden or internal text reaches the report."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+from click.testing import CliRunner
+
+from app.cli import main
+from app.config import get_settings
+from app.review.compose_adapter import read_warning
+from tests.helpers import commit_all, git, make_docs_repo, write_files
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+# Words of hidden text (comments) and of an internal page: none may appear in any report.
+HIDDEN = "QX7HIDDENMARK"
+INTERNAL = "ZK4INTERNALWORD"
+
+BASE = {
+    "index.mdx": "---\ntitle: Home\naudience: public\n---\n\n# Home\n\nStart with the [install guide](/docs/guide#install), "
+                 "read [the FAQ](faq) and [billing](/docs/faq#billing).\n\n## Welcome\n\nWelcome to Acme widgets.\n",
+    "guide.mdx": "---\ntitle: Guide\naudience: public\n---\n\n## Install\n\nRun the Acme installer, then paste the "
+                 "widget token in the settings page and press save. It takes a minute.\n\n## Configure\n\n"
+                 "Edit acme.toml to choose the widget colour.\n",
+    "faq.mdx": "---\ntitle: FAQ\naudience: public\n---\n\n## Billing\n\nRefunds are paid back within 30 days of a "
+               "cancelled subscription; invoices are emailed monthly.\n\n## Support\n\nWrite to support.\n",
+    "setup.mdx": f"---\ntitle: Setup\naudience: internal\n---\n\n## Rotation\n\nThe {INTERNAL} admin password "
+                 "rotates weekly.\n",
+    "notes.mdx": f"---\naudience: internal\n---\n\n# Notes\n\nRelease notes draft: {INTERNAL} ships in June.\n",
+    # A snippet already missing at the base: not this change's doing, not reported.
+    "old.mdx": "---\naudience: public\n---\nimport Old from '/snippets/old.mdx'\n\n# Old\n\n<Old />\n",
+}
+
+
+def head_files() -> dict[str, str]:
+    files = dict(BASE)
+    # made public by its front matter (line 3)
+    files["setup.mdx"] = BASE["setup.mdx"].replace("audience: internal", "audience: public")
+    # made public by the source's default: its declaration is gone
+    files["notes.mdx"] = BASE["notes.mdx"].replace("---\naudience: internal\n---\n\n", "")
+    # a heading renamed (same section), a snippet that does not exist, hidden text
+    files["guide.mdx"] = (BASE["guide.mdx"].replace("## Install", "## Installation")
+                          .replace("---\n\n## Installation", "---\nimport Plan from '/snippets/plan.mdx'\n\n"
+                                   f"<!-- {HIDDEN} the roadmap -->\n\n## Installation")
+                          + f"\n<Plan />\n\n{{/* {HIDDEN} */}}\n\n<!-- {HIDDEN} never closed\n\nmore hidden\n")
+    # refunds move to a page of their own: questions about them retrieve another page
+    files["faq.mdx"] = BASE["faq.mdx"].replace(
+        "## Billing\n\nRefunds are paid back within 30 days of a cancelled subscription; invoices are emailed "
+        "monthly.\n\n", "See [the billing page](billing).\n\n")
+    files["billing.mdx"] = ("---\ntitle: Billing\naudience: public\n---\n\n## Refunds\n\nRefunds are paid back "
+                            "within 30 days of a cancelled subscription; invoices are emailed monthly.\n\n"
+                            "## Export\n\nExport invoices as CSV from the billing page.\n")
+    return files
+
+
+CONFIG = """\
+[[sources]]
+name = "docs"
+repo = "repo"
+dir = "docs"
+audience = "public"
+"""
+
+
+@pytest.fixture
+def review_repo(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """tmp_path/repo on main with BASE, branch `change` with head_files(); docschat.toml in the
+    working directory (tmp_path) names it, its undeclared pages public."""
+    repo = make_docs_repo(tmp_path / "repo", BASE)
+    git(repo, "checkout", "-q", "-b", "change")
+    write_files(repo / "docs", head_files())
+    commit_all(repo, "change")
+    git(repo, "checkout", "-q", "main")
+    (tmp_path / "docschat.toml").write_text(CONFIG, encoding="utf-8")
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+    get_settings.cache_clear()
+    return repo
+
+
+def check(*args: str) -> tuple[int, str]:
+    get_settings.cache_clear()
+    result = CliRunner().invoke(main, ["check", *args])
+    if result.exception and not isinstance(result.exception, SystemExit):
+        raise result.exception
+    return result.exit_code, result.stdout
+
+
+def test_every_item_of_the_change_is_reported(review_repo: Path) -> None:
+    code, out = check("--base", "main", "--head", "change", "--json")
+    report = json.loads(out)
+    assert code == 1 and report["failed"] == ["public", "snippet"]
+
+    audiences = {(a["page"], a["flagged"]): a for a in report["audiences"]}
+    assert set(audiences) == {("setup.mdx", True), ("notes.mdx", True), ("billing.mdx", False)}
+    assert audiences[("setup.mdx", True)]["decided_by"] == "docs/setup.mdx:3"
+    config_line = audiences[("notes.mdx", True)]["decided_by"]
+    assert config_line.endswith("docschat.toml:5")  # the source's `audience = "public"`
+    assert [a["severity"] for a in report["audiences"]] == [3, 3, 1]  # worst first
+
+    snippet = [w for w in report["warnings"] if w["kind"] == "snippet_unresolved"]  # old.mdx's is the base's
+    assert snippet == [{"kind": "snippet_unresolved", "source": "docs", "page": "guide.mdx", "line": None,
+                        "detail": "/snippets/plan.mdx"}]
+
+    anchors = {(a["page"], a["anchor"]): a["renamed_to"] for a in report["anchors"]}
+    assert anchors == {("guide.mdx", "install"): "installation", ("faq.mdx", "billing"): None}
+    # "#billing" is no longer on the FAQ (the section is now "Support" only), "#install" renamed
+    links = {(link["page"], link["target"], link["was"]) for link in report["links"]}
+    assert links == {("index.mdx", "/docs/guide#install", "resolved"), ("index.mdx", "/docs/faq#billing", "resolved")}
+
+    size = report["size"]
+    assert (size["pages_added"], size["pages_removed"]) == (1, 0)
+    assert size["pages_changed"] == 4  # setup and notes (audience), guide, faq
+    assert size["chunks_added"] >= 3 and size["chunks_removed"] >= 2
+    # Two chunks of the change keep their text (setup's, notes' overview): only metadata changes.
+    assert size["pages_composed_at_head"] == 5  # index was taken from the base unchanged
+
+
+def test_no_hidden_or_internal_text_in_any_report(review_repo: Path) -> None:
+    for args in ([], ["--json"], ["--fail-on", "none"]):
+        code, out = check("--head", "change", *args)
+        assert out.strip()
+        assert HIDDEN not in out and "roadmap" not in out and "never closed" not in out.lower()
+        assert INTERNAL not in out and "password" not in out
+
+
+def test_markdown_report_names_each_item(review_repo: Path) -> None:
+    code, out = check("--head", "change")
+    assert code == 1
+    assert out.startswith("## docschat check: `main` → `change`")
+    assert "**Flagged:** public (2), snippet (1)" in out
+    assert "| `setup.mdx` | internal | public | ⚠️ made public | `docs/setup.mdx:3` |" in out
+    assert "| ⚠️ snippet import that does not resolve | `guide.mdx` | — | `/snippets/plan.mdx` |" in out
+    assert "| `guide.mdx` | `#install` | renamed to `#installation` | — |" in out
+    assert "| `index.mdx` | `/docs/guide#install` | resolved at the base |" in out
+    assert "- pages: 1 added, 4 changed, 0 removed" in out
+
+
+def test_fail_on_decides_the_exit_code(review_repo: Path) -> None:
+    assert check("--head", "change", "--fail-on", "none")[0] == 0
+    assert check("--head", "change", "--fail-on", "link")[0] == 1
+    assert check("--head", "change", "--fail-on", "cited")[0] == 0  # no database: nothing cited
+    code, out = check("--head", "main", "--fail-on", "all")
+    assert code == 0 and "Nothing flagged" in out and "No page changed audience." in out
+    result = CliRunner().invoke(main, ["check", "--head", "change", "--fail-on", "public,typo"])
+    assert result.exit_code == 2 and "unknown flag 'typo'" in result.output
+
+
+def test_an_unknown_revision_is_one_clear_error(review_repo: Path) -> None:
+    code, out = check("--head", "no-such-branch", "--json")
+    assert code == 1 and "no-such-branch" in json.loads(out)["error"]
+
+
+def test_warnings_are_read_as_kind_and_place_never_their_words() -> None:
+    raw = "guide.mdx: snippet '/snippets/plan.mdx' imported as Plan not found"
+    assert read_warning(raw, "docs").identity() == ("snippet_unresolved", "docs", "guide.mdx", "/snippets/plan.mdx")
+    unknown = read_warning(f"a.mdx:12: something new about {HIDDEN}", "docs")
+    assert (unknown.kind, unknown.page, unknown.line, unknown.detail) == ("other", "a.mdx", 12, None)
+    # A kind the new parser may add, worded as it likes, and a structured record, taken as they are.
+    assert read_warning(f"b.md:4: HTML comment never closed: {HIDDEN}", "docs").kind == "unclosed_comment"
+    assert read_warning("b.mdx:9: unknown component <Foo>", "docs").kind == "unknown_component"
+    record = read_warning({"kind": "duplicated_key", "page": "c.md", "line": 2, "message": HIDDEN}, "docs")
+    assert (record.kind, record.page, record.line, record.detail) == ("duplicated_key", "c.md", 2, None)
+    # A snippet path is the only detail kept, and only when it looks like a path.
+    odd = read_warning(f"a.mdx: snippet '{HIDDEN} two words' imported as X not found", "docs")
+    assert odd.kind == "snippet_unresolved" and odd.detail is None
+
+
+def test_review_reads_the_composer_through_its_adapter_only() -> None:
+    from tests.test_architecture import import_graph
+
+    wrong = {(module, target) for module, targets in import_graph().items() if module.startswith("app.review")
+             for target in targets if target.startswith("app.corpus") and module != "app.review.compose_adapter"}
+    assert not wrong
+
+
+# --- the pull-request workflow, as far as it runs here --------------------------------------------
+
+WORKFLOW = REPO_ROOT / ".github" / "workflows" / "docs-check.yml"
+
+
+def _workflow_step(name: str) -> dict:
+    steps = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))["jobs"]["check"]["steps"]
+    return next(step for step in steps if step.get("name") == name)
+
+
+def test_the_workflow_runs_on_docs_pull_requests() -> None:
+    workflow = yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
+    trigger = workflow[True] if True in workflow else workflow["on"]  # YAML 1.1 reads `on` as true
+    assert "docs/**" in trigger["pull_request"]["paths"]
+    assert workflow["permissions"] == {"contents": "read", "pull-requests": "write"}
+
+
+@pytest.mark.parametrize("branch, expected", [("change", 1), ("main", 0)])
+def test_the_workflow_step_writes_the_summary_and_fails_on_a_flag(
+    review_repo: Path, tmp_path: Path, branch: str, expected: int
+) -> None:
+    """The step's own script, run by bash as the runner runs it: the report lands in the job
+    summary, the exit code is the check's, and the report file is there for the comment step."""
+    step = _workflow_step("docschat check")
+    summary = tmp_path / "summary.md"
+    env = {**os.environ, "GITHUB_STEP_SUMMARY": str(summary), "BASE_REF": "main", "HEAD_REF": branch,
+           "RUNNER_TEMP": str(tmp_path), "PYTHONPATH": str(REPO_ROOT), "EMBEDDING_PROVIDER": "none",
+           "PATH": f"{Path(sys.executable).parent}:{os.environ['PATH']}"}
+    env.pop("DATABASE_URL", None)
+    done = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", step["run"]], cwd=review_repo.parent, env=env,
+                          capture_output=True, text=True)
+    assert done.returncode == expected, done.stderr
+    text = summary.read_text(encoding="utf-8")
+    assert text.startswith("## docschat check: `main` →")
+    assert (tmp_path / "docschat-check.md").read_text(encoding="utf-8") == text
+    assert ("⚠️ made public" in text) == (expected == 1)
+    assert HIDDEN not in text and INTERNAL not in text
