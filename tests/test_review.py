@@ -218,3 +218,77 @@ def test_the_workflow_step_writes_the_summary_and_fails_on_a_flag(
     assert (tmp_path / "docschat-check.md").read_text(encoding="utf-8") == text
     assert ("⚠️ made public" in text) == (expected == 1)
     assert HIDDEN not in text and INTERNAL not in text
+
+
+# --- with a database: citations, questions and gaps ------------------------------------------------
+
+QUESTIONS = [
+    {"id": "refunds", "question": "How long until refunds are paid back?",
+     "gold": ["http://127.0.0.1:8000/docs/faq#billing"]},
+    {"id": "colour", "question": "How do I choose the widget colour?",
+     "gold": ["http://127.0.0.1:8000/docs/guide#configure"]},
+]
+
+
+def _markdown(data: dict) -> str:
+    """The Markdown of a JSON report, rendered again (the --json run is the one asked)."""
+    from app.review.check import AnchorChange, Report
+
+    report = Report(data["base"], data["head"], anchors=[AnchorChange(**a) for a in data["anchors"]])
+    from app.review.render import markdown
+
+    return markdown(report)
+
+
+async def _scratch_databases(conn) -> list[str]:
+    return [r["datname"] for r in await conn.fetch(
+        "select datname from pg_catalog.pg_database where datname like 'docschat_check_%'")]
+
+
+async def test_questions_citations_and_gaps_without_touching_the_live_index(
+    review_repo: Path, tmp_path: Path, owner_database_url: str, pool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+    import uuid
+
+    monkeypatch.setenv("DATABASE_URL", owner_database_url)  # the owner may create the scratch database
+    async with pool.acquire() as conn:
+        session = uuid.uuid4()
+        await conn.execute("insert into public.docs_chat_session (id) values ($1)", session)
+        await conn.execute(
+            "insert into public.docs_chat_message (session_id, role, content, sources) values"
+            " ($1, 'assistant', 'answer', $2::jsonb), ($1, 'assistant', 'again', $2::jsonb)", session,
+            json.dumps([{"title": "Guide", "url": "http://127.0.0.1:8000/docs/guide#install", "heading": "Install"}]))
+        await conn.execute(
+            "insert into public.docs_chat_gap (question_key, question, count, best_page, confidence, refused, outcome)"
+            " values ('k1', 'How do I export invoices as CSV?', 7, 'faq.mdx', 0.1, true, 'refused_indomain'),"
+            " ('k2', 'Can I pay with bitcoin?', 3, null, 0.1, true, 'refused_offtopic')")
+        sections_before = await conn.fetchval("select count(*) from public.docs_section")
+    questions = tmp_path / "questions.jsonl"
+    questions.write_text("\n".join(json.dumps(q) for q in QUESTIONS) + "\n", encoding="utf-8")
+
+    code, out = await asyncio.to_thread(check, "--head", "change", "--questions", str(questions), "--json",
+                                        "--fail-on", "cited,question")
+    report = json.loads(out)
+    assert code == 1 and report["failed"] == ["cited", "question"]
+    cited = {a["anchor"]: a["cited_by"] for a in report["anchors"]}
+    assert cited["install"] == {"answers": 2} and cited["billing"] == {"gaps on its page": 1}
+    assert "| `guide.mdx` | `#install` | renamed to `#installation` | answers: 2 |" in _markdown(report)
+    by_id = {q["id"]: q for q in report["questions"]}
+    assert by_id["refunds"]["changed"] and "http://127.0.0.1:8000/docs/billing" in by_id["refunds"]["pages_gained"]
+    assert not by_id["colour"]["changed"]
+    assert by_id["colour"]["before"]["pages"][0] == "http://127.0.0.1:8000/docs/guide"
+
+    code, out = await asyncio.to_thread(check, "--head", "change", "--fail-on", "none")
+    assert code == 0
+    assert "Frequent recent gaps the head may now answer (their questions are not quoted" in out and "| — | 7 | refused_indomain | refused → " in out
+    assert "export invoices" not in out and "bitcoin" not in out  # visitors' words, unless asked
+    code, out = await asyncio.to_thread(check, "--head", "change", "--show-gap-questions", "--json")
+    gaps = json.loads(out)["gaps"]
+    assert [(g["question"], g["changed_pages"]) for g in gaps] == [
+        ("How do I export invoices as CSV?", ["http://127.0.0.1:8000/docs/billing"])]
+
+    async with pool.acquire() as conn:
+        assert await conn.fetchval("select count(*) from public.docs_section") == sections_before
+        assert await conn.fetchval("select count(*) from public.docs_sync_run") == 0
+        assert await _scratch_databases(conn) == []

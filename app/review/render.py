@@ -128,11 +128,14 @@ def markdown(report: Report) -> str:
             out += _table(["question", "base", "head", "pages no longer retrieved", "pages now retrieved"], rows)
         out.append("")
     if report.gaps:
-        out.append("Frequent recent gaps the head may now answer:")
+        quoted = any(g.get("question") for g in report.gaps)
+        out.append("Frequent recent gaps the head may now answer"
+                   + (":" if quoted else " (their questions are not quoted: `--show-gap-questions`):"))
         out.append("")
         rows = [[_cell(g["question"][:120]) if g.get("question") else "—", str(g["count"]), g["outcome"],
-                 ", ".join(code(p) for p in g["changed_pages"])] for g in report.gaps]
-        out += _table(["gap", "asked", "outcome", "changed pages it now retrieves"], rows)
+                 f"{g['before']} → {g['after']}", ", ".join(code(p) for p in g["changed_pages"]) or "—"]
+                for g in report.gaps]
+        out += _table(["gap", "asked", "recorded as", "base → head", "changed pages it now retrieves"], rows)
         out.append("")
 
     size = report.size
@@ -151,4 +154,4 @@ def markdown(report: Report) -> str:
 
 
 def _cited(cited: dict[str, Any]) -> str:
-    return ", ".join(f"{n} {what}" for what, n in cited.items() if n) or "—"
+    return ", ".join(f"{what}: {n}" for what, n in cited.items() if n) or "—"
