@@ -199,32 +199,37 @@ def new_warnings(base: Snapshot, head: Snapshot) -> list[dict[str, Any]]:
 # --- anchors and links ---------------------------------------------------------------------------
 
 
-def _section_bodies(snapshot: Snapshot) -> dict[tuple[str, str], dict[str, str]]:
-    """(source, page) → anchor → the section's text without its heading line, parts joined."""
+def _section_bodies(snapshot: Snapshot, pages: set[tuple[str, str]]) -> dict[tuple[str, str], dict[str, str]]:
+    """(source, page) → anchor → the section's text without its heading line, parts joined, for
+    the `pages` asked."""
     bodies: dict[tuple[str, str], dict[str, str]] = {}
     for chunk in snapshot.chunks:
-        if not chunk.heading:
+        if not chunk.heading or (chunk.source, chunk.page) not in pages:
             continue
         anchor = chunk.href.partition("#")[2]
-        text = chunk.text.split("\n", 1)[1] if chunk.text.startswith("#") else chunk.text
+        text = (chunk.text.partition("\n")[2] if chunk.text.startswith("#") else chunk.text).strip()
         page = bodies.setdefault((chunk.source, chunk.page), {})
-        page[anchor] = (page[anchor] + "\n\n" + text.strip()) if anchor in page else text.strip()
+        page[anchor] = (page[anchor] + "\n\n" + text) if anchor in page else text
     return bodies
 
 
 def anchor_changes(base: Snapshot, head: Snapshot) -> list[AnchorChange]:
     """Anchors of a page that the head no longer has, each renamed (the same section under a new
     heading on the same page) or removed. The anchors of a page removed whole are listed too."""
-    changes: list[AnchorChange] = []
-    base_bodies, head_bodies = _section_bodies(base), _section_bodies(head)
+    gone: dict[tuple[str, str], list[str]] = {}
     for key, before in sorted(base.pages.items()):
         after = head.pages.get(key)
-        gone = [a for a in dict.fromkeys(before.anchors) if after is None or a not in after.anchors]
-        if not gone:
-            continue
-        added = [a for a in dict.fromkeys(after.anchors) if a not in before.anchors] if after else []
+        if after is not before:  # a page taken unchanged from the base is the same object
+            lost = [a for a in dict.fromkeys(before.anchors) if after is None or a not in after.anchors]
+            if lost:
+                gone[key] = lost
+    base_bodies, head_bodies = _section_bodies(base, set(gone)), _section_bodies(head, set(gone))
+    changes: list[AnchorChange] = []
+    for key, lost in gone.items():
+        after = head.pages.get(key)
+        added = [a for a in dict.fromkeys(after.anchors) if a not in base.pages[key].anchors] if after else []
         old_bodies, new_bodies = base_bodies.get(key, {}), head_bodies.get(key, {})
-        for anchor in gone:
+        for anchor in lost:
             changes.append(AnchorChange(key[0], key[1], anchor, _renamed(old_bodies.get(anchor), added, new_bodies)))
     return changes
 
