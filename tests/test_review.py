@@ -292,3 +292,66 @@ async def test_questions_citations_and_gaps_without_touching_the_live_index(
         assert await conn.fetchval("select count(*) from public.docs_section") == sections_before
         assert await conn.fetchval("select count(*) from public.docs_sync_run") == 0
         assert await _scratch_databases(conn) == []
+
+
+# --- a real corpus: a copy of the shared mintlify docs ---------------------------------------------
+
+def _mintlify() -> Path:
+    from tests.conftest import SHARED
+
+    return Path(os.environ.get("SHARED_DIR") or SHARED) / "corpora" / "mintlify-docs"
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not _mintlify().is_dir(), reason="the shared mintlify-docs corpus is not present (SHARED_DIR)")
+async def test_a_change_to_the_mintlify_docs_is_reported_whole(
+    tmp_path: Path, owner_database_url: str, pool, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+
+    from tests.helpers import copy_tree_as_repo
+
+    repo = copy_tree_as_repo(_mintlify(), tmp_path / "mintlify")
+    git(repo, "checkout", "-q", "-b", "change")
+    docs = repo / "docs"
+    quickstart = docs / "quickstart.mdx"
+    text = quickstart.read_text(encoding="utf-8")
+    quickstart.write_text(text.replace('title: "Quickstart"\n', 'title: "Quickstart"\naudience: public\n', 1)
+                          .replace("## Before you begin", "## Before you start", 1), encoding="utf-8")
+    index = docs / "index.mdx"
+    body = index.read_text(encoding="utf-8")
+    end = body.index("\n---", 3) + 4
+    index.write_text(body[:end] + '\nimport Gone from "/snippets/gone-away.mdx";\n\n'
+                     f"<!-- {HIDDEN} launch plans -->\n\n<Gone />\n" + body[end:], encoding="utf-8")
+    domain = docs / "customize" / "custom-domain.mdx"
+    front = domain.read_text(encoding="utf-8")
+    domain.write_text(front[: front.index("\n---", 3) + 4] + "\nThis page moved to the hosting guide.\n",
+                      encoding="utf-8")
+    commit_all(repo, "change")
+    git(repo, "checkout", "-q", "main")
+    questions = tmp_path / "questions.jsonl"
+    questions.write_text(json.dumps({"question": "How do I configure DNS for my custom domain?",
+                                     "gold": ["http://127.0.0.1:8000/docs/customize/custom-domain"]}) + "\n")
+    monkeypatch.setenv("DOCS_REPO", str(repo))
+    monkeypatch.setenv("DATABASE_URL", owner_database_url)
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+
+    code, out = await asyncio.to_thread(check, "--head", "change", "--questions", str(questions), "--json")
+    report = json.loads(out)
+    assert code == 1 and report["failed"] == ["public", "snippet"]
+    made_public = [a for a in report["audiences"] if a["flagged"]]
+    assert [(a["page"], a["decided_by"]) for a in made_public] == [("quickstart.mdx", "docs/quickstart.mdx:3")]
+    assert {(w["kind"], w["page"], w["detail"]) for w in report["warnings"]} == {
+        ("snippet_unresolved", "index.mdx", "/snippets/gone-away.mdx")}
+    renamed = {(a["page"], a["anchor"]): a["renamed_to"] for a in report["anchors"]}
+    assert renamed[("quickstart.mdx", "before-you-begin")] == "before-you-start"
+    assert renamed[("customize/custom-domain.mdx", "configure-your-dns")] is None
+    assert report["questions"][0]["changed"]
+    assert "http://127.0.0.1:8000/docs/customize/custom-domain" in report["questions"][0]["pages_lost"]
+    # index.mdx shows the same text (the comment is hidden, the import and the tag show nothing)
+    assert report["size"]["pages_changed"] == 2 and report["size"]["pages_composed_at_head"] == 3
+    markdown_out = (await asyncio.to_thread(check, "--head", "change"))[1]
+    if os.environ.get("REVIEW_EXAMPLE"):
+        Path(os.environ["REVIEW_EXAMPLE"]).write_text(markdown_out, encoding="utf-8")
+    for out in (json.dumps(report), markdown_out):
+        assert HIDDEN not in out and "launch plans" not in out
