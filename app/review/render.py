@@ -143,7 +143,7 @@ def markdown(report: Report) -> str:
             f"- pages: {size.pages_added} added, {size.pages_changed} changed, {size.pages_removed} removed",
             f"- chunks: {size.chunks_added} added, {size.chunks_changed} changed, {size.chunks_removed} removed"]
     if size.embedding_model:
-        out.append(f"- a sync would embed {size.to_embed} texts in {size.embedding_calls} calls to "
+        out.append(f"- a sync would embed {_n(size.to_embed, 'text')} in {_n(size.embedding_calls, 'call')} to "
                    f"{code(size.embedding_model)} ({size.from_cache} more from the embedding cache)")
     out.append("")
     if report.notes:
@@ -151,6 +151,10 @@ def markdown(report: Report) -> str:
     commits = "; ".join(f"{name} {c['base'][:10]}…{c['head'][:10]}" for name, c in report.commits.items())
     out.append(f"<sub>{_cell(commits)} · {report.seconds}s</sub>")
     return "\n".join(out) + "\n"
+
+
+def _n(count: int, word: str) -> str:
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 def _cited(cited: dict[str, Any]) -> str:
