@@ -355,3 +355,29 @@ async def test_a_change_to_the_mintlify_docs_is_reported_whole(
         Path(os.environ["REVIEW_EXAMPLE"]).write_text(markdown_out, encoding="utf-8")
     for out in (json.dumps(report), markdown_out):
         assert HIDDEN not in out and "launch plans" not in out
+
+
+async def test_a_role_that_may_not_create_the_scratch_database_is_told_so(
+    review_repo: Path, tmp_path: Path, owner_database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import asyncio
+    import uuid
+    from urllib.parse import urlsplit, urlunsplit
+
+    import asyncpg
+
+    role, password = "docschat_review_" + uuid.uuid4().hex[:8], uuid.uuid4().hex
+    admin = await asyncpg.connect(owner_database_url)
+    try:  # both generated from hex digits: safe in DDL, which takes no bind parameters
+        await admin.execute(f"create role {role} login password '{password}' nocreatedb nosuperuser")
+        parts = urlsplit(owner_database_url)
+        limited = urlunsplit(parts._replace(netloc=f"{role}:{password}@{parts.netloc.rsplit('@', 1)[-1]}"))
+        monkeypatch.setenv("DATABASE_URL", limited)
+        questions = tmp_path / "q.jsonl"
+        questions.write_text(json.dumps(QUESTIONS[0]) + "\n", encoding="utf-8")
+        code, out = await asyncio.to_thread(check, "--head", "change", "--questions", str(questions), "--json")
+    finally:
+        await admin.execute(f"drop role if exists {role}")
+        await admin.close()
+    error = json.loads(out)["error"]
+    assert code == 1 and "may not create one" in error and "CREATEDB" in error and password not in error

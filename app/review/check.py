@@ -377,11 +377,11 @@ def run_check(options: CheckOptions, settings: Settings) -> Report:
     if options.database_url is not None:
         from app.review import stored as stored_module
 
-        stored = stored_module.read_stored(options.database_url, options.gaps_limit)
-        if stored is None:
-            report.notes.append("the database is not migrated: anchors cited by stored answers or gaps, and "
-                                "recent gaps, not checked")
+        read = stored_module.read_stored(options.database_url, options.gaps_limit)
+        if isinstance(read, str):
+            report.notes.append(f"{read}: anchors cited by stored answers or gaps, and recent gaps, not checked")
         else:
+            stored = read
             stored_module.add_citations(report, stored, options.sources)
     else:
         report.notes.append("no database: anchors cited by stored answers or gaps, and recent gaps, not checked")

@@ -15,10 +15,16 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from app.config import Settings
+from app.db.url import redact_url
+from app.errors import DocschatError
 from app.review.check import Report
 from app.review.compose_adapter import Snapshot, as_compose_result
 
 K = 5  # sections retrieved per question, as `docschat eval` scores them by default
+
+
+class ScratchDatabaseError(DocschatError):
+    """The scratch database for the questions cannot be made."""
 
 
 def _with_database(url: str, name: str) -> str:
@@ -34,6 +40,10 @@ async def scratch_database(cluster_url: str) -> AsyncIterator[str]:
     admin = await asyncpg.connect(cluster_url)
     try:
         await admin.execute(f'create database "{name}"')
+    except asyncpg.InsufficientPrivilegeError as exc:
+        raise ScratchDatabaseError(
+            f"questions are asked in a scratch database, and the role of {redact_url(cluster_url)} may not create "
+            f"one ({exc}): give it CREATEDB, or point DATABASE_URL at a role that has it") from None
     finally:
         await admin.close()
     try:

@@ -63,8 +63,17 @@ async def _read(url: str, gaps_limit: int) -> Stored | None:
         return Stored(answers, pages, gaps)
 
 
-def read_stored(url: str, gaps_limit: int) -> Stored | None:
-    return asyncio.run(_read(url, gaps_limit))
+def read_stored(url: str, gaps_limit: int) -> Stored | str:
+    """What the database holds, or why it could not be read (not migrated, no privilege, down)."""
+    import asyncpg
+
+    from app.errors import DocschatError
+
+    try:
+        stored = asyncio.run(_read(url, gaps_limit))
+    except (asyncpg.PostgresError, DocschatError, OSError) as exc:
+        return f"the database cannot be read ({type(exc).__name__}: {str(exc)[:200]})"
+    return stored if stored is not None else "the database is not migrated"
 
 
 def add_citations(report: Report, stored: Stored, sources: list[Source]) -> None:
