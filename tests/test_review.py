@@ -381,3 +381,26 @@ async def test_a_role_that_may_not_create_the_scratch_database_is_told_so(
         await admin.close()
     error = json.loads(out)["error"]
     assert code == 1 and "may not create one" in error and "CREATEDB" in error and password not in error
+
+
+def test_a_source_default_made_public_in_docschat_toml_is_flagged(tmp_path: Path, monkeypatch) -> None:
+    """docschat.toml is read at each revision: a pull request that turns a source's default
+    audience public publishes every page of it that declares none."""
+    files = {"plain.mdx": "# Plain\n\nNo front matter here.\n",
+             "declared.mdx": "---\naudience: internal\n---\n\n# Declared\n\nStays internal.\n"}
+    repo = make_docs_repo(tmp_path / "site", files)
+    (repo / "docschat.toml").write_text(CONFIG.replace('repo = "repo"', 'repo = "."')
+                                        .replace('audience = "public"', 'audience = "internal"'))
+    commit_all(repo, "config")
+    git(repo, "checkout", "-q", "-b", "open-up")
+    (repo / "docschat.toml").write_text(CONFIG.replace('repo = "repo"', 'repo = "."'))
+    commit_all(repo, "default public")
+    git(repo, "checkout", "-q", "main")  # the working tree's file still says internal
+    monkeypatch.chdir(repo)
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+    code, out = check("--head", "open-up", "--json")
+    report = json.loads(out)
+    assert code == 1 and report["failed"] == ["public"]
+    assert [(a["page"], a["flagged"], a["decided_by"]) for a in report["audiences"]] == [
+        ("plain.mdx", True, "docschat.toml:5")]
+    assert not [n for n in report["notes"] if "working tree" in n]

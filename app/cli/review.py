@@ -11,7 +11,6 @@ import click
 from app.cli.base import main, print_json
 from app.cli.options import configured_sources
 from app.config import get_settings
-from app.corpus.sources import config_path
 from app.review.check import FLAGS, CheckOptions, parse_fail_on, run_check, sources_named
 from app.review.render import markdown
 from app.review.stored import live_database_url
@@ -49,7 +48,8 @@ def check_command(base: str, head: str, repo: Any, docs_dir: str | None, only: s
     sources = sources_named(configured.sources, only)
     if not sources:
         raise click.UsageError(f"no docs source named {only!r}" if only else "no docs source is configured")
-    options = CheckOptions(base=base, head=head, sources=sources, config=config_path(settings), fail_on=flags,
+    options = CheckOptions(base=base, head=head, sources=sources, only=only,
+                           config=configured.path, fail_on=flags,
                            questions=questions, database_url=live_database_url(settings), gaps_limit=gaps_limit,
                            show_gap_questions=show_gap_questions)
     report = run_check(options, settings)

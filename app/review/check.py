@@ -157,8 +157,8 @@ def audience_changes(base: Snapshot, head: Snapshot) -> list[AudienceChange]:
     return changes
 
 
-def decide_lines(changes: list[AudienceChange], head: Snapshot, sources: list[Source], config: Path | None,
-                 ref: str) -> None:
+def decide_lines(changes: list[AudienceChange], head: Snapshot, sources: list[Source],
+                 config: adapter.ConfigAtRef | None, ref: str) -> None:
     """Fill in the line that decides each changed page's head audience: its front matter's line,
     or its source's default (docschat.toml or the environment)."""
     by_name = {s.name: s for s in sources}
@@ -342,7 +342,8 @@ class CheckOptions:
     base: str
     head: str
     sources: list[Source]
-    config: Path | None = None  # docschat.toml, for the line of a source's default audience
+    config: Path | None = None  # docschat.toml: each revision's sources are read from it at that revision
+    only: str | None = None  # --source
     fail_on: tuple[str, ...] = DEFAULT_FAIL_ON
     questions: Path | None = None
     database_url: str | None = None
@@ -350,29 +351,48 @@ class CheckOptions:
     show_gap_questions: bool = False  # gaps are visitors' words: quoted only when asked
 
 
-def compare(options: CheckOptions, settings: Settings) -> tuple[Report, Snapshot, Snapshot]:
-    """Compose the base, then the head (unchanged pages reused), and compare them: no database."""
+def sources_at_refs(options: CheckOptions, settings: Settings, notes: list[str]
+                    ) -> tuple[list[Source], list[Source], adapter.ConfigAtRef | None]:
+    """The sources at the base and at the head, and docschat.toml at the head: each revision's own
+    file when git has it (a change to a source's default audience is then seen), else the working
+    tree's. Without a file, the sources given (the environment's single source)."""
+    if options.config is None:
+        return options.sources, options.sources, None
+    base_config = adapter.config_at(options.config, options.base, settings)
+    head_config = adapter.config_at(options.config, options.head, settings)
+    for ref, config in ((options.base, base_config), (options.head, head_config)):
+        if not config.from_git:
+            notes.append(f"{config.path} is not in git at {ref}: the working tree's file was read for it")
+    return (sources_named(base_config.sources, options.only), sources_named(head_config.sources, options.only),
+            head_config)
+
+
+def compare(options: CheckOptions, settings: Settings) -> tuple[Report, Snapshot, Snapshot, list[Source]]:
+    """Compose the base, then the head (unchanged pages reused), and compare them: no database.
+    Also returns the head's sources."""
     started = time.perf_counter()
-    base = adapter.compose_ref(options.sources, options.base, settings)
-    head = adapter.compose_ref(options.sources, options.head, settings, reuse=base)
     report = Report(options.base, options.head, fail_on=options.fail_on)
-    report.commits = {name: {"base": base.commits[name], "head": head.commits[name]} for name in head.commits}
+    base_sources, head_sources, head_config = sources_at_refs(options, settings, report.notes)
+    base = adapter.compose_ref(base_sources, options.base, settings)
+    head = adapter.compose_ref(head_sources, options.head, settings, reuse=base)
+    report.commits = {name: {"base": base.commits.get(name, "-"), "head": head.commits.get(name, "-")}
+                      for name in {**base.commits, **head.commits}}
     report.audiences = audience_changes(base, head)
-    decide_lines(report.audiences, head, options.sources, options.config, options.head)
+    decide_lines(report.audiences, head, head_sources, head_config, options.head)
     report.warnings = new_warnings(base, head)
     report.anchors = anchor_changes(base, head)
-    report.links = broken_links(base, head, options.sources)
+    report.links = broken_links(base, head, head_sources)
     report.size = size_of(base, head)
     count_embedding(report.size, texts_to_embed(base, head), settings, report.notes)
     report.seconds = round(time.perf_counter() - started, 3)
-    return report, base, head
+    return report, base, head, head_sources
 
 
 def run_check(options: CheckOptions, settings: Settings) -> Report:
     """The report `docschat check` prints: the comparison, then what the live database (read
     only) and the questions add when there are any."""
     started = time.perf_counter()
-    report, base, head = compare(options, settings)
+    report, base, head, sources = compare(options, settings)
     stored = None
     if options.database_url is not None:
         from app.review import stored as stored_module
@@ -382,7 +402,7 @@ def run_check(options: CheckOptions, settings: Settings) -> Report:
             report.notes.append(f"{read}: anchors cited by stored answers or gaps, and recent gaps, not checked")
         else:
             stored = read
-            stored_module.add_citations(report, stored, options.sources)
+            stored_module.add_citations(report, stored, sources)
     else:
         report.notes.append("no database: anchors cited by stored answers or gaps, and recent gaps, not checked")
     if options.questions is not None or (stored is not None and stored.gaps):
@@ -393,7 +413,7 @@ def run_check(options: CheckOptions, settings: Settings) -> Report:
             questions.add_questions(report, options.questions, base, head, settings, cluster)
         elif stored is not None:
             questions.add_gaps(report, stored.gaps, base, head, settings, cluster,
-                               changed_page_urls(base, head, options.sources, settings.docs_base_url),
+                               changed_page_urls(base, head, sources, settings.docs_base_url),
                                quote=options.show_gap_questions)
     report.seconds = round(time.perf_counter() - started, 3)
     return report

@@ -15,6 +15,7 @@ from __future__ import annotations
 import posixpath
 import re
 import subprocess
+import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -25,7 +26,7 @@ from app.corpus.chunker import AnchorAllocator, Chunk, Page, drop_duplicate_ids,
 from app.corpus.compose import ComposeResult, PageKey, compose_batches
 from app.corpus.frontmatter import parse_front_matter
 from app.corpus.git_source import GitSourceError, normalize_docs_dir, resolve_commit
-from app.corpus.sources import Source
+from app.corpus.sources import Source, parse_sources_config
 from app.errors import DocschatError
 
 # One part per source: the review holds both compositions whole anyway.
@@ -246,18 +247,14 @@ def front_matter_line(text: str) -> int | None:
     return None
 
 
-def source_default_line(config_file: Path | None, source_name: str, source_index: int) -> str:
+def source_default_line(config: ConfigAtRef | None, source_name: str, source_index: int) -> str:
     """Where the default audience of a source is decided: the `audience =` line of its table in
     docschat.toml (`file:line`), the table itself when it has none (the built-in default), or the
     DOCS_DEFAULT_AUDIENCE setting without a file."""
-    if config_file is None:
+    if config is None:
         return "DOCS_DEFAULT_AUDIENCE (environment)"
-    try:
-        lines = config_file.read_text(encoding="utf-8").splitlines()
-    except OSError:
-        return str(config_file)
     table, start = -1, None
-    for number, line in enumerate(lines, start=1):
+    for number, line in enumerate(config.text.splitlines(), start=1):
         stripped = line.strip()
         if stripped.startswith("["):
             if stripped.replace(" ", "") == "[[sources]]":
@@ -268,8 +265,40 @@ def source_default_line(config_file: Path | None, source_name: str, source_index
             if start is not None:
                 break
         elif start is not None and re.match(r"audience\s*=", stripped):
-            return f"{config_file}:{number}"
-    return f"{config_file}:{start} (source {source_name!r} has no audience: the default)" if start else str(config_file)
+            return f"{config.path}:{number}"
+    return f"{config.path}:{start} (source {source_name!r} has no audience: the default)" if start else str(config.path)
+
+
+@dataclass(frozen=True)
+class ConfigAtRef:
+    """docschat.toml as a revision has it: its sources, its text (for the line of a default), and
+    whether it was read from git at that revision or, not tracked there, from the working tree."""
+
+    path: Path
+    text: str
+    sources: tuple[Source, ...]
+    from_git: bool
+
+
+def config_at(path: Path, ref: str, settings: Settings) -> ConfigAtRef:
+    """The sources docschat.toml lists at `ref`: read through git when the file is tracked in a
+    repository that has `ref` (a pull request may change a source's default audience), else the
+    working tree's file. Errors name the file and the revision."""
+    folder = path.resolve().parent
+    top = subprocess.run(["git", "-C", str(folder), "rev-parse", "--show-toplevel"], capture_output=True,
+                         text=True, check=False)
+    text, from_git = None, False
+    if top.returncode == 0:
+        relative = path.resolve().relative_to(Path(top.stdout.strip()).resolve()).as_posix()
+        text = show_file(Path(top.stdout.strip()), ref, relative)
+        from_git = text is not None
+    if text is None:
+        text = path.read_text(encoding="utf-8")
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise RefError(f"{path} at {ref!r}: not valid TOML ({exc})") from None
+    return ConfigAtRef(path, text, parse_sources_config(data, path, settings).sources, from_git)
 
 
 # --- links ---------------------------------------------------------------------------------------
