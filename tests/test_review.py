@@ -232,7 +232,7 @@ QUESTIONS = [
 
 def _markdown(data: dict) -> str:
     """The Markdown of a JSON report, rendered again (the --json run is the one asked)."""
-    from app.review.check import AnchorChange, Report
+    from app.review.model import AnchorChange, Report
 
     report = Report(data["base"], data["head"], anchors=[AnchorChange(**a) for a in data["anchors"]])
     from app.review.render import markdown

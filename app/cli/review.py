@@ -11,7 +11,8 @@ import click
 from app.cli.base import main, print_json
 from app.cli.options import configured_sources
 from app.config import get_settings
-from app.review.check import FLAGS, CheckOptions, parse_fail_on, run_check, sources_named
+from app.review.check import CheckOptions, run_check, sources_named
+from app.review.model import FLAGS, parse_fail_on
 from app.review.render import markdown
 from app.review.stored import live_database_url
 

@@ -17,8 +17,8 @@ from urllib.parse import urlsplit, urlunsplit
 from app.config import Settings
 from app.db.url import redact_url
 from app.errors import DocschatError
-from app.review.check import Report
 from app.review.compose_adapter import Snapshot, as_compose_result
+from app.review.model import Report
 
 K = 5  # sections retrieved per question, as `docschat eval` scores them by default
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from app.review.check import HIDDEN_KINDS, Report
+from app.review.model import HIDDEN_KINDS, Report
 
 _KIND_WORDS = {
     "snippet_unresolved": "snippet import that does not resolve",

@@ -10,8 +10,8 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from app.config import Settings
-from app.review.check import Report
 from app.review.compose_adapter import Source
+from app.review.model import Report
 
 # Gaps worth trying at the head: the docs did not hold the answer, or held part of it.
 GAP_OUTCOMES = ("refused_indomain", "partly")
