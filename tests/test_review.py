@@ -35,6 +35,8 @@ BASE = {
     "setup.mdx": f"---\ntitle: Setup\naudience: internal\n---\n\n## Rotation\n\nThe {INTERNAL} admin password "
                  "rotates weekly.\n",
     "notes.mdx": f"---\naudience: internal\n---\n\n# Notes\n\nRelease notes draft: {INTERNAL} ships in June.\n",
+    # Internal at both revisions: its headings and link targets are its words.
+    "ops.mdx": f"---\naudience: internal\n---\n\n# Ops\n\n## {INTERNAL} rotation\n\nRotate keys.\n",
     # A snippet already missing at the base: not this change's doing, not reported.
     "old.mdx": "---\naudience: public\n---\nimport Old from '/snippets/old.mdx'\n\n# Old\n\n<Old />\n",
 }
@@ -51,6 +53,8 @@ def head_files() -> dict[str, str]:
                           .replace("---\n\n## Installation", "---\nimport Plan from '/snippets/plan.mdx'\n\n"
                                    f"<!-- {HIDDEN} the roadmap -->\n\n## Installation")
                           + f"\n<Plan />\n\n{{/* {HIDDEN} */}}\n\n<!-- {HIDDEN} never closed\n\nmore hidden\n")
+    files["ops.mdx"] = (BASE["ops.mdx"].replace(f"## {INTERNAL} rotation", "## Rotation")
+                        + f"\nSee [the runbook](/docs/{INTERNAL}-runbook).\n")
     # refunds move to a page of their own: questions about them retrieve another page
     files["faq.mdx"] = BASE["faq.mdx"].replace(
         "## Billing\n\nRefunds are paid back within 30 days of a cancelled subscription; invoices are emailed "
@@ -110,17 +114,19 @@ def test_every_item_of_the_change_is_reported(review_repo: Path) -> None:
                         "detail": "/snippets/plan.mdx"}]
 
     anchors = {(a["page"], a["anchor"]): a["renamed_to"] for a in report["anchors"]}
-    assert anchors == {("guide.mdx", "install"): "installation", ("faq.mdx", "billing"): None}
+    assert anchors == {("guide.mdx", "install"): "installation", ("faq.mdx", "billing"): None,
+                       ("ops.mdx", "(internal page)"): None}
     # "#billing" is no longer on the FAQ (the section is now "Support" only), "#install" renamed
     links = {(link["page"], link["target"], link["was"]) for link in report["links"]}
-    assert links == {("index.mdx", "/docs/guide#install", "resolved"), ("index.mdx", "/docs/faq#billing", "resolved")}
+    assert links == {("index.mdx", "/docs/guide#install", "resolved"), ("index.mdx", "/docs/faq#billing", "resolved"),
+                     ("ops.mdx", "(internal page)", "new")}
 
     size = report["size"]
     assert (size["pages_added"], size["pages_removed"]) == (1, 0)
-    assert size["pages_changed"] == 4  # setup and notes (audience), guide, faq
+    assert size["pages_changed"] == 5  # setup and notes (audience), guide, faq, ops
     assert size["chunks_added"] >= 3 and size["chunks_removed"] >= 2
     # Two chunks of the change keep their text (setup's, notes' overview): only metadata changes.
-    assert size["pages_composed_at_head"] == 5  # index was taken from the base unchanged
+    assert size["pages_composed_at_head"] == 6  # index and old were taken from the base unchanged
 
 
 def test_no_hidden_or_internal_text_in_any_report(review_repo: Path) -> None:
@@ -128,7 +134,15 @@ def test_no_hidden_or_internal_text_in_any_report(review_repo: Path) -> None:
         code, out = check("--head", "change", *args)
         assert out.strip()
         assert HIDDEN not in out and "roadmap" not in out and "never closed" not in out.lower()
-        assert INTERNAL not in out and "password" not in out
+        # an internal page's words, in its body, its headings (anchors) or its links (lower case in slugs)
+        assert INTERNAL.lower() not in out.lower() and "password" not in out
+    report = json.loads(check("--head", "change", "--json")[1])
+    assert [(a["page"], a["anchor"]) for a in report["anchors"] if a["internal"]] == [("ops.mdx", "(internal page)")]
+    assert [(x["page"], x["target"]) for x in report["links"] if x["internal"]] == [("ops.mdx", "(internal page)")]
+    assert any("withheld" in note for note in report["notes"])
+    # Asked for, they are named (an internal docs team's own report)
+    named = check("--head", "change", "--show-internal")[1]
+    assert f"`#{INTERNAL.lower()}-rotation`" in named and f"`/docs/{INTERNAL}-runbook`" in named
 
 
 def test_markdown_report_names_each_item(review_repo: Path) -> None:
@@ -140,7 +154,7 @@ def test_markdown_report_names_each_item(review_repo: Path) -> None:
     assert "| ⚠️ snippet import that does not resolve | `guide.mdx` | — | `/snippets/plan.mdx` |" in out
     assert "| `guide.mdx` | `#install` | renamed to `#installation` | — |" in out
     assert "| `index.mdx` | `/docs/guide#install` | resolved at the base |" in out
-    assert "- pages: 1 added, 4 changed, 0 removed" in out
+    assert "- pages: 1 added, 5 changed, 0 removed" in out
 
 
 def test_fail_on_decides_the_exit_code(review_repo: Path) -> None:

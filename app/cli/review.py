@@ -32,9 +32,11 @@ from app.review.stored import live_database_url
               help="How many of the most frequent recent gaps to try at the head (with a database).")
 @click.option("--show-gap-questions", is_flag=True,
               help="Quote the gaps' questions (visitors' words; off: counts and pages only).")
+@click.option("--show-internal", is_flag=True,
+              help="Name the anchors and link targets of pages that are not public (their headings' words).")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as one JSON object instead of Markdown.")
 def check_command(base: str, head: str, repo: Any, docs_dir: str | None, only: str | None, questions: Path | None,
-                  fail_on: str | None, gaps_limit: int, show_gap_questions: bool, as_json: bool) -> None:
+                  fail_on: str | None, gaps_limit: int, show_gap_questions: bool, show_internal: bool, as_json: bool) -> None:
     """Compare the docs at --head with --base: audiences, hidden text and parse warnings, anchors and
     links, questions, and the size of the sync. Composed in memory; nothing is written to the index.
 
@@ -52,7 +54,7 @@ def check_command(base: str, head: str, repo: Any, docs_dir: str | None, only: s
     options = CheckOptions(base=base, head=head, sources=sources, only=only,
                            config=configured.path, fail_on=flags,
                            questions=questions, database_url=live_database_url(settings), gaps_limit=gaps_limit,
-                           show_gap_questions=show_gap_questions)
+                           show_gap_questions=show_gap_questions, show_internal=show_internal)
     report = run_check(options, settings)
     if as_json:
         print_json(report.to_dict())

@@ -135,8 +135,14 @@ def anchor_changes(base: Snapshot, head: Snapshot) -> list[AnchorChange]:
         added = [a for a in dict.fromkeys(after.anchors) if a not in base.pages[key].anchors] if after else []
         old_bodies, new_bodies = base_bodies.get(key, {}), head_bodies.get(key, {})
         for anchor in lost:
-            changes.append(AnchorChange(key[0], key[1], anchor, _renamed(old_bodies.get(anchor), added, new_bodies)))
+            changes.append(AnchorChange(key[0], key[1], anchor, _renamed(old_bodies.get(anchor), added, new_bodies),
+                                        internal=_internal(base.pages[key], after)))
     return changes
+
+
+def _internal(before: PageState | None, after: PageState | None) -> bool:
+    """Whether a page is public at neither revision."""
+    return not any(state is not None and "public" in state.audiences for state in (before, after))
 
 
 def _renamed(body: str | None, added: list[str], bodies: dict[str, str]) -> str | None:
@@ -175,9 +181,9 @@ def broken_links(base: Snapshot, head: Snapshot, sources: list[Source]) -> list[
             if before is not None and target in before.links:
                 if not resolves_at_base(target, before):
                     continue
-                found.append(BrokenLink(key[0], key[1], target, "resolved"))
+                found.append(BrokenLink(key[0], key[1], target, "resolved", internal=_internal(before, page)))
             else:
-                found.append(BrokenLink(key[0], key[1], target, "new"))
+                found.append(BrokenLink(key[0], key[1], target, "new", internal=_internal(before, page)))
     return found
 
 
@@ -249,6 +255,7 @@ class CheckOptions:
     sources: list[Source]
     config: Path | None = None  # docschat.toml: each revision's sources are read from it at that revision
     only: str | None = None  # --source
+    show_internal: bool = False  # name the anchors and link targets of pages that are not public
     fail_on: tuple[str, ...] = DEFAULT_FAIL_ON
     questions: Path | None = None
     database_url: str | None = None
@@ -276,7 +283,7 @@ def compare(options: CheckOptions, settings: Settings) -> tuple[Report, Snapshot
     """Compose the base, then the head (unchanged pages reused), and compare them: no database.
     Also returns the head's sources."""
     started = time.perf_counter()
-    report = Report(options.base, options.head, fail_on=options.fail_on)
+    report = Report(options.base, options.head, fail_on=options.fail_on, show_internal=options.show_internal)
     base_sources, head_sources, head_config = sources_at_refs(options, settings, report.notes)
     base = adapter.compose_ref(base_sources, options.base, settings)
     head = adapter.compose_ref(head_sources, options.head, settings, reuse=base)

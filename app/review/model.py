@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import copy
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+# What an internal page's anchor or link target is printed as (`--show-internal` names them).
+WITHHELD = "(internal page)"
 # What `--fail-on` can name, and what it fails on by default.
 FLAGS = ("public", "snippet", "hidden", "warning", "anchor", "cited", "link", "question")
 DEFAULT_FAIL_ON = ("public", "snippet")
@@ -31,6 +34,7 @@ class AnchorChange:
     anchor: str
     renamed_to: str | None = None  # None: removed
     cited_by: dict[str, int] = field(default_factory=dict)  # "answers" / "gaps" → how many
+    internal: bool = False  # the page is not public: its anchors are its headings' words
 
 
 @dataclass
@@ -39,6 +43,7 @@ class BrokenLink:
     page: str
     target: str
     was: str  # "resolved" at the base, or "new" (not on the page at the base)
+    internal: bool = False  # on a page that is not public: the target is its words
 
 
 @dataclass
@@ -71,6 +76,7 @@ class Report:
     notes: list[str] = field(default_factory=list)
     fail_on: tuple[str, ...] = DEFAULT_FAIL_ON
     seconds: float = 0.0
+    show_internal: bool = False  # name the anchors and link targets of pages that are not public
 
     def found(self) -> dict[str, int]:
         """How many items of each flag the report holds."""
@@ -89,8 +95,27 @@ class Report:
         found = self.found()
         return [flag for flag in self.fail_on if found.get(flag)]
 
+    def shown(self) -> Report:
+        """The report as printed: the anchors and link targets of pages that are not public are
+        withheld (WITHHELD) unless `show_internal`; they are made of those pages' words, and the
+        report may go to a public pull request."""
+        if self.show_internal:
+            return self
+        shown = copy.deepcopy(self)
+        for anchor in shown.anchors:
+            if anchor.internal:
+                anchor.anchor = WITHHELD
+                anchor.renamed_to = WITHHELD if anchor.renamed_to is not None else None
+        for link in shown.links:
+            if link.internal:
+                link.target = WITHHELD
+        if any(a.internal for a in shown.anchors) or any(link.internal for link in shown.links):
+            shown.notes.append("anchors and link targets of pages that are not public are withheld "
+                               "(`--show-internal` names them)")
+        return shown
+
     def to_dict(self) -> dict[str, Any]:
-        data = asdict(self)
+        data = asdict(self.shown())
         data["found"] = self.found()
         data["failed"] = self.failed()
         return data

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from app.review.model import HIDDEN_KINDS, Report
+from app.review.model import HIDDEN_KINDS, WITHHELD, Report
 
 _KIND_WORDS = {
     "snippet_unresolved": "snippet import that does not resolve",
@@ -61,6 +61,7 @@ def _page(source: str, page: str | None, several: bool) -> str:
 
 def markdown(report: Report) -> str:
     data = report.to_dict()
+    report = report.shown()
     several = len(report.commits) > 1
     found, failed = data["found"], data["failed"]
     out = [f"## docschat check: {code(report.base)} → {code(report.head)}", ""]
@@ -101,14 +102,14 @@ def markdown(report: Report) -> str:
 
     out += ["### Links", ""]
     if report.anchors:
-        rows = [[_page(a.source, a.page, several), code("#" + a.anchor),
-                 f"renamed to {code('#' + a.renamed_to)}" if a.renamed_to else "removed",
+        rows = [[_page(a.source, a.page, several), _anchor(a.anchor),
+                 f"renamed to {_anchor(a.renamed_to)}" if a.renamed_to else "removed",
                  _cited(a.cited_by)] for a in report.anchors]
         out += ["Heading anchors the head no longer has:", "", *_table(["page", "anchor", "", "cited by"], rows), ""]
     else:
         out += ["No heading anchor removed or renamed.", ""]
     if report.links:
-        rows = [[_page(link.source, link.page, several), code(link.target),
+        rows = [[_page(link.source, link.page, several), link.target if link.target == WITHHELD else code(link.target),
                  "resolved at the base" if link.was == "resolved" else "new link"] for link in report.links]
         out += ["Internal links that do not resolve at the head:", "", *_table(["page", "link", ""], rows)]
     else:
@@ -151,6 +152,10 @@ def markdown(report: Report) -> str:
     commits = "; ".join(f"{name} {c['base'][:10]}…{c['head'][:10]}" for name, c in report.commits.items())
     out.append(f"<sub>{_cell(commits)} · {report.seconds}s</sub>")
     return "\n".join(out) + "\n"
+
+
+def _anchor(name: str) -> str:
+    return name if name == WITHHELD else code("#" + name)
 
 
 def _n(count: int, word: str) -> str:
