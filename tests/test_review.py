@@ -418,3 +418,30 @@ def test_a_source_default_made_public_in_docschat_toml_is_flagged(tmp_path: Path
     assert [(a["page"], a["flagged"], a["decided_by"]) for a in report["audiences"]] == [
         ("plain.mdx", True, "docschat.toml:5")]
     assert not [n for n in report["notes"] if "working tree" in n]
+
+
+async def test_questions_embed_only_what_the_change_changed(
+    review_repo: Path, tmp_path: Path, owner_database_url: str, pool, fake_gemini, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The scratch database's sync of the base takes its vectors from the live index (an empty
+    embedding cache here), so the only texts embedded are the head's new ones."""
+    import asyncio
+
+    monkeypatch.setenv("DATABASE_URL", owner_database_url)
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "gemini")
+    get_settings.cache_clear()
+    synced = await asyncio.to_thread(CliRunner().invoke, main, ["sync", "--json"])
+    assert synced.exit_code == 0, synced.output
+    monkeypatch.setenv("DOCSCHAT_HOME", str(tmp_path / "empty-home"))  # no cache: vectors come from the index
+    questions = tmp_path / "q.jsonl"
+    questions.write_text(json.dumps(QUESTIONS[0]) + "\n", encoding="utf-8")
+    code, out = await asyncio.to_thread(check, "--head", "change", "--questions", str(questions), "--json",
+                                        "--fail-on", "none")
+    report = json.loads(out)
+    async with pool.acquire() as conn:
+        base_chunks = await conn.fetchval("select count(*) from public.docs_section where embedding is not null")
+    size = report["size"]
+    assert size["embedding_model"] == "gemini-embedding-001@768" and size["to_embed"] > 0
+    note = next(n for n in report["notes"] if n.startswith("questions:"))
+    assert (f"embedded 0 texts of the base ({base_chunks} vectors taken from the index) and {size['to_embed']} "
+            "of the head") in note

@@ -68,6 +68,42 @@ def _pages(row: dict[str, Any]) -> list[str]:
     return list(dict.fromkeys(url.split("#", 1)[0] for url in row["retrieved"]))
 
 
+def _floats(value: Any) -> Any:
+    """A pgvector value as numbers (the pool's codec gives a pgvector Vector)."""
+    return value.to_numpy() if hasattr(value, "to_numpy") else value
+
+
+async def seed_cache_from_index(live_url: str, snapshot: Snapshot, model: str, cache: Any) -> int:
+    """Put in the embedding cache the vectors the live index already holds for the snapshot's
+    chunks (same content hash, same model): the scratch database's sync of the base then embeds
+    nothing the index has, and the head's embeds only the chunks this change added or changed.
+    Returns how many were added; 0 when the database has no index (not migrated, another one)."""
+    import asyncpg
+    import numpy as np
+
+    from app.db.pool import connect
+
+    texts = {c.content_hash: c.embed_text for c in snapshot.chunks}
+    cached = await asyncio.to_thread(cache.get_many, model, list(texts.values()))
+    wanted = [h for h, t in texts.items() if t not in cached]
+    if not wanted:
+        return 0
+    try:
+        async with connect(live_url) as conn:
+            if await conn.fetchval("select to_regclass('public.docs_section')") is None:
+                return 0
+            rows = await conn.fetch(
+                "select distinct on (content_hash) content_hash, embedding from public.docs_section"
+                " where embedding_model = $1 and embedding is not null and content_hash = any($2::text[])",
+                model, wanted)
+    except (asyncpg.PostgresError, OSError):
+        return 0
+    vectors = {texts[r["content_hash"]]: np.asarray(_floats(r["embedding"]), dtype=np.float32) for r in rows}
+    if vectors:
+        await asyncio.to_thread(cache.put_many, model, vectors)
+    return len(vectors)
+
+
 async def ask_both(items: list[Any], base: Snapshot, head: Snapshot, settings: Settings, cluster_url: str
                    ) -> tuple[list[dict[str, Any]], list[dict[str, Any]], dict[str, int]]:
     """Per question, its retrieval at the base and at the head (eval's per-question rows), and what
@@ -83,6 +119,7 @@ async def ask_both(items: list[Any], base: Snapshot, head: Snapshot, settings: S
     provider = get_embedding_provider(settings)
     mode: Mode = "hybrid" if provider is not None else "keyword"
     cache = await asyncio.to_thread(EmbeddingCache, cache_path(settings.docschat_home)) if provider else None
+    seeded = await seed_cache_from_index(cluster_url, base, provider.model, cache) if provider and cache else 0
     try:
         async with scratch_database(cluster_url) as url:
             await ensure_schema(url)
@@ -101,7 +138,8 @@ async def ask_both(items: list[Any], base: Snapshot, head: Snapshot, settings: S
     finally:
         if cache is not None:
             cache.close()
-    return rows[0], rows[1], {"embedded_at_head": embedded[head.ref], "embedded_at_base": embedded[base.ref]}
+    return rows[0], rows[1], {"embedded_at_head": embedded[head.ref], "embedded_at_base": embedded[base.ref],
+                              "from_index": seeded}
 
 
 def compare_questions(before: list[dict[str, Any]], after: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -128,8 +166,9 @@ def add_questions(report: Report, path: Path, base: Snapshot, head: Snapshot, se
     items = load_eval_file(path)
     before, after, embedded = asyncio.run(ask_both(items, base, head, settings, cluster_url))
     report.questions = compare_questions(before, after)
-    report.notes.append(f"questions: {len(items)} asked at both revisions in a scratch database; the head's sync "
-                        f"embedded {embedded['embedded_at_head']} texts")
+    report.notes.append(f"questions: {len(items)} asked at both revisions in a scratch database; its syncs embedded "
+                        f"{embedded['embedded_at_base']} texts of the base ({embedded['from_index']} vectors taken "
+                        f"from the index) and {embedded['embedded_at_head']} of the head")
 
 
 def embedded_cluster(settings: Settings) -> str:
