@@ -7,8 +7,9 @@ from pathlib import Path
 from typing import Any
 
 import click
+from rich.markup import escape
 
-from app.cli.base import main, print_json
+from app.cli.base import err_console, main, print_json
 from app.cli.options import configured_sources
 from app.config import get_settings
 from app.review.check import CheckOptions, run_check, sources_named
@@ -54,10 +55,15 @@ def check_command(base: str, head: str, repo: Any, docs_dir: str | None, only: s
     options = CheckOptions(base=base, head=head, sources=sources, only=only,
                            config=configured.path, fail_on=flags,
                            questions=questions, database_url=live_database_url(settings), gaps_limit=gaps_limit,
-                           show_gap_questions=show_gap_questions, show_internal=show_internal)
+                           show_gap_questions=show_gap_questions, show_internal=show_internal,
+                           progress=_progress if err_console.is_terminal else None)
     report = run_check(options, settings)
     if as_json:
         print_json(report.to_dict())
     else:
         click.echo(markdown(report), nl=False)
     sys.exit(1 if report.failed() else 0)
+
+
+def _progress(step: str) -> None:
+    err_console.print(f"[dim]{escape(step)}…[/]", highlight=False)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import difflib
 import time
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -256,6 +256,11 @@ class CheckOptions:
     config: Path | None = None  # docschat.toml: each revision's sources are read from it at that revision
     only: str | None = None  # --source
     show_internal: bool = False  # name the anchors and link targets of pages that are not public
+    progress: Callable[[str], None] | None = None  # told each step (the CLI, on a terminal)
+
+    def step(self, what: str) -> None:
+        if self.progress is not None:
+            self.progress(what)
     fail_on: tuple[str, ...] = DEFAULT_FAIL_ON
     questions: Path | None = None
     database_url: str | None = None
@@ -285,7 +290,9 @@ def compare(options: CheckOptions, settings: Settings) -> tuple[Report, Snapshot
     started = time.perf_counter()
     report = Report(options.base, options.head, fail_on=options.fail_on, show_internal=options.show_internal)
     base_sources, head_sources, head_config = sources_at_refs(options, settings, report.notes)
+    options.step(f"composing {options.base}")
     base = adapter.compose_ref(base_sources, options.base, settings)
+    options.step(f"composing {options.head} (pages changed since {options.base})")
     head = adapter.compose_ref(head_sources, options.head, settings, reuse=base)
     report.commits = {name: {"base": base.commits.get(name, "-"), "head": head.commits.get(name, "-")}
                       for name in {**base.commits, **head.commits}}
@@ -309,6 +316,7 @@ def run_check(options: CheckOptions, settings: Settings) -> Report:
     if options.database_url is not None:
         from app.review import stored as stored_module
 
+        options.step("reading stored answers and gaps")
         read = stored_module.read_stored(options.database_url, options.gaps_limit)
         if isinstance(read, str):
             report.notes.append(f"{read}: anchors cited by stored answers or gaps, and recent gaps, not checked")
@@ -320,6 +328,7 @@ def run_check(options: CheckOptions, settings: Settings) -> Report:
     if options.questions is not None or (stored is not None and stored.gaps):
         from app.review import questions
 
+        options.step("asking the questions at both revisions in a scratch database")
         cluster = options.database_url or questions.embedded_cluster(settings)
         if options.questions is not None:
             questions.add_questions(report, options.questions, base, head, settings, cluster)
