@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from typing import Any
+from urllib.parse import urlsplit
 
 from app.review.model import HIDDEN_KINDS, WITHHELD, Report
 
@@ -124,8 +125,8 @@ def markdown(report: Report) -> str:
         if changed:
             out.append("")
             rows = [[_cell(q["question"][:120]), q["before"]["outcome"], q["after"]["outcome"],
-                     ", ".join(code(p) for p in q["pages_lost"]) or "—",
-                     ", ".join(code(p) for p in q["pages_gained"]) or "—"] for q in changed]
+                     ", ".join(code(_path(p)) for p in q["pages_lost"]) or "—",
+                     ", ".join(code(_path(p)) for p in q["pages_gained"]) or "—"] for q in changed]
             out += _table(["question", "base", "head", "pages no longer retrieved", "pages now retrieved"], rows)
         out.append("")
     if report.gaps:
@@ -134,7 +135,7 @@ def markdown(report: Report) -> str:
                    + (":" if quoted else " (their questions are not quoted: `--show-gap-questions`):"))
         out.append("")
         rows = [[_cell(g["question"][:120]) if g.get("question") else "—", str(g["count"]), g["outcome"],
-                 f"{g['before']} → {g['after']}", ", ".join(code(p) for p in g["changed_pages"]) or "—"]
+                 f"{g['before']} → {g['after']}", ", ".join(code(_path(p)) for p in g["changed_pages"]) or "—"]
                 for g in report.gaps]
         out += _table(["gap", "asked", "recorded as", "base → head", "changed pages it now retrieves"], rows)
         out.append("")
@@ -152,6 +153,11 @@ def markdown(report: Report) -> str:
     commits = "; ".join(f"{name} {c['base'][:10]}…{c['head'][:10]}" for name, c in report.commits.items())
     out.append(f"<sub>{_cell(commits)} · {report.seconds}s</sub>")
     return "\n".join(out) + "\n"
+
+
+def _path(url: str) -> str:
+    """A retrieved page's URL as its path (the JSON report keeps the whole URL)."""
+    return urlsplit(url).path or url
 
 
 def _anchor(name: str) -> str:
