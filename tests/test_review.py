@@ -445,3 +445,20 @@ async def test_questions_embed_only_what_the_change_changed(
     note = next(n for n in report["notes"] if n.startswith("questions:"))
     assert (f"embedded 0 texts of the base ({base_chunks} vectors taken from the index) and {size['to_embed']} "
             "of the head") in note
+
+
+def test_a_source_in_another_repository_is_read_at_its_own_branch(review_repo: Path, tmp_path: Path) -> None:
+    """Two sources, the change in one repository: the other has no `change` branch and is read at
+    its own branch at both revisions (its links still resolve), with a note."""
+    other = make_docs_repo(tmp_path / "other", {"api.mdx": "---\naudience: public\n---\n\n## Tokens\n\nKeys.\n"})
+    assert other.is_dir()
+    (tmp_path / "docschat.toml").write_text(CONFIG + '\n[[sources]]\nname = "api"\nrepo = "other"\ndir = "docs"\n'
+                                            'url_prefix = "/api"\n', encoding="utf-8")
+    code, out = check("--head", "change", "--json")
+    report = json.loads(out)
+    assert code == 1 and report["failed"] == ["public", "snippet"]
+    assert any("source 'api'" in note and "own branch" in note for note in report["notes"])
+    assert report["commits"]["api"]["base"] == report["commits"]["api"]["head"] == git(other, "rev-parse", "main").strip()
+    assert {a["source"] for a in report["audiences"]} == {"docs"}
+    code, out = check("--head", "nowhere", "--json")
+    assert code == 1 and "nowhere" in json.loads(out)["error"]

@@ -284,16 +284,33 @@ def sources_at_refs(options: CheckOptions, settings: Settings, notes: list[str]
             head_config)
 
 
+def _pinned(sources: list[Source], options: CheckOptions, notes: list[str]) -> frozenset[str]:
+    """Sources whose repository lacks a revision (another repository than the change's): read at
+    their own branch at both, as they are not part of the change. When every source lacks one,
+    nothing is pinned and composing names the revision that is missing."""
+    pinned = set()
+    for source in {s.name: s for s in sources}.values():
+        if not all(adapter.has_revision(source, ref) for ref in (options.base, options.head)):
+            pinned.add(source.name)
+    if len(pinned) == len({s.name for s in sources}):
+        return frozenset()
+    for name in sorted(pinned):
+        notes.append(f"source {name!r}: its repository lacks {options.base!r} or {options.head!r}; read at its "
+                     "own branch at both")
+    return frozenset(pinned)
+
+
 def compare(options: CheckOptions, settings: Settings) -> tuple[Report, Snapshot, Snapshot, list[Source]]:
     """Compose the base, then the head (unchanged pages reused), and compare them: no database.
     Also returns the head's sources."""
     started = time.perf_counter()
     report = Report(options.base, options.head, fail_on=options.fail_on, show_internal=options.show_internal)
     base_sources, head_sources, head_config = sources_at_refs(options, settings, report.notes)
+    pinned = _pinned(base_sources + head_sources, options, report.notes)
     options.step(f"composing {options.base}")
-    base = adapter.compose_ref(base_sources, options.base, settings)
+    base = adapter.compose_ref(base_sources, options.base, settings, pinned=pinned)
     options.step(f"composing {options.head} (pages changed since {options.base})")
-    head = adapter.compose_ref(head_sources, options.head, settings, reuse=base)
+    head = adapter.compose_ref(head_sources, options.head, settings, reuse=base, pinned=pinned)
     report.commits = {name: {"base": base.commits.get(name, "-"), "head": head.commits.get(name, "-")}
                       for name in {**base.commits, **head.commits}}
     report.audiences = audience_changes(base, head)

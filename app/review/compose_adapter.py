@@ -170,14 +170,25 @@ def _page_state(page: Page, source: Source) -> PageState:
 # --- composing a revision ------------------------------------------------------------------------
 
 
-def compose_ref(sources: Iterable[Source], ref: str, settings: Settings, *, reuse: Snapshot | None = None) -> Snapshot:
-    """Every source at `ref`, composed in memory. With `reuse` (the base), a page whose key is
-    unchanged is taken from it instead of composed again, as a sync skips it."""
+def has_revision(source: Source, ref: str) -> bool:
+    """Whether the source's repository knows `ref`."""
+    try:
+        resolve_commit(source.repo, ref)
+    except GitSourceError:
+        return False
+    return True
+
+
+def compose_ref(sources: Iterable[Source], ref: str, settings: Settings, *, reuse: Snapshot | None = None,
+                pinned: frozenset[str] = frozenset()) -> Snapshot:
+    """Every source at `ref` (the sources named in `pinned` at their own branch), composed in
+    memory. With `reuse` (the base), a page whose key is unchanged is taken from it instead of
+    composed again, as a sync skips it."""
     snapshot = Snapshot(ref)
     for source in sources:
-        at_ref = replace(source, branch=ref)
+        at_ref = source if source.name in pinned else replace(source, branch=ref)
         try:
-            snapshot.commits[source.name] = resolve_commit(source.repo, ref)
+            snapshot.commits[source.name] = resolve_commit(source.repo, at_ref.branch)
         except GitSourceError as exc:
             raise RefError(f"source {source.name!r}: {exc}") from None
         known = reuse.keys.get(source.name) if reuse is not None else None
@@ -197,7 +208,7 @@ def compose_ref(sources: Iterable[Source], ref: str, settings: Settings, *, reus
                     keys[kept.page] = kept
                     _take(snapshot, reuse, source, kept, chunks)
         except DocschatError as exc:
-            raise RefError(f"source {source.name!r} at {ref!r}: {exc}") from None
+            raise RefError(f"source {source.name!r} at {at_ref.branch!r}: {exc}") from None
         chunks, duplicates = drop_duplicate_ids(chunks)
         snapshot.chunks.extend(chunks)
         snapshot.warnings.extend(read_warning(w, source.name) for w in duplicates)
