@@ -462,3 +462,19 @@ def test_a_source_in_another_repository_is_read_at_its_own_branch(review_repo: P
     assert {a["source"] for a in report["audiences"]} == {"docs"}
     code, out = check("--head", "nowhere", "--json")
     assert code == 1 and "nowhere" in json.loads(out)["error"]
+
+
+def test_a_moved_page_is_told_from_a_removed_one(review_repo: Path) -> None:
+    """guide.mdx renamed to setup/guide.mdx: its anchors are on the new page, the links to it break."""
+    git(review_repo, "checkout", "-q", "-b", "move", "main")
+    git(review_repo, "mv", "docs/guide.mdx", "docs/start.mdx")
+    commit_all(review_repo, "move the guide")
+    git(review_repo, "checkout", "-q", "main")
+    code, out = check("--head", "move", "--json", "--fail-on", "anchor")
+    report = json.loads(out)
+    assert code == 1
+    assert {(a["anchor"], a["moved_to"], a["renamed_to"]) for a in report["anchors"]} == {
+        ("install", "start.mdx", "install"), ("configure", "start.mdx", "configure")}
+    assert {link["target"] for link in report["links"]} == {"/docs/guide#install"}
+    markdown_out = check("--head", "move")[1]
+    assert "| `guide.mdx` | `#install` | page moved: `start.mdx` `#install` | — |" in markdown_out

@@ -120,7 +120,8 @@ def _section_bodies(snapshot: Snapshot, pages: set[tuple[str, str]]) -> dict[tup
 
 def anchor_changes(base: Snapshot, head: Snapshot) -> list[AnchorChange]:
     """Anchors of a page that the head no longer has, each renamed (the same section under a new
-    heading on the same page) or removed. The anchors of a page removed whole are listed too."""
+    heading on the same page) or removed. A page removed whole has its anchors listed too, as
+    moved when a page added at the head holds its sections (a file renamed or moved)."""
     gone: dict[tuple[str, str], list[str]] = {}
     for key, before in sorted(base.pages.items()):
         after = head.pages.get(key)
@@ -128,16 +129,54 @@ def anchor_changes(base: Snapshot, head: Snapshot) -> list[AnchorChange]:
             lost = [a for a in dict.fromkeys(before.anchors) if after is None or a not in after.anchors]
             if lost:
                 gone[key] = lost
-    base_bodies, head_bodies = _section_bodies(base, set(gone)), _section_bodies(head, set(gone))
+    moves = moved_pages(base, head)
+    base_bodies = _section_bodies(base, set(gone))
+    head_bodies = _section_bodies(head, set(gone) | set(moves.values()))
     changes: list[AnchorChange] = []
     for key, lost in gone.items():
         after = head.pages.get(key)
-        added = [a for a in dict.fromkeys(after.anchors) if a not in base.pages[key].anchors] if after else []
-        old_bodies, new_bodies = base_bodies.get(key, {}), head_bodies.get(key, {})
+        target = moves.get(key)
+        if target is not None:  # sections are looked for on the page it moved to
+            after = head.pages[target]
+        added = [a for a in dict.fromkeys(after.anchors) if target or a not in base.pages[key].anchors] if after else []
+        old_bodies, new_bodies = base_bodies.get(key, {}), head_bodies.get(target or key, {})
         for anchor in lost:
-            changes.append(AnchorChange(key[0], key[1], anchor, _renamed(old_bodies.get(anchor), added, new_bodies),
+            renamed: str | None
+            if target is not None and after is not None and anchor in after.anchors:
+                renamed = anchor
+            else:
+                renamed = _renamed(old_bodies.get(anchor), added, new_bodies)
+            changes.append(AnchorChange(key[0], key[1], anchor, renamed,
+                                        moved_to=target[1] if target else None,
                                         internal=_internal(base.pages[key], after)))
     return changes
+
+
+def moved_pages(base: Snapshot, head: Snapshot) -> dict[tuple[str, str], tuple[str, str]]:
+    """Pages removed at the head → the page added at the head (same source) that holds most of
+    their sections' text (at least half of the chunk texts the same): a file renamed or moved."""
+    removed = [k for k in base.pages if k not in head.pages]
+    added = [k for k in head.pages if k not in base.pages]
+    if not removed or not added:
+        return {}
+    texts: dict[tuple[str, str], set[str]] = {}
+    wanted = set(removed) | set(added)
+    for snapshot in (base, head):
+        for chunk in snapshot.chunks:
+            if (chunk.source, chunk.page) in wanted:
+                texts.setdefault((chunk.source, chunk.page), set()).add(chunk.text)
+    moves = {}
+    for old in removed:
+        best, best_share = None, 0.5
+        for new in added:
+            if new[0] != old[0] or not texts.get(old) or not texts.get(new):
+                continue
+            share = len(texts[old] & texts[new]) / len(texts[old] | texts[new])
+            if share >= best_share:
+                best, best_share = new, share
+        if best is not None:
+            moves[old] = best
+    return moves
 
 
 def _internal(before: PageState | None, after: PageState | None) -> bool:

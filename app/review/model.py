@@ -34,6 +34,7 @@ class AnchorChange:
     anchor: str
     renamed_to: str | None = None  # None: removed
     cited_by: dict[str, int] = field(default_factory=dict)  # "answers" / "gaps" → how many
+    moved_to: str | None = None  # the page was moved there (renamed_to is then an anchor of that page)
     internal: bool = False  # the page is not public: its anchors are its headings' words
 
 

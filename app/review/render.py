@@ -10,7 +10,7 @@ import re
 from typing import Any
 from urllib.parse import urlsplit
 
-from app.review.model import HIDDEN_KINDS, WITHHELD, Report
+from app.review.model import HIDDEN_KINDS, WITHHELD, AnchorChange, Report
 
 _KIND_WORDS = {
     "snippet_unresolved": "snippet import that does not resolve",
@@ -103,9 +103,8 @@ def markdown(report: Report) -> str:
 
     out += ["### Links", ""]
     if report.anchors:
-        rows = [[_page(a.source, a.page, several), _anchor(a.anchor),
-                 f"renamed to {_anchor(a.renamed_to)}" if a.renamed_to else "removed",
-                 _cited(a.cited_by)] for a in report.anchors]
+        rows = [[_page(a.source, a.page, several), _anchor(a.anchor), _fate(a), _cited(a.cited_by)]
+                for a in report.anchors]
         out += ["Heading anchors the head no longer has:", "", *_table(["page", "anchor", "", "cited by"], rows), ""]
     else:
         out += ["No heading anchor removed or renamed.", ""]
@@ -153,6 +152,13 @@ def markdown(report: Report) -> str:
     commits = "; ".join(f"{name} {c['base'][:10]}…{c['head'][:10]}" for name, c in report.commits.items())
     out.append(f"<sub>{_cell(commits)} · {report.seconds}s</sub>")
     return "\n".join(out) + "\n"
+
+
+def _fate(change: AnchorChange) -> str:
+    if change.moved_to is not None:
+        where = code(change.moved_to)
+        return f"page moved: {where} {_anchor(change.renamed_to)}" if change.renamed_to else f"page moved to {where}, section gone"
+    return f"renamed to {_anchor(change.renamed_to)}" if change.renamed_to else "removed"
 
 
 def _path(url: str) -> str:
