@@ -55,6 +55,8 @@ def head_files() -> dict[str, str]:
                           + f"\n<Plan />\n\n{{/* {HIDDEN} */}}\n\n<!-- {HIDDEN} never closed\n\nmore hidden\n")
     files["ops.mdx"] = (BASE["ops.mdx"].replace(f"## {INTERNAL} rotation", "## Rotation")
                         + f"\nSee [the runbook](/docs/{INTERNAL}-runbook).\n")
+    # a front-matter key written twice: YAML keeps the last, compose keeps the page internal and warns
+    files["dup.mdx"] = "---\naudience: public\ntitle: Dup\naudience: public\n---\n\n# Dup\n\nTwice.\n"
     # refunds move to a page of their own: questions about them retrieve another page
     files["faq.mdx"] = BASE["faq.mdx"].replace(
         "## Billing\n\nRefunds are paid back within 30 days of a cancelled subscription; invoices are emailed "
@@ -109,6 +111,8 @@ def test_every_item_of_the_change_is_reported(review_repo: Path) -> None:
     assert config_line.endswith("docschat.toml:5")  # the source's `audience = "public"`
     assert [a["severity"] for a in report["audiences"]] == [3, 3, 1]  # worst first
 
+    assert [(w["kind"], w["page"]) for w in report["warnings"] if w["kind"] != "snippet_unresolved"] == [
+        ("front_matter_duplicate_key", "dup.mdx")]
     snippet = [w for w in report["warnings"] if w["kind"] == "snippet_unresolved"]  # old.mdx's is the base's
     assert snippet == [{"kind": "snippet_unresolved", "source": "docs", "page": "guide.mdx", "line": None,
                         "detail": "/snippets/plan.mdx"}]
@@ -122,11 +126,11 @@ def test_every_item_of_the_change_is_reported(review_repo: Path) -> None:
                      ("ops.mdx", "(internal page)", "new")}
 
     size = report["size"]
-    assert (size["pages_added"], size["pages_removed"]) == (1, 0)
+    assert (size["pages_added"], size["pages_removed"]) == (2, 0)
     assert size["pages_changed"] == 5  # setup and notes (audience), guide, faq, ops
     assert size["chunks_added"] >= 3 and size["chunks_removed"] >= 2
     # Two chunks of the change keep their text (setup's, notes' overview): only metadata changes.
-    assert size["pages_composed_at_head"] == 6  # index and old were taken from the base unchanged
+    assert size["pages_composed_at_head"] == 7  # index and old were taken from the base unchanged
 
 
 def test_no_hidden_or_internal_text_in_any_report(review_repo: Path) -> None:
@@ -154,12 +158,14 @@ def test_markdown_report_names_each_item(review_repo: Path) -> None:
     assert "| ⚠️ snippet import that does not resolve | `guide.mdx` | — | `/snippets/plan.mdx` |" in out
     assert "| `guide.mdx` | `#install` | renamed to `#installation` | — |" in out
     assert "| `index.mdx` | `/docs/guide#install` | resolved at the base |" in out
-    assert "- pages: 1 added, 5 changed, 0 removed" in out
+    assert "- pages: 2 added, 5 changed, 0 removed" in out
+    assert "| ⚠️ front-matter key written twice | `dup.mdx` | — |  |" in out
 
 
 def test_fail_on_decides_the_exit_code(review_repo: Path) -> None:
     assert check("--head", "change", "--fail-on", "none")[0] == 0
     assert check("--head", "change", "--fail-on", "link")[0] == 1
+    assert check("--head", "change", "--fail-on", "hidden")[0] == 1  # dup.mdx's key written twice
     assert check("--head", "change", "--fail-on", "cited")[0] == 0  # no database: nothing cited
     code, out = check("--head", "main", "--fail-on", "all")
     assert code == 0 and "Nothing flagged" in out and "No page changed audience." in out
