@@ -30,6 +30,9 @@ from app.review.model import (
 
 # A section whose words changed this little under a new heading is the same section renamed.
 RENAME_SIMILARITY = 0.8
+# Sections longer than this together are renamed only when their text is the same (difflib's
+# ratio would take seconds).
+MAX_COMPARED_CHARS = 40_000
 
 
 # --- audiences -----------------------------------------------------------------------------------
@@ -194,7 +197,11 @@ def _renamed(body: str | None, added: list[str], bodies: dict[str, str]) -> str 
             continue
         if other == body:
             return anchor
-        ratio = difflib.SequenceMatcher(None, body, other, autojunk=False).ratio()
+        matcher = difflib.SequenceMatcher(None, body, other, autojunk=False)
+        # Upper bounds first: the full ratio is quadratic in a long section's length.
+        if matcher.real_quick_ratio() < best_ratio or matcher.quick_ratio() < best_ratio:
+            continue
+        ratio = matcher.ratio() if len(body) + len(other) <= MAX_COMPARED_CHARS else 0.0
         if ratio >= best_ratio:
             best, best_ratio = anchor, ratio
     return best

@@ -84,9 +84,19 @@ class Snapshot:
     # The Page objects, kept only for pages a later revision may take unchanged.
     _pages: dict[tuple[str, str], Page] = field(default_factory=dict)
     composed: int = 0  # pages composed for this snapshot (the others were unchanged and reused)
+    _by_page: dict[tuple[str, str], list[Chunk]] | None = None
+    _by_page_size: int = 0
 
     def chunks_of(self) -> dict[str, Chunk]:
         return {c.id: c for c in self.chunks}
+
+    def chunks_by_page(self) -> dict[tuple[str, str], list[Chunk]]:
+        """(source, page) → its chunks, built once (a later revision takes unchanged pages' chunks)."""
+        if self._by_page is None or self._by_page_size != len(self.chunks):
+            self._by_page, self._by_page_size = {}, len(self.chunks)
+            for chunk in self.chunks:
+                self._by_page.setdefault((chunk.source, chunk.page), []).append(chunk)
+        return self._by_page
 
 
 # --- warnings: whatever compose emits, read into (kind, page, line, detail) -----------------------
@@ -221,7 +231,7 @@ def _take(snapshot: Snapshot, base: Snapshot, source: Source, kept: PageKey, chu
     page = base._pages[key]
     snapshot._pages[key] = page
     snapshot.pages[key] = base.pages[key]
-    chunks.extend(c for c in base.chunks if c.source == source.name and c.page == kept.page)
+    chunks.extend(base.chunks_by_page().get(key, ()))
     snapshot.warnings.extend(read_warning(w, source.name) for w in kept.warnings)
 
 
