@@ -356,7 +356,9 @@ async def test_a_change_to_the_mintlify_docs_is_reported_whole(
     monkeypatch.setenv("DATABASE_URL", owner_database_url)
     monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
 
-    code, out = await asyncio.to_thread(check, "--head", "change", "--questions", str(questions), "--json")
+    # The corpus declares no audience: its pages are internal, their anchors named when asked.
+    code, out = await asyncio.to_thread(check, "--head", "change", "--questions", str(questions), "--json",
+                                        "--show-internal")
     report = json.loads(out)
     assert code == 1 and report["failed"] == ["public", "snippet"]
     made_public = [a for a in report["audiences"] if a["flagged"]]
@@ -375,6 +377,8 @@ async def test_a_change_to_the_mintlify_docs_is_reported_whole(
         Path(os.environ["REVIEW_EXAMPLE"]).write_text(markdown_out, encoding="utf-8")
     for out in (json.dumps(report), markdown_out):
         assert HIDDEN not in out and "launch plans" not in out
+    assert "configure-your-dns" not in markdown_out and "| `customize/custom-domain.mdx` | (internal page) |" in markdown_out
+    assert "`#before-you-begin` | renamed to `#before-you-start`" in markdown_out  # public at the head
 
 
 async def test_a_role_that_may_not_create_the_scratch_database_is_told_so(
