@@ -23,10 +23,10 @@ from urllib.parse import unquote
 
 from app.config import Settings
 from app.corpus.chunker import AnchorAllocator, Chunk, Page, drop_duplicate_ids, github_slug, heading_text, page_route
-from app.corpus.compose import ComposeResult, PageKey, compose_batches
+from app.corpus.compose import PageKey, compose_batches
 from app.corpus.frontmatter import parse_front_matter
 from app.corpus.git_source import GitSourceError, normalize_docs_dir, resolve_commit
-from app.corpus.sources import Source, parse_sources_config
+from app.corpus.sources import Source, SourcesConfig, parse_sources_config
 from app.errors import DocschatError
 
 # One part per source: the review holds both compositions whole anyway.
@@ -84,6 +84,7 @@ class Snapshot:
     # The Page objects, kept only for pages a later revision may take unchanged.
     _pages: dict[tuple[str, str], Page] = field(default_factory=dict)
     composed: int = 0  # pages composed for this snapshot (the others were unchanged and reused)
+    sources: list[Source] = field(default_factory=list)  # as read: each at this revision (or pinned)
     _by_page: dict[tuple[str, str], list[Chunk]] | None = None
     _by_page_size: int = 0
 
@@ -197,6 +198,7 @@ def compose_ref(sources: Iterable[Source], ref: str, settings: Settings, *, reus
     snapshot = Snapshot(ref)
     for source in sources:
         at_ref = source if source.name in pinned else replace(source, branch=ref)
+        snapshot.sources.append(at_ref)
         try:
             snapshot.commits[source.name] = resolve_commit(source.repo, at_ref.branch)
         except GitSourceError as exc:
@@ -372,6 +374,7 @@ def page_url_path(page: str, url_prefix: str) -> str:
     return page_route(page, url_prefix)
 
 
-def as_compose_result(snapshot: Snapshot) -> ComposeResult:
-    """The snapshot as compose's result, for a sync into a scratch database (questions.py)."""
-    return ComposeResult(pages=list(snapshot._pages.values()), chunks=list(snapshot.chunks))
+def sources_config(snapshot: Snapshot) -> SourcesConfig:
+    """The sources as the snapshot read them (each at its revision), for a sync of the scratch
+    database through the sync's own path (questions.py)."""
+    return SourcesConfig(tuple(snapshot.sources))

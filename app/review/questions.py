@@ -1,7 +1,8 @@
 """Questions asked of both revisions, without touching the live index: a scratch database is made
-in the same cluster (the live one's, or the embedded server's), the base's chunks synced into it
-and the questions retrieved, then the head's chunks synced over them (only what changed is
-embedded, the embedding cache asked first) and the questions retrieved again. The scratch
+in the same cluster (the live one's, or the embedded server's), the sources synced into it at the
+base (by the sync itself, from git) and the questions retrieved, then synced at the head (only
+what changed is composed and embedded, the embedding cache asked first, seeded with the live
+index's vectors) and the questions retrieved again. The scratch
 database is dropped at the end, whatever happens."""
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from urllib.parse import urlsplit, urlunsplit
 from app.config import Settings
 from app.db.url import redact_url
 from app.errors import DocschatError
-from app.review.compose_adapter import Snapshot, as_compose_result
+from app.review.compose_adapter import Snapshot, sources_config
 from app.review.model import Report
 
 K = 5  # sections retrieved per question, as `docschat eval` scores them by default
@@ -112,7 +113,7 @@ async def ask_both(items: list[Any], base: Snapshot, head: Snapshot, settings: S
     from app.db.pool import create_pool
     from app.embeddings.cache import EmbeddingCache, cache_path
     from app.embeddings.providers import get_embedding_provider
-    from app.indexing.sync import sync_chunks
+    from app.indexing.sync import sync_sources
     from app.search.eval import evaluate
     from app.search.retrieve import Mode, ready_retriever
 
@@ -128,7 +129,9 @@ async def ask_both(items: list[Any], base: Snapshot, head: Snapshot, settings: S
                 rows: list[list[dict[str, Any]]] = []
                 embedded = {}
                 for snapshot in (base, head):
-                    sync = await sync_chunks(pool, as_compose_result(snapshot), provider, cache=cache)
+                    # The sync's own path, from git: the head's sync composes and embeds only what
+                    # changed (its page keys, and the content hashes, are the base's rows).
+                    sync = await sync_sources(pool, sources_config(snapshot), settings, provider, cache=cache)
                     embedded[snapshot.ref] = sync.embedded
                     retriever = await ready_retriever(pool, settings, mode)
                     result = await evaluate(retriever, items, mode=mode, k=K, base_url=settings.docs_base_url)
