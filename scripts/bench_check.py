@@ -24,6 +24,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -52,7 +53,7 @@ def _cpu() -> float:
     return time.process_time() + children.ru_utime + children.ru_stime
 
 
-def _timed(fn) -> tuple[float, float, object]:  # type: ignore[no-untyped-def]
+def _timed(fn: Callable[[], object]) -> tuple[float, float, object]:
     wall, cpu = time.perf_counter(), _cpu()
     value = fn()
     return time.perf_counter() - wall, _cpu() - cpu, value
