@@ -186,6 +186,8 @@ def test_warnings_are_read_as_kind_and_place_never_their_words() -> None:
     # A kind the new parser may add, worded as it likes, and a structured record, taken as they are.
     assert read_warning(f"b.md:4: HTML comment never closed: {HIDDEN}", "docs").kind == "unclosed_comment"
     assert read_warning("b.mdx:9: unknown component <Foo>", "docs").kind == "unknown_component"
+    rejected = read_warning(f"c.mdx: the page's parser rejects it (Unexpected `{HIDDEN}`); page skipped", "docs")
+    assert (rejected.kind, rejected.page, rejected.detail) == ("parser_rejected", "c.mdx", None)
     record = read_warning({"kind": "duplicated_key", "page": "c.md", "line": 2, "message": HIDDEN}, "docs")
     assert (record.kind, record.page, record.line, record.detail) == ("duplicated_key", "c.md", 2, None)
     # A snippet path is the only detail kept, and only when it looks like a path.

@@ -122,6 +122,7 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("route_collision", re.compile(r"published at .*; page skipped")),
     ("unusable_path", re.compile(r"cannot be linked to; file skipped|a path of \d+ bytes")),
     ("duplicate_chunk", re.compile(r"a chunk with the id ")),
+    ("parser_rejected", re.compile(r"parser rejects")),
     ("compose_error", re.compile(r"cannot be composed|page skipped|file skipped")),
 )
 

@@ -13,7 +13,7 @@ FLAGS = ("public", "snippet", "hidden", "warning", "anchor", "cited", "link", "q
 DEFAULT_FAIL_ON = ("public", "snippet")
 # Kinds of warning that say text may be hidden from readers, or the page is misread (flag "hidden").
 HIDDEN_KINDS = frozenset({"unclosed_comment", "unknown_component", "front_matter_duplicate_key",
-                          "audience_conflict", "front_matter_invalid", "compose_error"})
+                          "audience_conflict", "front_matter_invalid", "compose_error", "parser_rejected"})
 
 
 @dataclass

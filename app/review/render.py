@@ -25,6 +25,7 @@ _KIND_WORDS = {
     "unusable_path": "file name that cannot be linked to",
     "duplicate_chunk": "two sections with one id",
     "compose_error": "page that cannot be composed",
+    "parser_rejected": "page its parser rejects (skipped)",
 }
 _MAX_ROWS = 50
 
