@@ -42,8 +42,9 @@ class RefError(DocschatError):
 
 @dataclass(frozen=True)
 class Warning_:
-    """One compose warning, as the review reads it: what kind, where. `detail` is a safe fact the
-    kind allows (a snippet's path), never text of the page: a warning can be about hidden text."""
+    """One compose warning, as the review reads it: what kind, where. Never its words: a warning
+    can be about hidden text. `detail` is for a fact a structured record may one day carry that
+    is known safe; none is kept today."""
 
     kind: str
     source: str
@@ -107,8 +108,6 @@ class Snapshot:
 # quote what the page hides). A future structured record (an object or mapping with kind, page,
 # line) is taken as it is.
 _PLACE = re.compile(r"(?P<page>[^\n]+?)(?::(?P<line>\d+))?: (?P<message>.*)\Z", re.DOTALL)
-_SNIPPET_TARGET = re.compile(r"snippet '(?P<target>[^'\n]{1,300})' imported as \S+ not found")
-_SAFE_DETAIL = re.compile(r"[\w@./~+-]{1,200}\Z")
 _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("snippet_unresolved", re.compile(r"\bsnippet '.*' imported as .* not found")),
     ("snippet_cycle", re.compile(r"\bsnippet cycle\b")),
@@ -128,7 +127,9 @@ _KINDS: tuple[tuple[str, re.Pattern[str]], ...] = (
 
 
 def read_warning(raw: object, source: str) -> Warning_:
-    """One warning of compose as (kind, page, line, detail), whatever its form."""
+    """One warning of compose as (kind, page, line), whatever its form. Nothing of its message is
+    kept, not even a snippet's path: compose looks up imports written inside a comment too, so
+    the path can be words the page hides."""
     if not isinstance(raw, str):
         get = raw.get if isinstance(raw, Mapping) else (lambda name: getattr(raw, name, None))
         line = get("line")
@@ -137,10 +138,7 @@ def read_warning(raw: object, source: str) -> Warning_:
     place = _PLACE.match(raw)
     page, line, message = (place["page"], place["line"], place["message"]) if place else (None, None, raw)
     kind = next((name for name, pattern in _KINDS if pattern.search(message)), "other")
-    detail = None
-    if kind == "snippet_unresolved" and (target := _SNIPPET_TARGET.search(message)):
-        detail = target["target"] if _SAFE_DETAIL.match(target["target"]) else None
-    return Warning_(kind, source, page, int(line) if line else None, detail)
+    return Warning_(kind, source, page, int(line) if line else None)
 
 
 def _text_or_none(value: object) -> str | None:

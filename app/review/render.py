@@ -94,10 +94,10 @@ def markdown(report: Report) -> str:
         out.append("Warnings the head has and the base did not (the text itself is never shown here):")
         out.append("")
         rows = [[("⚠️ " if w["kind"] == "snippet_unresolved" or w["kind"] in HIDDEN_KINDS else "")
-                 + _KIND_WORDS.get(w["kind"], w["kind"]), _page(w["source"], w["page"], several),
-                 str(w["line"]) if w["line"] else "—", code(w["detail"]) if w["detail"] else ""]
+                 + _cell(_KIND_WORDS.get(w["kind"], w["kind"])), _page(w["source"], w["page"], several),
+                 str(w["line"]) if w["line"] else "—"]
                 for w in report.warnings]
-        out += _table(["warning", "page", "line", "detail"], rows)
+        out += _table(["warning", "page", "line"], rows)
     else:
         out.append("No new warning.")
     out.append("")
