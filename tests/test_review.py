@@ -490,3 +490,12 @@ def test_a_moved_page_is_told_from_a_removed_one(review_repo: Path) -> None:
     assert {link["target"] for link in report["links"]} == {"/docs/guide#install"}
     markdown_out = check("--head", "move")[1]
     assert "| `guide.mdx` | `#install` | page moved: `start.mdx` `#install` | — |" in markdown_out
+
+
+def test_a_file_name_cannot_drive_the_terminal(review_repo: Path) -> None:
+    git(review_repo, "checkout", "-q", "-b", "escape", "main")
+    write_files(review_repo / "docs", {"red\x1b[31m.mdx": "---\naudience: public\n---\n\n# Red\n\nText.\n"})
+    commit_all(review_repo, "a hostile name")
+    git(review_repo, "checkout", "-q", "main")
+    code, out = check("--head", "escape")
+    assert code == 0 and "red\ufffd[31m.mdx" in out and "\x1b" not in out

@@ -28,6 +28,7 @@ _KIND_WORDS = {
     "parser_rejected": "page its parser rejects (skipped)",
 }
 _MAX_ROWS = 50
+_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # C0 and C1 controls but tab and newline
 
 
 def code(text: str) -> str:
@@ -152,7 +153,9 @@ def markdown(report: Report) -> str:
         out += ["Notes:", "", *[f"- {_cell(note)}" for note in report.notes], ""]
     commits = "; ".join(f"{name} {c['base'][:10]}…{c['head'][:10]}" for name, c in report.commits.items())
     out.append(f"<sub>{_cell(commits)} · {report.seconds}s</sub>")
-    return "\n".join(out) + "\n"
+    # A file name is any bytes git takes: an escape sequence in one must not drive the terminal
+    # (or a log viewer) that shows the report.
+    return _CONTROLS.sub("\ufffd", "\n".join(out)) + "\n"
 
 
 def _fate(change: AnchorChange) -> str:
