@@ -305,6 +305,8 @@ async def test_questions_citations_and_gaps_without_touching_the_live_index(
     assert code == 0
     assert "Frequent recent gaps the head may now answer (their questions are not quoted" in out and "| — | 7 | refused_indomain | refused → " in out and "`/docs/billing`" in out
     assert "export invoices" not in out and "bitcoin" not in out  # visitors' words, unless asked
+    code, out = await asyncio.to_thread(check, "--head", "change", "--gaps", "0", "--json")
+    assert json.loads(out)["gaps"] == [] and json.loads(out)["anchors"]  # citations still read
     code, out = await asyncio.to_thread(check, "--head", "change", "--show-gap-questions", "--json")
     gaps = json.loads(out)["gaps"]
     assert [(g["question"], g["changed_pages"]) for g in gaps] == [
