@@ -7,6 +7,7 @@
     search.py    search, eval
     reports.py   gaps, feedback
     insights.py  insights
+    review.py    check
     chat.py      serve, ask
     demo.py      demo
 
@@ -14,7 +15,7 @@ Imports are at module level, except the few whose import is slow (alembic, googl
 those stay inside the commands that need them, so that `docschat --help` does not load them.
 """
 
-from app.cli import chat, database, demo, indexing, insights, reports, search  # noqa: F401 - registers the commands
+from app.cli import chat, database, demo, indexing, insights, reports, review, search  # noqa: F401 - registers the commands
 from app.cli.base import main
 
 __all__ = ["main"]
