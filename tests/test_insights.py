@@ -207,20 +207,19 @@ async def test_insights_read_and_keep_only_what_retention_keeps(pool, monkeypatc
         assert sum(d["questions"] for d in result["days"]) == 3  # plain counts: the 90 days asked for
         assert [q["question"] for q in (await read_insights(conn, settings, 3))["top_questions"]] == []
 
-        # The hourly prune: questions past 10 days and their groups (two of each); no-result queries
-        # past the gap retention (docs_prune_expired passes none: 90 days) and counts past the longer
-        # of the two: none yet.
+        # The hourly prune (docs_prune_expired, with both retentions): questions past 10 days and
+        # their groups (two of each), the no-result query past 40 days, and the counts past the
+        # longer of the two (40 days): the day of 60 days ago.
         deleted = await prune_expired(conn, settings)
-        assert deleted["insights"] == 4
+        assert deleted["insights"] == 6
         left = await conn.fetch("select question from public.docs_insight_question")
         assert [r["question"] for r in left] == ["asked 5 days ago"]
         assert await conn.fetchval("select count(*) from public.docs_insight_topic") == 1
-        assert await conn.fetchval("select count(*) from public.docs_insight_day") == 3
+        assert await conn.fetchval("select count(*) from public.docs_insight_day") == 2
 
-    # The server's own hourly prune knows GAP_RETENTION_DAYS: the no-result query of 60 days ago
-    # goes, and the counts past the longer retention (40 days) with it.
+    # The server's own hourly prune finds nothing more: it uses the same two settings.
     assert await InsightsRecorder(pool, settings).prune() == {
-        "insight_questions": 0, "insight_topics": 0, "insight_no_results": 1, "insight_counts": 1}
+        "insight_questions": 0, "insight_topics": 0, "insight_no_results": 0, "insight_counts": 0}
     async with pool.acquire() as conn:
         misses = await conn.fetch("select query from public.docs_insight_no_result order by day desc")
         assert [r["query"] for r in misses] == ["missed 5 days ago", "missed 20 days ago"]
