@@ -13,6 +13,7 @@ from pydantic import BeforeValidator, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from app.errors import ConfigError
+from app.home import find_home
 
 
 def _split_list(value: object) -> object:
@@ -88,11 +89,15 @@ class Settings(BaseSettings):
         "goes there, every write to DATABASE_URL. Unset: everything on DATABASE_URL.",
     )
     docschat_home: Path = Field(
-        Path(".docschat"), description="Folder for the embedded cluster, the embed cache and other local state."
+        default_factory=lambda: find_home().home,
+        description="Folder for the embedded cluster, the embed cache and other local state. Unset: the "
+        ".docschat of the nearest folder upwards holding a .docschat or a docschat.toml, else the per-user "
+        "data folder (~/.local/share/docschat on Linux); see app/home.py.",
     )
     docschat_config: Path | None = Field(
-        None, description="docschat.toml listing several sources. Unset: ./docschat.toml when it exists, "
-        "else the DOCS_* settings describe the single source 'docs'."
+        default_factory=lambda: find_home().config,
+        description="docschat.toml listing several sources. Unset: the docschat.toml of the nearest folder "
+        "upwards holding one (or a .docschat), else the DOCS_* settings describe the single source 'docs'.",
     )
 
     # --- compose -------------------------------------------------------------------------------
@@ -429,6 +434,13 @@ class Settings(BaseSettings):
         """MCP_TOKENS as (token, audiences) pairs; FLAG_PUBLIC holds every token to public."""
         pairs = parse_mcp_tokens(self.mcp_tokens.get_secret_value()) if self.mcp_tokens else []
         return [(token, ["public"]) for token, _ in pairs] if self.flag_public else pairs
+
+    @property
+    def home_reason(self) -> str:
+        """Why DOCSCHAT_HOME is the folder it is: the setting, or the file the search found."""
+        if "docschat_home" in self.model_fields_set:
+            return "DOCSCHAT_HOME"
+        return find_home().reason
 
     @property
     def anonymous_audiences(self) -> list[str]:

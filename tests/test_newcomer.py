@@ -54,7 +54,7 @@ def test_db_stop_stops_the_embedded_postgres_that_commands_leave_running(tmp_pat
     home = tmp_path / "home"
     env = embedded_env(home)
     try:
-        assert docschat("db", "status", env=env).returncode == 0
+        assert docschat("db", "upgrade", env=env).returncode == 0  # makes the cluster; a read would not
         pid = postmaster_pid(home)
         assert alive(pid) and embedded_server_running(home)  # left running for the next command
         stopped = docschat("db", "stop", env=env)
@@ -104,7 +104,7 @@ def test_the_demo_leaves_running_a_postgres_it_did_not_start(tmp_path) -> None:
     home = tmp_path / "home"
     env = embedded_env(home)
     try:
-        assert docschat("db", "status", env=env).returncode == 0
+        assert docschat("db", "upgrade", env=env).returncode == 0  # makes the cluster; a read would not
         pid = postmaster_pid(home)
         demo = docschat("demo", "--no-serve", env=env)
         assert demo.returncode == 0, demo.stderr

@@ -17,9 +17,10 @@ from rich.markup import escape
 from rich.text import Text
 
 from app.config import get_settings
+from app.db.embedded import embedded_cluster_exists
 from app.db.pool import connect, create_pool
-from app.db.url import resolve_database_url
-from app.errors import DocschatError
+from app.db.url import redact_url, resolve_database_url
+from app.errors import DatabaseError, DocschatError
 from app.logging import configure_logging
 
 T = TypeVar("T")
@@ -104,8 +105,24 @@ def main() -> None:
     configure_logging(level)
 
 
-def database_url() -> str:
-    return resolve_database_url(get_settings())
+def database_label(settings: Any) -> str:
+    """Which database the settings name, and why: for `status` and for errors."""
+    if settings.database_url:
+        return f"{redact_url(settings.database_url)} (DATABASE_URL)"
+    return f"the embedded Postgres in {settings.docschat_home / 'pg'} ({settings.home_reason})"
+
+
+def database_url(*, create: bool = False) -> str:
+    """The database's URL, the embedded server started if need be. Only a command that writes
+    (`create`: sync, demo, db upgrade) makes a new embedded cluster, and says so; any other is told
+    where it looked and what makes one (it used to leave an empty one in the folder it ran in)."""
+    settings = get_settings()
+    if not settings.database_url and not embedded_cluster_exists(settings.docschat_home):
+        if not create:
+            raise DatabaseError(f"no database yet: {database_label(settings)}. `docschat sync` makes it and indexes "
+                                "your docs (`docschat demo` this repository's); DOCSCHAT_HOME or DATABASE_URL names another")
+        err_console.print(escape(f"creating {database_label(settings)}"), highlight=False, soft_wrap=True)
+    return resolve_database_url(settings)
 
 
 async def open_pool(url: str) -> Any:
@@ -117,12 +134,34 @@ async def open_pool(url: str) -> Any:
     return await create_pool(url, min_size=1, max_size=4)
 
 
+async def check_readable(url: str, *, indexed: bool = False) -> None:
+    """For a command that reads: a DatabaseError in one line, with the command that fixes it, when
+    the database has no docschat tables (or, with `indexed`, no section), rather than SQL's
+    `relation "docs_section" does not exist` or an empty answer."""
+    from app.db.migrate import current_revision
+
+    label = database_label(get_settings())
+    async with connect(url) as conn:
+        if await current_revision(conn) is None:
+            raise DatabaseError(f"{label} has no docschat tables: `docschat sync` creates them and indexes your docs")
+        if indexed and not await conn.fetchval("select exists (select from public.docs_section)"):
+            raise DatabaseError(f"nothing is indexed in {label}: `docschat sync` indexes your docs")
+
+
+async def open_read_pool(url: str, *, indexed: bool = True) -> Any:
+    """open_pool for a command that reads (ask, search, eval, status): check_readable first."""
+    await check_readable(url, indexed=indexed)
+    return await open_pool(url)
+
+
 @contextlib.asynccontextmanager
 async def migrated_connection(url: str) -> AsyncIterator[Any]:
-    """One connection to the database, migrated to head first."""
+    """One connection to the database, migrated to head first (a database without docschat tables
+    is refused: see check_readable)."""
     # alembic: slow to import, kept off `docschat --help`
     from app.db.migrate import ensure_schema
 
+    await check_readable(url)
     await ensure_schema(url)
     async with connect(url) as conn:
         yield conn

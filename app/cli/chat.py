@@ -10,7 +10,16 @@ from rich.markup import escape
 
 from app.chat.requests import BadChatRequest, parse_question
 from app.chat.sessions import parse_session_id
-from app.cli.base import console, database_url, err_console, main, open_pool, run_async
+from app.cli.base import (
+    check_readable,
+    console,
+    database_label,
+    database_url,
+    err_console,
+    main,
+    open_read_pool,
+    run_async,
+)
 from app.cli.options import audience_option, audiences_of
 from app.config import get_settings
 from app.serving import run_workers
@@ -27,6 +36,8 @@ def serve_command(host: str | None, port: int | None, workers: int) -> None:
     from app.server import create_app, prepare_serving
 
     settings = get_settings()
+    database_url(create=True)  # a new embedded cluster is said, not made silently
+    console.print(escape(f"database: {database_label(settings)}"), highlight=False, soft_wrap=True)
     # Once, before any worker starts: the embedded server, the schema and the IP secret, so
     # workers neither race to migrate nor each make a secret of their own.
     prepare_serving(settings)
@@ -62,7 +73,7 @@ def ask_command(question: str, audience: str | None, public_only: bool, session:
     url = database_url()
 
     async def go() -> int:
-        async with await open_pool(url) as pool:
+        async with await open_read_pool(url) as pool:
             services = build_chat_services(pool, settings)
             await services.retriever.warm_up()
             turn = await start_turn(services, session_id, question, audiences)
@@ -107,4 +118,6 @@ def mcp_command(audience: str | None) -> None:
     if audience is not None and not audience.replace(",", " ").strip():
         raise click.BadParameter("is empty: name an audience, or leave the option out for CHAT_AUDIENCES",
                                  param_hint="--audience")
+    url = database_url()  # no empty database made in the folder the MCP client started it in
+    run_async(lambda: check_readable(url, indexed=True))
     run_async(lambda: run_stdio(get_settings(), audiences_of(audience, False)))

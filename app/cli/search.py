@@ -10,7 +10,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from app.cli.base import console, database_url, main, open_pool, print_json, run_async
+from app.cli.base import console, database_url, main, open_read_pool, print_json, run_async
 from app.cli.options import MODE_CHOICE, audience_option, audiences_of
 from app.config import get_settings
 from app.search.conversation import retrieve_in_conversation
@@ -39,7 +39,7 @@ def search_command(
     url = database_url()
 
     async def go() -> Any:
-        async with await open_pool(url) as pool:
+        async with await open_read_pool(url) as pool:
             retriever = await ready_retriever(pool, settings, mode)
             return await retrieve_in_conversation(
                 retriever, question, list(history), rewriter=build_query_rewriter(settings),
@@ -114,7 +114,7 @@ def eval_command(
     url = database_url()
 
     async def go() -> Any:
-        async with await open_pool(url) as pool:
+        async with await open_read_pool(url) as pool:
             retriever = await ready_retriever(pool, settings, mode)
             return await evaluate(
                 retriever, items, mode=mode, k=k, base_url=settings.docs_base_url, audiences=audiences,
