@@ -321,9 +321,19 @@ async def test_first_question_of_a_process_is_embedded_within_the_timeout(pool, 
     async with pool.acquire() as conn:
         await add(conn, "a.mdx#embed", "Embed the widget with one script tag", heading="Embed")
         await refresh(conn)
-    unloaded_model()
-    settings = get_settings().model_copy(update={"embedding_provider": "local", "query_embedding_timeout_seconds": 1.0})
-    retrieval = await build_retriever(pool, settings).retrieve("embed the widget", mode="vector")
+    # The load outlasts the timeout by a margin; the timeout is generous for the embedding itself
+    # (a 1 s one failed under load: the first encode after a load is slow on a busy machine).
+    timeout = 3.0
+    loaded = threading.Event()
+    unloaded_model(loaded)
+    settings = get_settings().model_copy(update={"embedding_provider": "local", "query_embedding_timeout_seconds": timeout})
+    release = threading.Timer(timeout + 1, loaded.set)
+    release.start()
+    try:
+        retrieval = await build_retriever(pool, settings).retrieve("embed the widget", mode="vector")
+    finally:
+        release.cancel()
+        loaded.set()
     assert retrieval.degraded is None and "vector" in retrieval.legs and not retrieval.errors
 
 
