@@ -100,7 +100,8 @@ def ask_command(question: str, audience: str | None, public_only: bool, session:
                     status = 1
             console.print()
             await turn.save()
-            again = f" --audience {','.join(turn.audiences)}" if turn.audiences is not None else ""
+            again = (" --all-audiences" if turn.audiences is None else "" if audience is None and not public_only
+                     else f" --audience {','.join(turn.audiences)}")
             err_console.print(f"[dim]continue this conversation: docschat ask{escape(again)} --session {turn.session_id}"
                               " \"…\"[/]", highlight=False, soft_wrap=True)
             return status

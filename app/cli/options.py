@@ -48,27 +48,54 @@ def configured_sources(repo: Any, branch: str | None, docs_dir: str | None, *, s
     return SourcesConfig((DocsSource.from_settings(settings, repo, branch, docs_dir).to_source(settings),))
 
 
+def _remember_all(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+    ctx.meta["all_audiences"] = value
+    return value
+
+
 def audience_option(command: Callable[..., Any]) -> Callable[..., Any]:
-    """--audience a,b (default: every audience: these are the operator's tools) and --public-only."""
+    """--audience a,b, --public-only and --all-audiences. The default is what the chat's visitors
+    see (CHAT_AUDIENCES): a source left internal used to score well in `eval` while the widget saw
+    nothing of it. --all-audiences reaches audiences_of through the context, so that the commands'
+    signatures need not carry it."""
+    command = click.option("--all-audiences", is_flag=True, expose_value=False, callback=_remember_all,
+                           help="Search what every audience may see (the operator's view).")(command)
     command = click.option("--public-only", is_flag=True, help="Same as --audience public (FLAG_PUBLIC forces it).")(command)
     return click.option(
         "--audience", "audience", default=None, metavar="A,B",
-        help="Search only what these audiences may see (default: everything).",
+        help="Search only what these audiences may see (default: CHAT_AUDIENCES, as the chat's visitors).",
     )(command)
 
 
 def audiences_of(audience: str | None, public_only: bool) -> list[str] | None:
-    """--audience and --public-only → the audiences to search as (None: every audience)."""
+    """--audience, --public-only, --all-audiences → the audiences to search as (None: every audience);
+    without any, CHAT_AUDIENCES (as the anonymous chat sees)."""
+    context = click.get_current_context(silent=True)
+    every = bool(context is not None and context.meta.get("all_audiences"))
+    if every and (public_only or audience is not None):
+        raise click.UsageError("--all-audiences searches every audience: leave out --audience and --public-only")
+    if every:
+        return None
     if public_only:
         return ["public"]
-    if audience is not None and not audience.replace(",", " ").strip():
+    if audience is None:
+        return get_settings().anonymous_audiences
+    if not audience.replace(",", " ").strip():
         # Read as "no filter", `--audience "$AUDIENCE"` with the variable unset searched everything.
-        raise click.BadParameter("is empty: name an audience (like public), or leave the option out to search "
-                                 "what every audience may see", param_hint="--audience")
+        raise click.BadParameter("is empty: name an audience (like public), leave the option out for CHAT_AUDIENCES, "
+                                 "or say --all-audiences", param_hint="--audience")
     try:
         return parse_audience_filter(audience)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--audience") from None
+
+
+def scored_as(audiences: list[str] | None, audience: str | None, public_only: bool) -> str:
+    """Who a search or an eval answered as, for a person: 'public (CHAT_AUDIENCES)'."""
+    if audiences is None:
+        return "every audience (--all-audiences)"
+    why = "CHAT_AUDIENCES" if audience is None and not public_only else "--audience"
+    return f"{', '.join(audiences)} ({why})"
 
 
 def since_window(since: str | None) -> Any:

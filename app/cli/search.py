@@ -11,7 +11,7 @@ from rich.table import Table
 from rich.text import Text
 
 from app.cli.base import console, database_url, main, open_read_pool, print_json, run_async
-from app.cli.options import MODE_CHOICE, audience_option, audiences_of
+from app.cli.options import MODE_CHOICE, audience_option, audiences_of, scored_as
 from app.config import get_settings
 from app.search.conversation import retrieve_in_conversation
 from app.search.eval import evaluate, load_eval_file
@@ -122,11 +122,13 @@ def eval_command(
             )
 
     report = run_async(go)
+    report.setdefault("audiences", audiences)  # None: every audience
     if as_json:
         print_json(report)
         return
     console.print(f"{report['questions']} questions ({report['answerable']} answerable, "
                   f"{report['unanswerable']} unanswerable), mode {mode}, k={k}")
+    console.print(escape(f"audiences scored: {scored_as(audiences, audience, public_only)}"), highlight=False)
     if report["answerable"]:
         console.print(
             f"answerable: precision {report['precision']:.3f}  recall {report['recall']:.3f}  "
