@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BeforeValidator, Field, SecretStr, field_validator
+from pydantic import BeforeValidator, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from app.errors import ConfigError
@@ -124,7 +124,8 @@ class Settings(BaseSettings):
     )
     docs_url_prefix: str = Field("/docs", description="Prefix of every href ('' allowed).")
     docs_base_url: str = Field(
-        "http://127.0.0.1:8000", description="Origin that turns hrefs into absolute URLs (eval, links in answers)."
+        "http://127.0.0.1:8000", description="Origin that turns hrefs into absolute URLs (eval, links in answers, "
+        "MCP). Unset: PUBLIC_URL, else http://127.0.0.1:PORT."
     )
 
     # --- embeddings ----------------------------------------------------------------------------
@@ -284,6 +285,12 @@ class Settings(BaseSettings):
     handoff_text: str = Field("Ask a person", description="The text of the HANDOFF_URL link.")
 
     # --- server --------------------------------------------------------------------------------
+    public_url: str | None = Field(
+        None, description="The URL visitors reach the server at (https://docs.example.com, or a path behind a "
+        "proxy). Links in answers, MCP and `docschat ask` use it, and the CLI uses the server there instead of "
+        "loading the model itself. Unset: http://127.0.0.1:PORT, or the one a running `docschat serve` or demo "
+        "of this DOCSCHAT_HOME recorded.",
+    )
     host: str = Field("127.0.0.1", description="Address `docschat serve` binds.")
     port: int = Field(8000, ge=1, le=65535, description="Port `docschat serve` binds.")
     startup_wait_seconds: float = Field(
@@ -381,6 +388,36 @@ class Settings(BaseSettings):
                 or _URL_TRICKS.search(text)):
             raise ValueError(f"{text[:80]!r} is not an absolute http(s) URL (like https://example.com/support)")
         return text
+
+    @field_validator("public_url", mode="before")
+    @classmethod
+    def _public_url(cls, value: object) -> object:
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return None
+        text = str(value).strip().rstrip("/")
+        parts = urlsplit(text)
+        if (parts.scheme not in ("http", "https") or not parts.hostname or parts.username or parts.password
+                or parts.query or parts.fragment or _URL_TRICKS.search(text)):
+            raise ValueError(f"{text[:80]!r} is not an http(s) URL of the server (like https://docs.example.com)")
+        return text
+
+    @model_validator(mode="after")
+    def _links_follow_the_public_url(self) -> Settings:
+        # One setting names where the server is; links follow it unless DOCS_BASE_URL says otherwise
+        # (they pointed at :8000 whatever PORT the server had).
+        if "docs_base_url" not in self.model_fields_set:
+            self.docs_base_url = self.public_url or f"http://127.0.0.1:{self.port}"
+            self.__pydantic_fields_set__.discard("docs_base_url")  # still the default: the demo may set it
+        return self
+
+    def with_public_url(self, url: str) -> Settings:
+        """These settings with PUBLIC_URL (and, unless DOCS_BASE_URL was chosen, the links) at `url`."""
+        update: dict[str, object] = {"public_url": url.rstrip("/")}
+        if "docs_base_url" not in self.model_fields_set:
+            update["docs_base_url"] = url.rstrip("/")
+        copy = self.model_copy(update=update)
+        copy.__pydantic_fields_set__.discard("docs_base_url")
+        return copy
 
     @field_validator("handoff_text")
     @classmethod
