@@ -60,3 +60,51 @@ def find_home(start: Path | None = None) -> FoundHome:
                              f"found {marker}{where}")
     return FoundHome(user_home(), None,
                      f"the per-user data folder: no {HOME_FOLDER} or {CONFIG_FILE} in {here} or above it")
+
+
+# --- the running server, recorded in the home ------------------------------------------------------
+# `docschat serve` and the demo write home/server.json once /healthz is ready and remove it at exit:
+# the CLI of the same home then asks that server rather than loading the model again, and its links
+# use the server's URL. A file whose process is gone is ignored.
+
+SERVER_FILE = "server.json"
+
+
+def record_server(home: Path, url: str) -> Path:
+    """Write home/server.json for this process (atomically: a reader never sees half of it)."""
+    import json
+
+    path = home / SERVER_FILE
+    home.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f".{SERVER_FILE}.{os.getpid()}")
+    partial.write_text(json.dumps({"url": url.rstrip("/"), "pid": os.getpid()}) + "\n", encoding="utf-8")
+    os.replace(partial, path)
+    return path
+
+
+def forget_server(home: Path) -> None:
+    """Remove home/server.json if this process wrote it (another server may have taken its place)."""
+    if (recorded_server(home, alive_only=False) or {}).get("pid") == os.getpid():
+        try:
+            (home / SERVER_FILE).unlink()
+        except OSError:
+            pass
+
+
+def recorded_server(home: Path, *, alive_only: bool = True) -> dict[str, object] | None:
+    """home/server.json as {"url", "pid"}; None when absent, unreadable, or its process has exited."""
+    import json
+
+    try:
+        data = json.loads((home / SERVER_FILE).read_text(encoding="utf-8"))
+        url, pid = str(data["url"]), int(data["pid"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if alive_only:
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return None
+        except PermissionError:  # another user's process: alive
+            pass
+    return {"url": url, "pid": pid}

@@ -54,8 +54,29 @@ def print_json(obj: Any) -> None:
     click.echo(_C1.sub(lambda m: f"\\u{ord(m.group()):04x}", text))
 
 
+# Each command's module, imported when the command is looked up: what `docschat ask` imports at
+# start is what it spends before its first byte (the whole CLI took about a second).
+COMMAND_MODULES = {
+    "serve": "chat", "ask": "chat", "mcp": "chat", "search": "search", "eval": "search",
+    "db": "database", "sql": "database", "compose": "indexing", "sync": "indexing", "status": "indexing",
+    "index": "indexing", "gaps": "reports", "feedback": "reports", "demo": "demo",
+}
+
+
 class DocschatGroup(click.Group):
     """Turns known failures into one line on stderr and exit code 1, never a traceback."""
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in self.commands and cmd_name in COMMAND_MODULES:
+            import importlib
+
+            importlib.import_module(f"app.cli.{COMMAND_MODULES[cmd_name]}")  # registers its commands on main
+        return super().get_command(ctx, cmd_name)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        for name in COMMAND_MODULES:
+            self.get_command(ctx, name)
+        return super().list_commands(ctx)
 
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         # A script that asked for --json reads stdout: it gets the error as JSON there too.
@@ -105,6 +126,40 @@ def main() -> None:
     configure_logging(level)
 
 
+def serve_until_stopped(run: Callable[[], None], settings: Any, host: str, port: int,
+                        on_ready: Callable[[str], None]) -> None:
+    """Run the server (`run` blocks until it stops). Once its /healthz answers 200 (the model loaded,
+    the database reachable), `on_ready(url)` is called and home/server.json records it, for the CLI
+    of this home to use (app/cli/remote.py); the record is removed when the server stops."""
+    import threading
+
+    from app.home import forget_server, record_server
+
+    address = "127.0.0.1" if host in ("0.0.0.0", "", "::") else f"[{host}]" if ":" in host else host
+    url = f"http://{address}:{port}"
+    stop = threading.Event()
+
+    def watch() -> None:
+        import httpx
+
+        while not stop.is_set():
+            try:
+                if httpx.get(f"{url}/healthz", timeout=5).status_code == 200:
+                    record_server(settings.docschat_home, url)
+                    on_ready(url)
+                    return
+            except httpx.HTTPError:
+                pass
+            stop.wait(0.2)
+
+    threading.Thread(target=watch, name="docschat-ready", daemon=True).start()
+    try:
+        run()
+    finally:
+        stop.set()
+        forget_server(settings.docschat_home)
+
+
 def database_label(settings: Any) -> str:
     """Which database the settings name, and why: for `status` and for errors."""
     if settings.database_url:
@@ -152,6 +207,26 @@ async def open_read_pool(url: str, *, indexed: bool = True) -> Any:
     """open_pool for a command that reads (ask, search, eval, status): check_readable first."""
     await check_readable(url, indexed=indexed)
     return await open_pool(url)
+
+
+async def cli_retriever(pool: Any, settings: Any, mode: str = "hybrid") -> Any:
+    """ready_retriever, saying on a terminal what it loads and how long that took: without a
+    server beside it, the CLI loads the offline model itself (seconds, more on a busy machine)."""
+    import time
+
+    from app.search.retrieve import build_retriever
+
+    retriever = build_retriever(pool, settings)
+    if mode != "keyword" and retriever.needs_warm_up:
+        shown = err_console.is_terminal
+        if shown:
+            err_console.print("[dim]loading the offline embedding model (no docschat server is running for this "
+                              "database: `docschat serve` keeps it loaded) …[/]", highlight=False, soft_wrap=True)
+        started = time.perf_counter()
+        await retriever.warm_up()
+        if shown:
+            err_console.print(f"[dim]loaded in {time.perf_counter() - started:.1f} s[/]", highlight=False)
+    return retriever
 
 
 @contextlib.asynccontextmanager

@@ -8,15 +8,10 @@ from typing import Any
 
 import click
 
-from app.chat.gaps import BadDuration, parse_since
 from app.config import get_settings
-from app.corpus.compose import DocsSource
-from app.corpus.sources import (
-    SourcesConfig,
-    config_path,
-    load_sources,
-    parse_audience_filter,
-)
+
+# The corpus and gaps modules are imported inside the functions that use them: `docschat ask`
+# beside a server needs neither (they bring markdown-it, tree-sitter and the search code).
 
 MODE_CHOICE = click.Choice(["hybrid", "keyword", "vector"])
 
@@ -35,6 +30,9 @@ def source_options(command: Callable[..., Any]) -> Callable[..., Any]:
 def configured_sources(repo: Any, branch: str | None, docs_dir: str | None, *, syncing: bool = True) -> Any:
     """The configured sources; --repo/--branch/--docs-dir move the single environment source instead
     (refused for a sync when the sources come from a file; compose only reads)."""
+    from app.corpus.compose import DocsSource
+    from app.corpus.sources import SourcesConfig, config_path, load_sources
+
     settings = get_settings()
     if repo is None and branch is None and docs_dir is None:
         return load_sources(settings)
@@ -84,6 +82,8 @@ def audiences_of(audience: str | None, public_only: bool) -> list[str] | None:
         # Read as "no filter", `--audience "$AUDIENCE"` with the variable unset searched everything.
         raise click.BadParameter("is empty: name an audience (like public), leave the option out for CHAT_AUDIENCES, "
                                  "or say --all-audiences", param_hint="--audience")
+    from app.corpus.sources import parse_audience_filter
+
     try:
         return parse_audience_filter(audience)
     except ValueError as exc:
@@ -100,6 +100,8 @@ def scored_as(audiences: list[str] | None, audience: str | None, public_only: bo
 
 def since_window(since: str | None) -> Any:
     """--since (30m, 24h, 7d, 2w) → the window it names; None without it."""
+    from app.chat.gaps import BadDuration, parse_since
+
     try:
         return parse_since(since) if since is not None else None
     except BadDuration as exc:

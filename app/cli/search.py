@@ -10,12 +10,12 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from app.cli.base import console, database_url, main, open_read_pool, print_json, run_async
+from app.cli.base import cli_retriever, console, database_url, main, open_read_pool, print_json, run_async
 from app.cli.options import MODE_CHOICE, audience_option, audiences_of, scored_as
 from app.config import get_settings
 from app.search.conversation import retrieve_in_conversation
 from app.search.eval import evaluate, load_eval_file
-from app.search.retrieve import Mode, ready_retriever
+from app.search.retrieve import Mode
 
 
 @main.command("search")
@@ -40,7 +40,7 @@ def search_command(
 
     async def go() -> Any:
         async with await open_read_pool(url) as pool:
-            retriever = await ready_retriever(pool, settings, mode)
+            retriever = await cli_retriever(pool, settings, mode)
             return await retrieve_in_conversation(
                 retriever, question, list(history), rewriter=build_query_rewriter(settings),
                 mode=mode, audiences=audiences, explain=explain,
@@ -115,7 +115,7 @@ def eval_command(
 
     async def go() -> Any:
         async with await open_read_pool(url) as pool:
-            retriever = await ready_retriever(pool, settings, mode)
+            retriever = await cli_retriever(pool, settings, mode)
             return await evaluate(
                 retriever, items, mode=mode, k=k, base_url=settings.docs_base_url, audiences=audiences,
                 use_history=not no_history, rewriter=build_query_rewriter(settings),
