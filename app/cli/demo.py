@@ -9,7 +9,7 @@ import uvicorn
 from rich.markup import escape
 
 from app import PROJECT_ROOT
-from app.cli.base import console, main
+from app.cli.base import console, main, serve_until_stopped
 from app.cli.indexing import sync_with_progress
 from app.config import get_settings
 from app.corpus.compose import DocsSource
@@ -72,19 +72,24 @@ def demo_command(port: int | None, no_serve: bool) -> None:
         from app.server import create_app
 
         port = port or settings.port
-        if "docs_base_url" not in chosen:
-            # The demo serves the docs itself: guide links point at this server.
-            settings = settings.model_copy(update={"docs_base_url": f"http://127.0.0.1:{port}"})
+        if "public_url" not in chosen:
+            # The demo serves the docs itself: links (answers, MCP, `docschat ask`) point at this server.
+            settings = settings.with_public_url(f"http://127.0.0.1:{port}")
         stops = "the demo and its database" if started_here else "the demo"
         relaxed = any(name not in chosen for name in DEMO_RATE_LIMITS)
         whose = " (the demo's limits; RATE_LIMIT_PER_HOUR and RATE_LIMIT_PER_DAY set others)" if relaxed else ""
-        console.print(f"\n[bold green]docschat demo:[/] open [bold]http://127.0.0.1:{port}[/] and ask a question"
-                      f"   (Ctrl+C stops {stops})\n"
-                      f"  up to {settings.rate_limit_per_hour} questions an hour and {settings.rate_limit_per_day} a day "
-                      f"per client{whose}\n"
-                      "  another port: PORT=8080 make demo;  the command line: .venv/bin/docschat --help\n",
-                      highlight=False, soft_wrap=True)
-        uvicorn.run(create_app(settings), host="127.0.0.1", port=port, log_level="warning")
+        limits = settings.rate_limit_per_hour, settings.rate_limit_per_day
+
+        def ready(url: str) -> None:  # only once /healthz answers: the model loaded, the database reachable
+            console.print(f"\n[bold green]docschat demo:[/] open [bold]{url}[/] and ask a question"
+                          f"   (Ctrl+C stops {stops})\n"
+                          f"  up to {limits[0]} questions an hour and {limits[1]} a day per client{whose}\n"
+                          "  another port: PORT=8080 make demo;  the command line: .venv/bin/docschat --help\n",
+                          highlight=False, soft_wrap=True)
+
+        console.print("starting the server (the model loads before it is ready) …", highlight=False)
+        server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning"))
+        serve_until_stopped(server.run, settings, "127.0.0.1", port, ready)
     finally:
         _stop_demo_database(database, started_here)
 
