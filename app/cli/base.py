@@ -17,8 +17,6 @@ from rich.markup import escape
 from rich.text import Text
 
 from app.config import get_settings
-from app.db.embedded import embedded_cluster_exists
-from app.db.pool import connect, create_pool
 from app.db.url import redact_url, resolve_database_url
 from app.errors import DatabaseError, DocschatError
 from app.logging import configure_logging
@@ -107,6 +105,9 @@ class DocschatGroup(click.Group):
         sys.exit(1)
 
 
+# The database driver (asyncpg), the embedded server and alembic are imported by the functions
+# that use them: `docschat ask` and `mcp` beside a server need none of them (app/cli/remote.py).
+
 # Commands whose output is for a person reading the terminal: their info lines (a retrieval, a
 # sync's report) repeat what they print. Warnings still show; LOG_LEVEL, when set, wins.
 QUIET = frozenset({"ask", "demo", "mcp"})
@@ -171,6 +172,8 @@ def database_url(*, create: bool = False) -> str:
     """The database's URL, the embedded server started if need be. Only a command that writes
     (`create`: sync, demo, db upgrade) makes a new embedded cluster, and says so; any other is told
     where it looked and what makes one (it used to leave an empty one in the folder it ran in)."""
+    from app.db.embedded import embedded_cluster_exists
+
     settings = get_settings()
     if not settings.database_url and not embedded_cluster_exists(settings.docschat_home):
         if not create:
@@ -184,6 +187,7 @@ async def open_pool(url: str) -> Any:
     """A pool on the database, migrated to head first."""
     # alembic: slow to import, kept off `docschat --help`
     from app.db.migrate import ensure_schema
+    from app.db.pool import create_pool
 
     await ensure_schema(url)
     return await create_pool(url, min_size=1, max_size=4)
@@ -194,6 +198,7 @@ async def check_readable(url: str, *, indexed: bool = False) -> None:
     the database has no docschat tables (or, with `indexed`, no section), rather than SQL's
     `relation "docs_section" does not exist` or an empty answer."""
     from app.db.migrate import current_revision
+    from app.db.pool import connect
 
     label = database_label(get_settings())
     async with connect(url) as conn:
@@ -235,6 +240,7 @@ async def migrated_connection(url: str) -> AsyncIterator[Any]:
     is refused: see check_readable)."""
     # alembic: slow to import, kept off `docschat --help`
     from app.db.migrate import ensure_schema
+    from app.db.pool import connect
 
     await check_readable(url)
     await ensure_schema(url)

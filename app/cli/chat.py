@@ -131,8 +131,9 @@ def ask_command(question: str, audience: str | None, public_only: bool, session:
 
     Beside a running server of this database (PUBLIC_URL, or the one `docschat serve` or the demo
     recorded in DOCSCHAT_HOME), the server answers: no model is loaded here."""
+    import uuid
+
     from app.chat.requests import BadChatRequest, parse_question
-    from app.chat.sessions import parse_session_id
     from app.cli.remote import find_server
 
     try:
@@ -140,7 +141,10 @@ def ask_command(question: str, audience: str | None, public_only: bool, session:
     except BadChatRequest as exc:
         raise click.UsageError(str(exc)) from None
     audiences = audiences_of(audience, public_only)
-    session_id = parse_session_id(session)
+    try:  # as app.chat.sessions.parse_session_id reads the cookie (that module brings asyncpg)
+        session_id = uuid.UUID(session.strip()) if session else None
+    except ValueError:
+        session_id = None
     if session is not None and session_id is None:
         raise click.UsageError(f"--session must be a session id (a UUID), not {session!r}")
     settings = get_settings()
