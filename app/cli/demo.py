@@ -9,7 +9,7 @@ import uvicorn
 from rich.markup import escape
 
 from app import PROJECT_ROOT
-from app.cli.base import console, main, serve_until_stopped
+from app.cli.base import console, database_label, main, serve_until_stopped
 from app.cli.indexing import sync_with_progress
 from app.config import get_settings
 from app.corpus.compose import DocsSource
@@ -44,8 +44,9 @@ def demo_command(port: int | None, no_serve: bool) -> None:
     embedded = not settings.database_url
     started_here = embedded and not embedded_server_running(settings.docschat_home)
     if embedded:
-        console.print(escape(f"starting the embedded Postgres in {settings.docschat_home / 'pg'}"
-                             if started_here else f"using the embedded Postgres in {settings.docschat_home / 'pg'}"),
+        # Which home, and why (the setting, the project found upwards, or the per-user folder): the
+        # one `docschat ask` and `docschat status` find from any folder of it.
+        console.print(escape(f"{'starting' if started_here else 'using'} {database_label(settings)}"),
                       highlight=False, soft_wrap=True)
     else:
         console.print("database: DATABASE_URL", soft_wrap=True)
