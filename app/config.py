@@ -73,6 +73,7 @@ def parse_mcp_tokens(text: str) -> list[tuple[str, list[str]]]:
 class Settings(BaseSettings):
     """Every knob of docschat. Environment variable names are the field names in upper case."""
 
+    # get_settings() reads the project's .env as well (app/home.py)
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore", case_sensitive=False)
 
     # --- storage -------------------------------------------------------------------------------
@@ -488,7 +489,12 @@ class Settings(BaseSettings):
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
     """The process-wide settings; tests call `get_settings.cache_clear()` after changing the environment."""
+    # The project's .env (the folder found as app/home.py finds it) is read too, the current
+    # folder's winning: run from a subfolder, a project's DATABASE_URL still applies.
+    project = find_home().project
+    here = Path(".env")
+    files = ([project / ".env"] if project is not None and (project / ".env").resolve() != here.resolve() else []) + [here]
     try:
-        return Settings()
+        return Settings(_env_file=tuple(files))
     except UnicodeDecodeError as exc:  # the only file read here is .env
         raise ConfigError(f".env is not UTF-8 text (byte {exc.start}); save it as UTF-8") from None

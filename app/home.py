@@ -26,6 +26,7 @@ class FoundHome:
     home: Path
     config: Path | None  # the project's docschat.toml, when it has one
     reason: str  # why this home, for `docschat status`
+    project: Path | None = None  # the folder found, None outside any project
 
 
 def _exists(path: Path, folder: bool) -> bool:
@@ -57,7 +58,7 @@ def find_home(start: Path | None = None) -> FoundHome:
             marker = folder / (HOME_FOLDER if has_home else CONFIG_FILE)
             where = "" if folder == here else f" (looked up from {here})"
             return FoundHome(folder / HOME_FOLDER, folder / CONFIG_FILE if has_config else None,
-                             f"found {marker}{where}")
+                             f"found {marker}{where}", folder)
     return FoundHome(user_home(), None,
                      f"the per-user data folder: no {HOME_FOLDER} or {CONFIG_FILE} in {here} or above it")
 

@@ -139,3 +139,20 @@ def test_every_folder_of_a_project_uses_its_database(tmp_path) -> None:
     finally:
         stop_embedded_server(project / ".docschat")
         _cli("db", "stop", cwd=project, env=env)
+
+
+def test_the_projects_dotenv_applies_in_its_subfolders(tmp_path, monkeypatch) -> None:
+    from app.config import get_settings
+
+    _no_marker_above(tmp_path)
+    (tmp_path / ".docschat").mkdir()
+    (tmp_path / ".env").write_text("PUBLIC_URL=https://project.example.com\nSITE_NAME=Project\n")
+    (tmp_path / "docs" / "guides").mkdir(parents=True)
+    monkeypatch.chdir(tmp_path / "docs" / "guides")
+    get_settings.cache_clear()
+    assert get_settings().public_url == "https://project.example.com"
+    (tmp_path / "docs" / "guides" / ".env").write_text("PUBLIC_URL=https://here.example.com\n")
+    get_settings.cache_clear()
+    settings = get_settings()
+    assert settings.public_url == "https://here.example.com" and settings.site_name == "Project"  # here wins
+    get_settings.cache_clear()
