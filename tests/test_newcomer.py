@@ -156,7 +156,7 @@ MODEL_MODULES = re.compile(r"\|\s+(torch|sentence_transformers)$", re.MULTILINE)
 
 @pytest.mark.parametrize("args", [["status"], ["gaps"], ["db", "status"], ["compose", "--branch", "HEAD"],
                                   ["sql", "-c", "select 1"], ["search", "embed the widget"]])
-def test_only_the_commands_that_search_load_the_embedding_model(args, db_env) -> None:
+def test_only_the_commands_that_search_load_the_embedding_model(args, db_env, clean_db, monkeypatch) -> None:
     """`python -X importtime` lists every module a command imports: the offline model's
     (sentence_transformers, torch) only for commands that embed."""
     from app import PROJECT_ROOT
@@ -164,6 +164,8 @@ def test_only_the_commands_that_search_load_the_embedding_model(args, db_env) ->
 
     if not local_model_installed():
         pytest.skip("the offline model is not installed")
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")  # seeded without the model: search refuses an empty index
+    seed_docs(clean_db, DOCS)
     env = {**os.environ, "DATABASE_URL": db_env, "EMBEDDING_PROVIDER": "local", "DOCS_REPO": str(PROJECT_ROOT)}
     result = subprocess.run([sys.executable, "-X", "importtime", "-m", "app", *args], capture_output=True,
                             text=True, timeout=300, env=env)

@@ -156,6 +156,8 @@ def serve_until_stopped(run: Callable[[], None], settings: Any, host: str, port:
     threading.Thread(target=watch, name="docschat-ready", daemon=True).start()
     try:
         run()
+    except KeyboardInterrupt:  # Ctrl+C: uvicorn has shut down; as uvicorn.run, no "Aborted!" and exit 0
+        pass
     finally:
         stop.set()
         forget_server(settings.docschat_home)
