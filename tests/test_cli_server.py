@@ -106,3 +106,32 @@ def test_the_demo_is_announced_when_ready_and_the_cli_uses_it(tmp_path) -> None:
             demo.kill()
         stop_embedded_server(home)
     assert not (home / "server.json").exists()  # removed at exit: the CLI looks for no server
+
+
+def test_ask_uses_the_recorded_server_and_searches_here_when_it_refuses(offline, monkeypatch, start_server) -> None:
+    """The home's server.json names a live server: ask is answered there (its links carry the
+    server's port); once the server refuses (its rate limit), ask says so and answers from the
+    database itself. A record whose process is gone is ignored."""
+    from app.config import get_settings
+    from app.home import record_server
+    from tests.helpers import docschat_in_process, seed_docs
+    from tests.test_chat import DOCS
+
+    seed_docs(offline, DOCS)
+    monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "1")
+    monkeypatch.setenv("PUBLIC_URL", "http://server.test")  # the server's links
+    server = start_server()
+    home = get_settings().docschat_home
+    record_server(home, server.url)  # this process (the test) serves it
+    env = {"DATABASE_URL": offline, "EMBEDDING_PROVIDER": "none", "PUBLIC_URL": "", "PORT": "9"}
+    first = docschat_in_process("ask", "How do I embed the widget?", env=env)
+    assert first.returncode == 0 and "did not answer" not in first.stderr, first.stderr
+    assert "http://server.test/docs/" in first.stdout, first.stdout  # answered by the server
+    second = docschat_in_process("ask", "How do I embed the widget?", env=env)
+    assert second.returncode == 0, second.stderr
+    assert f"the server at {server.url} did not answer (429" in second.stderr and "searching the database here" in \
+        second.stderr
+    assert "http://127.0.0.1:9/docs/" in second.stdout  # answered here: this process's own links
+    (home / "server.json").write_text(json.dumps({"url": server.url, "pid": 2**22 + 12345}))  # no such process
+    third = docschat_in_process("ask", "How do I embed the widget?", env=env)
+    assert third.returncode == 0 and "did not answer" not in third.stderr and "127.0.0.1:9/docs/" in third.stdout

@@ -227,12 +227,12 @@ async def cli_retriever(pool: Any, settings: Any, mode: str = "hybrid") -> Any:
     if mode != "keyword" and retriever.needs_warm_up:
         shown = err_console.is_terminal
         if shown:
-            err_console.print("[dim]loading the offline embedding model (no docschat server is running for this "
-                              "database: `docschat serve` keeps it loaded) …[/]", highlight=False, soft_wrap=True)
+            err_console.print("[dim]loading the offline embedding model …[/]", highlight=False, soft_wrap=True)
         started = time.perf_counter()
         await retriever.warm_up()
         if shown:
-            err_console.print(f"[dim]loaded in {time.perf_counter() - started:.1f} s[/]", highlight=False)
+            err_console.print(f"[dim]loaded in {time.perf_counter() - started:.1f} s (a running `docschat serve` keeps "
+                              "it loaded for `ask` and `mcp` as visitors see)[/]", highlight=False, soft_wrap=True)
     return retriever
 
 
