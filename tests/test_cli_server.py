@@ -135,3 +135,30 @@ def test_ask_uses_the_recorded_server_and_searches_here_when_it_refuses(offline,
     (home / "server.json").write_text(json.dumps({"url": server.url, "pid": 2**22 + 12345}))  # no such process
     third = docschat_in_process("ask", "How do I embed the widget?", env=env)
     assert third.returncode == 0 and "did not answer" not in third.stderr and "127.0.0.1:9/docs/" in third.stdout
+
+
+def test_search_with_the_admin_token_is_the_servers_tester(offline, monkeypatch, start_server) -> None:
+    """With ADMIN_TOKEN, a plain `docschat search` beside the server is its retrieval tester: it
+    works even where this process could not reach the database (a local search would fail)."""
+    from app.config import get_settings
+    from app.home import record_server
+    from tests.helpers import docschat_in_process, seed_docs
+    from tests.test_chat import DOCS
+
+    seed_docs(offline, DOCS)
+    token = "admin-token-0123456789abcdef"
+    monkeypatch.setenv("ADMIN_TOKEN", token)
+    server = start_server()
+    record_server(get_settings().docschat_home, server.url)
+    unreachable = {"DATABASE_URL": "postgresql://nobody@127.0.0.1:1/none", "EMBEDDING_PROVIDER": "none"}
+    local = docschat_in_process("search", "embed the widget", "--json", env={"DATABASE_URL": offline,
+                                                                            "EMBEDDING_PROVIDER": "none"})
+    remote = docschat_in_process("search", "embed the widget", "--json", env=unreachable | {"ADMIN_TOKEN": token})
+    assert remote.returncode == 0, remote.stderr
+    mine, theirs = json.loads(local.stdout), json.loads(remote.stdout)
+    assert theirs["pages"] and [p["href"] for p in theirs["pages"]] == [p["href"] for p in mine["pages"]]
+    assert theirs["audiences"] == ["public"] and set(theirs) == set(mine)
+    shown = docschat_in_process("search", "embed the widget", env=unreachable | {"ADMIN_TOKEN": token})
+    assert shown.returncode == 0 and "1. Chat widget" in shown.stdout and "would answer" in shown.stdout, shown.stdout
+    wrong = docschat_in_process("search", "embed the widget", env=unreachable | {"ADMIN_TOKEN": token + "x"})
+    assert "did not search (401" in wrong.stderr and wrong.returncode == 1  # then the local search, which fails

@@ -73,6 +73,20 @@ def ask_parts(url: str, question: str, session: str | None) -> tuple[Iterator[di
     return parts(), jar
 
 
+def search_server(url: str, admin_token: str, question: str, audiences: list[str] | None) -> dict[str, Any]:
+    """The server's retrieval tester (GET /admin/api/test, behind ADMIN_TOKEN) for `docschat search`:
+    its retrieval, explained, with the tester's answer check and model input."""
+    params = {"q": question} | ({"audience": ",".join(audiences)} if audiences is not None else {})
+    try:
+        response = httpx.get(f"{url}/admin/api/test", params=params, timeout=httpx.Timeout(60.0, connect=5.0),
+                             headers={"authorization": f"Bearer {admin_token}"})
+    except httpx.HTTPError as exc:
+        raise ServerRefused(type(exc).__name__) from None
+    if response.status_code != 200:
+        raise ServerRefused(f"{response.status_code} {response.reason_phrase}")
+    return dict(response.json())
+
+
 def relay_mcp(url: str) -> int:
     """`docschat mcp` on stdio, relayed to the server's /mcp (stateless, JSON responses): each JSON-RPC
     message read from stdin is POSTed, and the reply (if any) written to stdout, one line each."""

@@ -10,7 +10,7 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from app.cli.base import cli_retriever, console, database_url, main, open_read_pool, print_json, run_async
+from app.cli.base import cli_retriever, console, database_url, err_console, main, open_read_pool, print_json, run_async
 from app.cli.options import MODE_CHOICE, audience_option, audiences_of, scored_as
 from app.config import get_settings
 from app.search.conversation import retrieve_in_conversation
@@ -30,12 +30,30 @@ def search_command(
     question: str, as_json: bool, explain: bool, mode: Mode, audience: str | None, public_only: bool,
     history: tuple[str, ...],
 ) -> None:
-    """Find the pages and excerpts that answer QUESTION."""
+    """Find the pages and excerpts that answer QUESTION.
+
+    Beside a running server with ADMIN_TOKEN set here too, a plain search (hybrid, no --history,
+    no --explain) is the server's retrieval tester: no model is loaded here."""
+    audiences = audiences_of(audience, public_only)
+    settings = get_settings()
+    if settings.admin_token is not None and mode == "hybrid" and not history and not explain:
+        from app.cli.remote import ServerRefused, find_server, search_server
+
+        if (server := find_server(settings)) is not None:
+            try:
+                data = search_server(server, settings.admin_token.get_secret_value(), question, audiences)
+            except ServerRefused as exc:
+                err_console.print(escape(f"the server at {server} did not search ({exc}): searching the database "
+                                         "here"), style="yellow", highlight=False, soft_wrap=True)
+            else:
+                if as_json:  # as the local search prints it: no explanation, no tester's extras
+                    print_json({k: v for k, v in data.items() if k not in ("explain", "answer_check", "model_input")})
+                else:
+                    _print_search(as_retrieval(data), explain=False)
+                return
     # google.genai: slow to import, kept off `docschat --help`
     from app.search.rewrite import build_query_rewriter
 
-    audiences = audiences_of(audience, public_only)
-    settings = get_settings()
     url = database_url()
 
     async def go() -> Any:
@@ -50,6 +68,21 @@ def search_command(
     if as_json:
         print_json(retrieval.to_dict(explain=explain))
         return
+    _print_search(retrieval, explain)
+
+
+def as_retrieval(data: dict[str, Any]) -> Any:
+    """The server's retrieval (its JSON) with the attributes _print_search reads."""
+    from types import SimpleNamespace
+
+    pages = [SimpleNamespace(**page) for page in data.get("pages", [])]
+    return SimpleNamespace(question=data.get("question", ""), standalone=data.get("standalone"),
+                           degraded=data.get("degraded"), errors=(data.get("explain") or {}).get("errors") or {},
+                           would_answer=data.get("would_answer"), confidence=data.get("confidence", 0.0),
+                           floor=data.get("floor", 0.0), pages=pages)
+
+
+def _print_search(retrieval: Any, explain: bool) -> None:
     standalone = retrieval.standalone or {}
     if explain or standalone.get("method", "as_asked") != "as_asked":
         console.print(f"query: [bold]{escape(retrieval.question)}[/] ({standalone.get('method', 'as_asked')})", highlight=False)
