@@ -65,7 +65,10 @@ def start_server(env: dict[str, str]) -> tuple[subprocess.Popen[str], str]:
     print(f"syncing docs/ into {env['DOCSCHAT_HOME']} (EMBEDDING_PROVIDER={env.get('EMBEDDING_PROVIDER', 'auto')}) …",
           flush=True)
     docschat("sync", env=env | {"DOCS_REPO": str(REPO), "BRANCH": "HEAD", "DOCS_DIR": "docs"})
-    server = subprocess.Popen([sys.executable, "-m", "app", "serve", "--port", str(port)], cwd=REPO, env=env,
+    # The production quota (5 questions an hour) would refuse the sixth ask: the CLI then searches
+    # the database itself, and the round times the model's load instead.
+    limits = {"RATE_LIMIT_PER_HOUR": "100000", "RATE_LIMIT_PER_DAY": "100000"}
+    server = subprocess.Popen([sys.executable, "-m", "app", "serve", "--port", str(port)], cwd=REPO, env=env | limits,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, text=True)
     record = Path(env["DOCSCHAT_HOME"]) / "server.json"
     deadline = time.monotonic() + 300
@@ -110,7 +113,7 @@ def main() -> None:
         for number in range(1, args.rounds + 1):
             loop = calibration()
             took, result = docschat("ask", QUESTION, env=env)
-            if "loading the offline" in result.stderr or "Relevant Guides" not in result.stdout:
+            if "did not answer" in result.stderr or "Relevant Guides" not in result.stdout:
                 raise SystemExit(f"ask did not use the server at {url}:\n{result.stderr[-1000:]}")
             rows["calibration"].append(loop)
             rows["ask"].append(took)
