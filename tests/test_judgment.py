@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, cast
@@ -265,18 +268,22 @@ def _local_model_or_skip() -> None:
 
 @pytest.fixture
 def unloaded_model(monkeypatch):
-    """The offline model as in a fresh process on a busy machine: not loaded, and slow to load."""
+    """The offline model as in a fresh process on a busy machine: not loaded, and slow to load.
+    unload() makes loading take 2 s; unload(gate) makes it wait until the test sets `gate`."""
     _local_model_or_skip()
     import app.embeddings.local as local
 
     real_load = local._load_model
 
-    def slow_load():  # loading takes longer than the question's timeout
-        if local._model is None:
-            time.sleep(2)
-        return real_load()
+    def unload(gate: threading.Event | None = None) -> None:
+        def slow_load():  # loading takes longer than the question's timeout
+            if local._model is None:
+                if gate is None:
+                    time.sleep(2)
+                else:
+                    assert gate.wait(120), "the test never let the model load"
+            return real_load()
 
-    def unload() -> None:
         monkeypatch.setattr(local, "_model", None)
         monkeypatch.setattr(local, "_load_model", slow_load)
 
@@ -284,16 +291,25 @@ def unloaded_model(monkeypatch):
 
 
 def test_first_question_after_start_is_not_degraded(monkeypatch, clean_db, start_server, unloaded_model) -> None:
+    # Conditions, not durations: it failed under load when it relied on a 2 s load outlasting the
+    # server's start (to see /healthz 503) and on the question arriving within it. Here the load
+    # lasts until the question has waited longer than its embedding timeout.
+    timeout = 2.0
     monkeypatch.setenv("EMBEDDING_PROVIDER", "local")
-    monkeypatch.setenv("QUERY_EMBEDDING_TIMEOUT_SECONDS", "1")  # loading takes longer; embedding does not
+    monkeypatch.setenv("QUERY_EMBEDDING_TIMEOUT_SECONDS", str(timeout))  # loading takes longer; embedding does not
     get_settings.cache_clear()
     seed(clean_db)
-    unloaded_model()  # the server must load it
+    loaded = threading.Event()
+    unloaded_model(loaded)  # the server must load it, and cannot until `loaded` is set
     server = start_server()
-    with httpx.Client(base_url=server.url, timeout=120) as client:
+    with httpx.Client(base_url=server.url, timeout=120) as client, ThreadPoolExecutor(1) as pool:
         health = client.get("/healthz")
         assert health.status_code == 503 and health.json()["ready"] is False
-        parts = parse_sse(ask(client, "How do I embed the widget with a script tag?").text)
+        asked = pool.submit(ask, client, "How do I embed the widget with a script tag?")
+        with pytest.raises(FutureTimeout):  # the question waits for the model: it is still unanswered
+            asked.result(timeout=timeout * 1.5)
+        loaded.set()
+        parts = parse_sse(asked.result(timeout=120).text)
         meta = _finish(parts)["messageMetadata"]
         assert meta["degraded"] is None and meta["would_answer"] is True
         assert client.get("/healthz").json()["ready"] is True
@@ -305,9 +321,19 @@ async def test_first_question_of_a_process_is_embedded_within_the_timeout(pool, 
     async with pool.acquire() as conn:
         await add(conn, "a.mdx#embed", "Embed the widget with one script tag", heading="Embed")
         await refresh(conn)
-    unloaded_model()
-    settings = get_settings().model_copy(update={"embedding_provider": "local", "query_embedding_timeout_seconds": 1.0})
-    retrieval = await build_retriever(pool, settings).retrieve("embed the widget", mode="vector")
+    # The load outlasts the timeout by a margin; the timeout is generous for the embedding itself
+    # (a 1 s one failed under load: the first encode after a load is slow on a busy machine).
+    timeout = 3.0
+    loaded = threading.Event()
+    unloaded_model(loaded)
+    settings = get_settings().model_copy(update={"embedding_provider": "local", "query_embedding_timeout_seconds": timeout})
+    release = threading.Timer(timeout + 1, loaded.set)
+    release.start()
+    try:
+        retrieval = await build_retriever(pool, settings).retrieve("embed the widget", mode="vector")
+    finally:
+        release.cancel()
+        loaded.set()
     assert retrieval.degraded is None and "vector" in retrieval.legs and not retrieval.errors
 
 

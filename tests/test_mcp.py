@@ -136,7 +136,9 @@ def assert_no_secret(outputs: list[Any]) -> None:
 
 async def test_streamable_http_against_a_served_process(clean_db, db_env, tmp_path) -> None:
     await sync_project()
-    env = _env(clean_db, tmp_path / "home", MCP_TOKENS=f"{TOKEN}=internal,developer;{'p' * 20}=partner")
+    # DOCS_BASE_URL: the checks' links under the base the stdio test has (serve --port sets its own).
+    env = _env(clean_db, tmp_path / "home", MCP_TOKENS=f"{TOKEN}=internal,developer;{'p' * 20}=partner",
+               DOCS_BASE_URL=BASE)
     with ServeProcess([sys.executable, "-m", "app"], env, cwd=tmp_path) as server:
         async with http_session(server.url) as session:
             assert_no_secret(await anonymous_checks(session))

@@ -54,7 +54,7 @@ def test_db_stop_stops_the_embedded_postgres_that_commands_leave_running(tmp_pat
     home = tmp_path / "home"
     env = embedded_env(home)
     try:
-        assert docschat("db", "status", env=env).returncode == 0
+        assert docschat("db", "upgrade", env=env).returncode == 0  # makes the cluster; a read would not
         pid = postmaster_pid(home)
         assert alive(pid) and embedded_server_running(home)  # left running for the next command
         stopped = docschat("db", "stop", env=env)
@@ -119,7 +119,7 @@ def test_the_demo_leaves_running_a_postgres_it_did_not_start(tmp_path) -> None:
     home = tmp_path / "home"
     env = embedded_env(home)
     try:
-        assert docschat("db", "status", env=env).returncode == 0
+        assert docschat("db", "upgrade", env=env).returncode == 0  # makes the cluster; a read would not
         pid = postmaster_pid(home)
         demo = docschat("demo", "--no-serve", env=env)
         assert demo.returncode == 0, demo.stderr
@@ -171,7 +171,7 @@ MODEL_MODULES = re.compile(r"\|\s+(torch|sentence_transformers)$", re.MULTILINE)
 
 @pytest.mark.parametrize("args", [["status"], ["gaps"], ["db", "status"], ["compose", "--branch", "HEAD"],
                                   ["sql", "-c", "select 1"], ["search", "embed the widget"]])
-def test_only_the_commands_that_search_load_the_embedding_model(args, db_env) -> None:
+def test_only_the_commands_that_search_load_the_embedding_model(args, db_env, clean_db, monkeypatch) -> None:
     """`python -X importtime` lists every module a command imports: the offline model's
     (sentence_transformers, torch) only for commands that embed."""
     from app import PROJECT_ROOT
@@ -179,6 +179,8 @@ def test_only_the_commands_that_search_load_the_embedding_model(args, db_env) ->
 
     if not local_model_installed():
         pytest.skip("the offline model is not installed")
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")  # seeded without the model: search refuses an empty index
+    seed_docs(clean_db, DOCS)
     env = {**os.environ, "DATABASE_URL": db_env, "EMBEDDING_PROVIDER": "local", "DOCS_REPO": str(PROJECT_ROOT)}
     result = subprocess.run([sys.executable, "-X", "importtime", "-m", "app", *args], capture_output=True,
                             text=True, timeout=300, env=env)

@@ -178,13 +178,16 @@ def test_ask_cli_public_audience_hides_the_secret(db_env, clean_db, tmp_path: Pa
     assert hint[:4] == ["docschat", "ask", "--audience", "public"] and hint[4] == "--session", hint
     again = docschat_in_process("ask", "and roll back?", *hint[2:6], env=env)
     assert hint[5] in again.stderr and "new conversation" not in again.stderr, again.stderr
-    other = docschat_in_process("ask", "and roll back?", "--session", hint[5], env=env)
+    other = docschat_in_process("ask", "and roll back?", "--all-audiences", "--session", hint[5], env=env)
     assert "starts a new conversation" in other.stderr and hint[5] not in other.stderr.split("continue")[-1]
-    # FLAG_PUBLIC holds every search to public: the session it opens is a public one too.
+    # FLAG_PUBLIC holds every search to public: the session it opens is a public one too, which
+    # the default (CHAT_AUDIENCES, public under FLAG_PUBLIC) continues.
     flagged = docschat_in_process("ask", "how do I deploy?", env={**env, "FLAG_PUBLIC": "true"})
-    assert "ask --audience public --session" in flagged.stderr, flagged.stderr
+    assert "docschat ask --session" in flagged.stderr, flagged.stderr
     result = docschat_in_process("search", f"{SECRET} rollback", "--json", env=env)
-    assert "Runbook" in result.stdout  # the operator's default: every audience
+    assert "Runbook" not in result.stdout  # the default: what the chat's visitors see (CHAT_AUDIENCES)
+    result = docschat_in_process("search", f"{SECRET} rollback", "--json", "--all-audiences", env=env)
+    assert "Runbook" in result.stdout  # the operator's view: every audience
 
 
 async def test_source_weights_and_path_boosts_change_the_order(pool, keyword_only, tmp_path: Path) -> None:

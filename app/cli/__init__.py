@@ -11,11 +11,12 @@
     chat.py      serve, ask
     demo.py      demo
 
-Imports are at module level, except the few whose import is slow (alembic, google.genai, litestar):
-those stay inside the commands that need them, so that `docschat --help` does not load them.
+A command's module is imported when the command runs (base.COMMAND_MODULES): `docschat ask`
+beside a server imports chat.py alone, not the indexing and search code. Within a module, the few
+imports that are slow (alembic, google.genai, litestar, uvicorn) stay inside the commands that
+need them, so that `docschat --help` does not load them.
 """
 
-from app.cli import chat, database, demo, indexing, insights, reports, review, search  # noqa: F401 - registers the commands
 from app.cli.base import main
 
 __all__ = ["main"]

@@ -13,12 +13,13 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from app.cli.base import console, database_url, main, print_json, run_async
+from app.cli.base import check_readable, console, database_url, err_console, main, print_json, run_async
 from app.config import get_settings
 from app.db.embedded import stop_embedded_server
 from app.db.pool import connect
 from app.db.roles import grant_app_role
 from app.db.url import redact_url, split_password
+from app.errors import DatabaseError
 
 
 @main.group()
@@ -33,7 +34,7 @@ def db_upgrade(revision: str) -> None:
     # alembic: slow to import, kept off `docschat --help`
     from app.db import migrate
 
-    url = database_url()
+    url = database_url(create=True)
     run_async(lambda: migrate.check_migratable(url))
     migrate.upgrade(url, revision)
     console.print(f"database at revision [bold]{revision}[/]")
@@ -101,11 +102,13 @@ def db_status(as_json: bool) -> None:
 
     status = run_async(go)
     status["database_url"] = redact_url(url)
+    settings = get_settings()
+    status["chosen_by"] = "DATABASE_URL" if settings.database_url else settings.home_reason
     if as_json:
         print_json(status)
         return
     table = Table(show_header=False, box=None)
-    for key in ("database_url", "revision", "head", "server_version", "pgvector_version"):
+    for key in ("database_url", "chosen_by", "revision", "head", "server_version", "pgvector_version"):
         table.add_row(key, Text(str(status[key])))
     for name, count in status["rows"].items():
         table.add_row(f"rows {name}", "-" if count is None else str(count))
@@ -119,6 +122,10 @@ def db_status(as_json: bool) -> None:
 def sql_console(command: str | None) -> None:
     """Open psql on the configured database (embedded included), or run one statement."""
     url = database_url()
+    try:
+        run_async(lambda: check_readable(url))
+    except DatabaseError as exc:  # psql may still be wanted (to look, to grant): said, not refused
+        err_console.print(f"[yellow]note:[/] {escape(str(exc))}", highlight=False, soft_wrap=True)
     psql = shutil.which("psql")
     if psql is None:
         console.print(

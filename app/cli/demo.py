@@ -10,7 +10,7 @@ from pydantic import SecretStr
 from rich.markup import escape
 
 from app import PROJECT_ROOT
-from app.cli.base import console, main
+from app.cli.base import console, database_label, main, serve_until_stopped
 from app.cli.indexing import sync_with_progress
 from app.config import get_settings
 from app.corpus.compose import DocsSource
@@ -45,8 +45,9 @@ def demo_command(port: int | None, no_serve: bool) -> None:
     embedded = not settings.database_url
     started_here = embedded and not embedded_server_running(settings.docschat_home)
     if embedded:
-        console.print(escape(f"starting the embedded Postgres in {settings.docschat_home / 'pg'}"
-                             if started_here else f"using the embedded Postgres in {settings.docschat_home / 'pg'}"),
+        # Which home, and why (the setting, the project found upwards, or the per-user folder): the
+        # one `docschat ask` and `docschat status` find from any folder of it.
+        console.print(escape(f"{'starting' if started_here else 'using'} {database_label(settings)}"),
                       highlight=False, soft_wrap=True)
     else:
         console.print("database: DATABASE_URL", soft_wrap=True)
@@ -74,26 +75,32 @@ def demo_command(port: int | None, no_serve: bool) -> None:
         from app.serving import serve
 
         port = port or settings.port
-        if "docs_base_url" not in chosen:
-            # The demo serves the docs itself: guide links point at this server.
-            settings = settings.model_copy(update={"docs_base_url": f"http://127.0.0.1:{port}"})
+        if "public_url" not in chosen:
+            # The demo serves the docs itself: links (answers, MCP, `docschat ask`) point at this server.
+            settings = settings.with_public_url(f"http://127.0.0.1:{port}")
         settings, admin_token = demo_features(settings, chosen, port)
         stops = "the demo and its database" if started_here else "the demo"
         relaxed = any(name not in chosen for name in DEMO_RATE_LIMITS)
         whose = " (the demo's limits; RATE_LIMIT_PER_HOUR and RATE_LIMIT_PER_DAY set others)" if relaxed else ""
-        console.print(f"\n[bold green]docschat demo:[/] open [bold]http://127.0.0.1:{port}[/] and ask a question"
-                      f"   (Ctrl+C stops {stops})\n"
-                      f"  up to {settings.rate_limit_per_hour} questions an hour and {settings.rate_limit_per_day} a day "
-                      f"per client{whose}\n"
-                      "  another port: PORT=8080 make demo;  the command line: .venv/bin/docschat --help\n",
-                      highlight=False, soft_wrap=True)
-        if admin_token:  # printed here only: this run's token, kept nowhere
-            console.print(f"  operator console: [bold]http://127.0.0.1:{port}/admin[/]  token: [bold]{admin_token}[/]"
-                          "  (this run only; ADMIN_TOKEN sets your own)", highlight=False, soft_wrap=True)
-        if "handoff_url" not in chosen:
-            console.print("  a sample way out for questions the docs miss (HANDOFF_URL): the demo page's "
-                          "\"Ask a person\" section", highlight=False, soft_wrap=True)
-        serve(create_app(settings), settings, "127.0.0.1", port)
+        limits = settings.rate_limit_per_hour, settings.rate_limit_per_day
+        handoff_sample = "handoff_url" not in chosen
+
+        def ready(url: str) -> None:  # only once /healthz answers: the model loaded, the database reachable
+            console.print(f"\n[bold green]docschat demo:[/] open [bold]{url}[/] and ask a question"
+                          f"   (Ctrl+C stops {stops})\n"
+                          f"  up to {limits[0]} questions an hour and {limits[1]} a day per client{whose}\n"
+                          "  another port: PORT=8080 make demo;  the command line: .venv/bin/docschat --help\n",
+                          highlight=False, soft_wrap=True)
+            if admin_token:  # printed here only: this run's token, kept nowhere
+                console.print(f"  operator console: [bold]{url}/admin[/]  token: [bold]{admin_token}[/]"
+                              "  (this run only; ADMIN_TOKEN sets your own)", highlight=False, soft_wrap=True)
+            if handoff_sample:
+                console.print("  a sample way out for questions the docs miss (HANDOFF_URL): the demo page's "
+                              "\"Ask a person\" section", highlight=False, soft_wrap=True)
+
+        console.print("starting the server (the model loads before it is ready) …", highlight=False)
+        serve_until_stopped(lambda: serve(create_app(settings), settings, "127.0.0.1", port), settings, "127.0.0.1",
+                            port, ready)
     finally:
         _stop_demo_database(database, started_here)
 

@@ -14,15 +14,18 @@ from rich.text import Text
 
 from app.cli.base import (
     console,
+    database_label,
     database_url,
     err_console,
     main,
     open_pool,
+    open_read_pool,
     print_json,
     run_async,
 )
 from app.cli.options import configured_sources, source_options
 from app.config import get_settings
+from app.db.url import redact_url
 from app.embeddings.providers import get_embedding_provider
 from app.indexing.clear import clear_index
 from app.indexing.jobs import claim_sync_job, run_sync_job
@@ -130,7 +133,7 @@ def sync_command(
     a page could not be (the rest of its source is synced; the page is not in the index until fixed).
     """
     report = sync_with_progress(
-        database_url(), configured_sources(repo, branch, docs_dir), get_settings(), "embedding", wait_for_lock=wait, only=only,
+        database_url(create=True), configured_sources(repo, branch, docs_dir), get_settings(), "embedding", wait_for_lock=wait, only=only,
         full=full,
     )
     for warning in report.warnings:
@@ -167,14 +170,18 @@ def status_command(as_json: bool) -> None:
     answerer = build_answerer(settings)
 
     async def go() -> dict[str, Any]:
-        async with await open_pool(url) as pool:
+        async with await open_read_pool(url, indexed=False) as pool:
             return await index_status(pool, settings, provider_model=provider.model if provider else None,
                                       answerer=answerer)
 
     status = run_async(go)
+    # Which database, and why that one: the setting, or the file the search upwards found (app/home.py).
+    status["database"] = {**status.get("database", {}), "url": redact_url(url), "home": str(settings.docschat_home),
+                          "chosen_by": "DATABASE_URL" if settings.database_url else settings.home_reason}
     if as_json:
         print_json(status)
         return
+    console.print(escape(f"database: {database_label(settings)}"), highlight=False, soft_wrap=True)
     _print_status(status)
 
 

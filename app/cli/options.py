@@ -8,15 +8,10 @@ from typing import Any
 
 import click
 
-from app.chat.gaps import BadDuration, parse_since
 from app.config import get_settings
-from app.corpus.compose import DocsSource
-from app.corpus.sources import (
-    SourcesConfig,
-    config_path,
-    load_sources,
-    parse_audience_filter,
-)
+
+# The corpus and gaps modules are imported inside the functions that use them: `docschat ask`
+# beside a server needs neither (they bring markdown-it, tree-sitter and the search code).
 
 MODE_CHOICE = click.Choice(["hybrid", "keyword", "vector"])
 
@@ -35,6 +30,9 @@ def source_options(command: Callable[..., Any]) -> Callable[..., Any]:
 def configured_sources(repo: Any, branch: str | None, docs_dir: str | None, *, syncing: bool = True) -> Any:
     """The configured sources; --repo/--branch/--docs-dir move the single environment source instead
     (refused for a sync when the sources come from a file; compose only reads)."""
+    from app.corpus.compose import DocsSource
+    from app.corpus.sources import SourcesConfig, config_path, load_sources
+
     settings = get_settings()
     if repo is None and branch is None and docs_dir is None:
         return load_sources(settings)
@@ -48,31 +46,62 @@ def configured_sources(repo: Any, branch: str | None, docs_dir: str | None, *, s
     return SourcesConfig((DocsSource.from_settings(settings, repo, branch, docs_dir).to_source(settings),))
 
 
+def _remember_all(ctx: click.Context, param: click.Parameter, value: bool) -> bool:
+    ctx.meta["all_audiences"] = value
+    return value
+
+
 def audience_option(command: Callable[..., Any]) -> Callable[..., Any]:
-    """--audience a,b (default: every audience: these are the operator's tools) and --public-only."""
+    """--audience a,b, --public-only and --all-audiences. The default is what the chat's visitors
+    see (CHAT_AUDIENCES): a source left internal used to score well in `eval` while the widget saw
+    nothing of it. --all-audiences reaches audiences_of through the context, so that the commands'
+    signatures need not carry it."""
+    command = click.option("--all-audiences", is_flag=True, expose_value=False, callback=_remember_all,
+                           help="Search what every audience may see (the operator's view).")(command)
     command = click.option("--public-only", is_flag=True, help="Same as --audience public (FLAG_PUBLIC forces it).")(command)
     return click.option(
         "--audience", "audience", default=None, metavar="A,B",
-        help="Search only what these audiences may see (default: everything).",
+        help="Search only what these audiences may see (default: CHAT_AUDIENCES, as the chat's visitors).",
     )(command)
 
 
 def audiences_of(audience: str | None, public_only: bool) -> list[str] | None:
-    """--audience and --public-only → the audiences to search as (None: every audience)."""
+    """--audience, --public-only, --all-audiences → the audiences to search as (None: every audience);
+    without any, CHAT_AUDIENCES (as the anonymous chat sees)."""
+    context = click.get_current_context(silent=True)
+    every = bool(context is not None and context.meta.get("all_audiences"))
+    if every and (public_only or audience is not None):
+        raise click.UsageError("--all-audiences searches every audience: leave out --audience and --public-only")
+    if every:
+        return None
     if public_only:
         return ["public"]
-    if audience is not None and not audience.replace(",", " ").strip():
+    if audience is None:
+        return get_settings().anonymous_audiences
+    if not audience.replace(",", " ").strip():
         # Read as "no filter", `--audience "$AUDIENCE"` with the variable unset searched everything.
-        raise click.BadParameter("is empty: name an audience (like public), or leave the option out to search "
-                                 "what every audience may see", param_hint="--audience")
+        raise click.BadParameter("is empty: name an audience (like public), leave the option out for CHAT_AUDIENCES, "
+                                 "or say --all-audiences", param_hint="--audience")
+    from app.corpus.sources import parse_audience_filter
+
     try:
         return parse_audience_filter(audience)
     except ValueError as exc:
         raise click.BadParameter(str(exc), param_hint="--audience") from None
 
 
+def scored_as(audiences: list[str] | None, audience: str | None, public_only: bool) -> str:
+    """Who a search or an eval answered as, for a person: 'public (CHAT_AUDIENCES)'."""
+    if audiences is None:
+        return "every audience (--all-audiences)"
+    why = "CHAT_AUDIENCES" if audience is None and not public_only else "--audience"
+    return f"{', '.join(audiences)} ({why})"
+
+
 def since_window(since: str | None) -> Any:
     """--since (30m, 24h, 7d, 2w) → the window it names; None without it."""
+    from app.chat.gaps import BadDuration, parse_since
+
     try:
         return parse_since(since) if since is not None else None
     except BadDuration as exc:

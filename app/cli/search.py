@@ -10,12 +10,12 @@ from rich.markup import escape
 from rich.table import Table
 from rich.text import Text
 
-from app.cli.base import console, database_url, main, open_pool, print_json, run_async
-from app.cli.options import MODE_CHOICE, audience_option, audiences_of
+from app.cli.base import cli_retriever, console, database_url, err_console, main, open_read_pool, print_json, run_async
+from app.cli.options import MODE_CHOICE, audience_option, audiences_of, scored_as
 from app.config import get_settings
 from app.search.conversation import retrieve_in_conversation
 from app.search.eval import EvalItem, evaluate, load_eval_file, load_facts_file
-from app.search.retrieve import Mode, ready_retriever
+from app.search.retrieve import Mode
 
 
 @main.command("search")
@@ -30,17 +30,35 @@ def search_command(
     question: str, as_json: bool, explain: bool, mode: Mode, audience: str | None, public_only: bool,
     history: tuple[str, ...],
 ) -> None:
-    """Find the pages and excerpts that answer QUESTION."""
+    """Find the pages and excerpts that answer QUESTION.
+
+    Beside a running server with ADMIN_TOKEN set here too, a plain search (hybrid, no --history,
+    no --explain) is the server's retrieval tester: no model is loaded here."""
+    audiences = audiences_of(audience, public_only)
+    settings = get_settings()
+    if settings.admin_token is not None and mode == "hybrid" and not history and not explain:
+        from app.cli.remote import ServerRefused, find_server, search_server
+
+        if (server := find_server(settings)) is not None:
+            try:
+                data = search_server(server, settings.admin_token.get_secret_value(), question, audiences)
+            except ServerRefused as exc:
+                err_console.print(escape(f"the server at {server} did not search ({exc}): searching the database "
+                                         "here"), style="yellow", highlight=False, soft_wrap=True)
+            else:
+                if as_json:  # as the local search prints it: no explanation, no tester's extras
+                    print_json({k: v for k, v in data.items() if k not in ("explain", "answer_check", "model_input")})
+                else:
+                    _print_search(as_retrieval(data), explain=False)
+                return
     # google.genai: slow to import, kept off `docschat --help`
     from app.search.rewrite import build_query_rewriter
 
-    audiences = audiences_of(audience, public_only)
-    settings = get_settings()
     url = database_url()
 
     async def go() -> Any:
-        async with await open_pool(url) as pool:
-            retriever = await ready_retriever(pool, settings, mode)
+        async with await open_read_pool(url) as pool:
+            retriever = await cli_retriever(pool, settings, mode)
             return await retrieve_in_conversation(
                 retriever, question, list(history), rewriter=build_query_rewriter(settings),
                 mode=mode, audiences=audiences, explain=explain,
@@ -50,6 +68,21 @@ def search_command(
     if as_json:
         print_json(retrieval.to_dict(explain=explain))
         return
+    _print_search(retrieval, explain)
+
+
+def as_retrieval(data: dict[str, Any]) -> Any:
+    """The server's retrieval (its JSON) with the attributes _print_search reads."""
+    from types import SimpleNamespace
+
+    pages = [SimpleNamespace(**page) for page in data.get("pages", [])]
+    return SimpleNamespace(question=data.get("question", ""), standalone=data.get("standalone"),
+                           degraded=data.get("degraded"), errors=(data.get("explain") or {}).get("errors") or {},
+                           would_answer=data.get("would_answer"), confidence=data.get("confidence", 0.0),
+                           floor=data.get("floor", 0.0), pages=pages)
+
+
+def _print_search(retrieval: Any, explain: bool) -> None:
     standalone = retrieval.standalone or {}
     if explain or standalone.get("method", "as_asked") != "as_asked":
         console.print(f"query: [bold]{escape(retrieval.question)}[/] ({standalone.get('method', 'as_asked')})", highlight=False)
@@ -130,19 +163,21 @@ def eval_command(
     url = database_url()
 
     async def go() -> Any:
-        async with await open_pool(url) as pool:
-            retriever = await ready_retriever(pool, settings, mode)
+        async with await open_read_pool(url) as pool:
+            retriever = await cli_retriever(pool, settings, mode)
             return await evaluate(
                 retriever, items, mode=mode, k=k, base_url=settings.docs_base_url, audiences=audiences,
                 use_history=not no_history, rewriter=build_query_rewriter(settings),
             )
 
     report = run_async(go)
+    report.setdefault("audiences", audiences)  # None: every audience
     if as_json:
         print_json(report)
         return
     console.print(f"{report['questions']} questions ({report['answerable']} answerable, "
                   f"{report['unanswerable']} unanswerable), mode {mode}, k={k}")
+    console.print(escape(f"audiences scored: {scored_as(audiences, audience, public_only)}"), highlight=False)
     if report["answerable"]:
         console.print(
             f"answerable: precision {report['precision']:.3f}  recall {report['recall']:.3f}  "
@@ -168,7 +203,7 @@ def _eval_answers(items: list[EvalItem], as_json: bool, audiences: list[str] | N
     progress, update = make_progress("answering")
 
     async def go() -> Any:
-        async with await open_pool(url) as pool:
+        async with await open_read_pool(url) as pool:
             services = build_chat_services(pool, settings)
             await services.retriever.warm_up()  # the model loads once, before the first question
             return await evaluate_answers(services, items, audiences=audiences, use_history=use_history,

@@ -61,6 +61,11 @@ def ensure_embedded_server(home: Path) -> str:
             return _start(pgdata).get_uri()
 
 
+def embedded_cluster_exists(home: Path) -> bool:
+    """Whether `home/pg` holds a cluster (initialised, running or not)."""
+    return (home / "pg" / "PG_VERSION").is_file()
+
+
 def restart_embedded_server_if_down(home: Path) -> str | None:
     """Start the cluster in `home/pg` again when its server died; its URL, or None if it was running.
 

@@ -80,13 +80,14 @@ def audiences_for_authorization(header: str | None, settings: Settings) -> list[
 
 def page_href_of(url: str, settings: Settings) -> list[str]:
     """The hrefs (without anchor) a caller's URL may name: as given (a source with its own base URL
-    stores absolute hrefs), and as a path under DOCS_BASE_URL (`https://docs…/docs/x`, `/docs/x`)."""
+    stores absolute hrefs), and as a path under DOCS_BASE_URL or PUBLIC_URL, the server's own page
+    URLs (`https://docs…/docs/x`, `/docs/x`)."""
     text = url.strip().split("#", 1)[0].split("?", 1)[0]
     candidates = [normalize_url(text)]
-    base = urlsplit(settings.docs_base_url)
+    bases = {(b.scheme, b.netloc) for b in map(urlsplit, filter(None, (settings.docs_base_url, settings.public_url)))}
     parts = urlsplit(text)
     if parts.scheme in ("http", "https"):
-        if (parts.scheme, parts.netloc) == (base.scheme, base.netloc):
+        if (parts.scheme, parts.netloc) in bases:
             candidates.append(normalize_url(parts.path) or "/")
     elif text.startswith("/"):
         candidates.append(normalize_url(text) or "/")
