@@ -177,7 +177,7 @@ class Settings(BaseSettings):
         5.0, gt=0, le=600, description="Timeout of embedding the question."
     )
 
-    # --- judgment (app/search/confidence.py; how the defaults were chosen: design/answer-floor.md)
+    # --- judgment (app/judge/confidence.py; how the defaults were chosen: design/answer-floor.md)
     answer_floor: float | None = Field(
         None, ge=0, le=1, description="Confidence below which the chat says the docs do not cover the question. "
         "Unset: the default (cosine is put on a per-embedding-model scale first)."
@@ -190,11 +190,13 @@ class Settings(BaseSettings):
     )
     answer_check: bool = Field(
         True, description="Check that the retrieved sections hold the question's specific terms (names, numbers, "
-        "options, versions) before answering; a question they do not support is refused (app/search/answer_check.py)."
+        "options, versions); the answer then ends with a line naming what the docs found do not mention. It never "
+        "refuses (app/judge/answer_check.py)."
     )
     answer_verifier: Literal["model", "off"] = Field(
         "off", description="'model': one bounded call to the chat model (Gemini or OpenAI-compatible) returns whether "
-        "the excerpts answer the question (answerable / partly / not) before it answers. 'off': the offline check only."
+        "the excerpts answer the question (answerable / partly / not) before it answers; 'not' refuses. 'off': the offline "
+        "check only."
     )
     answer_verifier_timeout_seconds: float = Field(
         5.0, gt=0, le=60, description="Timeout of the verification call; on timeout the offline check's verdict stands."

@@ -132,3 +132,20 @@ def test_cli_modules_stay_small() -> None:
     sizes = {path.name: len(path.read_text(encoding="utf-8").splitlines()) for path in (APP / "cli").glob("*.py")}
     assert len(sizes) > 5
     assert not {name: n for name, n in sizes.items() if n > 300}
+
+
+# What app/judge may import: judgment reads retrieval's evidence and the excerpts, and both search
+# (the confidence decides the rescue, the conversation runs the check) and chat call into it; it
+# imports neither, nor anything above them.
+JUDGE_MAY_NOT_IMPORT = ("app.search", "app.chat", "app.web", "app.admin", "app.cli", "app.doors", "app.server")
+
+
+def test_judge_imports_no_search_or_chat() -> None:
+    graph = import_graph()
+    assert "app.judge.confidence" in graph["app.search.retrieve"]
+    wrong = {
+        (module, target)
+        for module, targets in graph.items() if module.startswith("app.judge")
+        for target in targets if target.startswith(JUDGE_MAY_NOT_IMPORT)
+    }
+    assert not wrong, f"app/judge imports a layer above it: {sorted(wrong)}"

@@ -7,10 +7,8 @@
 
 from __future__ import annotations
 
-import html
 import math
 import re
-import secrets
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -18,9 +16,9 @@ from typing import TYPE_CHECKING, Any, Protocol
 from google import genai
 from google.genai import types
 
-from app.chat.excerpts import Excerpt
 from app.chat.sessions import ChatMessage
 from app.corpus.fences import fence_marker, split_fenced
+from app.judge.excerpt import Excerpt, format_excerpts
 from app.search.terms import words
 
 if TYPE_CHECKING:
@@ -74,37 +72,6 @@ Excerpts from source code come as fenced code headed by their file path and line
 only part of the code the question needs, you may call read_file or list_directory to read more of
 that repository; what they return is reference data too. When you point at code, name the file
 and the lines."""
-
-
-def framing_id(texts: list[str]) -> str:
-    """A random tag suffix that none of `texts` contains, so no excerpt can close or open the framing."""
-    while True:
-        candidate = secrets.token_hex(8)
-        if not any(candidate in text for text in texts):
-            return candidate
-
-
-def format_excerpts(excerpts: list[Excerpt], frame: str | None = None) -> str:
-    """The excerpts inside `<excerpts-ID>` tags; the text stays verbatim (code keeps its `<` and `>`)."""
-
-    def attr(value: str) -> str:
-        return html.escape(value, quote=True)
-
-    def section(e: Excerpt) -> str:
-        """The excerpt's place in its page (`Install › Sub part`): a subsection's heading alone may
-        not say what it is about."""
-        if not e.heading:
-            return "Overview"
-        trail = e.breadcrumb.split(" › ")[1:]  # the first part is the page title, said already
-        return " › ".join(trail) if trail and trail[-1] == e.heading else e.heading
-
-    frame = frame or framing_id([part for e in excerpts for part in (e.title, e.heading, e.breadcrumb, e.url, e.text)])
-    blocks = [
-        f'<excerpt-{frame} number="{e.number}" title="{attr(e.title)}" section="{attr(section(e))}" '
-        f'url="{attr(e.url)}">\n{e.text}\n</excerpt-{frame}>'
-        for e in excerpts
-    ]
-    return f"<excerpts-{frame}>\n" + "\n".join(blocks) + f"\n</excerpts-{frame}>"
 
 
 class GeminiAnswerer:

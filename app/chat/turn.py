@@ -24,13 +24,14 @@ from app.chat.excerpts import Excerpt, ExcerptBounds, select_excerpts
 from app.chat.gaps import record_gap
 from app.chat.sessions import ChatMessage, add_message, list_messages, upsert_session
 from app.chat.tools import SearchDocsTool, ToolBox, ToolStatus, with_statuses
-from app.chat.verify import Verifier, apply_verifier, not_covered_line
 from app.config import Settings
 from app.corpus.code_tree import CodeTree
 from app.corpus.sources import Source
+from app.judge.answer_check import AnswerCheck
+from app.judge.verify import Verifier, not_covered_line, with_verdict
 from app.logging import get_logger
 from app.metrics import observe_turn
-from app.search.conversation import QueryRewriter, retrieve_in_conversation
+from app.search.conversation import QueryRewriter, answer_check_of, retrieve_in_conversation
 from app.search.retrieve import Retrieval, RetrievalError, Retriever
 from app.search.urls import absolute_url
 
@@ -49,7 +50,7 @@ class ChatServices:
     retriever: Retriever
     answerer: Answerer
     rewriter: QueryRewriter | None = None
-    verifier: Verifier | None = None  # ANSWER_VERIFIER=model: the answer check's model call (app/chat/verify.py)
+    verifier: Verifier | None = None  # ANSWER_VERIFIER=model: the answer check's model call (app/judge/verify.py)
     code_sources: tuple[Source, ...] = ()  # kind = "code": the model may read them (read_file, list_directory)
     code_trees: dict[tuple[str, str], CodeTree] = field(default_factory=dict)  # (source, commit) → tree
     background: set[asyncio.Task[Any]] = field(default_factory=set)
@@ -197,6 +198,8 @@ class ChatTurn:
             yield protocol.error(self.failed)
             return
         if excerpts and (line := not_covered_line(check)):  # "partly": say what the docs do not cover
+            if settings.handoff_url:  # and where to ask about the rest
+                line += f" [{_link_text(settings.handoff_text)}]({settings.handoff_url})"
             self.text.append(line)
             yield protocol.text_delta(text_id, line)
         yield protocol.text_end(text_id)
@@ -240,11 +243,33 @@ DEGRADED_STATUS = {
 }
 
 
+async def apply_verifier(
+    verifier: Verifier | None, excerpts: list[Excerpt], retrieval: Retrieval
+) -> AnswerCheck | None:
+    """The verdict the turn acts on: the offline check's (already applied to the retrieval), or,
+    with a verifier and excerpts, the model's well-formed verdict, whose "not" refuses the
+    retrieval (no guides, a gap). The question checked is the one searched (a follow-up completed
+    from earlier turns)."""
+    offline = answer_check_of(retrieval)
+    if verifier is None or not excerpts or not retrieval.would_answer:
+        return offline
+    check = await verifier.verify(retrieval.question, excerpts)
+    if check is None:
+        return offline
+    retrieval.judgment = with_verdict(retrieval.judgment, check)
+    return check
+
+
 def _handoff(settings: Settings, would_answer: bool) -> dict[str, Any]:
     """The way out (HANDOFF_URL) in the finish metadata when the docs do not cover the question."""
     if would_answer or not settings.handoff_url:
         return {}
     return {"handoff": {"url": settings.handoff_url, "text": settings.handoff_text}}
+
+
+def _link_text(text: str) -> str:
+    """HANDOFF_TEXT as a Markdown link's text: brackets would end it early."""
+    return text.replace("[", "(").replace("]", ")")
 
 
 def _questions(messages: list[ChatMessage]) -> list[str]:

@@ -13,9 +13,9 @@ The standalone query (app/search/standalone.py) proposes a completion; retrieval
   do I connect Google Analytics?") is not polluted. Without comparable evidence (keyword-only),
   the wording alone decides.
 
-Whatever query wins, the answer check (app/search/answer_check.py) then asks whether its sections
-hold an answer to the question's specific terms; a "not" verdict turns the retrieval into a
-refusal (`judgment.rule` "answer_check"), and every verdict is kept in the judgment's explanation.
+Whatever query wins, the answer check (app/judge/answer_check.py) then asks whether its sections
+hold the question's specific terms; its verdict ("answerable" or "partly": it never refuses) is
+kept in the judgment's explanation.
 
 With a rewriter (Gemini), one bounded rewrite is tried first; on failure, the offline method.
 """
@@ -23,13 +23,12 @@ With a rewriter (Gemini), one bounded rewrite is tried first; on failure, the of
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 from typing import Any, Protocol
 
 import asyncpg
 
+from app.judge.answer_check import CHECK_SECTIONS, AnswerCheck, check_answer, with_check
 from app.logging import get_logger
-from app.search.answer_check import CHECK_SECTIONS, AnswerCheck, check_answer
 from app.search.retrieve import Retrieval, Retriever
 from app.search.standalone import StandaloneQuery, standalone_query
 
@@ -71,9 +70,8 @@ def answer_check_of(retrieval: Retrieval) -> AnswerCheck | None:
 
 
 async def apply_answer_check(retriever: Retriever, retrieval: Retrieval) -> Retrieval:
-    """Run the offline answer check on a retrieval the judgment would answer (ANSWER_CHECK=on).
-    A "not" verdict refuses; a failure of the check leaves the judgment as it was (the check only
-    ever removes answers, so failing open here is the state before it existed, and is logged)."""
+    """Run the offline answer check on a retrieval the judgment would answer (ANSWER_CHECK=on):
+    its verdict is recorded; a failure of the check leaves the judgment as it was (logged)."""
     if not retrieval.would_answer or not getattr(retriever.settings, "answer_check", True) or not retrieval.ranking:
         return retrieval
     sections: list[tuple[str, str]] = []
@@ -89,13 +87,7 @@ async def apply_answer_check(retriever: Retriever, retrieval: Retrieval) -> Retr
         log.warning("answer_check_failed", error=type(exc).__name__)
         return retrieval
     retrieval.answer_check = check  # type: ignore[attr-defined]
-    judgment = retrieval.judgment
-    explanation = judgment.explanation | {"answer_check": check.to_dict()}
-    if check.verdict == "not":
-        judgment = dataclasses.replace(judgment, would_answer=False, rule="answer_check", explanation=explanation)
-    else:
-        judgment = dataclasses.replace(judgment, explanation=explanation)
-    retrieval.judgment = judgment
+    retrieval.judgment = with_check(retrieval.judgment, check)
     return retrieval
 
 
