@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from app.chat.answerers import Excerpt, ExtractiveAnswerer, _sentences
+from app.chat.answerers import Excerpt, ExtractiveAnswerer
+from app.chat.extractive import _blocks
 from app.config import Settings
 from app.corpus.chunker import Chunk
 from app.corpus.compose import compose_files
@@ -42,9 +43,10 @@ def is_code(piece: str) -> bool:
 
 
 def introduced_code(text: str) -> list[tuple[str, str]]:
-    """(sentence, code block) pairs of an excerpt where the sentence ends in ':' and the block follows it."""
-    pieces = _sentences(text)
-    return [(a, b) for a, b in zip(pieces, pieces[1:]) if a.rstrip().endswith(":") and not is_code(a) and is_code(b)]
+    """(paragraph, code block) pairs of an excerpt where the paragraph ends in ':' and the block follows it."""
+    blocks = _blocks(text)
+    return [(a.text, b.text) for a, b in zip(blocks, blocks[1:])
+            if a.kind == "prose" and a.text.rstrip().endswith(":") and b.kind == "code"]
 
 
 def uncited(line: str) -> str:
@@ -52,8 +54,8 @@ def uncited(line: str) -> str:
 
 
 def assert_code_kept_with_its_sentence(answer: str, excerpts: list[Excerpt]) -> None:
-    """Every introducing sentence in the answer is followed by its block, and a block that has an
-    introducing sentence comes after it."""
+    """Every introducing paragraph in the answer is followed by its block, and a block that has an
+    introducing paragraph comes after it."""
     for e in excerpts:
         for intro, code in introduced_code(e.text):
             cited = f"{intro.rstrip()[:-1].rstrip()} [{e.number}]:"
@@ -62,14 +64,26 @@ def assert_code_kept_with_its_sentence(answer: str, excerpts: list[Excerpt]) -> 
                 assert f"{cited}\n\n{code}" in answer, (intro, answer)
 
 
+CODE = re.compile(r"^[ \t]*(`{3,}|~{3,}).*?^[ \t]*\1[ \t]*$", re.DOTALL | re.MULTILINE)
+
+
 def assert_traceable(answer: str, excerpts: list[Excerpt]) -> None:
-    """Each prose line of the answer is a sentence of an excerpt that carries the number it is cited with."""
-    code = re.compile(r"^[ \t]*(`{3,}|~{3,}).*?^[ \t]*\1[ \t]*$", re.DOTALL | re.MULTILINE)
-    for line in code.sub("", answer).split("\n\n"):
-        if not line.strip():
+    """Each quoted line of the answer is a line of an excerpt that carries the number its paragraph
+    is cited with; each heading line is an excerpt's place in its page; no paragraph ends in ':'
+    without the block it introduces."""
+    contexts = {f"**{e.breadcrumb or e.title}**" for e in excerpts}
+    for paragraph in CODE.sub("\x00", answer).split("\n\n"):
+        if not paragraph.strip() or paragraph == "\x00":
             continue
-        number = int(re.search(r"\[(\d+)\]:?$", line).group(1))
-        assert any(uncited(line) in e.text for e in excerpts if e.number == number), (line, answer)
+        if paragraph.startswith("**") and paragraph.endswith("**") and "\n" not in paragraph:
+            assert paragraph in contexts, (paragraph, answer)
+            continue
+        number = int(re.search(r"\[(\d+)\]:?$", paragraph).group(1))
+        for line in uncited(paragraph).split("\n"):
+            assert any(line in e.text for e in excerpts if e.number == number), (line, answer)
+    # A paragraph leading into a block ("…:") is followed by it: code, a list or a table.
+    for match in re.finditer(r"\[\d+\]:(\n\n|$)[ \t]*(.?)", answer):
+        assert match.group(1) and (match.group(2) in "`~-*+|" or match.group(2).isdigit()), answer
 
 
 def test_the_demos_first_question_shows_the_script_tag() -> None:
@@ -83,7 +97,9 @@ def test_the_demos_first_question_shows_the_script_tag() -> None:
             excerpts = [excerpt(1, c) for c in order]
             answer = ExtractiveAnswerer().answer(question, excerpts)
             intro = "Add this script tag to every page of your docs site (for example in the site's layout or footer) [1]:"
-            assert f'{intro}\n\n```html\n<script src="https://HOST/docs/chat/widget.js"' in answer, answer
+            heading = "**Embed the chat widget › Embed the widget with one line**"
+            assert f'{heading}\n\n{intro}\n\n```html\n<script src="https://HOST/docs/chat/widget.js"' in answer, answer
+            assert "Add the docschat chat widget to any documentation site" not in answer  # the description
             assert_traceable(answer, excerpts)
 
 
