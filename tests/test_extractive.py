@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from app.chat.answerers import Excerpt, ExtractiveAnswerer
-from app.chat.extractive import _blocks
+from app.chat.extractive import PassageChooser, _blocks
 from app.config import Settings
 from app.corpus.chunker import Chunk
 from app.corpus.compose import compose_files
@@ -139,3 +139,61 @@ def test_code_stays_with_the_sentence_that_introduces_it_on_real_excerpts(corpus
     assert tried > 50
     if corpus != "claude-docs":  # the property was exercised, not skipped by the sampling
         assert introduced > 100, introduced
+
+
+# --- passages, not sentence picks (issue 45): each rule on excerpts written for it ----------------
+
+def test_the_page_description_is_never_the_answer_alone() -> None:
+    """'What does docschat store about me?' got the Privacy page's description line, the words
+    closest to the question, and nothing of what is stored."""
+    excerpts = [
+        Excerpt(1, "Privacy", "u#", "", "What docschat stores about you, and what leaves the host.", "Privacy"),
+        Excerpt(1, "Privacy", "u#stored", "What is kept", "- **Chat history**: questions and answers, in "
+                "`docs_chat_message`.\n- **Feedback**: a rating, with no IP address.", "Privacy › What is kept"),
+    ]
+    answer = ExtractiveAnswerer().answer("What does docschat store about me?", excerpts)
+    assert "What docschat stores about you" not in answer and "**Chat history**" in answer, answer
+    assert answer.startswith("**Privacy › What is kept**\n\n- **Chat history**"), answer
+    assert_traceable(answer, excerpts)
+
+
+def test_a_sentence_leading_into_a_block_that_was_cut_is_not_quoted() -> None:
+    excerpts = [Excerpt(1, "Sync", "u", "Run a sync", "Syncs run in CI after every merge. Add this step to "
+                        "your workflow:\n\n[…]", "Sync › Run a sync")]
+    answer = ExtractiveAnswerer().answer("How do I add a sync step to my CI workflow?", excerpts)
+    assert answer == "**Sync › Run a sync**\n\nSyncs run in CI after every merge. [1]", answer
+
+
+def test_the_first_guides_passage_leads_and_another_products_limit_does_not() -> None:
+    """'What's the maximum payload size of a single message in Realtime?' got another product's
+    limit: the passage of a later guide that shared more words."""
+    excerpts = [
+        Excerpt(1, "Realtime", "u1", "Limits", "Each Realtime message may carry up to 256 KB.", "Realtime › Limits"),
+        Excerpt(2, "Queues", "u2", "Payload", "The maximum payload size of a single queue message is 1 MB: larger "
+                "payloads are rejected.", "Queues › Payload"),
+    ]
+    answer = ExtractiveAnswerer().answer("What's the maximum payload size of a single message in Realtime?", excerpts)
+    assert answer.startswith("**Realtime › Limits**\n\nEach Realtime message may carry up to 256 KB. [1]"), answer
+
+
+def test_a_troubleshooting_question_gets_what_to_do_not_its_own_error() -> None:
+    excerpts = [
+        Excerpt(1, "Troubleshooting", "u#p", "Problem", "The sync fails with the error `lock timeout` when "
+                "another sync holds the lock.", "Troubleshooting › Problem"),
+        Excerpt(1, "Troubleshooting", "u#s", "Solution", "Wait for the other sync to finish, or run the sync "
+                "with `--wait` so it waits for the lock.", "Troubleshooting › Solution"),
+    ]
+    answer = ExtractiveAnswerer().answer("My sync fails with a lock timeout error, what do I do?", excerpts)
+    chooser = PassageChooser()
+    best = chooser.choose("My sync fails with a lock timeout error, what do I do?", excerpts)
+    assert "Wait for the other sync" in max(best, key=lambda p: p.score).text
+    assert "**Troubleshooting › Solution**\n\nWait for the other sync" in answer, answer
+    assert_traceable(answer, excerpts)
+
+
+def test_a_long_list_is_cut_to_the_items_that_answer() -> None:
+    items = [f"- Item {n} about caching layers and how a store warms up its entries on a restart." for n in range(8)]
+    items.insert(5, "- A visitor may ask 5 questions an hour and 10 a day.")
+    excerpts = [Excerpt(1, "Widget", "u", "What visitors see", "\n".join(items), "Widget › What visitors see")]
+    answer = ExtractiveAnswerer().answer("How many questions can a visitor ask per hour?", excerpts)
+    assert answer == "**Widget › What visitors see**\n\n- A visitor may ask 5 questions an hour and 10 a day. [1]", answer

@@ -52,6 +52,8 @@ _ASKS_NUMBER = re.compile(r"\bhow (?:many|much|long|often|big|large)\b|\b(?:limi
 _DIGIT = re.compile(r"\d")
 # How much a passage of the first, second, third … guide counts.
 GUIDE_WEIGHTS = (1.0, 0.6, 0.5, 0.4)
+# Another page's passage joins the answer only when it scores this much more than the one leading.
+OTHER_PAGE_RATIO = 1.5
 
 
 def _terms(text: str) -> set[str]:
@@ -210,9 +212,9 @@ class PassageChooser:
                 # more than one of the question's words.
                 score *= 0.6 if len(passage.terms & wanted) >= 2 else 0.0
             if trouble and (_REMEDY_HEADING.search(excerpt.heading) or _REMEDY_TEXT.search(passage.text)):
-                score *= 1.5
+                score *= 2.0
             elif trouble and _SYMPTOM_HEADING.search(excerpt.heading):
-                score *= 0.7
+                score *= 0.5  # it holds the asker's own error words, and restates them
             if number and _DIGIT.search(passage.text):
                 score *= 1.3
             passage.score = score
@@ -222,17 +224,18 @@ class PassageChooser:
             ranked = [p for p in candidates if p.index == 0][:2]
         # The first guide's best passage leads: another page's passage, presented as the answer, once
         # gave another product's limit (issue 45). Another page's passage joins only when it matches
-        # at least as well.
+        # clearly better (OTHER_PAGE_RATIO) than what leads.
         first = excerpts[0].number
         best = next((p for p in ranked if not p.description and excerpts[p.index].number == first), None)
         best = best or next((p for p in ranked if not p.description), None)
-        if best is None:  # only the description matched: it comes with what follows it on its page
-            best = next((p for p in candidates if p.index == ranked[0].index and not p.description), ranked[0])
+        if best is None:  # only a description matched: what follows it on its page, never it alone
+            page = excerpts[ranked[0].index].number
+            best = next((p for p in candidates if excerpts[p.index].number == page and not p.description), ranked[0])
         chosen = [best]
         size = len(best.text)
         for passage in ranked:
             same_page = excerpts[passage.index].number == excerpts[best.index].number
-            if passage in chosen or passage.score < (self.keep_ratio if same_page else 1.0) * best.score:
+            if passage in chosen or passage.score < (self.keep_ratio if same_page else OTHER_PAGE_RATIO) * best.score:
                 continue
             if passage.description:  # it names the page's topic; the passages chosen say more
                 continue
