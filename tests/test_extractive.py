@@ -49,6 +49,10 @@ def introduced_code(text: str) -> list[tuple[str, str]]:
             if a.kind == "prose" and a.text.rstrip().endswith(":") and b.kind == "code"]
 
 
+def squash(text: str) -> str:
+    return " ".join(text.split())
+
+
 def uncited(line: str) -> str:
     return re.sub(r" \[\d+\](:?)$", r"\1", line)
 
@@ -79,8 +83,8 @@ def assert_traceable(answer: str, excerpts: list[Excerpt]) -> None:
             assert paragraph in contexts, (paragraph, answer)
             continue
         number = int(re.search(r"\[(\d+)\]:?$", paragraph).group(1))
-        for line in uncited(paragraph).split("\n"):
-            assert any(line in e.text for e in excerpts if e.number == number), (line, answer)
+        for line in uncited(paragraph).split("\n"):  # a list item is one line: its soft breaks are spaces
+            assert any(squash(line) in squash(e.text) for e in excerpts if e.number == number), (line, answer)
     # A paragraph leading into a block ("…:") is followed by it: code, a list or a table.
     for match in re.finditer(r"\[\d+\]:(\n\n|$)[ \t]*(.?)", answer):
         assert match.group(1) and (match.group(2) in "`~-*+|" or match.group(2).isdigit()), answer

@@ -139,18 +139,32 @@ def passages(excerpt: Excerpt, index: int) -> list[_Passage]:
 LONG_LIST_CHARS = 600
 
 
+def _items(text: str) -> list[str]:
+    """A list's items, each with its continuation lines."""
+    items: list[str] = []
+    for line in text.split("\n"):
+        if _LIST_ITEM.match(line) or not items:
+            items.append(line)
+        else:
+            items[-1] += "\n" + line
+    return items
+
+
+def _one_line_items(block: _Block) -> _Block:
+    """A list with each item on one line: a wrapped item's line breaks are Markdown's soft breaks
+    (spaces), and the widget draws a list only when every line opens an item."""
+    if block.kind != "list":
+        return block
+    return _Block("\n".join(re.sub(r"\s*\n\s*", " ", item) for item in _items(block.text)), "list")
+
+
 def _matching_items(block: _Block, wanted: set[str]) -> _Block:
     """A long list cut to the items that hold the most of the question's words, in order ("How
     many questions can a visitor ask per hour?" needs the one item on visitors' questions, not nine
     others); whole when it is short, or when no item holds two of them (then no item stands out)."""
     if len(block.text) <= LONG_LIST_CHARS:
         return block
-    items: list[str] = []
-    for line in block.text.split("\n"):
-        if _LIST_ITEM.match(line) or not items:
-            items.append(line)
-        else:
-            items[-1] += "\n" + line  # an item's continuation line
+    items = _items(block.text)
     held = [len(_terms(item) & wanted) for item in items]
     most = max(held)
     if most < 2:
@@ -263,5 +277,5 @@ class PassageChooser:
                 lines.append(context)
             shown.add(passage.index)
             for n, block in enumerate(passage.blocks):
-                lines.append(_cite(block, excerpt.number, last=n == len(passage.blocks) - 1))
+                lines.append(_cite(_one_line_items(block), excerpt.number, last=n == len(passage.blocks) - 1))
         return "\n\n".join(lines)
