@@ -45,7 +45,7 @@ def is_code(piece: str) -> bool:
 def introduced_code(text: str) -> list[tuple[str, str]]:
     """(paragraph, code block) pairs of an excerpt where the paragraph ends in ':' and the block follows it."""
     blocks = _blocks(text)
-    return [(a.text, b.text) for a, b in zip(blocks, blocks[1:])
+    return [(a.text, b.text) for a, b in zip(blocks, blocks[1:], strict=False)
             if a.kind == "prose" and a.text.rstrip().endswith(":") and b.kind == "code"]
 
 

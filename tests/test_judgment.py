@@ -16,9 +16,8 @@ from app.chat.answerers import NOT_COVERED
 from app.chat.gaps import BadDuration, clear_gaps, list_gaps, parse_since
 from app.chat.stream_protocol import parse_sse
 from app.config import get_settings
-from app.judge.confidence import Evidence, Floors, judge, scaled_cosine
+from app.judge.confidence import Evidence, Floors, floors_from_settings, judge, scaled_cosine
 from app.search.eval import EvalFileError, evaluate, load_eval_file
-from app.judge.confidence import floors_from_settings
 from app.search.retrieve import build_retriever
 from tests.helpers import CliRun, docschat_in_process, seed_docs
 from tests.test_chat import DOCS, ask
