@@ -3,80 +3,24 @@
 from __future__ import annotations
 
 import ipaddress
-import re
 from functools import lru_cache
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Literal
 from urllib.parse import urlsplit
 
-from pydantic import BeforeValidator, Field, SecretStr, field_validator, model_validator
-from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from app.errors import ConfigError
 from app.home import find_home
-
-
-def _split_list(value: object) -> object:
-    if isinstance(value, str):
-        return [item.strip() for item in value.split(",") if item.strip()]
-    return value
-
-
-def _split_questions(value: object) -> object:
-    if isinstance(value, str):
-        return [item.strip() for item in value.split("|") if item.strip()]
-    return value
-
-
-# Example questions contain commas: written in the environment as "first? | second?".
-QuestionList = Annotated[list[str], NoDecode, BeforeValidator(_split_questions)]
-
-# A list setting is written in the environment as "a, b, c".
-CommaList = Annotated[list[str], NoDecode, BeforeValidator(_split_list)]
-
-# An audience or source name (front matter, docschat.toml, CHAT_AUDIENCES).
-NAME = re.compile(r"^[a-z0-9][a-z0-9_-]{0,63}$")
-_ORIGIN = re.compile(r"^(?P<scheme>[Hh][Tt][Tt][Pp][Ss]?)://(?P<host>[A-Za-z0-9.\-]+|\[[0-9A-Fa-f:.]+\])(?::(?P<port>[0-9]{1,5}))?$")
-# What a browser's URL parser drops or reinterprets (as widget.js URL_TRICKS and app/web/pages.py).
-_URL_TRICKS = re.compile(r"[\x00-\x20\x7f-\x9f\u00a0\u1680\u2000-\u200f\u2028-\u202f\u205f\u3000\ufeff\\]")
-
-
-def _browser_origin(origin: str) -> str:
-    """`origin` as a browser sends it in the Origin header: scheme and host in lower case, no
-    default port. ValueError when it is not scheme://host[:port] (a path, `null`, a port past 65535)."""
-    match = _ORIGIN.match(origin)
-    port = match.group("port") if match else None
-    if match is None or (port is not None and not 0 < int(port) <= 65535):
-        hint = " (a name that is not ASCII is written in its xn-- form)" if not origin.isascii() else ""
-        raise ValueError(f"{origin[:80]!r} is not an origin (scheme://host[:port], like https://docs.example.com){hint}")
-    scheme, host = match.group("scheme").lower(), match.group("host").lower()
-    default = {"http": "80", "https": "443"}[scheme]
-    return f"{scheme}://{host}" + (f":{port}" if port and port != default else "")
-
-
-def parse_mcp_tokens(text: str) -> list[tuple[str, list[str]]]:
-    """'token1=a,b;token2=c' as [(token1, [a, b]), (token2, [c])]. ValueError names a bad entry by
-    its position only: the message must never hold a token."""
-    pairs: list[tuple[str, list[str]]] = []
-    for number, entry in enumerate((e.strip() for e in text.split(";")), start=1):
-        if not entry:
-            continue
-        token, sep, audiences = entry.partition("=")
-        token = token.strip()
-        names = sorted({a.strip().lower() for a in audiences.split(",") if a.strip()})
-        if not sep or not names:
-            raise ValueError(f"entry {number} is not 'token=audience[,audience]'")
-        if len(token) < 16 or any(ch.isspace() for ch in token):
-            raise ValueError(f"entry {number}: the token must be 16+ characters without spaces (openssl rand -hex 24)")
-        bad = [name for name in names if not NAME.match(name)]
-        if bad:
-            raise ValueError(f"entry {number}: {bad[0][:80]!r} is not an audience name (letters, digits, - and _)")
-        if any(token == known for known, _ in pairs):
-            raise ValueError(f"entry {number} repeats the token of an earlier entry")
-        pairs.append((token, names))
-    if not pairs:
-        raise ValueError("lists no token; leave MCP_TOKENS unset for anonymous access only")
-    return pairs
+from app.setting_values import (
+    NAME,
+    URL_TRICKS,
+    CommaList,
+    QuestionList,
+    browser_origin,
+    parse_mcp_tokens,
+)
 
 
 class Settings(BaseSettings):
@@ -193,7 +137,7 @@ class Settings(BaseSettings):
         5.0, gt=0, le=600, description="Timeout of embedding the question."
     )
 
-    # --- judgment (app/search/confidence.py; how the defaults were chosen: design/answer-floor.md)
+    # --- judgment (app/judge/confidence.py; how the defaults were chosen: design/answer-floor.md)
     answer_floor: float | None = Field(
         None, ge=0, le=1, description="Confidence below which the chat says the docs do not cover the question. "
         "Unset: the default (cosine is put on a per-embedding-model scale first)."
@@ -206,11 +150,13 @@ class Settings(BaseSettings):
     )
     answer_check: bool = Field(
         True, description="Check that the retrieved sections hold the question's specific terms (names, numbers, "
-        "options, versions) before answering; a question they do not support is refused (app/search/answer_check.py)."
+        "options, versions); the answer then ends with a line naming what the docs found do not mention. It never "
+        "refuses (app/judge/answer_check.py)."
     )
     answer_verifier: Literal["model", "off"] = Field(
         "off", description="'model': one bounded call to the chat model (Gemini or OpenAI-compatible) returns whether "
-        "the excerpts answer the question (answerable / partly / not) before it answers. 'off': the offline check only."
+        "the excerpts answer the question (answerable / partly / not) before it answers; 'not' refuses. 'off': the offline "
+        "check only."
     )
     answer_verifier_timeout_seconds: float = Field(
         5.0, gt=0, le=60, description="Timeout of the verification call; on timeout the offline check's verdict stands."
@@ -396,7 +342,7 @@ class Settings(BaseSettings):
         for written in value:
             origin = written.rstrip("/")
             if "*" not in origin:  # the wildcard has its own message (app/server.py)
-                origin = _browser_origin(origin)
+                origin = browser_origin(origin)
             origins.append(origin)
         return origins
 
@@ -411,7 +357,7 @@ class Settings(BaseSettings):
         # The widget draws it only through safeUrl (widget.js): no user:password (which every visitor
         # would be sent), no control or space characters, no backslash.
         if (parts.scheme not in ("http", "https") or not parts.hostname or parts.username or parts.password
-                or _URL_TRICKS.search(text)):
+                or URL_TRICKS.search(text)):
             raise ValueError(f"{text[:80]!r} is not an absolute http(s) URL (like https://example.com/support)")
         return text
 
@@ -423,7 +369,7 @@ class Settings(BaseSettings):
         text = str(value).strip().rstrip("/")
         parts = urlsplit(text)
         if (parts.scheme not in ("http", "https") or not parts.hostname or parts.username or parts.password
-                or parts.query or parts.fragment or _URL_TRICKS.search(text)):
+                or parts.query or parts.fragment or URL_TRICKS.search(text)):
             raise ValueError(f"{text[:80]!r} is not an http(s) URL of the server (like https://docs.example.com)")
         return text
 

@@ -373,6 +373,19 @@ async def test_gemini_rewrite_is_used_and_falls_back_offline(fake_gemini, clean_
     assert offline.standalone["method"] in {"completed", "as_asked"} and "evidence" in offline.standalone
 
 
+async def test_a_question_with_nothing_pointing_back_is_not_rewritten(fake_gemini, clean_db, pool) -> None:
+    """Issue 45: a question that stands alone is searched exactly as asked, whatever came before;
+    no model rewrites it with the earlier turns' words."""
+    await seed_into(pool)
+    retriever = build_retriever(pool, get_settings())
+    rewriter = GeminiQueryRewriter(make_client("test-key", fake_gemini.url), "gemini-test", timeout_seconds=5)
+    fake_gemini.generate_text = "custom domain invoices"
+    retrieval = await retrieve_in_conversation(retriever, "Where do I download past invoices?",
+                                               ["How do I add a custom domain?"], rewriter=rewriter)
+    assert retrieval.question == "Where do I download past invoices?" and retrieval.standalone["method"] == "as_asked"
+    assert not fake_gemini.plain_generate_calls()
+
+
 def test_a_new_topic_opening_with_and_is_judged_by_evidence(fake_gemini, clean_db, start_server) -> None:
     """With vectors, "And …" does not force the old topic in: the question alone matches better."""
     seed(clean_db)

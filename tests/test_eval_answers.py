@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
-from app.chat.answerers import NOT_FOUND
-from app.evaluation.answers import Answer, fact_missing, outcome_of, summary_for_facts, wilson_interval
+from app.evaluation.answers import fact_missing, summary_for_facts, wilson_interval
 from app.search.eval import EvalFileError, load_eval_file, load_facts_file
 from tests.helpers import make_docs_repo
 from tests.test_operations_cli import docschat
@@ -101,24 +99,6 @@ def test_facts_match_the_summary_as_read() -> None:
     assert summary_for_facts(summary) == "Set ANSWER_FLOOR (default 0.45) . It is the floor."
     assert fact_missing(summary, ("answer_floor \\(default 0\\.45\\)", "floor|ceiling")) == []
     assert fact_missing(summary, ("0\\.45", "0\\.40")) == ["0\\.40"]
-
-
-def test_the_outcome_is_what_the_visitor_saw() -> None:
-    """Refused: the finish metadata says so, or nothing was found to answer from. Partly: the
-    verdict the turn acted on, the model verifier's before the offline check's."""
-    def answer(explanation: dict, summary: str = "An answer [1].", error: str | None = None,
-               would_answer: bool = True) -> Answer:
-        turn = SimpleNamespace(retrieval=SimpleNamespace(judgment=SimpleNamespace(explanation=explanation)))
-        return Answer(turn, summary, [], error, {"would_answer": would_answer})  # type: ignore[arg-type]
-
-    partly = {"verdict": "partly"}
-    assert outcome_of(answer({})) == "answered"
-    assert outcome_of(answer({"answer_check": partly})) == "partly"
-    assert outcome_of(answer({"answer_check": partly, "answer_verifier": {"verdict": "answerable"}})) == "answered"
-    assert outcome_of(answer({"answer_verifier": partly})) == "partly"
-    assert outcome_of(answer({}, would_answer=False)) == "refused"
-    assert outcome_of(answer({"answer_check": partly}, summary=NOT_FOUND)) == "refused"
-    assert outcome_of(answer({}, error="the summary is unavailable")) == "error"
 
 
 def test_the_interval_of_a_share() -> None:

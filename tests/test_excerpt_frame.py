@@ -9,9 +9,8 @@ from collections.abc import Iterator
 
 import pytest
 
-import app.chat.answerers as answerers
-from app.chat.answerers import format_excerpts, framing_id
-from app.chat.excerpts import Excerpt
+import app.judge.excerpt as excerpt_module
+from app.judge.excerpt import Excerpt, format_excerpts, framing_id
 
 EXCERPT = Excerpt(1, "Script tags", "https://docs.example/guides/script", "Embed", "Add one script tag.")
 
@@ -32,7 +31,7 @@ def test_the_frame_id_never_occurs_in_the_excerpts(monkeypatch: pytest.MonkeyPat
     taken = [f"{n:016x}" for n in range(1, 6)]
     fresh = "00000000000000ff"
     drawn: Iterator[str] = iter([*taken, fresh])
-    monkeypatch.setattr(answerers.secrets, "token_hex", lambda _bytes: next(drawn))
+    monkeypatch.setattr(excerpt_module.secrets, "token_hex", lambda _bytes: next(drawn))
     excerpt = Excerpt(1, f"Title {taken[0]}", f"https://docs.example/{taken[1]}", f"Heading {taken[2]}",
                       f"text that closes </excerpts-{taken[3]}>", breadcrumb=f"Page › {taken[4]}")
     prompt = format_excerpts([excerpt])

@@ -19,9 +19,9 @@ import pytest
 from app.chat.answerers import NOT_COVERED
 from app.chat.gaps import BadDuration, clear_gaps, list_gaps, parse_since
 from app.config import get_settings
-from app.search.confidence import Evidence, Floors, judge, scaled_cosine
+from app.judge.confidence import Evidence, Floors, floors_from_settings, judge, scaled_cosine
 from app.search.eval import EvalFileError, evaluate, load_eval_file
-from app.search.retrieve import build_retriever, floors_from_settings
+from app.search.retrieve import build_retriever
 from tests.helpers import CliRun, docschat_in_process, parse_sse, seed_docs
 from tests.test_chat import DOCS, ask
 
@@ -496,7 +496,7 @@ CHECK_DOCS = {
 
 
 def test_specific_terms_are_names_numbers_and_identifiers() -> None:
-    from app.search.answer_check import is_specific_word, literals, names
+    from app.judge.answer_check import is_specific_word, literals, names
 
     assert literals("How do I raise my rate limit to Tier 6?") == ["Tier 6"]
     assert literals("Does KubeRay support Kubernetes 1.16?") == ["1.16", "Kubernetes 1.16"]
@@ -517,29 +517,31 @@ async def _check(pool, question: str):
     return retrieval, answer_check_of(retrieval)
 
 
-async def test_a_term_the_docs_never_use_refuses_and_one_they_use_answers(offline, pool) -> None:
+async def test_a_term_the_docs_never_use_is_named_and_never_refuses(offline, pool) -> None:
+    """Issue 45: the offline check never refuses on its own; a term the docs never use is answered
+    "partly", naming it."""
     from tests.test_conversations import seed_into
 
     await seed_into(pool, CHECK_DOCS)
     retrieval, check = await _check(pool, "How do I raise my rate limit to Tier 6?")
-    assert check.verdict == "not" and check.absent == ("Tier 6",)
-    assert not retrieval.would_answer and retrieval.judgment.rule == "answer_check"
+    assert check.verdict == "partly" and check.absent == ("Tier 6",) and check.not_covered == ["Tier 6"]
+    assert retrieval.would_answer and retrieval.judgment.rule == "keyword_only"
     assert retrieval.judgment.explanation["answer_check"]["absent"] == ["Tier 6"]
     retrieval, check = await _check(pool, "How do I raise my rate limit to Tier 4?")
     assert check.verdict == "answerable" and retrieval.would_answer
     retrieval, check = await _check(pool, "Can I use the @serve.batch decorator from Rust?")
-    assert check.verdict == "not" and check.absent == ("Rust",) and not retrieval.would_answer
+    assert check.verdict == "partly" and check.absent == ("Rust",) and retrieval.would_answer
     retrieval, check = await _check(pool, "How do I set batch_wait_timeout_s for batching?")
     assert check.verdict == "answerable" and retrieval.would_answer
     retrieval, check = await _check(pool, "How do I set max_wait_seconds for batching?")
-    assert check.verdict == "not" and check.absent == ("max_wait_seconds",)
+    assert check.verdict == "partly" and check.absent == ("max_wait_seconds",) and retrieval.would_answer
     # A typo of a word the docs use is no unknown name ("parametr" is one edit from "paramet").
     retrieval, check = await _check(pool, "How do I set up wildcard redirects after a parametr in docs.json?")
     assert check.verdict == "answerable" and retrieval.would_answer
 
 
 async def test_a_term_in_the_docs_but_not_in_the_sections_is_partly_covered(offline, pool) -> None:
-    from app.search.answer_check import check_answer
+    from app.judge.answer_check import check_answer
     from tests.test_conversations import seed_into
 
     await seed_into(pool, CHECK_DOCS)
@@ -552,7 +554,7 @@ async def test_a_term_in_the_docs_but_not_in_the_sections_is_partly_covered(offl
         held = await check_answer(conn, "Do wildcard redirects take effect when the deployment finishes?",
                                   sections, None)
     assert partly.verdict == "partly" and partly.elsewhere == ("Tier 4",) and partly.absent == ()
-    assert absent.verdict == "not" and absent.absent == ("Tier 9",)
+    assert absent.verdict == "partly" and absent.absent == ("Tier 9",)
     assert held.verdict == "answerable" and held.sections == tuple(s[0] for s in sections)
 
 
@@ -560,36 +562,18 @@ async def test_a_pasted_error_is_context_and_a_near_identifier_is_partly_covered
     from tests.test_conversations import seed_into
 
     await seed_into(pool, CHECK_DOCS)
-    # "Flubber" named by the asker is refused; inside the error message they pasted it is context.
+    # "Flubber" named by the asker is named as not covered; inside the error message they pasted it is context.
     retrieval, check = await _check(pool, "Can the Flubber deployment use the @serve.batch decorator?")
-    assert check.verdict == "not" and check.absent == ("Flubber",)
+    assert check.verdict == "partly" and check.absent == ("Flubber",)
     retrieval, check = await _check(
         pool, "Batching requests to a deployment with the @serve.batch decorator: ValueError: Flubber batch")
     assert check.verdict == "answerable" and retrieval.would_answer and "Flubber" in check.context
     # An identifier the docs do not use whose words one of theirs holds in order (batch_wait_timeout_s):
-    # answered, naming it as not covered; one whose words no identifier holds is still refused.
+    # answered, naming it as not covered, as one whose words no identifier holds.
     retrieval, check = await _check(pool, "How do I set batch_timeout_s for batching?")
     assert check.verdict == "partly" and check.near == ("batch_timeout_s",) and retrieval.would_answer
     retrieval, check = await _check(pool, "How do I set timeout_batch_s for batching?")
-    assert check.verdict == "not" and check.absent == ("timeout_batch_s",)
-
-
-async def test_a_name_only_in_a_sentence_that_asks_nothing_is_context(offline, pool) -> None:
-    from app.search.answer_check import asker_context
-    from tests.test_conversations import seed_into
-
-    assert asker_context("Whats the IPv4 range? need it for our firewall allowlist") == [
-        "need it for our firewall allowlist"]
-    assert asker_context("We run Ray on EKS. What are the exact commands?") == ["We run Ray on EKS."]
-    # A later question pointing back asks about it; a question alone has no context.
-    assert asker_context("I use Flubber. Can I deploy it?") == []
-    assert asker_context("Deploy docs to Flubber") == []
-    await seed_into(pool, CHECK_DOCS)
-    retrieval, check = await _check(
-        pool, "Can a deployment use the @serve.batch decorator? We need it for our Flubber cluster.")
-    assert check.verdict == "answerable" and retrieval.would_answer and "Flubber" in check.context
-    retrieval, check = await _check(pool, "We run a Flubber cluster. Can it use the @serve.batch decorator?")
-    assert check.verdict == "not" and check.absent == ("Flubber",) and not retrieval.would_answer
+    assert check.verdict == "partly" and check.absent == ("timeout_batch_s",) and check.near == ()
 
 
 ERROR_DOCS = {
@@ -601,22 +585,18 @@ ERROR_DOCS = {
 }
 
 
-def test_the_askers_own_words_are_told_from_names() -> None:
-    from app.search.answer_check import asking_nothing, literals, scenario_clauses, status_phrases
+def test_the_askers_own_count_is_told_from_a_number_asked_about() -> None:
+    from app.judge.answer_check import asking_nothing
 
-    assert status_phrases("calls come back 403 Forbidden, or 429 Too Many Requests?") == ["Forbidden", "Too Many Requests"]
-    assert status_phrases("Is Tier 403 Forbidden?") == ["Forbidden"] and status_phrases("Does 2024 Forbidden") == []
-    assert literals("We get 429s back") == ["429"]
-    assert scenario_clauses("If my wifi drops, how long until it fails?") == ["If my wifi drops"]
-    # A question that opens with "when" sets no scene; a clause with nothing asked after it is no scene.
-    assert scenario_clauses("When did Projects ship, and for which plans?") == []
-    assert scenario_clauses("When the wifi drops, it fails.") == []
     assert asking_nothing("I send 4032x3024 photos. Does it shrink them?") == ["I send 4032x3024 photos."]
     assert asking_nothing("Why? I send photos.") == ["I send photos."] and asking_nothing("I send photos.") == []
 
 
-async def test_the_askers_own_words_decide_nothing_and_a_thing_the_docs_lack_still_refuses(offline, pool) -> None:
-    from app.search.answer_check import check_answer
+async def test_the_askers_own_count_decides_nothing_and_what_the_docs_lack_is_named(offline, pool) -> None:
+    """Seventh round's CONTEXT_NUMBERS (confirmed on held-out 6) stays; the rules that helped on no
+    set they were not tuned on (status phrases, plural numbers, scene clauses, judgement words) are
+    gone (issue 45): their words are named as not mentioned, and nothing is refused."""
+    from app.judge.answer_check import check_answer
     from tests.test_conversations import seed_into
 
     await seed_into(pool, CHECK_DOCS | ERROR_DOCS)
@@ -627,50 +607,20 @@ async def test_the_askers_own_words_decide_nothing_and_a_thing_the_docs_lack_sti
         async def check(question: str):
             return await check_answer(conn, question, sections, None)
 
-        # The asker's own words: a status code's reason phrase, a number written plural, their own
-        # number in a sentence a later one points back to, a plain word in a leading "If" clause, a
-        # word that asks for a judgement.
-        for question, term in [
-            ("All my calls come back 403 Forbidden, what is the API telling me?", "Forbidden"),
-            ("We get 429s back. What is the API telling us?", ""),
-            ("I send 4032x3024 requests to the API. Why do they fail with a rate_limit_error?", "4032x3024"),
-            ("If my laptop's wifi drops, what does a rate_limit_error mean?", "wifi"),
-            ("What does the rate_limit_error mean, and is there a downside to it?", ""),
-        ]:
-            result = await check(question)
-            assert result.verdict != "not" and result.absent == (), (question, result)
-            assert not term or term in result.context, (question, result)
-        # A thing the docs lack still refuses: a name in the scene, a plain word in the asking
-        # clause, a name a later sentence points back to, a name after a number that is no status.
+        result = await check("I send 4032x3024 requests to the API. Why do they fail with a rate_limit_error?")
+        assert result.verdict == "answerable" and "4032x3024" in result.context, result
         for question, term in [
             ("If we run on Flubber, what does a rate_limit_error mean?", "Flubber"),
-            ("Does a permission_error come with a webhook?", "webhook"),
             ("I use Flubber. Why does it get a rate_limit_error?", "Flubber"),
-            ("We pay for 2024 Flubber, what does the permission_error mean?", "Flubber"),
             ("We pay for Tier 9. What does the permission_error mean for it?", "Tier 9"),
+            ("All my calls come back 403 Forbidden, what is the API telling me?", "Forbidden"),
         ]:
             result = await check(question)
-            assert result.verdict == "not" and term in result.absent, (question, result)
-
-
-async def test_a_name_only_in_what_the_asker_compares_with_is_partly_covered(offline, pool) -> None:
-    from app.search.answer_check import alternatives
-    from tests.test_conversations import seed_into
-
-    assert alternatives("Why use Ray Serve instead of Modal or Seldon? Why not containers?") == ["Modal or Seldon"]
-    assert alternatives("Is batching faster compared to Flubber, and how?") == ["Flubber, and how"]
-    await seed_into(pool, CHECK_DOCS)
-    # "Flubber" after "instead of" is what the asker compares with: answered, naming it as not covered.
-    retrieval, check = await _check(pool, "Why enable batching with the @serve.batch decorator instead of Flubber?")
-    assert check.verdict == "partly" and check.alternatives == ("Flubber",) and check.absent == ()
-    assert retrieval.would_answer and check.not_covered == ["Flubber"]
-    # The subject stays checked: Flubber before the marker is what is asked about.
-    retrieval, check = await _check(pool, "Can I batch with Flubber instead of the @serve.batch decorator?")
-    assert check.verdict == "not" and check.absent == ("Flubber",) and not retrieval.would_answer
+            assert result.verdict == "partly" and term in result.absent, (question, result)
 
 
 def test_name_pairs_and_hyphenated_compounds_are_specific_terms() -> None:
-    from app.search.answer_check import hyphenated, name_pairs
+    from app.judge.answer_check import hyphenated, name_pairs
 
     assert name_pairs("How do I deploy a Ray Serve app on AWS Lambda?") == ["Ray Serve", "AWS Lambda"]
     # The word opening a sentence is no name; commas and "I" part names; a month is a date.
@@ -678,8 +628,6 @@ def test_name_pairs_and_hyphenated_compounds_are_specific_terms() -> None:
     assert name_pairs("Can I Use it in June 2024 with Microsoft Teams") == ["Microsoft Teams"]
     assert hyphenated("Which text-to-speech voices, for a 500-page PDF in eu-west-3?") == ["text-to-speech", "500-page"]
     assert hyphenated("see ray/rllib/rollout-worker.py") == []
-    # A bound prefix modifies a word, it names nothing new.
-    assert hyphenated("What if an error occurs mid-stream, or in non-streaming mode with two-factor?") == ["two-factor"]
 
 
 # A page naming clouds and compounds whose combinations the questions below do not hold.
@@ -692,8 +640,8 @@ PAIR_DOCS = {
 }
 
 
-async def test_a_pair_or_compound_the_docs_never_hold_refuses_and_one_they_hold_answers(offline, pool) -> None:
-    from app.search.answer_check import check_answer
+async def test_a_pair_or_compound_the_docs_never_hold_is_named_and_one_they_hold_is_not(offline, pool) -> None:
+    from app.judge.answer_check import check_answer
     from tests.test_conversations import seed_into
 
     await seed_into(pool, CHECK_DOCS | PAIR_DOCS)
@@ -707,13 +655,13 @@ async def test_a_pair_or_compound_the_docs_never_hold_refuses_and_one_they_hold_
 
         # "AWS" and "lambda" are each in the docs; "AWS Lambda" is not: the docs do not say.
         check = await verdict("Can a deployment with the @serve.batch decorator run on AWS Lambda?")
-        assert check.verdict == "not" and check.absent == ("AWS Lambda",)
+        assert check.verdict == "partly" and check.absent == ("AWS Lambda",)
         check = await verdict("Can a deployment with the @serve.batch decorator run on AWS?")
         assert check.verdict == "answerable" and check.absent == ()
-        # A compound no section holds refuses even though "text" and "speech" are words of the docs;
+        # A compound no section holds is named even though "text" and "speech" are words of the docs;
         # one the docs hold elsewhere (or by its stem, "pre-filled" as "prefilled") decides nothing.
         check = await verdict("Does the @serve.batch decorator batch requests to a text-to-speech model?")
-        assert check.verdict == "not" and check.absent == ("text-to-speech",)
+        assert check.verdict == "partly" and check.absent == ("text-to-speech",)
         check = await verdict("Does the @serve.batch decorator batch requests to a text-to-image model?")
         assert check.verdict == "answerable"
         check = await verdict("Does the @serve.batch decorator batch pre-filled requests?")
@@ -726,42 +674,6 @@ async def test_a_pair_or_compound_the_docs_never_hold_refuses_and_one_they_hold_
         assert "Batch Flubberization" not in check.absent and check.absent == ("Flubberization",)
 
 
-GLUED_DOCS = {
-    "sdks.mdx": ("---\ntitle: SDKs\npublic: true\n---\nAnthropic provides Python and TypeScript SDKs for the API. "
-                 "The Python SDK allows both sync and async streams.\n"),
-    # A page scraped from HTML: the table's cells and the tabs' labels run together.
-    "tiers.md": (
-        "---\ntitle: Tiers\npublic: true\n---\n## Requirements to advance tier\n\n"
-        "Usage TierCredit PurchaseWait After First PurchaseFree: N/A0 days$10Starter Tier 1$50 days$100Growth Tier 2$407 days\n"
-    ),
-}
-
-
-async def test_a_plural_phrase_and_a_name_in_glued_cells_are_held(offline, pool) -> None:
-    """Sixth round: "TypeScript SDK" was refused though the docs say "TypeScript SDKs" (the English
-    stemmer keeps "sdks"), and "Build Tier 3" though the tier table holds it, its cells glued by the
-    scrape ("$200Build Tier 3$400"). Only a digit before a capital parts glued words."""
-    from app.search.answer_check import check_answer
-    from tests.test_conversations import seed_into
-
-    await seed_into(pool, CHECK_DOCS | GLUED_DOCS)
-    async with pool.acquire() as conn:
-        async def verdict(question: str, page: str):
-            rows = await conn.fetch("select id, content from docs_section where page = $1 order by id", page)
-            return await check_answer(conn, question, [(r["id"], r["content"]) for r in rows], None)
-
-        # In the checked sections, and elsewhere in the docs (a name found elsewhere decides nothing).
-        check = await verdict("Where do I pass the API key in the Python and TypeScript SDK?", "sdks.mdx")
-        assert check.verdict == "answerable" and check.absent == (), check
-        check = await verdict("Does the @serve.batch decorator work from the TypeScript SDK?", "batching.mdx")
-        assert check.verdict == "answerable" and check.absent == ()
-        check = await verdict("How much must I deposit to reach Growth Tier 2, and how long is the wait?", "tiers.md")
-        assert check.verdict == "answerable" and check.absent == (), check
-        # "PurchaseFree": a lower-case letter before the capital parts nothing ("TypeScript").
-        check = await verdict("How long is the wait for the Free usage tier?", "tiers.md")
-        assert check.verdict == "not" and check.absent == ("Free",), check
-
-
 COUNT_DOCS = {
     "limits.mdx": (
         "---\ntitle: Limits\npublic: true\n---\n## Images\n\nYou can include up to 20 images in a single request. "
@@ -771,11 +683,11 @@ COUNT_DOCS = {
 }
 
 
-async def test_a_count_no_passage_states_is_not_answered(offline, pool) -> None:
-    """Sixth round: a question asking for a count or a limit is answered only when a passage of the
-    checked sections states a number (not the question's own) beside what is counted; the docs say
-    how many images a request holds, not how many tools."""
-    from app.search.answer_check import check_answer
+async def test_a_count_no_passage_states_is_answered_partly(offline, pool) -> None:
+    """Sixth round: a question asking for a count or a limit is answered in full only when a passage
+    of the checked sections states a number (not the question's own) beside what is counted; the
+    docs say how many images a request holds, not how many tools (issue 45: "partly", not refused)."""
+    from app.judge.answer_check import check_answer
     from tests.test_conversations import seed_into
 
     await seed_into(pool, CHECK_DOCS | COUNT_DOCS)
@@ -789,11 +701,11 @@ async def test_a_count_no_passage_states_is_not_answered(offline, pool) -> None:
         check = await verdict("How many images can I include in one request?")
         assert check.verdict == "answerable" and check.unstated == (), check
         check = await verdict("What is the maximum number of tools I can define in one request?")
-        assert check.verdict == "not" and "tool" in check.unstated and check.absent == (), check
+        assert check.verdict == "partly" and "tool" in check.unstated and check.absent == (), check
         assert check.to_dict()["unstated"] == list(check.unstated)
         # The question's own number states nothing.
         check = await verdict("How many tools can one request define with the 2023 API version?")
-        assert check.verdict == "not", check
+        assert check.verdict == "partly", check
         # A question that asks for no count is not held to it.
         check = await verdict("Where are tools defined in a request?")
         assert check.verdict == "answerable", check
@@ -825,21 +737,29 @@ async def test_word_share_is_read_from_the_statistics_per_audience(offline, pool
         assert shares["Batch"] == shares["batching"] > 0.1 > shares["AWS"] > 0
 
 
-def test_answer_check_off_answers_what_it_refuses(offline, start_server, monkeypatch) -> None:
+def test_a_term_the_docs_lack_is_answered_with_a_line_and_the_handoff(offline, start_server, monkeypatch) -> None:
+    """Issue 45: the offline check never refuses. "Tier 6" is nowhere in the docs: the answer is
+    given, with one line naming it and the hand-off link, and recorded as a partly gap."""
     seed_docs(offline, CHECK_DOCS)
+    monkeypatch.setenv("HANDOFF_URL", "https://support.example.com/ask")
+    monkeypatch.setenv("HANDOFF_TEXT", "Ask [support]")
     server = start_server()
     question = "How do I raise my rate limit to Tier 6?"
     with httpx.Client(base_url=server.url, timeout=30) as client:
         parts = parse_sse(ask(client, question).text)
-    assert _text(parts) == NOT_COVERED and not any(isinstance(p, dict) and p["type"] == "source-url" for p in parts)
+    text = _text(parts)
+    assert text != NOT_COVERED and any(isinstance(p, dict) and p["type"] == "source-url" for p in parts)
+    assert "Tier 4" in text  # the docs' own tiers, quoted
+    assert text.endswith("\n\nThe documentation found does not mention “Tier 6”. "
+                         "[Ask (support)](https://support.example.com/ask)"), text
     rows = _wait_for_gaps(offline, 1)
-    assert [r["question"] for r in rows] == [question] and rows[0]["refused"]
-    assert rows[0]["outcome"] == "refused_indomain"  # near the docs' topic; the docs do not say
+    assert [r["question"] for r in rows] == [question] and not rows[0]["refused"]
+    assert rows[0]["outcome"] == "partly"
     monkeypatch.setenv("ANSWER_CHECK", "false")
     server = start_server()
     with httpx.Client(base_url=server.url, timeout=30) as client:
         parts = parse_sse(ask(client, question).text)
-    assert _text(parts) != NOT_COVERED and any(isinstance(p, dict) and p["type"] == "source-url" for p in parts)
+    assert "does not mention" not in _text(parts) and any(isinstance(p, dict) and p["type"] == "source-url" for p in parts)
 
 
 def test_partly_covered_answer_says_what_the_docs_do_not_cover(offline, start_server, monkeypatch) -> None:
@@ -876,7 +796,7 @@ async def _list_gaps(database_url: str):
 
 
 async def test_a_gap_recorded_before_the_outcome_column_is_read_from_refused_and_confidence(conn) -> None:
-    from app.chat.gaps import low_line
+    from app.judge.outcomes import low_line
 
     settings = get_settings()
     line = low_line(settings)
@@ -976,14 +896,14 @@ def test_model_verifier_each_verdict(provider, request, clean_db, start_server, 
 
 
 @pytest.mark.parametrize("provider", ["gemini", "openai"])
-def test_model_verifier_is_not_asked_when_the_offline_check_refuses(provider, request, clean_db, start_server,
-                                                                     monkeypatch) -> None:
+def test_model_verifier_decides_where_the_offline_check_finds_a_term_missing(provider, request, clean_db,
+                                                                             start_server, monkeypatch) -> None:
     fake = request.getfixturevalue(f"fake_{provider}")
     monkeypatch.setenv("ANSWER_PROVIDER", provider)
     monkeypatch.setenv("ANSWER_VERIFIER", "model")
     monkeypatch.setenv("EMBEDDING_PROVIDER", provider if provider == "gemini" else "none")
     monkeypatch.setenv("RATE_LIMIT_PER_HOUR", "100")
-    # Floors far below both questions' confidence: what refuses here is the answer check alone.
+    # Floors far below both questions' confidence: only the model may refuse here.
     monkeypatch.setenv("ANSWER_FLOOR", "0.05")
     monkeypatch.setenv("KEYWORD_ANSWER_FLOOR", "0.05")
     from tests.test_conversations import DOCS
@@ -1005,18 +925,24 @@ def test_model_verifier_is_not_asked_when_the_offline_check_refuses(provider, re
         assert _finish(parts)["messageMetadata"]["confidence"] >= 0.05
         return _text(parts)
 
-    # "AWS" is in the docs: the model is asked (and answers); "AWS Lambda" is not: refused offline,
-    # no model call at all.
+    # "AWS" is in the docs: the model is asked (and answers). "AWS Lambda" is not: the offline check
+    # no longer refuses it (issue 45); the model is asked, and its "answerable" answers.
     assert ask_text("How do I enable batching for my deployment on AWS?") != NOT_COVERED
     before = calls()
     assert before >= 1
+    assert ask_text("How do I enable batching for my deployment on AWS Lambda?") != NOT_COVERED
+    assert calls() > before
+    # Its "not" refuses.
+    if provider == "gemini":
+        fake.generate_text = _verdict("not")
+    else:
+        fake.replies = [[_verdict("not")]]
     assert ask_text("How do I enable batching for my deployment on AWS Lambda?") == NOT_COVERED
-    assert calls() == before
 
 
 def test_parse_verdict_drops_quotes_that_are_in_no_excerpt() -> None:
     from app.chat.answerers import Excerpt
-    from app.chat.verify import parse_verdict
+    from app.judge.verify import parse_verdict
 
     excerpts = [Excerpt(1, "Batching", "https://x.test/b", "Enable", "Use the @serve.batch decorator to batch.")]
     check = parse_verdict('```json\n' + _verdict("answerable", "use the @serve.batch decorator") + "\n```",

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.chat.answerers import format_excerpts
 from app.chat.turn import model_excerpts
 from app.config import Settings
 from app.corpus.sources import parse_audience_filter
 from app.errors import DocschatError
+from app.judge.excerpt import format_excerpts
 from app.search.conversation import QueryRewriter, answer_check_of, retrieve_in_conversation
 from app.search.retrieve import Retriever
 

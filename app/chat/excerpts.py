@@ -3,7 +3,7 @@
 At most `chat_max_excerpts` sections (the best ones, from the kept pages, in fused order), none
 whose score is known to fall below the minimum (`chat_excerpt_min_score`, else the retrieval's
 answer floor): a section's score is its cosine similarity on the embedding model's 0–1 scale, the
-scale of the judgment's confidence (app/search/confidence.py). At most `chat_max_excerpt_chars`
+scale of the judgment's confidence (app/judge/confidence.py). At most `chat_max_excerpt_chars`
 characters in all. A section is cut at a paragraph or code-block boundary, never inside a fence.
 """
 
@@ -14,25 +14,13 @@ from dataclasses import dataclass
 
 from app.corpus.code import fenced_code_excerpt
 from app.corpus.fences import split_fenced
-from app.search.confidence import scaled_cosine
+from app.judge.confidence import scaled_cosine
+from app.judge.excerpt import Excerpt
 from app.search.hits import Hit
 from app.search.retrieve import Retrieval
 from app.search.urls import absolute_url
 
 CUT_MARK = "\n\n[…]"
-
-
-@dataclass(frozen=True)
-class Excerpt:
-    """A section as the answerer reads it (its own module: the answerers, the tools and the verifier
-    read it, and none should load google.genai to get a dataclass)."""
-
-    number: int  # 1-based, as listed in Relevant Guides
-    title: str
-    url: str
-    heading: str
-    text: str
-    breadcrumb: str = ""  # Page › Section › Subsection: where the excerpt sits in its page
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,10 @@
 """Documentation gaps: the questions the docs did not answer (refused), answered with low
-confidence, or answered only in part (the answer check's "partly": app/search/answer_check.py),
+confidence, or answered only in part (the answer check's "partly": app/judge/answer_check.py),
 grouped by a normalised key (public.docs_gap_key in sql/functions/docs_chat_gap.sql).
 
-Each gap records what became of its latest occurrence (`outcome`, one of OUTCOMES, revision
-2026_12_02_0018): refused as off the docs' topic (below the answer floor), refused because the
-docs do not say (the answer check or the model verifier: the topic is near, the answer is not
+Each gap records what became of its latest occurrence (`outcome`, one of app/judge/outcomes.py's
+OUTCOMES, revision 2026_12_02_0018): refused as off the docs' topic (below the answer floor),
+refused because the docs do not say (a model verifier: the topic is near, the answer is not
 there), answered in part, or answered with low confidence. The refusals in the docs' own words
 and the partly covered answers are what the docs lack. A gap recorded before the column has no
 outcome: it is read from `refused` and the confidence against the low-confidence line
@@ -25,8 +25,8 @@ import asyncpg
 
 from app.config import Settings
 from app.errors import DocschatError
+from app.judge.outcomes import is_gap, low_line, outcome, outcome_of
 from app.logging import get_logger
-from app.search.confidence import DEFAULT_ANSWER_FLOOR, DEFAULT_KEYWORD_ANSWER_FLOOR, DEFAULT_LOW_CONFIDENCE_MARGIN
 from app.search.retrieve import Retrieval
 
 log = get_logger(__name__)
@@ -58,43 +58,6 @@ class Gap:
         }
 
 
-REFUSED_OFFTOPIC, REFUSED_INDOMAIN, PARTLY, ANSWERED = "refused_offtopic", "refused_indomain", "partly", "answered"
-OUTCOMES = (REFUSED_OFFTOPIC, REFUSED_INDOMAIN, PARTLY, ANSWERED)
-#: What a gap recorded before the outcome column was: refused of either kind.
-REFUSED = "refused"
-#: The judgment rules that refuse a question near the docs' topic whose answer they do not hold.
-INDOMAIN_RULES = frozenset({"answer_check", "answer_verifier"})
-
-
-def low_line(settings: Settings | None) -> float:
-    """The highest low-confidence line the judgment may draw with these settings (hybrid and
-    keyword-only retrieval have floors of their own; confidence.py `_low_line`): an answered gap
-    below it is a low-confidence one."""
-    answer = getattr(settings, "answer_floor", None)
-    keyword = getattr(settings, "keyword_answer_floor", None)
-    floor = max(DEFAULT_ANSWER_FLOOR if answer is None else answer, DEFAULT_KEYWORD_ANSWER_FLOOR if keyword is None else keyword)
-    low = getattr(settings, "low_confidence", None)
-    return max(low, floor) if low is not None else min(1.0, floor + DEFAULT_LOW_CONFIDENCE_MARGIN)
-
-
-def outcome_of(refused: bool, confidence: float, line: float) -> str:
-    """The outcome of a gap recorded before the column: read from `refused` and the confidence (an
-    answered gap at or above the low-confidence line can only have been recorded as partly)."""
-    if refused:
-        return REFUSED
-    return ANSWERED if confidence < line else PARTLY
-
-
-def gap_outcome(retrieval: Retrieval) -> str:
-    """What became of a gap's question: refused_indomain when the answer check or the model
-    verifier refused it (the topic is near, the docs do not say), refused_offtopic when the floor
-    did, partly when answered with a line on what the docs do not cover, else answered (with low
-    confidence)."""
-    if not retrieval.would_answer:
-        return REFUSED_INDOMAIN if retrieval.judgment.rule in INDOMAIN_RULES else REFUSED_OFFTOPIC
-    return PARTLY if is_partly(retrieval) else ANSWERED
-
-
 MAX_SINCE = timedelta(days=36_500)  # a century: past it a Postgres timestamp soon overflows
 
 
@@ -109,34 +72,23 @@ def parse_since(text: str) -> timedelta:
     return number * unit
 
 
-def is_partly(retrieval: Retrieval) -> bool:
-    """Answered, with a line naming what the docs do not cover: the model verifier's verdict when
-    it gave one (it replaces the offline one), else the offline answer check's."""
-    explanation = retrieval.judgment.explanation
-    check = explanation.get("answer_verifier") or explanation.get("answer_check")
-    return bool(retrieval.would_answer and isinstance(check, dict) and check.get("verdict") == "partly")
-
-
-def is_gap(retrieval: Retrieval) -> bool:
-    """Refused, answered below the low-confidence line, or answered only in part."""
-    return not retrieval.would_answer or retrieval.judgment.is_low or is_partly(retrieval)
-
-
 async def record_gap(pool: asyncpg.Pool, retrieval: Retrieval, retention_days: int) -> bool:
     """Count the retrieval's question as a gap when it is one; True when recorded.
 
     Runs after the reply (never on its critical path); a failure is logged, never raised, so the
     reply is still stored.
     """
-    if not is_gap(retrieval) or not retrieval.question.strip():
+    # The question as asked, not the query a follow-up was searched with (app/search/conversation.py).
+    question = str((retrieval.standalone or {}).get("asked") or retrieval.question)
+    if not is_gap(retrieval.judgment) or not question.strip():
         return False
     best_page = retrieval.candidates[0].page if retrieval.candidates else None
     try:
         async with pool.acquire() as conn:
             await conn.fetchval(
                 "select public.record_docs_chat_gap($1, $2, $3, $4, $5, $6)",
-                retrieval.question[:MAX_GAP_CHARS], best_page, retrieval.confidence, not retrieval.would_answer,
-                retention_days, gap_outcome(retrieval),
+                question[:MAX_GAP_CHARS], best_page, retrieval.confidence, not retrieval.would_answer,
+                retention_days, outcome(retrieval.judgment),
             )
     except (asyncpg.PostgresError, OSError) as exc:
         log.warning("gap_not_recorded", error=type(exc).__name__)

@@ -42,7 +42,7 @@ def build_chat_services(pool: asyncpg.Pool, settings: Settings, read_pool: async
     if read_pool is not None and retriever.embedder is not None:
         retriever.embedder.write_pool = pool
     sources = retriever.sources.sources if retriever.sources else ()
-    from app.chat.verify import build_verifier
+    from app.judge.verify import build_verifier
 
     answerer = build_answerer(settings)
     return ChatServices(

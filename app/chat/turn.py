@@ -1,9 +1,11 @@
 """One chat turn: retrieve, send the Relevant Guides, stream the Summary, keep what was said.
 
-`start_turn()` is the one entry point (the chat route and `docschat ask`): it opens or continues
+`start_turn()` is the one entry point of the chat route and `docschat ask`: it opens or continues
 the session, stores the question and returns the `ChatTurn`. `ChatTurn.parts()` yields
 stream-protocol parts; `ChatTurn.save()` stores the reply with its sources once, whether the
-stream completed, failed, or the client went away mid-answer.
+stream completed, failed, or the client went away mid-answer. `answer_question()` runs the same
+`ChatTurn.parts()` with a given history and stores nothing: the Summary and its outcome, for
+`docschat eval` and scripts.
 """
 
 from __future__ import annotations
@@ -25,14 +27,16 @@ from app.chat.gaps import record_gap
 from app.chat.sessions import ChatMessage, add_message, list_messages, upsert_session
 from app.chat.tools import SearchDocsTool, ToolBox, ToolStatus, with_statuses
 from app.chat.turn_insights import count_turn
-from app.chat.verify import Verifier, apply_verifier, not_covered_line
 from app.config import Settings
 from app.corpus.code_tree import CodeTree
 from app.corpus.sources import Source
 from app.insights.record import InsightsRecorder
+from app.judge.answer_check import AnswerCheck
+from app.judge.outcomes import is_partly
+from app.judge.verify import Verifier, not_covered_line, with_verdict
 from app.logging import get_logger
 from app.metrics import observe_turn
-from app.search.conversation import QueryRewriter, retrieve_in_conversation
+from app.search.conversation import QueryRewriter, answer_check_of, retrieve_in_conversation
 from app.search.retrieve import Retrieval, RetrievalError, Retriever
 from app.search.urls import absolute_url
 
@@ -51,7 +55,7 @@ class ChatServices:
     retriever: Retriever
     answerer: Answerer
     rewriter: QueryRewriter | None = None
-    verifier: Verifier | None = None  # ANSWER_VERIFIER=model: the answer check's model call (app/chat/verify.py)
+    verifier: Verifier | None = None  # ANSWER_VERIFIER=model: the answer check's model call (app/judge/verify.py)
     code_sources: tuple[Source, ...] = ()  # kind = "code": the model may read them (read_file, list_directory)
     code_trees: dict[tuple[str, str], CodeTree] = field(default_factory=dict)  # (source, commit) → tree
     insights: InsightsRecorder | None = None  # the server's (app/insights/record.py); None: turns are not counted
@@ -112,6 +116,8 @@ class ChatTurn:
     failed: str | None = None
     retrieval: Retrieval | None = None
     message_key: str = field(default_factory=lambda: uuid.uuid4().hex)  # the stream's messageId, stored with the reply
+    # The conversation before this question when the caller gives it (answer_question): no session is read.
+    earlier: list[ChatMessage] | None = None
     _saving: asyncio.Task[None] | None = field(default=None, init=False, repr=False)
 
     async def parts(self) -> AsyncIterator[dict[str, Any]]:
@@ -120,13 +126,16 @@ class ChatTurn:
         yield protocol.start(self.message_key)
         yield protocol.data_status("Searching the documentation")
         try:
-            async with services.pool.acquire() as conn:
-                # What was stored before this question: not "all but the newest", which is another
-                # turn's question when two are asked at once in one session (two tabs, a double send).
-                earlier = await list_messages(
-                    conn, self.session_id, self.audiences,
-                    max(settings.chat_history_turns, 2 * RETRIEVAL_HISTORY_QUESTIONS), before=self.question_id,
-                )
+            if self.earlier is not None:
+                earlier = self.earlier
+            else:
+                async with services.pool.acquire() as conn:
+                    # What was stored before this question: not "all but the newest", which is another
+                    # turn's question when two are asked at once in one session (two tabs, a double send).
+                    earlier = await list_messages(
+                        conn, self.session_id, self.audiences,
+                        max(settings.chat_history_turns, 2 * RETRIEVAL_HISTORY_QUESTIONS), before=self.question_id,
+                    )
             history = earlier[-settings.chat_history_turns:] if settings.chat_history_turns else []
             retrieval = await retrieve_in_conversation(
                 services.retriever, self.question, _questions(earlier)[-RETRIEVAL_HISTORY_QUESTIONS:],
@@ -177,8 +186,11 @@ class ChatTurn:
                 yield protocol.text_delta(text_id, NOT_FOUND)
             else:
                 yield protocol.data_status("Writing the answer")
+                # An answerer that reads no history (the offline one) gets the query as searched:
+                # a follow-up completed from earlier turns ("and its colour?" alone names nothing).
+                asked = self.question if getattr(services.answerer, "reads_history", True) else retrieval.question
                 async for event in with_statuses(within_deadlines(
-                    services.answerer.stream(self.question, excerpts, history, tools),
+                    services.answerer.stream(asked, excerpts, history, tools),
                     first_token_seconds=settings.answer_first_token_timeout_seconds,
                     total_seconds=settings.answer_timeout_seconds,
                 ), tools):
@@ -200,10 +212,22 @@ class ChatTurn:
             yield protocol.error(self.failed)
             return
         if excerpts and (line := not_covered_line(check)):  # "partly": say what the docs do not cover
+            if settings.handoff_url:  # and where to ask about the rest
+                line += f" [{_link_text(settings.handoff_text)}]({settings.handoff_url})"
             self.text.append(line)
             yield protocol.text_delta(text_id, line)
         yield protocol.text_end(text_id)
         yield protocol.finish(metadata)
+
+    @property
+    def outcome(self) -> str:
+        """"refused" (the floor or a model verifier's "not"), "partly" (answered with a line on what
+        the docs do not mention), "answered", or "failed" (search or the answerer failed)."""
+        if self.failed or self.retrieval is None:
+            return "failed"
+        if not self.retrieval.would_answer:
+            return "refused"
+        return "partly" if is_partly(self.retrieval.judgment) else "answered"
 
     def save(self) -> asyncio.Task[None]:
         """Store the reply (possibly partial) with its sources, and the gap if it is one: one task,
@@ -244,11 +268,58 @@ DEGRADED_STATUS = {
 }
 
 
+async def apply_verifier(
+    verifier: Verifier | None, excerpts: list[Excerpt], retrieval: Retrieval
+) -> AnswerCheck | None:
+    """The verdict the turn acts on: the offline check's (already applied to the retrieval), or,
+    with a verifier and excerpts, the model's well-formed verdict, whose "not" refuses the
+    retrieval (no guides, a gap). The question checked is the one searched (a follow-up completed
+    from earlier turns)."""
+    offline = answer_check_of(retrieval)
+    if verifier is None or not excerpts or not retrieval.would_answer:
+        return offline
+    check = await verifier.verify(retrieval.question, excerpts)
+    if check is None:
+        return offline
+    retrieval.judgment = with_verdict(retrieval.judgment, check)
+    return check
+
+
 def _handoff(settings: Settings, would_answer: bool) -> dict[str, Any]:
     """The way out (HANDOFF_URL) in the finish metadata when the docs do not cover the question."""
     if would_answer or not settings.handoff_url:
         return {}
     return {"handoff": {"url": settings.handoff_url, "text": settings.handoff_text}}
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What the chat says to a question: the Summary as the reader sees it, and its outcome."""
+
+    summary: str
+    outcome: str  # ChatTurn.outcome: "answered", "partly", "refused" or "failed"
+    sources: list[dict[str, Any]]
+    retrieval: Retrieval | None
+
+
+async def answer_question(
+    services: ChatServices, question: str, history: list[str] | None = None, audiences: list[str] | None = None
+) -> Answer:
+    """The chat's answer to `question` after the earlier user questions `history` (oldest first), with
+    `services`' settings and answerer: the very turn the chat route and `docschat ask` run
+    (`ChatTurn.parts`), without a session; nothing is stored (no message, no gap)."""
+    if services.settings.flag_public:
+        audiences = ["public"]
+    earlier = [ChatMessage("user", q, [], "") for q in history or []]
+    turn = ChatTurn(services, uuid.UUID(int=0), question, audiences, 0, earlier=earlier)
+    async for _ in turn.parts():
+        pass
+    return Answer("".join(turn.text), turn.outcome, turn.sources, turn.retrieval)
+
+
+def _link_text(text: str) -> str:
+    """HANDOFF_TEXT as a Markdown link's text: brackets would end it early."""
+    return text.replace("[", "(").replace("]", ")")
 
 
 def _questions(messages: list[ChatMessage]) -> list[str]:

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from app.chat.gaps import PARTLY, REFUSED_INDOMAIN, REFUSED_OFFTOPIC, gap_outcome
 from app.insights.record import CitedPage, InsightsRecorder, Outcome, near_duplicate_cosine, page_url, record_turn
+from app.judge.confidence import floors_from_settings
+from app.judge.outcomes import PARTLY, REFUSED_INDOMAIN, REFUSED_OFFTOPIC, outcome
 from app.logging import get_logger
-from app.search.retrieve import Retrieval, Retriever, floors_from_settings
+from app.search.retrieve import Retrieval, Retriever
 
 log = get_logger(__name__)
 
@@ -17,10 +18,10 @@ def turn_outcome(retrieval: Retrieval | None) -> Outcome | None:
     """refused (either way), partly or answered; None when the turn failed before its judgment."""
     if retrieval is None:
         return None
-    outcome = gap_outcome(retrieval)
-    if outcome in (REFUSED_OFFTOPIC, REFUSED_INDOMAIN):
+    judged = outcome(retrieval.judgment)
+    if judged in (REFUSED_OFFTOPIC, REFUSED_INDOMAIN):
         return "refused"
-    return "partly" if outcome == PARTLY else "answered"
+    return "partly" if judged == PARTLY else "answered"
 
 
 def cited_pages(sources: list[dict[str, Any]]) -> list[CitedPage]:

@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 
 from app.chat.feedback import list_feedback, summarize
-from app.chat.gaps import OUTCOMES, clear_gaps, list_gaps
+from app.chat.gaps import clear_gaps, list_gaps
 from app.cli.base import (
     console,
     database_url,
@@ -21,6 +21,7 @@ from app.cli.base import (
 )
 from app.cli.options import since_window
 from app.config import get_settings
+from app.judge.outcomes import OUTCOMES
 
 
 @main.command("gaps")

@@ -1,9 +1,9 @@
 """Answer-level evaluation: the chat's own turn on each question, its Summary scored against the
 question's reference facts (`docschat eval FILE --answers`).
 
-Each question is asked as a chat turn in a fresh session (its `history`, if any, asked first in
-the same session), with the services the chat builds from the settings: the same retrieval,
-judgment and answerer as the chat route and `docschat ask`. The sessions are deleted afterwards and
+Each question is asked as the chat's own turn (app/chat/turn.py answer_question, after its
+`history` of earlier questions, if any), with the services the chat builds from the settings: the
+same retrieval, judgment and answerer as the chat route and `docschat ask`. Nothing is stored and
 no gap is recorded: an evaluation leaves the operator's tables as they were.
 
 Per question, the outcome is what the visitor would have seen:
@@ -20,15 +20,12 @@ from __future__ import annotations
 
 import math
 import re
-import uuid
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from app.chat.answerers import NOT_COVERED, NOT_FOUND
 from app.chat.requests import BadChatRequest, parse_question
-from app.chat.sessions import add_message, delete_session
-from app.chat.turn import ChatServices, ChatTurn, start_turn
+from app.chat.turn import ChatServices, answer_question
 from app.search.eval import UNANSWERABLE_KINDS, EvalItem
 from app.search.urls import normalize_url
 
@@ -49,55 +46,6 @@ def fact_missing(summary: str, facts: tuple[str, ...]) -> list[str]:
     states them all."""
     text = summary_for_facts(summary)
     return [fact for fact in facts if not re.search(fact, text, re.IGNORECASE)]
-
-
-@dataclass
-class Answer:
-    """One chat turn as the visitor saw it."""
-
-    turn: ChatTurn
-    summary: str = ""
-    guides: list[str] = field(default_factory=list)  # the Relevant Guides' URLs, in order
-    error: str | None = None
-    metadata: dict[str, Any] = field(default_factory=dict)  # the stream's finish metadata
-
-
-async def ask(services: ChatServices, session_id: uuid.UUID | None, question: str, audiences: list[str] | None) -> Answer:
-    """One chat turn through the chat's own entry point (start_turn), its stream read to the end."""
-    turn = await start_turn(services, session_id, question, audiences)
-    answer = Answer(turn)
-    text: list[str] = []
-    async for part in turn.parts():
-        kind = part.get("type")
-        if kind == "text-delta":
-            text.append(part["delta"])
-        elif kind == "source-url":
-            answer.guides.append(part["url"])
-        elif kind == "error":
-            answer.error = part.get("errorText") or "error"
-        elif kind == "finish":
-            answer.metadata = part.get("messageMetadata") or {}
-    answer.summary = "".join(text)
-    return answer
-
-
-def outcome_of(answer: Answer) -> str:
-    """answered, partly, refused or error: what the visitor saw (see the module's docstring)."""
-    if answer.error is not None:
-        return "error"
-    if answer.metadata.get("would_answer") is False or answer.summary.strip() in (NOT_COVERED, NOT_FOUND):
-        return "refused"
-    return "partly" if _verdict(answer.turn) == "partly" else "answered"
-
-
-def _verdict(turn: ChatTurn) -> object:
-    """The verdict the turn acted on: the model verifier's when it gave one, else the offline check's."""
-    explanation = turn.retrieval.judgment.explanation if turn.retrieval is not None else {}
-    for key in ("answer_verifier", "answer_check"):
-        check = explanation.get(key)
-        if isinstance(check, dict) and check.get("verdict"):
-            return check["verdict"]
-    return None
 
 
 async def evaluate_answers(
@@ -131,24 +79,13 @@ async def chat_reply(
     services: ChatServices, question: str, history: list[str], audiences: list[str] | None
 ) -> Reply:
     """The chat's answer to `question` after the earlier questions `history`: the only function of
-    this module that runs the chat. Each question is a turn through the chat's entry point
-    (`ask`), in a session deleted afterwards; no gap is recorded."""
-    session_id: uuid.UUID | None = None
-    answer: Answer | None = None
-    try:
-        for earlier in history:
-            answer = await ask(services, session_id, _parsed(earlier), audiences)
-            session_id = answer.turn.session_id
-            async with services.pool.acquire() as conn:  # the reply, as the chat keeps it (no gap)
-                await add_message(conn, session_id, "assistant", answer.summary, answer.turn.sources,
-                                  answer.turn.message_key)
-        answer = await ask(services, session_id, _parsed(question), audiences)
-    finally:
-        if answer is not None:
-            async with services.pool.acquire() as conn:
-                await delete_session(conn, answer.turn.session_id, answer.turn.audiences)
-    assert answer is not None  # ask() returned, or its exception has left this function
-    return Reply(answer.summary, outcome_of(answer), answer.guides, answer.metadata.get("confidence"), answer.error)
+    this module that runs the chat, through the chat's own turn (app/chat/turn.py answer_question);
+    nothing is stored, no gap recorded."""
+    answer = await answer_question(services, _parsed(question), [_parsed(q) for q in history], audiences)
+    failed = answer.outcome == "failed"
+    return Reply(answer.summary, "error" if failed else answer.outcome, [str(s["url"]) for s in answer.sources],
+                 answer.retrieval.confidence if answer.retrieval is not None else None,
+                 "the turn failed (search or the answerer)" if failed else None)
 
 
 async def _evaluate_one(

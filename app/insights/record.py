@@ -24,8 +24,8 @@ from typing import Literal
 import asyncpg
 
 from app.config import Settings
+from app.judge.confidence import cosine_scale
 from app.logging import get_logger
-from app.search.confidence import cosine_scale
 
 log = get_logger(__name__)
 
@@ -39,7 +39,7 @@ PRUNE_SECONDS = 3600.0
 MAX_HELD_QUERIES = 10_000
 MAX_QUERY_CHARS = 500
 # Two questions are near-duplicates when the cosine of their embeddings is at least this far from
-# the model's "related" cosine towards 1 (app/search/confidence.py COSINE_SCALES): all-MiniLM-L6-v2
+# the model's "related" cosine towards 1 (app/judge/confidence.py COSINE_SCALES): all-MiniLM-L6-v2
 # 0.60 → 0.75, Gemini 0.80 → 0.875. Chosen on the ray rewordings, confirmed on the claude ones
 # (scripts/check_near_duplicates.py, design/insights.md).
 NEAR_DUPLICATE_SHARE = 0.375

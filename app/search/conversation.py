@@ -4,19 +4,18 @@
 The standalone query (app/search/standalone.py) proposes a completion; retrieval evidence decides:
 
 - no earlier turn, or nothing to carry: the question as asked;
+- a question with nothing pointing back (no pronoun or demonstrative, no "and …", not elliptic):
+  the question as asked, whatever came before ("Is my IP address stored?" after a question on
+  Claude Desktop is searched, answered and stored as a gap in its own words);
 - otherwise both the question alone and the completed query are searched, and the one with more
   evidence wins, with a margin by cue: an ellipsis keeps the completion unless the question alone
-  is clearly better; "and …" or "it"/"that" needs it merely better; a question with no cue
-  needs it clearly better, and is kept as asked outright when the judgment answers it with
-  confidence (above the low-confidence line, not merely the floor), or when the judgment refuses
-  it alone (a question with no cue that the docs do not answer stands alone: "What's a good
-  recipe for banana bread?" after a widget question is refused as asked, never completed).
-  So a topic switch ("And how do I connect Google Analytics?") is not polluted. Without
-  comparable evidence (keyword-only), the wording alone decides.
+  is clearly better; "and …" or "it"/"that" needs it merely better, so a topic switch ("And how
+  do I connect Google Analytics?") is not polluted. Without comparable evidence (keyword-only),
+  the wording alone decides.
 
-Whatever query wins, the answer check (app/search/answer_check.py) then asks whether its sections
-hold an answer to the question's specific terms; a "not" verdict turns the retrieval into a
-refusal (`judgment.rule` "answer_check"), and every verdict is kept in the judgment's explanation.
+Whatever query wins, the answer check (app/judge/answer_check.py) then asks whether its sections
+hold the question's specific terms; its verdict ("answerable" or "partly": it never refuses) is
+kept in the judgment's explanation.
 
 With a rewriter (Gemini), one bounded rewrite is tried first; on failure, the offline method.
 """
@@ -24,13 +23,12 @@ With a rewriter (Gemini), one bounded rewrite is tried first; on failure, the of
 from __future__ import annotations
 
 import asyncio
-import dataclasses
 from typing import Any, Protocol
 
 import asyncpg
 
+from app.judge.answer_check import CHECK_SECTIONS, AnswerCheck, check_answer, with_check
 from app.logging import get_logger
-from app.search.answer_check import CHECK_SECTIONS, AnswerCheck, check_answer
 from app.search.retrieve import Retrieval, Retriever
 from app.search.standalone import StandaloneQuery, standalone_query
 
@@ -39,8 +37,8 @@ log = get_logger(__name__)
 # How much more evidence the completed query needs than the question alone, by cue: an elliptic
 # question is completed unless the question alone is clearly better; one that opens with "and" or
 # refers back needs the completion merely better ("And how do I connect Google Analytics?" opens a
-# new topic); nothing pointing back needs the completion clearly better.
-CUE_MARGINS: dict[str, float] = {"strong": -0.05, "weak": 0.0, "none": 0.05}
+# new topic). A question with nothing pointing back is never completed.
+CUE_MARGINS: dict[str, float] = {"strong": -0.05, "weak": 0.0}
 
 
 class QueryRewriter(Protocol):
@@ -65,15 +63,6 @@ def evidence(retrieval: Retrieval) -> float | None:
     return 1.0 - vector[0].score if vector else None
 
 
-def stands_alone(retrieval: Retrieval) -> bool:
-    """The judgment answers the question alone with confidence: above the floor and above the
-    low-confidence line (issue 10). False when retrievals carry no judgment."""
-    judgment = getattr(retrieval, "judgment", None)
-    if judgment is None:
-        return False
-    return bool(judgment.would_answer and not judgment.is_low)
-
-
 def answer_check_of(retrieval: Retrieval) -> AnswerCheck | None:
     """The answer check's verdict on this retrieval; None when it did not run."""
     check = getattr(retrieval, "answer_check", None)
@@ -81,9 +70,8 @@ def answer_check_of(retrieval: Retrieval) -> AnswerCheck | None:
 
 
 async def apply_answer_check(retriever: Retriever, retrieval: Retrieval) -> Retrieval:
-    """Run the offline answer check on a retrieval the judgment would answer (ANSWER_CHECK=on).
-    A "not" verdict refuses; a failure of the check leaves the judgment as it was (the check only
-    ever removes answers, so failing open here is the state before it existed, and is logged)."""
+    """Run the offline answer check on a retrieval the judgment would answer (ANSWER_CHECK=on):
+    its verdict is recorded; a failure of the check leaves the judgment as it was (logged)."""
     if not retrieval.would_answer or not getattr(retriever.settings, "answer_check", True) or not retrieval.ranking:
         return retrieval
     sections: list[tuple[str, str]] = []
@@ -99,23 +87,8 @@ async def apply_answer_check(retriever: Retriever, retrieval: Retrieval) -> Retr
         log.warning("answer_check_failed", error=type(exc).__name__)
         return retrieval
     retrieval.answer_check = check  # type: ignore[attr-defined]
-    judgment = retrieval.judgment
-    explanation = judgment.explanation | {"answer_check": check.to_dict()}
-    if check.verdict == "not":
-        judgment = dataclasses.replace(judgment, would_answer=False, rule="answer_check", explanation=explanation)
-    else:
-        judgment = dataclasses.replace(judgment, explanation=explanation)
-    retrieval.judgment = judgment
+    retrieval.judgment = with_check(retrieval.judgment, check)
     return retrieval
-
-
-def refused_alone(retrieval: Retrieval) -> bool:
-    """The judgment refuses the question alone (with both legs' evidence: keyword-only confidence
-    is coverage alone, too low for many good questions to say they stand apart). A question with
-    no cue that the docs do not answer is refused as asked, never answered through earlier turns."""
-    judgment = getattr(retrieval, "judgment", None)
-    return judgment is not None and retrieval.degraded is None and judgment.rule != "empty" \
-        and not judgment.would_answer
 
 
 def _record(retrieval: Retrieval, asked: str, method: str, proposal: StandaloneQuery | None,
@@ -156,6 +129,12 @@ async def _choose_query(
     earlier = [h for h in history or [] if h and h.strip()]
     if not earlier:
         return _record(await retriever.retrieve(question, **retrieve_options), question, "as_asked", None)
+    proposal = standalone_query(question, earlier)
+    if proposal.cue == "none":
+        # Nothing points back: the question is searched exactly as asked, whatever came before, and
+        # no model rewrites it (a completion scored on evidence once answered "Is my IP address
+        # stored?" with words of an earlier question on Claude Desktop, and stored that as the gap).
+        return _record(await retriever.retrieve(question, **retrieve_options), question, "as_asked", proposal)
     if rewriter is not None:
         rewritten = await rewriter.rewrite(question, earlier)
         if rewritten:
@@ -163,18 +142,11 @@ async def _choose_query(
             if retrieval.pages:
                 return _record(retrieval, question, f"rewritten:{rewriter.name}", None)
             log.info("query_rewrite_found_nothing")
-    proposal = standalone_query(question, earlier)
     if not proposal.completed:
         return _record(await retriever.retrieve(question, **retrieve_options), question, "as_asked", proposal)
-    if proposal.cue == "none":
-        alone = await retriever.retrieve(question, **retrieve_options)
-        if stands_alone(alone) or refused_alone(alone):
-            return _record(alone, question, "as_asked", proposal)
-        completed = await retriever.retrieve(proposal.query, **retrieve_options)
-    else:
-        alone, completed = await asyncio.gather(
-            retriever.retrieve(question, **retrieve_options), retriever.retrieve(proposal.query, **retrieve_options)
-        )
+    alone, completed = await asyncio.gather(
+        retriever.retrieve(question, **retrieve_options), retriever.retrieve(proposal.query, **retrieve_options)
+    )
     scores = {"as_asked": evidence(alone), "completed": evidence(completed)}
     before, after = scores["as_asked"], scores["completed"]
     if not completed.pages:
@@ -182,8 +154,9 @@ async def _choose_query(
     elif not alone.pages:
         prefer_completed = True
     elif before is None or after is None or alone.degraded != completed.degraded:
-        # No comparable evidence (keyword-only, or one search lost a leg): the wording decides.
-        prefer_completed = proposal.cue != "none"
+        # No comparable evidence (keyword-only, or one search lost a leg): the wording decides, and
+        # it points back (a question with nothing pointing back was searched as asked above).
+        prefer_completed = True
     else:
         prefer_completed = after > before + CUE_MARGINS[proposal.cue]
     if prefer_completed:

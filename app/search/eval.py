@@ -8,7 +8,7 @@ share of answerable questions refused. An unanswerable line may say which kind i
 `"unanswerable": "offtopic"` (not about the product) or `"indomain"` (in the product's words, but
 the docs do not hold the answer): the report then gives the refusal rate of each kind
 (`refusal_by_kind`) beside the overall one, and how many of that kind were answered "partly"
-(with a line naming what the docs do not cover; app/search/answer_check.py).
+(with a line naming what the docs do not cover; app/judge/answer_check.py).
 
 Two more keys are read for the answer-level evaluation (app/evaluation/answers.py): `"facts"`,
 what a right answer must say (a regular expression, or a list of them that must all match; `|`

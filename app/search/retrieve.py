@@ -19,9 +19,9 @@ from app.corpus.sources import SourcesConfig, load_sources
 from app.db.pool import acquire_stateless
 from app.embeddings.base import load_provider
 from app.errors import DocschatError
+from app.judge.confidence import Evidence, Judgment, floors_from_settings, judge
 from app.logging import get_logger
 from app.metrics import observe_retrieval
-from app.search.confidence import Evidence, Floors, Judgment, judge
 from app.search.fusion import FusedHit, apply_weights, evidence_fusion
 from app.search.hits import Hit
 from app.search.legs import match_docs_sections, query_terms, search_docs_sections
@@ -44,12 +44,6 @@ MODES: tuple[Mode, ...] = ("hybrid", "keyword", "vector")
 
 # How many of each leg's best hits the confidence looks at (coverage, agreement).
 EVIDENCE_HITS = 3
-
-
-def floors_from_settings(settings: Settings) -> Floors:
-    scale = settings.cosine_scale
-    return Floors(settings.answer_floor, settings.low_confidence, settings.keyword_answer_floor,
-                  (float(scale[0]), float(scale[1])) if scale else None)
 
 
 class RetrievalError(DocschatError):
@@ -305,7 +299,7 @@ class Retriever:
             timings["rescue"] = round((time.perf_counter() - started) * 1000, 2)
 
     def _judge(self, legs: dict[str, list[Hit]], timings: dict[str, float]) -> Judgment:
-        """The confidence from the legs' absolute evidence (see app/search/confidence.py)."""
+        """The confidence from the legs' absolute evidence (see app/judge/confidence.py)."""
         started = time.perf_counter()
         vector_hits, keyword_hits = legs.get("vector"), legs.get("keyword")
         best_cosine = 1.0 - vector_hits[0].score if vector_hits else None

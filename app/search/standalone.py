@@ -88,9 +88,19 @@ def dependency_cue(question: str) -> Cue:
         return "weak"  # "and …" with words of its own may also open a new topic
     if lowered.endswith((" too", " as well", " instead")):
         return "weak"
-    if any(w in _BACK_REFERENCES for w in lowered.split()):
+    tokens = lowered.split()
+    if any(w in _BACK_REFERENCES and not _existential(tokens, i) for i, w in enumerate(tokens)):
         return "weak"
     return "none"
+
+
+def _existential(tokens: list[str], index: int) -> bool:
+    """"there" in "is there …", "are there …", "there is …": it points at nothing said before."""
+    if tokens[index] != "there":
+        return False
+    before = tokens[index - 1] if index else ""
+    after = tokens[index + 1] if index + 1 < len(tokens) else ""
+    return before in {"is", "are", "was", "were", "will", "be"} or after in {"is", "are", "was", "were", "s"}
 
 
 def standalone_query(question: str, history: list[str]) -> StandaloneQuery:

@@ -25,9 +25,8 @@ from app.doors.page_order import page_sections_in_order, section_part
 from app.errors import DocschatError
 from app.search.indexed_pages import indexed_pages
 from app.search.urls import absolute_url
+from app.setting_values import URL_TRICKS  # what a browser's URL parser drops: a link holding one is not drawn
 
-# What a browser's URL parser drops or reinterprets: a link holding any of them is not drawn.
-_URL_TRICKS = re.compile(r"[\x00-\x20\x7f-\x9f\u00a0\u1680\u2000-\u200f\u2028-\u202f\u205f\u3000\ufeff\\]")
 _MARKDOWN_PAGE = re.compile(r"\.mdx?(?=$|#|\?)")
 # Sent with every page: only our own script (the widget), no plugin, no base, no form target.
 PAGE_HEADERS = {
@@ -45,7 +44,7 @@ def safe_href(raw: str, page_url: str) -> str | None:
     is; a link that stays on the site as the root-relative path a browser would follow; None
     otherwise (scheme-relative //host, javascript:, https:host, backslashes, control characters)."""
     text = raw.strip()
-    if not text or _URL_TRICKS.search(text):
+    if not text or URL_TRICKS.search(text):
         return None
     parts = urlsplit(text)
     if parts.scheme:

@@ -3,7 +3,7 @@
 -- (docs_lexeme_stats.ndoc over docs_search_stats.section_count), not from the sections: one
 -- index lookup per word. A word of several stems counts its rarest; a stop word or no word holds
 -- 0. A word most sections hold is what the docs are about ("Claude", "Ray"), not a name the
--- question adds (app/search/answer_check.py). Rows in the order of `words`. `audiences` has no
+-- question adds (app/judge/answer_check.py). Rows in the order of `words`. `audiences` has no
 -- default (null, said explicitly: every section).
 --   select * from public.docs_word_share(array['GitHub', 'Claude'], '{public}');
 create or replace function public.docs_word_share(

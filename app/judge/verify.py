@@ -1,11 +1,11 @@
-"""Answer checking in the chat turn: the offline verdict (app/search/answer_check.py) and, with
-ANSWER_VERIFIER=model, one bounded call to the chat model that says whether the excerpts answer
-the question (answerable / partly / not) and quotes the excerpt that does.
+"""The model verifier: with ANSWER_VERIFIER=model, one bounded call to the chat model (Gemini or
+an OpenAI-compatible one) that says whether the excerpts answer the question (answerable / partly
+/ not) and quotes the excerpt that does. Its "not" refuses: a model reads what the sentences say,
+which no word rule did on questions it was not tuned on (design/judgment.md).
 
-The model's verdict replaces the offline one only when it is well-formed; any failure (timeout,
-quota, a reply that is no verdict) keeps the offline verdict, which was already applied to the
-retrieval. A "partly" verdict keeps the answer and adds one line naming what the excerpts do not
-cover (`not_covered_line`).
+The model's verdict replaces the offline one (answer_check.py) only when it is well-formed; any
+failure (timeout, quota, a reply that is no verdict) keeps the offline verdict. A "partly" verdict
+keeps the answer and adds one line naming what the excerpts do not cover (`not_covered_line`).
 """
 
 from __future__ import annotations
@@ -16,12 +16,11 @@ import json
 import re
 from typing import Any, Protocol
 
-from app.chat.answerers import Excerpt, format_excerpts
 from app.config import Settings
+from app.judge.answer_check import AnswerCheck
+from app.judge.confidence import Judgment
+from app.judge.excerpt import Excerpt, format_excerpts
 from app.logging import get_logger
-from app.search.answer_check import AnswerCheck
-from app.search.conversation import answer_check_of
-from app.search.retrieve import Retrieval
 
 log = get_logger(__name__)
 
@@ -173,27 +172,15 @@ def not_covered_line(check: AnswerCheck | None) -> str | None:
         return f"\n\nThe documentation found does not cover: {check.not_covered_text}"
     if check.not_covered:
         return "\n\nThe documentation found does not mention " + ", ".join(f"“{t}”" for t in check.not_covered) + "."
+    if check.unstated:
+        return "\n\nThe documentation found does not state the number asked for."
     return "\n\nThe documentation found answers this question only in part."
 
 
-async def apply_verifier(
-    verifier: Verifier | None, excerpts: list[Excerpt], retrieval: Retrieval
-) -> AnswerCheck | None:
-    """The verdict the turn acts on. The offline check already ran (a "not" refused the
-    retrieval, and no model is asked then); with a verifier and excerpts, the model's
-    well-formed verdict replaces the offline one, and a "not" refuses the retrieval (no guides,
-    a gap). The question checked is the one searched (a follow-up completed from earlier turns)."""
-    offline = answer_check_of(retrieval)
-    if verifier is None or not excerpts or not retrieval.would_answer:
-        return offline
-    check = await verifier.verify(retrieval.question, excerpts)
-    if check is None:
-        return offline
-    judgment = retrieval.judgment
+def with_verdict(judgment: Judgment, check: AnswerCheck) -> Judgment:
+    """The judgment once a model verifier has spoken: its verdict recorded, and a "not" refuses
+    (no guides, a gap refused in-domain)."""
     explanation = judgment.explanation | {"answer_verifier": check.to_dict()}
     if check.verdict == "not":
-        retrieval.judgment = dataclasses.replace(judgment, would_answer=False, rule="answer_verifier",
-                                                 explanation=explanation)
-    else:
-        retrieval.judgment = dataclasses.replace(judgment, explanation=explanation)
-    return check
+        return dataclasses.replace(judgment, would_answer=False, rule="answer_verifier", explanation=explanation)
+    return dataclasses.replace(judgment, explanation=explanation)

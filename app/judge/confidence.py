@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from app.config import Settings
+
 # Cosine scale of each embedding model: (unrelated, related). How these were chosen is written
 # down in design/answer-floor.md.
 COSINE_SCALES: dict[str, tuple[float, float]] = {
@@ -86,6 +88,13 @@ class Judgment:
 
     def to_dict(self) -> dict[str, object]:
         return {"confidence": self.confidence, "floor": self.floor, "would_answer": self.would_answer}
+
+
+def floors_from_settings(settings: Settings) -> Floors:
+    """The floors the settings draw (ANSWER_FLOOR, LOW_CONFIDENCE, KEYWORD_ANSWER_FLOOR, COSINE_SCALE)."""
+    scale = settings.cosine_scale
+    return Floors(settings.answer_floor, settings.low_confidence, settings.keyword_answer_floor,
+                  (float(scale[0]), float(scale[1])) if scale else None)
 
 
 def cosine_scale(model: str | None) -> tuple[float, float]:

@@ -1,0 +1,281 @@
+"""The offline Summary: the excerpts' passages that best match the question, quoted as written.
+
+No model, so nothing is rephrased: the answer is made of passages, not of sentences picked one by
+one (issue 45: sentence picks echoed a troubleshooting question back without its fix, and cut a
+number away from what it counts). A passage is a paragraph of an excerpt together with the code,
+list or table that follows it (what "Add this tag to every page:" introduces), or such a block on
+its own when the excerpt starts with it (the second part of a long list). Passages are scored by
+the question's words they hold, weighted by rarity among the passages, plus half the weight of
+their heading's; later guides count less. The best passage is quoted, then any other that scores
+close to it, while they fit; in the page's order, each excerpt's heading once as context
+(`**Privacy › What is stored**`), every quoted paragraph cited with its guide's number [n].
+
+Never quoted:
+- the page's description line (the overview's opening sentence: it names the topic, not the
+  answer), unless nothing else matches, and then with the passage after it;
+- a sentence ending in ":" whose object is not shown (the excerpt was cut before its block).
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+
+from app.corpus.fences import split_fenced
+from app.judge.excerpt import Excerpt
+from app.search.terms import words
+
+_STOP = frozenset(
+    "the and for are but not you your with this that from have has was were can how what when where which who "
+    "why does did doing into about there their them then than its it's out use using used get set".split()
+)
+_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+")
+_HEADING_LINE = re.compile(r"^[ \t]*#{1,6}[ \t]+\S.*$", re.MULTILINE)
+_CUT = "[…]"
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")  # app/chat/excerpts.py CUT_MARK: the excerpt was cut here
+
+# The question asks what to do about a problem: the passage that says what to do answers it, not the
+# one restating the problem (issue 45: "the answer echoes the user's error back"). A rule, since no
+# model reads the passages offline; it only reorders passages that already match the question.
+_TROUBLE = re.compile(r"\b(?:error|errors|fails?|failed|failing|crash\w*|broken|not working|doesn'?t work|won'?t|"
+                      r"can'?t|cannot|unable|issue|problem|exception|timeout|timed out|stuck|fix)\b", re.IGNORECASE)
+_REMEDY_HEADING = re.compile(r"\b(?:solution|solutions|fix|fixes|fixing|resolv\w*|resolution|workaround|what to do|"
+                             r"how to fix|remed\w*|troubleshoot\w*)\b", re.IGNORECASE)
+_SYMPTOM_HEADING = re.compile(r"\b(?:symptoms?|problem|issue|cause|causes|error message)\b", re.IGNORECASE)
+_REMEDY_TEXT = re.compile(r"(?:^|[.!?]\s+|\n\s*(?:[-*+]|\d+[.)])?\s*)(?:to (?:fix|resolve|solve|avoid|work around)|"
+                          r"fix|try|make sure|ensure|set|run|add|use|install|upgrade|increase|decrease|restart|"
+                          r"check|remove|update|change|enable|disable|pass|call)\b", re.IGNORECASE)
+# A question asking for a number: a passage that states one carries the fact.
+_ASKS_NUMBER = re.compile(r"\bhow (?:many|much|long|often|big|large)\b|\b(?:limit|limits|maximum|max|minimum|min|"
+                          r"default|timeout|size|per (?:hour|day|minute|second))\b", re.IGNORECASE)
+_DIGIT = re.compile(r"\d")
+# How much a passage of the first, second, third … guide counts.
+GUIDE_WEIGHTS = (1.0, 0.6, 0.5, 0.4)
+# Another page's passage joins the answer only when it scores this much more than the one leading.
+OTHER_PAGE_RATIO = 1.5
+
+
+def _terms(text: str) -> set[str]:
+    # A 5-letter prefix is a crude stem: "store", "stored" and "storing" meet.
+    return {w[:5] for w in words(text) if len(w) >= 3 and w not in _STOP}
+
+
+@dataclass
+class _Block:
+    text: str
+    kind: str  # "prose", "code", "list" or "table"
+
+
+@dataclass
+class _Passage:
+    index: int  # the excerpt's place in the list
+    position: int  # the passage's place in its excerpt
+    blocks: list[_Block]
+    description: bool = False  # the overview's opening line: never quoted alone
+    terms: set[str] = field(default_factory=set)
+    score: float = 0.0
+
+    @property
+    def text(self) -> str:
+        return "\n\n".join(b.text for b in self.blocks)
+
+
+def _kind(paragraph: str) -> str:
+    lines = [line for line in paragraph.split("\n") if line.strip()]
+    if lines and all(line.lstrip().startswith("|") for line in lines):
+        return "table"
+    if lines and _LIST_ITEM.match(lines[0]):
+        return "list"
+    return "prose"
+
+
+def _blocks(text: str) -> list[_Block]:
+    """Paragraphs, lists, tables and whole fenced blocks, in order; headings and the cut mark dropped."""
+    blocks: list[_Block] = []
+    for segment in split_fenced(text):
+        if segment.is_code:
+            blocks.append(_Block(segment.text.strip("\n"), "code"))
+            continue
+        prose = _HEADING_LINE.sub("", segment.text)
+        for paragraph in re.split(r"\n[ \t]*\n", prose):
+            paragraph = paragraph.strip("\n")
+            if paragraph.strip() and paragraph.strip() != _CUT:
+                blocks.append(_Block(paragraph.rstrip(), _kind(paragraph)))
+    return blocks
+
+
+def _introduces(block: _Block) -> bool:
+    return block.kind == "prose" and block.text.rstrip().endswith(":")
+
+
+def passages(excerpt: Excerpt, index: int) -> list[_Passage]:
+    """The excerpt's passages: a paragraph with the code, list or table after it; a leading block
+    of those on its own. A paragraph ending in ":" whose block was cut away is no passage."""
+    found: list[_Passage] = []
+    for block in _blocks(excerpt.text):
+        if block.kind == "prose" or not found:
+            found.append(_Passage(index, len(found), [block]))
+        else:  # the code, list or table after a paragraph is what it introduces or shows
+            found[-1].blocks.append(block)
+    kept: list[_Passage] = []
+    for passage in found:
+        last = passage.blocks[-1]
+        if _introduces(last):  # its object was cut away: the sentence leading into it goes too
+            rest = _SENTENCE_END.split(last.text.rstrip())[:-1]
+            if not rest:
+                passage.blocks.pop()
+            else:
+                passage.blocks[-1] = _Block(last.text[: last.text.rindex(rest[-1]) + len(rest[-1])], "prose")
+        if passage.blocks:
+            kept.append(passage)
+    if not excerpt.heading and kept and kept[0].position == 0 and kept[0].blocks[0].kind == "prose":
+        opening = kept[0].blocks[0].text
+        kept[0].description = len(kept[0].blocks) == 1 and len(re.findall(r"[.!?](?:\s|$)", opening)) <= 1
+    return kept
+
+
+# A list longer than this is cut to the items that match the question best.
+LONG_LIST_CHARS = 600
+
+
+def _items(text: str) -> list[str]:
+    """A list's items, each with its continuation lines."""
+    items: list[str] = []
+    for line in text.split("\n"):
+        if _LIST_ITEM.match(line) or not items:
+            items.append(line)
+        else:
+            items[-1] += "\n" + line
+    return items
+
+
+def _one_line_items(block: _Block) -> _Block:
+    """A list with each item on one line: a wrapped item's line breaks are Markdown's soft breaks
+    (spaces), and the widget draws a list only when every line opens an item."""
+    if block.kind != "list":
+        return block
+    return _Block("\n".join(re.sub(r"\s*\n\s*", " ", item) for item in _items(block.text)), "list")
+
+
+def _matching_items(block: _Block, wanted: set[str]) -> _Block:
+    """A long list cut to the items that hold the most of the question's words, in order ("How
+    many questions can a visitor ask per hour?" needs the one item on visitors' questions, not nine
+    others); whole when it is short, or when no item holds two of them (then no item stands out)."""
+    if len(block.text) <= LONG_LIST_CHARS:
+        return block
+    items = _items(block.text)
+    held = [len(_terms(item) & wanted) for item in items]
+    most = max(held)
+    if most < 2:
+        return block
+    return _Block("\n".join(item for item, n in zip(items, held, strict=True) if n >= max(2, most - 1)), "list")
+
+
+def _cite(block: _Block, number: int, last: bool) -> str:
+    """The block with its guide's number: at its end; before the colon of a paragraph that leads
+    into the block after it; none on code."""
+    if block.kind == "code":
+        return block.text
+    if _introduces(block) and not last:
+        return f"{block.text.rstrip()[:-1].rstrip()} [{number}]:"
+    return f"{block.text} [{number}]"
+
+
+def _context(excerpt: Excerpt) -> str:
+    """The excerpt's place in its page, as the heading of what is quoted from it."""
+    trail = excerpt.breadcrumb or " › ".join(p for p in (excerpt.title, excerpt.heading) if p)
+    return f"**{trail or excerpt.title}**"
+
+
+class PassageChooser:
+    """Which passages answer the question, and the answer quoting them (module docstring)."""
+
+    def __init__(self, max_chars: int = 1400, keep_ratio: float = 0.7) -> None:
+        self.max_chars = max_chars
+        self.keep_ratio = keep_ratio
+
+    def choose(self, question: str, excerpts: list[Excerpt]) -> list[_Passage]:
+        """The passages quoted, in the page's order."""
+        wanted = _terms(question)
+        candidates = [p for index, excerpt in enumerate(excerpts) for p in passages(excerpt, index)]
+        if not candidates:
+            return []
+        for passage in candidates:
+            passage.terms = _terms(passage.text)
+        frequency: dict[str, int] = {}
+        for passage in candidates:
+            for term in passage.terms & wanted:
+                frequency[term] = frequency.get(term, 0) + 1
+
+        def weight(terms: set[str]) -> float:
+            return sum(math.log(1 + len(candidates) / frequency.get(t, 1)) for t in terms & wanted)
+
+        trouble, number = bool(_TROUBLE.search(question)), bool(_ASKS_NUMBER.search(question))
+        for passage in candidates:
+            excerpt = excerpts[passage.index]
+            heading = f"{excerpt.title} {excerpt.heading}"
+            score = weight(passage.terms) + 0.5 * weight(_terms(heading) - passage.terms)
+            if _terms(excerpt.heading) & wanted:
+                score *= 1.5  # the docs say this section is about what is asked ("What is stored")
+            # Retrieval ranked the pages with both legs' evidence, which says more than a word count
+            # over a few passages: another page's passage must match clearly better to come first.
+            score *= GUIDE_WEIGHTS[min(excerpt.number, len(GUIDE_WEIGHTS)) - 1]
+            if all(b.kind == "code" for b in passage.blocks):
+                # Code answers "how" beside the sentence that explains it; alone, only when it holds
+                # more than one of the question's words.
+                score *= 0.6 if len(passage.terms & wanted) >= 2 else 0.0
+            if trouble and (_REMEDY_HEADING.search(excerpt.heading) or _REMEDY_TEXT.search(passage.text)):
+                score *= 2.0
+            elif trouble and _SYMPTOM_HEADING.search(excerpt.heading):
+                score *= 0.5  # it holds the asker's own error words, and restates them
+            if number and _DIGIT.search(passage.text):
+                score *= 1.3
+            passage.score = score
+        ranked = sorted((p for p in candidates if p.score > 0), key=lambda p: (-p.score, p.index, p.position))
+        if not ranked:
+            # Nothing overlaps word for word: the best guide's opening is still the best lead.
+            ranked = [p for p in candidates if p.index == 0][:2]
+        # The first guide's best passage leads: another page's passage, presented as the answer, once
+        # gave another product's limit (issue 45). Another page's passage joins only when it matches
+        # clearly better (OTHER_PAGE_RATIO) than what leads.
+        first = excerpts[0].number
+        best = next((p for p in ranked if not p.description and excerpts[p.index].number == first), None)
+        best = best or next((p for p in ranked if not p.description), None)
+        if best is None:  # only a description matched: what follows it on its page, never it alone
+            page = excerpts[ranked[0].index].number
+            best = next((p for p in candidates if excerpts[p.index].number == page and not p.description), ranked[0])
+        chosen = [best]
+        size = len(best.text)
+        for passage in ranked:
+            same_page = excerpts[passage.index].number == excerpts[best.index].number
+            if passage in chosen or passage.score < (self.keep_ratio if same_page else OTHER_PAGE_RATIO) * best.score:
+                continue
+            if passage.description:  # it names the page's topic; the passages chosen say more
+                continue
+            if size + len(passage.text) > self.max_chars:
+                continue
+            chosen.append(passage)
+            size += len(passage.text)
+        for passage in chosen:
+            passage.blocks = [_matching_items(b, wanted) if b.kind == "list" else b for b in passage.blocks]
+        # The page's order: by guide, then the excerpt's place (a page's sections come in the order
+        # retrieval gave them; an overview first), then the passage's place in its excerpt.
+        return sorted(chosen, key=lambda p: (excerpts[p.index].number, p.index, p.position))
+
+    def quote(self, question: str, excerpts: list[Excerpt]) -> str:
+        """The answer: the chosen passages under their headings, cited; "" when there is none."""
+        chosen = self.choose(question, excerpts)
+        if not chosen:
+            return ""
+        lines: list[str] = []
+        shown: set[int] = set()
+        for passage in chosen:
+            excerpt = excerpts[passage.index]
+            context = _context(excerpt)
+            if passage.index not in shown and context not in lines:
+                lines.append(context)
+            shown.add(passage.index)
+            for n, block in enumerate(passage.blocks):
+                lines.append(_cite(_one_line_items(block), excerpt.number, last=n == len(passage.blocks) - 1))
+        return "\n\n".join(lines)
