@@ -496,7 +496,7 @@ CHECK_DOCS = {
 
 
 def test_specific_terms_are_names_numbers_and_identifiers() -> None:
-    from app.judge.answer_check import is_specific_word, literals, names
+    from app.judge.question_terms import is_specific_word, literals, names
 
     assert literals("How do I raise my rate limit to Tier 6?") == ["Tier 6"]
     assert literals("Does KubeRay support Kubernetes 1.16?") == ["1.16", "Kubernetes 1.16"]
@@ -586,7 +586,7 @@ ERROR_DOCS = {
 
 
 def test_the_askers_own_count_is_told_from_a_number_asked_about() -> None:
-    from app.judge.answer_check import asking_nothing
+    from app.judge.question_terms import asking_nothing
 
     assert asking_nothing("I send 4032x3024 photos. Does it shrink them?") == ["I send 4032x3024 photos."]
     assert asking_nothing("Why? I send photos.") == ["I send photos."] and asking_nothing("I send photos.") == []
@@ -620,7 +620,7 @@ async def test_the_askers_own_count_decides_nothing_and_what_the_docs_lack_is_na
 
 
 def test_name_pairs_and_hyphenated_compounds_are_specific_terms() -> None:
-    from app.judge.answer_check import hyphenated, name_pairs
+    from app.judge.question_terms import hyphenated, name_pairs
 
     assert name_pairs("How do I deploy a Ray Serve app on AWS Lambda?") == ["Ray Serve", "AWS Lambda"]
     # The word opening a sentence is no name; commas and "I" part names; a month is a date.
