@@ -118,11 +118,13 @@ async def test_default_chat_route_never_shows_internal_pages(pool, keyword_only,
     server = start_server()
     with httpx.Client(base_url=server.url, timeout=30) as client:
         stream = client.post("/docs/chat", json={"message": f"how do I roll back the {SECRET} deploy"}).text
-        assert SECRET not in stream and "Runbook" not in stream
+        assert "Runbook" not in stream and "ops script" not in stream and "by hand" not in stream
         # A word only internal pages hold is, to the anonymous chat, a word the docs never use: the
-        # answer check (issue 31) refuses it exactly as it refuses a word that exists nowhere.
+        # answer check answers it exactly as it answers a word that exists nowhere, naming the
+        # asker's word as one the docs do not mention (issue 45: "partly", never a refusal).
         unknown = client.post("/docs/chat", json={"message": f"how do I roll back the {UNKNOWN} deploy"}).text
-        assert _reply(stream) == _reply(unknown) and '"would_answer":false' in stream
+        assert _reply(stream).replace(SECRET, "·") == _reply(unknown).replace(UNKNOWN, "·")
+        assert f"does not mention “{SECRET}”" in _reply(stream)
         stream = client.post("/docs/chat", json={"message": "how do I roll back a deploy"}).text
         assert "Deploying" in stream and "Runbook" not in stream  # the public page still answers
         assert client.get("/docs/runbook").status_code == 404  # nor its page view
