@@ -19,3 +19,11 @@ def test_audience_names_are_case_insensitive_and_sorted() -> None:
 def test_an_empty_audience_filter_means_every_audience() -> None:
     assert parse_audience_filter(None) is None and parse_audience_filter("  ") is None
     assert parse_audience_filter("Internal,,public") == ["internal", "public"]
+
+
+def test_flag_public_holds_the_anonymous_chat_to_public() -> None:
+    from app.config import Settings
+
+    wide = Settings(chat_audiences=["internal", "public"])
+    assert wide.anonymous_audiences == ["internal", "public"]
+    assert Settings(chat_audiences=["internal", "public"], flag_public=True).anonymous_audiences == ["public"]
