@@ -3,7 +3,7 @@
 -- current from the rows it touches only: what those rows counted is taken away before they are
 -- written, what they count after is added (no rebuild from every tsvector). Returns the number of
 -- staged rows. The caller holds the sync lock and has checked docs_index_version, in the same
--- transaction (app/indexing/sync.py). plpgsql: an early return when nothing is staged, and
+-- transaction (app/indexing/sync_apply.py). plpgsql: an early return when nothing is staged, and
 -- statements run in order on what the previous ones wrote.
 --   select public.docs_sync_switch('6f1c…'::uuid);
 create or replace function public.docs_sync_switch(generation uuid) returns bigint
