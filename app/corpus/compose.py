@@ -23,7 +23,7 @@ from app.corpus.code import code_file_selected
 from app.corpus.code_source import code_page, compose_code_files_of, links_at_commit, shown_href
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.git_source import GitSourceError, GitTree, normalize_docs_dir, read_docs_tree, resolve_commit
-from app.corpus.markdown import Block, shown_blocks
+from app.corpus.markdown import Block, read_page
 from app.corpus.snippets import is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
 from app.errors import DocschatError
@@ -240,6 +240,7 @@ def iter_compose_files(
     fingerprint = compose_fingerprint(source, settings) if blob_id is not None else b""
     result = ComposeResult()
     routes: dict[str, str] = {}  # route → the page published there
+    site = site_dialect(files)
     for path in sorted(files):
         if not path.endswith(PAGE_SUFFIXES) or is_snippet_path(path):
             continue
@@ -263,7 +264,7 @@ def iter_compose_files(
         composed, warned = len(result.pages), len(result.warnings)
         recorder = _Recorder(files)
         try:
-            _compose_page(path, recorder, settings, source, result)
+            _compose_page(path, recorder, settings, source, result, site)
         except GitSourceError:
             raise  # the tree cannot be read (GitTree reads a file when asked): the source fails
         except Exception as exc:  # noqa: BLE001 - one hostile file must not stop the sync
@@ -281,7 +282,27 @@ def iter_compose_files(
     yield result
 
 
-def _compose_page(path: str, files: Mapping[str, str], settings: Settings, source: Source, result: ComposeResult) -> None:
+@dataclass(frozen=True)
+class SiteDialect:
+    """How the site's renderer reads its pages, from its framework's configuration file."""
+
+    mintlify: bool = False  # docs.json or mint.json: every page is MDX, with math
+    myst: bool | None = None  # Sphinx with myst_parser: True; another framework: False; unknown: None
+
+
+def site_dialect(files: Mapping[str, str]) -> SiteDialect:
+    if "docs.json" in files or "mint.json" in files:
+        return SiteDialect(mintlify=True, myst=False)
+    if any(name in files for name in ("docusaurus.config.js", "docusaurus.config.ts", "mkdocs.yml")):
+        return SiteDialect(myst=False)
+    if "conf.py" in files and "myst" in files["conf.py"]:
+        return SiteDialect(myst=True)
+    return SiteDialect()
+
+
+def _compose_page(path: str, files: Mapping[str, str], settings: Settings, source: Source, result: ComposeResult,
+                  site: SiteDialect | None = None) -> None:
+    site = site or SiteDialect()
     try:
         front = parse_front_matter(files[path])
     except FrontMatterError as exc:
@@ -298,7 +319,13 @@ def _compose_page(path: str, files: Mapping[str, str], settings: Settings, sourc
         path, front.body, files, page_audiences=audiences,
         audience_of=lambda snippet: _page_audiences(snippet, files, source),
     )
-    blocks = shown_blocks(pasted.text, mdx=path.endswith(".mdx"))
+    reading = read_page(pasted.text, mdx=path.endswith(".mdx"), myst=site.myst, mintlify=site.mintlify)
+    if reading.error is not None:
+        # As the site's build refuses it: the page is not published, so it is not indexed.
+        result.warnings.append(f"{path}: the page's parser rejects it ({reading.error[:500]}); page skipped")
+        result.skipped_pages.append(path)
+        return
+    blocks = reading.blocks
     page = Page(
         path=path,
         title=_title_for(path, front.title, blocks),
