@@ -6,6 +6,7 @@ serialized by a lock (a parse takes milliseconds)."""
 
 from __future__ import annotations
 
+import atexit
 import json
 import threading
 from dataclasses import dataclass, field
@@ -14,6 +15,11 @@ from typing import Any, NamedTuple
 
 _LOCK = threading.Lock()
 _CONTEXT: Any = None
+# A page is read in this much time and memory at most, or not indexed (with a warning): micromark
+# is quadratic on some hostile input (50,000 `{/*` took 135 s). The largest page of the shared
+# corpora reads in well under a second.
+MAX_SECONDS = 10.0
+MAX_MEMORY = 1 << 30
 
 
 class Block(NamedTuple):
@@ -42,13 +48,22 @@ def _context() -> Any:
         # Ending with a plain value: evaluating the bundle as the last expression hung the
         # conversion of its result (shared/notes/mdx-in-v8.md).
         context.eval(source + "\n;1")
+        atexit.register(context.close)  # its event loop thread would otherwise keep the process
         _CONTEXT = context
     return _CONTEXT
 
 
 def _call(function: str, *arguments: object) -> Reading:
+    from py_mini_racer import JSOOMException, JSTimeoutException
+
     with _LOCK:
-        answer = _context().call(f"docschatReader.{function}", *arguments)
+        try:
+            answer = _context().call(f"docschatReader.{function}", *arguments, timeout_sec=MAX_SECONDS,
+                                     max_memory=MAX_MEMORY)
+        except (JSTimeoutException, JSOOMException) as exc:
+            what = "time" if isinstance(exc, JSTimeoutException) else "memory"
+            return Reading(error=f"not read within the page reader's {what} limit "
+                                 f"({MAX_SECONDS:g} s, {MAX_MEMORY >> 20} MB)")
     data = json.loads(answer)
     if "error" in data:
         place = f"{data['line']}:{data['column']}: " if data.get("line") else ""

@@ -123,7 +123,10 @@ class _Paster:
             if segment.is_code:
                 pieces.append(segment.text)
                 continue
-            chunk = segment.text
+            # The imports go: a pasted snippet's would land mid-page, where MDX refuses ESM.
+            chunk = "".join(line for line in segment.text.splitlines(keepends=True)
+                            if not ((found := _DEFAULT_IMPORT.match(line.rstrip("\r\n")[:MAX_IMPORT_CHARS + 1]))
+                                    and found.group(1) in imports))
             for name, snippet_path in imports.items():
                 chunk = _tag_pattern(name).sub(partial(self._paste, path, snippet_path, stack), chunk)
             pieces.append(chunk)

@@ -101,6 +101,10 @@ function styleHides(style) {
   return false
 }
 
+// Where an inline component stood: a space between two words it would glue, nothing elsewhere
+// (never before a closing mark: "<Tooltip>repository</Tooltip>.").
+const SOFT = '\u0001'
+
 function textNode(value) {
   return {type: 'text', value}
 }
@@ -117,7 +121,8 @@ function jsxHandler(counts) {
       return undefined
     }
     const children = state.all(node)
-    if (name && /^[a-z][a-z0-9-]*$/.test(name)) {
+    if (!name) return {type: 'element', tagName: flow ? 'div' : 'span', properties: {}, children} // a fragment `<>…</>`
+    if (/^[a-z][a-z0-9-]*$/.test(name)) {
       // An HTML element: the browser shows it as such (a table, a line break, an image's alt text).
       const properties = {}
       for (const key of ['alt', 'href', 'src', 'colSpan', 'open', 'className']) {
@@ -136,7 +141,7 @@ function jsxHandler(counts) {
     const heading = shown.length ? [{type: 'element', tagName: tag, properties: {}, children: [textNode(shown.join(' '))]}] : []
     if (!flow) {
       // Inline, a component parts its words from its neighbours' (a tab's title and its text).
-      return {type: 'element', tagName: 'span', properties: {}, children: [textNode(' '), ...heading, ...(heading.length ? [textNode(' ')] : []), ...children, textNode(' ')]}
+      return {type: 'element', tagName: 'span', properties: {}, children: [textNode(SOFT), ...heading, ...(heading.length ? [textNode(SOFT)] : []), ...children, textNode(SOFT)]}
     }
     return {type: 'element', tagName: 'div', properties: {}, children: [...heading, ...children]}
   }
@@ -152,9 +157,14 @@ function expressionHandler(state, node) {
     : textNode(value)
 }
 
-function directiveHandler(state, node) {
-  // A container directive (`:::note`) is a callout, kept whole by the chunker.
+function directiveHandler(state, node, source) {
+  // A container directive (`:::note`) is a callout, kept whole by the chunker. One never closed
+  // runs to the page's end: its text is the page's (its headings stay sections), not one block.
   if (node.type !== 'containerDirective') return undefined
+  const lines = written(source, node).trimEnd().split('\n')
+  if (lines.length < 2 || !/^\s*:{3,}\s*$/.test(lines[lines.length - 1])) {
+    return {type: 'element', tagName: 'div', properties: {}, children: state.all(node)}
+  }
   const label = node.children[0] && node.children[0].data && node.children[0].data.directiveLabel ? node.children[0] : null
   const children = state.all(label ? {...node, children: node.children.slice(1)} : node)
   const properties = {dataCallout: node.name, dataTitle: label ? toString(label) : ''}
@@ -190,7 +200,7 @@ const HANDLERS = (counts, source) => ({
   // Math is shown as written (KaTeX draws it): `$$e^{2.5}$$`.
   math: (state, node) => ({type: 'element', tagName: 'p', properties: {}, children: [textNode(written(source, node))]}),
   inlineMath: (state, node) => textNode(written(source, node)),
-  containerDirective: directiveHandler,
+  containerDirective: (state, node) => directiveHandler(state, node, source),
   leafDirective: () => undefined,
   textDirective: () => undefined,
   // Front matter is read in Python; a YAML node never reaches here.
@@ -206,6 +216,11 @@ function prepare(node, inPre) {
   const kept = []
   for (const child of node.children) {
     if (child.type === 'comment' || child.type === 'doctype') continue
+    if (child.type === 'text' && kept.length && kept[kept.length - 1].tagName === 'br' && !inPre) {
+      // A hard break's source line end, which the browser collapses: one line break, not two.
+      kept.push({...child, value: child.value.replace(/^\n/, '')})
+      continue
+    }
     if (child.type === 'element') {
       const properties = child.properties || {}
       if (properties.hidden || styleHides(properties.style)) continue
@@ -274,7 +289,7 @@ function blocks(node, out) {
     const tag = child.tagName
     const properties = child.properties || {}
     if (HEADINGS[tag]) {
-      const heading = text(child).replace(/\s+/g, ' ').trim()
+      const heading = text(child).split('\n').map((line) => line.trim()).join(' ').trim() // one line: its anchor is made from it
       if (properties.dataTitle !== undefined) out.push(['text', '**' + heading + '**', 0]) // a title in a directive
       else if (heading) out.push(['heading', '#'.repeat(HEADINGS[tag]) + ' ' + heading, HEADINGS[tag]])
     } else if (tag === 'pre') {
@@ -307,7 +322,7 @@ function blocks(node, out) {
         const inner = []
         blocks(item, inner)
         const indent = ' '.repeat(marker.length)
-        inner.forEach(([kind, value], index) => {
+        finish(inner).forEach(([kind, value], index) => {
           const lines = value.split('\n').map((line, at) => (at === 0 ? (index === 0 ? marker : indent) : line ? indent : '') + line)
           const written = lines.join('\n')
           const previous = out[out.length - 1]
@@ -319,13 +334,14 @@ function blocks(node, out) {
     } else if (tag === 'blockquote') {
       const inner = []
       blocks(child, inner)
-      const quoted = inner.map((b) => b[1]).filter((t) => t.trim()).join('\n\n')
+      const quoted = finish(inner).map((b) => b[1]).join('\n\n')
       out.push(['text', quoted.split('\n').map((line) => (line ? '> ' + line : '>')).join('\n'), 0])
     } else if (properties.dataCallout !== undefined) {
       const inner = []
       blocks(child, inner)
       const title = properties.dataTitle ? ' ' + properties.dataTitle : ''
-      const body = inner.map(([kind, value]) => (kind === 'text' ? asText(value) : value)).join('\n\n')
+      // A heading in a callout is its title, in bold, as the site shows it (no section).
+      const body = finish(inner).map(([kind, value, level]) => (kind === 'heading' ? '**' + value.slice(level + 1) + '**' : value)).join('\n\n')
       out.push(['code', [':::' + properties.dataCallout + title, body, ':::'].join('\n'), 0])
     } else if (tag === 'hr') {
       // a thematic break shows no text
@@ -356,6 +372,21 @@ function escapeText(node) {
   }
 }
 
+// The blocks with their lines' trailing spaces gone, at most one blank line in a row, empty ones
+// dropped, text escaped.
+function finish(out) {
+  const result = []
+  for (const [kind, value, level] of out) {
+    if (kind === 'code') {
+      result.push([kind, value, level])
+      continue
+    }
+    const trimmed = value.replace(/(?<=\S)\u0001+(?=[^\s.,;:!?)\]}'"’”\u0001])/g, ' ').replace(/\u0001/g, '').split('\n').map((line) => line.trimEnd()).join('\n').replace(/\n{3,}/g, '\n\n').trim()
+    if (trimmed) result.push([kind, kind === 'heading' ? trimmed : asText(trimmed), level])
+  }
+  return result
+}
+
 function shown(tree, counts) {
   escapeText(tree)
   // Written out as the page's HTML and parsed again as a browser parses it (parse5): raw HTML's
@@ -365,14 +396,8 @@ function shown(tree, counts) {
   prepare(hast, false)
   const out = []
   blocks(hast, out)
-  const result = []
-  for (const [kind, value, level] of out) {
-    const trimmed = kind === 'code' ? value : value.split('\n').map((line) => line.trimEnd()).join('\n').replace(/\n{3,}/g, '\n\n').replace(/^\s+|\s+$/g, '')
-    if (trimmed.trim()) result.push([kind, kind === 'text' ? asText(trimmed) : trimmed, level])
-  }
-  return JSON.stringify({blocks: result, components: counts})
+  return JSON.stringify({blocks: finish(out), components: counts})
 }
-
 function failure(error) {
   const place = error.place && (error.place.start || error.place)
   return JSON.stringify({error: String(error.reason || error.message || error), line: place ? place.line : null, column: place ? place.column : null})
@@ -394,6 +419,9 @@ export function parse(value, options) {
     mdastExtensions.push(directiveFromMarkdown())
   }
   if (mdx) {
+    // `## Title {#id}`: Docusaurus's heading id, read before MDX sees it (acorn refuses `#id`);
+    // escaped, its braces are text, and the chunker takes the id from the heading.
+    value = value.replace(/^([ \t]{0,3}#{1,6}[ \t].*?)\{(#[\w:.-]+)\}([ \t]*)$/gm, '$1\\{$2\\}$3')
     extensions.push(mdxjs())
     mdastExtensions.push(mdxFromMarkdown())
   }
