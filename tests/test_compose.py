@@ -634,3 +634,21 @@ def test_two_pages_published_at_one_route_keep_the_first_and_warn() -> None:
     result = compose_files(files, Settings(docs_url_prefix="/docs"))
     assert sorted(p.path for p in result.pages) == ["guides/sub.mdx", "guides/sub/other.md"]
     assert result.skipped_pages == ["guides/sub.md"]
+
+
+def test_myst_blocks_sphinx_runs_but_never_shows_are_not_indexed() -> None:
+    """Issue 46, class 7: `{testcode}`/`{doctest}`/`{testoutput}` with `:hide:`, `{testsetup}` and
+    `{testcleanup}` (sphinx.ext.doctest), and cells tagged `remove-cell`/`remove-input` (MyST-NB)
+    are run by the build and never shown; the ray corpus has them. The same blocks without the
+    option are shown, as code."""
+    page = (
+        "Intro zzs1.\n\n```{testcode}\n:hide:\n\nimport zzh1\n```\n\n```{testsetup}\nimport zzh2\n```\n\n"
+        "```{testcleanup}\nzzh3()\n```\n\n```{doctest}\n:hide:\n\n>>> zzh4\n```\n\n```{testoutput}\n:hide:\n\nzzh5\n```\n\n"
+        "```{code-cell} python\n:tags: [remove-cell]\nzzh6 = 1\n```\n\n"
+        "```{code-cell} python\n---\ntags: [hide-output, remove-input]\n---\nzzh7 = 1\n```\n\n"
+        "```{testcode}\nimport zzs2\n```\n\n```{code-cell} python\n:tags: [hide-output]\nzzs3 = 1\n```\n\nEnd zzs4.\n"
+    )
+    shown = clean_mdx(page, myst=True)
+    assert [m for m in re.findall(r"zzh\d", page) if m in shown] == []
+    assert [m for m in ("zzs1", "zzs2", "zzs3", "zzs4") if m not in shown] == []
+    assert "```testcode\nimport zzs2\n```" in shown
