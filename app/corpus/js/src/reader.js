@@ -209,8 +209,8 @@ const HANDLERS = (counts, source) => ({
 })
 
 // Never shown: hidden by attribute or style (innerText skips `hidden` and the not-rendered
-// elements itself; CSS it cannot see). Code spans keep their backticks, links their target, an
-// image its alt text, so the text stays Markdown for the page view.
+// elements itself; CSS it cannot see). Code spans keep their backticks and an image shows its alt
+// text, so the text stays Markdown for the page view.
 function prepare(node, inPre) {
   if (!node.children) return
   const kept = []
@@ -234,14 +234,8 @@ function prepare(node, inPre) {
         kept.push(content ? {...child, children: [textNode(codeSpan(content))]} : child)
         continue
       }
+      // A link shows its text; its target is not on the page (and is not indexed).
       prepare(child, inPre || child.tagName === 'pre')
-      if (child.tagName === 'a' && typeof properties.href === 'string' && !inPre) {
-        const text = toText(child, {whitespace: 'pre'})
-        if (text.trim() && text !== properties.href && !properties.href.startsWith('#')) {
-          kept.push({...child, children: [textNode('['), ...child.children, textNode('](' + properties.href + ')')]})
-          continue
-        }
-      }
     }
     kept.push(child)
   }
