@@ -37,6 +37,13 @@ const COMPONENTS = {
   ParamField: {shows: ['query', 'path', 'body', 'header', 'param', 'type', 'required', 'default']},
   ResponseField: {shows: ['name', 'type', 'required', 'default']},
   Frame: {shows: ['caption']}, // the caption under an image
+  Tile: {shows: ['title', 'description']},
+  View: {shows: ['title']},
+  Prompt: {shows: ['description']},
+  'Tree.File': {shows: ['name']}, // a file tree's names are its text
+  'Tree.Folder': {shows: ['name']},
+  'Color.Item': {shows: ['name', 'value']}, // a swatch's name and its value
+  Icon: {shows: []}, // an icon's name is not text
   Tooltip: {shows: []}, // the tip shows on hover only: the words are its children
   // Mintlify's <Visibility for="agents"> is served to AI agents only, never shown on the page.
   Visibility: {shows: [], hide: (attributes) => attributes.for === 'agents'},
