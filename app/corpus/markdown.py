@@ -44,10 +44,12 @@ _MAX_DIRECTIVE_DEPTH = 8  # directives inside directives; deeper ones show nothi
 _LANGUAGE = re.compile(r"[\w.+#-]{1,40}")  # a fence's language; the rest of its info is never shown
 
 # A page is MyST when it uses MyST's own syntax: a directive fence (```` ```{note} ````, `:::{tip}`),
-# a role (``{ref}`x` ``) or a target line (`(label)=`). Used where the site's configuration does
-# not say (compose passes `myst` when it does).
-_MYST_SYNTAX = re.compile(r"^[ \t]*(?:`{3,}|~{3,}|:{3,})[ \t]*\{[\w:-]+\}|\{[\w:+-]+\}`|^\([\w:.-]+\)=[ \t]*$",
-                          re.MULTILINE)
+# a `%` comment line, a role (``{ref}`x` ``) or a target line (`(label)=`), in a quote or a list
+# too. Used where the site's configuration does not say (compose passes `myst` when it does):
+# read as MyST, a CommonMark page loses at most a line starting with `%` (the safe reading).
+_CONTAINERS = r"^[ \t>*+\-\d.)]*"
+_MYST_SYNTAX = re.compile(rf"{_CONTAINERS}(?:(?:`{{3,}}|~{{3,}}|:{{3,}})[ \t]*\{{[\w:-]+\}}|%)"
+                          r"|\{[\w:+-]+\}`|^\([\w:.-]+\)=[ \t]*$", re.MULTILINE)
 
 
 def is_myst(text: str) -> bool:
@@ -155,9 +157,29 @@ def _myst_parser() -> MarkdownIt:
     md.add_render_rule("myst_role", _render_role)
     md.add_render_rule("heading_open", _render_heading)
     md.add_render_rule("heading_close", _render_heading)
-    for hidden in ("myst_target", "myst_line_comment", "myst_block_break", "hr"):
+    # Footnotes as the old writer kept them (`[^1]: text`), their back links left out.
+    md.add_render_rule("footnote_ref", lambda self, tokens, idx, *_: f"[^{_label(tokens[idx])}]")
+    md.add_render_rule("footnote_open", _render_footnote)
+    md.add_render_rule("paragraph_open", _render_paragraph)
+    for name, written in (("footnote_block_open", "<div>"), ("footnote_block_close", "</div>"),
+                          ("footnote_close", "</div>")):
+        md.add_render_rule(name, lambda *_, written=written: written)
+    for hidden in ("myst_target", "myst_line_comment", "myst_block_break", "hr", "footnote_anchor"):
         md.add_render_rule(hidden, lambda *_: "")
     return md
+
+
+def _label(token: Token) -> str:
+    return str(token.meta.get("label", token.meta.get("id", 0) + 1))
+
+
+def _render_footnote(self: RendererHTML, tokens: list[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+    env["footnote_label"] = f"[^{_label(tokens[idx])}]: "  # written at the start of its first paragraph
+    return "<div>"
+
+
+def _render_paragraph(self: RendererHTML, tokens: list[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+    return self.renderToken(tokens, idx, options, env) + html.escape(env.pop("footnote_label", ""))
 
 
 def _render_role(self: RendererHTML, tokens: list[Token], idx: int, options: OptionsDict, env: EnvType) -> str:

@@ -193,6 +193,15 @@ function setextAsText(node, source) {
   }
 }
 
+// `{/* … */}` in the text of a `.md` page is hidden: Mintlify and Docusaurus 3 build `.md` pages as
+// MDX, where it is a comment (the safe reading for a site whose renderer is not known).
+function mdxCommentsInText(node) {
+  for (const child of node.children || []) {
+    if (child.type === 'text') child.value = child.value.replace(/\{\s*\/\*[\s\S]*?\*\/\s*\}/g, '')
+    else mdxCommentsInText(child)
+  }
+}
+
 function toString(node) {
   if (node.value !== undefined) return String(node.value)
   return (node.children || []).map(toString).join('')
@@ -430,6 +439,7 @@ export function parse(value, options) {
     const tree = fromMarkdown(value, {extensions, mdastExtensions})
     const counts = {}
     setextAsText(tree, value)
+    if (!mdx) mdxCommentsInText(tree)
     const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value), passThrough: []})
     return shown(hast, counts)
   } catch (error) {
