@@ -161,7 +161,7 @@ def test_an_inline_jsx_element_keeps_the_words_around_it_apart() -> None:
     # No space before a closing mark, no line break doubled, none inside a word.
     assert clean_mdx('the <Tooltip tip="t">repository</Tooltip>. Next\n') == "the repository. Next\n"
     assert clean_mdx("This line ends here.<br />\nThis starts a new one.\n") == "This line ends here.\nThis starts a new one.\n"
-    assert clean_mdx("a <strong>b</strong>c <span>d</span>e <>f</>g\n") == "a bc de fg\n"
+    assert clean_mdx("a <strong>b</strong>c <span>d</span>e <>f</>g\n") == "a **b**c de fg\n"  # emphasis stays Markdown
     # A heading stays one line: its anchor is made from it.
     chunks = chunk_page(Page("h.mdx", "H", None, ("public",), "## Limits<br/>per tier <Badge>beta</Badge>\n\nText.\n"),
                         url_prefix="")

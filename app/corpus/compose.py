@@ -23,7 +23,7 @@ from app.corpus.code import code_file_selected
 from app.corpus.code_source import code_page, compose_code_files_of, links_at_commit, shown_href
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.git_source import GitSourceError, GitTree, normalize_docs_dir, read_docs_tree, resolve_commit
-from app.corpus.markdown import Block, read_page
+from app.corpus.markdown import Block, is_myst, read_page
 from app.corpus.snippets import is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
 from app.errors import DocschatError
@@ -296,6 +296,10 @@ def site_dialect(files: Mapping[str, str]) -> SiteDialect:
     if any(name in files for name in ("docusaurus.config.js", "docusaurus.config.ts", "mkdocs.yml")):
         return SiteDialect(myst=False)
     if "conf.py" in files and "myst" in files["conf.py"]:
+        return SiteDialect(myst=True)
+    # No configuration: a site one of whose pages uses MyST's syntax is a MyST site, all its pages
+    # read alike.
+    if any(path.endswith(".md") and is_myst(files[path]) for path in files):
         return SiteDialect(myst=True)
     return SiteDialect()
 

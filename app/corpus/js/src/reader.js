@@ -252,6 +252,12 @@ function prepare(node, inPre) {
       }
       // A link shows its text; its target is not on the page (and is not indexed).
       prepare(child, inPre || child.tagName === 'pre')
+      // Emphasis keeps its Markdown, as the page view renders chunk text.
+      const mark = inPre ? '' : child.tagName === 'strong' ? '**' : child.tagName === 'em' ? '*' : ''
+      if (mark && toText(child, {whitespace: 'pre'}).trim()) {
+        kept.push({...child, children: [textNode(mark), ...child.children, textNode(mark)]})
+        continue
+      }
     }
     kept.push(child)
   }
