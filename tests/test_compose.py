@@ -652,3 +652,25 @@ def test_myst_blocks_sphinx_runs_but_never_shows_are_not_indexed() -> None:
     assert [m for m in re.findall(r"zzh\d", page) if m in shown] == []
     assert [m for m in ("zzs1", "zzs2", "zzs3", "zzs4") if m not in shown] == []
     assert "```testcode\nimport zzs2\n```" in shown
+
+
+def test_a_mintlify_site_shows_field_names_labels_math_and_captions_but_not_agent_only_text() -> None:
+    """Issue 46: a real Mintlify site lost its `ParamField`/`ResponseField` names, types, required
+    flags and defaults, `Update` labels, `$$e^{2.5}$$` (it became `$$e^$$`) and image captions,
+    and indexed `<Visibility for="agents">` text. With `docs.json` the site's pages are MDX with
+    math, and each component shows what Mintlify shows of it."""
+    page = (
+        "---\ntitle: API\n---\n"
+        '<ParamField path="project_id" type="string" required default="main">The project.</ParamField>\n\n'
+        '<ResponseField name="status" type="number">The status.</ResponseField>\n\n'
+        '<Update label="2024-10-12" description="v0.2.1">Faster builds.</Update>\n\n'
+        "The growth is $$e^{2.5}$$ a year.\n\n"
+        '<Frame caption="The dashboard">\n  <img src="/d.png" alt="Dashboard screenshot" />\n</Frame>\n\n'
+        '<Visibility for="agents">Agents only: zzagent.</Visibility>\n\n<Visibility for="humans">For people.</Visibility>\n'
+    )
+    text = "\n".join(c.text for c in compose({"docs.json": "{}", "api.mdx": page}).chunks)
+    for shown in ("project_id string required default: main", "The project.", "status number", "The status.",
+                  "2024-10-12 v0.2.1", "Faster builds.", "$$e^{2.5}$$", "The dashboard", "Dashboard screenshot",
+                  "For people."):
+        assert shown in text, shown
+    assert "zzagent" not in text and "/d.png" not in text
