@@ -32,6 +32,7 @@ SEED = int(os.environ.get("DOCSCHAT_FUZZ_SEED", "46"))
 NODE_MODULES = os.environ.get("NODE_MODULES", "")
 ORACLE = Path(__file__).parent / "fuzz_oracle.mjs"
 MARKER = re.compile(r"zz[0-9]+q")
+_LINK_TARGET = re.compile(r"\]\([^()\s]*\)")
 
 _INLINE_BOTH = [
     "{m}", "`{m}`", "``a ` {m}``", "<!-- {m} -->", "<!--- {m} --->", "<!-- {m} --->", "<!--{m}--!>", "<!-->{m}",
@@ -110,7 +111,9 @@ def test_no_marker_the_renderer_hides_is_read_on_random_pages() -> None:
     missed = refused = agreed_refusals = 0
     for name, text in pages:
         reading = read_page(text, mdx=name.endswith(".mdx"), myst=False)
-        read = set(MARKER.findall("\n".join(block.text for block in reading.blocks)))
+        # A link's target is kept as Markdown (`[text](target)`, for the page view and search); it is
+        # in the published page but not its text, so it is not compared.
+        read = set(MARKER.findall(_LINK_TARGET.sub("]", "\n".join(block.text for block in reading.blocks))))
         answer = oracle[name]
         if "refused" in answer:
             refused += 1

@@ -515,8 +515,8 @@ def test_an_mdx_expression_is_not_indexed_unless_it_is_a_string() -> None:
     assert SECRET not in text
     for shown in ("Before  after.", "A line comment  ends here.", "Nested  braces.", "A comment in it  dropped.",
                   "An escaped backslash \\ then.", "An attribute  and a regex .", "then `real code`.",
-                  "A tick  and  then a lone tick `.", "An IIFE  and .", "Long  then .", "A brace in a link then  is text.",
-                  "Link here and a string shown.", "Card title", "Card text.", "`{inline}`", "an escaped {brace} stay",
+                  "A tick  and  then a lone tick `.", "An IIFE  and .", "Long  then .", "[link](/api/%7Bid) then  is text.",
+                  "Link [here](/x) and a string shown.", "Card title", "Card text.", "`{inline}`", "an escaped {brace} stay",
                   "const x = {kept: true}", "TeX: $\\frac$."):
         assert shown in text, shown
     # A brace never closed: MDX refuses the page (the site's build fails), so nothing is indexed.

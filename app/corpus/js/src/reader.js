@@ -225,8 +225,8 @@ const HANDLERS = (counts, source) => ({
 })
 
 // Never shown: hidden by attribute or style (innerText skips `hidden` and the not-rendered
-// elements itself; CSS it cannot see). Code spans keep their backticks and an image shows its alt
-// text, so the text stays Markdown for the page view.
+// elements itself; CSS it cannot see). Code spans keep their backticks, links their target, an
+// image shows its alt text, so the text stays Markdown for the page view.
 function prepare(node, inPre) {
   if (!node.children) return
   const kept = []
@@ -250,8 +250,16 @@ function prepare(node, inPre) {
         kept.push(content ? {...child, children: [textNode(codeSpan(content))]} : child)
         continue
       }
-      // A link shows its text; its target is not on the page (and is not indexed).
       prepare(child, inPre || child.tagName === 'pre')
+      // A link keeps its Markdown, `[text](target)`: the page view renders it, and search tells a
+      // page of links (navigation) by it. The target is in the published page, though not its text.
+      if (child.tagName === 'a' && typeof properties.href === 'string' && !inPre) {
+        const text = toText(child, {whitespace: 'pre'})
+        if (text.trim() && text !== properties.href) {
+          kept.push({...child, children: [textNode('['), ...child.children, textNode('](' + properties.href + ')')]})
+          continue
+        }
+      }
       // Emphasis keeps its Markdown, as the page view renders chunk text.
       const mark = inPre ? '' : child.tagName === 'strong' ? '**' : child.tagName === 'em' ? '*' : ''
       if (mark && toText(child, {whitespace: 'pre'}).trim()) {
