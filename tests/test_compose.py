@@ -674,3 +674,14 @@ def test_a_mintlify_site_shows_field_names_labels_math_and_captions_but_not_agen
                   "For people."):
         assert shown in text, shown
     assert "zzagent" not in text and "/d.png" not in text
+
+
+def test_mintlifys_snippet_tag_is_pasted_and_a_missing_one_is_a_warning() -> None:
+    """Issue 46: `<Snippet file="…"/>` (Mintlify's tag without an import) was dropped silently."""
+    result = compose({"docs.json": "{}", "p.mdx": '---\ntitle: P\n---\nBefore.\n\n<Snippet file="plans.mdx" />\n\n'
+                      '<Snippet file="gone.mdx" />\n\n```mdx\n<Snippet file="plans.mdx" />\n```\n',
+                      "snippets/plans.mdx": "Plans start at $10.\n"})
+    text = "\n".join(c.text for c in result.chunks)
+    assert "Plans start at $10." in text and result.snippets_resolved == 1
+    assert '<Snippet file="plans.mdx" />' in text  # in code: an example, as written
+    assert any("gone.mdx" in w and w.startswith("p.mdx") for w in result.warnings), result.warnings
