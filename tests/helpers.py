@@ -25,9 +25,9 @@ def count_composed_pages(monkeypatch: Any) -> list[str]:
     calls: list[str] = []
     real = compose_module._compose_page
 
-    def counting(path, files, settings, source, result):  # type: ignore[no-untyped-def]
+    def counting(path, files, settings, source, result, *args, **kwargs):  # type: ignore[no-untyped-def]
         calls.append(path)
-        return real(path, files, settings, source, result)
+        return real(path, files, settings, source, result, *args, **kwargs)
 
     monkeypatch.setattr(compose_module, "_compose_page", counting)
     return calls

@@ -237,10 +237,13 @@ def iter_compose_files(
     key (`page_keys`); a page whose key in `known` is still its key is not read or composed but
     listed in `kept`. Route collisions are decided as before, a kept page holding its route."""
     source = source or source_from_settings(settings)
-    fingerprint = compose_fingerprint(source, settings) if blob_id is not None else b""
+    site = site_dialect(files)
+    # How the site's pages are read is part of every page's key: a docs.json added, or a first MyST
+    # page, recomposes every page once.
+    fingerprint = (hashlib.sha256(compose_fingerprint(source, settings) + repr(site).encode()).digest()
+                   if blob_id is not None else b"")
     result = ComposeResult()
     routes: dict[str, str] = {}  # route → the page published there
-    site = site_dialect(files)
     for path in sorted(files):
         if not path.endswith(PAGE_SUFFIXES) or is_snippet_path(path):
             continue
@@ -298,7 +301,7 @@ def site_dialect(files: Mapping[str, str]) -> SiteDialect:
     if "conf.py" in files and "myst" in files["conf.py"]:
         return SiteDialect(myst=True)
     # No configuration: a site one of whose pages uses MyST's syntax is a MyST site, all its pages
-    # read alike.
+    # read alike (the search stops at the first; a site with none reads each `.md` file once).
     if any(path.endswith(".md") and is_myst(files[path]) for path in files):
         return SiteDialect(myst=True)
     return SiteDialect()
