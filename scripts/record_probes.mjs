@@ -6,10 +6,14 @@
 // <script>, <style>, <template> and <noscript> (an image's alt text counts as shown). Writes recorded.json beside the probes; the test
 // (tests/test_probes.py) then needs neither Node nor npm.
 //
+// CSS hides text parse5 cannot judge (`hidden`, `display:none`): the probes named `css-*` are
+// written as HTML to $PROBE_HTML (when set), and scripts/record_probes_innertext.py records what
+// Chromium's innerText shows of them.
+//
 // Run where the packages are installed:
 //   npm install --prefix /tmp/x micromark micromark-extension-gfm @mdx-js/mdx remark-gfm react react-dom parse5
 //   NODE_PATH=/tmp/x/node_modules node scripts/record_probes.mjs   (or run it from that folder)
-import { readFileSync, readdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -61,7 +65,12 @@ for (const name of readdirSync(folder).filter((f) => /\.mdx?$/.test(f)).sort()) 
   const markers = [...new Set(text.match(MARKER) ?? [])].sort();
   const renderer = name.endsWith(".md") ? "micromark 4 + gfm" : "@mdx-js/mdx 3 + remark-gfm";
   try {
-    const shown = new Set(shownText(await render(name, text)).match(MARKER) ?? []);
+    const html = await render(name, text);
+    if (process.env.PROBE_HTML && name.startsWith("css-")) {
+      mkdirSync(process.env.PROBE_HTML, { recursive: true });
+      writeFileSync(path.join(process.env.PROBE_HTML, name + ".html"), `<!doctype html><meta charset="utf-8"><body>${html}</body>`);
+    }
+    const shown = new Set(shownText(html).match(MARKER) ?? []);
     recorded[name] = { renderer, shown: markers.filter((m) => shown.has(m)), hidden: markers.filter((m) => !shown.has(m)) };
   } catch (error) {
     recorded[name] = { renderer, refused: String(error.message ?? error).split("\n")[0] };

@@ -37,9 +37,9 @@ def count_composed_pages(monkeypatch: Any) -> list[str]:
     calls: list[str] = []
     real = compose_module._compose_page
 
-    def counting(path, files, settings, source, result, *rest):
+    def counting(path, files, settings, source, result, *args, **kwargs):
         calls.append(path)
-        return real(path, files, settings, source, result, *rest)
+        return real(path, files, settings, source, result, *args, **kwargs)
 
     monkeypatch.setattr(compose_module, "_compose_page", counting)
     return calls

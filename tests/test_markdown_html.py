@@ -1,4 +1,4 @@
-"""Raw HTML in a page as a browser reads it (app/corpus/markdown.py's _Browser). The differential
+"""Raw HTML in a page as a browser reads it (parse5, in app/corpus/js/reader.js). The differential
 probes cover what micromark can show; these cover what it cannot: GFM's tag filter escapes
 `<script>`, so a script's end is judged against the HTML spec here. Each expected text is what
 parse5 (the browser's tokenizer) shows of the same HTML."""

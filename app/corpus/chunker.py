@@ -1,6 +1,6 @@
 """Chunker: a page's shown blocks → one overview chunk + one chunk per `#`/`##`/`###` section (with anchors).
 
-The blocks are markdown.py's: sections start at its heading blocks, and a `code` block (a fence or a
+The blocks are markdown.py's (the page reader's): sections start at its heading blocks, and a `code` block (a fence or a
 whole `:::` callout) is never cut; no Markdown is read here.
 """
 
@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from app.corpus.markdown import Block, shown_blocks
 
 # Bump when chunk text or boundaries change: every content_hash changes once, so sync re-embeds.
-CHUNKER_VERSION = "5"
+CHUNKER_VERSION = "6"  # 6: pages read by micromark in V8 and shown as parse5 and innerText show them
 
 _EXPLICIT_ID = re.compile(r"\{#([A-Za-z0-9_:.\-]+)\}\Z")
 # No bracket inside a label or a target: a run of `[` or of `[x](` is then read in linear time.

@@ -23,7 +23,7 @@ from app.corpus.code import code_file_selected
 from app.corpus.code_source import code_page, compose_code_files_of, links_at_commit, shown_href
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter, undeclared_audience
 from app.corpus.git_source import GitSourceError, GitTree, normalize_docs_dir, read_docs_tree, resolve_commit
-from app.corpus.markdown import Block, shown_blocks
+from app.corpus.markdown import Block, is_myst, read_page
 from app.corpus.site import Site, read_site
 from app.corpus.snippets import is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
@@ -243,7 +243,11 @@ def iter_compose_files(
     key (`page_keys`); a page whose key in `known` is still its key is not read or composed but
     listed in `kept`. Route collisions are decided as before, a kept page holding its route."""
     source = source or source_from_settings(settings)
-    fingerprint = compose_fingerprint(source, settings) if blob_id is not None else b""
+    dialect = site_dialect(files)
+    # How the site's pages are read is part of every page's key: a docs.json added, or a first MyST
+    # page, recomposes every page once.
+    fingerprint = (hashlib.sha256(compose_fingerprint(source, settings) + repr(dialect).encode()).digest()
+                   if blob_id is not None else b"")
     result = ComposeResult()
     # The site's configuration (navigation, redirects) decides every page: each page depends on it.
     configuration = _Recorder(files)
@@ -276,7 +280,7 @@ def iter_compose_files(
         recorder.read.update(site_deps)
         recorder.whole = configuration.whole
         try:
-            _compose_page(path, recorder, settings, source, result, site)
+            _compose_page(path, recorder, settings, source, result, site, dialect)
         except GitSourceError:
             raise  # the tree cannot be read (GitTree reads a file when asked): the source fails
         except Exception as exc:  # noqa: BLE001 - one hostile file must not stop the sync
@@ -294,10 +298,33 @@ def iter_compose_files(
     yield result
 
 
+@dataclass(frozen=True)
+class SiteDialect:
+    """How the site's renderer reads its pages, from its framework's configuration file."""
+
+    mintlify: bool = False  # docs.json or mint.json: every page is MDX, with math
+    myst: bool | None = None  # Sphinx with myst_parser: True; another framework: False; unknown: None
+
+
+def site_dialect(files: Mapping[str, str]) -> SiteDialect:
+    if "docs.json" in files or "mint.json" in files:
+        return SiteDialect(mintlify=True, myst=False)
+    if any(name in files for name in ("docusaurus.config.js", "docusaurus.config.ts", "mkdocs.yml")):
+        return SiteDialect(myst=False)
+    if "conf.py" in files and "myst" in files["conf.py"]:
+        return SiteDialect(myst=True)
+    # No configuration: a site one of whose pages uses MyST's syntax is a MyST site, all its pages
+    # read alike (the search stops at the first; a site with none reads each `.md` file once).
+    if any(path.endswith(".md") and is_myst(files[path]) for path in files):
+        return SiteDialect(myst=True)
+    return SiteDialect()
+
+
 def _compose_page(
     path: str, files: Mapping[str, str], settings: Settings, source: Source, result: ComposeResult,
-    site: Site | None = None,
+    site: Site | None = None, dialect: SiteDialect | None = None,
 ) -> None:
+    dialect = dialect or SiteDialect()
     text = files[path]
     try:
         front = parse_front_matter(text)
@@ -322,7 +349,13 @@ def _compose_page(
         path, front.body, files, page_audiences=audiences,
         audience_of=lambda snippet: _page_audiences(snippet, files, source),
     )
-    blocks = shown_blocks(pasted.text, mdx=path.endswith(".mdx"))
+    reading = read_page(pasted.text, mdx=path.endswith(".mdx"), myst=dialect.myst, mintlify=dialect.mintlify)
+    if reading.error is not None:
+        # As the site's build refuses it: the page is not published, so it is not indexed.
+        result.warnings.append(f"{path}: the page's parser rejects it ({reading.error[:500]}); page skipped")
+        result.skipped_pages.append(path)
+        return
+    blocks = reading.blocks
     page = Page(
         path=path,
         title=_title_for(path, front.title, blocks),

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import re
 
-_OPTION = re.compile(r"^[ \t]*:[\w-]+:(?:[ \t].*)?$")
+_OPTION = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t](.*))?$")
 _YAML_OPTIONS = re.compile(r"^[ \t]*---[ \t]*\n(?:.*\n)*?[ \t]*---[ \t]*\n")
 DIRECTIVE = re.compile(r"\{([\w:-]+)\}(.*)", re.DOTALL)  # a fence's info string: `{name} argument`
 
@@ -49,7 +49,8 @@ ARGUMENT_NOT_SHOWN = frozenset({
 CODE_WITH_LANGUAGE_ARGUMENT = frozenset({"code-block", "code", "sourcecode", "code-cell"})
 # Directives known to take options; an unknown one's `:word:` lines are its content (a YAML cell).
 _WITH_OPTIONS = NOT_ON_THE_PAGE | TEXT | CODE_WITH_LANGUAGE_ARGUMENT | {
-    "testcode", "testoutput", "doctest", "testsetup", "jupyter-execute", "ipython", "eval-rst", "math",
+    "testcode", "testoutput", "doctest", "testsetup", "testcleanup", "jupyter-execute", "ipython", "eval-rst",
+    "math",
 }
 # Roles shown as a link's text rather than as code.
 LINK_ROLES = frozenset({"ref", "doc", "term", "numref", "download", "any", "external"})
@@ -60,18 +61,42 @@ def name(written: str) -> str:
     return written.split(":")[-1].lower()
 
 
-def directive_body(content: str, directive: str) -> str:
-    """A directive's body without the options that lead it (`:name: value` lines or a `---` YAML
-    block), for a directive known to take options."""
+def directive_options(content: str, directive: str) -> tuple[dict[str, str], str]:
+    """A directive's options (`:name: value` lines, or a `---` YAML block) and its body without
+    them, for a directive known to take options; an unknown one's content is all body."""
     if directive not in _WITH_OPTIONS:
-        return content
+        return {}, content
     lines = content.splitlines(keepends=True)
+    options: dict[str, str] = {}
     start = 0
-    while start < len(lines) and _OPTION.match(lines[start].rstrip("\r\n")):
+    while start < len(lines) and (option := _OPTION.match(lines[start].rstrip("\r\n"))):
+        options[option.group(1).lower()] = (option.group(2) or "").strip()
         start += 1
     text = "".join(lines[start:])
     yaml = _YAML_OPTIONS.match(text) if start == 0 else None
-    return text[yaml.end():] if yaml else text
+    if yaml is None:
+        return options, text
+    for line in yaml.group(0).splitlines()[1:-1]:  # `tags: [remove-cell]`: read as the lines say
+        key, _, value = line.partition(":")
+        options[key.strip().lower()] = value.strip()
+    return options, text[yaml.end():]
+
+
+# Cells and doctest blocks Sphinx runs but never shows: setup and cleanup blocks, and any block
+# with `:hide:` (sphinx.ext.doctest) or a `remove-cell`/`remove-input` tag (MyST-NB, jupyter-book).
+_NEVER_SHOWN = frozenset({"testsetup", "testcleanup"})
+_HIDE_OPTION = frozenset({"testcode", "doctest", "testoutput"})
+_REMOVING_TAGS = frozenset({"remove-cell", "remove_cell", "remove-input", "remove_input"})
+
+
+def hidden(directive: str, options: dict[str, str]) -> bool:
+    """Whether the built page shows nothing of the directive."""
+    if directive in NOT_ON_THE_PAGE or directive in _NEVER_SHOWN:
+        return True
+    if directive in _HIDE_OPTION and "hide" in options:
+        return True
+    tags = re.findall(r"[\w-]+", options.get("tags", ""))
+    return any(tag in _REMOVING_TAGS for tag in tags)
 
 
 # reStructuredText's explicit markup: `.. name:: argument`, a target `.. _label:`, a footnote or

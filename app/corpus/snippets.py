@@ -19,6 +19,8 @@ _DEFAULT_IMPORT = re.compile(
     r"""[ \t]*import[ \t]+([A-Za-z_$][\w$]*)[ \t]+from[ \t]+["']([^"']+)["'][ \t]*;?[ \t]*$"""
 )
 _IMPORT_START = re.compile(r"^[ \t]*import[ \t]+[A-Za-z_$][\w$]*[ \t]+from[ \t]", re.MULTILINE)
+# Mintlify's older snippet tag, no import: `<Snippet file="name.mdx" />`, from the snippets folder.
+_SNIPPET_TAG = re.compile(r"""<Snippet\s+file\s*=\s*["']([^"'\n]{1,500})["']\s*/>""")
 _ATTR = re.compile(r"""([A-Za-z_][\w-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*["'`]([^"'`]*)["'`]\s*\})""")
 
 
@@ -99,7 +101,8 @@ class _Paster:
 
     def resolve(self, path: str, text: str, stack: tuple[str, ...]) -> str:
         """`text` of the file `path` with its snippets pasted; `stack`: the files pasting it."""
-        if _IMPORT_START.search(text) is None:  # most pages (Python's imports too): no fences to find
+        snippet_tags = "<Snippet" in text
+        if _IMPORT_START.search(text) is None and not snippet_tags:  # most pages: no fences to find
             return text
         segments = split_fenced(text)
         prose = "".join(segment.text for segment in segments if not segment.is_code)
@@ -115,7 +118,7 @@ class _Paster:
             if resolved is None:
                 self.result.warnings.append(f"{path}: snippet {target!r} imported as {name} not found")
             imports[name] = resolved
-        if not imports:
+        if not imports and not snippet_tags:
             return text
 
         pieces: list[str] = []
@@ -123,11 +126,24 @@ class _Paster:
             if segment.is_code:
                 pieces.append(segment.text)
                 continue
-            chunk = segment.text
+            # The imports go: a pasted snippet's would land mid-page, where MDX refuses ESM.
+            chunk = "".join(line for line in segment.text.splitlines(keepends=True)
+                            if not ((found := _DEFAULT_IMPORT.match(line.rstrip("\r\n")[:MAX_IMPORT_CHARS + 1]))
+                                    and found.group(1) in imports))
             for name, snippet_path in imports.items():
                 chunk = _tag_pattern(name).sub(partial(self._paste, path, snippet_path, stack), chunk)
+            if snippet_tags:
+                chunk = _SNIPPET_TAG.sub(lambda tag: self._paste(path, self._snippet_file(path, tag.group(1)), stack, tag),
+                                         chunk)
             pieces.append(chunk)
         return "".join(pieces)
+
+    def _snippet_file(self, path: str, name: str) -> str | None:
+        """Mintlify's `<Snippet file="x.mdx" />`: a file of the `snippets` folder."""
+        found = _resolve_path(path, "/snippets/" + name.lstrip("/"), self.files)
+        if found is None:
+            self.result.warnings.append(f"{path}: snippet {name!r} (<Snippet file>) not found")
+        return found
 
     def _paste(self, importer: str, snippet_path: str | None, stack: tuple[str, ...], tag: re.Match[str]) -> str:
         if snippet_path is None:

@@ -1,0 +1,470 @@
+// What a page shows, read by the parser its renderer uses and shown as a browser shows it.
+//
+// parse(text, options) reads Markdown with micromark (CommonMark + GFM; with `mdx`, the MDX 3
+// syntax @mdx-js/mdx reads, acorn for its expressions and ESM; `math` and `directives` when the
+// site renders them), turns it into HTML's tree (mdast-util-to-hast, raw HTML kept), parses that as
+// a browser does (its HTML written out, then parsed by parse5), and takes each block's text by the innerText algorithm
+// (hast-util-to-text). fromHtml(html) does the same from HTML (a MyST page, rendered in Python).
+// Both return JSON: {blocks: [[kind, text, level], …], components: {name: count}} or {error}.
+// Bundled by scripts/build_page_reader.sh into ../reader.js, which app/corpus/reader.py runs in V8.
+import {fromParse5} from 'hast-util-from-parse5'
+import {toHtml} from 'hast-util-to-html'
+import {toText} from 'hast-util-to-text'
+import {fromMarkdown} from 'mdast-util-from-markdown'
+import {gfmFromMarkdown} from 'mdast-util-gfm'
+import {mathFromMarkdown} from 'mdast-util-math'
+import {mdxFromMarkdown} from 'mdast-util-mdx'
+import {directiveFromMarkdown} from 'mdast-util-directive'
+import {toHast} from 'mdast-util-to-hast'
+import {directive} from 'micromark-extension-directive'
+import {parseFragment} from 'parse5'
+import {gfm} from 'micromark-extension-gfm'
+import {math} from 'micromark-extension-math'
+import {mdxjs} from 'micromark-extension-mdxjs'
+
+// What a component shows of its attributes, before its children (children are always shown,
+// unless `hide` says the site never shows them). Attributes not named here are never text.
+const COMPONENTS = {
+  // Mintlify and Docusaurus cards, tabs, steps, accordions: the title is the visible heading.
+  Card: {shows: ['title']},
+  Tab: {shows: ['title', 'label']},
+  TabItem: {shows: ['label']}, // Docusaurus
+  Step: {shows: ['title']},
+  Accordion: {shows: ['title', 'description']},
+  Expandable: {shows: ['title']},
+  Update: {shows: ['label', 'description']}, // a changelog entry's date or version, beside it
+  // API fields: Mintlify prints the field's name, its type, "required" and "default: x".
+  ParamField: {shows: ['query', 'path', 'body', 'header', 'param', 'type', 'required', 'default']},
+  ResponseField: {shows: ['name', 'type', 'required', 'default']},
+  Frame: {shows: ['caption']}, // the caption under an image
+  Tile: {shows: ['title', 'description']},
+  View: {shows: ['title']},
+  Prompt: {shows: ['description']},
+  'Tree.File': {shows: ['name']}, // a file tree's names are its text
+  'Tree.Folder': {shows: ['name']},
+  'Color.Item': {shows: ['name', 'value']}, // a swatch's name and its value
+  Icon: {shows: []}, // an icon's name is not text
+  Tooltip: {shows: []}, // the tip shows on hover only: the words are its children
+  // Mintlify's <Visibility for="agents"> is served to AI agents only, never shown on the page.
+  Visibility: {shows: [], hide: (attributes) => attributes.for === 'agents'},
+  // Docusaurus and Mintlify render nothing of these (page-level machinery).
+  Head: {hide: () => true},
+  RequestExample: {shows: []},
+  ResponseExample: {shows: []}
+}
+
+// The attribute labels Mintlify writes before a value; others show the value alone.
+const LABELS = {default: 'default: '}
+
+const HTML_BLOCKS = new Set(['address', 'article', 'aside', 'blockquote', 'details', 'dialog', 'dd', 'div', 'dl',
+  'dt', 'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hr',
+  'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'ul', 'center', 'body', 'html'])
+
+// A JSX attribute's value when written as a plain string (`a="x"`, `a={"x"}`, `a={'x'}`), true for a
+// bare attribute, the object's entries for `style={{display: 'none'}}`; undefined otherwise.
+function attributeValues(node) {
+  const values = {}
+  for (const attribute of node.attributes || []) {
+    if (attribute.type !== 'mdxJsxAttribute') continue
+    const value = attribute.value
+    if (value === null || value === undefined) values[attribute.name] = true
+    else if (typeof value === 'string') values[attribute.name] = value
+    else values[attribute.name] = literal(value.data && value.data.estree, attribute.name === 'style')
+  }
+  return values
+}
+
+// The string a `{…}` renders when it is a plain literal (a string, a template without
+// placeholders, a number); a style object's properties when `object`; undefined otherwise.
+function literal(estree, object) {
+  const body = estree && estree.body
+  if (!body || body.length !== 1 || body[0].type !== 'ExpressionStatement') return undefined
+  const expression = body[0].expression
+  if (expression.type === 'Literal' && (typeof expression.value === 'string' || typeof expression.value === 'number')) {
+    return String(expression.value)
+  }
+  if (expression.type === 'TemplateLiteral' && expression.expressions.length === 0) {
+    return expression.quasis.map((quasi) => quasi.value.cooked).join('')
+  }
+  if (object && expression.type === 'ObjectExpression') {
+    const style = {}
+    for (const property of expression.properties) {
+      const key = property.key && (property.key.name || property.key.value)
+      const value = property.value && property.value.type === 'Literal' ? property.value.value : undefined
+      if (key) style[String(key)] = value
+    }
+    return style
+  }
+  return undefined
+}
+
+// Whether a style hides its element: `display: none` or `visibility: hidden` (as innerText skips
+// it), written as CSS text or as a JSX style object.
+function styleHides(style) {
+  if (typeof style === 'string') return /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i.test(style)
+  if (style && typeof style === 'object') {
+    return String(style.display).trim().toLowerCase() === 'none' || String(style.visibility).trim().toLowerCase() === 'hidden'
+  }
+  return false
+}
+
+// Where an inline component stood: a space between two words it would glue, nothing elsewhere
+// (never before a closing mark: "<Tooltip>repository</Tooltip>.").
+const SOFT = '\u0001'
+
+function textNode(value) {
+  return {type: 'text', value}
+}
+
+function jsxHandler(counts) {
+  return (state, node) => {
+    const attributes = attributeValues(node)
+    const name = node.name
+    const flow = node.type === 'mdxJsxFlowElement'
+    const rule = name ? COMPONENTS[name] : undefined
+    if (name && /^[A-Z]/.test(name) || (name && name.includes('.'))) counts[name] = (counts[name] || 0) + 1
+    if (rule && rule.hide && rule.hide(attributes)) return undefined
+    if (attributes.hidden === true || attributes.hidden === 'hidden' || attributes.hidden === '' || styleHides(attributes.style)) {
+      return undefined
+    }
+    const children = state.all(node)
+    if (!name) return {type: 'element', tagName: flow ? 'div' : 'span', properties: {}, children} // a fragment `<>…</>`
+    if (/^[a-z][a-z0-9-]*$/.test(name)) {
+      // An HTML element: the browser shows it as such (a table, a line break, an image's alt text).
+      const properties = {}
+      for (const key of ['alt', 'href', 'src', 'colSpan', 'open', 'className']) {
+        if (typeof attributes[key] === 'string') properties[key] = attributes[key]
+      }
+      if (typeof attributes.class === 'string') properties.className = attributes.class.split(/\s+/)
+      return {type: 'element', tagName: name, properties, children}
+    }
+    const shown = []
+    for (const key of (rule && rule.shows) || ['title']) {
+      const value = attributes[key]
+      if (value === true && key === 'required') shown.push('required')
+      else if (typeof value === 'string' && value.trim()) shown.push((LABELS[key] || '') + value)
+    }
+    const tag = flow ? 'div' : 'span'
+    const heading = shown.length ? [{type: 'element', tagName: tag, properties: {}, children: [textNode(shown.join(' '))]}] : []
+    if (!flow) {
+      // Inline, a component parts its words from its neighbours' (a tab's title and its text).
+      return {type: 'element', tagName: 'span', properties: {}, children: [textNode(SOFT), ...heading, ...(heading.length ? [textNode(SOFT)] : []), ...children, textNode(SOFT)]}
+    }
+    return {type: 'element', tagName: 'div', properties: {}, children: [...heading, ...children]}
+  }
+}
+
+function expressionHandler(state, node) {
+  // An expression shows what it renders: a plain literal's text; anything else (a comment, a
+  // condition, a variable) is never indexed (the safe reading).
+  const value = literal(node.data && node.data.estree, false)
+  if (typeof value !== 'string' || !value) return undefined
+  return node.type === 'mdxFlowExpression'
+    ? {type: 'element', tagName: 'p', properties: {}, children: [textNode(value)]}
+    : textNode(value)
+}
+
+function directiveHandler(state, node, source) {
+  // A container directive (`:::note`) is a callout, kept whole by the chunker. One never closed
+  // runs to the page's end: its text is the page's (its headings stay sections), not one block.
+  if (node.type !== 'containerDirective') return undefined
+  const lines = written(source, node).trimEnd().split('\n')
+  if (lines.length < 2 || !/^\s*:{3,}\s*$/.test(lines[lines.length - 1])) {
+    return {type: 'element', tagName: 'div', properties: {}, children: state.all(node)}
+  }
+  const label = node.children[0] && node.children[0].data && node.children[0].data.directiveLabel ? node.children[0] : null
+  const children = state.all(label ? {...node, children: node.children.slice(1)} : node)
+  const properties = {dataCallout: node.name, dataTitle: label ? toString(label) : ''}
+  return {type: 'element', tagName: 'div', properties, children}
+}
+
+function written(source, node) {
+  return source.slice(node.position.start.offset, node.position.end.offset)
+}
+
+// An underlined (setext) heading stays text in its section: sections start at `#` headings, as
+// documented (docs/), and a `---` under a line is more often a rule than a title.
+function setextAsText(node, source) {
+  for (const child of node.children || []) {
+    if (child.type === 'heading' && child.position && source[child.position.start.offset] !== '#') {
+      child.data = {...child.data, hName: 'p'}
+    }
+    setextAsText(child, source)
+  }
+}
+
+// `{/* … */}` in the text of a `.md` page is hidden: Mintlify and Docusaurus 3 build `.md` pages as
+// MDX, where it is a comment (the safe reading for a site whose renderer is not known).
+function mdxCommentsInText(node) {
+  for (const child of node.children || []) {
+    if (child.type === 'text') child.value = child.value.replace(/\{\s*\/\*[\s\S]*?\*\/\s*\}/g, '')
+    else mdxCommentsInText(child)
+  }
+}
+
+function toString(node) {
+  if (node.value !== undefined) return String(node.value)
+  return (node.children || []).map(toString).join('')
+}
+
+const HANDLERS = (counts, source) => ({
+  mdxJsxFlowElement: jsxHandler(counts),
+  mdxJsxTextElement: jsxHandler(counts),
+  mdxFlowExpression: expressionHandler,
+  mdxTextExpression: expressionHandler,
+  mdxjsEsm: () => undefined,
+  // Math is shown as written (KaTeX draws it): `$$e^{2.5}$$`.
+  math: (state, node) => ({type: 'element', tagName: 'p', properties: {}, children: [textNode(written(source, node))]}),
+  inlineMath: (state, node) => textNode(written(source, node)),
+  containerDirective: (state, node) => directiveHandler(state, node, source),
+  leafDirective: () => undefined,
+  textDirective: () => undefined,
+  // Front matter is read in Python; a YAML node never reaches here.
+  yaml: () => undefined,
+  toml: () => undefined
+})
+
+// Never shown: hidden by attribute or style (innerText skips `hidden` and the not-rendered
+// elements itself; CSS it cannot see). Code spans keep their backticks, links their target, an
+// image shows its alt text, so the text stays Markdown for the page view.
+function prepare(node, inPre) {
+  if (!node.children) return
+  const kept = []
+  for (const child of node.children) {
+    if (child.type === 'comment' || child.type === 'doctype') continue
+    if (child.type === 'text' && kept.length && kept[kept.length - 1].tagName === 'br' && !inPre) {
+      // A hard break's source line end, which the browser collapses: one line break, not two.
+      kept.push({...child, value: child.value.replace(/^\n/, '')})
+      continue
+    }
+    if (child.type === 'element') {
+      const properties = child.properties || {}
+      if (properties.hidden || styleHides(properties.style)) continue
+      if (child.tagName === 'template') continue
+      if (child.tagName === 'img' || (child.tagName === 'input' && properties.type === 'image')) {
+        if (properties.alt) kept.push(textNode(String(properties.alt)))
+        continue
+      }
+      if (child.tagName === 'code' && !inPre) {
+        const content = toText(child, {whitespace: 'pre'}).replace(/\n/g, ' ')
+        kept.push(content ? {...child, children: [textNode(codeSpan(content))]} : child)
+        continue
+      }
+      prepare(child, inPre || child.tagName === 'pre')
+      // A link keeps its Markdown, `[text](target)`: the page view renders it, and search tells a
+      // page of links (navigation) by it. The target is in the published page, though not its text.
+      if (child.tagName === 'a' && typeof properties.href === 'string' && !inPre) {
+        const text = toText(child, {whitespace: 'pre'})
+        if (text.trim() && text !== properties.href) {
+          kept.push({...child, children: [textNode('['), ...child.children, textNode('](' + properties.href + ')')]})
+          continue
+        }
+      }
+      // Emphasis keeps its Markdown, as the page view renders chunk text.
+      const mark = inPre ? '' : child.tagName === 'strong' ? '**' : child.tagName === 'em' ? '*' : ''
+      if (mark && toText(child, {whitespace: 'pre'}).trim()) {
+        kept.push({...child, children: [textNode(mark), ...child.children, textNode(mark)]})
+        continue
+      }
+    }
+    kept.push(child)
+  }
+  node.children = kept
+}
+
+function codeSpan(content) {
+  const longest = Math.max(0, ...(content.match(/`+/g) || []).map((run) => run.length))
+  const ticks = '`'.repeat(longest + 1)
+  const pad = content.startsWith('`') || content.endsWith('`') ? ' ' : ''
+  return ticks + pad + content + pad + ticks
+}
+
+function fenced(language, content) {
+  const longest = Math.max(2, ...(content.match(/`+/g) || []).map((run) => run.length))
+  const ticks = '`'.repeat(longest + 1)
+  const body = content.endsWith('\n') || !content ? content : content + '\n'
+  return ticks + language + '\n' + body + ticks
+}
+
+const HEADINGS = {h1: 1, h2: 2, h3: 3, h4: 4, h5: 5, h6: 6}
+
+function text(node) {
+  return toText(node, {whitespace: 'pre'})
+}
+
+function hasBlock(node) {
+  return (node.children || []).some((child) => child.type === 'element' && (HTML_BLOCKS.has(child.tagName) || hasBlock(child)))
+}
+
+// The element's blocks: [kind, text, level] where kind is heading, code (a fence or a whole
+// callout) or text.
+function blocks(node, out) {
+  let run = []
+  const flush = () => {
+    if (run.length) out.push(['text', text({type: 'element', tagName: 'p', properties: {}, children: run}), 0])
+    run = []
+  }
+  for (const child of node.children || []) {
+    if (child.type !== 'element' || !(HTML_BLOCKS.has(child.tagName) || hasBlock(child))) {
+      run.push(child)
+      continue
+    }
+    flush()
+    const tag = child.tagName
+    const properties = child.properties || {}
+    if (HEADINGS[tag]) {
+      const heading = text(child).split('\n').map((line) => line.trim()).join(' ').trim() // one line: its anchor is made from it
+      if (properties.dataTitle !== undefined) out.push(['text', '**' + heading + '**', 0]) // a title in a directive
+      else if (heading) out.push(['heading', '#'.repeat(HEADINGS[tag]) + ' ' + heading, HEADINGS[tag]])
+    } else if (tag === 'pre') {
+      const code = child.children.find((c) => c.type === 'element' && c.tagName === 'code')
+      const classes = (code && code.properties.className) || []
+      const language = (classes.find((c) => String(c).startsWith('language-')) || '').slice(9)
+      out.push(['code', fenced(/^[\w.+#-]{1,40}$/.test(language) ? language : '', text(child)), 0])
+    } else if (tag === 'table') {
+      const rows = []
+      let header = true
+      const walk = (element) => {
+        for (const row of element.children || []) {
+          if (row.type !== 'element') continue
+          if (row.tagName === 'tr') {
+            const cells = row.children.filter((c) => c.type === 'element' && (c.tagName === 'td' || c.tagName === 'th'))
+            rows.push('| ' + cells.map((c) => text(c).replace(/\n/g, ' ').replace(/\|/g, '\\|').trim()).join(' | ') + ' |')
+            if (header) rows.push('|' + '---|'.repeat(cells.length))
+            header = false
+          } else walk(row)
+        }
+      }
+      walk(child)
+      out.push(['text', rows.join('\n'), 0])
+    } else if (tag === 'ul' || tag === 'ol') {
+      let number = Number(properties.start || 1)
+      const loose = child.children.some((li) => li.type === 'element' && li.children.some((c) => c.type === 'element' && c.tagName === 'p'))
+      for (const item of child.children) {
+        if (item.type !== 'element') continue
+        const marker = tag === 'ol' ? number++ + '. ' : '- '
+        const inner = []
+        blocks(item, inner)
+        const indent = ' '.repeat(marker.length)
+        finish(inner).forEach(([kind, value], index) => {
+          const lines = value.split('\n').map((line, at) => (at === 0 ? (index === 0 ? marker : indent) : line ? indent : '') + line)
+          const written = lines.join('\n')
+          const previous = out[out.length - 1]
+          if (index === 0 && !loose && kind !== 'code' && previous && previous[0] === 'text' && previous[3] === 'item') {
+            previous[1] += '\n' + written
+          } else out.push([kind === 'code' ? 'code' : 'text', written, 0, 'item'])
+        })
+      }
+    } else if (tag === 'blockquote') {
+      const inner = []
+      blocks(child, inner)
+      const quoted = finish(inner).map((b) => b[1]).join('\n\n')
+      out.push(['text', quoted.split('\n').map((line) => (line ? '> ' + line : '>')).join('\n'), 0])
+    } else if (properties.dataCallout !== undefined) {
+      const inner = []
+      blocks(child, inner)
+      const title = properties.dataTitle ? ' ' + properties.dataTitle : ''
+      // A heading in a callout is its title, in bold, as the site shows it (no section).
+      const body = finish(inner).map(([kind, value, level]) => (kind === 'heading' ? '**' + value.slice(level + 1) + '**' : value)).join('\n\n')
+      out.push(['code', [':::' + properties.dataCallout + title, body, ':::'].join('\n'), 0])
+    } else if (tag === 'hr') {
+      // a thematic break shows no text
+    } else if (hasBlock(child)) {
+      blocks(child, out)
+    } else {
+      out.push(['text', text(child), 0])
+    }
+  }
+  flush()
+}
+
+// Text the page shows as text (a `# comment` line of a paragraph, a fence line in HTML) is written
+// escaped, as Markdown does, so that neither the chunker nor the page view takes it for a heading,
+// a fence or a callout.
+function asText(value) {
+  return value.replace(/^([ \t]*)(?=#|`{3}|~{3}|:{3})/gm, '$1\\')
+}
+
+// Markdown's text escaped as micromark writes it (`>` too: hast-util-to-html leaves it, and a
+// `-->` written as text would close a comment raw HTML opened).
+function escapeText(node) {
+  for (const child of node.children || []) {
+    if (child.type === 'text') {
+      child.type = 'raw'
+      child.value = child.value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+    } else escapeText(child)
+  }
+}
+
+// The blocks with their lines' trailing spaces gone, at most one blank line in a row, empty ones
+// dropped, text escaped.
+function finish(out) {
+  const result = []
+  for (const [kind, value, level] of out) {
+    if (kind === 'code') {
+      result.push([kind, value, level])
+      continue
+    }
+    const trimmed = value.replace(/(?<=\S)\u0001+(?=[^\s.,;:!?)\]}'"’”\u0001])/g, ' ').replace(/\u0001/g, '').split('\n').map((line) => line.trimEnd()).join('\n').replace(/\n{3,}/g, '\n\n').trim()
+    if (trimmed) result.push([kind, kind === 'heading' ? trimmed : asText(trimmed), level])
+  }
+  return result
+}
+
+function shown(tree, counts) {
+  escapeText(tree)
+  // Written out as the page's HTML and parsed again as a browser parses it (parse5): raw HTML's
+  // state (an unclosed comment, `<script>`, an attribute) runs on over the HTML Markdown made, as
+  // on the site.
+  const hast = fromParse5(parseFragment(toHtml(tree, {allowDangerousHtml: true})))
+  prepare(hast, false)
+  const out = []
+  blocks(hast, out)
+  return JSON.stringify({blocks: finish(out), components: counts})
+}
+function failure(error) {
+  const place = error.place && (error.place.start || error.place)
+  return JSON.stringify({error: String(error.reason || error.message || error), line: place ? place.line : null, column: place ? place.column : null})
+}
+
+export function parse(value, options) {
+  const {mdx = false, math: withMath = false, directives = false} = options || {}
+  const extensions = [gfm()]
+  const mdastExtensions = [gfmFromMarkdown()]
+  if (withMath) {
+    extensions.push(math())
+    mdastExtensions.push(mathFromMarkdown())
+  }
+  if (directives) {
+    // Container directives only (`:::note`): text (`:name`) and leaf (`::name`) ones would
+    // swallow ordinary text.
+    const syntax = directive()
+    extensions.push({flow: {58: [syntax.flow[58][0]]}})
+    mdastExtensions.push(directiveFromMarkdown())
+  }
+  if (mdx) {
+    // `## Title {#id}`: Docusaurus's heading id, read before MDX sees it (acorn refuses `#id`);
+    // escaped, its braces are text, and the chunker takes the id from the heading.
+    value = value.replace(/^([ \t]{0,3}#{1,6}[ \t].*?)\{(#[\w:.-]+)\}([ \t]*)$/gm, '$1\\{$2\\}$3')
+    extensions.push(mdxjs())
+    mdastExtensions.push(mdxFromMarkdown())
+  }
+  try {
+    const tree = fromMarkdown(value, {extensions, mdastExtensions})
+    const counts = {}
+    setextAsText(tree, value)
+    if (!mdx) mdxCommentsInText(tree)
+    const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value), passThrough: []})
+    return shown(hast, counts)
+  } catch (error) {
+    return failure(error)
+  }
+}
+
+export function fromHtml(value) {
+  try {
+    return shown({type: 'root', children: [{type: 'raw', value}]}, {})
+  } catch (error) {
+    return failure(error)
+  }
+}

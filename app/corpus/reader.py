@@ -1,0 +1,82 @@
+"""The page reader: app/corpus/js/reader.js (micromark, MDX, GFM, parse5, innerText; built by
+scripts/build_page_reader.sh) run in V8 through py_mini_racer, with no Node at run time.
+
+The bundle is loaded once per process, on first use; V8 runs one call at a time, so calls are
+serialized by a lock (a parse takes milliseconds)."""
+
+from __future__ import annotations
+
+import atexit
+import json
+import threading
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Any, NamedTuple
+
+_LOCK = threading.Lock()
+_CONTEXT: Any = None
+# A page is read in this much time and memory at most, or not indexed (with a warning): micromark
+# is quadratic on some hostile input (50,000 `{/*` took 135 s). The largest page of the shared
+# corpora reads in well under a second.
+MAX_SECONDS = 10.0
+MAX_MEMORY = 1 << 30
+
+
+class Block(NamedTuple):
+    """A block of the shown page: `heading` (of `level`), `code` (a fence or a whole `:::` callout,
+    never cut), or `text` (cut between paragraphs when its section is long)."""
+
+    text: str
+    kind: str = "text"
+    level: int = 0
+
+
+@dataclass
+class Reading:
+    blocks: list[Block] = field(default_factory=list)
+    components: dict[str, int] = field(default_factory=dict)  # JSX component name -> uses
+    error: str | None = None  # the parser's message when it rejects the page (not indexed)
+
+
+def _context() -> Any:
+    global _CONTEXT
+    if _CONTEXT is None:
+        from py_mini_racer import MiniRacer
+
+        context = MiniRacer()
+        source = resources.files("app.corpus").joinpath("js/reader.js").read_text(encoding="utf-8")
+        # Ending with a plain value: evaluating the bundle as the last expression hung the
+        # conversion of its result (shared/notes/mdx-in-v8.md).
+        context.eval(source + "\n;1")
+        atexit.register(context.close)  # its event loop thread would otherwise keep the process
+        _CONTEXT = context
+    return _CONTEXT
+
+
+def _call(function: str, *arguments: object) -> Reading:
+    from py_mini_racer import JSOOMException, JSTimeoutException
+
+    with _LOCK:
+        try:
+            answer = _context().call(f"docschatReader.{function}", *arguments, timeout_sec=MAX_SECONDS,
+                                     max_memory=MAX_MEMORY)
+        except (JSTimeoutException, JSOOMException) as exc:
+            what = "time" if isinstance(exc, JSTimeoutException) else "memory"
+            return Reading(error=f"not read within the page reader's {what} limit "
+                                 f"({MAX_SECONDS:g} s, {MAX_MEMORY >> 20} MB)")
+    data = json.loads(answer)
+    if "error" in data:
+        place = f"{data['line']}:{data['column']}: " if data.get("line") else ""
+        return Reading(error=f"{place}{data['error']}")
+    return Reading([Block(text, kind, level) for kind, text, level in data["blocks"]], data.get("components", {}))
+
+
+def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool = False) -> Reading:
+    """A Markdown (CommonMark + GFM) or, with `mdx`, an MDX 3 page as its site shows it; `math`
+    for `$…$`/`$$…$$` (Mintlify), `directives` for `:::name` callouts (Docusaurus)."""
+    return _call("parse", text, {"mdx": mdx, "math": math, "directives": directives})
+
+
+def read_html(html: str) -> Reading:
+    """HTML (a MyST page rendered by markdown-it-py) as a browser shows it."""
+    return _call("fromHtml", html)

@@ -1,0 +1,21 @@
+#!/bin/sh
+# Builds app/corpus/js/reader.js, the page reader app/corpus/reader.py runs in V8 (py_mini_racer),
+# from the versions app/corpus/js/package-lock.json pins. Run after changing src/reader.js or the
+# lockfile, and commit reader.js. `--check` rebuilds into a temporary file and fails when the
+# committed bundle differs (CI, where npm is reachable).
+#
+# --platform=node: decode-named-character-reference otherwise picks its DOM build ("document is
+# not defined" in V8). IIFE with a global name: V8 evaluates it as a script, no module loader.
+set -eu
+cd "$(dirname "$0")/../app/corpus/js"
+npm ci --no-audit --no-fund --ignore-scripts >/dev/null
+
+out=reader.js
+[ "${1:-}" = "--check" ] && out=$(mktemp --suffix=.js)
+./node_modules/.bin/esbuild src/reader.js --bundle --platform=node --format=iife \
+  --global-name=docschatReader --minify --legal-comments=none --log-level=warning --outfile="$out"
+if [ "$out" != reader.js ]; then
+  cmp -s "$out" reader.js || { echo "app/corpus/js/reader.js differs from its sources: run $0" >&2; exit 1; }
+  rm -f "$out"
+fi
+echo "app/corpus/js/reader.js: $(wc -c < reader.js) bytes"
