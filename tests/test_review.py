@@ -51,10 +51,13 @@ def head_files() -> dict[str, str]:
     # a heading renamed (same section), a snippet that does not exist, hidden text
     files["guide.mdx"] = (BASE["guide.mdx"].replace("## Install", "## Installation")
                           .replace("---\n\n## Installation", "---\nimport Plan from '/snippets/plan.mdx'\n\n"
-                                   f"<!-- {HIDDEN} the roadmap -->\n\n"
+                                   f"{{/* {HIDDEN} the roadmap */}}\n\n"
                                    # an import inside a comment: compose still looks the snippet up
-                                   f"<!--\nimport Road from '/snippets/{HIDDEN}-roadmap.mdx'\n-->\n\n## Installation")
-                          + f"\n<Plan />\n\n{{/* {HIDDEN} */}}\n\n<!-- {HIDDEN} never closed\n\nmore hidden\n")
+                                   f"{{/*\nimport Road from '/snippets/{HIDDEN}-roadmap.mdx'\n*/}}\n\n## Installation")
+                          + f"\n<Plan />\n\n{{/* {HIDDEN} */}}\n")
+    # an HTML comment never closed: MDX 3 refuses the page (as the site's build would), and the
+    # report names the page, never what the comment hides
+    files["draft.mdx"] = f"---\ntitle: Draft\naudience: public\n---\n\n# Draft\n\n<!-- {HIDDEN} never closed\n\nmore\n"
     files["ops.mdx"] = (BASE["ops.mdx"].replace(f"## {INTERNAL} rotation", "## Rotation")
                         + f"\nSee [the runbook](/docs/{INTERNAL}-runbook).\n")
     # a front-matter key written twice: YAML keeps the last, compose keeps the page internal and warns
@@ -114,7 +117,7 @@ def test_every_item_of_the_change_is_reported(review_repo: Path) -> None:
     assert [a["severity"] for a in report["audiences"]] == [3, 3, 1]  # worst first
 
     assert [(w["kind"], w["page"]) for w in report["warnings"] if w["kind"] != "snippet_unresolved"] == [
-        ("front_matter_duplicate_key", "dup.mdx")]
+        ("front_matter_duplicate_key", "dup.mdx"), ("parser_rejected", "draft.mdx")]
     snippet = [w for w in report["warnings"] if w["kind"] == "snippet_unresolved"]  # old.mdx's is the base's
     # two: plan.mdx, and the import written inside a comment (compose looks it up too)
     assert snippet == 2 * [{"kind": "snippet_unresolved", "source": "docs", "page": "guide.mdx", "line": None,

@@ -349,6 +349,7 @@ def _compose_page(
         path, front.body, files, page_audiences=audiences,
         audience_of=lambda snippet: _page_audiences(snippet, files, source),
     )
+    result.warnings.extend(pasted.warnings)  # a page its parser rejects still names its snippets' faults
     reading = read_page(pasted.text, mdx=path.endswith(".mdx"), myst=dialect.myst, mintlify=dialect.mintlify)
     if reading.error is not None:
         # As the site's build refuses it: the page is not published, so it is not indexed.
@@ -370,7 +371,6 @@ def _compose_page(
     chunks = chunk_page(page, max_chars=settings.max_chunk_chars, url_prefix=source.url_prefix,
                         base_url=source.base_url)
     result.snippets_resolved += pasted.resolved
-    result.warnings.extend(pasted.warnings)
     result.pages.append(page)
     result.chunks.extend(chunks)
 

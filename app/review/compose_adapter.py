@@ -309,7 +309,7 @@ def config_at(path: Path, ref: str, settings: Settings) -> ConfigAtRef:
     folder = path.resolve().parent
     top = subprocess.run(["git", "-C", str(folder), "rev-parse", "--show-toplevel"], capture_output=True,
                          text=True, check=False)
-    text, from_git = None, False
+    text, from_git, relative = None, False, ""
     if top.returncode == 0:
         relative = path.resolve().relative_to(Path(top.stdout.strip()).resolve()).as_posix()
         text = show_file(Path(top.stdout.strip()), ref, relative)
@@ -320,7 +320,10 @@ def config_at(path: Path, ref: str, settings: Settings) -> ConfigAtRef:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise RefError(f"{path} at {ref!r}: not valid TOML ({exc})") from None
-    return ConfigAtRef(path, text, parse_sources_config(data, path, settings).sources, from_git)
+    # Named as the repository names it (docschat.toml, docs/docschat.toml): the report is read in a pull
+    # request, where the checkout's absolute path means nothing.
+    shown = Path(relative) if from_git else path
+    return ConfigAtRef(shown, text, parse_sources_config(data, path, settings).sources, from_git)
 
 
 # --- links ---------------------------------------------------------------------------------------
