@@ -209,4 +209,4 @@ def test_code_source_settings_are_checked(tmp_path: Path, table: str, message: s
     path.write_text(f"[[sources]]\n{table}\n")
     with pytest.raises(ConfigError) as error:
         load_sources(get_settings())
-    assert str(error.value).startswith(f"{path.name}: source 's'") and message in str(error.value)
+    assert str(error.value).startswith(f"{path}: source 's'") and message in str(error.value)
