@@ -688,3 +688,24 @@ def test_mintlifys_snippet_tag_is_pasted_and_a_missing_one_is_a_warning() -> Non
     assert "Plans start at $10." in text and result.snippets_resolved == 1
     assert '<Snippet file="plans.mdx" />' in text  # in code: an example, as written
     assert any("gone.mdx" in w and w.startswith("p.mdx") for w in result.warnings), result.warnings
+
+
+def test_the_page_reader_works_when_first_used_inside_an_event_loop() -> None:
+    """A sync or a test composes inside a running loop (asyncio.run): the reader's V8 must not bind
+    to that loop, whose time-limited calls would fail and which is gone once asyncio.run returns.
+    A fresh process, as the reader is made once per process."""
+    script = (
+        "import asyncio\n"
+        "from app.corpus.reader import read_markdown\n"
+        "async def main():\n"
+        "    return read_markdown('# A\\n\\nShown text.', mdx=True)\n"
+        "first = asyncio.run(main())\n"
+        "assert first.error is None and 'Shown text.' in [b.text for b in first.blocks], first\n"
+        "second = read_markdown('Still read.', mdx=False)\n"  # the loop of the first call is closed
+        "assert second.error is None and second.blocks[0].text == 'Still read.', second\n"
+        "third = asyncio.run(main())\n"
+        "assert third.error is None, third\n"
+    )
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                         cwd=Path(__file__).resolve().parent.parent)
+    assert run.returncode == 0, run.stderr[-2000:]

@@ -43,7 +43,14 @@ def _context() -> Any:
     if _CONTEXT is None:
         from py_mini_racer import MiniRacer
 
-        context = MiniRacer()
+        # MiniRacer binds to the event loop running where it is made, if any, and a call with a time
+        # limit on that loop fails (and the loop may be gone: asyncio.run's, a test's). Made in a
+        # thread of its own, it runs its own loop thread, and a call from any thread waits on it.
+        made: list[Any] = []
+        maker = threading.Thread(target=lambda: made.append(MiniRacer()), name="docschat-page-reader")
+        maker.start()
+        maker.join()
+        context = made[0]
         source = resources.files("app.corpus").joinpath("js/reader.js").read_text(encoding="utf-8")
         # Ending with a plain value: evaluating the bundle as the last expression hung the
         # conversion of its result (shared/notes/mdx-in-v8.md).
