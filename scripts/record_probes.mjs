@@ -14,50 +14,13 @@
 //   npm install --prefix /tmp/x micromark micromark-extension-gfm @mdx-js/mdx remark-gfm react react-dom parse5
 //   NODE_PATH=/tmp/x/node_modules node scripts/record_probes.mjs   (or run it from that folder)
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const require = createRequire(path.join(process.env.NODE_MODULES ?? process.cwd(), "x.js"));
-const load = async (name) => import(require.resolve(name));
-const { micromark } = await load("micromark");
-const { gfm, gfmHtml } = await load("micromark-extension-gfm");
-const { evaluate } = await load("@mdx-js/mdx");
-const remarkGfm = (await load("remark-gfm")).default;
-const React = await load("react");
-const runtime = await load("react/jsx-runtime");
-const { renderToStaticMarkup } = await load("react-dom/server");
-const { parse } = await load("parse5");
+import { render, shownText } from "./renderer_oracle.mjs";
 
 const folder = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "tests", "data", "markdown-probes");
 const MARKER = /zz[a-z0-9]+/g;
-const HIDDEN = new Set(["script", "style", "template", "noscript"]);
-
-function shownText(html) {
-  const out = [];
-  const walk = (node) => {
-    if (node.nodeName === "#text") out.push(node.value);
-    // An image's alt text is the page's text where the image does not load, and a screen reader's.
-    if (node.nodeName === "img") out.push(...(node.attrs ?? []).filter((a) => a.name === "alt").map((a) => a.value));
-    if (node.nodeName === "#comment" || HIDDEN.has(node.nodeName)) return;
-    for (const child of node.childNodes ?? []) walk(child);
-    if (node.content) walk(node.content);
-  };
-  walk(parse(html));
-  return out.join(" ");
-}
-
-// Every component a <div> with its title and children, as a docs theme shows them.
-const Any = ({ title, children }) => React.createElement("div", null, title ?? null, children);
-
-async function render(name, text) {
-  if (name.endsWith(".md")) {
-    return micromark(text, { allowDangerousHtml: true, extensions: [gfm()], htmlExtensions: [gfmHtml()] });
-  }
-  const { default: Content } = await evaluate(text, { ...runtime, remarkPlugins: [remarkGfm] });
-  const components = Object.fromEntries([...text.matchAll(/<([A-Z][\w]*)/g)].map((m) => [m[1], Any]));
-  return renderToStaticMarkup(React.createElement(Content, { components }));
-}
 
 const recorded = {};
 for (const name of readdirSync(folder).filter((f) => /\.mdx?$/.test(f)).sort()) {
