@@ -338,3 +338,12 @@ def parse_sse(body: str) -> list[dict[str, Any] | str]:
                 payload = line[len("data: ") :]
                 parts.append(payload if payload == "[DONE]" else json.loads(payload))
     return parts
+
+
+def shown_markdown(text: str, *, mdx: bool, myst: bool | None = None) -> str:
+    """The page body as the Markdown of what its rendered page shows, its blocks apart by a blank
+    line (what the probes and compose tests compare; the index keeps the blocks themselves)."""
+    from app.corpus.markdown import shown_blocks
+
+    written = "\n\n".join(block.text for block in shown_blocks(text, mdx=mdx, myst=myst))
+    return written + "\n" if written else ""

@@ -17,10 +17,17 @@ from app.config import Settings
 from app.corpus.chunker import Page, chunk_page, github_slug
 from app.corpus.compose import DocsSource, compose_corpus, compose_files
 from app.corpus.fences import split_fenced
-from app.corpus.markdown import shown_blocks, shown_markdown
+from app.corpus.markdown import shown_blocks
 from app.corpus.sources import Source
 from tests.conftest import SHARED
-from tests.helpers import commit_all, copy_tree_as_repo, docschat_in_process, make_docs_repo, write_files
+from tests.helpers import (
+    commit_all,
+    copy_tree_as_repo,
+    docschat_in_process,
+    make_docs_repo,
+    shown_markdown,
+    write_files,
+)
 
 
 def clean_mdx(text: str, *, myst: bool = False) -> str:
@@ -534,7 +541,8 @@ def test_pages_of_unopened_brackets_are_read_or_refused_in_bounded_time() -> Non
     the reader is usable after; run apart, so that a hang fails on the timeout. The MyST reader
     (markdown-it-py) reads them in linear time."""
     script = (
-        "import time; from app.corpus import reader; from app.corpus.markdown import read_page, shown_markdown\n"
+        "import time; from app.corpus import reader; from app.corpus.markdown import read_page\n"
+        "from tests.helpers import shown_markdown\n"
         "reader.MAX_SECONDS = 2\n"
         "start = time.monotonic()\n"
         "for page in ('[' * 4_000_000, '[a' * 2_000_000, '![' * 2_000_000):\n"

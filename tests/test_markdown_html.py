@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from app.corpus.markdown import shown_markdown
+from tests.helpers import shown_markdown
 
 
 @pytest.mark.parametrize(("page", "shown"), [

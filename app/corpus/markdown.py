@@ -35,7 +35,7 @@ from mdit_py_plugins.myst_blocks import myst_block_plugin
 from app.corpus import myst
 from app.corpus.reader import Block, Reading, read_html, read_markdown
 
-__all__ = ["Block", "Reading", "read_page", "shown_blocks", "shown_markdown"]
+__all__ = ["Block", "Reading", "read_page", "shown_blocks"]
 
 # Containers nest this deep at most; markdown-it leaves deeper content out (hides it). No docs
 # page nests that far.
@@ -267,9 +267,3 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
 def shown_blocks(text: str, *, mdx: bool, myst: bool | None = None) -> list[Block]:
     """The page body as the blocks of what its rendered page shows (none when its parser rejects it)."""
     return read_page(text, mdx=mdx, myst=myst).blocks
-
-
-def shown_markdown(text: str, *, mdx: bool, myst: bool | None = None) -> str:
-    """The page body as the Markdown of what its rendered page shows, its blocks apart by a blank line."""
-    written = "\n\n".join(block.text for block in shown_blocks(text, mdx=mdx, myst=myst))
-    return written + "\n" if written else ""
