@@ -94,7 +94,7 @@ def test_tester_by_keyboard_at_360px_shows_a_hostile_question_as_text(console, m
     page.get_by_role("tab", name="Sources").focus()
     page.keyboard.press("ArrowRight")
     assert page.get_by_role("tab", name="Tester").get_attribute("aria-selected") == "true"
-    page.get_by_label("Question").wait_for()
+    page.get_by_label("Question", exact=True).wait_for()
     assert page.evaluate("document.activeElement.id") == "tab-tester"  # focus follows the arrow
     for _ in range(3):  # then Tab leads into the view (past the Sign out button)
         if page.evaluate("document.activeElement.id") == "question":
@@ -142,8 +142,8 @@ def test_a_long_page_title_leaves_the_tester_tables_decisions_in_view(
     page.goto(server.url + "/admin")
     sign_in(page)
     page.get_by_role("tab", name="Tester").click()
-    page.get_by_label("Question").fill("How do I embed the widget with a script tag?")
-    page.get_by_label("Question").press("Enter")
+    page.get_by_label("Question", exact=True).fill("How do I embed the widget with a script tag?")
+    page.get_by_label("Question", exact=True).press("Enter")
     page.locator(".asked").wait_for()
     tables = page.evaluate("""() => [...document.querySelectorAll('#tester-result .scroll')].map(box => {
       const right = box.getBoundingClientRect().right;

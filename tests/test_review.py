@@ -349,7 +349,7 @@ async def test_a_change_to_the_mintlify_docs_is_reported_whole(
     body = index.read_text(encoding="utf-8")
     end = body.index("\n---", 3) + 4
     index.write_text(body[:end] + '\nimport Gone from "/snippets/gone-away.mdx";\n\n'
-                     f"<!-- {HIDDEN} launch plans -->\n\n<Gone />\n" + body[end:], encoding="utf-8")
+                     f"{{/* {HIDDEN} launch plans */}}\n\n<Gone />\n" + body[end:], encoding="utf-8")
     domain = docs / "customize" / "custom-domain.mdx"
     front = domain.read_text(encoding="utf-8")
     domain.write_text(front[: front.index("\n---", 3) + 4] + "\nThis page moved to the hosting guide.\n",
