@@ -148,13 +148,16 @@ async def conversations(retriever: Retriever, args: argparse.Namespace) -> None:
             for kind, indexes in kinds.items():
                 if not indexes:
                     continue
-                chosen = [per_question[i] for i in indexes]
+                lines = [per_question[i] for i in indexes]
+                chosen = [q for q in lines if "page_recall" in q]  # answerable: scored by their gold
+                off = [q for q in lines if "page_recall" not in q]  # no gold: they should be refused
                 print(json.dumps({
                     "lines": kind, "history": use_history, "questions": len(chosen), "mode": mode, "k": args.k,
-                    "page_recall": round(sum(q["page_recall"] for q in chosen) / len(chosen), 4),
-                    "section_recall": round(sum(q["recall"] for q in chosen) / len(chosen), 4),
-                    "mrr": round(sum(q["mrr"] for q in chosen) / len(chosen), 4),
+                    "page_recall": round(sum(q["page_recall"] for q in chosen) / max(len(chosen), 1), 4),
+                    "section_recall": round(sum(q["recall"] for q in chosen) / max(len(chosen), 1), 4),
+                    "mrr": round(sum(q["mrr"] for q in chosen) / max(len(chosen), 1), 4),
                     "completed": sum(1 for q in chosen if q["query"] != q["question"]),
+                    "unanswerable": len(off), "unanswerable_refused": sum(1 for q in off if not q["would_answer"]),
                 }), flush=True)
 
 
