@@ -398,7 +398,8 @@ def test_the_synced_pages_render_their_markdown_without_running_anything(demo_se
     import concurrent.futures
 
     with concurrent.futures.ThreadPoolExecutor(1) as pool:  # Playwright's loop runs in this thread
-        pool.submit(seed_docs, clean_db, {**DOCS, "markdown.mdx": HOSTILE_MARKDOWN_PAGE}).result()
+        # .md: its raw HTML is CommonMark's; MDX 3 refuses it (unquoted attributes), so as .mdx it is not indexed
+        pool.submit(seed_docs, clean_db, {**DOCS, "markdown.md": HOSTILE_MARKDOWN_PAGE}).result()
     page = browser.new_page(viewport={"width": 360, "height": 740})
     page.goto(demo_server.url + "/")
     page.get_by_role("link", name="browse the synced pages").click()
@@ -422,8 +423,9 @@ def test_the_synced_pages_render_their_markdown_without_running_anything(demo_se
     assert "__xss=2" not in audit["text"]  # JSX the page renders as an element is not indexed at all
     origin = page.evaluate("location.origin")
     links = dict(audit["links"])
-    assert set(links) == {"sync", "dots", "site", "pic"}, links  # //evil and javascript: are not links
-    assert links["site"] == "https://example.com/ok" and links["pic"] == "https://evil.example/track.png"
+    assert set(links) == {"sync", "dots", "site"}, links  # //evil and javascript: are not links
+    assert links["site"] == "https://example.com/ok"
+    assert "pic" in audit["text"]  # an image is indexed as its alt text, as a reader sees it: no request made
     for name in ("sync", "dots"):
         assert links[name].startswith(origin + "/"), links[name]  # on this site, however spelled
     assert links["sync"] == origin + "/docs/sync" and links["dots"] == origin + "//evil.example/x"
