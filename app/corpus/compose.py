@@ -25,7 +25,7 @@ from app.corpus.frontmatter import FrontMatterError, parse_front_matter, undecla
 from app.corpus.git_source import GitSourceError, GitTree, normalize_docs_dir, read_docs_tree, resolve_commit
 from app.corpus.markdown import Block, is_myst, read_page
 from app.corpus.site import Site, read_site
-from app.corpus.snippets import is_snippet_path, resolve_snippets
+from app.corpus.snippets import SnippetResult, is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
 from app.errors import DocschatError
 from app.globs import matches_any
@@ -345,12 +345,15 @@ def _compose_page(
         result.warnings.append(f"{path}: {stray}")
         declared = ("internal",)
     audiences = declared or source.audiences
+    mdx = path.endswith(".mdx") or dialect.mintlify  # Mintlify builds `.md` pages as MDX too
+    # Snippets are MDX's imports: a CommonMark or MyST page shows an import line as text.
     pasted = resolve_snippets(
         path, front.body, files, page_audiences=audiences,
         audience_of=lambda snippet: _page_audiences(snippet, files, source),
-    )
+        math=dialect.mintlify, directives=not dialect.mintlify,
+    ) if mdx else SnippetResult(front.body)
     result.warnings.extend(pasted.warnings)  # a page its parser rejects still names its snippets' faults
-    reading = read_page(pasted.text, mdx=path.endswith(".mdx"), myst=dialect.myst, mintlify=dialect.mintlify)
+    reading = read_page(pasted.text, mdx=mdx, myst=dialect.myst, mintlify=dialect.mintlify)
     if reading.error is not None:
         # As the site's build refuses it: the page is not published, so it is not indexed.
         result.warnings.append(f"{path}: the page's parser rejects it ({reading.error[:500]}); page skipped")
