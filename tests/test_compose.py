@@ -495,7 +495,7 @@ def test_hostile_pages_compose_in_bounded_time_and_memory(tmp_path: Path) -> Non
     files |= {
         "snippets/e30.mdx": "end\n",
         "lol.md": lol,
-        "fan.md": "---\ntitle: Fan\npublic: true\n---\nimport E from '/snippets/e0.mdx'\n\n<E />\n",
+        "fan.mdx": "---\ntitle: Fan\npublic: true\n---\nimport E from '/snippets/e0.mdx'\n\n<E />\n",
         "ws.md": "---\ntitle: WS\npublic: true\n---\n## a" + " \t" * 2500 + "b\n\ntext\n",
         "ticks.md": "---\ntitle: Ticks\npublic: true\n---\n" + "".join("`" * i + "a" for i in range(1, 450)) + "\n",
         "nul.md": '---\ntitle: "a\\0b"\npublic: true\n---\nBody.\n',
@@ -507,7 +507,7 @@ def test_hostile_pages_compose_in_bounded_time_and_memory(tmp_path: Path) -> Non
         "lines.md": "---\npublic: true\n---\n# x" + " " * 200_000 + "y\n\nimport a from 'x'" + " " * 200_000 + "y\n",
         "audience.md": lol.replace("title: *i\ndescription: *i\npublic: true", "title: Aud\naudience: *i"),
         "snippets/deep.mdx": "---\nx: " + "[" * 5_000 + "]" * 5_000 + "\n---\nDeep snippet text.\n",
-        "uses-deep.md": "---\ntitle: Uses\npublic: true\n---\nimport D from '/snippets/deep.mdx'\n\nOwn text. <D />\n",
+        "uses-deep.mdx": "---\ntitle: Uses\npublic: true\n---\nimport D from '/snippets/deep.mdx'\n\nOwn text. <D />\n",
     }
     (tmp_path / "files.json").write_text(json.dumps(files))
     script = (
@@ -515,21 +515,21 @@ def test_hostile_pages_compose_in_bounded_time_and_memory(tmp_path: Path) -> Non
         "r = compose_files(json.load(open(sys.argv[1])), Settings(docs_url_prefix=''))\n"
         "print(json.dumps({'titles': {p.path: p.title for p in r.pages}, 'warnings': r.warnings,"
         " 'audiences': {p.path: list(p.audiences) for p in r.pages},"
-        " 'fan': sum(len(c.text) for c in r.chunks if c.page == 'fan.md'),"
+        " 'fan': sum(len(c.text) for c in r.chunks if c.page == 'fan.mdx'),"
         " 'headings': [c.heading for c in r.chunks if c.page == 'ws.md']}))"
     )
     run = subprocess.run([sys.executable, "-c", script, str(tmp_path / "files.json")], capture_output=True,
                          text=True, timeout=60, cwd=Path(__file__).parent.parent)
     assert run.returncode == 0, run.stderr[-2000:]
     out = json.loads(run.stdout)
-    assert {k: v for k, v in out["titles"].items() if k in ("fan.md", "lol.md", "nul.md", "ticks.md", "ws.md")} == {
-        "fan.md": "Fan", "lol.md": "Lol", "nul.md": "ab", "ticks.md": "Ticks", "ws.md": "WS"}
-    assert {"export.md", "roles.md", "lines.md", "audience.md", "uses-deep.md"} <= set(out["titles"])
+    assert {k: v for k, v in out["titles"].items() if k in ("fan.mdx", "lol.md", "nul.md", "ticks.md", "ws.md")} == {
+        "fan.mdx": "Fan", "lol.md": "Lol", "nul.md": "ab", "ticks.md": "Ticks", "ws.md": "WS"}
+    assert {"export.md", "roles.md", "lines.md", "audience.md", "uses-deep.mdx"} <= set(out["titles"])
     # micromark is quadratic on some of them (50,000 `{/*`, 100,000 `[`): read within the page
     # reader's time limit, or not indexed, with a warning that says so.
     for page in ("links.md", "comments.md"):
         assert page in out["titles"] or any(w.startswith(f"{page}: ") and "time limit" in w for w in out["warnings"])
-    assert out["audiences"]["audience.md"] == ["internal"] and out["audiences"]["uses-deep.md"] == ["public"]
+    assert out["audiences"]["audience.md"] == ["internal"] and out["audiences"]["uses-deep.mdx"] == ["public"]
     assert max(len(w) for w in out["warnings"]) < 2_000  # no warning writes out a billion laughs
     assert any("more than 500 snippets" in w for w in out["warnings"]) and 0 < out["fan"] < 100_000
     assert out["headings"][-1].startswith("a") and out["headings"][-1].endswith("b")
@@ -717,3 +717,29 @@ def test_the_page_reader_works_when_first_used_inside_an_event_loop() -> None:
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
                          cwd=Path(__file__).resolve().parent.parent)
     assert run.returncode == 0, run.stderr[-2000:]
+
+
+def test_snippets_are_found_in_the_mdx_tree_not_in_comments_code_or_plain_markdown() -> None:
+    """Where a page imports and uses a snippet is read by MDX's parser (issue 46: no regex
+    re-reading): an import in a comment is none, a `{prop}` in the snippet's code stays as written,
+    a snippet used mid-sentence stays in its sentence, an astral character before a tag moves no
+    offset, a snippet's own imports go where MDX would refuse them (inside a component), and a
+    CommonMark page (no MDX) shows its import line as text."""
+    files = {
+        "p.mdx": ("import Price from '/snippets/price.mdx'\nimport Box from '/snippets/box.mdx'\n\n"
+                  "{/* import Secret from '/snippets/secret.mdx' */}\n\n"
+                  "🚀 Plans cost <Price amount=\"$10\" /> a month.\n\n<Tab title=\"One\">\n<Box />\n</Tab>\n"),
+        "snippets/price.mdx": "{amount}\n",
+        "snippets/box.mdx": "import Price from '/snippets/price.mdx'\n\nBox text, `{amount}` literal.\n\n"
+                            "```js\nconst a = {amount}\n```\n\n<Price amount=\"$5\" />\n",
+        "snippets/secret.mdx": "zzsecret\n",
+        "plain.md": "import Price from '/snippets/price.mdx'\n\nPlain text <Price />.\n",
+    }
+    result = compose(files)
+    page = "\n".join(c.text for c in result.chunks if c.page == "p.mdx")
+    assert "Plans cost $10 a month." in page, page
+    assert "Box text, `{amount}` literal." in page and "const a = {amount}" in page and "$5" in page
+    assert "zzsecret" not in page and "import" not in page
+    plain = "\n".join(c.text for c in result.chunks if c.page == "plain.md")
+    assert "import Price from" in plain and "$" not in plain
+    assert result.warnings == [] and result.snippets_resolved == 3

@@ -207,7 +207,8 @@ def test_sections_follow_the_docs_json_navigation(doors_project, clean_db, db_en
     commit_all(doors_project, "navigation")
     asyncio.run(sync_project())
     text = _get(start_server(), "/llms.txt").text
-    assert re.findall(r"^## (.+)$", text, re.MULTILINE) == ["Use it", "Get started"]  # the internal group: no page
+    # each section is a place as the site's navigation shows it (tab › group); the internal group: no page
+    assert re.findall(r"^## (.+)$", text, re.MULTILINE) == ["Docs › Use it", "Docs › Get started"]
     assert [m for m in re.findall(r"^- \[([^\]]+)\]", text, re.MULTILINE)] == ["Embed the \\[chat\\", "Install", "Acme"]
     assert SECRET not in text and "Internals" not in text
 
@@ -222,10 +223,12 @@ def test_docs_json_order_on_the_mintlify_corpus() -> None:
     places = navigation_places(pages, {"docs.json": (root / "docs.json").read_text()})
     ordered = sorted(pages, key=lambda p: places[p].key)
     sections = list(dict.fromkeys(places[p].section for p in ordered))
-    assert sections[:5] == [("Get started",), ("Get started", "CLI"), ("Get started", "Migrate to Mintlify"),
-                            ("Create content", "Pages"), ("Create content", "Formatting")]
+    documentation = ("Documentation",)  # the first tab
+    assert sections[:5] == [(*documentation, "Get started"), (*documentation, "Get started", "CLI"),
+                            (*documentation, "Get started", "Migrate to Mintlify"),
+                            (*documentation, "Create content", "Pages"), (*documentation, "Create content", "Formatting")]
     assert ordered[:5] == ["index.mdx", "quickstart.mdx", "ai-native.mdx", "cli/index.mdx", "cli/install.mdx"]
-    assert places["api/introduction.mdx"].section == ("API reference",)  # a later tab names its groups
+    assert places["api/introduction.mdx"].section[0] == "API reference"  # a later tab
 
 
 def test_toctrees_order_a_folder() -> None:
@@ -252,3 +255,18 @@ def test_a_group_split_by_a_nested_group_is_headed_once(doors_project, clean_db,
     text = _get(start_server(), "/llms.txt").text
     assert re.findall(r"^## (.+)$", text, re.MULTILINE) == ["Use it", "Use it › More"]
     assert re.findall(r"^- \[([^\]]+)\]", text, re.MULTILINE) == ["Embed the \\[chat\\", "Install", "Acme"]
+
+
+def test_the_navigation_is_the_one_compose_reads_mkdocs_nav_and_docs_json_refs() -> None:
+    """llms.txt orders pages by the navigation app/corpus/site.py reads for compose (one reading):
+    MkDocs' nav and a docs.json `$ref` order and place pages as they do in the site."""
+    mkdocs = "nav:\n  - Home: index.md\n  - Guides:\n    - Second: b.md\n    - First: a.md\n"
+    pages = ["docs/index.md", "docs/a.md", "docs/b.md", "docs/zz.md"]
+    places = navigation_places(pages, {"mkdocs.yml": mkdocs})
+    assert sorted(pages, key=lambda p: places[p].key) == ["docs/index.md", "docs/b.md", "docs/a.md", "docs/zz.md"]
+    assert places["docs/b.md"].section == ("Guides",) and places["docs/index.md"].section == ("Docs",)
+    nav = {"docs.json": json.dumps({"navigation": {"$ref": "nav.json"}}),
+           "nav.json": json.dumps({"groups": [{"group": "Start", "pages": ["two", "one"]}]})}
+    places = navigation_places(["one.mdx", "two.mdx"], nav)
+    assert sorted(["one.mdx", "two.mdx"], key=lambda p: places[p].key) == ["two.mdx", "one.mdx"]
+    assert places["one.mdx"].section == ("Start",)

@@ -52,7 +52,7 @@ def head_files() -> dict[str, str]:
     files["guide.mdx"] = (BASE["guide.mdx"].replace("## Install", "## Installation")
                           .replace("---\n\n## Installation", "---\nimport Plan from '/snippets/plan.mdx'\n\n"
                                    f"{{/* {HIDDEN} the roadmap */}}\n\n"
-                                   # an import inside a comment: compose still looks the snippet up
+                                   # an import inside a comment is a comment: not looked up, never named
                                    f"{{/*\nimport Road from '/snippets/{HIDDEN}-roadmap.mdx'\n*/}}\n\n## Installation")
                           + f"\n<Plan />\n\n{{/* {HIDDEN} */}}\n")
     # an HTML comment never closed: MDX 3 refuses the page (as the site's build would), and the
@@ -119,8 +119,8 @@ def test_every_item_of_the_change_is_reported(review_repo: Path) -> None:
     assert [(w["kind"], w["page"]) for w in report["warnings"] if w["kind"] != "snippet_unresolved"] == [
         ("front_matter_duplicate_key", "dup.mdx"), ("parser_rejected", "draft.mdx")]
     snippet = [w for w in report["warnings"] if w["kind"] == "snippet_unresolved"]  # old.mdx's is the base's
-    # two: plan.mdx, and the import written inside a comment (compose looks it up too)
-    assert snippet == 2 * [{"kind": "snippet_unresolved", "source": "docs", "page": "guide.mdx", "line": None,
+    # one: plan.mdx; the import written inside a comment is not one (read from the MDX tree)
+    assert snippet == [{"kind": "snippet_unresolved", "source": "docs", "page": "guide.mdx", "line": None,
                             "detail": None}]
 
     anchors = {(a["page"], a["anchor"]): a["renamed_to"] for a in report["anchors"]}
@@ -159,7 +159,7 @@ def test_markdown_report_names_each_item(review_repo: Path) -> None:
     code, out = check("--head", "change")
     assert code == 1
     assert out.startswith("## docschat check: `main` → `change`")
-    assert "**Flagged:** public (2), snippet (2)" in out
+    assert "**Flagged:** public (2), snippet (1)" in out
     assert "| `setup.mdx` | internal | public | ⚠️ made public | `docs/setup.mdx:3` |" in out
     assert "| ⚠️ snippet import that does not resolve | `guide.mdx` | — |" in out
     assert "| `guide.mdx` | `#install` | renamed to `#installation` | — |" in out

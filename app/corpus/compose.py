@@ -25,7 +25,7 @@ from app.corpus.frontmatter import FrontMatterError, parse_front_matter, undecla
 from app.corpus.git_source import GitSourceError, GitTree, normalize_docs_dir, read_docs_tree, resolve_commit
 from app.corpus.markdown import Block, is_myst, read_page
 from app.corpus.site import Site, read_site
-from app.corpus.snippets import is_snippet_path, resolve_snippets
+from app.corpus.snippets import SnippetResult, is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
 from app.errors import DocschatError
 from app.globs import matches_any
@@ -243,16 +243,16 @@ def iter_compose_files(
     key (`page_keys`); a page whose key in `known` is still its key is not read or composed but
     listed in `kept`. Route collisions are decided as before, a kept page holding its route."""
     source = source or source_from_settings(settings)
-    dialect = site_dialect(files)
-    # How the site's pages are read is part of every page's key: a docs.json added, or a first MyST
-    # page, recomposes every page once.
-    fingerprint = (hashlib.sha256(compose_fingerprint(source, settings) + repr(dialect).encode()).digest()
-                   if blob_id is not None else b"")
     result = ComposeResult()
     # The site's configuration (navigation, redirects) decides every page: each page depends on it.
     configuration = _Recorder(files)
     site = read_site(configuration)
     result.warnings.extend(site.warnings)
+    dialect = site_dialect(site, files)
+    # How the site's pages are read is part of every page's key: a docs.json added, or a first MyST
+    # page, recomposes every page once.
+    fingerprint = (hashlib.sha256(compose_fingerprint(source, settings) + repr(dialect).encode()).digest()
+                   if blob_id is not None else b"")
     site_deps = sorted(configuration.read)
     routes: dict[str, str] = {}  # route → the page published there
     for path in sorted(files):
@@ -306,10 +306,11 @@ class SiteDialect:
     myst: bool | None = None  # Sphinx with myst_parser: True; another framework: False; unknown: None
 
 
-def site_dialect(files: Mapping[str, str]) -> SiteDialect:
-    if "docs.json" in files or "mint.json" in files:
+def site_dialect(site: Site, files: Mapping[str, str]) -> SiteDialect:
+    """How `site` (read_site's, from the same `files`) reads its pages."""
+    if site.framework == "mintlify":
         return SiteDialect(mintlify=True, myst=False)
-    if any(name in files for name in ("docusaurus.config.js", "docusaurus.config.ts", "mkdocs.yml")):
+    if site.framework in ("docusaurus", "mkdocs"):
         return SiteDialect(myst=False)
     if "conf.py" in files and "myst" in files["conf.py"]:
         return SiteDialect(myst=True)
@@ -345,12 +346,15 @@ def _compose_page(
         result.warnings.append(f"{path}: {stray}")
         declared = ("internal",)
     audiences = declared or source.audiences
+    mdx = path.endswith(".mdx") or dialect.mintlify  # Mintlify builds `.md` pages as MDX too
+    # Snippets are MDX's imports: a CommonMark or MyST page shows an import line as text.
     pasted = resolve_snippets(
         path, front.body, files, page_audiences=audiences,
         audience_of=lambda snippet: _page_audiences(snippet, files, source),
-    )
+        math=dialect.mintlify, directives=not dialect.mintlify,
+    ) if mdx else SnippetResult(front.body)
     result.warnings.extend(pasted.warnings)  # a page its parser rejects still names its snippets' faults
-    reading = read_page(pasted.text, mdx=path.endswith(".mdx"), myst=dialect.myst, mintlify=dialect.mintlify)
+    reading = read_page(pasted.text, mdx=mdx, myst=dialect.myst, mintlify=dialect.mintlify)
     if reading.error is not None:
         # As the site's build refuses it: the page is not published, so it is not indexed.
         result.warnings.append(f"{path}: the page's parser rejects it ({reading.error[:500]}); page skipped")

@@ -60,7 +60,9 @@ def _context() -> Any:
     return _CONTEXT
 
 
-def _call(function: str, *arguments: object) -> Reading:
+def _call(function: str, *arguments: object) -> dict[str, Any]:
+    """The bundle's answer, or {"error": message} (with the place the parser gives) when it rejects
+    the page or runs out of time or memory."""
     from py_mini_racer import JSOOMException, JSTimeoutException
 
     with _LOCK:
@@ -69,21 +71,57 @@ def _call(function: str, *arguments: object) -> Reading:
                                      max_memory=MAX_MEMORY)
         except (JSTimeoutException, JSOOMException) as exc:
             what = "time" if isinstance(exc, JSTimeoutException) else "memory"
-            return Reading(error=f"not read within the page reader's {what} limit "
-                                 f"({MAX_SECONDS:g} s, {MAX_MEMORY >> 20} MB)")
-    data = json.loads(answer)
+            return {"error": f"not read within the page reader's {what} limit "
+                             f"({MAX_SECONDS:g} s, {MAX_MEMORY >> 20} MB)"}
+    data: dict[str, Any] = json.loads(answer)
+    if "error" in data and data.get("line"):
+        data["error"] = f"{data['line']}:{data['column']}: {data['error']}"
+    return data
+
+
+def _reading(data: dict[str, Any]) -> Reading:
     if "error" in data:
-        place = f"{data['line']}:{data['column']}: " if data.get("line") else ""
-        return Reading(error=f"{place}{data['error']}")
+        return Reading(error=data["error"])
     return Reading([Block(text, kind, level) for kind, text, level in data["blocks"]], data.get("components", {}))
+
+
+class Element(NamedTuple):
+    """A component of an MDX page, `<Name a="b" />`, from `start` to `end` (offsets)."""
+
+    name: str
+    start: int
+    end: int
+    attributes: dict[str, Any]  # the plain-string values
+    inline: bool  # inside a paragraph
+
+
+@dataclass
+class Uses:
+    """An MDX page's default imports (name, from), import/export blocks, components (outermost
+    first) and `{name}` expressions, read from its tree; offsets into `text`, the page as read."""
+
+    text: str
+    imports: list[tuple[str, str]] = field(default_factory=list)
+    esm: list[tuple[int, int]] = field(default_factory=list)
+    elements: list[Element] = field(default_factory=list)
+    expressions: list[tuple[str, int, int]] = field(default_factory=list)
+    error: str | None = None
+
+
+def read_uses(text: str, *, math: bool = False, directives: bool = False) -> Uses:
+    data = _call("uses", text, {"math": math, "directives": directives})
+    if "error" in data:
+        return Uses(text, error=data["error"])
+    return Uses(data["text"], [tuple(i) for i in data["imports"]], [tuple(e) for e in data["esm"]],
+                [Element(*e) for e in data["elements"]], [tuple(x) for x in data["expressions"]])
 
 
 def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool = False) -> Reading:
     """A Markdown (CommonMark + GFM) or, with `mdx`, an MDX 3 page as its site shows it; `math`
     for `$…$`/`$$…$$` (Mintlify), `directives` for `:::name` callouts (Docusaurus)."""
-    return _call("parse", text, {"mdx": mdx, "math": math, "directives": directives})
+    return _reading(_call("parse", text, {"mdx": mdx, "math": math, "directives": directives}))
 
 
 def read_html(html: str) -> Reading:
     """HTML (a MyST page rendered by markdown-it-py) as a browser shows it."""
-    return _call("fromHtml", html)
+    return _reading(_call("fromHtml", html))

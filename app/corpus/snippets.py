@@ -1,27 +1,21 @@
-"""Snippets: `import Name from "/snippets/x.mdx"` + `<Name prop="v" />` → the snippet's text, pasted."""
+"""Snippets: `import Name from "/snippets/x.mdx"` + `<Name prop="v" />` → the snippet's text, pasted.
+
+Where a page imports and uses a snippet is read from its MDX tree (app/corpus/reader.py `read_uses`),
+so an import or a tag shown in code is an example, and a prop is pasted only where the snippet
+renders it (`{name}`, not in its code)."""
 
 from __future__ import annotations
 
 import posixpath
-import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from functools import partial
 
-from app.corpus.fences import split_fenced
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
+from app.corpus.reader import Element, read_uses
 
 SNIPPET_DIRS = ("snippets", "_snippets")
-# An import statement is one short line: longer lines are not tried (the patterns backtrack on long
-# runs of spaces).
-MAX_IMPORT_CHARS = 1000
-_DEFAULT_IMPORT = re.compile(
-    r"""[ \t]*import[ \t]+([A-Za-z_$][\w$]*)[ \t]+from[ \t]+["']([^"']+)["'][ \t]*;?[ \t]*$"""
-)
-_IMPORT_START = re.compile(r"^[ \t]*import[ \t]+[A-Za-z_$][\w$]*[ \t]+from[ \t]", re.MULTILINE)
-# Mintlify's older snippet tag, no import: `<Snippet file="name.mdx" />`, from the snippets folder.
-_SNIPPET_TAG = re.compile(r"""<Snippet\s+file\s*=\s*["']([^"'\n]{1,500})["']\s*/>""")
-_ATTR = re.compile(r"""([A-Za-z_][\w-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|\{\s*["'`]([^"'`]*)["'`]\s*\})""")
+SNIPPET_TAG = "Snippet"  # Mintlify's older snippet tag, no import: `<Snippet file="name.mdx" />`
+_SNIPPET_SUFFIXES = (".md", ".mdx")
 
 
 def is_snippet_path(path: str) -> bool:
@@ -53,18 +47,6 @@ def _resolve_path(importer: str, target: str, files: Mapping[str, str]) -> str |
     return None
 
 
-def _tag_pattern(name: str) -> re.Pattern[str]:
-    # <Name />, <Name a="b" />, or <Name a="b"></Name> with nothing but space between.
-    attrs = r"""((?:\s+[A-Za-z_][\w-]*(?:\s*=\s*(?:"[^"]*"|'[^']*'|\{[^{}]*\}))?)*)"""
-    return re.compile(rf"<{re.escape(name)}{attrs}\s*(?:/>|>\s*</{re.escape(name)}\s*>)")
-
-
-def _substitute_props(text: str, props: dict[str, str]) -> str:
-    if not props:
-        return text
-    return re.sub(r"\{\s*([A-Za-z_]\w*)\s*\}", lambda m: props.get(m.group(1), m.group(0)), text)
-
-
 # The audiences of a file of the tree, (audiences, declared), or None for a snippet that declares none.
 AudienceOf = Callable[[str], "tuple[tuple[str, ...], bool] | None"]
 
@@ -76,17 +58,19 @@ def resolve_snippets(
     *,
     page_audiences: tuple[str, ...],
     audience_of: AudienceOf,
+    math: bool = False,
+    directives: bool = False,
 ) -> SnippetResult:
-    """Paste every imported Markdown snippet where its tag stands, recursively.
+    """The MDX page `text` with every imported Markdown snippet pasted where its tag stands, recursively.
 
     Only default imports of .md/.mdx files are snippets; named imports and .jsx files are React
-    components, left for the MDX cleanup. Tags inside fenced code are examples and stay as written.
-    A cycle or a missing snippet is a warning naming the file; the tag is then dropped. So is a
-    snippet that declares audiences (or is itself a page) not covering every audience of the
-    page it would be pasted into: a public page cannot publish an internal page's text.
+    components, left to the page reader. A cycle or a missing snippet is a warning naming the file;
+    the tag is then dropped. So is a snippet that declares audiences (or is itself a page) not
+    covering every audience of the page it would be pasted into: a public page cannot publish an
+    internal page's text. `math`, `directives`: the page's syntax, as the page reader reads it.
     """
-    paster = _Paster(path, files, page_audiences, audience_of)
-    paster.result.text = paster.resolve(path, text, ())
+    paster = _Paster(path, files, page_audiences, audience_of, {"math": math, "directives": directives})
+    paster.result.text = paster.resolve(path, text, (), {})
     return paster.result
 
 
@@ -94,49 +78,50 @@ class _Paster:
     """One page's pasting, at every depth: what was pasted and warned, and the budget they share."""
 
     def __init__(self, page: str, files: Mapping[str, str], page_audiences: tuple[str, ...],
-                 audience_of: AudienceOf) -> None:
+                 audience_of: AudienceOf, syntax: dict[str, bool]) -> None:
         self.page, self.files, self.page_audiences, self.audience_of = page, files, page_audiences, audience_of
+        self.syntax = syntax
         self.result = SnippetResult("")
         self.pastes_left, self.chars_left, self.warned = MAX_PASTES, MAX_PASTED_CHARS, False
 
-    def resolve(self, path: str, text: str, stack: tuple[str, ...]) -> str:
-        """`text` of the file `path` with its snippets pasted; `stack`: the files pasting it."""
-        snippet_tags = "<Snippet" in text
-        if _IMPORT_START.search(text) is None and not snippet_tags:  # most pages: no fences to find
-            return text
-        segments = split_fenced(text)
-        prose = "".join(segment.text for segment in segments if not segment.is_code)
+    def resolve(self, path: str, text: str, stack: tuple[str, ...], props: dict[str, str]) -> str:
+        """`text` of the file `path` with its snippets pasted and `props` filled in; `stack`: the
+        files pasting it. A snippet (`stack` not empty) loses its imports and exports: pasted mid-page,
+        MDX would refuse them, and they show nothing."""
+        if "import" not in text and f"<{SNIPPET_TAG}" not in text and not props and not stack:
+            return text  # most pages: nothing to read twice
+        uses = read_uses(text, **self.syntax)
+        if uses.error is not None:
+            if not stack:
+                return text  # the page reader reports the page's own fault
+            self.result.warnings.append(f"{path}: the snippet's parser rejects it ({uses.error[:300]}); not pasted")
+            return ""
         imports: dict[str, str | None] = {}
-        lines = (line for line in prose.split("\n") if len(line) <= MAX_IMPORT_CHARS)
-        for match in filter(None, map(_DEFAULT_IMPORT.match, lines)):  # an import shown in code is not one
-            name, target = match.group(1), match.group(2)
-            if not re.search(r"\.mdx?$", target) and "snippets" not in target:
+        for name, target in uses.imports:
+            if not target.endswith(_SNIPPET_SUFFIXES) and "snippets" not in target or target.endswith(
+                    (".js", ".jsx", ".ts", ".tsx")):
                 continue
-            if target.endswith((".js", ".jsx", ".ts", ".tsx")):
-                continue
-            resolved = _resolve_path(path, target, self.files)
+            imports[name] = resolved = _resolve_path(path, target, self.files)
             if resolved is None:
                 self.result.warnings.append(f"{path}: snippet {target!r} imported as {name} not found")
-            imports[name] = resolved
-        if not imports and not snippet_tags:
-            return text
-
-        pieces: list[str] = []
-        for segment in segments:
-            if segment.is_code:
-                pieces.append(segment.text)
+        edits: list[tuple[int, int, str]] = [(start, end, "") for start, end in uses.esm] if stack else []
+        for element in uses.elements:
+            if element.name in imports:
+                snippet: str | None = imports[element.name]
+            elif element.name == SNIPPET_TAG and isinstance(element.attributes.get("file"), str):
+                snippet = self._snippet_file(path, element.attributes["file"])
+            else:
                 continue
-            # The imports go: a pasted snippet's would land mid-page, where MDX refuses ESM.
-            chunk = "".join(line for line in segment.text.splitlines(keepends=True)
-                            if not ((found := _DEFAULT_IMPORT.match(line.rstrip("\r\n")[:MAX_IMPORT_CHARS + 1]))
-                                    and found.group(1) in imports))
-            for name, snippet_path in imports.items():
-                chunk = _tag_pattern(name).sub(partial(self._paste, path, snippet_path, stack), chunk)
-            if snippet_tags:
-                chunk = _SNIPPET_TAG.sub(lambda tag: self._paste(path, self._snippet_file(path, tag.group(1)), stack, tag),
-                                         chunk)
-            pieces.append(chunk)
-        return "".join(pieces)
+            if any(start <= element.start < end for start, end, _ in edits):
+                continue  # inside a snippet tag already replaced
+            edits.append((element.start, element.end, self._paste(path, snippet, stack, element)))
+        for name, start, end in uses.expressions:
+            if name in props and not any(a <= start < b for a, b, _ in edits):
+                edits.append((start, end, props[name]))
+        pasted = uses.text
+        for start, end, replacement in sorted(edits, reverse=True):
+            pasted = pasted[:start] + replacement + pasted[end:]
+        return pasted
 
     def _snippet_file(self, path: str, name: str) -> str | None:
         """Mintlify's `<Snippet file="x.mdx" />`: a file of the `snippets` folder."""
@@ -145,7 +130,7 @@ class _Paster:
             self.result.warnings.append(f"{path}: snippet {name!r} (<Snippet file>) not found")
         return found
 
-    def _paste(self, importer: str, snippet_path: str | None, stack: tuple[str, ...], tag: re.Match[str]) -> str:
+    def _paste(self, importer: str, snippet_path: str | None, stack: tuple[str, ...], element: Element) -> str:
         if snippet_path is None:
             return ""
         if self.pastes_left <= 0 or self.chars_left <= 0:
@@ -170,8 +155,9 @@ class _Paster:
         except FrontMatterError as exc:
             self.result.warnings.append(f"{snippet_path}:{exc.line}: {exc} (snippet pasted without its front matter)")
             body = self.files[snippet_path]
-        props = {m.group(1): next(g for g in m.groups()[1:] if g is not None) for m in _ATTR.finditer(tag.group(1))}
+        props = {key: value for key, value in element.attributes.items() if isinstance(value, str)}
         self.result.resolved += 1
-        pasted = "\n" + _substitute_props(self.resolve(snippet_path, body, (*stack, importer)), props).strip("\n") + "\n"
+        text = self.resolve(snippet_path, body, (*stack, importer), props).strip("\n")
+        pasted = text if element.inline else "\n" + text + "\n"
         self.chars_left -= len(pasted)
         return pasted

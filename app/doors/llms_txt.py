@@ -1,7 +1,7 @@
 """/llms.txt and /llms-full.txt (https://llmstxt.org) built from the index, for CHAT_AUDIENCES only.
 
 `/llms.txt` is the site name (`# SITE_NAME`), its summary (`> SITE_SUMMARY`), then `## sections`,
-one per group, in the site's navigation order (docs.json groups, toctrees, else folders: app/doors/navigation.py;
+one per place in the site's navigation (tab › group), in its order (docs.json, mkdocs.yml, sidebars, toctrees, else folders: app/doors/navigation.py;
 the source named when several are visible), each page a `- [title](url): first sentence` line.
 `/llms-full.txt` is every visible page's text, page after page in the same order. Code sources are left out (their files are read through MCP's
 read_file or /code/<path>).
@@ -24,8 +24,8 @@ import asyncpg
 
 from app.config import Settings
 from app.corpus.sources import Source
-from app.doors.navigation import NAVIGATION_FILES, PagePlace, navigation_places
-from app.doors.page_order import order_sections, read_source_pages
+from app.doors.navigation import PagePlace, navigation_places
+from app.doors.page_order import order_sections, read_source_tree
 from app.search.urls import absolute_url
 
 # Where the index is at: changes whenever anything writes docs_section (sql/functions/docs_index_state.sql).
@@ -163,14 +163,18 @@ async def visible_pages(conn: asyncpg.Connection, settings: Settings, sources: t
     by_name = {s.name: s for s in sources}
     for name in {source for source, _ in pages}:
         wanted = [page for source, page in pages if source == name]
-        files = await asyncio.to_thread(read_source_pages, by_name.get(name), commits.get(name),
-                                        [*wanted, *NAVIGATION_FILES])
-        places = navigation_places(wanted, files)
+        places, files = await asyncio.to_thread(_read_source, by_name.get(name), commits.get(name), wanted)
         for page_name in wanted:
             page = pages[(name, page_name)]
             page.sections = order_sections(page.sections, files.get(page_name))
             page.place = places.get(page_name)
     return sorted(pages.values(), key=_page_order)
+
+
+def _read_source(source: Source | None, commit: str | None, pages: list[str]) -> tuple[dict[str, PagePlace], dict[str, str]]:
+    """The places of `pages` in their site's navigation, and their files' texts, at `commit`."""
+    with read_source_tree(source, commit) as tree:
+        return navigation_places(pages, tree), {page: tree[page] for page in pages if page in tree}
 
 
 class LlmsTxtCache:

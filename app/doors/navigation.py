@@ -1,10 +1,8 @@
 """The site's navigation order, for /llms.txt: what a docs reader sees in the sidebar.
 
-- Mintlify: `docs.json` (or the older `mint.json`) at the root of the docs source, its
-  `navigation`: tabs, anchors, dropdowns, languages, versions and products hold groups, a group
-  holds pages (paths without extension) and groups, and may name a `root` page. Pages come in the
-  order the file lists them, each under the path of groups it stands in; a page listed twice keeps
-  its first place.
+- A site whose navigation lists its pages (Mintlify's docs.json, MkDocs' nav, Docusaurus'
+  sidebars, read by app/corpus/site.py as compose reads them): pages come in the order it lists
+  them, each under its place there (tab › group).
 - Sphinx/MyST: a folder's `index` page lists its children in a `toctree` (```{toctree}``` in MyST,
   `.. toctree::` in reStructuredText). Folders stay the sections; the toctree orders a folder's pages
   and its sub-folders.
@@ -16,78 +14,17 @@ the listed ones, in path order.
 
 from __future__ import annotations
 
-import json
 import posixpath
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-NAVIGATION_FILES = ("docs.json", "mint.json")
-# Containers whose label is not a group of the sidebar (the page's section is its groups).
-_CONTAINER_KEYS = ("tabs", "anchors", "dropdowns", "languages", "versions", "products", "groups", "pages",
-                   "navigation")
-_MAX_DEPTH = 20
+from app.corpus.site import read_site, stem
+
 _MYST_TOCTREE = re.compile(r"^(`{3,}|~{3,})\s*\{toctree\}[^\n]*\n(.*?)^\1", re.MULTILINE | re.DOTALL)
 _RST_TOCTREE = re.compile(r"^\.\. toctree::[^\n]*\n((?:[ \t]+[^\n]*\n|[ \t]*\n)*)", re.MULTILINE)
 _ENTRY_TARGET = re.compile(r"<([^<>]+)>\s*$")
-
-
-def _stem(page: str) -> str:
-    return re.sub(r"\.(mdx?|rst|ipynb)$", "", page.strip().lstrip("/"))
-
-
-@dataclass(frozen=True)
-class NavEntry:
-    page: str  # path without extension, from the source's root
-    groups: tuple[str, ...]  # the groups it stands in, outermost first
-
-
-def docs_json_order(text: str) -> list[NavEntry]:
-    """The pages of a docs.json/mint.json `navigation`, in order, each with its groups; [] when the
-    file is not JSON or has no navigation."""
-    try:
-        data = json.loads(text)
-    except ValueError:
-        return []
-    navigation = data.get("navigation") if isinstance(data, dict) else None
-    entries: list[NavEntry] = []
-    seen: set[str] = set()
-    tabs = 0
-
-    def add(page: str, groups: tuple[str, ...]) -> None:
-        stem = _stem(page)
-        if stem and stem not in seen and "://" not in stem:
-            seen.add(stem)
-            entries.append(NavEntry(stem, groups))
-
-    def walk(node: Any, groups: tuple[str, ...], depth: int) -> None:
-        nonlocal tabs
-        if depth > _MAX_DEPTH:
-            return
-        if isinstance(node, str):
-            add(node, groups)
-        elif isinstance(node, list):
-            for item in node:
-                walk(item, groups, depth + 1)
-        elif isinstance(node, dict):
-            inner, label = groups, None
-            if isinstance(node.get("group"), str):
-                label = node["group"].strip()
-            elif isinstance(node.get("tab"), str):
-                tabs += 1
-                # The first tab is the docs themselves; the others (API reference...) name their groups.
-                label = node["tab"].strip() if tabs > 1 else None
-            if label and (not groups or groups[-1] != label):  # "API reference › API reference": said once
-                inner = (*groups, label)
-            if isinstance(node.get("root"), str):
-                add(node["root"], inner)
-            for key in _CONTAINER_KEYS:
-                if key in node:
-                    walk(node[key], inner, depth + 1)
-
-    walk(navigation, (), 0)
-    return entries
 
 
 def toctree_entries(text: str, folder: str) -> list[str]:
@@ -108,7 +45,7 @@ def toctree_entries(text: str, folder: str) -> list[str]:
                 path = posixpath.normpath(posixpath.join(folder, entry)) if folder else posixpath.normpath(entry)
             if path.startswith(".."):
                 continue
-            entries.append(_stem(path))
+            entries.append(stem(path))
     return entries
 
 
@@ -117,7 +54,7 @@ def _folder(page: str) -> str:
 
 
 def _is_index(page: str) -> bool:
-    return _stem(page).rsplit("/", 1)[-1] == "index"
+    return stem(page).rsplit("/", 1)[-1] == "index"
 
 
 @dataclass(frozen=True)
@@ -128,20 +65,18 @@ class PagePlace:
     section: tuple[str, ...] | None
 
 
-def navigation_places(pages: Iterable[str], files: dict[str, str]) -> dict[str, PagePlace]:
+def navigation_places(pages: Iterable[str], files: Mapping[str, str]) -> dict[str, PagePlace]:
     """Each of `pages` (file paths of one docs source) → its place. `files`: file path → text, for
-    the navigation file (docs.json, mint.json) and the pages (for their toctrees)."""
+    the site's configuration and the pages (for their toctrees)."""
     pages = list(pages)
-    by_stem = {_stem(p): p for p in pages}
-    nav_text = next((files[name] for name in NAVIGATION_FILES if name in files), None)
-    listed = [e for e in docs_json_order(nav_text) if e.page in by_stem] if nav_text else []
+    by_stem = {stem(p): p for p in pages}
+    site = read_site(files)
     places: dict[str, PagePlace] = {}
-    if listed:
-        for number, listed_entry in enumerate(listed):
-            places[by_stem[listed_entry.page]] = PagePlace((0, number), listed_entry.groups or ("Docs",))
-        rest = [p for p in pages if p not in places]
-    else:
-        rest = pages
+    if not site.every_page_listed:
+        listed = [(page, nav) for page, nav in site.listed.items() if page in by_stem]
+        for number, (page, nav) in enumerate(listed):
+            places[by_stem[page]] = PagePlace((0, number), nav.place or ("Docs",))
+    rest = [p for p in pages if p not in places]
     # Folders by toctree where index pages have one, else by path; the section is the folder.
     orders: dict[str, dict[str, int]] = {}  # folder → {child page or sub-folder: position}
     for page in pages:
@@ -162,7 +97,7 @@ def navigation_places(pages: Iterable[str], files: dict[str, str]) -> dict[str, 
         return (0, position, name) if position is not None else (1, 0, name)
 
     for page in rest:
-        parts = _stem(page).split("/")
+        parts = stem(page).split("/")
         folder_key = tuple(rank("/".join(parts[:i]), parts[i]) for i in range(len(parts) - 1))
         name = parts[-1]
         places[page] = PagePlace((1, folder_key, name != "index", rank(_folder(page), name), page), None)

@@ -12,12 +12,14 @@ from __future__ import annotations
 import asyncio
 import re
 import subprocess
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Protocol, TypeVar
 
 import asyncpg
 
+from app.corpus.git_source import GitSourceError, GitTree
 from app.corpus.sources import Source, SourcesConfig
 from app.search.indexed_pages import page_sections
 
@@ -103,6 +105,22 @@ def read_source_pages(source: Source | None, commit: str | None, pages: list[str
         return {}
     files = {page_file(source, page): page for page in pages}
     return {files[path]: text for path, text in read_pages(source.repo, commit, sorted(files)).items()}
+
+
+@contextmanager
+def read_source_tree(source: Source | None, commit: str | None) -> Iterator[Mapping[str, str]]:
+    """The files of one docs source at `commit` (paths from its folder), read when asked for; none
+    when it is not a docs source of a repository that still has that commit."""
+    if source is None or not commit or source.kind != "docs":
+        yield {}
+        return
+    try:
+        tree = GitTree(source.repo, commit, source.dir)
+    except GitSourceError:
+        yield {}
+        return
+    with tree:
+        yield tree
 
 
 async def page_sections_in_order(

@@ -427,7 +427,9 @@ function failure(error) {
   return JSON.stringify({error: String(error.reason || error.message || error), line: place ? place.line : null, column: place ? place.column : null})
 }
 
-export function parse(value, options) {
+// The micromark extensions and their mdast builders for a page of these options; `value` as read
+// (Docusaurus's `{#id}` escaped for MDX).
+function syntax(value, options) {
   const {mdx = false, math: withMath = false, directives = false} = options || {}
   const extensions = [gfm()]
   const mdastExtensions = [gfmFromMarkdown()]
@@ -449,6 +451,12 @@ export function parse(value, options) {
     extensions.push(mdxjs())
     mdastExtensions.push(mdxFromMarkdown())
   }
+  return {value, extensions, mdastExtensions}
+}
+
+export function parse(page, options) {
+  const {value, extensions, mdastExtensions} = syntax(page, options)
+  const mdx = Boolean(options && options.mdx)
   try {
     const tree = fromMarkdown(value, {extensions, mdastExtensions})
     const counts = {}
@@ -464,6 +472,43 @@ export function parse(value, options) {
 export function fromHtml(value) {
   try {
     return shown({type: 'root', children: [{type: 'raw', value}]}, {})
+  } catch (error) {
+    return failure(error)
+  }
+}
+
+// Where an MDX page uses snippets, read from its tree (so an example in code is never one): its
+// default imports [name, from], its ESM blocks [start, end], its components [name, start, end,
+// attributes, inline] and its `{name}` expressions [name, start, end]; offsets into `text`, the
+// page as read. app/corpus/snippets.py pastes the snippets there.
+export function uses(page, options) {
+  const {value, extensions, mdastExtensions} = syntax(page, {...options, mdx: true})
+  const found = {text: value, imports: [], esm: [], elements: [], expressions: []}
+  // Offsets count UTF-16 units here and code points in Python: told apart only past an astral character.
+  const astral = /[\uD800-\uDFFF]/.test(value)
+  const point = (offset) => (astral ? Array.from(value.slice(0, offset)).length : offset)
+  const walk = (node) => {
+    const at = node.position && [point(node.position.start.offset), point(node.position.end.offset)]
+    if (node.type === 'mdxjsEsm') {
+      found.esm.push(at)
+      for (const statement of (node.data && node.data.estree && node.data.estree.body) || []) {
+        if (statement.type !== 'ImportDeclaration') continue
+        for (const specifier of statement.specifiers) {
+          if (specifier.type === 'ImportDefaultSpecifier') found.imports.push([specifier.local.name, String(statement.source.value)])
+        }
+      }
+    } else if ((node.type === 'mdxJsxFlowElement' || node.type === 'mdxJsxTextElement') && node.name && /^[A-Z]/.test(node.name)) {
+      found.elements.push([node.name, ...at, attributeValues(node), node.type === 'mdxJsxTextElement'])
+    } else if (node.type === 'mdxFlowExpression' || node.type === 'mdxTextExpression') {
+      const body = node.data && node.data.estree && node.data.estree.body
+      const expression = body && body.length === 1 && body[0].type === 'ExpressionStatement' ? body[0].expression : null
+      if (expression && expression.type === 'Identifier') found.expressions.push([expression.name, ...at])
+    }
+    for (const child of node.children || []) walk(child)
+  }
+  try {
+    walk(fromMarkdown(value, {extensions, mdastExtensions}))
+    return JSON.stringify(found)
   } catch (error) {
     return failure(error)
   }
