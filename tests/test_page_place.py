@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import shutil
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -151,6 +153,42 @@ def test_relevant_guides_tell_same_titled_pages_apart_by_their_place(site, clean
         stored = [s for m in client.get("/docs/chat").json()["messages"] for s in m.get("sources", [])]
     assert {"title": "Overview", "url": f"{BASE}/docs/integrations/storage/overview", "heading": "",
             "place": STORAGE} in stored, stored
+
+
+AI_SDK = os.environ.get("DOCSCHAT_AI_SDK_DIR")  # a folder whose node_modules holds the `ai` package (v5)
+
+
+@pytest.mark.skipif(not AI_SDK or shutil.which("node") is None,
+                    reason="set DOCSCHAT_AI_SDK_DIR to a folder with `npm install ai@5` to check with the AI SDK")
+def test_the_ai_sdk_keeps_each_guides_place(site, clean_db, start_server) -> None:
+    """Every part passes the AI SDK's own chunk schema (as useChat's transport checks it), and its
+    reader (readUIMessageStream) keeps the place on the message's source-url parts."""
+    sync()
+    server = start_server()
+    body = httpx.post(server.url + "/docs/chat", json={"message": "What do the storage integrations do?"},
+                      timeout=60).text
+    script = """
+const { readUIMessageStream, uiMessageChunkSchema } = require('ai');
+const body = require('fs').readFileSync(0, 'utf8');
+const chunks = body.split('\\n\\n').filter(b => b.startsWith('data: ') && b !== 'data: [DONE]')
+  .map(b => JSON.parse(b.slice(6)));
+(async () => {
+  const schema = uiMessageChunkSchema();
+  for (const chunk of chunks) {
+    const checked = await schema.validate(chunk);
+    if (!checked.success) throw new Error(JSON.stringify(chunk) + ': ' + checked.error);
+  }
+  const stream = new ReadableStream({ start(c) { chunks.forEach(x => c.enqueue(x)); c.close(); } });
+  let last;
+  for await (const message of readUIMessageStream({ stream })) last = message;
+  console.log(JSON.stringify(last.parts.filter(p => p.type === 'source-url')));
+})().catch(e => { console.error(e); process.exit(1); });
+"""
+    result = subprocess.run(["node", "-e", script], input=body, capture_output=True, text=True, timeout=60, cwd=AI_SDK)
+    assert result.returncode == 0, result.stderr
+    sources = json.loads(result.stdout)
+    storage = next(p for p in sources if p["url"] == f"{BASE}/docs/integrations/storage/overview")
+    assert storage["title"] == "Overview" and storage["providerMetadata"] == {"docschat": {"place": STORAGE}}
 
 
 def test_the_search_box_returns_each_pages_place(site, clean_db, start_server) -> None:
