@@ -316,5 +316,10 @@ def test_the_widget_shows_the_place_beside_guides_and_above_search_results(site,
             assert ["Documentation › Analytics", "Overview"] in results and ["Documentation › Storage", "Overview"] in results
             assert ["", "Overview"] in results, results  # the plain page: no place drawn
             page.screenshot(path=str(OUTPUT / "place-search.png"))
+            page.set_viewport_size({"width": 360, "height": 740})  # a phone: the places wrap, nothing overflows
+            page.screenshot(path=str(OUTPUT / "place-search-360.png"))
+            page.keyboard.press("Escape")
+            assert page.evaluate("document.documentElement.scrollWidth") <= 360
+            page.screenshot(path=str(OUTPUT / "place-guides-360.png"))
         finally:
             browser.close()
