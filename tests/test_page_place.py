@@ -155,6 +155,19 @@ def test_relevant_guides_tell_same_titled_pages_apart_by_their_place(site, clean
             "place": STORAGE} in stored, stored
 
 
+def test_a_page_the_models_search_finds_is_listed_with_its_place(site, clean_db, start_server, fake_gemini) -> None:
+    """The guides a search_docs call adds mid-answer (app/chat/tools.py) carry their place too."""
+    sync()
+    fake_gemini.replies = [
+        [{"functionCall": {"name": "search_docs", "args": {"query": "connect PostHog"}}}],
+        [{"text": "Connect PostHog [2]."}],
+    ]
+    guides = _guides(start_server(), "What do the storage integrations do?")
+    posthog = [part for part in guides if part["title"] == "PostHog"]
+    assert posthog and _place(posthog[0]) == ANALYTICS, guides
+    assert guides.index(posthog[0]) > 0  # found by the tool, after the turn's own guides
+
+
 AI_SDK = os.environ.get("DOCSCHAT_AI_SDK_DIR")  # a folder whose node_modules holds the `ai` package (v5)
 
 
