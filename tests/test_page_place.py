@@ -19,9 +19,19 @@ import asyncpg
 import httpx
 import pytest
 
-from app.config import get_settings
+from app.config import Settings, get_settings
+from app.corpus.compose import compose_corpus
+from app.corpus.sources import Source
 from app.db import migrate
-from tests.helpers import commit_all, docschat_in_process, git, parse_sse, sync_configured_sources, write_files
+from tests.helpers import (
+    commit_all,
+    copy_tree_as_repo,
+    docschat_in_process,
+    git,
+    parse_sse,
+    sync_configured_sources,
+    write_files,
+)
 from tests.test_mcp import call, http_session
 
 SITE = Path(__file__).parent / "data" / "site-nav" / "mintlify"
@@ -83,6 +93,19 @@ def stored_places(url: str) -> dict[str, set[tuple[str, ...]]]:
     for row in asyncio.run(_fetch(url, "select source, page, place from public.docs_section")):
         places.setdefault(f"{row['source']}:{row['page']}", set()).add(tuple(row["place"]))
     return places
+
+
+@pytest.mark.parametrize(("name", "expected"), [
+    ("docusaurus", {"docs/api/client.md": ("API",), "docs/guides/configure.md": ("Guides",), "docs/intro.md": ()}),
+    ("mkdocs", {"docs/setup/install.md": ("Setup",), "docs/index.md": ()}),
+])
+def test_every_chunk_carries_its_pages_place_in_other_frameworks(name: str, expected: dict, tmp_path: Path) -> None:
+    """Docusaurus sidebar categories and MkDocs nav sections are places too (app/corpus/site.py)."""
+    repo = copy_tree_as_repo(SITE.parent / name, tmp_path / name, docs_dir="site")
+    result = compose_corpus(Source(name="site", repo=repo, dir="site", audiences=("public",)), Settings())
+    places = {chunk.page: chunk.place for chunk in result.chunks}
+    assert {page: places[page] for page in expected} == expected
+    assert all(chunk.place == next(p.place for p in result.pages if p.path == chunk.page) for chunk in result.chunks)
 
 
 def test_a_sync_stores_each_pages_place_with_its_sections(site, clean_db, db_env) -> None:
