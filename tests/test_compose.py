@@ -441,8 +441,9 @@ def test_compose_cli_json(tmp_path: Path) -> None:
     chunks, summary = lines[:-1], lines[-1]["summary"]
     assert set(chunks[0]) == {
         "id", "source", "page", "title", "heading", "breadcrumb", "href", "audiences", "text", "embed_text",
-        "content_hash",
+        "content_hash", "place",
     }
+    assert chunks[0]["place"] == []  # a site without navigation: no place
     assert summary["pages"] == 2 and summary["chunks"] == 3
     assert summary["warnings"] and "bad.mdx" in result.stderr
     assert "declare no audience" in result.stderr  # the sync's own warnings: compose is its first step

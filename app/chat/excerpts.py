@@ -112,5 +112,6 @@ def select_excerpts(
         # Code reaches the model fenced, headed by its path and lines.
         text = fenced_code_excerpt(hit.page, hit.href, text) or text
         number = numbering.setdefault(page_url(hit), len(numbering) + 1)
-        chosen.append(Excerpt(number, hit.title, absolute_url(base_url, hit.href), hit.heading, text, hit.breadcrumb))
+        chosen.append(Excerpt(number, hit.title, absolute_url(base_url, hit.href), hit.heading, text, hit.breadcrumb,
+                              hit.place))
     return chosen

@@ -1,6 +1,7 @@
 """The Vercel AI SDK UI message stream protocol (v1) over server-sent events.
 
-Parts: start, source-url (one per Relevant Guide, before any text), text-start, text-delta…,
+Parts: start, source-url (one per Relevant Guide, before any text; its page's place in the site
+in `providerMetadata.docschat.place`), text-start, text-delta…,
 text-end, finish (with `messageMetadata`: confidence, would_answer, degraded, and `handoff` when
 the docs did not cover the question and HANDOFF_URL is set), then the `[DONE]` sentinel; an
 `error` part reports a failure mid-stream. `data-status` parts (the protocol's `data-*` type,
@@ -29,8 +30,14 @@ def start(message_id: str) -> dict[str, Any]:
     return {"type": "start", "messageId": message_id}
 
 
-def source_url(source_id: str, url: str, title: str) -> dict[str, Any]:
-    return {"type": "source-url", "sourceId": source_id, "url": url, "title": title}
+def source_url(source_id: str, url: str, title: str, place: tuple[str, ...] = ()) -> dict[str, Any]:
+    """A Relevant Guide. Its page's place in the site (tab, group), when it has one, travels in the
+    part's `providerMetadata` (the protocol's one extension point; a client that does not know it
+    reads the part as before): `{"docschat": {"place": ["Get started", "Setup"]}}`."""
+    part: dict[str, Any] = {"type": "source-url", "sourceId": source_id, "url": url, "title": title}
+    if place:
+        part["providerMetadata"] = {"docschat": {"place": list(place)}}
+    return part
 
 
 def text_start(text_id: str) -> dict[str, Any]:

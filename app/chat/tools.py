@@ -38,6 +38,7 @@ class GuideLink:
     title: str
     url: str
     heading: str
+    place: tuple[str, ...] = ()  # the page's place in its site's navigation (tab, group)
 
 
 @dataclass
@@ -215,7 +216,7 @@ class SearchDocsTool:
         for excerpt in excerpts:
             page_url = excerpt.url.split("#", 1)[0]
             if page_url not in known and all(s.number != excerpt.number for s in sources):
-                sources.append(GuideLink(excerpt.number, excerpt.title, excerpt.url, excerpt.heading))
+                sources.append(GuideLink(excerpt.number, excerpt.title, excerpt.url, excerpt.heading, excerpt.place))
         return ToolOutcome({"available": True, "status": "ok", "results": [_result(e) for e in excerpts]}, sources)
 
 

@@ -89,6 +89,12 @@ def excerpt_bounds(settings: Settings) -> ExcerptBounds:
     return ExcerptBounds(settings.chat_max_excerpts, settings.chat_excerpt_min_score, settings.chat_max_excerpt_chars)
 
 
+def _guide(title: str, url: str, heading: str, place: tuple[str, ...]) -> dict[str, Any]:
+    """A Relevant Guide as stored with the reply (the widget draws it again on reload): its page's
+    place in the site only when it has one."""
+    return {"title": title, "url": url, "heading": heading, **({"place": list(place)} if place else {})}
+
+
 def guide_numbering(retrieval: Retrieval, settings: Settings) -> dict[str, int]:
     """Page URL → its number among the Relevant Guides (the search tool numbers its finds after them)."""
     return {absolute_url(settings.docs_base_url, page.page_href): number
@@ -169,8 +175,8 @@ class ChatTurn:
             return
         for number, page in enumerate(retrieval.pages, start=1):
             url = absolute_url(settings.docs_base_url, page.href)
-            self.sources.append({"title": page.title, "url": url, "heading": page.heading})
-            yield protocol.source_url(f"source-{number}", url, page.title)
+            self.sources.append(_guide(page.title, url, page.heading, page.place))
+            yield protocol.source_url(f"source-{number}", url, page.title, page.place)
         code = code_tools(trees)
         tools = ToolBox(
             [SearchDocsTool(services.retriever, excerpt_bounds(settings), settings.docs_base_url, numbering,
@@ -199,8 +205,9 @@ class ChatTurn:
                         continue
                     if isinstance(event, SourcesFound):  # pages the model's search found: listed before its text
                         for source in event.sources:
-                            self.sources.append({"title": source.title, "url": source.url, "heading": source.heading})
-                            yield protocol.source_url(f"source-{source.number}", source.url, source.title)
+                            self.sources.append(_guide(source.title, source.url, source.heading, source.place))
+                            yield protocol.source_url(f"source-{source.number}", source.url, source.title,
+                                                      source.place)
                         continue
                     self.text.append(event)
                     yield protocol.text_delta(text_id, event)

@@ -72,7 +72,10 @@ class _AnswerPrinter:
         if kind == "source-url":
             if part["sourceId"] == "source-1":
                 console.print("[bold]Relevant Guides[/]")
-            console.print(f"  • {escape(part['title'])}  [dim]{escape(part['url'])}[/]", highlight=False,
+            # Its page's place in the site (tab › group) tells apart the many pages titled "Overview".
+            place = ((part.get("providerMetadata") or {}).get("docschat") or {}).get("place") or []
+            where = f" — {escape(' › '.join(map(str, place)))}" if place else ""
+            console.print(f"  • {escape(part['title'])}{where}  [dim]{escape(part['url'])}[/]", highlight=False,
                           soft_wrap=True)  # a URL cut in two is not one to copy
         elif kind == "text-delta":
             if not self.printed_summary:

@@ -15,6 +15,7 @@ from app.cli.options import MODE_CHOICE, audience_option, audiences_of, scored_a
 from app.config import get_settings
 from app.search.conversation import retrieve_in_conversation
 from app.search.eval import EvalItem, evaluate, load_eval_file, load_facts_file
+from app.search.hits import place_text
 from app.search.retrieve import Mode
 
 
@@ -94,7 +95,9 @@ def _print_search(retrieval: Any, explain: bool) -> None:
     if not retrieval.pages:
         console.print("no matching pages")
     for number, page in enumerate(retrieval.pages, 1):
-        console.print(f"[bold]{number}. {escape(page.title)}[/] [dim]{escape(page.href)}[/]  score {page.score:.4f}",
+        place = getattr(page, "place", ())  # tab › group in the site (a server before 0027 sends none)
+        where = f" — {escape(place_text(place))}" if place else ""
+        console.print(f"[bold]{number}. {escape(page.title)}[/]{where} [dim]{escape(page.href)}[/]  score {page.score:.4f}",
                       highlight=False)
         excerpt = page.excerpt if len(page.excerpt) < 400 else page.excerpt[:400] + " …"
         console.print(excerpt, markup=False, highlight=False)

@@ -52,6 +52,7 @@ class Chunk:
     text: str
     embed_text: str
     content_hash: str
+    place: tuple[str, ...] = ()  # the page's place in its site's navigation (Page.place), stored with each row
 
     @property
     def public(self) -> bool:
@@ -305,6 +306,7 @@ def chunk_page(
                     text=part,
                     embed_text=embed_text,
                     content_hash=content_hash(embed_text),
+                    place=page.place,
                 )
             )
     return chunks

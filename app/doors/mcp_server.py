@@ -4,7 +4,7 @@ Three tools (`read_file` only when a code source is configured), each held to th
 
 - `search_docs(query, limit)`: the chat's own retrieval (retrieve_in_conversation with no history:
   the same audiences, ranking, answer floor and answer check as a chat question), the sections the
-  chat would give its model, each with title, URL, heading path and text.
+  chat would give its model, each with title, place in the site (tab › group), URL, heading path and text.
 - `get_page(url)`: a page's text from the index. A page that does not exist and a page the caller
   may not see get the same error, so existence does not leak.
 - `read_file(path, start_line, source)`: a file of a code source the caller may see, at its synced
@@ -41,6 +41,7 @@ from app.doors.page_order import page_sections_in_order
 from app.errors import DocschatError
 from app.logging import get_logger
 from app.search.conversation import retrieve_in_conversation
+from app.search.hits import place_text
 from app.search.retrieve import RetrievalError
 from app.search.urls import absolute_url, normalize_url
 from app.text import storable_text
@@ -118,7 +119,7 @@ class DocsTools:
         if retrieval.would_answer and retrieval.pages:
             bounds = ExcerptBounds(limit, settings.chat_excerpt_min_score, settings.chat_max_excerpt_chars)
             for excerpt in select_excerpts(retrieval, bounds, settings.docs_base_url, {}, services.retriever.model):
-                results.append({"title": excerpt.title, "url": excerpt.url,
+                results.append({"title": excerpt.title, "place": place_text(excerpt.place), "url": excerpt.url,
                                 "heading_path": excerpt.breadcrumb or excerpt.title, "text": excerpt.text})
         log.info("mcp_search", results=len(results), would_answer=retrieval.would_answer)
         return {
@@ -138,7 +139,8 @@ class DocsTools:
             raise ToolError(NO_PAGE)
         page_href = str(rows[0]["href"]).split("#", 1)[0]
         text = "\n\n".join(str(r["content"]).strip() for r in rows if str(r["content"]).strip())
-        return {"title": rows[0]["title"], "url": absolute_url(self.settings.docs_base_url, page_href), "text": text}
+        return {"title": rows[0]["title"], "place": place_text(rows[0]["place"]),
+                "url": absolute_url(self.settings.docs_base_url, page_href), "text": text}
 
     async def read_file(self, path: str, start_line: int, source: str | None, audiences: list[str]) -> dict[str, Any]:
         services = self.services
@@ -206,7 +208,8 @@ class McpDoor:
             ctx: Context[Any],
             limit: Annotated[int, Field(ge=1, le=MAX_LIMIT, description="Sections to return (1-10).")] = 5,
         ) -> dict[str, Any]:
-            """Search the documentation. Returns the best sections: title, URL (with the section's
+            """Search the documentation. Returns the best sections: title, place (where the page
+            stands in the site's navigation, "Tab › Group"; "" when none), URL (with the section's
             anchor), heading path and text. Empty when nothing answers the query well enough."""
             return await tools.search_docs(query, limit, self.audiences(ctx))
 
@@ -215,7 +218,8 @@ class McpDoor:
             url: Annotated[str, Field(description="The page's URL, as search_docs returns it (an anchor is ignored).")],
             ctx: Context[Any],
         ) -> dict[str, Any]:
-            """The whole text of one documentation page (Markdown), with its title and URL."""
+            """The whole text of one documentation page (Markdown), with its title, place in the
+            site's navigation and URL."""
             return await tools.get_page(url, self.audiences(ctx))
 
         if not self.reads_code:

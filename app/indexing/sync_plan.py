@@ -13,8 +13,10 @@ import asyncpg
 from app.corpus.chunker import Chunk
 from app.corpus.compose import PageKey
 
-# Columns a chunk can change without its text changing.
-_METADATA_FIELDS = ("source", "page", "title", "heading", "breadcrumb", "href", "audiences")
+# Columns a chunk can change without its text changing. The place counts in the embedded text (a
+# new place is a new content_hash), and is here too: rows written before it was stored have none.
+_METADATA_FIELDS = ("source", "page", "title", "heading", "breadcrumb", "href", "audiences", "place")
+_LIST_FIELDS = ("audiences", "place")
 
 
 def _metadata(chunk: Chunk) -> tuple[object, ...]:
@@ -90,7 +92,7 @@ def plan_sync(
 
 # A batch's rows: those of its pages, and any row holding one of its ids.
 _EXISTING_FOR_BATCH = """
-select id, source, page, title, heading, breadcrumb, href, audiences, content_hash, embedding_model,
+select id, source, page, title, heading, breadcrumb, href, audiences, place, content_hash, embedding_model,
        embedding is not null as has_embedding
 from public.docs_section
 where (source = $1 and page = any($2::text[])) or id = any($3::text[])
@@ -118,7 +120,7 @@ async def existing_rows(conn: asyncpg.Connection, source: str, pages: Iterable[s
     records = await conn.fetch(_EXISTING_FOR_BATCH, source, sorted(pages), [c.id for c in chunks])
     return [
         ExistingRow(r["id"], r["source"], r["content_hash"], r["embedding_model"], r["has_embedding"],
-                    tuple(list(r[n]) if n == "audiences" else r[n] for n in _METADATA_FIELDS))
+                    tuple(list(r[n]) if n in _LIST_FIELDS else r[n] for n in _METADATA_FIELDS))
         for r in records
     ]
 

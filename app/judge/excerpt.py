@@ -19,6 +19,7 @@ class Excerpt:
     heading: str
     text: str
     breadcrumb: str = ""  # Page › Section › Subsection: where the excerpt sits in its page
+    place: tuple[str, ...] = ()  # where its page sits in the site's navigation (tab, group): shown, not framed
 
 
 def framing_id(texts: list[str]) -> str:

@@ -18,10 +18,18 @@ class Coverage(NamedTuple):
     unseen_idf: float  # the IDF a term found in no visible section would have
 
 
+PLACE_SEPARATOR = " › "
+
+
+def place_text(place: tuple[str, ...] | list[str] | None) -> str:
+    """A page's place in its site (docs_section.place) as shown: its labels joined, outermost first."""
+    return PLACE_SEPARATOR.join(part for part in place or () if part)
+
+
 @dataclass(frozen=True)
 class Hit:
-    """A docs_section row as a leg returns it. Eight of its fields repeat app.corpus.chunker.Chunk's
-    (id through audiences), on purpose, not shared through a base class: a Chunk is what compose
+    """A docs_section row as a leg returns it. Nine of its fields repeat app.corpus.chunker.Chunk's
+    (id through audiences, and place), on purpose, not shared through a base class: a Chunk is what compose
     makes for the sync to write (its href as stored, `{commit}` unfilled; its embed_text and
     content_hash), a Hit what a reader is shown (its href filled with the source's commit by
     docs_section_href, the stored content, a leg's score and coverage). The table's columns tie
@@ -39,6 +47,7 @@ class Hit:
     audiences: tuple[str, ...]
     score: float  # full-text rank (higher is better) or cosine distance (lower is better)
     coverage: Coverage | None = None  # of the question searched, when the leg was asked for it
+    place: tuple[str, ...] = ()  # the page's place in its site's navigation (tab, group); (): none
 
     @property
     def page_key(self) -> str:

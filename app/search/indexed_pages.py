@@ -6,12 +6,12 @@ import asyncpg
 
 
 async def page_sections(conn: asyncpg.Connection, page_href: str, audiences: list[str]) -> list[asyncpg.Record]:
-    """The sections (id, source, page, title, heading, href, content) of the page at `page_href` (hrefs as a reader
+    """The sections (id, source, page, title, heading, href, content, place) of the page at `page_href` (hrefs as a reader
     sees them: a URL pasted from a code link at the synced commit finds its file), by id."""
     return await conn.fetch(
         # The section as a reader sees it (sql/functions/docs_section_shown.sql): the commit row
         # read in this statement, so one snapshot reads both.
-        "select s.id, s.source, s.page, s.title, s.heading, s.href, s.content"
+        "select s.id, s.source, s.page, s.title, s.heading, s.href, s.content, s.place"
         " from public.docs_section_shown($2::text[]) s"
         " where split_part(s.href, '#', 1) = $1 order by s.id",
         page_href, audiences,

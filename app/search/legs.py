@@ -14,7 +14,8 @@ def _hits(rows: list[asyncpg.Record], score_column: str) -> list[Hit]:
         Hit(r["id"], r["source"], r["page"], r["title"], r["heading"], r["breadcrumb"], r["href"], r["content"],
             tuple(r["audiences"]), float(r[score_column]),
             Coverage(float(r["coverage"]), float(r["matched_idf"]), float(r["unseen_idf"]))
-            if r.get("coverage") is not None else None)
+            if r.get("coverage") is not None else None,
+            tuple(r["place"] or ()))
         for r in rows
     ]
 

@@ -27,6 +27,7 @@ class PageChoice:
     chunk_id: str
     source: str = "docs"
     breadcrumb: str = ""  # the excerpt's Page › Section › Subsection
+    place: tuple[str, ...] = ()  # the page's place in its site's navigation (tab, group)
     weight: float = 1.0  # source weight × path boosts (in `score` already)
     demoted: bool = False
     navigation: bool = False  # demoted as a list of links (navigates_only)
@@ -41,7 +42,7 @@ class PageChoice:
         return cls(
             page=hit.page, title=hit.title, href=hit.href, page_href=hit.href.split("#", 1)[0], score=item.score,
             raw_score=item.score, excerpt=hit.content, heading=hit.heading, chunk_id=hit.id, source=hit.source,
-            breadcrumb=hit.breadcrumb, weight=item.weight, chunks=[item],
+            breadcrumb=hit.breadcrumb, place=hit.place, weight=item.weight, chunks=[item],
         )
 
     @property
@@ -53,7 +54,7 @@ class PageChoice:
         return {
             "title": self.title, "href": self.href, "score": round(self.score, 6), "excerpt": self.excerpt,
             "heading": self.heading, "breadcrumb": self.breadcrumb, "page": self.page, "source": self.source,
-            "chunk_id": self.chunk_id,
+            "chunk_id": self.chunk_id, "place": list(self.place),
         }
 
 

@@ -144,6 +144,7 @@ def _pages(rows: list[asyncpg.Record], base_url: str) -> list[dict[str, Any]]:
                 "source": row["source"],
                 "score": round(float(row["score"]), 6),
                 "sections": [],
+                "place": list(row["place"] or ()),  # in the site's navigation: tab, group
             }
         path = [part for part in (row["breadcrumb"] or "").split(" › ") if part]
         page["sections"].append({

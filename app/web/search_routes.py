@@ -88,11 +88,15 @@ class SearchSection:
 
 @dataclass
 class SearchPage:
+    """A page. `place`: where the site's navigation shows it, outermost first (["Get started",
+    "Setup"]: a tab, then a group); [] for a site without such navigation."""
+
     title: str
     url: str
     source: str
     score: float
     sections: list[SearchSection]
+    place: list[str]
 
 
 @dataclass

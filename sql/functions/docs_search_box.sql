@@ -23,7 +23,8 @@
 -- ts_headline marked (app/search/plain_text.py). The default parser reads `<ADMIN_TOKEN>` as an
 -- HTML tag, which ts_headline leaves out of its result ("Bearer  "): `<` and `>` are swapped for
 -- U+E002 and U+E003 (also removed from the text first) while it reads, and back after.
--- `audiences` has no default: null or empty finds nothing (fail closed).
+-- `place` is the page's place in its site's navigation (docs_section.place; {}: none), shown with
+-- its title. `audiences` has no default: null or empty finds nothing (fail closed).
 --   select * from public.docs_search_box('embe', '{public}');
 --   select * from public.docs_search_box('deploy to vercl', '{public}', 5);
 create or replace function public.docs_search_box(
@@ -46,7 +47,8 @@ create or replace function public.docs_search_box(
                                             -- (its cost follows the length: ~40 words for 24 shown)
 ) returns table (
   page_rank integer, source text, page text, title text, heading text, breadcrumb text, href text,
-  snippet text, score float8, content text
+  snippet text, score float8, content text,
+  place text[]                              -- the page's place in its site's navigation (tab, group); {}: none
 )
 language sql stable
 set search_path = ''
@@ -257,7 +259,7 @@ as $$
                  || ', MaxWords=' || snippet_words || ', MinWords=' || greatest(snippet_words / 2, 1)
                  || ', ShortWord=2, HighlightAll=false, MaxFragments=0') end,
            pg_catalog.chr(57346) || pg_catalog.chr(57347), '<>') as snippet,
-         s.score, d.content
+         s.score, d.content, d.place
   from pages p
   join sections s on s.source = p.source and s.page = p.page
   join public.docs_section d on d.id = s.id

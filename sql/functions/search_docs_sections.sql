@@ -10,7 +10,8 @@
 -- common reads first the sections holding it in their title or heading, and the others only when
 -- those cannot make the list (the same list, design/fulltext-leg.md). match_count and audiences have no
 -- default: a call says how many and for whom (null audiences, said explicitly: every section).
---   select id, title, rank from public.search_docs_sections('how do I embed the widget', 5, '{public}');
+-- Each section comes with its page's place in the site (docs_section.place).
+--   select id, title, rank, place from public.search_docs_sections('how do I embed the widget', 5, '{public}');
 create or replace function public.search_docs_sections(
   query_text text,
   match_count integer,                 -- null: 10
@@ -24,7 +25,8 @@ create or replace function public.search_docs_sections(
                                                           -- bounded by MAX_CHUNK_CHARS, so no length norm
 ) returns table (
   id text, source text, page text, title text, heading text, breadcrumb text, href text, content text,
-  audiences text[], rank float8
+  audiences text[], rank float8,
+  place text[]                         -- the page's place in its site's navigation (tab, group); {}: none
 )
 language sql stable
 set search_path = ''
@@ -114,7 +116,7 @@ as $$
     limit coalesce(match_count, 10))
   )
   select d.id, d.source, d.page, d.title, d.heading, d.breadcrumb,
-         public.docs_section_href(d.href, sc.commit, sc.fill_hrefs), d.content, d.audiences, r.rank
+         public.docs_section_href(d.href, sc.commit, sc.fill_hrefs), d.content, d.audiences, r.rank, d.place
   from ranked r
   join public.docs_section d on d.id = r.id
   left join public.docs_source_commit sc on sc.source = d.source  -- a code link's {commit}, filled

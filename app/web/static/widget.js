@@ -54,6 +54,7 @@
     ".assistant{background:var(--dc-bubble);padding:10px 12px;border-radius:12px 12px 12px 2px}",
     ".assistant h3{font-size:13px;text-transform:uppercase;letter-spacing:.04em;color:var(--dc-muted);margin:0 0 4px}",
     ".guides{margin:0 0 8px;padding-left:18px}.guides a,.summary a{color:var(--dc-accent)}",
+    ".guides .g-place{margin-left:6px;font-size:12px;color:var(--dc-muted)}",
     // each paragraph takes its direction from its own first letter: an Arabic or Hebrew answer
     // (or question) reads right to left, right-aligned, its final stop on the left
     ".summary p,.summary li,.user{unicode-bidi:plaintext;text-align:start}",
@@ -87,6 +88,7 @@
     ".results li[aria-selected=true]{background:var(--dc-bubble);outline:2px solid var(--dc-accent);outline-offset:-2px}",
     ".results a{color:inherit;text-decoration:none;display:block}.results .r-title{font-weight:600;color:var(--dc-accent)}",
     ".results .r-path{font-size:12px;color:var(--dc-muted)}.results .r-snippet{font-size:14px;margin-top:2px}",
+    ".results .r-place{font-size:12px;color:var(--dc-muted);margin-bottom:1px}",
     ".results mark{background:rgba(255,213,79,.55);color:inherit;border-radius:2px;padding:0 1px}",
     ".results .ask{color:var(--dc-accent);font-weight:600}",
     ".search-status{margin:0;padding:8px 16px;font-size:14px;color:var(--dc-muted);overflow-wrap:anywhere}.search-status.error{color:var(--dc-error)}",
@@ -122,6 +124,14 @@
   // draw "evil.exe" as "exe.live" in the guides and results. Titles are shown without them.
   function plainTitle(text) {
     return String(text || "").replace(/[\u202A-\u202E\u2066-\u2069]/g, "");
+  }
+
+  // A page's place in its site (tab › group: the labels its navigation shows it under), as sent
+  // (a list of the site's labels): plain text, "" when there is none or it is not a list.
+  function placeText(place) {
+    if (!Array.isArray(place)) return "";
+    return place.slice(0, 8).map(function (part) { return plainTitle(part).trim().slice(0, 120); })
+      .filter(Boolean).join(" › ");
   }
 
   function link(href, text, title) {
@@ -423,6 +433,13 @@
           var a = document.createElement("a");
           a.setAttribute("href", href);
           a.setAttribute("tabindex", "-1");
+          var place = placeText(page.place);
+          if (place) {  // where the site shows the page (tab › group), above its title
+            var where = document.createElement("div");
+            where.className = "r-place";
+            where.textContent = place;
+            a.appendChild(where);
+          }
           var title = document.createElement("div");
           title.className = "r-title";
           title.textContent = plainTitle(page.title) || href;
@@ -629,6 +646,13 @@
           link.setAttribute("href", href);
           link.textContent = plainTitle(source.title) || href;
           item.appendChild(link);
+          var place = placeText(source.place);
+          if (place) {  // tells apart the pages of one title ("Overview") by where the site shows them
+            var where = document.createElement("span");
+            where.className = "g-place";
+            where.textContent = place;
+            item.appendChild(where);
+          }
           node.querySelector(".guides").appendChild(item);
         },
         status: function (data) {
@@ -756,7 +780,10 @@
           buffer = parseSseChunk(buffer + decoder.decode(chunk.value, { stream: true }), function (part) {
             if (part.type === "start") view.id = typeof part.messageId === "string" ? part.messageId : null;
             else if (part.type === "data-status") view.status(part.data);
-            else if (part.type === "source-url") view.addSource({ url: part.url, title: part.title });
+            else if (part.type === "source-url") {
+              var meta = part.providerMetadata && part.providerMetadata.docschat;
+              view.addSource({ url: part.url, title: part.title, place: meta ? meta.place : null });
+            }
             else if (part.type === "text-delta") view.addText(part.delta);
             else if (part.type === "finish") view.finish(part.messageMetadata);
             else if (part.type === "error") view.notice(part.errorText || "The answer could not be completed.", true);
