@@ -156,3 +156,52 @@ def test_an_unread_audience_declaration_makes_the_page_internal(text: str) -> No
 def test_pages_that_declare_nothing_unreadable_keep_their_audience(text: str) -> None:
     front = parse_front_matter(text)
     assert undeclared_audience(text, front) is None
+
+
+# --- Docusaurus sidebars written as code, read without running them -------------------------------
+
+def _docusaurus_with(sidebars: str, text: str) -> dict[str, str]:
+    files = {p.relative_to(SITES / "docusaurus").as_posix(): p.read_text()
+             for p in (SITES / "docusaurus").rglob("*") if p.is_file()}
+    del files["sidebars.json"]
+    return {**files, sidebars: text}
+
+
+@pytest.mark.parametrize("name", ["sidebars.ts", "sidebars.js"])
+def test_sidebars_code_is_read_from_its_literals_as_the_json_is(name: str) -> None:
+    text = (SITES / "docusaurus-sidebars" / name).read_text()
+    as_code = compose_files(_docusaurus_with(name, text), Settings(), PUBLIC_DEFAULT)
+    as_json = compose_files(_docusaurus_with("sidebars.json", (SITES / "docusaurus" / "sidebars.json").read_text()),
+                            Settings(), PUBLIC_DEFAULT)
+    assert sorted(as_code.excluded) == sorted(as_json.excluded)
+    assert {p.path: p.place for p in as_code.pages} == {p.path: p.place for p in as_json.pages}
+    assert "docs/guides/orphan.md" in dict(as_code.excluded)
+    if name == "sidebars.ts":  # its two parts that are code are named with their lines, and left out
+        assert [w for w in as_code.warnings if w.startswith(name)] == [
+            f"{name}:18: a spread is code, which docschat does not run; the sidebar items it makes are left out",
+            f"{name}:20: a function call is code, which docschat does not run; the sidebar items it makes are left out",
+        ]
+    else:
+        assert as_code.warnings == as_json.warnings
+
+
+@pytest.mark.parametrize("text", [
+    "module.exports = require('./generated-sidebars');",  # nothing is a literal
+    "export default function sidebars() { return {docs: ['intro']}; }",
+    "const sidebars = {docs: ['intro'];",  # does not parse
+    "module.exports = {docs: [...generated]};",  # an object, but every item is code
+])
+def test_sidebars_of_which_nothing_can_be_read_keep_every_doc_a_page(text: str) -> None:
+    result = compose_files(_docusaurus_with("sidebars.js", text), Settings(), PUBLIC_DEFAULT)
+    assert not any(reason.startswith("outside") for _, reason in result.excluded)
+    assert "docs/guides/orphan.md" in {p.path for p in result.pages}
+    assert any(w.startswith("sidebars.js") for w in result.warnings), result.warnings
+
+
+def test_sidebars_code_never_runs() -> None:
+    # Were the module run, the getter or the IIFE would throw, or list `ran`; read, they are skipped.
+    text = ("module.exports = {docs: ['intro', (() => { throw new Error('ran') })(), "
+            "{get x() { throw new Error('ran') }}, ['ran'].map(x => x)]};")
+    site = read_site({"docusaurus.config.js": "", "sidebars.js": text})
+    assert set(site.listed) == {"docs/intro"}
+    assert len([w for w in site.warnings if w.startswith("sidebars.js:1:")]) == 3, site.warnings

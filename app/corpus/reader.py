@@ -34,7 +34,8 @@ class Block(NamedTuple):
 @dataclass
 class Reading:
     blocks: list[Block] = field(default_factory=list)
-    components: dict[str, int] = field(default_factory=dict)  # JSX component name -> uses
+    # Components no rule of the reader knows (their children shown, a guess): name -> uses
+    unknown_components: dict[str, int] = field(default_factory=dict)
     error: str | None = None  # the parser's message when it rejects the page (not indexed)
 
 
@@ -75,7 +76,7 @@ def _call(function: str, *arguments: object) -> Reading:
     if "error" in data:
         place = f"{data['line']}:{data['column']}: " if data.get("line") else ""
         return Reading(error=f"{place}{data['error']}")
-    return Reading([Block(text, kind, level) for kind, text, level in data["blocks"]], data.get("components", {}))
+    return Reading([Block(text, kind, level) for kind, text, level in data["blocks"]], data.get("unknown", {}))
 
 
 def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool = False) -> Reading:
@@ -87,3 +88,32 @@ def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool 
 def read_html(html: str) -> Reading:
     """HTML (a MyST page rendered by markdown-it-py) as a browser shows it."""
     return _call("fromHtml", html)
+
+
+@dataclass
+class ModuleValue:
+    """What a JavaScript or TypeScript module exports, read from its literals (never run)."""
+
+    value: Any = None
+    skipped: list[tuple[int, str]] = field(default_factory=list)  # (line, what is not a literal): left out
+    error: str | None = None  # it does not parse, or exports no value
+
+
+def read_module_value(text: str, *, typescript: bool) -> ModuleValue:
+    """The value of `module.exports = …` or `export default …` (a Docusaurus sidebars.js/.ts), from
+    objects, arrays, strings, numbers, booleans and plain template literals; acorn parses it (with
+    @sveltejs/acorn-typescript for TypeScript) and nothing of it runs (app/corpus/js/src/module-value.js)."""
+    from py_mini_racer import JSOOMException, JSTimeoutException
+
+    with _LOCK:
+        try:
+            answer = _context().call("docschatReader.moduleValue", text, {"typescript": typescript},
+                                     timeout_sec=MAX_SECONDS, max_memory=MAX_MEMORY)
+        except (JSTimeoutException, JSOOMException):
+            return ModuleValue(error=f"not read within the reader's limits ({MAX_SECONDS:g} s, {MAX_MEMORY >> 20} MB)")
+    data = json.loads(answer)
+    if "error" in data:
+        return ModuleValue(error=(f"line {data['line']}: " if data.get("line") else "") + data["error"])
+    if "missing" in data:
+        return ModuleValue(error=f"no {data['missing']}")
+    return ModuleValue(data["value"], [(int(line), str(what)) for line, what in data["skipped"]])
