@@ -1,8 +1,8 @@
 """The site's navigation decides what is a page (app/corpus/site.py), and front matter that docschat
 cannot read never leaves a page to a public default.
 
-tests/data/site-nav holds a small Mintlify, Docusaurus and MkDocs site, each with its navigation
-configuration, pages left out of it, redirects and front-matter flags. Every page's text carries a
+tests/data/site-nav holds a small Mintlify, Docusaurus, MkDocs and MyST (Sphinx) site, each with its
+navigation configuration, pages left out of it, redirects and front-matter flags. Every page's text carries a
 marker saying whether the site shows it to its search and assistant (`-shown`) or not
 (`-left-out`), as each framework's documentation says (Mintlify: organize/hidden-pages in
 ../shared/corpora/mintlify-docs; Docusaurus: sidebars, `draft`, `unlisted`; MkDocs: `nav`, the
@@ -43,7 +43,7 @@ def _markers(folder: Path) -> dict[str, str]:
     return found
 
 
-@pytest.mark.parametrize("site", ["mintlify", "docusaurus", "mkdocs"])
+@pytest.mark.parametrize("site", ["mintlify", "docusaurus", "mkdocs", "myst", "myst-nb"])
 def test_only_the_pages_the_site_publishes_are_indexed(site: str, tmp_path: Path) -> None:
     result = _compose_site(site, tmp_path)
     indexed = " ".join(chunk.text for chunk in result.chunks)
@@ -205,3 +205,66 @@ def test_sidebars_code_never_runs() -> None:
     site = read_site({"docusaurus.config.js": "", "sidebars.js": text})
     assert set(site.listed) == {"docs/intro"}
     assert len([w for w in site.warnings if w.startswith("sidebars.js:1:")]) == 3, site.warnings
+
+
+# --- Sphinx (MyST): toctrees, exclude_patterns, redirects, and what the built pages show ---------
+
+@pytest.mark.parametrize("site", ["myst", "myst-nb"])
+def test_myst_chunks_show_what_the_sphinx_build_shows(site: str, tmp_path: Path) -> None:
+    """tests/data/site-nav/<site>.shown.json is what the real Sphinx build shows of each page
+    (scripts/record_myst_site.py: Sphinx, myst-parser, MyST-NB, Chromium's innerText)."""
+    recorded = json.loads((SITES / f"{site}.shown.json").read_text())["pages"]
+    result = _compose_site(site, tmp_path)
+    assert result.pages and not result.skipped_pages
+    for page in result.pages:
+        built = recorded[page.path]
+        assert built["built"] and not built.get("redirect"), f"{page.path} is indexed, yet Sphinx publishes no page"
+        indexed = " ".join(c.embed_text for c in result.chunks if c.page == page.path)
+        assert [m for m in built["shown"] if m not in indexed] == [], page.path
+        assert [m for m in built["hidden"] if m in indexed] == [], page.path
+    hidden = sum(len(p.get("hidden", [])) for p in recorded.values())
+    assert hidden >= (7 if site == "myst" else 2)  # the hidden blocks are there to be checked
+
+
+def test_myst_pages_are_placed_as_the_sphinx_sidebar_places_them(tmp_path: Path) -> None:
+    result = _compose_site("myst", tmp_path)
+    assert {p.path: p.place for p in result.pages} == {
+        "index.md": (),
+        "guides/install.md": ("Guides",),
+        "guides/configure.md": ("Guides",),
+        "api/client.md": (),  # from a toctree with no caption (hidden)
+        "api/reference.md": ("Client",),
+        "standalone.md": (),
+    }
+    reasons = dict(result.excluded)
+    assert reasons["old/setup.md"] == "a redirect to ../guides/install.html"
+    assert reasons["drafts/plan.md"] == "matched by exclude_patterns of conf.py: never built"
+    assert reasons["orphan.md"] == "outside the navigation of conf.py"
+
+
+@pytest.mark.parametrize(("conf", "warning"), [
+    ("root_doc = 'start'\n", "conf.py: its root document 'start' is not in the source; every page stays a page"),
+    ("import os\nexclude_patterns = os.environ['X'].split()\n",
+     "conf.py:2: exclude_patterns is not a literal, and docschat does not run conf.py; its default is used"),
+    ("def broken(:\n", None),
+])
+def test_a_conf_py_docschat_cannot_read_keeps_pages(conf: str, warning: str | None) -> None:
+    files = {"conf.py": conf, "index.md": "# I\n\n```{toctree}\na\n```\n", "a.md": "# A\n", "b.md": "# B\n"}
+    site = read_site(files)
+    if warning is None:
+        assert site.warnings[0].startswith("conf.py: cannot be read")
+    else:
+        assert warning in site.warnings
+    if "root_doc" in conf or "def" in conf:
+        assert site.exclusion("b.md", {}) is None
+
+
+def test_rst_toctrees_and_glob_entries() -> None:
+    files = {"conf.py": "extensions = ['myst_parser']\n",
+             "index.rst": "Acme\n====\n\n.. toctree::\n   :caption: Start\n   :glob:\n\n   guides/*\n   Other </ref/x>\n",
+             "guides/a.md": "# A\n", "guides/deep/b.md": "# B\n", "ref/x.md": "# X\n", "c.md": "# C\n"}
+    site = read_site(files)
+    assert site.listed.keys() == {"index", "guides/a", "ref/x"}  # `*` stays in its folder, as in Sphinx
+    assert site.place("guides/a.md") == ("Start",)
+    assert site.exclusion("c.md", {}) == "outside the navigation of conf.py"
+    assert site.exclusion("c.md", {"orphan": True}) is None

@@ -20,11 +20,18 @@ framework reads it, from the files of the source's folder:
   `draft` are left out. A sidebars module is code: it is parsed (acorn, in the page reader's V8)
   and only its literals are read, never run; a part that is code (a call, a spread) is left out
   with a warning, and a module of which nothing can be read keeps every doc a page.
-- Anything else (Sphinx builds and searches orphan pages too): every page is a page.
+- Sphinx, `conf.py` (read with Python's `ast`, never run: only assignments of literals): the
+  toctrees (MyST `{toctree}` fences, reStructuredText `.. toctree::`) walked from `root_doc`, each
+  page placed as the sidebar shows it: under the root's toctree `:caption:`, then its parent pages' titles. A page in no toctree is
+  left out unless its front matter says `orphan: true` (Sphinx's mark for a page published outside
+  the toctrees); files matching `exclude_patterns` are not built; sphinx-reredirects' `redirects`
+  (docnames, `*` wildcards) are redirects. A site with no toctree keeps every page a page.
+- Anything else: every page is a page.
 """
 
 from __future__ import annotations
 
+import ast
 import json
 import posixpath
 import re
@@ -35,11 +42,15 @@ from typing import Any
 
 import yaml
 
+from app.corpus.frontmatter import FrontMatterError, parse_front_matter
+from app.corpus.markdown import myst_directives
+from app.corpus.myst import directive_options
 from app.corpus.reader import read_module_value
 
 MINTLIFY_FILES = ("docs.json", "mint.json")
 MKDOCS_FILES = ("mkdocs.yml", "mkdocs.yaml")
 DOCUSAURUS_CONFIGS = ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs")
+SPHINX_CONFIG = "conf.py"
 _MAX_DEPTH = 30
 _MAX_REFS = 200  # `$ref` files read for one navigation: a cycle or a fan-out stops here
 # Mintlify's navigation containers, and the key naming each one's label in the place.
@@ -64,12 +75,13 @@ class NavPage:
 class Site:
     """What a source's site configuration says of its pages."""
 
-    framework: str = "files"  # mintlify, mkdocs, docusaurus, or files (every page is a page)
+    framework: str = "files"  # mintlify, mkdocs, docusaurus, sphinx, or files (every page is a page)
     config: str | None = None  # the file read
     listed: dict[str, NavPage] = field(default_factory=dict)  # page stem → its entry (first place)
     every_page_listed: bool = True  # no navigation that lists pages: all of them are in it
     index_hidden: bool = False  # Mintlify's seo.indexing "all"
     redirects: list[tuple[str, str]] = field(default_factory=list)  # (source pattern, destination)
+    not_built: tuple[str, ...] = ()  # Sphinx's exclude_patterns: files the site never builds
     warnings: list[str] = field(default_factory=list)
 
     def exclusion(self, path: str, front: Mapping[str, Any]) -> str | None:
@@ -90,6 +102,11 @@ class Site:
             for key in ("unlisted", "draft"):
                 if _flag(front, key) is True:
                     return f"its front matter says {key}: true"
+        if self.framework == "sphinx":
+            if any(_sphinx_pattern(pattern).match(path) for pattern in self.not_built):
+                return f"matched by exclude_patterns of {self.config}: never built"
+            if _flag(front, "orphan") is True:
+                return None  # published outside every toctree, as its author says
         if self.every_page_listed:
             return None
         entry = self.listed.get(page)
@@ -136,6 +153,8 @@ def read_site(files: Mapping[str, str]) -> Site:
             return _mkdocs(name, files)
     if any(name in files for name in DOCUSAURUS_CONFIGS):
         return _docusaurus(files)
+    if SPHINX_CONFIG in files:
+        return _Sphinx(files).read()
     return Site()
 
 
@@ -372,3 +391,185 @@ class _Sidebars:
         elif kind is None:  # shorthand: {"Category label": [items]}
             for label, items in node.items():
                 self.walk(items, (*place, str(label)), depth + 1)
+
+
+# --- Sphinx ---------------------------------------------------------------------------------------
+
+_SPHINX_SUFFIXES = (".md", ".rst", ".ipynb")
+_TOCTREE_ENTRY = re.compile(r"^(.+?)\s*<(.+)>$", re.DOTALL)  # `Title <path>`, as Sphinx's toctree splits it
+_RST_TOCTREE = re.compile(r"^([ \t]*)\.\.[ \t]+toctree::[ \t]*$")
+
+
+def _sphinx_pattern(pattern: str, folders: bool = True) -> re.Pattern[str]:
+    """A Sphinx glob (exclude_patterns, a `:glob:` toctree entry) as sphinx.util.matching's
+    `_translate_pattern` reads it: `**` any path, `*`, `?` and `[!…]` within one segment. With
+    `folders` (exclude_patterns), a pattern naming a folder matches what is in it: Sphinx's
+    get_matching_files prunes the folder."""
+    out, i = "", 0
+    while i < len(pattern):
+        c, i = pattern[i], i + 1
+        if c == "*" and pattern[i:i + 1] == "*":
+            out, i = out + ".*", i + 1
+        elif c in "*?":
+            out += "[^/]*" if c == "*" else "[^/]"
+        elif c == "[" and (j := pattern.find("]", i + 1 if pattern[i:i + 1] in ("!", "]") else i)) != -1:
+            stuff = pattern[i:j].replace("\\", "\\\\")
+            stuff = "^/" + stuff[1:] if stuff.startswith("!") else "\\" + stuff if stuff.startswith("^") else stuff
+            out, i = f"{out}[{stuff}]", j + 1
+        else:
+            out += re.escape(c)
+    return re.compile(f"(?:{out})(?:/.*)?$" if folders else f"(?:{out})$")
+
+
+def _conf_values(text: str, site: Site) -> dict[str, Any] | None:
+    """conf.py's top-level `name = <literal>` (and `name += <literal list>`), read with `ast`, never run."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError) as exc:
+        site.warnings.append(f"{SPHINX_CONFIG}: cannot be read ({exc}); every page stays a page")
+        return None
+    values: dict[str, Any] = {}
+    unknown = object()
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            targets, expression = node.targets, node.value
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
+            targets, expression = [node.target], node.value
+        else:
+            continue
+        for target in targets:
+            if not isinstance(target, ast.Name):
+                continue
+            try:
+                value = ast.literal_eval(expression)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                value = unknown
+            if isinstance(node, ast.AugAssign):  # `extensions += [...]`: known only if both sides are lists
+                before = values.get(target.id)
+                value = before + value if isinstance(before, list) and isinstance(value, list) else unknown
+            if value is unknown:  # not a literal: what it says is unknown
+                values.pop(target.id, None)
+                values[target.id + ".code"] = node.lineno
+            else:
+                values[target.id] = value
+                values.pop(target.id + ".code", None)
+    return values
+
+
+class _Sphinx:
+    """conf.py and the toctrees walked from the root document."""
+
+    def __init__(self, files: Mapping[str, str]) -> None:
+        self.files = files
+        self.site = Site("sphinx", SPHINX_CONFIG, every_page_listed=False)
+        self.docnames: list[str] | None = None  # listed only for a `:glob:` entry: listing reads the whole tree
+        self.titles: dict[str, str] = {}
+        self.toctrees = 0
+
+    def config(self, values: dict[str, Any], name: str, kind: type | tuple[type, ...], default: Any) -> Any:
+        if name + ".code" in values:
+            self.site.warnings.append(f"{SPHINX_CONFIG}:{values[name + '.code']}: {name} is not a literal, "
+                                      "and docschat does not run conf.py; its default is used")
+        value = values.get(name, default)
+        return value if isinstance(value, kind) else default
+
+    def read(self) -> Site:
+        site = self.site
+        values = _conf_values(self.files[SPHINX_CONFIG], site)
+        if values is None:
+            site.every_page_listed = True
+            return site
+        root = self.config(values, "root_doc", str, None) or self.config(values, "master_doc", str, "index")
+        site.not_built = tuple(str(p) for p in self.config(values, "exclude_patterns", (list, tuple), ()))
+        for source, destination in self.config(values, "redirects", dict, {}).items():
+            # sphinx-reredirects: a docname, or an fnmatch pattern whose `*` crosses folders
+            site.redirects.append((str(source).replace("**", "*").replace("*", "**"), str(destination)))
+        if self.source(root) is None:
+            site.warnings.append(f"{SPHINX_CONFIG}: its root document {root!r} is not in the source; every page "
+                                 "stays a page")
+            site.every_page_listed = True
+            return site
+        site.listed[root] = NavPage(())
+        queue: list[tuple[str, tuple[str, ...]]] = [(root, ())]
+        seen = {root}
+        while queue and len(seen) <= 100_000:
+            doc, place = queue.pop(0)
+            for entry, caption in self.entries(doc):
+                # As the sidebar shows it: the root's toctree captions, then each parent page's title.
+                label = caption if doc == root else self.titles.get(doc, "")
+                inner = (*place, label) if label else place
+                if entry not in seen and self.source(entry) is not None:
+                    seen.add(entry)
+                    site.listed[entry] = NavPage(inner)
+                    queue.append((entry, inner))
+        if not self.toctrees:  # no toctree at all: nothing to go by
+            site.every_page_listed = True
+        return site
+
+    def source(self, docname: str) -> str | None:
+        return next((docname + suffix for suffix in _SPHINX_SUFFIXES if docname + suffix in self.files), None)
+
+    def entries(self, doc: str) -> list[tuple[str, str]]:
+        """(docname, caption) of each entry of the toctrees of `doc`."""
+        path = self.source(doc)
+        if path is None or path.endswith(".ipynb"):
+            return []
+        text = self.files[path]
+        trees: list[tuple[dict[str, str], list[str]]] = []
+        if path.endswith(".md"):
+            try:
+                front = parse_front_matter(text)
+            except FrontMatterError:
+                return []
+            heading, directives = myst_directives(front.body)
+            if front.title or heading:
+                self.titles[doc] = front.title or heading or ""
+            for name, content in directives:
+                if name == "toctree":
+                    options, body = directive_options(content, "toctree")
+                    trees.append((options, body.splitlines()))
+        else:
+            trees = _rst_toctrees(text)
+        found: list[tuple[str, str]] = []
+        for options, lines in trees:
+            self.toctrees += 1
+            caption = options.get("caption", "").strip()
+            for line in lines:
+                entry = line.strip()
+                if not entry or entry == "self":
+                    continue
+                if (titled := _TOCTREE_ENTRY.match(entry)) is not None:
+                    entry = titled.group(2).strip()
+                if "://" in entry or entry.startswith("mailto:"):
+                    continue
+                target = entry[1:] if entry.startswith("/") else posixpath.join(posixpath.dirname(doc), entry)
+                target = _PAGE_SUFFIX.sub("", posixpath.normpath(target))
+                if "glob" in options and any(c in entry for c in "*?["):
+                    matcher = _sphinx_pattern(target, folders=False)
+                    found.extend((name, caption) for name in sorted(self.all_docnames()) if matcher.match(name))
+                else:
+                    found.append((target, caption))
+        return found
+
+    def all_docnames(self) -> list[str]:
+        if self.docnames is None:
+            self.docnames = [p.rsplit(".", 1)[0] for p in self.files if p.endswith(_SPHINX_SUFFIXES)]
+        return self.docnames
+
+
+def _rst_toctrees(text: str) -> list[tuple[dict[str, str], list[str]]]:
+    """The `.. toctree::` blocks of a reStructuredText page: options, then entry lines."""
+    lines = text.splitlines()
+    trees = []
+    for index, line in enumerate(lines):
+        if (start := _RST_TOCTREE.match(line)) is None:
+            continue
+        indent = len(start.group(1).expandtabs())
+        block: list[str] = []
+        for following in lines[index + 1:]:
+            if following.strip() and len(following) - len(following.lstrip()) <= indent:
+                break
+            block.append(following)
+        options, body = directive_options("\n".join(b.strip() for b in block).lstrip("\n"), "toctree")
+        trees.append((options, body.splitlines()))
+    return trees
