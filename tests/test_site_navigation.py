@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -20,10 +21,10 @@ import pytest
 from app.config import Settings
 from app.corpus.compose import compose_corpus, compose_files
 from app.corpus.frontmatter import parse_front_matter, undeclared_audience
-from app.corpus.site import read_site
+from app.corpus.site import KINDS, NOT_BUILT, OUTSIDE, REDIRECT, read_site
 from app.corpus.sources import Source
 from tests.conftest import SHARED
-from tests.helpers import copy_tree_as_repo
+from tests.helpers import copy_tree_as_repo, docschat_in_process
 
 SITES = Path(__file__).parent / "data" / "site-nav"
 MARKER = re.compile(r"marker-[a-z0-9-]+-(?:shown|left-out)")
@@ -57,7 +58,7 @@ def test_only_the_pages_the_site_publishes_are_indexed(site: str, tmp_path: Path
     # Each page left out is named with why (compose --verbose prints them).
     left_out = {path for path, _ in result.excluded}
     assert left_out == {path for marker, path in markers.items() if marker.endswith("-left-out")}
-    assert all(reason for _, reason in result.excluded)
+    assert all(exclusion.reason and exclusion.kind in KINDS for _, exclusion in result.excluded)
 
 
 def test_the_place_in_the_navigation_tells_same_titled_pages_apart(tmp_path: Path) -> None:
@@ -77,9 +78,9 @@ def test_the_place_in_the_navigation_tells_same_titled_pages_apart(tmp_path: Pat
 def test_redirect_sources_are_not_pages(tmp_path: Path) -> None:
     result = _compose_site("mintlify", tmp_path)
     reasons = dict(result.excluded)
-    assert reasons["legacy/old-deploy.mdx"] == "a redirect to /guides/deploy"
-    assert reasons["legacy/v1/setup.mdx"] == "a redirect to /guides/:slug*"
-    assert "README.md" in reasons and "outside the navigation" in reasons["README.md"]
+    assert reasons["legacy/old-deploy.mdx"] == (REDIRECT, "a redirect to /guides/deploy")
+    assert reasons["legacy/v1/setup.mdx"] == (REDIRECT, "a redirect to /guides/:slug*")
+    assert reasons["README.md"] == (OUTSIDE, "outside the navigation of docs.json")
 
 
 def test_seo_indexing_all_brings_hidden_pages_back_but_not_noindex() -> None:
@@ -193,7 +194,7 @@ def test_sidebars_code_is_read_from_its_literals_as_the_json_is(name: str) -> No
 ])
 def test_sidebars_of_which_nothing_can_be_read_keep_every_doc_a_page(text: str) -> None:
     result = compose_files(_docusaurus_with("sidebars.js", text), Settings(), PUBLIC_DEFAULT)
-    assert not any(reason.startswith("outside") for _, reason in result.excluded)
+    assert not any(exclusion.kind == OUTSIDE for _, exclusion in result.excluded)
     assert "docs/guides/orphan.md" in {p.path for p in result.pages}
     assert any(w.startswith("sidebars.js") for w in result.warnings), result.warnings
 
@@ -237,9 +238,9 @@ def test_myst_pages_are_placed_as_the_sphinx_sidebar_places_them(tmp_path: Path)
         "standalone.md": (),
     }
     reasons = dict(result.excluded)
-    assert reasons["old/setup.md"] == "a redirect to ../guides/install.html"
-    assert reasons["drafts/plan.md"] == "matched by exclude_patterns of conf.py: never built"
-    assert reasons["orphan.md"] == "outside the navigation of conf.py"
+    assert reasons["old/setup.md"] == (REDIRECT, "a redirect to ../guides/install.html")
+    assert reasons["drafts/plan.md"] == (NOT_BUILT, "matched by exclude_patterns of conf.py: never built")
+    assert reasons["orphan.md"] == (OUTSIDE, "outside the navigation of conf.py")
 
 
 @pytest.mark.parametrize(("conf", "warning"), [
@@ -266,5 +267,37 @@ def test_rst_toctrees_and_glob_entries() -> None:
     site = read_site(files)
     assert site.listed.keys() == {"index", "guides/a", "ref/x"}  # `*` stays in its folder, as in Sphinx
     assert site.place("guides/a.md") == ("Start",)
-    assert site.exclusion("c.md", {}) == "outside the navigation of conf.py"
+    assert site.exclusion("c.md", {}) == (OUTSIDE, "outside the navigation of conf.py")
     assert site.exclusion("c.md", {"orphan": True}) is None
+
+
+# --- what compose reports of what it left out or did not understand -------------------------------
+
+def test_compose_reports_what_it_left_out_and_what_it_did_not_understand(tmp_path: Path) -> None:
+    site = tmp_path / "site"
+    shutil.copytree(SITES / "mintlify", site)
+    (site / "widgets.mdx").write_text('# Widgets\n\n<Hero title="x">Big hello</Hero>\n\n<Hero>Again</Hero>\n\n'
+                                      "<Acme.Chart data={[1]} />\n\n<Note>A known one.</Note>\n\nBroken <Card>\n")
+    (site / "charts.mdx").write_text("# Charts\n\n<Acme.Chart />\n")
+    config = json.loads((site / "docs.json").read_text())
+    config["navigation"]["tabs"][0]["groups"][0]["pages"] += ["widgets", "charts"]
+    (site / "docs.json").write_text(json.dumps(config))
+    repo = copy_tree_as_repo(site, tmp_path / "repo", docs_dir="site")
+
+    run = docschat_in_process("compose", "--repo", str(repo), "--branch", "main", "--docs-dir", "site", "--json")
+    summary = json.loads(run.stdout.splitlines()[-1])["summary"]
+    assert summary["excluded"] == {"hidden by front matter": 3, "redirect": 2, "hidden in the navigation": 1,
+                                   "outside the navigation": 1}
+    assert summary["rejected_pages"] == 1  # widgets.mdx: MDX refuses its unclosed <Card>
+    assert summary["unknown_components"] == {"Acme.Chart": 1}  # a rejected page's components are not counted
+
+    (site / "widgets.mdx").write_text((site / "widgets.mdx").read_text().replace("Broken <Card>\n", ""))
+    repo = copy_tree_as_repo(site, tmp_path / "repo2", docs_dir="site")
+    run = docschat_in_process("compose", "--repo", str(repo), "--branch", "main", "--docs-dir", "site", "--verbose")
+    assert run.returncode == 0, run.stderr
+    assert "left out: legacy/old-deploy.mdx: a redirect to /guides/deploy" in run.stderr
+    assert "unknown component: Acme.Chart ×2 in charts.mdx, widgets.mdx" in run.stderr
+    assert "unknown component: Hero ×2 in widgets.mdx" in run.stderr
+    assert "Note" not in run.stderr  # Mintlify's callouts are known: they show their children
+    assert ("2 components docschat has no rule for (their text is indexed, their attributes are not): "
+            "Acme.Chart\u00a0×2, Hero\u00a0×2") in re.sub(r"[ \n]+", " ", run.stdout)

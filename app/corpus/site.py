@@ -38,7 +38,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
-from typing import Any
+from typing import Any, NamedTuple
 
 import yaml
 
@@ -65,6 +65,18 @@ def stem(path: str) -> str:
     return _PAGE_SUFFIX.sub("", path.strip().lstrip("/"))
 
 
+class Exclusion(NamedTuple):
+    """Why a file is not a page of the site: `kind` for counting (one of KINDS), `reason` for a person."""
+
+    kind: str
+    reason: str
+
+
+REDIRECT, OUTSIDE, HIDDEN, FRONT_MATTER, NOT_BUILT = (
+    "redirect", "outside the navigation", "hidden in the navigation", "hidden by front matter", "never built")
+KINDS = (REDIRECT, OUTSIDE, HIDDEN, FRONT_MATTER, NOT_BUILT)
+
+
 @dataclass(frozen=True)
 class NavPage:
     place: tuple[str, ...]  # the labels it stands under, outermost first
@@ -84,36 +96,36 @@ class Site:
     not_built: tuple[str, ...] = ()  # Sphinx's exclude_patterns: files the site never builds
     warnings: list[str] = field(default_factory=list)
 
-    def exclusion(self, path: str, front: Mapping[str, Any]) -> str | None:
+    def exclusion(self, path: str, front: Mapping[str, Any]) -> Exclusion | None:
         """Why the page at `path` (relative to the source's folder) is not a page of the site, with its
         front matter `front`; None when it is."""
         page = stem(path)
         for source, destination in self.redirects:
             if _redirect_matches(source, page):
-                return f"a redirect to {destination}"
+                return Exclusion(REDIRECT, f"a redirect to {destination}")
         if self.framework == "mintlify":
             if _flag(front, "hidden") is True and not self.index_hidden:
-                return "its front matter says hidden: true"
+                return Exclusion(FRONT_MATTER, "its front matter says hidden: true")
             if _flag(front, "noindex") is True:  # not a hidden page: seo.indexing "all" keeps it out
-                return "its front matter says noindex: true"
+                return Exclusion(FRONT_MATTER, "its front matter says noindex: true")
             if _flag(front, "searchable") is False:
-                return "its front matter says searchable: false"
+                return Exclusion(FRONT_MATTER, "its front matter says searchable: false")
         if self.framework == "docusaurus":
             for key in ("unlisted", "draft"):
                 if _flag(front, key) is True:
-                    return f"its front matter says {key}: true"
+                    return Exclusion(FRONT_MATTER, f"its front matter says {key}: true")
         if self.framework == "sphinx":
             if any(_sphinx_pattern(pattern).match(path) for pattern in self.not_built):
-                return f"matched by exclude_patterns of {self.config}: never built"
+                return Exclusion(NOT_BUILT, f"matched by exclude_patterns of {self.config}: never built")
             if _flag(front, "orphan") is True:
                 return None  # published outside every toctree, as its author says
         if self.every_page_listed:
             return None
         entry = self.listed.get(page)
         if entry is None:
-            return None if self.index_hidden else f"outside the navigation of {self.config}"
+            return None if self.index_hidden else Exclusion(OUTSIDE, f"outside the navigation of {self.config}")
         if entry.hidden and not self.index_hidden:
-            return f"in a hidden tab or group of {self.config}"
+            return Exclusion(HIDDEN, f"in a hidden tab or group of {self.config}")
         return None
 
     def place(self, path: str) -> tuple[str, ...]:
