@@ -21,7 +21,7 @@ import pytest
 from app.config import Settings
 from app.corpus.compose import compose_corpus, compose_files
 from app.corpus.frontmatter import parse_front_matter, undeclared_audience
-from app.corpus.site import KINDS, NOT_BUILT, OUTSIDE, REDIRECT, read_site
+from app.corpus.site import FRONT_MATTER, KINDS, NOT_BUILT, OUTSIDE, REDIRECT, read_site
 from app.corpus.sources import Source
 from tests.conftest import SHARED
 from tests.helpers import copy_tree_as_repo, docschat_in_process
@@ -165,6 +165,7 @@ def _docusaurus_with(sidebars: str, text: str) -> dict[str, str]:
     files = {p.relative_to(SITES / "docusaurus").as_posix(): p.read_text()
              for p in (SITES / "docusaurus").rglob("*") if p.is_file()}
     del files["sidebars.json"]
+    files["docusaurus.config.js"] = files["docusaurus.config.js"].replace("./sidebars.json", f"./{sidebars}")
     return {**files, sidebars: text}
 
 
@@ -303,3 +304,66 @@ def test_compose_reports_what_it_left_out_and_what_it_did_not_understand(tmp_pat
     assert "Note" not in run.stderr  # Mintlify's callouts are known: they show their children
     assert ("2 components docschat has no rule for (their text is indexed, their attributes are not): "
             "Acme.Chart\u00a0×2, Hero\u00a0×2") in re.sub(r"[ \n]+", " ", run.stdout)
+
+
+DOCUSAURUS_TS_CONFIG = """import {themes as prismThemes} from 'prism-react-renderer';
+import type {Config} from '@docusaurus/types';
+import type * as Preset from '@docusaurus/preset-classic';
+
+const config: Config = {
+  title: 'Acme',
+  url: 'https://acme.example',
+  baseUrl: '/',
+  presets: [
+    ['classic', {
+      docs: {path: 'documentation', sidebarPath: './sidebars.ts', editUrl: `https://github.com/acme/docs/${'edit'}`},
+      blog: {showReadingTime: true},
+      theme: {customCss: './src/css/custom.css'},
+    } satisfies Preset.Options],
+  ],
+  themeConfig: {prism: {theme: prismThemes.github}} satisfies Preset.ThemeConfig,
+};
+
+export default config;
+"""
+
+
+def test_the_docusaurus_config_names_the_docs_folder_and_sidebars_and_what_else_is_built() -> None:
+    files = {
+        "docusaurus.config.ts": DOCUSAURUS_TS_CONFIG,
+        "sidebars.json": '{"docs": ["other"]}',  # not the one the config names
+        "sidebars.ts": "export default {docs: ['intro', {type: 'category', label: 'Guides', items: ['guides/a']}]};",
+        "documentation/intro.md": "# Intro\n", "documentation/guides/a.md": "# A\n", "documentation/other.md": "# O\n",
+        "blog/2024-01-01-launch.md": "# Launch\n", "blog/draft.md": "---\ndraft: true\n---\n# D\n",
+        "src/pages/about.md": "# About\n", "README.md": "# Readme\n", "docs/old.md": "# Old\n",
+    }
+    site = read_site(files)
+    assert site.listed.keys() == {"documentation/intro", "documentation/guides/a"}
+    assert site.place("documentation/guides/a.md") == ("Guides",)
+    decided = {path: site.exclusion(path, parse_front_matter(text).data) for path, text in files.items()
+               if path.endswith(".md")}
+    assert decided == {
+        "documentation/intro.md": None, "documentation/guides/a.md": None,
+        "documentation/other.md": (OUTSIDE, "outside the navigation of docusaurus.config.ts"),
+        "blog/2024-01-01-launch.md": None, "src/pages/about.md": None,  # pages the sidebars do not list
+        "blog/draft.md": (FRONT_MATTER, "its front matter says draft: true"),
+        "README.md": (NOT_BUILT, "outside the folders docusaurus.config.ts builds (documentation, blog, src/pages): "
+                                 "never built"),
+        "docs/old.md": (NOT_BUILT, "outside the folders docusaurus.config.ts builds (documentation, blog, src/pages): "
+                                   "never built"),
+    }
+    assert site.warnings == []  # the config's code (imports, a template with a placeholder) decides nothing here
+
+
+@pytest.mark.parametrize(("sidebar_path", "listed"), [
+    ("require.resolve('./sidebars.js')", {"docs/intro"}),  # Docusaurus 2's way: code, so the file is found by name
+    ("false", None),  # no sidebars: every doc is a page
+])
+def test_a_sidebar_path_that_is_code_or_false(sidebar_path: str, listed: set[str] | None) -> None:
+    config = f"module.exports = {{presets: [['classic', {{docs: {{sidebarPath: {sidebar_path}}}}}]]}};"
+    site = read_site({"docusaurus.config.js": config, "sidebars.js": "module.exports = {docs: ['intro']};",
+                      "docs/intro.md": "# I\n", "docs/b.md": "# B\n"})
+    if listed is None:
+        assert site.every_page_listed and site.exclusion("docs/b.md", {}) is None
+    else:
+        assert site.listed.keys() == listed and site.exclusion("docs/b.md", {}) is not None
