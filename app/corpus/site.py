@@ -24,148 +24,53 @@ framework reads it, from the files of the source's folder:
   with a warning, and a module of which nothing can be read keeps every doc a page.
 - Sphinx, `conf.py` (read with Python's `ast`, never run: only assignments of literals): the
   toctrees (MyST `{toctree}` fences, reStructuredText `.. toctree::`) walked from `root_doc`, each
-  page placed as the sidebar shows it: under the root's toctree `:caption:`, then its parent pages' titles. A page in no toctree is
-  left out unless its front matter says `orphan: true` (Sphinx's mark for a page published outside
-  the toctrees); files matching `exclude_patterns` are not built; sphinx-reredirects' `redirects`
-  (docnames, `*` wildcards) are redirects. A site with no toctree keeps every page a page.
+  page placed as the sidebar shows it: under the root's toctree `:caption:`, then its parent pages'
+  titles. A page in no toctree is left out unless its front matter says `orphan: true` (Sphinx's
+  mark for a page published outside the toctrees); files matching `exclude_patterns` are not
+  built; sphinx-reredirects' `redirects` (docnames, `*` wildcards) are redirects. A site with no
+  toctree keeps every page a page.
+
+Docusaurus and Sphinx, whose configuration is code, are read in app/corpus/site_code.py; the
+Site every reader fills is app/corpus/site_model.py's.
 - Anything else: every page is a page.
 """
 
 from __future__ import annotations
 
-import ast
 import json
 import posixpath
-import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from fnmatch import fnmatchcase
-from typing import Any, NamedTuple
+from typing import Any
 
 import yaml
 
-from app.corpus.frontmatter import FrontMatterError, parse_front_matter
-from app.corpus.markdown import myst_directives
-from app.corpus.myst import directive_options
-from app.corpus.reader import read_module_value
+from app.corpus.site_code import docusaurus_site, sphinx_site
+from app.corpus.site_model import (
+    _MAX_DEPTH,
+    DOCUSAURUS_CONFIGS,
+    FRONT_MATTER,
+    HIDDEN,
+    KINDS,
+    NOT_BUILT,
+    OUTSIDE,
+    REDIRECT,
+    SPHINX_CONFIG,
+    Exclusion,
+    NavPage,
+    Site,
+    stem,
+)
+
+__all__ = ["FRONT_MATTER", "HIDDEN", "KINDS", "NOT_BUILT", "OUTSIDE", "REDIRECT", "Exclusion", "NavPage", "Site",
+           "read_site", "stem"]
 
 MINTLIFY_FILES = ("docs.json", "mint.json")
 MKDOCS_FILES = ("mkdocs.yml", "mkdocs.yaml")
-DOCUSAURUS_CONFIGS = ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs")
-SPHINX_CONFIG = "conf.py"
-_MAX_DEPTH = 30
 _MAX_REFS = 200  # `$ref` files read for one navigation: a cycle or a fan-out stops here
 # Mintlify's navigation containers, and the key naming each one's label in the place.
 _MINTLIFY_CONTAINERS = ("languages", "versions", "tabs", "anchors", "dropdowns", "products", "menu", "groups",
                         "pages", "navigation")
 _MINTLIFY_LABELS = ("tab", "anchor", "dropdown", "product", "item", "group")  # language, version: not a place
-_PAGE_SUFFIX = re.compile(r"\.(mdx?|rst|ipynb)$")
-
-
-def stem(path: str) -> str:
-    """A page's path as navigation names it: no extension, no leading slash."""
-    return _PAGE_SUFFIX.sub("", path.strip().lstrip("/"))
-
-
-class Exclusion(NamedTuple):
-    """Why a file is not a page of the site: `kind` for counting (one of KINDS), `reason` for a person."""
-
-    kind: str
-    reason: str
-
-
-REDIRECT, OUTSIDE, HIDDEN, FRONT_MATTER, NOT_BUILT = (
-    "redirect", "outside the navigation", "hidden in the navigation", "hidden by front matter", "never built")
-KINDS = (REDIRECT, OUTSIDE, HIDDEN, FRONT_MATTER, NOT_BUILT)
-
-
-@dataclass(frozen=True)
-class NavPage:
-    place: tuple[str, ...]  # the labels it stands under, outermost first
-    hidden: bool = False  # under a hidden tab or group that no searchable one re-includes
-
-
-@dataclass
-class Site:
-    """What a source's site configuration says of its pages."""
-
-    framework: str = "files"  # mintlify, mkdocs, docusaurus, sphinx, or files (every page is a page)
-    config: str | None = None  # the file read
-    listed: dict[str, NavPage] = field(default_factory=dict)  # page stem → its entry (first place)
-    every_page_listed: bool = True  # no navigation that lists pages: all of them are in it
-    index_hidden: bool = False  # Mintlify's seo.indexing "all"
-    redirects: list[tuple[str, str]] = field(default_factory=list)  # (source pattern, destination)
-    not_built: tuple[str, ...] = ()  # Sphinx's exclude_patterns: files the site never builds
-    # Docusaurus: the docs folder (judged by the sidebars), then the other folders it builds pages
-    # from (blog, src/pages: every page a page); a file in none of them is never built.
-    built_folders: tuple[str, ...] | None = None
-    warnings: list[str] = field(default_factory=list)
-
-    def exclusion(self, path: str, front: Mapping[str, Any]) -> Exclusion | None:
-        """Why the page at `path` (relative to the source's folder) is not a page of the site, with its
-        front matter `front`; None when it is."""
-        page = stem(path)
-        for source, destination in self.redirects:
-            if _redirect_matches(source, page):
-                return Exclusion(REDIRECT, f"a redirect to {destination}")
-        if self.framework == "mintlify":
-            if _flag(front, "hidden") is True and not self.index_hidden:
-                return Exclusion(FRONT_MATTER, "its front matter says hidden: true")
-            if _flag(front, "noindex") is True:  # not a hidden page: seo.indexing "all" keeps it out
-                return Exclusion(FRONT_MATTER, "its front matter says noindex: true")
-            if _flag(front, "searchable") is False:
-                return Exclusion(FRONT_MATTER, "its front matter says searchable: false")
-        if self.framework == "docusaurus" and self.built_folders is not None:
-            folder = next((f for f in self.built_folders if f in ("", ".") or path.startswith(f + "/")), None)
-            if folder is None:
-                return Exclusion(NOT_BUILT, f"outside the folders {self.config} builds "
-                                            f"({', '.join(self.built_folders)}): never built")
-            if folder != self.built_folders[0] and not _flag(front, "draft") and not _flag(front, "unlisted"):
-                return None  # a blog post or a page: the sidebars list docs only
-        if self.framework == "docusaurus":
-            for key in ("unlisted", "draft"):
-                if _flag(front, key) is True:
-                    return Exclusion(FRONT_MATTER, f"its front matter says {key}: true")
-        if self.framework == "sphinx":
-            if any(_sphinx_pattern(pattern).match(path) for pattern in self.not_built):
-                return Exclusion(NOT_BUILT, f"matched by exclude_patterns of {self.config}: never built")
-            if _flag(front, "orphan") is True:
-                return None  # published outside every toctree, as its author says
-        if self.every_page_listed:
-            return None
-        entry = self.listed.get(page)
-        if entry is None:
-            return None if self.index_hidden else Exclusion(OUTSIDE, f"outside the navigation of {self.config}")
-        if entry.hidden and not self.index_hidden:
-            return Exclusion(HIDDEN, f"in a hidden tab or group of {self.config}")
-        return None
-
-    def place(self, path: str) -> tuple[str, ...]:
-        entry = self.listed.get(stem(path))
-        return entry.place if entry else ()
-
-
-def _flag(front: Mapping[str, Any], key: str) -> bool | None:
-    value = front.get(key)
-    if isinstance(value, bool):
-        return value
-    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
-        return value.strip().lower() == "true"
-    return None
-
-
-def _redirect_matches(pattern: str, page: str) -> bool:
-    """A redirect source (`/old/page`, `/blog/:slug`, `/api/:path*`) against a page stem."""
-    source = stem(pattern.split("#", 1)[0].split("?", 1)[0])
-    if ":" not in source and "*" not in source:
-        return source == page or (source + "/index") == page
-    glob = re.sub(r":[A-Za-z0-9_]+\*", "**", source)
-    glob = re.sub(r":[A-Za-z0-9_]+", "*", glob)
-    if fnmatchcase(page, glob) and ("**" in glob or "/" not in page[len(glob.split("*", 1)[0]):]):
-        return True
-    return glob.endswith("/**") and page == glob[:-3]
-
-
 def read_site(files: Mapping[str, str]) -> Site:
     """The site configuration found at the root of a source's files ({path: text}), read as its
     framework reads it; a configuration that cannot be read is a warning, and every page stays a page."""
@@ -176,9 +81,9 @@ def read_site(files: Mapping[str, str]) -> Site:
         if name in files:
             return _mkdocs(name, files)
     if any(name in files for name in DOCUSAURUS_CONFIGS):
-        return _docusaurus(files)
+        return docusaurus_site(files)  # code, read without running it (app/corpus/site_code.py)
     if SPHINX_CONFIG in files:
-        return _Sphinx(files).read()
+        return sphinx_site(files)
     return Site()
 
 
@@ -320,328 +225,3 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
             for source, destination in (plugin["redirects"].get("redirect_maps") or {}).items():
                 site.redirects.append((prefix + str(source), str(destination)))
     return site
-
-
-# --- Docusaurus -----------------------------------------------------------------------------------
-
-_SIDEBARS = ("sidebars.json", "sidebars.js", "sidebars.ts", "sidebars.mjs", "sidebars.cjs", "sidebars.mts",
-             "sidebars.cts")
-_DOCUSAURUS_PRESETS = ("classic", "@docusaurus/preset-classic")
-_DOCUSAURUS_DOCS_PLUGIN = ("content-docs", "@docusaurus/plugin-content-docs")
-
-
-@dataclass
-class _DocusaurusConfig:
-    """What docusaurus.config.* says of the docs (the classic preset's or the docs plugin's
-    options): their folder, their sidebars file (False: none), and the other folders whose
-    Markdown it builds as pages (the blog, src/pages). None where the config does not say in
-    literals: Docusaurus's defaults, or a guess, are used."""
-
-    docs: str = "docs"
-    sidebars: str | bool | None = None
-    others: tuple[str, ...] = ("blog", "src/pages")
-
-
-def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
-    """The config read from its literals (never run). Its code (imports, `require.resolve`, theme
-    objects) is not what decides the pages: what cannot be read is left at Docusaurus's default."""
-    found = _DocusaurusConfig()
-    value = read_module_value(text, typescript=name.endswith("ts")).value
-    if not isinstance(value, dict):
-        return found
-    docs: Any = None
-    blog: Any = None
-    pages: Any = None
-    for entry in value.get("presets") or []:
-        if isinstance(entry, list) and len(entry) > 1 and entry[0] in _DOCUSAURUS_PRESETS and isinstance(entry[1], dict):
-            docs, blog, pages = entry[1].get("docs"), entry[1].get("blog"), entry[1].get("pages")
-    for entry in value.get("plugins") or []:
-        if (isinstance(entry, list) and len(entry) > 1 and entry[0] in _DOCUSAURUS_DOCS_PLUGIN
-                and isinstance(entry[1], dict) and entry[1].get("id", "default") == "default"):
-            docs = entry[1]
-    if isinstance(docs, dict):
-        if isinstance(docs.get("path"), str):
-            found.docs = posixpath.normpath(docs["path"]).strip("/")
-        sidebars = docs.get("sidebarPath")
-        found.sidebars = posixpath.normpath(sidebars) if isinstance(sidebars, str) else False if sidebars is False else None
-    others = []
-    for option, default in ((blog, "blog"), (pages, "src/pages")):
-        if option is not False:
-            folder = option.get("path") if isinstance(option, dict) else None
-            others.append(posixpath.normpath(folder if isinstance(folder, str) else default).strip("/"))
-    found.others = tuple(others)
-    return found
-
-
-def _docusaurus(files: Mapping[str, str]) -> Site:
-    config = next(name for name in DOCUSAURUS_CONFIGS if name in files)
-    site = Site("docusaurus", config)
-    options = _docusaurus_config(config, files[config])
-    site.built_folders = (options.docs, *options.others)
-    if options.sidebars is False:  # no sidebars: every doc is a page, reached by its links
-        return site
-    name = options.sidebars if isinstance(options.sidebars, str) else next((n for n in _SIDEBARS if n in files), None)
-    if name is not None and name not in files:
-        site.warnings.append(f"{config}: its sidebars file {name} is not in the source; every doc stays a page")
-        return site
-    sidebars = _read_sidebars(name, files[name], site) if name else None
-    if not isinstance(sidebars, dict):
-        return site
-    site.every_page_listed = False
-    sidebar = _Sidebars(files, site, options.docs)
-    for items in sidebars.values():
-        sidebar.walk(items, (), 0)
-    if not site.listed:  # nothing could be read (or the sidebars list no doc): every doc stays a page
-        site.every_page_listed = True
-    return site
-
-
-def _read_sidebars(name: str, text: str, site: Site) -> Any:
-    """The sidebars' object: JSON, or a sidebars.js/.ts module read from its literals, never run
-    (a Docusaurus site's code is not docschat's to execute). What is code (a call, a spread, a
-    variable) is left out with a warning naming its line; nothing read keeps every doc a page."""
-    if name.endswith(".json"):
-        try:
-            return json.loads(text)
-        except ValueError as exc:
-            site.warnings.append(f"{name}: cannot be read ({exc}); every doc stays a page")
-            return None
-    read = read_module_value(text, typescript=name.endswith(("ts", "mts", "cts")))
-    if read.error is not None:
-        site.warnings.append(f"{name}: cannot be read ({read.error}); every doc stays a page")
-        return None
-    for line, what in read.skipped:
-        site.warnings.append(f"{name}:{line}: {what} is code, which docschat does not run; the sidebar "
-                             "items it makes are left out")
-    return read.value
-
-
-class _Sidebars:
-    """Docusaurus sidebar items: doc ids, categories (with a doc link), autogenerated folders."""
-
-    def __init__(self, files: Mapping[str, str], site: Site, docs: str) -> None:
-        self.files, self.site = files, site
-        self.prefix = "" if docs in ("", ".") else docs + "/"
-        self.doc_stems: list[str] | None = None  # listed only for `autogenerated`: listing reads the whole tree
-
-    def docs(self) -> list[str]:
-        if self.doc_stems is None:
-            self.doc_stems = [stem(p)[len(self.prefix):] for p in self.files
-                              if p.startswith(self.prefix) and _PAGE_SUFFIX.search(p)]
-        return self.doc_stems
-
-    def add(self, doc_id: str, place: tuple[str, ...]) -> None:
-        self.site.listed.setdefault(stem(self.prefix + doc_id), NavPage(place))
-
-    def walk(self, node: Any, place: tuple[str, ...], depth: int) -> None:
-        if depth > _MAX_DEPTH:
-            return
-        if isinstance(node, str):
-            self.add(node, place)
-        elif isinstance(node, list):
-            for item in node:
-                self.walk(item, place, depth + 1)
-        elif isinstance(node, dict):
-            self.item(node, place, depth)
-
-    def item(self, node: dict[str, Any], place: tuple[str, ...], depth: int) -> None:
-        kind = node.get("type")
-        if kind in ("doc", "ref") and isinstance(node.get("id"), str):
-            self.add(node["id"], place)
-        elif kind == "autogenerated":
-            folder = str(node.get("dirName", ".")).strip("/")
-            for doc in self.docs():
-                if folder in ("", ".") or doc.startswith(folder + "/"):
-                    self.add(doc, place)
-        elif kind == "category" or "items" in node:
-            label = str(node.get("label", "")).strip()
-            inner = (*place, label) if label else place
-            link = node.get("link")
-            if isinstance(link, dict) and link.get("type") == "doc" and isinstance(link.get("id"), str):
-                self.add(link["id"], inner)
-            self.walk(node.get("items"), inner, depth + 1)
-        elif kind is None:  # shorthand: {"Category label": [items]}
-            for label, items in node.items():
-                self.walk(items, (*place, str(label)), depth + 1)
-
-
-# --- Sphinx ---------------------------------------------------------------------------------------
-
-_SPHINX_SUFFIXES = (".md", ".rst", ".ipynb")
-_TOCTREE_ENTRY = re.compile(r"^(.+?)\s*<(.+)>$", re.DOTALL)  # `Title <path>`, as Sphinx's toctree splits it
-_RST_TOCTREE = re.compile(r"^([ \t]*)\.\.[ \t]+toctree::[ \t]*$")
-
-
-def _sphinx_pattern(pattern: str, folders: bool = True) -> re.Pattern[str]:
-    """A Sphinx glob (exclude_patterns, a `:glob:` toctree entry) as sphinx.util.matching's
-    `_translate_pattern` reads it: `**` any path, `*`, `?` and `[!…]` within one segment. With
-    `folders` (exclude_patterns), a pattern naming a folder matches what is in it: Sphinx's
-    get_matching_files prunes the folder."""
-    out, i = "", 0
-    while i < len(pattern):
-        c, i = pattern[i], i + 1
-        if c == "*" and pattern[i:i + 1] == "*":
-            out, i = out + ".*", i + 1
-        elif c in "*?":
-            out += "[^/]*" if c == "*" else "[^/]"
-        elif c == "[" and (j := pattern.find("]", i + 1 if pattern[i:i + 1] in ("!", "]") else i)) != -1:
-            stuff = pattern[i:j].replace("\\", "\\\\")
-            stuff = "^/" + stuff[1:] if stuff.startswith("!") else "\\" + stuff if stuff.startswith("^") else stuff
-            out, i = f"{out}[{stuff}]", j + 1
-        else:
-            out += re.escape(c)
-    return re.compile(f"(?:{out})(?:/.*)?$" if folders else f"(?:{out})$")
-
-
-def _conf_values(text: str, site: Site) -> dict[str, Any] | None:
-    """conf.py's top-level `name = <literal>` (and `name += <literal list>`), read with `ast`, never run."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError) as exc:
-        site.warnings.append(f"{SPHINX_CONFIG}: cannot be read ({exc}); every page stays a page")
-        return None
-    values: dict[str, Any] = {}
-    unknown = object()
-    for node in tree.body:
-        if isinstance(node, ast.Assign):
-            targets, expression = node.targets, node.value
-        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
-            targets, expression = [node.target], node.value
-        else:
-            continue
-        for target in targets:
-            if not isinstance(target, ast.Name):
-                continue
-            try:
-                value = ast.literal_eval(expression)
-            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
-                value = unknown
-            if isinstance(node, ast.AugAssign):  # `extensions += [...]`: known only if both sides are lists
-                before = values.get(target.id)
-                value = before + value if isinstance(before, list) and isinstance(value, list) else unknown
-            if value is unknown:  # not a literal: what it says is unknown
-                values.pop(target.id, None)
-                values[target.id + ".code"] = node.lineno
-            else:
-                values[target.id] = value
-                values.pop(target.id + ".code", None)
-    return values
-
-
-class _Sphinx:
-    """conf.py and the toctrees walked from the root document."""
-
-    def __init__(self, files: Mapping[str, str]) -> None:
-        self.files = files
-        self.site = Site("sphinx", SPHINX_CONFIG, every_page_listed=False)
-        self.docnames: list[str] | None = None  # listed only for a `:glob:` entry: listing reads the whole tree
-        self.titles: dict[str, str] = {}
-        self.toctrees = 0
-
-    def config(self, values: dict[str, Any], name: str, kind: type | tuple[type, ...], default: Any) -> Any:
-        if name + ".code" in values:
-            self.site.warnings.append(f"{SPHINX_CONFIG}:{values[name + '.code']}: {name} is not a literal, "
-                                      "and docschat does not run conf.py; its default is used")
-        value = values.get(name, default)
-        return value if isinstance(value, kind) else default
-
-    def read(self) -> Site:
-        site = self.site
-        values = _conf_values(self.files[SPHINX_CONFIG], site)
-        if values is None:
-            site.every_page_listed = True
-            return site
-        root = self.config(values, "root_doc", str, None) or self.config(values, "master_doc", str, "index")
-        site.not_built = tuple(str(p) for p in self.config(values, "exclude_patterns", (list, tuple), ()))
-        for source, destination in self.config(values, "redirects", dict, {}).items():
-            # sphinx-reredirects: a docname, or an fnmatch pattern whose `*` crosses folders
-            site.redirects.append((str(source).replace("**", "*").replace("*", "**"), str(destination)))
-        if self.source(root) is None:
-            site.warnings.append(f"{SPHINX_CONFIG}: its root document {root!r} is not in the source; every page "
-                                 "stays a page")
-            site.every_page_listed = True
-            return site
-        site.listed[root] = NavPage(())
-        queue: list[tuple[str, tuple[str, ...]]] = [(root, ())]
-        seen = {root}
-        while queue and len(seen) <= 100_000:
-            doc, place = queue.pop(0)
-            for entry, caption in self.entries(doc):
-                # As the sidebar shows it: the root's toctree captions, then each parent page's title.
-                label = caption if doc == root else self.titles.get(doc, "")
-                inner = (*place, label) if label else place
-                if entry not in seen and self.source(entry) is not None:
-                    seen.add(entry)
-                    site.listed[entry] = NavPage(inner)
-                    queue.append((entry, inner))
-        if not self.toctrees:  # no toctree at all: nothing to go by
-            site.every_page_listed = True
-        return site
-
-    def source(self, docname: str) -> str | None:
-        return next((docname + suffix for suffix in _SPHINX_SUFFIXES if docname + suffix in self.files), None)
-
-    def entries(self, doc: str) -> list[tuple[str, str]]:
-        """(docname, caption) of each entry of the toctrees of `doc`."""
-        path = self.source(doc)
-        if path is None or path.endswith(".ipynb"):
-            return []
-        text = self.files[path]
-        trees: list[tuple[dict[str, str], list[str]]] = []
-        if path.endswith(".md"):
-            try:
-                front = parse_front_matter(text)
-            except FrontMatterError:
-                return []
-            heading, directives = myst_directives(front.body)
-            if front.title or heading:
-                self.titles[doc] = front.title or heading or ""
-            for name, content in directives:
-                if name == "toctree":
-                    options, body = directive_options(content, "toctree")
-                    trees.append((options, body.splitlines()))
-        else:
-            trees = _rst_toctrees(text)
-        found: list[tuple[str, str]] = []
-        for options, lines in trees:
-            self.toctrees += 1
-            caption = options.get("caption", "").strip()
-            for line in lines:
-                entry = line.strip()
-                if not entry or entry == "self":
-                    continue
-                if (titled := _TOCTREE_ENTRY.match(entry)) is not None:
-                    entry = titled.group(2).strip()
-                if "://" in entry or entry.startswith("mailto:"):
-                    continue
-                target = entry[1:] if entry.startswith("/") else posixpath.join(posixpath.dirname(doc), entry)
-                target = _PAGE_SUFFIX.sub("", posixpath.normpath(target))
-                if "glob" in options and any(c in entry for c in "*?["):
-                    matcher = _sphinx_pattern(target, folders=False)
-                    found.extend((name, caption) for name in sorted(self.all_docnames()) if matcher.match(name))
-                else:
-                    found.append((target, caption))
-        return found
-
-    def all_docnames(self) -> list[str]:
-        if self.docnames is None:
-            self.docnames = [p.rsplit(".", 1)[0] for p in self.files if p.endswith(_SPHINX_SUFFIXES)]
-        return self.docnames
-
-
-def _rst_toctrees(text: str) -> list[tuple[dict[str, str], list[str]]]:
-    """The `.. toctree::` blocks of a reStructuredText page: options, then entry lines."""
-    lines = text.splitlines()
-    trees = []
-    for index, line in enumerate(lines):
-        if (start := _RST_TOCTREE.match(line)) is None:
-            continue
-        indent = len(start.group(1).expandtabs())
-        block: list[str] = []
-        for following in lines[index + 1:]:
-            if following.strip() and len(following) - len(following.lstrip()) <= indent:
-                break
-            block.append(following)
-        options, body = directive_options("\n".join(b.strip() for b in block).lstrip("\n"), "toctree")
-        trees.append((options, body.splitlines()))
-    return trees
