@@ -263,6 +263,15 @@ def test_a_conf_py_docschat_cannot_read_keeps_pages(conf: str, warning: str | No
         assert site.exclusion("b.md", {}) is None
 
 
+def test_redirects_are_sphinx_reredirects_only_when_it_is_an_extension() -> None:
+    pages = {"index.md": "# I\n\n```{toctree}\nold\n```\n", "old.md": "# Old\n"}
+    without = read_site({"conf.py": "extensions = ['myst_parser']\nredirects = {'old': 'new.html'}\n", **pages})
+    assert without.exclusion("old.md", {}) is None
+    with_it = read_site({"conf.py": "extensions = ['myst_parser']\nextensions += ['sphinx_reredirects']\n"
+                                    "redirects = {'ol*': 'new.html'}\n", **pages})
+    assert with_it.exclusion("old.md", {}) == (REDIRECT, "a redirect to new.html")
+
+
 def test_rst_toctrees_and_glob_entries() -> None:
     files = {"conf.py": "extensions = ['myst_parser']\n",
              "index.rst": "Acme\n====\n\n.. toctree::\n   :caption: Start\n   :glob:\n\n   guides/*\n   Other </ref/x>\n",

@@ -15,6 +15,7 @@ import ast
 import json
 import posixpath
 import re
+from collections import deque
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -256,19 +257,21 @@ class _Sphinx:
             return site
         root = self.config(values, "root_doc", str, None) or self.config(values, "master_doc", str, "index")
         site.not_built = tuple(_sphinx_pattern(str(p)) for p in self.config(values, "exclude_patterns", (list, tuple), ()))
-        for source, destination in self.config(values, "redirects", dict, {}).items():
-            # sphinx-reredirects: a docname, or an fnmatch pattern whose `*` crosses folders
-            site.redirects.append((str(source).replace("**", "*").replace("*", "**"), str(destination)))
+        extensions = values.get("extensions")
+        if not isinstance(extensions, list) or "sphinx_reredirects" in extensions:  # else `redirects` is not its
+            for source, destination in self.config(values, "redirects", dict, {}).items():
+                # sphinx-reredirects: a docname, or an fnmatch pattern whose `*` crosses folders
+                site.redirects.append((str(source).replace("**", "*").replace("*", "**"), str(destination)))
         if self.source(root) is None:
             site.warnings.append(f"{SPHINX_CONFIG}: its root document {root!r} is not in the source; every page "
                                  "stays a page")
             site.every_page_listed = True
             return site
         site.listed[root] = NavPage(())
-        queue: list[tuple[str, tuple[str, ...]]] = [(root, ())]
+        queue: deque[tuple[str, tuple[str, ...]]] = deque([(root, ())])
         seen = {root}
         while queue and len(seen) <= 100_000:
-            doc, place = queue.pop(0)
+            doc, place = queue.popleft()
             for entry, caption in self.entries(doc):
                 # As the sidebar shows it: the root's toctree captions, then each parent page's title.
                 label = caption if doc == root else self.titles.get(doc, "")
