@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from app.config import Settings
-from app.corpus.compose import compose_corpus, compose_files
+from app.corpus.compose import ComposeResult, compose_corpus, compose_files, iter_compose_files
 from app.corpus.frontmatter import parse_front_matter, undeclared_audience
 from app.corpus.site import FRONT_MATTER, KINDS, NOT_BUILT, OUTSIDE, REDIRECT, read_site
 from app.corpus.sources import Source
@@ -376,3 +376,33 @@ def test_a_sidebar_path_that_is_code_or_false(sidebar_path: str, listed: set[str
         assert site.every_page_listed and site.exclusion("docs/b.md", {}) is None
     else:
         assert site.listed.keys() == listed and site.exclusion("docs/b.md", {}) is not None
+
+
+def test_a_page_edit_that_keeps_the_navigation_recomposes_that_page_only() -> None:
+    """Page keys (app/corpus/compose.py) hold what the site's configuration decided, not every file
+    it read: a Sphinx site's toctrees are in its pages, and a page edit would recompose them all."""
+    files = {p.relative_to(SITES / "myst").as_posix(): p.read_text() for p in (SITES / "myst").rglob("*") if p.is_file()}
+    blobs = {path: f"blob-{path}" for path in files}
+
+    def compose(tree: dict[str, str], known=None):
+        return compose_files_keyed(tree, Settings(), PUBLIC_DEFAULT, blob_id=blobs.get, known=known)
+
+    first = compose(files)
+    keys = {key.page: key for key in first.page_keys}
+    assert len(keys) == 6 and not first.kept
+    files["guides/install.md"] += "\nOne more line.\n"
+    blobs["guides/install.md"] = "blob-edited"
+    second = compose(files, keys)
+    assert [p.path for p in second.pages] == ["guides/install.md"]
+    assert len(second.kept) == 5
+    files["index.md"] = files["index.md"].replace("guides/install\n", "")  # the navigation changes
+    blobs["index.md"] = "blob-edited"
+    third = compose(files, {key.page: key for key in [*second.page_keys, *second.kept]})
+    assert "guides/install.md" in dict(third.excluded) and not third.kept  # every page decided again
+
+
+def compose_files_keyed(files, settings, source, *, blob_id, known):
+    result = ComposeResult()
+    for part in iter_compose_files(files, settings, source, blob_id=blob_id, known=known):
+        result.extend(part)
+    return result

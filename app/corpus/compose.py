@@ -273,14 +273,14 @@ def iter_compose_files(
     dialect = site_dialect(files)
     # How the site's pages are read is part of every page's key: a docs.json added, or a first MyST
     # page, recomposes every page once.
-    fingerprint = (hashlib.sha256(compose_fingerprint(source, settings) + repr(dialect).encode()).digest()
-                   if blob_id is not None else b"")
+    # The site's configuration (navigation, redirects) decides every page: what it decided is part
+    # of every page's key too, rather than the files it read (a Sphinx site's toctrees are in its
+    # pages: an edit that leaves the navigation as it was recomposes the edited page only).
+    site = read_site(files)
+    fingerprint = (hashlib.sha256(compose_fingerprint(source, settings) + repr(dialect).encode()
+                                  + repr(site).encode()).digest() if blob_id is not None else b"")
     result = ComposeResult()
-    # The site's configuration (navigation, redirects) decides every page: each page depends on it.
-    configuration = _Recorder(files)
-    site = read_site(configuration)
     result.warnings.extend(site.warnings)
-    site_deps = sorted(configuration.read)
     routes: dict[str, str] = {}  # route → the page published there
     for path in sorted(files):
         if not path.endswith(PAGE_SUFFIXES) or is_snippet_path(path):
@@ -304,8 +304,6 @@ def iter_compose_files(
             continue
         composed, warned = len(result.pages), len(result.warnings)
         recorder = _Recorder(files)
-        recorder.read.update(site_deps)
-        recorder.whole = configuration.whole
         try:
             _compose_page(path, recorder, settings, source, result, site, dialect)
         except GitSourceError:
