@@ -406,3 +406,11 @@ def compose_files_keyed(files, settings, source, *, blob_id, known):
     for part in iter_compose_files(files, settings, source, blob_id=blob_id, known=known):
         result.extend(part)
     return result
+
+
+def test_statements_that_would_change_the_sidebars_are_named() -> None:
+    text = "const sidebars = {docs: ['intro']};\nsidebars.docs.push('secret');\nmodule.exports = sidebars;\n"
+    site = read_site({"docusaurus.config.js": "", "sidebars.js": text})
+    assert set(site.listed) == {"docs/intro"}
+    assert site.warnings == ["sidebars.js:2: a statement is code, which docschat does not run; the sidebar items "
+                             "it makes are left out"]

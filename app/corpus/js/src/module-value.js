@@ -44,12 +44,23 @@ function isModuleExports(node) {
     node.property.type === 'Identifier' && node.property.name === 'exports'
 }
 
+// Top-level statements that declare nothing and may change the value when run (`sidebars.docs.push(…)`,
+// an `if`): not run, so reported with the parts left out.
+const INERT = new Set(['ImportDeclaration', 'ExportNamedDeclaration', 'ExportDefaultDeclaration', 'ExportAllDeclaration',
+  'VariableDeclaration', 'FunctionDeclaration', 'ClassDeclaration', 'EmptyStatement', 'TSTypeAliasDeclaration',
+  'TSInterfaceDeclaration', 'TSImportEqualsDeclaration', 'TSModuleDeclaration', 'TSEnumDeclaration'])
+
 // The exported expression: the last `module.exports = …` or `export default …` of the module's top
-// level; an identifier is followed to its top-level declaration.
-function exported(program) {
+// level; an identifier is followed to its top-level declaration. `statements` gets the others.
+function exported(program, statements) {
   const declared = new Map()
   let found = null
   for (const statement of program.body) {
+    const expression = statement.type === 'ExpressionStatement' ? unwrap(statement.expression) : null
+    const exporting = expression && expression.type === 'AssignmentExpression' && isModuleExports(expression.left)
+    if (!INERT.has(statement.type) && !exporting && !(expression && expression.type === 'Literal')) {
+      statements.push([statement.loc.start.line, 'a statement'])
+    }
     const declaration = statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement
     if (declaration && declaration.type === 'VariableDeclaration') {
       for (const item of declaration.declarations) {
@@ -132,9 +143,9 @@ export function moduleValue(text, options) {
   } catch (error) {
     return JSON.stringify({error: String(error.message || error), line: error.loc ? error.loc.line : null})
   }
-  const node = exported(program)
-  if (!node) return JSON.stringify({missing: '`module.exports = …` or `export default …` of a value'})
   const skipped = []
+  const node = exported(program, skipped)
+  if (!node) return JSON.stringify({missing: '`module.exports = …` or `export default …` of a value'})
   const value = evaluate(node, skipped)
   return JSON.stringify({value: value === undefined ? null : value, skipped})
 }
