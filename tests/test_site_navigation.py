@@ -414,3 +414,13 @@ def test_statements_that_would_change_the_sidebars_are_named() -> None:
     assert set(site.listed) == {"docs/intro"}
     assert site.warnings == ["sidebars.js:2: a statement is code, which docschat does not run; the sidebar items "
                              "it makes are left out"]
+
+
+def test_a_category_whose_type_and_items_are_code_lists_nothing() -> None:
+    """As in a real sidebars.ts: `type` comes from a spread and `items` from a require, both code;
+    what is left ({label, link}) is not the shorthand `{label: [items]}`, and lists no doc."""
+    text = ("const CATEGORY = {type: 'category'};\nexport default {api: [{label: 'API Reference', ...CATEGORY,\n"
+            "  link: {type: 'generated-index'}, items: require('./api-sidebar.js')}, 'intro']};\n")
+    site = read_site({"docusaurus.config.js": "", "sidebars.js": text})
+    assert set(site.listed) == {"docs/intro"}
+    assert [w.split(":")[1] for w in site.warnings] == ["2", "3"]

@@ -164,7 +164,7 @@ class _Sidebars:
             if isinstance(link, dict) and link.get("type") == "doc" and isinstance(link.get("id"), str):
                 self.add(link["id"], inner)
             self.walk(node.get("items"), inner, depth + 1)
-        elif kind is None:  # shorthand: {"Category label": [items]}
+        elif kind is None and all(isinstance(v, list) for v in node.values()):  # shorthand {"Label": [items]}
             for label, items in node.items():
                 self.walk(items, (*place, str(label)), depth + 1)
 
