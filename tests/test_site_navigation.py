@@ -216,7 +216,7 @@ def test_chunks_show_what_the_sites_build_shows(site: str, tmp_path: Path) -> No
     """tests/data/site-nav/<site>.shown.json is what the real build shows of each page, Chromium's
     innerText of it: scripts/record_myst_site.py (Sphinx, myst-parser, MyST-NB) and
     scripts/record_docusaurus_site.py (Docusaurus 3). Mintlify's renderer is not run here (its CLI
-    downloads its site client from Mintlify at run time)."""
+    downloads its site client from releases.mintlify.com at run time)."""
     recorded = json.loads((SITES / f"{site}.shown.json").read_text())["pages"]
     result = _compose_site(site, tmp_path)
     assert result.pages and not result.skipped_pages
