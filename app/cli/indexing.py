@@ -33,14 +33,16 @@ from app.indexing.status import index_status
 from app.indexing.sync import compose_merged
 
 
-def excluded_summary(excluded: list[tuple[str, str]]) -> str:
-    """`12 outside the navigation, 2 redirects`: the files left out, counted by kind of reason."""
-    kinds: dict[str, int] = {}
-    for _, reason in excluded:
-        kind = ("outside the navigation" if reason.startswith("outside") else "redirects" if reason.startswith("a redirect")
-                else "hidden" if reason.startswith("in a hidden") else "hidden by front matter")
-        kinds[kind] = kinds.get(kind, 0) + 1
-    return ", ".join(f"{count} {kind}" for kind, count in kinds.items())
+def excluded_summary(counts: dict[str, int]) -> str:
+    """`12 outside the navigation, 2 redirects`: the files left out, counted by kind (ComposeResult.excluded_counts)."""
+    return ", ".join(f"{count} {kind}{'s' if kind == 'redirect' and count > 1 else ''}" for kind, count in counts.items())
+
+
+def components_summary(counts: dict[str, int], limit: int | None = 10) -> str:
+    """`Foo ×3, Bar ×1`, the most used first; past `limit`, how many more."""
+    shown = list(counts.items())[:limit] if limit else list(counts.items())
+    more = len(counts) - len(shown)
+    return ", ".join(f"{name}\u00a0×{uses}" for name, uses in shown) + (f" and {more} more" if more else "")
 
 
 @main.command("compose")
@@ -54,8 +56,14 @@ def compose_command(repo: Any, branch: str | None, docs_dir: str | None, as_json
     for warning in result.warnings:
         err_console.print(f"[yellow]warning:[/] {escape(warning)}", highlight=False, soft_wrap=True)
     if verbose:
-        for path, reason in result.excluded:
-            err_console.print(f"left out: {escape(path)}: {escape(reason)}", highlight=False, soft_wrap=True)
+        for path, exclusion in result.excluded:
+            err_console.print(f"left out: {escape(path)}: {escape(exclusion.reason)}", highlight=False, soft_wrap=True)
+        pages: dict[str, list[str]] = {}
+        for page, name, _ in result.unknown_components:
+            pages.setdefault(name, []).append(page)
+        for name, uses in result.unknown_component_counts().items():
+            err_console.print(f"unknown component: {escape(name)} ×{uses} in {escape(', '.join(pages[name]))}",
+                              highlight=False, soft_wrap=True)
     if as_json:
         for chunk in result.chunks:
             print_json(chunk.to_dict())
@@ -72,7 +80,15 @@ def compose_command(repo: Any, branch: str | None, docs_dir: str | None, as_json
     )
     if result.excluded:
         console.print(f"{len(result.excluded)} files left out as the site's configuration says"
-                      + ("" if verbose else " (--verbose names them)") + ": " + excluded_summary(result.excluded))
+                      + ("" if verbose else " (--verbose names them)") + ": " + excluded_summary(result.excluded_counts()),
+                      highlight=False)
+    if result.skipped_pages:
+        console.print(f"{len(result.skipped_pages)} pages not indexed: their parser rejects them, or they cannot be "
+                      "read (the warnings above say why)", highlight=False)
+    if components := result.unknown_component_counts():
+        console.print(escape(f"{len(components)} components docschat has no rule for (their text is indexed, their "
+                             "attributes are not)" + ("" if verbose else "; --verbose names the pages") + ": "
+                             + components_summary(components, None if verbose else 10)), highlight=False)
     if report.failed:
         sys.exit(1)
 

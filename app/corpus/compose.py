@@ -24,7 +24,7 @@ from app.corpus.code_source import code_page, compose_code_files_of, links_at_co
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter, undeclared_audience
 from app.corpus.git_source import GitSourceError, GitTree, normalize_docs_dir, read_docs_tree, resolve_commit
 from app.corpus.markdown import Block, is_myst, read_page
-from app.corpus.site import Site, read_site
+from app.corpus.site import Exclusion, Site, read_site
 from app.corpus.snippets import SnippetResult, is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
 from app.errors import DocschatError
@@ -162,7 +162,10 @@ class ComposeResult:
     kept: list[PageKey] = field(default_factory=list)
     # Files the site does not publish as pages (outside its navigation, redirect sources, hidden by
     # their front matter: app/corpus/site.py), each with why: not indexed, and not an error.
-    excluded: list[tuple[str, str]] = field(default_factory=list)
+    excluded: list[tuple[str, Exclusion]] = field(default_factory=list)
+    # Components no rule of the page reader knows (what they show is a guess: their children):
+    # (page, component, uses).
+    unknown_components: list[tuple[str, str, int]] = field(default_factory=list)
 
     @property
     def undeclared_pages(self) -> int:
@@ -173,7 +176,9 @@ class ComposeResult:
     def merged(cls, results: list[ComposeResult]) -> ComposeResult:
         """The pages, chunks and counts of several sources' results as one (warnings left out)."""
         return cls([p for r in results for p in r.pages], [c for r in results for c in r.chunks],
-                   sum(r.snippets_resolved for r in results), excluded=[e for r in results for e in r.excluded])
+                   sum(r.snippets_resolved for r in results), excluded=[e for r in results for e in r.excluded],
+                   skipped_pages=[p for r in results for p in r.skipped_pages],
+                   unknown_components=[u for r in results for u in r.unknown_components])
 
     def extend(self, other: ComposeResult) -> None:
         """Append another part of the same source (iter_compose_files)."""
@@ -185,7 +190,19 @@ class ComposeResult:
         self.page_keys.extend(other.page_keys)
         self.kept.extend(other.kept)
         self.excluded.extend(other.excluded)
+        self.unknown_components.extend(other.unknown_components)
         self.commit = self.commit or other.commit
+
+    def excluded_counts(self) -> dict[str, int]:
+        """Files left out, counted by kind (app/corpus/site.py KINDS), most first."""
+        return _counted(exclusion.kind for _, exclusion in self.excluded)
+
+    def unknown_component_counts(self) -> dict[str, int]:
+        """Uses of each component no rule knows, most used first."""
+        counts: dict[str, int] = {}
+        for _, name, uses in self.unknown_components:
+            counts[name] = counts.get(name, 0) + uses
+        return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
     def summary(self) -> dict[str, object]:
         return {
@@ -194,8 +211,18 @@ class ComposeResult:
             "snippets_resolved": self.snippets_resolved,
             "undeclared_pages": self.undeclared_pages,
             "excluded_pages": len(self.excluded),
+            "excluded": self.excluded_counts(),
+            "rejected_pages": len(self.skipped_pages),
+            "unknown_components": self.unknown_component_counts(),
             "warnings": list(self.warnings),
         }
+
+
+def _counted(items: Iterable[str]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for item in items:
+        counts[item] = counts.get(item, 0) + 1
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
 def _title_for(path: str, title: str | None, blocks: list[Block]) -> str:
@@ -243,17 +270,17 @@ def iter_compose_files(
     key (`page_keys`); a page whose key in `known` is still its key is not read or composed but
     listed in `kept`. Route collisions are decided as before, a kept page holding its route."""
     source = source or source_from_settings(settings)
-    result = ComposeResult()
-    # The site's configuration (navigation, redirects) decides every page: each page depends on it.
-    configuration = _Recorder(files)
-    site = read_site(configuration)
-    result.warnings.extend(site.warnings)
+    # The site's configuration (navigation, redirects) decides every page: what it decided is part
+    # of every page's key, rather than the files it read (a Sphinx site's toctrees are in its
+    # pages: an edit that leaves the navigation as it was recomposes the edited page only). How the
+    # site's pages are read is part of it too: a docs.json added, or a first MyST page, recomposes
+    # every page once.
+    site = read_site(files)
     dialect = site_dialect(site, files)
-    # How the site's pages are read is part of every page's key: a docs.json added, or a first MyST
-    # page, recomposes every page once.
-    fingerprint = (hashlib.sha256(compose_fingerprint(source, settings) + repr(dialect).encode()).digest()
-                   if blob_id is not None else b"")
-    site_deps = sorted(configuration.read)
+    fingerprint = (hashlib.sha256(compose_fingerprint(source, settings) + repr(dialect).encode()
+                                  + repr(site).encode()).digest() if blob_id is not None else b"")
+    result = ComposeResult()
+    result.warnings.extend(site.warnings)
     routes: dict[str, str] = {}  # route → the page published there
     for path in sorted(files):
         if not path.endswith(PAGE_SUFFIXES) or is_snippet_path(path):
@@ -277,8 +304,6 @@ def iter_compose_files(
             continue
         composed, warned = len(result.pages), len(result.warnings)
         recorder = _Recorder(files)
-        recorder.read.update(site_deps)
-        recorder.whole = configuration.whole
         try:
             _compose_page(path, recorder, settings, source, result, site, dialect)
         except GitSourceError:
@@ -361,6 +386,7 @@ def _compose_page(
         result.skipped_pages.append(path)
         return
     blocks = reading.blocks
+    result.unknown_components.extend((path, name, uses) for name, uses in sorted(reading.unknown_components.items()))
     page = Page(
         path=path,
         title=_title_for(path, front.title, blocks),

@@ -250,6 +250,19 @@ def _render_myst(text: str, *, depth: int = 0, in_directive: bool = False) -> st
     return _myst_parser().render(text, env)
 
 
+def myst_directives(text: str) -> tuple[str | None, list[tuple[str, str]]]:
+    """A MyST page's first `#` heading and its top-level directives, (name, content) each, as
+    myst-parser's markdown-it reads them: the `{toctree}`s of a Sphinx site (app/corpus/site.py)."""
+    title, found = None, []
+    tokens = _myst_parser().parse(text.replace("\x00", ""))
+    for index, token in enumerate(tokens):
+        if token.type == "heading_open" and token.tag == "h1" and title is None:
+            title = tokens[index + 1].content.strip()
+        elif token.type in ("fence", "colon_fence") and (match := myst.DIRECTIVE.match(token.info.strip())):
+            found.append((myst.name(match.group(1)), token.content))
+    return title, found
+
+
 # --- every dialect ------------------------------------------------------------------------------
 
 

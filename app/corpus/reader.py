@@ -34,7 +34,8 @@ class Block(NamedTuple):
 @dataclass
 class Reading:
     blocks: list[Block] = field(default_factory=list)
-    components: dict[str, int] = field(default_factory=dict)  # JSX component name -> uses
+    # Components no rule of the reader knows (their children shown, a guess): name -> uses
+    unknown_components: dict[str, int] = field(default_factory=dict)
     error: str | None = None  # the parser's message when it rejects the page (not indexed)
 
 
@@ -75,14 +76,15 @@ def _call(function: str, *arguments: object) -> dict[str, Any]:
                              f"({MAX_SECONDS:g} s, {MAX_MEMORY >> 20} MB)"}
     data: dict[str, Any] = json.loads(answer)
     if "error" in data and data.get("line"):
-        data["error"] = f"{data['line']}:{data['column']}: {data['error']}"
+        place = f"{data['line']}:{data['column']}" if data.get("column") else f"line {data['line']}"
+        data["error"] = f"{place}: {data['error']}"
     return data
 
 
 def _reading(data: dict[str, Any]) -> Reading:
     if "error" in data:
         return Reading(error=data["error"])
-    return Reading([Block(text, kind, level) for kind, text, level in data["blocks"]], data.get("components", {}))
+    return Reading([Block(text, kind, level) for kind, text, level in data["blocks"]], data.get("unknown", {}))
 
 
 class Element(NamedTuple):
@@ -125,3 +127,24 @@ def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool 
 def read_html(html: str) -> Reading:
     """HTML (a MyST page rendered by markdown-it-py) as a browser shows it."""
     return _reading(_call("fromHtml", html))
+
+
+@dataclass
+class ModuleValue:
+    """What a JavaScript or TypeScript module exports, read from its literals (never run)."""
+
+    value: Any = None
+    skipped: list[tuple[int, str]] = field(default_factory=list)  # (line, what is not a literal): left out
+    error: str | None = None  # it does not parse, or exports no value
+
+
+def read_module_value(text: str, *, typescript: bool) -> ModuleValue:
+    """The value of `module.exports = …` or `export default …` (a Docusaurus sidebars.js/.ts), from
+    objects, arrays, strings, numbers, booleans and plain template literals; acorn parses it (with
+    @sveltejs/acorn-typescript for TypeScript) and nothing of it runs (app/corpus/js/src/module-value.js)."""
+    data = _call("moduleValue", text, {"typescript": typescript})
+    if "error" in data:
+        return ModuleValue(error=data["error"])
+    if "missing" in data:
+        return ModuleValue(error=f"no {data['missing']}")
+    return ModuleValue(data["value"], [(int(line), str(what)) for line, what in data["skipped"]])

@@ -5,7 +5,9 @@
 // site renders them), turns it into HTML's tree (mdast-util-to-hast, raw HTML kept), parses that as
 // a browser does (its HTML written out, then parsed by parse5), and takes each block's text by the innerText algorithm
 // (hast-util-to-text). fromHtml(html) does the same from HTML (a MyST page, rendered in Python).
-// Both return JSON: {blocks: [[kind, text, level], …], components: {name: count}} or {error}.
+// Both return JSON: {blocks: [[kind, text, level], …], unknown: {name: count}} or {error}, `unknown`
+// counting the components no rule here knows (COMPONENTS, CHILDREN_ONLY): compose reports them.
+// moduleValue (module-value.js) reads a Docusaurus sidebars.js/.ts without running it.
 // Bundled by scripts/build_page_reader.sh into ../reader.js, which app/corpus/reader.py runs in V8.
 import {fromParse5} from 'hast-util-from-parse5'
 import {toHtml} from 'hast-util-to-html'
@@ -21,6 +23,8 @@ import {parseFragment} from 'parse5'
 import {gfm} from 'micromark-extension-gfm'
 import {math} from 'micromark-extension-math'
 import {mdxjs} from 'micromark-extension-mdxjs'
+
+export {moduleValue} from './module-value.js'
 
 // What a component shows of its attributes, before its children (children are always shown,
 // unless `hide` says the site never shows them). Attributes not named here are never text.
@@ -52,6 +56,12 @@ const COMPONENTS = {
   RequestExample: {shows: []},
   ResponseExample: {shows: []}
 }
+
+// Components known to show their children and nothing of their attributes (the default): Mintlify's
+// callouts, groups and layout, Docusaurus's tabs. A component in neither list is reported as
+// unknown: what it shows is a guess (its children).
+const CHILDREN_ONLY = new Set(['Note', 'Warning', 'Info', 'Tip', 'Check', 'Danger', 'Callout', 'CardGroup',
+  'Columns', 'CodeGroup', 'Steps', 'Tabs', 'AccordionGroup', 'Panel', 'Badge', 'Tree', 'Color', 'Fragment'])
 
 // The attribute labels Mintlify writes before a value; others show the value alone.
 const LABELS = {default: 'default: '}
@@ -122,7 +132,9 @@ function jsxHandler(counts) {
     const name = node.name
     const flow = node.type === 'mdxJsxFlowElement'
     const rule = name ? COMPONENTS[name] : undefined
-    if (name && /^[A-Z]/.test(name) || (name && name.includes('.'))) counts[name] = (counts[name] || 0) + 1
+    if (name && (/^[A-Z]/.test(name) || name.includes('.')) && !COMPONENTS[name] && !CHILDREN_ONLY.has(name)) {
+      counts[name] = (counts[name] || 0) + 1
+    }
     if (rule && rule.hide && rule.hide(attributes)) return undefined
     if (attributes.hidden === true || attributes.hidden === 'hidden' || attributes.hidden === '' || styleHides(attributes.style)) {
       return undefined
@@ -420,7 +432,7 @@ function shown(tree, counts) {
   prepare(hast, false)
   const out = []
   blocks(hast, out)
-  return JSON.stringify({blocks: finish(out), components: counts})
+  return JSON.stringify({blocks: finish(out), unknown: counts})
 }
 function failure(error) {
   const place = error.place && (error.place.start || error.place)

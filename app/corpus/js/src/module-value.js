@@ -1,0 +1,151 @@
+// The value a JavaScript or TypeScript module exports, read without running it: a Docusaurus
+// `sidebars.js`/`sidebars.ts` is code, and docschat never executes a repository's code.
+//
+// moduleValue(text, {typescript}) parses the module with acorn (with @sveltejs/acorn-typescript for
+// TypeScript: type annotations, `satisfies`, `as`, imported types), finds what it exports:
+// `module.exports = …`, `export default …`, or a top-level `const x = …` that either names, and
+// evaluates that expression from its literals only: objects, arrays, strings, numbers, booleans,
+// null, and template literals without placeholders. Anything else (a call, a spread, a variable, a
+// computed key, a function) is left out of the value and reported with its line.
+// Returns JSON: {value, skipped: [[line, what], …]}, {missing: what}, or {error, line}.
+import {Parser} from 'acorn'
+import {tsPlugin} from '@sveltejs/acorn-typescript'
+
+const JS = Parser
+let TS = null // extended on first use: the plugin's parser is only needed for `.ts` files
+
+// TypeScript wrappers around a value that change its type, never the value.
+const TRANSPARENT = new Set(['TSAsExpression', 'TSSatisfiesExpression', 'TSNonNullExpression',
+  'TSTypeAssertion', 'ParenthesizedExpression'])
+
+function parse(text, typescript) {
+  const parser = typescript ? (TS = TS || JS.extend(tsPlugin())) : JS
+  const options = {ecmaVersion: 'latest', locations: true, allowHashBang: true, allowReturnOutsideFunction: true}
+  try {
+    return parser.parse(text, {...options, sourceType: 'module'})
+  } catch (error) {
+    // CommonJS that is not valid as a module (`with`, octal literals, …): read as a script.
+    try {
+      return parser.parse(text, {...options, sourceType: 'script'})
+    } catch {
+      throw error
+    }
+  }
+}
+
+function unwrap(node) {
+  while (node && TRANSPARENT.has(node.type)) node = node.expression
+  return node
+}
+
+function isModuleExports(node) {
+  return node && node.type === 'MemberExpression' && !node.computed &&
+    node.object.type === 'Identifier' && node.object.name === 'module' &&
+    node.property.type === 'Identifier' && node.property.name === 'exports'
+}
+
+// Top-level statements that declare nothing and may change the value when run (`sidebars.docs.push(…)`,
+// an `if`): not run, so reported with the parts left out.
+const INERT = new Set(['ImportDeclaration', 'ExportNamedDeclaration', 'ExportDefaultDeclaration', 'ExportAllDeclaration',
+  'VariableDeclaration', 'FunctionDeclaration', 'ClassDeclaration', 'EmptyStatement', 'TSTypeAliasDeclaration',
+  'TSInterfaceDeclaration', 'TSImportEqualsDeclaration', 'TSModuleDeclaration', 'TSEnumDeclaration'])
+
+// The exported expression: the last `module.exports = …` or `export default …` of the module's top
+// level; an identifier is followed to its top-level declaration. `statements` gets the others.
+function exported(program, statements) {
+  const declared = new Map()
+  let found = null
+  for (const statement of program.body) {
+    const expression = statement.type === 'ExpressionStatement' ? unwrap(statement.expression) : null
+    const exporting = expression && expression.type === 'AssignmentExpression' && isModuleExports(expression.left)
+    if (!INERT.has(statement.type) && !exporting && !(expression && expression.type === 'Literal')) {
+      statements.push([statement.loc.start.line, 'a statement'])
+    }
+    const declaration = statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement
+    if (declaration && declaration.type === 'VariableDeclaration') {
+      for (const item of declaration.declarations) {
+        if (item.id.type === 'Identifier' && item.init) declared.set(item.id.name, item.init)
+      }
+    }
+    if (statement.type === 'ExportDefaultDeclaration') found = statement.declaration
+    if (statement.type === 'ExpressionStatement') {
+      const expression = unwrap(statement.expression)
+      if (expression.type === 'AssignmentExpression' && expression.operator === '=' && isModuleExports(expression.left)) {
+        found = expression.right
+      }
+    }
+  }
+  for (let hops = 0; hops < 10; hops++) {
+    const node = unwrap(found)
+    if (!node || node.type !== 'Identifier') return node
+    found = declared.get(node.name)
+  }
+  return null
+}
+
+function describe(node) {
+  switch (node.type) {
+    case 'CallExpression': return 'a function call'
+    case 'SpreadElement': return 'a spread'
+    case 'Identifier': return `the variable ${node.name}`
+    case 'TemplateLiteral': return 'a template literal with placeholders'
+    case 'FunctionExpression': case 'ArrowFunctionExpression': case 'FunctionDeclaration': return 'a function'
+    default: return `an expression (${node.type})`
+  }
+}
+
+function evaluate(node, skipped) {
+  node = unwrap(node)
+  const skip = (what, at = node) => {
+    skipped.push([at.loc.start.line, what])
+    return undefined
+  }
+  switch (node.type) {
+    case 'Literal':
+      if (node.regex || node.bigint !== undefined) return skip('a regular expression or BigInt')
+      return node.value
+    case 'TemplateLiteral':
+      if (node.expressions.length) return skip(describe(node))
+      return node.quasis.map((quasi) => quasi.value.cooked).join('')
+    case 'ArrayExpression': {
+      const items = []
+      for (const element of node.elements) {
+        if (element === null) continue
+        if (element.type === 'SpreadElement') { skip(describe(element), element); continue }
+        const value = evaluate(element, skipped)
+        if (value !== undefined) items.push(value)
+      }
+      return items
+    }
+    case 'ObjectExpression': {
+      const object = {}
+      for (const property of node.properties) {
+        if (property.type === 'SpreadElement') { skip(describe(property), property); continue }
+        if (property.computed || property.kind !== 'init' || property.method) {
+          skip('a computed key, a method or an accessor', property)
+          continue
+        }
+        const key = property.key.type === 'Identifier' ? property.key.name : String(property.key.value)
+        const value = evaluate(property.value, skipped)
+        if (value !== undefined) object[key] = value
+      }
+      return object
+    }
+    default:
+      return skip(describe(node))
+  }
+}
+
+export function moduleValue(text, options) {
+  let program
+  try {
+    program = parse(text, Boolean(options && options.typescript))
+  } catch (error) {
+    return JSON.stringify({error: String(error.message || error), line: error.loc ? error.loc.line : null})
+  }
+  const skipped = []
+  const node = exported(program, skipped)
+  if (!node) return JSON.stringify({missing: '`module.exports = …` or `export default …` of a value'})
+  const value = evaluate(node, skipped)
+  return JSON.stringify({value: value === undefined ? null : value, skipped})
+}

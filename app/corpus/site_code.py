@@ -1,0 +1,357 @@
+"""Sites whose configuration is code, read without running it (app/corpus/site.py says what each
+framework's navigation decides):
+
+- Docusaurus: `docusaurus.config.*` and a `sidebars.js`/`sidebars.ts` are JavaScript or TypeScript,
+  parsed by acorn in the page reader's V8 (app/corpus/js/src/module-value.js), and only their
+  literals are read.
+- Sphinx: `conf.py` is Python, parsed by `ast`, and only its assignments of literals are read; the
+  toctrees are read from the pages (MyST fences by myst-parser's markdown-it, reStructuredText blocks
+  by their indentation).
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import posixpath
+import re
+from collections import deque
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from app.corpus.frontmatter import FrontMatterError, parse_front_matter
+from app.corpus.markdown import myst_directives
+from app.corpus.myst import directive_options
+from app.corpus.reader import read_module_value
+from app.corpus.site_model import _MAX_DEPTH, _PAGE_SUFFIX, DOCUSAURUS_CONFIGS, SPHINX_CONFIG, NavPage, Site, stem
+
+# --- Docusaurus -----------------------------------------------------------------------------------
+
+_SIDEBARS = ("sidebars.json", "sidebars.js", "sidebars.ts", "sidebars.mjs", "sidebars.cjs", "sidebars.mts",
+             "sidebars.cts")
+_DOCUSAURUS_PRESETS = ("classic", "@docusaurus/preset-classic")
+_DOCUSAURUS_DOCS_PLUGIN = ("content-docs", "@docusaurus/plugin-content-docs")
+
+
+@dataclass
+class _DocusaurusConfig:
+    """What docusaurus.config.* says of the docs (the classic preset's or the docs plugin's
+    options): their folder, their sidebars file (False: none), and the other folders whose
+    Markdown it builds as pages (the blog, src/pages). None where the config does not say in
+    literals: Docusaurus's defaults, or a guess, are used."""
+
+    docs: str = "docs"
+    sidebars: str | bool | None = None
+    others: tuple[str, ...] = ("blog", "src/pages")
+
+
+def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
+    """The config read from its literals (never run). Its code (imports, `require.resolve`, theme
+    objects) is not what decides the pages: what cannot be read is left at Docusaurus's default."""
+    found = _DocusaurusConfig()
+    value = read_module_value(text, typescript=name.endswith("ts")).value
+    if not isinstance(value, dict):
+        return found
+    docs: Any = None
+    blog: Any = None
+    pages: Any = None
+    for entry in value.get("presets") or []:
+        if isinstance(entry, list) and len(entry) > 1 and entry[0] in _DOCUSAURUS_PRESETS and isinstance(entry[1], dict):
+            docs, blog, pages = entry[1].get("docs"), entry[1].get("blog"), entry[1].get("pages")
+    for entry in value.get("plugins") or []:
+        if (isinstance(entry, list) and len(entry) > 1 and entry[0] in _DOCUSAURUS_DOCS_PLUGIN
+                and isinstance(entry[1], dict) and entry[1].get("id", "default") == "default"):
+            docs = entry[1]
+    if isinstance(docs, dict):
+        if isinstance(docs.get("path"), str):
+            found.docs = posixpath.normpath(docs["path"]).strip("/")
+        sidebars = docs.get("sidebarPath")
+        found.sidebars = posixpath.normpath(sidebars) if isinstance(sidebars, str) else False if sidebars is False else None
+    others = []
+    for option, default in ((blog, "blog"), (pages, "src/pages")):
+        if option is not False:
+            folder = option.get("path") if isinstance(option, dict) else None
+            others.append(posixpath.normpath(folder if isinstance(folder, str) else default).strip("/"))
+    found.others = tuple(others)
+    return found
+
+
+def docusaurus_site(files: Mapping[str, str]) -> Site:
+    config = next(name for name in DOCUSAURUS_CONFIGS if name in files)
+    site = Site("docusaurus", config)
+    options = _docusaurus_config(config, files[config])
+    site.built_folders = (options.docs, *options.others)
+    if options.sidebars is False:  # no sidebars: every doc is a page, reached by its links
+        return site
+    name = options.sidebars if isinstance(options.sidebars, str) else next((n for n in _SIDEBARS if n in files), None)
+    if name is not None and name not in files:
+        site.warnings.append(f"{config}: its sidebars file {name} is not in the source; every doc stays a page")
+        return site
+    sidebars = _read_sidebars(name, files[name], site) if name else None
+    if not isinstance(sidebars, dict):
+        return site
+    site.every_page_listed = False
+    sidebar = _Sidebars(files, site, options.docs)
+    for items in sidebars.values():
+        sidebar.walk(items, (), 0)
+    if not site.listed:  # nothing could be read (or the sidebars list no doc): every doc stays a page
+        site.every_page_listed = True
+    return site
+
+
+def _read_sidebars(name: str, text: str, site: Site) -> Any:
+    """The sidebars' object: JSON, or a sidebars.js/.ts module read from its literals, never run
+    (a Docusaurus site's code is not docschat's to execute). What is code (a call, a spread, a
+    variable) is left out with a warning naming its line; nothing read keeps every doc a page."""
+    if name.endswith(".json"):
+        try:
+            return json.loads(text)
+        except ValueError as exc:
+            site.warnings.append(f"{name}: cannot be read ({exc}); every doc stays a page")
+            return None
+    read = read_module_value(text, typescript=name.endswith(("ts", "mts", "cts")))
+    if read.error is not None:
+        site.warnings.append(f"{name}: cannot be read ({read.error}); every doc stays a page")
+        return None
+    for line, what in read.skipped:
+        site.warnings.append(f"{name}:{line}: {what} is code, which docschat does not run; the sidebar "
+                             "items it makes are left out")
+    return read.value
+
+
+class _Sidebars:
+    """Docusaurus sidebar items: doc ids, categories (with a doc link), autogenerated folders."""
+
+    def __init__(self, files: Mapping[str, str], site: Site, docs: str) -> None:
+        self.files, self.site = files, site
+        self.prefix = "" if docs in ("", ".") else docs + "/"
+        self.doc_stems: list[str] | None = None  # listed only for `autogenerated`: listing reads the whole tree
+
+    def docs(self) -> list[str]:
+        if self.doc_stems is None:
+            self.doc_stems = [stem(p)[len(self.prefix):] for p in self.files
+                              if p.startswith(self.prefix) and _PAGE_SUFFIX.search(p)]
+        return self.doc_stems
+
+    def add(self, doc_id: str, place: tuple[str, ...]) -> None:
+        self.site.listed.setdefault(stem(self.prefix + doc_id), NavPage(place))
+
+    def walk(self, node: Any, place: tuple[str, ...], depth: int) -> None:
+        if depth > _MAX_DEPTH:
+            return
+        if isinstance(node, str):
+            self.add(node, place)
+        elif isinstance(node, list):
+            for item in node:
+                self.walk(item, place, depth + 1)
+        elif isinstance(node, dict):
+            self.item(node, place, depth)
+
+    def item(self, node: dict[str, Any], place: tuple[str, ...], depth: int) -> None:
+        kind = node.get("type")
+        if kind in ("doc", "ref") and isinstance(node.get("id"), str):
+            self.add(node["id"], place)
+        elif kind == "autogenerated":
+            folder = str(node.get("dirName", ".")).strip("/")
+            for doc in self.docs():
+                if folder in ("", ".") or doc.startswith(folder + "/"):
+                    self.add(doc, place)
+        elif kind == "category" or "items" in node:
+            label = str(node.get("label", "")).strip()
+            inner = (*place, label) if label else place
+            link = node.get("link")
+            if isinstance(link, dict) and link.get("type") == "doc" and isinstance(link.get("id"), str):
+                self.add(link["id"], inner)
+            self.walk(node.get("items"), inner, depth + 1)
+        elif kind is None and all(isinstance(v, list) for v in node.values()):  # shorthand {"Label": [items]}
+            for label, items in node.items():
+                self.walk(items, (*place, str(label)), depth + 1)
+
+
+# --- Sphinx ---------------------------------------------------------------------------------------
+
+_SPHINX_SUFFIXES = (".md", ".rst", ".ipynb")
+_TOCTREE_ENTRY = re.compile(r"^(.+?)\s*<(.+)>$", re.DOTALL)  # `Title <path>`, as Sphinx's toctree splits it
+_RST_TOCTREE = re.compile(r"^([ \t]*)\.\.[ \t]+toctree::[ \t]*$")
+
+
+def _sphinx_pattern(pattern: str, folders: bool = True) -> re.Pattern[str]:
+    """A Sphinx glob (exclude_patterns, a `:glob:` toctree entry) as sphinx.util.matching's
+    `_translate_pattern` reads it: `**` any path, `*`, `?` and `[!…]` within one segment. With
+    `folders` (exclude_patterns), a pattern naming a folder matches what is in it: Sphinx's
+    get_matching_files prunes the folder."""
+    out, i = "", 0
+    while i < len(pattern):
+        c, i = pattern[i], i + 1
+        if c == "*" and pattern[i:i + 1] == "*":
+            out, i = out + ".*", i + 1
+        elif c in "*?":
+            out += "[^/]*" if c == "*" else "[^/]"
+        elif c == "[" and (j := pattern.find("]", i + 1 if pattern[i:i + 1] in ("!", "]") else i)) != -1:
+            stuff = pattern[i:j].replace("\\", "\\\\")
+            stuff = "^/" + stuff[1:] if stuff.startswith("!") else "\\" + stuff if stuff.startswith("^") else stuff
+            out, i = f"{out}[{stuff}]", j + 1
+        else:
+            out += re.escape(c)
+    return re.compile(f"(?:{out})(?:/.*)?$" if folders else f"(?:{out})$")
+
+
+def _conf_values(text: str, site: Site) -> dict[str, Any] | None:
+    """conf.py's top-level `name = <literal>` (and `name += <literal list>`), read with `ast`, never run."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError) as exc:
+        site.warnings.append(f"{SPHINX_CONFIG}: cannot be read ({exc}); every page stays a page")
+        return None
+    values: dict[str, Any] = {}
+    unknown = object()
+    for node in tree.body:
+        if isinstance(node, ast.Assign):
+            targets, expression = node.targets, node.value
+        elif isinstance(node, (ast.AugAssign, ast.AnnAssign)) and node.value is not None:
+            targets, expression = [node.target], node.value
+        else:
+            continue
+        for target in targets:
+            if not isinstance(target, ast.Name):
+                continue
+            try:
+                value = ast.literal_eval(expression)
+            except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+                value = unknown
+            if isinstance(node, ast.AugAssign):  # `extensions += [...]`: known only if both sides are lists
+                before = values.get(target.id)
+                value = before + value if isinstance(before, list) and isinstance(value, list) else unknown
+            if value is unknown:  # not a literal: what it says is unknown
+                values.pop(target.id, None)
+                values[target.id + ".code"] = node.lineno
+            else:
+                values[target.id] = value
+                values.pop(target.id + ".code", None)
+    return values
+
+
+class _Sphinx:
+    """conf.py and the toctrees walked from the root document."""
+
+    def __init__(self, files: Mapping[str, str]) -> None:
+        self.files = files
+        self.site = Site("sphinx", SPHINX_CONFIG, every_page_listed=False)
+        self.docnames: list[str] | None = None  # listed only for a `:glob:` entry: listing reads the whole tree
+        self.titles: dict[str, str] = {}
+        self.toctrees = 0
+
+    def config(self, values: dict[str, Any], name: str, kind: type | tuple[type, ...], default: Any) -> Any:
+        if name + ".code" in values:
+            self.site.warnings.append(f"{SPHINX_CONFIG}:{values[name + '.code']}: {name} is not a literal, "
+                                      "and docschat does not run conf.py; its default is used")
+        value = values.get(name, default)
+        return value if isinstance(value, kind) else default
+
+    def read(self) -> Site:
+        site = self.site
+        values = _conf_values(self.files[SPHINX_CONFIG], site)
+        if values is None:
+            site.every_page_listed = True
+            return site
+        root = self.config(values, "root_doc", str, None) or self.config(values, "master_doc", str, "index")
+        site.not_built = tuple(_sphinx_pattern(str(p)) for p in self.config(values, "exclude_patterns", (list, tuple), ()))
+        extensions = values.get("extensions")
+        if not isinstance(extensions, list) or "sphinx_reredirects" in extensions:  # else `redirects` is not its
+            for source, destination in self.config(values, "redirects", dict, {}).items():
+                # sphinx-reredirects: a docname, or an fnmatch pattern whose `*` crosses folders
+                site.redirects.append((str(source).replace("**", "*").replace("*", "**"), str(destination)))
+        if self.source(root) is None:
+            site.warnings.append(f"{SPHINX_CONFIG}: its root document {root!r} is not in the source; every page "
+                                 "stays a page")
+            site.every_page_listed = True
+            return site
+        site.listed[root] = NavPage(())
+        queue: deque[tuple[str, tuple[str, ...]]] = deque([(root, ())])
+        seen = {root}
+        while queue and len(seen) <= 100_000:
+            doc, place = queue.popleft()
+            for entry, caption in self.entries(doc):
+                # As the sidebar shows it: the root's toctree captions, then each parent page's title.
+                label = caption if doc == root else self.titles.get(doc, "")
+                inner = (*place, label) if label else place
+                if entry not in seen and self.source(entry) is not None:
+                    seen.add(entry)
+                    site.listed[entry] = NavPage(inner)
+                    queue.append((entry, inner))
+        if not self.toctrees:  # no toctree at all: nothing to go by
+            site.every_page_listed = True
+        return site
+
+    def source(self, docname: str) -> str | None:
+        return next((docname + suffix for suffix in _SPHINX_SUFFIXES if docname + suffix in self.files), None)
+
+    def entries(self, doc: str) -> list[tuple[str, str]]:
+        """(docname, caption) of each entry of the toctrees of `doc`."""
+        path = self.source(doc)
+        if path is None or path.endswith(".ipynb"):
+            return []
+        text = self.files[path]
+        trees: list[tuple[dict[str, str], list[str]]] = []
+        if path.endswith(".md"):
+            try:
+                front = parse_front_matter(text)
+            except FrontMatterError:
+                return []
+            heading, directives = myst_directives(front.body)
+            if front.title or heading:
+                self.titles[doc] = front.title or heading or ""
+            for name, content in directives:
+                if name == "toctree":
+                    options, body = directive_options(content, "toctree")
+                    trees.append((options, body.splitlines()))
+        else:
+            trees = _rst_toctrees(text)
+        found: list[tuple[str, str]] = []
+        for options, lines in trees:
+            self.toctrees += 1
+            caption = options.get("caption", "").strip()
+            for line in lines:
+                entry = line.strip()
+                if not entry or entry == "self":
+                    continue
+                if (titled := _TOCTREE_ENTRY.match(entry)) is not None:
+                    entry = titled.group(2).strip()
+                if "://" in entry or entry.startswith("mailto:"):
+                    continue
+                target = entry[1:] if entry.startswith("/") else posixpath.join(posixpath.dirname(doc), entry)
+                target = _PAGE_SUFFIX.sub("", posixpath.normpath(target))
+                if "glob" in options and any(c in entry for c in "*?["):
+                    matcher = _sphinx_pattern(target, folders=False)
+                    found.extend((name, caption) for name in sorted(self.all_docnames()) if matcher.match(name))
+                else:
+                    found.append((target, caption))
+        return found
+
+    def all_docnames(self) -> list[str]:
+        if self.docnames is None:
+            self.docnames = [p.rsplit(".", 1)[0] for p in self.files if p.endswith(_SPHINX_SUFFIXES)]
+        return self.docnames
+
+
+def _rst_toctrees(text: str) -> list[tuple[dict[str, str], list[str]]]:
+    """The `.. toctree::` blocks of a reStructuredText page: options, then entry lines."""
+    lines = text.splitlines()
+    trees = []
+    for index, line in enumerate(lines):
+        if (start := _RST_TOCTREE.match(line)) is None:
+            continue
+        indent = len(start.group(1).expandtabs())
+        block: list[str] = []
+        for following in lines[index + 1:]:
+            if following.strip() and len(following) - len(following.lstrip()) <= indent:
+                break
+            block.append(following)
+        options, body = directive_options("\n".join(b.strip() for b in block).lstrip("\n"), "toctree")
+        trees.append((options, body.splitlines()))
+    return trees
+
+
+def sphinx_site(files: Mapping[str, str]) -> Site:
+    return _Sphinx(files).read()

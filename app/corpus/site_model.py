@@ -1,0 +1,119 @@
+"""What a site's configuration says of its pages (Site), as each framework's reader fills it
+(app/corpus/site.py, app/corpus/site_code.py), and why a file is not a page (Exclusion)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from typing import Any, NamedTuple
+
+DOCUSAURUS_CONFIGS = ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs")
+SPHINX_CONFIG = "conf.py"
+_MAX_DEPTH = 30  # nesting of a navigation read at most
+_PAGE_SUFFIX = re.compile(r"\.(mdx?|rst|ipynb)$")
+
+
+def stem(path: str) -> str:
+    """A page's path as navigation names it: no extension, no leading slash."""
+    return _PAGE_SUFFIX.sub("", path.strip().lstrip("/"))
+
+
+class Exclusion(NamedTuple):
+    """Why a file is not a page of the site: `kind` for counting (one of KINDS), `reason` for a person."""
+
+    kind: str
+    reason: str
+
+
+REDIRECT, OUTSIDE, HIDDEN, FRONT_MATTER, NOT_BUILT = (
+    "redirect", "outside the navigation", "hidden in the navigation", "hidden by front matter", "never built")
+KINDS = (REDIRECT, OUTSIDE, HIDDEN, FRONT_MATTER, NOT_BUILT)
+
+
+@dataclass(frozen=True)
+class NavPage:
+    place: tuple[str, ...]  # the labels it stands under, outermost first
+    hidden: bool = False  # under a hidden tab or group that no searchable one re-includes
+
+
+@dataclass
+class Site:
+    """What a source's site configuration says of its pages."""
+
+    framework: str = "files"  # mintlify, mkdocs, docusaurus, sphinx, or files (every page is a page)
+    config: str | None = None  # the file read
+    listed: dict[str, NavPage] = field(default_factory=dict)  # page stem → its entry (first place)
+    every_page_listed: bool = True  # no navigation that lists pages: all of them are in it
+    index_hidden: bool = False  # Mintlify's seo.indexing "all"
+    redirects: list[tuple[str, str]] = field(default_factory=list)  # (source pattern, destination)
+    not_built: tuple[re.Pattern[str], ...] = ()  # Sphinx's exclude_patterns: files the site never builds
+    # Docusaurus: the docs folder (judged by the sidebars), then the other folders it builds pages
+    # from (blog, src/pages: every page a page); a file in none of them is never built.
+    built_folders: tuple[str, ...] | None = None
+    warnings: list[str] = field(default_factory=list)
+
+    def exclusion(self, path: str, front: Mapping[str, Any]) -> Exclusion | None:
+        """Why the page at `path` (relative to the source's folder) is not a page of the site, with its
+        front matter `front`; None when it is."""
+        page = stem(path)
+        for source, destination in self.redirects:
+            if _redirect_matches(source, page):
+                return Exclusion(REDIRECT, f"a redirect to {destination}")
+        if self.framework == "mintlify":
+            if _flag(front, "hidden") is True and not self.index_hidden:
+                return Exclusion(FRONT_MATTER, "its front matter says hidden: true")
+            if _flag(front, "noindex") is True:  # not a hidden page: seo.indexing "all" keeps it out
+                return Exclusion(FRONT_MATTER, "its front matter says noindex: true")
+            if _flag(front, "searchable") is False:
+                return Exclusion(FRONT_MATTER, "its front matter says searchable: false")
+        if self.framework == "docusaurus" and self.built_folders is not None:
+            folder = next((f for f in self.built_folders if f in ("", ".") or path.startswith(f + "/")), None)
+            if folder is None:
+                return Exclusion(NOT_BUILT, f"outside the folders {self.config} builds "
+                                            f"({', '.join(self.built_folders)}): never built")
+            if folder != self.built_folders[0] and not _flag(front, "draft") and not _flag(front, "unlisted"):
+                return None  # a blog post or a page: the sidebars list docs only
+        if self.framework == "docusaurus":
+            for key in ("unlisted", "draft"):
+                if _flag(front, key) is True:
+                    return Exclusion(FRONT_MATTER, f"its front matter says {key}: true")
+        if self.framework == "sphinx":
+            if any(pattern.match(path) for pattern in self.not_built):
+                return Exclusion(NOT_BUILT, f"matched by exclude_patterns of {self.config}: never built")
+            if _flag(front, "orphan") is True:
+                return None  # published outside every toctree, as its author says
+        if self.every_page_listed:
+            return None
+        entry = self.listed.get(page)
+        if entry is None:
+            return None if self.index_hidden else Exclusion(OUTSIDE, f"outside the navigation of {self.config}")
+        if entry.hidden and not self.index_hidden:
+            return Exclusion(HIDDEN, f"in a hidden tab or group of {self.config}")
+        return None
+
+    def place(self, path: str) -> tuple[str, ...]:
+        entry = self.listed.get(stem(path))
+        return entry.place if entry else ()
+
+
+def _flag(front: Mapping[str, Any], key: str) -> bool | None:
+    value = front.get(key)
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, str) and value.strip().lower() in ("true", "false"):
+        return value.strip().lower() == "true"
+    return None
+
+
+def _redirect_matches(pattern: str, page: str) -> bool:
+    """A redirect source (`/old/page`, `/blog/:slug`, `/api/:path*`) against a page stem."""
+    source = stem(pattern.split("#", 1)[0].split("?", 1)[0])
+    if ":" not in source and "*" not in source:
+        return source == page or (source + "/index") == page
+    glob = re.sub(r":[A-Za-z0-9_]+\*", "**", source)
+    glob = re.sub(r":[A-Za-z0-9_]+", "*", glob)
+    if fnmatchcase(page, glob) and ("**" in glob or "/" not in page[len(glob.split("*", 1)[0]):]):
+        return True
+    return glob.endswith("/**") and page == glob[:-3]
