@@ -271,7 +271,7 @@ async def test_mcp_under_attack_anonymous_partner_and_bad_tokens(
     assert "root:" not in json.dumps(tricks)
     async with http_session(server.url, TOKEN) as session:  # partner: its page, nothing else
         partner = await _mcp_attempts(session)
-        assert [t for t in partner[1] if not t[0]] == [(False, {"title": "Partner program", "url":
+        assert [t for t in partner[1] if not t[0]] == [(False, {"title": "Partner program", "place": "", "url":
                 "http://127.0.0.1:8000/docs/partners", "text": f"Partners get the {S_PARTNER} widget."})]
         failed, page = await call(session, "get_page", url="/docs/partners")
         assert not failed and S_PARTNER in page["text"]

@@ -15,7 +15,7 @@ import pytest
 
 from app.config import get_settings
 from app.doors.llms_txt import describe, etag_matches
-from app.doors.navigation import navigation_places, toctree_entries
+from app.doors.navigation import navigation_places
 from tests.helpers import commit_all, git, make_docs_repo, sync_configured_sources, write_files
 
 # Words that exist only in pages (and a file) the anonymous reader may not see.
@@ -231,18 +231,22 @@ def test_docs_json_order_on_the_mintlify_corpus() -> None:
     assert places["api/introduction.mdx"].section[0] == "API reference"  # a later tab
 
 
-def test_toctrees_order_a_folder() -> None:
-    index = "# Serve\n\n```{toctree}\n:hidden:\n\ngetting_started\nkey-concepts\nadvanced/index\nGuide <howto>\n*\n```\n"
-    rst = "Core\n====\n\n.. toctree::\n    :maxdepth: 1\n\n    walkthrough\n    /serve/key-concepts\n\nText.\n"
-    assert toctree_entries(index, "serve") == ["serve/getting_started", "serve/key-concepts", "serve/advanced/index",
-                                               "serve/howto"]
-    assert toctree_entries(rst, "core") == ["core/walkthrough", "serve/key-concepts"]
-    pages = ["serve/index.md", "serve/a.md", "serve/key-concepts.md", "serve/howto.md", "serve/advanced/index.md",
-             "serve/getting_started.md", "serve/basics/index.md", "intro.md"]
-    places = navigation_places(pages, {"serve/index.md": index})
+def test_a_sphinx_sites_toctrees_order_its_pages_and_other_sites_go_by_folder() -> None:
+    """A Sphinx site's order is its toctrees, as compose reads them (app/corpus/site_code.py);
+    without a site configuration, pages go by folder, a folder's index page first."""
+    index = "# Serve\n\n```{toctree}\n:hidden:\n\ngetting_started\nkey-concepts\nadvanced/index\nGuide <howto>\n```\n"
+    pages = ["serve/index.md", "serve/key-concepts.md", "serve/howto.md", "serve/advanced/index.md",
+             "serve/getting_started.md"]
+    files = {page: f"# {page}\n" for page in pages} | {"serve/index.md": index,
+                                                        "conf.py": 'extensions = ["myst_parser"]\nroot_doc = "serve/index"\n'}
+    places = navigation_places(pages, files)
     assert sorted(pages, key=lambda p: places[p].key) == [
-        "intro.md", "serve/index.md", "serve/getting_started.md", "serve/key-concepts.md", "serve/howto.md",
-        "serve/a.md", "serve/advanced/index.md", "serve/basics/index.md"]
+        "serve/index.md", "serve/getting_started.md", "serve/key-concepts.md", "serve/advanced/index.md",
+        "serve/howto.md"]
+    pages = ["serve/b.md", "serve/index.md", "serve/a/index.md", "intro.md"]
+    places = navigation_places(pages, {})
+    assert sorted(pages, key=lambda p: places[p].key) == ["intro.md", "serve/index.md", "serve/b.md",
+                                                          "serve/a/index.md"]
     assert all(place.section is None for place in places.values())  # folders stay the sections
 
 
