@@ -116,6 +116,7 @@ def test_snippet_cycle_and_missing_snippet_warn_but_index_the_page() -> None:
     assert [p.path for p in result.pages] == ["p.mdx"]
     assert any("cycle" in w and "snippets/a.mdx" in w for w in result.warnings)
     assert any("missing.mdx" in w and w.startswith("p.mdx") for w in result.warnings)
+    assert result.snippets_unresolved == 1 and result.summary()["snippets_unresolved"] == 1
     text = result.chunks[0].text
     assert "A text" in text and "B text" in text and "<M" not in text
 
@@ -694,7 +695,7 @@ def test_mintlifys_snippet_tag_is_pasted_and_a_missing_one_is_a_warning() -> Non
                       '<Snippet file="gone.mdx" />\n\n```mdx\n<Snippet file="plans.mdx" />\n```\n',
                       "snippets/plans.mdx": "Plans start at $10.\n"})
     text = "\n".join(c.text for c in result.chunks)
-    assert "Plans start at $10." in text and result.snippets_resolved == 1
+    assert "Plans start at $10." in text and result.snippets_resolved == 1 and result.snippets_unresolved == 1
     assert '<Snippet file="plans.mdx" />' in text  # in code: an example, as written
     assert any("gone.mdx" in w and w.startswith("p.mdx") for w in result.warnings), result.warnings
 

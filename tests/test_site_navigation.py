@@ -290,7 +290,7 @@ def test_compose_reports_what_it_left_out_and_what_it_did_not_understand(tmp_pat
     shutil.copytree(SITES / "mintlify", site)
     (site / "widgets.mdx").write_text('# Widgets\n\n<Hero title="x">Big hello</Hero>\n\n<Hero>Again</Hero>\n\n'
                                       "<Acme.Chart data={[1]} />\n\n<Note>A known one.</Note>\n\nBroken <Card>\n")
-    (site / "charts.mdx").write_text("# Charts\n\n<Acme.Chart />\n")
+    (site / "charts.mdx").write_text("# Charts\n\n<Acme.Chart />\n\n<Snippet file=\"no-such.mdx\" />\n")
     config = json.loads((site / "docs.json").read_text())
     config["navigation"]["tabs"][0]["groups"][0]["pages"] += ["widgets", "charts"]
     (site / "docs.json").write_text(json.dumps(config))
@@ -302,6 +302,7 @@ def test_compose_reports_what_it_left_out_and_what_it_did_not_understand(tmp_pat
                                    "outside the navigation": 1}
     assert summary["rejected_pages"] == 1  # widgets.mdx: MDX refuses its unclosed <Card>
     assert summary["unknown_components"] == {"Acme.Chart": 1}  # a rejected page's components are not counted
+    assert summary["snippets_unresolved"] == 1
 
     (site / "widgets.mdx").write_text((site / "widgets.mdx").read_text().replace("Broken <Card>\n", ""))
     repo = copy_tree_as_repo(site, tmp_path / "repo2", docs_dir="site")
@@ -311,6 +312,7 @@ def test_compose_reports_what_it_left_out_and_what_it_did_not_understand(tmp_pat
     assert "unknown component: Acme.Chart ×2 in charts.mdx, widgets.mdx" in run.stderr
     assert "unknown component: Hero ×2 in widgets.mdx" in run.stderr
     assert "Note" not in run.stderr  # Mintlify's callouts are known: they show their children
+    assert "snippets pasted (1 not found)," in run.stdout
     assert ("2 components docschat has no rule for (their text is indexed, their attributes are not): "
             "Acme.Chart\u00a0×2, Hero\u00a0×2") in re.sub(r"[ \n]+", " ", run.stdout)
 

@@ -76,7 +76,9 @@ def compose_command(repo: Any, branch: str | None, docs_dir: str | None, as_json
     summary = result.summary()
     console.print(
         f"{summary['pages']} pages, {summary['chunks']} chunks, "
-        f"{summary['snippets_resolved']} snippets pasted, {len(result.warnings)} warnings"
+        f"{summary['snippets_resolved']} snippets pasted"
+        + (f" ({summary['snippets_unresolved']} not found)" if summary["snippets_unresolved"] else "")
+        + f", {len(result.warnings)} warnings"
     )
     if result.excluded:
         console.print(f"{len(result.excluded)} files left out as the site's configuration says"

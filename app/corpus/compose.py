@@ -151,6 +151,7 @@ class ComposeResult:
     pages: list[Page] = field(default_factory=list)
     chunks: list[Chunk] = field(default_factory=list)
     snippets_resolved: int = 0
+    snippets_unresolved: int = 0  # imports and tags naming no file (each is a warning too)
     warnings: list[str] = field(default_factory=list)
     commit: str | None = None  # the commit read, when read through git
     # Pages that could not be read (front matter that does not parse, …): not indexed this time,
@@ -176,7 +177,8 @@ class ComposeResult:
     def merged(cls, results: list[ComposeResult]) -> ComposeResult:
         """The pages, chunks and counts of several sources' results as one (warnings left out)."""
         return cls([p for r in results for p in r.pages], [c for r in results for c in r.chunks],
-                   sum(r.snippets_resolved for r in results), excluded=[e for r in results for e in r.excluded],
+                   sum(r.snippets_resolved for r in results), sum(r.snippets_unresolved for r in results),
+                   excluded=[e for r in results for e in r.excluded],
                    skipped_pages=[p for r in results for p in r.skipped_pages],
                    unknown_components=[u for r in results for u in r.unknown_components])
 
@@ -185,6 +187,7 @@ class ComposeResult:
         self.pages.extend(other.pages)
         self.chunks.extend(other.chunks)
         self.snippets_resolved += other.snippets_resolved
+        self.snippets_unresolved += other.snippets_unresolved
         self.warnings.extend(other.warnings)
         self.skipped_pages.extend(other.skipped_pages)
         self.page_keys.extend(other.page_keys)
@@ -209,6 +212,7 @@ class ComposeResult:
             "pages": len(self.pages),
             "chunks": len(self.chunks),
             "snippets_resolved": self.snippets_resolved,
+            "snippets_unresolved": self.snippets_unresolved,
             "undeclared_pages": self.undeclared_pages,
             "excluded_pages": len(self.excluded),
             "excluded": self.excluded_counts(),
@@ -401,6 +405,7 @@ def _compose_page(
     chunks = chunk_page(page, max_chars=settings.max_chunk_chars, url_prefix=source.url_prefix,
                         base_url=source.base_url)
     result.snippets_resolved += pasted.resolved
+    result.snippets_unresolved += pasted.unresolved
     result.pages.append(page)
     result.chunks.extend(chunks)
 

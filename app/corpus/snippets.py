@@ -27,6 +27,7 @@ def is_snippet_path(path: str) -> bool:
 class SnippetResult:
     text: str
     resolved: int = 0
+    unresolved: int = 0  # imports and <Snippet file> tags naming no file of the tree
     warnings: list[str] = field(default_factory=list)
 
 
@@ -103,6 +104,7 @@ class _Paster:
                 continue
             imports[name] = resolved = _resolve_path(path, target, self.files)
             if resolved is None:
+                self.result.unresolved += 1
                 self.result.warnings.append(f"{path}: snippet {target!r} imported as {name} not found")
         edits: list[tuple[int, int, str]] = [(start, end, "") for start, end in uses.esm] if stack else []
         for element in uses.elements:
@@ -127,6 +129,7 @@ class _Paster:
         """Mintlify's `<Snippet file="x.mdx" />`: a file of the `snippets` folder."""
         found = _resolve_path(path, "/snippets/" + name.lstrip("/"), self.files)
         if found is None:
+            self.result.unresolved += 1
             self.result.warnings.append(f"{path}: snippet {name!r} (<Snippet file>) not found")
         return found
 
