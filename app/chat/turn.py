@@ -22,7 +22,7 @@ from app.chat import stream_protocol as protocol
 from app.chat.answer_deadline import within_deadlines
 from app.chat.answerers import NOT_COVERED, NOT_FOUND, Answerer, SourcesFound
 from app.chat.code_tools import code_tools, tool_calls_with_code, visible_code_trees
-from app.chat.excerpts import Excerpt, ExcerptBounds, select_excerpts
+from app.chat.excerpts import Excerpt, ExcerptBounds, in_page_order, select_excerpts
 from app.chat.gaps import record_gap
 from app.chat.sessions import ChatMessage, add_message, list_messages, upsert_session
 from app.chat.tools import SearchDocsTool, ToolBox, ToolStatus, with_statuses
@@ -161,6 +161,11 @@ class ChatTurn:
         # The judgment hook: the answer check's verdict (offline, or the model's); "not" refuses.
         numbering = guide_numbering(retrieval, settings)
         excerpts = model_excerpts(retrieval, settings, services.retriever.model, numbering) if retrieval.would_answer else []
+        if excerpts and getattr(services.answerer, "quotes_in_page_order", False):
+            try:
+                excerpts = await in_page_order(excerpts, retrieval, services.read_pool, services.retriever.sources)
+            except (asyncpg.PostgresError, OSError) as exc:  # the retrieval's order is kept
+                log.warning("chat_page_order_failed", error=type(exc).__name__)
         if services.verifier is not None and excerpts:
             yield protocol.data_status("Checking that the excerpts answer the question")
         check = await apply_verifier(services.verifier, excerpts, retrieval)
