@@ -9,9 +9,10 @@ import asyncio
 import httpx
 
 from app.chat.answerers import ExtractiveAnswerer
-from app.corpus.page_order import order_sections
+from app.corpus.page_order import order_sections, read_source_page
+from app.corpus.sources import Source
 from app.judge.excerpt import Excerpt
-from tests.helpers import commit_all, write_files
+from tests.helpers import commit_all, git, make_docs_repo, write_files
 from tests.test_conversations import chat
 from tests.test_llms_txt import doors_project, sync_project  # noqa: F401 - the fixture
 
@@ -60,3 +61,17 @@ def test_a_heading_with_a_custom_anchor_keeps_its_place() -> None:
     raw = "# T\n\nIntro.\n\n## Claude Cookbooks {#anthropic-cookbook}\n\nA.\n\n## More Resources\n\nB.\n"
     rows = [{"id": "p#more-resources", "heading": "More Resources"}, {"id": "p#anthropic-cookbook", "heading": "Claude Cookbooks"}]
     assert [r["heading"] for r in order_sections(rows, raw)] == ["Claude Cookbooks", "More Resources"]
+
+
+def test_a_pages_file_is_read_at_the_commit_asked(tmp_path) -> None:
+    """The chat remembers page files (read_source_page): by commit, so a new sync's file is read anew."""
+    repo = make_docs_repo(tmp_path / "acme", {"a.md": "# A\n\n## One\n\n## Two\n"})
+    first = git(repo, "rev-parse", "HEAD").strip()
+    write_files(repo / "docs", {"a.md": "# A\n\n## Two\n\n## One\n"})
+    commit_all(repo, "swap")
+    second = git(repo, "rev-parse", "HEAD").strip()
+    source = Source("docs", repo)
+    assert read_source_page(source, first, "a.md") == "# A\n\n## One\n\n## Two\n"
+    assert read_source_page(source, second, "a.md") == "# A\n\n## Two\n\n## One\n"
+    assert read_source_page(source, first, "missing.md") is None
+    assert read_source_page(Source("server", repo, kind="code"), first, "a.md") is None

@@ -18,7 +18,7 @@ import asyncpg
 
 from app.corpus.code import fenced_code_excerpt
 from app.corpus.fences import split_fenced
-from app.corpus.page_order import order_sections, read_source_pages
+from app.corpus.page_order import order_sections, read_source_page
 from app.corpus.sources import SourcesConfig
 from app.judge.confidence import scaled_cosine
 from app.judge.excerpt import Excerpt
@@ -143,11 +143,9 @@ async def in_page_order(excerpts: list[Excerpt], retrieval: Retrieval, pool: asy
         commits = {r["source"]: r["commit"] for r in await conn.fetch(
             "select source, commit from public.docs_source_commit where source = any($1::text[])", names)}
     places: dict[str, int] = {}
-    for name in names:
-        pages = sorted(page for source, page in shared if source == name)
-        files = await asyncio.to_thread(read_source_pages, known.get(name), commits.get(name), pages)
-        for page in pages:
-            if (raw := files.get(page)) is not None:
-                rows = [{"id": hit.id, "heading": hit.heading} for hit in shared[(name, page)]]
-                places |= {row["id"]: n for n, row in enumerate(order_sections(rows, raw))}
+    for (name, page), group in shared.items():
+        raw = await asyncio.to_thread(read_source_page, known.get(name), commits.get(name), page)
+        if raw is not None:
+            rows = [{"id": hit.id, "heading": hit.heading} for hit in group]
+            places |= {row["id"]: n for n, row in enumerate(order_sections(rows, raw))}
     return [dataclasses.replace(e, order_in_page=places[e.section]) if e.section in places else e for e in excerpts]

@@ -10,6 +10,7 @@ MCP's page reader), the page view, and the chat's offline answer (passages of on
 
 from __future__ import annotations
 
+import functools
 import re
 import subprocess
 from collections.abc import Iterable, Iterator, Mapping
@@ -120,3 +121,16 @@ def read_source_tree(source: Source | None, commit: str | None) -> Iterator[Mapp
         return
     with tree:
         yield tree
+
+
+def read_source_page(source: Source | None, commit: str | None, page: str) -> str | None:
+    """One page's file at `commit` (None: unreadable), remembered: a file at a commit never changes,
+    and the chat asks for the same pages turn after turn (a `git cat-file` costs 5-100 ms here)."""
+    if source is None or not commit or source.kind != "docs":
+        return None
+    return _read_page(str(source.repo), commit, page_file(source, page))
+
+
+@functools.lru_cache(maxsize=256)
+def _read_page(repo: str, commit: str, path: str) -> str | None:
+    return read_pages(Path(repo), commit, [path]).get(path)
