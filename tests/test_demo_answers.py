@@ -32,6 +32,11 @@ SWITCHES = [
     ("Is my IP address stored?", "How do I connect Claude Desktop to docschat?"),
 ]
 OFF_TOPIC = "How do I reverse a linked list in Java?"
+# (a question, its follow-up about the same page, what the follow-up's Summary must quote, what it
+# must not): issue 45 found the follow-up answered with the first question's script tag again.
+FOLLOW_UPS = [
+    ("How do I embed the widget?", "and how do I change its colour?", "--dc-accent", "widget.js"),
+]
 
 @pytest.fixture
 def demo_docs(monkeypatch, clean_db):
@@ -84,6 +89,14 @@ def test_a_question_that_stands_alone_is_searched_as_asked_after_any_history(dem
     # Answered below the low-confidence line, it is a gap: stored as asked, never as the completion.
     questions = wait_until(lambda: asyncio.run(_gap_questions(demo_docs)) or None, what="a gap", timeout=10)
     assert "Is my IP address stored?" in questions and not [q for q in questions if "(" in q], questions
+
+def test_a_follow_up_on_the_same_page_quotes_what_it_asks_not_the_first_answer(demo_docs, start_server) -> None:
+    server = start_server()
+    for first, follow_up, fact, earlier_answer in FOLLOW_UPS:
+        with httpx.Client(base_url=server.url, timeout=60) as client:
+            assert earlier_answer in summary(chat(client, first))
+            text = summary(chat(client, follow_up))
+        assert fact in text and earlier_answer not in text, (follow_up, text)
 
 async def _gap_questions(database_url: str) -> list[str]:
     import asyncpg

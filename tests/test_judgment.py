@@ -1009,3 +1009,59 @@ def test_indomain_unanswerable_set_is_checked_and_split() -> None:
         h = sum(line["corpus"] == corpus for line in held)
         assert h >= 5 and abs(h - (d + h) / 3) < 1
     assert not {line["question"] for line in dev} & {line["question"] for line in held}
+
+
+def test_a_name_the_quoted_answer_does_not_show_makes_it_partly() -> None:
+    from app.judge.answer_check import AnswerCheck, unquoted_names
+    from app.judge.verify import not_covered_line
+
+    check = AnswerCheck("answerable", named=("Workbench", "Project", "Opus"))
+    quoted = unquoted_names(check, "Each prompt keeps its **Projects** history; Claude 3 Opus too. [1]")
+    assert quoted.verdict == "partly" and quoted.unquoted == ("Workbench",)
+    assert not_covered_line(quoted) == "\n\nThe documentation found does not mention “Workbench”."
+    assert unquoted_names(check, "The Workbench, a Project and Opus. [1]") is check  # all shown: as it was
+    # A name the line names already (found elsewhere in the docs) is not named twice.
+    elsewhere = AnswerCheck("partly", elsewhere=("Workbench",), named=("Workbench",))
+    assert unquoted_names(elsewhere, "Nothing on it. [1]").not_covered == ["Workbench"]
+
+
+# Enough pages that a name on one of them is no subject of the docs (SUBJECT_SHARE: 10 % of sections).
+NAMED_DOCS = {
+    "versions.mdx": "---\ntitle: Prompt versions\npublic: true\n---\nPrompts are versioned.\n\n## Version history\n"
+                    "Each prompt keeps a version history: restore an earlier version of the prompt from its history.\n",
+    "workbench.mdx": "---\ntitle: Testing prompts\npublic: true\n---\nTest prompts before you ship them.\n\n"
+                     "## Run a prompt\nOpen the Workbench to run a prompt against sample inputs.\n",
+    **{f"topic{n}.mdx": f"---\ntitle: Topic {n}\npublic: true\n---\nAbout topic {n}.\n\n## Details\n"
+                        f"Topic {n} has settings of its own.\n" for n in range(8)},
+}
+
+
+def test_an_answer_that_quotes_nothing_on_a_name_asked_about_says_so(offline, start_server) -> None:
+    """Issue 45, second round: "Does the Workbench keep a version history?" was answered with the
+    prompt-versioning passages, not a word on the Workbench; now that answer is "partly", naming it,
+    and its gap says so. Asked about the Workbench's own page, no line."""
+    seed_docs(offline, NAMED_DOCS)
+    server = start_server()
+    question = "Does the Workbench keep a version history of my prompts?"
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        text = _text(parse_sse(ask(client, question).text))
+        held = _text(parse_sse(ask(client, "How do I run a prompt in the Workbench?").text))
+    assert "version history" in text and text.endswith("\n\nThe documentation found does not mention “Workbench”."), text
+    assert "Open the Workbench" in held and "does not mention" not in held, held
+    rows = _wait_for_gaps(offline, 1)
+    assert [(r["question"], r["outcome"]) for r in rows] == [(question, "partly")]
+
+
+async def test_the_names_a_quoted_answer_must_show_are_the_docs_names_not_their_subject(offline, pool) -> None:
+    from tests.test_conversations import seed_into
+
+    await seed_into(pool, NAMED_DOCS)
+    # "Topic" is on most pages (the docs' subject), "Workbench" on one; "Zanzibar" on none (absent:
+    # named by the check itself, as is "API" here), "Does" opens the sentence.
+    from app.judge.answer_check import check_answer
+
+    async with pool.acquire() as conn:
+        rows = await conn.fetch("select id, content from docs_section where page = 'versions.mdx' order by id")
+        check = await check_answer(conn, "Does the Workbench keep a Topic history for the API in Zanzibar?",
+                                   [(r["id"], r["content"]) for r in rows], None)
+    assert check.named == ("Workbench",) and check.absent == ("API", "Zanzibar"), check

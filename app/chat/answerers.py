@@ -155,6 +155,9 @@ class ExtractiveAnswerer:
 
     name = "extractive"
     reads_history = False  # the chat turn gives it the searched query, a follow-up completed
+    # The answer is the excerpts' passages quoted: the chat turn gives each excerpt its place in its page
+    # (Excerpt.order_in_page), and checks the quoted answer for the names asked about (unquoted_names).
+    quotes_passages = True
 
     def __init__(self, max_chars: int = 1400, keep_ratio: float = 0.7) -> None:
         self.chooser = PassageChooser(max_chars, keep_ratio)

@@ -9,11 +9,17 @@ characters in all. A section is cut at a paragraph or code-block boundary, never
 
 from __future__ import annotations
 
+import asyncio
+import dataclasses
 import re
 from dataclasses import dataclass
 
+import asyncpg
+
 from app.corpus.code import fenced_code_excerpt
 from app.corpus.fences import split_fenced
+from app.corpus.page_order import order_sections, read_source_page
+from app.corpus.sources import SourcesConfig
 from app.judge.confidence import scaled_cosine
 from app.judge.excerpt import Excerpt
 from app.search.hits import Hit
@@ -113,5 +119,33 @@ def select_excerpts(
         text = fenced_code_excerpt(hit.page, hit.href, text) or text
         number = numbering.setdefault(page_url(hit), len(numbering) + 1)
         chosen.append(Excerpt(number, hit.title, absolute_url(base_url, hit.href), hit.heading, text, hit.breadcrumb,
-                              hit.place))
+                              hit.place, section=hit.id))
     return chosen
+
+
+async def in_page_order(excerpts: list[Excerpt], retrieval: Retrieval, pool: asyncpg.Pool,
+                        sources: SourcesConfig | None) -> list[Excerpt]:
+    """`excerpts`, each of a page that gave two or more with its place in that page, read from the
+    page's file at the commit its source was synced at (app/corpus/page_order.py): the offline
+    answer quotes a page's passages in the page's order (issue 45). Unknown places (a source
+    composed in memory, a file gone) stay None: the retrieval's order holds."""
+    hits = {f.hit.id: f.hit for f in retrieval.ranking} | {f.hit.id: f.hit for p in retrieval.pages for f in p.chunks}
+    shared: dict[tuple[str, str], list[Hit]] = {}
+    for excerpt in excerpts:
+        if (hit := hits.get(excerpt.section)) is not None:
+            shared.setdefault((hit.source, hit.page), []).append(hit)
+    shared = {key: group for key, group in shared.items() if len(group) > 1}
+    known = {s.name: s for s in sources.sources} if sources else {}
+    if not shared or not known:
+        return excerpts
+    names = sorted({source for source, _ in shared})
+    async with pool.acquire() as conn:
+        commits = {r["source"]: r["commit"] for r in await conn.fetch(
+            "select source, commit from public.docs_source_commit where source = any($1::text[])", names)}
+    places: dict[str, int] = {}
+    for (name, page), group in shared.items():
+        raw = await asyncio.to_thread(read_source_page, known.get(name), commits.get(name), page)
+        if raw is not None:
+            rows = [{"id": hit.id, "heading": hit.heading} for hit in group]
+            places |= {row["id"]: n for n, row in enumerate(order_sections(rows, raw))}
+    return [dataclasses.replace(e, order_in_page=places[e.section]) if e.section in places else e for e in excerpts]

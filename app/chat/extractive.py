@@ -7,7 +7,8 @@ list or table that follows it (what "Add this tag to every page:" introduces), o
 its own when the excerpt starts with it (the second part of a long list). Passages are scored by
 the question's words they hold, weighted by rarity among the passages, plus half the weight of
 their heading's; later guides count less. The best passage is quoted, then any other that scores
-close to it, while they fit; in the page's order, each excerpt's heading once as context
+close to it, while they fit; in the page's order (each section's place in its page, read from the
+page's file by the chat turn), each excerpt's heading once as context
 (`**Privacy › What is stored**`), every quoted paragraph cited with its guide's number [n].
 
 Never quoted:
@@ -259,9 +260,14 @@ class PassageChooser:
             size += len(passage.text)
         for passage in chosen:
             passage.blocks = [_matching_items(b, wanted) if b.kind == "list" else b for b in passage.blocks]
-        # The page's order: by guide, then the excerpt's place (a page's sections come in the order
-        # retrieval gave them; an overview first), then the passage's place in its excerpt.
-        return sorted(chosen, key=lambda p: (excerpts[p.index].number, p.index, p.position))
+        # The page's order: by guide, then the section's place in its page (read from the page's
+        # file: Excerpt.order_in_page; unknown, the order retrieval gave), then the passage's place.
+        def in_page(p: _Passage) -> tuple[int, int, int, int]:
+            excerpt = excerpts[p.index]
+            place = excerpt.order_in_page if excerpt.order_in_page is not None else len(excerpts) + p.index
+            return (excerpt.number, place, p.index, p.position)
+
+        return sorted(chosen, key=in_page)
 
     def quote(self, question: str, excerpts: list[Excerpt]) -> str:
         """The answer: the chosen passages under their headings, cited; "" when there is none."""

@@ -22,7 +22,7 @@ from app.chat import stream_protocol as protocol
 from app.chat.answer_deadline import within_deadlines
 from app.chat.answerers import NOT_COVERED, NOT_FOUND, Answerer, SourcesFound
 from app.chat.code_tools import code_tools, tool_calls_with_code, visible_code_trees
-from app.chat.excerpts import Excerpt, ExcerptBounds, select_excerpts
+from app.chat.excerpts import Excerpt, ExcerptBounds, in_page_order, select_excerpts
 from app.chat.gaps import record_gap
 from app.chat.sessions import ChatMessage, add_message, list_messages, upsert_session
 from app.chat.tools import SearchDocsTool, ToolBox, ToolStatus, with_statuses
@@ -31,7 +31,7 @@ from app.config import Settings
 from app.corpus.code_tree import CodeTree
 from app.corpus.sources import Source
 from app.insights.record import InsightsRecorder
-from app.judge.answer_check import AnswerCheck
+from app.judge.answer_check import AnswerCheck, unquoted_names, with_check
 from app.judge.outcomes import is_partly
 from app.judge.verify import Verifier, not_covered_line, with_verdict
 from app.logging import get_logger
@@ -161,6 +161,9 @@ class ChatTurn:
         # The judgment hook: the answer check's verdict (offline, or the model's); "not" refuses.
         numbering = guide_numbering(retrieval, settings)
         excerpts = model_excerpts(retrieval, settings, services.retriever.model, numbering) if retrieval.would_answer else []
+        quotes = bool(getattr(services.answerer, "quotes_passages", False))
+        if excerpts and quotes:
+            excerpts = await _in_page_order(services, excerpts, retrieval)
         if services.verifier is not None and excerpts:
             yield protocol.data_status("Checking that the excerpts answer the question")
         check = await apply_verifier(services.verifier, excerpts, retrieval)
@@ -218,6 +221,8 @@ class ChatTurn:
             log.warning("chat_answer_failed", answerer=services.answerer.name, error=type(exc).__name__)
             yield protocol.error(self.failed)
             return
+        if excerpts and quotes:
+            check = _quoted_check(check, retrieval, "".join(self.text))
         if excerpts and (line := not_covered_line(check)):  # "partly": say what the docs do not cover
             if settings.handoff_url:  # and where to ask about the rest
                 line += f" [{_link_text(settings.handoff_text)}]({settings.handoff_url})"
@@ -290,6 +295,28 @@ async def apply_verifier(
         return offline
     retrieval.judgment = with_verdict(retrieval.judgment, check)
     return check
+
+
+async def _in_page_order(services: ChatServices, excerpts: list[Excerpt], retrieval: Retrieval) -> list[Excerpt]:
+    """The excerpts with their places in their pages (app/chat/excerpts.py in_page_order); as they
+    are, in the retrieval's order, when the index or the files cannot say."""
+    try:
+        return await in_page_order(excerpts, retrieval, services.read_pool, services.retriever.sources)
+    except (asyncpg.PostgresError, OSError) as exc:
+        log.warning("chat_page_order_failed", error=type(exc).__name__)
+        return excerpts
+
+
+def _quoted_check(check: AnswerCheck | None, retrieval: Retrieval, answer: str) -> AnswerCheck | None:
+    """The offline check once the answer is quoted: a name asked about that no quoted passage shows
+    makes it "partly" (app/judge/answer_check.py unquoted_names), recorded in the judgment (the
+    turn's outcome and its gap). A model verifier's verdict stands as it is."""
+    if check is None or check.method != "offline":
+        return check
+    quoted = unquoted_names(check, answer)
+    if quoted is not check:
+        retrieval.judgment = with_check(retrieval.judgment, quoted)
+    return quoted
 
 
 def _handoff(settings: Settings, would_answer: bool) -> dict[str, Any]:

@@ -23,9 +23,9 @@ from urllib.parse import quote
 import asyncpg
 
 from app.config import Settings
+from app.corpus.page_order import order_sections, read_source_tree
 from app.corpus.sources import Source
 from app.doors.navigation import PagePlace, navigation_places
-from app.doors.page_order import order_sections, read_source_tree
 from app.search.urls import absolute_url
 
 # Where the index is at: changes whenever anything writes docs_section (sql/functions/docs_index_state.sql).
@@ -149,7 +149,7 @@ def render(pages: list[DocPage], settings: Settings) -> LlmsTexts:
 
 async def visible_pages(conn: asyncpg.Connection, settings: Settings, sources: tuple[Source, ...]) -> list[DocPage]:
     """Every page CHAT_AUDIENCES may see (code sources left out), in page order, each page's
-    sections in the order of its file at the synced commit (app/doors/page_order.py)."""
+    sections in the order of its file at the synced commit (app/corpus/page_order.py)."""
     code = sorted(s.name for s in sources if s.kind == "code")
     pages: dict[tuple[str, str], DocPage] = {}
     for row in await conn.fetch(_VISIBLE_SECTIONS, settings.anonymous_audiences, code):

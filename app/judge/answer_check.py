@@ -66,6 +66,11 @@ COUNT_EVIDENCE_WORDS = 2
 # pair (tuned on claude answerable dev: "Claude" 0.60, "Anthropic" 0.24 of sections; named
 # things' first words 0.02-0.05: "GitHub", "AWS", "Microsoft", "TypeScript").
 SUBJECT_SHARE = 0.10
+# A name the question asks about, checked against the answer once it is quoted (unquoted_names): a
+# capitalised word of lower-case letters inside the sentence ("Opus", "Notion", "Workbench"), not an
+# acronym, identifier or version ("S3", "IP", "KubeRay", "M1": on ray, the tuning set, those were the
+# asker's context and hedged answerable questions). Issue 45, second round (design/judgment.md).
+NAMED_WORD = re.compile(r"[A-Z][a-z]{2,}")
 # An unknown word shorter than this is not counted ("ok", "v2").
 MIN_UNKNOWN_LENGTH = 3
 # As docs_search_text (min_typo_length): a shorter stem has too many neighbours one edit away to
@@ -189,11 +194,13 @@ class AnswerCheck:
     supporting: str | None = None  # a model verifier's supporting excerpt, when it gave one
     not_covered_text: str | None = None  # a model verifier's own words for what is not covered
     unstated: tuple[str, ...] = ()  # a count asked about these words, and no passage states one
+    named: tuple[str, ...] = ()  # names the docs hold, not their subject: a quoted answer should show them
+    unquoted: tuple[str, ...] = ()  # of those, the ones the quoted answer does not show (unquoted_names)
 
     @property
     def not_covered(self) -> list[str]:
         """What the excerpts do not cover (for the "partly" line)."""
-        return [*self.absent, *self.elsewhere]
+        return [*self.absent, *self.elsewhere, *self.unquoted]
 
     def to_dict(self) -> dict[str, object]:
         data: dict[str, object] = {
@@ -204,6 +211,10 @@ class AnswerCheck:
         }
         if self.unstated:
             data["unstated"] = list(self.unstated)
+        if self.named:
+            data["named"] = list(self.named)
+        if self.unquoted:
+            data["unquoted"] = list(self.unquoted)
         if self.supporting:
             data["supporting"] = self.supporting
         if self.not_covered_text:
@@ -224,6 +235,7 @@ class TermEvidence:
     near: list[str] = field(default_factory=list)  # absent identifiers whose words the docs hold as one
     context: list[str] = field(default_factory=list)  # terms only inside a pasted error message
     phrases: list[str] = field(default_factory=list)  # name pairs and hyphenated compounds (loose match)
+    named: list[str] = field(default_factory=list)  # names the docs hold, not their subject (NAMED_WORD)
 
 
 async def term_evidence(
@@ -257,6 +269,10 @@ async def term_evidence(
     evidence.phrases = [p for p in phrases if p in evidence.specific]
     # Names and phrases found elsewhere in the docs are how the asker writes; only absent ones count.
     evidence.names = [n for n in [*named, *evidence.phrases] if n in evidence.specific and n not in unknown]
+    titled = [n for n in evidence.names if NAMED_WORD.fullmatch(n)]
+    if titled:
+        shares = await conn.fetch(SHARE_SQL, titled, audiences)
+        evidence.named = [n for n, row in zip(titled, shares, strict=True) if 0 < float(row["share"]) < SUBJECT_SHARE]
     text = "\n".join(s[1] for s in sections)
     outside: list[str] = []
     for term in evidence.specific:
@@ -298,7 +314,7 @@ def verdict_of(evidence: TermEvidence, sections: tuple[str, ...] = ()) -> Answer
     return AnswerCheck(verdict, absent=tuple(evidence.absent), elsewhere=tuple(elsewhere),
                        missing=tuple(m[0] for m in missing), missing_share=share, sections=sections,
                        missing_ndoc=tuple(m[2] for m in missing), near=tuple(evidence.near),
-                       context=tuple(evidence.context))
+                       context=tuple(evidence.context), named=tuple(evidence.named))
 
 
 # A question asking for a count, a size or a limit ("How many …", "What is the maximum …", "Is there a
@@ -383,6 +399,19 @@ async def check_answer(
         if not await count_stated(conn, question, counted, sections):
             check = dataclasses.replace(check, verdict="partly", unstated=tuple(counted))
     return check
+
+
+def unquoted_names(check: AnswerCheck, answer: str) -> AnswerCheck:
+    """The offline check once the answer is made of quoted passages: a name the question asks about
+    that the docs hold (`check.named`: "Opus", "Notion") and no quoted passage shows is something the
+    answer does not cover, so the answer is "partly", naming it ("Does the Workbench keep a version
+    history?" quoted the prompt-versioning passages without a word on the Workbench). Checked as a
+    word start, so "Projects" shows "Project". Tuned on ray, confirmed on claude and mintlify
+    (design/judgment.md)."""
+    shown = [t.lower() for t in check.not_covered]
+    missing = tuple(name for name in check.named if name.lower() not in shown
+                    and not re.search(r"(?<![A-Za-z0-9])" + re.escape(name), answer, re.IGNORECASE))
+    return dataclasses.replace(check, verdict="partly", unquoted=missing) if missing else check
 
 
 def with_check(judgment: Judgment, check: AnswerCheck) -> Judgment:

@@ -20,6 +20,8 @@ class Excerpt:
     text: str
     breadcrumb: str = ""  # Page › Section › Subsection: where the excerpt sits in its page
     place: tuple[str, ...] = ()  # where its page sits in the site's navigation (tab, group): shown, not framed
+    section: str = ""  # the section's id (docs_section.id)
+    order_in_page: int | None = None  # the section's place in its page (app/corpus/page_order.py); None: unknown
 
 
 def framing_id(texts: list[str]) -> str:

@@ -20,8 +20,9 @@ from app.chat.code_tools import visible_code_trees
 from app.chat.turn import ChatServices
 from app.config import Settings
 from app.corpus.code_tree import CodePathError, CodeTree
+from app.corpus.page_order import section_part
 from app.corpus.sources import SourcesConfig
-from app.doors.page_order import page_sections_in_order, section_part
+from app.doors.page_order import page_sections_in_order
 from app.errors import DocschatError
 from app.search.indexed_pages import indexed_pages
 from app.search.urls import absolute_url
