@@ -466,7 +466,8 @@ ODD_LAYOUT = """() => {
   const root = document.querySelector('docs-chat').shadowRoot;
   const log = root.querySelector('.log'), pre = root.querySelector('.assistant pre');
   const box = log.getBoundingClientRect();
-  const wide = [...log.querySelectorAll('*')].filter(e => !e.closest('pre') || e.tagName === 'PRE').filter(e => {
+  // A code block and a table scroll sideways inside their own box: only the box itself must fit.
+  const wide = [...log.querySelectorAll('*')].filter(e => !e.closest('pre, .table') || e.matches('pre, .table')).filter(e => {
     const r = e.getBoundingClientRect(); return r.width && (r.right > box.right + 0.5 || r.left < box.left - 0.5);
   }).map(e => e.tagName + ' ' + e.textContent.slice(0, 30));
   const rect = (node, start, end) => { const range = document.createRange(); range.setStart(node, start);
@@ -476,6 +477,7 @@ ODD_LAYOUT = """() => {
             gapRight: inner.right - parseFloat(getComputedStyle(p).paddingRight) - rect(text, 0, n).right}; };
   return {page: document.documentElement.scrollWidth, log: [log.scrollWidth, log.clientWidth], wide: wide,
           pre: [pre.scrollWidth, pre.clientWidth],
+          table: [...root.querySelectorAll('.assistant table tr')].map(tr => [...tr.children].map(c => c.tagName)),
           answer: rtl([...root.querySelectorAll('.summary p')].find(p => p.textContent.startsWith('مرحبا'))),
           question: rtl([...root.querySelectorAll('.msg.user')].pop())};
 }"""
@@ -493,7 +495,7 @@ def odd_answer_server(fake_gemini, clean_db, start_server, monkeypatch):
 @pytest.mark.parametrize(("width", "scheme"), [(360, "dark"), (1280, "light")])
 def test_an_odd_answer_fits_the_panel_and_arabic_reads_right_to_left(odd_answer_server, browser, width, scheme) -> None:
     """Long words, URLs and code, a Markdown table, emoji: the panel never scrolls sideways (the
-    fenced code scrolls in its own box); an Arabic paragraph or question is laid out right to left."""
+    fenced code and the table scroll in their own box); an Arabic paragraph or question is laid out right to left."""
     context = browser.new_context(viewport={"width": width, "height": 800}, color_scheme=scheme)
     page = context.new_page()
     page.goto(odd_answer_server.url + "/")
@@ -503,6 +505,7 @@ def test_an_odd_answer_fits_the_panel_and_arabic_reads_right_to_left(odd_answer_
     layout = page.evaluate(ODD_LAYOUT)
     assert layout["page"] <= width and layout["log"][0] <= layout["log"][1] and layout["wide"] == [], layout
     assert layout["pre"][0] > layout["pre"][1], layout  # the code line scrolls inside its block
+    assert layout["table"] == [["TH"] * 5, ["TD"] * 5], layout  # a quoted table is drawn as one
     for side in ("answer", "question"):  # right-aligned; the full stop to the left of the first word
         assert layout[side]["stop"] < layout[side]["first"] and layout[side]["gapRight"] < 2, (side, layout)
     page.screenshot(path=str(OUTPUT / f"widget-{width}-{scheme}-odd-answer.png"))

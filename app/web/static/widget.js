@@ -59,6 +59,10 @@
     // (or question) reads right to left, right-aligned, its final stop on the left
     ".summary p,.summary li,.user{unicode-bidi:plaintext;text-align:start}",
     ".summary p{margin:0 0 8px}.summary pre{background:var(--dc-bg);padding:8px;border-radius:6px;overflow-x:auto}",
+    ".summary .table{overflow-x:auto;margin:0 0 8px}.summary table{border-collapse:collapse;font-size:.92em}",
+    ".summary th,.summary td{border:1px solid var(--dc-border);padding:3px 6px;text-align:left;vertical-align:top}",
+    // A cell breaks between words; a long one makes the table scroll in its box rather than cut a value.
+    ".summary table td,.summary table th{overflow-wrap:normal;min-width:4em}.summary table code{white-space:nowrap}",
     ".summary code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px}",
     ".notice{color:var(--dc-muted);font-size:14px}.error{color:var(--dc-error)}",
     "form{display:flex;gap:8px;padding:10px 12px;border-top:1px solid var(--dc-border)}",
@@ -161,6 +165,16 @@
         var para = paragraphs[p].trim();
         if (!para) continue;
         var lines = para.split("\n");
+        var table = tableOf(lines);
+        if (table) {
+          fragment.appendChild(renderTable(table, sources));
+          if (table.citation) {
+            var cited = document.createElement("p");
+            inline(cited, table.citation, sources);
+            fragment.appendChild(cited);
+          }
+          continue;
+        }
         var isList = lines.every(function (l) { return /^\s*([-*]|\d+\.)\s+/.test(l); });
         if (isList) {
           var list = document.createElement("ul");
@@ -183,6 +197,49 @@
       }
     }
     return fragment;
+  }
+
+  // A GFM table as the answers quote it (the page reader writes `| a | b |`, then `|---|---|`, then
+  // the rows; `\|` is a pipe inside a cell; a citation may follow the last row): its rows of cells,
+  // or null when the lines are not one.
+  function tableOf(lines) {
+    if (lines.length < 2 || !/^\s*\|(\s*:?-+:?\s*\|)+\s*$/.test(lines[1])) return null;
+    var last = lines[lines.length - 1].match(/^(.*\|)\s*((?:\[\d{1,2}\]\s*)+)$/);
+    var body = lines.slice();
+    if (last) body[body.length - 1] = last[1];
+    if (!body.every(function (l) { return /^\s*\|.*\|\s*$/.test(l); })) return null;
+    var rows = body.filter(function (l, index) { return index !== 1; }).map(cellsOf);
+    return {rows: rows, citation: last ? last[2].trim() : ""};
+  }
+
+  function cellsOf(line) {
+    var cells = [];
+    var cell = "";
+    var text = line.trim().slice(1, -1);
+    for (var i = 0; i < text.length; i++) {
+      if (text[i] === "\\" && text[i + 1] === "|") { cell += "|"; i++; }
+      else if (text[i] === "|") { cells.push(cell.trim()); cell = ""; }
+      else cell += text[i];
+    }
+    cells.push(cell.trim());
+    return cells;
+  }
+
+  function renderTable(table, sources) {
+    var wrap = document.createElement("div");
+    wrap.className = "table"; // scrolls sideways on a narrow screen
+    var element = document.createElement("table");
+    table.rows.forEach(function (cells, index) {
+      var row = document.createElement("tr");
+      cells.forEach(function (text) {
+        var cell = document.createElement(index ? "td" : "th");
+        inline(cell, text, sources);
+        row.appendChild(cell);
+      });
+      element.appendChild(row);
+    });
+    wrap.appendChild(element);
+    return wrap;
   }
 
   // `code`, [label](url), **bold** and [n] citations, appended to `parent`. A citation is only
