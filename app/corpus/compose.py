@@ -109,11 +109,9 @@ def page_key(fingerprint: bytes, deps: Iterable[str], blob_id: Callable[[str], s
     return digest.digest()
 
 
-def _unchanged_key(
-    known: Mapping[str, PageKey] | None, path: str, fingerprint: bytes, blob_id: Callable[[str], str | None] | None,
-) -> PageKey | None:
-    """The stored key of the page at `path` when it is still its key (the fingerprint and the blob
-    ids of what it read are unchanged): the page need not be read or composed."""
+def _unchanged_key(known: Mapping[str, PageKey] | None, path: str, fingerprint: bytes,
+                   blob_id: Callable[[str], str | None] | None) -> PageKey | None:
+    """The stored key of the page at `path` when still its key: the page need not be composed."""
     stored = known.get(path) if known is not None else None
     if blob_id is not None and stored is not None and stored.key == page_key(fingerprint, stored.deps, blob_id):
         return stored
