@@ -6,7 +6,8 @@
 
 With --against, each corpus is composed in a fresh process per tree (its PYTHONPATH that tree), the
 two trees taking turns, `--runs` times a process; the figure is the process's CPU seconds
-(`time.process_time`), which load on a shared machine disturbs less than the wall clock. --dump
+(`time.process_time`, every thread's: V8's too), which load on a shared machine disturbs less than
+the wall clock (also printed, as [min, median, max] like the CPU figures). --dump
 writes each tree's chunks as JSON (`<dir>/<tree>-<corpus>.json`) to compare them.
 """
 
@@ -31,14 +32,15 @@ from pathlib import Path
 from app.config import Settings
 from app.corpus.compose import DocsSource, compose_corpus
 repo, runs, dump = Path(sys.argv[1]), int(sys.argv[2]), sys.argv[3]
-times = []
+times, walls = [], []
 for _ in range(runs):
-    start = time.process_time()
+    start, wall = time.process_time(), time.perf_counter()
     result = compose_corpus(DocsSource(repo, "main", "docs"), Settings())
     times.append(time.process_time() - start)
+    walls.append(time.perf_counter() - wall)
 if dump:
     Path(dump).write_text(json.dumps([chunk.to_dict() for chunk in result.chunks], indent=1))
-print(json.dumps({"cpu": times, "pages": len(result.pages), "chunks": len(result.chunks),
+print(json.dumps({"cpu": times, "wall": walls, "pages": len(result.pages), "chunks": len(result.chunks),
                   "warnings": len(result.warnings)}))
 """
 
@@ -56,18 +58,22 @@ def compare(args: argparse.Namespace) -> None:
         repo = corpus_repo(corpus)
         try:
             cpu: dict[str, list[float]] = {"old": [], "new": []}
+            wall: dict[str, list[float]] = {"old": [], "new": []}
             counts: dict[str, dict] = {}
             for round_ in range(args.rounds):
                 for name in ("old", "new") if round_ % 2 == 0 else ("new", "old"):
                     dump = f"{args.dump}/{name}-{corpus}.json" if args.dump and round_ == 0 else ""
                     figures = _child(trees[name], repo, args.runs, dump)
                     cpu[name] += figures.pop("cpu")
+                    wall[name] += figures.pop("wall", [])
                     counts[name] = figures
             medians = {name: statistics.median(times) for name, times in cpu.items()}
             print(json.dumps({
                 "corpus": corpus, **{f"{name}_{key}": value for name in cpu for key, value in counts[name].items()},
                 **{f"{name}_cpu_s": [round(min(t), 3), round(medians[name], 3), round(max(t), 3)] for name, t in cpu.items()},
                 "ratio_of_medians": round(medians["new"] / medians["old"], 2),
+                **{f"{name}_wall_s": [round(min(t), 3), round(statistics.median(t), 3), round(max(t), 3)]
+                   for name, t in wall.items() if t},
             }), flush=True)
         finally:
             shutil.rmtree(repo, ignore_errors=True)

@@ -423,12 +423,58 @@ function finish(out) {
   return result
 }
 
-function shown(tree, counts) {
-  escapeText(tree)
-  // Written out as the page's HTML and parsed again as a browser parses it (parse5): raw HTML's
-  // state (an unclosed comment, `<script>`, an attribute) runs on over the HTML Markdown made, as
-  // on the site.
-  const hast = fromParse5(parseFragment(toHtml(tree, {allowDangerousHtml: true})))
+// A tree the browser's parser would rebuild as it is: no raw HTML, only these elements, nested as
+// the parser nests them (no block in a `p`, no link in a link, no heading in a heading, a `li` in a
+// list, a table of rows of cells, a `pre` opening on its `code`, nothing in a void element), and
+// no character the parser rewrites (CR, NUL, a lone surrogate). Written out and parsed again, it
+// reads the same (tests/test_page_reader.py compares both ways), so the round trip is skipped: a
+// tenth of a page's time.
+const AS_IS = new Set(['a', 'b', 'blockquote', 'br', 'code', 'del', 'div', 'em', 'h1', 'h2', 'h3', 'h4', 'h5',
+  'h6', 'hr', 'i', 'img', 'input', 'kbd', 'li', 'ol', 'p', 'pre', 's', 'section', 'span', 'strong', 'sub', 'sup',
+  'table', 'tbody', 'td', 'th', 'thead', 'tr', 'u', 'ul'])
+const CLOSES_P = new Set(['blockquote', 'div', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'li', 'ol', 'p', 'pre',
+  'section', 'table', 'ul'])
+const VOID = new Set(['br', 'hr', 'img', 'input'])
+const TABLE_PARTS = {table: ['thead', 'tbody'], thead: ['tr'], tbody: ['tr'], tr: ['td', 'th']}
+const REWRITTEN = /[\r\0]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
+
+function parsedAsIs(node, inside) {
+  for (const child of node.children || []) {
+    if (child.type === 'text') {
+      if (REWRITTEN.test(child.value)) return false
+      if (TABLE_PARTS[node.tagName] && !/^[\t\n\f ]*$/.test(child.value)) return false
+      continue
+    }
+    if (child.type !== 'element') return false
+    const tag = child.tagName
+    if (!AS_IS.has(tag) || (CLOSES_P.has(tag) && inside.p) || (tag === 'a' && inside.a) || (HEADINGS[tag] && inside.heading)) {
+      return false
+    }
+    if (tag === 'li' && node.tagName !== 'ul' && node.tagName !== 'ol') return false
+    const parts = TABLE_PARTS[node.tagName]
+    if ((parts && !parts.includes(tag)) || (!parts && ['thead', 'tbody', 'tr', 'td', 'th'].includes(tag))) return false
+    if ((VOID.has(tag) && child.children && child.children.length) ||
+        (tag === 'pre' && !(child.children[0] && child.children[0].tagName === 'code'))) {
+      return false
+    }
+    for (const value of Object.values(child.properties || {})) {
+      if ([].concat(value).some((item) => typeof item === 'string' && REWRITTEN.test(item))) return false
+    }
+    const within = {p: inside.p || tag === 'p', a: inside.a || tag === 'a', heading: inside.heading || Boolean(HEADINGS[tag])}
+    if (!parsedAsIs(child, within)) return false
+  }
+  return true
+}
+
+function shown(tree, counts, shortcuts = true) {
+  let hast = tree
+  if (!shortcuts || !parsedAsIs(tree, {})) {
+    escapeText(tree)
+    // Written out as the page's HTML and parsed again as a browser parses it (parse5): raw HTML's
+    // state (an unclosed comment, `<script>`, an attribute) runs on over the HTML Markdown made,
+    // as on the site.
+    hast = fromParse5(parseFragment(toHtml(tree, {allowDangerousHtml: true})))
+  }
   prepare(hast, false)
   const out = []
   blocks(hast, out)
@@ -439,11 +485,41 @@ function failure(error) {
   return JSON.stringify({error: String(error.reason || error.message || error), line: place ? place.line : null, column: place ? place.column : null})
 }
 
+// GFM with only the constructs the page has the characters to start. micromark tries a construct
+// at every character it may begin with: the email autolink at every word, the table at every line,
+// a fifth of a page's time. One that cannot match fails and leaves no trace, so dropping it
+// changes nothing (design/page-reader.md): an email needs `@`, a www link `www`, a protocol link
+// `http`, a footnote `[^`, strikethrough `~`, a table a delimiter row (`-` with `|` or `:`).
+const DELIMITER_ROW = /(?:[|:][ \t|:-]*-|-[ \t|:-]*[|:])[ \t|:-]*$/m
+
+function gfmFor(value) {
+  const can = {
+    emailAutolink: value.includes('@'),
+    wwwAutolink: /www/i.test(value),
+    protocolAutolink: /http/i.test(value),
+    gfmFootnoteDefinition: value.includes('[^'),
+    gfmFootnoteCall: value.includes('[^'),
+    gfmPotentialFootnoteCall: value.includes('[^'),
+    strikethrough: value.includes('~'),
+    table: DELIMITER_ROW.test(value)
+  }
+  const extension = gfm()
+  for (const field of ['document', 'flow', 'text', 'insideSpan']) {
+    for (const [code, constructs] of Object.entries(extension[field])) {
+      const kept = [].concat(constructs).filter((construct) => can[construct.name] !== false)
+      if (kept.length) extension[field][code] = kept
+      else delete extension[field][code]
+    }
+  }
+  return extension
+}
+
 // The micromark extensions and their mdast builders for a page of these options; `value` as read
-// (Docusaurus's `{#id}` escaped for MDX).
+// (Docusaurus's `{#id}` escaped for MDX). shortcuts: false reads the long way (GFM whole, always
+// parsed again), for tests/test_page_reader.py.
 function syntax(value, options) {
-  const {mdx = false, math: withMath = false, directives = false} = options || {}
-  const extensions = [gfm()]
+  const {mdx = false, math: withMath = false, directives = false, shortcuts = true} = options || {}
+  const extensions = [shortcuts ? gfmFor(value) : gfm()]
   const mdastExtensions = [gfmFromMarkdown()]
   if (withMath) {
     extensions.push(math())
@@ -469,13 +545,14 @@ function syntax(value, options) {
 export function parse(page, options) {
   const {value, extensions, mdastExtensions} = syntax(page, options)
   const mdx = Boolean(options && options.mdx)
+  const shortcuts = !(options && options.shortcuts === false)
   try {
     const tree = fromMarkdown(value, {extensions, mdastExtensions})
     const counts = {}
     setextAsText(tree, value)
     if (!mdx) mdxCommentsInText(tree)
     const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value), passThrough: []})
-    return shown(hast, counts)
+    return shown(hast, counts, shortcuts)
   } catch (error) {
     return failure(error)
   }
