@@ -3,6 +3,12 @@
 in headless Chromium, a marker shown when it is in `document.body.innerText` (or an image's alt).
 Updates those probes in tests/data/markdown-probes/recorded.json.
 
+Two things a visitor does or has that a bare page lacks are given first:
+- every `<details>` is opened: its text shows on a click, as an `<Accordion>`'s does, and the browser's
+  find-in-page searches it (the decision: a closed disclosure's text is indexed);
+- the stylesheet of Tailwind's `hidden`, `sr-only` and `md:block` utilities (Mintlify styles its
+  pages with Tailwind; a page's `className="hidden"` is `display: none` there), at a desktop width.
+
     PROBE_HTML=/tmp/probe-html NODE_MODULES=/tmp/x/node_modules node scripts/record_probes.mjs
     python scripts/record_probes_innertext.py /tmp/probe-html
 """
@@ -19,6 +25,11 @@ from playwright.sync_api import sync_playwright
 
 RECORDED = Path(__file__).parent.parent / "tests" / "data" / "markdown-probes" / "recorded.json"
 MARKER = re.compile(r"zz[a-z0-9]+")
+TAILWIND = (".hidden{display:none}"
+            ".sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;"
+            "clip:rect(0,0,0,0);white-space:nowrap;border-width:0}"
+            "@media (min-width:768px){.md\\:block{display:block}}")
+OPEN_DETAILS = "document.querySelectorAll('details').forEach((d) => { d.open = true })"
 SHOWN = "document.body.innerText + ' ' + [...document.images].map((i) => i.alt).join(' ')"
 
 
@@ -27,10 +38,12 @@ def main(folder: Path) -> None:
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
-        page = browser.new_page()
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
         for html in sorted(folder.glob("css-*.html")):
             name = html.name.removesuffix(".html")
             page.goto(html.as_uri())
+            page.add_style_tag(content=TAILWIND)
+            page.evaluate(OPEN_DETAILS)
             shown = set(MARKER.findall(page.evaluate(SHOWN)))
             markers = sorted(set(MARKER.findall((RECORDED.parent / name).read_text())))
             recorded[name] = {"renderer": recorded[name]["renderer"] + ", Chromium innerText",
