@@ -240,9 +240,13 @@ def _title_for(path: str, title: str | None, blocks: list[Block]) -> str:
 
 
 def _page_audiences(path: str, files: Mapping[str, str], source: Source) -> tuple[tuple[str, ...], bool] | None:
-    """(audiences, declared) of any file of the tree; None for a snippet file that declares nothing."""
+    """(audiences, declared) of any file of the tree; None for a snippet file that declares nothing.
+    A declaration in front matter that is not read (`undeclared_audience`) makes it internal, as it
+    makes a page: pasted, its text would otherwise reach the public page that imports it."""
+    text = files[path]
     try:
-        declared = parse_front_matter(files[path]).audiences()
+        front = parse_front_matter(text)
+        declared = ("internal",) if undeclared_audience(text, front) is not None else front.audiences()
     except (FrontMatterError, ValueError):
         declared = ("internal",)  # unreadable: fail closed
     if declared is not None:
