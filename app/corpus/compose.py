@@ -239,8 +239,10 @@ def _title_for(path: str, title: str | None, blocks: list[Block]) -> str:
     return stem.replace("-", " ").replace("_", " ").strip().capitalize() or path
 
 
-def _page_audiences(path: str, files: Mapping[str, str], source: Source) -> tuple[tuple[str, ...], bool] | None:
-    """(audiences, declared) of any file of the tree; None for a snippet file that declares nothing.
+def _page_audiences(path: str, files: Mapping[str, str], source: Source,
+                    site: Site | None = None) -> tuple[tuple[str, ...], bool] | None:
+    """(audiences, declared) of any file of the tree; None for a snippet file (or a partial of the
+    site) that declares nothing.
     A declaration in front matter that is not read (`undeclared_audience`) makes it internal, as it
     makes a page: pasted, its text would otherwise reach the public page that imports it."""
     text = files[path]
@@ -251,7 +253,7 @@ def _page_audiences(path: str, files: Mapping[str, str], source: Source) -> tupl
         declared = ("internal",)  # unreadable: fail closed
     if declared is not None:
         return declared, True
-    return None if is_snippet_path(path) else (source.audiences, False)
+    return None if is_snippet_path(path) or (site is not None and site.is_partial(path)) else (source.audiences, False)
 
 
 def compose_files(files: Mapping[str, str], settings: Settings, source: Source | None = None) -> ComposeResult:
@@ -289,7 +291,7 @@ def iter_compose_files(
     result.warnings.extend(site.warnings)
     routes: dict[str, str] = {}  # route → the page published there
     for path in sorted(files):
-        if not path.endswith(PAGE_SUFFIXES) or is_snippet_path(path):
+        if not path.endswith(PAGE_SUFFIXES) or is_snippet_path(path) or site.is_partial(path):
             continue
         if not matches_any(path, source.include) or matches_any(path, source.exclude):
             continue
@@ -381,7 +383,7 @@ def _compose_page(
     # Snippets are MDX's imports: a CommonMark or MyST page shows an import line as text.
     pasted = resolve_snippets(
         path, front.body, files, page_audiences=audiences,
-        audience_of=lambda snippet: _page_audiences(snippet, files, source),
+        audience_of=lambda snippet: _page_audiences(snippet, files, source, site),
         math=dialect.mintlify, directives=not dialect.mintlify,
     ) if mdx else SnippetResult(front.body)
     result.warnings.extend(pasted.warnings)  # a page its parser rejects still names its snippets' faults

@@ -54,6 +54,12 @@ class Site:
     built_folders: tuple[str, ...] | None = None
     warnings: list[str] = field(default_factory=list)
 
+    def is_partial(self, path: str) -> bool:
+        """A file the site pastes into pages and never publishes as one (a Docusaurus `_…` file or
+        folder: its docs and blog plugins' default `exclude`); snippets folders are
+        `snippets.is_snippet_path`, for every site."""
+        return self.framework == "docusaurus" and any(part.startswith("_") for part in path.split("/"))
+
     def exclusion(self, path: str, front: Mapping[str, Any]) -> Exclusion | None:
         """Why the page at `path` (relative to the source's folder) is not a page of the site, with its
         front matter `front`; None when it is."""
