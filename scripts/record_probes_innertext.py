@@ -1,4 +1,4 @@
-"""Records what Chromium shows of the `css-*` differential probes: their HTML (written by
+"""Records what Chromium shows of the `css-*` and `snippet-*` differential probes: their HTML (written by
 `PROBE_HTML=dir node scripts/record_probes.mjs`, as micromark or @mdx-js/mdx renders them) loaded
 in headless Chromium, a marker shown when it is in `document.body.innerText` (or an image's alt).
 Updates those probes in tests/data/markdown-probes/recorded.json.
@@ -39,18 +39,18 @@ def main(folder: Path) -> None:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": 1280, "height": 800})
-        for html in sorted(folder.glob("css-*.html")):
+        for html in sorted(folder.glob("*.html")):
             name = html.name.removesuffix(".html")
             page.goto(html.as_uri())
             page.add_style_tag(content=TAILWIND)
             page.evaluate(OPEN_DETAILS)
             shown = set(MARKER.findall(page.evaluate(SHOWN)))
-            markers = sorted(set(MARKER.findall((RECORDED.parent / name).read_text())))
+            markers = sorted({*recorded[name]["shown"], *recorded[name]["hidden"]})  # its snippets' too
             recorded[name] = {"renderer": recorded[name]["renderer"] + ", Chromium innerText",
                               "shown": [m for m in markers if m in shown], "hidden": [m for m in markers if m not in shown]}
         browser.close()
     RECORDED.write_text(json.dumps(recorded, indent=1) + "\n")
-    print(f"{len(list(folder.glob('css-*.html')))} probes recorded with Chromium")
+    print(f"{len(list(folder.glob('*.html')))} probes recorded with Chromium")
 
 
 if __name__ == "__main__":

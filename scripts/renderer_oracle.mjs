@@ -37,11 +37,28 @@ export function shownText(html) {
 // Every component a <div> with its title and children, as a docs theme shows them.
 const Any = ({ title, children }) => React.createElement("div", null, title ?? null, children);
 
-export async function render(name, text) {
+// `snippets` ({"/snippets/x.mdx": text}) are the files a page imports (`import X from
+// "/snippets/x.mdx"`) or names in Mintlify's `<Snippet file="x.mdx" />`: each is evaluated as its
+// own MDX module, and the page's binding is that module's component (the import statement, which
+// evaluate() cannot resolve without a bundler, is taken out and the binding passed as a component).
+export async function render(name, text, snippets = {}) {
   if (name.endsWith(".md")) {
     return micromark(text, { allowDangerousHtml: true, extensions: [gfm()], htmlExtensions: [gfmHtml()] });
   }
-  const { default: Content } = await evaluate(text, { ...runtime, remarkPlugins: [remarkGfm] });
+  return renderToStaticMarkup(React.createElement(await component(text, snippets), {}));
+}
+
+async function component(text, snippets) {
+  const bound = {};
+  const IMPORT = /^import\s+([A-Za-z_$][\w$]*)\s+from\s+["'](\/snippets\/[^"']+)["'];?[ \t]*$/gm;
+  for (const [, binding, file] of text.matchAll(IMPORT)) bound[binding] = await component(snippets[file], snippets);
+  const { default: Content } = await evaluate(text.replace(IMPORT, ""), { ...runtime, remarkPlugins: [remarkGfm] });
   const components = Object.fromEntries([...text.matchAll(/<([A-Z][\w]*)/g)].map((m) => [m[1], Any]));
-  return renderToStaticMarkup(React.createElement(Content, { components }));
+  const tags = [...text.matchAll(/<Snippet\s+file=["']([^"']+)["']/g)].map((m) => m[1]);
+  if (tags.length) {
+    const files = {};
+    for (const file of tags) files[file] = await component(snippets["/snippets/" + file], snippets);
+    components.Snippet = ({ file }) => React.createElement(files[file]);
+  }
+  return (props) => React.createElement(Content, { ...props, components: { ...components, ...bound } });
 }

@@ -1,9 +1,12 @@
 """The differential probes (tests/data/markdown-probes/): each page holds marker words `zz…`, and
 recorded.json says which of them the real renderer shows (micromark + GFM for `.md`, @mdx-js/mdx 3
-for `.mdx`; scripts/record_probes.mjs recorded them; the `css-*` ones are Chromium's innerText of
-that HTML, scripts/record_probes_innertext.py). The `leak-*` and `css-*` probes are the seven leak
-classes of issue 46 (class 7, MyST, is tests/test_compose.py's). A marker the renderer hides must never be
-indexed; one it shows should be (a miss there is hiding more than the site: safe, but counted)."""
+for `.mdx`; scripts/record_probes.mjs recorded them; the `css-*` and `snippet-*` ones are Chromium's
+innerText of that HTML, scripts/record_probes_innertext.py). The `leak-*` and `css-hidden*` probes
+are the seven leak classes of issue 46 (class 7, MyST, is tests/test_compose.py's); the other `css-*`
+probes are elements and styles the browser does not render, and the `snippet-*` ones a snippet's
+tag where the page does not render it (in code, an attribute, a comment, an expression), found by
+a later adversary. A marker the renderer hides must never be indexed; one it shows should be (a
+miss there is hiding more than the site: safe, but counted)."""
 
 from __future__ import annotations
 
@@ -26,8 +29,12 @@ HIDDEN_ON_PURPOSE = {
 }
 
 
+# The snippets the `snippet-*` probes import, as a Mintlify site holds them.
+SNIPPETS = {f"snippets/{path.name}": path.read_text() for path in sorted((PROBES / "snippets").iterdir())}
+
+
 def _indexed(name: str) -> str:
-    result = compose_files({name: (PROBES / name).read_text()}, Settings())
+    result = compose_files({name: (PROBES / name).read_text(), **SNIPPETS}, Settings())
     assert not result.warnings and not result.skipped_pages, result.warnings
     return "\n".join(f"{c.title}\n{c.heading}\n{c.embed_text}" for c in result.chunks)
 
