@@ -219,7 +219,7 @@ function jsxHandler(counts) {
     if (/^[a-z][a-z0-9-]*$/.test(name)) {
       // An HTML element: the browser shows it as such (a table, a line break, an image's alt text).
       const properties = {}
-      for (const key of ['alt', 'href', 'src', 'colSpan', 'open', 'className']) {
+      for (const key of ['alt', 'href', 'src', 'colSpan', 'open', 'className', 'id']) {
         if (typeof attributes[key] === 'string' || attributes[key] === true) properties[key] = attributes[key]
       }
       if (typeof attributes.class === 'string') properties.className = attributes.class.split(/\s+/)
@@ -369,6 +369,52 @@ function prepare(node, inPre, invisible) {
   node.children = kept
 }
 
+// A page's own `<style>` rules that hide (`display: none`, `visibility: hidden`, …), applied to the
+// elements their selectors name, before the element's inline style (which wins, as in the cascade):
+// innerText needs CSS, and hast-util-to-text has none. Only a selector's last compound is matched
+// (`.a .b` hides every `.b`: more hidden than the site, never less); one with a pseudo-class or an
+// attribute selector is left out, and so is a theme's stylesheet (not in the page).
+function applyStylesheets(tree) {
+  const sheets = []
+  const collect = (node) => {
+    for (const child of node.children || []) {
+      if (child.type === 'element' && child.tagName === 'style') sheets.push(toString(child))
+      else collect(child)
+    }
+  }
+  collect(tree)
+  if (!sheets.length) return
+  const css = sheets.join('\n').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+  const rules = []
+  for (const [, selectors, declarations] of css.matchAll(/([^{}]+)\{([^{}]*)\}/g)) {
+    const said = styleOf(declarations)
+    if (said.display !== 'none' && said.contentVisibility !== 'hidden' && said.visibility !== 'hidden' && said.visibility !== 'collapse') continue
+    for (const selector of selectors.split(',')) {
+      const last = selector.trim().split(/[\s>+~]+/).pop()
+      if (!last || /[:[]/.test(last)) continue
+      const tag = (last.match(/^[a-zA-Z][\w-]*/) || [''])[0].toLowerCase()
+      const id = (last.match(/#([\w-]+)/) || [])[1]
+      const classes = [...last.matchAll(/\.([\w-]+)/g)].map((m) => m[1])
+      if (tag || id || classes.length || last === '*') rules.push({tag, id, classes, declarations})
+    }
+  }
+  const apply = (node) => {
+    for (const child of node.children || []) {
+      if (child.type !== 'element') continue
+      const properties = child.properties || {}
+      const classes = Array.isArray(properties.className) ? properties.className.map(String) : String(properties.className || '').split(/\s+/)
+      const matched = rules.filter((rule) => (!rule.tag || rule.tag === child.tagName) && (!rule.id || rule.id === properties.id) &&
+        rule.classes.every((c) => classes.includes(c)))
+      if (matched.length) {
+        child.properties = {...properties, style: matched.map((rule) => rule.declarations).join(';') + ';' + (typeof properties.style === 'string' ? properties.style : '')}
+      }
+      apply(child)
+    }
+  }
+  apply(tree)
+}
+
 function codeSpan(content) {
   const longest = Math.max(0, ...(content.match(/`+/g) || []).map((run) => run.length))
   const ticks = '`'.repeat(longest + 1)
@@ -514,6 +560,7 @@ function shown(tree, counts) {
   // state (an unclosed comment, `<script>`, an attribute) runs on over the HTML Markdown made, as
   // on the site.
   const hast = fromParse5(parseFragment(toHtml(tree, {allowDangerousHtml: true})))
+  applyStylesheets(hast)
   prepare(hast, false, false)
   const out = []
   blocks(hast, out)
