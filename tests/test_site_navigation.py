@@ -87,6 +87,18 @@ def test_a_docusaurus_partial_of_an_internal_page_stays_internal() -> None:
     assert any("SECRETWORD" in c.text for c in result.chunks), "pasted into the internal page that imports it"
 
 
+def test_mkdocs_never_builds_what_exclude_docs_or_draft_docs_names() -> None:
+    """Without `nav` every page is built, but those the gitignore patterns name (MkDocs 1.6's own
+    `.*` and `/templates/` too): checked with `mkdocs build` 1.6.1, which builds a.md only."""
+    files = {"mkdocs.yml": "site_name: A\nexclude_docs: |\n  *.internal.md\n  !keep.internal.md\n",
+             "docs/a.md": "# A\n\nShown.\n", "docs/ops.internal.md": "# Ops\n\nSECRETWORD\n",
+             "docs/.notes/x.md": "# X\n\nSECRETWORD\n", "docs/templates/t.md": "# T\n\nSECRETWORD\n",
+             "docs/keep.internal.md": "# Keep\n\nKept.\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert sorted(page.path for page in result.pages) == ["docs/a.md", "docs/keep.internal.md"]
+    assert not [c.id for c in result.chunks if "SECRETWORD" in c.text]
+
+
 def test_the_place_in_the_navigation_tells_same_titled_pages_apart(tmp_path: Path) -> None:
     result = _compose_site("mintlify", tmp_path)
     overviews = {page.path: page.place for page in result.pages if page.title == "Overview"}
