@@ -179,7 +179,11 @@ PUBLIC_DEFAULT = Source(name="s", repo=Path("."), dir="", audiences=("public",))
     "---\ntitle: T\n\u0430udience: internal\n---\n\nSecret text.\n",  # a Cyrillic а in `audience`
     "---\ntitle: T\naudeince: internal\n---\n\nSecret text.\n",  # a typo
     "---\ntitle: T\npub\u200blic: false\n---\n\nSecret text.\n",  # a zero-width space in `public`
-], ids=["blank-line", "bom-blank", "toml", "zero-width", "cyrillic", "typo", "zero-width-key"])
+    "---\ntitle: T\n---\n---\naudience: internal\n---\n\nSecret text.\n",  # a second block
+    "---\ntitle: T\n---\n\n+++\naudience = \"internal\"\n+++\n\nSecret text.\n",  # TOML after YAML
+    "---\ntitle: T\n---\n<!-- audience: internal -->\n\nSecret text.\n",  # a comment under it
+], ids=["blank-line", "bom-blank", "toml", "zero-width", "cyrillic", "typo", "zero-width-key", "second-block",
+        "toml-after-yaml", "comment-after"])
 def test_an_unread_audience_declaration_makes_the_page_internal(text: str) -> None:
     result = compose_files({"page.md": text}, Settings(), PUBLIC_DEFAULT)
     assert [p.audiences for p in result.pages] == [("internal",)]
