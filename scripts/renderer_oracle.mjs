@@ -13,6 +13,8 @@ const { micromark } = await load("micromark");
 const { gfm, gfmHtml } = await load("micromark-extension-gfm");
 const { evaluate } = await load("@mdx-js/mdx");
 const remarkGfm = (await load("remark-gfm")).default;
+// Docusaurus's own plugin for `<!-- … -->` in MDX (its markdown.mdx1Compat.comments, on by default).
+const remarkComment = (await load("@slorber/remark-comment")).default;
 const React = await load("react");
 const runtime = await load("react/jsx-runtime");
 const { renderToStaticMarkup } = await load("react-dom/server");
@@ -41,7 +43,14 @@ const Any = ({ title, children }) => React.createElement("div", null, title ?? n
 // "/snippets/x.mdx"`) or names in Mintlify's `<Snippet file="x.mdx" />`: each is evaluated as its
 // own MDX module, and the page's binding is that module's component (the import statement, which
 // evaluate() cannot resolve without a bundler, is taken out and the binding passed as a component).
+// A probe named `docusaurus-*` is rendered as Docusaurus 3 renders it: `.md` and `.mdx` alike as
+// MDX (markdown.format "mdx", its default) with HTML comments (mdx1Compat.comments).
 export async function render(name, text, snippets = {}) {
+  if (name.startsWith("docusaurus-")) {
+    const { default: Content } = await evaluate(text, { ...runtime, remarkPlugins: [remarkGfm, remarkComment] });
+    const components = Object.fromEntries([...text.matchAll(/<([A-Z][\w]*)/g)].map((m) => [m[1], Any]));
+    return renderToStaticMarkup(React.createElement(Content, { components }));
+  }
   if (name.endsWith(".md")) {
     return micromark(text, { allowDangerousHtml: true, extensions: [gfm()], htmlExtensions: [gfmHtml()] });
   }

@@ -5,7 +5,8 @@ innerText of that HTML, scripts/record_probes_innertext.py). The `leak-*` and `c
 are the seven leak classes of issue 46 (class 7, MyST, is tests/test_compose.py's); the other `css-*`
 probes are elements and styles the browser does not render, and the `snippet-*` ones a snippet's
 tag where the page does not render it (in code, an attribute, a comment, an expression), found by
-a later adversary. A marker the renderer hides must never be indexed; one it shows should be (a
+a later adversary, who added the `docusaurus-*` ones: pages of a Docusaurus 3 site, which builds
+`.md` as MDX and reads HTML comments in MDX (recorded with its comment plugin). A marker the renderer hides must never be indexed; one it shows should be (a
 miss there is hiding more than the site: safe, but counted)."""
 
 from __future__ import annotations
@@ -33,8 +34,13 @@ HIDDEN_ON_PURPOSE = {
 SNIPPETS = {f"snippets/{path.name}": path.read_text() for path in sorted((PROBES / "snippets").iterdir())}
 
 
+# A `docusaurus-*` probe is a page of a Docusaurus site (its configuration file beside it).
+DOCUSAURUS = {"docusaurus.config.js": "module.exports = {title: 'Probes'};"}
+
+
 def _indexed(name: str) -> str:
-    result = compose_files({name: (PROBES / name).read_text(), **SNIPPETS}, Settings())
+    site = DOCUSAURUS if name.startswith("docusaurus-") else {}
+    result = compose_files({name: (PROBES / name).read_text(), **SNIPPETS, **site}, Settings())
     assert not result.warnings and not result.skipped_pages, result.warnings
     return "\n".join(f"{c.title}\n{c.heading}\n{c.embed_text}" for c in result.chunks)
 
