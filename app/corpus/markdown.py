@@ -266,15 +266,17 @@ def myst_directives(text: str) -> tuple[str | None, list[tuple[str, str]]]:
 # --- every dialect ------------------------------------------------------------------------------
 
 
-def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool = False) -> Reading:
+def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool = False,
+              comments: bool = False) -> Reading:
     """The page body as its site shows it: `mdx` for an `.mdx` page (or any page of a Mintlify
     site, which builds `.md` as MDX too), `myst` for a MyST page (None: when it uses MyST's syntax),
-    `mintlify` for Mintlify's math. NUL characters are dropped first: they are never text."""
+    `mintlify` for Mintlify's math, `comments` for HTML comments in MDX (Docusaurus). NUL characters
+    are dropped first: they are never text."""
     text = text.replace("\x00", "")
     if not mdx and (is_myst(text) if myst is None else myst):
         return read_html(_render_myst(text))
     # Docusaurus renders `:::note` callouts; Mintlify renders math.
-    return read_markdown(text, mdx=mdx or mintlify, math=mintlify, directives=not mintlify)
+    return read_markdown(text, mdx=mdx or mintlify, math=mintlify, directives=not mintlify, comments=comments)
 
 
 def shown_blocks(text: str, *, mdx: bool, myst: bool | None = None) -> list[Block]:

@@ -44,11 +44,14 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 import yaml
 
+from app.corpus.markdown import is_myst
 from app.corpus.site_code import docusaurus_site, sphinx_site
 from app.corpus.site_model import (
     _MAX_DEPTH,
@@ -235,3 +238,38 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
             for source, destination in (plugin["redirects"].get("redirect_maps") or {}).items():
                 site.redirects.append((prefix + str(source), str(destination)))
     return site
+
+
+# --- How the site's renderer reads its pages ----------------------------------------------------
+
+@dataclass(frozen=True)
+class SiteDialect:
+    """How the site's renderer reads its pages, from its framework's configuration file."""
+
+    mintlify: bool = False  # docs.json or mint.json: every page is MDX, with math
+    myst: bool | None = None  # Sphinx with myst_parser: True; another framework: False; unknown: None
+    # Docusaurus 3: `.md` pages are MDX too (its markdown.format, "mdx" by default), and MDX reads
+    # `<!-- … -->` as a comment (its markdown.mdx1Compat.comments, on by default).
+    md_as_mdx: bool = False
+    mdx_comments: bool = False
+
+
+def site_dialect(site: Site, files: Mapping[str, str]) -> SiteDialect:
+    """How `site` (read_site's, from the same `files`) reads its pages."""
+    if site.framework == "mintlify":
+        return SiteDialect(mintlify=True, myst=False)
+    if site.framework == "docusaurus":
+        # Read from the configuration's text (JavaScript, not run): `format: "detect"` (or "md")
+        # reads `.md` as CommonMark, `comments: false` turns the MDX 1 comments off.
+        config = files.get(site.config or "", "")
+        return SiteDialect(myst=False, md_as_mdx=re.search(r"""format\s*:\s*["'](?:detect|md)["']""", config) is None,
+                           mdx_comments=re.search(r"\bcomments\s*:\s*false\b", config) is None)
+    if site.framework == "mkdocs":
+        return SiteDialect(myst=False)
+    if "conf.py" in files and "myst" in files["conf.py"]:
+        return SiteDialect(myst=True)
+    # No configuration: a site one of whose pages uses MyST's syntax is a MyST site, all its pages
+    # read alike (the search stops at the first; a site with none reads each `.md` file once).
+    if any(path.endswith(".md") and is_myst(files[path]) for path in files):
+        return SiteDialect(myst=True)
+    return SiteDialect()

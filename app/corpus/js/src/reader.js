@@ -23,6 +23,7 @@ import {parseFragment} from 'parse5'
 import {gfm} from 'micromark-extension-gfm'
 import {math} from 'micromark-extension-math'
 import {mdxjs} from 'micromark-extension-mdxjs'
+import {comment, commentFromMarkdown} from '@slorber/remark-comment'
 
 export {moduleValue} from './module-value.js'
 
@@ -574,7 +575,7 @@ function failure(error) {
 // The micromark extensions and their mdast builders for a page of these options; `value` as read
 // (Docusaurus's `{#id}` escaped for MDX).
 function syntax(value, options) {
-  const {mdx = false, math: withMath = false, directives = false} = options || {}
+  const {mdx = false, math: withMath = false, directives = false, comments = false} = options || {}
   const extensions = [gfm()]
   const mdastExtensions = [gfmFromMarkdown()]
   if (withMath) {
@@ -594,6 +595,12 @@ function syntax(value, options) {
     value = value.replace(/^([ \t]{0,3}#{1,6}[ \t].*?)\{(#[\w:.-]+)\}([ \t]*)$/gm, '$1\\{$2\\}$3')
     extensions.push(mdxjs())
     mdastExtensions.push(mdxFromMarkdown())
+  }
+  if (comments) {
+    // Docusaurus's `markdown.mdx1Compat.comments` (on by default): `<!-- … -->` in MDX is a
+    // comment, read by the extension Docusaurus uses (@slorber/remark-comment); it leaves no node.
+    extensions.push(comment)
+    mdastExtensions.push(commentFromMarkdown())
   }
   return {value, extensions, mdastExtensions}
 }
