@@ -34,11 +34,12 @@ for (const name of readdirSync(folder).filter((f) => /\.mdx?$/.test(f)).sort()) 
   // A page's markers, and those of the snippets it names (pasted where it uses them).
   const named = Object.keys(snippets).filter((f) => text.includes(path.basename(f))).map((f) => snippets[f]);
   const markers = [...new Set([text, ...named].join("\n").match(MARKER) ?? [])].sort();
-  const renderer = name.startsWith("docusaurus-") ? "@mdx-js/mdx 3 + remark-gfm + @slorber/remark-comment (Docusaurus 3)"
+  const renderer = name.startsWith("mintlify-") ? "@mdx-js/mdx 3 + remark-gfm + remark-math + rehype-katex (Mintlify)"
+    : name.startsWith("docusaurus-") ? "@mdx-js/mdx 3 + remark-gfm + @slorber/remark-comment (Docusaurus 3)"
     : name.endsWith(".md") ? "micromark 4 + gfm" : "@mdx-js/mdx 3 + remark-gfm";
   try {
     const html = await render(name, text, snippets);
-    if (process.env.PROBE_HTML && /^(css|snippet|docusaurus)-/.test(name)) {
+    if (process.env.PROBE_HTML && /^(css|snippet|docusaurus|mintlify)-/.test(name)) {
       mkdirSync(process.env.PROBE_HTML, { recursive: true });
       writeFileSync(path.join(process.env.PROBE_HTML, name + ".html"), `<!doctype html><meta charset="utf-8"><body>${html}</body>`);
     }

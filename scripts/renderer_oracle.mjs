@@ -15,6 +15,9 @@ const { evaluate } = await load("@mdx-js/mdx");
 const remarkGfm = (await load("remark-gfm")).default;
 // Docusaurus's own plugin for `<!-- … -->` in MDX (its markdown.mdx1Compat.comments, on by default).
 const remarkComment = (await load("@slorber/remark-comment")).default;
+// Mintlify renders math with KaTeX (remark-math + rehype-katex): `mintlify-*` probes.
+const remarkMath = (await load("remark-math")).default;
+const rehypeKatex = (await load("rehype-katex")).default;
 const React = await load("react");
 const runtime = await load("react/jsx-runtime");
 const { renderToStaticMarkup } = await load("react-dom/server");
@@ -46,6 +49,11 @@ const Any = ({ title, children }) => React.createElement("div", null, title ?? n
 // A probe named `docusaurus-*` is rendered as Docusaurus 3 renders it: `.md` and `.mdx` alike as
 // MDX (markdown.format "mdx", its default) with HTML comments (mdx1Compat.comments).
 export async function render(name, text, snippets = {}) {
+  if (name.startsWith("mintlify-")) {
+    const { default: Content } = await evaluate(text, { ...runtime, remarkPlugins: [remarkGfm, remarkMath], rehypePlugins: [rehypeKatex] });
+    const components = Object.fromEntries([...text.matchAll(/<([A-Z][\w]*)/g)].map((m) => [m[1], Any]));
+    return renderToStaticMarkup(React.createElement(Content, { components }));
+  }
   if (name.startsWith("docusaurus-")) {
     const { default: Content } = await evaluate(text, { ...runtime, remarkPlugins: [remarkGfm, remarkComment] });
     const components = Object.fromEntries([...text.matchAll(/<([A-Z][\w]*)/g)].map((m) => [m[1], Any]));

@@ -6,7 +6,8 @@ are the seven leak classes of issue 46 (class 7, MyST, is tests/test_compose.py'
 probes are elements and styles the browser does not render, and the `snippet-*` ones a snippet's
 tag where the page does not render it (in code, an attribute, a comment, an expression), found by
 a later adversary, who added the `docusaurus-*` ones: pages of a Docusaurus 3 site, which builds
-`.md` as MDX and reads HTML comments in MDX (recorded with its comment plugin). A marker the renderer hides must never be indexed; one it shows should be (a
+`.md` as MDX and reads HTML comments in MDX (recorded with its comment plugin), and the
+`mintlify-*` ones, pages of a Mintlify site, whose math KaTeX draws. A marker the renderer hides must never be indexed; one it shows should be (a
 miss there is hiding more than the site: safe, but counted)."""
 
 from __future__ import annotations
@@ -38,8 +39,12 @@ SNIPPETS = {f"snippets/{path.name}": path.read_text() for path in sorted((PROBES
 DOCUSAURUS = {"docusaurus.config.js": "module.exports = {title: 'Probes'};"}
 
 
+# A `mintlify-*` probe is a page of a Mintlify site (math on; no navigation: every page listed).
+MINTLIFY = {"docs.json": '{"name": "Probes"}'}
+
+
 def _indexed(name: str) -> str:
-    site = DOCUSAURUS if name.startswith("docusaurus-") else {}
+    site = DOCUSAURUS if name.startswith("docusaurus-") else MINTLIFY if name.startswith("mintlify-") else {}
     result = compose_files({name: (PROBES / name).read_text(), **SNIPPETS, **site}, Settings())
     assert not result.warnings and not result.skipped_pages, result.warnings
     return "\n".join(f"{c.title}\n{c.heading}\n{c.embed_text}" for c in result.chunks)
