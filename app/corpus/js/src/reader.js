@@ -268,6 +268,11 @@ function directiveHandler(state, node, source) {
   return {type: 'element', tagName: 'div', properties, children}
 }
 
+// TeX as KaTeX shows it: a `%` not escaped (`\%`) starts a comment to the end of its line.
+function texShown(tex) {
+  return tex.replace(/((?:^|[^\\])(?:\\\\)*)%[^\n]*/g, '$1')
+}
+
 function written(source, node) {
   return source.slice(node.position.start.offset, node.position.end.offset)
 }
@@ -304,8 +309,12 @@ const HANDLERS = (counts, source) => ({
   mdxTextExpression: expressionHandler,
   mdxjsEsm: () => undefined,
   // Math is shown as written (KaTeX draws it): `$$e^{2.5}$$`.
-  math: (state, node) => ({type: 'element', tagName: 'p', properties: {}, children: [textNode(written(source, node))]}),
-  inlineMath: (state, node) => textNode(written(source, node)),
+  math: (state, node) => ({type: 'element', tagName: 'p', properties: {}, children: [textNode(texShown(written(source, node)))]}),
+  inlineMath: (state, node) => {
+    const text = written(source, node)
+    const fence = text.match(/^\$*/)[0]
+    return textNode(fence + texShown(text.slice(fence.length, text.length - fence.length)) + fence)
+  },
   containerDirective: (state, node) => directiveHandler(state, node, source),
   leafDirective: () => undefined,
   textDirective: () => undefined,
