@@ -242,7 +242,9 @@ def _render_fence(self: RendererHTML, tokens: list[Token], idx: int, options: Op
     if name == "eval-rst":
         body = myst.shown_rst(body)
     language = (argument.split() or [""])[0] if name in myst.CODE_WITH_LANGUAGE_ARGUMENT else name
-    return _code(language, body)
+    # A code block's caption is shown above it (Sphinx).
+    caption = f"<p>{html.escape(options_['caption'])}</p>" if options_.get("caption") else ""
+    return caption + _code(language, body)
 
 
 def _render_myst(text: str, *, depth: int = 0, in_directive: bool = False) -> str:

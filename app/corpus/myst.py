@@ -32,6 +32,9 @@ _SHOWN_ONLY_UNDER_A_CONDITION = frozenset({
 NOT_ON_THE_PAGE = _SHOWN_ONLY_UNDER_A_CONDITION | {
     "literalinclude", "include", "image", "toctree", "raw", "contents", "autosummary", "automodule",
     "autoclass", "autofunction", "automethod", "autoattribute", "autodata", "plot",
+    # Page machinery Sphinx shows nothing of: index entries, HTML meta tags (myst-parser refuses
+    # `{meta}`), authors (shown only with show_authors), LaTeX column specs, the highlight language.
+    "index", "meta", "sectionauthor", "moduleauthor", "codeauthor", "tabularcolumns", "highlight",
 }
 # Directives whose body is text the reader reads (admonitions, containers, tabs, cards, tables).
 TEXT = frozenset({
