@@ -184,8 +184,12 @@ def _render_paragraph(self: RendererHTML, tokens: list[Token], idx: int, options
 
 def _render_role(self: RendererHTML, tokens: list[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
     token = tokens[idx]
-    text = html.escape(myst.role_text(token.content))
-    return text if myst.name(token.meta["name"]) in myst.LINK_ROLES else f"<code>{text}</code>"
+    name = myst.name(token.meta["name"])
+    content = token.content
+    if name == "abbr":  # `LIFO (last-in, first-out)`: the explanation is the abbreviation's tooltip
+        content = re.sub(r"\s*\([^()]*\)\s*$", "", content) or content
+    text = html.escape(myst.role_text(content))
+    return text if name in myst.LINK_ROLES else f"<code>{text}</code>"
 
 
 def _render_heading(self: RendererHTML, tokens: list[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
