@@ -29,12 +29,12 @@ _SHOWN_ONLY_UNDER_A_CONDITION = frozenset({
     "only", "ifconfig",
     "todo",  # Sphinx shows it only with todo_include_todos
 })
-NOT_ON_THE_PAGE = _SHOWN_ONLY_UNDER_A_CONDITION | {
+# Page machinery Sphinx shows nothing of: index entries, HTML meta tags (myst-parser refuses
+# `{meta}`), authors (shown only with show_authors), LaTeX column specs, the highlight language.
+_MACHINERY = frozenset({"index", "meta", "sectionauthor", "moduleauthor", "codeauthor", "tabularcolumns", "highlight"})
+NOT_ON_THE_PAGE = _SHOWN_ONLY_UNDER_A_CONDITION | _MACHINERY | {
     "literalinclude", "include", "image", "toctree", "raw", "contents", "autosummary", "automodule",
     "autoclass", "autofunction", "automethod", "autoattribute", "autodata", "plot",
-    # Page machinery Sphinx shows nothing of: index entries, HTML meta tags (myst-parser refuses
-    # `{meta}`), authors (shown only with show_authors), LaTeX column specs, the highlight language.
-    "index", "meta", "sectionauthor", "moduleauthor", "codeauthor", "tabularcolumns", "highlight",
 }
 # Directives whose body is text the reader reads (admonitions, containers, tabs, cards, tables).
 TEXT = frozenset({
@@ -115,10 +115,10 @@ _RST_NOT_COMMENT = re.compile(
 )
 
 
-# `.. raw::` goes too, as ``{raw}`` does: raw HTML is written into the page, where the browser reads
+# `.. raw::` goes too, as ``{raw}`` does (and the page machinery, as in MyST): raw HTML is written into the page, where the browser reads
 # it (a comment or a hidden element in it shows nothing: not shown as the code it is here), and the
 # HTML build drops raw LaTeX.
-_RST_NOT_SHOWN = _SHOWN_ONLY_UNDER_A_CONDITION | {"raw"}
+_RST_NOT_SHOWN = _SHOWN_ONLY_UNDER_A_CONDITION | _MACHINERY | {"raw"}
 
 
 def shown_rst(body: str) -> str:
