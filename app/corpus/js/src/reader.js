@@ -409,12 +409,18 @@ function applyStylesheets(tree) {
       if (tag || id || classes.length || last === '*') rules.push({tag, id, classes, declarations})
     }
   }
+  // Rules filed under one class, id or tag they need (a page of many rules and elements stays
+  // linear), the universal ones apart.
+  const filed = new Map()
+  const file = (key, rule) => filed.set(key, [...(filed.get(key) || []), rule])
+  for (const rule of rules) file(rule.classes.length ? '.' + rule.classes[0] : rule.id ? '#' + rule.id : rule.tag || '*', rule)
   const apply = (node) => {
     for (const child of node.children || []) {
       if (child.type !== 'element') continue
       const properties = child.properties || {}
       const classes = Array.isArray(properties.className) ? properties.className.map(String) : String(properties.className || '').split(/\s+/)
-      const matched = rules.filter((rule) => (!rule.tag || rule.tag === child.tagName) && (!rule.id || rule.id === properties.id) &&
+      const candidates = [...new Set(['*', child.tagName, '#' + properties.id, ...classes.map((c) => '.' + c)])].flatMap((key) => filed.get(key) || [])
+      const matched = candidates.filter((rule) => (!rule.tag || rule.tag === child.tagName) && (!rule.id || rule.id === properties.id) &&
         rule.classes.every((c) => classes.includes(c)))
       if (matched.length) {
         child.properties = {...properties, style: matched.map((rule) => rule.declarations).join(';') + ';' + (typeof properties.style === 'string' ? properties.style : '')}
