@@ -99,6 +99,23 @@ def test_mkdocs_never_builds_what_exclude_docs_or_draft_docs_names() -> None:
     assert not [c.id for c in result.chunks if "SECRETWORD" in c.text]
 
 
+@pytest.mark.parametrize("config, md_is_mdx, comments", [
+    ("module.exports = {title: 'A'};", True, True),  # Docusaurus 3's defaults
+    ("module.exports = {markdown: {format: 'detect'}};", False, True),
+    ("module.exports = {markdown: {mdx1Compat: {comments: false}}};", True, False),
+])
+def test_docusaurus_reads_md_as_its_markdown_format_says(config: str, md_is_mdx: bool, comments: bool) -> None:
+    """`.md` is MDX unless `markdown.format` is `detect`; MDX reads `<!-- -->` unless
+    `mdx1Compat.comments` is false (then the page is refused, as Docusaurus's build fails)."""
+    files = {"docusaurus.config.js": config, "docs/a.md": "# A\n\nShown.\n\n{false && 'EXPRESSION'}\n",
+             "docs/b.mdx": "# B\n\nShown.\n\n<!-- COMMENT -->\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    text = {c.page: c.text for c in result.chunks}
+    assert ("EXPRESSION" in text["docs/a.md"]) is not md_is_mdx
+    assert ("docs/b.mdx" in text and "COMMENT" not in text["docs/b.mdx"]) is comments
+    assert ("docs/b.mdx" in result.skipped_pages) is not comments
+
+
 def test_the_place_in_the_navigation_tells_same_titled_pages_apart(tmp_path: Path) -> None:
     result = _compose_site("mintlify", tmp_path)
     overviews = {page.path: page.place for page in result.pages if page.title == "Overview"}
