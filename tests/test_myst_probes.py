@@ -33,7 +33,9 @@ HIDDEN_ON_PURPOSE = {
 
 
 def _indexed(name: str) -> str:
-    files = {"conf.py": "extensions = ['myst_parser']\n", name: (PROBES / name).read_text()}
+    # The probe is the site's root document (its toctree, if any, names the rest).
+    conf = f"extensions = ['myst_parser']\nroot_doc = {name.removesuffix('.md')!r}\n"
+    files = {"conf.py": conf, name: (PROBES / name).read_text()}
     result = compose_files(files, Settings())
     assert not result.warnings and not result.skipped_pages, result.warnings
     return "\n".join(f"{c.title}\n{c.heading}\n{c.embed_text}" for c in result.chunks)
