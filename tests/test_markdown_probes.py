@@ -45,8 +45,10 @@ MINTLIFY = {"docs.json": '{"name": "Probes"}'}
 
 def _indexed(name: str) -> str:
     site = DOCUSAURUS if name.startswith("docusaurus-") else MINTLIFY if name.startswith("mintlify-") else {}
-    result = compose_files({name: (PROBES / name).read_text(), **SNIPPETS, **site}, Settings())
+    path = f"docs/{name}" if site is DOCUSAURUS else name  # where Docusaurus builds docs from
+    result = compose_files({path: (PROBES / name).read_text(), **SNIPPETS, **site}, Settings())
     assert not result.warnings and not result.skipped_pages, result.warnings
+    assert not result.excluded, result.excluded  # a page the site does not build would pass vacuously
     return "\n".join(f"{c.title}\n{c.heading}\n{c.embed_text}" for c in result.chunks)
 
 
