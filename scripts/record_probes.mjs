@@ -6,9 +6,12 @@
 // <script>, <style>, <template> and <noscript> (an image's alt text counts as shown). Writes recorded.json beside the probes; the test
 // (tests/test_probes.py) then needs neither Node nor npm.
 //
-// CSS hides text parse5 cannot judge (`hidden`, `display:none`): the probes named `css-*` are
-// written as HTML to $PROBE_HTML (when set), and scripts/record_probes_innertext.py records what
-// Chromium's innerText shows of them.
+// CSS hides text parse5 cannot judge (`hidden`, `display:none`): the probes named `css-*` (and
+// `snippet-*`, whose snippets hide text so) are written as HTML to $PROBE_HTML (when set), and
+// scripts/record_probes_innertext.py records what Chromium's innerText shows of them.
+//
+// A probe may import snippets/x.mdx of the probes' folder as "/snippets/x.mdx" (or name it in
+// Mintlify's `<Snippet file="x.mdx" />`); its markers count as the page's.
 //
 // Run where the packages are installed:
 //   npm install --prefix /tmp/x micromark micromark-extension-gfm @mdx-js/mdx remark-gfm react react-dom parse5
@@ -22,14 +25,21 @@ import { render, shownText } from "./renderer_oracle.mjs";
 const folder = path.join(path.dirname(fileURLToPath(import.meta.url)), "..", "tests", "data", "markdown-probes");
 const MARKER = /zz[a-z0-9]+/g;
 
+// Snippets the probes import: tests/data/markdown-probes/snippets/x.mdx is "/snippets/x.mdx".
+const snippetFolder = path.join(folder, "snippets");
+const snippets = Object.fromEntries(readdirSync(snippetFolder).map((f) => ["/snippets/" + f, readFileSync(path.join(snippetFolder, f), "utf8")]));
 const recorded = {};
 for (const name of readdirSync(folder).filter((f) => /\.mdx?$/.test(f)).sort()) {
   const text = readFileSync(path.join(folder, name), "utf8");
-  const markers = [...new Set(text.match(MARKER) ?? [])].sort();
-  const renderer = name.endsWith(".md") ? "micromark 4 + gfm" : "@mdx-js/mdx 3 + remark-gfm";
+  // A page's markers, and those of the snippets it names (pasted where it uses them).
+  const named = Object.keys(snippets).filter((f) => text.includes(path.basename(f))).map((f) => snippets[f]);
+  const markers = [...new Set([text, ...named].join("\n").match(MARKER) ?? [])].sort();
+  const renderer = name.startsWith("mintlify-") ? "@mdx-js/mdx 3 + remark-gfm + remark-math + rehype-katex (Mintlify)"
+    : name.startsWith("docusaurus-") ? "@mdx-js/mdx 3 + remark-gfm + @slorber/remark-comment (Docusaurus 3)"
+    : name.endsWith(".md") ? "micromark 4 + gfm" : "@mdx-js/mdx 3 + remark-gfm";
   try {
-    const html = await render(name, text);
-    if (process.env.PROBE_HTML && name.startsWith("css-")) {
+    const html = await render(name, text, snippets);
+    if (process.env.PROBE_HTML && /^(css|snippet|docusaurus|mintlify)-/.test(name)) {
       mkdirSync(process.env.PROBE_HTML, { recursive: true });
       writeFileSync(path.join(process.env.PROBE_HTML, name + ".html"), `<!doctype html><meta charset="utf-8"><body>${html}</body>`);
     }

@@ -1,7 +1,13 @@
-"""Records what Chromium shows of the `css-*` differential probes: their HTML (written by
+"""Records what Chromium shows of the `css-*` and `snippet-*` differential probes: their HTML (written by
 `PROBE_HTML=dir node scripts/record_probes.mjs`, as micromark or @mdx-js/mdx renders them) loaded
 in headless Chromium, a marker shown when it is in `document.body.innerText` (or an image's alt).
 Updates those probes in tests/data/markdown-probes/recorded.json.
+
+Two things a visitor does or has that a bare page lacks are given first:
+- every `<details>` is opened: its text shows on a click, as an `<Accordion>`'s does, and the browser's
+  find-in-page searches it (the decision: a closed disclosure's text is indexed);
+- the stylesheet of Tailwind's `hidden`, `sr-only` and `md:block` utilities (Mintlify styles its
+  pages with Tailwind; a page's `className="hidden"` is `display: none` there), at a desktop width.
 
     PROBE_HTML=/tmp/probe-html NODE_MODULES=/tmp/x/node_modules node scripts/record_probes.mjs
     python scripts/record_probes_innertext.py /tmp/probe-html
@@ -19,6 +25,11 @@ from playwright.sync_api import sync_playwright
 
 RECORDED = Path(__file__).parent.parent / "tests" / "data" / "markdown-probes" / "recorded.json"
 MARKER = re.compile(r"zz[a-z0-9]+")
+TAILWIND = (".hidden{display:none}"
+            ".sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;"
+            "clip:rect(0,0,0,0);white-space:nowrap;border-width:0}"
+            "@media (min-width:768px){.md\\:block{display:block}}")
+OPEN_DETAILS = "document.querySelectorAll('details').forEach((d) => { d.open = true })"
 SHOWN = "document.body.innerText + ' ' + [...document.images].map((i) => i.alt).join(' ')"
 
 
@@ -27,17 +38,19 @@ def main(folder: Path) -> None:
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
-        page = browser.new_page()
-        for html in sorted(folder.glob("css-*.html")):
+        page = browser.new_page(viewport={"width": 1280, "height": 800})
+        for html in sorted(folder.glob("*.html")):
             name = html.name.removesuffix(".html")
             page.goto(html.as_uri())
+            page.add_style_tag(content=TAILWIND)
+            page.evaluate(OPEN_DETAILS)
             shown = set(MARKER.findall(page.evaluate(SHOWN)))
-            markers = sorted(set(MARKER.findall((RECORDED.parent / name).read_text())))
+            markers = sorted({*recorded[name]["shown"], *recorded[name]["hidden"]})  # its snippets' too
             recorded[name] = {"renderer": recorded[name]["renderer"] + ", Chromium innerText",
                               "shown": [m for m in markers if m in shown], "hidden": [m for m in markers if m not in shown]}
         browser.close()
     RECORDED.write_text(json.dumps(recorded, indent=1) + "\n")
-    print(f"{len(list(folder.glob('css-*.html')))} probes recorded with Chromium")
+    print(f"{len(list(folder.glob('*.html')))} probes recorded with Chromium")
 
 
 if __name__ == "__main__":

@@ -13,6 +13,11 @@ const { micromark } = await load("micromark");
 const { gfm, gfmHtml } = await load("micromark-extension-gfm");
 const { evaluate } = await load("@mdx-js/mdx");
 const remarkGfm = (await load("remark-gfm")).default;
+// Docusaurus's own plugin for `<!-- … -->` in MDX (its markdown.mdx1Compat.comments, on by default).
+const remarkComment = (await load("@slorber/remark-comment")).default;
+// Mintlify renders math with KaTeX (remark-math + rehype-katex): `mintlify-*` probes.
+const remarkMath = (await load("remark-math")).default;
+const rehypeKatex = (await load("rehype-katex")).default;
 const React = await load("react");
 const runtime = await load("react/jsx-runtime");
 const { renderToStaticMarkup } = await load("react-dom/server");
@@ -37,11 +42,40 @@ export function shownText(html) {
 // Every component a <div> with its title and children, as a docs theme shows them.
 const Any = ({ title, children }) => React.createElement("div", null, title ?? null, children);
 
-export async function render(name, text) {
+// `snippets` ({"/snippets/x.mdx": text}) are the files a page imports (`import X from
+// "/snippets/x.mdx"`) or names in Mintlify's `<Snippet file="x.mdx" />`: each is evaluated as its
+// own MDX module, and the page's binding is that module's component (the import statement, which
+// evaluate() cannot resolve without a bundler, is taken out and the binding passed as a component).
+// A probe named `docusaurus-*` is rendered as Docusaurus 3 renders it: `.md` and `.mdx` alike as
+// MDX (markdown.format "mdx", its default) with HTML comments (mdx1Compat.comments).
+export async function render(name, text, snippets = {}) {
+  if (name.startsWith("mintlify-")) {
+    const { default: Content } = await evaluate(text, { ...runtime, remarkPlugins: [remarkGfm, remarkMath], rehypePlugins: [rehypeKatex] });
+    const components = Object.fromEntries([...text.matchAll(/<([A-Z][\w]*)/g)].map((m) => [m[1], Any]));
+    return renderToStaticMarkup(React.createElement(Content, { components }));
+  }
+  if (name.startsWith("docusaurus-")) {
+    const { default: Content } = await evaluate(text, { ...runtime, remarkPlugins: [remarkGfm, remarkComment] });
+    const components = Object.fromEntries([...text.matchAll(/<([A-Z][\w]*)/g)].map((m) => [m[1], Any]));
+    return renderToStaticMarkup(React.createElement(Content, { components }));
+  }
   if (name.endsWith(".md")) {
     return micromark(text, { allowDangerousHtml: true, extensions: [gfm()], htmlExtensions: [gfmHtml()] });
   }
-  const { default: Content } = await evaluate(text, { ...runtime, remarkPlugins: [remarkGfm] });
+  return renderToStaticMarkup(React.createElement(await component(text, snippets), {}));
+}
+
+async function component(text, snippets) {
+  const bound = {};
+  const IMPORT = /^import\s+([A-Za-z_$][\w$]*)\s+from\s+["'](\/snippets\/[^"']+)["'];?[ \t]*$/gm;
+  for (const [, binding, file] of text.matchAll(IMPORT)) bound[binding] = await component(snippets[file], snippets);
+  const { default: Content } = await evaluate(text.replace(IMPORT, ""), { ...runtime, remarkPlugins: [remarkGfm] });
   const components = Object.fromEntries([...text.matchAll(/<([A-Z][\w]*)/g)].map((m) => [m[1], Any]));
-  return renderToStaticMarkup(React.createElement(Content, { components }));
+  const tags = [...text.matchAll(/<Snippet\s+file=["']([^"']+)["']/g)].map((m) => m[1]);
+  if (tags.length) {
+    const files = {};
+    for (const file of tags) files[file] = await component(snippets["/snippets/" + file], snippets);
+    components.Snippet = ({ file }) => React.createElement(files[file]);
+  }
+  return (props) => React.createElement(Content, { ...props, components: { ...components, ...bound } });
 }

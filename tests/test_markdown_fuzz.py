@@ -7,7 +7,8 @@ Markers shown by the oracle but not read are counted apart (hiding more than the
 text, which the oracle cannot judge, and `<script>` text GFM's tag filter shows as text).
 
 Slow group. Needs Node and the oracle's packages:
-    npm install --prefix /tmp/x micromark micromark-extension-gfm @mdx-js/mdx remark-gfm react react-dom parse5
+    npm install --prefix /tmp/x micromark micromark-extension-gfm @mdx-js/mdx remark-gfm @slorber/remark-comment \
+        remark-math rehype-katex react react-dom parse5
     NODE_MODULES=/tmp/x/node_modules DOCSCHAT_FUZZ_PAGES=5000 pytest -m slow tests/test_markdown_fuzz.py -s
 """
 

@@ -1,9 +1,14 @@
 """The differential probes (tests/data/markdown-probes/): each page holds marker words `zz…`, and
 recorded.json says which of them the real renderer shows (micromark + GFM for `.md`, @mdx-js/mdx 3
-for `.mdx`; scripts/record_probes.mjs recorded them; the `css-*` ones are Chromium's innerText of
-that HTML, scripts/record_probes_innertext.py). The `leak-*` and `css-*` probes are the seven leak
-classes of issue 46 (class 7, MyST, is tests/test_compose.py's). A marker the renderer hides must never be
-indexed; one it shows should be (a miss there is hiding more than the site: safe, but counted)."""
+for `.mdx`; scripts/record_probes.mjs recorded them; the `css-*` and `snippet-*` ones are Chromium's
+innerText of that HTML, scripts/record_probes_innertext.py). The `leak-*` and `css-hidden*` probes
+are the seven leak classes of issue 46 (class 7, MyST, is tests/test_compose.py's); the other `css-*`
+probes are elements and styles the browser does not render, and the `snippet-*` ones a snippet's
+tag where the page does not render it (in code, an attribute, a comment, an expression), found by
+a later adversary, who added the `docusaurus-*` ones: pages of a Docusaurus 3 site, which builds
+`.md` as MDX and reads HTML comments in MDX (recorded with its comment plugin), and the
+`mintlify-*` ones, pages of a Mintlify site, whose math KaTeX draws. A marker the renderer hides must never be indexed; one it shows should be (a
+miss there is hiding more than the site: safe, but counted)."""
 
 from __future__ import annotations
 
@@ -26,9 +31,24 @@ HIDDEN_ON_PURPOSE = {
 }
 
 
+# The snippets the `snippet-*` probes import, as a Mintlify site holds them.
+SNIPPETS = {f"snippets/{path.name}": path.read_text() for path in sorted((PROBES / "snippets").iterdir())}
+
+
+# A `docusaurus-*` probe is a page of a Docusaurus site (its configuration file beside it).
+DOCUSAURUS = {"docusaurus.config.js": "module.exports = {title: 'Probes'};"}
+
+
+# A `mintlify-*` probe is a page of a Mintlify site (math on; no navigation: every page listed).
+MINTLIFY = {"docs.json": '{"name": "Probes"}'}
+
+
 def _indexed(name: str) -> str:
-    result = compose_files({name: (PROBES / name).read_text()}, Settings())
+    site = DOCUSAURUS if name.startswith("docusaurus-") else MINTLIFY if name.startswith("mintlify-") else {}
+    path = f"docs/{name}" if site is DOCUSAURUS else name  # where Docusaurus builds docs from
+    result = compose_files({path: (PROBES / name).read_text(), **SNIPPETS, **site}, Settings())
     assert not result.warnings and not result.skipped_pages, result.warnings
+    assert not result.excluded, result.excluded  # a page the site does not build would pass vacuously
     return "\n".join(f"{c.title}\n{c.heading}\n{c.embed_text}" for c in result.chunks)
 
 
@@ -52,6 +72,6 @@ def test_markers_the_renderer_shows_are_indexed() -> None:
 
 
 def test_the_probes_cover_every_construct_in_every_context() -> None:
-    assert len(RECORDED) >= 289
-    assert sum(len(r["hidden"]) for r in RECORDED.values()) >= 320
+    assert len(RECORDED) >= 312
+    assert sum(len(r["hidden"]) for r in RECORDED.values()) >= 448
     assert {p.name for p in PROBES.glob("*.md*")} == set(RECORDED), "re-run scripts/record_probes.mjs"

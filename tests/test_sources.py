@@ -369,6 +369,11 @@ HIDDEN_TEXT_CASES = [
     pytest.param(_myst(f"```{{eval-rst}}\n.. only:: internal\n\n\u00a0\u00a0\u00a0{S}28\n\n.. _{S}29\n```\n\n"), [], [],
                  id="rst-no-break-spaces-and-target"),
     pytest.param(_myst(f":::{{eval-rst}}\n{S}30\n:::\n\n"), [], [], id="colon-eval-rst"),
+    # `.. raw::` in `{eval-rst}`: the HTML build writes raw HTML into the page, where a browser reads
+    # it (a comment, a hidden element show nothing), and drops raw LaTeX (Sphinx 9.0 + myst-parser 5.2, checked).
+    pytest.param(_myst(f"```{{eval-rst}}\n.. raw:: html\n\n   <!-- {S}60 -->\n   <div hidden>{S}61</div>\n\n"
+                       f".. raw:: latex\n\n   \\newpage {S}62\n\nRST text after raw.\n```\n\n"),
+                 ["RST text after raw."], [], id="eval-rst-raw"),
     # A comment holding a code fence; closed on a fence line; reopened where it closes; opened after
     # a tag; left open at the end of a list item (the site hides on, the HTML example in a fence
     # too, as the browser does: the `-->` after the item is text there, `&gt;`), up to the `-->`

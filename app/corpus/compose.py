@@ -23,8 +23,8 @@ from app.corpus.code import code_file_selected
 from app.corpus.code_source import code_page, compose_code_files_of, links_at_commit, shown_href
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter, undeclared_audience
 from app.corpus.git_source import GitSourceError, GitTree, normalize_docs_dir, read_docs_tree, resolve_commit
-from app.corpus.markdown import Block, is_myst, read_page
-from app.corpus.site import Exclusion, Site, read_site
+from app.corpus.markdown import Block, read_page
+from app.corpus.site import Exclusion, Site, SiteDialect, read_site, site_dialect
 from app.corpus.snippets import SnippetResult, is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
 from app.errors import DocschatError
@@ -239,15 +239,21 @@ def _title_for(path: str, title: str | None, blocks: list[Block]) -> str:
     return stem.replace("-", " ").replace("_", " ").strip().capitalize() or path
 
 
-def _page_audiences(path: str, files: Mapping[str, str], source: Source) -> tuple[tuple[str, ...], bool] | None:
-    """(audiences, declared) of any file of the tree; None for a snippet file that declares nothing."""
+def _page_audiences(path: str, files: Mapping[str, str], source: Source,
+                    site: Site | None = None) -> tuple[tuple[str, ...], bool] | None:
+    """(audiences, declared) of any file of the tree; None for a snippet file (or a partial of the
+    site) that declares nothing.
+    A declaration in front matter that is not read (`undeclared_audience`) makes it internal, as it
+    makes a page: pasted, its text would otherwise reach the public page that imports it."""
+    text = files[path]
     try:
-        declared = parse_front_matter(files[path]).audiences()
+        front = parse_front_matter(text)
+        declared = ("internal",) if undeclared_audience(text, front) is not None else front.audiences()
     except (FrontMatterError, ValueError):
         declared = ("internal",)  # unreadable: fail closed
     if declared is not None:
         return declared, True
-    return None if is_snippet_path(path) else (source.audiences, False)
+    return None if is_snippet_path(path) or (site is not None and site.is_partial(path)) else (source.audiences, False)
 
 
 def compose_files(files: Mapping[str, str], settings: Settings, source: Source | None = None) -> ComposeResult:
@@ -285,7 +291,7 @@ def iter_compose_files(
     result.warnings.extend(site.warnings)
     routes: dict[str, str] = {}  # route → the page published there
     for path in sorted(files):
-        if not path.endswith(PAGE_SUFFIXES) or is_snippet_path(path):
+        if not path.endswith(PAGE_SUFFIXES) or is_snippet_path(path) or site.is_partial(path):
             continue
         if not matches_any(path, source.include) or matches_any(path, source.exclude):
             continue
@@ -325,29 +331,6 @@ def iter_compose_files(
     yield result
 
 
-@dataclass(frozen=True)
-class SiteDialect:
-    """How the site's renderer reads its pages, from its framework's configuration file."""
-
-    mintlify: bool = False  # docs.json or mint.json: every page is MDX, with math
-    myst: bool | None = None  # Sphinx with myst_parser: True; another framework: False; unknown: None
-
-
-def site_dialect(site: Site, files: Mapping[str, str]) -> SiteDialect:
-    """How `site` (read_site's, from the same `files`) reads its pages."""
-    if site.framework == "mintlify":
-        return SiteDialect(mintlify=True, myst=False)
-    if site.framework in ("docusaurus", "mkdocs"):
-        return SiteDialect(myst=False)
-    if "conf.py" in files and "myst" in files["conf.py"]:
-        return SiteDialect(myst=True)
-    # No configuration: a site one of whose pages uses MyST's syntax is a MyST site, all its pages
-    # read alike (the search stops at the first; a site with none reads each `.md` file once).
-    if any(path.endswith(".md") and is_myst(files[path]) for path in files):
-        return SiteDialect(myst=True)
-    return SiteDialect()
-
-
 def _compose_page(
     path: str, files: Mapping[str, str], settings: Settings, source: Source, result: ComposeResult,
     site: Site | None = None, dialect: SiteDialect | None = None,
@@ -373,15 +356,15 @@ def _compose_page(
         result.warnings.append(f"{path}: {stray}")
         declared = ("internal",)
     audiences = declared or source.audiences
-    mdx = path.endswith(".mdx") or dialect.mintlify  # Mintlify builds `.md` pages as MDX too
+    mdx = path.endswith(".mdx") or dialect.mintlify or dialect.md_as_mdx  # Mintlify, Docusaurus: `.md` is MDX
     # Snippets are MDX's imports: a CommonMark or MyST page shows an import line as text.
     pasted = resolve_snippets(
         path, front.body, files, page_audiences=audiences,
-        audience_of=lambda snippet: _page_audiences(snippet, files, source),
-        math=dialect.mintlify, directives=not dialect.mintlify,
+        audience_of=lambda snippet: _page_audiences(snippet, files, source, site),
+        math=dialect.mintlify, directives=not dialect.mintlify, comments=dialect.mdx_comments,
     ) if mdx else SnippetResult(front.body)
     result.warnings.extend(pasted.warnings)  # a page its parser rejects still names its snippets' faults
-    reading = read_page(pasted.text, mdx=mdx, myst=dialect.myst, mintlify=dialect.mintlify)
+    reading = read_page(pasted.text, mdx=mdx, myst=dialect.myst, mintlify=dialect.mintlify, comments=dialect.mdx_comments)
     if reading.error is not None:
         # As the site's build refuses it: the page is not published, so it is not indexed.
         result.warnings.append(f"{path}: the page's parser rejects it ({reading.error[:500]}); page skipped")

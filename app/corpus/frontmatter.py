@@ -173,16 +173,17 @@ def _declaring_key(raw: str) -> str | None:
 def undeclared_audience(text: str, front: FrontMatter) -> str | None:
     """Why a page seems to declare who may see it where docschat reads no declaration; None when
     nothing does. Two places: a recognized front matter's key spelled almost as a declaring one
-    (`аudience` with a Cyrillic а, `audeince`), and, when no front matter was recognized, the
-    page's opening lines (a blank line or BOM before `---`, TOML `+++`, a zero-width space): a
-    `key: value` or `key = value` line there whose key is a declaring one. The caller makes the
-    page internal, whatever its source's default."""
+    (`аudience` with a Cyrillic а, `audeince`), and the page's opening lines (a blank line or BOM
+    before `---`, TOML `+++`, a zero-width space), or its body's after recognized front matter (a
+    second block, a comment under it): a `key: value` or `key = value` line there whose key is a
+    declaring one. The caller makes the page internal, whatever its source's default."""
     for key in front.data:
         if isinstance(key, str) and key.strip().lower() not in _DECLARING_KEYS and (name := _declaring_key(key)):
             return f"front matter key {key!r} reads as {name!r} but is not it; the page is internal"
-    if _OPEN.match(text):
-        return None
-    for line in text.lstrip("\ufeff").splitlines()[:60]:
+    # The opening lines of the page, or of its body after recognized front matter (a second block,
+    # TOML after YAML, `<!-- audience: internal -->` under it).
+    recognized = _OPEN.match(text) is not None
+    for line in (front.body if recognized else text.lstrip("\ufeff")).splitlines()[:60]:
         visible = "".join(ch for ch in line if unicodedata.category(ch) != "Cf")
         if not visible.strip() or _FENCE_LINE.match(visible):
             continue
@@ -190,6 +191,8 @@ def undeclared_audience(text: str, front: FrontMatter) -> str | None:
         if match is None:
             break  # the page's text has begun
         if (name := _declaring_key(match.group(1))) is not None:
+            if recognized:
+                return f"{name!r} is declared after the front matter, where it is not read; the page is internal"
             return (f"{name!r} is declared in front matter that is not read (front matter opens with '---' on "
                     "the page's first line); the page is internal")
     return None

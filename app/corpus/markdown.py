@@ -184,8 +184,12 @@ def _render_paragraph(self: RendererHTML, tokens: list[Token], idx: int, options
 
 def _render_role(self: RendererHTML, tokens: list[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
     token = tokens[idx]
-    text = html.escape(myst.role_text(token.content))
-    return text if myst.name(token.meta["name"]) in myst.LINK_ROLES else f"<code>{text}</code>"
+    name = myst.name(token.meta["name"])
+    content = token.content
+    if name == "abbr":  # `LIFO (last-in, first-out)`: the explanation is the abbreviation's tooltip
+        content = re.sub(r"\s*\([^()]*\)\s*$", "", content) or content
+    text = html.escape(myst.role_text(content))
+    return text if name in myst.LINK_ROLES else f"<code>{text}</code>"
 
 
 def _render_heading(self: RendererHTML, tokens: list[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
@@ -242,7 +246,9 @@ def _render_fence(self: RendererHTML, tokens: list[Token], idx: int, options: Op
     if name == "eval-rst":
         body = myst.shown_rst(body)
     language = (argument.split() or [""])[0] if name in myst.CODE_WITH_LANGUAGE_ARGUMENT else name
-    return _code(language, body)
+    # A code block's caption is shown above it (Sphinx).
+    caption = f"<p>{html.escape(options_['caption'])}</p>" if options_.get("caption") else ""
+    return caption + _code(language, body)
 
 
 def _render_myst(text: str, *, depth: int = 0, in_directive: bool = False) -> str:
@@ -266,15 +272,17 @@ def myst_directives(text: str) -> tuple[str | None, list[tuple[str, str]]]:
 # --- every dialect ------------------------------------------------------------------------------
 
 
-def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool = False) -> Reading:
+def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool = False,
+              comments: bool = False) -> Reading:
     """The page body as its site shows it: `mdx` for an `.mdx` page (or any page of a Mintlify
     site, which builds `.md` as MDX too), `myst` for a MyST page (None: when it uses MyST's syntax),
-    `mintlify` for Mintlify's math. NUL characters are dropped first: they are never text."""
+    `mintlify` for Mintlify's math, `comments` for HTML comments in MDX (Docusaurus). NUL characters
+    are dropped first: they are never text."""
     text = text.replace("\x00", "")
     if not mdx and (is_myst(text) if myst is None else myst):
         return read_html(_render_myst(text))
     # Docusaurus renders `:::note` callouts; Mintlify renders math.
-    return read_markdown(text, mdx=mdx or mintlify, math=mintlify, directives=not mintlify)
+    return read_markdown(text, mdx=mdx or mintlify, math=mintlify, directives=not mintlify, comments=comments)
 
 
 def shown_blocks(text: str, *, mdx: bool, myst: bool | None = None) -> list[Block]:

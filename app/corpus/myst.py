@@ -29,7 +29,10 @@ _SHOWN_ONLY_UNDER_A_CONDITION = frozenset({
     "only", "ifconfig",
     "todo",  # Sphinx shows it only with todo_include_todos
 })
-NOT_ON_THE_PAGE = _SHOWN_ONLY_UNDER_A_CONDITION | {
+# Page machinery Sphinx shows nothing of: index entries, HTML meta tags (myst-parser refuses
+# `{meta}`), authors (shown only with show_authors), LaTeX column specs, the highlight language.
+_MACHINERY = frozenset({"index", "meta", "sectionauthor", "moduleauthor", "codeauthor", "tabularcolumns", "highlight"})
+NOT_ON_THE_PAGE = _SHOWN_ONLY_UNDER_A_CONDITION | _MACHINERY | {
     "literalinclude", "include", "image", "toctree", "raw", "contents", "autosummary", "automodule",
     "autoclass", "autofunction", "automethod", "autoattribute", "autodata", "plot",
 }
@@ -112,9 +115,16 @@ _RST_NOT_COMMENT = re.compile(
 )
 
 
+# `.. raw::` goes too, as ``{raw}`` does (and the page machinery, as in MyST): raw HTML is written into the page, where the browser reads
+# it (a comment or a hidden element in it shows nothing: not shown as the code it is here), and the
+# HTML build drops raw LaTeX.
+_RST_NOT_SHOWN = _SHOWN_ONLY_UNDER_A_CONDITION | _MACHINERY | {"raw"}
+
+
 def shown_rst(body: str) -> str:
     """An ``{eval-rst}`` body less what the site never shows: a directive shown only under a
-    condition (``.. only:: internal``) or a comment (``.. a note``), each with its indented block.
+    condition (``.. only:: internal``), raw output (``.. raw:: html``) or a comment (``.. a note``),
+    each with its indented block.
     The rest stays code, as written (``.. autoclass:: ray.data.Dataset`` names what the section is
     about)."""
     shown: list[str] = []
@@ -131,7 +141,7 @@ def shown_rst(body: str) -> str:
         if explicit:
             rest = explicit.group(2) or ""
             directive = _RST_DIRECTIVE.match(rest)
-            conditional = directive is not None and name(directive.group(1)) in _SHOWN_ONLY_UNDER_A_CONDITION
+            conditional = directive is not None and name(directive.group(1)) in _RST_NOT_SHOWN
             if conditional or not _RST_NOT_COMMENT.match(rest):
                 hidden = indent
                 continue

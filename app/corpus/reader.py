@@ -110,18 +110,20 @@ class Uses:
     error: str | None = None
 
 
-def read_uses(text: str, *, math: bool = False, directives: bool = False) -> Uses:
-    data = _call("uses", text, {"math": math, "directives": directives})
+def read_uses(text: str, *, math: bool = False, directives: bool = False, comments: bool = False) -> Uses:
+    data = _call("uses", text, {"math": math, "directives": directives, "comments": comments})
     if "error" in data:
         return Uses(text, error=data["error"])
     return Uses(data["text"], [tuple(i) for i in data["imports"]], [tuple(e) for e in data["esm"]],
                 [Element(*e) for e in data["elements"]], [tuple(x) for x in data["expressions"]])
 
 
-def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool = False) -> Reading:
+def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool = False,
+                  comments: bool = False) -> Reading:
     """A Markdown (CommonMark + GFM) or, with `mdx`, an MDX 3 page as its site shows it; `math`
-    for `$…$`/`$$…$$` (Mintlify), `directives` for `:::name` callouts (Docusaurus)."""
-    return _reading(_call("parse", text, {"mdx": mdx, "math": math, "directives": directives}))
+    for `$…$`/`$$…$$` (Mintlify), `directives` for `:::name` callouts (Docusaurus), `comments` for
+    `<!-- … -->` in MDX (Docusaurus)."""
+    return _reading(_call("parse", text, {"mdx": mdx, "math": math, "directives": directives, "comments": comments}))
 
 
 def read_html(html: str) -> Reading:

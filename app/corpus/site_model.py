@@ -7,12 +7,21 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
+from functools import cache
 from typing import Any, NamedTuple
+
+import pathspec
 
 DOCUSAURUS_CONFIGS = ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs")
 SPHINX_CONFIG = "conf.py"
 _MAX_DEPTH = 30  # nesting of a navigation read at most
 _PAGE_SUFFIX = re.compile(r"\.(mdx?|rst|ipynb)$")
+
+
+@cache
+def _gitignore(lines: tuple[str, ...]) -> pathspec.PathSpec:
+    """Gitignore lines read as MkDocs reads exclude_docs (pathspec's GitIgnoreSpec)."""
+    return pathspec.GitIgnoreSpec.from_lines(lines)
 
 
 def stem(path: str) -> str:
@@ -49,10 +58,30 @@ class Site:
     index_hidden: bool = False  # Mintlify's seo.indexing "all"
     redirects: list[tuple[str, str]] = field(default_factory=list)  # (source pattern, destination)
     not_built: tuple[re.Pattern[str], ...] = ()  # Sphinx's exclude_patterns: files the site never builds
+    # MkDocs' exclude_docs and draft_docs (with its own `.*` and `/templates/`): gitignore lines,
+    # matched under `docs_prefix` (kept as text: a Site's repr is part of every page key).
+    gitignored: tuple[str, ...] = ()
+    docs_prefix: str = ""
     # Docusaurus: the docs folder (judged by the sidebars), then the other folders it builds pages
     # from (blog, src/pages: every page a page); a file in none of them is never built.
     built_folders: tuple[str, ...] | None = None
     warnings: list[str] = field(default_factory=list)
+
+    def is_partial(self, path: str) -> bool:
+        """A file the site pastes into pages and never publishes as one (a Docusaurus `_…` file or
+        folder: its docs and blog plugins' default `exclude`); snippets folders are
+        `snippets.is_snippet_path`, for every site."""
+        return self.framework == "docusaurus" and any(part.startswith("_") for part in path.split("/"))
+
+    def _mkdocs_exclusion(self, path: str, front: Mapping[str, Any]) -> Exclusion | None:
+        if self.gitignored and path.startswith(self.docs_prefix) and \
+                _gitignore(self.gitignored).match_file(path[len(self.docs_prefix):]):
+            return Exclusion(NOT_BUILT, f"named by exclude_docs or draft_docs of {self.config}: never built")
+        # Material for MkDocs' search plugin leaves such a page out of the site's search.
+        search = front.get("search")
+        if isinstance(search, Mapping) and _flag(search, "exclude") is True:
+            return Exclusion(FRONT_MATTER, "its front matter says search: exclude: true")
+        return None
 
     def exclusion(self, path: str, front: Mapping[str, Any]) -> Exclusion | None:
         """Why the page at `path` (relative to the source's folder) is not a page of the site, with its
@@ -79,6 +108,8 @@ class Site:
             for key in ("unlisted", "draft"):
                 if _flag(front, key) is True:
                     return Exclusion(FRONT_MATTER, f"its front matter says {key}: true")
+        if self.framework == "mkdocs" and (mkdocs := self._mkdocs_exclusion(path, front)) is not None:
+            return mkdocs
         if self.framework == "sphinx":
             if any(pattern.match(path) for pattern in self.not_built):
                 return Exclusion(NOT_BUILT, f"matched by exclude_patterns of {self.config}: never built")

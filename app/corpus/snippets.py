@@ -61,6 +61,7 @@ def resolve_snippets(
     audience_of: AudienceOf,
     math: bool = False,
     directives: bool = False,
+    comments: bool = False,
 ) -> SnippetResult:
     """The MDX page `text` with every imported Markdown snippet pasted where its tag stands, recursively.
 
@@ -68,9 +69,9 @@ def resolve_snippets(
     components, left to the page reader. A cycle or a missing snippet is a warning naming the file;
     the tag is then dropped. So is a snippet that declares audiences (or is itself a page) not
     covering every audience of the page it would be pasted into: a public page cannot publish an
-    internal page's text. `math`, `directives`: the page's syntax, as the page reader reads it.
+    internal page's text. `math`, `directives`, `comments`: the page's syntax, as the page reader reads it.
     """
-    paster = _Paster(path, files, page_audiences, audience_of, {"math": math, "directives": directives})
+    paster = _Paster(path, files, page_audiences, audience_of, {"math": math, "directives": directives, "comments": comments})
     paster.result.text = paster.resolve(path, text, (), {})
     return paster.result
 

@@ -23,6 +23,7 @@ import {parseFragment} from 'parse5'
 import {gfm} from 'micromark-extension-gfm'
 import {math} from 'micromark-extension-math'
 import {mdxjs} from 'micromark-extension-mdxjs'
+import {comment, commentFromMarkdown} from '@slorber/remark-comment'
 
 export {moduleValue} from './module-value.js'
 
@@ -71,51 +72,128 @@ const HTML_BLOCKS = new Set(['address', 'article', 'aside', 'blockquote', 'detai
   'li', 'main', 'nav', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'ul', 'center', 'body', 'html'])
 
 // A JSX attribute's value when written as a plain string (`a="x"`, `a={"x"}`, `a={'x'}`), true for a
-// bare attribute, the object's entries for `style={{display: 'none'}}`; undefined otherwise.
+// bare attribute, the object's entries for `style={{display: 'none'}}`; undefined otherwise. A spread
+// of an object written in place (`{...{hidden: true}}`) gives its entries too. `hidden` is true
+// unless written as a falsy literal (`hidden={false}`): React writes `hidden=""` for any other value,
+// `hidden="false"` included, and a value it cannot see (`hidden={x}`) is read as hiding (fail closed).
 function attributeValues(node) {
   const values = {}
   for (const attribute of node.attributes || []) {
+    if (attribute.type === 'mdxJsxExpressionAttribute') {
+      // Read as `({...x})`: an object whose one property is the spread.
+      const spread = expressionOf(attribute.data && attribute.data.estree)
+      const entries = spread && spread.type === 'ObjectExpression' ? objectEntries(spread) : {}
+      Object.assign(values, entries)
+      if ('hidden' in entries) values.hidden = entries.hidden === undefined || Boolean(entries.hidden)
+      continue
+    }
     if (attribute.type !== 'mdxJsxAttribute') continue
     const value = attribute.value
     if (value === null || value === undefined) values[attribute.name] = true
     else if (typeof value === 'string') values[attribute.name] = value
+    else if (attribute.name === 'hidden') values.hidden = !falsy(expressionOf(value.data && value.data.estree))
     else values[attribute.name] = literal(value.data && value.data.estree, attribute.name === 'style')
   }
+  if (typeof values.hidden === 'string') values.hidden = true
   return values
+}
+
+function expressionOf(estree) {
+  const body = estree && estree.body
+  return body && body.length === 1 && body[0].type === 'ExpressionStatement' ? body[0].expression : undefined
+}
+
+// `false`, `null`, `0`, `""`, `undefined`: what React renders no attribute for.
+function falsy(expression) {
+  if (!expression) return false
+  if (expression.type === 'Literal') return !expression.value
+  return expression.type === 'Identifier' && expression.name === 'undefined'
+}
+
+// An object literal's entries: string, number and boolean values, and template literals without
+// placeholders; spreads of object literals in place. Others are undefined.
+function objectEntries(expression) {
+  const entries = {}
+  for (const property of expression.properties) {
+    if (property.type === 'SpreadElement') {
+      if (property.argument.type === 'ObjectExpression') Object.assign(entries, objectEntries(property.argument))
+      continue
+    }
+    const key = property.key && (property.key.name || property.key.value)
+    if (!key) continue
+    const value = property.value
+    entries[String(key)] = value.type === 'Literal' ? value.value
+      : value.type === 'TemplateLiteral' && value.expressions.length === 0 ? value.quasis.map((q) => q.value.cooked).join('')
+        : value.type === 'ObjectExpression' ? objectEntries(value) : undefined
+  }
+  return entries
 }
 
 // The string a `{…}` renders when it is a plain literal (a string, a template without
 // placeholders, a number); a style object's properties when `object`; undefined otherwise.
 function literal(estree, object) {
-  const body = estree && estree.body
-  if (!body || body.length !== 1 || body[0].type !== 'ExpressionStatement') return undefined
-  const expression = body[0].expression
+  const expression = expressionOf(estree)
+  if (!expression) return undefined
   if (expression.type === 'Literal' && (typeof expression.value === 'string' || typeof expression.value === 'number')) {
     return String(expression.value)
   }
   if (expression.type === 'TemplateLiteral' && expression.expressions.length === 0) {
     return expression.quasis.map((quasi) => quasi.value.cooked).join('')
   }
-  if (object && expression.type === 'ObjectExpression') {
-    const style = {}
-    for (const property of expression.properties) {
-      const key = property.key && (property.key.name || property.key.value)
-      const value = property.value && property.value.type === 'Literal' ? property.value.value : undefined
-      if (key) style[String(key)] = value
-    }
-    return style
-  }
+  if (object && expression.type === 'ObjectExpression') return objectEntries(expression)
   return undefined
 }
 
-// Whether a style hides its element: `display: none` or `visibility: hidden` (as innerText skips
-// it), written as CSS text or as a JSX style object.
-function styleHides(style) {
-  if (typeof style === 'string') return /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\s*(?:!important\s*)?(?:;|$)/i.test(style)
-  if (style && typeof style === 'object') {
-    return String(style.display).trim().toLowerCase() === 'none' || String(style.visibility).trim().toLowerCase() === 'hidden'
+// What a style says of showing its element, as the browser applies it: {display, visibility,
+// contentVisibility}, lower case, the last declaration of each winning (an `!important` one over
+// plain ones); written as CSS text (comments dropped) or as a JSX style object.
+function styleOf(style) {
+  const found = {}
+  const important = {}
+  const set = (name, value) => {
+    const key = {display: 'display', visibility: 'visibility', 'content-visibility': 'contentVisibility',
+      contentvisibility: 'contentVisibility'}[name.trim().toLowerCase()]
+    if (!key || typeof value !== 'string') return
+    const bang = /!\s*important\s*$/i.test(value)
+    if (important[key] && !bang) return
+    important[key] = important[key] || bang
+    found[key] = value.replace(/!\s*important\s*$/i, '').trim().toLowerCase()
   }
-  return false
+  if (typeof style === 'string') {
+    for (const declaration of style.replace(/\/\*[\s\S]*?\*\//g, '').split(';')) {
+      const colon = declaration.indexOf(':')
+      if (colon > 0) set(declaration.slice(0, colon), declaration.slice(colon + 1))
+    }
+  } else if (style && typeof style === 'object') {
+    for (const [name, value] of Object.entries(style)) set(name, value)
+  }
+  return found
+}
+
+// Whether a style hides its element and all it holds (innerText skips it): `display: none`,
+// `content-visibility: hidden`.
+function styleHides(style) {
+  const css = styleOf(style)
+  return css.display === 'none' || css.contentVisibility === 'hidden'
+}
+
+// `visibility: hidden` (or `collapse`, as for any element but a table's rows) hides the element's
+// own text; a descendant with `visibility: visible` shows again. undefined: inherited.
+function styleVisible(style) {
+  const visibility = styleOf(style).visibility
+  return visibility === 'hidden' || visibility === 'collapse' ? false : visibility === 'visible' ? true : undefined
+}
+
+// Elements whose content the browser does not render: media and canvas fallback (shown only where
+// the element is not supported), an iframe's, a closed dialog's, a gauge's.
+const NOT_RENDERED = new Set(['video', 'audio', 'canvas', 'iframe', 'progress', 'meter', 'datalist', 'noembed', 'noframes'])
+
+// Tailwind's `hidden` utility is `display: none` (Mintlify styles pages with Tailwind; elsewhere a
+// class named `hidden` hides too, the safe reading), unless a variant shows it again (`md:block`).
+function classHides(className) {
+  const classes = Array.isArray(className) ? className.map(String) : typeof className === 'string' ? className.split(/\s+/) : []
+  return classes.includes('hidden') &&
+    !classes.some((c) => /:(?:block|inline|inline-block|flex|inline-flex|grid|inline-grid|table|contents|flow-root|list-item)$/.test(c))
 }
 
 // Where an inline component stood: a space between two words it would glue, nothing elsewhere
@@ -136,18 +214,18 @@ function jsxHandler(counts) {
       counts[name] = (counts[name] || 0) + 1
     }
     if (rule && rule.hide && rule.hide(attributes)) return undefined
-    if (attributes.hidden === true || attributes.hidden === 'hidden' || attributes.hidden === '' || styleHides(attributes.style)) {
-      return undefined
-    }
+    if (attributes.hidden === true || styleHides(attributes.style)) return undefined
     const children = state.all(node)
     if (!name) return {type: 'element', tagName: flow ? 'div' : 'span', properties: {}, children} // a fragment `<>…</>`
     if (/^[a-z][a-z0-9-]*$/.test(name)) {
       // An HTML element: the browser shows it as such (a table, a line break, an image's alt text).
       const properties = {}
-      for (const key of ['alt', 'href', 'src', 'colSpan', 'open', 'className']) {
-        if (typeof attributes[key] === 'string') properties[key] = attributes[key]
+      for (const key of ['alt', 'href', 'src', 'colSpan', 'open', 'className', 'id']) {
+        if (typeof attributes[key] === 'string' || attributes[key] === true) properties[key] = attributes[key]
       }
       if (typeof attributes.class === 'string') properties.className = attributes.class.split(/\s+/)
+      const visible = styleVisible(attributes.style)
+      if (visible !== undefined) properties.style = visible ? 'visibility: visible' : 'visibility: hidden'
       return {type: 'element', tagName: name, properties, children}
     }
     const shown = []
@@ -190,6 +268,11 @@ function directiveHandler(state, node, source) {
   return {type: 'element', tagName: 'div', properties, children}
 }
 
+// TeX as KaTeX shows it: a `%` not escaped (`\%`) starts a comment to the end of its line.
+function texShown(tex) {
+  return tex.replace(/((?:^|[^\\])(?:\\\\)*)%[^\n]*/g, '$1')
+}
+
 function written(source, node) {
   return source.slice(node.position.start.offset, node.position.end.offset)
 }
@@ -226,8 +309,12 @@ const HANDLERS = (counts, source) => ({
   mdxTextExpression: expressionHandler,
   mdxjsEsm: () => undefined,
   // Math is shown as written (KaTeX draws it): `$$e^{2.5}$$`.
-  math: (state, node) => ({type: 'element', tagName: 'p', properties: {}, children: [textNode(written(source, node))]}),
-  inlineMath: (state, node) => textNode(written(source, node)),
+  math: (state, node) => ({type: 'element', tagName: 'p', properties: {}, children: [textNode(texShown(written(source, node)))]}),
+  inlineMath: (state, node) => {
+    const text = written(source, node)
+    const fence = text.match(/^\$*/)[0]
+    return textNode(fence + texShown(text.slice(fence.length, text.length - fence.length)) + fence)
+  },
   containerDirective: (state, node) => directiveHandler(state, node, source),
   leafDirective: () => undefined,
   textDirective: () => undefined,
@@ -239,7 +326,7 @@ const HANDLERS = (counts, source) => ({
 // Never shown: hidden by attribute or style (innerText skips `hidden` and the not-rendered
 // elements itself; CSS it cannot see). Code spans keep their backticks, links their target, an
 // image shows its alt text, so the text stays Markdown for the page view.
-function prepare(node, inPre) {
+function prepare(node, inPre, invisible) {
   if (!node.children) return
   const kept = []
   for (const child of node.children) {
@@ -249,10 +336,18 @@ function prepare(node, inPre) {
       kept.push({...child, value: child.value.replace(/^\n/, '')})
       continue
     }
+    if (child.type === 'text' && invisible) continue
     if (child.type === 'element') {
       const properties = child.properties || {}
-      if (properties.hidden || styleHides(properties.style)) continue
-      if (child.tagName === 'template') continue
+      if (properties.hidden || styleHides(properties.style) || classHides(properties.className)) continue
+      if (child.tagName === 'template' || NOT_RENDERED.has(child.tagName)) continue
+      if (child.tagName === 'dialog' && properties.open === undefined) continue
+      const visible = styleVisible(properties.style)
+      if (visible === false || (invisible && visible !== true)) {
+        prepare(child, inPre, true) // its text goes; a descendant made visible again stays
+        kept.push(child)
+        continue
+      }
       if (child.tagName === 'img' || (child.tagName === 'input' && properties.type === 'image')) {
         if (properties.alt) kept.push(textNode(String(properties.alt)))
         continue
@@ -262,7 +357,7 @@ function prepare(node, inPre) {
         kept.push(content ? {...child, children: [textNode(codeSpan(content))]} : child)
         continue
       }
-      prepare(child, inPre || child.tagName === 'pre')
+      prepare(child, inPre || child.tagName === 'pre', false)
       // A link keeps its Markdown, `[text](target)`: the page view renders it, and search tells a
       // page of links (navigation) by it. The target is in the published page, though not its text.
       if (child.tagName === 'a' && typeof properties.href === 'string' && !inPre) {
@@ -282,6 +377,58 @@ function prepare(node, inPre) {
     kept.push(child)
   }
   node.children = kept
+}
+
+// A page's own `<style>` rules that hide (`display: none`, `visibility: hidden`, …), applied to the
+// elements their selectors name, before the element's inline style (which wins, as in the cascade):
+// innerText needs CSS, and hast-util-to-text has none. Only a selector's last compound is matched
+// (`.a .b` hides every `.b`: more hidden than the site, never less); one with a pseudo-class or an
+// attribute selector is left out, and so is a theme's stylesheet (not in the page).
+function applyStylesheets(tree) {
+  const sheets = []
+  const collect = (node) => {
+    for (const child of node.children || []) {
+      if (child.type === 'element' && child.tagName === 'style') sheets.push(toString(child))
+      else collect(child)
+    }
+  }
+  collect(tree)
+  if (!sheets.length) return
+  const css = sheets.join('\n').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&')
+    .replace(/\/\*[\s\S]*?\*\//g, '')
+  const rules = []
+  for (const [, selectors, declarations] of css.matchAll(/([^{}]+)\{([^{}]*)\}/g)) {
+    const said = styleOf(declarations)
+    if (said.display !== 'none' && said.contentVisibility !== 'hidden' && said.visibility !== 'hidden' && said.visibility !== 'collapse') continue
+    for (const selector of selectors.split(',')) {
+      const last = selector.trim().split(/[\s>+~]+/).pop()
+      if (!last || /[:[]/.test(last)) continue
+      const tag = (last.match(/^[a-zA-Z][\w-]*/) || [''])[0].toLowerCase()
+      const id = (last.match(/#([\w-]+)/) || [])[1]
+      const classes = [...last.matchAll(/\.([\w-]+)/g)].map((m) => m[1])
+      if (tag || id || classes.length || last === '*') rules.push({tag, id, classes, declarations})
+    }
+  }
+  // Rules filed under one class, id or tag they need (a page of many rules and elements stays
+  // linear), the universal ones apart.
+  const filed = new Map()
+  const file = (key, rule) => filed.set(key, [...(filed.get(key) || []), rule])
+  for (const rule of rules) file(rule.classes.length ? '.' + rule.classes[0] : rule.id ? '#' + rule.id : rule.tag || '*', rule)
+  const apply = (node) => {
+    for (const child of node.children || []) {
+      if (child.type !== 'element') continue
+      const properties = child.properties || {}
+      const classes = Array.isArray(properties.className) ? properties.className.map(String) : String(properties.className || '').split(/\s+/)
+      const candidates = [...new Set(['*', child.tagName, '#' + properties.id, ...classes.map((c) => '.' + c)])].flatMap((key) => filed.get(key) || [])
+      const matched = candidates.filter((rule) => (!rule.tag || rule.tag === child.tagName) && (!rule.id || rule.id === properties.id) &&
+        rule.classes.every((c) => classes.includes(c)))
+      if (matched.length) {
+        child.properties = {...properties, style: matched.map((rule) => rule.declarations).join(';') + ';' + (typeof properties.style === 'string' ? properties.style : '')}
+      }
+      apply(child)
+    }
+  }
+  apply(tree)
 }
 
 function codeSpan(content) {
@@ -475,7 +622,8 @@ function shown(tree, counts, shortcuts = true) {
     // as on the site.
     hast = fromParse5(parseFragment(toHtml(tree, {allowDangerousHtml: true})))
   }
-  prepare(hast, false)
+  applyStylesheets(hast)
+  prepare(hast, false, false)
   const out = []
   blocks(hast, out)
   return JSON.stringify({blocks: finish(out), unknown: counts})
@@ -518,7 +666,7 @@ function gfmFor(value) {
 // (Docusaurus's `{#id}` escaped for MDX). shortcuts: false reads the long way (GFM whole, always
 // parsed again), for tests/test_page_reader.py.
 function syntax(value, options) {
-  const {mdx = false, math: withMath = false, directives = false, shortcuts = true} = options || {}
+  const {mdx = false, math: withMath = false, directives = false, comments = false, shortcuts = true} = options || {}
   const extensions = [shortcuts ? gfmFor(value) : gfm()]
   const mdastExtensions = [gfmFromMarkdown()]
   if (withMath) {
@@ -538,6 +686,12 @@ function syntax(value, options) {
     value = value.replace(/^([ \t]{0,3}#{1,6}[ \t].*?)\{(#[\w:.-]+)\}([ \t]*)$/gm, '$1\\{$2\\}$3')
     extensions.push(mdxjs())
     mdastExtensions.push(mdxFromMarkdown())
+  }
+  if (comments) {
+    // Docusaurus's `markdown.mdx1Compat.comments` (on by default): `<!-- … -->` in MDX is a
+    // comment, read by the extension Docusaurus uses (@slorber/remark-comment); it leaves no node.
+    extensions.push(comment)
+    mdastExtensions.push(commentFromMarkdown())
   }
   return {value, extensions, mdastExtensions}
 }
