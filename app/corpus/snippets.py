@@ -7,6 +7,7 @@ renders it (`{name}`, not in its code)."""
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
@@ -15,6 +16,10 @@ from app.corpus.reader import Element, read_uses
 
 SNIPPET_DIRS = ("snippets", "_snippets")
 SNIPPET_TAG = "Snippet"  # Mintlify's older snippet tag, no import: `<Snippet file="name.mdx" />`
+# Whether a page may use a snippet at all: a line that starts with `import`, or the tag. Only a
+# filter (the tree decides): a page with neither is not read twice (a quarter of a Mintlify site's
+# pages say "import" somewhere in their prose).
+_MAY_USE_SNIPPETS = re.compile(rf"^[ \t]*import\b|<{SNIPPET_TAG}\b", re.MULTILINE)
 _SNIPPET_SUFFIXES = (".md", ".mdx")
 
 
@@ -90,7 +95,7 @@ class _Paster:
         """`text` of the file `path` with its snippets pasted and `props` filled in; `stack`: the
         files pasting it. A snippet (`stack` not empty) loses its imports and exports: pasted mid-page,
         MDX would refuse them, and they show nothing."""
-        if "import" not in text and f"<{SNIPPET_TAG}" not in text and not props and not stack:
+        if not stack and _MAY_USE_SNIPPETS.search(text) is None:
             return text  # most pages: nothing to read twice
         uses = read_uses(text, **self.syntax)
         if uses.error is not None:
