@@ -99,14 +99,6 @@ def read_pages(repo: Path, commit: str, paths: list[str]) -> dict[str, str]:
     return texts
 
 
-def read_source_pages(source: Source | None, commit: str | None, pages: list[str]) -> dict[str, str]:
-    """Page path → its file's text at `commit`, for the pages of one docs source."""
-    if source is None or not commit or source.kind != "docs":
-        return {}
-    files = {page_file(source, page): page for page in pages}
-    return {files[path]: text for path, text in read_pages(source.repo, commit, sorted(files)).items()}
-
-
 @contextmanager
 def read_source_tree(source: Source | None, commit: str | None) -> Iterator[Mapping[str, str]]:
     """The files of one docs source at `commit` (paths from its folder), read when asked for; none

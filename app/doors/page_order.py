@@ -8,7 +8,7 @@ from collections.abc import Iterable
 
 import asyncpg
 
-from app.corpus.page_order import order_sections, read_source_pages
+from app.corpus.page_order import order_sections, read_source_page
 from app.corpus.sources import SourcesConfig
 from app.search.indexed_pages import page_sections
 
@@ -30,5 +30,4 @@ async def page_sections_in_order(
         source, page = rows[0]["source"], rows[0]["page"]
         commit = await conn.fetchval("select commit from public.docs_source_commit where source = $1", source)
     known = next((s for s in sources.sources if s.name == source), None) if sources else None
-    files = await asyncio.to_thread(read_source_pages, known, commit, [page])
-    return order_sections(rows, files.get(page))
+    return order_sections(rows, await asyncio.to_thread(read_source_page, known, commit, page))
