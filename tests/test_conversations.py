@@ -24,10 +24,10 @@ from app.chat.excerpts import (
 from app.chat.tools import SearchDocsTool, ToolBox
 from app.config import Settings, get_settings
 from app.corpus.compose import compose_files
-from app.corpus.fences import split_fenced
 from app.db.pool import create_pool
 from app.embeddings.gemini import make_client
 from app.embeddings.providers import get_embedding_provider
+from app.search.chunk_text import chunk_blocks
 from app.search.conversation import retrieve_in_conversation
 from app.search.eval import EvalFileError, evaluate, load_eval_file
 from app.search.retrieve import build_retriever
@@ -209,9 +209,9 @@ def test_cut_keeps_whole_blocks_and_never_cuts_a_fence() -> None:
         cut = cut_at_boundaries(text, limit)
         assert len(cut) <= limit or cut == text
         assert cut.count("```") % 2 == 0  # a fence is either whole or absent
-        for segment in split_fenced(cut):
-            if segment.is_code:
-                assert segment.text.strip() == LONG_CODE
+        for block in chunk_blocks(cut):
+            if block.kind == "code":
+                assert block.text == LONG_CODE
     assert cut_at_boundaries(text, 40) == "First paragraph." + CUT_MARK
     assert cut_at_boundaries(text, len(text)) == text
 

@@ -17,7 +17,7 @@ from app.chat.extractive import PassageChooser, _blocks
 from app.config import Settings
 from app.corpus.chunker import Chunk
 from app.corpus.compose import compose_files
-from app.corpus.fences import fence_marker
+from app.search.chunk_text import chunk_blocks
 from tests.conftest import REPO_ROOT, SHARED
 
 CORPORA = SHARED / "corpora"
@@ -39,7 +39,8 @@ def excerpt(number: int, chunk: Chunk) -> Excerpt:
 
 
 def is_code(piece: str) -> bool:
-    return fence_marker(piece.split("\n", 1)[0]) is not None
+    blocks = chunk_blocks(piece)
+    return bool(blocks) and blocks[0].kind == "code"
 
 
 def introduced_code(text: str) -> list[tuple[str, str]]:

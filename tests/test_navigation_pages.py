@@ -155,7 +155,7 @@ def test_the_early_return_of_is_navigation_changes_no_answer() -> None:
                  "- <https://example.com/a>\n- <https://example.com/b>\n",
                  "- https://example.com/a\n- https://example.com/b\n",
                  "[guide]: /docs/guide\n[setup]: /docs/setup\n",
-                 # Lines as split_fenced cuts them: around a fence, and ended by a lone \r.
+                 # Lines as the section's blocks cut them: around a fence, and ended by a lone \r.
                  "- [Guide](/docs/guide)\n```\ncode\n```\n- [Setup](/docs/setup)\n",
                  "- [Guide](/docs/guide)\r- [Setup](/docs/setup)\r"):
         assert is_navigation(text) and navigation_by_lines(text), text

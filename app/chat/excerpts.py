@@ -11,17 +11,16 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
-import re
 from dataclasses import dataclass
 
 import asyncpg
 
 from app.corpus.code import fenced_code_excerpt
-from app.corpus.fences import split_fenced
 from app.corpus.page_order import order_sections, read_source_page
 from app.corpus.sources import SourcesConfig
 from app.judge.confidence import scaled_cosine
 from app.judge.excerpt import Excerpt
+from app.search.chunk_text import chunk_blocks
 from app.search.hits import Hit
 from app.search.retrieve import Retrieval
 from app.search.urls import absolute_url
@@ -36,30 +35,26 @@ class ExcerptBounds:
     max_chars: int = 7000
 
 
-def _blocks(text: str) -> list[str]:
-    """Paragraphs of prose and whole fenced blocks, in order; joined with blank lines they read as before."""
-    blocks: list[str] = []
-    for segment in split_fenced(text):
-        if segment.is_code:
-            blocks.append(segment.text.strip("\n"))
-        else:
-            blocks.extend(p.strip("\n") for p in re.split(r"\n[ \t]*\n", segment.text) if p.strip())
-    return blocks
-
-
 def cut_at_boundaries(text: str, limit: int) -> str:
     """`text` when it fits in `limit` characters; else its leading whole blocks that fit, marked as
-    cut. Never a part of a code block: a fence that does not fit is left out with what follows."""
+    cut. A list may be cut between its items; a fence or a table is never cut: one that does not
+    fit is left out with what follows."""
     if len(text) <= limit:
         return text
     kept: list[str] = []
     size = 0
     budget = limit - len(CUT_MARK)
-    for block in _blocks(text):
-        extra = len(block) + (2 if kept else 0)
+    for block in chunk_blocks(text):
+        extra = len(block.text) + (2 if kept else 0)
         if size + extra > budget:
+            items: list[str] = []
+            for item in block.items:
+                if size + (2 if kept else 0) + len("\n".join([*items, item])) > budget:
+                    break
+                items.append(item)
+            kept += ["\n".join(items)] if items else []
             break
-        kept.append(block)
+        kept.append(block.text)
         size += extra
     return "\n\n".join(kept) + CUT_MARK if kept else ""
 

@@ -23,16 +23,14 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from app.corpus.fences import split_fenced
 from app.judge.excerpt import Excerpt
+from app.search.chunk_text import chunk_blocks
 from app.search.terms import words
 
 _STOP = frozenset(
     "the and for are but not you your with this that from have has was were can how what when where which who "
     "why does did doing into about there their them then than its it's out use using used get set".split()
 )
-_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d+[.)])[ \t]+")
-_HEADING_LINE = re.compile(r"^[ \t]*#{1,6}[ \t]+\S.*$", re.MULTILINE)
 _CUT = "[…]"
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")  # app/chat/excerpts.py CUT_MARK: the excerpt was cut here
 
@@ -66,6 +64,7 @@ def _terms(text: str) -> set[str]:
 class _Block:
     text: str
     kind: str  # "prose", "code", "list" or "table"
+    items: tuple[str, ...] = ()  # a list's items (app/search/chunk_text.py)
 
 
 @dataclass
@@ -82,28 +81,11 @@ class _Passage:
         return "\n\n".join(b.text for b in self.blocks)
 
 
-def _kind(paragraph: str) -> str:
-    lines = [line for line in paragraph.split("\n") if line.strip()]
-    if lines and all(line.lstrip().startswith("|") for line in lines):
-        return "table"
-    if lines and _LIST_ITEM.match(lines[0]):
-        return "list"
-    return "prose"
-
-
 def _blocks(text: str) -> list[_Block]:
     """Paragraphs, lists, tables and whole fenced blocks, in order; headings and the cut mark dropped."""
-    blocks: list[_Block] = []
-    for segment in split_fenced(text):
-        if segment.is_code:
-            blocks.append(_Block(segment.text.strip("\n"), "code"))
-            continue
-        prose = _HEADING_LINE.sub("", segment.text)
-        for paragraph in re.split(r"\n[ \t]*\n", prose):
-            paragraph = paragraph.strip("\n")
-            if paragraph.strip() and paragraph.strip() != _CUT:
-                blocks.append(_Block(paragraph.rstrip(), _kind(paragraph)))
-    return blocks
+    kinds = {"paragraph": "prose", "quote": "prose", "code": "code", "list": "list", "table": "table"}
+    return [_Block(block.text.rstrip(), kinds[block.kind], block.items) for block in chunk_blocks(text)
+            if block.kind != "heading" and block.text.strip() != _CUT]
 
 
 def _introduces(block: _Block) -> bool:
@@ -140,23 +122,13 @@ def passages(excerpt: Excerpt, index: int) -> list[_Passage]:
 LONG_LIST_CHARS = 600
 
 
-def _items(text: str) -> list[str]:
-    """A list's items, each with its continuation lines."""
-    items: list[str] = []
-    for line in text.split("\n"):
-        if _LIST_ITEM.match(line) or not items:
-            items.append(line)
-        else:
-            items[-1] += "\n" + line
-    return items
-
-
 def _one_line_items(block: _Block) -> _Block:
     """A list with each item on one line: a wrapped item's line breaks are Markdown's soft breaks
     (spaces), and the widget draws a list only when every line opens an item."""
     if block.kind != "list":
         return block
-    return _Block("\n".join(re.sub(r"\s*\n\s*", " ", item) for item in _items(block.text)), "list")
+    items = tuple(re.sub(r"\s*\n\s*", " ", item) for item in block.items)
+    return _Block("\n".join(items), "list", items)
 
 
 def _matching_items(block: _Block, wanted: set[str]) -> _Block:
@@ -165,12 +137,12 @@ def _matching_items(block: _Block, wanted: set[str]) -> _Block:
     others); whole when it is short, or when no item holds two of them (then no item stands out)."""
     if len(block.text) <= LONG_LIST_CHARS:
         return block
-    items = _items(block.text)
-    held = [len(_terms(item) & wanted) for item in items]
-    most = max(held)
+    held = [len(_terms(item) & wanted) for item in block.items]
+    most = max(held, default=0)
     if most < 2:
         return block
-    return _Block("\n".join(item for item, n in zip(items, held, strict=True) if n >= max(2, most - 1)), "list")
+    items = tuple(item for item, n in zip(block.items, held, strict=True) if n >= max(2, most - 1))
+    return _Block("\n".join(items), "list", items)
 
 
 def _cite(block: _Block, number: int, last: bool) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from app.corpus.fences import split_fenced
+from app.search.chunk_text import prose_lines
 from app.search.fusion import FusedHit, best_first
 from app.search.hits import Hit
 from app.search.terms import names_page
@@ -68,7 +68,6 @@ _OUTBOUND_LINK = re.compile(
 _WORD = re.compile(r"[^\W\d_]{2,}")
 # Every match of _OUTBOUND_LINK holds one of these (its own occurrence: matches do not overlap).
 _LINK_MARKERS = ("](", "]:", "http")
-_HEADING_LINE = re.compile(r"^[ \t]*#{1,6}[ \t]")
 # A line is a link line when at most this many words stand outside its links ("- [Guide](/g): setup").
 LINK_LINE_WORDS = 3
 # A section is navigation when at least this share of its prose lines are link lines.
@@ -83,7 +82,7 @@ def is_navigation(text: str) -> bool:
     if sum(map(text.count, _LINK_MARKERS)) < 2:
         return False  # the common case, cheaply: fewer than two links, so fewer than two link lines
     # Two links on one line are one link line. The prose lines below are whole lines of the text
-    # (split_fenced cuts between lines), so a link line is a line of the text holding a marker.
+    # (blocks are whole lines), so a link line is a line of the text holding a marker.
     if sum(1 for line in text.splitlines() if any(marker in line for marker in _LINK_MARKERS)) < 2:
         return False
     return navigation_by_lines(text)
@@ -91,8 +90,7 @@ def is_navigation(text: str) -> bool:
 
 def navigation_by_lines(text: str) -> bool:
     """is_navigation without its early return (the rule itself, line by line)."""
-    prose = "".join(segment.text for segment in split_fenced(text) if not segment.is_code)
-    lines = [line for line in prose.splitlines() if line.strip() and not _HEADING_LINE.match(line)]
+    lines = [line for line in prose_lines(text) if line.strip()]
     link_lines = link_words = other_words = 0
     for line in lines:
         links = list(_OUTBOUND_LINK.finditer(line))
