@@ -103,15 +103,20 @@ def navigation_by_lines(text: str) -> bool:
 
 
 def navigates_only(choice: PageChoice, question: str) -> bool:
-    """Whether the page was found through a list of links to elsewhere (its best section is
+    """Whether the page was found through a list of links to elsewhere (its excerpt is
     navigation: is_navigation), for a question that does not name that list (its heading; the
     page's title when the list is the page's opening). Such a page points at the answer; listing
     it as a guide sends the reader to a list of links (the docs' index page, found by the titles
     of the guides it links to). The title of a page whose list is a section does not count as
     naming it, nor its file name: an index page's title is often the product's name and its file
-    `index`, which questions about any page may say."""
-    best = choice.chunks[0].hit
-    return is_navigation(best.content) and not names_page(question, best.heading or choice.title)
+    `index`, which questions about any page may say.
+
+    The page is judged by its excerpt (select_pages: its best section, the overview only when no
+    section matched), the section its score is made of with its overview, not by its best chunk:
+    the overview is what any question about the product matches, and when it edged out the list
+    (the demo's index page, 0.150 against 0.143: design/navigation-pages.md) the page was judged
+    by its overview while its score and excerpt came from the list."""
+    return is_navigation(choice.excerpt) and not names_page(question, choice.heading or choice.title)
 
 
 def is_demoted(title: str, page: str, demoted: set[str]) -> bool:
