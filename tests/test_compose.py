@@ -16,9 +16,9 @@ from hypothesis import strategies as st
 from app.config import Settings
 from app.corpus.chunker import Page, chunk_page, github_slug
 from app.corpus.compose import DocsSource, compose_corpus, compose_files
-from app.corpus.fences import split_fenced
 from app.corpus.markdown import shown_blocks
 from app.corpus.sources import Source
+from app.search.chunk_text import chunk_blocks
 from tests.conftest import SHARED
 from tests.helpers import (
     commit_all,
@@ -463,10 +463,10 @@ def test_mintlify_corpus_has_no_imports_snippet_tags_or_front_matter(tmp_path: P
         snippet_names |= set(re.findall(r'^import (\w+) from "/snippets/[^"]+\.mdx"', path.read_text(), re.M))
     assert snippet_names
     for chunk in result.chunks:
-        for segment in split_fenced(chunk.text):
-            if segment.is_code:
+        for block in chunk_blocks(chunk.text):
+            if block.kind == "code":
                 continue
-            for line in segment.text.splitlines():
+            for line in block.text.splitlines():
                 assert not re.match(r"^\s*import\s.+\sfrom\s", line), (chunk.id, line)
                 assert not re.match(r"^(title|description|keywords|public):\s", line), (chunk.id, line)
                 assert not re.search(rf"<({'|'.join(snippet_names)})\b", line), (chunk.id, line)
