@@ -508,6 +508,10 @@ def test_specific_terms_are_names_numbers_and_identifiers() -> None:
     assert is_specific_word("Rust") and is_specific_word("netlify") and is_specific_word("PayPal")
     assert not is_specific_word("happen") and not is_specific_word("intelligently")
     assert not is_specific_word("Does", first=True)
+    # A contraction typed without its apostrophe is no name (demo-17: "my page doesnt show up"
+    # was answered with "The documentation found does not mention “doesnt”.").
+    assert not any(is_specific_word(w) for w in ("doesnt", "dont", "cant", "wont", "youre", "ive", "theyre"))
+    assert is_specific_word("vercelt")  # not a common word ending in n, then t
 
 
 async def _check(pool, question: str):

@@ -39,6 +39,10 @@ COUNT_OR_SIZE = re.compile(r"\d[\d,]*(?:[x×]\d+)?")
 # An identifier of two or more words: snake_case or camelCase.
 _COMPOUND = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+|[a-z]+[A-Z][A-Za-z0-9]*")
 
+# An English contraction typed without its apostrophe ("doesnt", "cant", "youre"): the vocabulary
+# below splits "doesn't" at its apostrophe, so it lacks these, and they would read as names
+# ("The documentation found does not mention “doesnt”.").
+_CONTRACTION = re.compile(r"([a-z]+n)t|(?:i|you|we|they|he|she|it|that|there|what|who)(?:re|ve|ll|d|m|s)")
 _MONTHS = frozenset("january february march april may june july august september october november december".split())
 _SUFFIXES = ("ly", "es", "s", "ed", "ing", "er", "ers")
 
@@ -70,6 +74,8 @@ def is_specific_word(word: str, first: bool = False) -> bool:
     if not common:
         return False
     lowered = word.lower()
+    if (contraction := _CONTRACTION.fullmatch(lowered)) and (contraction.group(1) or "can") in common:
+        return False
     return lowered not in common and not any(
         lowered.endswith(suffix) and lowered[: -len(suffix)] in common for suffix in _SUFFIXES
     )
