@@ -50,7 +50,7 @@ _EMPTY = "; ".join(f"delete from public.{table.strip()}" for table in _TABLES.sp
 # sync (jobs, the lease, clear), search and chat, over the app's own pools and the CLI's.
 POOLER_FILES = frozenset({
     "test_sync.py", "test_lease.py", "test_operations_cli.py", "test_search.py", "test_search_box.py",
-    "test_chat.py", "test_sync_batches.py", "test_insights.py", "test_page_place.py",
+    "test_chat.py", "test_sync_batches.py", "test_insights.py", "test_page_place.py", "test_section_order.py",
 })
 
 

@@ -442,9 +442,12 @@ def test_compose_cli_json(tmp_path: Path) -> None:
     chunks, summary = lines[:-1], lines[-1]["summary"]
     assert set(chunks[0]) == {
         "id", "source", "page", "title", "heading", "breadcrumb", "href", "audiences", "text", "embed_text",
-        "content_hash", "place",
+        "content_hash", "place", "page_order", "section_order",
     }
     assert chunks[0]["place"] == []  # a site without navigation: no place
+    # ...and no position in one (pages go by path); the sections in the page's order
+    assert [(c["id"], c["page_order"], c["section_order"]) for c in chunks] == [
+        ("docs:a.mdx", None, 0), ("docs:a.mdx#one", None, 1), ("docs:internal.mdx", None, 0)]
     assert summary["pages"] == 2 and summary["chunks"] == 3
     assert summary["warnings"] and "bad.mdx" in result.stderr
     assert "declare no audience" in result.stderr  # the sync's own warnings: compose is its first step

@@ -13,9 +13,10 @@ import asyncpg
 import httpx
 import pytest
 
-from app.config import get_settings
-from app.doors.llms_txt import describe, etag_matches
-from app.doors.navigation import navigation_places
+from app.config import Settings, get_settings
+from app.corpus.compose import compose_files
+from app.corpus.sources import Source
+from app.doors.llms_txt import DocPage, describe, etag_matches, page_sort_key, section_title
 from tests.helpers import commit_all, git, make_docs_repo, sync_configured_sources, write_files
 
 # Words that exist only in pages (and a file) the anonymous reader may not see.
@@ -213,6 +214,14 @@ def test_sections_follow_the_docs_json_navigation(doors_project, clean_db, db_en
     assert SECRET not in text and "Internals" not in text
 
 
+def in_llms_order(files: dict[str, str]) -> list[tuple[str, str]]:
+    """(page, its /llms.txt section) of the pages compose makes of `files`, in /llms.txt's order:
+    from each page's place and page_order (its chunks carry them; sync stores them, /llms.txt reads them)."""
+    result = compose_files(files, Settings(), Source(name="docs", repo=Path("."), audiences=("public",)))
+    pages = [DocPage("docs", p.path, p.title, "", place=p.place, page_order=p.page_order) for p in result.pages]
+    return [(p.page, section_title(p, False)) for p in sorted(pages, key=page_sort_key)]
+
+
 def test_docs_json_order_on_the_mintlify_corpus() -> None:
     root = Path(__file__).resolve().parents[1].parent / "shared" / "corpora" / "mintlify-docs"
     if not (root / "docs.json").exists():
@@ -220,15 +229,15 @@ def test_docs_json_order_on_the_mintlify_corpus() -> None:
     if not (root / "docs.json").exists():
         pytest.skip("../shared/corpora/mintlify-docs is not present")
     pages = [str(p.relative_to(root)) for p in root.rglob("*.mdx") if "snippets" not in p.parts]
-    places = navigation_places(pages, {"docs.json": (root / "docs.json").read_text()})
-    ordered = sorted(pages, key=lambda p: places[p].key)
-    sections = list(dict.fromkeys(places[p].section for p in ordered))
-    documentation = ("Documentation",)  # the first tab
-    assert sections[:5] == [(*documentation, "Get started"), (*documentation, "Get started", "CLI"),
-                            (*documentation, "Get started", "Migrate to Mintlify"),
-                            (*documentation, "Create content", "Pages"), (*documentation, "Create content", "Formatting")]
-    assert ordered[:5] == ["index.mdx", "quickstart.mdx", "ai-native.mdx", "cli/index.mdx", "cli/install.mdx"]
-    assert places["api/introduction.mdx"].section[0] == "API reference"  # a later tab
+    # The site's navigation with a stand-in for each page: the order is the navigation's alone.
+    ordered = in_llms_order({"docs.json": (root / "docs.json").read_text()} | {p: "Text.\n" for p in pages})
+    sections = list(dict.fromkeys(section for _, section in ordered))
+    assert sections[:5] == ["Documentation › Get started", "Documentation › Get started › CLI",
+                            "Documentation › Get started › Migrate to Mintlify", "Documentation › Create content › Pages",
+                            "Documentation › Create content › Formatting"]
+    assert [page for page, _ in ordered[:5]] == ["index.mdx", "quickstart.mdx", "ai-native.mdx", "cli/index.mdx",
+                                                 "cli/install.mdx"]
+    assert dict(ordered)["api/introduction.mdx"].startswith("API reference")  # a later tab
 
 
 def test_a_sphinx_sites_toctrees_order_its_pages_and_other_sites_go_by_folder() -> None:
@@ -239,15 +248,12 @@ def test_a_sphinx_sites_toctrees_order_its_pages_and_other_sites_go_by_folder() 
              "serve/getting_started.md"]
     files = {page: f"# {page}\n" for page in pages} | {"serve/index.md": index,
                                                         "conf.py": 'extensions = ["myst_parser"]\nroot_doc = "serve/index"\n'}
-    places = navigation_places(pages, files)
-    assert sorted(pages, key=lambda p: places[p].key) == [
+    assert [page for page, _ in in_llms_order(files)] == [
         "serve/index.md", "serve/getting_started.md", "serve/key-concepts.md", "serve/advanced/index.md",
         "serve/howto.md"]
     pages = ["serve/b.md", "serve/index.md", "serve/a/index.md", "intro.md"]
-    places = navigation_places(pages, {})
-    assert sorted(pages, key=lambda p: places[p].key) == ["intro.md", "serve/index.md", "serve/b.md",
-                                                          "serve/a/index.md"]
-    assert all(place.section is None for place in places.values())  # folders stay the sections
+    assert in_llms_order({page: f"# {page}\n" for page in pages}) == [
+        ("intro.md", "Docs"), ("serve/index.md", "Serve"), ("serve/b.md", "Serve"), ("serve/a/index.md", "Serve › A")]
 
 
 def test_a_group_split_by_a_nested_group_is_headed_once(doors_project, clean_db, db_env, start_server) -> None:
@@ -262,15 +268,13 @@ def test_a_group_split_by_a_nested_group_is_headed_once(doors_project, clean_db,
 
 
 def test_the_navigation_is_the_one_compose_reads_mkdocs_nav_and_docs_json_refs() -> None:
-    """llms.txt orders pages by the navigation app/corpus/site.py reads for compose (one reading):
-    MkDocs' nav and a docs.json `$ref` order and place pages as they do in the site."""
+    """llms.txt orders pages by the navigation app/corpus/site.py reads for compose (one reading,
+    stored with the rows): MkDocs' nav and a docs.json `$ref` order and place pages as they do in
+    the site."""
     mkdocs = "nav:\n  - Home: index.md\n  - Guides:\n    - Second: b.md\n    - First: a.md\n"
-    pages = ["docs/index.md", "docs/a.md", "docs/b.md", "docs/zz.md"]
-    places = navigation_places(pages, {"mkdocs.yml": mkdocs})
-    assert sorted(pages, key=lambda p: places[p].key) == ["docs/index.md", "docs/b.md", "docs/a.md", "docs/zz.md"]
-    assert places["docs/b.md"].section == ("Guides",) and places["docs/index.md"].section == ("Docs",)
+    pages = ["docs/index.md", "docs/a.md", "docs/b.md"]
+    assert in_llms_order({"mkdocs.yml": mkdocs} | {page: "Text.\n" for page in pages}) == [
+        ("docs/index.md", "Docs"), ("docs/b.md", "Guides"), ("docs/a.md", "Guides")]
     nav = {"docs.json": json.dumps({"navigation": {"$ref": "nav.json"}}),
            "nav.json": json.dumps({"groups": [{"group": "Start", "pages": ["two", "one"]}]})}
-    places = navigation_places(["one.mdx", "two.mdx"], nav)
-    assert sorted(["one.mdx", "two.mdx"], key=lambda p: places[p].key) == ["two.mdx", "one.mdx"]
-    assert places["one.mdx"].section == ("Start",)
+    assert in_llms_order(nav | {"one.mdx": "One.\n", "two.mdx": "Two.\n"}) == [("two.mdx", "Start"), ("one.mdx", "Start")]

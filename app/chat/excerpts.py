@@ -9,15 +9,12 @@ characters in all. A section is cut at a paragraph or code-block boundary, never
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 from dataclasses import dataclass
 
 import asyncpg
 
 from app.corpus.code import fenced_code_excerpt
-from app.corpus.page_order import order_sections, read_source_page
-from app.corpus.sources import SourcesConfig
 from app.judge.confidence import scaled_cosine
 from app.judge.excerpt import Excerpt
 from app.search.chunk_text import chunk_blocks
@@ -118,29 +115,27 @@ def select_excerpts(
     return chosen
 
 
-async def in_page_order(excerpts: list[Excerpt], retrieval: Retrieval, pool: asyncpg.Pool,
-                        sources: SourcesConfig | None) -> list[Excerpt]:
-    """`excerpts`, each of a page that gave two or more with its place in that page, read from the
-    page's file at the commit its source was synced at (app/corpus/page_order.py): the offline
-    answer quotes a page's passages in the page's order (issue 45). Unknown places (a source
-    composed in memory, a file gone) stay None: the retrieval's order holds."""
+async def in_page_order(excerpts: list[Excerpt], retrieval: Retrieval, pool: asyncpg.Pool) -> list[Excerpt]:
+    """`excerpts`, each of a page that gave two or more with its place in that page: the position
+    sync stored (docs_section.section_order, as compose made it), so the offline answer quotes a
+    page's passages in the page's order (issue 45). A row synced before positions were stored has
+    none (None) until the next sync: the retrieval's order holds."""
     hits = {f.hit.id: f.hit for f in retrieval.ranking} | {f.hit.id: f.hit for p in retrieval.pages for f in p.chunks}
-    shared: dict[tuple[str, str], list[Hit]] = {}
+    shared: dict[tuple[str, str], list[str]] = {}
     for excerpt in excerpts:
         if (hit := hits.get(excerpt.section)) is not None:
-            shared.setdefault((hit.source, hit.page), []).append(hit)
-    shared = {key: group for key, group in shared.items() if len(group) > 1}
-    known = {s.name: s for s in sources.sources} if sources else {}
-    if not shared or not known:
+            shared.setdefault((hit.source, hit.page), []).append(hit.id)
+    ids = sorted({row_id for group in shared.values() if len(group) > 1 for row_id in group})
+    if not ids:
         return excerpts
-    names = sorted({source for source, _ in shared})
     async with pool.acquire() as conn:
-        commits = {r["source"]: r["commit"] for r in await conn.fetch(
-            "select source, commit from public.docs_source_commit where source = any($1::text[])", names)}
+        # The ids are those retrieval gave for this audience; their positions are all that is read.
+        stored = {r["id"]: r["section_order"] for r in await conn.fetch(
+            "select id, section_order from public.docs_section where id = any($1::text[]) and section_order is not null",
+            ids)}
+    # Each excerpt's rank among its page's excerpts (0 first), as the answerer counts places.
     places: dict[str, int] = {}
-    for (name, page), group in shared.items():
-        raw = await asyncio.to_thread(read_source_page, known.get(name), commits.get(name), page)
-        if raw is not None:
-            rows = [{"id": hit.id, "heading": hit.heading} for hit in group]
-            places |= {row["id"]: n for n, row in enumerate(order_sections(rows, raw))}
+    for group in shared.values():
+        known = sorted((row_id for row_id in group if row_id in stored), key=lambda row_id: stored[row_id])
+        places |= {row_id: n for n, row_id in enumerate(known)}
     return [dataclasses.replace(e, order_in_page=places[e.section]) if e.section in places else e for e in excerpts]

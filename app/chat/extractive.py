@@ -232,8 +232,8 @@ class PassageChooser:
             size += len(passage.text)
         for passage in chosen:
             passage.blocks = [_matching_items(b, wanted) if b.kind == "list" else b for b in passage.blocks]
-        # The page's order: by guide, then the section's place in its page (read from the page's
-        # file: Excerpt.order_in_page; unknown, the order retrieval gave), then the passage's place.
+        # The page's order: by guide, then the section's place in its page (stored by sync:
+        # Excerpt.order_in_page; unknown, the order retrieval gave), then the passage's place.
         def in_page(p: _Passage) -> tuple[int, int, int, int]:
             excerpt = excerpts[p.index]
             place = excerpt.order_in_page if excerpt.order_in_page is not None else len(excerpts) + p.index

@@ -299,9 +299,9 @@ async def apply_verifier(
 
 async def _in_page_order(services: ChatServices, excerpts: list[Excerpt], retrieval: Retrieval) -> list[Excerpt]:
     """The excerpts with their places in their pages (app/chat/excerpts.py in_page_order); as they
-    are, in the retrieval's order, when the index or the files cannot say."""
+    are, in the retrieval's order, when the index cannot say."""
     try:
-        return await in_page_order(excerpts, retrieval, services.read_pool, services.retriever.sources)
+        return await in_page_order(excerpts, retrieval, services.read_pool)
     except (asyncpg.PostgresError, OSError) as exc:
         log.warning("chat_page_order_failed", error=type(exc).__name__)
         return excerpts

@@ -33,6 +33,7 @@ class Page:
     declared: bool = True  # False when the audiences are the source's default
     blocks: tuple[Block, ...] = ()  # the shown blocks; when empty, read from `body`
     place: tuple[str, ...] = ()  # where the site's navigation shows it: tab › group (app/corpus/site.py)
+    page_order: int | None = None  # its position in the site's navigation order; None: not listed there
 
     @property
     def public(self) -> bool:
@@ -53,6 +54,12 @@ class Chunk:
     embed_text: str
     content_hash: str
     place: tuple[str, ...] = ()  # the page's place in its site's navigation (Page.place), stored with each row
+    # Where the row reads among the others (stored, docs_section.page_order and section_order):
+    # its page's position in the site's navigation (Page.page_order; None: not listed, the page
+    # goes by its path), and its own position in its page (0 first; a long section's parts right
+    # after it). Not in the embedded text: a page moved, or a section added above, embeds nothing.
+    page_order: int | None = None
+    section_order: int | None = None
 
     @property
     def public(self) -> bool:
@@ -242,6 +249,25 @@ def bounded_id(chunk_id: str) -> str:
     return raw[: MAX_KEY_BYTES - 17].decode("utf-8", "ignore") + "~" + digest
 
 
+# A further part of a long section has the section's id and "~N" (chunk_page). A page's path may
+# hold "~" too, and an over-long id ends in "~" and 16 hex digits of a hash (bounded_id): only a
+# short number at the very end is a part's.
+_PART = re.compile(r"(.*)~([0-9]{1,9})", re.DOTALL)
+
+
+def section_part(section_id: str) -> tuple[str, int]:
+    """The id of the section `section_id` belongs to, and which part of it it is (1: the first)."""
+    match = _PART.fullmatch(section_id)
+    return (match.group(1), int(match.group(2))) if match else (section_id, 1)
+
+
+def section_sort_key(section_id: str, section_order: int | None) -> tuple[object, ...]:
+    """A sort key that reads a page's rows in its order: by their stored position (Chunk.section_order).
+    A row synced before positions were stored (migration 2026_12_06_0028) has none: such rows come
+    after the others, by id, a section's parts after it, until the next sync writes their positions."""
+    return (section_order is None, section_order or 0, *section_part(section_id))
+
+
 def path_unusable(path: str) -> str | None:
     """Why `path` cannot be indexed (a warning), or None. A '#' or '?' in a file name cannot be
     linked to (the link would end at it), and `a.md#b` is also the id of a section of `a.md`."""
@@ -307,6 +333,8 @@ def chunk_page(
                     embed_text=embed_text,
                     content_hash=content_hash(embed_text),
                     place=page.place,
+                    page_order=page.page_order,
+                    section_order=len(chunks),
                 )
             )
     return chunks

@@ -233,7 +233,7 @@ def chunk_code_file(
                 href=href_for(path, symbol.start, symbol.end), audiences=audiences, text=body, embed_text=embed_text,
                 content_hash=content_hash(embed_text), language=language, symbol=name, kind=symbol.kind,
                 start_line=symbol.start, end_line=symbol.end, docstring=symbol.docstring[:500],
-                tokens=max(1, len(body) // 4),
+                tokens=max(1, len(body) // 4), section_order=len(result.chunks),
             )
         )
     return result

@@ -24,7 +24,7 @@ from app.corpus.code_source import code_page, compose_code_files_of, links_at_co
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter, undeclared_audience
 from app.corpus.git_source import GitSourceError, GitTree, normalize_docs_dir, read_docs_tree, resolve_commit
 from app.corpus.markdown import Block, read_page
-from app.corpus.site import Exclusion, Site, SiteDialect, read_site, site_dialect
+from app.corpus.site import Exclusion, Site, SiteDialect, read_site, site_dialect, stem
 from app.corpus.snippets import SnippetResult, is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
 from app.errors import DocschatError
@@ -285,6 +285,9 @@ def iter_compose_files(
     # every page once.
     site = read_site(files)
     dialect = site_dialect(site, files)
+    # Each page's position in the navigation: decided by the site alone, which is in every page's
+    # key, so a page kept by its key keeps a stored position that is still right.
+    page_orders = site.page_orders()
     fingerprint = (hashlib.sha256(compose_fingerprint(source, settings) + repr(dialect).encode()
                                   + repr(site).encode()).digest() if blob_id is not None else b"")
     result = ComposeResult()
@@ -313,7 +316,7 @@ def iter_compose_files(
         composed, warned = len(result.pages), len(result.warnings)
         recorder = _Recorder(files)
         try:
-            _compose_page(path, recorder, settings, source, result, site, dialect)
+            _compose_page(path, recorder, settings, source, result, site, dialect, page_orders)
         except GitSourceError:
             raise  # the tree cannot be read (GitTree reads a file when asked): the source fails
         except Exception as exc:  # noqa: BLE001 - one hostile file must not stop the sync
@@ -333,7 +336,7 @@ def iter_compose_files(
 
 def _compose_page(
     path: str, files: Mapping[str, str], settings: Settings, source: Source, result: ComposeResult,
-    site: Site | None = None, dialect: SiteDialect | None = None,
+    site: Site | None = None, dialect: SiteDialect | None = None, page_orders: Mapping[str, int] | None = None,
 ) -> None:
     dialect = dialect or SiteDialect()
     text = files[path]
@@ -382,6 +385,7 @@ def _compose_page(
         declared=declared is not None,
         blocks=tuple(blocks),
         place=site.place(path),
+        page_order=(page_orders if page_orders is not None else site.page_orders()).get(stem(path)),
     )
     chunks = chunk_page(page, max_chars=settings.max_chunk_chars, url_prefix=source.url_prefix,
                         base_url=source.base_url)

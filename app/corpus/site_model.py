@@ -128,6 +128,12 @@ class Site:
         entry = self.listed.get(stem(path))
         return entry.place if entry else ()
 
+    def page_orders(self) -> dict[str, int]:
+        """Page stem → its position in the navigation's order (0 first), for a navigation that lists
+        pages; {} when every page is in it (no navigation: pages go by path). Stored with each
+        section (docs_section.page_order) so that readers order pages as the site does."""
+        return {} if self.every_page_listed else {page: number for number, page in enumerate(self.listed)}
+
 
 def _flag(front: Mapping[str, Any], key: str) -> bool | None:
     value = front.get(key)

@@ -1,8 +1,11 @@
 """/llms.txt and /llms-full.txt (https://llmstxt.org) built from the index, for CHAT_AUDIENCES only.
 
 `/llms.txt` is the site name (`# SITE_NAME`), its summary (`> SITE_SUMMARY`), then `## sections`,
-one per place in the site's navigation (tab › group), in its order (docs.json, mkdocs.yml, sidebars, toctrees, else folders: app/doors/navigation.py;
-the source named when several are visible), each page a `- [title](url): first sentence` line.
+one per place in the site's navigation (tab › group), in its order (docs.json, mkdocs.yml, sidebars,
+toctrees: as compose read it, app/corpus/site.py, and sync stored it with each row: place,
+page_order), the source named when several are visible; each page a `- [title](url): first
+sentence` line. Pages the navigation does not list (a site without one, hidden pages) follow the
+listed ones by path, a folder's index page first, under their folder.
 `/llms-full.txt` is every visible page's text, page after page in the same order. Code sources are left out (their files are read through MCP's
 read_file or /code/<path>).
 
@@ -14,7 +17,6 @@ its content. Each text carries a strong ETag (a hash of its bytes).
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -23,16 +25,16 @@ from urllib.parse import quote
 import asyncpg
 
 from app.config import Settings
-from app.corpus.page_order import order_sections, read_source_tree
+from app.corpus.chunker import section_sort_key
+from app.corpus.site import stem
 from app.corpus.sources import Source
-from app.doors.navigation import PagePlace, navigation_places
 from app.search.urls import absolute_url
 
 # Where the index is at: changes whenever anything writes docs_section (sql/functions/docs_index_state.sql).
 _INDEX_VERSION = "select public.docs_index_state()"
 # The sections as a reader sees them, hrefs filled in this statement (sql/functions/docs_section_shown.sql).
 _VISIBLE_SECTIONS = (
-    "select s.id, s.source, s.page, s.title, s.heading, s.href, s.content"
+    "select s.id, s.source, s.page, s.title, s.heading, s.href, s.content, s.place, s.page_order, s.section_order"
     " from public.docs_section_shown($1::text[]) s where not (s.source = any($2::text[]))"
 )
 DESCRIPTION_CHARS = 160
@@ -45,7 +47,8 @@ class DocPage:
     title: str
     url: str
     sections: list[dict[str, str]] = field(default_factory=list)  # id, heading, content; in page order
-    place: PagePlace | None = None  # in the site's navigation (app/doors/navigation.py)
+    place: tuple[str, ...] = ()  # the labels the site's navigation shows it under (tab, group)
+    page_order: int | None = None  # its position in the site's navigation; None: not listed there
 
     @property
     def folder(self) -> str:
@@ -64,11 +67,14 @@ class LlmsTexts:
     full_etag: str
 
 
-def _page_order(page: DocPage) -> tuple[object, ...]:
-    """The navigation's order (docs.json, toctrees: app/doors/navigation.py), else folders after
-    the pages at the root, in a folder its index page first, then by path."""
-    place = page.place or navigation_places([page.page], {})[page.page]
-    return (page.source, *place.key)
+def page_sort_key(page: DocPage) -> tuple[object, ...]:
+    """The navigation's order (stored: page_order), then the pages it does not list: folders after
+    the pages at the root, in a folder its index page first, then by path. Rows synced before
+    page_order was stored (2026_12_06_0028) have none: by path too, until the next sync."""
+    if page.page_order is not None:
+        return (page.source, 0, page.page_order)
+    parts = stem(page.page).split("/")
+    return (page.source, 1, tuple(parts[:-1]), parts[-1] != "index", parts[-1], page.page)
 
 
 _LINK = re.compile(r"!?\[([^\]\n]*)\]\([^)\n]*\)")
@@ -112,10 +118,10 @@ def _markdown_url(url: str) -> str:
     return quote(url, safe=":/?#@!$&'*+,;=%~")
 
 
-def _section_title(page: DocPage, several_sources: bool) -> str:
-    """The page's groups in the navigation, else its folder."""
-    if page.place is not None and page.place.section:
-        name = " › ".join(page.place.section)
+def section_title(page: DocPage, several_sources: bool) -> str:
+    """The page's groups in the navigation (a listed page under none: "Docs"), else its folder."""
+    if page.page_order is not None:
+        name = " › ".join(page.place) or "Docs"
     elif page.folder:
         name = " › ".join(part.replace("-", " ").replace("_", " ").capitalize() for part in page.folder.split("/"))
     else:
@@ -137,7 +143,7 @@ def render(pages: list[DocPage], settings: Settings) -> LlmsTexts:
     for page in pages:
         description = describe(page.text())
         link = f"- [{_link_text(page.title)}]({_markdown_url(page.url)})"
-        sections.setdefault(_section_title(page, several), []).append(link + (f": {description}" if description else ""))
+        sections.setdefault(section_title(page, several), []).append(link + (f": {description}" if description else ""))
     index_lines = [header] + [f"\n## {title}\n\n" + "".join(f"{line}\n" for line in lines)
                               for title, lines in sections.items()]
     full_parts = [header]
@@ -149,32 +155,22 @@ def render(pages: list[DocPage], settings: Settings) -> LlmsTexts:
 
 async def visible_pages(conn: asyncpg.Connection, settings: Settings, sources: tuple[Source, ...]) -> list[DocPage]:
     """Every page CHAT_AUDIENCES may see (code sources left out), in page order, each page's
-    sections in the order of its file at the synced commit (app/corpus/page_order.py)."""
+    sections in its order: all from the rows, as sync stored them (place, page_order, section_order)."""
     code = sorted(s.name for s in sources if s.kind == "code")
     pages: dict[tuple[str, str], DocPage] = {}
+    orders: dict[str, int | None] = {}
     for row in await conn.fetch(_VISIBLE_SECTIONS, settings.anonymous_audiences, code):
         key = (row["source"], row["page"])
         page = pages.get(key)
         if page is None:
             url = absolute_url(settings.docs_base_url, row["href"].split("#", 1)[0])
-            page = pages[key] = DocPage(row["source"], row["page"], row["title"], url)
+            page = pages[key] = DocPage(row["source"], row["page"], row["title"], url, place=tuple(row["place"]),
+                                        page_order=row["page_order"])
         page.sections.append({"id": row["id"], "heading": row["heading"], "content": row["content"]})
-    commits = {r["source"]: r["commit"] for r in await conn.fetch("select source, commit from public.docs_source_commit")}
-    by_name = {s.name: s for s in sources}
-    for name in {source for source, _ in pages}:
-        wanted = [page for source, page in pages if source == name]
-        places, files = await asyncio.to_thread(_read_source, by_name.get(name), commits.get(name), wanted)
-        for page_name in wanted:
-            page = pages[(name, page_name)]
-            page.sections = order_sections(page.sections, files.get(page_name))
-            page.place = places.get(page_name)
-    return sorted(pages.values(), key=_page_order)
-
-
-def _read_source(source: Source | None, commit: str | None, pages: list[str]) -> tuple[dict[str, PagePlace], dict[str, str]]:
-    """The places of `pages` in their site's navigation, and their files' texts, at `commit`."""
-    with read_source_tree(source, commit) as tree:
-        return navigation_places(pages, tree), {page: tree[page] for page in pages if page in tree}
+        orders[row["id"]] = row["section_order"]
+    for page in pages.values():
+        page.sections.sort(key=lambda section: section_sort_key(section["id"], orders[section["id"]]))
+    return sorted(pages.values(), key=page_sort_key)
 
 
 class LlmsTxtCache:

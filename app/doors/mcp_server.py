@@ -37,11 +37,11 @@ from app.chat.excerpts import ExcerptBounds, select_excerpts
 from app.chat.turn import ChatServices
 from app.config import Settings
 from app.corpus.code_tree import CodePathError
-from app.doors.page_order import page_sections_in_order
 from app.errors import DocschatError
 from app.logging import get_logger
 from app.search.conversation import retrieve_in_conversation
 from app.search.hits import place_text
+from app.search.indexed_pages import first_page_sections
 from app.search.retrieve import RetrievalError
 from app.search.urls import absolute_url, normalize_url
 from app.text import storable_text
@@ -132,9 +132,7 @@ class DocsTools:
         url = storable_text(url)
         if not url.strip() or len(url) > MAX_URL_CHARS:
             raise ToolError(NO_PAGE)
-        rows = await page_sections_in_order(
-            self.services.read_pool, page_href_of(url, self.settings), audiences, self.services.retriever.sources
-        )
+        rows = await first_page_sections(self.services.read_pool, page_href_of(url, self.settings), audiences)
         if not rows:
             raise ToolError(NO_PAGE)
         page_href = str(rows[0]["href"]).split("#", 1)[0]

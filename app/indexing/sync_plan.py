@@ -15,7 +15,10 @@ from app.corpus.compose import PageKey
 
 # Columns a chunk can change without its text changing. The place counts in the embedded text (a
 # new place is a new content_hash), and is here too: rows written before it was stored have none.
-_METADATA_FIELDS = ("source", "page", "title", "heading", "breadcrumb", "href", "audiences", "place")
+# The positions (a page moved in the navigation, a section added above) are not in that text: a
+# change to them alone is a metadata update, nothing embedded.
+_METADATA_FIELDS = ("source", "page", "title", "heading", "breadcrumb", "href", "audiences", "place", "page_order",
+                    "section_order")
 _LIST_FIELDS = ("audiences", "place")
 
 
@@ -92,7 +95,8 @@ def plan_sync(
 
 # A batch's rows: those of its pages, and any row holding one of its ids.
 _EXISTING_FOR_BATCH = """
-select id, source, page, title, heading, breadcrumb, href, audiences, place, content_hash, embedding_model,
+select id, source, page, title, heading, breadcrumb, href, audiences, place, page_order, section_order,
+       content_hash, embedding_model,
        embedding is not null as has_embedding
 from public.docs_section
 where (source = $1 and page = any($2::text[])) or id = any($3::text[])

@@ -25,7 +25,7 @@ def _insert_statement(table: str, columns: tuple[str, ...]) -> str:
 
 
 _STAGE_COLUMNS = ("gen", "id", "kind", "source", "page", "title", "heading", "breadcrumb", "href", "content",
-                  "audiences", "content_hash", "embedding", "embedding_model", "place")
+                  "audiences", "content_hash", "embedding", "embedding_model", "place", "page_order", "section_order")
 _STAGE_INSERT = _insert_statement("public.docs_section_stage", _STAGE_COLUMNS)
 _STAGE_KEY_COLUMNS = ("gen", "source", "page", "key", "deps", "declared", "warnings")
 _STAGE_KEY_INSERT = _insert_statement("public.docs_page_key_stage", _STAGE_KEY_COLUMNS)
@@ -81,13 +81,13 @@ def stage_records(
         vector = vectors.get(c.embed_text)
         records.append((gen, c.id, "upsert", c.source, c.page, c.title, c.heading, c.breadcrumb, c.href, c.text,
                         list(c.audiences), c.content_hash, vector, model if model and vector is not None else None,
-                        list(c.place)))
+                        list(c.place), c.page_order, c.section_order))
     for c in plan.metadata_only:
         records.append((gen, c.id, "meta", c.source, c.page, c.title, c.heading, c.breadcrumb, c.href, None,
-                        list(c.audiences), None, None, None, list(c.place)))
+                        list(c.audiences), None, None, None, list(c.place), c.page_order, c.section_order))
     for row_id in plan.delete_ids:
         records.append((gen, row_id, "delete", source, None, None, None, None, None, None, None, None, None, None,
-                        None))
+                        None, None, None))
     return records
 
 

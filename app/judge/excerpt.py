@@ -21,7 +21,7 @@ class Excerpt:
     breadcrumb: str = ""  # Page › Section › Subsection: where the excerpt sits in its page
     place: tuple[str, ...] = ()  # where its page sits in the site's navigation (tab, group): shown, not framed
     section: str = ""  # the section's id (docs_section.id)
-    order_in_page: int | None = None  # the section's place in its page (app/corpus/page_order.py); None: unknown
+    order_in_page: int | None = None  # its rank in its page among the page's excerpts (app/chat/excerpts.py); None: unknown
 
 
 def framing_id(texts: list[str]) -> str:

@@ -19,12 +19,10 @@ from markdown_it import MarkdownIt
 from app.chat.code_tools import visible_code_trees
 from app.chat.turn import ChatServices
 from app.config import Settings
+from app.corpus.chunker import section_part
 from app.corpus.code_tree import CodePathError, CodeTree
-from app.corpus.page_order import section_part
-from app.corpus.sources import SourcesConfig
-from app.doors.page_order import page_sections_in_order
 from app.errors import DocschatError
-from app.search.indexed_pages import indexed_pages
+from app.search.indexed_pages import first_page_sections, indexed_pages
 from app.search.urls import absolute_url
 from app.setting_values import URL_TRICKS  # what a browser's URL parser drops: a link holding one is not drawn
 
@@ -78,14 +76,12 @@ def render_markdown(text: str, page_url: str) -> str:
     return md.renderer.render(tokens, md.options, {})
 
 
-async def render_docs_page(
-    pool: asyncpg.Pool, settings: Settings, sources: SourcesConfig | None, route: str
-) -> str | None:
+async def render_docs_page(pool: asyncpg.Pool, settings: Settings, route: str) -> str | None:
     """The page whose href is `route`, for CHAT_AUDIENCES, as simple HTML (None when there is none):
-    its sections in the order its file has them, each heading once."""
+    its sections in the page's order (their stored positions), each heading once."""
     prefix = settings.docs_url_prefix.rstrip("/")
     page_href = (prefix + "/" + route.strip("/")).rstrip("/") or "/"
-    rows = await page_sections_in_order(pool, [page_href], settings.anonymous_audiences, sources)
+    rows = await first_page_sections(pool, [page_href], settings.anonymous_audiences)
     if not rows:
         return None
     page_url = absolute_url(settings.docs_base_url, page_href)

@@ -64,7 +64,7 @@ async def docs_page(state: State, route: FromPath[str]) -> Response[str]:
     if "\x00" in route or not route.isprintable() or not _encodable(route):
         # No page has such a path, and Postgres would refuse the text: a 404, not a 500.
         raise NotFoundException("no public page at that path")
-    page = await render_docs_page(state.services.pool, state.settings, state.services.retriever.sources, route)
+    page = await render_docs_page(state.services.pool, state.settings, route)
     if page is None:
         raise NotFoundException(f"no public page at /docs/{route.strip('/')}")
     return Response(page, media_type=MediaType.HTML, headers=PAGE_HEADERS)

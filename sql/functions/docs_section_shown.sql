@@ -1,5 +1,6 @@
 -- docs_section_shown(audiences): the sections `audiences` may see, as a reader sees them:
--- docs_section's reader columns (the page's place in its site included), `href` as public.docs_section_href gives it (a code link's
+-- docs_section's reader columns (the page's place in its site, and where the row reads: page_order,
+-- section_order, included), `href` as public.docs_section_href gives it (a code link's
 -- `{commit}` filled with the commit the source's rows were synced at). The commit row is joined
 -- in this query, so a statement that reads from it reads the commit and the rows from one
 -- snapshot. audiences has no default: a call says for whom; null gives no section (fail closed;
@@ -13,14 +14,15 @@
 create or replace function public.docs_section_shown(audiences text[])
 returns table (
   id text, source text, page text, title text, heading text, breadcrumb text, href text, content text,
-  audiences text[], place text[]
+  audiences text[], place text[], page_order integer, section_order integer
 )
 language sql
 stable
 parallel safe
 as $$
   select d.id, d.source, d.page, d.title, d.heading, d.breadcrumb,
-         public.docs_section_href(d.href, c.commit, c.fill_hrefs), d.content, d.audiences, d.place
+         public.docs_section_href(d.href, c.commit, c.fill_hrefs), d.content, d.audiences, d.place,
+         d.page_order, d.section_order
   from public.docs_section d
   left join public.docs_source_commit c on c.source operator(pg_catalog.=) d.source
   where d.audiences operator(pg_catalog.&&) docs_section_shown.audiences

@@ -58,9 +58,9 @@ begin
 
   insert into public.docs_section as d
     (id, source, page, title, heading, breadcrumb, href, content, audiences, content_hash, embedding, embedding_model,
-     place)
+     place, page_order, section_order)
   select s.id, s.source, s.page, s.title, s.heading, s.breadcrumb, s.href, s.content, s.audiences, s.content_hash,
-         s.embedding, s.embedding_model, coalesce(s.place, '{}')
+         s.embedding, s.embedding_model, coalesce(s.place, '{}'), s.page_order, s.section_order
   from public.docs_section_stage s
   where s.gen = generation and s.kind = 'upsert'
   on conflict (id) do update set
@@ -68,11 +68,12 @@ begin
     breadcrumb = excluded.breadcrumb, href = excluded.href, content = excluded.content,
     audiences = excluded.audiences, content_hash = excluded.content_hash,
     embedding = excluded.embedding, embedding_model = excluded.embedding_model, place = excluded.place,
-    updated_at = now();
+    page_order = excluded.page_order, section_order = excluded.section_order, updated_at = now();
 
   update public.docs_section d
   set source = s.source, page = s.page, title = s.title, heading = s.heading, breadcrumb = s.breadcrumb,
-      href = s.href, audiences = s.audiences, place = coalesce(s.place, '{}'), updated_at = now()
+      href = s.href, audiences = s.audiences, place = coalesce(s.place, '{}'), page_order = s.page_order,
+      section_order = s.section_order, updated_at = now()
   from public.docs_section_stage s
   where s.gen = generation and s.kind = 'meta' and d.id = s.id;
 
