@@ -29,6 +29,9 @@ const version = (name) => JSON.parse(readFileSync(join(nodeModules, name, 'packa
 const common = await load('@mintlify/common')
 const {getMdx} = await load('@mintlify/common/server-mdx')
 const {hydrate} = await load('next-mdx-remote-client/csr')
+// Not in the package's exports: the CSS Mintlify generates for the Tailwind classes a page uses
+// (rehypeDynamicTailwindCss prefixes those classes with `mint-`), so `className="hidden"` hides.
+const {getDynamicTailwindCss} = await import(pathToFileURL(join(nodeModules, '@mintlify', 'common', 'dist', 'css', 'tailwind.js')).href)
 const React = (await load('react')).default
 const {renderToStaticMarkup} = await load('react-dom/server')
 const C = await load('@mintlify/components')
@@ -50,6 +53,10 @@ const COMPONENTS = {
   Card: C.Card,
   CardGroup: ({cols, children}) => h(C.Columns, {cols: cols || 2, children}),
   Columns: C.Columns,
+  // rehypeCodeBlocks wraps each fenced block in <CodeBlock filename language …>.
+  CodeBlock: C.CodeBlock,
+  CodeGroup: C.CodeGroup,
+  Color: C.Color,
   Check: C.Check,
   Danger: C.Danger,
   Info: C.Info,
@@ -123,20 +130,38 @@ for (const page of all.filter((p) => /\.mdx?$/.test(p) && !p.startsWith('snippet
   // A component the plugins or the page name that COMPONENTS does not map: its children, reported.
   const components = {...COMPONENTS}
   for (const [, name] of compiled.mdxSource.compiledSource.matchAll(/_missingMdxReference\("([\w.]+)"/g)) {
-    const root = name.split('.')[0]
-    if (components[root]) continue
-    components[root] = ({children}) => h('div', null, children)
-    unmapped[root] = [...(unmapped[root] || []), page]
+    const [root, ...path] = name.split('.')
+    let known = components[root]
+    for (const part of path) known = known && known[part]
+    if (known) continue
+    const children = ({children}) => h('div', null, children)
+    if (!components[root]) components[root] = children
+    else if (path.length) components[root] = Object.assign((props) => COMPONENTS[root](props), COMPONENTS[root])
+    if (path.length) components[root][path.join('.')] = children
+    unmapped[name] = [...(unmapped[name] || []), page]
   }
-  const {content: element, error} = hydrate({...compiled.mdxSource, components})
-  if (error) throw new Error(`${page}: ${error}`)
+  const run = (source) => {
+    const {content: element, error} = hydrate({...source, components})
+    if (error) throw new Error(`${page}: ${error}`)
+    return element
+  }
+  // The hosted page's right column: the <Panel> and the request and response examples, which the
+  // plugins take out of the content (mdxExtracts).
+  const examples = Object.values(compiled.mdxExtracts.codeExamples || {}).filter(Boolean)
+    .flatMap((example) => example.children.map((child) => child.html))
+  const aside = compiled.panelMdxSource || examples.length
+    ? h('aside', null, compiled.panelMdxSource ? run(compiled.panelMdxSource) : null,
+      ...examples.map((html, i) => h('div', {key: i, dangerouslySetInnerHTML: {__html: html}})))
+    : null
   const html = renderToStaticMarkup(h('article', {id: 'content'},
     h('header', null, h('h1', null, metadata.title || ''), metadata.description ? h('p', null, metadata.description) : null),
-    h('div', {className: 'mdx-content prose'}, element)))
+    h('div', {className: 'mdx-content prose'}, run(compiled.mdxSource)), aside))
   const file = join(out, page.replace(/\.mdx?$/, '.html'))
   mkdirSync(dirname(file), {recursive: true})
   const css = pathToFileURL(join(nodeModules, '@mintlify', 'components', 'dist', 'styles.css')).href
-  writeFileSync(file, `<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="${css}"></head><body>${html}</body></html>\n`)
+  const pageCss = await getDynamicTailwindCss({content: compiled.mdxSource.compiledSource})
+  writeFileSync(file, `<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="${css}">` +
+    `<style>${pageCss}</style></head><body>${html}</body></html>\n`)
   pages[page] = file
 }
 const versions = Object.fromEntries(['@mintlify/common', '@mintlify/mdx', '@mintlify/components',
