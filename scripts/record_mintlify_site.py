@@ -102,6 +102,8 @@ def main(node_modules: Path, screenshots: Path | None = None) -> None:
     record = {"renderer": f"{versions}; Chromium innerText of the page's article, tabs and details opened",
               "not_the_hosted_renderer": "the component mapping is scripts/record_mintlify_site.mjs's, "
                                          "written from Mintlify's component docs (the hosted client is not published)",
+              "pages_rendered": "every page file; which the site publishes (docs.json's navigation, hidden, "
+                                "noindex) is checked by test_only_the_pages_the_site_publishes_are_indexed",
               "unmapped_components": rendered["unmapped"], "warnings": rendered["warnings"], "pages": pages}
     RECORDED.write_text(json.dumps(record, indent=1) + "\n")
     print(f"{len(pages)} pages recorded in {RECORDED}")
