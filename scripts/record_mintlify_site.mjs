@@ -64,6 +64,8 @@ const COMPONENTS = {
   Tip: C.Tip,
   Warning: C.Warning,
   Expandable: C.Expandable,
+  // rehypeTable turns a Markdown table into <Table> (its numeric columns aligned): a table still.
+  Table: ({children}) => h('table', null, children),
   // rehypeZoomImages turns an <img> into <OptimizedImage> (an image the reader can zoom).
   OptimizedImage: (props) => h('img', {src: props.src, alt: props.alt}),
   ZoomImage: ({children}) => h(React.Fragment, null, children),
@@ -86,6 +88,11 @@ const COMPONENTS = {
   // @mintlify/common's resolveVisibilityFor/isHiddenFromHumans, for a literal `for`.
   Visibility: (props) => (props.for === 'humans' ? h(React.Fragment, null, props.children) : null)
 }
+
+// "React hooks are pre-injected: useState, useEffect, useRef, useCallback, useMemo, useContext, and
+// useReducer are available without importing them" (customize/react-components.mdx, Mintlify's docs).
+const HOOKS = Object.fromEntries(['useState', 'useEffect', 'useRef', 'useCallback', 'useMemo', 'useContext',
+  'useReducer'].map((name) => [name, React[name]]))
 
 function frontMatter(text) {
   const match = /^---\r?\n([\s\S]*?)\r?\n---\r?\n?/.exec(text)
@@ -114,55 +121,61 @@ const pages = {}
 const warnings = []
 const unmapped = {}
 for (const page of all.filter((p) => /\.mdx?$/.test(p) && !p.startsWith('snippets/'))) {
-  const [metadata, body] = frontMatter(readFileSync(join(site, page), 'utf8'))
-  // The prebuild step: a page's snippet imports pasted into it (Mintlify resolves them before compiling).
-  let content = body
-  let tree = common.getAST(body, '/' + page)
-  const {importMap, tree: withoutImports} = await common.findAndRemoveImports(tree)
-  if (Object.keys(importMap).length) {
-    tree = await common.resolveAllImports({snippets, fileWithImports: {filename: '/' + page, tree: withoutImports, importMap},
-      onWarning: (w) => warnings.push(`${page}: ${w.message}`)})
-    content = common.stringifyTree(tree)
+  try {
+    const [metadata, body] = frontMatter(readFileSync(join(site, page), 'utf8'))
+    // The prebuild step: a page's snippet imports pasted into it (Mintlify resolves them before compiling).
+    let content = body
+    let tree = common.getAST(body, '/' + page)
+    const {importMap, tree: withoutImports} = await common.findAndRemoveImports(tree)
+    if (Object.keys(importMap).length) {
+      tree = await common.resolveAllImports({snippets, fileWithImports: {filename: '/' + page, tree: withoutImports, importMap},
+        onWarning: (w) => warnings.push(`${page}: ${w.message}`)})
+      content = common.stringifyTree(tree)
+    }
+    const compiled = await getMdx({path: page, content, metadata, snippets, subdomain: 'acme', codeStyling: 'dark',
+      config: JSON.parse(readFileSync(join(site, 'docs.json'), 'utf8'))})
+    if (compiled.parseFailed) warnings.push(`${page}: MDX failed to parse (Mintlify shows its placeholder)`)
+    // A component the plugins or the page name that COMPONENTS does not map: its children, reported.
+    const components = {...COMPONENTS}
+    for (const [, name] of compiled.mdxSource.compiledSource.matchAll(/_missingMdxReference\("([\w.]+)"/g)) {
+      const [root, ...path] = name.split('.')
+      let known = components[root]
+      for (const part of path) known = known && known[part]
+      if (known) continue
+      const children = ({children}) => h('div', null, children)
+      if (!components[root]) components[root] = children
+      else if (path.length) components[root] = Object.assign((props) => COMPONENTS[root](props), COMPONENTS[root])
+      if (path.length) components[root][path.join('.')] = children
+      unmapped[name] = [...(unmapped[name] || []), page]
+    }
+    const run = (source) => {
+      const {content: element, error} = hydrate({...source, scope: {...source.scope, ...HOOKS}, components})
+      if (error) throw new Error(`${page}: ${error}`)
+      return element
+    }
+    // The hosted page's right column: the <Panel> and the request and response examples, which the
+    // plugins take out of the content (mdxExtracts).
+    const examples = Object.values(compiled.mdxExtracts.codeExamples || {}).filter(Boolean)
+      .flatMap((example) => example.children.map((child) => child.html))
+    const aside = compiled.panelMdxSource || examples.length
+      ? h('aside', null, compiled.panelMdxSource ? run(compiled.panelMdxSource) : null,
+        ...examples.map((html, i) => h('div', {key: i, dangerouslySetInnerHTML: {__html: html}})))
+      : null
+    const html = renderToStaticMarkup(h('article', {id: 'content'},
+      h('header', null, h('h1', null, metadata.title || ''), metadata.description ? h('p', null, metadata.description) : null),
+      h('div', {className: 'mdx-content prose'}, run(compiled.mdxSource)), aside))
+    const file = join(out, page.replace(/\.mdx?$/, '.html'))
+    mkdirSync(dirname(file), {recursive: true})
+    const css = pathToFileURL(join(nodeModules, '@mintlify', 'components', 'dist', 'styles.css')).href
+    const pageCss = await getDynamicTailwindCss({content: compiled.mdxSource.compiledSource})
+    writeFileSync(file, `<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="${css}">` +
+      `<style>${pageCss}</style></head><body>${html}</body></html>\n`)
+    pages[page] = file
+  } catch (error) {
+    // A page MDX cannot parse: Mintlify's build names it and shows a placeholder for its text.
+    pages[page] = null
+    warnings.push(`${page}: ${String(error.reason || error.message || error).split('\n')[0]}`)
   }
-  const compiled = await getMdx({path: page, content, metadata, snippets, subdomain: 'acme', codeStyling: 'dark',
-    config: JSON.parse(readFileSync(join(site, 'docs.json'), 'utf8'))})
-  if (compiled.parseFailed) warnings.push(`${page}: MDX failed to parse (Mintlify shows its placeholder)`)
-  // A component the plugins or the page name that COMPONENTS does not map: its children, reported.
-  const components = {...COMPONENTS}
-  for (const [, name] of compiled.mdxSource.compiledSource.matchAll(/_missingMdxReference\("([\w.]+)"/g)) {
-    const [root, ...path] = name.split('.')
-    let known = components[root]
-    for (const part of path) known = known && known[part]
-    if (known) continue
-    const children = ({children}) => h('div', null, children)
-    if (!components[root]) components[root] = children
-    else if (path.length) components[root] = Object.assign((props) => COMPONENTS[root](props), COMPONENTS[root])
-    if (path.length) components[root][path.join('.')] = children
-    unmapped[name] = [...(unmapped[name] || []), page]
-  }
-  const run = (source) => {
-    const {content: element, error} = hydrate({...source, components})
-    if (error) throw new Error(`${page}: ${error}`)
-    return element
-  }
-  // The hosted page's right column: the <Panel> and the request and response examples, which the
-  // plugins take out of the content (mdxExtracts).
-  const examples = Object.values(compiled.mdxExtracts.codeExamples || {}).filter(Boolean)
-    .flatMap((example) => example.children.map((child) => child.html))
-  const aside = compiled.panelMdxSource || examples.length
-    ? h('aside', null, compiled.panelMdxSource ? run(compiled.panelMdxSource) : null,
-      ...examples.map((html, i) => h('div', {key: i, dangerouslySetInnerHTML: {__html: html}})))
-    : null
-  const html = renderToStaticMarkup(h('article', {id: 'content'},
-    h('header', null, h('h1', null, metadata.title || ''), metadata.description ? h('p', null, metadata.description) : null),
-    h('div', {className: 'mdx-content prose'}, run(compiled.mdxSource)), aside))
-  const file = join(out, page.replace(/\.mdx?$/, '.html'))
-  mkdirSync(dirname(file), {recursive: true})
-  const css = pathToFileURL(join(nodeModules, '@mintlify', 'components', 'dist', 'styles.css')).href
-  const pageCss = await getDynamicTailwindCss({content: compiled.mdxSource.compiledSource})
-  writeFileSync(file, `<!doctype html><html><head><meta charset="utf-8"><link rel="stylesheet" href="${css}">` +
-    `<style>${pageCss}</style></head><body>${html}</body></html>\n`)
-  pages[page] = file
 }
 const versions = Object.fromEntries(['@mintlify/common', '@mintlify/mdx', '@mintlify/components',
   'next-mdx-remote-client', 'react', 'react-dom'].map((name) => [name, version(name)]))

@@ -33,9 +33,9 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-SITE = Path(__file__).parent.parent / "tests" / "data" / "site-nav" / "mintlify"
+SITE = Path(__file__).resolve().parent.parent / "tests" / "data" / "site-nav" / "mintlify"
 RECORDED = SITE.parent / "mintlify.shown.json"
-RENDER = Path(__file__).with_suffix(".mjs")
+RENDER = Path(__file__).resolve().with_suffix(".mjs")
 MARKER = re.compile(r"marker-[a-z0-9-]+")  # no marker is a part of another: each is sought as text
 OPEN_EVERYTHING = """() => {
   document.querySelectorAll('[role=tabpanel]').forEach((panel) => {
@@ -72,7 +72,9 @@ def _markers(site: Path, name: str) -> list[str]:
 def main(node_modules: Path, screenshots: Path | None = None) -> None:
     redirects = _redirects(SITE)
     with tempfile.TemporaryDirectory() as out:
-        run = subprocess.run(["node", str(RENDER), str(node_modules), str(SITE), out], capture_output=True, text=True)
+        # In the temporary folder: the code highlighter (twoslash) caches into ./.next.
+        run = subprocess.run(["node", str(RENDER), str(node_modules), str(SITE), out], capture_output=True, text=True,
+                             cwd=out)
         if run.returncode:
             sys.exit(f"rendering failed:\n{run.stdout}\n{run.stderr}")
         rendered = json.loads(run.stdout.strip().splitlines()[-1])
@@ -88,6 +90,9 @@ def main(node_modules: Path, screenshots: Path | None = None) -> None:
                 redirect = next((to for source, to in redirects if source.match(route)), None)
                 if redirect is not None:  # Mintlify serves the redirect, not the page
                     pages[name] = {"built": True, "redirect": redirect, "markers": markers}
+                    continue
+                if html is None:  # MDX could not parse it: the build reports it, the page shows a placeholder
+                    pages[name] = {"built": False, "markers": markers}
                     continue
                 page.goto(Path(html).as_uri())
                 page.evaluate(OPEN_EVERYTHING)
