@@ -55,7 +55,10 @@ const COMPONENTS = {
   Columns: C.Columns,
   // rehypeCodeBlocks wraps each fenced block in <CodeBlock filename language …>.
   CodeBlock: C.CodeBlock,
-  CodeGroup: C.CodeGroup,
+  // A code group renders only its selected block (the others on a click, not in the HTML): rendered
+  // once per block, each selected in turn, so text one click away is in the page as a tab's is.
+  CodeGroup: (props) => h(React.Fragment, null, ...React.Children.toArray(props.children)
+    .map((child, index) => h(C.CodeGroup, {...props, key: index, initialSelectedTab: index}))),
   Color: C.Color,
   Check: C.Check,
   Danger: C.Danger,
@@ -72,7 +75,8 @@ const COMPONENTS = {
   // remarkExtractTableOfContents turns every heading into <Heading level id>.
   Heading: ({level, id, children}) => h(`h${level || 2}`, {id}, children),
   Frame: ({caption, children}) => h(C.Frame, {as: 'div', style: {}, className: '', description: caption, children}),
-  Icon: C.Icon,
+  // An icon is no text; one with no `icon` (`<Icon name="…">`) makes the component throw: nothing.
+  Icon: (props) => (props.icon ? h(C.Icon, props) : null),
   ParamField: field(FIELD_NAMES),
   ResponseField: field(['name']),
   Steps: C.Steps,
