@@ -15,7 +15,8 @@
 // COMPONENTS below is that mapping, written from the components' documentation
 // (../shared/corpora/mintlify-docs/components/*.mdx) and their props; the page's title and
 // description are written as the hosted page shows them, above the content.
-// Prints one JSON line: the versions used and, per page, the HTML file written.
+// Prints one JSON line: the versions used; per page, the HTML file written (null for a page MDX
+// cannot parse); warnings; and the component names left unmapped (rendered as their children).
 import {createRequire} from 'node:module'
 import {mkdirSync, readFileSync, readdirSync, statSync, writeFileSync} from 'node:fs'
 import {dirname, join, relative} from 'node:path'
