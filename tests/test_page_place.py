@@ -43,6 +43,7 @@ NOTES = {"overview.md": "---\ntitle: Overview\n---\n\nThe team's notes on integr
 PLACES = {
     "index.mdx": ["Documentation", "Get started"],
     "quickstart.mdx": ["Documentation", "Get started"],
+    "components.mdx": ["Documentation", "Get started"],
     "integrations/analytics/overview.mdx": ANALYTICS,
     "integrations/analytics/posthog.mdx": ANALYTICS,
     "integrations/storage/overview.mdx": STORAGE,

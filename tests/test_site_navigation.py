@@ -270,12 +270,13 @@ def test_sidebars_code_never_runs() -> None:
 
 # --- Sphinx (MyST): toctrees, exclude_patterns, redirects, and what the built pages show ---------
 
-@pytest.mark.parametrize("site", ["myst", "myst-nb", "docusaurus"])
+@pytest.mark.parametrize("site", ["myst", "myst-nb", "docusaurus", "mintlify"])
 def test_chunks_show_what_the_sites_build_shows(site: str, tmp_path: Path) -> None:
     """tests/data/site-nav/<site>.shown.json is what the real build shows of each page, Chromium's
-    innerText of it: scripts/record_myst_site.py (Sphinx, myst-parser, MyST-NB) and
-    scripts/record_docusaurus_site.py (Docusaurus 3). Mintlify's renderer is not run here (its CLI
-    downloads its site client from releases.mintlify.com at run time)."""
+    innerText of it: scripts/record_myst_site.py (Sphinx, myst-parser, MyST-NB),
+    scripts/record_docusaurus_site.py (Docusaurus 3) and scripts/record_mintlify_site.py (Mintlify's
+    published packages: @mintlify/common's page compiler, @mintlify/components; not the hosted client,
+    which its CLI downloads at run time: the component mapping is the script's)."""
     recorded = json.loads((SITES / f"{site}.shown.json").read_text())["pages"]
     result = _compose_site(site, tmp_path)
     assert result.pages and not result.skipped_pages
@@ -286,7 +287,7 @@ def test_chunks_show_what_the_sites_build_shows(site: str, tmp_path: Path) -> No
         assert [m for m in built["shown"] if m not in indexed] == [], page.path
         assert [m for m in built["hidden"] if m in indexed] == [], page.path
     hidden = sum(len(p.get("hidden", [])) for p in recorded.values())
-    assert hidden >= {"myst": 7, "myst-nb": 2, "docusaurus": 5}[site]  # the hidden blocks are there to be checked
+    assert hidden >= {"myst": 7, "myst-nb": 2, "docusaurus": 5, "mintlify": 10}[site]  # the hidden blocks are there to be checked
 
 
 def test_myst_pages_are_placed_as_the_sphinx_sidebar_places_them(tmp_path: Path) -> None:

@@ -31,16 +31,16 @@ export {moduleValue} from './module-value.js'
 // unless `hide` says the site never shows them). Attributes not named here are never text.
 const COMPONENTS = {
   // Mintlify and Docusaurus cards, tabs, steps, accordions: the title is the visible heading.
-  Card: {shows: ['title']},
+  Card: {shows: ['title', 'cta']}, // `cta`: the card's link label, under its text
   Tab: {shows: ['title', 'label']},
   TabItem: {shows: ['label']}, // Docusaurus
   Step: {shows: ['title']},
   Accordion: {shows: ['title', 'description']},
   Expandable: {shows: ['title']},
-  Update: {shows: ['label', 'description']}, // a changelog entry's date or version, beside it
+  Update: {shows: ['label', 'description', 'tags']}, // a changelog entry's date or version and tags, beside it
   // API fields: Mintlify prints the field's name, its type, "required" and "default: x".
-  ParamField: {shows: ['query', 'path', 'body', 'header', 'param', 'type', 'required', 'default']},
-  ResponseField: {shows: ['name', 'type', 'required', 'default']},
+  ParamField: {shows: ['query', 'path', 'body', 'header', 'param', 'type', 'required', 'deprecated', 'default']},
+  ResponseField: {shows: ['pre', 'name', 'type', 'required', 'deprecated', 'default', 'post']}, // pre/post: labels around it
   Frame: {shows: ['caption']}, // the caption under an image
   Tile: {shows: ['title', 'description']},
   View: {shows: ['title']},
@@ -50,8 +50,10 @@ const COMPONENTS = {
   'Color.Item': {shows: ['name', 'value']}, // a swatch's name and its value
   Icon: {shows: []}, // an icon's name is not text
   Tooltip: {shows: []}, // the tip shows on hover only: the words are its children
-  // Mintlify's <Visibility for="agents"> is served to AI agents only, never shown on the page.
-  Visibility: {shows: [], hide: (attributes) => attributes.for === 'agents'},
+  // Mintlify's <Visibility for="agents"> is served to AI agents only, never shown on the page; so is
+  // one whose `for` is missing or not "humans" (@mintlify/common's isHiddenFromHumans). A `for`
+  // that is an expression Mintlify shows: here it is hidden too (its value is not read).
+  Visibility: {shows: [], hide: (attributes) => attributes.for !== 'humans'},
   // Docusaurus and Mintlify render nothing of these (page-level machinery).
   Head: {hide: () => true},
   RequestExample: {shows: []},
@@ -96,6 +98,17 @@ function attributeValues(node) {
   }
   if (typeof values.hidden === 'string') values.hidden = true
   return values
+}
+
+// An attribute written as an array of plain strings (`tags={["New", "API"]}`): its strings, each a
+// label the component shows; undefined otherwise.
+function strings(node, name) {
+  const attribute = (node.attributes || []).find((a) => a.type === 'mdxJsxAttribute' && a.name === name)
+  const value = attribute && attribute.value
+  const expression = value && typeof value === 'object' ? expressionOf(value.data && value.data.estree) : undefined
+  if (!expression || expression.type !== 'ArrayExpression') return undefined
+  const items = expression.elements.map((e) => (e && e.type === 'Literal' && typeof e.value === 'string' ? e.value : null))
+  return items.every((item) => item !== null) ? items : undefined
 }
 
 function expressionOf(estree) {
@@ -230,9 +243,10 @@ function jsxHandler(counts) {
     }
     const shown = []
     for (const key of (rule && rule.shows) || ['title']) {
-      const value = attributes[key]
-      if (value === true && key === 'required') shown.push('required')
+      const value = attributes[key] === undefined ? strings(node, key) : attributes[key]
+      if (value === true && (key === 'required' || key === 'deprecated')) shown.push(key)
       else if (typeof value === 'string' && value.trim()) shown.push((LABELS[key] || '') + value)
+      else if (Array.isArray(value)) shown.push(...value.filter((item) => item.trim()))
     }
     const tag = flow ? 'div' : 'span'
     const heading = shown.length ? [{type: 'element', tagName: tag, properties: {}, children: [textNode(shown.join(' '))]}] : []
