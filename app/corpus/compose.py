@@ -10,7 +10,7 @@ from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 
 from app.config import Settings
-from app.corpus import chunker
+from app.corpus import chunker, reader
 from app.corpus.chunker import (
     Chunk,
     Page,
@@ -86,14 +86,16 @@ except importlib.metadata.PackageNotFoundError:  # pragma: no cover - run from a
 def compose_fingerprint(source: Source, settings: Settings) -> bytes:
     """Everything besides the files that decides how a page of `source` composes: the source's
     settings (not its repo, branch or weight: the blob ids stand for the files, and the weight is
-    applied at search), the chunk size, CHUNKER_VERSION and docschat's version (an upgrade may
-    parse differently: it composes every page once). A code source adds its chunk size, and when
+    applied at search), the chunk size, CHUNKER_VERSION, docschat's version and the page reader's
+    bundle (an upgrade may parse differently: it composes every page once). A code source adds its chunk size, and when
     its link names the commit, that its hrefs keep `{commit}` to be filled when read: never the
     commit itself, so an unchanged file is skipped at a new commit (design/commit-in-hrefs.md; keys
     written when the commit was in the href, before, differ and recompose once)."""
     facts = {k: str(v) for k, v in asdict(source).items() if k not in ("repo", "branch", "weight")}
     facts |= {"max_chunk_chars": str(settings.max_chunk_chars), "chunker": chunker.CHUNKER_VERSION,
               "docschat": _DOCSCHAT_VERSION}
+    if source.kind != "code":
+        facts["page_reader"] = reader.bundle_digest()
     if source.kind == "code":
         facts["max_code_chunk_chars"] = str(settings.max_code_chunk_chars)
         if links_at_commit(source):

@@ -7,6 +7,8 @@ serialized by a lock (a parse takes milliseconds)."""
 from __future__ import annotations
 
 import atexit
+import functools
+import hashlib
 import json
 import threading
 from dataclasses import dataclass, field
@@ -39,6 +41,17 @@ class Reading:
     error: str | None = None  # the parser's message when it rejects the page (not indexed)
 
 
+def _bundle() -> str:
+    return resources.files("app.corpus").joinpath("js/reader.js").read_text(encoding="utf-8")
+
+
+@functools.cache
+def bundle_digest() -> str:
+    """The bundle's hash: part of every page's key (app/corpus/compose.py compose_fingerprint), so
+    that a new reader reads every page again once (re-embedding only chunks whose text changed)."""
+    return hashlib.sha256(_bundle().encode("utf-8")).hexdigest()[:16]
+
+
 def _context() -> Any:
     global _CONTEXT
     if _CONTEXT is None:
@@ -52,7 +65,7 @@ def _context() -> Any:
         maker.start()
         maker.join()
         context = made[0]
-        source = resources.files("app.corpus").joinpath("js/reader.js").read_text(encoding="utf-8")
+        source = _bundle()
         # Ending with a plain value: evaluating the bundle as the last expression hung the
         # conversion of its result (shared/notes/mdx-in-v8.md).
         context.eval(source + "\n;1")
