@@ -62,6 +62,7 @@ class Site:
     # matched under `docs_prefix` (kept as text: a Site's repr is part of every page key).
     gitignored: tuple[str, ...] = ()
     docs_prefix: str = ""
+    markdown_extensions: str = ""  # MkDocs: the Python-Markdown extensions its pages are read with (JSON)
     # Docusaurus: the docs folder (judged by the sidebars), then the other folders it builds pages
     # from (blog, src/pages: every page a page); a file in none of them is never built.
     built_folders: tuple[str, ...] | None = None

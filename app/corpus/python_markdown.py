@@ -1,0 +1,205 @@
+"""MkDocs pages, read as MkDocs reads them: Python-Markdown with the site's `markdown_extensions`
+(and the `toc`, `tables` and `fenced_code` MkDocs always adds), rendered to HTML here; the page
+reader (app/corpus/reader.py) reads that HTML as a browser shows it, as it reads MyST's.
+
+So `!!! note "Title"` is an admonition (its title shown), `???` a `<details>` (its text in the page,
+one click away: shown, as the reader shows Mintlify's accordions and Docusaurus's details),
+`=== "Tab"` a tab set (every tab's text), `*[HTML]: …` an abbreviation (its expansion a tooltip,
+not text), `{: .class }` an attribute list, a list nested by four spaces a nested list; a comment
+or an element `hidden` (md_in_html) shows nothing.
+
+An extension's name is a Python module MkDocs imports: a repository must never make docschat import
+a module of its choosing. Only the extensions below are enabled; any other name is left out with a
+warning naming it. A configuration value MkDocs would resolve with a YAML tag (`!!python/name:…`
+names Python code, `!ENV` the build's environment, `!relative` a path) is left out too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from functools import lru_cache
+from typing import Any
+
+# MkDocs enables these on every site (mkdocs/config/defaults.py: `builtins`).
+MKDOCS_BUILTINS = ("toc", "tables", "fenced_code")
+
+# Python-Markdown's own extensions, by the names MkDocs sites write (`toc` or
+# `markdown.extensions.toc`). None reads a file or the network.
+_PYTHON_MARKDOWN = frozenset({
+    "abbr", "admonition", "attr_list", "codehilite", "def_list", "extra", "fenced_code", "footnotes",
+    "legacy_attrs", "legacy_em", "md_in_html", "meta", "nl2br", "sane_lists", "smarty", "tables", "toc",
+    "wikilinks",
+})
+# pymdown-extensions: those that change only how the page's own text is read and shown.
+_PYMDOWNX = frozenset({
+    "arithmatex", "betterem", "blocks.admonition", "blocks.caption", "blocks.definition", "blocks.details",
+    "blocks.html", "blocks.tab", "caret", "critic", "details", "emoji", "escapeall", "extra", "fancylists",
+    "highlight", "inlinehilite", "keys", "magiclink", "mark", "pathconverter", "progressbar", "quotes",
+    "saneheaders", "smartsymbols", "striphtml", "superfences", "tabbed", "tasklist", "tilde",
+})
+# Left out on purpose, with why (each is named in the warning):
+_NEVER = {
+    # `--8<-- "file"` pastes other files, and URLs with `url_download`: compose reads a git tree,
+    # never the disk or the network.
+    "pymdownx.snippets": "it reads other files and URLs into the page",
+    # Embeds images read from the disk as base64.
+    "pymdownx.b64": "it reads image files from the disk",
+}
+# Options overridden, each for the reader: a heading's permalink (`¶`, shown on hover) is no
+# text of its section; Pygments' spans and line-number tables show the code's text with line
+# numbers between its lines, while `<pre><code class="language-x">` is read as a fenced block in its
+# language.
+_OVERRIDES: dict[str, dict[str, Any]] = {
+    "markdown.extensions.toc": {"permalink": False},
+    "markdown.extensions.codehilite": {"use_pygments": False},
+    "pymdownx.highlight": {"use_pygments": False},
+}
+
+
+class Tagged:
+    """A value of mkdocs.yml written with a YAML tag (site.py's loader marks them)."""
+
+
+class TaggedStr(str, Tagged):
+    pass
+
+
+class TaggedList(list[Any], Tagged):
+    pass
+
+
+class TaggedDict(dict[Any, Any], Tagged):
+    pass
+
+
+def _module(name: str) -> str | None:
+    """The module an allowed extension name imports, None for any other name."""
+    bare = name.strip()
+    short = bare.removeprefix("markdown.extensions.")
+    if short in _PYTHON_MARKDOWN:
+        return f"markdown.extensions.{short}"
+    if bare.startswith("pymdownx.") and bare.removeprefix("pymdownx.") in _PYMDOWNX:
+        return bare
+    return None
+
+
+def _untagged(value: Any) -> tuple[Any, bool]:
+    """The value without what a tag wrote (False when something was dropped)."""
+    if isinstance(value, Tagged):
+        return None, False
+    if isinstance(value, dict):
+        kept, whole = {}, True
+        for key, item in value.items():
+            clean, ok = _untagged(item)
+            whole = whole and ok
+            if ok:
+                kept[str(key)] = clean
+        return kept, whole
+    if isinstance(value, list):
+        items = [_untagged(item) for item in value]
+        return [clean for clean, ok in items if ok], all(ok for _, ok in items)
+    return value, True
+
+
+def site_extensions(config: Any, where: str) -> tuple[str, list[str]]:
+    """mkdocs.yml's `markdown_extensions` (`config`, as MkDocs takes it: a list of names or of
+    one-key {name: options} mappings, or one mapping) as the JSON the page reader renders with
+    ([[module, options], …], MkDocs' built-ins first), and the warnings for what was left out."""
+    warnings: list[str] = []
+    entries: list[tuple[Any, Any]] = []
+    if isinstance(config, dict):
+        entries = list(config.items())
+    elif isinstance(config, list):
+        for item in config:
+            if isinstance(item, dict) and len(item) == 1:
+                entries.append(next(iter(item.items())))
+            elif isinstance(item, str):
+                entries.append((item, None))
+            else:
+                warnings.append(f"{where}: markdown_extensions item {str(item)[:80]!r} is not a name or a "
+                                "{name: options} mapping; left out")
+    elif config is not None:
+        warnings.append(f"{where}: markdown_extensions is not a list; only MkDocs' own extensions are used")
+    chosen: dict[str, dict[str, Any]] = {f"markdown.extensions.{name}": {} for name in MKDOCS_BUILTINS}
+    for name, options in entries:
+        module = _module(name) if isinstance(name, str) and not isinstance(name, Tagged) else None
+        if module is None:
+            why = _NEVER.get(str(name).strip(), "docschat does not run it")
+            warnings.append(f"{where}: Markdown extension {str(name)[:80]!r} left out ({why}); "
+                            "what it would show is read as plain Markdown")
+            continue
+        clean, whole = _untagged(options if isinstance(options, dict) else {})
+        if not whole:
+            warnings.append(f"{where}: options of {name} written with a YAML tag (!!python/name, !ENV, "
+                            "!relative) are left out")
+        chosen[module] = {**chosen.get(module, {}), **clean}  # a name given twice: its options merged
+    for module, options in list(chosen.items()):
+        options.update(_OVERRIDES.get(module, {}))
+        if (problem := _refused(module, options)) is not None:
+            warnings.append(f"{where}: options of {module} refused by it ({problem}); its defaults are used")
+            chosen[module] = dict(_OVERRIDES.get(module, {}))
+    # In the order written, MkDocs' built-ins first (the order extensions register in matters).
+    return json.dumps(list(chosen.items()), sort_keys=True), warnings
+
+
+def _refused(module: str, options: dict[str, Any]) -> str | None:
+    """Why the extension does not take these options (as MkDocs would fail the build), or None."""
+    import markdown
+
+    try:
+        markdown.Markdown(extensions=[module], extension_configs={module: options})
+    except Exception as exc:  # noqa: BLE001 - any refusal is reported, never raised
+        return f"{type(exc).__name__}: {str(exc)[:200]}"
+    return None
+
+
+# --- Rendering ------------------------------------------------------------------------------------
+
+_LOCK = threading.Lock()
+
+
+@lru_cache(maxsize=8)
+def _renderer(extensions: str) -> Any:
+    import markdown
+
+    chosen = [(module, options) for module, options in json.loads(extensions) if _module(module)]
+    return markdown.Markdown(extensions=[module for module, _ in chosen], extension_configs=dict(chosen))
+
+
+# MkDocs' MultiMarkdown-style meta data (mkdocs/utils/meta.py): without YAML front matter, the
+# page's first lines of `key: value` (and their 4-space continuation lines), up to a blank line,
+# are meta data, not text.
+_META = re.compile(r"^[ ]{0,3}[A-Za-z0-9_-]+:\s*.*")
+_META_MORE = re.compile(r"^(?:[ ]{4}|\t)\s*.*")
+
+
+def without_meta(text: str) -> str:
+    """The page as MkDocs renders it when it has no YAML front matter: its meta-data lines gone."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    start, key = 0, False
+    while start < len(lines):
+        line = lines[start]
+        if not line.strip():
+            start += 1
+            break
+        if _META.match(line):
+            key = True
+        elif not (key and _META_MORE.match(line)):
+            break
+        start += 1
+    return "\n".join(lines[start:]).lstrip("\n")
+
+
+def render(text: str, extensions: str) -> str:
+    """The page's HTML as Python-Markdown renders it with `extensions` (site_extensions' JSON).
+    STX and ETX are dropped first: Python-Markdown marks its placeholders with them, and the
+    browser shows nothing of them."""
+    text = text.replace("\x02", "").replace("\x03", "")
+    with _LOCK:  # a Markdown instance holds state while it renders
+        renderer = _renderer(extensions)
+        try:
+            return str(renderer.reset().convert(text))
+        finally:
+            renderer.reset()
