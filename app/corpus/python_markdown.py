@@ -135,6 +135,8 @@ def site_extensions(config: Any, where: str) -> tuple[str, list[str]]:
             warnings.append(f"{where}: options of {name} written with a YAML tag (!!python/name, !ENV, "
                             "!relative) are left out")
         chosen[module] = {**chosen.get(module, {}), **clean}  # a name given twice: its options merged
+    if {"pymdownx.superfences", "pymdownx.inlinehilite"} & set(chosen) and "pymdownx.highlight" not in chosen:
+        chosen["pymdownx.highlight"] = {}  # they highlight with its options, Pygments by default
     for module, options in list(chosen.items()):
         options.update(_OVERRIDES.get(module, {}))
         if (problem := _refused(module, options)) is not None:
