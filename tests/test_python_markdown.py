@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -131,3 +132,26 @@ def test_permalinks_are_not_heading_text() -> None:
     files = {"mkdocs.yml": "site_name: A\nmarkdown_extensions:\n  - toc:\n      permalink: true\n",
              "docs/a.md": "# A\n\n## Install\n\nText.\n"}
     assert ("## Install", "heading") in [(b.text, b.kind) for b in _compose(files).pages[0].blocks]
+
+
+def test_a_page_python_markdown_is_slow_on_is_refused_in_bounded_time(monkeypatch) -> None:
+    """Python-Markdown took over a minute on 50,000 `[a](`: the worker rendering it is stopped at
+    the time limit, the page refused with a message naming it, and the next page is read."""
+    from app.corpus import python_markdown
+
+    monkeypatch.setattr(python_markdown, "MAX_SECONDS", 1.0)
+    files = {"mkdocs.yml": "site_name: A\n", "docs/slow.md": "# Slow\n\n" + "[a](" * 50_000,
+             "docs/z.md": "# Z\n\nAfter it. marker-after-slow\n"}
+    started = time.monotonic()
+    result = _compose(files)
+    assert time.monotonic() - started < 30
+    assert result.skipped_pages == ["docs/slow.md"]
+    assert any("docs/slow.md" in w and "time limit (1 s)" in w for w in result.warnings)
+    assert "marker-after-slow" in " ".join(c.text for c in result.chunks)
+
+
+def test_a_page_nested_too_deeply_is_refused() -> None:
+    files = {"mkdocs.yml": "site_name: A\n", "docs/deep.md": "".join("    " * i + "- x\n" for i in range(400))}
+    result = _compose(files)
+    assert result.skipped_pages == ["docs/deep.md"]
+    assert any("nested too deeply" in w for w in result.warnings)

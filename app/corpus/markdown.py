@@ -284,7 +284,8 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
     NUL characters are dropped first: they are never text."""
     text = text.replace("\x00", "")
     if mkdocs is not None and not mdx:
-        return read_html(python_markdown.render(text if front_matter else python_markdown.without_meta(text), mkdocs))
+        html, error = python_markdown.render(text if front_matter else python_markdown.without_meta(text), mkdocs)
+        return read_html(html) if html is not None else Reading(error=error or "not rendered")
     if not mdx and (is_myst(text) if myst is None else myst):
         return read_html(_render_myst(text))
     # Docusaurus renders `:::note` callouts; Mintlify renders math.

@@ -16,9 +16,16 @@ names Python code, `!ENV` the build's environment, `!relative` a path) is left o
 
 from __future__ import annotations
 
+import atexit
 import json
+import os
 import re
+import select
+import struct
+import subprocess
+import sys
 import threading
+import time
 from functools import lru_cache
 from typing import Any
 
@@ -157,9 +164,18 @@ def _refused(module: str, options: dict[str, Any]) -> str | None:
     return None
 
 
-# --- Rendering ------------------------------------------------------------------------------------
+# --- Rendering, in a worker process ---------------------------------------------------------------
+#
+# Python-Markdown is quadratic or worse on some hostile input (50,000 `[a](` or `<a ` took over a
+# minute, 5,000 abbreviations 39 s), and Python cannot stop a thread. Pages are rendered in a child
+# process, one at a time, that is killed when a page takes longer than MAX_SECONDS (the page is
+# then not indexed, with a warning) and started again for the next page. Only the allowlisted
+# extensions are enabled there too.
 
+MAX_SECONDS = 10.0
+MAX_MEMORY = 1 << 30
 _LOCK = threading.Lock()
+_WORKER: subprocess.Popen[bytes] | None = None
 
 
 @lru_cache(maxsize=8)
@@ -168,6 +184,73 @@ def _renderer(extensions: str) -> Any:
 
     chosen = [(module, options) for module, options in json.loads(extensions) if _module(module)]
     return markdown.Markdown(extensions=[module for module, _ in chosen], extension_configs=dict(chosen))
+
+
+def _render_here(text: str, extensions: str) -> str:
+    renderer = _renderer(extensions)
+    try:
+        return str(renderer.reset().convert(text))
+    finally:
+        renderer.reset()
+
+
+def _frame(data: dict[str, Any]) -> bytes:
+    body = json.dumps(data).encode()
+    return struct.pack(">I", len(body)) + body
+
+
+def _serve() -> None:
+    """The worker: a length-prefixed JSON request in, {"html"} or {"error"} out, until stdin ends."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (MAX_MEMORY, MAX_MEMORY))
+    read, write = sys.stdin.buffer, sys.stdout.buffer
+    while len(header := read.read(4)) == 4:
+        request = json.loads(read.read(struct.unpack(">I", header)[0]))
+        try:
+            answer = {"html": _render_here(request["text"], request["extensions"])}
+        except RecursionError:
+            answer = {"error": "nested too deeply for Python-Markdown"}
+        except MemoryError:
+            answer = {"error": f"not read within the page reader's memory limit ({MAX_MEMORY >> 20} MB)"}
+        except Exception as exc:  # noqa: BLE001 - an extension failing on one page refuses that page
+            answer = {"error": f"Python-Markdown failed: {type(exc).__name__}: {str(exc)[:300]}"}
+        write.write(_frame(answer))
+        write.flush()
+
+
+def _stop() -> None:
+    global _WORKER
+    if _WORKER is not None:
+        _WORKER.kill()
+        _WORKER.wait()
+        _WORKER = None
+
+
+def _worker() -> subprocess.Popen[bytes]:
+    global _WORKER
+    if _WORKER is None or _WORKER.poll() is not None:
+        # The child imports this module from where this process does.
+        path = os.pathsep.join(entry for entry in sys.path if entry)
+        _WORKER = subprocess.Popen([sys.executable, "-m", "app.corpus.python_markdown"], stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, env={**os.environ, "PYTHONPATH": path})
+        atexit.unregister(_stop)
+        atexit.register(_stop)  # once
+    return _WORKER
+
+
+def _read(stream: Any, size: int, deadline: float) -> bytes | None:
+    """`size` bytes of `stream` by `deadline`, None when they do not come in time (or it ends)."""
+    data = b""
+    while len(data) < size:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0 or not select.select([stream], [], [], remaining)[0]:
+            return None
+        chunk = os.read(stream.fileno(), size - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return data
 
 
 # MkDocs' MultiMarkdown-style meta data (mkdocs/utils/meta.py): without YAML front matter, the
@@ -194,14 +277,29 @@ def without_meta(text: str) -> str:
     return "\n".join(lines[start:]).lstrip("\n")
 
 
-def render(text: str, extensions: str) -> str:
-    """The page's HTML as Python-Markdown renders it with `extensions` (site_extensions' JSON).
-    STX and ETX are dropped first: Python-Markdown marks its placeholders with them, and the
-    browser shows nothing of them."""
+def render(text: str, extensions: str) -> tuple[str | None, str | None]:
+    """The page's HTML as Python-Markdown renders it with `extensions` (site_extensions' JSON), or
+    None and why it is not read (time, memory, an error of Python-Markdown). STX and ETX are dropped
+    first: Python-Markdown marks its placeholders with them, and the browser shows nothing of them."""
     text = text.replace("\x02", "").replace("\x03", "")
-    with _LOCK:  # a Markdown instance holds state while it renders
-        renderer = _renderer(extensions)
+    with _LOCK:  # one page at a time in the worker
+        worker = _worker()
+        assert worker.stdin is not None and worker.stdout is not None
         try:
-            return str(renderer.reset().convert(text))
-        finally:
-            renderer.reset()
+            worker.stdin.write(_frame({"text": text, "extensions": extensions}))
+            worker.stdin.flush()
+        except OSError:
+            _stop()
+            return None, "the Python-Markdown worker stopped"
+        deadline = time.monotonic() + MAX_SECONDS
+        header = _read(worker.stdout, 4, deadline)
+        body = _read(worker.stdout, struct.unpack(">I", header)[0], deadline) if header else None
+        if body is None:
+            _stop()
+            return None, f"not read within the page reader's time limit ({MAX_SECONDS:g} s)"
+    answer = json.loads(body)
+    return answer.get("html"), answer.get("error")
+
+
+if __name__ == "__main__":
+    _serve()
