@@ -99,7 +99,7 @@ def test_options_written_with_python_tags_are_dropped_with_a_warning() -> None:
     files = {"mkdocs.yml": config, "docs/a.md": "# A\n\n```mermaid\ngraph marker-fence\n```\n"}
     site = read_site(files)
     extensions = dict(json.loads(site.markdown_extensions))
-    assert extensions["markdown.extensions.toc"] == {"permalink": False, "toc_depth": 3}
+    assert extensions["markdown.extensions.toc"] == {"permalink": False, "anchorlink": False, "toc_depth": 3}
     assert extensions["pymdownx.superfences"] == {}
     assert len([w for w in site.warnings if "YAML tag" in w]) == 2
     assert "marker-fence" in _indexed(files)
@@ -128,10 +128,20 @@ def test_meta_lines_after_front_matter_are_text() -> None:
     assert "marker-after-front-matter" in _indexed(files)
 
 
-def test_permalinks_are_not_heading_text() -> None:
-    files = {"mkdocs.yml": "site_name: A\nmarkdown_extensions:\n  - toc:\n      permalink: true\n",
+@pytest.mark.parametrize("option", ["permalink", "anchorlink"])
+def test_permalinks_are_not_heading_text(option: str) -> None:
+    files = {"mkdocs.yml": f"site_name: A\nmarkdown_extensions:\n  - toc:\n      {option}: true\n",
              "docs/a.md": "# A\n\n## Install\n\nText.\n"}
     assert ("## Install", "heading") in [(b.text, b.kind) for b in _compose(files).pages[0].blocks]
+
+
+def test_math_is_its_tex() -> None:
+    """Without `generic`, arithmatex writes math into a MathJax `<script>` and a preview of it (shown
+    until MathJax renders it): the TeX is indexed once."""
+    files = {"mkdocs.yml": "site_name: A\nmarkdown_extensions: [pymdownx.arithmatex]\n",
+             "docs/a.md": "# A\n\nEnergy $E = mc^2$ here.\n\n$$\na^2 + b^2\n$$\n"}
+    indexed = _indexed(files)
+    assert indexed.count("E = mc^2") == 1 and indexed.count("a^2 + b^2") == 1
 
 
 def test_a_page_python_markdown_is_slow_on_is_refused_in_bounded_time(monkeypatch) -> None:
@@ -155,3 +165,15 @@ def test_a_page_nested_too_deeply_is_refused() -> None:
     result = _compose(files)
     assert result.skipped_pages == ["docs/deep.md"]
     assert any("nested too deeply" in w for w in result.warnings)
+
+
+def test_an_allowed_extension_that_cannot_be_loaded_is_left_out(monkeypatch) -> None:
+    """An older pymdown-extensions lacks some allowed extensions: left out, never every page refused."""
+    from app.corpus import python_markdown
+
+    monkeypatch.setattr(python_markdown, "_PYMDOWNX", python_markdown._PYMDOWNX | {"not_in_this_version"})
+    extensions, warnings = site_extensions(["pymdownx.not_in_this_version", "admonition"], "mkdocs.yml")
+    assert "pymdownx.not_in_this_version" not in dict(json.loads(extensions))
+    assert any("cannot be loaded" in w for w in warnings)
+    html, error = python_markdown.render("!!! note\n    Body.\n", extensions)
+    assert error is None and 'class="admonition note"' in (html or "")

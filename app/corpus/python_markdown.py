@@ -55,11 +55,11 @@ _NEVER = {
     "pymdownx.b64": "it reads image files from the disk",
 }
 # Options overridden, each for the reader: a heading's permalink (`¶`, shown on hover) is no
-# text of its section; Pygments' spans and line-number tables show the code's text with line
-# numbers between its lines, while `<pre><code class="language-x">` is read as a fenced block in its
-# language.
+# text of its section, nor a link around the heading (`anchorlink`) part of its title; Pygments'
+# spans and line-number tables show the code's text with line numbers between its lines, while
+# `<pre><code class="language-x">` is read as a fenced block in its language.
 _OVERRIDES: dict[str, dict[str, Any]] = {
-    "markdown.extensions.toc": {"permalink": False},
+    "markdown.extensions.toc": {"permalink": False, "anchorlink": False},
     "markdown.extensions.codehilite": {"use_pygments": False},
     "pymdownx.highlight": {"use_pygments": False},
 }
@@ -146,9 +146,15 @@ def site_extensions(config: Any, where: str) -> tuple[str, list[str]]:
         chosen["pymdownx.highlight"] = {}  # they highlight with its options, Pygments by default
     for module, options in list(chosen.items()):
         options.update(_OVERRIDES.get(module, {}))
-        if (problem := _refused(module, options)) is not None:
+        if (problem := _refused(module, options)) is None:
+            continue
+        defaults = dict(_OVERRIDES.get(module, {}))
+        if options != defaults and _refused(module, defaults) is None:
             warnings.append(f"{where}: options of {module} refused by it ({problem}); its defaults are used")
-            chosen[module] = dict(_OVERRIDES.get(module, {}))
+            chosen[module] = defaults
+        else:  # not installed in this version (pymdown-extensions' newer ones), or broken
+            warnings.append(f"{where}: Markdown extension {module} cannot be loaded ({problem}); left out")
+            del chosen[module]
     # In the order written, MkDocs' built-ins first (the order extensions register in matters).
     return json.dumps(list(chosen.items()), sort_keys=True), warnings
 
