@@ -66,6 +66,16 @@ def test_pages_of_other_sites_are_still_commonmark() -> None:
     assert [b.kind for b in _compose(files).pages[0].blocks] == ["heading", "text", "code"]
 
 
+@pytest.mark.parametrize("config", ["site_name: [unclosed\n", "- a list\n", "site_name: A\nmarkdown_extensions: 7\n"])
+def test_an_mkdocs_site_whose_config_cannot_be_read_is_still_python_markdown(config: str) -> None:
+    files = {"mkdocs.yml": config, "docs/a.md": "# A\n\nText.\n\n    Four spaces in: code, also in Python-Markdown.\n"
+                                                  "\n```\nfenced\n```\n"}
+    site = read_site(files)
+    assert [m for m, _ in json.loads(site_dialect(site, files).python_markdown or "[]")] == [
+        "markdown.extensions.toc", "markdown.extensions.tables", "markdown.extensions.fenced_code"]
+    assert [b.kind for b in _compose(files).pages[0].blocks] == ["heading", "text", "code", "code"]
+
+
 def test_an_extension_outside_the_allowlist_is_never_imported(tmp_path: Path, monkeypatch) -> None:
     """An extension name is a module Python-Markdown imports: a repository naming one of its own
     must not run it. The module here writes a file when imported."""

@@ -204,6 +204,7 @@ _MkDocsLoader.add_multi_constructor("tag:yaml.org,2002:python/", _any_tag)
 
 def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
     site = Site("mkdocs", name)
+    site.markdown_extensions, _ = site_extensions(None, name)  # MkDocs' own, whatever the file says
     try:
         config = yaml.load(files[name], Loader=_MkDocsLoader)  # a SafeLoader subclass
     except yaml.YAMLError as exc:
