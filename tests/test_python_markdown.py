@@ -116,9 +116,9 @@ def test_options_written_with_python_tags_are_dropped_with_a_warning() -> None:
 
 
 def test_options_an_extension_refuses_are_a_warning_and_its_defaults() -> None:
-    extensions, warnings = site_extensions([{"pymdownx.tabbed": {"alternate_style": "perhaps"}}, 7], "mkdocs.yml")
-    assert dict(json.loads(extensions))["pymdownx.tabbed"] == {}
-    assert any("refused" in w and "pymdownx.tabbed" in w for w in warnings)
+    extensions, warnings = site_extensions([{"smarty": {"smart_quotes": "perhaps"}}, 7], "mkdocs.yml")
+    assert dict(json.loads(extensions))["markdown.extensions.smarty"] == {}
+    assert any("refused" in w and "smarty" in w for w in warnings)
     assert any("is not a name" in w for w in warnings)
     assert site_extensions("admonition", "mkdocs.yml")[1]  # not a list: a warning, the built-ins kept
 
@@ -143,6 +143,15 @@ def test_permalinks_are_not_heading_text(option: str) -> None:
     files = {"mkdocs.yml": f"site_name: A\nmarkdown_extensions:\n  - toc:\n      {option}: true\n",
              "docs/a.md": "# A\n\n## Install\n\nText.\n"}
     assert ("## Install", "heading") in [(b.text, b.kind) for b in _compose(files).pages[0].blocks]
+
+
+def test_each_tab_label_stands_before_its_panel_and_footnotes_lose_their_back_link() -> None:
+    files = {"mkdocs.yml": "site_name: A\nmarkdown_extensions:\n  - footnotes\n  - pymdownx.tabbed:\n"
+                           "      alternate_style: true\n",
+             "docs/a.md": '# A\n\n=== "One"\n\n    First.[^1]\n\n=== "Two"\n\n    Second.\n\n[^1]: A note.\n'}
+    blocks = [b.text for b in _compose(files).pages[0].blocks]
+    assert blocks[1:5] == ["One", "First.[1](#fn:1)", "Two", "Second."]
+    assert blocks[-1] == "1. A note."
 
 
 def test_math_is_its_tex() -> None:

@@ -57,9 +57,14 @@ _NEVER = {
 # Options overridden, each for the reader: a heading's permalink (`¶`, shown on hover) is no
 # text of its section, nor a link around the heading (`anchorlink`) part of its title; Pygments'
 # spans and line-number tables show the code's text with line numbers between its lines, while
-# `<pre><code class="language-x">` is read as a fenced block in its language.
+# `<pre><code class="language-x">` is read as a fenced block in its language; a footnote's back
+# link (`↩`) is navigation; tabs in `alternate_style` (Material's) write every label in one run
+# before the panels, the labels' words glued together ("First tabSecond tab"): the other style
+# shows the same text, each label before its own panel.
 _OVERRIDES: dict[str, dict[str, Any]] = {
     "markdown.extensions.toc": {"permalink": False, "anchorlink": False},
+    "markdown.extensions.footnotes": {"BACKLINK_TEXT": ""},
+    "pymdownx.tabbed": {"alternate_style": False},
     "markdown.extensions.codehilite": {"use_pygments": False},
     "pymdownx.highlight": {"use_pygments": False},
 }
