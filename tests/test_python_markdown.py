@@ -46,7 +46,7 @@ def test_chunks_show_what_the_mkdocs_build_shows(tmp_path: Path) -> None:
         assert [m for m in built["shown"] if m not in indexed] == [], page.path
         assert [m for m in built["hidden"] if m in indexed] == [], page.path
     hidden = sum(len(p.get("hidden", [])) for p in recorded["pages"].values())
-    assert hidden >= 6  # the hidden blocks are there to be checked
+    assert hidden >= 14  # the hidden blocks are there to be checked
 
 
 def test_an_admonition_body_is_text_and_its_fence_code() -> None:
