@@ -123,6 +123,22 @@ def test_options_an_extension_refuses_are_a_warning_and_its_defaults() -> None:
     assert site_extensions("admonition", "mkdocs.yml")[1]  # not a list: a warning, the built-ins kept
 
 
+def test_options_that_are_not_plain_json_or_explode_never_stop_the_site() -> None:
+    laughs = "".join(f"  l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 9) + "]\n" for i in range(1, 10))
+    config = ("site_name: A\nlaughs:\n  l0: &l0 [x]\n" + laughs +
+              "markdown_extensions:\n  - toc:\n      title: 2024-01-31\n  - abbr:\n      glossary: *l9\n"
+              "  - smarty:\n      substitutions: " + "{a: " * 40 + "x" + "}" * 40 + "\n")
+    files = {"mkdocs.yml": config, "docs/a.md": "# A\n\nText.\n"}
+    started = time.monotonic()
+    site = read_site(files)
+    assert time.monotonic() - started < 5
+    extensions = dict(json.loads(site.markdown_extensions))
+    assert extensions["markdown.extensions.toc"]["title"] == "2024-01-31"
+    assert extensions["markdown.extensions.abbr"] == {} and extensions["markdown.extensions.smarty"] == {}
+    assert len([w for w in site.warnings if "more than 10,000 values" in w]) == 2
+    assert "Text." in _indexed(files)
+
+
 @pytest.mark.parametrize(("text", "shown"), [
     ("Title: x\nAuthor: y\n    more\n\nBody", "Body"),
     ("Title: x\nNot meta\n\nBody", "Not meta\n\nBody"),

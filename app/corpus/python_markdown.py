@@ -97,22 +97,36 @@ def _module(name: str) -> str | None:
     return None
 
 
-def _untagged(value: Any) -> tuple[Any, bool]:
-    """The value without what a tag wrote (False when something was dropped)."""
+# An extension's options are small: more values or deeper nesting than this is a hostile file (YAML
+# aliases make a billion values of a few lines), and the options are left out.
+_MAX_OPTION_VALUES = 10_000
+_MAX_OPTION_DEPTH = 20
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _untagged(value: Any, budget: list[int], depth: int = 0) -> tuple[Any, bool]:
+    """The value without what a tag wrote (False when something was dropped), as JSON values
+    (a date or other YAML scalar as its text); _TooLarge past the bounds above."""
+    budget[0] -= 1
+    if budget[0] < 0 or depth > _MAX_OPTION_DEPTH:
+        raise _TooLarge
     if isinstance(value, Tagged):
         return None, False
     if isinstance(value, dict):
         kept, whole = {}, True
         for key, item in value.items():
-            clean, ok = _untagged(item)
+            clean, ok = _untagged(item, budget, depth + 1)
             whole = whole and ok
             if ok:
                 kept[str(key)] = clean
         return kept, whole
     if isinstance(value, list):
-        items = [_untagged(item) for item in value]
+        items = [_untagged(item, budget, depth + 1) for item in value]
         return [clean for clean, ok in items if ok], all(ok for _, ok in items)
-    return value, True
+    return (value if value is None or isinstance(value, (bool, int, float, str)) else str(value)), True
 
 
 def site_extensions(config: Any, where: str) -> tuple[str, list[str]]:
@@ -142,7 +156,12 @@ def site_extensions(config: Any, where: str) -> tuple[str, list[str]]:
             warnings.append(f"{where}: Markdown extension {str(name)[:80]!r} left out ({why}); "
                             "what it would show is read as plain Markdown")
             continue
-        clean, whole = _untagged(options if isinstance(options, dict) else {})
+        try:
+            clean, whole = _untagged(options if isinstance(options, dict) else {}, [_MAX_OPTION_VALUES])
+        except _TooLarge:
+            warnings.append(f"{where}: options of {name} hold more than {_MAX_OPTION_VALUES:,} values or nest "
+                            f"deeper than {_MAX_OPTION_DEPTH}; left out")
+            clean, whole = {}, True
         if not whole:
             warnings.append(f"{where}: options of {name} written with a YAML tag (!!python/name, !ENV, "
                             "!relative) are left out")
