@@ -108,8 +108,10 @@ class _TooLarge(Exception):
 
 
 def _untagged(value: Any, budget: list[int], depth: int = 0) -> tuple[Any, bool]:
-    """The value without what a tag wrote (False when something was dropped), as JSON values
-    (a date or other YAML scalar as its text); _TooLarge past the bounds above."""
+    """The value without what a tag wrote, and False when something was dropped: a list or mapping
+    holding a tagged value anywhere is left out whole (a custom fence without its `format` is not the
+    fence the site wrote). JSON values: a date or other YAML scalar as its text; _TooLarge past the
+    bounds above."""
     budget[0] -= 1
     if budget[0] < 0 or depth > _MAX_OPTION_DEPTH:
         raise _TooLarge
