@@ -212,3 +212,13 @@ def test_an_allowed_extension_that_cannot_be_loaded_is_left_out(monkeypatch) -> 
     assert any("cannot be loaded" in w for w in warnings)
     html, error = python_markdown.render("!!! note\n    Body.\n", extensions)
     assert error is None and 'class="admonition note"' in (html or "")
+
+
+def test_mkdocs_builds_only_the_markdown_files_of_its_docs_dir() -> None:
+    """Checked with `mkdocs build` 1.6.1: README.md beside mkdocs.yml and docs/b.mdx are no pages."""
+    files = {"mkdocs.yml": "site_name: A\n", "README.md": "# Readme\n\nmarker-readme\n",
+             "docs/a.md": "# A\n\nmarker-a\n", "docs/b.mdx": "# B\n\nmarker-b\n"}
+    result = _compose(files)
+    assert [page.path for page in result.pages] == ["docs/a.md"]
+    assert sorted((path, exclusion.kind) for path, exclusion in result.excluded) == [
+        ("README.md", "never built"), ("docs/b.mdx", "never built")]
