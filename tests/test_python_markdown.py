@@ -170,6 +170,12 @@ def test_each_tab_label_stands_before_its_panel_and_footnotes_lose_their_back_li
     assert blocks[-1] == "1. A note."
 
 
+def test_block_tabs_labels_stand_apart_too() -> None:
+    files = {"mkdocs.yml": "site_name: A\nmarkdown_extensions:\n  - pymdownx.blocks.tab:\n      alternate_style: true\n",
+             "docs/a.md": "# A\n\n/// tab | One\nFirst.\n///\n\n/// tab | Two\nSecond.\n///\n"}
+    assert [b.text for b in _compose(files).pages[0].blocks][1:] == ["One", "First.", "Two", "Second."]
+
+
 def test_math_is_its_tex() -> None:
     """Without `generic`, arithmatex writes math into a MathJax `<script>` and a preview of it (shown
     until MathJax renders it): the TeX is indexed once."""

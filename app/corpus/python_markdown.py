@@ -42,7 +42,7 @@ _PYTHON_MARKDOWN = frozenset({
 # pymdown-extensions: those that change only how the page's own text is read and shown.
 _PYMDOWNX = frozenset({
     "arithmatex", "betterem", "blocks.admonition", "blocks.caption", "blocks.definition", "blocks.details",
-    "blocks.html", "blocks.tab", "caret", "critic", "details", "emoji", "escapeall", "extra", "fancylists",
+    "blocks.html", "blocks.tab", "bracketspan", "caret", "critic", "details", "emoji", "escapeall", "extra", "fancylists",
     "highlight", "inlinehilite", "keys", "magiclink", "mark", "pathconverter", "progressbar", "quotes",
     "saneheaders", "smartsymbols", "striphtml", "superfences", "tabbed", "tasklist", "tilde",
 })
@@ -65,6 +65,7 @@ _OVERRIDES: dict[str, dict[str, Any]] = {
     "markdown.extensions.toc": {"permalink": False, "anchorlink": False},
     "markdown.extensions.footnotes": {"BACKLINK_TEXT": ""},
     "pymdownx.tabbed": {"alternate_style": False},
+    "pymdownx.blocks.tab": {"alternate_style": False},
     "markdown.extensions.codehilite": {"use_pygments": False},
     "pymdownx.highlight": {"use_pygments": False},
 }
