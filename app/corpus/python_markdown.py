@@ -42,9 +42,9 @@ _PYTHON_MARKDOWN = frozenset({
 # pymdown-extensions: those that change only how the page's own text is read and shown.
 _PYMDOWNX = frozenset({
     "arithmatex", "betterem", "blocks.admonition", "blocks.caption", "blocks.definition", "blocks.details",
-    "blocks.html", "blocks.tab", "bracketspan", "caret", "critic", "details", "emoji", "escapeall", "extra", "fancylists",
-    "highlight", "inlinehilite", "keys", "magiclink", "mark", "pathconverter", "progressbar", "quotes",
-    "saneheaders", "smartsymbols", "striphtml", "superfences", "tabbed", "tasklist", "tilde",
+    "blocks.html", "blocks.tab", "bracketspan", "caret", "critic", "details", "emoji", "escapeall", "extra",
+    "fancylists", "highlight", "inlinehilite", "keys", "magiclink", "mark", "pathconverter", "progressbar",
+    "quotes", "saneheaders", "smartsymbols", "striphtml", "superfences", "tabbed", "tasklist", "tilde",
 })
 # Left out on purpose, with why (each is named in the warning):
 _NEVER = {
