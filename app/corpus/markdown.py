@@ -4,6 +4,8 @@
   own extensions for `.mdx`, in V8 (app/corpus/reader.py): raw HTML is parsed as a browser parses
   it and each block's text is its innerText, so comments of every spelling, `<script>`, `hidden`
   and `display:none` show nothing.
+- MkDocs pages are read by Python-Markdown with the site's extensions (python_markdown.py), and
+  that HTML by the same browser reading.
 - MyST pages (Sphinx) are read by markdown-it-py configured as myst-parser configures it, rendered
   to HTML here with what Sphinx shows of each directive (myst.py), and that HTML is read by the same
   browser reading.
@@ -32,7 +34,7 @@ from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.myst_blocks import myst_block_plugin
 
-from app.corpus import myst
+from app.corpus import myst, python_markdown
 from app.corpus.reader import Block, Reading, read_html, read_markdown
 
 __all__ = ["Block", "Reading", "read_page", "shown_blocks"]
@@ -273,12 +275,17 @@ def myst_directives(text: str) -> tuple[str | None, list[tuple[str, str]]]:
 
 
 def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool = False,
-              comments: bool = False) -> Reading:
+              comments: bool = False, mkdocs: str | None = None, front_matter: bool = True) -> Reading:
     """The page body as its site shows it: `mdx` for an `.mdx` page (or any page of a Mintlify
     site, which builds `.md` as MDX too), `myst` for a MyST page (None: when it uses MyST's syntax),
-    `mintlify` for Mintlify's math, `comments` for HTML comments in MDX (Docusaurus). NUL characters
-    are dropped first: they are never text."""
+    `mintlify` for Mintlify's math, `comments` for HTML comments in MDX (Docusaurus), `mkdocs` for
+    a page of an MkDocs site (the Python-Markdown extensions it is read with, python_markdown.py),
+    whose first `key: value` lines MkDocs takes for meta data when it had no `front_matter`.
+    NUL characters are dropped first: they are never text."""
     text = text.replace("\x00", "")
+    if mkdocs is not None and not mdx:
+        html, error = python_markdown.render(text if front_matter else python_markdown.without_meta(text), mkdocs)
+        return read_html(html) if html is not None else Reading(error=error or "not rendered")
     if not mdx and (is_myst(text) if myst is None else myst):
         return read_html(_render_myst(text))
     # Docusaurus renders `:::note` callouts; Mintlify renders math.

@@ -13,7 +13,8 @@ framework reads it, from the files of the source's folder:
   whose front matter says `hidden: true`, `noindex: true` or `searchable: false` is left out;
   `seo.indexing: "all"` brings back every hidden page (not a `noindex` or unsearchable one).
   `redirects` (a list, or a `$ref`) name sources that are served as redirects.
-- MkDocs, `mkdocs.yml`: `nav` (titles, sections, pages relative to `docs_dir`); without `nav`, every
+- MkDocs, `mkdocs.yml`: its pages are read by Python-Markdown with its `markdown_extensions`
+  (those docschat allows: app/corpus/python_markdown.py); `nav` (titles, sections, pages relative to `docs_dir`); without `nav`, every
   page is in it, as MkDocs builds it. The `redirects` plugin's `redirect_maps` are redirects. Files
   `exclude_docs` or `draft_docs` names (gitignore patterns, read by `pathspec` as MkDocs reads them,
   with MkDocs' own `.*` and `/templates/`) are never built: not pages, in `nav` or not. A page whose
@@ -52,6 +53,7 @@ from typing import Any
 import yaml
 
 from app.corpus.markdown import is_myst
+from app.corpus.python_markdown import TaggedDict, TaggedList, TaggedStr, site_extensions
 from app.corpus.site_code import docusaurus_site, sphinx_site
 from app.corpus.site_model import (
     _MAX_DEPTH,
@@ -184,15 +186,16 @@ class _Mintlify:
 
 class _MkDocsLoader(yaml.SafeLoader):
     """mkdocs.yml may hold `!!python/name:…` and `!ENV` tags (MkDocs' own loader resolves them);
-    none of them bears on the navigation, so each reads as its plain value."""
+    none of them bears on the navigation, so each reads as its plain value, marked as tagged: the
+    Markdown extensions' options leave such values out (app/corpus/python_markdown.py)."""
 
 
 def _any_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
     if isinstance(node, yaml.ScalarNode):
-        return loader.construct_scalar(node)
+        return TaggedStr(loader.construct_scalar(node))
     if isinstance(node, yaml.SequenceNode):
-        return loader.construct_sequence(node)
-    return loader.construct_mapping(node)
+        return TaggedList(loader.construct_sequence(node))
+    return TaggedDict(loader.construct_mapping(node))
 
 
 _MkDocsLoader.add_multi_constructor("!", _any_tag)
@@ -201,6 +204,7 @@ _MkDocsLoader.add_multi_constructor("tag:yaml.org,2002:python/", _any_tag)
 
 def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
     site = Site("mkdocs", name)
+    site.markdown_extensions, _ = site_extensions(None, name)  # MkDocs' own, whatever the file says
     try:
         config = yaml.load(files[name], Loader=_MkDocsLoader)  # a SafeLoader subclass
     except yaml.YAMLError as exc:
@@ -215,6 +219,9 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
         if isinstance(config.get(key), str):
             patterns.extend(config[key].splitlines())
     site.gitignored, site.docs_prefix = tuple(patterns), prefix
+    # Its pages are read by Python-Markdown with these extensions, as MkDocs renders them.
+    site.markdown_extensions, warnings = site_extensions(config.get("markdown_extensions"), name)
+    site.warnings.extend(warnings)
 
     def walk(node: Any, place: tuple[str, ...], depth: int) -> None:
         if depth > _MAX_DEPTH:
@@ -252,6 +259,8 @@ class SiteDialect:
     # `<!-- … -->` as a comment (its markdown.mdx1Compat.comments, on by default).
     md_as_mdx: bool = False
     mdx_comments: bool = False
+    # MkDocs: every page is read by Python-Markdown with these extensions (JSON, python_markdown.py).
+    python_markdown: str | None = None
 
 
 def site_dialect(site: Site, files: Mapping[str, str]) -> SiteDialect:
@@ -265,7 +274,7 @@ def site_dialect(site: Site, files: Mapping[str, str]) -> SiteDialect:
         return SiteDialect(myst=False, md_as_mdx=re.search(r"""format\s*:\s*["'](?:detect|md)["']""", config) is None,
                            mdx_comments=re.search(r"\bcomments\s*:\s*false\b", config) is None)
     if site.framework == "mkdocs":
-        return SiteDialect(myst=False)
+        return SiteDialect(myst=False, python_markdown=site.markdown_extensions or None)
     if "conf.py" in files and "myst" in files["conf.py"]:
         return SiteDialect(myst=True)
     # No configuration: a site one of whose pages uses MyST's syntax is a MyST site, all its pages

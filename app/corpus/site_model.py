@@ -62,6 +62,7 @@ class Site:
     # matched under `docs_prefix` (kept as text: a Site's repr is part of every page key).
     gitignored: tuple[str, ...] = ()
     docs_prefix: str = ""
+    markdown_extensions: str = ""  # MkDocs: the Python-Markdown extensions its pages are read with (JSON)
     # Docusaurus: the docs folder (judged by the sidebars), then the other folders it builds pages
     # from (blog, src/pages: every page a page); a file in none of them is never built.
     built_folders: tuple[str, ...] | None = None
@@ -74,6 +75,12 @@ class Site:
         return self.framework == "docusaurus" and any(part.startswith("_") for part in path.split("/"))
 
     def _mkdocs_exclusion(self, path: str, front: Mapping[str, Any]) -> Exclusion | None:
+        # MkDocs builds pages from the Markdown files of its docs_dir only (mkdocs/utils: `.md`,
+        # `.markdown`, …); an `.mdx` file there is copied as it is, never a page.
+        if not path.startswith(self.docs_prefix):
+            return Exclusion(NOT_BUILT, f"outside the docs_dir of {self.config}: never built")
+        if not path.endswith(".md"):
+            return Exclusion(NOT_BUILT, "not a Markdown file to MkDocs (it builds .md, not .mdx): never built")
         if self.gitignored and path.startswith(self.docs_prefix) and \
                 _gitignore(self.gitignored).match_file(path[len(self.docs_prefix):]):
             return Exclusion(NOT_BUILT, f"named by exclude_docs or draft_docs of {self.config}: never built")

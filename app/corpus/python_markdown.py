@@ -1,0 +1,338 @@
+"""MkDocs pages, read as MkDocs reads them: Python-Markdown with the site's `markdown_extensions`
+(and the `toc`, `tables` and `fenced_code` MkDocs always adds), rendered to HTML here; the page
+reader (app/corpus/reader.py) reads that HTML as a browser shows it, as it reads MyST's.
+
+So `!!! note "Title"` is an admonition (its title shown), `???` a `<details>` (its text in the page,
+one click away: shown, as the reader shows Mintlify's accordions and Docusaurus's details),
+`=== "Tab"` a tab set (every tab's text), `*[HTML]: …` an abbreviation (its expansion a tooltip,
+not text), `{: .class }` an attribute list, a list nested by four spaces a nested list; a comment
+or an element `hidden` (md_in_html) shows nothing.
+
+An extension's name is a Python module MkDocs imports: a repository must never make docschat import
+a module of its choosing. Only the extensions below are enabled; any other name is left out with a
+warning naming it. A configuration value MkDocs would resolve with a YAML tag (`!!python/name:…`
+names Python code, `!ENV` the build's environment, `!relative` a path) is left out too.
+"""
+
+from __future__ import annotations
+
+import atexit
+import json
+import os
+import re
+import select
+import struct
+import subprocess
+import sys
+import threading
+import time
+from functools import lru_cache
+from typing import Any
+
+# MkDocs enables these on every site (mkdocs/config/defaults.py: `builtins`).
+MKDOCS_BUILTINS = ("toc", "tables", "fenced_code")
+
+# Python-Markdown's own extensions, by the names MkDocs sites write (`toc` or
+# `markdown.extensions.toc`). None reads a file or the network.
+_PYTHON_MARKDOWN = frozenset({
+    "abbr", "admonition", "attr_list", "codehilite", "def_list", "extra", "fenced_code", "footnotes",
+    "legacy_attrs", "legacy_em", "md_in_html", "meta", "nl2br", "sane_lists", "smarty", "tables", "toc",
+    "wikilinks",
+})
+# pymdown-extensions: those that change only how the page's own text is read and shown.
+_PYMDOWNX = frozenset({
+    "arithmatex", "betterem", "blocks.admonition", "blocks.caption", "blocks.definition", "blocks.details",
+    "blocks.html", "blocks.tab", "bracketspan", "caret", "critic", "details", "emoji", "escapeall", "extra",
+    "fancylists", "highlight", "inlinehilite", "keys", "magiclink", "mark", "pathconverter", "progressbar",
+    "quotes", "saneheaders", "smartsymbols", "striphtml", "superfences", "tabbed", "tasklist", "tilde",
+})
+# Left out on purpose, with why (each is named in the warning):
+_NEVER = {
+    # `--8<-- "file"` pastes other files, and URLs with `url_download`: compose reads a git tree,
+    # never the disk or the network.
+    "pymdownx.snippets": "it reads other files and URLs into the page",
+    # Embeds images read from the disk as base64.
+    "pymdownx.b64": "it reads image files from the disk",
+}
+# Options overridden, each for the reader: a heading's permalink (`¶`, shown on hover) is no
+# text of its section, nor a link around the heading (`anchorlink`) part of its title; Pygments'
+# spans and line-number tables show the code's text with line numbers between its lines, while
+# `<pre><code class="language-x">` is read as a fenced block in its language; a footnote's back
+# link (`↩`) is navigation; tabs in `alternate_style` (Material's) write every label in one run
+# before the panels, the labels' words glued together ("First tabSecond tab"): the other style
+# shows the same text, each label before its own panel.
+_OVERRIDES: dict[str, dict[str, Any]] = {
+    "markdown.extensions.toc": {"permalink": False, "anchorlink": False},
+    "markdown.extensions.footnotes": {"BACKLINK_TEXT": ""},
+    "pymdownx.tabbed": {"alternate_style": False},
+    "pymdownx.blocks.tab": {"alternate_style": False},
+    "markdown.extensions.codehilite": {"use_pygments": False},
+    "pymdownx.highlight": {"use_pygments": False},
+}
+
+
+class Tagged:
+    """A value of mkdocs.yml written with a YAML tag (site.py's loader marks them)."""
+
+
+class TaggedStr(str, Tagged):
+    pass
+
+
+class TaggedList(list[Any], Tagged):
+    pass
+
+
+class TaggedDict(dict[Any, Any], Tagged):
+    pass
+
+
+def _module(name: str) -> str | None:
+    """The module an allowed extension name imports, None for any other name."""
+    bare = name.strip()
+    short = bare.removeprefix("markdown.extensions.")
+    if short in _PYTHON_MARKDOWN:
+        return f"markdown.extensions.{short}"
+    if bare.startswith("pymdownx.") and bare.removeprefix("pymdownx.") in _PYMDOWNX:
+        return bare
+    return None
+
+
+# An extension's options are small: more values or deeper nesting than this is a hostile file (YAML
+# aliases make a billion values of a few lines), and the options are left out.
+_MAX_OPTION_VALUES = 10_000
+_MAX_OPTION_DEPTH = 20
+
+
+class _TooLarge(Exception):
+    pass
+
+
+def _untagged(value: Any, budget: list[int], depth: int = 0) -> tuple[Any, bool]:
+    """The value without what a tag wrote, and False when something was dropped: a list or mapping
+    holding a tagged value anywhere is left out whole (a custom fence without its `format` is not the
+    fence the site wrote). JSON values: a date or other YAML scalar as its text; _TooLarge past the
+    bounds above."""
+    budget[0] -= 1
+    if budget[0] < 0 or depth > _MAX_OPTION_DEPTH:
+        raise _TooLarge
+    if isinstance(value, Tagged):
+        return None, False
+    if isinstance(value, dict):
+        kept, whole = {}, True
+        for key, item in value.items():
+            clean, ok = _untagged(item, budget, depth + 1)
+            whole = whole and ok
+            if ok:
+                kept[str(key)] = clean
+        return kept, whole
+    if isinstance(value, list):
+        items = [_untagged(item, budget, depth + 1) for item in value]
+        return [clean for clean, ok in items if ok], all(ok for _, ok in items)
+    return (value if value is None or isinstance(value, (bool, int, float, str)) else str(value)), True
+
+
+def site_extensions(config: Any, where: str) -> tuple[str, list[str]]:
+    """mkdocs.yml's `markdown_extensions` (`config`, as MkDocs takes it: a list of names or of
+    one-key {name: options} mappings, or one mapping) as the JSON the page reader renders with
+    ([[module, options], …], MkDocs' built-ins first), and the warnings for what was left out."""
+    warnings: list[str] = []
+    entries: list[tuple[Any, Any]] = []
+    if isinstance(config, dict):
+        entries = list(config.items())
+    elif isinstance(config, list):
+        for item in config:
+            if isinstance(item, dict) and len(item) == 1:
+                entries.append(next(iter(item.items())))
+            elif isinstance(item, str):
+                entries.append((item, None))
+            else:
+                warnings.append(f"{where}: markdown_extensions item {str(item)[:80]!r} is not a name or a "
+                                "{name: options} mapping; left out")
+    elif config is not None:
+        warnings.append(f"{where}: markdown_extensions is not a list; only MkDocs' own extensions are used")
+    chosen: dict[str, dict[str, Any]] = {f"markdown.extensions.{name}": {} for name in MKDOCS_BUILTINS}
+    for name, options in entries:
+        module = _module(name) if isinstance(name, str) and not isinstance(name, Tagged) else None
+        if module is None:
+            why = _NEVER.get(str(name).strip(), "docschat does not run it")
+            warnings.append(f"{where}: Markdown extension {str(name)[:80]!r} left out ({why}); "
+                            "what it would show is read as plain Markdown")
+            continue
+        try:
+            clean, whole = _untagged(options if isinstance(options, dict) else {}, [_MAX_OPTION_VALUES])
+        except _TooLarge:
+            warnings.append(f"{where}: options of {name} hold more than {_MAX_OPTION_VALUES:,} values or nest "
+                            f"deeper than {_MAX_OPTION_DEPTH}; left out")
+            clean, whole = {}, True
+        if not whole:
+            warnings.append(f"{where}: options of {name} written with a YAML tag (!!python/name, !ENV, "
+                            "!relative) are left out")
+        chosen[module] = {**chosen.get(module, {}), **clean}  # a name given twice: its options merged
+    if {"pymdownx.superfences", "pymdownx.inlinehilite"} & set(chosen) and "pymdownx.highlight" not in chosen:
+        chosen["pymdownx.highlight"] = {}  # they highlight with its options, Pygments by default
+    for module, options in list(chosen.items()):
+        options.update(_OVERRIDES.get(module, {}))
+        if (problem := _refused(module, options)) is None:
+            continue
+        defaults = dict(_OVERRIDES.get(module, {}))
+        if options != defaults and _refused(module, defaults) is None:
+            warnings.append(f"{where}: options of {module} refused by it ({problem}); its defaults are used")
+            chosen[module] = defaults
+        else:  # not installed in this version (pymdown-extensions' newer ones), or broken
+            warnings.append(f"{where}: Markdown extension {module} cannot be loaded ({problem}); left out")
+            del chosen[module]
+    # In the order written, MkDocs' built-ins first (the order extensions register in matters).
+    return json.dumps(list(chosen.items()), sort_keys=True), warnings
+
+
+def _refused(module: str, options: dict[str, Any]) -> str | None:
+    """Why the extension does not take these options (as MkDocs would fail the build), or None."""
+    import markdown
+
+    try:
+        markdown.Markdown(extensions=[module], extension_configs={module: options})
+    except Exception as exc:  # noqa: BLE001 - any refusal is reported, never raised
+        return f"{type(exc).__name__}: {str(exc)[:200]}"
+    return None
+
+
+# --- Rendering, in a worker process ---------------------------------------------------------------
+#
+# Python-Markdown is quadratic or worse on some hostile input (50,000 `[a](` or `<a ` took over a
+# minute, 5,000 abbreviations 39 s), and Python cannot stop a thread. Pages are rendered in a child
+# process, one at a time, that is killed when a page takes longer than MAX_SECONDS (the page is
+# then not indexed, with a warning) and started again for the next page. Only the allowlisted
+# extensions are enabled there too.
+
+MAX_SECONDS = 10.0
+MAX_MEMORY = 1 << 30
+_LOCK = threading.Lock()
+_WORKER: subprocess.Popen[bytes] | None = None
+
+
+@lru_cache(maxsize=8)
+def _renderer(extensions: str) -> Any:
+    import markdown
+
+    chosen = [(module, options) for module, options in json.loads(extensions) if _module(module)]
+    return markdown.Markdown(extensions=[module for module, _ in chosen], extension_configs=dict(chosen))
+
+
+def _render_here(text: str, extensions: str) -> str:
+    renderer = _renderer(extensions)
+    try:
+        return str(renderer.reset().convert(text))
+    finally:
+        renderer.reset()
+
+
+def _frame(data: dict[str, Any]) -> bytes:
+    body = json.dumps(data).encode()
+    return struct.pack(">I", len(body)) + body
+
+
+def _serve() -> None:
+    """The worker: a length-prefixed JSON request in, {"html"} or {"error"} out, until stdin ends."""
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (MAX_MEMORY, MAX_MEMORY))
+    read, write = sys.stdin.buffer, sys.stdout.buffer
+    while len(header := read.read(4)) == 4:
+        request = json.loads(read.read(struct.unpack(">I", header)[0]))
+        try:
+            answer = {"html": _render_here(request["text"], request["extensions"])}
+        except RecursionError:
+            answer = {"error": "nested too deeply for Python-Markdown"}
+        except MemoryError:
+            answer = {"error": f"not read within the page reader's memory limit ({MAX_MEMORY >> 20} MB)"}
+        except Exception as exc:  # noqa: BLE001 - an extension failing on one page refuses that page
+            answer = {"error": f"Python-Markdown failed: {type(exc).__name__}: {str(exc)[:300]}"}
+        write.write(_frame(answer))
+        write.flush()
+
+
+def _stop() -> None:
+    global _WORKER
+    if _WORKER is not None:
+        _WORKER.kill()
+        _WORKER.wait()
+        _WORKER = None
+
+
+def _worker() -> subprocess.Popen[bytes]:
+    global _WORKER
+    if _WORKER is None or _WORKER.poll() is not None:
+        # The child imports this module from where this process does.
+        path = os.pathsep.join(entry for entry in sys.path if entry)
+        _WORKER = subprocess.Popen([sys.executable, "-m", "app.corpus.python_markdown"], stdin=subprocess.PIPE,
+                                   stdout=subprocess.PIPE, env={**os.environ, "PYTHONPATH": path})
+        atexit.unregister(_stop)
+        atexit.register(_stop)  # once
+    return _WORKER
+
+
+def _read(stream: Any, size: int, deadline: float) -> bytes | None:
+    """`size` bytes of `stream` by `deadline`, None when they do not come in time (or it ends)."""
+    data = b""
+    while len(data) < size:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0 or not select.select([stream], [], [], remaining)[0]:
+            return None
+        chunk = os.read(stream.fileno(), size - len(data))
+        if not chunk:
+            return None
+        data += chunk
+    return data
+
+
+# MkDocs' MultiMarkdown-style meta data (mkdocs/utils/meta.py): without YAML front matter, the
+# page's first lines of `key: value` (and their 4-space continuation lines), up to a blank line,
+# are meta data, not text.
+_META = re.compile(r"^[ ]{0,3}[A-Za-z0-9_-]+:\s*.*")
+_META_MORE = re.compile(r"^(?:[ ]{4}|\t)\s*.*")
+
+
+def without_meta(text: str) -> str:
+    """The page as MkDocs renders it when it has no YAML front matter: its meta-data lines gone."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    start, key = 0, False
+    while start < len(lines):
+        line = lines[start]
+        if not line.strip():
+            start += 1
+            break
+        if _META.match(line):
+            key = True
+        elif not (key and _META_MORE.match(line)):
+            break
+        start += 1
+    return "\n".join(lines[start:]).lstrip("\n")
+
+
+def render(text: str, extensions: str) -> tuple[str | None, str | None]:
+    """The page's HTML as Python-Markdown renders it with `extensions` (site_extensions' JSON), or
+    None and why it is not read (time, memory, an error of Python-Markdown). STX and ETX are dropped
+    first: Python-Markdown marks its placeholders with them, and the browser shows nothing of them."""
+    text = text.replace("\x02", "").replace("\x03", "")
+    with _LOCK:  # one page at a time in the worker
+        worker = _worker()
+        assert worker.stdin is not None and worker.stdout is not None
+        try:
+            worker.stdin.write(_frame({"text": text, "extensions": extensions}))
+            worker.stdin.flush()
+        except OSError:
+            _stop()
+            return None, "the Python-Markdown worker stopped"
+        deadline = time.monotonic() + MAX_SECONDS
+        header = _read(worker.stdout, 4, deadline)
+        body = _read(worker.stdout, struct.unpack(">I", header)[0], deadline) if header else None
+        if body is None:
+            _stop()
+            return None, f"not read within the page reader's time limit ({MAX_SECONDS:g} s)"
+    answer = json.loads(body)
+    return answer.get("html"), answer.get("error")
+
+
+if __name__ == "__main__":
+    _serve()

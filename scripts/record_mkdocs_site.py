@@ -1,0 +1,93 @@
+"""Records what the real MkDocs build of tests/data/site-nav/mkdocs shows: the site is built with
+MkDocs 1.6 (`mkdocs build`, Material for MkDocs, the redirects plugin), each built page loaded in
+headless Chromium, and a marker (`marker-…`) of a source page counted shown when it is in the
+innerText of the page's `<article>` (the theme's navigation, search and footer are not the page).
+What a reader opens by a click counts as shown, as in scripts/record_docusaurus_site.py: every
+`<details>` is opened and every tab's panel shown first. Writes tests/data/site-nav/mkdocs.shown.json,
+which tests/test_python_markdown.py compares docschat's chunks to.
+
+MkDocs is not a docschat dependency: install it in a throwaway venv, with the Python-Markdown and
+pymdown-extensions versions docschat's venv has (the comparison is of the same parser).
+
+    python3 -m venv /tmp/mkdocs && /tmp/mkdocs/bin/pip install mkdocs==1.6.1 mkdocs-material \\
+        mkdocs-redirects markdown==3.11.3 pymdown-extensions==13.1.2
+    .venv/bin/python scripts/record_mkdocs_site.py /tmp/mkdocs/bin/mkdocs
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+SITE = Path(__file__).parent.parent / "tests" / "data" / "site-nav" / "mkdocs"
+RECORDED = SITE.parent / "mkdocs.shown.json"
+MARKER = re.compile(r"marker-[a-z0-9-]+")
+OPEN_EVERYTHING = """() => {
+  document.querySelectorAll('details').forEach((details) => { details.open = true })
+  document.querySelectorAll('.tabbed-block, .tabbed-content').forEach((panel) => { panel.style.display = 'block' })
+}"""
+SHOWN = "(document.querySelector('article') || document.querySelector('[role=main]') || document.body).innerText"
+PACKAGES = ("mkdocs", "markdown", "pymdown-extensions", "mkdocs-material", "mkdocs-redirects")
+
+
+def _versions(mkdocs: Path) -> str:
+    code = ("import importlib.metadata as m; "
+            f"print(', '.join(f'{{p}} {{m.version(p)}}' for p in {PACKAGES!r}))")
+    return subprocess.run([str(mkdocs.parent / "python"), "-c", code], check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+def _built_page(out: Path, page: str) -> Path | None:
+    """The HTML MkDocs writes for docs/<page>.md with use_directory_urls: <page>/index.html."""
+    slug = re.sub(r"(^|/)index$", "", page)
+    built = out / slug / "index.html" if slug else out / "index.html"
+    return built if built.is_file() else None
+
+
+def main(mkdocs: Path) -> None:
+    docs = SITE / "docs"
+    with tempfile.TemporaryDirectory() as work:
+        out = Path(work) / "site"
+        environment = {**os.environ, "DISABLE_MKDOCS_2_WARNING": "true", "NO_MKDOCS_2_WARNING": "1"}
+        build = subprocess.run([str(mkdocs), "build", "-f", str(SITE / "mkdocs.yml"), "-d", str(out)],
+                               capture_output=True, text=True, env=environment)
+        if build.returncode:
+            sys.exit(f"mkdocs build failed:\n{build.stdout}\n{build.stderr}")
+        chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+        pages: dict[str, dict[str, object]] = {}
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
+            page = browser.new_page()
+            for source in sorted(docs.rglob("*.md")):
+                name = source.relative_to(SITE).as_posix()
+                markers = sorted(set(MARKER.findall(source.read_text())))
+                html = _built_page(out, source.relative_to(docs).as_posix().removesuffix(".md"))
+                if html is None:
+                    pages[name] = {"built": False, "markers": markers}
+                    continue
+                if "<article" not in html.read_text():  # the redirects plugin's stub
+                    pages[name] = {"built": True, "redirect": True, "markers": markers}
+                    continue
+                page.goto(html.as_uri())
+                page.evaluate(OPEN_EVERYTHING)
+                shown = set(MARKER.findall(page.evaluate(SHOWN)))
+                pages[name] = {"built": True, "shown": [m for m in markers if m in shown],
+                               "hidden": [m for m in markers if m not in shown]}
+            browser.close()
+    warnings = [line for line in build.stderr.splitlines() if line.startswith(("WARNING", "INFO    -  A reference"))]
+    record = {"renderer": f"{_versions(mkdocs)}; Chromium innerText of the page's <article>, tabs and details opened",
+              "warnings": warnings, "pages": pages}
+    RECORDED.write_text(json.dumps(record, indent=1) + "\n")
+    print(f"{len(pages)} pages recorded in {RECORDED}")
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]))

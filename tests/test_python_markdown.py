@@ -1,0 +1,230 @@
+"""MkDocs pages are read by Python-Markdown with the site's extensions, as MkDocs reads them
+(app/corpus/python_markdown.py), and what the built page shows is what is indexed.
+
+tests/data/site-nav/mkdocs.shown.json is what MkDocs 1.6.1 (Material for MkDocs) builds of
+tests/data/site-nav/mkdocs, Chromium's innerText of each page's article with its details and tabs
+opened: scripts/record_mkdocs_site.py.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from app.config import Settings
+from app.corpus.compose import compose_corpus, compose_files
+from app.corpus.python_markdown import site_extensions, without_meta
+from app.corpus.site import read_site, site_dialect
+from app.corpus.sources import Source
+from tests.helpers import copy_tree_as_repo
+
+SITES = Path(__file__).parent / "data" / "site-nav"
+
+
+def _compose(files: dict[str, str]):
+    return compose_files(files, Settings(), Source(name="site", repo=Path("."), audiences=("public",)))
+
+
+def _indexed(files: dict[str, str]) -> str:
+    return " ".join(chunk.text for chunk in _compose(files).chunks)
+
+
+def test_chunks_show_what_the_mkdocs_build_shows(tmp_path: Path) -> None:
+    recorded = json.loads((SITES / "mkdocs.shown.json").read_text())
+    assert "mkdocs 1.6" in recorded["renderer"]
+    repo = copy_tree_as_repo(SITES / "mkdocs", tmp_path / "mkdocs", docs_dir="site")
+    result = compose_corpus(Source(name="site", repo=repo, dir="site", audiences=("public",)), Settings())
+    assert result.pages and not result.skipped_pages
+    for page in result.pages:
+        built = recorded["pages"][page.path]
+        assert built["built"] and not built.get("redirect"), f"{page.path} is indexed, yet the site publishes no page"
+        indexed = " ".join(c.embed_text for c in result.chunks if c.page == page.path)
+        assert [m for m in built["shown"] if m not in indexed] == [], page.path
+        assert [m for m in built["hidden"] if m in indexed] == [], page.path
+    hidden = sum(len(p.get("hidden", [])) for p in recorded["pages"].values())
+    assert hidden >= 14  # the hidden blocks are there to be checked
+
+
+def test_an_admonition_body_is_text_and_its_fence_code() -> None:
+    files = {"mkdocs.yml": "site_name: A\nmarkdown_extensions: [admonition, pymdownx.superfences]\n",
+             "docs/a.md": '# A\n\n!!! note "Heads up"\n    Body text.\n\n    ```python\n    x = 1\n    ```\n'}
+    page = _compose(files).pages[0]
+    assert ("Heads up", "text") in [(b.text, b.kind) for b in page.blocks]
+    assert ("Body text.", "text") in [(b.text, b.kind) for b in page.blocks]
+    assert ("```python\nx = 1\n```", "code") in [(b.text, b.kind) for b in page.blocks]
+
+
+def test_pages_of_other_sites_are_still_commonmark() -> None:
+    """Without mkdocs.yml a `.md` page is CommonMark: an indented admonition body is code."""
+    files = {"docs/a.md": "# A\n\n!!! note\n\n    Body text.\n"}
+    site = read_site(files)
+    assert site_dialect(site, files).python_markdown is None
+    assert [b.kind for b in _compose(files).pages[0].blocks] == ["heading", "text", "code"]
+
+
+@pytest.mark.parametrize("config", ["site_name: [unclosed\n", "- a list\n", "site_name: A\nmarkdown_extensions: 7\n"])
+def test_an_mkdocs_site_whose_config_cannot_be_read_is_still_python_markdown(config: str) -> None:
+    files = {"mkdocs.yml": config, "docs/a.md": "# A\n\nText.\n\n    Four spaces in: code, also in Python-Markdown.\n"
+                                                  "\n```\nfenced\n```\n"}
+    site = read_site(files)
+    assert [m for m, _ in json.loads(site_dialect(site, files).python_markdown or "[]")] == [
+        "markdown.extensions.toc", "markdown.extensions.tables", "markdown.extensions.fenced_code"]
+    assert [b.kind for b in _compose(files).pages[0].blocks] == ["heading", "text", "code", "code"]
+
+
+def test_an_extension_outside_the_allowlist_is_never_imported(tmp_path: Path, monkeypatch) -> None:
+    """An extension name is a module Python-Markdown imports: a repository naming one of its own
+    must not run it. The module here writes a file when imported."""
+    (tmp_path / "docschat_probe_extension.py").write_text(
+        f"open({str(tmp_path / 'imported')!r}, 'w').write('yes')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    files = {"mkdocs.yml": "site_name: A\nmarkdown_extensions:\n  - docschat_probe_extension\n"
+                           "  - markdown.extensions.docschat_probe_extension\n  - admonition\n",
+             "docs/a.md": "# A\n\nText. marker-shown\n"}
+    result = _compose(files)
+    assert not (tmp_path / "imported").exists() and "docschat_probe_extension" not in sys.modules
+    assert "marker-shown" in " ".join(c.text for c in result.chunks)
+    assert len([w for w in result.warnings if "'docschat_probe_extension'" in w and "left out" in w]) == 1
+    assert any("'markdown.extensions.docschat_probe_extension'" in w for w in result.warnings)
+
+
+def test_snippets_never_read_other_files() -> None:
+    """pymdownx.snippets pastes files (and URLs): left out, named in a warning."""
+    files = {"mkdocs.yml": "site_name: A\nmarkdown_extensions:\n  - pymdownx.snippets:\n      base_path: [docs]\n",
+             "docs/a.md": '# A\n\n--8<-- "docs/secret.txt"\n',
+             "docs/secret.txt": "marker-pasted\n"}
+    result = _compose(files)
+    assert "marker-pasted" not in " ".join(c.text for c in result.chunks)
+    assert any("pymdownx.snippets" in w and "reads other files" in w for w in result.warnings)
+
+
+def test_options_written_with_python_tags_are_dropped_with_a_warning() -> None:
+    config = ("site_name: A\nmarkdown_extensions:\n  - toc:\n      slugify: !!python/name:os.system\n"
+              "      toc_depth: 3\n  - pymdownx.superfences:\n      custom_fences:\n        - name: mermaid\n"
+              "          class: mermaid\n          format: !!python/name:pymdownx.superfences.fence_code_format\n")
+    files = {"mkdocs.yml": config, "docs/a.md": "# A\n\n```mermaid\ngraph marker-fence\n```\n"}
+    site = read_site(files)
+    extensions = dict(json.loads(site.markdown_extensions))
+    assert extensions["markdown.extensions.toc"] == {"permalink": False, "anchorlink": False, "toc_depth": 3}
+    assert extensions["pymdownx.superfences"] == {}
+    assert len([w for w in site.warnings if "YAML tag" in w]) == 2
+    assert "marker-fence" in _indexed(files)
+
+
+def test_options_an_extension_refuses_are_a_warning_and_its_defaults() -> None:
+    extensions, warnings = site_extensions([{"smarty": {"smart_quotes": "perhaps"}}, 7], "mkdocs.yml")
+    assert dict(json.loads(extensions))["markdown.extensions.smarty"] == {}
+    assert any("refused" in w and "smarty" in w for w in warnings)
+    assert any("is not a name" in w for w in warnings)
+    assert site_extensions("admonition", "mkdocs.yml")[1]  # not a list: a warning, the built-ins kept
+
+
+def test_options_that_are_not_plain_json_or_explode_never_stop_the_site() -> None:
+    laughs = "".join(f"  l{i}: &l{i} [" + ", ".join([f"*l{i - 1}"] * 9) + "]\n" for i in range(1, 10))
+    config = ("site_name: A\nlaughs:\n  l0: &l0 [x]\n" + laughs +
+              "markdown_extensions:\n  - toc:\n      title: 2024-01-31\n  - abbr:\n      glossary: *l9\n"
+              "  - smarty:\n      substitutions: " + "{a: " * 40 + "x" + "}" * 40 + "\n")
+    files = {"mkdocs.yml": config, "docs/a.md": "# A\n\nText.\n"}
+    started = time.monotonic()
+    site = read_site(files)
+    assert time.monotonic() - started < 5
+    extensions = dict(json.loads(site.markdown_extensions))
+    assert extensions["markdown.extensions.toc"]["title"] == "2024-01-31"
+    assert extensions["markdown.extensions.abbr"] == {} and extensions["markdown.extensions.smarty"] == {}
+    assert len([w for w in site.warnings if "more than 10,000 values" in w]) == 2
+    assert "Text." in _indexed(files)
+
+
+@pytest.mark.parametrize(("text", "shown"), [
+    ("Title: x\nAuthor: y\n    more\n\nBody", "Body"),
+    ("Title: x\nNot meta\n\nBody", "Not meta\n\nBody"),
+    ("# Heading\nTitle: x\n", "# Heading\nTitle: x\n"),
+])
+def test_multimarkdown_meta_data_is_not_text(text: str, shown: str) -> None:
+    """As mkdocs/utils/meta.py's get_data reads a page without YAML front matter."""
+    assert without_meta(text) == shown
+
+
+def test_meta_lines_after_front_matter_are_text() -> None:
+    files = {"mkdocs.yml": "site_name: A\n", "docs/a.md": "---\ntitle: A\n---\nNote: marker-after-front-matter\n"}
+    assert "marker-after-front-matter" in _indexed(files)
+
+
+@pytest.mark.parametrize("option", ["permalink", "anchorlink"])
+def test_permalinks_are_not_heading_text(option: str) -> None:
+    files = {"mkdocs.yml": f"site_name: A\nmarkdown_extensions:\n  - toc:\n      {option}: true\n",
+             "docs/a.md": "# A\n\n## Install\n\nText.\n"}
+    assert ("## Install", "heading") in [(b.text, b.kind) for b in _compose(files).pages[0].blocks]
+
+
+def test_each_tab_label_stands_before_its_panel_and_footnotes_lose_their_back_link() -> None:
+    files = {"mkdocs.yml": "site_name: A\nmarkdown_extensions:\n  - footnotes\n  - pymdownx.tabbed:\n"
+                           "      alternate_style: true\n",
+             "docs/a.md": '# A\n\n=== "One"\n\n    First.[^1]\n\n=== "Two"\n\n    Second.\n\n[^1]: A note.\n'}
+    blocks = [b.text for b in _compose(files).pages[0].blocks]
+    assert blocks[1:5] == ["One", "First.[1](#fn:1)", "Two", "Second."]
+    assert blocks[-1] == "1. A note."
+
+
+def test_block_tabs_labels_stand_apart_too() -> None:
+    files = {"mkdocs.yml": "site_name: A\nmarkdown_extensions:\n  - pymdownx.blocks.tab:\n      alternate_style: true\n",
+             "docs/a.md": "# A\n\n/// tab | One\nFirst.\n///\n\n/// tab | Two\nSecond.\n///\n"}
+    assert [b.text for b in _compose(files).pages[0].blocks][1:] == ["One", "First.", "Two", "Second."]
+
+
+def test_math_is_its_tex() -> None:
+    """Without `generic`, arithmatex writes math into a MathJax `<script>` and a preview of it (shown
+    until MathJax renders it): the TeX is indexed once."""
+    files = {"mkdocs.yml": "site_name: A\nmarkdown_extensions: [pymdownx.arithmatex]\n",
+             "docs/a.md": "# A\n\nEnergy $E = mc^2$ here.\n\n$$\na^2 + b^2\n$$\n"}
+    indexed = _indexed(files)
+    assert indexed.count("E = mc^2") == 1 and indexed.count("a^2 + b^2") == 1
+
+
+def test_a_page_python_markdown_is_slow_on_is_refused_in_bounded_time(monkeypatch) -> None:
+    """Python-Markdown took over a minute on 50,000 `[a](`: the worker rendering it is stopped at
+    the time limit, the page refused with a message naming it, and the next page is read."""
+    from app.corpus import python_markdown
+
+    monkeypatch.setattr(python_markdown, "MAX_SECONDS", 1.0)
+    files = {"mkdocs.yml": "site_name: A\n", "docs/slow.md": "# Slow\n\n" + "[a](" * 50_000,
+             "docs/z.md": "# Z\n\nAfter it. marker-after-slow\n"}
+    started = time.monotonic()
+    result = _compose(files)
+    assert time.monotonic() - started < 30
+    assert result.skipped_pages == ["docs/slow.md"]
+    assert any("docs/slow.md" in w and "time limit (1 s)" in w for w in result.warnings)
+    assert "marker-after-slow" in " ".join(c.text for c in result.chunks)
+
+
+def test_a_page_nested_too_deeply_is_refused() -> None:
+    files = {"mkdocs.yml": "site_name: A\n", "docs/deep.md": "".join("    " * i + "- x\n" for i in range(400))}
+    result = _compose(files)
+    assert result.skipped_pages == ["docs/deep.md"]
+    assert any("nested too deeply" in w for w in result.warnings)
+
+
+def test_an_allowed_extension_that_cannot_be_loaded_is_left_out(monkeypatch) -> None:
+    """An older pymdown-extensions lacks some allowed extensions: left out, never every page refused."""
+    from app.corpus import python_markdown
+
+    monkeypatch.setattr(python_markdown, "_PYMDOWNX", python_markdown._PYMDOWNX | {"not_in_this_version"})
+    extensions, warnings = site_extensions(["pymdownx.not_in_this_version", "admonition"], "mkdocs.yml")
+    assert "pymdownx.not_in_this_version" not in dict(json.loads(extensions))
+    assert any("cannot be loaded" in w for w in warnings)
+    html, error = python_markdown.render("!!! note\n    Body.\n", extensions)
+    assert error is None and 'class="admonition note"' in (html or "")
+
+
+def test_mkdocs_builds_only_the_markdown_files_of_its_docs_dir() -> None:
+    """Checked with `mkdocs build` 1.6.1: README.md beside mkdocs.yml and docs/b.mdx are no pages."""
+    files = {"mkdocs.yml": "site_name: A\n", "README.md": "# Readme\n\nmarker-readme\n",
+             "docs/a.md": "# A\n\nmarker-a\n", "docs/b.mdx": "# B\n\nmarker-b\n"}
+    result = _compose(files)
+    assert [page.path for page in result.pages] == ["docs/a.md"]
+    assert sorted((path, exclusion.kind) for path, exclusion in result.excluded) == [
+        ("README.md", "never built"), ("docs/b.mdx", "never built")]
