@@ -21,11 +21,10 @@ import sys
 import tempfile
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
+from _shown_markers import record_pages
 
 SITE = Path(__file__).parent.parent / "tests" / "data" / "site-nav" / "docusaurus"
 RECORDED = SITE.parent / "docusaurus.shown.json"
-MARKER = re.compile(r"marker-[a-z0-9-]+")
 OPEN_EVERYTHING = """() => {
   document.querySelectorAll('[role=tabpanel][hidden]').forEach((panel) => panel.removeAttribute('hidden'))
   document.querySelectorAll('details').forEach((details) => { details.open = true })
@@ -53,24 +52,9 @@ def main(node_modules: Path) -> None:
                                 "--out-dir", str(out)], cwd=site, capture_output=True, text=True)
         if build.returncode:
             sys.exit(f"docusaurus build failed:\n{build.stdout}\n{build.stderr}")
-        chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-        pages: dict[str, dict[str, object]] = {}
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
-            page = browser.new_page()
-            for source in sorted((SITE / "docs").rglob("*.md*")):
-                name = source.relative_to(SITE).as_posix()
-                markers = sorted(set(MARKER.findall(source.read_text())))
-                html = _built_page(out, re.sub(r"\.mdx?$", "", name.removeprefix("docs/")))
-                if html is None:
-                    pages[name] = {"built": False, "markers": markers}
-                    continue
-                page.goto(html.as_uri())
-                page.evaluate(OPEN_EVERYTHING)
-                shown = set(MARKER.findall(page.evaluate(SHOWN)))
-                pages[name] = {"built": True, "shown": [m for m in markers if m in shown],
-                               "hidden": [m for m in markers if m not in shown]}
-            browser.close()
+        sources = [(source.relative_to(SITE).as_posix(), source) for source in sorted((SITE / "docs").rglob("*.md*"))]
+        pages = record_pages(sources, lambda name, _: _built_page(out, re.sub(r"\.mdx?$", "", name.removeprefix("docs/"))),
+                             SHOWN, OPEN_EVERYTHING)
     record = {"renderer": f"Docusaurus {version}; Chromium innerText of the doc's <article>, tabs and details opened",
               "pages": pages}
     RECORDED.write_text(json.dumps(record, indent=1) + "\n")

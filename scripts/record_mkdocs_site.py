@@ -19,17 +19,15 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
+from _shown_markers import record_pages
 
 SITE = Path(__file__).parent.parent / "tests" / "data" / "site-nav" / "mkdocs"
 RECORDED = SITE.parent / "mkdocs.shown.json"
-MARKER = re.compile(r"marker-[a-z0-9-]+")
 OPEN_EVERYTHING = """() => {
   document.querySelectorAll('details').forEach((details) => { details.open = true })
   document.querySelectorAll('.tabbed-block, .tabbed-content').forEach((panel) => { panel.style.display = 'block' })
@@ -61,27 +59,9 @@ def main(mkdocs: Path) -> None:
                                capture_output=True, text=True, env=environment)
         if build.returncode:
             sys.exit(f"mkdocs build failed:\n{build.stdout}\n{build.stderr}")
-        chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-        pages: dict[str, dict[str, object]] = {}
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
-            page = browser.new_page()
-            for source in sorted(docs.rglob("*.md")):
-                name = source.relative_to(SITE).as_posix()
-                markers = sorted(set(MARKER.findall(source.read_text())))
-                html = _built_page(out, source.relative_to(docs).as_posix().removesuffix(".md"))
-                if html is None:
-                    pages[name] = {"built": False, "markers": markers}
-                    continue
-                if "<article" not in html.read_text():  # the redirects plugin's stub
-                    pages[name] = {"built": True, "redirect": True, "markers": markers}
-                    continue
-                page.goto(html.as_uri())
-                page.evaluate(OPEN_EVERYTHING)
-                shown = set(MARKER.findall(page.evaluate(SHOWN)))
-                pages[name] = {"built": True, "shown": [m for m in markers if m in shown],
-                               "hidden": [m for m in markers if m not in shown]}
-            browser.close()
+        sources = [(source.relative_to(SITE).as_posix(), source) for source in sorted(docs.rglob("*.md"))]
+        pages = record_pages(sources, lambda _, source: _built_page(out, source.relative_to(docs).as_posix().removesuffix(".md")),
+                             SHOWN, OPEN_EVERYTHING, redirect=lambda html: "<article" not in html)  # the redirects plugin's stub
     warnings = [line for line in build.stderr.splitlines() if line.startswith(("WARNING", "INFO    -  A reference"))]
     record = {"renderer": f"{_versions(mkdocs)}; Chromium innerText of the page's <article>, tabs and details opened",
               "warnings": warnings, "pages": pages}

@@ -13,17 +13,14 @@ Sphinx is not a docschat dependency: install it in a throwaway venv, not the pro
 from __future__ import annotations
 
 import json
-import re
-import shutil
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
+from _shown_markers import record_pages
 
 SITES = Path(__file__).parent.parent / "tests" / "data" / "site-nav"
-MARKER = re.compile(r"marker-[a-z0-9-]+")
 MAIN = "(document.querySelector('[role=main]') || document.body).innerText"
 PACKAGES = ("sphinx", "myst-parser", "sphinx-reredirects", "myst-nb", "docutils")
 
@@ -40,26 +37,14 @@ def record(site: Path, sphinx_build: Path) -> None:
         build = subprocess.run([str(sphinx_build), "-q", "-b", "html", str(site), out], capture_output=True, text=True)
         if build.returncode:
             sys.exit(f"sphinx-build failed:\n{build.stderr}")
-        chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-        pages: dict[str, dict[str, object]] = {}
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
-            page = browser.new_page()
-            for source in sorted(site.rglob("*.md")):
-                name = source.relative_to(site).as_posix()
-                markers = sorted(set(MARKER.findall(source.read_text())))
-                html = Path(out) / (name.removesuffix(".md") + ".html")
-                if not html.is_file():
-                    pages[name] = {"built": False, "markers": markers}
-                    continue
-                if "window.location.replace" in html.read_text() and "role=\"main\"" not in html.read_text():
-                    pages[name] = {"built": True, "redirect": True, "markers": markers}
-                    continue
-                page.goto(html.as_uri())
-                shown = set(MARKER.findall(page.evaluate(MAIN)))
-                pages[name] = {"built": True, "shown": [m for m in markers if m in shown],
-                               "hidden": [m for m in markers if m not in shown]}
-            browser.close()
+
+        def built(name: str, _: Path) -> Path | None:
+            html = Path(out) / (name.removesuffix(".md") + ".html")
+            return html if html.is_file() else None
+
+        sources = [(source.relative_to(site).as_posix(), source) for source in sorted(site.rglob("*.md"))]
+        pages = record_pages(sources, built, MAIN,  # sphinx-reredirects' stub: a script, no main part
+                             redirect=lambda html: "window.location.replace" in html and 'role="main"' not in html)
     recording = {"renderer": f"{_versions(sphinx_build)}; Chromium innerText of the page's main part",
               "warnings": build.stderr.replace(f"{site}/", "").splitlines(), "pages": pages}
     recorded = SITES / f"{site.name}.shown.json"

@@ -1,0 +1,44 @@
+"""What a built page shows of its source's markers (`marker-…`), as the site recorders
+(scripts/record_*_site.py) take it: each built page loaded in headless Chromium (Debian's
+`chromium`), `before` run first (tabs and `<details>` opened: what a click shows counts as
+shown), then the innerText `shown` evaluates to read."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+MARKER = re.compile(r"marker-[a-z0-9-]+")
+
+
+def record_pages(sources: list[tuple[str, Path]], built: Callable[[str, Path], Path | None], shown: str,
+                 before: str | None = None, redirect: Callable[[str], bool] = lambda html: False,
+                 ) -> dict[str, dict[str, object]]:
+    """Each source page (name, file): not built, a redirect stub, or its markers shown and hidden.
+    `built(name, file)` is the HTML file the build wrote for it, None when it wrote none."""
+    pages: dict[str, dict[str, object]] = {}
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
+        page = browser.new_page()
+        for name, source in sources:
+            markers = sorted(set(MARKER.findall(source.read_text())))
+            html = built(name, source)
+            if html is None:
+                pages[name] = {"built": False, "markers": markers}
+                continue
+            if redirect(html.read_text()):
+                pages[name] = {"built": True, "redirect": True, "markers": markers}
+                continue
+            page.goto(html.as_uri())
+            if before:
+                page.evaluate(before)
+            seen = set(MARKER.findall(page.evaluate(shown)))
+            pages[name] = {"built": True, "shown": [m for m in markers if m in seen],
+                           "hidden": [m for m in markers if m not in seen]}
+        browser.close()
+    return pages
