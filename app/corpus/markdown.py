@@ -289,7 +289,8 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
     if not mdx and (is_myst(text) if myst is None else myst):
         return read_html(_render_myst(text))
     # Docusaurus renders `:::note` callouts; Mintlify renders math.
-    return read_markdown(text, mdx=mdx or mintlify, math=mintlify, directives=not mintlify, comments=comments)
+    return read_markdown(text, mdx=mdx or mintlify, math=mintlify, directives=not mintlify, comments=comments,
+                         code_titles=mintlify)
 
 
 def shown_blocks(text: str, *, mdx: bool, myst: bool | None = None) -> list[Block]:

@@ -17,13 +17,14 @@ import {gfmFromMarkdown} from 'mdast-util-gfm'
 import {mathFromMarkdown} from 'mdast-util-math'
 import {mdxFromMarkdown} from 'mdast-util-mdx'
 import {directiveFromMarkdown} from 'mdast-util-directive'
-import {toHast} from 'mdast-util-to-hast'
+import {defaultHandlers, toHast} from 'mdast-util-to-hast'
 import {directive} from 'micromark-extension-directive'
 import {parseFragment} from 'parse5'
 import {gfm} from 'micromark-extension-gfm'
 import {math} from 'micromark-extension-math'
 import {mdxjs} from 'micromark-extension-mdxjs'
 import {comment, commentFromMarkdown} from '@slorber/remark-comment'
+import {parseMetaString} from '@mintlify/common/parse-code-block-meta'
 
 export {moduleValue} from './module-value.js'
 
@@ -316,7 +317,15 @@ function toString(node) {
   return (node.children || []).map(toString).join('')
 }
 
-const HANDLERS = (counts, source) => ({
+const HANDLERS = (counts, source, codeTitles) => ({
+  // A Mintlify code block shows its title above the code (```` ```js Example ````, `title="…"`), read
+  // from the fence's meta by Mintlify's own parser (@mintlify/common's parseMetaString: what is
+  // left after its options, `lines`, `highlight={1}`, `icon="…"`…, is the file name it shows).
+  code: (state, node) => {
+    const pre = defaultHandlers.code(state, node)
+    const title = codeTitles && node.meta ? String(parseMetaString(node.meta).filename || '').trim() : ''
+    return title ? [{type: 'element', tagName: 'p', properties: {}, children: [textNode(title)]}, pre] : pre
+  },
   mdxJsxFlowElement: jsxHandler(counts),
   mdxJsxTextElement: jsxHandler(counts),
   mdxFlowExpression: expressionHandler,
@@ -719,7 +728,8 @@ export function parse(page, options) {
     const counts = {}
     setextAsText(tree, value)
     if (!mdx) mdxCommentsInText(tree)
-    const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value), passThrough: []})
+    const codeTitles = Boolean(options && options.codeTitles)
+    const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles), passThrough: []})
     return shown(hast, counts, shortcuts)
   } catch (error) {
     return failure(error)
