@@ -301,6 +301,12 @@ def test_chunks_headings_anchors_and_hrefs() -> None:
     marks = chunk_page(Page("a/c.md", "C", None, (), "## ???\ny\n\n## 🚀\nz\n\n## Section\nw\n"), url_prefix="")
     assert [c.href for c in marks] == ["/a/c", "/a/c#-1", "/a/c#section"]
     assert len({c.id for c in marks}) == 3
+    # A section is named by the heading's shown text (the page reader's), not by its Markdown read
+    # again: a `_` or `*` in code or text is shown, and GitHub keeps it in the anchor.
+    shown = chunk_page(Page("a/d.md", "D", None, (), "## The `__init__` method\nx\n\n## *Use* `a*b` and [c](/c)\ny\n"), url_prefix="")
+    assert [(c.heading, c.href) for c in shown] == [("The __init__ method", "/a/d#the-__init__-method"),
+                                                    ("Use a*b and c", "/a/d#use-ab-and-c")]
+    assert shown[1].text.startswith("## *Use* `a*b` and [c](/c)\n")  # the section's text keeps its Markdown
 
 
 @pytest.mark.parametrize(

@@ -16,8 +16,6 @@ from app.corpus.markdown import Block, shown_blocks
 CHUNKER_VERSION = "6"  # 6: pages read by micromark in V8 and shown as parse5 and innerText show them
 
 _EXPLICIT_ID = re.compile(r"\{#([A-Za-z0-9_:.\-]+)\}\Z")
-# No bracket inside a label or a target: a run of `[` or of `[x](` is then read in linear time.
-_LINK = re.compile(r"!?\[([^\[\]\n]*)\]\([^()\[\]\n]*\)")
 _BREADCRUMB_SEPARATOR = " › "
 SPLIT_LEVELS = (1, 2, 3)
 
@@ -87,17 +85,16 @@ def heading_text(raw: str) -> tuple[str, str | None]:
     return raw, None
 
 
-def plain_heading(text: str) -> str:
-    """Heading as rendered text: links become their label, code and emphasis markers go."""
-    text = _LINK.sub(r"\1", text)
-    return re.sub(r"[`*]|(?<!\w)_{1,2}|_{1,2}(?!\w)", "", text).strip()
+def shown_heading(block: Block) -> tuple[str, str | None]:
+    """A heading block's text as the page shows it (the page reader's: no code span, link or
+    emphasis Markdown left to read), without an explicit `{#id}`, and that id."""
+    return heading_text(block.shown or block.text[block.level + 1:])
 
 
 def github_slug(text: str) -> str:
-    """GitHub's heading anchor: lower case, punctuation dropped (but - and _), spaces to hyphens."""
-    slug = plain_heading(text).lower()
-    slug = re.sub(r"[^\w\- ]", "", slug)
-    return slug.replace(" ", "-")
+    """GitHub's anchor of a heading's shown text: lower case, punctuation dropped (but - and _),
+    spaces to hyphens."""
+    return re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
 
 
 class AnchorAllocator:
@@ -125,8 +122,8 @@ def page_route(path: str, prefix: str) -> str:
     return "/".join([prefix.rstrip("/"), *parts]) or "/"
 
 
-def _repeats_title(level: int, text: str, title: str) -> bool:
-    return level == 1 and plain_heading(text) == title
+def _repeats_title(block: Block, title: str) -> bool:
+    return block.level == 1 and shown_heading(block)[0] == title
 
 
 def _sections(page: Page) -> list[_Section]:
@@ -142,17 +139,18 @@ def _sections(page: Page) -> list[_Section]:
             current.blocks.append(block)
             continue
         level = block.level
-        text, explicit = heading_text(block.text[level + 1:])
-        anchor = anchors.allocate(explicit or github_slug(text))  # every heading counts, as on GitHub
-        written = Block(f"{'#' * level} {text}", "heading", level)
-        if level not in SPLIT_LEVELS or _repeats_title(level, text, page.title):
+        text = heading_text(block.text[level + 1:])[0]  # the Markdown, for the section's text
+        shown, explicit = shown_heading(block)  # its name and anchor
+        anchor = anchors.allocate(explicit or github_slug(shown))  # every heading counts, as on GitHub
+        written = Block(f"{'#' * level} {text}", "heading", level, shown)
+        if level not in SPLIT_LEVELS or _repeats_title(block, page.title):
             # Deeper headings, and a `#` repeating the page title, stay inside their section;
             # the line loses only its {#id}.
             current.blocks.append(written)
             continue
-        open_headings = [(lv, h) for lv, h in open_headings if lv < level] + [(level, plain_heading(text))]
+        open_headings = [(lv, h) for lv, h in open_headings if lv < level] + [(level, shown)]
         trail = [h for _, h in open_headings]
-        current = _Section(level, plain_heading(text), anchor, trail, [written])
+        current = _Section(level, shown, anchor, trail, [written])
         sections.append(current)
     return sections
 
@@ -306,7 +304,7 @@ def chunk_page(
         blocks = section.blocks
         if section.level == 0:
             blocks = [Block(page.description), *blocks] if page.description and page.description.strip() else blocks
-            if all(block.kind == "heading" and _repeats_title(block.level, block.text[2:], page.title)
+            if all(block.kind == "heading" and _repeats_title(block, page.title)
                    for block in blocks):
                 continue  # no text before the first section (a title heading at most): nothing to index
             href, base_id, heading = route, page.path, ""

@@ -31,6 +31,7 @@ class Block(NamedTuple):
     text: str
     kind: str = "text"
     level: int = 0
+    shown: str = ""  # a heading's text as the page shows it (`text` is Markdown: code spans, links)
 
 
 @dataclass
@@ -97,7 +98,7 @@ def _call(function: str, *arguments: object) -> dict[str, Any]:
 def _reading(data: dict[str, Any]) -> Reading:
     if "error" in data:
         return Reading(error=data["error"])
-    return Reading([Block(text, kind, level) for kind, text, level in data["blocks"]], data.get("unknown", {}))
+    return Reading([Block(block[1], block[0], block[2], *block[3:]) for block in data["blocks"]], data.get("unknown", {}))
 
 
 class Element(NamedTuple):

@@ -22,7 +22,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from app.config import Settings
-from app.corpus.chunker import AnchorAllocator, Chunk, Page, drop_duplicate_ids, github_slug, heading_text, page_route
+from app.corpus.chunker import AnchorAllocator, Chunk, Page, drop_duplicate_ids, github_slug, page_route, shown_heading
 from app.corpus.compose import PageKey, compose_batches
 from app.corpus.frontmatter import parse_front_matter
 from app.corpus.git_source import GitSourceError, normalize_docs_dir, resolve_commit
@@ -157,8 +157,8 @@ def _anchors(page: Page) -> tuple[str, ...]:
     anchors = []
     for block in page.blocks:
         if block.kind == "heading":
-            text, explicit = heading_text(block.text[block.level + 1:])
-            anchors.append(allocator.allocate(explicit or github_slug(text)))
+            shown, explicit = shown_heading(block)
+            anchors.append(allocator.allocate(explicit or github_slug(shown)))
     return tuple(anchors)
 
 

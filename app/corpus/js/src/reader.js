@@ -218,6 +218,12 @@ function textNode(value) {
   return {type: 'text', value}
 }
 
+// Markdown that prepare() writes around shown text (a link's brackets and target, emphasis marks,
+// a code span's backticks): marked, so that a heading's shown text can leave it out (unmarked).
+function markNode(value) {
+  return {type: 'text', value, data: {mark: true}}
+}
+
 function jsxHandler(counts) {
   return (state, node) => {
     const attributes = attributeValues(node)
@@ -377,7 +383,7 @@ function prepare(node, inPre, invisible) {
       }
       if (child.tagName === 'code' && !inPre) {
         const content = toText(child, {whitespace: 'pre'}).replace(/\n/g, ' ')
-        kept.push(content ? {...child, children: [textNode(codeSpan(content))]} : child)
+        kept.push(content ? {...child, children: [{...markNode(codeSpan(content)), data: {mark: true, shown: content}}]} : child)
         continue
       }
       prepare(child, inPre || child.tagName === 'pre', false)
@@ -386,14 +392,14 @@ function prepare(node, inPre, invisible) {
       if (child.tagName === 'a' && typeof properties.href === 'string' && !inPre) {
         const text = toText(child, {whitespace: 'pre'})
         if (text.trim() && text !== properties.href) {
-          kept.push({...child, children: [textNode('['), ...child.children, textNode('](' + properties.href + ')')]})
+          kept.push({...child, children: [markNode('['), ...child.children, markNode('](' + properties.href + ')')]})
           continue
         }
       }
       // Emphasis keeps its Markdown, as the page view renders chunk text.
       const mark = inPre ? '' : child.tagName === 'strong' ? '**' : child.tagName === 'em' ? '*' : ''
       if (mark && toText(child, {whitespace: 'pre'}).trim()) {
-        kept.push({...child, children: [textNode(mark), ...child.children, textNode(mark)]})
+        kept.push({...child, children: [markNode(mark), ...child.children, markNode(mark)]})
         continue
       }
     }
@@ -474,6 +480,21 @@ function text(node) {
   return toText(node, {whitespace: 'pre'})
 }
 
+// The node without the Markdown prepare() wrote: its text is what the browser shows.
+function unmarked(node) {
+  if (!node.children) return node
+  const children = []
+  for (const child of node.children) {
+    if (!child.data || !child.data.mark) children.push(unmarked(child))
+    else if (child.data.shown !== undefined) children.push(textNode(child.data.shown))
+  }
+  return {...node, children}
+}
+
+function oneLine(value) {
+  return value.split('\n').map((line) => line.trim()).join(' ').trim()
+}
+
 function hasBlock(node) {
   return (node.children || []).some((child) => child.type === 'element' && (HTML_BLOCKS.has(child.tagName) || hasBlock(child)))
 }
@@ -495,9 +516,10 @@ function blocks(node, out) {
     const tag = child.tagName
     const properties = child.properties || {}
     if (HEADINGS[tag]) {
-      const heading = text(child).split('\n').map((line) => line.trim()).join(' ').trim() // one line: its anchor is made from it
+      const heading = oneLine(text(child)) // one line: its anchor is made from it
       if (properties.dataTitle !== undefined) out.push(['text', '**' + heading + '**', 0]) // a title in a directive
-      else if (heading) out.push(['heading', '#'.repeat(HEADINGS[tag]) + ' ' + heading, HEADINGS[tag]])
+      // The heading as Markdown (the chunk's text), and as shown: its section's name and anchor.
+      else if (heading) out.push(['heading', '#'.repeat(HEADINGS[tag]) + ' ' + heading, HEADINGS[tag], oneLine(text(unmarked(child)))])
     } else if (tag === 'pre') {
       const code = child.children.find((c) => c.type === 'element' && c.tagName === 'code')
       const classes = (code && code.properties.className) || []
@@ -580,15 +602,21 @@ function escapeText(node) {
 
 // The blocks with their lines' trailing spaces gone, at most one blank line in a row, empty ones
 // dropped, text escaped.
+function tidy(value) {
+  return value.replace(/(?<=\S)\u0001+(?=[^\s.,;:!?)\]}'"’”\u0001])/g, ' ').replace(/\u0001/g, '').split('\n').map((line) => line.trimEnd()).join('\n').replace(/\n{3,}/g, '\n\n').trim()
+}
+
 function finish(out) {
   const result = []
-  for (const [kind, value, level] of out) {
+  for (const [kind, value, level, shownText] of out) {
     if (kind === 'code') {
       result.push([kind, value, level])
       continue
     }
-    const trimmed = value.replace(/(?<=\S)\u0001+(?=[^\s.,;:!?)\]}'"’”\u0001])/g, ' ').replace(/\u0001/g, '').split('\n').map((line) => line.trimEnd()).join('\n').replace(/\n{3,}/g, '\n\n').trim()
-    if (trimmed) result.push([kind, kind === 'heading' ? trimmed : asText(trimmed), level])
+    const trimmed = tidy(value)
+    if (!trimmed) continue
+    if (kind === 'heading') result.push([kind, trimmed, level, tidy(shownText)])
+    else result.push([kind, asText(trimmed), level])
   }
   return result
 }
