@@ -275,12 +275,14 @@ def myst_directives(text: str) -> tuple[str | None, list[tuple[str, str]]]:
 
 
 def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool = False,
-              comments: bool = False, mkdocs: str | None = None, front_matter: bool = True) -> Reading:
+              comments: bool = False, mkdocs: str | None = None, front_matter: bool = True,
+              docusaurus: bool = False) -> Reading:
     """The page body as its site shows it: `mdx` for an `.mdx` page (or any page of a Mintlify
     site, which builds `.md` as MDX too), `myst` for a MyST page (None: when it uses MyST's syntax),
     `mintlify` for Mintlify's math, `comments` for HTML comments in MDX (Docusaurus), `mkdocs` for
     a page of an MkDocs site (the Python-Markdown extensions it is read with, python_markdown.py),
-    whose first `key: value` lines MkDocs takes for meta data when it had no `front_matter`.
+    whose first `key: value` lines MkDocs takes for meta data when it had no `front_matter`;
+    `docusaurus` for a page of a Docusaurus site (code block titles as it shows them).
     NUL characters are dropped first: they are never text."""
     text = text.replace("\x00", "")
     if mkdocs is not None and not mdx:
@@ -290,7 +292,7 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
         return read_html(_render_myst(text))
     # Docusaurus renders `:::note` callouts; Mintlify renders math.
     return read_markdown(text, mdx=mdx or mintlify, math=mintlify, directives=not mintlify, comments=comments,
-                         code_titles=mintlify)
+                         code_titles="mintlify" if mintlify else "docusaurus" if docusaurus else "")
 
 
 def shown_blocks(text: str, *, mdx: bool, myst: bool | None = None) -> list[Block]:

@@ -133,10 +133,11 @@ def read_uses(text: str, *, math: bool = False, directives: bool = False, commen
 
 
 def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool = False,
-                  comments: bool = False, code_titles: bool = False) -> Reading:
+                  comments: bool = False, code_titles: str = "") -> Reading:
     """A Markdown (CommonMark + GFM) or, with `mdx`, an MDX 3 page as its site shows it; `math`
     for `$…$`/`$$…$$` (Mintlify), `directives` for `:::name` callouts (Docusaurus), `comments` for
-    `<!-- … -->` in MDX (Docusaurus), `code_titles` for a code block's title (Mintlify)."""
+    `<!-- … -->` in MDX (Docusaurus), `code_titles` for a code block's title as the framework it
+    names shows it ("mintlify", "docusaurus"; "": none)."""
     return _reading(_call("parse", text, {"mdx": mdx, "math": math, "directives": directives, "comments": comments,
                                           "codeTitles": code_titles}))
 

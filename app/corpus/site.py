@@ -259,6 +259,7 @@ class SiteDialect:
     # `<!-- … -->` as a comment (its markdown.mdx1Compat.comments, on by default).
     md_as_mdx: bool = False
     mdx_comments: bool = False
+    docusaurus: bool = False  # its code blocks' `title="…"` shown
     # MkDocs: every page is read by Python-Markdown with these extensions (JSON, python_markdown.py).
     python_markdown: str | None = None
 
@@ -271,7 +272,7 @@ def site_dialect(site: Site, files: Mapping[str, str]) -> SiteDialect:
         # Read from the configuration's text (JavaScript, not run): `format: "detect"` (or "md")
         # reads `.md` as CommonMark, `comments: false` turns the MDX 1 comments off.
         config = files.get(site.config or "", "")
-        return SiteDialect(myst=False, md_as_mdx=re.search(r"""format\s*:\s*["'](?:detect|md)["']""", config) is None,
+        return SiteDialect(myst=False, docusaurus=True, md_as_mdx=re.search(r"""format\s*:\s*["'](?:detect|md)["']""", config) is None,
                            mdx_comments=re.search(r"\bcomments\s*:\s*false\b", config) is None)
     if site.framework == "mkdocs":
         return SiteDialect(myst=False, python_markdown=site.markdown_extensions or None)

@@ -323,13 +323,24 @@ function toString(node) {
   return (node.children || []).map(toString).join('')
 }
 
+// A code block's title, shown above the code, from its fence's meta (`codeTitles`: the site's
+// framework). Mintlify: read by its own parser (@mintlify/common's parseMetaString: what is left
+// after its options, `lines`, `highlight={1}`, `icon="…"`…, is the file name it shows). Docusaurus:
+// `title="…"` by its own rule, @docusaurus/theme-common's codeBlockTitleRegex (3.10.2,
+// lib/utils/codeBlockUtils.js) verbatim: that package imports React, so it is not bundled.
+const DOCUSAURUS_CODE_TITLE = /title=(?<quote>["'])(?<title>.*?)\1/
+
+function codeTitle(meta, codeTitles) {
+  if (!meta) return ''
+  if (codeTitles === 'mintlify') return String(parseMetaString(meta).filename || '').trim()
+  if (codeTitles === 'docusaurus') return (meta.match(DOCUSAURUS_CODE_TITLE)?.groups.title ?? '').trim()
+  return ''
+}
+
 const HANDLERS = (counts, source, codeTitles) => ({
-  // A Mintlify code block shows its title above the code (```` ```js Example ````, `title="…"`), read
-  // from the fence's meta by Mintlify's own parser (@mintlify/common's parseMetaString: what is
-  // left after its options, `lines`, `highlight={1}`, `icon="…"`…, is the file name it shows).
   code: (state, node) => {
     const pre = defaultHandlers.code(state, node)
-    const title = codeTitles && node.meta ? String(parseMetaString(node.meta).filename || '').trim() : ''
+    const title = codeTitle(node.meta, codeTitles)
     return title ? [{type: 'element', tagName: 'p', properties: {}, children: [textNode(title)]}, pre] : pre
   },
   mdxJsxFlowElement: jsxHandler(counts),
@@ -756,7 +767,7 @@ export function parse(page, options) {
     const counts = {}
     setextAsText(tree, value)
     if (!mdx) mdxCommentsInText(tree)
-    const codeTitles = Boolean(options && options.codeTitles)
+    const codeTitles = (options && options.codeTitles) || ''
     const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles), passThrough: []})
     return shown(hast, counts, shortcuts)
   } catch (error) {
