@@ -87,8 +87,8 @@ def compose_fingerprint(source: Source, settings: Settings) -> bytes:
     """Everything besides the files that decides how a page of `source` composes: the source's
     settings (not its repo, branch or weight: the blob ids stand for the files, and the weight is
     applied at search), the chunk size, CHUNKER_VERSION, docschat's version and the page reader's
-    bundle (an upgrade may parse differently: it composes every page once). A code source adds its chunk size, and when
-    its link names the commit, that its hrefs keep `{commit}` to be filled when read: never the
+    bundle (an upgrade may parse differently: it composes every page once). A code source adds its
+    chunk size, and when its link names the commit, that its hrefs keep `{commit}` to be filled when read: never the
     commit itself, so an unchanged file is skipped at a new commit (design/commit-in-hrefs.md; keys
     written when the commit was in the href, before, differ and recompose once)."""
     facts = {k: str(v) for k, v in asdict(source).items() if k not in ("repo", "branch", "weight")}
@@ -96,7 +96,7 @@ def compose_fingerprint(source: Source, settings: Settings) -> bytes:
               "docschat": _DOCSCHAT_VERSION}
     if source.kind != "code":
         facts["page_reader"] = reader.bundle_digest()
-    if source.kind == "code":
+    else:
         facts["max_code_chunk_chars"] = str(settings.max_code_chunk_chars)
         if links_at_commit(source):
             facts["commit"] = "filled when read"
@@ -338,9 +338,8 @@ def iter_compose_files(
 
 def _compose_page(
     path: str, files: Mapping[str, str], settings: Settings, source: Source, result: ComposeResult,
-    site: Site | None = None, dialect: SiteDialect | None = None, page_orders: Mapping[str, int] | None = None,
+    site: Site, dialect: SiteDialect, page_orders: Mapping[str, int],
 ) -> None:
-    dialect = dialect or SiteDialect()
     text = files[path]
     try:
         front = parse_front_matter(text)
@@ -348,7 +347,6 @@ def _compose_page(
         result.warnings.append(f"{path}:{exc.line}: {exc}; page skipped")
         result.skipped_pages.append(path)
         return
-    site = site or Site()
     if (reason := site.exclusion(path, front.data)) is not None:
         result.excluded.append((path, reason))
         return
@@ -389,7 +387,7 @@ def _compose_page(
         declared=declared is not None,
         blocks=tuple(blocks),
         place=site.place(path),
-        page_order=(page_orders if page_orders is not None else site.page_orders()).get(stem(path)),
+        page_order=page_orders.get(stem(path)),
     )
     chunks = chunk_page(page, max_chars=settings.max_chunk_chars, url_prefix=source.url_prefix,
                         base_url=source.base_url)
