@@ -81,8 +81,7 @@ class Site:
             return Exclusion(NOT_BUILT, f"outside the docs_dir of {self.config}: never built")
         if not path.endswith(".md"):
             return Exclusion(NOT_BUILT, "not a Markdown file to MkDocs (it builds .md, not .mdx): never built")
-        if self.gitignored and path.startswith(self.docs_prefix) and \
-                _gitignore(self.gitignored).match_file(path[len(self.docs_prefix):]):
+        if self.gitignored and _gitignore(self.gitignored).match_file(path[len(self.docs_prefix):]):
             return Exclusion(NOT_BUILT, f"named by exclude_docs or draft_docs of {self.config}: never built")
         # Material for MkDocs' search plugin leaves such a page out of the site's search.
         search = front.get("search")
