@@ -19,7 +19,7 @@ from tests.test_conversations import chat, source_urls
 FACTS = {
     "What does docschat store about me?": ["**Chat history**", "Raw IP addresses are never stored"],
     "How many questions can a visitor ask per hour?": ["5 questions an hour and 10 a day"],
-    "How do I connect Claude Desktop to docschat?": ["claude_desktop_config.json"],
+    "How do I connect Claude Desktop to docschat?": ["claude_desktop_config.json", '{"mcpServers"'],
     "How do I embed the widget?": ['<script src="https://HOST/docs/chat/widget.js"'],
     "Is my IP address stored?": ["Raw IP addresses are never stored or logged"],
 }
