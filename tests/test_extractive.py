@@ -47,7 +47,7 @@ def introduced_code(text: str) -> list[tuple[str, str]]:
     """(paragraph, code block) pairs of an excerpt where the paragraph ends in ':' and the block follows it."""
     blocks = _blocks(text)
     return [(a.text, b.text) for a, b in zip(blocks, blocks[1:], strict=False)
-            if a.kind == "prose" and a.text.rstrip().endswith(":") and b.kind == "code"]
+            if a.kind == "paragraph" and a.text.rstrip().endswith(":") and b.kind == "code"]
 
 
 def squash(text: str) -> str:

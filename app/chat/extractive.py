@@ -24,7 +24,7 @@ import re
 from dataclasses import dataclass, field
 
 from app.judge.excerpt import Excerpt
-from app.search.chunk_text import chunk_blocks
+from app.search.chunk_text import Block, chunk_blocks
 from app.search.terms import words
 
 _STOP = frozenset(
@@ -61,17 +61,10 @@ def _terms(text: str) -> set[str]:
 
 
 @dataclass
-class _Block:
-    text: str
-    kind: str  # "prose", "code", "list" or "table"
-    items: tuple[str, ...] = ()  # a list's items (app/search/chunk_text.py)
-
-
-@dataclass
 class _Passage:
     index: int  # the excerpt's place in the list
     position: int  # the passage's place in its excerpt
-    blocks: list[_Block]
+    blocks: list[Block]
     description: bool = False  # the overview's opening line: never quoted alone
     terms: set[str] = field(default_factory=set)
     score: float = 0.0
@@ -81,15 +74,15 @@ class _Passage:
         return "\n\n".join(b.text for b in self.blocks)
 
 
-def _blocks(text: str) -> list[_Block]:
-    """Paragraphs, lists, tables and whole fenced blocks, in order; headings and the cut mark dropped."""
-    kinds = {"paragraph": "prose", "quote": "prose", "code": "code", "list": "list", "table": "table"}
-    return [_Block(block.text.rstrip(), kinds[block.kind], block.items) for block in chunk_blocks(text)
-            if block.kind != "heading" and block.text.strip() != _CUT]
+def _blocks(text: str) -> list[Block]:
+    """Paragraphs (a quote is one), lists, tables and whole fenced blocks, in order; headings and the
+    cut mark dropped."""
+    return [Block(block.text.rstrip(), "paragraph" if block.kind == "quote" else block.kind, block.items)
+            for block in chunk_blocks(text) if block.kind != "heading" and block.text.strip() != _CUT]
 
 
-def _introduces(block: _Block) -> bool:
-    return block.kind == "prose" and block.text.rstrip().endswith(":")
+def _introduces(block: Block) -> bool:
+    return block.kind == "paragraph" and block.text.rstrip().endswith(":")
 
 
 def passages(excerpt: Excerpt, index: int) -> list[_Passage]:
@@ -97,7 +90,7 @@ def passages(excerpt: Excerpt, index: int) -> list[_Passage]:
     of those on its own. A paragraph ending in ":" whose block was cut away is no passage."""
     found: list[_Passage] = []
     for block in _blocks(excerpt.text):
-        if block.kind == "prose" or not found:
+        if block.kind == "paragraph" or not found:
             found.append(_Passage(index, len(found), [block]))
         else:  # the code, list or table after a paragraph is what it introduces or shows
             found[-1].blocks.append(block)
@@ -109,10 +102,10 @@ def passages(excerpt: Excerpt, index: int) -> list[_Passage]:
             if not rest:
                 passage.blocks.pop()
             else:
-                passage.blocks[-1] = _Block(last.text[: last.text.rindex(rest[-1]) + len(rest[-1])], "prose")
+                passage.blocks[-1] = Block(last.text[: last.text.rindex(rest[-1]) + len(rest[-1])], "paragraph")
         if passage.blocks:
             kept.append(passage)
-    if not excerpt.heading and kept and kept[0].position == 0 and kept[0].blocks[0].kind == "prose":
+    if not excerpt.heading and kept and kept[0].position == 0 and kept[0].blocks[0].kind == "paragraph":
         opening = kept[0].blocks[0].text
         kept[0].description = len(kept[0].blocks) == 1 and len(re.findall(r"[.!?](?:\s|$)", opening)) <= 1
     return kept
@@ -122,16 +115,16 @@ def passages(excerpt: Excerpt, index: int) -> list[_Passage]:
 LONG_LIST_CHARS = 600
 
 
-def _one_line_items(block: _Block) -> _Block:
+def _one_line_items(block: Block) -> Block:
     """A list with each item on one line: a wrapped item's line breaks are Markdown's soft breaks
     (spaces), and the widget draws a list only when every line opens an item."""
     if block.kind != "list":
         return block
     items = tuple(re.sub(r"\s*\n\s*", " ", item) for item in block.items)
-    return _Block("\n".join(items), "list", items)
+    return Block("\n".join(items), "list", items)
 
 
-def _matching_items(block: _Block, wanted: set[str]) -> _Block:
+def _matching_items(block: Block, wanted: set[str]) -> Block:
     """A long list cut to the items that hold the most of the question's words, in order ("How
     many questions can a visitor ask per hour?" needs the one item on visitors' questions, not nine
     others); whole when it is short, or when no item holds two of them (then no item stands out)."""
@@ -142,10 +135,10 @@ def _matching_items(block: _Block, wanted: set[str]) -> _Block:
     if most < 2:
         return block
     items = tuple(item for item, n in zip(block.items, held, strict=True) if n >= max(2, most - 1))
-    return _Block("\n".join(items), "list", items)
+    return Block("\n".join(items), "list", items)
 
 
-def _cite(block: _Block, number: int, last: bool) -> str:
+def _cite(block: Block, number: int, last: bool) -> str:
     """The block with its guide's number: at its end; before the colon of a paragraph that leads
     into the block after it; none on code."""
     if block.kind == "code":
