@@ -18,7 +18,7 @@ async def page_sections(conn: asyncpg.Connection, page_href: str, audiences: lis
         # read in this statement, so one snapshot reads both.
         "select s.id, s.source, s.page, s.title, s.heading, s.href, s.content, s.place, s.section_order"
         " from public.docs_section_shown($2::text[]) s"
-        " where split_part(s.href, '#', 1) = $1 order by s.id",
+        " where split_part(s.href, '#', 1) = $1",
         page_href, audiences,
     )
     return sorted(rows, key=lambda row: section_sort_key(row["id"], row["section_order"]))
