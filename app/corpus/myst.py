@@ -220,14 +220,17 @@ def raw_html(argument: str, options: Mapping[str, str], content: str) -> str:
 
 
 def _rst_raw_html(argument: str, block: list[str]) -> str:
-    """`.. raw:: argument`'s HTML, from its indented block: option lines up to the first blank line,
-    then the content. Another line there continues the argument (docutils): not decided, hidden."""
+    """`.. raw:: argument`'s HTML, from its indented block as docutils reads it: up to the first
+    blank line, the argument's continued lines, then option lines (another line: no HTML); then
+    the content."""
     lines = textwrap.dedent("".join(block)).splitlines(keepends=True)
     head = next((at for at, line in enumerate(lines) if not line.strip()), len(lines))
-    options = [_OPTION.match(line.rstrip("\r\n")) for line in lines[:head]]
+    split = next((at for at, line in enumerate(lines[:head]) if line.lstrip().startswith(":")), head)
+    options = [_OPTION.match(line.rstrip("\r\n")) for line in lines[split:head]]
     if not all(options):
         return ""
-    return raw_html(argument, {o.group(1).lower(): o.group(2) or "" for o in options if o}, "".join(lines[head:]))
+    return raw_html(" ".join([argument, *lines[:split]]), {o.group(1).lower(): o.group(2) or "" for o in options if o},
+                    "".join(lines[head:]))
 
 
 def shown_rst(body: str, build: Build) -> list[tuple[str, str]]:
