@@ -133,6 +133,11 @@ SUBSTITUTING = "extensions = ['myst_parser']\nmyst_enable_extensions = ['substit
     (SUBSTITUTING + "myst_substitutions = {'x': 'zzconf'}\n", "---\nmyst:\n  substitutions:\n    x: zzpage\n---\n{{ x }}",
      "zzpage", False),
     (SUBSTITUTING, "---\nsubstitutions:\n  x: zzpage\n---\n{{ x }}", "zzpage", False),
+    # A key that is not a string: myst-parser drops the page's, or refuses conf.py's MyST configuration
+    # and uses its defaults, the extension off (as Sphinx 9.0.4 + myst-parser 5.2.0 build them).
+    (SUBSTITUTING + "myst_substitutions = {'x': 'zzconf'}\n", "---\nmyst:\n  substitutions:\n    x: zzpage\n    1: one\n---\n"
+     "A {{ x }} b.", "A zzconf b.", False),
+    (SUBSTITUTING + "myst_substitutions = {'x': 'zzconf', 1: 'one'}\n", "A {{ x }} b.", "A {{ x }} b.", False),
 ])
 def test_substitutions_show_their_literal_values(conf: str, page: str, shown: str, warned: bool) -> None:
     indexed, warnings = _composed(conf, page)

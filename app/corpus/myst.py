@@ -46,10 +46,11 @@ class Build:
 
     def for_page(self, front: Mapping[str, Any]) -> Build:
         """With the page's own substitutions (front matter `myst: substitutions:`, or the deprecated
-        top-level `substitutions:`), which win over conf.py's, as in myst-parser."""
+        top-level `substitutions:`), which win over conf.py's, as in myst-parser (which drops them
+        all when a key is not a string)."""
         myst = front.get("myst")
         page = myst.get("substitutions") if isinstance(myst, dict) else front.get("substitutions")
-        if self.substitutions is None or not isinstance(page, dict) or not page:
+        if self.substitutions is None or not isinstance(page, dict) or not all(isinstance(k, str) for k in page):
             return self
         merged = dict(self.substitutions) | {str(k): str(v) for k, v in page.items()}
         return Build(tuple(merged.items()), self.changed_tags)

@@ -256,7 +256,9 @@ def _myst_build(tree: ast.Module, values: dict[str, Any], extensions: Any) -> tu
         return Build((), tags), (f"{SPHINX_CONFIG}:{changed}: myst_substitutions is changed by code, and docschat "
                                  "does not run conf.py; no substitution is shown")
     found = values.get("myst_substitutions", values.get("myst_substitutions.entries", {}))
-    substitutions = tuple((str(k), str(v)) for k, v in found.items()) if isinstance(found, dict) else ()
+    if not isinstance(found, dict) or not all(isinstance(k, str) for k in found):
+        return Build(None, tags), None  # myst-parser refuses the configuration and uses its defaults
+    substitutions = tuple((k, str(v)) for k, v in found.items())
     warning = None
     if "myst_substitutions.code" in values:
         warning = (f"{SPHINX_CONFIG}:{values['myst_substitutions.code']}: myst_substitutions is not all literals, and "
