@@ -109,6 +109,7 @@ def test_raw_html_shows_what_a_browser_shows_of_it() -> None:
             "```{raw} html\n<p>zzbefore</p><!-- never closed\n```\n\nzzafter: the comment runs on, as in the browser.\n")
     indexed, _ = _composed("extensions = ['myst_parser']\n", page)
     assert "zzboth" in indexed and "zzbefore" in indexed and "zzcontinued" in indexed  # docutils reads each so
+    assert "eval-rst" not in indexed  # nothing of its reStructuredText is shown: no empty code block either
     assert not {"zzargument", "zzoption", "zzcontent", "zzclass", "zzafter", "other.html", "x.html"} & set(re.findall(r"[\w.]+", indexed))
 
 
