@@ -144,3 +144,11 @@ def test_substitutions_show_their_literal_values(conf: str, page: str, shown: st
     indexed, warnings = _composed(conf, page)
     assert indexed.strip() == shown
     assert any("myst_substitutions" in w for w in warnings) is warned, warnings
+
+
+def test_a_heading_in_a_shown_only_is_a_section() -> None:
+    """Sphinx builds `{only} html`'s content as if the fence were not there: its `##` is a section
+    (Sphinx 9.0.4 + myst-parser 5.2.0 write `<section id="sub">`), not a directive's bold title."""
+    result = compose_files({"conf.py": "extensions = ['myst_parser']\n",
+                            "index.md": "# T\n\nIntro.\n\n```{only} html\n## Sub\n\nzzinside\n```\n"}, Settings())
+    assert [c.heading for c in result.chunks if "zzinside" in c.text] == ["Sub"]

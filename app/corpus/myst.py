@@ -15,7 +15,8 @@ roles: app/corpus/markdown.py); what a directive shows is Sphinx's, and is said 
   when that is text (a title), then its body, options gone, its headings bold titles.
 - Any other directive is code (``{code-block} python``, ``{eval-rst}``, Quarto's ``{python}``): a
   code fence in its language; a known directive loses its options. In ``{eval-rst}``,
-  reStructuredText's hidden directives (``.. only::``) and comments go too.
+  reStructuredText's hidden directives and comments go too, and ``.. only::`` and ``.. raw::`` are
+  read as their MyST fences are.
 - A role shows its text: ``{ref}`Ray Data <data>``` → ``Ray Data``, ``{class}`ray.data.Dataset``` →
   `` `ray.data.Dataset` ``.
 """
@@ -32,6 +33,7 @@ from typing import Any
 _OPTION = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t](.*))?$")
 _YAML_OPTIONS = re.compile(r"^[ \t]*---[ \t]*\n(?:.*\n)*?[ \t]*---[ \t]*\n")
 DIRECTIVE = re.compile(r"\{([\w:-]+)\}(.*)", re.DOTALL)  # a fence's info string: `{name} argument`
+
 
 @dataclass(frozen=True)
 class Build:
