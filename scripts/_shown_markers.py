@@ -17,9 +17,10 @@ MARKER = re.compile(r"marker-[a-z0-9-]+")
 
 def record_pages(sources: list[tuple[str, Path]], built: Callable[[str, Path], Path | None], shown: str,
                  before: str | None = None, redirect: Callable[[str], bool] = lambda html: False,
-                 ) -> dict[str, dict[str, object]]:
+                 shared: str = "") -> dict[str, dict[str, object]]:
     """Each source page (name, file): not built, a redirect stub, or its markers shown and hidden.
-    `built(name, file)` is the HTML file the build wrote for it, None when it wrote none."""
+    `built(name, file)` is the HTML file the build wrote for it, None when it wrote none. The
+    markers of `shared` (a Sphinx conf.py's substitutions) are looked for on every built page too."""
     pages: dict[str, dict[str, object]] = {}
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     with sync_playwright() as playwright:
@@ -34,6 +35,7 @@ def record_pages(sources: list[tuple[str, Path]], built: Callable[[str, Path], P
             if redirect(html.read_text()):
                 pages[name] = {"built": True, "redirect": True, "markers": markers}
                 continue
+            markers = sorted({*markers, *MARKER.findall(shared)})
             page.goto(html.as_uri())
             if before:
                 page.evaluate(before)

@@ -1,8 +1,9 @@
 """Records what the real Sphinx builds of tests/data/site-nav/myst and myst-nb show: each site is
 built with Sphinx (myst-parser, sphinx-reredirects; MyST-NB), each built page loaded in headless
-Chromium, and a marker (`marker-…`) of a source page counted shown when it is in the innerText of
-the page's main part. Writes tests/data/site-nav/<site>.shown.json, which
-tests/test_site_navigation.py compares docschat's chunks to.
+Chromium, and a marker (`marker-…`) of a source page (or of conf.py, in its substitutions) counted
+shown when it is in the innerText of the page's main part. Writes
+tests/data/site-nav/<site>.shown.json, which tests/test_site_navigation.py compares docschat's
+chunks to.
 
 Sphinx is not a docschat dependency: install it in a throwaway venv, not the project's.
 
@@ -44,7 +45,8 @@ def record(site: Path, sphinx_build: Path) -> None:
 
         sources = [(source.relative_to(site).as_posix(), source) for source in sorted(site.rglob("*.md"))]
         pages = record_pages(sources, built, MAIN,  # sphinx-reredirects' stub: a script, no main part
-                             redirect=lambda html: "window.location.replace" in html and 'role="main"' not in html)
+                             redirect=lambda html: "window.location.replace" in html and 'role="main"' not in html,
+                             shared=(site / "conf.py").read_text())
     recording = {"renderer": f"{_versions(sphinx_build)}; Chromium innerText of the page's main part",
               "warnings": build.stderr.replace(f"{site}/", "").splitlines(), "pages": pages}
     recorded = SITES / f"{site.name}.shown.json"

@@ -7,6 +7,7 @@ shows should be, but for the readings kept on purpose below (hiding more than th
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -18,23 +19,18 @@ PROBES = Path(__file__).parent / "data" / "myst-probes"
 RECORDED = json.loads((PROBES / "recorded.json").read_text())
 # Shown markers the index leaves out on purpose, by probe, with why.
 HIDDEN_ON_PURPOSE = {
-    # `{only} html` is built in the HTML build; which builder a site uses is not known here, and
-    # `{only}` is most often `{only} internal` (the safe reading: no `{only}` is ever shown).
-    "only-html.md": "{only} content is never indexed",
-    # Raw HTML is the site's own markup, not Markdown: read as text it could show comments and
-    # hidden elements (`{raw}` and `.. raw::` show nothing).
-    "raw-html.md": "raw output is never indexed",
-    # Substitutions are defined in front matter or conf.py, which the reader does not apply.
-    "substitution.md": "{{key}} substitutions are not applied",
     # Not on purpose, a known loss: mdit-py-plugins' footnote rule drops a definition nothing
     # references; Sphinx shows it (with a warning).
     "footnote-orphan.md": "an unreferenced footnote is dropped",
 }
+# The recorder's conf.py (scripts/record_myst_probes.py CONF), less its theme.
+CONF = ("extensions = ['myst_parser', 'sphinx.ext.doctest', 'sphinx.ext.ifconfig', 'sphinx.ext.todo']\n"
+        "myst_enable_extensions = ['colon_fence', 'dollarmath', 'substitution']\n")
 
 
 def _indexed(name: str) -> str:
     # The probe is the site's root document (its toctree, if any, names the rest).
-    conf = f"extensions = ['myst_parser']\nroot_doc = {name.removesuffix('.md')!r}\n"
+    conf = f"{CONF}root_doc = {name.removesuffix('.md')!r}\n"
     files = {"conf.py": conf, name: (PROBES / name).read_text()}
     result = compose_files(files, Settings())
     assert not result.warnings and not result.skipped_pages, result.warnings
@@ -60,3 +56,99 @@ def test_markers_sphinx_shows_are_indexed() -> None:
 
 def test_every_probe_is_recorded() -> None:
     assert {p.name for p in PROBES.glob("*.md")} == set(RECORDED), "re-run scripts/record_myst_probes.py"
+
+
+# --- What an HTML build shows that the probes do not say: `{only}`, raw HTML, substitutions ------
+
+def _composed(conf: str, page: str) -> tuple[str, list[str]]:
+    result = compose_files({"conf.py": conf, "index.md": page}, Settings())
+    assert not result.skipped_pages
+    return "\n".join(page.body for page in result.pages), result.warnings
+
+
+def _only(expression: str, conf: str = "extensions = ['myst_parser']\n") -> bool:
+    indexed, _ = _composed(conf, f"# T\n\n```{{only}} {expression}\nzzonly\n```\n")
+    return "zzonly" in indexed
+
+
+@pytest.mark.parametrize(("expression", "shown"), [
+    ("html", True), ("format_html and builder_html", True), ("not latex", True), ("(html or internal)", True),
+    ("internal", False), ("not internal", False),  # a tag conf.py or `-t` may add: not decided, hidden
+    ("html and internal", False), ("latex or epub", False), ("not html", False),
+    ("true", False), ("html if internal else latex", False), ("html-internal", False), ("(html", False),
+    ("html )", False), ("(" * 5000 + "html" + ")" * 5000, False),  # Sphinx warns and shows these: hidden here
+])
+def test_only_is_shown_when_its_expression_is_certainly_true_for_html(expression: str, shown: bool) -> None:
+    assert _only(expression) is shown
+
+
+@pytest.mark.parametrize(("conf", "shown"), [
+    ("if x:\n    tags.add('internal')\n", True),  # another tag
+    ("tags.remove('html')\n", False),
+    ("tags.add(name)\n", False),  # any tag
+    ("def setup(app):\n    app.tags.add('latex')\n", False),
+    ("setup_tags(tags)\n", False),
+    ("if tags.has('latex') or 'latex' in tags:\n    pass\n", True),  # read only
+])
+def test_a_tag_conf_py_may_change_is_not_decided(conf: str, shown: bool) -> None:
+    assert _only("html and not latex", "extensions = ['myst_parser']\n" + conf) is shown
+
+
+def test_an_rst_only_with_its_expression_continued_is_hidden() -> None:
+    page = "# T\n\n```{eval-rst}\n.. only:: html\n   and internal\n\n   zzcontinued\n\n.. only:: html\n\n   zzshown\n```\n"
+    indexed, _ = _composed("extensions = ['myst_parser']\n", page)
+    assert "zzshown" in indexed and "zzcontinued" not in indexed
+
+
+def test_raw_html_shows_what_a_browser_shows_of_it() -> None:
+    page = ("# T\n\n```{raw} html latex\n<p>zzboth</p>\n```\n\n```{raw} html\n:file: other.html\n```\n\n"
+            "```{eval-rst}\n.. raw:: html\n   :file: x.html\n\n.. raw:: html\n   <p>zzargument</p>\n\n"
+            ".. raw:: latex\n   html\n\n   <p>zzcontinued</p>\n\n.. raw:: html\n   :class: a\n   <p>zzoption</p>\n\n"
+            "   <p>zzcontent</p>\n```\n\n"
+            "```{raw} html\n:class: hidden\n\n<p>zzclass</p>\n```\n\n"
+            "```{raw} html\n<p>zzbefore</p><!-- never closed\n```\n\nzzafter: the comment runs on, as in the browser.\n")
+    indexed, _ = _composed("extensions = ['myst_parser']\n", page)
+    assert "zzboth" in indexed and "zzbefore" in indexed and "zzcontinued" in indexed  # docutils reads each so
+    assert "eval-rst" not in indexed  # nothing of its reStructuredText is shown: no empty code block either
+    assert not {"zzargument", "zzoption", "zzcontent", "zzclass", "zzafter", "other.html", "x.html"} & set(re.findall(r"[\w.]+", indexed))
+
+
+SUBSTITUTING = "extensions = ['myst_parser']\nmyst_enable_extensions = ['substitution']\n"
+
+
+@pytest.mark.parametrize(("conf", "page", "shown", "warned"), [
+    # The extension off: `{{ x }}` is text.
+    ("extensions = ['myst_parser']\nmyst_substitutions = {'x': 'zzvalue'}\n", "A {{ x }} b.", "A {{ x }} b.", False),
+    (SUBSTITUTING + "myst_substitutions = {'x': 'zzvalue'}\n", "A {{ x }} b.", "A zzvalue b.", False),
+    # A Jinja expression, an undefined name, a name in its own value: nothing.
+    (SUBSTITUTING + "myst_substitutions = {'x': 'zzvalue', 'y': '{{ y }}'}\n", "A {{ x | upper }} {{ z }} {{ y }} b.",
+     "A    b.", False),
+    # Values that are code: the literal ones shown, with a warning.
+    (SUBSTITUTING + "myst_substitutions = {'x': 'zzvalue', 'v': version}\n", "{{ x }} {{ v }}", "zzvalue", True),
+    (SUBSTITUTING + "myst_substitutions = dict(x='zzvalue')\n", "A {{ x }} b.", "A  b.", True),
+    # Changed after it is assigned: none is shown.
+    (SUBSTITUTING + "myst_substitutions = {'x': 'zzold'}\nmyst_substitutions['x'] = 'zznew'\n", "A {{ x }} b.", "A  b.", True),
+    # Other delimiters than MyST's: docschat leaves the extension off.
+    (SUBSTITUTING + "myst_sub_delimiters = ('|', '|')\nmyst_substitutions = {'x': 'zz'}\n", "A {{ x }} b.", "A {{ x }} b.", False),
+    # The page's own, under `myst:` or (deprecated) at the top level, win over conf.py's.
+    (SUBSTITUTING + "myst_substitutions = {'x': 'zzconf'}\n", "---\nmyst:\n  substitutions:\n    x: zzpage\n---\n{{ x }}",
+     "zzpage", False),
+    (SUBSTITUTING, "---\nsubstitutions:\n  x: zzpage\n---\n{{ x }}", "zzpage", False),
+    # A key that is not a string: myst-parser drops the page's, or refuses conf.py's MyST configuration
+    # and uses its defaults, the extension off (as Sphinx 9.0.4 + myst-parser 5.2.0 build them).
+    (SUBSTITUTING + "myst_substitutions = {'x': 'zzconf'}\n", "---\nmyst:\n  substitutions:\n    x: zzpage\n    1: one\n---\n"
+     "A {{ x }} b.", "A zzconf b.", False),
+    (SUBSTITUTING + "myst_substitutions = {'x': 'zzconf', 1: 'one'}\n", "A {{ x }} b.", "A {{ x }} b.", False),
+])
+def test_substitutions_show_their_literal_values(conf: str, page: str, shown: str, warned: bool) -> None:
+    indexed, warnings = _composed(conf, page)
+    assert indexed.strip() == shown
+    assert any("myst_substitutions" in w for w in warnings) is warned, warnings
+
+
+def test_a_heading_in_a_shown_only_is_a_section() -> None:
+    """Sphinx builds `{only} html`'s content as if the fence were not there: its `##` is a section
+    (Sphinx 9.0.4 + myst-parser 5.2.0 write `<section id="sub">`), not a directive's bold title."""
+    result = compose_files({"conf.py": "extensions = ['myst_parser']\n",
+                            "index.md": "# T\n\nIntro.\n\n```{only} html\n## Sub\n\nzzinside\n```\n"}, Settings())
+    assert [c.heading for c in result.chunks if "zzinside" in c.text] == ["Sub"]

@@ -369,7 +369,7 @@ def _compose_page(
     result.warnings.extend(pasted.warnings)  # a page its parser rejects still names its snippets' faults
     reading = read_page(pasted.text, mdx=mdx, myst=dialect.myst, mintlify=dialect.mintlify, comments=dialect.mdx_comments,
                         mkdocs=dialect.python_markdown, front_matter=front.body != text.lstrip("\ufeff"),
-                        docusaurus=dialect.docusaurus)
+                        docusaurus=dialect.docusaurus, build=site.myst.for_page(front.data))
     if reading.error is not None:
         # As the site's build refuses it: the page is not published, so it is not indexed.
         result.warnings.append(f"{path}: the page's parser rejects it ({reading.error[:500]}); page skipped")

@@ -33,8 +33,10 @@ from mdit_py_plugins.colon_fence import colon_fence_plugin
 from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.myst_blocks import myst_block_plugin
+from mdit_py_plugins.substitution import substitution_plugin
 
 from app.corpus import myst, python_markdown
+from app.corpus.myst import Build
 from app.corpus.reader import Block, Reading, read_html, read_markdown
 
 __all__ = ["Block", "Reading", "read_page", "shown_blocks"]
@@ -145,7 +147,7 @@ def _myst_role(state: StateInline, silent: bool) -> bool:
 
 
 @cache
-def _myst_parser() -> MarkdownIt:
+def _myst_parser(substitution: bool = False) -> MarkdownIt:
     # Emphasis is not parsed: it hides nothing, and its markers stay in the text as written.
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").disable("emphasis")
     md.block.ruler.at("lheading", _setext_heading)
@@ -163,6 +165,10 @@ def _myst_parser() -> MarkdownIt:
     md.add_render_rule("footnote_ref", lambda self, tokens, idx, *_: f"[^{_label(tokens[idx])}]")
     md.add_render_rule("footnote_open", _render_footnote)
     md.add_render_rule("paragraph_open", _render_paragraph)
+    if substitution:  # the site enables it (myst_enable_extensions): `{{ name }}`
+        md.use(substitution_plugin)
+        md.add_render_rule("substitution_inline", _render_substitution)
+        md.add_render_rule("substitution_block", _render_substitution)
     for name, written in (("footnote_block_open", "<div>"), ("footnote_block_close", "</div>"),
                           ("footnote_close", "</div>")):
         md.add_render_rule(name, lambda *_, written=written: written)
@@ -205,6 +211,24 @@ def _render_heading(self: RendererHTML, tokens: list[Token], idx: int, options: 
     return self.renderToken(tokens, idx, options, env)
 
 
+# myst-parser's REGEX_DIRECTIVE_START: a value starting so is read as blocks even inline.
+_DIRECTIVE_START = re.compile(r"^[\s]{0,3}([`]{3,10}|[~]{3,10}|[:]{3,10})\{")
+
+
+def _render_substitution(self: RendererHTML, tokens: list[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+    """`{{ name }}` as myst-parser renders it: its value read as MyST (inline within a paragraph);
+    nothing for a name with no known value, a Jinja expression, or one within its own value."""
+    token, build = tokens[idx], env["build"]
+    value = dict(build.substitutions or ()).get(token.content)
+    used = env.get("substituting", frozenset())
+    if value is None or token.content in used or len(used) >= _MAX_DIRECTIVE_DEPTH:
+        return ""
+    used = used | {token.content}
+    if token.type == "substitution_inline" and not _DIRECTIVE_START.match(value):
+        return str(_myst_parser(True).renderInline(value, {**env, "substituting": used}))
+    return _render_myst(value, build, depth=env["depth"], substituting=used)
+
+
 def _code(language: str, content: str) -> str:
     language = language if _LANGUAGE.fullmatch(language) else ""
     attribute = f' class="language-{html.escape(language)}"' if language else ""
@@ -228,16 +252,22 @@ def _render_fence(self: RendererHTML, tokens: list[Token], idx: int, options: Op
     name = myst.name(directive.group(1)) if directive else (info.split() or [""])[0].lower()
     argument = directive.group(2).strip() if directive else info[len(name):].strip()
     options_, body = myst.directive_options(token.content, name)
+    build, depth = env["build"], env["depth"]
+    if name == "raw":
+        return myst.raw_html(argument, options_, body)
+    # Sphinx builds an `{only}` whose expression holds as if it were not there (its headings too).
+    if name == "only" and myst.only_built(argument, build) and depth < _MAX_DIRECTIVE_DEPTH:
+        return _render_myst(body, build, depth=depth + 1, substituting=env.get("substituting", frozenset()))
     # MyST refuses `:::{eval-rst}` (a colon fence is for Markdown content): nothing is shown.
     if myst.hidden(name, options_) or (name == "eval-rst" and colons):
         return ""
     if name in myst.TEXT or (colons and name not in myst.CODE_WITH_LANGUAGE_ARGUMENT):
-        depth = env.get("depth", 0)
         if depth >= _MAX_DIRECTIVE_DEPTH:
             return ""
         # One left open runs to the end of the page on the site: then its headings stay sections.
         closed = _closed(token, env)
-        inner = _render_myst(body, depth=depth + 1, in_directive=closed)
+        inner = _render_myst(body, build, depth=depth + 1, in_directive=closed,
+                             substituting=env.get("substituting", frozenset()))
         shown = argument if argument and name not in myst.ARGUMENT_NOT_SHOWN else ""
         title = f"<p>{html.escape(shown)}</p>" if shown else ""
         if not colons or not closed:
@@ -245,17 +275,20 @@ def _render_fence(self: RendererHTML, tokens: list[Token], idx: int, options: Op
         # A `:::` callout stays one block (the chunker keeps it whole), its argument when shown.
         marker = f"{{{name}}}" if directive else name
         return f'<div data-callout="{html.escape(marker)}" data-title="{html.escape(shown)}">{inner}</div>\n'
-    if name == "eval-rst":
-        body = myst.shown_rst(body)
+    if name == "eval-rst":  # reStructuredText as code, with the HTML its `.. raw:: html` writes
+        return "".join(piece if kind == "html" else _code(name, piece) if piece.strip() else ""
+                       for kind, piece in myst.shown_rst(body, build))
     language = (argument.split() or [""])[0] if name in myst.CODE_WITH_LANGUAGE_ARGUMENT else name
     # A code block's caption is shown above it (Sphinx).
     caption = f"<p>{html.escape(options_['caption'])}</p>" if options_.get("caption") else ""
     return caption + _code(language, body)
 
 
-def _render_myst(text: str, *, depth: int = 0, in_directive: bool = False) -> str:
-    env: dict[str, Any] = {"lines": text.split("\n"), "depth": depth, "in_directive": in_directive}
-    return _myst_parser().render(text, env)
+def _render_myst(text: str, build: myst.Build, *, depth: int = 0, in_directive: bool = False,
+                 substituting: frozenset[str] = frozenset()) -> str:
+    env: dict[str, Any] = {"lines": text.split("\n"), "depth": depth, "in_directive": in_directive,
+                           "build": build, "substituting": substituting}
+    return str(_myst_parser(build.substitutions is not None).render(text, env))
 
 
 def myst_directives(text: str) -> tuple[str | None, list[tuple[str, str]]]:
@@ -276,20 +309,21 @@ def myst_directives(text: str) -> tuple[str | None, list[tuple[str, str]]]:
 
 def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool = False,
               comments: bool = False, mkdocs: str | None = None, front_matter: bool = True,
-              docusaurus: bool = False) -> Reading:
+              docusaurus: bool = False, build: Build | None = None) -> Reading:
     """The page body as its site shows it: `mdx` for an `.mdx` page (or any page of a Mintlify
     site, which builds `.md` as MDX too), `myst` for a MyST page (None: when it uses MyST's syntax),
     `mintlify` for Mintlify's math, `comments` for HTML comments in MDX (Docusaurus), `mkdocs` for
     a page of an MkDocs site (the Python-Markdown extensions it is read with, python_markdown.py),
     whose first `key: value` lines MkDocs takes for meta data when it had no `front_matter`;
-    `docusaurus` for a page of a Docusaurus site (code block titles as it shows them).
+    `docusaurus` for a page of a Docusaurus site (code block titles as it shows them); `build`: what
+    a Sphinx site's conf.py and the page's front matter say of its MyST (substitutions, tags).
     NUL characters are dropped first: they are never text."""
     text = text.replace("\x00", "")
     if mkdocs is not None and not mdx:
         html, error = python_markdown.render(text if front_matter else python_markdown.without_meta(text), mkdocs)
         return read_html(html) if html is not None else Reading(error=error or "not rendered")
     if not mdx and (is_myst(text) if myst is None else myst):
-        return read_html(_render_myst(text))
+        return read_html(_render_myst(text, build or Build()))
     # Docusaurus renders `:::note` callouts; Mintlify renders math.
     return read_markdown(text, mdx=mdx or mintlify, math=mintlify, directives=not mintlify, comments=comments,
                          code_titles="mintlify" if mintlify else "docusaurus" if docusaurus else "")

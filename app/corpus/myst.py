@@ -4,27 +4,120 @@ markdown-it-py and mdit-py-plugins read MyST's syntax (directive fences, ``%`` c
 roles: app/corpus/markdown.py); what a directive shows is Sphinx's, and is said here:
 
 - A directive that pulls in something the page does not hold (a file, an image, a table of
-  contents, raw output), or whose content is built only under a condition (``{only}``,
-  ``{ifconfig}``), shows nothing.
+  contents), or whose content is built only under a condition (``{ifconfig}``, ``{only}`` unless
+  its expression is certainly true for an HTML build: ``only_built``), shows nothing.
+- ``{raw} html`` is written into the page as it is, where the browser reads it (the reader's
+  parse5 and innerText); raw output for another format shows nothing.
+- ``{{ name }}``, with the ``substitution`` extension, shows the value conf.py's
+  ``myst_substitutions`` or the page's front matter gives it (``Build``); anything else in braces
+  (a Jinja filter, an attribute, a name with no literal value) shows nothing.
 - An admonition or container (note, warning, dropdown, tab-item, …) shows its text: its argument
   when that is text (a title), then its body, options gone, its headings bold titles.
 - Any other directive is code (``{code-block} python``, ``{eval-rst}``, Quarto's ``{python}``): a
   code fence in its language; a known directive loses its options. In ``{eval-rst}``,
-  reStructuredText's hidden directives (``.. only::``) and comments go too.
+  reStructuredText's hidden directives and comments go too, and ``.. only::`` and ``.. raw::`` are
+  read as their MyST fences are.
 - A role shows its text: ``{ref}`Ray Data <data>``` → ``Ray Data``, ``{class}`ray.data.Dataset``` →
   `` `ray.data.Dataset` ``.
 """
 
 from __future__ import annotations
 
+import html
 import re
+import textwrap
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
 
 _OPTION = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t](.*))?$")
 _YAML_OPTIONS = re.compile(r"^[ \t]*---[ \t]*\n(?:.*\n)*?[ \t]*---[ \t]*\n")
 DIRECTIVE = re.compile(r"\{([\w:-]+)\}(.*)", re.DOTALL)  # a fence's info string: `{name} argument`
 
+
+@dataclass(frozen=True)
+class Build:
+    """What a Sphinx site's conf.py says of how its MyST pages show (app/corpus/site_code.py reads
+    it with `ast`, never runs it)."""
+
+    # The substitution extension's values ({{ name }} → value, as str() gives it); None when the
+    # extension is off (then `{{ name }}` is text).
+    substitutions: tuple[tuple[str, str], ...] | None = None
+    # Tags conf.py may add or remove (`tags.add("internal")`); None: any (it uses `tags` otherwise).
+    changed_tags: tuple[str, ...] | None = ()
+
+    def for_page(self, front: Mapping[str, Any]) -> Build:
+        """With the page's own substitutions (front matter `myst: substitutions:`, or the deprecated
+        top-level `substitutions:`), which win over conf.py's, as in myst-parser (which drops them
+        all when a key is not a string)."""
+        myst = front.get("myst")
+        page = myst.get("substitutions") if isinstance(myst, dict) else front.get("substitutions")
+        if self.substitutions is None or not isinstance(page, dict) or not all(isinstance(k, str) for k in page):
+            return self
+        merged = dict(self.substitutions) | {str(k): str(v) for k, v in page.items()}
+        return Build(tuple(merged.items()), self.changed_tags)
+
+
+# `{only}`'s expression as Sphinx evaluates it (sphinx.util.tags.Tags.eval_condition: Jinja's
+# `and`, `or`, `not` and parentheses over tag names, a name true when the build has the tag),
+# reimplemented because Sphinx is not a dependency (its evaluator is Jinja's parser). In three
+# values: a tag is certain only for the default HTML build (`sphinx-build -b html`: html,
+# format_html, builder_html; another builder's or format's tag is false), unknown otherwise (conf.py
+# or `-t` may add it). Content is shown only when the expression is certainly true: `{only}
+# internal` stays hidden. A constant (`true`), `if`/`else` or anything else Jinja reads is not
+# decided here (Sphinx shows a block whose expression fails, with a warning: hidden here).
+_HTML_TAGS = frozenset({"html", "format_html", "builder_html"})
+_OTHER_BUILDS = ("latex", "text", "man", "texinfo", "epub", "xml", "pseudoxml", "json", "pickle", "dirhtml",
+                 "singlehtml", "linkcheck", "gettext", "changes", "dummy", "qthelp", "devhelp", "applehelp", "htmlhelp")
+_NOT_HTML_TAGS = frozenset(f"{prefix}{b}" for b in _OTHER_BUILDS for prefix in ("", "format_", "builder_"))
+_JINJA_WORDS = frozenset({"and", "or", "not", "if", "else", "in", "is", "true", "false", "none", "True", "False", "None"})
+
+
+def only_built(expression: str, build: Build) -> bool:
+    """Whether `{only} expression`'s content is certainly on the site's HTML pages."""
+    tokens = re.findall(r"[^\W\d]\w*|\S", expression)
+
+    def tag(name: str) -> bool | None:
+        if build.changed_tags is None or name in build.changed_tags:
+            return None
+        return True if name in _HTML_TAGS else False if name in _NOT_HTML_TAGS else None
+
+    def either(at: int) -> tuple[bool | None, int]:  # Jinja's parse_or, parse_and, parse_not
+        value, at = both(at)
+        while tokens[at:at + 1] == ["or"]:
+            right, at = both(at + 1)
+            value = True if True in (value, right) else None if None in (value, right) else False
+        return value, at
+
+    def both(at: int) -> tuple[bool | None, int]:
+        value, at = negated(at)
+        while tokens[at:at + 1] == ["and"]:
+            right, at = negated(at + 1)
+            value = False if False in (value, right) else None if None in (value, right) else True
+        return value, at
+
+    def negated(at: int) -> tuple[bool | None, int]:
+        if tokens[at] == "not":
+            value, at = negated(at + 1)
+            return (None if value is None else not value), at
+        if tokens[at] == "(":
+            value, at = either(at + 1)
+            if tokens[at:at + 1] != [")"]:
+                raise ValueError("no closing parenthesis")
+            return value, at + 1
+        if tokens[at] in _JINJA_WORDS or not re.fullmatch(r"[^\W\d]\w*", tokens[at]):
+            raise ValueError(tokens[at])
+        return tag(tokens[at]), at + 1
+
+    try:
+        value, end = either(0)
+    except (ValueError, IndexError, RecursionError):
+        return False
+    return value is True and end == len(tokens)
+
+
 # Content built only under a condition (`{only} internal`, `{ifconfig}`): the public site may never
-# show it, and the index must not either.
+# show it, and the index must not either (an `{only}` certainly built for HTML is: only_built).
 _SHOWN_ONLY_UNDER_A_CONDITION = frozenset({
     "only", "ifconfig",
     "todo",  # Sphinx shows it only with todo_include_todos
@@ -115,38 +208,78 @@ _RST_NOT_COMMENT = re.compile(
 )
 
 
-# `.. raw::` goes too, as ``{raw}`` does (and the page machinery, as in MyST): raw HTML is written into the page, where the browser reads
-# it (a comment or a hidden element in it shows nothing: not shown as the code it is here), and the
-# HTML build drops raw LaTeX.
+# Raw output (`.. raw::`, as ``{raw}``) shows as raw_html says; the page machinery shows nothing.
 _RST_NOT_SHOWN = _SHOWN_ONLY_UNDER_A_CONDITION | _MACHINERY | {"raw"}
 
 
-def shown_rst(body: str) -> str:
+def raw_html(argument: str, options: Mapping[str, str], content: str) -> str:
+    """What ``{raw} argument`` writes into an HTML page: its content as it is when its formats name
+    html (docutils' HTML writer), and it pulls in no file; the browser reads it (a comment, a script
+    or a hidden element in it shows nothing). Another format's output shows nothing."""
+    if "html" not in argument.lower().split() or {"file", "url"} & set(options) or not content.strip():
+        return ""
+    classes = html.escape(options.get("class", ""))
+    return f'<div class="{classes}">{content}</div>\n' if classes else content + "\n"
+
+
+def _rst_raw_html(argument: str, block: list[str]) -> str:
+    """`.. raw:: argument`'s HTML, from its indented block as docutils reads it: up to the first
+    blank line, the argument's continued lines, then option lines (another line: no HTML); then
+    the content."""
+    lines = textwrap.dedent("".join(block)).splitlines(keepends=True)
+    head = next((at for at, line in enumerate(lines) if not line.strip()), len(lines))
+    split = next((at for at, line in enumerate(lines[:head]) if line.lstrip().startswith(":")), head)
+    options = [_OPTION.match(line.rstrip("\r\n")) for line in lines[split:head]]
+    if not all(options):
+        return ""
+    return raw_html(" ".join([argument, *lines[:split]]), {o.group(1).lower(): o.group(2) or "" for o in options if o},
+                    "".join(lines[head:]))
+
+
+def shown_rst(body: str, build: Build) -> list[tuple[str, str]]:
     """An ``{eval-rst}`` body less what the site never shows: a directive shown only under a
-    condition (``.. only:: internal``), raw output (``.. raw:: html``) or a comment (``.. a note``),
-    each with its indented block.
-    The rest stays code, as written (``.. autoclass:: ray.data.Dataset`` names what the section is
-    about)."""
+    condition (``.. only:: internal``), raw output for another format, or a comment (``.. a note``),
+    each with its indented block. The rest stays code, as written (``.. autoclass::
+    ray.data.Dataset`` names what the section is about): ("rst", code) pieces, and ("html", …)
+    where a ``.. raw:: html`` writes HTML into the page. An ``.. only::`` whose expression
+    only_built finds certainly true stays (its argument on one line: one continued on the next is
+    not decided)."""
+    pieces: list[tuple[str, str]] = []
     shown: list[str] = []
     hidden: int | None = None  # the indent of the hidden block's opening line
-    for line in body.splitlines(keepends=True):
+    raw: tuple[str, list[str]] | None = None  # a `.. raw::` block's argument and lines
+    lines = body.splitlines(keepends=True)
+    for at, line in enumerate(lines):
         bare = line.rstrip("\r\n")
         # docutils indents with any whitespace (a no-break space too): counted as one column each.
         indent = len(bare) - len(bare.lstrip())
         if hidden is not None:
             if not bare.strip() or indent > hidden:
+                if raw is not None:
+                    raw[1].append(line)
                 continue
             hidden = None
+        if raw is not None:
+            pieces += [("rst", "".join(shown)), ("html", _rst_raw_html(*raw))]
+            shown, raw = [], None
         explicit = _RST_EXPLICIT.match(bare)
         if explicit:
             rest = explicit.group(2) or ""
             directive = _RST_DIRECTIVE.match(rest)
-            conditional = directive is not None and name(directive.group(1)) in _RST_NOT_SHOWN
-            if conditional or not _RST_NOT_COMMENT.match(rest):
+            named = name(directive.group(1)) if directive else ""
+            argument = rest[directive.end():] if directive else ""
+            if named == "only" and (at + 1 == len(lines) or not lines[at + 1].strip()) and only_built(argument, build):
+                shown.append(line)
+                continue
+            if named in _RST_NOT_SHOWN or not _RST_NOT_COMMENT.match(rest):
                 hidden = indent
+                raw = (argument, []) if named == "raw" else None
                 continue
         shown.append(line)
-    return "".join(shown)
+    if raw is not None:
+        pieces += [("rst", "".join(shown)), ("html", _rst_raw_html(*raw))]
+        shown = []
+    return [*pieces, ("rst", "".join(shown))]
 
 
 def role_text(inner: str) -> str:

@@ -16,13 +16,13 @@ import json
 import posixpath
 import re
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.markdown import myst_directives
-from app.corpus.myst import directive_options
+from app.corpus.myst import Build, directive_options
 from app.corpus.reader import read_module_value
 from app.corpus.site_model import _MAX_DEPTH, _PAGE_SUFFIX, DOCUSAURUS_CONFIGS, SPHINX_CONFIG, NavPage, Site, stem
 
@@ -226,10 +226,67 @@ def _conf_values(text: str, site: Site) -> dict[str, Any] | None:
             if value is unknown:  # not a literal: what it says is unknown
                 values.pop(target.id, None)
                 values[target.id + ".code"] = node.lineno
+                if isinstance(expression, ast.Dict):  # its entries that are literals: `{"a": "b", "c": c}`
+                    values[target.id + ".entries"] = dict(_literal_entries(expression))
             else:
                 values[target.id] = value
                 values.pop(target.id + ".code", None)
     return values
+
+
+def _literal_entries(expression: ast.Dict) -> Iterator[tuple[Any, Any]]:
+    for key, value in zip(expression.keys, expression.values, strict=True):
+        try:
+            yield ast.literal_eval(key) if key is not None else None, ast.literal_eval(value)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            continue
+
+
+def _myst_build(tree: ast.Module, values: dict[str, Any], extensions: Any) -> tuple[Build, str | None]:
+    """What conf.py says of its MyST pages (myst.Build), and a warning when it is not all known:
+    substitutions when it enables the extension with MyST's own `{{`/`}}` (other delimiters leave
+    it off), those whose values are literals; the tags it may change."""
+    tags = _changed_tags(tree)
+    if not isinstance(extensions, (list, tuple, set)) or "substitution" not in extensions \
+            or any(name.startswith("myst_sub_delimiters") for name in values):
+        return Build(None, tags), None
+    changed = next((n.lineno for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == "myst_substitutions"
+                    and not isinstance(n.ctx, ast.Store)), None)
+    if changed is not None:  # `myst_substitutions["x"] = …`, `.update(…)`: its values are not known
+        return Build((), tags), (f"{SPHINX_CONFIG}:{changed}: myst_substitutions is changed by code, and docschat "
+                                 "does not run conf.py; no substitution is shown")
+    found = values.get("myst_substitutions", values.get("myst_substitutions.entries", {}))
+    if not isinstance(found, dict) or not all(isinstance(k, str) for k in found):
+        return Build(None, tags), None  # myst-parser refuses the configuration and uses its defaults
+    substitutions = tuple((k, str(v)) for k, v in found.items())
+    warning = None
+    if "myst_substitutions.code" in values:
+        warning = (f"{SPHINX_CONFIG}:{values['myst_substitutions.code']}: myst_substitutions is not all literals, and "
+                   f"docschat does not run conf.py; {len(substitutions)} with literal values are shown, no other")
+    return Build(substitutions, tags), warning
+
+
+def _changed_tags(tree: ast.Module) -> tuple[str, ...] | None:
+    """The tags conf.py adds or removes, `tags.add("x")` (or `app.tags.remove("x")`); None when it
+    uses `tags` any other way (a name not a string literal, passed on, assigned): any tag may
+    change. `tags.has("x")` and `"x" in tags` only read them."""
+    parents = {child: node for node in ast.walk(tree) for child in ast.iter_child_nodes(node)}
+    changed = set()
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Name) and node.id == "tags" or isinstance(node, ast.Attribute) and node.attr == "tags"):
+            continue
+        use = parents.get(node)
+        call = parents.get(use) if use is not None else None
+        if isinstance(use, ast.Compare) and node in use.comparators and all(isinstance(o, (ast.In, ast.NotIn)) for o in use.ops):
+            continue
+        if not isinstance(use, ast.Attribute) or not isinstance(call, ast.Call) or call.func is not use:
+            return None
+        if use.attr in ("add", "remove") and len(call.args) == 1 and isinstance(call.args[0], ast.Constant) \
+                and isinstance(call.args[0].value, str):
+            changed.add(call.args[0].value)
+        elif use.attr not in ("has", "eval_condition"):
+            return None
+    return tuple(sorted(changed))
 
 
 class _Sphinx:
@@ -253,8 +310,12 @@ class _Sphinx:
         site = self.site
         values = _conf_values(self.files[SPHINX_CONFIG], site)
         if values is None:
+            site.myst = Build(None, None)  # conf.py unread: any tag may be added
             site.every_page_listed = True
             return site
+        extensions = self.config(values, "myst_enable_extensions", (list, tuple, set), ())
+        site.myst, warning = _myst_build(ast.parse(self.files[SPHINX_CONFIG]), values, extensions)
+        site.warnings.extend([warning] if warning else [])
         root = self.config(values, "root_doc", str, None) or self.config(values, "master_doc", str, "index")
         site.not_built = tuple(_sphinx_pattern(str(p)) for p in self.config(values, "exclude_patterns", (list, tuple), ()))
         extensions = values.get("extensions")

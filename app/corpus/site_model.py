@@ -12,6 +12,8 @@ from typing import Any, NamedTuple
 
 import pathspec
 
+from app.corpus.myst import Build
+
 DOCUSAURUS_CONFIGS = ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs")
 SPHINX_CONFIG = "conf.py"
 _MAX_DEPTH = 30  # nesting of a navigation read at most
@@ -66,6 +68,7 @@ class Site:
     # Docusaurus: the docs folder (judged by the sidebars), then the other folders it builds pages
     # from (blog, src/pages: every page a page); a file in none of them is never built.
     built_folders: tuple[str, ...] | None = None
+    myst: Build = Build()  # Sphinx: what conf.py says of its MyST pages (substitutions, tags)
     warnings: list[str] = field(default_factory=list)
 
     def is_partial(self, path: str) -> bool:
