@@ -260,6 +260,23 @@ def test_text_the_page_shows_as_text_starts_no_section_and_loose_lists_split_bet
     assert len(parts) == 2 and parts[0].text.count("- Item") == 2 and parts[1].text.startswith("- Item 2")
 
 
+def test_a_part_never_ends_on_a_title_its_body_starts_the_next() -> None:
+    """Ray's placement strategies are bold titles over their text: "**STRICT_PACK**" ended one part
+    and "All bundles must be placed into a single node" began the next, so no part said which
+    strategy fails when the bundles do not fit (eval ray-12)."""
+    intro = "\n\n".join("Ray supports several placement group strategies, each a trade-off. " * 3 for _ in range(3))
+    body = "All bundles must be placed into a single node. " * 4
+    page = f"## Placement Strategy\n\n{intro}\n\n**STRICT_PACK**\n\n{body}\n"
+    parts = chunk_page(Page("p.md", "P", None, ("public",), page), url_prefix="", max_chars=800)
+    assert len(parts) == 2, [p.text for p in parts]
+    assert parts[1].text.startswith("**STRICT_PACK**\n\nAll bundles"), parts[1].text
+    assert not parts[0].text.rstrip().endswith("**STRICT_PACK**")
+    # A sentence is no title: it stays where packing put it.
+    sentence = page.replace("**STRICT_PACK**", "Strict packing is described below.")
+    parts = chunk_page(Page("p.md", "P", None, ("public",), sentence), url_prefix="", max_chars=800)
+    assert parts[0].text.rstrip().endswith("Strict packing is described below."), parts[0].text
+
+
 def test_a_block_too_long_for_one_chunk_is_cut_at_line_ends_each_piece_still_fenced() -> None:
     from app.corpus.chunker import cut_block
 

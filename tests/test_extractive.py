@@ -196,6 +196,28 @@ def test_a_troubleshooting_question_gets_what_to_do_not_its_own_error() -> None:
     assert_traceable(answer, excerpts)
 
 
+def test_a_title_is_quoted_with_its_body_never_alone() -> None:
+    """A Mintlify accordion's title is a line of its own over the fix ("Error: Could not load the
+    "sharp" module…" over "Upgrade to Node.js v20.17.0+"): it matched the pasted error best and
+    was quoted alone, the fix left out (eval mint-22). A field's name line over its description
+    likewise (`favicon.dark string required`)."""
+    text = ("Error: Could not load the \"sharp\" module using the darwin-arm64 runtime\n\n"
+            "This may be due to an outdated version of Node.js. Try the following:\n\n"
+            "1. Remove the mint CLI: `npm uninstall -g mint`\n2. Upgrade to Node.js v20.17.0+.\n\n"
+            "Error: permission denied\n\nThis is due to missing permissions. Run `sudo npm i -g mint`.")
+    excerpts = [Excerpt(1, "Install the CLI", "u#t", "Troubleshooting", text, "Install the CLI › Troubleshooting")]
+    question = 'Error: Could not load the "sharp" module using the darwin-arm64 runtime'
+    answer = ExtractiveAnswerer().answer(question, excerpts)
+    assert "Upgrade to Node.js v20.17.0+" in answer and "darwin-arm64 runtime [1]" in answer, answer
+    assert "permission denied" not in answer, answer
+    assert_traceable(answer, excerpts)
+    fields = ("favicon.light string required\n\nPath to your favicon for light mode.\n\n"
+              "favicon.dark string required\n\nPath to your favicon for dark mode. Example: `/favicon-dark.png`.")
+    excerpts = [Excerpt(1, "Appearance", "u#f", "Favicon", fields, "Appearance › Favicon")]
+    answer = ExtractiveAnswerer().answer("how do I set a different favicon for dark mode", excerpts)
+    assert "favicon.dark string required [1]\n\nPath to your favicon for dark mode." in answer, answer
+
+
 def test_a_long_list_is_cut_to_the_items_that_answer() -> None:
     items = [f"- Item {n} about caching layers and how a store warms up its entries on a restart." for n in range(8)]
     items.insert(5, "- A visitor may ask 5 questions an hour and 10 a day.")

@@ -23,6 +23,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from app.corpus.chunker import is_title_line
 from app.judge.excerpt import Excerpt
 from app.search.chunk_text import Block, chunk_blocks
 from app.search.terms import words
@@ -87,10 +88,14 @@ def _introduces(block: Block) -> bool:
 
 def passages(excerpt: Excerpt, index: int) -> list[_Passage]:
     """The excerpt's passages: a paragraph with the code, list or table after it; a leading block
-    of those on its own. A paragraph ending in ":" whose block was cut away is no passage."""
+    of those on its own; a title (is_title_line) with the paragraph after it, since on its own it only
+    names the problem its body solves. A paragraph ending in ":" whose block was cut away is no
+    passage."""
     found: list[_Passage] = []
     for block in _blocks(excerpt.text):
-        if block.kind == "paragraph" or not found:
+        last = found[-1].blocks if found else []
+        titled = len(last) == 1 and last[0].kind == "paragraph" and is_title_line(last[0].text)
+        if (block.kind == "paragraph" and not titled) or not found:
             found.append(_Passage(index, len(found), [block]))
         else:  # the code, list or table after a paragraph is what it introduces or shows
             found[-1].blocks.append(block)

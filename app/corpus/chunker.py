@@ -13,7 +13,7 @@ from dataclasses import asdict, dataclass, field
 from app.corpus.markdown import Block, shown_blocks
 
 # Bump when chunk text or boundaries change: every content_hash changes once, so sync re-embeds.
-CHUNKER_VERSION = "6"  # 6: pages read by micromark in V8 and shown as parse5 and innerText show them
+CHUNKER_VERSION = "7"  # 7: a part never ends on a title line (is_title_line)
 
 _EXPLICIT_ID = re.compile(r"\{#([A-Za-z0-9_:.\-]+)\}\Z")
 _BREADCRUMB_SEPARATOR = " › "
@@ -210,9 +210,23 @@ def cut_block(block: str, limit: int = MAX_BLOCK_CHARS) -> list[str]:
     return [f"{opening}\n{piece}\n{closing}" for piece in pieces] if fence else pieces
 
 
+TITLE_CHARS = 120  # a title is a line of a few words; a longer one is a paragraph that lost its full stop
+_ITEM_LINE = re.compile(r"(?:[-*+]|\d+[.)])\s|[>|]")  # a loose list's item, a quote, a table row: no title
+
+
+def is_title_line(text: str) -> bool:
+    """A one-line paragraph that ends as no sentence does: the title of what follows it (an
+    accordion's, a field's, a bold `**STRICT_PACK**`), which the page shows as a heading of its
+    body. A rule, since neither Markdown nor the shown text marks such a title."""
+    text = text.strip()
+    return (0 < len(text) <= TITLE_CHARS and "\n" not in text and not re.search(r"[.!?:;,]$", text)
+            and not _ITEM_LINE.match(text))
+
+
 def split_text(blocks: list[Block], max_chars: int) -> list[str]:
     """The blocks as parts of at most max_chars, packed between blocks (a text block between its
-    paragraphs); a block longer than that stays whole. Short blocks make one part."""
+    paragraphs); a block longer than that stays whole. Short blocks make one part. A part never
+    ends on a title line: the title goes with its body, into the next part."""
     text = "\n\n".join(block.text for block in blocks)
     if len(text) <= max_chars:
         return [text] if text.strip() else []
@@ -222,9 +236,11 @@ def split_text(blocks: list[Block], max_chars: int) -> list[str]:
     for piece in _pieces(blocks):
         added = len(piece) + (2 if current else 0)
         if current and size + added > max_chars:
+            title = current.pop() if len(current) > 1 and is_title_line(current[-1]) else None
             parts.append("\n\n".join(current))
-            current, size = [], 0
-            added = len(piece)
+            current = [title] if title is not None else []
+            size = len(title) if title is not None else 0
+            added = len(piece) + (2 if current else 0)
         current.append(piece)
         size += added
     if current:
