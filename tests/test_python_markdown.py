@@ -8,15 +8,17 @@ opened: scripts/record_mkdocs_site.py.
 
 from __future__ import annotations
 
+import http.server
 import json
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from app.config import Settings
-from app.corpus.compose import compose_corpus, compose_files
+from app.corpus.compose import compose_corpus, compose_files, iter_compose_files
 from app.corpus.python_markdown import site_extensions, without_meta
 from app.corpus.site import read_site, site_dialect
 from app.corpus.sources import Source
@@ -92,14 +94,100 @@ def test_an_extension_outside_the_allowlist_is_never_imported(tmp_path: Path, mo
     assert any("'markdown.extensions.docschat_probe_extension'" in w for w in result.warnings)
 
 
-def test_snippets_never_read_other_files() -> None:
-    """pymdownx.snippets pastes files (and URLs): left out, named in a warning."""
-    files = {"mkdocs.yml": "site_name: A\nmarkdown_extensions:\n  - pymdownx.snippets:\n      base_path: [docs]\n",
-             "docs/a.md": '# A\n\n--8<-- "docs/secret.txt"\n',
-             "docs/secret.txt": "marker-pasted\n"}
+_SNIPPETS = "site_name: A\nmarkdown_extensions:\n  - pymdownx.snippets:\n      base_path: [includes]\n"
+
+
+def test_snippets_paste_the_files_of_the_tree() -> None:
+    """As `mkdocs build` pastes them (the sample site's reference/snippets.md, recorded): a whole
+    file, a section, a line range, a block, a snippet in a snippet; a file not there pastes nothing,
+    with a warning."""
+    files = {"mkdocs.yml": _SNIPPETS + "      auto_append: [abbr.md]\n",
+             "docs/a.md": '# A\n\n--8<-- "whole.md"\n\n--8<-- "parts.md:two"\n\n--8<-- "parts.md:1:1"\n\n'
+                          '--8<--\nsub/block.md\n--8<--\n\n--8<-- "missing.md"\n',
+             "includes/whole.md": 'Whole marker-whole\n\n--8<-- "sub/block.md"\n',
+             "includes/parts.md": "First marker-first\n--8<-- [start:two]\nTwo marker-two\n--8<-- [end:two]\nLast marker-last\n",
+             "includes/sub/block.md": "Block marker-block\n", "includes/abbr.md": "Appended marker-appended\n"}
     result = _compose(files)
-    assert "marker-pasted" not in " ".join(c.text for c in result.chunks)
-    assert any("pymdownx.snippets" in w and "reads other files" in w for w in result.warnings)
+    text = " ".join(c.text for c in result.chunks)
+    for marker in ("marker-whole", "marker-two", "marker-first", "marker-block", "marker-appended"):
+        assert marker in text
+    assert "marker-last" not in text and text.count("marker-block") == 2
+    assert [w for w in result.warnings if "'missing.md' not found" in w] and result.snippets_unresolved == 1
+
+
+@pytest.mark.parametrize("restrict", ["true", "false"])
+def test_a_snippet_never_reads_outside_the_tree(tmp_path: Path, restrict: str) -> None:
+    """Not the disk (an absolute path, `..` out of the tree, a file beside the process that the
+    tree does not hold), whatever `restrict_base_path` says; inside the tree, `..` out of the base
+    path is refused as the extension refuses it (the recorded site's private/token.md)."""
+    outside = tmp_path / "secret.md"
+    outside.write_text("marker-disk\n")
+    depth = "../" * (len(tmp_path.parts) + 2)
+    files = {"mkdocs.yml": _SNIPPETS + f"      restrict_base_path: {restrict}\n",
+             "docs/a.md": f'# A\n\nShown.\n\n--8<-- "{outside}"\n\n--8<-- "{depth}{str(outside).lstrip("/")}"\n\n'
+                          '--8<-- "pyproject.toml"\n\n--8<-- "../../pyproject.toml"\n\n--8<-- "../private.md"\n',
+             "private.md": "marker-beside\n"}
+    result = _compose(files)
+    text = " ".join(c.text for c in result.chunks)
+    assert "Shown." in text and "marker-disk" not in text and "[project]" not in text
+    assert ("marker-beside" in text) is (restrict == "false")  # in the tree: the extension decides
+    assert result.snippets_unresolved == 4 + (restrict == "true")
+
+
+def test_a_missing_snippet_refuses_the_page_when_check_paths_says_so() -> None:
+    files = {"mkdocs.yml": _SNIPPETS + "      check_paths: true\n",
+             "docs/a.md": '# A\n\n--8<-- "missing.md"\n', "docs/b.md": "# B\n\nShown.\n"}
+    result = _compose(files)
+    assert [page.path for page in result.pages] == ["docs/b.md"] and result.skipped_pages == ["docs/a.md"]
+    assert any("docs/a.md" in w and "SnippetMissingError" in w and "missing.md" in w for w in result.warnings)
+
+
+def test_a_url_snippet_is_never_downloaded() -> None:
+    """`url_download: true` is overridden: compose reads no network."""
+    asked: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            asked.append(self.path)
+            body = b"marker-downloaded\n"
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        files = {"mkdocs.yml": _SNIPPETS + "      url_download: true\n",
+                 "docs/a.md": f'# A\n\nShown.\n\n--8<-- "http://127.0.0.1:{server.server_port}/s.md"\n'}
+        result = _compose(files)
+    finally:
+        server.shutdown()
+    assert "marker-downloaded" not in " ".join(c.text for c in result.chunks) and asked == []
+    assert any("never downloaded" in w for w in result.warnings)
+
+
+def test_a_changed_or_added_snippet_changes_the_key_of_the_pages_that_paste_it() -> None:
+    files = {"mkdocs.yml": _SNIPPETS, "docs/a.md": '# A\n\n--8<-- "s.md"\n\n--8<-- "later.md"\n',
+             "docs/b.md": "# B\n\nNo snippet.\n", "includes/s.md": "One.\n"}
+    blobs = {path: "1" for path in files}
+    source = Source(name="site", repo=Path("."), audiences=("public",))
+
+    def keys() -> dict[str, bytes]:
+        parts = iter_compose_files(files, Settings(), source, blob_id=blobs.get)
+        return {key.page: key.key for part in parts for key in part.page_keys}
+
+    before = keys()
+    assert {"includes/s.md", "includes/later.md"} <= set(next(
+        key.deps for part in iter_compose_files(files, Settings(), source, blob_id=blobs.get)
+        for key in part.page_keys if key.page == "docs/a.md"))
+    blobs["includes/s.md"] = "2"
+    edited = keys()
+    blobs["includes/later.md"] = "3"  # the snippet it looked for appears
+    added = keys()
+    assert before["docs/a.md"] != edited["docs/a.md"] != added["docs/a.md"]
+    assert before["docs/b.md"] == edited["docs/b.md"] == added["docs/b.md"]
 
 
 def test_options_written_with_python_tags_are_dropped_with_a_warning() -> None:
@@ -216,7 +304,7 @@ def test_an_allowed_extension_that_cannot_be_loaded_is_left_out(monkeypatch) -> 
     extensions, warnings = site_extensions(["pymdownx.not_in_this_version", "admonition"], "mkdocs.yml")
     assert "pymdownx.not_in_this_version" not in dict(json.loads(extensions))
     assert any("cannot be loaded" in w for w in warnings)
-    html, error = python_markdown.render("!!! note\n    Body.\n", extensions)
+    html, error, _ = python_markdown.render("!!! note\n    Body.\n", extensions)
     assert error is None and 'class="admonition note"' in (html or "")
 
 

@@ -369,7 +369,9 @@ def _compose_page(
     result.warnings.extend(pasted.warnings)  # a page its parser rejects still names its snippets' faults
     reading = read_page(pasted.text, mdx=mdx, myst=dialect.myst, mintlify=dialect.mintlify, comments=dialect.mdx_comments,
                         mkdocs=dialect.python_markdown, front_matter=front.body != text.lstrip("\ufeff"),
-                        docusaurus=dialect.docusaurus)
+                        docusaurus=dialect.docusaurus, files=files)
+    result.warnings.extend(f"{path}: snippet {snippet!r} not found in the source (a URL is never downloaded); "
+                           "nothing pasted" for snippet in reading.unresolved_snippets)
     if reading.error is not None:
         # As the site's build refuses it: the page is not published, so it is not indexed.
         result.warnings.append(f"{path}: the page's parser rejects it ({reading.error[:500]}); page skipped")
@@ -392,7 +394,7 @@ def _compose_page(
     chunks = chunk_page(page, max_chars=settings.max_chunk_chars, url_prefix=source.url_prefix,
                         base_url=source.base_url)
     result.snippets_resolved += pasted.resolved
-    result.snippets_unresolved += pasted.unresolved
+    result.snippets_unresolved += pasted.unresolved + len(reading.unresolved_snippets)
     result.pages.append(page)
     result.chunks.extend(chunks)
 

@@ -12,6 +12,9 @@ An extension's name is a Python module MkDocs imports: a repository must never m
 a module of its choosing. Only the extensions below are enabled; any other name is left out with a
 warning naming it. A configuration value MkDocs would resolve with a YAML tag (`!!python/name:…`
 names Python code, `!ENV` the build's environment, `!relative` a path) is left out too.
+
+`pymdownx.snippets` (`--8<-- "file.md"`) pastes files of the source's git tree, never of the disk
+or the network (see _snippets below).
 """
 
 from __future__ import annotations
@@ -19,15 +22,19 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import posixpath
 import re
 import select
+import shutil
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 # MkDocs enables these on every site (mkdocs/config/defaults.py: `builtins`).
 MKDOCS_BUILTINS = ("toc", "tables", "fenced_code")
@@ -44,13 +51,11 @@ _PYMDOWNX = frozenset({
     "arithmatex", "betterem", "blocks.admonition", "blocks.caption", "blocks.definition", "blocks.details",
     "blocks.html", "blocks.tab", "bracketspan", "caret", "critic", "details", "emoji", "escapeall", "extra",
     "fancylists", "highlight", "inlinehilite", "keys", "magiclink", "mark", "pathconverter", "progressbar",
-    "quotes", "saneheaders", "smartsymbols", "striphtml", "superfences", "tabbed", "tasklist", "tilde",
+    "quotes", "saneheaders", "smartsymbols", "snippets", "striphtml", "superfences", "tabbed", "tasklist",
+    "tilde",
 })
 # Left out on purpose, with why (each is named in the warning):
 _NEVER = {
-    # `--8<-- "file"` pastes other files, and URLs with `url_download`: compose reads a git tree,
-    # never the disk or the network.
-    "pymdownx.snippets": "it reads other files and URLs into the page",
     # Embeds images read from the disk as base64.
     "pymdownx.b64": "it reads image files from the disk",
 }
@@ -68,6 +73,7 @@ _OVERRIDES: dict[str, dict[str, Any]] = {
     "pymdownx.blocks.tab": {"alternate_style": False},
     "markdown.extensions.codehilite": {"use_pygments": False},
     "pymdownx.highlight": {"use_pygments": False},
+    "pymdownx.snippets": {"url_download": False},  # no network: a URL snippet pastes nothing
 }
 
 
@@ -209,22 +215,105 @@ MAX_SECONDS = 10.0
 MAX_MEMORY = 1 << 30
 _LOCK = threading.Lock()
 _WORKER: subprocess.Popen[bytes] | None = None
+_SANDBOX: tempfile.TemporaryDirectory[str] | None = None  # the worker's folder for snippets
 
 
 @lru_cache(maxsize=8)
-def _renderer(extensions: str) -> Any:
+def _renderer(extensions: str, sandbox: str) -> Any:
     import markdown
 
     chosen = [(module, options) for module, options in json.loads(extensions) if _module(module)]
-    return markdown.Markdown(extensions=[module for module, _ in chosen], extension_configs=dict(chosen))
+    return markdown.Markdown(
+        extensions=[_snippets(options, sandbox) if module == "pymdownx.snippets" else module for module, options in chosen],
+        extension_configs={module: options for module, options in chosen if module != "pymdownx.snippets"})
 
 
-def _render_here(text: str, extensions: str) -> str:
-    renderer = _renderer(extensions)
+def _render_here(text: str, extensions: str, sandbox: str) -> tuple[str, list[str]]:
+    """The page's HTML, and the snippets it names that the tree does not hold."""
+    renderer = _renderer(extensions, sandbox)
     try:
-        return str(renderer.reset().convert(text))
+        html = str(renderer.reset().convert(text))
+        snippets = renderer.preprocessors["snippet"] if "snippet" in renderer.preprocessors else None
+        return html, list(getattr(snippets, "unresolved", ()))
     finally:
         renderer.reset()
+
+
+# --- pymdownx.snippets, from the git tree ---------------------------------------------------------
+#
+# `--8<-- "file"` pastes a file found under the extension's `base_path` (folders or files, relative
+# to the folder MkDocs runs in: mkdocs.yml's, the root of the source's files). The real extension
+# runs, its `url_download` off, its files taken from the tree compose reads: each path it may open
+# is asked of the parent process (the page's key then depends on it, compose.py) and written into
+# an empty folder of the worker (`sandbox`), emptied for each page; the extension opens it there
+# (pymdown-extensions 10.0, the lowest allowed, has no other way to read a file). A path that leads
+# out of the tree (`../../etc/passwd`, `/etc/passwd`, with `restrict_base_path: false` too) is never
+# asked for, and a file found outside the sandbox is never opened.
+
+def _in_tree(path: str) -> str | None:
+    """`path` relative to the tree's root, normalized; None when it leads out of the tree."""
+    path = posixpath.normpath(path)
+    return None if path.startswith(("/", "../")) or path == ".." else path
+
+
+def _snippets(options: dict[str, Any], sandbox: str) -> Any:
+    from pymdownx.snippets import SnippetExtension, SnippetPreprocessor
+
+    given = options.get("base_path", ["."])
+    bases = [base for base in map(_in_tree, [given] if isinstance(given, str) else given) if base is not None]
+    root = os.path.realpath(sandbox)
+
+    class TreeSnippets(SnippetPreprocessor):
+        def run(self, lines: list[str]) -> list[str]:
+            shutil.rmtree(root, ignore_errors=True)
+            os.makedirs(root)
+            self.held: dict[str, bool] = {}  # path asked for → the tree has it
+            self.unresolved: list[str] = []
+            for base in bases:
+                if not self.fetch(base):
+                    os.makedirs(os.path.join(root, base), exist_ok=True)
+            return list(super().run(lines))
+
+        def fetch(self, path: str) -> bool:
+            """The tree's file at `path` copied into the sandbox; False when the tree holds none."""
+            if (relative := _in_tree(path)) is None:
+                return False
+            if relative not in self.held:
+                text = _ask(relative)
+                self.held[relative] = text is not None
+                try:
+                    if text is not None:
+                        os.makedirs(os.path.dirname(os.path.join(root, relative)), exist_ok=True)
+                        with open(os.path.join(root, relative), "w", encoding=self.encoding, errors="replace") as file:
+                            file.write(text)
+                except (OSError, LookupError):  # a file where the tree has a folder, an unknown encoding
+                    self.held[relative] = False
+            return self.held[relative]
+
+        def get_snippet_path(self, path: str) -> str | None:
+            for base in bases:  # where the extension looks: in a base folder, beside a base file
+                self.fetch(posixpath.join(posixpath.dirname(base) if self.held.get(base) else base, path))
+            found = super().get_snippet_path(path)
+            if found is not None and not os.path.realpath(found).startswith(root + os.sep):
+                found = None  # off the tree: never read
+            if found is None:
+                self.unresolved.append(path)
+            return found
+
+    class TreeSnippetExtension(SnippetExtension):
+        def extendMarkdown(self, md: Any) -> None:
+            super().extendMarkdown(md)
+            md.preprocessors.register(TreeSnippets(self.getConfigs(), md), "snippet", 32)
+
+    return TreeSnippetExtension(**{**options, "base_path": [os.path.join(root, base) for base in bases]})
+
+
+def _ask(path: str) -> str | None:
+    """The text of the tree's file at `path`, from the parent process (None: no such file)."""
+    sys.stdout.buffer.write(_frame({"need": path}))
+    sys.stdout.buffer.flush()
+    header = sys.stdin.buffer.read(4)
+    return json.loads(sys.stdin.buffer.read(struct.unpack(">I", header)[0])).get("text")
 
 
 def _frame(data: dict[str, Any]) -> bytes:
@@ -240,8 +329,10 @@ def _serve() -> None:
     read, write = sys.stdin.buffer, sys.stdout.buffer
     while len(header := read.read(4)) == 4:
         request = json.loads(read.read(struct.unpack(">I", header)[0]))
+        answer: dict[str, Any]
         try:
-            answer = {"html": _render_here(request["text"], request["extensions"])}
+            html, unresolved = _render_here(request["text"], request["extensions"], sys.argv[1])
+            answer = {"html": html, "unresolved": unresolved}
         except RecursionError:
             answer = {"error": "nested too deeply for Python-Markdown"}
         except MemoryError:
@@ -253,20 +344,25 @@ def _serve() -> None:
 
 
 def _stop() -> None:
-    global _WORKER
+    global _WORKER, _SANDBOX
     if _WORKER is not None:
         _WORKER.kill()
         _WORKER.wait()
         _WORKER = None
+    if _SANDBOX is not None:
+        _SANDBOX.cleanup()
+        _SANDBOX = None
 
 
 def _worker() -> subprocess.Popen[bytes]:
-    global _WORKER
+    global _WORKER, _SANDBOX
     if _WORKER is None or _WORKER.poll() is not None:
+        _stop()
+        _SANDBOX = tempfile.TemporaryDirectory(prefix="docschat-snippets-")
         # The child imports this module from where this process does.
         path = os.pathsep.join(entry for entry in sys.path if entry)
-        _WORKER = subprocess.Popen([sys.executable, "-m", "app.corpus.python_markdown"], stdin=subprocess.PIPE,
-                                   stdout=subprocess.PIPE, env={**os.environ, "PYTHONPATH": path})
+        _WORKER = subprocess.Popen([sys.executable, "-m", "app.corpus.python_markdown", _SANDBOX.name],
+                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, env={**os.environ, "PYTHONPATH": path})
         atexit.unregister(_stop)
         atexit.register(_stop)  # once
     return _WORKER
@@ -310,28 +406,41 @@ def without_meta(text: str) -> str:
     return "\n".join(lines[start:]).lstrip("\n")
 
 
-def render(text: str, extensions: str) -> tuple[str | None, str | None]:
+class Rendered(NamedTuple):
+    html: str | None
+    error: str | None  # why the page is not read, when html is None
+    unresolved: tuple[str, ...] = ()  # snippets it names that the tree does not hold (pasted as nothing)
+
+
+def render(text: str, extensions: str, files: Mapping[str, str] | None = None) -> Rendered:
     """The page's HTML as Python-Markdown renders it with `extensions` (site_extensions' JSON), or
-    None and why it is not read (time, memory, an error of Python-Markdown). STX and ETX are dropped
-    first: Python-Markdown marks its placeholders with them, and the browser shows nothing of them."""
+    None and why it is not read (time, memory, an error of Python-Markdown). A snippet is read from
+    `files` (the source's tree, paths from its root). STX and ETX are dropped first: Python-Markdown
+    marks its placeholders with them, and the browser shows nothing of them."""
     text = text.replace("\x02", "").replace("\x03", "")
     with _LOCK:  # one page at a time in the worker
         worker = _worker()
         assert worker.stdin is not None and worker.stdout is not None
-        try:
-            worker.stdin.write(_frame({"text": text, "extensions": extensions}))
-            worker.stdin.flush()
-        except OSError:
-            _stop()
-            return None, "the Python-Markdown worker stopped"
         deadline = time.monotonic() + MAX_SECONDS
-        header = _read(worker.stdout, 4, deadline)
-        body = _read(worker.stdout, struct.unpack(">I", header)[0], deadline) if header else None
-        if body is None:
-            _stop()
-            return None, f"not read within the page reader's time limit ({MAX_SECONDS:g} s)"
-    answer = json.loads(body)
-    return answer.get("html"), answer.get("error")
+        request: dict[str, Any] = {"text": text, "extensions": extensions}
+        while True:
+            try:
+                worker.stdin.write(_frame(request))
+                worker.stdin.flush()
+            except OSError:
+                _stop()
+                return Rendered(None, "the Python-Markdown worker stopped")
+            header = _read(worker.stdout, 4, deadline)
+            body = _read(worker.stdout, struct.unpack(">I", header)[0], deadline) if header else None
+            if body is None:
+                _stop()
+                return Rendered(None, f"not read within the page reader's time limit ({MAX_SECONDS:g} s)")
+            answer = json.loads(body)
+            if "need" not in answer:
+                break
+            found = files.get(answer["need"]) if files is not None else None  # a dependency of the page
+            request = {"text": found.replace("\x02", "").replace("\x03", "") if found is not None else None}
+    return Rendered(answer.get("html"), answer.get("error"), tuple(answer.get("unresolved", ())))
 
 
 if __name__ == "__main__":
