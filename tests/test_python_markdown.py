@@ -308,6 +308,20 @@ def test_an_allowed_extension_that_cannot_be_loaded_is_left_out(monkeypatch) -> 
     assert error is None and 'class="admonition note"' in (html or "")
 
 
+def test_mkdocs_builds_pages_from_every_markdown_extension_it_knows() -> None:
+    """Checked with `mkdocs build` 1.6.1 (mkdocs.utils.markdown_extensions): `.markdown`, `.mdown`,
+    `.mkdn`, `.mkd` and `.md` are pages, at the route without their extension, and a `snippets`
+    folder of docs_dir is built too; a `.txt` file is not. Another site builds `.md` and `.mdx` only."""
+    pages = {"docs/index.md": "# A\n", "docs/sub/m.markdown": "# M\n\nmarker-m\n", "docs/sub/n.mdown": "# N\n",
+             "docs/sub/k.mkdn": "# K\n", "docs/sub/x.mkd": "# X\n", "docs/snippets/s.md": "# S\n\nmarker-s\n",
+             "docs/sub/t.txt": "# T\n"}
+    result = _compose({"mkdocs.yml": "site_name: A\n", **pages})
+    assert sorted(page.path for page in result.pages) == sorted(p for p in pages if not p.endswith(".txt"))
+    assert {c.href.split("#")[0] for c in result.chunks if c.page == "docs/sub/m.markdown"} == {"/docs/docs/sub/m"}
+    assert "marker-m" in _indexed({"mkdocs.yml": "site_name: A\n", **pages})
+    assert [page.path for page in _compose(pages).pages] == ["docs/index.md"]  # no mkdocs.yml
+
+
 def test_mkdocs_builds_only_the_markdown_files_of_its_docs_dir() -> None:
     """Checked with `mkdocs build` 1.6.1: README.md beside mkdocs.yml and docs/b.mdx are no pages."""
     files = {"mkdocs.yml": "site_name: A\n", "README.md": "# Readme\n\nmarker-readme\n",

@@ -25,12 +25,13 @@ from app.corpus.frontmatter import FrontMatterError, parse_front_matter, undecla
 from app.corpus.git_source import GitSourceError, GitTree, normalize_docs_dir, read_docs_tree, resolve_commit
 from app.corpus.markdown import Block, read_page
 from app.corpus.site import Exclusion, Site, SiteDialect, read_site, site_dialect, stem
+from app.corpus.site_model import MKDOCS_SUFFIXES
 from app.corpus.snippets import SnippetResult, is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
 from app.errors import DocschatError
 from app.globs import matches_any
 
-PAGE_SUFFIXES = (".md", ".mdx")
+PAGE_SUFFIXES = (".md", ".mdx")  # and, on an MkDocs site, the files it builds pages from (MKDOCS_SUFFIXES)
 
 
 @dataclass(frozen=True)
@@ -295,8 +296,11 @@ def iter_compose_files(
     result = ComposeResult()
     result.warnings.extend(site.warnings)
     routes: dict[str, str] = {}  # route → the page published there
+    mkdocs = site.framework == "mkdocs"
+    suffixes = PAGE_SUFFIXES + MKDOCS_SUFFIXES if mkdocs else PAGE_SUFFIXES
     for path in sorted(files):
-        if not path.endswith(PAGE_SUFFIXES) or is_snippet_path(path) or site.is_partial(path):
+        # A file of a `snippets` folder is a Mintlify snippet, never a page; MkDocs builds it.
+        if not path.endswith(suffixes) or (is_snippet_path(path) and not mkdocs) or site.is_partial(path):
             continue
         if not matches_any(path, source.include) or matches_any(path, source.exclude):
             continue
