@@ -49,6 +49,29 @@ def test_chunks_show_what_the_mkdocs_build_shows(tmp_path: Path) -> None:
         assert [m for m in built["hidden"] if m in indexed] == [], page.path
     hidden = sum(len(p.get("hidden", [])) for p in recorded["pages"].values())
     assert hidden >= 14  # the hidden blocks are there to be checked
+    # An emoji is no marker: what the page shows between two markers is compared whole.
+    shown = recorded["texts"]["docs/reference/emoji.md"]
+    indexed = " ".join(c.text for c in result.chunks if c.page == "docs/reference/emoji.md")
+    assert _between(indexed) == _between(shown) == ""
+
+
+def _between(text: str, start: str = "marker-mk-emoji-before", end: str = "marker-mk-emoji-after") -> str:
+    return " ".join(text.split(start, 1)[1].split(end, 1)[0].split())
+
+
+@pytest.mark.parametrize("generator, shown", [
+    (None, ""), ("pymdownx.emoji.to_svg", ""), ("pymdownx.emoji.to_alt", "😄"), ("os.system", ""),
+])
+def test_an_emoji_shows_what_its_generator_shows(generator: str | None, shown: str) -> None:
+    """Checked with `mkdocs build` 1.6.1 and Chromium's innerText: an emoji drawn as an image (the
+    default to_png, to_svg) shows no text, to_alt its character; Material's icons are emoji only
+    with Material's index (the recorded site), else the shortcode stays text."""
+    options = f"\n      emoji_generator: !!python/name:{generator}" if generator else ""
+    files = {"mkdocs.yml": f"site_name: A\nmarkdown_extensions:\n  - pymdownx.emoji:{options or ' {}'}\n",
+             "docs/a.md": "# A\n\nmarker-mk-emoji-before :smile: :material-check: marker-mk-emoji-after\n"}
+    result = _compose(files)
+    assert _between(result.chunks[0].text) == f"{shown} :material-check:".strip()
+    assert bool(result.warnings) is (generator == "os.system")
 
 
 def test_an_admonition_body_is_text_and_its_fence_code() -> None:

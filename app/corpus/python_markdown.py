@@ -75,10 +75,21 @@ _OVERRIDES: dict[str, dict[str, Any]] = {
     "pymdownx.highlight": {"use_pygments": False},
     "pymdownx.snippets": {"url_download": False},  # no network: a URL snippet pastes nothing
 }
+# pymdownx.emoji's index and generator are Python functions (`!!python/name:…`): those of
+# pymdownx.emoji and of Material for MkDocs are taken by their names (_emoji), no other.
+_EMOJI_NAMES = frozenset({
+    *(f"pymdownx.emoji.{name}" for name in ("emojione", "gemoji", "twemoji", "to_png", "to_svg", "to_png_sprite",
+                                            "to_svg_sprite", "to_alt")),
+    "material.extensions.emoji.twemoji", "material.extensions.emoji.to_svg",
+})
+_ICON = re.compile(r":(?:material|octicons|fontawesome|simple)-[\w-]+:$")  # Material's icon sets' names
 
 
 class Tagged:
-    """A value of mkdocs.yml written with a YAML tag (site.py's loader marks them)."""
+    """A value of mkdocs.yml written with a YAML tag (site.py's loader marks them, `tag` its name
+    after `!` or `!!python/`: `ENV`, `name:pymdownx.emoji.to_svg`)."""
+
+    tag = ""
 
 
 class TaggedStr(str, Tagged):
@@ -165,6 +176,9 @@ def site_extensions(config: Any, where: str) -> tuple[str, list[str]]:
             warnings.append(f"{where}: Markdown extension {str(name)[:80]!r} left out ({why}); "
                             "what it would show is read as plain Markdown")
             continue
+        if module == "pymdownx.emoji" and isinstance(options, dict):  # its functions by their names
+            options = {key: value.tag[5:] if isinstance(value, Tagged) and value.tag[5:] in _EMOJI_NAMES
+                       and value.tag.startswith("name:") else value for key, value in options.items()}
         try:
             clean, whole = _untagged(options if isinstance(options, dict) else {}, [_MAX_OPTION_VALUES])
         except _TooLarge:
@@ -197,7 +211,7 @@ def _refused(module: str, options: dict[str, Any]) -> str | None:
     import markdown
 
     try:
-        markdown.Markdown(extensions=[module], extension_configs={module: options})
+        markdown.Markdown(extensions=[module], extension_configs={module: _configs(module, options)})
     except Exception as exc:  # noqa: BLE001 - any refusal is reported, never raised
         return f"{type(exc).__name__}: {str(exc)[:200]}"
     return None
@@ -225,7 +239,43 @@ def _renderer(extensions: str, sandbox: str) -> Any:
     chosen = [(module, options) for module, options in json.loads(extensions) if _module(module)]
     return markdown.Markdown(
         extensions=[_snippets(options, sandbox) if module == "pymdownx.snippets" else module for module, options in chosen],
-        extension_configs={module: options for module, options in chosen if module != "pymdownx.snippets"})
+        extension_configs={module: _configs(module, options) for module, options in chosen if module != "pymdownx.snippets"})
+
+
+def _configs(module: str, options: dict[str, Any]) -> dict[str, Any]:
+    return _emoji(options) if module == "pymdownx.emoji" else options
+
+
+def _emoji(options: dict[str, Any]) -> dict[str, Any]:
+    """pymdownx.emoji's options, its index and generator the functions they name. An emoji drawn as
+    an image (to_png, the default, and to_svg, pymdownx's or Material's) is an `<img>` whose alt
+    the browser's innerText leaves out, as the recorded site shows; the page reader shows a Markdown
+    image's alt, so it is drawn here as an empty `<span>`. Material's twemoji index adds its icons
+    (`:material-check:`), drawn as inline SVG that shows no text: Material is not imported, so any
+    name of its icon sets is taken for one."""
+    from xml.etree.ElementTree import Element
+
+    from pymdownx import emoji
+
+    index_name = str(options.get("emoji_index", "pymdownx.emoji.emojione"))
+    generator_name = str(options.get("emoji_generator", "pymdownx.emoji.to_png"))
+    base = getattr(emoji, index_name.rsplit(".", 1)[-1], emoji.emojione)
+
+    class Icons(dict[str, Any]):
+        def get(self, key: str, default: Any = None) -> Any:
+            found = super().get(key, default)
+            return {"name": key.strip(":"), "category": "icons"} if found is None and _ICON.match(key) else found
+
+    def index(config: Any, md: Any) -> Any:
+        found = base(config, md)
+        return {**found, "emoji": Icons(found["emoji"])} if index_name.startswith("material.") else found
+
+    def image(*args: Any) -> Element:
+        return Element("span", {"class": "emoji"})
+
+    shown = generator_name.removeprefix("pymdownx.emoji.")  # these show text: the character, in a span
+    generator = getattr(emoji, shown) if shown in ("to_alt", "to_png_sprite", "to_svg_sprite") else image
+    return {**options, "emoji_index": index, "emoji_generator": generator}
 
 
 def _render_here(text: str, extensions: str, sandbox: str) -> tuple[str, list[str]]:

@@ -192,7 +192,9 @@ class _MkDocsLoader(yaml.SafeLoader):
 
 def _any_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
     if isinstance(node, yaml.ScalarNode):
-        return TaggedStr(loader.construct_scalar(node))
+        value = TaggedStr(loader.construct_scalar(node))
+        value.tag = suffix
+        return value
     if isinstance(node, yaml.SequenceNode):
         return TaggedList(loader.construct_sequence(node))
     return TaggedDict(loader.construct_mapping(node))
