@@ -136,7 +136,7 @@ def test_snippets_paste_the_files_of_the_tree() -> None:
     for marker in ("marker-whole", "marker-two", "marker-line5", "marker-block", "marker-appended"):
         assert marker in text
     assert "marker-line1" not in text and text.count("marker-block") == 2
-    assert [w for w in result.warnings if "'missing.md' not found" in w] and result.snippets_unresolved == 1
+    assert [w for w in result.warnings if "'missing.md' pastes nothing" in w] and result.snippets_unresolved == 1
 
 
 @pytest.mark.parametrize("restrict", ["true", "false"])
@@ -156,6 +156,22 @@ def test_a_snippet_never_reads_outside_the_tree(tmp_path: Path, restrict: str) -
     assert "Shown." in text and "marker-disk" not in text and "[project]" not in text
     assert ("marker-beside" in text) is (restrict == "false")  # in the tree: the extension decides
     assert result.snippets_unresolved == 4 + (restrict == "true")
+
+
+def test_a_snippet_for_fewer_audiences_is_not_pasted_into_the_page() -> None:
+    """As a Mintlify snippet: a public page cannot publish the text of a file declared internal (the
+    site pastes it, front matter and all; docschat fails closed). A file that declares nothing, or
+    every audience of the page, is pasted."""
+    files = {"mkdocs.yml": _SNIPPETS,
+             "docs/a.md": '---\naudience: public\n---\n# A\n\nShown.\n\n--8<-- "keys.md"\n\n--8<-- "plain.md"\n',
+             "docs/b.md": '---\naudience: internal\n---\n# B\n\n--8<-- "keys.md"\n',
+             "includes/keys.md": "---\naudience: internal\n---\nRotate with SECRETWORD.\n",
+             "includes/plain.md": "Pasted marker-plain.\n"}
+    result = _compose(files)
+    text = {page.path: " ".join(c.text for c in result.chunks if c.page == page.path) for page in result.pages}
+    assert "SECRETWORD" not in text["docs/a.md"] and "marker-plain" in text["docs/a.md"]
+    assert "SECRETWORD" in text["docs/b.md"]
+    assert any("docs/a.md" in w and "includes/keys.md" in w and "internal" in w for w in result.warnings)
 
 
 def test_a_missing_snippet_refuses_the_page_when_check_paths_says_so() -> None:

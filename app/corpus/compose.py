@@ -26,7 +26,7 @@ from app.corpus.git_source import GitSourceError, GitTree, normalize_docs_dir, r
 from app.corpus.markdown import Block, read_page
 from app.corpus.site import Exclusion, Site, SiteDialect, read_site, site_dialect, stem
 from app.corpus.site_model import MKDOCS_SUFFIXES
-from app.corpus.snippets import SnippetResult, is_snippet_path, resolve_snippets
+from app.corpus.snippets import Pastable, SnippetResult, is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
 from app.errors import DocschatError
 from app.globs import matches_any
@@ -373,9 +373,11 @@ def _compose_page(
     result.warnings.extend(pasted.warnings)  # a page its parser rejects still names its snippets' faults
     reading = read_page(pasted.text, mdx=mdx, myst=dialect.myst, mintlify=dialect.mintlify, comments=dialect.mdx_comments,
                         mkdocs=dialect.python_markdown, front_matter=front.body != text.lstrip("\ufeff"),
-                        docusaurus=dialect.docusaurus, files=files)
-    result.warnings.extend(f"{path}: snippet {snippet!r} not found in the source (a URL is never downloaded); "
-                           "nothing pasted" for snippet in reading.unresolved_snippets)
+                        docusaurus=dialect.docusaurus, files=Pastable(
+                            files, path, audiences, lambda snippet: _page_audiences(snippet, files, source, site),
+                            result.warnings))
+    result.warnings.extend(f"{path}: snippet {snippet!r} pastes nothing: no file of the source it may paste (a URL "
+                           "is never downloaded)" for snippet in reading.unresolved_snippets)
     if reading.error is not None:
         # As the site's build refuses it: the page is not published, so it is not indexed.
         result.warnings.append(f"{path}: the page's parser rejects it ({reading.error[:500]}); page skipped")
