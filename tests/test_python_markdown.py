@@ -158,6 +158,20 @@ def test_a_snippet_never_reads_outside_the_tree(tmp_path: Path, restrict: str) -
     assert result.snippets_unresolved == 4 + (restrict == "true")
 
 
+@pytest.mark.parametrize("base_path", ["!relative $config_dir", "[!relative $docs_dir/partials, !relative $config_dir]"])
+def test_snippets_base_path_written_relative_to_the_config_or_docs_dir(base_path: str) -> None:
+    """MkDocs' `!relative $config_dir` and `$docs_dir` placeholders, the idiom its docs recommend:
+    checked with `mkdocs build` 1.6.1, which pastes includes/x.md with either, p.md with the second."""
+    files = {"mkdocs.yml": f"site_name: A\ndocs_dir: site-docs\nmarkdown_extensions:\n  - pymdownx.snippets:\n"
+                           f"      base_path: {base_path}\n",
+             "site-docs/index.md": '# A\n\n--8<-- "includes/x.md"\n\n--8<-- "p.md"\n',
+             "includes/x.md": "Root include marker-root\n", "site-docs/partials/p.md": "Partial marker-partial\n"}
+    result = _compose(files)
+    text = " ".join(c.text for c in result.chunks if c.page == "site-docs/index.md")
+    assert "marker-root" in text and ("marker-partial" in text) is ("docs_dir" in base_path)
+    assert not [w for w in result.warnings if "YAML tag" in w]
+
+
 def test_a_snippet_for_fewer_audiences_is_not_pasted_into_the_page() -> None:
     """As a Mintlify snippet: a public page cannot publish the text of a file declared internal (the
     site pastes it, front matter and all; docschat fails closed). A file that declares nothing, or

@@ -22,6 +22,7 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import posixpath
 import re
 import select
 import struct
@@ -146,7 +147,17 @@ def _untagged(value: Any, budget: list[int], depth: int = 0) -> tuple[Any, bool]
     return (value if value is None or isinstance(value, (bool, int, float, str)) else str(value)), True
 
 
-def site_extensions(config: Any, where: str) -> tuple[str, list[str]]:
+def _relative(value: Any, docs_dir: str) -> Any:
+    """MkDocs' `!relative $config_dir/x` (mkdocs.yml's folder: the root of the source's files) and
+    `!relative $docs_dir/x` as the plain paths they stand for; any other value as it is."""
+    if isinstance(value, Tagged) and value.tag == "relative":
+        for name, folder in (("$config_dir", "."), ("$docs_dir", docs_dir)):
+            if value == name or value.startswith(name + "/"):
+                return posixpath.join(folder, value[len(name) + 1:])
+    return value
+
+
+def site_extensions(config: Any, where: str, docs_dir: str = "docs") -> tuple[str, list[str]]:
     """mkdocs.yml's `markdown_extensions` (`config`, as MkDocs takes it: a list of names or of
     one-key {name: options} mappings, or one mapping) as the JSON the page reader renders with
     ([[module, options], …], MkDocs' built-ins first), and the warnings for what was left out."""
@@ -173,6 +184,10 @@ def site_extensions(config: Any, where: str) -> tuple[str, list[str]]:
             warnings.append(f"{where}: Markdown extension {str(name)[:80]!r} left out ({why}); "
                             "what it would show is read as plain Markdown")
             continue
+        if module == "pymdownx.snippets" and isinstance(options, dict) and "base_path" in options:
+            given = options["base_path"]
+            options = {**options, "base_path": [_relative(base, docs_dir) for base in given]
+                       if isinstance(given, list) else _relative(given, docs_dir)}
         if module == "pymdownx.emoji" and isinstance(options, dict):  # its functions by their names
             options = {key: value.tag[5:] if isinstance(value, Tagged) and value.tag[5:] in _EMOJI_NAMES
                        and value.tag.startswith("name:") else value for key, value in options.items()}
