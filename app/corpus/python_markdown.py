@@ -150,7 +150,7 @@ def _untagged(value: Any, budget: list[int], depth: int = 0) -> tuple[Any, bool]
 def _relative(value: Any, docs_dir: str) -> Any:
     """MkDocs' `!relative $config_dir/x` (mkdocs.yml's folder: the root of the source's files) and
     `!relative $docs_dir/x` as the plain paths they stand for; any other value as it is."""
-    if isinstance(value, Tagged) and value.tag == "relative":
+    if isinstance(value, TaggedStr) and value.tag == "relative":
         for name, folder in (("$config_dir", "."), ("$docs_dir", docs_dir)):
             if value == name or value.startswith(name + "/"):
                 return posixpath.join(folder, value[len(name) + 1:])
