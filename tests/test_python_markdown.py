@@ -129,7 +129,8 @@ def test_snippets_paste_the_files_of_the_tree() -> None:
              "docs/a.md": '# A\n\n--8<-- "whole.md"\n\n--8<-- "parts.md:two"\n\n--8<-- "parts.md:5:5"\n\n'
                           '--8<--\nsub/block.md\n--8<--\n\n--8<-- "missing.md"\n',
              "includes/whole.md": 'Whole marker-whole\n\n--8<-- "sub/block.md"\n',
-             "includes/parts.md": "One marker-line1\n--8<-- [start:two]\nTwo marker-two\n--8<-- [end:two]\nFive marker-line5\n",
+             "includes/parts.md": "One marker-line1\n--8<-- [start:two]\nTwo marker-two\n--8<-- [end:two]\n"
+                                  "Five marker-line5\n",
              "includes/sub/block.md": "Block marker-block\n", "includes/abbr.md": "Appended marker-appended\n"}
     result = _compose(files)
     text = " ".join(c.text for c in result.chunks)
@@ -158,7 +159,8 @@ def test_a_snippet_never_reads_outside_the_tree(tmp_path: Path, restrict: str) -
     assert result.snippets_unresolved == 4 + (restrict == "true")
 
 
-@pytest.mark.parametrize("base_path", ["!relative $config_dir", "[!relative $docs_dir/partials, !relative $config_dir]"])
+@pytest.mark.parametrize("base_path", ["!relative $config_dir",
+                                       "[!relative $docs_dir/partials, !relative $config_dir]"])
 def test_snippets_base_path_written_relative_to_the_config_or_docs_dir(base_path: str) -> None:
     """MkDocs' `!relative $config_dir` and `$docs_dir` placeholders, the idiom its docs recommend:
     checked with `mkdocs build` 1.6.1, which pastes includes/x.md with either, p.md with the second."""

@@ -83,6 +83,8 @@ _EMOJI_NAMES = frozenset({
                                             "to_svg_sprite", "to_alt")),
     "material.extensions.emoji.twemoji", "material.extensions.emoji.to_svg",
 })
+
+
 class Tagged:
     """A value of mkdocs.yml written with a YAML tag (site.py's loader marks them, `tag` its name
     after `!` or `!!python/`: `ENV`, `name:pymdownx.emoji.to_svg`)."""
@@ -249,9 +251,11 @@ def _renderer(extensions: str, sandbox: str) -> Any:
     import markdown
 
     chosen = [(module, options) for module, options in json.loads(extensions) if _module(module)]
+    snippets = "pymdownx.snippets"  # an instance, reading the tree
     return markdown.Markdown(
-        extensions=[tree_snippets(options, sandbox, _ask) if module == "pymdownx.snippets" else module for module, options in chosen],
-        extension_configs={module: _configs(module, options) for module, options in chosen if module != "pymdownx.snippets"})
+        extensions=[tree_snippets(options, sandbox, _ask) if module == snippets else module
+                    for module, options in chosen],
+        extension_configs={module: _configs(module, options) for module, options in chosen if module != snippets})
 
 
 def _configs(module: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -322,8 +326,9 @@ def _worker() -> subprocess.Popen[bytes]:
         _SANDBOX = tempfile.TemporaryDirectory(prefix="docschat-snippets-")
         # The child imports this module from where this process does.
         path = os.pathsep.join(entry for entry in sys.path if entry)
-        _WORKER = subprocess.Popen([sys.executable, "-m", "app.corpus.python_markdown", _SANDBOX.name],
-                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, env={**os.environ, "PYTHONPATH": path})
+        command = [sys.executable, "-m", "app.corpus.python_markdown", _SANDBOX.name]
+        _WORKER = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   env={**os.environ, "PYTHONPATH": path})
         atexit.unregister(_stop)
         atexit.register(_stop)  # once
     return _WORKER
