@@ -59,7 +59,9 @@ class Settings(BaseSettings):
     branch: str = Field("main", description="Git branch (or any revision) the docs are read from.")
     docs_dir: str = Field("docs", description="Folder of the docs inside the repository ('' or '.' for the root).")
     docs_include: CommaList = Field(
-        ["**/*.md", "**/*.mdx"], description="Comma-separated globs (relative to DOCS_DIR) of page files."
+        ["**/*.md", "**/*.mdx", "**/*.markdown", "**/*.mdown", "**/*.mkdn", "**/*.mkd"],
+        description="Comma-separated globs (relative to DOCS_DIR) of page files (`.markdown`, `.mdown`, `.mkdn` "
+        "and `.mkd` are pages of an MkDocs site only, as MkDocs builds them).",
     )
     docs_exclude: CommaList = Field(
         ["archive/**", "design/**", "marketing/**", "screenshots/**", "README.md", "**/README.md"],

@@ -17,17 +17,20 @@ MARKER = re.compile(r"marker-[a-z0-9-]+")
 
 def record_pages(sources: list[tuple[str, Path]], built: Callable[[str, Path], Path | None], shown: str,
                  before: str | None = None, redirect: Callable[[str], bool] = lambda html: False,
-                 shared: str = "") -> dict[str, dict[str, object]]:
+                 shared: str = "", pasted: Callable[[str], list[Path]] = lambda text: [],
+                 ) -> dict[str, dict[str, object]]:
     """Each source page (name, file): not built, a redirect stub, or its markers shown and hidden.
     `built(name, file)` is the HTML file the build wrote for it, None when it wrote none. The
-    markers of `shared` (a Sphinx conf.py's substitutions) are looked for on every built page too."""
+    markers of `shared` (a Sphinx conf.py's substitutions) are looked for on every built page too;
+    the markers of the files `pasted(text)` names count as the page's (MkDocs' snippets)."""
     pages: dict[str, dict[str, object]] = {}
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
         page = browser.new_page()
         for name, source in sources:
-            markers = sorted(set(MARKER.findall(source.read_text())))
+            text = source.read_text()
+            markers = sorted(set(MARKER.findall(text + "".join(f.read_text() for f in pasted(text)))))
             html = built(name, source)
             if html is None:
                 pages[name] = {"built": False, "markers": markers}
@@ -44,3 +47,19 @@ def record_pages(sources: list[tuple[str, Path]], built: Callable[[str, Path], P
                            "hidden": [m for m in markers if m not in seen]}
         browser.close()
     return pages
+
+
+def shown_text(html: Path | None, shown: str, before: str | None = None) -> str | None:
+    """The innerText `shown` evaluates to on the built page `html` (None when it was not built)."""
+    if html is None:
+        return None
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
+        page = browser.new_page()
+        page.goto(html.as_uri())
+        if before:
+            page.evaluate(before)
+        text = str(page.evaluate(shown))
+        browser.close()
+    return text

@@ -36,8 +36,9 @@ def _words(text: str) -> Counter[str]:
 
 
 def main(site: Path, built: Path) -> None:
+    # Every file, as compose reads the tree (snippets paste any of them), but large ones (images).
     files = {path.relative_to(site).as_posix(): path.read_text(errors="replace") for path in site.rglob("*")
-             if path.is_file() and (path.suffix in (".md", ".mdx") or path.name == "mkdocs.yml")}
+             if path.is_file() and ".git" not in path.parts and path.stat().st_size < 1 << 20}
     result = compose_files(files, Settings(), Source(name="site", repo=site, audiences=("public",)))
     print(f"{len(result.pages)} pages, {len(result.skipped_pages)} refused, {len(result.excluded)} left out")
     config = site / "mkdocs.yml"
@@ -52,7 +53,7 @@ def main(site: Path, built: Path) -> None:
         page = browser.new_page()
         page.route("http*://**", lambda route: route.abort())  # the theme's CDN scripts: no network
         for composed in result.pages:
-            stem = re.sub(r"(^|/)index$", "", composed.path.removeprefix(docs_prefix).removesuffix(".md"))
+            stem = re.sub(r"(^|/)index$", "", Path(composed.path.removeprefix(docs_prefix)).with_suffix("").as_posix())
             html = built / stem / "index.html" if stem else built / "index.html"
             page.goto(html.as_uri())
             page.evaluate(OPEN_EVERYTHING)

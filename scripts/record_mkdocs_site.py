@@ -4,7 +4,10 @@ headless Chromium, and a marker (`marker-…`) of a source page counted shown wh
 innerText of the page's `<article>` (the theme's navigation, search and footer are not the page).
 What a reader opens by a click counts as shown, as in scripts/record_docusaurus_site.py: every
 `<details>` is opened and every tab's panel shown first. Writes tests/data/site-nav/mkdocs.shown.json,
-which tests/test_python_markdown.py compares docschat's chunks to.
+which tests/test_python_markdown.py compares docschat's chunks to. The markers of the snippet
+files (`includes/`, `private/`) count as those of each page that pastes (`--8<--`); the emoji
+page's innerText is recorded whole (an emoji is no marker). MkDocs runs in the site's folder:
+pymdownx.snippets' base_path is relative to it.
 
 MkDocs is not a docschat dependency: install it in a throwaway venv, with the Python-Markdown and
 pymdown-extensions versions docschat's venv has (the comparison is of the same parser).
@@ -24,7 +27,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _shown_markers import record_pages
+from _shown_markers import record_pages, shown_text
 
 SITE = Path(__file__).parent.parent / "tests" / "data" / "site-nav" / "mkdocs"
 RECORDED = SITE.parent / "mkdocs.shown.json"
@@ -33,6 +36,9 @@ OPEN_EVERYTHING = """() => {
   document.querySelectorAll('.tabbed-block, .tabbed-content').forEach((panel) => { panel.style.display = 'block' })
 }"""
 SHOWN = "(document.querySelector('article') || document.querySelector('[role=main]') || document.body).innerText"
+# mkdocs.utils.markdown_extensions: the files MkDocs builds pages from.
+SUFFIXES = (".markdown", ".mdown", ".mkdn", ".mkd", ".md")
+TEXT_OF = ("docs/reference/emoji.md",)
 PACKAGES = ("mkdocs", "markdown", "pymdown-extensions", "mkdocs-material", "mkdocs-redirects")
 
 
@@ -56,15 +62,20 @@ def main(mkdocs: Path) -> None:
         out = Path(work) / "site"
         environment = {**os.environ, "DISABLE_MKDOCS_2_WARNING": "true", "NO_MKDOCS_2_WARNING": "1"}
         build = subprocess.run([str(mkdocs), "build", "-f", str(SITE / "mkdocs.yml"), "-d", str(out)],
-                               capture_output=True, text=True, env=environment)
+                               capture_output=True, text=True, env=environment, cwd=SITE)
         if build.returncode:
             sys.exit(f"mkdocs build failed:\n{build.stdout}\n{build.stderr}")
-        sources = [(source.relative_to(SITE).as_posix(), source) for source in sorted(docs.rglob("*.md"))]
-        pages = record_pages(sources, lambda _, source: _built_page(out, source.relative_to(docs).as_posix().removesuffix(".md")),
-                             SHOWN, OPEN_EVERYTHING, redirect=lambda html: "<article" not in html)  # the redirects plugin's stub
+        sources = [(source.relative_to(SITE).as_posix(), source) for source in sorted(docs.rglob("*"))
+                   if source.suffix in SUFFIXES]
+        snippets = sorted([*SITE.glob("includes/*.md"), *SITE.glob("private/*.md")])
+        pages = record_pages(sources, lambda _, source: _built_page(out, source.relative_to(docs).with_suffix("").as_posix()),
+                             SHOWN, OPEN_EVERYTHING, redirect=lambda html: "<article" not in html,  # the redirects plugin's stub
+                             pasted=lambda text: snippets if "--8<--" in text else [])
+        texts = {name: shown_text(_built_page(out, name.removeprefix("docs/").removesuffix(".md")), SHOWN, OPEN_EVERYTHING)
+                 for name in TEXT_OF}
     warnings = [line for line in build.stderr.splitlines() if line.startswith(("WARNING", "INFO    -  A reference"))]
     record = {"renderer": f"{_versions(mkdocs)}; Chromium innerText of the page's <article>, tabs and details opened",
-              "warnings": warnings, "pages": pages}
+              "warnings": warnings, "pages": pages, "texts": texts}
     RECORDED.write_text(json.dumps(record, indent=1) + "\n")
     print(f"{len(pages)} pages recorded in {RECORDED}")
 

@@ -8,15 +8,17 @@ opened: scripts/record_mkdocs_site.py.
 
 from __future__ import annotations
 
+import http.server
 import json
 import sys
+import threading
 import time
 from pathlib import Path
 
 import pytest
 
 from app.config import Settings
-from app.corpus.compose import compose_corpus, compose_files
+from app.corpus.compose import compose_corpus, compose_files, iter_compose_files
 from app.corpus.python_markdown import site_extensions, without_meta
 from app.corpus.site import read_site, site_dialect
 from app.corpus.sources import Source
@@ -47,6 +49,29 @@ def test_chunks_show_what_the_mkdocs_build_shows(tmp_path: Path) -> None:
         assert [m for m in built["hidden"] if m in indexed] == [], page.path
     hidden = sum(len(p.get("hidden", [])) for p in recorded["pages"].values())
     assert hidden >= 14  # the hidden blocks are there to be checked
+    # An emoji is no marker: what the page shows between two markers is compared whole.
+    shown = recorded["texts"]["docs/reference/emoji.md"]
+    indexed = " ".join(c.text for c in result.chunks if c.page == "docs/reference/emoji.md")
+    assert _between(indexed) == _between(shown) == ""
+
+
+def _between(text: str, start: str = "marker-mk-emoji-before", end: str = "marker-mk-emoji-after") -> str:
+    return " ".join(text.split(start, 1)[1].split(end, 1)[0].split())
+
+
+@pytest.mark.parametrize("generator, shown", [
+    (None, ""), ("pymdownx.emoji.to_svg", ""), ("pymdownx.emoji.to_alt", "😄"), ("os.system", ""),
+])
+def test_an_emoji_shows_what_its_generator_shows(generator: str | None, shown: str) -> None:
+    """Checked with `mkdocs build` 1.6.1 and Chromium's innerText: an emoji drawn as an image (the
+    default to_png, to_svg) shows no text, to_alt its character; Material's icons are emoji only
+    with Material's index (the recorded site), else the shortcode stays text."""
+    options = f"\n      emoji_generator: !!python/name:{generator}" if generator else ""
+    files = {"mkdocs.yml": f"site_name: A\nmarkdown_extensions:\n  - pymdownx.emoji:{options or ' {}'}\n",
+             "docs/a.md": "# A\n\nmarker-mk-emoji-before :smile: :material-check: marker-mk-emoji-after\n"}
+    result = _compose(files)
+    assert _between(result.chunks[0].text) == f"{shown} :material-check:".strip()
+    assert bool(result.warnings) is (generator == "os.system")
 
 
 def test_an_admonition_body_is_text_and_its_fence_code() -> None:
@@ -92,14 +117,133 @@ def test_an_extension_outside_the_allowlist_is_never_imported(tmp_path: Path, mo
     assert any("'markdown.extensions.docschat_probe_extension'" in w for w in result.warnings)
 
 
-def test_snippets_never_read_other_files() -> None:
-    """pymdownx.snippets pastes files (and URLs): left out, named in a warning."""
-    files = {"mkdocs.yml": "site_name: A\nmarkdown_extensions:\n  - pymdownx.snippets:\n      base_path: [docs]\n",
-             "docs/a.md": '# A\n\n--8<-- "docs/secret.txt"\n',
-             "docs/secret.txt": "marker-pasted\n"}
+_SNIPPETS = "site_name: A\nmarkdown_extensions:\n  - pymdownx.snippets:\n      base_path: [includes]\n"
+
+
+def test_snippets_paste_the_files_of_the_tree() -> None:
+    """As `mkdocs build` pastes them (the sample site's reference/snippets.md, recorded): a whole
+    file, a section, a line range, a block, a snippet in a snippet; a file not there pastes nothing,
+    with a warning. (No range here starts at line 1: pymdown-extensions 10.0.1 to 10.4 at least
+    never paste line 1, and docschat reads as the installed version does.)"""
+    files = {"mkdocs.yml": _SNIPPETS + "      auto_append: [abbr.md]\n",
+             "docs/a.md": '# A\n\n--8<-- "whole.md"\n\n--8<-- "parts.md:two"\n\n--8<-- "parts.md:5:5"\n\n'
+                          '--8<--\nsub/block.md\n--8<--\n\n--8<-- "missing.md"\n',
+             "includes/whole.md": 'Whole marker-whole\n\n--8<-- "sub/block.md"\n',
+             "includes/parts.md": "One marker-line1\n--8<-- [start:two]\nTwo marker-two\n--8<-- [end:two]\n"
+                                  "Five marker-line5\n",
+             "includes/sub/block.md": "Block marker-block\n", "includes/abbr.md": "Appended marker-appended\n"}
     result = _compose(files)
-    assert "marker-pasted" not in " ".join(c.text for c in result.chunks)
-    assert any("pymdownx.snippets" in w and "reads other files" in w for w in result.warnings)
+    text = " ".join(c.text for c in result.chunks)
+    for marker in ("marker-whole", "marker-two", "marker-line5", "marker-block", "marker-appended"):
+        assert marker in text
+    assert "marker-line1" not in text and text.count("marker-block") == 2
+    assert [w for w in result.warnings if "'missing.md' pastes nothing" in w] and result.snippets_unresolved == 1
+
+
+@pytest.mark.parametrize("restrict", ["true", "false"])
+def test_a_snippet_never_reads_outside_the_tree(tmp_path: Path, restrict: str) -> None:
+    """Not the disk (an absolute path, `..` out of the tree, a file beside the process that the
+    tree does not hold), whatever `restrict_base_path` says; inside the tree, `..` out of the base
+    path is refused as the extension refuses it (the recorded site's private/token.md)."""
+    outside = tmp_path / "secret.md"
+    outside.write_text("marker-disk\n")
+    depth = "../" * (len(tmp_path.parts) + 2)
+    files = {"mkdocs.yml": _SNIPPETS + f"      restrict_base_path: {restrict}\n",
+             "docs/a.md": f'# A\n\nShown.\n\n--8<-- "{outside}"\n\n--8<-- "{depth}{str(outside).lstrip("/")}"\n\n'
+                          '--8<-- "pyproject.toml"\n\n--8<-- "../../pyproject.toml"\n\n--8<-- "../private.md"\n',
+             "private.md": "marker-beside\n"}
+    result = _compose(files)
+    text = " ".join(c.text for c in result.chunks)
+    assert "Shown." in text and "marker-disk" not in text and "[project]" not in text
+    assert ("marker-beside" in text) is (restrict == "false")  # in the tree: the extension decides
+    assert result.snippets_unresolved == 4 + (restrict == "true")
+
+
+@pytest.mark.parametrize("base_path", ["!relative $config_dir",
+                                       "[!relative $docs_dir/partials, !relative $config_dir]"])
+def test_snippets_base_path_written_relative_to_the_config_or_docs_dir(base_path: str) -> None:
+    """MkDocs' `!relative $config_dir` and `$docs_dir` placeholders, the idiom its docs recommend:
+    checked with `mkdocs build` 1.6.1, which pastes includes/x.md with either, p.md with the second."""
+    files = {"mkdocs.yml": f"site_name: A\ndocs_dir: site-docs\nmarkdown_extensions:\n  - pymdownx.snippets:\n"
+                           f"      base_path: {base_path}\n",
+             "site-docs/index.md": '# A\n\n--8<-- "includes/x.md"\n\n--8<-- "p.md"\n',
+             "includes/x.md": "Root include marker-root\n", "site-docs/partials/p.md": "Partial marker-partial\n"}
+    result = _compose(files)
+    text = " ".join(c.text for c in result.chunks if c.page == "site-docs/index.md")
+    assert "marker-root" in text and ("marker-partial" in text) is ("docs_dir" in base_path)
+    assert not [w for w in result.warnings if "YAML tag" in w]
+
+
+def test_a_snippet_for_fewer_audiences_is_not_pasted_into_the_page() -> None:
+    """As a Mintlify snippet: a public page cannot publish the text of a file declared internal (the
+    site pastes it, front matter and all; docschat fails closed). A file that declares nothing, or
+    every audience of the page, is pasted."""
+    files = {"mkdocs.yml": _SNIPPETS,
+             "docs/a.md": '---\naudience: public\n---\n# A\n\nShown.\n\n--8<-- "keys.md"\n\n--8<-- "plain.md"\n',
+             "docs/b.md": '---\naudience: internal\n---\n# B\n\n--8<-- "keys.md"\n',
+             "includes/keys.md": "---\naudience: internal\n---\nRotate with SECRETWORD.\n",
+             "includes/plain.md": "Pasted marker-plain.\n"}
+    result = _compose(files)
+    text = {page.path: " ".join(c.text for c in result.chunks if c.page == page.path) for page in result.pages}
+    assert "SECRETWORD" not in text["docs/a.md"] and "marker-plain" in text["docs/a.md"]
+    assert "SECRETWORD" in text["docs/b.md"]
+    assert any("docs/a.md" in w and "includes/keys.md" in w and "internal" in w for w in result.warnings)
+
+
+def test_a_missing_snippet_refuses_the_page_when_check_paths_says_so() -> None:
+    files = {"mkdocs.yml": _SNIPPETS + "      check_paths: true\n",
+             "docs/a.md": '# A\n\n--8<-- "missing.md"\n', "docs/b.md": "# B\n\nShown.\n"}
+    result = _compose(files)
+    assert [page.path for page in result.pages] == ["docs/b.md"] and result.skipped_pages == ["docs/a.md"]
+    assert any("docs/a.md" in w and "SnippetMissingError" in w and "missing.md" in w for w in result.warnings)
+
+
+def test_a_url_snippet_is_never_downloaded() -> None:
+    """`url_download: true` is overridden: compose reads no network."""
+    asked: list[str] = []
+
+    class Handler(http.server.BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            asked.append(self.path)
+            body = b"marker-downloaded\n"
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        files = {"mkdocs.yml": _SNIPPETS + "      url_download: true\n",
+                 "docs/a.md": f'# A\n\nShown.\n\n--8<-- "http://127.0.0.1:{server.server_port}/s.md"\n'}
+        result = _compose(files)
+    finally:
+        server.shutdown()
+    assert "marker-downloaded" not in " ".join(c.text for c in result.chunks) and asked == []
+    assert any("never downloaded" in w for w in result.warnings)
+
+
+def test_a_changed_or_added_snippet_changes_the_key_of_the_pages_that_paste_it() -> None:
+    files = {"mkdocs.yml": _SNIPPETS, "docs/a.md": '# A\n\n--8<-- "s.md"\n\n--8<-- "later.md"\n',
+             "docs/b.md": "# B\n\nNo snippet.\n", "includes/s.md": "One.\n"}
+    blobs = {path: "1" for path in files}
+    source = Source(name="site", repo=Path("."), audiences=("public",))
+
+    def keys() -> dict[str, bytes]:
+        parts = iter_compose_files(files, Settings(), source, blob_id=blobs.get)
+        return {key.page: key.key for part in parts for key in part.page_keys}
+
+    before = keys()
+    assert {"includes/s.md", "includes/later.md"} <= set(next(
+        key.deps for part in iter_compose_files(files, Settings(), source, blob_id=blobs.get)
+        for key in part.page_keys if key.page == "docs/a.md"))
+    blobs["includes/s.md"] = "2"
+    edited = keys()
+    blobs["includes/later.md"] = "3"  # the snippet it looked for appears
+    added = keys()
+    assert before["docs/a.md"] != edited["docs/a.md"] != added["docs/a.md"]
+    assert before["docs/b.md"] == edited["docs/b.md"] == added["docs/b.md"]
 
 
 def test_options_written_with_python_tags_are_dropped_with_a_warning() -> None:
@@ -216,8 +360,22 @@ def test_an_allowed_extension_that_cannot_be_loaded_is_left_out(monkeypatch) -> 
     extensions, warnings = site_extensions(["pymdownx.not_in_this_version", "admonition"], "mkdocs.yml")
     assert "pymdownx.not_in_this_version" not in dict(json.loads(extensions))
     assert any("cannot be loaded" in w for w in warnings)
-    html, error = python_markdown.render("!!! note\n    Body.\n", extensions)
+    html, error, _ = python_markdown.render("!!! note\n    Body.\n", extensions)
     assert error is None and 'class="admonition note"' in (html or "")
+
+
+def test_mkdocs_builds_pages_from_every_markdown_extension_it_knows() -> None:
+    """Checked with `mkdocs build` 1.6.1 (mkdocs.utils.markdown_extensions): `.markdown`, `.mdown`,
+    `.mkdn`, `.mkd` and `.md` are pages, at the route without their extension, and a `snippets`
+    folder of docs_dir is built too; a `.txt` file is not. Another site builds `.md` and `.mdx` only."""
+    pages = {"docs/index.md": "# A\n", "docs/sub/m.markdown": "# M\n\nmarker-m\n", "docs/sub/n.mdown": "# N\n",
+             "docs/sub/k.mkdn": "# K\n", "docs/sub/x.mkd": "# X\n", "docs/snippets/s.md": "# S\n\nmarker-s\n",
+             "docs/sub/t.txt": "# T\n"}
+    result = _compose({"mkdocs.yml": "site_name: A\n", **pages})
+    assert sorted(page.path for page in result.pages) == sorted(p for p in pages if not p.endswith(".txt"))
+    assert {c.href.split("#")[0] for c in result.chunks if c.page == "docs/sub/m.markdown"} == {"/docs/docs/sub/m"}
+    assert "marker-m" in _indexed({"mkdocs.yml": "site_name: A\n", **pages})
+    assert [page.path for page in _compose(pages).pages] == ["docs/index.md"]  # no mkdocs.yml
 
 
 def test_mkdocs_builds_only_the_markdown_files_of_its_docs_dir() -> None:

@@ -115,8 +115,9 @@ class AnchorAllocator:
 
 
 def page_route(path: str, prefix: str) -> str:
-    """`guides/widget.mdx` → `/docs/guides/widget`; `guides/index.mdx` → `/docs/guides`."""
-    parts = [p for p in re.sub(r"\.mdx?$", "", path).split("/") if p]
+    """`guides/widget.mdx` → `/docs/guides/widget`; `guides/index.mdx` → `/docs/guides` (and
+    MkDocs' `.markdown`, `.mdown`, `.mkdn`, `.mkd` pages likewise)."""
+    parts = [p for p in re.sub(r"\.(mdx?|markdown|mdown|mkdn|mkd)$", "", path).split("/") if p]
     if parts and parts[-1] == "index":
         parts.pop()
     return "/".join([prefix.rstrip("/"), *parts]) or "/"

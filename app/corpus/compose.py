@@ -25,12 +25,13 @@ from app.corpus.frontmatter import FrontMatterError, parse_front_matter, undecla
 from app.corpus.git_source import GitSourceError, GitTree, normalize_docs_dir, read_docs_tree, resolve_commit
 from app.corpus.markdown import Block, read_page
 from app.corpus.site import Exclusion, Site, SiteDialect, read_site, site_dialect, stem
-from app.corpus.snippets import SnippetResult, is_snippet_path, resolve_snippets
+from app.corpus.site_model import MKDOCS_SUFFIXES
+from app.corpus.snippets import Pastable, SnippetResult, is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
 from app.errors import DocschatError
 from app.globs import matches_any
 
-PAGE_SUFFIXES = (".md", ".mdx")
+PAGE_SUFFIXES = (".md", ".mdx")  # and, on an MkDocs site, the files it builds pages from (MKDOCS_SUFFIXES)
 
 
 @dataclass(frozen=True)
@@ -295,8 +296,11 @@ def iter_compose_files(
     result = ComposeResult()
     result.warnings.extend(site.warnings)
     routes: dict[str, str] = {}  # route → the page published there
+    mkdocs = site.framework == "mkdocs"
+    suffixes = PAGE_SUFFIXES + MKDOCS_SUFFIXES if mkdocs else PAGE_SUFFIXES
     for path in sorted(files):
-        if not path.endswith(PAGE_SUFFIXES) or is_snippet_path(path) or site.is_partial(path):
+        # A file of a `snippets` folder is a Mintlify snippet, never a page; MkDocs builds it.
+        if not path.endswith(suffixes) or (is_snippet_path(path) and not mkdocs) or site.is_partial(path):
             continue
         if not matches_any(path, source.include) or matches_any(path, source.exclude):
             continue
@@ -369,7 +373,11 @@ def _compose_page(
     result.warnings.extend(pasted.warnings)  # a page its parser rejects still names its snippets' faults
     reading = read_page(pasted.text, mdx=mdx, myst=dialect.myst, mintlify=dialect.mintlify, comments=dialect.mdx_comments,
                         mkdocs=dialect.python_markdown, front_matter=front.body != text.lstrip("\ufeff"),
-                        docusaurus=dialect.docusaurus, build=site.myst.for_page(front.data))
+                        docusaurus=dialect.docusaurus, build=site.myst.for_page(front.data), files=Pastable(
+                            files, path, audiences, lambda snippet: _page_audiences(snippet, files, source, site),
+                            result.warnings))
+    result.warnings.extend(f"{path}: snippet {snippet!r} pastes nothing: no file of the source it may paste (a URL "
+                           "is never downloaded)" for snippet in reading.unresolved_snippets)
     if reading.error is not None:
         # As the site's build refuses it: the page is not published, so it is not indexed.
         result.warnings.append(f"{path}: the page's parser rejects it ({reading.error[:500]}); page skipped")
@@ -392,7 +400,7 @@ def _compose_page(
     chunks = chunk_page(page, max_chars=settings.max_chunk_chars, url_prefix=source.url_prefix,
                         base_url=source.base_url)
     result.snippets_resolved += pasted.resolved
-    result.snippets_unresolved += pasted.unresolved
+    result.snippets_unresolved += pasted.unresolved + len(reading.unresolved_snippets)
     result.pages.append(page)
     result.chunks.extend(chunks)
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Mapping
+from dataclasses import replace
 from functools import cache
 from types import SimpleNamespace
 from typing import Any
@@ -309,19 +311,24 @@ def myst_directives(text: str) -> tuple[str | None, list[tuple[str, str]]]:
 
 def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool = False,
               comments: bool = False, mkdocs: str | None = None, front_matter: bool = True,
-              docusaurus: bool = False, build: Build | None = None) -> Reading:
+              docusaurus: bool = False, build: Build | None = None,
+              files: Mapping[str, str] | None = None) -> Reading:
     """The page body as its site shows it: `mdx` for an `.mdx` page (or any page of a Mintlify
     site, which builds `.md` as MDX too), `myst` for a MyST page (None: when it uses MyST's syntax),
     `mintlify` for Mintlify's math, `comments` for HTML comments in MDX (Docusaurus), `mkdocs` for
     a page of an MkDocs site (the Python-Markdown extensions it is read with, python_markdown.py),
-    whose first `key: value` lines MkDocs takes for meta data when it had no `front_matter`;
-    `docusaurus` for a page of a Docusaurus site (code block titles as it shows them); `build`: what
-    a Sphinx site's conf.py and the page's front matter say of its MyST (substitutions, tags).
+    whose first `key: value` lines MkDocs takes for meta data when it had no `front_matter`, and
+    its `--8<--` snippets read from `files` (the source's tree); `docusaurus` for a page of a
+    Docusaurus site (code block titles as it shows them); `build`: what a Sphinx site's conf.py and
+    the page's front matter say of its MyST (substitutions, tags).
     NUL characters are dropped first: they are never text."""
     text = text.replace("\x00", "")
     if mkdocs is not None and not mdx:
-        html, error = python_markdown.render(text if front_matter else python_markdown.without_meta(text), mkdocs)
-        return read_html(html) if html is not None else Reading(error=error or "not rendered")
+        html, error, unresolved = python_markdown.render(
+            text if front_matter else python_markdown.without_meta(text), mkdocs, files)
+        if html is None:
+            return Reading(error=error or "not rendered")
+        return replace(read_html(html), unresolved_snippets=unresolved)
     if not mdx and (is_myst(text) if myst is None else myst):
         return read_html(_render_myst(text, build or Build()))
     # Docusaurus renders `:::note` callouts; Mintlify renders math.

@@ -12,6 +12,9 @@ An extension's name is a Python module MkDocs imports: a repository must never m
 a module of its choosing. Only the extensions below are enabled; any other name is left out with a
 warning naming it. A configuration value MkDocs would resolve with a YAML tag (`!!python/name:…`
 names Python code, `!ENV` the build's environment, `!relative` a path) is left out too.
+
+`pymdownx.snippets` (`--8<-- "file.md"`) pastes files of the source's git tree, never of the disk
+or the network, and an emoji shows what the built page shows (python_markdown_extensions.py).
 """
 
 from __future__ import annotations
@@ -19,15 +22,20 @@ from __future__ import annotations
 import atexit
 import json
 import os
+import posixpath
 import re
 import select
 import struct
 import subprocess
 import sys
+import tempfile
 import threading
 import time
+from collections.abc import Mapping
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
+
+from app.corpus.python_markdown_extensions import emoji_options, tree_snippets
 
 # MkDocs enables these on every site (mkdocs/config/defaults.py: `builtins`).
 MKDOCS_BUILTINS = ("toc", "tables", "fenced_code")
@@ -44,13 +52,11 @@ _PYMDOWNX = frozenset({
     "arithmatex", "betterem", "blocks.admonition", "blocks.caption", "blocks.definition", "blocks.details",
     "blocks.html", "blocks.tab", "bracketspan", "caret", "critic", "details", "emoji", "escapeall", "extra",
     "fancylists", "highlight", "inlinehilite", "keys", "magiclink", "mark", "pathconverter", "progressbar",
-    "quotes", "saneheaders", "smartsymbols", "striphtml", "superfences", "tabbed", "tasklist", "tilde",
+    "quotes", "saneheaders", "smartsymbols", "snippets", "striphtml", "superfences", "tabbed", "tasklist",
+    "tilde",
 })
 # Left out on purpose, with why (each is named in the warning):
 _NEVER = {
-    # `--8<-- "file"` pastes other files, and URLs with `url_download`: compose reads a git tree,
-    # never the disk or the network.
-    "pymdownx.snippets": "it reads other files and URLs into the page",
     # Embeds images read from the disk as base64.
     "pymdownx.b64": "it reads image files from the disk",
 }
@@ -68,11 +74,22 @@ _OVERRIDES: dict[str, dict[str, Any]] = {
     "pymdownx.blocks.tab": {"alternate_style": False},
     "markdown.extensions.codehilite": {"use_pygments": False},
     "pymdownx.highlight": {"use_pygments": False},
+    "pymdownx.snippets": {"url_download": False},  # no network: a URL snippet pastes nothing
 }
+# pymdownx.emoji's index and generator are Python functions (`!!python/name:…`): those of
+# pymdownx.emoji and of Material for MkDocs are taken by their names (emoji_options), no other.
+_EMOJI_NAMES = frozenset({
+    *(f"pymdownx.emoji.{name}" for name in ("emojione", "gemoji", "twemoji", "to_png", "to_svg", "to_png_sprite",
+                                            "to_svg_sprite", "to_alt")),
+    "material.extensions.emoji.twemoji", "material.extensions.emoji.to_svg",
+})
 
 
 class Tagged:
-    """A value of mkdocs.yml written with a YAML tag (site.py's loader marks them)."""
+    """A value of mkdocs.yml written with a YAML tag (site.py's loader marks them, `tag` its name
+    after `!` or `!!python/`: `ENV`, `name:pymdownx.emoji.to_svg`)."""
+
+    tag = ""
 
 
 class TaggedStr(str, Tagged):
@@ -132,7 +149,17 @@ def _untagged(value: Any, budget: list[int], depth: int = 0) -> tuple[Any, bool]
     return (value if value is None or isinstance(value, (bool, int, float, str)) else str(value)), True
 
 
-def site_extensions(config: Any, where: str) -> tuple[str, list[str]]:
+def _relative(value: Any, docs_dir: str) -> Any:
+    """MkDocs' `!relative $config_dir/x` (mkdocs.yml's folder: the root of the source's files) and
+    `!relative $docs_dir/x` as the plain paths they stand for; any other value as it is."""
+    if isinstance(value, TaggedStr) and value.tag == "relative":
+        for name, folder in (("$config_dir", "."), ("$docs_dir", docs_dir)):
+            if value == name or value.startswith(name + "/"):
+                return posixpath.join(folder, value[len(name) + 1:])
+    return value
+
+
+def site_extensions(config: Any, where: str, docs_dir: str = "docs") -> tuple[str, list[str]]:
     """mkdocs.yml's `markdown_extensions` (`config`, as MkDocs takes it: a list of names or of
     one-key {name: options} mappings, or one mapping) as the JSON the page reader renders with
     ([[module, options], …], MkDocs' built-ins first), and the warnings for what was left out."""
@@ -159,6 +186,13 @@ def site_extensions(config: Any, where: str) -> tuple[str, list[str]]:
             warnings.append(f"{where}: Markdown extension {str(name)[:80]!r} left out ({why}); "
                             "what it would show is read as plain Markdown")
             continue
+        if module == "pymdownx.snippets" and isinstance(options, dict) and "base_path" in options:
+            given = options["base_path"]
+            options = {**options, "base_path": [_relative(base, docs_dir) for base in given]
+                       if isinstance(given, list) else _relative(given, docs_dir)}
+        if module == "pymdownx.emoji" and isinstance(options, dict):  # its functions by their names
+            options = {key: value.tag[5:] if isinstance(value, Tagged) and value.tag[5:] in _EMOJI_NAMES
+                       and value.tag.startswith("name:") else value for key, value in options.items()}
         try:
             clean, whole = _untagged(options if isinstance(options, dict) else {}, [_MAX_OPTION_VALUES])
         except _TooLarge:
@@ -191,7 +225,7 @@ def _refused(module: str, options: dict[str, Any]) -> str | None:
     import markdown
 
     try:
-        markdown.Markdown(extensions=[module], extension_configs={module: options})
+        markdown.Markdown(extensions=[module], extension_configs={module: _configs(module, options)})
     except Exception as exc:  # noqa: BLE001 - any refusal is reported, never raised
         return f"{type(exc).__name__}: {str(exc)[:200]}"
     return None
@@ -209,22 +243,42 @@ MAX_SECONDS = 10.0
 MAX_MEMORY = 1 << 30
 _LOCK = threading.Lock()
 _WORKER: subprocess.Popen[bytes] | None = None
+_SANDBOX: tempfile.TemporaryDirectory[str] | None = None  # the worker's folder for snippets
 
 
 @lru_cache(maxsize=8)
-def _renderer(extensions: str) -> Any:
+def _renderer(extensions: str, sandbox: str) -> Any:
     import markdown
 
     chosen = [(module, options) for module, options in json.loads(extensions) if _module(module)]
-    return markdown.Markdown(extensions=[module for module, _ in chosen], extension_configs=dict(chosen))
+    snippets = "pymdownx.snippets"  # an instance, reading the tree
+    return markdown.Markdown(
+        extensions=[tree_snippets(options, sandbox, _ask) if module == snippets else module
+                    for module, options in chosen],
+        extension_configs={module: _configs(module, options) for module, options in chosen if module != snippets})
 
 
-def _render_here(text: str, extensions: str) -> str:
-    renderer = _renderer(extensions)
+def _configs(module: str, options: dict[str, Any]) -> dict[str, Any]:
+    return emoji_options(options) if module == "pymdownx.emoji" else options
+
+
+def _render_here(text: str, extensions: str, sandbox: str) -> tuple[str, list[str]]:
+    """The page's HTML, and the snippets it names that the tree does not hold."""
+    renderer = _renderer(extensions, sandbox)
     try:
-        return str(renderer.reset().convert(text))
+        html = str(renderer.reset().convert(text))
+        snippets = renderer.preprocessors["snippet"] if "snippet" in renderer.preprocessors else None
+        return html, list(getattr(snippets, "unresolved", ()))
     finally:
         renderer.reset()
+
+
+def _ask(path: str) -> str | None:
+    """The text of the tree's file at `path`, from the parent process (None: no such file)."""
+    sys.stdout.buffer.write(_frame({"need": path}))
+    sys.stdout.buffer.flush()
+    header = sys.stdin.buffer.read(4)
+    return json.loads(sys.stdin.buffer.read(struct.unpack(">I", header)[0])).get("text")
 
 
 def _frame(data: dict[str, Any]) -> bytes:
@@ -240,8 +294,10 @@ def _serve() -> None:
     read, write = sys.stdin.buffer, sys.stdout.buffer
     while len(header := read.read(4)) == 4:
         request = json.loads(read.read(struct.unpack(">I", header)[0]))
+        answer: dict[str, Any]
         try:
-            answer = {"html": _render_here(request["text"], request["extensions"])}
+            html, unresolved = _render_here(request["text"], request["extensions"], sys.argv[1])
+            answer = {"html": html, "unresolved": unresolved}
         except RecursionError:
             answer = {"error": "nested too deeply for Python-Markdown"}
         except MemoryError:
@@ -253,20 +309,26 @@ def _serve() -> None:
 
 
 def _stop() -> None:
-    global _WORKER
+    global _WORKER, _SANDBOX
     if _WORKER is not None:
         _WORKER.kill()
         _WORKER.wait()
         _WORKER = None
+    if _SANDBOX is not None:
+        _SANDBOX.cleanup()
+        _SANDBOX = None
 
 
 def _worker() -> subprocess.Popen[bytes]:
-    global _WORKER
+    global _WORKER, _SANDBOX
     if _WORKER is None or _WORKER.poll() is not None:
+        _stop()
+        _SANDBOX = tempfile.TemporaryDirectory(prefix="docschat-snippets-")
         # The child imports this module from where this process does.
         path = os.pathsep.join(entry for entry in sys.path if entry)
-        _WORKER = subprocess.Popen([sys.executable, "-m", "app.corpus.python_markdown"], stdin=subprocess.PIPE,
-                                   stdout=subprocess.PIPE, env={**os.environ, "PYTHONPATH": path})
+        command = [sys.executable, "-m", "app.corpus.python_markdown", _SANDBOX.name]
+        _WORKER = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                   env={**os.environ, "PYTHONPATH": path})
         atexit.unregister(_stop)
         atexit.register(_stop)  # once
     return _WORKER
@@ -310,28 +372,41 @@ def without_meta(text: str) -> str:
     return "\n".join(lines[start:]).lstrip("\n")
 
 
-def render(text: str, extensions: str) -> tuple[str | None, str | None]:
+class Rendered(NamedTuple):
+    html: str | None
+    error: str | None  # why the page is not read, when html is None
+    unresolved: tuple[str, ...] = ()  # snippets it names that the tree does not hold (pasted as nothing)
+
+
+def render(text: str, extensions: str, files: Mapping[str, str] | None = None) -> Rendered:
     """The page's HTML as Python-Markdown renders it with `extensions` (site_extensions' JSON), or
-    None and why it is not read (time, memory, an error of Python-Markdown). STX and ETX are dropped
-    first: Python-Markdown marks its placeholders with them, and the browser shows nothing of them."""
+    None and why it is not read (time, memory, an error of Python-Markdown). A snippet is read from
+    `files` (the source's tree, paths from its root). STX and ETX are dropped first: Python-Markdown
+    marks its placeholders with them, and the browser shows nothing of them."""
     text = text.replace("\x02", "").replace("\x03", "")
     with _LOCK:  # one page at a time in the worker
         worker = _worker()
         assert worker.stdin is not None and worker.stdout is not None
-        try:
-            worker.stdin.write(_frame({"text": text, "extensions": extensions}))
-            worker.stdin.flush()
-        except OSError:
-            _stop()
-            return None, "the Python-Markdown worker stopped"
         deadline = time.monotonic() + MAX_SECONDS
-        header = _read(worker.stdout, 4, deadline)
-        body = _read(worker.stdout, struct.unpack(">I", header)[0], deadline) if header else None
-        if body is None:
-            _stop()
-            return None, f"not read within the page reader's time limit ({MAX_SECONDS:g} s)"
-    answer = json.loads(body)
-    return answer.get("html"), answer.get("error")
+        request: dict[str, Any] = {"text": text, "extensions": extensions}
+        while True:
+            try:
+                worker.stdin.write(_frame(request))
+                worker.stdin.flush()
+            except OSError:
+                _stop()
+                return Rendered(None, "the Python-Markdown worker stopped")
+            header = _read(worker.stdout, 4, deadline)
+            body = _read(worker.stdout, struct.unpack(">I", header)[0], deadline) if header else None
+            if body is None:
+                _stop()
+                return Rendered(None, f"not read within the page reader's time limit ({MAX_SECONDS:g} s)")
+            answer = json.loads(body)
+            if "need" not in answer:
+                break
+            found = files.get(answer["need"]) if files is not None else None  # a dependency of the page
+            request = {"text": found.replace("\x02", "").replace("\x03", "") if found is not None else None}
+    return Rendered(answer.get("html"), answer.get("error"), tuple(answer.get("unresolved", ())))
 
 
 if __name__ == "__main__":

@@ -40,6 +40,7 @@ class Reading:
     # Components no rule of the reader knows (their children shown, a guess): name -> uses
     unknown_components: dict[str, int] = field(default_factory=dict)
     error: str | None = None  # the parser's message when it rejects the page (not indexed)
+    unresolved_snippets: tuple[str, ...] = ()  # MkDocs: `--8<--` paths the tree does not hold
 
 
 def _bundle() -> str:

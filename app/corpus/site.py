@@ -192,7 +192,9 @@ class _MkDocsLoader(yaml.SafeLoader):
 
 def _any_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
     if isinstance(node, yaml.ScalarNode):
-        return TaggedStr(loader.construct_scalar(node))
+        value = TaggedStr(loader.construct_scalar(node))
+        value.tag = suffix
+        return value
     if isinstance(node, yaml.SequenceNode):
         return TaggedList(loader.construct_sequence(node))
     return TaggedDict(loader.construct_mapping(node))
@@ -220,7 +222,7 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
             patterns.extend(config[key].splitlines())
     site.gitignored, site.docs_prefix = tuple(patterns), prefix
     # Its pages are read by Python-Markdown with these extensions, as MkDocs renders them.
-    site.markdown_extensions, warnings = site_extensions(config.get("markdown_extensions"), name)
+    site.markdown_extensions, warnings = site_extensions(config.get("markdown_extensions"), name, docs_dir or ".")
     site.warnings.extend(warnings)
 
     def walk(node: Any, place: tuple[str, ...], depth: int) -> None:

@@ -17,6 +17,8 @@ from app.corpus.myst import Build
 DOCUSAURUS_CONFIGS = ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs")
 SPHINX_CONFIG = "conf.py"
 _MAX_DEPTH = 30  # nesting of a navigation read at most
+# The files MkDocs builds pages from (mkdocs.utils.markdown_extensions, MkDocs 1.6.1).
+MKDOCS_SUFFIXES = (".markdown", ".mdown", ".mkdn", ".mkd", ".md")
 _PAGE_SUFFIX = re.compile(r"\.(mdx?|rst|ipynb)$")
 
 
@@ -78,11 +80,11 @@ class Site:
         return self.framework == "docusaurus" and any(part.startswith("_") for part in path.split("/"))
 
     def _mkdocs_exclusion(self, path: str, front: Mapping[str, Any]) -> Exclusion | None:
-        # MkDocs builds pages from the Markdown files of its docs_dir only (mkdocs/utils: `.md`,
-        # `.markdown`, …); an `.mdx` file there is copied as it is, never a page.
+        # MkDocs builds pages from the Markdown files of its docs_dir only (MKDOCS_SUFFIXES); an
+        # `.mdx` file there is copied as it is, never a page.
         if not path.startswith(self.docs_prefix):
             return Exclusion(NOT_BUILT, f"outside the docs_dir of {self.config}: never built")
-        if not path.endswith(".md"):
+        if not path.endswith(MKDOCS_SUFFIXES):
             return Exclusion(NOT_BUILT, "not a Markdown file to MkDocs (it builds .md, not .mdx): never built")
         if self.gitignored and _gitignore(self.gitignored).match_file(path[len(self.docs_prefix):]):
             return Exclusion(NOT_BUILT, f"named by exclude_docs or draft_docs of {self.config}: never built")

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
@@ -170,3 +170,30 @@ class _Paster:
         pasted = text if element.inline else "\n" + text + "\n"
         self.chars_left -= len(pasted)
         return pasted
+
+
+class Pastable(Mapping[str, str]):
+    """The tree's files as the page `page` may paste them (MkDocs' `--8<--`, read by
+    pymdownx.snippets): as resolve_snippets refuses it, a file that declares audiences not covering
+    every audience of the page is not there for it, with a warning. The site pastes it, front matter
+    and all; a public page must not publish an internal file's text."""
+
+    def __init__(self, files: Mapping[str, str], page: str, page_audiences: tuple[str, ...],
+                 audience_of: AudienceOf, warnings: list[str]) -> None:
+        self.files, self.page, self.page_audiences = files, page, page_audiences
+        self.audience_of, self.warnings = audience_of, warnings
+
+    def __getitem__(self, path: str) -> str:
+        text = self.files[path]
+        allowed = self.audience_of(path)
+        if allowed is not None and allowed[1] and not set(self.page_audiences) <= set(allowed[0]):
+            self.warnings.append(f"{self.page}: snippet {path} is for {', '.join(allowed[0])}, not for every "
+                                 f"audience of the page ({', '.join(self.page_audiences)}); not pasted")
+            raise KeyError(path)
+        return text
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.files)
+
+    def __len__(self) -> int:
+        return len(self.files)

@@ -68,7 +68,7 @@ class Source:
     repo: Path
     branch: str = "main"
     dir: str = "docs"
-    include: tuple[str, ...] = ("**/*.md", "**/*.mdx")
+    include: tuple[str, ...] = ("**/*.md", "**/*.mdx", "**/*.markdown", "**/*.mdown", "**/*.mkdn", "**/*.mkd")
     exclude: tuple[str, ...] = ()
     url_prefix: str = "/docs"
     base_url: str | None = None  # None: hrefs stay relative to DOCS_BASE_URL

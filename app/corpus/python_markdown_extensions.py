@@ -1,0 +1,118 @@
+"""The two pymdown extensions the page reader's worker (python_markdown.py) runs its own way:
+pymdownx.snippets reads the source's git tree, and pymdownx.emoji draws what the built page shows."""
+
+from __future__ import annotations
+
+import os
+import posixpath
+import re
+import shutil
+from collections.abc import Callable
+from typing import Any
+
+# --- pymdownx.snippets, from the git tree ---------------------------------------------------------
+#
+# `--8<-- "file"` pastes a file found under the extension's `base_path` (folders or files, relative
+# to the folder MkDocs runs in: mkdocs.yml's, the root of the source's files). The real extension
+# runs, its `url_download` off, its files taken from the tree compose reads: each path it may open
+# is asked of the parent process (`ask`: the page's key then depends on it, compose.py) and written
+# into an empty folder of the worker (`sandbox`), emptied for each page; the extension opens it there
+# (pymdown-extensions 10.0, the lowest allowed, has no other way to read a file). A path that leads
+# out of the tree (`../../etc/passwd`, `/etc/passwd`, with `restrict_base_path: false` too) is never
+# asked for, and a file found outside the sandbox is never opened.
+
+
+def _in_tree(path: str) -> str | None:
+    """`path` relative to the tree's root, normalized; None when it leads out of the tree."""
+    path = posixpath.normpath(path)
+    return None if path.startswith(("/", "../")) or path == ".." else path
+
+
+def tree_snippets(options: dict[str, Any], sandbox: str, ask: Callable[[str], str | None]) -> Any:
+    """pymdownx.snippets reading the tree's files (`ask(path)` their text, None when absent)."""
+    from pymdownx.snippets import SnippetExtension, SnippetPreprocessor
+
+    given = options.get("base_path", ["."])
+    bases = [base for base in map(_in_tree, [given] if isinstance(given, str) else given) if base is not None]
+    root = os.path.realpath(sandbox)
+
+    class TreeSnippets(SnippetPreprocessor):
+        def run(self, lines: list[str]) -> list[str]:
+            shutil.rmtree(root, ignore_errors=True)
+            os.makedirs(root)
+            self.held: dict[str, bool] = {}  # path asked for → the tree has it
+            self.unresolved: list[str] = []
+            for base in bases:
+                if not self.fetch(base):
+                    os.makedirs(os.path.join(root, base), exist_ok=True)
+            return list(super().run(lines))
+
+        def fetch(self, path: str) -> bool:
+            """The tree's file at `path` copied into the sandbox; False when the tree holds none."""
+            if (relative := _in_tree(path)) is None:
+                return False
+            if relative not in self.held:
+                text = ask(relative)
+                self.held[relative] = text is not None
+                try:
+                    if text is not None:
+                        os.makedirs(os.path.dirname(os.path.join(root, relative)), exist_ok=True)
+                        with open(os.path.join(root, relative), "w", encoding=self.encoding, errors="replace") as file:
+                            file.write(text)
+                except (OSError, LookupError):  # a file where the tree has a folder, an unknown encoding
+                    self.held[relative] = False
+            return self.held[relative]
+
+        def get_snippet_path(self, path: str) -> str | None:
+            for base in bases:  # where the extension looks: in a base folder, beside a base file
+                self.fetch(posixpath.join(posixpath.dirname(base) if self.held.get(base) else base, path))
+            found = super().get_snippet_path(path)
+            if found is not None and not os.path.realpath(found).startswith(root + os.sep):
+                found = None  # off the tree: never read
+            if found is None:
+                self.unresolved.append(path)
+            return found
+
+    class TreeSnippetExtension(SnippetExtension):
+        def extendMarkdown(self, md: Any) -> None:
+            super().extendMarkdown(md)
+            md.preprocessors.register(TreeSnippets(self.getConfigs(), md), "snippet", 32)
+
+    return TreeSnippetExtension(**{**options, "base_path": [os.path.join(root, base) for base in bases]})
+
+
+# --- pymdownx.emoji, as shown ----------------------------------------------------------------------
+
+_ICON = re.compile(r":(?:material|octicons|fontawesome|simple)-[\w-]+:$")  # Material's icon sets' names
+
+
+def emoji_options(options: dict[str, Any]) -> dict[str, Any]:
+    """pymdownx.emoji's options, its index and generator the functions they name. An emoji drawn as
+    an image (to_png, the default, and to_svg, pymdownx's or Material's) is an `<img>` whose alt
+    the browser's innerText leaves out, as the recorded site shows; the page reader shows a Markdown
+    image's alt, so it is drawn here as an empty `<span>`. Material's twemoji index adds its icons
+    (`:material-check:`), drawn as inline SVG that shows no text: Material is not imported, so any
+    name of its icon sets is taken for one."""
+    from xml.etree.ElementTree import Element
+
+    from pymdownx import emoji
+
+    index_name = str(options.get("emoji_index", "pymdownx.emoji.emojione"))
+    generator_name = str(options.get("emoji_generator", "pymdownx.emoji.to_png"))
+    base = getattr(emoji, index_name.rsplit(".", 1)[-1], emoji.emojione)
+
+    class Icons(dict[str, Any]):
+        def get(self, key: str, default: Any = None) -> Any:
+            found = super().get(key, default)
+            return {"name": key.strip(":"), "category": "icons"} if found is None and _ICON.match(key) else found
+
+    def index(config: Any, md: Any) -> Any:
+        found = base(config, md)
+        return {**found, "emoji": Icons(found["emoji"])} if index_name.startswith("material.") else found
+
+    def image(*args: Any) -> Element:
+        return Element("span", {"class": "emoji"})
+
+    shown = generator_name.removeprefix("pymdownx.emoji.")  # these show text: the character, in a span
+    generator = getattr(emoji, shown) if shown in ("to_alt", "to_png_sprite", "to_svg_sprite") else image
+    return {**options, "emoji_index": index, "emoji_generator": generator}
