@@ -93,8 +93,8 @@ def passages(excerpt: Excerpt, index: int) -> list[_Passage]:
     passage."""
     found: list[_Passage] = []
     for block in _blocks(excerpt.text):
-        last = found[-1].blocks if found else []
-        titled = len(last) == 1 and last[0].kind == "paragraph" and is_title_line(last[0].text)
+        before = found[-1].blocks if found else []
+        titled = len(before) == 1 and before[0].kind == "paragraph" and is_title_line(before[0].text)
         if (block.kind == "paragraph" and not titled) or not found:
             found.append(_Passage(index, len(found), [block]))
         else:  # the code, list or table after a paragraph is what it introduces or shows
