@@ -285,11 +285,18 @@ STATUS_PROBE = """
 () => {
   const root = document.querySelector('docs-chat').shadowRoot;
   window.__statuses = [];
-  new MutationObserver(() => {
-    const status = [...root.querySelectorAll('.assistant .status')].pop();
-    if (status && !status.hidden && window.__statuses[window.__statuses.length - 1] !== status.textContent)
-      window.__statuses.push(status.textContent);
-  }).observe(root, {subtree: true, childList: true, characterData: true, attributes: true});
+  // Every caption the widget wrote, from the mutation records: reading the caption when the
+  // observer runs missed one that a later one replaced in the same task (a busy machine, two
+  // statuses in one network read).
+  new MutationObserver((records) => {
+    for (const record of records) {
+      if (record.type !== 'childList' || !record.target.matches || !record.target.matches('.assistant .status')) continue;
+      for (const node of record.addedNodes) {
+        const text = node.textContent;
+        if (text && window.__statuses[window.__statuses.length - 1] !== text) window.__statuses.push(text);
+      }
+    }
+  }).observe(root, {subtree: true, childList: true});
 }
 """
 
