@@ -152,3 +152,15 @@ def test_a_heading_in_a_shown_only_is_a_section() -> None:
     result = compose_files({"conf.py": "extensions = ['myst_parser']\n",
                             "index.md": "# T\n\nIntro.\n\n```{only} html\n## Sub\n\nzzinside\n```\n"}, Settings())
     assert [c.heading for c in result.chunks if "zzinside" in c.text] == ["Sub"]
+
+
+def test_substitutions_that_expand_without_end_skip_the_page_alone() -> None:
+    """Each value names the next one six times: 6**8 pastes (myst-parser pastes them all, Sphinx
+    never ends). The page is skipped with a warning, in bounded time; the other page is composed."""
+    subs = {f"n{i}": " ".join([f"{{{{ n{i + 1} }}}}"] * 6) for i in range(8)} | {"n8": "zzleaf"}
+    files = {"conf.py": f"{SUBSTITUTING}myst_substitutions = {subs!r}\n",
+             "index.md": "# T\n\n```{toctree}\nother\n```\n\nA {{ n0 }} b.\n", "other.md": "# O\n\nzzother {{ n7 }}\n"}
+    result = compose_files(files, Settings())
+    assert result.skipped_pages == ["index.md"]
+    assert any("index.md" in w and "substitution" in w for w in result.warnings), result.warnings
+    assert [page.body for page in result.pages] == ["# O\n\nzzother " + " ".join(["zzleaf"] * 6)]

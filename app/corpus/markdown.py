@@ -47,6 +47,11 @@ __all__ = ["Block", "Reading", "read_page", "shown_blocks"]
 # page nests that far.
 MAX_NESTING = 64
 _MAX_DIRECTIVE_DEPTH = 8  # directives inside directives; deeper ones show nothing (hostile pages)
+# `{{ name }}`s pasted into one page, and their values' characters, at most: a value naming
+# another several times pastes exponentially many (myst-parser pastes them all, and Sphinx never
+# ends); such a page is not read (compose skips it with this error).
+_MAX_SUBSTITUTIONS = 10_000
+_MAX_SUBSTITUTED_CHARS = 1_000_000
 _LANGUAGE = re.compile(r"[\w.+#-]{1,40}")  # a fence's language; the rest of its info is never shown
 
 # A page is MyST when it uses MyST's own syntax: a directive fence (```` ```{note} ````, `:::{tip}`),
@@ -225,10 +230,15 @@ def _render_substitution(self: RendererHTML, tokens: list[Token], idx: int, opti
     used = env.get("substituting", frozenset())
     if value is None or token.content in used or len(used) >= _MAX_DIRECTIVE_DEPTH:
         return ""
+    pasted = env["pasted"]
+    pasted[0], pasted[1] = pasted[0] + 1, pasted[1] + len(value)
+    if pasted[0] > _MAX_SUBSTITUTIONS or pasted[1] > _MAX_SUBSTITUTED_CHARS:
+        raise ValueError(f"its MyST substitutions paste more than {_MAX_SUBSTITUTIONS:,} values or "
+                         f"{_MAX_SUBSTITUTED_CHARS:,} characters (one value naming another many times?)")
     used = used | {token.content}
     if token.type == "substitution_inline" and not _DIRECTIVE_START.match(value):
         return str(_myst_parser(True).renderInline(value, {**env, "substituting": used}))
-    return _render_myst(value, build, depth=env["depth"], substituting=used)
+    return _render_myst(value, build, depth=env["depth"], substituting=used, pasted=pasted)
 
 
 def _code(language: str, content: str) -> str:
@@ -259,7 +269,7 @@ def _render_fence(self: RendererHTML, tokens: list[Token], idx: int, options: Op
         return myst.raw_html(argument, options_, body)
     # Sphinx builds an `{only}` whose expression holds as if it were not there (its headings too).
     if name == "only" and myst.only_built(argument, build) and depth < _MAX_DIRECTIVE_DEPTH:
-        return _render_myst(body, build, depth=depth + 1, substituting=env.get("substituting", frozenset()))
+        return _render_myst(body, build, depth=depth + 1, substituting=env["substituting"], pasted=env["pasted"])
     # MyST refuses `:::{eval-rst}` (a colon fence is for Markdown content): nothing is shown.
     if myst.hidden(name, options_) or (name == "eval-rst" and colons):
         return ""
@@ -269,7 +279,7 @@ def _render_fence(self: RendererHTML, tokens: list[Token], idx: int, options: Op
         # One left open runs to the end of the page on the site: then its headings stay sections.
         closed = _closed(token, env)
         inner = _render_myst(body, build, depth=depth + 1, in_directive=closed,
-                             substituting=env.get("substituting", frozenset()))
+                             substituting=env["substituting"], pasted=env["pasted"])
         shown = argument if argument and name not in myst.ARGUMENT_NOT_SHOWN else ""
         title = f"<p>{html.escape(shown)}</p>" if shown else ""
         if not colons or not closed:
@@ -287,9 +297,10 @@ def _render_fence(self: RendererHTML, tokens: list[Token], idx: int, options: Op
 
 
 def _render_myst(text: str, build: myst.Build, *, depth: int = 0, in_directive: bool = False,
-                 substituting: frozenset[str] = frozenset()) -> str:
+                 substituting: frozenset[str] = frozenset(), pasted: list[int] | None = None) -> str:
+    """`pasted`: the page's substitutions pasted so far, and their characters (shared by its parts)."""
     env: dict[str, Any] = {"lines": text.split("\n"), "depth": depth, "in_directive": in_directive,
-                           "build": build, "substituting": substituting}
+                           "build": build, "substituting": substituting, "pasted": [0, 0] if pasted is None else pasted}
     return str(_myst_parser(build.substitutions is not None).render(text, env))
 
 
