@@ -30,3 +30,16 @@ from tests.helpers import shown_markdown
 ])
 def test_raw_html_hides_what_the_browser_hides(page: str, shown: str) -> None:
     assert shown_markdown(page, mdx=False).strip() == shown
+
+
+@pytest.mark.parametrize("mdx", [False, True])
+def test_svg_and_math_text_the_browser_does_not_render_is_hidden(mdx: bool) -> None:
+    """An SVG's `<desc>` and `<metadata>` and a MathML `<annotation>` are never drawn: Chromium's
+    innerText of this page is "shown1 zz3 𝑥 shown2" (a `<text>` is drawn), as a MyST `{raw} html`
+    or an inline icon brings them in."""
+    page = ("shown1\n\n<svg><desc>SECRET1</desc><metadata>SECRET2</metadata><text>zz3</text></svg>\n\n"
+            "<math><semantics><mi>x</mi><annotation>SECRET3</annotation>"
+            "<annotation-xml>SECRET4</annotation-xml></semantics></math>\n\nshown2\n")
+    shown = shown_markdown(page, mdx=mdx)
+    assert "zz3" in shown and "shown2" in shown
+    assert "SECRET" not in shown, shown

@@ -199,8 +199,10 @@ function styleVisible(style) {
 }
 
 // Elements whose content the browser does not render: media and canvas fallback (shown only where
-// the element is not supported), an iframe's, a closed dialog's, a gauge's.
-const NOT_RENDERED = new Set(['video', 'audio', 'canvas', 'iframe', 'progress', 'meter', 'datalist', 'noembed', 'noframes'])
+// the element is not supported), an iframe's, a closed dialog's, a gauge's, an SVG's description
+// and metadata, a MathML annotation (Chromium's innerText leaves each out).
+const NOT_RENDERED = new Set(['video', 'audio', 'canvas', 'iframe', 'progress', 'meter', 'datalist', 'noembed', 'noframes',
+  'desc', 'metadata', 'annotation', 'annotation-xml'])
 
 // Tailwind's `hidden` utility is `display: none` (Mintlify styles pages with Tailwind; elsewhere a
 // class named `hidden` hides too, the safe reading), unless a variant shows it again (`md:block`).
