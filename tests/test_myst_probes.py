@@ -128,6 +128,15 @@ SUBSTITUTING = "extensions = ['myst_parser']\nmyst_enable_extensions = ['substit
     (SUBSTITUTING + "myst_substitutions = dict(x='zzvalue')\n", "A {{ x }} b.", "A  b.", True),
     # Changed after it is assigned: none is shown.
     (SUBSTITUTING + "myst_substitutions = {'x': 'zzold'}\nmyst_substitutions['x'] = 'zznew'\n", "A {{ x }} b.", "A  b.", True),
+    # Bound again by code that is not a plain assignment (Sphinx 9.0.4 + myst-parser 5.2.0 show zznew, or
+    # refuse a module): none is shown.
+    *[(SUBSTITUTING + "myst_substitutions = {'x': 'zzold'}\n" + code, "A {{ x }} b.", "A  b.", True) for code in (
+        "for myst_substitutions in [{'x': 'zznew'}]:\n    pass\n", "myst_substitutions, y = {'x': 'zznew'}, 1\n",
+        "(myst_substitutions := {'x': 'zznew'})\n", "globals()['myst_substitutions'] = {'x': 'zznew'}\n",
+        "import contextlib\nwith contextlib.nullcontext({'x': 'zznew'}) as myst_substitutions:\n    pass\n",
+        "from os import path as myst_substitutions\n", "from shared_conf import *\n",
+        "import sys\nsys.modules[__name__].myst_substitutions = {'x': 'zznew'}\n",
+        "if tags.has('x'):\n    myst_substitutions = {'x': 'zznew'}\n")],
     # Other delimiters than MyST's: docschat leaves the extension off.
     (SUBSTITUTING + "myst_sub_delimiters = ('|', '|')\nmyst_substitutions = {'x': 'zz'}\n", "A {{ x }} b.", "A {{ x }} b.", False),
     # The page's own, under `myst:` or (deprecated) at the top level, win over conf.py's.

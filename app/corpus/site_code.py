@@ -250,8 +250,7 @@ def _myst_build(tree: ast.Module, values: dict[str, Any], extensions: Any) -> tu
     if not isinstance(extensions, (list, tuple, set)) or "substitution" not in extensions \
             or any(name.startswith("myst_sub_delimiters") for name in values):
         return Build(None, tags), None
-    changed = next((n.lineno for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == "myst_substitutions"
-                    and not isinstance(n.ctx, ast.Store)), None)
+    changed = _changed_by_code(tree, "myst_substitutions")
     if changed is not None:  # `myst_substitutions["x"] = …`, `.update(…)`: its values are not known
         return Build((), tags), (f"{SPHINX_CONFIG}:{changed}: myst_substitutions is changed by code, and docschat "
                                  "does not run conf.py; no substitution is shown")
@@ -264,6 +263,27 @@ def _myst_build(tree: ast.Module, values: dict[str, Any], extensions: Any) -> tu
         warning = (f"{SPHINX_CONFIG}:{values['myst_substitutions.code']}: myst_substitutions is not all literals, and "
                    f"docschat does not run conf.py; {len(substitutions)} with literal values are shown, no other")
     return Build(substitutions, tags), warning
+
+
+def _changed_by_code(tree: ast.Module, name: str) -> int | None:
+    """The line where conf.py uses or binds `name` other than by the top-level assignments
+    _conf_values reads (`name.update(…)`, `for name in …`, `globals()["name"] = …`, an import, an
+    assignment under an `if`), or star-imports after the first of them; None when it does not."""
+    top = [node for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign))]
+    read = {id(target) for node in top for target in (node.targets if isinstance(node, ast.Assign) else [node.target])}
+    first = min((node.lineno for node in top for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                 if isinstance(target, ast.Name) and target.id == name), default=None)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == name and (not isinstance(node.ctx, ast.Store) or id(node) not in read) \
+                or isinstance(node, ast.Attribute) and node.attr == name \
+                or isinstance(node, ast.alias) and (node.asname or node.name) == name \
+                or isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names \
+                or isinstance(node, ast.Constant) and isinstance(node.value, str) and name in node.value:
+            return int(getattr(node, "lineno", 0))
+        if isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names) \
+                and first is not None and node.lineno > first:
+            return node.lineno
+    return None
 
 
 def _changed_tags(tree: ast.Module) -> tuple[str, ...] | None:
