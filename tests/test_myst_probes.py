@@ -173,3 +173,15 @@ def test_substitutions_that_expand_without_end_skip_the_page_alone() -> None:
     assert result.skipped_pages == ["index.md"]
     assert any("index.md" in w and "substitution" in w for w in result.warnings), result.warnings
     assert [page.body for page in result.pages] == ["# O\n\nzzother " + " ".join(["zzleaf"] * 6)]
+
+
+def test_a_front_matter_value_written_out_too_long_is_not_shown() -> None:
+    """YAML aliases: `g` is 9**7 items long written out (39 MB; three levels more, 28 GB, and the
+    sync ran out of memory though no page used it). It shows nothing, as a name with no value;
+    the short one shows."""
+    front = "---\nmyst:\n  substitutions:\n    short: zzshort\n    a: &a [lol,lol,lol,lol,lol,lol,lol,lol,lol]\n"
+    for name, previous in zip("bcdefg", "abcdef", strict=True):
+        front += f"    {name}: &{name} [{', '.join([f'*{previous}'] * 9)}]\n"
+    result = compose_files({"conf.py": SUBSTITUTING, "index.md": front + "---\n# T\n\nA {{ short }} {{ g }} b.\n"},
+                           Settings())
+    assert [page.body for page in result.pages] == ["# T\n\nA zzshort  b."], result.warnings
