@@ -315,6 +315,8 @@ def test_myst_pages_are_placed_as_the_sphinx_sidebar_places_them(tmp_path: Path)
     ("import os\nexclude_patterns = os.environ['X'].split()\n",
      "conf.py:2: exclude_patterns is not a literal, and docschat does not run conf.py; its default is used"),
     ("def broken(:\n", None),
+    # Python cannot compile these either (MemoryError, RecursionError): Sphinx fails; docschat warns.
+    ("x = " + "-" * 200_000 + "1\n", None), ("x = " + "1+" * 200_000 + "1\n", None),
 ])
 def test_a_conf_py_docschat_cannot_read_keeps_pages(conf: str, warning: str | None) -> None:
     files = {"conf.py": conf, "index.md": "# I\n\n```{toctree}\na\n```\n", "a.md": "# A\n", "b.md": "# B\n"}

@@ -197,12 +197,13 @@ def _sphinx_pattern(pattern: str, folders: bool = True) -> re.Pattern[str]:
     return re.compile(f"(?:{out})(?:/.*)?$" if folders else f"(?:{out})$")
 
 
-def _conf_values(text: str, site: Site) -> dict[str, Any] | None:
-    """conf.py's top-level `name = <literal>` (and `name += <literal list>`), read with `ast`, never run."""
+def _conf_values(text: str, site: Site) -> tuple[ast.Module, dict[str, Any]] | None:
+    """conf.py's tree and its top-level `name = <literal>` (and `name += <literal list>`), read with
+    `ast`, never run."""
     try:
         tree = ast.parse(text)
-    except (SyntaxError, ValueError) as exc:
-        site.warnings.append(f"{SPHINX_CONFIG}: cannot be read ({exc}); every page stays a page")
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:  # nested past what Python compiles
+        site.warnings.append(f"{SPHINX_CONFIG}: cannot be read ({type(exc).__name__}: {exc}); every page stays a page")
         return None
     values: dict[str, Any] = {}
     unknown = object()
@@ -231,7 +232,7 @@ def _conf_values(text: str, site: Site) -> dict[str, Any] | None:
             else:
                 values[target.id] = value
                 values.pop(target.id + ".code", None)
-    return values
+    return tree, values
 
 
 def _literal_entries(expression: ast.Dict) -> Iterator[tuple[Any, Any]]:
@@ -328,13 +329,14 @@ class _Sphinx:
 
     def read(self) -> Site:
         site = self.site
-        values = _conf_values(self.files[SPHINX_CONFIG], site)
-        if values is None:
+        read = _conf_values(self.files[SPHINX_CONFIG], site)
+        if read is None:
             site.myst = Build(None, None)  # conf.py unread: any tag may be added
             site.every_page_listed = True
             return site
+        tree, values = read
         extensions = self.config(values, "myst_enable_extensions", (list, tuple, set), ())
-        site.myst, warning = _myst_build(ast.parse(self.files[SPHINX_CONFIG]), values, extensions)
+        site.myst, warning = _myst_build(tree, values, extensions)
         site.warnings.extend([warning] if warning else [])
         root = self.config(values, "root_doc", str, None) or self.config(values, "master_doc", str, "index")
         site.not_built = tuple(_sphinx_pattern(str(p)) for p in self.config(values, "exclude_patterns", (list, tuple), ()))
