@@ -492,3 +492,18 @@ def test_a_category_whose_type_and_items_are_code_lists_nothing() -> None:
     site = read_site({"docusaurus.config.js": "", "sidebars.js": text})
     assert set(site.listed) == {"docs/intro"}
     assert [w.split(":")[1] for w in site.warnings] == ["2", "3"]
+
+
+@pytest.mark.parametrize(("config", "text"), [
+    ("mkdocs.yml", "site_name: A\nnav: " + "[" * 20_000 + "]" * 20_000 + "\n"),
+    ("docs.json", '{"navigation": ' + "[" * 100_000 + "]" * 100_000 + "}"),
+    ("sidebars.json", '{"docs": ' + "[" * 100_000 + "]" * 100_000 + "}"),
+])
+def test_a_site_configuration_nested_past_its_parser_is_a_warning(config: str, text: str) -> None:
+    """PyYAML and json raise RecursionError on these (the site's own build fails on them): a
+    warning, as for any configuration that cannot be read, never the whole compose stopped."""
+    files = {config: text, "docusaurus.config.js": "export default {}\n", "docs/a.md": "# A\n"}
+    if config != "sidebars.json":
+        del files["docusaurus.config.js"]
+    site = read_site(files)
+    assert any(w.startswith((f"{config}: cannot be read", f"{config}: not JSON")) for w in site.warnings), site.warnings

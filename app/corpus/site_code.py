@@ -107,7 +107,7 @@ def _read_sidebars(name: str, text: str, site: Site) -> Any:
     if name.endswith(".json"):
         try:
             return json.loads(text)
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:  # nested past what json reads
             site.warnings.append(f"{name}: cannot be read ({exc}); every doc stays a page")
             return None
     read = read_module_value(text, typescript=name.endswith(("ts", "mts", "cts")))
