@@ -123,6 +123,9 @@ SUBSTITUTING = "extensions = ['myst_parser']\nmyst_enable_extensions = ['substit
     # A Jinja expression, an undefined name, a name in its own value: nothing.
     (SUBSTITUTING + "myst_substitutions = {'x': 'zzvalue', 'y': '{{ y }}'}\n", "A {{ x | upper }} {{ z }} {{ y }} b.",
      "A    b.", False),
+    # `env` is Sphinx's build environment, whatever conf.py or the page says (the site shows its repr).
+    (SUBSTITUTING + "myst_substitutions = {'env': 'zzvalue'}\n", "A {{ env }} b.", "A  b.", False),
+    (SUBSTITUTING, "---\nmyst:\n  substitutions:\n    env: zzpage\n---\nA {{ env }} b.", "A  b.", False),
     # Values that are code: the literal ones shown, with a warning.
     (SUBSTITUTING + "myst_substitutions = {'x': 'zzvalue', 'v': version}\n", "{{ x }} {{ v }}", "zzvalue", True),
     (SUBSTITUTING + "myst_substitutions = dict(x='zzvalue')\n", "A {{ x }} b.", "A  b.", True),

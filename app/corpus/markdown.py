@@ -226,7 +226,8 @@ def _render_substitution(self: RendererHTML, tokens: list[Token], idx: int, opti
     """`{{ name }}` as myst-parser renders it: its value read as MyST (inline within a paragraph);
     nothing for a name with no known value, a Jinja expression, or one within its own value."""
     token, build = tokens[idx], env["build"]
-    value = dict(build.substitutions or ()).get(token.content)
+    # myst-parser sets `env` (Sphinx's build environment) over any substitution of that name.
+    value = dict(build.substitutions or ()).get(token.content) if token.content != "env" else None
     used = env.get("substituting", frozenset())
     if value is None or token.content in used or len(used) >= _MAX_DIRECTIVE_DEPTH:
         return ""
