@@ -43,3 +43,20 @@ def test_svg_and_math_text_the_browser_does_not_render_is_hidden(mdx: bool) -> N
     shown = shown_markdown(page, mdx=mdx)
     assert "zz3" in shown and "shown2" in shown
     assert "SECRET" not in shown, shown
+
+
+def test_a_stylesheet_hides_by_attribute_pseudo_class_and_escape() -> None:
+    """Chromium's innerText of this HTML is "zzLINK zzP zzKEPT": rules with an attribute selector,
+    `:not()`, `:nth-child()` or an escaped class hide, as an escape in a style does; a
+    pseudo-element's rule (`::after`) hides only what it generates. (Another pseudo-class is
+    dropped: its rule hides more than the site's.)"""
+    page = ('<div><style>a::after{display:none} p:after{display:none} [data-x]{display:none} '
+            'p[title=x]{display:none} .a\\:b{display:none} li:not(.k){display:none} ol .n:nth-child(2n+1){display:none} '
+            'div > [title="a b"]{display:none}</style>'
+            '<p><a href="u">zzLINK</a></p><p>zzP</p><div data-x="1">SECRET1</div><p title="x">SECRET2</p>'
+            '<p class="a:b">SECRET3</p><ul><li>SECRET4</li><li class="k">zzKEPT</li></ul>'
+            '<div style="display:n\\one">SECRET5</div><ol><li class="k n">SECRET6</li></ol>'
+            '<div><p title="a b">SECRET7</p></div></div>\n')
+    shown = shown_markdown(page, mdx=False)
+    assert "zzLINK" in shown and "zzP" in shown and "zzKEPT" in shown, shown
+    assert "SECRET" not in shown, shown
