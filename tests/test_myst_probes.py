@@ -188,3 +188,11 @@ def test_a_front_matter_value_written_out_too_long_is_not_shown() -> None:
     result = compose_files({"conf.py": SUBSTITUTING, "index.md": front + "---\n# T\n\nA {{ short }} {{ g }} b.\n"},
                            Settings())
     assert [page.body for page in result.pages] == ["# T\n\nA zzshort  b."], result.warnings
+
+
+def test_a_page_using_substitutions_many_times_is_read() -> None:
+    """40,000 uses of one value in a table (a long page, not a value naming another) are pasted."""
+    page = "# T\n\n|a|b|\n|-|-|\n" + "|{{ v }}|{{ v }}|\n" * 20_000
+    result = compose_files({"conf.py": SUBSTITUTING + "myst_substitutions = {'v': 'zzv'}\n", "index.md": page}, Settings())
+    assert not result.skipped_pages, result.warnings
+    assert sum(page.body.count("zzv") for page in result.pages) == 40_000

@@ -50,8 +50,8 @@ _MAX_DIRECTIVE_DEPTH = 8  # directives inside directives; deeper ones show nothi
 # `{{ name }}`s pasted into one page, and their values' characters, at most: a value naming
 # another several times pastes exponentially many (myst-parser pastes them all, and Sphinx never
 # ends); such a page is not read (compose skips it with this error).
-_MAX_SUBSTITUTIONS = 10_000
-_MAX_SUBSTITUTED_CHARS = 1_000_000
+_MAX_SUBSTITUTIONS = 100_000
+_MAX_SUBSTITUTED_CHARS = 10_000_000
 _LANGUAGE = re.compile(r"[\w.+#-]{1,40}")  # a fence's language; the rest of its info is never shown
 
 # A page is MyST when it uses MyST's own syntax: a directive fence (```` ```{note} ````, `:::{tip}`),
