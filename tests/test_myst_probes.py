@@ -146,6 +146,14 @@ SUBSTITUTING = "extensions = ['myst_parser']\nmyst_enable_extensions = ['substit
     (SUBSTITUTING + "myst_substitutions = {'x': 'zzconf'}\n", "---\nmyst:\n  substitutions:\n    x: zzpage\n---\n{{ x }}",
      "zzpage", False),
     (SUBSTITUTING, "---\nsubstitutions:\n  x: zzpage\n---\n{{ x }}", "zzpage", False),
+    # The page's own `myst:` settings replace conf.py's (Sphinx 9.0.4 + myst-parser 5.2.0): the extension
+    # off, on, or other delimiters than MyST's.
+    (SUBSTITUTING + "myst_substitutions = {'x': 'zzconf'}\n",
+     "---\nmyst:\n  enable_extensions: []\n  substitutions:\n    y: zzpage\n---\nA {{ x }} {{ y }} b.", "A {{ x }} {{ y }} b.", False),
+    ("extensions = ['myst_parser']\n", "---\nmyst:\n  enable_extensions: [substitution]\n  substitutions:\n    x: zzpage\n---\n"
+     "A {{ x }} b.", "A zzpage b.", False),
+    (SUBSTITUTING + "myst_substitutions = {'x': 'zzconf'}\n", "---\nmyst:\n  sub_delimiters: ['|', '|']\n---\nA {{ x }} b.",
+     "A {{ x }} b.", False),
     # A key that is not a string: myst-parser drops the page's, or refuses conf.py's MyST configuration
     # and uses its defaults, the extension off (as Sphinx 9.0.4 + myst-parser 5.2.0 build them).
     (SUBSTITUTING + "myst_substitutions = {'x': 'zzconf'}\n", "---\nmyst:\n  substitutions:\n    x: zzpage\n    1: one\n---\n"

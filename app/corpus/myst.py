@@ -49,12 +49,21 @@ class Build:
     def for_page(self, front: Mapping[str, Any]) -> Build:
         """With the page's own substitutions (front matter `myst: substitutions:`, or the deprecated
         top-level `substitutions:`), which win over conf.py's, as in myst-parser (which drops them
-        all when a key is not a string)."""
+        all when a key is not a string). The page's `myst: enable_extensions:` replaces conf.py's (the
+        extension on or off), and its `sub_delimiters` other than MyST's turn it off here, as
+        conf.py's do."""
         myst = front.get("myst")
         page = myst.get("substitutions") if isinstance(myst, dict) else front.get("substitutions")
-        if self.substitutions is None or not isinstance(page, dict) or not all(isinstance(k, str) for k in page):
-            return self
-        merged = dict(self.substitutions) | {str(k): _written(v) for k, v in page.items()}
+        substitutions = self.substitutions
+        if isinstance(myst, dict) and "enable_extensions" in myst:
+            extensions = myst["enable_extensions"]
+            on = isinstance(extensions, (list, tuple, set)) and "substitution" in extensions
+            substitutions = (substitutions or ()) if on else None
+        if isinstance(myst, dict) and "sub_delimiters" in myst and myst["sub_delimiters"] not in (["{", "}"], ("{", "}")):
+            substitutions = None
+        if substitutions is None or not isinstance(page, dict) or not all(isinstance(k, str) for k in page):
+            return Build(substitutions, self.changed_tags)
+        merged = dict(substitutions) | {str(k): _written(v) for k, v in page.items()}
         return Build(tuple((k, v) for k, v in merged.items() if v is not None), self.changed_tags)
 
 
