@@ -60,3 +60,12 @@ def test_a_stylesheet_hides_by_attribute_pseudo_class_and_escape() -> None:
     shown = shown_markdown(page, mdx=False)
     assert "zzLINK" in shown and "zzP" in shown and "zzKEPT" in shown, shown
     assert "SECRET" not in shown, shown
+
+
+def test_a_stylesheet_hides_mdx_elements_by_their_attributes() -> None:
+    """MDX writes a lowercase element's attributes into the page as HTML does: a rule naming one
+    (`[data-x]`, `p[title=x]`) hides it, as the stylesheet test above checks with Chromium."""
+    page = ('<style>{`[data-x]{display:none} p[title=x]{display:none}`}</style>\n\n'
+            '<div data-x="1">SECRET1</div>\n\n<p title="x">SECRET2</p>\n\n<p title="y">zzshown</p>\n')
+    shown = shown_markdown(page, mdx=True)
+    assert "zzshown" in shown and "SECRET" not in shown, shown

@@ -251,8 +251,12 @@ function jsxHandler(counts) {
     if (/^[a-z][a-z0-9-]*$/.test(name)) {
       // An HTML element: the browser shows it as such (a table, a line break, an image's alt text).
       const properties = {}
-      for (const key of ['alt', 'href', 'src', 'colSpan', 'open', 'className', 'id']) {
-        if (typeof attributes[key] === 'string' || attributes[key] === true) properties[key] = attributes[key]
+      // Its other attributes too (`data-x`, `title`): never text, but a page's stylesheet may hide
+      // the element by them (applyStylesheets).
+      for (const [key, value] of Object.entries(attributes)) {
+        if (key !== 'style' && key !== 'hidden' && key !== 'class' && (typeof value === 'string' || value === true)) {
+          properties[key] = value
+        }
       }
       if (typeof attributes.class === 'string') properties.className = attributes.class.split(/\s+/)
       const visible = styleVisible(attributes.style)
