@@ -139,7 +139,8 @@ SUBSTITUTING = "extensions = ['myst_parser']\nmyst_enable_extensions = ['substit
         "import contextlib\nwith contextlib.nullcontext({'x': 'zznew'}) as myst_substitutions:\n    pass\n",
         "from os import path as myst_substitutions\n", "from shared_conf import *\n",
         "import sys\nsys.modules[__name__].myst_substitutions = {'x': 'zznew'}\n",
-        "if tags.has('x'):\n    myst_substitutions = {'x': 'zznew'}\n")],
+        "if tags.has('x'):\n    myst_substitutions = {'x': 'zznew'}\n", "exec(open('shared_conf.py').read())\n",
+        "import shared\nglobals().update(shared.CONFIG)\n")],
     # Other delimiters than MyST's: docschat leaves the extension off.
     (SUBSTITUTING + "myst_sub_delimiters = ('|', '|')\nmyst_substitutions = {'x': 'zz'}\n", "A {{ x }} b.", "A {{ x }} b.", False),
     # The page's own, under `myst:` or (deprecated) at the top level, win over conf.py's.

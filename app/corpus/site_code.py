@@ -266,10 +266,16 @@ def _myst_build(tree: ast.Module, values: dict[str, Any], extensions: Any) -> tu
     return Build(substitutions, tags), warning
 
 
+# Calls that may bind any name of the module: `exec(open("shared_conf.py").read())`,
+# `globals().update(shared.CONFIG)`.
+_REBINDING = frozenset({"exec", "eval", "execfile", "globals", "vars", "locals", "setattr", "__import__"})
+
+
 def _changed_by_code(tree: ast.Module, name: str) -> int | None:
     """The line where conf.py uses or binds `name` other than by the top-level assignments
     _conf_values reads (`name.update(…)`, `for name in …`, `globals()["name"] = …`, an import, an
-    assignment under an `if`), or star-imports after the first of them; None when it does not."""
+    assignment under an `if`), or, after the first of them, star-imports or calls a function that
+    may bind any name (_REBINDING); None when it does not."""
     top = [node for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign))]
     read = {id(target) for node in top for target in (node.targets if isinstance(node, ast.Assign) else [node.target])}
     first = min((node.lineno for node in top for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
@@ -281,9 +287,10 @@ def _changed_by_code(tree: ast.Module, name: str) -> int | None:
                 or isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names \
                 or isinstance(node, ast.Constant) and isinstance(node.value, str) and name in node.value:
             return int(getattr(node, "lineno", 0))
-        if isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names) \
-                and first is not None and node.lineno > first:
-            return node.lineno
+        if first is not None and getattr(node, "lineno", 0) > first and (
+                isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names)
+                or isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _REBINDING):
+            return int(getattr(node, "lineno", 0))
     return None
 
 
