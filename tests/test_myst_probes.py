@@ -205,3 +205,13 @@ def test_a_page_using_substitutions_many_times_is_read() -> None:
     result = compose_files({"conf.py": SUBSTITUTING + "myst_substitutions = {'v': 'zzv'}\n", "index.md": page}, Settings())
     assert not result.skipped_pages, result.warnings
     assert sum(page.body.count("zzv") for page in result.pages) == 40_000
+
+
+def test_raw_html_in_a_directive_title_or_caption_is_html() -> None:
+    """MyST reads a directive's title and a code caption as inline Markdown: Sphinx 9.0.4 +
+    myst-parser 5.2.0 show "Title zzB", "zzB" and "cap", none of the hidden text."""
+    page = ("# T\n\n```{admonition} Title <span hidden>SECRET1</span> zzB\nzzC\n```\n\n"
+            ":::{admonition} Title <!-- SECRET2 --> zzB\nzzC\n:::\n\n```{topic} zzB <span hidden>SECRET3</span>\nzzC\n```\n\n"
+            "```{code-block} python\n:caption: <span hidden>SECRET4</span> cap\nx = 1\n```\n")
+    indexed, _ = _composed("extensions = ['myst_parser']\nmyst_enable_extensions = ['colon_fence']\n", page)
+    assert indexed.count("zzB") == 3 and "cap" in indexed and "SECRET" not in indexed, indexed

@@ -242,6 +242,15 @@ def _render_substitution(self: RendererHTML, tokens: list[Token], idx: int, opti
     return _render_myst(value, build, depth=env["depth"], substituting=used, pasted=pasted)
 
 
+def _title_html(title: str, env: EnvType) -> str:
+    """A directive's title or a code caption as the page writes it: MyST reads it as inline
+    Markdown, so raw HTML in it is HTML (a hidden span or a comment shows nothing); without any,
+    the text as written (its Markdown kept, as in the chunk text)."""
+    if "<" not in title:
+        return html.escape(title)
+    return str(_myst_parser(env["build"].substitutions is not None).renderInline(title, env))
+
+
 def _code(language: str, content: str) -> str:
     language = language if _LANGUAGE.fullmatch(language) else ""
     attribute = f' class="language-{html.escape(language)}"' if language else ""
@@ -282,18 +291,20 @@ def _render_fence(self: RendererHTML, tokens: list[Token], idx: int, options: Op
         inner = _render_myst(body, build, depth=depth + 1, in_directive=closed,
                              substituting=env["substituting"], pasted=env["pasted"])
         shown = argument if argument and name not in myst.ARGUMENT_NOT_SHOWN else ""
-        title = f"<p>{html.escape(shown)}</p>" if shown else ""
+        title = f"<p>{_title_html(shown, env)}</p>" if shown else ""
         if not colons or not closed:
             return f"<div>{title}{inner}</div>\n"
         # A `:::` callout stays one block (the chunker keeps it whole), its argument when shown.
         marker = f"{{{name}}}" if directive else name
+        if "<" in shown:  # its HTML as the browser shows it
+            shown = " ".join(block.text for block in read_html(title).blocks)
         return f'<div data-callout="{html.escape(marker)}" data-title="{html.escape(shown)}">{inner}</div>\n'
     if name == "eval-rst":  # reStructuredText as code, with the HTML its `.. raw:: html` writes
         return "".join(piece if kind == "html" else _code(name, piece) if piece.strip() else ""
                        for kind, piece in myst.shown_rst(body, build))
     language = (argument.split() or [""])[0] if name in myst.CODE_WITH_LANGUAGE_ARGUMENT else name
     # A code block's caption is shown above it (Sphinx).
-    caption = f"<p>{html.escape(options_['caption'])}</p>" if options_.get("caption") else ""
+    caption = f"<p>{_title_html(options_['caption'], env)}</p>" if options_.get("caption") else ""
     return caption + _code(language, body)
 
 
