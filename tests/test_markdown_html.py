@@ -30,3 +30,42 @@ from tests.helpers import shown_markdown
 ])
 def test_raw_html_hides_what_the_browser_hides(page: str, shown: str) -> None:
     assert shown_markdown(page, mdx=False).strip() == shown
+
+
+@pytest.mark.parametrize("mdx", [False, True])
+def test_svg_and_math_text_the_browser_does_not_render_is_hidden(mdx: bool) -> None:
+    """An SVG's `<desc>` and `<metadata>` and a MathML `<annotation>` are never drawn: Chromium's
+    innerText of this page is "shown1 zz3 𝑥 shown2" (a `<text>` is drawn), as a MyST `{raw} html`
+    or an inline icon brings them in."""
+    page = ("shown1\n\n<svg><desc>SECRET1</desc><metadata>SECRET2</metadata><text>zz3</text></svg>\n\n"
+            "<math><semantics><mi>x</mi><annotation>SECRET3</annotation>"
+            "<annotation-xml>SECRET4</annotation-xml></semantics></math>\n\nshown2\n")
+    shown = shown_markdown(page, mdx=mdx)
+    assert "zz3" in shown and "shown2" in shown
+    assert "SECRET" not in shown, shown
+
+
+def test_a_stylesheet_hides_by_attribute_pseudo_class_and_escape() -> None:
+    """Chromium's innerText of this HTML is "zzLINK zzP zzKEPT": rules with an attribute selector,
+    `:not()`, `:nth-child()` or an escaped class hide, as an escape in a style does; a
+    pseudo-element's rule (`::after`) hides only what it generates. (Another pseudo-class is
+    dropped: its rule hides more than the site's.)"""
+    page = ('<div><style>a::after{display:none} p:after{display:none} [data-x]{display:none} '
+            'p[title=x]{display:none} .a\\:b{display:none} li:not(.k){display:none} ol .n:nth-child(2n+1){display:none} '
+            'div > [title="a b"]{display:none}</style>'
+            '<p><a href="u">zzLINK</a></p><p>zzP</p><div data-x="1">SECRET1</div><p title="x">SECRET2</p>'
+            '<p class="a:b">SECRET3</p><ul><li>SECRET4</li><li class="k">zzKEPT</li></ul>'
+            '<div style="display:n\\one">SECRET5</div><ol><li class="k n">SECRET6</li></ol>'
+            '<div><p title="a b">SECRET7</p></div></div>\n')
+    shown = shown_markdown(page, mdx=False)
+    assert "zzLINK" in shown and "zzP" in shown and "zzKEPT" in shown, shown
+    assert "SECRET" not in shown, shown
+
+
+def test_a_stylesheet_hides_mdx_elements_by_their_attributes() -> None:
+    """MDX writes a lowercase element's attributes into the page as HTML does: a rule naming one
+    (`[data-x]`, `p[title=x]`) hides it, as the stylesheet test above checks with Chromium."""
+    page = ('<style>{`[data-x]{display:none} p[title=x]{display:none}`}</style>\n\n'
+            '<div data-x="1">SECRET1</div>\n\n<p title="x">SECRET2</p>\n\n<p title="y">zzshown</p>\n')
+    shown = shown_markdown(page, mdx=True)
+    assert "zzshown" in shown and "SECRET" not in shown, shown

@@ -123,17 +123,38 @@ SUBSTITUTING = "extensions = ['myst_parser']\nmyst_enable_extensions = ['substit
     # A Jinja expression, an undefined name, a name in its own value: nothing.
     (SUBSTITUTING + "myst_substitutions = {'x': 'zzvalue', 'y': '{{ y }}'}\n", "A {{ x | upper }} {{ z }} {{ y }} b.",
      "A    b.", False),
+    # `env` is Sphinx's build environment, whatever conf.py or the page says (the site shows its repr).
+    (SUBSTITUTING + "myst_substitutions = {'env': 'zzvalue'}\n", "A {{ env }} b.", "A  b.", False),
+    (SUBSTITUTING, "---\nmyst:\n  substitutions:\n    env: zzpage\n---\nA {{ env }} b.", "A  b.", False),
     # Values that are code: the literal ones shown, with a warning.
     (SUBSTITUTING + "myst_substitutions = {'x': 'zzvalue', 'v': version}\n", "{{ x }} {{ v }}", "zzvalue", True),
     (SUBSTITUTING + "myst_substitutions = dict(x='zzvalue')\n", "A {{ x }} b.", "A  b.", True),
     # Changed after it is assigned: none is shown.
     (SUBSTITUTING + "myst_substitutions = {'x': 'zzold'}\nmyst_substitutions['x'] = 'zznew'\n", "A {{ x }} b.", "A  b.", True),
+    # Bound again by code that is not a plain assignment (Sphinx 9.0.4 + myst-parser 5.2.0 show zznew, or
+    # refuse a module): none is shown.
+    *[(SUBSTITUTING + "myst_substitutions = {'x': 'zzold'}\n" + code, "A {{ x }} b.", "A  b.", True) for code in (
+        "for myst_substitutions in [{'x': 'zznew'}]:\n    pass\n", "myst_substitutions, y = {'x': 'zznew'}, 1\n",
+        "(myst_substitutions := {'x': 'zznew'})\n", "globals()['myst_substitutions'] = {'x': 'zznew'}\n",
+        "import contextlib\nwith contextlib.nullcontext({'x': 'zznew'}) as myst_substitutions:\n    pass\n",
+        "from os import path as myst_substitutions\n", "from shared_conf import *\n",
+        "import sys\nsys.modules[__name__].myst_substitutions = {'x': 'zznew'}\n",
+        "if tags.has('x'):\n    myst_substitutions = {'x': 'zznew'}\n", "exec(open('shared_conf.py').read())\n",
+        "import shared\nglobals().update(shared.CONFIG)\n")],
     # Other delimiters than MyST's: docschat leaves the extension off.
     (SUBSTITUTING + "myst_sub_delimiters = ('|', '|')\nmyst_substitutions = {'x': 'zz'}\n", "A {{ x }} b.", "A {{ x }} b.", False),
     # The page's own, under `myst:` or (deprecated) at the top level, win over conf.py's.
     (SUBSTITUTING + "myst_substitutions = {'x': 'zzconf'}\n", "---\nmyst:\n  substitutions:\n    x: zzpage\n---\n{{ x }}",
      "zzpage", False),
     (SUBSTITUTING, "---\nsubstitutions:\n  x: zzpage\n---\n{{ x }}", "zzpage", False),
+    # The page's own `myst:` settings replace conf.py's (Sphinx 9.0.4 + myst-parser 5.2.0): the extension
+    # off, on, or other delimiters than MyST's.
+    (SUBSTITUTING + "myst_substitutions = {'x': 'zzconf'}\n",
+     "---\nmyst:\n  enable_extensions: []\n  substitutions:\n    y: zzpage\n---\nA {{ x }} {{ y }} b.", "A {{ x }} {{ y }} b.", False),
+    ("extensions = ['myst_parser']\n", "---\nmyst:\n  enable_extensions: [substitution]\n  substitutions:\n    x: zzpage\n---\n"
+     "A {{ x }} b.", "A zzpage b.", False),
+    (SUBSTITUTING + "myst_substitutions = {'x': 'zzconf'}\n", "---\nmyst:\n  sub_delimiters: ['|', '|']\n---\nA {{ x }} b.",
+     "A {{ x }} b.", False),
     # A key that is not a string: myst-parser drops the page's, or refuses conf.py's MyST configuration
     # and uses its defaults, the extension off (as Sphinx 9.0.4 + myst-parser 5.2.0 build them).
     (SUBSTITUTING + "myst_substitutions = {'x': 'zzconf'}\n", "---\nmyst:\n  substitutions:\n    x: zzpage\n    1: one\n---\n"
@@ -152,3 +173,45 @@ def test_a_heading_in_a_shown_only_is_a_section() -> None:
     result = compose_files({"conf.py": "extensions = ['myst_parser']\n",
                             "index.md": "# T\n\nIntro.\n\n```{only} html\n## Sub\n\nzzinside\n```\n"}, Settings())
     assert [c.heading for c in result.chunks if "zzinside" in c.text] == ["Sub"]
+
+
+def test_substitutions_that_expand_without_end_skip_the_page_alone() -> None:
+    """Each value names the next one six times: 6**8 pastes (myst-parser pastes them all, Sphinx
+    never ends). The page is skipped with a warning, in bounded time; the other page is composed."""
+    subs = {f"n{i}": " ".join([f"{{{{ n{i + 1} }}}}"] * 6) for i in range(8)} | {"n8": "zzleaf"}
+    files = {"conf.py": f"{SUBSTITUTING}myst_substitutions = {subs!r}\n",
+             "index.md": "# T\n\n```{toctree}\nother\n```\n\nA {{ n0 }} b.\n", "other.md": "# O\n\nzzother {{ n7 }}\n"}
+    result = compose_files(files, Settings())
+    assert result.skipped_pages == ["index.md"]
+    assert any("index.md" in w and "substitution" in w for w in result.warnings), result.warnings
+    assert [page.body for page in result.pages] == ["# O\n\nzzother " + " ".join(["zzleaf"] * 6)]
+
+
+def test_a_front_matter_value_written_out_too_long_is_not_shown() -> None:
+    """YAML aliases: `g` is 9**7 items long written out (39 MB; three levels more, 28 GB, and the
+    sync ran out of memory though no page used it). It shows nothing, as a name with no value;
+    the short one shows."""
+    front = "---\nmyst:\n  substitutions:\n    short: zzshort\n    a: &a [lol,lol,lol,lol,lol,lol,lol,lol,lol]\n"
+    for name, previous in zip("bcdefg", "abcdef", strict=True):
+        front += f"    {name}: &{name} [{', '.join([f'*{previous}'] * 9)}]\n"
+    result = compose_files({"conf.py": SUBSTITUTING, "index.md": front + "---\n# T\n\nA {{ short }} {{ g }} b.\n"},
+                           Settings())
+    assert [page.body for page in result.pages] == ["# T\n\nA zzshort  b."], result.warnings
+
+
+def test_a_page_using_substitutions_many_times_is_read() -> None:
+    """40,000 uses of one value in a table (a long page, not a value naming another) are pasted."""
+    page = "# T\n\n|a|b|\n|-|-|\n" + "|{{ v }}|{{ v }}|\n" * 20_000
+    result = compose_files({"conf.py": SUBSTITUTING + "myst_substitutions = {'v': 'zzv'}\n", "index.md": page}, Settings())
+    assert not result.skipped_pages, result.warnings
+    assert sum(page.body.count("zzv") for page in result.pages) == 40_000
+
+
+def test_raw_html_in_a_directive_title_or_caption_is_html() -> None:
+    """MyST reads a directive's title and a code caption as inline Markdown: Sphinx 9.0.4 +
+    myst-parser 5.2.0 show "Title zzB", "zzB" and "cap", none of the hidden text."""
+    page = ("# T\n\n```{admonition} Title <span hidden>SECRET1</span> zzB\nzzC\n```\n\n"
+            ":::{admonition} Title <!-- SECRET2 --> zzB\nzzC\n:::\n\n```{topic} zzB <span hidden>SECRET3</span>\nzzC\n```\n\n"
+            "```{code-block} python\n:caption: <span hidden>SECRET4</span> cap\nx = 1\n```\n")
+    indexed, _ = _composed("extensions = ['myst_parser']\nmyst_enable_extensions = ['colon_fence']\n", page)
+    assert indexed.count("zzB") == 3 and "cap" in indexed and "SECRET" not in indexed, indexed

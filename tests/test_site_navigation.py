@@ -315,6 +315,8 @@ def test_myst_pages_are_placed_as_the_sphinx_sidebar_places_them(tmp_path: Path)
     ("import os\nexclude_patterns = os.environ['X'].split()\n",
      "conf.py:2: exclude_patterns is not a literal, and docschat does not run conf.py; its default is used"),
     ("def broken(:\n", None),
+    # Python cannot compile these either (MemoryError, RecursionError): Sphinx fails; docschat warns.
+    ("x = " + "-" * 200_000 + "1\n", None), ("x = " + "1+" * 200_000 + "1\n", None),
 ])
 def test_a_conf_py_docschat_cannot_read_keeps_pages(conf: str, warning: str | None) -> None:
     files = {"conf.py": conf, "index.md": "# I\n\n```{toctree}\na\n```\n", "a.md": "# A\n", "b.md": "# B\n"}
@@ -490,3 +492,18 @@ def test_a_category_whose_type_and_items_are_code_lists_nothing() -> None:
     site = read_site({"docusaurus.config.js": "", "sidebars.js": text})
     assert set(site.listed) == {"docs/intro"}
     assert [w.split(":")[1] for w in site.warnings] == ["2", "3"]
+
+
+@pytest.mark.parametrize(("config", "text"), [
+    ("mkdocs.yml", "site_name: A\nnav: " + "[" * 20_000 + "]" * 20_000 + "\n"),
+    ("docs.json", '{"navigation": ' + "[" * 100_000 + "]" * 100_000 + "}"),
+    ("sidebars.json", '{"docs": ' + "[" * 100_000 + "]" * 100_000 + "}"),
+])
+def test_a_site_configuration_nested_past_its_parser_is_a_warning(config: str, text: str) -> None:
+    """PyYAML and json raise RecursionError on these (the site's own build fails on them): a
+    warning, as for any configuration that cannot be read, never the whole compose stopped."""
+    files = {config: text, "docusaurus.config.js": "export default {}\n", "docs/a.md": "# A\n"}
+    if config != "sidebars.json":
+        del files["docusaurus.config.js"]
+    site = read_site(files)
+    assert any(w.startswith((f"{config}: cannot be read", f"{config}: not JSON")) for w in site.warnings), site.warnings

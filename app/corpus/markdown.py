@@ -47,6 +47,11 @@ __all__ = ["Block", "Reading", "read_page", "shown_blocks"]
 # page nests that far.
 MAX_NESTING = 64
 _MAX_DIRECTIVE_DEPTH = 8  # directives inside directives; deeper ones show nothing (hostile pages)
+# `{{ name }}`s pasted into one page, and their values' characters, at most: a value naming
+# another several times pastes exponentially many (myst-parser pastes them all, and Sphinx never
+# ends); such a page is not read (compose skips it with this error).
+_MAX_SUBSTITUTIONS = 100_000
+_MAX_SUBSTITUTED_CHARS = 10_000_000
 _LANGUAGE = re.compile(r"[\w.+#-]{1,40}")  # a fence's language; the rest of its info is never shown
 
 # A page is MyST when it uses MyST's own syntax: a directive fence (```` ```{note} ````, `:::{tip}`),
@@ -221,14 +226,29 @@ def _render_substitution(self: RendererHTML, tokens: list[Token], idx: int, opti
     """`{{ name }}` as myst-parser renders it: its value read as MyST (inline within a paragraph);
     nothing for a name with no known value, a Jinja expression, or one within its own value."""
     token, build = tokens[idx], env["build"]
-    value = dict(build.substitutions or ()).get(token.content)
+    # myst-parser sets `env` (Sphinx's build environment) over any substitution of that name.
+    value = dict(build.substitutions or ()).get(token.content) if token.content != "env" else None
     used = env.get("substituting", frozenset())
     if value is None or token.content in used or len(used) >= _MAX_DIRECTIVE_DEPTH:
         return ""
+    pasted = env["pasted"]
+    pasted[0], pasted[1] = pasted[0] + 1, pasted[1] + len(value)
+    if pasted[0] > _MAX_SUBSTITUTIONS or pasted[1] > _MAX_SUBSTITUTED_CHARS:
+        raise ValueError(f"its MyST substitutions paste more than {_MAX_SUBSTITUTIONS:,} values or "
+                         f"{_MAX_SUBSTITUTED_CHARS:,} characters (one value naming another many times?)")
     used = used | {token.content}
     if token.type == "substitution_inline" and not _DIRECTIVE_START.match(value):
         return str(_myst_parser(True).renderInline(value, {**env, "substituting": used}))
-    return _render_myst(value, build, depth=env["depth"], substituting=used)
+    return _render_myst(value, build, depth=env["depth"], substituting=used, pasted=pasted)
+
+
+def _title_html(title: str, env: EnvType) -> str:
+    """A directive's title or a code caption as the page writes it: MyST reads it as inline
+    Markdown, so raw HTML in it is HTML (a hidden span or a comment shows nothing); without any,
+    the text as written (its Markdown kept, as in the chunk text)."""
+    if "<" not in title:
+        return html.escape(title)
+    return str(_myst_parser(env["build"].substitutions is not None).renderInline(title, env))
 
 
 def _code(language: str, content: str) -> str:
@@ -259,7 +279,7 @@ def _render_fence(self: RendererHTML, tokens: list[Token], idx: int, options: Op
         return myst.raw_html(argument, options_, body)
     # Sphinx builds an `{only}` whose expression holds as if it were not there (its headings too).
     if name == "only" and myst.only_built(argument, build) and depth < _MAX_DIRECTIVE_DEPTH:
-        return _render_myst(body, build, depth=depth + 1, substituting=env.get("substituting", frozenset()))
+        return _render_myst(body, build, depth=depth + 1, substituting=env["substituting"], pasted=env["pasted"])
     # MyST refuses `:::{eval-rst}` (a colon fence is for Markdown content): nothing is shown.
     if myst.hidden(name, options_) or (name == "eval-rst" and colons):
         return ""
@@ -269,27 +289,30 @@ def _render_fence(self: RendererHTML, tokens: list[Token], idx: int, options: Op
         # One left open runs to the end of the page on the site: then its headings stay sections.
         closed = _closed(token, env)
         inner = _render_myst(body, build, depth=depth + 1, in_directive=closed,
-                             substituting=env.get("substituting", frozenset()))
+                             substituting=env["substituting"], pasted=env["pasted"])
         shown = argument if argument and name not in myst.ARGUMENT_NOT_SHOWN else ""
-        title = f"<p>{html.escape(shown)}</p>" if shown else ""
+        title = f"<p>{_title_html(shown, env)}</p>" if shown else ""
         if not colons or not closed:
             return f"<div>{title}{inner}</div>\n"
         # A `:::` callout stays one block (the chunker keeps it whole), its argument when shown.
         marker = f"{{{name}}}" if directive else name
+        if "<" in shown:  # its HTML as the browser shows it
+            shown = " ".join(block.text for block in read_html(title).blocks)
         return f'<div data-callout="{html.escape(marker)}" data-title="{html.escape(shown)}">{inner}</div>\n'
     if name == "eval-rst":  # reStructuredText as code, with the HTML its `.. raw:: html` writes
         return "".join(piece if kind == "html" else _code(name, piece) if piece.strip() else ""
                        for kind, piece in myst.shown_rst(body, build))
     language = (argument.split() or [""])[0] if name in myst.CODE_WITH_LANGUAGE_ARGUMENT else name
     # A code block's caption is shown above it (Sphinx).
-    caption = f"<p>{html.escape(options_['caption'])}</p>" if options_.get("caption") else ""
+    caption = f"<p>{_title_html(options_['caption'], env)}</p>" if options_.get("caption") else ""
     return caption + _code(language, body)
 
 
 def _render_myst(text: str, build: myst.Build, *, depth: int = 0, in_directive: bool = False,
-                 substituting: frozenset[str] = frozenset()) -> str:
+                 substituting: frozenset[str] = frozenset(), pasted: list[int] | None = None) -> str:
+    """`pasted`: the page's substitutions pasted so far, and their characters (shared by its parts)."""
     env: dict[str, Any] = {"lines": text.split("\n"), "depth": depth, "in_directive": in_directive,
-                           "build": build, "substituting": substituting}
+                           "build": build, "substituting": substituting, "pasted": [0, 0] if pasted is None else pasted}
     return str(_myst_parser(build.substitutions is not None).render(text, env))
 
 

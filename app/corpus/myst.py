@@ -49,13 +49,51 @@ class Build:
     def for_page(self, front: Mapping[str, Any]) -> Build:
         """With the page's own substitutions (front matter `myst: substitutions:`, or the deprecated
         top-level `substitutions:`), which win over conf.py's, as in myst-parser (which drops them
-        all when a key is not a string)."""
+        all when a key is not a string). The page's `myst: enable_extensions:` replaces conf.py's (the
+        extension on or off), and its `sub_delimiters` other than MyST's turn it off here, as
+        conf.py's do."""
         myst = front.get("myst")
         page = myst.get("substitutions") if isinstance(myst, dict) else front.get("substitutions")
-        if self.substitutions is None or not isinstance(page, dict) or not all(isinstance(k, str) for k in page):
-            return self
-        merged = dict(self.substitutions) | {str(k): str(v) for k, v in page.items()}
-        return Build(tuple(merged.items()), self.changed_tags)
+        substitutions = self.substitutions
+        if isinstance(myst, dict) and "enable_extensions" in myst:
+            extensions = myst["enable_extensions"]
+            on = isinstance(extensions, (list, tuple, set)) and "substitution" in extensions
+            substitutions = (substitutions or ()) if on else None
+        if isinstance(myst, dict) and "sub_delimiters" in myst and myst["sub_delimiters"] not in (["{", "}"], ("{", "}")):
+            substitutions = None
+        if substitutions is None or not isinstance(page, dict) or not all(isinstance(k, str) for k in page):
+            return Build(substitutions, self.changed_tags)
+        merged = dict(substitutions) | {str(k): _written(v) for k, v in page.items()}
+        return Build(tuple((k, v) for k, v in merged.items() if v is not None), self.changed_tags)
+
+
+_MAX_WRITTEN = 100_000
+
+
+def _written(value: Any) -> str | None:
+    """A front matter value as str() writes it (as Jinja does), or None when that would exceed
+    _MAX_WRITTEN characters: YAML aliases make a list billions of items long in a few lines ("billion
+    laughs"), written out even when no `{{ }}` names it. Each list or mapping is measured once."""
+    sizes: dict[int, int] = {}
+
+    def size(item: Any) -> int:
+        if not isinstance(item, (list, tuple, dict, set)):
+            return len(str(item))
+        if id(item) not in sizes:
+            sizes[id(item)] = 2 + _MAX_WRITTEN  # within itself (a YAML cycle): too long
+            parts = [*item.keys(), *item.values()] if isinstance(item, dict) else list(item)
+            total = 2
+            for part in parts:
+                total += size(part) + 4  # a separator and quotes
+                if total > _MAX_WRITTEN:
+                    break
+            sizes[id(item)] = total
+        return sizes[id(item)]
+
+    try:
+        return str(value) if size(value) <= _MAX_WRITTEN else None
+    except RecursionError:  # nested deeper than Python writes
+        return None
 
 
 # `{only}`'s expression as Sphinx evaluates it (sphinx.util.tags.Tags.eval_condition: Jinja's

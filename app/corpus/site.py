@@ -130,7 +130,7 @@ class _Mintlify:
             return None
         try:
             return json.loads(self.files[path])
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:  # nested past what json reads
             self.site.warnings.append(f"{path}: not JSON ({exc}); what it holds is left out")
             return None
 
@@ -209,7 +209,7 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
     site.markdown_extensions, _ = site_extensions(None, name)  # MkDocs' own, whatever the file says
     try:
         config = yaml.load(files[name], Loader=_MkDocsLoader)  # a SafeLoader subclass
-    except yaml.YAMLError as exc:
+    except (yaml.YAMLError, RecursionError) as exc:  # nested past what PyYAML reads: `mkdocs build` fails too
         site.warnings.append(f"{name}: cannot be read ({str(exc).splitlines()[0]}); every page stays a page")
         return site
     if not isinstance(config, dict):

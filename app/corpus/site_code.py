@@ -107,7 +107,7 @@ def _read_sidebars(name: str, text: str, site: Site) -> Any:
     if name.endswith(".json"):
         try:
             return json.loads(text)
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:  # nested past what json reads
             site.warnings.append(f"{name}: cannot be read ({exc}); every doc stays a page")
             return None
     read = read_module_value(text, typescript=name.endswith(("ts", "mts", "cts")))
@@ -197,12 +197,13 @@ def _sphinx_pattern(pattern: str, folders: bool = True) -> re.Pattern[str]:
     return re.compile(f"(?:{out})(?:/.*)?$" if folders else f"(?:{out})$")
 
 
-def _conf_values(text: str, site: Site) -> dict[str, Any] | None:
-    """conf.py's top-level `name = <literal>` (and `name += <literal list>`), read with `ast`, never run."""
+def _conf_values(text: str, site: Site) -> tuple[ast.Module, dict[str, Any]] | None:
+    """conf.py's tree and its top-level `name = <literal>` (and `name += <literal list>`), read with
+    `ast`, never run."""
     try:
         tree = ast.parse(text)
-    except (SyntaxError, ValueError) as exc:
-        site.warnings.append(f"{SPHINX_CONFIG}: cannot be read ({exc}); every page stays a page")
+    except (SyntaxError, ValueError, RecursionError, MemoryError) as exc:  # nested past what Python compiles
+        site.warnings.append(f"{SPHINX_CONFIG}: cannot be read ({type(exc).__name__}: {exc}); every page stays a page")
         return None
     values: dict[str, Any] = {}
     unknown = object()
@@ -231,7 +232,7 @@ def _conf_values(text: str, site: Site) -> dict[str, Any] | None:
             else:
                 values[target.id] = value
                 values.pop(target.id + ".code", None)
-    return values
+    return tree, values
 
 
 def _literal_entries(expression: ast.Dict) -> Iterator[tuple[Any, Any]]:
@@ -250,8 +251,7 @@ def _myst_build(tree: ast.Module, values: dict[str, Any], extensions: Any) -> tu
     if not isinstance(extensions, (list, tuple, set)) or "substitution" not in extensions \
             or any(name.startswith("myst_sub_delimiters") for name in values):
         return Build(None, tags), None
-    changed = next((n.lineno for n in ast.walk(tree) if isinstance(n, ast.Name) and n.id == "myst_substitutions"
-                    and not isinstance(n.ctx, ast.Store)), None)
+    changed = _changed_by_code(tree, "myst_substitutions")
     if changed is not None:  # `myst_substitutions["x"] = …`, `.update(…)`: its values are not known
         return Build((), tags), (f"{SPHINX_CONFIG}:{changed}: myst_substitutions is changed by code, and docschat "
                                  "does not run conf.py; no substitution is shown")
@@ -264,6 +264,34 @@ def _myst_build(tree: ast.Module, values: dict[str, Any], extensions: Any) -> tu
         warning = (f"{SPHINX_CONFIG}:{values['myst_substitutions.code']}: myst_substitutions is not all literals, and "
                    f"docschat does not run conf.py; {len(substitutions)} with literal values are shown, no other")
     return Build(substitutions, tags), warning
+
+
+# Calls that may bind any name of the module: `exec(open("shared_conf.py").read())`,
+# `globals().update(shared.CONFIG)`.
+_REBINDING = frozenset({"exec", "eval", "execfile", "globals", "vars", "locals", "setattr", "__import__"})
+
+
+def _changed_by_code(tree: ast.Module, name: str) -> int | None:
+    """The line where conf.py uses or binds `name` other than by the top-level assignments
+    _conf_values reads (`name.update(…)`, `for name in …`, `globals()["name"] = …`, an import, an
+    assignment under an `if`), or, after the first of them, star-imports or calls a function that
+    may bind any name (_REBINDING); None when it does not."""
+    top = [node for node in tree.body if isinstance(node, (ast.Assign, ast.AnnAssign, ast.AugAssign))]
+    read = {id(target) for node in top for target in (node.targets if isinstance(node, ast.Assign) else [node.target])}
+    first = min((node.lineno for node in top for target in (node.targets if isinstance(node, ast.Assign) else [node.target])
+                 if isinstance(target, ast.Name) and target.id == name), default=None)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id == name and (not isinstance(node.ctx, ast.Store) or id(node) not in read) \
+                or isinstance(node, ast.Attribute) and node.attr == name \
+                or isinstance(node, ast.alias) and (node.asname or node.name) == name \
+                or isinstance(node, (ast.Global, ast.Nonlocal)) and name in node.names \
+                or isinstance(node, ast.Constant) and isinstance(node.value, str) and name in node.value:
+            return int(getattr(node, "lineno", 0))
+        if first is not None and getattr(node, "lineno", 0) > first and (
+                isinstance(node, ast.ImportFrom) and any(alias.name == "*" for alias in node.names)
+                or isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _REBINDING):
+            return int(getattr(node, "lineno", 0))
+    return None
 
 
 def _changed_tags(tree: ast.Module) -> tuple[str, ...] | None:
@@ -308,13 +336,14 @@ class _Sphinx:
 
     def read(self) -> Site:
         site = self.site
-        values = _conf_values(self.files[SPHINX_CONFIG], site)
-        if values is None:
+        read = _conf_values(self.files[SPHINX_CONFIG], site)
+        if read is None:
             site.myst = Build(None, None)  # conf.py unread: any tag may be added
             site.every_page_listed = True
             return site
+        tree, values = read
         extensions = self.config(values, "myst_enable_extensions", (list, tuple, set), ())
-        site.myst, warning = _myst_build(ast.parse(self.files[SPHINX_CONFIG]), values, extensions)
+        site.myst, warning = _myst_build(tree, values, extensions)
         site.warnings.extend([warning] if warning else [])
         root = self.config(values, "root_doc", str, None) or self.config(values, "master_doc", str, "index")
         site.not_built = tuple(_sphinx_pattern(str(p)) for p in self.config(values, "exclude_patterns", (list, tuple), ()))

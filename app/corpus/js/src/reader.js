@@ -176,12 +176,21 @@ function styleOf(style) {
   if (typeof style === 'string') {
     for (const declaration of style.replace(/\/\*[\s\S]*?\*\//g, '').split(';')) {
       const colon = declaration.indexOf(':')
-      if (colon > 0) set(declaration.slice(0, colon), declaration.slice(colon + 1))
+      if (colon > 0) set(unescapeCss(declaration.slice(0, colon)), unescapeCss(declaration.slice(colon + 1)))
     }
   } else if (style && typeof style === 'object') {
-    for (const [name, value] of Object.entries(style)) set(name, value)
+    for (const [name, value] of Object.entries(style)) set(name, typeof value === 'string' ? unescapeCss(value) : value)
   }
   return found
+}
+
+// CSS escapes, as the browser reads them: `n\\one` is `none`, `.a\\:b` the class `a:b`.
+function unescapeCss(text) {
+  return text.replace(/\\(?:([0-9a-fA-F]{1,6})[ \t\n]?|([^\n]))/g, (_, hex, char) => {
+    if (!hex) return char
+    const code = parseInt(hex, 16)
+    return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : '\ufffd'
+  })
 }
 
 // Whether a style hides its element and all it holds (innerText skips it): `display: none`,
@@ -199,8 +208,10 @@ function styleVisible(style) {
 }
 
 // Elements whose content the browser does not render: media and canvas fallback (shown only where
-// the element is not supported), an iframe's, a closed dialog's, a gauge's.
-const NOT_RENDERED = new Set(['video', 'audio', 'canvas', 'iframe', 'progress', 'meter', 'datalist', 'noembed', 'noframes'])
+// the element is not supported), an iframe's, a closed dialog's, a gauge's, an SVG's description
+// and metadata, a MathML annotation (Chromium's innerText leaves each out).
+const NOT_RENDERED = new Set(['video', 'audio', 'canvas', 'iframe', 'progress', 'meter', 'datalist', 'noembed', 'noframes',
+  'desc', 'metadata', 'annotation', 'annotation-xml'])
 
 // Tailwind's `hidden` utility is `display: none` (Mintlify styles pages with Tailwind; elsewhere a
 // class named `hidden` hides too, the safe reading), unless a variant shows it again (`md:block`).
@@ -240,8 +251,12 @@ function jsxHandler(counts) {
     if (/^[a-z][a-z0-9-]*$/.test(name)) {
       // An HTML element: the browser shows it as such (a table, a line break, an image's alt text).
       const properties = {}
-      for (const key of ['alt', 'href', 'src', 'colSpan', 'open', 'className', 'id']) {
-        if (typeof attributes[key] === 'string' || attributes[key] === true) properties[key] = attributes[key]
+      // Its other attributes too (`data-x`, `title`): never text, but a page's stylesheet may hide
+      // the element by them (applyStylesheets).
+      for (const [key, value] of Object.entries(attributes)) {
+        if (key !== 'style' && key !== 'hidden' && key !== 'class' && (typeof value === 'string' || value === true)) {
+          properties[key] = value
+        }
       }
       if (typeof attributes.class === 'string') properties.className = attributes.class.split(/\s+/)
       const visible = styleVisible(attributes.style)
@@ -419,11 +434,97 @@ function prepare(node, inPre, invisible) {
   node.children = kept
 }
 
+// Pseudo-elements: a rule for one hides what it generates (`a::after`), never the element's text.
+const PSEUDO_ELEMENTS = new Set(['before', 'after', 'first-line', 'first-letter', 'marker', 'placeholder', 'selection',
+  'backdrop', 'file-selector-button', 'cue', 'part', 'slotted', 'highlight', 'spelling-error', 'grammar-error'])
+
+// A compound selector (`p.a#b[title=x]:not(.k)`) as {tag, id, classes, attributes, not}, escapes
+// read; null for a pseudo-element's (or one not understood, with an attribute never closed). A
+// pseudo-class other than `:not()` is dropped, and so is a `:not()` of what is not one compound: the
+// rule then matches more than the site's, never less (fail closed).
+function compoundSelector(text) {
+  const found = {tag: '', id: undefined, classes: [], attributes: [], not: []}
+  const name = /^(?:[\w-]|\\[0-9a-fA-F]{1,6}[ \t\n]?|\\[^\n])+/
+  let at = 0
+  const ident = () => {
+    const match = text.slice(at).match(name)
+    at += match ? match[0].length : 0
+    return match ? unescapeCss(match[0]) : ''
+  }
+  while (at < text.length) {
+    const c = text[at]
+    if (c === '.') { at++; found.classes.push(ident()) } else if (c === '#') { at++; found.id = ident() } else if (c === '*') {
+      at++
+    } else if (c === '[') {
+      const end = text.indexOf(']', at)
+      if (end < 0) return null
+      const attribute = text.slice(at + 1, end).match(/^\s*([\w-]+)\s*(?:([~|^$*]?=)\s*(?:"([^"]*)"|'([^']*)'|([^\s\]]*))\s*[iIsS]?\s*)?$/)
+      if (attribute) found.attributes.push({name: attribute[1], exact: attribute[2] === '=' ? (attribute[3] ?? attribute[4] ?? attribute[5]) : undefined})
+      at = end + 1
+    } else if (c === ':') {
+      if (text[at + 1] === ':') return null
+      at++
+      const pseudo = ident().toLowerCase()
+      if (PSEUDO_ELEMENTS.has(pseudo)) return null
+      if (text[at] === '(') {
+        let depth = 0
+        const open = at
+        for (; at < text.length; at++) {
+          if (text[at] === '(') depth++
+          else if (text[at] === ')' && --depth === 0) break
+        }
+        const inner = pseudo === 'not' ? compoundSelector(text.slice(open + 1, at).trim()) : null
+        if (inner && !inner.not.length) found.not.push(inner)
+        at++
+      }
+    } else {
+      const tag = ident()
+      if (!tag) return null
+      found.tag = tag.toLowerCase()
+    }
+  }
+  return found
+}
+
+// A selector's last compound: after its last combinator (a space, `>`, `+`, `~`) outside brackets,
+// parentheses, quotes and escapes (`li:nth-child(2n+1)`, `[title="a b"]` are one compound).
+function lastCompound(selector) {
+  let start = 0
+  let depth = 0
+  let quote = ''
+  for (let at = 0; at < selector.length; at++) {
+    const c = selector[at]
+    if (c === '\\') at++
+    else if (quote) quote = c === quote ? '' : quote
+    else if (c === '"' || c === "'") quote = c
+    else if (c === '(' || c === '[') depth++
+    else if (c === ')' || c === ']') depth = Math.max(0, depth - 1)
+    else if (!depth && /[\s>+~]/.test(c)) start = at + 1
+  }
+  return selector.slice(start)
+}
+
+// Whether an element matches a compound selector: its tag, id, every class and attribute, no `:not()`.
+function matchesCompound(rule, tagName, properties, classes) {
+  if ((rule.tag && rule.tag !== tagName) || (rule.id && rule.id !== properties.id) || !rule.classes.every((c) => classes.includes(c))) {
+    return false
+  }
+  for (const attribute of rule.attributes) {
+    const wanted = attribute.name.toLowerCase().replace(/-/g, '')
+    const key = {class: 'classname', for: 'htmlfor'}[wanted] || wanted
+    const entry = Object.entries(properties).find(([k]) => k.toLowerCase().replace(/-/g, '') === key)
+    if (!entry || entry[1] === false || entry[1] === undefined || entry[1] === null) return false
+    const value = Array.isArray(entry[1]) ? entry[1].join(' ') : entry[1] === true ? '' : String(entry[1])
+    if (attribute.exact !== undefined && value !== attribute.exact) return false
+  }
+  return !rule.not.some((inner) => matchesCompound(inner, tagName, properties, classes))
+}
+
 // A page's own `<style>` rules that hide (`display: none`, `visibility: hidden`, …), applied to the
 // elements their selectors name, before the element's inline style (which wins, as in the cascade):
 // innerText needs CSS, and hast-util-to-text has none. Only a selector's last compound is matched
-// (`.a .b` hides every `.b`: more hidden than the site, never less); one with a pseudo-class or an
-// attribute selector is left out, and so is a theme's stylesheet (not in the page).
+// (`.a .b` hides every `.b`: more hidden than the site, never less; compoundSelector); a theme's
+// stylesheet is left out (not in the page).
 function applyStylesheets(tree) {
   const sheets = []
   const collect = (node) => {
@@ -441,12 +542,9 @@ function applyStylesheets(tree) {
     const said = styleOf(declarations)
     if (said.display !== 'none' && said.contentVisibility !== 'hidden' && said.visibility !== 'hidden' && said.visibility !== 'collapse') continue
     for (const selector of selectors.split(',')) {
-      const last = selector.trim().split(/[\s>+~]+/).pop()
-      if (!last || /[:[]/.test(last)) continue
-      const tag = (last.match(/^[a-zA-Z][\w-]*/) || [''])[0].toLowerCase()
-      const id = (last.match(/#([\w-]+)/) || [])[1]
-      const classes = [...last.matchAll(/\.([\w-]+)/g)].map((m) => m[1])
-      if (tag || id || classes.length || last === '*') rules.push({tag, id, classes, declarations})
+      const last = lastCompound(selector.trim())
+      const rule = last ? compoundSelector(last) : null
+      if (rule) rules.push({...rule, declarations})
     }
   }
   // Rules filed under one class, id or tag they need (a page of many rules and elements stays
@@ -460,8 +558,7 @@ function applyStylesheets(tree) {
       const properties = child.properties || {}
       const classes = Array.isArray(properties.className) ? properties.className.map(String) : String(properties.className || '').split(/\s+/)
       const candidates = [...new Set(['*', child.tagName, '#' + properties.id, ...classes.map((c) => '.' + c)])].flatMap((key) => filed.get(key) || [])
-      const matched = candidates.filter((rule) => (!rule.tag || rule.tag === child.tagName) && (!rule.id || rule.id === properties.id) &&
-        rule.classes.every((c) => classes.includes(c)))
+      const matched = candidates.filter((rule) => matchesCompound(rule, child.tagName, properties, classes))
       if (matched.length) {
         child.properties = {...properties, style: matched.map((rule) => rule.declarations).join(';') + ';' + (typeof properties.style === 'string' ? properties.style : '')}
       }
