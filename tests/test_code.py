@@ -115,6 +115,17 @@ def test_an_unparsable_file_falls_back_to_line_windows_and_warns(path: str, text
     assert [c.symbol for c in result.chunks if c.page == "app/fine.py"] == ["fine"]  # the rest still indexed
 
 
+@pytest.mark.parametrize("expression", ["-" * 200_000 + "1", "+".join(["1"] * 100_000)])
+def test_python_nested_past_its_parser_falls_back_to_line_windows(expression: str) -> None:
+    """ast.parse raises MemoryError or RecursionError on such a file: it stopped the whole compose."""
+    path = "app/generated.py"
+    result = compose_code_files({path: f"x = {expression}\n", "app/fine.py": "def fine():\n    return 2\n"},
+                                href_for=href_for)
+    assert len(result.warnings) == 1 and result.warnings[0].startswith(f"{path}: does not parse as python")
+    assert {c.kind for c in result.chunks if c.page == path} == {"lines"}
+    assert [c.symbol for c in result.chunks if c.page == "app/fine.py"] == ["fine"]
+
+
 def test_secret_looking_files_tests_and_build_output_are_never_indexed() -> None:
     files = {
         "app/main.py": "def main():\n    pass\n",

@@ -69,6 +69,8 @@ def python_symbols(text: str, max_chars: int) -> list[Symbol]:
     except (SyntaxError, ValueError) as exc:
         line = getattr(exc, "lineno", None)
         raise CodeParseError(f"line {line}: {getattr(exc, 'msg', exc)}" if line else str(exc)) from None
+    except (MemoryError, RecursionError):  # `x = ----…1` or `1+1+…` 200,000 long: hostile or generated
+        raise CodeParseError("nested deeper than Python's parser builds") from None
     lines = source_lines(text)
     symbols: list[Symbol] = []
 
