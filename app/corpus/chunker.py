@@ -11,6 +11,7 @@ import re
 from dataclasses import asdict, dataclass, field
 
 from app.corpus.markdown import Block, shown_blocks
+from app.corpus.site_model import MKDOCS_SUFFIXES
 
 # Bump when chunk text or boundaries change: every content_hash changes once, so sync re-embeds.
 CHUNKER_VERSION = "7"  # 7: a part never ends on a title line (is_title_line)
@@ -117,7 +118,8 @@ class AnchorAllocator:
 def page_route(path: str, prefix: str) -> str:
     """`guides/widget.mdx` → `/docs/guides/widget`; `guides/index.mdx` → `/docs/guides` (and
     MkDocs' `.markdown`, `.mdown`, `.mkdn`, `.mkd` pages likewise)."""
-    parts = [p for p in re.sub(r"\.(mdx?|markdown|mdown|mkdn|mkd)$", "", path).split("/") if p]
+    suffix = next((s for s in (".mdx", *MKDOCS_SUFFIXES) if path.endswith(s)), "")
+    parts = [p for p in path[: len(path) - len(suffix)].split("/") if p]
     if parts and parts[-1] == "index":
         parts.pop()
     return "/".join([prefix.rstrip("/"), *parts]) or "/"
