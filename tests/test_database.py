@@ -323,6 +323,41 @@ def test_a_postmaster_pid_naming_another_program_or_garbage_is_handled(tmp_path)
         stop_embedded_server(home)
 
 
+def test_a_single_user_postgres_in_the_folder_is_no_server_and_its_lock_is_kept(tmp_path) -> None:
+    """initdb's backends (and `postgres --single`) write postmaster.pid with their pid negated and
+    no status line. Asked then, `embedded_server_running` said the file "cannot be read" and told
+    the user to remove it: the lock of a Postgres still writing the folder (a flaky Ctrl+C test
+    found it). While it runs there is no server; once it is gone its file is cleared and the
+    server starts."""
+    from app.db.embedded import embedded_server_running, ensure_embedded_server
+    from app.db.embedded import stop_embedded_server as stop_server
+
+    home = tmp_path / "home"
+    home.mkdir()
+    url = ensure_embedded_server(home)
+    pid_file = home / "pg" / "postmaster.pid"
+    lines = pid_file.read_text().splitlines()
+    stop_embedded_server(home)
+    single = subprocess.Popen(["sleep", "120"])
+    try:
+        # As miscinit.c's CreateLockFile writes it for a standalone backend: 7 lines, no status.
+        pid_file.write_text("\n".join([f"-{single.pid}", *lines[1:4], "", "", lines[6]]) + "\n")
+        assert not embedded_server_running(home)
+        assert stop_server(home) is None
+        with pytest.raises(DatabaseError, match=f"single-user Postgres \\(pid {single.pid}"):
+            ensure_embedded_server(home)
+        assert pid_file.read_text().startswith(f"-{single.pid}\n")  # never removed under it
+        single.kill()
+        single.wait()
+        assert not embedded_server_running(home)
+        assert not pid_file.exists()  # it is gone: its lock goes, as Postgres would take it over
+        assert ensure_embedded_server(home) == url
+        assert embedded_server_running(home)
+    finally:
+        single.kill()
+        stop_embedded_server(home)
+
+
 def test_a_start_that_fails_for_another_reason_keeps_the_settings_and_says_why(tmp_path) -> None:
     from app.db.embedded import ensure_embedded_server
 

