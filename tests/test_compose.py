@@ -715,6 +715,16 @@ def test_a_mintlify_site_shows_field_names_labels_math_and_captions_but_not_agen
     assert "zzagent" not in text and "/d.png" not in text
 
 
+def test_a_link_component_is_a_link_and_no_unknown_component() -> None:
+    """Mintlify's `<Link href>` and Docusaurus's `<Link to>` render an anchor. A real site (mem0's
+    Mintlify docs, 45 uses) had them reported as unknown and their targets dropped."""
+    page = ('---\ntitle: P\n---\nSee <Link href="/platform/graph">Graph Memory</Link> and '
+            '<Link to="/docs/intro">the intro</Link>.\n')
+    result = compose({"docs.json": "{}", "p.mdx": page})
+    assert "See [Graph Memory](/platform/graph) and [the intro](/docs/intro)." in result.chunks[0].text
+    assert result.unknown_components == []
+
+
 def test_mintlifys_snippet_tag_is_pasted_and_a_missing_one_is_a_warning() -> None:
     """Issue 46: `<Snippet file="…"/>` (Mintlify's tag without an import) was dropped silently."""
     result = compose({"docs.json": "{}", "p.mdx": '---\ntitle: P\n---\nBefore.\n\n<Snippet file="plans.mdx" />\n\n'
@@ -724,6 +734,15 @@ def test_mintlifys_snippet_tag_is_pasted_and_a_missing_one_is_a_warning() -> Non
     assert "Plans start at $10." in text and result.snippets_resolved == 1 and result.snippets_unresolved == 1
     assert '<Snippet file="plans.mdx" />' in text  # in code: an example, as written
     assert any("gone.mdx" in w and w.startswith("p.mdx") for w in result.warnings), result.warnings
+
+
+def test_a_snippet_tag_finds_its_file_in_the_first_versions_snippets_folder() -> None:
+    """`_snippets/` is where the tag's first version kept its files (mem0's Mintlify site pastes
+    `<Snippet file="get-help.mdx" />` from there on 30 pages): they were "not found" and lost."""
+    result = compose({"docs.json": "{}", "p.mdx": '---\ntitle: P\n---\nBefore.\n\n<Snippet file="get-help.mdx" />\n',
+                      "_snippets/get-help.mdx": "Ask on Discord.\n"})
+    assert "Ask on Discord." in "\n".join(c.text for c in result.chunks)
+    assert result.snippets_resolved == 1 and result.snippets_unresolved == 0, result.warnings
 
 
 def test_the_page_reader_works_when_first_used_inside_an_event_loop() -> None:

@@ -132,8 +132,11 @@ class _Paster:
         return pasted
 
     def _snippet_file(self, path: str, name: str) -> str | None:
-        """Mintlify's `<Snippet file="x.mdx" />`: a file of the `snippets` folder."""
-        found = _resolve_path(path, "/snippets/" + name.lstrip("/"), self.files)
+        """Mintlify's `<Snippet file="x.mdx" />`: a file of the `snippets` folder, or of `_snippets`,
+        the folder of the tag's first version (`getFileCategory` of @mintlify/common still files it
+        as "snippet"; a real site, mem0's, keeps its tag snippets there)."""
+        found = next(filter(None, (_resolve_path(path, f"/{folder}/{name.lstrip('/')}", self.files)
+                                   for folder in SNIPPET_DIRS)), None)
         if found is None:
             self.result.unresolved += 1
             self.result.warnings.append(f"{path}: snippet {name!r} (<Snippet file>) not found")
