@@ -238,7 +238,11 @@ function markNode(value) {
 function jsxHandler(counts) {
   return (state, node) => {
     const attributes = attributeValues(node)
-    const name = node.name
+    // Mintlify's `<Link href>` (one of its allowedComponents) and Docusaurus's `<Link to>`
+    // (@docusaurus/Link) render an anchor: read as `<a href>`, the link target kept.
+    const link = node.name === 'Link'
+    if (link && attributes.href === undefined && typeof attributes.to === 'string') attributes.href = attributes.to
+    const name = link ? 'a' : node.name
     const flow = node.type === 'mdxJsxFlowElement'
     const rule = name ? COMPONENTS[name] : undefined
     if (name && (/^[A-Z]/.test(name) || name.includes('.')) && !COMPONENTS[name] && !CHILDREN_ONLY.has(name)) {
