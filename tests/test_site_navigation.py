@@ -507,3 +507,51 @@ def test_a_site_configuration_nested_past_its_parser_is_a_warning(config: str, t
         del files["docusaurus.config.js"]
     site = read_site(files)
     assert any(w.startswith((f"{config}: cannot be read", f"{config}: not JSON")) for w in site.warnings), site.warnings
+
+
+def test_a_docs_folder_inside_a_site_fails_naming_the_folder_to_read(tmp_path: Path) -> None:
+    """MkDocs keeps mkdocs.yml beside docs/, Docusaurus its config beside its docs: a newcomer's
+    DOCS_DIR=docs read those pages as plain Markdown, and indexed what the site never publishes
+    (found on httpx's MkDocs docs: admonitions as `!!! note` text; a `draft_docs` page would have
+    been public). The source fails, naming the site's folder; from there the site is read."""
+    from app.corpus.compose import DocsSource, compose_batches
+    from app.corpus.git_source import GitSourceError
+    from tests.helpers import commit_all, make_docs_repo, write_files
+
+    public = "---\naudience: public\n---\n"
+    repo = make_docs_repo(tmp_path / "mk", {"index.md": public + "# Home\n\n!!! note \"Heads up\"\n    Shown body.\n",
+                                             "draft.md": public + "# Draft\n\nzzdraft\n"})
+    write_files(repo, {"mkdocs.yml": "site_name: S\ndraft_docs: |\n  draft.md\nmarkdown_extensions:\n  - admonition\n"})
+    commit_all(repo, "site")
+    for folder in ("docs", "./docs/", "docs/sub"):
+        if folder == "docs/sub":
+            write_files(repo / "docs", {"sub/p.md": public + "P\n"})
+            commit_all(repo, "sub")
+        with pytest.raises(GitSourceError, match=r"'docs(/sub)?' is part of the site 'mkdocs.yml' builds: set the "
+                                                 r"source's folder to '\.'"):
+            compose_corpus(DocsSource(repo, "main", folder), Settings())
+        with pytest.raises(GitSourceError, match="mkdocs.yml"):
+            list(compose_batches(DocsSource(repo, "main", folder).to_source(Settings()), Settings(), batch_chunks=10))
+    site = compose_corpus(DocsSource(repo, "main", "."), Settings())
+    text = "\n".join(c.text for c in site.chunks)
+    assert "Heads up" in text and "Shown body." in text and "!!!" not in text and "zzdraft" not in text
+
+    # A configuration that does not build the folder is no reason to fail: MkDocs reads another
+    # docs_dir; a docs.json without navigation is another tool's.
+    write_files(repo, {"mkdocs.yml": "site_name: S\ndocs_dir: content\n", "docs/docs.json": "{}"})
+    write_files(repo / "docs", {"api/p.md": public + "Q\n"})
+    commit_all(repo, "elsewhere")
+    assert compose_corpus(DocsSource(repo, "main", "docs"), Settings()).pages
+    assert compose_corpus(DocsSource(repo, "main", "docs/api"), Settings()).pages
+
+    # Mintlify (docs.json with navigation) and Docusaurus build from anywhere in their folder.
+    write_files(repo / "docs", {"docs.json": '{"navigation": {"pages": ["api/p"]}}'})
+    write_files(repo, {"website/docusaurus.config.js": "export default {title: 'S'};\n",
+                       "website/docs/intro.md": public + "I\n"})
+    commit_all(repo, "more sites")
+    with pytest.raises(GitSourceError, match=r"'docs/api' is part of the site 'docs/docs.json' builds: set the "
+                                             r"source's folder to 'docs'"):
+        compose_corpus(DocsSource(repo, "main", "docs/api"), Settings())
+    with pytest.raises(GitSourceError, match=r"folder to 'website'"):
+        compose_corpus(DocsSource(repo, "main", "website/docs"), Settings())
+    assert compose_corpus(DocsSource(repo, "main", "website"), Settings()).pages

@@ -7,24 +7,18 @@ import importlib.metadata
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field, replace
+from functools import partial
 from pathlib import Path
 
 from app.config import Settings
-from app.corpus import chunker, reader
-from app.corpus.chunker import (
-    Chunk,
-    Page,
-    chunk_page,
-    drop_duplicate_ids,
-    page_route,
-    path_unusable,
-)
+from app.corpus import chunker, git_source, reader
+from app.corpus.chunker import Chunk, Page, chunk_page, drop_duplicate_ids, page_route, path_unusable
 from app.corpus.code import code_file_selected
 from app.corpus.code_source import code_page, compose_code_files_of, links_at_commit, shown_href
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter, undeclared_audience
 from app.corpus.git_source import GitSourceError, GitTree, normalize_docs_dir, read_docs_tree, resolve_commit
 from app.corpus.markdown import Block, read_page
-from app.corpus.site import Exclusion, Site, SiteDialect, read_site, site_dialect, stem
+from app.corpus.site import Exclusion, Site, SiteDialect, enclosing_site, read_site, site_dialect, stem
 from app.corpus.site_model import MKDOCS_SUFFIXES
 from app.corpus.snippets import Pastable, SnippetResult, is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
@@ -415,12 +409,20 @@ def _no_pages(source: Source) -> NoPagesError:
     )
 
 
+def _site_commit(source: Source) -> str:
+    """The commit the source is read at; a docs folder that is part of a site above it fails."""
+    commit = resolve_commit(source.repo, source.branch)
+    if source.kind != "code" and (why := enclosing_site(source.dir, partial(git_source.read_paths, source.repo, commit))):
+        raise GitSourceError(why)
+    return commit
+
+
 def compose_corpus(source: Source | DocsSource, settings: Settings) -> ComposeResult:
     """Read one source's files at its branch through git and compose them. The hrefs are those
     a reader sees (a code link's `{commit}` filled with the commit read; a sync stores it unfilled)."""
     if isinstance(source, DocsSource):
         source = source.to_source(settings)
-    commit = resolve_commit(source.repo, source.branch)
+    commit = _site_commit(source)
     files = read_docs_tree(source.repo, commit, source.dir)
     if source.kind == "code":
         result = ComposeResult()
@@ -446,7 +448,7 @@ def compose_batches(
     last part: a caller discards what it did with the parts. Pages get keys, and those whose key
     in `known` is unchanged are skipped (iter_compose_files; iter_compose_code for a code source:
     one page a file)."""
-    commit = resolve_commit(source.repo, source.branch)
+    commit = _site_commit(source)
     any_page = False
     with GitTree(source.repo, commit, source.dir) as tree:
         parts = (iter_compose_code(tree, settings, source, commit, batch_chunks=batch_chunks, blob_id=tree.blob_id,

@@ -86,6 +86,18 @@ def _missing(relative: str, branch: str, repo: Path, header: list[bytes]) -> Git
                           f"({b' '.join(header[1:]).decode(errors='replace')}): fetch the repository again")
 
 
+def read_paths(repo: Path, commit: str, paths: list[str]) -> dict[str, str]:
+    """The files among `paths` (from the repository root) that exist at `commit`: {path: text}."""
+    listing = _git(repo, "ls-tree", "-z", "--full-tree", commit, "--", *paths) if paths else b""
+    found: dict[str, str] = {}
+    for record in filter(None, listing.split(b"\0")):
+        meta, _, path = record.partition(b"\t")
+        mode, kind, sha = meta.decode().split()
+        if kind == "blob" and mode != "120000":
+            found[path.decode("utf-8", "backslashreplace")] = decode_text(_git(repo, "cat-file", "blob", sha))
+    return found
+
+
 def read_docs_tree(repo: Path, branch: str, docs_dir: str) -> dict[str, str]:
     """All files under `docs_dir` at `branch`, keyed by their path relative to `docs_dir`.
 

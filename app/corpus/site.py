@@ -46,7 +46,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,6 +95,47 @@ def read_site(files: Mapping[str, str]) -> Site:
     if SPHINX_CONFIG in files:
         return sphinx_site(files)
     return Site()
+
+
+def configs_above(folder: str) -> list[str]:
+    """The paths a framework's configuration would have in the folders above the source's folder
+    (nearest first): a site built from one of them decides how its pages are read."""
+    parts = [p for p in folder.strip("/").split("/") if p not in ("", ".")]
+    above = ["/".join(parts[:n]) for n in range(len(parts) - 1, -1, -1)]
+    return [posixpath.join(a, name) for a in above for name in (*MINTLIFY_FILES, *MKDOCS_FILES, *DOCUSAURUS_CONFIGS)]
+
+
+def enclosing_site(folder: str, read: Callable[[list[str]], Mapping[str, str]]) -> str | None:
+    """Why the source's folder cannot be read as a site of its own, None when it can. `read` gives
+    those of the paths asked (configs_above) that exist, with their text. Read alone, a folder of a Mintlify, MkDocs or
+    Docusaurus site has no configuration at its root: its pages would be read as plain Markdown,
+    and pages the site leaves out (outside its navigation, drafts, `exclude_docs`, hidden ones)
+    indexed. Its folder must be the site's."""
+    folder = posixpath.normpath(folder.strip("/") or ".")
+    configs = read(configs_above(folder))
+    for path in configs_above(folder):
+        if path not in configs:
+            continue
+        root, name = posixpath.split(path)
+        builds = True  # a Mintlify or Docusaurus site builds pages from anywhere in its folder
+        if name in MINTLIFY_FILES:
+            try:
+                builds = "navigation" in json.loads(configs[path])  # another tool's docs.json is no site
+            except (ValueError, TypeError, RecursionError):
+                builds = False
+        elif name in MKDOCS_FILES:  # MkDocs builds pages from its docs_dir only
+            try:
+                config = yaml.load(configs[path], Loader=_MkDocsLoader)
+            except (yaml.YAMLError, RecursionError):
+                config = None
+            docs_dir = posixpath.normpath(posixpath.join(root, str(config.get("docs_dir") or "docs"))
+                                          if isinstance(config, dict) else posixpath.join(root, "docs"))
+            builds = folder == docs_dir or folder.startswith(docs_dir + "/")
+        if builds:
+            return (f"{folder!r} is part of the site {path!r} builds: set the source's folder to {root or '.'!r} "
+                    f"(DOCS_DIR, or `dir` in docschat.toml; `include` globs keep a part of it), so that its pages "
+                    "are read as the site builds them; read alone, pages the site never publishes would be indexed")
+    return None
 
 
 # --- Mintlify -------------------------------------------------------------------------------------
