@@ -235,17 +235,12 @@ def split_text(blocks: list[Block], max_chars: int) -> list[str]:
         return [text] if text.strip() else []
     parts: list[str] = []
     current: list[str] = []
-    size = 0
     for piece in _pieces(blocks):
-        added = len(piece) + (2 if current else 0)
-        if current and size + added > max_chars:
+        if current and len("\n\n".join([*current, piece])) > max_chars:
             title = current.pop() if len(current) > 1 and is_title_line(current[-1]) else None
             parts.append("\n\n".join(current))
             current = [title] if title is not None else []
-            size = len(title) if title is not None else 0
-            added = len(piece) + (2 if current else 0)
         current.append(piece)
-        size += added
     if current:
         parts.append("\n\n".join(current))
     return parts
