@@ -313,6 +313,7 @@ def chunk_page(
 ) -> list[Chunk]:
     """The page's chunks; hrefs are absolute when the source has its own base URL."""
     route = (base_url or "") + page_route(page.path, url_prefix)
+    place = _BREADCRUMB_SEPARATOR.join(page.place) + _BREADCRUMB_SEPARATOR if page.place else ""
     chunks: list[Chunk] = []
     for section in _sections(page):
         blocks = section.blocks
@@ -326,27 +327,14 @@ def chunk_page(
             fragment = f"#{section.anchor}" if section.anchor else ""  # "": no anchor to link to
             href, base_id, heading = f"{route}{fragment}", f"{page.path}#{section.anchor}", section.heading
         breadcrumb = _BREADCRUMB_SEPARATOR.join([page.title, *section.trail])
-        place = _BREADCRUMB_SEPARATOR.join(page.place) + _BREADCRUMB_SEPARATOR if page.place else ""
         for number, part in enumerate(split_text(blocks, max_chars), start=1):
             # The breadcrumb starts with the page title: it is said once. The page's place in the
             # site's navigation comes first: it tells apart the site's many pages titled "Overview".
             embed_text = f"{place}{breadcrumb}\n\n{part}"
-            chunks.append(
-                Chunk(
-                    id=bounded_id(f"{page.source}:{base_id}" if number == 1 else f"{page.source}:{base_id}~{number}"),
-                    source=page.source,
-                    page=page.path,
-                    title=page.title,
-                    heading=heading,
-                    breadcrumb=breadcrumb,
-                    href=href,
-                    audiences=page.audiences,
-                    text=part,
-                    embed_text=embed_text,
-                    content_hash=content_hash(embed_text),
-                    place=page.place,
-                    page_order=page.page_order,
-                    section_order=len(chunks),
-                )
-            )
+            chunk_id = f"{page.source}:{base_id}" if number == 1 else f"{page.source}:{base_id}~{number}"
+            chunks.append(Chunk(
+                id=bounded_id(chunk_id), source=page.source, page=page.path, title=page.title, heading=heading,
+                breadcrumb=breadcrumb, href=href, audiences=page.audiences, text=part, embed_text=embed_text,
+                content_hash=content_hash(embed_text), place=page.place, page_order=page.page_order,
+                section_order=len(chunks)))
     return chunks
