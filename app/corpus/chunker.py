@@ -185,11 +185,9 @@ def cut_block(block: str, limit: int = MAX_BLOCK_CHARS) -> list[str]:
     # A fence's pieces repeat its opening line; one that long (hostile) is cut as text instead.
     fence = _FENCE_LINE.match(lines[0]) if len(lines[0]) <= limit // 4 else None
     opening = closing = ""
-    if fence:
-        opening = lines[0]
-        closing = fence.group(1) if lines[-1].strip().startswith(fence.group(1)[0]) and len(lines) > 1 else ""
-        lines = lines[1:-1] if closing else lines[1:]
-        closing = closing or fence.group(1)
+    if fence:  # its closing line, when it has one, is written again under each piece
+        opening, closing = lines[0], fence.group(1)
+        lines = lines[1:-1] if len(lines) > 1 and lines[-1].strip().startswith(closing[0]) else lines[1:]
     room = max(1, limit - len(opening) - len(closing) - 2)
     pieces: list[str] = []
     current: list[str] = []
