@@ -60,10 +60,6 @@ class Chunk:
     page_order: int | None = None
     section_order: int | None = None
 
-    @property
-    def public(self) -> bool:
-        return "public" in self.audiences
-
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
 
