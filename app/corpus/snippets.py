@@ -43,14 +43,9 @@ MAX_PASTED_CHARS = 1_000_000
 
 
 def _resolve_path(importer: str, target: str, files: Mapping[str, str]) -> str | None:
-    if target.startswith("/"):
-        base = posixpath.normpath(target.lstrip("/"))
-    else:
-        base = posixpath.normpath(posixpath.join(posixpath.dirname(importer), target))
-    for candidate in (base, base + ".mdx", base + ".md"):
-        if candidate in files:
-            return candidate
-    return None
+    """The file of the tree `target` names, from the importer's folder or (`/…`) the tree's root."""
+    base = posixpath.normpath(posixpath.join(posixpath.dirname(importer), target).lstrip("/"))
+    return next((path for path in (base, base + ".mdx", base + ".md") if path in files), None)
 
 
 # The audiences of a file of the tree, (audiences, declared), or None for a snippet that declares none.
