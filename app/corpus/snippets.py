@@ -103,16 +103,14 @@ class _Paster:
             if not target.endswith(_SNIPPET_SUFFIXES) and "snippets" not in target or target.endswith(
                     (".js", ".jsx", ".ts", ".tsx")):
                 continue
-            imports[name] = resolved = _resolve_path(path, target, self.files)
-            if resolved is None:
-                self.result.unresolved += 1
-                self.result.warnings.append(f"{path}: snippet {target!r} imported as {name} not found")
+            imports[name] = self._find(path, target, f"{target!r} imported as {name}")
         edits: list[tuple[int, int, str]] = [(start, end, "") for start, end in uses.esm] if stack else []
         for element in uses.elements:
             if element.name in imports:
                 snippet: str | None = imports[element.name]
-            elif element.name == SNIPPET_TAG and isinstance(element.attributes.get("file"), str):
-                snippet = self._snippet_file(path, element.attributes["file"])
+            elif element.name == SNIPPET_TAG and isinstance(file := element.attributes.get("file"), str):
+                # Mintlify's `<Snippet file="x.mdx" />`: a file of the `snippets` folder.
+                snippet = self._find(path, "/snippets/" + file.lstrip("/"), f"{file!r} (<Snippet file>)")
             else:
                 continue
             if any(start <= element.start < end for start, end, _ in edits):
@@ -126,12 +124,12 @@ class _Paster:
             pasted = pasted[:start] + replacement + pasted[end:]
         return pasted
 
-    def _snippet_file(self, path: str, name: str) -> str | None:
-        """Mintlify's `<Snippet file="x.mdx" />`: a file of the `snippets` folder."""
-        found = _resolve_path(path, "/snippets/" + name.lstrip("/"), self.files)
+    def _find(self, importer: str, target: str, named: str) -> str | None:
+        """The file `target` names, or None counted and warned of as unresolved (`named`: how the page names it)."""
+        found = _resolve_path(importer, target, self.files)
         if found is None:
             self.result.unresolved += 1
-            self.result.warnings.append(f"{path}: snippet {name!r} (<Snippet file>) not found")
+            self.result.warnings.append(f"{importer}: snippet {named} not found")
         return found
 
     def _paste(self, importer: str, snippet_path: str | None, stack: tuple[str, ...], element: Element) -> str:
