@@ -9,9 +9,6 @@
 - MyST pages (Sphinx) are read by markdown-it-py configured as myst-parser configures it, rendered
   to HTML here with what Sphinx shows of each directive (myst.py), and that HTML is read by the same
   browser reading.
-
-The chunker takes its sections from the heading blocks and never cuts a `code` block (a fence or a
-whole `:::` callout); it reads no Markdown again.
 """
 
 from __future__ import annotations
