@@ -22,6 +22,9 @@ from app.setting_values import (
     parse_mcp_tokens,
 )
 
+# The page files of a docs source (DOCS_INCLUDE's default, and a Source's).
+DOCS_INCLUDE = ("**/*.md", "**/*.mdx", "**/*.markdown", "**/*.mdown", "**/*.mkdn", "**/*.mkd")
+
 
 class Settings(BaseSettings):
     """Every knob of docschat. Environment variable names are the field names in upper case."""
@@ -59,7 +62,7 @@ class Settings(BaseSettings):
     branch: str = Field("main", description="Git branch (or any revision) the docs are read from.")
     docs_dir: str = Field("docs", description="Folder of the docs inside the repository ('' or '.' for the root).")
     docs_include: CommaList = Field(
-        ["**/*.md", "**/*.mdx", "**/*.markdown", "**/*.mdown", "**/*.mkdn", "**/*.mkd"],
+        list(DOCS_INCLUDE),
         description="Comma-separated globs (relative to DOCS_DIR) of page files (`.markdown`, `.mdown`, `.mkdn` "
         "and `.mkd` are pages of an MkDocs site only, as MkDocs builds them).",
     )

@@ -60,10 +60,6 @@ class Chunk:
     page_order: int | None = None
     section_order: int | None = None
 
-    @property
-    def public(self) -> bool:
-        return "public" in self.audiences
-
     def to_dict(self) -> dict[str, object]:
         return asdict(self)
 
@@ -185,11 +181,9 @@ def cut_block(block: str, limit: int = MAX_BLOCK_CHARS) -> list[str]:
     # A fence's pieces repeat its opening line; one that long (hostile) is cut as text instead.
     fence = _FENCE_LINE.match(lines[0]) if len(lines[0]) <= limit // 4 else None
     opening = closing = ""
-    if fence:
-        opening = lines[0]
-        closing = fence.group(1) if lines[-1].strip().startswith(fence.group(1)[0]) and len(lines) > 1 else ""
-        lines = lines[1:-1] if closing else lines[1:]
-        closing = closing or fence.group(1)
+    if fence:  # its closing line, when it has one, is written again under each piece
+        opening, closing = lines[0], fence.group(1)
+        lines = lines[1:-1] if len(lines) > 1 and lines[-1].strip().startswith(closing[0]) else lines[1:]
     room = max(1, limit - len(opening) - len(closing) - 2)
     pieces: list[str] = []
     current: list[str] = []
@@ -235,17 +229,12 @@ def split_text(blocks: list[Block], max_chars: int) -> list[str]:
         return [text] if text.strip() else []
     parts: list[str] = []
     current: list[str] = []
-    size = 0
     for piece in _pieces(blocks):
-        added = len(piece) + (2 if current else 0)
-        if current and size + added > max_chars:
+        if current and len("\n\n".join([*current, piece])) > max_chars:
             title = current.pop() if len(current) > 1 and is_title_line(current[-1]) else None
             parts.append("\n\n".join(current))
             current = [title] if title is not None else []
-            size = len(title) if title is not None else 0
-            added = len(piece) + (2 if current else 0)
         current.append(piece)
-        size += added
     if current:
         parts.append("\n\n".join(current))
     return parts
@@ -318,6 +307,7 @@ def chunk_page(
 ) -> list[Chunk]:
     """The page's chunks; hrefs are absolute when the source has its own base URL."""
     route = (base_url or "") + page_route(page.path, url_prefix)
+    place = _BREADCRUMB_SEPARATOR.join(page.place) + _BREADCRUMB_SEPARATOR if page.place else ""
     chunks: list[Chunk] = []
     for section in _sections(page):
         blocks = section.blocks
@@ -331,27 +321,14 @@ def chunk_page(
             fragment = f"#{section.anchor}" if section.anchor else ""  # "": no anchor to link to
             href, base_id, heading = f"{route}{fragment}", f"{page.path}#{section.anchor}", section.heading
         breadcrumb = _BREADCRUMB_SEPARATOR.join([page.title, *section.trail])
-        place = _BREADCRUMB_SEPARATOR.join(page.place) + _BREADCRUMB_SEPARATOR if page.place else ""
         for number, part in enumerate(split_text(blocks, max_chars), start=1):
             # The breadcrumb starts with the page title: it is said once. The page's place in the
             # site's navigation comes first: it tells apart the site's many pages titled "Overview".
             embed_text = f"{place}{breadcrumb}\n\n{part}"
-            chunks.append(
-                Chunk(
-                    id=bounded_id(f"{page.source}:{base_id}" if number == 1 else f"{page.source}:{base_id}~{number}"),
-                    source=page.source,
-                    page=page.path,
-                    title=page.title,
-                    heading=heading,
-                    breadcrumb=breadcrumb,
-                    href=href,
-                    audiences=page.audiences,
-                    text=part,
-                    embed_text=embed_text,
-                    content_hash=content_hash(embed_text),
-                    place=page.place,
-                    page_order=page.page_order,
-                    section_order=len(chunks),
-                )
-            )
+            chunk_id = f"{page.source}:{base_id}" if number == 1 else f"{page.source}:{base_id}~{number}"
+            chunks.append(Chunk(
+                id=bounded_id(chunk_id), source=page.source, page=page.path, title=page.title, heading=heading,
+                breadcrumb=breadcrumb, href=href, audiences=page.audiences, text=part, embed_text=embed_text,
+                content_hash=content_hash(embed_text), place=page.place, page_order=page.page_order,
+                section_order=len(chunks)))
     return chunks

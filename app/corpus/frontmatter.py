@@ -83,7 +83,7 @@ class FrontMatter:
         from app.corpus.sources import parse_audiences
 
         keys, public_keys = self._keys("audience", "audiences"), self._keys("public")
-        repeated = [k for k in self.duplicates if k.strip().lower() in ("audience", "audiences", "public")]
+        repeated = [k for k in self.duplicates if k.strip().lower() in _DECLARING_KEYS]
         if repeated:  # YAML would keep the last one silently: `audience: internal` then `audience: public`
             raise ValueError(f"{', '.join(repr(k) for k in dict.fromkeys(repeated))} declared more than once; keep one")
         for found in (keys, public_keys):
@@ -105,9 +105,7 @@ class FrontMatter:
 
 
 def _is_yes(value: object) -> bool:
-    if isinstance(value, bool):
-        return value
-    return isinstance(value, str) and value.strip().lower() in {"true", "yes"}
+    return value is True or isinstance(value, str) and value.strip().lower() in {"true", "yes"}
 
 
 def _text_value(value: object) -> str | None:

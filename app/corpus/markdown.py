@@ -9,9 +9,6 @@
 - MyST pages (Sphinx) are read by markdown-it-py configured as myst-parser configures it, rendered
   to HTML here with what Sphinx shows of each directive (myst.py), and that HTML is read by the same
   browser reading.
-
-The chunker takes its sections from the heading blocks and never cuts a `code` block (a fence or a
-whole `:::` callout); it reads no Markdown again.
 """
 
 from __future__ import annotations
@@ -163,24 +160,19 @@ def _myst_parser(substitution: bool = False) -> MarkdownIt:
                                  parseLinkTitle=parseLinkTitle)
     md.use(colon_fence_plugin).use(footnote_plugin, inline=False).use(deflist_plugin).use(myst_block_plugin)
     md.inline.ruler.before("backticks", "myst_role", _myst_role)
-    md.add_render_rule("fence", _render_fence)
-    md.add_render_rule("colon_fence", _render_fence)
-    md.add_render_rule("myst_role", _render_role)
-    md.add_render_rule("heading_open", _render_heading)
-    md.add_render_rule("heading_close", _render_heading)
-    # Footnotes as the old writer kept them (`[^1]: text`), their back links left out.
-    md.add_render_rule("footnote_ref", lambda self, tokens, idx, *_: f"[^{_label(tokens[idx])}]")
-    md.add_render_rule("footnote_open", _render_footnote)
-    md.add_render_rule("paragraph_open", _render_paragraph)
     if substitution:  # the site enables it (myst_enable_extensions): `{{ name }}`
         md.use(substitution_plugin)
-        md.add_render_rule("substitution_inline", _render_substitution)
-        md.add_render_rule("substitution_block", _render_substitution)
-    for name, written in (("footnote_block_open", "<div>"), ("footnote_block_close", "</div>"),
-                          ("footnote_close", "</div>")):
-        md.add_render_rule(name, lambda *_, written=written: written)
+    # Footnotes as the old writer kept them (`[^1]: text`), their back links left out.
+    rules = {"fence": _render_fence, "colon_fence": _render_fence, "myst_role": _render_role,
+             "heading_open": _render_heading, "heading_close": _render_heading, "paragraph_open": _render_paragraph,
+             "substitution_inline": _render_substitution, "substitution_block": _render_substitution,
+             "footnote_ref": lambda self, tokens, idx, *_: f"[^{_label(tokens[idx])}]",
+             "footnote_open": _render_footnote, "footnote_block_open": lambda *_: "<div>",
+             "footnote_block_close": lambda *_: "</div>", "footnote_close": lambda *_: "</div>"}
     for hidden in ("myst_target", "myst_line_comment", "myst_block_break", "hr", "footnote_anchor"):
-        md.add_render_rule(hidden, lambda *_: "")
+        rules[hidden] = lambda *_: ""
+    for name, rule in rules.items():
+        md.add_render_rule(name, rule)
     return md
 
 

@@ -36,6 +36,7 @@ from functools import lru_cache
 from typing import Any, NamedTuple
 
 from app.corpus.python_markdown_extensions import emoji_options, tree_snippets
+from app.corpus.reader import MAX_MEMORY, MAX_SECONDS
 
 # MkDocs enables these on every site (mkdocs/config/defaults.py: `builtins`).
 MKDOCS_BUILTINS = ("toc", "tables", "fenced_code")
@@ -236,11 +237,9 @@ def _refused(module: str, options: dict[str, Any]) -> str | None:
 # Python-Markdown is quadratic or worse on some hostile input (50,000 `[a](` or `<a ` took over a
 # minute, 5,000 abbreviations 39 s), and Python cannot stop a thread. Pages are rendered in a child
 # process, one at a time, that is killed when a page takes longer than MAX_SECONDS (the page is
-# then not indexed, with a warning) and started again for the next page. Only the allowlisted
-# extensions are enabled there too.
+# then not indexed, with a warning) and started again for the next page: the page reader's limits
+# (reader.py). Only the allowlisted extensions are enabled there too.
 
-MAX_SECONDS = 10.0
-MAX_MEMORY = 1 << 30
 _LOCK = threading.Lock()
 _WORKER: subprocess.Popen[bytes] | None = None
 _SANDBOX: tempfile.TemporaryDirectory[str] | None = None  # the worker's folder for snippets

@@ -43,14 +43,9 @@ MAX_PASTED_CHARS = 1_000_000
 
 
 def _resolve_path(importer: str, target: str, files: Mapping[str, str]) -> str | None:
-    if target.startswith("/"):
-        base = posixpath.normpath(target.lstrip("/"))
-    else:
-        base = posixpath.normpath(posixpath.join(posixpath.dirname(importer), target))
-    for candidate in (base, base + ".mdx", base + ".md"):
-        if candidate in files:
-            return candidate
-    return None
+    """The file of the tree `target` names, from the importer's folder or (`/…`) the tree's root."""
+    base = posixpath.normpath(posixpath.join(posixpath.dirname(importer), target).lstrip("/"))
+    return next((path for path in (base, base + ".mdx", base + ".md") if path in files), None)
 
 
 # The audiences of a file of the tree, (audiences, declared), or None for a snippet that declares none.
@@ -108,16 +103,17 @@ class _Paster:
             if not target.endswith(_SNIPPET_SUFFIXES) and "snippets" not in target or target.endswith(
                     (".js", ".jsx", ".ts", ".tsx")):
                 continue
-            imports[name] = resolved = _resolve_path(path, target, self.files)
-            if resolved is None:
-                self.result.unresolved += 1
-                self.result.warnings.append(f"{path}: snippet {target!r} imported as {name} not found")
+            imports[name] = self._find(path, (target,), f"{target!r} imported as {name}")
         edits: list[tuple[int, int, str]] = [(start, end, "") for start, end in uses.esm] if stack else []
         for element in uses.elements:
             if element.name in imports:
                 snippet: str | None = imports[element.name]
-            elif element.name == SNIPPET_TAG and isinstance(element.attributes.get("file"), str):
-                snippet = self._snippet_file(path, element.attributes["file"])
+            elif element.name == SNIPPET_TAG and isinstance(file := element.attributes.get("file"), str):
+                # Mintlify's `<Snippet file="x.mdx" />`: a file of the `snippets` folder, or of `_snippets`,
+                # the folder of the tag's first version (@mintlify/common's getFileCategory still files
+                # it as a snippet; a real site, mem0's, keeps its tag snippets there).
+                snippet = self._find(path, tuple(f"/{folder}/{file.lstrip('/')}" for folder in SNIPPET_DIRS),
+                                     f"{file!r} (<Snippet file>)")
             else:
                 continue
             if any(start <= element.start < end for start, end, _ in edits):
@@ -131,15 +127,13 @@ class _Paster:
             pasted = pasted[:start] + replacement + pasted[end:]
         return pasted
 
-    def _snippet_file(self, path: str, name: str) -> str | None:
-        """Mintlify's `<Snippet file="x.mdx" />`: a file of the `snippets` folder, or of `_snippets`,
-        the folder of the tag's first version (`getFileCategory` of @mintlify/common still files it
-        as "snippet"; a real site, mem0's, keeps its tag snippets there)."""
-        found = next(filter(None, (_resolve_path(path, f"/{folder}/{name.lstrip('/')}", self.files)
-                                   for folder in SNIPPET_DIRS)), None)
+    def _find(self, importer: str, targets: tuple[str, ...], named: str) -> str | None:
+        """The first file of `targets` found, or None counted and warned of as unresolved (`named`:
+        how the page names it)."""
+        found = next(filter(None, (_resolve_path(importer, target, self.files) for target in targets)), None)
         if found is None:
             self.result.unresolved += 1
-            self.result.warnings.append(f"{path}: snippet {name!r} (<Snippet file>) not found")
+            self.result.warnings.append(f"{importer}: snippet {named} not found")
         return found
 
     def _paste(self, importer: str, snippet_path: str | None, stack: tuple[str, ...], element: Element) -> str:

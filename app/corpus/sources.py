@@ -26,7 +26,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from app.config import NAME, Settings
+from app.config import DOCS_INCLUDE, NAME, Settings
 from app.corpus.code import DEFAULT_CODE_EXCLUDE, DEFAULT_CODE_INCLUDE
 from app.errors import ConfigError
 from app.globs import matches_any
@@ -68,7 +68,7 @@ class Source:
     repo: Path
     branch: str = "main"
     dir: str = "docs"
-    include: tuple[str, ...] = ("**/*.md", "**/*.mdx", "**/*.markdown", "**/*.mdown", "**/*.mkdn", "**/*.mkd")
+    include: tuple[str, ...] = DOCS_INCLUDE
     exclude: tuple[str, ...] = ()
     url_prefix: str = "/docs"
     base_url: str | None = None  # None: hrefs stay relative to DOCS_BASE_URL
