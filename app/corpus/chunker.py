@@ -14,7 +14,7 @@ from app.corpus.markdown import Block, shown_blocks
 from app.corpus.site_model import MKDOCS_SUFFIXES
 
 # Bump when chunk text or boundaries change: every content_hash changes once, so sync re-embeds.
-CHUNKER_VERSION = "7"  # 7: a part never ends on a title line (is_title_line)
+CHUNKER_VERSION = "8"  # 8: nor is a part titles alone (7: never ends on a title line)
 
 _EXPLICIT_ID = re.compile(r"\{#([A-Za-z0-9_:.\-]+)\}\Z")
 _BREADCRUMB_SEPARATOR = " › "
@@ -223,14 +223,17 @@ def is_title_line(text: str) -> bool:
 def split_text(blocks: list[Block], max_chars: int) -> list[str]:
     """The blocks as parts of at most max_chars, packed between blocks (a text block between its
     paragraphs); a block longer than that stays whole. Short blocks make one part. A part never
-    ends on a title line: the title goes with its body, into the next part."""
+    ends on a title line: the title goes with its body, into the next part. Nor is a part titles
+    alone (the section's heading, a code block's title): they join the block after them, past
+    max_chars if that block is long, as a long block stays whole (a stranger's site had 85 parts
+    that were only `### Usage` or `TypeScript`, each a search result with nothing in it)."""
     text = "\n\n".join(block.text for block in blocks)
     if len(text) <= max_chars:
         return [text] if text.strip() else []
     parts: list[str] = []
     current: list[str] = []
     for piece in _pieces(blocks):
-        if current and len("\n\n".join([*current, piece])) > max_chars:
+        if current and len("\n\n".join([*current, piece])) > max_chars and not all(map(is_title_line, current)):
             title = current.pop() if len(current) > 1 and is_title_line(current[-1]) else None
             parts.append("\n\n".join(current))
             current = [title] if title is not None else []
