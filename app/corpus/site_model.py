@@ -1,5 +1,5 @@
 """What a site's configuration says of its pages (Site), as each framework's reader fills it
-(app/corpus/site.py, app/corpus/site_code.py), and why a file is not a page (Exclusion)."""
+(app/corpus/site.py, site_code.py, site_docusaurus.py), and why a file is not a page (Exclusion)."""
 
 from __future__ import annotations
 
