@@ -2,7 +2,8 @@
 with Docusaurus 3 (`docusaurus build`), each built doc loaded in headless Chromium, and a marker
 (`marker-…`) of a source doc counted shown when it is in the innerText of the doc's `<article>`.
 What a reader opens by a click counts as shown: every tab panel and `<details>` is opened first (a
-tab's text is the page's text, one click away). Writes tests/data/site-nav/docusaurus.shown.json,
+tab's text is the page's text, one click away). Every docs instance's docs are recorded, each with
+the URL Docusaurus published it at and its place in its sidebar (the build's own metadata). Writes tests/data/site-nav/docusaurus.shown.json,
 which tests/test_site_navigation.py compares docschat's chunks to.
 
 Docusaurus is not a docschat dependency: install it in a throwaway folder.
@@ -14,7 +15,6 @@ Docusaurus is not a docschat dependency: install it in a throwaway folder.
 from __future__ import annotations
 
 import json
-import re
 import shutil
 import subprocess
 import sys
@@ -33,13 +33,34 @@ OPEN_EVERYTHING = """() => {
 SHOWN = "(document.querySelector('article') || document.body).innerText"
 
 
-def _built_page(out: Path, doc: str) -> Path | None:
-    """The HTML Docusaurus writes for docs/<doc>.md(x): docs/<id>/index.html, a folder's index at the folder."""
-    slug = re.sub(r"(^|/)index$", "", doc)
-    for candidate in (out / "docs" / slug / "index.html", out / "docs" / f"{slug}.html"):
-        if candidate.is_file():
-            return candidate
-    return None
+def _docs(site: Path) -> dict[str, dict[str, object]]:
+    """Each doc of every docs instance, as Docusaurus itself published it: its URL (`permalink`)
+    and the categories of the sidebar it stands in (`place`, absent for a doc no sidebar lists),
+    read from the metadata the build generates (.docusaurus/docusaurus-plugin-content-docs/<id>/)."""
+    generated = site / ".docusaurus" / "docusaurus-plugin-content-docs"
+    places: dict[str, list[str]] = {}  # a URL the sidebars link to → the categories it stands in
+
+    def walk(items: list[dict], place: list[str]) -> None:
+        for item in items:
+            if item.get("type") == "link" and item.get("docId"):
+                places.setdefault(item["href"].rstrip("/"), place)
+            elif item.get("type") == "category":
+                inner = [*place, item["label"]]
+                if item.get("href"):  # the category's own doc
+                    places.setdefault(item["href"].rstrip("/"), inner)
+                walk(item.get("items", []), inner)
+
+    docs: dict[str, dict[str, object]] = {}
+    for version in sorted(generated.glob("*/p/*.json")):
+        for sidebar in json.loads(version.read_text())["version"].get("docsSidebars", {}).values():
+            walk(sidebar, [])
+    for meta in sorted(generated.glob("*/site-*.json")):
+        doc = json.loads(meta.read_text())
+        entry: dict[str, object] = {"permalink": doc["permalink"]}
+        if doc["permalink"].rstrip("/") in places:
+            entry["place"] = places[doc["permalink"].rstrip("/")]
+        docs[doc["source"].removeprefix("@site/")] = entry
+    return docs
 
 
 def main(node_modules: Path) -> None:
@@ -48,14 +69,25 @@ def main(node_modules: Path) -> None:
         site, out = Path(work) / "site", Path(work) / "build"
         shutil.copytree(SITE, site)
         (site / "node_modules").symlink_to(node_modules)
+        # The site's own package.json: webpack otherwise takes the nearest one above the temporary
+        # folder, and a `"type": "module"` there breaks the build (require.resolveWeak).
+        (site / "package.json").write_text('{"name": "acme-site", "private": true}\n')
         build = subprocess.run(["node", str(node_modules / "@docusaurus" / "core" / "bin" / "docusaurus.mjs"), "build",
                                 "--out-dir", str(out)], cwd=site, capture_output=True, text=True)
         if build.returncode:
             sys.exit(f"docusaurus build failed:\n{build.stdout}\n{build.stderr}")
-        sources = [(source.relative_to(SITE).as_posix(), source) for source in sorted((SITE / "docs").rglob("*.md*"))]
-        pages = record_pages(sources, lambda name, _: _built_page(out, re.sub(r"\.mdx?$", "", name.removeprefix("docs/"))),
-                             SHOWN, OPEN_EVERYTHING)
-    record = {"renderer": f"Docusaurus {version}; Chromium innerText of the doc's <article>, tabs and details opened",
+        docs = _docs(site)
+        sources = [(source.relative_to(SITE).as_posix(), source) for source in sorted(SITE.rglob("*.md*"))]
+
+        def built(name: str, _: Path) -> Path | None:
+            page = out / str(docs[name]["permalink"]).strip("/") / "index.html" if name in docs else None
+            return page if page is not None and page.is_file() else None
+
+        pages = record_pages(sources, built, SHOWN, OPEN_EVERYTHING)
+        for name, page in pages.items():
+            page.update(docs.get(name, {}))
+    record = {"renderer": f"Docusaurus {version}; Chromium innerText of the doc's <article>, tabs and details opened; "
+                          "each doc's permalink and sidebar place from the build's own metadata",
               "pages": pages}
     RECORDED.write_text(json.dumps(record, indent=1) + "\n")
     print(f"{len(pages)} docs recorded in {RECORDED}")

@@ -16,7 +16,9 @@ from click.testing import CliRunner
 
 from app.cli import main
 from app.config import get_settings
-from app.review.compose_adapter import read_warning
+from app.corpus.sources import Source
+from app.review.check import changed_page_urls
+from app.review.compose_adapter import compose_ref, read_warning
 from tests.helpers import commit_all, git, make_docs_repo, write_files
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
@@ -504,3 +506,29 @@ def test_a_file_name_cannot_drive_the_terminal(review_repo: Path) -> None:
     git(review_repo, "checkout", "-q", "main")
     code, out = check("--head", "escape")
     assert code == 0 and "red\ufffd[31m.mdx" in out and "\x1b" not in out
+
+
+def test_links_to_a_docusaurus_docs_instance_resolve_at_its_route(tmp_path: Path, monkeypatch) -> None:
+    """A second docs instance is published under its routeBasePath (/pnpr/…, as pnpm.io's): a
+    link to that URL reaches the page, and breaks when the change moves the page."""
+    site = {"docusaurus.config.js": "module.exports = {presets: [['classic', {docs: {sidebarPath: false}}]], plugins: "
+                                    "[['@docusaurus/plugin-content-docs', {id: 'pnpr', path: 'pnpr-docs', "
+                                    "routeBasePath: 'pnpr', sidebarPath: false}]]};\n",
+            "docs/intro.md": "---\ntitle: Intro\n---\n\nSee [the registry](/pnpr/start#run) and [install](./install.md).\n",
+            "docs/install.md": "---\ntitle: Install\n---\n\nInstall it.\n",
+            "pnpr-docs/start.md": "---\ntitle: Start\n---\n\n## Run\n\nRun the registry.\n"}
+    repo = make_docs_repo(tmp_path / "repo", site)
+    git(repo, "checkout", "-q", "-b", "move")
+    git(repo, "mv", "docs/pnpr-docs/start.md", "docs/pnpr-docs/begin.md")
+    commit_all(repo, "move the registry's start")
+    git(repo, "checkout", "-q", "main")
+    (tmp_path / "docschat.toml").write_text(CONFIG, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+    code, out = check("--head", "move", "--json")
+    assert {link["target"] for link in json.loads(out)["links"]} == {"/pnpr/start#run"}
+    # The URL of a page the change changed is the one the site publishes it at.
+    sources = [Source(name="docs", repo=repo, dir="docs", url_prefix="", base_url="https://pnpm.example")]
+    base = compose_ref(sources, "main", get_settings())
+    head = compose_ref(sources, "move", get_settings(), reuse=base)
+    assert changed_page_urls(base, head, sources, "http://unused") == {"https://pnpm.example/pnpr/begin"}

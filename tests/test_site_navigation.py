@@ -258,7 +258,8 @@ def test_sidebars_code_is_read_from_its_literals_as_the_json_is(name: str) -> No
 ])
 def test_sidebars_of_which_nothing_can_be_read_keep_every_doc_a_page(text: str) -> None:
     result = compose_files(_docusaurus_with("sidebars.js", text), Settings(), PUBLIC_DEFAULT)
-    assert not any(exclusion.kind == OUTSIDE for _, exclusion in result.excluded)
+    # The docs' sidebars only: the product instance's own sidebars still leave its orphan out.
+    assert [path for path, exclusion in result.excluded if exclusion.kind == OUTSIDE] == ["product-docs/orphan.md"]
     assert "docs/guides/orphan.md" in {p.path for p in result.pages}
     assert any(w.startswith("sidebars.js") for w in result.warnings), result.warnings
 
@@ -270,6 +271,72 @@ def test_sidebars_code_never_runs() -> None:
     site = read_site({"docusaurus.config.js": "", "sidebars.js": text})
     assert set(site.listed) == {"docs/intro"}
     assert len([w for w in site.warnings if w.startswith("sidebars.js:1:")]) == 3, site.warnings
+
+
+def test_docusaurus_docs_instances_are_published_and_placed_as_its_build_does(tmp_path: Path) -> None:
+    """The sample has three docs instances (the preset's, `product` under /product with its own
+    sidebars named by `path.join(__dirname, …)`, `community` at / with `sidebarPath: false`):
+    each indexed doc is at the URL the real build published it at (docusaurus.shown.json, from
+    the build's own metadata, under the source's url_prefix), in the place its sidebar shows it;
+    every doc a sidebar lists (and not unlisted) is indexed."""
+    recorded = json.loads((SITES / "docusaurus.shown.json").read_text())["pages"]
+    result = _compose_site("docusaurus", tmp_path)
+    routes = {c.page: c.href.split("#")[0] for c in result.chunks}
+    for page in result.pages:
+        built = recorded[page.path]
+        assert routes[page.path] == "/docs" + built["permalink"].rstrip("/"), page.path
+        assert page.place == tuple(built.get("place", ())), page.path
+    listed = {path for path, page in recorded.items() if "place" in page and "left-out" not in " ".join(page["shown"])}
+    assert listed - {p.path for p in result.pages} == set()
+    assert {"product-docs/overview.md", "product-docs/setup/install.md", "community/index.md",
+            "community/support.md"} <= {p.path for p in result.pages}
+    assert dict(result.excluded)["product-docs/orphan.md"] == (OUTSIDE, "outside the navigation of docusaurus.config.js")
+
+
+def _instances(config: str, **files: str) -> dict[str, str]:
+    return {"docusaurus.config.js": config, "sidebars.json": '{"docs": ["intro"]}', "docs/intro.md": "# I\n",
+            "docs/other.md": "# O\n", "api/a.md": "# A\n", "api/b.md": "# B\n", **files}
+
+
+@pytest.mark.parametrize(("config", "decided", "route"), [
+    # The preset's docs with routeBasePath '/': published at the root.
+    ("module.exports = {presets: [['classic', {docs: {routeBasePath: '/', sidebarPath: './sidebars.json'}}]]};",
+     {"docs/intro.md": None, "docs/other.md": OUTSIDE, "api/a.md": NOT_BUILT}, {"docs/intro.md": "intro.md"}),
+    # `docs: false`: no docs folder; an instance of the plugin with `sidebarPath: false`: every doc a page.
+    ("module.exports = {presets: [['classic', {docs: false}]], plugins: [['@docusaurus/plugin-content-docs', "
+     "{id: 'api', path: 'api', routeBasePath: 'reference', sidebarPath: false}]]};",
+     {"docs/intro.md": NOT_BUILT, "api/a.md": None, "api/b.md": None}, {"api/a.md": "reference/a.md"}),
+    # Its sidebars named by require.resolve: listed as that file lists them.
+    ("module.exports = {plugins: [['@docusaurus/plugin-content-docs', "
+     "{id: 'api', path: 'api', sidebarPath: require.resolve('./sidebars-api.json')}]], presets: [['classic', {}]]};",
+     {"docs/intro.md": None, "docs/other.md": None, "api/a.md": None, "api/b.md": OUTSIDE},
+     {"docs/intro.md": "docs/intro.md", "api/a.md": "docs/a.md"}),
+])
+def test_docusaurus_docs_instances(config: str, decided: dict[str, str | None], route: dict[str, str]) -> None:
+    """As @docusaurus/plugin-content-docs 3.10 builds them: each instance's folder, sidebars and
+    routeBasePath (default `docs`); an unset sidebarPath is its default sidebar, every doc."""
+    site = read_site(_instances(config, **{"sidebars-api.json": '{"api": ["a"]}'}))
+    assert {path: (why.kind if (why := site.exclusion(path, {})) else None) for path in decided} == decided
+    assert {path: site.url_path(path) for path in route} == route
+
+
+def test_docusaurus_sidebar_path_set_by_code_of_another_instance_keeps_its_docs() -> None:
+    config = ("module.exports = {plugins: [['@docusaurus/plugin-content-docs', "
+              "{id: 'api', path: 'api', sidebarPath: sidebarsFor('api')}]]};")
+    site = read_site(_instances(config))
+    assert site.exclusion("api/b.md", {}) is None
+    assert site.warnings == ["docusaurus.config.js: the sidebarPath of docs instance 'api' is code, which docschat "
+                             "does not run; every doc of its folder stays a page"]
+
+
+def test_docusaurus_older_versions_say_why_they_are_left_out() -> None:
+    site = read_site(_instances("module.exports = {presets: [['classic', {docs: {sidebarPath: 'sidebars.json'}}]]};",
+                                **{"versions.json": '["1.0"]', "versioned_docs/version-1.0/intro.md": "# I\n",
+                                   "versioned_docs/version-0.9/intro.md": "# I\n"}))
+    assert site.exclusion("versioned_docs/version-1.0/intro.md", {}) == (
+        NOT_BUILT, "in versioned_docs/version-1.0, a version of the docs other than the current one (versions.json): "
+                   "only the current docs are indexed")
+    assert site.exclusion("versioned_docs/version-0.9/intro.md", {}).reason.startswith("outside the folders")
 
 
 # --- Sphinx (MyST): toctrees, exclude_patterns, redirects, and what the built pages show ---------

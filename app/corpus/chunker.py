@@ -33,6 +33,9 @@ class Page:
     blocks: tuple[Block, ...] = ()  # the shown blocks; when empty, read from `body`
     place: tuple[str, ...] = ()  # where the site's navigation shows it: tab › group (app/corpus/site.py)
     page_order: int | None = None  # its position in the site's navigation order; None: not listed there
+    # The path the site publishes it at, when not its own (a Docusaurus docs instance's
+    # routeBasePath: Site.url_path); its route is made of it (page_route).
+    url_path: str | None = None
 
     @property
     def public(self) -> bool:
@@ -309,7 +312,7 @@ def chunk_page(
     page: Page, *, max_chars: int = 800, url_prefix: str = "/docs", base_url: str | None = None
 ) -> list[Chunk]:
     """The page's chunks; hrefs are absolute when the source has its own base URL."""
-    route = (base_url or "") + page_route(page.path, url_prefix)
+    route = (base_url or "") + page_route(page.url_path or page.path, url_prefix)
     place = _BREADCRUMB_SEPARATOR.join(page.place) + _BREADCRUMB_SEPARATOR if page.place else ""
     chunks: list[Chunk] = []
     for section in _sections(page):

@@ -305,7 +305,7 @@ def iter_compose_files(
         # them. Indexed both, a result would link to a page the reader cannot reach, and the page
         # view would merge the two. The first by path that can be read (`sub.md` sorts before
         # `sub/index.md`) stays.
-        route = page_route(path, source.url_prefix)
+        route = page_route(site.url_path(path), source.url_prefix)
         if (taken := routes.get(route)) is not None:
             result.warnings.append(f"{path}: published at {route}, as {taken} is; page skipped (rename one of them)")
             continue
@@ -390,6 +390,7 @@ def _compose_page(
         blocks=tuple(blocks),
         place=site.place(path),
         page_order=page_orders.get(stem(path)),
+        url_path=url_path if (url_path := site.url_path(path)) != path else None,
     )
     chunks = chunk_page(page, max_chars=settings.max_chunk_chars, url_prefix=source.url_prefix,
                         base_url=source.base_url)

@@ -157,11 +157,13 @@ class ModuleValue:
     error: str | None = None  # it does not parse, or exports no value
 
 
-def read_module_value(text: str, *, typescript: bool) -> ModuleValue:
+def read_module_value(text: str, *, typescript: bool, config: bool = False) -> ModuleValue:
     """The value of `module.exports = …` or `export default …` (a Docusaurus sidebars.js/.ts), from
     objects, arrays, strings, numbers, booleans and plain template literals; acorn parses it (with
-    @sveltejs/acorn-typescript for TypeScript) and nothing of it runs (app/corpus/js/src/module-value.js)."""
-    data = _call("moduleValue", text, {"typescript": typescript})
+    @sveltejs/acorn-typescript for TypeScript) and nothing of it runs (app/corpus/js/src/module-value.js).
+    With `config` (a docusaurus.config.*), code stays in the value as `{"$code": what}`, and
+    `require.resolve('./x')` and `path.join(__dirname, 'x')` read as the path `./x`."""
+    data = _call("moduleValue", text, {"typescript": typescript, "config": config})
     if "error" in data:
         return ModuleValue(error=data["error"])
     if "missing" in data:

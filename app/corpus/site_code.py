@@ -1,9 +1,6 @@
 """Sites whose configuration is code, read without running it (app/corpus/site.py says what each
-framework's navigation decides):
+framework's navigation decides; Docusaurus's is app/corpus/site_docusaurus.py):
 
-- Docusaurus: `docusaurus.config.*` and a `sidebars.js`/`sidebars.ts` are JavaScript or TypeScript,
-  parsed by acorn in the page reader's V8 (app/corpus/js/src/module-value.js), and only their
-  literals are read.
 - Sphinx: `conf.py` is Python, parsed by `ast`, and only its assignments of literals are read; the
   toctrees are read from the pages (MyST fences by myst-parser's markdown-it, reStructuredText blocks
   by their indentation).
@@ -12,162 +9,16 @@ framework's navigation decides):
 from __future__ import annotations
 
 import ast
-import json
 import posixpath
 import re
 from collections import deque
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.markdown import myst_directives
 from app.corpus.myst import Build, directive_options
-from app.corpus.reader import read_module_value
-from app.corpus.site_model import _MAX_DEPTH, _PAGE_SUFFIX, DOCUSAURUS_CONFIGS, SPHINX_CONFIG, NavPage, Site, stem
-
-# --- Docusaurus -----------------------------------------------------------------------------------
-
-_SIDEBARS = ("sidebars.json", "sidebars.js", "sidebars.ts", "sidebars.mjs", "sidebars.cjs", "sidebars.mts",
-             "sidebars.cts")
-_DOCUSAURUS_PRESETS = ("classic", "@docusaurus/preset-classic")
-_DOCUSAURUS_DOCS_PLUGIN = ("content-docs", "@docusaurus/plugin-content-docs")
-
-
-@dataclass
-class _DocusaurusConfig:
-    """What docusaurus.config.* says of the docs (the classic preset's or the docs plugin's
-    options): their folder, their sidebars file (False: none), and the other folders whose
-    Markdown it builds as pages (the blog, src/pages). None where the config does not say in
-    literals: Docusaurus's defaults, or a guess, are used."""
-
-    docs: str = "docs"
-    sidebars: str | bool | None = None
-    others: tuple[str, ...] = ("blog", "src/pages")
-
-
-def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
-    """The config read from its literals (never run). Its code (imports, `require.resolve`, theme
-    objects) is not what decides the pages: what cannot be read is left at Docusaurus's default."""
-    found = _DocusaurusConfig()
-    value = read_module_value(text, typescript=name.endswith("ts")).value
-    if not isinstance(value, dict):
-        return found
-    docs: Any = None
-    blog: Any = None
-    pages: Any = None
-    for entry in value.get("presets") or []:
-        if isinstance(entry, list) and len(entry) > 1 and entry[0] in _DOCUSAURUS_PRESETS and isinstance(entry[1], dict):
-            docs, blog, pages = entry[1].get("docs"), entry[1].get("blog"), entry[1].get("pages")
-    for entry in value.get("plugins") or []:
-        if (isinstance(entry, list) and len(entry) > 1 and entry[0] in _DOCUSAURUS_DOCS_PLUGIN
-                and isinstance(entry[1], dict) and entry[1].get("id", "default") == "default"):
-            docs = entry[1]
-    if isinstance(docs, dict):
-        if isinstance(docs.get("path"), str):
-            found.docs = posixpath.normpath(docs["path"]).strip("/")
-        sidebars = docs.get("sidebarPath")
-        found.sidebars = posixpath.normpath(sidebars) if isinstance(sidebars, str) else False if sidebars is False else None
-    others = []
-    for option, default in ((blog, "blog"), (pages, "src/pages")):
-        if option is not False:
-            folder = option.get("path") if isinstance(option, dict) else None
-            others.append(posixpath.normpath(folder if isinstance(folder, str) else default).strip("/"))
-    found.others = tuple(others)
-    return found
-
-
-def docusaurus_site(files: Mapping[str, str]) -> Site:
-    config = next(name for name in DOCUSAURUS_CONFIGS if name in files)
-    site = Site("docusaurus", config)
-    options = _docusaurus_config(config, files[config])
-    site.built_folders = (options.docs, *options.others)
-    if options.sidebars is False:  # no sidebars: every doc is a page, reached by its links
-        return site
-    name = options.sidebars if isinstance(options.sidebars, str) else next((n for n in _SIDEBARS if n in files), None)
-    if name is not None and name not in files:
-        site.warnings.append(f"{config}: its sidebars file {name} is not in the source; every doc stays a page")
-        return site
-    sidebars = _read_sidebars(name, files[name], site) if name else None
-    if not isinstance(sidebars, dict):
-        return site
-    site.every_page_listed = False
-    sidebar = _Sidebars(files, site, options.docs)
-    for items in sidebars.values():
-        sidebar.walk(items, (), 0)
-    if not site.listed:  # nothing could be read (or the sidebars list no doc): every doc stays a page
-        site.every_page_listed = True
-    return site
-
-
-def _read_sidebars(name: str, text: str, site: Site) -> Any:
-    """The sidebars' object: JSON, or a sidebars.js/.ts module read from its literals, never run
-    (a Docusaurus site's code is not docschat's to execute). What is code (a call, a spread, a
-    variable) is left out with a warning naming its line; nothing read keeps every doc a page."""
-    if name.endswith(".json"):
-        try:
-            return json.loads(text)
-        except (ValueError, RecursionError) as exc:  # nested past what json reads
-            site.warnings.append(f"{name}: cannot be read ({exc}); every doc stays a page")
-            return None
-    read = read_module_value(text, typescript=name.endswith(("ts", "mts", "cts")))
-    if read.error is not None:
-        site.warnings.append(f"{name}: cannot be read ({read.error}); every doc stays a page")
-        return None
-    for line, what in read.skipped:
-        site.warnings.append(f"{name}:{line}: {what} is code, which docschat does not run; the sidebar "
-                             "items it makes are left out")
-    return read.value
-
-
-class _Sidebars:
-    """Docusaurus sidebar items: doc ids, categories (with a doc link), autogenerated folders."""
-
-    def __init__(self, files: Mapping[str, str], site: Site, docs: str) -> None:
-        self.files, self.site = files, site
-        self.prefix = "" if docs in ("", ".") else docs + "/"
-        self.doc_stems: list[str] | None = None  # listed only for `autogenerated`: listing reads the whole tree
-
-    def docs(self) -> list[str]:
-        if self.doc_stems is None:
-            self.doc_stems = [stem(p)[len(self.prefix):] for p in self.files
-                              if p.startswith(self.prefix) and _PAGE_SUFFIX.search(p)]
-        return self.doc_stems
-
-    def add(self, doc_id: str, place: tuple[str, ...]) -> None:
-        self.site.listed.setdefault(stem(self.prefix + doc_id), NavPage(place))
-
-    def walk(self, node: Any, place: tuple[str, ...], depth: int) -> None:
-        if depth > _MAX_DEPTH:
-            return
-        if isinstance(node, str):
-            self.add(node, place)
-        elif isinstance(node, list):
-            for item in node:
-                self.walk(item, place, depth + 1)
-        elif isinstance(node, dict):
-            self.item(node, place, depth)
-
-    def item(self, node: dict[str, Any], place: tuple[str, ...], depth: int) -> None:
-        kind = node.get("type")
-        if kind in ("doc", "ref") and isinstance(node.get("id"), str):
-            self.add(node["id"], place)
-        elif kind == "autogenerated":
-            folder = str(node.get("dirName", ".")).strip("/")
-            for doc in self.docs():
-                if folder in ("", ".") or doc.startswith(folder + "/"):
-                    self.add(doc, place)
-        elif kind == "category" or "items" in node:
-            label = str(node.get("label", "")).strip()
-            inner = (*place, label) if label else place
-            link = node.get("link")
-            if isinstance(link, dict) and link.get("type") == "doc" and isinstance(link.get("id"), str):
-                self.add(link["id"], inner)
-            self.walk(node.get("items"), inner, depth + 1)
-        elif kind is None and all(isinstance(v, list) for v in node.values()):  # shorthand {"Label": [items]}
-            for label, items in node.items():
-                self.walk(items, (*place, str(label)), depth + 1)
-
+from app.corpus.site_model import _PAGE_SUFFIX, SPHINX_CONFIG, NavPage, Site
 
 # --- Sphinx ---------------------------------------------------------------------------------------
 

@@ -1,5 +1,5 @@
 """What a site's configuration says of its pages (Site), as each framework's reader fills it
-(app/corpus/site.py, app/corpus/site_code.py), and why a file is not a page (Exclusion)."""
+(app/corpus/site.py, site_code.py, site_docusaurus.py), and why a file is not a page (Exclusion)."""
 
 from __future__ import annotations
 
@@ -67,9 +67,15 @@ class Site:
     gitignored: tuple[str, ...] = ()
     docs_prefix: str = ""
     markdown_extensions: str = ""  # MkDocs: the Python-Markdown extensions its pages are read with (JSON)
-    # Docusaurus: the docs folder (judged by the sidebars), then the other folders it builds pages
-    # from (blog, src/pages: every page a page); a file in none of them is never built.
+    # Docusaurus: the folders it builds pages from (each docs instance's, the blog, src/pages); a
+    # file in none of them is never built. Those of them whose sidebars were read are judged by
+    # `listed`; in the others every page is a page.
     built_folders: tuple[str, ...] | None = None
+    sidebar_folders: tuple[str, ...] = ()
+    # (folder, route): the URL path a folder's pages are published under (a docs instance's
+    # routeBasePath, "" for "/"); a page of no such folder is published at its path.
+    routes: tuple[tuple[str, str], ...] = ()
+    versions: tuple[str, ...] = ()  # Docusaurus: `versioned_docs/version-…/` folders versions.json lists
     myst: Build = Build()  # Sphinx: what conf.py says of its MyST pages (substitutions, tags)
     warnings: list[str] = field(default_factory=list)
 
@@ -94,6 +100,19 @@ class Site:
             return Exclusion(FRONT_MATTER, "its front matter says search: exclude: true")
         return None
 
+    def _docusaurus_exclusion(self, path: str, front: Mapping[str, Any]) -> Exclusion | None:
+        if self.built_folders is not None and _within(path, self.built_folders) is None:
+            version = next((v for v in self.versions if path.startswith(v)), None)
+            if version is not None:
+                return Exclusion(NOT_BUILT, f"in {version.rstrip('/')}, a version of the docs other than the current "
+                                            "one (versions.json): only the current docs are indexed")
+            return Exclusion(NOT_BUILT, f"outside the folders {self.config} builds "
+                                        f"({', '.join(self.built_folders)}): never built")
+        for key in ("unlisted", "draft"):
+            if _flag(front, key) is True:
+                return Exclusion(FRONT_MATTER, f"its front matter says {key}: true")
+        return None
+
     def exclusion(self, path: str, front: Mapping[str, Any]) -> Exclusion | None:
         """Why the page at `path` (relative to the source's folder) is not a page of the site, with its
         front matter `front`; None when it is."""
@@ -108,17 +127,11 @@ class Site:
                 return Exclusion(FRONT_MATTER, "its front matter says noindex: true")
             if _flag(front, "searchable") is False:
                 return Exclusion(FRONT_MATTER, "its front matter says searchable: false")
-        if self.framework == "docusaurus" and self.built_folders is not None:
-            folder = next((f for f in self.built_folders if f in ("", ".") or path.startswith(f + "/")), None)
-            if folder is None:
-                return Exclusion(NOT_BUILT, f"outside the folders {self.config} builds "
-                                            f"({', '.join(self.built_folders)}): never built")
-            if folder != self.built_folders[0] and not _flag(front, "draft") and not _flag(front, "unlisted"):
-                return None  # a blog post or a page: the sidebars list docs only
         if self.framework == "docusaurus":
-            for key in ("unlisted", "draft"):
-                if _flag(front, key) is True:
-                    return Exclusion(FRONT_MATTER, f"its front matter says {key}: true")
+            if (docusaurus := self._docusaurus_exclusion(path, front)) is not None:
+                return docusaurus
+            if self.built_folders is not None and _within(path, self.built_folders) not in self.sidebar_folders:
+                return None  # a blog post, a page, a doc of an instance with no sidebars: a page
         if self.framework == "mkdocs" and (mkdocs := self._mkdocs_exclusion(path, front)) is not None:
             return mkdocs
         if self.framework == "sphinx":
@@ -135,6 +148,17 @@ class Site:
             return Exclusion(HIDDEN, f"in a hidden tab or group of {self.config}")
         return None
 
+    def url_path(self, path: str) -> str:
+        """The path the site publishes the page at, with its file's suffix (chunker.page_route
+        makes the route of it): a Docusaurus docs instance's pages under its routeBasePath
+        (`pnpr-docs/cli.md` → `pnpr/cli.md`), src/pages' at the root; else the page's own path."""
+        folder = _within(path, tuple(f for f, _ in self.routes))
+        if folder is None:
+            return path
+        route = dict(self.routes)[folder]
+        rest = path if folder in ("", ".") else path[len(folder) + 1:]
+        return f"{route}/{rest}" if route else rest
+
     def place(self, path: str) -> tuple[str, ...]:
         entry = self.listed.get(stem(path))
         return entry.place if entry else ()
@@ -144,6 +168,12 @@ class Site:
         pages; {} when every page is in it (no navigation: pages go by path). Stored with each
         section (docs_section.page_order) so that readers order pages as the site does."""
         return {} if self.every_page_listed else {page: number for number, page in enumerate(self.listed)}
+
+
+def _within(path: str, folders: tuple[str, ...]) -> str | None:
+    """The innermost of `folders` holding `path` ("" or "." holds every path)."""
+    holding = [f for f in folders if f in ("", ".") or path.startswith(f + "/")]
+    return max(holding, key=lambda f: 0 if f in ("", ".") else len(f), default=None)
 
 
 def _flag(front: Mapping[str, Any], key: str) -> bool | None:

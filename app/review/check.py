@@ -385,7 +385,7 @@ def run_check(options: CheckOptions, settings: Settings) -> Report:
             report.notes.append(f"{read}: anchors cited by stored answers or gaps, and recent gaps, not checked")
         else:
             stored = read
-            stored_module.add_citations(report, stored, sources)
+            stored_module.add_citations(report, stored, sources, base)
     else:
         report.notes.append("no database: anchors cited by stored answers or gaps, and recent gaps, not checked")
     if options.questions is not None or (stored is not None and stored.gaps):
@@ -416,7 +416,9 @@ def changed_page_urls(base: Snapshot, head: Snapshot, sources: list[Source], bas
     urls = set()
     for key, hashes in new.items():
         if old.get(key) != hashes and (source := prefixes.get(key[0])) is not None:
-            urls.add(absolute_url(source.base_url or base_url, adapter.page_url_path(key[1], source.url_prefix)))
+            # The route the site publishes it at (a Docusaurus routeBasePath), as its chunks' hrefs.
+            route = head.pages[key].route if key in head.pages else adapter.page_url_path(key[1], source.url_prefix)
+            urls.add(absolute_url(source.base_url or base_url, route))
     return urls
 
 

@@ -173,7 +173,7 @@ def _links(page: Page) -> tuple[str, ...]:
 
 
 def _page_state(page: Page, source: Source) -> PageState:
-    return PageState(page.source, page.path, page_route(page.path, source.url_prefix), page.audiences,
+    return PageState(page.source, page.path, page_route(page.url_path or page.path, source.url_prefix), page.audiences,
                      page.declared, _anchors(page), _links(page))
 
 

@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import unquote, urlsplit
 
 from app.config import Settings
-from app.review.compose_adapter import Source
+from app.review.compose_adapter import Snapshot, Source
 from app.review.model import Report
 
 # Gaps worth trying at the head: the docs did not hold the answer, or held part of it.
@@ -76,14 +76,16 @@ def read_stored(url: str, gaps_limit: int) -> Stored | str:
     return stored if stored is not None else "the database is not migrated"
 
 
-def add_citations(report: Report, stored: Stored, sources: list[Source]) -> None:
+def add_citations(report: Report, stored: Stored, sources: list[Source], base: Snapshot | None = None) -> None:
     """How many stored answers cite each removed or renamed anchor (by its URL path ending in the
-    page's route, and its fragment), and how many gaps found its page."""
+    page's route, and its fragment), and how many gaps found its page. The route is the one the
+    page had in `base` (where the site publishes it), else its path's."""
     from app.review.compose_adapter import page_url_path
 
     prefixes = {s.name: s.url_prefix for s in sources}
     for change in report.anchors:
-        route = page_url_path(change.page, prefixes.get(change.source, "/docs"))
+        known = base.pages.get((change.source, change.page)) if base is not None else None
+        route = known.route if known is not None else page_url_path(change.page, prefixes.get(change.source, "/docs"))
         answers = sum(n for (path, fragment), n in stored.answer_urls.items()
                       if fragment == change.anchor and (path == route or path.endswith(route)))
         gaps = stored.gap_pages.get(change.page, 0)

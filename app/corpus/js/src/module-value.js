@@ -7,6 +7,9 @@
 // evaluates that expression from its literals only: objects, arrays, strings, numbers, booleans,
 // null, and template literals without placeholders. Anything else (a call, a spread, a variable, a
 // computed key, a function) is left out of the value and reported with its line.
+// With {config: true} (a docusaurus.config.*), code stays in the value as {$code: what}, so that an
+// option set by code is told from an option not set (Docusaurus's default), and two spellings of a
+// file beside the config are read as that file's path (pathOf).
 // Returns JSON: {value, skipped: [[line, what], …]}, {missing: what}, or {error, line}.
 import {Parser} from 'acorn'
 import {tsPlugin} from '@sveltejs/acorn-typescript'
@@ -94,11 +97,36 @@ function describe(node) {
   }
 }
 
-function evaluate(node, skipped) {
+// A rule, not the real part: running the config is what Docusaurus does, and docschat never runs a
+// repository's code. `require.resolve('./sidebars.js')` (Docusaurus 2's template) and
+// `path.join(__dirname, 'sidebars.json')` (or `path.resolve`) name a file by its path from the
+// config's folder, where Docusaurus resolves a relative `sidebarPath` too: read as that relative
+// path. Only string literals after `__dirname`; any other call stays code.
+function pathOf(node) {
+  if (node.type !== 'CallExpression' || node.optional || node.callee.type !== 'MemberExpression' || node.callee.computed) return null
+  const {object, property} = node.callee
+  const strings = (args) => args.every((arg) => arg.type === 'Literal' && typeof arg.value === 'string')
+  if (object.type === 'Identifier' && object.name === 'require' && property.name === 'resolve' &&
+      node.arguments.length === 1 && strings(node.arguments)) {
+    return node.arguments[0].value
+  }
+  if (object.type === 'Identifier' && object.name === 'path' && (property.name === 'join' || property.name === 'resolve') &&
+      node.arguments.length > 1 && node.arguments[0].type === 'Identifier' && node.arguments[0].name === '__dirname' &&
+      strings(node.arguments.slice(1))) {
+    return ['.', ...node.arguments.slice(1).map((arg) => arg.value)].join('/')
+  }
+  return null
+}
+
+function evaluate(node, skipped, config) {
   node = unwrap(node)
   const skip = (what, at = node) => {
     skipped.push([at.loc.start.line, what])
-    return undefined
+    return config ? {$code: what} : undefined
+  }
+  if (config) {
+    const path = pathOf(node)
+    if (path !== null) return path
   }
   switch (node.type) {
     case 'Literal':
@@ -112,7 +140,7 @@ function evaluate(node, skipped) {
       for (const element of node.elements) {
         if (element === null) continue
         if (element.type === 'SpreadElement') { skip(describe(element), element); continue }
-        const value = evaluate(element, skipped)
+        const value = evaluate(element, skipped, config)
         if (value !== undefined) items.push(value)
       }
       return items
@@ -126,7 +154,7 @@ function evaluate(node, skipped) {
           continue
         }
         const key = property.key.type === 'Identifier' ? property.key.name : String(property.key.value)
-        const value = evaluate(property.value, skipped)
+        const value = evaluate(property.value, skipped, config)
         if (value !== undefined) object[key] = value
       }
       return object
@@ -146,6 +174,6 @@ export function moduleValue(text, options) {
   const skipped = []
   const node = exported(program, skipped)
   if (!node) return JSON.stringify({missing: '`module.exports = …` or `export default …` of a value'})
-  const value = evaluate(node, skipped)
+  const value = evaluate(node, skipped, Boolean(options && options.config))
   return JSON.stringify({value: value === undefined ? null : value, skipped})
 }

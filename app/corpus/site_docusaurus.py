@@ -1,0 +1,241 @@
+"""A Docusaurus site's pages, from `docusaurus.config.*` and its sidebars, read without running them
+(app/corpus/site.py says what its navigation decides): JavaScript or TypeScript parsed by acorn in
+the page reader's V8 (app/corpus/js/src/module-value.js), only their literals read.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from app.corpus.reader import read_module_value
+from app.corpus.site_model import _MAX_DEPTH, _PAGE_SUFFIX, DOCUSAURUS_CONFIGS, NavPage, Site, stem
+
+_SIDEBARS = ("sidebars.json", "sidebars.js", "sidebars.ts", "sidebars.mjs", "sidebars.cjs", "sidebars.mts",
+             "sidebars.cts")
+_DOCUSAURUS_PRESETS = ("classic", "@docusaurus/preset-classic")
+_DOCUSAURUS_DOCS_PLUGIN = ("content-docs", "@docusaurus/plugin-content-docs")
+
+
+def _code(value: Any) -> bool:
+    """An option the config sets by code (read_module_value's `{"$code": …}`): not known."""
+    return isinstance(value, dict) and "$code" in value
+
+
+def _folder(value: Any, default: str) -> str:
+    return posixpath.normpath(value if isinstance(value, str) else default).strip("/")
+
+
+@dataclass(frozen=True)
+class DocsInstance:
+    """One docs plugin instance, as Docusaurus builds it: the classic preset's `docs`, or a
+    `@docusaurus/plugin-content-docs` entry of `plugins` (each with its own `id`). Its folder
+    (`path`), its URL (`routeBasePath`: "" for "/") and its sidebars: a file, False (`sidebarPath:
+    false`: no sidebar), "" (not set: Docusaurus's default sidebar, every doc of the folder) or None
+    (set by code docschat does not run: unknown)."""
+
+    id: str = "default"
+    path: str = "docs"
+    route: str = "docs"
+    sidebars: str | bool | None = None
+
+    @classmethod
+    def read(cls, options: Any) -> DocsInstance:
+        if not isinstance(options, dict) or _code(options):  # code: Docusaurus's defaults, sidebars unknown
+            return cls()
+        sidebars = options.get("sidebarPath")
+        name = options.get("id", "default")
+        return cls(name if isinstance(name, str) else "default", _folder(options.get("path"), "docs"),
+                   _folder(options.get("routeBasePath"), "docs").strip("."),
+                   None if _code(sidebars) else False if sidebars is False
+                   else posixpath.normpath(sidebars) if isinstance(sidebars, str) and sidebars else "")
+
+
+@dataclass
+class _DocusaurusConfig:
+    """What docusaurus.config.* says of its pages, read from its literals: the docs instances, and
+    the other folders whose Markdown it builds as pages (the blog, src/pages) with their URLs."""
+
+    docs: list[DocsInstance] = field(default_factory=lambda: [DocsInstance()])
+    others: list[tuple[str, str | None]] = field(default_factory=lambda: [("blog", None), ("src/pages", "")])
+
+
+def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
+    """The config read from its literals (never run). Its code (imports, theme objects) is not what
+    decides the pages: an option set by code is left at Docusaurus's default; a config of which
+    nothing can be read gets the default docs instance, its sidebars found by name."""
+    found = _DocusaurusConfig()
+    value = read_module_value(text, typescript=name.endswith("ts"), config=True).value
+    if not isinstance(value, dict) or _code(value):
+        return found
+    docs: list[DocsInstance] = []
+    blog: Any = None
+    pages: Any = None
+    said = False  # the config's own words name the docs instances
+    for entry in value.get("presets") or []:
+        if isinstance(entry, list) and len(entry) > 1 and entry[0] in _DOCUSAURUS_PRESETS and isinstance(entry[1], dict) \
+                and not _code(entry[1]):
+            said = True
+            options = entry[1]
+            blog, pages = options.get("blog"), options.get("pages")
+            if options.get("docs") is not False:  # `docs: false`: no docs
+                docs.append(DocsInstance.read(options.get("docs", {})))
+    for entry in value.get("plugins") or []:
+        if isinstance(entry, list) and len(entry) > 1 and entry[0] in _DOCUSAURUS_DOCS_PLUGIN:
+            said = True
+            instance = DocsInstance.read(entry[1])
+            docs = [d for d in docs if d.id != instance.id] + [instance]
+        elif entry in _DOCUSAURUS_DOCS_PLUGIN:  # `plugins: ['@docusaurus/plugin-content-docs']`: its defaults
+            said = True
+            docs = [d for d in docs if d.id != "default"] + [DocsInstance(sidebars="")]
+    if said:
+        found.docs = docs
+    others: list[tuple[str, str | None]] = []
+    for option, folder, route in ((blog, "blog", None), (pages, "src/pages", "")):
+        if option is not False:
+            options = option if isinstance(option, dict) else {}
+            # The blog's posts have their own URLs (a date, a slug): kept at their path.
+            others.append((_folder(options.get("path"), folder),
+                           None if route is None else _folder(options.get("routeBasePath"), "/").strip(".")))
+    found.others = others
+    return found
+
+
+def docusaurus_site(files: Mapping[str, str]) -> Site:
+    config = next(name for name in DOCUSAURUS_CONFIGS if name in files)
+    site = Site("docusaurus", config)
+    options = _docusaurus_config(config, files[config])
+    site.built_folders = (*(d.path for d in options.docs), *(folder for folder, _ in options.others))
+    site.routes = (*((d.path, d.route) for d in options.docs),
+                   *((folder, route) for folder, route in options.others if route is not None))
+    site.versions = tuple(sorted(_versions(files, options.docs)))
+    sidebar_folders = []
+    for instance in options.docs:
+        if _read_instance(files, site, instance):
+            sidebar_folders.append(instance.path)
+    site.sidebar_folders = tuple(sidebar_folders)
+    site.every_page_listed = not sidebar_folders
+    return site
+
+
+def _versions(files: Mapping[str, str], instances: list[DocsInstance]) -> set[str]:
+    """The `versioned_docs/version-…/` folders (`<id>_versioned_docs` of another instance) that its
+    versions.json (`<id>_versions.json`) lists: older versions of the docs, built beside the current."""
+    found: set[str] = set()
+    for instance in instances:
+        prefix = "" if instance.id == "default" else instance.id + "_"
+        try:
+            versions = json.loads(files.get(f"{prefix}versions.json", "[]"))
+        except (ValueError, RecursionError):
+            continue
+        if isinstance(versions, list):
+            found.update(f"{prefix}versioned_docs/version-{v}/" for v in versions if isinstance(v, str))
+    return found
+
+
+def _read_instance(files: Mapping[str, str], site: Site, instance: DocsInstance) -> bool:
+    """Reads the instance's sidebars into site.listed; False when none is read (every doc of its
+    folder is a page: `sidebarPath: false`, no sidebars file, one that cannot be read)."""
+    config = site.config
+    if instance.sidebars is False:  # no sidebars: every doc is a page, reached by its links
+        return False
+    if instance.sidebars == "":
+        # Not set: Docusaurus makes one sidebar of every doc of the folder (its DefaultSidebars, an
+        # `autogenerated` item of the whole folder).
+        return False
+    if instance.sidebars is None:
+        if instance.id != "default":  # set by code: nothing to go by
+            site.warnings.append(f"{config}: the sidebarPath of docs instance {instance.id!r} is code, which docschat "
+                                 "does not run; every doc of its folder stays a page")
+            return False
+        # Set by code, or the config read nothing: the sidebars file found by name (Docusaurus 2's
+        # `require.resolve` spelled another way, a config that is all code).
+    name = instance.sidebars if isinstance(instance.sidebars, str) else next((n for n in _SIDEBARS if n in files), None)
+    if name is None:
+        return False
+    if name not in files:
+        # Docusaurus then builds the docs with no sidebar (plugin-content-docs 3.10's
+        # loadSidebarsFile): every doc is still a page.
+        site.warnings.append(f"{config}: its sidebars file {name} is not in the source; every doc stays a page")
+        return False
+    sidebars = _read_sidebars(name, files[name], site)
+    if not isinstance(sidebars, dict):
+        return False
+    before = len(site.listed)
+    sidebar = _Sidebars(files, site, instance.path)
+    for items in sidebars.values():
+        sidebar.walk(items, (), 0)
+    # Nothing could be read (or the sidebars list no doc): every doc of the folder stays a page.
+    return len(site.listed) > before
+
+
+def _read_sidebars(name: str, text: str, site: Site) -> Any:
+    """The sidebars' object: JSON, or a sidebars.js/.ts module read from its literals, never run
+    (a Docusaurus site's code is not docschat's to execute). What is code (a call, a spread, a
+    variable) is left out with a warning naming its line; nothing read keeps every doc a page."""
+    if name.endswith(".json"):
+        try:
+            return json.loads(text)
+        except (ValueError, RecursionError) as exc:  # nested past what json reads
+            site.warnings.append(f"{name}: cannot be read ({exc}); every doc stays a page")
+            return None
+    read = read_module_value(text, typescript=name.endswith(("ts", "mts", "cts")))
+    if read.error is not None:
+        site.warnings.append(f"{name}: cannot be read ({read.error}); every doc stays a page")
+        return None
+    for line, what in read.skipped:
+        site.warnings.append(f"{name}:{line}: {what} is code, which docschat does not run; the sidebar "
+                             "items it makes are left out")
+    return read.value
+
+
+class _Sidebars:
+    """Docusaurus sidebar items: doc ids, categories (with a doc link), autogenerated folders."""
+
+    def __init__(self, files: Mapping[str, str], site: Site, docs: str) -> None:
+        self.files, self.site = files, site
+        self.prefix = "" if docs in ("", ".") else docs + "/"
+        self.doc_stems: list[str] | None = None  # listed only for `autogenerated`: listing reads the whole tree
+
+    def docs(self) -> list[str]:
+        if self.doc_stems is None:
+            self.doc_stems = [stem(p)[len(self.prefix):] for p in self.files
+                              if p.startswith(self.prefix) and _PAGE_SUFFIX.search(p)]
+        return self.doc_stems
+
+    def add(self, doc_id: str, place: tuple[str, ...]) -> None:
+        self.site.listed.setdefault(stem(self.prefix + doc_id), NavPage(place))
+
+    def walk(self, node: Any, place: tuple[str, ...], depth: int) -> None:
+        if depth > _MAX_DEPTH:
+            return
+        if isinstance(node, str):
+            self.add(node, place)
+        elif isinstance(node, list):
+            for item in node:
+                self.walk(item, place, depth + 1)
+        elif isinstance(node, dict):
+            self.item(node, place, depth)
+
+    def item(self, node: dict[str, Any], place: tuple[str, ...], depth: int) -> None:
+        kind = node.get("type")
+        if kind in ("doc", "ref") and isinstance(node.get("id"), str):
+            self.add(node["id"], place)
+        elif kind == "autogenerated":
+            folder = str(node.get("dirName", ".")).strip("/")
+            for doc in self.docs():
+                if folder in ("", ".") or doc.startswith(folder + "/"):
+                    self.add(doc, place)
+        elif kind == "category" or "items" in node:
+            label = str(node.get("label", "")).strip()
+            inner = (*place, label) if label else place
+            link = node.get("link")
+            if isinstance(link, dict) and link.get("type") == "doc" and isinstance(link.get("id"), str):
+                self.add(link["id"], inner)
+            self.walk(node.get("items"), inner, depth + 1)
+        elif kind is None and all(isinstance(v, list) for v in node.values()):  # shorthand {"Label": [items]}
+            for label, items in node.items():
+                self.walk(items, (*place, str(label)), depth + 1)
