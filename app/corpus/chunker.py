@@ -14,7 +14,7 @@ from app.corpus.markdown import Block, shown_blocks
 from app.corpus.site_model import MKDOCS_SUFFIXES
 
 # Bump when chunk text or boundaries change: every content_hash changes once, so sync re-embeds.
-CHUNKER_VERSION = "8"  # 8: nor is a part titles alone (7: never ends on a title line)
+CHUNKER_VERSION = "8"  # 8: nor is a part a title alone (7: never ends on a title line)
 
 _EXPLICIT_ID = re.compile(r"\{#([A-Za-z0-9_:.\-]+)\}\Z")
 _BREADCRUMB_SEPARATOR = " › "
@@ -223,20 +223,26 @@ def is_title_line(text: str) -> bool:
             and not _ITEM_LINE.match(text))
 
 
+def _lone_title(piece: str) -> bool:
+    # A section's heading alone stays a part: on claude-docs, whose questions name sections, joining
+    # it to a long body cost 2 of 43 facts and 0.016 of MRR (design/retrieval-rejected.md).
+    return is_title_line(piece) and not piece.startswith("#")
+
+
 def split_text(blocks: list[Block], max_chars: int) -> list[str]:
     """The blocks as parts of at most max_chars, packed between blocks (a text block between its
     paragraphs); a block longer than that stays whole. Short blocks make one part. A part never
-    ends on a title line: the title goes with its body, into the next part. Nor is a part titles
-    alone (the section's heading, a code block's title): they join the block after them, past
-    max_chars if that block is long, as a long block stays whole (a stranger's site had 85 parts
-    that were only `### Usage` or `TypeScript`, each a search result with nothing in it)."""
+    ends on a title line: the title goes with its body, into the next part. Nor is a part a title
+    alone (a code block's `TypeScript`): it joins the block after it, past max_chars if that block
+    is long, as a long block stays whole (a stranger's site had 40 such parts, each a search result
+    with nothing in it)."""
     text = "\n\n".join(block.text for block in blocks)
     if len(text) <= max_chars:
         return [text] if text.strip() else []
     parts: list[str] = []
     current: list[str] = []
     for piece in _pieces(blocks):
-        if current and len("\n\n".join([*current, piece])) > max_chars and not all(map(is_title_line, current)):
+        if current and len("\n\n".join([*current, piece])) > max_chars and not all(map(_lone_title, current)):
             title = current.pop() if len(current) > 1 and is_title_line(current[-1]) else None
             parts.append("\n\n".join(current))
             current = [title] if title is not None else []
