@@ -285,7 +285,9 @@ def test_docusaurus_docs_instances_are_published_and_placed_as_its_build_does(tm
     for page in result.pages:
         built = recorded[page.path]
         assert routes[page.path] == "/docs" + built["permalink"].rstrip("/"), page.path
-        assert page.place == tuple(built.get("place", ())), page.path
+        # Another instance's docs stand under its name (here its id: the sample's navbar names none).
+        top = ("product",) if page.path.startswith("product-docs/") else ()
+        assert page.place == (*top, *built.get("place", ())), page.path
     listed = {path for path, page in recorded.items() if "place" in page and "left-out" not in " ".join(page["shown"])}
     assert listed - {p.path for p in result.pages} == set()
     assert {"product-docs/overview.md", "product-docs/setup/install.md", "community/index.md",
@@ -318,6 +320,19 @@ def test_docusaurus_docs_instances(config: str, decided: dict[str, str | None], 
     site = read_site(_instances(config, **{"sidebars-api.json": '{"api": ["a"]}'}))
     assert {path: (why.kind if (why := site.exclusion(path, {})) else None) for path in decided} == decided
     assert {path: site.url_path(path) for path in route} == route
+
+
+def test_another_docs_instance_stands_under_its_navbar_label() -> None:
+    """pnpm.io's two "Installation" pages (pnpm's and its registry pnpr's) were told apart by their
+    text alone: the second instance's docs now stand under its navbar label, as a Mintlify tab."""
+    config = ("module.exports = {presets: [['classic', {docs: {sidebarPath: './sidebars.json'}}]], plugins: "
+              "[['@docusaurus/plugin-content-docs', {id: 'api', path: 'api', sidebarPath: './sidebars-api.json'}]], "
+              "themeConfig: {navbar: {items: [{type: 'docSidebar', sidebarId: 'api', docsPluginId: 'api', "
+              "label: 'Registry (api)'}, {type: 'docSidebar', sidebarId: 'docs', label: 'Docs'}]}}};")
+    site = read_site(_instances(config, **{"sidebars-api.json": '{"api": [{"type": "category", "label": "Setup", '
+                                                                    '"items": ["a"]}]}'}))
+    assert site.listed["api/a"].place == ("Registry (api)", "Setup")
+    assert site.listed["docs/intro"].place == ()  # the main docs stand under no name, as before
 
 
 def test_docusaurus_sidebar_path_set_by_code_of_another_instance_keeps_its_docs() -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import posixpath
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.corpus.reader import read_module_value
@@ -41,6 +41,7 @@ class DocsInstance:
     path: str = "docs"
     route: str = "docs"
     sidebars: str | bool | None = None
+    label: str = ""  # another instance's name in the navbar (a `docSidebar` or `doc` item's label)
 
     @classmethod
     def read(cls, options: Any) -> DocsInstance:
@@ -92,7 +93,7 @@ def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
             said = True
             docs = [d for d in docs if d.id != "default"] + [DocsInstance(sidebars="")]
     if said:
-        found.docs = docs
+        found.docs = [replace(d, label=_navbar_labels(value).get(d.id, d.id)) for d in docs]
     others: list[tuple[str, str | None]] = []
     for option, folder, route in ((blog, "blog", None), (pages, "src/pages", "")):
         if option is not False:
@@ -102,6 +103,19 @@ def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
                            None if route is None else _folder(options.get("routeBasePath"), "/").strip(".")))
     found.others = others
     return found
+
+
+def _navbar_labels(config: dict[str, Any]) -> dict[str, str]:
+    """The navbar's label of each docs instance (`{type: 'docSidebar', docsPluginId, label}`): where a
+    reader finds a second product's docs, as a Mintlify tab."""
+    labels: dict[str, str] = {}
+    theme = config.get("themeConfig")
+    navbar = theme.get("navbar") if isinstance(theme, dict) else None
+    for item in (navbar.get("items") if isinstance(navbar, dict) else None) or []:
+        if isinstance(item, dict) and item.get("type") in ("docSidebar", "doc") and isinstance(item.get("label"), str):
+            plugin = item.get("docsPluginId", "default")
+            labels.setdefault(plugin if isinstance(plugin, str) else "default", item["label"])
+    return labels
 
 
 def docusaurus_site(files: Mapping[str, str]) -> Site:
@@ -166,8 +180,11 @@ def _read_instance(files: Mapping[str, str], site: Site, instance: DocsInstance)
         return False
     before = len(site.listed)
     sidebar = _Sidebars(files, site, instance.path)
+    # Another instance's docs stand under its name (its navbar label, else its id), so that its
+    # "Installation" is told apart from the main docs' (pnpm.io's pnpr); the main docs under none.
+    top = (instance.label or instance.id,) if instance.id != "default" else ()
     for items in sidebars.values():
-        sidebar.walk(items, (), 0)
+        sidebar.walk(items, top, 0)
     # Nothing could be read (or the sidebars list no doc): every doc of the folder stays a page.
     return len(site.listed) > before
 
