@@ -103,6 +103,28 @@ def test_mkdocs_never_builds_what_exclude_docs_or_draft_docs_names() -> None:
     assert not [c.id for c in result.chunks if "SECRETWORD" in c.text]
 
 
+def test_mkdocs_builds_one_of_two_files_written_to_one_page() -> None:
+    """Checked with `mkdocs build` 1.6.1: `README.md` beside `index.md`, and `b.markdown` beside
+    `b.md`, are excluded ("conflicts with"); of `c.md` and `c/index.md`, written to one file, the
+    later one's text is the page. docschat indexed the file MkDocs does not publish."""
+    files = {"mkdocs.yml": "site_name: A\n", "docs/index.md": "# Home\n\nShown home.\n",
+             "docs/README.md": "# Readme\n\nSECRETWORD readme\n", "docs/b.md": "# B\n\nShown b.\n",
+             "docs/b.markdown": "# B2\n\nSECRETWORD b2\n", "docs/c.md": "# C\n\nSECRETWORD c\n",
+             "docs/c/index.md": "# C index\n\nShown c.\n", "docs/d/README.md": "# D\n\nShown d.\n",
+             "docs/e/index.md": "# E\n\nShown e.\n", "docs/e/README.md": "# E2\n\nShown e2.\n"}
+    # An excluded file conflicts with nothing: e/index.md named by exclude_docs leaves e/README.md.
+    files["mkdocs.yml"] += "exclude_docs: |\n  e/index.md\n"
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert sorted(page.path for page in result.pages) == [
+        "docs/b.md", "docs/c/index.md", "docs/d/README.md", "docs/e/README.md", "docs/index.md"]
+    assert not [c.id for c in result.chunks if "SECRETWORD" in c.text]
+    assert {path: kind.kind for path, kind in result.excluded} == {
+        "docs/README.md": NOT_BUILT, "docs/b.markdown": NOT_BUILT, "docs/c.md": NOT_BUILT, "docs/e/index.md": NOT_BUILT}
+    files["mkdocs.yml"] += "use_directory_urls: false\n"  # c.md is c.html, c/index.md c/index.html
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert "docs/c.md" in [page.path for page in result.pages]
+
+
 @pytest.mark.parametrize("config, md_is_mdx, comments", [
     ("module.exports = {title: 'A'};", True, True),  # Docusaurus 3's defaults
     ("module.exports = {markdown: {format: 'detect'}};", False, True),

@@ -68,6 +68,7 @@ from app.corpus.site_model import (
     Exclusion,
     NavPage,
     Site,
+    mkdocs_shadowed,
     stem,
 )
 
@@ -221,6 +222,7 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
         if isinstance(config.get(key), str):
             patterns.extend(config[key].splitlines())
     site.gitignored, site.docs_prefix = tuple(patterns), prefix
+    site.shadowed = mkdocs_shadowed(list(files), prefix, site.gitignored, config.get("use_directory_urls") is not False)
     # Its pages are read by Python-Markdown with these extensions, as MkDocs renders them.
     site.markdown_extensions, warnings = site_extensions(config.get("markdown_extensions"), name, docs_dir or ".")
     site.warnings.extend(warnings)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import posixpath
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -26,6 +27,38 @@ _PAGE_SUFFIX = re.compile(r"\.(mdx?|rst|ipynb)$")
 def _gitignore(lines: tuple[str, ...]) -> pathspec.PathSpec:
     """Gitignore lines read as MkDocs reads exclude_docs (pathspec's GitIgnoreSpec)."""
     return pathspec.GitIgnoreSpec.from_lines(lines)
+
+
+def mkdocs_shadowed(paths: list[str], prefix: str, gitignored: tuple[str, ...],
+                    directory_urls: bool) -> tuple[tuple[str, str], ...]:
+    """The pages of docs_dir (`prefix`) MkDocs never publishes because another is written to the
+    same file, each with that other, as mkdocs.structure.files.get_files (1.6.1) decides: in one
+    folder (sorted, `index` and `README` first) the later of two included files wins (`README.md`
+    beside `index.md`, `a.markdown` beside `a.md`); across folders (`a.md`, `a/index.md`) the
+    build writes the file it reaches later (os.walk, folders sorted) over the earlier one."""
+    spec = _gitignore(gitignored)
+
+    def order(name: str) -> tuple[tuple[str, ...], bool, str]:
+        *folder, base = name.split("/")
+        return tuple(folder), base.rsplit(".", 1)[0] not in ("index", "README"), base
+
+    def dest(name: str) -> str:
+        folder, _, base = name.rpartition("/")
+        base = base.rsplit(".", 1)[0]
+        base = "index" if base == "README" else base
+        return posixpath.join(folder, base + ".html" if not directory_urls or base == "index" else base + "/index.html")
+
+    names = sorted((p[len(prefix):] for p in paths if p.startswith(prefix) and p.endswith(MKDOCS_SUFFIXES)), key=order)
+    shadowed: dict[str, str] = {}
+    first: dict[tuple[tuple[str, ...], str], str] = {}
+    for name in names:  # in one folder: get_files' "conflicts with"
+        other = first.setdefault((order(name)[0], dest(name)), name)
+        if other != name:
+            loser, winner = (other, name) if not spec.match_file(name) else (name, other)
+            shadowed[loser] = winner
+    writer = {dest(n): n for n in names if n not in shadowed and not spec.match_file(n)}  # the last one written
+    shadowed |= {n: writer[dest(n)] for n in names if n not in shadowed and writer.get(dest(n), n) != n}
+    return tuple((prefix + loser, prefix + winner) for loser, winner in sorted(shadowed.items()))
 
 
 def stem(path: str) -> str:
@@ -66,6 +99,7 @@ class Site:
     # matched under `docs_prefix` (kept as text: a Site's repr is part of every page key).
     gitignored: tuple[str, ...] = ()
     docs_prefix: str = ""
+    shadowed: tuple[tuple[str, str], ...] = ()  # MkDocs: (file, the file built in its place)
     markdown_extensions: str = ""  # MkDocs: the Python-Markdown extensions its pages are read with (JSON)
     # Docusaurus: the docs folder (judged by the sidebars), then the other folders it builds pages
     # from (blog, src/pages: every page a page); a file in none of them is never built.
@@ -88,6 +122,8 @@ class Site:
             return Exclusion(NOT_BUILT, "not a Markdown file to MkDocs (it builds .md, not .mdx): never built")
         if self.gitignored and _gitignore(self.gitignored).match_file(path[len(self.docs_prefix):]):
             return Exclusion(NOT_BUILT, f"named by exclude_docs or draft_docs of {self.config}: never built")
+        if (built := dict(self.shadowed).get(path)) is not None:
+            return Exclusion(NOT_BUILT, f"MkDocs builds {built} at its URL: never built")
         # Material for MkDocs' search plugin leaves such a page out of the site's search.
         search = front.get("search")
         if isinstance(search, Mapping) and _flag(search, "exclude") is True:
