@@ -125,6 +125,30 @@ def test_mkdocs_builds_one_of_two_files_written_to_one_page() -> None:
     assert "docs/c.md" in [page.path for page in result.pages]
 
 
+@pytest.mark.parametrize("plugin, built", [
+    ("blog", ["future", "live", "not-a-post"]),
+    ("material/blog:\n      draft: true", ["draft", "future", "live", "not-a-post"]),  # drafts built on purpose
+    ("blog:\n      draft_if_future_date: true", ["live", "not-a-post"]),
+    ("blog:\n      enabled: false", ["draft", "future", "live", "not-a-post"]),
+])
+def test_material_blog_builds_no_draft_post(plugin: str, built: list[str]) -> None:
+    """Checked with `mkdocs build` 1.6.1 and Material 9.8.2's blog plugin: a post whose front
+    matter says `draft: true` is not built (unless the plugin's `draft` is on); with
+    `draft_if_future_date` a post dated in the future is not either. Only posts are: a page
+    outside the posts folder saying `draft: true` is built."""
+    post = "---\ndate: {date}\n{extra}---\n\n# {name}\n\n{word} {name}\n"
+    files = {"mkdocs.yml": f"site_name: A\ntheme: material\nplugins:\n  - search\n  - {plugin}\n", "docs/index.md": "# Home\n",
+             "docs/blog/index.md": "# Blog\n",
+             "docs/blog/posts/draft.md": post.format(date="2024-01-01", extra="draft: true\n", name="draft", word="SECRETWORD"),
+             "docs/blog/posts/future.md": post.format(date="2999-01-01", extra="", name="future", word="SECRETWORD"),
+             "docs/blog/posts/live.md": post.format(date="2024-01-02", extra="draft: false\n", name="live", word="Shown"),
+             "docs/not-a-post.md": post.format(date="2024-01-01", extra="draft: true\n", name="not-a-post", word="Shown")}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    posts = sorted(page.path.rsplit("/", 1)[1][:-3] for page in result.pages if "index" not in page.path)
+    assert posts == built
+    assert all(kind.kind == FRONT_MATTER for _, kind in result.excluded)
+
+
 @pytest.mark.parametrize("config, md_is_mdx, comments", [
     ("module.exports = {title: 'A'};", True, True),  # Docusaurus 3's defaults
     ("module.exports = {markdown: {format: 'detect'}};", False, True),

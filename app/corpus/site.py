@@ -244,7 +244,13 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
     if isinstance(nav, list):
         site.every_page_listed = False
         walk(nav, (), 0)
-    for plugin in config.get("plugins") or []:
+    plugins = config.get("plugins") or []
+    for plugin in plugins if isinstance(plugins, list) else [plugins]:
+        for key, options in (plugin.items() if isinstance(plugin, dict) else [(plugin, {})]):
+            if key in ("blog", "material/blog") and isinstance(options := options or {}, dict) and options.get("enabled", True):
+                posts = str(options.get("post_dir", "{blog}/posts")).replace("{blog}", str(options.get("blog_dir", "blog")))
+                site.blogs += ((posixpath.normpath(posts), options.get("draft") is True,
+                                options.get("draft_if_future_date") is True),)
         if isinstance(plugin, dict) and isinstance(plugin.get("redirects"), dict):
             for source, destination in (plugin["redirects"].get("redirect_maps") or {}).items():
                 site.redirects.append((prefix + str(source), str(destination)))

@@ -7,6 +7,7 @@ import posixpath
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import UTC, date, datetime
 from fnmatch import fnmatchcase
 from functools import cache
 from typing import Any, NamedTuple
@@ -100,6 +101,8 @@ class Site:
     gitignored: tuple[str, ...] = ()
     docs_prefix: str = ""
     shadowed: tuple[tuple[str, str], ...] = ()  # MkDocs: (file, the file built in its place)
+    # Material's blog plugins: (posts folder under docs_dir, drafts built, a future date a draft)
+    blogs: tuple[tuple[str, bool, bool], ...] = ()
     markdown_extensions: str = ""  # MkDocs: the Python-Markdown extensions its pages are read with (JSON)
     # Docusaurus: the docs folder (judged by the sidebars), then the other folders it builds pages
     # from (blog, src/pages: every page a page); a file in none of them is never built.
@@ -124,6 +127,13 @@ class Site:
             return Exclusion(NOT_BUILT, f"named by exclude_docs or draft_docs of {self.config}: never built")
         if (built := dict(self.shadowed).get(path)) is not None:
             return Exclusion(NOT_BUILT, f"MkDocs builds {built} at its URL: never built")
+        for posts, drafts_built, future_is_draft in self.blogs:  # as the plugin's _is_excluded
+            if drafts_built or not path[len(self.docs_prefix):].startswith(posts):
+                continue
+            if (draft := _flag(front, "draft")) is True:
+                return Exclusion(FRONT_MATTER, "a blog post whose front matter says draft: true: never built")
+            if draft is None and future_is_draft and not _dated_before_now(front.get("date")):
+                return Exclusion(FRONT_MATTER, "a blog post dated in the future (draft_if_future_date): never built")
         # Material for MkDocs' search plugin leaves such a page out of the site's search.
         search = front.get("search")
         if isinstance(search, Mapping) and _flag(search, "exclude") is True:
@@ -189,6 +199,21 @@ def _flag(front: Mapping[str, Any], key: str) -> bool | None:
     if isinstance(value, str) and value.strip().lower() in ("true", "false"):
         return value.strip().lower() == "true"
     return None
+
+
+def _dated_before_now(value: Any) -> bool:
+    """Whether a blog post's `date` (or `date: {created: …}`) is past; False when unreadable."""
+    value = value.get("created") if isinstance(value, Mapping) else value
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            return False
+    if isinstance(value, date) and not isinstance(value, datetime):
+        value = datetime(value.year, value.month, value.day)
+    if not isinstance(value, datetime):
+        return False
+    return (value if value.tzinfo else value.replace(tzinfo=UTC)) <= datetime.now(UTC)
 
 
 def _redirect_matches(pattern: str, page: str) -> bool:
