@@ -149,6 +149,22 @@ def test_material_blog_builds_no_draft_post(plugin: str, built: list[str]) -> No
     assert all(kind.kind == FRONT_MATTER for _, kind in result.excluded)
 
 
+def test_mkdocs_reads_the_configuration_it_inherits() -> None:
+    """`INHERIT: config/base.yml` (which inherits root.yml) merged beneath mkdocs.yml as MkDocs 1.6.1
+    merges it: checked with `mkdocs build`, which builds index.md only, with `admonition` and without
+    `abbr` (a list is the child's). docschat read mkdocs.yml alone and indexed all three pages."""
+    files = {"mkdocs.yml": "INHERIT: config/base.yml\nsite_name: A\nmarkdown_extensions:\n  - admonition\n",
+             "config/base.yml": "INHERIT: root.yml\nexclude_docs: |\n  internal/\nmarkdown_extensions:\n  - abbr\n",
+             "config/root.yml": "draft_docs: |\n  wip-*.md\n",
+             "docs/index.md": "# Home\n\n*[HTML]: Shown\n\nHTML here\n\n!!! note\n    Admonition.\n",
+             "docs/internal/ops.md": "# Ops\n\nSECRETWORD\n", "docs/wip-x.md": "# W\n\nSECRETWORD\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert [page.path for page in result.pages] == ["docs/index.md"]
+    assert "*[HTML]: Shown" in result.pages[0].body and "```" not in result.pages[0].body
+    files["mkdocs.yml"] = "INHERIT: ../base.yml\nsite_name: A\n"  # outside the source: said
+    assert any("INHERIT names ../base.yml" in w for w in compose_files(files, Settings()).warnings)
+
+
 @pytest.mark.parametrize("config, md_is_mdx, comments", [
     ("module.exports = {title: 'A'};", True, True),  # Docusaurus 3's defaults
     ("module.exports = {markdown: {format: 'detect'}};", False, True),

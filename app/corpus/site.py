@@ -205,6 +205,33 @@ _MkDocsLoader.add_multi_constructor("!", _any_tag)
 _MkDocsLoader.add_multi_constructor("tag:yaml.org,2002:python/", _any_tag)
 
 
+def _inherited(name: str, config: dict[Any, Any], files: Mapping[str, str], warnings: list[str],
+               depth: int = 0) -> dict[Any, Any]:
+    """The configuration with the file its `INHERIT` names (relative to it) beneath it, as MkDocs
+    merges them (mkdocs.utils.yaml.yaml_load: mergedeep, a mapping in both merged key by key, any
+    other value the child's): a parent's `exclude_docs`, `nav` or plugins decide the pages too."""
+    if "INHERIT" not in config:
+        return config
+    parent_name = posixpath.normpath(posixpath.join(posixpath.dirname(name), str(config["INHERIT"])))
+    config = {key: value for key, value in config.items() if key != "INHERIT"}
+    try:
+        parent = yaml.load(files[parent_name], Loader=_MkDocsLoader) if depth < _MAX_DEPTH else None
+    except (KeyError, yaml.YAMLError, RecursionError):
+        parent = None
+    if not isinstance(parent, dict):
+        warnings.append(f"{name}: INHERIT names {parent_name}, which is not a configuration in the source (or "
+                        "inherits too deeply); what it says is not read")
+        return config
+    return _merged(_inherited(parent_name, parent, files, warnings, depth + 1), config)
+
+
+def _merged(parent: Any, child: Any) -> Any:
+    if isinstance(parent, dict) and isinstance(child, dict):
+        return {**parent, **{key: _merged(parent.get(key), value) if key in parent else value
+                             for key, value in child.items()}}
+    return child
+
+
 def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
     site = Site("mkdocs", name)
     site.markdown_extensions, _ = site_extensions(None, name)  # MkDocs' own, whatever the file says
@@ -215,6 +242,7 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
         return site
     if not isinstance(config, dict):
         return site
+    config = _inherited(name, config, files, site.warnings)
     docs_dir = str(config.get("docs_dir") or "docs").strip("/")
     prefix = "" if docs_dir in ("", ".") else docs_dir + "/"
     patterns = [".*", "/templates/"]  # MkDocs' defaults, kept beside the configured ones
