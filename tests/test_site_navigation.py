@@ -165,6 +165,21 @@ def test_mkdocs_reads_the_configuration_it_inherits() -> None:
     assert any("INHERIT names ../base.yml" in w for w in compose_files(files, Settings()).warnings)
 
 
+def test_mintlify_never_builds_what_mintignore_names() -> None:
+    """`.mintignore` (gitignore lines, beside Mintlify's own DEFAULT_MINT_IGNORES of @mintlify/common
+    1.0.1183: README.md, node_modules, …) removes files from the site, hidden pages included: with
+    `seo.indexing: "all"` the pages outside the navigation were indexed, the ignored ones too."""
+    files = {"docs.json": json.dumps({"seo": {"indexing": "all"}, "navigation": {"pages": ["index"]}}),
+             ".mintignore": "# drafts\ndrafts/\n*.draft.mdx\n!keep.draft.mdx\n",
+             "index.mdx": "# Home\n", "hidden.mdx": "# Hidden\n\nShown on its URL.\n",
+             "drafts/plan.mdx": "# Plan\n\nSECRETWORD\n", "guides/a.draft.mdx": "# A\n\nSECRETWORD\n",
+             "guides/keep.draft.mdx": "# Keep\n\nKept.\n", "guides/README.md": "# Readme\n\nSECRETWORD\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert sorted(page.path for page in result.pages) == ["guides/keep.draft.mdx", "hidden.mdx", "index.mdx"]
+    assert {path: kind.kind for path, kind in result.excluded} == dict.fromkeys(
+        ["drafts/plan.mdx", "guides/README.md", "guides/a.draft.mdx"], NOT_BUILT)
+
+
 @pytest.mark.parametrize("config, md_is_mdx, comments", [
     ("module.exports = {title: 'A'};", True, True),  # Docusaurus 3's defaults
     ("module.exports = {markdown: {format: 'detect'}};", False, True),
@@ -201,7 +216,7 @@ def test_redirect_sources_are_not_pages(tmp_path: Path) -> None:
     reasons = dict(result.excluded)
     assert reasons["legacy/old-deploy.mdx"] == (REDIRECT, "a redirect to /guides/deploy")
     assert reasons["legacy/v1/setup.mdx"] == (REDIRECT, "a redirect to /guides/:slug*")
-    assert reasons["README.md"] == (OUTSIDE, "outside the navigation of docs.json")
+    assert reasons["README.md"] == (NOT_BUILT, "named by .mintignore (or Mintlify's own ignores): never built")
 
 
 def test_seo_indexing_all_brings_hidden_pages_back_but_not_noindex() -> None:

@@ -77,6 +77,10 @@ __all__ = ["FRONT_MATTER", "HIDDEN", "KINDS", "NOT_BUILT", "OUTSIDE", "REDIRECT"
 
 MINTLIFY_FILES = ("docs.json", "mint.json")
 MKDOCS_FILES = ("mkdocs.yml", "mkdocs.yaml")
+# Files Mintlify never builds, beside `.mintignore`'s (DEFAULT_MINT_IGNORES, @mintlify/common 1.0.1183).
+MINTLIFY_IGNORED = (".git", ".github", ".claude", ".agents", ".idea", ".vscode", ".cursor", ".mintlify/**",
+                    "!.mintlify/**/", "!.mintlify/skills/**", "!.mintlify/**/*.json", "!.mintlify/**/*.yaml",
+                    "!.mintlify/**/*.yml", "node_modules", "README.md", "LICENSE.md", "CHANGELOG.md", "CONTRIBUTING.md")
 _MAX_REFS = 200  # `$ref` files read for one navigation: a cycle or a fan-out stops here
 # Mintlify's navigation containers, and the key naming each one's label in the place.
 _MINTLIFY_CONTAINERS = ("languages", "versions", "tabs", "anchors", "dropdowns", "products", "menu", "groups",
@@ -113,6 +117,7 @@ class _Mintlify:
         if not isinstance(data, dict):
             site.every_page_listed = True
             return site
+        site.gitignored = (*MINTLIFY_IGNORED, *self.files.get(".mintignore", "").splitlines())
         seo, _ = self.resolve(data.get("seo"), "")
         site.index_hidden = isinstance(seo, dict) and seo.get("indexing") == "all"
         self.walk(data.get("navigation"), (), False, "", 0)

@@ -96,8 +96,8 @@ class Site:
     index_hidden: bool = False  # Mintlify's seo.indexing "all"
     redirects: list[tuple[str, str]] = field(default_factory=list)  # (source pattern, destination)
     not_built: tuple[re.Pattern[str], ...] = ()  # Sphinx's exclude_patterns: files the site never builds
-    # MkDocs' exclude_docs and draft_docs (with its own `.*` and `/templates/`): gitignore lines,
-    # matched under `docs_prefix` (kept as text: a Site's repr is part of every page key).
+    # MkDocs' exclude_docs and draft_docs (with its own `.*` and `/templates/`), Mintlify's
+    # .mintignore: gitignore lines, matched under `docs_prefix` (text: a Site's repr is in page keys).
     gitignored: tuple[str, ...] = ()
     docs_prefix: str = ""
     shadowed: tuple[tuple[str, str], ...] = ()  # MkDocs: (file, the file built in its place)
@@ -140,6 +140,17 @@ class Site:
             return Exclusion(FRONT_MATTER, "its front matter says search: exclude: true")
         return None
 
+    def _mintlify_exclusion(self, path: str, front: Mapping[str, Any]) -> Exclusion | None:
+        if _gitignore(self.gitignored).match_file(path):
+            return Exclusion(NOT_BUILT, "named by .mintignore (or Mintlify's own ignores): never built")
+        if _flag(front, "hidden") is True and not self.index_hidden:
+            return Exclusion(FRONT_MATTER, "its front matter says hidden: true")
+        if _flag(front, "noindex") is True:  # not a hidden page: seo.indexing "all" keeps it out
+            return Exclusion(FRONT_MATTER, "its front matter says noindex: true")
+        if _flag(front, "searchable") is False:
+            return Exclusion(FRONT_MATTER, "its front matter says searchable: false")
+        return None
+
     def exclusion(self, path: str, front: Mapping[str, Any]) -> Exclusion | None:
         """Why the page at `path` (relative to the source's folder) is not a page of the site, with its
         front matter `front`; None when it is."""
@@ -147,13 +158,8 @@ class Site:
         for source, destination in self.redirects:
             if _redirect_matches(source, page):
                 return Exclusion(REDIRECT, f"a redirect to {destination}")
-        if self.framework == "mintlify":
-            if _flag(front, "hidden") is True and not self.index_hidden:
-                return Exclusion(FRONT_MATTER, "its front matter says hidden: true")
-            if _flag(front, "noindex") is True:  # not a hidden page: seo.indexing "all" keeps it out
-                return Exclusion(FRONT_MATTER, "its front matter says noindex: true")
-            if _flag(front, "searchable") is False:
-                return Exclusion(FRONT_MATTER, "its front matter says searchable: false")
+        if self.framework == "mintlify" and (mintlify := self._mintlify_exclusion(path, front)) is not None:
+            return mintlify
         if self.framework == "docusaurus" and self.built_folders is not None:
             folder = next((f for f in self.built_folders if f in ("", ".") or path.startswith(f + "/")), None)
             if folder is None:
