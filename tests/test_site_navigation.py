@@ -180,6 +180,23 @@ def test_mintlify_never_builds_what_mintignore_names() -> None:
         ["drafts/plan.mdx", "guides/README.md", "guides/a.draft.mdx"], NOT_BUILT)
 
 
+@pytest.mark.parametrize("front, audiences", [
+    ("groups: [admin]", ("admin",)),
+    ('public: true\ngroups: ["pro", "enterprise"]', ("enterprise", "pro")),  # groups win over public
+    ("groups: admin", ("admin",)),
+    ("groups: [public]", ("internal",)),  # a group named public is not anonymous readers
+    ("groups: [{a: 1}]", ("internal",)),
+    ("public: true", ("public",)),
+])
+def test_a_mintlify_page_for_some_groups_is_not_public(front: str, audiences: tuple[str, ...]) -> None:
+    """Mintlify's authentication (deploy/authentication-setup in its docs): "Pages with a groups
+    property are only accessible to authenticated users in those groups", `public: true` or not.
+    docschat read no `groups`, and published such a page under a public source's default."""
+    files = {"docs.json": json.dumps({"navigation": {"pages": ["a"]}}), "a.mdx": f"---\n{front}\n---\n# A\n\nText.\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert result.pages[0].audiences == audiences
+
+
 @pytest.mark.parametrize("config, md_is_mdx, comments", [
     ("module.exports = {title: 'A'};", True, True),  # Docusaurus 3's defaults
     ("module.exports = {markdown: {format: 'detect'}};", False, True),

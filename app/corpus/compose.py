@@ -27,7 +27,7 @@ from app.corpus.markdown import Block, read_page
 from app.corpus.site import Exclusion, Site, SiteDialect, read_site, site_dialect, stem
 from app.corpus.site_model import MKDOCS_SUFFIXES
 from app.corpus.snippets import Pastable, SnippetResult, is_snippet_path, resolve_snippets
-from app.corpus.sources import Source, source_from_settings
+from app.corpus.sources import Source, parse_audiences, source_from_settings
 from app.errors import DocschatError
 from app.globs import matches_any
 
@@ -362,6 +362,8 @@ def _compose_page(
     if (stray := undeclared_audience(text, front)) is not None:
         result.warnings.append(f"{path}: {stray}")
         declared = ("internal",)
+    if dialect.mintlify and front.data.get("groups") is not None:
+        declared = _mintlify_groups(front.data["groups"])
     audiences = declared or source.audiences
     mdx = path.endswith(".mdx") or dialect.mintlify or dialect.md_as_mdx  # Mintlify, Docusaurus: `.md` is MDX
     # Snippets are MDX's imports: a CommonMark or MyST page shows an import line as text.
@@ -403,6 +405,17 @@ def _compose_page(
     result.snippets_unresolved += pasted.unresolved + len(reading.unresolved_snippets)
     result.pages.append(page)
     result.chunks.extend(chunks)
+
+
+def _mintlify_groups(groups: object) -> tuple[str, ...]:
+    """A Mintlify page's `groups` as its audiences: with authentication on, only signed-in users of
+    those groups may read it, whatever `public` says (its docs, deploy/authentication-setup). A
+    group named `public` is no anonymous reader; a malformed list, or none left, is internal."""
+    try:
+        names = tuple(name for name in parse_audiences(groups) if name != "public")
+    except ValueError:
+        names = ()
+    return names or ("internal",)
 
 
 def _no_pages(source: Source) -> NoPagesError:
