@@ -192,9 +192,12 @@ def test_a_mintlify_page_for_some_groups_is_not_public(front: str, audiences: tu
     """Mintlify's authentication (deploy/authentication-setup in its docs): "Pages with a groups
     property are only accessible to authenticated users in those groups", `public: true` or not.
     docschat read no `groups`, and published such a page under a public source's default."""
-    files = {"docs.json": json.dumps({"navigation": {"pages": ["a"]}}), "a.mdx": f"---\n{front}\n---\n# A\n\nText.\n"}
+    files = {"docs.json": json.dumps({"navigation": {"pages": ["a", "b"]}}), "a.mdx": f"---\n{front}\n---\n# A\n\nText.\n",
+             "b.mdx": "---\npublic: true\n---\nimport A from '/a.mdx';\n\n# B\n\n<A />\n"}
     result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
     assert result.pages[0].audiences == audiences
+    # A public page pastes it only when it is public too (a snippet's audiences, tests/test_snippet_audience.py).
+    assert ("Text." in result.pages[1].body) is (audiences == ("public",))
 
 
 @pytest.mark.parametrize("config, md_is_mdx, comments", [

@@ -27,7 +27,7 @@ from app.corpus.markdown import Block, read_page
 from app.corpus.site import Exclusion, Site, SiteDialect, read_site, site_dialect, stem
 from app.corpus.site_model import MKDOCS_SUFFIXES
 from app.corpus.snippets import Pastable, SnippetResult, is_snippet_path, resolve_snippets
-from app.corpus.sources import Source, parse_audiences, source_from_settings
+from app.corpus.sources import Source, source_from_settings
 from app.errors import DocschatError
 from app.globs import matches_any
 
@@ -251,7 +251,8 @@ def _page_audiences(path: str, files: Mapping[str, str], source: Source,
     text = files[path]
     try:
         front = parse_front_matter(text)
-        declared = ("internal",) if undeclared_audience(text, front) is not None else front.audiences()
+        declared = ("internal",) if undeclared_audience(text, front) is not None else front.audiences(
+            groups=site is not None and site.framework == "mintlify")
     except (FrontMatterError, ValueError):
         declared = ("internal",)  # unreadable: fail closed
     if declared is not None:
@@ -355,15 +356,13 @@ def _compose_page(
         result.excluded.append((path, reason))
         return
     try:
-        declared = front.audiences()
+        declared = front.audiences(groups=dialect.mintlify)  # Mintlify's authentication groups too
     except ValueError as exc:
         result.warnings.append(f"{path}: front matter: {exc}; the page is internal")
         declared = ("internal",)
     if (stray := undeclared_audience(text, front)) is not None:
         result.warnings.append(f"{path}: {stray}")
         declared = ("internal",)
-    if dialect.mintlify and front.data.get("groups") is not None:
-        declared = _mintlify_groups(front.data["groups"])
     audiences = declared or source.audiences
     mdx = path.endswith(".mdx") or dialect.mintlify or dialect.md_as_mdx  # Mintlify, Docusaurus: `.md` is MDX
     # Snippets are MDX's imports: a CommonMark or MyST page shows an import line as text.
@@ -405,17 +404,6 @@ def _compose_page(
     result.snippets_unresolved += pasted.unresolved + len(reading.unresolved_snippets)
     result.pages.append(page)
     result.chunks.extend(chunks)
-
-
-def _mintlify_groups(groups: object) -> tuple[str, ...]:
-    """A Mintlify page's `groups` as its audiences: with authentication on, only signed-in users of
-    those groups may read it, whatever `public` says (its docs, deploy/authentication-setup). A
-    group named `public` is no anonymous reader; a malformed list, or none left, is internal."""
-    try:
-        names = tuple(name for name in parse_audiences(groups) if name != "public")
-    except ValueError:
-        names = ()
-    return names or ("internal",)
 
 
 def _no_pages(source: Source) -> NoPagesError:

@@ -70,7 +70,7 @@ class FrontMatter:
         but an author's `Audience:` means the same, and missing it would fail open."""
         return [k for k in self.data if isinstance(k, str) and k.strip().lower() in names]
 
-    def audiences(self) -> tuple[str, ...] | None:
+    def audiences(self, groups: bool = False) -> tuple[str, ...] | None:
         """Declared audiences (`audience: x` or a list, `audiences:` alike; `public: true`), None when none.
 
         A key of them written twice (YAML keeps the last one) raises ValueError too.
@@ -79,7 +79,10 @@ class FrontMatter:
         `audience`, two declarations of it (`audience` and `audiences`, `Audience`), or a `public`
         that the audience contradicts (an old `public: true` left beside a new `audience: internal`)
         raises ValueError naming it: the page is then internal, never the union of the two.
+        With `groups` (a Mintlify site), a page's `groups` are its audiences (mintlify_groups).
         """
+        if groups and (named := self.mintlify_groups()) is not None:
+            return named
         from app.corpus.sources import parse_audiences
 
         keys, public_keys = self._keys("audience", "audiences"), self._keys("public")
@@ -102,6 +105,21 @@ class FrontMatter:
         elif not declared and public_keys:
             declared.add("internal")
         return tuple(sorted(declared)) if declared else None
+
+    def mintlify_groups(self) -> tuple[str, ...] | None:
+        """A Mintlify page's `groups` as its audiences (None: it names none): with authentication on,
+        only signed-in users of those groups may read it, whatever `public` says (Mintlify's docs,
+        deploy/authentication-setup). A group named `public` is no anonymous reader; a malformed
+        list, or none left, is internal."""
+        from app.corpus.sources import parse_audiences
+
+        if self.data.get("groups") is None:
+            return None
+        try:
+            names = tuple(name for name in parse_audiences(self.data["groups"]) if name != "public")
+        except ValueError:
+            names = ()
+        return names or ("internal",)
 
 
 def _is_yes(value: object) -> bool:
