@@ -386,3 +386,51 @@ def test_mkdocs_builds_only_the_markdown_files_of_its_docs_dir() -> None:
     assert [page.path for page in result.pages] == ["docs/a.md"]
     assert sorted((path, exclusion.kind) for path, exclusion in result.excluded) == [
         ("README.md", "never built"), ("docs/b.mdx", "never built")]
+
+
+_MACROS_SITE = ("site_name: A\nplugins:\n  - search\n  - macros{options}\nextra:\n  flag: true\n  level: 2\n"
+                "  env: !ENV [UNSET_VARIABLE, true]\n  sub:\n    word: shown-sub-word\n")
+_MACROS_PAGE = """---
+pageflag: false
+---
+# Page
+
+shown-start {# hidden-comment #} {#- hidden-trimmed -#}
+{% if level == 2 %}shown-eq{% else %}hidden-eq-else{% endif %}
+{% if pageflag %}hidden-pageflag{% endif %}{% if flag and pageflag %}hidden-and{% endif %}
+{% if env %}lost-env{% endif %}{% if nothere %}hidden-undefined{% endif %}
+{{ sub.word }} {{ extra.sub.word }}
+{% for i in [1, 2] %}lost-loop{% endfor %}{% raw %}{# shown-raw #}{% endraw %}
+{% macro m() %}hidden-macro-body{% endmacro %}{% with a = 1 %}shown-with{% endwith %}
+{% set other = 3 %}{% if other == 3 %}lost-set{% endif %}
+shown-end
+"""
+
+
+@pytest.mark.parametrize("options, page, shown, hidden", [
+    ("", _MACROS_PAGE, "shown-start shown-eq shown-sub-word shown-sub-word {# shown-raw #} shown-with shown-end",
+     "hidden-"),
+    ("", "---\nrender_macros: false\n---\n# A\n\n{# shown-unrendered #}\n", "{# shown-unrendered #}", "hidden-"),
+    (":\n      render_by_default: false\n      j2_comment_start_string: '<%#'\n      j2_comment_end_string: '#%>'",
+     "---\nrender_macros: true\n---\n# A\n\n{# shown-curly #} <%# hidden-custom #%> shown-after\n",
+     "{# shown-curly #} shown-after", "hidden-"),
+    (":\n      render_by_default: false", "# A\n\n{# shown-not-rendered #}\n", "{# shown-not-rendered #}", "hidden-"),
+    ("", "# A\n\nfailing-line {% if %}\n", None, "failing-line"),  # the site shows the plugin's error
+])
+def test_mkdocs_macros_pages_show_what_the_plugin_renders(options: str, page: str, shown: str | None,
+                                                          hidden: str) -> None:
+    """mkdocs-macros-plugin renders each page as a Jinja2 template before Python-Markdown reads it.
+    Checked with `mkdocs build` 1.6.1 and mkdocs-macros-plugin 1.5.0 (UNSET_VARIABLE unset):
+    comments and false branches show nothing (docschat indexed them), `{% raw %}` shows its text,
+    `render_macros: false` or `render_by_default: false` leave the page as written, a syntax error
+    shows an error message (and the failing line) instead of the page: not indexed. What docschat
+    cannot decide without running the site's Python or reading its environment (loops, a name the
+    page assigns, `!ENV`: `lost-`) shows nothing."""
+    files = {"mkdocs.yml": _MACROS_SITE.format(options=options), "docs/a.md": page}
+    result = _compose(files)
+    indexed = " ".join(chunk.text for chunk in result.chunks)
+    assert hidden not in indexed and "lost-" not in indexed
+    if shown is None:
+        assert result.skipped_pages == ["docs/a.md"] and "mkdocs-macros cannot read it" in result.warnings[-1]
+    else:
+        assert " ".join(indexed.split()).endswith(shown), indexed

@@ -24,6 +24,7 @@ from app.corpus.code_source import code_page, compose_code_files_of, links_at_co
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter, undeclared_audience
 from app.corpus.git_source import GitSourceError, GitTree, normalize_docs_dir, read_docs_tree, resolve_commit
 from app.corpus.markdown import Block, read_page
+from app.corpus.mkdocs_macros import render_macros
 from app.corpus.site import Exclusion, Site, SiteDialect, read_site, site_dialect, stem
 from app.corpus.site_model import MKDOCS_SUFFIXES
 from app.corpus.snippets import Pastable, SnippetResult, is_snippet_path, resolve_snippets
@@ -372,6 +373,7 @@ def _compose_page(
         math=dialect.mintlify, directives=not dialect.mintlify, comments=dialect.mdx_comments,
     ) if mdx else SnippetResult(front.body)
     result.warnings.extend(pasted.warnings)  # a page its parser rejects still names its snippets' faults
+    pasted.text = render_macros(pasted.text, site, path, front.data)  # mkdocs-macros, if on (or MacrosError)
     reading = read_page(pasted.text, mdx=mdx, myst=dialect.myst, mintlify=dialect.mintlify, comments=dialect.mdx_comments,
                         mkdocs=dialect.python_markdown, front_matter=front.body != text.lstrip("\ufeff"),
                         docusaurus=dialect.docusaurus, build=site.myst.for_page(front.data), files=Pastable(

@@ -53,6 +53,7 @@ from typing import Any
 import yaml
 
 from app.corpus.markdown import is_myst
+from app.corpus.mkdocs_macros import macros_config
 from app.corpus.python_markdown import TaggedDict, TaggedList, TaggedStr, site_extensions
 from app.corpus.site_code import docusaurus_site, sphinx_site
 from app.corpus.site_model import (
@@ -278,6 +279,7 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
         site.every_page_listed = False
         walk(nav, (), 0)
     plugins = config.get("plugins") or []
+    site.macros = macros_config(plugins, config)  # pages are Jinja templates first
     for plugin in plugins if isinstance(plugins, list) else [plugins]:
         for key, options in (plugin.items() if isinstance(plugin, dict) else [(plugin, {})]):
             if key in ("blog", "material/blog") and isinstance(options := options or {}, dict) and options.get("enabled", True):

@@ -101,6 +101,7 @@ class Site:
     gitignored: tuple[str, ...] = ()
     docs_prefix: str = ""
     shadowed: tuple[tuple[str, str], ...] = ()  # MkDocs: (file, the file built in its place)
+    macros: str = ""  # MkDocs: mkdocs-macros-plugin's options and `extra` (JSON; app/corpus/mkdocs_macros.py)
     # Material's blog plugins: (posts folder under docs_dir, drafts built, a future date a draft)
     blogs: tuple[tuple[str, bool, bool], ...] = ()
     markdown_extensions: str = ""  # MkDocs: the Python-Markdown extensions its pages are read with (JSON)
