@@ -200,6 +200,22 @@ def test_a_mintlify_page_for_some_groups_is_not_public(front: str, audiences: tu
     assert ("Text." in result.pages[1].body) is (audiences == ("public",))
 
 
+def test_mkdocs_exclude_plugin_pages_are_never_built() -> None:
+    """mkdocs-exclude 1.0.2 removes the files its `glob` (fnmatchcase) and `regex` (re.match)
+    patterns name, paths relative to docs_dir (checked with `mkdocs build` 1.6.1: b.md only). A
+    regex that could backtrack without end (a repeat inside a repeat) is not run: a warning."""
+    files = {"mkdocs.yml": "site_name: A\nplugins:\n  - exclude:\n      glob:\n        - internal/*\n"
+                           "      regex: '.*[.]draft[.]md$'\n", "docs/b.md": "# B\n\nShown.\n",
+             "docs/internal/ops.md": "# Ops\n\nSECRETWORD\n", "docs/x.draft.md": "# X\n\nSECRETWORD\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert [page.path for page in result.pages] == ["docs/b.md"]
+    assert {kind.kind for _, kind in result.excluded} == {NOT_BUILT}
+    files["mkdocs.yml"] = "site_name: A\nplugins:\n  - exclude:\n      regex: ['(a+)+$', '^internal/']\n"
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert sorted(page.path for page in result.pages) == ["docs/b.md", "docs/x.draft.md"]
+    assert any("(a+)+$" in warning for warning in result.warnings)
+
+
 @pytest.mark.parametrize("config, md_is_mdx, comments", [
     ("module.exports = {title: 'A'};", True, True),  # Docusaurus 3's defaults
     ("module.exports = {markdown: {format: 'detect'}};", False, True),

@@ -286,10 +286,58 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
                 posts = str(options.get("post_dir", "{blog}/posts")).replace("{blog}", str(options.get("blog_dir", "blog")))
                 site.blogs += ((posixpath.normpath(posts), options.get("draft") is True,
                                 options.get("draft_if_future_date") is True),)
+        if isinstance(plugin, dict) and isinstance(plugin.get("exclude"), dict):  # mkdocs-exclude
+            site.plugin_excluded += _exclude_plugin(plugin["exclude"], name, site.warnings)
         if isinstance(plugin, dict) and isinstance(plugin.get("redirects"), dict):
             for source, destination in (plugin["redirects"].get("redirect_maps") or {}).items():
                 site.redirects.append((prefix + str(source), str(destination)))
     return site
+
+
+def _exclude_plugin(options: dict[Any, Any], name: str, warnings: list[str]) -> tuple[tuple[str, str], ...]:
+    """mkdocs-exclude's `glob` and `regex` patterns (a string or a list each). A regex whose
+    matching could backtrack without end (a repeat inside a repeat: `(a+)+`) is never run: a
+    repository must not stall compose; it is left out with a warning."""
+    found: list[tuple[str, str]] = []
+    for kind in ("glob", "regex"):
+        value = options.get(kind)
+        for pattern in value if isinstance(value, list) else [value] if value is not None else []:
+            if not isinstance(pattern, str):
+                continue
+            if kind == "regex" and (problem := _regex_problem(pattern)):
+                warnings.append(f"{name}: exclude plugin regex {pattern[:80]!r} not run ({problem}); the pages it "
+                                "names are indexed")
+                continue
+            found.append((kind, pattern))
+    return tuple(found)
+
+
+def _regex_problem(pattern: str) -> str | None:
+    """Why `pattern` might backtrack without end on a path, or None: a repeat holding a repeat or an
+    alternation (`(a+)+`, `(a|a)*`) is refused, as is what `re` cannot parse."""
+    import re._parser as parser  # the parser `re` compiles with
+
+    risky = (parser.MAX_REPEAT, parser.MIN_REPEAT, parser.POSSESSIVE_REPEAT, parser.BRANCH)
+    try:
+        tree = parser.parse(pattern)
+    except (re.error, RecursionError, OverflowError) as exc:
+        return f"not a regular expression: {exc}"
+
+    def walk(value: Any, repeated: bool) -> bool:  # True: something risky inside a repeat
+        if isinstance(value, parser.SubPattern):
+            return any(walk(item, repeated) for item in value.data)
+        if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], type(parser.BRANCH)):
+            op, argument = value
+            if repeated and op in risky:
+                return True
+            return walk(argument, repeated or op in risky[:3])
+        return isinstance(value, (list, tuple)) and any(walk(item, repeated) for item in value)
+
+    if len(pattern) > 500 or walk(tree, False):
+        return "a repeat holding a repeat or an alternation"
+    # Repeats one after another backtrack polynomially (`.*.*.*.*x`: n⁴ on a path of n characters).
+    repeats = len(re.findall(r"(?:MAX|MIN|POSSESSIVE)_REPEAT", repr(tree.data)))
+    return f"{repeats} repeats (at most 3 are run)" if repeats > 3 else None
 
 
 # --- How the site's renderer reads its pages ----------------------------------------------------

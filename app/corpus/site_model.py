@@ -101,6 +101,8 @@ class Site:
     gitignored: tuple[str, ...] = ()
     docs_prefix: str = ""
     shadowed: tuple[tuple[str, str], ...] = ()  # MkDocs: (file, the file built in its place)
+    # mkdocs-exclude's patterns (paths under docs_dir): ("glob", fnmatchcase) or ("regex", re.match)
+    plugin_excluded: tuple[tuple[str, str], ...] = ()
     macros: str = ""  # MkDocs: mkdocs-macros-plugin's options and `extra` (JSON; app/corpus/mkdocs_macros.py)
     # Material's blog plugins: (posts folder under docs_dir, drafts built, a future date a draft)
     blogs: tuple[tuple[str, bool, bool], ...] = ()
@@ -126,6 +128,9 @@ class Site:
             return Exclusion(NOT_BUILT, "not a Markdown file to MkDocs (it builds .md, not .mdx): never built")
         if self.gitignored and _gitignore(self.gitignored).match_file(path[len(self.docs_prefix):]):
             return Exclusion(NOT_BUILT, f"named by exclude_docs or draft_docs of {self.config}: never built")
+        relative = path[len(self.docs_prefix):]
+        if any(fnmatchcase(relative, p) if kind == "glob" else re.match(p, relative) for kind, p in self.plugin_excluded):
+            return Exclusion(NOT_BUILT, f"named by the exclude plugin of {self.config}: never built")
         if (built := dict(self.shadowed).get(path)) is not None:
             return Exclusion(NOT_BUILT, f"MkDocs builds {built} at its URL: never built")
         for posts, drafts_built, future_is_draft in self.blogs:  # as the plugin's _is_excluded
