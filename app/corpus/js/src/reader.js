@@ -378,13 +378,41 @@ const HANDLERS = (counts, source, codeTitles) => ({
   toml: () => undefined
 })
 
+// Declarative shadow DOM: the first `<template shadowrootmode="open|closed">` child of an element
+// that may host a shadow root becomes its shadow tree (Chromium). The element's own children then
+// show only where that tree has a `<slot>` for them (a named one for `slot="name"`, the default one
+// for the rest), and innerText reads nothing of the shadow tree itself (hidden, as every template).
+const SHADOW_HOSTS = new Set(['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5',
+  'h6', 'header', 'main', 'nav', 'p', 'section', 'span'])
+function slotted(node) {
+  if (node.type !== 'element' || !(SHADOW_HOSTS.has(node.tagName) || node.tagName.includes('-'))) return node.children
+  const root = node.children.find((child) => child.tagName === 'template' && child.properties &&
+    ['open', 'closed'].includes(String(child.properties.shadowRootMode).toLowerCase()))
+  if (!root) return node.children
+  const named = new Set()
+  let fallback = false
+  const walk = (tree) => {
+    for (const child of tree.children || []) {
+      if (child.tagName === 'slot') {
+        const name = child.properties && child.properties.name
+        if (name === undefined || name === '') fallback = true
+        else named.add(String(name))
+      }
+      walk(child)
+    }
+  }
+  if (root.content) walk(root.content)
+  return node.children.filter((child) => child === root || (child.type === 'element' && child.properties &&
+    child.properties.slot !== undefined ? named.has(String(child.properties.slot)) : fallback))
+}
+
 // Never shown: hidden by attribute or style (innerText skips `hidden` and the not-rendered
 // elements itself; CSS it cannot see). Code spans keep their backticks, links their target, an
 // image shows its alt text, so the text stays Markdown for the page view.
 function prepare(node, inPre, invisible) {
   if (!node.children) return
   const kept = []
-  for (const child of node.children) {
+  for (const child of slotted(node)) {
     if (child.type === 'comment' || child.type === 'doctype') continue
     if (child.type === 'text' && kept.length && kept[kept.length - 1].tagName === 'br' && !inPre) {
       // A hard break's source line end, which the browser collapses: one line break, not two.
