@@ -216,6 +216,19 @@ def test_mkdocs_exclude_plugin_pages_are_never_built() -> None:
     assert any("(a+)+$" in warning for warning in result.warnings)
 
 
+def test_sphinx_never_builds_what_include_patterns_leave_out() -> None:
+    """Checked with sphinx-build 9.0.4: with `include_patterns`, a file none matches is not built,
+    even listed in a toctree (Sphinx warns of a nonexisting document); docschat indexed it."""
+    files = {"conf.py": "extensions = ['myst_parser']\ninclude_patterns = ['index.md', 'public/**']\n",
+             "index.md": "# Home\n\n```{toctree}\npublic/a\ninternal/b\n```\n",
+             "public/a.md": "# A\n\nShown.\n", "internal/b.md": "# B\n\nSECRETWORD\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert sorted(page.path for page in result.pages) == ["index.md", "public/a.md"]
+    assert dict(result.excluded)["internal/b.md"].kind == NOT_BUILT
+    files["conf.py"] = "extensions = ['myst_parser']\ninclude_patterns = ['**']\n"  # the default
+    assert len(compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",))).pages) == 3
+
+
 @pytest.mark.parametrize("config, md_is_mdx, comments", [
     ("module.exports = {title: 'A'};", True, True),  # Docusaurus 3's defaults
     ("module.exports = {markdown: {format: 'detect'}};", False, True),

@@ -347,6 +347,10 @@ class _Sphinx:
         site.warnings.extend([warning] if warning else [])
         root = self.config(values, "root_doc", str, None) or self.config(values, "master_doc", str, "index")
         site.not_built = tuple(_sphinx_pattern(str(p)) for p in self.config(values, "exclude_patterns", (list, tuple), ()))
+        # include_patterns (Sphinx 5.1, default `**`): a file none of them matches is never built.
+        included = [_sphinx_pattern(str(p), folders=False).pattern for p in self.config(values, "include_patterns", (list, tuple), ["**"])]
+        if included != [_sphinx_pattern("**", folders=False).pattern]:
+            site.not_built += (re.compile(f"(?!(?:{'|'.join(included)}))"),)
         extensions = values.get("extensions")
         if not isinstance(extensions, list) or "sphinx_reredirects" in extensions:  # else `redirects` is not its
             for source, destination in self.config(values, "redirects", dict, {}).items():
