@@ -425,6 +425,9 @@ function prepare(node, inPre, invisible) {
       if (properties.hidden || styleHides(properties.style) || classHides(properties.className)) continue
       if (child.tagName === 'template' || NOT_RENDERED.has(child.tagName)) continue
       if (child.tagName === 'dialog' && properties.open === undefined) continue
+      // An object with `data` shows its resource; its children only if that fails to load (the
+      // `css-object` probe): a site's resource loads, so they are hidden (fail closed).
+      if (child.tagName === 'object' && properties.data) continue
       const visible = styleVisible(properties.style)
       if (visible === false || (invisible && visible !== true)) {
         prepare(child, inPre, true) // its text goes; a descendant made visible again stays
