@@ -434,3 +434,12 @@ def test_mkdocs_macros_pages_show_what_the_plugin_renders(options: str, page: st
         assert result.skipped_pages == ["docs/a.md"] and "mkdocs-macros cannot read it" in result.warnings[-1]
     else:
         assert " ".join(indexed.split()).endswith(shown), indexed
+
+
+def test_mkdocs_front_matter_may_end_with_dots() -> None:
+    """MkDocs reads YAML front matter closed by `...` (mkdocs.utils.meta, checked with `mkdocs build`
+    1.6.1: the page shows its body only); docschat found it never closed and skipped the page."""
+    files = {"mkdocs.yml": "site_name: A\n", "docs/a.md": "---\ntitle: Home\naudience: public\n...\n\n# Home\n\nShown.\n"}
+    result = _compose(files)
+    assert [page.title for page in result.pages] == ["Home"] and "Shown." in result.pages[0].body
+    assert "audience" not in result.pages[0].body and result.pages[0].declared

@@ -13,6 +13,7 @@ from app.text import storable_text
 
 _OPEN = re.compile(r"\A(?:\ufeff)?---[ \t]*\r?\n")
 _CLOSE = re.compile(r"^---[ \t]*(?:\r?\n|\r?\Z)", re.MULTILINE)  # with its line break: the body follows
+_CLOSE_DOTS = re.compile(r"^(?:---|\.\.\.)[ \t]*(?:\r?\n|\r?\Z)", re.MULTILINE)  # YAML's end of document too
 
 
 def _read(loader_class: type[yaml.SafeLoader] | type[yaml.CSafeLoader], raw: str) -> tuple[Any, list[str]]:
@@ -137,12 +138,13 @@ def _text_value(value: object) -> str | None:
     return storable_text(str(value), nul="").strip() or None
 
 
-def parse_front_matter(text: str) -> FrontMatter:
-    """Split `text` into its front matter and body. Raises FrontMatterError naming the line."""
+def parse_front_matter(text: str, dots: bool = False) -> FrontMatter:
+    """Split `text` into its front matter and body. Raises FrontMatterError naming the line. With
+    `dots` (MkDocs: mkdocs.utils.meta), the front matter may end with `...` too."""
     opening = _OPEN.match(text)
     if not opening:
         return FrontMatter({}, text.lstrip("\ufeff"))
-    closing = _CLOSE.search(text, opening.end())
+    closing = (_CLOSE_DOTS if dots else _CLOSE).search(text, opening.end())
     if not closing:
         raise FrontMatterError("front matter opened with '---' is never closed", 1)
     raw = text[opening.end() : closing.start()]
