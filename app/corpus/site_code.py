@@ -44,6 +44,9 @@ class _DocusaurusConfig:
     docs: str = "docs"
     sidebars: str | bool | None = None
     others: tuple[str, ...] = ("blog", "src/pages")
+    # The docs' `include` and `exclude` globs (relative to the docs folder), when given.
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
 
 
 def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
@@ -66,6 +69,9 @@ def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
     if isinstance(docs, dict):
         if isinstance(docs.get("path"), str):
             found.docs = posixpath.normpath(docs["path"]).strip("/")
+        for option in ("include", "exclude"):  # a glob of more than 6 wildcards is not read (backtracking)
+            if isinstance(docs.get(option), list):
+                setattr(found, option, tuple(str(glob) for glob in docs[option][:100] if str(glob).count("*") <= 6))
         sidebars = docs.get("sidebarPath")
         found.sidebars = posixpath.normpath(sidebars) if isinstance(sidebars, str) else False if sidebars is False else None
     others = []
@@ -82,6 +88,12 @@ def docusaurus_site(files: Mapping[str, str]) -> Site:
     site = Site("docusaurus", config)
     options = _docusaurus_config(config, files[config])
     site.built_folders = (options.docs, *options.others)
+    # Globby's include and ignore (the docs plugin's `include`, `exclude`): a doc they leave out is never built.
+    prefix = "" if options.docs in ("", ".") else re.escape(options.docs + "/")
+    if options.include:
+        site.not_built += (re.compile(f"{prefix}(?!(?:{'|'.join(map(_micromatch, options.include))})$)"),)
+    if options.exclude:
+        site.not_built += (re.compile(f"{prefix}(?:{'|'.join(map(_micromatch, options.exclude))})$"),)
     if options.sidebars is False:  # no sidebars: every doc is a page, reached by its links
         return site
     name = options.sidebars if isinstance(options.sidebars, str) else next((n for n in _SIDEBARS if n in files), None)
@@ -98,6 +110,32 @@ def docusaurus_site(files: Mapping[str, str]) -> Site:
     if not site.listed:  # nothing could be read (or the sidebars list no doc): every doc stays a page
         site.every_page_listed = True
     return site
+
+
+def _micromatch(glob: str) -> str:
+    """A glob as Docusaurus's globby (micromatch) reads it, as a regex: `**` any folders, `*` and
+    `?` within a name, `{a,b}` either, `[…]` a class."""
+    out, i, braces = "", 0, 0
+    while i < len(glob):
+        c = glob[i]
+        if glob.startswith("**/", i):
+            out, i = out + "(?:.*/)?", i + 3
+            continue
+        if glob.startswith("**", i):
+            out, i = out + ".*", i + 2
+            continue
+        if c == "{" and "}" in glob[i:]:
+            out, braces = out + "(?:", braces + 1
+        elif c == "}" and braces:
+            out, braces = out + ")", braces - 1
+        elif c == "," and braces:
+            out += "|"
+        elif c == "[" and (end := glob.find("]", i + 1)) > i + 1:
+            out, i = out + "[" + glob[i + 1:end].replace("\\", "\\\\").replace("!", "^", 1) + "]", end
+        else:
+            out += "[^/]*" if c == "*" else "[^/]" if c == "?" else re.escape(c)
+        i += 1
+    return out + ")" * braces
 
 
 def _read_sidebars(name: str, text: str, site: Site) -> Any:

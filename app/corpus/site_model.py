@@ -166,6 +166,8 @@ class Site:
                 return Exclusion(REDIRECT, f"a redirect to {destination}")
         if self.framework == "mintlify" and (mintlify := self._mintlify_exclusion(path, front)) is not None:
             return mintlify
+        if self.framework == "docusaurus" and any(pattern.match(path) for pattern in self.not_built):
+            return Exclusion(NOT_BUILT, f"left out by the docs' include or exclude of {self.config}: never built")
         if self.framework == "docusaurus" and self.built_folders is not None:
             folder = next((f for f in self.built_folders if f in ("", ".") or path.startswith(f + "/")), None)
             if folder is None:
