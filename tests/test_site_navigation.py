@@ -245,6 +245,21 @@ def test_docusaurus_never_builds_docs_its_include_or_exclude_leave_out(docs_opti
     assert sorted(page.path for page in result.pages) == built
 
 
+@pytest.mark.parametrize("conf, built", [
+    ("extensions = []\n", False),
+    ("project = 'x'\n", False),
+    ("extensions = ['sphinx.ext.autodoc']\nextensions += ['myst_parser']\n", True),
+    ("extensions = ['sphinx.ext.autodoc']\nextensions.append('myst_nb')\n", True),  # code: not decided
+    ("extensions = ['myst_parser']\nsource_suffix = ['.rst']\n", True),  # MyST registers `.md` itself
+])
+def test_sphinx_builds_no_markdown_without_a_markdown_parser(conf: str, built: bool) -> None:
+    """Checked with sphinx-build 9.0.4: a site whose extensions read no Markdown never builds `.md`
+    files, listed in a toctree (a nonexisting document) or not; docschat indexed them."""
+    files = {"conf.py": conf, "index.rst": "Home\n====\n\n.. toctree::\n\n   notes\n", "notes.md": "# Notes\n\nWORD\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert [page.path for page in result.pages] == (["notes.md"] if built else [])
+
+
 @pytest.mark.parametrize("config, md_is_mdx, comments", [
     ("module.exports = {title: 'A'};", True, True),  # Docusaurus 3's defaults
     ("module.exports = {markdown: {format: 'detect'}};", False, True),
@@ -448,12 +463,14 @@ def test_myst_pages_are_placed_as_the_sphinx_sidebar_places_them(tmp_path: Path)
     }
     reasons = dict(result.excluded)
     assert reasons["old/setup.md"] == (REDIRECT, "a redirect to ../guides/install.html")
-    assert reasons["drafts/plan.md"] == (NOT_BUILT, "matched by exclude_patterns of conf.py: never built")
+    assert reasons["drafts/plan.md"] == (NOT_BUILT, "not a source of conf.py (exclude_patterns, include_patterns, or "
+                                                   "no extension reads Markdown): never built")
     assert reasons["orphan.md"] == (OUTSIDE, "outside the navigation of conf.py")
 
 
 @pytest.mark.parametrize(("conf", "warning"), [
-    ("root_doc = 'start'\n", "conf.py: its root document 'start' is not in the source; every page stays a page"),
+    ("extensions = ['myst_parser']\nroot_doc = 'start'\n",
+     "conf.py: its root document 'start' is not in the source; every page stays a page"),
     ("import os\nexclude_patterns = os.environ['X'].split()\n",
      "conf.py:2: exclude_patterns is not a literal, and docschat does not run conf.py; its default is used"),
     ("def broken(:\n", None),

@@ -210,6 +210,9 @@ class _Sidebars:
 # --- Sphinx ---------------------------------------------------------------------------------------
 
 _SPHINX_SUFFIXES = (".md", ".rst", ".ipynb")
+# Sphinx extensions that register a parser for `.md` (the MyST ones, and their predecessors).
+_MARKDOWN_PARSERS = frozenset({"myst_parser", "myst_nb", "recommonmark", "m2r", "m2r2", "sphinx_markdown_parser",
+                               "sphinx_mdinclude"})
 _TOCTREE_ENTRY = re.compile(r"^(.+?)\s*<(.+)>$", re.DOTALL)  # `Title <path>`, as Sphinx's toctree splits it
 _RST_TOCTREE = re.compile(r"^([ \t]*)\.\.[ \t]+toctree::[ \t]*$")
 
@@ -390,6 +393,12 @@ class _Sphinx:
         if included != [_sphinx_pattern("**", folders=False).pattern]:
             site.not_built += (re.compile(f"(?!(?:{'|'.join(included)}))"),)
         extensions = values.get("extensions")
+        # Without an extension that reads Markdown, Sphinx never builds a `.md` file (a README or
+        # notes beside reStructuredText pages), toctree entry or not. Decided only when conf.py
+        # writes `extensions` as literals that no code changes.
+        if ("extensions.code" not in values and _changed_by_code(tree, "extensions") is None
+                and not (set(extensions) & _MARKDOWN_PARSERS if isinstance(extensions, list) else extensions)):
+            site.not_built += (re.compile(r".*\.md$"),)
         if not isinstance(extensions, list) or "sphinx_reredirects" in extensions:  # else `redirects` is not its
             for source, destination in self.config(values, "redirects", dict, {}).items():
                 # sphinx-reredirects: a docname, or an fnmatch pattern whose `*` crosses folders

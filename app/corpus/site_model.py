@@ -183,7 +183,8 @@ class Site:
             return mkdocs
         if self.framework == "sphinx":
             if any(pattern.match(path) for pattern in self.not_built):
-                return Exclusion(NOT_BUILT, f"matched by exclude_patterns of {self.config}: never built")
+                return Exclusion(NOT_BUILT, f"not a source of {self.config} (exclude_patterns, include_patterns, or "
+                                            "no extension reads Markdown): never built")
             if _flag(front, "orphan") is True:
                 return None  # published outside every toctree, as its author says
         if self.every_page_listed:
