@@ -47,6 +47,7 @@ class _DocusaurusConfig:
     # The docs' `include` and `exclude` globs (relative to the docs folder), when given.
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
+    docs_off: bool = False
 
 
 def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
@@ -66,6 +67,7 @@ def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
         if (isinstance(entry, list) and len(entry) > 1 and entry[0] in _DOCUSAURUS_DOCS_PLUGIN
                 and isinstance(entry[1], dict) and entry[1].get("id", "default") == "default"):
             docs = entry[1]
+    found.docs_off = docs is False  # the preset's `docs: false`: no docs plugin, no doc is built
     if isinstance(docs, dict):
         if isinstance(docs.get("path"), str):
             found.docs = posixpath.normpath(docs["path"]).strip("/")
@@ -94,6 +96,8 @@ def docusaurus_site(files: Mapping[str, str]) -> Site:
         site.not_built += (re.compile(f"{prefix}(?!(?:{'|'.join(map(_micromatch, options.include))})$)"),)
     if options.exclude:
         site.not_built += (re.compile(f"{prefix}(?:{'|'.join(map(_micromatch, options.exclude))})$"),)
+    if options.docs_off:
+        site.not_built += (re.compile(prefix),)
     if options.sidebars is False:  # no sidebars: every doc is a page, reached by its links
         return site
     name = options.sidebars if isinstance(options.sidebars, str) else next((n for n in _SIDEBARS if n in files), None)
