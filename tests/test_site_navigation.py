@@ -178,6 +178,10 @@ def test_mintlify_never_builds_what_mintignore_names() -> None:
     assert sorted(page.path for page in result.pages) == ["guides/keep.draft.mdx", "hidden.mdx", "index.mdx"]
     assert {path: kind.kind for path, kind in result.excluded} == dict.fromkeys(
         ["drafts/plan.mdx", "guides/README.md", "guides/a.draft.mdx"], NOT_BUILT)
+    # A line no gitignore reader compiles is left out; the others still apply.
+    files[".mintignore"] = "!\n[z-a]\na\\\n" + files[".mintignore"]
+    again = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert [page.path for page in again.pages] == [page.path for page in result.pages]
 
 
 @pytest.mark.parametrize("front, audiences", [

@@ -84,11 +84,11 @@ def render_macros(text: str, site: Site, path: str, front: Mapping[str, Any]) ->
     except (jinja2.TemplateSyntaxError, RecursionError, ValueError, TypeError, ImportError) as exc:
         raise MacrosError(f"mkdocs-macros cannot read it as a template ({str(exc)[:200]}); the site shows "
                           "an error message instead") from None
-    if any(True for _ in tree.find_all(jinja2.nodes.Extends)):  # only its blocks, placed by a template unread here
-        raise MacrosError("the page extends a template, which docschat does not read; the site shows that template "
-                          "with the page's blocks in it, nothing else of the page")
     page = _literal(dict(front))
     try:
+        if any(True for _ in tree.find_all(jinja2.nodes.Extends)):  # only its blocks, placed by a template unread here
+            raise MacrosError("the page extends a template, which docschat does not read; the site shows that "
+                              "template with the page's blocks in it, nothing else of the page")
         return _Template({**extra, "extra": extra, **(page if "__unknown__" not in page else {})}, tree).shown(tree.body)
     except RecursionError:
         raise MacrosError("mkdocs-macros: the template nests too deeply") from None

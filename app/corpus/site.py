@@ -228,7 +228,11 @@ def _inherited(name: str, config: dict[Any, Any], files: Mapping[str, str], warn
         warnings.append(f"{name}: INHERIT names {parent_name}, which is not a configuration in the source (or "
                         "inherits too deeply); what it says is not read")
         return config
-    return _merged(_inherited(parent_name, parent, files, warnings, depth + 1), config)
+    try:
+        return _merged(_inherited(parent_name, parent, files, warnings, depth + 1), config)
+    except RecursionError:  # nested past what Python merges
+        warnings.append(f"{name}: {parent_name}, which INHERIT names, nests too deeply; what it says is not read")
+        return config
 
 
 def _merged(parent: Any, child: Any) -> Any:
@@ -318,6 +322,8 @@ def _regex_problem(pattern: str) -> str | None:
     import re._parser as parser  # the parser `re` compiles with
 
     risky = (parser.MAX_REPEAT, parser.MIN_REPEAT, parser.POSSESSIVE_REPEAT, parser.BRANCH)
+    if len(pattern) > 500:
+        return "longer than 500 characters"
     try:
         tree = parser.parse(pattern)
     except (re.error, RecursionError, OverflowError) as exc:
@@ -333,7 +339,7 @@ def _regex_problem(pattern: str) -> str | None:
             return walk(argument, repeated or op in risky[:3])
         return isinstance(value, (list, tuple)) and any(walk(item, repeated) for item in value)
 
-    if len(pattern) > 500 or walk(tree, False):
+    if walk(tree, False):
         return "a repeat holding a repeat or an alternation"
     # Repeats one after another backtrack polynomially (`.*.*.*.*x`: n⁴ on a path of n characters).
     repeats = len(re.findall(r"(?:MAX|MIN|POSSESSIVE)_REPEAT", repr(tree.data)))

@@ -26,8 +26,17 @@ _PAGE_SUFFIX = re.compile(r"\.(mdx?|rst|ipynb)$")
 
 @cache
 def _gitignore(lines: tuple[str, ...]) -> pathspec.PathSpec:
-    """Gitignore lines read as MkDocs reads exclude_docs (pathspec's GitIgnoreSpec)."""
-    return pathspec.GitIgnoreSpec.from_lines(lines)
+    """Gitignore lines read as MkDocs reads exclude_docs (pathspec's GitIgnoreSpec). A line it
+    cannot compile (`!`, `[z-a]`) is left out, as git and Mintlify's `ignore` leave it, rather than
+    failing every page of the site."""
+    def valid(line: str) -> bool:
+        try:
+            pathspec.GitIgnoreSpec.from_lines([line]).match_file("x")
+        except (ValueError, re.error):
+            return False
+        return True
+
+    return pathspec.GitIgnoreSpec.from_lines([line for line in lines if valid(line)])
 
 
 def mkdocs_shadowed(paths: list[str], prefix: str, gitignored: tuple[str, ...],
