@@ -266,6 +266,29 @@ def test_sphinx_builds_no_markdown_without_a_markdown_parser(conf: str, built: b
     assert [page.path for page in result.pages] == (["notes.md"] if built else [])
 
 
+@pytest.mark.parametrize("plugins", ["[search, meta, blog]", "[search, blog]"])
+def test_material_meta_files_are_front_matter_of_their_folders(plugins: str) -> None:
+    """Material's meta plugin merges each folder's `.meta.yml` beneath the front matter of its pages
+    (checked with `mkdocs build` 1.6.1, Material 9.8.2: `draft: true` there keeps the posts out,
+    `draft: false` in a post brings it back). docschat read each page's own front matter only: drafts,
+    `search: exclude` and an `audience` said for a folder did not apply. Without the plugin they don't."""
+    post = "---\ndate: 2024-01-01\n{extra}---\n\n# {name}\n\nText of {name}.\n"
+    files = {"mkdocs.yml": f"site_name: A\ntheme: material\nplugins: {plugins}\n", "docs/index.md": "# Home\n",
+             "docs/blog/index.md": "# Blog\n", "docs/blog/posts/.meta.yml": "draft: true\n",
+             "docs/blog/posts/a.md": post.format(extra="", name="a"),
+             "docs/blog/posts/b.md": post.format(extra="draft: false\n", name="b"),
+             "docs/team/.meta.yml": "audience: internal\nsearch:\n  boost: 2\n",
+             "docs/team/ops.md": "# Ops\n\nOps text.\n", "docs/team/hello.md": "---\naudience: public\n---\n# Hello\n",
+             "docs/old/.meta.yml": "search:\n  exclude: true\n", "docs/old/x.md": "# X\n\nOld text.\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    audiences = {page.path.removeprefix("docs/"): page.audiences for page in result.pages}
+    if "meta" in plugins:
+        assert audiences == {"index.md": ("public",), "blog/index.md": ("public",), "blog/posts/b.md": ("public",),
+                             "team/ops.md": ("internal",), "team/hello.md": ("public",)}
+    else:
+        assert len(audiences) == 7 and set(audiences.values()) == {("public",)}
+
+
 @pytest.mark.parametrize("config, md_is_mdx, comments", [
     ("module.exports = {title: 'A'};", True, True),  # Docusaurus 3's defaults
     ("module.exports = {markdown: {format: 'detect'}};", False, True),

@@ -348,7 +348,7 @@ def _compose_page(
 ) -> None:
     text = files[path]
     try:
-        front = parse_front_matter(text, dots=site.framework == "mkdocs")
+        front = site.front(path, parse_front_matter(text, dots=site.framework == "mkdocs"))  # + a folder's .meta.yml
     except FrontMatterError as exc:
         result.warnings.append(f"{path}:{exc.line}: {exc}; page skipped")
         result.skipped_pages.append(path)

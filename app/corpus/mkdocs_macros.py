@@ -40,11 +40,11 @@ def macros_config(plugins: Any, config: Mapping[Any, Any]) -> str:
                 return ""
             extra = config.get("extra")
             return json.dumps({"options": {k: v for k, v in options.items() if isinstance(v, _SCALARS)},
-                               "extra": _literal(extra) if isinstance(extra, dict) else {}}, sort_keys=True, default=str)
+                               "extra": json_literal(extra) if isinstance(extra, dict) else {}}, sort_keys=True, default=str)
     return ""
 
 
-def _literal(value: Any, budget: list[int] | None = None, depth: int = 0) -> Any:
+def json_literal(value: Any, budget: list[int] | None = None, depth: int = 0) -> Any:
     """A YAML value as JSON data; a tagged one (`!ENV`: its type is a subclass), a date, or what
     lies past 10,000 values (YAML aliases make billions in a few lines) or 20 levels is unknown."""
     budget = [10_000] if budget is None else budget
@@ -52,9 +52,9 @@ def _literal(value: Any, budget: list[int] | None = None, depth: int = 0) -> Any
     if budget[0] < 0 or depth > 20:
         return {"__unknown__": True}
     if type(value) is dict:
-        return {k: _literal(v, budget, depth + 1) for k, v in value.items() if type(k) is str}
+        return {k: json_literal(v, budget, depth + 1) for k, v in value.items() if type(k) is str}
     if type(value) is list:
-        return [_literal(v, budget, depth + 1) for v in value]
+        return [json_literal(v, budget, depth + 1) for v in value]
     return value if type(value) in _SCALARS else {"__unknown__": True}
 
 
@@ -84,7 +84,7 @@ def render_macros(text: str, site: Site, path: str, front: Mapping[str, Any]) ->
     except (jinja2.TemplateSyntaxError, RecursionError, ValueError, TypeError, ImportError) as exc:
         raise MacrosError(f"mkdocs-macros cannot read it as a template ({str(exc)[:200]}); the site shows "
                           "an error message instead") from None
-    page = _literal(dict(front))
+    page = json_literal(dict(front))
     try:
         if any(True for _ in tree.find_all(jinja2.nodes.Extends)):  # only its blocks, placed by a template unread here
             raise MacrosError("the page extends a template, which docschat does not read; the site shows that "

@@ -53,7 +53,7 @@ from typing import Any
 import yaml
 
 from app.corpus.markdown import is_myst
-from app.corpus.mkdocs_macros import macros_config
+from app.corpus.mkdocs_macros import json_literal, macros_config
 from app.corpus.python_markdown import TaggedDict, TaggedList, TaggedStr, site_extensions
 from app.corpus.site_code import docusaurus_site, sphinx_site
 from app.corpus.site_model import (
@@ -284,6 +284,7 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
         walk(nav, (), 0)
     plugins = config.get("plugins") or []
     site.macros = macros_config(plugins, config)  # pages are Jinja templates first
+    site.folder_meta = _folder_meta(plugins, files, prefix, site.warnings)
     for plugin in plugins if isinstance(plugins, list) else [plugins]:
         for key, options in (plugin.items() if isinstance(plugin, dict) else [(plugin, {})]):
             if key in ("blog", "material/blog") and isinstance(options := options or {}, dict) and options.get("enabled", True):
@@ -296,6 +297,26 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
             for source, destination in (plugin["redirects"].get("redirect_maps") or {}).items():
                 site.redirects.append((prefix + str(source), str(destination)))
     return site
+
+
+def _folder_meta(plugins: Any, files: Mapping[str, str], prefix: str, warnings: list[str]) -> tuple[tuple[str, str], ...]:
+    """Material's meta plugin (`plugins: [meta]`): each `.meta.yml` (its `meta_file`) of docs_dir, as
+    (its folder, its mapping as JSON), top folders first (the order the plugin reads files in)."""
+    entries = plugins.items() if isinstance(plugins, dict) else [
+        next(iter(p.items())) if isinstance(p, dict) and len(p) == 1 else (p, {}) for p in plugins if isinstance(p, (str, dict))]
+    options = next((o if isinstance(o, dict) else {} for n, o in entries if n in ("meta", "material/meta")), None)
+    if options is None or options.get("enabled", True) is False:
+        return ()
+    name = str(options.get("meta_file", ".meta.yml"))
+    found = []
+    for path in sorted((p for p in files if p.startswith(prefix) and posixpath.basename(p) == name),
+                       key=lambda p: (p.count("/"), p)):
+        try:  # literal values only, 10,000 at most (YAML aliases make billions)
+            meta = json_literal(yaml.safe_load(files[path]))
+            found.append((posixpath.dirname(path), json.dumps(meta if isinstance(meta, dict) else {})))
+        except (yaml.YAMLError, RecursionError, ValueError) as exc:  # the plugin fails the build
+            warnings.append(f"{path}: cannot be read ({str(exc).splitlines()[0][:120]}); its pages are read without it")
+    return tuple(found)
 
 
 def _exclude_plugin(options: dict[Any, Any], name: str, warnings: list[str]) -> tuple[tuple[str, str], ...]:

@@ -71,9 +71,8 @@ def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
     if isinstance(docs, dict):
         if isinstance(docs.get("path"), str):
             found.docs = posixpath.normpath(docs["path"]).strip("/")
-        for option in ("include", "exclude"):  # a glob of more than 6 wildcards is not read (backtracking)
-            if isinstance(docs.get(option), list):
-                setattr(found, option, tuple(str(glob) for glob in docs[option][:100] if str(glob).count("*") <= 6))
+        for option in (o for o in ("include", "exclude") if isinstance(docs.get(o), list)):  # > 6 wildcards: not read
+            setattr(found, option, tuple(str(glob) for glob in docs[option][:100] if str(glob).count("*") <= 6))
         sidebars = docs.get("sidebarPath")
         found.sidebars = posixpath.normpath(sidebars) if isinstance(sidebars, str) else False if sidebars is False else None
     others = []
@@ -96,8 +95,7 @@ def docusaurus_site(files: Mapping[str, str]) -> Site:
         site.not_built += (re.compile(f"{prefix}(?!(?:{'|'.join(map(_micromatch, options.include))})$)"),)
     if options.exclude:
         site.not_built += (re.compile(f"{prefix}(?:{'|'.join(map(_micromatch, options.exclude))})$"),)
-    if options.docs_off:
-        site.not_built += (re.compile(prefix),)
+    site.not_built += (re.compile(prefix),) if options.docs_off else ()
     if options.sidebars is False:  # no sidebars: every doc is a page, reached by its links
         return site
     name = options.sidebars if isinstance(options.sidebars, str) else next((n for n in _SIDEBARS if n in files), None)

@@ -3,18 +3,22 @@
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from fnmatch import fnmatchcase
 from functools import cache
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import pathspec
 
 from app.corpus.myst import Build
+
+if TYPE_CHECKING:
+    from app.corpus.frontmatter import FrontMatter
 
 DOCUSAURUS_CONFIGS = ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs")
 SPHINX_CONFIG = "conf.py"
@@ -112,6 +116,9 @@ class Site:
     shadowed: tuple[tuple[str, str], ...] = ()  # MkDocs: (file, the file built in its place)
     # mkdocs-exclude's patterns (paths under docs_dir): ("glob", fnmatchcase) or ("regex", re.match)
     plugin_excluded: tuple[tuple[str, str], ...] = ()
+    # Material's meta plugin: (folder of a `.meta.yml` under docs_dir, its mapping as JSON), in the
+    # order the plugin merges them; the front matter of every page under the folder starts from it.
+    folder_meta: tuple[tuple[str, str], ...] = ()
     macros: str = ""  # MkDocs: mkdocs-macros-plugin's options and `extra` (JSON; app/corpus/mkdocs_macros.py)
     # Material's blog plugins: (posts folder under docs_dir, drafts built, a future date a draft)
     blogs: tuple[tuple[str, bool, bool], ...] = ()
@@ -165,6 +172,16 @@ class Site:
         if _flag(front, "searchable") is False:
             return Exclusion(FRONT_MATTER, "its front matter says searchable: false")
         return None
+
+    def front(self, path: str, front: FrontMatter) -> FrontMatter:
+        """The page's front matter as its site reads it: on MkDocs with Material's meta plugin, the
+        `.meta.yml` of its folders beneath it (merged as the plugin merges, lists added to, the page's
+        own values last; a folder matches as the plugin's `startswith` matches it)."""
+        merged: dict[str, Any] = {}
+        for folder, meta in self.folder_meta:
+            if path.startswith(folder):
+                merged = _additive(merged, json.loads(meta))
+        return replace(front, data=_additive(merged, front.data)) if merged else front
 
     def exclusion(self, path: str, front: Mapping[str, Any]) -> Exclusion | None:
         """Why the page at `path` (relative to the source's folder) is not a page of the site, with its
@@ -223,6 +240,16 @@ def _flag(front: Mapping[str, Any], key: str) -> bool | None:
     if isinstance(value, str) and value.strip().lower() in ("true", "false"):
         return value.strip().lower() == "true"
     return None
+
+
+def _additive(base: Any, over: Any) -> Any:
+    """mergedeep's TYPESAFE_ADDITIVE, as Material's meta plugin merges: mappings key by key, lists
+    one after the other, any other value the later one's."""
+    if isinstance(base, dict) and isinstance(over, dict):
+        return {**base, **{key: _additive(base[key], value) if key in base else value for key, value in over.items()}}
+    if isinstance(base, list) and isinstance(over, list):
+        return [*base, *over]
+    return over
 
 
 def _dated_before_now(value: Any) -> bool:
