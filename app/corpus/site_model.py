@@ -11,14 +11,11 @@ from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from fnmatch import fnmatchcase
 from functools import cache
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import Any, NamedTuple
 
 import pathspec
 
 from app.corpus.myst import Build
-
-if TYPE_CHECKING:
-    from app.corpus.frontmatter import FrontMatter
 
 DOCUSAURUS_CONFIGS = ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs")
 SPHINX_CONFIG = "conf.py"
@@ -173,8 +170,9 @@ class Site:
             return Exclusion(FRONT_MATTER, "its front matter says searchable: false")
         return None
 
-    def front(self, path: str, front: FrontMatter) -> FrontMatter:
-        """The page's front matter as its site reads it: on MkDocs with Material's meta plugin, the
+    def front(self, path: str, front: Any) -> Any:
+        """The page's front matter (a frontmatter.FrontMatter: not imported, frontmatter imports the
+        sources, which import this module) as its site reads it: on MkDocs with Material's meta plugin, the
         `.meta.yml` of its folders beneath it (merged as the plugin merges, lists added to, the page's
         own values last; a folder matches as the plugin's `startswith` matches it)."""
         merged: dict[str, Any] = {}
