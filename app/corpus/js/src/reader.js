@@ -209,9 +209,9 @@ function styleVisible(style) {
 
 // Elements whose content the browser does not render: media and canvas fallback (shown only where
 // the element is not supported), an iframe's, a closed dialog's, a gauge's, an SVG's description
-// and metadata, a MathML annotation (Chromium's innerText leaves each out).
+// and metadata, a MathML annotation and phantom (space without ink) (Chromium's innerText leaves each out).
 const NOT_RENDERED = new Set(['video', 'audio', 'canvas', 'iframe', 'progress', 'meter', 'datalist', 'noembed', 'noframes',
-  'desc', 'metadata', 'annotation', 'annotation-xml'])
+  'desc', 'metadata', 'annotation', 'annotation-xml', 'mphantom'])
 
 // Tailwind's `hidden` utility is `display: none` (Mintlify styles pages with Tailwind; elsewhere a
 // class named `hidden` hides too, the safe reading), unless a variant shows it again (`md:block`).
@@ -422,13 +422,19 @@ function prepare(node, inPre, invisible) {
     if (child.type === 'text' && invisible) continue
     if (child.type === 'element') {
       const properties = child.properties || {}
+      // SVG's presentation attribute `display="none"` hides as the style does (Chromium; the
+      // `css-svg-popover` probe), and a popover no one opened shows nothing.
       if (properties.hidden || styleHides(properties.style) || classHides(properties.className)) continue
+      if (properties.display === 'none' || properties.popover !== undefined) continue
       if (child.tagName === 'template' || NOT_RENDERED.has(child.tagName)) continue
       if (child.tagName === 'dialog' && properties.open === undefined) continue
       // An object with `data` shows its resource; its children only if that fails to load (the
       // `css-object` probe): a site's resource loads, so they are hidden (fail closed).
       if (child.tagName === 'object' && properties.data) continue
-      const visible = styleVisible(properties.style)
+      // SVG's `visibility` attribute, under the style's (which wins when it says one).
+      const visibility = typeof properties.visibility === 'string' ? properties.visibility.trim().toLowerCase() : ''
+      const visible = styleVisible(properties.style) ??
+        (visibility === 'hidden' || visibility === 'collapse' ? false : visibility === 'visible' ? true : undefined)
       if (visible === false || (invisible && visible !== true)) {
         prepare(child, inPre, true) // its text goes; a descendant made visible again stays
         kept.push(child)
