@@ -65,11 +65,11 @@ class MacrosError(ValueError):
 def render_macros(text: str, site: Site, path: str, front: Mapping[str, Any]) -> str:
     """The page at `path` as the plugin renders it when the site uses it (`site.macros`: macros_config's
     JSON), with its front matter. Raises MacrosError for a page the site shows only an error for."""
+    if not site.macros:
+        return text
     import jinja2
     from pathspec import GitIgnoreSpec
 
-    if not site.macros:
-        return text
     settings, path = json.loads(site.macros), path[len(site.docs_prefix):]
     options, extra = settings["options"], settings["extra"]
     render = front.get("render_macros")
