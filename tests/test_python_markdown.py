@@ -415,6 +415,8 @@ shown-end
      "---\nrender_macros: true\n---\n# A\n\n{# shown-curly #} <%# hidden-custom #%> shown-after\n",
      "{# shown-curly #} shown-after", "hidden-"),
     (":\n      render_by_default: false", "# A\n\n{# shown-not-rendered #}\n", "{# shown-not-rendered #}", "hidden-"),
+    (":\n      j2_extensions: [jinja2.ext.do]", "# A\n\n{% do [].append(1) %}shown-do {# hidden-c #}\n", "shown-do",
+     "hidden-"),
     ("", "# A\n\nfailing-line {% if %}\n", None, "failing-line"),  # the site shows the plugin's error
     # A page extending a template shows only its blocks, where that template puts them.
     ("", '{% extends "base.md" %}\nhidden-outside-blocks\n{% block a %}block{% endblock %}\n', None, "hidden-"),

@@ -16,6 +16,7 @@ plugin's error message on the site: it is refused. Checked with mkdocs-macros-pl
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -39,7 +40,8 @@ def macros_config(plugins: Any, config: Mapping[Any, Any]) -> str:
             if options.get("enabled", True) is False:
                 return ""
             extra = config.get("extra")
-            return json.dumps({"options": {k: v for k, v in options.items() if isinstance(v, _SCALARS)},
+            return json.dumps({"options": {k: v for k, v in options.items() if isinstance(v, _SCALARS)
+                                           or isinstance(v, list) and all(isinstance(i, str) for i in v)},
                                "extra": json_literal(extra) if isinstance(extra, dict) else {}}, sort_keys=True, default=str)
     return ""
 
@@ -73,12 +75,15 @@ def render_macros(text: str, site: Site, path: str, front: Mapping[str, Any]) ->
     settings, path = json.loads(site.macros), path[len(site.docs_prefix):]
     options, extra = settings["options"], settings["extra"]
     render = front.get("render_macros")
-    forced = GitIgnoreSpec.from_lines(str(options.get("force_render_paths") or "").splitlines())
-    if render is False or (options.get("render_by_default", True) is False and render is not True
-                           and not forced.match_file(path)):
+    try:
+        forced = GitIgnoreSpec.from_lines(str(options.get("force_render_paths") or "").splitlines()).match_file(path)
+    except (ValueError, re.error):  # a line no gitignore reader compiles: none forced
+        forced = False
+    if render is False or (options.get("render_by_default", True) is False and render is not True and not forced):
         return text
     delimiters = {key[3:]: options[key] for key in _OPTIONS if isinstance(options.get(key), str) and options[key]}
-    extensions = [name for name in str(options.get("j2_extensions") or "").split() if name.startswith("jinja2.ext.")]
+    named = options.get("j2_extensions") or []
+    extensions = [name for name in (named.split() if isinstance(named, str) else named) if name.startswith("jinja2.ext.")]
     try:
         tree = jinja2.Environment(extensions=extensions, **delimiters).parse(text)
     except (jinja2.TemplateSyntaxError, RecursionError, ValueError, TypeError, ImportError) as exc:
