@@ -190,6 +190,17 @@ def test_a_snippet_for_fewer_audiences_is_not_pasted_into_the_page() -> None:
     assert any("docs/a.md" in w and "includes/keys.md" in w and "internal" in w for w in result.warnings)
 
 
+def test_a_snippet_under_a_folder_meta_file_has_its_audience() -> None:
+    """With Material's meta plugin, a `.meta.yml` saying `audience: internal` is the front matter of
+    every file under its folder, a snippet pasted elsewhere too: not pasted into a public page."""
+    files = {"mkdocs.yml": _SNIPPETS.replace("[includes]", "[docs]") + "plugins: [meta]\n",
+             "docs/a.md": '---\naudience: public\n---\n# A\n\nShown.\n\n--8<-- "team/keys.md"\n',
+             "docs/team/.meta.yml": "audience: internal\n", "docs/team/keys.md": "Rotate with SECRETWORD.\n"}
+    result = _compose(files)
+    assert "SECRETWORD" not in " ".join(c.text for c in result.chunks if c.page == "docs/a.md")
+    assert [page.audiences for page in result.pages if page.path == "docs/team/keys.md"] == [("internal",)]
+
+
 def test_a_missing_snippet_refuses_the_page_when_check_paths_says_so() -> None:
     files = {"mkdocs.yml": _SNIPPETS + "      check_paths: true\n",
              "docs/a.md": '# A\n\n--8<-- "missing.md"\n', "docs/b.md": "# B\n\nShown.\n"}

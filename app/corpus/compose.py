@@ -251,7 +251,7 @@ def _page_audiences(path: str, files: Mapping[str, str], source: Source,
     makes a page: pasted, its text would otherwise reach the public page that imports it."""
     text = files[path]
     try:
-        front = parse_front_matter(text)
+        front = site.front(path, parse_front_matter(text)) if site is not None else parse_front_matter(text)
         declared = ("internal",) if undeclared_audience(text, front) is not None else front.audiences(
             groups=site is not None and site.framework == "mintlify")
     except (FrontMatterError, ValueError):
