@@ -190,6 +190,17 @@ def test_a_snippet_for_fewer_audiences_is_not_pasted_into_the_page() -> None:
     assert any("docs/a.md" in w and "includes/keys.md" in w and "internal" in w for w in result.warnings)
 
 
+def test_a_snippet_under_a_folder_meta_file_has_its_audience() -> None:
+    """With Material's meta plugin, a `.meta.yml` saying `audience: internal` is the front matter of
+    every file under its folder, a snippet pasted elsewhere too: not pasted into a public page."""
+    files = {"mkdocs.yml": _SNIPPETS.replace("[includes]", "[docs]") + "plugins: [meta]\n",
+             "docs/a.md": '---\naudience: public\n---\n# A\n\nShown.\n\n--8<-- "team/keys.md"\n',
+             "docs/team/.meta.yml": "audience: internal\n", "docs/team/keys.md": "Rotate with SECRETWORD.\n"}
+    result = _compose(files)
+    assert "SECRETWORD" not in " ".join(c.text for c in result.chunks if c.page == "docs/a.md")
+    assert [page.audiences for page in result.pages if page.path == "docs/team/keys.md"] == [("internal",)]
+
+
 def test_a_missing_snippet_refuses_the_page_when_check_paths_says_so() -> None:
     files = {"mkdocs.yml": _SNIPPETS + "      check_paths: true\n",
              "docs/a.md": '# A\n\n--8<-- "missing.md"\n', "docs/b.md": "# B\n\nShown.\n"}
@@ -386,3 +397,64 @@ def test_mkdocs_builds_only_the_markdown_files_of_its_docs_dir() -> None:
     assert [page.path for page in result.pages] == ["docs/a.md"]
     assert sorted((path, exclusion.kind) for path, exclusion in result.excluded) == [
         ("README.md", "never built"), ("docs/b.mdx", "never built")]
+
+
+_MACROS_SITE = ("site_name: A\nplugins:\n  - search\n  - macros{options}\nextra:\n  flag: true\n  level: 2\n"
+                "  env: !ENV [UNSET_VARIABLE, true]\n  sub:\n    word: shown-sub-word\n")
+_MACROS_PAGE = """---
+pageflag: false
+---
+# Page
+
+shown-start {# hidden-comment #} {#- hidden-trimmed -#}
+{% if level == 2 %}shown-eq{% else %}hidden-eq-else{% endif %}
+{% if pageflag %}hidden-pageflag{% endif %}{% if flag and pageflag %}hidden-and{% endif %}
+{% if env %}lost-env{% endif %}{% if nothere %}hidden-undefined{% endif %}
+{{ sub.word }} {{ extra.sub.word }}
+{% for i in [1, 2] %}lost-loop{% endfor %}{% raw %}{# shown-raw #}{% endraw %}
+{% macro m() %}hidden-macro-body{% endmacro %}{% with a = 1 %}shown-with{% endwith %}
+{% set other = 3 %}{% if other == 3 %}lost-set{% endif %}
+shown-end
+"""
+
+
+@pytest.mark.parametrize("options, page, shown, hidden", [
+    ("", _MACROS_PAGE, "shown-start shown-eq shown-sub-word shown-sub-word {# shown-raw #} shown-with shown-end",
+     "hidden-"),
+    ("", "---\nrender_macros: false\n---\n# A\n\n{# shown-unrendered #}\n", "{# shown-unrendered #}", "hidden-"),
+    (":\n      render_by_default: false\n      j2_comment_start_string: '<%#'\n      j2_comment_end_string: '#%>'",
+     "---\nrender_macros: true\n---\n# A\n\n{# shown-curly #} <%# hidden-custom #%> shown-after\n",
+     "{# shown-curly #} shown-after", "hidden-"),
+    (":\n      render_by_default: false", "# A\n\n{# shown-not-rendered #}\n", "{# shown-not-rendered #}", "hidden-"),
+    (":\n      j2_extensions: [jinja2.ext.do]", "# A\n\n{% do [].append(1) %}shown-do {# hidden-c #}\n", "shown-do",
+     "hidden-"),
+    ("", "# A\n\nfailing-line {% if %}\n", None, "failing-line"),  # the site shows the plugin's error
+    # A page extending a template shows only its blocks, where that template puts them.
+    ("", '{% extends "base.md" %}\nhidden-outside-blocks\n{% block a %}block{% endblock %}\n', None, "hidden-"),
+])
+def test_mkdocs_macros_pages_show_what_the_plugin_renders(options: str, page: str, shown: str | None,
+                                                          hidden: str) -> None:
+    """mkdocs-macros-plugin renders each page as a Jinja2 template before Python-Markdown reads it.
+    Checked with `mkdocs build` 1.6.1 and mkdocs-macros-plugin 1.5.0 (UNSET_VARIABLE unset):
+    comments and false branches show nothing (docschat indexed them), `{% raw %}` shows its text,
+    `render_macros: false` or `render_by_default: false` leave the page as written, a syntax error
+    shows an error message (and the failing line) instead of the page: not indexed. What docschat
+    cannot decide without running the site's Python or reading its environment (loops, a name the
+    page assigns, `!ENV`: `lost-`) shows nothing."""
+    files = {"mkdocs.yml": _MACROS_SITE.format(options=options), "docs/a.md": page}
+    result = _compose(files)
+    indexed = " ".join(chunk.text for chunk in result.chunks)
+    assert hidden not in indexed and "lost-" not in indexed
+    if shown is None:
+        assert result.skipped_pages == ["docs/a.md"] and "MacrosError" in result.warnings[-1]
+    else:
+        assert " ".join(indexed.split()).endswith(shown), indexed
+
+
+def test_mkdocs_front_matter_may_end_with_dots() -> None:
+    """MkDocs reads YAML front matter closed by `...` (mkdocs.utils.meta, checked with `mkdocs build`
+    1.6.1: the page shows its body only); docschat found it never closed and skipped the page."""
+    files = {"mkdocs.yml": "site_name: A\n", "docs/a.md": "---\ntitle: Home\naudience: public\n...\n\n# Home\n\nShown.\n"}
+    result = _compose(files)
+    assert [page.title for page in result.pages] == ["Home"] and "Shown." in result.pages[0].body
+    assert "audience" not in result.pages[0].body and result.pages[0].declared

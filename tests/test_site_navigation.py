@@ -103,6 +103,192 @@ def test_mkdocs_never_builds_what_exclude_docs_or_draft_docs_names() -> None:
     assert not [c.id for c in result.chunks if "SECRETWORD" in c.text]
 
 
+def test_mkdocs_builds_one_of_two_files_written_to_one_page() -> None:
+    """Checked with `mkdocs build` 1.6.1: `README.md` beside `index.md`, and `b.markdown` beside
+    `b.md`, are excluded ("conflicts with"); of `c.md` and `c/index.md`, written to one file, the
+    later one's text is the page. docschat indexed the file MkDocs does not publish."""
+    files = {"mkdocs.yml": "site_name: A\n", "docs/index.md": "# Home\n\nShown home.\n",
+             "docs/README.md": "# Readme\n\nSECRETWORD readme\n", "docs/b.md": "# B\n\nShown b.\n",
+             "docs/b.markdown": "# B2\n\nSECRETWORD b2\n", "docs/c.md": "# C\n\nSECRETWORD c\n",
+             "docs/c/index.md": "# C index\n\nShown c.\n", "docs/d/README.md": "# D\n\nShown d.\n",
+             "docs/e/index.md": "# E\n\nShown e.\n", "docs/e/README.md": "# E2\n\nShown e2.\n"}
+    # An excluded file conflicts with nothing: e/index.md named by exclude_docs leaves e/README.md.
+    files["mkdocs.yml"] += "exclude_docs: |\n  e/index.md\n"
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert sorted(page.path for page in result.pages) == [
+        "docs/b.md", "docs/c/index.md", "docs/d/README.md", "docs/e/README.md", "docs/index.md"]
+    assert not [c.id for c in result.chunks if "SECRETWORD" in c.text]
+    assert {path: kind.kind for path, kind in result.excluded} == {
+        "docs/README.md": NOT_BUILT, "docs/b.markdown": NOT_BUILT, "docs/c.md": NOT_BUILT, "docs/e/index.md": NOT_BUILT}
+    files["mkdocs.yml"] += "use_directory_urls: false\n"  # c.md is c.html, c/index.md c/index.html
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert "docs/c.md" in [page.path for page in result.pages]
+
+
+@pytest.mark.parametrize("plugin, built", [
+    ("blog", ["future", "live", "not-a-post"]),
+    ("material/blog:\n      draft: true", ["draft", "future", "live", "not-a-post"]),  # drafts built on purpose
+    ("blog:\n      draft_if_future_date: true", ["live", "not-a-post"]),
+    ("blog:\n      enabled: false", ["draft", "future", "live", "not-a-post"]),
+])
+def test_material_blog_builds_no_draft_post(plugin: str, built: list[str]) -> None:
+    """Checked with `mkdocs build` 1.6.1 and Material 9.8.2's blog plugin: a post whose front
+    matter says `draft: true` is not built (unless the plugin's `draft` is on); with
+    `draft_if_future_date` a post dated in the future is not either. Only posts are: a page
+    outside the posts folder saying `draft: true` is built."""
+    post = "---\ndate: {date}\n{extra}---\n\n# {name}\n\n{word} {name}\n"
+    files = {"mkdocs.yml": f"site_name: A\ntheme: material\nplugins:\n  - search\n  - {plugin}\n", "docs/index.md": "# Home\n",
+             "docs/blog/index.md": "# Blog\n",
+             "docs/blog/posts/draft.md": post.format(date="2024-01-01", extra="draft: true\n", name="draft", word="SECRETWORD"),
+             "docs/blog/posts/future.md": post.format(date="2999-01-01", extra="", name="future", word="SECRETWORD"),
+             "docs/blog/posts/live.md": post.format(date="2024-01-02", extra="draft: false\n", name="live", word="Shown"),
+             "docs/not-a-post.md": post.format(date="2024-01-01", extra="draft: true\n", name="not-a-post", word="Shown")}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    posts = sorted(page.path.rsplit("/", 1)[1][:-3] for page in result.pages if "index" not in page.path)
+    assert posts == built
+    assert all(kind.kind == FRONT_MATTER for _, kind in result.excluded)
+
+
+def test_mkdocs_reads_the_configuration_it_inherits() -> None:
+    """`INHERIT: config/base.yml` (which inherits root.yml) merged beneath mkdocs.yml as MkDocs 1.6.1
+    merges it: checked with `mkdocs build`, which builds index.md only, with `admonition` and without
+    `abbr` (a list is the child's). docschat read mkdocs.yml alone and indexed all three pages."""
+    files = {"mkdocs.yml": "INHERIT: config/base.yml\nsite_name: A\nmarkdown_extensions:\n  - admonition\n",
+             "config/base.yml": "INHERIT: root.yml\nexclude_docs: |\n  internal/\nmarkdown_extensions:\n  - abbr\n",
+             "config/root.yml": "draft_docs: |\n  wip-*.md\n",
+             "docs/index.md": "# Home\n\n*[HTML]: Shown\n\nHTML here\n\n!!! note\n    Admonition.\n",
+             "docs/internal/ops.md": "# Ops\n\nSECRETWORD\n", "docs/wip-x.md": "# W\n\nSECRETWORD\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert [page.path for page in result.pages] == ["docs/index.md"]
+    assert "*[HTML]: Shown" in result.pages[0].body and "```" not in result.pages[0].body
+    files["mkdocs.yml"] = "INHERIT: ../base.yml\nsite_name: A\n"  # outside the source: said
+    assert any("INHERIT names ../base.yml" in w for w in compose_files(files, Settings()).warnings)
+
+
+def test_mintlify_never_builds_what_mintignore_names() -> None:
+    """`.mintignore` (gitignore lines, beside Mintlify's own DEFAULT_MINT_IGNORES of @mintlify/common
+    1.0.1183: README.md, node_modules, …) removes files from the site, hidden pages included: with
+    `seo.indexing: "all"` the pages outside the navigation were indexed, the ignored ones too."""
+    files = {"docs.json": json.dumps({"seo": {"indexing": "all"}, "navigation": {"pages": ["index"]}}),
+             ".mintignore": "# drafts\ndrafts/\n*.draft.mdx\n!keep.draft.mdx\n",
+             "index.mdx": "# Home\n", "hidden.mdx": "# Hidden\n\nShown on its URL.\n",
+             "drafts/plan.mdx": "# Plan\n\nSECRETWORD\n", "guides/a.draft.mdx": "# A\n\nSECRETWORD\n",
+             "guides/keep.draft.mdx": "# Keep\n\nKept.\n", "guides/README.md": "# Readme\n\nSECRETWORD\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert sorted(page.path for page in result.pages) == ["guides/keep.draft.mdx", "hidden.mdx", "index.mdx"]
+    assert {path: kind.kind for path, kind in result.excluded} == dict.fromkeys(
+        ["drafts/plan.mdx", "guides/README.md", "guides/a.draft.mdx"], NOT_BUILT)
+    # A line no gitignore reader compiles is left out; the others still apply.
+    files[".mintignore"] = "!\n[z-a]\na\\\n" + files[".mintignore"]
+    again = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert [page.path for page in again.pages] == [page.path for page in result.pages]
+
+
+@pytest.mark.parametrize("front, audiences", [
+    ("groups: [admin]", ("admin",)),
+    ('public: true\ngroups: ["pro", "enterprise"]', ("enterprise", "pro")),  # groups win over public
+    ("groups: admin", ("admin",)),
+    ("groups: [public]", ("internal",)),  # a group named public is not anonymous readers
+    ("groups: [{a: 1}]", ("internal",)),
+    ("public: true", ("public",)),
+])
+def test_a_mintlify_page_for_some_groups_is_not_public(front: str, audiences: tuple[str, ...]) -> None:
+    """Mintlify's authentication (deploy/authentication-setup in its docs): "Pages with a groups
+    property are only accessible to authenticated users in those groups", `public: true` or not.
+    docschat read no `groups`, and published such a page under a public source's default."""
+    files = {"docs.json": json.dumps({"navigation": {"pages": ["a", "b"]}}), "a.mdx": f"---\n{front}\n---\n# A\n\nText.\n",
+             "b.mdx": "---\npublic: true\n---\nimport A from '/a.mdx';\n\n# B\n\n<A />\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert result.pages[0].audiences == audiences
+    # A public page pastes it only when it is public too (a snippet's audiences, tests/test_snippet_audience.py).
+    assert ("Text." in result.pages[1].body) is (audiences == ("public",))
+
+
+def test_mkdocs_exclude_plugin_pages_are_never_built() -> None:
+    """mkdocs-exclude 1.0.2 removes the files its `glob` (fnmatchcase) and `regex` (re.match)
+    patterns name, paths relative to docs_dir (checked with `mkdocs build` 1.6.1: b.md only). A
+    regex that could backtrack without end (a repeat inside a repeat) is not run: a warning."""
+    files = {"mkdocs.yml": "site_name: A\nplugins:\n  - exclude:\n      glob:\n        - internal/*\n"
+                           "      regex: '.*[.]draft[.]md$'\n", "docs/b.md": "# B\n\nShown.\n",
+             "docs/internal/ops.md": "# Ops\n\nSECRETWORD\n", "docs/x.draft.md": "# X\n\nSECRETWORD\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert [page.path for page in result.pages] == ["docs/b.md"]
+    assert {kind.kind for _, kind in result.excluded} == {NOT_BUILT}
+    files["mkdocs.yml"] = "site_name: A\nplugins:\n  - exclude:\n      regex: ['(a+)+$', '^internal/']\n"
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert sorted(page.path for page in result.pages) == ["docs/b.md", "docs/x.draft.md"]
+    assert any("(a+)+$" in warning for warning in result.warnings)
+
+
+def test_sphinx_never_builds_what_include_patterns_leave_out() -> None:
+    """Checked with sphinx-build 9.0.4: with `include_patterns`, a file none matches is not built,
+    even listed in a toctree (Sphinx warns of a nonexisting document); docschat indexed it."""
+    files = {"conf.py": "extensions = ['myst_parser']\ninclude_patterns = ['index.md', 'public/**']\n",
+             "index.md": "# Home\n\n```{toctree}\npublic/a\ninternal/b\n```\n",
+             "public/a.md": "# A\n\nShown.\n", "internal/b.md": "# B\n\nSECRETWORD\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert sorted(page.path for page in result.pages) == ["index.md", "public/a.md"]
+    assert dict(result.excluded)["internal/b.md"].kind == NOT_BUILT
+    files["conf.py"] = "extensions = ['myst_parser']\ninclude_patterns = ['**']\n"  # the default
+    assert len(compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",))).pages) == 3
+
+
+@pytest.mark.parametrize("docs_options, built", [
+    ("exclude: ['internal/**', '**/*.draft.{md,mdx}']", ["docs/a.md", "docs/public/b.mdx"]),
+    ("include: ['public/**/*.{md,mdx}', 'a.md']", ["docs/a.md", "docs/public/b.mdx", "docs/public/c.draft.md"]),
+    ("path: 'docs'", ["docs/a.md", "docs/internal/ops.md", "docs/public/b.mdx", "docs/public/c.draft.md"]),
+    (None, []),  # `docs: false`: the preset runs no docs plugin
+])
+def test_docusaurus_never_builds_docs_its_include_or_exclude_leave_out(docs_options: str | None, built: list[str]) -> None:
+    """The docs plugin reads the docs folder with globby: `include` (default `**/*.{md,mdx}`) and
+    `exclude` as `ignore` (their docs: options of plugin-content-docs). Without a sidebars file
+    every doc is in the (autogenerated) sidebar: docschat indexed the excluded ones."""
+    docs = "false" if docs_options is None else f"{{{docs_options}}}"
+    files = {"docusaurus.config.js": f"module.exports = {{presets: [['classic', {{docs: {docs}}}]]}};",
+             "docs/a.md": "# A\n\nShown.\n", "docs/internal/ops.md": "# Ops\n\nSECRETWORD\n",
+             "docs/public/b.mdx": "# B\n\nShown.\n", "docs/public/c.draft.md": "# C\n\nSECRETWORD\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert sorted(page.path for page in result.pages) == built
+
+
+@pytest.mark.parametrize("conf, built", [
+    ("extensions = []\n", False),
+    ("project = 'x'\n", False),
+    ("extensions = ['sphinx.ext.autodoc']\nextensions += ['myst_parser']\n", True),
+    ("extensions = ['sphinx.ext.autodoc']\nextensions.append('myst_nb')\n", True),  # code: not decided
+    ("extensions = ['myst_parser']\nsource_suffix = ['.rst']\n", True),  # MyST registers `.md` itself
+])
+def test_sphinx_builds_no_markdown_without_a_markdown_parser(conf: str, built: bool) -> None:
+    """Checked with sphinx-build 9.0.4: a site whose extensions read no Markdown never builds `.md`
+    files, listed in a toctree (a nonexisting document) or not; docschat indexed them."""
+    files = {"conf.py": conf, "index.rst": "Home\n====\n\n.. toctree::\n\n   notes\n", "notes.md": "# Notes\n\nWORD\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert [page.path for page in result.pages] == (["notes.md"] if built else [])
+
+
+@pytest.mark.parametrize("plugins", ["[search, meta, blog]", "[search, blog]"])
+def test_material_meta_files_are_front_matter_of_their_folders(plugins: str) -> None:
+    """Material's meta plugin merges each folder's `.meta.yml` beneath the front matter of its pages
+    (checked with `mkdocs build` 1.6.1, Material 9.8.2: `draft: true` there keeps the posts out,
+    `draft: false` in a post brings it back). docschat read each page's own front matter only: drafts,
+    `search: exclude` and an `audience` said for a folder did not apply. Without the plugin they don't."""
+    post = "---\ndate: 2024-01-01\n{extra}---\n\n# {name}\n\nText of {name}.\n"
+    files = {"mkdocs.yml": f"site_name: A\ntheme: material\nplugins: {plugins}\n", "docs/index.md": "# Home\n",
+             "docs/blog/index.md": "# Blog\n", "docs/blog/posts/.meta.yml": "draft: true\n",
+             "docs/blog/posts/a.md": post.format(extra="", name="a"),
+             "docs/blog/posts/b.md": post.format(extra="draft: false\n", name="b"),
+             "docs/team/.meta.yml": "audience: internal\nsearch:\n  boost: 2\n",
+             "docs/team/ops.md": "# Ops\n\nOps text.\n", "docs/team/hello.md": "---\naudience: public\n---\n# Hello\n",
+             "docs/old/.meta.yml": "search:\n  exclude: true\n", "docs/old/x.md": "# X\n\nOld text.\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    audiences = {page.path.removeprefix("docs/"): page.audiences for page in result.pages}
+    if "meta" in plugins:
+        assert audiences == {"index.md": ("public",), "blog/index.md": ("public",), "blog/posts/b.md": ("public",),
+                             "team/ops.md": ("internal",), "team/hello.md": ("public",)}
+    else:
+        assert len(audiences) == 7 and set(audiences.values()) == {("public",)}
+
+
 @pytest.mark.parametrize("config, md_is_mdx, comments", [
     ("module.exports = {title: 'A'};", True, True),  # Docusaurus 3's defaults
     ("module.exports = {markdown: {format: 'detect'}};", False, True),
@@ -139,7 +325,7 @@ def test_redirect_sources_are_not_pages(tmp_path: Path) -> None:
     reasons = dict(result.excluded)
     assert reasons["legacy/old-deploy.mdx"] == (REDIRECT, "a redirect to /guides/deploy")
     assert reasons["legacy/v1/setup.mdx"] == (REDIRECT, "a redirect to /guides/:slug*")
-    assert reasons["README.md"] == (OUTSIDE, "outside the navigation of docs.json")
+    assert reasons["README.md"] == (NOT_BUILT, "named by .mintignore (or Mintlify's own ignores): never built")
 
 
 def test_seo_indexing_all_brings_hidden_pages_back_but_not_noindex() -> None:
@@ -388,12 +574,14 @@ def test_myst_pages_are_placed_as_the_sphinx_sidebar_places_them(tmp_path: Path)
     }
     reasons = dict(result.excluded)
     assert reasons["old/setup.md"] == (REDIRECT, "a redirect to ../guides/install.html")
-    assert reasons["drafts/plan.md"] == (NOT_BUILT, "matched by exclude_patterns of conf.py: never built")
+    assert reasons["drafts/plan.md"] == (NOT_BUILT, "not a source of conf.py (exclude_patterns, include_patterns, or "
+                                                   "no extension reads Markdown): never built")
     assert reasons["orphan.md"] == (OUTSIDE, "outside the navigation of conf.py")
 
 
 @pytest.mark.parametrize(("conf", "warning"), [
-    ("root_doc = 'start'\n", "conf.py: its root document 'start' is not in the source; every page stays a page"),
+    ("extensions = ['myst_parser']\nroot_doc = 'start'\n",
+     "conf.py: its root document 'start' is not in the source; every page stays a page"),
     ("import os\nexclude_patterns = os.environ['X'].split()\n",
      "conf.py:2: exclude_patterns is not a literal, and docschat does not run conf.py; its default is used"),
     ("def broken(:\n", None),

@@ -7,18 +7,18 @@ import importlib.metadata
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, field, replace
-from functools import partial
 from pathlib import Path
 
 from app.config import Settings
-from app.corpus import chunker, git_source, reader
+from app.corpus import chunker, reader
 from app.corpus.chunker import Chunk, Page, chunk_page, drop_duplicate_ids, page_route, path_unusable
 from app.corpus.code import code_file_selected
 from app.corpus.code_source import code_page, compose_code_files_of, links_at_commit, shown_href
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter, undeclared_audience
-from app.corpus.git_source import GitSourceError, GitTree, normalize_docs_dir, read_docs_tree, resolve_commit
+from app.corpus.git_source import GitSourceError, GitTree, normalize_docs_dir, read_docs_tree
 from app.corpus.markdown import Block, read_page
-from app.corpus.site import Exclusion, Site, SiteDialect, enclosing_site, read_site, site_dialect, stem
+from app.corpus.mkdocs_macros import render_macros
+from app.corpus.site import Exclusion, Site, SiteDialect, read_site, site_commit, site_dialect, stem
 from app.corpus.site_model import MKDOCS_SUFFIXES
 from app.corpus.snippets import Pastable, SnippetResult, is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
@@ -244,8 +244,9 @@ def _page_audiences(path: str, files: Mapping[str, str], source: Source,
     makes a page: pasted, its text would otherwise reach the public page that imports it."""
     text = files[path]
     try:
-        front = parse_front_matter(text)
-        declared = ("internal",) if undeclared_audience(text, front) is not None else front.audiences()
+        front = site.front(path, parse_front_matter(text)) if site is not None else parse_front_matter(text)
+        declared = ("internal",) if undeclared_audience(text, front) is not None else front.audiences(
+            groups=site is not None and site.framework == "mintlify")
     except (FrontMatterError, ValueError):
         declared = ("internal",)  # unreadable: fail closed
     if declared is not None:
@@ -340,7 +341,7 @@ def _compose_page(
 ) -> None:
     text = files[path]
     try:
-        front = parse_front_matter(text)
+        front = site.front(path, parse_front_matter(text, dots=site.framework == "mkdocs"))  # + a folder's .meta.yml
     except FrontMatterError as exc:
         result.warnings.append(f"{path}:{exc.line}: {exc}; page skipped")
         result.skipped_pages.append(path)
@@ -349,7 +350,7 @@ def _compose_page(
         result.excluded.append((path, reason))
         return
     try:
-        declared = front.audiences()
+        declared = front.audiences(groups=dialect.mintlify)  # Mintlify's authentication groups too
     except ValueError as exc:
         result.warnings.append(f"{path}: front matter: {exc}; the page is internal")
         declared = ("internal",)
@@ -365,6 +366,7 @@ def _compose_page(
         math=dialect.mintlify, directives=not dialect.mintlify, comments=dialect.mdx_comments,
     ) if mdx else SnippetResult(front.body)
     result.warnings.extend(pasted.warnings)  # a page its parser rejects still names its snippets' faults
+    pasted.text = render_macros(pasted.text, site, path, front.data)  # mkdocs-macros, if on (or MacrosError)
     reading = read_page(pasted.text, mdx=mdx, myst=dialect.myst, mintlify=dialect.mintlify, comments=dialect.mdx_comments,
                         mkdocs=dialect.python_markdown, front_matter=front.body != text.lstrip("\ufeff"),
                         docusaurus=dialect.docusaurus, build=site.myst.for_page(front.data), files=Pastable(
@@ -410,20 +412,12 @@ def _no_pages(source: Source) -> NoPagesError:
     )
 
 
-def _site_commit(source: Source) -> str:
-    """The commit the source is read at; a docs folder that is part of a site above it fails."""
-    commit = resolve_commit(source.repo, source.branch)
-    if source.kind != "code" and (why := enclosing_site(source.dir, partial(git_source.read_paths, source.repo, commit))):
-        raise GitSourceError(why)
-    return commit
-
-
 def compose_corpus(source: Source | DocsSource, settings: Settings) -> ComposeResult:
     """Read one source's files at its branch through git and compose them. The hrefs are those
     a reader sees (a code link's `{commit}` filled with the commit read; a sync stores it unfilled)."""
     if isinstance(source, DocsSource):
         source = source.to_source(settings)
-    commit = _site_commit(source)
+    commit = site_commit(source.repo, source.branch, source.dir, docs=source.kind != "code")
     files = read_docs_tree(source.repo, commit, source.dir)
     if source.kind == "code":
         result = ComposeResult()
@@ -449,7 +443,7 @@ def compose_batches(
     last part: a caller discards what it did with the parts. Pages get keys, and those whose key
     in `known` is unchanged are skipped (iter_compose_files; iter_compose_code for a code source:
     one page a file)."""
-    commit = _site_commit(source)
+    commit = site_commit(source.repo, source.branch, source.dir, docs=source.kind != "code")
     any_page = False
     with GitTree(source.repo, commit, source.dir) as tree:
         parts = (iter_compose_code(tree, settings, source, commit, batch_chunks=batch_chunks, blob_id=tree.blob_id,

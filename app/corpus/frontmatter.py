@@ -13,6 +13,7 @@ from app.text import storable_text
 
 _OPEN = re.compile(r"\A(?:\ufeff)?---[ \t]*\r?\n")
 _CLOSE = re.compile(r"^---[ \t]*(?:\r?\n|\r?\Z)", re.MULTILINE)  # with its line break: the body follows
+_CLOSE_DOTS = re.compile(r"^(?:---|\.\.\.)[ \t]*(?:\r?\n|\r?\Z)", re.MULTILINE)  # YAML's end of document too
 
 
 def _read(loader_class: type[yaml.SafeLoader] | type[yaml.CSafeLoader], raw: str) -> tuple[Any, list[str]]:
@@ -70,7 +71,7 @@ class FrontMatter:
         but an author's `Audience:` means the same, and missing it would fail open."""
         return [k for k in self.data if isinstance(k, str) and k.strip().lower() in names]
 
-    def audiences(self) -> tuple[str, ...] | None:
+    def audiences(self, groups: bool = False) -> tuple[str, ...] | None:
         """Declared audiences (`audience: x` or a list, `audiences:` alike; `public: true`), None when none.
 
         A key of them written twice (YAML keeps the last one) raises ValueError too.
@@ -79,7 +80,10 @@ class FrontMatter:
         `audience`, two declarations of it (`audience` and `audiences`, `Audience`), or a `public`
         that the audience contradicts (an old `public: true` left beside a new `audience: internal`)
         raises ValueError naming it: the page is then internal, never the union of the two.
+        With `groups` (a Mintlify site), a page's `groups` are its audiences (mintlify_groups).
         """
+        if groups and (named := self.mintlify_groups()) is not None:
+            return named
         from app.corpus.sources import parse_audiences
 
         keys, public_keys = self._keys("audience", "audiences"), self._keys("public")
@@ -103,6 +107,21 @@ class FrontMatter:
             declared.add("internal")
         return tuple(sorted(declared)) if declared else None
 
+    def mintlify_groups(self) -> tuple[str, ...] | None:
+        """A Mintlify page's `groups` as its audiences (None: it names none): with authentication on,
+        only signed-in users of those groups may read it, whatever `public` says (Mintlify's docs,
+        deploy/authentication-setup). A group named `public` is no anonymous reader; a malformed
+        list, or none left, is internal."""
+        from app.corpus.sources import parse_audiences
+
+        if self.data.get("groups") is None:
+            return None
+        try:
+            names = tuple(name for name in parse_audiences(self.data["groups"]) if name != "public")
+        except ValueError:
+            names = ()
+        return names or ("internal",)
+
 
 def _is_yes(value: object) -> bool:
     return value is True or isinstance(value, str) and value.strip().lower() in {"true", "yes"}
@@ -117,12 +136,13 @@ def _text_value(value: object) -> str | None:
     return storable_text(str(value), nul="").strip() or None
 
 
-def parse_front_matter(text: str) -> FrontMatter:
-    """Split `text` into its front matter and body. Raises FrontMatterError naming the line."""
+def parse_front_matter(text: str, dots: bool = False) -> FrontMatter:
+    """Split `text` into its front matter and body. Raises FrontMatterError naming the line. With
+    `dots` (MkDocs: mkdocs.utils.meta), the front matter may end with `...` too."""
     opening = _OPEN.match(text)
     if not opening:
         return FrontMatter({}, text.lstrip("\ufeff"))
-    closing = _CLOSE.search(text, opening.end())
+    closing = (_CLOSE_DOTS if dots else _CLOSE).search(text, opening.end())
     if not closing:
         raise FrontMatterError("front matter opened with '---' is never closed", 1)
     raw = text[opening.end() : closing.start()]

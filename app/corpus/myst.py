@@ -233,16 +233,16 @@ def hidden(directive: str, options: dict[str, str]) -> bool:
     return any(tag in _REMOVING_TAGS for tag in tags)
 
 
-# reStructuredText's explicit markup: `.. name:: argument`, a target `.. _label:`, a footnote or
-# citation `.. [1]`, a substitution `.. |name|`; anything else after `..` is a comment. No Python
-# parser of MyST reads reStructuredText (docutils would run its directives): read here.
-_RST_EXPLICIT = re.compile(r"^([ \t]*)\.\.(?:[ \t]+(.*))?$")
+# reStructuredText's explicit markup: `.. name:: argument`, a footnote or citation `.. [1]` (shown),
+# a target `.. _label: url` or a substitution definition `.. |name| replace:: …` (shown nowhere,
+# or only where the page refers to them: as Sphinx builds them, `tests/data/myst-probes`); anything
+# else after `..` is a comment. No Python parser of MyST reads reStructuredText (docutils would run
+# its directives): read here.
+_RST_EXPLICIT = re.compile(r"^([ \t]*)(?:\.\.|__(?=[ \t]))(?:[ \t]+(.*))?$")  # `__ url`: an anonymous target
 _RST_DIRECTIVE = re.compile(r"([\w:-]+)::")
 _RST_NOT_COMMENT = re.compile(
     r"[\w:-]+::"  # a directive
-    r"|_(?:`[^`]+`|[^`:\s][^:]*):(?:\s|$)|__(?:\s|$)"  # a target `_name: url`, an anonymous one
     r"|\[[^\]\s]+\](?:\s|$)"  # a footnote or citation `[1]`
-    r"|\|[^|\s][^|]*\|(?:\s|$)"  # a substitution `|name|`
 )
 
 

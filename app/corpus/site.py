@@ -51,11 +51,15 @@ import posixpath
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from functools import partial
+from pathlib import Path
 from typing import Any
 
 import yaml
 
+from app.corpus.git_source import GitSourceError, read_paths, resolve_commit
 from app.corpus.markdown import is_myst
+from app.corpus.mkdocs_macros import json_literal, macros_config
 from app.corpus.python_markdown import TaggedDict, TaggedList, TaggedStr, site_extensions
 from app.corpus.site_code import sphinx_site
 from app.corpus.site_docusaurus import docusaurus_site
@@ -72,6 +76,7 @@ from app.corpus.site_model import (
     Exclusion,
     NavPage,
     Site,
+    mkdocs_shadowed,
     stem,
 )
 
@@ -80,6 +85,10 @@ __all__ = ["FRONT_MATTER", "HIDDEN", "KINDS", "NOT_BUILT", "OUTSIDE", "REDIRECT"
 
 MINTLIFY_FILES = ("docs.json", "mint.json")
 MKDOCS_FILES = ("mkdocs.yml", "mkdocs.yaml")
+# Files Mintlify never builds, beside `.mintignore`'s (DEFAULT_MINT_IGNORES, @mintlify/common 1.0.1183).
+MINTLIFY_IGNORED = (".git", ".github", ".claude", ".agents", ".idea", ".vscode", ".cursor", ".mintlify/**",
+                    "!.mintlify/**/", "!.mintlify/skills/**", "!.mintlify/**/*.json", "!.mintlify/**/*.yaml",
+                    "!.mintlify/**/*.yml", "node_modules", "README.md", "LICENSE.md", "CHANGELOG.md", "CONTRIBUTING.md")
 _MAX_REFS = 200  # `$ref` files read for one navigation: a cycle or a fan-out stops here
 # Mintlify's navigation containers, and the key naming each one's label in the place.
 _MINTLIFY_CONTAINERS = ("languages", "versions", "tabs", "anchors", "dropdowns", "products", "menu", "groups",
@@ -107,6 +116,15 @@ def configs_above(folder: str) -> list[str]:
     parts = [p for p in folder.strip("/").split("/") if p not in ("", ".")]
     above = ["/".join(parts[:n]) for n in range(len(parts) - 1, -1, -1)]
     return [posixpath.join(a, name) for a in above for name in (*MINTLIFY_FILES, *MKDOCS_FILES, *DOCUSAURUS_CONFIGS)]
+
+
+def site_commit(repo: Path, branch: str, folder: str, *, docs: bool) -> str:
+    """The commit a source is read at; a docs folder that is part of a site above it fails
+    (enclosing_site), naming the folder to read instead."""
+    commit = resolve_commit(repo, branch)
+    if docs and (why := enclosing_site(folder, partial(read_paths, repo, commit))):
+        raise GitSourceError(why)
+    return commit
 
 
 def enclosing_site(folder: str, read: Callable[[list[str]], Mapping[str, str]]) -> str | None:
@@ -157,6 +175,7 @@ class _Mintlify:
         if not isinstance(data, dict):
             site.every_page_listed = True
             return site
+        site.gitignored = (*MINTLIFY_IGNORED, *self.files.get(".mintignore", "").splitlines())
         seo, _ = self.resolve(data.get("seo"), "")
         site.index_hidden = isinstance(seo, dict) and seo.get("indexing") == "all"
         self.walk(data.get("navigation"), (), False, "", 0)
@@ -249,6 +268,37 @@ _MkDocsLoader.add_multi_constructor("!", _any_tag)
 _MkDocsLoader.add_multi_constructor("tag:yaml.org,2002:python/", _any_tag)
 
 
+def _inherited(name: str, config: dict[Any, Any], files: Mapping[str, str], warnings: list[str],
+               depth: int = 0) -> dict[Any, Any]:
+    """The configuration with the file its `INHERIT` names (relative to it) beneath it, as MkDocs
+    merges them (mkdocs.utils.yaml.yaml_load: mergedeep, a mapping in both merged key by key, any
+    other value the child's): a parent's `exclude_docs`, `nav` or plugins decide the pages too."""
+    if "INHERIT" not in config:
+        return config
+    parent_name = posixpath.normpath(posixpath.join(posixpath.dirname(name), str(config["INHERIT"])))
+    config = {key: value for key, value in config.items() if key != "INHERIT"}
+    try:
+        parent = yaml.load(files[parent_name], Loader=_MkDocsLoader) if depth < _MAX_DEPTH else None
+    except (KeyError, yaml.YAMLError, RecursionError):
+        parent = None
+    if not isinstance(parent, dict):
+        warnings.append(f"{name}: INHERIT names {parent_name}, which is not a configuration in the source (or "
+                        "inherits too deeply); what it says is not read")
+        return config
+    try:
+        return _merged(_inherited(parent_name, parent, files, warnings, depth + 1), config)
+    except RecursionError:  # nested past what Python merges
+        warnings.append(f"{name}: {parent_name}, which INHERIT names, nests too deeply; what it says is not read")
+        return config
+
+
+def _merged(parent: Any, child: Any) -> Any:
+    if isinstance(parent, dict) and isinstance(child, dict):
+        return {**parent, **{key: _merged(parent.get(key), value) if key in parent else value
+                             for key, value in child.items()}}
+    return child
+
+
 def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
     site = Site("mkdocs", name)
     site.markdown_extensions, _ = site_extensions(None, name)  # MkDocs' own, whatever the file says
@@ -259,6 +309,7 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
         return site
     if not isinstance(config, dict):
         return site
+    config = _inherited(name, config, files, site.warnings)
     docs_dir = str(config.get("docs_dir") or "docs").strip("/")
     prefix = "" if docs_dir in ("", ".") else docs_dir + "/"
     patterns = [".*", "/templates/"]  # MkDocs' defaults, kept beside the configured ones
@@ -266,6 +317,7 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
         if isinstance(config.get(key), str):
             patterns.extend(config[key].splitlines())
     site.gitignored, site.docs_prefix = tuple(patterns), prefix
+    site.shadowed = mkdocs_shadowed(list(files), prefix, site.gitignored, config.get("use_directory_urls") is not False)
     # Its pages are read by Python-Markdown with these extensions, as MkDocs renders them.
     site.markdown_extensions, warnings = site_extensions(config.get("markdown_extensions"), name, docs_dir or ".")
     site.warnings.extend(warnings)
@@ -287,11 +339,89 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
     if isinstance(nav, list):
         site.every_page_listed = False
         walk(nav, (), 0)
-    for plugin in config.get("plugins") or []:
+    plugins = config.get("plugins") or []
+    site.macros = macros_config(plugins, config)  # pages are Jinja templates first
+    site.folder_meta = _folder_meta(plugins, files, prefix, site.warnings)
+    for plugin in plugins if isinstance(plugins, list) else [plugins]:
+        for key, options in (plugin.items() if isinstance(plugin, dict) else [(plugin, {})]):
+            if key in ("blog", "material/blog") and isinstance(options := options or {}, dict) and options.get("enabled", True):
+                posts = str(options.get("post_dir", "{blog}/posts")).replace("{blog}", str(options.get("blog_dir", "blog")))
+                site.blogs += ((posixpath.normpath(posts), options.get("draft") is True,
+                                options.get("draft_if_future_date") is True),)
+        if isinstance(plugin, dict) and isinstance(plugin.get("exclude"), dict):  # mkdocs-exclude
+            site.plugin_excluded += _exclude_plugin(plugin["exclude"], name, site.warnings)
         if isinstance(plugin, dict) and isinstance(plugin.get("redirects"), dict):
             for source, destination in (plugin["redirects"].get("redirect_maps") or {}).items():
                 site.redirects.append((prefix + str(source), str(destination)))
     return site
+
+
+def _folder_meta(plugins: Any, files: Mapping[str, str], prefix: str, warnings: list[str]) -> tuple[tuple[str, str], ...]:
+    """Material's meta plugin (`plugins: [meta]`): each `.meta.yml` (its `meta_file`) of docs_dir, as
+    (its folder, its mapping as JSON), top folders first (the order the plugin reads files in)."""
+    entries = plugins.items() if isinstance(plugins, dict) else [
+        next(iter(p.items())) if isinstance(p, dict) and len(p) == 1 else (p, {}) for p in plugins if isinstance(p, (str, dict))]
+    options = next((o if isinstance(o, dict) else {} for n, o in entries if n in ("meta", "material/meta")), None)
+    if options is None or options.get("enabled", True) is False:
+        return ()
+    name = str(options.get("meta_file", ".meta.yml"))
+    found = []
+    for path in sorted((p for p in files if p.startswith(prefix) and posixpath.basename(p) == name),
+                       key=lambda p: (p.count("/"), p)):
+        try:  # literal values only, 10,000 at most (YAML aliases make billions)
+            meta = json_literal(yaml.safe_load(files[path]))
+            found.append((posixpath.dirname(path), json.dumps(meta if isinstance(meta, dict) else {})))
+        except (yaml.YAMLError, RecursionError, ValueError) as exc:  # the plugin fails the build
+            warnings.append(f"{path}: cannot be read ({str(exc).splitlines()[0][:120]}); its pages are read without it")
+    return tuple(found)
+
+
+def _exclude_plugin(options: dict[Any, Any], name: str, warnings: list[str]) -> tuple[tuple[str, str], ...]:
+    """mkdocs-exclude's `glob` and `regex` patterns (a string or a list each). A regex whose
+    matching could backtrack without end (a repeat inside a repeat: `(a+)+`) is never run: a
+    repository must not stall compose; it is left out with a warning."""
+    found: list[tuple[str, str]] = []
+    for kind in ("glob", "regex"):
+        value = options.get(kind)
+        for pattern in value if isinstance(value, list) else [value] if value is not None else []:
+            if not isinstance(pattern, str):
+                continue
+            if kind == "regex" and (problem := _regex_problem(pattern)):
+                warnings.append(f"{name}: exclude plugin regex {pattern[:80]!r} not run ({problem}); the pages it "
+                                "names are indexed")
+                continue
+            found.append((kind, pattern))
+    return tuple(found)
+
+
+def _regex_problem(pattern: str) -> str | None:
+    """Why `pattern` might backtrack without end on a path, or None: a repeat holding a repeat or an
+    alternation (`(a+)+`, `(a|a)*`) is refused, as is what `re` cannot parse."""
+    import re._parser as parser  # the parser `re` compiles with
+
+    risky = (parser.MAX_REPEAT, parser.MIN_REPEAT, parser.POSSESSIVE_REPEAT, parser.BRANCH)
+    if len(pattern) > 500:
+        return "longer than 500 characters"
+    try:
+        tree = parser.parse(pattern)
+    except (re.error, RecursionError, OverflowError) as exc:
+        return f"not a regular expression: {exc}"
+
+    def walk(value: Any, repeated: bool) -> bool:  # True: something risky inside a repeat
+        if isinstance(value, parser.SubPattern):
+            return any(walk(item, repeated) for item in value.data)
+        if isinstance(value, tuple) and len(value) == 2 and isinstance(value[0], type(parser.BRANCH)):
+            op, argument = value
+            if repeated and op in risky:
+                return True
+            return walk(argument, repeated or op in risky[:3])
+        return isinstance(value, (list, tuple)) and any(walk(item, repeated) for item in value)
+
+    if walk(tree, False):
+        return "a repeat holding a repeat or an alternation"
+    # Repeats one after another backtrack polynomially (`.*.*.*.*x`: n⁴ on a path of n characters).
+    repeats = len(re.findall(r"(?:MAX|MIN|POSSESSIVE)_REPEAT", repr(tree.data)))
+    return f"{repeats} repeats (at most 3 are run)" if repeats > 3 else None
 
 
 # --- How the site's renderer reads its pages ----------------------------------------------------

@@ -23,6 +23,9 @@ from app.corpus.site_model import _PAGE_SUFFIX, SPHINX_CONFIG, NavPage, Site
 # --- Sphinx ---------------------------------------------------------------------------------------
 
 _SPHINX_SUFFIXES = (".md", ".rst", ".ipynb")
+# Sphinx extensions that register a parser for `.md` (the MyST ones, and their predecessors).
+_MARKDOWN_PARSERS = frozenset({"myst_parser", "myst_nb", "recommonmark", "m2r", "m2r2", "sphinx_markdown_parser",
+                               "sphinx_mdinclude"})
 _TOCTREE_ENTRY = re.compile(r"^(.+?)\s*<(.+)>$", re.DOTALL)  # `Title <path>`, as Sphinx's toctree splits it
 _RST_TOCTREE = re.compile(r"^([ \t]*)\.\.[ \t]+toctree::[ \t]*$")
 
@@ -198,7 +201,17 @@ class _Sphinx:
         site.warnings.extend([warning] if warning else [])
         root = self.config(values, "root_doc", str, None) or self.config(values, "master_doc", str, "index")
         site.not_built = tuple(_sphinx_pattern(str(p)) for p in self.config(values, "exclude_patterns", (list, tuple), ()))
+        # include_patterns (Sphinx 5.1, default `**`): a file none of them matches is never built.
+        included = [_sphinx_pattern(str(p), folders=False).pattern for p in self.config(values, "include_patterns", (list, tuple), ["**"])]
+        if included != [_sphinx_pattern("**", folders=False).pattern]:
+            site.not_built += (re.compile(f"(?!(?:{'|'.join(included)}))"),)
         extensions = values.get("extensions")
+        # Without an extension that reads Markdown, Sphinx never builds a `.md` file (a README or
+        # notes beside reStructuredText pages), toctree entry or not. Decided only when conf.py
+        # writes `extensions` as literals that no code changes.
+        if ("extensions.code" not in values and _changed_by_code(tree, "extensions") is None
+                and not (set(extensions) & _MARKDOWN_PARSERS if isinstance(extensions, list) else extensions)):
+            site.not_built += (re.compile(r".*\.md$"),)
         if not isinstance(extensions, list) or "sphinx_reredirects" in extensions:  # else `redirects` is not its
             for source, destination in self.config(values, "redirects", dict, {}).items():
                 # sphinx-reredirects: a docname, or an fnmatch pattern whose `*` crosses folders

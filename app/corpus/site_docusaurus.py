@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import posixpath
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
@@ -42,6 +43,11 @@ class DocsInstance:
     route: str = "docs"
     sidebars: str | bool | None = None
     label: str = ""  # another instance's name in the navbar (a `docSidebar` or `doc` item's label)
+    # Its `include` and `exclude` globs (relative to its folder), when given: globby lists the folder
+    # with them, so a doc they leave out is never built (docusaurus build 3.10.2). A glob of more
+    # than 6 wildcards is not read (its regex could backtrack without end).
+    include: tuple[str, ...] = ()
+    exclude: tuple[str, ...] = ()
 
     @classmethod
     def read(cls, options: Any) -> DocsInstance:
@@ -49,10 +55,13 @@ class DocsInstance:
             return cls()
         sidebars = options.get("sidebarPath")
         name = options.get("id", "default")
+        include, exclude = (tuple(str(g) for g in options[o][:100] if str(g).count("*") <= 6)
+                            if isinstance(options.get(o), list) else () for o in ("include", "exclude"))
         return cls(name if isinstance(name, str) else "default", _folder(options.get("path"), "docs"),
                    _folder(options.get("routeBasePath"), "docs").strip("."),
                    None if _code(sidebars) else False if sidebars is False
-                   else posixpath.normpath(sidebars) if isinstance(sidebars, str) and sidebars else "")
+                   else posixpath.normpath(sidebars) if isinstance(sidebars, str) and sidebars else "",
+                   include=include, exclude=exclude)
 
 
 @dataclass
@@ -126,6 +135,12 @@ def docusaurus_site(files: Mapping[str, str]) -> Site:
     site.routes = (*((d.path, d.route) for d in options.docs),
                    *((folder, route) for folder, route in options.others if route is not None))
     site.versions = tuple(sorted(_versions(files, options.docs)))
+    for instance in options.docs:  # globby's include and ignore: a doc they leave out is never built
+        prefix = "" if instance.path in ("", ".") else re.escape(instance.path + "/")
+        if instance.include:
+            site.not_built += (re.compile(f"{prefix}(?!(?:{'|'.join(map(_micromatch, instance.include))})$)"),)
+        if instance.exclude:
+            site.not_built += (re.compile(f"{prefix}(?:{'|'.join(map(_micromatch, instance.exclude))})$"),)
     sidebar_folders = []
     for instance in options.docs:
         if _read_instance(files, site, instance):
@@ -133,6 +148,32 @@ def docusaurus_site(files: Mapping[str, str]) -> Site:
     site.sidebar_folders = tuple(sidebar_folders)
     site.every_page_listed = not sidebar_folders
     return site
+
+
+def _micromatch(glob: str) -> str:
+    """A glob as Docusaurus's globby (micromatch) reads it, as a regex: `**` any folders, `*` and
+    `?` within a name, `{a,b}` either, `[…]` a class."""
+    out, i, braces = "", 0, 0
+    while i < len(glob):
+        c = glob[i]
+        if glob.startswith("**/", i):
+            out, i = out + "(?:.*/)?", i + 3
+            continue
+        if glob.startswith("**", i):
+            out, i = out + ".*", i + 2
+            continue
+        if c == "{" and "}" in glob[i:]:
+            out, braces = out + "(?:", braces + 1
+        elif c == "}" and braces:
+            out, braces = out + ")", braces - 1
+        elif c == "," and braces:
+            out += "|"
+        elif c == "[" and (end := glob.find("]", i + 1)) > i + 1:
+            out, i = out + "[" + glob[i + 1:end].replace("\\", "\\\\").replace("!", "^", 1) + "]", end
+        else:
+            out += "[^/]*" if c == "*" else "[^/]" if c == "?" else re.escape(c)
+        i += 1
+    return out + ")" * braces
 
 
 def _versions(files: Mapping[str, str], instances: list[DocsInstance]) -> set[str]:

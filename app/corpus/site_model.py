@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
+import json
+import posixpath
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from datetime import UTC, date, datetime
 from fnmatch import fnmatchcase
 from functools import cache
 from typing import Any, NamedTuple
@@ -24,8 +27,49 @@ _PAGE_SUFFIX = re.compile(r"\.(mdx?|rst|ipynb)$")
 
 @cache
 def _gitignore(lines: tuple[str, ...]) -> pathspec.PathSpec:
-    """Gitignore lines read as MkDocs reads exclude_docs (pathspec's GitIgnoreSpec)."""
-    return pathspec.GitIgnoreSpec.from_lines(lines)
+    """Gitignore lines read as MkDocs reads exclude_docs (pathspec's GitIgnoreSpec). A line it
+    cannot compile (`!`, `[z-a]`) is left out, as git and Mintlify's `ignore` leave it, rather than
+    failing every page of the site."""
+    def valid(line: str) -> bool:
+        try:
+            pathspec.GitIgnoreSpec.from_lines([line]).match_file("x")
+        except (ValueError, re.error):
+            return False
+        return True
+
+    return pathspec.GitIgnoreSpec.from_lines([line for line in lines if valid(line)])
+
+
+def mkdocs_shadowed(paths: list[str], prefix: str, gitignored: tuple[str, ...],
+                    directory_urls: bool) -> tuple[tuple[str, str], ...]:
+    """The pages of docs_dir (`prefix`) MkDocs never publishes because another is written to the
+    same file, each with that other, as mkdocs.structure.files.get_files (1.6.1) decides: in one
+    folder (sorted, `index` and `README` first) the later of two included files wins (`README.md`
+    beside `index.md`, `a.markdown` beside `a.md`); across folders (`a.md`, `a/index.md`) the
+    build writes the file it reaches later (os.walk, folders sorted) over the earlier one."""
+    spec = _gitignore(gitignored)
+
+    def order(name: str) -> tuple[tuple[str, ...], bool, str]:
+        *folder, base = name.split("/")
+        return tuple(folder), base.rsplit(".", 1)[0] not in ("index", "README"), base
+
+    def dest(name: str) -> str:
+        folder, _, base = name.rpartition("/")
+        base = base.rsplit(".", 1)[0]
+        base = "index" if base == "README" else base
+        return posixpath.join(folder, base + ".html" if not directory_urls or base == "index" else base + "/index.html")
+
+    names = sorted((p[len(prefix):] for p in paths if p.startswith(prefix) and p.endswith(MKDOCS_SUFFIXES)), key=order)
+    shadowed: dict[str, str] = {}
+    first: dict[tuple[tuple[str, ...], str], str] = {}
+    for name in names:  # in one folder: get_files' "conflicts with"
+        other = first.setdefault((order(name)[0], dest(name)), name)
+        if other != name:
+            loser, winner = (other, name) if not spec.match_file(name) else (name, other)
+            shadowed[loser] = winner
+    writer = {dest(n): n for n in names if n not in shadowed and not spec.match_file(n)}  # the last one written
+    shadowed |= {n: writer[dest(n)] for n in names if n not in shadowed and writer.get(dest(n), n) != n}
+    return tuple((prefix + loser, prefix + winner) for loser, winner in sorted(shadowed.items()))
 
 
 def stem(path: str) -> str:
@@ -62,10 +106,19 @@ class Site:
     index_hidden: bool = False  # Mintlify's seo.indexing "all"
     redirects: list[tuple[str, str]] = field(default_factory=list)  # (source pattern, destination)
     not_built: tuple[re.Pattern[str], ...] = ()  # Sphinx's exclude_patterns: files the site never builds
-    # MkDocs' exclude_docs and draft_docs (with its own `.*` and `/templates/`): gitignore lines,
-    # matched under `docs_prefix` (kept as text: a Site's repr is part of every page key).
+    # MkDocs' exclude_docs and draft_docs (with its own `.*` and `/templates/`), Mintlify's
+    # .mintignore: gitignore lines, matched under `docs_prefix` (text: a Site's repr is in page keys).
     gitignored: tuple[str, ...] = ()
     docs_prefix: str = ""
+    shadowed: tuple[tuple[str, str], ...] = ()  # MkDocs: (file, the file built in its place)
+    # mkdocs-exclude's patterns (paths under docs_dir): ("glob", fnmatchcase) or ("regex", re.match)
+    plugin_excluded: tuple[tuple[str, str], ...] = ()
+    # Material's meta plugin: (folder of a `.meta.yml` under docs_dir, its mapping as JSON), in the
+    # order the plugin merges them; the front matter of every page under the folder starts from it.
+    folder_meta: tuple[tuple[str, str], ...] = ()
+    macros: str = ""  # MkDocs: mkdocs-macros-plugin's options and `extra` (JSON; app/corpus/mkdocs_macros.py)
+    # Material's blog plugins: (posts folder under docs_dir, drafts built, a future date a draft)
+    blogs: tuple[tuple[str, bool, bool], ...] = ()
     markdown_extensions: str = ""  # MkDocs: the Python-Markdown extensions its pages are read with (JSON)
     # Docusaurus: the folders it builds pages from (each docs instance's, the blog, src/pages); a
     # file in none of them is never built. Those of them whose sidebars were read are judged by
@@ -94,6 +147,18 @@ class Site:
             return Exclusion(NOT_BUILT, "not a Markdown file to MkDocs (it builds .md, not .mdx): never built")
         if self.gitignored and _gitignore(self.gitignored).match_file(path[len(self.docs_prefix):]):
             return Exclusion(NOT_BUILT, f"named by exclude_docs or draft_docs of {self.config}: never built")
+        relative = path[len(self.docs_prefix):]
+        if any(fnmatchcase(relative, p) if kind == "glob" else re.match(p, relative) for kind, p in self.plugin_excluded):
+            return Exclusion(NOT_BUILT, f"named by the exclude plugin of {self.config}: never built")
+        if (built := dict(self.shadowed).get(path)) is not None:
+            return Exclusion(NOT_BUILT, f"MkDocs builds {built} at its URL: never built")
+        for posts, drafts_built, future_is_draft in self.blogs:  # as the plugin's _is_excluded
+            if drafts_built or not path[len(self.docs_prefix):].startswith(posts):
+                continue
+            if (draft := _flag(front, "draft")) is True:
+                return Exclusion(FRONT_MATTER, "a blog post whose front matter says draft: true: never built")
+            if draft is None and future_is_draft and not _dated_before_now(front.get("date")):
+                return Exclusion(FRONT_MATTER, "a blog post dated in the future (draft_if_future_date): never built")
         # Material for MkDocs' search plugin leaves such a page out of the site's search.
         search = front.get("search")
         if isinstance(search, Mapping) and _flag(search, "exclude") is True:
@@ -101,6 +166,8 @@ class Site:
         return None
 
     def _docusaurus_exclusion(self, path: str, front: Mapping[str, Any]) -> Exclusion | None:
+        if any(pattern.match(path) for pattern in self.not_built):
+            return Exclusion(NOT_BUILT, f"left out by the docs' include or exclude of {self.config}: never built")
         if self.built_folders is not None and _within(path, self.built_folders) is None:
             version = next((v for v in self.versions if path.startswith(v)), None)
             if version is not None:
@@ -113,6 +180,28 @@ class Site:
                 return Exclusion(FRONT_MATTER, f"its front matter says {key}: true")
         return None
 
+    def _mintlify_exclusion(self, path: str, front: Mapping[str, Any]) -> Exclusion | None:
+        if _gitignore(self.gitignored).match_file(path):
+            return Exclusion(NOT_BUILT, "named by .mintignore (or Mintlify's own ignores): never built")
+        if _flag(front, "hidden") is True and not self.index_hidden:
+            return Exclusion(FRONT_MATTER, "its front matter says hidden: true")
+        if _flag(front, "noindex") is True:  # not a hidden page: seo.indexing "all" keeps it out
+            return Exclusion(FRONT_MATTER, "its front matter says noindex: true")
+        if _flag(front, "searchable") is False:
+            return Exclusion(FRONT_MATTER, "its front matter says searchable: false")
+        return None
+
+    def front(self, path: str, front: Any) -> Any:
+        """The page's front matter (a frontmatter.FrontMatter: not imported, frontmatter imports the
+        sources, which import this module) as its site reads it: on MkDocs with Material's meta plugin, the
+        `.meta.yml` of its folders beneath it (merged as the plugin merges, lists added to, the page's
+        own values last; a folder matches as the plugin's `startswith` matches it)."""
+        merged: dict[str, Any] = {}
+        for folder, meta in self.folder_meta:
+            if path.startswith(folder):
+                merged = _additive(merged, json.loads(meta))
+        return replace(front, data=_additive(merged, front.data)) if merged else front
+
     def exclusion(self, path: str, front: Mapping[str, Any]) -> Exclusion | None:
         """Why the page at `path` (relative to the source's folder) is not a page of the site, with its
         front matter `front`; None when it is."""
@@ -120,13 +209,8 @@ class Site:
         for source, destination in self.redirects:
             if _redirect_matches(source, page):
                 return Exclusion(REDIRECT, f"a redirect to {destination}")
-        if self.framework == "mintlify":
-            if _flag(front, "hidden") is True and not self.index_hidden:
-                return Exclusion(FRONT_MATTER, "its front matter says hidden: true")
-            if _flag(front, "noindex") is True:  # not a hidden page: seo.indexing "all" keeps it out
-                return Exclusion(FRONT_MATTER, "its front matter says noindex: true")
-            if _flag(front, "searchable") is False:
-                return Exclusion(FRONT_MATTER, "its front matter says searchable: false")
+        if self.framework == "mintlify" and (mintlify := self._mintlify_exclusion(path, front)) is not None:
+            return mintlify
         if self.framework == "docusaurus":
             if (docusaurus := self._docusaurus_exclusion(path, front)) is not None:
                 return docusaurus
@@ -136,7 +220,8 @@ class Site:
             return mkdocs
         if self.framework == "sphinx":
             if any(pattern.match(path) for pattern in self.not_built):
-                return Exclusion(NOT_BUILT, f"matched by exclude_patterns of {self.config}: never built")
+                return Exclusion(NOT_BUILT, f"not a source of {self.config} (exclude_patterns, include_patterns, or "
+                                            "no extension reads Markdown): never built")
             if _flag(front, "orphan") is True:
                 return None  # published outside every toctree, as its author says
         if self.every_page_listed:
@@ -183,6 +268,31 @@ def _flag(front: Mapping[str, Any], key: str) -> bool | None:
     if isinstance(value, str) and value.strip().lower() in ("true", "false"):
         return value.strip().lower() == "true"
     return None
+
+
+def _additive(base: Any, over: Any) -> Any:
+    """mergedeep's TYPESAFE_ADDITIVE, as Material's meta plugin merges: mappings key by key, lists
+    one after the other, any other value the later one's."""
+    if isinstance(base, dict) and isinstance(over, dict):
+        return {**base, **{key: _additive(base[key], value) if key in base else value for key, value in over.items()}}
+    if isinstance(base, list) and isinstance(over, list):
+        return [*base, *over]
+    return over
+
+
+def _dated_before_now(value: Any) -> bool:
+    """Whether a blog post's `date` (or `date: {created: …}`) is past; False when unreadable."""
+    value = value.get("created") if isinstance(value, Mapping) else value
+    if isinstance(value, str):
+        try:
+            value = datetime.fromisoformat(value)
+        except ValueError:
+            return False
+    if isinstance(value, date) and not isinstance(value, datetime):
+        value = datetime(value.year, value.month, value.day)
+    if not isinstance(value, datetime):
+        return False
+    return (value if value.tzinfo else value.replace(tzinfo=UTC)) <= datetime.now(UTC)
 
 
 def _redirect_matches(pattern: str, page: str) -> bool:

@@ -209,9 +209,9 @@ function styleVisible(style) {
 
 // Elements whose content the browser does not render: media and canvas fallback (shown only where
 // the element is not supported), an iframe's, a closed dialog's, a gauge's, an SVG's description
-// and metadata, a MathML annotation (Chromium's innerText leaves each out).
+// and metadata, a MathML annotation and phantom (space without ink) (Chromium's innerText leaves each out).
 const NOT_RENDERED = new Set(['video', 'audio', 'canvas', 'iframe', 'progress', 'meter', 'datalist', 'noembed', 'noframes',
-  'desc', 'metadata', 'annotation', 'annotation-xml'])
+  'desc', 'metadata', 'annotation', 'annotation-xml', 'mphantom'])
 
 // Tailwind's `hidden` utility is `display: none` (Mintlify styles pages with Tailwind; elsewhere a
 // class named `hidden` hides too, the safe reading), unless a variant shows it again (`md:block`).
@@ -382,13 +382,41 @@ const HANDLERS = (counts, source, codeTitles) => ({
   toml: () => undefined
 })
 
+// Declarative shadow DOM: the first `<template shadowrootmode="open|closed">` child of an element
+// that may host a shadow root becomes its shadow tree (Chromium). The element's own children then
+// show only where that tree has a `<slot>` for them (a named one for `slot="name"`, the default one
+// for the rest), and innerText reads nothing of the shadow tree itself (hidden, as every template).
+const SHADOW_HOSTS = new Set(['article', 'aside', 'blockquote', 'body', 'div', 'footer', 'h1', 'h2', 'h3', 'h4', 'h5',
+  'h6', 'header', 'main', 'nav', 'p', 'section', 'span'])
+function slotted(node) {
+  if (node.type !== 'element' || !(SHADOW_HOSTS.has(node.tagName) || node.tagName.includes('-'))) return node.children
+  const root = node.children.find((child) => child.tagName === 'template' && child.properties &&
+    ['open', 'closed'].includes(String(child.properties.shadowRootMode).toLowerCase()))
+  if (!root) return node.children
+  const named = new Set()
+  let fallback = false
+  const walk = (tree) => {
+    for (const child of tree.children || []) {
+      if (child.tagName === 'slot') {
+        const name = child.properties && child.properties.name
+        if (name === undefined || name === '') fallback = true
+        else named.add(String(name))
+      }
+      walk(child)
+    }
+  }
+  if (root.content) walk(root.content)
+  return node.children.filter((child) => child === root || (child.type === 'element' && child.properties &&
+    child.properties.slot !== undefined ? named.has(String(child.properties.slot)) : fallback))
+}
+
 // Never shown: hidden by attribute or style (innerText skips `hidden` and the not-rendered
 // elements itself; CSS it cannot see). Code spans keep their backticks, links their target, an
 // image shows its alt text, so the text stays Markdown for the page view.
 function prepare(node, inPre, invisible) {
   if (!node.children) return
   const kept = []
-  for (const child of node.children) {
+  for (const child of slotted(node)) {
     if (child.type === 'comment' || child.type === 'doctype') continue
     if (child.type === 'text' && kept.length && kept[kept.length - 1].tagName === 'br' && !inPre) {
       // A hard break's source line end, which the browser collapses: one line break, not two.
@@ -398,10 +426,19 @@ function prepare(node, inPre, invisible) {
     if (child.type === 'text' && invisible) continue
     if (child.type === 'element') {
       const properties = child.properties || {}
+      // SVG's presentation attribute `display="none"` hides as the style does (Chromium; the
+      // `css-svg-popover` probe), and a popover no one opened shows nothing.
       if (properties.hidden || styleHides(properties.style) || classHides(properties.className)) continue
+      if (properties.display === 'none' || properties.popover !== undefined) continue
       if (child.tagName === 'template' || NOT_RENDERED.has(child.tagName)) continue
       if (child.tagName === 'dialog' && properties.open === undefined) continue
-      const visible = styleVisible(properties.style)
+      // An object with `data` shows its resource; its children only if that fails to load (the
+      // `css-object` probe): a site's resource loads, so they are hidden (fail closed).
+      if (child.tagName === 'object' && properties.data) continue
+      // SVG's `visibility` attribute, under the style's (which wins when it says one).
+      const visibility = typeof properties.visibility === 'string' ? properties.visibility.trim().toLowerCase() : ''
+      const visible = styleVisible(properties.style) ??
+        (visibility === 'hidden' || visibility === 'collapse' ? false : visibility === 'visible' ? true : undefined)
       if (visible === false || (invisible && visible !== true)) {
         prepare(child, inPre, true) // its text goes; a descendant made visible again stays
         kept.push(child)
