@@ -65,7 +65,7 @@ const COMPONENTS = {
 // callouts, groups and layout, Docusaurus's tabs. A component in neither list is reported as
 // unknown: what it shows is a guess (its children).
 const CHILDREN_ONLY = new Set(['Note', 'Warning', 'Info', 'Tip', 'Check', 'Danger', 'Callout', 'CardGroup',
-  'Columns', 'CodeGroup', 'Steps', 'Tabs', 'AccordionGroup', 'Panel', 'Badge', 'Tree', 'Color', 'Fragment'])
+  'Columns', 'Column', 'CodeGroup', 'Steps', 'Tabs', 'AccordionGroup', 'Panel', 'Badge', 'Tree', 'Color', 'Fragment'])
 
 // The attribute labels Mintlify writes before a value; others show the value alone.
 const LABELS = {default: 'default: '}
