@@ -161,6 +161,25 @@ def test_a_missing_ref_file_is_a_warning_not_an_error() -> None:
     assert site.warnings == ["fr.json: named by a $ref of docs.json, and not in the source; what it holds is left out"]
 
 
+def test_pages_mintlify_generates_from_an_openapi_spec_are_named_not_lost_silently() -> None:
+    """Mintlify builds an API page from an OpenAPI operation named in the navigation (`GET /users`,
+    `openapi.json POST /users`) or in a page's front matter (`openapi: …`); docschat reads no
+    spec. dify's docs list 82 such entries, trigger.dev's 62 pages and openlit's 11 name one:
+    composed, they gave no chunk and no word of why."""
+    docs = {"navigation": {"groups": [{"group": "API", "openapi": "openapi.json", "pages": [
+        "intro", "GET /users", "openapi.json POST /users/{id}", "endpoint/get"]}]}}
+    files = {"docs.json": json.dumps(docs), "intro.mdx": "---\ntitle: Intro\n---\nHello.\n",
+             "endpoint/get.mdx": '---\ntitle: "Get user"\nopenapi: "GET /users/{id}"\n---\n'}
+    site = read_site(files)
+    assert site.listed.keys() == {"intro", "endpoint/get"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert ("docs.json: 2 pages of its navigation are generated from an OpenAPI spec (GET /users, "
+            "openapi.json POST /users/{id}); docschat reads no spec: they are not indexed") in result.warnings
+    assert ("endpoint/get.mdx: generated from an OpenAPI spec (openapi: GET /users/{id}); docschat reads no "
+            "spec: only what the page writes is indexed") in result.warnings
+    assert len(result.warnings) == 2
+
+
 def test_a_ref_cycle_ends() -> None:
     site = read_site({"docs.json": json.dumps({"navigation": {"$ref": "./a.json"}}),
                       "a.json": json.dumps({"$ref": "./a.json"})})
