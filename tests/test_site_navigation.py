@@ -139,7 +139,7 @@ def test_redirect_sources_are_not_pages(tmp_path: Path) -> None:
     reasons = dict(result.excluded)
     assert reasons["legacy/old-deploy.mdx"] == (REDIRECT, "a redirect to /guides/deploy")
     assert reasons["legacy/v1/setup.mdx"] == (REDIRECT, "a redirect to /guides/:slug*")
-    assert reasons["README.md"] == (OUTSIDE, "outside the navigation of docs.json")
+    assert reasons["README.md"] == (NOT_BUILT, "matched by .mintignore or Mintlify's default ignores: never built")
 
 
 def test_seo_indexing_all_brings_hidden_pages_back_but_not_noindex() -> None:
@@ -178,6 +178,22 @@ def test_pages_mintlify_generates_from_an_openapi_spec_are_named_not_lost_silent
     assert ("endpoint/get.mdx: generated from an OpenAPI spec (openapi: GET /users/{id}); docschat reads no "
             "spec: only what the page writes is indexed") in result.warnings
     assert len(result.warnings) == 2
+
+
+def test_mintlify_never_builds_what_mintignore_or_its_defaults_name() -> None:
+    """`.mintignore` (gitignore lines) "completely removes matching files from your site" (Mintlify's
+    organize/mintignore.mdx), a page its navigation lists too; so do Mintlify's default ignores
+    (`DEFAULT_MINT_IGNORES` of @mintlify/common 1.0.1183: `README.md`, `CHANGELOG.md`, …). dify's
+    docs have a `.mintignore`; docschat did not read it."""
+    docs = {"navigation": {"groups": [{"group": "G", "pages": ["intro", "drafts/plan", "notes/README", "keep/a"]}]}}
+    files = {"docs.json": json.dumps(docs), ".mintignore": "# drafts\ndrafts/\nkeep/*\n!keep/a.mdx\n",
+             "intro.mdx": "# Intro\n", "drafts/plan.mdx": "# Plan\n", "notes/README.md": "# Notes\n",
+             "keep/a.mdx": "# A\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert sorted(p.path for p in result.pages) == ["intro.mdx", "keep/a.mdx"]
+    assert dict(result.excluded) == {
+        "drafts/plan.mdx": (NOT_BUILT, "matched by .mintignore or Mintlify's default ignores: never built"),
+        "notes/README.md": (NOT_BUILT, "matched by .mintignore or Mintlify's default ignores: never built")}
 
 
 def test_a_ref_cycle_ends() -> None:

@@ -80,6 +80,11 @@ _MAX_REFS = 200  # `$ref` files read for one navigation: a cycle or a fan-out st
 # A navigation entry naming an OpenAPI operation, from which Mintlify generates the page: `GET /users`,
 # `/openapi.json POST /users` (its docs' api-playground/openapi-setup.mdx), `webhook name`.
 _OPENAPI_OPERATION = re.compile(r"(?:\S+\.(?:json|ya?ml)\s+)?(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|webhook)\s+\S")
+# Files Mintlify never builds, besides those its `.mintignore` names: DEFAULT_MINT_IGNORES of
+# @mintlify/common 1.0.1183 (dist/mintIgnore.js), gitignore lines, as `.mintignore`'s are.
+_MINT_IGNORES = (".git", ".github", ".claude", ".agents", ".idea", ".vscode", ".cursor", ".mintlify/**",
+                 "!.mintlify/**/", "!.mintlify/skills/**", "!.mintlify/**/*.json", "!.mintlify/**/*.yaml",
+                 "!.mintlify/**/*.yml", "node_modules", "README.md", "LICENSE.md", "CHANGELOG.md", "CONTRIBUTING.md")
 # Mintlify's navigation containers, and the key naming each one's label in the place.
 _MINTLIFY_CONTAINERS = ("languages", "versions", "tabs", "anchors", "dropdowns", "products", "menu", "groups",
                         "pages", "navigation")
@@ -153,6 +158,7 @@ class _Mintlify:
 
     def read(self) -> Site:
         site = self.site
+        site.mintignored = (*_MINT_IGNORES, *self.files.get(".mintignore", "").splitlines())
         data = self.load(self.name)
         if not isinstance(data, dict):
             site.every_page_listed = True

@@ -65,6 +65,7 @@ class Site:
     # MkDocs' exclude_docs and draft_docs (with its own `.*` and `/templates/`): gitignore lines,
     # matched under `docs_prefix` (kept as text: a Site's repr is part of every page key).
     gitignored: tuple[str, ...] = ()
+    mintignored: tuple[str, ...] = ()  # Mintlify: its default ignores and `.mintignore`'s lines (gitignore lines)
     docs_prefix: str = ""
     markdown_extensions: str = ""  # MkDocs: the Python-Markdown extensions its pages are read with (JSON)
     # Docusaurus: the docs folder (judged by the sidebars), then the other folders it builds pages
@@ -94,6 +95,17 @@ class Site:
             return Exclusion(FRONT_MATTER, "its front matter says search: exclude: true")
         return None
 
+    def _mintlify_exclusion(self, path: str, front: Mapping[str, Any]) -> Exclusion | None:
+        if _gitignore(self.mintignored).match_file(path):
+            return Exclusion(NOT_BUILT, "matched by .mintignore or Mintlify's default ignores: never built")
+        if _flag(front, "hidden") is True and not self.index_hidden:
+            return Exclusion(FRONT_MATTER, "its front matter says hidden: true")
+        if _flag(front, "noindex") is True:  # not a hidden page: seo.indexing "all" keeps it out
+            return Exclusion(FRONT_MATTER, "its front matter says noindex: true")
+        if _flag(front, "searchable") is False:
+            return Exclusion(FRONT_MATTER, "its front matter says searchable: false")
+        return None
+
     def exclusion(self, path: str, front: Mapping[str, Any]) -> Exclusion | None:
         """Why the page at `path` (relative to the source's folder) is not a page of the site, with its
         front matter `front`; None when it is."""
@@ -101,13 +113,8 @@ class Site:
         for source, destination in self.redirects:
             if _redirect_matches(source, page):
                 return Exclusion(REDIRECT, f"a redirect to {destination}")
-        if self.framework == "mintlify":
-            if _flag(front, "hidden") is True and not self.index_hidden:
-                return Exclusion(FRONT_MATTER, "its front matter says hidden: true")
-            if _flag(front, "noindex") is True:  # not a hidden page: seo.indexing "all" keeps it out
-                return Exclusion(FRONT_MATTER, "its front matter says noindex: true")
-            if _flag(front, "searchable") is False:
-                return Exclusion(FRONT_MATTER, "its front matter says searchable: false")
+        if self.framework == "mintlify" and (mintlify := self._mintlify_exclusion(path, front)) is not None:
+            return mintlify
         if self.framework == "docusaurus" and self.built_folders is not None:
             folder = next((f for f in self.built_folders if f in ("", ".") or path.startswith(f + "/")), None)
             if folder is None:
