@@ -22,14 +22,16 @@ from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
-WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{2,}")
+# A word: Latin letters, or one Han or kana character (Japanese and Chinese put no space between words).
+WORD = re.compile(r"[A-Za-z][A-Za-z0-9_]{2,}|[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff]")
 LINK_TARGET = re.compile(r"\]\([^)\s]*(?:\s+\"[^\"]*\")?\)")
 FENCE_INFO = re.compile(r"^ *(`{3,}|~{3,}).*$", re.MULTILINE)
 OPEN_EVERYTHING = """() => {
   document.querySelectorAll('[role=tabpanel]').forEach((panel) => {
     panel.classList.remove('hidden'); panel.removeAttribute('hidden'); panel.removeAttribute('aria-hidden') })
   document.querySelectorAll('details').forEach((details) => { details.open = true })
-  document.querySelectorAll('article *').forEach((element) => element.after(' '))
+  // Not inside code: the highlighter splits a token into spans (`project-re` `f`).
+  document.querySelectorAll('article *:not(pre, pre *)').forEach((element) => element.after(' '))
 }"""
 
 
