@@ -378,10 +378,7 @@ def _compose_page(
         result.skipped_pages.append(path)
         return
     blocks = reading.blocks
-    if dialect.mintlify and isinstance(operation := front.data.get("openapi"), str):
-        # Mintlify writes the operation's parameters and responses from the spec, after the text.
-        result.warnings.append(f"{path}: generated from an OpenAPI spec (openapi: {operation[:200]}); docschat reads "
-                               "no spec: only what the page writes is indexed")
+    result.warnings.extend(note for note in [site.spec_note(path, front.data)] if note)
     result.unknown_components.extend((path, name, uses) for name, uses in sorted(reading.unknown_components.items()))
     page = Page(
         path=path,
