@@ -122,8 +122,25 @@ const snippets = all.filter((p) => p.startsWith('snippets/') && /\.(mdx|md|jsx|t
   filename: '/' + p, tree: common.getAST(readFileSync(join(site, p), 'utf8'), '/' + p),
   snippetFileLocation: p.slice('snippets/'.length), content: readFileSync(join(site, p), 'utf8')
 }))
-const pages = {}
+// A snippet's own imports resolved first, those it imports before it (Mintlify's docs: "Snippets can
+// import other snippets"): @mintlify/prebuild 1.0.1370's resolveImportsInSnippets
+// (dist/prebuild/update/resolveImportsAndWriteFiles.js), with @mintlify/common's functions.
 const warnings = []
+{
+  const withImports = await Promise.all(snippets.map(async (snippet) =>
+    ({...(await common.findAndRemoveImports(snippet.tree)), filename: snippet.filename})))
+  const graph = Object.fromEntries(withImports.map((snippet) => [snippet.filename, Object.keys(snippet.importMap)]))
+  const ordered = common.topologicalSort(graph).reverse()
+    .map((filename) => withImports.find((snippet) => snippet.filename === filename)).filter(Boolean)
+  for (const snippet of ordered) {
+    if (common.hasImports(snippet)) {
+      snippet.tree = await common.resolveAllImports({snippets: ordered, fileWithImports: snippet,
+        onWarning: (w) => warnings.push(`${snippet.filename}: ${w.message}`)})
+    }
+  }
+  for (const snippet of snippets) snippet.tree = withImports.find((w) => w.filename === snippet.filename).tree
+}
+const pages = {}
 const unmapped = {}
 for (const page of all.filter((p) => /\.mdx?$/.test(p) && !p.startsWith('snippets/'))) {
   try {

@@ -62,10 +62,14 @@ def _redirects(site: Path) -> list[tuple[re.Pattern[str], str]]:
 
 
 def _markers(site: Path, name: str) -> list[str]:
-    """The markers of a page and of the snippets it imports (`from "/snippets/…"`)."""
-    text = (site / name).read_text()
-    for snippet in re.findall(r"""from\s+["'](/snippets/[^"']+)["']""", text):
-        text += (site / snippet.lstrip("/")).read_text()
+    """The markers of a page and of the snippets it imports (`from "/snippets/…"`), theirs too."""
+    text, seen, todo = "", set(), [name]
+    while todo:
+        seen.add(todo[-1])
+        part = (site / todo.pop()).read_text()
+        text += part
+        todo += [s.lstrip("/") for s in re.findall(r"""from\s+["'](/snippets/[^"']+)["']""", part)
+                 if s.lstrip("/") not in seen]
     return sorted(set(MARKER.findall(text)))
 
 

@@ -347,6 +347,41 @@ def test_a_missing_ref_file_is_a_warning_not_an_error() -> None:
     assert site.warnings == ["fr.json: named by a $ref of docs.json, and not in the source; what it holds is left out"]
 
 
+def test_pages_mintlify_generates_from_an_openapi_spec_are_named_not_lost_silently() -> None:
+    """Mintlify builds an API page from an OpenAPI operation named in the navigation (`GET /users`,
+    `openapi.json POST /users`) or in a page's front matter (`openapi: …`); docschat reads no
+    spec. dify's docs list 82 such entries, trigger.dev's 62 pages and openlit's 11 name one:
+    composed, they gave no chunk and no word of why."""
+    docs = {"navigation": {"groups": [{"group": "API", "openapi": "openapi.json", "pages": [
+        "intro", "GET /users", "openapi.json POST /users/{id}", "endpoint/get"]}]}}
+    files = {"docs.json": json.dumps(docs), "intro.mdx": "---\ntitle: Intro\n---\nHello.\n",
+             "endpoint/get.mdx": '---\ntitle: "Get user"\nopenapi: "GET /users/{id}"\n---\n'}
+    site = read_site(files)
+    assert site.listed.keys() == {"intro", "endpoint/get"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert ("docs.json: 2 pages of its navigation are generated from an OpenAPI spec (GET /users, "
+            "openapi.json POST /users/{id}); docschat reads no spec: they are not indexed") in result.warnings
+    assert ("endpoint/get.mdx: generated from an OpenAPI spec (openapi: GET /users/{id}); docschat reads no "
+            "spec: only what the page writes is indexed") in result.warnings
+    assert len(result.warnings) == 2
+
+
+def test_mintlify_never_builds_what_mintignore_or_its_defaults_name() -> None:
+    """`.mintignore` (gitignore lines) "completely removes matching files from your site" (Mintlify's
+    organize/mintignore.mdx), a page its navigation lists too; so do Mintlify's default ignores
+    (`DEFAULT_MINT_IGNORES` of @mintlify/common 1.0.1183: `README.md`, `CHANGELOG.md`, …). dify's
+    docs have a `.mintignore`; docschat did not read it."""
+    docs = {"navigation": {"groups": [{"group": "G", "pages": ["intro", "drafts/plan", "notes/README", "keep/a"]}]}}
+    files = {"docs.json": json.dumps(docs), ".mintignore": "# drafts\ndrafts/\nkeep/*\n!keep/a.mdx\n",
+             "intro.mdx": "# Intro\n", "drafts/plan.mdx": "# Plan\n", "notes/README.md": "# Notes\n",
+             "keep/a.mdx": "# A\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert sorted(p.path for p in result.pages) == ["intro.mdx", "keep/a.mdx"]
+    assert dict(result.excluded) == {
+        "drafts/plan.mdx": (NOT_BUILT, "named by .mintignore (or Mintlify's own ignores): never built"),
+        "notes/README.md": (NOT_BUILT, "named by .mintignore (or Mintlify's own ignores): never built")}
+
+
 def test_a_ref_cycle_ends() -> None:
     site = read_site({"docs.json": json.dumps({"navigation": {"$ref": "./a.json"}}),
                       "a.json": json.dumps({"$ref": "./a.json"})})

@@ -380,6 +380,7 @@ def _compose_page(
         result.skipped_pages.append(path)
         return
     blocks = reading.blocks
+    result.warnings.extend(note for note in [site.spec_note(path, front.data)] if note)
     result.unknown_components.extend((path, name, uses) for name, uses in sorted(reading.unknown_components.items()))
     page = Page(
         path=path,

@@ -90,6 +90,9 @@ MINTLIFY_IGNORED = (".git", ".github", ".claude", ".agents", ".idea", ".vscode",
                     "!.mintlify/**/", "!.mintlify/skills/**", "!.mintlify/**/*.json", "!.mintlify/**/*.yaml",
                     "!.mintlify/**/*.yml", "node_modules", "README.md", "LICENSE.md", "CHANGELOG.md", "CONTRIBUTING.md")
 _MAX_REFS = 200  # `$ref` files read for one navigation: a cycle or a fan-out stops here
+# A navigation entry naming an OpenAPI operation, from which Mintlify generates the page: `GET /users`,
+# `/openapi.json POST /users` (its docs' api-playground/openapi-setup.mdx), `webhook name`.
+_OPENAPI_OPERATION = re.compile(r"(?:\S+\.(?:json|ya?ml)\s+)?(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|webhook)\s+\S")
 # Mintlify's navigation containers, and the key naming each one's label in the place.
 _MINTLIFY_CONTAINERS = ("languages", "versions", "tabs", "anchors", "dropdowns", "products", "menu", "groups",
                         "pages", "navigation")
@@ -167,15 +170,16 @@ class _Mintlify:
 
     def __init__(self, name: str, files: Mapping[str, str]) -> None:
         self.name, self.files, self.refs = name, files, 0
+        self.operations: list[str] = []  # OpenAPI operations the navigation lists (_OPENAPI_OPERATION)
         self.site = Site("mintlify", name, every_page_listed=False)
 
     def read(self) -> Site:
         site = self.site
+        site.gitignored = (*MINTLIFY_IGNORED, *self.files.get(".mintignore", "").splitlines())
         data = self.load(self.name)
         if not isinstance(data, dict):
             site.every_page_listed = True
             return site
-        site.gitignored = (*MINTLIFY_IGNORED, *self.files.get(".mintignore", "").splitlines())
         seo, _ = self.resolve(data.get("seo"), "")
         site.index_hidden = isinstance(seo, dict) and seo.get("indexing") == "all"
         self.walk(data.get("navigation"), (), False, "", 0)
@@ -183,6 +187,10 @@ class _Mintlify:
         for item in redirects if isinstance(redirects, list) else []:
             if isinstance(item, dict) and isinstance(item.get("source"), str):
                 site.redirects.append((item["source"], str(item.get("destination", ""))))
+        if self.operations:  # no file holds them: docschat reads no spec, so they are named here
+            site.warnings.append(f"{self.name}: {len(self.operations)} pages of its navigation are generated from an "
+                                 f"OpenAPI spec ({', '.join(self.operations[:3])}{', …' if len(self.operations) > 3 else ''}); "
+                                 "docschat reads no spec: they are not indexed")
         if not site.listed:  # a navigation listing nothing (OpenAPI only, unreadable): keep every page
             site.every_page_listed = True
         return site
@@ -236,6 +244,9 @@ class _Mintlify:
 
     def add(self, page: str, place: tuple[str, ...], hidden: bool) -> None:
         if "://" in page:
+            return
+        if _OPENAPI_OPERATION.match(page):
+            self.operations.append(page)
             return
         key = stem(page)
         current = self.site.listed.get(key)

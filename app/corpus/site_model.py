@@ -244,6 +244,16 @@ class Site:
         rest = path if folder in ("", ".") else path[len(folder) + 1:]
         return f"{route}/{rest}" if route else rest
 
+    def spec_note(self, path: str, front: Mapping[str, Any]) -> str | None:
+        """A warning for a Mintlify page generated from an OpenAPI operation (`openapi:` in its front
+        matter): Mintlify writes the operation's parameters and responses from the spec, after the
+        page's text; docschat reads no spec."""
+        operation = front.get("openapi")
+        if self.framework != "mintlify" or not isinstance(operation, str):
+            return None
+        return (f"{path}: generated from an OpenAPI spec (openapi: {operation[:200]}); docschat reads no spec: "
+                "only what the page writes is indexed")
+
     def place(self, path: str) -> tuple[str, ...]:
         entry = self.listed.get(stem(path))
         return entry.place if entry else ()

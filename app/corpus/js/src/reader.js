@@ -48,7 +48,10 @@ const COMPONENTS = {
   Prompt: {shows: ['description']},
   'Tree.File': {shows: ['name']}, // a file tree's names are its text
   'Tree.Folder': {shows: ['name']},
-  'Color.Item': {shows: ['name', 'value']}, // a swatch's name and its value
+  // A swatch's name and value, under it; in a table's row (`<Color variant="table">`) the swatch
+  // alone, its name a hover label (@mintlify/components 1.0.19, recorded), and the row's title.
+  'Color.Item': {shows: ['name', 'value'], hide: (attributes, parent) => parent && parent.name === 'Color.Row'},
+  'Color.Row': {shows: ['title']},
   Icon: {shows: []}, // an icon's name is not text
   Tooltip: {shows: []}, // the tip shows on hover only: the words are its children
   // Mintlify's <Visibility for="agents"> is served to AI agents only, never shown on the page; so is
@@ -65,7 +68,7 @@ const COMPONENTS = {
 // callouts, groups and layout, Docusaurus's tabs. A component in neither list is reported as
 // unknown: what it shows is a guess (its children).
 const CHILDREN_ONLY = new Set(['Note', 'Warning', 'Info', 'Tip', 'Check', 'Danger', 'Callout', 'CardGroup',
-  'Columns', 'CodeGroup', 'Steps', 'Tabs', 'AccordionGroup', 'Panel', 'Badge', 'Tree', 'Color', 'Fragment'])
+  'Columns', 'Column', 'CodeGroup', 'Steps', 'Tabs', 'AccordionGroup', 'Panel', 'Badge', 'Tree', 'Color', 'Fragment'])
 
 // The attribute labels Mintlify writes before a value; others show the value alone.
 const LABELS = {default: 'default: '}
@@ -236,7 +239,7 @@ function markNode(value) {
 }
 
 function jsxHandler(counts) {
-  return (state, node) => {
+  return (state, node, parent) => {
     const attributes = attributeValues(node)
     // Mintlify's `<Link href>` (one of its allowedComponents) and Docusaurus's `<Link to>`
     // (@docusaurus/Link) render an anchor: read as `<a href>`, the link target kept.
@@ -248,7 +251,7 @@ function jsxHandler(counts) {
     if (name && (/^[A-Z]/.test(name) || name.includes('.')) && !COMPONENTS[name] && !CHILDREN_ONLY.has(name)) {
       counts[name] = (counts[name] || 0) + 1
     }
-    if (rule && rule.hide && rule.hide(attributes)) return undefined
+    if (rule && rule.hide && rule.hide(attributes, parent)) return undefined
     if (attributes.hidden === true || styleHides(attributes.style)) return undefined
     const children = state.all(node)
     if (!name) return {type: 'element', tagName: flow ? 'div' : 'span', properties: {}, children} // a fragment `<>…</>`
