@@ -69,3 +69,12 @@ def test_a_stylesheet_hides_mdx_elements_by_their_attributes() -> None:
             '<div data-x="1">SECRET1</div>\n\n<p title="x">SECRET2</p>\n\n<p title="y">zzshown</p>\n')
     shown = shown_markdown(page, mdx=True)
     assert "zzshown" in shown and "SECRET" not in shown, shown
+
+
+def test_a_paragraph_of_only_jsx_is_its_elements() -> None:
+    """@mdx-js/mdx 3 unravels a paragraph holding nothing but JSX and expressions: its elements are
+    blocks, with no paragraph around them that the browser would break into empty ones beside a
+    `<div>` (which a stylesheet's `h3 + p` would then match). The probes' renderer shows each
+    `<Badge>` here as its own block."""
+    assert shown_markdown('<Badge>zz1</Badge>\n<Badge>zz2</Badge> {"zz3"}\n', mdx=True) == "zz1\n\nzz2\n\nzz3\n"
+    assert shown_markdown("<Badge>zz1</Badge> and zz2\n", mdx=True) == "zz1 and zz2\n"

@@ -333,6 +333,28 @@ function mdxCommentsInText(node) {
   }
 }
 
+// A paragraph of nothing but JSX and expressions (`<p>x</p>` alone on a line) is not one: its
+// elements stand in its place as blocks. @mdx-js/mdx 3 does this (remarkMarkAndUnravel, lib/plugin/
+// remark-mark-and-unravel.js, whose test is this one), and the page's structure then is the site's:
+// no paragraph around a `<div>`, which the browser would break into empty paragraphs beside it
+// (a stylesheet's `h3 + p` would match one of those).
+function unravel(node) {
+  const children = node.children || []
+  for (let index = 0; index < children.length; index++) {
+    const child = children[index]
+    const only = child.type === 'paragraph' && child.children.some((c) => c.type === 'mdxJsxTextElement' || c.type === 'mdxTextExpression') &&
+      child.children.every((c) => c.type === 'mdxJsxTextElement' || c.type === 'mdxTextExpression' || (c.type === 'text' && /^[\t\n\f\r ]*$/.test(c.value)))
+    if (!only) {
+      unravel(child)
+      continue
+    }
+    const blocks = child.children.filter((c) => c.type !== 'text')
+    for (const block of blocks) block.type = block.type === 'mdxJsxTextElement' ? 'mdxJsxFlowElement' : 'mdxFlowExpression'
+    children.splice(index, 1, ...blocks)
+    index-- // read again: a block may hold paragraphs of its own
+  }
+}
+
 function toString(node) {
   if (node.value !== undefined) return String(node.value)
   return (node.children || []).map(toString).join('')
@@ -864,6 +886,7 @@ export function parse(page, options) {
     const counts = {}
     setextAsText(tree, value)
     if (!mdx) mdxCommentsInText(tree)
+    else unravel(tree)
     const codeTitles = (options && options.codeTitles) || ''
     const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles), passThrough: []})
     return shown(hast, counts, shortcuts)
