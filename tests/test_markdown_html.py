@@ -48,8 +48,8 @@ def test_svg_and_math_text_the_browser_does_not_render_is_hidden(mdx: bool) -> N
 def test_a_stylesheet_hides_by_attribute_pseudo_class_and_escape() -> None:
     """Chromium's innerText of this HTML is "zzLINK zzP zzKEPT": rules with an attribute selector,
     `:not()`, `:nth-child()` or an escaped class hide, as an escape in a style does; a
-    pseudo-element's rule (`::after`) hides only what it generates. (Another pseudo-class is
-    dropped: its rule hides more than the site's.)"""
+    pseudo-element's rule (`::after`) hides only what it generates. The `css-stylesheet-*` probes
+    check combinators, pseudo-classes, attribute operators, lists and nesting against Chromium."""
     page = ('<div><style>a::after{display:none} p:after{display:none} [data-x]{display:none} '
             'p[title=x]{display:none} .a\\:b{display:none} li:not(.k){display:none} ol .n:nth-child(2n+1){display:none} '
             'div > [title="a b"]{display:none}</style>'
