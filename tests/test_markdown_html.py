@@ -78,3 +78,25 @@ def test_a_paragraph_of_only_jsx_is_its_elements() -> None:
     `<Badge>` here as its own block."""
     assert shown_markdown('<Badge>zz1</Badge>\n<Badge>zz2</Badge> {"zz3"}\n', mdx=True) == "zz1\n\nzz2\n\nzz3\n"
     assert shown_markdown("<Badge>zz1</Badge> and zz2\n", mdx=True) == "zz1 and zz2\n"
+
+
+def test_a_stylesheet_reads_what_hast_util_select_cannot() -> None:
+    """Chromium's innerText of the first page is "zzC zzQ zzK", of the second "zzV".
+    hast-util-select matches `:is()` and `:not()` within the element and what it holds, so a
+    combinator there never matches: `:is(.a .b)` is read as `.b` and `:not(.a .q)` as matching
+    every `.q` (zzQ is lost: more hidden, never less). A nested rule is its parent's selector
+    written out (`.n .m .k`). A rule hiding the page's body hides the page as an element's would."""
+    page = ('<div><style>:is(.a .b) .c{display:none} .q:not(.a .q){display:none} .n .m { .k {display:none} }</style>'
+            '<div class="a"><div class="b"><p class="c">SECRET1</p></div></div><p class="c">zzC</p>'
+            '<div class="a"><p class="q">zzQ</p></div><p class="q">SECRET2</p>'
+            '<div class="n"><div class="m"><p class="k">SECRET3</p></div></div><div class="m"><p class="k">zzK</p></div></div>\n')
+    assert shown_markdown(page, mdx=False) == "zzC\n\nzzK\n"
+    page = '<style>body{visibility:hidden}</style><p>SECRET4</p><p style="visibility:visible">zzV</p>\n'
+    assert shown_markdown(page, mdx=False) == "zzV\n"
+
+
+def test_a_selector_past_the_matching_budget_matches_more() -> None:
+    """`.x .x .x .x` over 300 nested `.x` ran V8 out of memory in hast-util-select (a copy of the
+    waiting rule per matching ancestor); past the budget its leading compounds are dropped."""
+    page = "<style>.x .x .x .x {display:none}</style>\n\n" + '<div class="x">' * 300 + "SECRET" + "</div>" * 300 + "\n\nzzP\n"
+    assert shown_markdown(page, mdx=False) == "zzP\n"

@@ -525,47 +525,87 @@ const NOTHING = {type: 'PseudoClass', name: 'not', argument: {type: 'Selector', 
 
 // A selector list hast-util-select matches as the browser would in the recorded state (or more):
 // null for a rule that hides no element's text (every selector a pseudo-element's). `parent`, for a
-// nested rule, is what `&` stands for: a selector without one is under it (CSS Nesting).
+// nested rule, is the selector `&` stands for (`:root` at the top, as CSS Nesting says).
 function matchable(selector, parent) {
-  const rules = selector.rules.map((rule) => chain(rule, false)).filter(Boolean)
-  if (!rules.length) return null
-  const nested = (rule) => rule.items.some((item) => item.type === 'NestingSelector') || (rule.nestedRule && nested(rule.nestedRule))
-  const scope = {type: 'PseudoClass', name: 'is', argument: parent || {type: 'Selector', rules: [{type: 'Rule', items: [{type: 'PseudoClass', name: 'root'}]}]}}
-  const resolve = (rule) => ({...rule, items: rule.items.map((item) => (item.type === 'NestingSelector' ? scope : item)),
-    nestedRule: rule.nestedRule && resolve(rule.nestedRule)})
-  return {type: 'Selector', rules: rules.map((rule) => (nested(rule) || !parent ? resolve(rule) : {type: 'Rule', items: [scope], nestedRule: rule}))}
-
-  // A compound and those after it; `negated` under `:not()`.
-  function chain(rule, negated) {
-    const items = []
-    for (const item of rule.items) {
-      if (item.type === 'PseudoElement') {
-        if (TEXT_FREE.test(item.name.toLowerCase())) return null
-      } else if (item.type === 'TagName' && item.name !== item.name.toLowerCase()) {
-        // HTML's names match in any case; an SVG element's (`foreignObject`) as written.
-        items.push({type: 'PseudoClass', name: 'is', argument: {type: 'Selector', rules: [item, {...item, name: item.name.toLowerCase()}].map((tag) => ({type: 'Rule', items: [tag]}))}})
-      } else if (item.type === 'PseudoClass') {
-        items.push(pseudo(item, negated))
-      } else items.push(item)
+  const rules = []
+  for (const rule of selector.rules) {
+    for (const each of parent || hasNesting(rule) ? nest(rule, parent || ROOT) : [rule]) {
+      const read = chain(each, false, false)
+      if (read) rules.push(read)
     }
-    const next = rule.nestedRule ? chain(rule.nestedRule, negated) : undefined
-    return next === null ? null : {...rule, items: items.filter((item) => item !== ALWAYS).length ? items.filter((item) => item !== ALWAYS) : [ALWAYS], nestedRule: next}
   }
+  return rules.length ? {type: 'Selector', rules} : null
+}
 
-  function pseudo(item, negated) {
-    const name = SAME[item.name.toLowerCase()] || item.name.toLowerCase()
-    if (NEVER.test(name)) return NOTHING
-    if (!KNOWN.has(name) || (item.argument && item.argument.type === 'FormulaOfSelector')) return negated ? NOTHING : ALWAYS
-    let argument = item.argument
-    if (argument && argument.type === 'String' && name === 'is') argument = SELECTOR(argument.value) // `:-webkit-any(…)`
-    if (argument && argument.type === 'Selector') {
-      const inner = negated !== (name === 'not')
-      const rules = argument.rules.map((rule) => chain(rule, inner)).filter(Boolean)
-      if (!rules.length) return name === 'not' ? ALWAYS : NOTHING // `:not(::before)`, `:is(::before)`: nothing in it matches
-      argument = {...argument, rules}
-    }
-    return {...item, name, argument}
+const ROOT = {type: 'Selector', rules: [{type: 'Rule', items: [{type: 'PseudoClass', name: 'root'}]}]}
+
+function hasNesting(rule) {
+  return rule.items.some((item) => item.type === 'NestingSelector' ||
+    (item.argument && item.argument.type === 'Selector' && item.argument.rules.some(hasNesting))) ||
+    Boolean(rule.nestedRule && hasNesting(rule.nestedRule))
+}
+
+// A nested rule's selectors with `&` written out: its parent's selectors before it (`.a .b { &.c
+// > .d }` is `.a .b.c > .d`; one with no `&` is under its parent), each of the parent's list with
+// each of its own. An `&` elsewhere (`.x &`, `:not(&)`), or a product over 64 selectors, is
+// `:is(parent)`, which chain() reads.
+function nest(rule, parent) {
+  const first = rule.items.filter((item) => item.type !== 'NestingSelector')
+  const leading = first.length < rule.items.length && !hasNesting({...rule, items: first})
+  if ((leading || !hasNesting(rule)) && parent.rules.length <= 64) {
+    const append = (chain, items, next) => chain.nestedRule
+      ? {...chain, nestedRule: append(chain.nestedRule, items, next)}
+      : {...chain, items: [...chain.items, ...items], nestedRule: next}
+    return parent.rules.map((outer) => (leading ? append(outer, first, rule.nestedRule) : append(outer, [], rule)))
   }
+  const scope = {type: 'PseudoClass', name: 'is', argument: parent}
+  const replace = (node) => ({...node, items: node.items.map((item) => item.type === 'NestingSelector' ? scope
+    : item.argument && item.argument.type === 'Selector' ? {...item, argument: {...item.argument, rules: item.argument.rules.map(replace)}} : item),
+  nestedRule: node.nestedRule && replace(node.nestedRule)})
+  return [replace(rule)]
+}
+
+// A compound and those after it; `negated` under `:not()`, `inside` in `:is()` or `:not()`, where
+// hast-util-select sees only the element and what it holds: a selector with a combinator there
+// (`:is(.a .b)`) never matches, so it is read as its last compound (`.b`: more) or, under
+// `:not()`, as nothing (`:not(.a .b)` then matches more too).
+function chain(rule, negated, inside) {
+  if (inside && rule.nestedRule) {
+    if (negated) return {type: 'Rule', items: [NOTHING]}
+    let last = rule
+    while (last.nestedRule) last = last.nestedRule
+    return chain({...last, combinator: undefined}, negated, inside)
+  }
+  const items = []
+  for (const item of rule.items) {
+    if (item.type === 'PseudoElement') {
+      if (TEXT_FREE.test(item.name.toLowerCase())) return null
+    } else if (item.type === 'TagName' && item.name !== item.name.toLowerCase()) {
+      // HTML's names match in any case; an SVG element's (`foreignObject`) as written.
+      items.push({type: 'PseudoClass', name: 'is', argument: {type: 'Selector', rules: [item, {...item, name: item.name.toLowerCase()}].map((tag) => ({type: 'Rule', items: [tag]}))}})
+    } else if (item.type === 'PseudoClass') {
+      items.push(pseudo(item, negated))
+    } else items.push(item)
+  }
+  const next = rule.nestedRule ? chain(rule.nestedRule, negated, inside) : undefined
+  const kept = items.filter((item) => item !== ALWAYS)
+  return next === null ? null : {...rule, items: kept.length ? kept : [ALWAYS], nestedRule: next}
+}
+
+function pseudo(item, negated) {
+  const name = SAME[item.name.toLowerCase()] || item.name.toLowerCase()
+  if (NEVER.test(name)) return NOTHING
+  if (!KNOWN.has(name) || (item.argument && item.argument.type === 'FormulaOfSelector')) return negated ? NOTHING : ALWAYS
+  let argument = item.argument
+  if (argument && argument.type === 'String' && name === 'is') argument = SELECTOR(argument.value) // `:-webkit-any(…)`
+  if (argument && argument.type === 'Selector') {
+    const inner = negated !== (name === 'not')
+    // `:has()` holds relative selectors, matched in the element's subtree: its combinators are read.
+    const rules = argument.rules.map((rule) => chain(rule, inner, name !== 'has')).filter(Boolean)
+    if (!rules.length) return name === 'not' ? ALWAYS : NOTHING // `:not(::before)`, `:is(::before)`: nothing in it matches
+    argument = {...argument, rules}
+  }
+  return {...item, name, argument}
 }
 
 // The rules under `nodes` that hide, as {selector, declarations}; `parent` the selector of the rule
@@ -633,12 +673,16 @@ function applyStylesheets(tree) {
   const rules = []
   hidingRules(parseCss(css, CSS_OPTIONS).children, null, rules)
   if (!rules.length) return
-  const page = {type: 'root', children: [{type: 'element', tagName: 'html', properties: {}, children: [
-    {type: 'element', tagName: 'body', properties: {}, children: tree.children}]}]}
+  const body = {type: 'element', tagName: 'body', properties: {}, children: tree.children}
+  const html = {type: 'element', tagName: 'html', properties: {}, children: [body]}
+  const page = {type: 'root', children: [html]}
+  const {depth, siblings, elements} = shape(page)
   // One walk of the page for the rules of each set of declarations (most say `display: none`): the
   // order of hiding declarations changes nothing (styleOf: `!important` wins whatever its place).
   const grouped = new Map()
-  for (const rule of rules) grouped.set(rule.declarations, [...(grouped.get(rule.declarations) || []), ...rule.selector.rules])
+  for (const rule of rules) {
+    grouped.set(rule.declarations, [...(grouped.get(rule.declarations) || []), ...rule.selector.rules.map((chain) => bounded(chain, depth, siblings, elements))])
+  }
   const said = new Map()
   for (const [declarations, selectors] of grouped) {
     for (const element of selectAll(render({type: 'Selector', rules: selectors}), page)) said.set(element, [...(said.get(element) || []), declarations])
@@ -647,6 +691,34 @@ function applyStylesheets(tree) {
     const properties = element.properties || {}
     element.properties = {...properties, style: declarations.join(';') + ';' + (typeof properties.style === 'string' ? properties.style : '')}
   }
+  // A rule hiding the page itself (`:root`, `body`): its text goes as the page's element's would.
+  const own = [...(said.get(html) || []), ...(said.get(body) || [])]
+  if (own.length) tree.children = [{type: 'element', tagName: 'div', properties: {style: own.join(';')}, children: tree.children}]
+}
+
+// The page's depth, its most element children of one parent, and its elements.
+function shape(node, depth = 0, found = {depth: 0, siblings: 0, elements: 0}) {
+  const children = (node.children || []).filter((child) => child.type === 'element')
+  found.depth = Math.max(found.depth, depth)
+  found.siblings = Math.max(found.siblings, children.length)
+  found.elements += children.length
+  for (const child of children) shape(child, depth + 1, found)
+  return found
+}
+
+// A selector whose matching stays within a budget: hast-util-select carries, into each element, a
+// copy of a rule waiting for its next compound per ancestor (or earlier sibling, for `~`) that
+// matched the one before, and checks each copy that matches against every result so far: `.x .x`
+// costs about depth^3 on a page of nested `.x`, and `.x .x .x .x` on a deep page ran V8 out of
+// memory. Past 50 million (about 3 s), the selector's leading compounds are dropped (`.a .b .c` is
+// read as `.b .c`, then `.c`): it matches more, never less.
+function bounded(chain, depth, siblings, elements) {
+  let cost = elements
+  for (let rule = chain.nestedRule; rule; rule = rule.nestedRule) {
+    cost *= rule.combinator === '~' ? siblings : rule.combinator === undefined ? depth : 1
+  }
+  if (cost > elements) cost *= Math.max(depth, siblings) // the results a match is checked against
+  return cost > 5e7 && chain.nestedRule ? bounded({...chain.nestedRule, combinator: undefined}, depth, siblings, elements) : chain
 }
 
 function codeSpan(content) {
