@@ -48,8 +48,8 @@ def test_svg_and_math_text_the_browser_does_not_render_is_hidden(mdx: bool) -> N
 def test_a_stylesheet_hides_by_attribute_pseudo_class_and_escape() -> None:
     """Chromium's innerText of this HTML is "zzLINK zzP zzKEPT": rules with an attribute selector,
     `:not()`, `:nth-child()` or an escaped class hide, as an escape in a style does; a
-    pseudo-element's rule (`::after`) hides only what it generates. (Another pseudo-class is
-    dropped: its rule hides more than the site's.)"""
+    pseudo-element's rule (`::after`) hides only what it generates. The `css-stylesheet-*` probes
+    check combinators, pseudo-classes, attribute operators, lists and nesting against Chromium."""
     page = ('<div><style>a::after{display:none} p:after{display:none} [data-x]{display:none} '
             'p[title=x]{display:none} .a\\:b{display:none} li:not(.k){display:none} ol .n:nth-child(2n+1){display:none} '
             'div > [title="a b"]{display:none}</style>'
@@ -69,3 +69,37 @@ def test_a_stylesheet_hides_mdx_elements_by_their_attributes() -> None:
             '<div data-x="1">SECRET1</div>\n\n<p title="x">SECRET2</p>\n\n<p title="y">zzshown</p>\n')
     shown = shown_markdown(page, mdx=True)
     assert "zzshown" in shown and "SECRET" not in shown, shown
+
+
+def test_a_paragraph_of_only_jsx_is_its_elements() -> None:
+    """@mdx-js/mdx 3 unravels a paragraph holding nothing but JSX and expressions: its elements are
+    blocks, with no paragraph around them that the browser would break into empty ones beside a
+    `<div>` (which a stylesheet's `h3 + p` would then match). The probes' renderer shows each
+    `<Badge>` here as its own block."""
+    assert shown_markdown('<Badge>zz1</Badge>\n<Badge>zz2</Badge> {"zz3"}\n', mdx=True) == "zz1\n\nzz2\n\nzz3\n"
+    assert shown_markdown("<Badge>zz1</Badge> and zz2\n", mdx=True) == "zz1 and zz2\n"
+
+
+def test_a_stylesheet_reads_what_hast_util_select_cannot() -> None:
+    """Chromium's innerText of the first page is "zzC zzQ zzK", of the second "zzV".
+    hast-util-select matches `:is()` and `:not()` within the element and what it holds, so a
+    combinator there never matches: `:is(.a .b)` is read as `.b` and `:not(.a .q)` as matching
+    every `.q` (zzQ is lost: more hidden, never less). A nested rule is its parent's selector
+    written out (`.n .m .k`). A rule hiding the page's body hides the page as an element's would."""
+    page = ('<div><style>:is(.a .b) .c{display:none} .q:not(.a .q){display:none} .n .m { .k {display:none} }</style>'
+            '<div class="a"><div class="b"><p class="c">SECRET1</p></div></div><p class="c">zzC</p>'
+            '<div class="a"><p class="q">zzQ</p></div><p class="q">SECRET2</p>'
+            '<div class="n"><div class="m"><p class="k">SECRET3</p></div></div><div class="m"><p class="k">zzK</p></div></div>\n')
+    assert shown_markdown(page, mdx=False) == "zzC\n\nzzK\n"
+    page = '<style>body{visibility:hidden}</style><p>SECRET4</p><p style="visibility:visible">zzV</p>\n'
+    assert shown_markdown(page, mdx=False) == "zzV\n"
+
+
+def test_a_selector_past_the_matching_budget_matches_more() -> None:
+    """`.x .x .x .x` over 300 nested `.x` ran V8 out of memory in hast-util-select (a copy of the
+    waiting rule per matching ancestor); past the budget its leading compounds are dropped."""
+    page = "<style>.x .x .x .x {display:none}</style>\n\n" + '<div class="x">' * 300 + "SECRET" + "</div>" * 300 + "\n\nzzP\n"
+    assert shown_markdown(page, mdx=False) == "zzP\n"
+    # `:not()` walks what each element holds (10 s here): on a page this deep it is dropped.
+    page = "<style>.x:not(.y) {display:none} .x:not(:has(.x:not(:has(.y)))) {display:none}</style>\n\n"
+    assert shown_markdown(page + '<div class="x">' * 300 + "SECRET" + "</div>" * 300 + "\n\nzzP\n", mdx=False) == "zzP\n"

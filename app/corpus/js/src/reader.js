@@ -20,6 +20,10 @@ import {directiveFromMarkdown} from 'mdast-util-directive'
 import {defaultHandlers, toHast} from 'mdast-util-to-hast'
 import {directive} from 'micromark-extension-directive'
 import {parseFragment} from 'parse5'
+import parseCss from 'css-tree/parser'
+import {ident} from 'css-tree/utils'
+import {createParser, render} from 'css-selector-parser'
+import {selectAll} from 'hast-util-select'
 import {gfm} from 'micromark-extension-gfm'
 import {math} from 'micromark-extension-math'
 import {mdxjs} from 'micromark-extension-mdxjs'
@@ -161,39 +165,66 @@ function literal(estree, object) {
   return undefined
 }
 
-// What a style says of showing its element, as the browser applies it: {display, visibility,
-// contentVisibility}, lower case, the last declaration of each winning (an `!important` one over
-// plain ones); written as CSS text (comments dropped) or as a JSX style object.
-function styleOf(style) {
-  const found = {}
-  const important = {}
-  const set = (name, value) => {
-    const key = {display: 'display', visibility: 'visibility', 'content-visibility': 'contentVisibility',
-      contentvisibility: 'contentVisibility'}[name.trim().toLowerCase()]
-    if (!key || typeof value !== 'string') return
-    const bang = /!\s*important\s*$/i.test(value)
-    if (important[key] && !bang) return
-    important[key] = important[key] || bang
-    found[key] = value.replace(/!\s*important\s*$/i, '').trim().toLowerCase()
-  }
-  if (typeof style === 'string') {
-    for (const declaration of style.replace(/\/\*[\s\S]*?\*\//g, '').split(';')) {
-      const colon = declaration.indexOf(':')
-      if (colon > 0) set(unescapeCss(declaration.slice(0, colon)), unescapeCss(declaration.slice(colon + 1)))
-    }
-  } else if (style && typeof style === 'object') {
-    for (const [name, value] of Object.entries(style)) set(name, typeof value === 'string' ? unescapeCss(value) : value)
+// The properties that decide whether innerText shows an element, by their CSS and JSX names.
+const SHOWING = {display: 'display', visibility: 'visibility', 'content-visibility': 'contentVisibility',
+  contentvisibility: 'contentVisibility'}
+
+// Declarations as [name, value, important]: CSS text read by css-tree (comments, strings and
+// escapes as the browser's tokenizer reads them: `content: "/*"` opens no comment, `n\\one` is
+// `none`), a value its keyword, lower case, when it is one identifier.
+function declarationsOf(nodes) {
+  const found = []
+  for (const node of nodes) {
+    if (node.type !== 'Declaration') continue
+    const words = node.value.type === 'Value' ? node.value.children.toArray() : []
+    const value = words.length === 1 && words[0].type === 'Identifier' ? ident.decode(words[0].name) : ''
+    found.push([ident.decode(node.property), value, Boolean(node.important)])
   }
   return found
 }
 
-// CSS escapes, as the browser reads them: `n\\one` is `none`, `.a\\:b` the class `a:b`.
-function unescapeCss(text) {
-  return text.replace(/\\(?:([0-9a-fA-F]{1,6})[ \t\n]?|([^\n]))/g, (_, hex, char) => {
-    if (!hex) return char
-    const code = parseInt(hex, 16)
-    return code > 0 && code <= 0x10ffff && (code < 0xd800 || code > 0xdfff) ? String.fromCodePoint(code) : '\ufffd'
-  })
+// A value of a JSX style object, as React sets it: CSS text for one property (its `!important`,
+// which React would refuse, read as written: the safe reading).
+function jsxValue(value) {
+  if (typeof value !== 'string') return ['', false]
+  const bang = /!\s*important\s*$/i.test(value)
+  const words = cssValue(value.replace(/!\s*important\s*$/i, ''))
+  return [words.length === 1 && words[0].type === 'Identifier' ? ident.decode(words[0].name) : '', bang]
+}
+
+function cssValue(text) {
+  const node = parseCss(text, {context: 'value', onParseError: () => {}})
+  return node.type === 'Value' ? node.children.toArray() : []
+}
+
+// What declarations say of showing their element, as the cascade applies them: {display,
+// visibility, contentVisibility}, lower case, the last declaration of each winning (an `!important`
+// one over plain ones), with `important` saying which were.
+function cascade(declarations) {
+  const found = {}
+  const important = {}
+  for (const [name, value, bang] of declarations) {
+    const key = SHOWING[name.trim().toLowerCase()]
+    if (!key || (important[key] && !bang)) continue
+    important[key] = important[key] || bang
+    found[key] = value.trim().toLowerCase()
+  }
+  return {found, important}
+}
+
+// What a style says of showing its element: an element's `style` (CSS text) or a JSX style object.
+function styleOf(style) {
+  if (typeof style === 'string') {
+    return cascade(declarationsOf(parseCss(style, {context: 'declarationList', onParseError: () => {}}).children)).found
+  }
+  if (!style || typeof style !== 'object') return {}
+  return cascade(Object.entries(style).filter(([name]) => SHOWING[name.toLowerCase()]).map(([name, value]) => [name, ...jsxValue(value)])).found
+}
+
+// Whether a value of these properties hides: `display: none`, `content-visibility: hidden`,
+// `visibility: hidden` or `collapse`.
+function hiding(key, value) {
+  return key === 'visibility' ? value === 'hidden' || value === 'collapse' : key === 'display' ? value === 'none' : value === 'hidden'
 }
 
 // Whether a style hides its element and all it holds (innerText skips it): `display: none`,
@@ -253,7 +284,10 @@ function jsxHandler(counts) {
     }
     if (rule && rule.hide && rule.hide(attributes, parent)) return undefined
     if (attributes.hidden === true || styleHides(attributes.style)) return undefined
-    const children = state.all(node)
+    let children = state.all(node)
+    // React writes a `<style>`'s string children as its CSS text: no paragraph around a
+    // `{`…`}` template literal (expressionHandler's), which CSS would read as a selector.
+    if (name === 'style') children = [textNode(children.map(toString).join(''))]
     if (!name) return {type: 'element', tagName: flow ? 'div' : 'span', properties: {}, children} // a fragment `<>…</>`
     if (/^[a-z][a-z0-9-]*$/.test(name)) {
       // An HTML element: the browser shows it as such (a table, a line break, an image's alt text).
@@ -337,6 +371,28 @@ function mdxCommentsInText(node) {
   for (const child of node.children || []) {
     if (child.type === 'text') child.value = child.value.replace(/\{\s*\/\*[\s\S]*?\*\/\s*\}/g, '')
     else mdxCommentsInText(child)
+  }
+}
+
+// A paragraph of nothing but JSX and expressions (`<p>x</p>` alone on a line) is not one: its
+// elements stand in its place as blocks. @mdx-js/mdx 3 does this (remarkMarkAndUnravel, lib/plugin/
+// remark-mark-and-unravel.js, whose test is this one), and the page's structure then is the site's:
+// no paragraph around a `<div>`, which the browser would break into empty paragraphs beside it
+// (a stylesheet's `h3 + p` would match one of those).
+function unravel(node) {
+  const children = node.children || []
+  for (let index = 0; index < children.length; index++) {
+    const child = children[index]
+    const only = child.type === 'paragraph' && child.children.some((c) => c.type === 'mdxJsxTextElement' || c.type === 'mdxTextExpression') &&
+      child.children.every((c) => c.type === 'mdxJsxTextElement' || c.type === 'mdxTextExpression' || (c.type === 'text' && /^[\t\n\f\r ]*$/.test(c.value)))
+    if (!only) {
+      unravel(child)
+      continue
+    }
+    const blocks = child.children.filter((c) => c.type !== 'text')
+    for (const block of blocks) block.type = block.type === 'mdxJsxTextElement' ? 'mdxJsxFlowElement' : 'mdxFlowExpression'
+    children.splice(index, 1, ...blocks)
+    index-- // read again: a block may hold paragraphs of its own
   }
 }
 
@@ -478,97 +534,183 @@ function prepare(node, inPre, invisible) {
   node.children = kept
 }
 
-// Pseudo-elements: a rule for one hides what it generates (`a::after`), never the element's text.
-const PSEUDO_ELEMENTS = new Set(['before', 'after', 'first-line', 'first-letter', 'marker', 'placeholder', 'selection',
-  'backdrop', 'file-selector-button', 'cue', 'part', 'slotted', 'highlight', 'spelling-error', 'grammar-error'])
+// A page's own `<style>` rules that hide (`display: none`, `visibility: hidden`, …), applied to the
+// elements their selectors match, before the element's inline style (which wins, as in the
+// cascade): innerText needs CSS, and hast-util-to-text has none. The stylesheet is read by css-tree,
+// each selector by css-selector-parser and matched by hast-util-select (the parser it uses), on the
+// page as the recording's browser holds it: in `<html><body>`. Rules that show (`display: block`)
+// are left out, and of a hiding rule only its hiding declarations are kept: hiding more than the
+// site, where a later or more specific rule shows again, never less (no specificity needed). A
+// theme's stylesheet is left out (not in the page).
+const SELECTOR = createParser({
+  syntax: {baseSyntax: 'latest', nestingSelector: true, pseudoClasses: {unknown: 'accept'}, pseudoElements: {unknown: 'accept'}},
+  strict: false // as the browser: `[a=b` at the end is `[a=b]`
+})
+const CSS_OPTIONS = {parseRulePrelude: false, parseAtrulePrelude: false, onParseError: () => {}}
 
-// A compound selector (`p.a#b[title=x]:not(.k)`) as {tag, id, classes, attributes, not}, escapes
-// read; null for a pseudo-element's (or one not understood, with an attribute never closed). A
-// pseudo-class other than `:not()` is dropped, and so is a `:not()` of what is not one compound: the
-// rule then matches more than the site's, never less (fail closed).
-function compoundSelector(text) {
-  const found = {tag: '', id: undefined, classes: [], attributes: [], not: []}
-  const name = /^(?:[\w-]|\\[0-9a-fA-F]{1,6}[ \t\n]?|\\[^\n])+/
-  let at = 0
-  const ident = () => {
-    const match = text.slice(at).match(name)
-    at += match ? match[0].length : 0
-    return match ? unescapeCss(match[0]) : ''
-  }
-  while (at < text.length) {
-    const c = text[at]
-    if (c === '.') { at++; found.classes.push(ident()) } else if (c === '#') { at++; found.id = ident() } else if (c === '*') {
-      at++
-    } else if (c === '[') {
-      const end = text.indexOf(']', at)
-      if (end < 0) return null
-      const attribute = text.slice(at + 1, end).match(/^\s*([\w-]+)\s*(?:([~|^$*]?=)\s*(?:"([^"]*)"|'([^']*)'|([^\s\]]*))\s*[iIsS]?\s*)?$/)
-      if (attribute) found.attributes.push({name: attribute[1], exact: attribute[2] === '=' ? (attribute[3] ?? attribute[4] ?? attribute[5]) : undefined})
-      at = end + 1
-    } else if (c === ':') {
-      if (text[at + 1] === ':') return null
-      at++
-      const pseudo = ident().toLowerCase()
-      if (PSEUDO_ELEMENTS.has(pseudo)) return null
-      if (text[at] === '(') {
-        let depth = 0
-        const open = at
-        for (; at < text.length; at++) {
-          if (text[at] === '(') depth++
-          else if (text[at] === ')' && --depth === 0) break
-        }
-        const inner = pseudo === 'not' ? compoundSelector(text.slice(open + 1, at).trim()) : null
-        if (inner && !inner.not.length) found.not.push(inner)
-        at++
-      }
-    } else {
-      const tag = ident()
-      if (!tag) return null
-      found.tag = tag.toLowerCase()
+// Pseudo-elements whose box holds none of the page's text: a rule for one hides what it generates
+// (`a::after`), a scrollbar, a shadow tree's part, never the element's text: the rule is left out.
+// Another pseudo-element (`::details-content`) is read as its element (more hidden, never less).
+const TEXT_FREE = /^(?:before|after|first-line|first-letter|marker|placeholder|selection|backdrop|file-selector-button|cue|cue-region|part|slotted|highlight|spelling-error|grammar-error|target-text|view-transition.*|-(?:webkit|moz|ms)-.*)$/
+
+// Pseudo-classes hast-util-select does not know. The same test under another name: `:where()` is
+// `:is()` (specificity apart, which is not used). States no element is in when the page is read,
+// as recorded (nothing hovered, focused, targeted, visited, playing, full screen; no shadow host):
+// never matched, so `.a:hover .b` hides nothing and `.a:not(:hover)` every `.a`, as innerText
+// shows it. Any other is matched as "maybe": as true where it narrows a match, as false under
+// `:not()`, so that the selector matches more than the site's, never less.
+const SAME = {where: 'is', matches: 'is', any: 'is', '-webkit-any': 'is', '-moz-any': 'is', link: 'any-link', '-webkit-any-link': 'any-link'}
+const NEVER = /^(?:hover|active|focus|focus-visible|focus-within|visited|target|target-within|current|past|future|playing|paused|seeking|buffering|stalled|muted|volume-locked|fullscreen|-webkit-full-screen|-moz-full-screen|modal|picture-in-picture|popover-open|user-invalid|user-valid|autofill|-webkit-autofill|-moz-focusring|host|host-context|drop|interest-source|interest-target)$/
+const KNOWN = new Set(['any-link', 'blank', 'checked', 'dir', 'disabled', 'empty', 'enabled', 'first-child', 'first-of-type',
+  'has', 'is', 'lang', 'last-child', 'last-of-type', 'not', 'nth-child', 'nth-last-child', 'nth-last-of-type', 'nth-of-type',
+  'only-child', 'only-of-type', 'optional', 'read-only', 'read-write', 'required', 'root', 'scope'])
+const ALWAYS = {type: 'WildcardTag'}
+// Matches no element, at once: an attribute name parse5 never writes (it lowers their case). Not
+// `:not(*)`, which hast-util-select tests by walking all the element holds (`:not(:not(*))` took
+// 61 s on 300 nested elements).
+const NOTHING = {type: 'Attribute', name: 'docschatNever'}
+
+// A selector list hast-util-select matches as the browser would in the recorded state (or more):
+// null for a rule that hides no element's text (every selector a pseudo-element's). `parent`, for a
+// nested rule, is the selector `&` stands for (`:root` at the top, as CSS Nesting says).
+function matchable(selector, parent) {
+  const rules = []
+  for (const rule of selector.rules) {
+    for (const each of parent || hasNesting(rule) ? nest(rule, parent || ROOT) : [rule]) {
+      const read = chain(each, false, false)
+      if (read) rules.push(read)
     }
   }
-  return found
+  return rules.length ? {type: 'Selector', rules} : null
 }
 
-// A selector's last compound: after its last combinator (a space, `>`, `+`, `~`) outside brackets,
-// parentheses, quotes and escapes (`li:nth-child(2n+1)`, `[title="a b"]` are one compound).
-function lastCompound(selector) {
-  let start = 0
-  let depth = 0
-  let quote = ''
-  for (let at = 0; at < selector.length; at++) {
-    const c = selector[at]
-    if (c === '\\') at++
-    else if (quote) quote = c === quote ? '' : quote
-    else if (c === '"' || c === "'") quote = c
-    else if (c === '(' || c === '[') depth++
-    else if (c === ')' || c === ']') depth = Math.max(0, depth - 1)
-    else if (!depth && /[\s>+~]/.test(c)) start = at + 1
-  }
-  return selector.slice(start)
+const ROOT = {type: 'Selector', rules: [{type: 'Rule', items: [{type: 'PseudoClass', name: 'root'}]}]}
+
+function hasNesting(rule) {
+  return rule.items.some((item) => item.type === 'NestingSelector' ||
+    (item.argument && item.argument.type === 'Selector' && item.argument.rules.some(hasNesting))) ||
+    Boolean(rule.nestedRule && hasNesting(rule.nestedRule))
 }
 
-// Whether an element matches a compound selector: its tag, id, every class and attribute, no `:not()`.
-function matchesCompound(rule, tagName, properties, classes) {
-  if ((rule.tag && rule.tag !== tagName) || (rule.id && rule.id !== properties.id) || !rule.classes.every((c) => classes.includes(c))) {
-    return false
+// A nested rule's selectors with `&` written out: its parent's selectors before it (`.a .b { &.c
+// > .d }` is `.a .b.c > .d`; one with no `&` is under its parent), each of the parent's list with
+// each of its own. An `&` elsewhere (`.x &`, `:not(&)`), or a product over 64 selectors, is
+// `:is(parent)`, which chain() reads.
+function nest(rule, parent) {
+  const first = rule.items.filter((item) => item.type !== 'NestingSelector')
+  const leading = first.length < rule.items.length && !hasNesting({...rule, items: first})
+  if ((leading || !hasNesting(rule)) && parent.rules.length <= 64) {
+    const append = (chain, items, next) => chain.nestedRule
+      ? {...chain, nestedRule: append(chain.nestedRule, items, next)}
+      : {...chain, items: [...chain.items, ...items], nestedRule: next}
+    return parent.rules.map((outer) => (leading ? append(outer, first, rule.nestedRule) : append(outer, [], rule)))
   }
-  for (const attribute of rule.attributes) {
-    const wanted = attribute.name.toLowerCase().replace(/-/g, '')
-    const key = {class: 'classname', for: 'htmlfor'}[wanted] || wanted
-    const entry = Object.entries(properties).find(([k]) => k.toLowerCase().replace(/-/g, '') === key)
-    if (!entry || entry[1] === false || entry[1] === undefined || entry[1] === null) return false
-    const value = Array.isArray(entry[1]) ? entry[1].join(' ') : entry[1] === true ? '' : String(entry[1])
-    if (attribute.exact !== undefined && value !== attribute.exact) return false
-  }
-  return !rule.not.some((inner) => matchesCompound(inner, tagName, properties, classes))
+  const scope = {type: 'PseudoClass', name: 'is', argument: parent}
+  const replace = (node) => ({...node, items: node.items.map((item) => item.type === 'NestingSelector' ? scope
+    : item.argument && item.argument.type === 'Selector' ? {...item, argument: {...item.argument, rules: item.argument.rules.map(replace)}} : item),
+  nestedRule: node.nestedRule && replace(node.nestedRule)})
+  return [replace(rule)]
 }
 
-// A page's own `<style>` rules that hide (`display: none`, `visibility: hidden`, …), applied to the
-// elements their selectors name, before the element's inline style (which wins, as in the cascade):
-// innerText needs CSS, and hast-util-to-text has none. Only a selector's last compound is matched
-// (`.a .b` hides every `.b`: more hidden than the site, never less; compoundSelector); a theme's
-// stylesheet is left out (not in the page).
+// A compound and those after it; `negated` under `:not()`, `inside` in `:is()` or `:not()`, where
+// hast-util-select sees only the element and what it holds: a selector with a combinator there
+// (`:is(.a .b)`) never matches, so it is read as its last compound (`.b`: more) or, under
+// `:not()`, as nothing (`:not(.a .b)` then matches more too). `nested`: in any pseudo-class's
+// selectors.
+function chain(rule, negated, inside, nested = false) {
+  if (inside && rule.nestedRule) {
+    if (negated) return {type: 'Rule', items: [NOTHING]}
+    let last = rule
+    while (last.nestedRule) last = last.nestedRule
+    return chain({...last, combinator: undefined}, negated, inside, nested)
+  }
+  const items = []
+  for (const item of rule.items) {
+    if (item.type === 'PseudoElement') {
+      if (TEXT_FREE.test(item.name.toLowerCase())) return null
+    } else if (item.type === 'TagName' && item.name !== item.name.toLowerCase()) {
+      // HTML's names match in any case; an SVG element's (`foreignObject`) as written.
+      items.push({type: 'PseudoClass', name: 'is', argument: {type: 'Selector', rules: [item, {...item, name: item.name.toLowerCase()}].map((tag) => ({type: 'Rule', items: [tag]}))}})
+    } else if (item.type === 'PseudoClass') {
+      items.push(pseudo(item, negated, nested))
+    } else items.push(item)
+  }
+  const next = rule.nestedRule ? chain(rule.nestedRule, negated, inside, nested) : undefined
+  const kept = items.filter((item) => item !== ALWAYS)
+  return next === null ? null : {...rule, items: kept.length ? kept : [ALWAYS], nestedRule: next}
+}
+
+// hast-util-select tests `:is()`, `:not()` and `:has()` by walking what the element holds, a walk
+// per element tested: one inside another's selectors multiplies them (`:is(:is(:is(.x)))` took
+// 1 s on 300 nested elements, two `:has()` in `:not()` minutes). One inside another is "maybe".
+function pseudo(item, negated, nested) {
+  const name = SAME[item.name.toLowerCase()] || item.name.toLowerCase()
+  if (NEVER.test(name)) return NOTHING
+  if (!KNOWN.has(name) || (item.argument && item.argument.type === 'FormulaOfSelector') ||
+    (nested && item.argument && (item.argument.type === 'Selector' || name === 'is'))) return negated ? NOTHING : ALWAYS
+  let argument = item.argument
+  if (argument && argument.type === 'String' && name === 'is') argument = SELECTOR(argument.value) // `:-webkit-any(…)`
+  if (argument && argument.type === 'Selector') {
+    const inner = negated !== (name === 'not')
+    // `:has()` holds relative selectors, matched in the element's subtree: its combinators are read.
+    const rules = argument.rules.map((rule) => chain(rule, inner, name !== 'has', true)).filter(Boolean)
+    if (!rules.length) return name === 'not' ? ALWAYS : NOTHING // `:not(::before)`, `:is(::before)`: nothing in it matches
+    argument = {...argument, rules}
+  }
+  return {...item, name, argument}
+}
+
+// The rules under `nodes` that hide, as {selector, declarations}; `parent` the selector of the rule
+// they are nested in. An at-rule's (`@media`, `@supports`, `@container`, `@layer`, `@scope`) apply
+// whatever its condition (more hidden, never less); `@keyframes` hold no rules. Only a rule that
+// hides, or holds rules, has its selector read: one the parser cannot read is an error then (the
+// page is not indexed, and compose reports it: fail closed), as it would leak were it valid CSS.
+function hidingRules(nodes, parent, out) {
+  for (const node of nodes) {
+    if (node.type === 'Rule') {
+      const children = node.block.children.toArray()
+      const declarations = hidingDeclarations(children)
+      const rules = children.some((child) => child.type === 'Rule' || child.type === 'Atrule' || (child.type === 'Raw' && child.value.includes('{')))
+      if (!declarations && !rules) continue
+      const selector = readSelector(node.prelude.value, parent)
+      if (!selector) continue
+      if (declarations) out.push({selector, declarations})
+      hidingRules(children, selector, out)
+    } else if (node.type === 'Atrule' && node.block && !/keyframes$/i.test(node.name)) {
+      const declarations = parent && hidingDeclarations(node.block.children)
+      if (declarations) out.push({selector: parent, declarations})
+      hidingRules(node.block.children, parent, out)
+    } else if (node.type === 'Raw' && parent && node.value.includes('{')) {
+      // css-tree reads a nested rule only when it starts with `&`; one that does not (`.a { .b {…} }`,
+      // as Chromium reads it) is left as raw text: read again here as rules.
+      hidingRules(parseCss(node.value, CSS_OPTIONS).children, parent, out)
+    }
+  }
+}
+
+function readSelector(text, parent) {
+  try {
+    return matchable(SELECTOR(text), parent)
+  } catch (error) {
+    // A nested rule relative to its parent (`> .b`) is read as `& > .b`.
+    if (parent) {
+      try {
+        return matchable(SELECTOR('& ' + text), parent)
+      } catch {}
+    }
+    throw new Error(`a <style> selector the reader cannot read: ${text.trim()} (${error.message})`)
+  }
+}
+
+// A rule's hiding declarations as CSS text ('' for none): those of its declarations, as the cascade
+// reads them, that hide.
+function hidingDeclarations(nodes) {
+  const {found, important} = cascade(declarationsOf(nodes))
+  const names = {display: 'display', visibility: 'visibility', contentVisibility: 'content-visibility'}
+  return Object.keys(found).filter((key) => hiding(key, found[key]))
+    .map((key) => `${names[key]}: ${found[key]}${important[key] ? ' !important' : ''}`).join(';')
+}
+
 function applyStylesheets(tree) {
   const sheets = []
   const collect = (node) => {
@@ -580,36 +722,65 @@ function applyStylesheets(tree) {
   collect(tree)
   if (!sheets.length) return
   const css = sheets.join('\n').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&')
-    .replace(/\/\*[\s\S]*?\*\//g, '')
   const rules = []
-  for (const [, selectors, declarations] of css.matchAll(/([^{}]+)\{([^{}]*)\}/g)) {
-    const said = styleOf(declarations)
-    if (said.display !== 'none' && said.contentVisibility !== 'hidden' && said.visibility !== 'hidden' && said.visibility !== 'collapse') continue
-    for (const selector of selectors.split(',')) {
-      const last = lastCompound(selector.trim())
-      const rule = last ? compoundSelector(last) : null
-      if (rule) rules.push({...rule, declarations})
-    }
+  hidingRules(parseCss(css, CSS_OPTIONS).children, null, rules)
+  if (!rules.length) return
+  const body = {type: 'element', tagName: 'body', properties: {}, children: tree.children}
+  const html = {type: 'element', tagName: 'html', properties: {}, children: [body]}
+  const page = {type: 'root', children: [html]}
+  const {depth, siblings, elements} = shape(page)
+  // One walk of the page for the rules of each set of declarations (most say `display: none`): the
+  // order of hiding declarations changes nothing (styleOf: `!important` wins whatever its place).
+  const grouped = new Map()
+  for (const rule of rules) {
+    grouped.set(rule.declarations, [...(grouped.get(rule.declarations) || []), ...rule.selector.rules.map((chain) => bounded(chain, depth, siblings, elements))])
   }
-  // Rules filed under one class, id or tag they need (a page of many rules and elements stays
-  // linear), the universal ones apart.
-  const filed = new Map()
-  const file = (key, rule) => filed.set(key, [...(filed.get(key) || []), rule])
-  for (const rule of rules) file(rule.classes.length ? '.' + rule.classes[0] : rule.id ? '#' + rule.id : rule.tag || '*', rule)
-  const apply = (node) => {
-    for (const child of node.children || []) {
-      if (child.type !== 'element') continue
-      const properties = child.properties || {}
-      const classes = Array.isArray(properties.className) ? properties.className.map(String) : String(properties.className || '').split(/\s+/)
-      const candidates = [...new Set(['*', child.tagName, '#' + properties.id, ...classes.map((c) => '.' + c)])].flatMap((key) => filed.get(key) || [])
-      const matched = candidates.filter((rule) => matchesCompound(rule, child.tagName, properties, classes))
-      if (matched.length) {
-        child.properties = {...properties, style: matched.map((rule) => rule.declarations).join(';') + ';' + (typeof properties.style === 'string' ? properties.style : '')}
-      }
-      apply(child)
-    }
+  const said = new Map()
+  for (const [declarations, selectors] of grouped) {
+    for (const element of selectAll(render({type: 'Selector', rules: selectors}), page)) said.set(element, [...(said.get(element) || []), declarations])
   }
-  apply(tree)
+  for (const [element, declarations] of said) {
+    const properties = element.properties || {}
+    element.properties = {...properties, style: declarations.join(';') + ';' + (typeof properties.style === 'string' ? properties.style : '')}
+  }
+  // A rule hiding the page itself (`:root`, `body`): its text goes as the page's element's would.
+  const own = [...(said.get(html) || []), ...(said.get(body) || [])]
+  if (own.length) tree.children = [{type: 'element', tagName: 'div', properties: {style: own.join(';')}, children: tree.children}]
+}
+
+// The page's depth, its most element children of one parent, and its elements.
+function shape(node, depth = 0, found = {depth: 0, siblings: 0, elements: 0}) {
+  const children = (node.children || []).filter((child) => child.type === 'element')
+  found.depth = Math.max(found.depth, depth)
+  found.siblings = Math.max(found.siblings, children.length)
+  found.elements += children.length
+  for (const child of children) shape(child, depth + 1, found)
+  return found
+}
+
+// A selector whose matching stays within a budget: hast-util-select carries, into each element, a
+// copy of a rule waiting for its next compound per ancestor (or earlier sibling, for `~`) that
+// matched the one before, and checks each copy that matches against every result so far: `.x .x`
+// costs about depth^3 on a page of nested `.x`, and `.x .x .x .x` on a deep page ran V8 out of
+// memory. Past 50 million (about 3 s), the selector's leading compounds are dropped (`.a .b .c` is
+// read as `.b .c`, then `.c`): it matches more, never less.
+//
+// `:is()`, `:not()` and `:has()` walk what the element holds, at a cost growing with the depth
+// (`.x:not(.y)` took 0.2 s on 100 nested `.x`, 10 s on 300): on a page deeper than 60 they are
+// dropped from the selector (a test dropped: it matches more, never less).
+function bounded(chain, depth, siblings, elements) {
+  if (depth > 60) chain = withoutWalks(chain)
+  let cost = elements
+  for (let rule = chain.nestedRule; rule; rule = rule.nestedRule) {
+    cost *= rule.combinator === '~' ? siblings : rule.combinator === undefined ? depth : 1
+  }
+  if (cost > elements) cost *= Math.max(depth, siblings) // the results a match is checked against
+  return cost > 5e7 && chain.nestedRule ? bounded({...chain.nestedRule, combinator: undefined}, depth, siblings, elements) : chain
+}
+
+function withoutWalks(rule) {
+  const items = rule.items.filter((item) => !(item.type === 'PseudoClass' && item.argument && item.argument.type === 'Selector'))
+  return {...rule, items: items.length ? items : [ALWAYS], nestedRule: rule.nestedRule && withoutWalks(rule.nestedRule)}
 }
 
 function codeSpan(content) {
@@ -908,6 +1079,7 @@ export function parse(page, options) {
     const counts = {}
     setextAsText(tree, value)
     if (!mdx) mdxCommentsInText(tree)
+    else unravel(tree)
     const codeTitles = (options && options.codeTitles) || ''
     const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles), passThrough: []})
     return shown(hast, counts, shortcuts)
