@@ -132,13 +132,14 @@ def site_commit(repo: Path, branch: str, folder: str, *, docs: bool) -> str:
 
 def enclosing_site(folder: str, read: Callable[[list[str]], Mapping[str, str]]) -> str | None:
     """Why the source's folder cannot be read as a site of its own, None when it can. `read` gives
-    those of the paths asked (configs_above) that exist, with their text. Read alone, a folder of a Mintlify, MkDocs or
-    Docusaurus site has no configuration at its root: its pages would be read as plain Markdown,
-    and pages the site leaves out (outside its navigation, drafts, `exclude_docs`, hidden ones)
-    indexed. Its folder must be the site's."""
+    those of the paths asked (configs_above) that exist, with their text. Read alone, a folder of
+    a Mintlify, MkDocs or Docusaurus site has no configuration at its root: its pages would be
+    read as plain Markdown, and pages the site leaves out (outside its navigation, drafts,
+    `exclude_docs`, hidden ones) indexed. Its folder must be the site's."""
     folder = posixpath.normpath(folder.strip("/") or ".")
-    configs = read(configs_above(folder))
-    for path in configs_above(folder):
+    candidates = configs_above(folder)
+    configs = read(candidates)
+    for path in candidates:
         if path not in configs:
             continue
         root, name = posixpath.split(path)
