@@ -105,7 +105,9 @@ class Site:
     every_page_listed: bool = True  # no navigation that lists pages: all of them are in it
     index_hidden: bool = False  # Mintlify's seo.indexing "all"
     redirects: list[tuple[str, str]] = field(default_factory=list)  # (source pattern, destination)
-    not_built: tuple[re.Pattern[str], ...] = ()  # Sphinx's exclude_patterns: files the site never builds
+    # Files the site never builds: Sphinx's exclude_patterns and include_patterns, a Docusaurus
+    # docs instance's include and exclude.
+    not_built: tuple[re.Pattern[str], ...] = ()
     # MkDocs' exclude_docs and draft_docs (with its own `.*` and `/templates/`), Mintlify's
     # .mintignore: gitignore lines, matched under `docs_prefix` (text: a Site's repr is in page keys).
     gitignored: tuple[str, ...] = ()
@@ -145,15 +147,15 @@ class Site:
             return Exclusion(NOT_BUILT, f"outside the docs_dir of {self.config}: never built")
         if not path.endswith(MKDOCS_SUFFIXES):
             return Exclusion(NOT_BUILT, "not a Markdown file to MkDocs (it builds .md, not .mdx): never built")
-        if self.gitignored and _gitignore(self.gitignored).match_file(path[len(self.docs_prefix):]):
-            return Exclusion(NOT_BUILT, f"named by exclude_docs or draft_docs of {self.config}: never built")
         relative = path[len(self.docs_prefix):]
+        if self.gitignored and _gitignore(self.gitignored).match_file(relative):
+            return Exclusion(NOT_BUILT, f"named by exclude_docs or draft_docs of {self.config}: never built")
         if any(fnmatchcase(relative, p) if kind == "glob" else re.match(p, relative) for kind, p in self.plugin_excluded):
             return Exclusion(NOT_BUILT, f"named by the exclude plugin of {self.config}: never built")
         if (built := dict(self.shadowed).get(path)) is not None:
             return Exclusion(NOT_BUILT, f"MkDocs builds {built} at its URL: never built")
         for posts, drafts_built, future_is_draft in self.blogs:  # as the plugin's _is_excluded
-            if drafts_built or not path[len(self.docs_prefix):].startswith(posts):
+            if drafts_built or not relative.startswith(posts):
                 continue
             if (draft := _flag(front, "draft")) is True:
                 return Exclusion(FRONT_MATTER, "a blog post whose front matter says draft: true: never built")
