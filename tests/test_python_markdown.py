@@ -363,6 +363,21 @@ def test_a_page_nested_too_deeply_is_refused() -> None:
     assert any("nested too deeply" in w for w in result.warnings)
 
 
+def test_a_page_read_after_a_refused_one_reads_as_it_does_alone() -> None:
+    """A page nested too deeply left the worker's shared renderer with one block-parser state per
+    open list (496 after one such page): every later page was read differently, and a second deep
+    page could be read instead of refused (a CI run failed so)."""
+    from app.corpus.python_markdown import _render_here, site_extensions
+
+    extensions, _ = site_extensions(None, "mkdocs.yml")
+    page = "- a\n    - b\n\n        more of b\n\n- c\n\nA paragraph.\n"
+    alone = _render_here(page, extensions, "/nonexistent")[0]
+    deep = "".join("    " * i + "- x\n" for i in range(400))
+    with pytest.raises(RecursionError):
+        _render_here(deep, extensions, "/nonexistent")
+    assert _render_here(page, extensions, "/nonexistent")[0] == alone
+
+
 def test_an_allowed_extension_that_cannot_be_loaded_is_left_out(monkeypatch) -> None:
     """An older pymdown-extensions lacks some allowed extensions: left out, never every page refused."""
     from app.corpus import python_markdown

@@ -268,6 +268,11 @@ def _render_here(text: str, extensions: str, sandbox: str) -> tuple[str, list[st
         html = str(renderer.reset().convert(text))
         snippets = renderer.preprocessors["snippet"] if "snippet" in renderer.preprocessors else None
         return html, list(getattr(snippets, "unresolved", ()))
+    except BaseException:
+        # A parse that fails (a page nested too deeply) leaves its block parser's state behind, one
+        # entry per open list, which reset() does not clear: the next page was read differently.
+        _renderer.cache_clear()
+        raise
     finally:
         renderer.reset()
 
