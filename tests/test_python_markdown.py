@@ -356,11 +356,30 @@ def test_a_page_python_markdown_is_slow_on_is_refused_in_bounded_time(monkeypatc
     assert "marker-after-slow" in " ".join(c.text for c in result.chunks)
 
 
+DEEP_LIST = "".join("    " * i + "- x\n" for i in range(400))
+
+
+def _deep_list_fails() -> bool:
+    """Whether the installed Python-Markdown fails on DEEP_LIST, as MkDocs' build then does: up to
+    3.11.3 it raises RecursionError; 3.11.4 caps list nesting and renders it."""
+    import markdown
+
+    try:
+        markdown.markdown(DEEP_LIST)
+    except RecursionError:
+        return True
+    return False
+
+
 def test_a_page_nested_too_deeply_is_refused() -> None:
-    files = {"mkdocs.yml": "site_name: A\n", "docs/deep.md": "".join("    " * i + "- x\n" for i in range(400))}
-    result = _compose(files)
-    assert result.skipped_pages == ["docs/deep.md"]
-    assert any("nested too deeply" in w for w in result.warnings)
+    """Refused where the installed Python-Markdown fails on it (the site's build fails too); read
+    where it renders it."""
+    result = _compose({"mkdocs.yml": "site_name: A\n", "docs/deep.md": DEEP_LIST})
+    if _deep_list_fails():
+        assert result.skipped_pages == ["docs/deep.md"]
+        assert any("nested too deeply" in w for w in result.warnings)
+    else:
+        assert result.skipped_pages == [] and "x" in " ".join(c.text for c in result.chunks)
 
 
 def test_a_page_read_after_a_refused_one_reads_as_it_does_alone() -> None:
@@ -369,12 +388,13 @@ def test_a_page_read_after_a_refused_one_reads_as_it_does_alone() -> None:
     page could be read instead of refused (a CI run failed so)."""
     from app.corpus.python_markdown import _render_here, site_extensions
 
+    if not _deep_list_fails():
+        pytest.skip("the installed Python-Markdown caps list nesting: no page fails mid-parse this way")
     extensions, _ = site_extensions(None, "mkdocs.yml")
     page = "- a\n    - b\n\n        more of b\n\n- c\n\nA paragraph.\n"
     alone = _render_here(page, extensions, "/nonexistent")[0]
-    deep = "".join("    " * i + "- x\n" for i in range(400))
     with pytest.raises(RecursionError):
-        _render_here(deep, extensions, "/nonexistent")
+        _render_here(DEEP_LIST, extensions, "/nonexistent")
     assert _render_here(page, extensions, "/nonexistent")[0] == alone
 
 
