@@ -5,7 +5,8 @@
 # committed bundle differs (CI, where npm is reachable).
 #
 # --platform=node: decode-named-character-reference otherwise picks its DOM build ("document is
-# not defined" in V8). IIFE with a global name: V8 evaluates it as a script, no module loader.
+# not defined" in V8); `yaml` (which @mintlify/openapi-parser reads YAML specs with) its browser
+# build, for its Node one asks for Node's `process` and `buffer`. IIFE with a global name: V8 evaluates it as a script, no module loader.
 set -eu
 cd "$(dirname "$0")/../app/corpus/js"
 npm ci --no-audit --no-fund --ignore-scripts >/dev/null
@@ -13,7 +14,8 @@ npm ci --no-audit --no-fund --ignore-scripts >/dev/null
 out=reader.js
 [ "${1:-}" = "--check" ] && out=$(mktemp --suffix=.js)
 ./node_modules/.bin/esbuild src/reader.js --bundle --platform=node --format=iife \
-  --global-name=docschatReader --minify --legal-comments=none --log-level=warning --outfile="$out"
+  --global-name=docschatReader --minify --legal-comments=none --log-level=warning \
+  --alias:yaml=./node_modules/yaml/browser/index.js --outfile="$out"
 if [ "$out" != reader.js ]; then
   cmp -s "$out" reader.js || { echo "app/corpus/js/reader.js differs from its sources: run $0" >&2; exit 1; }
   rm -f "$out"

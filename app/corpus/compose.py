@@ -20,6 +20,7 @@ from app.corpus.markdown import Block, read_page
 from app.corpus.mkdocs_macros import render_macros
 from app.corpus.site import Exclusion, Site, SiteDialect, read_site, site_commit, site_dialect, stem
 from app.corpus.site_model import MKDOCS_SUFFIXES
+from app.corpus.site_openapi import compose_operation, front_matter_blocks, generated_pages
 from app.corpus.snippets import Pastable, SnippetResult, is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
 from app.errors import DocschatError
@@ -293,9 +294,11 @@ def iter_compose_files(
     routes: dict[str, str] = {}  # route → the page published there
     mkdocs = site.framework == "mkdocs"
     suffixes = PAGE_SUFFIXES + MKDOCS_SUFFIXES if mkdocs else PAGE_SUFFIXES
-    for path in sorted(files):
+    operations = {op.path: op for op in generated_pages(site, files, result.warnings)}  # Mintlify's, from OpenAPI
+    for path in [*sorted(files), *operations]:
+        operation = operations.get(path)
         # A file of a `snippets` folder is a Mintlify snippet, never a page; MkDocs builds it.
-        if not path.endswith(suffixes) or (is_snippet_path(path) and not mkdocs) or site.is_partial(path):
+        if not operation and (not path.endswith(suffixes) or (is_snippet_path(path) and not mkdocs) or site.is_partial(path)):
             continue
         if not matches_any(path, source.include) or matches_any(path, source.exclude):
             continue
@@ -317,7 +320,8 @@ def iter_compose_files(
         composed, warned = len(result.pages), len(result.warnings)
         recorder = _Recorder(files)
         try:
-            _compose_page(path, recorder, settings, source, result, site, dialect, page_orders)
+            (compose_operation(operation, recorder, settings, source, site, page_orders, result) if operation
+             else _compose_page(path, recorder, settings, source, result, site, dialect, page_orders))
         except GitSourceError:
             raise  # the tree cannot be read (GitTree reads a file when asked): the source fails
         except Exception as exc:  # noqa: BLE001 - one hostile file must not stop the sync
@@ -379,12 +383,13 @@ def _compose_page(
         result.warnings.append(f"{path}: the page's parser rejects it ({reading.error[:500]}); page skipped")
         result.skipped_pages.append(path)
         return
-    blocks = reading.blocks
-    result.warnings.extend(note for note in [site.spec_note(path, front.data)] if note)
+    blocks, summary = reading.blocks, None
+    if dialect.mintlify and isinstance(front.data.get("openapi"), str):  # an API page: the operation's text too
+        summary = front_matter_blocks(path, front, files, site, blocks, result.warnings)
     result.unknown_components.extend((path, name, uses) for name, uses in sorted(reading.unknown_components.items()))
     page = Page(
         path=path,
-        title=_title_for(path, front.title, blocks),
+        title=_title_for(path, front.title or summary, blocks),
         description=front.description,
         audiences=audiences,
         body="\n\n".join(block.text for block in blocks),

@@ -169,3 +169,17 @@ def read_module_value(text: str, *, typescript: bool, config: bool = False) -> M
     if "missing" in data:
         return ModuleValue(error=f"no {data['missing']}")
     return ModuleValue(data["value"], [(int(line), str(what)) for line, what in data["skipped"]])
+
+
+def read_openapi_spec(key: str, text: str, file: str) -> dict[str, Any]:
+    """Loads an OpenAPI spec (JSON or YAML `text`, at `file` in the site) into the reader under
+    `key` (app/corpus/js/src/openapi.js): {"pages": [...], "errors": [...]} (the pages Mintlify
+    generates from it, and $refs it could not resolve), or {"error": why}."""
+    return _call("openapiSpec", key, text, file)
+
+
+def read_openapi_page(key: str, method: str, path: str, *, description: bool = True) -> Reading:
+    """The blocks of the API page of the operation `method path` of the spec loaded under `key`
+    (with the operation's description first, unless `description` is False); an error "spec not
+    loaded" when the reader no longer holds it (load it again)."""
+    return _reading(_call("openapiPage", key, method, path, {"description": description}))

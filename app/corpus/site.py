@@ -63,8 +63,10 @@ from app.corpus.mkdocs_macros import json_literal, macros_config
 from app.corpus.python_markdown import TaggedDict, TaggedList, TaggedStr, site_extensions
 from app.corpus.site_code import sphinx_site
 from app.corpus.site_docusaurus import docusaurus_site
+from app.corpus.site_openapi import openapi_files, openapi_sources
 from app.corpus.site_model import (
     _MAX_DEPTH,
+    OpenApiEntry,
     DOCUSAURUS_CONFIGS,
     FRONT_MATTER,
     HIDDEN,
@@ -171,7 +173,7 @@ class _Mintlify:
 
     def __init__(self, name: str, files: Mapping[str, str]) -> None:
         self.name, self.files, self.refs = name, files, 0
-        self.operations: list[str] = []  # OpenAPI operations the navigation lists (_OPENAPI_OPERATION)
+        self.openapi: list[OpenApiEntry] = []  # pages generated from OpenAPI (app/corpus/site_openapi.py)
         self.site = Site("mintlify", name, every_page_listed=False)
 
     def read(self) -> Site:
@@ -183,16 +185,15 @@ class _Mintlify:
             return site
         seo, _ = self.resolve(data.get("seo"), "")
         site.index_hidden = isinstance(seo, dict) and seo.get("indexing") == "all"
-        self.walk(data.get("navigation"), (), False, "", 0)
+        self.walk(data.get("navigation"), (), False, "", 0, ((), None))
         redirects, _ = self.resolve(data.get("redirects"), "")
         for item in redirects if isinstance(redirects, list) else []:
             if isinstance(item, dict) and isinstance(item.get("source"), str):
                 site.redirects.append((item["source"], str(item.get("destination", ""))))
-        if self.operations:  # no file holds them: docschat reads no spec, so they are named here
-            site.warnings.append(f"{self.name}: {len(self.operations)} pages of its navigation are generated from an "
-                                 f"OpenAPI spec ({', '.join(self.operations[:3])}{', …' if len(self.operations) > 3 else ''}); "
-                                 "docschat reads no spec: they are not indexed")
-        if not site.listed:  # a navigation listing nothing (OpenAPI only, unreadable): keep every page
+        site.openapi = tuple(self.openapi)
+        named = [spec for entry in self.openapi for spec in entry.specs]
+        site.openapi_files = openapi_files(self.files, named, site.warnings, self.name)
+        if not site.listed and not self.openapi:  # a navigation listing nothing (OpenAPI only, unreadable): keep every page
             site.every_page_listed = True
         return site
 
@@ -221,15 +222,17 @@ class _Mintlify:
             node = {**loaded, **rest} if isinstance(loaded, dict) else loaded if not rest else rest
         return node, base
 
-    def walk(self, node: Any, place: tuple[str, ...], hidden: bool, base: str, depth: int) -> None:
+    def walk(self, node: Any, place: tuple[str, ...], hidden: bool, base: str, depth: int,
+             spec: tuple[tuple[str, ...], str | None]) -> None:
+        """`spec`: the `openapi` sources in effect (a tab's or group's, inherited) and their directory."""
         node, base = self.resolve(node, base)
         if depth > _MAX_DEPTH or node is None:
             return
         if isinstance(node, str):
-            self.add(node, place, hidden)
+            self.add(node, place, hidden, spec)
         elif isinstance(node, list):
             for item in node:
-                self.walk(item, place, hidden, base, depth + 1)
+                self.walk(item, place, hidden, base, depth + 1, spec)
         elif isinstance(node, dict):
             label = next((node[k].strip() for k in _MINTLIFY_LABELS if isinstance(node.get(k), str)), "")
             inner = (*place, label) if label and (not place or place[-1] != label) else place
@@ -237,17 +240,21 @@ class _Mintlify:
                 hidden = True
             if node.get("searchable") is True:
                 hidden = False  # a searchable tab or group brings its descendants back
+            if "openapi" in node:
+                spec = openapi_sources(node["openapi"], spec)
+                if spec[0] and not any(key in node for key in _MINTLIFY_CONTAINERS):  # every operation of it
+                    self.openapi.append(OpenApiEntry("", spec[0], inner, hidden, spec[1]))
             if isinstance(node.get("root"), str):
-                self.add(node["root"], inner, hidden)
+                self.add(node["root"], inner, hidden, spec)
             for key in _MINTLIFY_CONTAINERS:
                 if key in node:
-                    self.walk(node[key], inner, hidden, base, depth + 1)
+                    self.walk(node[key], inner, hidden, base, depth + 1, spec)
 
-    def add(self, page: str, place: tuple[str, ...], hidden: bool) -> None:
+    def add(self, page: str, place: tuple[str, ...], hidden: bool, spec: tuple[tuple[str, ...], str | None]) -> None:
         if "://" in page:
             return
         if _OPENAPI_OPERATION.match(page):
-            self.operations.append(page)
+            self.openapi.append(OpenApiEntry(page.strip(), spec[0], place, hidden, spec[1]))
             return
         key = stem(page)
         current = self.site.listed.get(key)

@@ -95,6 +95,21 @@ class NavPage:
     hidden: bool = False  # under a hidden tab or group that no searchable one re-includes
 
 
+class OpenApiEntry(NamedTuple):
+    """Mintlify pages generated from an OpenAPI spec: one navigation entry naming an operation
+    (`operation`: `GET /users`, `spec.json POST /users`, `webhook name`), or, with `operation`
+    empty, every operation of `specs` (a docs.json `openapi` source on a tab, group or anchor that
+    lists no pages). `specs`: the `openapi` sources in effect there (paths in the source, nearest
+    first; empty: any spec of the source); `directory`: the folder generated pages are published
+    under (the source's `directory`, else Mintlify's `api-reference`)."""
+
+    operation: str
+    specs: tuple[str, ...]
+    place: tuple[str, ...]
+    hidden: bool
+    directory: str | None = None
+
+
 @dataclass
 class Site:
     """What a source's site configuration says of its pages."""
@@ -132,6 +147,10 @@ class Site:
     routes: tuple[tuple[str, str], ...] = ()
     versions: tuple[str, ...] = ()  # Docusaurus: `versioned_docs/version-…/` folders versions.json lists
     myst: Build = Build()  # Sphinx: what conf.py says of its MyST pages (substitutions, tags)
+    # Mintlify: pages generated from OpenAPI specs (app/corpus/site_openapi.py), and the OpenAPI
+    # files of the source (docs.json's `openapi` sources, then any JSON or YAML file that is one).
+    openapi: tuple[OpenApiEntry, ...] = ()
+    openapi_files: tuple[str, ...] = ()
     warnings: list[str] = field(default_factory=list)
 
     def is_partial(self, path: str) -> bool:
@@ -245,16 +264,6 @@ class Site:
         route = dict(self.routes)[folder]
         rest = path if folder in ("", ".") else path[len(folder) + 1:]
         return f"{route}/{rest}" if route else rest
-
-    def spec_note(self, path: str, front: Mapping[str, Any]) -> str | None:
-        """A warning for a Mintlify page generated from an OpenAPI operation (`openapi:` in its front
-        matter): Mintlify writes the operation's parameters and responses from the spec, after the
-        page's text; docschat reads no spec."""
-        operation = front.get("openapi")
-        if self.framework != "mintlify" or not isinstance(operation, str):
-            return None
-        return (f"{path}: generated from an OpenAPI spec (openapi: {operation[:200]}); docschat reads no spec: "
-                "only what the page writes is indexed")
 
     def place(self, path: str) -> tuple[str, ...]:
         entry = self.listed.get(stem(path))

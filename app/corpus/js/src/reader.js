@@ -29,8 +29,10 @@ import {math} from 'micromark-extension-math'
 import {mdxjs} from 'micromark-extension-mdxjs'
 import {comment, commentFromMarkdown} from '@slorber/remark-comment'
 import {parseMetaString} from '@mintlify/common/parse-code-block-meta'
+import {openapiBlocks} from './openapi.js'
 
 export {moduleValue} from './module-value.js'
+export {openapiSpec} from './openapi.js'
 
 // What a component shows of its attributes, before its children (children are always shown,
 // unless `hide` says the site never shows them). Attributes not named here are never text.
@@ -1128,6 +1130,24 @@ export function uses(page, options) {
   try {
     walk(fromMarkdown(value, {extensions, mdastExtensions}))
     return JSON.stringify(found)
+  } catch (error) {
+    return failure(error)
+  }
+}
+
+// The blocks of a Mintlify API page generated from the operation `method path` of the spec
+// openapiSpec loaded under `key` (src/openapi.js); each description is CommonMark (with math, as
+// Mintlify renders it) read as any page is. A heading inside a field's description stays text:
+// the page's sections are its own.
+export function openapiPage(key, method, path, options) {
+  try {
+    const read = (markdown, out, headings = false) => {
+      const answer = JSON.parse(parse(String(markdown), {math: true}))
+      for (const block of answer.blocks || []) out.push(block[0] === 'heading' && !headings ? ['text', block[3] || block[1], 0] : block)
+    }
+    const page = openapiBlocks(key, method, path, (markdown, out) => read(markdown, out, out.length === 0),
+      !(options && options.description === false), (value) => asText(tidy(value)))
+    return JSON.stringify(page)
   } catch (error) {
     return failure(error)
   }

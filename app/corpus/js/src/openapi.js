@@ -1,0 +1,221 @@
+// What a Mintlify API page generated from an OpenAPI operation shows, from the spec, read by the
+// parts Mintlify itself uses:
+// - @mintlify/openapi-parser reads the spec (normalize: JSON, else YAML by the `yaml` package with
+//   its alias limit) and resolves its `$ref`s (resolveReferences: what its dereference runs);
+// - @mintlify/common's generateOpenApiPages lists the pages a docs.json `openapi` source makes
+//   (title, href, tag; `x-excluded` operations left out, `x-hidden` ones marked);
+// - @mintlify/validation's OpenApiToEndpointConverter turns an operation into the endpoint
+//   (parameters, security, body and responses as typed field trees), the converter Mintlify's own
+//   search indexing of API pages used.
+// The page's text is laid out here as Mintlify's API page shows it (its renderer is a hosted
+// client, not published): the method and path, then "Authorizations", "Path Parameters", "Query
+// Parameters", "Headers", "Cookies", "Body" and "Response" sections, each field as
+// `name type required deprecated default: x` (the line a <ParamField> shows), its description,
+// "Available options: …" and its child fields after it. Fields and parameters marked `x-hidden`
+// or `x-excluded` are left out before conversion (failing closed: never shown, never indexed).
+import {normalize, resolveReferences} from '@mintlify/openapi-parser'
+import {generateOpenApiPages, truncateCircularReferences} from '@mintlify/common'
+import {OpenApiToEndpointConverter} from '@mintlify/validation'
+
+// V8 alone has no structuredClone (a web and Node API), which resolveReferences detaches its input
+// with: a spec is plain data (JSON or YAML), so a clone keeping shared and circular objects is it.
+function clone(value, seen = new Map()) {
+  if (!value || typeof value !== 'object') return value
+  if (seen.has(value)) return seen.get(value)
+  const copy = Array.isArray(value) ? [] : {}
+  seen.set(value, copy)
+  for (const key of Object.keys(value)) copy[key] = clone(value[key], seen)
+  return copy
+}
+if (typeof globalThis.structuredClone !== 'function') globalThis.structuredClone = (value) => clone(value)
+
+const SPECS = new Map() // key (path and hash) → resolved spec; the last few only
+const KEEP = 4
+const MAX_FIELDS = 3000 // field lines of one page at most: a schema that fans out stops here
+const MAX_DEPTH = 8 // nesting of child fields shown at most (Mintlify's converter stops at 10)
+const HIDDEN = (value) => value && typeof value === 'object' && (value['x-hidden'] === true || value['x-excluded'] === true)
+const SECTIONS = [['path', 'Path Parameters'], ['query', 'Query Parameters'], ['header', 'Headers'], ['cookie', 'Cookies']]
+
+// Every property, parameter and security-free field marked x-hidden or x-excluded, removed (the
+// resolved spec shares objects between references, and may be circular: each object once).
+function withoutHidden(root) {
+  const seen = new WeakSet()
+  const stack = [root]
+  while (stack.length) {
+    const node = stack.pop()
+    if (!node || typeof node !== 'object' || seen.has(node)) continue
+    seen.add(node)
+    if (Array.isArray(node)) {
+      for (let i = node.length - 1; i >= 0; i--) {
+        if (HIDDEN(node[i]) && typeof node[i].in === 'string') node.splice(i, 1) // a parameter
+        else stack.push(node[i])
+      }
+      continue
+    }
+    if (node.properties && typeof node.properties === 'object') {
+      for (const key of Object.keys(node.properties)) if (HIDDEN(node.properties[key])) delete node.properties[key]
+    }
+    for (const key of Object.keys(node)) stack.push(node[key])
+  }
+  return root
+}
+
+// Loads the spec `text` (JSON or YAML) under `key`; answers its pages (generateOpenApiPages) or
+// {error}. `file` is the spec's path in the site (pages' `openapi` strings name it).
+export function openapiSpec(key, text, file) {
+  try {
+    let spec = SPECS.get(key)
+    if (!spec) {
+      const raw = normalize(text)
+      if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return JSON.stringify({error: 'not a JSON or YAML object'})
+      if (raw.swagger !== undefined || typeof raw.openapi !== 'string' || !raw.openapi.startsWith('3')) {
+        return JSON.stringify({error: 'not an OpenAPI 3 document (Mintlify reads OpenAPI 3.0 and 3.1 only)'})
+      }
+      const resolved = resolveReferences(raw)
+      const broken = resolved.errors.map((e) => e.message).slice(0, 3)
+      // A schema that holds itself (a tree's `children`) ends where it recurs, as @mintlify/common's
+      // truncateCircularReferences ends it: the converter, given the cycle, reduces it past its
+      // depth limit and mangles every level (the shared object is changed at each).
+      spec = withoutHidden(truncateCircularReferences(resolved.schema))
+      spec.docschatErrors = broken
+      SPECS.set(key, spec)
+      while (SPECS.size > KEEP) SPECS.delete(SPECS.keys().next().value)
+    }
+    const pages = spec.paths || spec.webhooks ? generateOpenApiPages({spec: {paths: {}, ...spec}, specFilePath: file}) : []
+    return JSON.stringify({
+      errors: spec.docschatErrors,
+      pages: pages.map((page) => ({
+        title: page.title || '', description: page.description || '', href: page.href, method: page.method,
+        path: page.path, tag: page.tag || '', hidden: page.hidden, deprecated: Boolean(page.deprecated)
+      }))
+    })
+  } catch (error) {
+    return JSON.stringify({error: String((error && error.message) || error).slice(0, 300)})
+  }
+}
+
+function typeOf(schemas) {
+  const names = schemas.map((schema) => {
+    if (schema.type === 'array') {
+      const items = Array.isArray(schema.items) ? typeOf(schema.items) : 'any'
+      return items.includes(' | ') ? `(${items})[]` : `${items}[]`
+    }
+    // A string's format beside its type, as Mintlify's field shows it: string<date-time>.
+    return schema.type === 'string' && typeof schema.format === 'string' ? `string<${schema.format}>` : schema.type
+  })
+  return [...new Set(names)].join(' | ')
+}
+
+let plain = (value) => value // the page reader's escaping of a line of text (set by openapiBlocks)
+
+function line(out, value) {
+  out.push(['text', plain(value), 0])
+}
+
+function literal(value) {
+  return typeof value === 'string' ? value : JSON.stringify(value)
+}
+
+// The lines a field shows, as blocks: its header line, description, options and limits, then its
+// child fields (an object's properties, an array's items' properties).
+function field(name, schemas, out, read, depth, state) {
+  if (state.fields++ >= MAX_FIELDS) return
+  const first = schemas[0] || {type: 'any'}
+  const header = [name, typeOf(schemas)]
+  if (first.required) header.push('required')
+  if (first.deprecated) header.push('deprecated')
+  const fallback = first.default !== undefined ? first.default : first['x-default']
+  if (fallback !== undefined) header.push(`default: ${literal(fallback)}`)
+  line(out, header.join(' '))
+  for (const schema of schemas) {
+    if (typeof schema.description === 'string' && schema.description.trim()) read(schema.description, out)
+    const options = schema['x-mint-enum'] || schema.enum
+    if (Array.isArray(options) && options.length) line(out, `Available options: ${options.map(literal).join(', ')}`)
+    if (schema.const !== undefined) line(out, `Allowed value: ${literal(schema.const)}`)
+    const low = schema.minimum, high = schema.maximum
+    if (low !== undefined || high !== undefined) {
+      line(out, `Required range: ${low !== undefined ? `${low} <= ` : ''}x${high !== undefined ? ` <= ${high}` : ''}`)
+    }
+    const shortest = schema.minLength, longest = schema.maxLength
+    if (shortest !== undefined && longest !== undefined) line(out, `Required string length: ${shortest} - ${longest}`)
+    else if (shortest !== undefined) line(out, `Minimum string length: ${shortest}`)
+    else if (longest !== undefined) line(out, `Maximum string length: ${longest}`)
+  }
+  if (depth >= MAX_DEPTH) return
+  for (const schema of schemas) {
+    let inner = schema
+    while (inner.type === 'array' && Array.isArray(inner.items) && inner.items.length) inner = inner.items[0]
+    if (inner.type === 'object' && inner.properties) {
+      for (const [child, childSchemas] of Object.entries(inner.properties)) {
+        if (Array.isArray(childSchemas)) field(child, childSchemas, out, read, depth + 1, state)
+      }
+    }
+  }
+}
+
+// The fields of a body or response schema: an object's properties at the top (as Mintlify lists
+// them), any other schema as one unnamed field; each option of a oneOf after its title.
+function fields(schemas, out, read, state) {
+  schemas.forEach((schema, index) => {
+    if (schemas.length > 1) line(out, schema.title || `Option ${index + 1}`)
+    if (schema.type === 'object' && schema.properties) {
+      if (typeof schema.description === 'string' && schema.description.trim()) read(schema.description, out)
+      for (const [name, child] of Object.entries(schema.properties)) if (Array.isArray(child)) field(name, child, out, read, 1, state)
+    } else if (schema.type === 'array' || schema.type === 'file' || schema.type !== 'any') {
+      field('body', [schema], out, read, 1, state)
+    }
+  })
+}
+
+// The blocks ([kind, text, level]) of the API page for `method path` of the spec loaded under
+// `key`; `read(markdown, out)` adds a description's blocks (the page reader's CommonMark).
+export function openapiBlocks(key, method, path, read, description = true, escape = (value) => value) {
+  plain = escape
+  const spec = SPECS.get(key)
+  if (!spec) return {error: 'spec not loaded'}
+  if (method === 'webhook') method = Object.keys((spec.webhooks || {})[path] || {}).find((m) => m !== 'parameters') || 'post' 
+  const endpoint = OpenApiToEndpointConverter.convert(spec, path, method.toLowerCase(), true)
+  const out = []
+  const state = {fields: 0}
+  if (description && typeof endpoint.description === 'string' && endpoint.description.trim()) read(endpoint.description, out)
+  line(out, `${endpoint.type === 'webhook' ? 'WEBHOOK' : method.toUpperCase()} ${path}`)
+  const security = endpoint.request.security || []
+  if (security.length) {
+    out.push(['heading', '## Authorizations', 2, 'Authorizations'])
+    for (const option of security) {
+      for (const [where, group] of Object.entries(option.parameters || {})) {
+        for (const [name, scheme] of Object.entries(group || {})) {
+          const kind = scheme.type === 'http' ? (scheme.scheme === 'basic' ? 'Basic' : 'Bearer') : scheme.type === 'oauth2' ? 'OAuth2' : 'string'
+          line(out, `${name} string ${where} required`)
+          if (scheme.description) read(scheme.description, out)
+          else if (kind === 'Bearer') line(out, 'Bearer authentication header of the form Bearer <token>, where <token> is your auth token.')
+          else if (kind === 'Basic') line(out, 'Basic authentication header of the form Basic <encoded-value>, where <encoded-value> is the base64-encoded string username:password.')
+        }
+      }
+    }
+  }
+  for (const [where, label] of SECTIONS) {
+    const group = endpoint.request.parameters[where] || {}
+    const names = Object.keys(group)
+    if (!names.length) continue
+    out.push(['heading', `## ${label}`, 2, label])
+    for (const name of names) field(name, group[name].schema, out, read, 1, state)
+  }
+  for (const [contentType, content] of Object.entries(endpoint.request.body || {})) {
+    out.push(['heading', '## Body', 2, 'Body'])
+    line(out, contentType)
+    if (content.description) read(content.description, out)
+    fields(content.schemaArray, out, read, state)
+  }
+  for (const [code, body] of Object.entries(endpoint.response || {})) {
+    const types = Object.entries(body)
+    if (!types.length) continue
+    for (const [contentType, content] of types) {
+      out.push(['heading', `## Response ${code}`, 2, `Response ${code}`])
+      line(out, contentType)
+      if (content.description) read(content.description, out)
+      fields(content.schemaArray, out, read, state)
+    }
+  }
+  return {blocks: out, truncated: state.fields > MAX_FIELDS}
+}

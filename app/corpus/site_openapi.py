@@ -1,0 +1,260 @@
+"""Mintlify API pages generated from OpenAPI specs: which pages a site's navigation makes of a spec,
+and what each shows, read from the spec by Mintlify's own parts (app/corpus/js/src/openapi.js:
+@mintlify/openapi-parser, @mintlify/common's generateOpenApiPages, @mintlify/validation's
+OpenApiToEndpointConverter) in the page reader's V8.
+
+Mintlify makes an API page of an operation three ways (its api-playground/openapi-setup.mdx):
+- a docs.json `openapi` source (a path, a list of them, or `{source, directory}`) on a tab, group,
+  anchor… that lists no pages: a page for every operation of the spec, in groups by tag;
+- a navigation entry naming an operation, `GET /users`, `openapi.json POST /users` or
+  `webhook name`, read against the spec it names, else the `openapi` source of the tab or group it
+  stands in, else any spec of the source;
+- a page whose front matter says `openapi: "[spec] METHOD /path"`: its own text, then the
+  operation's.
+An operation marked `x-excluded` makes no page, one marked `x-hidden` a hidden one (left out as
+any hidden page); fields and parameters so marked are never shown. A spec that cannot be read (not
+in the source, not JSON or YAML, not OpenAPI 3, over the size or the reader's time and memory
+limits) is a warning naming it, and its pages are not indexed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import posixpath
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from app.corpus.reader import Block, read_openapi_page, read_openapi_spec
+
+MAX_SPEC_CHARS = 20_000_000  # a spec larger than this is not read (the largest seen, dify's, is 0.8 MB)
+_MAX_SPEC_FILES = 50  # OpenAPI files of a source looked at, at most
+_SUFFIXES = (".json", ".yaml", ".yml")
+# The start of an OpenAPI 3 document: its `openapi` key, in JSON or YAML, near the top.
+_OPENAPI_KEY = re.compile(r"""^\s*\{?\s*["']?openapi["']?\s*:\s*["']?3""", re.MULTILINE)
+_METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace", "webhook")
+_LOADED: dict[str, dict[str, Any]] = {}  # spec key → what the reader answered for it (a few)
+
+
+def _norm(path: str) -> str:
+    return posixpath.normpath(path.strip().lstrip("/")).removeprefix("./")
+
+
+def openapi_sources(value: Any, inherited: tuple[tuple[str, ...], str | None]) -> tuple[tuple[str, ...], str | None]:
+    """The `openapi` sources (spec paths in the source, or URLs) and directory a docs.json `openapi`
+    value gives a tab or group: a string, a list of strings, or `{"source": …, "directory": …}`;
+    what names none leaves those inherited."""
+    directory = inherited[1]
+    if isinstance(value, dict):
+        directory = value.get("directory") if isinstance(value.get("directory"), str) else directory
+        value = value.get("source")
+    items = value if isinstance(value, list) else [value]
+    specs = tuple(item.strip() if "://" in item else _norm(item) for item in items if isinstance(item, str) and item.strip())
+    return (specs, directory) if specs else (inherited[0], directory)
+
+
+def openapi_files(files: Mapping[str, str], named: list[str], warnings: list[str], config: str) -> tuple[str, ...]:
+    """The OpenAPI files of the source: those docs.json names (which must be in it), then any JSON or
+    YAML file that starts as an OpenAPI 3 document (Mintlify finds a page's spec among all of
+    them), at most _MAX_SPEC_FILES."""
+    found: list[str] = []
+    for spec in dict.fromkeys(named):
+        if "://" in spec:
+            continue  # never downloaded: its pages say so (load_spec)
+        if spec in files:
+            found.append(spec)
+        else:
+            warnings.append(f"{config}: names the OpenAPI spec {spec}, which is not in the source; the pages "
+                            "generated from it are not indexed")
+    for path in sorted(files):
+        if len(found) >= _MAX_SPEC_FILES:
+            break
+        if path.endswith(_SUFFIXES) and path not in found and not path.startswith(("node_modules/", ".")) \
+                and "/node_modules/" not in path and _OPENAPI_KEY.search(files[path][:4000]):
+            found.append(path)
+    return tuple(found)
+
+
+def load_spec(path: str, files: Mapping[str, str]) -> tuple[str, dict[str, Any]]:
+    """(the spec's key in the reader, {"pages": […]} or {"error": why}) for the spec at `path`."""
+    if "://" in path:
+        return "", {"error": "a URL; docschat downloads nothing (commit the spec to the source and name its path)"}
+    if path not in files:
+        return "", {"error": "not in the source"}
+    text = files[path]
+    key = f"{path}\0{hashlib.sha256(text.encode('utf-8', 'surrogatepass')).hexdigest()}"
+    if key in _LOADED:
+        return key, _LOADED[key]
+    if len(text) > MAX_SPEC_CHARS:
+        answer: dict[str, Any] = {"error": f"larger than {MAX_SPEC_CHARS // 1_000_000} MB"}
+    else:
+        answer = read_openapi_spec(key, text, path)
+    while len(_LOADED) >= 8:
+        _LOADED.pop(next(iter(_LOADED)))
+    _LOADED[key] = answer
+    return key, answer
+
+
+def page_blocks(path: str, files: Mapping[str, str], method: str, endpoint: str, *,
+                description: bool) -> tuple[list[Block] | None, str | None]:
+    """The blocks Mintlify's API page shows for `method endpoint` of the spec at `path` (without the
+    operation's description when the page has its own), or (None, why)."""
+    key, answer = load_spec(path, files)
+    if "error" in answer:
+        return None, str(answer["error"])
+    for _ in range(2):  # the reader keeps a few specs: one it let go is loaded again
+        data = read_openapi_page(key, method, endpoint, description=description)
+        if data.error != "spec not loaded":
+            break
+        read_openapi_spec(key, files[path], path)
+    if data.error is not None:
+        return None, data.error
+    return data.blocks, None
+
+
+@dataclass(frozen=True)
+class Operation:
+    """A page Mintlify generates from an operation of a spec."""
+
+    path: str  # the page's path in the site (its href, `.mdx`): api-reference/users/get-user.mdx
+    spec: str
+    method: str
+    endpoint: str
+    title: str
+    place: tuple[str, ...]
+    hidden: bool  # in a hidden group, or `x-hidden`
+
+
+def _parse(operation: str) -> tuple[str | None, str, str] | None:
+    """(spec file or None, method, path) of `[spec] METHOD /path` (potentiallyParseOpenApiString)."""
+    parts = operation.split()
+    if len(parts) not in (2, 3) or parts[-2].lower() not in _METHODS:
+        return None
+    return (parts[0] if len(parts) == 3 else None), parts[-2].lower(), parts[-1]
+
+
+def _specs_for(named: str | None, inherited: tuple[str, ...], site_files: tuple[str, ...],
+               files: Mapping[str, str]) -> list[str]:
+    if named is None:
+        return list(inherited or site_files)
+    wanted = _norm(named)
+    matching = [f for f in (*inherited, *site_files) if f == wanted or posixpath.basename(f) == wanted]
+    return matching or [wanted]  # named but not found: load_spec says so
+
+
+def _matches(page: Mapping[str, Any], method: str, endpoint: str) -> bool:
+    return bool(page["method"] == method and (page["path"] == endpoint or page["path"].rstrip("/") == endpoint.rstrip("/")))
+
+
+def find_operation(operation: str, inherited: tuple[str, ...], site_files: tuple[str, ...],
+                   files: Mapping[str, str]) -> tuple[str, dict[str, Any]] | str:
+    """(spec path, its page for the operation) named by `[spec] METHOD /path`, or why not."""
+    parsed = _parse(operation)
+    if parsed is None:
+        return f"{operation[:200]!r} is not `[spec] METHOD /path`"
+    named, method, endpoint = parsed
+    candidates = _specs_for(named, inherited, site_files, files)
+    problems = []
+    for spec in candidates:
+        _, answer = load_spec(spec, files)
+        if "error" in answer:
+            problems.append(f"{spec}: {answer['error']}")
+            continue
+        page = next((p for p in answer["pages"] if _matches(p, method, endpoint)), None)
+        if page is not None:
+            return spec, page
+    if problems:
+        return "; ".join(problems)
+    if not candidates:
+        return "no OpenAPI spec in the source"
+    return (f"no operation {method.upper()} {endpoint} in {', '.join(candidates[:3])} (or it is x-excluded)")
+
+
+def generated_pages(site: Any, files: Mapping[str, str], warnings: list[str]) -> list[Operation]:
+    """The pages the navigation of a Mintlify `site` (site_model.Site) generates from OpenAPI specs,
+    in its order; what cannot be generated is a warning naming the spec and why."""
+    found: dict[str, Operation] = {}
+    failed: dict[str, list[str]] = {}
+    for entry in site.openapi:
+        if entry.operation:
+            match = find_operation(entry.operation, entry.specs, site.openapi_files, files)
+            if isinstance(match, str):
+                failed.setdefault(match, []).append(entry.operation)
+                continue
+            spec, page = match
+            pages = [(spec, page, entry.place)]
+        else:
+            pages = []
+            for spec in entry.specs:
+                _, answer = load_spec(spec, files)
+                if "error" in answer:
+                    failed.setdefault(f"{spec}: {answer['error']}", []).append(f"every operation of {spec}")
+                    continue
+                pages += [(spec, p, (*entry.place, p["tag"]) if p["tag"] else entry.place) for p in answer["pages"]]
+        for spec, page, place in pages:
+            href = str(page["href"]).strip("/")
+            if entry.directory and not entry.operation and href.startswith("api-reference/"):
+                href = posixpath.join(entry.directory.strip("/"), href.removeprefix("api-reference/"))
+            path = href + ".mdx"
+            if path in files:
+                continue  # a file of the source is the page published there
+            found.setdefault(path, Operation(path, spec, page["method"], page["path"], page["title"] or href,
+                                             place, entry.hidden or bool(page["hidden"])))
+    for why, operations in failed.items():
+        listed = ", ".join(operations[:3]) + (", …" if len(operations) > 3 else "")
+        warnings.append(f"{site.config}: {len(operations)} OpenAPI page(s) of its navigation ({listed}) are not "
+                        f"indexed: {why}")
+    return list(found.values())
+
+
+def front_matter_blocks(path: str, front: Any, files: Mapping[str, str], site: Any, blocks: list[Block],
+                        warnings: list[str]) -> str | None:
+    """A page whose front matter says `openapi: "[spec] METHOD /path"`: the operation's blocks added
+    after its own (as Mintlify's API page shows them below the page's text), the operation's
+    description first when the page has none of its own. Its summary, the page's title when the
+    front matter gives none; None (and a warning) when the operation cannot be read."""
+    operation = str(front.data["openapi"])
+    match = find_operation(operation, (), site.openapi_files, files)
+    if isinstance(match, str):
+        warnings.append(f"{path}: generated from the OpenAPI operation {operation[:200]}, which is not read ({match}): "
+                        "only what the page writes is indexed")
+        return None
+    spec, page = match
+    found, why = page_blocks(spec, files, page["method"], page["path"], description=not front.description)
+    if found is None:
+        warnings.append(f"{path}: the OpenAPI operation {operation[:200]} of {spec} cannot be read ({why}): only "
+                        "what the page writes is indexed")
+        return None
+    blocks.extend(found)
+    return str(page["title"] or "") or None
+
+
+def compose_operation(operation: Operation, files: Mapping[str, str], settings: Any, source: Any, site: Any,
+                      page_orders: Mapping[str, int], result: Any) -> None:
+    """Composes the generated page `operation` into `result` (a compose.ComposeResult): left out when
+    hidden (a hidden group, `x-hidden`) or a redirect's source, as any page; its audiences are the
+    source's (it has no front matter to declare them)."""
+    from app.corpus.chunker import Page, chunk_page
+    from app.corpus.site_model import HIDDEN, Exclusion, stem
+
+    redirect = site.exclusion(operation.path, {})
+    if redirect is not None and redirect.kind == "redirect":
+        result.excluded.append((operation.path, redirect))
+        return
+    if operation.hidden and not site.index_hidden:
+        result.excluded.append((operation.path, Exclusion(HIDDEN, f"an OpenAPI operation hidden in {site.config} "
+                                                                  "(a hidden group, or x-hidden in its spec)")))
+        return
+    blocks, why = page_blocks(operation.spec, files, operation.method, operation.endpoint, description=True)
+    if blocks is None:
+        result.warnings.append(f"{operation.path}: the OpenAPI operation {operation.method.upper()} {operation.endpoint} "
+                               f"of {operation.spec} cannot be read ({why}); page skipped")
+        result.skipped_pages.append(operation.path)
+        return
+    page = Page(path=operation.path, title=operation.title, description=None, audiences=source.audiences,
+                body="\n\n".join(block.text for block in blocks), source=source.name, declared=False,
+                blocks=tuple(blocks), place=operation.place, page_order=page_orders.get(stem(operation.path)))
+    result.pages.append(page)
+    result.chunks.extend(chunk_page(page, max_chars=settings.max_chunk_chars, url_prefix=source.url_prefix,
+                                    base_url=source.base_url))
