@@ -49,6 +49,13 @@ PLACES = {
     "integrations/storage/overview.mdx": STORAGE,
     "guides/archived.mdx": ["Documentation", "Searchable archive"],
     "guides/deploy.mdx": ["Learn", "Guides", "How-to"],
+    # API pages: one whose front matter names an operation, one a navigation entry names (`POST
+    # /widgets`), and those a group's `openapi` source generates, in a group by tag.
+    "reference/get-widget.mdx": ["API reference", "Endpoints"],
+    "api-reference/widgets/create-a-widget.mdx": ["API reference", "Endpoints"],
+    "generated/widgets/list-widgets.mdx": ["API reference", "Everything", "Widgets"],
+    "generated/widgets/create-a-widget.mdx": ["API reference", "Everything", "Widgets"],
+    "generated/widgets/get-a-widget.mdx": ["API reference", "Everything", "Widgets"],
 }
 
 

@@ -63,10 +63,8 @@ from app.corpus.mkdocs_macros import json_literal, macros_config
 from app.corpus.python_markdown import TaggedDict, TaggedList, TaggedStr, site_extensions
 from app.corpus.site_code import sphinx_site
 from app.corpus.site_docusaurus import docusaurus_site
-from app.corpus.site_openapi import openapi_files, openapi_sources
 from app.corpus.site_model import (
     _MAX_DEPTH,
-    OpenApiEntry,
     DOCUSAURUS_CONFIGS,
     FRONT_MATTER,
     HIDDEN,
@@ -77,10 +75,12 @@ from app.corpus.site_model import (
     SPHINX_CONFIG,
     Exclusion,
     NavPage,
+    OpenApiEntry,
     Site,
     mkdocs_shadowed,
     stem,
 )
+from app.corpus.site_openapi import openapi_files, openapi_sources
 
 __all__ = ["FRONT_MATTER", "HIDDEN", "KINDS", "NOT_BUILT", "OUTSIDE", "REDIRECT", "Exclusion", "NavPage", "Site",
            "read_site", "stem"]
@@ -192,7 +192,7 @@ class _Mintlify:
                 site.redirects.append((item["source"], str(item.get("destination", ""))))
         site.openapi = tuple(self.openapi)
         named = [spec for entry in self.openapi for spec in entry.specs]
-        site.openapi_files = openapi_files(self.files, named, site.warnings, self.name)
+        site.openapi_files = openapi_files(self.files, named)
         if not site.listed and not self.openapi:  # a navigation listing nothing (OpenAPI only, unreadable): keep every page
             site.every_page_listed = True
         return site

@@ -54,19 +54,11 @@ def openapi_sources(value: Any, inherited: tuple[tuple[str, ...], str | None]) -
     return (specs, directory) if specs else (inherited[0], directory)
 
 
-def openapi_files(files: Mapping[str, str], named: list[str], warnings: list[str], config: str) -> tuple[str, ...]:
-    """The OpenAPI files of the source: those docs.json names (which must be in it), then any JSON or
-    YAML file that starts as an OpenAPI 3 document (Mintlify finds a page's spec among all of
-    them), at most _MAX_SPEC_FILES."""
-    found: list[str] = []
-    for spec in dict.fromkeys(named):
-        if "://" in spec:
-            continue  # never downloaded: its pages say so (load_spec)
-        if spec in files:
-            found.append(spec)
-        else:
-            warnings.append(f"{config}: names the OpenAPI spec {spec}, which is not in the source; the pages "
-                            "generated from it are not indexed")
+def openapi_files(files: Mapping[str, str], named: list[str]) -> tuple[str, ...]:
+    """The OpenAPI files of the source: those docs.json names that it holds, then any JSON or YAML
+    file that starts as an OpenAPI 3 document (Mintlify finds a page's spec among all of them), at
+    most _MAX_SPEC_FILES. A spec named and not held is generated_pages' warning."""
+    found = [spec for spec in dict.fromkeys(named) if "://" not in spec and spec in files]
     for path in sorted(files):
         if len(found) >= _MAX_SPEC_FILES:
             break
@@ -189,7 +181,7 @@ def generated_pages(site: Any, files: Mapping[str, str], warnings: list[str]) ->
             for spec in entry.specs:
                 _, answer = load_spec(spec, files)
                 if "error" in answer:
-                    failed.setdefault(f"{spec}: {answer['error']}", []).append(f"every operation of {spec}")
+                    failed.setdefault(f"{spec}: {answer['error']}", []).insert(0, f"every operation of {spec}")
                     continue
                 pages += [(spec, p, (*entry.place, p["tag"]) if p["tag"] else entry.place) for p in answer["pages"]]
         for spec, page, place in pages:
@@ -202,9 +194,18 @@ def generated_pages(site: Any, files: Mapping[str, str], warnings: list[str]) ->
             found.setdefault(path, Operation(path, spec, page["method"], page["path"], page["title"] or href,
                                              place, entry.hidden or bool(page["hidden"])))
     for why, operations in failed.items():
+        first = why.splitlines()[0][:300]
+        if operations[0].startswith("every operation of "):
+            warnings.append(f"{site.config}: the pages generated from {operations[0][19:]} are not indexed: {first}")
+            continue
         listed = ", ".join(operations[:3]) + (", …" if len(operations) > 3 else "")
         warnings.append(f"{site.config}: {len(operations)} OpenAPI page(s) of its navigation ({listed}) are not "
-                        f"indexed: {why}")
+                        f"indexed: {first}")
+    for spec in site.openapi_files:  # read, with references that lead nowhere
+        _, answer = load_spec(spec, files)
+        if answer.get("errors"):
+            warnings.append(f"{spec}: {len(answer['errors'])} $ref(s) of this OpenAPI spec resolve to nothing "
+                            f"({'; '.join(answer['errors'])[:300]}): what they name is not shown")
     return list(found.values())
 
 

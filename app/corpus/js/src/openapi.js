@@ -13,7 +13,7 @@
 // `name type required deprecated default: x` (the line a <ParamField> shows), its description,
 // "Available options: …" and its child fields after it. Fields and parameters marked `x-hidden`
 // or `x-excluded` are left out before conversion (failing closed: never shown, never indexed).
-import {normalize, resolveReferences} from '@mintlify/openapi-parser'
+import {getSegmentsFromPath, normalize, resolveReferences} from '@mintlify/openapi-parser'
 import {generateOpenApiPages, truncateCircularReferences} from '@mintlify/common'
 import {OpenApiToEndpointConverter} from '@mintlify/validation'
 
@@ -60,6 +60,27 @@ function withoutHidden(root) {
   return root
 }
 
+// The `$ref`s of the spec that lead nowhere: a pointer to nothing in it (resolveReferences leaves
+// it empty, without a word), or another file (Mintlify reads one spec file per source).
+function danglingRefs(root) {
+  const found = new Set()
+  const seen = new WeakSet()
+  const stack = [root]
+  while (stack.length && found.size < 20) {
+    const node = stack.pop()
+    if (!node || typeof node !== 'object' || seen.has(node)) continue
+    seen.add(node)
+    if (typeof node.$ref === 'string') {
+      const [file, pointer] = node.$ref.split('#', 2)
+      let target = root
+      for (const key of file ? [] : getSegmentsFromPath(pointer || '')) target = target && typeof target === 'object' ? target[key] : undefined
+      if (file || target === undefined) found.add(file ? `${node.$ref} is another file` : `${node.$ref} names nothing`)
+    }
+    for (const key of Object.keys(node)) stack.push(node[key])
+  }
+  return [...found]
+}
+
 // Loads the spec `text` (JSON or YAML) under `key`; answers its pages (generateOpenApiPages) or
 // {error}. `file` is the spec's path in the site (pages' `openapi` strings name it).
 export function openapiSpec(key, text, file) {
@@ -71,8 +92,9 @@ export function openapiSpec(key, text, file) {
       if (raw.swagger !== undefined || typeof raw.openapi !== 'string' || !raw.openapi.startsWith('3')) {
         return JSON.stringify({error: 'not an OpenAPI 3 document (Mintlify reads OpenAPI 3.0 and 3.1 only)'})
       }
+      const broken = danglingRefs(raw)
       const resolved = resolveReferences(raw)
-      const broken = resolved.errors.map((e) => e.message).slice(0, 3)
+      broken.push(...resolved.errors.map((e) => e.message).slice(0, 3))
       // A schema that holds itself (a tree's `children`) ends where it recurs, as @mintlify/common's
       // truncateCircularReferences ends it: the converter, given the cycle, reduces it past its
       // depth limit and mangles every level (the shared object is changed at each).

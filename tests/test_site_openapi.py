@@ -1,0 +1,170 @@
+"""Mintlify API pages generated from OpenAPI specs (app/corpus/site_openapi.py, js/src/openapi.js):
+tests/data/site-nav/mintlify's docs.json has a tab whose `openapi` source is api/openapi.yaml, a
+page naming an operation in its front matter, a navigation entry `POST /widgets`, and a group that
+generates a page for every operation. Which pages are generated is compared with what Mintlify's
+own generator makes of the spec (tests/data/site-nav/mintlify-openapi.scraped.json, recorded with
+@mintlify/scraping); what each shows cannot be (Mintlify's hosted client renders it), so the
+fields are checked as the spec writes them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.config import Settings
+from app.corpus import site_openapi
+from app.corpus.compose import ComposeResult, compose_files
+from app.corpus.site_model import HIDDEN
+from app.corpus.sources import Source
+
+SITE = Path(__file__).parent / "data" / "site-nav" / "mintlify"
+SCRAPED = json.loads((SITE.parent / "mintlify-openapi.scraped.json").read_text())
+SPEC = (SITE / "api" / "openapi.yaml").read_text()
+
+
+def _site_files() -> dict[str, str]:
+    return {p.relative_to(SITE).as_posix(): p.read_text() for p in SITE.rglob("*") if p.is_file()}
+
+
+def _compose(files: dict[str, str], audiences: tuple[str, ...] = ("public",)) -> ComposeResult:
+    return compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=audiences))
+
+
+def _text(result: ComposeResult, page: str) -> str:
+    return "\n".join(chunk.text for chunk in result.chunks if chunk.page == page)
+
+
+@pytest.fixture(scope="module")
+def site() -> ComposeResult:
+    return _compose(_site_files())
+
+
+def test_the_pages_a_spec_generates_are_those_mintlifys_generator_makes(site: ComposeResult) -> None:
+    """A group with an `openapi` source and no pages: a page per operation, at the path and in the
+    group by tag @mintlify/scraping writes; its `x-hidden` operation a page left out of the
+    navigation (not indexed, as any hidden page); its `x-excluded` one no page at all."""
+    [group] = SCRAPED["navigation"]
+    generated = {p.path: p for p in site.pages if p.path.startswith("generated/")}
+    assert list(generated) == [f"{page}.mdx" for page in group["pages"]]
+    assert {p.place for p in generated.values()} == {("API reference", "Everything", group["group"])}
+    hidden = set(SCRAPED["files"]) - set(generated)
+    assert hidden == {"generated/widgets/delete-a-widget.mdx"}
+    assert [(path, why.kind) for path, why in site.excluded if path in hidden] == [(next(iter(hidden)), HIDDEN)]
+    assert not [p for p in site.pages if "reindex" in p.path]
+    indexed = " ".join(chunk.text for chunk in site.chunks)
+    assert "marker-openapi-hidden-operation-left-out" not in indexed
+    assert "marker-openapi-excluded-operation-left-out" not in indexed
+    assert [p.title for p in generated.values()] == ["List widgets", "Create a widget", "Get a widget"]
+
+
+def test_an_api_page_holds_its_parameters_with_type_default_required_and_options(site: ComposeResult) -> None:
+    text = _text(site, "generated/widgets/list-widgets.mdx")
+    assert "GET /widgets" in text
+    assert "Lists the widgets of a workspace, newest first (marker-openapi-list-description-shown)." in text
+    assert "## Query Parameters" in text
+    assert "limit integer default: 20\n\nHow many widgets to return at most (marker-openapi-limit-shown)." in text
+    assert "Required range: 1 <= x <= 100" in text
+    assert "colour enum<string> required\n\nAvailable options: red, green, blue" in text
+    assert "## Authorizations\n\nAuthorization string header required" in text
+    # Its response: an array of the $ref'd Widget, each item's fields under it.
+    assert "## Response 200" in text and "data object[]" in text
+    assert "id string\n\nIts ID (marker-openapi-response-id-shown)." in text
+    assert "created_at string<date-time>" in text and "marker-openapi-cursor-shown" in text
+
+
+def test_body_fields_nest_and_fields_marked_hidden_are_left_out(site: ComposeResult) -> None:
+    text = _text(site, "generated/widgets/create-a-widget.mdx")
+    assert "## Body\n\napplication/json" in text
+    assert "name string required\n\nThe widget's display name (marker-openapi-name-shown).\n\nMaximum string length: 80" in text
+    assert "size enum<string> default: medium\n\nAvailable options: small, medium, large" in text
+    assert "dimensions object\n\nOuter dimensions.\n\nwidth_mm number\n\nWidth in millimetres" in text
+    assert "parent object" in text  # a schema holding itself ends where it recurs
+    assert text.count("name string required") == 1
+    indexed = " ".join(chunk.text for chunk in site.chunks)
+    for marker in ("marker-openapi-hidden-field-left-out", "marker-openapi-excluded-field-left-out",
+                   "marker-openapi-hidden-header-left-out"):
+        assert marker not in indexed
+    assert "cost_price" not in indexed and "internal_score" not in indexed and "X-Debug-Token" not in indexed
+
+
+def test_a_page_naming_an_operation_shows_its_text_then_the_operation(site: ComposeResult) -> None:
+    page = next(p for p in site.pages if p.path == "reference/get-widget.mdx")
+    assert page.title == "Fetch one widget" and page.place == ("API reference", "Endpoints")
+    text = _text(site, page.path)
+    assert text.index("marker-openapi-page-text-shown") < text.index("GET /widgets/{widget_id}")
+    assert "## Path Parameters\n\nwidget_id string required\n\nThe widget's ID (marker-openapi-widget-id-shown)." in text
+    # A navigation entry naming an operation is read against the tab's `openapi` source.
+    entry = next(p for p in site.pages if p.path == "api-reference/widgets/create-a-widget.mdx")
+    assert entry.title == "Create a widget" and "marker-openapi-width-shown" in _text(site, entry.path)
+    assert not [w for w in site.warnings if "openapi" in w.lower()], site.warnings
+
+
+def test_a_generated_page_keeps_its_sources_audience() -> None:
+    """A page generated from a spec has no front matter to declare who may see it: it has the
+    source's default, and a source defaulting to internal keeps it internal."""
+    result = _compose(_site_files(), audiences=("internal",))
+    generated = [c for c in result.chunks if c.page.startswith("generated/")]
+    assert generated and all(c.audiences == ("internal",) for c in generated)
+
+
+def _api_site(spec_name: str, spec: str | None, **extra: str) -> dict[str, str]:
+    docs = {"navigation": {"groups": [{"group": "Guide", "pages": ["intro"]},
+                                      {"group": "API", "openapi": spec_name}]}}
+    files = {"docs.json": json.dumps(docs), "intro.mdx": "# Intro\n\nHello.\n", **extra}
+    if spec is not None:
+        files[spec_name] = spec
+    return files
+
+
+@pytest.mark.parametrize(("name", "spec", "why"), [
+    ("missing.yaml", None, "docs.json: the pages generated from missing.yaml are not indexed: missing.yaml: not in "
+                           "the source"),
+    ("bad.yaml", "openapi: 3.1.0\npaths: [unclosed\n", "bad.yaml: "),
+    ("swagger.json", json.dumps({"swagger": "2.0", "paths": {"/a": {"get": {"summary": "A"}}}}),
+     "swagger.json: not an OpenAPI 3 document (Mintlify reads OpenAPI 3.0 and 3.1 only)"),
+    ("list.yaml", "- 1\n- 2\n", "list.yaml: not a JSON or YAML object"),
+    ("https://example.com/openapi.json", None, "https://example.com/openapi.json: a URL; docschat downloads nothing"),
+])
+def test_a_spec_that_cannot_be_read_is_a_warning_naming_it(name: str, spec: str | None, why: str) -> None:
+    result = _compose(_api_site(name, spec))
+    assert [p.path for p in result.pages] == ["intro.mdx"]
+    assert [w for w in result.warnings if why in w], result.warnings
+    assert len([w for w in result.warnings if "OpenAPI" in w or "generated from" in w]) == 1, result.warnings
+
+
+def test_a_ref_loop_an_alias_bomb_and_a_huge_spec_are_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    loop = ("openapi: 3.0.0\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get:\n      summary: A\n"
+            "      responses:\n        '200':\n          description: ok\n          content:\n"
+            "            application/json:\n              schema: {$ref: '#/components/schemas/A'}\n"
+            "components:\n  schemas:\n    A: {$ref: '#/components/schemas/B'}\n    B: {$ref: '#/components/schemas/A'}\n")
+    result = _compose(_api_site("loop.yaml", loop))
+    assert {p.path for p in result.pages} == {"intro.mdx", "api-reference/a.mdx"}  # the loop names nothing: no field
+    dangling = loop.replace("#/components/schemas/B'}\n    B", "#/components/schemas/C'}\n    B")
+    result = _compose(_api_site("dangling.yaml", dangling))
+    assert [w for w in result.warnings if w.startswith("dangling.yaml: 1 $ref(s) of this OpenAPI spec resolve to nothing")]
+    bomb = "openapi: 3.0.0\na: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [{', '.join(['*' + chr(97 + i)] * 9)}]\n" for i in range(8))
+    result = _compose(_api_site("bomb.yaml", bomb))
+    assert [p.path for p in result.pages] == ["intro.mdx"]
+    assert [w for w in result.warnings if "bomb.yaml" in w], result.warnings
+    monkeypatch.setattr(site_openapi, "MAX_SPEC_CHARS", 1000)
+    result = _compose(_api_site("big.yaml", SPEC))
+    assert [p.path for p in result.pages] == ["intro.mdx"]
+    assert [w for w in result.warnings if "big.yaml: larger than" in w], result.warnings
+
+
+def test_an_operation_no_spec_holds_is_named_not_lost_silently() -> None:
+    docs = {"navigation": {"groups": [{"group": "API", "openapi": "openapi.yaml", "pages": [
+        "intro", "GET /widgets", "GET /nowhere", "endpoint/get"]}]}}
+    files = {"docs.json": json.dumps(docs), "openapi.yaml": SPEC, "intro.mdx": "# Intro\n",
+             "endpoint/get.mdx": '---\ntitle: "Get user"\nopenapi: "other.json GET /users/{id}"\n---\nText.\n'}
+    result = _compose(files)
+    assert sorted(p.path for p in result.pages) == ["api-reference/widgets/list-widgets.mdx", "endpoint/get.mdx",
+                                                   "intro.mdx"]
+    assert ("docs.json: 1 OpenAPI page(s) of its navigation (GET /nowhere) are not indexed: no operation GET "
+            "/nowhere in openapi.yaml (or it is x-excluded)") in result.warnings
+    assert ("endpoint/get.mdx: generated from the OpenAPI operation other.json GET /users/{id}, which is not read "
+            "(other.json: not in the source): only what the page writes is indexed") in result.warnings
+    assert _text(result, "endpoint/get.mdx") == "Text."
