@@ -130,8 +130,11 @@ def _specs_for(named: str | None, inherited: tuple[str, ...], site_files: tuple[
                files: Mapping[str, str]) -> list[str]:
     if named is None:
         return list(inherited or site_files)
+    # Mintlify's spec `filename`: its path, its file name, or that without its extension
+    # (trigger.dev's pages say `openapi: "v3-openapi GET /api/v1/runs"` of v3-openapi.yaml).
     wanted = _norm(named)
-    matching = [f for f in (*inherited, *site_files) if f == wanted or posixpath.basename(f) == wanted]
+    matching = [f for f in (*inherited, *site_files)
+                if wanted in (f, posixpath.basename(f), posixpath.splitext(posixpath.basename(f))[0])]
     return matching or [wanted]  # named but not found: load_spec says so
 
 

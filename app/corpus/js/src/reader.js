@@ -1139,10 +1139,16 @@ export function uses(page, options) {
 // openapiSpec loaded under `key` (src/openapi.js); each description is CommonMark (with math, as
 // Mintlify renders it) read as any page is. A heading inside a field's description stays text:
 // the page's sections are its own.
+const PLAIN_LINE = /^[\p{L}(][^\\`*_{}[\]<>#|~$&@\n\r\u0001]*$/u
+
 export function openapiPage(key, method, path, options) {
   try {
     const read = (markdown, out, headings = false) => {
-      const answer = JSON.parse(parse(String(markdown), {math: true}))
+      // One line of words with no character Markdown, HTML or math gives a meaning to is its own
+      // paragraph's text: most descriptions of a spec are, and micromark would take 1 ms each.
+      const value = String(markdown).trim()
+      if (PLAIN_LINE.test(value)) return out.push(['text', value, 0])
+      const answer = JSON.parse(parse(value, {math: true}))
       for (const block of answer.blocks || []) out.push(block[0] === 'heading' && !headings ? ['text', block[3] || block[1], 0] : block)
     }
     const page = openapiBlocks(key, method, path, (markdown, out) => read(markdown, out, out.length === 0),
