@@ -168,3 +168,14 @@ def test_an_operation_no_spec_holds_is_named_not_lost_silently() -> None:
     assert ("endpoint/get.mdx: generated from the OpenAPI operation other.json GET /users/{id}, which is not read "
             "(other.json: not in the source): only what the page writes is indexed") in result.warnings
     assert _text(result, "endpoint/get.mdx") == "Text."
+
+
+def test_the_sites_own_spec_is_where_an_entry_is_read() -> None:
+    """docs.json's `api.openapi` names the site's specs (organize/settings-api.mdx): an entry naming
+    no spec, under no tab or group with one, is read against it, not against another OpenAPI file
+    of the source."""
+    other = SPEC.replace("List widgets", "List gadgets")
+    docs = {"api": {"openapi": "specs/main.yaml"}, "navigation": {"groups": [{"group": "API", "pages": ["GET /widgets"]}]}}
+    files = {"docs.json": json.dumps(docs), "a-first/other.yaml": other, "specs/main.yaml": SPEC}
+    result = _compose(files)
+    assert [(p.path, p.title) for p in result.pages] == [("api-reference/widgets/list-widgets.mdx", "List widgets")]

@@ -185,13 +185,16 @@ class _Mintlify:
             return site
         seo, _ = self.resolve(data.get("seo"), "")
         site.index_hidden = isinstance(seo, dict) and seo.get("indexing") == "all"
-        self.walk(data.get("navigation"), (), False, "", 0, ((), None))
+        # The site's own specs (docs.json `api.openapi`, mint.json `openapi`): an operation names one of them.
+        api = data.get("api")
+        specs = openapi_sources(api.get("openapi") if isinstance(api, dict) else data.get("openapi"), ((), None))
+        self.walk(data.get("navigation"), (), False, "", 0, specs)
         redirects, _ = self.resolve(data.get("redirects"), "")
         for item in redirects if isinstance(redirects, list) else []:
             if isinstance(item, dict) and isinstance(item.get("source"), str):
                 site.redirects.append((item["source"], str(item.get("destination", ""))))
         site.openapi = tuple(self.openapi)
-        named = [spec for entry in self.openapi for spec in entry.specs]
+        named = [*specs[0], *(spec for entry in self.openapi for spec in entry.specs)]
         site.openapi_files = openapi_files(self.files, named)
         if not site.listed and not self.openapi:  # a navigation listing nothing (OpenAPI only, unreadable): keep every page
             site.every_page_listed = True

@@ -101,6 +101,8 @@ def page_blocks(path: str, files: Mapping[str, str], method: str, endpoint: str,
             break
         read_openapi_spec(key, files[path], path)
     if data.error is not None:
+        if "limit" in data.error:  # over the reader's time or memory: its other pages would be too
+            _LOADED[key] = {"error": data.error}
         return None, data.error
     return data.blocks, None
 
