@@ -202,7 +202,7 @@ export function openapiBlocks(key, method, path, read, description = true, escap
   if (description && typeof endpoint.description === 'string' && endpoint.description.trim()) read(endpoint.description, out)
   line(out, `${endpoint.type === 'webhook' ? 'WEBHOOK' : method.toUpperCase()} ${path}`)
   const security = endpoint.request.security || []
-  if (security.length) {
+  if (security.some((option) => Object.values(option.parameters || {}).some((group) => Object.keys(group || {}).length))) {
     out.push(['heading', '## Authorizations', 2, 'Authorizations'])
     for (const option of security) {
       for (const [where, group] of Object.entries(option.parameters || {})) {
