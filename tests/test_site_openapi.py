@@ -179,3 +179,43 @@ def test_the_sites_own_spec_is_where_an_entry_is_read() -> None:
     files = {"docs.json": json.dumps(docs), "a-first/other.yaml": other, "specs/main.yaml": SPEC}
     result = _compose(files)
     assert [(p.path, p.title) for p in result.pages] == [("api-reference/widgets/list-widgets.mdx", "List widgets")]
+
+
+def test_an_edited_spec_recomposes_its_pages_and_only_them() -> None:
+    """A generated page, and a page naming an operation, depend on the spec they read (their page
+    key, app/corpus/compose.py): kept while it is unchanged, composed again when it is edited."""
+    from app.corpus.compose import iter_compose_files
+
+    files = _site_files()
+    blobs = {path: f"blob-{path}" for path in files}
+    source = Source(name="s", repo=Path("."), dir="", audiences=("public",))
+
+    def compose(known=None) -> ComposeResult:
+        result = ComposeResult()
+        for part in iter_compose_files(files, Settings(), source, blob_id=blobs.get, known=known):
+            result.extend(part)
+        return result
+
+    first = compose()
+    api = {"reference/get-widget.mdx", "api-reference/widgets/create-a-widget.mdx", "generated/widgets/list-widgets.mdx",
+           "generated/widgets/create-a-widget.mdx", "generated/widgets/get-a-widget.mdx"}
+    assert api <= {key.page for key in first.page_keys}
+    keys = {key.page: key for key in first.page_keys}
+    assert not compose(keys).pages  # nothing changed: every page kept
+    files["api/openapi.yaml"] = SPEC.replace("Cursor of the next page", "Opaque cursor of the next page")
+    blobs["api/openapi.yaml"] = "blob-edited"
+    third = compose(keys)
+    assert {p.path for p in third.pages} == api
+    assert "Opaque cursor of the next page" in _text(third, "generated/widgets/list-widgets.mdx")
+
+
+def test_authorizations_show_the_schemes_the_spec_defines() -> None:
+    """mem0's operations name a scheme its spec does not define: the converter gives no parameter,
+    and the page shows no Authorizations section (it showed a bare heading)."""
+    spec = ("openapi: 3.0.0\ninfo: {title: T, version: '1'}\n"
+            "components:\n  securitySchemes:\n    key: {type: apiKey, in: header, name: X-Api-Key, description: Your key.}\n"
+            "paths:\n  /a:\n    get: {summary: A, security: [{key: []}], responses: {'200': {description: ok}}}\n"
+            "  /b:\n    get: {summary: B, security: [{missing: []}], responses: {'200': {description: ok}}}\n")
+    result = _compose(_api_site("s.yaml", spec))
+    assert "## Authorizations\n\nX-Api-Key string header required\n\nYour key." in _text(result, "api-reference/a.mdx")
+    assert "Authorizations" not in _text(result, "api-reference/b.mdx")
