@@ -149,6 +149,11 @@ def test_a_ref_loop_an_alias_bomb_and_a_huge_spec_are_bounded(monkeypatch: pytes
     result = _compose(_api_site("bomb.yaml", bomb))
     assert [p.path for p in result.pages] == ["intro.mdx"]
     assert [w for w in result.warnings if "bomb.yaml" in w], result.warnings
+    monkeypatch.setattr(site_openapi, "MAX_SPEC_PAGES", 2)
+    result = _compose(_api_site("many.yaml", SPEC))
+    assert [p.path for p in result.pages] == ["intro.mdx", "api-reference/widgets/list-widgets.mdx",
+                                              "api-reference/widgets/create-a-widget.mdx"]
+    assert "many.yaml: 4 operations; the first 2 are indexed" in result.warnings
     monkeypatch.setattr(site_openapi, "MAX_SPEC_CHARS", 1000)
     result = _compose(_api_site("big.yaml", SPEC))
     assert [p.path for p in result.pages] == ["intro.mdx"]

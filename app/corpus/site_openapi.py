@@ -29,6 +29,7 @@ from typing import Any
 from app.corpus.reader import Block, read_openapi_page, read_openapi_spec
 
 MAX_SPEC_CHARS = 20_000_000  # a spec larger than this is not read (the largest seen, dify's, is 0.8 MB)
+MAX_SPEC_PAGES = 5000  # pages generated from one spec at most (dify's largest has 82 operations)
 _MAX_SPEC_FILES = 50  # OpenAPI files of a source looked at, at most
 _SUFFIXES = (".json", ".yaml", ".yml")
 # The start of an OpenAPI 3 document: its `openapi` key, in JSON or YAML, near the top.
@@ -168,6 +169,12 @@ def find_operation(operation: str, inherited: tuple[str, ...], site_files: tuple
     return (f"no operation {method.upper()} {endpoint} in {', '.join(candidates[:3])} (or it is x-excluded)")
 
 
+def _dangling(spec: str, files: Mapping[str, str]) -> str | None:
+    errors = load_spec(spec, files)[1].get("errors")
+    return (f"{len(errors)} $ref(s) of this OpenAPI spec resolve to nothing ({'; '.join(errors)[:300]}): what "
+            "they name is not shown") if errors else None
+
+
 def generated_pages(site: Any, files: Mapping[str, str], warnings: list[str]) -> list[Operation]:
     """The pages the navigation of a Mintlify `site` (site_model.Site) generates from OpenAPI specs,
     in its order; what cannot be generated is a warning naming the spec and why."""
@@ -188,7 +195,10 @@ def generated_pages(site: Any, files: Mapping[str, str], warnings: list[str]) ->
                 if "error" in answer:
                     failed.setdefault(f"{spec}: {answer['error']}", []).insert(0, f"every operation of {spec}")
                     continue
-                pages += [(spec, p, (*entry.place, p["tag"]) if p["tag"] else entry.place) for p in answer["pages"]]
+                if len(answer["pages"]) > MAX_SPEC_PAGES:
+                    warnings.append(f"{spec}: {len(answer['pages'])} operations; the first {MAX_SPEC_PAGES} are indexed")
+                pages += [(spec, p, (*entry.place, p["tag"]) if p["tag"] else entry.place)
+                          for p in answer["pages"][:MAX_SPEC_PAGES]]
         for spec, page, place in pages:
             href = str(page["href"]).strip("/")
             if entry.directory and not entry.operation and href.startswith("api-reference/"):
@@ -206,11 +216,9 @@ def generated_pages(site: Any, files: Mapping[str, str], warnings: list[str]) ->
         listed = ", ".join(operations[:3]) + (", …" if len(operations) > 3 else "")
         warnings.append(f"{site.config}: {len(operations)} OpenAPI page(s) of its navigation ({listed}) are not "
                         f"indexed: {first}")
-    for spec in site.openapi_files:  # read, with references that lead nowhere
-        _, answer = load_spec(spec, files)
-        if answer.get("errors"):
-            warnings.append(f"{spec}: {len(answer['errors'])} $ref(s) of this OpenAPI spec resolve to nothing "
-                            f"({'; '.join(answer['errors'])[:300]}): what they name is not shown")
+    for spec in dict.fromkeys(op.spec for op in found.values()):  # read, with references that lead nowhere
+        if (note := _dangling(spec, files)) is not None:
+            warnings.append(f"{spec}: {note}")
     return list(found.values())
 
 
@@ -233,6 +241,8 @@ def front_matter_blocks(path: str, front: Any, files: Mapping[str, str], site: A
                         "what the page writes is indexed")
         return None
     blocks.extend(found)
+    if (note := _dangling(spec, files)) is not None:
+        warnings.append(f"{path}: its spec {spec}: {note}")
     return str(page["title"] or "") or None
 
 
