@@ -220,7 +220,8 @@ def test_authorizations_show_the_schemes_the_spec_defines() -> None:
     spec = ("openapi: 3.0.0\ninfo: {title: T, version: '1'}\n"
             "components:\n  securitySchemes:\n    key: {type: apiKey, in: header, name: X-Api-Key, description: Your key.}\n"
             "paths:\n  /a:\n    get: {summary: A, security: [{key: []}], responses: {'200': {description: ok}}}\n"
-            "  /b:\n    get: {summary: B, security: [{missing: []}], responses: {'200': {description: ok}}}\n")
+            "  /b:\n    get: {summary: B, deprecated: true, security: [{missing: []}], responses: {'200': {description: ok}}}\n")
     result = _compose(_api_site("s.yaml", spec))
     assert "## Authorizations\n\nX-Api-Key string header required\n\nYour key." in _text(result, "api-reference/a.mdx")
     assert "Authorizations" not in _text(result, "api-reference/b.mdx")
+    assert "GET /b deprecated" in _text(result, "api-reference/b.mdx")  # its badge, beside the path

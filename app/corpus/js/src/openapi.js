@@ -200,7 +200,7 @@ export function openapiBlocks(key, method, path, read, description = true, escap
   const out = []
   const state = {fields: 0}
   if (description && typeof endpoint.description === 'string' && endpoint.description.trim()) read(endpoint.description, out)
-  line(out, `${endpoint.type === 'webhook' ? 'WEBHOOK' : method.toUpperCase()} ${path}`)
+  line(out, `${endpoint.type === 'webhook' ? 'WEBHOOK' : method.toUpperCase()} ${path}${endpoint.deprecated ? ' deprecated' : ''}`)
   const security = endpoint.request.security || []
   if (security.some((option) => Object.values(option.parameters || {}).some((group) => Object.keys(group || {}).length))) {
     out.push(['heading', '## Authorizations', 2, 'Authorizations'])
