@@ -67,6 +67,7 @@ def test_an_api_page_holds_its_parameters_with_type_default_required_and_options
     assert "limit integer default: 20\n\nHow many widgets to return at most (marker-openapi-limit-shown)." in text
     assert "Required range: 1 <= x <= 100" in text
     assert "colour enum<string> required\n\nAvailable options: red, green, blue" in text
+    assert "tags enum<string>[]\n\nOnly widgets with all of these tags.\n\nAvailable options: new, sale" in text
     assert "## Authorizations\n\nAuthorization string header required" in text
     # Its response: an array of the $ref'd Widget, each item's fields under it.
     assert "## Response 200" in text and "data object[]" in text

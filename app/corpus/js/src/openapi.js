@@ -151,7 +151,9 @@ function field(name, schemas, out, read, depth, state) {
   line(out, header.join(' '))
   for (const schema of schemas) {
     if (typeof schema.description === 'string' && schema.description.trim()) read(schema.description, out)
-    const options = schema['x-mint-enum'] || schema.enum
+    let item = schema // an array's options are its items' (`enum<string>[]`)
+    while (item.type === 'array' && Array.isArray(item.items) && item.items.length) item = item.items[0]
+    const options = item['x-mint-enum'] || item.enum
     if (Array.isArray(options) && options.length) line(out, `Available options: ${options.map(literal).join(', ')}`)
     if (schema.const !== undefined) line(out, `Allowed value: ${literal(schema.const)}`)
     const low = schema.minimum, high = schema.maximum
