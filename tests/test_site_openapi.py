@@ -226,3 +226,19 @@ def test_authorizations_show_the_schemes_the_spec_defines() -> None:
     assert "## Authorizations\n\nX-Api-Key string header required\n\nYour key." in _text(result, "api-reference/a.mdx")
     assert "Authorizations" not in _text(result, "api-reference/b.mdx")
     assert "GET /b deprecated" in _text(result, "api-reference/b.mdx")  # its badge, beside the path
+
+
+def test_more_specs_than_the_reader_keeps_are_all_read() -> None:
+    """The reader keeps the last 4 specs it loaded (js/src/openapi.js): the pages of 6 specs, listed
+    after all 6 are loaded, get theirs sent again, and every page is indexed."""
+    groups, files = [], {}
+    for n in range(6):
+        files[f"specs/s{n}.yaml"] = (f"openapi: 3.0.0\ninfo: {{title: T, version: '1'}}\npaths:\n  /op{n}:\n    get:\n"
+                                     f"      summary: Op {n}\n      description: Operation number {n}.\n"
+                                     "      responses: {'200': {description: ok}}\n")
+        groups.append({"group": f"G{n}", "openapi": f"specs/s{n}.yaml"})
+    files["docs.json"] = json.dumps({"navigation": {"groups": groups}})
+    result = _compose(files)
+    assert [(p.title, _text(result, p.path).split("\n")[0]) for p in result.pages] == [
+        (f"Op {n}", f"Operation number {n}.") for n in range(6)]
+    assert not result.warnings

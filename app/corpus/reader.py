@@ -178,8 +178,13 @@ def read_openapi_spec(key: str, text: str, file: str) -> dict[str, Any]:
     return _call("openapiSpec", key, text, file)
 
 
-def read_openapi_page(key: str, method: str, path: str, *, description: bool = True) -> Reading:
+def read_openapi_page(key: str, method: str, path: str, *, description: bool = True,
+                      text: str | None = None, file: str = "") -> Reading:
     """The blocks of the API page of the operation `method path` of the spec loaded under `key`
-    (with the operation's description first, unless `description` is False); an error "spec not
-    loaded" when the reader no longer holds it (load it again)."""
-    return _reading(_call("openapiPage", key, method, path, {"description": description}))
+    (with the operation's description first, unless `description` is False). Without the spec's
+    `text` (and its `file`), an error "spec not loaded" when the reader does not hold it; with
+    them, it is loaded first, in the same call."""
+    options: dict[str, object] = {"description": description}
+    if text is not None:
+        options |= {"text": text, "file": file}
+    return _reading(_call("openapiPage", key, method, path, options))

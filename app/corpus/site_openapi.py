@@ -96,11 +96,9 @@ def page_blocks(path: str, files: Mapping[str, str], method: str, endpoint: str,
     key, answer = load_spec(path, files)
     if "error" in answer:
         return None, str(answer["error"])
-    for _ in range(2):  # the reader keeps a few specs: one it let go is loaded again
-        data = read_openapi_page(key, method, endpoint, description=description)
-        if data.error != "spec not loaded":
-            break
-        read_openapi_spec(key, files[path], path)
+    data = read_openapi_page(key, method, endpoint, description=description)
+    if data.error == "spec not loaded":  # the reader keeps a few specs: sent again, read in one call
+        data = read_openapi_page(key, method, endpoint, description=description, text=files[path], file=path)
     if data.error is not None:
         if "limit" in data.error:  # over the reader's time or memory: its other pages would be too
             _LOADED[key] = {"error": data.error}

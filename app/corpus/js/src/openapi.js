@@ -81,6 +81,10 @@ function danglingRefs(root) {
   return [...found]
 }
 
+export function openapiLoaded(key) {
+  return SPECS.has(key)
+}
+
 // Loads the spec `text` (JSON or YAML) under `key`; answers its pages (generateOpenApiPages) or
 // {error}. `file` is the spec's path in the site (pages' `openapi` strings name it).
 export function openapiSpec(key, text, file) {

@@ -29,10 +29,10 @@ import {math} from 'micromark-extension-math'
 import {mdxjs} from 'micromark-extension-mdxjs'
 import {comment, commentFromMarkdown} from '@slorber/remark-comment'
 import {parseMetaString} from '@mintlify/common/parse-code-block-meta'
-import {openapiBlocks} from './openapi.js'
+import {openapiBlocks, openapiLoaded, openapiSpec} from './openapi.js'
 
 export {moduleValue} from './module-value.js'
-export {openapiSpec} from './openapi.js'
+export {openapiSpec}
 
 // What a component shows of its attributes, before its children (children are always shown,
 // unless `hide` says the site never shows them). Attributes not named here are never text.
@@ -1143,6 +1143,11 @@ const PLAIN_LINE = /^[\p{L}(][^\\`*_{}[\]<>#|~$&@\n\r\u0001]*$/u
 
 export function openapiPage(key, method, path, options) {
   try {
+    // With the spec's text (a reader that no longer holds it, or another one): loaded first.
+    if (options && typeof options.text === 'string' && !openapiLoaded(key)) {
+      const loaded = JSON.parse(openapiSpec(key, options.text, options.file || ''))
+      if (loaded.error) return JSON.stringify({error: loaded.error})
+    }
     const read = (markdown, out, headings = false) => {
       // One line of words with no character Markdown, HTML or math gives a meaning to is its own
       // paragraph's text: most descriptions of a spec are, and micromark would take 1 ms each.
