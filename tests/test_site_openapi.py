@@ -73,6 +73,9 @@ def test_an_api_page_holds_its_parameters_with_type_default_required_and_options
     assert "## Response 200" in text and "data object[]" in text
     assert "id string\n\nIts ID (marker-openapi-response-id-shown)." in text
     assert "created_at string<date-time>" in text and "marker-openapi-cursor-shown" in text
+    # A field of several types: each option carries its description, shown once.
+    assert "archived_at string | null\n\nWhen it was archived, if it was (marker-openapi-nullable-shown)." in text
+    assert text.count("marker-openapi-nullable-shown") == 1
 
 
 def test_body_fields_nest_and_fields_marked_hidden_are_left_out(site: ComposeResult) -> None:

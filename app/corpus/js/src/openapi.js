@@ -153,8 +153,11 @@ function field(name, schemas, out, read, depth, state) {
   const fallback = first.default !== undefined ? first.default : first['x-default']
   if (fallback !== undefined) header.push(`default: ${literal(fallback)}`)
   line(out, header.join(' '))
+  const described = new Set() // `string | null`: each option carries the field's description
   for (const schema of schemas) {
-    if (typeof schema.description === 'string' && schema.description.trim()) read(schema.description, out)
+    const description = typeof schema.description === 'string' ? schema.description.trim() : ''
+    if (description && !described.has(description)) read(description, out)
+    described.add(description)
     let item = schema // an array's options are its items' (`enum<string>[]`)
     while (item.type === 'array' && Array.isArray(item.items) && item.items.length) item = item.items[0]
     const options = item['x-mint-enum'] || item.enum
