@@ -245,3 +245,20 @@ def test_more_specs_than_the_reader_keeps_are_all_read() -> None:
     assert [(p.title, _text(result, p.path).split("\n")[0]) for p in result.pages] == [
         (f"Op {n}", f"Operation number {n}.") for n in range(6)]
     assert not result.warnings
+
+
+def test_a_json_file_the_clone_lacks_does_not_fail_the_site() -> None:
+    """Finding the source's OpenAPI files opens its JSON and YAML files; one whose blob the clone
+    lacks (GitTree raises) is no spec, and the site composes as before."""
+    from app.corpus.git_source import GitSourceError
+
+    class Tree(dict[str, str]):
+        def __getitem__(self, path: str) -> str:
+            if path == "data/big.json":
+                raise GitSourceError("git cannot read 'data/big.json' (missing)")
+            return super().__getitem__(path)
+
+    docs = {"navigation": {"groups": [{"group": "API", "pages": ["intro", "GET /widgets"]}]}}
+    files = Tree({"docs.json": json.dumps(docs), "intro.mdx": "# Intro\n", "data/big.json": "", "openapi.yaml": SPEC})
+    result = _compose(files)
+    assert [p.path for p in result.pages] == ["intro.mdx", "api-reference/widgets/list-widgets.mdx"]

@@ -26,11 +26,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from app.corpus.git_source import GitSourceError
 from app.corpus.reader import Block, read_openapi_page, read_openapi_spec
 
 MAX_SPEC_CHARS = 20_000_000  # a spec larger than this is not read (the largest seen, dify's, is 0.8 MB)
 MAX_SPEC_PAGES = 5000  # pages generated from one spec at most (dify's largest has 82 operations)
 _MAX_SPEC_FILES = 50  # OpenAPI files of a source looked at, at most
+_MAX_SPEC_PEEKS = 300  # JSON and YAML files of a source opened to find them, at most
 _SUFFIXES = (".json", ".yaml", ".yml")
 # The start of an OpenAPI 3 document: its `openapi` key, in JSON or YAML, near the top.
 _OPENAPI_KEY = re.compile(r"""^\s*\{?\s*["']?openapi["']?\s*:\s*["']?3""", re.MULTILINE)
@@ -60,11 +62,16 @@ def openapi_files(files: Mapping[str, str], named: list[str]) -> tuple[str, ...]
     file that starts as an OpenAPI 3 document (Mintlify finds a page's spec among all of them), at
     most _MAX_SPEC_FILES. A spec named and not held is generated_pages' warning."""
     found = [spec for spec in dict.fromkeys(named) if "://" not in spec and spec in files]
-    for path in sorted(files):
+    candidates = [path for path in sorted(files) if path.endswith(_SUFFIXES) and path not in found
+                  and not path.startswith(("node_modules/", ".")) and "/node_modules/" not in path]
+    for path in candidates[:_MAX_SPEC_PEEKS]:
         if len(found) >= _MAX_SPEC_FILES:
             break
-        if path.endswith(_SUFFIXES) and path not in found and not path.startswith(("node_modules/", ".")) \
-                and "/node_modules/" not in path and _OPENAPI_KEY.search(files[path][:4000]):
+        try:
+            start = files[path][:4000]
+        except GitSourceError:  # a blob the clone lacks: no spec of the site unless a page names it
+            continue
+        if _OPENAPI_KEY.search(start):
             found.append(path)
     return tuple(found)
 
