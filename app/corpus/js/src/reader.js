@@ -1014,8 +1014,8 @@ function failure(error) {
 // `http`, a footnote `[^`, strikethrough `~`, a table a delimiter row (`-` with `|` or `:`).
 const DELIMITER_ROW = /(?:[|:][ \t|:-]*-|-[ \t|:-]*[|:])[ \t|:-]*$/m
 
-function gfmFor(value) {
-  const can = {
+function gfmCan(value) {
+  return {
     emailAutolink: value.includes('@'),
     wwwAutolink: /www/i.test(value),
     protocolAutolink: /http/i.test(value),
@@ -1025,6 +1025,10 @@ function gfmFor(value) {
     strikethrough: value.includes('~'),
     table: DELIMITER_ROW.test(value)
   }
+}
+
+function gfmFor(value) {
+  const can = gfmCan(value)
   const extension = gfm()
   for (const field of ['document', 'flow', 'text', 'insideSpan']) {
     for (const [code, constructs] of Object.entries(extension[field])) {
@@ -1070,12 +1074,30 @@ function syntax(value, options) {
   return {value, extensions, mdastExtensions}
 }
 
+// The tree `uses` read last, kept for the `parse` that follows it: compose reads an MDX page's
+// snippets first, then the page, which most often pastes none and is read again as it was. The same
+// text read with the same syntax gives the same tree, and `uses` only reads it, so micromark runs
+// once (design/page-reader.md, session 27). Taken by the next `parse`, whatever its page.
+let usesTree = null
+
+function treeKey(page, value, options) {
+  const {mdx = false, math = false, directives = false, comments = false, shortcuts = true} = options || {}
+  return JSON.stringify([value, Boolean(mdx), Boolean(math), Boolean(directives), Boolean(comments),
+    shortcuts !== false && gfmCan(page)])
+}
+
+function takeTree(key) {
+  const kept = usesTree
+  usesTree = null
+  return kept && kept.key === key ? kept.tree : null
+}
+
 export function parse(page, options) {
   const {value, extensions, mdastExtensions} = syntax(page, options)
   const mdx = Boolean(options && options.mdx)
   const shortcuts = !(options && options.shortcuts === false)
   try {
-    const tree = fromMarkdown(value, {extensions, mdastExtensions})
+    const tree = takeTree(treeKey(page, value, options)) || fromMarkdown(value, {extensions, mdastExtensions})
     const counts = {}
     setextAsText(tree, value)
     if (!mdx) mdxCommentsInText(tree)
@@ -1125,8 +1147,11 @@ export function uses(page, options) {
     }
     for (const child of node.children || []) walk(child)
   }
+  usesTree = null
   try {
-    walk(fromMarkdown(value, {extensions, mdastExtensions}))
+    const tree = fromMarkdown(value, {extensions, mdastExtensions})
+    walk(tree)
+    usesTree = {key: treeKey(page, value, {...options, mdx: true}), tree}
     return JSON.stringify(found)
   } catch (error) {
     return failure(error)
