@@ -1086,10 +1086,10 @@ function treeKey(page, value, options) {
     shortcuts !== false && gfmCan(page)])
 }
 
-function takeTree(key) {
+function takeTree(page, value, options) {
   const kept = usesTree
   usesTree = null
-  return kept && kept.key === key ? kept.tree : null
+  return kept && kept.key === treeKey(page, value, options) ? kept.tree : null
 }
 
 export function parse(page, options) {
@@ -1097,7 +1097,7 @@ export function parse(page, options) {
   const mdx = Boolean(options && options.mdx)
   const shortcuts = !(options && options.shortcuts === false)
   try {
-    const tree = takeTree(treeKey(page, value, options)) || fromMarkdown(value, {extensions, mdastExtensions})
+    const tree = takeTree(page, value, options) || fromMarkdown(value, {extensions, mdastExtensions})
     const counts = {}
     setextAsText(tree, value)
     if (!mdx) mdxCommentsInText(tree)
