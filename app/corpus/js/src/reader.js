@@ -1027,8 +1027,13 @@ function gfmCan(value) {
   }
 }
 
+// Each set of constructs built once (micromark reads an extension and never changes it).
+const GFM_FOR = new Map()
+
 function gfmFor(value) {
   const can = gfmCan(value)
+  const key = JSON.stringify(can)
+  if (GFM_FOR.has(key)) return GFM_FOR.get(key)
   const extension = gfm()
   for (const field of ['document', 'flow', 'text', 'insideSpan']) {
     for (const [code, constructs] of Object.entries(extension[field])) {
@@ -1037,8 +1042,13 @@ function gfmFor(value) {
       else delete extension[field][code]
     }
   }
+  GFM_FOR.set(key, extension)
   return extension
 }
+
+// Built once: each mdxjs() makes a new acorn parser class (Parser.extend), and the expressions of
+// every page were parsed by a class V8 had not seen yet.
+let MDXJS = null
 
 // The micromark extensions and their mdast builders for a page of these options; `value` as read
 // (Docusaurus's `{#id}` escaped for MDX). shortcuts: false reads the long way (GFM whole, always
@@ -1062,7 +1072,7 @@ function syntax(value, options) {
     // `## Title {#id}`: Docusaurus's heading id, read before MDX sees it (acorn refuses `#id`);
     // escaped, its braces are text, and the chunker takes the id from the heading.
     value = value.replace(/^([ \t]{0,3}#{1,6}[ \t].*?)\{(#[\w:.-]+)\}([ \t]*)$/gm, '$1\\{$2\\}$3')
-    extensions.push(mdxjs())
+    extensions.push(MDXJS || (MDXJS = mdxjs()))
     mdastExtensions.push(mdxFromMarkdown())
   }
   if (comments) {
