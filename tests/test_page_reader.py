@@ -108,3 +108,27 @@ def test_the_random_pages_hold_what_the_left_out_constructs_read() -> None:
 ])
 def test_pages_with_the_constructs_read_them(text: str, shown: str) -> None:
     assert [block.text for block in _read(text, {"mdx": False}).blocks] == [shown]
+
+
+# (the options of `uses`, then those of the `parse` that follows it on the same text): the tree
+# `uses` read is taken only by a parse of the same text and syntax (the first pair), else read again.
+_USES_THEN_PARSE = [
+    ({"math": True}, {"mdx": True, "math": True}), ({"directives": True, "comments": True},
+                                                     {"mdx": True, "directives": True, "comments": True}),
+    ({"math": True}, {"mdx": True}), ({"directives": True}, {"mdx": False, "directives": True}),
+    ({}, {"mdx": True, "comments": True}), ({"math": True}, {"mdx": True, "math": True, "shortcuts": False}),
+]
+
+
+def test_a_page_read_after_its_snippets_reads_as_it_does_alone() -> None:
+    """compose reads an MDX page's snippets (`uses`) before the page: the tree kept from that first
+    reading must give the page's reading, and only where its syntax is the same."""
+    differ = []
+    for name, text in _pages()[:500]:
+        for uses_options, options in _USES_THEN_PARSE:
+            _call("parse", "", {})  # nothing kept
+            alone = _reading(_call("parse", text, options))
+            _call("uses", text, uses_options)
+            if _reading(_call("parse", text, options)) != alone:
+                differ.append((name, uses_options, options))
+    assert not differ, f"{len(differ)} readings differ, e.g. {differ[:5]}"

@@ -6,13 +6,14 @@ renders it (`{name}`, not in its code)."""
 
 from __future__ import annotations
 
+import functools
 import posixpath
 import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
-from app.corpus.reader import Element, read_uses
+from app.corpus.reader import Element, Uses, read_uses
 
 SNIPPET_DIRS = ("snippets", "_snippets")
 SNIPPET_TAG = "Snippet"  # Mintlify's older snippet tag, no import: `<Snippet file="name.mdx" />`
@@ -76,6 +77,14 @@ def resolve_snippets(
     return paster.result
 
 
+# A snippet is read once for all the pages pasting it (a Mintlify site pastes one into tens of
+# pages): the reading depends on its text and syntax alone, and nothing changes it. Pages are
+# read once each, and not kept.
+@functools.lru_cache(maxsize=256)
+def _snippet_uses(text: str, *, math: bool, directives: bool, comments: bool) -> Uses:
+    return read_uses(text, math=math, directives=directives, comments=comments)
+
+
 class _Paster:
     """One page's pasting, at every depth: what was pasted and warned, and the budget they share."""
 
@@ -92,7 +101,7 @@ class _Paster:
         MDX would refuse them, and they show nothing."""
         if not stack and _MAY_USE_SNIPPETS.search(text) is None:
             return text  # most pages: nothing to read twice
-        uses = read_uses(text, **self.syntax)
+        uses = _snippet_uses(text, **self.syntax) if stack else read_uses(text, **self.syntax)
         if uses.error is not None:
             if not stack:
                 return text  # the page reader reports the page's own fault

@@ -1016,8 +1016,8 @@ function failure(error) {
 // `http`, a footnote `[^`, strikethrough `~`, a table a delimiter row (`-` with `|` or `:`).
 const DELIMITER_ROW = /(?:[|:][ \t|:-]*-|-[ \t|:-]*[|:])[ \t|:-]*$/m
 
-function gfmFor(value) {
-  const can = {
+function gfmCan(value) {
+  return {
     emailAutolink: value.includes('@'),
     wwwAutolink: /www/i.test(value),
     protocolAutolink: /http/i.test(value),
@@ -1027,6 +1027,15 @@ function gfmFor(value) {
     strikethrough: value.includes('~'),
     table: DELIMITER_ROW.test(value)
   }
+}
+
+// Each set of constructs built once (micromark reads an extension and never changes it).
+const GFM_FOR = new Map()
+
+function gfmFor(value) {
+  const can = gfmCan(value)
+  const key = JSON.stringify(can)
+  if (GFM_FOR.has(key)) return GFM_FOR.get(key)
   const extension = gfm()
   for (const field of ['document', 'flow', 'text', 'insideSpan']) {
     for (const [code, constructs] of Object.entries(extension[field])) {
@@ -1035,8 +1044,13 @@ function gfmFor(value) {
       else delete extension[field][code]
     }
   }
+  GFM_FOR.set(key, extension)
   return extension
 }
+
+// Built once: each mdxjs() makes a new acorn parser class (Parser.extend), and the expressions of
+// every page were parsed by a class V8 had not seen yet.
+let MDXJS = null
 
 // The micromark extensions and their mdast builders for a page of these options; `value` as read
 // (Docusaurus's `{#id}` escaped for MDX). shortcuts: false reads the long way (GFM whole, always
@@ -1060,7 +1074,7 @@ function syntax(value, options) {
     // `## Title {#id}`: Docusaurus's heading id, read before MDX sees it (acorn refuses `#id`);
     // escaped, its braces are text, and the chunker takes the id from the heading.
     value = value.replace(/^([ \t]{0,3}#{1,6}[ \t].*?)\{(#[\w:.-]+)\}([ \t]*)$/gm, '$1\\{$2\\}$3')
-    extensions.push(mdxjs())
+    extensions.push(MDXJS || (MDXJS = mdxjs()))
     mdastExtensions.push(mdxFromMarkdown())
   }
   if (comments) {
@@ -1072,12 +1086,30 @@ function syntax(value, options) {
   return {value, extensions, mdastExtensions}
 }
 
+// The tree `uses` read last, kept for the `parse` that follows it: compose reads an MDX page's
+// snippets first, then the page, which most often pastes none and is read again as it was. The same
+// text read with the same syntax gives the same tree, and `uses` only reads it, so micromark runs
+// once (design/page-reader.md, session 27). Taken by the next `parse`, whatever its page.
+let usesTree = null
+
+function treeKey(page, value, options) {
+  const {mdx = false, math = false, directives = false, comments = false, shortcuts = true} = options || {}
+  return JSON.stringify([value, Boolean(mdx), Boolean(math), Boolean(directives), Boolean(comments),
+    shortcuts !== false && gfmCan(page)])
+}
+
+function takeTree(page, value, options) {
+  const kept = usesTree
+  usesTree = null
+  return kept && kept.key === treeKey(page, value, options) ? kept.tree : null
+}
+
 export function parse(page, options) {
   const {value, extensions, mdastExtensions} = syntax(page, options)
   const mdx = Boolean(options && options.mdx)
   const shortcuts = !(options && options.shortcuts === false)
   try {
-    const tree = fromMarkdown(value, {extensions, mdastExtensions})
+    const tree = takeTree(page, value, options) || fromMarkdown(value, {extensions, mdastExtensions})
     const counts = {}
     setextAsText(tree, value)
     if (!mdx) mdxCommentsInText(tree)
@@ -1127,8 +1159,11 @@ export function uses(page, options) {
     }
     for (const child of node.children || []) walk(child)
   }
+  usesTree = null
   try {
-    walk(fromMarkdown(value, {extensions, mdastExtensions}))
+    const tree = fromMarkdown(value, {extensions, mdastExtensions})
+    walk(tree)
+    usesTree = {key: treeKey(page, value, {...options, mdx: true}), tree}
     return JSON.stringify(found)
   } catch (error) {
     return failure(error)
