@@ -665,7 +665,7 @@ function pseudo(item, negated, nested) {
 // whatever its condition (more hidden, never less); `@keyframes` hold no rules. Only a rule that
 // hides, or holds rules, has its selector read: one the parser cannot read is an error then (the
 // page is not indexed, and compose reports it: fail closed), as it would leak were it valid CSS.
-function hidingRules(nodes, parent, out) {
+function hidingRules(nodes, parent, out, imports = 0) {
   for (const node of nodes) {
     if (node.type === 'Rule') {
       const children = node.block.children.toArray()
@@ -680,6 +680,12 @@ function hidingRules(nodes, parent, out) {
       const declarations = parent && hidingDeclarations(node.block.children)
       if (declarations) out.push({selector: parent, declarations})
       hidingRules(node.block.children, parent, out)
+    } else if (node.type === 'Atrule' && node.name.toLowerCase() === 'import' && node.prelude && imports < 20) {
+      // `@import url("data:text/css,…")`: its sheet's rules, as the browser imports them (wherever
+      // the rule stands: Chromium ignores one after other rules, more hidden here, never less).
+      const url = /^\s*(?:url\(\s*(["']?)([\s\S]*?)\1\s*\)|(["'])([\s\S]*?)\3)/i.exec(node.prelude.value)
+      const css = url ? dataCss(url[2] ?? url[4]) : ''
+      if (css) hidingRules(parseCss(css, CSS_OPTIONS).children, parent, out, imports + 1)
     } else if (node.type === 'Raw' && parent && node.value.includes('{')) {
       // css-tree reads a nested rule only when it starts with `&`; one that does not (`.a { .b {…} }`,
       // as Chromium reads it) is left as raw text: read again here as rules.
@@ -715,15 +721,15 @@ function applyStylesheets(tree) {
   const sheets = []
   const collect = (node) => {
     for (const child of node.children || []) {
-      if (child.type === 'element' && child.tagName === 'style') sheets.push(toString(child))
+      if (child.type === 'element' && child.tagName === 'style') sheets.push(unescapeHtml(toString(child)))
+      else if (child.type === 'element' && child.tagName === 'link') sheets.push(linkedCss(child.properties || {}))
       else collect(child)
     }
   }
   collect(tree)
   if (!sheets.length) return
-  const css = sheets.join('\n').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&')
   const rules = []
-  hidingRules(parseCss(css, CSS_OPTIONS).children, null, rules)
+  hidingRules(parseCss(sheets.join('\n'), CSS_OPTIONS).children, null, rules)
   if (!rules.length) return
   const body = {type: 'element', tagName: 'body', properties: {}, children: tree.children}
   const html = {type: 'element', tagName: 'html', properties: {}, children: [body]}
@@ -746,6 +752,56 @@ function applyStylesheets(tree) {
   // A rule hiding the page itself (`:root`, `body`): its text goes as the page's element's would.
   const own = [...(said.get(html) || []), ...(said.get(body) || [])]
   if (own.length) tree.children = [{type: 'element', tagName: 'div', properties: {style: own.join(';')}, children: tree.children}]
+}
+
+function unescapeHtml(text) {
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&')
+}
+
+// The CSS of a `<link rel="stylesheet">` whose `href` is a `data:` URL of type `text/css`, which
+// the browser applies as a `<style>` ('' for any other link: a URL elsewhere is a theme's or
+// another site's, not in the page). Chromium applies no other type (strict MIME checking: `data:,`
+// and `text/plain` are not stylesheets), no `alternate` stylesheet and no `disabled` one (the
+// `css-link-stylesheet` probes); its `media` is not read (more hidden, never less).
+function linkedCss(properties) {
+  const rel = [].concat(properties.rel || []).join(' ').toLowerCase().split(/\s+/)
+  if (!rel.includes('stylesheet') || rel.includes('alternate') || properties.disabled) return ''
+  return dataCss(typeof properties.href === 'string' ? properties.href : '')
+}
+
+// A `data:` URL's text when its type is `text/css` (any case, with parameters), '' otherwise:
+// percent-decoded, then base64-decoded when a parameter says `base64`, read as UTF-8.
+function dataCss(url) {
+  const match = /^data:([^,]*),([\s\S]*)$/i.exec(url.replace(/[\t\n\r]/g, '').trim())
+  if (!match) return ''
+  const [type, ...parameters] = match[1].split(';').map((part) => part.trim().toLowerCase())
+  if (type !== 'text/css') return ''
+  let bytes = match[2].replace(/%([0-9a-f]{2})/gi, (_, hex) => String.fromCharCode(parseInt(hex, 16)))
+  if (parameters.includes('base64')) bytes = base64Bytes(bytes)
+  try {
+    return decodeURIComponent(escape(bytes)) // bytes as UTF-8 (V8 has no TextDecoder)
+  } catch {
+    return bytes
+  }
+}
+
+// Forgiving base64 (the URL spec's, as Chromium decodes a data URL): '' where it is not base64.
+function base64Bytes(text) {
+  const digits = text.replace(/[\t\n\f\r ]/g, '').replace(/==?$/, '')
+  if (/[^A-Za-z0-9+/]/.test(digits) || digits.length % 4 === 1) return ''
+  const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+  let out = ''
+  let buffer = 0
+  let bits = 0
+  for (const digit of digits) {
+    buffer = (buffer << 6) | ALPHABET.indexOf(digit)
+    bits += 6
+    if (bits >= 8) {
+      bits -= 8
+      out += String.fromCharCode((buffer >> bits) & 255)
+    }
+  }
+  return out
 }
 
 // The page's depth, its most element children of one parent, and its elements.
