@@ -1050,7 +1050,9 @@ function shown(tree, counts, shortcuts = true) {
     // Written out as the page's HTML and parsed again as a browser parses it (parse5): raw HTML's
     // state (an unclosed comment, `<script>`, an attribute) runs on over the HTML Markdown made,
     // as on the site.
-    hast = fromParse5(parseFragment(toHtml(tree, {allowDangerousHtml: true})))
+    const html = toHtml(tree, {allowDangerousHtml: true})
+    hast = fromParse5(parseFragment(html))
+    if (/<switch/i.test(html)) svgSwitches(hast, false) // SVG: only on a page that has one
   }
   applyStylesheets(hast)
   prepare(hast, false, false)
@@ -1058,6 +1060,33 @@ function shown(tree, counts, shortcuts = true) {
   blocks(hast, out)
   return JSON.stringify({blocks: finish(out), unknown: counts})
 }
+// An SVG `<switch>` renders only the first of its child elements whose conditions hold (Chromium,
+// the `css-svg-switch` probe): not its text, not the elements after it, even when the chosen one
+// is not displayed or is a `<desc>`. `inSvg`: `node`'s children are SVG elements (under `<svg>`,
+// not in a `<foreignObject>`'s HTML).
+function svgSwitches(node, inSvg) {
+  for (const child of node.children || []) {
+    if (child.type !== 'element') continue
+    if (inSvg && child.tagName === 'switch') {
+      const chosen = child.children.find((element) => element.type === 'element' && conditionsHold(element.properties || {}))
+      child.children = chosen ? [chosen] : []
+    }
+    svgSwitches(child, child.tagName === 'svg' || (inSvg && child.tagName !== 'foreignObject'))
+  }
+}
+
+// SVG's conditional attributes as Chromium's SVGTests evaluates them for an English reader (the
+// recording's browser, en-US): `systemLanguage` holds when one of its languages starts with `en`
+// (an empty one never holds), `requiredExtensions` when it names only the XHTML and MathML
+// namespaces; `requiredFeatures` is ignored (SVG 2).
+function conditionsHold(properties) {
+  const words = (value, separator) => [].concat(value).flatMap((v) => String(v).split(separator)).map((w) => w.trim()).filter(Boolean)
+  if (properties.systemLanguage !== undefined && properties.systemLanguage !== null &&
+      !words(properties.systemLanguage, ',').some((language) => language.slice(0, 2) === 'en')) return false
+  const extensions = properties.requiredExtensions === undefined || properties.requiredExtensions === null ? [] : words(properties.requiredExtensions, /\s+/)
+  return extensions.every((name) => name === 'http://www.w3.org/1999/xhtml' || name === 'http://www.w3.org/1998/Math/MathML')
+}
+
 function failure(error) {
   const place = error.place && (error.place.start || error.place)
   return JSON.stringify({error: String(error.reason || error.message || error), line: place ? place.line : null, column: place ? place.column : null})
