@@ -45,6 +45,9 @@ class Build:
     substitutions: tuple[tuple[str, str], ...] | None = None
     # Tags conf.py may add or remove (`tags.add("internal")`); None: any (it uses `tags` otherwise).
     changed_tags: tuple[str, ...] | None = ()
+    # The dollarmath extension's options (DMATH_OPTIONS, conf.py's `myst_dmath_…`); None when it is
+    # off (then `$…$` is text, and an HTML comment in it a comment).
+    dollarmath: tuple[bool, ...] | None = None
 
     def for_page(self, front: Mapping[str, Any]) -> Build:
         """With the page's own substitutions (front matter `myst: substitutions:`, or the deprecated
@@ -61,10 +64,31 @@ class Build:
             substitutions = (substitutions or ()) if on else None
         if isinstance(myst, dict) and "sub_delimiters" in myst and myst["sub_delimiters"] not in (["{", "}"], ("{", "}")):
             substitutions = None
+        dollarmath = self.dollarmath
+        if isinstance(myst, dict):
+            if "enable_extensions" in myst:
+                on = isinstance(myst["enable_extensions"], (list, tuple, set)) and "dollarmath" in myst["enable_extensions"]
+                dollarmath = (dollarmath or DMATH_DEFAULTS) if on else None
+            dollarmath = dmath_options(myst, dollarmath, "dmath_")
         if substitutions is None or not isinstance(page, dict) or not all(isinstance(k, str) for k in page):
-            return Build(substitutions, self.changed_tags)
+            return Build(substitutions, self.changed_tags, dollarmath)
         merged = dict(substitutions) | {str(k): _written(v) for k, v in page.items()}
-        return Build(tuple((k, v) for k, v in merged.items() if v is not None), self.changed_tags)
+        return Build(tuple((k, v) for k, v in merged.items() if v is not None), self.changed_tags, dollarmath)
+
+
+# The dollarmath extension's options as myst-parser passes them to mdit-py-plugins' plugin, with
+# their defaults: `$$ … $$ (label)` takes a label (shown nowhere: the equation's number is),
+# `$ x $` and `1$x$2` are math, `$$x$$` within a line is not.
+DMATH_OPTIONS = ("allow_labels", "allow_space", "allow_digits", "double_inline")
+DMATH_DEFAULTS = (True, True, True, False)
+
+
+def dmath_options(values: Mapping[str, Any], options: tuple[bool, ...] | None, prefix: str) -> tuple[bool, ...] | None:
+    """`options` with those of `values` (`{prefix}allow_labels`, …) that are booleans over them."""
+    if options is None:
+        return None
+    return tuple(value if isinstance(value := values.get(prefix + name), bool) else option
+                 for name, option in zip(DMATH_OPTIONS, options, strict=True))
 
 
 _MAX_WRITTEN = 100_000
@@ -318,6 +342,17 @@ def shown_rst(body: str, build: Build) -> list[tuple[str, str]]:
         pieces += [("rst", "".join(shown)), ("html", _rst_raw_html(*raw))]
         shown = []
     return [*pieces, ("rst", "".join(shown))]
+
+
+# Roles whose label, written without an explicit title, Sphinx replaces by what it names: a
+# section's or document's title (`{ref}`, `{any}`, `{doc}`), an equation's number (`{eq}`,
+# `{math:numref}`). The label shows only when it names nothing (with a warning): hidden here.
+def shows_target(written: str, inner: str) -> bool:
+    """Whether the role `{written}` with content `inner` shows its target's title or number
+    rather than what is written (the role_text of an explicit title `Text <label>` shows)."""
+    if written.lower() in ("eq", "math:numref"):
+        return True
+    return name(written) in ("ref", "any", "doc") and role_text(inner) == inner.lstrip("~!")
 
 
 def role_text(inner: str) -> str:

@@ -17,7 +17,7 @@ from typing import Any
 
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.markdown import myst_directives
-from app.corpus.myst import Build, directive_options
+from app.corpus.myst import DMATH_DEFAULTS, Build, directive_options, dmath_options
 from app.corpus.site_model import _PAGE_SUFFIX, SPHINX_CONFIG, NavPage, Site
 
 # --- Sphinx ---------------------------------------------------------------------------------------
@@ -102,22 +102,26 @@ def _myst_build(tree: ast.Module, values: dict[str, Any], extensions: Any) -> tu
     substitutions when it enables the extension with MyST's own `{{`/`}}` (other delimiters leave
     it off), those whose values are literals; the tags it may change."""
     tags = _changed_tags(tree)
+    # dollarmath: `$…$` is math, and `$$ … $$ (label)`'s label shows nowhere (its options: literals
+    # of conf.py, a value set by code left at its default).
+    on = isinstance(extensions, (list, tuple, set)) and "dollarmath" in extensions
+    dollarmath = dmath_options(values, DMATH_DEFAULTS if on else None, "myst_dmath_")
     if not isinstance(extensions, (list, tuple, set)) or "substitution" not in extensions \
             or any(name.startswith("myst_sub_delimiters") for name in values):
-        return Build(None, tags), None
+        return Build(None, tags, dollarmath), None
     changed = _changed_by_code(tree, "myst_substitutions")
     if changed is not None:  # `myst_substitutions["x"] = …`, `.update(…)`: its values are not known
-        return Build((), tags), (f"{SPHINX_CONFIG}:{changed}: myst_substitutions is changed by code, and docschat "
-                                 "does not run conf.py; no substitution is shown")
+        return Build((), tags, dollarmath), (f"{SPHINX_CONFIG}:{changed}: myst_substitutions is changed by code, and "
+                                             "docschat does not run conf.py; no substitution is shown")
     found = values.get("myst_substitutions", values.get("myst_substitutions.entries", {}))
     if not isinstance(found, dict) or not all(isinstance(k, str) for k in found):
-        return Build(None, tags), None  # myst-parser refuses the configuration and uses its defaults
+        return Build(None, tags, dollarmath), None  # myst-parser refuses the configuration and uses its defaults
     substitutions = tuple((k, str(v)) for k, v in found.items())
     warning = None
     if "myst_substitutions.code" in values:
         warning = (f"{SPHINX_CONFIG}:{values['myst_substitutions.code']}: myst_substitutions is not all literals, and "
                    f"docschat does not run conf.py; {len(substitutions)} with literal values are shown, no other")
-    return Build(substitutions, tags), warning
+    return Build(substitutions, tags, dollarmath), warning
 
 
 # Calls that may bind any name of the module: `exec(open("shared_conf.py").read())`,
