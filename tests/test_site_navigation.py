@@ -103,6 +103,28 @@ def test_mkdocs_never_builds_what_exclude_docs_or_draft_docs_names() -> None:
     assert not [c.id for c in result.chunks if "SECRETWORD" in c.text]
 
 
+def test_mkdocs_env_tags_are_read_as_their_defaults() -> None:
+    """`!ENV [VARIABLE, default]` is the default where the build's environment does not set the
+    variable (MkDocs' yaml_env_tag); docschat cannot see that environment. Checked with `mkdocs
+    build` 1.6.1 + Material 9.8.2, none of the variables set: it builds index.md and the blog's
+    index only. docschat read each `!ENV` as a list: docs_dir `['DOCS_FOLDER', 'docs']` lost every
+    page, and an exclude_docs so written excluded nothing."""
+    config = ("site_name: A\ndocs_dir: !ENV [DOCS_FOLDER, docs]\nexclude_docs: !ENV [SITE_EXCLUDE, \"internal/\\n\"]\n"
+              "draft_docs: !ENV [SITE_DRAFTS, \"wip-*.md\"]\nuse_directory_urls: !ENV [URLS, true]\n"
+              "plugins:\n  - blog:\n      draft: !ENV [SHOW_DRAFTS, false]\n")
+    files = {"mkdocs.yml": config, "docs/index.md": "# Home\n\nShown.\n", "docs/internal/ops.md": "# Ops\n\nSECRETWORD\n",
+             "docs/wip-x.md": "# W\n\nSECRETWORD\n", "docs/blog/index.md": "# Blog\n",
+             "docs/blog/posts/p.md": "---\ndate: 2024-01-01\ndraft: true\n---\n# Post\n\nSECRETWORD\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert sorted(page.path for page in result.pages) == ["docs/blog/index.md", "docs/index.md"]
+    assert not [c.id for c in result.chunks if "SECRETWORD" in c.text]
+    assert any("SITE_EXCLUDE" in w and "default" in w for w in result.warnings), result.warnings
+    # Without a default, the value is none (null): an exclude_docs of no pattern.
+    files["mkdocs.yml"] = "site_name: A\nexclude_docs: !ENV SITE_EXCLUDE\n"
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert "docs/internal/ops.md" in [page.path for page in result.pages]
+
+
 def test_mkdocs_builds_one_of_two_files_written_to_one_page() -> None:
     """Checked with `mkdocs build` 1.6.1: `README.md` beside `index.md`, and `b.markdown` beside
     `b.md`, are excluded ("conflicts with"); of `c.md` and `c/index.md`, written to one file, the

@@ -60,7 +60,7 @@ import yaml
 from app.corpus.git_source import GitSourceError, read_paths, resolve_commit
 from app.corpus.markdown import is_myst
 from app.corpus.mkdocs_macros import json_literal, macros_config
-from app.corpus.python_markdown import TaggedDict, TaggedList, TaggedStr, site_extensions
+from app.corpus.python_markdown import Tagged, TaggedDict, TaggedList, TaggedStr, site_extensions
 from app.corpus.site_code import sphinx_site
 from app.corpus.site_docusaurus import docusaurus_site
 from app.corpus.site_model import (
@@ -154,6 +154,7 @@ def enclosing_site(folder: str, read: Callable[[list[str]], Mapping[str, str]]) 
                 config = yaml.load(configs[path], Loader=_MkDocsLoader)
             except (yaml.YAMLError, RecursionError):
                 config = None
+            config = _env_defaults(config, path, []) if isinstance(config, dict) else config
             docs_dir = posixpath.normpath(posixpath.join(root, str(config.get("docs_dir") or "docs"))
                                           if isinstance(config, dict) else posixpath.join(root, "docs"))
             builds = folder == docs_dir or folder.startswith(docs_dir + "/")
@@ -276,8 +277,70 @@ def _any_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
     return TaggedDict(loader.construct_mapping(node))
 
 
+class _Env(Tagged):
+    """An `!ENV` value: the environment variables it names, and its default (yaml_env_tag's
+    construct_env_tag: a list's last item, typed as YAML types it, when it has two or more; else
+    none)."""
+
+    names: tuple[str, ...] = ()
+    default: Any = None
+
+
+class _EnvStr(TaggedStr, _Env):
+    pass
+
+
+class _EnvList(TaggedList, _Env):
+    pass
+
+
+def _env_tag(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
+    if isinstance(node, yaml.SequenceNode):
+        value: _Env = _EnvList(loader.construct_sequence(node))
+        names = node.value[:-1] if len(node.value) > 1 else node.value
+        value.default = loader.construct_object(node.value[-1]) if len(node.value) > 1 else None
+    else:
+        value, names = _EnvStr(loader.construct_scalar(node) if isinstance(node, yaml.ScalarNode) else ""), [node]
+    value.tag = "ENV"
+    value.names = tuple(str(n.value) for n in names if isinstance(n, yaml.ScalarNode))
+    return value
+
+
 _MkDocsLoader.add_multi_constructor("!", _any_tag)
+_MkDocsLoader.add_constructor("!ENV", _env_tag)
 _MkDocsLoader.add_multi_constructor("tag:yaml.org,2002:python/", _any_tag)
+
+# Where an `!ENV` value stays unknown (a Tagged value): the Markdown extensions' options and the
+# macros plugin's variables, which python_markdown.py and mkdocs_macros.py leave out.
+_ENV_UNKNOWN = ("markdown_extensions", "extra")
+
+
+def _env_defaults(config: dict[Any, Any], name: str, warnings: list[str]) -> dict[Any, Any]:
+    """The configuration with every `!ENV` value that decides which pages are built (docs_dir,
+    exclude_docs, nav, the plugins' options…) replaced by its default, as `mkdocs build` reads it
+    where none of its variables is set: docschat cannot see the environment the site is built in,
+    and says so."""
+    used: list[str] = []
+    done: dict[int, Any] = {}  # each list or mapping once: YAML aliases repeat one a billion times
+
+    def resolve(value: Any, depth: int) -> Any:
+        if isinstance(value, _Env):
+            used.extend(value.names)
+            return value.default
+        if depth > _MAX_DEPTH or type(value) not in (list, dict):  # a tagged one (`!!python/…`): unknown
+            return value
+        if id(value) not in done:
+            done[id(value)] = value  # within itself (a YAML cycle): as it is
+            done[id(value)] = ([resolve(item, depth + 1) for item in value] if type(value) is list
+                               else {key: resolve(item, depth + 1) for key, item in value.items()})
+        return done[id(value)]
+
+    resolved = {key: value if key in _ENV_UNKNOWN else resolve(value, 0) for key, value in config.items()}
+    if used:
+        warnings.append(f"{name}: {', '.join(dict.fromkeys(used))} (!ENV) read as the default mkdocs.yml gives, as a "
+                        "build where the variable is not set reads it; docschat does not see the environment the site "
+                        "is built in")
+    return resolved
 
 
 def _inherited(name: str, config: dict[Any, Any], files: Mapping[str, str], warnings: list[str],
@@ -321,7 +384,7 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
         return site
     if not isinstance(config, dict):
         return site
-    config = _inherited(name, config, files, site.warnings)
+    config = _env_defaults(_inherited(name, config, files, site.warnings), name, site.warnings)
     docs_dir = str(config.get("docs_dir") or "docs").strip("/")
     prefix = "" if docs_dir in ("", ".") else docs_dir + "/"
     patterns = [".*", "/templates/"]  # MkDocs' defaults, kept beside the configured ones
