@@ -125,6 +125,25 @@ def test_mkdocs_env_tags_are_read_as_their_defaults() -> None:
     assert "docs/internal/ops.md" in [page.path for page in result.pages]
 
 
+@pytest.mark.parametrize("site, page", [
+    ({"docs.json": json.dumps({"navigation": {"pages": ["a"]}})}, "a.mdx"),
+    ({"docusaurus.config.js": "module.exports = {title: 'A'};"}, "docs/a.md"),
+    ({"mkdocs.yml": "site_name: A\ntheme: material\n"}, "docs/a.md"),
+    ({"conf.py": "extensions = ['myst_parser']\n"}, "a.md"),
+    ({}, "a.md"),
+])
+def test_front_matter_description_is_indexed_where_the_page_shows_it(site: dict[str, str], page: str) -> None:
+    """Mintlify shows a page's `description` under its title. Docusaurus 3.10 (DocItem/Metadata) and
+    MkDocs 1.6.1 + Material 9.8.2 write it only in `<meta name="description">`, and Sphinx 9.0.4 +
+    myst-parser 5.2.0 nowhere (checked with each build): not on the page, so not indexed. A page
+    of no known site keeps it (its renderer is not known; most show it)."""
+    files = {**site, page: "---\ndescription: DESCRIPTIONWORD\n---\n# A\n\nShown body.\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert [p.path for p in result.pages] == [page]
+    indexed = any("DESCRIPTIONWORD" in c.text for c in result.chunks)
+    assert indexed == (not site or "docs.json" in site), result.chunks
+
+
 def test_mkdocs_builds_one_of_two_files_written_to_one_page() -> None:
     """Checked with `mkdocs build` 1.6.1: `README.md` beside `index.md`, and `b.markdown` beside
     `b.md`, are excluded ("conflicts with"); of `c.md` and `c/index.md`, written to one file, the

@@ -385,7 +385,9 @@ def _compose_page(
     page = Page(
         path=path,
         title=_title_for(path, front.title, blocks),
-        description=front.description,
+        # Shown under the title by Mintlify (and most renderers of plain pages); Docusaurus and MkDocs
+        # put it only in <meta>, Sphinx nowhere: not on their pages, not indexed.
+        description=front.description if site.framework in ("mintlify", "files") else None,
         audiences=audiences,
         body="\n\n".join(block.text for block in blocks),
         source=source.name,
