@@ -901,3 +901,29 @@ def test_a_docs_folder_inside_a_site_fails_naming_the_folder_to_read(tmp_path: P
     with pytest.raises(GitSourceError, match=r"folder to 'website'"):
         compose_corpus(DocsSource(repo, "main", "website/docs"), Settings())
     assert compose_corpus(DocsSource(repo, "main", "website"), Settings()).pages
+
+
+def test_a_docs_folder_a_site_beside_it_builds_fails(tmp_path: Path) -> None:
+    """Docusaurus's docs plugin `path: '../docs'` (and MkDocs' `docs_dir: ../docs`) builds the
+    docs of a folder beside the site's: DOCS_DIR=docs read them as plain Markdown, and indexed what
+    the site never publishes (a draft, an `_` partial). The source fails, naming the site."""
+    from app.corpus.compose import DocsSource
+    from app.corpus.git_source import GitSourceError
+    from tests.helpers import commit_all, make_docs_repo, write_files
+
+    public = "---\naudience: public\n---\n"
+    repo = make_docs_repo(tmp_path / "d", {"intro.md": public + "# Intro\n\nShown.\n",
+                                            "plan.md": public + "---\ndraft: true\n---\n# Plan\n\nzzdraft\n"})
+    write_files(repo, {"website/docusaurus.config.js":
+                       "export default {presets: [['classic', {docs: {path: '../docs'}}]]};\n"})
+    commit_all(repo, "site")
+    with pytest.raises(GitSourceError, match=r"'docs' holds the docs the site 'website/docusaurus.config.js' builds"):
+        compose_corpus(DocsSource(repo, "main", "docs"), Settings())
+    write_files(repo, {"website/docusaurus.config.js": "export default {title: 'S'};\n",
+                       "site/mkdocs.yml": "site_name: S\ndocs_dir: ../docs\n"})
+    commit_all(repo, "mkdocs")
+    with pytest.raises(GitSourceError, match=r"'docs' holds the docs the site 'site/mkdocs.yml' builds"):
+        compose_corpus(DocsSource(repo, "main", "docs"), Settings())
+    write_files(repo, {"site/mkdocs.yml": "site_name: S\ndocs_dir: content\n"})
+    commit_all(repo, "elsewhere")
+    assert compose_corpus(DocsSource(repo, "main", "docs"), Settings()).pages

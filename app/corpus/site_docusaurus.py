@@ -114,6 +114,11 @@ def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
     return found
 
 
+def docusaurus_docs(name: str, text: str) -> list[DocsInstance]:
+    """The docs instances of the config `name` (its text), read from its literals."""
+    return _docusaurus_config(name, text).docs
+
+
 def _navbar_labels(config: dict[str, Any]) -> dict[str, str]:
     """The navbar's label of each docs instance (`{type: 'docSidebar', docsPluginId, label}`): where a
     reader finds a second product's docs, as a Mintlify tab."""
@@ -135,6 +140,11 @@ def docusaurus_site(files: Mapping[str, str]) -> Site:
     site.routes = (*((d.path, d.route) for d in options.docs),
                    *((folder, route) for folder, route in options.others if route is not None))
     site.versions = tuple(sorted(_versions(files, options.docs)))
+    for instance in options.docs:
+        if instance.path == ".." or instance.path.startswith("../"):
+            site.warnings.append(f"{config}: docs instance {instance.id!r} builds its docs from {instance.path!r}, outside "
+                                 "the source's folder: they are not indexed (set the source's folder to one holding "
+                                 "both is not enough: docschat reads a site's configuration from its top folder)")
     for instance in options.docs:  # globby's include and ignore: a doc they leave out is never built
         prefix = "" if instance.path in ("", ".") else re.escape(instance.path + "/")
         if instance.include:
