@@ -927,3 +927,35 @@ def test_a_docs_folder_a_site_beside_it_builds_fails(tmp_path: Path) -> None:
     write_files(repo, {"site/mkdocs.yml": "site_name: S\ndocs_dir: content\n"})
     commit_all(repo, "elsewhere")
     assert compose_corpus(DocsSource(repo, "main", "docs"), Settings()).pages
+
+
+# (file under docs/, its front matter, its doc id, its URL under the docs route) as Docusaurus 3.10.2
+# computes them: plugin-content-docs' DefaultNumberPrefixParser and getSlug, run on these inputs.
+_DOCUSAURUS_IDS = [
+    ("01-intro.md", "", "intro", "/intro"),
+    ("02-guides/01-setup.md", "", "guides/setup", "/guides/setup"),
+    ("other.md", "id: custom-id", "custom-id", "/custom-id"),
+    ("02-guides/index.md", "", "guides/index", "/guides/"),
+    ("2021-11-release.md", "", "2021-11-release", "/2021-11-release"),
+    ("02-guides/02-deploy.mdx", "slug: /deploying", "guides/deploy", "/deploying"),
+    ("02-guides/03-x.md", "slug: y", "guides/x", "/guides/y"),
+    ("ref/ref.md", "", "ref/ref", "/ref/"),
+    ("03 - spaced.md", "", "spaced", "/spaced"),
+    ("04-keep.md", "parse_number_prefixes: false", "04-keep", "/04-keep"),
+    ("05-z.md", "slug: ../top", "z", "/top"),
+]
+
+
+def test_docusaurus_docs_are_listed_and_linked_by_their_ids_and_slugs() -> None:
+    """A sidebar names a doc by its id: its file's path less number prefixes (`01-intro.md` is
+    `intro`), or its front matter `id`; its URL is its slug (front matter `slug`, else the id's
+    path; a category index its folder). docschat matched sidebar ids to file paths, so these docs
+    were "outside the navigation" (lost), and linked every doc at its file's path."""
+    files = {"docusaurus.config.js": "module.exports = {};",
+             "sidebars.json": json.dumps({"docs": [doc_id for _, _, doc_id, _ in _DOCUSAURUS_IDS]})}
+    for path, front, _, _ in _DOCUSAURUS_IDS:
+        files[f"docs/{path}"] = (f"---\n{front}\n---\n" if front else "") + f"# {path}\n\nText of {path}.\n"
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert not result.excluded, result.excluded
+    hrefs = {chunk.id.split(":", 1)[1]: chunk.href for chunk in result.chunks}
+    assert hrefs == {f"docs/{path}": ("/docs/docs" + url).rstrip("/") for path, _, _, url in _DOCUSAURUS_IDS}

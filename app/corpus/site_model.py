@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from fnmatch import fnmatchcase
-from functools import cache
+from functools import cache, cached_property
 from typing import Any, NamedTuple
 
 import pathspec
@@ -131,6 +131,9 @@ class Site:
     # routeBasePath, "" for "/"); a page of no such folder is published at its path.
     routes: tuple[tuple[str, str], ...] = ()
     versions: tuple[str, ...] = ()  # Docusaurus: `versioned_docs/version-…/` folders versions.json lists
+    # Docusaurus: (a doc's file, the path its slug publishes it at, under its folder, with a suffix)
+    # where the two differ (number prefixes, front matter `slug` or `id`).
+    slugs: tuple[tuple[str, str], ...] = ()
     myst: Build = Build()  # Sphinx: what conf.py says of its MyST pages (substitutions, tags)
     warnings: list[str] = field(default_factory=list)
 
@@ -235,10 +238,15 @@ class Site:
             return Exclusion(HIDDEN, f"in a hidden tab or group of {self.config}")
         return None
 
+    @cached_property
+    def _slug_paths(self) -> dict[str, str]:
+        return dict(self.slugs)
+
     def url_path(self, path: str) -> str:
         """The path the site publishes the page at, with its file's suffix (chunker.page_route
         makes the route of it): a Docusaurus docs instance's pages under its routeBasePath
         (`pnpr-docs/cli.md` → `pnpr/cli.md`), src/pages' at the root; else the page's own path."""
+        path = self._slug_paths.get(path, path)
         folder = _within(path, tuple(f for f, _ in self.routes))
         if folder is None:
             return path
