@@ -959,3 +959,16 @@ def test_docusaurus_docs_are_listed_and_linked_by_their_ids_and_slugs() -> None:
     assert not result.excluded, result.excluded
     hrefs = {chunk.id.split(":", 1)[1]: chunk.href for chunk in result.chunks}
     assert hrefs == {f"docs/{path}": ("/docs/docs" + url).rstrip("/") for path, _, _, url in _DOCUSAURUS_IDS}
+
+
+@pytest.mark.parametrize("front", ["nosearch: true", "nosearch:", "no-search: 1"])
+def test_a_sphinx_page_left_out_of_its_search_is_left_out(front: str) -> None:
+    """Sphinx 9.0.4 leaves a page whose metadata has `nosearch` or `no-search` (any value; MyST's
+    front matter is the page's metadata) out of its search index (StandaloneHTMLBuilder.index_page),
+    as Material's `search: exclude: true` and Mintlify's `searchable: false` do: docschat, the
+    site's assistant, leaves it out too and says so (docs/guides/sources.mdx)."""
+    files = {"conf.py": "extensions = ['myst_parser']\n", "index.md": "# Home\n\nShown.\n",
+             "other.md": f"---\norphan: true\n{front}\n---\n# Other\n\nNOSEARCHWORD\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert [page.path for page in result.pages] == ["index.md"]
+    assert [(path, exclusion.kind) for path, exclusion in result.excluded] == [("other.md", FRONT_MATTER)]

@@ -227,6 +227,10 @@ class Site:
             if any(pattern.match(path) for pattern in self.not_built):
                 return Exclusion(NOT_BUILT, f"not a source of {self.config} (exclude_patterns, include_patterns, or "
                                             "no extension reads Markdown): never built")
+            # Sphinx leaves a page whose metadata has `nosearch` (any value) out of its search
+            # (StandaloneHTMLBuilder.index_page): as Material's `search: exclude`, out of the assistant's.
+            if "nosearch" in front or "no-search" in front:
+                return Exclusion(FRONT_MATTER, "its front matter says nosearch: left out of the site's search")
             if _flag(front, "orphan") is True:
                 return None  # published outside every toctree, as its author says
         if self.every_page_listed:
