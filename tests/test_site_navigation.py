@@ -972,3 +972,31 @@ def test_a_sphinx_page_left_out_of_its_search_is_left_out(front: str) -> None:
     result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
     assert [page.path for page in result.pages] == ["index.md"]
     assert [(path, exclusion.kind) for path, exclusion in result.excluded] == [("other.md", FRONT_MATTER)]
+
+
+_HIDING_CSS = "/* the site's own */\n.internal-note { display: none }\n.callout { color: red }\n"
+_CLASSES_PAGE = 'Shown text.\n\n<div class="internal-note">SITECSSWORD</div>\n\n<div class="callout">Shown callout.</div>\n'
+
+
+@pytest.mark.parametrize("site, page, sheet", [
+    # Mintlify applies every CSS file of the repository to every page (its docs: guides/custom-layouts.mdx).
+    ({"docs.json": json.dumps({"navigation": {"pages": ["a"]}})}, "a.mdx", "style/site.css"),
+    # MkDocs links `extra_css` (paths in docs_dir) from every page.
+    ({"mkdocs.yml": "site_name: A\nextra_css:\n  - css/extra.css\n"}, "docs/a.md", "docs/css/extra.css"),
+    # Docusaurus's classic theme bundles `customCss` into every page.
+    ({"docusaurus.config.js": "module.exports = {presets: [['classic', {theme: {customCss: './src/css/custom.css'}}]]};"},
+     "docs/a.md", "src/css/custom.css"),
+    # Sphinx links `html_css_files` from the `html_static_path` folders.
+    ({"conf.py": "extensions = ['myst_parser']\nhtml_static_path = ['_static']\nhtml_css_files = ['custom.css']\n"},
+     "index.md", "_static/custom.css"),
+])
+def test_the_site_stylesheet_hides_what_it_hides(site: dict[str, str], page: str, sheet: str) -> None:
+    """A class the site's own stylesheet hides (`display: none`) hides the page's text that uses
+    it, on every page of the site; docschat applied only a page's own `<style>`, and indexed it."""
+    text = ("<div className=\"internal-note\">SITECSSWORD</div>\n\n<div className=\"callout\">Shown callout.</div>\n"
+            if page.endswith(".mdx") else _CLASSES_PAGE)
+    files = {**site, page: "# A\n\nShown text.\n\n" + text, sheet: _HIDING_CSS}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    indexed = "\n".join(chunk.text for chunk in result.chunks)
+    assert [p.path for p in result.pages] == [page], (result.warnings, result.excluded)
+    assert "Shown callout." in indexed and "SITECSSWORD" not in indexed, indexed

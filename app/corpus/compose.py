@@ -287,7 +287,7 @@ def iter_compose_files(
     # key, so a page kept by its key keeps a stored position that is still right.
     page_orders = site.page_orders()
     fingerprint = (hashlib.sha256(compose_fingerprint(source, settings) + repr(dialect).encode()
-                                  + repr(site).encode()).digest() if blob_id is not None else b"")
+                                  + repr(site).encode() + site.css(files).encode()).digest() if blob_id is not None else b"")
     result = ComposeResult()
     result.warnings.extend(site.warnings)
     routes: dict[str, str] = {}  # route → the page published there
@@ -369,7 +369,8 @@ def _compose_page(
     pasted.text = render_macros(pasted.text, site, path, front.data)  # mkdocs-macros, if on (or MacrosError)
     reading = read_page(pasted.text, mdx=mdx, myst=dialect.myst, mintlify=dialect.mintlify, comments=dialect.mdx_comments,
                         mkdocs=dialect.python_markdown, front_matter=front.body != text.lstrip("\ufeff"),
-                        docusaurus=dialect.docusaurus, build=site.myst.for_page(front.data), files=Pastable(
+                        docusaurus=dialect.docusaurus, build=site.myst.for_page(front.data), css=site.css(files),
+                        files=Pastable(
                             files, path, audiences, lambda snippet: _page_audiences(snippet, files, source, site),
                             result.warnings))
     result.warnings.extend(f"{path}: snippet {snippet!r} pastes nothing: no file of the source it may paste (a URL "

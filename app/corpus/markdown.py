@@ -341,7 +341,7 @@ def myst_directives(text: str) -> tuple[str | None, list[tuple[str, str]]]:
 def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool = False,
               comments: bool = False, mkdocs: str | None = None, front_matter: bool = True,
               docusaurus: bool = False, build: Build | None = None,
-              files: Mapping[str, str] | None = None) -> Reading:
+              files: Mapping[str, str] | None = None, css: str = "") -> Reading:
     """The page body as its site shows it: `mdx` for an `.mdx` page (or any page of a Mintlify
     site, which builds `.md` as MDX too), `myst` for a MyST page (None: when it uses MyST's syntax),
     `mintlify` for Mintlify's math, `comments` for HTML comments in MDX (Docusaurus), `mkdocs` for
@@ -349,7 +349,7 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
     whose first `key: value` lines MkDocs takes for meta data when it had no `front_matter`, and
     its `--8<--` snippets read from `files` (the source's tree); `docusaurus` for a page of a
     Docusaurus site (code block titles as it shows them); `build`: what a Sphinx site's conf.py and
-    the page's front matter say of its MyST (substitutions, tags).
+    the page's front matter say of its MyST (substitutions, tags); `css` the site's own stylesheet.
     NUL characters are dropped first: they are never text."""
     text = text.replace("\x00", "")
     if mkdocs is not None and not mdx:
@@ -357,12 +357,12 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
             text if front_matter else python_markdown.without_meta(text), mkdocs, files)
         if html is None:
             return Reading(error=error or "not rendered")
-        return replace(read_html(html), unresolved_snippets=unresolved)
+        return replace(read_html(html, css), unresolved_snippets=unresolved)
     if not mdx and (is_myst(text) if myst is None else myst):
-        return read_html(_render_myst(text, build or Build()))
+        return read_html(_render_myst(text, build or Build()), css)
     # Docusaurus renders `:::note` callouts; Mintlify renders math.
     return read_markdown(text, mdx=mdx or mintlify, math=mintlify, directives=not mintlify, comments=comments,
-                         code_titles="mintlify" if mintlify else "docusaurus" if docusaurus else "")
+                         code_titles="mintlify" if mintlify else "docusaurus" if docusaurus else "", css=css)
 
 
 def shown_blocks(text: str, *, mdx: bool, myst: bool | None = None) -> list[Block]:

@@ -76,6 +76,7 @@ from app.corpus.site_model import (
     Exclusion,
     NavPage,
     Site,
+    _gitignore,
     mkdocs_shadowed,
     stem,
 )
@@ -216,6 +217,8 @@ class _Mintlify:
     def read(self) -> Site:
         site = self.site
         site.gitignored = (*MINTLIFY_IGNORED, *self.files.get(".mintignore", "").splitlines())
+        # Mintlify applies every CSS file of the repository to every page (guides/custom-layouts in its docs).
+        site.stylesheets = tuple(sorted(p for p in self.files if p.endswith(".css") and not _gitignore(site.gitignored).match_file(p)))
         data = self.load(self.name)
         if not isinstance(data, dict):
             site.every_page_listed = True
@@ -430,6 +433,10 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
         if isinstance(config.get(key), str):
             patterns.extend(config[key].splitlines())
     site.gitignored, site.docs_prefix = tuple(patterns), prefix
+    # `extra_css`: stylesheets of docs_dir every page links (a URL elsewhere is not in the source).
+    extra_css = config.get("extra_css")
+    site.stylesheets = tuple(posixpath.normpath(prefix + str(s).lstrip("/")) for s in
+                             (extra_css if isinstance(extra_css, list) else []) if isinstance(s, str) and "://" not in s)
     site.shadowed = mkdocs_shadowed(list(files), prefix, site.gitignored, config.get("use_directory_urls") is not False)
     # Its pages are read by Python-Markdown with these extensions, as MkDocs renders them.
     site.markdown_extensions, warnings = site_extensions(config.get("markdown_extensions"), name, docs_dir or ".")

@@ -203,6 +203,11 @@ class _Sphinx:
         extensions = self.config(values, "myst_enable_extensions", (list, tuple, set), ())
         site.myst, warning = _myst_build(tree, values, extensions)
         site.warnings.extend([warning] if warning else [])
+        # `html_css_files` (a name, or a name and its attributes) found in the `html_static_path` folders.
+        static = [str(folder) for folder in self.config(values, "html_static_path", (list, tuple), [])]
+        css = [c[0] if isinstance(c, (list, tuple)) and c else c for c in self.config(values, "html_css_files", (list, tuple), [])]
+        site.stylesheets = tuple(posixpath.normpath(posixpath.join(folder, name)) for name in css if isinstance(name, str)
+                                 and "://" not in name for folder in static)
         root = self.config(values, "root_doc", str, None) or self.config(values, "master_doc", str, "index")
         site.not_built = tuple(_sphinx_pattern(str(p)) for p in self.config(values, "exclude_patterns", (list, tuple), ()))
         # include_patterns (Sphinx 5.1, default `**`): a file none of them matches is never built.

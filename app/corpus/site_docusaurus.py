@@ -71,6 +71,9 @@ class _DocusaurusConfig:
 
     docs: list[DocsInstance] = field(default_factory=lambda: [DocsInstance()])
     others: list[tuple[str, str | None]] = field(default_factory=lambda: [("blog", None), ("src/pages", "")])
+    # The classic theme's `customCss` (bundled into every page); set by code (`require.resolve(…)`):
+    # the file Docusaurus's templates name, if there is one.
+    css: list[str] = field(default_factory=lambda: ["src/css/custom.css"])
 
 
 def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
@@ -91,6 +94,10 @@ def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
             said = True
             options = entry[1]
             blog, pages = options.get("blog"), options.get("pages")
+            theme = options.get("theme")
+            custom = theme.get("customCss") if isinstance(theme, dict) else None
+            if isinstance(custom, (str, list)):
+                found.css = [_folder(c, "") for c in ([custom] if isinstance(custom, str) else custom) if isinstance(c, str)]
             if options.get("docs") is not False:  # `docs: false`: no docs
                 docs.append(DocsInstance.read(options.get("docs", {})))
     for entry in value.get("plugins") or []:
@@ -140,6 +147,7 @@ def docusaurus_site(files: Mapping[str, str]) -> Site:
     site.routes = (*((d.path, d.route) for d in options.docs),
                    *((folder, route) for folder, route in options.others if route is not None))
     site.versions = tuple(sorted(_versions(files, options.docs)))
+    site.stylesheets = tuple(options.css)
     for instance in options.docs:
         if instance.path == ".." or instance.path.startswith("../"):
             site.warnings.append(f"{config}: docs instance {instance.id!r} builds its docs from {instance.path!r}, outside "

@@ -135,7 +135,17 @@ class Site:
     # where the two differ (number prefixes, front matter `slug` or `id`).
     slugs: tuple[tuple[str, str], ...] = ()
     myst: Build = Build()  # Sphinx: what conf.py says of its MyST pages (substitutions, tags)
+    # The site's own stylesheets, linked from every page (Mintlify: every CSS file; MkDocs'
+    # extra_css; Docusaurus's customCss; Sphinx's html_css_files): paths in the source.
+    stylesheets: tuple[str, ...] = ()
+    _css: str | None = field(default=None, repr=False, compare=False)
     warnings: list[str] = field(default_factory=list)
+
+    def css(self, files: Mapping[str, str]) -> str:
+        """The text of the site's stylesheets that are in `files`, in their order (read once)."""
+        if self._css is None:
+            self._css = "\n".join(files[path] for path in self.stylesheets if path in files)
+        return self._css
 
     def is_partial(self, path: str) -> bool:
         """A file the site pastes into pages and never publishes as one (a Docusaurus `_…` file or

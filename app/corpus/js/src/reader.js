@@ -717,7 +717,18 @@ function hidingDeclarations(nodes) {
     .map((key) => `${names[key]}: ${found[key]}${important[key] ? ' !important' : ''}`).join(';')
 }
 
-function applyStylesheets(tree) {
+// The site's own stylesheet's hiding rules, read once for every page of the site (the last one read).
+let siteRules = {css: '', rules: []}
+
+function rulesOf(css) {
+  const rules = []
+  hidingRules(parseCss(css, CSS_OPTIONS).children, null, rules)
+  return rules
+}
+
+// `siteCss`: the stylesheet the site links from every page (its custom CSS; app/corpus/site.py
+// says which files), before the page's own.
+function applyStylesheets(tree, siteCss = '') {
   const sheets = []
   const collect = (node) => {
     for (const child of node.children || []) {
@@ -727,9 +738,8 @@ function applyStylesheets(tree) {
     }
   }
   collect(tree)
-  if (!sheets.length) return
-  const rules = []
-  hidingRules(parseCss(sheets.join('\n'), CSS_OPTIONS).children, null, rules)
+  if (siteCss && siteRules.css !== siteCss) siteRules = {css: siteCss, rules: rulesOf(siteCss)}
+  const rules = [...(siteCss ? siteRules.rules : []), ...(sheets.length ? rulesOf(sheets.join('\n')) : [])]
   if (!rules.length) return
   const body = {type: 'element', tagName: 'body', properties: {}, children: tree.children}
   const html = {type: 'element', tagName: 'html', properties: {}, children: [body]}
@@ -1043,7 +1053,7 @@ function parsedAsIs(node, inside) {
   return true
 }
 
-function shown(tree, counts, shortcuts = true) {
+function shown(tree, counts, shortcuts = true, siteCss = '') {
   let hast = tree
   if (!shortcuts || !parsedAsIs(tree, {})) {
     escapeText(tree)
@@ -1054,7 +1064,7 @@ function shown(tree, counts, shortcuts = true) {
     hast = fromParse5(parseFragment(html))
     if (/<switch/i.test(html)) svgSwitches(hast, false) // SVG: only on a page that has one
   }
-  applyStylesheets(hast)
+  applyStylesheets(hast, siteCss)
   prepare(hast, false, false)
   const out = []
   blocks(hast, out)
@@ -1167,15 +1177,15 @@ export function parse(page, options) {
     else unravel(tree)
     const codeTitles = (options && options.codeTitles) || ''
     const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles), passThrough: []})
-    return shown(hast, counts, shortcuts)
+    return shown(hast, counts, shortcuts, (options && options.css) || '')
   } catch (error) {
     return failure(error)
   }
 }
 
-export function fromHtml(value) {
+export function fromHtml(value, css = '') {
   try {
-    return shown({type: 'root', children: [{type: 'raw', value}]}, {})
+    return shown({type: 'root', children: [{type: 'raw', value}]}, {}, true, css)
   } catch (error) {
     return failure(error)
   }
