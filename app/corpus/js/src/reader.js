@@ -245,7 +245,9 @@ function styleVisible(style) {
 // the element is not supported), an iframe's, a closed dialog's, a gauge's, an SVG's description
 // and metadata, a MathML annotation and phantom (space without ink) (Chromium's innerText leaves each out).
 const NOT_RENDERED = new Set(['video', 'audio', 'canvas', 'iframe', 'progress', 'meter', 'datalist', 'noembed', 'noframes',
-  'desc', 'metadata', 'annotation', 'annotation-xml', 'mphantom'])
+  'desc', 'metadata', 'annotation', 'annotation-xml', 'mphantom',
+  // SVG paint servers and filters: what they hold paints nothing (the `css-svg-mathml-unrendered` probe)
+  'linearGradient', 'radialGradient', 'filter'])
 
 // Tailwind's `hidden` utility is `display: none` (Mintlify styles pages with Tailwind; elsewhere a
 // class named `hidden` hides too, the safe reading), unless a variant shows it again (`md:block`).
@@ -1062,7 +1064,7 @@ function shown(tree, counts, shortcuts = true, siteCss = '') {
     // as on the site.
     const html = toHtml(tree, {allowDangerousHtml: true})
     hast = fromParse5(parseFragment(html))
-    if (/<switch/i.test(html)) svgSwitches(hast, false) // SVG: only on a page that has one
+    if (/<(?:switch|maction)/i.test(html)) oneChildShown(hast, false) // only on a page that has one
   }
   applyStylesheets(hast, siteCss)
   prepare(hast, false, false)
@@ -1072,16 +1074,18 @@ function shown(tree, counts, shortcuts = true, siteCss = '') {
 }
 // An SVG `<switch>` renders only the first of its child elements whose conditions hold (Chromium,
 // the `css-svg-switch` probe): not its text, not the elements after it, even when the chosen one
-// is not displayed or is a `<desc>`. `inSvg`: `node`'s children are SVG elements (under `<svg>`,
+// is not displayed or is a `<desc>`. A MathML `<maction>` renders its first child only (the
+// `css-svg-mathml-unrendered` probe). `inSvg`: `node`'s children are SVG elements (under `<svg>`,
 // not in a `<foreignObject>`'s HTML).
-function svgSwitches(node, inSvg) {
+function oneChildShown(node, inSvg) {
   for (const child of node.children || []) {
     if (child.type !== 'element') continue
-    if (inSvg && child.tagName === 'switch') {
-      const chosen = child.children.find((element) => element.type === 'element' && conditionsHold(element.properties || {}))
+    if ((inSvg && child.tagName === 'switch') || child.tagName === 'maction') {
+      const holds = child.tagName === 'maction' ? () => true : conditionsHold
+      const chosen = child.children.find((element) => element.type === 'element' && holds(element.properties || {}))
       child.children = chosen ? [chosen] : []
     }
-    svgSwitches(child, child.tagName === 'svg' || (inSvg && child.tagName !== 'foreignObject'))
+    oneChildShown(child, child.tagName === 'svg' || (inSvg && child.tagName !== 'foreignObject'))
   }
 }
 
