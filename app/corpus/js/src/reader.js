@@ -257,6 +257,14 @@ function classHides(className) {
     !classes.some((c) => /:(?:block|inline|inline-block|flex|inline-flex|grid|inline-grid|table|contents|flow-root|list-item)$/.test(c))
 }
 
+// Tailwind's `invisible` utility is `visibility: hidden` (elsewhere a class so named is read alike,
+// the safe reading): false, else undefined. Its `visible` is not read: a site without Tailwind would
+// show what a `visible` class holds under a hidden parent.
+function classVisible(className) {
+  const classes = Array.isArray(className) ? className.map(String) : typeof className === 'string' ? className.split(/\s+/) : []
+  return classes.includes('invisible') ? false : undefined
+}
+
 // Where an inline component stood: a space between two words it would glue, nothing elsewhere
 // (never before a closing mark: "<Tooltip>repository</Tooltip>.").
 const SOFT = '\u0001'
@@ -498,7 +506,7 @@ function prepare(node, inPre, invisible) {
       if (child.tagName === 'object' && properties.data) continue
       // SVG's `visibility` attribute, under the style's (which wins when it says one).
       const visibility = typeof properties.visibility === 'string' ? properties.visibility.trim().toLowerCase() : ''
-      const visible = styleVisible(properties.style) ??
+      const visible = styleVisible(properties.style) ?? classVisible(properties.className) ??
         (visibility === 'hidden' || visibility === 'collapse' ? false : visibility === 'visible' ? true : undefined)
       if (visible === false || (invisible && visible !== true)) {
         prepare(child, inPre, true) // its text goes; a descendant made visible again stays
