@@ -344,22 +344,21 @@ def shown_rst(body: str, build: Build) -> list[tuple[str, str]]:
     return [*pieces, ("rst", "".join(shown))]
 
 
-# Roles whose label, written without an explicit title, Sphinx replaces by what it names: a
-# section's or document's title (`{ref}`, `{any}`, `{doc}`), an equation's number (`{eq}`,
-# `{math:numref}`). The label shows only when it names nothing (with a warning): hidden here.
+# Roles whose label shows nowhere: Sphinx shows the equation's number (`{eq}`, `{math:numref}`).
+# (`{ref}`, `{any}` and `{doc}` without an explicit title show the title of what they name, which
+# docschat does not look up: their label is kept, the words nearest to that title it has.)
 def shows_target(written: str, inner: str) -> bool:
-    """Whether the role `{written}` with content `inner` shows its target's title or number
-    rather than what is written (the role_text of an explicit title `Text <label>` shows)."""
-    if written.lower() in ("eq", "math:numref"):
-        return True
-    return name(written) in ("ref", "any", "doc") and role_text(inner) == inner.lstrip("~!")
+    """Whether the role `{written}` with content `inner` shows its target's number rather than what
+    is written."""
+    return written.lower() in ("eq", "math:numref")
 
 
 def role_text(inner: str) -> str:
     """What a role shows: the text of MyST's explicit title ("Text <target>" → "Text"), else its
     content, less a leading `~` or `!`. The title is found from the last `<`, not by a regex, which
     took quadratic time on a long run of spaces."""
+    # Sphinx's explicit_title_re, `^(.+?)\s*<([^<]*?)>$`: no space is needed before the `<`.
     opening = inner.rfind("<")
-    if inner.endswith(">") and opening >= 1 and inner[opening - 1].isspace() and ">" not in inner[opening + 1 : -1]:
-        inner = inner[:opening].rstrip()
+    if inner.endswith(">") and opening >= 1:
+        inner = inner[:opening].rstrip() or inner[:opening]
     return inner.lstrip("~!")
