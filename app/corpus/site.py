@@ -60,7 +60,8 @@ import yaml
 from app.corpus.git_source import GitSourceError, paths_named, read_paths, resolve_commit
 from app.corpus.markdown import is_myst
 from app.corpus.mkdocs_macros import json_literal, macros_config
-from app.corpus.python_markdown import Tagged, TaggedDict, TaggedList, TaggedStr, site_extensions
+from app.corpus.mkdocs_yaml import MkDocsLoader, env_defaults
+from app.corpus.python_markdown import site_extensions
 from app.corpus.site_code import sphinx_site
 from app.corpus.site_docusaurus import docusaurus_docs, docusaurus_site
 from app.corpus.site_model import (
@@ -144,10 +145,10 @@ def building_site(folder: str, read: Callable[[list[str]], Mapping[str, str]],
         root, name = posixpath.split(path)
         if name in MKDOCS_FILES:
             try:
-                config = yaml.load(text, Loader=_MkDocsLoader)
+                config = yaml.load(text, Loader=MkDocsLoader)
             except (yaml.YAMLError, RecursionError):
                 continue
-            config = _env_defaults(config, path, []) if isinstance(config, dict) else {}
+            config = env_defaults(config, path, []) if isinstance(config, dict) else {}
             builds = [str(config.get("docs_dir") or "docs")]
         else:
             builds = [instance.path for instance in docusaurus_docs(name, text)]
@@ -157,9 +158,8 @@ def building_site(folder: str, read: Callable[[list[str]], Mapping[str, str]],
                 if built.startswith(root + "/") or not root:
                     continue  # inside the site's folder: enclosing_site's, or the site itself
                 return (f"{folder!r} holds the docs the site {path!r} builds (from {built!r}, outside the site's folder); "
-                        "docschat reads a site only from its own folder, with its configuration at the top, so read "
-                        "alone these pages would be indexed as plain Markdown, pages the site never publishes "
-                        "included: keep the docs inside the site's folder and set the source's folder to it")
+                        "docschat reads a site from its own folder only, so these pages would be read as plain Markdown, "
+                        "drafts included: keep the docs inside the site's folder and set the source's folder to it")
     return None
 
 
@@ -190,10 +190,10 @@ def enclosing_site(folder: str, read: Callable[[list[str]], Mapping[str, str]]) 
                 builds = False
         elif name in MKDOCS_FILES:  # MkDocs builds pages from its docs_dir only
             try:
-                config = yaml.load(configs[path], Loader=_MkDocsLoader)
+                config = yaml.load(configs[path], Loader=MkDocsLoader)
             except (yaml.YAMLError, RecursionError):
                 config = None
-            config = _env_defaults(config, path, []) if isinstance(config, dict) else config
+            config = env_defaults(config, path, []) if isinstance(config, dict) else config
             docs_dir = posixpath.normpath(posixpath.join(root, str(config.get("docs_dir") or "docs"))
                                           if isinstance(config, dict) else posixpath.join(root, "docs"))
             builds = folder == docs_dir or folder.startswith(docs_dir + "/")
@@ -302,88 +302,6 @@ class _Mintlify:
 
 # --- MkDocs ---------------------------------------------------------------------------------------
 
-class _MkDocsLoader(yaml.SafeLoader):
-    """mkdocs.yml may hold `!!python/name:…` and `!ENV` tags (MkDocs' own loader resolves them);
-    none of them bears on the navigation, so each reads as its plain value, marked as tagged: the
-    Markdown extensions' options leave such values out (app/corpus/python_markdown.py)."""
-
-
-def _any_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
-    if isinstance(node, yaml.ScalarNode):
-        value = TaggedStr(loader.construct_scalar(node))
-        value.tag = suffix
-        return value
-    if isinstance(node, yaml.SequenceNode):
-        return TaggedList(loader.construct_sequence(node))
-    return TaggedDict(loader.construct_mapping(node))
-
-
-class _Env(Tagged):
-    """An `!ENV` value: the environment variables it names, and its default (yaml_env_tag's
-    construct_env_tag: a list's last item, typed as YAML types it, when it has two or more; else
-    none)."""
-
-    names: tuple[str, ...] = ()
-    default: Any = None
-
-
-class _EnvStr(TaggedStr, _Env):
-    pass
-
-
-class _EnvList(TaggedList, _Env):
-    pass
-
-
-def _env_tag(loader: yaml.SafeLoader, node: yaml.Node) -> Any:
-    if isinstance(node, yaml.SequenceNode):
-        value: _Env = _EnvList(loader.construct_sequence(node))
-        names = node.value[:-1] if len(node.value) > 1 else node.value
-        value.default = loader.construct_object(node.value[-1]) if len(node.value) > 1 else None
-    else:
-        value, names = _EnvStr(loader.construct_scalar(node) if isinstance(node, yaml.ScalarNode) else ""), [node]
-    value.tag = "ENV"
-    value.names = tuple(str(n.value) for n in names if isinstance(n, yaml.ScalarNode))
-    return value
-
-
-_MkDocsLoader.add_multi_constructor("!", _any_tag)
-_MkDocsLoader.add_constructor("!ENV", _env_tag)
-_MkDocsLoader.add_multi_constructor("tag:yaml.org,2002:python/", _any_tag)
-
-# Where an `!ENV` value stays unknown (a Tagged value): the Markdown extensions' options and the
-# macros plugin's variables, which python_markdown.py and mkdocs_macros.py leave out.
-_ENV_UNKNOWN = ("markdown_extensions", "extra")
-
-
-def _env_defaults(config: dict[Any, Any], name: str, warnings: list[str]) -> dict[Any, Any]:
-    """The configuration with every `!ENV` value that decides which pages are built (docs_dir,
-    exclude_docs, nav, the plugins' options…) replaced by its default, as `mkdocs build` reads it
-    where none of its variables is set: docschat cannot see the environment the site is built in,
-    and says so."""
-    used: list[str] = []
-    done: dict[int, Any] = {}  # each list or mapping once: YAML aliases repeat one a billion times
-
-    def resolve(value: Any, depth: int) -> Any:
-        if isinstance(value, _Env):
-            used.extend(value.names)
-            return value.default
-        if depth > _MAX_DEPTH or type(value) not in (list, dict):  # a tagged one (`!!python/…`): unknown
-            return value
-        if id(value) not in done:
-            done[id(value)] = value  # within itself (a YAML cycle): as it is
-            done[id(value)] = ([resolve(item, depth + 1) for item in value] if type(value) is list
-                               else {key: resolve(item, depth + 1) for key, item in value.items()})
-        return done[id(value)]
-
-    resolved = {key: value if key in _ENV_UNKNOWN else resolve(value, 0) for key, value in config.items()}
-    if used:
-        warnings.append(f"{name}: {', '.join(dict.fromkeys(used))} (!ENV) read as the default mkdocs.yml gives, as a "
-                        "build where the variable is not set reads it; docschat does not see the environment the site "
-                        "is built in")
-    return resolved
-
-
 def _inherited(name: str, config: dict[Any, Any], files: Mapping[str, str], warnings: list[str],
                depth: int = 0) -> dict[Any, Any]:
     """The configuration with the file its `INHERIT` names (relative to it) beneath it, as MkDocs
@@ -394,7 +312,7 @@ def _inherited(name: str, config: dict[Any, Any], files: Mapping[str, str], warn
     parent_name = posixpath.normpath(posixpath.join(posixpath.dirname(name), str(config["INHERIT"])))
     config = {key: value for key, value in config.items() if key != "INHERIT"}
     try:
-        parent = yaml.load(files[parent_name], Loader=_MkDocsLoader) if depth < _MAX_DEPTH else None
+        parent = yaml.load(files[parent_name], Loader=MkDocsLoader) if depth < _MAX_DEPTH else None
     except (KeyError, yaml.YAMLError, RecursionError):
         parent = None
     if not isinstance(parent, dict):
@@ -419,13 +337,13 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
     site = Site("mkdocs", name)
     site.markdown_extensions, _ = site_extensions(None, name)  # MkDocs' own, whatever the file says
     try:
-        config = yaml.load(files[name], Loader=_MkDocsLoader)  # a SafeLoader subclass
+        config = yaml.load(files[name], Loader=MkDocsLoader)  # a SafeLoader subclass
     except (yaml.YAMLError, RecursionError) as exc:  # nested past what PyYAML reads: `mkdocs build` fails too
         site.warnings.append(f"{name}: cannot be read ({str(exc).splitlines()[0]}); every page stays a page")
         return site
     if not isinstance(config, dict):
         return site
-    config = _env_defaults(_inherited(name, config, files, site.warnings), name, site.warnings)
+    config = env_defaults(_inherited(name, config, files, site.warnings), name, site.warnings)
     docs_dir = str(config.get("docs_dir") or "docs").strip("/")
     prefix = "" if docs_dir in ("", ".") else docs_dir + "/"
     patterns = [".*", "/templates/"]  # MkDocs' defaults, kept beside the configured ones
