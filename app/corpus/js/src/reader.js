@@ -177,18 +177,28 @@ function declarationsOf(nodes) {
   for (const node of nodes) {
     if (node.type !== 'Declaration') continue
     const words = node.value.type === 'Value' ? node.value.children.toArray() : []
+    const property = ident.decode(node.property)
     const value = words.length === 1 && words[0].type === 'Identifier' ? ident.decode(words[0].name) : ''
-    found.push([ident.decode(node.property), value, Boolean(node.important)])
+    found.push([property, usesVariable(words) ? HIDING_VALUE[SHOWING[property.trim().toLowerCase()]] || '' : value, Boolean(node.important)])
   }
   return found
 }
 
+// A value taken from a custom property (`display: var(--x)`) is not computed here: the property
+// may be set anywhere above the element (the `css-custom-properties` probe). Read as hiding:
+// more hidden, never less (`var(--x, block)` that shows is hidden too).
+const HIDING_VALUE = {display: 'none', visibility: 'hidden', contentVisibility: 'hidden'}
+function usesVariable(words) {
+  return words.some((word) => word.type === 'Function' && word.name.toLowerCase() === 'var')
+}
+
 // A value of a JSX style object, as React sets it: CSS text for one property (its `!important`,
 // which React would refuse, read as written: the safe reading).
-function jsxValue(value) {
+function jsxValue(value, key) {
   if (typeof value !== 'string') return ['', false]
   const bang = /!\s*important\s*$/i.test(value)
   const words = cssValue(value.replace(/!\s*important\s*$/i, ''))
+  if (usesVariable(words)) return [HIDING_VALUE[key], bang]
   return [words.length === 1 && words[0].type === 'Identifier' ? ident.decode(words[0].name) : '', bang]
 }
 
@@ -218,7 +228,7 @@ function styleOf(style) {
     return cascade(declarationsOf(parseCss(style, {context: 'declarationList', onParseError: () => {}}).children)).found
   }
   if (!style || typeof style !== 'object') return {}
-  return cascade(Object.entries(style).filter(([name]) => SHOWING[name.toLowerCase()]).map(([name, value]) => [name, ...jsxValue(value)])).found
+  return cascade(Object.entries(style).filter(([name]) => SHOWING[name.toLowerCase()]).map(([name, value]) => [name, ...jsxValue(value, SHOWING[name.toLowerCase()])])).found
 }
 
 // Whether a value of these properties hides: `display: none`, `content-visibility: hidden`,
