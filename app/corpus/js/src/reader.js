@@ -1082,7 +1082,7 @@ function shown(tree, counts, shortcuts = true, siteCss = '') {
     // as on the site.
     const html = toHtml(tree, {allowDangerousHtml: true})
     hast = fromParse5(parseFragment(html))
-    if (/<(?:switch|maction)/i.test(html)) oneChildShown(hast, false) // only on a page that has one
+    if (/<(?:switch|maction|semantics)/i.test(html)) oneChildShown(hast, false) // only on a page that has one
   }
   applyStylesheets(hast, siteCss)
   prepare(hast, false, false)
@@ -1092,14 +1092,14 @@ function shown(tree, counts, shortcuts = true, siteCss = '') {
 }
 // An SVG `<switch>` renders only the first of its child elements whose conditions hold (Chromium,
 // the `css-svg-switch` probe): not its text, not the elements after it, even when the chosen one
-// is not displayed or is a `<desc>`. A MathML `<maction>` renders its first child only (the
-// `css-svg-mathml-unrendered` probe). `inSvg`: `node`'s children are SVG elements (under `<svg>`,
+// is not displayed or is a `<desc>`. A MathML `<maction>` or `<semantics>` renders its first child
+// only (the `css-svg-mathml-unrendered` probe). `inSvg`: `node`'s children are SVG elements (under `<svg>`,
 // not in a `<foreignObject>`'s HTML).
 function oneChildShown(node, inSvg) {
   for (const child of node.children || []) {
     if (child.type !== 'element') continue
-    if ((inSvg && child.tagName === 'switch') || child.tagName === 'maction') {
-      const holds = child.tagName === 'maction' ? () => true : conditionsHold
+    if ((inSvg && child.tagName === 'switch') || child.tagName === 'maction' || child.tagName === 'semantics') {
+      const holds = child.tagName === 'switch' ? conditionsHold : () => true
       const chosen = child.children.find((element) => element.type === 'element' && holds(element.properties || {}))
       child.children = chosen ? [chosen] : []
     }
