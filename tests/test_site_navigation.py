@@ -1000,3 +1000,15 @@ def test_the_site_stylesheet_hides_what_it_hides(site: dict[str, str], page: str
     indexed = "\n".join(chunk.text for chunk in result.chunks)
     assert [p.path for p in result.pages] == [page], (result.warnings, result.excluded)
     assert "Shown callout." in indexed and "SITECSSWORD" not in indexed, indexed
+
+
+def test_a_stylesheet_an_mdx_page_imports_hides_what_it_hides() -> None:
+    """An MDX page of a Docusaurus site may `import './page.css'` (webpack bundles it with the
+    page, as `@site/src/css/…` from the site's folder): its rules hide that page's text."""
+    page = ("import './hide.css';\nimport '@site/src/css/more.css';\n\n# A\n\n<div className=\"internal-note\">CSSWORD1</div>\n\n"
+            "<div className=\"other-note\">CSSWORD2</div>\n\n<div className=\"callout\">Shown callout.</div>\n")
+    files = {"docusaurus.config.js": "module.exports = {};", "docs/a.mdx": page,
+             "docs/hide.css": ".internal-note { display: none }\n", "src/css/more.css": ".other-note { visibility: hidden }\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    indexed = "\n".join(chunk.text for chunk in result.chunks)
+    assert "Shown callout." in indexed and "CSSWORD" not in indexed, indexed

@@ -369,7 +369,7 @@ def _compose_page(
     pasted.text = render_macros(pasted.text, site, path, front.data)  # mkdocs-macros, if on (or MacrosError)
     reading = read_page(pasted.text, mdx=mdx, myst=dialect.myst, mintlify=dialect.mintlify, comments=dialect.mdx_comments,
                         mkdocs=dialect.python_markdown, front_matter=front.body != text.lstrip("\ufeff"),
-                        docusaurus=dialect.docusaurus, build=site.myst.for_page(front.data), css=site.css(files),
+                        docusaurus=dialect.docusaurus, build=site.myst.for_page(front.data), css=site.css(files, path, pasted.text if mdx else ""),
                         files=Pastable(
                             files, path, audiences, lambda snippet: _page_audiences(snippet, files, source, site),
                             result.warnings))

@@ -23,6 +23,8 @@ _MAX_DEPTH = 30  # nesting of a navigation read at most
 # The files MkDocs builds pages from (mkdocs.utils.markdown_extensions, MkDocs 1.6.1).
 MKDOCS_SUFFIXES = (".markdown", ".mdown", ".mkdn", ".mkd", ".md")
 _PAGE_SUFFIX = re.compile(r"\.(mdx?|rst|ipynb)$")
+# An ESM import of a stylesheet at a line's start (`import './x.css';`, `import styles from …`).
+_CSS_IMPORT = re.compile(r"""^import\s+(?:[\w$*{}\s,]+\s+from\s+)?["']([^"'\n]+\.css)["']""", re.MULTILINE)
 
 
 @cache
@@ -141,11 +143,16 @@ class Site:
     _css: str | None = field(default=None, repr=False, compare=False)
     warnings: list[str] = field(default_factory=list)
 
-    def css(self, files: Mapping[str, str]) -> str:
-        """The text of the site's stylesheets that are in `files`, in their order (read once)."""
+    def css(self, files: Mapping[str, str], page: str | None = None, text: str = "") -> str:
+        """The text of the site's stylesheets that are in `files`, in their order (read once); with
+        a `page` (its path and `text`), then those its ESM imports (`import './x.css'`, Docusaurus's
+        `@site/…` from the site's folder), which the bundler applies with the page."""
         if self._css is None:
             self._css = "\n".join(files[path] for path in self.stylesheets if path in files)
-        return self._css
+        imported = [posixpath.normpath(name[len("@site/"):] if name.startswith("@site/")
+                                       else posixpath.join(posixpath.dirname(page), name))
+                    for name in _CSS_IMPORT.findall(text)] if page and "import" in text else []
+        return "\n".join([self._css, *(files[path] for path in imported if path in files)])
 
     def is_partial(self, path: str) -> bool:
         """A file the site pastes into pages and never publishes as one (a Docusaurus `_…` file or
