@@ -369,10 +369,9 @@ def _compose_page(
     pasted.text = render_macros(pasted.text, site, path, front.data)  # mkdocs-macros, if on (or MacrosError)
     reading = read_page(pasted.text, mdx=mdx, myst=dialect.myst, mintlify=dialect.mintlify, comments=dialect.mdx_comments,
                         mkdocs=dialect.python_markdown, front_matter=front.body != text.lstrip("\ufeff"),
-                        docusaurus=dialect.docusaurus, build=site.myst.for_page(front.data), css=site.css(files, path, pasted.text if mdx else ""),
-                        files=Pastable(
+                        docusaurus=dialect.docusaurus, build=site.myst.for_page(front.data), files=Pastable(
                             files, path, audiences, lambda snippet: _page_audiences(snippet, files, source, site),
-                            result.warnings))
+                            result.warnings), css=site.css(files, path, pasted.text if mdx else ""))
     result.warnings.extend(f"{path}: snippet {snippet!r} pastes nothing: no file of the source it may paste (a URL "
                            "is never downloaded)" for snippet in reading.unresolved_snippets)
     if reading.error is not None:
@@ -386,9 +385,7 @@ def _compose_page(
     page = Page(
         path=path,
         title=_title_for(path, front.title, blocks),
-        # Shown under the title by Mintlify (and most renderers of plain pages); Docusaurus and MkDocs
-        # put it only in <meta>, Sphinx nowhere: not on their pages, not indexed.
-        description=front.description if site.framework in ("mintlify", "files") else None,
+        description=site.shown_description(front.description),
         audiences=audiences,
         body="\n\n".join(block.text for block in blocks),
         source=source.name,

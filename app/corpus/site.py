@@ -62,14 +62,16 @@ from app.corpus.markdown import is_myst
 from app.corpus.mkdocs_macros import json_literal, macros_config
 from app.corpus.mkdocs_yaml import MkDocsLoader, env_defaults
 from app.corpus.python_markdown import site_extensions
+from app.corpus.site_beside import building_site
 from app.corpus.site_code import sphinx_site
-from app.corpus.site_docusaurus import docusaurus_docs, docusaurus_site
+from app.corpus.site_docusaurus import docusaurus_site
 from app.corpus.site_model import (
     _MAX_DEPTH,
     DOCUSAURUS_CONFIGS,
     FRONT_MATTER,
     HIDDEN,
     KINDS,
+    MKDOCS_FILES,
     NOT_BUILT,
     OUTSIDE,
     REDIRECT,
@@ -86,7 +88,6 @@ __all__ = ["FRONT_MATTER", "HIDDEN", "KINDS", "NOT_BUILT", "OUTSIDE", "REDIRECT"
            "read_site", "stem"]
 
 MINTLIFY_FILES = ("docs.json", "mint.json")
-MKDOCS_FILES = ("mkdocs.yml", "mkdocs.yaml")
 # Files Mintlify never builds, beside `.mintignore`'s (DEFAULT_MINT_IGNORES, @mintlify/common 1.0.1183).
 MINTLIFY_IGNORED = (".git", ".github", ".claude", ".agents", ".idea", ".vscode", ".cursor", ".mintlify/**",
                     "!.mintlify/**/", "!.mintlify/skills/**", "!.mintlify/**/*.json", "!.mintlify/**/*.yaml",
@@ -132,41 +133,6 @@ def site_commit(repo: Path, branch: str, folder: str, *, docs: bool) -> str:
                      paths_named, repo, commit, (*MKDOCS_FILES, *DOCUSAURUS_CONFIGS)))):
         raise GitSourceError(why)
     return commit
-
-
-def building_site(folder: str, read: Callable[[list[str]], Mapping[str, str]],
-                  configs: Callable[[], list[str]]) -> str | None:
-    """Why the source's folder cannot be read, None when it can: a Docusaurus or MkDocs site
-    elsewhere in the repository builds its pages (a docs plugin's `path: '../docs'`, `docs_dir:
-    ../docs`). docschat reads a site's configuration from the source's folder only, so its pages
-    would be read as plain Markdown: drafts, partials and pages outside the navigation indexed."""
-    folder = posixpath.normpath(folder.strip("/") or ".")
-    for path, text in read([p for p in configs() if posixpath.dirname(p) not in _above(folder)]).items():
-        root, name = posixpath.split(path)
-        if name in MKDOCS_FILES:
-            try:
-                config = yaml.load(text, Loader=MkDocsLoader)
-            except (yaml.YAMLError, RecursionError):
-                continue
-            config = env_defaults(config, path, []) if isinstance(config, dict) else {}
-            builds = [str(config.get("docs_dir") or "docs")]
-        else:
-            builds = [instance.path for instance in docusaurus_docs(name, text)]
-        for built in builds:
-            built = posixpath.normpath(posixpath.join(root, built))
-            if folder == built or folder.startswith(built + "/") or built.startswith(folder + "/") or folder == ".":
-                if built.startswith(root + "/") or not root:
-                    continue  # inside the site's folder: enclosing_site's, or the site itself
-                return (f"{folder!r} holds the docs the site {path!r} builds (from {built!r}, outside the site's folder); "
-                        "docschat reads a site from its own folder only, so these pages would be read as plain Markdown, "
-                        "drafts included: keep the docs inside the site's folder and set the source's folder to it")
-    return None
-
-
-def _above(folder: str) -> set[str]:
-    """The folders holding `folder` (itself included), "" for the repository's root."""
-    parts = [p for p in folder.split("/") if p not in ("", ".")]
-    return {"/".join(parts[:n]) for n in range(len(parts) + 1)}
 
 
 def enclosing_site(folder: str, read: Callable[[list[str]], Mapping[str, str]]) -> str | None:

@@ -17,6 +17,7 @@ import pathspec
 
 from app.corpus.myst import Build
 
+MKDOCS_FILES = ("mkdocs.yml", "mkdocs.yaml")
 DOCUSAURUS_CONFIGS = ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs")
 SPHINX_CONFIG = "conf.py"
 _MAX_DEPTH = 30  # nesting of a navigation read at most
@@ -153,6 +154,12 @@ class Site:
                                        else posixpath.join(posixpath.dirname(page), name))
                     for name in _CSS_IMPORT.findall(text)] if page and "import" in text else []
         return "\n".join([self._css, *(files[path] for path in imported if path in files)])
+
+    def shown_description(self, description: str | None) -> str | None:
+        """A page's front matter `description` where its site shows it on the page: Mintlify under
+        the title (and most renderers of plain pages); Docusaurus and MkDocs put it only in <meta>,
+        Sphinx nowhere: not on their pages, not indexed."""
+        return description if self.framework in ("mintlify", "files") else None
 
     def is_partial(self, path: str) -> bool:
         """A file the site pastes into pages and never publishes as one (a Docusaurus `_…` file or
