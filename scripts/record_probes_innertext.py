@@ -6,8 +6,9 @@ Updates those probes in tests/data/markdown-probes/recorded.json.
 Two things a visitor does or has that a bare page lacks are given first:
 - every `<details>` is opened: its text shows on a click, as an `<Accordion>`'s does, and the browser's
   find-in-page searches it (the decision: a closed disclosure's text is indexed);
-- the stylesheet of Tailwind's `hidden`, `sr-only` and `md:block` utilities (Mintlify styles its
-  pages with Tailwind; a page's `className="hidden"` is `display: none` there), at a desktop width.
+- the stylesheet of Tailwind's `hidden`, `invisible`, `visible`, `sr-only` and `md:block` utilities
+  (Mintlify styles its pages with Tailwind; a page's `className="hidden"` is `display: none` there),
+  at a desktop width.
 
     PROBE_HTML=/tmp/probe-html NODE_MODULES=/tmp/x/node_modules node scripts/record_probes.mjs
     python scripts/record_probes_innertext.py /tmp/probe-html
@@ -25,7 +26,7 @@ from playwright.sync_api import sync_playwright
 
 RECORDED = Path(__file__).parent.parent / "tests" / "data" / "markdown-probes" / "recorded.json"
 MARKER = re.compile(r"zz[a-z0-9]+")
-TAILWIND = (".hidden{display:none}"
+TAILWIND = (".hidden{display:none}.invisible{visibility:hidden}.visible{visibility:visible}"
             ".sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;"
             "clip:rect(0,0,0,0);white-space:nowrap;border-width:0}"
             "@media (min-width:768px){.md\\:block{display:block}}")

@@ -107,6 +107,47 @@ def test_mkdocs_never_builds_what_exclude_docs_or_draft_docs_names() -> None:
     assert not [c.id for c in result.chunks if "SECRETWORD" in c.text]
 
 
+def test_mkdocs_env_tags_are_read_as_their_defaults() -> None:
+    """`!ENV [VARIABLE, default]` is the default where the build's environment does not set the
+    variable (MkDocs' yaml_env_tag); docschat cannot see that environment. Checked with `mkdocs
+    build` 1.6.1 + Material 9.8.2, none of the variables set: it builds index.md and the blog's
+    index only. docschat read each `!ENV` as a list: docs_dir `['DOCS_FOLDER', 'docs']` lost every
+    page, and an exclude_docs so written excluded nothing."""
+    config = ("site_name: A\ndocs_dir: !ENV [DOCS_FOLDER, docs]\nexclude_docs: !ENV [SITE_EXCLUDE, \"internal/\\n\"]\n"
+              "draft_docs: !ENV [SITE_DRAFTS, \"wip-*.md\"]\nuse_directory_urls: !ENV [URLS, true]\n"
+              "plugins:\n  - blog:\n      draft: !ENV [SHOW_DRAFTS, false]\n")
+    files = {"mkdocs.yml": config, "docs/index.md": "# Home\n\nShown.\n", "docs/internal/ops.md": "# Ops\n\nSECRETWORD\n",
+             "docs/wip-x.md": "# W\n\nSECRETWORD\n", "docs/blog/index.md": "# Blog\n",
+             "docs/blog/posts/p.md": "---\ndate: 2024-01-01\ndraft: true\n---\n# Post\n\nSECRETWORD\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert sorted(page.path for page in result.pages) == ["docs/blog/index.md", "docs/index.md"]
+    assert not [c.id for c in result.chunks if "SECRETWORD" in c.text]
+    assert any("SITE_EXCLUDE" in w and "default" in w for w in result.warnings), result.warnings
+    # Without a default, the value is none (null): an exclude_docs of no pattern.
+    files["mkdocs.yml"] = "site_name: A\nexclude_docs: !ENV SITE_EXCLUDE\n"
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert "docs/internal/ops.md" in [page.path for page in result.pages]
+
+
+@pytest.mark.parametrize("site, page", [
+    ({"docs.json": json.dumps({"navigation": {"pages": ["a"]}})}, "a.mdx"),
+    ({"docusaurus.config.js": "module.exports = {title: 'A'};"}, "docs/a.md"),
+    ({"mkdocs.yml": "site_name: A\ntheme: material\n"}, "docs/a.md"),
+    ({"conf.py": "extensions = ['myst_parser']\n"}, "a.md"),
+    ({}, "a.md"),
+])
+def test_front_matter_description_is_indexed_where_the_page_shows_it(site: dict[str, str], page: str) -> None:
+    """Mintlify shows a page's `description` under its title. Docusaurus 3.10 (DocItem/Metadata) and
+    MkDocs 1.6.1 + Material 9.8.2 write it only in `<meta name="description">`, and Sphinx 9.0.4 +
+    myst-parser 5.2.0 nowhere (checked with each build): not on the page, so not indexed. A page
+    of no known site keeps it (its renderer is not known; most show it)."""
+    files = {**site, page: "---\ndescription: DESCRIPTIONWORD\n---\n# A\n\nShown body.\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert [p.path for p in result.pages] == [page]
+    indexed = any("DESCRIPTIONWORD" in c.text for c in result.chunks)
+    assert indexed == (not site or "docs.json" in site), result.chunks
+
+
 def test_mkdocs_builds_one_of_two_files_written_to_one_page() -> None:
     """Checked with `mkdocs build` 1.6.1: `README.md` beside `index.md`, and `b.markdown` beside
     `b.md`, are excluded ("conflicts with"); of `c.md` and `c/index.md`, written to one file, the
@@ -847,3 +888,114 @@ def test_a_docs_folder_inside_a_site_fails_naming_the_folder_to_read(tmp_path: P
     with pytest.raises(GitSourceError, match=r"folder to 'website'"):
         compose_corpus(DocsSource(repo, "main", "website/docs"), Settings())
     assert compose_corpus(DocsSource(repo, "main", "website"), Settings()).pages
+
+
+def test_a_docs_folder_a_site_beside_it_builds_fails(tmp_path: Path) -> None:
+    """Docusaurus's docs plugin `path: '../docs'` (and MkDocs' `docs_dir: ../docs`) builds the
+    docs of a folder beside the site's: DOCS_DIR=docs read them as plain Markdown, and indexed what
+    the site never publishes (a draft, an `_` partial). The source fails, naming the site."""
+    from app.corpus.compose import DocsSource
+    from app.corpus.git_source import GitSourceError
+    from tests.helpers import commit_all, make_docs_repo, write_files
+
+    public = "---\naudience: public\n---\n"
+    repo = make_docs_repo(tmp_path / "d", {"intro.md": public + "# Intro\n\nShown.\n",
+                                            "plan.md": public + "---\ndraft: true\n---\n# Plan\n\nzzdraft\n"})
+    write_files(repo, {"website/docusaurus.config.js":
+                       "export default {presets: [['classic', {docs: {path: '../docs'}}]]};\n"})
+    commit_all(repo, "site")
+    with pytest.raises(GitSourceError, match=r"'docs' holds the docs the site 'website/docusaurus.config.js' builds"):
+        compose_corpus(DocsSource(repo, "main", "docs"), Settings())
+    write_files(repo, {"website/docusaurus.config.js": "export default {title: 'S'};\n",
+                       "site/mkdocs.yml": "site_name: S\ndocs_dir: ../docs\n"})
+    commit_all(repo, "mkdocs")
+    with pytest.raises(GitSourceError, match=r"'docs' holds the docs the site 'site/mkdocs.yml' builds"):
+        compose_corpus(DocsSource(repo, "main", "docs"), Settings())
+    write_files(repo, {"site/mkdocs.yml": "site_name: S\ndocs_dir: content\n"})
+    commit_all(repo, "elsewhere")
+    assert compose_corpus(DocsSource(repo, "main", "docs"), Settings()).pages
+
+
+# (file under docs/, its front matter, its doc id, its URL under the docs route) as Docusaurus 3.10.2
+# computes them: plugin-content-docs' DefaultNumberPrefixParser and getSlug, run on these inputs.
+_DOCUSAURUS_IDS = [
+    ("01-intro.md", "", "intro", "/intro"),
+    ("02-guides/01-setup.md", "", "guides/setup", "/guides/setup"),
+    ("other.md", "id: custom-id", "custom-id", "/custom-id"),
+    ("02-guides/index.md", "", "guides/index", "/guides/"),
+    ("2021-11-release.md", "", "2021-11-release", "/2021-11-release"),
+    ("02-guides/02-deploy.mdx", "slug: /deploying", "guides/deploy", "/deploying"),
+    ("02-guides/03-x.md", "slug: y", "guides/x", "/guides/y"),
+    ("ref/ref.md", "", "ref/ref", "/ref/"),
+    ("03 - spaced.md", "", "spaced", "/spaced"),
+    ("04-keep.md", "parse_number_prefixes: false", "04-keep", "/04-keep"),
+    ("05-z.md", "slug: ../top", "z", "/top"),
+]
+
+
+def test_docusaurus_docs_are_listed_and_linked_by_their_ids_and_slugs() -> None:
+    """A sidebar names a doc by its id: its file's path less number prefixes (`01-intro.md` is
+    `intro`), or its front matter `id`; its URL is its slug (front matter `slug`, else the id's
+    path; a category index its folder). docschat matched sidebar ids to file paths, so these docs
+    were "outside the navigation" (lost), and linked every doc at its file's path."""
+    files = {"docusaurus.config.js": "module.exports = {};",
+             "sidebars.json": json.dumps({"docs": [doc_id for _, _, doc_id, _ in _DOCUSAURUS_IDS]})}
+    for path, front, _, _ in _DOCUSAURUS_IDS:
+        files[f"docs/{path}"] = (f"---\n{front}\n---\n" if front else "") + f"# {path}\n\nText of {path}.\n"
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert not result.excluded, result.excluded
+    hrefs = {chunk.id.split(":", 1)[1]: chunk.href for chunk in result.chunks}
+    assert hrefs == {f"docs/{path}": ("/docs/docs" + url).rstrip("/") for path, _, _, url in _DOCUSAURUS_IDS}
+
+
+@pytest.mark.parametrize("front", ["nosearch: true", "nosearch:", "no-search: 1"])
+def test_a_sphinx_page_left_out_of_its_search_is_left_out(front: str) -> None:
+    """Sphinx 9.0.4 leaves a page whose metadata has `nosearch` or `no-search` (any value; MyST's
+    front matter is the page's metadata) out of its search index (StandaloneHTMLBuilder.index_page),
+    as Material's `search: exclude: true` and Mintlify's `searchable: false` do: docschat, the
+    site's assistant, leaves it out too and says so (docs/guides/sources.mdx)."""
+    files = {"conf.py": "extensions = ['myst_parser']\n", "index.md": "# Home\n\nShown.\n",
+             "other.md": f"---\norphan: true\n{front}\n---\n# Other\n\nNOSEARCHWORD\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert [page.path for page in result.pages] == ["index.md"]
+    assert [(path, exclusion.kind) for path, exclusion in result.excluded] == [("other.md", FRONT_MATTER)]
+
+
+_HIDING_CSS = "/* the site's own */\n.internal-note { display: none }\n.callout { color: red }\n"
+_CLASSES_PAGE = 'Shown text.\n\n<div class="internal-note">SITECSSWORD</div>\n\n<div class="callout">Shown callout.</div>\n'
+
+
+@pytest.mark.parametrize("site, page, sheet", [
+    # Mintlify applies every CSS file of the repository to every page (its docs: guides/custom-layouts.mdx).
+    ({"docs.json": json.dumps({"navigation": {"pages": ["a"]}})}, "a.mdx", "style/site.css"),
+    # MkDocs links `extra_css` (paths in docs_dir) from every page.
+    ({"mkdocs.yml": "site_name: A\nextra_css:\n  - css/extra.css\n"}, "docs/a.md", "docs/css/extra.css"),
+    # Docusaurus's classic theme bundles `customCss` into every page.
+    ({"docusaurus.config.js": "module.exports = {presets: [['classic', {theme: {customCss: './src/css/custom.css'}}]]};"},
+     "docs/a.md", "src/css/custom.css"),
+    # Sphinx links `html_css_files` from the `html_static_path` folders.
+    ({"conf.py": "extensions = ['myst_parser']\nhtml_static_path = ['_static']\nhtml_css_files = ['custom.css']\n"},
+     "index.md", "_static/custom.css"),
+])
+def test_the_site_stylesheet_hides_what_it_hides(site: dict[str, str], page: str, sheet: str) -> None:
+    """A class the site's own stylesheet hides (`display: none`) hides the page's text that uses
+    it, on every page of the site; docschat applied only a page's own `<style>`, and indexed it."""
+    text = ("<div className=\"internal-note\">SITECSSWORD</div>\n\n<div className=\"callout\">Shown callout.</div>\n"
+            if page.endswith(".mdx") else _CLASSES_PAGE)
+    files = {**site, page: "# A\n\nShown text.\n\n" + text, sheet: _HIDING_CSS}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    indexed = "\n".join(chunk.text for chunk in result.chunks)
+    assert [p.path for p in result.pages] == [page], (result.warnings, result.excluded)
+    assert "Shown callout." in indexed and "SITECSSWORD" not in indexed, indexed
+
+
+def test_a_stylesheet_an_mdx_page_imports_hides_what_it_hides() -> None:
+    """An MDX page of a Docusaurus site may `import './page.css'` (webpack bundles it with the
+    page, as `@site/src/css/…` from the site's folder): its rules hide that page's text."""
+    page = ("import './hide.css';\nimport '@site/src/css/more.css';\n\n# A\n\n<div className=\"internal-note\">CSSWORD1</div>\n\n"
+            "<div className=\"other-note\">CSSWORD2</div>\n\n<div className=\"callout\">Shown callout.</div>\n")
+    files = {"docusaurus.config.js": "module.exports = {};", "docs/a.mdx": page,
+             "docs/hide.css": ".internal-note { display: none }\n", "src/css/more.css": ".other-note { visibility: hidden }\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    indexed = "\n".join(chunk.text for chunk in result.chunks)
+    assert "Shown callout." in indexed and "CSSWORD" not in indexed, indexed

@@ -288,7 +288,7 @@ def iter_compose_files(
     # key, so a page kept by its key keeps a stored position that is still right.
     page_orders = site.page_orders()
     fingerprint = (hashlib.sha256(compose_fingerprint(source, settings) + repr(dialect).encode()
-                                  + repr(site).encode()).digest() if blob_id is not None else b"")
+                                  + repr(site).encode() + site.css(files).encode()).digest() if blob_id is not None else b"")
     result = ComposeResult()
     result.warnings.extend(site.warnings)
     routes: dict[str, str] = {}  # route → the page published there
@@ -375,7 +375,7 @@ def _compose_page(
                         mkdocs=dialect.python_markdown, front_matter=front.body != text.lstrip("\ufeff"),
                         docusaurus=dialect.docusaurus, build=site.myst.for_page(front.data), files=Pastable(
                             files, path, audiences, lambda snippet: _page_audiences(snippet, files, source, site),
-                            result.warnings))
+                            result.warnings), css=site.css(files, path, pasted.text if mdx else ""))
     result.warnings.extend(f"{path}: snippet {snippet!r} pastes nothing: no file of the source it may paste (a URL "
                            "is never downloaded)" for snippet in reading.unresolved_snippets)
     if reading.error is not None:
@@ -390,7 +390,7 @@ def _compose_page(
     page = Page(
         path=path,
         title=_title_for(path, front.title or summary, blocks),
-        description=front.description,
+        description=site.shown_description(front.description),
         audiences=audiences,
         body="\n\n".join(block.text for block in blocks),
         source=source.name,

@@ -86,6 +86,13 @@ def _missing(relative: str, branch: str, repo: Path, header: list[bytes]) -> Git
                           f"({b' '.join(header[1:]).decode(errors='replace')}): fetch the repository again")
 
 
+def paths_named(repo: Path, commit: str, names: tuple[str, ...]) -> list[str]:
+    """Every file path at `commit` whose name is one of `names` (a site's configuration, anywhere)."""
+    listing = _git(repo, "ls-tree", "-r", "-z", "--name-only", "--full-tree", commit)
+    found = (path.decode("utf-8", "backslashreplace") for path in listing.split(b"\0") if path)
+    return [path for path in found if path.rpartition("/")[2] in names]
+
+
 def read_paths(repo: Path, commit: str, paths: list[str]) -> dict[str, str]:
     """The files among `paths` (from the repository root) that exist at `commit`: {path: text}."""
     listing = _git(repo, "ls-tree", "-z", "--full-tree", commit, "--", *paths) if paths else b""

@@ -30,6 +30,7 @@ from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 from mdit_py_plugins.colon_fence import colon_fence_plugin
 from mdit_py_plugins.deflist import deflist_plugin
+from mdit_py_plugins.dollarmath import dollarmath_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.myst_blocks import myst_block_plugin
 from mdit_py_plugins.substitution import substitution_plugin
@@ -151,7 +152,7 @@ def _myst_role(state: StateInline, silent: bool) -> bool:
 
 
 @cache
-def _myst_parser(substitution: bool = False) -> MarkdownIt:
+def _myst_parser(substitution: bool = False, dollarmath: tuple[bool, ...] | None = None) -> MarkdownIt:
     # Emphasis is not parsed: it hides nothing, and its markers stay in the text as written.
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").disable("emphasis")
     md.block.ruler.at("lheading", _setext_heading)
@@ -162,13 +163,19 @@ def _myst_parser(substitution: bool = False) -> MarkdownIt:
     md.inline.ruler.before("backticks", "myst_role", _myst_role)
     if substitution:  # the site enables it (myst_enable_extensions): `{{ name }}`
         md.use(substitution_plugin)
+    if dollarmath is not None:  # `$x$`, `$$ … $$ (label)`, with conf.py's options (myst.DMATH_OPTIONS)
+        md.use(dollarmath_plugin, **dict(zip(myst.DMATH_OPTIONS, dollarmath, strict=True)))
     # Footnotes as the old writer kept them (`[^1]: text`), their back links left out.
     rules = {"fence": _render_fence, "colon_fence": _render_fence, "myst_role": _render_role,
              "heading_open": _render_heading, "heading_close": _render_heading, "paragraph_open": _render_paragraph,
              "substitution_inline": _render_substitution, "substitution_block": _render_substitution,
              "footnote_ref": lambda self, tokens, idx, *_: f"[^{_label(tokens[idx])}]",
              "footnote_open": _render_footnote, "footnote_block_open": lambda *_: "<div>",
-             "footnote_block_close": lambda *_: "</div>", "footnote_close": lambda *_: "</div>"}
+             "footnote_block_close": lambda *_: "</div>", "footnote_close": lambda *_: "</div>",
+             # Math as written (the TeX), its label left out: Sphinx shows the equation's number.
+             "math_inline": lambda self, tokens, idx, *_: html.escape(f"${tokens[idx].content}$"),
+             "math_inline_double": lambda self, tokens, idx, *_: html.escape(f"$${tokens[idx].content}$$"),
+             "math_block": _render_math_block, "math_block_label": _render_math_block}
     for hidden in ("myst_target", "myst_line_comment", "myst_block_break", "hr", "footnote_anchor"):
         rules[hidden] = lambda *_: ""
     for name, rule in rules.items():
@@ -189,10 +196,17 @@ def _render_paragraph(self: RendererHTML, tokens: list[Token], idx: int, options
     return self.renderToken(tokens, idx, options, env) + html.escape(env.pop("footnote_label", ""))
 
 
+def _render_math_block(self: RendererHTML, tokens: list[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+    tex = tokens[idx].content.strip("\n")
+    return "<p>" + html.escape("$$\n" + tex + "\n$$") + "</p>\n"
+
+
 def _render_role(self: RendererHTML, tokens: list[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
     token = tokens[idx]
     name = myst.name(token.meta["name"])
     content = token.content
+    if myst.shows_target(token.meta["name"], content):
+        return ""  # Sphinx shows the target's title or number there, not the label written
     if name == "abbr":  # `LIFO (last-in, first-out)`: the explanation is the abbreviation's tooltip
         content = re.sub(r"\s*\([^()]*\)\s*$", "", content) or content
     text = html.escape(myst.role_text(content))
@@ -230,7 +244,7 @@ def _render_substitution(self: RendererHTML, tokens: list[Token], idx: int, opti
                          f"{_MAX_SUBSTITUTED_CHARS:,} characters (one value naming another many times?)")
     used = used | {token.content}
     if token.type == "substitution_inline" and not _DIRECTIVE_START.match(value):
-        return str(_myst_parser(True).renderInline(value, {**env, "substituting": used}))
+        return str(_myst_parser(True, env["build"].dollarmath).renderInline(value, {**env, "substituting": used}))
     return _render_myst(value, build, depth=env["depth"], substituting=used, pasted=pasted)
 
 
@@ -240,7 +254,7 @@ def _title_html(title: str, env: EnvType) -> str:
     the text as written (its Markdown kept, as in the chunk text)."""
     if "<" not in title:
         return html.escape(title)
-    return str(_myst_parser(env["build"].substitutions is not None).renderInline(title, env))
+    return str(_myst_parser(env["build"].substitutions is not None, env["build"].dollarmath).renderInline(title, env))
 
 
 def _code(language: str, content: str) -> str:
@@ -305,7 +319,7 @@ def _render_myst(text: str, build: myst.Build, *, depth: int = 0, in_directive: 
     """`pasted`: the page's substitutions pasted so far, and their characters (shared by its parts)."""
     env: dict[str, Any] = {"lines": text.split("\n"), "depth": depth, "in_directive": in_directive,
                            "build": build, "substituting": substituting, "pasted": [0, 0] if pasted is None else pasted}
-    return str(_myst_parser(build.substitutions is not None).render(text, env))
+    return str(_myst_parser(build.substitutions is not None, build.dollarmath).render(text, env))
 
 
 def myst_directives(text: str) -> tuple[str | None, list[tuple[str, str]]]:
@@ -327,7 +341,7 @@ def myst_directives(text: str) -> tuple[str | None, list[tuple[str, str]]]:
 def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool = False,
               comments: bool = False, mkdocs: str | None = None, front_matter: bool = True,
               docusaurus: bool = False, build: Build | None = None,
-              files: Mapping[str, str] | None = None) -> Reading:
+              files: Mapping[str, str] | None = None, css: str = "") -> Reading:
     """The page body as its site shows it: `mdx` for an `.mdx` page (or any page of a Mintlify
     site, which builds `.md` as MDX too), `myst` for a MyST page (None: when it uses MyST's syntax),
     `mintlify` for Mintlify's math, `comments` for HTML comments in MDX (Docusaurus), `mkdocs` for
@@ -335,7 +349,7 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
     whose first `key: value` lines MkDocs takes for meta data when it had no `front_matter`, and
     its `--8<--` snippets read from `files` (the source's tree); `docusaurus` for a page of a
     Docusaurus site (code block titles as it shows them); `build`: what a Sphinx site's conf.py and
-    the page's front matter say of its MyST (substitutions, tags).
+    the page's front matter say of its MyST (substitutions, tags); `css` the site's own stylesheet.
     NUL characters are dropped first: they are never text."""
     text = text.replace("\x00", "")
     if mkdocs is not None and not mdx:
@@ -343,12 +357,12 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
             text if front_matter else python_markdown.without_meta(text), mkdocs, files)
         if html is None:
             return Reading(error=error or "not rendered")
-        return replace(read_html(html), unresolved_snippets=unresolved)
+        return replace(read_html(html, css), unresolved_snippets=unresolved)
     if not mdx and (is_myst(text) if myst is None else myst):
-        return read_html(_render_myst(text, build or Build()))
+        return read_html(_render_myst(text, build or Build()), css)
     # Docusaurus renders `:::note` callouts; Mintlify renders math.
     return read_markdown(text, mdx=mdx or mintlify, math=mintlify, directives=not mintlify, comments=comments,
-                         code_titles="mintlify" if mintlify else "docusaurus" if docusaurus else "")
+                         code_titles="mintlify" if mintlify else "docusaurus" if docusaurus else "", css=css)
 
 
 def shown_blocks(text: str, *, mdx: bool, myst: bool | None = None) -> list[Block]:

@@ -45,6 +45,9 @@ class Build:
     substitutions: tuple[tuple[str, str], ...] | None = None
     # Tags conf.py may add or remove (`tags.add("internal")`); None: any (it uses `tags` otherwise).
     changed_tags: tuple[str, ...] | None = ()
+    # The dollarmath extension's options (DMATH_OPTIONS, conf.py's `myst_dmath_…`); None when it is
+    # off (then `$…$` is text, and an HTML comment in it a comment).
+    dollarmath: tuple[bool, ...] | None = None
 
     def for_page(self, front: Mapping[str, Any]) -> Build:
         """With the page's own substitutions (front matter `myst: substitutions:`, or the deprecated
@@ -61,10 +64,31 @@ class Build:
             substitutions = (substitutions or ()) if on else None
         if isinstance(myst, dict) and "sub_delimiters" in myst and myst["sub_delimiters"] not in (["{", "}"], ("{", "}")):
             substitutions = None
+        dollarmath = self.dollarmath
+        if isinstance(myst, dict):
+            if "enable_extensions" in myst:
+                on = isinstance(myst["enable_extensions"], (list, tuple, set)) and "dollarmath" in myst["enable_extensions"]
+                dollarmath = (dollarmath or DMATH_DEFAULTS) if on else None
+            dollarmath = dmath_options(myst, dollarmath, "dmath_")
         if substitutions is None or not isinstance(page, dict) or not all(isinstance(k, str) for k in page):
-            return Build(substitutions, self.changed_tags)
+            return Build(substitutions, self.changed_tags, dollarmath)
         merged = dict(substitutions) | {str(k): _written(v) for k, v in page.items()}
-        return Build(tuple((k, v) for k, v in merged.items() if v is not None), self.changed_tags)
+        return Build(tuple((k, v) for k, v in merged.items() if v is not None), self.changed_tags, dollarmath)
+
+
+# The dollarmath extension's options as myst-parser passes them to mdit-py-plugins' plugin, with
+# their defaults: `$$ … $$ (label)` takes a label (shown nowhere: the equation's number is),
+# `$ x $` and `1$x$2` are math, `$$x$$` within a line is not.
+DMATH_OPTIONS = ("allow_labels", "allow_space", "allow_digits", "double_inline")
+DMATH_DEFAULTS = (True, True, True, False)
+
+
+def dmath_options(values: Mapping[str, Any], options: tuple[bool, ...] | None, prefix: str) -> tuple[bool, ...] | None:
+    """`options` with those of `values` (`{prefix}allow_labels`, …) that are booleans over them."""
+    if options is None:
+        return None
+    return tuple(value if isinstance(value := values.get(prefix + name), bool) else option
+                 for name, option in zip(DMATH_OPTIONS, options, strict=True))
 
 
 _MAX_WRITTEN = 100_000
@@ -320,11 +344,21 @@ def shown_rst(body: str, build: Build) -> list[tuple[str, str]]:
     return [*pieces, ("rst", "".join(shown))]
 
 
+# Roles whose label shows nowhere: Sphinx shows the equation's number (`{eq}`, `{math:numref}`).
+# (`{ref}`, `{any}` and `{doc}` without an explicit title show the title of what they name, which
+# docschat does not look up: their label is kept, the words nearest to that title it has.)
+def shows_target(written: str, inner: str) -> bool:
+    """Whether the role `{written}` with content `inner` shows its target's number rather than what
+    is written."""
+    return written.lower() in ("eq", "math:numref")
+
+
 def role_text(inner: str) -> str:
     """What a role shows: the text of MyST's explicit title ("Text <target>" → "Text"), else its
     content, less a leading `~` or `!`. The title is found from the last `<`, not by a regex, which
     took quadratic time on a long run of spaces."""
+    # Sphinx's explicit_title_re, `^(.+?)\s*<([^<]*?)>$`: no space is needed before the `<`.
     opening = inner.rfind("<")
-    if inner.endswith(">") and opening >= 1 and inner[opening - 1].isspace() and ">" not in inner[opening + 1 : -1]:
-        inner = inner[:opening].rstrip()
+    if inner.endswith(">") and opening >= 1:
+        inner = inner[:opening].rstrip() or inner[:opening]
     return inner.lstrip("~!")

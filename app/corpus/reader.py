@@ -134,18 +134,19 @@ def read_uses(text: str, *, math: bool = False, directives: bool = False, commen
 
 
 def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool = False,
-                  comments: bool = False, code_titles: str = "") -> Reading:
+                  comments: bool = False, code_titles: str = "", css: str = "") -> Reading:
     """A Markdown (CommonMark + GFM) or, with `mdx`, an MDX 3 page as its site shows it; `math`
     for `$…$`/`$$…$$` (Mintlify), `directives` for `:::name` callouts (Docusaurus), `comments` for
     `<!-- … -->` in MDX (Docusaurus), `code_titles` for a code block's title as the framework it
-    names shows it ("mintlify", "docusaurus"; "": none)."""
+    names shows it ("mintlify", "docusaurus"; "": none); `css` the site's own stylesheet, which
+    every page links (its hiding rules apply as a page's `<style>`)."""
     return _reading(_call("parse", text, {"mdx": mdx, "math": math, "directives": directives, "comments": comments,
-                                          "codeTitles": code_titles}))
+                                          "codeTitles": code_titles, "css": css}))
 
 
-def read_html(html: str) -> Reading:
-    """HTML (a MyST page rendered by markdown-it-py) as a browser shows it."""
-    return _reading(_call("fromHtml", html))
+def read_html(html: str, css: str = "") -> Reading:
+    """HTML (a MyST page rendered by markdown-it-py) as a browser shows it, with the site's `css`."""
+    return _reading(_call("fromHtml", html, css))
 
 
 @dataclass

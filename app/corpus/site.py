@@ -57,10 +57,12 @@ from typing import Any
 
 import yaml
 
-from app.corpus.git_source import GitSourceError, read_paths, resolve_commit
+from app.corpus.git_source import GitSourceError, paths_named, read_paths, resolve_commit
 from app.corpus.markdown import is_myst
 from app.corpus.mkdocs_macros import json_literal, macros_config
-from app.corpus.python_markdown import TaggedDict, TaggedList, TaggedStr, site_extensions
+from app.corpus.mkdocs_yaml import MkDocsLoader, env_defaults
+from app.corpus.python_markdown import site_extensions
+from app.corpus.site_beside import building_site
 from app.corpus.site_code import sphinx_site
 from app.corpus.site_docusaurus import docusaurus_site
 from app.corpus.site_model import (
@@ -69,6 +71,7 @@ from app.corpus.site_model import (
     FRONT_MATTER,
     HIDDEN,
     KINDS,
+    MKDOCS_FILES,
     NOT_BUILT,
     OUTSIDE,
     REDIRECT,
@@ -77,6 +80,7 @@ from app.corpus.site_model import (
     NavPage,
     OpenApiEntry,
     Site,
+    _gitignore,
     mkdocs_shadowed,
     stem,
 )
@@ -86,7 +90,6 @@ __all__ = ["FRONT_MATTER", "HIDDEN", "KINDS", "NOT_BUILT", "OUTSIDE", "REDIRECT"
            "read_site", "stem"]
 
 MINTLIFY_FILES = ("docs.json", "mint.json")
-MKDOCS_FILES = ("mkdocs.yml", "mkdocs.yaml")
 # Files Mintlify never builds, beside `.mintignore`'s (DEFAULT_MINT_IGNORES, @mintlify/common 1.0.1183).
 MINTLIFY_IGNORED = (".git", ".github", ".claude", ".agents", ".idea", ".vscode", ".cursor", ".mintlify/**",
                     "!.mintlify/**/", "!.mintlify/skills/**", "!.mintlify/**/*.json", "!.mintlify/**/*.yaml",
@@ -127,7 +130,9 @@ def site_commit(repo: Path, branch: str, folder: str, *, docs: bool) -> str:
     """The commit a source is read at; a docs folder that is part of a site above it fails
     (enclosing_site), naming the folder to read instead."""
     commit = resolve_commit(repo, branch)
-    if docs and (why := enclosing_site(folder, partial(read_paths, repo, commit))):
+    if docs and (why := enclosing_site(folder, partial(read_paths, repo, commit))
+                 or building_site(folder, partial(read_paths, repo, commit), partial(
+                     paths_named, repo, commit, (*MKDOCS_FILES, *DOCUSAURUS_CONFIGS)))):
         raise GitSourceError(why)
     return commit
 
@@ -153,9 +158,10 @@ def enclosing_site(folder: str, read: Callable[[list[str]], Mapping[str, str]]) 
                 builds = False
         elif name in MKDOCS_FILES:  # MkDocs builds pages from its docs_dir only
             try:
-                config = yaml.load(configs[path], Loader=_MkDocsLoader)
+                config = yaml.load(configs[path], Loader=MkDocsLoader)
             except (yaml.YAMLError, RecursionError):
                 config = None
+            config = env_defaults(config, path, []) if isinstance(config, dict) else config
             docs_dir = posixpath.normpath(posixpath.join(root, str(config.get("docs_dir") or "docs"))
                                           if isinstance(config, dict) else posixpath.join(root, "docs"))
             builds = folder == docs_dir or folder.startswith(docs_dir + "/")
@@ -179,6 +185,8 @@ class _Mintlify:
     def read(self) -> Site:
         site = self.site
         site.gitignored = (*MINTLIFY_IGNORED, *self.files.get(".mintignore", "").splitlines())
+        # Mintlify applies every CSS file of the repository to every page (guides/custom-layouts in its docs).
+        site.stylesheets = tuple(sorted(p for p in self.files if p.endswith(".css") and not _gitignore(site.gitignored).match_file(p)))
         data = self.load(self.name)
         if not isinstance(data, dict):
             site.every_page_listed = True
@@ -270,26 +278,6 @@ class _Mintlify:
 
 # --- MkDocs ---------------------------------------------------------------------------------------
 
-class _MkDocsLoader(yaml.SafeLoader):
-    """mkdocs.yml may hold `!!python/name:…` and `!ENV` tags (MkDocs' own loader resolves them);
-    none of them bears on the navigation, so each reads as its plain value, marked as tagged: the
-    Markdown extensions' options leave such values out (app/corpus/python_markdown.py)."""
-
-
-def _any_tag(loader: yaml.SafeLoader, suffix: str, node: yaml.Node) -> Any:
-    if isinstance(node, yaml.ScalarNode):
-        value = TaggedStr(loader.construct_scalar(node))
-        value.tag = suffix
-        return value
-    if isinstance(node, yaml.SequenceNode):
-        return TaggedList(loader.construct_sequence(node))
-    return TaggedDict(loader.construct_mapping(node))
-
-
-_MkDocsLoader.add_multi_constructor("!", _any_tag)
-_MkDocsLoader.add_multi_constructor("tag:yaml.org,2002:python/", _any_tag)
-
-
 def _inherited(name: str, config: dict[Any, Any], files: Mapping[str, str], warnings: list[str],
                depth: int = 0) -> dict[Any, Any]:
     """The configuration with the file its `INHERIT` names (relative to it) beneath it, as MkDocs
@@ -300,7 +288,7 @@ def _inherited(name: str, config: dict[Any, Any], files: Mapping[str, str], warn
     parent_name = posixpath.normpath(posixpath.join(posixpath.dirname(name), str(config["INHERIT"])))
     config = {key: value for key, value in config.items() if key != "INHERIT"}
     try:
-        parent = yaml.load(files[parent_name], Loader=_MkDocsLoader) if depth < _MAX_DEPTH else None
+        parent = yaml.load(files[parent_name], Loader=MkDocsLoader) if depth < _MAX_DEPTH else None
     except (KeyError, yaml.YAMLError, RecursionError):
         parent = None
     if not isinstance(parent, dict):
@@ -325,13 +313,13 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
     site = Site("mkdocs", name)
     site.markdown_extensions, _ = site_extensions(None, name)  # MkDocs' own, whatever the file says
     try:
-        config = yaml.load(files[name], Loader=_MkDocsLoader)  # a SafeLoader subclass
+        config = yaml.load(files[name], Loader=MkDocsLoader)  # a SafeLoader subclass
     except (yaml.YAMLError, RecursionError) as exc:  # nested past what PyYAML reads: `mkdocs build` fails too
         site.warnings.append(f"{name}: cannot be read ({str(exc).splitlines()[0]}); every page stays a page")
         return site
     if not isinstance(config, dict):
         return site
-    config = _inherited(name, config, files, site.warnings)
+    config = env_defaults(_inherited(name, config, files, site.warnings), name, site.warnings)
     docs_dir = str(config.get("docs_dir") or "docs").strip("/")
     prefix = "" if docs_dir in ("", ".") else docs_dir + "/"
     patterns = [".*", "/templates/"]  # MkDocs' defaults, kept beside the configured ones
@@ -339,6 +327,10 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
         if isinstance(config.get(key), str):
             patterns.extend(config[key].splitlines())
     site.gitignored, site.docs_prefix = tuple(patterns), prefix
+    # `extra_css`: stylesheets of docs_dir every page links (a URL elsewhere is not in the source).
+    extra_css = config.get("extra_css")
+    site.stylesheets = tuple(posixpath.normpath(prefix + str(s).lstrip("/")) for s in
+                             (extra_css if isinstance(extra_css, list) else []) if isinstance(s, str) and "://" not in s)
     site.shadowed = mkdocs_shadowed(list(files), prefix, site.gitignored, config.get("use_directory_urls") is not False)
     # Its pages are read by Python-Markdown with these extensions, as MkDocs renders them.
     site.markdown_extensions, warnings = site_extensions(config.get("markdown_extensions"), name, docs_dir or ".")

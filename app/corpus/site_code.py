@@ -17,7 +17,7 @@ from typing import Any
 
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.markdown import myst_directives
-from app.corpus.myst import Build, directive_options
+from app.corpus.myst import DMATH_DEFAULTS, Build, directive_options, dmath_options
 from app.corpus.site_model import _PAGE_SUFFIX, SPHINX_CONFIG, NavPage, Site
 
 # --- Sphinx ---------------------------------------------------------------------------------------
@@ -102,22 +102,26 @@ def _myst_build(tree: ast.Module, values: dict[str, Any], extensions: Any) -> tu
     substitutions when it enables the extension with MyST's own `{{`/`}}` (other delimiters leave
     it off), those whose values are literals; the tags it may change."""
     tags = _changed_tags(tree)
+    # dollarmath: `$…$` is math, and `$$ … $$ (label)`'s label shows nowhere (its options: literals
+    # of conf.py, a value set by code left at its default).
+    on = isinstance(extensions, (list, tuple, set)) and "dollarmath" in extensions
+    dollarmath = dmath_options(values, DMATH_DEFAULTS if on else None, "myst_dmath_")
     if not isinstance(extensions, (list, tuple, set)) or "substitution" not in extensions \
             or any(name.startswith("myst_sub_delimiters") for name in values):
-        return Build(None, tags), None
+        return Build(None, tags, dollarmath), None
     changed = _changed_by_code(tree, "myst_substitutions")
     if changed is not None:  # `myst_substitutions["x"] = …`, `.update(…)`: its values are not known
-        return Build((), tags), (f"{SPHINX_CONFIG}:{changed}: myst_substitutions is changed by code, and docschat "
-                                 "does not run conf.py; no substitution is shown")
+        return Build((), tags, dollarmath), (f"{SPHINX_CONFIG}:{changed}: myst_substitutions is changed by code, and "
+                                             "docschat does not run conf.py; no substitution is shown")
     found = values.get("myst_substitutions", values.get("myst_substitutions.entries", {}))
     if not isinstance(found, dict) or not all(isinstance(k, str) for k in found):
-        return Build(None, tags), None  # myst-parser refuses the configuration and uses its defaults
+        return Build(None, tags, dollarmath), None  # myst-parser refuses the configuration and uses its defaults
     substitutions = tuple((k, str(v)) for k, v in found.items())
     warning = None
     if "myst_substitutions.code" in values:
         warning = (f"{SPHINX_CONFIG}:{values['myst_substitutions.code']}: myst_substitutions is not all literals, and "
                    f"docschat does not run conf.py; {len(substitutions)} with literal values are shown, no other")
-    return Build(substitutions, tags), warning
+    return Build(substitutions, tags, dollarmath), warning
 
 
 # Calls that may bind any name of the module: `exec(open("shared_conf.py").read())`,
@@ -199,6 +203,11 @@ class _Sphinx:
         extensions = self.config(values, "myst_enable_extensions", (list, tuple, set), ())
         site.myst, warning = _myst_build(tree, values, extensions)
         site.warnings.extend([warning] if warning else [])
+        # `html_css_files` (a name, or a name and its attributes) found in the `html_static_path` folders.
+        static = [str(folder) for folder in self.config(values, "html_static_path", (list, tuple), [])]
+        css = [c[0] if isinstance(c, (list, tuple)) and c else c for c in self.config(values, "html_css_files", (list, tuple), [])]
+        site.stylesheets = tuple(posixpath.normpath(posixpath.join(folder, name)) for name in css if isinstance(name, str)
+                                 and "://" not in name for folder in static)
         root = self.config(values, "root_doc", str, None) or self.config(values, "master_doc", str, "index")
         site.not_built = tuple(_sphinx_pattern(str(p)) for p in self.config(values, "exclude_patterns", (list, tuple), ()))
         # include_patterns (Sphinx 5.1, default `**`): a file none of them matches is never built.

@@ -71,6 +71,9 @@ class _DocusaurusConfig:
 
     docs: list[DocsInstance] = field(default_factory=lambda: [DocsInstance()])
     others: list[tuple[str, str | None]] = field(default_factory=lambda: [("blog", None), ("src/pages", "")])
+    # The classic theme's `customCss` (bundled into every page); set by code (`require.resolve(…)`):
+    # the file Docusaurus's templates name, if there is one.
+    css: list[str] = field(default_factory=lambda: ["src/css/custom.css"])
 
 
 def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
@@ -91,6 +94,10 @@ def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
             said = True
             options = entry[1]
             blog, pages = options.get("blog"), options.get("pages")
+            theme = options.get("theme")
+            custom = theme.get("customCss") if isinstance(theme, dict) else None
+            if isinstance(custom, (str, list)):
+                found.css = [_folder(c, "") for c in ([custom] if isinstance(custom, str) else custom) if isinstance(c, str)]
             if options.get("docs") is not False:  # `docs: false`: no docs
                 docs.append(DocsInstance.read(options.get("docs", {})))
     for entry in value.get("plugins") or []:
@@ -114,6 +121,11 @@ def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
     return found
 
 
+def docusaurus_docs(name: str, text: str) -> list[DocsInstance]:
+    """The docs instances of the config `name` (its text), read from its literals."""
+    return _docusaurus_config(name, text).docs
+
+
 def _navbar_labels(config: dict[str, Any]) -> dict[str, str]:
     """The navbar's label of each docs instance (`{type: 'docSidebar', docsPluginId, label}`): where a
     reader finds a second product's docs, as a Mintlify tab."""
@@ -135,6 +147,12 @@ def docusaurus_site(files: Mapping[str, str]) -> Site:
     site.routes = (*((d.path, d.route) for d in options.docs),
                    *((folder, route) for folder, route in options.others if route is not None))
     site.versions = tuple(sorted(_versions(files, options.docs)))
+    site.stylesheets = tuple(options.css)
+    for instance in options.docs:
+        if instance.path == ".." or instance.path.startswith("../"):
+            site.warnings.append(f"{config}: docs instance {instance.id!r} builds its docs from {instance.path!r}, outside "
+                                 "the source's folder: they are not indexed (set the source's folder to one holding "
+                                 "both is not enough: docschat reads a site's configuration from its top folder)")
     for instance in options.docs:  # globby's include and ignore: a doc they leave out is never built
         prefix = "" if instance.path in ("", ".") else re.escape(instance.path + "/")
         if instance.include:
@@ -142,12 +160,72 @@ def docusaurus_site(files: Mapping[str, str]) -> Site:
         if instance.exclude:
             site.not_built += (re.compile(f"{prefix}(?:{'|'.join(map(_micromatch, instance.exclude))})$"),)
     sidebar_folders = []
+    slugs = []
     for instance in options.docs:
-        if _read_instance(files, site, instance):
+        identities = _doc_identities(files, instance)
+        prefix = "" if instance.path in ("", ".") else instance.path + "/"
+        for path, (_, slug) in identities.items():
+            url = prefix + slug.lstrip("/") + ("index" if slug.endswith("/") else "") + ".md"
+            if stem(url) != stem(path):
+                slugs.append((path, url))
+        if _read_instance(files, site, instance, {doc_id: path for path, (doc_id, _) in identities.items()}):
             sidebar_folders.append(instance.path)
+    site.slugs = tuple(slugs)
     site.sidebar_folders = tuple(sidebar_folders)
     site.every_page_listed = not sidebar_folders
     return site
+
+
+# plugin-content-docs 3.10.2's DefaultNumberPrefixParser (numberPrefix.js): `01-intro` is `intro`,
+# but a date or a version (`2021-11-notes`, `7.0-x`) keeps its number.
+_IGNORED_PREFIX = re.compile(r"^\d+[-_.]\d+")
+_NUMBER_PREFIX = re.compile(r"^\d+\s*[-_.]+\s*(?P<rest>[^-_.\s].*)$")
+
+
+def _unprefixed(name: str) -> str:
+    match = None if _IGNORED_PREFIX.match(name) else _NUMBER_PREFIX.match(name)
+    return match.group("rest") if match else name
+
+
+def doc_identity(relative: str, front: Mapping[str, Any]) -> tuple[str, str]:
+    """A doc's id and its slug (its URL under the instance's route), from its path in the docs
+    folder and its front matter, as plugin-content-docs 3.10.2 computes them (docs.js, slug.js)."""
+    folder, _, file = relative.rpartition("/")
+    name = file.rsplit(".", 1)[0]
+    parse = front.get("parse_number_prefixes") is not False
+    strip = _unprefixed if parse else str
+    given_id, given_slug = front.get("id"), front.get("slug")
+    base: str = given_id if isinstance(given_id, str) and given_id else strip(name)
+    folder_id = "/".join(strip(part) for part in folder.split("/")) if folder else ""
+    doc_id = f"{folder_id}/{base}" if folder_id else base
+    folder_slug = f"/{folder_id}/" if folder_id else "/"
+    slug: str | None = given_slug if isinstance(given_slug, str) and given_slug else None
+    if slug is not None and slug.startswith("/"):
+        return doc_id, slug
+    if slug is None and name.lower() in ("index", "readme", folder.rpartition("/")[2].lower()):
+        return doc_id, folder_slug  # a category's index doc: its folder's URL
+    written = slug or base
+    resolved = posixpath.normpath(posixpath.join(folder_slug, written))
+    return doc_id, resolved + ("/" if written.endswith("/") and resolved != "/" else "")
+
+
+def _doc_identities(files: Mapping[str, str], instance: DocsInstance) -> dict[str, tuple[str, str]]:
+    """Each doc of the instance's folder: its path → (its id, its slug)."""
+    from app.corpus.frontmatter import FrontMatterError, parse_front_matter
+
+    prefix = "" if instance.path in ("", ".") else instance.path + "/"
+    found = {}
+    for path, text in files.items():
+        if not path.startswith(prefix) or not path.endswith((".md", ".mdx")):
+            continue
+        front: Mapping[str, Any] = {}
+        if text.lstrip("\ufeff").startswith("---"):
+            try:
+                front = parse_front_matter(text).data
+            except (FrontMatterError, ValueError, RecursionError):
+                front = {}
+        found[path] = doc_identity(path[len(prefix):], front)
+    return found
 
 
 def _micromatch(glob: str) -> str:
@@ -191,7 +269,7 @@ def _versions(files: Mapping[str, str], instances: list[DocsInstance]) -> set[st
     return found
 
 
-def _read_instance(files: Mapping[str, str], site: Site, instance: DocsInstance) -> bool:
+def _read_instance(files: Mapping[str, str], site: Site, instance: DocsInstance, ids: Mapping[str, str]) -> bool:
     """Reads the instance's sidebars into site.listed; False when none is read (every doc of its
     folder is a page: `sidebarPath: false`, no sidebars file, one that cannot be read)."""
     config = site.config
@@ -220,7 +298,7 @@ def _read_instance(files: Mapping[str, str], site: Site, instance: DocsInstance)
     if not isinstance(sidebars, dict):
         return False
     before = len(site.listed)
-    sidebar = _Sidebars(files, site, instance.path)
+    sidebar = _Sidebars(files, site, instance.path, ids)
     # Another instance's docs stand under its name (its navbar label, else its id), so that its
     # "Installation" is told apart from the main docs' (pnpm.io's pnpr); the main docs under none.
     top = (instance.label or instance.id,) if instance.id != "default" else ()
@@ -253,8 +331,8 @@ def _read_sidebars(name: str, text: str, site: Site) -> Any:
 class _Sidebars:
     """Docusaurus sidebar items: doc ids, categories (with a doc link), autogenerated folders."""
 
-    def __init__(self, files: Mapping[str, str], site: Site, docs: str) -> None:
-        self.files, self.site = files, site
+    def __init__(self, files: Mapping[str, str], site: Site, docs: str, ids: Mapping[str, str]) -> None:
+        self.files, self.site, self.ids = files, site, ids  # ids: doc id → its file
         self.prefix = "" if docs in ("", ".") else docs + "/"
         self.doc_stems: list[str] | None = None  # listed only for `autogenerated`: listing reads the whole tree
 
@@ -265,7 +343,9 @@ class _Sidebars:
         return self.doc_stems
 
     def add(self, doc_id: str, place: tuple[str, ...]) -> None:
-        self.site.listed.setdefault(stem(self.prefix + doc_id), NavPage(place))
+        """`doc_id`: a doc's id (doc_identity), or (autogenerated) its file's stem in the folder."""
+        path = self.ids.get(doc_id)
+        self.site.listed.setdefault(stem(path if path is not None else self.prefix + doc_id), NavPage(place))
 
     def walk(self, node: Any, place: tuple[str, ...], depth: int) -> None:
         if depth > _MAX_DEPTH:

@@ -10,19 +10,22 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from fnmatch import fnmatchcase
-from functools import cache
+from functools import cache, cached_property
 from typing import Any, NamedTuple
 
 import pathspec
 
 from app.corpus.myst import Build
 
+MKDOCS_FILES = ("mkdocs.yml", "mkdocs.yaml")
 DOCUSAURUS_CONFIGS = ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs")
 SPHINX_CONFIG = "conf.py"
 _MAX_DEPTH = 30  # nesting of a navigation read at most
 # The files MkDocs builds pages from (mkdocs.utils.markdown_extensions, MkDocs 1.6.1).
 MKDOCS_SUFFIXES = (".markdown", ".mdown", ".mkdn", ".mkd", ".md")
 _PAGE_SUFFIX = re.compile(r"\.(mdx?|rst|ipynb)$")
+# An ESM import of a stylesheet at a line's start (`import './x.css';`, `import styles from …`).
+_CSS_IMPORT = re.compile(r"""^import\s+(?:[\w$*{}\s,]+\s+from\s+)?["']([^"'\n]+\.css)["']""", re.MULTILINE)
 
 
 @cache
@@ -146,12 +149,36 @@ class Site:
     # routeBasePath, "" for "/"); a page of no such folder is published at its path.
     routes: tuple[tuple[str, str], ...] = ()
     versions: tuple[str, ...] = ()  # Docusaurus: `versioned_docs/version-…/` folders versions.json lists
+    # Docusaurus: (a doc's file, the path its slug publishes it at, under its folder, with a suffix)
+    # where the two differ (number prefixes, front matter `slug` or `id`).
+    slugs: tuple[tuple[str, str], ...] = ()
     myst: Build = Build()  # Sphinx: what conf.py says of its MyST pages (substitutions, tags)
     # Mintlify: pages generated from OpenAPI specs (app/corpus/site_openapi.py), and the OpenAPI
     # files of the source (docs.json's `openapi` sources, then any JSON or YAML file that is one).
     openapi: tuple[OpenApiEntry, ...] = ()
     openapi_files: tuple[str, ...] = ()
+    # The site's own stylesheets, linked from every page (Mintlify: every CSS file; MkDocs'
+    # extra_css; Docusaurus's customCss; Sphinx's html_css_files): paths in the source.
+    stylesheets: tuple[str, ...] = ()
+    _css: str | None = field(default=None, repr=False, compare=False)
     warnings: list[str] = field(default_factory=list)
+
+    def css(self, files: Mapping[str, str], page: str | None = None, text: str = "") -> str:
+        """The text of the site's stylesheets that are in `files`, in their order (read once); with
+        a `page` (its path and `text`), then those its ESM imports (`import './x.css'`, Docusaurus's
+        `@site/…` from the site's folder), which the bundler applies with the page."""
+        if self._css is None:
+            self._css = "\n".join(files[path] for path in self.stylesheets if path in files)
+        imported = [posixpath.normpath(name[len("@site/"):] if name.startswith("@site/")
+                                       else posixpath.join(posixpath.dirname(page), name))
+                    for name in _CSS_IMPORT.findall(text)] if page and "import" in text else []
+        return "\n".join([self._css, *(files[path] for path in imported if path in files)])
+
+    def shown_description(self, description: str | None) -> str | None:
+        """A page's front matter `description` where its site shows it on the page: Mintlify under
+        the title (and most renderers of plain pages); Docusaurus and MkDocs put it only in <meta>,
+        Sphinx nowhere: not on their pages, not indexed."""
+        return description if self.framework in ("mintlify", "files") else None
 
     def is_partial(self, path: str) -> bool:
         """A file the site pastes into pages and never publishes as one (a Docusaurus `_…` file or
@@ -243,6 +270,10 @@ class Site:
             if any(pattern.match(path) for pattern in self.not_built):
                 return Exclusion(NOT_BUILT, f"not a source of {self.config} (exclude_patterns, include_patterns, or "
                                             "no extension reads Markdown): never built")
+            # Sphinx leaves a page whose metadata has `nosearch` (any value) out of its search
+            # (StandaloneHTMLBuilder.index_page): as Material's `search: exclude`, out of the assistant's.
+            if "nosearch" in front or "no-search" in front:
+                return Exclusion(FRONT_MATTER, "its front matter says nosearch: left out of the site's search")
             if _flag(front, "orphan") is True:
                 return None  # published outside every toctree, as its author says
         if self.every_page_listed:
@@ -254,10 +285,15 @@ class Site:
             return Exclusion(HIDDEN, f"in a hidden tab or group of {self.config}")
         return None
 
+    @cached_property
+    def _slug_paths(self) -> dict[str, str]:
+        return dict(self.slugs)
+
     def url_path(self, path: str) -> str:
         """The path the site publishes the page at, with its file's suffix (chunker.page_route
         makes the route of it): a Docusaurus docs instance's pages under its routeBasePath
         (`pnpr-docs/cli.md` → `pnpr/cli.md`), src/pages' at the root; else the page's own path."""
+        path = self._slug_paths.get(path, path)
         folder = _within(path, tuple(f for f, _ in self.routes))
         if folder is None:
             return path

@@ -179,18 +179,28 @@ function declarationsOf(nodes) {
   for (const node of nodes) {
     if (node.type !== 'Declaration') continue
     const words = node.value.type === 'Value' ? node.value.children.toArray() : []
+    const property = ident.decode(node.property)
     const value = words.length === 1 && words[0].type === 'Identifier' ? ident.decode(words[0].name) : ''
-    found.push([ident.decode(node.property), value, Boolean(node.important)])
+    found.push([property, usesVariable(words) ? HIDING_VALUE[SHOWING[property.trim().toLowerCase()]] || '' : value, Boolean(node.important)])
   }
   return found
 }
 
+// A value taken from a custom property (`display: var(--x)`) is not computed here: the property
+// may be set anywhere above the element (the `css-custom-properties` probe). Read as hiding:
+// more hidden, never less (`var(--x, block)` that shows is hidden too).
+const HIDING_VALUE = {display: 'none', visibility: 'hidden', contentVisibility: 'hidden'}
+function usesVariable(words) {
+  return words.some((word) => word.type === 'Function' && word.name.toLowerCase() === 'var')
+}
+
 // A value of a JSX style object, as React sets it: CSS text for one property (its `!important`,
 // which React would refuse, read as written: the safe reading).
-function jsxValue(value) {
+function jsxValue(value, key) {
   if (typeof value !== 'string') return ['', false]
   const bang = /!\s*important\s*$/i.test(value)
   const words = cssValue(value.replace(/!\s*important\s*$/i, ''))
+  if (usesVariable(words)) return [HIDING_VALUE[key], bang]
   return [words.length === 1 && words[0].type === 'Identifier' ? ident.decode(words[0].name) : '', bang]
 }
 
@@ -220,7 +230,7 @@ function styleOf(style) {
     return cascade(declarationsOf(parseCss(style, {context: 'declarationList', onParseError: () => {}}).children)).found
   }
   if (!style || typeof style !== 'object') return {}
-  return cascade(Object.entries(style).filter(([name]) => SHOWING[name.toLowerCase()]).map(([name, value]) => [name, ...jsxValue(value)])).found
+  return cascade(Object.entries(style).filter(([name]) => SHOWING[name.toLowerCase()]).map(([name, value]) => [name, ...jsxValue(value, SHOWING[name.toLowerCase()])])).found
 }
 
 // Whether a value of these properties hides: `display: none`, `content-visibility: hidden`,
@@ -247,7 +257,9 @@ function styleVisible(style) {
 // the element is not supported), an iframe's, a closed dialog's, a gauge's, an SVG's description
 // and metadata, a MathML annotation and phantom (space without ink) (Chromium's innerText leaves each out).
 const NOT_RENDERED = new Set(['video', 'audio', 'canvas', 'iframe', 'progress', 'meter', 'datalist', 'noembed', 'noframes',
-  'desc', 'metadata', 'annotation', 'annotation-xml', 'mphantom'])
+  'desc', 'metadata', 'annotation', 'annotation-xml', 'mphantom',
+  // SVG paint servers and filters: what they hold paints nothing (the `css-svg-mathml-unrendered` probe)
+  'linearGradient', 'radialGradient', 'filter'])
 
 // Tailwind's `hidden` utility is `display: none` (Mintlify styles pages with Tailwind; elsewhere a
 // class named `hidden` hides too, the safe reading), unless a variant shows it again (`md:block`).
@@ -255,6 +267,14 @@ function classHides(className) {
   const classes = Array.isArray(className) ? className.map(String) : typeof className === 'string' ? className.split(/\s+/) : []
   return classes.includes('hidden') &&
     !classes.some((c) => /:(?:block|inline|inline-block|flex|inline-flex|grid|inline-grid|table|contents|flow-root|list-item)$/.test(c))
+}
+
+// Tailwind's `invisible` utility is `visibility: hidden` (elsewhere a class so named is read alike,
+// the safe reading): false, else undefined. Its `visible` is not read: a site without Tailwind would
+// show what a `visible` class holds under a hidden parent.
+function classVisible(className) {
+  const classes = Array.isArray(className) ? className.map(String) : typeof className === 'string' ? className.split(/\s+/) : []
+  return classes.includes('invisible') ? false : undefined
 }
 
 // Where an inline component stood: a space between two words it would glue, nothing elsewhere
@@ -498,7 +518,7 @@ function prepare(node, inPre, invisible) {
       if (child.tagName === 'object' && properties.data) continue
       // SVG's `visibility` attribute, under the style's (which wins when it says one).
       const visibility = typeof properties.visibility === 'string' ? properties.visibility.trim().toLowerCase() : ''
-      const visible = styleVisible(properties.style) ??
+      const visible = styleVisible(properties.style) ?? classVisible(properties.className) ??
         (visibility === 'hidden' || visibility === 'collapse' ? false : visibility === 'visible' ? true : undefined)
       if (visible === false || (invisible && visible !== true)) {
         prepare(child, inPre, true) // its text goes; a descendant made visible again stays
@@ -667,7 +687,7 @@ function pseudo(item, negated, nested) {
 // whatever its condition (more hidden, never less); `@keyframes` hold no rules. Only a rule that
 // hides, or holds rules, has its selector read: one the parser cannot read is an error then (the
 // page is not indexed, and compose reports it: fail closed), as it would leak were it valid CSS.
-function hidingRules(nodes, parent, out) {
+function hidingRules(nodes, parent, out, imports = 0) {
   for (const node of nodes) {
     if (node.type === 'Rule') {
       const children = node.block.children.toArray()
@@ -682,6 +702,12 @@ function hidingRules(nodes, parent, out) {
       const declarations = parent && hidingDeclarations(node.block.children)
       if (declarations) out.push({selector: parent, declarations})
       hidingRules(node.block.children, parent, out)
+    } else if (node.type === 'Atrule' && node.name.toLowerCase() === 'import' && node.prelude && imports < 20) {
+      // `@import url("data:text/css,…")`: its sheet's rules, as the browser imports them (wherever
+      // the rule stands: Chromium ignores one after other rules, more hidden here, never less).
+      const url = /^\s*(?:url\(\s*(["']?)([\s\S]*?)\1\s*\)|(["'])([\s\S]*?)\3)/i.exec(node.prelude.value)
+      const css = url ? dataCss(url[2] ?? url[4]) : ''
+      if (css) hidingRules(parseCss(css, CSS_OPTIONS).children, parent, out, imports + 1)
     } else if (node.type === 'Raw' && parent && node.value.includes('{')) {
       // css-tree reads a nested rule only when it starts with `&`; one that does not (`.a { .b {…} }`,
       // as Chromium reads it) is left as raw text: read again here as rules.
@@ -713,19 +739,29 @@ function hidingDeclarations(nodes) {
     .map((key) => `${names[key]}: ${found[key]}${important[key] ? ' !important' : ''}`).join(';')
 }
 
-function applyStylesheets(tree) {
+// The site's own stylesheet's hiding rules, read once for every page of the site (the last one read).
+let siteRules = {css: '', rules: []}
+
+function rulesOf(css) {
+  const rules = []
+  hidingRules(parseCss(css, CSS_OPTIONS).children, null, rules)
+  return rules
+}
+
+// `siteCss`: the stylesheet the site links from every page (its custom CSS; app/corpus/site.py
+// says which files), before the page's own.
+function applyStylesheets(tree, siteCss = '') {
   const sheets = []
   const collect = (node) => {
     for (const child of node.children || []) {
-      if (child.type === 'element' && child.tagName === 'style') sheets.push(toString(child))
+      if (child.type === 'element' && child.tagName === 'style') sheets.push(unescapeHtml(toString(child)))
+      else if (child.type === 'element' && child.tagName === 'link') sheets.push(linkedCss(child.properties || {}))
       else collect(child)
     }
   }
   collect(tree)
-  if (!sheets.length) return
-  const css = sheets.join('\n').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&')
-  const rules = []
-  hidingRules(parseCss(css, CSS_OPTIONS).children, null, rules)
+  if (siteCss && siteRules.css !== siteCss) siteRules = {css: siteCss, rules: rulesOf(siteCss)}
+  const rules = [...(siteCss ? siteRules.rules : []), ...(sheets.length ? rulesOf(sheets.join('\n')) : [])]
   if (!rules.length) return
   const body = {type: 'element', tagName: 'body', properties: {}, children: tree.children}
   const html = {type: 'element', tagName: 'html', properties: {}, children: [body]}
@@ -748,6 +784,56 @@ function applyStylesheets(tree) {
   // A rule hiding the page itself (`:root`, `body`): its text goes as the page's element's would.
   const own = [...(said.get(html) || []), ...(said.get(body) || [])]
   if (own.length) tree.children = [{type: 'element', tagName: 'div', properties: {style: own.join(';')}, children: tree.children}]
+}
+
+function unescapeHtml(text) {
+  return text.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&amp;/g, '&')
+}
+
+// The CSS of a `<link rel="stylesheet">` whose `href` is a `data:` URL of type `text/css`, which
+// the browser applies as a `<style>` ('' for any other link: a URL elsewhere is a theme's or
+// another site's, not in the page). Chromium applies no other type (strict MIME checking: `data:,`
+// and `text/plain` are not stylesheets), no `alternate` stylesheet and no `disabled` one (the
+// `css-link-stylesheet` probes); its `media` is not read (more hidden, never less).
+function linkedCss(properties) {
+  const rel = [].concat(properties.rel || []).join(' ').toLowerCase().split(/\s+/)
+  if (!rel.includes('stylesheet') || rel.includes('alternate') || properties.disabled) return ''
+  return dataCss(typeof properties.href === 'string' ? properties.href : '')
+}
+
+// A `data:` URL's text when its type is `text/css` (any case, with parameters), '' otherwise:
+// percent-decoded, then base64-decoded when a parameter says `base64`, read as UTF-8.
+function dataCss(url) {
+  const match = /^data:([^,]*),([\s\S]*)$/i.exec(url.replace(/[\t\n\r]/g, '').trim())
+  if (!match) return ''
+  const [type, ...parameters] = match[1].split(';').map((part) => part.trim().toLowerCase())
+  if (type !== 'text/css') return ''
+  let bytes = match[2].replace(/%([0-9a-f]{2})/gi, (_, hex) => String.fromCharCode(parseInt(hex, 16)))
+  if (parameters.includes('base64')) bytes = base64Bytes(bytes)
+  try {
+    return decodeURIComponent(escape(bytes)) // bytes as UTF-8 (V8 has no TextDecoder)
+  } catch {
+    return bytes
+  }
+}
+
+// Forgiving base64 (the URL spec's, as Chromium decodes a data URL): '' where it is not base64.
+function base64Bytes(text) {
+  const digits = text.replace(/[\t\n\f\r ]/g, '').replace(/==?$/, '')
+  if (/[^A-Za-z0-9+/]/.test(digits) || digits.length % 4 === 1) return ''
+  const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'
+  let out = ''
+  let buffer = 0
+  let bits = 0
+  for (const digit of digits) {
+    buffer = (buffer << 6) | ALPHABET.indexOf(digit)
+    bits += 6
+    if (bits >= 8) {
+      bits -= 8
+      out += String.fromCharCode((buffer >> bits) & 255)
+    }
+  }
+  return out
 }
 
 // The page's depth, its most element children of one parent, and its elements.
@@ -989,21 +1075,52 @@ function parsedAsIs(node, inside) {
   return true
 }
 
-function shown(tree, counts, shortcuts = true) {
+function shown(tree, counts, shortcuts = true, siteCss = '') {
   let hast = tree
   if (!shortcuts || !parsedAsIs(tree, {})) {
     escapeText(tree)
     // Written out as the page's HTML and parsed again as a browser parses it (parse5): raw HTML's
     // state (an unclosed comment, `<script>`, an attribute) runs on over the HTML Markdown made,
     // as on the site.
-    hast = fromParse5(parseFragment(toHtml(tree, {allowDangerousHtml: true})))
+    const html = toHtml(tree, {allowDangerousHtml: true})
+    hast = fromParse5(parseFragment(html))
+    if (/<(?:switch|maction|semantics)/i.test(html)) oneChildShown(hast, false) // only on a page that has one
   }
-  applyStylesheets(hast)
+  applyStylesheets(hast, siteCss)
   prepare(hast, false, false)
   const out = []
   blocks(hast, out)
   return JSON.stringify({blocks: finish(out), unknown: counts})
 }
+// An SVG `<switch>` renders only the first of its child elements whose conditions hold (Chromium,
+// the `css-svg-switch` probe): not its text, not the elements after it, even when the chosen one
+// is not displayed or is a `<desc>`. A MathML `<maction>` or `<semantics>` renders its first child
+// only (the `css-svg-mathml-unrendered` probe). `inSvg`: `node`'s children are SVG elements (under `<svg>`,
+// not in a `<foreignObject>`'s HTML).
+function oneChildShown(node, inSvg) {
+  for (const child of node.children || []) {
+    if (child.type !== 'element') continue
+    if ((inSvg && child.tagName === 'switch') || child.tagName === 'maction' || child.tagName === 'semantics') {
+      const holds = child.tagName === 'switch' ? conditionsHold : () => true
+      const chosen = child.children.find((element) => element.type === 'element' && holds(element.properties || {}))
+      child.children = chosen ? [chosen] : []
+    }
+    oneChildShown(child, child.tagName === 'svg' || (inSvg && child.tagName !== 'foreignObject'))
+  }
+}
+
+// SVG's conditional attributes as Chromium's SVGTests evaluates them for an English reader (the
+// recording's browser, en-US): `systemLanguage` holds when one of its languages starts with `en`
+// (an empty one never holds), `requiredExtensions` when it names only the XHTML and MathML
+// namespaces; `requiredFeatures` is ignored (SVG 2).
+function conditionsHold(properties) {
+  const words = (value, separator) => [].concat(value).flatMap((v) => String(v).split(separator)).map((w) => w.trim()).filter(Boolean)
+  if (properties.systemLanguage !== undefined && properties.systemLanguage !== null &&
+      !words(properties.systemLanguage, ',').some((language) => language.slice(0, 2) === 'en')) return false
+  const extensions = properties.requiredExtensions === undefined || properties.requiredExtensions === null ? [] : words(properties.requiredExtensions, /\s+/)
+  return extensions.every((name) => name === 'http://www.w3.org/1999/xhtml' || name === 'http://www.w3.org/1998/Math/MathML')
+}
+
 function failure(error) {
   const place = error.place && (error.place.start || error.place)
   return JSON.stringify({error: String(error.reason || error.message || error), line: place ? place.line : null, column: place ? place.column : null})
@@ -1116,15 +1233,15 @@ export function parse(page, options) {
     else unravel(tree)
     const codeTitles = (options && options.codeTitles) || ''
     const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles), passThrough: []})
-    return shown(hast, counts, shortcuts)
+    return shown(hast, counts, shortcuts, (options && options.css) || '')
   } catch (error) {
     return failure(error)
   }
 }
 
-export function fromHtml(value) {
+export function fromHtml(value, css = '') {
   try {
-    return shown({type: 'root', children: [{type: 'raw', value}]}, {})
+    return shown({type: 'root', children: [{type: 'raw', value}]}, {}, true, css)
   } catch (error) {
     return failure(error)
   }
