@@ -419,7 +419,7 @@ def test_mkdocs_builds_pages_from_every_markdown_extension_it_knows() -> None:
              "docs/sub/t.txt": "# T\n"}
     result = _compose({"mkdocs.yml": "site_name: A\n", **pages})
     assert sorted(page.path for page in result.pages) == sorted(p for p in pages if not p.endswith(".txt"))
-    assert {c.href.split("#")[0] for c in result.chunks if c.page == "docs/sub/m.markdown"} == {"/docs/docs/sub/m"}
+    assert {c.href.split("#")[0] for c in result.chunks if c.page == "docs/sub/m.markdown"} == {"/docs/sub/m"}  # DOCS_URL_PREFIX, then sub/m
     assert "marker-m" in _indexed({"mkdocs.yml": "site_name: A\n", **pages})
     assert [page.path for page in _compose(pages).pages] == ["docs/index.md"]  # no mkdocs.yml
 

@@ -107,6 +107,17 @@ def test_mkdocs_never_builds_what_exclude_docs_or_draft_docs_names() -> None:
     assert not [c.id for c in result.chunks if "SECRETWORD" in c.text]
 
 
+def test_mkdocs_pages_are_linked_at_their_path_in_docs_dir() -> None:
+    """MkDocs publishes a page at its path relative to docs_dir (`docs/guide/setup.md` at
+    /guide/setup/), so a site composed from its repository's root links there, not under /docs/."""
+    files = {"mkdocs.yml": "site_name: A\n", "docs/index.md": "# Home\n\nWelcome.\n",
+             "docs/guide/setup.md": "# Setup\n\nRun it.\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", url_prefix="", audiences=("public",)))
+    hrefs = {chunk.page: chunk.href for chunk in result.chunks}
+    assert hrefs["docs/guide/setup.md"] == "/guide/setup"
+    assert hrefs["docs/index.md"] in ("", "/")
+
+
 def test_mkdocs_env_tags_are_read_as_their_defaults() -> None:
     """`!ENV [VARIABLE, default]` is the default where the build's environment does not set the
     variable (MkDocs' yaml_env_tag); docschat cannot see that environment. Checked with `mkdocs
