@@ -327,8 +327,7 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
         if isinstance(config.get(key), str):
             patterns.extend(config[key].splitlines())
     site.gitignored, site.docs_prefix = tuple(patterns), prefix
-    if prefix:  # MkDocs publishes a page at its path in docs_dir: docs/guide/a.md at /guide/a/
-        site.routes = ((docs_dir, ""),)
+    site.routes = ((docs_dir, ""),)  # MkDocs publishes a page at its path in docs_dir: docs/guide/a.md at /guide/a/
     # `extra_css`: stylesheets of docs_dir every page links (a URL elsewhere is not in the source).
     extra_css = config.get("extra_css")
     site.stylesheets = tuple(posixpath.normpath(prefix + str(s).lstrip("/")) for s in
