@@ -50,6 +50,11 @@ def introduced_code(text: str) -> list[tuple[str, str]]:
             if a.kind == "paragraph" and a.text.rstrip().endswith(":") and b.kind == "code"]
 
 
+def shown(text: str) -> str:
+    """An excerpt's blocks as the answer quotes them (a callout's marker lines as its bold title)."""
+    return "\n\n".join(block.text for block in _blocks(text))
+
+
 def squash(text: str) -> str:
     return " ".join(text.split())
 
@@ -85,7 +90,7 @@ def assert_traceable(answer: str, excerpts: list[Excerpt]) -> None:
             continue
         number = int(re.search(r"\[(\d+)\]:?$", paragraph).group(1))
         for line in uncited(paragraph).split("\n"):  # a list item is one line: its soft breaks are spaces
-            assert any(squash(line) in squash(e.text) for e in excerpts if e.number == number), (line, answer)
+            assert any(squash(line) in squash(shown(e.text)) for e in excerpts if e.number == number), (line, answer)
     # A paragraph leading into a block ("…:") is followed by it: code, a list or a table.
     for match in re.finditer(r"\[\d+\]:(\n\n|$)[ \t]*(.?)", answer):
         assert match.group(1) and (match.group(2) in "`~-*+|" or match.group(2).isdigit()), answer
@@ -224,3 +229,23 @@ def test_a_long_list_is_cut_to_the_items_that_answer() -> None:
     excerpts = [Excerpt(1, "Widget", "u", "What visitors see", "\n".join(items), "Widget › What visitors see")]
     answer = ExtractiveAnswerer().answer("How many questions can a visitor ask per hour?", excerpts)
     assert answer == "**Widget › What visitors see**\n\n- A visitor may ask 5 questions an hour and 10 a day. [1]", answer
+
+
+@pytest.mark.parametrize(("files", "label"), [
+    ({"conf.py": "extensions = ['myst_parser']\nmyst_enable_extensions = ['colon_fence']\n",
+      "logging.md": "# Logging\n\n## Output\n\nLoggers write to standard out.\n\n:::{important}\nTo write to "
+                    "standard error, pass `sys.stderr` to the logger factory.\n:::\n"}, "**Important:** To write"),
+    ({"docusaurus.config.js": "export default {presets: [['classic', {docs: {}}]]};\n",
+      "docs/logging.md": "# Logging\n\n## Output\n\nLoggers write to standard out.\n\n:::tip[Standard error]\n\n"
+                         "To write to standard error, pass `sys.stderr` to the logger factory.\n\n:::\n"},
+     "**Standard error:** To write"),
+])
+def test_a_callout_is_quoted_with_its_title_never_its_marker_lines(files: dict[str, str], label: str) -> None:
+    """structlog's ":::{important}" callout was quoted with its `:::` lines, which the widget showed
+    as words (sl-01, eval/structlog-docs.jsonl)."""
+    chunks = compose_files(files, Settings(docs_default_audience="public")).chunks
+    excerpts = [excerpt(1, chunk) for chunk in chunks if "sys.stderr" in chunk.text]
+    assert excerpts and ":::" in excerpts[0].text  # the page reader's callout, as the chunk holds it
+    answer = ExtractiveAnswerer().answer("How do I write logs to standard error with sys.stderr?", excerpts)
+    assert label in answer and ":::" not in answer, answer
+    assert_traceable(answer, excerpts)

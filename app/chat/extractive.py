@@ -75,11 +75,45 @@ class _Passage:
         return "\n\n".join(b.text for b in self.blocks)
 
 
+# A callout as the page reader writes it, `:::name title` … `:::` (app/corpus/js/src/reader.js):
+# CommonMark, which reads the excerpt back, and the widget know no such fence, and showed the
+# marker lines as words. It is quoted as the site shows it: its title, else its kind, in bold.
+_CALLOUT_OPEN = re.compile(r":{3,}[ \t]*(?:\{([\w-]+)\}|([\w-]+))?[ \t]*(.*)")
+_CALLOUT_CLOSE = re.compile(r":{3,}[ \t]*")
+# The words Sphinx shows for these (its `admonitionlabels` and `versionlabels`).
+_SPHINX_LABELS = {"seealso": "See also", "versionadded": "Added in version", "versionchanged": "Changed in version",
+                  "deprecated": "Deprecated since version"}
+
+
+def _callout_label(name: str, title: str) -> str:
+    if name in _SPHINX_LABELS:
+        return f"{_SPHINX_LABELS[name]} {title}".strip()
+    return title or name.replace("-", " ").capitalize()
+
+
+def _shown_callout(text: str) -> str:
+    """A paragraph without the callout's marker lines; its title in bold where the callout opens."""
+    lines = text.split("\n")
+    if len(lines) > 1 and _CALLOUT_CLOSE.fullmatch(lines[-1]):
+        lines.pop()
+    if (opening := _CALLOUT_OPEN.fullmatch(lines[0])) and (label := _callout_label(
+            (opening.group(1) or opening.group(2) or "").lower(), opening.group(3).strip())):
+        rest = lines[1:]
+        lines = [f"**{label}:** {rest[0]}", *rest[1:]] if rest else [f"**{label}:**"]
+    elif opening or _CALLOUT_CLOSE.fullmatch(lines[0]):
+        lines.pop(0)
+    return "\n".join(lines)
+
+
 def _blocks(text: str) -> list[Block]:
-    """Paragraphs (a quote is one), lists, tables and whole fenced blocks, in order; headings and the
-    cut mark dropped."""
-    return [Block(block.text.rstrip(), "paragraph" if block.kind == "quote" else block.kind, block.items)
-            for block in chunk_blocks(text) if block.kind != "heading" and block.text.strip() != _CUT]
+    """Paragraphs (a quote is one), lists, tables and whole fenced blocks, in order; headings, the
+    cut mark and callout marker lines dropped."""
+    found: list[Block] = []
+    for block in chunk_blocks(text):
+        shown = _shown_callout(block.text.rstrip()) if block.kind == "paragraph" else block.text.rstrip()
+        if block.kind != "heading" and shown.strip() and shown.strip() != _CUT:
+            found.append(Block(shown, "paragraph" if block.kind == "quote" else block.kind, block.items))
+    return found
 
 
 def _introduces(block: Block) -> bool:
