@@ -1165,6 +1165,10 @@ function gfmFor(value) {
   return extension
 }
 
+const DOCUSAURUS_LEGACY_ADMONITION = new RegExp(
+  '^(?<quote>(?:> ?)*)(?<indentation>(?: +|\\t+))?(?<directive>:{3,}(?:secondary|info|success|danger|note|tip|warning|important|caution)) +(?<title>.*)$',
+  'gm')
+
 // Built once: each mdxjs() makes a new acorn parser class (Parser.extend), and the expressions of
 // every page were parsed by a class V8 had not seen yet.
 let MDXJS = null
@@ -1179,6 +1183,13 @@ function syntax(value, options) {
   if (withMath) {
     extensions.push(math())
     mdastExtensions.push(mathFromMarkdown())
+  }
+  if (directives && (options || {}).codeTitles === 'docusaurus') {
+    // Docusaurus's legacy `:::note Title`, which remark-directive does not read, as Docusaurus
+    // reads it: @docusaurus/utils' admonitionTitleToDirectiveLabel, run by its mdx-loader on every
+    // page (mdx1Compat.admonitions, on by default), turns it into `:::note[Title]` for the default
+    // admonition keywords (a site's own `admonitions.keywords` are not read).
+    value = value.replace(DOCUSAURUS_LEGACY_ADMONITION, '$<quote>$<indentation>$<directive>[$<title>]')
   }
   if (directives) {
     // Container directives only (`:::note`): text (`:name`) and leaf (`::name`) ones would
