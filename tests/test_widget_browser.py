@@ -163,6 +163,29 @@ def test_markdown_from_answers_is_never_executed(demo_server, browser) -> None:
     assert f'href="{demo_server.url}/docs/y"' in html and f'href="{demo_server.url}/docs/ok"' in html
 
 
+def test_an_answer_draws_emphasis_and_escapes_as_the_page_shows_them(demo_server, browser) -> None:
+    """structlog's answers showed "*before*" and "*structlog*" with their asterisks: the widget drew
+    only **bold**. Emphasis opens before a non-space and closes after one, `_` only outside a word,
+    and a character the page reader escaped (`\\*`) is drawn as itself."""
+    page = browser.new_page()
+    page.goto(demo_server.url + "/")
+    page.wait_for_function("() => customElements.get('docs-chat')")
+    drawn = page.evaluate(
+        r"""() => {
+          const el = document.querySelector('docs-chat');
+          el.shadowRoot.querySelector('.launcher').click();
+          el.addAssistant([{url: '/docs/a', title: 'a'}],
+            'It runs at import time *before* you configure _structlog_, 2 * 3 * 4, snake_case_name, ' +
+            'a literal \\*star\\* and **bold** [1]');
+          const summary = el.shadowRoot.querySelector('.assistant .summary');
+          return {em: [...summary.querySelectorAll('em')].map(e => e.textContent), text: summary.innerText};
+        }"""
+    )
+    assert drawn["em"] == ["before", "structlog"], drawn
+    assert "2 * 3 * 4, snake_case_name, a literal *star* and bold [1]" in drawn["text"], drawn
+    assert "\\" not in drawn["text"] and "_structlog_" not in drawn["text"], drawn
+
+
 def test_demo_finds_the_widget_page_with_the_offline_model(clean_db, monkeypatch) -> None:
     """The demo question over the project's own docs/, with the model the demo uses."""
     import asyncio

@@ -242,9 +242,13 @@
     return wrap;
   }
 
-  // `code`, [label](url), **bold** and [n] citations, appended to `parent`. A citation is only
-  // recognised in plain text, never inside a link's URL or label.
-  var INLINE = /(`[^`]+`)|\[([^\]]+)\]\(([^)\s]+)\)|\*\*([^*]+)\*\*|\[(\d{1,2})\]/g;
+  // `code`, [label](url), **bold**, *emphasis*, _emphasis_, a backslash-escaped character and [n]
+  // citations, appended to `parent`. A citation is only recognised in plain text, never inside a
+  // link's URL or label. As in CommonMark, `*`/`_` open only before a non-space and close only after
+  // one, and `_` only outside a word (snake_case_names stay as written); the page reader writes a
+  // shown `*` as `\*` (app/corpus/js/src/reader.js), drawn as the `*` it is. No lookbehind: Safari
+  // before 16.4 refuses the whole script on one.
+  var INLINE = /(`[^`]+`)|\[([^\]]+)\]\(([^)\s]+)\)|\*\*([^*]+)\*\*|\[(\d{1,2})\]|\\([!-\/:-@[-`{-~])|\*([^*\s](?:[^*]*[^*\s])?)\*|(^|[^A-Za-z0-9_\\])_([^_\s](?:[^_]*[^_\s])?)_(?![A-Za-z0-9_])/g;
 
   function inline(parent, text, sources) {
     var last = 0;
@@ -273,6 +277,13 @@
         var strong = document.createElement("strong");
         inline(strong, m[4], sources);
         parent.appendChild(strong);
+      } else if (m[6] !== undefined) {
+        parent.appendChild(document.createTextNode(m[6]));
+      } else if (m[7] !== undefined || m[9] !== undefined) {
+        if (m[8]) parent.appendChild(document.createTextNode(m[8]));
+        var em = document.createElement("em");
+        inline(em, m[7] !== undefined ? m[7] : m[9], sources);
+        parent.appendChild(em);
       } else {
         var source = sources && sources[Number(m[5]) - 1];
         var target = source && safeUrl(source.url);
