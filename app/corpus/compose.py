@@ -22,6 +22,7 @@ from app.corpus.mkdocs_macros import render_macros
 from app.corpus.site import Site, SiteDialect, read_site, site_commit, site_dialect, stem
 from app.corpus.site_model import MKDOCS_SUFFIXES
 from app.corpus.site_openapi import compose_operation, front_matter_blocks, generated_pages
+from app.corpus.site_root import Within, find_site, moved_to_source, outside_site
 from app.corpus.snippets import Pastable, SnippetResult, is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
 from app.errors import DocschatError
@@ -71,7 +72,8 @@ def compose_fingerprint(source: Source, settings: Settings) -> bytes:
     chunk size, and when its link names the commit, that its hrefs keep `{commit}` to be filled when read: never the
     commit itself, so an unchanged file is skipped at a new commit (design/commit-in-hrefs.md; keys
     written when the commit was in the href, before, differ and recompose once)."""
-    facts = {k: str(v) for k, v in asdict(source).items() if k not in ("repo", "branch", "weight")}
+    facts = {k: str(v) for k, v in asdict(source).items() if k not in ("repo", "branch", "weight")
+             and (k != "site" or v is not None)}  # a site left to be found: keys as they were
     facts |= {"max_chunk_chars": str(settings.max_chunk_chars), "chunker": chunker.CHUNKER_VERSION,
               "docschat": _DOCSCHAT_VERSION}
     if source.kind != "code":
@@ -183,27 +185,41 @@ def iter_compose_files(
     # pages: an edit that leaves the navigation as it was recomposes the edited page only). How the
     # site's pages are read is part of it too: a docs.json added, or a first MyST page, recomposes
     # every page once.
-    site = read_site(files)
-    dialect = site_dialect(site, files)
+    # A site in a subfolder of the source (a repository read from its root) is read from its folder:
+    # `files` (paths in the source) below, `tree` (paths in the site) for everything the site decides.
+    root = find_site(files, source.site)
+    tree = Within(files, root.prefix) if root.folder else files
+    site = read_site(tree)
+    dialect = site_dialect(site, tree)
     # Each page's position in the navigation: decided by the site alone, which is in every page's
     # key, so a page kept by its key keeps a stored position that is still right.
     page_orders = site.page_orders()
     fingerprint = (hashlib.sha256(compose_fingerprint(source, settings) + repr(dialect).encode()
-                                  + repr(site).encode() + site.css(files).encode()).digest() if blob_id is not None else b"")
+                                  + repr(site).encode() + site.css(tree).encode()
+                                  + (repr(root).encode() if root.folder else b"")).digest() if blob_id is not None else b"")
     result = ComposeResult()
     result.warnings.extend(site.warnings)
+    if root.folder:
+        result.warnings.append(root.note(sum(1 for p in outside_site(files, root, source))))
     routes: dict[str, str] = {}  # route → the page published there
     mkdocs = site.framework == "mkdocs"
     suffixes = PAGE_SUFFIXES + MKDOCS_SUFFIXES if mkdocs else PAGE_SUFFIXES
-    operations = {op.path: op for op in generated_pages(site, files, result.warnings)}  # Mintlify's, from OpenAPI
-    for path in [*sorted(files), *operations]:
+    operations = {op.path: op for op in generated_pages(site, tree, result.warnings)}  # Mintlify's, from OpenAPI
+    outside = set(outside_site(files, root, source))
+    for path in [*sorted(files), *(root.prefix + op for op in operations)]:
+        if path in outside:  # the site does not publish it: never indexed
+            result.excluded.append((path, root.exclusion()))
+            continue
+        if not path.startswith(root.prefix):
+            continue
+        path, in_source = path[len(root.prefix):], path  # in the site's folder; in the source's
         operation = operations.get(path)
         # A file of a `snippets` folder is a Mintlify snippet, never a page; MkDocs builds it.
         if not operation and (not path.endswith(suffixes) or (is_snippet_path(path) and not mkdocs) or site.is_partial(path)):
             continue
-        if not matches_any(path, source.include) or matches_any(path, source.exclude):
+        if not matches_any(in_source, source.include) or matches_any(in_source, source.exclude):
             continue
-        if (unusable := path_unusable(path)) is not None:
+        if (unusable := path_unusable(in_source)) is not None:
             result.warnings.append(unusable)
             continue
         # `sub.md` and `sub/index.md` (or `sub.mdx`) are both served at /sub: the site shows one of
@@ -212,27 +228,29 @@ def iter_compose_files(
         # `sub/index.md`) stays.
         route = page_route(site.url_path(path), source.url_prefix)
         if (taken := routes.get(route)) is not None:
-            result.warnings.append(f"{path}: published at {route}, as {taken} is; page skipped (rename one of them)")
+            result.warnings.append(f"{in_source}: published at {route}, as {taken} is; page skipped (rename one of them)")
             continue
-        if (stored := _unchanged_key(known, path, fingerprint, blob_id)) is not None:
+        if (stored := _unchanged_key(known, in_source, fingerprint, blob_id)) is not None:
             result.kept.append(stored)
-            routes[route] = path
+            routes[route] = in_source
             continue
-        composed, warned = len(result.pages), len(result.warnings)
-        recorder = _Recorder(files)
+        composed, warned, marks = len(result.pages), len(result.warnings), result.marks()
+        recorder = _Recorder(tree)
         try:
             (compose_operation(operation, recorder, settings, source, site, page_orders, result) if operation
              else _compose_page(path, recorder, settings, source, result, site, dialect, page_orders))
         except GitSourceError:
             raise  # the tree cannot be read (GitTree reads a file when asked): the source fails
         except Exception as exc:  # noqa: BLE001 - one hostile file must not stop the sync
-            result.warnings.append(f"{path}: cannot be composed ({type(exc).__name__}: {exc}); page skipped")
+            result.warnings.append(f"{in_source}: cannot be composed ({type(exc).__name__}: {exc}); page skipped")
             result.skipped_pages.append(path)
+        if root.folder:  # paths in the source's terms, hrefs where the site publishes the page
+            moved_to_source(result, root.prefix, marks, settings, source)
         if len(result.pages) > composed:
-            routes[route] = path
+            routes[route] = in_source
             if blob_id is not None and not recorder.whole:
-                deps = tuple(sorted(recorder.read))
-                result.page_keys.append(PageKey(path, page_key(fingerprint, deps, blob_id), deps,
+                deps = tuple(sorted(root.prefix + dep for dep in recorder.read))
+                result.page_keys.append(PageKey(in_source, page_key(fingerprint, deps, blob_id), deps,
                                                 result.pages[-1].declared, tuple(result.warnings[warned:])))
         if batch_chunks is not None and len(result.chunks) >= batch_chunks:
             yield result

@@ -76,6 +76,11 @@ class ComposeResult:
         self.unknown_components.extend(other.unknown_components)
         self.commit = self.commit or other.commit
 
+    def marks(self) -> tuple[int, int, int, int]:
+        """How many pages, chunks, exclusions and skipped pages it holds (what a page's compose added
+        comes after)."""
+        return len(self.pages), len(self.chunks), len(self.excluded), len(self.skipped_pages)
+
     def excluded_counts(self) -> dict[str, int]:
         """Files left out, counted by kind (app/corpus/site.py KINDS), most first."""
         return _counted(exclusion.kind for _, exclusion in self.excluded)
