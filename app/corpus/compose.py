@@ -7,6 +7,7 @@ import importlib.metadata
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, replace
+from functools import partial
 from pathlib import Path
 
 from app.config import Settings
@@ -19,6 +20,7 @@ from app.corpus.frontmatter import FrontMatterError, parse_front_matter, undecla
 from app.corpus.git_source import GitSourceError, GitTree, normalize_docs_dir, read_docs_tree
 from app.corpus.markdown import Block, read_page
 from app.corpus.mkdocs_macros import render_macros
+from app.corpus.myst_xref import SiteTitles
 from app.corpus.site import Site, SiteDialect, read_site, site_commit, site_dialect, stem
 from app.corpus.site_model import MKDOCS_SUFFIXES
 from app.corpus.site_openapi import compose_operation, front_matter_blocks, generated_pages
@@ -191,6 +193,7 @@ def iter_compose_files(
     tree = Within(files, root.prefix) if root.folder else files
     site = read_site(tree)
     dialect = site_dialect(site, tree)
+    titles = SiteTitles(tree) if dialect.myst is not False else None  # what `{ref}`s show: read when asked
     # Each page's position in the navigation: decided by the site alone, which is in every page's
     # key, so a page kept by its key keeps a stored position that is still right.
     page_orders = site.page_orders()
@@ -238,7 +241,7 @@ def iter_compose_files(
         recorder = _Recorder(tree)
         try:
             (compose_operation(operation, recorder, settings, source, site, page_orders, result) if operation
-             else _compose_page(path, recorder, settings, source, result, site, dialect, page_orders))
+             else _compose_page(path, recorder, settings, source, result, site, dialect, page_orders, titles))
         except GitSourceError:
             raise  # the tree cannot be read (GitTree reads a file when asked): the source fails
         except Exception as exc:  # noqa: BLE001 - one hostile file must not stop the sync
@@ -260,7 +263,7 @@ def iter_compose_files(
 
 def _compose_page(
     path: str, files: Mapping[str, str], settings: Settings, source: Source, result: ComposeResult,
-    site: Site, dialect: SiteDialect, page_orders: Mapping[str, int],
+    site: Site, dialect: SiteDialect, page_orders: Mapping[str, int], titles: SiteTitles | None = None,
 ) -> None:
     text = files[path]
     try:
@@ -292,7 +295,8 @@ def _compose_page(
     pasted.text = render_macros(pasted.text, site, path, front.data)  # mkdocs-macros, if on (or MacrosError)
     reading = read_page(pasted.text, mdx=mdx, myst=dialect.myst, mintlify=dialect.mintlify, comments=dialect.mdx_comments,
                         mkdocs=dialect.python_markdown, front_matter=front.body != text.lstrip("\ufeff"),
-                        docusaurus=dialect.docusaurus, build=site.myst.for_page(front.data), files=Pastable(
+                        docusaurus=dialect.docusaurus, build=replace(site.myst.for_page(front.data), xref=partial(
+                            titles.title, page=path, files=files) if titles else None), files=Pastable(
                             files, path, audiences, lambda snippet: _page_audiences(snippet, files, source, site),
                             result.warnings), css=site.css(files, path, pasted.text if mdx else ""))
     result.warnings.extend(f"{path}: snippet {snippet!r} pastes nothing: no file of the source it may paste (a URL "
