@@ -90,3 +90,8 @@ def test_a_page_showing_a_section_title_depends_on_the_page_defining_it(tmp_path
     again = list(compose_batches(source, Settings(), batch_chunks=1000, known=keys))
     assert sorted(page.path for part in again for page in part.pages) == ["a.md", "b.md"]
     assert "See Renamed section." in " ".join(c.text for part in again for c in part.chunks)
+
+
+def test_a_label_on_a_page_with_windows_line_endings_is_found() -> None:
+    files = {"a.md": "See {ref}`lab`.\r\n", "b.md": "# B\r\n\r\n(lab)=\r\n## Bee section\r\n\r\nText.\r\n"}
+    assert "See Bee section." in compose_files(files, Settings(), _source()).chunks[0].text

@@ -19,6 +19,7 @@ define it later): such a page has no key, and is composed at every sync.
 from __future__ import annotations
 
 import posixpath
+import re
 from collections.abc import Mapping
 
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
@@ -27,6 +28,9 @@ from app.corpus.markdown import myst_sections
 # The files a `{doc}` may name, its docname and one of these (Sphinx's source_suffix as MyST sites
 # set it, and notebooks): only Markdown pages' titles are read; the others are depended on.
 DOC_SUFFIXES = (".md", ".ipynb", ".rst")
+# A line that may be a MyST target, `(label)=` (myst_blocks' rule reads fewer; a CRLF line's CR
+# too): pages without one define no label and are not parsed for labels.
+_TARGET_LINE = re.compile(r"^[ \t]*\(.*\)=[ \t\r]*$", re.MULTILINE)
 
 
 def _label(written: str) -> str:
@@ -35,39 +39,47 @@ def _label(written: str) -> str:
 
 
 class SiteTitles:
-    """The site's section labels and document titles (`files`: the site's files, paths in the site,
-    read at the first role that needs them)."""
+    """The site's section labels and document titles (`files`: the site's files, paths in the site).
+    Read when a role first needs them: the labels from the pages holding a target line, a
+    document's title from its page when first named."""
 
     def __init__(self, files: Mapping[str, str]) -> None:
         self.files = files
         self._labels: dict[str, tuple[str, str]] | None = None
-        self._docs: dict[str, str] = {}
+        self._docs: dict[str, str | None] = {}
+
+    def _sections(self, path: str) -> tuple[str | None, list[tuple[str, str]]]:
+        """The page's document title and its labels with their sections' titles."""
+        try:
+            front = parse_front_matter(self.files[path])
+            (h1, first), sections = myst_sections(front.body)
+        except (FrontMatterError, ValueError, RecursionError):  # the page is skipped: names nothing
+            return None, []
+        # Sphinx's document title is its first section's: a `#` heading. A page without one is
+        # named by its front matter's title (myst_title_to_header makes it the heading; the shared
+        # ray corpus moved each page's `#` heading there), else by its first heading.
+        return h1 or (front.title if isinstance(front.title, str) and front.title else None) or first, sections
 
     def _read(self) -> dict[str, tuple[str, str]]:
         if self._labels is None:
             self._labels = {}
             for path in sorted(p for p in self.files if p.endswith(".md")):
-                try:
-                    front = parse_front_matter(self.files[path])
-                    (h1, first), sections = myst_sections(front.body)
-                except (FrontMatterError, ValueError, RecursionError):  # the page is skipped: defines nothing
-                    continue
-                # Sphinx's document title is its first section's: a `#` heading. A page without one
-                # is named by its front matter's title (myst_title_to_header makes it the heading;
-                # the shared ray corpus moved each page's `#` heading there), else its first heading.
-                title = h1 or (front.title if isinstance(front.title, str) and front.title else None) or first
-                if title:
-                    self._docs[path[:-3]] = title
-                for label, heading in sections:  # a label defined twice: the later page's, as Sphinx reads
+                if not _TARGET_LINE.search(self.files[path]):
+                    continue  # no `(label)=` line: no label (a cheap test before parsing the page)
+                for label, heading in self._sections(path)[1]:  # defined twice: the later page's
                     self._labels[_label(label)] = (heading, path)
         return self._labels
+
+    def _doc_title(self, docname: str) -> str | None:
+        if docname not in self._docs:
+            self._docs[docname] = self._sections(docname + ".md")[0]
+        return self._docs[docname]
 
     def title(self, role: str, target: str, *, page: str, files: Mapping[str, str]) -> str | None:
         """What `{role}`target`` on `page` (its path in the site) shows, None when not found (the
         target is shown). `files` is the page's view of the site: asking it whether a path is there
         records the page's dependency on it."""
-        labels = self._read()
-        if role in ("ref", "any") and (found := labels.get(_label(target))) is not None:
+        if role in ("ref", "any") and (found := self._read().get(_label(target))) is not None:
             title, path = found
             if path in files:  # the page depends on the one defining the label
                 return title
@@ -76,7 +88,7 @@ class SiteTitles:
                                          else posixpath.join(posixpath.dirname(page), target))
             for suffix in DOC_SUFFIXES:
                 if docname + suffix in files:  # found or not, the page depends on these files
-                    return self._docs.get(docname) if suffix == ".md" else None
+                    return self._doc_title(docname) if suffix == ".md" else None
         if role in ("ref", "any"):
             _ = len(files)  # a label nowhere yet: the page depends on every file (it gets no key)
         return None
