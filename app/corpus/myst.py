@@ -18,7 +18,8 @@ roles: app/corpus/markdown.py); what a directive shows is Sphinx's, and is said 
   reStructuredText's hidden directives and comments go too, and ``.. only::`` and ``.. raw::`` are
   read as their MyST fences are.
 - A role shows its text: ``{ref}`Ray Data <data>``` → ``Ray Data``, ``{class}`ray.data.Dataset``` →
-  `` `ray.data.Dataset` ``.
+  `` `ray.data.Dataset` ``; ``{ref}`data``` without a title shows the title of the section or
+  document it names (app/corpus/myst_xref.py), its label when there is none.
 """
 
 from __future__ import annotations
