@@ -95,3 +95,20 @@ def test_a_page_showing_a_section_title_depends_on_the_page_defining_it(tmp_path
 def test_a_label_on_a_page_with_windows_line_endings_is_found() -> None:
     files = {"a.md": "See {ref}`lab`.\r\n", "b.md": "# B\r\n\r\n(lab)=\r\n## Bee section\r\n\r\nText.\r\n"}
     assert "See Bee section." in compose_files(files, Settings(), _source()).chunks[0].text
+
+
+def test_an_internal_page_s_titles_never_show_on_a_public_page() -> None:
+    files = {"a.md": "---\naudience: public\n---\nSee {ref}`lab` and {doc}`b`.\n",
+             "b.md": "---\naudience: internal\n---\n# Project Nightjar\n\n(lab)=\n## Nightjar launch plan\n"}
+    result = compose_files(files, Settings(), Source(name="x", repo=Path("."), dir="."))
+    public = " ".join(c.text for c in result.chunks if c.page == "a.md")
+    assert "See lab and b." in public and "Nightjar" not in public
+    assert any("a.md: a role names a title of b.md" in w for w in result.warnings)
+
+
+def test_a_page_sphinx_never_builds_defines_no_title() -> None:
+    files = {"conf.py": 'extensions = ["myst_parser"]\nexclude_patterns = ["drafts/*"]\n',
+             "index.md": "# Home\n\nSee {ref}`lab` and {doc}`drafts/next`.\n",
+             "drafts/next.md": "# Unannounced feature\n\n(lab)=\n## Secret section\n"}
+    text = " ".join(c.text for c in compose_files(files, Settings(), _source()).chunks)
+    assert "See lab and drafts/next." in text and "Secret" not in text and "Unannounced" not in text

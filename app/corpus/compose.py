@@ -21,7 +21,7 @@ from app.corpus.git_source import GitSourceError, GitTree, normalize_docs_dir, r
 from app.corpus.markdown import Block, read_page
 from app.corpus.mkdocs_macros import render_macros
 from app.corpus.myst_xref import SiteTitles
-from app.corpus.site import Site, SiteDialect, read_site, site_commit, site_dialect, stem
+from app.corpus.site import NOT_BUILT, Site, SiteDialect, read_site, site_commit, site_dialect, stem
 from app.corpus.site_model import MKDOCS_SUFFIXES
 from app.corpus.site_openapi import compose_operation, front_matter_blocks, generated_pages
 from app.corpus.site_root import Within, find_site, moved_to_source, outside_site
@@ -160,6 +160,25 @@ def _page_audiences(path: str, files: Mapping[str, str], source: Source,
     return None if is_snippet_path(path) or (site is not None and site.is_partial(path)) else (source.audiences, False)
 
 
+def _title_shown(page: str, audiences: tuple[str, ...], files: Mapping[str, str], source: Source, site: Site,
+                 warnings: list[str], path: str) -> bool:
+    """Whether a section or document title of the page at `path` may show on `page` (a MyST role
+    naming it: app/corpus/myst_xref.py): not when the site never builds it (Sphinx defines none of
+    its labels), nor when its audience does not cover the page's (as a snippet is not pasted)."""
+    try:
+        front = site.front(path, parse_front_matter(files[path]))
+    except FrontMatterError:
+        return False
+    if (why := site.exclusion(path, front.data)) is not None and why.kind == NOT_BUILT:
+        return False
+    allowed = _page_audiences(path, files, source, site)
+    if allowed is not None and not set(audiences) <= set(allowed[0]):
+        warnings.append(f"{page}: a role names a title of {path}, whose audience ({', '.join(allowed[0])}) does not "
+                        f"cover the page's ({', '.join(audiences)}); its label is shown")
+        return False
+    return True
+
+
 def compose_files(files: Mapping[str, str], settings: Settings, source: Source | None = None) -> ComposeResult:
     """Compose one source from an in-memory tree {path relative to its folder: text}.
 
@@ -296,7 +315,8 @@ def _compose_page(
     reading = read_page(pasted.text, mdx=mdx, myst=dialect.myst, mintlify=dialect.mintlify, comments=dialect.mdx_comments,
                         mkdocs=dialect.python_markdown, front_matter=front.body != text.lstrip("\ufeff"),
                         docusaurus=dialect.docusaurus, build=replace(site.myst.for_page(front.data), xref=partial(
-                            titles.title, page=path, files=files) if titles else None), files=Pastable(
+                            titles.title, page=path, files=files, shown=partial(
+                                _title_shown, path, audiences, files, source, site, result.warnings)) if titles else None), files=Pastable(
                             files, path, audiences, lambda snippet: _page_audiences(snippet, files, source, site),
                             result.warnings), css=site.css(files, path, pasted.text if mdx else ""))
     result.warnings.extend(f"{path}: snippet {snippet!r} pastes nothing: no file of the source it may paste (a URL "

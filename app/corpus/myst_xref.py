@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.markdown import myst_sections
@@ -75,20 +75,23 @@ class SiteTitles:
             self._docs[docname] = self._sections(docname + ".md")[0]
         return self._docs[docname]
 
-    def title(self, role: str, target: str, *, page: str, files: Mapping[str, str]) -> str | None:
+    def title(self, role: str, target: str, *, page: str, files: Mapping[str, str],
+              shown: Callable[[str], bool] = lambda path: True) -> str | None:
         """What `{role}`target`` on `page` (its path in the site) shows, None when not found (the
         target is shown). `files` is the page's view of the site: asking it whether a path is there
-        records the page's dependency on it."""
+        records the page's dependency on it. `shown(path)`: whether a title of the page at `path`
+        may show on this one (a page the site never builds defines nothing; an internal page's
+        titles never reach a public page): when not, the target is shown."""
         if role in ("ref", "any") and (found := self._read().get(_label(target))) is not None:
             title, path = found
             if path in files:  # the page depends on the one defining the label
-                return title
+                return title if shown(path) else None
         if role in ("doc", "any"):
             docname = posixpath.normpath(target[1:] if target.startswith("/")
                                          else posixpath.join(posixpath.dirname(page), target))
             for suffix in DOC_SUFFIXES:
                 if docname + suffix in files:  # found or not, the page depends on these files
-                    return self._doc_title(docname) if suffix == ".md" else None
+                    return self._doc_title(docname) if suffix == ".md" and shown(docname + suffix) else None
         if role in ("ref", "any"):
             _ = len(files)  # a label nowhere yet: the page depends on every file (it gets no key)
         return None
