@@ -128,3 +128,14 @@ def test_the_site_is_a_setting_of_each_source(tmp_path: Path) -> None:
     assert [s.site for s in config.sources] == ["website", None]
     assert source_from_settings(Settings(docs_site="docs")).site == "docs"
     assert source_from_settings(Settings()).site is None
+
+
+def test_a_site_found_that_publishes_nothing_fails_the_source_saying_why() -> None:
+    """A Python project read from its root, its Sphinx docs in reStructuredText: none of its
+    Markdown is a page of that site, and an empty source would delete every row."""
+    files = {"README.md": "# R\n\nroot words\n", "docs/conf.py": 'extensions = ["sphinx.ext.autodoc"]\n',
+             "docs/index.rst": "Home\n====\n", "docs/notes.md": "# Notes\n\nnot built\n"}
+    with pytest.raises(SiteChoiceError, match=r"site found at docs/ \(docs/conf.py\) publishes no page.*1 page file"):
+        compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="."))
+    every = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir=".", site="."))
+    assert sorted(p.path for p in every.pages) == ["README.md", "docs/notes.md"]

@@ -24,7 +24,7 @@ from app.corpus.myst_xref import SiteTitles
 from app.corpus.site import NOT_BUILT, Site, SiteDialect, read_site, site_commit, site_dialect, stem
 from app.corpus.site_model import MKDOCS_SUFFIXES
 from app.corpus.site_openapi import compose_operation, front_matter_blocks, generated_pages
-from app.corpus.site_root import Within, find_site, moved_to_source, outside_site
+from app.corpus.site_root import SiteChoiceError, Within, find_site, moved_to_source, outside_site
 from app.corpus.snippets import Pastable, SnippetResult, is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
 from app.errors import DocschatError
@@ -228,6 +228,7 @@ def iter_compose_files(
     suffixes = PAGE_SUFFIXES + MKDOCS_SUFFIXES if mkdocs else PAGE_SUFFIXES
     operations = {op.path: op for op in generated_pages(site, tree, result.warnings)}  # Mintlify's, from OpenAPI
     outside = set(outside_site(files, root, source))
+    rejected = 0  # pages the site publishes that could not be read
     for path in [*sorted(files), *(root.prefix + op for op in operations)]:
         if path in outside:  # the site does not publish it: never indexed
             result.excluded.append((path, root.exclusion()))
@@ -268,6 +269,7 @@ def iter_compose_files(
             result.skipped_pages.append(path)
         if root.folder:  # paths in the source's terms, hrefs where the site publishes the page
             moved_to_source(result, root.prefix, marks, settings, source)
+        rejected += len(result.skipped_pages) - marks[3]
         if len(result.pages) > composed:
             routes[route] = in_source
             if blob_id is not None and not recorder.whole:
@@ -277,6 +279,8 @@ def iter_compose_files(
         if batch_chunks is not None and len(result.chunks) >= batch_chunks:
             yield result
             result = ComposeResult()
+    if root.folder and not routes and not rejected:  # the site found publishes nothing docschat reads
+        raise SiteChoiceError(root.empty(len(outside)))
     yield result
 
 

@@ -71,6 +71,12 @@ class SiteRoot:
     def exclusion(self) -> Exclusion:
         return Exclusion(NOT_BUILT, f"outside the folder of the site {self.config}: never built")
 
+    def empty(self, outside: int) -> str:
+        return (f"the site found at {self.folder}/ ({self.config}) publishes no page docschat reads (a Sphinx site "
+                f"without a Markdown parser builds no .md file); {outside} page file(s) outside {self.folder}/ are not "
+                "indexed: set the source's `site` to '.' to read every file as a page (DOCS_SITE, or `site` in "
+                "docschat.toml), or its folder to where the pages are")
+
     def note(self, outside: int) -> str:
         return (f"the source's folder holds a site at {self.folder}/ ({self.config}): its pages are read as that "
                 f"site builds them, and linked where it publishes them; {outside} page file(s) outside {self.folder}/ "
