@@ -20,7 +20,7 @@ from app.corpus.frontmatter import FrontMatterError, parse_front_matter, undecla
 from app.corpus.git_source import GitSourceError, GitTree, normalize_docs_dir, read_docs_tree
 from app.corpus.markdown import Block, read_page
 from app.corpus.mkdocs_macros import render_macros
-from app.corpus.myst_xref import SiteTitles
+from app.corpus.myst_xref import SiteTitles, with_every_markdown_page
 from app.corpus.site import NOT_BUILT, Site, SiteDialect, read_site, site_commit, site_dialect, stem
 from app.corpus.site_model import MKDOCS_SUFFIXES
 from app.corpus.site_openapi import compose_operation, front_matter_blocks, generated_pages
@@ -219,6 +219,8 @@ def iter_compose_files(
     fingerprint = (hashlib.sha256(compose_fingerprint(source, settings) + repr(dialect).encode()
                                   + repr(site).encode() + site.css(tree).encode()
                                   + (repr(root).encode() if root.folder else b"")).digest() if blob_id is not None else b"")
+    if blob_id is not None:  # and a key's dependency on every Markdown page (app/corpus/myst_xref.py)
+        blob_id = with_every_markdown_page(blob_id, files, root.prefix)
     result = ComposeResult()
     result.warnings.extend(site.warnings)
     if root.folder:
@@ -273,7 +275,7 @@ def iter_compose_files(
         if len(result.pages) > composed:
             routes[route] = in_source
             if blob_id is not None and not recorder.whole:
-                deps = tuple(sorted(root.prefix + dep for dep in recorder.read))
+                deps = tuple(sorted(dep if dep.startswith("/") else root.prefix + dep for dep in recorder.read))
                 result.page_keys.append(PageKey(in_source, page_key(fingerprint, deps, blob_id), deps,
                                                 result.pages[-1].declared, tuple(result.warnings[warned:])))
         if batch_chunks is not None and len(result.chunks) >= batch_chunks:

@@ -12,12 +12,14 @@ Not read: labels in `{eval-rst}` blocks or `.rst` pages (docschat reads no reStr
 page), labels inside directives, and figures', tables' and code blocks' `:name:` (their captions).
 
 A page's key (app/corpus/compose.py) depends on the pages whose titles it showed; a `{doc}` found
-or not depends on the target's files; a label not found depends on every file (any page may
-define it later): such a page has no key, and is composed at every sync.
+or not depends on the target's files; a label not found depends on every Markdown page of the site
+(EVERY_MARKDOWN_PAGE: any may define it later), so such a page is composed again when any of them
+changes, is added or goes.
 """
 
 from __future__ import annotations
 
+import hashlib
 import posixpath
 import re
 from collections.abc import Callable, Mapping
@@ -31,6 +33,12 @@ DOC_SUFFIXES = (".md", ".ipynb", ".rst")
 # A line that may be a MyST target, `(label)=` (myst_blocks' rule reads fewer; a CRLF line's CR
 # too): pages without one define no label and are not parsed for labels.
 _TARGET_LINE = re.compile(r"^[ \t]*\(.*\)=[ \t\r]*$", re.MULTILINE)
+
+
+# A dependency of a page on every Markdown page of its site (a label it names and no page defines:
+# any page may define it later). Never a path of a git tree, which never starts with `/`; compose
+# gives it a blob id made of every `.md` path and blob id of the site.
+EVERY_MARKDOWN_PAGE = "/every Markdown page"
 
 
 def _label(written: str) -> str:
@@ -93,5 +101,25 @@ class SiteTitles:
                 if docname + suffix in files:  # found or not, the page depends on these files
                     return self._doc_title(docname) if suffix == ".md" and shown(docname + suffix) else None
         if role in ("ref", "any"):
-            _ = len(files)  # a label nowhere yet: the page depends on every file (it gets no key)
+            _ = EVERY_MARKDOWN_PAGE in files  # a label nowhere yet: any Markdown page may define it later
         return None
+
+
+def with_every_markdown_page(blob_id: Callable[[str], str | None], files: Mapping[str, str],
+                             prefix: str) -> Callable[[str], str | None]:
+    """`blob_id` (a path's blob id in the source's tree), and for EVERY_MARKDOWN_PAGE a digest of
+    every `.md` path of the site (under `prefix`) with its blob id: computed from the listing only,
+    once, when a key depending on it is made or checked."""
+    digest: list[str] = []
+
+    def blob(path: str) -> str | None:
+        if path != EVERY_MARKDOWN_PAGE:
+            return blob_id(path)
+        if not digest:
+            pages = hashlib.sha256()
+            for page in sorted(p for p in files if p.startswith(prefix) and p.endswith(".md")):
+                pages.update(f"{page}\t{blob_id(page)}\n".encode("utf-8", "backslashreplace"))
+            digest.append(pages.hexdigest())
+        return digest[0]
+
+    return blob
