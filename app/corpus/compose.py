@@ -223,13 +223,13 @@ def iter_compose_files(
         blob_id = with_every_markdown_page(blob_id, files, root.prefix)
     result = ComposeResult()
     result.warnings.extend(site.warnings)
+    outside = set(outside_site(files, root, source))  # page files the site found does not hold
     if root.folder:
-        result.warnings.append(root.note(sum(1 for p in outside_site(files, root, source))))
+        result.warnings.append(root.note(len(outside)))
     routes: dict[str, str] = {}  # route → the page published there
     mkdocs = site.framework == "mkdocs"
     suffixes = PAGE_SUFFIXES + MKDOCS_SUFFIXES if mkdocs else PAGE_SUFFIXES
     operations = {op.path: op for op in generated_pages(site, tree, result.warnings)}  # Mintlify's, from OpenAPI
-    outside = set(outside_site(files, root, source))
     rejected = 0  # pages the site publishes that could not be read
     for path in [*sorted(files), *(root.prefix + op for op in operations)]:
         if path in outside:  # the site does not publish it: never indexed
