@@ -61,6 +61,10 @@ class Settings(BaseSettings):
     docs_repo: Path = Field(Path("."), description="Git repository holding the docs.")
     branch: str = Field("main", description="Git branch (or any revision) the docs are read from.")
     docs_dir: str = Field("docs", description="Folder of the docs inside the repository ('' or '.' for the root).")
+    docs_site: str = Field(
+        "", description="Folder of the docs site inside DOCS_DIR ('.': DOCS_DIR itself, no search). Empty: "
+        "DOCS_DIR's own site configuration, else the one found in its subfolders.",
+    )
     docs_include: CommaList = Field(
         list(DOCS_INCLUDE),
         description="Comma-separated globs (relative to DOCS_DIR) of page files (`.markdown`, `.mdown`, `.mkdn` "

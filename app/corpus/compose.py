@@ -6,21 +6,25 @@ import hashlib
 import importlib.metadata
 import json
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import asdict, dataclass, field, replace
+from dataclasses import asdict, dataclass, replace
+from functools import partial
 from pathlib import Path
 
 from app.config import Settings
 from app.corpus import chunker, reader
-from app.corpus.chunker import Chunk, Page, chunk_page, drop_duplicate_ids, page_route, path_unusable
+from app.corpus.chunker import Page, chunk_page, drop_duplicate_ids, page_route, path_unusable
 from app.corpus.code import code_file_selected
 from app.corpus.code_source import code_page, compose_code_files_of, links_at_commit, shown_href
+from app.corpus.compose_result import ComposeResult, PageKey
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter, undeclared_audience
 from app.corpus.git_source import GitSourceError, GitTree, normalize_docs_dir, read_docs_tree
 from app.corpus.markdown import Block, read_page
 from app.corpus.mkdocs_macros import render_macros
-from app.corpus.site import Exclusion, Site, SiteDialect, read_site, site_commit, site_dialect, stem
+from app.corpus.myst_xref import SiteTitles, with_every_markdown_page
+from app.corpus.site import NOT_BUILT, Site, SiteDialect, read_site, site_commit, site_dialect, stem
 from app.corpus.site_model import MKDOCS_SUFFIXES
 from app.corpus.site_openapi import compose_operation, front_matter_blocks, generated_pages
+from app.corpus.site_root import SiteChoiceError, Within, find_site, moved_to_source, outside_site
 from app.corpus.snippets import Pastable, SnippetResult, is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
 from app.errors import DocschatError
@@ -56,23 +60,6 @@ class NoPagesError(DocschatError):
     would delete the source's rows."""
 
 
-@dataclass(frozen=True)
-class PageKey:
-    """What composing a page read, as a key: `key` is the sha256 of the source's compose
-    fingerprint and of each path in `deps` with its blob id then (the page itself, the snippets it
-    pasted, the snippet paths it looked for and did not find). A page whose key, computed again
-    from the tree's listing alone, is unchanged composes as before: a sync skips it
-    (design/page-keys.md). `chunks`, `declared` and `warnings` are what its compose gave, kept
-    so that a skipped page is counted and warned about as a composed one."""
-
-    page: str
-    key: bytes
-    deps: tuple[str, ...]
-    declared: bool
-    warnings: tuple[str, ...] = ()
-    chunks: int = 0
-
-
 try:
     _DOCSCHAT_VERSION = importlib.metadata.version("docschat")
 except importlib.metadata.PackageNotFoundError:  # pragma: no cover - run from a bare checkout
@@ -87,7 +74,8 @@ def compose_fingerprint(source: Source, settings: Settings) -> bytes:
     chunk size, and when its link names the commit, that its hrefs keep `{commit}` to be filled when read: never the
     commit itself, so an unchanged file is skipped at a new commit (design/commit-in-hrefs.md; keys
     written when the commit was in the href, before, differ and recompose once)."""
-    facts = {k: str(v) for k, v in asdict(source).items() if k not in ("repo", "branch", "weight")}
+    facts = {k: str(v) for k, v in asdict(source).items() if k not in ("repo", "branch", "weight")
+             and (k != "site" or v is not None)}  # a site left to be found: keys as they were
     facts |= {"max_chunk_chars": str(settings.max_chunk_chars), "chunker": chunker.CHUNKER_VERSION,
               "docschat": _DOCSCHAT_VERSION}
     if source.kind != "code":
@@ -142,89 +130,6 @@ class _Recorder(Mapping[str, str]):
         return len(self.files)
 
 
-@dataclass
-class ComposeResult:
-    pages: list[Page] = field(default_factory=list)
-    chunks: list[Chunk] = field(default_factory=list)
-    snippets_resolved: int = 0
-    snippets_unresolved: int = 0  # imports and tags naming no file (each is a warning too)
-    warnings: list[str] = field(default_factory=list)
-    commit: str | None = None  # the commit read, when read through git
-    # Pages that could not be read (front matter that does not parse, …): not indexed this time,
-    # and named, so that the sync can fail loudly rather than drop them with a warning only.
-    skipped_pages: list[str] = field(default_factory=list)
-    # With keys (a git tree): the key of each page composed, and the pages not composed because
-    # their key is unchanged (their rows stay as they are; chunks, declared and warnings as stored).
-    page_keys: list[PageKey] = field(default_factory=list)
-    kept: list[PageKey] = field(default_factory=list)
-    # Files the site does not publish as pages (outside its navigation, redirect sources, hidden by
-    # their front matter: app/corpus/site.py), each with why: not indexed, and not an error.
-    excluded: list[tuple[str, Exclusion]] = field(default_factory=list)
-    # Components no rule of the page reader knows (what they show is a guess: their children):
-    # (page, component, uses).
-    unknown_components: list[tuple[str, str, int]] = field(default_factory=list)
-
-    @property
-    def undeclared_pages(self) -> int:
-        """Pages that declare no audience and so have their source's default."""
-        return sum(1 for page in self.pages if not page.declared)
-
-    @classmethod
-    def merged(cls, results: list[ComposeResult]) -> ComposeResult:
-        """The pages, chunks and counts of several sources' results as one (warnings left out)."""
-        return cls([p for r in results for p in r.pages], [c for r in results for c in r.chunks],
-                   sum(r.snippets_resolved for r in results), sum(r.snippets_unresolved for r in results),
-                   excluded=[e for r in results for e in r.excluded],
-                   skipped_pages=[p for r in results for p in r.skipped_pages],
-                   unknown_components=[u for r in results for u in r.unknown_components])
-
-    def extend(self, other: ComposeResult) -> None:
-        """Append another part of the same source (iter_compose_files)."""
-        self.pages.extend(other.pages)
-        self.chunks.extend(other.chunks)
-        self.snippets_resolved += other.snippets_resolved
-        self.snippets_unresolved += other.snippets_unresolved
-        self.warnings.extend(other.warnings)
-        self.skipped_pages.extend(other.skipped_pages)
-        self.page_keys.extend(other.page_keys)
-        self.kept.extend(other.kept)
-        self.excluded.extend(other.excluded)
-        self.unknown_components.extend(other.unknown_components)
-        self.commit = self.commit or other.commit
-
-    def excluded_counts(self) -> dict[str, int]:
-        """Files left out, counted by kind (app/corpus/site.py KINDS), most first."""
-        return _counted(exclusion.kind for _, exclusion in self.excluded)
-
-    def unknown_component_counts(self) -> dict[str, int]:
-        """Uses of each component no rule knows, most used first."""
-        counts: dict[str, int] = {}
-        for _, name, uses in self.unknown_components:
-            counts[name] = counts.get(name, 0) + uses
-        return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
-
-    def summary(self) -> dict[str, object]:
-        return {
-            "pages": len(self.pages),
-            "chunks": len(self.chunks),
-            "snippets_resolved": self.snippets_resolved,
-            "snippets_unresolved": self.snippets_unresolved,
-            "undeclared_pages": self.undeclared_pages,
-            "excluded_pages": len(self.excluded),
-            "excluded": self.excluded_counts(),
-            "rejected_pages": len(self.skipped_pages),
-            "unknown_components": self.unknown_component_counts(),
-            "warnings": list(self.warnings),
-        }
-
-
-def _counted(items: Iterable[str]) -> dict[str, int]:
-    counts: dict[str, int] = {}
-    for item in items:
-        counts[item] = counts.get(item, 0) + 1
-    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
-
-
 def _title_for(path: str, title: str | None, blocks: list[Block]) -> str:
     if title:
         return title
@@ -255,6 +160,25 @@ def _page_audiences(path: str, files: Mapping[str, str], source: Source,
     return None if is_snippet_path(path) or (site is not None and site.is_partial(path)) else (source.audiences, False)
 
 
+def _title_shown(page: str, audiences: tuple[str, ...], files: Mapping[str, str], source: Source, site: Site,
+                 warnings: list[str], path: str) -> bool:
+    """Whether a section or document title of the page at `path` may show on `page` (a MyST role
+    naming it: app/corpus/myst_xref.py): not when the site never builds it (Sphinx defines none of
+    its labels), nor when its audience does not cover the page's (as a snippet is not pasted)."""
+    try:
+        front = site.front(path, parse_front_matter(files[path]))
+    except FrontMatterError:
+        return False
+    if (why := site.exclusion(path, front.data)) is not None and why.kind == NOT_BUILT:
+        return False
+    allowed = _page_audiences(path, files, source, site)
+    if allowed is not None and not set(audiences) <= set(allowed[0]):
+        warnings.append(f"{page}: a role names a title of {path}, whose audience ({', '.join(allowed[0])}) does not "
+                        f"cover the page's ({', '.join(audiences)}); its label is shown")
+        return False
+    return True
+
+
 def compose_files(files: Mapping[str, str], settings: Settings, source: Source | None = None) -> ComposeResult:
     """Compose one source from an in-memory tree {path relative to its folder: text}.
 
@@ -282,27 +206,45 @@ def iter_compose_files(
     # pages: an edit that leaves the navigation as it was recomposes the edited page only). How the
     # site's pages are read is part of it too: a docs.json added, or a first MyST page, recomposes
     # every page once.
-    site = read_site(files)
-    dialect = site_dialect(site, files)
+    # A site in a subfolder of the source (a repository read from its root) is read from its folder:
+    # `files` (paths in the source) below, `tree` (paths in the site) for everything the site decides.
+    root = find_site(files, source.site)
+    tree = Within(files, root.prefix) if root.folder else files
+    site = read_site(tree)
+    dialect = site_dialect(site, tree)
+    titles = SiteTitles(tree) if dialect.myst is not False else None  # what `{ref}`s show: read when asked
     # Each page's position in the navigation: decided by the site alone, which is in every page's
     # key, so a page kept by its key keeps a stored position that is still right.
     page_orders = site.page_orders()
     fingerprint = (hashlib.sha256(compose_fingerprint(source, settings) + repr(dialect).encode()
-                                  + repr(site).encode() + site.css(files).encode()).digest() if blob_id is not None else b"")
+                                  + repr(site).encode() + site.css(tree).encode()
+                                  + (repr(root).encode() if root.folder else b"")).digest() if blob_id is not None else b"")
+    if blob_id is not None:  # and a key's dependency on every Markdown page (app/corpus/myst_xref.py)
+        blob_id = with_every_markdown_page(blob_id, files, root.prefix)
     result = ComposeResult()
     result.warnings.extend(site.warnings)
+    outside = set(outside_site(files, root, source))  # page files the site found does not hold
+    if root.folder:
+        result.warnings.append(root.note(len(outside)))
     routes: dict[str, str] = {}  # route → the page published there
     mkdocs = site.framework == "mkdocs"
     suffixes = PAGE_SUFFIXES + MKDOCS_SUFFIXES if mkdocs else PAGE_SUFFIXES
-    operations = {op.path: op for op in generated_pages(site, files, result.warnings)}  # Mintlify's, from OpenAPI
-    for path in [*sorted(files), *operations]:
+    operations = {op.path: op for op in generated_pages(site, tree, result.warnings)}  # Mintlify's, from OpenAPI
+    rejected = 0  # pages the site publishes that could not be read
+    for path in [*sorted(files), *(root.prefix + op for op in operations)]:
+        if path in outside:  # the site does not publish it: never indexed
+            result.excluded.append((path, root.exclusion()))
+            continue
+        if not path.startswith(root.prefix):
+            continue
+        path, in_source = path[len(root.prefix):], path  # in the site's folder; in the source's
         operation = operations.get(path)
         # A file of a `snippets` folder is a Mintlify snippet, never a page; MkDocs builds it.
         if not operation and (not path.endswith(suffixes) or (is_snippet_path(path) and not mkdocs) or site.is_partial(path)):
             continue
-        if not matches_any(path, source.include) or matches_any(path, source.exclude):
+        if not matches_any(in_source, source.include) or matches_any(in_source, source.exclude):
             continue
-        if (unusable := path_unusable(path)) is not None:
+        if (unusable := path_unusable(in_source)) is not None:
             result.warnings.append(unusable)
             continue
         # `sub.md` and `sub/index.md` (or `sub.mdx`) are both served at /sub: the site shows one of
@@ -311,37 +253,42 @@ def iter_compose_files(
         # `sub/index.md`) stays.
         route = page_route(site.url_path(path), source.url_prefix)
         if (taken := routes.get(route)) is not None:
-            result.warnings.append(f"{path}: published at {route}, as {taken} is; page skipped (rename one of them)")
+            result.warnings.append(f"{in_source}: published at {route}, as {taken} is; page skipped (rename one of them)")
             continue
-        if (stored := _unchanged_key(known, path, fingerprint, blob_id)) is not None:
+        if (stored := _unchanged_key(known, in_source, fingerprint, blob_id)) is not None:
             result.kept.append(stored)
-            routes[route] = path
+            routes[route] = in_source
             continue
-        composed, warned = len(result.pages), len(result.warnings)
-        recorder = _Recorder(files)
+        composed, warned, marks = len(result.pages), len(result.warnings), result.marks()
+        recorder = _Recorder(tree)
         try:
             (compose_operation(operation, recorder, settings, source, site, page_orders, result) if operation
-             else _compose_page(path, recorder, settings, source, result, site, dialect, page_orders))
+             else _compose_page(path, recorder, settings, source, result, site, dialect, page_orders, titles))
         except GitSourceError:
             raise  # the tree cannot be read (GitTree reads a file when asked): the source fails
         except Exception as exc:  # noqa: BLE001 - one hostile file must not stop the sync
-            result.warnings.append(f"{path}: cannot be composed ({type(exc).__name__}: {exc}); page skipped")
+            result.warnings.append(f"{in_source}: cannot be composed ({type(exc).__name__}: {exc}); page skipped")
             result.skipped_pages.append(path)
+        if root.folder:  # paths in the source's terms, hrefs where the site publishes the page
+            moved_to_source(result, root.prefix, marks, settings, source)
+        rejected += len(result.skipped_pages) - marks[3]
         if len(result.pages) > composed:
-            routes[route] = path
+            routes[route] = in_source
             if blob_id is not None and not recorder.whole:
-                deps = tuple(sorted(recorder.read))
-                result.page_keys.append(PageKey(path, page_key(fingerprint, deps, blob_id), deps,
+                deps = tuple(sorted(dep if dep.startswith("/") else root.prefix + dep for dep in recorder.read))
+                result.page_keys.append(PageKey(in_source, page_key(fingerprint, deps, blob_id), deps,
                                                 result.pages[-1].declared, tuple(result.warnings[warned:])))
         if batch_chunks is not None and len(result.chunks) >= batch_chunks:
             yield result
             result = ComposeResult()
+    if root.folder and not routes and not rejected:  # the site found publishes nothing docschat reads
+        raise SiteChoiceError(root.empty(len(outside)))
     yield result
 
 
 def _compose_page(
     path: str, files: Mapping[str, str], settings: Settings, source: Source, result: ComposeResult,
-    site: Site, dialect: SiteDialect, page_orders: Mapping[str, int],
+    site: Site, dialect: SiteDialect, page_orders: Mapping[str, int], titles: SiteTitles | None = None,
 ) -> None:
     text = files[path]
     try:
@@ -373,7 +320,9 @@ def _compose_page(
     pasted.text = render_macros(pasted.text, site, path, front.data)  # mkdocs-macros, if on (or MacrosError)
     reading = read_page(pasted.text, mdx=mdx, myst=dialect.myst, mintlify=dialect.mintlify, comments=dialect.mdx_comments,
                         mkdocs=dialect.python_markdown, front_matter=front.body != text.lstrip("\ufeff"),
-                        docusaurus=dialect.docusaurus, build=site.myst.for_page(front.data), files=Pastable(
+                        docusaurus=dialect.docusaurus, build=replace(site.myst.for_page(front.data), xref=partial(
+                            titles.title, page=path, files=files, shown=partial(
+                                _title_shown, path, audiences, files, source, site, result.warnings)) if titles else None), files=Pastable(
                             files, path, audiences, lambda snippet: _page_audiences(snippet, files, source, site),
                             result.warnings), css=site.css(files, path, pasted.text if mdx else ""))
     result.warnings.extend(f"{path}: snippet {snippet!r} pastes nothing: no file of the source it may paste (a URL "

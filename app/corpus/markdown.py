@@ -207,6 +207,9 @@ def _render_role(self: RendererHTML, tokens: list[Token], idx: int, options: Opt
     content = token.content
     if myst.shows_target(token.meta["name"], content):
         return ""  # Sphinx shows the target's title or number there, not the label written
+    xref = env["build"].xref if name in myst.TITLE_ROLES and not myst.explicit_title(content) else None
+    if xref is not None and (title := xref(name, content.strip())) is not None:
+        return html.escape(title)  # the title of the section or document it names, as Sphinx shows it
     if name == "abbr":  # `LIFO (last-in, first-out)`: the explanation is the abbreviation's tooltip
         content = re.sub(r"\s*\([^()]*\)\s*$", "", content) or content
     text = html.escape(myst.role_text(content))
@@ -333,6 +336,52 @@ def myst_directives(text: str) -> tuple[str | None, list[tuple[str, str]]]:
         elif token.type in ("fence", "colon_fence") and (match := myst.DIRECTIVE.match(token.info.strip())):
             found.append((myst.name(match.group(1)), token.content))
     return title, found
+
+
+@cache
+def _title_parser() -> MarkdownIt:
+    md = MarkdownIt("commonmark")
+    md.inline.ruler.before("backticks", "myst_role", _myst_role)
+    return md
+
+
+def _shown_title(inline: str) -> str:
+    """A heading's words as a reference to it shows them: its markup (emphasis, code, links, a
+    role's text) read, raw HTML left out."""
+    words = []
+    for token in _title_parser().parseInline(inline)[0].children or []:
+        if token.type in ("text", "code_inline"):
+            words.append(token.content)
+        elif token.type == "myst_role":
+            words.append(myst.role_text(token.content))
+        elif token.type in ("softbreak", "hardbreak"):
+            words.append(" ")
+    return " ".join("".join(words).split())
+
+
+def myst_sections(text: str) -> tuple[tuple[str | None, str | None], list[tuple[str, str]]]:
+    """A MyST page's first `#` heading and first heading of any level, and each label (`(label)=`
+    right before a heading: consecutive ones name the same section) with the title of the section it
+    names, as myst-parser's markdown-it reads them. A label before anything else names no section
+    (Sphinx finds no title)."""
+    h1, title, labels, pending = None, None, [], []
+    # Every underline read as setext (`_setext_heading` skips those the hr rule reads the same when
+    # rendering: here the heading's title counts).
+    tokens = _myst_parser().parse(text.replace("\x00", ""), {"underlined": True})
+    for index, token in enumerate(tokens):
+        if token.level != 0 or token.nesting == -1:
+            continue
+        if token.type == "myst_target":
+            pending.append(token.content)
+        elif token.type == "heading_open":
+            heading = _shown_title(tokens[index + 1].content)
+            title = heading if title is None else title
+            h1 = heading if h1 is None and token.tag == "h1" else h1
+            labels += [(label, heading) for label in pending]
+            pending = []
+        else:
+            pending = []
+    return (h1, title), labels
 
 
 # --- every dialect ------------------------------------------------------------------------------

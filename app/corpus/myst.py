@@ -18,7 +18,8 @@ roles: app/corpus/markdown.py); what a directive shows is Sphinx's, and is said 
   reStructuredText's hidden directives and comments go too, and ``.. only::`` and ``.. raw::`` are
   read as their MyST fences are.
 - A role shows its text: ``{ref}`Ray Data <data>``` → ``Ray Data``, ``{class}`ray.data.Dataset``` →
-  `` `ray.data.Dataset` ``.
+  `` `ray.data.Dataset` ``; ``{ref}`data``` without a title shows the title of the section or
+  document it names (app/corpus/myst_xref.py), its label when there is none.
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ from __future__ import annotations
 import html
 import re
 import textwrap
-from collections.abc import Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 _OPTION = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t](.*))?$")
@@ -48,6 +49,9 @@ class Build:
     # The dollarmath extension's options (DMATH_OPTIONS, conf.py's `myst_dmath_…`); None when it is
     # off (then `$…$` is text, and an HTML comment in it a comment).
     dollarmath: tuple[bool, ...] | None = None
+    # The title of what a `{ref}`, `{doc}` or `{any}` role without a title of its own names (the
+    # role's name, its target), None when not found (app/corpus/myst_xref.py): set by compose per page.
+    xref: Callable[[str, str], str | None] | None = field(default=None, repr=False, compare=False)
 
     def for_page(self, front: Mapping[str, Any]) -> Build:
         """With the page's own substitutions (front matter `myst: substitutions:`, or the deprecated
@@ -344,9 +348,18 @@ def shown_rst(body: str, build: Build) -> list[tuple[str, str]]:
     return [*pieces, ("rst", "".join(shown))]
 
 
+# Roles that show the title of what they name when written without one: a section's (`{ref}`,
+# `{any}`: a label), a document's (`{doc}`, `{any}`). Sphinx shows the target as written when it
+# finds no title (it warns: "undefined label", "unknown document"), and so does docschat.
+TITLE_ROLES = frozenset({"ref", "doc", "any"})
+
+
+def explicit_title(inner: str) -> bool:
+    """Whether a role's content gives its own title (`Text <target>`, Sphinx's explicit_title_re)."""
+    return inner.endswith(">") and inner.rfind("<") >= 1
+
+
 # Roles whose label shows nowhere: Sphinx shows the equation's number (`{eq}`, `{math:numref}`).
-# (`{ref}`, `{any}` and `{doc}` without an explicit title show the title of what they name, which
-# docschat does not look up: their label is kept, the words nearest to that title it has.)
 def shows_target(written: str, inner: str) -> bool:
     """Whether the role `{written}` with content `inner` shows its target's number rather than what
     is written."""
@@ -359,6 +372,6 @@ def role_text(inner: str) -> str:
     took quadratic time on a long run of spaces."""
     # Sphinx's explicit_title_re, `^(.+?)\s*<([^<]*?)>$`: no space is needed before the `<`.
     opening = inner.rfind("<")
-    if inner.endswith(">") and opening >= 1:
+    if explicit_title(inner):
         inner = inner[:opening].rstrip() or inner[:opening]
     return inner.lstrip("~!")

@@ -8,6 +8,7 @@ path boosts; without one, the environment settings describe the single source `d
     repo = "."
     branch = "main"
     dir = "docs"
+    site = "website"       # the folder of its site in `dir`; default: found (app/corpus/site_root.py)
     url_prefix = "/docs"
     weight = 1.15
     audience = "internal"  # the audience of its pages that declare none
@@ -76,6 +77,8 @@ class Source:
     audiences: tuple[str, ...] = (DEFAULT_AUDIENCE,)  # of pages that declare none
     kind: str = "docs"  # or "code": source files chunked by symbol (app/corpus/code.py)
     link: str | None = None  # code: href template with {commit}, {path}, {start}, {end}
+    # The folder of its site, in its folder ("." its folder itself); None: found (app/corpus/site_root.py).
+    site: str | None = None
 
 
 @dataclass(frozen=True)
@@ -115,6 +118,7 @@ def source_from_settings(settings: Settings) -> Source:
         name="docs", repo=settings.docs_repo, branch=settings.branch, dir=settings.docs_dir,
         include=tuple(settings.docs_include), exclude=tuple(settings.docs_exclude),
         url_prefix=settings.docs_url_prefix, base_url=None, weight=1.0, audiences=audiences,
+        site=settings.docs_site or None,
     )
 
 
@@ -213,9 +217,10 @@ def parse_sources_config(data: dict[str, Any], path: Path, settings: Settings) -
             audiences=audiences,
             kind=kind,
             link=link if link is not None else (DEFAULT_CODE_LINK if code else None),
+            site=_field(table, "site", str, where, None),
         ))
         extra = sorted(set(table) - {"name", "kind", "repo", "branch", "dir", "include", "exclude", "url_prefix",
-                                     "base_url", "weight", "audience", "link"})
+                                     "base_url", "weight", "audience", "link", "site"})
         if extra:
             raise ConfigError(f"{where}: unknown key {extra[0]!r}")
     boosts: list[Boost] = []

@@ -1,0 +1,2 @@
+project = "site"
+extensions = ["myst_parser"]

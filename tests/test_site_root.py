@@ -1,0 +1,141 @@
+"""A repository read from its root, its docs site in a subfolder (app/corpus/site_root.py): the
+site is found and read as it builds itself; nothing outside its folder is indexed; several sites
+fail the source unless its `site` says which."""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from app.config import Settings
+from app.corpus.compose import compose_batches, compose_corpus, compose_files
+from app.corpus.site import NOT_BUILT
+from app.corpus.site_root import SiteChoiceError, SiteRoot, find_site
+from app.corpus.sources import Source, parse_sources_config, source_from_settings
+from tests.helpers import commit_all, git
+
+REPOS = Path(__file__).parent / "data" / "site-root"
+MARKER = re.compile(r"marker-[a-z0-9-]+-(?:shown|left-out)")
+
+
+def _repo(name: str, tmp_path: Path) -> Path:
+    """tests/data/site-root/<name> as the root of a git repository."""
+    root = tmp_path / name
+    shutil.copytree(REPOS / name, root)
+    git(root, "init", "-q", "-b", "main")
+    commit_all(root, "import")
+    return root
+
+
+def _source(repo: Path, dir: str = ".", site: str | None = None) -> Source:
+    return Source(name="s", repo=repo, dir=dir, audiences=("public",), site=site)
+
+
+@pytest.mark.parametrize("name", ["docusaurus", "mintlify", "mkdocs", "sphinx"])
+def test_a_site_in_a_subfolder_publishes_only_its_pages(name: str, tmp_path: Path) -> None:
+    result = compose_corpus(_source(_repo(name, tmp_path)), Settings())
+    indexed = " ".join(chunk.text for chunk in result.chunks)
+    markers = {m: p.relative_to(REPOS / name).as_posix() for p in (REPOS / name).rglob("*.md*")
+               for m in MARKER.findall(p.read_text())}
+    for marker, path in markers.items():
+        if marker.endswith("-shown"):
+            assert marker in indexed, f"{path} is published by the site, yet not indexed"
+        else:
+            assert marker not in indexed, f"{path} is not published by the site, yet indexed"
+    # Each page file left out is named, with why; those outside the site's folder as never built.
+    left_out = {path for marker, path in markers.items() if marker.endswith("-left-out")} - {
+        path for marker, path in markers.items() if marker.endswith("-shown")}  # a page's comment
+    assert left_out <= {path for path, _ in result.excluded}
+    config = find_site({p.relative_to(REPOS / name).as_posix(): p.read_text(errors="replace")
+                        for p in (REPOS / name).rglob("*") if p.is_file()}).config
+    assert config is not None
+    outside = {path: why for path, why in result.excluded if not path.startswith(config.rpartition("/")[0] + "/")}
+    assert outside and all(why.kind == NOT_BUILT and config in why.reason for why in outside.values())
+    assert any(f"holds a site at {config.rpartition('/')[0]}/" in warning for warning in result.warnings)
+
+
+@pytest.mark.parametrize(("name", "folder", "page", "href"), [
+    ("docusaurus", "website", "docs/guides/setup.md", "/docs/docs/guides/setup"),  # its routeBasePath, docs
+    ("mintlify", "docs", "guides/setup.mdx", "/docs/guides/setup"),
+    ("mkdocs", "docs", "content/guide/setup.md", "/docs/guide/setup"),  # its docs_dir, content
+    ("sphinx", "docs", "guide/setup.md", "/docs/guide/setup"),
+])
+def test_a_site_in_a_subfolder_composes_as_its_folder_does(name: str, folder: str, page: str, href: str,
+                                                           tmp_path: Path) -> None:
+    """The same chunks as a source set to the site's folder: texts, hrefs where the site publishes
+    them; page paths stay in the source's terms (its folder: the repository's root)."""
+    repo = _repo(name, tmp_path)
+    whole = compose_corpus(_source(repo), Settings())
+    site = compose_corpus(_source(repo, dir=folder), Settings())
+    assert sorted((c.href, c.text, c.page) for c in whole.chunks) == sorted(
+        (c.href, c.text, f"{folder}/{c.page}") for c in site.chunks)
+    assert {c.href for c in whole.chunks if c.page == f"{folder}/{page}"} >= {href}
+
+
+def test_a_synced_site_in_a_subfolder_keeps_its_unchanged_pages(tmp_path: Path) -> None:
+    """Page keys name the source's paths: a second sync reads and composes no page."""
+    source = _source(_repo("mintlify", tmp_path))
+    first = list(compose_batches(source, Settings(), batch_chunks=1000))
+    keys = {key.page: key for part in first for key in part.page_keys}
+    assert set(keys) == {"docs/index.mdx", "docs/guides/setup.mdx"}
+    assert "docs/snippets/tip.mdx" in keys["docs/index.mdx"].deps
+    again = list(compose_batches(source, Settings(), batch_chunks=1000, known=keys))
+    assert not any(part.pages for part in again)
+    assert {key.page for part in again for key in part.kept} == set(keys)
+
+
+def test_two_sites_in_one_source_fail_it_unless_its_site_says_which(tmp_path: Path) -> None:
+    repo = _repo("two-sites", tmp_path)
+    with pytest.raises(SiteChoiceError, match=r"2 sites \(docs/mkdocs.yml, website/docusaurus.config.js\)"):
+        compose_corpus(_source(repo), Settings())
+    website = compose_corpus(_source(repo, site="website"), Settings())
+    assert [p.path for p in website.pages] == ["website/docs/a.md"]
+    assert ("docs/docs/b.md", "never built") in [(p, why.kind) for p, why in website.excluded]
+    every = compose_corpus(_source(repo, site="."), Settings())  # as the user asks: every file a page
+    assert sorted(p.path for p in every.pages) == ["docs/docs/b.md", "website/docs/a.md"]
+    with pytest.raises(SiteChoiceError, match="no site configuration there"):
+        compose_corpus(_source(repo, site="website/docs"), Settings())
+
+
+@pytest.mark.parametrize(("files", "found"), [
+    ({"docs/docs.json": '{"navigation": []}', "a.md": ""}, SiteRoot("docs", "docs/docs.json")),
+    ({"apps/web/docs/mkdocs.yml": "", "a.md": ""}, SiteRoot("apps/web/docs", "apps/web/docs/mkdocs.yml")),
+    ({"a/b/c/d/mkdocs.yml": ""}, SiteRoot()),  # deeper than MAX_DEPTH: a fixture, a template
+    ({"node_modules/x/docs.json": '{"navigation": []}'}, SiteRoot()),  # installed packages
+    ({"vendor/x/mkdocs.yml": "", "site/mkdocs.yml": ""}, SiteRoot("site", "site/mkdocs.yml")),
+    ({".github/x/mkdocs.yml": ""}, SiteRoot()),  # hidden folders
+    ({"tools/docs.json": '{"name": "another tool"}'}, SiteRoot()),  # no navigation: no Mintlify site
+    ({"server/conf.py": "bind = '0.0.0.0'\n"}, SiteRoot()),  # gunicorn's, not Sphinx's
+    ({"doc/source/conf.py": "extensions = []\n"}, SiteRoot("doc/source", "doc/source/conf.py")),
+    ({"mkdocs.yml": "", "website/docusaurus.config.js": ""}, SiteRoot()),  # at the root: the root's, as before
+])
+def test_where_a_site_is_found(files: dict[str, str], found: SiteRoot) -> None:
+    assert find_site(files) == found
+
+
+def test_without_a_site_every_file_stays_a_page() -> None:
+    result = compose_files({"README.md": "# R\n\nroot words", "guide/a.md": "# A\n\nguide words"}, Settings(),
+                           Source(name="s", repo=Path("."), dir="."))
+    assert sorted(p.path for p in result.pages) == ["README.md", "guide/a.md"]
+
+
+def test_the_site_is_a_setting_of_each_source(tmp_path: Path) -> None:
+    config = parse_sources_config({"sources": [{"name": "a", "site": "website"}, {"name": "b"}]},
+                                  tmp_path / "docschat.toml", Settings())
+    assert [s.site for s in config.sources] == ["website", None]
+    assert source_from_settings(Settings(docs_site="docs")).site == "docs"
+    assert source_from_settings(Settings()).site is None
+
+
+def test_a_site_found_that_publishes_nothing_fails_the_source_saying_why() -> None:
+    """A Python project read from its root, its Sphinx docs in reStructuredText: none of its
+    Markdown is a page of that site, and an empty source would delete every row."""
+    files = {"README.md": "# R\n\nroot words\n", "docs/conf.py": 'extensions = ["sphinx.ext.autodoc"]\n',
+             "docs/index.rst": "Home\n====\n", "docs/notes.md": "# Notes\n\nnot built\n"}
+    with pytest.raises(SiteChoiceError, match=r"site found at docs/ \(docs/conf.py\) publishes no page.*1 page file"):
+        compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="."))
+    every = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir=".", site="."))
+    assert sorted(p.path for p in every.pages) == ["README.md", "docs/notes.md"]
