@@ -262,3 +262,30 @@ def test_a_json_file_the_clone_lacks_does_not_fail_the_site() -> None:
     files = Tree({"docs.json": json.dumps(docs), "intro.mdx": "# Intro\n", "data/big.json": "", "openapi.yaml": SPEC})
     result = _compose(files)
     assert [p.path for p in result.pages] == ["intro.mdx", "api-reference/widgets/list-widgets.mdx"]
+
+
+STRINGS = json.loads((SITE.parent / "mintlify-openapi-strings.json").read_text())["recorded"]
+
+
+@pytest.mark.parametrize("case", STRINGS, ids=[case["string"] or "empty" for case in STRINGS])
+def test_an_operation_string_is_read_as_mintlifys_parser_reads_it(case: dict) -> None:
+    """What Mintlify's potentiallyParseOpenApiString makes of a navigation entry or front matter
+    `openapi` (recorded by scripts/record_openapi_strings.mjs): the same method, path and spec, or
+    no operation (a page path)."""
+    parsed = case["parsed"]
+    expected = None if parsed is None else (parsed.get("filename"), parsed["method"], parsed["endpoint"])
+    assert site_openapi.parse_operation(case["string"]) == expected
+
+
+def test_a_navigation_entry_is_an_operation_in_any_case_and_with_any_spec_name() -> None:
+    """trigger.dev's navigation names `v3-openapi GET /api/v1/runs` (its spec v3-openapi.yaml
+    without the extension), and Mintlify reads a method in any case: each makes the operation's page,
+    none is taken for a page path the source lacks."""
+    docs = {"navigation": {"groups": [{"group": "API", "pages": [
+        "intro", "v3-openapi GET /widgets", "get /widgets/{widget_id}", "v3-openapi.yaml Post /widgets"]}]}}
+    files = {"docs.json": json.dumps(docs), "intro.mdx": "# Intro\n", "v3-openapi.yaml": SPEC}
+    result = _compose(files)
+    assert [(p.path, p.place) for p in result.pages] == [
+        ("intro.mdx", ("API",)), ("api-reference/widgets/list-widgets.mdx", ("API",)),
+        ("api-reference/widgets/get-a-widget.mdx", ("API",)), ("api-reference/widgets/create-a-widget.mdx", ("API",))]
+    assert not result.warnings, result.warnings

@@ -126,9 +126,13 @@ class Operation:
     hidden: bool  # in a hidden group, or `x-hidden`
 
 
-def _parse(operation: str) -> tuple[str | None, str, str] | None:
-    """(spec file or None, method, path) of `[spec] METHOD /path` (potentiallyParseOpenApiString)."""
-    parts = operation.split()
+def parse_operation(text: str) -> tuple[str | None, str, str] | None:
+    """(spec file or None, method in lower case, path) of `[spec] METHOD /path`, or None: what
+    Mintlify's potentiallyParseOpenApiString (@mintlify/common) makes of a navigation entry or a
+    page's `openapi` front matter. Two or three words; the method in any case, one of OpenAPI's
+    eight or `webhook`; the spec any word (trigger.dev's `v3-openapi GET /api/v1/runs`).
+    tests/data/site-nav/mintlify-openapi-strings.json records what Mintlify's makes of each."""
+    parts = text.split()
     if len(parts) not in (2, 3) or parts[-2].lower() not in _METHODS:
         return None
     return (parts[0] if len(parts) == 3 else None), parts[-2].lower(), parts[-1]
@@ -153,7 +157,7 @@ def _matches(page: Mapping[str, Any], method: str, endpoint: str) -> bool:
 def find_operation(operation: str, inherited: tuple[str, ...], site_files: tuple[str, ...],
                    files: Mapping[str, str]) -> tuple[str, dict[str, Any]] | str:
     """(spec path, its page for the operation) named by `[spec] METHOD /path`, or why not."""
-    parsed = _parse(operation)
+    parsed = parse_operation(operation)
     if parsed is None:
         return f"{operation[:200]!r} is not `[spec] METHOD /path`"
     named, method, endpoint = parsed
