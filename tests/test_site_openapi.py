@@ -289,3 +289,91 @@ def test_a_navigation_entry_is_an_operation_in_any_case_and_with_any_spec_name()
         ("intro.mdx", ("API",)), ("api-reference/widgets/list-widgets.mdx", ("API",)),
         ("api-reference/widgets/get-a-widget.mdx", ("API",)), ("api-reference/widgets/create-a-widget.mdx", ("API",))]
     assert not result.warnings, result.warnings
+
+
+EXTRAS = (SITE.parent / "mintlify-openapi-extras" / "openapi.yaml").read_text()
+
+
+def _extras(**replace: str) -> ComposeResult:
+    spec = EXTRAS
+    for old, new in replace.items():
+        spec = spec.replace(old, new)
+    return _compose(_api_site("openapi.yaml", spec), audiences=("public",))
+
+
+def test_x_mint_metadata_and_content_make_the_page_mintlify_writes() -> None:
+    """x-mint.metadata's title and description are the page's (over the summary and description,
+    as the front matter Mintlify's prebuild writes); x-mint.content, the MDX body of that file,
+    is shown after the description and before the fields, read as a page is: its JSX comment is
+    hidden, its <Note> shown, its `##` heading a section."""
+    result = _extras()
+    page = next(p for p in result.pages if p.path == "api-reference/orders/create-an-order.mdx")
+    assert page.title == "Place an order"
+    text = _text(result, page.path)
+    assert "marker-extras-description-shown" not in text  # the metadata's description replaces it
+    order = ["marker-extras-metadata-description-shown", "## Before you order", "marker-extras-content-shown",
+             "marker-extras-content-note-shown", "POST /orders", "## Body", "## Response 201"]
+    assert [text.index(m) for m in order] == sorted(text.index(m) for m in order), text
+    assert "marker-extras-content-jsx-comment-hidden" not in " ".join(c.text for c in result.chunks)
+
+
+def test_an_html_comment_in_a_description_or_in_x_mint_content_stays_hidden() -> None:
+    """A description is CommonMark: its HTML comment is no text. x-mint.content is MDX, where
+    `<!--` does not parse (as on any Mintlify page): a warning, and nothing of it indexed."""
+    result = _extras(**{"          title: Place an order\n          description: Places an order for the cart "
+                        "(marker-extras-metadata-description-shown).\n": "          title: Place an order\n"})
+    indexed = " ".join(c.text for c in result.chunks)
+    assert "marker-extras-description-shown" in indexed
+    assert "marker-extras-description-comment-hidden" not in indexed
+    assert "marker-extras-content-html-comment-hidden" not in indexed and "Admins only" not in indexed
+    assert ("api-reference/orders/get-an-order.mdx: the x-mint.content of the OpenAPI operation GET /orders/{id} of "
+            "openapi.yaml does not parse as MDX: not indexed") in result.warnings
+
+
+def test_x_mint_metadata_noindex_and_groups_are_the_pages_front_matter() -> None:
+    """`noindex: true` leaves the page out as on any page; `groups` makes its audiences those
+    groups (fail closed: a page for admins is never public)."""
+    result = _extras()
+    assert ("api-reference/orders/list-orders.mdx", "its front matter says noindex: true") in [
+        (path, why.reason) for path, why in result.excluded]
+    assert "marker-extras-list-shown" not in " ".join(c.text for c in result.chunks)
+    chunks = [c for c in result.chunks if c.page == "api-reference/orders/get-an-order.mdx"]
+    assert chunks and {c.audiences for c in chunks} == {("admin",)}
+
+
+def test_code_samples_and_written_examples_are_shown_after_the_fields() -> None:
+    """The side panel: x-codeSamples as code under their label (else language), the request body's
+    example, each response's examples under their summary; an example Mintlify generates from the
+    schema (the 404's) is not indexed."""
+    text = _text(_extras(), "api-reference/orders/create-an-order.mdx")
+    assert ('## Request example\n\nSDK\n\n```typescript\nconst order = await acme.orders.create({ sku: '
+            '"marker-extras-sample-shown" })\n```\n\nbash\n\n```bash\ncurl -X POST https://api.acme.example/orders\n```'
+            '\n\n```json\n{\n  "sku": "marker-extras-request-example-shown"\n}\n```') in text
+    assert ('## Response example 201\n\nA pending order\n\n```json\n{\n  "id": "ord_1",\n  "state": '
+            '"marker-extras-response-example-shown"\n}\n```\n\nA paid order\n\nPaid at once '
+            '(marker-extras-example-description-shown).') in text
+    assert text.index("## Response 404") < text.index("## Request example")
+    assert "marker-extras-generated-example-left-out" not in text and "Response example 404" not in text
+
+
+def test_a_long_example_is_cut() -> None:
+    rows = "[" + ", ".join(f"{{row: {n}, name: row-number-{n}}}" for n in range(400)) + "]"
+    text = _text(_extras(**{"[LONG]": rows}), "api-reference/orders/get-an-order.mdx")
+    assert "marker-extras-long-example-start" in text and "row-number-60" in text
+    assert "row-number-399" not in text and "\n…\n```" in text
+
+
+def test_a_page_cut_at_the_field_cap_is_a_warning_naming_it() -> None:
+    """A schema that fans out stops at 3,000 field lines (js/src/openapi.js MAX_FIELDS): the page is
+    indexed up to there, and a warning names it, its operation and spec, and why."""
+    inner = ", ".join(f"field_{n}: {{type: string}}" for n in range(80))  # the converter reads 1,000 properties at most
+    properties = "".join(f"                group_{n}: {{type: object, properties: {{{inner}}}}}\n" for n in range(40))
+    spec = ("openapi: 3.0.0\ninfo: {title: T, version: '1'}\npaths:\n  /wide:\n    post:\n      summary: Wide\n"
+            "      requestBody:\n        content:\n          application/json:\n            schema:\n"
+            "              type: object\n              properties:\n" + properties +
+            "      responses: {'200': {description: ok}}\n")
+    result = _compose(_api_site("wide.yaml", spec))
+    text = _text(result, "api-reference/wide.mdx")
+    assert text.count(" string") + text.count(" object") == 3000 and "group_37 object" in text and "group_38" not in text
+    assert result.warnings == ["api-reference/wide.mdx: the OpenAPI operation POST /wide of wide.yaml has more than "
+                               "3,000 fields: the first 3,000 are indexed"]

@@ -14,7 +14,7 @@
 // "Available options: …" and its child fields after it. Fields and parameters marked `x-hidden`
 // or `x-excluded` are left out before conversion (failing closed: never shown, never indexed).
 import {getSegmentsFromPath, normalize, resolveReferences} from '@mintlify/openapi-parser'
-import {generateOpenApiPages, truncateCircularReferences} from '@mintlify/common'
+import {buildGeneratedMdxContent, generateOpenApiPages, truncateCircularReferences} from '@mintlify/common'
 import {OpenApiToEndpointConverter} from '@mintlify/validation'
 
 // V8 alone has no structuredClone (a web and Node API), which resolveReferences detaches its input
@@ -32,6 +32,8 @@ if (typeof globalThis.structuredClone !== 'function') globalThis.structuredClone
 const SPECS = new Map() // key (path and hash) → resolved spec; the last few only
 const KEEP = 4
 const MAX_FIELDS = 3000 // field lines of one page at most: a schema that fans out stops here
+const MAX_EXAMPLES = 10 // examples (and code samples) of one request or response shown at most
+const MAX_EXAMPLE_CHARS = 4000 // an example longer than this is cut (shownExamples)
 const MAX_DEPTH = 8 // nesting of child fields shown at most (Mintlify's converter stops at 10)
 const HIDDEN = (value) => value && typeof value === 'object' && (value['x-hidden'] === true || value['x-excluded'] === true)
 const SECTIONS = [['path', 'Path Parameters'], ['query', 'Query Parameters'], ['header', 'Headers'], ['cookie', 'Cookies']]
@@ -112,11 +114,23 @@ export function openapiSpec(key, text, file) {
       errors: spec.docschatErrors,
       pages: pages.map((page) => ({
         title: page.title || '', description: page.description || '', href: page.href, method: page.method,
-        path: page.path, tag: page.tag || '', hidden: page.hidden, deprecated: Boolean(page.deprecated)
+        path: page.path, tag: page.tag || '', hidden: page.hidden, deprecated: Boolean(page.deprecated),
+        // The front matter of the MDX file Mintlify's prebuild writes for the page (x-mint.metadata's
+        // title, description, noindex, groups… over the operation's); x-mint.content, its body, is
+        // read by openapiBlocks.
+        front: frontMatter(page)
       }))
     })
   } catch (error) {
     return JSON.stringify({error: String((error && error.message) || error).slice(0, 300)})
+  }
+}
+
+function frontMatter(page) {
+  try {
+    return buildGeneratedMdxContent({...page, xMintContent: undefined})
+  } catch (error) { // metadata js-yaml cannot write: the page's title and description alone
+    return buildGeneratedMdxContent({...page, xMintMetadata: undefined, xMintContent: undefined})
   }
 }
 
@@ -199,16 +213,29 @@ function fields(schemas, out, read, state) {
 }
 
 // The blocks ([kind, text, level]) of the API page for `method path` of the spec loaded under
-// `key`; `read(markdown, out)` adds a description's blocks (the page reader's CommonMark).
-export function openapiBlocks(key, method, path, read, description = true, escape = (value) => value) {
+// `key`; `read(markdown, out)` adds a description's blocks (the page reader's CommonMark),
+// `readMdx(mdx, out)` the blocks of x-mint.content (MDX, read as a page is; false when it does not
+// parse). `options.description`: the operation's description first (true), none (false), or this
+// text instead (x-mint.metadata's, a generated page's front matter); `options.content`: its
+// x-mint.content after it, before the fields (Mintlify's prebuild writes it as the body of the
+// generated page, and its API page shows the body above the fields).
+export function openapiBlocks(key, method, path, read, options = {}, escape = (value) => value, readMdx = () => true) {
   plain = escape
   const spec = SPECS.get(key)
   if (!spec) return {error: 'spec not loaded'}
-  if (method === 'webhook') method = Object.keys((spec.webhooks || {})[path] || {}).find((m) => m !== 'parameters') || 'post' 
+  if (method === 'webhook') method = Object.keys((spec.webhooks || {})[path] || {}).find((m) => m !== 'parameters') || 'post'
   const endpoint = OpenApiToEndpointConverter.convert(spec, path, method.toLowerCase(), true)
+  const operation = (((endpoint.type === 'webhook' ? spec.webhooks : spec.paths) || {})[path] || {})[method.toLowerCase()] || {}
   const out = []
   const state = {fields: 0}
-  if (description && typeof endpoint.description === 'string' && endpoint.description.trim()) read(endpoint.description, out)
+  const description = typeof options.description === 'string' ? options.description
+    : options.description === false ? '' : endpoint.description
+  if (typeof description === 'string' && description.trim()) read(description, out)
+  const xMint = operation['x-mint']
+  let contentError = false
+  if (options.content && xMint && typeof xMint === 'object' && typeof xMint.content === 'string' && xMint.content.trim()) {
+    contentError = !readMdx(xMint.content, out)
+  }
   line(out, `${endpoint.type === 'webhook' ? 'WEBHOOK' : method.toUpperCase()} ${path}${endpoint.deprecated ? ' deprecated' : ''}`)
   const security = endpoint.request.security || []
   if (security.some((option) => Object.values(option.parameters || {}).some((group) => Object.keys(group || {}).length))) {
@@ -248,5 +275,71 @@ export function openapiBlocks(key, method, path, read, description = true, escap
       fields(content.schemaArray, out, read, state)
     }
   }
-  return {blocks: out, truncated: state.fields > MAX_FIELDS}
+  examples(endpoint, operation, out, read)
+  return {blocks: out, truncated: state.fields > MAX_FIELDS, contentError}
+}
+
+// The side panel of the page, after the fields: the request's code samples (x-codeSamples or
+// x-code-samples, as the converter reads them: a tab each, titled by its label or language) and
+// the request body's example, then each response's. Only examples the spec writes (`examples`,
+// `example`, or the schema's own `example`): without one Mintlify generates one from the schema,
+// the field names already indexed above with placeholder values (`<string>`), and generates code
+// (cURL, Python…) around it; neither is indexed.
+function examples(endpoint, operation, out, read) {
+  const samples = endpoint.request.codeSamples || []
+  const requestBodies = Object.entries(endpoint.request.body || {})
+  const request = (operation.requestBody && operation.requestBody.content) || {}
+  const bodies = requestBodies.filter(([type]) => written(request[type]))
+  if (samples.length || bodies.length) {
+    out.push(['heading', '## Request example', 2, 'Request example'])
+    for (const sample of samples.slice(0, MAX_EXAMPLES)) {
+      line(out, sample.label || sample.lang)
+      out.push(['code', fence(sample.lang, sample.source), 0])
+    }
+    for (const [type, content] of bodies) shownExamples(type, content.examples, out, read)
+  }
+  for (const [code, body] of Object.entries(endpoint.response || {})) {
+    const response = ((operation.responses || {})[code] || {}).content || {}
+    const shown = Object.entries(body).filter(([type]) => written(response[type]))
+    if (!shown.length) continue
+    out.push(['heading', `## Response example ${code}`, 2, `Response example ${code}`])
+    for (const [type, content] of shown) shownExamples(type, content.examples, out, read)
+  }
+}
+
+function written(media) {
+  if (!media || typeof media !== 'object') return false
+  const schema = media.schema && typeof media.schema === 'object' ? media.schema : {}
+  const many = media.examples && typeof media.examples === 'object' ? Object.values(media.examples) : []
+  return media.example !== undefined || many.some((e) => e && e.value !== undefined) || schema.example !== undefined ||
+    (Array.isArray(schema.examples) && schema.examples[0] !== undefined)
+}
+
+// An example's value as the panel shows it: a string as written, anything else as indented JSON.
+// Cut past MAX_EXAMPLE_CHARS at a line end: a response example can be a whole list of records
+// (dify's longest runs to several thousand characters), and the fields above already say what
+// each holds; the first lines show its shape.
+function shownExamples(type, found, out, read) {
+  const entries = Object.entries(found || {}).slice(0, MAX_EXAMPLES)
+  for (const [name, example] of entries) {
+    if (entries.length > 1 || example.summary) line(out, example.summary || name)
+    if (typeof example.description === 'string' && example.description.trim()) read(example.description, out)
+    const text = typeof example.value === 'string' ? example.value : JSON.stringify(example.value, null, 2)
+    if (typeof text !== 'string') continue
+    out.push(['code', fence(/json/i.test(type) ? 'json' : /ya?ml/i.test(type) ? 'yaml' : '', text), 0])
+  }
+}
+
+// A fenced code block of `text` (cut past MAX_EXAMPLE_CHARS at a line end, `…` after it): a
+// fence longer than any run of backticks in it.
+function fence(language, text) {
+  let body = String(text)
+  if (body.length > MAX_EXAMPLE_CHARS) {
+    const end = body.lastIndexOf('\n', MAX_EXAMPLE_CHARS)
+    body = body.slice(0, end > MAX_EXAMPLE_CHARS / 2 ? end : MAX_EXAMPLE_CHARS) + '\n…'
+  }
+  const longest = Math.max(2, ...(body.match(/`+/g) || []).map((run) => run.length))
+  const ticks = '`'.repeat(longest + 1)
+  const lang = /^[\w.+#-]{1,40}$/.test(language) ? language : ''
+  return `${ticks}${lang}\n${body}${body.endsWith('\n') ? '' : '\n'}${ticks}`
 }
