@@ -377,3 +377,23 @@ def test_a_page_cut_at_the_field_cap_is_a_warning_naming_it() -> None:
     assert text.count(" string") + text.count(" object") == 3000 and "group_37 object" in text and "group_38" not in text
     assert result.warnings == ["api-reference/wide.mdx: the OpenAPI operation POST /wide of wide.yaml has more than "
                                "3,000 fields: the first 3,000 are indexed"]
+
+
+def test_a_spec_with_a_ref_to_another_file_is_refused_as_mintlify_refuses_it() -> None:
+    """@mintlify/common's validate, which Mintlify's prebuild runs on every OpenAPI file, refuses a
+    `$ref` to another file ("External $ref references are not allowed"), and its docs say so
+    (api-playground/openapi-setup.mdx: "internal references only"): the site has no page of that
+    spec, so none is indexed, even with the other file in the source; a warning names the spec,
+    the reference, and Mintlify's reason."""
+    spec = ("openapi: 3.0.0\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get:\n      summary: A\n"
+            "      description: marker-external-operation-not-published\n      responses:\n        '200':\n"
+            "          description: ok\n          content:\n            application/json:\n"
+            "              schema: {$ref: './schemas.yaml#/Widget'}\n")
+    schemas = "Widget:\n  type: object\n  properties:\n    marker_external_field: {type: string}\n"
+    files = _api_site("api.yaml", spec, **{"schemas.yaml": schemas})
+    result = _compose(files)
+    assert [p.path for p in result.pages] == ["intro.mdx"]
+    assert ("docs.json: the pages generated from api.yaml are not indexed: api.yaml: Mintlify refuses it: External $ref "
+            "references are not allowed. Found 1 external reference(s):   - paths./a.get.responses.200.content."
+            "application/json.schema.$ref: ./schemas.yaml#/Widget") in result.warnings
+    assert "marker" not in " ".join(c.text for c in result.chunks)

@@ -13,8 +13,10 @@ Mintlify makes an API page of an operation three ways (its api-playground/openap
   operation's.
 An operation marked `x-excluded` makes no page, one marked `x-hidden` a hidden one (left out as
 any hidden page); fields and parameters so marked are never shown. A spec that cannot be read (not
-in the source, not JSON or YAML, not OpenAPI 3, over the size or the reader's time and memory
-limits) is a warning naming it, and its pages are not indexed.
+in the source, not JSON or YAML, not OpenAPI 3, with a `$ref` to another file, which Mintlify
+refuses, over the size or the reader's time and memory limits) is a warning naming it, and its
+pages are not indexed. A generated page is the MDX file Mintlify writes for it: x-mint.metadata
+its front matter, x-mint.content its text above the operation's.
 """
 
 from __future__ import annotations
