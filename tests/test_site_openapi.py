@@ -397,3 +397,14 @@ def test_a_spec_with_a_ref_to_another_file_is_refused_as_mintlify_refuses_it() -
             "references are not allowed. Found 1 external reference(s):   - paths./a.get.responses.200.content."
             "application/json.schema.$ref: ./schemas.yaml#/Widget") in result.warnings
     assert "marker" not in " ".join(c.text for c in result.chunks)
+
+
+def test_odd_examples_do_not_fail_the_page() -> None:
+    """An example whose summary is not text, and code samples that are not a list (the converter
+    reports them and gives none): the page is indexed with what can be shown."""
+    odd = EXTRAS.replace("                  summary: A pending order", "                  summary: [not, text]")
+    odd = odd.replace("      x-codeSamples:\n        - lang: typescript", "      x-codeSamples: {}\n      x-other:\n        - lang: typescript")
+    result = _compose(_api_site("openapi.yaml", odd))
+    text = _text(result, "api-reference/orders/create-an-order.mdx")
+    assert "## Response example 201\n\npending\n\n```json" in text and "marker-extras-response-example-shown" in text
+    assert "marker-extras-sample-shown" not in text and "marker-extras-request-example-shown" in text

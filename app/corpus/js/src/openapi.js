@@ -332,9 +332,15 @@ function written(media) {
 function shownExamples(type, found, out, read) {
   const entries = Object.entries(found || {}).slice(0, MAX_EXAMPLES)
   for (const [name, example] of entries) {
-    if (entries.length > 1 || example.summary) line(out, example.summary || name)
+    const summary = typeof example.summary === 'string' && example.summary.trim() ? example.summary : ''
+    if (entries.length > 1 || summary) line(out, summary || name)
     if (typeof example.description === 'string' && example.description.trim()) read(example.description, out)
-    const text = typeof example.value === 'string' ? example.value : JSON.stringify(example.value, null, 2)
+    let text
+    try {
+      text = typeof example.value === 'string' ? example.value : JSON.stringify(example.value, null, 2)
+    } catch (error) { // a YAML alias holding itself: no JSON, nothing the panel could show either
+      continue
+    }
     if (typeof text !== 'string') continue
     out.push(['code', fence(/json/i.test(type) ? 'json' : /ya?ml/i.test(type) ? 'yaml' : '', text), 0])
   }
