@@ -408,3 +408,44 @@ def test_odd_examples_do_not_fail_the_page() -> None:
     text = _text(result, "api-reference/orders/create-an-order.mdx")
     assert "## Response example 201\n\npending\n\n```json" in text and "marker-extras-response-example-shown" in text
     assert "marker-extras-sample-shown" not in text and "marker-extras-request-example-shown" in text
+
+
+@pytest.mark.parametrize("scraped", sorted((SITE.parent / "mintlify-openapi-extras" / "scraped").glob("*.mdx")),
+                         ids=lambda p: p.name)
+def test_a_generated_page_is_the_file_mintlifys_scraper_writes(scraped: Path) -> None:
+    """Mintlify's own OpenAPI-to-pages tool wrote these files for the extras spec (its README):
+    the front matter decides the page's title, whether it is indexed and who sees it; the body
+    (x-mint.content), read as any Mintlify page, is on the page before the operation's method and
+    path, or, when it does not parse, nothing of it is."""
+    from app.corpus.frontmatter import parse_front_matter
+    from app.corpus.markdown import read_page
+
+    result = _extras()
+    front = parse_front_matter(scraped.read_text())
+    path = f"api-reference/orders/{scraped.name}"
+    page = next((p for p in result.pages if p.path == path), None)
+    if front.data.get("noindex") is True:
+        assert page is None and path in [p for p, _ in result.excluded]
+        return
+    assert page is not None
+    method, endpoint = str(front.data["openapi"]).split()
+    assert page.title == (front.title or {"/orders": "Create an order", "/orders/{id}": "Get an order"}[endpoint])
+    assert set(page.audiences) == set(front.audiences(groups=True) or ("public",))
+    text = _text(result, path)
+    body = read_page(front.body, mdx=True, mintlify=True)
+    if body.error is not None:
+        assert not {word for word in front.body.split() if word.startswith("marker-")} & set(text.split())
+        assert "Admins only" not in text
+        return
+    shown = [block.text for block in body.blocks]
+    assert shown and all(text.index(b) < text.index(f"{method.upper()} {endpoint}") for b in shown)
+
+
+def test_x_mint_href_is_where_the_page_is_published() -> None:
+    """`x-mint.href` sets the generated page's URL (Mintlify's generateOpenApiPages reads it)."""
+    spec = EXTRAS.replace("      x-mint:\n        metadata: {groups: [admin]}",
+                          "      x-mint:\n        href: /guides/one-order\n        metadata: {groups: [admin]}")
+    result = _compose(_api_site("openapi.yaml", spec))
+    assert "guides/one-order.mdx" in {p.path for p in result.pages}
+    assert "api-reference/orders/get-an-order.mdx" not in {p.path for p in result.pages}
+    assert any(c.href.endswith("/guides/one-order") for c in result.chunks if c.page == "guides/one-order.mdx")
