@@ -449,3 +449,29 @@ def test_x_mint_href_is_where_the_page_is_published() -> None:
     assert "guides/one-order.mdx" in {p.path for p in result.pages}
     assert "api-reference/orders/get-an-order.mdx" not in {p.path for p in result.pages}
     assert any(c.href.endswith("/guides/one-order") for c in result.chunks if c.page == "guides/one-order.mdx")
+
+
+def test_metadata_that_cannot_say_who_reads_the_page_makes_it_internal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """x-mint.metadata declaring two audiences at odds, or front matter Mintlify's writer could not
+    write: a warning, and the page is internal, never the source's public default."""
+    spec = EXTRAS.replace("metadata: {groups: [admin]}", "metadata: {public: true, audience: internal}")
+    result = _compose(_api_site("openapi.yaml", spec))
+    chunks = [c for c in result.chunks if c.page == "api-reference/orders/get-an-order.mdx"]
+    assert chunks and {c.audiences for c in chunks} == {("internal",)}
+    assert [w for w in result.warnings if w.startswith("api-reference/orders/get-an-order.mdx: x-mint.metadata of the "
+                                                       "OpenAPI operation GET /orders/{id} of openapi.yaml: ")]
+    real = site_openapi.read_openapi_spec
+
+    def unwritten(key: str, text: str, file: str) -> dict:
+        answer = real(key, text, file)
+        for page in answer.get("pages", []):
+            page["front"] = None
+        return answer
+
+    monkeypatch.setattr(site_openapi, "read_openapi_spec", unwritten)
+    monkeypatch.setattr(site_openapi, "_LOADED", {})
+    result = _compose(_api_site("openapi.yaml", EXTRAS.replace("Create an order", "Create one order")))
+    generated = [c for c in result.chunks if c.page.startswith("api-reference/")]
+    assert generated and {c.audiences for c in generated} == {("internal",)}
+    assert ("api-reference/orders/create-one-order.mdx: x-mint.metadata of the OpenAPI operation POST /orders of "
+            "openapi.yaml: Mintlify's writer cannot write it as front matter; the page is internal") in result.warnings

@@ -141,8 +141,9 @@ class Operation:
     place: tuple[str, ...]
     hidden: bool  # in a hidden group, or `x-hidden`
     # The front matter of the MDX file Mintlify writes for the page (x-mint.metadata over the
-    # operation's title and description; @mintlify/common's buildGeneratedMdxContent)
-    front: str = ""
+    # operation's title and description; @mintlify/common's buildGeneratedMdxContent); None when
+    # it cannot be written
+    front: str | None = ""
 
 
 def parse_operation(text: str) -> tuple[str | None, str, str] | None:
@@ -235,7 +236,7 @@ def generated_pages(site: Any, files: Mapping[str, str], warnings: list[str]) ->
             if path in files:
                 continue  # a file of the source is the page published there
             found.setdefault(path, Operation(path, spec, page["method"], page["path"], page["title"] or href,
-                                             place, entry.hidden or bool(page["hidden"]), str(page.get("front") or "")))
+                                             place, entry.hidden or bool(page["hidden"]), page.get("front")))
     for why, operations in failed.items():
         first = why.splitlines()[0][:300]
         if operations[0].startswith("every operation of "):
@@ -283,7 +284,7 @@ def compose_operation(operation: Operation, files: Mapping[str, str], settings: 
     when hidden (a hidden group, `x-hidden`), a redirect's source, or as its front matter says, as
     any page."""
     from app.corpus.chunker import Page, chunk_page
-    from app.corpus.frontmatter import FrontMatter, FrontMatterError, parse_front_matter
+    from app.corpus.frontmatter import FrontMatter, parse_front_matter
     from app.corpus.site_model import HIDDEN, Exclusion, stem
 
     redirect = site.exclusion(operation.path, {})
@@ -294,20 +295,19 @@ def compose_operation(operation: Operation, files: Mapping[str, str], settings: 
         result.excluded.append((operation.path, Exclusion(HIDDEN, f"an OpenAPI operation hidden in {site.config} "
                                                                   "(a hidden group, or x-hidden in its spec)")))
         return
+    named = f"{operation.method.upper()} {operation.endpoint}"
     try:
+        if operation.front is None:
+            raise ValueError("Mintlify's writer cannot write it as front matter")
         front = parse_front_matter(operation.front)
-    except FrontMatterError:  # Mintlify's own YAML writer made it: not expected
-        front = FrontMatter()
+        declared = front.audiences(groups=True)  # x-mint.metadata's `groups` (x-mint.groups), `public`
+    except ValueError as exc:  # FrontMatterError too; fail closed: who may read it is unknown
+        result.warnings.append(f"{operation.path}: x-mint.metadata of the OpenAPI operation {named} of "
+                               f"{operation.spec}: {exc}; the page is internal")
+        front, declared = FrontMatter(), ("internal",)
     if (reason := site.mintlify_exclusion(operation.path, front.data)) is not None:
         result.excluded.append((operation.path, reason))
         return
-    named = f"{operation.method.upper()} {operation.endpoint}"
-    try:
-        declared = front.audiences(groups=True)  # x-mint.metadata's `groups` (x-mint.groups), `public`
-    except ValueError as exc:
-        result.warnings.append(f"{operation.path}: x-mint.metadata of the OpenAPI operation {named} of "
-                               f"{operation.spec}: {exc}; the page is internal")
-        declared = ("internal",)
     blocks, why, faults = page_blocks(operation.spec, files, operation.method, operation.endpoint,
                                       description=front.description or True, content=True)
     if blocks is None:

@@ -137,8 +137,8 @@ export function openapiSpec(key, text, file) {
 function frontMatter(page) {
   try {
     return buildGeneratedMdxContent({...page, xMintContent: undefined})
-  } catch (error) { // metadata js-yaml cannot write: the page's title and description alone
-    return buildGeneratedMdxContent({...page, xMintMetadata: undefined, xMintContent: undefined})
+  } catch (error) { // metadata js-yaml cannot write: none (its `groups` unknown, the page is internal)
+    return null
   }
 }
 
