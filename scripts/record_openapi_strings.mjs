@@ -14,6 +14,8 @@ const strings = [
   "openapi GET", "  GET   /spaced  ", "GET\t/tab", "a b c d", "GET", "", "   ", "quickstart", "guides/deploy",
   "get-started", "api/get /users", "spec.yaml GET /a extra", "my spec GET", "GET /users?x=1", "get users",
   "GET /users/{id} ",
+  // Whitespace as JavaScript's \s and trim() see it, not as Python's str.split does.
+  "GET\u00a0/nbsp", "GET\u001f/unit-separator", "\ufeffGET /bom", "GET\u0085/nel", "GET\u3000/ideographic",
 ];
 const recorded = strings.map((s) => ({ string: s, parsed: potentiallyParseOpenApiString(s) ?? null }));
 console.log(JSON.stringify({ "@mintlify/common": "1.0.1183", recorded }, null, 1));

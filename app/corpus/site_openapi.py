@@ -39,6 +39,9 @@ _MAX_SPEC_PEEKS = 300  # JSON and YAML files of a source opened to find them, at
 _SUFFIXES = (".json", ".yaml", ".yml")
 # The start of an OpenAPI 3 document: its `openapi` key, in JSON or YAML, near the top.
 _OPENAPI_KEY = re.compile(r"""^\s*\{?\s*["']?openapi["']?\s*:\s*["']?3""", re.MULTILINE)
+# What JavaScript's `\s` and trim() take for whitespace, which the string is split on (Python's
+# str.split also splits on U+001C–U+001F and U+0085, and not on U+FEFF).
+_JS_SPACE = re.compile("[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+")
 _METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace", "webhook")
 _LOADED: dict[str, dict[str, Any]] = {}  # spec key → what the reader answered for it (a few)
 
@@ -152,7 +155,7 @@ def parse_operation(text: str) -> tuple[str | None, str, str] | None:
     page's `openapi` front matter. Two or three words; the method in any case, one of OpenAPI's
     eight or `webhook`; the spec any word (trigger.dev's `v3-openapi GET /api/v1/runs`).
     tests/data/site-nav/mintlify-openapi-strings.json records what Mintlify's makes of each."""
-    parts = text.split()
+    parts = _JS_SPACE.split(_JS_SPACE.sub(" ", text).strip(" "))
     if len(parts) not in (2, 3) or parts[-2].lower() not in _METHODS:
         return None
     return (parts[0] if len(parts) == 3 else None), parts[-2].lower(), parts[-1]
