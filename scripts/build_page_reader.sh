@@ -9,7 +9,13 @@
 # build, for its Node one asks for Node's `process` and `buffer`. IIFE with a global name: V8 evaluates it as a script, no module loader.
 set -eu
 cd "$(dirname "$0")/../app/corpus/js"
-npm ci --no-audit --no-fund --ignore-scripts >/dev/null
+# A node_modules that is a link to another checkout's (a worktree sharing main's): npm ci would
+# empty the folder it points to and install here instead, so the packages there are used as they are.
+if [ -L node_modules ]; then
+  echo "node_modules is a link ($(readlink node_modules)): building with its packages, npm ci skipped" >&2
+else
+  npm ci --no-audit --no-fund --ignore-scripts >/dev/null
+fi
 
 out=reader.js
 [ "${1:-}" = "--check" ] && out=$(mktemp --suffix=.js)

@@ -262,3 +262,216 @@ def test_a_json_file_the_clone_lacks_does_not_fail_the_site() -> None:
     files = Tree({"docs.json": json.dumps(docs), "intro.mdx": "# Intro\n", "data/big.json": "", "openapi.yaml": SPEC})
     result = _compose(files)
     assert [p.path for p in result.pages] == ["intro.mdx", "api-reference/widgets/list-widgets.mdx"]
+
+
+STRINGS = json.loads((SITE.parent / "mintlify-openapi-strings.json").read_text())["recorded"]
+
+
+@pytest.mark.parametrize("case", STRINGS, ids=[case["string"] or "empty" for case in STRINGS])
+def test_an_operation_string_is_read_as_mintlifys_parser_reads_it(case: dict) -> None:
+    """What Mintlify's potentiallyParseOpenApiString makes of a navigation entry or front matter
+    `openapi` (recorded by scripts/record_openapi_strings.mjs): the same method, path and spec, or
+    no operation (a page path)."""
+    parsed = case["parsed"]
+    expected = None if parsed is None else (parsed.get("filename"), parsed["method"], parsed["endpoint"])
+    assert site_openapi.parse_operation(case["string"]) == expected
+
+
+def test_a_navigation_entry_is_an_operation_in_any_case_and_with_any_spec_name() -> None:
+    """trigger.dev's navigation names `v3-openapi GET /api/v1/runs` (its spec v3-openapi.yaml
+    without the extension), and Mintlify reads a method in any case: each makes the operation's page,
+    none is taken for a page path the source lacks."""
+    docs = {"navigation": {"groups": [{"group": "API", "pages": [
+        "intro", "v3-openapi GET /widgets", "get /widgets/{widget_id}", "v3-openapi.yaml Post /widgets"]}]}}
+    files = {"docs.json": json.dumps(docs), "intro.mdx": "# Intro\n", "v3-openapi.yaml": SPEC}
+    result = _compose(files)
+    assert [(p.path, p.place) for p in result.pages] == [
+        ("intro.mdx", ("API",)), ("api-reference/widgets/list-widgets.mdx", ("API",)),
+        ("api-reference/widgets/get-a-widget.mdx", ("API",)), ("api-reference/widgets/create-a-widget.mdx", ("API",))]
+    assert not result.warnings, result.warnings
+
+
+EXTRAS = (SITE.parent / "mintlify-openapi-extras" / "openapi.yaml").read_text()
+
+
+def _extras(**replace: str) -> ComposeResult:
+    spec = EXTRAS
+    for old, new in replace.items():
+        spec = spec.replace(old, new)
+    return _compose(_api_site("openapi.yaml", spec), audiences=("public",))
+
+
+def test_x_mint_metadata_and_content_make_the_page_mintlify_writes() -> None:
+    """x-mint.metadata's title and description are the page's (over the summary and description,
+    as the front matter Mintlify's prebuild writes); x-mint.content, the MDX body of that file,
+    is shown after the description and before the fields, read as a page is: its JSX comment is
+    hidden, its <Note> shown, its `##` heading a section."""
+    result = _extras()
+    page = next(p for p in result.pages if p.path == "api-reference/orders/create-an-order.mdx")
+    assert page.title == "Place an order"
+    text = _text(result, page.path)
+    assert "marker-extras-description-shown" not in text  # the metadata's description replaces it
+    order = ["marker-extras-metadata-description-shown", "## Before you order", "marker-extras-content-shown",
+             "marker-extras-content-note-shown", "POST /orders", "## Body", "## Response 201"]
+    assert [text.index(m) for m in order] == sorted(text.index(m) for m in order), text
+    assert "marker-extras-content-jsx-comment-hidden" not in " ".join(c.text for c in result.chunks)
+
+
+def test_an_html_comment_in_a_description_or_in_x_mint_content_stays_hidden() -> None:
+    """A description is CommonMark: its HTML comment is no text. x-mint.content is MDX, where
+    `<!--` does not parse (as on any Mintlify page): a warning, and nothing of it indexed."""
+    result = _extras(**{"          title: Place an order\n          description: Places an order for the cart "
+                        "(marker-extras-metadata-description-shown).\n": "          title: Place an order\n"})
+    indexed = " ".join(c.text for c in result.chunks)
+    assert "marker-extras-description-shown" in indexed
+    assert "marker-extras-description-comment-hidden" not in indexed
+    assert "marker-extras-content-html-comment-hidden" not in indexed and "Admins only" not in indexed
+    assert ("api-reference/orders/get-an-order.mdx: the x-mint.content of the OpenAPI operation GET /orders/{id} of "
+            "openapi.yaml does not parse as MDX: not indexed") in result.warnings
+
+
+def test_x_mint_metadata_noindex_and_groups_are_the_pages_front_matter() -> None:
+    """`noindex: true` leaves the page out as on any page; `groups` makes its audiences those
+    groups (fail closed: a page for admins is never public)."""
+    result = _extras()
+    assert ("api-reference/orders/list-orders.mdx", "its front matter says noindex: true") in [
+        (path, why.reason) for path, why in result.excluded]
+    assert "marker-extras-list-shown" not in " ".join(c.text for c in result.chunks)
+    chunks = [c for c in result.chunks if c.page == "api-reference/orders/get-an-order.mdx"]
+    assert chunks and {c.audiences for c in chunks} == {("admin",)}
+
+
+def test_code_samples_and_written_examples_are_shown_after_the_fields() -> None:
+    """The side panel: x-codeSamples as code under their label (else language), the request body's
+    example, each response's examples under their summary; an example Mintlify generates from the
+    schema (the 404's) is not indexed."""
+    text = _text(_extras(), "api-reference/orders/create-an-order.mdx")
+    assert ('## Request example\n\nSDK\n\n```typescript\nconst order = await acme.orders.create({ sku: '
+            '"marker-extras-sample-shown" })\n```\n\nbash\n\n```bash\ncurl -X POST https://api.acme.example/orders\n```'
+            '\n\n```json\n{\n  "sku": "marker-extras-request-example-shown"\n}\n```') in text
+    assert ('## Response example 201\n\nA pending order\n\n```json\n{\n  "id": "ord_1",\n  "state": '
+            '"marker-extras-response-example-shown"\n}\n```\n\nA paid order\n\nPaid at once '
+            '(marker-extras-example-description-shown).') in text
+    assert text.index("## Response 404") < text.index("## Request example")
+    assert "marker-extras-generated-example-left-out" not in text and "Response example 404" not in text
+
+
+def test_a_long_example_is_cut() -> None:
+    rows = "[" + ", ".join(f"{{row: {n}, name: row-number-{n}}}" for n in range(400)) + "]"
+    text = _text(_extras(**{"[LONG]": rows}), "api-reference/orders/get-an-order.mdx")
+    assert "marker-extras-long-example-start" in text and "row-number-60" in text
+    assert "row-number-399" not in text and "\n…\n```" in text
+
+
+def test_a_page_cut_at_the_field_cap_is_a_warning_naming_it() -> None:
+    """A schema that fans out stops at 3,000 field lines (js/src/openapi.js MAX_FIELDS): the page is
+    indexed up to there, and a warning names it, its operation and spec, and why."""
+    inner = ", ".join(f"field_{n}: {{type: string}}" for n in range(80))  # the converter reads 1,000 properties at most
+    properties = "".join(f"                group_{n}: {{type: object, properties: {{{inner}}}}}\n" for n in range(40))
+    spec = ("openapi: 3.0.0\ninfo: {title: T, version: '1'}\npaths:\n  /wide:\n    post:\n      summary: Wide\n"
+            "      requestBody:\n        content:\n          application/json:\n            schema:\n"
+            "              type: object\n              properties:\n" + properties +
+            "      responses: {'200': {description: ok}}\n")
+    result = _compose(_api_site("wide.yaml", spec))
+    text = _text(result, "api-reference/wide.mdx")
+    assert text.count(" string") + text.count(" object") == 3000 and "group_37 object" in text and "group_38" not in text
+    assert result.warnings == ["api-reference/wide.mdx: the OpenAPI operation POST /wide of wide.yaml has more than "
+                               "3,000 fields: the first 3,000 are indexed"]
+
+
+def test_a_spec_with_a_ref_to_another_file_is_refused_as_mintlify_refuses_it() -> None:
+    """@mintlify/common's validate, which Mintlify's prebuild runs on every OpenAPI file, refuses a
+    `$ref` to another file ("External $ref references are not allowed"), and its docs say so
+    (api-playground/openapi-setup.mdx: "internal references only"): the site has no page of that
+    spec, so none is indexed, even with the other file in the source; a warning names the spec,
+    the reference, and Mintlify's reason."""
+    spec = ("openapi: 3.0.0\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get:\n      summary: A\n"
+            "      description: marker-external-operation-not-published\n      responses:\n        '200':\n"
+            "          description: ok\n          content:\n            application/json:\n"
+            "              schema: {$ref: './schemas.yaml#/Widget'}\n")
+    schemas = "Widget:\n  type: object\n  properties:\n    marker_external_field: {type: string}\n"
+    files = _api_site("api.yaml", spec, **{"schemas.yaml": schemas})
+    result = _compose(files)
+    assert [p.path for p in result.pages] == ["intro.mdx"]
+    assert ("docs.json: the pages generated from api.yaml are not indexed: api.yaml: Mintlify refuses it: External $ref "
+            "references are not allowed. Found 1 external reference(s):   - paths./a.get.responses.200.content."
+            "application/json.schema.$ref: ./schemas.yaml#/Widget") in result.warnings
+    assert "marker" not in " ".join(c.text for c in result.chunks)
+
+
+def test_odd_examples_do_not_fail_the_page() -> None:
+    """An example whose summary is not text, and code samples that are not a list (the converter
+    reports them and gives none): the page is indexed with what can be shown."""
+    odd = EXTRAS.replace("                  summary: A pending order", "                  summary: [not, text]")
+    odd = odd.replace("      x-codeSamples:\n        - lang: typescript", "      x-codeSamples: {}\n      x-other:\n        - lang: typescript")
+    result = _compose(_api_site("openapi.yaml", odd))
+    text = _text(result, "api-reference/orders/create-an-order.mdx")
+    assert "## Response example 201\n\npending\n\n```json" in text and "marker-extras-response-example-shown" in text
+    assert "marker-extras-sample-shown" not in text and "marker-extras-request-example-shown" in text
+
+
+@pytest.mark.parametrize("scraped", sorted((SITE.parent / "mintlify-openapi-extras" / "scraped").glob("*.mdx")),
+                         ids=lambda p: p.name)
+def test_a_generated_page_is_the_file_mintlifys_scraper_writes(scraped: Path) -> None:
+    """Mintlify's own OpenAPI-to-pages tool wrote these files for the extras spec (its README):
+    the front matter decides the page's title, whether it is indexed and who sees it; the body
+    (x-mint.content), read as any Mintlify page, is on the page before the operation's method and
+    path, or, when it does not parse, nothing of it is."""
+    from app.corpus.frontmatter import parse_front_matter
+    from app.corpus.markdown import read_page
+
+    result = _extras()
+    front = parse_front_matter(scraped.read_text())
+    path = f"api-reference/orders/{scraped.name}"
+    page = next((p for p in result.pages if p.path == path), None)
+    if front.data.get("noindex") is True:
+        assert page is None and path in [p for p, _ in result.excluded]
+        return
+    assert page is not None
+    method, endpoint = str(front.data["openapi"]).split()
+    assert page.title == (front.title or {"/orders": "Create an order", "/orders/{id}": "Get an order"}[endpoint])
+    assert set(page.audiences) == set(front.audiences(groups=True) or ("public",))
+    text = _text(result, path)
+    body = read_page(front.body, mdx=True, mintlify=True)
+    if body.error is not None:
+        assert not {word for word in front.body.split() if word.startswith("marker-")} & set(text.split())
+        assert "Admins only" not in text
+        return
+    shown = [block.text for block in body.blocks]
+    assert shown and all(text.index(b) < text.index(f"{method.upper()} {endpoint}") for b in shown)
+
+
+def test_x_mint_href_is_where_the_page_is_published() -> None:
+    """`x-mint.href` sets the generated page's URL (Mintlify's generateOpenApiPages reads it)."""
+    spec = EXTRAS.replace("      x-mint:\n        metadata: {groups: [admin]}",
+                          "      x-mint:\n        href: /guides/one-order\n        metadata: {groups: [admin]}")
+    result = _compose(_api_site("openapi.yaml", spec))
+    assert "guides/one-order.mdx" in {p.path for p in result.pages}
+    assert "api-reference/orders/get-an-order.mdx" not in {p.path for p in result.pages}
+    assert any(c.href.endswith("/guides/one-order") for c in result.chunks if c.page == "guides/one-order.mdx")
+
+
+def test_metadata_that_cannot_say_who_reads_the_page_makes_it_internal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """x-mint.metadata declaring two audiences at odds, or front matter Mintlify's writer could not
+    write: a warning, and the page is internal, never the source's public default."""
+    spec = EXTRAS.replace("metadata: {groups: [admin]}", "metadata: {public: true, audience: internal}")
+    result = _compose(_api_site("openapi.yaml", spec))
+    chunks = [c for c in result.chunks if c.page == "api-reference/orders/get-an-order.mdx"]
+    assert chunks and {c.audiences for c in chunks} == {("internal",)}
+    assert [w for w in result.warnings if w.startswith("api-reference/orders/get-an-order.mdx: x-mint.metadata of the "
+                                                       "OpenAPI operation GET /orders/{id} of openapi.yaml: ")]
+    real = site_openapi.read_openapi_spec
+
+    def unwritten(key: str, text: str, file: str) -> dict:
+        answer = real(key, text, file)
+        for page in answer.get("pages", []):
+            page["front"] = None
+        return answer
+
+    monkeypatch.setattr(site_openapi, "read_openapi_spec", unwritten)
+    monkeypatch.setattr(site_openapi, "_LOADED", {})
+    result = _compose(_api_site("openapi.yaml", EXTRAS.replace("Create an order", "Create one order")))
+    generated = [c for c in result.chunks if c.page.startswith("api-reference/")]
+    assert generated and {c.audiences for c in generated} == {("internal",)}
+    assert ("api-reference/orders/create-one-order.mdx: x-mint.metadata of the OpenAPI operation POST /orders of "
+            "openapi.yaml: Mintlify's writer cannot write it as front matter; the page is internal") in result.warnings

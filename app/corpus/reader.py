@@ -11,7 +11,7 @@ import functools
 import hashlib
 import json
 import threading
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import Any, NamedTuple
 
@@ -41,6 +41,9 @@ class Reading:
     unknown_components: dict[str, int] = field(default_factory=dict)
     error: str | None = None  # the parser's message when it rejects the page (not indexed)
     unresolved_snippets: tuple[str, ...] = ()  # MkDocs: `--8<--` paths the tree does not hold
+    # An OpenAPI page (read_openapi_page): "truncated" (fields cut at the cap), "content" (its
+    # x-mint.content does not parse as MDX: not shown)
+    faults: tuple[str, ...] = ()
 
 
 def _bundle() -> str:
@@ -179,13 +182,16 @@ def read_openapi_spec(key: str, text: str, file: str) -> dict[str, Any]:
     return _call("openapiSpec", key, text, file)
 
 
-def read_openapi_page(key: str, method: str, path: str, *, description: bool = True,
+def read_openapi_page(key: str, method: str, path: str, *, description: bool | str = True, content: bool = False,
                       text: str | None = None, file: str = "") -> Reading:
-    """The blocks of the API page of the operation `method path` of the spec loaded under `key`
-    (with the operation's description first, unless `description` is False). Without the spec's
-    `text` (and its `file`), an error "spec not loaded" when the reader does not hold it; with
-    them, it is loaded first, in the same call."""
-    options: dict[str, object] = {"description": description}
+    """The blocks of the API page of the operation `method path` of the spec loaded under `key`:
+    the operation's description first (`description` True), none (False), or that text instead (a
+    generated page's, x-mint.metadata's); its x-mint.content after it with `content` (a generated
+    page's body). Without the spec's `text` (and its `file`), an error "spec not loaded" when the
+    reader does not hold it; with them, it is loaded first, in the same call."""
+    options: dict[str, object] = {"description": description, "content": content}
     if text is not None:
         options |= {"text": text, "file": file}
-    return _reading(_call("openapiPage", key, method, path, options))
+    data = _call("openapiPage", key, method, path, options)
+    faults = tuple(fault for fault, key in (("truncated", "truncated"), ("content", "contentError")) if data.get(key))
+    return replace(_reading(data), faults=faults)

@@ -84,7 +84,7 @@ from app.corpus.site_model import (
     mkdocs_shadowed,
     stem,
 )
-from app.corpus.site_openapi import openapi_files, openapi_sources
+from app.corpus.site_openapi import openapi_files, openapi_sources, parse_operation
 
 __all__ = ["FRONT_MATTER", "HIDDEN", "KINDS", "NOT_BUILT", "OUTSIDE", "REDIRECT", "Exclusion", "NavPage", "Site",
            "read_site", "stem"]
@@ -95,9 +95,6 @@ MINTLIFY_IGNORED = (".git", ".github", ".claude", ".agents", ".idea", ".vscode",
                     "!.mintlify/**/", "!.mintlify/skills/**", "!.mintlify/**/*.json", "!.mintlify/**/*.yaml",
                     "!.mintlify/**/*.yml", "node_modules", "README.md", "LICENSE.md", "CHANGELOG.md", "CONTRIBUTING.md")
 _MAX_REFS = 200  # `$ref` files read for one navigation: a cycle or a fan-out stops here
-# A navigation entry naming an OpenAPI operation, from which Mintlify generates the page: `GET /users`,
-# `/openapi.json POST /users` (its docs' api-playground/openapi-setup.mdx), `webhook name`.
-_OPENAPI_OPERATION = re.compile(r"(?:\S+\.(?:json|ya?ml)\s+)?(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS|TRACE|webhook)\s+\S")
 # Mintlify's navigation containers, and the key naming each one's label in the place.
 _MINTLIFY_CONTAINERS = ("languages", "versions", "tabs", "anchors", "dropdowns", "products", "menu", "groups",
                         "pages", "navigation")
@@ -264,7 +261,9 @@ class _Mintlify:
     def add(self, page: str, place: tuple[str, ...], hidden: bool, spec: tuple[tuple[str, ...], str | None]) -> None:
         if "://" in page:
             return
-        if _OPENAPI_OPERATION.match(page):
+        # A navigation entry naming an OpenAPI operation, from which Mintlify generates the page:
+        # `GET /users`, `openapi.json post /users`, `v3-openapi GET /runs`, `webhook name`.
+        if parse_operation(page) is not None:
             self.openapi.append(OpenApiEntry(page.strip(), spec[0], place, hidden, spec[1]))
             return
         key = stem(page)

@@ -228,7 +228,9 @@ class Site:
                 return Exclusion(FRONT_MATTER, f"its front matter says {key}: true")
         return None
 
-    def _mintlify_exclusion(self, path: str, front: Mapping[str, Any]) -> Exclusion | None:
+    def mintlify_exclusion(self, path: str, front: Mapping[str, Any]) -> Exclusion | None:
+        """Why Mintlify leaves the page at `path` out of its search (ignored, or as its front matter
+        `front` says), whatever its navigation; None when it does not."""
         if _gitignore(self.gitignored).match_file(path):
             return Exclusion(NOT_BUILT, "named by .mintignore (or Mintlify's own ignores): never built")
         if _flag(front, "hidden") is True and not self.index_hidden:
@@ -257,7 +259,7 @@ class Site:
         for source, destination in self.redirects:
             if _redirect_matches(source, page):
                 return Exclusion(REDIRECT, f"a redirect to {destination}")
-        if self.framework == "mintlify" and (mintlify := self._mintlify_exclusion(path, front)) is not None:
+        if self.framework == "mintlify" and (mintlify := self.mintlify_exclusion(path, front)) is not None:
             return mintlify
         if self.framework == "docusaurus":
             if (docusaurus := self._docusaurus_exclusion(path, front)) is not None:

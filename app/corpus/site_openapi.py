@@ -13,8 +13,10 @@ Mintlify makes an API page of an operation three ways (its api-playground/openap
   operation's.
 An operation marked `x-excluded` makes no page, one marked `x-hidden` a hidden one (left out as
 any hidden page); fields and parameters so marked are never shown. A spec that cannot be read (not
-in the source, not JSON or YAML, not OpenAPI 3, over the size or the reader's time and memory
-limits) is a warning naming it, and its pages are not indexed.
+in the source, not JSON or YAML, not OpenAPI 3, with a `$ref` to another file, which Mintlify
+refuses, over the size or the reader's time and memory limits) is a warning naming it, and its
+pages are not indexed. A generated page is the MDX file Mintlify writes for it: x-mint.metadata
+its front matter, x-mint.content its text above the operation's.
 """
 
 from __future__ import annotations
@@ -30,12 +32,16 @@ from app.corpus.git_source import GitSourceError
 from app.corpus.reader import Block, read_openapi_page, read_openapi_spec
 
 MAX_SPEC_CHARS = 20_000_000  # a spec larger than this is not read (the largest seen, dify's, is 0.8 MB)
+MAX_FIELDS = 3000  # field lines of one page at most (js/src/openapi.js MAX_FIELDS: the same number)
 MAX_SPEC_PAGES = 5000  # pages generated from one spec at most (dify's largest has 82 operations)
 _MAX_SPEC_FILES = 50  # OpenAPI files of a source looked at, at most
 _MAX_SPEC_PEEKS = 300  # JSON and YAML files of a source opened to find them, at most
 _SUFFIXES = (".json", ".yaml", ".yml")
 # The start of an OpenAPI 3 document: its `openapi` key, in JSON or YAML, near the top.
 _OPENAPI_KEY = re.compile(r"""^\s*\{?\s*["']?openapi["']?\s*:\s*["']?3""", re.MULTILINE)
+# What JavaScript's `\s` and trim() take for whitespace, which the string is split on (Python's
+# str.split also splits on U+001C–U+001F and U+0085, and not on U+FEFF).
+_JS_SPACE = re.compile("[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]+")
 _METHODS = ("get", "put", "post", "delete", "options", "head", "patch", "trace", "webhook")
 _LOADED: dict[str, dict[str, Any]] = {}  # spec key → what the reader answered for it (a few)
 
@@ -96,21 +102,34 @@ def load_spec(path: str, files: Mapping[str, str]) -> tuple[str, dict[str, Any]]
     return key, answer
 
 
-def page_blocks(path: str, files: Mapping[str, str], method: str, endpoint: str, *,
-                description: bool) -> tuple[list[Block] | None, str | None]:
-    """The blocks Mintlify's API page shows for `method endpoint` of the spec at `path` (without the
-    operation's description when the page has its own), or (None, why)."""
+def page_blocks(path: str, files: Mapping[str, str], method: str, endpoint: str, *, description: bool | str,
+                content: bool = False) -> tuple[list[Block] | None, str | None, tuple[str, ...]]:
+    """The blocks Mintlify's API page shows for `method endpoint` of the spec at `path` (the
+    operation's description first, none, or that text: read_openapi_page), or (None, why); and the
+    page's faults ("truncated", "content")."""
     key, answer = load_spec(path, files)
     if "error" in answer:
-        return None, str(answer["error"])
-    data = read_openapi_page(key, method, endpoint, description=description)
+        return None, str(answer["error"]), ()
+    data = read_openapi_page(key, method, endpoint, description=description, content=content)
     if data.error == "spec not loaded":  # the reader keeps a few specs: sent again, read in one call
-        data = read_openapi_page(key, method, endpoint, description=description, text=files[path], file=path)
+        data = read_openapi_page(key, method, endpoint, description=description, content=content, text=files[path],
+                                 file=path)
     if data.error is not None:
         if "limit" in data.error:  # over the reader's time or memory: its other pages would be too
             _LOADED[key] = {"error": data.error}
-        return None, data.error
-    return data.blocks, None
+        return None, data.error, ()
+    return data.blocks, None, data.faults
+
+
+def _fault_warnings(page: str, spec: str, operation: str, faults: tuple[str, ...]) -> list[str]:
+    found = []
+    if "truncated" in faults:  # a schema that fans out (every field of a large union, nested)
+        found.append(f"{page}: the OpenAPI operation {operation} of {spec} has more than {MAX_FIELDS:,} fields: "
+                     f"the first {MAX_FIELDS:,} are indexed")
+    if "content" in faults:
+        found.append(f"{page}: the x-mint.content of the OpenAPI operation {operation} of {spec} does not parse as "
+                     "MDX: not indexed")
+    return found
 
 
 @dataclass(frozen=True)
@@ -124,11 +143,19 @@ class Operation:
     title: str
     place: tuple[str, ...]
     hidden: bool  # in a hidden group, or `x-hidden`
+    # The front matter of the MDX file Mintlify writes for the page (x-mint.metadata over the
+    # operation's title and description; @mintlify/common's buildGeneratedMdxContent); None when
+    # it cannot be written
+    front: str | None = ""
 
 
-def _parse(operation: str) -> tuple[str | None, str, str] | None:
-    """(spec file or None, method, path) of `[spec] METHOD /path` (potentiallyParseOpenApiString)."""
-    parts = operation.split()
+def parse_operation(text: str) -> tuple[str | None, str, str] | None:
+    """(spec file or None, method in lower case, path) of `[spec] METHOD /path`, or None: what
+    Mintlify's potentiallyParseOpenApiString (@mintlify/common) makes of a navigation entry or a
+    page's `openapi` front matter. Two or three words; the method in any case, one of OpenAPI's
+    eight or `webhook`; the spec any word (trigger.dev's `v3-openapi GET /api/v1/runs`).
+    tests/data/site-nav/mintlify-openapi-strings.json records what Mintlify's makes of each."""
+    parts = _JS_SPACE.split(_JS_SPACE.sub(" ", text).strip(" "))
     if len(parts) not in (2, 3) or parts[-2].lower() not in _METHODS:
         return None
     return (parts[0] if len(parts) == 3 else None), parts[-2].lower(), parts[-1]
@@ -153,7 +180,7 @@ def _matches(page: Mapping[str, Any], method: str, endpoint: str) -> bool:
 def find_operation(operation: str, inherited: tuple[str, ...], site_files: tuple[str, ...],
                    files: Mapping[str, str]) -> tuple[str, dict[str, Any]] | str:
     """(spec path, its page for the operation) named by `[spec] METHOD /path`, or why not."""
-    parsed = _parse(operation)
+    parsed = parse_operation(operation)
     if parsed is None:
         return f"{operation[:200]!r} is not `[spec] METHOD /path`"
     named, method, endpoint = parsed
@@ -212,7 +239,7 @@ def generated_pages(site: Any, files: Mapping[str, str], warnings: list[str]) ->
             if path in files:
                 continue  # a file of the source is the page published there
             found.setdefault(path, Operation(path, spec, page["method"], page["path"], page["title"] or href,
-                                             place, entry.hidden or bool(page["hidden"])))
+                                             place, entry.hidden or bool(page["hidden"]), page.get("front")))
     for why, operations in failed.items():
         first = why.splitlines()[0][:300]
         if operations[0].startswith("every operation of "):
@@ -240,12 +267,13 @@ def front_matter_blocks(path: str, front: Any, files: Mapping[str, str], site: A
                         "only what the page writes is indexed")
         return None
     spec, page = match
-    found, why = page_blocks(spec, files, page["method"], page["path"], description=not front.description)
+    found, why, faults = page_blocks(spec, files, page["method"], page["path"], description=not front.description)
     if found is None:
         warnings.append(f"{path}: the OpenAPI operation {operation[:200]} of {spec} cannot be read ({why}): only "
                         "what the page writes is indexed")
         return None
     blocks.extend(found)
+    warnings.extend(_fault_warnings(path, spec, operation[:200], faults))
     if (note := _dangling(spec, files)) is not None:
         warnings.append(f"{path}: its spec {spec}: {note}")
     return str(page["title"] or "") or None
@@ -253,10 +281,13 @@ def front_matter_blocks(path: str, front: Any, files: Mapping[str, str], site: A
 
 def compose_operation(operation: Operation, files: Mapping[str, str], settings: Any, source: Any, site: Any,
                       page_orders: Mapping[str, int], result: Any) -> None:
-    """Composes the generated page `operation` into `result` (a compose.ComposeResult): left out when
-    hidden (a hidden group, `x-hidden`) or a redirect's source, as any page; its audiences are the
-    source's (it has no front matter to declare them)."""
+    """Composes the generated page `operation` into `result` (a compose.ComposeResult) as the MDX
+    file Mintlify writes for it: its front matter (x-mint.metadata: title, description, noindex,
+    `groups` its audiences, else the source's), its x-mint.content, then the operation. Left out
+    when hidden (a hidden group, `x-hidden`), a redirect's source, or as its front matter says, as
+    any page."""
     from app.corpus.chunker import Page, chunk_page
+    from app.corpus.frontmatter import FrontMatter, parse_front_matter
     from app.corpus.site_model import HIDDEN, Exclusion, stem
 
     redirect = site.exclusion(operation.path, {})
@@ -267,14 +298,30 @@ def compose_operation(operation: Operation, files: Mapping[str, str], settings: 
         result.excluded.append((operation.path, Exclusion(HIDDEN, f"an OpenAPI operation hidden in {site.config} "
                                                                   "(a hidden group, or x-hidden in its spec)")))
         return
-    blocks, why = page_blocks(operation.spec, files, operation.method, operation.endpoint, description=True)
+    named = f"{operation.method.upper()} {operation.endpoint}"
+    try:
+        if operation.front is None:
+            raise ValueError("Mintlify's writer cannot write it as front matter")
+        front = parse_front_matter(operation.front)
+        declared = front.audiences(groups=True)  # x-mint.metadata's `groups` (x-mint.groups), `public`
+    except ValueError as exc:  # FrontMatterError too; fail closed: who may read it is unknown
+        result.warnings.append(f"{operation.path}: x-mint.metadata of the OpenAPI operation {named} of "
+                               f"{operation.spec}: {exc}; the page is internal")
+        front, declared = FrontMatter(), ("internal",)
+    if (reason := site.mintlify_exclusion(operation.path, front.data)) is not None:
+        result.excluded.append((operation.path, reason))
+        return
+    blocks, why, faults = page_blocks(operation.spec, files, operation.method, operation.endpoint,
+                                      description=front.description or True, content=True)
     if blocks is None:
-        result.warnings.append(f"{operation.path}: the OpenAPI operation {operation.method.upper()} {operation.endpoint} "
-                               f"of {operation.spec} cannot be read ({why}); page skipped")
+        result.warnings.append(f"{operation.path}: the OpenAPI operation {named} of {operation.spec} cannot be read "
+                               f"({why}); page skipped")
         result.skipped_pages.append(operation.path)
         return
-    page = Page(path=operation.path, title=operation.title, description=None, audiences=source.audiences,
-                body="\n\n".join(block.text for block in blocks), source=source.name, declared=False,
+    result.warnings.extend(_fault_warnings(operation.path, operation.spec, named, faults))
+    page = Page(path=operation.path, title=front.title or operation.title, description=None,
+                audiences=declared or source.audiences, body="\n\n".join(block.text for block in blocks),
+                source=source.name, declared=declared is not None,
                 blocks=tuple(blocks), place=operation.place, page_order=page_orders.get(stem(operation.path)))
     result.pages.append(page)
     result.chunks.extend(chunk_page(page, max_chars=settings.max_chunk_chars, url_prefix=source.url_prefix,

@@ -14,8 +14,12 @@
 // "Available options: …" and its child fields after it. Fields and parameters marked `x-hidden`
 // or `x-excluded` are left out before conversion (failing closed: never shown, never indexed).
 import {getSegmentsFromPath, normalize, resolveReferences} from '@mintlify/openapi-parser'
-import {generateOpenApiPages, truncateCircularReferences} from '@mintlify/common'
+import {buildGeneratedMdxContent, generateOpenApiPages, truncateCircularReferences} from '@mintlify/common'
 import {OpenApiToEndpointConverter} from '@mintlify/validation'
+// What @mintlify/common's validate runs first on every OpenAPI file of a site (its prebuild's
+// categorizeFilePaths), not among the package's exports: a spec with a `$ref` to another file or a
+// URL is refused, and Mintlify builds no page of it.
+import {checkForExternalRefs} from '../node_modules/@mintlify/common/dist/asyncapi/checkForExternalRefs.js'
 
 // V8 alone has no structuredClone (a web and Node API), which resolveReferences detaches its input
 // with: a spec is plain data (JSON or YAML), so a clone keeping shared and circular objects is it.
@@ -32,6 +36,8 @@ if (typeof globalThis.structuredClone !== 'function') globalThis.structuredClone
 const SPECS = new Map() // key (path and hash) → resolved spec; the last few only
 const KEEP = 4
 const MAX_FIELDS = 3000 // field lines of one page at most: a schema that fans out stops here
+const MAX_EXAMPLES = 10 // examples (and code samples) of one request or response shown at most
+const MAX_EXAMPLE_CHARS = 4000 // an example longer than this is cut (shownExamples)
 const MAX_DEPTH = 8 // nesting of child fields shown at most (Mintlify's converter stops at 10)
 const HIDDEN = (value) => value && typeof value === 'object' && (value['x-hidden'] === true || value['x-excluded'] === true)
 const SECTIONS = [['path', 'Path Parameters'], ['query', 'Query Parameters'], ['header', 'Headers'], ['cookie', 'Cookies']]
@@ -61,7 +67,7 @@ function withoutHidden(root) {
 }
 
 // The `$ref`s of the spec that lead nowhere: a pointer to nothing in it (resolveReferences leaves
-// it empty, without a word), or another file (Mintlify reads one spec file per source).
+// it empty, without a word). One to another file never gets here (checkForExternalRefs).
 function danglingRefs(root) {
   const found = new Set()
   const seen = new WeakSet()
@@ -71,10 +77,9 @@ function danglingRefs(root) {
     if (!node || typeof node !== 'object' || seen.has(node)) continue
     seen.add(node)
     if (typeof node.$ref === 'string') {
-      const [file, pointer] = node.$ref.split('#', 2)
       let target = root
-      for (const key of file ? [] : getSegmentsFromPath(pointer || '')) target = target && typeof target === 'object' ? target[key] : undefined
-      if (file || target === undefined) found.add(file ? `${node.$ref} is another file` : `${node.$ref} names nothing`)
+      for (const key of getSegmentsFromPath(node.$ref.split('#', 2)[1] || '')) target = target && typeof target === 'object' ? target[key] : undefined
+      if (target === undefined) found.add(`${node.$ref} names nothing`)
     }
     for (const key of Object.keys(node)) stack.push(node[key])
   }
@@ -96,6 +101,11 @@ export function openapiSpec(key, text, file) {
       if (raw.swagger !== undefined || typeof raw.openapi !== 'string' || !raw.openapi.startsWith('3')) {
         return JSON.stringify({error: 'not an OpenAPI 3 document (Mintlify reads OpenAPI 3.0 and 3.1 only)'})
       }
+      try {
+        checkForExternalRefs(raw)
+      } catch (error) { // Mintlify's words: "External $ref references are not allowed. Found 1 …"
+        return JSON.stringify({error: `Mintlify refuses it: ${String(error.message).split('\n').slice(0, 4).join(' ')}`})
+      }
       const broken = danglingRefs(raw)
       const resolved = resolveReferences(raw)
       broken.push(...resolved.errors.map((e) => e.message).slice(0, 3))
@@ -112,11 +122,23 @@ export function openapiSpec(key, text, file) {
       errors: spec.docschatErrors,
       pages: pages.map((page) => ({
         title: page.title || '', description: page.description || '', href: page.href, method: page.method,
-        path: page.path, tag: page.tag || '', hidden: page.hidden, deprecated: Boolean(page.deprecated)
+        path: page.path, tag: page.tag || '', hidden: page.hidden, deprecated: Boolean(page.deprecated),
+        // The front matter of the MDX file Mintlify's prebuild writes for the page (x-mint.metadata's
+        // title, description, noindex, groups… over the operation's); x-mint.content, its body, is
+        // read by openapiBlocks.
+        front: frontMatter(page)
       }))
     })
   } catch (error) {
     return JSON.stringify({error: String((error && error.message) || error).slice(0, 300)})
+  }
+}
+
+function frontMatter(page) {
+  try {
+    return buildGeneratedMdxContent({...page, xMintContent: undefined})
+  } catch (error) { // metadata js-yaml cannot write: none (its `groups` unknown, the page is internal)
+    return null
   }
 }
 
@@ -199,16 +221,30 @@ function fields(schemas, out, read, state) {
 }
 
 // The blocks ([kind, text, level]) of the API page for `method path` of the spec loaded under
-// `key`; `read(markdown, out)` adds a description's blocks (the page reader's CommonMark).
-export function openapiBlocks(key, method, path, read, description = true, escape = (value) => value) {
+// `key`; `read(markdown, out)` adds a description's blocks (the page reader's CommonMark),
+// `readMdx(mdx, out)` the blocks of x-mint.content (MDX, read as a page is; false when it does not
+// parse). `options.description`: the operation's description first (true), none (false), or this
+// text instead (x-mint.metadata's, a generated page's front matter); `options.content`: its
+// x-mint.content after it, before the fields (Mintlify's prebuild writes it as the body of the
+// generated page; its api-playground/openapi-setup.mdx: "Add content before the auto-generated API
+// documentation using `x-mint: content`").
+export function openapiBlocks(key, method, path, read, options = {}, escape = (value) => value, readMdx = () => true) {
   plain = escape
   const spec = SPECS.get(key)
   if (!spec) return {error: 'spec not loaded'}
-  if (method === 'webhook') method = Object.keys((spec.webhooks || {})[path] || {}).find((m) => m !== 'parameters') || 'post' 
+  if (method === 'webhook') method = Object.keys((spec.webhooks || {})[path] || {}).find((m) => m !== 'parameters') || 'post'
   const endpoint = OpenApiToEndpointConverter.convert(spec, path, method.toLowerCase(), true)
+  const operation = (((endpoint.type === 'webhook' ? spec.webhooks : spec.paths) || {})[path] || {})[method.toLowerCase()] || {}
   const out = []
   const state = {fields: 0}
-  if (description && typeof endpoint.description === 'string' && endpoint.description.trim()) read(endpoint.description, out)
+  const description = typeof options.description === 'string' ? options.description
+    : options.description === false ? '' : endpoint.description
+  if (typeof description === 'string' && description.trim()) read(description, out)
+  const xMint = operation['x-mint']
+  let contentError = false
+  if (options.content && xMint && typeof xMint === 'object' && typeof xMint.content === 'string' && xMint.content.trim()) {
+    contentError = !readMdx(xMint.content, out)
+  }
   line(out, `${endpoint.type === 'webhook' ? 'WEBHOOK' : method.toUpperCase()} ${path}${endpoint.deprecated ? ' deprecated' : ''}`)
   const security = endpoint.request.security || []
   if (security.some((option) => Object.values(option.parameters || {}).some((group) => Object.keys(group || {}).length))) {
@@ -248,5 +284,78 @@ export function openapiBlocks(key, method, path, read, description = true, escap
       fields(content.schemaArray, out, read, state)
     }
   }
-  return {blocks: out, truncated: state.fields > MAX_FIELDS}
+  examples(endpoint, operation, out, read)
+  return {blocks: out, truncated: state.fields > MAX_FIELDS, contentError}
+}
+
+// The side panel of the page, after the fields: the request's code samples (x-codeSamples or
+// x-code-samples, as the converter reads them: a tab each, titled by its label or language) and
+// the request body's example, then each response's. Only examples the spec writes (`examples`,
+// `example`, or the schema's own `example`): without one Mintlify generates one from the schema,
+// the field names already indexed above with placeholder values (`<string>`), and generates code
+// (cURL, Python…) around it; neither is indexed.
+function examples(endpoint, operation, out, read) {
+  const samples = endpoint.request.codeSamples || []
+  const requestBodies = Object.entries(endpoint.request.body || {})
+  const request = (operation.requestBody && operation.requestBody.content) || {}
+  const bodies = requestBodies.filter(([type]) => written(request[type]))
+  if (samples.length || bodies.length) {
+    out.push(['heading', '## Request example', 2, 'Request example'])
+    for (const sample of samples.slice(0, MAX_EXAMPLES)) {
+      line(out, sample.label || sample.lang)
+      out.push(['code', fence(sample.lang, sample.source), 0])
+    }
+    for (const [type, content] of bodies) shownExamples(type, content.examples, out, read)
+  }
+  for (const [code, body] of Object.entries(endpoint.response || {})) {
+    const response = ((operation.responses || {})[code] || {}).content || {}
+    const shown = Object.entries(body).filter(([type]) => written(response[type]))
+    if (!shown.length) continue
+    out.push(['heading', `## Response example ${code}`, 2, `Response example ${code}`])
+    for (const [type, content] of shown) shownExamples(type, content.examples, out, read)
+  }
+}
+
+function written(media) {
+  if (!media || typeof media !== 'object') return false
+  const schema = media.schema && typeof media.schema === 'object' ? media.schema : {}
+  const many = media.examples && typeof media.examples === 'object' ? Object.values(media.examples) : []
+  return media.example !== undefined || many.some((e) => e && e.value !== undefined) || schema.example !== undefined ||
+    (Array.isArray(schema.examples) && schema.examples[0] !== undefined)
+}
+
+// An example's value as the panel shows it: a string as written, anything else as indented JSON.
+// Cut past MAX_EXAMPLE_CHARS at a line end (fence): an example can be a whole list of records,
+// and the fields above already say what each holds; its first lines show its shape. None of the
+// real sites' is that long: dify's 1,284 examples run to 3,167 characters (median 109),
+// trigger.dev's 84 code samples to 778.
+function shownExamples(type, found, out, read) {
+  const entries = Object.entries(found || {}).slice(0, MAX_EXAMPLES)
+  for (const [name, example] of entries) {
+    const summary = typeof example.summary === 'string' && example.summary.trim() ? example.summary : ''
+    if (entries.length > 1 || summary) line(out, summary || name)
+    if (typeof example.description === 'string' && example.description.trim()) read(example.description, out)
+    let text
+    try {
+      text = typeof example.value === 'string' ? example.value : JSON.stringify(example.value, null, 2)
+    } catch (error) { // a YAML alias holding itself: no JSON, nothing the panel could show either
+      continue
+    }
+    if (typeof text !== 'string') continue
+    out.push(['code', fence(/json/i.test(type) ? 'json' : /ya?ml/i.test(type) ? 'yaml' : '', text), 0])
+  }
+}
+
+// A fenced code block of `text` (cut past MAX_EXAMPLE_CHARS at a line end, `…` after it): a
+// fence longer than any run of backticks in it.
+function fence(language, text) {
+  let body = String(text)
+  if (body.length > MAX_EXAMPLE_CHARS) {
+    const end = body.lastIndexOf('\n', MAX_EXAMPLE_CHARS)
+    body = body.slice(0, end > MAX_EXAMPLE_CHARS / 2 ? end : MAX_EXAMPLE_CHARS) + '\n…'
+  }
+  const longest = Math.max(2, ...(body.match(/`+/g) || []).map((run) => run.length))
+  const ticks = '`'.repeat(longest + 1)
+  const lang = /^[\w.+#-]{1,40}$/.test(language) ? language : ''
+  return `${ticks}${lang}\n${body}${body.endsWith('\n') ? '' : '\n'}${ticks}`
 }

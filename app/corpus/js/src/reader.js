@@ -1319,8 +1319,15 @@ export function openapiPage(key, method, path, options) {
       const answer = JSON.parse(parse(value, {math: true}))
       for (const block of answer.blocks || []) out.push(block[0] === 'heading' && !headings ? ['text', block[3] || block[1], 0] : block)
     }
+    // x-mint.content is the MDX body of the generated page: read as a Mintlify page is.
+    const readMdx = (mdx, out) => {
+      const answer = JSON.parse(parse(String(mdx), {mdx: true, math: true, codeTitles: 'mintlify'}))
+      out.push(...(answer.blocks || []))
+      return !answer.error
+    }
     const page = openapiBlocks(key, method, path, (markdown, out) => read(markdown, out, out.length === 0),
-      !(options && options.description === false), (value) => asText(tidy(value)))
+      {description: options ? options.description : true, content: Boolean(options && options.content)},
+      (value) => asText(tidy(value)), readMdx)
     return JSON.stringify(page)
   } catch (error) {
     return failure(error)
