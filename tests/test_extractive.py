@@ -174,9 +174,10 @@ def test_a_sentence_leading_into_a_block_that_was_cut_is_not_quoted() -> None:
     assert answer == "**Sync › Run a sync**\n\nSyncs run in CI after every merge. [1]", answer
 
 
-def test_the_first_guides_passage_leads_and_another_products_limit_does_not() -> None:
+def test_the_first_guides_passage_leads_and_another_products_limit_never_does() -> None:
     """'What's the maximum payload size of a single message in Realtime?' got another product's
-    limit: the passage of a later guide that shared more words."""
+    limit: the passage of a later guide that shared more words. It may follow (OTHER_PAGE_RATIO),
+    under its own page's heading and number, never lead."""
     excerpts = [
         Excerpt(1, "Realtime", "u1", "Limits", "Each Realtime message may carry up to 256 KB.", "Realtime › Limits"),
         Excerpt(2, "Queues", "u2", "Payload", "The maximum payload size of a single queue message is 1 MB: larger "
@@ -184,6 +185,7 @@ def test_the_first_guides_passage_leads_and_another_products_limit_does_not() ->
     ]
     answer = ExtractiveAnswerer().answer("What's the maximum payload size of a single message in Realtime?", excerpts)
     assert answer.startswith("**Realtime › Limits**\n\nEach Realtime message may carry up to 256 KB. [1]"), answer
+    assert "1 MB" not in answer or "\n\n**Queues › Payload**\n\nThe maximum payload size" in answer, answer
 
 
 def test_a_troubleshooting_question_gets_what_to_do_not_its_own_error() -> None:
