@@ -22,6 +22,7 @@ _CONTEXT: Any = None
 # corpora reads in well under a second.
 MAX_SECONDS = 10.0
 MAX_MEMORY = 1 << 30
+V8_FLAGS = ("--no-turbofan",)
 
 
 class Block(NamedTuple):
@@ -57,7 +58,14 @@ def bundle_digest() -> str:
 def _context() -> Any:
     global _CONTEXT
     if _CONTEXT is None:
-        from py_mini_racer import MiniRacer
+        from py_mini_racer import DEFAULT_V8_FLAGS, MiniRacer, init_mini_racer
+
+        # V8's top tier (TurboFan) off: a compose calls the reader a few hundred times, and
+        # TurboFan's compiles cost more than its code saves there (cold claude-docs 0.98 -> 0.78 s
+        # of V8 CPU, mintlify 2.8 -> 2.3; ten passes over the same pages, still no slower without
+        # it: design/page-reader.md, session 28). Maglev stays the optimizing tier. Flags are the
+        # process's: set before its first context (a no-op if one was made already).
+        init_mini_racer(flags=(*DEFAULT_V8_FLAGS, *V8_FLAGS), ignore_duplicate_init=True)
 
         # MiniRacer binds to the event loop running where it is made, if any, and a call with a time
         # limit on that loop fails (and the loop may be gone: asyncio.run's, a test's). Made in a
