@@ -1165,6 +1165,24 @@ function gfmFor(value) {
   return extension
 }
 
+// GFM's literal autolinks (`https://…`, `www.…`, `a@b.c` in text) are found on the tree after
+// micromark, by mdast-util-gfm-autolink-literal's transform: four walks of the tree, a regular
+// expression each, a tenth of a Mintlify page's time. Each expression needs `http://`, `https://`
+// or `www.` (any case), or `@`, in a text node: on a tree with none it finds nothing and changes
+// nothing, so the transform is not run there (tests/test_page_reader.py compares with it run).
+const AUTOLINK_CAN = /@|https?:\/\/|www\./i
+
+function mayAutolink(node) {
+  if (node.type === 'text') return AUTOLINK_CAN.test(node.value)
+  return (node.children || []).some(mayAutolink)
+}
+
+function gfmMdast(shortcuts) {
+  const gated = (transform) => (tree) => (mayAutolink(tree) ? transform(tree) : undefined)
+  return gfmFromMarkdown().map((extension) => (shortcuts && extension.transforms
+    ? {...extension, transforms: extension.transforms.map(gated)} : extension))
+}
+
 // Built once: each mdxjs() makes a new acorn parser class (Parser.extend), and the expressions of
 // every page were parsed by a class V8 had not seen yet.
 let MDXJS = null
@@ -1175,7 +1193,7 @@ let MDXJS = null
 function syntax(value, options) {
   const {mdx = false, math: withMath = false, directives = false, comments = false, shortcuts = true} = options || {}
   const extensions = [shortcuts ? gfmFor(value) : gfm()]
-  const mdastExtensions = [gfmFromMarkdown()]
+  const mdastExtensions = [gfmMdast(shortcuts)]
   if (withMath) {
     extensions.push(math())
     mdastExtensions.push(mathFromMarkdown())
