@@ -44,15 +44,21 @@ class Reading:
     unresolved_snippets: tuple[str, ...] = ()  # MkDocs: `--8<--` paths the tree does not hold
 
 
-def _bundle() -> str:
-    return resources.files("app.corpus").joinpath("js/reader.js").read_text(encoding="utf-8")
+def _bundle(name: str = "reader.js") -> str:
+    return resources.files("app.corpus").joinpath(f"js/{name}").read_text(encoding="utf-8")
+
+
+# The OpenAPI part (src/openapi.js, a quarter of the code), evaluated in the context before the
+# first OpenAPI call only: a site without specs does not pay its load (0.02 s).
+_OPENAPI_BUNDLE = "reader-openapi.js"
+_openapi_in: Any = None  # the context it was evaluated in
 
 
 @functools.cache
 def bundle_digest() -> str:
-    """The bundle's hash: part of every page's key (app/corpus/compose.py compose_fingerprint), so
+    """The bundles' hash: part of every page's key (app/corpus/compose.py compose_fingerprint), so
     that a new reader reads every page again once (re-embedding only chunks whose text changed)."""
-    return hashlib.sha256(_bundle().encode("utf-8")).hexdigest()[:16]
+    return hashlib.sha256((_bundle() + _bundle(_OPENAPI_BUNDLE)).encode("utf-8")).hexdigest()[:16]
 
 
 def _context() -> Any:
@@ -89,7 +95,11 @@ def _call(function: str, *arguments: object) -> dict[str, Any]:
     the page or runs out of time or memory."""
     from py_mini_racer import JSOOMException, JSTimeoutException
 
+    global _openapi_in
     with _LOCK:
+        if function.startswith("openapi") and _openapi_in is not _context():
+            _context().eval(_bundle(_OPENAPI_BUNDLE) + "\n;1")
+            _openapi_in = _context()
         try:
             answer = _context().call(f"docschatReader.{function}", *arguments, timeout_sec=MAX_SECONDS,
                                      max_memory=MAX_MEMORY)

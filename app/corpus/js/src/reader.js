@@ -29,10 +29,17 @@ import {math} from 'micromark-extension-math'
 import {mdxjs} from 'micromark-extension-mdxjs'
 import {comment, commentFromMarkdown} from '@slorber/remark-comment'
 import {parseMetaString} from '@mintlify/common/parse-code-block-meta'
-import {openapiBlocks, openapiLoaded, openapiSpec} from './openapi.js'
 
 export {moduleValue} from './module-value.js'
-export {openapiSpec}
+
+// The OpenAPI reader (src/openapi.js, @mintlify's packages: a quarter of the code, 0.02 s of a
+// process's start) is a bundle of its own, ../reader-openapi.js, which app/corpus/reader.py
+// loads before its first OpenAPI call: most sites have no spec.
+const openapi = () => globalThis.docschatOpenapi
+
+export function openapiSpec(key, text, file) {
+  return openapi().openapiSpec(key, text, file)
+}
 
 // What a component shows of its attributes, before its children (children are always shown,
 // unless `hide` says the site never shows them). Attributes not named here are never text.
@@ -1314,7 +1321,7 @@ const PLAIN_LINE = /^[\p{L}(][^\\`*_{}[\]<>#|~$&@\n\r\u0001]*$/u
 export function openapiPage(key, method, path, options) {
   try {
     // With the spec's text (a reader that no longer holds it, or another one): loaded first.
-    if (options && typeof options.text === 'string' && !openapiLoaded(key)) {
+    if (options && typeof options.text === 'string' && !openapi().openapiLoaded(key)) {
       const loaded = JSON.parse(openapiSpec(key, options.text, options.file || ''))
       if (loaded.error) return JSON.stringify({error: loaded.error})
     }
@@ -1326,7 +1333,7 @@ export function openapiPage(key, method, path, options) {
       const answer = JSON.parse(parse(value, {math: true}))
       for (const block of answer.blocks || []) out.push(block[0] === 'heading' && !headings ? ['text', block[3] || block[1], 0] : block)
     }
-    const page = openapiBlocks(key, method, path, (markdown, out) => read(markdown, out, out.length === 0),
+    const page = openapi().openapiBlocks(key, method, path, (markdown, out) => read(markdown, out, out.length === 0),
       !(options && options.description === false), (value) => asText(tidy(value)))
     return JSON.stringify(page)
   } catch (error) {
