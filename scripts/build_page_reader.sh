@@ -1,8 +1,9 @@
 #!/bin/sh
 # Builds app/corpus/js/reader.js, the page reader app/corpus/reader.py runs in V8 (py_mini_racer),
-# from the versions app/corpus/js/package-lock.json pins. Run after changing src/reader.js or the
-# lockfile, and commit reader.js. `--check` rebuilds into a temporary file and fails when the
-# committed bundle differs (CI, where npm is reachable).
+# and app/corpus/js/reader-openapi.js, its OpenAPI part (src/openapi.js), which it loads only before
+# a site's first OpenAPI call, from the versions app/corpus/js/package-lock.json pins. Run after
+# changing src/ or the lockfile, and commit both. `--check` rebuilds into temporary files and fails
+# when a committed bundle differs (CI, where npm is reachable).
 #
 # --platform=node: decode-named-character-reference otherwise picks its DOM build ("document is
 # not defined" in V8); `yaml` (which @mintlify/openapi-parser reads YAML specs with) its browser
@@ -17,13 +18,20 @@ else
   npm ci --no-audit --no-fund --ignore-scripts >/dev/null
 fi
 
-out=reader.js
-[ "${1:-}" = "--check" ] && out=$(mktemp --suffix=.js)
-./node_modules/.bin/esbuild src/reader.js --bundle --platform=node --format=iife \
-  --global-name=docschatReader --minify --legal-comments=none --log-level=warning \
-  --alias:yaml=./node_modules/yaml/browser/index.js --outfile="$out"
-if [ "$out" != reader.js ]; then
-  cmp -s "$out" reader.js || { echo "app/corpus/js/reader.js differs from its sources: run $0" >&2; exit 1; }
-  rm -f "$out"
-fi
-echo "app/corpus/js/reader.js: $(wc -c < reader.js) bytes"
+check=false
+[ "${1:-}" = "--check" ] && check=true
+for bundle in reader:docschatReader openapi:docschatOpenapi; do
+  entry=${bundle%%:*}
+  name=reader.js
+  [ "$entry" = openapi ] && name=reader-openapi.js
+  out=$name
+  $check && out=$(mktemp --suffix=.js)
+  ./node_modules/.bin/esbuild "src/$entry.js" --bundle --platform=node --format=iife \
+    --global-name="${bundle#*:}" --minify --legal-comments=none --log-level=warning \
+    --alias:yaml=./node_modules/yaml/browser/index.js --outfile="$out"
+  if $check; then
+    cmp -s "$out" "$name" || { echo "app/corpus/js/$name differs from its sources: run $0" >&2; exit 1; }
+    rm -f "$out"
+  fi
+  echo "app/corpus/js/$name: $(wc -c < "$name") bytes"
+done

@@ -2,6 +2,8 @@
 
 - micromark gets only the GFM constructs a page has the characters to start (an email needs `@`,
   a table a delimiter row, …): a construct that cannot match leaves no trace.
+- GFM's autolink transform on the tree runs only when a text node holds `@`, `http://`,
+  `https://` or `www.`: with none, it finds nothing.
 - A tree the browser's parser would rebuild as it is (no raw HTML, elements nested as the parser
   nests them) is not written out and parsed again.
 
@@ -105,6 +107,9 @@ def test_the_random_pages_hold_what_the_left_out_constructs_read() -> None:
     ("a ~~b~~ c", "a b c"),
     ("a\n:-\nb", "| a |\n|---|\n| b |"),  # a table with no pipe: the gate must see its colon
     ("> | a |\n> |---|", "> | a |\n> |---|"),
+    # autolinks only the tree's transform finds (after raw HTML, from a character reference): the
+    # gate that skips it must see them, in any case
+    ("<b>WWW.x.org</b>", "[WWW.x.org](http://WWW.x.org)"), ("a&#64;b.co", "[a@b.co](mailto:a@b.co)"),
 ])
 def test_pages_with_the_constructs_read_them(text: str, shown: str) -> None:
     assert [block.text for block in _read(text, {"mdx": False}).blocks] == [shown]

@@ -22,6 +22,7 @@ _CONTEXT: Any = None
 # corpora reads in well under a second.
 MAX_SECONDS = 10.0
 MAX_MEMORY = 1 << 30
+V8_FLAGS = ("--no-turbofan",)
 
 
 class Block(NamedTuple):
@@ -46,21 +47,34 @@ class Reading:
     faults: tuple[str, ...] = ()
 
 
-def _bundle() -> str:
-    return resources.files("app.corpus").joinpath("js/reader.js").read_text(encoding="utf-8")
+def _bundle(name: str = "reader.js") -> str:
+    return resources.files("app.corpus").joinpath(f"js/{name}").read_text(encoding="utf-8")
+
+
+# The OpenAPI part (src/openapi.js, a quarter of the code), evaluated in the context before the
+# first OpenAPI call only: a site without specs does not pay its load (0.02 s).
+_OPENAPI_BUNDLE = "reader-openapi.js"
+_openapi_in: Any = None  # the context it was evaluated in
 
 
 @functools.cache
 def bundle_digest() -> str:
-    """The bundle's hash: part of every page's key (app/corpus/compose.py compose_fingerprint), so
+    """The bundles' hash: part of every page's key (app/corpus/compose.py compose_fingerprint), so
     that a new reader reads every page again once (re-embedding only chunks whose text changed)."""
-    return hashlib.sha256(_bundle().encode("utf-8")).hexdigest()[:16]
+    return hashlib.sha256((_bundle() + _bundle(_OPENAPI_BUNDLE)).encode("utf-8")).hexdigest()[:16]
 
 
 def _context() -> Any:
     global _CONTEXT
     if _CONTEXT is None:
-        from py_mini_racer import MiniRacer
+        from py_mini_racer import DEFAULT_V8_FLAGS, MiniRacer, init_mini_racer
+
+        # V8's top tier (TurboFan) off: a compose calls the reader a few hundred times, and
+        # TurboFan's compiles cost more than its code saves there (cold claude-docs 0.98 -> 0.78 s
+        # of V8 CPU, mintlify 2.8 -> 2.3; ten passes over the same pages, still no slower without
+        # it: design/page-reader.md, session 28). Maglev stays the optimizing tier. Flags are the
+        # process's: set before its first context (a no-op if one was made already).
+        init_mini_racer(flags=(*DEFAULT_V8_FLAGS, *V8_FLAGS), ignore_duplicate_init=True)
 
         # MiniRacer binds to the event loop running where it is made, if any, and a call with a time
         # limit on that loop fails (and the loop may be gone: asyncio.run's, a test's). Made in a
@@ -84,7 +98,11 @@ def _call(function: str, *arguments: object) -> dict[str, Any]:
     the page or runs out of time or memory."""
     from py_mini_racer import JSOOMException, JSTimeoutException
 
+    global _openapi_in
     with _LOCK:
+        if function.startswith("openapi") and _openapi_in is not _context():
+            _context().eval(_bundle(_OPENAPI_BUNDLE) + "\n;1")
+            _openapi_in = _context()
         try:
             answer = _context().call(f"docschatReader.{function}", *arguments, timeout_sec=MAX_SECONDS,
                                      max_memory=MAX_MEMORY)

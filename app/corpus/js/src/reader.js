@@ -29,10 +29,17 @@ import {math} from 'micromark-extension-math'
 import {mdxjs} from 'micromark-extension-mdxjs'
 import {comment, commentFromMarkdown} from '@slorber/remark-comment'
 import {parseMetaString} from '@mintlify/common/parse-code-block-meta'
-import {openapiBlocks, openapiLoaded, openapiSpec} from './openapi.js'
 
 export {moduleValue} from './module-value.js'
-export {openapiSpec}
+
+// The OpenAPI reader (src/openapi.js, @mintlify's packages: a quarter of the code, 0.02 s of a
+// process's start) is a bundle of its own, ../reader-openapi.js, which app/corpus/reader.py
+// loads before its first OpenAPI call: most sites have no spec.
+const openapi = () => globalThis.docschatOpenapi
+
+export function openapiSpec(key, text, file) {
+  return openapi().openapiSpec(key, text, file)
+}
 
 // What a component shows of its attributes, before its children (children are always shown,
 // unless `hide` says the site never shows them). Attributes not named here are never text.
@@ -1169,6 +1176,24 @@ const DOCUSAURUS_LEGACY_ADMONITION = new RegExp(
   '^(?<quote>(?:> ?)*)(?<indentation>(?: +|\\t+))?(?<directive>:{3,}(?:secondary|info|success|danger|note|tip|warning|important|caution)) +(?<title>.*)$',
   'gm')
 
+// GFM's literal autolinks (`https://…`, `www.…`, `a@b.c` in text) are found on the tree after
+// micromark, by mdast-util-gfm-autolink-literal's transform: four walks of the tree, a regular
+// expression each, a tenth of a Mintlify page's time. Each expression needs `http://`, `https://`
+// or `www.` (any case), or `@`, in a text node: on a tree with none it finds nothing and changes
+// nothing, so the transform is not run there (tests/test_page_reader.py compares with it run).
+const AUTOLINK_CAN = /@|https?:\/\/|www\./i
+
+function mayAutolink(node) {
+  if (node.type === 'text') return AUTOLINK_CAN.test(node.value)
+  return (node.children || []).some(mayAutolink)
+}
+
+function gfmMdast(shortcuts) {
+  const gated = (transform) => (tree) => (mayAutolink(tree) ? transform(tree) : undefined)
+  return gfmFromMarkdown().map((extension) => (shortcuts && extension.transforms
+    ? {...extension, transforms: extension.transforms.map(gated)} : extension))
+}
+
 // Built once: each mdxjs() makes a new acorn parser class (Parser.extend), and the expressions of
 // every page were parsed by a class V8 had not seen yet.
 let MDXJS = null
@@ -1179,7 +1204,7 @@ let MDXJS = null
 function syntax(value, options) {
   const {mdx = false, math: withMath = false, directives = false, comments = false, shortcuts = true} = options || {}
   const extensions = [shortcuts ? gfmFor(value) : gfm()]
-  const mdastExtensions = [gfmFromMarkdown()]
+  const mdastExtensions = [gfmMdast(shortcuts)]
   if (withMath) {
     extensions.push(math())
     mdastExtensions.push(mathFromMarkdown())
@@ -1307,7 +1332,7 @@ const PLAIN_LINE = /^[\p{L}(][^\\`*_{}[\]<>#|~$&@\n\r\u0001]*$/u
 export function openapiPage(key, method, path, options) {
   try {
     // With the spec's text (a reader that no longer holds it, or another one): loaded first.
-    if (options && typeof options.text === 'string' && !openapiLoaded(key)) {
+    if (options && typeof options.text === 'string' && !openapi().openapiLoaded(key)) {
       const loaded = JSON.parse(openapiSpec(key, options.text, options.file || ''))
       if (loaded.error) return JSON.stringify({error: loaded.error})
     }
@@ -1325,7 +1350,7 @@ export function openapiPage(key, method, path, options) {
       out.push(...(answer.blocks || []))
       return !answer.error
     }
-    const page = openapiBlocks(key, method, path, (markdown, out) => read(markdown, out, out.length === 0),
+    const page = openapi().openapiBlocks(key, method, path, (markdown, out) => read(markdown, out, out.length === 0),
       {description: options ? options.description : true, content: Boolean(options && options.content)},
       (value) => asText(tidy(value)), readMdx)
     return JSON.stringify(page)
