@@ -15,7 +15,7 @@ PYTHON="${PYTHON:-.venv/bin/python}"
 # matches it), Python-Markdown and pymdown-extensions (MkDocs pages).
 PARSERS="markdown-it-py mdit-py-plugins mini-racer pyyaml pathspec markdown pymdown-extensions"
 TESTS="tests/test_markdown_probes.py tests/test_site_navigation.py tests/test_markdown_html.py
-  tests/test_myst_xref.py tests/test_site_root.py
+  tests/test_myst_xref.py tests/test_site_root.py tests/test_myst_version_notes.py
   tests/test_python_markdown.py
   tests/test_compose.py::test_myst_blocks_sphinx_runs_but_never_shows_are_not_indexed
   tests/test_compose.py::test_myst_directives_and_roles_become_what_the_reader_sees

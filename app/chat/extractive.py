@@ -86,15 +86,13 @@ class _Passage:
 # marker lines as words. It is quoted as the site shows it: its title, else its kind, in bold.
 _CALLOUT_OPEN = re.compile(r":{3,}[ \t]*(?:\{([\w-]+)\}|([\w-]+))?[ \t]*(.*)")
 _CALLOUT_CLOSE = re.compile(r":{3,}[ \t]*")
-# The words Sphinx shows for these (its `admonitionlabels` and `versionlabels`).
-_SPHINX_LABELS = {"seealso": "See also", "versionadded": "Added in version", "versionchanged": "Changed in version",
-                  "deprecated": "Deprecated since version"}
+# The words Sphinx shows for this one (its `admonitionlabels`); a version note is no callout
+# (app/corpus/markdown.py writes its label).
+_SPHINX_LABELS = {"seealso": "See also"}
 
 
 def _callout_label(name: str, title: str) -> str:
-    if name in _SPHINX_LABELS:
-        return f"{_SPHINX_LABELS[name]} {title}".strip()
-    return title or name.replace("-", " ").capitalize()
+    return title or _SPHINX_LABELS.get(name) or name.replace("-", " ").capitalize()
 
 
 def _shown_callout(text: str) -> str:

@@ -292,6 +292,8 @@ def _render_fence(self: RendererHTML, tokens: list[Token], idx: int, options: Op
     # MyST refuses `:::{eval-rst}` (a colon fence is for Markdown content): nothing is shown.
     if myst.hidden(name, options_) or (name == "eval-rst" and colons):
         return ""
+    if name in myst.VERSION_NOTES and depth < _MAX_DIRECTIVE_DEPTH:
+        return _version_note(name, argument, body, token, env)
     if name in myst.TEXT or (colons and name not in myst.CODE_WITH_LANGUAGE_ARGUMENT):
         if depth >= _MAX_DIRECTIVE_DEPTH:
             return ""
@@ -315,6 +317,21 @@ def _render_fence(self: RendererHTML, tokens: list[Token], idx: int, options: Op
     # A code block's caption is shown above it (Sphinx).
     caption = f"<p>{_title_html(options_['caption'], env)}</p>" if options_.get("caption") else ""
     return caption + _code(language, body)
+
+
+def _version_note(name: str, argument: str, body: str, token: Token, env: EnvType) -> str:
+    """A version note as Sphinx writes it: its label and version, then the rest of its argument
+    and its text, "Added in version 1.2: The fast option." (recorded from Sphinx:
+    tests/data/myst-version-notes.shown.json). Never a callout: Sphinx shows no box title."""
+    version, _, rest = argument.partition(" ")
+    label = f"{myst.VERSION_NOTES[name]} {html.escape(version)}"
+    inner = _render_myst(body, env["build"], depth=env["depth"] + 1, in_directive=_closed(token, env),
+                         substituting=env["substituting"], pasted=env["pasted"])
+    if rest.strip():
+        return f"<div><p>{label}: {_title_html(rest.strip(), env)}</p>{inner}</div>\n"
+    if inner.startswith("<p>"):
+        return f"<div><p>{label}: {inner[3:]}</div>\n"
+    return f"<div><p>{label}{':' if inner.strip() else '.'}</p>{inner}</div>\n"
 
 
 def _render_myst(text: str, build: myst.Build, *, depth: int = 0, in_directive: bool = False,

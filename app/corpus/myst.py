@@ -199,10 +199,14 @@ NOT_ON_THE_PAGE = _SHOWN_ONLY_UNDER_A_CONDITION | _MACHINERY | {
 TEXT = frozenset({
     "note", "tip", "hint", "important", "warning", "caution", "danger", "error", "attention", "seealso",
     "admonition", "dropdown", "tab-set", "tab-item", "card", "grid", "grid-item", "grid-item-card",
-    "topic", "sidebar", "margin", "versionadded", "versionchanged", "deprecated", "button-ref",
+    "topic", "sidebar", "margin", "versionadded", "versionchanged", "deprecated", "versionremoved", "button-ref",
     "button-link", "div", "container", "epigraph", "pull-quote", "figure", "table", "list-table",
     "glossary", "rubric",
 })
+# Of those, the version notes, and the words Sphinx writes before their version and text ("Added in
+# version 1.2: The fast option."; sphinx.domains.changeset's versionlabels, Sphinx 7.3 and later).
+VERSION_NOTES = {"versionadded": "Added in version", "versionchanged": "Changed in version",
+                 "deprecated": "Deprecated since version", "versionremoved": "Removed in version"}
 # Of those, the ones whose argument is not text the reader sees (a path, a label, a layout, a tag).
 ARGUMENT_NOT_SHOWN = frozenset({
     "figure", "button-ref", "button-link", "grid", "grid-item", "div", "container", "tab-set",

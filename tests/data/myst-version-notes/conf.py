@@ -1,0 +1,2 @@
+extensions = ["myst_parser"]
+myst_enable_extensions = ["colon_fence"]
