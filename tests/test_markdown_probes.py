@@ -30,9 +30,13 @@ HIDDEN_ON_PURPOSE = {
     "style": "a script's or style's text is never indexed",
 }
 
-
 # The snippets the `snippet-*` probes import, as a Mintlify site holds them.
 SNIPPETS = {f"snippets/{path.name}": path.read_text() for path in sorted((PROBES / "snippets").iterdir())}
+
+
+# The stylesheets the `css-link-file` probes link (`/stylesheets/x.css`), files of the source as
+# the recording's server served them.
+STYLESHEETS = {f"stylesheets/{path.name}": path.read_text() for path in sorted((PROBES / "stylesheets").iterdir())}
 
 
 # A `docusaurus-*` probe is a page of a Docusaurus site (its configuration file beside it).
@@ -46,7 +50,7 @@ MINTLIFY = {"docs.json": '{"name": "Probes"}'}
 def _indexed(name: str) -> str:
     site = DOCUSAURUS if name.startswith("docusaurus-") else MINTLIFY if name.startswith("mintlify-") else {}
     path = f"docs/{name}" if site is DOCUSAURUS else name  # where Docusaurus builds docs from
-    result = compose_files({path: (PROBES / name).read_text(), **SNIPPETS, **site}, Settings())
+    result = compose_files({path: (PROBES / name).read_text(), **SNIPPETS, **STYLESHEETS, **site}, Settings())
     assert not result.warnings and not result.skipped_pages, result.warnings
     assert not result.excluded, result.excluded  # a page the site does not build would pass vacuously
     return "\n".join(f"{c.title}\n{c.heading}\n{c.embed_text}" for c in result.chunks)
@@ -72,6 +76,6 @@ def test_markers_the_renderer_shows_are_indexed() -> None:
 
 
 def test_the_probes_cover_every_construct_in_every_context() -> None:
-    assert len(RECORDED) >= 326
-    assert sum(len(r["hidden"]) for r in RECORDED.values()) >= 539
+    assert len(RECORDED) >= 328
+    assert sum(len(r["hidden"]) for r in RECORDED.values()) >= 548
     assert {p.name for p in PROBES.glob("*.md*")} == set(RECORDED), "re-run scripts/record_probes.mjs"

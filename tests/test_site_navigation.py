@@ -12,6 +12,7 @@ redirects plugin).
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 import shutil
 from pathlib import Path
@@ -1010,3 +1011,38 @@ def test_a_stylesheet_an_mdx_page_imports_hides_what_it_hides() -> None:
     result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
     indexed = "\n".join(chunk.text for chunk in result.chunks)
     assert "Shown callout." in indexed and "CSSWORD" not in indexed, indexed
+
+
+@pytest.mark.parametrize("site, page, sheet", [
+    ({"mkdocs.yml": "site_name: A\nextra_css:\n  - css/extra.css\n"}, "docs/a.md", "docs/css/extra.css"),
+    ({"docusaurus.config.js": "module.exports = {presets: [['classic', {theme: {customCss: './src/css/custom.css'}}]]};"},
+     "docs/a.md", "src/css/custom.css"),
+    ({"conf.py": "extensions = ['myst_parser']\nhtml_static_path = ['_static']\nhtml_css_files = ['custom.css']\n"},
+     "index.md", "_static/custom.css"),
+])
+def test_a_file_the_site_stylesheet_imports_hides_what_it_hides(site: dict[str, str], page: str, sheet: str) -> None:
+    """The site's stylesheet's `@import "parts/hide.css"` (a file beside it, which the site serves
+    with it) is applied as the stylesheet is; docschat read only `data:` imports, and indexed it."""
+    imported = posixpath.join(posixpath.dirname(sheet), "parts/hide.css")
+    files = {**site, page: "# A\n\nShown text.\n\n" + _CLASSES_PAGE, sheet: '@import url("parts/hide.css");\n',
+             imported: _HIDING_CSS}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    indexed = "\n".join(chunk.text for chunk in result.chunks)
+    assert [p.path for p in result.pages] == [page], (result.warnings, result.excluded)
+    assert "Shown callout." in indexed and "SITECSSWORD" not in indexed, indexed
+
+
+def test_a_stylesheet_a_page_links_is_in_its_key() -> None:
+    """A page linking `/css/hide.css` is composed again when that file changes (it may hide more, or
+    less): every stylesheet of the source is in every page's key."""
+    files = {"a.md": '# A\n\n<link rel="stylesheet" href="/css/hide.css">\n\n' + _CLASSES_PAGE,
+             "css/hide.css": ".callout { color: red }\n"}
+    blobs = {path: f"blob-{path}" for path in files}
+    first = compose_files_keyed(files, Settings(), PUBLIC_DEFAULT, blob_id=blobs.get, known=None)
+    assert "SITECSSWORD" in "\n".join(chunk.text for chunk in first.chunks)
+    files["css/hide.css"] = _HIDING_CSS
+    blobs["css/hide.css"] = "blob-edited"
+    second = compose_files_keyed(files, Settings(), PUBLIC_DEFAULT, blob_id=blobs.get,
+                                 known={key.page: key for key in first.page_keys})
+    assert not second.kept and [p.path for p in second.pages] == ["a.md"]
+    assert "SITECSSWORD" not in "\n".join(chunk.text for chunk in second.chunks)

@@ -44,11 +44,8 @@ class DocsSource:
     def from_settings(
         cls, settings: Settings, repo: Path | None = None, branch: str | None = None, docs_dir: str | None = None
     ) -> DocsSource:
-        return cls(
-            repo=repo if repo is not None else settings.docs_repo,
-            branch=branch if branch is not None else settings.branch,
-            docs_dir=docs_dir if docs_dir is not None else settings.docs_dir,
-        )
+        return cls(repo=repo if repo is not None else settings.docs_repo, branch=branch if branch is not None
+                   else settings.branch, docs_dir=docs_dir if docs_dir is not None else settings.docs_dir)
 
 
 class NoPagesError(DocschatError):
@@ -288,7 +285,7 @@ def iter_compose_files(
     # key, so a page kept by its key keeps a stored position that is still right.
     page_orders = site.page_orders()
     fingerprint = (hashlib.sha256(compose_fingerprint(source, settings) + repr(dialect).encode()
-                                  + repr(site).encode() + site.css(files).encode()).digest() if blob_id is not None else b"")
+                                  + repr(site).encode() + site.css_key(files)).digest() if blob_id is not None else b"")
     result = ComposeResult()
     result.warnings.extend(site.warnings)
     routes: dict[str, str] = {}  # route → the page published there
@@ -375,7 +372,8 @@ def _compose_page(
                         mkdocs=dialect.python_markdown, front_matter=front.body != text.lstrip("\ufeff"),
                         docusaurus=dialect.docusaurus, build=site.myst.for_page(front.data), files=Pastable(
                             files, path, audiences, lambda snippet: _page_audiences(snippet, files, source, site),
-                            result.warnings), css=site.css(files, path, pasted.text if mdx else ""))
+                            result.warnings), css=site.css(files, path, pasted.text if mdx else ""),
+                        linked=lambda urls: site.linked_css(files, urls))  # stylesheets the page links
     result.warnings.extend(f"{path}: snippet {snippet!r} pastes nothing: no file of the source it may paste (a URL "
                            "is never downloaded)" for snippet in reading.unresolved_snippets)
     if reading.error is not None:

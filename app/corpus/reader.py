@@ -41,6 +41,9 @@ class Reading:
     unknown_components: dict[str, int] = field(default_factory=dict)
     error: str | None = None  # the parser's message when it rejects the page (not indexed)
     unresolved_snippets: tuple[str, ...] = ()  # MkDocs: `--8<--` paths the tree does not hold
+    # The stylesheets the page links or imports by a URL the reader cannot fetch (not `data:`), as
+    # written: compose reads those that are files of the source (Site.linked_css) and reads again.
+    links: tuple[str, ...] = ()
 
 
 def _bundle() -> str:
@@ -99,7 +102,13 @@ def _call(function: str, *arguments: object) -> dict[str, Any]:
 def _reading(data: dict[str, Any]) -> Reading:
     if "error" in data:
         return Reading(error=data["error"])
-    return Reading([Block(block[1], block[0], block[2], *block[3:]) for block in data["blocks"]], data.get("unknown", {}))
+    return Reading([Block(block[1], block[0], block[2], *block[3:]) for block in data["blocks"]], data.get("unknown", {}),
+                   links=tuple(data.get("links", ())))
+
+
+def read_css_links(css: str) -> tuple[str, ...]:
+    """The URLs a stylesheet imports (`@import`, read by css-tree), but `data:` ones, as written."""
+    return tuple(_call("cssLinks", css).get("links", ()))
 
 
 class Element(NamedTuple):

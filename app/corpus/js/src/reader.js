@@ -708,6 +708,7 @@ function hidingRules(nodes, parent, out, imports = 0) {
       const url = /^\s*(?:url\(\s*(["']?)([\s\S]*?)\1\s*\)|(["'])([\s\S]*?)\3)/i.exec(node.prelude.value)
       const css = url ? dataCss(url[2] ?? url[4]) : ''
       if (css) hidingRules(parseCss(css, CSS_OPTIONS).children, parent, out, imports + 1)
+      else if (url) linkTo(url[2] ?? url[4]) // a file of the site, perhaps: compose reads it (`links`)
     } else if (node.type === 'Raw' && parent && node.value.includes('{')) {
       // css-tree reads a nested rule only when it starts with `&`; one that does not (`.a { .b {…} }`,
       // as Chromium reads it) is left as raw text: read again here as rules.
@@ -760,7 +761,15 @@ function applyStylesheets(tree, siteCss = '') {
     }
   }
   collect(tree)
-  if (siteCss && siteRules.css !== siteCss) siteRules = {css: siteCss, rules: rulesOf(siteCss)}
+  if (siteCss && siteRules.css !== siteCss) {
+    const collecting = linksFound
+    linksFound = null // the site's imports are compose's to read, once (`cssLinks`)
+    try {
+      siteRules = {css: siteCss, rules: rulesOf(siteCss)}
+    } finally {
+      linksFound = collecting
+    }
+  }
   const rules = [...(siteCss ? siteRules.rules : []), ...(sheets.length ? rulesOf(sheets.join('\n')) : [])]
   if (!rules.length) return
   const body = {type: 'element', tagName: 'body', properties: {}, children: tree.children}
@@ -791,14 +800,42 @@ function unescapeHtml(text) {
 }
 
 // The CSS of a `<link rel="stylesheet">` whose `href` is a `data:` URL of type `text/css`, which
-// the browser applies as a `<style>` ('' for any other link: a URL elsewhere is a theme's or
-// another site's, not in the page). Chromium applies no other type (strict MIME checking: `data:,`
+// the browser applies as a `<style>` ('' for any other link, whose URL is collected: compose reads
+// a file of the source it names, `linkTo`). Chromium applies no other type (strict MIME checking: `data:,`
 // and `text/plain` are not stylesheets), no `alternate` stylesheet and no `disabled` one (the
 // `css-link-stylesheet` probes); its `media` is not read (more hidden, never less).
 function linkedCss(properties) {
   const rel = [].concat(properties.rel || []).join(' ').toLowerCase().split(/\s+/)
   if (!rel.includes('stylesheet') || rel.includes('alternate') || properties.disabled) return ''
-  return dataCss(typeof properties.href === 'string' ? properties.href : '')
+  const href = typeof properties.href === 'string' ? properties.href : ''
+  const css = dataCss(href)
+  if (!css) linkTo(href)
+  return css
+}
+
+// The URLs of the stylesheets a page links or imports that are not `data:` URLs, as written: the
+// reader cannot fetch them, and compose reads those that are files of the source and reads the
+// page again with them (app/corpus/site_model.py `Site.linked_css`). Collected while a page's own
+// sheets are read (null otherwise: the site's stylesheets' imports are read with them, once).
+let linksFound = null
+
+function linkTo(url) {
+  const href = url.replace(/[\t\n\r]/g, '').trim()
+  if (linksFound && href && !/^data:/i.test(href) && !linksFound.includes(href)) linksFound.push(href)
+}
+
+// The URLs a stylesheet imports (`@import`), but `data:` ones (read with it), as JSON: compose
+// reads those of the site's stylesheets once (`Site.css`).
+export function cssLinks(css) {
+  linksFound = []
+  try {
+    hidingRules(parseCss(css, CSS_OPTIONS).children, null, [])
+    return JSON.stringify({links: linksFound})
+  } catch (error) {
+    return failure(error)
+  } finally {
+    linksFound = null
+  }
 }
 
 // A `data:` URL's text when its type is `text/css` (any case, with parameters), '' otherwise:
@@ -1086,11 +1123,17 @@ function shown(tree, counts, shortcuts = true, siteCss = '') {
     hast = fromParse5(parseFragment(html))
     if (/<(?:switch|maction|semantics)/i.test(html)) oneChildShown(hast, false) // only on a page that has one
   }
-  applyStylesheets(hast, siteCss)
+  const links = []
+  linksFound = links
+  try {
+    applyStylesheets(hast, siteCss)
+  } finally {
+    linksFound = null
+  }
   prepare(hast, false, false)
   const out = []
   blocks(hast, out)
-  return JSON.stringify({blocks: finish(out), unknown: counts})
+  return JSON.stringify({blocks: finish(out), unknown: counts, ...(links.length ? {links} : {})})
 }
 // An SVG `<switch>` renders only the first of its child elements whose conditions hold (Chromium,
 // the `css-svg-switch` probe): not its text, not the elements after it, even when the chosen one
