@@ -34,6 +34,16 @@ TAILWIND = (".hidden{display:none}.invisible{visibility:hidden}.visible{visibili
             ".sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;"
             "clip:rect(0,0,0,0);white-space:nowrap;border-width:0}"
             "@media (min-width:768px){.md\\:block{display:block}}")
+# A `docusaurus-*` probe is shown in the elements Docusaurus 3's classic theme holds a doc in
+# (theme-classic's DocItem/Layout and DocItem/Content: the `.theme-doc-markdown markdown` wrapper,
+# its title's `<header>` first), so that a rule naming them applies as on the site.
+DOCUSAURUS = ('<html lang="en" dir="ltr" class="docs-wrapper plugin-docs plugin-id-default docs-version-current '
+              'docs-doc-page" data-theme="light"><body class="navigation-with-keyboard"><div id="__docusaurus">'
+              '<nav class="navbar navbar--fixed-top">Probes</nav><div class="main-wrapper docsWrapper">'
+              '<div class="docRoot"><main class="docMainContainer"><div class="container"><div class="row">'
+              '<div class="col"><div class="docItemContainer"><article><div class="theme-doc-markdown markdown">'
+              '<header><h1>Title</h1></header>{}</div></article></div></div></div></div></main></div></div></div>'
+              '</body></html>')
 OPEN_DETAILS = "document.querySelectorAll('details').forEach((d) => { d.open = true })"
 SHOWN = "document.body.innerText + ' ' + [...document.images].map((i) => i.alt).join(' ')"
 
@@ -51,6 +61,9 @@ def main(folder: Path) -> None:
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         for html in sorted(folder.glob("*.html")):
             name = html.name.removesuffix(".html")
+            if name.startswith("docusaurus-"):
+                body = html.read_text().split("<body>", 1)[1].removesuffix("</body>")
+                html.write_text('<!doctype html><meta charset="utf-8">' + DOCUSAURUS.format(body))
             page.goto(f"http://127.0.0.1:{server.server_port}/{html.name}", wait_until="load")
             page.add_style_tag(content=TAILWIND)
             page.evaluate(OPEN_DETAILS)

@@ -30,6 +30,22 @@ HIDDEN_ON_PURPOSE = {
     "style": "a script's or style's text is never indexed",
 }
 
+# Shown markers the index drops on purpose, by probe, with why. A probe is recorded as a bare page;
+# on a site the page is held in the theme's elements, which a rule's leading compounds may name
+# (`.markdown .note`, the `docusaurus-outside-ancestors` probe): the reader takes them as matched
+# outside the page, so a `.note` outside any `.internal` is hidden by `.internal .note`.
+OUTSIDE = "a rule's leading compounds may match the theme's elements around the page"
+LOST_ON_PURPOSE = {
+    ("css-stylesheet-attributes.mdx", "zzs7"): OUTSIDE,
+    ("css-stylesheet-combinators.mdx", "zzs2"): OUTSIDE,
+    ("css-stylesheet-nested.mdx", "zzs2"): OUTSIDE,
+    ("css-stylesheet-nested.mdx", "zzs3"): OUTSIDE,
+    ("css-stylesheet-nested.mdx", "zzs5"): OUTSIDE,
+    ("css-stylesheet-pseudo.mdx", "zzs11"): OUTSIDE,
+    ("docusaurus-outside-ancestors.mdx", "zzs1"): OUTSIDE + " (`.navbar .ds1`: a page is never in the navigation)",
+}
+
+
 # The snippets the `snippet-*` probes import, as a Mintlify site holds them.
 SNIPPETS = {f"snippets/{path.name}": path.read_text() for path in sorted((PROBES / "snippets").iterdir())}
 
@@ -69,13 +85,18 @@ def test_markers_the_renderer_shows_are_indexed() -> None:
     missing = {}
     for name, record in sorted(RECORDED.items()):
         indexed = _indexed(name)
-        lost = [m for m in record["shown"] if m not in indexed]
+        lost = [m for m in record["shown"] if m not in indexed and (name, m) not in LOST_ON_PURPOSE]
         if lost and name.split("-")[0] not in HIDDEN_ON_PURPOSE:
             missing[name] = lost
     assert not missing, f"{sum(map(len, missing.values()))} shown markers not indexed: {missing}"
 
 
+def test_the_markers_lost_on_purpose_are_shown_and_lost() -> None:
+    for name, marker in LOST_ON_PURPOSE:
+        assert marker in RECORDED[name]["shown"] and marker not in _indexed(name), (name, marker)
+
+
 def test_the_probes_cover_every_construct_in_every_context() -> None:
-    assert len(RECORDED) >= 328
-    assert sum(len(r["hidden"]) for r in RECORDED.values()) >= 548
+    assert len(RECORDED) >= 329
+    assert sum(len(r["hidden"]) for r in RECORDED.values()) >= 554
     assert {p.name for p in PROBES.glob("*.md*")} == set(RECORDED), "re-run scripts/record_probes.mjs"

@@ -1046,3 +1046,26 @@ def test_a_stylesheet_a_page_links_is_in_its_key() -> None:
                                  known={key.page: key for key in first.page_keys})
     assert not second.kept and [p.path for p in second.pages] == ["a.md"]
     assert "SITECSSWORD" not in "\n".join(chunk.text for chunk in second.chunks)
+
+
+@pytest.mark.parametrize("site, page, sheet, rule", [
+    ({"docs.json": json.dumps({"navigation": {"pages": ["a"]}})}, "a.mdx", "style/site.css", "#content-area .internal-note"),
+    ({"mkdocs.yml": "site_name: A\nextra_css:\n  - css/extra.css\n"}, "docs/a.md", "docs/css/extra.css",
+     '[data-md-color-scheme="default"] .md-typeset .internal-note'),
+    ({"docusaurus.config.js": "module.exports = {presets: [['classic', {theme: {customCss: './src/css/custom.css'}}]]};"},
+     "docs/a.md", "src/css/custom.css", ".theme-doc-markdown > .internal-note"),
+    ({"conf.py": "extensions = ['myst_parser']\nhtml_static_path = ['_static']\nhtml_css_files = ['custom.css']\n"},
+     "index.md", "_static/custom.css", "html[data-theme=light] .bd-article .internal-note"),
+])
+def test_a_site_rule_naming_the_theme_s_elements_hides_what_it_hides(site: dict[str, str], page: str, sheet: str,
+                                                                      rule: str) -> None:
+    """A site's rule whose leading compounds name the theme's elements around the page (its content
+    wrapper, a colour scheme on `<html>`) hides the page's elements its last compound matches; the
+    reader matched it on the page alone, where no such ancestor is, and indexed them."""
+    text = ("<div className=\"internal-note\">SITECSSWORD</div>\n\n<div className=\"callout\">Shown callout.</div>\n"
+            if page.endswith(".mdx") else _CLASSES_PAGE)
+    files = {**site, page: "# A\n\nShown text.\n\n" + text, sheet: rule + " { display: none }\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    indexed = "\n".join(chunk.text for chunk in result.chunks)
+    assert [p.path for p in result.pages] == [page], (result.warnings, result.excluded)
+    assert "Shown callout." in indexed and "SITECSSWORD" not in indexed, indexed

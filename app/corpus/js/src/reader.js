@@ -563,7 +563,8 @@ function prepare(node, inPre, invisible) {
 // page as the recording's browser holds it: in `<html><body>`. Rules that show (`display: block`)
 // are left out, and of a hiding rule only its hiding declarations are kept: hiding more than the
 // site, where a later or more specific rule shows again, never less (no specificity needed). A
-// theme's stylesheet is left out (not in the page).
+// theme's stylesheet is left out (not in the page); the theme's elements around the page are taken
+// to match whatever a rule's leading compounds say (`withOutside`).
 const SELECTOR = createParser({
   syntax: {baseSyntax: 'latest', nestingSelector: true, pseudoClasses: {unknown: 'accept'}, pseudoElements: {unknown: 'accept'}},
   strict: false // as the browser: `[a=b` at the end is `[a=b]`
@@ -780,7 +781,8 @@ function applyStylesheets(tree, siteCss = '') {
   // order of hiding declarations changes nothing (styleOf: `!important` wins whatever its place).
   const grouped = new Map()
   for (const rule of rules) {
-    grouped.set(rule.declarations, [...(grouped.get(rule.declarations) || []), ...rule.selector.rules.map((chain) => bounded(chain, depth, siblings, elements))])
+    grouped.set(rule.declarations, [...(grouped.get(rule.declarations) || []),
+      ...rule.selector.rules.flatMap(withOutside).map((chain) => bounded(chain, depth, siblings, elements))])
   }
   const said = new Map()
   for (const [declarations, selectors] of grouped) {
@@ -871,6 +873,31 @@ function base64Bytes(text) {
     }
   }
   return out
+}
+
+// A site's theme holds the page: its `<html>` and `<body>` and the elements around the page's own
+// (Docusaurus's `.theme-doc-markdown` and its title's `<header>`, Material's `.md-typeset`, a
+// `[data-theme=dark]`), which the reader does not have, and whose classes and states it cannot
+// know (a theme may be swizzled, a mode switched). A selector's leading compounds may match them:
+// `.markdown .note` hides every `.note` of a Docusaurus page (the `docusaurus-outside` probe, in
+// the theme's own elements). So each selector is matched as each of its tails too, the compounds
+// before it taken as matched outside the page: after a descendant combinator, anywhere in the page;
+// after `>` or `~`, on an element of the page's top level (a child of the theme's, or after its
+// title); after `+`, on the page's first element. More hidden, never less: `.navbar .note` hides
+// every `.note` too, though a page is never in the navigation bar. A compound of a state no element
+// is in when the page is read (`.menu:hover`, NEVER) is matched outside by none either.
+const FIRST_CHILD = {type: 'PseudoClass', name: 'first-child'}
+function withOutside(chain) {
+  const chains = [chain]
+  for (let rule = chain.nestedRule, before = chain; rule; before = rule, rule = rule.nestedRule) {
+    if (before.items.includes(NOTHING)) break
+    if (rule.combinator === undefined) chains.push(rule)
+    else {
+      const items = rule.combinator === '+' ? [...rule.items, FIRST_CHILD] : rule.items
+      chains.push({type: 'Rule', items: [{type: 'TagName', name: 'body'}], nestedRule: {...rule, items, combinator: '>'}})
+    }
+  }
+  return chains
 }
 
 // The page's depth, its most element children of one parent, and its elements.
