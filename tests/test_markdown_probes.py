@@ -43,6 +43,8 @@ LOST_ON_PURPOSE = {
     ("css-stylesheet-nested.mdx", "zzs5"): OUTSIDE,
     ("css-stylesheet-pseudo.mdx", "zzs11"): OUTSIDE,
     ("docusaurus-outside-ancestors.mdx", "zzs1"): OUTSIDE + " (`.navbar .ds1`: a page is never in the navigation)",
+    # The page's own components are read, not run: of their attributes only a `title` their code reads.
+    ("components-local.mdx", "zzs2"): "what a component the page defines renders of its attributes is not read",
 }
 
 
@@ -97,6 +99,6 @@ def test_the_markers_lost_on_purpose_are_shown_and_lost() -> None:
 
 
 def test_the_probes_cover_every_construct_in_every_context() -> None:
-    assert len(RECORDED) >= 329
-    assert sum(len(r["hidden"]) for r in RECORDED.values()) >= 554
+    assert len(RECORDED) >= 330
+    assert sum(len(r["hidden"]) for r in RECORDED.values()) >= 560
     assert {p.name for p in PROBES.glob("*.md*")} == set(RECORDED), "re-run scripts/record_probes.mjs"

@@ -291,22 +291,93 @@ function markNode(value) {
   return {type: 'text', value, data: {mark: true}}
 }
 
-function jsxHandler(counts) {
+// Components the page defines itself (`export const Secret = ({title}) => null`). MDX renders
+// the page's own binding, whatever its name (a `Note` the page defines is not Mintlify's), and the
+// reader does not run the page's code: the function's tree says what it may show. A component
+// whose code never reaches its `children` (it names no `children`, spreads nothing, reads no
+// `arguments`, and uses its props object only as `props.name`) shows none of them, and of its
+// attributes only `title`, and only when its code names it (what it renders itself is not read: a
+// loss). A binding that is not a function written in place (`memo(…)`, an import) stays a guess.
+function localComponents(tree) {
+  const local = new Map()
+  for (const node of tree.children || []) {
+    if (node.type !== 'mdxjsEsm') continue
+    for (const statement of (node.data && node.data.estree && node.data.estree.body) || []) {
+      const declaration = statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement
+      if (!declaration) continue
+      if (declaration.type === 'FunctionDeclaration' && declaration.id) local.set(declaration.id.name, reach(declaration))
+      else if (declaration.type === 'ClassDeclaration' && declaration.id) local.set(declaration.id.name, null)
+      else if (declaration.type === 'VariableDeclaration') {
+        for (const each of declaration.declarations) {
+          const fn = each.init && /^(?:Arrow)?Function/.test(each.init.type) ? each.init : null
+          if (each.id.type === 'Identifier') local.set(each.id.name, fn ? reach(fn) : null)
+        }
+      } else if (declaration.type === 'ImportDeclaration') {
+        for (const specifier of declaration.specifiers) local.set(specifier.local.name, null)
+      }
+    }
+  }
+  return local
+}
+
+// What a function component's code reaches of its props: {children, names} (the props its body
+// reads, by name: `({title}) => …` reaches `title` only if the body uses it).
+function reach(fn) {
+  const found = {children: false, names: new Set()}
+  const props = fn.params[0]
+  const bound = new Map() // a destructured prop's local name → the prop
+  if (fn.params.length > 1 || (props && props.type !== 'Identifier' && props.type !== 'ObjectPattern')) found.children = true
+  if (props && props.type === 'ObjectPattern') {
+    for (const property of props.properties) {
+      const value = property.value && property.value.type === 'AssignmentPattern' ? property.value.left : property.value
+      if (property.type !== 'Property' || property.computed || property.key.type !== 'Identifier' || !value || value.type !== 'Identifier') {
+        found.children = true
+      } else bound.set(value.name, property.key.name)
+    }
+  }
+  walkEstree(fn.body, null, (node, parent) => {
+    if (node.type === 'Identifier' && (node.name === 'children' || node.name === 'arguments')) found.children = true
+    if (node.type === 'SpreadElement' || node.type === 'JSXSpreadAttribute' || node.type === 'RestElement') found.children = true
+    else if (node.type === 'Identifier' && bound.has(node.name)) found.names.add(bound.get(node.name))
+    else if (props && props.type === 'Identifier' && node.type === 'Identifier' && node.name === props.name) {
+      const member = parent && parent.type === 'MemberExpression' && parent.object === node && !parent.computed
+      if (member) found.names.add(parent.property.name)
+      else found.children = true
+    }
+  })
+  if (found.names.has('children')) found.children = true
+  return found
+}
+
+function walkEstree(node, parent, visit) {
+  if (!node || typeof node.type !== 'string') return
+  visit(node, parent)
+  for (const key of Object.keys(node)) {
+    if (key === 'loc' || key === 'range' || key === 'comments') continue
+    const value = node[key]
+    if (Array.isArray(value)) for (const item of value) walkEstree(item, node, visit)
+    else if (value && typeof value === 'object' && typeof value.type === 'string') walkEstree(value, node, visit)
+  }
+}
+
+function jsxHandler(counts, local) {
   return (state, node, parent) => {
     const attributes = attributeValues(node)
     // Mintlify's `<Link href>` (one of its allowedComponents) and Docusaurus's `<Link to>`
     // (@docusaurus/Link) render an anchor: read as `<a href>`, the link target kept.
-    const link = node.name === 'Link'
+    const link = node.name === 'Link' && !local.has('Link')
     if (link && attributes.href === undefined && typeof attributes.to === 'string') attributes.href = attributes.to
     const name = link ? 'a' : node.name
     const flow = node.type === 'mdxJsxFlowElement'
-    const rule = name ? COMPONENTS[name] : undefined
-    if (name && (/^[A-Z]/.test(name) || name.includes('.')) && !COMPONENTS[name] && !CHILDREN_ONLY.has(name)) {
+    const own = name ? local.get(name) : undefined // the page's own binding
+    const rule = name && !local.has(name) ? COMPONENTS[name] : undefined
+    if (name && (/^[A-Z]/.test(name) || name.includes('.')) && !rule && (local.has(name) || !CHILDREN_ONLY.has(name))) {
       counts[name] = (counts[name] || 0) + 1
     }
     if (rule && rule.hide && rule.hide(attributes, parent)) return undefined
     if (attributes.hidden === true || styleHides(attributes.style)) return undefined
-    let children = state.all(node)
+    if (own && !own.children && !own.names.has('title')) return undefined
+    let children = own && !own.children ? [] : state.all(node)
     // React writes a `<style>`'s string children as its CSS text: no paragraph around a
     // `{`…`}` template literal (expressionHandler's), which CSS would read as a selector.
     if (name === 'style') children = [textNode(children.map(toString).join(''))]
@@ -327,7 +398,7 @@ function jsxHandler(counts) {
       return {type: 'element', tagName: name, properties, children}
     }
     const shown = []
-    for (const key of (rule && rule.shows) || ['title']) {
+    for (const key of (rule && rule.shows) || (own && !own.names.has('title') ? [] : ['title'])) {
       const value = attributes[key] === undefined ? strings(node, key) : attributes[key]
       if (value === true && (key === 'required' || key === 'deprecated')) shown.push(key)
       else if (typeof value === 'string' && value.trim()) shown.push((LABELS[key] || '') + value)
@@ -437,14 +508,14 @@ function codeTitle(meta, codeTitles) {
   return ''
 }
 
-const HANDLERS = (counts, source, codeTitles) => ({
+const HANDLERS = (counts, source, codeTitles, local = new Map()) => ({
   code: (state, node) => {
     const pre = defaultHandlers.code(state, node)
     const title = codeTitle(node.meta, codeTitles)
     return title ? [{type: 'element', tagName: 'p', properties: {}, children: [textNode(title)]}, pre] : pre
   },
-  mdxJsxFlowElement: jsxHandler(counts),
-  mdxJsxTextElement: jsxHandler(counts),
+  mdxJsxFlowElement: jsxHandler(counts, local),
+  mdxJsxTextElement: jsxHandler(counts, local),
   mdxFlowExpression: expressionHandler,
   mdxTextExpression: expressionHandler,
   mdxjsEsm: () => undefined,
@@ -1302,7 +1373,7 @@ export function parse(page, options) {
     if (!mdx) mdxCommentsInText(tree)
     else unravel(tree)
     const codeTitles = (options && options.codeTitles) || ''
-    const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles), passThrough: []})
+    const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles, localComponents(tree)), passThrough: []})
     return shown(hast, counts, shortcuts, (options && options.css) || '')
   } catch (error) {
     return failure(error)
