@@ -45,6 +45,7 @@ LOST_ON_PURPOSE = {
     ("docusaurus-outside-ancestors.mdx", "zzs1"): OUTSIDE + " (`.navbar .ds1`: a page is never in the navigation)",
     # The page's own components are read, not run: of their attributes only a `title` their code reads.
     ("components-local.mdx", "zzs2"): "what a component the page defines renders of its attributes is not read",
+    ("components-local.mdx", "zzs7"): "a prop is read where the component's `return` names it, not through a variable",
 }
 
 
@@ -100,5 +101,5 @@ def test_the_markers_lost_on_purpose_are_shown_and_lost() -> None:
 
 def test_the_probes_cover_every_construct_in_every_context() -> None:
     assert len(RECORDED) >= 330
-    assert sum(len(r["hidden"]) for r in RECORDED.values()) >= 560
+    assert sum(len(r["hidden"]) for r in RECORDED.values()) >= 563
     assert {p.name for p in PROBES.glob("*.md*")} == set(RECORDED), "re-run scripts/record_probes.mjs"

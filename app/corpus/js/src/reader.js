@@ -293,11 +293,14 @@ function markNode(value) {
 
 // Components the page defines itself (`export const Secret = ({title}) => null`). MDX renders
 // the page's own binding, whatever its name (a `Note` the page defines is not Mintlify's), and the
-// reader does not run the page's code: the function's tree says what it may show. A component
-// whose code never reaches its `children` (it names no `children`, spreads nothing, reads no
-// `arguments`, and uses its props object only as `props.name`) shows none of them, and of its
-// attributes only `title`, and only when its code names it (what it renders itself is not read: a
-// loss). A binding that is not a function written in place (`memo(…)`, an import) stays a guess.
+// reader does not run the page's code: the function's tree says what it may show. Its children
+// are shown only where its code renders them whatever the props and state: reached (`children`,
+// `props.children`, a spread of the props, `arguments`) in its one `return`, outside a condition
+// (`x ? children : null`, `x && children`, an `if`, a callback). Otherwise they are hidden, as
+// `({children}) => dev ? children : null` hides them on the published site (a loss where the
+// condition holds there, or a click shows them). Of its attributes only `title` is shown, so too
+// (what it renders itself is not read: a loss). A binding that is not a function written in place
+// (`memo(…)`, a class, an import) stays a guess: children and title shown, as for any unknown.
 function localComponents(tree) {
   const local = new Map()
   for (const node of tree.children || []) {
@@ -320,43 +323,65 @@ function localComponents(tree) {
   return local
 }
 
-// What a function component's code reaches of its props: {children, names} (the props its body
-// reads, by name: `({title}) => …` reaches `title` only if the body uses it).
+// What a function component's code shows of its props whatever they are: {children, names}.
 function reach(fn) {
   const found = {children: false, names: new Set()}
   const props = fn.params[0]
   const bound = new Map() // a destructured prop's local name → the prop
-  if (fn.params.length > 1 || (props && props.type !== 'Identifier' && props.type !== 'ObjectPattern')) found.children = true
+  if (fn.params.length > 1 || (props && props.type !== 'Identifier' && props.type !== 'ObjectPattern')) return found
   if (props && props.type === 'ObjectPattern') {
     for (const property of props.properties) {
       const value = property.value && property.value.type === 'AssignmentPattern' ? property.value.left : property.value
-      if (property.type !== 'Property' || property.computed || property.key.type !== 'Identifier' || !value || value.type !== 'Identifier') {
-        found.children = true
-      } else bound.set(value.name, property.key.name)
+      if (property.type === 'RestElement' && property.argument.type === 'Identifier') bound.set(property.argument.name, '...')
+      else if (property.type === 'Property' && !property.computed && property.key.type === 'Identifier' && value && value.type === 'Identifier') {
+        bound.set(value.name, property.key.name)
+      }
     }
   }
-  walkEstree(fn.body, null, (node, parent) => {
-    if (node.type === 'Identifier' && (node.name === 'children' || node.name === 'arguments')) found.children = true
-    if (node.type === 'SpreadElement' || node.type === 'JSXSpreadAttribute' || node.type === 'RestElement') found.children = true
-    else if (node.type === 'Identifier' && bound.has(node.name)) found.names.add(bound.get(node.name))
-    else if (props && props.type === 'Identifier' && node.type === 'Identifier' && node.name === props.name) {
-      const member = parent && parent.type === 'MemberExpression' && parent.object === node && !parent.computed
-      if (member) found.names.add(parent.property.name)
-      else found.children = true
+  // A body of statements: only one `return`, last, and no branch before it, renders whatever the state.
+  let shown = fn.body
+  if (fn.body.type === 'BlockStatement') {
+    const last = fn.body.body[fn.body.body.length - 1]
+    const plain = fn.body.body.slice(0, -1).every((statement) => statement.type === 'VariableDeclaration' || statement.type === 'ExpressionStatement')
+    let returns = 0
+    const count = (node) => {
+      if (!node || typeof node.type !== 'string' || (node !== fn.body && /Function|Class/.test(node.type))) return
+      if (node.type === 'ReturnStatement') returns += 1
+      for (const value of Object.values(node)) [].concat(value).forEach((item) => item && typeof item === 'object' && count(item))
     }
-  })
-  if (found.names.has('children')) found.children = true
+    count(fn.body)
+    shown = last && last.type === 'ReturnStatement' && plain && returns === 1 ? last.argument : null
+  }
+  const reached = (key) => {
+    if (key === 'children' || key === '...') found.children = true
+    else found.names.add(key)
+  }
+  walkEstree(shown, null, (node, parent) => {
+    if (node.type === 'Identifier' && (node.name === 'children' || node.name === 'arguments')) reached('children')
+    else if (node.type === 'Identifier' && bound.has(node.name)) reached(bound.get(node.name))
+    else if (props && props.type === 'Identifier' && node.type === 'Identifier' && node.name === props.name) {
+      reached(parent && parent.type === 'MemberExpression' && parent.object === node && !parent.computed ? parent.property.name : '...')
+    }
+  }, true)
   return found
 }
 
-function walkEstree(node, parent, visit) {
+// Calls `visit(node, parent)` for every node under `node`; with `unconditional`, not under what
+// may not run or render: a branch of `?:`, the right of `&&`/`||`/`??`, a function, a statement
+// that branches or loops.
+const CONDITIONAL = new Set(['ConditionalExpression', 'IfStatement', 'SwitchStatement', 'ForStatement', 'ForInStatement',
+  'ForOfStatement', 'WhileStatement', 'DoWhileStatement', 'TryStatement', 'FunctionExpression', 'ArrowFunctionExpression',
+  'FunctionDeclaration', 'ClassDeclaration', 'ClassExpression'])
+function walkEstree(node, parent, visit, unconditional = false) {
   if (!node || typeof node.type !== 'string') return
   visit(node, parent)
+  if (unconditional && CONDITIONAL.has(node.type)) return
   for (const key of Object.keys(node)) {
     if (key === 'loc' || key === 'range' || key === 'comments') continue
+    if (unconditional && node.type === 'LogicalExpression' && key === 'right') continue
     const value = node[key]
-    if (Array.isArray(value)) for (const item of value) walkEstree(item, node, visit)
-    else if (value && typeof value === 'object' && typeof value.type === 'string') walkEstree(value, node, visit)
+    if (Array.isArray(value)) for (const item of value) walkEstree(item, node, visit, unconditional)
+    else if (value && typeof value === 'object' && typeof value.type === 'string') walkEstree(value, node, visit, unconditional)
   }
 }
 
