@@ -1069,3 +1069,27 @@ def test_a_site_rule_naming_the_theme_s_elements_hides_what_it_hides(site: dict[
     indexed = "\n".join(chunk.text for chunk in result.chunks)
     assert [p.path for p in result.pages] == [page], (result.warnings, result.excluded)
     assert "Shown callout." in indexed and "SITECSSWORD" not in indexed, indexed
+
+
+_INTERNAL_TSX = ("import React from 'react';\nexport default function Internal({children}: {children: React.ReactNode}):"
+                 " JSX.Element | null {\n  return process.env.NODE_ENV === 'development' ? <>{children}</> : null;\n}\n")
+
+
+def test_a_component_a_page_imports_from_the_site_shows_what_its_code_shows() -> None:
+    """A Docusaurus page's `<Internal>` from `@site/src/components/Internal` (TypeScript, no
+    suffix), which renders its children in development only, hid them on the site and was indexed
+    as any unknown component (its children shown); `./Box` (a folder's `index.js`) shows them."""
+    files = {"docusaurus.config.js": "module.exports = {};", "src/components/Internal.tsx": _INTERNAL_TSX,
+             "docs/a.mdx": 'import Internal from "@site/src/components/Internal";\nimport Box from "./Box";\n\n# A\n\n'
+                           "<Internal>MODULEWORD</Internal>\n\n<Box>Shown box.</Box>\n",
+             "docs/Box/index.js": "const Box = ({children}) => <div>{children}</div>\nexport default Box\n"}
+    blobs = {path: f"blob-{path}" for path in files}
+    first = compose_files_keyed(files, Settings(), PUBLIC_DEFAULT, blob_id=blobs.get, known=None)
+    indexed = "\n".join(chunk.text for chunk in first.chunks)
+    assert "Shown box." in indexed and "MODULEWORD" not in indexed, (indexed, first.warnings)
+    # The module is one of the page's dependencies: edited, the page is composed again.
+    files["src/components/Internal.tsx"] = "export default function Internal({children}) { return children }\n"
+    blobs["src/components/Internal.tsx"] = "blob-edited"
+    second = compose_files_keyed(files, Settings(), PUBLIC_DEFAULT, blob_id=blobs.get,
+                                 known={key.page: key for key in first.page_keys})
+    assert not second.kept and "MODULEWORD" in "\n".join(chunk.text for chunk in second.chunks)

@@ -373,7 +373,8 @@ def _compose_page(
                         docusaurus=dialect.docusaurus, build=site.myst.for_page(front.data), files=Pastable(
                             files, path, audiences, lambda snippet: _page_audiences(snippet, files, source, site),
                             result.warnings), css=site.css(files, path, pasted.text if mdx else ""),
-                        linked=lambda urls: site.linked_css(files, urls))  # stylesheets the page links
+                        linked=lambda urls: site.linked_css(files, urls),  # stylesheets the page links
+                        modules=lambda sources: site.modules(files, path, sources))  # components it imports
     result.warnings.extend(f"{path}: snippet {snippet!r} pastes nothing: no file of the source it may paste (a URL "
                            "is never downloaded)" for snippet in reading.unresolved_snippets)
     if reading.error is not None:

@@ -44,6 +44,9 @@ class Reading:
     # The stylesheets the page links or imports by a URL the reader cannot fetch (not `data:`), as
     # written: compose reads those that are files of the source (Site.linked_css) and reads again.
     links: tuple[str, ...] = ()
+    # MDX: the modules of the site it imports components from (`/snippets/x.jsx`, `./x`), as
+    # written, not given to the reader: compose gives their text (Site.modules) and reads again.
+    modules: tuple[str, ...] = ()
 
 
 def _bundle() -> str:
@@ -103,7 +106,7 @@ def _reading(data: dict[str, Any]) -> Reading:
     if "error" in data:
         return Reading(error=data["error"])
     return Reading([Block(block[1], block[0], block[2], *block[3:]) for block in data["blocks"]], data.get("unknown", {}),
-                   links=tuple(data.get("links", ())))
+                   links=tuple(data.get("links", ())), modules=tuple(data.get("modules", ())))
 
 
 def read_css_links(css: str) -> tuple[str, ...]:
@@ -143,14 +146,16 @@ def read_uses(text: str, *, math: bool = False, directives: bool = False, commen
 
 
 def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool = False,
-                  comments: bool = False, code_titles: str = "", css: str = "") -> Reading:
+                  comments: bool = False, code_titles: str = "", css: str = "",
+                  modules: dict[str, str | None] | None = None) -> Reading:
     """A Markdown (CommonMark + GFM) or, with `mdx`, an MDX 3 page as its site shows it; `math`
     for `$…$`/`$$…$$` (Mintlify), `directives` for `:::name` callouts (Docusaurus), `comments` for
     `<!-- … -->` in MDX (Docusaurus), `code_titles` for a code block's title as the framework it
     names shows it ("mintlify", "docusaurus"; "": none); `css` the site's own stylesheet, which
-    every page links (its hiding rules apply as a page's `<style>`)."""
+    every page links (its hiding rules apply as a page's `<style>`); `modules` the text of the
+    modules it imports components from (an import's source → its text, None: not in the site)."""
     return _reading(_call("parse", text, {"mdx": mdx, "math": math, "directives": directives, "comments": comments,
-                                          "codeTitles": code_titles, "css": css}))
+                                          "codeTitles": code_titles, "css": css, "modules": modules or {}}))
 
 
 def read_html(html: str, css: str = "") -> Reading:

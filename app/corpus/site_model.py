@@ -26,6 +26,7 @@ SPHINX_CONFIG = "conf.py"
 _MAX_DEPTH = 30  # nesting of a navigation read at most
 # The files MkDocs builds pages from (mkdocs.utils.markdown_extensions, MkDocs 1.6.1).
 MKDOCS_SUFFIXES = (".markdown", ".mdown", ".mkdn", ".mkd", ".md")
+_MODULE_SUFFIXES = (".js", ".jsx", ".ts", ".tsx", ".mjs")
 _PAGE_SUFFIX = re.compile(r"\.(mdx?|rst|ipynb)$")
 # An ESM import of a stylesheet at a line's start (`import './x.css';`, `import styles from …`).
 _CSS_IMPORT = re.compile(r"""^import\s+(?:[\w$*{}\s,]+\s+from\s+)?["']([^"'\n]+\.css)["']""", re.MULTILINE)
@@ -190,6 +191,21 @@ class Site:
         matched so as well (the source may hold a copy of it); a file the source lacks is not read."""
         self.css(files)
         return "\n".join(files[path] for path in _with_imports(files, _named_css(files, urls), self._css_paths))
+
+    def modules(self, files: Mapping[str, str], page: str, sources: tuple[str, ...]) -> dict[str, str | None]:
+        """The text of each module an MDX `page` imports components from (`sources` as written), as
+        its bundler finds it: `./x` from the page's folder, `/x` from the source's root (Mintlify's
+        `/snippets/x.jsx`), `@site/x` from the site's folder; with or without its suffix, or its
+        folder's `index`. None for one the source does not hold (a guess stays)."""
+        site_folder = posixpath.dirname(self.config or "")
+        found: dict[str, str | None] = {}
+        for source in sources:
+            base = (posixpath.join(site_folder, source[len("@site/"):]) if source.startswith("@site/")
+                    else source.lstrip("/") if source.startswith("/") else posixpath.join(posixpath.dirname(page), source))
+            base = posixpath.normpath(base)
+            found[source] = next((files[p] for p in (base, *(base + s for s in _MODULE_SUFFIXES),
+                                                      *(f"{base}/index{s}" for s in _MODULE_SUFFIXES)) if p in files), None)
+        return found
 
     def css_key(self, files: Mapping[str, str]) -> bytes:
         """Every stylesheet of the source, for page keys: any page may link any of them."""

@@ -29,6 +29,9 @@ import {math} from 'micromark-extension-math'
 import {mdxjs} from 'micromark-extension-mdxjs'
 import {comment, commentFromMarkdown} from '@slorber/remark-comment'
 import {parseMetaString} from '@mintlify/common/parse-code-block-meta'
+import {Parser as AcornParser} from 'acorn'
+import acornJsx from 'acorn-jsx'
+import {tsPlugin} from '@sveltejs/acorn-typescript'
 import {openapiBlocks, openapiLoaded, openapiSpec} from './openapi.js'
 
 export {moduleValue} from './module-value.js'
@@ -301,26 +304,77 @@ function markNode(value) {
 // condition holds there, or a click shows them). Of its attributes only `title` is shown, so too
 // (what it renders itself is not read: a loss). A binding that is not a function written in place
 // (`memo(…)`, a class, an import) stays a guess: children and title shown, as for any unknown.
-function localComponents(tree) {
+function localComponents(tree, modules, wanted) {
   const local = new Map()
   for (const node of tree.children || []) {
     if (node.type !== 'mdxjsEsm') continue
     for (const statement of (node.data && node.data.estree && node.data.estree.body) || []) {
-      const declaration = statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement
-      if (!declaration) continue
-      if (declaration.type === 'FunctionDeclaration' && declaration.id) local.set(declaration.id.name, reach(declaration))
-      else if (declaration.type === 'ClassDeclaration' && declaration.id) local.set(declaration.id.name, null)
-      else if (declaration.type === 'VariableDeclaration') {
-        for (const each of declaration.declarations) {
-          const fn = each.init && /^(?:Arrow)?Function/.test(each.init.type) ? each.init : null
-          if (each.id.type === 'Identifier') local.set(each.id.name, fn ? reach(fn) : null)
-        }
-      } else if (declaration.type === 'ImportDeclaration') {
-        for (const specifier of declaration.specifiers) local.set(specifier.local.name, null)
+      declared(statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement, (name, value) => local.set(name, value))
+      if (statement.type !== 'ImportDeclaration') continue
+      // A component imported from a module of the site (`/snippets/x.jsx`, `@site/src/components/X`,
+      // `./x`), read as the page's own when compose gives its text (`modules`: the import's source →
+      // its text, null when the source holds no such file). A package's (`@theme/Tabs`) and a
+      // Markdown snippet (pasted by compose) are not read.
+      const source = String(statement.source.value)
+      if (!/^(?:\.{1,2}\/|\/|@site\/)/.test(source) || /\.(?:mdx?|css|json)$/i.test(source)) continue
+      if (!modules || !(source in modules)) {
+        if (!wanted.includes(source)) wanted.push(source)
+        continue
+      }
+      const exports = moduleExports(modules[source])
+      for (const specifier of statement.specifiers) {
+        const key = specifier.type === 'ImportDefaultSpecifier' ? 'default'
+          : specifier.type === 'ImportSpecifier' ? specifier.imported.name ?? specifier.imported.value : null
+        if (key !== null && exports.get(key)) local.set(specifier.local.name, exports.get(key))
       }
     }
   }
   return local
+}
+
+// Calls `set(name, component)` for each name a declaration binds: what a function component shows
+// (reach), null for any other value (a guess).
+function declared(statement, set) {
+  if (!statement) return
+  if (/^(?:Arrow)?Function/.test(statement.type) && statement.id) set(statement.id.name, reach(statement))
+  else if (statement.type === 'ClassDeclaration' && statement.id) set(statement.id.name, null)
+  else if (statement.type === 'VariableDeclaration') {
+    for (const each of statement.declarations) {
+      const fn = each.init && /^(?:Arrow)?Function/.test(each.init.type) ? each.init : null
+      if (each.id.type === 'Identifier') set(each.id.name, fn ? reach(fn) : null)
+    }
+  }
+}
+
+// A module's exported components (name → what it shows; `default` for its default export), read
+// by acorn with JSX (or, when that fails, with TypeScript too); none when it does not parse.
+let moduleParsers = null
+function moduleExports(text) {
+  const exports = new Map()
+  if (typeof text !== 'string') return exports
+  moduleParsers = moduleParsers || {js: AcornParser.extend(acornJsx()), ts: AcornParser.extend(tsPlugin({jsx: true}))}
+  let program = null
+  for (const parser of [moduleParsers.js, moduleParsers.ts]) { // a source may name a `.tsx` file without its suffix
+    try {
+      program = program || parser.parse(text, {ecmaVersion: 'latest', sourceType: 'module', locations: true})
+    } catch {}
+  }
+  if (!program) return exports
+  const top = new Map()
+  for (const statement of program.body) {
+    if (statement.type === 'ExportNamedDeclaration') declared(statement.declaration, (name, value) => { top.set(name, value); exports.set(name, value) })
+    else if (statement.type === 'ExportDefaultDeclaration' && /^(?:Arrow)?Function/.test(statement.declaration.type)) {
+      exports.set('default', reach(statement.declaration))
+    } else declared(statement, (name, value) => top.set(name, value))
+  }
+  for (const statement of program.body) {
+    if (statement.type === 'ExportNamedDeclaration' && !statement.declaration && !statement.source) {
+      for (const specifier of statement.specifiers) exports.set(specifier.exported.name ?? specifier.exported.value, top.get(specifier.local.name) ?? null)
+    } else if (statement.type === 'ExportDefaultDeclaration' && statement.declaration.type === 'Identifier') {
+      exports.set('default', top.get(statement.declaration.name) ?? null)
+    }
+  }
+  return exports
 }
 
 // What a function component's code shows of its props whatever they are: {children, names}.
@@ -1235,7 +1289,7 @@ function parsedAsIs(node, inside) {
   return true
 }
 
-function shown(tree, counts, shortcuts = true, siteCss = '') {
+function shown(tree, counts, shortcuts = true, siteCss = '', extra = {}) {
   let hast = tree
   if (!shortcuts || !parsedAsIs(tree, {})) {
     escapeText(tree)
@@ -1256,7 +1310,7 @@ function shown(tree, counts, shortcuts = true, siteCss = '') {
   prepare(hast, false, false)
   const out = []
   blocks(hast, out)
-  return JSON.stringify({blocks: finish(out), unknown: counts, ...(links.length ? {links} : {})})
+  return JSON.stringify({blocks: finish(out), unknown: counts, ...(links.length ? {links} : {}), ...extra})
 }
 // An SVG `<switch>` renders only the first of its child elements whose conditions hold (Chromium,
 // the `css-svg-switch` probe): not its text, not the elements after it, even when the chosen one
@@ -1398,8 +1452,10 @@ export function parse(page, options) {
     if (!mdx) mdxCommentsInText(tree)
     else unravel(tree)
     const codeTitles = (options && options.codeTitles) || ''
-    const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles, localComponents(tree)), passThrough: []})
-    return shown(hast, counts, shortcuts, (options && options.css) || '')
+    const wanted = [] // modules of the site the page imports components from, not given
+    const local = localComponents(tree, options && options.modules, wanted)
+    const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles, local), passThrough: []})
+    return shown(hast, counts, shortcuts, (options && options.css) || '', wanted.length ? {modules: wanted} : {})
   } catch (error) {
     return failure(error)
   }
