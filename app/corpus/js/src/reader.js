@@ -299,7 +299,8 @@ function markNode(value) {
 // reader does not run the page's code: the function's tree says what it may show. Its children
 // are shown only where its code renders them whatever the props and state: reached (`children`,
 // `props.children`, a spread of the props, `arguments`) in its one `return`, outside a condition
-// (`x ? children : null`, `x && children`, an `if`, a callback). Otherwise they are hidden, as
+// (`x ? children : null`, `x && children`, an `if` that returns, a callback) but one on the
+// children themselves. Otherwise they are hidden, as
 // `({children}) => dev ? children : null` hides them on the published site (a loss where the
 // condition holds there, or a click shows them). Of its attributes only `title` is shown, so too
 // (what it renders itself is not read: a loss). A binding that is not a function written in place
@@ -392,50 +393,57 @@ function reach(fn) {
       }
     }
   }
-  // A body of statements: only one `return`, last, and no branch before it, renders whatever the state.
+  // A body of statements: its one `return` (or `throw`, outside the functions it defines), last,
+  // renders whatever the state.
   let shown = fn.body
   if (fn.body.type === 'BlockStatement') {
     const last = fn.body.body[fn.body.body.length - 1]
-    const plain = fn.body.body.slice(0, -1).every((statement) => statement.type === 'VariableDeclaration' || statement.type === 'ExpressionStatement')
-    let returns = 0
+    let exits = 0
     const count = (node) => {
       if (!node || typeof node.type !== 'string' || (node !== fn.body && /Function|Class/.test(node.type))) return
-      if (node.type === 'ReturnStatement') returns += 1
+      if (node.type === 'ReturnStatement' || node.type === 'ThrowStatement') exits += 1
       for (const value of Object.values(node)) [].concat(value).forEach((item) => item && typeof item === 'object' && count(item))
     }
     count(fn.body)
-    shown = last && last.type === 'ReturnStatement' && plain && returns === 1 ? last.argument : null
+    shown = last && last.type === 'ReturnStatement' && exits === 1 ? last.argument : null
   }
   const reached = (key) => {
     if (key === 'children' || key === '...') found.children = true
     else found.names.add(key)
   }
+  // A test of the children themselves (`children ? <div>{children}</div> : null`, `children &&
+  // …`) holds: the component is given children.
+  const given = (node) => (node.type === 'Identifier' && (node.name === 'children' || bound.get(node.name) === 'children')) ||
+    (node.type === 'MemberExpression' && !node.computed && node.property.name === 'children' &&
+      props && props.type === 'Identifier' && node.object.type === 'Identifier' && node.object.name === props.name)
   walkEstree(shown, null, (node, parent) => {
     if (node.type === 'Identifier' && (node.name === 'children' || node.name === 'arguments')) reached('children')
     else if (node.type === 'Identifier' && bound.has(node.name)) reached(bound.get(node.name))
     else if (props && props.type === 'Identifier' && node.type === 'Identifier' && node.name === props.name) {
       reached(parent && parent.type === 'MemberExpression' && parent.object === node && !parent.computed ? parent.property.name : '...')
     }
-  }, true)
+  }, given)
   return found
 }
 
-// Calls `visit(node, parent)` for every node under `node`; with `unconditional`, not under what
-// may not run or render: a branch of `?:`, the right of `&&`/`||`/`??`, a function, a statement
-// that branches or loops.
-const CONDITIONAL = new Set(['ConditionalExpression', 'IfStatement', 'SwitchStatement', 'ForStatement', 'ForInStatement',
+// Calls `visit(node, parent)` for every node under `node`; with `given` (a test that holds), not
+// under what may not run or render: a branch of `?:` or the right of `&&`/`||`/`??` (but where
+// `given` says the test holds), a function, a statement that branches or loops.
+const CONDITIONAL = new Set(['IfStatement', 'SwitchStatement', 'ForStatement', 'ForInStatement',
   'ForOfStatement', 'WhileStatement', 'DoWhileStatement', 'TryStatement', 'FunctionExpression', 'ArrowFunctionExpression',
   'FunctionDeclaration', 'ClassDeclaration', 'ClassExpression'])
-function walkEstree(node, parent, visit, unconditional = false) {
+function walkEstree(node, parent, visit, given = null) {
   if (!node || typeof node.type !== 'string') return
   visit(node, parent)
-  if (unconditional && CONDITIONAL.has(node.type)) return
+  if (given && CONDITIONAL.has(node.type)) return
+  const holds = given && (node.type === 'ConditionalExpression' || node.type === 'LogicalExpression') && given(node.test || node.left)
   for (const key of Object.keys(node)) {
     if (key === 'loc' || key === 'range' || key === 'comments') continue
-    if (unconditional && node.type === 'LogicalExpression' && key === 'right') continue
+    if (given && node.type === 'ConditionalExpression' && key !== 'test' && !(holds && key === 'consequent')) continue
+    if (given && node.type === 'LogicalExpression' && key === 'right' && !(holds && node.operator === '&&')) continue
     const value = node[key]
-    if (Array.isArray(value)) for (const item of value) walkEstree(item, node, visit, unconditional)
-    else if (value && typeof value === 'object' && typeof value.type === 'string') walkEstree(value, node, visit, unconditional)
+    if (Array.isArray(value)) for (const item of value) walkEstree(item, node, visit, given)
+    else if (value && typeof value === 'object' && typeof value.type === 'string') walkEstree(value, node, visit, given)
   }
 }
 
