@@ -23,15 +23,17 @@ HIDDEN_ON_PURPOSE = {
     # references; Sphinx shows it (with a warning).
     "footnote-orphan.md": "an unreferenced footnote is dropped",
 }
-# The recorder's conf.py (scripts/record_myst_probes.py CONF), less its theme.
+# The recorder's conf.py (scripts/record_myst_probes.py CONF), less its theme, and its stylesheet.
 CONF = ("extensions = ['myst_parser', 'sphinx.ext.doctest', 'sphinx.ext.ifconfig', 'sphinx.ext.todo']\n"
-        "myst_enable_extensions = ['colon_fence', 'dollarmath', 'substitution']\n")
+        "myst_enable_extensions = ['colon_fence', 'dollarmath', 'substitution']\n"
+        "html_static_path = ['_static']\nhtml_css_files = ['probes.css']\n")
+STYLESHEET = {"_static/probes.css": (PROBES / "_static" / "probes.css").read_text()}
 
 
 def _indexed(name: str) -> str:
     # The probe is the site's root document (its toctree, if any, names the rest).
     conf = f"{CONF}root_doc = {name.removesuffix('.md')!r}\n"
-    files = {"conf.py": conf, name: (PROBES / name).read_text()}
+    files = {"conf.py": conf, name: (PROBES / name).read_text(), **STYLESHEET}
     result = compose_files(files, Settings())
     assert not result.warnings and not result.skipped_pages, result.warnings
     return "\n".join(f"{c.title}\n{c.heading}\n{c.embed_text}" for c in result.chunks)

@@ -263,6 +263,13 @@ def _code(language: str, content: str) -> str:
     return f"<pre><code{attribute}>{html.escape(content)}</code></pre>\n"
 
 
+def _classed_rst(rst: str) -> str:
+    """Shown reStructuredText as code, a directive of classes (`.. container:: internal-note`) in a
+    `<div>` of them."""
+    return "".join((f'<div class="{html.escape(" ".join(found))}">{_code("eval-rst", text)}</div>' if found
+                    else _code("eval-rst", text)) for found, text in myst.rst_classed(rst) if text.strip())
+
+
 def _closed(token: Token, env: EnvType) -> bool:
     """Whether the fence has its closing line (one left open runs to the page's end)."""
     lines, (start, end) = env["lines"], token.map or (0, 0)
@@ -271,7 +278,18 @@ def _closed(token: Token, env: EnvType) -> bool:
 
 
 def _render_fence(self: RendererHTML, tokens: list[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
-    token = tokens[idx]
+    """A fence or directive as Sphinx shows it, in a `<div>` of the classes Sphinx gives it (its
+    `:class:`, myst.classes) when the page names any: a stylesheet may hide them."""
+    shown = _render_directive(tokens[idx], env)
+    directive = myst.DIRECTIVE.fullmatch(tokens[idx].info.strip())
+    if not shown or directive is None:
+        return shown
+    name = myst.name(directive.group(1))
+    found = myst.classes(name, directive.group(2).strip(), myst.directive_options(tokens[idx].content, name)[0])
+    return f'<div class="{html.escape(" ".join(found))}">{shown}</div>\n' if found else shown
+
+
+def _render_directive(token: Token, env: EnvType) -> str:
     info = token.info.strip()
     directive = myst.DIRECTIVE.fullmatch(info)
     colons = token.type == "colon_fence"
@@ -306,8 +324,7 @@ def _render_fence(self: RendererHTML, tokens: list[Token], idx: int, options: Op
             shown = " ".join(block.text for block in read_html(title).blocks)
         return f'<div data-callout="{html.escape(marker)}" data-title="{html.escape(shown)}">{inner}</div>\n'
     if name == "eval-rst":  # reStructuredText as code, with the HTML its `.. raw:: html` writes
-        return "".join(piece if kind == "html" else _code(name, piece) if piece.strip() else ""
-                       for kind, piece in myst.shown_rst(body, build))
+        return "".join(piece if kind == "html" else _classed_rst(piece) for kind, piece in myst.shown_rst(body, build))
     language = (argument.split() or [""])[0] if name in myst.CODE_WITH_LANGUAGE_ARGUMENT else name
     # A code block's caption is shown above it (Sphinx).
     caption = f"<p>{_title_html(options_['caption'], env)}</p>" if options_.get("caption") else ""

@@ -344,6 +344,62 @@ def shown_rst(body: str, build: Build) -> list[tuple[str, str]]:
     return [*pieces, ("rst", "".join(shown))]
 
 
+# Sphinx writes a directive's `:class:` option (sphinx-design's `:class-…:` ones too; a
+# `{container}`'s or `{div}`'s argument) as classes of its HTML, beside its own (`admonition
+# note`, `docutils container`), each as docutils' class_option makes it (`Internal_Note` is
+# `internal-note`): a site's or page's stylesheet may hide them (myst-probes `class-options.md`).
+# Both spellings are kept (more hidden, never less).
+_ADMONITIONS = frozenset({"note", "tip", "hint", "important", "warning", "caution", "danger", "error", "attention",
+                          "seealso", "admonition"})
+_OWN_CLASSES = {"container": ("docutils", "container"), "topic": ("topic",), "rubric": ("rubric",),
+                "sidebar": ("sidebar",)}
+
+
+def classes(directive: str, argument: str, options: dict[str, str]) -> list[str]:
+    """The classes Sphinx gives the HTML of a directive, when its page names any ([] otherwise)."""
+    given = [*options.get("class", "").split(), *(word for key, value in options.items()
+                                                   if key.startswith("class-") for word in value.split())]
+    if directive in ("container", "div"):
+        given += argument.split()
+    if not given:
+        return []
+    own = ("admonition", directive) if directive in _ADMONITIONS else _OWN_CLASSES.get(directive, ())
+    made = [re.sub(r"[^a-z0-9]+", "-", word.lower()).strip("-") for word in given]  # docutils' make_id
+    return list(dict.fromkeys([*own, *given, *(word for word in made if word)]))
+
+
+_RST_CLASS_OPTION = re.compile(r"^[ \t]+:class:[ \t]*(.*)$")
+
+
+def rst_classed(rst: str) -> list[tuple[list[str], str]]:
+    """Shown reStructuredText (shown_rst's) in pieces, (classes, text): a directive whose
+    `:class:` option (or a `container`'s argument) names classes is a piece of its own, with its
+    indented block and the classes Sphinx gives it (`classes`); [] for the rest."""
+    lines = rst.splitlines(keepends=True)
+    pieces: list[tuple[list[str], str]] = []
+    plain: list[str] = []
+    at = 0
+    while at < len(lines):
+        bare = lines[at].rstrip("\r\n")
+        explicit = _RST_EXPLICIT.match(bare)
+        directive = _RST_DIRECTIVE.match(explicit.group(2) or "") if explicit else None
+        if explicit and directive:
+            indent = len(bare) - len(bare.lstrip())
+            end = at + 1
+            while end < len(lines) and (not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > indent):
+                end += 1
+            options = {"class": " ".join(m.group(1) for line in lines[at + 1:end]
+                                         if (m := _RST_CLASS_OPTION.match(line.rstrip("\r\n"))))}
+            found = classes(name(directive.group(1)), (explicit.group(2) or "")[directive.end():], options)
+            if found:
+                pieces += [([], "".join(plain)), (found, "".join(lines[at:end]))]
+                plain, at = [], end
+                continue
+        plain.append(lines[at])
+        at += 1
+    return [*pieces, ([], "".join(plain))]
+
+
 # Roles whose label shows nowhere: Sphinx shows the equation's number (`{eq}`, `{math:numref}`).
 # (`{ref}`, `{any}` and `{doc}` without an explicit title show the title of what they name, which
 # docschat does not look up: their label is kept, the words nearest to that title it has.)
