@@ -28,6 +28,7 @@ from markdown_it.rules_block import StateBlock, lheading
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
+from mdit_py_plugins.attrs import attrs_block_plugin, attrs_plugin
 from mdit_py_plugins.colon_fence import colon_fence_plugin
 from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
@@ -152,7 +153,8 @@ def _myst_role(state: StateInline, silent: bool) -> bool:
 
 
 @cache
-def _myst_parser(substitution: bool = False, dollarmath: tuple[bool, ...] | None = None) -> MarkdownIt:
+def _myst_parser(substitution: bool = False, dollarmath: tuple[bool, ...] | None = None,
+                 attrs: tuple[bool, bool] = (False, False)) -> MarkdownIt:
     # Emphasis is not parsed: it hides nothing, and its markers stay in the text as written.
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").disable("emphasis")
     md.block.ruler.at("lheading", _setext_heading)
@@ -163,6 +165,12 @@ def _myst_parser(substitution: bool = False, dollarmath: tuple[bool, ...] | None
     md.inline.ruler.before("backticks", "myst_role", _myst_role)
     if substitution:  # the site enables it (myst_enable_extensions): `{{ name }}`
         md.use(substitution_plugin)
+    # `[text]{.cls}` and a `{.cls}` line over a block, as myst-parser reads them (mdit-py-plugins):
+    # their classes are on the HTML, where a stylesheet may hide them (myst-probes `attrs.md`).
+    if attrs[0]:
+        md.use(attrs_plugin, spans=True)
+    if attrs[1]:
+        md.use(attrs_block_plugin)
     if dollarmath is not None:  # `$x$`, `$$ … $$ (label)`, with conf.py's options (myst.DMATH_OPTIONS)
         md.use(dollarmath_plugin, **dict(zip(myst.DMATH_OPTIONS, dollarmath, strict=True)))
     # Footnotes as the old writer kept them (`[^1]: text`), their back links left out.
@@ -244,7 +252,7 @@ def _render_substitution(self: RendererHTML, tokens: list[Token], idx: int, opti
                          f"{_MAX_SUBSTITUTED_CHARS:,} characters (one value naming another many times?)")
     used = used | {token.content}
     if token.type == "substitution_inline" and not _DIRECTIVE_START.match(value):
-        return str(_myst_parser(True, env["build"].dollarmath).renderInline(value, {**env, "substituting": used}))
+        return str(_myst_parser(True, env["build"].dollarmath, env["build"].attrs).renderInline(value, {**env, "substituting": used}))
     return _render_myst(value, build, depth=env["depth"], substituting=used, pasted=pasted)
 
 
@@ -254,7 +262,7 @@ def _title_html(title: str, env: EnvType) -> str:
     the text as written (its Markdown kept, as in the chunk text)."""
     if "<" not in title:
         return html.escape(title)
-    return str(_myst_parser(env["build"].substitutions is not None, env["build"].dollarmath).renderInline(title, env))
+    return str(_myst_parser(env["build"].substitutions is not None, env["build"].dollarmath, env["build"].attrs).renderInline(title, env))
 
 
 def _code(language: str, content: str) -> str:
@@ -336,7 +344,7 @@ def _render_myst(text: str, build: myst.Build, *, depth: int = 0, in_directive: 
     """`pasted`: the page's substitutions pasted so far, and their characters (shared by its parts)."""
     env: dict[str, Any] = {"lines": text.split("\n"), "depth": depth, "in_directive": in_directive,
                            "build": build, "substituting": substituting, "pasted": [0, 0] if pasted is None else pasted}
-    return str(_myst_parser(build.substitutions is not None, build.dollarmath).render(text, env))
+    return str(_myst_parser(build.substitutions is not None, build.dollarmath, build.attrs).render(text, env))
 
 
 def myst_directives(text: str) -> tuple[str | None, list[tuple[str, str]]]:

@@ -48,6 +48,9 @@ class Build:
     # The dollarmath extension's options (DMATH_OPTIONS, conf.py's `myst_dmath_…`); None when it is
     # off (then `$…$` is text, and an HTML comment in it a comment).
     dollarmath: tuple[bool, ...] | None = None
+    # The attrs_inline and attrs_block extensions (`[text]{.cls}`, a `{.cls}` line over a block):
+    # on, their classes are on the HTML, where a stylesheet may hide them; off, they are text.
+    attrs: tuple[bool, bool] = (False, False)
 
     def for_page(self, front: Mapping[str, Any]) -> Build:
         """With the page's own substitutions (front matter `myst: substitutions:`, or the deprecated
@@ -70,10 +73,14 @@ class Build:
                 on = isinstance(myst["enable_extensions"], (list, tuple, set)) and "dollarmath" in myst["enable_extensions"]
                 dollarmath = (dollarmath or DMATH_DEFAULTS) if on else None
             dollarmath = dmath_options(myst, dollarmath, "dmath_")
+        attrs = self.attrs
+        if isinstance(myst, dict) and "enable_extensions" in myst:
+            listed = myst["enable_extensions"] if isinstance(myst["enable_extensions"], (list, tuple, set)) else ()
+            attrs = ("attrs_inline" in listed, "attrs_block" in listed)
         if substitutions is None or not isinstance(page, dict) or not all(isinstance(k, str) for k in page):
-            return Build(substitutions, self.changed_tags, dollarmath)
+            return Build(substitutions, self.changed_tags, dollarmath, attrs)
         merged = dict(substitutions) | {str(k): _written(v) for k, v in page.items()}
-        return Build(tuple((k, v) for k, v in merged.items() if v is not None), self.changed_tags, dollarmath)
+        return Build(tuple((k, v) for k, v in merged.items() if v is not None), self.changed_tags, dollarmath, attrs)
 
 
 # The dollarmath extension's options as myst-parser passes them to mdit-py-plugins' plugin, with

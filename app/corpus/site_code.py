@@ -13,6 +13,7 @@ import posixpath
 import re
 from collections import deque
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
@@ -202,6 +203,8 @@ class _Sphinx:
         tree, values = read
         extensions = self.config(values, "myst_enable_extensions", (list, tuple, set), ())
         site.myst, warning = _myst_build(tree, values, extensions)
+        listed = extensions if isinstance(extensions, (list, tuple, set)) else ()
+        site.myst = replace(site.myst, attrs=("attrs_inline" in listed, "attrs_block" in listed))
         site.warnings.extend([warning] if warning else [])
         # `html_css_files` (a name, or a name and its attributes) found in the `html_static_path` folders.
         static = [str(folder) for folder in self.config(values, "html_static_path", (list, tuple), [])]
