@@ -46,6 +46,7 @@ LOST_ON_PURPOSE = {
     # The page's own components are read, not run: of their attributes only a `title` their code reads.
     ("components-local.mdx", "zzs2"): "what a component the page defines renders of its attributes is not read",
     ("components-local.mdx", "zzs7"): "a prop is read where the component's `return` names it, not through a variable",
+    ("css-jsx-unseen.mdx", "zzs3"): "a style from a variable is not read: it may hide (read as hiding)",
 }
 
 
@@ -100,6 +101,6 @@ def test_the_markers_lost_on_purpose_are_shown_and_lost() -> None:
 
 
 def test_the_probes_cover_every_construct_in_every_context() -> None:
-    assert len(RECORDED) >= 331
-    assert sum(len(r["hidden"]) for r in RECORDED.values()) >= 566
+    assert len(RECORDED) >= 332
+    assert sum(len(r["hidden"]) for r in RECORDED.values()) >= 572
     assert {p.name for p in PROBES.glob("*.md*")} == set(RECORDED), "re-run scripts/record_probes.mjs"

@@ -91,15 +91,25 @@ const HTML_BLOCKS = new Set(['address', 'article', 'aside', 'blockquote', 'detai
 // of an object written in place (`{...{hidden: true}}`) gives its entries too. `hidden` is true
 // unless written as a falsy literal (`hidden={false}`): React writes `hidden=""` for any other value,
 // `hidden="false"` included, and a value it cannot see (`hidden={x}`) is read as hiding (fail closed).
+// So is a spread the reader cannot see into (`{...props}`: it may hold `hidden` or a `style`), and a
+// style's display, visibility or content-visibility that is not a literal (`style={s}`,
+// `{display: a ? 'none' : 'block'}`, `{...s}`): the `css-jsx-hidden` probe.
 function attributeValues(node) {
   const values = {}
   for (const attribute of node.attributes || []) {
     if (attribute.type === 'mdxJsxExpressionAttribute') {
       // Read as `({...x})`: an object whose one property is the spread.
       const spread = expressionOf(attribute.data && attribute.data.estree)
-      const entries = spread && spread.type === 'ObjectExpression' ? objectEntries(spread) : {}
+      const argument = spread && spread.type === 'ObjectExpression' && spread.properties.length === 1 &&
+        spread.properties[0].type === 'SpreadElement' ? spread.properties[0].argument : null
+      if (!argument || argument.type !== 'ObjectExpression') {
+        values.hidden = true
+        continue
+      }
+      const entries = objectEntries(argument)
       Object.assign(values, entries)
       if ('hidden' in entries) values.hidden = entries.hidden === undefined || Boolean(entries.hidden)
+      if ('style' in entries && (entries.style === undefined || typeof entries.style !== 'object')) values.style = UNSEEN_STYLE
       continue
     }
     if (attribute.type !== 'mdxJsxAttribute') continue
@@ -136,13 +146,19 @@ function falsy(expression) {
   return expression.type === 'Identifier' && expression.name === 'undefined'
 }
 
+// A style the reader cannot see into: read as hiding (`var()` is: declarationsOf, usesVariable).
+const UNSEEN = 'var(--docschat-unseen)'
+const UNSEEN_STYLE = {display: UNSEEN, visibility: UNSEEN, contentVisibility: UNSEEN}
+
 // An object literal's entries: string, number and boolean values, and template literals without
-// placeholders; spreads of object literals in place. Others are undefined.
-function objectEntries(expression) {
+// placeholders; spreads of object literals in place. Others are undefined (with `style`, a value or
+// spread the reader cannot see is UNSEEN where it may show or hide).
+function objectEntries(expression, style = false) {
   const entries = {}
   for (const property of expression.properties) {
     if (property.type === 'SpreadElement') {
-      if (property.argument.type === 'ObjectExpression') Object.assign(entries, objectEntries(property.argument))
+      if (property.argument.type === 'ObjectExpression') Object.assign(entries, objectEntries(property.argument, style))
+      else if (style) Object.assign(entries, UNSEEN_STYLE)
       continue
     }
     const key = property.key && (property.key.name || property.key.value)
@@ -150,7 +166,9 @@ function objectEntries(expression) {
     const value = property.value
     entries[String(key)] = value.type === 'Literal' ? value.value
       : value.type === 'TemplateLiteral' && value.expressions.length === 0 ? value.quasis.map((q) => q.value.cooked).join('')
-        : value.type === 'ObjectExpression' ? objectEntries(value) : undefined
+        : value.type === 'ObjectExpression' ? objectEntries(value, style || String(key) === 'style')
+          : style ? UNSEEN : undefined
+    if (property.computed && style) Object.assign(entries, UNSEEN_STYLE) // `[key]: 'none'`
   }
   return entries
 }
@@ -166,8 +184,8 @@ function literal(estree, object) {
   if (expression.type === 'TemplateLiteral' && expression.expressions.length === 0) {
     return expression.quasis.map((quasi) => quasi.value.cooked).join('')
   }
-  if (object && expression.type === 'ObjectExpression') return objectEntries(expression)
-  return undefined
+  if (object && expression.type === 'ObjectExpression') return objectEntries(expression, true)
+  return object ? UNSEEN_STYLE : undefined // `style={s}`: not seen, read as hiding
 }
 
 // The properties that decide whether innerText shows an element, by their CSS and JSX names.
