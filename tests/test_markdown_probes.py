@@ -47,6 +47,7 @@ LOST_ON_PURPOSE = {
     ("components-local.mdx", "zzs2"): "what a component the page defines renders of its attributes is not read",
     ("components-local.mdx", "zzs7"): "a prop is read where the component's `return` names it, not through a variable",
     ("css-jsx-unseen.mdx", "zzs3"): "a style from a variable is not read: it may hide (read as hiding)",
+    ("css-jsx-unseen.mdx", "zzs4"): "a class from a variable is not read: a stylesheet may hide it (read as hiding)",
 }
 
 
@@ -102,5 +103,5 @@ def test_the_markers_lost_on_purpose_are_shown_and_lost() -> None:
 
 def test_the_probes_cover_every_construct_in_every_context() -> None:
     assert len(RECORDED) >= 332
-    assert sum(len(r["hidden"]) for r in RECORDED.values()) >= 572
+    assert sum(len(r["hidden"]) for r in RECORDED.values()) >= 573
     assert {p.name for p in PROBES.glob("*.md*")} == set(RECORDED), "re-run scripts/record_probes.mjs"

@@ -488,6 +488,9 @@ function jsxHandler(counts, local) {
     if (name === 'style') children = [textNode(children.map(toString).join(''))]
     if (!name) return {type: 'element', tagName: flow ? 'div' : 'span', properties: {}, children} // a fragment `<>…</>`
     if (/^[a-z][a-z0-9-]*$/.test(name)) {
+      // A class the reader cannot see (`className={c}`) may be one a stylesheet hides (Tailwind's
+      // `hidden`, the site's): read as hiding, as a style it cannot see is.
+      if (['class', 'className'].some((key) => key in attributes && typeof attributes[key] !== 'string')) return undefined
       // An HTML element: the browser shows it as such (a table, a line break, an image's alt text).
       const properties = {}
       // Its other attributes too (`data-x`, `title`): never text, but a page's stylesheet may hide
