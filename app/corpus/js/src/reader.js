@@ -482,6 +482,7 @@ function jsxHandler(counts, local) {
     if (rule && rule.hide && rule.hide(attributes, parent)) return undefined
     if (attributes.hidden === true || styleHides(attributes.style)) return undefined
     if (own && !own.children && !own.names.has('title')) return undefined
+    unseenStylesheet(node, name, attributes)
     let children = own && !own.children ? [] : state.all(node)
     // React writes a `<style>`'s string children as its CSS text: no paragraph around a
     // `{`…`}` template literal (expressionHandler's), which CSS would read as a selector.
@@ -519,6 +520,22 @@ function jsxHandler(counts, local) {
       return {type: 'element', tagName: 'span', properties: {}, children: [textNode(SOFT), ...heading, ...(heading.length ? [textNode(SOFT)] : []), ...children, textNode(SOFT)]}
     }
     return {type: 'element', tagName: 'div', properties: {}, children: [...heading, ...children]}
+  }
+}
+
+// A `<style>` whose CSS is an expression the reader does not run (`{css}`, `{'.a{' + x + '}'}`, a
+// template with a placeholder, `dangerouslySetInnerHTML`), or a stylesheet `<link>` whose `href` is
+// one: the rules React writes may hide anything on the page, and the reader cannot know which.
+// The page is refused (compose reports it, and indexes none of it), as for a selector it cannot
+// read: the `css-jsx-unseen-stylesheet` probe.
+function unseenStylesheet(node, name, attributes) {
+  const unseen = (child) => ((child.type === 'mdxFlowExpression' || child.type === 'mdxTextExpression') &&
+    expressionOf(child.data && child.data.estree) !== undefined && literal(child.data.estree, false) === undefined) ||
+    (child.children || []).some(unseen)
+  const rel = typeof attributes.rel === 'string' ? attributes.rel.toLowerCase().split(/\s+/) : []
+  if ((name === 'style' && ('dangerouslySetInnerHTML' in attributes || node.children.some(unseen))) ||
+    (name === 'link' && rel.includes('stylesheet') && 'href' in attributes && typeof attributes.href !== 'string')) {
+    throw new Error(`a <${name}> whose CSS is a JavaScript expression, which the reader does not run: what it hides is not known`)
   }
 }
 
