@@ -42,7 +42,6 @@ LOST_ON_PURPOSE = {
     ("css-stylesheet-nested.mdx", "zzs3"): OUTSIDE,
     ("css-stylesheet-nested.mdx", "zzs5"): OUTSIDE,
     ("css-stylesheet-pseudo.mdx", "zzs11"): OUTSIDE,
-    ("docusaurus-outside-ancestors.mdx", "zzs1"): OUTSIDE + " (`.navbar .ds1`: a page is never in the navigation)",
     # The page's own components are read, not run: of their attributes only a `title` their code reads.
     ("components-local.mdx", "zzs2"): "what a component the page defines renders of its attributes is not read",
     ("components-local.mdx", "zzs7"): "a prop is read where the component's `return` names it, not through a variable",

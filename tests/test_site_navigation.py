@@ -1093,3 +1093,18 @@ def test_a_component_a_page_imports_from_the_site_shows_what_its_code_shows() ->
     second = compose_files_keyed(files, Settings(), PUBLIC_DEFAULT, blob_id=blobs.get,
                                  known={key.page: key for key in first.page_keys})
     assert not second.kept and "MODULEWORD" in "\n".join(chunk.text for chunk in second.chunks)
+
+
+def test_a_site_rule_hiding_the_theme_s_chrome_hides_nothing_of_the_page() -> None:
+    """A Mintlify site's CSS hiding items of its sidebar or navigation bar (`#sidebar li:first-child`,
+    `.navbar .item`) hides nothing of a page, which is never inside them (Chromium shows the
+    page's first list item, the `docusaurus-outside-ancestors` probe's zzs1); a rule naming the
+    content's wrapper still hides (`#content-area .internal-note`)."""
+    files = {"docs.json": json.dumps({"navigation": {"pages": ["a"]}}),
+             "style.css": "#sidebar li:first-child { display: none }\n.navbar .item { display: none }\n"
+                          "#content-area .internal-note { display: none }\n",
+             "a.mdx": "# A\n\n- First item.\n- Second item.\n\n<div className=\"item\">Shown item.</div>\n\n"
+                      "<div className=\"internal-note\">SITECSSWORD</div>\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    indexed = "\n".join(chunk.text for chunk in result.chunks)
+    assert "First item." in indexed and "Shown item." in indexed and "SITECSSWORD" not in indexed, indexed

@@ -1081,12 +1081,18 @@ function base64Bytes(text) {
 // after `>` or `~`, on an element of the page's top level (a child of the theme's, or after its
 // title); after `+`, on the page's first element. More hidden, never less: `.navbar .note` hides
 // every `.note` too, though a page is never in the navigation bar. A compound of a state no element
-// is in when the page is read (`.menu:hover`, NEVER) is matched outside by none either.
+// is in when the page is read (`.menu:hover`, NEVER) is matched outside by none either, and neither
+// is one naming the themes' chrome (CHROME) as what holds the rest (before ` ` or `>`): a page is
+// never inside the navigation, the sidebar, the table of contents or the footer of Mintlify's,
+// Docusaurus's, Material's or the Sphinx themes' layouts, and a site's CSS hides there most
+// (`#sidebar li:first-child` would otherwise hide every list's first item).
 const FIRST_CHILD = {type: 'PseudoClass', name: 'first-child'}
+const CHROME = /^(?:navbar|sidebar|menu|footer|table-of-contents|toc|pagination|topbar|md-(?:header|sidebar|nav|footer|tabs|search)|sphinxsidebar|related|bd-(?:sidebar|header|footer)|wy-nav|theme-doc-(?:sidebar|toc)|DocSearch)(?:$|[-_])/
+const chrome = (items) => items.some((item) => (item.type === 'ClassName' || item.type === 'Id') && CHROME.test(item.name))
 function withOutside(chain) {
   const chains = [chain]
   for (let rule = chain.nestedRule, before = chain; rule; before = rule, rule = rule.nestedRule) {
-    if (before.items.includes(NOTHING)) break
+    if (before.items.includes(NOTHING) || (chrome(before.items) && (rule.combinator === undefined || rule.combinator === '>'))) break
     if (rule.combinator === undefined) chains.push(rule)
     else {
       const items = rule.combinator === '+' ? [...rule.items, FIRST_CHILD] : rule.items
