@@ -351,6 +351,27 @@ function localComponents(tree, modules, wanted) {
   return local
 }
 
+// The page's layout: MDX wraps the page in its default export (`export default ({children}) =>
+// …`), which shows the page only where its code renders its children (`reach`); null when it has
+// none, or one the reader cannot see into (a call, a re-export: a guess, the page shown). The
+// `components-local` probe: `export default () => null` shows nothing of the page.
+function pageLayout(tree, local) {
+  for (const node of tree.children || []) {
+    if (node.type !== 'mdxjsEsm') continue
+    for (const statement of (node.data && node.data.estree && node.data.estree.body) || []) {
+      if (statement.type === 'ExportDefaultDeclaration') {
+        const declaration = statement.declaration
+        if (/^(?:Arrow)?Function/.test(declaration.type)) return reach(declaration)
+        return declaration.type === 'Identifier' ? local.get(declaration.name) || null : null
+      }
+      for (const specifier of (statement.type === 'ExportNamedDeclaration' && !statement.source && statement.specifiers) || []) {
+        if ((specifier.exported.name ?? specifier.exported.value) === 'default') return local.get(specifier.local.name) || null
+      }
+    }
+  }
+  return null
+}
+
 // Calls `set(name, component)` for each name a declaration binds: what a function component shows
 // (reach), null for any other value (a guess).
 function declared(statement, set) {
@@ -1506,6 +1527,8 @@ export function parse(page, options) {
     const codeTitles = (options && options.codeTitles) || ''
     const wanted = [] // modules of the site the page imports components from, not given
     const local = localComponents(tree, options && options.modules, wanted)
+    const layout = mdx ? pageLayout(tree, local) : null
+    if (layout && !layout.children) tree.children = [] // the layout shows none of the page
     const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles, local), passThrough: []})
     return shown(hast, counts, shortcuts, (options && options.css) || '', wanted.length ? {modules: wanted} : {})
   } catch (error) {
