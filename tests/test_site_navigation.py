@@ -1108,3 +1108,14 @@ def test_a_site_rule_hiding_the_theme_s_chrome_hides_nothing_of_the_page() -> No
     result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
     indexed = "\n".join(chunk.text for chunk in result.chunks)
     assert "First item." in indexed and "Shown item." in indexed and "SITECSSWORD" not in indexed, indexed
+
+
+@pytest.mark.parametrize("value", ["true", "yes", 1, ["x"]])
+def test_a_group_hidden_by_a_value_that_is_not_a_boolean_is_hidden(value: object) -> None:
+    """docs.json's `"hidden": "true"` (a string its schema refuses): read as JavaScript reads it, it
+    hides the group; docschat read only `true` and published the group's pages."""
+    navigation = {"groups": [{"group": "G", "pages": ["a", {"group": "H", "hidden": value, "pages": ["s"]}]}]}
+    files = {"docs.json": json.dumps({"name": "x", "navigation": navigation}),
+             "a.mdx": "---\ntitle: A\n---\n\nShown.\n", "s.mdx": "---\ntitle: S\n---\n\nHIDDENWORD\n"}
+    result = compose_files(files, Settings())
+    assert [p.path for p in result.pages] == ["a.mdx"], result.excluded

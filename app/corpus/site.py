@@ -247,7 +247,9 @@ class _Mintlify:
         elif isinstance(node, dict):
             label = next((node[k].strip() for k in _MINTLIFY_LABELS if isinstance(node.get(k), str)), "")
             inner = (*place, label) if label and (not place or place[-1] != label) else place
-            if node.get("hidden") is True:
+            # JavaScript's truthiness (`"hidden": "true"` or `1` hides, as a value docs.json's schema
+            # refuses may still be read so; or the site does not build): hiding more, never less.
+            if node.get("hidden") not in (None, False, ""):  # 0 == False
                 hidden = True
             if node.get("searchable") is True:
                 hidden = False  # a searchable tab or group brings its descendants back
