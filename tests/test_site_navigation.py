@@ -988,6 +988,9 @@ _CLASSES_PAGE = 'Shown text.\n\n<div class="internal-note">SITECSSWORD</div>\n\n
     # Sphinx links `html_css_files` from the `html_static_path` folders.
     ({"conf.py": "extensions = ['myst_parser']\nhtml_static_path = ['_static']\nhtml_css_files = ['custom.css']\n"},
      "index.md", "_static/custom.css"),
+    # Sphinx's `html_style` replaces the theme's stylesheet with one of the `html_static_path` folders.
+    ({"conf.py": "extensions = ['myst_parser']\nhtml_static_path = ['_static']\nhtml_style = 'site.css'\n"},
+     "index.md", "_static/site.css"),
 ])
 def test_the_site_stylesheet_hides_what_it_hides(site: dict[str, str], page: str, sheet: str) -> None:
     """A class the site's own stylesheet hides (`display: none`) hides the page's text that uses
