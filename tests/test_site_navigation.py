@@ -1122,3 +1122,27 @@ def test_a_group_hidden_by_a_value_that_is_not_a_boolean_is_hidden(value: object
              "a.mdx": "---\ntitle: A\n---\n\nShown.\n", "s.mdx": "---\ntitle: S\n---\n\nHIDDENWORD\n"}
     result = compose_files(files, Settings())
     assert [p.path for p in result.pages] == ["a.mdx"], result.excluded
+
+
+def test_a_stylesheet_the_docusaurus_config_links_hides_what_it_hides() -> None:
+    """docusaurus.config's `stylesheets` (and a `headTags` link) put a `<link rel=stylesheet>` on
+    every page, its file served from `static/`: a class it hides was indexed."""
+    config = ("module.exports = {stylesheets: ['/css/hide.css', {href: '/css/more.css'}], headTags: [{tagName: 'link', "
+              "attributes: {rel: 'stylesheet', href: '/css/last.css'}}]};")
+    files = {"docusaurus.config.js": config, "docs/a.md": "# A\n\nShown text.\n\n<div class=\"n1\">CSSWORD1</div>\n\n"
+             "<div class=\"n2\">CSSWORD2</div>\n\n<div class=\"n3\">CSSWORD3</div>\n",
+             "static/css/hide.css": ".n1 { display: none }", "static/css/more.css": ".n2 { display: none }",
+             "static/css/last.css": ".n3 { visibility: hidden }"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    indexed = "\n".join(chunk.text for chunk in result.chunks)
+    assert "Shown text." in indexed and "CSSWORD" not in indexed, indexed
+
+
+def test_the_site_stylesheet_leaves_every_page_its_key() -> None:
+    """Reading the site's stylesheets (and their imports) looks up files by path, never lists the
+    tree: every page still gets its key (a listing would make the first page depend on every path)."""
+    files = {"mkdocs.yml": "site_name: A\nextra_css:\n  - css/extra.css\n", "docs/css/extra.css": _HIDING_CSS,
+             "docs/a.md": "# A\n\nShown a.\n", "docs/b.md": "# B\n\nShown b.\n"}
+    blobs = {path: f"blob-{path}" for path in files}
+    result = compose_files_keyed(files, Settings(), PUBLIC_DEFAULT, blob_id=blobs.get, known=None)
+    assert sorted(key.page for key in result.page_keys) == ["docs/a.md", "docs/b.md"]

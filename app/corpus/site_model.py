@@ -164,6 +164,7 @@ class Site:
     # The site's own stylesheets, linked from every page (Mintlify: every CSS file; MkDocs'
     # extra_css; Docusaurus's customCss; Sphinx's html_css_files): paths in the source.
     stylesheets: tuple[str, ...] = ()
+    linked_stylesheets: tuple[str, ...] = ()  # URLs every page links (Docusaurus's `stylesheets`): by name
     _css: str | None = field(default=None, repr=False, compare=False)
     _css_paths: tuple[str, ...] = field(default=(), repr=False, compare=False)  # the above and their imports
     warnings: list[str] = field(default_factory=list)
@@ -173,7 +174,8 @@ class Site:
         a `page` (its path and `text`), then those its ESM imports (`import './x.css'`, Docusaurus's
         `@site/…` from the site's folder), which the bundler applies with the page."""
         if self._css is None:
-            self._css_paths = _with_imports(files, [path for path in self.stylesheets if path in files])
+            self._css_paths = _with_imports(files, [*(path for path in self.stylesheets if path in files),
+                                                    *_named_css(files, self.linked_stylesheets)])
             self._css = "\n".join(files[path] for path in self._css_paths)
         imported = [posixpath.normpath(name[len("@site/"):] if name.startswith("@site/")
                                        else posixpath.join(posixpath.dirname(page), name))
@@ -357,6 +359,8 @@ def _css_name(url: str) -> str:
 
 def _named_css(files: Mapping[str, str], urls: tuple[str, ...]) -> list[str]:
     names = {name for url in urls if (name := _css_name(url))}
+    if not names:
+        return []  # listing the files would make the page depend on every path (compose's _Recorder)
     return [path for path in sorted(files) if path.lower().endswith(".css") and posixpath.basename(path).lower() in names]
 
 
