@@ -135,6 +135,8 @@ class Uses:
     elements: list[Element] = field(default_factory=list)
     expressions: list[tuple[str, int, int]] = field(default_factory=list)
     error: str | None = None
+    esm_default: list[bool] = field(default_factory=list)  # each ESM block: it holds an `export default`
+    layout_hides: bool = False  # its default export (the MDX layout) never shows its children
 
 
 def read_uses(text: str, *, math: bool = False, directives: bool = False, comments: bool = False) -> Uses:
@@ -142,7 +144,8 @@ def read_uses(text: str, *, math: bool = False, directives: bool = False, commen
     if "error" in data:
         return Uses(text, error=data["error"])
     return Uses(data["text"], [tuple(i) for i in data["imports"]], [tuple(e) for e in data["esm"]],
-                [Element(*e) for e in data["elements"]], [tuple(x) for x in data["expressions"]])
+                [Element(*e) for e in data["elements"]], [tuple(x) for x in data["expressions"]],
+                esm_default=list(data.get("esmDefault", [])), layout_hides=bool(data.get("layoutHides")))
 
 
 def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool = False,

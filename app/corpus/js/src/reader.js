@@ -1550,7 +1550,7 @@ export function fromHtml(value, css = '') {
 // page as read. app/corpus/snippets.py pastes the snippets there.
 export function uses(page, options) {
   const {value, extensions, mdastExtensions} = syntax(page, {...options, mdx: true})
-  const found = {text: value, imports: [], esm: [], elements: [], expressions: []}
+  const found = {text: value, imports: [], esm: [], esmDefault: [], elements: [], expressions: [], layoutHides: false}
   // Offsets count UTF-16 units here and code points in Python: told apart only past an astral character.
   const astral = /[\uD800-\uDFFF]/.test(value)
   const point = (offset) => (astral ? Array.from(value.slice(0, offset)).length : offset)
@@ -1558,6 +1558,9 @@ export function uses(page, options) {
     const at = node.position && [point(node.position.start.offset), point(node.position.end.offset)]
     if (node.type === 'mdxjsEsm') {
       found.esm.push(at)
+      found.esmDefault.push(((node.data && node.data.estree && node.data.estree.body) || []).some((statement) =>
+        statement.type === 'ExportDefaultDeclaration' || (statement.type === 'ExportNamedDeclaration' &&
+          statement.specifiers.some((specifier) => (specifier.exported.name ?? specifier.exported.value) === 'default'))))
       for (const statement of (node.data && node.data.estree && node.data.estree.body) || []) {
         if (statement.type !== 'ImportDeclaration') continue
         for (const specifier of statement.specifiers) {
@@ -1577,6 +1580,9 @@ export function uses(page, options) {
   try {
     const tree = fromMarkdown(value, {extensions, mdastExtensions})
     walk(tree)
+    // A snippet whose own layout never shows its children shows nothing where it is pasted.
+    const layout = pageLayout(tree, localComponents(tree, null, []))
+    found.layoutHides = Boolean(layout && !layout.children)
     usesTree = {key: treeKey(page, value, {...options, mdx: true}), tree}
     return JSON.stringify(found)
   } catch (error) {
