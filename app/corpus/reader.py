@@ -136,6 +136,7 @@ class Uses:
     expressions: list[tuple[str, int, int]] = field(default_factory=list)
     error: str | None = None
     esm_default: list[bool] = field(default_factory=list)  # each ESM block: it holds an `export default`
+    esm_names: list[list[str]] = field(default_factory=list)  # each ESM block: the names it binds
     layout_hides: bool = False  # its default export (the MDX layout) never shows its children
 
 
@@ -145,7 +146,8 @@ def read_uses(text: str, *, math: bool = False, directives: bool = False, commen
         return Uses(text, error=data["error"])
     return Uses(data["text"], [tuple(i) for i in data["imports"]], [tuple(e) for e in data["esm"]],
                 [Element(*e) for e in data["elements"]], [tuple(x) for x in data["expressions"]],
-                esm_default=list(data.get("esmDefault", [])), layout_hides=bool(data.get("layoutHides")))
+                esm_default=list(data.get("esmDefault", [])), esm_names=[list(n) for n in data.get("esmNames", [])],
+                layout_hides=bool(data.get("layoutHides")))
 
 
 def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool = False,

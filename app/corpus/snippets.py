@@ -99,6 +99,7 @@ class _Paster:
         # The snippets' imports and exports but their layouts: what their components are (`export
         # const Secret = () => null`, `import {Hidden} from "/snippets/x.jsx"`), read with the page.
         self.hoisted: list[str] = []
+        self.bound: set[str] = set()  # the names the page and the hoisted blocks bind: MDX refuses one bound twice
 
     def resolve(self, path: str, text: str, stack: tuple[str, ...], props: dict[str, str]) -> str:
         """`text` of the file `path` with its snippets pasted and `props` filled in; `stack`: the
@@ -121,9 +122,12 @@ class _Paster:
         if stack and uses.layout_hides:
             return ""  # its own layout (`export default () => null`) shows none of it
         edits: list[tuple[int, int, str]] = [(start, end, "") for start, end in uses.esm] if stack else []
-        if stack:
-            self.hoisted += [uses.text[start:end] for (start, end), default in zip(uses.esm, uses.esm_default, strict=False)
-                             if not default]
+        for (start, end), default, names in zip(uses.esm, uses.esm_default, uses.esm_names, strict=False):
+            if not stack:
+                self.bound.update(names)
+            elif not default and not self.bound & set(names):  # a name bound twice: the page's own wins
+                self.hoisted.append(uses.text[start:end])
+                self.bound.update(names)
         for element in uses.elements:
             if element.name in imports:
                 snippet: str | None = imports[element.name]

@@ -1560,7 +1560,7 @@ export function fromHtml(value, css = '') {
 // page as read. app/corpus/snippets.py pastes the snippets there.
 export function uses(page, options) {
   const {value, extensions, mdastExtensions} = syntax(page, {...options, mdx: true})
-  const found = {text: value, imports: [], esm: [], esmDefault: [], elements: [], expressions: [], layoutHides: false}
+  const found = {text: value, imports: [], esm: [], esmDefault: [], esmNames: [], elements: [], expressions: [], layoutHides: false}
   // Offsets count UTF-16 units here and code points in Python: told apart only past an astral character.
   const astral = /[\uD800-\uDFFF]/.test(value)
   const point = (offset) => (astral ? Array.from(value.slice(0, offset)).length : offset)
@@ -1568,6 +1568,7 @@ export function uses(page, options) {
     const at = node.position && [point(node.position.start.offset), point(node.position.end.offset)]
     if (node.type === 'mdxjsEsm') {
       found.esm.push(at)
+      found.esmNames.push(((node.data && node.data.estree && node.data.estree.body) || []).flatMap(boundNames))
       found.esmDefault.push(((node.data && node.data.estree && node.data.estree.body) || []).some((statement) =>
         statement.type === 'ExportDefaultDeclaration' || (statement.type === 'ExportNamedDeclaration' &&
           statement.specifiers.some((specifier) => (specifier.exported.name ?? specifier.exported.value) === 'default'))))
@@ -1598,6 +1599,19 @@ export function uses(page, options) {
   } catch (error) {
     return failure(error)
   }
+}
+
+// The names an ESM statement binds in the module (imports, declarations, exported or not).
+function boundNames(statement) {
+  if (statement.type === 'ImportDeclaration') return statement.specifiers.map((specifier) => specifier.local.name)
+  const declaration = statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement
+  if (!declaration) return []
+  if (declaration.id && declaration.id.name) return [declaration.id.name]
+  const names = []
+  walkEstree({type: 'Program', body: (declaration.declarations || []).map((each) => each.id)}, null, (node, parent) => {
+    if (node.type === 'Identifier' && !(parent && parent.type === 'Property' && parent.key === node && !parent.shorthand)) names.push(node.name)
+  })
+  return names
 }
 
 // The blocks of a Mintlify API page generated from the operation `method path` of the spec
