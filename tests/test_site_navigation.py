@@ -1146,3 +1146,15 @@ def test_the_site_stylesheet_leaves_every_page_its_key() -> None:
     blobs = {path: f"blob-{path}" for path in files}
     result = compose_files_keyed(files, Settings(), PUBLIC_DEFAULT, blob_id=blobs.get, known=None)
     assert sorted(key.page for key in result.page_keys) == ["docs/a.md", "docs/b.md"]
+
+
+def test_docusaurus_never_builds_dot_files() -> None:
+    """Docusaurus's docs, blog and pages plugins find their files with globby, which skips dot files
+    and dot folders (plugin-content-docs' readVersionDocs passes no `dot`): `docs/.drafts/x.md` is
+    never built, and was indexed."""
+    files = {"docusaurus.config.js": "module.exports = {};", "docs/a.md": "# A\n\nShown.\n",
+             "docs/.hidden.md": "# H\n\nDOTWORD1\n", "docs/.drafts/x.md": "# X\n\nDOTWORD2\n",
+             "blog/.notes.md": "# N\n\nDOTWORD3\n"}
+    result = compose_files(files, Settings())
+    assert [p.path for p in result.pages] == ["docs/a.md"], result.excluded
+    assert {path for path, _ in result.excluded} >= {"docs/.hidden.md", "docs/.drafts/x.md", "blog/.notes.md"}

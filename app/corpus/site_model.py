@@ -262,6 +262,12 @@ class Site:
                                             "one (versions.json): only the current docs are indexed")
             return Exclusion(NOT_BUILT, f"outside the folders {self.config} builds "
                                         f"({', '.join(self.built_folders)}): never built")
+        # Docusaurus finds a plugin's files with globby, whose globs skip dot files and folders
+        # (plugin-content-docs' readVersionDocs: no `dot` option): `docs/.drafts/x.md` is never built.
+        folder = _within(path, self.built_folders) if self.built_folders is not None else ""
+        relative = path if folder in (None, "", ".") else path[len(folder) + 1:]
+        if any(part.startswith(".") for part in relative.split("/")):
+            return Exclusion(NOT_BUILT, "a dot file or in a dot folder, which Docusaurus's globs skip: never built")
         for key in ("unlisted", "draft"):
             if _flag(front, key) is True:
                 return Exclusion(FRONT_MATTER, f"its front matter says {key}: true")
