@@ -328,7 +328,8 @@ function localComponents(tree, modules, wanted) {
   for (const node of tree.children || []) {
     if (node.type !== 'mdxjsEsm') continue
     for (const statement of (node.data && node.data.estree && node.data.estree.body) || []) {
-      declared(statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement, (name, value) => local.set(name, value))
+      declared(statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement, (name, value) => local.set(name, value),
+        (name) => local.get(name))
       if (statement.type !== 'ImportDeclaration') continue
       // A component imported from a module of the site (`/snippets/x.jsx`, `@site/src/components/X`,
       // `./x`), read as the page's own when compose gives its text (`modules`: the import's source →
@@ -373,17 +374,27 @@ function pageLayout(tree, local) {
 }
 
 // Calls `set(name, component)` for each name a declaration binds: what a function component shows
-// (reach), null for any other value (a guess).
-function declared(statement, set) {
+// (reach), null for any other value (a guess). A name bound to another's component is that
+// component (`export const Alias = Hidden`), and `memo(fn)`, `forwardRef(fn)` (or `React.…`) are fn.
+function declared(statement, set, get = () => null) {
   if (!statement) return
   if (/^(?:Arrow)?Function/.test(statement.type) && statement.id) set(statement.id.name, reach(statement))
   else if (statement.type === 'ClassDeclaration' && statement.id) set(statement.id.name, null)
   else if (statement.type === 'VariableDeclaration') {
     for (const each of statement.declarations) {
-      const fn = each.init && /^(?:Arrow)?Function/.test(each.init.type) ? each.init : null
-      if (each.id.type === 'Identifier') set(each.id.name, fn ? reach(fn) : null)
+      if (each.id.type === 'Identifier') set(each.id.name, componentOf(each.init, get))
     }
   }
+}
+
+function componentOf(value, get) {
+  if (!value) return null
+  if (/^(?:Arrow)?Function/.test(value.type)) return reach(value)
+  if (value.type === 'Identifier') return get(value.name) || null
+  const callee = value.type === 'CallExpression' && value.callee
+  const name = callee && (callee.type === 'Identifier' ? callee.name
+    : callee.type === 'MemberExpression' && !callee.computed && callee.object.name === 'React' ? callee.property.name : '')
+  return (name === 'memo' || name === 'forwardRef') && value.arguments.length ? componentOf(value.arguments[0], get) : null
 }
 
 // A module's exported components (name → what it shows; `default` for its default export), read
@@ -402,10 +413,12 @@ function moduleExports(text) {
   if (!program) return exports
   const top = new Map()
   for (const statement of program.body) {
-    if (statement.type === 'ExportNamedDeclaration') declared(statement.declaration, (name, value) => { top.set(name, value); exports.set(name, value) })
-    else if (statement.type === 'ExportDefaultDeclaration' && /^(?:Arrow)?Function/.test(statement.declaration.type)) {
-      exports.set('default', reach(statement.declaration))
-    } else declared(statement, (name, value) => top.set(name, value))
+    if (statement.type === 'ExportNamedDeclaration') {
+      declared(statement.declaration, (name, value) => { top.set(name, value); exports.set(name, value) }, (name) => top.get(name))
+    }
+    else if (statement.type === 'ExportDefaultDeclaration' && statement.declaration.type !== 'Identifier') {
+      exports.set('default', componentOf(statement.declaration, (name) => top.get(name)))
+    } else declared(statement, (name, value) => top.set(name, value), (name) => top.get(name))
   }
   for (const statement of program.body) {
     if (statement.type === 'ExportNamedDeclaration' && !statement.declaration && !statement.source) {
@@ -422,7 +435,8 @@ function reach(fn) {
   const found = {children: false, names: new Set()}
   const props = fn.params[0]
   const bound = new Map() // a destructured prop's local name → the prop
-  if (fn.params.length > 1 || (props && props.type !== 'Identifier' && props.type !== 'ObjectPattern')) return found
+  // A second parameter (forwardRef's `ref`) holds no props.
+  if (props && props.type !== 'Identifier' && props.type !== 'ObjectPattern') return found
   if (props && props.type === 'ObjectPattern') {
     for (const property of props.properties) {
       const value = property.value && property.value.type === 'AssignmentPattern' ? property.value.left : property.value
