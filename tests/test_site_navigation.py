@@ -982,6 +982,7 @@ _CLASSES_PAGE = 'Shown text.\n\n<div class="internal-note">SITECSSWORD</div>\n\n
     ({"docs.json": json.dumps({"navigation": {"pages": ["a"]}})}, "a.mdx", "style/site.css"),
     # MkDocs links `extra_css` (paths in docs_dir) from every page.
     ({"mkdocs.yml": "site_name: A\nextra_css:\n  - css/extra.css\n"}, "docs/a.md", "docs/css/extra.css"),
+    ({"mkdocs.yml": "site_name: A\nextra_css:\n  - /css/extra.css?v=2\n"}, "docs/a.md", "docs/css/extra.css"),
     # Docusaurus's classic theme bundles `customCss` into every page.
     ({"docusaurus.config.js": "module.exports = {presets: [['classic', {theme: {customCss: './src/css/custom.css'}}]]};"},
      "docs/a.md", "src/css/custom.css"),
