@@ -1,7 +1,8 @@
 """Records what Sphinx shows of the MyST differential probes (tests/data/myst-probes/*.md, marker
 words `zz…`): the pages built with `sphinx-build -b html` (myst-parser with colon_fence, dollarmath
 and substitution; sphinx.ext.doctest, ifconfig and todo; the basic theme), each page's main text
-(`div.body`) read in headless Chromium as innerText, every `<details>` opened first. Writes
+(`div.body`) read in headless Chromium as innerText, every `<details>` opened first, the site's
+stylesheet (`_static/probes.css`, `html_css_files`) applied. Writes
 recorded.json beside the probes; tests/test_myst_probes.py then needs neither Sphinx nor Chromium.
 
     python -m venv /tmp/sphinx && /tmp/sphinx/bin/pip install sphinx myst-parser
@@ -27,6 +28,8 @@ release = "1.0"
 extensions = ["myst_parser", "sphinx.ext.doctest", "sphinx.ext.ifconfig", "sphinx.ext.todo"]
 myst_enable_extensions = ["colon_fence", "dollarmath", "substitution"]
 html_theme = "basic"
+html_static_path = ["_static"]
+html_css_files = ["probes.css"]
 """
 SHOWN = """(() => {
   document.querySelectorAll('details').forEach((d) => { d.open = true })
@@ -46,6 +49,7 @@ def main(sphinx_build: str) -> None:
         for name in names:
             shutil.copy(PROBES / f"{name}.md", source / f"{name}.md")
         (source / "conf.py").write_text(CONF)
+        shutil.copytree(PROBES / "_static", source / "_static")  # the site's stylesheet
         (source / "index.md").write_text("# Probes\n\n```{toctree}\n" + "\n".join(names) + "\n```\n")
         subprocess.run([sphinx_build, "-q", "-b", "html", str(source), str(out)], check=True)
         recorded = {}

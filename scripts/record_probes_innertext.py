@@ -20,16 +20,30 @@ import json
 import re
 import shutil
 import sys
+import threading
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
 
 RECORDED = Path(__file__).parent.parent / "tests" / "data" / "markdown-probes" / "recorded.json"
+STYLESHEETS = RECORDED.parent / "stylesheets"
 MARKER = re.compile(r"zz[a-z0-9]+")
 TAILWIND = (".hidden{display:none}.invisible{visibility:hidden}.visible{visibility:visible}"
             ".sr-only{position:absolute;width:1px;height:1px;padding:0;margin:-1px;overflow:hidden;"
             "clip:rect(0,0,0,0);white-space:nowrap;border-width:0}"
             "@media (min-width:768px){.md\\:block{display:block}}")
+# A `docusaurus-*` probe is shown in the elements Docusaurus 3's classic theme holds a doc in
+# (theme-classic's DocItem/Layout and DocItem/Content: the `.theme-doc-markdown markdown` wrapper,
+# its title's `<header>` first), so that a rule naming them applies as on the site.
+DOCUSAURUS = ('<html lang="en" dir="ltr" class="docs-wrapper plugin-docs plugin-id-default docs-version-current '
+              'docs-doc-page" data-theme="light"><body class="navigation-with-keyboard"><div id="__docusaurus">'
+              '<nav class="navbar navbar--fixed-top">Probes</nav><div class="main-wrapper docsWrapper">'
+              '<div class="docRoot"><main class="docMainContainer"><div class="container"><div class="row">'
+              '<div class="col"><div class="docItemContainer"><article><div class="theme-doc-markdown markdown">'
+              '<header><h1>Title</h1></header>{}</div></article></div></div></div></div></main></div></div></div>'
+              '</body></html>')
 OPEN_DETAILS = "document.querySelectorAll('details').forEach((d) => { d.open = true })"
 SHOWN = "document.body.innerText + ' ' + [...document.images].map((i) => i.alt).join(' ')"
 
@@ -37,12 +51,20 @@ SHOWN = "document.body.innerText + ' ' + [...document.images].map((i) => i.alt).
 def main(folder: Path) -> None:
     recorded = json.loads(RECORDED.read_text())
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    # Served as a site serves them (over HTTP, `/stylesheets/x.css` from the probes' stylesheets
+    # folder, which the probes' compose holds as files of the source).
+    shutil.copytree(STYLESHEETS, folder / "stylesheets", dirs_exist_ok=True)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(SimpleHTTPRequestHandler, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
         page = browser.new_page(viewport={"width": 1280, "height": 800})
         for html in sorted(folder.glob("*.html")):
             name = html.name.removesuffix(".html")
-            page.goto(html.as_uri())
+            if name.startswith("docusaurus-"):
+                body = html.read_text().split("<body>", 1)[1].removesuffix("</body>")
+                html.write_text('<!doctype html><meta charset="utf-8">' + DOCUSAURUS.format(body))
+            page.goto(f"http://127.0.0.1:{server.server_port}/{html.name}", wait_until="load")
             page.add_style_tag(content=TAILWIND)
             page.evaluate(OPEN_DETAILS)
             shown = set(MARKER.findall(page.evaluate(SHOWN)))
@@ -50,6 +72,7 @@ def main(folder: Path) -> None:
             recorded[name] = {"renderer": recorded[name]["renderer"] + ", Chromium innerText",
                               "shown": [m for m in markers if m in shown], "hidden": [m for m in markers if m not in shown]}
         browser.close()
+    server.shutdown()
     RECORDED.write_text(json.dumps(recorded, indent=1) + "\n")
     print(f"{len(list(folder.glob('*.html')))} probes recorded with Chromium")
 

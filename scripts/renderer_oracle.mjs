@@ -69,7 +69,14 @@ async function component(text, snippets) {
   const bound = {};
   const IMPORT = /^import\s+([A-Za-z_$][\w$]*)\s+from\s+["'](\/snippets\/[^"']+)["'];?[ \t]*$/gm;
   for (const [, binding, file] of text.matchAll(IMPORT)) bound[binding] = await component(snippets[file], snippets);
-  const { default: Content } = await evaluate(text.replace(IMPORT, ""), { ...runtime, remarkPlugins: [remarkGfm] });
+  // `import {A, B} from "/snippets/x.jsx"`: React components of a module of `export`s, evaluated as
+  // MDX's ESM (which is JavaScript with JSX), its bindings the page's.
+  const NAMED = /^import\s+\{([^}]*)\}\s+from\s+["'](\/snippets\/[^"']+\.jsx)["'];?[ \t]*$/gm;
+  for (const [, names, file] of text.matchAll(NAMED)) {
+    const module = await evaluate(snippets[file], { ...runtime });
+    for (const name of names.split(",").map((n) => n.trim()).filter(Boolean)) bound[name] = module[name];
+  }
+  const { default: Content } = await evaluate(text.replace(IMPORT, "").replace(NAMED, ""), { ...runtime, remarkPlugins: [remarkGfm] });
   const components = Object.fromEntries([...text.matchAll(/<([A-Z][\w]*)/g)].map((m) => [m[1], Any]));
   const tags = [...text.matchAll(/<Snippet\s+file=["']([^"']+)["']/g)].map((m) => m[1]);
   if (tags.length) {

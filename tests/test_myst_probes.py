@@ -23,15 +23,17 @@ HIDDEN_ON_PURPOSE = {
     # references; Sphinx shows it (with a warning).
     "footnote-orphan.md": "an unreferenced footnote is dropped",
 }
-# The recorder's conf.py (scripts/record_myst_probes.py CONF), less its theme.
+# The recorder's conf.py (scripts/record_myst_probes.py CONF), less its theme, and its stylesheet.
 CONF = ("extensions = ['myst_parser', 'sphinx.ext.doctest', 'sphinx.ext.ifconfig', 'sphinx.ext.todo']\n"
-        "myst_enable_extensions = ['colon_fence', 'dollarmath', 'substitution']\n")
+        "myst_enable_extensions = ['colon_fence', 'dollarmath', 'substitution']\n"
+        "html_static_path = ['_static']\nhtml_css_files = ['probes.css']\n")
+STYLESHEET = {"_static/probes.css": (PROBES / "_static" / "probes.css").read_text()}
 
 
 def _indexed(name: str) -> str:
     # The probe is the site's root document (its toctree, if any, names the rest).
     conf = f"{CONF}root_doc = {name.removesuffix('.md')!r}\n"
-    files = {"conf.py": conf, name: (PROBES / name).read_text()}
+    files = {"conf.py": conf, name: (PROBES / name).read_text(), **STYLESHEET}
     result = compose_files(files, Settings())
     assert not result.warnings and not result.skipped_pages, result.warnings
     return "\n".join(f"{c.title}\n{c.heading}\n{c.embed_text}" for c in result.chunks)
@@ -215,3 +217,14 @@ def test_raw_html_in_a_directive_title_or_caption_is_html() -> None:
             "```{code-block} python\n:caption: <span hidden>SECRET4</span> cap\nx = 1\n```\n")
     indexed, _ = _composed("extensions = ['myst_parser']\nmyst_enable_extensions = ['colon_fence']\n", page)
     assert indexed.count("zzB") == 3 and "cap" in indexed and "SECRET" not in indexed, indexed
+
+
+@pytest.mark.parametrize(("extensions", "hidden"), [("['attrs_inline', 'attrs_block']", True), ("[]", False)])
+def test_attrs_classes_follow_conf_py(extensions: str, hidden: bool) -> None:
+    """conf.py's myst_enable_extensions turns the attrs extensions on: `{.internal-note}` then
+    puts the class the site's stylesheet hides on the block (Sphinx hides it); off, it is text."""
+    conf = f"{CONF}myst_enable_extensions = {extensions}\n"
+    result = compose_files({"conf.py": conf, "index.md": "# T\n\nShown.\n\n{.internal-note}\nATTRSWORD\n", **STYLESHEET},
+                           Settings())
+    indexed = "\n".join(page.body for page in result.pages)
+    assert "Shown." in indexed and ("ATTRSWORD" not in indexed) == hidden, indexed

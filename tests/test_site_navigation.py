@@ -12,6 +12,7 @@ redirects plugin).
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 import shutil
 from pathlib import Path
@@ -981,12 +982,16 @@ _CLASSES_PAGE = 'Shown text.\n\n<div class="internal-note">SITECSSWORD</div>\n\n
     ({"docs.json": json.dumps({"navigation": {"pages": ["a"]}})}, "a.mdx", "style/site.css"),
     # MkDocs links `extra_css` (paths in docs_dir) from every page.
     ({"mkdocs.yml": "site_name: A\nextra_css:\n  - css/extra.css\n"}, "docs/a.md", "docs/css/extra.css"),
+    ({"mkdocs.yml": "site_name: A\nextra_css:\n  - /css/extra.css?v=2\n"}, "docs/a.md", "docs/css/extra.css"),
     # Docusaurus's classic theme bundles `customCss` into every page.
     ({"docusaurus.config.js": "module.exports = {presets: [['classic', {theme: {customCss: './src/css/custom.css'}}]]};"},
      "docs/a.md", "src/css/custom.css"),
     # Sphinx links `html_css_files` from the `html_static_path` folders.
     ({"conf.py": "extensions = ['myst_parser']\nhtml_static_path = ['_static']\nhtml_css_files = ['custom.css']\n"},
      "index.md", "_static/custom.css"),
+    # Sphinx's `html_style` replaces the theme's stylesheet with one of the `html_static_path` folders.
+    ({"conf.py": "extensions = ['myst_parser']\nhtml_static_path = ['_static']\nhtml_style = 'site.css'\n"},
+     "index.md", "_static/site.css"),
 ])
 def test_the_site_stylesheet_hides_what_it_hides(site: dict[str, str], page: str, sheet: str) -> None:
     """A class the site's own stylesheet hides (`display: none`) hides the page's text that uses
@@ -1010,3 +1015,147 @@ def test_a_stylesheet_an_mdx_page_imports_hides_what_it_hides() -> None:
     result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
     indexed = "\n".join(chunk.text for chunk in result.chunks)
     assert "Shown callout." in indexed and "CSSWORD" not in indexed, indexed
+
+
+@pytest.mark.parametrize("site, page, sheet", [
+    ({"mkdocs.yml": "site_name: A\nextra_css:\n  - css/extra.css\n"}, "docs/a.md", "docs/css/extra.css"),
+    ({"docusaurus.config.js": "module.exports = {presets: [['classic', {theme: {customCss: './src/css/custom.css'}}]]};"},
+     "docs/a.md", "src/css/custom.css"),
+    ({"conf.py": "extensions = ['myst_parser']\nhtml_static_path = ['_static']\nhtml_css_files = ['custom.css']\n"},
+     "index.md", "_static/custom.css"),
+])
+def test_a_file_the_site_stylesheet_imports_hides_what_it_hides(site: dict[str, str], page: str, sheet: str) -> None:
+    """The site's stylesheet's `@import "parts/hide.css"` (a file beside it, which the site serves
+    with it) is applied as the stylesheet is; docschat read only `data:` imports, and indexed it."""
+    imported = posixpath.join(posixpath.dirname(sheet), "parts/hide.css")
+    files = {**site, page: "# A\n\nShown text.\n\n" + _CLASSES_PAGE, sheet: '@import url("parts/hide.css");\n',
+             imported: _HIDING_CSS}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    indexed = "\n".join(chunk.text for chunk in result.chunks)
+    assert [p.path for p in result.pages] == [page], (result.warnings, result.excluded)
+    assert "Shown callout." in indexed and "SITECSSWORD" not in indexed, indexed
+
+
+def test_a_stylesheet_a_page_links_is_in_its_key() -> None:
+    """A page linking `/css/hide.css` is composed again when that file changes (it may hide more, or
+    less): every stylesheet of the source is in every page's key."""
+    files = {"a.md": '# A\n\n<link rel="stylesheet" href="/css/hide.css">\n\n' + _CLASSES_PAGE,
+             "css/hide.css": ".callout { color: red }\n"}
+    blobs = {path: f"blob-{path}" for path in files}
+    first = compose_files_keyed(files, Settings(), PUBLIC_DEFAULT, blob_id=blobs.get, known=None)
+    assert "SITECSSWORD" in "\n".join(chunk.text for chunk in first.chunks)
+    files["css/hide.css"] = _HIDING_CSS
+    blobs["css/hide.css"] = "blob-edited"
+    second = compose_files_keyed(files, Settings(), PUBLIC_DEFAULT, blob_id=blobs.get,
+                                 known={key.page: key for key in first.page_keys})
+    assert not second.kept and [p.path for p in second.pages] == ["a.md"]
+    assert "SITECSSWORD" not in "\n".join(chunk.text for chunk in second.chunks)
+
+
+@pytest.mark.parametrize("site, page, sheet, rule", [
+    ({"docs.json": json.dumps({"navigation": {"pages": ["a"]}})}, "a.mdx", "style/site.css", "#content-area .internal-note"),
+    ({"mkdocs.yml": "site_name: A\nextra_css:\n  - css/extra.css\n"}, "docs/a.md", "docs/css/extra.css",
+     '[data-md-color-scheme="default"] .md-typeset .internal-note'),
+    ({"docusaurus.config.js": "module.exports = {presets: [['classic', {theme: {customCss: './src/css/custom.css'}}]]};"},
+     "docs/a.md", "src/css/custom.css", ".theme-doc-markdown > .internal-note"),
+    ({"conf.py": "extensions = ['myst_parser']\nhtml_static_path = ['_static']\nhtml_css_files = ['custom.css']\n"},
+     "index.md", "_static/custom.css", "html[data-theme=light] .bd-article .internal-note"),
+])
+def test_a_site_rule_naming_the_theme_s_elements_hides_what_it_hides(site: dict[str, str], page: str, sheet: str,
+                                                                      rule: str) -> None:
+    """A site's rule whose leading compounds name the theme's elements around the page (its content
+    wrapper, a colour scheme on `<html>`) hides the page's elements its last compound matches; the
+    reader matched it on the page alone, where no such ancestor is, and indexed them."""
+    text = ("<div className=\"internal-note\">SITECSSWORD</div>\n\n<div className=\"callout\">Shown callout.</div>\n"
+            if page.endswith(".mdx") else _CLASSES_PAGE)
+    files = {**site, page: "# A\n\nShown text.\n\n" + text, sheet: rule + " { display: none }\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    indexed = "\n".join(chunk.text for chunk in result.chunks)
+    assert [p.path for p in result.pages] == [page], (result.warnings, result.excluded)
+    assert "Shown callout." in indexed and "SITECSSWORD" not in indexed, indexed
+
+
+_INTERNAL_TSX = ("import React from 'react';\nexport default function Internal({children}: {children: React.ReactNode}):"
+                 " JSX.Element | null {\n  return process.env.NODE_ENV === 'development' ? <>{children}</> : null;\n}\n")
+
+
+def test_a_component_a_page_imports_from_the_site_shows_what_its_code_shows() -> None:
+    """A Docusaurus page's `<Internal>` from `@site/src/components/Internal` (TypeScript, no
+    suffix), which renders its children in development only, hid them on the site and was indexed
+    as any unknown component (its children shown); `./Box` (a folder's `index.js`) shows them."""
+    files = {"docusaurus.config.js": "module.exports = {};", "src/components/Internal.tsx": _INTERNAL_TSX,
+             "docs/a.mdx": 'import Internal from "@site/src/components/Internal";\nimport Box from "./Box";\n\n# A\n\n'
+                           "<Internal>MODULEWORD</Internal>\n\n<Box>Shown box.</Box>\n",
+             "docs/Box/index.js": "const Box = ({children}) => <div>{children}</div>\nexport default Box\n"}
+    blobs = {path: f"blob-{path}" for path in files}
+    first = compose_files_keyed(files, Settings(), PUBLIC_DEFAULT, blob_id=blobs.get, known=None)
+    indexed = "\n".join(chunk.text for chunk in first.chunks)
+    assert "Shown box." in indexed and "MODULEWORD" not in indexed, (indexed, first.warnings)
+    # The module is one of the page's dependencies: edited, the page is composed again.
+    files["src/components/Internal.tsx"] = "export default function Internal({children}) { return children }\n"
+    blobs["src/components/Internal.tsx"] = "blob-edited"
+    second = compose_files_keyed(files, Settings(), PUBLIC_DEFAULT, blob_id=blobs.get,
+                                 known={key.page: key for key in first.page_keys})
+    assert not second.kept and "MODULEWORD" in "\n".join(chunk.text for chunk in second.chunks)
+
+
+def test_a_site_rule_hiding_the_theme_s_chrome_hides_nothing_of_the_page() -> None:
+    """A Mintlify site's CSS hiding items of its sidebar or navigation bar (`#sidebar li:first-child`,
+    `.navbar .item`) hides nothing of a page, which is never inside them (Chromium shows the
+    page's first list item, the `docusaurus-outside-ancestors` probe's zzs1); a rule naming the
+    content's wrapper still hides (`#content-area .internal-note`)."""
+    files = {"docs.json": json.dumps({"navigation": {"pages": ["a"]}}),
+             "style.css": "#sidebar li:first-child { display: none }\n.navbar .item { display: none }\n"
+                          "#content-area .internal-note { display: none }\n",
+             "a.mdx": "# A\n\n- First item.\n- Second item.\n\n<div className=\"item\">Shown item.</div>\n\n"
+                      "<div className=\"internal-note\">SITECSSWORD</div>\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    indexed = "\n".join(chunk.text for chunk in result.chunks)
+    assert "First item." in indexed and "Shown item." in indexed and "SITECSSWORD" not in indexed, indexed
+
+
+@pytest.mark.parametrize("value", ["true", "yes", 1, ["x"]])
+def test_a_group_hidden_by_a_value_that_is_not_a_boolean_is_hidden(value: object) -> None:
+    """docs.json's `"hidden": "true"` (a string its schema refuses): read as JavaScript reads it, it
+    hides the group; docschat read only `true` and published the group's pages."""
+    navigation = {"groups": [{"group": "G", "pages": ["a", {"group": "H", "hidden": value, "pages": ["s"]}]}]}
+    files = {"docs.json": json.dumps({"name": "x", "navigation": navigation}),
+             "a.mdx": "---\ntitle: A\n---\n\nShown.\n", "s.mdx": "---\ntitle: S\n---\n\nHIDDENWORD\n"}
+    result = compose_files(files, Settings())
+    assert [p.path for p in result.pages] == ["a.mdx"], result.excluded
+
+
+def test_a_stylesheet_the_docusaurus_config_links_hides_what_it_hides() -> None:
+    """docusaurus.config's `stylesheets` (and a `headTags` link) put a `<link rel=stylesheet>` on
+    every page, its file served from `static/`: a class it hides was indexed."""
+    config = ("module.exports = {stylesheets: ['/css/hide.css', {href: '/css/more.css'}], headTags: [{tagName: 'link', "
+              "attributes: {rel: 'stylesheet', href: '/css/last.css'}}]};")
+    files = {"docusaurus.config.js": config, "docs/a.md": "# A\n\nShown text.\n\n<div class=\"n1\">CSSWORD1</div>\n\n"
+             "<div class=\"n2\">CSSWORD2</div>\n\n<div class=\"n3\">CSSWORD3</div>\n",
+             "static/css/hide.css": ".n1 { display: none }", "static/css/more.css": ".n2 { display: none }",
+             "static/css/last.css": ".n3 { visibility: hidden }"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    indexed = "\n".join(chunk.text for chunk in result.chunks)
+    assert "Shown text." in indexed and "CSSWORD" not in indexed, indexed
+
+
+def test_the_site_stylesheet_leaves_every_page_its_key() -> None:
+    """Reading the site's stylesheets (and their imports) looks up files by path, never lists the
+    tree: every page still gets its key (a listing would make the first page depend on every path)."""
+    files = {"mkdocs.yml": "site_name: A\nextra_css:\n  - css/extra.css\n", "docs/css/extra.css": _HIDING_CSS,
+             "docs/a.md": "# A\n\nShown a.\n", "docs/b.md": "# B\n\nShown b.\n"}
+    blobs = {path: f"blob-{path}" for path in files}
+    result = compose_files_keyed(files, Settings(), PUBLIC_DEFAULT, blob_id=blobs.get, known=None)
+    assert sorted(key.page for key in result.page_keys) == ["docs/a.md", "docs/b.md"]
+
+
+def test_docusaurus_never_builds_dot_files() -> None:
+    """Docusaurus's docs, blog and pages plugins find their files with globby, which skips dot files
+    and dot folders (plugin-content-docs' readVersionDocs passes no `dot`): `docs/.drafts/x.md` is
+    never built, and was indexed."""
+    files = {"docusaurus.config.js": "module.exports = {};", "docs/a.md": "# A\n\nShown.\n",
+             "docs/.hidden.md": "# H\n\nDOTWORD1\n", "docs/.drafts/x.md": "# X\n\nDOTWORD2\n",
+             "blog/.notes.md": "# N\n\nDOTWORD3\n"}
+    result = compose_files(files, Settings())
+    assert [p.path for p in result.pages] == ["docs/a.md"], result.excluded
+    assert {path for path, _ in result.excluded} >= {"docs/.hidden.md", "docs/.drafts/x.md", "blog/.notes.md"}

@@ -48,11 +48,8 @@ class DocsSource:
     def from_settings(
         cls, settings: Settings, repo: Path | None = None, branch: str | None = None, docs_dir: str | None = None
     ) -> DocsSource:
-        return cls(
-            repo=repo if repo is not None else settings.docs_repo,
-            branch=branch if branch is not None else settings.branch,
-            docs_dir=docs_dir if docs_dir is not None else settings.docs_dir,
-        )
+        return cls(repo=repo if repo is not None else settings.docs_repo, branch=branch if branch is not None
+                   else settings.branch, docs_dir=docs_dir if docs_dir is not None else settings.docs_dir)
 
 
 class NoPagesError(DocschatError):
@@ -217,7 +214,7 @@ def iter_compose_files(
     # key, so a page kept by its key keeps a stored position that is still right.
     page_orders = site.page_orders()
     fingerprint = (hashlib.sha256(compose_fingerprint(source, settings) + repr(dialect).encode()
-                                  + repr(site).encode() + site.css(tree).encode()
+                                  + repr(site).encode() + site.css_key(files)
                                   + (repr(root).encode() if root.folder else b"")).digest() if blob_id is not None else b"")
     if blob_id is not None:  # and a key's dependency on every Markdown page (app/corpus/myst_xref.py)
         blob_id = with_every_markdown_page(blob_id, files, root.prefix)
@@ -324,7 +321,9 @@ def _compose_page(
                             titles.title, page=path, files=files, shown=partial(
                                 _title_shown, path, audiences, files, source, site, result.warnings)) if titles else None), files=Pastable(
                             files, path, audiences, lambda snippet: _page_audiences(snippet, files, source, site),
-                            result.warnings), css=site.css(files, path, pasted.text if mdx else ""))
+                            result.warnings), css=site.css(files, path, pasted.text if mdx else ""),
+                        linked=lambda urls: site.linked_css(files, urls),  # stylesheets the page links
+                        modules=lambda sources: site.modules(files, path, sources))  # components it imports
     result.warnings.extend(f"{path}: snippet {snippet!r} pastes nothing: no file of the source it may paste (a URL "
                            "is never downloaded)" for snippet in reading.unresolved_snippets)
     if reading.error is not None:

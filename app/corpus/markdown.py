@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import cache
 from types import SimpleNamespace
@@ -28,6 +28,7 @@ from markdown_it.rules_block import StateBlock, lheading
 from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
+from mdit_py_plugins.attrs import attrs_block_plugin, attrs_plugin
 from mdit_py_plugins.colon_fence import colon_fence_plugin
 from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
@@ -152,7 +153,8 @@ def _myst_role(state: StateInline, silent: bool) -> bool:
 
 
 @cache
-def _myst_parser(substitution: bool = False, dollarmath: tuple[bool, ...] | None = None) -> MarkdownIt:
+def _myst_parser(substitution: bool = False, dollarmath: tuple[bool, ...] | None = None,
+                 attrs: tuple[bool, bool] = (False, False)) -> MarkdownIt:
     # Emphasis is not parsed: it hides nothing, and its markers stay in the text as written.
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").disable("emphasis")
     md.block.ruler.at("lheading", _setext_heading)
@@ -163,6 +165,12 @@ def _myst_parser(substitution: bool = False, dollarmath: tuple[bool, ...] | None
     md.inline.ruler.before("backticks", "myst_role", _myst_role)
     if substitution:  # the site enables it (myst_enable_extensions): `{{ name }}`
         md.use(substitution_plugin)
+    # `[text]{.cls}` and a `{.cls}` line over a block, as myst-parser reads them (mdit-py-plugins):
+    # their classes are on the HTML, where a stylesheet may hide them (myst-probes `attrs.md`).
+    if attrs[0]:
+        md.use(attrs_plugin, spans=True)
+    if attrs[1]:
+        md.use(attrs_block_plugin)
     if dollarmath is not None:  # `$x$`, `$$ … $$ (label)`, with conf.py's options (myst.DMATH_OPTIONS)
         md.use(dollarmath_plugin, **dict(zip(myst.DMATH_OPTIONS, dollarmath, strict=True)))
     # Footnotes as the old writer kept them (`[^1]: text`), their back links left out.
@@ -247,7 +255,7 @@ def _render_substitution(self: RendererHTML, tokens: list[Token], idx: int, opti
                          f"{_MAX_SUBSTITUTED_CHARS:,} characters (one value naming another many times?)")
     used = used | {token.content}
     if token.type == "substitution_inline" and not _DIRECTIVE_START.match(value):
-        return str(_myst_parser(True, env["build"].dollarmath).renderInline(value, {**env, "substituting": used}))
+        return str(_myst_parser(True, env["build"].dollarmath, env["build"].attrs).renderInline(value, {**env, "substituting": used}))
     return _render_myst(value, build, depth=env["depth"], substituting=used, pasted=pasted)
 
 
@@ -257,13 +265,20 @@ def _title_html(title: str, env: EnvType) -> str:
     the text as written (its Markdown kept, as in the chunk text)."""
     if "<" not in title:
         return html.escape(title)
-    return str(_myst_parser(env["build"].substitutions is not None, env["build"].dollarmath).renderInline(title, env))
+    return str(_myst_parser(env["build"].substitutions is not None, env["build"].dollarmath, env["build"].attrs).renderInline(title, env))
 
 
 def _code(language: str, content: str) -> str:
     language = language if _LANGUAGE.fullmatch(language) else ""
     attribute = f' class="language-{html.escape(language)}"' if language else ""
     return f"<pre><code{attribute}>{html.escape(content)}</code></pre>\n"
+
+
+def _classed_rst(rst: str) -> str:
+    """Shown reStructuredText as code, a directive of classes (`.. container:: internal-note`) in a
+    `<div>` of them."""
+    return "".join((f'<div class="{html.escape(" ".join(found))}">{_code("eval-rst", text)}</div>' if found
+                    else _code("eval-rst", text)) for found, text in myst.rst_classed(rst) if text.strip())
 
 
 def _closed(token: Token, env: EnvType) -> bool:
@@ -274,7 +289,18 @@ def _closed(token: Token, env: EnvType) -> bool:
 
 
 def _render_fence(self: RendererHTML, tokens: list[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
-    token = tokens[idx]
+    """A fence or directive as Sphinx shows it, in a `<div>` of the classes Sphinx gives it (its
+    `:class:`, myst.classes) when the page names any: a stylesheet may hide them."""
+    shown = _render_directive(tokens[idx], env)
+    directive = myst.DIRECTIVE.fullmatch(tokens[idx].info.strip())
+    if not shown or directive is None:
+        return shown
+    name = myst.name(directive.group(1))
+    found = myst.classes(name, directive.group(2).strip(), myst.directive_options(tokens[idx].content, name)[0])
+    return f'<div class="{html.escape(" ".join(found))}">{shown}</div>\n' if found else shown
+
+
+def _render_directive(token: Token, env: EnvType) -> str:
     info = token.info.strip()
     directive = myst.DIRECTIVE.fullmatch(info)
     colons = token.type == "colon_fence"
@@ -311,8 +337,7 @@ def _render_fence(self: RendererHTML, tokens: list[Token], idx: int, options: Op
             shown = " ".join(block.text for block in read_html(title).blocks)
         return f'<div data-callout="{html.escape(marker)}" data-title="{html.escape(shown)}">{inner}</div>\n'
     if name == "eval-rst":  # reStructuredText as code, with the HTML its `.. raw:: html` writes
-        return "".join(piece if kind == "html" else _code(name, piece) if piece.strip() else ""
-                       for kind, piece in myst.shown_rst(body, build))
+        return "".join(piece if kind == "html" else _classed_rst(piece) for kind, piece in myst.shown_rst(body, build))
     language = (argument.split() or [""])[0] if name in myst.CODE_WITH_LANGUAGE_ARGUMENT else name
     # A code block's caption is shown above it (Sphinx).
     caption = f"<p>{_title_html(options_['caption'], env)}</p>" if options_.get("caption") else ""
@@ -339,7 +364,7 @@ def _render_myst(text: str, build: myst.Build, *, depth: int = 0, in_directive: 
     """`pasted`: the page's substitutions pasted so far, and their characters (shared by its parts)."""
     env: dict[str, Any] = {"lines": text.split("\n"), "depth": depth, "in_directive": in_directive,
                            "build": build, "substituting": substituting, "pasted": [0, 0] if pasted is None else pasted}
-    return str(_myst_parser(build.substitutions is not None, build.dollarmath).render(text, env))
+    return str(_myst_parser(build.substitutions is not None, build.dollarmath, build.attrs).render(text, env))
 
 
 def myst_directives(text: str) -> tuple[str | None, list[tuple[str, str]]]:
@@ -407,7 +432,9 @@ def myst_sections(text: str) -> tuple[tuple[str | None, str | None], list[tuple[
 def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool = False,
               comments: bool = False, mkdocs: str | None = None, front_matter: bool = True,
               docusaurus: bool = False, build: Build | None = None,
-              files: Mapping[str, str] | None = None, css: str = "") -> Reading:
+              files: Mapping[str, str] | None = None, css: str = "",
+              linked: Callable[[tuple[str, ...]], str] | None = None,
+              modules: Callable[[tuple[str, ...]], dict[str, str | None]] | None = None) -> Reading:
     """The page body as its site shows it: `mdx` for an `.mdx` page (or any page of a Mintlify
     site, which builds `.md` as MDX too), `myst` for a MyST page (None: when it uses MyST's syntax),
     `mintlify` for Mintlify's math, `comments` for HTML comments in MDX (Docusaurus), `mkdocs` for
@@ -415,20 +442,40 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
     whose first `key: value` lines MkDocs takes for meta data when it had no `front_matter`, and
     its `--8<--` snippets read from `files` (the source's tree); `docusaurus` for a page of a
     Docusaurus site (code block titles as it shows them); `build`: what a Sphinx site's conf.py and
-    the page's front matter say of its MyST (substitutions, tags); `css` the site's own stylesheet.
-    NUL characters are dropped first: they are never text."""
+    the page's front matter say of its MyST (substitutions, tags); `css` the site's own stylesheet;
+    `linked` the text of the source's stylesheets the page links by these URLs (`<link
+    rel=stylesheet href="/x.css">`, `@import`), which the browser applies too, and `modules` the
+    text of the site's modules an MDX page imports components from: the page is read again with
+    them. NUL characters are dropped first: they are never text."""
     text = text.replace("\x00", "")
     if mkdocs is not None and not mdx:
         html, error, unresolved = python_markdown.render(
             text if front_matter else python_markdown.without_meta(text), mkdocs, files)
         if html is None:
             return Reading(error=error or "not rendered")
-        return replace(read_html(html, css), unresolved_snippets=unresolved)
+        return replace(_read_linked(lambda sheets, _: read_html(html, sheets), css, linked), unresolved_snippets=unresolved)
     if not mdx and (is_myst(text) if myst is None else myst):
-        return read_html(_render_myst(text, build or Build()), css)
+        rendered = _render_myst(text, build or Build())
+        return _read_linked(lambda sheets, _: read_html(rendered, sheets), css, linked)
     # Docusaurus renders `:::note` callouts; Mintlify renders math.
-    return read_markdown(text, mdx=mdx or mintlify, math=mintlify, directives=not mintlify, comments=comments,
-                         code_titles="mintlify" if mintlify else "docusaurus" if docusaurus else "", css=css)
+    return _read_linked(lambda sheets, given: read_markdown(
+        text, mdx=mdx or mintlify, math=mintlify, directives=not mintlify, comments=comments,
+        code_titles="mintlify" if mintlify else "docusaurus" if docusaurus else "", css=sheets, modules=given),
+        css, linked, modules)
+
+
+def _read_linked(read: Callable[[str, dict[str, str | None]], Reading], css: str,
+                 linked: Callable[[tuple[str, ...]], str] | None,
+                 modules: Callable[[tuple[str, ...]], dict[str, str | None]] | None = None) -> Reading:
+    """`read` with the site's `css`, then again with the stylesheets the page links that `linked`
+    finds in the source, and the modules it imports components from that `modules` gives (the
+    reader fetches nothing: it names the URLs and modules it saw)."""
+    reading = read(css, {})
+    if reading.error is not None:
+        return reading
+    extra = linked(reading.links) if reading.links and linked is not None else ""
+    given = modules(reading.modules) if reading.modules and modules is not None else {}
+    return read(f"{css}\n{extra}" if extra else css, given) if extra or given else reading
 
 
 def shown_blocks(text: str, *, mdx: bool, myst: bool | None = None) -> list[Block]:

@@ -52,6 +52,9 @@ class Build:
     # The title of what a `{ref}`, `{doc}` or `{any}` role without a title of its own names (the
     # role's name, its target), None when not found (app/corpus/myst_xref.py): set by compose per page.
     xref: Callable[[str, str], str | None] | None = field(default=None, repr=False, compare=False)
+    # The attrs_inline and attrs_block extensions (`[text]{.cls}`, a `{.cls}` line over a block):
+    # on, their classes are on the HTML, where a stylesheet may hide them; off, they are text.
+    attrs: tuple[bool, bool] = (False, False)
 
     def for_page(self, front: Mapping[str, Any]) -> Build:
         """With the page's own substitutions (front matter `myst: substitutions:`, or the deprecated
@@ -74,10 +77,15 @@ class Build:
                 on = isinstance(myst["enable_extensions"], (list, tuple, set)) and "dollarmath" in myst["enable_extensions"]
                 dollarmath = (dollarmath or DMATH_DEFAULTS) if on else None
             dollarmath = dmath_options(myst, dollarmath, "dmath_")
+        attrs = self.attrs
+        if isinstance(myst, dict) and "enable_extensions" in myst:
+            listed = myst["enable_extensions"] if isinstance(myst["enable_extensions"], (list, tuple, set)) else ()
+            attrs = ("attrs_inline" in listed, "attrs_block" in listed)
         if substitutions is None or not isinstance(page, dict) or not all(isinstance(k, str) for k in page):
-            return Build(substitutions, self.changed_tags, dollarmath)
+            return Build(substitutions, self.changed_tags, dollarmath, xref=self.xref, attrs=attrs)
         merged = dict(substitutions) | {str(k): _written(v) for k, v in page.items()}
-        return Build(tuple((k, v) for k, v in merged.items() if v is not None), self.changed_tags, dollarmath)
+        return Build(tuple((k, v) for k, v in merged.items() if v is not None), self.changed_tags, dollarmath,
+                     xref=self.xref, attrs=attrs)
 
 
 # The dollarmath extension's options as myst-parser passes them to mdit-py-plugins' plugin, with
@@ -361,6 +369,62 @@ TITLE_ROLES = frozenset({"ref", "doc", "any"})
 def explicit_title(inner: str) -> bool:
     """Whether a role's content gives its own title (`Text <target>`, Sphinx's explicit_title_re)."""
     return inner.endswith(">") and inner.rfind("<") >= 1
+
+
+# Sphinx writes a directive's `:class:` option (sphinx-design's `:class-…:` ones too; a
+# `{container}`'s or `{div}`'s argument) as classes of its HTML, beside its own (`admonition
+# note`, `docutils container`), each as docutils' class_option makes it (`Internal_Note` is
+# `internal-note`): a site's or page's stylesheet may hide them (myst-probes `class-options.md`).
+# Both spellings are kept (more hidden, never less).
+_ADMONITIONS = frozenset({"note", "tip", "hint", "important", "warning", "caution", "danger", "error", "attention",
+                          "seealso", "admonition"})
+_OWN_CLASSES = {"container": ("docutils", "container"), "topic": ("topic",), "rubric": ("rubric",),
+                "sidebar": ("sidebar",)}
+
+
+def classes(directive: str, argument: str, options: dict[str, str]) -> list[str]:
+    """The classes Sphinx gives the HTML of a directive, when its page names any ([] otherwise)."""
+    given = [*options.get("class", "").split(), *(word for key, value in options.items()
+                                                   if key.startswith("class-") for word in value.split())]
+    if directive in ("container", "div"):
+        given += argument.split()
+    if not given:
+        return []
+    own = ("admonition", directive) if directive in _ADMONITIONS else _OWN_CLASSES.get(directive, ())
+    made = [re.sub(r"[^a-z0-9]+", "-", word.lower()).strip("-") for word in given]  # docutils' make_id
+    return list(dict.fromkeys([*own, *given, *(word for word in made if word)]))
+
+
+_RST_CLASS_OPTION = re.compile(r"^[ \t]+:class:[ \t]*(.*)$")
+
+
+def rst_classed(rst: str) -> list[tuple[list[str], str]]:
+    """Shown reStructuredText (shown_rst's) in pieces, (classes, text): a directive whose
+    `:class:` option (or a `container`'s argument) names classes is a piece of its own, with its
+    indented block and the classes Sphinx gives it (`classes`); [] for the rest."""
+    lines = rst.splitlines(keepends=True)
+    pieces: list[tuple[list[str], str]] = []
+    plain: list[str] = []
+    at = 0
+    while at < len(lines):
+        bare = lines[at].rstrip("\r\n")
+        explicit = _RST_EXPLICIT.match(bare)
+        directive = _RST_DIRECTIVE.match(explicit.group(2) or "") if explicit else None
+        if explicit and directive:
+            indent = len(bare) - len(bare.lstrip())
+            end = at + 1
+            while end < len(lines) and (not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > indent):
+                end += 1
+            options = {"class": " ".join(m.group(1) for line in lines[at + 1:end]
+                                         if (m := _RST_CLASS_OPTION.match(line.rstrip("\r\n"))))}
+            found = classes(name(directive.group(1)), (explicit.group(2) or "")[directive.end():], options)
+            if found:
+                pieces += [([], "".join(plain)), (found, "".join(lines[at:end]))]
+                plain, at = [], end
+                continue
+        plain.append(lines[at])
+        at += 1
+    return [*pieces, ([], "".join(plain))]
 
 
 # Roles whose label shows nowhere: Sphinx shows the equation's number (`{eq}`, `{math:numref}`).

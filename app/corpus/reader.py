@@ -45,6 +45,12 @@ class Reading:
     # An OpenAPI page (read_openapi_page): "truncated" (fields cut at the cap), "content" (its
     # x-mint.content does not parse as MDX: not shown)
     faults: tuple[str, ...] = ()
+    # The stylesheets the page links or imports by a URL the reader cannot fetch (not `data:`), as
+    # written: compose reads those that are files of the source (Site.linked_css) and reads again.
+    links: tuple[str, ...] = ()
+    # MDX: the modules of the site it imports components from (`/snippets/x.jsx`, `./x`), as
+    # written, not given to the reader: compose gives their text (Site.modules) and reads again.
+    modules: tuple[str, ...] = ()
 
 
 def _bundle(name: str = "reader.js") -> str:
@@ -120,7 +126,13 @@ def _call(function: str, *arguments: object) -> dict[str, Any]:
 def _reading(data: dict[str, Any]) -> Reading:
     if "error" in data:
         return Reading(error=data["error"])
-    return Reading([Block(block[1], block[0], block[2], *block[3:]) for block in data["blocks"]], data.get("unknown", {}))
+    return Reading([Block(block[1], block[0], block[2], *block[3:]) for block in data["blocks"]], data.get("unknown", {}),
+                   links=tuple(data.get("links", ())), modules=tuple(data.get("modules", ())))
+
+
+def read_css_links(css: str) -> tuple[str, ...]:
+    """The URLs a stylesheet imports (`@import`, read by css-tree), but `data:` ones, as written."""
+    return tuple(_call("cssLinks", css).get("links", ()))
 
 
 class Element(NamedTuple):
@@ -144,6 +156,9 @@ class Uses:
     elements: list[Element] = field(default_factory=list)
     expressions: list[tuple[str, int, int]] = field(default_factory=list)
     error: str | None = None
+    esm_default: list[bool] = field(default_factory=list)  # each ESM block: it holds an `export default`
+    esm_names: list[list[str]] = field(default_factory=list)  # each ESM block: the names it binds
+    layout_hides: bool = False  # its default export (the MDX layout) never shows its children
 
 
 def read_uses(text: str, *, math: bool = False, directives: bool = False, comments: bool = False) -> Uses:
@@ -151,18 +166,22 @@ def read_uses(text: str, *, math: bool = False, directives: bool = False, commen
     if "error" in data:
         return Uses(text, error=data["error"])
     return Uses(data["text"], [tuple(i) for i in data["imports"]], [tuple(e) for e in data["esm"]],
-                [Element(*e) for e in data["elements"]], [tuple(x) for x in data["expressions"]])
+                [Element(*e) for e in data["elements"]], [tuple(x) for x in data["expressions"]],
+                esm_default=list(data.get("esmDefault", [])), esm_names=[list(n) for n in data.get("esmNames", [])],
+                layout_hides=bool(data.get("layoutHides")))
 
 
 def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool = False,
-                  comments: bool = False, code_titles: str = "", css: str = "") -> Reading:
+                  comments: bool = False, code_titles: str = "", css: str = "",
+                  modules: dict[str, str | None] | None = None) -> Reading:
     """A Markdown (CommonMark + GFM) or, with `mdx`, an MDX 3 page as its site shows it; `math`
     for `$…$`/`$$…$$` (Mintlify), `directives` for `:::name` callouts (Docusaurus), `comments` for
     `<!-- … -->` in MDX (Docusaurus), `code_titles` for a code block's title as the framework it
     names shows it ("mintlify", "docusaurus"; "": none); `css` the site's own stylesheet, which
-    every page links (its hiding rules apply as a page's `<style>`)."""
+    every page links (its hiding rules apply as a page's `<style>`); `modules` the text of the
+    modules it imports components from (an import's source → its text, None: not in the site)."""
     return _reading(_call("parse", text, {"mdx": mdx, "math": math, "directives": directives, "comments": comments,
-                                          "codeTitles": code_titles, "css": css}))
+                                          "codeTitles": code_titles, "css": css, "modules": modules or {}}))
 
 
 def read_html(html: str, css: str = "") -> Reading:

@@ -244,7 +244,9 @@ class _Mintlify:
         elif isinstance(node, dict):
             label = next((node[k].strip() for k in _MINTLIFY_LABELS if isinstance(node.get(k), str)), "")
             inner = (*place, label) if label and (not place or place[-1] != label) else place
-            if node.get("hidden") is True:
+            # JavaScript's truthiness (`"hidden": "true"` or `1` hides, as a value docs.json's schema
+            # refuses may still be read so; or the site does not build): hiding more, never less.
+            if node.get("hidden") not in (None, False, ""):  # 0 == False
                 hidden = True
             if node.get("searchable") is True:
                 hidden = False  # a searchable tab or group brings its descendants back
@@ -327,9 +329,10 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
             patterns.extend(config[key].splitlines())
     site.gitignored, site.docs_prefix = tuple(patterns), prefix
     site.routes = ((docs_dir, ""),)  # MkDocs publishes a page at its path in docs_dir: docs/guide/a.md at /guide/a/
-    # `extra_css`: stylesheets of docs_dir every page links (a URL elsewhere is not in the source).
+    # `extra_css`: stylesheets of docs_dir every page links (a URL elsewhere is not in the source;
+    # `css/x.css?v=2` is the file css/x.css).
     extra_css = config.get("extra_css")
-    site.stylesheets = tuple(posixpath.normpath(prefix + str(s).lstrip("/")) for s in
+    site.stylesheets = tuple(posixpath.normpath(prefix + re.split(r"[?#]", s)[0].lstrip("/")) for s in
                              (extra_css if isinstance(extra_css, list) else []) if isinstance(s, str) and "://" not in s)
     site.shadowed = mkdocs_shadowed(list(files), prefix, site.gitignored, config.get("use_directory_urls") is not False)
     # Its pages are read by Python-Markdown with these extensions, as MkDocs renders them.

@@ -13,6 +13,7 @@ import posixpath
 import re
 from collections import deque
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
@@ -202,10 +203,15 @@ class _Sphinx:
         tree, values = read
         extensions = self.config(values, "myst_enable_extensions", (list, tuple, set), ())
         site.myst, warning = _myst_build(tree, values, extensions)
+        listed = extensions if isinstance(extensions, (list, tuple, set)) else ()
+        site.myst = replace(site.myst, attrs=("attrs_inline" in listed, "attrs_block" in listed))
         site.warnings.extend([warning] if warning else [])
         # `html_css_files` (a name, or a name and its attributes) found in the `html_static_path` folders.
         static = [str(folder) for folder in self.config(values, "html_static_path", (list, tuple), [])]
         css = [c[0] if isinstance(c, (list, tuple)) and c else c for c in self.config(values, "html_css_files", (list, tuple), [])]
+        # `html_style`: the page's main stylesheet (a name or names), found in those folders too.
+        style = self.config(values, "html_style", (str, list, tuple), [])
+        css = [*([style] if isinstance(style, str) else style), *css]
         site.stylesheets = tuple(posixpath.normpath(posixpath.join(folder, name)) for name in css if isinstance(name, str)
                                  and "://" not in name for folder in static)
         root = self.config(values, "root_doc", str, None) or self.config(values, "master_doc", str, "index")

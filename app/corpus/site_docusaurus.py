@@ -74,6 +74,8 @@ class _DocusaurusConfig:
     # The classic theme's `customCss` (bundled into every page); set by code (`require.resolve(…)`):
     # the file Docusaurus's templates name, if there is one.
     css: list[str] = field(default_factory=lambda: ["src/css/custom.css"])
+    # `stylesheets` and `headTags` links (`<link rel=stylesheet>` on every page): their URLs.
+    linked: list[str] = field(default_factory=list)
 
 
 def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
@@ -118,7 +120,20 @@ def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
             others.append((_folder(options.get("path"), folder),
                            None if route is None else _folder(options.get("routeBasePath"), "/").strip(".")))
     found.others = others
+    found.linked = _linked_stylesheets(value)
     return found
+
+
+def _linked_stylesheets(config: dict[str, Any]) -> list[str]:
+    """The URLs of the stylesheets the config links from every page: `stylesheets` (a URL, or an
+    object with `href`) and `headTags` naming `<link rel="stylesheet">`."""
+    urls = [entry if isinstance(entry, str) else entry.get("href") if isinstance(entry, dict) else None
+            for entry in config.get("stylesheets") or [] if isinstance(config.get("stylesheets"), list)]
+    for tag in config.get("headTags") or [] if isinstance(config.get("headTags"), list) else []:
+        attributes = tag.get("attributes") if isinstance(tag, dict) and tag.get("tagName") == "link" else None
+        if isinstance(attributes, dict) and "stylesheet" in str(attributes.get("rel", "")).lower().split():
+            urls.append(attributes.get("href"))
+    return [url for url in urls if isinstance(url, str) and url]
 
 
 def docusaurus_docs(name: str, text: str) -> list[DocsInstance]:
@@ -148,6 +163,7 @@ def docusaurus_site(files: Mapping[str, str]) -> Site:
                    *((folder, route) for folder, route in options.others if route is not None))
     site.versions = tuple(sorted(_versions(files, options.docs)))
     site.stylesheets = tuple(options.css)
+    site.linked_stylesheets = tuple(options.linked)
     for instance in options.docs:
         if instance.path == ".." or instance.path.startswith("../"):
             site.warnings.append(f"{config}: docs instance {instance.id!r} builds its docs from {instance.path!r}, outside "

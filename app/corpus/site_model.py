@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import json
 import posixpath
 import re
@@ -12,10 +13,12 @@ from datetime import UTC, date, datetime
 from fnmatch import fnmatchcase
 from functools import cache, cached_property
 from typing import Any, NamedTuple
+from urllib.parse import unquote
 
 import pathspec
 
 from app.corpus.myst import Build
+from app.corpus.reader import read_css_links
 
 MKDOCS_FILES = ("mkdocs.yml", "mkdocs.yaml")
 DOCUSAURUS_CONFIGS = ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs")
@@ -23,6 +26,7 @@ SPHINX_CONFIG = "conf.py"
 _MAX_DEPTH = 30  # nesting of a navigation read at most
 # The files MkDocs builds pages from (mkdocs.utils.markdown_extensions, MkDocs 1.6.1).
 MKDOCS_SUFFIXES = (".markdown", ".mdown", ".mkdn", ".mkd", ".md")
+_MODULE_SUFFIXES = (".js", ".jsx", ".ts", ".tsx", ".mjs")
 _PAGE_SUFFIX = re.compile(r"\.(mdx?|rst|ipynb)$")
 # An ESM import of a stylesheet at a line's start (`import './x.css';`, `import styles from …`).
 _CSS_IMPORT = re.compile(r"""^import\s+(?:[\w$*{}\s,]+\s+from\s+)?["']([^"'\n]+\.css)["']""", re.MULTILINE)
@@ -160,7 +164,9 @@ class Site:
     # The site's own stylesheets, linked from every page (Mintlify: every CSS file; MkDocs'
     # extra_css; Docusaurus's customCss; Sphinx's html_css_files): paths in the source.
     stylesheets: tuple[str, ...] = ()
+    linked_stylesheets: tuple[str, ...] = ()  # URLs every page links (Docusaurus's `stylesheets`): by name
     _css: str | None = field(default=None, repr=False, compare=False)
+    _css_paths: tuple[str, ...] = field(default=(), repr=False, compare=False)  # the above and their imports
     warnings: list[str] = field(default_factory=list)
 
     def css(self, files: Mapping[str, str], page: str | None = None, text: str = "") -> str:
@@ -168,11 +174,44 @@ class Site:
         a `page` (its path and `text`), then those its ESM imports (`import './x.css'`, Docusaurus's
         `@site/…` from the site's folder), which the bundler applies with the page."""
         if self._css is None:
-            self._css = "\n".join(files[path] for path in self.stylesheets if path in files)
+            self._css_paths = _with_imports(files, [*(path for path in self.stylesheets if path in files),
+                                                    *_named_css(files, self.linked_stylesheets)])
+            self._css = "\n".join(files[path] for path in self._css_paths)
         imported = [posixpath.normpath(name[len("@site/"):] if name.startswith("@site/")
                                        else posixpath.join(posixpath.dirname(page), name))
                     for name in _CSS_IMPORT.findall(text)] if page and "import" in text else []
         return "\n".join([self._css, *(files[path] for path in imported if path in files)])
+
+    def linked_css(self, files: Mapping[str, str], urls: tuple[str, ...]) -> str:
+        """The text of the source's stylesheets a page links or imports by `urls` (`<link
+        rel=stylesheet href="/x.css">`), and of those they import, but the site's own (`css`).
+
+        A URL is matched by its file's name: every CSS file of the source of that name, wherever it
+        is. Where a site serves a file depends on what is not in the page (the site's base URL,
+        Docusaurus's `static/` folders, Sphinx's `_static/`, MkDocs' directory URLs): one of the
+        same name elsewhere is applied too (more hidden, never less). A URL of another site is
+        matched so as well (the source may hold a copy of it); a file the source lacks is not read."""
+        self.css(files)
+        return "\n".join(files[path] for path in _with_imports(files, _named_css(files, urls), self._css_paths))
+
+    def modules(self, files: Mapping[str, str], page: str, sources: tuple[str, ...]) -> dict[str, str | None]:
+        """The text of each module an MDX `page` imports components from (`sources` as written), as
+        its bundler finds it: `./x` from the page's folder, `/x` from the source's root (Mintlify's
+        `/snippets/x.jsx`), `@site/x` from the site's folder; with or without its suffix, or its
+        folder's `index`. None for one the source does not hold (a guess stays)."""
+        site_folder = posixpath.dirname(self.config or "")
+        found: dict[str, str | None] = {}
+        for source in sources:
+            base = (posixpath.join(site_folder, source[len("@site/"):]) if source.startswith("@site/")
+                    else source.lstrip("/") if source.startswith("/") else posixpath.join(posixpath.dirname(page), source))
+            base = posixpath.normpath(base)
+            found[source] = next((files[p] for p in (base, *(base + s for s in _MODULE_SUFFIXES),
+                                                      *(f"{base}/index{s}" for s in _MODULE_SUFFIXES)) if p in files), None)
+        return found
+
+    def css_key(self, files: Mapping[str, str]) -> bytes:
+        """Every stylesheet of the source, for page keys: any page may link any of them."""
+        return hashlib.sha256(json.dumps([(p, files[p]) for p in sorted(files) if p.lower().endswith(".css")]).encode()).digest()
 
     def shown_description(self, description: str | None) -> str | None:
         """A page's front matter `description` where its site shows it on the page: Mintlify under
@@ -223,6 +262,12 @@ class Site:
                                             "one (versions.json): only the current docs are indexed")
             return Exclusion(NOT_BUILT, f"outside the folders {self.config} builds "
                                         f"({', '.join(self.built_folders)}): never built")
+        # Docusaurus finds a plugin's files with globby, whose globs skip dot files and folders
+        # (plugin-content-docs' readVersionDocs: no `dot` option): `docs/.drafts/x.md` is never built.
+        folder = _within(path, self.built_folders) if self.built_folders is not None else ""
+        relative = path if folder in (None, "", ".") else path[len(folder) + 1:]
+        if any(part.startswith(".") for part in relative.split("/")):
+            return Exclusion(NOT_BUILT, "a dot file or in a dot folder, which Docusaurus's globs skip: never built")
         for key in ("unlisted", "draft"):
             if _flag(front, key) is True:
                 return Exclusion(FRONT_MATTER, f"its front matter says {key}: true")
@@ -312,6 +357,33 @@ class Site:
         pages; {} when every page is in it (no navigation: pages go by path). Stored with each
         section (docs_section.page_order) so that readers order pages as the site does."""
         return {} if self.every_page_listed else {page: number for number, page in enumerate(self.listed)}
+
+
+def _css_name(url: str) -> str:
+    """A stylesheet URL's file name, lowercased, as a server finds it ('' for none)."""
+    path = re.split(r"[?#]", url, maxsplit=1)[0]
+    return unquote(path.rsplit("/", 1)[-1]).lower()
+
+
+def _named_css(files: Mapping[str, str], urls: tuple[str, ...]) -> list[str]:
+    names = {name for url in urls if (name := _css_name(url))}
+    if not names:
+        return []  # listing the files would make the page depend on every path (compose's _Recorder)
+    return [path for path in sorted(files) if path.lower().endswith(".css") and posixpath.basename(path).lower() in names]
+
+
+def _with_imports(files: Mapping[str, str], paths: list[str], known: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """`paths` and the stylesheets of the source they `@import` (by name, as `Site.linked_css`),
+    in order, each once, none of `known`; at most 100."""
+    found: list[str] = []
+    waiting = list(paths)
+    while waiting and len(found) < 100:
+        path = waiting.pop(0)
+        if path in found or path in known:
+            continue
+        found.append(path)
+        waiting.extend(_named_css(files, read_css_links(files[path])))
+    return tuple(found)
 
 
 def _within(path: str, folders: tuple[str, ...]) -> str | None:

@@ -74,6 +74,8 @@ def resolve_snippets(
     """
     paster = _Paster(path, files, page_audiences, audience_of, {"math": math, "directives": directives, "comments": comments})
     paster.result.text = paster.resolve(path, text, (), {})
+    if paster.hoisted:  # the pasted snippets' own components, at the page's top, where MDX allows them
+        paster.result.text = "\n\n".join(dict.fromkeys(paster.hoisted)) + "\n\n" + paster.result.text
     return paster.result
 
 
@@ -94,6 +96,10 @@ class _Paster:
         self.syntax = syntax
         self.result = SnippetResult("")
         self.pastes_left, self.chars_left, self.warned = MAX_PASTES, MAX_PASTED_CHARS, False
+        # The snippets' imports and exports but their layouts: what their components are (`export
+        # const Secret = () => null`, `import {Hidden} from "/snippets/x.jsx"`), read with the page.
+        self.hoisted: list[str] = []
+        self.bound: set[str] = set()  # the names the page and the hoisted blocks bind: MDX refuses one bound twice
 
     def resolve(self, path: str, text: str, stack: tuple[str, ...], props: dict[str, str]) -> str:
         """`text` of the file `path` with its snippets pasted and `props` filled in; `stack`: the
@@ -113,7 +119,15 @@ class _Paster:
                     (".js", ".jsx", ".ts", ".tsx")):
                 continue
             imports[name] = self._find(path, (target,), f"{target!r} imported as {name}")
+        if stack and uses.layout_hides:
+            return ""  # its own layout (`export default () => null`) shows none of it
         edits: list[tuple[int, int, str]] = [(start, end, "") for start, end in uses.esm] if stack else []
+        for (start, end), default, names in zip(uses.esm, uses.esm_default, uses.esm_names, strict=False):
+            if not stack:
+                self.bound.update(names)
+            elif not default and not self.bound & set(names):  # a name bound twice: the page's own wins
+                self.hoisted.append(uses.text[start:end])
+                self.bound.update(names)
         for element in uses.elements:
             if element.name in imports:
                 snippet: str | None = imports[element.name]

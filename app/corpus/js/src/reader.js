@@ -29,6 +29,9 @@ import {math} from 'micromark-extension-math'
 import {mdxjs} from 'micromark-extension-mdxjs'
 import {comment, commentFromMarkdown} from '@slorber/remark-comment'
 import {parseMetaString} from '@mintlify/common/parse-code-block-meta'
+import {Parser as AcornParser} from 'acorn'
+import acornJsx from 'acorn-jsx'
+import {tsPlugin} from '@sveltejs/acorn-typescript'
 
 export {moduleValue} from './module-value.js'
 
@@ -95,15 +98,25 @@ const HTML_BLOCKS = new Set(['address', 'article', 'aside', 'blockquote', 'detai
 // of an object written in place (`{...{hidden: true}}`) gives its entries too. `hidden` is true
 // unless written as a falsy literal (`hidden={false}`): React writes `hidden=""` for any other value,
 // `hidden="false"` included, and a value it cannot see (`hidden={x}`) is read as hiding (fail closed).
+// So is a spread the reader cannot see into (`{...props}`: it may hold `hidden` or a `style`), and a
+// style's display, visibility or content-visibility that is not a literal (`style={s}`,
+// `{display: a ? 'none' : 'block'}`, `{...s}`): the `css-jsx-hidden` probe.
 function attributeValues(node) {
   const values = {}
   for (const attribute of node.attributes || []) {
     if (attribute.type === 'mdxJsxExpressionAttribute') {
       // Read as `({...x})`: an object whose one property is the spread.
       const spread = expressionOf(attribute.data && attribute.data.estree)
-      const entries = spread && spread.type === 'ObjectExpression' ? objectEntries(spread) : {}
+      const argument = spread && spread.type === 'ObjectExpression' && spread.properties.length === 1 &&
+        spread.properties[0].type === 'SpreadElement' ? spread.properties[0].argument : null
+      if (!argument || argument.type !== 'ObjectExpression') {
+        values.hidden = true
+        continue
+      }
+      const entries = objectEntries(argument)
       Object.assign(values, entries)
       if ('hidden' in entries) values.hidden = entries.hidden === undefined || Boolean(entries.hidden)
+      if ('style' in entries && (entries.style === undefined || typeof entries.style !== 'object')) values.style = UNSEEN_STYLE
       continue
     }
     if (attribute.type !== 'mdxJsxAttribute') continue
@@ -140,13 +153,19 @@ function falsy(expression) {
   return expression.type === 'Identifier' && expression.name === 'undefined'
 }
 
+// A style the reader cannot see into: read as hiding (`var()` is: declarationsOf, usesVariable).
+const UNSEEN = 'var(--docschat-unseen)'
+const UNSEEN_STYLE = {display: UNSEEN, visibility: UNSEEN, contentVisibility: UNSEEN}
+
 // An object literal's entries: string, number and boolean values, and template literals without
-// placeholders; spreads of object literals in place. Others are undefined.
-function objectEntries(expression) {
+// placeholders; spreads of object literals in place. Others are undefined (with `style`, a value or
+// spread the reader cannot see is UNSEEN where it may show or hide).
+function objectEntries(expression, style = false) {
   const entries = {}
   for (const property of expression.properties) {
     if (property.type === 'SpreadElement') {
-      if (property.argument.type === 'ObjectExpression') Object.assign(entries, objectEntries(property.argument))
+      if (property.argument.type === 'ObjectExpression') Object.assign(entries, objectEntries(property.argument, style))
+      else if (style) Object.assign(entries, UNSEEN_STYLE)
       continue
     }
     const key = property.key && (property.key.name || property.key.value)
@@ -154,7 +173,9 @@ function objectEntries(expression) {
     const value = property.value
     entries[String(key)] = value.type === 'Literal' ? value.value
       : value.type === 'TemplateLiteral' && value.expressions.length === 0 ? value.quasis.map((q) => q.value.cooked).join('')
-        : value.type === 'ObjectExpression' ? objectEntries(value) : undefined
+        : value.type === 'ObjectExpression' ? objectEntries(value, style || String(key) === 'style')
+          : style ? UNSEEN : undefined
+    if (property.computed && style) Object.assign(entries, UNSEEN_STYLE) // `[key]: 'none'`
   }
   return entries
 }
@@ -170,8 +191,8 @@ function literal(estree, object) {
   if (expression.type === 'TemplateLiteral' && expression.expressions.length === 0) {
     return expression.quasis.map((quasi) => quasi.value.cooked).join('')
   }
-  if (object && expression.type === 'ObjectExpression') return objectEntries(expression)
-  return undefined
+  if (object && expression.type === 'ObjectExpression') return objectEntries(expression, true)
+  return object ? UNSEEN_STYLE : undefined // `style={s}`: not seen, read as hiding
 }
 
 // The properties that decide whether innerText shows an element, by their CSS and JSX names.
@@ -298,27 +319,221 @@ function markNode(value) {
   return {type: 'text', value, data: {mark: true}}
 }
 
-function jsxHandler(counts) {
+// Components the page defines itself (`export const Secret = ({title}) => null`). MDX renders
+// the page's own binding, whatever its name (a `Note` the page defines is not Mintlify's), and the
+// reader does not run the page's code: the function's tree says what it may show. Its children
+// are shown only where its code renders them whatever the props and state: reached (`children`,
+// `props.children`, a spread of the props, `arguments`) in its one `return`, outside a condition
+// (`x ? children : null`, `x && children`, an `if` that returns, a callback) but one on the
+// children themselves. Otherwise they are hidden, as
+// `({children}) => dev ? children : null` hides them on the published site (a loss where the
+// condition holds there, or a click shows them). Of its attributes only `title` is shown, so too
+// (what it renders itself is not read: a loss). A binding that is not a function written in place
+// (`memo(…)`, a class, an import) stays a guess: children and title shown, as for any unknown.
+function localComponents(tree, modules, wanted) {
+  const local = new Map()
+  for (const node of tree.children || []) {
+    if (node.type !== 'mdxjsEsm') continue
+    for (const statement of (node.data && node.data.estree && node.data.estree.body) || []) {
+      declared(statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement, (name, value) => local.set(name, value),
+        (name) => local.get(name))
+      if (statement.type !== 'ImportDeclaration') continue
+      // A component imported from a module of the site (`/snippets/x.jsx`, `@site/src/components/X`,
+      // `./x`), read as the page's own when compose gives its text (`modules`: the import's source →
+      // its text, null when the source holds no such file). A package's (`@theme/Tabs`) and a
+      // Markdown snippet (pasted by compose) are not read.
+      const source = String(statement.source.value)
+      if (!/^(?:\.{1,2}\/|\/|@site\/)/.test(source) || /\.(?:mdx?|css|json)$/i.test(source)) continue
+      if (!modules || !(source in modules)) {
+        if (!wanted.includes(source)) wanted.push(source)
+        continue
+      }
+      const exports = moduleExports(modules[source])
+      for (const specifier of statement.specifiers) {
+        const key = specifier.type === 'ImportDefaultSpecifier' ? 'default'
+          : specifier.type === 'ImportSpecifier' ? specifier.imported.name ?? specifier.imported.value : null
+        if (key !== null && exports.get(key)) local.set(specifier.local.name, exports.get(key))
+      }
+    }
+  }
+  return local
+}
+
+// The page's layout: MDX wraps the page in its default export (`export default ({children}) =>
+// …`), which shows the page only where its code renders its children (`reach`); null when it has
+// none, or one the reader cannot see into (a call, a re-export: a guess, the page shown). The
+// `components-local` probe: `export default () => null` shows nothing of the page.
+function pageLayout(tree, local) {
+  for (const node of tree.children || []) {
+    if (node.type !== 'mdxjsEsm') continue
+    for (const statement of (node.data && node.data.estree && node.data.estree.body) || []) {
+      if (statement.type === 'ExportDefaultDeclaration') {
+        const declaration = statement.declaration
+        if (/^(?:Arrow)?Function/.test(declaration.type)) return reach(declaration)
+        return declaration.type === 'Identifier' ? local.get(declaration.name) || null : null
+      }
+      for (const specifier of (statement.type === 'ExportNamedDeclaration' && !statement.source && statement.specifiers) || []) {
+        if ((specifier.exported.name ?? specifier.exported.value) === 'default') return local.get(specifier.local.name) || null
+      }
+    }
+  }
+  return null
+}
+
+// Calls `set(name, component)` for each name a declaration binds: what a function component shows
+// (reach), null for any other value (a guess). A name bound to another's component is that
+// component (`export const Alias = Hidden`), and `memo(fn)`, `forwardRef(fn)` (or `React.…`) are fn.
+function declared(statement, set, get = () => null) {
+  if (!statement) return
+  if (/^(?:Arrow)?Function/.test(statement.type) && statement.id) set(statement.id.name, reach(statement))
+  else if (statement.type === 'ClassDeclaration' && statement.id) set(statement.id.name, null)
+  else if (statement.type === 'VariableDeclaration') {
+    for (const each of statement.declarations) {
+      if (each.id.type === 'Identifier') set(each.id.name, componentOf(each.init, get))
+    }
+  }
+}
+
+function componentOf(value, get) {
+  if (!value) return null
+  if (/^(?:Arrow)?Function/.test(value.type)) return reach(value)
+  if (value.type === 'Identifier') return get(value.name) || null
+  const callee = value.type === 'CallExpression' && value.callee
+  const name = callee && (callee.type === 'Identifier' ? callee.name
+    : callee.type === 'MemberExpression' && !callee.computed && callee.object.name === 'React' ? callee.property.name : '')
+  return (name === 'memo' || name === 'forwardRef') && value.arguments.length ? componentOf(value.arguments[0], get) : null
+}
+
+// A module's exported components (name → what it shows; `default` for its default export), read
+// by acorn with JSX (or, when that fails, with TypeScript too); none when it does not parse.
+let moduleParsers = null
+function moduleExports(text) {
+  const exports = new Map()
+  if (typeof text !== 'string') return exports
+  moduleParsers = moduleParsers || {js: AcornParser.extend(acornJsx()), ts: AcornParser.extend(tsPlugin({jsx: true}))}
+  let program = null
+  for (const parser of [moduleParsers.js, moduleParsers.ts]) { // a source may name a `.tsx` file without its suffix
+    try {
+      program = program || parser.parse(text, {ecmaVersion: 'latest', sourceType: 'module', locations: true})
+    } catch {}
+  }
+  if (!program) return exports
+  const top = new Map()
+  for (const statement of program.body) {
+    if (statement.type === 'ExportNamedDeclaration') {
+      declared(statement.declaration, (name, value) => { top.set(name, value); exports.set(name, value) }, (name) => top.get(name))
+    }
+    else if (statement.type === 'ExportDefaultDeclaration' && statement.declaration.type !== 'Identifier') {
+      exports.set('default', componentOf(statement.declaration, (name) => top.get(name)))
+    } else declared(statement, (name, value) => top.set(name, value), (name) => top.get(name))
+  }
+  for (const statement of program.body) {
+    if (statement.type === 'ExportNamedDeclaration' && !statement.declaration && !statement.source) {
+      for (const specifier of statement.specifiers) exports.set(specifier.exported.name ?? specifier.exported.value, top.get(specifier.local.name) ?? null)
+    } else if (statement.type === 'ExportDefaultDeclaration' && statement.declaration.type === 'Identifier') {
+      exports.set('default', top.get(statement.declaration.name) ?? null)
+    }
+  }
+  return exports
+}
+
+// What a function component's code shows of its props whatever they are: {children, names}.
+function reach(fn) {
+  const found = {children: false, names: new Set()}
+  const props = fn.params[0]
+  const bound = new Map() // a destructured prop's local name → the prop
+  // A second parameter (forwardRef's `ref`) holds no props.
+  if (props && props.type !== 'Identifier' && props.type !== 'ObjectPattern') return found
+  if (props && props.type === 'ObjectPattern') {
+    for (const property of props.properties) {
+      const value = property.value && property.value.type === 'AssignmentPattern' ? property.value.left : property.value
+      if (property.type === 'RestElement' && property.argument.type === 'Identifier') bound.set(property.argument.name, '...')
+      else if (property.type === 'Property' && !property.computed && property.key.type === 'Identifier' && value && value.type === 'Identifier') {
+        bound.set(value.name, property.key.name)
+      }
+    }
+  }
+  // A body of statements: its one `return` (or `throw`, outside the functions it defines), last,
+  // renders whatever the state.
+  let shown = fn.body
+  if (fn.body.type === 'BlockStatement') {
+    const last = fn.body.body[fn.body.body.length - 1]
+    let exits = 0
+    const count = (node) => {
+      if (!node || typeof node.type !== 'string' || (node !== fn.body && /Function|Class/.test(node.type))) return
+      if (node.type === 'ReturnStatement' || node.type === 'ThrowStatement') exits += 1
+      for (const value of Object.values(node)) [].concat(value).forEach((item) => item && typeof item === 'object' && count(item))
+    }
+    count(fn.body)
+    shown = last && last.type === 'ReturnStatement' && exits === 1 ? last.argument : null
+  }
+  const reached = (key) => {
+    if (key === 'children' || key === '...') found.children = true
+    else found.names.add(key)
+  }
+  // A test of the children themselves (`children ? <div>{children}</div> : null`, `children &&
+  // …`) holds: the component is given children.
+  const given = (node) => (node.type === 'Identifier' && (node.name === 'children' || bound.get(node.name) === 'children')) ||
+    (node.type === 'MemberExpression' && !node.computed && node.property.name === 'children' &&
+      props && props.type === 'Identifier' && node.object.type === 'Identifier' && node.object.name === props.name)
+  walkEstree(shown, null, (node, parent) => {
+    if (node.type === 'Identifier' && (node.name === 'children' || node.name === 'arguments')) reached('children')
+    else if (node.type === 'Identifier' && bound.has(node.name)) reached(bound.get(node.name))
+    else if (props && props.type === 'Identifier' && node.type === 'Identifier' && node.name === props.name) {
+      reached(parent && parent.type === 'MemberExpression' && parent.object === node && !parent.computed ? parent.property.name : '...')
+    }
+  }, given)
+  return found
+}
+
+// Calls `visit(node, parent)` for every node under `node`; with `given` (a test that holds), not
+// under what may not run or render: a branch of `?:` or the right of `&&`/`||`/`??` (but where
+// `given` says the test holds), a function, a statement that branches or loops.
+const CONDITIONAL = new Set(['IfStatement', 'SwitchStatement', 'ForStatement', 'ForInStatement',
+  'ForOfStatement', 'WhileStatement', 'DoWhileStatement', 'TryStatement', 'FunctionExpression', 'ArrowFunctionExpression',
+  'FunctionDeclaration', 'ClassDeclaration', 'ClassExpression'])
+function walkEstree(node, parent, visit, given = null) {
+  if (!node || typeof node.type !== 'string') return
+  visit(node, parent)
+  if (given && CONDITIONAL.has(node.type)) return
+  const holds = given && (node.type === 'ConditionalExpression' || node.type === 'LogicalExpression') && given(node.test || node.left)
+  for (const key of Object.keys(node)) {
+    if (key === 'loc' || key === 'range' || key === 'comments') continue
+    if (given && node.type === 'ConditionalExpression' && key !== 'test' && !(holds && key === 'consequent')) continue
+    if (given && node.type === 'LogicalExpression' && key === 'right' && !(holds && node.operator === '&&')) continue
+    const value = node[key]
+    if (Array.isArray(value)) for (const item of value) walkEstree(item, node, visit, given)
+    else if (value && typeof value === 'object' && typeof value.type === 'string') walkEstree(value, node, visit, given)
+  }
+}
+
+function jsxHandler(counts, local) {
   return (state, node, parent) => {
     const attributes = attributeValues(node)
     // Mintlify's `<Link href>` (one of its allowedComponents) and Docusaurus's `<Link to>`
     // (@docusaurus/Link) render an anchor: read as `<a href>`, the link target kept.
-    const link = node.name === 'Link'
+    const link = node.name === 'Link' && !local.has('Link')
     if (link && attributes.href === undefined && typeof attributes.to === 'string') attributes.href = attributes.to
     const name = link ? 'a' : node.name
     const flow = node.type === 'mdxJsxFlowElement'
-    const rule = name ? COMPONENTS[name] : undefined
-    if (name && (/^[A-Z]/.test(name) || name.includes('.')) && !COMPONENTS[name] && !CHILDREN_ONLY.has(name)) {
+    const own = name ? local.get(name) : undefined // the page's own binding
+    const rule = name && !local.has(name) ? COMPONENTS[name] : undefined
+    if (name && (/^[A-Z]/.test(name) || name.includes('.')) && !rule && (local.has(name) || !CHILDREN_ONLY.has(name))) {
       counts[name] = (counts[name] || 0) + 1
     }
     if (rule && rule.hide && rule.hide(attributes, parent)) return undefined
     if (attributes.hidden === true || styleHides(attributes.style)) return undefined
-    let children = state.all(node)
+    if (own && !own.children && !own.names.has('title')) return undefined
+    unseenStylesheet(node, name, attributes)
+    let children = own && !own.children ? [] : state.all(node)
     // React writes a `<style>`'s string children as its CSS text: no paragraph around a
     // `{`…`}` template literal (expressionHandler's), which CSS would read as a selector.
     if (name === 'style') children = [textNode(children.map(toString).join(''))]
     if (!name) return {type: 'element', tagName: flow ? 'div' : 'span', properties: {}, children} // a fragment `<>…</>`
     if (/^[a-z][a-z0-9-]*$/.test(name)) {
+      // A class the reader cannot see (`className={c}`) may be one a stylesheet hides (Tailwind's
+      // `hidden`, the site's): read as hiding, as a style it cannot see is.
+      if (['class', 'className'].some((key) => key in attributes && typeof attributes[key] !== 'string')) return undefined
       // An HTML element: the browser shows it as such (a table, a line break, an image's alt text).
       const properties = {}
       // Its other attributes too (`data-x`, `title`): never text, but a page's stylesheet may hide
@@ -334,7 +549,7 @@ function jsxHandler(counts) {
       return {type: 'element', tagName: name, properties, children}
     }
     const shown = []
-    for (const key of (rule && rule.shows) || ['title']) {
+    for (const key of (rule && rule.shows) || (own && !own.names.has('title') ? [] : ['title'])) {
       const value = attributes[key] === undefined ? strings(node, key) : attributes[key]
       if (value === true && (key === 'required' || key === 'deprecated')) shown.push(key)
       else if (typeof value === 'string' && value.trim()) shown.push((LABELS[key] || '') + value)
@@ -347,6 +562,22 @@ function jsxHandler(counts) {
       return {type: 'element', tagName: 'span', properties: {}, children: [textNode(SOFT), ...heading, ...(heading.length ? [textNode(SOFT)] : []), ...children, textNode(SOFT)]}
     }
     return {type: 'element', tagName: 'div', properties: {}, children: [...heading, ...children]}
+  }
+}
+
+// A `<style>` whose CSS is an expression the reader does not run (`{css}`, `{'.a{' + x + '}'}`, a
+// template with a placeholder, `dangerouslySetInnerHTML`), or a stylesheet `<link>` whose `href` is
+// one: the rules React writes may hide anything on the page, and the reader cannot know which.
+// The page is refused (compose reports it, and indexes none of it), as for a selector it cannot
+// read: the `css-jsx-unseen-stylesheet` probe.
+function unseenStylesheet(node, name, attributes) {
+  const unseen = (child) => ((child.type === 'mdxFlowExpression' || child.type === 'mdxTextExpression') &&
+    expressionOf(child.data && child.data.estree) !== undefined && literal(child.data.estree, false) === undefined) ||
+    (child.children || []).some(unseen)
+  const rel = typeof attributes.rel === 'string' ? attributes.rel.toLowerCase().split(/\s+/) : []
+  if ((name === 'style' && ('dangerouslySetInnerHTML' in attributes || node.children.some(unseen))) ||
+    (name === 'link' && rel.includes('stylesheet') && 'href' in attributes && typeof attributes.href !== 'string')) {
+    throw new Error(`a <${name}> whose CSS is a JavaScript expression, which the reader does not run: what it hides is not known`)
   }
 }
 
@@ -444,14 +675,14 @@ function codeTitle(meta, codeTitles) {
   return ''
 }
 
-const HANDLERS = (counts, source, codeTitles) => ({
+const HANDLERS = (counts, source, codeTitles, local = new Map()) => ({
   code: (state, node) => {
     const pre = defaultHandlers.code(state, node)
     const title = codeTitle(node.meta, codeTitles)
     return title ? [{type: 'element', tagName: 'p', properties: {}, children: [textNode(title)]}, pre] : pre
   },
-  mdxJsxFlowElement: jsxHandler(counts),
-  mdxJsxTextElement: jsxHandler(counts),
+  mdxJsxFlowElement: jsxHandler(counts, local),
+  mdxJsxTextElement: jsxHandler(counts, local),
   mdxFlowExpression: expressionHandler,
   mdxTextExpression: expressionHandler,
   mdxjsEsm: () => undefined,
@@ -570,7 +801,8 @@ function prepare(node, inPre, invisible) {
 // page as the recording's browser holds it: in `<html><body>`. Rules that show (`display: block`)
 // are left out, and of a hiding rule only its hiding declarations are kept: hiding more than the
 // site, where a later or more specific rule shows again, never less (no specificity needed). A
-// theme's stylesheet is left out (not in the page).
+// theme's stylesheet is left out (not in the page); the theme's elements around the page are taken
+// to match whatever a rule's leading compounds say (`withOutside`).
 const SELECTOR = createParser({
   syntax: {baseSyntax: 'latest', nestingSelector: true, pseudoClasses: {unknown: 'accept'}, pseudoElements: {unknown: 'accept'}},
   strict: false // as the browser: `[a=b` at the end is `[a=b]`
@@ -715,6 +947,7 @@ function hidingRules(nodes, parent, out, imports = 0) {
       const url = /^\s*(?:url\(\s*(["']?)([\s\S]*?)\1\s*\)|(["'])([\s\S]*?)\3)/i.exec(node.prelude.value)
       const css = url ? dataCss(url[2] ?? url[4]) : ''
       if (css) hidingRules(parseCss(css, CSS_OPTIONS).children, parent, out, imports + 1)
+      else if (url) linkTo(url[2] ?? url[4]) // a file of the site, perhaps: compose reads it (`links`)
     } else if (node.type === 'Raw' && parent && node.value.includes('{')) {
       // css-tree reads a nested rule only when it starts with `&`; one that does not (`.a { .b {…} }`,
       // as Chromium reads it) is left as raw text: read again here as rules.
@@ -767,7 +1000,15 @@ function applyStylesheets(tree, siteCss = '') {
     }
   }
   collect(tree)
-  if (siteCss && siteRules.css !== siteCss) siteRules = {css: siteCss, rules: rulesOf(siteCss)}
+  if (siteCss && siteRules.css !== siteCss) {
+    const collecting = linksFound
+    linksFound = null // the site's imports are compose's to read, once (`cssLinks`)
+    try {
+      siteRules = {css: siteCss, rules: rulesOf(siteCss)}
+    } finally {
+      linksFound = collecting
+    }
+  }
   const rules = [...(siteCss ? siteRules.rules : []), ...(sheets.length ? rulesOf(sheets.join('\n')) : [])]
   if (!rules.length) return
   const body = {type: 'element', tagName: 'body', properties: {}, children: tree.children}
@@ -778,10 +1019,16 @@ function applyStylesheets(tree, siteCss = '') {
   // order of hiding declarations changes nothing (styleOf: `!important` wins whatever its place).
   const grouped = new Map()
   for (const rule of rules) {
-    grouped.set(rule.declarations, [...(grouped.get(rule.declarations) || []), ...rule.selector.rules.map((chain) => bounded(chain, depth, siblings, elements))])
+    const group = grouped.get(rule.declarations) || new Map() // a chain once, by its text
+    for (const chain of rule.selector.rules.flatMap(withOutside)) {
+      const read = bounded(chain, depth, siblings, elements)
+      group.set(render({type: 'Selector', rules: [read]}), read)
+    }
+    grouped.set(rule.declarations, group)
   }
   const said = new Map()
-  for (const [declarations, selectors] of grouped) {
+  for (const [declarations, group] of grouped) {
+    const selectors = [...group.values()]
     for (const element of selectAll(render({type: 'Selector', rules: selectors}), page)) said.set(element, [...(said.get(element) || []), declarations])
   }
   for (const [element, declarations] of said) {
@@ -798,14 +1045,42 @@ function unescapeHtml(text) {
 }
 
 // The CSS of a `<link rel="stylesheet">` whose `href` is a `data:` URL of type `text/css`, which
-// the browser applies as a `<style>` ('' for any other link: a URL elsewhere is a theme's or
-// another site's, not in the page). Chromium applies no other type (strict MIME checking: `data:,`
+// the browser applies as a `<style>` ('' for any other link, whose URL is collected: compose reads
+// a file of the source it names, `linkTo`). Chromium applies no other type (strict MIME checking: `data:,`
 // and `text/plain` are not stylesheets), no `alternate` stylesheet and no `disabled` one (the
 // `css-link-stylesheet` probes); its `media` is not read (more hidden, never less).
 function linkedCss(properties) {
   const rel = [].concat(properties.rel || []).join(' ').toLowerCase().split(/\s+/)
   if (!rel.includes('stylesheet') || rel.includes('alternate') || properties.disabled) return ''
-  return dataCss(typeof properties.href === 'string' ? properties.href : '')
+  const href = typeof properties.href === 'string' ? properties.href : ''
+  const css = dataCss(href)
+  if (!css) linkTo(href)
+  return css
+}
+
+// The URLs of the stylesheets a page links or imports that are not `data:` URLs, as written: the
+// reader cannot fetch them, and compose reads those that are files of the source and reads the
+// page again with them (app/corpus/site_model.py `Site.linked_css`). Collected while a page's own
+// sheets are read (null otherwise: the site's stylesheets' imports are read with them, once).
+let linksFound = null
+
+function linkTo(url) {
+  const href = url.replace(/[\t\n\r]/g, '').trim()
+  if (linksFound && href && !/^data:/i.test(href) && !linksFound.includes(href)) linksFound.push(href)
+}
+
+// The URLs a stylesheet imports (`@import`), but `data:` ones (read with it), as JSON: compose
+// reads those of the site's stylesheets once (`Site.css`).
+export function cssLinks(css) {
+  linksFound = []
+  try {
+    hidingRules(parseCss(css, CSS_OPTIONS).children, null, [])
+    return JSON.stringify({links: linksFound})
+  } catch (error) {
+    return failure(error)
+  } finally {
+    linksFound = null
+  }
 }
 
 // A `data:` URL's text when its type is `text/css` (any case, with parameters), '' otherwise:
@@ -841,6 +1116,42 @@ function base64Bytes(text) {
     }
   }
   return out
+}
+
+// A site's theme holds the page: its `<html>` and `<body>` and the elements around the page's own
+// (Docusaurus's `.theme-doc-markdown` and its title's `<header>`, Material's `.md-typeset`, a
+// `[data-theme=dark]`), which the reader does not have, and whose classes and states it cannot
+// know (a theme may be swizzled, a mode switched). A selector's leading compounds may match them:
+// `.markdown .note` hides every `.note` of a Docusaurus page (the `docusaurus-outside` probe, in
+// the theme's own elements). So each selector is matched as each of its tails too, the compounds
+// before it taken as matched outside the page: after a descendant combinator, anywhere in the page;
+// after `>` or `~`, on an element of the page's top level (a child of the theme's, or after its
+// title); after `+`, on the page's first element. More hidden, never less: `.navbar .note` hides
+// every `.note` too, though a page is never in the navigation bar. A compound of a state no element
+// is in when the page is read (`.menu:hover`, NEVER) is matched outside by none either, and neither
+// is one naming the themes' chrome (CHROME) as what holds the rest (before ` ` or `>`): a page is
+// never inside the navigation, the sidebar, the table of contents or the footer of Mintlify's,
+// Docusaurus's, Material's or the Sphinx themes' layouts, and a site's CSS hides there most
+// (`#sidebar li:first-child` would otherwise hide every list's first item).
+const FIRST_CHILD = {type: 'PseudoClass', name: 'first-child'}
+const CHROME = /^(?:navbar|sidebar|menu|footer|table-of-contents|toc|pagination|topbar|md-(?:header|sidebar|nav|footer|tabs|search)|sphinxsidebar|related|bd-(?:sidebar|header|footer)|wy-nav|theme-doc-(?:sidebar|toc)|DocSearch)(?:$|[-_])/
+const chrome = (items) => items.some((item) => (item.type === 'ClassName' || item.type === 'Id') && CHROME.test(item.name))
+//
+// A chain matches only what its tail after a descendant combinator matches: that tail stands for
+// the chain and the tails before it (`.a .b .c` is read as `.c` alone), so the rules' tails cost
+// no more walks than the rules did (2,000 rules `.nav .item .c` on 2,000 elements: 5 s of CPU as
+// three chains each, past the page time limit on a busy machine; 0.3 s so, against 2 s before).
+function withOutside(chain) {
+  let chains = [chain]
+  for (let rule = chain.nestedRule, before = chain; rule; before = rule, rule = rule.nestedRule) {
+    if (before.items.includes(NOTHING) || (chrome(before.items) && (rule.combinator === undefined || rule.combinator === '>'))) break
+    if (rule.combinator === undefined) chains = [rule]
+    else {
+      const items = rule.combinator === '+' ? [...rule.items, FIRST_CHILD] : rule.items
+      chains.push({type: 'Rule', items: [{type: 'TagName', name: 'body'}], nestedRule: {...rule, items, combinator: '>'}})
+    }
+  }
+  return chains
 }
 
 // The page's depth, its most element children of one parent, and its elements.
@@ -1082,7 +1393,7 @@ function parsedAsIs(node, inside) {
   return true
 }
 
-function shown(tree, counts, shortcuts = true, siteCss = '') {
+function shown(tree, counts, shortcuts = true, siteCss = '', extra = {}) {
   let hast = tree
   if (!shortcuts || !parsedAsIs(tree, {})) {
     escapeText(tree)
@@ -1093,11 +1404,17 @@ function shown(tree, counts, shortcuts = true, siteCss = '') {
     hast = fromParse5(parseFragment(html))
     if (/<(?:switch|maction|semantics)/i.test(html)) oneChildShown(hast, false) // only on a page that has one
   }
-  applyStylesheets(hast, siteCss)
+  const links = []
+  linksFound = links
+  try {
+    applyStylesheets(hast, siteCss)
+  } finally {
+    linksFound = null
+  }
   prepare(hast, false, false)
   const out = []
   blocks(hast, out)
-  return JSON.stringify({blocks: finish(out), unknown: counts})
+  return JSON.stringify({blocks: finish(out), unknown: counts, ...(links.length ? {links} : {}), ...extra})
 }
 // An SVG `<switch>` renders only the first of its child elements whose conditions hold (Chromium,
 // the `css-svg-switch` probe): not its text, not the elements after it, even when the chosen one
@@ -1268,8 +1585,12 @@ export function parse(page, options) {
     if (!mdx) mdxCommentsInText(tree)
     else unravel(tree)
     const codeTitles = (options && options.codeTitles) || ''
-    const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles), passThrough: []})
-    return shown(hast, counts, shortcuts, (options && options.css) || '')
+    const wanted = [] // modules of the site the page imports components from, not given
+    const local = localComponents(tree, options && options.modules, wanted)
+    const layout = mdx ? pageLayout(tree, local) : null
+    if (layout && !layout.children) tree.children = [] // the layout shows none of the page
+    const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles, local), passThrough: []})
+    return shown(hast, counts, shortcuts, (options && options.css) || '', wanted.length ? {modules: wanted} : {})
   } catch (error) {
     return failure(error)
   }
@@ -1289,7 +1610,7 @@ export function fromHtml(value, css = '') {
 // page as read. app/corpus/snippets.py pastes the snippets there.
 export function uses(page, options) {
   const {value, extensions, mdastExtensions} = syntax(page, {...options, mdx: true})
-  const found = {text: value, imports: [], esm: [], elements: [], expressions: []}
+  const found = {text: value, imports: [], esm: [], esmDefault: [], esmNames: [], elements: [], expressions: [], layoutHides: false}
   // Offsets count UTF-16 units here and code points in Python: told apart only past an astral character.
   const astral = /[\uD800-\uDFFF]/.test(value)
   const point = (offset) => (astral ? Array.from(value.slice(0, offset)).length : offset)
@@ -1297,6 +1618,10 @@ export function uses(page, options) {
     const at = node.position && [point(node.position.start.offset), point(node.position.end.offset)]
     if (node.type === 'mdxjsEsm') {
       found.esm.push(at)
+      found.esmNames.push(((node.data && node.data.estree && node.data.estree.body) || []).flatMap(boundNames))
+      found.esmDefault.push(((node.data && node.data.estree && node.data.estree.body) || []).some((statement) =>
+        statement.type === 'ExportDefaultDeclaration' || (statement.type === 'ExportNamedDeclaration' &&
+          statement.specifiers.some((specifier) => (specifier.exported.name ?? specifier.exported.value) === 'default'))))
       for (const statement of (node.data && node.data.estree && node.data.estree.body) || []) {
         if (statement.type !== 'ImportDeclaration') continue
         for (const specifier of statement.specifiers) {
@@ -1316,11 +1641,27 @@ export function uses(page, options) {
   try {
     const tree = fromMarkdown(value, {extensions, mdastExtensions})
     walk(tree)
+    // A snippet whose own layout never shows its children shows nothing where it is pasted.
+    const layout = pageLayout(tree, localComponents(tree, null, []))
+    found.layoutHides = Boolean(layout && !layout.children)
     usesTree = {key: treeKey(page, value, {...options, mdx: true}), tree}
     return JSON.stringify(found)
   } catch (error) {
     return failure(error)
   }
+}
+
+// The names an ESM statement binds in the module (imports, declarations, exported or not).
+function boundNames(statement) {
+  if (statement.type === 'ImportDeclaration') return statement.specifiers.map((specifier) => specifier.local.name)
+  const declaration = statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement
+  if (!declaration) return []
+  if (declaration.id && declaration.id.name) return [declaration.id.name]
+  const names = []
+  walkEstree({type: 'Program', body: (declaration.declarations || []).map((each) => each.id)}, null, (node, parent) => {
+    if (node.type === 'Identifier' && !(parent && parent.type === 'Property' && parent.key === node && !parent.shorthand)) names.push(node.name)
+  })
+  return names
 }
 
 // The blocks of a Mintlify API page generated from the operation `method path` of the spec
