@@ -62,25 +62,18 @@ class Build:
         all when a key is not a string). The page's `myst: enable_extensions:` replaces conf.py's (the
         extension on or off), and its `sub_delimiters` other than MyST's turn it off here, as
         conf.py's do."""
-        myst = front.get("myst")
-        page = myst.get("substitutions") if isinstance(myst, dict) else front.get("substitutions")
-        substitutions = self.substitutions
-        if isinstance(myst, dict) and "enable_extensions" in myst:
-            extensions = myst["enable_extensions"]
-            on = isinstance(extensions, (list, tuple, set)) and "substitution" in extensions
-            substitutions = (substitutions or ()) if on else None
-        if isinstance(myst, dict) and "sub_delimiters" in myst and myst["sub_delimiters"] not in (["{", "}"], ("{", "}")):
-            substitutions = None
-        dollarmath = self.dollarmath
-        if isinstance(myst, dict):
-            if "enable_extensions" in myst:
-                on = isinstance(myst["enable_extensions"], (list, tuple, set)) and "dollarmath" in myst["enable_extensions"]
-                dollarmath = (dollarmath or DMATH_DEFAULTS) if on else None
-            dollarmath = dmath_options(myst, dollarmath, "dmath_")
-        attrs = self.attrs
-        if isinstance(myst, dict) and "enable_extensions" in myst:
+        myst = front.get("myst") if isinstance(front.get("myst"), dict) else None
+        page = myst.get("substitutions") if myst is not None else front.get("substitutions")
+        substitutions, dollarmath, attrs = self.substitutions, self.dollarmath, self.attrs
+        if myst is not None and "enable_extensions" in myst:  # each extension on or off, as listed
             listed = myst["enable_extensions"] if isinstance(myst["enable_extensions"], (list, tuple, set)) else ()
+            substitutions = (substitutions or ()) if "substitution" in listed else None
+            dollarmath = (dollarmath or DMATH_DEFAULTS) if "dollarmath" in listed else None
             attrs = ("attrs_inline" in listed, "attrs_block" in listed)
+        if myst is not None:
+            if "sub_delimiters" in myst and myst["sub_delimiters"] not in (["{", "}"], ("{", "}")):
+                substitutions = None
+            dollarmath = dmath_options(myst, dollarmath, "dmath_")
         if substitutions is None or not isinstance(page, dict) or not all(isinstance(k, str) for k in page):
             return Build(substitutions, self.changed_tags, dollarmath, xref=self.xref, attrs=attrs)
         merged = dict(substitutions) | {str(k): _written(v) for k, v in page.items()}
