@@ -213,7 +213,7 @@ def _render_role(self: RendererHTML, tokens: list[Token], idx: int, options: Opt
     token = tokens[idx]
     name = myst.name(token.meta["name"])
     content = token.content
-    if myst.shows_target(token.meta["name"], content):
+    if token.meta["name"].lower() in myst.NUMBER_ROLES:
         return ""  # Sphinx shows the target's title or number there, not the label written
     xref = env["build"].xref if name in myst.TITLE_ROLES and not myst.explicit_title(content) else None
     if xref is not None and (title := xref(name, content.strip())) is not None:

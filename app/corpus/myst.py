@@ -420,11 +420,8 @@ def rst_classed(rst: str) -> list[tuple[list[str], str]]:
     return [*pieces, ([], "".join(plain))]
 
 
-# Roles whose label shows nowhere: Sphinx shows the equation's number (`{eq}`, `{math:numref}`).
-def shows_target(written: str, inner: str) -> bool:
-    """Whether the role `{written}` with content `inner` shows its target's number rather than what
-    is written."""
-    return written.lower() in ("eq", "math:numref")
+# Roles (as written, domain included) whose label shows nowhere: Sphinx shows the equation's number.
+NUMBER_ROLES = frozenset({"eq", "math:numref"})
 
 
 def role_text(inner: str) -> str:
