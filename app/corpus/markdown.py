@@ -291,24 +291,23 @@ def _closed(token: Token, env: EnvType) -> bool:
 def _render_fence(self: RendererHTML, tokens: list[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
     """A fence or directive as Sphinx shows it, in a `<div>` of the classes Sphinx gives it (its
     `:class:`, myst.classes) when the page names any: a stylesheet may hide them."""
-    shown = _render_directive(tokens[idx], env)
-    directive = myst.DIRECTIVE.fullmatch(tokens[idx].info.strip())
-    if not shown or directive is None:
-        return shown
-    name = myst.name(directive.group(1))
-    found = myst.classes(name, directive.group(2).strip(), myst.directive_options(tokens[idx].content, name)[0])
-    return f'<div class="{html.escape(" ".join(found))}">{shown}</div>\n' if found else shown
-
-
-def _render_directive(token: Token, env: EnvType) -> str:
+    token = tokens[idx]
     info = token.info.strip()
     directive = myst.DIRECTIVE.fullmatch(info)
-    colons = token.type == "colon_fence"
-    if directive is None and not colons:
+    if directive is None and token.type != "colon_fence":
         return _code(info.split()[0] if info else "", token.content)
     name = myst.name(directive.group(1)) if directive else (info.split() or [""])[0].lower()
     argument = directive.group(2).strip() if directive else info[len(name):].strip()
     options_, body = myst.directive_options(token.content, name)
+    shown = _render_directive(token, env, name, argument, options_, body, braced=directive is not None)
+    found = myst.classes(name, argument, options_) if shown and directive else []
+    return f'<div class="{html.escape(" ".join(found))}">{shown}</div>\n' if found else shown
+
+
+def _render_directive(token: Token, env: EnvType, name: str, argument: str, options_: dict[str, str], body: str,
+                      *, braced: bool) -> str:
+    """`braced`: written `{name}` (a MyST directive), not `:::name` (a colon fence's plain word)."""
+    colons = token.type == "colon_fence"
     build, depth = env["build"], env["depth"]
     if name == "raw":
         return myst.raw_html(argument, options_, body)
@@ -332,7 +331,7 @@ def _render_directive(token: Token, env: EnvType) -> str:
         if not colons or not closed:
             return f"<div>{title}{inner}</div>\n"
         # A `:::` callout stays one block (the chunker keeps it whole), its argument when shown.
-        marker = f"{{{name}}}" if directive else name
+        marker = f"{{{name}}}" if braced else name
         if "<" in shown:  # its HTML as the browser shows it
             shown = " ".join(block.text for block in read_html(title).blocks)
         return f'<div data-callout="{html.escape(marker)}" data-title="{html.escape(shown)}">{inner}</div>\n'
