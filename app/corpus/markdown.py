@@ -40,7 +40,7 @@ from app.corpus import myst, python_markdown
 from app.corpus.myst import Build
 from app.corpus.reader import Block, Reading, read_html, read_markdown
 
-__all__ = ["Block", "Reading", "read_page", "shown_blocks"]
+__all__ = ["Block", "Reading", "read_page"]
 
 # Containers nest this deep at most; markdown-it leaves deeper content out (hides it). No docs
 # page nests that far.
@@ -475,8 +475,3 @@ def _read_linked(read: Callable[[str, dict[str, str | None]], Reading], css: str
     extra = linked(reading.links) if reading.links and linked is not None else ""
     given = modules(reading.modules) if reading.modules and modules is not None else {}
     return read(f"{css}\n{extra}" if extra else css, given) if extra or given else reading
-
-
-def shown_blocks(text: str, *, mdx: bool, myst: bool | None = None) -> list[Block]:
-    """The page body as the blocks of what its rendered page shows (none when its parser rejects it)."""
-    return read_page(text, mdx=mdx, myst=myst).blocks
