@@ -51,7 +51,6 @@ _MAX_DIRECTIVE_DEPTH = 8  # directives inside directives; deeper ones show nothi
 # ends); such a page is not read (compose skips it with this error).
 _MAX_SUBSTITUTIONS = 100_000
 _MAX_SUBSTITUTED_CHARS = 10_000_000
-_LANGUAGE = re.compile(r"[\w.+#-]{1,40}")  # a fence's language; the rest of its info is never shown
 
 # A page is MyST when it uses MyST's own syntax: a directive fence (```` ```{note} ````, `:::{tip}`),
 # a `%` comment line, a role (``{ref}`x` ``) or a target line (`(label)=`), in a quote or a list
@@ -269,7 +268,8 @@ def _title_html(title: str, env: EnvType) -> str:
 
 
 def _code(language: str, content: str) -> str:
-    language = language if _LANGUAGE.fullmatch(language) else ""
+    """A code block in `language`: the reader keeps a language of at most 40 word characters, `.+#-`
+    (reader.js `blocks`, as for any page); the rest of a fence's info is never shown."""
     attribute = f' class="language-{html.escape(language)}"' if language else ""
     return f"<pre><code{attribute}>{html.escape(content)}</code></pre>\n"
 
