@@ -196,14 +196,15 @@ NOT_ON_THE_PAGE = _SHOWN_ONLY_UNDER_A_CONDITION | _MACHINERY | {
     "literalinclude", "include", "image", "toctree", "raw", "contents", "autosummary", "automodule",
     "autoclass", "autofunction", "automethod", "autoattribute", "autodata", "plot",
 }
-# Directives whose body is text the reader reads (admonitions, containers, tabs, cards, tables).
-TEXT = frozenset({
-    "note", "tip", "hint", "important", "warning", "caution", "danger", "error", "attention", "seealso",
-    "admonition", "dropdown", "tab-set", "tab-item", "card", "grid", "grid-item", "grid-item-card",
-    "topic", "sidebar", "margin", "versionadded", "versionchanged", "deprecated", "versionremoved", "button-ref",
-    "button-link", "div", "container", "epigraph", "pull-quote", "figure", "table", "list-table",
-    "glossary", "rubric",
-})
+# Directives whose body is text the reader reads: the admonitions (whose HTML Sphinx classes
+# `admonition <name>`: classes()), containers, tabs, cards, tables.
+_ADMONITIONS = frozenset({"note", "tip", "hint", "important", "warning", "caution", "danger", "error", "attention",
+                          "seealso", "admonition"})
+TEXT = _ADMONITIONS | {
+    "dropdown", "tab-set", "tab-item", "card", "grid", "grid-item", "grid-item-card", "topic", "sidebar", "margin",
+    "versionadded", "versionchanged", "deprecated", "versionremoved", "button-ref", "button-link", "div", "container",
+    "epigraph", "pull-quote", "figure", "table", "list-table", "glossary", "rubric",
+}
 # Of those, the version notes, and the words Sphinx writes before their version and text ("Added in
 # version 1.2: The fast option."; sphinx.domains.changeset's versionlabels, Sphinx 7.3 and later).
 VERSION_NOTES = {"versionadded": "Added in version", "versionchanged": "Changed in version",
@@ -365,8 +366,6 @@ def explicit_title(inner: str) -> bool:
 # note`, `docutils container`), each as docutils' class_option makes it (`Internal_Note` is
 # `internal-note`): a site's or page's stylesheet may hide them (myst-probes `class-options.md`).
 # Both spellings are kept (more hidden, never less).
-_ADMONITIONS = frozenset({"note", "tip", "hint", "important", "warning", "caution", "danger", "error", "attention",
-                          "seealso", "admonition"})
 _OWN_CLASSES = {"container": ("docutils", "container"), "topic": ("topic",), "rubric": ("rubric",),
                 "sidebar": ("sidebar",)}
 
