@@ -375,8 +375,8 @@ async def count_stated(conn: asyncpg.Connection, question: str, counted: list[st
     for _, text in sections:
         lines = text.split("\n", 2)
         heads.append(" ".join(lines[:2]))
-        body = _ITEM_NUMBER.sub(r"\1-", lines[2]) if len(lines) > 2 else ""
-        bodies.append([p.strip() for p in _SENTENCE_END.split(body) if p and p.strip()])
+        prose = _ITEM_NUMBER.sub(r"\1-", lines[2]) if len(lines) > 2 else ""
+        bodies.append([p.strip() for p in _SENTENCE_END.split(prose) if p and p.strip()])
     rows = await conn.fetch(SENTENCE_STEMS_SQL, [p for head, body in zip(heads, bodies, strict=True) for p in [head, *body]])
     stems = [set(r["lexemes"]) for r in rows]
     at = 0
