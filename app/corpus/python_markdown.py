@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from app.corpus.python_markdown_extensions import emoji_options, tree_snippets
+from app.corpus.python_markdown_extensions import AUTODOC, autodoc_left_out, emoji_options, tree_snippets
 from app.corpus.reader import MAX_MEMORY, MAX_SECONDS
 
 # MkDocs enables these on every site (mkdocs/config/defaults.py: `builtins`).
@@ -249,12 +249,13 @@ _SANDBOX: tempfile.TemporaryDirectory[str] | None = None  # the worker's folder 
 def _renderer(extensions: str, sandbox: str) -> Any:
     import markdown
 
-    chosen = [(module, options) for module, options in json.loads(extensions) if _module(module)]
+    chosen = [(module, options) for module, options in json.loads(extensions) if _module(module) or module == AUTODOC]
     snippets = "pymdownx.snippets"  # an instance, reading the tree
     return markdown.Markdown(
-        extensions=[tree_snippets(options, sandbox, _ask) if module == snippets else module
-                    for module, options in chosen],
-        extension_configs={module: _configs(module, options) for module, options in chosen if module != snippets})
+        extensions=[tree_snippets(options, sandbox, _ask) if module == snippets else autodoc_left_out()
+                    if module == AUTODOC else module for module, options in chosen],
+        extension_configs={module: _configs(module, options) for module, options in chosen
+                           if module not in (snippets, AUTODOC)})
 
 
 def _configs(module: str, options: dict[str, Any]) -> dict[str, Any]:
