@@ -208,6 +208,7 @@ def iter_compose_files(
     root = find_site(files, source.site)
     tree = Within(files, root.prefix) if root.folder else files
     site = read_site(tree)
+    site.css(tree)  # its stylesheets listed once, from the tree: not a page's dependencies
     dialect = site_dialect(site, tree)
     titles = SiteTitles(tree) if dialect.myst is not False else None  # what `{ref}`s show: read when asked
     # Each page's position in the navigation: decided by the site alone, which is in every page's
