@@ -318,7 +318,7 @@ def _compose_page(
     pasted.text = render_macros(pasted.text, site, path, front.data)  # mkdocs-macros, if on (or MacrosError)
     reading = read_page(pasted.text, mdx=mdx, myst=dialect.myst, mintlify=dialect.mintlify, comments=dialect.mdx_comments,
                         mkdocs=dialect.python_markdown, front_matter=front.body != text.lstrip("\ufeff"),
-                        docusaurus=dialect.docusaurus, build=replace(site.myst.for_page(front.data), xref=partial(
+                        docusaurus=dialect.docusaurus, admonitions=site.admonitions_of(path), build=replace(site.myst.for_page(front.data), xref=partial(
                             titles.title, page=path, files=files, shown=partial(
                                 _title_shown, path, audiences, files, source, site, result.warnings)) if titles else None), files=Pastable(
                             files, path, audiences, lambda snippet: _page_audiences(snippet, files, source, site),

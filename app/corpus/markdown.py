@@ -38,7 +38,7 @@ from mdit_py_plugins.substitution import substitution_plugin
 
 from app.corpus import myst, python_markdown
 from app.corpus.myst import Build
-from app.corpus.reader import Block, Reading, read_html, read_markdown
+from app.corpus.reader import Admonitions, Block, Reading, read_html, read_markdown
 
 __all__ = ["Block", "Reading", "read_page", "shown_blocks"]
 
@@ -431,7 +431,7 @@ def myst_sections(text: str) -> tuple[tuple[str | None, str | None], list[tuple[
 
 def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool = False,
               comments: bool = False, mkdocs: str | None = None, front_matter: bool = True,
-              docusaurus: bool = False, build: Build | None = None,
+              docusaurus: bool = False, admonitions: Admonitions | None = None, build: Build | None = None,
               files: Mapping[str, str] | None = None, css: str = "",
               linked: Callable[[tuple[str, ...]], str] | None = None,
               modules: Callable[[tuple[str, ...]], dict[str, str | None]] | None = None) -> Reading:
@@ -441,7 +441,8 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
     a page of an MkDocs site (the Python-Markdown extensions it is read with, python_markdown.py),
     whose first `key: value` lines MkDocs takes for meta data when it had no `front_matter`, and
     its `--8<--` snippets read from `files` (the source's tree); `docusaurus` for a page of a
-    Docusaurus site (code block titles as it shows them); `build`: what a Sphinx site's conf.py and
+    Docusaurus site (code block titles as it shows them; `admonitions` its page's, its defaults
+    when not given); `build`: what a Sphinx site's conf.py and
     the page's front matter say of its MyST (substitutions, tags); `css` the site's own stylesheet;
     `linked` the text of the source's stylesheets the page links by these URLs (`<link
     rel=stylesheet href="/x.css">`, `@import`), which the browser applies too, and `modules` the
@@ -460,7 +461,8 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
     # Docusaurus renders `:::note` callouts; Mintlify renders math.
     return _read_linked(lambda sheets, given: read_markdown(
         text, mdx=mdx or mintlify, math=mintlify, directives=not mintlify, comments=comments,
-        code_titles="mintlify" if mintlify else "docusaurus" if docusaurus else "", css=sheets, modules=given),
+        code_titles="mintlify" if mintlify else "docusaurus" if docusaurus else "", css=sheets, modules=given,
+        admonitions=(admonitions or Admonitions()) if docusaurus and not mintlify else None),
         css, linked, modules)
 
 

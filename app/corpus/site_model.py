@@ -18,7 +18,7 @@ from urllib.parse import unquote
 import pathspec
 
 from app.corpus.myst import Build
-from app.corpus.reader import read_css_links
+from app.corpus.reader import Admonitions, read_css_links
 
 MKDOCS_FILES = ("mkdocs.yml", "mkdocs.yaml")
 DOCUSAURUS_CONFIGS = ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs")
@@ -153,6 +153,9 @@ class Site:
     # routeBasePath, "" for "/"); a page of no such folder is published at its path.
     routes: tuple[tuple[str, str], ...] = ()
     versions: tuple[str, ...] = ()  # Docusaurus: `versioned_docs/version-…/` folders versions.json lists
+    # Docusaurus: (folder, what its plugin makes a box of): each docs instance's folders, "" first
+    # for the others (the blog's and src/pages' own options are not read: their defaults).
+    admonitions: tuple[tuple[str, Admonitions], ...] = ()
     # Docusaurus: (a doc's file, the path its slug publishes it at, under its folder, with a suffix)
     # where the two differ (number prefixes, front matter `slug` or `id`).
     slugs: tuple[tuple[str, str], ...] = ()
@@ -354,6 +357,13 @@ class Site:
         route = dict(self.routes)[folder]
         rest = path if folder in ("", ".") else path[len(folder) + 1:]
         return f"{route}/{rest}" if route else rest
+
+    def admonitions_of(self, path: str) -> Admonitions | None:
+        """What Docusaurus makes a box of on the page at `path` (None: not a Docusaurus site)."""
+        if self.framework != "docusaurus":
+            return None
+        folder = _within(path, tuple(f for f, _ in self.admonitions))
+        return Admonitions() if folder is None else dict(self.admonitions)[folder]
 
     def place(self, path: str) -> tuple[str, ...]:
         entry = self.listed.get(stem(path))

@@ -591,17 +591,22 @@ function expressionHandler(state, node) {
     : textNode(value)
 }
 
-function directiveHandler(state, node, source) {
+function directiveHandler(state, node, source, keywords) {
   // A container directive (`:::note`) is a callout, kept whole by the chunker. One never closed
   // runs to the page's end: its text is the page's (its headings stay sections), not one block.
+  // On a Docusaurus site only its admonition `keywords` are boxes: another is what
+  // mdast-util-to-hast makes of a node no plugin handled, a `<div>` of its label and text
+  // (@docusaurus/mdx-loader's unusedDirectives only warns), as one never closed.
   if (node.type !== 'containerDirective') return undefined
   const lines = written(source, node).trimEnd().split('\n')
-  if (lines.length < 2 || !/^\s*:{3,}\s*$/.test(lines[lines.length - 1])) {
+  if (lines.length < 2 || !/^\s*:{3,}\s*$/.test(lines[lines.length - 1]) || (keywords && !keywords.includes(node.name))) {
     return {type: 'element', tagName: 'div', properties: {}, children: state.all(node)}
   }
   const label = node.children[0] && node.children[0].data && node.children[0].data.directiveLabel ? node.children[0] : null
   const children = state.all(label ? {...node, children: node.children.slice(1)} : node)
-  const properties = {dataCallout: node.name, dataTitle: label ? toString(label) : ''}
+  // Docusaurus's title: a `{title="…"}` attribute first, then the label.
+  const attribute = keywords && node.attributes && typeof node.attributes.title === 'string' ? node.attributes.title : null
+  const properties = {dataCallout: node.name, dataTitle: attribute !== null ? attribute : label ? toString(label) : ''}
   return {type: 'element', tagName: 'div', properties, children}
 }
 
@@ -675,7 +680,7 @@ function codeTitle(meta, codeTitles) {
   return ''
 }
 
-const HANDLERS = (counts, source, codeTitles, local = new Map()) => ({
+const HANDLERS = (counts, source, codeTitles, local = new Map(), keywords = null) => ({
   code: (state, node) => {
     const pre = defaultHandlers.code(state, node)
     const title = codeTitle(node.meta, codeTitles)
@@ -693,7 +698,7 @@ const HANDLERS = (counts, source, codeTitles, local = new Map()) => ({
     const fence = text.match(/^\$*/)[0]
     return textNode(fence + texShown(text.slice(fence.length, text.length - fence.length)) + fence)
   },
-  containerDirective: (state, node) => directiveHandler(state, node, source),
+  containerDirective: (state, node) => directiveHandler(state, node, source, keywords),
   leafDirective: () => undefined,
   textDirective: () => undefined,
   // Front matter is read in Python; a YAML node never reaches here.
@@ -1489,9 +1494,29 @@ function gfmFor(value) {
   return extension
 }
 
-const DOCUSAURUS_LEGACY_ADMONITION = new RegExp(
-  '^(?<quote>(?:> ?)*)(?<indentation>(?: +|\\t+))?(?<directive>:{3,}(?:secondary|info|success|danger|note|tip|warning|important|caution)) +(?<title>.*)$',
-  'gm')
+// @docusaurus/utils' admonitionTitleToDirectiveLabel's expression for these keywords (it joins them
+// unescaped; escaped here, so that a keyword is never read as an expression).
+const legacyAdmonitions = new Map()
+
+function legacyAdmonition(keywords) {
+  const key = keywords.join('\n')
+  if (!legacyAdmonitions.has(key)) {
+    const names = keywords.map((k) => k.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|')
+    legacyAdmonitions.set(key, new RegExp(
+      `^(?<quote>(?:> ?)*)(?<indentation>(?: +|\\t+))?(?<directive>:{3,}(?:${names})) +(?<title>.*)$`, 'gm'))
+  }
+  return legacyAdmonitions.get(key)
+}
+
+// Docusaurus 3's default admonition keywords (DefaultAdmonitionOptions of @docusaurus/mdx-loader).
+const DOCUSAURUS_ADMONITIONS = ['secondary', 'info', 'success', 'danger', 'note', 'tip', 'warning', 'important', 'caution']
+
+// What Docusaurus makes a box of on the page: its keywords (app/corpus/reader.py's Admonitions),
+// null when the page is not a Docusaurus page (every container directive is a box).
+function admonitionKeywords(options) {
+  if (!options || options.codeTitles !== 'docusaurus') return null
+  return Array.isArray(options.admonitions) ? options.admonitions.filter((k) => typeof k === 'string') : DOCUSAURUS_ADMONITIONS
+}
 
 // GFM's literal autolinks (`https://…`, `www.…`, `a@b.c` in text) are found on the tree after
 // micromark, by mdast-util-gfm-autolink-literal's transform: four walks of the tree, a regular
@@ -1526,12 +1551,13 @@ function syntax(value, options) {
     extensions.push(math())
     mdastExtensions.push(mathFromMarkdown())
   }
-  if (directives && (options || {}).codeTitles === 'docusaurus') {
+  const keywords = admonitionKeywords(options)
+  if (directives && keywords && keywords.length && options.legacyTitles !== false) {
     // Docusaurus's legacy `:::note Title`, which remark-directive does not read, as Docusaurus
     // reads it: @docusaurus/utils' admonitionTitleToDirectiveLabel, run by its mdx-loader on every
-    // page (mdx1Compat.admonitions, on by default), turns it into `:::note[Title]` for the default
-    // admonition keywords (a site's own `admonitions.keywords` are not read).
-    value = value.replace(DOCUSAURUS_LEGACY_ADMONITION, '$<quote>$<indentation>$<directive>[$<title>]')
+    // page (mdx1Compat.admonitions, on by default), turns it into `:::note[Title]` for the
+    // admonition keywords of the page's docs plugin (none: `admonitions: false`, no rewrite).
+    value = value.replace(legacyAdmonition(keywords), '$<quote>$<indentation>$<directive>[$<title>]')
   }
   if (directives) {
     // Container directives only (`:::note`): text (`:name`) and leaf (`::name`) ones would
@@ -1589,7 +1615,8 @@ export function parse(page, options) {
     const local = localComponents(tree, options && options.modules, wanted)
     const layout = mdx ? pageLayout(tree, local) : null
     if (layout && !layout.children) tree.children = [] // the layout shows none of the page
-    const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles, local), passThrough: []})
+    const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles, local, admonitionKeywords(options)),
+      passThrough: []})
     return shown(hast, counts, shortcuts, (options && options.css) || '', wanted.length ? {modules: wanted} : {})
   } catch (error) {
     return failure(error)
