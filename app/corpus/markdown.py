@@ -39,6 +39,7 @@ from mdit_py_plugins.substitution import substitution_plugin
 from app.corpus import myst, python_markdown
 from app.corpus.myst import Build
 from app.corpus.reader import Admonitions, Block, Reading, read_html, read_markdown
+from app.corpus.reference_targets import directive_caption, rst_labels
 
 __all__ = ["Block", "Reading", "read_page", "shown_blocks"]
 
@@ -404,8 +405,9 @@ def _shown_title(inline: str) -> str:
 def myst_sections(text: str) -> tuple[tuple[str | None, str | None], list[tuple[str, str]]]:
     """A MyST page's first `#` heading and first heading of any level, and each label (`(label)=`
     right before a heading: consecutive ones name the same section) with the title of the section it
-    names, as myst-parser's markdown-it reads them. A label before anything else names no section
-    (Sphinx finds no title)."""
+    names, as myst-parser's markdown-it reads them; a figure's, table's or code block's caption for
+    its `:name:` or a label before it, and an `{eval-rst}` block's labels (reference_targets.py). A
+    label before anything else names nothing (Sphinx finds no title)."""
     h1, title, labels, pending = None, None, [], []
     # Every underline read as setext (`_setext_heading` skips those the hr rule reads the same when
     # rendering: here the heading's title counts).
@@ -420,6 +422,13 @@ def myst_sections(text: str) -> tuple[tuple[str | None, str | None], list[tuple[
             title = heading if title is None else title
             h1 = heading if h1 is None and token.tag == "h1" else h1
             labels += [(label, heading) for label in pending]
+            pending = []
+        elif token.type in ("fence", "colon_fence") and (directive := myst.DIRECTIVE.fullmatch(token.info.strip())):
+            name = myst.name(directive.group(1))
+            options, body = myst.directive_options(token.content, name)
+            caption = directive_caption(name, directive.group(2).strip(), options, body)
+            named = [*pending, *([options["name"]] if options.get("name") else [])]
+            labels += rst_labels(body)[1] if name == "eval-rst" else [(label, _shown_title(caption)) for label in named] if caption else []
             pending = []
         else:
             pending = []
