@@ -8,7 +8,7 @@ module.exports = {
   presets: [["classic", {
     // Custom keywords beside the default ones (extendDefaults is true by default).
     docs: {sidebarPath: false, admonitions: {keywords: ["release", "secret-sauce"]}},
-    blog: false, pages: false,
+    blog: false, pages: false, theme: {customCss: "./src/css/custom.css"},
   }]],
   plugins: [
     // Custom keywords instead of the default ones.
@@ -17,5 +17,7 @@ module.exports = {
     // No admonitions at all.
     ["@docusaurus/plugin-content-docs", {id: "off", path: "off", routeBasePath: "off", sidebarPath: false,
       admonitions: false}],
+    // Docusaurus's components and a site class that hides (scripts/record_docusaurus_admonitions_site.py's markers).
+    ["@docusaurus/plugin-content-docs", {id: "classes", path: "classes", routeBasePath: "classes", sidebarPath: false}],
   ],
 };

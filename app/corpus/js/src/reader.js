@@ -51,6 +51,7 @@ const COMPONENTS = {
   Card: {shows: ['title', 'cta']}, // `cta`: the card's link label, under its text
   Tab: {shows: ['title', 'label']},
   TabItem: {shows: ['label']}, // Docusaurus
+  Details: {shows: ['summary']}, // Docusaurus's @theme/Details: its summary, over its text
   Step: {shows: ['title']},
   Accordion: {shows: ['title', 'description']},
   Expandable: {shows: ['title']},
@@ -507,7 +508,20 @@ function walkEstree(node, parent, visit, given = null) {
   }
 }
 
-function jsxHandler(counts, local) {
+// Where Docusaurus's theme components (theme-classic 3.10.2) put their `className`, so that a
+// class the site's stylesheet hides hides there (recorded: tests/data/docusaurus-admonitions,
+// classes/classes.mdx): on the element holding all an Admonition or Details shows; on a TabItem's
+// panel (its label stands in the tab list); on a Tabs' list of labels. Another component's class
+// is not applied (where it lands is not known).
+const DOCUSAURUS_CLASSED = {Admonition: 'whole', Details: 'whole', TabItem: 'children', Tabs: 'labels'}
+const TAB_LABELS = new WeakSet() // the label elements TabItems made, for their Tabs' class
+
+function withClass(element, classes) {
+  const properties = element.properties || {}
+  return {...element, properties: {...properties, className: [...(properties.className || []), ...classes]}}
+}
+
+function jsxHandler(counts, local, docusaurus = false) {
   return (state, node, parent) => {
     const attributes = attributeValues(node)
     // Mintlify's `<Link href>` (one of its allowedComponents) and Docusaurus's `<Link to>`
@@ -557,6 +571,23 @@ function jsxHandler(counts, local) {
     }
     const tag = flow ? 'div' : 'span'
     const heading = shown.length ? [{type: 'element', tagName: tag, properties: {}, children: [textNode(shown.join(' '))]}] : []
+    if (name === 'TabItem') heading.forEach((label) => TAB_LABELS.add(label))
+    const classed = docusaurus && !own ? DOCUSAURUS_CLASSED[name] : undefined
+    if (classed && 'className' in attributes) {
+      // A class the reader cannot see (`className={c}`) may be one the site hides: read as hiding.
+      const classes = typeof attributes.className === 'string' ? attributes.className.split(/\s+/).filter(Boolean) : null
+      if (classed === 'whole' && !classes) return undefined
+      if (classed === 'children') children = classes ? [{type: 'element', tagName: tag, properties: {className: classes}, children}] : []
+      if (classed === 'labels') {
+        children = children.map((item) => (item.children && item.children.some((c) => TAB_LABELS.has(c))
+          ? {...item, children: item.children.flatMap((c) => (!TAB_LABELS.has(c) ? [c] : classes ? [withClass(c, classes)] : []))}
+          : item))
+      }
+      if (classed === 'whole') {
+        const whole = {type: 'element', tagName: tag, properties: {className: classes}, children: [...heading, ...children]}
+        return flow ? whole : {type: 'element', tagName: 'span', properties: {}, children: [textNode(SOFT), whole, textNode(SOFT)]}
+      }
+    }
     if (!flow) {
       // Inline, a component parts its words from its neighbours' (a tab's title and its text).
       return {type: 'element', tagName: 'span', properties: {}, children: [textNode(SOFT), ...heading, ...(heading.length ? [textNode(SOFT)] : []), ...children, textNode(SOFT)]}
@@ -607,6 +638,10 @@ function directiveHandler(state, node, source, keywords) {
   // Docusaurus's title: a `{title="…"}` attribute first, then the label.
   const attribute = keywords && node.attributes && typeof node.attributes.title === 'string' ? node.attributes.title : null
   const properties = {dataCallout: node.name, dataTitle: attribute !== null ? attribute : label ? toString(label) : ''}
+  // Docusaurus gives the box its `{.x}` or `class` (the admonitions plugin's className): a class
+  // the site's stylesheet hides hides the box.
+  const classes = keywords && node.attributes && typeof node.attributes.class === 'string' ? node.attributes.class.split(/\s+/).filter(Boolean) : []
+  if (classes.length) properties.className = classes
   return {type: 'element', tagName: 'div', properties, children}
 }
 
@@ -686,8 +721,8 @@ const HANDLERS = (counts, source, codeTitles, local = new Map(), keywords = null
     const title = codeTitle(node.meta, codeTitles)
     return title ? [{type: 'element', tagName: 'p', properties: {}, children: [textNode(title)]}, pre] : pre
   },
-  mdxJsxFlowElement: jsxHandler(counts, local),
-  mdxJsxTextElement: jsxHandler(counts, local),
+  mdxJsxFlowElement: jsxHandler(counts, local, codeTitles === 'docusaurus'),
+  mdxJsxTextElement: jsxHandler(counts, local, codeTitles === 'docusaurus'),
   mdxFlowExpression: expressionHandler,
   mdxTextExpression: expressionHandler,
   mdxjsEsm: () => undefined,
