@@ -38,7 +38,8 @@ from mdit_py_plugins.substitution import substitution_plugin
 
 from app.corpus import myst, python_markdown
 from app.corpus.myst import Build
-from app.corpus.reader import Block, Reading, read_html, read_markdown
+from app.corpus.reader import Admonitions, Block, Reading, read_html, read_markdown
+from app.corpus.reference_targets import directive_caption, rst_labels
 
 __all__ = ["Block", "Reading", "read_page"]
 
@@ -403,8 +404,9 @@ def _shown_title(inline: str) -> str:
 def myst_sections(text: str) -> tuple[tuple[str | None, str | None], list[tuple[str, str]]]:
     """A MyST page's first `#` heading and first heading of any level, and each label (`(label)=`
     right before a heading: consecutive ones name the same section) with the title of the section it
-    names, as myst-parser's markdown-it reads them. A label before anything else names no section
-    (Sphinx finds no title)."""
+    names, as myst-parser's markdown-it reads them; a figure's, table's or code block's caption for
+    its `:name:` or a label before it, and an `{eval-rst}` block's labels (reference_targets.py). A
+    label before anything else names nothing (Sphinx finds no title)."""
     h1, title, labels, pending = None, None, [], []
     # Every underline read as setext (`_setext_heading` skips those the hr rule reads the same when
     # rendering: here the heading's title counts).
@@ -420,6 +422,13 @@ def myst_sections(text: str) -> tuple[tuple[str | None, str | None], list[tuple[
             h1 = heading if h1 is None and token.tag == "h1" else h1
             labels += [(label, heading) for label in pending]
             pending = []
+        elif token.type in ("fence", "colon_fence") and (directive := myst.DIRECTIVE.fullmatch(token.info.strip())):
+            name = myst.name(directive.group(1))
+            options, body = myst.directive_options(token.content, name)
+            caption = directive_caption(name, directive.group(2).strip(), options, body)
+            named = [*pending, *([options["name"]] if options.get("name") else [])]
+            labels += rst_labels(body)[1] if name == "eval-rst" else [(label, _shown_title(caption)) for label in named] if caption else []
+            pending = []
         else:
             pending = []
     return (h1, title), labels
@@ -430,7 +439,7 @@ def myst_sections(text: str) -> tuple[tuple[str | None, str | None], list[tuple[
 
 def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool = False,
               comments: bool = False, mkdocs: str | None = None, front_matter: bool = True,
-              docusaurus: bool = False, build: Build | None = None,
+              docusaurus: bool = False, admonitions: Admonitions | None = None, build: Build | None = None,
               files: Mapping[str, str] | None = None, css: str = "",
               linked: Callable[[tuple[str, ...]], str] | None = None,
               modules: Callable[[tuple[str, ...]], dict[str, str | None]] | None = None) -> Reading:
@@ -440,7 +449,8 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
     a page of an MkDocs site (the Python-Markdown extensions it is read with, python_markdown.py),
     whose first `key: value` lines MkDocs takes for meta data when it had no `front_matter`, and
     its `--8<--` snippets read from `files` (the source's tree); `docusaurus` for a page of a
-    Docusaurus site (code block titles as it shows them); `build`: what a Sphinx site's conf.py and
+    Docusaurus site (code block titles as it shows them; `admonitions` its page's, its defaults
+    when not given); `build`: what a Sphinx site's conf.py and
     the page's front matter say of its MyST (substitutions, tags); `css` the site's own stylesheet;
     `linked` the text of the source's stylesheets the page links by these URLs (`<link
     rel=stylesheet href="/x.css">`, `@import`), which the browser applies too, and `modules` the
@@ -459,7 +469,8 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
     # Docusaurus renders `:::note` callouts; Mintlify renders math.
     return _read_linked(lambda sheets, given: read_markdown(
         text, mdx=mdx or mintlify, math=mintlify, directives=not mintlify, comments=comments,
-        code_titles="mintlify" if mintlify else "docusaurus" if docusaurus else "", css=sheets, modules=given),
+        code_titles="mintlify" if mintlify else "docusaurus" if docusaurus else "", css=sheets, modules=given,
+        admonitions=(admonitions or Admonitions()) if docusaurus and not mintlify else None),
         css, linked, modules)
 
 
