@@ -35,7 +35,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from app.corpus.python_markdown_extensions import emoji_options, tree_snippets
+from app.corpus.python_markdown_extensions import emoji_options, fences_without_pygments, tree_snippets
 from app.corpus.reader import MAX_MEMORY, MAX_SECONDS
 
 # MkDocs enables these on every site (mkdocs/config/defaults.py: `builtins`).
@@ -251,10 +251,12 @@ def _renderer(extensions: str, sandbox: str) -> Any:
 
     chosen = [(module, options) for module, options in json.loads(extensions) if _module(module)]
     snippets = "pymdownx.snippets"  # an instance, reading the tree
-    return markdown.Markdown(
+    renderer = markdown.Markdown(
         extensions=[tree_snippets(options, sandbox, _ask) if module == snippets else module
                     for module, options in chosen],
         extension_configs={module: _configs(module, options) for module, options in chosen if module != snippets})
+    fences_without_pygments(renderer)
+    return renderer
 
 
 def _configs(module: str, options: dict[str, Any]) -> dict[str, Any]:
