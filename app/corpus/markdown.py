@@ -40,7 +40,7 @@ from app.corpus import myst, python_markdown
 from app.corpus.myst import Build
 from app.corpus.reader import Block, Reading, read_html, read_markdown
 
-__all__ = ["Block", "Reading", "read_page", "shown_blocks"]
+__all__ = ["Block", "Reading", "read_page"]
 
 # Containers nest this deep at most; markdown-it leaves deeper content out (hides it). No docs
 # page nests that far.
@@ -51,7 +51,6 @@ _MAX_DIRECTIVE_DEPTH = 8  # directives inside directives; deeper ones show nothi
 # ends); such a page is not read (compose skips it with this error).
 _MAX_SUBSTITUTIONS = 100_000
 _MAX_SUBSTITUTED_CHARS = 10_000_000
-_LANGUAGE = re.compile(r"[\w.+#-]{1,40}")  # a fence's language; the rest of its info is never shown
 
 # A page is MyST when it uses MyST's own syntax: a directive fence (```` ```{note} ````, `:::{tip}`),
 # a `%` comment line, a role (``{ref}`x` ``) or a target line (`(label)=`), in a quote or a list
@@ -213,7 +212,7 @@ def _render_role(self: RendererHTML, tokens: list[Token], idx: int, options: Opt
     token = tokens[idx]
     name = myst.name(token.meta["name"])
     content = token.content
-    if myst.shows_target(token.meta["name"], content):
+    if token.meta["name"].lower() in myst.NUMBER_ROLES:
         return ""  # Sphinx shows the target's title or number there, not the label written
     xref = env["build"].xref if name in myst.TITLE_ROLES and not myst.explicit_title(content) else None
     if xref is not None and (title := xref(name, content.strip())) is not None:
@@ -269,7 +268,8 @@ def _title_html(title: str, env: EnvType) -> str:
 
 
 def _code(language: str, content: str) -> str:
-    language = language if _LANGUAGE.fullmatch(language) else ""
+    """A code block in `language`: the reader keeps a language of at most 40 word characters, `.+#-`
+    (reader.js `blocks`, as for any page); the rest of a fence's info is never shown."""
     attribute = f' class="language-{html.escape(language)}"' if language else ""
     return f"<pre><code{attribute}>{html.escape(content)}</code></pre>\n"
 
@@ -291,24 +291,23 @@ def _closed(token: Token, env: EnvType) -> bool:
 def _render_fence(self: RendererHTML, tokens: list[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
     """A fence or directive as Sphinx shows it, in a `<div>` of the classes Sphinx gives it (its
     `:class:`, myst.classes) when the page names any: a stylesheet may hide them."""
-    shown = _render_directive(tokens[idx], env)
-    directive = myst.DIRECTIVE.fullmatch(tokens[idx].info.strip())
-    if not shown or directive is None:
-        return shown
-    name = myst.name(directive.group(1))
-    found = myst.classes(name, directive.group(2).strip(), myst.directive_options(tokens[idx].content, name)[0])
-    return f'<div class="{html.escape(" ".join(found))}">{shown}</div>\n' if found else shown
-
-
-def _render_directive(token: Token, env: EnvType) -> str:
+    token = tokens[idx]
     info = token.info.strip()
     directive = myst.DIRECTIVE.fullmatch(info)
-    colons = token.type == "colon_fence"
-    if directive is None and not colons:
+    if directive is None and token.type != "colon_fence":
         return _code(info.split()[0] if info else "", token.content)
     name = myst.name(directive.group(1)) if directive else (info.split() or [""])[0].lower()
     argument = directive.group(2).strip() if directive else info[len(name):].strip()
     options_, body = myst.directive_options(token.content, name)
+    shown = _render_directive(token, env, name, argument, options_, body, braced=directive is not None)
+    found = myst.classes(name, argument, options_) if shown and directive else []
+    return f'<div class="{html.escape(" ".join(found))}">{shown}</div>\n' if found else shown
+
+
+def _render_directive(token: Token, env: EnvType, name: str, argument: str, options_: dict[str, str], body: str,
+                      *, braced: bool) -> str:
+    """`braced`: written `{name}` (a MyST directive), not `:::name` (a colon fence's plain word)."""
+    colons = token.type == "colon_fence"
     build, depth = env["build"], env["depth"]
     if name == "raw":
         return myst.raw_html(argument, options_, body)
@@ -332,7 +331,7 @@ def _render_directive(token: Token, env: EnvType) -> str:
         if not colons or not closed:
             return f"<div>{title}{inner}</div>\n"
         # A `:::` callout stays one block (the chunker keeps it whole), its argument when shown.
-        marker = f"{{{name}}}" if directive else name
+        marker = f"{{{name}}}" if braced else name
         if "<" in shown:  # its HTML as the browser shows it
             shown = " ".join(block.text for block in read_html(title).blocks)
         return f'<div data-callout="{html.escape(marker)}" data-title="{html.escape(shown)}">{inner}</div>\n'
@@ -476,8 +475,3 @@ def _read_linked(read: Callable[[str, dict[str, str | None]], Reading], css: str
     extra = linked(reading.links) if reading.links and linked is not None else ""
     given = modules(reading.modules) if reading.modules and modules is not None else {}
     return read(f"{css}\n{extra}" if extra else css, given) if extra or given else reading
-
-
-def shown_blocks(text: str, *, mdx: bool, myst: bool | None = None) -> list[Block]:
-    """The page body as the blocks of what its rendered page shows (none when its parser rejects it)."""
-    return read_page(text, mdx=mdx, myst=myst).blocks

@@ -37,7 +37,13 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from app.corpus.python_markdown_extensions import emoji_options, fences_without_pygments, tree_snippets
+from app.corpus.python_markdown_extensions import (
+    AUTODOC,
+    autodoc_left_out,
+    emoji_options,
+    fences_without_pygments,
+    tree_snippets,
+)
 from app.corpus.python_markdown_includes import INCLUDE_EXTENSIONS, tree_includes
 from app.corpus.reader import MAX_MEMORY, MAX_SECONDS
 
@@ -253,15 +259,15 @@ _SANDBOX: tempfile.TemporaryDirectory[str] | None = None  # the worker's folder 
 def _renderer(extensions: str, sandbox: str) -> Any:
     import markdown
 
-    chosen = [(module, options) for module, options in json.loads(extensions) if _module(module)]
+    chosen = [(module, options) for module, options in json.loads(extensions) if _module(module) or module == AUTODOC]
     shared: dict[str, Any] = {}
-    reading_files = ("pymdownx.snippets", *INCLUDE_EXTENSIONS)  # instances, reading the tree
+    instances = ("pymdownx.snippets", AUTODOC, *INCLUDE_EXTENSIONS)  # reading the tree, or docschat's own
     renderer = markdown.Markdown(
         extensions=[tree_snippets(options, sandbox, _ask) if module == "pymdownx.snippets"
+                    else autodoc_left_out() if module == AUTODOC
                     else tree_includes(module, options, sandbox, _ask, shared) if module in INCLUDE_EXTENSIONS
                     else module for module, options in chosen],
-        extension_configs={module: _configs(module, options) for module, options in chosen
-                           if module not in reading_files})
+        extension_configs={module: _configs(module, options) for module, options in chosen if module not in instances})
     fences_without_pygments(renderer)
     return renderer
 

@@ -1,6 +1,7 @@
-"""The pymdown extensions the page reader's worker (python_markdown.py) runs its own way:
-pymdownx.snippets reads the source's git tree, pymdownx.emoji draws what the built page shows, and
-pymdownx.superfences takes a fence's Pygments options without Pygments."""
+"""What the page reader's worker (python_markdown.py) runs its own way: pymdownx.snippets reads the
+source's git tree, pymdownx.emoji draws what the built page shows, pymdownx.superfences takes a
+fence's Pygments options without Pygments, and mkdocstrings' `::: name` blocks are read as the
+plugin reads them and show nothing here."""
 
 from __future__ import annotations
 
@@ -147,3 +148,44 @@ def fences_without_pygments(md: Any) -> None:
             for fence in extension.superfences:
                 if fence["name"] == "superfences":
                     fence["validator"] = functools.partial(_validator, validator=validator)
+
+
+# --- mkdocstrings' autodoc blocks ------------------------------------------------------------------
+#
+# With the mkdocstrings plugin, `::: package.module` (its YAML options indented under it) is where
+# the site shows API reference generated from the code: collecting it means loading the project's
+# code with the plugin's handlers, which docschat never does. The block is found as the plugin's
+# own block processor finds it (mkdocstrings/_internal/extension.py AutoDocProcessor: its pattern,
+# its priority, the lines before it read as Markdown, the options' block detabbed, options after a
+# blank line) and shows nothing: without the plugin, the identifier and the options were indexed,
+# text the site never shows.
+AUTODOC = "docschat.mkdocstrings"
+_AUTODOC_LINE = re.compile(r"^(?P<heading>#{1,6} *|)::: ?(?P<name>.+?) *$", flags=re.MULTILINE)
+
+
+def autodoc_left_out() -> Any:
+    """A Python-Markdown extension reading mkdocstrings' blocks and showing none of them."""
+    from markdown.blockprocessors import BlockProcessor
+    from markdown.extensions import Extension
+
+    class AutodocLeftOut(BlockProcessor):
+        def test(self, parent: Any, block: str) -> bool:
+            return bool(_AUTODOC_LINE.search(block))
+
+        def run(self, parent: Any, blocks: list[str]) -> None:
+            block = blocks.pop(0)
+            if match := _AUTODOC_LINE.search(block):
+                if match.start() > 0:
+                    self.parser.parseBlocks(parent, [block[: match.start()]])
+                block = block[match.end():]
+            block, rest = self.detab(block)
+            if not block and blocks and blocks[0].startswith(("    handler:", "    options:")):
+                blocks.pop(0)  # the options, after a blank line
+            if rest:
+                blocks.insert(0, rest)
+
+    class Autodoc(Extension):
+        def extendMarkdown(self, md: Any) -> None:
+            md.parser.blockprocessors.register(AutodocLeftOut(md.parser), "mkdocstrings", 75)
+
+    return Autodoc()
