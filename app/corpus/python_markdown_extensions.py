@@ -1,6 +1,7 @@
 """What the page reader's worker (python_markdown.py) runs its own way: pymdownx.snippets reads the
-source's git tree, pymdownx.emoji draws what the built page shows, and mkdocstrings' `::: name`
-blocks are read as the plugin reads them and show nothing here."""
+source's git tree, pymdownx.emoji draws what the built page shows, pymdownx.superfences takes a
+fence's Pygments options without Pygments, and mkdocstrings' `::: name` blocks are read as the
+plugin reads them and show nothing here."""
 
 from __future__ import annotations
 
@@ -117,6 +118,36 @@ def emoji_options(options: dict[str, Any]) -> dict[str, Any]:
     shown = generator_name.removeprefix("pymdownx.emoji.")  # these show text: the character, in a span
     generator = getattr(emoji, shown) if shown in ("to_alt", "to_png_sprite", "to_svg_sprite") else image
     return {**options, "emoji_index": index, "emoji_generator": generator}
+
+
+# --- pymdownx.superfences, its fences' Pygments options ---------------------------------------------
+#
+# The page is rendered without Pygments (python_markdown.py's overrides), and pymdownx.superfences
+# then takes a fence's `hl_lines`, `linenums`, `title` for HTML attributes and refuses the fence
+# whole: "```python hl_lines="2"" became a paragraph of code text, where the site (Pygments on)
+# shows code. Without Pygments they change nothing the reader reads (a highlighted line, line
+# numbers Material draws from a data attribute); a title is not drawn without Pygments, so it is lost.
+
+_PYGMENTS_OPTIONS = ("hl_lines", "linenums", "title", "title_mode")
+
+
+def fences_without_pygments(md: Any) -> None:
+    """The default fence of `md`'s pymdownx.superfences, if any, taking its Pygments-only options."""
+    import functools
+
+    from pymdownx.superfences import SuperFencesCodeExtension, _validator, highlight_validator
+
+    def validator(language: str, inputs: dict[str, str], options: dict[str, Any], attrs: dict[str, str], md: Any) -> bool:
+        okay = highlight_validator(language, inputs, options, attrs, md)
+        for name in _PYGMENTS_OPTIONS:
+            attrs.pop(name, None)
+        return bool(okay)
+
+    for extension in md.registeredExtensions:
+        if isinstance(extension, SuperFencesCodeExtension):
+            for fence in extension.superfences:
+                if fence["name"] == "superfences":
+                    fence["validator"] = functools.partial(_validator, validator=validator)
 
 
 # --- mkdocstrings' autodoc blocks ------------------------------------------------------------------
