@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import http.server
 import json
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -108,3 +110,15 @@ def test_a_changed_or_added_variant_changes_the_key_of_the_pages_that_include_it
     added = keys()
     assert before["docs/a.md"] != edited["docs/a.md"] != added["docs/a.md"]
     assert before["docs/b.md"] == edited["docs/b.md"] == added["docs/b.md"]
+
+
+def test_reading_a_site_with_the_includes_leaves_the_root_logger_as_it_was() -> None:
+    """mdx_include calls logging.basicConfig() when imported: checking a site's options (the parent
+    process) must not leave a stderr handler on the root logger (issue 46: no process-wide side
+    effects). A fresh interpreter: the module is imported once a process."""
+    code = ("import logging; from app.corpus.python_markdown import site_extensions; "
+            "site_extensions(['mdx_include', 'markdown_include_variants'], 'x'); "
+            "import sys; assert 'mdx_include.mdx_include' in sys.modules; print(len(logging.getLogger().handlers))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         cwd=Path(__file__).parent.parent)
+    assert out.stdout.strip() == "0", out

@@ -44,7 +44,7 @@ from app.corpus.python_markdown_extensions import (
     fences_without_pygments,
     tree_snippets,
 )
-from app.corpus.python_markdown_includes import INCLUDE_EXTENSIONS, tree_includes
+from app.corpus.python_markdown_includes import INCLUDE_EXTENSIONS, import_quietly, tree_includes
 from app.corpus.reader import MAX_MEMORY, MAX_SECONDS
 
 # MkDocs enables these on every site (mkdocs/config/defaults.py: `builtins`).
@@ -236,6 +236,8 @@ def _refused(module: str, options: dict[str, Any]) -> str | None:
     import markdown
 
     try:
+        if module in INCLUDE_EXTENSIONS:
+            import_quietly()
         markdown.Markdown(extensions=[module], extension_configs={module: _configs(module, options)})
     except Exception as exc:  # noqa: BLE001 - any refusal is reported, never raised
         return f"{type(exc).__name__}: {str(exc)[:200]}"

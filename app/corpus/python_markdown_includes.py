@@ -31,6 +31,19 @@ from typing import Any
 from app.corpus.python_markdown_extensions import _in_tree
 
 INCLUDE_EXTENSIONS = ("markdown_include_variants", "mdx_include")
+
+
+def import_quietly() -> None:
+    """mdx_include, imported with the root logger left as it was: the module calls
+    `logging.basicConfig()` when imported, a stderr handler on the root logger of the whole process
+    (issue 46: no process-wide side effects). Once imported, it is not imported again."""
+    import importlib
+    import logging
+
+    root = logging.getLogger()
+    handlers = list(root.handlers)
+    importlib.import_module("mdx_include.mdx_include")
+    root.handlers[:] = handlers
 _FOLDER = "include"  # under the sandbox: pymdownx.snippets empties the sandbox's root for each page
 
 
@@ -122,6 +135,7 @@ def _variants_extension(files: _TreeFiles) -> Any:
 
 
 def _include_extension(files: _TreeFiles, options: dict[str, Any]) -> Any:
+    import_quietly()
     from mdx_include.mdx_include import IncludeExtension, IncludePreprocessor
 
     class TreeInclude(IncludePreprocessor):
