@@ -96,6 +96,23 @@ def test_a_tag_conf_py_may_change_is_not_decided(conf: str, shown: bool) -> None
     assert _only("html and not latex", "extensions = ['myst_parser']\n" + conf) is shown
 
 
+# A directive none of the site's extensions defines shows nothing (the `directive-unknown` probe);
+# where conf.py does not say all that is loaded, any name may be defined, and the directive shows.
+@pytest.mark.parametrize(("conf", "shown"), [
+    ("extensions = ['myst_parser']\n", False),
+    ("extensions = ['myst_parser', 'sphinxcontrib.mermaid']\n", True),  # it defines {mermaid}
+    ("extensions = ['myst_parser']\nhtml_theme = 'sphinx_book_theme'\n", False),
+    ("extensions = ['myst_parser', 'local_extension']\n", True),  # not recorded
+    ("extensions = ['myst_parser']\nextensions.append('sphinxcontrib.mermaid')\n", True),
+    ("extensions = ['myst_parser']\ndef setup(app):\n    app.add_directive('mermaid', Mermaid)\n", True),
+    ("extensions = ['myst_parser']\nhtml_theme = 'local_theme'\n", True),
+    ("extensions = ['myst_parser']\nlanguage = 'de'\n", True),  # docutils reads translated names
+])
+def test_a_directive_the_site_does_not_define_shows_nothing(conf: str, shown: bool) -> None:
+    indexed, _ = _composed(conf, "# T\n\n```{mermaid}\ngraph TD; zzdiagram\n```\n")
+    assert ("zzdiagram" in indexed) is shown
+
+
 def test_an_rst_only_with_its_expression_continued_is_hidden() -> None:
     page = "# T\n\n```{eval-rst}\n.. only:: html\n   and internal\n\n   zzcontinued\n\n.. only:: html\n\n   zzshown\n```\n"
     indexed, _ = _composed("extensions = ['myst_parser']\n", page)

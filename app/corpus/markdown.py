@@ -310,6 +310,8 @@ def _render_directive(token: Token, env: EnvType) -> str:
     argument = directive.group(2).strip() if directive else info[len(name):].strip()
     options_, body = myst.directive_options(token.content, name)
     build, depth = env["build"], env["depth"]
+    if directive is not None and not build.defined(directive.group(1)):
+        return ""  # Sphinx warns "Unknown directive type" and shows nothing of it
     if name == "raw":
         return myst.raw_html(argument, options_, body)
     # Sphinx builds an `{only}` whose expression holds as if it were not there (its headings too).

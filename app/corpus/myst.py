@@ -28,7 +28,7 @@ import html
 import re
 import textwrap
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 _OPTION = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t](.*))?$")
@@ -55,6 +55,13 @@ class Build:
     # The attrs_inline and attrs_block extensions (`[text]{.cls}`, a `{.cls}` line over a block):
     # on, their classes are on the HTML, where a stylesheet may hide them; off, they are text.
     attrs: tuple[bool, bool] = (False, False)
+    # The directive names the site defines (app/corpus/sphinx_directives.py); None: any may be.
+    directives: frozenset[str] | None = None
+
+    def defined(self, written: str) -> bool:
+        """Whether the site defines the directive written so: Sphinx shows nothing of one it does
+        not (myst-probes `directive-unknown.md`)."""
+        return self.directives is None or written.lower() in self.directives
 
     def for_page(self, front: Mapping[str, Any]) -> Build:
         """With the page's own substitutions (front matter `myst: substitutions:`, or the deprecated
@@ -75,10 +82,10 @@ class Build:
                 substitutions = None
             dollarmath = dmath_options(myst, dollarmath, "dmath_")
         if substitutions is None or not isinstance(page, dict) or not all(isinstance(k, str) for k in page):
-            return Build(substitutions, self.changed_tags, dollarmath, xref=self.xref, attrs=attrs)
+            return replace(self, substitutions=substitutions, dollarmath=dollarmath, attrs=attrs)
         merged = dict(substitutions) | {str(k): _written(v) for k, v in page.items()}
-        return Build(tuple((k, v) for k, v in merged.items() if v is not None), self.changed_tags, dollarmath,
-                     xref=self.xref, attrs=attrs)
+        return replace(self, substitutions=tuple((k, v) for k, v in merged.items() if v is not None),
+                       dollarmath=dollarmath, attrs=attrs)
 
 
 # The dollarmath extension's options as myst-parser passes them to mdit-py-plugins' plugin, with

@@ -20,6 +20,7 @@ from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.markdown import myst_directives
 from app.corpus.myst import DMATH_DEFAULTS, Build, directive_options, dmath_options
 from app.corpus.site_model import _PAGE_SUFFIX, SPHINX_CONFIG, NavPage, Site
+from app.corpus.sphinx_directives import site_directives
 
 # --- Sphinx ---------------------------------------------------------------------------------------
 
@@ -204,7 +205,9 @@ class _Sphinx:
         extensions = self.config(values, "myst_enable_extensions", (list, tuple, set), ())
         site.myst, warning = _myst_build(tree, values, extensions)
         listed = extensions if isinstance(extensions, (list, tuple, set)) else ()
-        site.myst = replace(site.myst, attrs=("attrs_inline" in listed, "attrs_block" in listed))
+        by_code = "extensions.code" in values or _changed_by_code(tree, "extensions") is not None
+        site.myst = replace(site.myst, attrs=("attrs_inline" in listed, "attrs_block" in listed),
+                            directives=site_directives(tree, values, by_code))
         site.warnings.extend([warning] if warning else [])
         # `html_css_files` (a name, or a name and its attributes) found in the `html_static_path` folders.
         static = [str(folder) for folder in self.config(values, "html_static_path", (list, tuple), [])]
@@ -224,7 +227,7 @@ class _Sphinx:
         # Without an extension that reads Markdown, Sphinx never builds a `.md` file (a README or
         # notes beside reStructuredText pages), toctree entry or not. Decided only when conf.py
         # writes `extensions` as literals that no code changes.
-        if ("extensions.code" not in values and _changed_by_code(tree, "extensions") is None
+        if (not by_code
                 and not (set(extensions) & _MARKDOWN_PARSERS if isinstance(extensions, list) else extensions)):
             site.not_built += (re.compile(r".*\.md$"),)
         if not isinstance(extensions, list) or "sphinx_reredirects" in extensions:  # else `redirects` is not its
