@@ -420,6 +420,22 @@ def test_mintlify_never_builds_what_mintignore_or_its_defaults_name() -> None:
         "notes/README.md": (NOT_BUILT, "named by .mintignore (or Mintlify's own ignores): never built")}
 
 
+def test_mintlify_builds_no_page_of_what_its_file_categories_refuse() -> None:
+    """@mintlify/common 1.0.1183's getFileCategory: a `.md` file named readme, license, contributing
+    or contribute (any case, any folder) is no page, nor an agent skill's `skill.md` (the root's,
+    `.mintlify/skills/…`'s); its ignores (the `ignore` package) match paths whatever their case. With
+    `seo.indexing: "all"` docschat indexed them (the pages outside the navigation are)."""
+    files = {"docs.json": json.dumps({"seo": {"indexing": "all"}, "navigation": {"pages": ["index"]}}),
+             ".mintignore": "Drafts/\n", "index.mdx": "# Home\n", "readme.mdx": "# Readme\n\nA page.\n",
+             "CONTRIBUTING.mdx": "# Contributing\n\nA page.\n"}
+    refused = ["Readme.md", "guides/readme.md", "about/License.md", "contribute.md", "api/CONTRIBUTING.md",
+               "skill.md", "SKILL.md", ".mintlify/skills/docs/SKILL.md", "drafts/plan.mdx"]
+    files |= {path: "# Not a page\n\nSECRETWORD\n" for path in refused}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert sorted(page.path for page in result.pages) == ["CONTRIBUTING.mdx", "index.mdx", "readme.mdx"]
+    assert {path: kind.kind for path, kind in result.excluded} == dict.fromkeys(refused, NOT_BUILT)
+
+
 def test_a_ref_cycle_ends() -> None:
     site = read_site({"docs.json": json.dumps({"navigation": {"$ref": "./a.json"}}),
                       "a.json": json.dumps({"$ref": "./a.json"})})

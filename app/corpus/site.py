@@ -183,7 +183,7 @@ class _Mintlify:
         site = self.site
         site.gitignored = (*MINTLIFY_IGNORED, *self.files.get(".mintignore", "").splitlines())
         # Mintlify applies every CSS file of the repository to every page (guides/custom-layouts in its docs).
-        site.stylesheets = tuple(sorted(p for p in self.files if p.endswith(".css") and not _gitignore(site.gitignored).match_file(p)))
+        site.stylesheets = tuple(sorted(p for p in self.files if p.endswith(".css") and not _gitignore(site.gitignored, ignore_case=True).match_file(p)))
         data = self.load(self.name)
         if not isinstance(data, dict):
             site.every_page_listed = True
