@@ -349,7 +349,8 @@ def shown_rst(body: str, build: Build) -> list[tuple[str, str]]:
             if named == "only" and (at + 1 == len(lines) or not lines[at + 1].strip()) and only_built(argument, build):
                 shown.append(line)
                 continue
-            if named in _RST_NOT_SHOWN or not _RST_NOT_COMMENT.match(rest):
+            # A directive the site does not define shows nothing, as in MyST (Build.defined).
+            if named in _RST_NOT_SHOWN or not _RST_NOT_COMMENT.match(rest) or directive and not build.defined(directive.group(1)):
                 hidden = indent
                 raw = (argument, []) if named == "raw" else None
                 continue
