@@ -38,6 +38,7 @@ from mdit_py_plugins.substitution import substitution_plugin
 
 from app.corpus import myst, python_markdown
 from app.corpus.myst import Build
+from app.corpus.myst_notebook import cell_metadata, removes_source
 from app.corpus.reader import Block, Reading, read_html, read_markdown
 
 __all__ = ["Block", "Reading", "read_page", "shown_blocks"]
@@ -312,6 +313,9 @@ def _render_directive(token: Token, env: EnvType) -> str:
     build, depth = env["build"], env["depth"]
     if directive is not None and not build.defined(directive.group(1)):
         return ""  # Sphinx warns "Unknown directive type" and shows nothing of it
+    if name in ("code-cell", "raw-cell") and build.cells is not None and (
+            not build.cells or depth or removes_source(cell_metadata(token.content), build.remove_code_source)):
+        return ""  # not a notebook's cell (myst-nb warns), or its source removed
     if name == "raw":
         return myst.raw_html(argument, options_, body)
     # Sphinx builds an `{only}` whose expression holds as if it were not there (its headings too).

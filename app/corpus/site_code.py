@@ -206,8 +206,12 @@ class _Sphinx:
         site.myst, warning = _myst_build(tree, values, extensions)
         listed = extensions if isinstance(extensions, (list, tuple, set)) else ()
         by_code = "extensions.code" in values or _changed_by_code(tree, "extensions") is not None
+        # MyST-NB, when conf.py's literal extensions load it: its cells, and conf.py's
+        # nb_remove_code_source (app/corpus/myst_notebook.py).
+        notebooks = not by_code and isinstance(values.get("extensions"), list) and "myst_nb" in values["extensions"]
         site.myst = replace(site.myst, attrs=("attrs_inline" in listed, "attrs_block" in listed),
-                            directives=site_directives(tree, values, by_code))
+                            directives=site_directives(tree, values, by_code), cells=False if notebooks else None,
+                            remove_code_source=values.get("nb_remove_code_source") is True)
         site.warnings.extend([warning] if warning else [])
         # `html_css_files` (a name, or a name and its attributes) found in the `html_static_path` folders.
         static = [str(folder) for folder in self.config(values, "html_static_path", (list, tuple), [])]
