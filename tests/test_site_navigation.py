@@ -1115,6 +1115,23 @@ def test_a_component_a_page_imports_from_the_site_shows_what_its_code_shows() ->
     assert not second.kept and "MODULEWORD" in "\n".join(chunk.text for chunk in second.chunks)
 
 
+def test_an_imported_component_s_children_are_inside_the_html_it_renders_them_in() -> None:
+    """A Docusaurus component rendering its children in an element of a class the site's stylesheet
+    hides (`<div className="internal-only">`), or in one `hidden`, hid them on the site; they were
+    indexed (the `css-components-wrapped` probe, for components the page defines)."""
+    files = {"docusaurus.config.js": "module.exports = {};", "src/css/custom.css": ".internal-only { display: none }\n",
+             "src/components/Internal.js": "export default function Internal({children}) {\n"
+                                           "  return <div className=\"internal-only\"><p>{children}</p></div>\n}\n",
+             "src/components/Draft.js": "const Draft = (props) => <aside hidden>{props.children}</aside>;\nexport default Draft;\n",
+             "src/components/Note.js": "export default ({children, className}) => <div className={className}>{children}</div>\n",
+             "docs/a.mdx": "import Internal from '@site/src/components/Internal';\nimport Draft from '@site/src/components/Draft';\n"
+                           "import Note from '@site/src/components/Note';\n\n# A\n\n<Internal>CLASSWORD</Internal>\n\n"
+                           "<Draft>DRAFTWORD</Draft>\n\n<Note className=\"x\">Shown note.</Note>\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    indexed = "\n".join(chunk.text for chunk in result.chunks)
+    assert "Shown note." in indexed and "CLASSWORD" not in indexed and "DRAFTWORD" not in indexed, indexed
+
+
 def test_a_site_rule_hiding_the_theme_s_chrome_hides_nothing_of_the_page() -> None:
     """A Mintlify site's CSS hiding items of its sidebar or navigation bar (`#sidebar li:first-child`,
     `.navbar .item`) hides nothing of a page, which is never inside them (Chromium shows the

@@ -327,9 +327,11 @@ function markNode(value) {
 // (`x ? children : null`, `x && children`, an `if` that returns, a callback) but one on the
 // children themselves. Otherwise they are hidden, as
 // `({children}) => dev ? children : null` hides them on the published site (a loss where the
-// condition holds there, or a click shows them). Of its attributes only `title` is shown, so too
-// (what it renders itself is not read: a loss). A binding that is not a function written in place
-// (`memo(…)`, a class, an import) stays a guess: children and title shown, as for any unknown.
+// condition holds there, or a click shows them). Rendered in one place, they are inside the HTML
+// elements around it there (`wrapped`: `hidden`, a hiding style, a class a stylesheet hides). Of
+// its attributes only `title` is shown, so too (what it renders itself is not read: a loss). A
+// binding that is not a function (`memo(…)` and `forwardRef(…)` of one are), an alias of one or an
+// import (a class, a re-export) stays a guess: children and title shown, as for any unknown.
 function localComponents(tree, modules, wanted) {
   const local = new Map()
   for (const node of tree.children || []) {
@@ -476,14 +478,50 @@ function reach(fn) {
   const given = (node) => (node.type === 'Identifier' && (node.name === 'children' || bound.get(node.name) === 'children')) ||
     (node.type === 'MemberExpression' && !node.computed && node.property.name === 'children' &&
       props && props.type === 'Identifier' && node.object.type === 'Identifier' && node.object.name === props.name)
-  walkEstree(shown, null, (node, parent) => {
+  const references = [] // each place the children are rendered: the JSX elements around it
+  walkEstree(shown, null, (node, parent, around) => {
+    const member = parent && parent.type === 'MemberExpression' && (parent.object === node || (parent.property === node && !parent.computed))
+    if (given(node) && !member) references.push(around)
     if (node.type === 'Identifier' && (node.name === 'children' || node.name === 'arguments')) reached('children')
     else if (node.type === 'Identifier' && bound.has(node.name)) reached(bound.get(node.name))
     else if (props && props.type === 'Identifier' && node.type === 'Identifier' && node.name === props.name) {
       reached(parent && parent.type === 'MemberExpression' && parent.object === node && !parent.computed ? parent.property.name : '...')
     }
   }, given)
+  // Rendered in one place, inside HTML elements (`<div hidden>{children}</div>`, a class the
+  // site's stylesheet hides): the children are shown inside those elements (`wrapped`).
+  if (found.children && references.length === 1) found.around = references[0].filter((element) => /^[a-z][a-z0-9-]*$/.test(jsxName(element)))
   return found
+}
+
+function jsxName(element) {
+  const name = element.openingElement && element.openingElement.name
+  return name && name.type === 'JSXIdentifier' ? name.name : ''
+}
+
+// The children of a component the page uses, inside the HTML elements its code renders them in
+// (innermost last); null when one of them hides them (`hidden`, a literal style that hides). A
+// class is kept, for the stylesheets to match; what the reader cannot see (a style or class from
+// a variable, a spread: often the props handed on) is left out, as it was before (a guess, shown).
+function wrapped(children, around) {
+  for (const element of [...around].reverse()) {
+    const properties = {}
+    for (const attribute of element.openingElement.attributes) {
+      if (attribute.type !== 'JSXAttribute' || attribute.name.type !== 'JSXIdentifier') continue
+      const key = attribute.name.name
+      const value = attribute.value
+      const expression = value && value.type === 'JSXExpressionContainer' ? value.expression : null
+      const program = expression && {type: 'Program', body: [{type: 'ExpressionStatement', expression}]}
+      if (key === 'hidden' && !(expression && falsy(expression))) return null
+      if (key === 'style' && expression && expression.type === 'ObjectExpression' && styleHides(objectEntries(expression, true))) return null
+      const text = value === null ? true : value.type === 'Literal' ? String(value.value) : program ? literal(program, false) : undefined
+      if (key === 'className' || key === 'class') {
+        if (typeof text === 'string') properties.className = text.split(/\s+/).filter(Boolean)
+      } else if (key !== 'style' && key !== 'hidden' && (typeof text === 'string' || text === true)) properties[key] = text
+    }
+    children = [{type: 'element', tagName: jsxName(element), properties, children}]
+  }
+  return children
 }
 
 // Calls `visit(node, parent)` for every node under `node`; with `given` (a test that holds), not
@@ -492,9 +530,10 @@ function reach(fn) {
 const CONDITIONAL = new Set(['IfStatement', 'SwitchStatement', 'ForStatement', 'ForInStatement',
   'ForOfStatement', 'WhileStatement', 'DoWhileStatement', 'TryStatement', 'FunctionExpression', 'ArrowFunctionExpression',
   'FunctionDeclaration', 'ClassDeclaration', 'ClassExpression'])
-function walkEstree(node, parent, visit, given = null) {
+function walkEstree(node, parent, visit, given = null, around = []) {
   if (!node || typeof node.type !== 'string') return
-  visit(node, parent)
+  visit(node, parent, around)
+  if (node.type === 'JSXElement') around = [...around, node]
   if (given && CONDITIONAL.has(node.type)) return
   const holds = given && (node.type === 'ConditionalExpression' || node.type === 'LogicalExpression') && given(node.test || node.left)
   for (const key of Object.keys(node)) {
@@ -502,8 +541,8 @@ function walkEstree(node, parent, visit, given = null) {
     if (given && node.type === 'ConditionalExpression' && key !== 'test' && !(holds && key === 'consequent')) continue
     if (given && node.type === 'LogicalExpression' && key === 'right' && !(holds && node.operator === '&&')) continue
     const value = node[key]
-    if (Array.isArray(value)) for (const item of value) walkEstree(item, node, visit, given)
-    else if (value && typeof value === 'object' && typeof value.type === 'string') walkEstree(value, node, visit, given)
+    if (Array.isArray(value)) for (const item of value) walkEstree(item, node, visit, given, around)
+    else if (value && typeof value === 'object' && typeof value.type === 'string') walkEstree(value, node, visit, given, around)
   }
 }
 
@@ -526,6 +565,7 @@ function jsxHandler(counts, local) {
     if (own && !own.children && !own.names.has('title')) return undefined
     unseenStylesheet(node, name, attributes)
     let children = own && !own.children ? [] : state.all(node)
+    if (own && own.around && own.around.length && (children = wrapped(children, own.around)) === null) return undefined
     // React writes a `<style>`'s string children as its CSS text: no paragraph around a
     // `{`…`}` template literal (expressionHandler's), which CSS would read as a selector.
     if (name === 'style') children = [textNode(children.map(toString).join(''))]
