@@ -1132,6 +1132,22 @@ def test_an_imported_component_s_children_are_inside_the_html_it_renders_them_in
     assert "Shown note." in indexed and "CLASSWORD" not in indexed and "DRAFTWORD" not in indexed, indexed
 
 
+def test_mintlify_shows_nothing_of_a_component_it_does_not_know() -> None:
+    """@mintlify/common 1.0.1183's remarkMdxRemoveUnknownJsx replaces a flow element that is none
+    of Mintlify's components and that the page neither imports nor defines by a comment ("Component
+    X does not exist"), its children with it; docschat showed them, as for any unknown component."""
+    files = {"docs.json": json.dumps({"navigation": {"pages": ["a"]}}),
+             "snippets/box.jsx": "export const Box = ({children}) => <div>{children}</div>\n",
+             "a.mdx": "import { Box } from '/snippets/box.jsx'\n\nexport const Own = ({children}) => <p>{children}</p>\n\n"
+                      "# A\n\n<Internal>\n  UNKNOWNWORD\n</Internal>\n\n<Secret.Part>\n  MEMBERWORD\n</Secret.Part>\n\n"
+                      "<Box>\n  Shown box.\n</Box>\n\n<Own>\n  Shown own.\n</Own>\n\n<Note>\n  Shown note.\n</Note>\n\n"
+                      "Inline <Chip>shown chip</Chip>.\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    indexed = "\n".join(chunk.text for chunk in result.chunks)
+    assert all(word in indexed for word in ("Shown box.", "Shown own.", "Shown note.", "shown chip")), indexed
+    assert "UNKNOWNWORD" not in indexed and "MEMBERWORD" not in indexed, indexed
+
+
 def test_a_site_rule_hiding_the_theme_s_chrome_hides_nothing_of_the_page() -> None:
     """A Mintlify site's CSS hiding items of its sidebar or navigation bar (`#sidebar li:first-child`,
     `.navbar .item`) hides nothing of a page, which is never inside them (Chromium shows the

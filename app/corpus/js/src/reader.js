@@ -86,6 +86,18 @@ const COMPONENTS = {
 const CHILDREN_ONLY = new Set(['Note', 'Warning', 'Info', 'Tip', 'Check', 'Danger', 'Callout', 'CardGroup',
   'Columns', 'Column', 'CodeGroup', 'Steps', 'Tabs', 'AccordionGroup', 'Panel', 'Badge', 'Tree', 'Color', 'Fragment'])
 
+// The components Mintlify renders (@mintlify/common 1.0.1183's allowedComponents, mdx/utils.js, its
+// capitalized names). Its remarkMdxRemoveUnknownJsx replaces any other flow element the page does
+// not bind (import, or define and export) by a comment, its children with it: "Component X does not
+// exist". Its HTML tags are not read from it (a site's build may allow more).
+const MINTLIFY_COMPONENTS = new Set(['ApiPlayground', 'Accordion', 'AccordionGroup', 'Badge', 'Callout', 'CodeGroup',
+  'CodeBlock', 'Color', 'Color.Row', 'Color.Item', 'CustomCode', 'CustomComponent', 'DynamicCustomComponent', 'Danger',
+  'Tile', 'Tree', 'Tree.Folder', 'Tree.File', 'FileTree', 'SnippetGroup', 'Panel', 'RequestExample', 'ResponseExample',
+  'Param', 'ParamField', 'Prompt', 'Card', 'CardGroup', 'Columns', 'Column', 'Expandable', 'Frame', 'GitHub',
+  'GitHub.Repo', 'Github', 'Github.Repo', 'Heading', 'Info', 'Icon', 'MDX', 'Link', 'MDXContentController',
+  'ResponseField', 'Warning', 'Note', 'Tip', 'Check', 'Tabs', 'Tab', 'Tooltip', 'Latex', 'Step', 'Steps', 'Update',
+  'ZoomImage', 'OptimizedVideo', 'Mermaid', 'Variation', 'Visibility', 'View'])
+
 // The attribute labels Mintlify writes before a value; others show the value alone.
 const LABELS = {default: 'default: '}
 
@@ -546,7 +558,9 @@ function walkEstree(node, parent, visit, given = null, around = []) {
   }
 }
 
-function jsxHandler(counts, local) {
+// `bound`: on a Mintlify page, the names its ESM binds; a flow element of a capitalized name it does
+// not bind nor Mintlify knows shows nothing (MINTLIFY_COMPONENTS).
+function jsxHandler(counts, local, bound = null) {
   return (state, node, parent) => {
     const attributes = attributeValues(node)
     // Mintlify's `<Link href>` (one of its allowedComponents) and Docusaurus's `<Link to>`
@@ -560,6 +574,8 @@ function jsxHandler(counts, local) {
     if (name && (/^[A-Z]/.test(name) || name.includes('.')) && !rule && (local.has(name) || !CHILDREN_ONLY.has(name))) {
       counts[name] = (counts[name] || 0) + 1
     }
+    // Counted still: compose reports it, as Mintlify does ("Component X does not exist").
+    if (bound && /^[A-Z]/.test(name || '') && !MINTLIFY_COMPONENTS.has(name) && !bound.has(name.split('.')[0])) return undefined
     if (rule && rule.hide && rule.hide(attributes, parent)) return undefined
     if (attributes.hidden === true || styleHides(attributes.style)) return undefined
     if (own && !own.children && !own.names.has('title')) return undefined
@@ -715,13 +731,13 @@ function codeTitle(meta, codeTitles) {
   return ''
 }
 
-const HANDLERS = (counts, source, codeTitles, local = new Map()) => ({
+const HANDLERS = (counts, source, codeTitles, local = new Map(), bound = null) => ({
   code: (state, node) => {
     const pre = defaultHandlers.code(state, node)
     const title = codeTitle(node.meta, codeTitles)
     return title ? [{type: 'element', tagName: 'p', properties: {}, children: [textNode(title)]}, pre] : pre
   },
-  mdxJsxFlowElement: jsxHandler(counts, local),
+  mdxJsxFlowElement: jsxHandler(counts, local, bound),
   mdxJsxTextElement: jsxHandler(counts, local),
   mdxFlowExpression: expressionHandler,
   mdxTextExpression: expressionHandler,
@@ -1629,7 +1645,8 @@ export function parse(page, options) {
     const local = localComponents(tree, options && options.modules, wanted)
     const layout = mdx ? pageLayout(tree, local) : null
     if (layout && !layout.children) tree.children = [] // the layout shows none of the page
-    const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles, local), passThrough: []})
+    const bound = codeTitles === 'mintlify' ? pageBindings(tree) : null // a Mintlify page's (jsxHandler)
+    const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles, local, bound), passThrough: []})
     return shown(hast, counts, shortcuts, (options && options.css) || '', wanted.length ? {modules: wanted} : {})
   } catch (error) {
     return failure(error)
@@ -1692,6 +1709,18 @@ export function uses(page, options) {
 }
 
 // The names an ESM statement binds in the module (imports, declarations, exported or not).
+// The names a page's ESM binds: imports, declarations, `export {…}`.
+function pageBindings(tree) {
+  const names = new Set()
+  for (const node of tree.children || []) {
+    for (const statement of (node.type === 'mdxjsEsm' && node.data && node.data.estree && node.data.estree.body) || []) {
+      boundNames(statement).forEach((name) => names.add(name))
+      for (const specifier of statement.specifiers || []) names.add(specifier.exported ? specifier.exported.name ?? specifier.exported.value : specifier.local.name)
+    }
+  }
+  return names
+}
+
 function boundNames(statement) {
   if (statement.type === 'ImportDeclaration') return statement.specifiers.map((specifier) => specifier.local.name)
   const declaration = statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement
