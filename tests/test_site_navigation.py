@@ -1148,6 +1148,20 @@ def test_mintlify_shows_nothing_of_a_component_it_does_not_know() -> None:
     assert "UNKNOWNWORD" not in indexed and "MEMBERWORD" not in indexed, indexed
 
 
+def test_docusaurus_never_builds_the_current_docs_a_config_leaves_out() -> None:
+    """`includeCurrentVersion: false` (plugin-content-docs): only the versioned docs are built; the
+    docs folder, the next version's unreleased docs, is not on the site. docschat indexed it."""
+    config = "module.exports = {presets: [['classic', {docs: {includeCurrentVersion: false}}]]};"
+    files = {"docusaurus.config.js": config, "versions.json": '["1.0"]', "docs/next.md": "# Next\n\nNEXTWORD\n",
+             "versioned_docs/version-1.0/a.md": "# A\n\nReleased.\n", "blog/post.md": "# Post\n\nShown post.\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert [page.path for page in result.pages] == ["blog/post.md"]
+    assert dict(result.excluded)["docs/next.md"].kind == NOT_BUILT
+    files["docusaurus.config.js"] = "module.exports = {presets: [['classic', {docs: {}}]]};"
+    shown = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert sorted(page.path for page in shown.pages) == ["blog/post.md", "docs/next.md"]
+
+
 def test_a_site_rule_hiding_the_theme_s_chrome_hides_nothing_of_the_page() -> None:
     """A Mintlify site's CSS hiding items of its sidebar or navigation bar (`#sidebar li:first-child`,
     `.navbar .item`) hides nothing of a page, which is never inside them (Chromium shows the

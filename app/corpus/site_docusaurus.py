@@ -48,6 +48,9 @@ class DocsInstance:
     # than 6 wildcards is not read (its regex could backtrack without end).
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
+    # `includeCurrentVersion: false`: its folder (the unreleased "next" docs) is never built, only
+    # its versioned_docs are.
+    current: bool = True
 
     @classmethod
     def read(cls, options: Any) -> DocsInstance:
@@ -61,7 +64,7 @@ class DocsInstance:
                    _folder(options.get("routeBasePath"), "docs").strip("."),
                    None if _code(sidebars) else False if sidebars is False
                    else posixpath.normpath(sidebars) if isinstance(sidebars, str) and sidebars else "",
-                   include=include, exclude=exclude)
+                   include=include, exclude=exclude, current=options.get("includeCurrentVersion") is not False)
 
 
 @dataclass
@@ -158,7 +161,7 @@ def docusaurus_site(files: Mapping[str, str]) -> Site:
     config = next(name for name in DOCUSAURUS_CONFIGS if name in files)
     site = Site("docusaurus", config)
     options = _docusaurus_config(config, files[config])
-    site.built_folders = (*(d.path for d in options.docs), *(folder for folder, _ in options.others))
+    site.built_folders = (*(d.path for d in options.docs if d.current), *(folder for folder, _ in options.others))
     site.routes = (*((d.path, d.route) for d in options.docs),
                    *((folder, route) for folder, route in options.others if route is not None))
     site.versions = tuple(sorted(_versions(files, options.docs)))
