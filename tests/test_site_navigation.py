@@ -436,6 +436,22 @@ def test_mintlify_builds_no_page_of_what_its_file_categories_refuse() -> None:
     assert {path: kind.kind for path, kind in result.excluded} == dict.fromkeys(refused, NOT_BUILT)
 
 
+def test_mintlify_builds_no_page_of_a_file_a_page_imports() -> None:
+    """@mintlify/common's isImportedAsSnippet: a Markdown file a page imports (`/shared/x.mdx`,
+    `./part.mdx`) outside the snippets folders is a snippet, no page; with `seo.indexing: "all"`
+    docschat indexed it as one (its text is the importing page's, where that shows it). An import
+    written in a code block imports nothing."""
+    files = {"docs.json": json.dumps({"seo": {"indexing": "all"}, "navigation": {"pages": ["index"]}}),
+             "index.mdx": "import Install from '/Shared/Install.mdx'\n\n# Home\n\n<Install />\n\n"
+                          "```mdx\nimport Example from '/example.mdx'\n```\n",
+             "Shared/Install.mdx": "Run the installer.\n", "guide/page.mdx": "import Part from './part.mdx'\n\n# Page\n\n<Part />\n",
+             "guide/part.mdx": "A part.\n", "example.mdx": "# Example\n\nA page.\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert sorted(page.path for page in result.pages) == ["example.mdx", "guide/page.mdx", "index.mdx"]
+    assert {path: kind.kind for path, kind in result.excluded} == dict.fromkeys(["Shared/Install.mdx", "guide/part.mdx"], NOT_BUILT)
+    assert "Run the installer." in "\n".join(chunk.text for chunk in result.chunks)
+
+
 def test_a_ref_cycle_ends() -> None:
     site = read_site({"docs.json": json.dumps({"navigation": {"$ref": "./a.json"}}),
                       "a.json": json.dumps({"$ref": "./a.json"})})

@@ -85,6 +85,7 @@ from app.corpus.site_model import (
     stem,
 )
 from app.corpus.site_openapi import openapi_files, openapi_sources, parse_operation
+from app.corpus.snippets import imported_markdown
 
 __all__ = ["FRONT_MATTER", "HIDDEN", "KINDS", "NOT_BUILT", "OUTSIDE", "REDIRECT", "Exclusion", "NavPage", "Site",
            "read_site", "stem"]
@@ -184,6 +185,7 @@ class _Mintlify:
         site.gitignored = (*MINTLIFY_IGNORED, *self.files.get(".mintignore", "").splitlines())
         # Mintlify applies every CSS file of the repository to every page (guides/custom-layouts in its docs).
         site.stylesheets = tuple(sorted(p for p in self.files if p.endswith(".css") and not _gitignore(site.gitignored, ignore_case=True).match_file(p)))
+        site.imported = imported_markdown(self.files)
         data = self.load(self.name)
         if not isinstance(data, dict):
             site.every_page_listed = True

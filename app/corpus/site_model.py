@@ -136,6 +136,7 @@ class Site:
     listed: dict[str, NavPage] = field(default_factory=dict)  # page stem → its entry (first place)
     every_page_listed: bool = True  # no navigation that lists pages: all of them are in it
     index_hidden: bool = False  # Mintlify's seo.indexing "all"
+    imported: tuple[str, ...] = ()  # Mintlify: Markdown files pages import (lower case): snippets, not pages
     redirects: list[tuple[str, str]] = field(default_factory=list)  # (source pattern, destination)
     # Files the site never builds: Sphinx's exclude_patterns and include_patterns, a Docusaurus
     # docs instance's include and exclude.
@@ -292,6 +293,10 @@ class Site:
         if posixpath.basename(lower) in _MINTLIFY_NOT_PAGES:
             return Exclusion(NOT_BUILT, "a README, LICENSE or CONTRIBUTING Markdown file, of which Mintlify "
                                         "builds no page: never built")
+        # A page of the navigation that a page imports too is left a page (whether Mintlify builds it
+        # then is not known): the rule decides where `seo.indexing: "all"` would index it.
+        if lower in self.imported and stem(path) not in self.listed:
+            return Exclusion(NOT_BUILT, "imported by a page as a snippet, of which Mintlify builds no page: never built")
         if lower == "skill.md" or lower.startswith(".mintlify/skills/") and lower.endswith("/skill.md"):
             return Exclusion(NOT_BUILT, "an agent skill file, of which Mintlify builds no page: never built")
         if _flag(front, "hidden") is True and not self.index_hidden:
