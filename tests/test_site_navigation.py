@@ -452,6 +452,20 @@ def test_mintlify_builds_no_page_of_a_file_a_page_imports() -> None:
     assert "Run the installer." in "\n".join(chunk.text for chunk in result.chunks)
 
 
+def test_sphinx_never_builds_a_source_in_its_template_or_asset_folders() -> None:
+    """Sphinx 9.0.4 (sphinx-build, checked): a `.md` file in `templates_path`, `html_static_path` or
+    `html_extra_path` is never read, a `**` toctree glob lists none of them; docschat indexed them."""
+    conf = ("extensions = ['myst_parser']\ntemplates_path = ['_templates']\nhtml_static_path = ['./_static']\n"
+            "html_extra_path = ['extra']\n")
+    files = {"conf.py": conf, "index.md": "# Root\n\n```{toctree}\n:glob:\n\n**\n```\n", "guide.md": "# Guide\n\nShown.\n",
+             "_templates/t.md": "# T\n\nSECRETWORD\n", "_static/s.md": "# S\n\nSECRETWORD\n",
+             "extra/e.md": "# E\n\nSECRETWORD\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert sorted(page.path for page in result.pages) == ["guide.md", "index.md"]
+    assert {path: kind.kind for path, kind in result.excluded} == dict.fromkeys(
+        ["_static/s.md", "_templates/t.md", "extra/e.md"], NOT_BUILT)
+
+
 def test_a_ref_cycle_ends() -> None:
     site = read_site({"docs.json": json.dumps({"navigation": {"$ref": "./a.json"}}),
                       "a.json": json.dumps({"$ref": "./a.json"})})
@@ -681,8 +695,8 @@ def test_myst_pages_are_placed_as_the_sphinx_sidebar_places_them(tmp_path: Path)
     }
     reasons = dict(result.excluded)
     assert reasons["old/setup.md"] == (REDIRECT, "a redirect to ../guides/install.html")
-    assert reasons["drafts/plan.md"] == (NOT_BUILT, "not a source of conf.py (exclude_patterns, include_patterns, or "
-                                                   "no extension reads Markdown): never built")
+    assert reasons["drafts/plan.md"] == (NOT_BUILT, "not a source of conf.py (exclude_patterns, include_patterns, "
+                                                   "template or asset folders, or no extension reads Markdown): never built")
     assert reasons["orphan.md"] == (OUTSIDE, "outside the navigation of conf.py")
 
 

@@ -223,6 +223,12 @@ class _Sphinx:
                                  and "://" not in name for folder in static)
         root = self.config(values, "root_doc", str, None) or self.config(values, "master_doc", str, "index")
         site.not_built = tuple(_sphinx_pattern(str(p)) for p in self.config(values, "exclude_patterns", (list, tuple), ()))
+        # Nor does Sphinx read a source in its templates' or the HTML builder's asset folders
+        # (BuildEnvironment.find_files: templates_path, html_static_path, html_extra_path), nor
+        # sphinx.project's EXCLUDE_PATHS: a `**` toctree glob lists none of them.
+        assets = [*self.config(values, "templates_path", (list, tuple), []), *static,
+                  *self.config(values, "html_extra_path", (list, tuple), []), "**/_sources", ".#*", "**/.#*", "*.lproj/**"]
+        site.not_built += tuple(_sphinx_pattern(posixpath.normpath(str(p))) for p in assets)
         # include_patterns (Sphinx 5.1, default `**`): a file none of them matches is never built.
         included = [_sphinx_pattern(str(p), folders=False).pattern for p in self.config(values, "include_patterns", (list, tuple), ["**"])]
         if included != [_sphinx_pattern("**", folders=False).pattern]:

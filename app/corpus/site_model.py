@@ -336,8 +336,8 @@ class Site:
             return mkdocs
         if self.framework == "sphinx":
             if any(pattern.match(path) for pattern in self.not_built):
-                return Exclusion(NOT_BUILT, f"not a source of {self.config} (exclude_patterns, include_patterns, or "
-                                            "no extension reads Markdown): never built")
+                return Exclusion(NOT_BUILT, f"not a source of {self.config} (exclude_patterns, include_patterns, "
+                                            "template or asset folders, or no extension reads Markdown): never built")
             # Sphinx leaves a page whose metadata has `nosearch` (any value) out of its search
             # (StandaloneHTMLBuilder.index_page): as Material's `search: exclude`, out of the assistant's.
             if "nosearch" in front or "no-search" in front:
