@@ -1192,6 +1192,20 @@ def test_docusaurus_never_builds_the_current_docs_a_config_leaves_out() -> None:
     assert sorted(page.path for page in shown.pages) == ["blog/post.md", "docs/next.md"]
 
 
+def test_docusaurus_blog_and_pages_include_and_exclude_leave_files_unbuilt() -> None:
+    """The blog's and src/pages' `include` and `exclude` (plugin-content-blog and -pages list their
+    folder with globby, as the docs plugin does): a post or page they leave out is never built;
+    docschat read them for the docs only."""
+    config = ("module.exports = {presets: [['classic', {blog: {path: 'news', exclude: ['**/drafts/**']},"
+              " pages: {include: ['**/*.mdx']}}]]};")
+    files = {"docusaurus.config.js": config, "news/post.md": "# Post\n\nShown post.\n",
+             "news/drafts/next.md": "# Next\n\nDRAFTWORD\n", "src/pages/about.mdx": "# About\n\nShown page.\n",
+             "src/pages/notes.md": "# Notes\n\nNOTESWORD\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert sorted(page.path for page in result.pages) == ["news/post.md", "src/pages/about.mdx"]
+    assert {path: kind.kind for path, kind in result.excluded} == dict.fromkeys(["news/drafts/next.md", "src/pages/notes.md"], NOT_BUILT)
+
+
 def test_a_site_rule_hiding_the_theme_s_chrome_hides_nothing_of_the_page() -> None:
     """A Mintlify site's CSS hiding items of its sidebar or navigation bar (`#sidebar li:first-child`,
     `.navbar .item`) hides nothing of a page, which is never inside them (Chromium shows the

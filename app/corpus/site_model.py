@@ -265,7 +265,7 @@ class Site:
 
     def _docusaurus_exclusion(self, path: str, front: Mapping[str, Any]) -> Exclusion | None:
         if any(pattern.match(path) for pattern in self.not_built):
-            return Exclusion(NOT_BUILT, f"left out by the docs' include or exclude of {self.config}: never built")
+            return Exclusion(NOT_BUILT, f"left out by the include or exclude of {self.config} (docs, blog, pages): never built")
         if self.built_folders is not None and _within(path, self.built_folders) is None:
             version = next((v for v in self.versions if path.startswith(v)), None)
             if version is not None:
