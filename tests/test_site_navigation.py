@@ -454,14 +454,15 @@ def test_mintlify_builds_no_page_of_a_file_a_page_imports() -> None:
 
 def test_sphinx_never_builds_a_source_in_its_template_or_asset_folders() -> None:
     """Sphinx 9.0.4 (sphinx-build, checked): a `.md` file in `templates_path`, `html_static_path` or
-    `html_extra_path` is never read, a `**` toctree glob lists none of them; docschat indexed them."""
-    conf = ("extensions = ['myst_parser']\ntemplates_path = ['_templates']\nhtml_static_path = ['./_static']\n"
-            "html_extra_path = ['extra']\n")
+    `html_extra_path` is never read, a `**` toctree glob lists none of them; docschat indexed them.
+    Each is matched as written, as `exclude_patterns` is: `./more` names no folder, its page is built."""
+    conf = ("extensions = ['myst_parser']\ntemplates_path = ['_templates']\nhtml_static_path = ['_static']\n"
+            "html_extra_path = ['extra', './more']\n")
     files = {"conf.py": conf, "index.md": "# Root\n\n```{toctree}\n:glob:\n\n**\n```\n", "guide.md": "# Guide\n\nShown.\n",
              "_templates/t.md": "# T\n\nSECRETWORD\n", "_static/s.md": "# S\n\nSECRETWORD\n",
-             "extra/e.md": "# E\n\nSECRETWORD\n"}
+             "extra/e.md": "# E\n\nSECRETWORD\n", "more/m.md": "# M\n\nShown.\n"}
     result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
-    assert sorted(page.path for page in result.pages) == ["guide.md", "index.md"]
+    assert sorted(page.path for page in result.pages) == ["guide.md", "index.md", "more/m.md"]
     assert {path: kind.kind for path, kind in result.excluded} == dict.fromkeys(
         ["_static/s.md", "_templates/t.md", "extra/e.md"], NOT_BUILT)
 

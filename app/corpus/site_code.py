@@ -228,7 +228,7 @@ class _Sphinx:
         # sphinx.project's EXCLUDE_PATHS: a `**` toctree glob lists none of them.
         assets = [*self.config(values, "templates_path", (list, tuple), []), *static,
                   *self.config(values, "html_extra_path", (list, tuple), []), "**/_sources", ".#*", "**/.#*", "*.lproj/**"]
-        site.not_built += tuple(_sphinx_pattern(posixpath.normpath(str(p))) for p in assets)
+        site.not_built += tuple(_sphinx_pattern(str(p)) for p in assets)  # as written: `./_static` matches nothing
         # include_patterns (Sphinx 5.1, default `**`): a file none of them matches is never built.
         included = [_sphinx_pattern(str(p), folders=False).pattern for p in self.config(values, "include_patterns", (list, tuple), ["**"])]
         if included != [_sphinx_pattern("**", folders=False).pattern]:
