@@ -467,6 +467,25 @@ def test_sphinx_never_builds_a_source_in_its_template_or_asset_folders() -> None
         ["_static/s.md", "_templates/t.md", "extra/e.md"], NOT_BUILT)
 
 
+@pytest.mark.parametrize("only_toc", [True, False])
+def test_a_jupyter_book_never_builds_what_its_config_leaves_out(only_toc: bool) -> None:
+    """A Jupyter Book (`_config.yml` and `_toc.yml`; jupyter-book 1.0.4 with Sphinx 7.4.7, built and
+    checked): its `exclude_patterns` are never built, and with `only_build_toc_files: true` no page
+    its table of contents does not name (`file:`, `glob:`, its `root`); every other page is built.
+    docschat read it as plain files and indexed them all."""
+    config = f"title: Book\nonly_build_toc_files: {str(only_toc).lower()}\nexclude_patterns: [drafts/*]\n"
+    toc = ("format: jb-book\nroot: intro\nparts:\n  - caption: Part\n    chapters:\n      - file: chapters/one\n"
+           "        sections:\n          - file: chapters/two.md\n      - glob: notes/*\n")
+    files = {"_config.yml": config, "_toc.yml": toc, "intro.md": "# Intro\n\nShown.\n", "chapters/one.md": "# One\n\nShown.\n",
+             "chapters/two.md": "# Two\n\nShown.\n", "chapters/three.md": "# Three\n\nOUTSIDEWORD\n",
+             "notes/a.md": "# Note\n\nShown.\n", "drafts/d.md": "# Draft\n\nDRAFTWORD\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    built = ["chapters/one.md", "chapters/two.md", "intro.md", "notes/a.md"] + ([] if only_toc else ["chapters/three.md"])
+    assert sorted(page.path for page in result.pages) == sorted(built)
+    assert {path: kind.kind for path, kind in result.excluded} == dict.fromkeys(
+        ["drafts/d.md", *(["chapters/three.md"] if only_toc else [])], NOT_BUILT)
+
+
 def test_a_ref_cycle_ends() -> None:
     site = read_site({"docs.json": json.dumps({"navigation": {"$ref": "./a.json"}}),
                       "a.json": json.dumps({"$ref": "./a.json"})})

@@ -65,6 +65,7 @@ from app.corpus.python_markdown import site_extensions
 from app.corpus.site_beside import building_site
 from app.corpus.site_code import sphinx_site
 from app.corpus.site_docusaurus import docusaurus_site
+from app.corpus.site_jupyter_book import JUPYTER_BOOK_FILES, jupyter_book_site
 from app.corpus.site_model import (
     _MAX_DEPTH,
     DOCUSAURUS_CONFIGS,
@@ -113,6 +114,8 @@ def read_site(files: Mapping[str, str]) -> Site:
         return docusaurus_site(files)  # code, read without running it (app/corpus/site_docusaurus.py)
     if SPHINX_CONFIG in files:
         return sphinx_site(files)
+    if all(name in files for name in JUPYTER_BOOK_FILES):  # Sphinx, configured by jupyter-book
+        return jupyter_book_site(files)
     return Site()
 
 
