@@ -51,8 +51,10 @@ def jupyter_book_site(files: Mapping[str, str]) -> Site:
     if not isinstance(config, dict):
         site.warnings.append("_config.yml cannot be read: every page stays a page")
         return site
-    sphinx = config.get("sphinx") if isinstance(config.get("sphinx"), dict) else {}
-    overrides = sphinx.get("config") if isinstance(sphinx.get("config"), dict) else {}
+    sphinx = config.get("sphinx")
+    overrides = sphinx.get("config") if isinstance(sphinx, dict) else None  # `sphinx: config:` wins
+    if not isinstance(overrides, dict):
+        overrides = {}
     excluded = overrides.get("exclude_patterns", config.get("exclude_patterns"))
     patterns = [*_DEFAULT_EXCLUDED, *(str(p) for p in excluded if isinstance(p, str))] if isinstance(excluded, list) \
         else list(_DEFAULT_EXCLUDED)
