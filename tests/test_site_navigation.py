@@ -486,6 +486,14 @@ def test_a_jupyter_book_never_builds_what_its_config_leaves_out(only_toc: bool) 
         ["drafts/d.md", *(["chapters/three.md"] if only_toc else [])], NOT_BUILT)
 
 
+def test_a_jupyter_book_toc_of_aliases_is_read_in_bounded_time() -> None:
+    """A `_toc.yml` whose YAML aliases nest 40 deep names 2**40 entries: read within a budget."""
+    toc = "root: intro\na0: &a0 [{file: x}, {file: x}]\n" + "".join(
+        f"a{n}: &a{n} [*a{n - 1}, *a{n - 1}]\n" for n in range(1, 40)) + "chapters: *a39\n"
+    files = {"_config.yml": "only_build_toc_files: true\n", "_toc.yml": toc, "intro.md": "# Intro\n\nShown.\n"}
+    assert [page.path for page in compose_files(files, Settings()).pages] == ["intro.md"]
+
+
 def test_a_ref_cycle_ends() -> None:
     site = read_site({"docs.json": json.dumps({"navigation": {"$ref": "./a.json"}}),
                       "a.json": json.dumps({"$ref": "./a.json"})})

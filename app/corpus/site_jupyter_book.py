@@ -28,21 +28,23 @@ def _load(text: str) -> Any:
         return None
 
 
-def _entries(node: Any, depth: int = 0) -> Iterator[tuple[str, str]]:
+def _entries(node: Any, budget: list[int], depth: int = 0) -> Iterator[tuple[str, str]]:
     """Each ("file", path) and ("glob", pattern) of a table of contents (its root, parts, chapters,
-    sections, at any depth)."""
-    if depth > 30:
+    sections, at any depth), at most `budget[0]` nodes visited: YAML aliases can make a few lines
+    a tree of billions of nodes."""
+    budget[0] -= 1
+    if depth > 30 or budget[0] < 0:
         return
     if isinstance(node, list):
         for item in node:
-            yield from _entries(item, depth + 1)
+            yield from _entries(item, budget, depth + 1)
     elif isinstance(node, dict):
         for key in ("root", "file", "glob"):
             if isinstance(node.get(key), str):
                 yield ("glob" if key == "glob" else "file", node[key])
         for key, value in node.items():
             if isinstance(value, (list, dict)) and key != "options":
-                yield from _entries(value, depth + 1)
+                yield from _entries(value, budget, depth + 1)
 
 
 def jupyter_book_site(files: Mapping[str, str]) -> Site:
@@ -63,8 +65,8 @@ def jupyter_book_site(files: Mapping[str, str]) -> Site:
         if not isinstance(toc, dict):
             site.warnings.append("_toc.yml cannot be read, and _config.yml builds only its files: every page stays a page")
             return site
-        named = []
-        for kind, value in _entries(toc):
+        named, budget = [], [100_000]
+        for kind, value in _entries(toc, budget):
             stem = re.sub(rf"{_SUFFIXES}$", "", value.strip().lstrip("/"))
             named.append(_sphinx_pattern(stem, folders=False).pattern[:-1] if kind == "glob" else re.escape(stem))
         site.not_built += (re.compile(f"(?!(?:{'|'.join(named) or '(?!)'}){_SUFFIXES}$)"),)
