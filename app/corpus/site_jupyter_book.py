@@ -16,6 +16,7 @@ from app.corpus.site_code import _sphinx_pattern
 from app.corpus.site_model import Site
 
 JUPYTER_BOOK_FILES = ("_config.yml", "_toc.yml")
+JUPYTER_BOOK_TOC = "_toc.yml"
 # jupyter-book's default_config.yml `exclude_patterns`, kept beside a book's own.
 _DEFAULT_EXCLUDED = ("_build", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints")
 _SUFFIXES = r"\.(?:md|ipynb|rst)"
@@ -45,6 +46,12 @@ def _entries(node: Any, budget: list[int], depth: int = 0) -> Iterator[tuple[str
         for key, value in node.items():
             if isinstance(value, (list, dict)) and key != "options":
                 yield from _entries(value, budget, depth + 1)
+
+
+def is_jupyter_book_toc(text: str) -> bool:
+    """Whether a `_toc.yml` is sphinx-external-toc's (a mapping naming its `root`): a book's, found
+    in a folder below a source's (app/corpus/site_root.py)."""
+    return "root" in text and isinstance(toc := _load(text), dict) and isinstance(toc.get("root"), str)
 
 
 def jupyter_book_site(files: Mapping[str, str]) -> Site:
