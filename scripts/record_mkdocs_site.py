@@ -15,6 +15,9 @@ pymdown-extensions versions docschat's venv has (the comparison is of the same p
     python3 -m venv /tmp/mkdocs && /tmp/mkdocs/bin/pip install mkdocs==1.6.1 mkdocs-material \\
         mkdocs-redirects markdown==3.11.3 pymdown-extensions==13.1.2
     .venv/bin/python scripts/record_mkdocs_site.py /tmp/mkdocs/bin/mkdocs
+
+Another site folder as a second argument records it into <folder>.shown.json beside it: the
+mkdocstrings site (tests/data/site-nav/mkdocs-autodoc) needs `mkdocstrings[python]` in that venv.
 """
 
 from __future__ import annotations
@@ -39,14 +42,16 @@ SHOWN = "(document.querySelector('article') || document.querySelector('[role=mai
 # mkdocs.utils.markdown_extensions: the files MkDocs builds pages from.
 SUFFIXES = (".markdown", ".mdown", ".mkdn", ".mkd", ".md")
 TEXT_OF = ("docs/reference/emoji.md",)
-PACKAGES = ("mkdocs", "markdown", "pymdown-extensions", "mkdocs-material", "mkdocs-redirects")
+PACKAGES = ("mkdocs", "markdown", "pymdown-extensions", "mkdocs-material", "mkdocs-redirects", "mkdocstrings",
+            "mkdocstrings-python")
 
 
 def _versions(mkdocs: Path) -> str:
-    code = ("import importlib.metadata as m; "
-            f"print(', '.join(f'{{p}} {{m.version(p)}}' for p in {PACKAGES!r}))")
+    code = ("import importlib.metadata as m, contextlib\n"
+            f"for p in {PACKAGES!r}:\n"
+            "    with contextlib.suppress(m.PackageNotFoundError): print(p, m.version(p))")
     return subprocess.run([str(mkdocs.parent / "python"), "-c", code], check=True, capture_output=True,
-                          text=True).stdout.strip()
+                          text=True).stdout.strip().replace("\n", ", ")
 
 
 def _built_page(out: Path, page: str) -> Path | None:
@@ -56,29 +61,30 @@ def _built_page(out: Path, page: str) -> Path | None:
     return built if built.is_file() else None
 
 
-def main(mkdocs: Path) -> None:
-    docs = SITE / "docs"
+def main(mkdocs: Path, site: Path = SITE) -> None:
+    docs = site / "docs"
     with tempfile.TemporaryDirectory() as work:
         out = Path(work) / "site"
         environment = {**os.environ, "DISABLE_MKDOCS_2_WARNING": "true", "NO_MKDOCS_2_WARNING": "1"}
-        build = subprocess.run([str(mkdocs), "build", "-f", str(SITE / "mkdocs.yml"), "-d", str(out)],
-                               capture_output=True, text=True, env=environment, cwd=SITE)
+        build = subprocess.run([str(mkdocs), "build", "-f", str(site / "mkdocs.yml"), "-d", str(out)],
+                               capture_output=True, text=True, env=environment, cwd=site)
         if build.returncode:
             sys.exit(f"mkdocs build failed:\n{build.stdout}\n{build.stderr}")
-        sources = [(source.relative_to(SITE).as_posix(), source) for source in sorted(docs.rglob("*"))
+        sources = [(source.relative_to(site).as_posix(), source) for source in sorted(docs.rglob("*"))
                    if source.suffix in SUFFIXES]
-        snippets = sorted([*SITE.glob("includes/*.md"), *SITE.glob("private/*.md")])
+        snippets = sorted([*site.glob("includes/*.md"), *site.glob("private/*.md")])
         pages = record_pages(sources, lambda _, source: _built_page(out, source.relative_to(docs).with_suffix("").as_posix()),
                              SHOWN, OPEN_EVERYTHING, redirect=lambda html: "<article" not in html,  # the redirects plugin's stub
                              pasted=lambda text: snippets if "--8<--" in text else [])
         texts = {name: shown_text(_built_page(out, name.removeprefix("docs/").removesuffix(".md")), SHOWN, OPEN_EVERYTHING)
-                 for name in TEXT_OF}
+                 for name in TEXT_OF if (site / name).is_file()}
     warnings = [line for line in build.stderr.splitlines() if line.startswith(("WARNING", "INFO    -  A reference"))]
     record = {"renderer": f"{_versions(mkdocs)}; Chromium innerText of the page's <article>, tabs and details opened",
               "warnings": warnings, "pages": pages, "texts": texts}
-    RECORDED.write_text(json.dumps(record, indent=1) + "\n")
-    print(f"{len(pages)} pages recorded in {RECORDED}")
+    recorded = RECORDED if site == SITE else site.parent / f"{site.name}.shown.json"
+    recorded.write_text(json.dumps(record, indent=1) + "\n")
+    print(f"{len(pages)} pages recorded in {recorded}")
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]))
+    main(Path(sys.argv[1]), *(Path(arg).resolve() for arg in sys.argv[2:3]))

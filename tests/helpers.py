@@ -343,7 +343,7 @@ def parse_sse(body: str) -> list[dict[str, Any] | str]:
 def shown_markdown(text: str, *, mdx: bool, myst: bool | None = None) -> str:
     """The page body as the Markdown of what its rendered page shows, its blocks apart by a blank
     line (what the probes and compose tests compare; the index keeps the blocks themselves)."""
-    from app.corpus.markdown import shown_blocks
+    from app.corpus.markdown import read_page
 
-    written = "\n\n".join(block.text for block in shown_blocks(text, mdx=mdx, myst=myst))
+    written = "\n\n".join(block.text for block in read_page(text, mdx=mdx, myst=myst).blocks)
     return written + "\n" if written else ""

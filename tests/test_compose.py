@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from app.config import Settings
 from app.corpus.chunker import Page, chunk_page, github_slug
 from app.corpus.compose import DocsSource, compose_corpus, compose_files
-from app.corpus.markdown import shown_blocks
+from app.corpus.markdown import read_page
 from app.corpus.sources import Source
 from app.search.chunk_text import chunk_blocks
 from tests.conftest import SHARED
@@ -445,7 +445,7 @@ def _lines_by_place(text: str) -> tuple[set[str], set[str], bool]:
 @given(blocks=_blocks, max_chars=st.integers(min_value=200, max_value=800))
 def test_property_no_body_line_lost_and_no_fence_cut(blocks: list[tuple[str, list[str]]], max_chars: int) -> None:
     body = _render(blocks)
-    page = Page("p.mdx", "P", None, ("public",), clean_mdx(body), blocks=tuple(shown_blocks(body, mdx=True)))
+    page = Page("p.mdx", "P", None, ("public",), clean_mdx(body), blocks=tuple(read_page(body, mdx=True).blocks))
     chunks = chunk_page(page, max_chars=max_chars)
     outside: set[str] = set()
     inside: set[str] = set()

@@ -683,6 +683,8 @@ COUNT_DOCS = {
         "---\ntitle: Limits\npublic: true\n---\n## Images\n\nYou can include up to 20 images in a single request. "
         "Each image may be at most 5 MB.\n\n## Tools\n\nTools were added in the 2023 API version. Each tool has a "
         "name and a description. A tool also has an input schema. You define them in the tools parameter.\n"
+        "\n## Fonts\n\nLoad font files in the woff2 format. Each font file needs a family name.\n"
+        "\n## Themes\n\nTo add a theme to the site:\n\n1. Open the theme settings.\n2. Pick a theme colour.\n"
     ),
 }
 
@@ -710,6 +712,11 @@ async def test_a_count_no_passage_states_is_answered_partly(offline, pool) -> No
         # The question's own number states nothing.
         check = await verdict("How many tools can one request define with the 2023 API version?")
         assert check.verdict == "partly", check
+        # The digits of a name ("woff2") and a list's item numbers ("1.", "2.") state no count.
+        check = await verdict("How many font files can I load?")
+        assert check.verdict == "partly" and "font" in check.unstated, check
+        check = await verdict("What is the maximum number of themes I can add to the site?")
+        assert check.verdict == "partly" and "theme" in check.unstated, check
         # A question that asks for no count is not held to it.
         check = await verdict("Where are tools defined in a request?")
         assert check.verdict == "answerable", check

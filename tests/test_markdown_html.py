@@ -105,3 +105,16 @@ def test_a_selector_past_the_matching_budget_matches_more() -> None:
     # `:not()` walks what each element holds (10 s here): on a page this deep it is dropped.
     page = "<style>.x:not(.y) {display:none} .x:not(:has(.x:not(:has(.y)))) {display:none}</style>\n\n"
     assert shown_markdown(page + '<div class="x">' * 300 + "SECRET" + "</div>" * 300 + "\n\nzzP\n", mdx=False) == "zzP\n"
+
+
+@pytest.mark.parametrize(("myst", "fence"), [
+    (False, "```{}\ncode\n```\n"), (True, "```{}\ncode\n```\n"), (True, "```{{code-block}} {}\ncode\n```\n"),
+])
+@pytest.mark.parametrize(("language", "written"), [
+    ("c++", "c++"), ("x" * 40, "x" * 40), ("x" * 41, ""), ("café", ""), ('a"b', ""), ("a<b>", ""),
+])
+def test_a_code_block_keeps_only_a_plain_language(myst: bool, fence: str, language: str, written: str) -> None:
+    """One rule for every dialect (reader.js `blocks`, on the `<pre><code class="language-…">`
+    micromark or the MyST renderer writes): a language of at most 40 ASCII word characters and
+    `.+#-` is kept on the fence, any other is left out."""
+    assert shown_markdown(fence.format(language), mdx=False, myst=myst) == f"```{written}\ncode\n```\n"

@@ -60,6 +60,9 @@ def test_a_page_without_a_heading_is_named_by_its_front_matter_title() -> None:
     ({"site/api/notes.md": "# Notes\n"}, {"site/index.md"}),
     # Another file changes: no page is composed again.
     ({"site/picture.txt": "not a page"}, set()),
+    # An `.rst` page whose labels and title a page shows changes; a new one defines a label.
+    ({"site/rstpage.rst": "An rst page renamed\n===================\n"}, {"site/index.md"}),
+    ({"site/api/more.rst": ".. _missing-label:\n\nFound in rst\n============\n"}, {"site/index.md"}),
 ])
 def test_a_page_showing_a_title_is_composed_again_when_the_title_changes(
         edit: dict[str, str], recomposed: set[str], tmp_path: Path) -> None:
@@ -76,6 +79,10 @@ def test_a_page_showing_a_title_is_composed_again_when_the_title_changes(
     text = " ".join(c.text for part in again for c in part.chunks)
     if "site/api/more.md" in edit:
         assert "xr06a Found at last xr06b" in text
+    elif "site/api/more.rst" in edit:
+        assert "xr06a Found in rst xr06b" in text
+    elif "site/rstpage.rst" in edit:
+        assert "xr22a An rst page renamed xr22b" in text and "xr21a rst-section-label xr21b" in text
     elif "site/guide.md" in edit:
         assert "xr02a The guide, renamed xr02b" in text and "xr01a Installation xr01b" in text
 

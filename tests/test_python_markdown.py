@@ -493,3 +493,13 @@ def test_mkdocs_front_matter_may_end_with_dots() -> None:
     result = _compose(files)
     assert [page.title for page in result.pages] == ["Home"] and "Shown." in result.pages[0].body
     assert "audience" not in result.pages[0].body and result.pages[0].declared
+
+
+def test_a_fence_with_pygments_options_is_read_as_code() -> None:
+    """`hl_lines`, `linenums`, `title` are Pygments' options; rendered without Pygments,
+    pymdownx.superfences took them for attributes and refused the fence (its text a paragraph,
+    backticks and all), where the site shows code (Typer's `{* … hl[3] *}` examples write them)."""
+    files = {"mkdocs.yml": "site_name: A\nmarkdown_extensions:\n  - pymdownx.superfences\n",
+             "docs/a.md": '# A\n\n```python hl_lines="2" linenums="1" title="a.py"\none = 1\ntwo = 2\n```\n'}
+    text = _indexed(files)
+    assert "```python\none = 1\ntwo = 2\n```" in text and "hl_lines" not in text

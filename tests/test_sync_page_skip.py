@@ -271,3 +271,47 @@ async def test_a_navigation_change_recomposes_the_pages_it_decides(pool, keyword
     report, calls = await _sync(pool, _source(repo), composed)
     assert set(await _pages(pool)) == {"p0.md"}
     assert calls == ["p0.md", "p1.md"] and report.deleted > 0
+
+
+async def test_a_page_linking_a_stylesheet_is_kept_until_a_stylesheet_changes(
+    pool, keyword_only, composed, tmp_path: Path,
+) -> None:
+    """A page's `<link rel=stylesheet href="/x.css">` is matched by file name among the source's
+    stylesheets (Site.linked_css), all of which are in every page key (Site.css_key): finding them
+    must not make the page depend on every path (no key, composed at every sync)."""
+    linking = _page("Styled", "alpha0", body='<link rel="stylesheet" href="/css/hide.css">\n\n'
+                    '<div class="secret">hushword</div>\n\n')
+    repo = make_docs_repo(tmp_path / "r", {"p0.md": linking, "p1.md": _page("P1", "alpha1"),
+                                           "static/css/hide.css": ".secret { display: none }\n"})
+    _, calls = await _sync(pool, _source(repo), composed)
+    assert calls == ["p0.md", "p1.md"] and set(await _keys(pool)) == {"p0.md", "p1.md"}
+    assert "hushword" not in (await _pages(pool))["p0.md"]
+
+    _, calls = await _sync(pool, _source(repo), composed)
+    assert calls == []
+
+    write_files(repo / "docs", {"static/css/hide.css": ".other { display: none }\n"})
+    commit_all(repo, "the stylesheet hides nothing of the page")
+    _, calls = await _sync(pool, _source(repo), composed)
+    assert calls == ["p0.md", "p1.md"] and "hushword" in (await _pages(pool))["p0.md"]
+
+    write_files(repo / "docs", {"theme/hide.css": ".secret { display: none }\n"})
+    commit_all(repo, "another file of the name: applied too")
+    _, calls = await _sync(pool, _source(repo), composed)
+    assert calls == ["p0.md", "p1.md"] and "hushword" not in (await _pages(pool))["p0.md"]
+    _, calls = await _sync(pool, _source(repo), composed)
+    assert calls == []
+
+
+async def test_a_site_linking_a_stylesheet_by_url_keys_every_page(pool, keyword_only, composed, tmp_path: Path) -> None:
+    """Docusaurus's `stylesheets` (URLs every page links, found by file name): found once for the
+    site, not for the first page composed (which then had no key and was composed at every sync)."""
+    repo = make_docs_repo(tmp_path / "r", {
+        "docusaurus.config.js": "module.exports = {stylesheets: ['/css/hide.css']};\n",
+        "docs/p0.md": _page("P0", "alpha0", body='<div class="secret">hushword</div>\n\n'),
+        "docs/p1.md": _page("P1", "alpha1"), "static/css/hide.css": ".secret { display: none }\n"})
+    _, calls = await _sync(pool, _source(repo), composed)
+    assert calls == ["docs/p0.md", "docs/p1.md"] and set(await _keys(pool)) == {"docs/p0.md", "docs/p1.md"}
+    assert "hushword" not in (await _pages(pool))["docs/p0.md"]
+    _, calls = await _sync(pool, _source(repo), composed)
+    assert calls == []

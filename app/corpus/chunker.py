@@ -10,7 +10,7 @@ import hashlib
 import re
 from dataclasses import asdict, dataclass, field
 
-from app.corpus.markdown import Block, shown_blocks
+from app.corpus.markdown import Block, read_page
 from app.corpus.site_model import MKDOCS_SUFFIXES
 
 # Bump when chunk text or boundaries change: every content_hash changes once, so sync re-embeds.
@@ -135,7 +135,7 @@ def _sections(page: Page) -> list[_Section]:
     current = overview
     open_headings: list[tuple[int, str]] = []  # the split headings enclosing the current block
     # A page made by hand (tests) has its body only: read once here.
-    blocks = page.blocks or shown_blocks(page.body, mdx=page.path.endswith(".mdx"))
+    blocks = page.blocks or read_page(page.body, mdx=page.path.endswith(".mdx")).blocks
     for block in blocks:
         if block.kind != "heading":
             current.blocks.append(block)

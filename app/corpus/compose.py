@@ -208,6 +208,7 @@ def iter_compose_files(
     root = find_site(files, source.site)
     tree = Within(files, root.prefix) if root.folder else files
     site = read_site(tree)
+    site.css(tree)  # its stylesheets listed once, from the tree: not a page's dependencies
     dialect = site_dialect(site, tree)
     titles = SiteTitles(tree) if dialect.myst is not False else None  # what `{ref}`s show: read when asked
     # Each page's position in the navigation: decided by the site alone, which is in every page's
@@ -317,7 +318,7 @@ def _compose_page(
     pasted.text = render_macros(pasted.text, site, path, front.data)  # mkdocs-macros, if on (or MacrosError)
     reading = read_page(pasted.text, mdx=mdx, myst=dialect.myst, mintlify=dialect.mintlify, comments=dialect.mdx_comments,
                         mkdocs=dialect.python_markdown, front_matter=front.body != text.lstrip("\ufeff"),
-                        docusaurus=dialect.docusaurus, build=replace(site.myst.for_page(front.data), xref=partial(
+                        docusaurus=dialect.docusaurus, admonitions=site.admonitions_of(path), build=replace(site.myst.for_page(front.data), xref=partial(
                             titles.title, page=path, files=files, shown=partial(
                                 _title_shown, path, audiences, files, source, site, result.warnings)) if titles else None), files=Pastable(
                             files, path, audiences, lambda snippet: _page_audiences(snippet, files, source, site),

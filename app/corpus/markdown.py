@@ -39,9 +39,10 @@ from mdit_py_plugins.substitution import substitution_plugin
 from app.corpus import myst, python_markdown
 from app.corpus.myst import Build
 from app.corpus.myst_notebook import cell_metadata, removes_source
-from app.corpus.reader import Block, Reading, read_html, read_markdown
+from app.corpus.reader import Admonitions, Block, Reading, read_html, read_markdown
+from app.corpus.reference_targets import directive_caption, rst_labels
 
-__all__ = ["Block", "Reading", "read_page", "shown_blocks"]
+__all__ = ["Block", "Reading", "read_page"]
 
 # Containers nest this deep at most; markdown-it leaves deeper content out (hides it). No docs
 # page nests that far.
@@ -52,7 +53,6 @@ _MAX_DIRECTIVE_DEPTH = 8  # directives inside directives; deeper ones show nothi
 # ends); such a page is not read (compose skips it with this error).
 _MAX_SUBSTITUTIONS = 100_000
 _MAX_SUBSTITUTED_CHARS = 10_000_000
-_LANGUAGE = re.compile(r"[\w.+#-]{1,40}")  # a fence's language; the rest of its info is never shown
 
 # A page is MyST when it uses MyST's own syntax: a directive fence (```` ```{note} ````, `:::{tip}`),
 # a `%` comment line, a role (``{ref}`x` ``) or a target line (`(label)=`), in a quote or a list
@@ -214,7 +214,7 @@ def _render_role(self: RendererHTML, tokens: list[Token], idx: int, options: Opt
     token = tokens[idx]
     name = myst.name(token.meta["name"])
     content = token.content
-    if myst.shows_target(token.meta["name"], content):
+    if token.meta["name"].lower() in myst.NUMBER_ROLES:
         return ""  # Sphinx shows the target's title or number there, not the label written
     xref = env["build"].xref if name in myst.TITLE_ROLES and not myst.explicit_title(content) else None
     if xref is not None and (title := xref(name, content.strip())) is not None:
@@ -270,7 +270,8 @@ def _title_html(title: str, env: EnvType) -> str:
 
 
 def _code(language: str, content: str) -> str:
-    language = language if _LANGUAGE.fullmatch(language) else ""
+    """A code block in `language`: the reader keeps a language of at most 40 word characters, `.+#-`
+    (reader.js `blocks`, as for any page); the rest of a fence's info is never shown."""
     attribute = f' class="language-{html.escape(language)}"' if language else ""
     return f"<pre><code{attribute}>{html.escape(content)}</code></pre>\n"
 
@@ -292,27 +293,26 @@ def _closed(token: Token, env: EnvType) -> bool:
 def _render_fence(self: RendererHTML, tokens: list[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
     """A fence or directive as Sphinx shows it, in a `<div>` of the classes Sphinx gives it (its
     `:class:`, myst.classes) when the page names any: a stylesheet may hide them."""
-    shown = _render_directive(tokens[idx], env)
-    directive = myst.DIRECTIVE.fullmatch(tokens[idx].info.strip())
-    if not shown or directive is None:
-        return shown
-    name = myst.name(directive.group(1))
-    found = myst.classes(name, directive.group(2).strip(), myst.directive_options(tokens[idx].content, name)[0])
-    return f'<div class="{html.escape(" ".join(found))}">{shown}</div>\n' if found else shown
-
-
-def _render_directive(token: Token, env: EnvType) -> str:
+    token = tokens[idx]
     info = token.info.strip()
     directive = myst.DIRECTIVE.fullmatch(info)
-    colons = token.type == "colon_fence"
-    if directive is None and not colons:
+    if directive is None and token.type != "colon_fence":
         return _code(info.split()[0] if info else "", token.content)
+    if directive is not None and not env["build"].defined(directive.group(1)):
+        return ""  # Sphinx warns "Unknown directive type" and shows nothing of it
     name = myst.name(directive.group(1)) if directive else (info.split() or [""])[0].lower()
     argument = directive.group(2).strip() if directive else info[len(name):].strip()
     options_, body = myst.directive_options(token.content, name)
+    shown = _render_directive(token, env, name, argument, options_, body, braced=directive is not None)
+    found = myst.classes(name, argument, options_) if shown and directive else []
+    return f'<div class="{html.escape(" ".join(found))}">{shown}</div>\n' if found else shown
+
+
+def _render_directive(token: Token, env: EnvType, name: str, argument: str, options_: dict[str, str], body: str,
+                      *, braced: bool) -> str:
+    """`braced`: written `{name}` (a MyST directive), not `:::name` (a colon fence's plain word)."""
+    colons = token.type == "colon_fence"
     build, depth = env["build"], env["depth"]
-    if directive is not None and not build.defined(directive.group(1)):
-        return ""  # Sphinx warns "Unknown directive type" and shows nothing of it
     if name in ("code-cell", "raw-cell") and build.cells is not None and (
             not build.cells or depth or removes_source(cell_metadata(token.content), build.remove_code_source)):
         return ""  # not a notebook's cell (myst-nb warns), or its source removed
@@ -338,7 +338,7 @@ def _render_directive(token: Token, env: EnvType) -> str:
         if not colons or not closed:
             return f"<div>{title}{inner}</div>\n"
         # A `:::` callout stays one block (the chunker keeps it whole), its argument when shown.
-        marker = f"{{{name}}}" if directive else name
+        marker = f"{{{name}}}" if braced else name
         if "<" in shown:  # its HTML as the browser shows it
             shown = " ".join(block.text for block in read_html(title).blocks)
         return f'<div data-callout="{html.escape(marker)}" data-title="{html.escape(shown)}">{inner}</div>\n'
@@ -410,8 +410,9 @@ def _shown_title(inline: str) -> str:
 def myst_sections(text: str) -> tuple[tuple[str | None, str | None], list[tuple[str, str]]]:
     """A MyST page's first `#` heading and first heading of any level, and each label (`(label)=`
     right before a heading: consecutive ones name the same section) with the title of the section it
-    names, as myst-parser's markdown-it reads them. A label before anything else names no section
-    (Sphinx finds no title)."""
+    names, as myst-parser's markdown-it reads them; a figure's, table's or code block's caption for
+    its `:name:` or a label before it, and an `{eval-rst}` block's labels (reference_targets.py). A
+    label before anything else names nothing (Sphinx finds no title)."""
     h1, title, labels, pending = None, None, [], []
     # Every underline read as setext (`_setext_heading` skips those the hr rule reads the same when
     # rendering: here the heading's title counts).
@@ -427,6 +428,13 @@ def myst_sections(text: str) -> tuple[tuple[str | None, str | None], list[tuple[
             h1 = heading if h1 is None and token.tag == "h1" else h1
             labels += [(label, heading) for label in pending]
             pending = []
+        elif token.type in ("fence", "colon_fence") and (directive := myst.DIRECTIVE.fullmatch(token.info.strip())):
+            name = myst.name(directive.group(1))
+            options, body = myst.directive_options(token.content, name)
+            caption = directive_caption(name, directive.group(2).strip(), options, body)
+            named = [*pending, *([options["name"]] if options.get("name") else [])]
+            labels += rst_labels(body)[1] if name == "eval-rst" else [(label, _shown_title(caption)) for label in named] if caption else []
+            pending = []
         else:
             pending = []
     return (h1, title), labels
@@ -437,7 +445,7 @@ def myst_sections(text: str) -> tuple[tuple[str | None, str | None], list[tuple[
 
 def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool = False,
               comments: bool = False, mkdocs: str | None = None, front_matter: bool = True,
-              docusaurus: bool = False, build: Build | None = None,
+              docusaurus: bool = False, admonitions: Admonitions | None = None, build: Build | None = None,
               files: Mapping[str, str] | None = None, css: str = "",
               linked: Callable[[tuple[str, ...]], str] | None = None,
               modules: Callable[[tuple[str, ...]], dict[str, str | None]] | None = None) -> Reading:
@@ -447,7 +455,8 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
     a page of an MkDocs site (the Python-Markdown extensions it is read with, python_markdown.py),
     whose first `key: value` lines MkDocs takes for meta data when it had no `front_matter`, and
     its `--8<--` snippets read from `files` (the source's tree); `docusaurus` for a page of a
-    Docusaurus site (code block titles as it shows them); `build`: what a Sphinx site's conf.py and
+    Docusaurus site (code block titles as it shows them; `admonitions` its page's, its defaults
+    when not given); `build`: what a Sphinx site's conf.py and
     the page's front matter say of its MyST (substitutions, tags); `css` the site's own stylesheet;
     `linked` the text of the source's stylesheets the page links by these URLs (`<link
     rel=stylesheet href="/x.css">`, `@import`), which the browser applies too, and `modules` the
@@ -466,7 +475,8 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
     # Docusaurus renders `:::note` callouts; Mintlify renders math.
     return _read_linked(lambda sheets, given: read_markdown(
         text, mdx=mdx or mintlify, math=mintlify, directives=not mintlify, comments=comments,
-        code_titles="mintlify" if mintlify else "docusaurus" if docusaurus else "", css=sheets, modules=given),
+        code_titles="mintlify" if mintlify else "docusaurus" if docusaurus else "", css=sheets, modules=given,
+        admonitions=(admonitions or Admonitions()) if docusaurus and not mintlify else None),
         css, linked, modules)
 
 
@@ -482,8 +492,3 @@ def _read_linked(read: Callable[[str, dict[str, str | None]], Reading], css: str
     extra = linked(reading.links) if reading.links and linked is not None else ""
     given = modules(reading.modules) if reading.modules and modules is not None else {}
     return read(f"{css}\n{extra}" if extra else css, given) if extra or given else reading
-
-
-def shown_blocks(text: str, *, mdx: bool, myst: bool | None = None) -> list[Block]:
-    """The page body as the blocks of what its rendered page shows (none when its parser rejects it)."""
-    return read_page(text, mdx=mdx, myst=myst).blocks

@@ -212,14 +212,15 @@ NOT_ON_THE_PAGE = _SHOWN_ONLY_UNDER_A_CONDITION | _MACHINERY | {
     "literalinclude", "include", "image", "toctree", "raw", "contents", "autosummary", "automodule",
     "autoclass", "autofunction", "automethod", "autoattribute", "autodata", "plot",
 }
-# Directives whose body is text the reader reads (admonitions, containers, tabs, cards, tables).
-TEXT = frozenset({
-    "note", "tip", "hint", "important", "warning", "caution", "danger", "error", "attention", "seealso",
-    "admonition", "dropdown", "tab-set", "tab-item", "card", "grid", "grid-item", "grid-item-card",
-    "topic", "sidebar", "margin", "versionadded", "versionchanged", "deprecated", "versionremoved", "button-ref",
-    "button-link", "div", "container", "epigraph", "pull-quote", "figure", "table", "list-table",
-    "glossary", "rubric",
-})
+# Directives whose body is text the reader reads: the admonitions (whose HTML Sphinx classes
+# `admonition <name>`: classes()), containers, tabs, cards, tables.
+_ADMONITIONS = frozenset({"note", "tip", "hint", "important", "warning", "caution", "danger", "error", "attention",
+                          "seealso", "admonition"})
+TEXT = _ADMONITIONS | {
+    "dropdown", "tab-set", "tab-item", "card", "grid", "grid-item", "grid-item-card", "topic", "sidebar", "margin",
+    "versionadded", "versionchanged", "deprecated", "versionremoved", "button-ref", "button-link", "div", "container",
+    "epigraph", "pull-quote", "figure", "table", "list-table", "glossary", "rubric",
+}
 # Of those, the version notes, and the words Sphinx writes before their version and text ("Added in
 # version 1.2: The fast option."; sphinx.domains.changeset's versionlabels, Sphinx 7.3 and later).
 VERSION_NOTES = {"versionadded": "Added in version", "versionchanged": "Changed in version",
@@ -323,6 +324,17 @@ def _rst_raw_html(argument: str, block: list[str]) -> str:
                     "".join(lines[head:]))
 
 
+def _rst_block_end(lines: list[str], at: int) -> int:
+    """Where the explicit markup block opening at line `at` ends: after the lines below it that are
+    blank or indented past it (docutils indents with any whitespace, a no-break space too: counted
+    as one column each)."""
+    indent = len(lines[at]) - len(lines[at].lstrip())
+    end = at + 1
+    while end < len(lines) and (not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > indent):
+        end += 1
+    return end
+
+
 def shown_rst(body: str, build: Build) -> list[tuple[str, str]]:
     """An ``{eval-rst}`` body less what the site never shows: a directive shown only under a
     condition (``.. only:: internal``), raw output for another format, or a comment (``.. a note``),
@@ -333,40 +345,26 @@ def shown_rst(body: str, build: Build) -> list[tuple[str, str]]:
     not decided)."""
     pieces: list[tuple[str, str]] = []
     shown: list[str] = []
-    hidden: int | None = None  # the indent of the hidden block's opening line
-    raw: tuple[str, list[str]] | None = None  # a `.. raw::` block's argument and lines
     lines = body.splitlines(keepends=True)
-    for at, line in enumerate(lines):
-        bare = line.rstrip("\r\n")
-        # docutils indents with any whitespace (a no-break space too): counted as one column each.
-        indent = len(bare) - len(bare.lstrip())
-        if hidden is not None:
-            if not bare.strip() or indent > hidden:
-                if raw is not None:
-                    raw[1].append(line)
-                continue
-            hidden = None
-        if raw is not None:
-            pieces += [("rst", "".join(shown)), ("html", _rst_raw_html(*raw))]
-            shown, raw = [], None
-        explicit = _RST_EXPLICIT.match(bare)
-        if explicit:
-            rest = explicit.group(2) or ""
-            directive = _RST_DIRECTIVE.match(rest)
-            named = name(directive.group(1)) if directive else ""
-            argument = rest[directive.end():] if directive else ""
-            if named == "only" and (at + 1 == len(lines) or not lines[at + 1].strip()) and only_built(argument, build):
-                shown.append(line)
-                continue
-            # A directive the site does not define shows nothing, as in MyST (Build.defined).
-            if named in _RST_NOT_SHOWN or not _RST_NOT_COMMENT.match(rest) or directive and not build.defined(directive.group(1)):
-                hidden = indent
-                raw = (argument, []) if named == "raw" else None
-                continue
-        shown.append(line)
-    if raw is not None:
-        pieces += [("rst", "".join(shown)), ("html", _rst_raw_html(*raw))]
-        shown = []
+    at = 0
+    while at < len(lines):
+        explicit = _RST_EXPLICIT.match(lines[at].rstrip("\r\n"))
+        rest = (explicit.group(2) or "") if explicit else ""
+        directive = _RST_DIRECTIVE.match(rest)
+        named = name(directive.group(1)) if directive else ""
+        argument = rest[directive.end():] if directive else ""
+        shown_only = named == "only" and (at + 1 == len(lines) or not lines[at + 1].strip()) and only_built(argument, build)
+        # A directive the site does not define shows nothing, as in MyST (Build.defined).
+        if explicit and not shown_only and (named in _RST_NOT_SHOWN or not _RST_NOT_COMMENT.match(rest)
+                                            or directive is not None and not build.defined(directive.group(1))):
+            end = _rst_block_end(lines, at)
+            if named == "raw":
+                pieces += [("rst", "".join(shown)), ("html", _rst_raw_html(argument, lines[at + 1:end]))]
+                shown = []
+            at = end
+            continue
+        shown.append(lines[at])
+        at += 1
     return [*pieces, ("rst", "".join(shown))]
 
 
@@ -386,8 +384,6 @@ def explicit_title(inner: str) -> bool:
 # note`, `docutils container`), each as docutils' class_option makes it (`Internal_Note` is
 # `internal-note`): a site's or page's stylesheet may hide them (myst-probes `class-options.md`).
 # Both spellings are kept (more hidden, never less).
-_ADMONITIONS = frozenset({"note", "tip", "hint", "important", "warning", "caution", "danger", "error", "attention",
-                          "seealso", "admonition"})
 _OWN_CLASSES = {"container": ("docutils", "container"), "topic": ("topic",), "rubric": ("rubric",),
                 "sidebar": ("sidebar",)}
 
@@ -421,10 +417,7 @@ def rst_classed(rst: str) -> list[tuple[list[str], str]]:
         explicit = _RST_EXPLICIT.match(bare)
         directive = _RST_DIRECTIVE.match(explicit.group(2) or "") if explicit else None
         if explicit and directive:
-            indent = len(bare) - len(bare.lstrip())
-            end = at + 1
-            while end < len(lines) and (not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > indent):
-                end += 1
+            end = _rst_block_end(lines, at)
             options = {"class": " ".join(m.group(1) for line in lines[at + 1:end]
                                          if (m := _RST_CLASS_OPTION.match(line.rstrip("\r\n"))))}
             found = classes(name(directive.group(1)), (explicit.group(2) or "")[directive.end():], options)
@@ -437,11 +430,8 @@ def rst_classed(rst: str) -> list[tuple[list[str], str]]:
     return [*pieces, ([], "".join(plain))]
 
 
-# Roles whose label shows nowhere: Sphinx shows the equation's number (`{eq}`, `{math:numref}`).
-def shows_target(written: str, inner: str) -> bool:
-    """Whether the role `{written}` with content `inner` shows its target's number rather than what
-    is written."""
-    return written.lower() in ("eq", "math:numref")
+# Roles (as written, domain included) whose label shows nowhere: Sphinx shows the equation's number.
+NUMBER_ROLES = frozenset({"eq", "math:numref"})
 
 
 def role_text(inner: str) -> str:

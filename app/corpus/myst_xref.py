@@ -7,12 +7,16 @@ every MyST page of the site (a pure step: the pages in, labels and document titl
 page's roles are rendered with them (app/corpus/markdown.py). Not found, the role shows its target
 as written, as Sphinx does (it warns "undefined label", "unknown document").
 
+A label may also name a figure's, table's or code block's caption (its `:name:`, or a `(label)=`
+before it), and `.rst` pages and `{eval-rst}` blocks define labels too (`.. _label:`), an `.rst`
+page its title (app/corpus/reference_targets.py).
+
 Recorded: tests/data/myst-xref (Sphinx 9.0.4, myst-parser 5.2.0), scripts/record_myst_xref.py.
-Not read: labels in `{eval-rst}` blocks or `.rst` pages (docschat reads no reStructuredText
-page), labels inside directives, and figures', tables' and code blocks' `:name:` (their captions).
+Not read: labels inside directives (a heading in a `{note}`), a directive's `name:` in a YAML
+options block, notebooks' titles.
 
 A page's key (app/corpus/compose.py) depends on the pages whose titles it showed; a `{doc}` found
-or not depends on the target's files; a label not found depends on every Markdown page of the site
+or not depends on the target's files; a label not found depends on every Markdown and `.rst` page of the site
 (EVERY_MARKDOWN_PAGE: any may define it later), so such a page is composed again when any of them
 changes, is added or goes.
 """
@@ -26,18 +30,21 @@ from collections.abc import Callable, Mapping
 
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.markdown import myst_sections
+from app.corpus.reference_targets import rst_labels
 
 # The files a `{doc}` may name, its docname and one of these (Sphinx's source_suffix as MyST sites
 # set it, and notebooks): only Markdown pages' titles are read; the others are depended on.
 DOC_SUFFIXES = (".md", ".ipynb", ".rst")
-# A line that may be a MyST target, `(label)=` (myst_blocks' rule reads fewer; a CRLF line's CR
-# too): pages without one define no label and are not parsed for labels.
-_TARGET_LINE = re.compile(r"^[ \t]*\(.*\)=[ \t\r]*$", re.MULTILINE)
+# A line that may define a label: a MyST target, `(label)=` (myst_blocks' rule reads fewer; a CRLF
+# line's CR too), a directive's `:name:`, reStructuredText's `.. _label:`: pages without one define
+# no label and are not parsed for labels.
+_TARGET_LINE = re.compile(r"^[ \t]*(?:\(.*\)=[ \t\r]*|:name:.*|\.\. _.*)$", re.MULTILINE)
+LABELLED = (".md", ".rst")  # the pages whose labels are read (a notebook's are not)
 
 
-# A dependency of a page on every Markdown page of its site (a label it names and no page defines:
+# A dependency of a page on every Markdown (or `.rst`) page of its site (a label it names and no page defines:
 # any page may define it later). Never a path of a git tree, which never starts with `/`; compose
-# gives it a blob id made of every `.md` path and blob id of the site.
+# gives it a blob id made of every `.md` and `.rst` path and blob id of the site.
 EVERY_MARKDOWN_PAGE = "/every Markdown page"
 
 
@@ -58,6 +65,8 @@ class SiteTitles:
 
     def _sections(self, path: str) -> tuple[str | None, list[tuple[str, str]]]:
         """The page's document title and its labels with their sections' titles."""
+        if path.endswith(".rst"):  # no front matter: its title is its first section's
+            return rst_labels(self.files[path])
         try:
             front = parse_front_matter(self.files[path])
             (h1, first), sections = myst_sections(front.body)
@@ -71,17 +80,17 @@ class SiteTitles:
     def _read(self) -> dict[str, tuple[str, str]]:
         if self._labels is None:
             self._labels = {}
-            for path in sorted(p for p in self.files if p.endswith(".md")):
+            for path in sorted(p for p in self.files if p.endswith(LABELLED)):
                 if not _TARGET_LINE.search(self.files[path]):
                     continue  # no `(label)=` line: no label (a cheap test before parsing the page)
                 for label, heading in self._sections(path)[1]:  # defined twice: the later page's
                     self._labels[_label(label)] = (heading, path)
         return self._labels
 
-    def _doc_title(self, docname: str) -> str | None:
-        if docname not in self._docs:
-            self._docs[docname] = self._sections(docname + ".md")[0]
-        return self._docs[docname]
+    def _doc_title(self, path: str) -> str | None:
+        if path not in self._docs:
+            self._docs[path] = self._sections(path)[0]
+        return self._docs[path]
 
     def title(self, role: str, target: str, *, page: str, files: Mapping[str, str],
               shown: Callable[[str], bool] = lambda path: True) -> str | None:
@@ -99,7 +108,7 @@ class SiteTitles:
                                          else posixpath.join(posixpath.dirname(page), target))
             for suffix in DOC_SUFFIXES:
                 if docname + suffix in files:  # found or not, the page depends on these files
-                    return self._doc_title(docname) if suffix == ".md" and shown(docname + suffix) else None
+                    return self._doc_title(docname + suffix) if suffix in LABELLED and shown(docname + suffix) else None
         if role in ("ref", "any"):
             _ = EVERY_MARKDOWN_PAGE in files  # a label nowhere yet: any Markdown page may define it later
         return None
@@ -108,7 +117,7 @@ class SiteTitles:
 def with_every_markdown_page(blob_id: Callable[[str], str | None], files: Mapping[str, str],
                              prefix: str) -> Callable[[str], str | None]:
     """`blob_id` (a path's blob id in the source's tree), and for EVERY_MARKDOWN_PAGE a digest of
-    every `.md` path of the site (under `prefix`) with its blob id: computed from the listing only,
+    every `.md` and `.rst` path of the site (under `prefix`) with its blob id: computed from the listing only,
     once, when a key depending on it is made or checked."""
     digest: list[str] = []
 
@@ -117,7 +126,7 @@ def with_every_markdown_page(blob_id: Callable[[str], str | None], files: Mappin
             return blob_id(path)
         if not digest:
             pages = hashlib.sha256()
-            for page in sorted(p for p in files if p.startswith(prefix) and p.endswith(".md")):
+            for page in sorted(p for p in files if p.startswith(prefix) and p.endswith(LABELLED)):
                 pages.update(f"{page}\t{blob_id(page)}\n".encode("utf-8", "backslashreplace"))
             digest.append(pages.hexdigest())
         return digest[0]

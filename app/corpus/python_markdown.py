@@ -14,7 +14,9 @@ warning naming it. A configuration value MkDocs would resolve with a YAML tag (`
 names Python code, `!ENV` the build's environment, `!relative` a path) is left out too.
 
 `pymdownx.snippets` (`--8<-- "file.md"`) pastes files of the source's git tree, never of the disk
-or the network, and an emoji shows what the built page shows (python_markdown_extensions.py).
+or the network, and an emoji shows what the built page shows (python_markdown_extensions.py); so do
+`mdx_include` (`{!file!}`) and `markdown_include_variants` (`{* docs_src/x.py *}`, FastAPI's and
+Typer's examples: python_markdown_includes.py).
 """
 
 from __future__ import annotations
@@ -35,7 +37,14 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any, NamedTuple
 
-from app.corpus.python_markdown_extensions import emoji_options, tree_snippets
+from app.corpus.python_markdown_extensions import (
+    AUTODOC,
+    autodoc_left_out,
+    emoji_options,
+    fences_without_pygments,
+    tree_snippets,
+)
+from app.corpus.python_markdown_includes import INCLUDE_EXTENSIONS, import_quietly, tree_includes
 from app.corpus.reader import MAX_MEMORY, MAX_SECONDS
 
 # MkDocs enables these on every site (mkdocs/config/defaults.py: `builtins`).
@@ -76,6 +85,7 @@ _OVERRIDES: dict[str, dict[str, Any]] = {
     "markdown.extensions.codehilite": {"use_pygments": False},
     "pymdownx.highlight": {"use_pygments": False},
     "pymdownx.snippets": {"url_download": False},  # no network: a URL snippet pastes nothing
+    "mdx_include": {"allow_remote": False},  # nor a URL include
 }
 # pymdownx.emoji's index and generator are Python functions (`!!python/name:…`): those of
 # pymdownx.emoji and of Material for MkDocs are taken by their names (emoji_options), no other.
@@ -111,7 +121,7 @@ def _module(name: str) -> str | None:
     short = bare.removeprefix("markdown.extensions.")
     if short in _PYTHON_MARKDOWN:
         return f"markdown.extensions.{short}"
-    if bare.startswith("pymdownx.") and bare.removeprefix("pymdownx.") in _PYMDOWNX:
+    if bare.startswith("pymdownx.") and bare.removeprefix("pymdownx.") in _PYMDOWNX or bare in INCLUDE_EXTENSIONS:
         return bare
     return None
 
@@ -226,6 +236,8 @@ def _refused(module: str, options: dict[str, Any]) -> str | None:
     import markdown
 
     try:
+        if module in INCLUDE_EXTENSIONS:
+            import_quietly()
         markdown.Markdown(extensions=[module], extension_configs={module: _configs(module, options)})
     except Exception as exc:  # noqa: BLE001 - any refusal is reported, never raised
         return f"{type(exc).__name__}: {str(exc)[:200]}"
@@ -249,12 +261,17 @@ _SANDBOX: tempfile.TemporaryDirectory[str] | None = None  # the worker's folder 
 def _renderer(extensions: str, sandbox: str) -> Any:
     import markdown
 
-    chosen = [(module, options) for module, options in json.loads(extensions) if _module(module)]
-    snippets = "pymdownx.snippets"  # an instance, reading the tree
-    return markdown.Markdown(
-        extensions=[tree_snippets(options, sandbox, _ask) if module == snippets else module
-                    for module, options in chosen],
-        extension_configs={module: _configs(module, options) for module, options in chosen if module != snippets})
+    chosen = [(module, options) for module, options in json.loads(extensions) if _module(module) or module == AUTODOC]
+    shared: dict[str, Any] = {}
+    instances = ("pymdownx.snippets", AUTODOC, *INCLUDE_EXTENSIONS)  # reading the tree, or docschat's own
+    renderer = markdown.Markdown(
+        extensions=[tree_snippets(options, sandbox, _ask) if module == "pymdownx.snippets"
+                    else autodoc_left_out() if module == AUTODOC
+                    else tree_includes(module, options, sandbox, _ask, shared) if module in INCLUDE_EXTENSIONS
+                    else module for module, options in chosen],
+        extension_configs={module: _configs(module, options) for module, options in chosen if module not in instances})
+    fences_without_pygments(renderer)
+    return renderer
 
 
 def _configs(module: str, options: dict[str, Any]) -> dict[str, Any]:
@@ -266,8 +283,10 @@ def _render_here(text: str, extensions: str, sandbox: str) -> tuple[str, list[st
     renderer = _renderer(extensions, sandbox)
     try:
         html = str(renderer.reset().convert(text))
-        snippets = renderer.preprocessors["snippet"] if "snippet" in renderer.preprocessors else None
-        return html, list(getattr(snippets, "unresolved", ()))
+        lists = {id(found): found for name in ("snippet", "include_variants", "mdx_include")
+                 if name in renderer.preprocessors
+                 and (found := getattr(renderer.preprocessors[name], "unresolved", None)) is not None}
+        return html, [path for found in lists.values() for path in found]  # the two includes share one
     except BaseException:
         # A parse that fails (a page nested too deeply) leaves its block parser's state behind, one
         # entry per open list, which reset() does not clear: the next page was read differently.

@@ -1,5 +1,7 @@
-"""The two pymdown extensions the page reader's worker (python_markdown.py) runs its own way:
-pymdownx.snippets reads the source's git tree, and pymdownx.emoji draws what the built page shows."""
+"""What the page reader's worker (python_markdown.py) runs its own way: pymdownx.snippets reads the
+source's git tree, pymdownx.emoji draws what the built page shows, pymdownx.superfences takes a
+fence's Pygments options without Pygments, and mkdocstrings' `::: name` blocks are read as the
+plugin reads them and show nothing here."""
 
 from __future__ import annotations
 
@@ -116,3 +118,74 @@ def emoji_options(options: dict[str, Any]) -> dict[str, Any]:
     shown = generator_name.removeprefix("pymdownx.emoji.")  # these show text: the character, in a span
     generator = getattr(emoji, shown) if shown in ("to_alt", "to_png_sprite", "to_svg_sprite") else image
     return {**options, "emoji_index": index, "emoji_generator": generator}
+
+
+# --- pymdownx.superfences, its fences' Pygments options ---------------------------------------------
+#
+# The page is rendered without Pygments (python_markdown.py's overrides), and pymdownx.superfences
+# then takes a fence's `hl_lines`, `linenums`, `title` for HTML attributes and refuses the fence
+# whole: "```python hl_lines="2"" became a paragraph of code text, where the site (Pygments on)
+# shows code. Without Pygments they change nothing the reader reads (a highlighted line, line
+# numbers Material draws from a data attribute); a title is not drawn without Pygments, so it is lost.
+
+_PYGMENTS_OPTIONS = ("hl_lines", "linenums", "title", "title_mode")
+
+
+def fences_without_pygments(md: Any) -> None:
+    """The default fence of `md`'s pymdownx.superfences, if any, taking its Pygments-only options."""
+    import functools
+
+    from pymdownx.superfences import SuperFencesCodeExtension, _validator, highlight_validator
+
+    def validator(language: str, inputs: dict[str, str], options: dict[str, Any], attrs: dict[str, str], md: Any) -> bool:
+        okay = highlight_validator(language, inputs, options, attrs, md)
+        for name in _PYGMENTS_OPTIONS:
+            attrs.pop(name, None)
+        return bool(okay)
+
+    for extension in md.registeredExtensions:
+        if isinstance(extension, SuperFencesCodeExtension):
+            for fence in extension.superfences:
+                if fence["name"] == "superfences":
+                    fence["validator"] = functools.partial(_validator, validator=validator)
+
+
+# --- mkdocstrings' autodoc blocks ------------------------------------------------------------------
+#
+# With the mkdocstrings plugin, `::: package.module` (its YAML options indented under it) is where
+# the site shows API reference generated from the code: collecting it means loading the project's
+# code with the plugin's handlers, which docschat never does. The block is found as the plugin's
+# own block processor finds it (mkdocstrings/_internal/extension.py AutoDocProcessor: its pattern,
+# its priority, the lines before it read as Markdown, the options' block detabbed, options after a
+# blank line) and shows nothing: without the plugin, the identifier and the options were indexed,
+# text the site never shows.
+AUTODOC = "docschat.mkdocstrings"
+_AUTODOC_LINE = re.compile(r"^(?P<heading>#{1,6} *|)::: ?(?P<name>.+?) *$", flags=re.MULTILINE)
+
+
+def autodoc_left_out() -> Any:
+    """A Python-Markdown extension reading mkdocstrings' blocks and showing none of them."""
+    from markdown.blockprocessors import BlockProcessor
+    from markdown.extensions import Extension
+
+    class AutodocLeftOut(BlockProcessor):
+        def test(self, parent: Any, block: str) -> bool:
+            return bool(_AUTODOC_LINE.search(block))
+
+        def run(self, parent: Any, blocks: list[str]) -> None:
+            block = blocks.pop(0)
+            if match := _AUTODOC_LINE.search(block):
+                if match.start() > 0:
+                    self.parser.parseBlocks(parent, [block[: match.start()]])
+                block = block[match.end():]
+            block, rest = self.detab(block)
+            if not block and blocks and blocks[0].startswith(("    handler:", "    options:")):
+                blocks.pop(0)  # the options, after a blank line
+            if rest:
+                blocks.insert(0, rest)
+
+    class Autodoc(Extension):
+        def extendMarkdown(self, md: Any) -> None:
+            md.parser.blockprocessors.register(AutodocLeftOut(md.parser), "mkdocstrings", 75)
+
+    return Autodoc()

@@ -25,6 +25,21 @@ MAX_MEMORY = 1 << 30
 V8_FLAGS = ("--no-turbofan",)
 
 
+# Docusaurus 3's admonition keywords (@docusaurus/mdx-loader's DefaultAdmonitionOptions, 3.10.2).
+DOCUSAURUS_ADMONITIONS = ("secondary", "info", "success", "danger", "note", "tip", "warning", "important", "caution")
+
+
+@dataclass(frozen=True)
+class Admonitions:
+    """What Docusaurus makes a box of on a page: a `:::name` container directive whose name is one of
+    its docs plugin's `admonitions` keywords (none: `admonitions: false`); any other is a `<div>`
+    of its text. `legacy_titles`: `:::note Title` is read as `:::note[Title]` (its
+    markdown.mdx1Compat.admonitions, on by default)."""
+
+    keywords: tuple[str, ...] = DOCUSAURUS_ADMONITIONS
+    legacy_titles: bool = True
+
+
 class Block(NamedTuple):
     """A block of the shown page: `heading` (of `level`), `code` (a fence or a whole `:::` callout,
     never cut), or `text` (cut between paragraphs when its section is long)."""
@@ -173,15 +188,18 @@ def read_uses(text: str, *, math: bool = False, directives: bool = False, commen
 
 def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool = False,
                   comments: bool = False, code_titles: str = "", css: str = "",
-                  modules: dict[str, str | None] | None = None) -> Reading:
+                  modules: dict[str, str | None] | None = None, admonitions: Admonitions | None = None) -> Reading:
     """A Markdown (CommonMark + GFM) or, with `mdx`, an MDX 3 page as its site shows it; `math`
     for `$…$`/`$$…$$` (Mintlify), `directives` for `:::name` callouts (Docusaurus), `comments` for
     `<!-- … -->` in MDX (Docusaurus), `code_titles` for a code block's title as the framework it
     names shows it ("mintlify", "docusaurus"; "": none); `css` the site's own stylesheet, which
     every page links (its hiding rules apply as a page's `<style>`); `modules` the text of the
-    modules it imports components from (an import's source → its text, None: not in the site)."""
+    modules it imports components from (an import's source → its text, None: not in the site);
+    `admonitions` Docusaurus's, for a page of a Docusaurus site (None: every `:::name` is a box)."""
+    boxes = {} if admonitions is None else {"admonitions": list(admonitions.keywords),
+                                            "legacyTitles": admonitions.legacy_titles}
     return _reading(_call("parse", text, {"mdx": mdx, "math": math, "directives": directives, "comments": comments,
-                                          "codeTitles": code_titles, "css": css, "modules": modules or {}}))
+                                          "codeTitles": code_titles, "css": css, "modules": modules or {}, **boxes}))
 
 
 def read_html(html: str, css: str = "") -> Reading:

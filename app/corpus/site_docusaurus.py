@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from app.corpus.reader import read_module_value
+from app.corpus.reader import DOCUSAURUS_ADMONITIONS, Admonitions, read_module_value
 from app.corpus.site_model import _MAX_DEPTH, _PAGE_SUFFIX, DOCUSAURUS_CONFIGS, NavPage, Site, stem
 
 _SIDEBARS = ("sidebars.json", "sidebars.js", "sidebars.ts", "sidebars.mjs", "sidebars.cjs", "sidebars.mts",
@@ -51,6 +51,7 @@ class DocsInstance:
     # `includeCurrentVersion: false`: its folder (the unreleased "next" docs) is never built, only
     # its versioned_docs are.
     current: bool = True
+    admonitions: tuple[str, ...] = DOCUSAURUS_ADMONITIONS  # its `admonitions` keywords (false: none)
 
     @classmethod
     def read(cls, options: Any) -> DocsInstance:
@@ -63,7 +64,8 @@ class DocsInstance:
                    _folder(options.get("routeBasePath"), "docs").strip("."),
                    None if _code(sidebars) else False if sidebars is False
                    else posixpath.normpath(sidebars) if isinstance(sidebars, str) and sidebars else "",
-                   include=include, exclude=exclude, current=options.get("includeCurrentVersion") is not False)
+                   include=include, exclude=exclude, admonitions=_admonition_keywords(options.get("admonitions", True)),
+                   current=options.get("includeCurrentVersion") is not False)
 
 
 def _globs(options: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -71,6 +73,20 @@ def _globs(options: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
     include, exclude = (tuple(str(g) for g in options[o][:100] if str(g).count("*") <= 6)
                         if isinstance(options.get(o), list) else () for o in ("include", "exclude"))
     return include, exclude
+
+
+def _admonition_keywords(option: Any) -> tuple[str, ...]:
+    """The keywords of a docs plugin's `admonitions` option, as @docusaurus/mdx-loader 3.10.2's
+    normalizeAdmonitionOptions makes them: `true` its defaults, `false` none, `{keywords,
+    extendDefaults}` its keywords after the defaults (extendDefaults, true when not said) or alone.
+    Set by code: the defaults."""
+    if option is False:
+        return ()
+    if not isinstance(option, dict) or _code(option):
+        return DOCUSAURUS_ADMONITIONS
+    given = option.get("keywords", DOCUSAURUS_ADMONITIONS)
+    keywords = tuple(k for k in given if isinstance(k, str))[:100] if isinstance(given, list | tuple) else DOCUSAURUS_ADMONITIONS
+    return (*DOCUSAURUS_ADMONITIONS, *keywords) if option.get("extendDefaults", True) is not False else keywords
 
 
 @dataclass
@@ -87,6 +103,9 @@ class _DocusaurusConfig:
     linked: list[str] = field(default_factory=list)
     # The blog's and src/pages' `include` and `exclude` globs, when given: (folder, include, exclude).
     globs: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
+    # markdown.mdx1Compat.admonitions: `:::note Title` read as `:::note[Title]` (on unless turned
+    # off there, or by future.v4's mdx1CompatDisabledByDefault).
+    legacy_admonition_titles: bool = True
 
 
 def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
@@ -133,7 +152,18 @@ def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
             found.globs.append((others[-1][0], *_globs(options)))
     found.others = others
     found.linked = _linked_stylesheets(value)
+    found.legacy_admonition_titles = _legacy_admonition_titles(value)
     return found
+
+
+def _legacy_admonition_titles(config: dict[str, Any]) -> bool:
+    future = config.get("future")
+    v4 = future.get("v4") if isinstance(future, dict) else None
+    default = not (v4 is True or (isinstance(v4, dict) and v4.get("mdx1CompatDisabledByDefault") is True))
+    markdown = config.get("markdown")
+    compat = markdown.get("mdx1Compat") if isinstance(markdown, dict) else None
+    said = compat.get("admonitions") if isinstance(compat, dict) else None
+    return said if isinstance(said, bool) else default
 
 
 def _linked_stylesheets(config: dict[str, Any]) -> list[str]:
@@ -176,6 +206,10 @@ def docusaurus_site(files: Mapping[str, str]) -> Site:
     site.versions = tuple(sorted(_versions(files, options.docs)))
     site.stylesheets = tuple(options.css)
     site.linked_stylesheets = tuple(options.linked)
+    legacy = options.legacy_admonition_titles
+    site.admonitions = (("", Admonitions(legacy_titles=legacy)), *(
+        (folder, Admonitions(instance.admonitions, legacy)) for instance in options.docs for folder in (
+            instance.path, "versioned_docs" if instance.id == "default" else f"{instance.id}_versioned_docs")))
     for instance in options.docs:
         if instance.path == ".." or instance.path.startswith("../"):
             site.warnings.append(f"{config}: docs instance {instance.id!r} builds its docs from {instance.path!r}, outside "

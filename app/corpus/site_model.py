@@ -18,7 +18,7 @@ from urllib.parse import unquote
 import pathspec
 
 from app.corpus.myst import Build
-from app.corpus.reader import read_css_links
+from app.corpus.reader import Admonitions, read_css_links
 
 MKDOCS_FILES = ("mkdocs.yml", "mkdocs.yaml")
 DOCUSAURUS_CONFIGS = ("docusaurus.config.js", "docusaurus.config.ts", "docusaurus.config.mjs", "docusaurus.config.cjs")
@@ -164,6 +164,9 @@ class Site:
     # routeBasePath, "" for "/"); a page of no such folder is published at its path.
     routes: tuple[tuple[str, str], ...] = ()
     versions: tuple[str, ...] = ()  # Docusaurus: `versioned_docs/version-…/` folders versions.json lists
+    # Docusaurus: (folder, what its plugin makes a box of): each docs instance's folders, "" first
+    # for the others (the blog's and src/pages' own options are not read: their defaults).
+    admonitions: tuple[tuple[str, Admonitions], ...] = ()
     # Docusaurus: (a doc's file, the path its slug publishes it at, under its folder, with a suffix)
     # where the two differ (number prefixes, front matter `slug` or `id`).
     slugs: tuple[tuple[str, str], ...] = ()
@@ -178,15 +181,21 @@ class Site:
     linked_stylesheets: tuple[str, ...] = ()  # URLs every page links (Docusaurus's `stylesheets`): by name
     _css: str | None = field(default=None, repr=False, compare=False)
     _css_paths: tuple[str, ...] = field(default=(), repr=False, compare=False)  # the above and their imports
+    _css_files: tuple[str, ...] = field(default=(), repr=False, compare=False)  # every stylesheet of the tree
     warnings: list[str] = field(default_factory=list)
 
     def css(self, files: Mapping[str, str], page: str | None = None, text: str = "") -> str:
         """The text of the site's stylesheets that are in `files`, in their order (read once); with
         a `page` (its path and `text`), then those its ESM imports (`import './x.css'`, Docusaurus's
-        `@site/…` from the site's folder), which the bundler applies with the page."""
+        `@site/…` from the site's folder), which the bundler applies with the page.
+
+        The first call lists the stylesheets of `files` (those a URL may name): compose makes it with
+        the tree itself, before any page, as a page's listing would make it depend on every path
+        (compose's _Recorder: no page key). Every stylesheet is in every key (`css_key`)."""
         if self._css is None:
-            self._css_paths = _with_imports(files, [*(path for path in self.stylesheets if path in files),
-                                                    *_named_css(files, self.linked_stylesheets)])
+            self._css_files = tuple(path for path in sorted(files) if path.lower().endswith(".css"))
+            self._css_paths = _with_imports(files, self._css_files, [
+                *(path for path in self.stylesheets if path in files), *_named_css(self._css_files, self.linked_stylesheets)])
             self._css = "\n".join(files[path] for path in self._css_paths)
         imported = [posixpath.normpath(name[len("@site/"):] if name.startswith("@site/")
                                        else posixpath.join(posixpath.dirname(page), name))
@@ -203,7 +212,8 @@ class Site:
         same name elsewhere is applied too (more hidden, never less). A URL of another site is
         matched so as well (the source may hold a copy of it); a file the source lacks is not read."""
         self.css(files)
-        return "\n".join(files[path] for path in _with_imports(files, _named_css(files, urls), self._css_paths))
+        return "\n".join(files[path] for path in _with_imports(files, self._css_files, _named_css(self._css_files, urls),
+                                                               self._css_paths))
 
     def modules(self, files: Mapping[str, str], page: str, sources: tuple[str, ...]) -> dict[str, str | None]:
         """The text of each module an MDX `page` imports components from (`sources` as written), as
@@ -369,6 +379,13 @@ class Site:
         rest = path if folder in ("", ".") else path[len(folder) + 1:]
         return f"{route}/{rest}" if route else rest
 
+    def admonitions_of(self, path: str) -> Admonitions | None:
+        """What Docusaurus makes a box of on the page at `path` (None: not a Docusaurus site)."""
+        if self.framework != "docusaurus":
+            return None
+        folder = _within(path, tuple(f for f, _ in self.admonitions))
+        return Admonitions() if folder is None else dict(self.admonitions)[folder]
+
     def place(self, path: str) -> tuple[str, ...]:
         entry = self.listed.get(stem(path))
         return entry.place if entry else ()
@@ -386,15 +403,15 @@ def _css_name(url: str) -> str:
     return unquote(path.rsplit("/", 1)[-1]).lower()
 
 
-def _named_css(files: Mapping[str, str], urls: tuple[str, ...]) -> list[str]:
+def _named_css(stylesheets: tuple[str, ...], urls: tuple[str, ...]) -> list[str]:
+    """The `stylesheets` (paths) a URL of `urls` names, by file name."""
     names = {name for url in urls if (name := _css_name(url))}
-    if not names:
-        return []  # listing the files would make the page depend on every path (compose's _Recorder)
-    return [path for path in sorted(files) if path.lower().endswith(".css") and posixpath.basename(path).lower() in names]
+    return [path for path in stylesheets if posixpath.basename(path).lower() in names]
 
 
-def _with_imports(files: Mapping[str, str], paths: list[str], known: tuple[str, ...] = ()) -> tuple[str, ...]:
-    """`paths` and the stylesheets of the source they `@import` (by name, as `Site.linked_css`),
+def _with_imports(files: Mapping[str, str], stylesheets: tuple[str, ...], paths: list[str],
+                  known: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """`paths` and the `stylesheets` they `@import` (by name, as `Site.linked_css`),
     in order, each once, none of `known`; at most 100."""
     found: list[str] = []
     waiting = list(paths)
@@ -403,7 +420,7 @@ def _with_imports(files: Mapping[str, str], paths: list[str], known: tuple[str, 
         if path in found or path in known:
             continue
         found.append(path)
-        waiting.extend(_named_css(files, read_css_links(files[path])))
+        waiting.extend(_named_css(stylesheets, read_css_links(files[path])))
     return tuple(found)
 
 

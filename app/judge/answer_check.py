@@ -331,7 +331,12 @@ _ASKS_A_TIME_OR_VERSION = re.compile(
 # The words of a count question that ask for the count, not what is counted.
 _COUNT_WORDS = frozenset("mani much long often max maximum minimum min limit number version default time per quick "
                          "soon interval timeout durat larg largest small smallest cap everi big one two three first".split())
-_STATED_NUMBER = re.compile(r"\$?\d[\d,]*(?:\.\d+)*")
+# A number standing as one: the digits of a name ("Auth0", "woff2", "EC2") state no count (each was
+# taken as one in a window checked for mintlify's "how many user groups…" and "…custom fonts…").
+_STATED_NUMBER = re.compile(r"(?<![A-Za-z0-9_.,])\$?\d[\d,]*(?:\.\d+)*")
+# An ordered list's item number ("1. Open the dashboard") counts steps, not what is asked about: it
+# stated "how many languages can one site have" from a how-to's steps (mintlify, session 29).
+_ITEM_NUMBER = re.compile(r"(?m)^([ \t]*)\d+[.)](?=\s|$)")
 _NO_LIMIT = re.compile(r"\b(?:unlimited|no limit)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z0-9`\"(])|\n+")
 SENTENCE_STEMS_SQL = """
@@ -370,7 +375,8 @@ async def count_stated(conn: asyncpg.Connection, question: str, counted: list[st
     for _, text in sections:
         lines = text.split("\n", 2)
         heads.append(" ".join(lines[:2]))
-        bodies.append([p.strip() for p in _SENTENCE_END.split(lines[2] if len(lines) > 2 else "") if p and p.strip()])
+        prose = _ITEM_NUMBER.sub(r"\1-", lines[2]) if len(lines) > 2 else ""
+        bodies.append([p.strip() for p in _SENTENCE_END.split(prose) if p and p.strip()])
     rows = await conn.fetch(SENTENCE_STEMS_SQL, [p for head, body in zip(heads, bodies, strict=True) for p in [head, *body]])
     stems = [set(r["lexemes"]) for r in rows]
     at = 0

@@ -51,6 +51,7 @@ const COMPONENTS = {
   Card: {shows: ['title', 'cta']}, // `cta`: the card's link label, under its text
   Tab: {shows: ['title', 'label']},
   TabItem: {shows: ['label']}, // Docusaurus
+  Details: {shows: ['summary']}, // Docusaurus's @theme/Details: its summary, over its text
   Step: {shows: ['title']},
   Accordion: {shows: ['title', 'description']},
   Expandable: {shows: ['title']},
@@ -558,9 +559,22 @@ function walkEstree(node, parent, visit, given = null, around = []) {
   }
 }
 
+// Where Docusaurus's theme components (theme-classic 3.10.2) put their `className`, so that a
+// class the site's stylesheet hides hides there (recorded: tests/data/docusaurus-admonitions,
+// classes/classes.mdx): on the element holding all an Admonition or Details shows; on a TabItem's
+// panel (its label stands in the tab list); on a Tabs' list of labels. Another component's class
+// is not applied (where it lands is not known).
+const DOCUSAURUS_CLASSED = {Admonition: 'whole', Details: 'whole', TabItem: 'children', Tabs: 'labels'}
+const TAB_LABELS = new WeakSet() // the label elements TabItems made, for their Tabs' class
+
+function withClass(element, classes) {
+  const properties = element.properties || {}
+  return {...element, properties: {...properties, className: [...(properties.className || []), ...classes]}}
+}
+
 // `bound`: on a Mintlify page, the names its ESM binds; a flow element of a capitalized name it does
 // not bind nor Mintlify knows shows nothing (MINTLIFY_COMPONENTS).
-function jsxHandler(counts, local, bound = null) {
+function jsxHandler(counts, local, docusaurus = false, bound = null) {
   return (state, node, parent) => {
     const attributes = attributeValues(node)
     // Mintlify's `<Link href>` (one of its allowedComponents) and Docusaurus's `<Link to>`
@@ -613,6 +627,23 @@ function jsxHandler(counts, local, bound = null) {
     }
     const tag = flow ? 'div' : 'span'
     const heading = shown.length ? [{type: 'element', tagName: tag, properties: {}, children: [textNode(shown.join(' '))]}] : []
+    if (name === 'TabItem') heading.forEach((label) => TAB_LABELS.add(label))
+    const classed = docusaurus && !own ? DOCUSAURUS_CLASSED[name] : undefined
+    if (classed && 'className' in attributes) {
+      // A class the reader cannot see (`className={c}`) may be one the site hides: read as hiding.
+      const classes = typeof attributes.className === 'string' ? attributes.className.split(/\s+/).filter(Boolean) : null
+      if (classed === 'whole' && !classes) return undefined
+      if (classed === 'children') children = classes ? [{type: 'element', tagName: tag, properties: {className: classes}, children}] : []
+      if (classed === 'labels') {
+        children = children.map((item) => (item.children && item.children.some((c) => TAB_LABELS.has(c))
+          ? {...item, children: item.children.flatMap((c) => (!TAB_LABELS.has(c) ? [c] : classes ? [withClass(c, classes)] : []))}
+          : item))
+      }
+      if (classed === 'whole') {
+        const whole = {type: 'element', tagName: tag, properties: {className: classes}, children: [...heading, ...children]}
+        return flow ? whole : {type: 'element', tagName: 'span', properties: {}, children: [textNode(SOFT), whole, textNode(SOFT)]}
+      }
+    }
     if (!flow) {
       // Inline, a component parts its words from its neighbours' (a tab's title and its text).
       return {type: 'element', tagName: 'span', properties: {}, children: [textNode(SOFT), ...heading, ...(heading.length ? [textNode(SOFT)] : []), ...children, textNode(SOFT)]}
@@ -647,17 +678,26 @@ function expressionHandler(state, node) {
     : textNode(value)
 }
 
-function directiveHandler(state, node, source) {
+function directiveHandler(state, node, source, keywords) {
   // A container directive (`:::note`) is a callout, kept whole by the chunker. One never closed
   // runs to the page's end: its text is the page's (its headings stay sections), not one block.
+  // On a Docusaurus site only its admonition `keywords` are boxes: another is what
+  // mdast-util-to-hast makes of a node no plugin handled, a `<div>` of its label and text
+  // (@docusaurus/mdx-loader's unusedDirectives only warns), as one never closed.
   if (node.type !== 'containerDirective') return undefined
   const lines = written(source, node).trimEnd().split('\n')
-  if (lines.length < 2 || !/^\s*:{3,}\s*$/.test(lines[lines.length - 1])) {
+  if (lines.length < 2 || !/^\s*:{3,}\s*$/.test(lines[lines.length - 1]) || (keywords && !keywords.includes(node.name))) {
     return {type: 'element', tagName: 'div', properties: {}, children: state.all(node)}
   }
   const label = node.children[0] && node.children[0].data && node.children[0].data.directiveLabel ? node.children[0] : null
   const children = state.all(label ? {...node, children: node.children.slice(1)} : node)
-  const properties = {dataCallout: node.name, dataTitle: label ? toString(label) : ''}
+  // Docusaurus's title: a `{title="…"}` attribute first, then the label.
+  const attribute = keywords && node.attributes && typeof node.attributes.title === 'string' ? node.attributes.title : null
+  const properties = {dataCallout: node.name, dataTitle: attribute !== null ? attribute : label ? toString(label) : ''}
+  // Docusaurus gives the box its `{.x}` or `class` (the admonitions plugin's className): a class
+  // the site's stylesheet hides hides the box.
+  const classes = keywords && node.attributes && typeof node.attributes.class === 'string' ? node.attributes.class.split(/\s+/).filter(Boolean) : []
+  if (classes.length) properties.className = classes
   return {type: 'element', tagName: 'div', properties, children}
 }
 
@@ -731,14 +771,14 @@ function codeTitle(meta, codeTitles) {
   return ''
 }
 
-const HANDLERS = (counts, source, codeTitles, local = new Map(), bound = null) => ({
+const HANDLERS = (counts, source, codeTitles, local = new Map(), keywords = null, bound = null) => ({
   code: (state, node) => {
     const pre = defaultHandlers.code(state, node)
     const title = codeTitle(node.meta, codeTitles)
     return title ? [{type: 'element', tagName: 'p', properties: {}, children: [textNode(title)]}, pre] : pre
   },
-  mdxJsxFlowElement: jsxHandler(counts, local, bound),
-  mdxJsxTextElement: jsxHandler(counts, local),
+  mdxJsxFlowElement: jsxHandler(counts, local, codeTitles === 'docusaurus', bound),
+  mdxJsxTextElement: jsxHandler(counts, local, codeTitles === 'docusaurus'),
   mdxFlowExpression: expressionHandler,
   mdxTextExpression: expressionHandler,
   mdxjsEsm: () => undefined,
@@ -749,7 +789,7 @@ const HANDLERS = (counts, source, codeTitles, local = new Map(), bound = null) =
     const fence = text.match(/^\$*/)[0]
     return textNode(fence + texShown(text.slice(fence.length, text.length - fence.length)) + fence)
   },
-  containerDirective: (state, node) => directiveHandler(state, node, source),
+  containerDirective: (state, node) => directiveHandler(state, node, source, keywords),
   leafDirective: () => undefined,
   textDirective: () => undefined,
   // Front matter is read in Python; a YAML node never reaches here.
@@ -1545,9 +1585,29 @@ function gfmFor(value) {
   return extension
 }
 
-const DOCUSAURUS_LEGACY_ADMONITION = new RegExp(
-  '^(?<quote>(?:> ?)*)(?<indentation>(?: +|\\t+))?(?<directive>:{3,}(?:secondary|info|success|danger|note|tip|warning|important|caution)) +(?<title>.*)$',
-  'gm')
+// @docusaurus/utils' admonitionTitleToDirectiveLabel's expression for these keywords (it joins them
+// unescaped; escaped here, so that a keyword is never read as an expression).
+const legacyAdmonitions = new Map()
+
+function legacyAdmonition(keywords) {
+  const key = keywords.join('\n')
+  if (!legacyAdmonitions.has(key)) {
+    const names = keywords.map((k) => k.replace(/[.*+?^${}()|[\]\\/-]/g, '\\$&')).join('|')
+    legacyAdmonitions.set(key, new RegExp(
+      `^(?<quote>(?:> ?)*)(?<indentation>(?: +|\\t+))?(?<directive>:{3,}(?:${names})) +(?<title>.*)$`, 'gm'))
+  }
+  return legacyAdmonitions.get(key)
+}
+
+// Docusaurus 3's default admonition keywords (DefaultAdmonitionOptions of @docusaurus/mdx-loader).
+const DOCUSAURUS_ADMONITIONS = ['secondary', 'info', 'success', 'danger', 'note', 'tip', 'warning', 'important', 'caution']
+
+// What Docusaurus makes a box of on the page: its keywords (app/corpus/reader.py's Admonitions),
+// null when the page is not a Docusaurus page (every container directive is a box).
+function admonitionKeywords(options) {
+  if (!options || options.codeTitles !== 'docusaurus') return null
+  return Array.isArray(options.admonitions) ? options.admonitions.filter((k) => typeof k === 'string') : DOCUSAURUS_ADMONITIONS
+}
 
 // GFM's literal autolinks (`https://…`, `www.…`, `a@b.c` in text) are found on the tree after
 // micromark, by mdast-util-gfm-autolink-literal's transform: four walks of the tree, a regular
@@ -1582,12 +1642,13 @@ function syntax(value, options) {
     extensions.push(math())
     mdastExtensions.push(mathFromMarkdown())
   }
-  if (directives && (options || {}).codeTitles === 'docusaurus') {
+  const keywords = admonitionKeywords(options)
+  if (directives && keywords && keywords.length && options.legacyTitles !== false) {
     // Docusaurus's legacy `:::note Title`, which remark-directive does not read, as Docusaurus
     // reads it: @docusaurus/utils' admonitionTitleToDirectiveLabel, run by its mdx-loader on every
-    // page (mdx1Compat.admonitions, on by default), turns it into `:::note[Title]` for the default
-    // admonition keywords (a site's own `admonitions.keywords` are not read).
-    value = value.replace(DOCUSAURUS_LEGACY_ADMONITION, '$<quote>$<indentation>$<directive>[$<title>]')
+    // page (mdx1Compat.admonitions, on by default), turns it into `:::note[Title]` for the
+    // admonition keywords of the page's docs plugin (none: `admonitions: false`, no rewrite).
+    value = value.replace(legacyAdmonition(keywords), '$<quote>$<indentation>$<directive>[$<title>]')
   }
   if (directives) {
     // Container directives only (`:::note`): text (`:name`) and leaf (`::name`) ones would
@@ -1646,7 +1707,8 @@ export function parse(page, options) {
     const layout = mdx ? pageLayout(tree, local) : null
     if (layout && !layout.children) tree.children = [] // the layout shows none of the page
     const bound = codeTitles === 'mintlify' ? pageBindings(tree) : null // a Mintlify page's (jsxHandler)
-    const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles, local, bound), passThrough: []})
+    const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles, local, admonitionKeywords(options), bound),
+      passThrough: []})
     return shown(hast, counts, shortcuts, (options && options.css) || '', wanted.length ? {modules: wanted} : {})
   } catch (error) {
     return failure(error)

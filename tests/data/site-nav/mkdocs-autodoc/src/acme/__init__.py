@@ -1,0 +1,1 @@
+"""Acme's client."""

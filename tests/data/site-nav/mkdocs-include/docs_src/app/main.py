@@ -1,0 +1,1 @@
+print("folder variant, other")  # marker-inc-folder-plain

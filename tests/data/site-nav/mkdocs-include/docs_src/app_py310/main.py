@@ -1,0 +1,1 @@
+print("folder variant, preferred")  # marker-inc-folder-py310

@@ -1,0 +1,2 @@
+def main(name: str = typer.Option("World")):  # marker-inc-variant-plain
+    pass

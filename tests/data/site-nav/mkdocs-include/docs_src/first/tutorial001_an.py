@@ -1,0 +1,1 @@
+from typing_extensions import Annotated  # marker-inc-variant-an

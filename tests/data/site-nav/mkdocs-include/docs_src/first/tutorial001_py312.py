@@ -1,0 +1,1 @@
+# not a suffix markdown-include-variants knows: marker-inc-not-a-variant

@@ -1,0 +1,1 @@
+# no page includes this file: marker-inc-unused
