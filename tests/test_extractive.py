@@ -91,8 +91,9 @@ def assert_traceable(answer: str, excerpts: list[Excerpt]) -> None:
         number = int(re.search(r"\[(\d+)\]:?$", paragraph).group(1))
         for line in uncited(paragraph).split("\n"):  # a list item is one line: its soft breaks are spaces
             assert any(squash(line) in squash(shown(e.text)) for e in excerpts if e.number == number), (line, answer)
-    # A paragraph leading into a block ("…:") is followed by it: code, a list or a table.
-    for match in re.finditer(r"\[\d+\]:(\n\n|$)[ \t]*(.?)", answer):
+    # A paragraph leading into a block ("…:") is followed by it: code, a list or a table (after the
+    # block's title line, when it has one: a tab's label, a file name, a step's title).
+    for match in re.finditer(r"\[\d+\]:(\n\n|$)(?:[^\n]*[^\n.!?:;,] \[\d+\]\n\n)?[ \t]*(.?)", answer):
         assert match.group(1) and (match.group(2) in "`~-*+|" or match.group(2).isdigit()), answer
 
 
@@ -172,6 +173,23 @@ def test_a_sentence_leading_into_a_block_that_was_cut_is_not_quoted() -> None:
                         "your workflow:\n\n[…]", "Sync › Run a sync")]
     answer = ExtractiveAnswerer().answer("How do I add a sync step to my CI workflow?", excerpts)
     assert answer == "**Sync › Run a sync**\n\nSyncs run in CI after every merge. [1]", answer
+
+
+def test_a_sentence_leading_into_a_titled_block_is_quoted_with_it() -> None:
+    """A tab's label or a file name between a sentence ending in ":" and its code (typer's included
+    examples: "…with the parameter `suggest_commands=False`:", "Python 3.10+", the code): the
+    sentence was cut as leading into nothing, and the label quoted over the code (typer-10)."""
+    text = ("You can disable it with the parameter `suggest_commands=False`:\n\nPython 3.10+\n\n"
+            "```python\napp = typer.Typer(suggest_commands=False)\n```\n\nNow a typo is not suggested.")
+    excerpts = [Excerpt(1, "Commands", "u", "Suggestions", text, "Commands › Suggestions")]
+    answer = ExtractiveAnswerer().answer("how do i turn off command suggestions", excerpts)
+    assert answer.startswith("**Commands › Suggestions**\n\nYou can disable it with the parameter "
+                             "`suggest_commands=False` [1]:\n\nPython 3.10+ [1]\n\n```python"), answer
+    assert_traceable(answer, excerpts)
+    # A title line followed by a paragraph is no block's title: the sentence leading into it is cut.
+    excerpts = [Excerpt(1, "Commands", "u", "Suggestions", "Run this:\n\nPython 3.10+\n\nThen it runs.",
+                        "Commands › Suggestions")]
+    assert "Run this" not in ExtractiveAnswerer().answer("how do i run it in python", excerpts)
 
 
 def test_the_first_guides_passage_leads_and_another_products_limit_never_does() -> None:

@@ -130,10 +130,15 @@ def passages(excerpt: Excerpt, index: int) -> list[_Passage]:
     names the problem its body solves. A paragraph ending in ":" whose block was cut away is no
     passage."""
     found: list[_Passage] = []
-    for block in _blocks(excerpt.text):
+    blocks = _blocks(excerpt.text)
+    for at, block in enumerate(blocks):
         before = found[-1].blocks if found else []
         titled = len(before) == 1 and before[0].kind == "paragraph" and is_title_line(before[0].text)
-        if (block.kind == "paragraph" and not titled) or not found:
+        # A title line between a sentence ending in ":" and the code, list or table it introduces is
+        # that block's title (a tab's "Python 3.10+", a file name): the three are one passage.
+        labels = (before and _introduces(before[-1]) and is_title_line(block.text)
+                  and at + 1 < len(blocks) and blocks[at + 1].kind != "paragraph")
+        if (block.kind == "paragraph" and not titled and not labels) or not found:
             found.append(_Passage(index, len(found), [block]))
         else:  # the code, list or table after a paragraph is what it introduces or shows
             found[-1].blocks.append(block)
