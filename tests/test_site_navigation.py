@@ -1234,6 +1234,25 @@ def test_docusaurus_blog_and_pages_include_and_exclude_leave_files_unbuilt() -> 
     assert {path: kind.kind for path, kind in result.excluded} == dict.fromkeys(["news/drafts/next.md", "src/pages/notes.md"], NOT_BUILT)
 
 
+def test_an_imported_class_component_shows_what_its_render_shows() -> None:
+    """A class component's `render()` (React calls it; `this.props` its props) says what it shows:
+    one rendering nothing, or its children in a hidden element, hid them on the site; docschat read
+    any class as an unknown component (its children shown)."""
+    files = {"docusaurus.config.js": "module.exports = {};",
+             "src/components/Gone.js": "import React from 'react';\n"
+                                       "export default class Gone extends React.Component { render() { return null } }\n",
+             "src/components/Tucked.js": "import React from 'react';\nexport default class extends React.Component {\n"
+                                         "  render() { return <div hidden>{this.props.children}</div> }\n}\n",
+             "src/components/Shown.js": "import React from 'react';\nexport class Shown extends React.Component {\n"
+                                        "  render() { const {children} = this.props; return <section>{children}</section> }\n}\n",
+             "docs/a.mdx": "import Gone from '@site/src/components/Gone';\nimport Tucked from '@site/src/components/Tucked';\n"
+                           "import {Shown} from '@site/src/components/Shown';\n\n# A\n\n<Gone>GONEWORD</Gone>\n\n"
+                           "<Tucked>TUCKEDWORD</Tucked>\n\n<Shown>Shown words.</Shown>\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    indexed = "\n".join(chunk.text for chunk in result.chunks)
+    assert "Shown words." in indexed and "GONEWORD" not in indexed and "TUCKEDWORD" not in indexed, indexed
+
+
 def test_a_site_rule_hiding_the_theme_s_chrome_hides_nothing_of_the_page() -> None:
     """A Mintlify site's CSS hiding items of its sidebar or navigation bar (`#sidebar li:first-child`,
     `.navbar .item`) hides nothing of a page, which is never inside them (Chromium shows the

@@ -343,8 +343,8 @@ function markNode(value) {
 // condition holds there, or a click shows them). Rendered in one place, they are inside the HTML
 // elements around it there (`wrapped`: `hidden`, a hiding style, a class a stylesheet hides). Of
 // its attributes only `title` is shown, so too (what it renders itself is not read: a loss). A
-// binding that is not a function (`memo(…)` and `forwardRef(…)` of one are), an alias of one or an
-// import (a class, a re-export) stays a guess: children and title shown, as for any unknown.
+// binding that is not a function (`memo(…)` and `forwardRef(…)` of one are, and a class's `render()`)
+// or an alias of one (a re-export, a package's) stays a guess: children and title shown, as for any unknown.
 function localComponents(tree, modules, wanted) {
   const local = new Map()
   for (const node of tree.children || []) {
@@ -401,7 +401,7 @@ function pageLayout(tree, local) {
 function declared(statement, set, get = () => null) {
   if (!statement) return
   if (/^(?:Arrow)?Function/.test(statement.type) && statement.id) set(statement.id.name, reach(statement))
-  else if (statement.type === 'ClassDeclaration' && statement.id) set(statement.id.name, null)
+  else if (statement.type === 'ClassDeclaration' && statement.id) set(statement.id.name, classComponent(statement))
   else if (statement.type === 'VariableDeclaration') {
     for (const each of statement.declarations) {
       if (each.id.type === 'Identifier') set(each.id.name, componentOf(each.init, get))
@@ -412,11 +412,32 @@ function declared(statement, set, get = () => null) {
 function componentOf(value, get) {
   if (!value) return null
   if (/^(?:Arrow)?Function/.test(value.type)) return reach(value)
+  if (value.type === 'ClassDeclaration' || value.type === 'ClassExpression') return classComponent(value)
   if (value.type === 'Identifier') return get(value.name) || null
   const callee = value.type === 'CallExpression' && value.callee
   const name = callee && (callee.type === 'Identifier' ? callee.name
     : callee.type === 'MemberExpression' && !callee.computed && callee.object.name === 'React' ? callee.property.name : '')
   return (name === 'memo' || name === 'forwardRef') && value.arguments.length ? componentOf(value.arguments[0], get) : null
+}
+
+// A class component (`class X extends React.Component { render() {…} }`): what its `render()`
+// shows, its props read through `this.props` (null, a guess, for a class without one).
+function classComponent(node) {
+  const render = node.body.body.find((member) => member.type === 'MethodDefinition' && !member.static &&
+    !member.computed && member.key.type === 'Identifier' && member.key.name === 'render')
+  if (!render || !render.value.body) return null
+  const props = {type: 'Identifier', name: 'this.props'} // a name no code can bind
+  const replaced = (node) => {
+    if (Array.isArray(node)) return node.map(replaced)
+    if (!node || typeof node !== 'object' || typeof node.type !== 'string') return node
+    if (node.type === 'MemberExpression' && !node.computed && node.object.type === 'ThisExpression' &&
+      node.property.type === 'Identifier' && node.property.name === 'props') return props
+    if (/Function|Class/.test(node.type) && node.type !== 'ArrowFunctionExpression') return node // its own `this`
+    const copy = {}
+    for (const [key, value] of Object.entries(node)) copy[key] = key === 'loc' || key === 'range' ? value : replaced(value)
+    return copy
+  }
+  return reach({type: 'FunctionExpression', params: [props], body: replaced(render.value.body)})
 }
 
 // A module's exported components (name → what it shows; `default` for its default export), read
