@@ -2,10 +2,11 @@
 words `zz…`): the pages built with `sphinx-build -b html` (myst-parser with colon_fence, dollarmath
 and substitution; sphinx.ext.doctest, ifconfig and todo; the basic theme), each page's main text
 (`div.body`) read in headless Chromium as innerText, every `<details>` opened first, the site's
-stylesheet (`_static/probes.css`, `html_css_files`) applied. Writes
+stylesheet (`_static/probes.css`, `html_css_files`) applied; the `nb-*` probes in a second site
+that loads MyST-NB too (NB_CONF: its text notebooks and cells). Writes
 recorded.json beside the probes; tests/test_myst_probes.py then needs neither Sphinx nor Chromium.
 
-    python -m venv /tmp/sphinx && /tmp/sphinx/bin/pip install sphinx myst-parser
+    python -m venv /tmp/sphinx && /tmp/sphinx/bin/pip install sphinx myst-parser myst-nb
     python scripts/record_myst_probes.py /tmp/sphinx/bin/sphinx-build
 """
 
@@ -31,6 +32,8 @@ html_theme = "basic"
 html_static_path = ["_static"]
 html_css_files = ["probes.css"]
 """
+# The `nb-*` probes' site: MyST-NB reads its pages (cells not run: their sources alone).
+NB_CONF = CONF.replace('extensions = ["myst_parser", ', 'extensions = ["myst_nb", ') + 'nb_execution_mode = "off"\n'
 SHOWN = """(() => {
   document.querySelectorAll('details').forEach((d) => { d.open = true })
   return (document.querySelector('div.body') || document.body).innerText
@@ -41,17 +44,23 @@ def main(sphinx_build: str) -> None:
     names = sorted(path.stem for path in PROBES.glob("*.md"))
     version = subprocess.run([sphinx_build, "--version"], capture_output=True, text=True, check=True).stdout.strip()
     python = Path(sphinx_build).parent / "python"
+    nb = subprocess.run([str(python), "-c", "import myst_nb; print(myst_nb.__version__)"],
+                        capture_output=True, text=True, check=True).stdout.strip()
     myst = subprocess.run([str(python), "-c", "import myst_parser; print(myst_parser.__version__)"],
                           capture_output=True, text=True, check=True).stdout.strip()
     with tempfile.TemporaryDirectory() as folder:
-        source, out = Path(folder) / "src", Path(folder) / "out"
-        source.mkdir()
-        for name in names:
-            shutil.copy(PROBES / f"{name}.md", source / f"{name}.md")
-        (source / "conf.py").write_text(CONF)
-        shutil.copytree(PROBES / "_static", source / "_static")  # the site's stylesheet
-        (source / "index.md").write_text("# Probes\n\n```{toctree}\n" + "\n".join(names) + "\n```\n")
-        subprocess.run([sphinx_build, "-q", "-b", "html", str(source), str(out)], check=True)
+        out = Path(folder) / "out"
+        for site, conf in (("src", CONF), ("nb", NB_CONF)):
+            source = Path(folder) / site
+            source.mkdir()
+            group = [name for name in names if name.startswith("nb-") == (site == "nb")]
+            for name in group:
+                shutil.copy(PROBES / f"{name}.md", source / f"{name}.md")
+            (source / "conf.py").write_text(conf)
+            shutil.copytree(PROBES / "_static", source / "_static")  # the site's stylesheet
+            (source / "index.md").write_text("# Probes\n\n```{toctree}\n" + "\n".join(group) + "\n```\n")
+            subprocess.run([sphinx_build, "-q", "-b", "html", str(source), str(Path(folder) / f"out-{site}")], check=True)
+            shutil.copytree(Path(folder) / f"out-{site}", out, dirs_exist_ok=True)
         recorded = {}
         chromium = shutil.which("chromium") or shutil.which("chromium-browser")
         with sync_playwright() as playwright:
@@ -61,7 +70,8 @@ def main(sphinx_build: str) -> None:
                 page.goto((out / f"{name}.html").as_uri())
                 shown = set(MARKER.findall(page.evaluate(SHOWN)))
                 markers = sorted(set(MARKER.findall((PROBES / f"{name}.md").read_text())))
-                recorded[f"{name}.md"] = {"renderer": f"{version} + myst-parser {myst}, Chromium innerText",
+                parsers = f"myst-parser {myst}" + (f" + myst-nb {nb}" if name.startswith("nb-") else "")
+                recorded[f"{name}.md"] = {"renderer": f"{version} + {parsers}, Chromium innerText",
                                           "shown": [m for m in markers if m in shown],
                                           "hidden": [m for m in markers if m not in shown]}
             browser.close()

@@ -28,11 +28,13 @@ CONF = ("extensions = ['myst_parser', 'sphinx.ext.doctest', 'sphinx.ext.ifconfig
         "myst_enable_extensions = ['colon_fence', 'dollarmath', 'substitution']\n"
         "html_static_path = ['_static']\nhtml_css_files = ['probes.css']\n")
 STYLESHEET = {"_static/probes.css": (PROBES / "_static" / "probes.css").read_text()}
+# The `nb-*` probes' site loads MyST-NB too (the recorder's NB_CONF).
+NB_CONF = CONF.replace("['myst_parser', ", "['myst_nb', ") + "nb_execution_mode = 'off'\n"
 
 
 def _indexed(name: str) -> str:
     # The probe is the site's root document (its toctree, if any, names the rest).
-    conf = f"{CONF}root_doc = {name.removesuffix('.md')!r}\n"
+    conf = f"{NB_CONF if name.startswith('nb-') else CONF}root_doc = {name.removesuffix('.md')!r}\n"
     files = {"conf.py": conf, name: (PROBES / name).read_text(), **STYLESHEET}
     result = compose_files(files, Settings())
     assert not result.warnings and not result.skipped_pages, result.warnings
@@ -94,6 +96,34 @@ def test_only_is_shown_when_its_expression_is_certainly_true_for_html(expression
 ])
 def test_a_tag_conf_py_may_change_is_not_decided(conf: str, shown: bool) -> None:
     assert _only("html and not latex", "extensions = ['myst_parser']\n" + conf) is shown
+
+
+# A directive none of the site's extensions defines shows nothing (the `directive-unknown` probe);
+# where conf.py does not say all that is loaded, any name may be defined, and the directive shows.
+@pytest.mark.parametrize(("conf", "shown"), [
+    ("extensions = ['myst_parser']\n", False),
+    ("extensions = ['myst_parser', 'sphinxcontrib.mermaid']\n", True),  # it defines {mermaid}
+    ("extensions = ['myst_parser']\nhtml_theme = 'sphinx_book_theme'\n", False),
+    ("extensions = ['myst_parser', 'local_extension']\n", True),  # not recorded
+    ("extensions = ['myst_parser']\nextensions.append('sphinxcontrib.mermaid')\n", True),
+    ("extensions = ['myst_parser']\ndef setup(app):\n    app.add_directive('mermaid', Mermaid)\n", True),
+    ("extensions = ['myst_parser']\nhtml_theme = 'local_theme'\n", True),
+    ("extensions = ['myst_parser']\nlanguage = 'de'\n", True),  # docutils reads translated names
+])
+def test_a_directive_the_site_does_not_define_shows_nothing(conf: str, shown: bool) -> None:
+    indexed, _ = _composed(conf, "# T\n\n```{mermaid}\ngraph TD; zzdiagram\n```\n")
+    assert ("zzdiagram" in indexed) is shown
+
+
+@pytest.mark.parametrize(("conf", "shown"), [
+    ("extensions = ['myst_nb']\n", True),
+    ("extensions = ['myst_nb']\nnb_remove_code_source = True\n", False),  # every cell's, unless its own say
+    ("extensions = ['myst_parser']\nnb_remove_code_source = True\n", False),  # no MyST-NB: no cell at all
+])
+def test_conf_py_may_remove_every_cells_source(conf: str, shown: bool) -> None:
+    page = "---\nfile_format: mystnb\n---\n# T\n\n```{code-cell} python\nprint('zzcell')\n```\n"
+    indexed, _ = _composed(conf, page)
+    assert ("zzcell" in indexed) is shown
 
 
 def test_an_rst_only_with_its_expression_continued_is_hidden() -> None:

@@ -420,6 +420,80 @@ def test_mintlify_never_builds_what_mintignore_or_its_defaults_name() -> None:
         "notes/README.md": (NOT_BUILT, "named by .mintignore (or Mintlify's own ignores): never built")}
 
 
+def test_mintlify_builds_no_page_of_what_its_file_categories_refuse() -> None:
+    """@mintlify/common 1.0.1183's getFileCategory: a `.md` file named readme, license, contributing
+    or contribute (any case, any folder) is no page, nor an agent skill's `skill.md` (the root's,
+    `.mintlify/skills/…`'s); its ignores (the `ignore` package) match paths whatever their case. With
+    `seo.indexing: "all"` docschat indexed them (the pages outside the navigation are)."""
+    files = {"docs.json": json.dumps({"seo": {"indexing": "all"}, "navigation": {"pages": ["index"]}}),
+             ".mintignore": "Drafts/\n", "index.mdx": "# Home\n", "readme.mdx": "# Readme\n\nA page.\n",
+             "CONTRIBUTING.mdx": "# Contributing\n\nA page.\n"}
+    refused = ["Readme.md", "guides/readme.md", "about/License.md", "contribute.md", "api/CONTRIBUTING.md",
+               "skill.md", "SKILL.md", ".mintlify/skills/docs/SKILL.md", "drafts/plan.mdx"]
+    files |= {path: "# Not a page\n\nSECRETWORD\n" for path in refused}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert sorted(page.path for page in result.pages) == ["CONTRIBUTING.mdx", "index.mdx", "readme.mdx"]
+    assert {path: kind.kind for path, kind in result.excluded} == dict.fromkeys(refused, NOT_BUILT)
+
+
+def test_mintlify_builds_no_page_of_a_file_a_page_imports() -> None:
+    """@mintlify/common's isImportedAsSnippet: a Markdown file a page imports (`/shared/x.mdx`,
+    `./part.mdx`) outside the snippets folders is a snippet, no page; with `seo.indexing: "all"`
+    docschat indexed it as one (its text is the importing page's, where that shows it). An import
+    written in a code block imports nothing."""
+    files = {"docs.json": json.dumps({"seo": {"indexing": "all"}, "navigation": {"pages": ["index"]}}),
+             "index.mdx": "import Install from '/Shared/Install.mdx'\n\n# Home\n\n<Install />\n\n"
+                          "```mdx\nimport Example from '/example.mdx'\n```\n",
+             "Shared/Install.mdx": "Run the installer.\n", "guide/page.mdx": "import Part from './part.mdx'\n\n# Page\n\n<Part />\n",
+             "guide/part.mdx": "A part.\n", "example.mdx": "# Example\n\nA page.\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert sorted(page.path for page in result.pages) == ["example.mdx", "guide/page.mdx", "index.mdx"]
+    assert {path: kind.kind for path, kind in result.excluded} == dict.fromkeys(["Shared/Install.mdx", "guide/part.mdx"], NOT_BUILT)
+    assert "Run the installer." in "\n".join(chunk.text for chunk in result.chunks)
+
+
+def test_sphinx_never_builds_a_source_in_its_template_or_asset_folders() -> None:
+    """Sphinx 9.0.4 (sphinx-build, checked): a `.md` file in `templates_path`, `html_static_path` or
+    `html_extra_path` is never read, a `**` toctree glob lists none of them; docschat indexed them.
+    Each is matched as written, as `exclude_patterns` is: `./more` names no folder, its page is built."""
+    conf = ("extensions = ['myst_parser']\ntemplates_path = ['_templates']\nhtml_static_path = ['_static']\n"
+            "html_extra_path = ['extra', './more']\n")
+    files = {"conf.py": conf, "index.md": "# Root\n\n```{toctree}\n:glob:\n\n**\n```\n", "guide.md": "# Guide\n\nShown.\n",
+             "_templates/t.md": "# T\n\nSECRETWORD\n", "_static/s.md": "# S\n\nSECRETWORD\n",
+             "extra/e.md": "# E\n\nSECRETWORD\n", "more/m.md": "# M\n\nShown.\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert sorted(page.path for page in result.pages) == ["guide.md", "index.md", "more/m.md"]
+    assert {path: kind.kind for path, kind in result.excluded} == dict.fromkeys(
+        ["_static/s.md", "_templates/t.md", "extra/e.md"], NOT_BUILT)
+
+
+@pytest.mark.parametrize("only_toc", [True, False])
+def test_a_jupyter_book_never_builds_what_its_config_leaves_out(only_toc: bool) -> None:
+    """A Jupyter Book (`_config.yml` and `_toc.yml`; jupyter-book 1.0.4 with Sphinx 7.4.7, built and
+    checked): its `exclude_patterns` are never built, and with `only_build_toc_files: true` no page
+    its table of contents does not name (`file:`, `glob:`, its `root`); every other page is built.
+    docschat read it as plain files and indexed them all."""
+    config = f"title: Book\nonly_build_toc_files: {str(only_toc).lower()}\nexclude_patterns: [drafts/*]\n"
+    toc = ("format: jb-book\nroot: intro\nparts:\n  - caption: Part\n    chapters:\n      - file: chapters/one\n"
+           "        sections:\n          - file: chapters/two.md\n      - glob: notes/*\n")
+    files = {"_config.yml": config, "_toc.yml": toc, "intro.md": "# Intro\n\nShown.\n", "chapters/one.md": "# One\n\nShown.\n",
+             "chapters/two.md": "# Two\n\nShown.\n", "chapters/three.md": "# Three\n\nOUTSIDEWORD\n",
+             "notes/a.md": "# Note\n\nShown.\n", "drafts/d.md": "# Draft\n\nDRAFTWORD\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    built = ["chapters/one.md", "chapters/two.md", "intro.md", "notes/a.md"] + ([] if only_toc else ["chapters/three.md"])
+    assert sorted(page.path for page in result.pages) == sorted(built)
+    assert {path: kind.kind for path, kind in result.excluded} == dict.fromkeys(
+        ["drafts/d.md", *(["chapters/three.md"] if only_toc else [])], NOT_BUILT)
+
+
+def test_a_jupyter_book_toc_of_aliases_is_read_in_bounded_time() -> None:
+    """A `_toc.yml` whose YAML aliases nest 40 deep names 2**40 entries: read within a budget."""
+    toc = "root: intro\na0: &a0 [{file: x}, {file: x}]\n" + "".join(
+        f"a{n}: &a{n} [*a{n - 1}, *a{n - 1}]\n" for n in range(1, 40)) + "chapters: *a39\n"
+    files = {"_config.yml": "only_build_toc_files: true\n", "_toc.yml": toc, "intro.md": "# Intro\n\nShown.\n"}
+    assert [page.path for page in compose_files(files, Settings()).pages] == ["intro.md"]
+
+
 def test_a_ref_cycle_ends() -> None:
     site = read_site({"docs.json": json.dumps({"navigation": {"$ref": "./a.json"}}),
                       "a.json": json.dumps({"$ref": "./a.json"})})
@@ -649,8 +723,8 @@ def test_myst_pages_are_placed_as_the_sphinx_sidebar_places_them(tmp_path: Path)
     }
     reasons = dict(result.excluded)
     assert reasons["old/setup.md"] == (REDIRECT, "a redirect to ../guides/install.html")
-    assert reasons["drafts/plan.md"] == (NOT_BUILT, "not a source of conf.py (exclude_patterns, include_patterns, or "
-                                                   "no extension reads Markdown): never built")
+    assert reasons["drafts/plan.md"] == (NOT_BUILT, "not a source of conf.py (exclude_patterns, include_patterns, "
+                                                   "template or asset folders, or no extension reads Markdown): never built")
     assert reasons["orphan.md"] == (OUTSIDE, "outside the navigation of conf.py")
 
 
@@ -1097,6 +1171,86 @@ def test_a_component_a_page_imports_from_the_site_shows_what_its_code_shows() ->
     second = compose_files_keyed(files, Settings(), PUBLIC_DEFAULT, blob_id=blobs.get,
                                  known={key.page: key for key in first.page_keys})
     assert not second.kept and "MODULEWORD" in "\n".join(chunk.text for chunk in second.chunks)
+
+
+def test_an_imported_component_s_children_are_inside_the_html_it_renders_them_in() -> None:
+    """A Docusaurus component rendering its children in an element of a class the site's stylesheet
+    hides (`<div className="internal-only">`), or in one `hidden`, hid them on the site; they were
+    indexed (the `css-components-wrapped` probe, for components the page defines)."""
+    files = {"docusaurus.config.js": "module.exports = {};", "src/css/custom.css": ".internal-only { display: none }\n",
+             "src/components/Internal.js": "export default function Internal({children}) {\n"
+                                           "  return <div className=\"internal-only\"><p>{children}</p></div>\n}\n",
+             "src/components/Draft.js": "const Draft = (props) => <aside hidden>{props.children}</aside>;\nexport default Draft;\n",
+             "src/components/Note.js": "export default ({children, className}) => <div className={className}>{children}</div>\n",
+             "docs/a.mdx": "import Internal from '@site/src/components/Internal';\nimport Draft from '@site/src/components/Draft';\n"
+                           "import Note from '@site/src/components/Note';\n\n# A\n\n<Internal>CLASSWORD</Internal>\n\n"
+                           "<Draft>DRAFTWORD</Draft>\n\n<Note className=\"x\">Shown note.</Note>\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    indexed = "\n".join(chunk.text for chunk in result.chunks)
+    assert "Shown note." in indexed and "CLASSWORD" not in indexed and "DRAFTWORD" not in indexed, indexed
+
+
+def test_mintlify_shows_nothing_of_a_component_it_does_not_know() -> None:
+    """@mintlify/common 1.0.1183's remarkMdxRemoveUnknownJsx replaces a flow element that is none
+    of Mintlify's components and that the page neither imports nor defines by a comment ("Component
+    X does not exist"), its children with it; docschat showed them, as for any unknown component."""
+    files = {"docs.json": json.dumps({"navigation": {"pages": ["a"]}}),
+             "snippets/box.jsx": "export const Box = ({children}) => <div>{children}</div>\n",
+             "a.mdx": "import { Box } from '/snippets/box.jsx'\n\nexport const Own = ({children}) => <p>{children}</p>\n\n"
+                      "# A\n\n<Internal>\n  UNKNOWNWORD\n</Internal>\n\n<Secret.Part>\n  MEMBERWORD\n</Secret.Part>\n\n"
+                      "<Box>\n  Shown box.\n</Box>\n\n<Own>\n  Shown own.\n</Own>\n\n<Note>\n  Shown note.\n</Note>\n\n"
+                      "Inline <Chip>shown chip</Chip>.\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    indexed = "\n".join(chunk.text for chunk in result.chunks)
+    assert all(word in indexed for word in ("Shown box.", "Shown own.", "Shown note.", "shown chip")), indexed
+    assert "UNKNOWNWORD" not in indexed and "MEMBERWORD" not in indexed, indexed
+
+
+def test_docusaurus_never_builds_the_current_docs_a_config_leaves_out() -> None:
+    """`includeCurrentVersion: false` (plugin-content-docs): only the versioned docs are built; the
+    docs folder, the next version's unreleased docs, is not on the site. docschat indexed it."""
+    config = "module.exports = {presets: [['classic', {docs: {includeCurrentVersion: false}}]]};"
+    files = {"docusaurus.config.js": config, "versions.json": '["1.0"]', "docs/next.md": "# Next\n\nNEXTWORD\n",
+             "versioned_docs/version-1.0/a.md": "# A\n\nReleased.\n", "blog/post.md": "# Post\n\nShown post.\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert [page.path for page in result.pages] == ["blog/post.md"]
+    assert dict(result.excluded)["docs/next.md"].kind == NOT_BUILT
+    files["docusaurus.config.js"] = "module.exports = {presets: [['classic', {docs: {}}]]};"
+    shown = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert sorted(page.path for page in shown.pages) == ["blog/post.md", "docs/next.md"]
+
+
+def test_docusaurus_blog_and_pages_include_and_exclude_leave_files_unbuilt() -> None:
+    """The blog's and src/pages' `include` and `exclude` (plugin-content-blog and -pages list their
+    folder with globby, as the docs plugin does): a post or page they leave out is never built;
+    docschat read them for the docs only."""
+    config = ("module.exports = {presets: [['classic', {blog: {path: 'news', exclude: ['**/drafts/**']},"
+              " pages: {include: ['**/*.mdx']}}]]};")
+    files = {"docusaurus.config.js": config, "news/post.md": "# Post\n\nShown post.\n",
+             "news/drafts/next.md": "# Next\n\nDRAFTWORD\n", "src/pages/about.mdx": "# About\n\nShown page.\n",
+             "src/pages/notes.md": "# Notes\n\nNOTESWORD\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert sorted(page.path for page in result.pages) == ["news/post.md", "src/pages/about.mdx"]
+    assert {path: kind.kind for path, kind in result.excluded} == dict.fromkeys(["news/drafts/next.md", "src/pages/notes.md"], NOT_BUILT)
+
+
+def test_an_imported_class_component_shows_what_its_render_shows() -> None:
+    """A class component's `render()` (React calls it; `this.props` its props) says what it shows:
+    one rendering nothing, or its children in a hidden element, hid them on the site; docschat read
+    any class as an unknown component (its children shown)."""
+    files = {"docusaurus.config.js": "module.exports = {};",
+             "src/components/Gone.js": "import React from 'react';\n"
+                                       "export default class Gone extends React.Component { render() { return null } }\n",
+             "src/components/Tucked.js": "import React from 'react';\nexport default class extends React.Component {\n"
+                                         "  render() { return <div hidden>{this.props.children}</div> }\n}\n",
+             "src/components/Shown.js": "import React from 'react';\nexport class Shown extends React.Component {\n"
+                                        "  render() { const {children} = this.props; return <section>{children}</section> }\n}\n",
+             "docs/a.mdx": "import Gone from '@site/src/components/Gone';\nimport Tucked from '@site/src/components/Tucked';\n"
+                           "import {Shown} from '@site/src/components/Shown';\n\n# A\n\n<Gone>GONEWORD</Gone>\n\n"
+                           "<Tucked>TUCKEDWORD</Tucked>\n\n<Shown>Shown words.</Shown>\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    indexed = "\n".join(chunk.text for chunk in result.chunks)
+    assert "Shown words." in indexed and "GONEWORD" not in indexed and "TUCKEDWORD" not in indexed, indexed
 
 
 def test_a_site_rule_hiding_the_theme_s_chrome_hides_nothing_of_the_page() -> None:

@@ -34,7 +34,7 @@ def _source(repo: Path, dir: str = ".", site: str | None = None) -> Source:
     return Source(name="s", repo=repo, dir=dir, audiences=("public",), site=site)
 
 
-@pytest.mark.parametrize("name", ["docusaurus", "mintlify", "mkdocs", "sphinx"])
+@pytest.mark.parametrize("name", ["docusaurus", "mintlify", "mkdocs", "sphinx", "jupyter-book"])
 def test_a_site_in_a_subfolder_publishes_only_its_pages(name: str, tmp_path: Path) -> None:
     result = compose_corpus(_source(_repo(name, tmp_path)), Settings())
     indexed = " ".join(chunk.text for chunk in result.chunks)

@@ -38,6 +38,7 @@ from mdit_py_plugins.substitution import substitution_plugin
 
 from app.corpus import myst, python_markdown
 from app.corpus.myst import Build
+from app.corpus.myst_notebook import cell_metadata, removes_source
 from app.corpus.reader import Admonitions, Block, Reading, read_html, read_markdown
 from app.corpus.reference_targets import directive_caption, rst_labels
 
@@ -297,6 +298,8 @@ def _render_fence(self: RendererHTML, tokens: list[Token], idx: int, options: Op
     directive = myst.DIRECTIVE.fullmatch(info)
     if directive is None and token.type != "colon_fence":
         return _code(info.split()[0] if info else "", token.content)
+    if directive is not None and not env["build"].defined(directive.group(1)):
+        return ""  # Sphinx warns "Unknown directive type" and shows nothing of it
     name = myst.name(directive.group(1)) if directive else (info.split() or [""])[0].lower()
     argument = directive.group(2).strip() if directive else info[len(name):].strip()
     options_, body = myst.directive_options(token.content, name)
@@ -310,6 +313,9 @@ def _render_directive(token: Token, env: EnvType, name: str, argument: str, opti
     """`braced`: written `{name}` (a MyST directive), not `:::name` (a colon fence's plain word)."""
     colons = token.type == "colon_fence"
     build, depth = env["build"], env["depth"]
+    if name in ("code-cell", "raw-cell") and build.cells is not None and (
+            not build.cells or depth or removes_source(cell_metadata(token.content), build.remove_code_source)):
+        return ""  # not a notebook's cell (myst-nb warns), or its source removed
     if name == "raw":
         return myst.raw_html(argument, options_, body)
     # Sphinx builds an `{only}` whose expression holds as if it were not there (its headings too).

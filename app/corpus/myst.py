@@ -28,8 +28,10 @@ import html
 import re
 import textwrap
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
+
+from app.corpus.myst_notebook import is_text_notebook, removes_source
 
 _OPTION = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t](.*))?$")
 _YAML_OPTIONS = re.compile(r"^[ \t]*---[ \t]*\n(?:.*\n)*?[ \t]*---[ \t]*\n")
@@ -55,6 +57,18 @@ class Build:
     # The attrs_inline and attrs_block extensions (`[text]{.cls}`, a `{.cls}` line over a block):
     # on, their classes are on the HTML, where a stylesheet may hide them; off, they are text.
     attrs: tuple[bool, bool] = (False, False)
+    # The directive names the site defines (app/corpus/sphinx_directives.py); None: any may be.
+    directives: frozenset[str] | None = None
+    # MyST-NB (app/corpus/myst_notebook.py): None when it is not loaded; else whether the page is a
+    # text notebook (for_page), whose top-level `{code-cell}`s alone show, and whether a cell's
+    # source is removed unless its metadata says otherwise (conf.py's, then the page's).
+    cells: bool | None = None
+    remove_code_source: bool = False
+
+    def defined(self, written: str) -> bool:
+        """Whether the site defines the directive written so: Sphinx shows nothing of one it does
+        not (myst-probes `directive-unknown.md`)."""
+        return self.directives is None or written.lower() in self.directives
 
     def for_page(self, front: Mapping[str, Any]) -> Build:
         """With the page's own substitutions (front matter `myst: substitutions:`, or the deprecated
@@ -62,9 +76,11 @@ class Build:
         all when a key is not a string). The page's `myst: enable_extensions:` replaces conf.py's (the
         extension on or off), and its `sub_delimiters` other than MyST's turn it off here, as
         conf.py's do."""
+        build = self if self.cells is None else replace(  # MyST-NB's, from the page's front matter
+            self, cells=is_text_notebook(front), remove_code_source=removes_source(front, self.remove_code_source))
         myst = front.get("myst") if isinstance(front.get("myst"), dict) else None
         page = myst.get("substitutions") if myst is not None else front.get("substitutions")
-        substitutions, dollarmath, attrs = self.substitutions, self.dollarmath, self.attrs
+        substitutions, dollarmath, attrs = build.substitutions, build.dollarmath, build.attrs
         if myst is not None and "enable_extensions" in myst:  # each extension on or off, as listed
             listed = myst["enable_extensions"] if isinstance(myst["enable_extensions"], (list, tuple, set)) else ()
             substitutions = (substitutions or ()) if "substitution" in listed else None
@@ -75,10 +91,10 @@ class Build:
                 substitutions = None
             dollarmath = dmath_options(myst, dollarmath, "dmath_")
         if substitutions is None or not isinstance(page, dict) or not all(isinstance(k, str) for k in page):
-            return Build(substitutions, self.changed_tags, dollarmath, xref=self.xref, attrs=attrs)
+            return replace(build, substitutions=substitutions, dollarmath=dollarmath, attrs=attrs)
         merged = dict(substitutions) | {str(k): _written(v) for k, v in page.items()}
-        return Build(tuple((k, v) for k, v in merged.items() if v is not None), self.changed_tags, dollarmath,
-                     xref=self.xref, attrs=attrs)
+        return replace(build, substitutions=tuple((k, v) for k, v in merged.items() if v is not None),
+                       dollarmath=dollarmath, attrs=attrs)
 
 
 # The dollarmath extension's options as myst-parser passes them to mdit-py-plugins' plugin, with
@@ -338,7 +354,9 @@ def shown_rst(body: str, build: Build) -> list[tuple[str, str]]:
         named = name(directive.group(1)) if directive else ""
         argument = rest[directive.end():] if directive else ""
         shown_only = named == "only" and (at + 1 == len(lines) or not lines[at + 1].strip()) and only_built(argument, build)
-        if explicit and not shown_only and (named in _RST_NOT_SHOWN or not _RST_NOT_COMMENT.match(rest)):
+        # A directive the site does not define shows nothing, as in MyST (Build.defined).
+        if explicit and not shown_only and (named in _RST_NOT_SHOWN or not _RST_NOT_COMMENT.match(rest)
+                                            or directive is not None and not build.defined(directive.group(1))):
             end = _rst_block_end(lines, at)
             if named == "raw":
                 pieces += [("rst", "".join(shown)), ("html", _rst_raw_html(argument, lines[at + 1:end]))]

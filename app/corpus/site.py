@@ -66,6 +66,7 @@ from app.corpus.python_markdown_extensions import AUTODOC
 from app.corpus.site_beside import building_site
 from app.corpus.site_code import sphinx_site
 from app.corpus.site_docusaurus import docusaurus_site
+from app.corpus.site_jupyter_book import JUPYTER_BOOK_FILES, jupyter_book_site
 from app.corpus.site_model import (
     _MAX_DEPTH,
     DOCUSAURUS_CONFIGS,
@@ -86,6 +87,7 @@ from app.corpus.site_model import (
     stem,
 )
 from app.corpus.site_openapi import openapi_files, openapi_sources, parse_operation
+from app.corpus.snippets import imported_markdown
 
 __all__ = ["FRONT_MATTER", "HIDDEN", "KINDS", "NOT_BUILT", "OUTSIDE", "REDIRECT", "Exclusion", "NavPage", "Site",
            "read_site", "stem"]
@@ -113,6 +115,8 @@ def read_site(files: Mapping[str, str]) -> Site:
         return docusaurus_site(files)  # code, read without running it (app/corpus/site_docusaurus.py)
     if SPHINX_CONFIG in files:
         return sphinx_site(files)
+    if all(name in files for name in JUPYTER_BOOK_FILES):  # Sphinx, configured by jupyter-book
+        return jupyter_book_site(files)
     return Site()
 
 
@@ -184,7 +188,8 @@ class _Mintlify:
         site = self.site
         site.gitignored = (*MINTLIFY_IGNORED, *self.files.get(".mintignore", "").splitlines())
         # Mintlify applies every CSS file of the repository to every page (guides/custom-layouts in its docs).
-        site.stylesheets = tuple(sorted(p for p in self.files if p.endswith(".css") and not _gitignore(site.gitignored).match_file(p)))
+        site.stylesheets = tuple(sorted(p for p in self.files if p.endswith(".css") and not _gitignore(site.gitignored, ignore_case=True).match_file(p)))
+        site.imported = imported_markdown(self.files)
         data = self.load(self.name)
         if not isinstance(data, dict):
             site.every_page_listed = True

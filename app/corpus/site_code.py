@@ -20,6 +20,7 @@ from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.markdown import myst_directives
 from app.corpus.myst import DMATH_DEFAULTS, Build, directive_options, dmath_options
 from app.corpus.site_model import _PAGE_SUFFIX, SPHINX_CONFIG, NavPage, Site
+from app.corpus.sphinx_directives import site_directives
 
 # --- Sphinx ---------------------------------------------------------------------------------------
 
@@ -204,7 +205,13 @@ class _Sphinx:
         extensions = self.config(values, "myst_enable_extensions", (list, tuple, set), ())
         site.myst, warning = _myst_build(tree, values, extensions)
         listed = extensions if isinstance(extensions, (list, tuple, set)) else ()
-        site.myst = replace(site.myst, attrs=("attrs_inline" in listed, "attrs_block" in listed))
+        by_code = "extensions.code" in values or _changed_by_code(tree, "extensions") is not None
+        # MyST-NB, when conf.py's literal extensions load it: its cells, and conf.py's
+        # nb_remove_code_source (app/corpus/myst_notebook.py).
+        notebooks = not by_code and isinstance(values.get("extensions"), list) and "myst_nb" in values["extensions"]
+        site.myst = replace(site.myst, attrs=("attrs_inline" in listed, "attrs_block" in listed),
+                            directives=site_directives(tree, values, by_code), cells=False if notebooks else None,
+                            remove_code_source=values.get("nb_remove_code_source") is True)
         site.warnings.extend([warning] if warning else [])
         # `html_css_files` (a name, or a name and its attributes) found in the `html_static_path` folders.
         static = [str(folder) for folder in self.config(values, "html_static_path", (list, tuple), [])]
@@ -216,6 +223,12 @@ class _Sphinx:
                                  and "://" not in name for folder in static)
         root = self.config(values, "root_doc", str, None) or self.config(values, "master_doc", str, "index")
         site.not_built = tuple(_sphinx_pattern(str(p)) for p in self.config(values, "exclude_patterns", (list, tuple), ()))
+        # Nor does Sphinx read a source in its templates' or the HTML builder's asset folders
+        # (BuildEnvironment.find_files: templates_path, html_static_path, html_extra_path), nor
+        # sphinx.project's EXCLUDE_PATHS: a `**` toctree glob lists none of them.
+        assets = [*self.config(values, "templates_path", (list, tuple), []), *static,
+                  *self.config(values, "html_extra_path", (list, tuple), []), "**/_sources", ".#*", "**/.#*", "*.lproj/**"]
+        site.not_built += tuple(_sphinx_pattern(str(p)) for p in assets)  # as written: `./_static` matches nothing
         # include_patterns (Sphinx 5.1, default `**`): a file none of them matches is never built.
         included = [_sphinx_pattern(str(p), folders=False).pattern for p in self.config(values, "include_patterns", (list, tuple), ["**"])]
         if included != [_sphinx_pattern("**", folders=False).pattern]:
@@ -224,7 +237,7 @@ class _Sphinx:
         # Without an extension that reads Markdown, Sphinx never builds a `.md` file (a README or
         # notes beside reStructuredText pages), toctree entry or not. Decided only when conf.py
         # writes `extensions` as literals that no code changes.
-        if ("extensions.code" not in values and _changed_by_code(tree, "extensions") is None
+        if (not by_code
                 and not (set(extensions) & _MARKDOWN_PARSERS if isinstance(extensions, list) else extensions)):
             site.not_built += (re.compile(r".*\.md$"),)
         if not isinstance(extensions, list) or "sphinx_reredirects" in extensions:  # else `redirects` is not its

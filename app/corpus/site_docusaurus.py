@@ -48,6 +48,9 @@ class DocsInstance:
     # than 6 wildcards is not read (its regex could backtrack without end).
     include: tuple[str, ...] = ()
     exclude: tuple[str, ...] = ()
+    # `includeCurrentVersion: false`: its folder (the unreleased "next" docs) is never built, only
+    # its versioned_docs are.
+    current: bool = True
     admonitions: tuple[str, ...] = DOCUSAURUS_ADMONITIONS  # its `admonitions` keywords (false: none)
 
     @classmethod
@@ -56,13 +59,20 @@ class DocsInstance:
             return cls()
         sidebars = options.get("sidebarPath")
         name = options.get("id", "default")
-        include, exclude = (tuple(str(g) for g in options[o][:100] if str(g).count("*") <= 6)
-                            if isinstance(options.get(o), list) else () for o in ("include", "exclude"))
+        include, exclude = _globs(options)
         return cls(name if isinstance(name, str) else "default", _folder(options.get("path"), "docs"),
                    _folder(options.get("routeBasePath"), "docs").strip("."),
                    None if _code(sidebars) else False if sidebars is False
                    else posixpath.normpath(sidebars) if isinstance(sidebars, str) and sidebars else "",
-                   include=include, exclude=exclude, admonitions=_admonition_keywords(options.get("admonitions", True)))
+                   include=include, exclude=exclude, admonitions=_admonition_keywords(options.get("admonitions", True)),
+                   current=options.get("includeCurrentVersion") is not False)
+
+
+def _globs(options: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A content plugin's `include` and `exclude` globs (relative to its folder), when given."""
+    include, exclude = (tuple(str(g) for g in options[o][:100] if str(g).count("*") <= 6)
+                        if isinstance(options.get(o), list) else () for o in ("include", "exclude"))
+    return include, exclude
 
 
 def _admonition_keywords(option: Any) -> tuple[str, ...]:
@@ -91,6 +101,8 @@ class _DocusaurusConfig:
     css: list[str] = field(default_factory=lambda: ["src/css/custom.css"])
     # `stylesheets` and `headTags` links (`<link rel=stylesheet>` on every page): their URLs.
     linked: list[str] = field(default_factory=list)
+    # The blog's and src/pages' `include` and `exclude` globs, when given: (folder, include, exclude).
+    globs: list[tuple[str, tuple[str, ...], tuple[str, ...]]] = field(default_factory=list)
     # markdown.mdx1Compat.admonitions: `:::note Title` read as `:::note[Title]` (on unless turned
     # off there, or by future.v4's mdx1CompatDisabledByDefault).
     legacy_admonition_titles: bool = True
@@ -137,6 +149,7 @@ def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
             # The blog's posts have their own URLs (a date, a slug): kept at their path.
             others.append((_folder(options.get("path"), folder),
                            None if route is None else _folder(options.get("routeBasePath"), "/").strip(".")))
+            found.globs.append((others[-1][0], *_globs(options)))
     found.others = others
     found.linked = _linked_stylesheets(value)
     found.legacy_admonition_titles = _legacy_admonition_titles(value)
@@ -187,7 +200,7 @@ def docusaurus_site(files: Mapping[str, str]) -> Site:
     config = next(name for name in DOCUSAURUS_CONFIGS if name in files)
     site = Site("docusaurus", config)
     options = _docusaurus_config(config, files[config])
-    site.built_folders = (*(d.path for d in options.docs), *(folder for folder, _ in options.others))
+    site.built_folders = (*(d.path for d in options.docs if d.current), *(folder for folder, _ in options.others))
     site.routes = (*((d.path, d.route) for d in options.docs),
                    *((folder, route) for folder, route in options.others if route is not None))
     site.versions = tuple(sorted(_versions(files, options.docs)))
@@ -202,12 +215,13 @@ def docusaurus_site(files: Mapping[str, str]) -> Site:
             site.warnings.append(f"{config}: docs instance {instance.id!r} builds its docs from {instance.path!r}, outside "
                                  "the source's folder: they are not indexed (set the source's folder to one holding "
                                  "both is not enough: docschat reads a site's configuration from its top folder)")
-    for instance in options.docs:  # globby's include and ignore: a doc they leave out is never built
-        prefix = "" if instance.path in ("", ".") else re.escape(instance.path + "/")
-        if instance.include:
-            site.not_built += (re.compile(f"{prefix}(?!(?:{'|'.join(map(_micromatch, instance.include))})$)"),)
-        if instance.exclude:
-            site.not_built += (re.compile(f"{prefix}(?:{'|'.join(map(_micromatch, instance.exclude))})$"),)
+    # globby's include and ignore, of each docs instance, the blog and src/pages: a file they leave out is never built.
+    for path, include, exclude in [*((d.path, d.include, d.exclude) for d in options.docs), *options.globs]:
+        prefix = "" if path in ("", ".") else re.escape(path + "/")
+        if include:
+            site.not_built += (re.compile(f"{prefix}(?!(?:{'|'.join(map(_micromatch, include))})$)"),)
+        if exclude:
+            site.not_built += (re.compile(f"{prefix}(?:{'|'.join(map(_micromatch, exclude))})$"),)
     sidebar_folders = []
     slugs = []
     for instance in options.docs:

@@ -33,8 +33,9 @@ _CSS_IMPORT = re.compile(r"""^import\s+(?:[\w$*{}\s,]+\s+from\s+)?["']([^"'\n]+\
 
 
 @cache
-def _gitignore(lines: tuple[str, ...]) -> pathspec.PathSpec:
-    """Gitignore lines read as MkDocs reads exclude_docs (pathspec's GitIgnoreSpec). A line it
+def _gitignore(lines: tuple[str, ...], ignore_case: bool = False) -> pathspec.PathSpec:
+    """Gitignore lines read as MkDocs reads exclude_docs (pathspec's GitIgnoreSpec); with
+    `ignore_case`, as Mintlify's `ignore` package reads them (its default: any case). A line it
     cannot compile (`!`, `[z-a]`) is left out, as git and Mintlify's `ignore` leave it, rather than
     failing every page of the site."""
     def valid(line: str) -> bool:
@@ -44,7 +45,16 @@ def _gitignore(lines: tuple[str, ...]) -> pathspec.PathSpec:
             return False
         return True
 
-    return pathspec.GitIgnoreSpec.from_lines([line for line in lines if valid(line)])
+    spec = pathspec.GitIgnoreSpec.from_lines([line for line in lines if valid(line)])
+    for pattern in spec.patterns if ignore_case else ():
+        if isinstance(pattern, pathspec.RegexPattern) and pattern.regex is not None:
+            pattern.regex = re.compile(pattern.regex.pattern, re.IGNORECASE)
+    return spec
+
+
+# @mintlify/common 1.0.1183's getFileCategory: no page is built of a `.md` file of these names
+# (any case, any folder), nor of an agent skill's `skill.md`.
+_MINTLIFY_NOT_PAGES = ("readme.md", "license.md", "contributing.md", "contribute.md")
 
 
 def mkdocs_shadowed(paths: list[str], prefix: str, gitignored: tuple[str, ...],
@@ -126,6 +136,7 @@ class Site:
     listed: dict[str, NavPage] = field(default_factory=dict)  # page stem → its entry (first place)
     every_page_listed: bool = True  # no navigation that lists pages: all of them are in it
     index_hidden: bool = False  # Mintlify's seo.indexing "all"
+    imported: tuple[str, ...] = ()  # Mintlify: Markdown files pages import (lower case): snippets, not pages
     redirects: list[tuple[str, str]] = field(default_factory=list)  # (source pattern, destination)
     # Files the site never builds: Sphinx's exclude_patterns and include_patterns, a Docusaurus
     # docs instance's include and exclude.
@@ -264,7 +275,7 @@ class Site:
 
     def _docusaurus_exclusion(self, path: str, front: Mapping[str, Any]) -> Exclusion | None:
         if any(pattern.match(path) for pattern in self.not_built):
-            return Exclusion(NOT_BUILT, f"left out by the docs' include or exclude of {self.config}: never built")
+            return Exclusion(NOT_BUILT, f"left out by the include or exclude of {self.config} (docs, blog, pages): never built")
         if self.built_folders is not None and _within(path, self.built_folders) is None:
             version = next((v for v in self.versions if path.startswith(v)), None)
             if version is not None:
@@ -286,8 +297,18 @@ class Site:
     def mintlify_exclusion(self, path: str, front: Mapping[str, Any]) -> Exclusion | None:
         """Why Mintlify leaves the page at `path` out of its search (ignored, or as its front matter
         `front` says), whatever its navigation; None when it does not."""
-        if _gitignore(self.gitignored).match_file(path):
+        if _gitignore(self.gitignored, ignore_case=True).match_file(path):
             return Exclusion(NOT_BUILT, "named by .mintignore (or Mintlify's own ignores): never built")
+        lower = path.lower()
+        if posixpath.basename(lower) in _MINTLIFY_NOT_PAGES:
+            return Exclusion(NOT_BUILT, "a README, LICENSE or CONTRIBUTING Markdown file, of which Mintlify "
+                                        "builds no page: never built")
+        # A page of the navigation that a page imports too is left a page (whether Mintlify builds it
+        # then is not known): the rule decides where `seo.indexing: "all"` would index it.
+        if lower in self.imported and stem(path) not in self.listed:
+            return Exclusion(NOT_BUILT, "imported by a page as a snippet, of which Mintlify builds no page: never built")
+        if lower == "skill.md" or lower.startswith(".mintlify/skills/") and lower.endswith("/skill.md"):
+            return Exclusion(NOT_BUILT, "an agent skill file, of which Mintlify builds no page: never built")
         if _flag(front, "hidden") is True and not self.index_hidden:
             return Exclusion(FRONT_MATTER, "its front matter says hidden: true")
         if _flag(front, "noindex") is True:  # not a hidden page: seo.indexing "all" keeps it out
@@ -325,8 +346,8 @@ class Site:
             return mkdocs
         if self.framework == "sphinx":
             if any(pattern.match(path) for pattern in self.not_built):
-                return Exclusion(NOT_BUILT, f"not a source of {self.config} (exclude_patterns, include_patterns, or "
-                                            "no extension reads Markdown): never built")
+                return Exclusion(NOT_BUILT, f"not a source of {self.config} (exclude_patterns, include_patterns, "
+                                            "template or asset folders, or no extension reads Markdown): never built")
             # Sphinx leaves a page whose metadata has `nosearch` (any value) out of its search
             # (StandaloneHTMLBuilder.index_page): as Material's `search: exclude`, out of the assistant's.
             if "nosearch" in front or "no-search" in front:

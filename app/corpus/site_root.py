@@ -29,12 +29,13 @@ from app.config import DOCS_INCLUDE, Settings
 from app.corpus.chunker import chunk_page
 from app.corpus.compose_result import ComposeResult
 from app.corpus.site import MINTLIFY_FILES
+from app.corpus.site_jupyter_book import JUPYTER_BOOK_TOC, is_jupyter_book_toc
 from app.corpus.site_model import DOCUSAURUS_CONFIGS, MKDOCS_FILES, NOT_BUILT, SPHINX_CONFIG, Exclusion
 from app.corpus.sources import Source
 from app.errors import DocschatError
 from app.globs import matches_any
 
-SITE_FILES = (*MINTLIFY_FILES, *MKDOCS_FILES, *DOCUSAURUS_CONFIGS, SPHINX_CONFIG)
+SITE_FILES = (*MINTLIFY_FILES, *MKDOCS_FILES, *DOCUSAURUS_CONFIGS, SPHINX_CONFIG, JUPYTER_BOOK_TOC)
 # A site's configuration is looked for this many folders below the source's at most: `docs/`,
 # `website/`, `apps/docs/`, `packages/x/docs/`. Deeper ones are test fixtures and templates.
 MAX_DEPTH = 3
@@ -99,6 +100,8 @@ def is_site_config(name: str, text: str) -> bool:
         except (ValueError, RecursionError):
             return False
         return isinstance(data, dict) and "navigation" in data
+    if name == JUPYTER_BOOK_TOC:
+        return is_jupyter_book_toc(text)
     if name == SPHINX_CONFIG:
         try:
             tree = ast.parse(text)

@@ -29,6 +29,40 @@ def is_snippet_path(path: str) -> bool:
     return any(part in SNIPPET_DIRS for part in path.split("/")[:-1])
 
 
+# An MDX import of a Markdown file at a line's start (MDX's ESM), and a fence's opening or closing line.
+_MDX_IMPORT = re.compile(r"""^import\s[^\n]*?\bfrom\s*["']([^"'\n]+\.mdx?)["']""")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})(.*)$")
+
+
+def imported_markdown(files: Mapping[str, str]) -> tuple[str, ...]:
+    """The Markdown files of the source that a page imports, outside the snippets folders
+    (@mintlify/common's buildImportMap and isImportedAsSnippet: `/x.mdx` from the root, `./x.mdx`
+    from the page's folder, lower case): Mintlify builds no page of them. Read by line, not in a
+    fenced code block (an example of an import there imports nothing)."""
+    found: set[str] = set()
+    for path, text in files.items():
+        if not path.endswith((".mdx", ".md")) or "import" not in text:
+            continue
+        fence = ""
+        for line in text.splitlines():
+            if (opening := _FENCE.match(line)) is not None:
+                mark, rest = opening.groups()
+                closes = mark[0] == fence[:1] and len(mark) >= len(fence) and not rest.strip()
+                fence = mark if not fence else "" if closes else fence
+                continue
+            if not fence and (imported := _MDX_IMPORT.match(line)) is not None:
+                source = imported.group(1)
+                if source.startswith("/"):
+                    target = posixpath.normpath(source).lstrip("/")
+                elif source.startswith(("./", "../")):
+                    target = posixpath.normpath(posixpath.join(posixpath.dirname(path), source))
+                else:
+                    continue
+                if not target.lower().startswith(("snippets/", "_snippets/")):
+                    found.add(target.lower())
+    return tuple(sorted(found))
+
+
 @dataclass
 class SnippetResult:
     text: str

@@ -87,6 +87,18 @@ const COMPONENTS = {
 const CHILDREN_ONLY = new Set(['Note', 'Warning', 'Info', 'Tip', 'Check', 'Danger', 'Callout', 'CardGroup',
   'Columns', 'Column', 'CodeGroup', 'Steps', 'Tabs', 'AccordionGroup', 'Panel', 'Badge', 'Tree', 'Color', 'Fragment'])
 
+// The components Mintlify renders (@mintlify/common 1.0.1183's allowedComponents, mdx/utils.js, its
+// capitalized names). Its remarkMdxRemoveUnknownJsx replaces any other flow element the page does
+// not bind (import, or define and export) by a comment, its children with it: "Component X does not
+// exist". Its HTML tags are not read from it (a site's build may allow more).
+const MINTLIFY_COMPONENTS = new Set(['ApiPlayground', 'Accordion', 'AccordionGroup', 'Badge', 'Callout', 'CodeGroup',
+  'CodeBlock', 'Color', 'Color.Row', 'Color.Item', 'CustomCode', 'CustomComponent', 'DynamicCustomComponent', 'Danger',
+  'Tile', 'Tree', 'Tree.Folder', 'Tree.File', 'FileTree', 'SnippetGroup', 'Panel', 'RequestExample', 'ResponseExample',
+  'Param', 'ParamField', 'Prompt', 'Card', 'CardGroup', 'Columns', 'Column', 'Expandable', 'Frame', 'GitHub',
+  'GitHub.Repo', 'Github', 'Github.Repo', 'Heading', 'Info', 'Icon', 'MDX', 'Link', 'MDXContentController',
+  'ResponseField', 'Warning', 'Note', 'Tip', 'Check', 'Tabs', 'Tab', 'Tooltip', 'Latex', 'Step', 'Steps', 'Update',
+  'ZoomImage', 'OptimizedVideo', 'Mermaid', 'Variation', 'Visibility', 'View'])
+
 // The attribute labels Mintlify writes before a value; others show the value alone.
 const LABELS = {default: 'default: '}
 
@@ -328,9 +340,11 @@ function markNode(value) {
 // (`x ? children : null`, `x && children`, an `if` that returns, a callback) but one on the
 // children themselves. Otherwise they are hidden, as
 // `({children}) => dev ? children : null` hides them on the published site (a loss where the
-// condition holds there, or a click shows them). Of its attributes only `title` is shown, so too
-// (what it renders itself is not read: a loss). A binding that is not a function written in place
-// (`memo(…)`, a class, an import) stays a guess: children and title shown, as for any unknown.
+// condition holds there, or a click shows them). Rendered in one place, they are inside the HTML
+// elements around it there (`wrapped`: `hidden`, a hiding style, a class a stylesheet hides). Of
+// its attributes only `title` is shown, so too (what it renders itself is not read: a loss). A
+// binding that is not a function (`memo(…)` and `forwardRef(…)` of one are, and a class's `render()`)
+// or an alias of one (a re-export, a package's) stays a guess: children and title shown, as for any unknown.
 function localComponents(tree, modules, wanted) {
   const local = new Map()
   for (const node of tree.children || []) {
@@ -387,7 +401,7 @@ function pageLayout(tree, local) {
 function declared(statement, set, get = () => null) {
   if (!statement) return
   if (/^(?:Arrow)?Function/.test(statement.type) && statement.id) set(statement.id.name, reach(statement))
-  else if (statement.type === 'ClassDeclaration' && statement.id) set(statement.id.name, null)
+  else if (statement.type === 'ClassDeclaration' && statement.id) set(statement.id.name, classComponent(statement))
   else if (statement.type === 'VariableDeclaration') {
     for (const each of statement.declarations) {
       if (each.id.type === 'Identifier') set(each.id.name, componentOf(each.init, get))
@@ -398,11 +412,32 @@ function declared(statement, set, get = () => null) {
 function componentOf(value, get) {
   if (!value) return null
   if (/^(?:Arrow)?Function/.test(value.type)) return reach(value)
+  if (value.type === 'ClassDeclaration' || value.type === 'ClassExpression') return classComponent(value)
   if (value.type === 'Identifier') return get(value.name) || null
   const callee = value.type === 'CallExpression' && value.callee
   const name = callee && (callee.type === 'Identifier' ? callee.name
     : callee.type === 'MemberExpression' && !callee.computed && callee.object.name === 'React' ? callee.property.name : '')
   return (name === 'memo' || name === 'forwardRef') && value.arguments.length ? componentOf(value.arguments[0], get) : null
+}
+
+// A class component (`class X extends React.Component { render() {…} }`): what its `render()`
+// shows, its props read through `this.props` (null, a guess, for a class without one).
+function classComponent(node) {
+  const render = node.body.body.find((member) => member.type === 'MethodDefinition' && !member.static &&
+    !member.computed && member.key.type === 'Identifier' && member.key.name === 'render')
+  if (!render || !render.value.body) return null
+  const props = {type: 'Identifier', name: 'this.props'} // a name no code can bind
+  const replaced = (node) => {
+    if (Array.isArray(node)) return node.map(replaced)
+    if (!node || typeof node !== 'object' || typeof node.type !== 'string') return node
+    if (node.type === 'MemberExpression' && !node.computed && node.object.type === 'ThisExpression' &&
+      node.property.type === 'Identifier' && node.property.name === 'props') return props
+    if (/Function|Class/.test(node.type) && node.type !== 'ArrowFunctionExpression') return node // its own `this`
+    const copy = {}
+    for (const [key, value] of Object.entries(node)) copy[key] = key === 'loc' || key === 'range' ? value : replaced(value)
+    return copy
+  }
+  return reach({type: 'FunctionExpression', params: [props], body: replaced(render.value.body)})
 }
 
 // A module's exported components (name → what it shows; `default` for its default export), read
@@ -477,14 +512,50 @@ function reach(fn) {
   const given = (node) => (node.type === 'Identifier' && (node.name === 'children' || bound.get(node.name) === 'children')) ||
     (node.type === 'MemberExpression' && !node.computed && node.property.name === 'children' &&
       props && props.type === 'Identifier' && node.object.type === 'Identifier' && node.object.name === props.name)
-  walkEstree(shown, null, (node, parent) => {
+  const references = [] // each place the children are rendered: the JSX elements around it
+  walkEstree(shown, null, (node, parent, around) => {
+    const member = parent && parent.type === 'MemberExpression' && (parent.object === node || (parent.property === node && !parent.computed))
+    if (given(node) && !member) references.push(around)
     if (node.type === 'Identifier' && (node.name === 'children' || node.name === 'arguments')) reached('children')
     else if (node.type === 'Identifier' && bound.has(node.name)) reached(bound.get(node.name))
     else if (props && props.type === 'Identifier' && node.type === 'Identifier' && node.name === props.name) {
       reached(parent && parent.type === 'MemberExpression' && parent.object === node && !parent.computed ? parent.property.name : '...')
     }
   }, given)
+  // Rendered in one place, inside HTML elements (`<div hidden>{children}</div>`, a class the
+  // site's stylesheet hides): the children are shown inside those elements (`wrapped`).
+  if (found.children && references.length === 1) found.around = references[0].filter((element) => /^[a-z][a-z0-9-]*$/.test(jsxName(element)))
   return found
+}
+
+function jsxName(element) {
+  const name = element.openingElement && element.openingElement.name
+  return name && name.type === 'JSXIdentifier' ? name.name : ''
+}
+
+// The children of a component the page uses, inside the HTML elements its code renders them in
+// (innermost last); null when one of them hides them (`hidden`, a literal style that hides). A
+// class is kept, for the stylesheets to match; what the reader cannot see (a style or class from
+// a variable, a spread: often the props handed on) is left out, as it was before (a guess, shown).
+function wrapped(children, around) {
+  for (const element of [...around].reverse()) {
+    const properties = {}
+    for (const attribute of element.openingElement.attributes) {
+      if (attribute.type !== 'JSXAttribute' || attribute.name.type !== 'JSXIdentifier') continue
+      const key = attribute.name.name
+      const value = attribute.value
+      const expression = value && value.type === 'JSXExpressionContainer' ? value.expression : null
+      const program = expression && {type: 'Program', body: [{type: 'ExpressionStatement', expression}]}
+      if (key === 'hidden' && !(expression && falsy(expression))) return null
+      if (key === 'style' && expression && expression.type === 'ObjectExpression' && styleHides(objectEntries(expression, true))) return null
+      const text = value === null ? true : value.type === 'Literal' ? String(value.value) : program ? literal(program, false) : undefined
+      if (key === 'className' || key === 'class') {
+        if (typeof text === 'string') properties.className = text.split(/\s+/).filter(Boolean)
+      } else if (key !== 'style' && key !== 'hidden' && (typeof text === 'string' || text === true)) properties[key] = text
+    }
+    children = [{type: 'element', tagName: jsxName(element), properties, children}]
+  }
+  return children
 }
 
 // Calls `visit(node, parent)` for every node under `node`; with `given` (a test that holds), not
@@ -493,9 +564,10 @@ function reach(fn) {
 const CONDITIONAL = new Set(['IfStatement', 'SwitchStatement', 'ForStatement', 'ForInStatement',
   'ForOfStatement', 'WhileStatement', 'DoWhileStatement', 'TryStatement', 'FunctionExpression', 'ArrowFunctionExpression',
   'FunctionDeclaration', 'ClassDeclaration', 'ClassExpression'])
-function walkEstree(node, parent, visit, given = null) {
+function walkEstree(node, parent, visit, given = null, around = []) {
   if (!node || typeof node.type !== 'string') return
-  visit(node, parent)
+  visit(node, parent, around)
+  if (node.type === 'JSXElement') around = [...around, node]
   if (given && CONDITIONAL.has(node.type)) return
   const holds = given && (node.type === 'ConditionalExpression' || node.type === 'LogicalExpression') && given(node.test || node.left)
   for (const key of Object.keys(node)) {
@@ -503,8 +575,8 @@ function walkEstree(node, parent, visit, given = null) {
     if (given && node.type === 'ConditionalExpression' && key !== 'test' && !(holds && key === 'consequent')) continue
     if (given && node.type === 'LogicalExpression' && key === 'right' && !(holds && node.operator === '&&')) continue
     const value = node[key]
-    if (Array.isArray(value)) for (const item of value) walkEstree(item, node, visit, given)
-    else if (value && typeof value === 'object' && typeof value.type === 'string') walkEstree(value, node, visit, given)
+    if (Array.isArray(value)) for (const item of value) walkEstree(item, node, visit, given, around)
+    else if (value && typeof value === 'object' && typeof value.type === 'string') walkEstree(value, node, visit, given, around)
   }
 }
 
@@ -521,7 +593,9 @@ function withClass(element, classes) {
   return {...element, properties: {...properties, className: [...(properties.className || []), ...classes]}}
 }
 
-function jsxHandler(counts, local, docusaurus = false) {
+// `bound`: on a Mintlify page, the names its ESM binds; a flow element of a capitalized name it does
+// not bind nor Mintlify knows shows nothing (MINTLIFY_COMPONENTS).
+function jsxHandler(counts, local, docusaurus = false, bound = null) {
   return (state, node, parent) => {
     const attributes = attributeValues(node)
     // Mintlify's `<Link href>` (one of its allowedComponents) and Docusaurus's `<Link to>`
@@ -535,11 +609,14 @@ function jsxHandler(counts, local, docusaurus = false) {
     if (name && (/^[A-Z]/.test(name) || name.includes('.')) && !rule && (local.has(name) || !CHILDREN_ONLY.has(name))) {
       counts[name] = (counts[name] || 0) + 1
     }
+    // Counted still: compose reports it, as Mintlify does ("Component X does not exist").
+    if (bound && /^[A-Z]/.test(name || '') && !MINTLIFY_COMPONENTS.has(name) && !bound.has(name.split('.')[0])) return undefined
     if (rule && rule.hide && rule.hide(attributes, parent)) return undefined
     if (attributes.hidden === true || styleHides(attributes.style)) return undefined
     if (own && !own.children && !own.names.has('title')) return undefined
     unseenStylesheet(node, name, attributes)
     let children = own && !own.children ? [] : state.all(node)
+    if (own && own.around && own.around.length && (children = wrapped(children, own.around)) === null) return undefined
     // React writes a `<style>`'s string children as its CSS text: no paragraph around a
     // `{`…`}` template literal (expressionHandler's), which CSS would read as a selector.
     if (name === 'style') children = [textNode(children.map(toString).join(''))]
@@ -715,13 +792,13 @@ function codeTitle(meta, codeTitles) {
   return ''
 }
 
-const HANDLERS = (counts, source, codeTitles, local = new Map(), keywords = null) => ({
+const HANDLERS = (counts, source, codeTitles, local = new Map(), keywords = null, bound = null) => ({
   code: (state, node) => {
     const pre = defaultHandlers.code(state, node)
     const title = codeTitle(node.meta, codeTitles)
     return title ? [{type: 'element', tagName: 'p', properties: {}, children: [textNode(title)]}, pre] : pre
   },
-  mdxJsxFlowElement: jsxHandler(counts, local, codeTitles === 'docusaurus'),
+  mdxJsxFlowElement: jsxHandler(counts, local, codeTitles === 'docusaurus', bound),
   mdxJsxTextElement: jsxHandler(counts, local, codeTitles === 'docusaurus'),
   mdxFlowExpression: expressionHandler,
   mdxTextExpression: expressionHandler,
@@ -1650,7 +1727,8 @@ export function parse(page, options) {
     const local = localComponents(tree, options && options.modules, wanted)
     const layout = mdx ? pageLayout(tree, local) : null
     if (layout && !layout.children) tree.children = [] // the layout shows none of the page
-    const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles, local, admonitionKeywords(options)),
+    const bound = codeTitles === 'mintlify' ? pageBindings(tree) : null // a Mintlify page's (jsxHandler)
+    const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles, local, admonitionKeywords(options), bound),
       passThrough: []})
     return shown(hast, counts, shortcuts, (options && options.css) || '', wanted.length ? {modules: wanted} : {})
   } catch (error) {
@@ -1714,6 +1792,18 @@ export function uses(page, options) {
 }
 
 // The names an ESM statement binds in the module (imports, declarations, exported or not).
+// The names a page's ESM binds: imports, declarations, `export {…}`.
+function pageBindings(tree) {
+  const names = new Set()
+  for (const node of tree.children || []) {
+    for (const statement of (node.type === 'mdxjsEsm' && node.data && node.data.estree && node.data.estree.body) || []) {
+      boundNames(statement).forEach((name) => names.add(name))
+      for (const specifier of statement.specifiers || []) names.add(specifier.exported ? specifier.exported.name ?? specifier.exported.value : specifier.local.name)
+    }
+  }
+  return names
+}
+
 function boundNames(statement) {
   if (statement.type === 'ImportDeclaration') return statement.specifiers.map((specifier) => specifier.local.name)
   const declaration = statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement

@@ -1,0 +1,51 @@
+"""The directive names a Sphinx site's MyST pages can use: Sphinx's and docutils' own, and those of
+the extensions and theme its conf.py names, as scripts/record_sphinx_directives.py recorded them
+from the real packages (sphinx_directives.json). Sphinx shows nothing of a directive none of them
+defines (it warns "Unknown directive type"), so neither does the index; where conf.py does not say
+all of what is loaded, any name may be defined (None), and a directive is read as before."""
+
+from __future__ import annotations
+
+import ast
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+# myst-parser's renderer reads `{eval-rst}` itself: no directive is registered for it.
+_READ_BY_MYST = frozenset({"eval-rst"})
+# conf.py code that may register directives of its own (a `setup(app)`, `app.add_directive(…)`).
+_REGISTERING = frozenset({"setup", "add_directive", "add_directive_to_domain", "add_generic_directive",
+                          "register_directive", "add_domain"})
+
+
+@cache
+def _recorded() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads((Path(__file__).with_name("sphinx_directives.json")).read_text())
+    return data
+
+
+def _registers(tree: ast.Module) -> bool:
+    return any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in _REGISTERING
+               or isinstance(node, ast.Attribute) and node.attr in _REGISTERING
+               or isinstance(node, ast.Name) and node.id in _REGISTERING for node in ast.walk(tree))
+
+
+def site_directives(tree: ast.Module, values: dict[str, Any], extensions_by_code: bool) -> frozenset[str] | None:
+    """The directive names (lower case) the site whose conf.py is `tree` (its literal `values`)
+    defines; None when not known: its `extensions` or `html_theme` set by code
+    (`extensions_by_code`) or naming one not recorded, a `language` other than English (docutils
+    reads its directive names translated), or code of conf.py that may register directives."""
+    recorded = _recorded()
+    extensions, theme = values.get("extensions", []), values.get("html_theme", "alabaster")
+    if extensions_by_code or "html_theme.code" in values or "language.code" in values or _registers(tree):
+        return None
+    if not isinstance(extensions, list) or not all(isinstance(e, str) for e in extensions) \
+            or not all(e in recorded["extensions"] for e in extensions) or theme not in recorded["themes"]:
+        return None
+    if values.get("language") not in (None, "", "en") and not str(values.get("language")).startswith("en_"):
+        return None
+    names = {*recorded["base"], *recorded["themes"][theme], *_READ_BY_MYST}
+    for extension in extensions:
+        names.update(recorded["extensions"][extension])
+    return frozenset(names)
