@@ -1208,13 +1208,25 @@ def test_mintlify_shows_nothing_of_a_component_it_does_not_know() -> None:
 
 def test_docusaurus_never_builds_the_current_docs_a_config_leaves_out() -> None:
     """`includeCurrentVersion: false` (plugin-content-docs): only the versioned docs are built; the
-    docs folder, the next version's unreleased docs, is not on the site. docschat indexed it."""
+    docs folder, the next version's unreleased docs, is not on the site. docschat indexed it. The
+    site's docs are then its last version's (`lastVersion`, else the first of versions.json),
+    served where the current ones would be, by their versioned sidebars: pnpm.io's whole docs
+    (`includeCurrentVersion: false`, lastVersion 11.x) were lost when they were read as an old
+    version (session 29)."""
     config = "module.exports = {presets: [['classic', {docs: {includeCurrentVersion: false}}]]};"
-    files = {"docusaurus.config.js": config, "versions.json": '["1.0"]', "docs/next.md": "# Next\n\nNEXTWORD\n",
-             "versioned_docs/version-1.0/a.md": "# A\n\nReleased.\n", "blog/post.md": "# Post\n\nShown post.\n"}
+    files = {"docusaurus.config.js": config, "versions.json": '["1.0", "0.9"]', "docs/next.md": "# Next\n\nNEXTWORD\n",
+             "versioned_docs/version-1.0/a.md": "# A\n\nReleased.\n", "versioned_docs/version-0.9/a.md": "# A\n\nOld.\n",
+             "versioned_docs/version-1.0/unlisted.md": "# U\n\nUNLISTEDWORD\n",
+             "versioned_sidebars/version-1.0-sidebars.json": '{"docs": ["a"]}', "blog/post.md": "# Post\n\nShown post.\n"}
     result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
-    assert [page.path for page in result.pages] == ["blog/post.md"]
+    assert sorted(page.path for page in result.pages) == ["blog/post.md", "versioned_docs/version-1.0/a.md"]
+    # Served at the route the current docs have (`/docs/a`), not under the version's folder.
+    assert [c.href for c in result.chunks if c.page.endswith("/a.md")] == ["/docs/docs/a"]
     assert dict(result.excluded)["docs/next.md"].kind == NOT_BUILT
+    config = "module.exports = {presets: [['classic', {docs: {includeCurrentVersion: false, lastVersion: '0.9'}}]]};"
+    older = compose_files({**files, "docusaurus.config.js": config}, Settings(),
+                          Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert sorted(page.path for page in older.pages) == ["blog/post.md", "versioned_docs/version-0.9/a.md"]
     files["docusaurus.config.js"] = "module.exports = {presets: [['classic', {docs: {}}]]};"
     shown = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
     assert sorted(page.path for page in shown.pages) == ["blog/post.md", "docs/next.md"]

@@ -51,6 +51,7 @@ class DocsInstance:
     # `includeCurrentVersion: false`: its folder (the unreleased "next" docs) is never built, only
     # its versioned_docs are.
     current: bool = True
+    last_version: str | None = None  # its `lastVersion`, when written as a string
     admonitions: tuple[str, ...] = DOCUSAURUS_ADMONITIONS  # its `admonitions` keywords (false: none)
 
     @classmethod
@@ -65,7 +66,8 @@ class DocsInstance:
                    None if _code(sidebars) else False if sidebars is False
                    else posixpath.normpath(sidebars) if isinstance(sidebars, str) and sidebars else "",
                    include=include, exclude=exclude, admonitions=_admonition_keywords(options.get("admonitions", True)),
-                   current=options.get("includeCurrentVersion") is not False)
+                   current=options.get("includeCurrentVersion") is not False,
+                   last_version=options["lastVersion"] if isinstance(options.get("lastVersion"), str) else None)
 
 
 def _globs(options: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -200,10 +202,11 @@ def docusaurus_site(files: Mapping[str, str]) -> Site:
     config = next(name for name in DOCUSAURUS_CONFIGS if name in files)
     site = Site("docusaurus", config)
     options = _docusaurus_config(config, files[config])
+    options.docs = [_released(files, instance) for instance in options.docs]
     site.built_folders = (*(d.path for d in options.docs if d.current), *(folder for folder, _ in options.others))
     site.routes = (*((d.path, d.route) for d in options.docs),
                    *((folder, route) for folder, route in options.others if route is not None))
-    site.versions = tuple(sorted(_versions(files, options.docs)))
+    site.versions = tuple(sorted(_versions(files, options.docs) - {f"{d.path}/" for d in options.docs}))
     site.stylesheets = tuple(options.css)
     site.linked_stylesheets = tuple(options.linked)
     legacy = options.legacy_admonition_titles
@@ -317,19 +320,36 @@ def _micromatch(glob: str) -> str:
     return out + ")" * braces
 
 
+def _version_names(files: Mapping[str, str], instance: DocsInstance) -> list[str]:
+    """The versions its versions.json (`<id>_versions.json`) lists, newest first."""
+    prefix = "" if instance.id == "default" else instance.id + "_"
+    try:
+        versions = json.loads(files.get(f"{prefix}versions.json", "[]"))
+    except (ValueError, RecursionError):
+        return []
+    return [v for v in versions if isinstance(v, str)] if isinstance(versions, list) else []
+
+
+def _released(files: Mapping[str, str], instance: DocsInstance) -> DocsInstance:
+    """With `includeCurrentVersion: false` the instance's docs are its last version's (`lastVersion`,
+    by default the first of versions.json), served at its route as the current ones would be
+    (plugin-content-docs 3.10.2): read from versioned_docs/version-<v>/ with its versioned sidebars.
+    Without a version to read, as it is (its folder never built)."""
+    names = _version_names(files, instance)
+    last = instance.last_version if instance.last_version in names else names[0] if names else None
+    if instance.current or last is None:
+        return instance
+    prefix = "" if instance.id == "default" else instance.id + "_"
+    sidebars = f"{prefix}versioned_sidebars/version-{last}-sidebars.json"
+    return replace(instance, path=f"{prefix}versioned_docs/version-{last}", current=True,
+                   sidebars=sidebars if sidebars in files else instance.sidebars)
+
+
 def _versions(files: Mapping[str, str], instances: list[DocsInstance]) -> set[str]:
     """The `versioned_docs/version-…/` folders (`<id>_versioned_docs` of another instance) that its
     versions.json (`<id>_versions.json`) lists: older versions of the docs, built beside the current."""
-    found: set[str] = set()
-    for instance in instances:
-        prefix = "" if instance.id == "default" else instance.id + "_"
-        try:
-            versions = json.loads(files.get(f"{prefix}versions.json", "[]"))
-        except (ValueError, RecursionError):
-            continue
-        if isinstance(versions, list):
-            found.update(f"{prefix}versioned_docs/version-{v}/" for v in versions if isinstance(v, str))
-    return found
+    return {f"{'' if instance.id == 'default' else instance.id + '_'}versioned_docs/version-{v}/"
+            for instance in instances for v in _version_names(files, instance)}
 
 
 def _read_instance(files: Mapping[str, str], site: Site, instance: DocsInstance, ids: Mapping[str, str]) -> bool:
