@@ -17,7 +17,10 @@ pymdown-extensions versions docschat's venv has (the comparison is of the same p
     .venv/bin/python scripts/record_mkdocs_site.py /tmp/mkdocs/bin/mkdocs
 
 Another site folder as a second argument records it into <folder>.shown.json beside it: the
-mkdocstrings site (tests/data/site-nav/mkdocs-autodoc) needs `mkdocstrings[python]` in that venv.
+mkdocstrings site (tests/data/site-nav/mkdocs-autodoc) needs `mkdocstrings[python]` in that venv,
+the include site (tests/data/site-nav/mkdocs-include: FastAPI's and Typer's `{* docs_src/… *}` and
+`{!…!}` lines, whose files under docs_src/ count as pasted) `markdown-include-variants==0.0.8
+mdx-include==1.4.2`.
 """
 
 from __future__ import annotations
@@ -41,9 +44,12 @@ OPEN_EVERYTHING = """() => {
 SHOWN = "(document.querySelector('article') || document.querySelector('[role=main]') || document.body).innerText"
 # mkdocs.utils.markdown_extensions: the files MkDocs builds pages from.
 SUFFIXES = (".markdown", ".mdown", ".mkdn", ".mkd", ".md")
-TEXT_OF = ("docs/reference/emoji.md",)
+# Pages whose innerText is recorded whole, by site folder.
+TEXT_OF = {"mkdocs": ("docs/reference/emoji.md",), "mkdocs-include": ("docs/index.md",)}
 PACKAGES = ("mkdocs", "markdown", "pymdown-extensions", "mkdocs-material", "mkdocs-redirects", "mkdocstrings",
-            "mkdocstrings-python")
+            "mkdocstrings-python", "markdown-include-variants", "mdx-include")
+# What pastes another file's text into a page: pymdownx.snippets, markdown-include-variants, mdx-include.
+PASTES = ("--8<--", "{*", "{!")
 
 
 def _versions(mkdocs: Path) -> str:
@@ -72,17 +78,19 @@ def main(mkdocs: Path, site: Path = SITE) -> None:
             sys.exit(f"mkdocs build failed:\n{build.stdout}\n{build.stderr}")
         sources = [(source.relative_to(site).as_posix(), source) for source in sorted(docs.rglob("*"))
                    if source.suffix in SUFFIXES]
-        snippets = sorted([*site.glob("includes/*.md"), *site.glob("private/*.md")])
+        snippets = sorted([*site.glob("includes/*.md"), *site.glob("private/*.md"),
+                           *(path for path in site.glob("docs_src/**/*") if path.is_file())])
         pages = record_pages(sources, lambda _, source: _built_page(out, source.relative_to(docs).with_suffix("").as_posix()),
                              SHOWN, OPEN_EVERYTHING, redirect=lambda html: "<article" not in html,  # the redirects plugin's stub
-                             pasted=lambda text: snippets if "--8<--" in text else [])
+                             pasted=lambda text: snippets if any(mark in text for mark in PASTES) else [])
         texts = {name: shown_text(_built_page(out, name.removeprefix("docs/").removesuffix(".md")), SHOWN, OPEN_EVERYTHING)
-                 for name in TEXT_OF if (site / name).is_file()}
-    warnings = [line for line in build.stderr.splitlines() if line.startswith(("WARNING", "INFO    -  A reference"))]
+                 for name in TEXT_OF.get(site.name, ())}
+    warnings = [line for line in build.stderr.splitlines()
+                if line.startswith(("ERROR", "WARNING", "INFO    -  A reference"))]
     record = {"renderer": f"{_versions(mkdocs)}; Chromium innerText of the page's <article>, tabs and details opened",
               "warnings": warnings, "pages": pages, "texts": texts}
     recorded = RECORDED if site == SITE else site.parent / f"{site.name}.shown.json"
-    recorded.write_text(json.dumps(record, indent=1) + "\n")
+    recorded.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n")
     print(f"{len(pages)} pages recorded in {recorded}")
 
 

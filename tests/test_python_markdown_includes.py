@@ -4,7 +4,7 @@ git tree (app/corpus/python_markdown_includes.py).
 
 tests/data/site-nav/mkdocs-include.shown.json is what MkDocs 1.6.1 (Material for MkDocs) builds of
 tests/data/site-nav/mkdocs-include, Chromium's innerText of the page's article with its details and
-tabs opened: scripts/record_mkdocs_includes.py.
+tabs opened: scripts/record_mkdocs_site.py (its site folder given).
 """
 
 from __future__ import annotations
