@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 import shutil
 import subprocess
-from http.server import BaseHTTPRequestHandler
+import threading
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, HTTPServer
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -259,6 +261,29 @@ class LoopbackHTTPServer:
     def stop(self) -> None:
         self._server.shutdown()
         self._server.server_close()
+
+
+@contextmanager
+def recording_server(body: bytes) -> Iterator[tuple[int, list[str]]]:
+    """A local HTTP server answering every GET with `body`: its port, and the paths asked of it
+    (a reader that must never download asks none)."""
+    asked: list[str] = []
+
+    class Handler(BaseHTTPRequestHandler):
+        def do_GET(self) -> None:
+            asked.append(self.path)
+            self.send_response(200)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+    server = HTTPServer(("127.0.0.1", 0), Handler)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield server.server_port, asked
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 class JSONRequestHandler(BaseHTTPRequestHandler):

@@ -8,10 +8,8 @@ opened: scripts/record_mkdocs_site.py.
 
 from __future__ import annotations
 
-import http.server
 import json
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -22,7 +20,7 @@ from app.corpus.compose import compose_corpus, compose_files, iter_compose_files
 from app.corpus.python_markdown import site_extensions, without_meta
 from app.corpus.site import read_site, site_dialect
 from app.corpus.sources import Source
-from tests.helpers import copy_tree_as_repo
+from tests.helpers import copy_tree_as_repo, recording_server
 
 SITES = Path(__file__).parent / "data" / "site-nav"
 
@@ -211,26 +209,10 @@ def test_a_missing_snippet_refuses_the_page_when_check_paths_says_so() -> None:
 
 def test_a_url_snippet_is_never_downloaded() -> None:
     """`url_download: true` is overridden: compose reads no network."""
-    asked: list[str] = []
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            asked.append(self.path)
-            body = b"marker-downloaded\n"
-            self.send_response(200)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
+    with recording_server(b"marker-downloaded\n") as (port, asked):
         files = {"mkdocs.yml": _SNIPPETS + "      url_download: true\n",
-                 "docs/a.md": f'# A\n\nShown.\n\n--8<-- "http://127.0.0.1:{server.server_port}/s.md"\n'}
+                 "docs/a.md": f'# A\n\nShown.\n\n--8<-- "http://127.0.0.1:{port}/s.md"\n'}
         result = _compose(files)
-    finally:
-        server.shutdown()
     assert "marker-downloaded" not in " ".join(c.text for c in result.chunks) and asked == []
     assert any("never downloaded" in w for w in result.warnings)
 

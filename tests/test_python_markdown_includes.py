@@ -9,17 +9,15 @@ tabs opened: scripts/record_mkdocs_site.py (its site folder given).
 
 from __future__ import annotations
 
-import http.server
 import json
 import subprocess
 import sys
-import threading
 from pathlib import Path
 
 from app.config import Settings
 from app.corpus.compose import compose_corpus, compose_files, iter_compose_files
 from app.corpus.sources import Source
-from tests.helpers import copy_tree_as_repo
+from tests.helpers import copy_tree_as_repo, recording_server
 
 SITE = Path(__file__).parent / "data" / "site-nav" / "mkdocs-include"
 _CONFIG = ("site_name: A\nmarkdown_extensions:\n  - attr_list\n  - pymdownx.superfences\n  - pymdownx.blocks.details\n"
@@ -59,29 +57,14 @@ def test_an_include_never_reads_outside_the_tree(tmp_path: Path) -> None:
     naming no file of the tree (the real build fails) is left out, with a warning; the page is read."""
     outside = tmp_path / "secret.py"
     outside.write_text("marker_disk = 1\n")
-    asked: list[str] = []
-
-    class Handler(http.server.BaseHTTPRequestHandler):
-        def do_GET(self) -> None:
-            asked.append(self.path)
-            body = b"marker-downloaded\n"
-            self.send_response(200)
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-    server = http.server.HTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
     depth = "../" * (len(tmp_path.parts) + 2)
-    lines = [f"{{* {outside} *}}", f"{{* {depth}{str(outside).lstrip('/')} *}}", "{* docs_src/missing.py *}",
-             f"{{!{outside}!}}", f"{{!{depth}{str(outside).lstrip('/')}!}}", "{!~/secret.py!}",
-             "{!pyproject.toml!}", f"{{!http://127.0.0.1:{server.server_port}/x.md!}}", "{* docs_src/ok.py *}"]
-    try:
+    with recording_server(b"marker-downloaded\n") as (port, asked):
+        lines = [f"{{* {outside} *}}", f"{{* {depth}{str(outside).lstrip('/')} *}}", "{* docs_src/missing.py *}",
+                 f"{{!{outside}!}}", f"{{!{depth}{str(outside).lstrip('/')}!}}", "{!~/secret.py!}",
+                 "{!pyproject.toml!}", f"{{!http://127.0.0.1:{port}/x.md!}}", "{* docs_src/ok.py *}"]
         result = _compose({"mkdocs.yml": _CONFIG.replace("  - mdx_include\n", "  - mdx_include:\n      allow_remote: true\n"),
                            "docs/a.md": "# A\n\nShown.\n\n" + "\n\n".join(lines) + "\n",
                            "docs_src/ok.py": "marker_ok = 1\n"})
-    finally:
-        server.shutdown()
     text = " ".join(chunk.text for chunk in result.chunks)
     assert "Shown." in text and "marker_ok" in text and result.pages and not result.skipped_pages
     assert "marker_disk" not in text and "[project]" not in text and "marker-downloaded" not in text and asked == []
