@@ -335,9 +335,11 @@ def _released(files: Mapping[str, str], instance: DocsInstance) -> DocsInstance:
     by default the first of versions.json), served at its route as the current ones would be
     (plugin-content-docs 3.10.2): read from versioned_docs/version-<v>/ with its versioned sidebars.
     Without a version to read, as it is (its folder never built)."""
+    if instance.current:
+        return instance
     names = _version_names(files, instance)
     last = instance.last_version if instance.last_version in names else names[0] if names else None
-    if instance.current or last is None:
+    if last is None:
         return instance
     prefix = "" if instance.id == "default" else instance.id + "_"
     sidebars = f"{prefix}versioned_sidebars/version-{last}-sidebars.json"
