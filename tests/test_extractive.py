@@ -269,3 +269,19 @@ def test_a_callout_is_quoted_with_its_title_never_its_marker_lines(files: dict[s
     answer = ExtractiveAnswerer().answer("How do I write logs to standard error with sys.stderr?", excerpts)
     assert label in answer and ":::" not in answer, answer
     assert_traceable(answer, excerpts)
+
+
+def test_a_short_section_is_quoted_whole() -> None:
+    """A reference entry writes its value in a list above its description (pnpm's settings:
+    "- Default: **2**" then "How many times to retry…"): the description matched the question and
+    was quoted alone, without the value (pnpm-01, -10, -12, -14). A section this short is one unit."""
+    text = "- Default: **2**\n- Type: **Number**\n\nHow many times to retry if pnpm fails to fetch from the registry."
+    excerpts = [Excerpt(1, "Network", "u#fetchretries", "fetchRetries", text, "Network › fetchRetries")]
+    answer = ExtractiveAnswerer().answer("how many times does pnpm retry a failed fetch by default", excerpts)
+    assert answer == ("**Network › fetchRetries**\n\n- Default: **2**\n- Type: **Number** [1]\n\n"
+                      "How many times to retry if pnpm fails to fetch from the registry. [1]"), answer
+    # A long section still gives only what matches.
+    long_text = text + "\n\n" + "\n\n".join(f"Paragraph {n} on how proxies and caches are set up." * 3 for n in range(4))
+    excerpts = [Excerpt(1, "Network", "u#fetchretries", "fetchRetries", long_text, "Network › fetchRetries")]
+    answer = ExtractiveAnswerer().answer("how many times does pnpm retry a failed fetch by default", excerpts)
+    assert "Default" not in answer and "How many times to retry" in answer, answer

@@ -60,6 +60,11 @@ GUIDE_WEIGHTS = (1.0, 0.6, 0.5, 0.4)
 # Workbench to run a prompt" for "Does the Workbench keep a version history?"), hiding that the
 # docs do not say (tests/test_judgment.py).
 OTHER_PAGE_RATIO = 0.5
+# A section this short is one unit, quoted whole: its best passage brings the rest (a reference
+# entry's "- Default: **2**" list above "How many times to retry…", pnpm). Not a section of titled
+# entries (accordions, fields): each of those is a unit of its own. Tuned on pnpm; how the other
+# sets moved: design/answer-eval.md, session 30.
+SHORT_SECTION_CHARS = 400
 
 
 def _terms(text: str) -> set[str]:
@@ -186,6 +191,16 @@ def _matching_items(block: Block, wanted: set[str]) -> Block:
     return Block("\n".join(items), "list", items)
 
 
+def _with_its_section(best: _Passage, candidates: list[_Passage]) -> list[_Passage]:
+    """The best passage, or its whole section when that is short and no list of titled entries
+    (SHORT_SECTION_CHARS)."""
+    own = [p for p in candidates if p.index == best.index]
+    if (best.description or sum(len(p.text) for p in own) > SHORT_SECTION_CHARS
+            or any(p.blocks[0].kind == "paragraph" and is_title_line(p.blocks[0].text) for p in own)):
+        return [best]
+    return own
+
+
 def _cite(block: Block, number: int, last: bool) -> str:
     """The block with its guide's number: at its end; before the colon of a paragraph that leads
     into the block after it; none on code."""
@@ -259,8 +274,8 @@ class PassageChooser:
         if best is None:  # only a description matched: what follows it on its page, never it alone
             page = excerpts[ranked[0].index].number
             best = next((p for p in candidates if excerpts[p.index].number == page and not p.description), ranked[0])
-        chosen = [best]
-        size = len(best.text)
+        chosen = _with_its_section(best, candidates)
+        size = sum(len(p.text) for p in chosen)
         for passage in ranked:
             same_page = excerpts[passage.index].number == excerpts[best.index].number
             if passage in chosen or passage.score < (self.keep_ratio if same_page else OTHER_PAGE_RATIO) * best.score:
