@@ -208,6 +208,60 @@ function literal(estree, object) {
   return object ? UNSEEN_STYLE : undefined // `style={s}`: not seen, read as hiding
 }
 
+// What a Mintlify field (`<ParamField>`, `<ResponseField>`: @mintlify/components 1.0.19's Property)
+// shows of its `default`: the value's JSON when shorter than 50 characters (MAX_DEFAULT_VALUE_LENGTH),
+// none for an object holding an object. So `default={false}` shows "false" (unkey's docs: 3 fields)
+// and `default={{limit: 0}}` its JSON; a value known only when the page runs (`Date.now()`, a
+// name) is not shown. A string shows without the quotes Mintlify puts around it (the same words).
+// Recorded: tests/data/mintlify-field-defaults.shown.json (scripts/record_mintlify_field_defaults.py).
+function fieldDefault(node) {
+  const attribute = (node.attributes || []).find((a) => a.type === 'mdxJsxAttribute' && a.name === 'default')
+  if (!attribute) return undefined
+  const value = attribute.value === null || attribute.value === undefined ? true
+    : typeof attribute.value === 'string' ? attribute.value
+      : jsonValue(expressionOf(attribute.value.data && attribute.value.data.estree))
+  if (value === undefined) return undefined
+  if (value !== null && typeof value === 'object' && Object.values(value).some((v) => v !== null && typeof v === 'object')) {
+    return undefined
+  }
+  const json = JSON.stringify(value)
+  if (json.length >= 50) return undefined
+  return typeof value === 'string' ? value : json
+}
+
+// A literal's value as JSON holds it (strings, numbers, booleans, null, and arrays and objects of
+// them, written in place); undefined for anything else, which only running the page would tell.
+function jsonValue(expression) {
+  if (!expression) return undefined
+  if (expression.type === 'Literal') {
+    const value = expression.value
+    return value === null || ['string', 'number', 'boolean'].includes(typeof value) ? value : undefined
+  }
+  if (expression.type === 'TemplateLiteral' && expression.expressions.length === 0) {
+    return expression.quasis.map((quasi) => quasi.value.cooked).join('')
+  }
+  if (expression.type === 'UnaryExpression' && expression.operator === '-' && expression.argument.type === 'Literal' &&
+      typeof expression.argument.value === 'number') {
+    return -expression.argument.value
+  }
+  if (expression.type === 'ArrayExpression') {
+    const items = expression.elements.map((element) => (element && element.type !== 'SpreadElement' ? jsonValue(element) : undefined))
+    return items.every((item) => item !== undefined) ? items : undefined
+  }
+  if (expression.type === 'ObjectExpression') {
+    const entries = {}
+    for (const property of expression.properties) {
+      if (property.type !== 'Property' || property.computed || property.kind !== 'init') return undefined
+      const key = property.key.type === 'Identifier' ? property.key.name : property.key.value
+      const value = jsonValue(property.value)
+      if (value === undefined) return undefined
+      entries[String(key)] = value
+    }
+    return entries
+  }
+  return undefined
+}
+
 // The properties that decide whether innerText shows an element, by their CSS and JSX names.
 const SHOWING = {display: 'display', visibility: 'visibility', 'content-visibility': 'contentVisibility',
   contentvisibility: 'contentVisibility'}
@@ -641,7 +695,7 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
     }
     const shown = []
     for (const key of (rule && rule.shows) || (own && !own.names.has('title') ? [] : ['title'])) {
-      const value = attributes[key] === undefined ? strings(node, key) : attributes[key]
+      const value = key === 'default' ? fieldDefault(node) : attributes[key] === undefined ? strings(node, key) : attributes[key]
       if (value === true && (key === 'required' || key === 'deprecated')) shown.push(key)
       else if (typeof value === 'string' && value.trim()) shown.push((LABELS[key] || '') + value)
       else if (Array.isArray(value)) shown.push(...value.filter((item) => item.trim()))
