@@ -47,6 +47,8 @@ LOST_ON_PURPOSE = {
     ("components-local.mdx", "zzs7"): "a prop is read where the component's `return` names it, not through a variable",
     ("css-jsx-unseen.mdx", "zzs3"): "a style from a variable is not read: it may hide (read as hiding)",
     ("css-jsx-unseen.mdx", "zzs4"): "a class from a variable is not read: a stylesheet may hide it (read as hiding)",
+    # Recorded at load; the page hides it later, so it is read as hiding (more hidden, never less).
+    ("css-svg-animation.md", "zzs1"): "an SVG animation that hides later (`begin=\"100s\"`) is read as hiding",
 }
 
 
@@ -111,8 +113,8 @@ def test_the_markers_lost_on_purpose_are_shown_and_lost() -> None:
 
 
 def test_the_probes_cover_every_construct_in_every_context() -> None:
-    assert len(RECORDED) >= 336
-    assert sum(len(r["hidden"]) for r in RECORDED.values()) >= 579
+    assert len(RECORDED) >= 341
+    assert sum(len(r["hidden"]) for r in RECORDED.values()) >= 597
     assert {p.name for p in PROBES.glob("*.md*")} == set(RECORDED), "re-run scripts/record_probes.mjs"
 
 

@@ -1520,6 +1520,7 @@ function shown(tree, counts, shortcuts = true, siteCss = '', extra = {}) {
     const html = toHtml(tree, {allowDangerousHtml: true})
     hast = fromParse5(parseFragment(html))
     if (/<(?:switch|maction|semantics)/i.test(html)) oneChildShown(hast, false) // only on a page that has one
+    if (/<svg/i.test(html) && /systemlanguage|requiredextensions|<set|<animate/i.test(html)) svgUnrendered(hast)
   }
   const links = []
   linksFound = links
@@ -1548,6 +1549,53 @@ function oneChildShown(node, inSvg) {
     }
     oneChildShown(child, child.tagName === 'svg' || (inSvg && child.tagName !== 'foreignObject'))
   }
+}
+
+// SVG's conditional attributes hold on every SVG element, not only on a `<switch>`'s children:
+// Chromium renders no element whose `systemLanguage` or `requiredExtensions` fail, nor what it
+// holds, the outermost `<svg>` and a `<foreignObject>` included (the `css-svg-conditions` probe).
+// An SVG animation (`<set>`, `<animate>`) of `display` or `visibility` to a hiding value hides its
+// target (its parent, or the element its `href` names) as SMIL applies it from its start (the
+// `css-svg-animation` probe); whatever its `begin`, as it hides at some time: more hidden, never
+// less. Its target is left out whole (a descendant's `visibility: visible` is not read: the same).
+function svgUnrendered(root) {
+  const targets = new Set()
+  const animated = new Set()
+  const walk = (node, inSvg) => {
+    for (const child of node.children || []) {
+      if (child.type !== 'element') continue
+      const svg = inSvg || child.tagName === 'svg'
+      const properties = child.properties || {}
+      if (svg && (child.tagName === 'set' || child.tagName === 'animate') && animationHides(properties)) {
+        const href = [properties.href, properties.xLinkHref].find((value) => typeof value === 'string' && value.trim())
+        if (href) targets.add(href.trim().replace(/^#/, ''))
+        else animated.add(node)
+      }
+      walk(child, svg && child.tagName !== 'foreignObject')
+    }
+  }
+  walk(root, false)
+  const drop = (node, inSvg) => {
+    node.children = (node.children || []).filter((child) => {
+      if (child.type !== 'element') return true
+      const svg = inSvg || child.tagName === 'svg'
+      const id = child.properties && child.properties.id
+      if (animated.has(child) || (id !== undefined && targets.has(String(id)))) return false
+      if (svg && !conditionsHold(child.properties || {})) return false
+      drop(child, svg && child.tagName !== 'foreignObject')
+      return true
+    })
+  }
+  drop(root, false)
+}
+
+// Whether an SVG animation sets `display: none` or `visibility: hidden|collapse` at some time.
+function animationHides(properties) {
+  const name = String(properties.attributeName || '').trim().toLowerCase()
+  if (name !== 'display' && name !== 'visibility') return false
+  const values = [properties.to, properties.from, properties.values].filter((value) => value !== undefined && value !== null)
+    .flatMap((value) => String(value).split(';')).map((value) => value.trim().toLowerCase())
+  return values.some((value) => hiding(name, value))
 }
 
 // SVG's conditional attributes as Chromium's SVGTests evaluates them for an English reader (the
