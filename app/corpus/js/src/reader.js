@@ -222,9 +222,16 @@ function declarationsOf(nodes) {
     const words = node.value.type === 'Value' ? node.value.children.toArray() : []
     const property = ident.decode(node.property)
     const value = words.length === 1 && words[0].type === 'Identifier' ? ident.decode(words[0].name) : ''
-    found.push([property, usesVariable(words) ? HIDING_VALUE[SHOWING[property.trim().toLowerCase()]] || '' : value, Boolean(node.important)])
+    found.push([property, usesVariable(words) ? HIDING_VALUE[SHOWING[property.trim().toLowerCase()]] || '' : value, Boolean(node.important),
+      animationWords(words)])
   }
   return found
+}
+
+// The names a value may give an animation: its identifiers and strings.
+function animationWords(words) {
+  return words.filter((word) => word.type === 'Identifier' || word.type === 'String')
+    .map((word) => word.type === 'String' ? word.value : ident.decode(word.name))
 }
 
 // A value taken from a custom property (`display: var(--x)`) is not computed here: the property
@@ -636,7 +643,9 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
       }
       if (typeof attributes.class === 'string') properties.className = attributes.class.split(/\s+/)
       const visible = styleVisible(attributes.style)
-      if (visible !== undefined) properties.style = visible ? 'visibility: visible' : 'visibility: hidden'
+      // Its animation, which keyframes of a stylesheet may say hide (applyStylesheets).
+      const style = [...(visible === undefined ? [] : [visible ? 'visibility: visible' : 'visibility: hidden']), ...jsxAnimation(attributes.style)]
+      if (style.length) properties.style = style.join(';')
       return {type: 'element', tagName: name, properties, children}
     }
     const shown = []
@@ -1048,15 +1057,25 @@ function hidingRules(nodes, parent, out, imports = 0) {
     if (node.type === 'Rule') {
       const children = node.block.children.toArray()
       const declarations = hidingDeclarations(children)
+      const animations = animationNames(declarationsOf(children))
       const rules = children.some((child) => child.type === 'Rule' || child.type === 'Atrule' || (child.type === 'Raw' && child.value.includes('{')))
-      if (!declarations && !rules) continue
+      if (!declarations && !animations.length && !rules) continue
       const selector = readSelector(node.prelude.value, parent)
       if (!selector) continue
       if (declarations) out.push({selector, declarations})
+      if (animations.length) out.animated.push({selector, animations})
       hidingRules(children, selector, out)
-    } else if (node.type === 'Atrule' && node.block && !/keyframes$/i.test(node.name)) {
+    } else if (node.type === 'Atrule' && node.block && /keyframes$/i.test(node.name)) {
+      // A keyframe's hiding declarations, by the animation's name (`animated` says who runs it).
+      const declarations = node.block.children.toArray().filter((frame) => frame.type === 'Rule')
+        .map((frame) => hidingDeclarations(frame.block.children)).filter(Boolean).join(';')
+      const name = unquote(node.prelude ? node.prelude.value : '')
+      if (declarations && name) out.keyframes.set(name, [out.keyframes.get(name), declarations].filter(Boolean).join(';'))
+    } else if (node.type === 'Atrule' && node.block) {
       const declarations = parent && hidingDeclarations(node.block.children)
       if (declarations) out.push({selector: parent, declarations})
+      const animations = parent ? animationNames(declarationsOf(node.block.children)) : []
+      if (animations.length) out.animated.push({selector: parent, animations})
       hidingRules(node.block.children, parent, out)
     } else if (node.type === 'Atrule' && node.name.toLowerCase() === 'import' && node.prelude && imports < 20) {
       // `@import url("data:text/css,…")`: its sheet's rules, as the browser imports them (wherever
@@ -1100,9 +1119,52 @@ function hidingDeclarations(nodes) {
 let siteRules = {css: '', rules: []}
 
 function rulesOf(css) {
-  const rules = []
+  const rules = Object.assign([], {keyframes: new Map(), animated: []})
   hidingRules(parseCss(css, CSS_OPTIONS).children, null, rules)
   return rules
+}
+
+// A CSS animation whose keyframes hide (`@keyframes gone { to { visibility: hidden } }`): Chromium
+// applies a keyframe's `display`, `visibility` and `content-visibility` to the element it runs on
+// (the `css-keyframes` probe). Read as the element's own hiding declarations, whatever the
+// animation's timing (a keyframe hides at some time: more hidden, never less). The names an
+// `animation` or `animation-name` declaration says: each identifier or string of its value (a
+// keyword such as `infinite` names no keyframes of the page, or hides more).
+const ANIMATION = new Set(['animation', 'animation-name', '-webkit-animation', '-webkit-animation-name'])
+
+function animationNames(declarations) {
+  return declarations.filter(([name]) => ANIMATION.has(name.trim().toLowerCase())).flatMap(([, , , words]) => words)
+}
+
+function unquote(text) {
+  return text.trim().replace(/^(["'])([\s\S]*)\1$/, '$2')
+}
+
+// The rules that run a hiding animation, of the site's and the page's sheets together (an
+// animation may name keyframes of the other).
+function animatedRules(sheets) {
+  const keyframes = new Map(sheets.flatMap((sheet) => [...sheet.keyframes]))
+  return sheets.flatMap((sheet) => sheet.animated).map(({selector, animations}) => ({selector,
+    declarations: overriding(animations.map((name) => keyframes.get(name)).filter(Boolean).join(';'))})).filter((rule) => rule.declarations)
+}
+
+// An animation's declarations override the element's own but `!important` ones (the cascade's
+// animation origin): written `!important` here, so that they win over a plain `display: block`.
+function overriding(declarations) {
+  return declarations.split(';').filter(Boolean).map((d) => /!\s*important\s*$/i.test(d) ? d : d + ' !important').join(';')
+}
+
+// An element's own `style` (CSS text or a JSX object) that runs a hiding animation: its hiding
+// declarations, '' for none.
+function animatedStyle(style, keyframes) {
+  let declarations = []
+  if (typeof style === 'string') {
+    declarations = declarationsOf(parseCss(style, {context: 'declarationList', onParseError: () => {}}).children)
+  } else if (style && typeof style === 'object') {
+    declarations = Object.entries(style).map(([name, value]) => [name.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()), '', false,
+      typeof value === 'string' ? animationWords(cssValue(value)) : []])
+  }
+  return overriding(animationNames(declarations).map((name) => keyframes.get(name)).filter(Boolean).join(';'))
 }
 
 // `siteCss`: the stylesheet the site links from every page (its custom CSS; app/corpus/site.py
@@ -1126,7 +1188,10 @@ function applyStylesheets(tree, siteCss = '') {
       linksFound = collecting
     }
   }
-  const rules = [...(siteCss ? siteRules.rules : []), ...(sheets.length ? rulesOf(sheets.join('\n')) : [])]
+  const read = [...(siteCss ? [siteRules.rules] : []), ...(sheets.length ? [rulesOf(sheets.join('\n'))] : [])]
+  const rules = [...read.flat(), ...animatedRules(read)]
+  const keyframes = new Map(read.flatMap((sheet) => [...sheet.keyframes]))
+  if (keyframes.size) animateStyles(tree, keyframes)
   if (!rules.length) return
   const body = {type: 'element', tagName: 'body', properties: {}, children: tree.children}
   const html = {type: 'element', tagName: 'html', properties: {}, children: [body]}
@@ -1155,6 +1220,32 @@ function applyStylesheets(tree, siteCss = '') {
   // A rule hiding the page itself (`:root`, `body`): its text goes as the page's element's would.
   const own = [...(said.get(html) || []), ...(said.get(body) || [])]
   if (own.length) tree.children = [{type: 'element', tagName: 'div', properties: {style: own.join(';')}, children: tree.children}]
+}
+
+// A JSX style object's animation declarations as CSS text (`{animation: 'gone 1s'}`).
+function jsxAnimation(style) {
+  if (!style || typeof style !== 'object') return []
+  return Object.entries(style).map(([name, value]) => [name.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()), value])
+    .filter(([name, value]) => ANIMATION.has(name.toLowerCase()) && typeof value === 'string').map(([name, value]) => `${name}: ${value}`)
+}
+
+// Elements whose own `style` runs a hiding animation get its hiding declarations first.
+function animateStyles(node, keyframes) {
+  for (const child of node.children || []) {
+    if (child.type !== 'element') continue
+    const properties = child.properties || {}
+    const declarations = properties.style ? animatedStyle(properties.style, keyframes) : ''
+    if (declarations) {
+      child.properties = {...properties, style: typeof properties.style === 'string' ? properties.style + ';' + declarations
+        : {...properties.style, ...cssObject(declarations)}}
+    }
+    animateStyles(child, keyframes)
+  }
+}
+
+function cssObject(declarations) {
+  return Object.fromEntries(declarations.split(';').map((d) => d.split(':').map((part) => part.trim())).filter(([name]) => name)
+    .map(([name, value]) => [name === 'content-visibility' ? 'contentVisibility' : name, value]))
 }
 
 function unescapeHtml(text) {
