@@ -206,8 +206,13 @@ _SHOWN_ONLY_UNDER_A_CONDITION = frozenset({
     "todo",  # Sphinx shows it only with todo_include_todos
 })
 # Page machinery Sphinx shows nothing of: index entries, HTML meta tags (myst-parser refuses
-# `{meta}`), authors (shown only with show_authors), LaTeX column specs, the highlight language.
-_MACHINERY = frozenset({"index", "meta", "sectionauthor", "moduleauthor", "codeauthor", "tabularcolumns", "highlight"})
+# `{meta}`), authors (shown only with show_authors), LaTeX column specs, the highlight language;
+# docutils' page header and footer (Sphinx's HTML writer drops them), the document's `<title>`, a
+# default role or domain, the current module or program, a class for the next element (the
+# myst-probes `directives-silent.md`: none of their text is in Sphinx's HTML page body).
+_MACHINERY = frozenset({"index", "meta", "sectionauthor", "moduleauthor", "codeauthor", "tabularcolumns", "highlight",
+                        "header", "footer", "title", "default-role", "default-domain", "currentmodule", "program",
+                        "rst-class", "cssclass"})
 NOT_ON_THE_PAGE = _SHOWN_ONLY_UNDER_A_CONDITION | _MACHINERY | {
     "literalinclude", "include", "image", "toctree", "raw", "contents", "autosummary", "automodule",
     "autoclass", "autofunction", "automethod", "autoattribute", "autodata", "plot",
