@@ -1060,6 +1060,29 @@ def test_a_sphinx_page_left_out_of_its_search_is_left_out(front: str) -> None:
     assert [(path, exclusion.kind) for path, exclusion in result.excluded] == [("other.md", FRONT_MATTER)]
 
 
+@pytest.mark.parametrize("front", ['search:\n  exclude: "false"', "search:\n  exclude: 1", "search:\n  exclude: yes"])
+def test_material_leaves_a_page_out_of_its_search_by_pythons_truthiness(front: str) -> None:
+    """Material 9.8.2's search plugin leaves a page out when `search.get("exclude")` is true to
+    Python (SearchIndex.add_entry_from_context): `"false"` and `1` too, which docschat indexed."""
+    files = {"mkdocs.yml": "site_name: A\nplugins:\n  - search\n", "docs/index.md": "# Home\n\nShown.\n",
+             "docs/other.md": f"---\n{front}\n---\n# Other\n\nEXCLUDEDWORD\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert [page.path for page in result.pages] == ["docs/index.md"]
+    assert [(path, exclusion.kind) for path, exclusion in result.excluded] == [("docs/other.md", FRONT_MATTER)]
+
+
+@pytest.mark.parametrize("front", ['hidden: "yes"', "hidden: 1", 'hidden: "false"', 'noindex: "true"', "noindex: 1",
+                                   "searchable: 0", 'searchable: ""', 'searchable: "false"'])
+def test_mintlify_front_matter_flags_read_as_javascript_reads_them(front: str) -> None:
+    """Mintlify's navigation hides a page whose `hidden` JavaScript reads as true (@mintlify/common's
+    filterDivisions: `if (page.hidden)`); `noindex` and `searchable` are read alike (fail closed)."""
+    files = {"docs.json": json.dumps({"navigation": {"pages": ["index", "other"]}}), "index.mdx": "# Home\n\nShown.\n",
+             "other.mdx": f"---\n{front}\n---\n# Other\n\nFLAGGEDWORD\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert [page.path for page in result.pages] == ["index.mdx"]
+    assert [(path, exclusion.kind) for path, exclusion in result.excluded] == [("other.mdx", FRONT_MATTER)]
+
+
 _HIDING_CSS = "/* the site's own */\n.internal-note { display: none }\n.callout { color: red }\n"
 _CLASSES_PAGE = 'Shown text.\n\n<div class="internal-note">SITECSSWORD</div>\n\n<div class="callout">Shown callout.</div>\n'
 
