@@ -1464,11 +1464,13 @@ function blocks(node, out) {
       out.push(['code', fenced(/^[\w.+#-]{1,40}$/.test(language) ? language : '', text(child)), 0])
     } else if (tag === 'table') {
       const rows = []
+      const captions = [] // shown above the table (Chromium's innerText; the `css-table-caption` probe)
       let header = true
       const walk = (element) => {
         for (const row of element.children || []) {
           if (row.type !== 'element') continue
-          if (row.tagName === 'tr') {
+          if (row.tagName === 'caption') captions.push(oneLine(text(row)))
+          else if (row.tagName === 'tr') {
             const cells = row.children.filter((c) => c.type === 'element' && (c.tagName === 'td' || c.tagName === 'th'))
             rows.push('| ' + cells.map((c) => text(c).replace(/\n/g, ' ').replace(/\|/g, '\\|').trim()).join(' | ') + ' |')
             if (header) rows.push('|' + '---|'.repeat(cells.length))
@@ -1477,6 +1479,7 @@ function blocks(node, out) {
         }
       }
       walk(child)
+      if (captions.some(Boolean)) out.push(['text', captions.filter(Boolean).join(' '), 0])
       out.push(['text', rows.join('\n'), 0])
     } else if (tag === 'ul' || tag === 'ol') {
       let number = Number(properties.start || 1)
