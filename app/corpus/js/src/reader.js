@@ -1614,7 +1614,7 @@ function shown(tree, counts, shortcuts = true, siteCss = '', extra = {}) {
     const html = toHtml(tree, {allowDangerousHtml: true})
     hast = fromParse5(parseFragment(html))
     if (/<(?:switch|maction|semantics)/i.test(html)) oneChildShown(hast, false) // only on a page that has one
-    if (/<svg/i.test(html) && /systemlanguage|requiredextensions|<set|<animate/i.test(html)) svgUnrendered(hast)
+    if (/<svg/i.test(html)) svgUnrendered(hast)
   }
   const links = []
   linksFound = links
@@ -1643,6 +1643,29 @@ function oneChildShown(node, inSvg) {
     }
     oneChildShown(child, child.tagName === 'svg' || (inSvg && child.tagName !== 'foreignObject'))
   }
+}
+
+// What of SVG Chromium renders (the `css-svg-rendering` probe): a container (`svg`, `g`, `a`,
+// `switch`, and the ones innerText reads though they paint nothing: `defs`, `symbol`, `marker`,
+// `mask`, `clipPath`, `pattern`) renders its containers, `text` and `foreignObject` elements, not
+// its own text nor any other element's content (a shape's, `use`'s, `image`'s, an unknown
+// element's, a `tspan` outside a `text`); a `text` renders its text, `tspan`, `textPath` and `a`,
+// not a nested `text`, `g` or `foreignObject`. The elements other rules judge (`title`, `desc`,
+// `metadata`, `style`, `script`, gradients, filters) are left to them.
+const SVG_CONTAINERS = new Set(['svg', 'g', 'a', 'switch', 'defs', 'symbol', 'marker', 'mask', 'clipPath', 'pattern'])
+const SVG_IN_TEXT = new Set(['tspan', 'textPath', 'a'])
+const SVG_OTHERS = new Set(['title', 'desc', 'metadata', 'style', 'script', 'linearGradient', 'radialGradient', 'filter'])
+
+function svgRendered(node, inText) {
+  node.children = (node.children || []).filter((child) => {
+    if (child.type === 'text') return inText || !child.value.trim()
+    if (child.type !== 'element') return true
+    if (SVG_OTHERS.has(child.tagName) || child.tagName === 'foreignObject' && !inText) return true // HTML inside
+    const text = inText ? SVG_IN_TEXT.has(child.tagName) : child.tagName === 'text'
+    if (!text && (inText || !SVG_CONTAINERS.has(child.tagName))) return false
+    svgRendered(child, text)
+    return true
+  })
 }
 
 // SVG's conditional attributes hold on every SVG element, not only on a `<switch>`'s children:
@@ -1676,6 +1699,7 @@ function svgUnrendered(root) {
       const id = child.properties && child.properties.id
       if (animated.has(child) || (id !== undefined && targets.has(String(id)))) return false
       if (svg && !conditionsHold(child.properties || {})) return false
+      if (child.tagName === 'svg' && !inSvg) svgRendered(child, false) // the outermost: what it renders
       drop(child, svg && child.tagName !== 'foreignObject')
       return true
     })
