@@ -306,6 +306,8 @@ function styleVisible(style) {
 // and metadata, a MathML annotation and phantom (space without ink) (Chromium's innerText leaves each out).
 const NOT_RENDERED = new Set(['video', 'audio', 'canvas', 'iframe', 'progress', 'meter', 'datalist', 'noembed', 'noframes',
   'desc', 'metadata', 'annotation', 'annotation-xml', 'mphantom',
+  // a fenced frame's and a geolocation button's fallback, MathML's space (the `css-elements-unrendered` probe)
+  'fencedframe', 'geolocation', 'mspace',
   // SVG paint servers and filters: what they hold paints nothing (the `css-svg-mathml-unrendered` probe)
   'linearGradient', 'radialGradient', 'filter'])
 
@@ -876,6 +878,12 @@ function prepare(node, inPre, invisible) {
       if (properties.hidden || styleHides(properties.style) || classHides(properties.className)) continue
       if (properties.display === 'none' || properties.popover !== undefined) continue
       if (child.tagName === 'template' || NOT_RENDERED.has(child.tagName)) continue
+      // A `<select>` shows its options (and an option group's), not text or elements beside them.
+      if (child.tagName === 'select') {
+        const options = (node) => node.children.filter((c) => c.type === 'element' && (c.tagName === 'option' || c.tagName === 'optgroup'))
+          .map((c) => (c.tagName === 'optgroup' ? {...c, children: options(c)} : c))
+        child.children = options(child)
+      }
       if (child.tagName === 'dialog' && properties.open === undefined) continue
       // An object with `data` shows its resource; its children only if that fails to load (the
       // `css-object` probe): a site's resource loads, so they are hidden (fail closed).
