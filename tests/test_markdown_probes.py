@@ -47,6 +47,9 @@ LOST_ON_PURPOSE = {
     ("components-local.mdx", "zzs7"): "a prop is read where the component's `return` names it, not through a variable",
     ("css-jsx-unseen.mdx", "zzs3"): "a style from a variable is not read: it may hide (read as hiding)",
     ("css-jsx-unseen.mdx", "zzs4"): "a class from a variable is not read: a stylesheet may hide it (read as hiding)",
+    # Recorded at load; the page hides it later, so it is read as hiding (more hidden, never less).
+    ("css-svg-animation.md", "zzs1"): "an SVG animation that hides later (`begin=\"100s\"`) is read as hiding",
+    ("css-keyframes.mdx", "zzs1"): "a CSS animation whose last keyframe hides is read as hiding from its start",
 }
 
 
@@ -111,8 +114,8 @@ def test_the_markers_lost_on_purpose_are_shown_and_lost() -> None:
 
 
 def test_the_probes_cover_every_construct_in_every_context() -> None:
-    assert len(RECORDED) >= 336
-    assert sum(len(r["hidden"]) for r in RECORDED.values()) >= 579
+    assert len(RECORDED) >= 348
+    assert sum(len(r["hidden"]) for r in RECORDED.values()) >= 632
     assert {p.name for p in PROBES.glob("*.md*")} == set(RECORDED), "re-run scripts/record_probes.mjs"
 
 
@@ -128,3 +131,17 @@ def test_a_stylesheet_the_reader_cannot_see_refuses_the_page(sheet: str) -> None
     result = compose_files({"page.mdx": page}, Settings())
     assert result.skipped_pages == ["page.mdx"] and not result.chunks, result.warnings
     assert "whose CSS is a JavaScript expression" in result.warnings[0]
+
+
+def test_keyframes_of_the_site_stylesheet_hide_a_page_element_they_animate() -> None:
+    """Mintlify applies every `.css` file site-wide: an animation the site's sheet defines hides what a
+    page's class or own style runs it on (Chromium applies a keyframe's `visibility`: css-keyframes)."""
+    page = ('# A\n\n<p className="x">SECRETWORD</p>\n\n<p style={{animation: "gone 2s"}}>SECRETTWO</p>\n\n'
+            '<p style={{animation: "fade 2s"}}>FADEWORD</p>\n\nshown words\n')
+    files = {"docs.json": '{"name": "P"}', "a.mdx": page,
+             "style.css": "@keyframes gone { to { visibility: hidden } } @keyframes fade { to { opacity: 0 } }"
+                          " .x { animation: gone 1s forwards }"}
+    result = compose_files(files, Settings())
+    text = "\n".join(chunk.embed_text for chunk in result.chunks)
+    assert "shown words" in text and "FADEWORD" in text, text
+    assert "SECRETWORD" not in text and "SECRETTWO" not in text, text

@@ -258,3 +258,17 @@ def test_attrs_classes_follow_conf_py(extensions: str, hidden: bool) -> None:
                            Settings())
     indexed = "\n".join(page.body for page in result.pages)
     assert "Shown." in indexed and ("ATTRSWORD" not in indexed) == hidden, indexed
+
+
+@pytest.mark.parametrize("conf, hidden", [
+    ("extensions = ['myst_parser']\nmyst_enable_extensions = ['fieldlist']\n", True),
+    ("extensions = ['myst_parser']\n", False),  # off: `:name: value` is a paragraph, as Sphinx shows it
+])
+def test_a_leading_field_list_is_the_pages_metadata_with_the_fieldlist_extension(conf: str, hidden: bool) -> None:
+    """docutils' DocInfo takes a field list opening the page as its metadata, which Sphinx does not
+    show (myst-probes `fieldlist-docinfo.md`); a later field list is shown."""
+    page = "% a comment first\n\n:owner: SECRETWORD\n:status: draft\n\n# Title\n\nText.\n\n:shown: SHOWNWORD\n"
+    result = compose_files({"conf.py": conf, "index.md": page}, Settings())
+    text = "\n".join(p.body for p in result.pages)
+    assert "SHOWNWORD" in text and "Text." in text, text
+    assert ("SECRETWORD" in text) is not hidden, text

@@ -536,8 +536,19 @@ PUBLIC_DEFAULT = Source(name="s", repo=Path("."), dir="", audiences=("public",))
     "---\ntitle: T\n---\n---\naudience: internal\n---\n\nSecret text.\n",  # a second block
     "---\ntitle: T\n---\n\n+++\naudience = \"internal\"\n+++\n\nSecret text.\n",  # TOML after YAML
     "---\ntitle: T\n---\n<!-- audience: internal -->\n\nSecret text.\n",  # a comment under it
+    # Session 30: front matter after a line a page may open with, and keys a reader reads as one.
+    "<!-- generated -->\n---\ntitle: T\naudience: internal\n---\n\nSecret text.\n",  # a comment first
+    "import X from '/snippets/x.mdx'\n\n---\naudience: internal\n---\n\nSecret text.\n",  # an import first
+    "{/* c */}\n---\naudience: internal\n---\n\nSecret text.\n",  # an MDX comment first
+    "%YAML 1.2\n---\naudience: internal\n---\n\nSecret text.\n",  # a YAML directive
+    "+++\ntitle = 'T'\n[params]\naudience = 'internal'\n+++\n\nSecret text.\n",  # in a TOML table
+    '{\n  "title": "T",\n  "audience": "internal"\n}\n\nSecret text.\n',  # JSON front matter
+    "<!-- x -->\n---\ntags:\n- a\n- b\naudience: internal\n---\n\nSecret text.\n",  # after a YAML list
+    "---\ntitle: T\n\uff41\uff55\uff44\uff49\uff45\uff4e\uff43\uff45: internal\n---\n\nSecret text.\n",  # fullwidth
+    "---\ntitle: T\n\u0430udi\u0435n\u0441\u0435: internal\n---\n\nSecret text.\n",  # four Cyrillic letters
 ], ids=["blank-line", "bom-blank", "toml", "zero-width", "cyrillic", "typo", "zero-width-key", "second-block",
-        "toml-after-yaml", "comment-after"])
+        "toml-after-yaml", "comment-after", "comment-first", "import-first", "mdx-comment-first", "yaml-directive",
+        "toml-table", "json", "yaml-list", "fullwidth", "cyrillic-four"])
 def test_an_unread_audience_declaration_makes_the_page_internal(text: str) -> None:
     result = compose_files({"page.md": text}, Settings(), PUBLIC_DEFAULT)
     assert [p.audiences for p in result.pages] == [("internal",)]
@@ -549,6 +560,8 @@ def test_an_unread_audience_declaration_makes_the_page_internal(text: str) -> No
     "# Config\n\naudience: public\n",  # a heading first: the page's text, not front matter
     "Intro paragraph.\n\n```yaml\naudience: public\n```\n",
     "---\ntitle: T\naudience: public\n---\n\nText.\n",
+    "- item one\n- item two\n\nAudience: everyone who reads this list.\n",  # a list first: the page's text
+    "---\ntitle: T\n\u043e\u043f\u0438\u0441\u0430\u043d\u0438\u0435: x\n---\n\nText.\n",  # a Russian key
 ])
 def test_pages_that_declare_nothing_unreadable_keep_their_audience(text: str) -> None:
     front = parse_front_matter(text)
@@ -1045,6 +1058,29 @@ def test_a_sphinx_page_left_out_of_its_search_is_left_out(front: str) -> None:
     result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
     assert [page.path for page in result.pages] == ["index.md"]
     assert [(path, exclusion.kind) for path, exclusion in result.excluded] == [("other.md", FRONT_MATTER)]
+
+
+@pytest.mark.parametrize("front", ['search:\n  exclude: "false"', "search:\n  exclude: 1", "search:\n  exclude: yes"])
+def test_material_leaves_a_page_out_of_its_search_by_pythons_truthiness(front: str) -> None:
+    """Material 9.8.2's search plugin leaves a page out when `search.get("exclude")` is true to
+    Python (SearchIndex.add_entry_from_context): `"false"` and `1` too, which docschat indexed."""
+    files = {"mkdocs.yml": "site_name: A\nplugins:\n  - search\n", "docs/index.md": "# Home\n\nShown.\n",
+             "docs/other.md": f"---\n{front}\n---\n# Other\n\nEXCLUDEDWORD\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert [page.path for page in result.pages] == ["docs/index.md"]
+    assert [(path, exclusion.kind) for path, exclusion in result.excluded] == [("docs/other.md", FRONT_MATTER)]
+
+
+@pytest.mark.parametrize("front", ['hidden: "yes"', "hidden: 1", 'hidden: "false"', 'noindex: "true"', "noindex: 1",
+                                   "searchable: 0", 'searchable: ""', 'searchable: "false"'])
+def test_mintlify_front_matter_flags_read_as_javascript_reads_them(front: str) -> None:
+    """Mintlify's navigation hides a page whose `hidden` JavaScript reads as true (@mintlify/common's
+    filterDivisions: `if (page.hidden)`); `noindex` and `searchable` are read alike (fail closed)."""
+    files = {"docs.json": json.dumps({"navigation": {"pages": ["index", "other"]}}), "index.mdx": "# Home\n\nShown.\n",
+             "other.mdx": f"---\n{front}\n---\n# Other\n\nFLAGGEDWORD\n"}
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
+    assert [page.path for page in result.pages] == ["index.mdx"]
+    assert [(path, exclusion.kind) for path, exclusion in result.excluded] == [("other.mdx", FRONT_MATTER)]
 
 
 _HIDING_CSS = "/* the site's own */\n.internal-note { display: none }\n.callout { color: red }\n"

@@ -168,6 +168,13 @@ def parse_front_matter(text: str, dots: bool = False) -> FrontMatter:
 _DECLARING_KEYS = ("audience", "audiences", "public")
 _KEY_LINE = re.compile(r"^[\W_]*([^\s:=]{3,40})\s*[:=]")
 _FENCE_LINE = re.compile(r"^\s*(?:-{3,}|\+{3,})\s*$")
+# Lines a page may open with, before or inside front matter docschat does not read, that are not
+# its text: a comment (`<!-- … -->`, MDX's `{/* … */}`), an MDX `import`/`export`, a YAML
+# directive (`%YAML 1.2`), a TOML table (`[params]`), JSON's brackets; a YAML list item once a
+# fence or a key was seen (a page may open with a list). A declaration after them was read as the
+# page's text (a public page) before.
+_PREAMBLE_LINE = re.compile(r"^\s*(?:<!--.*-->|\{/\*.*\*/\}|(?:import|export)\s.*|%\S.*|\[\[?[^\]]*\]\]?|[{}\[\],]+)\s*$")
+_LIST_ITEM = re.compile(r"^\s*-\s")
 
 
 def _one_edit_apart(a: str, b: str) -> bool:
@@ -181,11 +188,25 @@ def _one_edit_apart(a: str, b: str) -> bool:
     return any(long[:i] + long[i + 1:] == short for i in range(len(long)))
 
 
+def _homoglyphs_of(key: str, name: str) -> bool:
+    """Whether `key` is `name` but for letters outside ASCII standing where `name` has its own (a
+    Cyrillic `а` and `е`, a Greek `ο`), read as that letter, a look-alike of it or not (more pages
+    internal, never fewer). Mixed scripts only, at least two of `name`'s own letters in place: a
+    key written wholly in another script (a Russian site's `описание`) is a word of its own."""
+    if len(key) != len(name):
+        return False
+    pairs = list(zip(key, name, strict=True))
+    return (all(k == n or (not k.isascii() and k.isalpha()) for k, n in pairs)
+            and sum(k == n for k, n in pairs) >= 2)
+
+
 def _declaring_key(raw: str) -> str | None:
-    """The declaring key a written key stands for (format characters such as U+200B dropped,
-    case folded), when it is one or within one edit of one."""
-    key = "".join(ch for ch in raw if unicodedata.category(ch) != "Cf").casefold()
-    return next((name for name in _DECLARING_KEYS if key == name or _one_edit_apart(key, name)), None)
+    """The declaring key a written key stands for (NFKC's compatibility forms, so fullwidth
+    `ａｕｄｉｅｎｃｅ` is `audience`; format characters such as U+200B dropped; case folded), when
+    it is one, within one edit of one, or one written with look-alike letters."""
+    key = "".join(ch for ch in unicodedata.normalize("NFKC", raw) if unicodedata.category(ch) != "Cf").casefold()
+    return next((name for name in _DECLARING_KEYS
+                 if key == name or _one_edit_apart(key, name) or _homoglyphs_of(key, name)), None)
 
 
 def undeclared_audience(text: str, front: FrontMatter) -> str | None:
@@ -201,13 +222,20 @@ def undeclared_audience(text: str, front: FrontMatter) -> str | None:
     # The opening lines of the page, or of its body after recognized front matter (a second block,
     # TOML after YAML, `<!-- audience: internal -->` under it).
     recognized = _OPEN.match(text) is not None
+    structured = False  # a fence or a key seen: a list item is front matter's
     for line in (front.body if recognized else text.lstrip("\ufeff")).splitlines()[:60]:
         visible = "".join(ch for ch in line if unicodedata.category(ch) != "Cf")
-        if not visible.strip() or _FENCE_LINE.match(visible):
+        if not visible.strip():
+            continue
+        if _FENCE_LINE.match(visible):
+            structured = True
+            continue
+        if (_PREAMBLE_LINE.match(visible) or (structured and _LIST_ITEM.match(visible))) and not _KEY_LINE.match(visible):
             continue
         match = _KEY_LINE.match(visible)
         if match is None:
             break  # the page's text has begun
+        structured = True
         if (name := _declaring_key(match.group(1))) is not None:
             if recognized:
                 return f"{name!r} is declared after the front matter, where it is not read; the page is internal"

@@ -32,6 +32,7 @@ from mdit_py_plugins.attrs import attrs_block_plugin, attrs_plugin
 from mdit_py_plugins.colon_fence import colon_fence_plugin
 from mdit_py_plugins.deflist import deflist_plugin
 from mdit_py_plugins.dollarmath import dollarmath_plugin
+from mdit_py_plugins.field_list import fieldlist_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.myst_blocks import myst_block_plugin
 from mdit_py_plugins.substitution import substitution_plugin
@@ -155,7 +156,7 @@ def _myst_role(state: StateInline, silent: bool) -> bool:
 
 @cache
 def _myst_parser(substitution: bool = False, dollarmath: tuple[bool, ...] | None = None,
-                 attrs: tuple[bool, bool] = (False, False)) -> MarkdownIt:
+                 attrs: tuple[bool, bool] = (False, False), fieldlist: bool = False) -> MarkdownIt:
     # Emphasis is not parsed: it hides nothing, and its markers stay in the text as written.
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").disable("emphasis")
     md.block.ruler.at("lheading", _setext_heading)
@@ -172,6 +173,8 @@ def _myst_parser(substitution: bool = False, dollarmath: tuple[bool, ...] | None
         md.use(attrs_plugin, spans=True)
     if attrs[1]:
         md.use(attrs_block_plugin)
+    if fieldlist:  # `:name: value` lines, the page's leading ones its metadata (myst.drop_docinfo)
+        md.use(fieldlist_plugin).core.ruler.push("docinfo", myst.drop_docinfo)
     if dollarmath is not None:  # `$x$`, `$$ … $$ (label)`, with conf.py's options (myst.DMATH_OPTIONS)
         md.use(dollarmath_plugin, **dict(zip(myst.DMATH_OPTIONS, dollarmath, strict=True)))
     # Footnotes as the old writer kept them (`[^1]: text`), their back links left out.
@@ -370,7 +373,7 @@ def _render_myst(text: str, build: myst.Build, *, depth: int = 0, in_directive: 
     """`pasted`: the page's substitutions pasted so far, and their characters (shared by its parts)."""
     env: dict[str, Any] = {"lines": text.split("\n"), "depth": depth, "in_directive": in_directive,
                            "build": build, "substituting": substituting, "pasted": [0, 0] if pasted is None else pasted}
-    return str(_myst_parser(build.substitutions is not None, build.dollarmath, build.attrs).render(text, env))
+    return str(_myst_parser(build.substitutions is not None, build.dollarmath, build.attrs, build.fieldlist).render(text, env))
 
 
 def myst_directives(text: str) -> tuple[str | None, list[tuple[str, str]]]:

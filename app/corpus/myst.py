@@ -59,6 +59,9 @@ class Build:
     attrs: tuple[bool, bool] = (False, False)
     # The directive names the site defines (app/corpus/sphinx_directives.py); None: any may be.
     directives: frozenset[str] | None = None
+    # The fieldlist extension (`:name: value` lines a field list): on, the page's leading one is its
+    # metadata (docinfo), which Sphinx does not show (drop_docinfo); off, they are text.
+    fieldlist: bool = False
     # MyST-NB (app/corpus/myst_notebook.py): None when it is not loaded; else whether the page is a
     # text notebook (for_page), whose top-level `{code-cell}`s alone show, and whether a cell's
     # source is removed unless its metadata says otherwise (conf.py's, then the page's).
@@ -86,6 +89,7 @@ class Build:
             substitutions = (substitutions or ()) if "substitution" in listed else None
             dollarmath = (dollarmath or DMATH_DEFAULTS) if "dollarmath" in listed else None
             attrs = ("attrs_inline" in listed, "attrs_block" in listed)
+            build = replace(build, fieldlist="fieldlist" in listed)
         if myst is not None:
             if "sub_delimiters" in myst and myst["sub_delimiters"] not in (["{", "}"], ("{", "}")):
                 substitutions = None
@@ -206,8 +210,13 @@ _SHOWN_ONLY_UNDER_A_CONDITION = frozenset({
     "todo",  # Sphinx shows it only with todo_include_todos
 })
 # Page machinery Sphinx shows nothing of: index entries, HTML meta tags (myst-parser refuses
-# `{meta}`), authors (shown only with show_authors), LaTeX column specs, the highlight language.
-_MACHINERY = frozenset({"index", "meta", "sectionauthor", "moduleauthor", "codeauthor", "tabularcolumns", "highlight"})
+# `{meta}`), authors (shown only with show_authors), LaTeX column specs, the highlight language;
+# docutils' page header and footer (Sphinx's HTML writer drops them), the document's `<title>`, a
+# default role or domain, the current module or program, a class for the next element (the
+# myst-probes `directives-silent.md`: none of their text is in Sphinx's HTML page body).
+_MACHINERY = frozenset({"index", "meta", "sectionauthor", "moduleauthor", "codeauthor", "tabularcolumns", "highlight",
+                        "header", "footer", "title", "default-role", "default-domain", "currentmodule", "program",
+                        "rst-class", "cssclass"})
 NOT_ON_THE_PAGE = _SHOWN_ONLY_UNDER_A_CONDITION | _MACHINERY | {
     "literalinclude", "include", "image", "toctree", "raw", "contents", "autosummary", "automodule",
     "autoclass", "autofunction", "automethod", "autoattribute", "autodata", "plot",
@@ -443,3 +452,22 @@ def role_text(inner: str) -> str:
     if explicit_title(inner):
         inner = inner[:opening].rstrip() or inner[:opening]
     return inner.lstrip("~!")
+
+
+# What may stand before a page's metadata field list: docutils' DocInfo transform takes the first
+# element that is not a comment or a target (nodes.PreBibliographic).
+_BEFORE_DOCINFO = frozenset({"myst_line_comment", "myst_target", "myst_block_break", "front_matter"})
+
+
+def drop_docinfo(state: Any) -> None:
+    """A markdown-it core rule: with the fieldlist extension, a field list that opens the page is its
+    metadata (docutils' DocInfo, which Sphinx keeps as the page's metadata and does not show; the
+    myst-probes `fieldlist-docinfo.md`): its tokens are dropped."""
+    tokens = state.tokens
+    first = next((i for i, token in enumerate(tokens) if token.type not in _BEFORE_DOCINFO), None)
+    if first is None or tokens[first].type != "field_list_open":
+        return
+    end = next((i for i in range(first + 1, len(tokens))
+                if tokens[i].type == "field_list_close" and tokens[i].level == tokens[first].level), len(tokens) - 1)
+    del tokens[first:end + 1]
+

@@ -209,7 +209,7 @@ class _Sphinx:
         # MyST-NB, when conf.py's literal extensions load it: its cells, and conf.py's
         # nb_remove_code_source (app/corpus/myst_notebook.py).
         notebooks = not by_code and isinstance(values.get("extensions"), list) and "myst_nb" in values["extensions"]
-        site.myst = replace(site.myst, attrs=("attrs_inline" in listed, "attrs_block" in listed),
+        site.myst = replace(site.myst, attrs=("attrs_inline" in listed, "attrs_block" in listed), fieldlist="fieldlist" in listed,
                             directives=site_directives(tree, values, by_code), cells=False if notebooks else None,
                             remove_code_source=values.get("nb_remove_code_source") is True)
         site.warnings.extend([warning] if warning else [])

@@ -269,7 +269,9 @@ class Site:
                 return Exclusion(FRONT_MATTER, "a blog post dated in the future (draft_if_future_date): never built")
         # Material for MkDocs' search plugin leaves such a page out of the site's search.
         search = front.get("search")
-        if isinstance(search, Mapping) and _flag(search, "exclude") is True:
+        # Python's truthiness, as the plugin reads it (SearchIndex.add_entry_from_context: `if
+        # search.get("exclude")`): `exclude: "false"` or `1` leaves the page out too.
+        if isinstance(search, Mapping) and search.get("exclude"):
             return Exclusion(FRONT_MATTER, "its front matter says search: exclude: true")
         return None
 
@@ -309,11 +311,16 @@ class Site:
             return Exclusion(NOT_BUILT, "imported by a page as a snippet, of which Mintlify builds no page: never built")
         if lower == "skill.md" or lower.startswith(".mintlify/skills/") and lower.endswith("/skill.md"):
             return Exclusion(NOT_BUILT, "an agent skill file, of which Mintlify builds no page: never built")
-        if _flag(front, "hidden") is True and not self.index_hidden:
+        # JavaScript's truthiness, as Mintlify's navigation reads a page's `hidden` (@mintlify/common's
+        # filterDivisions, getFirstPageFromNavigation: `if (page.hidden)`): `hidden: "yes"`, `1`,
+        # `"false"` hide; `noindex` read alike, and a `searchable` JavaScript reads as false, or the
+        # string "false", leaves the page out (fail closed: the schema wants booleans).
+        if _js_truthy(front.get("hidden")) and not self.index_hidden:
             return Exclusion(FRONT_MATTER, "its front matter says hidden: true")
-        if _flag(front, "noindex") is True:  # not a hidden page: seo.indexing "all" keeps it out
+        if _js_truthy(front.get("noindex")):  # not a hidden page: seo.indexing "all" keeps it out
             return Exclusion(FRONT_MATTER, "its front matter says noindex: true")
-        if _flag(front, "searchable") is False:
+        searchable = front.get("searchable")
+        if _flag(front, "searchable") is False or (searchable is not None and not _js_truthy(searchable)):
             return Exclusion(FRONT_MATTER, "its front matter says searchable: false")
         return None
 
@@ -428,6 +435,13 @@ def _within(path: str, folders: tuple[str, ...]) -> str | None:
     """The innermost of `folders` holding `path` ("" or "." holds every path)."""
     holding = [f for f in folders if f in ("", ".") or path.startswith(f + "/")]
     return max(holding, key=lambda f: 0 if f in ("", ".") else len(f), default=None)
+
+
+def _js_truthy(value: Any) -> bool:
+    """Whether JavaScript reads a YAML value as true: all but null, false, 0, NaN and ""."""
+    if isinstance(value, (int, float)):  # bool included: False == 0
+        return value == value and value != 0  # NaN != NaN
+    return not (value is None or value == "")
 
 
 def _flag(front: Mapping[str, Any], key: str) -> bool | None:

@@ -276,9 +276,16 @@ function declarationsOf(nodes) {
     const words = node.value.type === 'Value' ? node.value.children.toArray() : []
     const property = ident.decode(node.property)
     const value = words.length === 1 && words[0].type === 'Identifier' ? ident.decode(words[0].name) : ''
-    found.push([property, usesVariable(words) ? HIDING_VALUE[SHOWING[property.trim().toLowerCase()]] || '' : value, Boolean(node.important)])
+    found.push([property, usesVariable(words) ? HIDING_VALUE[SHOWING[property.trim().toLowerCase()]] || '' : value, Boolean(node.important),
+      animationWords(words)])
   }
   return found
+}
+
+// The names a value may give an animation: its identifiers and strings.
+function animationWords(words) {
+  return words.filter((word) => word.type === 'Identifier' || word.type === 'String')
+    .map((word) => word.type === 'String' ? word.value : ident.decode(word.name))
 }
 
 // A value taken from a custom property (`display: var(--x)`) is not computed here: the property
@@ -353,6 +360,8 @@ function styleVisible(style) {
 // and metadata, a MathML annotation and phantom (space without ink) (Chromium's innerText leaves each out).
 const NOT_RENDERED = new Set(['video', 'audio', 'canvas', 'iframe', 'progress', 'meter', 'datalist', 'noembed', 'noframes',
   'desc', 'metadata', 'annotation', 'annotation-xml', 'mphantom',
+  // a fenced frame's and a geolocation button's fallback, MathML's space (the `css-elements-unrendered` probe)
+  'fencedframe', 'geolocation', 'mspace',
   // SVG paint servers and filters: what they hold paints nothing (the `css-svg-mathml-unrendered` probe)
   'linearGradient', 'radialGradient', 'filter'])
 
@@ -690,7 +699,9 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
       }
       if (typeof attributes.class === 'string') properties.className = attributes.class.split(/\s+/)
       const visible = styleVisible(attributes.style)
-      if (visible !== undefined) properties.style = visible ? 'visibility: visible' : 'visibility: hidden'
+      // Its animation, which keyframes of a stylesheet may say hide (applyStylesheets).
+      const style = [...(visible === undefined ? [] : [visible ? 'visibility: visible' : 'visibility: hidden']), ...jsxAnimation(attributes.style)]
+      if (style.length) properties.style = style.join(';')
       return {type: 'element', tagName: name, properties, children}
     }
     const shown = []
@@ -921,6 +932,12 @@ function prepare(node, inPre, invisible) {
       if (properties.hidden || styleHides(properties.style) || classHides(properties.className)) continue
       if (properties.display === 'none' || properties.popover !== undefined) continue
       if (child.tagName === 'template' || NOT_RENDERED.has(child.tagName)) continue
+      // A `<select>` shows its options (and an option group's), not text or elements beside them.
+      if (child.tagName === 'select') {
+        const options = (node) => node.children.filter((c) => c.type === 'element' && (c.tagName === 'option' || c.tagName === 'optgroup'))
+          .map((c) => (c.tagName === 'optgroup' ? {...c, children: options(c)} : c))
+        child.children = options(child)
+      }
       if (child.tagName === 'dialog' && properties.open === undefined) continue
       // An object with `data` shows its resource; its children only if that fails to load (the
       // `css-object` probe): a site's resource loads, so they are hidden (fail closed).
@@ -1102,15 +1119,25 @@ function hidingRules(nodes, parent, out, imports = 0) {
     if (node.type === 'Rule') {
       const children = node.block.children.toArray()
       const declarations = hidingDeclarations(children)
+      const animations = animationNames(declarationsOf(children))
       const rules = children.some((child) => child.type === 'Rule' || child.type === 'Atrule' || (child.type === 'Raw' && child.value.includes('{')))
-      if (!declarations && !rules) continue
+      if (!declarations && !animations.length && !rules) continue
       const selector = readSelector(node.prelude.value, parent)
       if (!selector) continue
       if (declarations) out.push({selector, declarations})
+      if (animations.length) out.animated.push({selector, animations})
       hidingRules(children, selector, out)
-    } else if (node.type === 'Atrule' && node.block && !/keyframes$/i.test(node.name)) {
+    } else if (node.type === 'Atrule' && node.block && /keyframes$/i.test(node.name)) {
+      // A keyframe's hiding declarations, by the animation's name (`animated` says who runs it).
+      const declarations = node.block.children.toArray().filter((frame) => frame.type === 'Rule')
+        .map((frame) => hidingDeclarations(frame.block.children)).filter(Boolean).join(';')
+      const name = unquote(node.prelude ? node.prelude.value : '')
+      if (declarations && name) out.keyframes.set(name, [out.keyframes.get(name), declarations].filter(Boolean).join(';'))
+    } else if (node.type === 'Atrule' && node.block) {
       const declarations = parent && hidingDeclarations(node.block.children)
       if (declarations) out.push({selector: parent, declarations})
+      const animations = parent ? animationNames(declarationsOf(node.block.children)) : []
+      if (animations.length) out.animated.push({selector: parent, animations})
       hidingRules(node.block.children, parent, out)
     } else if (node.type === 'Atrule' && node.name.toLowerCase() === 'import' && node.prelude && imports < 20) {
       // `@import url("data:text/css,…")`: its sheet's rules, as the browser imports them (wherever
@@ -1154,9 +1181,52 @@ function hidingDeclarations(nodes) {
 let siteRules = {css: '', rules: []}
 
 function rulesOf(css) {
-  const rules = []
+  const rules = Object.assign([], {keyframes: new Map(), animated: []})
   hidingRules(parseCss(css, CSS_OPTIONS).children, null, rules)
   return rules
+}
+
+// A CSS animation whose keyframes hide (`@keyframes gone { to { visibility: hidden } }`): Chromium
+// applies a keyframe's `display`, `visibility` and `content-visibility` to the element it runs on
+// (the `css-keyframes` probe). Read as the element's own hiding declarations, whatever the
+// animation's timing (a keyframe hides at some time: more hidden, never less). The names an
+// `animation` or `animation-name` declaration says: each identifier or string of its value (a
+// keyword such as `infinite` names no keyframes of the page, or hides more).
+const ANIMATION = new Set(['animation', 'animation-name', '-webkit-animation', '-webkit-animation-name'])
+
+function animationNames(declarations) {
+  return declarations.filter(([name]) => ANIMATION.has(name.trim().toLowerCase())).flatMap(([, , , words]) => words)
+}
+
+function unquote(text) {
+  return text.trim().replace(/^(["'])([\s\S]*)\1$/, '$2')
+}
+
+// The rules that run a hiding animation, of the site's and the page's sheets together (an
+// animation may name keyframes of the other).
+function animatedRules(sheets) {
+  const keyframes = new Map(sheets.flatMap((sheet) => [...sheet.keyframes]))
+  return sheets.flatMap((sheet) => sheet.animated).map(({selector, animations}) => ({selector,
+    declarations: overriding(animations.map((name) => keyframes.get(name)).filter(Boolean).join(';'))})).filter((rule) => rule.declarations)
+}
+
+// An animation's declarations override the element's own but `!important` ones (the cascade's
+// animation origin): written `!important` here, so that they win over a plain `display: block`.
+function overriding(declarations) {
+  return declarations.split(';').filter(Boolean).map((d) => /!\s*important\s*$/i.test(d) ? d : d + ' !important').join(';')
+}
+
+// An element's own `style` (CSS text or a JSX object) that runs a hiding animation: its hiding
+// declarations, '' for none.
+function animatedStyle(style, keyframes) {
+  let declarations = []
+  if (typeof style === 'string') {
+    declarations = declarationsOf(parseCss(style, {context: 'declarationList', onParseError: () => {}}).children)
+  } else if (style && typeof style === 'object') {
+    declarations = Object.entries(style).map(([name, value]) => [name.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()), '', false,
+      typeof value === 'string' ? animationWords(cssValue(value)) : []])
+  }
+  return overriding(animationNames(declarations).map((name) => keyframes.get(name)).filter(Boolean).join(';'))
 }
 
 // `siteCss`: the stylesheet the site links from every page (its custom CSS; app/corpus/site.py
@@ -1180,7 +1250,10 @@ function applyStylesheets(tree, siteCss = '') {
       linksFound = collecting
     }
   }
-  const rules = [...(siteCss ? siteRules.rules : []), ...(sheets.length ? rulesOf(sheets.join('\n')) : [])]
+  const read = [...(siteCss ? [siteRules.rules] : []), ...(sheets.length ? [rulesOf(sheets.join('\n'))] : [])]
+  const rules = [...read.flat(), ...animatedRules(read)]
+  const keyframes = new Map(read.flatMap((sheet) => [...sheet.keyframes]))
+  if (keyframes.size) animateStyles(tree, keyframes)
   if (!rules.length) return
   const body = {type: 'element', tagName: 'body', properties: {}, children: tree.children}
   const html = {type: 'element', tagName: 'html', properties: {}, children: [body]}
@@ -1209,6 +1282,32 @@ function applyStylesheets(tree, siteCss = '') {
   // A rule hiding the page itself (`:root`, `body`): its text goes as the page's element's would.
   const own = [...(said.get(html) || []), ...(said.get(body) || [])]
   if (own.length) tree.children = [{type: 'element', tagName: 'div', properties: {style: own.join(';')}, children: tree.children}]
+}
+
+// A JSX style object's animation declarations as CSS text (`{animation: 'gone 1s'}`).
+function jsxAnimation(style) {
+  if (!style || typeof style !== 'object') return []
+  return Object.entries(style).map(([name, value]) => [name.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()), value])
+    .filter(([name, value]) => ANIMATION.has(name.toLowerCase()) && typeof value === 'string').map(([name, value]) => `${name}: ${value}`)
+}
+
+// Elements whose own `style` runs a hiding animation get its hiding declarations first.
+function animateStyles(node, keyframes) {
+  for (const child of node.children || []) {
+    if (child.type !== 'element') continue
+    const properties = child.properties || {}
+    const declarations = properties.style ? animatedStyle(properties.style, keyframes) : ''
+    if (declarations) {
+      child.properties = {...properties, style: typeof properties.style === 'string' ? properties.style + ';' + declarations
+        : {...properties.style, ...cssObject(declarations)}}
+    }
+    animateStyles(child, keyframes)
+  }
+}
+
+function cssObject(declarations) {
+  return Object.fromEntries(declarations.split(';').map((d) => d.split(':').map((part) => part.trim())).filter(([name]) => name)
+    .map(([name, value]) => [name === 'content-visibility' ? 'contentVisibility' : name, value]))
 }
 
 function unescapeHtml(text) {
@@ -1427,11 +1526,13 @@ function blocks(node, out) {
       out.push(['code', fenced(/^[\w.+#-]{1,40}$/.test(language) ? language : '', text(child)), 0])
     } else if (tag === 'table') {
       const rows = []
+      const captions = [] // shown above the table (Chromium's innerText; the `css-table-caption` probe)
       let header = true
       const walk = (element) => {
         for (const row of element.children || []) {
           if (row.type !== 'element') continue
-          if (row.tagName === 'tr') {
+          if (row.tagName === 'caption') captions.push(oneLine(text(row)))
+          else if (row.tagName === 'tr') {
             const cells = row.children.filter((c) => c.type === 'element' && (c.tagName === 'td' || c.tagName === 'th'))
             rows.push('| ' + cells.map((c) => text(c).replace(/\n/g, ' ').replace(/\|/g, '\\|').trim()).join(' | ') + ' |')
             if (header) rows.push('|' + '---|'.repeat(cells.length))
@@ -1440,6 +1541,7 @@ function blocks(node, out) {
         }
       }
       walk(child)
+      if (captions.some(Boolean)) out.push(['text', captions.filter(Boolean).join(' '), 0])
       out.push(['text', rows.join('\n'), 0])
     } else if (tag === 'ul' || tag === 'ol') {
       let number = Number(properties.start || 1)
@@ -1574,6 +1676,7 @@ function shown(tree, counts, shortcuts = true, siteCss = '', extra = {}) {
     const html = toHtml(tree, {allowDangerousHtml: true})
     hast = fromParse5(parseFragment(html))
     if (/<(?:switch|maction|semantics)/i.test(html)) oneChildShown(hast, false) // only on a page that has one
+    if (/<svg/i.test(html)) svgUnrendered(hast)
   }
   const links = []
   linksFound = links
@@ -1602,6 +1705,77 @@ function oneChildShown(node, inSvg) {
     }
     oneChildShown(child, child.tagName === 'svg' || (inSvg && child.tagName !== 'foreignObject'))
   }
+}
+
+// What of SVG Chromium renders (the `css-svg-rendering` probe): a container (`svg`, `g`, `a`,
+// `switch`, and the ones innerText reads though they paint nothing: `defs`, `symbol`, `marker`,
+// `mask`, `clipPath`, `pattern`) renders its containers, `text` and `foreignObject` elements, not
+// its own text nor any other element's content (a shape's, `use`'s, `image`'s, an unknown
+// element's, a `tspan` outside a `text`); a `text` renders its text, `tspan`, `textPath` and `a`,
+// not a nested `text`, `g` or `foreignObject`. The elements other rules judge (`title`, `desc`,
+// `metadata`, `style`, `script`, gradients, filters) are left to them.
+const SVG_CONTAINERS = new Set(['svg', 'g', 'a', 'switch', 'defs', 'symbol', 'marker', 'mask', 'clipPath', 'pattern'])
+const SVG_IN_TEXT = new Set(['tspan', 'textPath', 'a'])
+const SVG_OTHERS = new Set(['title', 'desc', 'metadata', 'style', 'script', 'linearGradient', 'radialGradient', 'filter'])
+
+function svgRendered(node, inText) {
+  node.children = (node.children || []).filter((child) => {
+    if (child.type === 'text') return inText || !child.value.trim()
+    if (child.type !== 'element') return true
+    if (SVG_OTHERS.has(child.tagName) || child.tagName === 'foreignObject' && !inText) return true // HTML inside
+    const text = inText ? SVG_IN_TEXT.has(child.tagName) : child.tagName === 'text'
+    if (!text && (inText || !SVG_CONTAINERS.has(child.tagName))) return false
+    svgRendered(child, text)
+    return true
+  })
+}
+
+// SVG's conditional attributes hold on every SVG element, not only on a `<switch>`'s children:
+// Chromium renders no element whose `systemLanguage` or `requiredExtensions` fail, nor what it
+// holds, the outermost `<svg>` and a `<foreignObject>` included (the `css-svg-conditions` probe).
+// An SVG animation (`<set>`, `<animate>`) of `display` or `visibility` to a hiding value hides its
+// target (its parent, or the element its `href` names) as SMIL applies it from its start (the
+// `css-svg-animation` probe); whatever its `begin`, as it hides at some time: more hidden, never
+// less. Its target is left out whole (a descendant's `visibility: visible` is not read: the same).
+function svgUnrendered(root) {
+  const targets = new Set()
+  const animated = new Set()
+  const walk = (node, inSvg) => {
+    for (const child of node.children || []) {
+      if (child.type !== 'element') continue
+      const svg = inSvg || child.tagName === 'svg'
+      const properties = child.properties || {}
+      if (svg && (child.tagName === 'set' || child.tagName === 'animate') && animationHides(properties)) {
+        const href = [properties.href, properties.xLinkHref].find((value) => typeof value === 'string' && value.trim())
+        if (href) targets.add(href.trim().replace(/^#/, ''))
+        else animated.add(node)
+      }
+      walk(child, svg && child.tagName !== 'foreignObject')
+    }
+  }
+  walk(root, false)
+  const drop = (node, inSvg) => {
+    node.children = (node.children || []).filter((child) => {
+      if (child.type !== 'element') return true
+      const svg = inSvg || child.tagName === 'svg'
+      const id = child.properties && child.properties.id
+      if (animated.has(child) || (id !== undefined && targets.has(String(id)))) return false
+      if (svg && !conditionsHold(child.properties || {})) return false
+      if (child.tagName === 'svg' && !inSvg) svgRendered(child, false) // the outermost: what it renders
+      drop(child, svg && child.tagName !== 'foreignObject')
+      return true
+    })
+  }
+  drop(root, false)
+}
+
+// Whether an SVG animation sets `display: none` or `visibility: hidden|collapse` at some time.
+function animationHides(properties) {
+  const name = String(properties.attributeName || '').trim().toLowerCase()
+  if (name !== 'display' && name !== 'visibility') return false
+  const values = [properties.to, properties.from, properties.values].filter((value) => value !== undefined && value !== null)
+    .flatMap((value) => String(value).split(';')).map((value) => value.trim().toLowerCase())
+  return values.some((value) => hiding(name, value))
 }
 
 // SVG's conditional attributes as Chromium's SVGTests evaluates them for an English reader (the
