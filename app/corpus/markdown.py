@@ -326,6 +326,7 @@ def _render_directive(token: Token, env: EnvType, name: str, argument: str, opti
         return ""
     if name in myst.VERSION_NOTES and depth < _MAX_DIRECTIVE_DEPTH:
         return _version_note(name, argument, body, token, env)
+    body = myst.glossary_markdown(body) if name == "glossary" else body
     if name in myst.TEXT or (colons and name not in myst.CODE_WITH_LANGUAGE_ARGUMENT):
         if depth >= _MAX_DIRECTIVE_DEPTH:
             return ""

@@ -266,6 +266,24 @@ def directive_options(content: str, directive: str) -> tuple[dict[str, str], str
     return options, text[yaml.end():]
 
 
+def glossary_markdown(body: str) -> str:
+    """A `{glossary}`'s content as the Markdown Sphinx reads of it: its Glossary directive takes
+    each line at the margin as a term (` : classifier` and all after it not shown) and the indented
+    lines under it as the term's definition, dedented and parsed as the page's Markdown (roles,
+    nested directives); read whole, an indented definition would be an indented code block."""
+    out: list[str] = []
+    definition: list[str] = []
+    for line in [*body.splitlines(keepends=True), "\n"]:
+        if line.strip() and not line[0].isspace():
+            out.append(textwrap.dedent("".join(definition)))
+            definition.clear()
+            if not line.startswith(".."):  # a reStructuredText comment: nothing
+                out.append("\n" + line.split(" : ")[0].strip() + "\n\n")
+        else:
+            definition.append(line)
+    return "".join(out) + textwrap.dedent("".join(definition))
+
+
 # Cells and doctest blocks Sphinx runs but never shows: setup and cleanup blocks, and any block
 # with `:hide:` (sphinx.ext.doctest) or a `remove-cell`/`remove-input` tag (MyST-NB, jupyter-book).
 _NEVER_SHOWN = frozenset({"testsetup", "testcleanup"})
