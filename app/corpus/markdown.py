@@ -297,7 +297,7 @@ def _render_fence(self: RendererHTML, tokens: list[Token], idx: int, options: Op
     info = token.info.strip()
     directive = myst.DIRECTIVE.fullmatch(info)
     if directive is None and token.type != "colon_fence":
-        return _code(info.split()[0] if info else "", token.content)
+        return _code(info.split()[0] if info else "", myst.shown_console(info.split()[0] if info else "", token.content))
     if directive is not None and not env["build"].defined(directive.group(1)):
         return ""  # Sphinx warns "Unknown directive type" and shows nothing of it
     name = myst.name(directive.group(1)) if directive else (info.split() or [""])[0].lower()
@@ -348,7 +348,7 @@ def _render_directive(token: Token, env: EnvType, name: str, argument: str, opti
     language = (argument.split() or [""])[0] if name in myst.CODE_WITH_LANGUAGE_ARGUMENT else name
     # A code block's caption is shown above it (Sphinx).
     caption = f"<p>{_title_html(options_['caption'], env)}</p>" if options_.get("caption") else ""
-    return caption + _code(language, body)
+    return caption + _code(language, body if "no-trim-doctest-flags" in options_ else myst.shown_console(language, body))
 
 
 def _version_note(name: str, argument: str, body: str, token: Token, env: EnvType) -> str:

@@ -284,6 +284,23 @@ def glossary_markdown(body: str) -> str:
     return "".join(out) + textwrap.dedent("".join(definition))
 
 
+# Sphinx's trim_doctest_flags (on unless conf.py or the directive's :no-trim-doctest-flags: says
+# otherwise): a Python console block shows without its `# doctest: +FLAG` comments and
+# `<BLANKLINE>` lines (sphinx.transforms.post_transforms.code, with sphinx.ext.doctest's expressions
+# for them, copied: Sphinx is no dependency).
+_BLANKLINE = re.compile(r"^\s*<BLANKLINE>", re.MULTILINE)
+_DOCTEST_FLAGS = re.compile(r"[ \t]*#\s*doctest:.+$", re.MULTILINE)
+_CONSOLE = frozenset({"pycon", "pycon3", "doctest"})
+_PYTHON = frozenset({"py", "python", "py3", "python3", "default", ""})
+
+
+def shown_console(language: str, code: str) -> str:
+    """`code` as Sphinx shows it in a block of `language` (a directive's name when it has none)."""
+    if language.lower() in _CONSOLE or (language.lower() in _PYTHON and code.startswith(">>>")):
+        return _DOCTEST_FLAGS.sub("", _BLANKLINE.sub("", code))
+    return code
+
+
 # Cells and doctest blocks Sphinx runs but never shows: setup and cleanup blocks, and any block
 # with `:hide:` (sphinx.ext.doctest) or a `remove-cell`/`remove-input` tag (MyST-NB, jupyter-book).
 _NEVER_SHOWN = frozenset({"testsetup", "testcleanup"})
