@@ -258,3 +258,13 @@ def test_attrs_classes_follow_conf_py(extensions: str, hidden: bool) -> None:
                            Settings())
     indexed = "\n".join(page.body for page in result.pages)
     assert "Shown." in indexed and ("ATTRSWORD" not in indexed) == hidden, indexed
+
+
+def test_a_mermaid_diagram_loses_its_options() -> None:
+    """sphinxcontrib-mermaid takes `:align:` and `:zoom:` as options, never shown (structlog's
+    docs built with it: design/site-navigation.md, session 30); the diagram's text stays, as code."""
+    conf = "extensions = ['myst_parser', 'sphinxcontrib.mermaid']\n"
+    shown, warnings = _composed(conf, "# Flow\n\n```{mermaid}\n:align: center\n:zoom:\n\nflowchart TD\n"
+                                      "    zzmermaidnode --> Output\n```\n")
+    assert "zzmermaidnode" in shown and not warnings
+    assert "align" not in shown and "zoom" not in shown

@@ -235,6 +235,7 @@ CODE_WITH_LANGUAGE_ARGUMENT = frozenset({"code-block", "code", "sourcecode", "co
 _WITH_OPTIONS = NOT_ON_THE_PAGE | TEXT | CODE_WITH_LANGUAGE_ARGUMENT | {
     "testcode", "testoutput", "doctest", "testsetup", "testcleanup", "jupyter-execute", "ipython", "eval-rst",
     "math",
+    "mermaid",  # sphinxcontrib-mermaid's :align:, :alt:, :caption:, :config:, :zoom: (structlog's docs)
 }
 # Roles shown as a link's text rather than as code.
 LINK_ROLES = frozenset({"ref", "doc", "term", "numref", "download", "any", "external"})
