@@ -54,6 +54,9 @@ class Build:
     # The title of what a `{ref}`, `{doc}` or `{any}` role without a title of its own names (the
     # role's name, its target), None when not found (app/corpus/myst_xref.py): set by compose per page.
     xref: Callable[[str, str], str | None] | None = field(default=None, repr=False, compare=False)
+    # The text of the file an `{include}` argument names (app/corpus/myst_include.py), None when the
+    # site has none: set by compose per page (what the page may read of the tree).
+    include: Callable[[str], str | None] | None = field(default=None, repr=False, compare=False)
     # The attrs_inline and attrs_block extensions (`[text]{.cls}`, a `{.cls}` line over a block):
     # on, their classes are on the HTML, where a stylesheet may hide them; off, they are text.
     attrs: tuple[bool, bool] = (False, False)
