@@ -33,7 +33,7 @@ OPEN_EVERYTHING = """() => {
 SHOWN = "(document.querySelector('article') || document.body).innerText"
 
 
-def _docs(site: Path) -> dict[str, dict[str, object]]:
+def published_docs(site: Path) -> dict[str, dict[str, object]]:
     """Each doc of every docs instance, as Docusaurus itself published it: its URL (`permalink`)
     and the categories of the sidebar it stands in (`place`, absent for a doc no sidebar lists),
     read from the metadata the build generates (.docusaurus/docusaurus-plugin-content-docs/<id>/)."""
@@ -76,7 +76,7 @@ def main(node_modules: Path) -> None:
                                 "--out-dir", str(out)], cwd=site, capture_output=True, text=True)
         if build.returncode:
             sys.exit(f"docusaurus build failed:\n{build.stdout}\n{build.stderr}")
-        docs = _docs(site)
+        docs = published_docs(site)
         sources = [(source.relative_to(SITE).as_posix(), source) for source in sorted(SITE.rglob("*.md*"))]
 
         def built(name: str, _: Path) -> Path | None:

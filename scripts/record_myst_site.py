@@ -14,6 +14,7 @@ Sphinx is not a docschat dependency: install it in a throwaway venv, not the pro
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 import tempfile
@@ -22,6 +23,7 @@ from pathlib import Path
 from _shown_markers import record_pages
 
 SITES = Path(__file__).parent.parent / "tests" / "data" / "site-nav"
+INCLUDE = re.compile(r"^```\{include\}[ \t]+(\S+)", re.MULTILINE)
 MAIN = "(document.querySelector('[role=main]') || document.body).innerText"
 PACKAGES = ("sphinx", "myst-parser", "sphinx-reredirects", "myst-nb", "docutils")
 
@@ -46,7 +48,10 @@ def record(site: Path, sphinx_build: Path) -> None:
         sources = [(source.relative_to(site).as_posix(), source) for source in sorted(site.rglob("*.md"))]
         pages = record_pages(sources, built, MAIN,  # sphinx-reredirects' stub: a script, no main part
                              redirect=lambda html: "window.location.replace" in html and 'role="main"' not in html,
-                             shared=(site / "conf.py").read_text())
+                             shared=(site / "conf.py").read_text(),
+                             # The files a page's `{include}` names count as the page's (the site
+                             # includes only from its root page, whose folder is the site's).
+                             pasted=lambda text: [site / path for path in INCLUDE.findall(text)])
     recording = {"renderer": f"{_versions(sphinx_build)}; Chromium innerText of the page's main part",
               "warnings": build.stderr.replace(f"{site}/", "").splitlines(), "pages": pages}
     recorded = SITES / f"{site.name}.shown.json"

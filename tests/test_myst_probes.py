@@ -272,3 +272,28 @@ def test_a_leading_field_list_is_the_pages_metadata_with_the_fieldlist_extension
     text = "\n".join(p.body for p in result.pages)
     assert "SHOWNWORD" in text and "Text." in text, text
     assert ("SECRETWORD" in text) is not hidden, text
+
+
+def test_a_mermaid_diagram_loses_its_options() -> None:
+    """sphinxcontrib-mermaid takes `:align:` and `:zoom:` as options, never shown (structlog's
+    docs built with it: design/site-navigation.md, session 30); the diagram's text stays, as code."""
+    conf = "extensions = ['myst_parser', 'sphinxcontrib.mermaid']\n"
+    shown, warnings = _composed(conf, "# Flow\n\n```{mermaid}\n:align: center\n:zoom:\n\nflowchart TD\n"
+                                      "    zzmermaidnode --> Output\n```\n")
+    assert "zzmermaidnode" in shown and not warnings
+    assert "align" not in shown and "zoom" not in shown
+
+
+def test_an_include_never_shows_a_file_for_fewer_audiences() -> None:
+    """`{include}` pastes the file as the site does (tests/data/site-nav/myst's index.md, recorded),
+    but a public page never shows a file that declares itself internal: a warning instead. The
+    included file's front matter is not shown (sphinx-build 9.0.4 with myst-parser 5.2.0 shows none)."""
+    files = {"conf.py": "extensions = ['myst_parser']\n",
+             "index.md": "---\naudience: public\n---\n# Home\n\n```{include} staff.md\n```\n\n"
+                         "```{include} team.md\n```\n",
+             "staff.md": "---\naudience: internal\n---\nzzstaffonly\n",
+             "team.md": "---\nowner: zzfrontmatter\n---\nzzteamshown\n"}
+    result = compose_files(files, Settings())
+    shown = " ".join(chunk.text for chunk in result.chunks if chunk.page == "index.md")
+    assert "zzteamshown" in shown and "zzstaffonly" not in shown and "zzfrontmatter" not in shown
+    assert any("staff.md" in warning and "not pasted" in warning for warning in result.warnings), result.warnings

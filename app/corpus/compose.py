@@ -20,6 +20,7 @@ from app.corpus.frontmatter import FrontMatterError, parse_front_matter, undecla
 from app.corpus.git_source import GitSourceError, GitTree, normalize_docs_dir, read_docs_tree
 from app.corpus.markdown import Block, read_page
 from app.corpus.mkdocs_macros import render_macros
+from app.corpus.myst_include import included_path
 from app.corpus.myst_xref import SiteTitles, with_every_markdown_page
 from app.corpus.site import NOT_BUILT, Site, SiteDialect, read_site, site_commit, site_dialect, stem
 from app.corpus.site_model import MKDOCS_SUFFIXES
@@ -155,6 +156,16 @@ def _page_audiences(path: str, files: Mapping[str, str], source: Source,
     if declared is not None:
         return declared, True
     return None if is_snippet_path(path) or (site is not None and site.is_partial(path)) else (source.audiences, False)
+
+
+def _included(page: str, files: Mapping[str, str], argument: str) -> str | None:
+    """The text of the file `{include} argument` on `page` names: None when the site has none, or
+    the page may not show it (Pastable: a file for fewer audiences than the page's)."""
+    path = included_path(page, argument)
+    try:
+        return files[path] if path is not None else None
+    except KeyError:
+        return None
 
 
 def _title_shown(page: str, audiences: tuple[str, ...], files: Mapping[str, str], source: Source, site: Site,
@@ -316,13 +327,13 @@ def _compose_page(
     ) if mdx else SnippetResult(front.body)
     result.warnings.extend(pasted.warnings)  # a page its parser rejects still names its snippets' faults
     pasted.text = render_macros(pasted.text, site, path, front.data)  # mkdocs-macros, if on (or MacrosError)
+    pastable = Pastable(files, path, audiences, lambda snippet: _page_audiences(snippet, files, source, site),
+                        result.warnings)
     reading = read_page(pasted.text, mdx=mdx, myst=dialect.myst, mintlify=dialect.mintlify, comments=dialect.mdx_comments,
                         mkdocs=dialect.python_markdown, front_matter=front.body != text.lstrip("\ufeff"),
-                        docusaurus=dialect.docusaurus, admonitions=site.admonitions_of(path), build=replace(site.myst.for_page(front.data), xref=partial(
+                        docusaurus=dialect.docusaurus, admonitions=site.admonitions_of(path), build=replace(site.myst.for_page(front.data), include=partial(_included, path, pastable), xref=partial(
                             titles.title, page=path, files=files, shown=partial(
-                                _title_shown, path, audiences, files, source, site, result.warnings)) if titles else None), files=Pastable(
-                            files, path, audiences, lambda snippet: _page_audiences(snippet, files, source, site),
-                            result.warnings), css=site.css(files, path, pasted.text if mdx else ""),
+                                _title_shown, path, audiences, files, source, site, result.warnings)) if titles else None), files=pastable, css=site.css(files, path, pasted.text if mdx else ""),
                         linked=lambda urls: site.linked_css(files, urls),  # stylesheets the page links
                         modules=lambda sources: site.modules(files, path, sources))  # components it imports
     result.warnings.extend(f"{path}: snippet {snippet!r} pastes nothing: no file of the source it may paste (a URL "

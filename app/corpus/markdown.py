@@ -39,6 +39,7 @@ from mdit_py_plugins.substitution import substitution_plugin
 
 from app.corpus import myst, python_markdown
 from app.corpus.myst import Build
+from app.corpus.myst_include import included_text
 from app.corpus.myst_notebook import cell_metadata, removes_source
 from app.corpus.reader import Admonitions, Block, Reading, read_html, read_markdown
 from app.corpus.reference_targets import directive_caption, rst_labels
@@ -300,7 +301,7 @@ def _render_fence(self: RendererHTML, tokens: list[Token], idx: int, options: Op
     info = token.info.strip()
     directive = myst.DIRECTIVE.fullmatch(info)
     if directive is None and token.type != "colon_fence":
-        return _code(info.split()[0] if info else "", token.content)
+        return _code(info.split()[0] if info else "", myst.shown_console(info.split()[0] if info else "", token.content))
     if directive is not None and not env["build"].defined(directive.group(1)):
         return ""  # Sphinx warns "Unknown directive type" and shows nothing of it
     name = myst.name(directive.group(1)) if directive else (info.split() or [""])[0].lower()
@@ -324,11 +325,16 @@ def _render_directive(token: Token, env: EnvType, name: str, argument: str, opti
     # Sphinx builds an `{only}` whose expression holds as if it were not there (its headings too).
     if name == "only" and myst.only_built(argument, build) and depth < _MAX_DIRECTIVE_DEPTH:
         return _render_myst(body, build, depth=depth + 1, substituting=env["substituting"], pasted=env["pasted"])
+    if name == "include" and build.include and depth < _MAX_DIRECTIVE_DEPTH and (text := included_text(
+            build.include(argument), options_)) is not None:  # in Sphinx, MyST's include: the page's own MyST
+        return _code(options_.get("code", ""), text) if {"literal", "code"} & options_.keys() else _render_myst(
+            text, build, depth=depth + 1, substituting=env["substituting"], pasted=env["pasted"])
     # MyST refuses `:::{eval-rst}` (a colon fence is for Markdown content): nothing is shown.
     if myst.hidden(name, options_) or (name == "eval-rst" and colons):
         return ""
     if name in myst.VERSION_NOTES and depth < _MAX_DIRECTIVE_DEPTH:
         return _version_note(name, argument, body, token, env)
+    body = myst.glossary_markdown(body) if name == "glossary" else body
     if name in myst.TEXT or (colons and name not in myst.CODE_WITH_LANGUAGE_ARGUMENT):
         if depth >= _MAX_DIRECTIVE_DEPTH:
             return ""
@@ -350,7 +356,7 @@ def _render_directive(token: Token, env: EnvType, name: str, argument: str, opti
     language = (argument.split() or [""])[0] if name in myst.CODE_WITH_LANGUAGE_ARGUMENT else name
     # A code block's caption is shown above it (Sphinx).
     caption = f"<p>{_title_html(options_['caption'], env)}</p>" if options_.get("caption") else ""
-    return caption + _code(language, body)
+    return caption + _code(language, body if "no-trim-doctest-flags" in options_ else myst.shown_console(language, body))
 
 
 def _version_note(name: str, argument: str, body: str, token: Token, env: EnvType) -> str:

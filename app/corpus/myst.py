@@ -54,6 +54,9 @@ class Build:
     # The title of what a `{ref}`, `{doc}` or `{any}` role without a title of its own names (the
     # role's name, its target), None when not found (app/corpus/myst_xref.py): set by compose per page.
     xref: Callable[[str, str], str | None] | None = field(default=None, repr=False, compare=False)
+    # The text of the file an `{include}` argument names (app/corpus/myst_include.py), None when the
+    # site has none: set by compose per page (what the page may read of the tree).
+    include: Callable[[str], str | None] | None = field(default=None, repr=False, compare=False)
     # The attrs_inline and attrs_block extensions (`[text]{.cls}`, a `{.cls}` line over a block):
     # on, their classes are on the HTML, where a stylesheet may hide them; off, they are text.
     attrs: tuple[bool, bool] = (False, False)
@@ -244,6 +247,7 @@ CODE_WITH_LANGUAGE_ARGUMENT = frozenset({"code-block", "code", "sourcecode", "co
 _WITH_OPTIONS = NOT_ON_THE_PAGE | TEXT | CODE_WITH_LANGUAGE_ARGUMENT | {
     "testcode", "testoutput", "doctest", "testsetup", "testcleanup", "jupyter-execute", "ipython", "eval-rst",
     "math",
+    "mermaid",  # sphinxcontrib-mermaid's :align:, :alt:, :caption:, :config:, :zoom: (structlog's docs)
 }
 # Roles shown as a link's text rather than as code.
 LINK_ROLES = frozenset({"ref", "doc", "term", "numref", "download", "any", "external"})
@@ -273,6 +277,41 @@ def directive_options(content: str, directive: str) -> tuple[dict[str, str], str
         key, _, value = line.partition(":")
         options[key.strip().lower()] = value.strip()
     return options, text[yaml.end():]
+
+
+def glossary_markdown(body: str) -> str:
+    """A `{glossary}`'s content as the Markdown Sphinx reads of it: its Glossary directive takes
+    each line at the margin as a term (` : classifier` and all after it not shown) and the indented
+    lines under it as the term's definition, dedented and parsed as the page's Markdown (roles,
+    nested directives); read whole, an indented definition would be an indented code block."""
+    out: list[str] = []
+    definition: list[str] = []
+    for line in [*body.splitlines(keepends=True), "\n"]:
+        if line.strip() and not line[0].isspace():
+            out.append(textwrap.dedent("".join(definition)))
+            definition.clear()
+            if not line.startswith(".."):  # a reStructuredText comment: nothing
+                out.append("\n" + line.split(" : ")[0].strip() + "\n\n")
+        else:
+            definition.append(line)
+    return "".join(out) + textwrap.dedent("".join(definition))
+
+
+# Sphinx's trim_doctest_flags (on unless conf.py or the directive's :no-trim-doctest-flags: says
+# otherwise): a Python console block shows without its `# doctest: +FLAG` comments and
+# `<BLANKLINE>` lines (sphinx.transforms.post_transforms.code, with sphinx.ext.doctest's expressions
+# for them, copied: Sphinx is no dependency).
+_BLANKLINE = re.compile(r"^\s*<BLANKLINE>", re.MULTILINE)
+_DOCTEST_FLAGS = re.compile(r"[ \t]*#\s*doctest:.+$", re.MULTILINE)
+_CONSOLE = frozenset({"pycon", "pycon3", "doctest"})
+_PYTHON = frozenset({"py", "python", "py3", "python3", "default", ""})
+
+
+def shown_console(language: str, code: str) -> str:
+    """`code` as Sphinx shows it in a block of `language` (a directive's name when it has none)."""
+    if language.lower() in _CONSOLE or (language.lower() in _PYTHON and code.startswith(">>>")):
+        return _DOCTEST_FLAGS.sub("", _BLANKLINE.sub("", code))
+    return code
 
 
 # Cells and doctest blocks Sphinx runs but never shows: setup and cleanup blocks, and any block

@@ -1,0 +1,62 @@
+"""Compares, word for word, what docschat indexes of each page of a real Docusaurus or Sphinx site with
+what the site's own build shows of it (design/site-navigation.md reports runs on pnpm.io and
+structlog's docs). Shown: Chromium's innerText of the built page's main content (Docusaurus: the
+doc's `<article>`, as scripts/record_docusaurus_site.py takes it; Sphinx: the theme's
+`<article>`, else its `[role=main]`), tabs and `<details>` opened. Indexed: the page's title and its chunks' text from
+`compose --json`, link targets and fence info strings left out (scripts/_site_words.py).
+
+Docusaurus: the built page of a source is the one at the permalink the build's own metadata
+(SITE/.docusaurus) gives it. Sphinx (the `html` builder): DOCS_DIR/foo.md is BUILT/foo.html.
+
+    docschat compose --repo REPO --branch HEAD --docs-dir DIR --json > composed.jsonl
+    (cd SITE && npx docusaurus build --out-dir BUILT)
+    .venv/bin/python scripts/compare_built_site_words.py docusaurus composed.jsonl BUILT SITE
+    sphinx-build -b html DOCS_DIR BUILT
+    .venv/bin/python scripts/compare_built_site_words.py sphinx composed.jsonl BUILT DOCS_DIR
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+from _site_words import compare_pages, composed_pages, indexed_text
+from record_docusaurus_site import OPEN_EVERYTHING as OPEN_TABS_AND_DETAILS
+from record_docusaurus_site import SHOWN as SHOWN_DOCUSAURUS
+from record_docusaurus_site import published_docs
+
+# The theme's chrome around a doc in its <article>: breadcrumbs, the version badge, the mobile table of
+# contents, the footer ("Edit this page", "Last updated on …"): the site's, not the page's words.
+OPEN_DOCUSAURUS = f"""() => {{
+  ({OPEN_TABS_AND_DETAILS})()
+  document.querySelectorAll('article .theme-doc-breadcrumbs, article .theme-doc-version-badge, '
+    + 'article .theme-doc-toc-mobile, article .theme-doc-footer').forEach((chrome) => chrome.remove())
+}}"""
+# sphinx-design's tabs are radio inputs with CSS-hidden panels; `<details>` (dropdowns) open.
+OPEN_SPHINX = """() => {
+  document.querySelectorAll('details').forEach((details) => { details.open = true })
+  document.querySelectorAll('.sd-tab-content').forEach((panel) => { panel.style.display = 'block' })
+}"""
+SHOWN_SPHINX = "(document.querySelector('article') || document.querySelector('[role=main]') || document.body).innerText"
+
+
+def _html(built: Path, relative: str | None) -> Path | None:
+    return built / relative if relative is not None and (built / relative).is_file() else None
+
+
+def main(renderer: str, composed: Path, built: Path, site: Path) -> None:
+    chunks = composed_pages(composed)
+    if renderer == "docusaurus":
+        docs = published_docs(site)
+        pages = [(name, _html(built, f"{str(docs[name]['permalink']).strip('/')}/index.html".lstrip("/"))
+                  if name in docs else None, indexed_text(rows)) for name, rows in sorted(chunks.items())]
+        compare_pages(pages, SHOWN_DOCUSAURUS, OPEN_DOCUSAURUS)
+    else:
+        prefix = site.name + "/"
+        pages = [(name, _html(built, str(Path(name.removeprefix(prefix)).with_suffix(".html"))), indexed_text(rows))
+                 for name, rows in sorted(chunks.items())]
+        compare_pages(pages, SHOWN_SPHINX, OPEN_SPHINX)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1], Path(sys.argv[2]), Path(sys.argv[3]), Path(sys.argv[4]))
