@@ -18,14 +18,10 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import replace
 from functools import cache
-from types import SimpleNamespace
 from typing import Any
 
 from markdown_it import MarkdownIt
-from markdown_it.helpers import parseLinkDestination, parseLinkLabel, parseLinkTitle
 from markdown_it.renderer import RendererHTML
-from markdown_it.rules_block import StateBlock, lheading
-from markdown_it.rules_inline import StateInline
 from markdown_it.token import Token
 from markdown_it.utils import EnvType, OptionsDict
 from mdit_py_plugins.attrs import attrs_block_plugin, attrs_plugin
@@ -37,7 +33,8 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.myst_blocks import myst_block_plugin
 from mdit_py_plugins.substitution import substitution_plugin
 
-from app.corpus import myst, python_markdown
+from app.corpus import myst, myst_rst, python_markdown
+from app.corpus.markdown_it_bounds import bounded, myst_role
 from app.corpus.myst import Build
 from app.corpus.myst_include import included_text
 from app.corpus.myst_notebook import cell_metadata, removes_source
@@ -71,101 +68,14 @@ def is_myst(text: str) -> bool:
 
 # --- MyST: markdown-it-py as myst-parser configures it ------------------------------------------
 
-# markdown-it reads a link's text from each `[` to its `]` or the paragraph's end: quadratic on a
-# paragraph of `[`. Here a link's text is read this far at most; a longer one stays text.
-MAX_LINK_TEXT = 500
-
-
-def _link_label(state: StateInline, start: int, disable_nested: bool = False) -> int:
-    if state.src.find("]", start, start + MAX_LINK_TEXT) < 0:
-        return -1
-    limit, state.posMax = state.posMax, min(state.posMax, start + MAX_LINK_TEXT)
-    try:
-        return parseLinkLabel(state, start, disable_nested)
-    finally:
-        state.posMax = limit
-
-
-# A link's destination with its parentheses nested two deep at most (CommonMark allows 32, which
-# markdown-it-py reads a character at a time: 13 s a MB of `[x](`). A deeper one is no link.
-_PLAIN_DESTINATION = r"(?:[^\s\x00-\x1f()\\]|\\.)"
-_DESTINATION = re.compile(rf"(?:{_PLAIN_DESTINATION}|\((?:{_PLAIN_DESTINATION}|\({_PLAIN_DESTINATION}*+\))*+\))*+")
-
-
-def _link_destination(string: str, pos: int, maximum: int) -> object:
-    if not string.startswith("<", pos):
-        found = _DESTINATION.match(string, pos, maximum)
-        end = found.end() if found else pos
-        maximum = pos if end < maximum and string[end] == "(" else end  # pos: no destination
-    return parseLinkDestination(string, pos, maximum)
-
-
-_PLAIN = re.compile(r"[^`<{\\&]+")
-
-
-def _unopened(state: StateInline, silent: bool) -> bool:
-    """A `[` or `!` with no `]` in the MAX_LINK_TEXT characters after it opens nothing: it is text,
-    and so is what follows it up to a character another rule starts at (every rule was tried at
-    each `[` of a page of them: 20 s for 4 MB)."""
-    src, pos = state.src, state.pos
-    if src[pos] not in "[!":
-        return False
-    close = state.__dict__.get("next_close")  # the first `]` at or after pos; -1: none
-    if close is None or 0 <= close < pos:
-        close = state.__dict__["next_close"] = src.find("]", pos)
-    end = state.posMax if close < 0 else min(state.posMax, close - MAX_LINK_TEXT)
-    plain = _PLAIN.match(src, pos, end) if end > pos else None
-    if plain is None:
-        return False
-    if not silent:
-        state.append_pending(plain.group(0))
-    state.pos = plain.end()
-    return True
-
-
-# The setext rule walks every paragraph's lines once more: only pages with an underline it alone
-# reads (`=`, or one or two `-`) need it.
-_UNDERLINE = re.compile(r"^[ \t]*(?:=+|-{1,2})[ \t]*$", re.MULTILINE)
-
-
-def _setext_heading(state: StateBlock, start_line: int, end_line: int, silent: bool) -> bool:
-    underlined = state.env.get("underlined")
-    if underlined is None:
-        underlined = state.env["underlined"] = _UNDERLINE.search(state.src) is not None
-    return bool(underlined) and lheading(state, start_line, end_line, silent)
-
-
-_ROLE = re.compile(r"\{([a-zA-Z0-9_\-+:]+)\}(`+)")
-
-
-def _myst_role(state: StateInline, silent: bool) -> bool:
-    """MyST's role, ``{name}`content```, as mdit-py-plugins' myst_role reads it; written here because
-    that rule copies the rest of the paragraph at every position it is tried (minutes on a 1 MB
-    line). Its content runs to the next run of as many backticks."""
-    role = _ROLE.match(state.src, state.pos, state.posMax)
-    if role is None:
-        return False
-    close = state.src.find(role.group(2), role.end() + 1, state.posMax)
-    if close < 0:
-        return False
-    if not silent:
-        token = state.push("myst_role", "", 0)
-        token.meta, token.content = {"name": role.group(1)}, state.src[role.end():close].replace("\n", " ")
-    state.pos = close + len(role.group(2))
-    return True
-
-
 @cache
 def _myst_parser(substitution: bool = False, dollarmath: tuple[bool, ...] | None = None,
                  attrs: tuple[bool, bool] = (False, False), fieldlist: bool = False) -> MarkdownIt:
     # Emphasis is not parsed: it hides nothing, and its markers stay in the text as written.
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").disable("emphasis")
-    md.block.ruler.at("lheading", _setext_heading)
-    md.inline.ruler.after("text", "unopened", _unopened)
-    md.helpers = SimpleNamespace(parseLinkLabel=_link_label, parseLinkDestination=_link_destination,  # type: ignore[assignment]  # a namespace of the same three functions
-                                 parseLinkTitle=parseLinkTitle)
+    bounded(md)
     md.use(colon_fence_plugin).use(footnote_plugin, inline=False).use(deflist_plugin).use(myst_block_plugin)
-    md.inline.ruler.before("backticks", "myst_role", _myst_role)
+    md.inline.ruler.before("backticks", "myst_role", myst_role)
     if substitution:  # the site enables it (myst_enable_extensions): `{{ name }}`
         md.use(substitution_plugin)
     # `[text]{.cls}` and a `{.cls}` line over a block, as myst-parser reads them (mdit-py-plugins):
@@ -284,7 +194,7 @@ def _classed_rst(rst: str) -> str:
     """Shown reStructuredText as code, a directive of classes (`.. container:: internal-note`) in a
     `<div>` of them."""
     return "".join((f'<div class="{html.escape(" ".join(found))}">{_code("eval-rst", text)}</div>' if found
-                    else _code("eval-rst", text)) for found, text in myst.rst_classed(rst) if text.strip())
+                    else _code("eval-rst", text)) for found, text in myst_rst.rst_classed(rst) if text.strip())
 
 
 def _closed(token: Token, env: EnvType) -> bool:
@@ -352,7 +262,7 @@ def _render_directive(token: Token, env: EnvType, name: str, argument: str, opti
             shown = " ".join(block.text for block in read_html(title).blocks)
         return f'<div data-callout="{html.escape(marker)}" data-title="{html.escape(shown)}">{inner}</div>\n'
     if name == "eval-rst":  # reStructuredText as code, with the HTML its `.. raw:: html` writes
-        return "".join(piece if kind == "html" else _classed_rst(piece) for kind, piece in myst.shown_rst(body, build))
+        return "".join(piece if kind == "html" else _classed_rst(piece) for kind, piece in myst_rst.shown_rst(body, build))
     language = (argument.split() or [""])[0] if name in myst.CODE_WITH_LANGUAGE_ARGUMENT else name
     # A code block's caption is shown above it (Sphinx).
     caption = f"<p>{_title_html(options_['caption'], env)}</p>" if options_.get("caption") else ""
@@ -398,7 +308,7 @@ def myst_directives(text: str) -> tuple[str | None, list[tuple[str, str]]]:
 @cache
 def _title_parser() -> MarkdownIt:
     md = MarkdownIt("commonmark")
-    md.inline.ruler.before("backticks", "myst_role", _myst_role)
+    md.inline.ruler.before("backticks", "myst_role", myst_role)
     return md
 
 
@@ -423,7 +333,7 @@ def myst_sections(text: str) -> tuple[tuple[str | None, str | None], list[tuple[
     its `:name:` or a label before it, and an `{eval-rst}` block's labels (reference_targets.py). A
     label before anything else names nothing (Sphinx finds no title)."""
     h1, title, labels, pending = None, None, [], []
-    # Every underline read as setext (`_setext_heading` skips those the hr rule reads the same when
+    # Every underline read as setext (markdown_it_bounds skips those the hr rule reads the same when
     # rendering: here the heading's title counts).
     tokens = _myst_parser().parse(text.replace("\x00", ""), {"underlined": True})
     for index, token in enumerate(tokens):

@@ -16,7 +16,7 @@ roles: app/corpus/markdown.py); what a directive shows is Sphinx's, and is said 
 - Any other directive is code (``{code-block} python``, ``{eval-rst}``, Quarto's ``{python}``): a
   code fence in its language; a known directive loses its options. In ``{eval-rst}``,
   reStructuredText's hidden directives and comments go too, and ``.. only::`` and ``.. raw::`` are
-  read as their MyST fences are.
+  read as their MyST fences are (myst_rst.py).
 - A role shows its text: ``{ref}`Ray Data <data>``` → ``Ray Data``, ``{class}`ray.data.Dataset``` →
   `` `ray.data.Dataset` ``; ``{ref}`data``` without a title shows the title of the section or
   document it names (app/corpus/myst_xref.py), its label when there is none.
@@ -33,7 +33,7 @@ from typing import Any
 
 from app.corpus.myst_notebook import is_text_notebook, removes_source
 
-_OPTION = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t](.*))?$")
+OPTION_LINE = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t](.*))?$")
 _YAML_OPTIONS = re.compile(r"^[ \t]*---[ \t]*\n(?:.*\n)*?[ \t]*---[ \t]*\n")
 DIRECTIVE = re.compile(r"\{([\w:-]+)\}(.*)", re.DOTALL)  # a fence's info string: `{name} argument`
 
@@ -266,7 +266,7 @@ def directive_options(content: str, directive: str) -> tuple[dict[str, str], str
     lines = content.splitlines(keepends=True)
     options: dict[str, str] = {}
     start = 0
-    while start < len(lines) and (option := _OPTION.match(lines[start].rstrip("\r\n"))):
+    while start < len(lines) and (option := OPTION_LINE.match(lines[start].rstrip("\r\n"))):
         options[option.group(1).lower()] = (option.group(2) or "").strip()
         start += 1
     text = "".join(lines[start:])
@@ -331,21 +331,8 @@ def hidden(directive: str, options: dict[str, str]) -> bool:
     return any(tag in _REMOVING_TAGS for tag in tags)
 
 
-# reStructuredText's explicit markup: `.. name:: argument`, a footnote or citation `.. [1]` (shown),
-# a target `.. _label: url` or a substitution definition `.. |name| replace:: …` (shown nowhere,
-# or only where the page refers to them: as Sphinx builds them, `tests/data/myst-probes`); anything
-# else after `..` is a comment. No Python parser of MyST reads reStructuredText (docutils would run
-# its directives): read here.
-_RST_EXPLICIT = re.compile(r"^([ \t]*)(?:\.\.|__(?=[ \t]))(?:[ \t]+(.*))?$")  # `__ url`: an anonymous target
-_RST_DIRECTIVE = re.compile(r"([\w:-]+)::")
-_RST_NOT_COMMENT = re.compile(
-    r"[\w:-]+::"  # a directive
-    r"|\[[^\]\s]+\](?:\s|$)"  # a footnote or citation `[1]`
-)
-
-
 # Raw output (`.. raw::`, as ``{raw}``) shows as raw_html says; the page machinery shows nothing.
-_RST_NOT_SHOWN = _SHOWN_ONLY_UNDER_A_CONDITION | _MACHINERY | {"raw"}
+RST_NOT_SHOWN = _SHOWN_ONLY_UNDER_A_CONDITION | _MACHINERY | {"raw"}
 
 
 def raw_html(argument: str, options: Mapping[str, str], content: str) -> str:
@@ -356,64 +343,6 @@ def raw_html(argument: str, options: Mapping[str, str], content: str) -> str:
         return ""
     classes = html.escape(options.get("class", ""))
     return f'<div class="{classes}">{content}</div>\n' if classes else content + "\n"
-
-
-def _rst_raw_html(argument: str, block: list[str]) -> str:
-    """`.. raw:: argument`'s HTML, from its indented block as docutils reads it: up to the first
-    blank line, the argument's continued lines, then option lines (another line: no HTML); then
-    the content."""
-    lines = textwrap.dedent("".join(block)).splitlines(keepends=True)
-    head = next((at for at, line in enumerate(lines) if not line.strip()), len(lines))
-    split = next((at for at, line in enumerate(lines[:head]) if line.lstrip().startswith(":")), head)
-    options = [_OPTION.match(line.rstrip("\r\n")) for line in lines[split:head]]
-    if not all(options):
-        return ""
-    return raw_html(" ".join([argument, *lines[:split]]), {o.group(1).lower(): o.group(2) or "" for o in options if o},
-                    "".join(lines[head:]))
-
-
-def _rst_block_end(lines: list[str], at: int) -> int:
-    """Where the explicit markup block opening at line `at` ends: after the lines below it that are
-    blank or indented past it (docutils indents with any whitespace, a no-break space too: counted
-    as one column each)."""
-    indent = len(lines[at]) - len(lines[at].lstrip())
-    end = at + 1
-    while end < len(lines) and (not lines[end].strip() or len(lines[end]) - len(lines[end].lstrip()) > indent):
-        end += 1
-    return end
-
-
-def shown_rst(body: str, build: Build) -> list[tuple[str, str]]:
-    """An ``{eval-rst}`` body less what the site never shows: a directive shown only under a
-    condition (``.. only:: internal``), raw output for another format, or a comment (``.. a note``),
-    each with its indented block. The rest stays code, as written (``.. autoclass::
-    ray.data.Dataset`` names what the section is about): ("rst", code) pieces, and ("html", …)
-    where a ``.. raw:: html`` writes HTML into the page. An ``.. only::`` whose expression
-    only_built finds certainly true stays (its argument on one line: one continued on the next is
-    not decided)."""
-    pieces: list[tuple[str, str]] = []
-    shown: list[str] = []
-    lines = body.splitlines(keepends=True)
-    at = 0
-    while at < len(lines):
-        explicit = _RST_EXPLICIT.match(lines[at].rstrip("\r\n"))
-        rest = (explicit.group(2) or "") if explicit else ""
-        directive = _RST_DIRECTIVE.match(rest)
-        named = name(directive.group(1)) if directive else ""
-        argument = rest[directive.end():] if directive else ""
-        shown_only = named == "only" and (at + 1 == len(lines) or not lines[at + 1].strip()) and only_built(argument, build)
-        # A directive the site does not define shows nothing, as in MyST (Build.defined).
-        if explicit and not shown_only and (named in _RST_NOT_SHOWN or not _RST_NOT_COMMENT.match(rest)
-                                            or directive is not None and not build.defined(directive.group(1))):
-            end = _rst_block_end(lines, at)
-            if named == "raw":
-                pieces += [("rst", "".join(shown)), ("html", _rst_raw_html(argument, lines[at + 1:end]))]
-                shown = []
-            at = end
-            continue
-        shown.append(lines[at])
-        at += 1
-    return [*pieces, ("rst", "".join(shown))]
 
 
 # Roles that show the title of what they name when written without one: a section's (`{ref}`,
@@ -447,35 +376,6 @@ def classes(directive: str, argument: str, options: dict[str, str]) -> list[str]
     own = ("admonition", directive) if directive in _ADMONITIONS else _OWN_CLASSES.get(directive, ())
     made = [re.sub(r"[^a-z0-9]+", "-", word.lower()).strip("-") for word in given]  # docutils' make_id
     return list(dict.fromkeys([*own, *given, *(word for word in made if word)]))
-
-
-_RST_CLASS_OPTION = re.compile(r"^[ \t]+:class:[ \t]*(.*)$")
-
-
-def rst_classed(rst: str) -> list[tuple[list[str], str]]:
-    """Shown reStructuredText (shown_rst's) in pieces, (classes, text): a directive whose
-    `:class:` option (or a `container`'s argument) names classes is a piece of its own, with its
-    indented block and the classes Sphinx gives it (`classes`); [] for the rest."""
-    lines = rst.splitlines(keepends=True)
-    pieces: list[tuple[list[str], str]] = []
-    plain: list[str] = []
-    at = 0
-    while at < len(lines):
-        bare = lines[at].rstrip("\r\n")
-        explicit = _RST_EXPLICIT.match(bare)
-        directive = _RST_DIRECTIVE.match(explicit.group(2) or "") if explicit else None
-        if explicit and directive:
-            end = _rst_block_end(lines, at)
-            options = {"class": " ".join(m.group(1) for line in lines[at + 1:end]
-                                         if (m := _RST_CLASS_OPTION.match(line.rstrip("\r\n"))))}
-            found = classes(name(directive.group(1)), (explicit.group(2) or "")[directive.end():], options)
-            if found:
-                pieces += [([], "".join(plain)), (found, "".join(lines[at:end]))]
-                plain, at = [], end
-                continue
-        plain.append(lines[at])
-        at += 1
-    return [*pieces, ([], "".join(plain))]
 
 
 # Roles (as written, domain included) whose label shows nowhere: Sphinx shows the equation's number.
