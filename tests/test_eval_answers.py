@@ -99,6 +99,11 @@ def test_facts_match_the_summary_as_read() -> None:
     assert summary_for_facts(summary) == "Set ANSWER_FLOOR (default 0.45) . It is the floor."
     assert fact_missing(summary, ("answer_floor \\(default 0\\.45\\)", "floor|ceiling")) == []
     assert fact_missing(summary, ("0\\.45", "0\\.40")) == ["0\\.40"]
+    # A link reads as its text: typeorm-09's `minif` matched the target `vite.dev/…#build-minify`
+    # of a paragraph that names no fix.
+    linked = "See the [Vite docs](https://vite.dev/config/build-options#build-minify \"Vite\") [1]."
+    assert summary_for_facts(linked) == "See the Vite docs ."
+    assert fact_missing(linked, ("minif",)) == ["minif"]
 
 
 def test_the_interval_of_a_share() -> None:

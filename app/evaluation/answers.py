@@ -32,13 +32,16 @@ from app.search.urls import normalize_url
 OUTCOMES = ("answered", "partly", "refused", "error")
 _CITATION = re.compile(r"\[\d+\]")
 _MARKUP = re.compile(r"[`*]")
+# A link reads as its text: its target is no statement of the answer (a pattern `minif` matched
+# `vite.dev/…#build-minify` in a paragraph naming no fix: typeorm-09, design/answer-eval.md).
+_LINK = re.compile(r"\[([^\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+\"[^\"]*\")?\)")
 
 
 def summary_for_facts(summary: str) -> str:
-    """The Summary as facts are matched against it: citation marks ([1]) and Markdown's backticks
-    and asterisks removed, whitespace collapsed (so "`ANSWER_FLOOR` (default **0.45**) [2]" reads
-    "ANSWER_FLOOR (default 0.45)")."""
-    return " ".join(_MARKUP.sub("", _CITATION.sub("", summary)).split())
+    """The Summary as facts are matched against it: citation marks ([1]), links' targets and
+    Markdown's backticks and asterisks removed, whitespace collapsed (so "`ANSWER_FLOOR` (default
+    **0.45**) [2]" reads "ANSWER_FLOOR (default 0.45)", "[the guide](/docs/x#y)" reads "the guide")."""
+    return " ".join(_MARKUP.sub("", _LINK.sub(r"\1", _CITATION.sub("", summary))).split())
 
 
 def fact_missing(summary: str, facts: tuple[str, ...]) -> list[str]:
