@@ -54,9 +54,12 @@ class Build:
     # The title of what a `{ref}`, `{doc}` or `{any}` role without a title of its own names (the
     # role's name, its target), None when not found (app/corpus/myst_xref.py): set by compose per page.
     xref: Callable[[str, str], str | None] | None = field(default=None, repr=False, compare=False)
-    # The text of the file an `{include}` argument names (app/corpus/myst_include.py), None when the
-    # site has none: set by compose per page (what the page may read of the tree).
-    include: Callable[[str], str | None] | None = field(default=None, repr=False, compare=False)
+    # What an `{include}` (its argument, options) pastes, within the files `including` (the chain of
+    # includes being read): (path, text), None when nothing (app/corpus/myst_include.py's
+    # PageIncludes.paste, set by compose per page: what the page may read of the repository).
+    include: Callable[[str, Mapping[str, str], tuple[str, ...]], tuple[str, str] | None] | None = field(
+        default=None, repr=False, compare=False)
+    including: tuple[str, ...] = field(default=(), repr=False, compare=False)
     # The attrs_inline and attrs_block extensions (`[text]{.cls}`, a `{.cls}` line over a block):
     # on, their classes are on the HTML, where a stylesheet may hide them; off, they are text.
     attrs: tuple[bool, bool] = (False, False)
