@@ -25,6 +25,7 @@ roles: app/corpus/markdown.py); what a directive shows is Sphinx's, and is said 
 from __future__ import annotations
 
 import html
+import json
 import re
 import textwrap
 from collections.abc import Callable, Mapping
@@ -261,6 +262,21 @@ def name(written: str) -> str:
     return written.split(":")[-1].lower()
 
 
+def _option_value(value: str) -> str:
+    """An option's value as myst-parser's option parser reads it, a YAML scalar: a quoted one's
+    quotes are not part of it (structlog's `:start-after: "## Credits"`, checked with sphinx-build
+    9.0.4, myst-parser 5.2.0); a double-quoted one's escapes read as JSON reads them."""
+    if len(value) >= 2 and value[0] == value[-1] == "'":
+        return value[1:-1].replace("''", "'")
+    if len(value) >= 2 and value[0] == value[-1] == '"':
+        try:
+            decoded = json.loads(value)
+        except ValueError:
+            return value[1:-1]
+        return decoded if isinstance(decoded, str) else value[1:-1]
+    return value
+
+
 def directive_options(content: str, directive: str) -> tuple[dict[str, str], str]:
     """A directive's options (`:name: value` lines, or a `---` YAML block) and its body without
     them, for a directive known to take options; an unknown one's content is all body."""
@@ -270,7 +286,7 @@ def directive_options(content: str, directive: str) -> tuple[dict[str, str], str
     options: dict[str, str] = {}
     start = 0
     while start < len(lines) and (option := OPTION_LINE.match(lines[start].rstrip("\r\n"))):
-        options[option.group(1).lower()] = (option.group(2) or "").strip()
+        options[option.group(1).lower()] = _option_value((option.group(2) or "").strip())
         start += 1
     text = "".join(lines[start:])
     yaml = _YAML_OPTIONS.match(text) if start == 0 else None
@@ -278,7 +294,7 @@ def directive_options(content: str, directive: str) -> tuple[dict[str, str], str
         return options, text
     for line in yaml.group(0).splitlines()[1:-1]:  # `tags: [remove-cell]`: read as the lines say
         key, _, value = line.partition(":")
-        options[key.strip().lower()] = value.strip()
+        options[key.strip().lower()] = _option_value(value.strip())
     return options, text[yaml.end():]
 
 
