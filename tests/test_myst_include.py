@@ -141,3 +141,25 @@ def test_what_a_page_includes_is_bounded() -> None:
     many = _shown(result, "many.md")
     assert many.count("zzbig") == 2 * (MAX_INCLUDED_CHARS // 12), "two copies fit; the third is left out"
     assert any(w.startswith("many.md: {include} big.md not pasted") for w in result.warnings), result.warnings
+
+
+def test_a_source_read_in_memory_keys_a_page_on_the_file_it_includes() -> None:
+    """A repository source read from its root with the site in docs/: README.md is a file of the
+    source, outside the site, and the page's key depends on its blob id as given."""
+    import hashlib
+
+    from app.corpus.compose import iter_compose_files
+
+    files = {"docs/conf.py": CONF, "docs/index.md": "# I\n\n```{include} ../README.md\n```\n", "README.md": "zzone\n"}
+    source = Source(name="s", repo=Path("."), dir="", audiences=("public",))
+
+    def compose(known=None):
+        parts = list(iter_compose_files(files, Settings(), source, blob_id=lambda p: hashlib.sha1(
+            files[p].encode()).hexdigest() if p in files else None, known=known))
+        return [p for part in parts for p in part.pages], {k.page: k for part in parts for k in part.page_keys}
+
+    pages, keys = compose()
+    assert "zzone" in pages[0].body and keys["docs/index.md"].deps == ("/repository/README.md", "docs/index.md")
+    assert compose(keys)[0] == []
+    files["README.md"] = "zztwo\n"
+    assert "zztwo" in compose(keys)[0][0].body

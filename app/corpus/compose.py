@@ -182,11 +182,16 @@ def _included(page: str, files: Pastable, site_folder: str, path: str) -> str | 
 
 def _with_repository(blob_id: Callable[[str], str | None],
                      repository: Mapping[str, str]) -> Callable[[str], str | None]:
-    """`blob_id`, and a repository file's (a REPOSITORY dependency) from `repository` when it can say."""
+    """`blob_id`, and a repository file's (a REPOSITORY dependency): from `repository`, or for the
+    source's own files (Beneath) from `blob_id`."""
     def blob(path: str) -> str | None:
         if not path.startswith(REPOSITORY):
             return blob_id(path)
-        return repository.blob_id(path[len(REPOSITORY):]) if isinstance(repository, RepositoryFiles) else None
+        if isinstance(repository, RepositoryFiles):
+            return repository.blob_id(path[len(REPOSITORY):])
+        within = path[len(REPOSITORY):]
+        prefix = repository.prefix if isinstance(repository, Beneath) else "\0"
+        return blob_id(within[len(prefix):]) if within.startswith(prefix) else None
     return blob
 
 
