@@ -17,12 +17,12 @@ MARKER = re.compile(r"marker-[a-z0-9-]+")
 
 def record_pages(sources: list[tuple[str, Path]], built: Callable[[str, Path], Path | None], shown: str,
                  before: str | None = None, redirect: Callable[[str], bool] = lambda html: False,
-                 shared: str = "", pasted: Callable[[str], list[Path]] = lambda text: [],
+                 shared: str = "", pasted: Callable[[str, Path], list[Path]] = lambda text, source: [],
                  ) -> dict[str, dict[str, object]]:
     """Each source page (name, file): not built, a redirect stub, or its markers shown and hidden.
     `built(name, file)` is the HTML file the build wrote for it, None when it wrote none. The
     markers of `shared` (a Sphinx conf.py's substitutions) are looked for on every built page too;
-    the markers of the files `pasted(text)` names count as the page's (MkDocs' snippets)."""
+    the markers of the files `pasted(text, file)` names count as the page's (MkDocs' snippets)."""
     pages: dict[str, dict[str, object]] = {}
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     with sync_playwright() as playwright:
@@ -30,7 +30,7 @@ def record_pages(sources: list[tuple[str, Path]], built: Callable[[str, Path], P
         page = browser.new_page()
         for name, source in sources:
             text = source.read_text()
-            markers = sorted(set(MARKER.findall(text + "".join(f.read_text() for f in pasted(text)))))
+            markers = sorted(set(MARKER.findall(text + "".join(f.read_text() for f in pasted(text, source)))))
             html = built(name, source)
             if html is None:
                 pages[name] = {"built": False, "markers": markers}

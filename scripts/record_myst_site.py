@@ -1,4 +1,5 @@
-"""Records what the real Sphinx builds of tests/data/site-nav/myst and myst-nb show: each site is
+"""Records what the real Sphinx builds of tests/data/site-nav/myst, myst-nb and myst-include (a
+repository whose docs/ folder is the site, its pages including files outside it) show: each site is
 built with Sphinx (myst-parser, sphinx-reredirects; MyST-NB), each built page loaded in headless
 Chromium, and a marker (`marker-…`) of a source page (or of conf.py, in its substitutions) counted
 shown when it is in the innerText of the page's main part. Writes
@@ -24,6 +25,8 @@ from _shown_markers import record_pages
 
 SITES = Path(__file__).parent.parent / "tests" / "data" / "site-nav"
 INCLUDE = re.compile(r"^```\{include\}[ \t]+(\S+)", re.MULTILINE)
+# Each site, and the folder Sphinx builds it from (myst-include: a repository, its docs/ folder).
+SOURCE_FOLDERS = {"myst": ".", "myst-nb": ".", "myst-include": "docs"}
 MAIN = "(document.querySelector('[role=main]') || document.body).innerText"
 PACKAGES = ("sphinx", "myst-parser", "sphinx-reredirects", "myst-nb", "docutils")
 
@@ -35,7 +38,21 @@ def _versions(sphinx_build: Path) -> str:
     return subprocess.run([str(python), "-c", code], check=True, capture_output=True, text=True).stdout.strip()
 
 
+def _included(srcdir: Path, text: str, folder: Path, depth: int = 0) -> list[Path]:
+    """The files the `{include}`s in `text` may name, read from `folder`: relative to it (`/x`:
+    to `srcdir`), and for an include inside an included file both relative to the page and to
+    that file (Sphinx says which: the recording shows the one it pasted)."""
+    found: list[Path] = []
+    for written in INCLUDE.findall(text):
+        for base in {folder, *([] if depth == 0 else [srcdir])}:
+            path = (srcdir / written.lstrip("/")) if written.startswith("/") else (base / written)
+            if path.is_file() and path not in found:
+                found += [path, *_included(srcdir, path.read_text(), path.parent, depth + 1)] if depth < 3 else [path]
+    return found
+
+
 def record(site: Path, sphinx_build: Path) -> None:
+    repository, site = site, site / SOURCE_FOLDERS[site.name]
     with tempfile.TemporaryDirectory() as out:
         build = subprocess.run([str(sphinx_build), "-q", "-b", "html", str(site), out], capture_output=True, text=True)
         if build.returncode:
@@ -49,18 +66,17 @@ def record(site: Path, sphinx_build: Path) -> None:
         pages = record_pages(sources, built, MAIN,  # sphinx-reredirects' stub: a script, no main part
                              redirect=lambda html: "window.location.replace" in html and 'role="main"' not in html,
                              shared=(site / "conf.py").read_text(),
-                             # The files a page's `{include}` names count as the page's (the site
-                             # includes only from its root page, whose folder is the site's).
-                             pasted=lambda text: [site / path for path in INCLUDE.findall(text)])
+                             # The files a page's `{include}`s name count as the page's.
+                             pasted=lambda text, source: _included(site, text, source.parent))
     recording = {"renderer": f"{_versions(sphinx_build)}; Chromium innerText of the page's main part",
               "warnings": build.stderr.replace(f"{site}/", "").splitlines(), "pages": pages}
-    recorded = SITES / f"{site.name}.shown.json"
+    recorded = SITES / f"{repository.name}.shown.json"
     recorded.write_text(json.dumps(recording, indent=1) + "\n")
     print(f"{len(pages)} pages recorded in {recorded}")
 
 
 def main(sphinx_build: Path) -> None:
-    for site in ("myst", "myst-nb"):
+    for site in SOURCE_FOLDERS:
         record(SITES / site, sphinx_build)
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import importlib.metadata
 import json
+import posixpath
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass, replace
 from functools import partial
@@ -20,8 +21,9 @@ from app.corpus.frontmatter import FrontMatterError, parse_front_matter, undecla
 from app.corpus.git_source import GitSourceError, GitTree, normalize_docs_dir, read_docs_tree
 from app.corpus.markdown import Block, read_page
 from app.corpus.mkdocs_macros import render_macros
-from app.corpus.myst_include import included_path
+from app.corpus.myst_include import PageIncludes
 from app.corpus.myst_xref import SiteTitles, with_every_markdown_page
+from app.corpus.repository_files import REPOSITORY, Beneath, RepositoryFiles, in_repository
 from app.corpus.site import NOT_BUILT, Site, SiteDialect, read_site, site_commit, site_dialect, stem
 from app.corpus.site_model import MKDOCS_SUFFIXES
 from app.corpus.site_openapi import compose_operation, front_matter_blocks, generated_pages
@@ -107,16 +109,18 @@ class _Recorder(Mapping[str, str]):
     Listing the files (iterating) would make the page depend on every path: `whole` says so, and
     such a page gets no key."""
 
-    def __init__(self, files: Mapping[str, str]) -> None:
-        self.files, self.read, self.whole = files, set[str](), False
+    def __init__(self, files: Mapping[str, str], repository: Mapping[str, str]) -> None:
+        self.files, self.repository, self.read, self.whole = files, repository, set[str](), False
 
     def __getitem__(self, path: str) -> str:
-        self.read.add(path)
-        return self.files[path]
+        self.read.add(path)  # REPOSITORY + a path: a file of the repository (a MyST `{include}`)
+        return self.repository[path[len(REPOSITORY):]] if path.startswith(REPOSITORY) else self.files[path]
 
     def __contains__(self, path: object) -> bool:
         if isinstance(path, str):
             self.read.add(path)
+            if path.startswith(REPOSITORY):
+                return path[len(REPOSITORY):] in self.repository
         return path in self.files
 
     def __iter__(self) -> Iterator[str]:
@@ -158,14 +162,37 @@ def _page_audiences(path: str, files: Mapping[str, str], source: Source,
     return None if is_snippet_path(path) or (site is not None and site.is_partial(path)) else (source.audiences, False)
 
 
-def _included(page: str, files: Mapping[str, str], argument: str) -> str | None:
-    """The text of the file `{include} argument` on `page` names: None when the site has none, or
-    the page may not show it (Pastable: a file for fewer audiences than the page's)."""
-    path = included_path(page, argument)
+def _included(page: str, files: Pastable, site_folder: str, path: str) -> str | None:
+    """The text of the file at `path` (relative to the site's folder, `site_folder` in the
+    repository) a MyST `{include}` on `page` names: a file of the site, or else of the repository,
+    as Sphinx reads its checkout. None when there is none, it leads out of the repository, or the
+    page may not show it (Pastable: a file for fewer audiences than the page's)."""
+    if path != ".." and not path.startswith("../"):
+        key: str | None = path
+    elif (in_repo := in_repository(site_folder, path)) is not None:
+        key = REPOSITORY + in_repo
+    else:
+        key = None
+        files.warnings.append(f"{page}: {{include}} {path} leads out of the repository; not read")
     try:
-        return files[path] if path is not None else None
+        return files[key] if key is not None else None
     except KeyError:
         return None
+
+
+def _with_repository(blob_id: Callable[[str], str | None],
+                     repository: Mapping[str, str]) -> Callable[[str], str | None]:
+    """`blob_id`, and a repository file's (a REPOSITORY dependency): from `repository`, or for the
+    source's own files (Beneath) from `blob_id`."""
+    def blob(path: str) -> str | None:
+        if not path.startswith(REPOSITORY):
+            return blob_id(path)
+        if isinstance(repository, RepositoryFiles):
+            return repository.blob_id(path[len(REPOSITORY):])
+        within = path[len(REPOSITORY):]
+        prefix = repository.prefix if isinstance(repository, Beneath) else "\0"
+        return blob_id(within[len(prefix):]) if within.startswith(prefix) else None
+    return blob
 
 
 def _title_shown(page: str, audiences: tuple[str, ...], files: Mapping[str, str], source: Source, site: Site,
@@ -187,13 +214,15 @@ def _title_shown(page: str, audiences: tuple[str, ...], files: Mapping[str, str]
     return True
 
 
-def compose_files(files: Mapping[str, str], settings: Settings, source: Source | None = None) -> ComposeResult:
-    """Compose one source from an in-memory tree {path relative to its folder: text}.
+def compose_files(files: Mapping[str, str], settings: Settings, source: Source | None = None,
+                  repository: Mapping[str, str] | None = None) -> ComposeResult:
+    """Compose one source from an in-memory tree {path relative to its folder: text} (`repository`:
+    iter_compose_files').
 
     A file that cannot be read or parsed becomes a warning naming it; the others go on.
     """
     result = ComposeResult()
-    for part in iter_compose_files(files, settings, source):
+    for part in iter_compose_files(files, settings, source, repository=repository):
         result.extend(part)
     return result
 
@@ -201,14 +230,18 @@ def compose_files(files: Mapping[str, str], settings: Settings, source: Source |
 def iter_compose_files(
     files: Mapping[str, str], settings: Settings, source: Source | None = None, *, batch_chunks: int | None = None,
     blob_id: Callable[[str], str | None] | None = None, known: Mapping[str, PageKey] | None = None,
+    repository: Mapping[str, str] | None = None,
 ) -> Iterator[ComposeResult]:
     """compose_files in parts of whole pages, each at least `batch_chunks` chunks (None: one part)
     but the last: a sync holds one part at a time. The parts joined are compose_files' result.
 
     With `blob_id` (a path's blob id in the tree, None when absent) each composed page gets its
     key (`page_keys`); a page whose key in `known` is still its key is not read or composed but
-    listed in `kept`. Route collisions are decided as before, a kept page holding its route."""
+    listed in `kept`. Route collisions are decided as before, a kept page holding its route.
+    `repository`: the files of the source's repository by path from its root, what a MyST
+    `{include}` may read beyond the site (a RepositoryFiles; by default the source's files only)."""
     source = source or source_from_settings(settings)
+    repository = Beneath(files, normalize_docs_dir(source.dir)) if repository is None else repository
     # The site's configuration (navigation, redirects) decides every page: what it decided is part
     # of every page's key, rather than the files it read (a Sphinx site's toctrees are in its
     # pages: an edit that leaves the navigation as it was recomposes the edited page only). How the
@@ -229,7 +262,8 @@ def iter_compose_files(
                                   + repr(site).encode() + site.css_key(files)
                                   + (repr(root).encode() if root.folder else b"")).digest() if blob_id is not None else b"")
     if blob_id is not None:  # and a key's dependency on every Markdown page (app/corpus/myst_xref.py)
-        blob_id = with_every_markdown_page(blob_id, files, root.prefix)
+        blob_id = _with_repository(with_every_markdown_page(blob_id, files, root.prefix), repository)
+    site_folder = posixpath.join(normalize_docs_dir(source.dir), root.prefix).rstrip("/")  # in the repository
     result = ComposeResult()
     result.warnings.extend(site.warnings)
     outside = set(outside_site(files, root, source))  # page files the site found does not hold
@@ -269,10 +303,11 @@ def iter_compose_files(
             routes[route] = in_source
             continue
         composed, warned, marks = len(result.pages), len(result.warnings), result.marks()
-        recorder = _Recorder(tree)
+        recorder = _Recorder(tree, repository)
         try:
             (compose_operation(operation, recorder, settings, source, site, page_orders, result) if operation
-             else _compose_page(path, recorder, settings, source, result, site, dialect, page_orders, titles))
+             else _compose_page(path, recorder, settings, source, result, site, dialect, page_orders, titles,
+                                site_folder))
         except GitSourceError:
             raise  # the tree cannot be read (GitTree reads a file when asked): the source fails
         except Exception as exc:  # noqa: BLE001 - one hostile file must not stop the sync
@@ -298,6 +333,7 @@ def iter_compose_files(
 def _compose_page(
     path: str, files: Mapping[str, str], settings: Settings, source: Source, result: ComposeResult,
     site: Site, dialect: SiteDialect, page_orders: Mapping[str, int], titles: SiteTitles | None = None,
+    site_folder: str = "",
 ) -> None:
     text = files[path]
     try:
@@ -327,11 +363,12 @@ def _compose_page(
     ) if mdx else SnippetResult(front.body)
     result.warnings.extend(pasted.warnings)  # a page its parser rejects still names its snippets' faults
     pasted.text = render_macros(pasted.text, site, path, front.data)  # mkdocs-macros, if on (or MacrosError)
-    pastable = Pastable(files, path, audiences, lambda snippet: _page_audiences(snippet, files, source, site),
-                        result.warnings)
+    pastable = Pastable(files, path, audiences, lambda snippet: _page_audiences(  # the site's rules, in its folder
+        snippet, files, source, None if snippet.startswith(REPOSITORY) else site), result.warnings)
+    includes = PageIncludes(path, partial(_included, path, pastable, site_folder), result.warnings)
     reading = read_page(pasted.text, mdx=mdx, myst=dialect.myst, mintlify=dialect.mintlify, comments=dialect.mdx_comments,
                         mkdocs=dialect.python_markdown, front_matter=front.body != text.lstrip("\ufeff"),
-                        docusaurus=dialect.docusaurus, admonitions=site.admonitions_of(path), build=replace(site.myst.for_page(front.data), include=partial(_included, path, pastable), xref=partial(
+                        docusaurus=dialect.docusaurus, admonitions=site.admonitions_of(path), build=replace(site.myst.for_page(front.data), include=includes.paste, xref=partial(
                             titles.title, page=path, files=files, shown=partial(
                                 _title_shown, path, audiences, files, source, site, result.warnings)) if titles else None), files=pastable, css=site.css(files, path, pasted.text if mdx else ""),
                         linked=lambda urls: site.linked_css(files, urls),  # stylesheets the page links
@@ -391,7 +428,7 @@ def compose_corpus(source: Source | DocsSource, settings: Settings) -> ComposeRe
             result.extend(part)
         result.chunks = [replace(c, href=shown_href(c.href, commit, source)) for c in result.chunks]
     else:
-        result = compose_files(files, settings, source)
+        result = compose_files(files, settings, source, RepositoryFiles(source.repo, commit))
     result.commit = commit
     if not result.pages and not result.skipped_pages:
         raise _no_pages(source)
@@ -416,7 +453,7 @@ def compose_batches(
                                    known=known)
                  if source.kind == "code" else
                  iter_compose_files(tree, settings, source, batch_chunks=batch_chunks, blob_id=tree.blob_id,
-                                    known=known))
+                                    known=known, repository=RepositoryFiles(source.repo, commit)))
         for part in parts:
             part.commit = commit
             any_page = any_page or bool(part.pages) or bool(part.skipped_pages) or bool(part.kept)

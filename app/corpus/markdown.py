@@ -36,7 +36,6 @@ from mdit_py_plugins.substitution import substitution_plugin
 from app.corpus import myst, myst_rst, python_markdown
 from app.corpus.markdown_it_bounds import bounded, myst_role
 from app.corpus.myst import Build
-from app.corpus.myst_include import included_text
 from app.corpus.myst_notebook import cell_metadata, removes_source
 from app.corpus.reader import Admonitions, Block, Reading, read_html, read_markdown
 from app.corpus.reference_targets import directive_caption, rst_labels
@@ -235,10 +234,11 @@ def _render_directive(token: Token, env: EnvType, name: str, argument: str, opti
     # Sphinx builds an `{only}` whose expression holds as if it were not there (its headings too).
     if name == "only" and myst.only_built(argument, build) and depth < _MAX_DIRECTIVE_DEPTH:
         return _render_myst(body, build, depth=depth + 1, substituting=env["substituting"], pasted=env["pasted"])
-    if name == "include" and build.include and depth < _MAX_DIRECTIVE_DEPTH and (text := included_text(
-            build.include(argument), options_)) is not None:  # in Sphinx, MyST's include: the page's own MyST
-        return _code(options_.get("code", ""), text) if {"literal", "code"} & options_.keys() else _render_myst(
-            text, build, depth=depth + 1, substituting=env["substituting"], pasted=env["pasted"])
+    if name == "include" and build.include and depth < _MAX_DIRECTIVE_DEPTH and (included := build.include(
+            argument, options_, build.including)) is not None:  # in Sphinx, MyST's include: the page's own MyST
+        return _code(options_.get("code", ""), included[1]) if {"literal", "code"} & options_.keys() else _render_myst(
+            included[1], replace(build, including=(*build.including, included[0])), depth=depth + 1,
+            substituting=env["substituting"], pasted=env["pasted"])
     # MyST refuses `:::{eval-rst}` (a colon fence is for Markdown content): nothing is shown.
     if myst.hidden(name, options_) or (name == "eval-rst" and colons):
         return ""

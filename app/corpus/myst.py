@@ -25,6 +25,7 @@ roles: app/corpus/markdown.py); what a directive shows is Sphinx's, and is said 
 from __future__ import annotations
 
 import html
+import json
 import re
 import textwrap
 from collections.abc import Callable, Mapping
@@ -54,9 +55,12 @@ class Build:
     # The title of what a `{ref}`, `{doc}` or `{any}` role without a title of its own names (the
     # role's name, its target), None when not found (app/corpus/myst_xref.py): set by compose per page.
     xref: Callable[[str, str], str | None] | None = field(default=None, repr=False, compare=False)
-    # The text of the file an `{include}` argument names (app/corpus/myst_include.py), None when the
-    # site has none: set by compose per page (what the page may read of the tree).
-    include: Callable[[str], str | None] | None = field(default=None, repr=False, compare=False)
+    # What an `{include}` (its argument, options) pastes, within the files `including` (the chain of
+    # includes being read): (path, text), None when nothing (app/corpus/myst_include.py's
+    # PageIncludes.paste, set by compose per page: what the page may read of the repository).
+    include: Callable[[str, Mapping[str, str], tuple[str, ...]], tuple[str, str] | None] | None = field(
+        default=None, repr=False, compare=False)
+    including: tuple[str, ...] = field(default=(), repr=False, compare=False)
     # The attrs_inline and attrs_block extensions (`[text]{.cls}`, a `{.cls}` line over a block):
     # on, their classes are on the HTML, where a stylesheet may hide them; off, they are text.
     attrs: tuple[bool, bool] = (False, False)
@@ -258,6 +262,21 @@ def name(written: str) -> str:
     return written.split(":")[-1].lower()
 
 
+def _option_value(value: str) -> str:
+    """An option's value as myst-parser's option parser reads it, a YAML scalar: a quoted one's
+    quotes are not part of it (structlog's `:start-after: "## Credits"`, checked with sphinx-build
+    9.0.4, myst-parser 5.2.0); a double-quoted one's escapes read as JSON reads them."""
+    if len(value) >= 2 and value[0] == value[-1] == "'":
+        return value[1:-1].replace("''", "'")
+    if len(value) >= 2 and value[0] == value[-1] == '"':
+        try:
+            decoded = json.loads(value)
+        except ValueError:
+            return value[1:-1]
+        return decoded if isinstance(decoded, str) else value[1:-1]
+    return value
+
+
 def directive_options(content: str, directive: str) -> tuple[dict[str, str], str]:
     """A directive's options (`:name: value` lines, or a `---` YAML block) and its body without
     them, for a directive known to take options; an unknown one's content is all body."""
@@ -267,7 +286,7 @@ def directive_options(content: str, directive: str) -> tuple[dict[str, str], str
     options: dict[str, str] = {}
     start = 0
     while start < len(lines) and (option := OPTION_LINE.match(lines[start].rstrip("\r\n"))):
-        options[option.group(1).lower()] = (option.group(2) or "").strip()
+        options[option.group(1).lower()] = _option_value((option.group(2) or "").strip())
         start += 1
     text = "".join(lines[start:])
     yaml = _YAML_OPTIONS.match(text) if start == 0 else None
@@ -275,7 +294,7 @@ def directive_options(content: str, directive: str) -> tuple[dict[str, str], str
         return options, text
     for line in yaml.group(0).splitlines()[1:-1]:  # `tags: [remove-cell]`: read as the lines say
         key, _, value = line.partition(":")
-        options[key.strip().lower()] = value.strip()
+        options[key.strip().lower()] = _option_value(value.strip())
     return options, text[yaml.end():]
 
 

@@ -1,28 +1,43 @@
 """MyST's `{include}` as myst-parser's include directive reads it: the file named relative to the
-page's folder (`/x` relative to the site's folder, as Sphinx's relfn2path says; docutils'
-`<standard>` includes are none of the site's), cut by its `start-line`/`end-line` (a slice of its
-lines), then `start-after`/`end-before` (the text after or before the first match), and shown as
-the page's own MyST, or as code with `literal` or `code`."""
+page's folder (`/x` relative to the site's folder, as Sphinx's relfn2path says, for an include in an
+included file too; docutils' `<standard>` includes are none of the site's), cut by its
+`start-line`/`end-line` (a slice of its lines), then `start-after`/`end-before` (the text after or
+before the first match), and shown as the page's own MyST, or as code with `literal` or `code`.
+
+Sphinx reads the file from the checkout, anywhere: docschat reads it from the source's repository
+at the commit read (compose.py), never a path leading out of it. A file including itself (or two
+including each other) makes Sphinx fail with a RecursionError (sphinx-build 9.0.4, myst-parser
+5.2.0: no page is built); here the page is refused with that error. Nothing bounds what Sphinx
+pastes: a file included many times in files included many times pastes exponentially many copies,
+so a page pastes at most MAX_INCLUDES files and MAX_INCLUDED_CHARS characters (as MkDocs'
+snippets, snippets.py), the rest left out with a warning."""
 
 from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 
 # Front matter at the start of what is included: myst-parser reads it as front matter, never shown
 # (checked with sphinx-build 9.0.4, myst-parser 5.2.0); a literal or code include shows it.
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(?:.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
+MAX_INCLUDES = 500
+MAX_INCLUDED_CHARS = 1_000_000
+
+
+class IncludeCycle(ValueError):
+    """A file including itself, as Sphinx never ends reading it (it fails with a RecursionError)."""
 
 
 def included_path(page: str, argument: str) -> str | None:
-    """The site path `{include} argument` on `page` names; None for one outside the site."""
+    """The path `{include} argument` on `page` names, relative to the site's folder (`../x`: out of
+    it); None for none (a docutils `<standard>` include, or nothing written)."""
     written = "".join(part.strip() for part in argument.splitlines())
     if not written or written.startswith("<") and written.endswith(">"):
         return None
     joined = written.lstrip("/") if written.startswith("/") else posixpath.join(posixpath.dirname(page), written)
-    path = posixpath.normpath(joined)
-    return None if path == ".." or path.startswith(("../", "/")) else path
+    return posixpath.normpath(joined)
 
 
 def included_text(text: str | None, options: Mapping[str, str]) -> str | None:
@@ -43,3 +58,37 @@ def included_text(text: str | None, options: Mapping[str, str]) -> str | None:
             return None
         text = text[at + len(mark):] if option == "start-after" else text[:at]
     return text if {"literal", "code"} & options.keys() else _FRONT_MATTER.sub("", text)
+
+
+@dataclass
+class PageIncludes:
+    """What the `{include}`s of one page paste: `read` gives the text of a path relative to the
+    site's folder (None when the page may not read it: compose.py warns why)."""
+
+    page: str
+    read: Callable[[str], str | None]
+    warnings: list[str]
+    left: list[int] = field(default_factory=lambda: [MAX_INCLUDES, MAX_INCLUDED_CHARS])
+
+    def paste(self, argument: str, options: Mapping[str, str], including: tuple[str, ...]) -> tuple[str, str] | None:
+        """(path, text) of what `{include} argument` shows, inside the files `including` (the
+        chain of includes it is in); None when nothing is shown."""
+        path = included_path(self.page, argument)
+        if path is None:
+            return None
+        if path in (self.page, *including):
+            raise IncludeCycle(f"{{include}} {' -> '.join((self.page, *including, path))}: a file including "
+                               "itself (Sphinx fails with a RecursionError)")
+        if self.left[0] < 0:
+            return None  # warned of when the bound was passed
+        text = included_text(self.read(path), options)
+        if text is None:
+            return None
+        self.left[0] -= 1
+        if len(text) > self.left[1] or self.left[0] < 0:
+            self.left[0] = -1
+            self.warnings.append(f"{self.page}: {{include}} {path} not pasted, nor any after it: a page pastes at most "
+                                 f"{MAX_INCLUDES} files or {MAX_INCLUDED_CHARS:,} characters")
+            return None
+        self.left[1] -= len(text)
+        return path, text
