@@ -15,6 +15,10 @@ from typing import Any
 # A desktop reader's window: a class hidden at one of these widths is hidden (at 1024 px or more;
 # one hidden only on a phone or tablet, such as sphinx_rtd_theme's `tablet-hide`, is not).
 DESKTOP = 1024
+# Classes the reader reads on every site already (reader.js classHides, classVisible): Tailwind's
+# `hidden` is shown again by a variant (`hidden md:block`, shown on a desktop), which a rule here
+# would not know.
+_READ_BY_THE_READER = frozenset({"hidden", "invisible"})
 
 
 @cache
@@ -38,6 +42,8 @@ def theme_css(framework: str, theme: str) -> str:
         return ""
     rules = []
     for name, styles in sorted(record["hidden"].items()):
+        if name in _READ_BY_THE_READER:
+            continue
         hiding = [style for style, widths in styles.items() if any(width >= DESKTOP for width in widths)]
         if hiding:
             declarations = ";".join(style if style != "?" else "display: none" for style in hiding)
