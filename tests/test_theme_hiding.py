@@ -36,6 +36,11 @@ _MYST = "extensions = ['myst_parser']\nmyst_enable_extensions = ['colon_fence']\
     ({"conf.py": _MYST + "html_theme = \"sphinx_book_theme\"\n"}, "index.md",
      '<div class="onlyprint">THEMEWORDONE</div>\n\n<span class="d-lg-none">THEMEWORDTWO</span>\n\n'
      '<div class="d-print-none">shown by class</div>\n'),
+    # A Jupyter Book: jupyter-book builds with sphinx_book_theme, unless `sphinx: config:` names another.
+    ({"_config.yml": "title: B\n", "_toc.yml": "format: jb-book\nroot: index\n"}, "index.md",
+     '<div class="onlyprint">THEMEWORDONE</div>\n\n<div class="no-toc">shown by class</div>\n'),
+    ({"_config.yml": "title: B\nsphinx:\n  config:\n    html_theme: furo\n", "_toc.yml": "format: jb-book\nroot: index\n"},
+     "index.md", '<div class="no-toc">THEMEWORDONE</div>\n\n<div class="onlyprint">shown by class</div>\n'),
     # sphinx_rtd_theme: `wy-nav-top` hides on a desktop; `tablet-hide` only on a tablet (shown).
     ({"conf.py": _MYST + "html_theme = 'sphinx_rtd_theme'\n"}, "index.md",
      '<div class="wy-nav-top">THEMEWORDONE</div>\n\n<div class="tablet-hide">shown by class</div>\n'),
