@@ -145,3 +145,17 @@ def test_keyframes_of_the_site_stylesheet_hide_a_page_element_they_animate() -> 
     text = "\n".join(chunk.embed_text for chunk in result.chunks)
     assert "shown words" in text and "FADEWORD" in text, text
     assert "SECRETWORD" not in text and "SECRETTWO" not in text, text
+
+
+@pytest.mark.parametrize("page", ["a.mdx", "a.md"])
+def test_a_class_rule_hides_that_class_not_one_that_holds_its_name(page: str) -> None:
+    """A JSX element's `className` was handed to hast-util-select as a string, which it tests by
+    substring: Mintlify's `.hidden` hid every `overflow-hidden`, a site's `.q` a `q-z` (lost)."""
+    files = {"docs.json": '{"name": "P", "navigation": {"pages": ["a"]}}', "s.css": ".q { display: none }",
+             page: ('# A\n\n<div className="q-z">shown by q-z</div>\n\n<div className="overflow-hidden">shown by overflow</div>\n\n'
+                    '<div className="a q">QWORD</div>\n\n<div class="q" className="b">CLASSWORD</div>\n'
+                    if page.endswith(".mdx") else '# A\n\n<div class="q-z">shown by q-z</div>\n\n<div class="q">QWORD</div>\n')}
+    result = compose_files(files, Settings())
+    indexed = "\n".join(chunk.text for chunk in result.chunks)
+    assert "shown by q-z" in indexed and "QWORD" not in indexed and "CLASSWORD" not in indexed, indexed
+    assert page == "a.md" or "shown by overflow" in indexed, indexed

@@ -88,6 +88,7 @@ from app.corpus.site_model import (
 )
 from app.corpus.site_openapi import openapi_files, openapi_sources, parse_operation
 from app.corpus.snippets import imported_markdown
+from app.corpus.theme_hiding import mkdocs_theme_css, theme_css
 
 __all__ = ["FRONT_MATTER", "HIDDEN", "KINDS", "NOT_BUILT", "OUTSIDE", "REDIRECT", "Exclusion", "NavPage", "Site",
            "read_site", "stem"]
@@ -190,6 +191,7 @@ class _Mintlify:
         # Mintlify applies every CSS file of the repository to every page (guides/custom-layouts in its docs).
         site.stylesheets = tuple(sorted(p for p in self.files if p.endswith(".css") and not _gitignore(site.gitignored, ignore_case=True).match_file(p)))
         site.imported = imported_markdown(self.files)
+        site.theme_css = theme_css("mintlify", "components")  # the classes its components' stylesheet hides
         data = self.load(self.name)
         if not isinstance(data, dict):
             site.every_page_listed = True
@@ -340,6 +342,7 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
     extra_css = config.get("extra_css")
     site.stylesheets = tuple(posixpath.normpath(prefix + re.split(r"[?#]", s)[0].lstrip("/")) for s in
                              (extra_css if isinstance(extra_css, list) else []) if isinstance(s, str) and "://" not in s)
+    site.theme_css = mkdocs_theme_css(config)  # the classes its theme hides
     site.shadowed = mkdocs_shadowed(list(files), prefix, site.gitignored, config.get("use_directory_urls") is not False)
     # Its pages are read by Python-Markdown with these extensions, as MkDocs renders them.
     site.markdown_extensions, warnings = site_extensions(config.get("markdown_extensions"), name, docs_dir or ".")

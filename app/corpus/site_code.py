@@ -21,6 +21,7 @@ from app.corpus.markdown import myst_directives
 from app.corpus.myst import DMATH_DEFAULTS, Build, directive_options, dmath_options
 from app.corpus.site_model import _PAGE_SUFFIX, SPHINX_CONFIG, NavPage, Site
 from app.corpus.sphinx_directives import site_directives
+from app.corpus.theme_hiding import theme_css
 
 # --- Sphinx ---------------------------------------------------------------------------------------
 
@@ -221,6 +222,10 @@ class _Sphinx:
         css = [*([style] if isinstance(style, str) else style), *css]
         site.stylesheets = tuple(posixpath.normpath(posixpath.join(folder, name)) for name in css if isinstance(name, str)
                                  and "://" not in name for folder in static)
+        # The theme's hiding classes (none for a theme named by code, or not recorded).
+        theme = values.get("html_theme", "alabaster")
+        site.theme_css = theme_css("sphinx", theme) if isinstance(theme, str) and "html_theme.code" not in values \
+            and _changed_by_code(tree, "html_theme") is None else ""
         root = self.config(values, "root_doc", str, None) or self.config(values, "master_doc", str, "index")
         site.not_built = tuple(_sphinx_pattern(str(p)) for p in self.config(values, "exclude_patterns", (list, tuple), ()))
         # Nor does Sphinx read a source in its templates' or the HTML builder's asset folders

@@ -14,10 +14,12 @@ from typing import Any
 
 from app.corpus.reader import DOCUSAURUS_ADMONITIONS, Admonitions, read_module_value
 from app.corpus.site_model import _MAX_DEPTH, _PAGE_SUFFIX, DOCUSAURUS_CONFIGS, NavPage, Site, stem
+from app.corpus.theme_hiding import theme_css
 
 _SIDEBARS = ("sidebars.json", "sidebars.js", "sidebars.ts", "sidebars.mjs", "sidebars.cjs", "sidebars.mts",
              "sidebars.cts")
 _DOCUSAURUS_PRESETS = ("classic", "@docusaurus/preset-classic")
+_CLASSIC_THEME = ("@docusaurus/theme-classic",)
 _DOCUSAURUS_DOCS_PLUGIN = ("content-docs", "@docusaurus/plugin-content-docs")
 
 
@@ -108,6 +110,7 @@ class _DocusaurusConfig:
     # markdown.mdx1Compat.admonitions: `:::note Title` read as `:::note[Title]` (on unless turned
     # off there, or by future.v4's mdx1CompatDisabledByDefault).
     legacy_admonition_titles: bool = True
+    classic: bool = False  # the classic theme (Infima) is the site's: by the classic preset or theme
 
 
 def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
@@ -122,6 +125,8 @@ def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
     blog: Any = None
     pages: Any = None
     said = False  # the config's own words name the docs instances
+    found.classic = any((entry[0] if isinstance(entry, list) and entry else entry) in (*_DOCUSAURUS_PRESETS, *_CLASSIC_THEME)
+                        for key in ("presets", "themes") if isinstance(value.get(key), list) for entry in value[key])
     for entry in value.get("presets") or []:
         if isinstance(entry, list) and len(entry) > 1 and entry[0] in _DOCUSAURUS_PRESETS and isinstance(entry[1], dict) \
                 and not _code(entry[1]):
@@ -209,6 +214,8 @@ def docusaurus_site(files: Mapping[str, str]) -> Site:
     site.versions = tuple(sorted(_versions(files, options.docs) - {f"{d.path}/" for d in options.docs}))
     site.stylesheets = tuple(options.css)
     site.linked_stylesheets = tuple(options.linked)
+    # The classes Infima, the classic theme's stylesheet, hides (app/corpus/theme_hiding.py).
+    site.theme_css = theme_css("docusaurus", "classic") if options.classic else ""
     legacy = options.legacy_admonition_titles
     site.admonitions = (("", Admonitions(legacy_titles=legacy)), *(
         (folder, Admonitions(instance.admonitions, legacy)) for instance in options.docs for folder in (

@@ -14,6 +14,7 @@ import yaml
 
 from app.corpus.site_code import _sphinx_pattern
 from app.corpus.site_model import Site
+from app.corpus.theme_hiding import theme_css
 
 JUPYTER_BOOK_FILES = ("_config.yml", "_toc.yml")
 JUPYTER_BOOK_TOC = "_toc.yml"
@@ -64,6 +65,9 @@ def jupyter_book_site(files: Mapping[str, str]) -> Site:
     overrides = sphinx.get("config") if isinstance(sphinx, dict) else None  # `sphinx: config:` wins
     if not isinstance(overrides, dict):
         overrides = {}
+    # jupyter-book's html_theme (config.py: sphinx_book_theme), unless `sphinx: config:` names another.
+    theme = overrides.get("html_theme", "sphinx_book_theme")
+    site.theme_css = theme_css("sphinx", theme) if isinstance(theme, str) else ""
     excluded = overrides.get("exclude_patterns", config.get("exclude_patterns"))
     patterns = [*_DEFAULT_EXCLUDED, *(str(p) for p in excluded if isinstance(p, str))] if isinstance(excluded, list) \
         else list(_DEFAULT_EXCLUDED)

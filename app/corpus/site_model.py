@@ -179,6 +179,8 @@ class Site:
     # extra_css; Docusaurus's customCss; Sphinx's html_css_files): paths in the source.
     stylesheets: tuple[str, ...] = ()
     linked_stylesheets: tuple[str, ...] = ()  # URLs every page links (Docusaurus's `stylesheets`): by name
+    # Rules for the classes the site's theme hides (app/corpus/theme_hiding.py), read before them.
+    theme_css: str = field(default="", repr=False)
     _css: str | None = field(default=None, repr=False, compare=False)
     _css_paths: tuple[str, ...] = field(default=(), repr=False, compare=False)  # the above and their imports
     _css_files: tuple[str, ...] = field(default=(), repr=False, compare=False)  # every stylesheet of the tree
@@ -196,7 +198,8 @@ class Site:
             self._css_files = tuple(path for path in sorted(files) if path.lower().endswith(".css"))
             self._css_paths = _with_imports(files, self._css_files, [
                 *(path for path in self.stylesheets if path in files), *_named_css(self._css_files, self.linked_stylesheets)])
-            self._css = "\n".join(files[path] for path in self._css_paths)
+            self._css = "\n".join([self.theme_css, *(files[path] for path in self._css_paths)] if self.theme_css
+                                  else [files[path] for path in self._css_paths])
         imported = [posixpath.normpath(name[len("@site/"):] if name.startswith("@site/")
                                        else posixpath.join(posixpath.dirname(page), name))
                     for name in _CSS_IMPORT.findall(text)] if page and "import" in text else []
@@ -231,8 +234,9 @@ class Site:
         return found
 
     def css_key(self, files: Mapping[str, str]) -> bytes:
-        """Every stylesheet of the source, for page keys: any page may link any of them."""
-        return hashlib.sha256(json.dumps([(p, files[p]) for p in sorted(files) if p.lower().endswith(".css")]).encode()).digest()
+        """Every stylesheet of the source, for page keys: any page may link any of them; and the
+        theme's rules (a new record changes what pages show)."""
+        return hashlib.sha256(json.dumps([self.theme_css, *((p, files[p]) for p in sorted(files) if p.lower().endswith(".css"))]).encode()).digest()
 
     def shown_description(self, description: str | None) -> str | None:
         """A page's front matter `description` where its site shows it on the page: Mintlify under

@@ -693,11 +693,14 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
       // Its other attributes too (`data-x`, `title`): never text, but a page's stylesheet may hide
       // the element by them (applyStylesheets).
       for (const [key, value] of Object.entries(attributes)) {
-        if (key !== 'style' && key !== 'hidden' && key !== 'class' && (typeof value === 'string' || value === true)) {
+        if (key !== 'style' && key !== 'hidden' && key !== 'class' && key !== 'className' && (typeof value === 'string' || value === true)) {
           properties[key] = value
         }
       }
-      if (typeof attributes.class === 'string') properties.className = attributes.class.split(/\s+/)
+      // Its classes as a list, as hast holds them: hast-util-select tests a string `className` by
+      // substring (`.q` matched `className="q-z"`, `.hidden` an `overflow-hidden`).
+      const classes = [attributes.className, attributes.class].filter((value) => typeof value === 'string')
+      if (classes.length) properties.className = classes.join(' ').split(/\s+/).filter(Boolean)
       const visible = styleVisible(attributes.style)
       // Its animation, which keyframes of a stylesheet may say hide (applyStylesheets).
       const style = [...(visible === undefined ? [] : [visible ? 'visibility: visible' : 'visibility: hidden']), ...jsxAnimation(attributes.style)]

@@ -1,0 +1,59 @@
+"""The classes a site's theme hides, as scripts/record_theme_hiding.py recorded them in Chromium
+from each theme's own stylesheets (theme_hiding.json): pydata-sphinx-theme's `d-none`, Material's
+`md-toggle`. A page's `<div class="d-none">` shows nothing on that theme's site; the reader is
+given a rule per class (`.d-none{display:none}`) beside the site's own stylesheets, so it is read
+as any site rule is. A theme with no record (or one named by code) adds nothing."""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+# A desktop reader's window: a class hidden at one of these widths is hidden (at 1024 px or more;
+# one hidden only on a phone or tablet, such as sphinx_rtd_theme's `tablet-hide`, is not).
+DESKTOP = 1024
+# Classes the reader reads on every site already (reader.js classHides, classVisible): Tailwind's
+# `hidden` is shown again by a variant (`hidden md:block`, shown on a desktop), which a rule here
+# would not know.
+_READ_BY_THE_READER = frozenset({"hidden", "invisible"})
+
+
+@cache
+def _recorded() -> dict[str, Any]:
+    data: dict[str, Any] = json.loads(Path(__file__).with_name("theme_hiding.json").read_text())
+    return data
+
+
+def _escaped(name: str) -> str:
+    """A class name as a CSS selector writes it (`xl:hidden` is `.xl\\:hidden`)."""
+    return re.sub(r"([^\w-])", r"\\\1", name)
+
+
+def theme_css(framework: str, theme: str) -> str:
+    """Rules hiding what the `theme` of a `framework` site ("sphinx", "mkdocs", "docusaurus",
+    "mintlify") hides at a desktop width, by the style that hides it ('' for a theme not recorded).
+    A style that is not one of these (a class whose probe a script replaced) is read as `display:
+    none` (more hidden, never less)."""
+    record = _recorded().get(framework, {}).get(theme)
+    if not isinstance(record, dict):
+        return ""
+    rules = []
+    for name, styles in sorted(record["hidden"].items()):
+        if name in _READ_BY_THE_READER:
+            continue
+        hiding = [style for style, widths in styles.items() if any(width >= DESKTOP for width in widths)]
+        if hiding:
+            declarations = ";".join(style if style != "?" else "display: none" for style in hiding)
+            rules.append(f".{_escaped(name)}{{{declarations}}}")
+    return "\n".join(rules)
+
+
+def mkdocs_theme_css(config: dict[str, Any]) -> str:
+    """The rules for an MkDocs site's theme: `theme: material` or `theme: {name: material}`
+    (MkDocs' own `mkdocs` when none is named; a `custom_dir` theme without a name: none)."""
+    theme = config.get("theme", "mkdocs")
+    theme = theme.get("name") if isinstance(theme, dict) else theme
+    return theme_css("mkdocs", theme) if isinstance(theme, str) else ""

@@ -1,0 +1,194 @@
+"""Records which class names hide an element on a page of each docs theme, as Chromium shows it: a
+tiny site is built with the theme (sphinx-build, mkdocs build; Docusaurus' Infima and Mintlify's
+component stylesheet are loaded into a bare page), the built page opened in headless Chromium, and
+one `<div class="NAME">` per class name its stylesheets mention put where the page's own text is;
+a class hides when the page's innerText (what a reader copies) leaves its div's text out. Read at
+several window widths; app/corpus/theme_hiding.py applies the classes hidden at a desktop width
+(1024 px or more). What a class does only together with another class, or on another element than
+a `<div>`, is not recorded.
+
+    python -m venv /tmp/themes && /tmp/themes/bin/pip install sphinx pydata-sphinx-theme \
+        sphinx-book-theme sphinx-rtd-theme furo mkdocs mkdocs-material
+    (cd /tmp/npm && npm pack infima @docusaurus/theme-classic @mintlify/components && unpack each)
+    .venv/bin/python scripts/record_theme_hiding.py /tmp/themes /tmp/npm > app/corpus/theme_hiding.json
+
+A theme that is not installed, or whose site does not build, is left out (docschat then hides
+nothing more on a site using it).
+"""
+
+from __future__ import annotations
+
+import functools
+import http.server
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+from pathlib import Path
+
+from playwright.sync_api import Page, sync_playwright
+
+SPHINX_THEMES = ["alabaster", "classic", "nature", "sphinxdoc", "scrolls", "agogo", "traditional", "haiku",
+                 "pyramid", "bizstyle", "furo", "sphinx_rtd_theme", "pydata_sphinx_theme", "sphinx_book_theme"]
+MKDOCS_THEMES = ["mkdocs", "readthedocs", "material"]
+WIDTHS = [375, 768, 1024, 1280, 1440, 1920]
+ANCHOR = "THEMEPROBEANCHOR"
+
+# Every class name the page's stylesheets mention (their rules, nested and in at-rules; a sheet of
+# another origin cannot be read and is skipped).
+CLASSES_JS = r"""() => {
+  const names = new Set()
+  const walk = (rules) => { for (const rule of rules) {
+    if (rule.selectorText) for (const m of rule.selectorText.matchAll(/\.((?:[\w-]|\\.)+)/g)) names.add(m[1].replace(/\\(.)/g, '$1'))
+    if (rule.cssRules) walk(rule.cssRules)
+  } }
+  for (const sheet of document.styleSheets) { try { walk(sheet.cssRules) } catch {} }
+  return [...names].filter((n) => !/^\d/.test(n)).sort()
+}"""
+
+# One div per class where the anchor paragraph stands, each in a plain div; the classes whose
+# marker the page's innerText leaves out.
+PROBE_JS = r"""(names) => {
+  const anchor = [...document.querySelectorAll('p')].find((p) => p.textContent.includes(ANCHOR))
+  const holder = document.createElement('div')
+  names.forEach((name, i) => {
+    const wrap = document.createElement('div'); const probe = document.createElement('div')
+    probe.className = name; probe.textContent = 'probe' + i + 'mark'; wrap.appendChild(probe); holder.appendChild(wrap)
+  })
+  anchor.after(holder)
+  return holder
+}""".replace("ANCHOR", repr(ANCHOR))
+HIDDEN_JS = r"""([holder, names]) => {
+  const text = document.body.innerText.toLowerCase() // a class may transform its case (`text-uppercase`)
+  // A probe a script replaced (FontAwesome's icons) has no style of its own: '?'.
+  const probes = [...holder.children].map((wrap) => wrap.firstElementChild)
+  return names.map((name, i) => [name, probes[i] ? getComputedStyle(probes[i]) : {}]).filter(([name], i) => !text.includes('probe' + i + 'mark'))
+    .map(([name, style]) => [name, style.display === 'none' ? 'display: none' : style.contentVisibility === 'hidden'
+      ? 'content-visibility: hidden' : style.visibility !== 'visible' ? 'visibility: ' + style.visibility : '?'])
+}"""
+
+
+class QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args: object) -> None:
+        pass
+
+    def handle(self) -> None:
+        try:
+            super().handle()
+        except (BrokenPipeError, ConnectionResetError):  # a page left before a file was sent
+            pass
+
+
+def sphinx_page(venv: Path, theme: str, out: Path) -> Path | None:
+    (out / "src").mkdir(parents=True)
+    (out / "src" / "conf.py").write_text(f"html_theme = {theme!r}\nproject = 'p'\n")
+    (out / "src" / "index.rst").write_text(f"Title\n=====\n\n{ANCHOR} text.\n")
+    done = subprocess.run([str(venv / "bin" / "sphinx-build"), "-q", "-b", "html", str(out / "src"), str(out / "html")],
+                          capture_output=True, text=True)
+    return out / "html" / "index.html" if done.returncode == 0 else None
+
+
+def mkdocs_page(venv: Path, theme: str, out: Path) -> Path | None:
+    (out / "docs").mkdir(parents=True)
+    (out / "mkdocs.yml").write_text(f"site_name: p\ntheme:\n  name: {theme}\nuse_directory_urls: false\n")
+    (out / "docs" / "index.md").write_text(f"# Title\n\n{ANCHOR} text.\n")
+    done = subprocess.run([str(venv / "bin" / "mkdocs"), "build", "-q", "-f", str(out / "mkdocs.yml"), "-d", str(out / "site")],
+                          capture_output=True, text=True)
+    return out / "site" / "index.html" if done.returncode == 0 else None
+
+
+def bare_page(stylesheet: Path, wrappers: str, out: Path) -> Path | None:
+    """A page linking `stylesheet`, its text inside `wrappers` (opening tags, as the site's layout
+    has them around a page's Markdown)."""
+    if not stylesheet.is_file():
+        return None
+    out.mkdir(parents=True)
+    shutil.copy(stylesheet, out / "theme.css")
+    closing = "".join(f"</{tag}>" for tag in reversed(re.findall(r"<(\w+)", wrappers)))
+    (out / "index.html").write_text(f'<!doctype html><html><head><link rel="stylesheet" href="theme.css"></head>'
+                                    f"<body>{wrappers}<p>{ANCHOR} text.</p>{closing}</body></html>")
+    return out / "index.html"
+
+
+def hidden_classes(page: Page, url: str) -> dict[str, dict[str, list[int]]]:
+    """Each class name that hides its div at some width: by what computed style ("display: none",
+    "visibility: hidden"; "?" for another cause), at which widths."""
+    hidden: dict[str, dict[str, list[int]]] = {}
+    for width in WIDTHS:
+        page.set_viewport_size({"width": width, "height": 900})
+        page.goto(url)
+        names = page.evaluate(CLASSES_JS)
+        holder = page.evaluate_handle(PROBE_JS, names)
+        for name, style in page.evaluate(HIDDEN_JS, [holder, names]):
+            hidden.setdefault(name, {}).setdefault(style, []).append(width)
+    return dict(sorted(hidden.items()))
+
+
+def both(one: dict[str, dict[str, list[int]]], other: dict[str, dict[str, list[int]]]) -> dict[str, dict[str, list[int]]]:
+    """What both records hide, the same way at the same widths."""
+    kept = {name: {style: [w for w in widths if w in other.get(name, {}).get(style, [])] for style, widths in styles.items()}
+            for name, styles in one.items()}
+    return {name: {style: widths for style, widths in styles.items() if widths} for name, styles in kept.items()
+            if any(styles.values())}
+
+
+def version(venv: Path, package: str) -> str | None:
+    done = subprocess.run([str(venv / "bin" / "python"), "-c", f"import importlib.metadata as m; print(m.version({package!r}))"],
+                          capture_output=True, text=True)
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def npm_version(folder: Path) -> str | None:
+    manifest = folder / "package" / "package.json"
+    return json.loads(manifest.read_text())["version"] if manifest.is_file() else None
+
+
+def main() -> None:
+    venv, npm = Path(sys.argv[1]), Path(sys.argv[2])
+    packages = {"sphinx_rtd_theme": "sphinx-rtd-theme", "pydata_sphinx_theme": "pydata-sphinx-theme",
+                "sphinx_book_theme": "sphinx-book-theme", "furo": "furo", "alabaster": "alabaster",
+                "material": "mkdocs-material"}
+    infima = next((p for p in npm.glob("infima-*") if p.is_dir()), None)
+    mintlify = next((p for p in npm.glob("mintlify-components-*") if p.is_dir()), None)
+    record: dict[str, dict[str, dict[str, object]]] = {"sphinx": {}, "mkdocs": {}, "docusaurus": {}, "mintlify": {}}
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
+        # With and without the theme's scripts, a class kept where both hide it: its stylesheets'
+        # doing, whatever the scripts do (FontAwesome's replaces an `.fa` element by an icon,
+        # depending on timing; pydata's `.pst-js-only` hides only while scripts do not run).
+        pages = [browser.new_page(java_script_enabled=False), browser.new_page()]
+        root = Path(folder)
+        # Served over HTTP: a page from a file cannot read its stylesheets' rules (another origin).
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=folder))
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        base = f"http://127.0.0.1:{server.server_address[1]}/"
+        builds: list[tuple[str, str, str | None, Path | None]] = []
+        for theme in SPHINX_THEMES:
+            builds.append(("sphinx", theme, version(venv, packages.get(theme, "sphinx")), sphinx_page(venv, theme, root / f"s-{theme}")))
+        for theme in MKDOCS_THEMES:
+            builds.append(("mkdocs", theme, version(venv, packages.get(theme, "mkdocs")), mkdocs_page(venv, theme, root / f"m-{theme}")))
+        if infima:
+            # The classic theme's page: Infima's stylesheet, the Markdown inside `.markdown`.
+            builds.append(("docusaurus", "classic", f"infima {npm_version(infima)}",
+                           bare_page(infima / "package/dist/css/default/default.css",
+                                     '<div id="__docusaurus"><main><article><div class="theme-doc-markdown markdown">', root / "d")))
+        if mintlify:
+            builds.append(("mintlify", "components", f"@mintlify/components {npm_version(mintlify)}",
+                           bare_page(mintlify / "package/dist/styles.css", '<div id="content" class="prose">', root / "n")))
+        for generator, theme, theme_version, path in builds:
+            if path is None:
+                print(f"{generator} {theme}: not built, left out", file=sys.stderr)
+                continue
+            record[generator][theme] = {"version": theme_version, "chromium": browser.version, "hidden": both(*(hidden_classes(page, base + path.relative_to(root).as_posix()) for page in pages))}
+        browser.close()
+        server.shutdown()
+    json.dump(record, sys.stdout, indent=1, sort_keys=True)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main()
