@@ -15,16 +15,15 @@ from __future__ import annotations
 
 import json
 import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
+from record_mintlify_site import rendered_site
 
 SITE = Path(__file__).resolve().parent.parent / "tests" / "data" / "mintlify-field-defaults"
 RECORDED = SITE.parent / "mintlify-field-defaults.shown.json"
-RENDER = Path(__file__).resolve().parent / "record_mintlify_site.mjs"
 PILLS = """() => Object.fromEntries([...document.querySelectorAll('.field')].map((field) => [
   field.querySelector('[data-component-part=field-name]').innerText,
   [...field.querySelectorAll('[data-component-part=field-info-pill]')].map((pill) => pill.innerText)]))"""
@@ -32,11 +31,7 @@ PILLS = """() => Object.fromEntries([...document.querySelectorAll('.field')].map
 
 def main(node_modules: Path) -> None:
     with tempfile.TemporaryDirectory() as out:
-        run = subprocess.run(["node", str(RENDER), str(node_modules), str(SITE), out], capture_output=True, text=True,
-                             cwd=out)
-        if run.returncode:
-            sys.exit(f"rendering failed:\n{run.stdout}\n{run.stderr}")
-        rendered = json.loads(run.stdout.strip().splitlines()[-1])
+        rendered = rendered_site(node_modules, SITE, out)
         chromium = shutil.which("chromium") or shutil.which("chromium-browser")
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])

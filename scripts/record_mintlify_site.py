@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 from playwright.sync_api import sync_playwright
 
@@ -73,15 +74,22 @@ def _markers(site: Path, name: str) -> list[str]:
     return sorted(set(MARKER.findall(text)))
 
 
+def rendered_site(node_modules: Path, site: Path, out: str) -> dict[str, Any]:
+    """What scripts/record_mintlify_site.mjs renders of `site` into the folder `out`: each page's
+    HTML file (`pages`) and the packages' versions (`versions`)."""
+    # In the output folder: the code highlighter (twoslash) caches into ./.next.
+    run = subprocess.run(["node", str(RENDER), str(node_modules), str(site), out], capture_output=True, text=True,
+                         cwd=out)
+    if run.returncode:
+        sys.exit(f"rendering failed:\n{run.stdout}\n{run.stderr}")
+    rendered: dict[str, Any] = json.loads(run.stdout.strip().splitlines()[-1])
+    return rendered
+
+
 def main(node_modules: Path, screenshots: Path | None = None) -> None:
     redirects = _redirects(SITE)
     with tempfile.TemporaryDirectory() as out:
-        # In the temporary folder: the code highlighter (twoslash) caches into ./.next.
-        run = subprocess.run(["node", str(RENDER), str(node_modules), str(SITE), out], capture_output=True, text=True,
-                             cwd=out)
-        if run.returncode:
-            sys.exit(f"rendering failed:\n{run.stdout}\n{run.stderr}")
-        rendered = json.loads(run.stdout.strip().splitlines()[-1])
+        rendered = rendered_site(node_modules, SITE, out)
         chromium = shutil.which("chromium") or shutil.which("chromium-browser")
         pages: dict[str, dict[str, object]] = {}
         with sync_playwright() as playwright:
