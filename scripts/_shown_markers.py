@@ -9,21 +9,27 @@ import re
 import shutil
 from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import unquote, urlsplit
 
 from playwright.sync_api import sync_playwright
 
 MARKER = re.compile(r"marker-[a-z0-9-]+")
+# Links whose text starts with `linkto-` are recorded with the page the build made them lead to.
+LINKS = ("Array.from(document.querySelectorAll('a[href]')).filter((a) => a.textContent.startsWith('linkto-'))"
+         ".map((a) => [a.textContent, a.getAttribute('href')])")
 
 
 def record_pages(sources: list[tuple[str, Path]], built: Callable[[str, Path], Path | None], shown: str,
                  before: str | None = None, redirect: Callable[[str], bool] = lambda html: False,
                  shared: str = "", pasted: Callable[[str, Path], list[Path]] = lambda text, source: [],
-                 ) -> dict[str, dict[str, object]]:
+                 root: Path | None = None) -> dict[str, dict[str, object]]:
     """Each source page (name, file): not built, a redirect stub, or its markers shown and hidden.
     `built(name, file)` is the HTML file the build wrote for it, None when it wrote none. The
     markers of `shared` (a Sphinx conf.py's substitutions) are looked for on every built page too;
-    the markers of the files `pasted(text, file)` names count as the page's (MkDocs' snippets)."""
+    the markers of the files `pasted(text, file)` names count as the page's (MkDocs' snippets).
+    With `root` (the build's folder), its `linkto-` links too, each with the source page it leads to."""
     pages: dict[str, dict[str, object]] = {}
+    by_html = {html.resolve(): name for name, source in sources if (html := built(name, source)) is not None}
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
@@ -45,8 +51,24 @@ def record_pages(sources: list[tuple[str, Path]], built: Callable[[str, Path], P
             seen = set(MARKER.findall(page.evaluate(shown)))
             pages[name] = {"built": True, "shown": [m for m in markers if m in seen],
                            "hidden": [m for m in markers if m not in seen]}
+            if root is not None and (links := page.evaluate(LINKS)):
+                pages[name]["links"] = {text: _leads_to(href, html, root, by_html) for text, href in links}
         browser.close()
     return pages
+
+
+def _leads_to(href: str, html: Path, root: Path, by_html: dict[Path, str]) -> dict[str, str]:
+    """The built link `href` on the page `html`: the source page whose built file it names, and its
+    fragment (an address elsewhere: the href alone)."""
+    parts = urlsplit(href)
+    if parts.scheme or parts.netloc:
+        return {"href": href}
+    path = (root / unquote(parts.path).lstrip("/")) if parts.path.startswith("/") else html.parent / unquote(parts.path)
+    path = path.resolve() if parts.path else html.resolve()
+    for candidate in (path, path / "index.html", path.with_name(path.name + ".html")):
+        if candidate in by_html:
+            return {"href": href, "page": by_html[candidate], "fragment": parts.fragment}
+    return {"href": href}
 
 
 def shown_text(html: Path | None, shown: str, before: str | None = None) -> str | None:

@@ -83,7 +83,7 @@ def main(node_modules: Path) -> None:
             page = out / str(docs[name]["permalink"]).strip("/") / "index.html" if name in docs else None
             return page if page is not None and page.is_file() else None
 
-        pages = record_pages(sources, built, SHOWN, OPEN_EVERYTHING)
+        pages = record_pages(sources, built, SHOWN, OPEN_EVERYTHING, root=out)
         for name, page in pages.items():
             page.update(docs.get(name, {}))
     record = {"renderer": f"Docusaurus {version}; Chromium innerText of the doc's <article>, tabs and details opened; "

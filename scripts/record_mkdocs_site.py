@@ -82,7 +82,7 @@ def main(mkdocs: Path, site: Path = SITE) -> None:
                            *(path for path in site.glob("docs_src/**/*") if path.is_file())])
         pages = record_pages(sources, lambda _, source: _built_page(out, source.relative_to(docs).with_suffix("").as_posix()),
                              SHOWN, OPEN_EVERYTHING, redirect=lambda html: "<article" not in html,  # the redirects plugin's stub
-                             pasted=lambda text, _: snippets if any(mark in text for mark in PASTES) else [])
+                             pasted=lambda text, _: snippets if any(mark in text for mark in PASTES) else [], root=out)
         texts = {name: shown_text(_built_page(out, name.removeprefix("docs/").removesuffix(".md")), SHOWN, OPEN_EVERYTHING)
                  for name in TEXT_OF.get(site.name, ())}
     warnings = [line for line in build.stderr.splitlines()

@@ -67,7 +67,7 @@ def record(site: Path, sphinx_build: Path) -> None:
                              redirect=lambda html: "window.location.replace" in html and 'role="main"' not in html,
                              shared=(site / "conf.py").read_text(),
                              # The files a page's `{include}`s name count as the page's.
-                             pasted=lambda text, source: _included(site, text, source.parent))
+                             pasted=lambda text, source: _included(site, text, source.parent), root=Path(out))
     recording = {"renderer": f"{_versions(sphinx_build)}; Chromium innerText of the page's main part",
               "warnings": build.stderr.replace(f"{site}/", "").splitlines(), "pages": pages}
     recorded = SITES / f"{repository.name}.shown.json"

@@ -23,6 +23,7 @@ from app.corpus.markdown import Block, read_page
 from app.corpus.mkdocs_macros import render_macros
 from app.corpus.myst_include import PageIncludes
 from app.corpus.myst_xref import SiteTitles, with_every_markdown_page
+from app.corpus.page_links import page_link
 from app.corpus.repository_files import REPOSITORY, Beneath, RepositoryFiles, in_repository
 from app.corpus.site import NOT_BUILT, Site, SiteDialect, read_site, site_commit, site_dialect, stem
 from app.corpus.site_model import MKDOCS_SUFFIXES
@@ -372,7 +373,8 @@ def _compose_page(
                             titles.title, page=path, files=files, shown=partial(
                                 _title_shown, path, audiences, files, source, site, result.warnings)) if titles else None), files=pastable, css=site.css(files, path, pasted.text if mdx else ""),
                         linked=lambda urls: site.linked_css(files, urls),  # stylesheets the page links
-                        modules=lambda sources: site.modules(files, path, sources))  # components it imports
+                        modules=lambda sources: site.modules(files, path, sources),  # components it imports
+                        link=page_link(path, files, site, source))
     result.warnings.extend(f"{path}: snippet {snippet!r} pastes nothing: no file of the source it may paste (a URL "
                            "is never downloaded)" for snippet in reading.unresolved_snippets)
     if reading.error is not None:

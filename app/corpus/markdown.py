@@ -367,7 +367,8 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
               docusaurus: bool = False, admonitions: Admonitions | None = None, build: Build | None = None,
               files: Mapping[str, str] | None = None, css: str = "",
               linked: Callable[[tuple[str, ...]], str] | None = None,
-              modules: Callable[[tuple[str, ...]], dict[str, str | None]] | None = None) -> Reading:
+              modules: Callable[[tuple[str, ...]], dict[str, str | None]] | None = None,
+              link: Callable[[str], str] | None = None) -> Reading:
     """The page body as its site shows it: `mdx` for an `.mdx` page (or any page of a Mintlify
     site, which builds `.md` as MDX too), `myst` for a MyST page (None: when it uses MyST's syntax),
     `mintlify` for Mintlify's math, `comments` for HTML comments in MDX (Docusaurus), `mkdocs` for
@@ -380,28 +381,31 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
     `linked` the text of the source's stylesheets the page links by these URLs (`<link
     rel=stylesheet href="/x.css">`, `@import`), which the browser applies too, and `modules` the
     text of the site's modules an MDX page imports components from: the page is read again with
-    them. NUL characters are dropped first: they are never text."""
+    them; `link` where each link target written on the page goes (app/corpus/page_links.py). NUL
+    characters are dropped first: they are never text (the reader marks link targets with them)."""
     text = text.replace("\x00", "")
     if mkdocs is not None and not mdx:
         html, error, unresolved = python_markdown.render(
             text if front_matter else python_markdown.without_meta(text), mkdocs, files)
         if html is None:
             return Reading(error=error or "not rendered")
-        return replace(_read_linked(lambda sheets, _: read_html(html, sheets), css, linked), unresolved_snippets=unresolved)
+        return replace(_read_linked(lambda sheets, _: read_html(html, sheets, link), css, linked),
+                       unresolved_snippets=unresolved)
     if not mdx and (is_myst(text) if myst is None else myst):
         rendered = _render_myst(text, build or Build())
-        return _read_linked(lambda sheets, _: read_html(rendered, sheets), css, linked)
+        return _read_linked(lambda sheets, _: read_html(rendered, sheets, link), css, linked)
     # Docusaurus renders `:::note` callouts; Mintlify renders math.
     return _read_linked(lambda sheets, given: read_markdown(
         text, mdx=mdx or mintlify, math=mintlify, directives=not mintlify, comments=comments,
         code_titles="mintlify" if mintlify else "docusaurus" if docusaurus else "", css=sheets, modules=given,
-        admonitions=(admonitions or Admonitions()) if docusaurus and not mintlify else None),
+        admonitions=(admonitions or Admonitions()) if docusaurus and not mintlify else None, link=link),
         css, linked, modules)
 
 
 def _read_linked(read: Callable[[str, dict[str, str | None]], Reading], css: str,
                  linked: Callable[[tuple[str, ...]], str] | None,
-                 modules: Callable[[tuple[str, ...]], dict[str, str | None]] | None = None) -> Reading:
+                 modules: Callable[[tuple[str, ...]], dict[str, str | None]] | None = None,
+              link: Callable[[str], str] | None = None) -> Reading:
     """`read` with the site's `css`, then again with the stylesheets the page links that `linked`
     finds in the source, and the modules it imports components from that `modules` gives (the
     reader fetches nothing: it names the URLs and modules it saw)."""

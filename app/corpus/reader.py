@@ -11,6 +11,7 @@ import functools
 import hashlib
 import json
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import Any, NamedTuple
@@ -138,11 +139,22 @@ def _call(function: str, *arguments: object) -> dict[str, Any]:
     return data
 
 
-def _reading(data: dict[str, Any]) -> Reading:
+def _reading(data: dict[str, Any], link: Callable[[str], str] | None = None) -> Reading:
+    """The reader's answer; each link target it wrote between NULs (`](\0target\0)`) given to `link`
+    (compose: where the site publishes the page a file link names), as written without it."""
     if "error" in data:
         return Reading(error=data["error"])
-    return Reading([Block(block[1], block[0], block[2], *block[3:]) for block in data["blocks"]], data.get("unknown", {}),
-                   links=tuple(data.get("links", ())), modules=tuple(data.get("modules", ())))
+    return Reading([Block(_linked(block[1], link), block[0], block[2], *block[3:]) for block in data["blocks"]],
+                   data.get("unknown", {}), links=tuple(data.get("links", ())), modules=tuple(data.get("modules", ())))
+
+
+def _linked(text: str, link: Callable[[str], str] | None) -> str:
+    if "\0" not in text:
+        return text
+    pieces = text.split("\0")
+    if len(pieces) % 2 == 0:  # not the reader's pairs: no target is rewritten
+        return "".join(pieces)
+    return "".join(piece if n % 2 == 0 or link is None else link(piece) for n, piece in enumerate(pieces))
 
 
 def read_css_links(css: str) -> tuple[str, ...]:
@@ -188,23 +200,26 @@ def read_uses(text: str, *, math: bool = False, directives: bool = False, commen
 
 def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool = False,
                   comments: bool = False, code_titles: str = "", css: str = "",
-                  modules: dict[str, str | None] | None = None, admonitions: Admonitions | None = None) -> Reading:
+                  modules: dict[str, str | None] | None = None, admonitions: Admonitions | None = None,
+                  link: Callable[[str], str] | None = None) -> Reading:
     """A Markdown (CommonMark + GFM) or, with `mdx`, an MDX 3 page as its site shows it; `math`
     for `$…$`/`$$…$$` (Mintlify), `directives` for `:::name` callouts (Docusaurus), `comments` for
     `<!-- … -->` in MDX (Docusaurus), `code_titles` for a code block's title as the framework it
     names shows it ("mintlify", "docusaurus"; "": none); `css` the site's own stylesheet, which
     every page links (its hiding rules apply as a page's `<style>`); `modules` the text of the
     modules it imports components from (an import's source → its text, None: not in the site);
-    `admonitions` Docusaurus's, for a page of a Docusaurus site (None: every `:::name` is a box)."""
+    `admonitions` Docusaurus's, for a page of a Docusaurus site (None: every `:::name` is a box);
+    `link` where each link target written on the page goes (app/corpus/page_links.py)."""
     boxes = {} if admonitions is None else {"admonitions": list(admonitions.keywords),
                                             "legacyTitles": admonitions.legacy_titles}
     return _reading(_call("parse", text, {"mdx": mdx, "math": math, "directives": directives, "comments": comments,
-                                          "codeTitles": code_titles, "css": css, "modules": modules or {}, **boxes}))
+                                          "codeTitles": code_titles, "css": css, "modules": modules or {}, **boxes}), link)
 
 
-def read_html(html: str, css: str = "") -> Reading:
-    """HTML (a MyST page rendered by markdown-it-py) as a browser shows it, with the site's `css`."""
-    return _reading(_call("fromHtml", html, css))
+def read_html(html: str, css: str = "", link: Callable[[str], str] | None = None) -> Reading:
+    """HTML (a MyST page rendered by markdown-it-py) as a browser shows it, with the site's `css`;
+    `link` as read_markdown's."""
+    return _reading(_call("fromHtml", html, css), link)
 
 
 @dataclass

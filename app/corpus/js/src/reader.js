@@ -966,10 +966,12 @@ function prepare(node, inPre, invisible) {
       prepare(child, inPre || child.tagName === 'pre', false)
       // A link keeps its Markdown, `[text](target)`: the page view renders it, and search tells a
       // page of links (navigation) by it. The target is in the published page, though not its text.
+      // It is written between NULs (never text: pages lose theirs before reading) for compose to
+      // write where the site publishes a page file it names (app/corpus/page_links.py).
       if (child.tagName === 'a' && typeof properties.href === 'string' && !inPre) {
         const text = toText(child, {whitespace: 'pre'})
         if (text.trim() && text !== properties.href) {
-          kept.push({...child, children: [markNode('['), ...child.children, markNode('](' + properties.href + ')')]})
+          kept.push({...child, children: [markNode('['), ...child.children, markNode('](\0' + properties.href + '\0)')]})
           continue
         }
       }

@@ -1,0 +1,51 @@
+"""A link from one page of a site to another's file, written where the site publishes that page.
+
+Docusaurus, MkDocs and MyST (Sphinx) turn a link to a page's file (`[caching](../query-builder/6-caching.md#x)`)
+into a link to the page (`/docs/query-builder/caching#x`); a reader of the built site follows the
+page's address, never the file. Left as written, a chunk would carry a path that leads nowhere: the
+widget draws only addresses it can follow (so the words lose their link), and `docschat ask` and
+MCP show the source path. The page reader marks each link target it writes (reader.LINK_MARK);
+compose gives it this function, which resolves the target as those sites' builds resolve a file
+link: relative to the linking page, to a page file of the site."""
+
+from __future__ import annotations
+
+import posixpath
+from collections.abc import Callable, Mapping
+from functools import partial
+from urllib.parse import unquote, urlsplit
+
+from app.corpus.chunker import page_route
+from app.corpus.site_model import MKDOCS_SUFFIXES, Site
+from app.corpus.sources import Source
+
+
+def page_link(page: str, files: Mapping[str, str], site: Site, source: Source) -> Callable[[str], str]:
+    """published_link for the page at `page` of `site` (paths in the site's folder), addressed as
+    its chunks are (chunker.chunk_page: the source's base URL and prefix)."""
+    suffixes = MKDOCS_SUFFIXES if site.framework == "mkdocs" else (".md", ".mdx")  # compose's PAGE_SUFFIXES
+
+    def address(target: str) -> str:
+        return (source.base_url or "") + page_route(site.url_path(target), source.url_prefix)
+
+    return partial(published_link, page=page, files=files, suffixes=suffixes, address=address)
+
+
+def published_link(href: str, *, page: str, files: Mapping[str, str], suffixes: tuple[str, ...],
+                   address: Callable[[str], str]) -> str:
+    """`href` as written on the page at `page`, or the `address` of the page file it names. Only
+    relative links to a file with a page suffix that the site holds are rewritten: an address
+    (`https:`, `/route`, `#anchor`) is already where the browser goes, and a link without a suffix
+    is resolved by the browser against the page's own URL, which a build leaves as written."""
+    parts = urlsplit(href)
+    if parts.scheme or parts.netloc or not parts.path or parts.path.startswith("/"):
+        return href
+    path = unquote(parts.path)
+    if not path.endswith(suffixes):
+        return href
+    target = posixpath.normpath(posixpath.join(posixpath.dirname(page), path))
+    if target.startswith("../") or target == ".." or target == page and not parts.fragment:
+        return href
+    if target not in files:  # looked up through compose's recorder: the page's key depends on it
+        return href
+    return address(target) + (f"#{parts.fragment}" if parts.fragment else "")
