@@ -114,6 +114,25 @@ class SiteTitles:
         return None
 
 
+    def target(self, written: str, *, page: str, files: Mapping[str, str]) -> tuple[str, str] | None:
+        """Where MyST's `[text](written)` leads when `written` is neither an address nor a file
+        (myst-parser's resolve_myst_ref_any): the page defining the label `written` and the label's
+        anchor, else the document `written` names (no anchor); None when neither is found. The page
+        depends on what it looked for, as for `title`."""
+        if (found := self._read().get(_label(written))) is not None and found[1] in files:
+            return found[1], _ANCHOR.sub("-", _label(written)).strip("-")
+        docname = posixpath.normpath(written[1:] if written.startswith("/") else posixpath.join(posixpath.dirname(page), written))
+        for suffix in DOC_SUFFIXES:
+            if docname + suffix in files:
+                return docname + suffix, ""
+        _ = EVERY_MARKDOWN_PAGE in files  # a label nowhere yet: any Markdown page may define it later
+        return None
+
+
+# docutils' make_id, for the labels written as anchors (ASCII: its Unicode folding is not needed for these).
+_ANCHOR = re.compile(r"[^a-z0-9]+")
+
+
 def with_every_markdown_page(blob_id: Callable[[str], str | None], files: Mapping[str, str],
                              prefix: str) -> Callable[[str], str | None]:
     """`blob_id` (a path's blob id in the source's tree), and for EVERY_MARKDOWN_PAGE a digest of

@@ -16,31 +16,41 @@ from functools import partial
 from urllib.parse import unquote, urlsplit
 
 from app.corpus.chunker import page_route
+from app.corpus.myst_xref import SiteTitles
 from app.corpus.site_model import MKDOCS_SUFFIXES, Site
 from app.corpus.sources import Source
 
 
-def page_link(page: str, files: Mapping[str, str], site: Site, source: Source) -> Callable[[str], str]:
+def page_link(page: str, files: Mapping[str, str], site: Site, source: Source,
+              titles: SiteTitles | None = None) -> Callable[[str], str]:
     """published_link for the page at `page` of `site` (paths in the site's folder), addressed as
-    its chunks are (chunker.chunk_page: the source's base URL and prefix)."""
+    its chunks are (chunker.chunk_page: the source's base URL and prefix); `titles` a MyST site's
+    labels and documents, which its extensionless link targets name."""
     suffixes = MKDOCS_SUFFIXES if site.framework == "mkdocs" else (".md", ".mdx")  # compose's PAGE_SUFFIXES
 
     def address(target: str) -> str:
         return (source.base_url or "") + page_route(site.url_path(target), source.url_prefix)
 
-    return partial(published_link, page=page, files=files, suffixes=suffixes, address=address)
+    reference = None if titles is None else partial(titles.target, page=page, files=files)
+    return partial(published_link, page=page, files=files, suffixes=suffixes, address=address, reference=reference)
 
 
 def published_link(href: str, *, page: str, files: Mapping[str, str], suffixes: tuple[str, ...],
-                   address: Callable[[str], str]) -> str:
+                   address: Callable[[str], str],
+                   reference: Callable[[str], tuple[str, str] | None] | None = None) -> str:
     """`href` as written on the page at `page`, or the `address` of the page file it names. Only
     relative links to a file with a page suffix that the site holds are rewritten: an address
     (`https:`, `/route`, `#anchor`) is already where the browser goes, and a link without a suffix
-    is resolved by the browser against the page's own URL, which a build leaves as written."""
+    is resolved by the browser against the page's own URL, which a build leaves as written; but on
+    a MyST page (`reference`) such a link names a label or a document, as Sphinx resolves it."""
     parts = urlsplit(href)
     if parts.scheme or parts.netloc or not parts.path or parts.path.startswith("/"):
         return href
     path = unquote(parts.path)
+    if reference is not None and not parts.fragment and "." not in posixpath.basename(path):
+        found = reference(path)
+        return href if found is None or not found[0].endswith(suffixes) else (
+            address(found[0]) + (f"#{found[1]}" if found[1] else ""))
     if not path.endswith(suffixes):
         return href
     target = posixpath.normpath(posixpath.join(posixpath.dirname(page), path))
