@@ -8,15 +8,17 @@ the one its own chunks carry, with the link's fragment.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from pathlib import Path
 
 import pytest
 
-from app.config import Settings
+from app.config import Settings, get_settings
 from app.corpus.compose import compose_files, iter_compose_files
 from app.corpus.sources import Source
+from tests.helpers import docschat_in_process, make_docs_repo, sync_configured_sources
 from tests.test_site_navigation import SITES, _compose_site
 
 _LINK = re.compile(r"\[(linkto-[a-z-]+)\]\(([^)]*)\)")
@@ -67,3 +69,30 @@ def test_a_kept_page_is_composed_again_when_the_file_its_link_names_appears() ->
     again = [part for part in iter_compose_files(files, Settings(), source, known=keys, blob_id=blobs.get)]
     chunks = [chunk for part in again for chunk in part.chunks]
     assert "[b](/docs/b)" in " ".join(chunk.text for chunk in chunks if chunk.page == "a.md")
+
+
+def test_docschat_ask_quotes_a_link_to_another_page_under_the_docs_base_url(tmp_path: Path, clean_db, db_env,
+                                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Synced for real (git, Postgres), asked through `docschat ask`: the quoted passage's link to
+    another page's file leads to that page under DOCS_BASE_URL, as the guides do, and a path of the
+    docs site an author wrote (`/limits`) too; a code block's stays as written."""
+    repo = tmp_path / "acme"
+    make_docs_repo(repo, {
+        "caching.md": "# Caching\n\nThe query cache keeps results for 1000 ms by default; set the duration in "
+                      "[the cache options](./options.md#duration) or see [limits](/limits).\n\n"
+                      "```md\n[options](./options.md)\n```\n",
+        "options.md": "# Options\n\n## Duration\n\nThe duration option, in milliseconds.\n",
+    })
+    (tmp_path / "docschat.toml").write_text('[[sources]]\nname = "docs"\nrepo = "acme"\ndir = "docs"\naudience = "public"\n')
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("EMBEDDING_PROVIDER", "none")
+    monkeypatch.setenv("DOCS_BASE_URL", "https://docs.example.com/base")
+    get_settings.cache_clear()
+    asyncio.run(sync_configured_sources())
+    env = {"DATABASE_URL": clean_db, "EMBEDDING_PROVIDER": "none", "DOCS_BASE_URL": "https://docs.example.com/base"}
+    asked = docschat_in_process("ask", "How long does the query cache keep results by default?", env=env)
+    assert asked.returncode == 0, asked.stderr
+    out = " ".join(asked.stdout.split())
+    assert "(https://docs.example.com/base/docs/options#duration)" in out, asked.stdout
+    assert "(https://docs.example.com/base/limits)" in out, asked.stdout
+    assert "./options.md#duration" not in out, asked.stdout

@@ -20,7 +20,7 @@ from app.judge.excerpt import Excerpt
 from app.search.chunk_text import chunk_blocks
 from app.search.hits import Hit
 from app.search.retrieve import Retrieval
-from app.search.urls import absolute_url
+from app.search.urls import absolute_url, with_absolute_links
 
 CUT_MARK = "\n\n[…]"
 
@@ -108,7 +108,7 @@ def select_excerpts(
             continue
         used += len(text)
         # Code reaches the model fenced, headed by its path and lines.
-        text = fenced_code_excerpt(hit.page, hit.href, text) or text
+        text = fenced_code_excerpt(hit.page, hit.href, text) or with_absolute_links(text, base_url)
         number = numbering.setdefault(page_url(hit), len(numbering) + 1)
         chosen.append(Excerpt(number, hit.title, absolute_url(base_url, hit.href), hit.heading, text, hit.breadcrumb,
                               hit.place, section=hit.id))
