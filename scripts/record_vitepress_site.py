@@ -2,7 +2,7 @@
 with VitePress (its default theme), each built page loaded in headless Chromium, and a marker
 (`marker-…`) of a source page, or of a file it includes (`<!--@include: …-->`), counted shown when
 it is in the innerText of the page's content (`.vp-doc`). A source file the build wrote no page for
-is recorded as not built. Writes tests/data/site-nav/vitepress.shown.json, which
+is recorded as not built; a built page's heading ids are recorded in order. Writes tests/data/site-nav/vitepress.shown.json, which
 tests/test_site_vitepress.py compares docschat's chunks to.
 
 VitePress is not a docschat dependency: install it in a throwaway folder, not the project's.
@@ -26,6 +26,7 @@ from _shown_markers import record_pages
 SITE = Path(__file__).parent.parent / "tests" / "data" / "site-nav" / "vitepress"
 INCLUDE = re.compile(r"<!--\s*@include:\s*(.*?)\s*-->")
 MAIN = "(document.querySelector('.vp-doc') || document.body).innerText"
+HEADING_ID = re.compile(r'<h[1-6] id="([^"]+)"')
 
 
 def _included(site: Path, text: str, folder: Path, depth: int = 0) -> list[Path]:
@@ -57,6 +58,9 @@ def record(install: Path) -> None:
         sources = [(p.relative_to(site).as_posix(), p) for p in sorted(site.rglob("*.md"))
                    if "node_modules" not in p.relative_to(site).parts and ".vitepress" not in p.relative_to(site).parts]
         pages = record_pages(sources, built, MAIN, pasted=lambda text, source: _included(site, text, source.parent))
+        for name, page in pages.items():  # the ids its build gave the page's headings, in order
+            if page["built"] and (html := built(name, site / name)) is not None:
+                page["heading_ids"] = HEADING_ID.findall(html.read_text())
         version = json.loads((install / "node_modules" / "vitepress" / "package.json").read_text())["version"]
     recording = {"renderer": f"vitepress {version} (default theme); Chromium innerText of .vp-doc", "pages": pages}
     recorded = SITE.parent / "vitepress.shown.json"

@@ -63,3 +63,17 @@ def test_a_src_exclude_set_by_code_is_not_read() -> None:
     assert any("srcExclude" in warning for warning in site.warnings)
     result = compose_files(files, Settings())
     assert [page.path for page in result.pages] == ["AGENTS.md"]
+
+
+def test_a_section_links_to_the_id_vitepress_gives_its_heading(tmp_path: Path) -> None:
+    """VitePress's slugify, not GitHub's: `coverage.provider` is `#coverage-provider` (vitest's docs:
+    353 of 1,822 section links led to no id of the built page before)."""
+    recorded = json.loads((SITE.parent / "vitepress.shown.json").read_text())["pages"]
+    result = _composed(tmp_path)
+    for name, page in recorded.items():
+        if not page["built"]:
+            continue
+        linked = {chunk.href.partition("#")[2] for chunk in result.chunks if chunk.page == name} - {""}
+        assert linked <= set(page["heading_ids"]), name
+    anchors = [chunk.href.partition("#")[2] for chunk in result.chunks if chunk.page == "guide/anchors.md"]
+    assert sorted(set(anchors) - {""}) == sorted(recorded["guide/anchors.md"]["heading_ids"][1:])

@@ -398,6 +398,7 @@ def _compose_page(
         place=site.place(path),
         page_order=page_orders.get(stem(path)),
         url_path=url_path if (url_path := site.url_path(path)) != path else None,
+        anchor_style="vitepress" if site.framework == "vitepress" else "github",
     )
     chunks = chunk_page(page, max_chars=settings.max_chunk_chars, url_prefix=source.url_prefix,
                         base_url=source.base_url)
