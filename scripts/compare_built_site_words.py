@@ -1,6 +1,6 @@
 """Compares, word for word, what docschat indexes of each page of a real Docusaurus or Sphinx site with
 what the site's own build shows of it (design/site-navigation.md reports runs on pnpm.io and
-structlog's docs). Shown: Chromium's innerText of the built page's main content (Docusaurus: the
+structlog's docs; design/answer-eval.md on vitest's VitePress docs). Shown: Chromium's innerText of the built page's main content (Docusaurus: the
 doc's `<article>`, as scripts/record_docusaurus_site.py takes it; Sphinx: the theme's
 `<article>`, else its `[role=main]`), tabs and `<details>` opened. Indexed: the page's title and its chunks' text from
 `compose --json`, link targets and fence info strings left out (scripts/_site_words.py).
@@ -13,6 +13,8 @@ Docusaurus: the built page of a source is the one at the permalink the build's o
     .venv/bin/python scripts/compare_built_site_words.py docusaurus composed.jsonl BUILT SITE
     sphinx-build -b html DOCS_DIR BUILT
     .venv/bin/python scripts/compare_built_site_words.py sphinx composed.jsonl BUILT DOCS_DIR
+    (cd DOCS_DIR && npx vitepress build)   # VitePress: BUILT is DOCS_DIR/.vitepress/dist
+    .venv/bin/python scripts/compare_built_site_words.py vitepress composed.jsonl BUILT DOCS_DIR
 """
 
 from __future__ import annotations
@@ -38,6 +40,14 @@ OPEN_SPHINX = """() => {
   document.querySelectorAll('.sd-tab-content').forEach((panel) => { panel.style.display = 'block' })
 }"""
 SHOWN_SPHINX = "(document.querySelector('article') || document.querySelector('[role=main]') || document.body).innerText"
+# VitePress's default theme: the page's content is `.vp-doc`; every code group's blocks and every
+# `<details>` shown (a click shows them); a code block's language label (`.lang`) is the theme's.
+OPEN_VITEPRESS = """() => {
+  document.querySelectorAll('details').forEach((details) => { details.open = true })
+  document.querySelectorAll('.vp-code-group .blocks > div').forEach((block) => { block.style.display = 'block' })
+  document.querySelectorAll('.vp-doc .lang').forEach((label) => label.remove())
+}"""
+SHOWN_VITEPRESS = "(document.querySelector('.vp-doc') || document.body).innerText"
 
 
 def _html(built: Path, relative: str | None) -> Path | None:
@@ -51,6 +61,10 @@ def main(renderer: str, composed: Path, built: Path, site: Path) -> None:
         pages = [(name, _html(built, f"{str(docs[name]['permalink']).strip('/')}/index.html".lstrip("/"))
                   if name in docs else None, indexed_text(rows)) for name, rows in sorted(chunks.items())]
         compare_pages(pages, SHOWN_DOCUSAURUS, OPEN_DOCUSAURUS)
+    elif renderer == "vitepress":  # cleanUrls off: DOCS_DIR/guide/x.md is BUILT/guide/x.html
+        pages = [(name, _html(built, str(Path(name).with_suffix(".html"))), indexed_text(rows))
+                 for name, rows in sorted(chunks.items())]
+        compare_pages(pages, SHOWN_VITEPRESS, OPEN_VITEPRESS)
     else:
         prefix = site.name + "/"
         pages = [(name, _html(built, str(Path(name.removeprefix(prefix)).with_suffix(".html"))), indexed_text(rows))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import unicodedata
 from dataclasses import asdict, dataclass, field
 
 from app.corpus.markdown import Block, read_page
@@ -36,6 +37,7 @@ class Page:
     # The path the site publishes it at, when not its own (a Docusaurus docs instance's
     # routeBasePath: Site.url_path); its route is made of it (page_route).
     url_path: str | None = None
+    anchor_style: str = "github"  # how its site makes a heading's anchor: "github", or "vitepress" (slug_of)
 
     @property
     def public(self) -> bool:
@@ -97,6 +99,20 @@ def github_slug(text: str) -> str:
     return re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
 
 
+# VitePress's slugify (@mdit-vue/shared, vitepress 2.0.0-alpha.19): each run of these characters is one `-`.
+_VITEPRESS_SPECIAL = re.compile(r"""[\s~`!@#$%^&*()\-_+=\[\]{}|\\;:"'“”‘’<>,.?/]+""")
+
+
+def slug_of(page: Page, shown: str) -> str:
+    """A heading's anchor as the page's site makes it from its shown text: GitHub's, or on a VitePress
+    site its slugify (`coverage.provider` → `coverage-provider`, not GitHub's `coverageprovider`)."""
+    if page.anchor_style != "vitepress":
+        return github_slug(shown)
+    text = re.sub(r"[\u0300-\u036f\u0000-\u001f]", "", unicodedata.normalize("NFKD", shown))
+    text = re.sub(r"-{2,}", "-", _VITEPRESS_SPECIAL.sub("-", text)).strip("-")
+    return re.sub(r"^(\d)", r"_\1", text).lower()
+
+
 class AnchorAllocator:
     """Repeated headings get -1, -2, … as GitHub numbers them; explicit ids are kept."""
 
@@ -143,7 +159,7 @@ def _sections(page: Page) -> list[_Section]:
         level = block.level
         text = heading_text(block.text[level + 1:])[0]  # the Markdown, for the section's text
         shown, explicit = shown_heading(block)  # its name and anchor
-        anchor = anchors.allocate(explicit or github_slug(shown))  # every heading counts, as on GitHub
+        anchor = anchors.allocate(explicit or slug_of(page, shown))  # every heading counts, as on GitHub
         written = Block(f"{'#' * level} {text}", "heading", level, shown)
         if level not in SPLIT_LEVELS or _repeats_title(block, page.title):
             # Deeper headings, and a `#` repeating the page title, stay inside their section;

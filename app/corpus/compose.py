@@ -29,6 +29,7 @@ from app.corpus.site import NOT_BUILT, Site, SiteDialect, read_site, site_commit
 from app.corpus.site_model import MKDOCS_SUFFIXES
 from app.corpus.site_openapi import compose_operation, front_matter_blocks, generated_pages
 from app.corpus.site_root import SiteChoiceError, Within, find_site, moved_to_source, outside_site
+from app.corpus.site_vitepress import paste_includes
 from app.corpus.snippets import Pastable, SnippetResult, is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
 from app.errors import DocschatError
@@ -361,7 +362,8 @@ def _compose_page(
         path, front.body, files, page_audiences=audiences,
         audience_of=lambda snippet: _page_audiences(snippet, files, source, site),
         math=dialect.mintlify, directives=not dialect.mintlify, comments=dialect.mdx_comments,
-    ) if mdx else SnippetResult(front.body)
+    ) if mdx else SnippetResult(paste_includes(path, front.body, files, result.warnings)  # VitePress's `<!--@include:`
+                                if site.framework == "vitepress" else front.body)
     result.warnings.extend(pasted.warnings)  # a page its parser rejects still names its snippets' faults
     pasted.text = render_macros(pasted.text, site, path, front.data)  # mkdocs-macros, if on (or MacrosError)
     pastable = Pastable(files, path, audiences, lambda snippet: _page_audiences(  # the site's rules, in its folder
@@ -398,6 +400,7 @@ def _compose_page(
         place=site.place(path),
         page_order=page_orders.get(stem(path)),
         url_path=url_path if (url_path := site.url_path(path)) != path else None,
+        anchor_style="vitepress" if site.framework == "vitepress" else "github",
     )
     chunks = chunk_page(page, max_chars=settings.max_chunk_chars, url_prefix=source.url_prefix,
                         base_url=source.base_url)

@@ -39,9 +39,8 @@ framework reads it, from the files of the source's folder:
   built; sphinx-reredirects' `redirects` (docnames, `*` wildcards) are redirects. A site with no
   toctree keeps every page a page.
 
-Docusaurus and Sphinx, whose configuration is code, are read in app/corpus/site_docusaurus.py and
-app/corpus/site_code.py; the Site every reader fills is app/corpus/site_model.py's.
-- Anything else: every page is a page.
+Docusaurus, Sphinx and VitePress, whose configuration is code, are read in app/corpus/site_docusaurus.py,
+site_code.py and site_vitepress.py; the Site every reader fills is site_model.py's. Else every page is a page.
 """
 
 from __future__ import annotations
@@ -87,6 +86,7 @@ from app.corpus.site_model import (
     stem,
 )
 from app.corpus.site_openapi import openapi_files, openapi_sources, parse_operation
+from app.corpus.site_vitepress import VITEPRESS_CONFIGS, vitepress_site
 from app.corpus.snippets import imported_markdown
 from app.corpus.theme_hiding import mkdocs_theme_css, theme_css
 
@@ -118,7 +118,7 @@ def read_site(files: Mapping[str, str]) -> Site:
         return sphinx_site(files)
     if all(name in files for name in JUPYTER_BOOK_FILES):  # Sphinx, configured by jupyter-book
         return jupyter_book_site(files)
-    return Site()
+    return vitepress_site(files) if any(name in files for name in VITEPRESS_CONFIGS) else Site()
 
 
 def configs_above(folder: str) -> list[str]:

@@ -131,7 +131,7 @@ class OpenApiEntry(NamedTuple):
 class Site:
     """What a source's site configuration says of its pages."""
 
-    framework: str = "files"  # mintlify, mkdocs, docusaurus, sphinx, or files (every page is a page)
+    framework: str = "files"  # mintlify, mkdocs, docusaurus, sphinx, vitepress, or files (every page is a page)
     config: str | None = None  # the file read
     listed: dict[str, NavPage] = field(default_factory=dict)  # page stem → its entry (first place)
     every_page_listed: bool = True  # no navigation that lists pages: all of them are in it
@@ -353,6 +353,8 @@ class Site:
                 return docusaurus
             if self.built_folders is not None and _within(path, self.built_folders) not in self.sidebar_folders:
                 return None  # a blog post, a page, a doc of an instance with no sidebars: a page
+        if self.framework == "vitepress" and any(pattern.match(path) for pattern in self.not_built):
+            return Exclusion(NOT_BUILT, f"a `.` name, node_modules, dist, or srcExclude of {self.config}: never built")
         if self.framework == "mkdocs" and (mkdocs := self._mkdocs_exclusion(path, front)) is not None:
             return mkdocs
         if self.framework == "sphinx":

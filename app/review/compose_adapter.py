@@ -22,7 +22,7 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from app.config import Settings
-from app.corpus.chunker import AnchorAllocator, Chunk, Page, drop_duplicate_ids, github_slug, page_route, shown_heading
+from app.corpus.chunker import AnchorAllocator, Chunk, Page, drop_duplicate_ids, page_route, shown_heading, slug_of
 from app.corpus.compose import PageKey, compose_batches
 from app.corpus.frontmatter import parse_front_matter
 from app.corpus.git_source import GitSourceError, normalize_docs_dir, resolve_commit
@@ -158,7 +158,7 @@ def _anchors(page: Page) -> tuple[str, ...]:
     for block in page.blocks:
         if block.kind == "heading":
             shown, explicit = shown_heading(block)
-            anchors.append(allocator.allocate(explicit or github_slug(shown)))
+            anchors.append(allocator.allocate(explicit or slug_of(page, shown)))
     return tuple(anchors)
 
 

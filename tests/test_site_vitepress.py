@@ -1,0 +1,79 @@
+"""A VitePress site (app/corpus/site_vitepress.py): the Markdown files its build leaves out
+(`srcExclude`, a `.` folder) are not pages, and a page shows the files it includes
+(`<!--@include: …-->`: relative or `@/`, a `#region`, a `{start,end}` range, nested, front matter
+dropped, inside a code fence too; a page including itself is left as the comment).
+
+tests/data/site-nav/vitepress is a small VitePress site; vitepress.shown.json is what its real build
+shows of each file's markers (scripts/record_vitepress_site.py: vitepress 2.0.0-alpha.19, Chromium)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from app.config import Settings
+from app.corpus.compose import compose_corpus, compose_files
+from app.corpus.site import NOT_BUILT, read_site
+from app.corpus.site_vitepress import paste_includes
+from app.corpus.sources import Source
+from tests.helpers import commit_all, git
+
+SITE = Path(__file__).parent / "data" / "site-nav" / "vitepress"
+CONFIG = ".vitepress/config.mts"
+
+
+def _composed(tmp_path: Path):
+    repo = tmp_path / "repo"
+    shutil.copytree(SITE, repo)
+    git(repo, "init", "-q", "-b", "main")
+    commit_all(repo, "import")
+    return compose_corpus(Source(name="s", repo=repo, dir="", audiences=("public",)), Settings())
+
+
+def test_the_pages_and_what_they_show_are_the_builds(tmp_path: Path) -> None:
+    recorded = json.loads((SITE.parent / "vitepress.shown.json").read_text())["pages"]
+    result = _composed(tmp_path)
+    assert sorted(page.path for page in result.pages) == sorted(name for name, p in recorded.items() if p["built"])
+    for page in result.pages:
+        indexed = " ".join(chunk.embed_text for chunk in result.chunks if chunk.page == page.path)
+        assert [m for m in recorded[page.path]["shown"] if m not in indexed] == [], page.path
+        assert [m for m in recorded[page.path]["hidden"] if m in indexed] == [], page.path
+    assert dict(result.excluded)["AGENTS.md"].kind == NOT_BUILT
+    assert result.warnings == []
+
+
+def test_an_include_naming_no_file_pastes_nothing_with_a_warning() -> None:
+    warnings: list[str] = []
+    text = paste_includes("guide/a.md", "before <!--@include: ./missing.md--> after <!--@include: ../../out.md-->",
+                          {"guide/a.md": ""}, warnings)
+    assert text == "before  after "
+    assert len(warnings) == 2 and "missing.md" in warnings[0]
+
+
+def test_includes_that_include_each_other_stop() -> None:
+    files = {"a.md": "A <!--@include: ./b.md-->", "b.md": "B <!--@include: ./a.md-->"}
+    assert paste_includes("a.md", files["a.md"], files, []) == "A B <!--@include: ./a.md-->"
+
+
+def test_a_src_exclude_set_by_code_is_not_read() -> None:
+    files = {CONFIG: "const skip = ['AGENTS.md']\nexport default { srcExclude: skip }\n", "AGENTS.md": "# A\n\nx\n"}
+    site = read_site(files)
+    assert site.framework == "vitepress" and site.exclusion("AGENTS.md", {}) is None
+    assert any("srcExclude" in warning for warning in site.warnings)
+    result = compose_files(files, Settings())
+    assert [page.path for page in result.pages] == ["AGENTS.md"]
+
+
+def test_a_section_links_to_the_id_vitepress_gives_its_heading(tmp_path: Path) -> None:
+    """VitePress's slugify, not GitHub's: `coverage.provider` is `#coverage-provider` (vitest's docs:
+    353 of 1,822 section links led to no id of the built page before)."""
+    recorded = json.loads((SITE.parent / "vitepress.shown.json").read_text())["pages"]
+    result = _composed(tmp_path)
+    for name, page in recorded.items():
+        if not page["built"]:
+            continue
+        linked = {chunk.href.partition("#")[2] for chunk in result.chunks if chunk.page == name} - {""}
+        assert linked <= set(page["heading_ids"]), name
+    anchors = [chunk.href.partition("#")[2] for chunk in result.chunks if chunk.page == "guide/anchors.md"]
+    assert sorted(set(anchors) - {""}) == sorted(recorded["guide/anchors.md"]["heading_ids"][1:])
