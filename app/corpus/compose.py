@@ -24,7 +24,7 @@ from app.corpus.mkdocs_macros import render_macros
 from app.corpus.myst_include import PageIncludes
 from app.corpus.myst_xref import SiteTitles, with_every_markdown_page
 from app.corpus.page_links import page_link
-from app.corpus.repository_files import REPOSITORY, Beneath, RepositoryFiles, in_repository
+from app.corpus.repository_files import REPOSITORY, Beneath, Recorder, RepositoryFiles, in_repository
 from app.corpus.site import NOT_BUILT, Site, SiteDialect, read_site, site_commit, site_dialect, stem
 from app.corpus.site_model import MKDOCS_SUFFIXES
 from app.corpus.site_openapi import compose_operation, front_matter_blocks, generated_pages
@@ -104,34 +104,6 @@ def _unchanged_key(known: Mapping[str, PageKey] | None, path: str, fingerprint: 
     if blob_id is not None and stored is not None and stored.key == page_key(fingerprint, stored.deps, blob_id):
         return stored
     return None
-
-
-class _Recorder(Mapping[str, str]):
-    """The files, noting every path a page's compose reads or looks for (its dependencies).
-    Listing the files (iterating) would make the page depend on every path: `whole` says so, and
-    such a page gets no key."""
-
-    def __init__(self, files: Mapping[str, str], repository: Mapping[str, str]) -> None:
-        self.files, self.repository, self.read, self.whole = files, repository, set[str](), False
-
-    def __getitem__(self, path: str) -> str:
-        self.read.add(path)  # REPOSITORY + a path: a file of the repository (a MyST `{include}`)
-        return self.repository[path[len(REPOSITORY):]] if path.startswith(REPOSITORY) else self.files[path]
-
-    def __contains__(self, path: object) -> bool:
-        if isinstance(path, str):
-            self.read.add(path)
-            if path.startswith(REPOSITORY):
-                return path[len(REPOSITORY):] in self.repository
-        return path in self.files
-
-    def __iter__(self) -> Iterator[str]:
-        self.whole = True
-        return iter(self.files)
-
-    def __len__(self) -> int:
-        self.whole = True
-        return len(self.files)
 
 
 def _title_for(path: str, title: str | None, blocks: list[Block]) -> str:
@@ -305,7 +277,7 @@ def iter_compose_files(
             routes[route] = in_source
             continue
         composed, warned, marks = len(result.pages), len(result.warnings), result.marks()
-        recorder = _Recorder(tree, repository)
+        recorder = Recorder(tree, repository)
         try:
             (compose_operation(operation, recorder, settings, source, site, page_orders, result) if operation
              else _compose_page(path, recorder, settings, source, result, site, dialect, page_orders, titles,

@@ -81,3 +81,31 @@ class Beneath(Mapping[str, str]):
 
     def __len__(self) -> int:
         return len(self.files)
+
+
+class Recorder(Mapping[str, str]):
+    """The files, noting every path a page's compose reads or looks for (its dependencies).
+    Listing the files (iterating) would make the page depend on every path: `whole` says so, and
+    such a page gets no key."""
+
+    def __init__(self, files: Mapping[str, str], repository: Mapping[str, str]) -> None:
+        self.files, self.repository, self.read, self.whole = files, repository, set[str](), False
+
+    def __getitem__(self, path: str) -> str:
+        self.read.add(path)  # REPOSITORY + a path: a file of the repository (a MyST `{include}`)
+        return self.repository[path[len(REPOSITORY):]] if path.startswith(REPOSITORY) else self.files[path]
+
+    def __contains__(self, path: object) -> bool:
+        if isinstance(path, str):
+            self.read.add(path)
+            if path.startswith(REPOSITORY):
+                return path[len(REPOSITORY):] in self.repository
+        return path in self.files
+
+    def __iter__(self) -> Iterator[str]:
+        self.whole = True
+        return iter(self.files)
+
+    def __len__(self) -> int:
+        self.whole = True
+        return len(self.files)

@@ -193,7 +193,7 @@ class Site:
 
         The first call lists the stylesheets of `files` (those a URL may name): compose makes it with
         the tree itself, before any page, as a page's listing would make it depend on every path
-        (compose's _Recorder: no page key). Every stylesheet is in every key (`css_key`)."""
+        (repository_files.Recorder: no page key). Every stylesheet is in every key (`css_key`)."""
         if self._css is None:
             self._css_files = tuple(path for path in sorted(files) if path.lower().endswith(".css"))
             self._css_paths = _with_imports(files, self._css_files, [
