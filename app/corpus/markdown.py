@@ -399,6 +399,9 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
         css, linked, modules)
 
 
+MODULE_DEPTH = 3  # modules imported by the modules a page imports, and so on
+
+
 def _read_linked(read: Callable[[str, dict[str, str | None]], Reading], css: str,
                  linked: Callable[[tuple[str, ...]], str] | None,
                  modules: Callable[[tuple[str, ...]], dict[str, str | None]] | None = None) -> Reading:
@@ -410,4 +413,14 @@ def _read_linked(read: Callable[[str, dict[str, str | None]], Reading], css: str
         return reading
     extra = linked(reading.links) if reading.links and linked is not None else ""
     given = modules(reading.modules) if reading.modules and modules is not None else {}
-    return read(f"{css}\n{extra}" if extra else css, given) if extra or given else reading
+    if not extra and not given:
+        return reading
+    reading = read(f"{css}\n{extra}" if extra else css, given)
+    # A component the page imports may read modules of its own (a constants module: its labels),
+    # named only once the first is given: asked for in turn, MODULE_DEPTH levels at most.
+    for _ in range(MODULE_DEPTH):
+        if reading.error is not None or modules is None or not (wanted := [m for m in reading.modules if m not in given]):
+            break
+        given = {**given, **modules(tuple(wanted))}
+        reading = read(f"{css}\n{extra}" if extra else css, given)
+    return reading
