@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from app.corpus.chunker import Chunk
 from app.corpus.compose import compose_files
 from app.corpus.compose_result import ComposeResult
 from app.corpus.sources import Source
+from tests.helpers import copy_tree_as_repo, docschat_in_process
 
 SITE = Path(__file__).parent / "data" / "docusaurus-components"
 BUILT = json.loads((SITE.parent / "docusaurus-components.shown.json").read_text(encoding="utf-8"))["pages"]
@@ -119,3 +121,25 @@ def test_a_component_whose_children_are_data_reads_attributes_and_order() -> Non
     assert "Order: first, second" in text and "GONEWORD" not in text, text
     assert text.index("FIRSTWORD") < text.index("SECONDWORD")
     assert result.unknown_component_counts() == {}
+
+
+def test_compose_names_the_components_read_as_hiding_their_children_apart(tmp_path: Path) -> None:
+    """`docschat compose` said of every component it had no rule for "their text is indexed": of
+    typeorm's DatabaseTabs, read as hiding its children, it was not. A site component read as hiding
+    them is named apart (its text is not indexed); one whose children are shown is a guess; one
+    evaluated (DatabaseTabs, Steps) is neither."""
+    site = tmp_path / "site"
+    shutil.copytree(SITE, site)
+    (site / "docs" / "guess.mdx").write_text(
+        "import {DatabaseTab} from '@site/src/components/tabs/database-tabs'\n\n# Guess\n\n<Chart>\n\nShown chart.\n\n</Chart>\n\n"
+        "<DatabaseTab value=\"mysql\">\n\nHIDDENWORD\n\n</DatabaseTab>\n")
+    repo = copy_tree_as_repo(site, tmp_path / "repo", docs_dir="site")
+    run = docschat_in_process("compose", "--repo", str(repo), "--branch", "main", "--docs-dir", "site", "--verbose")
+    assert run.returncode == 0, run.stderr
+    out = re.sub(r"[ \n]+", " ", run.stdout)
+    assert ("1 components docschat has no rule for (their children are shown and indexed, a guess; their attributes "
+            "are not): Chart\u00a0×1") in out, out
+    assert ("1 of the site's own components read as hiding their children (their code never renders them: the text "
+            "inside them is not indexed): DatabaseTab\u00a0×2") in out, out
+    assert "component hiding its children: DatabaseTab ×2 in docs/guess.mdx, docs/levels.mdx" in run.stderr, run.stderr
+    assert "DatabaseTabs" not in out + run.stderr and "Steps" not in out + run.stderr

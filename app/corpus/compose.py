@@ -384,6 +384,7 @@ def _compose_page(
     if dialect.mintlify and isinstance(front.data.get("openapi"), str):  # an API page: the operation's text too
         summary = front_matter_blocks(path, front, files, site, blocks, result.warnings)
     result.unknown_components.extend((path, name, uses) for name, uses in sorted(reading.unknown_components.items()))
+    result.hiding_components.extend((path, name, uses) for name, uses in sorted(reading.hiding_components.items()))
     page = Page(
         path=path,
         title=_title_for(path, front.title or summary, blocks),

@@ -66,6 +66,9 @@ class Reading:
     # MDX: the modules of the site it imports components from (`/snippets/x.jsx`, `./x`), as
     # written, not given to the reader: compose gives their text (Site.modules) and reads again.
     modules: tuple[str, ...] = ()
+    # The site's own components read as hiding their children (their code never renders them):
+    # name -> uses with children, whose text is not indexed
+    hiding_components: dict[str, int] = field(default_factory=dict)
 
 
 def _bundle(name: str = "reader.js") -> str:
@@ -142,7 +145,8 @@ def _reading(data: dict[str, Any]) -> Reading:
     if "error" in data:
         return Reading(error=data["error"])
     return Reading([Block(block[1], block[0], block[2], *block[3:]) for block in data["blocks"]], data.get("unknown", {}),
-                   links=tuple(data.get("links", ())), modules=tuple(data.get("modules", ())))
+                   links=tuple(data.get("links", ())), modules=tuple(data.get("modules", ())),
+                   hiding_components=data.get("hiding", {}))
 
 
 def read_css_links(css: str) -> tuple[str, ...]:
