@@ -123,6 +123,20 @@ def test_a_component_whose_children_are_data_reads_attributes_and_order() -> Non
     assert result.unknown_component_counts() == {}
 
 
+def test_a_component_the_page_defines_is_evaluated_too() -> None:
+    """The page's own ESM is read as a module: a component it defines that takes its children
+    apart is evaluated, with the constants the page declares and a module it imports."""
+    files = {"docusaurus.config.js": "module.exports = {};", "src/names.js": "export const names = {a: 'Alpha', b: 'Beta'}\n",
+             "docs/a.mdx": "import React from 'react'\nimport {names} from '@site/src/names'\n\n"
+                           "export const Item = () => null\n\nexport const suffix = ' edition'\n\n"
+                           "export const List = ({children}) => <dl>{React.Children.map(children, (c) =>\n"
+                           "  <><dt>{names[c.props.id] + suffix}</dt><dd>{c.props.children}</dd></>)}</dl>\n\n# A\n\n"
+                           "<List>\n<Item id=\"b\">\n\nBETAWORD\n\n</Item>\n<Item id=\"a\">\n\nALPHAWORD\n\n</Item>\n</List>\n"}
+    result = _compose(files)
+    text = "\n".join(chunk.text for chunk in result.chunks)
+    assert re.search(r"Beta edition\s+BETAWORD\s+Alpha edition\s+ALPHAWORD", text), text
+    assert result.unknown_component_counts() == {}
+
 def test_compose_names_the_components_read_as_hiding_their_children_apart(tmp_path: Path) -> None:
     """`docschat compose` said of every component it had no rule for "their text is indexed": of
     typeorm's DatabaseTabs, read as hiding its children, it was not. A site component read as hiding

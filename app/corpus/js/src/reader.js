@@ -410,13 +410,19 @@ function markNode(value) {
 // its attributes only `title` is shown, so too (what it renders itself is not read: a loss). A
 // binding that is not a function (`memo(…)` and `forwardRef(…)` of one are, and a class's `render()`)
 // or an alias of one (a re-export, a package's) stays a guess: children and title shown, as for any unknown.
+const PAGE_MODULE = '%page' // no import's source: those start with `.`, `/` or `@site/`
 function localComponents(tree, modules, wanted) {
   const local = new Map()
-  // Where each imported component comes from, and an interpreter of the modules given, for a
-  // component that takes its children apart (`apart`: component-render.js).
+  // Where each component comes from (a module's export; `%page`: the page's own ESM, read as a
+  // module), and an interpreter of the modules given, for a component that takes its children
+  // apart (`apart`: component-render.js). A Markdown, CSS or JSON import is never evaluated.
   const origins = new Map()
   local.origins = origins
+  const esm = {type: 'Program', body: (tree.children || []).filter((node) => node.type === 'mdxjsEsm')
+    .flatMap((node) => (node.data && node.data.estree && node.data.estree.body) || [])}
   local.renderer = new Renderer((source) => {
+    if (source === PAGE_MODULE) return esm
+    if (/\.(?:mdx?|css|json)$/i.test(source)) return null
     if (!modules || !(source in modules)) {
       if (!wanted.includes(source)) wanted.push(source)
       return null
@@ -427,7 +433,7 @@ function localComponents(tree, modules, wanted) {
     if (node.type !== 'mdxjsEsm') continue
     for (const statement of (node.data && node.data.estree && node.data.estree.body) || []) {
       declared(statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement,
-        (name, value) => { local.set(name, value); origins.delete(name) }, (name) => local.get(name))
+        (name, value) => { local.set(name, value); origins.set(name, {source: PAGE_MODULE, key: name}) }, (name) => local.get(name))
       if (statement.type !== 'ImportDeclaration') continue
       // A component imported from a module of the site (`/snippets/x.jsx`, `@site/src/components/X`,
       // `./x`), read as the page's own when compose gives its text (`modules`: the import's source →
