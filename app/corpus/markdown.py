@@ -239,6 +239,10 @@ def _render_directive(token: Token, env: EnvType, name: str, argument: str, opti
         return _code(options_.get("code", ""), included[1]) if {"literal", "code"} & options_.keys() else _render_myst(
             included[1], replace(build, including=(*build.including, included[0])), depth=depth + 1,
             substituting=env["substituting"], pasted=env["pasted"])
+    if name == "literalinclude" and build.literal_include and (code := build.literal_include(argument, options_)) is not None:
+        # Under its caption; an empty one is the file's name as written (Sphinx).
+        caption = options_["caption"] or argument if "caption" in options_ else ""
+        return (f"<p>{_title_html(caption, env)}</p>" if caption else "") + _code(options_.get("language", ""), code)
     # MyST refuses `:::{eval-rst}` (a colon fence is for Markdown content): nothing is shown.
     if myst.hidden(name, options_) or (name == "eval-rst" and colons):
         return ""
