@@ -95,6 +95,22 @@ def test_a_component_the_reader_cannot_evaluate_is_a_guess(body: str) -> None:
     assert result.unknown_component_counts() == {"Odd": 1}
 
 
+def test_a_component_that_takes_its_children_apart_under_a_condition_still_hides_them() -> None:
+    """Where the evaluation stops (a hook) and the component takes its children apart only under
+    a condition (`useFlag() ? Children.map(…) : null`), they stay hidden, as its code reads
+    whatever the props: fail closed, counted as hiding them."""
+    files = {"docusaurus.config.js": "module.exports = {};",
+             "src/components/flag.jsx": "import React from 'react'\nexport const Item = () => null\n"
+                                        "export const Flagged = ({children}) => useFlag() ? React.Children.map(children,\n"
+                                        "  (c) => <p>{c.props.children}</p>) : null\n",
+             "docs/a.mdx": "import {Flagged, Item} from '@site/src/components/flag'\n\n# A\n\nShown text.\n\n"
+                           "<Flagged>\n<Item>\n\nFLAGWORD\n\n</Item>\n</Flagged>\n"}
+    result = _compose(files)
+    text = "\n".join(chunk.text for chunk in result.chunks)
+    assert "Shown text." in text and "FLAGWORD" not in text, text
+    assert result.unknown_component_counts() == {} and result.hiding_component_counts() == {"Flagged": 1}
+
+
 def test_a_component_whose_children_are_data_reads_attributes_and_order() -> None:
     """The evaluation follows data: the children filtered by an attribute, sorted, their titles
     joined by a template literal; a child that is not an element the component accepts throws, as

@@ -614,12 +614,19 @@ function reach(fn) {
   // site's stylesheet hides): the children are shown inside those elements (`wrapped`).
   if (found.children && references.length === 1) found.around = references[0].filter((element) => /^[a-z][a-z0-9-]*$/.test(jsxName(element)))
   // Takes its children apart (`React.Children.toArray(children)`, `Children.map(…)`): what it shows
-  // of them depends on their props, read by evaluating it (component-render.js).
-  walkEstree(fn.body, null, (node) => {
+  // of them depends on their props, read by evaluating it (component-render.js). Where that stops,
+  // its children are a guess, shown only if it takes them apart whatever the props (`shownApart`:
+  // not under a condition, as `open ? Children.map(…) : null` is, which hides them as before).
+  const apart = (shownApart) => (node) => {
     const callee = node.type === 'CallExpression' && node.callee.type === 'MemberExpression' && node.callee.object
     if (callee && ((callee.type === 'Identifier' && callee.name === 'Children') ||
-      (callee.type === 'MemberExpression' && !callee.computed && callee.property.name === 'Children'))) found.apart = true
-  })
+      (callee.type === 'MemberExpression' && !callee.computed && callee.property.name === 'Children'))) {
+      found.apart = true
+      if (shownApart) found.shownApart = true
+    }
+  }
+  walkEstree(fn.body, null, apart(false))
+  if (found.apart) walkEstree(fn.body, null, apart(true), given)
   return found
 }
 
@@ -722,7 +729,7 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
     // A site component read as hiding its children: counted apart (compose says their text is not
     // indexed). One that takes them apart, not evaluated, is a guess: its children shown, each
     // marker among them (`({children}) => null`, whose props it reads) by its own children.
-    const hides = own && !own.children && !own.apart
+    const hides = own && !own.children && !own.shownApart
     if (hides) {
       if ((node.children || []).length) counts.hiding[name] = (counts.hiding[name] || 0) + 1
     } else if (name && (/^[A-Z]/.test(name) || name.includes('.')) && !rule && ((!rendered && local.has(name)) || !CHILDREN_ONLY.has(name))) {
@@ -734,9 +741,9 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
     if (attributes.hidden === true || styleHides(attributes.style)) return undefined
     if (hides && !own.names.has('title')) return undefined
     unseenStylesheet(node, name, attributes)
-    let children = hides ? [] : state.all(own && own.apart ? {...node, children: (node.children || []).flatMap((child) => {
+    let children = hides ? [] : state.all(own && own.shownApart ? {...node, children: (node.children || []).flatMap((child) => {
       const marker = child.name && local.get(child.name)
-      return marker && !marker.children && !marker.apart ? child.children : [child]
+      return marker && !marker.children && !marker.shownApart ? child.children : [child]
     })} : node)
     if (own && own.around && own.around.length && (children = wrapped(children, own.around)) === null) return undefined
     // React writes a `<style>`'s string children as its CSS text: no paragraph around a
