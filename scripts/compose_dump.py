@@ -5,7 +5,7 @@
     python scripts/compose_dump.py /tmp/after --corpus mintlify-docs claude-docs ray-docs --compare /tmp/before
 
 Writes `<dir>/<corpus>.json`: the chunks, the pages (blocks included), the warnings, the skipped
-pages, the exclusions and the unknown components. With --compare, exits non-zero naming each
+pages, the exclusions, the unknown components and those read as hiding their children. With --compare, exits non-zero naming each
 corpus whose JSON differs from the one in that folder (and the first differing line).
 """
 
@@ -37,6 +37,8 @@ def dump(corpus: str) -> str:
         "skipped": result.skipped_pages,
         "excluded": [[path, str(why)] for path, why in result.excluded],
         "unknown_components": result.unknown_components,
+        # Absent before session 31: an older tree's dump has none.
+        "hiding_components": getattr(result, "hiding_components", []),
         "snippets": [result.snippets_resolved, result.snippets_unresolved],
     }, indent=1, ensure_ascii=False)
 

@@ -58,12 +58,15 @@ def compose_command(repo: Any, branch: str | None, docs_dir: str | None, as_json
     if verbose:
         for path, exclusion in result.excluded:
             err_console.print(f"left out: {escape(path)}: {escape(exclusion.reason)}", highlight=False, soft_wrap=True)
-        pages: dict[str, list[str]] = {}
-        for page, name, _ in result.unknown_components:
-            pages.setdefault(name, []).append(page)
-        for name, uses in result.unknown_component_counts().items():
-            err_console.print(f"unknown component: {escape(name)} ×{uses} in {escape(', '.join(pages[name]))}",
-                              highlight=False, soft_wrap=True)
+        for label, found, counts in (("unknown component", result.unknown_components, result.unknown_component_counts()),
+                                     ("component hiding its children", result.hiding_components,
+                                      result.hiding_component_counts())):
+            pages: dict[str, list[str]] = {}
+            for page, name, _ in found:
+                pages.setdefault(name, []).append(page)
+            for name, uses in counts.items():
+                err_console.print(f"{label}: {escape(name)} ×{uses} in {escape(', '.join(pages[name]))}",
+                                  highlight=False, soft_wrap=True)
     if as_json:
         for chunk in result.chunks:
             print_json(chunk.to_dict())
@@ -87,9 +90,16 @@ def compose_command(repo: Any, branch: str | None, docs_dir: str | None, as_json
     if result.skipped_pages:
         console.print(f"{len(result.skipped_pages)} pages not indexed: their parser rejects them, or they cannot be "
                       "read (the warnings above say why)", highlight=False)
+    more = "" if verbose else "; --verbose names the pages"
     if components := result.unknown_component_counts():
-        console.print(escape(f"{len(components)} components docschat has no rule for (their text is indexed, their "
-                             "attributes are not)" + ("" if verbose else "; --verbose names the pages") + ": "
+        console.print(escape(f"{len(components)} components docschat has no rule for (their children are shown and "
+                             f"indexed, a guess; their attributes are not){more}: "
+                             + components_summary(components, None if verbose else 10)), highlight=False)
+    if components := result.hiding_component_counts():
+        # The site's own components whose code never renders their children: the text inside is lost
+        # if the reader is wrong, so they are named apart from the guesses above.
+        console.print(escape(f"{len(components)} of the site's own components read as hiding their children (their "
+                             f"code never renders them: the text inside them is not indexed){more}: "
                              + components_summary(components, None if verbose else 10)), highlight=False)
     if report.failed:
         sys.exit(1)

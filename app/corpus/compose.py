@@ -147,7 +147,7 @@ def _included(page: str, files: Pastable, site_folder: str, path: str) -> str | 
         key = REPOSITORY + in_repo
     else:
         key = None
-        files.warnings.append(f"{page}: {{include}} {path} leads out of the repository; not read")
+        files.warnings.append(f"{page}: {path} (an {{include}} or {{literalinclude}}) leads out of the repository; not read")
     try:
         return files[key] if key is not None else None
     except KeyError:
@@ -343,7 +343,7 @@ def _compose_page(
     includes = PageIncludes(path, partial(_included, path, pastable, site_folder), result.warnings)
     reading = read_page(pasted.text, mdx=mdx, myst=dialect.myst, mintlify=dialect.mintlify, comments=dialect.mdx_comments,
                         mkdocs=dialect.python_markdown, front_matter=front.body != text.lstrip("\ufeff"),
-                        docusaurus=dialect.docusaurus, admonitions=site.admonitions_of(path), build=replace(site.myst.for_page(front.data), include=includes.paste, xref=partial(
+                        docusaurus=dialect.docusaurus, admonitions=site.admonitions_of(path), build=replace(site.myst.for_page(front.data), include=includes.paste, literal_include=includes.literal, xref=partial(
                             titles.title, page=path, files=files, shown=partial(
                                 _title_shown, path, audiences, files, source, site, result.warnings)) if titles else None), files=pastable, css=site.css(files, path, pasted.text if mdx else ""),
                         linked=lambda urls: site.linked_css(files, urls),  # stylesheets the page links
@@ -360,6 +360,7 @@ def _compose_page(
     if dialect.mintlify and isinstance(front.data.get("openapi"), str):  # an API page: the operation's text too
         summary = front_matter_blocks(path, front, files, site, blocks, result.warnings)
     result.unknown_components.extend((path, name, uses) for name, uses in sorted(reading.unknown_components.items()))
+    result.hiding_components.extend((path, name, uses) for name, uses in sorted(reading.hiding_components.items()))
     page = Page(
         path=path,
         title=_title_for(path, front.title or summary, blocks),

@@ -47,6 +47,9 @@ class ComposeResult:
     # Components no rule of the page reader knows (what they show is a guess: their children):
     # (page, component, uses).
     unknown_components: list[tuple[str, str, int]] = field(default_factory=list)
+    # The site's own components read as hiding their children (their code never renders them: the
+    # text the page puts inside them is not indexed): (page, component, uses).
+    hiding_components: list[tuple[str, str, int]] = field(default_factory=list)
 
     @property
     def undeclared_pages(self) -> int:
@@ -60,7 +63,8 @@ class ComposeResult:
                    sum(r.snippets_resolved for r in results), sum(r.snippets_unresolved for r in results),
                    excluded=[e for r in results for e in r.excluded],
                    skipped_pages=[p for r in results for p in r.skipped_pages],
-                   unknown_components=[u for r in results for u in r.unknown_components])
+                   unknown_components=[u for r in results for u in r.unknown_components],
+                   hiding_components=[u for r in results for u in r.hiding_components])
 
     def extend(self, other: ComposeResult) -> None:
         """Append another part of the same source (iter_compose_files)."""
@@ -74,6 +78,7 @@ class ComposeResult:
         self.kept.extend(other.kept)
         self.excluded.extend(other.excluded)
         self.unknown_components.extend(other.unknown_components)
+        self.hiding_components.extend(other.hiding_components)
         self.commit = self.commit or other.commit
 
     def marks(self) -> tuple[int, int, int, int]:
@@ -87,10 +92,11 @@ class ComposeResult:
 
     def unknown_component_counts(self) -> dict[str, int]:
         """Uses of each component no rule knows, most used first."""
-        counts: dict[str, int] = {}
-        for _, name, uses in self.unknown_components:
-            counts[name] = counts.get(name, 0) + uses
-        return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+        return _component_counts(self.unknown_components)
+
+    def hiding_component_counts(self) -> dict[str, int]:
+        """Uses (with children) of each site component read as hiding its children, most first."""
+        return _component_counts(self.hiding_components)
 
     def summary(self) -> dict[str, object]:
         return {
@@ -103,8 +109,16 @@ class ComposeResult:
             "excluded": self.excluded_counts(),
             "rejected_pages": len(self.skipped_pages),
             "unknown_components": self.unknown_component_counts(),
+            "hiding_components": self.hiding_component_counts(),
             "warnings": list(self.warnings),
         }
+
+
+def _component_counts(uses: Iterable[tuple[str, str, int]]) -> dict[str, int]:
+    counts: dict[str, int] = {}
+    for _, name, used in uses:
+        counts[name] = counts.get(name, 0) + used
+    return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
 
 
 def _counted(items: Iterable[str]) -> dict[str, int]:

@@ -239,6 +239,10 @@ def _render_directive(token: Token, env: EnvType, name: str, argument: str, opti
         return _code(options_.get("code", ""), included[1]) if {"literal", "code"} & options_.keys() else _render_myst(
             included[1], replace(build, including=(*build.including, included[0])), depth=depth + 1,
             substituting=env["substituting"], pasted=env["pasted"])
+    if name == "literalinclude" and build.literal_include and (code := build.literal_include(argument, options_)) is not None:
+        # Under its caption; an empty one is the file's name as written (Sphinx).
+        caption = options_["caption"] or argument if "caption" in options_ else ""
+        return (f"<p>{_title_html(caption, env)}</p>" if caption else "") + _code(options_.get("language", ""), code)
     # MyST refuses `:::{eval-rst}` (a colon fence is for Markdown content): nothing is shown.
     if myst.hidden(name, options_) or (name == "eval-rst" and colons):
         return ""
@@ -402,6 +406,9 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
         css, linked, modules)
 
 
+MODULE_DEPTH = 3  # modules imported by the modules a page imports, and so on
+
+
 def _read_linked(read: Callable[[str, dict[str, str | None]], Reading], css: str,
                  linked: Callable[[tuple[str, ...]], str] | None,
                  modules: Callable[[tuple[str, ...]], dict[str, str | None]] | None = None,
@@ -414,4 +421,14 @@ def _read_linked(read: Callable[[str, dict[str, str | None]], Reading], css: str
         return reading
     extra = linked(reading.links) if reading.links and linked is not None else ""
     given = modules(reading.modules) if reading.modules and modules is not None else {}
-    return read(f"{css}\n{extra}" if extra else css, given) if extra or given else reading
+    if not extra and not given:
+        return reading
+    reading = read(f"{css}\n{extra}" if extra else css, given)
+    # A component the page imports may read modules of its own (a constants module: its labels),
+    # named only once the first is given: asked for in turn, MODULE_DEPTH levels at most.
+    for _ in range(MODULE_DEPTH):
+        if reading.error is not None or modules is None or not (wanted := [m for m in reading.modules if m not in given]):
+            break
+        given = {**given, **modules(tuple(wanted))}
+        reading = read(f"{css}\n{extra}" if extra else css, given)
+    return reading

@@ -61,6 +61,9 @@ class Build:
     include: Callable[[str, Mapping[str, str], tuple[str, ...]], tuple[str, str] | None] | None = field(
         default=None, repr=False, compare=False)
     including: tuple[str, ...] = field(default=(), repr=False, compare=False)
+    # The code a `{literalinclude}` (its argument, options) shows, None when nothing
+    # (PageIncludes.literal, set by compose per page).
+    literal_include: Callable[[str, Mapping[str, str]], str | None] | None = field(default=None, repr=False, compare=False)
     # The attrs_inline and attrs_block extensions (`[text]{.cls}`, a `{.cls}` line over a block):
     # on, their classes are on the HTML, where a stylesheet may hide them; off, they are text.
     attrs: tuple[bool, bool] = (False, False)

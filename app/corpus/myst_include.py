@@ -19,6 +19,8 @@ import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
+from app.corpus.myst_literalinclude import NotShown, literal_text
+
 # Front matter at the start of what is included: myst-parser reads it as front matter, never shown
 # (checked with sphinx-build 9.0.4, myst-parser 5.2.0); a literal or code include shows it.
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(?:.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
@@ -85,9 +87,28 @@ class PageIncludes:
         if text is None:
             return None
         self.left[0] -= 1
+        return self._pasted(path, text)
+
+    def literal(self, argument: str, options: Mapping[str, str]) -> str | None:
+        """The code a `{literalinclude} argument` shows (myst_literalinclude.py), None when
+        nothing: in the same bounds as the page's includes (a file read as code includes nothing,
+        so it makes no cycle)."""
+        path = included_path(self.page, argument)
+        if path is None or self.left[0] < 0 or (text := self.read(path)) is None:
+            return None
+        try:
+            shown = literal_text(text, options)
+        except NotShown:
+            return None
+        self.left[0] -= 1
+        pasted = self._pasted(path, shown, "{literalinclude}")
+        return pasted[1] if pasted else None
+
+    def _pasted(self, path: str, text: str, directive: str = "{include}") -> tuple[str, str] | None:
+        """(path, text), counted against the page's bounds; None (and one warning) past them."""
         if len(text) > self.left[1] or self.left[0] < 0:
             self.left[0] = -1
-            self.warnings.append(f"{self.page}: {{include}} {path} not pasted, nor any after it: a page pastes at most "
+            self.warnings.append(f"{self.page}: {directive} {path} not pasted, nor any after it: a page pastes at most "
                                  f"{MAX_INCLUDES} files or {MAX_INCLUDED_CHARS:,} characters")
             return None
         self.left[1] -= len(text)

@@ -67,6 +67,9 @@ class Reading:
     # MDX: the modules of the site it imports components from (`/snippets/x.jsx`, `./x`), as
     # written, not given to the reader: compose gives their text (Site.modules) and reads again.
     modules: tuple[str, ...] = ()
+    # The site's own components read as hiding their children (their code never renders them):
+    # name -> uses with children, whose text is not indexed
+    hiding_components: dict[str, int] = field(default_factory=dict)
 
 
 def _bundle(name: str = "reader.js") -> str:
@@ -145,7 +148,8 @@ def _reading(data: dict[str, Any], link: Callable[[str], str] | None = None) -> 
     if "error" in data:
         return Reading(error=data["error"])
     return Reading([Block(_linked(block[1], link), block[0], block[2], *block[3:]) for block in data["blocks"]],
-                   data.get("unknown", {}), links=tuple(data.get("links", ())), modules=tuple(data.get("modules", ())))
+                   data.get("unknown", {}), links=tuple(data.get("links", ())), modules=tuple(data.get("modules", ())),
+                   hiding_components=data.get("hiding", {}))
 
 
 def _linked(text: str, link: Callable[[str], str] | None) -> str:

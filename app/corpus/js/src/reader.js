@@ -34,6 +34,8 @@ import acornJsx from 'acorn-jsx'
 import {tsPlugin} from '@sveltejs/acorn-typescript'
 
 export {moduleValue} from './module-value.js'
+import {Renderer, Theme} from './component-render.js'
+import {renderApart} from './component-page.js'
 
 // The OpenAPI reader (src/openapi.js, @mintlify's packages: a quarter of the code, 0.02 s of a
 // process's start) is a bundle of its own, ../reader-openapi.js, which app/corpus/reader.py
@@ -408,13 +410,30 @@ function markNode(value) {
 // its attributes only `title` is shown, so too (what it renders itself is not read: a loss). A
 // binding that is not a function (`memo(…)` and `forwardRef(…)` of one are, and a class's `render()`)
 // or an alias of one (a re-export, a package's) stays a guess: children and title shown, as for any unknown.
+const PAGE_MODULE = '%page' // no import's source: those start with `.`, `/` or `@site/`
 function localComponents(tree, modules, wanted) {
   const local = new Map()
+  // Where each component comes from (a module's export; `%page`: the page's own ESM, read as a
+  // module), and an interpreter of the modules given, for a component that takes its children
+  // apart (`apart`: component-render.js). A Markdown, CSS or JSON import is never evaluated.
+  const origins = new Map()
+  local.origins = origins
+  const esm = {type: 'Program', body: (tree.children || []).filter((node) => node.type === 'mdxjsEsm')
+    .flatMap((node) => (node.data && node.data.estree && node.data.estree.body) || [])}
+  local.renderer = new Renderer((source) => {
+    if (source === PAGE_MODULE) return esm
+    if (/\.(?:mdx?|css|json)$/i.test(source)) return null
+    if (!modules || !(source in modules)) {
+      if (!wanted.includes(source)) wanted.push(source)
+      return null
+    }
+    return parsedModule(modules[source])
+  })
   for (const node of tree.children || []) {
     if (node.type !== 'mdxjsEsm') continue
     for (const statement of (node.data && node.data.estree && node.data.estree.body) || []) {
-      declared(statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement, (name, value) => local.set(name, value),
-        (name) => local.get(name))
+      declared(statement.type === 'ExportNamedDeclaration' ? statement.declaration : statement,
+        (name, value) => { local.set(name, value); origins.set(name, {source: PAGE_MODULE, key: name}) }, (name) => local.get(name))
       if (statement.type !== 'ImportDeclaration') continue
       // A component imported from a module of the site (`/snippets/x.jsx`, `@site/src/components/X`,
       // `./x`), read as the page's own when compose gives its text (`modules`: the import's source →
@@ -431,6 +450,7 @@ function localComponents(tree, modules, wanted) {
         const key = specifier.type === 'ImportDefaultSpecifier' ? 'default'
           : specifier.type === 'ImportSpecifier' ? specifier.imported.name ?? specifier.imported.value : null
         if (key !== null && exports.get(key)) local.set(specifier.local.name, exports.get(key))
+        if (key !== null) origins.set(specifier.local.name, {source, key})
       }
     }
   }
@@ -506,9 +526,8 @@ function classComponent(node) {
 // A module's exported components (name → what it shows; `default` for its default export), read
 // by acorn with JSX (or, when that fails, with TypeScript too); none when it does not parse.
 let moduleParsers = null
-function moduleExports(text) {
-  const exports = new Map()
-  if (typeof text !== 'string') return exports
+function parsedModule(text) {
+  if (typeof text !== 'string') return null
   moduleParsers = moduleParsers || {js: AcornParser.extend(acornJsx()), ts: AcornParser.extend(tsPlugin({jsx: true}))}
   let program = null
   for (const parser of [moduleParsers.js, moduleParsers.ts]) { // a source may name a `.tsx` file without its suffix
@@ -516,6 +535,12 @@ function moduleExports(text) {
       program = program || parser.parse(text, {ecmaVersion: 'latest', sourceType: 'module', locations: true})
     } catch {}
   }
+  return program
+}
+
+function moduleExports(text) {
+  const exports = new Map()
+  const program = parsedModule(text)
   if (!program) return exports
   const top = new Map()
   for (const statement of program.body) {
@@ -588,6 +613,20 @@ function reach(fn) {
   // Rendered in one place, inside HTML elements (`<div hidden>{children}</div>`, a class the
   // site's stylesheet hides): the children are shown inside those elements (`wrapped`).
   if (found.children && references.length === 1) found.around = references[0].filter((element) => /^[a-z][a-z0-9-]*$/.test(jsxName(element)))
+  // Takes its children apart (`React.Children.toArray(children)`, `Children.map(…)`): what it shows
+  // of them depends on their props, read by evaluating it (component-render.js). Where that stops,
+  // its children are a guess, shown only if it takes them apart whatever the props (`shownApart`:
+  // not under a condition, as `open ? Children.map(…) : null` is, which hides them as before).
+  const apart = (shownApart) => (node) => {
+    const callee = node.type === 'CallExpression' && node.callee.type === 'MemberExpression' && node.callee.object
+    if (callee && ((callee.type === 'Identifier' && callee.name === 'Children') ||
+      (callee.type === 'MemberExpression' && !callee.computed && callee.property.name === 'Children'))) {
+      found.apart = true
+      if (shownApart) found.shownApart = true
+    }
+  }
+  walkEstree(fn.body, null, apart(false))
+  if (found.apart) walkEstree(fn.body, null, apart(true), given)
   return found
 }
 
@@ -656,29 +695,56 @@ function withClass(element, classes) {
   return {...element, properties: {...properties, className: [...(properties.className || []), ...classes]}}
 }
 
+// A page attribute's value as React hands it to a component: a string, true for a bare one, a
+// literal `{…}` (a string or number); undefined for one the reader cannot see.
+function attributeValue(attribute) {
+  if (attribute.value === null || attribute.value === undefined) return true
+  if (typeof attribute.value === 'string') return attribute.value
+  return literal(attribute.value.data && attribute.value.data.estree, false)
+}
+
 // `bound`: on a Mintlify page, the names its ESM binds; a flow element of a capitalized name it does
 // not bind nor Mintlify knows shows nothing (MINTLIFY_COMPONENTS).
 function jsxHandler(counts, local, docusaurus = false, bound = null) {
   return (state, node, parent) => {
-    const attributes = attributeValues(node)
+    // An element a component of the site rendered (component-render.js): its attributes as given.
+    const rendered = Boolean(node.data && node.data.rendered)
+    const attributes = rendered ? {...node.data.attributes} : attributeValues(node)
     // Mintlify's `<Link href>` (one of its allowedComponents) and Docusaurus's `<Link to>`
     // (@docusaurus/Link) render an anchor: read as `<a href>`, the link target kept.
-    const link = node.name === 'Link' && !local.has('Link')
+    const link = node.name === 'Link' && (rendered || !local.has('Link'))
     if (link && attributes.href === undefined && typeof attributes.to === 'string') attributes.href = attributes.to
     const name = link ? 'a' : node.name
     const flow = node.type === 'mdxJsxFlowElement'
-    const own = name ? local.get(name) : undefined // the page's own binding
-    const rule = name && !local.has(name) ? COMPONENTS[name] : undefined
-    if (name && (/^[A-Z]/.test(name) || name.includes('.')) && !rule && (local.has(name) || !CHILDREN_ONLY.has(name))) {
+    const own = name && !rendered ? local.get(name) : undefined // the page's own binding
+    if (own && own.apart && local.origins && local.origins.has(name)) {
+      // Takes its children apart: what it renders of them, evaluated (not counted: read as the site
+      // shows it); where the evaluation stops, a guess below (its children shown, counted).
+      const tree = renderApart(node, local.origins.get(name), local.renderer, attributeValue,
+        (child) => (local.origins.has(child) ? local.renderer.exported(local.origins.get(child).source, local.origins.get(child).key)
+          : local.has(child) ? undefined : new Theme(child)))
+      if (tree) return {type: 'element', tagName: flow ? 'div' : 'span', properties: {}, children: state.all({type: node.type, children: tree})}
+    }
+    const rule = name && (rendered || !local.has(name)) ? COMPONENTS[name] : undefined
+    // A site component read as hiding its children: counted apart (compose says their text is not
+    // indexed). One that takes them apart, not evaluated, is a guess: its children shown, each
+    // marker among them (`({children}) => null`, whose props it reads) by its own children.
+    const hides = own && !own.children && !own.shownApart
+    if (hides) {
+      if ((node.children || []).length) counts.hiding[name] = (counts.hiding[name] || 0) + 1
+    } else if (name && (/^[A-Z]/.test(name) || name.includes('.')) && !rule && ((!rendered && local.has(name)) || !CHILDREN_ONLY.has(name))) {
       counts[name] = (counts[name] || 0) + 1
     }
     // Counted still: compose reports it, as Mintlify does ("Component X does not exist").
     if (bound && /^[A-Z]/.test(name || '') && !MINTLIFY_COMPONENTS.has(name) && !bound.has(name.split('.')[0])) return undefined
     if (rule && rule.hide && rule.hide(attributes, parent)) return undefined
     if (attributes.hidden === true || styleHides(attributes.style)) return undefined
-    if (own && !own.children && !own.names.has('title')) return undefined
+    if (hides && !own.names.has('title')) return undefined
     unseenStylesheet(node, name, attributes)
-    let children = own && !own.children ? [] : state.all(node)
+    let children = hides ? [] : state.all(own && own.shownApart ? {...node, children: (node.children || []).flatMap((child) => {
+      const marker = child.name && local.get(child.name)
+      return marker && !marker.children && !marker.shownApart ? child.children : [child]
+    })} : node)
     if (own && own.around && own.around.length && (children = wrapped(children, own.around)) === null) return undefined
     // React writes a `<style>`'s string children as its CSS text: no paragraph around a
     // `{`…`}` template literal (expressionHandler's), which CSS would read as a selector.
@@ -1951,7 +2017,9 @@ export function parse(page, options) {
   const shortcuts = !(options && options.shortcuts === false)
   try {
     const tree = takeTree(page, value, options) || fromMarkdown(value, {extensions, mdastExtensions})
-    const counts = {}
+    // Components with no rule (name → uses); `hiding`: site components read as hiding their
+    // children (not an enumerable key: `counts` is sent as the unknown ones).
+    const counts = Object.defineProperty({}, 'hiding', {value: {}})
     setextAsText(tree, value)
     if (!mdx) mdxCommentsInText(tree)
     else unravel(tree)
@@ -1963,7 +2031,8 @@ export function parse(page, options) {
     const bound = codeTitles === 'mintlify' ? pageBindings(tree) : null // a Mintlify page's (jsxHandler)
     const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles, local, admonitionKeywords(options), bound),
       passThrough: []})
-    return shown(hast, counts, shortcuts, (options && options.css) || '', wanted.length ? {modules: wanted} : {})
+    return shown(hast, counts, shortcuts, (options && options.css) || '',
+      {...(wanted.length ? {modules: wanted} : {}), ...(Object.keys(counts.hiding).length ? {hiding: counts.hiding} : {})})
   } catch (error) {
     return failure(error)
   }
