@@ -143,7 +143,7 @@ def test_the_committed_fact_sets_load() -> None:
     for name in ("docschat-docs.jsonl", "mintlify-docs.jsonl", "ray-docs.jsonl", "mem0-docs.jsonl", "trigger-docs.jsonl",
                  "pnpm-docs.jsonl", "httpx-docs.jsonl", "openlit-docs.jsonl", "dify-docs.jsonl",
                  "structlog-docs.jsonl", "typer-docs.jsonl", "typeorm-docs.jsonl", "unkey-docs.jsonl",
-                 "vitest-docs.jsonl"):
+                 "vitest-docs.jsonl", "openhands-docs.jsonl"):
         items = load_eval_file(root / name)
         total += len(items)
         assert all(item.facts for item in items if item.answerable), name

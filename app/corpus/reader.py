@@ -186,6 +186,7 @@ class Uses:
     esm: list[tuple[int, int]] = field(default_factory=list)
     elements: list[Element] = field(default_factory=list)
     expressions: list[tuple[str, int, int]] = field(default_factory=list)
+    placeholders: list[tuple[str, int, int]] = field(default_factory=list)  # a template's `${name}`
     error: str | None = None
     esm_default: list[bool] = field(default_factory=list)  # each ESM block: it holds an `export default`
     esm_names: list[list[str]] = field(default_factory=list)  # each ESM block: the names it binds
@@ -199,7 +200,8 @@ def read_uses(text: str, *, math: bool = False, directives: bool = False, commen
     return Uses(data["text"], [tuple(i) for i in data["imports"]], [tuple(e) for e in data["esm"]],
                 [Element(*e) for e in data["elements"]], [tuple(x) for x in data["expressions"]],
                 esm_default=list(data.get("esmDefault", [])), esm_names=[list(n) for n in data.get("esmNames", [])],
-                layout_hides=bool(data.get("layoutHides")))
+                layout_hides=bool(data.get("layoutHides")),
+                placeholders=[tuple(x) for x in data.get("placeholders", [])])
 
 
 def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool = False,

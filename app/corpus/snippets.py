@@ -24,6 +24,11 @@ _MAY_USE_SNIPPETS = re.compile(rf"^[ \t]*import\b|<{SNIPPET_TAG}\b", re.MULTILIN
 _SNIPPET_SUFFIXES = (".md", ".mdx")
 
 
+def _in_template(value: str) -> str:
+    """`value` written inside a JavaScript template literal, to read back as itself."""
+    return value.replace("\\", "\\\\").replace("`", "\\`").replace("${", "\\${")
+
+
 def is_snippet_path(path: str) -> bool:
     """Files under a snippets folder are pasted into pages, never pages themselves."""
     return any(part in SNIPPET_DIRS for part in path.split("/")[:-1])
@@ -179,6 +184,9 @@ class _Paster:
         for name, start, end in uses.expressions:
             if name in props and not any(a <= start < b for a, b, _ in edits):
                 edits.append((start, end, props[name]))
+        for name, start, end in uses.placeholders:  # `${name}` in a template: the value, as the template's text
+            if name in props and not any(a <= start < b for a, b, _ in edits):
+                edits.append((start, end, _in_template(props[name])))
         pasted = uses.text
         for start, end, replacement in sorted(edits, reverse=True):
             pasted = pasted[:start] + replacement + pasted[end:]

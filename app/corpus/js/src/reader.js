@@ -703,6 +703,23 @@ function attributeValue(attribute) {
   return literal(attribute.value.data && attribute.value.data.estree, false)
 }
 
+// Mintlify's `<CodeBlock language filename>{`…`}</CodeBlock>` (@mintlify/components, documented in
+// its create/code page) shows its string child as a fenced block of that language does, the
+// `filename` above it. Recorded: tests/data/mintlify-codeblock.shown.json
+// (scripts/record_mintlify_codeblock.py). Children that are not one literal string: undefined, read
+// as before (its children, the component reported unknown).
+function codeBlock(state, node, attributes) {
+  const children = (node.children || []).filter((child) => !(child.type === 'text' && !child.value.trim()))
+  const child = children.length === 1 ? children[0] : null
+  const value = child && (child.type === 'mdxFlowExpression' || child.type === 'mdxTextExpression')
+    ? literal(child.data && child.data.estree, false) : undefined
+  if (typeof value !== 'string' || node.type !== 'mdxJsxFlowElement') return undefined
+  const language = typeof attributes.language === 'string' ? attributes.language : null
+  const pre = defaultHandlers.code(state, {type: 'code', lang: language, meta: null, value: value.replace(/\n$/, '')})
+  const title = typeof attributes.filename === 'string' ? attributes.filename.trim() : ''
+  return title ? [{type: 'element', tagName: 'p', properties: {}, children: [textNode(title)]}, pre] : pre
+}
+
 // `bound`: on a Mintlify page, the names its ESM binds; a flow element of a capitalized name it does
 // not bind nor Mintlify knows shows nothing (MINTLIFY_COMPONENTS).
 function jsxHandler(counts, local, docusaurus = false, bound = null) {
@@ -726,19 +743,21 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
       if (tree) return {type: 'element', tagName: flow ? 'div' : 'span', properties: {}, children: state.all({type: node.type, children: tree})}
     }
     const rule = name && (rendered || !local.has(name)) ? COMPONENTS[name] : undefined
+    const code = name === 'CodeBlock' && (rendered || !local.has(name)) ? codeBlock(state, node, attributes) : undefined
     // A site component read as hiding its children: counted apart (compose says their text is not
     // indexed). One that takes them apart, not evaluated, is a guess: its children shown, each
     // marker among them (`({children}) => null`, whose props it reads) by its own children.
     const hides = own && !own.children && !own.shownApart
     if (hides) {
       if ((node.children || []).length) counts.hiding[name] = (counts.hiding[name] || 0) + 1
-    } else if (name && (/^[A-Z]/.test(name) || name.includes('.')) && !rule && ((!rendered && local.has(name)) || !CHILDREN_ONLY.has(name))) {
+    } else if (name && (/^[A-Z]/.test(name) || name.includes('.')) && !rule && !code && ((!rendered && local.has(name)) || !CHILDREN_ONLY.has(name))) {
       counts[name] = (counts[name] || 0) + 1
     }
     // Counted still: compose reports it, as Mintlify does ("Component X does not exist").
     if (bound && /^[A-Z]/.test(name || '') && !MINTLIFY_COMPONENTS.has(name) && !bound.has(name.split('.')[0])) return undefined
     if (rule && rule.hide && rule.hide(attributes, parent)) return undefined
     if (attributes.hidden === true || styleHides(attributes.style)) return undefined
+    if (code) return code
     if (hides && !own.names.has('title')) return undefined
     unseenStylesheet(node, name, attributes)
     let children = hides ? [] : state.all(own && own.shownApart ? {...node, children: (node.children || []).flatMap((child) => {
@@ -2048,11 +2067,12 @@ export function fromHtml(value, css = '') {
 
 // Where an MDX page uses snippets, read from its tree (so an example in code is never one): its
 // default imports [name, from], its ESM blocks [start, end], its components [name, start, end,
-// attributes, inline] and its `{name}` expressions [name, start, end]; offsets into `text`, the
+// attributes, inline], its `{name}` expressions [name, start, end] and a template's `${name}`
+// placeholders [name, start, end]; offsets into `text`, the
 // page as read. app/corpus/snippets.py pastes the snippets there.
 export function uses(page, options) {
   const {value, extensions, mdastExtensions} = syntax(page, {...options, mdx: true})
-  const found = {text: value, imports: [], esm: [], esmDefault: [], esmNames: [], elements: [], expressions: [], layoutHides: false}
+  const found = {text: value, imports: [], esm: [], esmDefault: [], esmNames: [], elements: [], expressions: [], placeholders: [], layoutHides: false}
   // Offsets count UTF-16 units here and code points in Python: told apart only past an astral character.
   const astral = /[\uD800-\uDFFF]/.test(value)
   const point = (offset) => (astral ? Array.from(value.slice(0, offset)).length : offset)
@@ -2076,6 +2096,16 @@ export function uses(page, options) {
       const body = node.data && node.data.estree && node.data.estree.body
       const expression = body && body.length === 1 && body[0].type === 'ExpressionStatement' ? body[0].expression : null
       if (expression && expression.type === 'Identifier') found.expressions.push([expression.name, ...at])
+      // A template's `${name}`: Mintlify binds a snippet's props as variables before the page runs
+      // (@mintlify/common's replaceVariablesWithProps), so the placeholder shows the prop's value
+      // (OpenHands' `<CodeBlock>{`uv run python ${path_to_script}`}</CodeBlock>`). The span between
+      // two quasis is the placeholder with its `${` and `}`.
+      if (expression && expression.type === 'TemplateLiteral') {
+        expression.expressions.forEach((placeholder, index) => {
+          if (placeholder.type !== 'Identifier') return
+          found.placeholders.push([placeholder.name, point(expression.quasis[index].end), point(expression.quasis[index + 1].start)])
+        })
+      }
     }
     for (const child of node.children || []) walk(child)
   }
