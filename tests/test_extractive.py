@@ -285,3 +285,14 @@ def test_a_short_section_is_quoted_whole() -> None:
     excerpts = [Excerpt(1, "Network", "u#fetchretries", "fetchRetries", long_text, "Network › fetchRetries")]
     answer = ExtractiveAnswerer().answer("how many times does pnpm retry a failed fetch by default", excerpts)
     assert "Default" not in answer and "How many times to retry" in answer, answer
+
+
+def test_a_sentence_cut_from_its_block_goes_whole_past_an_abbreviation() -> None:
+    """A paragraph ending in ":" whose block was cut away loses that sentence, and only it: "vs.",
+    "e.g." and "i.e." end no sentence (openhands-22 quoted "**Channel vs." alone)."""
+    text = ("The bot answers in the thread it was mentioned in.\n\nIt reads the thread first. "
+            "In a channel vs. a DM, e.g. a private one, i.e. one-to-one, it reads these messages:\n\n[…]")
+    answer = ExtractiveAnswerer().answer("what does the bot read in a thread", [
+        Excerpt(1, "Slack", "https://docs.example.com/slack", "Threads", text, "Slack › Threads")])
+    assert "It reads the thread first. [1]" in answer, answer
+    assert "vs." not in answer and "e.g." not in answer, answer

@@ -32,8 +32,10 @@ _STOP = frozenset(
     "the and for are but not you your with this that from have has was were can how what when where which who "
     "why does did doing into about there their them then than its it's out use using used get set".split()
 )
-_CUT = "[…]"
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")  # app/chat/excerpts.py CUT_MARK: the excerpt was cut here
+_CUT = "[…]"  # app/chat/excerpts.py CUT_MARK: the excerpt was cut here
+# A sentence ends at ".", "!" or "?" and a space, but not after an abbreviation that never ends one
+# ("channel vs. DM", "e.g. a", "i.e. one", "cf. the": openhands-22 quoted "**Channel vs." alone).
+_SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bvs\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!\bcf\.)\s+")
 
 # The question asks what to do about a problem: the passage that says what to do answers it, not the
 # one restating the problem (issue 45: "the answer echoes the user's error back"). A rule, since no
