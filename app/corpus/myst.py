@@ -350,8 +350,16 @@ def hidden(directive: str, options: dict[str, str]) -> bool:
     return any(tag in _REMOVING_TAGS for tag in tags)
 
 
-# Raw output (`.. raw::`, as ``{raw}``) shows as raw_html says; the page machinery shows nothing.
-RST_NOT_SHOWN = _SHOWN_ONLY_UNDER_A_CONDITION | _MACHINERY | {"raw"}
+# Raw output (`.. raw::`, as ``{raw}``) shows as raw_html says; the page machinery shows nothing,
+# nor do doctest's setup and cleanup blocks, nor a table of contents (its entries are page names;
+# a shown one lists those pages' titles, a `:hidden:` one nothing: myst-probes `eval-rst-hidden.md`).
+RST_NOT_SHOWN = _SHOWN_ONLY_UNDER_A_CONDITION | _MACHINERY | _NEVER_SHOWN | {"raw", "toctree"}
+
+
+def rst_hidden(directive: str, options: Mapping[str, str]) -> bool:
+    """Whether `.. directive::` in `{eval-rst}`, with these option lines, shows nothing: as its MyST
+    fence (`hidden`), but for autodoc, an image or an include, which stay as the code naming them."""
+    return directive in RST_NOT_SHOWN or directive in _HIDE_OPTION and "hide" in options
 
 
 def raw_html(argument: str, options: Mapping[str, str], content: str) -> str:
