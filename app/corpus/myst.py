@@ -74,6 +74,9 @@ class Build:
     # source is removed unless its metadata says otherwise (conf.py's, then the page's).
     cells: bool | None = None
     remove_code_source: bool = False
+    # The roles the page's reStructuredText defines, with the classes each writes
+    # (app/corpus/myst_classes.py page_roles): set per page.
+    roles: tuple[tuple[str, str], ...] = field(default=(), repr=False, compare=False)
 
     def defined(self, written: str) -> bool:
         """Whether the site defines the directive written so: Sphinx shows nothing of one it does
