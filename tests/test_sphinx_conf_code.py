@@ -37,3 +37,13 @@ def test_a_pattern_code_computes_is_named_in_a_warning() -> None:
     result = compose_files(_files(conf), Settings())
     assert {c.page for c in result.chunks} == {"index.md", "public.md", "internal/plan.md", "secret.md"}
     assert any("conf.py:4: exclude_patterns is changed by code" in w for w in result.warnings), result.warnings
+
+
+def test_front_matter_title_is_the_pages_title_only_with_title_to_header() -> None:
+    # myst-parser keeps front matter as metadata Sphinx shows nowhere (myst-probes
+    # `front-matter-title.md`); conf.py's myst_title_to_header makes `title` the first heading.
+    page = "---\ntitle: Codename Falcon\n---\n\n# Launch plan\n\nBody.\n"
+    for conf, title in (("", "Launch plan"), ("myst_title_to_header = True\n", "Codename Falcon")):
+        result = compose_files({"conf.py": f"extensions = ['myst_parser']\n{conf}", "index.md": page}, Settings())
+        assert {c.title for c in result.chunks} == {title}, conf
+        assert ("Falcon" in " ".join(c.embed_text for c in result.chunks)) is bool(conf)

@@ -77,6 +77,9 @@ class Build:
     # The roles the page's reStructuredText defines, with the classes each writes
     # (app/corpus/myst_classes.py page_roles): set per page.
     roles: tuple[tuple[str, str], ...] = field(default=(), repr=False, compare=False)
+    # myst_title_to_header: the front matter's `title` is the page's first heading; off (the
+    # default), myst-parser keeps it as the page's metadata, shown nowhere on the built site.
+    title_to_header: bool = False
 
     def defined(self, written: str) -> bool:
         """Whether the site defines the directive written so: Sphinx shows nothing of one it does
@@ -100,6 +103,8 @@ class Build:
             dollarmath = (dollarmath or DMATH_DEFAULTS) if "dollarmath" in listed else None
             attrs = ("attrs_inline" in listed, "attrs_block" in listed)
             build = replace(build, fieldlist="fieldlist" in listed)
+        if myst is not None and isinstance(myst.get("title_to_header"), bool):
+            build = replace(build, title_to_header=myst["title_to_header"])
         if myst is not None:
             if "sub_delimiters" in myst and myst["sub_delimiters"] not in (["{", "}"], ("{", "}")):
                 substitutions = None

@@ -242,7 +242,8 @@ class _Sphinx:
         notebooks = not by_code and isinstance(values.get("extensions"), list) and "myst_nb" in values["extensions"]
         site.myst = replace(site.myst, attrs=("attrs_inline" in listed, "attrs_block" in listed), fieldlist="fieldlist" in listed,
                             directives=site_directives(tree, values, by_code), cells=False if notebooks else None,
-                            remove_code_source=values.get("nb_remove_code_source") is True)
+                            remove_code_source=values.get("nb_remove_code_source") is True,
+                            title_to_header=values.get("myst_title_to_header") is True)
         site.warnings.extend([warning] if warning else [])
         # `html_css_files` (a name, or a name and its attributes) found in the `html_static_path` folders.
         static = [str(folder) for folder in self.config(values, "html_static_path", (list, tuple), [])]
@@ -323,8 +324,9 @@ class _Sphinx:
             except FrontMatterError:
                 return []
             heading, directives = myst_directives(front.body)
-            if front.title or heading:
-                self.titles[doc] = front.title or heading or ""
+            title = front.title if self.site.myst.for_page(front.data).title_to_header else None  # else not shown
+            if title or heading:
+                self.titles[doc] = title or heading or ""
             for name, content in directives:
                 if name == "toctree":
                     options, body = directive_options(content, "toctree")

@@ -332,7 +332,11 @@ class Site:
         """The page's front matter (a frontmatter.FrontMatter: not imported, frontmatter imports the
         sources, which import this module) as its site reads it: on MkDocs with Material's meta plugin, the
         `.meta.yml` of its folders beneath it (merged as the plugin merges, lists added to, the page's
-        own values last; a folder matches as the plugin's `startswith` matches it)."""
+        own values last; a folder matches as the plugin's `startswith` matches it); on Sphinx, no `title`."""
+        if self.framework == "sphinx" and "title" in front.data and not self.myst.for_page(front.data).title_to_header:
+            # myst-parser keeps front matter as metadata Sphinx never shows; `title` is the page's
+            # first heading only with myst_title_to_header (myst-probes `front-matter-title.md`).
+            front = replace(front, data={key: value for key, value in front.data.items() if key != "title"})
         merged: dict[str, Any] = {}
         for folder, meta in self.folder_meta:
             if path.startswith(folder):
