@@ -309,7 +309,7 @@ def myst_directives(text: str) -> tuple[str | None, list[tuple[str, str]]]:
     for index, token in enumerate(tokens):
         if token.type == "heading_open" and token.tag == "h1" and title is None:
             title = tokens[index + 1].content.strip()
-        elif token.type in ("fence", "colon_fence") and (match := myst.DIRECTIVE.match(token.info.strip())):
+        elif token.type in ("fence", "colon_fence") and (match := myst.DIRECTIVE.fullmatch(token.info.strip())):
             found.append((myst.name(match.group(1)), token.content))
     return title, found
 

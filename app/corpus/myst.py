@@ -36,7 +36,10 @@ from app.corpus.myst_notebook import is_text_notebook, removes_source
 
 OPTION_LINE = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t](.*))?$")
 _YAML_OPTIONS = re.compile(r"^[ \t]*---[ \t]*\n(?:.*\n)*?[ \t]*---[ \t]*\n")
-DIRECTIVE = re.compile(r"\{([\w:-]+)\}(.*)", re.DOTALL)  # a fence's info string: `{name} argument`
+# A fence's info string `{name} argument`, as myst-parser splits it: its first word is a directive
+# when it opens with `{` and ends with `}`, whatever is between (`{my.directive}`, `{}`: unknown
+# directives, which show nothing); `{only}internal` is a code block's language.
+DIRECTIVE = re.compile(r"\{(\S*)\}((?:\s.*)?)", re.DOTALL)
 
 
 @dataclass(frozen=True)
