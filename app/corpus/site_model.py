@@ -17,6 +17,7 @@ from urllib.parse import unquote
 
 import pathspec
 
+from app.corpus.mkdocs_plugins import search_hidden
 from app.corpus.myst import Build
 from app.corpus.reader import Admonitions, read_css_links
 
@@ -138,15 +139,14 @@ class Site:
     index_hidden: bool = False  # Mintlify's seo.indexing "all"
     imported: tuple[str, ...] = ()  # Mintlify: Markdown files pages import (lower case): snippets, not pages
     redirects: list[tuple[str, str]] = field(default_factory=list)  # (source pattern, destination)
-    # Files the site never builds: Sphinx's exclude_patterns and include_patterns, a Docusaurus
-    # docs instance's include and exclude.
+    # Files the site never builds: Sphinx's exclude/include_patterns, a Docusaurus instance's include/exclude.
     not_built: tuple[re.Pattern[str], ...] = ()
     # MkDocs' exclude_docs and draft_docs (with its own `.*` and `/templates/`), Mintlify's
     # .mintignore: gitignore lines, matched under `docs_prefix` (text: a Site's repr is in page keys).
     gitignored: tuple[str, ...] = ()
     docs_prefix: str = ""
     shadowed: tuple[tuple[str, str], ...] = ()  # MkDocs: (file, the file built in its place)
-    # mkdocs-exclude's patterns (paths under docs_dir): ("glob", fnmatchcase) or ("regex", re.match)
+    # mkdocs-exclude's ("glob"/"regex", paths under docs_dir) and mkdocs-exclude-search's (mkdocs_plugins)
     plugin_excluded: tuple[tuple[str, str], ...] = ()
     # Material's meta plugin: (folder of a `.meta.yml` under docs_dir, its mapping as JSON), in the
     # order the plugin merges them; the front matter of every page under the folder starts from it.
@@ -260,8 +260,11 @@ class Site:
         relative = path[len(self.docs_prefix):]
         if self.gitignored and _gitignore(self.gitignored).match_file(relative):
             return Exclusion(NOT_BUILT, f"named by exclude_docs or draft_docs of {self.config}: never built")
-        if any(fnmatchcase(relative, p) if kind == "glob" else re.match(p, relative) for kind, p in self.plugin_excluded):
+        if any(fnmatchcase(relative, p) if kind == "glob" else kind == "regex" and re.match(p, relative)
+               for kind, p in self.plugin_excluded):
             return Exclusion(NOT_BUILT, f"named by the exclude plugin of {self.config}: never built")
+        if search_hidden(relative, self.plugin_excluded):  # as Material's `search: exclude` below
+            return Exclusion(HIDDEN, f"left out of the site's search by the exclude-search plugin of {self.config}")
         if (built := dict(self.shadowed).get(path)) is not None:
             return Exclusion(NOT_BUILT, f"MkDocs builds {built} at its URL: never built")
         for posts, drafts_built, future_is_draft in self.blogs:  # as the plugin's _is_excluded
@@ -334,8 +337,7 @@ class Site:
         `.meta.yml` of its folders beneath it (merged as the plugin merges, lists added to, the page's
         own values last; a folder matches as the plugin's `startswith` matches it); on Sphinx, no `title`."""
         if self.framework == "sphinx" and "title" in front.data and not self.myst.for_page(front.data).title_to_header:
-            # myst-parser keeps front matter as metadata Sphinx never shows; `title` is the page's
-            # first heading only with myst_title_to_header (myst-probes `front-matter-title.md`).
+            # myst-parser keeps front matter as metadata; `title` shows only as myst_title_to_header's heading
             front = replace(front, data={key: value for key, value in front.data.items() if key != "title"})
         merged: dict[str, Any] = {}
         for folder, meta in self.folder_meta:
