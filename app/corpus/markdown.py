@@ -36,7 +36,7 @@ from mdit_py_plugins.substitution import substitution_plugin
 from app.corpus import myst, myst_classes, myst_rst, python_markdown
 from app.corpus.markdown_it_bounds import bounded, myst_role
 from app.corpus.myst import Build
-from app.corpus.myst_notebook import cell_metadata, removes_source
+from app.corpus.myst_notebook import cell_metadata, drop_removed_markdown_cells, removes_source
 from app.corpus.reader import Admonitions, Block, Reading, read_html, read_markdown
 from app.corpus.reference_targets import directive_caption, rst_labels
 
@@ -85,6 +85,7 @@ def _myst_parser(substitution: bool = False, dollarmath: tuple[bool, ...] | None
         md.use(attrs_block_plugin)
     # `{rst-class} cls` puts its classes on the next element, where a stylesheet may hide them.
     md.core.ruler.push("rst_class", myst_classes.apply_rst_classes)
+    md.core.ruler.push("nb_removed_cells", drop_removed_markdown_cells)  # a text notebook's `remove-cell`s
     if fieldlist:  # `:name: value` lines, the page's leading ones its metadata (myst.drop_docinfo)
         md.use(fieldlist_plugin).core.ruler.push("docinfo", myst.drop_docinfo)
     if dollarmath is not None:  # `$x$`, `$$ … $$ (label)`, with conf.py's options (myst.DMATH_OPTIONS)
