@@ -263,6 +263,10 @@ _WITH_OPTIONS = NOT_ON_THE_PAGE | TEXT | CODE_WITH_LANGUAGE_ARGUMENT | {
     "testcode", "testoutput", "doctest", "testsetup", "testcleanup", "jupyter-execute", "ipython", "eval-rst",
     "math",
     "mermaid",  # sphinxcontrib-mermaid's :align:, :alt:, :caption:, :config:, :zoom: (structlog's docs)
+    # docutils' and Sphinx's other directives with options (their `:class:` a stylesheet may hide:
+    # myst-probes `class-options-more.md`), and sphinx.ext.graphviz's.
+    "parsed-literal", "line-block", "csv-table", "compound", "highlights", "hlist", "centered", "productionlist",
+    "sectnum", "graphviz", "graph", "digraph", "inheritance-diagram",
 }
 # Roles shown as a link's text rather than as code.
 LINK_ROLES = frozenset({"ref", "doc", "term", "numref", "download", "any", "external"})
@@ -405,8 +409,10 @@ _OWN_CLASSES = {"container": ("docutils", "container"), "topic": ("topic",), "ru
 
 def classes(directive: str, argument: str, options: dict[str, str]) -> list[str]:
     """The classes Sphinx gives the HTML of a directive, when its page names any ([] otherwise)."""
-    given = [*options.get("class", "").split(), *(word for key, value in options.items()
-                                                   if key.startswith("class-") for word in value.split())]
+    # A figure's `:class:` is its image's, which shows no text (its `:figclass:` is the figure's, which
+    # basic.css, under every theme, shows again: `figure.align-default {display: block}`).
+    written = options.get("class", "") if directive != "figure" else ""
+    given = [*written.split(), *(word for key, value in options.items() if key.startswith("class-") for word in value.split())]
     if directive in ("container", "div"):
         given += argument.split()
     if not given:
