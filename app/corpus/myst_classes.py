@@ -62,18 +62,40 @@ def _end(tokens: list[Token], at: int) -> int:
     return len(tokens)
 
 
+def _empty_rst_class(token: Token) -> str | None:
+    """The argument of a ``{rst-class}`` with no content, None for any other token."""
+    if _directive(token) not in RST_CLASS or myst.directive_options(token.content, "rst-class")[1].strip():
+        return None
+    return myst.DIRECTIVE.fullmatch(token.info.strip()).group(2)  # type: ignore[union-attr]
+
+
+def _passed_on(md: Any, token: Token, depth: int = 0) -> str | None:
+    """The classes of an empty ``{rst-class}`` that ends the body of the directive `token` (read
+    as MyST): docutils finds no next element in the body and climbs out, classing the element
+    after the directive (myst-probes `rst-class.md`); None when the body ends otherwise."""
+    name = _directive(token)
+    if name is None or depth > 8 or not (name in myst.TEXT or token.type == "colon_fence") \
+            or ("rst-class" not in token.content and "cssclass" not in token.content):
+        return None
+    body = md.parse(myst.directive_options(token.content, name)[1], {})
+    last = next((t for t in reversed(body) if t.nesting >= 0 and t.type not in _INVISIBLE and t.level == 0), None)
+    if last is None:
+        return None
+    return _empty_rst_class(last) if _empty_rst_class(last) is not None else _passed_on(md, last, depth + 1)
+
+
 def apply_rst_classes(state: Any) -> None:
-    """A markdown-it core rule: each ``{rst-class}`` with no content puts its classes on the next
-    element, in a `<div>` of them around it (the page reader keeps a heading in a `<div>` a
-    section)."""
+    """A markdown-it core rule: each ``{rst-class}`` with no content (or one ending a directive's
+    body: _passed_on) puts its classes on the next element, in a `<div>` of them around it (the
+    page reader keeps a heading in a `<div>` a section)."""
     tokens: list[Token] = state.tokens
     at = 0
     while at < len(tokens):
         token = tokens[at]
-        if _directive(token) not in RST_CLASS or myst.directive_options(token.content, "rst-class")[1].strip():
+        argument = _empty_rst_class(token)
+        if argument is None and (argument := _passed_on(state.md, token)) is None:
             at += 1
             continue
-        argument = myst.DIRECTIVE.fullmatch(token.info.strip()).group(2)  # type: ignore[union-attr]
         start = next((i for i in range(at + 1, len(tokens))
                       if tokens[i].nesting >= 0 and tokens[i].type not in _INVISIBLE), None)
         if start is None:  # nothing after it on this page part: nothing to class
