@@ -58,6 +58,7 @@ from typing import Any
 import yaml
 
 from app.corpus.git_source import GitSourceError, paths_named, read_paths, resolve_commit
+from app.corpus.gitignore_lines import APART
 from app.corpus.markdown import is_myst
 from app.corpus.mkdocs_macros import json_literal, macros_config
 from app.corpus.mkdocs_plugins import exclude_search, mkdocstrings
@@ -332,9 +333,9 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
     docs_dir = str(config.get("docs_dir") or "docs").strip("/")
     prefix = "" if docs_dir in ("", ".") else docs_dir + "/"
     patterns = [".*", "/templates/"]  # MkDocs' defaults, kept beside the configured ones
-    for key in ("exclude_docs", "draft_docs"):  # draft_docs: left out of `mkdocs build`
+    for key in ("exclude_docs", "draft_docs"):  # draft_docs: left out of `mkdocs build`, matched apart
         if isinstance(config.get(key), str):
-            patterns.extend(config[key].splitlines())
+            patterns.extend([*([APART] if key == "draft_docs" else []), *config[key].splitlines()])
     site.gitignored, site.docs_prefix = tuple(patterns), prefix
     site.routes = ((docs_dir, ""),)  # MkDocs publishes a page at its path in docs_dir: docs/guide/a.md at /guide/a/
     # `extra_css`: stylesheets of docs_dir every page links (a URL elsewhere is not in the source;

@@ -11,12 +11,11 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from fnmatch import fnmatchcase
-from functools import cache, cached_property
+from functools import cached_property
 from typing import Any, NamedTuple
 from urllib.parse import unquote
 
-import pathspec
-
+from app.corpus.gitignore_lines import gitignore as _gitignore
 from app.corpus.mkdocs_plugins import search_hidden
 from app.corpus.myst import Build
 from app.corpus.reader import Admonitions, read_css_links
@@ -31,26 +30,6 @@ _MODULE_SUFFIXES = (".js", ".jsx", ".ts", ".tsx", ".mjs")
 _PAGE_SUFFIX = re.compile(r"\.(mdx?|rst|ipynb)$")
 # An ESM import of a stylesheet at a line's start (`import './x.css';`, `import styles from …`).
 _CSS_IMPORT = re.compile(r"""^import\s+(?:[\w$*{}\s,]+\s+from\s+)?["']([^"'\n]+\.css)["']""", re.MULTILINE)
-
-
-@cache
-def _gitignore(lines: tuple[str, ...], ignore_case: bool = False) -> pathspec.PathSpec:
-    """Gitignore lines read as MkDocs reads exclude_docs (pathspec's GitIgnoreSpec); with
-    `ignore_case`, as Mintlify's `ignore` package reads them (its default: any case). A line it
-    cannot compile (`!`, `[z-a]`) is left out, as git and Mintlify's `ignore` leave it, rather than
-    failing every page of the site."""
-    def valid(line: str) -> bool:
-        try:
-            pathspec.GitIgnoreSpec.from_lines([line]).match_file("x")
-        except (ValueError, re.error):
-            return False
-        return True
-
-    spec = pathspec.GitIgnoreSpec.from_lines([line for line in lines if valid(line)])
-    for pattern in spec.patterns if ignore_case else ():
-        if isinstance(pattern, pathspec.RegexPattern) and pattern.regex is not None:
-            pattern.regex = re.compile(pattern.regex.pattern, re.IGNORECASE)
-    return spec
 
 
 # @mintlify/common 1.0.1183's getFileCategory: no page is built of a `.md` file of these names
