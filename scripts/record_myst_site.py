@@ -1,5 +1,6 @@
-"""Records what the real Sphinx builds of tests/data/site-nav/myst, myst-nb and myst-include (a
-repository whose docs/ folder is the site, its pages including files outside it) show: each site is
+"""Records what the real Sphinx builds of tests/data/site-nav/myst, myst-nb, myst-include (a
+repository whose docs/ folder is the site, its pages including files outside it) and
+myst-conf-code (exclude_patterns extended by code) show: each site is
 built with Sphinx (myst-parser, sphinx-reredirects; MyST-NB), each built page loaded in headless
 Chromium, and a marker (`marker-…`) of a source page (or of conf.py, in its substitutions) counted
 shown when it is in the innerText of the page's main part. Writes
@@ -9,7 +10,7 @@ chunks to.
 Sphinx is not a docschat dependency: install it in a throwaway venv, not the project's.
 
     python3 -m venv /tmp/sphinx && /tmp/sphinx/bin/pip install sphinx myst-parser sphinx-reredirects myst-nb
-    .venv/bin/python scripts/record_myst_site.py /tmp/sphinx/bin/sphinx-build
+    .venv/bin/python scripts/record_myst_site.py /tmp/sphinx/bin/sphinx-build [myst-conf-code …]
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from _shown_markers import record_pages
 SITES = Path(__file__).parent.parent / "tests" / "data" / "site-nav"
 INCLUDE = re.compile(r"^```\{include\}[ \t]+(\S+)", re.MULTILINE)
 # Each site, and the folder Sphinx builds it from (myst-include: a repository, its docs/ folder).
-SOURCE_FOLDERS = {"myst": ".", "myst-nb": ".", "myst-include": "docs"}
+SOURCE_FOLDERS = {"myst": ".", "myst-nb": ".", "myst-include": "docs", "myst-conf-code": "."}
 MAIN = "(document.querySelector('[role=main]') || document.body).innerText"
 PACKAGES = ("sphinx", "myst-parser", "sphinx-reredirects", "myst-nb", "docutils")
 
@@ -75,10 +76,10 @@ def record(site: Path, sphinx_build: Path) -> None:
     print(f"{len(pages)} pages recorded in {recorded}")
 
 
-def main(sphinx_build: Path) -> None:
-    for site in SOURCE_FOLDERS:
+def main(sphinx_build: Path, names: list[str]) -> None:
+    for site in names or SOURCE_FOLDERS:
         record(SITES / site, sphinx_build)
 
 
-if __name__ == "__main__":
-    main(Path(sys.argv[1]))
+if __name__ == "__main__":  # sphinx-build [site …]: the sites named, or all
+    main(Path(sys.argv[1]), sys.argv[2:])

@@ -33,10 +33,10 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.myst_blocks import myst_block_plugin
 from mdit_py_plugins.substitution import substitution_plugin
 
-from app.corpus import myst, myst_rst, python_markdown
+from app.corpus import myst, myst_classes, myst_rst, python_markdown
 from app.corpus.markdown_it_bounds import bounded, myst_role
 from app.corpus.myst import Build
-from app.corpus.myst_notebook import cell_metadata, removes_source
+from app.corpus.myst_notebook import cell_metadata, drop_removed_markdown_cells, removes_source
 from app.corpus.reader import Admonitions, Block, Reading, read_html, read_markdown
 from app.corpus.reference_targets import directive_caption, rst_labels
 
@@ -83,6 +83,9 @@ def _myst_parser(substitution: bool = False, dollarmath: tuple[bool, ...] | None
         md.use(attrs_plugin, spans=True)
     if attrs[1]:
         md.use(attrs_block_plugin)
+    # `{rst-class} cls` puts its classes on the next element, where a stylesheet may hide them.
+    md.core.ruler.push("rst_class", myst_classes.apply_rst_classes)
+    md.core.ruler.push("nb_removed_cells", drop_removed_markdown_cells)  # a text notebook's `remove-cell`s
     if fieldlist:  # `:name: value` lines, the page's leading ones its metadata (myst.drop_docinfo)
         md.use(fieldlist_plugin).core.ruler.push("docinfo", myst.drop_docinfo)
     if dollarmath is not None:  # `$x$`, `$$ … $$ (label)`, with conf.py's options (myst.DMATH_OPTIONS)
@@ -127,6 +130,8 @@ def _render_role(self: RendererHTML, tokens: list[Token], idx: int, options: Opt
     token = tokens[idx]
     name = myst.name(token.meta["name"])
     content = token.content
+    if (span := myst_classes.role_span(env["build"].roles, token.meta["name"], content)) is not None:
+        return span  # a role the page defines (`.. role:: name`): its text in a span of its classes
     if token.meta["name"].lower() in myst.NUMBER_ROLES:
         return ""  # Sphinx shows the target's title or number there, not the label written
     xref = env["build"].xref if name in myst.TITLE_ROLES and not myst.explicit_title(content) else None
@@ -189,11 +194,13 @@ def _code(language: str, content: str) -> str:
     return f"<pre><code{attribute}>{html.escape(content)}</code></pre>\n"
 
 
-def _classed_rst(rst: str) -> str:
+def _classed_rst(rst: str, build: Build) -> str:
     """Shown reStructuredText as code, a directive of classes (`.. container:: internal-note`) in a
-    `<div>` of them."""
-    return "".join((f'<div class="{html.escape(" ".join(found))}">{_code("eval-rst", text)}</div>' if found
-                    else _code("eval-rst", text)) for found, text in myst_rst.rst_classed(rst) if text.strip())
+    `<div>` of them, a role the page defines in a span of its classes."""
+    def code(text: str) -> str:
+        return f'<pre><code class="language-eval-rst">{myst_classes.rst_code(text, build.roles)}</code></pre>\n'
+    return "".join((f'<div class="{html.escape(" ".join(found))}">{code(text)}</div>' if found
+                    else code(text)) for found, text in myst_rst.rst_classed(rst) if text.strip())
 
 
 def _closed(token: Token, env: EnvType) -> bool:
@@ -243,6 +250,9 @@ def _render_directive(token: Token, env: EnvType, name: str, argument: str, opti
         # Under its caption; an empty one is the file's name as written (Sphinx).
         caption = options_["caption"] or argument if "caption" in options_ else ""
         return (f"<p>{_title_html(caption, env)}</p>" if caption else "") + _code(options_.get("language", ""), code)
+    if name in myst_classes.RST_CLASS:  # its content in its classes; with none, the next element (apply_rst_classes)
+        inner = _render_myst(body, build, depth=depth + 1, substituting=env["substituting"], pasted=env["pasted"])
+        return f'<div class="{html.escape(myst_classes.class_list(argument))}">{inner}</div>\n' if body.strip() else ""
     # MyST refuses `:::{eval-rst}` (a colon fence is for Markdown content): nothing is shown.
     if myst.hidden(name, options_) or (name == "eval-rst" and colons):
         return ""
@@ -266,7 +276,7 @@ def _render_directive(token: Token, env: EnvType, name: str, argument: str, opti
             shown = " ".join(block.text for block in read_html(title).blocks)
         return f'<div data-callout="{html.escape(marker)}" data-title="{html.escape(shown)}">{inner}</div>\n'
     if name == "eval-rst":  # reStructuredText as code, with the HTML its `.. raw:: html` writes
-        return "".join(piece if kind == "html" else _classed_rst(piece) for kind, piece in myst_rst.shown_rst(body, build))
+        return "".join(piece if kind == "html" else _classed_rst(piece, build) for kind, piece in myst_rst.shown_rst(body, build))
     language = (argument.split() or [""])[0] if name in myst.CODE_WITH_LANGUAGE_ARGUMENT else name
     # A code block's caption is shown above it (Sphinx).
     caption = f"<p>{_title_html(options_['caption'], env)}</p>" if options_.get("caption") else ""
@@ -304,7 +314,7 @@ def myst_directives(text: str) -> tuple[str | None, list[tuple[str, str]]]:
     for index, token in enumerate(tokens):
         if token.type == "heading_open" and token.tag == "h1" and title is None:
             title = tokens[index + 1].content.strip()
-        elif token.type in ("fence", "colon_fence") and (match := myst.DIRECTIVE.match(token.info.strip())):
+        elif token.type in ("fence", "colon_fence") and (match := myst.DIRECTIVE.fullmatch(token.info.strip())):
             found.append((myst.name(match.group(1)), token.content))
     return title, found
 
@@ -396,7 +406,7 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
         return replace(_read_linked(lambda sheets, _: read_html(html, sheets, link), css, linked),
                        unresolved_snippets=unresolved)
     if not mdx and (is_myst(text) if myst is None else myst):
-        rendered = _render_myst(text, build or Build())
+        rendered = _render_myst(text, replace(build or Build(), roles=myst_classes.page_roles(text)))
         return _read_linked(lambda sheets, _: read_html(rendered, sheets, link), css, linked)
     # Docusaurus renders `:::note` callouts; Mintlify renders math.
     return _read_linked(lambda sheets, given: read_markdown(

@@ -36,7 +36,10 @@ from app.corpus.myst_notebook import is_text_notebook, removes_source
 
 OPTION_LINE = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t](.*))?$")
 _YAML_OPTIONS = re.compile(r"^[ \t]*---[ \t]*\n(?:.*\n)*?[ \t]*---[ \t]*\n")
-DIRECTIVE = re.compile(r"\{([\w:-]+)\}(.*)", re.DOTALL)  # a fence's info string: `{name} argument`
+# A fence's info string `{name} argument`, as myst-parser splits it: its first word is a directive
+# when it opens with `{` and ends with `}`, whatever is between (`{my.directive}`, `{}`: unknown
+# directives, which show nothing); `{only}internal` is a code block's language.
+DIRECTIVE = re.compile(r"\{(\S*)\}((?:\s.*)?)", re.DOTALL)
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,12 @@ class Build:
     # source is removed unless its metadata says otherwise (conf.py's, then the page's).
     cells: bool | None = None
     remove_code_source: bool = False
+    # The roles the page's reStructuredText defines, with the classes each writes
+    # (app/corpus/myst_classes.py page_roles): set per page.
+    roles: tuple[tuple[str, str], ...] = field(default=(), repr=False, compare=False)
+    # myst_title_to_header: the front matter's `title` is the page's first heading; off (the
+    # default), myst-parser keeps it as the page's metadata, shown nowhere on the built site.
+    title_to_header: bool = False
 
     def defined(self, written: str) -> bool:
         """Whether the site defines the directive written so: Sphinx shows nothing of one it does
@@ -100,6 +109,8 @@ class Build:
             dollarmath = (dollarmath or DMATH_DEFAULTS) if "dollarmath" in listed else None
             attrs = ("attrs_inline" in listed, "attrs_block" in listed)
             build = replace(build, fieldlist="fieldlist" in listed)
+        if myst is not None and isinstance(myst.get("title_to_header"), bool):
+            build = replace(build, title_to_header=myst["title_to_header"])
         if myst is not None:
             if "sub_delimiters" in myst and myst["sub_delimiters"] not in (["{", "}"], ("{", "}")):
                 substitutions = None
@@ -255,6 +266,10 @@ _WITH_OPTIONS = NOT_ON_THE_PAGE | TEXT | CODE_WITH_LANGUAGE_ARGUMENT | {
     "testcode", "testoutput", "doctest", "testsetup", "testcleanup", "jupyter-execute", "ipython", "eval-rst",
     "math",
     "mermaid",  # sphinxcontrib-mermaid's :align:, :alt:, :caption:, :config:, :zoom: (structlog's docs)
+    # docutils' and Sphinx's other directives with options (their `:class:` a stylesheet may hide:
+    # myst-probes `class-options-more.md`), and sphinx.ext.graphviz's.
+    "parsed-literal", "line-block", "csv-table", "compound", "highlights", "hlist", "centered", "productionlist",
+    "sectnum", "graphviz", "graph", "digraph", "inheritance-diagram",
 }
 # Roles shown as a link's text rather than as code.
 LINK_ROLES = frozenset({"ref", "doc", "term", "numref", "download", "any", "external"})
@@ -353,8 +368,16 @@ def hidden(directive: str, options: dict[str, str]) -> bool:
     return any(tag in _REMOVING_TAGS for tag in tags)
 
 
-# Raw output (`.. raw::`, as ``{raw}``) shows as raw_html says; the page machinery shows nothing.
-RST_NOT_SHOWN = _SHOWN_ONLY_UNDER_A_CONDITION | _MACHINERY | {"raw"}
+# Raw output (`.. raw::`, as ``{raw}``) shows as raw_html says; the page machinery shows nothing,
+# nor do doctest's setup and cleanup blocks, nor a table of contents (its entries are page names;
+# a shown one lists those pages' titles, a `:hidden:` one nothing: myst-probes `eval-rst-hidden.md`).
+RST_NOT_SHOWN = _SHOWN_ONLY_UNDER_A_CONDITION | _MACHINERY | _NEVER_SHOWN | {"raw", "toctree"}
+
+
+def rst_hidden(directive: str, options: Mapping[str, str]) -> bool:
+    """Whether `.. directive::` in `{eval-rst}`, with these option lines, shows nothing: as its MyST
+    fence (`hidden`), but for autodoc, an image or an include, which stay as the code naming them."""
+    return directive in RST_NOT_SHOWN or directive in _HIDE_OPTION and "hide" in options
 
 
 def raw_html(argument: str, options: Mapping[str, str], content: str) -> str:
@@ -389,8 +412,10 @@ _OWN_CLASSES = {"container": ("docutils", "container"), "topic": ("topic",), "ru
 
 def classes(directive: str, argument: str, options: dict[str, str]) -> list[str]:
     """The classes Sphinx gives the HTML of a directive, when its page names any ([] otherwise)."""
-    given = [*options.get("class", "").split(), *(word for key, value in options.items()
-                                                   if key.startswith("class-") for word in value.split())]
+    # A figure's `:class:` is its image's, which shows no text (its `:figclass:` is the figure's, which
+    # basic.css, under every theme, shows again: `figure.align-default {display: block}`).
+    written = options.get("class", "") if directive != "figure" else ""
+    given = [*written.split(), *(word for key, value in options.items() if key.startswith("class-") for word in value.split())]
     if directive in ("container", "div"):
         given += argument.split()
     if not given:

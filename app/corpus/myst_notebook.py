@@ -7,6 +7,7 @@ source is removed by its metadata's `mystnb: remove_code_source`, else the page'
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -53,3 +54,31 @@ def cell_metadata(content: str) -> dict[str, Any]:
     except (yaml.YAMLError, RecursionError):
         return {}
     return metadata if isinstance(metadata, dict) else {}
+
+
+def drop_removed_markdown_cells(state: Any) -> None:
+    """A markdown-it core rule, on a text notebook's page (its Build's `cells` true): a markdown
+    cell whose `+++ {"tags": ["remove-cell"]}` metadata removes it shows nothing (myst-nb's
+    nb_to_tokens skips it, as it skips such a code cell). A markdown cell runs, as myst-nb's
+    read_myst_markdown_notebook cuts them, from a top-level `+++` to the next one or the next
+    top-level `{code-cell}` or `{raw-cell}` fence; its metadata is the `+++` line's JSON."""
+    build = state.env.get("build") if isinstance(state.env, dict) else None
+    if build is None or build.cells is not True or state.env.get("depth"):
+        return
+    kept, removing = [], False
+    for token in state.tokens:
+        if token.level == 0 and (token.type == "myst_block_break" or token.type == "fence"
+                                 and token.info.startswith(("{code-cell}", "{raw-cell}"))):
+            removing = token.type == "myst_block_break" and _removes_cell(token.content)
+        if not removing or token.type == "myst_block_break":
+            kept.append(token)
+    state.tokens[:] = kept
+
+
+def _removes_cell(metadata: str) -> bool:
+    try:
+        read = json.loads(metadata.strip()) if metadata.strip() else {}
+    except ValueError:
+        return False
+    tags = read.get("tags", []) if isinstance(read, dict) else []
+    return isinstance(tags, (list, str, dict)) and ("remove_cell" in tags or "remove-cell" in tags)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 import textwrap
 
-from app.corpus.myst import OPTION_LINE, RST_NOT_SHOWN, Build, classes, name, only_built, raw_html
+from app.corpus.myst import OPTION_LINE, Build, classes, name, only_built, raw_html, rst_hidden
 
 # reStructuredText's explicit markup: `.. name:: argument`, a footnote or citation `.. [1]` (shown),
 # a target `.. _label: url` or a substitution definition `.. |name| replace:: …` (shown nowhere,
@@ -33,6 +33,17 @@ def _rst_raw_html(argument: str, block: list[str]) -> str:
         return ""
     return raw_html(" ".join([argument, *lines[:split]]), {o.group(1).lower(): o.group(2) or "" for o in options if o},
                     "".join(lines[head:]))
+
+
+def _rst_options(lines: list[str], at: int) -> dict[str, str]:
+    """The option lines (`:hide:`) of the directive opening at line `at`: those under it, before
+    its first blank line."""
+    options: dict[str, str] = {}
+    for line in lines[at + 1:_rst_block_end(lines, at)]:
+        if not line.strip() or not (option := OPTION_LINE.match(line.rstrip("\r\n"))):
+            break
+        options[option.group(1).lower()] = (option.group(2) or "").strip()
+    return options
 
 
 def _rst_block_end(lines: list[str], at: int) -> int:
@@ -66,7 +77,7 @@ def shown_rst(body: str, build: Build) -> list[tuple[str, str]]:
         argument = rest[directive.end():] if directive else ""
         shown_only = named == "only" and (at + 1 == len(lines) or not lines[at + 1].strip()) and only_built(argument, build)
         # A directive the site does not define shows nothing, as in MyST (Build.defined).
-        if explicit and not shown_only and (named in RST_NOT_SHOWN or not _RST_NOT_COMMENT.match(rest)
+        if explicit and not shown_only and (rst_hidden(named, _rst_options(lines, at)) or not _RST_NOT_COMMENT.match(rest)
                                             or directive is not None and not build.defined(directive.group(1))):
             end = _rst_block_end(lines, at)
             if named == "raw":

@@ -57,11 +57,12 @@ from typing import Any
 import yaml
 
 from app.corpus.git_source import GitSourceError, paths_named, read_paths, resolve_commit
+from app.corpus.gitignore_lines import APART
 from app.corpus.markdown import is_myst
 from app.corpus.mkdocs_macros import json_literal, macros_config
+from app.corpus.mkdocs_plugins import exclude_search, mkdocstrings
 from app.corpus.mkdocs_yaml import MkDocsLoader, env_defaults
 from app.corpus.python_markdown import site_extensions
-from app.corpus.python_markdown_extensions import AUTODOC
 from app.corpus.site_beside import building_site
 from app.corpus.site_code import sphinx_site
 from app.corpus.site_docusaurus import docusaurus_site
@@ -332,9 +333,9 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
     docs_dir = str(config.get("docs_dir") or "docs").strip("/")
     prefix = "" if docs_dir in ("", ".") else docs_dir + "/"
     patterns = [".*", "/templates/"]  # MkDocs' defaults, kept beside the configured ones
-    for key in ("exclude_docs", "draft_docs"):  # draft_docs: left out of `mkdocs build`
+    for key in ("exclude_docs", "draft_docs"):  # draft_docs: left out of `mkdocs build`, matched apart
         if isinstance(config.get(key), str):
-            patterns.extend(config[key].splitlines())
+            patterns.extend([*([APART] if key == "draft_docs" else []), *config[key].splitlines()])
     site.gitignored, site.docs_prefix = tuple(patterns), prefix
     site.routes = ((docs_dir, ""),)  # MkDocs publishes a page at its path in docs_dir: docs/guide/a.md at /guide/a/
     # `extra_css`: stylesheets of docs_dir every page links (a URL elsewhere is not in the source;
@@ -379,19 +380,9 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
         if isinstance(plugin, dict) and isinstance(plugin.get("redirects"), dict):
             for source, destination in (plugin["redirects"].get("redirect_maps") or {}).items():
                 site.redirects.append((prefix + str(source), str(destination)))
-        _mkdocstrings(site, plugin, name)
+        site.markdown_extensions = mkdocstrings(plugin, name, site.markdown_extensions, site.warnings)
+    site.plugin_excluded += exclude_search(plugins, config)  # mkdocs-exclude-search
     return site
-
-
-def _mkdocstrings(site: Site, plugin: Any, name: str) -> None:
-    """The mkdocstrings plugin, enabled: its `::: identifier` blocks show nothing docschat builds
-    (python_markdown_extensions.py autodoc_left_out)."""
-    options = plugin.get("mkdocstrings", None) if isinstance(plugin, dict) else {} if plugin == "mkdocstrings" else None
-    if options is None or (isinstance(options, dict) and options.get("enabled") is False):
-        return
-    site.markdown_extensions = json.dumps([*json.loads(site.markdown_extensions), [AUTODOC, {}]])
-    site.warnings.append(f"{name}: the mkdocstrings plugin's `::: identifier` blocks show API reference generated "
-                         "from the code, which docschat does not build: they are left out")
 
 
 def _folder_meta(plugins: Any, files: Mapping[str, str], prefix: str, warnings: list[str]) -> tuple[tuple[str, str], ...]:

@@ -155,6 +155,36 @@ def _changed_by_code(tree: ast.Module, name: str) -> int | None:
     return None
 
 
+def _added_by_code(tree: ast.Module, name: str) -> tuple[list[str], int | None]:
+    """What conf.py adds to the list `name` other than by its top-level assignments: the literal
+    strings of `name.append("x")`, `.insert(i, "x")`, `.extend([...])` and `name += [...]` or `name =
+    [...]` anywhere (under an `if`: added whatever the condition, so more is excluded, never less),
+    and the line of the first use whose value is not literal (`name.append(path)`, `name = f()`)."""
+    top = {id(node) for node in tree.body}
+    added: list[str] = []
+    unread = None
+    for node in ast.walk(tree):
+        value: ast.expr | None = None
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name) \
+                and node.func.value.id == name and node.func.attr in ("append", "insert", "extend") and node.args:
+            value = node.args[-1]
+            value = ast.List([value], ast.Load()) if node.func.attr != "extend" else value
+        elif isinstance(node, (ast.Assign, ast.AugAssign, ast.AnnAssign)) and id(node) not in top and node.value is not None \
+                and any(isinstance(t, ast.Name) and t.id == name for t in (node.targets if isinstance(node, ast.Assign) else [node.target])):
+            value = node.value
+        else:
+            continue
+        try:
+            found = ast.literal_eval(value)
+        except (ValueError, TypeError, SyntaxError, MemoryError, RecursionError):
+            found = None
+        if isinstance(found, (list, tuple)) and all(isinstance(item, str) for item in found):
+            added.extend(found)
+        elif unread is None:
+            unread = int(getattr(node, "lineno", 0))
+    return added, unread
+
+
 def _changed_tags(tree: ast.Module) -> tuple[str, ...] | None:
     """The tags conf.py adds or removes, `tags.add("x")` (or `app.tags.remove("x")`); None when it
     uses `tags` any other way (a name not a string literal, passed on, assigned): any tag may
@@ -212,7 +242,8 @@ class _Sphinx:
         notebooks = not by_code and isinstance(values.get("extensions"), list) and "myst_nb" in values["extensions"]
         site.myst = replace(site.myst, attrs=("attrs_inline" in listed, "attrs_block" in listed), fieldlist="fieldlist" in listed,
                             directives=site_directives(tree, values, by_code), cells=False if notebooks else None,
-                            remove_code_source=values.get("nb_remove_code_source") is True)
+                            remove_code_source=values.get("nb_remove_code_source") is True,
+                            title_to_header=values.get("myst_title_to_header") is True)
         site.warnings.extend([warning] if warning else [])
         # `html_css_files` (a name, or a name and its attributes) found in the `html_static_path` folders.
         static = [str(folder) for folder in self.config(values, "html_static_path", (list, tuple), [])]
@@ -227,7 +258,13 @@ class _Sphinx:
         site.theme_css = theme_css("sphinx", theme) if isinstance(theme, str) and "html_theme.code" not in values \
             and _changed_by_code(tree, "html_theme") is None else ""
         root = self.config(values, "root_doc", str, None) or self.config(values, "master_doc", str, "index")
-        site.not_built = tuple(_sphinx_pattern(str(p)) for p in self.config(values, "exclude_patterns", (list, tuple), ()))
+        # exclude_patterns, with the literal patterns code adds to it (`exclude_patterns.append("x")`,
+        # under an `if` too: Sphinx then never builds a page docschat indexed).
+        added, unread = _added_by_code(tree, "exclude_patterns")
+        if unread is not None:
+            site.warnings.append(f"{SPHINX_CONFIG}:{unread}: exclude_patterns is changed by code, and docschat does not "
+                                 "run conf.py; only its literal patterns are read")
+        site.not_built = tuple(_sphinx_pattern(str(p)) for p in [*self.config(values, "exclude_patterns", (list, tuple), ()), *added])
         # Nor does Sphinx read a source in its templates' or the HTML builder's asset folders
         # (BuildEnvironment.find_files: templates_path, html_static_path, html_extra_path), nor
         # sphinx.project's EXCLUDE_PATHS: a `**` toctree glob lists none of them.
@@ -287,8 +324,9 @@ class _Sphinx:
             except FrontMatterError:
                 return []
             heading, directives = myst_directives(front.body)
-            if front.title or heading:
-                self.titles[doc] = front.title or heading or ""
+            title = front.title if self.site.myst.for_page(front.data).title_to_header else None  # else not shown
+            if title or heading:
+                self.titles[doc] = title or heading or ""
             for name, content in directives:
                 if name == "toctree":
                     options, body = directive_options(content, "toctree")

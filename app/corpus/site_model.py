@@ -11,12 +11,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, date, datetime
 from fnmatch import fnmatchcase
-from functools import cache, cached_property
+from functools import cached_property
 from typing import Any, NamedTuple
 from urllib.parse import unquote
 
-import pathspec
-
+from app.corpus.gitignore_lines import gitignore as _gitignore
+from app.corpus.mkdocs_plugins import search_hidden
 from app.corpus.myst import Build
 from app.corpus.reader import Admonitions, read_css_links
 
@@ -30,26 +30,6 @@ _MODULE_SUFFIXES = (".js", ".jsx", ".ts", ".tsx", ".mjs")
 _PAGE_SUFFIX = re.compile(r"\.(mdx?|rst|ipynb)$")
 # An ESM import of a stylesheet at a line's start (`import './x.css';`, `import styles from …`).
 _CSS_IMPORT = re.compile(r"""^import\s+(?:[\w$*{}\s,]+\s+from\s+)?["']([^"'\n]+\.css)["']""", re.MULTILINE)
-
-
-@cache
-def _gitignore(lines: tuple[str, ...], ignore_case: bool = False) -> pathspec.PathSpec:
-    """Gitignore lines read as MkDocs reads exclude_docs (pathspec's GitIgnoreSpec); with
-    `ignore_case`, as Mintlify's `ignore` package reads them (its default: any case). A line it
-    cannot compile (`!`, `[z-a]`) is left out, as git and Mintlify's `ignore` leave it, rather than
-    failing every page of the site."""
-    def valid(line: str) -> bool:
-        try:
-            pathspec.GitIgnoreSpec.from_lines([line]).match_file("x")
-        except (ValueError, re.error):
-            return False
-        return True
-
-    spec = pathspec.GitIgnoreSpec.from_lines([line for line in lines if valid(line)])
-    for pattern in spec.patterns if ignore_case else ():
-        if isinstance(pattern, pathspec.RegexPattern) and pattern.regex is not None:
-            pattern.regex = re.compile(pattern.regex.pattern, re.IGNORECASE)
-    return spec
 
 
 # @mintlify/common 1.0.1183's getFileCategory: no page is built of a `.md` file of these names
@@ -138,15 +118,14 @@ class Site:
     index_hidden: bool = False  # Mintlify's seo.indexing "all"
     imported: tuple[str, ...] = ()  # Mintlify: Markdown files pages import (lower case): snippets, not pages
     redirects: list[tuple[str, str]] = field(default_factory=list)  # (source pattern, destination)
-    # Files the site never builds: Sphinx's exclude_patterns and include_patterns, a Docusaurus
-    # docs instance's include and exclude.
+    # Files the site never builds: Sphinx's exclude/include_patterns, a Docusaurus instance's include/exclude.
     not_built: tuple[re.Pattern[str], ...] = ()
     # MkDocs' exclude_docs and draft_docs (with its own `.*` and `/templates/`), Mintlify's
     # .mintignore: gitignore lines, matched under `docs_prefix` (text: a Site's repr is in page keys).
     gitignored: tuple[str, ...] = ()
     docs_prefix: str = ""
     shadowed: tuple[tuple[str, str], ...] = ()  # MkDocs: (file, the file built in its place)
-    # mkdocs-exclude's patterns (paths under docs_dir): ("glob", fnmatchcase) or ("regex", re.match)
+    # mkdocs-exclude's ("glob"/"regex", paths under docs_dir) and mkdocs-exclude-search's (mkdocs_plugins)
     plugin_excluded: tuple[tuple[str, str], ...] = ()
     # Material's meta plugin: (folder of a `.meta.yml` under docs_dir, its mapping as JSON), in the
     # order the plugin merges them; the front matter of every page under the folder starts from it.
@@ -260,8 +239,11 @@ class Site:
         relative = path[len(self.docs_prefix):]
         if self.gitignored and _gitignore(self.gitignored).match_file(relative):
             return Exclusion(NOT_BUILT, f"named by exclude_docs or draft_docs of {self.config}: never built")
-        if any(fnmatchcase(relative, p) if kind == "glob" else re.match(p, relative) for kind, p in self.plugin_excluded):
+        if any(fnmatchcase(relative, p) if kind == "glob" else kind == "regex" and re.match(p, relative)
+               for kind, p in self.plugin_excluded):
             return Exclusion(NOT_BUILT, f"named by the exclude plugin of {self.config}: never built")
+        if search_hidden(relative, self.plugin_excluded):  # as Material's `search: exclude` below
+            return Exclusion(HIDDEN, f"left out of the site's search by the exclude-search plugin of {self.config}")
         if (built := dict(self.shadowed).get(path)) is not None:
             return Exclusion(NOT_BUILT, f"MkDocs builds {built} at its URL: never built")
         for posts, drafts_built, future_is_draft in self.blogs:  # as the plugin's _is_excluded
@@ -332,7 +314,10 @@ class Site:
         """The page's front matter (a frontmatter.FrontMatter: not imported, frontmatter imports the
         sources, which import this module) as its site reads it: on MkDocs with Material's meta plugin, the
         `.meta.yml` of its folders beneath it (merged as the plugin merges, lists added to, the page's
-        own values last; a folder matches as the plugin's `startswith` matches it)."""
+        own values last; a folder matches as the plugin's `startswith` matches it); on Sphinx, no `title`."""
+        if self.framework == "sphinx" and "title" in front.data and not self.myst.for_page(front.data).title_to_header:
+            # myst-parser keeps front matter as metadata; `title` shows only as myst_title_to_header's heading
+            front = replace(front, data={key: value for key, value in front.data.items() if key != "title"})
         merged: dict[str, Any] = {}
         for folder, meta in self.folder_meta:
             if path.startswith(folder):
