@@ -335,17 +335,22 @@ function styleOf(style) {
   return cascade(Object.entries(style).filter(([name]) => SHOWING[name.toLowerCase()]).map(([name, value]) => [name, ...jsxValue(value, SHOWING[name.toLowerCase()])])).found
 }
 
-// Whether a value of these properties hides: `display: none`, `content-visibility: hidden`,
-// `visibility: hidden` or `collapse`.
+// `display` values whose box Chromium does not render, nor anything it holds: `none`, and a table
+// column's (`table-column`, `table-column-group`: a column has no content; innerText leaves it out
+// even outside a table, the `css-display-table-column` probes).
+const DISPLAY_HIDES = new Set(['none', 'table-column', 'table-column-group'])
+
+// Whether a value of these properties hides: `display: none` (or a column), `content-visibility:
+// hidden`, `visibility: hidden` or `collapse`.
 function hiding(key, value) {
-  return key === 'visibility' ? value === 'hidden' || value === 'collapse' : key === 'display' ? value === 'none' : value === 'hidden'
+  return key === 'visibility' ? value === 'hidden' || value === 'collapse' : key === 'display' ? DISPLAY_HIDES.has(value) : value === 'hidden'
 }
 
-// Whether a style hides its element and all it holds (innerText skips it): `display: none`,
-// `content-visibility: hidden`.
+// Whether a style hides its element and all it holds (innerText skips it): `display: none` (or a
+// column), `content-visibility: hidden`.
 function styleHides(style) {
   const css = styleOf(style)
-  return css.display === 'none' || css.contentVisibility === 'hidden'
+  return DISPLAY_HIDES.has(css.display) || css.contentVisibility === 'hidden'
 }
 
 // `visibility: hidden` (or `collapse`, as for any element but a table's rows) hides the element's
@@ -933,7 +938,7 @@ function prepare(node, inPre, invisible) {
       // SVG's presentation attribute `display="none"` hides as the style does (Chromium; the
       // `css-svg-popover` probe), and a popover no one opened shows nothing.
       if (properties.hidden || styleHides(properties.style) || classHides(properties.className)) continue
-      if (properties.display === 'none' || properties.popover !== undefined) continue
+      if (DISPLAY_HIDES.has(properties.display) || properties.popover !== undefined) continue
       if (child.tagName === 'template' || NOT_RENDERED.has(child.tagName)) continue
       // A `<select>` shows its options (and an option group's), not text or elements beside them.
       if (child.tagName === 'select') {
