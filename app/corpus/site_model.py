@@ -332,7 +332,9 @@ class Site:
         """The page's front matter (a frontmatter.FrontMatter: not imported, frontmatter imports the
         sources, which import this module) as its site reads it: on MkDocs with Material's meta plugin, the
         `.meta.yml` of its folders beneath it (merged as the plugin merges, lists added to, the page's
-        own values last; a folder matches as the plugin's `startswith` matches it)."""
+        own values last; a folder matches as the plugin's `startswith` matches it); on Mintlify and
+        Docusaurus as js-yaml reads it (`hidden: no` is a string, true to Mintlify's `if (page.hidden)`)."""
+        front = front.as_javascript() if self.framework in ("mintlify", "docusaurus") else front
         merged: dict[str, Any] = {}
         for folder, meta in self.folder_meta:
             if path.startswith(folder):
