@@ -29,6 +29,7 @@ import threading
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Literal
 
 from playwright.sync_api import sync_playwright
 
@@ -52,7 +53,8 @@ DOCUSAURUS = ('<html lang="en" dir="ltr" class="docs-wrapper plugin-docs plugin-
 OPEN_DETAILS = "document.querySelectorAll('details').forEach((d) => { d.open = true })"
 SHOWN = "document.body.innerText + ' ' + [...document.images].map((i) => i.alt).join(' ')"
 DARK = "(dark) => document.documentElement.classList.toggle('dark', dark)"
-TAILWIND_VIEWS = [(width, dark, motion) for width in (375, 1280) for dark in (False, True) for motion in ("no-preference", "reduce")]
+MOTIONS: tuple[Literal["no-preference", "reduce"], ...] = ("no-preference", "reduce")
+TAILWIND_VIEWS = [(width, dark, motion) for width in (375, 1280) for dark in (False, True) for motion in MOTIONS]
 
 
 def main(folder: Path) -> None:
