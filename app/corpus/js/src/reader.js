@@ -779,7 +779,10 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
     const tag = flow ? 'div' : 'span'
     const heading = shown.length ? [{type: 'element', tagName: tag, properties: {}, children: [textNode(shown.join(' '))]}] : []
     if (name === 'TabItem') heading.forEach((label) => TAB_LABELS.add(label))
-    const classed = docusaurus && !own ? DOCUSAURUS_CLASSED[name] : undefined
+    // A Mintlify component puts its `className` on the element holding all it shows (@mintlify/
+    // components 1.0.19's Callout and Card do; a component that drops it would show more): read
+    // so, the safe reading (the `guides/classes` page of tests/data/site-nav/mintlify).
+    const classed = own ? undefined : docusaurus ? DOCUSAURUS_CLASSED[name] : bound && MINTLIFY_COMPONENTS.has(name) ? 'whole' : undefined
     if (classed && 'className' in attributes) {
       // A class the reader cannot see (`className={c}`) may be one the site hides: read as hiding.
       const classes = typeof attributes.className === 'string' ? attributes.className.split(/\s+/).filter(Boolean) : null
