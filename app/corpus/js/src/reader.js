@@ -822,10 +822,27 @@ function unseenStylesheet(node, name, attributes) {
   }
 }
 
+// What React renders of an array written in place (`{["a", "b"]}`: its items one after the other,
+// nothing for `true`, `false`, `null`, a hole), when each item is a literal or such an array;
+// undefined otherwise (an item only running the page would tell: nothing is shown).
+function renderedArray(expression) {
+  if (!expression || expression.type !== 'ArrayExpression') return undefined
+  let text = ''
+  for (const item of expression.elements) {
+    const value = !item ? '' : item.type === 'Literal' && (typeof item.value === 'string' || typeof item.value === 'number') ? String(item.value)
+      : item.type === 'Literal' && (item.value === null || typeof item.value === 'boolean') && !item.regex ? ''
+        : item.type === 'TemplateLiteral' && item.expressions.length === 0 ? item.quasis.map((quasi) => quasi.value.cooked).join('')
+          : renderedArray(item)
+    if (value === undefined) return undefined
+    text += value
+  }
+  return text
+}
+
 function expressionHandler(state, node) {
-  // An expression shows what it renders: a plain literal's text; anything else (a comment, a
-  // condition, a variable) is never indexed (the safe reading).
-  const value = literal(node.data && node.data.estree, false)
+  // An expression shows what it renders: a plain literal's text, an array of them; anything else
+  // (a comment, a condition, a variable) is never indexed (the safe reading).
+  const value = literal(node.data && node.data.estree, false) ?? renderedArray(expressionOf(node.data && node.data.estree))
   if (typeof value !== 'string' || !value) return undefined
   return node.type === 'mdxFlowExpression'
     ? {type: 'element', tagName: 'p', properties: {}, children: [textNode(value)]}
