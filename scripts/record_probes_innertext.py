@@ -10,6 +10,11 @@ Two things a visitor does or has that a bare page lacks are given first:
   (Mintlify styles its pages with Tailwind; a page's `className="hidden"` is `display: none` there),
   at a desktop width.
 
+A `css-tailwind-*` probe (its HTML holds the Tailwind utilities Mintlify compiles for it) is read
+in the views its variants tell apart: a phone's width (375 px) and a desktop's, light and dark
+(Tailwind's `dark` class), with and without reduced motion; a marker is shown when some view shows
+it (a phone's visitor reads what `md:hidden` holds).
+
     PROBE_HTML=/tmp/probe-html NODE_MODULES=/tmp/x/node_modules node scripts/record_probes.mjs
     python scripts/record_probes_innertext.py /tmp/probe-html
 """
@@ -24,6 +29,7 @@ import threading
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
+from typing import Literal
 
 from playwright.sync_api import sync_playwright
 
@@ -46,6 +52,9 @@ DOCUSAURUS = ('<html lang="en" dir="ltr" class="docs-wrapper plugin-docs plugin-
               '</body></html>')
 OPEN_DETAILS = "document.querySelectorAll('details').forEach((d) => { d.open = true })"
 SHOWN = "document.body.innerText + ' ' + [...document.images].map((i) => i.alt).join(' ')"
+DARK = "(dark) => document.documentElement.classList.toggle('dark', dark)"
+MOTIONS: tuple[Literal["no-preference", "reduce"], ...] = ("no-preference", "reduce")
+TAILWIND_VIEWS = [(width, dark, motion) for width in (375, 1280) for dark in (False, True) for motion in MOTIONS]
 
 
 def main(folder: Path) -> None:
@@ -65,9 +74,17 @@ def main(folder: Path) -> None:
                 body = html.read_text().split("<body>", 1)[1].removesuffix("</body>")
                 html.write_text('<!doctype html><meta charset="utf-8">' + DOCUSAURUS.format(body))
             page.goto(f"http://127.0.0.1:{server.server_port}/{html.name}", wait_until="load")
-            page.add_style_tag(content=TAILWIND)
+            if not name.startswith("css-tailwind-"):  # which holds the real utilities, in their order
+                page.add_style_tag(content=TAILWIND)
             page.evaluate(OPEN_DETAILS)
             shown = set(MARKER.findall(page.evaluate(SHOWN)))
+            for width, dark, motion in TAILWIND_VIEWS if name.startswith("css-tailwind-") else []:
+                page.set_viewport_size({"width": width, "height": 800})
+                page.emulate_media(reduced_motion=motion)
+                page.evaluate(DARK, dark)
+                shown |= set(MARKER.findall(page.evaluate(SHOWN)))
+            page.set_viewport_size({"width": 1280, "height": 800})
+            page.emulate_media(reduced_motion="no-preference")
             markers = sorted({*recorded[name]["shown"], *recorded[name]["hidden"]})  # its snippets' too
             recorded[name] = {"renderer": recorded[name]["renderer"] + ", Chromium innerText",
                               "shown": [m for m in markers if m in shown], "hidden": [m for m in markers if m not in shown]}

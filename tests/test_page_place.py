@@ -44,6 +44,7 @@ PLACES = {
     "index.mdx": ["Documentation", "Get started"],
     "quickstart.mdx": ["Documentation", "Get started"],
     "components.mdx": ["Documentation", "Get started"],
+    "guides/classes.mdx": ["Documentation", "Get started"],
     "integrations/analytics/overview.mdx": ANALYTICS,
     "integrations/analytics/posthog.mdx": ANALYTICS,
     "integrations/storage/overview.mdx": STORAGE,

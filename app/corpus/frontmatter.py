@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import yaml
@@ -16,24 +16,34 @@ _CLOSE = re.compile(r"^---[ \t]*(?:\r?\n|\r?\Z)", re.MULTILINE)  # with its line
 _CLOSE_DOTS = re.compile(r"^(?:---|\.\.\.)[ \t]*(?:\r?\n|\r?\Z)", re.MULTILINE)  # YAML's end of document too
 
 
-def _read(loader_class: type[yaml.SafeLoader] | type[yaml.CSafeLoader], raw: str) -> tuple[Any, list[str]]:
-    """The front matter's data, and the keys of its top-level mapping written more than once: read
-    from the composed nodes, as PyYAML's constructor keeps the last of two equal keys silently."""
+# YAML 1.2's booleans. PyYAML reads YAML 1.1, whose `yes`, `no`, `on` and `off` are booleans too;
+# js-yaml (Mintlify's `front-matter` package, Docusaurus's gray-matter) reads them as strings.
+_YAML_1_2_BOOLEANS = frozenset({"true", "True", "TRUE", "false", "False", "FALSE"})
+
+
+def _read(loader_class: type[yaml.SafeLoader] | type[yaml.CSafeLoader], raw: str) -> tuple[Any, list[str], dict[str, str]]:
+    """The front matter's data, the keys of its top-level mapping written more than once (read from
+    the composed nodes, as PyYAML's constructor keeps the last of two equal keys silently), and its
+    top-level values that only YAML 1.1 reads as booleans, as written (`hidden: no`)."""
     loader = loader_class(raw)
     try:
         node = loader.get_single_node()
         duplicates: list[str] = []
+        yaml_1_1: dict[str, str] = {}
         if isinstance(node, yaml.MappingNode):
             seen: set[str] = set()
-            for key, _ in node.value:
+            for key, value in node.value:
                 if isinstance(key, yaml.ScalarNode) and key.value != "<<":
                     (duplicates.append if key.value in seen else seen.add)(key.value)
-        return (None if node is None else loader.construct_document(node)), duplicates
+                    if (isinstance(value, yaml.ScalarNode) and value.tag == "tag:yaml.org,2002:bool" and not value.style
+                            and value.value not in _YAML_1_2_BOOLEANS):
+                        yaml_1_1[key.value] = value.value
+        return (None if node is None else loader.construct_document(node)), duplicates, yaml_1_1
     finally:
         loader.dispose()
 
 
-def _load(raw: str) -> tuple[Any, list[str]]:
+def _load(raw: str) -> tuple[Any, list[str], dict[str, str]]:
     """The front matter's data and its top-level keys written more than once. Read by libyaml's
     parser first (PyYAML's own was a tenth of a compose); what libyaml refuses (a lone surrogate's
     escape, which storable_text replaces) is read again by PyYAML's, whose reading and error
@@ -57,6 +67,14 @@ class FrontMatter:
     data: dict[str, Any] = field(default_factory=dict)
     body: str = ""
     duplicates: tuple[str, ...] = ()  # top-level keys written more than once (YAML keeps the last)
+    yaml_1_1: dict[str, str] = field(default_factory=dict)  # top-level `key: no`-like values, as written
+
+    def as_javascript(self) -> FrontMatter:
+        """As js-yaml reads it (YAML 1.2: `hidden: no` is the string "no", which JavaScript reads as
+        true), the front matter of a site built by JavaScript; docschat's own keys (`audience`,
+        `public`) stay as documented."""
+        strings = {k: v for k, v in self.yaml_1_1.items() if k.strip().lower() not in _DECLARING_KEYS}
+        return replace(self, data={**self.data, **strings}, yaml_1_1={}) if strings else self
 
     @property
     def title(self) -> str | None:
@@ -147,7 +165,7 @@ def parse_front_matter(text: str, dots: bool = False) -> FrontMatter:
         raise FrontMatterError("front matter opened with '---' is never closed", 1)
     raw = text[opening.end() : closing.start()]
     try:
-        data, duplicates = _load(raw) if raw.strip() else ({}, [])
+        data, duplicates, yaml_1_1 = _load(raw) if raw.strip() else ({}, [], {})
     except RecursionError:
         raise FrontMatterError("front matter nested too deeply", 2) from None
     except ValueError as exc:  # an integer of more than 4,300 digits
@@ -159,7 +177,7 @@ def parse_front_matter(text: str, dots: bool = False) -> FrontMatter:
         raise FrontMatterError(f"invalid YAML front matter: {problem}", line) from None
     if not isinstance(data, dict):
         raise FrontMatterError("front matter must be a mapping of keys to values", 2)
-    return FrontMatter(data, text[closing.end():], tuple(duplicates))
+    return FrontMatter(data, text[closing.end():], tuple(duplicates), yaml_1_1)
 
 
 # A key that reads as `audience` or `public` to a person but not to YAML: a Cyrillic `а`, a

@@ -314,7 +314,10 @@ class Site:
         """The page's front matter (a frontmatter.FrontMatter: not imported, frontmatter imports the
         sources, which import this module) as its site reads it: on MkDocs with Material's meta plugin, the
         `.meta.yml` of its folders beneath it (merged as the plugin merges, lists added to, the page's
-        own values last; a folder matches as the plugin's `startswith` matches it); on Sphinx, no `title`."""
+        own values last; a folder matches as the plugin's `startswith` matches it); on Sphinx, no `title`;
+        on Mintlify and Docusaurus as js-yaml reads it (`hidden: no` is a string, true to Mintlify's
+        `if (page.hidden)`)."""
+        front = front.as_javascript() if self.framework in ("mintlify", "docusaurus") else front
         if self.framework == "sphinx" and "title" in front.data and not self.myst.for_page(front.data).title_to_header:
             # myst-parser keeps front matter as metadata; `title` shows only as myst_title_to_header's heading
             front = replace(front, data={key: value for key, value in front.data.items() if key != "title"})

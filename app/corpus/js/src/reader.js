@@ -337,17 +337,22 @@ function styleOf(style) {
   return cascade(Object.entries(style).filter(([name]) => SHOWING[name.toLowerCase()]).map(([name, value]) => [name, ...jsxValue(value, SHOWING[name.toLowerCase()])])).found
 }
 
-// Whether a value of these properties hides: `display: none`, `content-visibility: hidden`,
-// `visibility: hidden` or `collapse`.
+// `display` values whose box Chromium does not render, nor anything it holds: `none`, and a table
+// column's (`table-column`, `table-column-group`: a column has no content; innerText leaves it out
+// even outside a table, the `css-display-table-column` probes).
+const DISPLAY_HIDES = new Set(['none', 'table-column', 'table-column-group'])
+
+// Whether a value of these properties hides: `display: none` (or a column), `content-visibility:
+// hidden`, `visibility: hidden` or `collapse`.
 function hiding(key, value) {
-  return key === 'visibility' ? value === 'hidden' || value === 'collapse' : key === 'display' ? value === 'none' : value === 'hidden'
+  return key === 'visibility' ? value === 'hidden' || value === 'collapse' : key === 'display' ? DISPLAY_HIDES.has(value) : value === 'hidden'
 }
 
-// Whether a style hides its element and all it holds (innerText skips it): `display: none`,
-// `content-visibility: hidden`.
+// Whether a style hides its element and all it holds (innerText skips it): `display: none` (or a
+// column), `content-visibility: hidden`.
 function styleHides(style) {
   const css = styleOf(style)
-  return css.display === 'none' || css.contentVisibility === 'hidden'
+  return DISPLAY_HIDES.has(css.display) || css.contentVisibility === 'hidden'
 }
 
 // `visibility: hidden` (or `collapse`, as for any element but a table's rows) hides the element's
@@ -367,20 +372,77 @@ const NOT_RENDERED = new Set(['video', 'audio', 'canvas', 'iframe', 'progress', 
   // SVG paint servers and filters: what they hold paints nothing (the `css-svg-mathml-unrendered` probe)
   'linearGradient', 'radialGradient', 'filter'])
 
-// Tailwind's `hidden` utility is `display: none` (Mintlify styles pages with Tailwind; elsewhere a
-// class named `hidden` hides too, the safe reading), unless a variant shows it again (`md:block`).
-function classHides(className) {
-  const classes = Array.isArray(className) ? className.map(String) : typeof className === 'string' ? className.split(/\s+/) : []
-  return classes.includes('hidden') &&
-    !classes.some((c) => /:(?:block|inline|inline-block|flex|inline-flex|grid|inline-grid|table|contents|flow-root|list-item)$/.test(c))
+// Tailwind's display and visibility utilities, as Mintlify writes them (it compiles Tailwind v3 over
+// each page: @mintlify/common's getDynamicTailwindCss; elsewhere a class so named is read alike, the
+// safe reading). Tailwind cannot run in V8 (postcss, Node's APIs), so its class syntax is read here:
+// `variant:…:!utility`, arbitrary properties (`[display:none]`), the utilities that hide (`hidden`,
+// `table-column`, `collapse`, `invisible`) and those that show again. A hiding class hides unless a
+// variant says some visitor never gets it: a width, dark mode or a motion setting (a phone, a dark
+// theme shows the text), a state that needs a hand (`hover:`, `group-focus:`), `print:`, or a
+// pseudo-element (`before:`). Any other variant (`first:`, `*:`, `[&_p]:`, `supports-[…]:`) is read
+// as applying, to the element itself (more hidden, never less). A showing class shows again only
+// under width, dark or motion variants (`hidden md:block`), and only over a hiding class without
+// variants that is not `!important` unless it is too: Tailwind writes variants after the plain
+// utilities and an `!important` one wins (the `css-tailwind-variants` probe, compiled by Tailwind
+// 3.4.17 as Mintlify compiles it and read in Chromium at a phone's and a desktop's width, light and
+// dark, with and without reduced motion).
+const TAILWIND_DEVICE = /^(?:(?:max-)?(?:sm|md|lg|xl|2xl)|dark|motion-safe|motion-reduce|portrait|landscape)$/
+const TAILWIND_UNSHOWN = /^(?:(?:group-|peer-)?(?:hover|focus|focus-visible|focus-within|active|visited|target)|print|before|after|placeholder|file|marker|selection|first-line|first-letter|backdrop)$/
+const TAILWIND_DISPLAY = new Set(['block', 'inline', 'inline-block', 'flex', 'inline-flex', 'grid', 'inline-grid', 'table',
+  'inline-table', 'table-caption', 'table-cell', 'table-footer-group', 'table-header-group', 'table-row-group', 'table-row',
+  'flow-root', 'contents', 'list-item', 'table-column', 'table-column-group'])
+
+// A class as Tailwind reads it: {variants, important, property, value} (null when it sets neither
+// `display`, `visibility` nor `content-visibility`). Variants are split at colons outside brackets.
+function tailwindClass(name) {
+  const parts = []
+  let depth = 0
+  let start = 0
+  for (let i = 0; i < name.length; i++) {
+    if (name[i] === '[') depth++
+    else if (name[i] === ']') depth = Math.max(0, depth - 1)
+    else if (name[i] === ':' && depth === 0) {
+      parts.push(name.slice(start, i))
+      start = i + 1
+    }
+  }
+  let utility = name.slice(start)
+  const important = utility.startsWith('!')
+  if (important) utility = utility.slice(1)
+  let property = ''
+  let value = ''
+  const arbitrary = /^\[([a-zA-Z-]+):(.+)\]$/.exec(utility)
+  if (arbitrary) {
+    property = arbitrary[1].toLowerCase()
+    value = arbitrary[2].replace(/_/g, ' ').trim().toLowerCase()
+  } else if (utility === 'hidden') [property, value] = ['display', 'none']
+  else if (TAILWIND_DISPLAY.has(utility)) [property, value] = ['display', utility]
+  else if (utility === 'invisible') [property, value] = ['visibility', 'hidden']
+  else if (utility === 'visible' || utility === 'collapse') [property, value] = ['visibility', utility]
+  const key = SHOWING[property]
+  return key ? {variants: parts, important, key, value} : null
 }
 
-// Tailwind's `invisible` utility is `visibility: hidden` (elsewhere a class so named is read alike,
-// the safe reading): false, else undefined. Its `visible` is not read: a site without Tailwind would
-// show what a `visible` class holds under a hidden parent.
-function classVisible(className) {
+// Whether a page's classes hide their element for every visitor, by `display` (and
+// `content-visibility`), or by `visibility` (`kind`).
+function tailwindHides(className, kind) {
   const classes = Array.isArray(className) ? className.map(String) : typeof className === 'string' ? className.split(/\s+/) : []
-  return classes.includes('invisible') ? false : undefined
+  const read = classes.map(tailwindClass).filter((c) => c && (kind === 'visibility') === (c.key === 'visibility'))
+  const everyone = (c) => !c.variants.some((v) => TAILWIND_DEVICE.test(v) || TAILWIND_UNSHOWN.test(v))
+  const hides = read.filter((c) => hiding(c.key, c.value) && everyone(c))
+  const shows = read.filter((c) => !hiding(c.key, c.value) && c.value && c.variants.length && c.variants.every((v) => TAILWIND_DEVICE.test(v)))
+  return hides.some((h) => h.variants.length || !shows.some((s) => s.important || !h.important))
+}
+
+// Tailwind's `hidden`, `table-column` (and the like) hide the element and all it holds.
+function classHides(className) {
+  return tailwindHides(className, 'display')
+}
+
+// Tailwind's `invisible` and `collapse` (`visibility`): false, else undefined. A `visible` class is
+// not read: a site without Tailwind would show what it holds under a hidden parent.
+function classVisible(className) {
+  return tailwindHides(className, 'visibility') ? false : undefined
 }
 
 // Where an inline component stood: a space between two words it would glue, nothing elsewhere
@@ -802,7 +864,10 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
     const tag = flow ? 'div' : 'span'
     const heading = shown.length ? [{type: 'element', tagName: tag, properties: {}, children: [textNode(shown.join(' '))]}] : []
     if (name === 'TabItem') heading.forEach((label) => TAB_LABELS.add(label))
-    const classed = docusaurus && !own ? DOCUSAURUS_CLASSED[name] : undefined
+    // A Mintlify component puts its `className` on the element holding all it shows (@mintlify/
+    // components 1.0.19's Callout and Card do; a component that drops it would show more): read
+    // so, the safe reading (the `guides/classes` page of tests/data/site-nav/mintlify).
+    const classed = own ? undefined : docusaurus ? DOCUSAURUS_CLASSED[name] : bound && MINTLIFY_COMPONENTS.has(name) ? 'whole' : undefined
     if (classed && 'className' in attributes) {
       // A class the reader cannot see (`className={c}`) may be one the site hides: read as hiding.
       const classes = typeof attributes.className === 'string' ? attributes.className.split(/\s+/).filter(Boolean) : null
@@ -842,10 +907,27 @@ function unseenStylesheet(node, name, attributes) {
   }
 }
 
+// What React renders of an array written in place (`{["a", "b"]}`: its items one after the other,
+// nothing for `true`, `false`, `null`, a hole), when each item is a literal or such an array;
+// undefined otherwise (an item only running the page would tell: nothing is shown).
+function renderedArray(expression) {
+  if (!expression || expression.type !== 'ArrayExpression') return undefined
+  let text = ''
+  for (const item of expression.elements) {
+    const value = !item ? '' : item.type === 'Literal' && (typeof item.value === 'string' || typeof item.value === 'number') ? String(item.value)
+      : item.type === 'Literal' && (item.value === null || typeof item.value === 'boolean') && !item.regex ? ''
+        : item.type === 'TemplateLiteral' && item.expressions.length === 0 ? item.quasis.map((quasi) => quasi.value.cooked).join('')
+          : renderedArray(item)
+    if (value === undefined) return undefined
+    text += value
+  }
+  return text
+}
+
 function expressionHandler(state, node) {
-  // An expression shows what it renders: a plain literal's text; anything else (a comment, a
-  // condition, a variable) is never indexed (the safe reading).
-  const value = literal(node.data && node.data.estree, false)
+  // An expression shows what it renders: a plain literal's text, an array of them; anything else
+  // (a comment, a condition, a variable) is never indexed (the safe reading).
+  const value = literal(node.data && node.data.estree, false) ?? renderedArray(expressionOf(node.data && node.data.estree))
   if (typeof value !== 'string' || !value) return undefined
   return node.type === 'mdxFlowExpression'
     ? {type: 'element', tagName: 'p', properties: {}, children: [textNode(value)]}
@@ -1018,7 +1100,7 @@ function prepare(node, inPre, invisible) {
       // SVG's presentation attribute `display="none"` hides as the style does (Chromium; the
       // `css-svg-popover` probe), and a popover no one opened shows nothing.
       if (properties.hidden || styleHides(properties.style) || classHides(properties.className)) continue
-      if (properties.display === 'none' || properties.popover !== undefined) continue
+      if (DISPLAY_HIDES.has(properties.display) || properties.popover !== undefined) continue
       if (child.tagName === 'template' || NOT_RENDERED.has(child.tagName)) continue
       // A `<select>` shows its options (and an option group's), not text or elements beside them.
       if (child.tagName === 'select') {
