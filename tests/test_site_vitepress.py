@@ -13,8 +13,11 @@ import re
 import shutil
 from pathlib import Path
 
+import pytest
+
 from app.config import Settings
 from app.corpus.compose import compose_corpus, compose_files
+from app.corpus.markdown import read_page
 from app.corpus.site import NOT_BUILT, read_site
 from app.corpus.site_vitepress import paste_includes
 from app.corpus.sources import Source
@@ -101,3 +104,13 @@ def test_a_page_with_boxes_shows_what_the_build_shows(tmp_path: Path) -> None:
     for label in labels:
         shown_words.remove(label)
     assert _words(indexed) == shown_words
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("::: tip\nnever closed", ["TIP", "never closed"]),  # runs to the page's end, as markdown-it's
+    ("".join(":" * (3 + i) + " warning\n" for i in range(60)) + "deep\n", ["WARNING"] * 60 + ["deep"]),
+    ("::: details <script>x()</script><b>Shown</b>\nbody\n:::", ["Shown", "body"]),
+    ("> > [!NOTE] Title\n> > body", ["Title", "> body"]),  # the outer quote's first line is the marker
+])
+def test_odd_boxes_read_as_markdown_it_reads_them(text: str, shown: list[str]) -> None:
+    assert [block.text for block in read_page(text, mdx=False, vitepress=True).blocks] == shown

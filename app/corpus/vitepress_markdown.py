@@ -54,7 +54,7 @@ def render_vitepress(text: str) -> str:
 
 @cache
 def _parser() -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"html": True}).enable(["table", "strikethrough"])
+    md = MarkdownIt("default", {"html": True})  # markdown-it's default preset, as VitePress: nesting up to 100
     for name in (*_AS_IS, "code-group", *TITLES):
         container_plugin(md, name, render=_render_box)
     md.use(footnote_plugin).use(tasklists_plugin)
