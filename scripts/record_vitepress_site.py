@@ -2,7 +2,9 @@
 with VitePress (its default theme), each built page loaded in headless Chromium, and a marker
 (`marker-…`) of a source page, or of a file it includes (`<!--@include: …-->`), counted shown when
 it is in the innerText of the page's content (`.vp-doc`). A source file the build wrote no page for
-is recorded as not built; a built page's heading ids are recorded in order. Writes tests/data/site-nav/vitepress.shown.json, which
+is recorded as not built; a built page's heading ids are recorded in order, and the innerText of
+the pages in TEXT_OF whole. `<details>` are opened and every tab of a code group shown first (what a
+click shows counts as shown). Writes tests/data/site-nav/vitepress.shown.json, which
 tests/test_site_vitepress.py compares docschat's chunks to.
 
 VitePress is not a docschat dependency: install it in a throwaway folder, not the project's.
@@ -21,11 +23,16 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _shown_markers import record_pages
+from _shown_markers import record_pages, shown_text
 
 SITE = Path(__file__).parent.parent / "tests" / "data" / "site-nav" / "vitepress"
 INCLUDE = re.compile(r"<!--\s*@include:\s*(.*?)\s*-->")
 MAIN = "(document.querySelector('.vp-doc') || document.body).innerText"
+OPEN_EVERYTHING = """() => {
+  document.querySelectorAll('details').forEach((details) => { details.open = true })
+  document.querySelectorAll('.vp-code-group .blocks > div').forEach((block) => { block.style.display = 'block' })
+}"""
+TEXT_OF = ("guide/boxes.md",)  # pages whose innerText is recorded whole
 HEADING_ID = re.compile(r'<h[1-6] id="([^"]+)"')
 
 
@@ -57,14 +64,16 @@ def record(install: Path) -> None:
 
         sources = [(p.relative_to(site).as_posix(), p) for p in sorted(site.rglob("*.md"))
                    if "node_modules" not in p.relative_to(site).parts and ".vitepress" not in p.relative_to(site).parts]
-        pages = record_pages(sources, built, MAIN, pasted=lambda text, source: _included(site, text, source.parent))
+        pages = record_pages(sources, built, MAIN, OPEN_EVERYTHING, pasted=lambda text, source: _included(site, text, source.parent))
         for name, page in pages.items():  # the ids its build gave the page's headings, in order
             if page["built"] and (html := built(name, site / name)) is not None:
                 page["heading_ids"] = HEADING_ID.findall(html.read_text())
+        texts = {name: shown_text(built(name, site / name), MAIN, OPEN_EVERYTHING) for name in TEXT_OF}
         version = json.loads((install / "node_modules" / "vitepress" / "package.json").read_text())["version"]
-    recording = {"renderer": f"vitepress {version} (default theme); Chromium innerText of .vp-doc", "pages": pages}
+    recording = {"renderer": f"vitepress {version} (default theme); Chromium innerText of .vp-doc, details and "
+                             "code group tabs opened", "pages": pages, "texts": texts}
     recorded = SITE.parent / "vitepress.shown.json"
-    recorded.write_text(json.dumps(recording, indent=1) + "\n")
+    recorded.write_text(json.dumps(recording, indent=1, ensure_ascii=False) + "\n")
     print(f"{len(pages)} pages recorded in {recorded}")
 
 

@@ -9,11 +9,15 @@ shows of each file's markers (scripts/record_vitepress_site.py: vitepress 2.0.0-
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 
+import pytest
+
 from app.config import Settings
 from app.corpus.compose import compose_corpus, compose_files
+from app.corpus.markdown import read_page
 from app.corpus.site import NOT_BUILT, read_site
 from app.corpus.site_vitepress import paste_includes
 from app.corpus.sources import Source
@@ -77,3 +81,36 @@ def test_a_section_links_to_the_id_vitepress_gives_its_heading(tmp_path: Path) -
         assert linked <= set(page["heading_ids"]), name
     anchors = [chunk.href.partition("#")[2] for chunk in result.chunks if chunk.page == "guide/anchors.md"]
     assert sorted(set(anchors) - {""}) == sorted(recorded["guide/anchors.md"]["heading_ids"][1:])
+
+
+def _words(text: str) -> list[str]:
+    """The text's words in order, without the Markdown a chunk writes (a heading's `#`, a list's
+    `-`, a fence's backticks, `code`, **bold**, an escaped `\\:::`), nor the zero-width space of a
+    heading's permalink."""
+    text = re.sub(r"```\w*", " ", text.replace("\u200b", ""))
+    return [word.strip("`*\\") for word in text.split() if word.strip("`*\\") not in ("", "#", "-")]
+
+
+def test_a_page_with_boxes_shows_what_the_build_shows(tmp_path: Path) -> None:
+    """VitePress's containers (`::: tip` with or without a title, `:::info` without a space, nested,
+    `details`, `raw`, `code-group` tabs), GitHub's alerts and Shiki's `// [!code …]` comments read
+    as markdown-it renders them: the words indexed are the words the build shows, but each fence's
+    language label (VitePress shows it over the code; not indexed)."""
+    shown = json.loads((SITE.parent / "vitepress.shown.json").read_text())["texts"]["guide/boxes.md"]
+    result = _composed(tmp_path)
+    indexed = "\n".join(chunk.text for chunk in result.chunks if chunk.page == "guide/boxes.md")
+    labels = ["js", "ts", "ts"]  # the three fences' `<span class="lang">`
+    shown_words = _words(shown)
+    for label in labels:
+        shown_words.remove(label)
+    assert _words(indexed) == shown_words
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("::: tip\nnever closed", ["TIP", "never closed"]),  # runs to the page's end, as markdown-it's
+    ("".join(":" * (3 + i) + " warning\n" for i in range(60)) + "deep\n", ["WARNING"] * 60 + ["deep"]),
+    ("::: details <script>x()</script><b>Shown</b>\nbody\n:::", ["Shown", "body"]),
+    ("> > [!NOTE] Title\n> > body", ["Title", "> body"]),  # the outer quote's first line is the marker
+])
+def test_odd_boxes_read_as_markdown_it_reads_them(text: str, shown: list[str]) -> None:
+    assert [block.text for block in read_page(text, mdx=False, vitepress=True).blocks] == shown

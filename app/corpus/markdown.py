@@ -6,6 +6,8 @@
   and `display:none` show nothing.
 - MkDocs pages are read by Python-Markdown with the site's extensions (python_markdown.py), and
   that HTML by the same browser reading.
+- VitePress pages are read by markdown-it-py configured as VitePress configures markdown-it
+  (vitepress_markdown.py), and that HTML by the same browser reading.
 - MyST pages (Sphinx) are read by markdown-it-py configured as myst-parser configures it, rendered
   to HTML here with what Sphinx shows of each directive (myst.py), and that HTML is read by the same
   browser reading.
@@ -39,6 +41,7 @@ from app.corpus.myst import Build
 from app.corpus.myst_notebook import cell_metadata, drop_removed_markdown_cells, removes_source
 from app.corpus.reader import Admonitions, Block, Reading, read_html, read_markdown
 from app.corpus.reference_targets import directive_caption, rst_labels
+from app.corpus.vitepress_markdown import render_vitepress
 
 __all__ = ["Block", "Reading", "read_page"]
 
@@ -378,7 +381,7 @@ def myst_sections(text: str) -> tuple[tuple[str | None, str | None], list[tuple[
 
 def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool = False,
               comments: bool = False, mkdocs: str | None = None, front_matter: bool = True,
-              docusaurus: bool = False, admonitions: Admonitions | None = None, build: Build | None = None,
+              docusaurus: bool = False, vitepress: bool = False, admonitions: Admonitions | None = None, build: Build | None = None,
               files: Mapping[str, str] | None = None, css: str = "",
               linked: Callable[[tuple[str, ...]], str] | None = None,
               modules: Callable[[tuple[str, ...]], dict[str, str | None]] | None = None,
@@ -390,7 +393,7 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
     whose first `key: value` lines MkDocs takes for meta data when it had no `front_matter`, and
     its `--8<--` snippets read from `files` (the source's tree); `docusaurus` for a page of a
     Docusaurus site (code block titles as it shows them; `admonitions` its page's, its defaults
-    when not given); `build`: what a Sphinx site's conf.py and
+    when not given); `vitepress` for a page of a VitePress site (markdown-it, vitepress_markdown.py); `build`: what a Sphinx site's conf.py and
     the page's front matter say of its MyST (substitutions, tags); `css` the site's own stylesheet;
     `linked` the text of the source's stylesheets the page links by these URLs (`<link
     rel=stylesheet href="/x.css">`, `@import`), which the browser applies too, and `modules` the
@@ -405,6 +408,9 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
             return Reading(error=error or "not rendered")
         return replace(_read_linked(lambda sheets, _: read_html(html, sheets, link), css, linked),
                        unresolved_snippets=unresolved)
+    if vitepress and not mdx:
+        rendered = render_vitepress(text)
+        return _read_linked(lambda sheets, _: read_html(rendered, sheets, link), css, linked)
     if not mdx and (is_myst(text) if myst is None else myst):
         rendered = _render_myst(text, replace(build or Build(), roles=myst_classes.page_roles(text)))
         return _read_linked(lambda sheets, _: read_html(rendered, sheets, link), css, linked)

@@ -468,6 +468,7 @@ class SiteDialect:
     docusaurus: bool = False  # its code blocks' `title="…"` shown
     # MkDocs: every page is read by Python-Markdown with these extensions (JSON, python_markdown.py).
     python_markdown: str | None = None
+    vitepress: bool = False  # markdown-it as VitePress configures it (vitepress_markdown.py)
 
 
 def site_dialect(site: Site, files: Mapping[str, str]) -> SiteDialect:
@@ -482,6 +483,8 @@ def site_dialect(site: Site, files: Mapping[str, str]) -> SiteDialect:
                            mdx_comments=re.search(r"\bcomments\s*:\s*false\b", config) is None)
     if site.framework == "mkdocs":
         return SiteDialect(myst=False, python_markdown=site.markdown_extensions or None)
+    if site.framework == "vitepress":
+        return SiteDialect(myst=False, vitepress=True)
     if "conf.py" in files and "myst" in files["conf.py"]:
         return SiteDialect(myst=True)
     # No configuration: a site one of whose pages uses MyST's syntax is a MyST site, all its pages

@@ -1,0 +1,155 @@
+"""A VitePress page rendered to HTML as VitePress renders it (2.0.0-alpha.19, createMarkdownRenderer
+in vitepress/dist/node), by markdown-it-py: that HTML is read by the browser reading (read_html).
+
+VitePress reads Markdown with markdown-it (`html: true`), and what changes the text a reader sees is
+configured here as it configures it:
+- its containers (@mdit/plugin-container, VitePress's containerPlugin): `::: tip Title` … `:::`
+  boxes titled TIP, INFO, WARNING, DANGER, NOTE, IMPORTANT, CAUTION (the title written after the
+  name instead, read as inline Markdown), `details` a `<details>` whose summary is "Details" or
+  the title, `raw` and `v-pre` their content as is, `code-group` its fences as tabs titled by the
+  `[title]` of each fence's info (else its language);
+- GitHub's alerts (`> [!TIP]`, gitHubAlertsPlugin): the marker shown as the box's title;
+- Shiki's comment notation in code (`// [!code ++]`, `focus`, `highlight`, `error`, `warning`,
+  `word:…`; @shikijs/transformers): the comment is not shown, a line holding only it not at all;
+- footnotes, tables, strikethrough, task lists (markdown-it's and its plugins').
+Not done (design/page-reader.md, session 31): emoji shortcodes (`:tada:`), `[[toc]]`, `{{ }}`
+(Vue evaluates them in the browser), a fence's language label. A heading's `{#id}` is left in its
+text: the chunker takes it as the anchor (chunker.heading_id), as @mdit/plugin-attrs does.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from collections.abc import Sequence
+from functools import cache
+
+from markdown_it import MarkdownIt
+from markdown_it.renderer import RendererHTML
+from markdown_it.rules_core import StateCore
+from markdown_it.token import Token
+from markdown_it.utils import EnvType, OptionsDict
+from mdit_py_plugins.container import container_plugin
+from mdit_py_plugins.footnote import footnote_plugin
+from mdit_py_plugins.tasklists import tasklists_plugin
+
+# containerLabels: each titled box and its default title.
+TITLES = {"tip": "TIP", "info": "INFO", "warning": "WARNING", "danger": "DANGER", "details": "Details",
+          "note": "NOTE", "important": "IMPORTANT", "caution": "CAUTION"}
+_AS_IS = ("raw", "v-pre")  # a plain <div>: what is inside shows as rendered
+_ALERT = re.compile(r"^\[!([\w-]+)\]([^\n\r]*)")  # alertMarkerRE
+# extractLang: the language a fence's info starts with (its label; a tab's title when it has none).
+_LANGUAGE = re.compile(r"^[a-zA-Z0-9\-_]+")
+_TAB_TITLE = re.compile(r"\[(.*)\]")
+# A comment holding Shiki's notation at a line's end (@shikijs/transformers' matchers and
+# RE_NOTATION): `// [!code ++]`, `# [!code focus]`, `<!-- [!code error] -->`, `/* [!code hl] */`.
+_NOTATION = re.compile(r"""\s*(?:<!--\s*(?:\[!code\b[^\]]*\]\s*)+-->|/\*\s*(?:\[!code\b[^\]]*\]\s*)+\*/"""
+                       r"""|(?://|["'#]|;{1,2}|%{1,2}|--)\s*(?:\[!code\b[^\]]*\]\s*)+)\s*$""")
+
+
+def render_vitepress(text: str) -> str:
+    """The page's Markdown (front matter and includes already handled) as VitePress's HTML."""
+    return str(_parser().render(text))
+
+
+@cache
+def _parser() -> MarkdownIt:
+    md = MarkdownIt("default", {"html": True})  # markdown-it's default preset, as VitePress: nesting up to 100
+    for name in (*_AS_IS, "code-group", *TITLES):
+        container_plugin(md, name, render=_render_box)
+    md.use(footnote_plugin).use(tasklists_plugin)
+    md.core.ruler.after("block", "github_alerts", _github_alerts)
+    md.add_render_rule("fence", _render_fence)
+    md.add_render_rule("alert_open", _render_alert)
+    md.add_render_rule("alert_close", lambda self, tokens, idx, options, env: "</div>\n")
+    return md
+
+
+def _inline(md: MarkdownIt, text: str, env: EnvType) -> str:
+    return str(md.renderInline(text, {"references": env.get("references", {})}))
+
+
+def _render_box(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+    """createOpenRender and the close renders: a titled box, a `<details>`, a tab group, or a div."""
+    token = tokens[idx]
+    name = token.type.removeprefix("container_").rsplit("_", 1)[0]
+    if token.nesting == -1:
+        return "</details>\n" if name == "details" else "</div></div>\n" if name == "code-group" else "</div>\n"
+    if name in _AS_IS:
+        return "<div>\n"
+    if name == "code-group":
+        return _code_group(tokens, idx)
+    info = token.info.strip()[len(name):].strip()
+    title = _inline(_parser(), info or TITLES[name], env)
+    if name == "details":
+        return f'<details class="details custom-block"><summary>{title}</summary>\n'
+    return f'<div class="{name} custom-block"><p class="custom-block-title">{title}</p>\n'
+
+
+def _code_group(tokens: Sequence[Token], idx: int) -> str:
+    """createCodeGroupOpenRender: a tab for each fence (or HTML block with a `data-title`) of the group."""
+    tabs = []
+    for token in tokens[idx + 1:]:
+        if token.type == "container_code-group_close" and token.nesting == -1:
+            break
+        if token.type == "html_block":
+            found = re.search(r'data-title="(.*?)"', re.sub(r"<!--.*?-->", "", token.content, flags=re.DOTALL))
+            title = found.group(1) if found else ""
+        elif token.type == "fence" and token.tag == "code":
+            title = _tab_title(token.info)
+        else:
+            continue
+        if title:  # VitePress writes it unescaped into the label, as HTML
+            tabs.append(f"<label>{title}</label>")
+    return f'<div class="vp-code-group"><div class="tabs">{"".join(tabs)}</div><div class="blocks">\n'
+
+
+def _tab_title(info: str) -> str:
+    """extractTitle: the fence's `[title]`, else its language, else "txt"."""
+    found = _TAB_TITLE.search(info)
+    return found.group(1) if found else _language(info) or "txt"
+
+
+def _language(info: str) -> str:
+    """extractLang: the word the fence's info starts with, as VitePress names the language."""
+    found = _LANGUAGE.match(info)
+    word = found.group(0) if found else ""
+    return re.sub(r"^ansi$", "", re.sub(r"^vue-html$", "template", re.sub(r"-vue$", "", word)))
+
+
+def _render_fence(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+    """A fence's code as Shiki shows it: its notation comments left out."""
+    token = tokens[idx]
+    lines = []
+    for line in token.content.split("\n"):
+        kept = _NOTATION.sub("", line)
+        if kept.strip() or not line.strip() or kept == line:
+            lines.append(kept)
+    language = _language(token.info.strip())
+    kind = f' class="language-{html.escape(language)}"' if language else ""
+    return f"<pre><code{kind}>{html.escape(chr(10).join(lines))}</code></pre>\n"
+
+
+def _github_alerts(state: StateCore) -> None:
+    """gitHubAlertsPlugin: a blockquote whose first line is `[!TYPE] title` is a box of that type."""
+    tokens = state.tokens
+    for start, open_ in enumerate(tokens):
+        if open_.type != "blockquote_open":
+            continue
+        end = next((i for i in range(start + 1, len(tokens))
+                    if tokens[i].type == "blockquote_close" and tokens[i].level == open_.level), None)
+        first = next((t for t in tokens[start:end] if t.type == "inline"), None) if end is not None else None
+        found = _ALERT.match(first.content) if first is not None else None
+        if end is None or first is None or found is None:
+            continue
+        kind = found.group(1).lower()
+        if kind == "details" or kind not in TITLES:
+            continue
+        first.content = first.content[found.end():].lstrip()
+        open_.type, open_.meta = "alert_open", {"title": found.group(2).strip() or TITLES[kind], "type": kind}
+        tokens[end].type = "alert_close"
+
+
+def _render_alert(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+    meta = tokens[idx].meta  # the title as written: VitePress puts it into the HTML unescaped
+    return f'<div class="{meta["type"]} custom-block github-alert"><p class="custom-block-title">{meta["title"]}</p>\n'
