@@ -15,30 +15,17 @@ Install the packages as scripts/record_mintlify_site.py says, then:
 from __future__ import annotations
 
 import json
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
-from record_mintlify_site import OPEN_EVERYTHING, SHOWN, rendered_site
+from record_mintlify_site import OPEN_EVERYTHING, SHOWN, evaluated_page
 
 SITE = Path(__file__).resolve().parent.parent / "tests" / "data" / "mintlify-codeblock"
 RECORDED = SITE.parent / "mintlify-codeblock.shown.json"
 
 
 def main(node_modules: Path) -> None:
-    with tempfile.TemporaryDirectory() as out:
-        rendered = rendered_site(node_modules, SITE, out)
-        chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
-            page = browser.new_page()
-            page.goto(Path(rendered["pages"]["codeblock.mdx"]).as_uri())
-            page.evaluate(OPEN_EVERYTHING)
-            shown = page.evaluate(SHOWN)
-            browser.close()
-    versions = ", ".join(f"{package} {version}" for package, version in rendered["versions"].items())
+    shown, versions = evaluated_page(node_modules, SITE, "codeblock.mdx", SHOWN, OPEN_EVERYTHING)
     record = {"renderer": f"{versions}; Chromium innerText of the article, every tab panel opened",
               "not_the_hosted_renderer": "the component mapping is scripts/record_mintlify_site.mjs's "
                                          "(the hosted client is not published)",

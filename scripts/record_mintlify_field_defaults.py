@@ -14,13 +14,10 @@ Install the packages as scripts/record_mintlify_site.py says, then:
 from __future__ import annotations
 
 import json
-import shutil
 import sys
-import tempfile
 from pathlib import Path
 
-from playwright.sync_api import sync_playwright
-from record_mintlify_site import rendered_site
+from record_mintlify_site import evaluated_page
 
 SITE = Path(__file__).resolve().parent.parent / "tests" / "data" / "mintlify-field-defaults"
 RECORDED = SITE.parent / "mintlify-field-defaults.shown.json"
@@ -30,16 +27,7 @@ PILLS = """() => Object.fromEntries([...document.querySelectorAll('.field')].map
 
 
 def main(node_modules: Path) -> None:
-    with tempfile.TemporaryDirectory() as out:
-        rendered = rendered_site(node_modules, SITE, out)
-        chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
-            page = browser.new_page()
-            page.goto(Path(rendered["pages"]["fields.mdx"]).as_uri())
-            pills = page.evaluate(PILLS)
-            browser.close()
-    versions = ", ".join(f"{package} {version}" for package, version in rendered["versions"].items())
+    pills, versions = evaluated_page(node_modules, SITE, "fields.mdx", PILLS)
     record = {"renderer": f"{versions}; Chromium innerText of each field's pills",
               "not_the_hosted_renderer": "the ParamField/ResponseField → Property mapping is "
                                          "scripts/record_mintlify_site.mjs's (the hosted client is not published)",

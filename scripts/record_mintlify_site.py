@@ -86,6 +86,23 @@ def rendered_site(node_modules: Path, site: Path, out: str) -> dict[str, Any]:
     return rendered
 
 
+def evaluated_page(node_modules: Path, site: Path, name: str, script: str, before: str | None = None) -> tuple[Any, str]:
+    """What `script` evaluates to on the page `name` of `site` as rendered_site renders it, loaded in
+    headless Chromium (`before` run first), and the rendering packages' versions."""
+    with tempfile.TemporaryDirectory() as out:
+        rendered = rendered_site(node_modules, site, out)
+        chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
+            page = browser.new_page()
+            page.goto(Path(rendered["pages"][name]).as_uri())
+            if before:
+                page.evaluate(before)
+            value = page.evaluate(script)
+            browser.close()
+    return value, ", ".join(f"{package} {version}" for package, version in rendered["versions"].items())
+
+
 def main(node_modules: Path, screenshots: Path | None = None) -> None:
     redirects = _redirects(SITE)
     with tempfile.TemporaryDirectory() as out:
