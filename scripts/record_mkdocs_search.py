@@ -16,12 +16,13 @@ MkDocs is not a docschat dependency: install it in a throwaway venv.
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from record_mkdocs_site import mkdocs_build
 
 SITE = Path(__file__).parent.parent / "tests" / "data" / "site-nav" / "mkdocs-exclude-search"
 PACKAGES = ("mkdocs", "mkdocs-material", "mkdocs-exclude-search")
@@ -34,11 +35,7 @@ def main(mkdocs: Path) -> None:
                               text=True).stdout.strip()
     with tempfile.TemporaryDirectory() as work:
         out = Path(work) / "site"
-        environment = {**os.environ, "DISABLE_MKDOCS_2_WARNING": "true", "NO_MKDOCS_2_WARNING": "1"}
-        build = subprocess.run([str(mkdocs), "build", "-f", str(SITE / "mkdocs.yml"), "-d", str(out)],
-                               capture_output=True, text=True, env=environment, cwd=SITE)
-        if build.returncode:
-            sys.exit(f"mkdocs build failed:\n{build.stdout}\n{build.stderr}")
+        mkdocs_build(mkdocs, SITE, out)
         records = json.loads((out / "search" / "search_index.json").read_text())["docs"]
         locations = {record["location"].partition("#")[0] for record in records}
         pages = {}

@@ -67,15 +67,21 @@ def _built_page(out: Path, page: str) -> Path | None:
     return built if built.is_file() else None
 
 
+def mkdocs_build(mkdocs: Path, site: Path, out: Path) -> subprocess.CompletedProcess[str]:
+    """`mkdocs build` of `site` into `out` (exits with the build's output if it fails)."""
+    environment = {**os.environ, "DISABLE_MKDOCS_2_WARNING": "true", "NO_MKDOCS_2_WARNING": "1"}
+    build = subprocess.run([str(mkdocs), "build", "-f", str(site / "mkdocs.yml"), "-d", str(out)],
+                           capture_output=True, text=True, env=environment, cwd=site)
+    if build.returncode:
+        sys.exit(f"mkdocs build failed:\n{build.stdout}\n{build.stderr}")
+    return build
+
+
 def main(mkdocs: Path, site: Path = SITE) -> None:
     docs = site / "docs"
     with tempfile.TemporaryDirectory() as work:
         out = Path(work) / "site"
-        environment = {**os.environ, "DISABLE_MKDOCS_2_WARNING": "true", "NO_MKDOCS_2_WARNING": "1"}
-        build = subprocess.run([str(mkdocs), "build", "-f", str(site / "mkdocs.yml"), "-d", str(out)],
-                               capture_output=True, text=True, env=environment, cwd=site)
-        if build.returncode:
-            sys.exit(f"mkdocs build failed:\n{build.stdout}\n{build.stderr}")
+        build = mkdocs_build(mkdocs, site, out)
         sources = [(source.relative_to(site).as_posix(), source) for source in sorted(docs.rglob("*"))
                    if source.suffix in SUFFIXES]
         snippets = sorted([*site.glob("includes/*.md"), *site.glob("private/*.md"),
