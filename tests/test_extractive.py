@@ -221,6 +221,27 @@ def test_a_troubleshooting_question_gets_what_to_do_not_its_own_error() -> None:
     assert_traceable(answer, excerpts)
 
 
+def test_a_troubleshooting_entry_with_bold_labels_is_answered_by_its_resolution() -> None:
+    """OpenHands' and httpx's troubleshooting entries are written with bold labels, not headings:
+    `**Description**` (the error, which the question pastes) and `**Resolution**` (what to do). The
+    description matched the asker's words best and was quoted alone (eval openhands-09, -10, -12);
+    a CamelCase exception name ("PermissionError") is a trouble word too."""
+    text = ("**Description**\n\nOn initial prompt, an error is seen with `Permission Denied` or `PermissionError`.\n\n"
+            "**Resolution**\n\n* Check if the `~/.openhands` is owned by `root`. If so, change the directory's "
+            "ownership: `sudo chown <user>:<user> ~/.openhands`.\n* If mounting a local directory, ensure your "
+            "`WORKSPACE_BASE` has the necessary permissions.")
+    excerpts = [Excerpt(1, "Troubleshooting", "u#p", "Permission Error", text, "Troubleshooting › Permission Error")]
+    answer = ExtractiveAnswerer().answer("PermissionError as soon as I send the first prompt", excerpts)
+    assert "sudo chown" in answer, answer
+    inline = ("**Description**: When making an HTTPS request through a proxy you see `httpx.ProxyError: The "
+              "handshake operation timed out`.\n\n**Similar issues**: [#1412](https://example.com/1412)\n\n"
+              "**Resolution**: your proxy does not support HTTPS; change the scheme of your HTTPS proxy to `http://`.")
+    excerpts = [Excerpt(1, "Troubleshooting", "u#h", "Handshake timed out", inline, "Troubleshooting › Handshake")]
+    answer = ExtractiveAnswerer().answer("httpx.ProxyError: The handshake operation timed out with a proxy", excerpts)
+    assert "change the scheme" in answer, answer
+    assert_traceable(answer, excerpts)
+
+
 def test_a_title_is_quoted_with_its_body_never_alone() -> None:
     """A Mintlify accordion's title is a line of its own over the fix ("Error: Could not load the
     "sharp" module…" over "Upgrade to Node.js v20.17.0+"): it matched the pasted error best and

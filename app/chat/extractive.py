@@ -41,10 +41,16 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])(?<!\bvs\.)(?<!\be\.g\.)(?<!\bi\.e\.)(?<!
 # one restating the problem (issue 45: "the answer echoes the user's error back"). A rule, since no
 # model reads the passages offline; it only reorders passages that already match the question.
 _TROUBLE = re.compile(r"\b(?:error|errors|fails?|failed|failing|crash\w*|broken|not working|doesn'?t work|won'?t|"
-                      r"can'?t|cannot|unable|issue|problem|exception|timeout|timed out|stuck|fix)\b", re.IGNORECASE)
+                      r"can'?t|cannot|unable|issue|problem|exception|timeout|timed out|stuck|fix|forbidden|"
+                      r"denied|refused)\b|(?-i:\B(?:Error|Exception))\b", re.IGNORECASE)
 _REMEDY_HEADING = re.compile(r"\b(?:solution|solutions|fix|fixes|fixing|resolv\w*|resolution|workaround|what to do|"
                              r"how to fix|remed\w*|troubleshoot\w*)\b", re.IGNORECASE)
 _SYMPTOM_HEADING = re.compile(r"\b(?:symptoms?|problem|issue|cause|causes|error message)\b", re.IGNORECASE)
+# A troubleshooting entry written with bold labels in place of headings (`**Description**` …
+# `**Resolution**`, `**Description**: …`): the label names what follows it, up to the next label,
+# as a heading would. A label "Description" there is the symptom.
+_LABEL = re.compile(r"\*\*([^*\n]{1,40}?)(?::\*\*|\*\*:|\*\*\s*(?:$|\n))")
+_SYMPTOM_LABEL = re.compile(r"\b(?:description|symptoms?|problem|issue|error message)\b", re.IGNORECASE)
 _REMEDY_TEXT = re.compile(r"(?:^|[.!?]\s+|\n\s*(?:[-*+]|\d+[.)])?\s*)(?:to (?:fix|resolve|solve|avoid|work around)|"
                           r"fix|try|make sure|ensure|set|run|add|use|install|upgrade|increase|decrease|restart|"
                           r"check|remove|update|change|enable|disable|pass|call)\b", re.IGNORECASE)
@@ -80,6 +86,7 @@ class _Passage:
     position: int  # the passage's place in its excerpt
     blocks: list[Block]
     description: bool = False  # the overview's opening line: never quoted alone
+    label: str = ""  # the bold label it is under (_LABEL), "" when none
     terms: set[str] = field(default_factory=set)
     score: float = 0.0
 
@@ -160,6 +167,12 @@ def passages(excerpt: Excerpt, index: int) -> list[_Passage]:
                 passage.blocks[-1] = Block(last.text[: last.text.rindex(rest[-1]) + len(rest[-1])], "paragraph")
         if passage.blocks:
             kept.append(passage)
+    label = ""
+    for passage in kept:
+        first = passage.blocks[0]
+        if first.kind == "paragraph" and (named := _LABEL.match(first.text)):
+            label = named.group(1).strip()
+        passage.label = label
     if not excerpt.heading and kept and kept[0].position == 0 and kept[0].blocks[0].kind == "paragraph":
         opening = kept[0].blocks[0].text
         kept[0].description = len(kept[0].blocks) == 1 and len(re.findall(r"[.!?](?:\s|$)", opening)) <= 1
@@ -219,6 +232,16 @@ def _context(excerpt: Excerpt) -> str:
     return f"**{trail or excerpt.title}**"
 
 
+def _trouble_weight(heading: str, passage: _Passage) -> float:
+    """For a question about a problem: what says what to do counts double; what restates the
+    problem (the asker's own error words) half."""
+    if _SYMPTOM_LABEL.search(passage.label):
+        return 0.5  # it restates the problem its entry's remedy answers
+    if _REMEDY_HEADING.search(f"{heading} {passage.label}") or _REMEDY_TEXT.search(passage.text):
+        return 2.0
+    return 0.5 if _SYMPTOM_HEADING.search(heading) else 1.0
+
+
 class PassageChooser:
     """Which passages answer the question, and the answer quoting them (module docstring)."""
 
@@ -256,10 +279,8 @@ class PassageChooser:
                 # Code answers "how" beside the sentence that explains it; alone, only when it holds
                 # more than one of the question's words.
                 score *= 0.6 if len(passage.terms & wanted) >= 2 else 0.0
-            if trouble and (_REMEDY_HEADING.search(excerpt.heading) or _REMEDY_TEXT.search(passage.text)):
-                score *= 2.0
-            elif trouble and _SYMPTOM_HEADING.search(excerpt.heading):
-                score *= 0.5  # it holds the asker's own error words, and restates them
+            if trouble:
+                score *= _trouble_weight(excerpt.heading, passage)
             if number and _DIGIT.search(passage.text):
                 score *= 1.3
             passage.score = score
