@@ -242,6 +242,32 @@ def test_a_troubleshooting_entry_with_bold_labels_is_answered_by_its_resolution(
     assert_traceable(answer, excerpts)
 
 
+def test_a_paragraph_that_sets_out_the_situation_brings_the_one_after_it() -> None:
+    """vitest's coverage page: the paragraph holding the question's words explains why the hint is
+    lost; the next one says what to do (eval vitest-18). A titled entry after the best passage is
+    another entry (trigger.dev's `payload any` field after `items`), and does not come along."""
+    text = ("Hints are read from the source the provider instruments, before any other transform, and the "
+            "statements they name are left out of the report as if they were never there.\n\n"
+            "When using TypeScript the source codes are transpiled using `esbuild`, which strips all comments "
+            "from the source codes. Comments which are considered as legal comments are preserved.\n\n"
+            "You can include a `@preserve` keyword in the ignore hint.\n"
+            "Beware that these ignore hints may now be included in final production build as well.\n\n"
+            "Other providers read their own hints, each documented on its own page, with examples of every "
+            "kind of hint they accept and the lines each one covers.")
+    excerpts = [Excerpt(1, "Coverage", "u#i", "Ignoring Code", text, "Coverage › Ignoring Code")]
+    answer = ExtractiveAnswerer().answer("v8 ignore comment doesnt work in typescript files, coverage still counts "
+                                         "the line", excerpts)
+    assert "`@preserve` keyword" in answer and "Other providers" not in answer, answer
+    assert_traceable(answer, excerpts)
+    fields = ("items array required\n\nAn array of payloads to trigger the task with (max 1,000 items). Each "
+              "batch trigger converts its items into runs, in order, after the batch is accepted by the queue.\n\n"
+              "payload any\n\nThe payload can include any valid JSON\n\n"
+              "options object\n\nOptions for the batch as a whole, applied to every run it makes.")
+    excerpts = [Excerpt(1, "batchTrigger", "u#b", "Parameters", fields, "batchTrigger › Parameters")]
+    answer = ExtractiveAnswerer().answer("max number of items in a single batch trigger", excerpts)
+    assert "max 1,000 items" in answer and "any valid JSON" not in answer, answer
+
+
 def test_a_title_is_quoted_with_its_body_never_alone() -> None:
     """A Mintlify accordion's title is a line of its own over the fix ("Error: Could not load the
     "sharp" module…" over "Upgrade to Node.js v20.17.0+"): it matched the pasted error best and

@@ -206,14 +206,32 @@ def _matching_items(block: Block, wanted: set[str]) -> Block:
     return Block("\n".join(items), "list", items)
 
 
-def _with_its_section(best: _Passage, candidates: list[_Passage]) -> list[_Passage]:
+def _with_its_section(best: _Passage, candidates: list[_Passage], max_chars: int) -> list[_Passage]:
     """The best passage, or its whole section when that is short and no list of titled entries
-    (SHORT_SECTION_CHARS)."""
+    (SHORT_SECTION_CHARS); a passage alone brings the one after it when that fits (_following)."""
     own = [p for p in candidates if p.index == best.index]
     if (best.description or sum(len(p.text) for p in own) > SHORT_SECTION_CHARS
             or any(p.blocks[0].kind == "paragraph" and is_title_line(p.blocks[0].text) for p in own)):
+        following = _following(best, candidates)
+        if following is not None and len(best.text) + len(following.text) <= max_chars:
+            return [best, following]
         return [best]
     return own
+
+
+def _following(best: _Passage, candidates: list[_Passage]) -> _Passage | None:
+    """The passage after `best` in its section, when `best` is prose alone: docs often set out
+    the situation in the paragraph matching the question's words and give the fact in the next
+    one ("…comments are preserved." then "You can include a `@preserve` keyword in the ignore
+    hint."). Not a titled entry's (a field, an accordion: another entry), nor the page's
+    description. Tuned on structlog and typer, confirmed on unkey and vitest
+    (design/answer-eval.md, session 32)."""
+    if any(b.kind != "paragraph" for b in best.blocks):
+        return None
+    after = next((p for p in candidates if p.index == best.index and p.position == best.position + 1), None)
+    if after is None or after.description or (after.blocks[0].kind == "paragraph" and is_title_line(after.blocks[0].text)):
+        return None
+    return after
 
 
 def _cite(block: Block, number: int, last: bool) -> str:
@@ -297,7 +315,7 @@ class PassageChooser:
         if best is None:  # only a description matched: what follows it on its page, never it alone
             page = excerpts[ranked[0].index].number
             best = next((p for p in candidates if excerpts[p.index].number == page and not p.description), ranked[0])
-        chosen = _with_its_section(best, candidates)
+        chosen = _with_its_section(best, candidates, self.max_chars)
         size = sum(len(p.text) for p in chosen)
         for passage in ranked:
             same_page = excerpts[passage.index].number == excerpts[best.index].number
