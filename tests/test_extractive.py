@@ -266,6 +266,15 @@ def test_a_paragraph_that_sets_out_the_situation_brings_the_one_after_it() -> No
     excerpts = [Excerpt(1, "batchTrigger", "u#b", "Parameters", fields, "batchTrigger › Parameters")]
     answer = ExtractiveAnswerer().answer("max number of items in a single batch trigger", excerpts)
     assert "max 1,000 items" in answer and "any valid JSON" not in answer, answer
+    # A callout's title after plain prose is no entry: the note comes along (eval typer-11).
+    noted = ("Typer installs **Rich** to allow for more formatting in the docstrings and the `help` parameter "
+             "for *CLI arguments* and *CLI options*. You will see more about it below.\n\nNote\n\n"
+             "You can disable rich text formatting by setting `rich_markup_mode` to `None` for your app.\n\n"
+             "The examples below show each of the formats the help text can use, one after the other, with the "
+             "output each one gives in a terminal that supports colours and one that does not.")
+    excerpts = [Excerpt(1, "Command Help", "u#r", "Rich Markdown and Markup", noted, "Command Help › Rich")]
+    answer = ExtractiveAnswerer().answer("can i write markdown in my command docstrings", excerpts)
+    assert "`rich_markup_mode`" in answer, answer
 
 
 def test_a_title_is_quoted_with_its_body_never_alone() -> None:

@@ -223,15 +223,13 @@ def _following(best: _Passage, candidates: list[_Passage]) -> _Passage | None:
     """The passage after `best` in its section, when `best` is prose alone: docs often set out
     the situation in the paragraph matching the question's words and give the fact in the next
     one ("…comments are preserved." then "You can include a `@preserve` keyword in the ignore
-    hint."). Not a titled entry's (a field, an accordion: another entry), nor the page's
-    description. Tuned on structlog and typer, confirmed on unkey and vitest
-    (design/answer-eval.md, session 32)."""
-    if any(b.kind != "paragraph" for b in best.blocks):
+    hint."). Not after a titled entry (a field, an accordion: its body ends the entry, and the
+    next passage is another's), nor the page's description. Tuned on structlog and typer,
+    confirmed on unkey and vitest (design/answer-eval.md, session 32)."""
+    if any(b.kind != "paragraph" for b in best.blocks) or is_title_line(best.blocks[0].text):
         return None
     after = next((p for p in candidates if p.index == best.index and p.position == best.position + 1), None)
-    if after is None or after.description or (after.blocks[0].kind == "paragraph" and is_title_line(after.blocks[0].text)):
-        return None
-    return after
+    return None if after is None or after.description else after
 
 
 def _cite(block: Block, number: int, last: bool) -> str:
