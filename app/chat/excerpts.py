@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 import asyncpg
 
+from app.corpus.chunker import section_part
 from app.corpus.code import fenced_code_excerpt
 from app.judge.confidence import scaled_cosine
 from app.judge.excerpt import Excerpt
@@ -139,3 +140,38 @@ async def in_page_order(excerpts: list[Excerpt], retrieval: Retrieval, pool: asy
         known = sorted((row_id for row_id in group if row_id in stored), key=lambda row_id: stored[row_id])
         places |= {row_id: n for n, row_id in enumerate(known)}
     return [dataclasses.replace(e, order_in_page=places[e.section]) if e.section in places else e for e in excerpts]
+
+
+# Room the leading excerpt's next part needs to be worth reading: less holds a line or two.
+MIN_CONTINUATION_CHARS = 300
+
+
+async def with_rest_of_section(
+    excerpts: list[Excerpt], audiences: list[str] | None, pool: asyncpg.Pool, bounds: ExcerptBounds, base_url: str,
+) -> list[Excerpt]:
+    """`excerpts`, the leading one followed by the next part of its section. A long section is
+    stored in parts (`<id>~2`, `~3`, app/corpus/chunker.py), and the part retrieval ranks first is
+    often the one that sets out the problem in the question's words, while what to do is in the
+    next (httpx's "Change the scheme of your HTTPS proxy to `http://`", typer's
+    `pretty_exceptions_show_locals`): the offline answer can only quote what it is given. Read as
+    `audiences` may see it (none for None: fail closed), within the excerpts' character bound; not
+    for a code chunk (its lines are their own unit) nor an excerpt already cut."""
+    if not excerpts or audiences is None:
+        return excerpts
+    lead = excerpts[0]
+    if not lead.section or lead.text.endswith(CUT_MARK) or "#L" in lead.url:
+        return excerpts
+    section, part = section_part(lead.section)
+    following = f"{section}~{part + 1}"
+    room = bounds.max_chars - sum(len(e.text) for e in excerpts) - 2
+    if room < MIN_CONTINUATION_CHARS or any(e.section == following for e in excerpts):
+        return excerpts
+    async with pool.acquire() as conn:
+        content = await conn.fetchval(
+            # As a reader sees it (sql/functions/docs_section_shown.sql): only what audiences may see.
+            "select s.content from public.docs_section_shown($2::text[]) s where s.id = $1", following, audiences)
+    text = cut_at_boundaries(content or "", room)
+    if not text.strip():
+        return excerpts
+    rest = with_absolute_links(text, base_url)
+    return [dataclasses.replace(lead, text=f"{lead.text}\n\n{rest}"), *excerpts[1:]]

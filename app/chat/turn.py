@@ -22,7 +22,7 @@ from app.chat import stream_protocol as protocol
 from app.chat.answer_deadline import within_deadlines
 from app.chat.answerers import NOT_COVERED, NOT_FOUND, Answerer, SourcesFound
 from app.chat.code_tools import code_tools, tool_calls_with_code, visible_code_trees
-from app.chat.excerpts import Excerpt, ExcerptBounds, in_page_order, select_excerpts
+from app.chat.excerpts import Excerpt, ExcerptBounds, in_page_order, select_excerpts, with_rest_of_section
 from app.chat.gaps import record_gap
 from app.chat.sessions import ChatMessage, add_message, list_messages, upsert_session
 from app.chat.tools import SearchDocsTool, ToolBox, ToolStatus, with_statuses
@@ -298,10 +298,14 @@ async def apply_verifier(
 
 
 async def _in_page_order(services: ChatServices, excerpts: list[Excerpt], retrieval: Retrieval) -> list[Excerpt]:
-    """The excerpts with their places in their pages (app/chat/excerpts.py in_page_order); as they
-    are, in the retrieval's order, when the index cannot say."""
+    """The excerpts with their places in their pages (app/chat/excerpts.py in_page_order), the
+    leading one with the rest of its section (with_rest_of_section); as they are, in the
+    retrieval's order, when the index cannot say."""
+    settings = services.settings
     try:
-        return await in_page_order(excerpts, retrieval, services.read_pool)
+        excerpts = await in_page_order(excerpts, retrieval, services.read_pool)
+        return await with_rest_of_section(excerpts, retrieval.audiences, services.read_pool,
+                                          excerpt_bounds(settings), settings.docs_base_url)
     except (asyncpg.PostgresError, OSError) as exc:
         log.warning("chat_page_order_failed", error=type(exc).__name__)
         return excerpts
