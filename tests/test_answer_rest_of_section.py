@@ -45,3 +45,20 @@ def test_the_answer_reads_on_into_the_next_part_of_its_section(doors_project, cl
     with httpx.Client(base_url=server.url, timeout=60) as client:
         text = summary(chat(client, QUESTION))
     assert "the wrong scheme for its handshake" in text and "Change the scheme" not in text, text
+
+
+def test_the_rest_of_a_section_joins_the_answer_but_never_leads_it() -> None:
+    """Appended to the excerpt, the next part's passages competed for the lead and displaced the
+    best passage of the part retrieval ranked as often as they helped (design/answer-eval.md,
+    session 32): the rest is quoted beside a passage of the excerpt, never instead of it."""
+    from app.chat.answerers import ExtractiveAnswerer
+    from app.judge.excerpt import Excerpt
+
+    lead = Excerpt(1, "Machines", "u#m", "Machines", "The default machine is `small-1x` with 0.5 GB of RAM.\n\n"
+                   "Pick a larger machine in the task's options when a task needs more memory than that: a larger "
+                   "machine costs more a second, and the price of each one is listed on the pricing page, beside "
+                   "the limits of each plan and the number of runs each plan allows at once.",
+                   "Machines", rest="Which machine tasks run on by default, and how much RAM it has, is logged: "
+                   "out of memory errors name the default machine, its RAM, and how much of it the tasks used.")
+    answer = ExtractiveAnswerer().answer("which machine do tasks run on by default and how much RAM", [lead])
+    assert "The default machine is `small-1x`" in answer, answer

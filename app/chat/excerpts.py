@@ -149,11 +149,13 @@ MIN_CONTINUATION_CHARS = 300
 async def with_rest_of_section(
     excerpts: list[Excerpt], audiences: list[str] | None, pool: asyncpg.Pool, bounds: ExcerptBounds, base_url: str,
 ) -> list[Excerpt]:
-    """`excerpts`, the leading one followed by the next part of its section. A long section is
+    """`excerpts`, the leading one with the next part of its section as its `rest`. A long section is
     stored in parts (`<id>~2`, `~3`, app/corpus/chunker.py), and the part retrieval ranks first is
     often the one that sets out the problem in the question's words, while what to do is in the
     next (httpx's "Change the scheme of your HTTPS proxy to `http://`", typer's
-    `pretty_exceptions_show_locals`): the offline answer can only quote what it is given. Read as
+    `pretty_exceptions_show_locals`): the offline answer can only quote what it is given. It may
+    quote the rest beside a passage of the excerpt, never lead with it: appended to the excerpt's
+    text, it displaced the best passage as often as it helped (design/answer-eval.md). Read as
     `audiences` may see it (none for None: fail closed), within the excerpts' character bound; not
     for a code chunk (its lines are their own unit) nor an excerpt already cut."""
     if not excerpts or audiences is None:
@@ -173,5 +175,4 @@ async def with_rest_of_section(
     text = cut_at_boundaries(content or "", room)
     if not text.strip():
         return excerpts
-    rest = with_absolute_links(text, base_url)
-    return [dataclasses.replace(lead, text=f"{lead.text}\n\n{rest}"), *excerpts[1:]]
+    return [dataclasses.replace(lead, rest=with_absolute_links(text, base_url)), *excerpts[1:]]

@@ -19,6 +19,7 @@ Never quoted:
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import re
 from dataclasses import dataclass, field
@@ -87,6 +88,7 @@ class _Passage:
     blocks: list[Block]
     description: bool = False  # the overview's opening line: never quoted alone
     label: str = ""  # the bold label it is under (_LABEL), "" when none
+    rest: bool = False  # of the excerpt's `rest` (the section's next part): it joins, never leads
     terms: set[str] = field(default_factory=set)
     score: float = 0.0
 
@@ -179,6 +181,17 @@ def passages(excerpt: Excerpt, index: int) -> list[_Passage]:
     return kept
 
 
+def _passages_with_rest(excerpt: Excerpt, index: int) -> list[_Passage]:
+    """The excerpt's passages, then its rest's (Excerpt.rest), numbered on after them."""
+    own = passages(excerpt, index)
+    if not excerpt.rest:
+        return own
+    more = passages(dataclasses.replace(excerpt, text=excerpt.rest, heading=excerpt.heading or " "), index)
+    for n, passage in enumerate(more, start=len(own)):
+        passage.position, passage.rest = n, True
+    return own + more
+
+
 # A list longer than this is cut to the items that match the question best.
 LONG_LIST_CHARS = 600
 
@@ -268,7 +281,7 @@ class PassageChooser:
     def choose(self, question: str, excerpts: list[Excerpt]) -> list[_Passage]:
         """The passages quoted, in the page's order."""
         wanted = _terms(question)
-        candidates = [p for index, excerpt in enumerate(excerpts) for p in passages(excerpt, index)]
+        candidates = [p for index, excerpt in enumerate(excerpts) for p in _passages_with_rest(excerpt, index)]
         if not candidates:
             return []
         for passage in candidates:
@@ -308,11 +321,12 @@ class PassageChooser:
         # gave another product's limit (issue 45). Another page's passage follows it, under its own
         # heading and number, when it matches nearly as well (OTHER_PAGE_RATIO).
         first = excerpts[0].number
-        best = next((p for p in ranked if not p.description and excerpts[p.index].number == first), None)
-        best = best or next((p for p in ranked if not p.description), None)
+        leads = [p for p in ranked if not p.description and not p.rest]
+        best = next((p for p in leads if excerpts[p.index].number == first), None) or next(iter(leads), None)
         if best is None:  # only a description matched: what follows it on its page, never it alone
             page = excerpts[ranked[0].index].number
-            best = next((p for p in candidates if excerpts[p.index].number == page and not p.description), ranked[0])
+            best = next((p for p in candidates if excerpts[p.index].number == page and not p.description
+                         and not p.rest), ranked[0])
         chosen = _with_its_section(best, candidates, self.max_chars)
         size = sum(len(p.text) for p in chosen)
         for passage in ranked:

@@ -22,6 +22,9 @@ class Excerpt:
     place: tuple[str, ...] = ()  # where its page sits in the site's navigation (tab, group): shown, not framed
     section: str = ""  # the section's id (docs_section.id)
     order_in_page: int | None = None  # its rank in its page among the page's excerpts (app/chat/excerpts.py); None: unknown
+    # The next part of its section (app/chat/excerpts.py with_rest_of_section): the offline answer
+    # quotes from it only beside a passage of `text`; "" when none was read.
+    rest: str = ""
 
 
 def framing_id(texts: list[str]) -> str:
