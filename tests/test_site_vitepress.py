@@ -18,9 +18,10 @@ import pytest
 from app.config import Settings
 from app.corpus.compose import compose_corpus, compose_files
 from app.corpus.markdown import read_page
-from app.corpus.site import NOT_BUILT, read_site
+from app.corpus.site import HIDDEN, NOT_BUILT, read_site
 from app.corpus.site_vitepress import paste_includes
 from app.corpus.sources import Source
+from app.corpus.vitepress_config import read_config, rewritten
 from tests.helpers import commit_all, git
 
 SITE = Path(__file__).parent / "data" / "site-nav" / "vitepress"
@@ -36,15 +37,67 @@ def _composed(tmp_path: Path):
 
 
 def test_the_pages_and_what_they_show_are_the_builds(tmp_path: Path) -> None:
+    """The pages are those the build wrote for the root locale (`<html lang>` of the home page):
+    the `zh/` locale's page is built, and left out, hidden (the root locale's search has none of it)."""
     recorded = json.loads((SITE.parent / "vitepress.shown.json").read_text())["pages"]
     result = _composed(tmp_path)
-    assert sorted(page.path for page in result.pages) == sorted(name for name, p in recorded.items() if p["built"])
+    root = recorded["index.md"]["lang"]
+    assert sorted(page.path for page in result.pages) == sorted(
+        name for name, p in recorded.items() if p["built"] and p["lang"] == root)
+    assert dict(result.excluded)["zh/index.md"].kind == HIDDEN
+    assert dict(result.excluded)["dyn/[name].md"].kind == NOT_BUILT  # a dynamic route's template
     for page in result.pages:
         indexed = " ".join(chunk.embed_text for chunk in result.chunks if chunk.page == page.path)
         assert [m for m in recorded[page.path]["shown"] if m not in indexed] == [], page.path
         assert [m for m in recorded[page.path]["hidden"] if m in indexed] == [], page.path
     assert dict(result.excluded)["AGENTS.md"].kind == NOT_BUILT
     assert result.warnings == []
+
+
+def test_each_page_is_where_the_build_publishes_and_places_it(tmp_path: Path) -> None:
+    """Its address is the one the build's own links give it (rewrites, `.html` without cleanUrls;
+    an index page at its folder), its place the sidebar groups its own sidebar shows it in (a page
+    another sidebar lists too keeps its own), its title its `# heading` (the sidebar's and the
+    page's; front matter `title: Links | Guide` is the browser tab's), and the sidebar's order."""
+    recorded = json.loads((SITE.parent / "vitepress.shown.json").read_text())["pages"]
+    result = _composed(tmp_path)
+    address = {chunk.page: chunk.href.split("#")[0] for chunk in result.chunks}
+    pages = {page.path: page for page in result.pages}
+    assert pages["guide/links.md"].title == recorded["guide/links.md"]["h1"] != recorded["guide/links.md"]["title"]
+    for name, page in pages.items():
+        built = recorded[name]
+        assert address[name].removeprefix("/docs") == built["url"].rstrip("/"), name
+        assert page.place == tuple(built.get("place", ())), name
+        assert page.title == (built["h1"] or page.title), name
+    assert pages["guide/anchors.md"].place == ("Guide", "Deeper")  # also under "Elsewhere" in the `/` sidebar
+    listed = sorted((page.page_order, name) for name, page in pages.items() if page.page_order is not None)
+    assert [name for _, name in listed if name.startswith("guide/")] == [
+        "guide/regions.md", "guide/boxes.md", "guide/anchors.md", "guide/links.md"]  # as its sidebar lists them
+
+
+def test_a_sidebar_set_by_code_places_nothing_and_says_so() -> None:
+    files = {CONFIG: "import { sidebar } from './sidebar'\nexport default defineConfig({ themeConfig: { sidebar } })\n",
+             "a.md": "# A\n\nx\n"}
+    result = compose_files(files, Settings())
+    assert [(page.path, page.place) for page in result.pages] == [("a.md", ())]
+    assert any("themeConfig.sidebar is set by code" in warning for warning in result.warnings)
+    files[CONFIG] = "export default { themeConfig: { sidebar: [{ text: 'G', items: [...more, { link: '/a' }] }] } }\n"
+    result = compose_files(files, Settings())
+    assert [(page.path, page.place) for page in result.pages] == [("a.md", ("G",))]
+    assert any(".vitepress/config.mts:1: a spread" in warning for warning in result.warnings), result.warnings
+
+
+@pytest.mark.parametrize("rewrites, page, published", [
+    ({"packages/:pkg/src/:slug*": ":pkg/:slug*"}, "packages/a/src/x/y.md", "a/x/y.md"),
+    ({"packages/:pkg/src/(.*)": ":pkg/index.md"}, "packages/a/src/x.md", "a/index.md"),
+    ({"Old.md": "new.md"}, "old.md", "new.md"),  # path-to-regexp matches without case
+    ({"a/:x.md": ":x/index.md"}, "a/b/c.md", "a/b/c.md"),  # `:x` stops at a `/`
+    ({"^a/(.*)": "b/:0"}, "a/x.md", "a/x.md"),  # a RegExp rewrite is not read (warned)
+])
+def test_rewrites_publish_a_page_as_path_to_regexp_matches_it(rewrites: dict[str, str], page: str,
+                                                              published: str) -> None:
+    config = read_config("c", "export default " + json.dumps({"rewrites": rewrites}))
+    assert rewritten(config.rewrites, page) == published
 
 
 def test_an_include_naming_no_file_pastes_nothing_with_a_warning() -> None:

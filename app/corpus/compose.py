@@ -13,7 +13,7 @@ from pathlib import Path
 
 from app.config import Settings
 from app.corpus import chunker, reader
-from app.corpus.chunker import Page, chunk_page, drop_duplicate_ids, page_route, path_unusable
+from app.corpus.chunker import Page, chunk_page, drop_duplicate_ids, page_route, path_unusable, shown_heading
 from app.corpus.code import code_file_selected
 from app.corpus.code_source import code_page, compose_code_files_of, links_at_commit, shown_href
 from app.corpus.compose_result import ComposeResult, PageKey
@@ -106,10 +106,13 @@ def _unchanged_key(known: Mapping[str, PageKey] | None, path: str, fingerprint: 
     return None
 
 
-def _title_for(path: str, title: str | None, blocks: list[Block]) -> str:
-    if title:
+def _title_for(path: str, title: str | None, blocks: list[Block], heading_first: bool = False) -> str:
+    """The front matter's `title`, else the first `# heading`; with `heading_first`, the heading
+    first, as the page shows it (no `{#id}`)."""
+    h1 = next((shown_heading(block)[0] if heading_first else block.text[2:] for block in blocks
+               if block.kind == "heading" and block.level == 1), None)
+    if title and not (heading_first and h1):
         return title
-    h1 = next((block.text[2:] for block in blocks if block.kind == "heading" and block.level == 1), None)
     if h1:
         return h1
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
@@ -334,7 +337,7 @@ def _compose_page(
         path, front.body, files, page_audiences=audiences,
         audience_of=lambda snippet: _page_audiences(snippet, files, source, site),
         math=dialect.mintlify, directives=not dialect.mintlify, comments=dialect.mdx_comments,
-    ) if mdx else SnippetResult(paste_includes(path, front.body, files, result.warnings)  # VitePress's `<!--@include:`
+    ) if mdx else SnippetResult(paste_includes(path, front.body, files, result.warnings, site.docs_prefix)  # VitePress's `<!--@include:`
                                 if site.framework == "vitepress" else front.body)
     result.warnings.extend(pasted.warnings)  # a page its parser rejects still names its snippets' faults
     pasted.text = render_macros(pasted.text, site, path, front.data)  # mkdocs-macros, if on (or MacrosError)
@@ -363,7 +366,9 @@ def _compose_page(
     result.hiding_components.extend((path, name, uses) for name, uses in sorted(reading.hiding_components.items()))
     page = Page(
         path=path,
-        title=_title_for(path, front.title or summary, blocks),
+        # VitePress shows a page's `# heading` (its sidebar and search too); front matter `title` is
+        # the browser tab's (`watch | Config`, before the site's title), the page's title without one.
+        title=_title_for(path, front.title or summary, blocks, heading_first=dialect.vitepress),
         description=site.shown_description(front.description),
         audiences=audiences,
         body="\n\n".join(block.text for block in blocks),

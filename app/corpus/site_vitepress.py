@@ -1,17 +1,20 @@
-"""A VitePress site: which Markdown files it builds, and the files its pages include.
+"""A VitePress site: which Markdown files it builds, where it publishes and places each, and the
+files its pages include.
 
-VitePress (2.0.0-alpha.19, vitepress/dist/node) builds every `**/*.md` of its source folder
-(tinyglobby: no file in a folder or of a name starting with `.`), but `**/node_modules/**`,
-`**/dist/**` and its config's `srcExclude` globs (resolvePages). A page pastes another file where it
-writes `<!--@include: ./path-->` (processIncludes), before markdown-it reads it: the included text
-is the page's, and a file pasted that way is usually excluded, not a page of its own (vitest's
-`guide/cli-generated.md`).
+VitePress (2.0.0-alpha.19, vitepress/dist/node) builds every `**/*.md` of its `srcDir` (the config's
+site folder by default; tinyglobby: no file in a folder or of a name starting with `.`), but
+`**/node_modules/**`, `**/dist/**`, its config's `srcExclude` globs (resolvePages), and a dynamic
+route's template (`[pkg].md`: its pages come from a paths loader, which is code). A page is
+published at its path in srcDir, or where `rewrites` sends it (its relativePath); as `x.html` unless
+`cleanUrls`. Its sidebar (`themeConfig.sidebar`) decides no page (VitePress builds and searches a page
+no sidebar lists); it gives a page its place: the groups it stands in, in the sidebar that page shows
+(app/corpus/vitepress_config.py reads the config from its literals, never run). Pages of a locale
+other than the root one (`locales`, `zh/`) are left out: VitePress's search shows a visitor the
+pages of the locale they read, and the root locale's visitor is the one docschat answers.
 
-The config is code (`.vitepress/config.ts`, often a function returning `defineConfig({…})`): it is
-never run. `srcExclude` is read where the config writes it as an array of strings, by the page
-reader's JavaScript parser (acorn); set any other way (a variable, a call) it is not read, with a
-warning, and every page stays a page. `srcDir` is not read: a config that sets it gets a warning.
-The navigation (`themeConfig.sidebar`) is not read: a page outside it is still published.
+A page pastes another file where it writes `<!--@include: ./path-->` (processIncludes), before
+markdown-it reads it: the included text is the page's, and a file pasted that way is usually
+excluded, not a page of its own (vitest's `guide/cli-generated.md`).
 """
 
 from __future__ import annotations
@@ -23,13 +26,14 @@ from collections.abc import Mapping
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.reader import read_module_value
 from app.corpus.site_docusaurus import _micromatch
-from app.corpus.site_model import Site
+from app.corpus.site_model import NavPage, Site, stem
+from app.corpus.vitepress_config import closing_bracket, normalize_link, read_config, rewritten, sidebar_of
 
 VITEPRESS_CONFIGS = tuple(f".vitepress/config.{ext}" for ext in ("js", "ts", "mjs", "mts", "cjs", "cts"))
 _NEVER_BUILT = ("**/node_modules/**", "**/dist/**")  # VitePress's glob() ignores these, whatever the config says
 _HIDDEN = re.compile(r"(?:.*/)?\.")  # tinyglobby's default (dot: false): no file under a `.` name
 _SRC_EXCLUDE = re.compile(r"""(?<![\w$])["']?srcExclude["']?\s*:\s*""")
-_SRC_DIR = re.compile(r"""(?<![\w$])["']?srcDir["']?\s*:""")
+_DYNAMIC_ROUTE = r".*\[\w+?\]"  # dynamicRouteRE: a template, built only as the pages its loader names
 
 # processIncludes' expressions (the `{start,end}` line range and the `#region` after the path).
 _INCLUDE = re.compile(r"<!--\s*@include:\s*(.*?)\s*-->", re.DOTALL)
@@ -52,15 +56,38 @@ def vitepress_site(files: Mapping[str, str]) -> Site:
     config = next(name for name in VITEPRESS_CONFIGS if name in files)
     site = Site("vitepress", config)
     text = files[config]
-    excluded = _src_exclude(text)
+    options = read_config(config, text)
+    site.warnings.extend(options.warnings)
+    excluded = options.src_exclude if options.src_exclude is not None else _src_exclude(text)
     if excluded is None:
         excluded = ()
         site.warnings.append(f"{config}: srcExclude is set by code, not an array of strings: not read, every "
                              "Markdown file is a page")
-    if _SRC_DIR.search(text):
-        site.warnings.append(f"{config}: srcDir is not read: pages are read from the source's folder (set the "
-                             "source's folder to the srcDir)")
-    site.not_built = (_HIDDEN, *(re.compile(_micromatch(glob) + r"\Z") for glob in (*_NEVER_BUILT, *excluded)))
+    prefix = options.src_dir + "/" if options.src_dir else ""
+    within = re.escape(prefix)
+    site.not_built = (*((re.compile(f"(?!{within})"),) if prefix else ()),
+                      re.compile(within + _HIDDEN.pattern), re.compile(within + _DYNAMIC_ROUTE),
+                      *(re.compile(within + _micromatch(glob) + r"\Z") for glob in (*_NEVER_BUILT, *excluded)))
+    site.docs_prefix = prefix  # `@` in an include or a snippet import names the srcDir
+    pages = {path: rewritten(options.rewrites, path[len(prefix):]) for path in sorted(files)
+             if path.endswith(".md") and not any(pattern.match(path) for pattern in site.not_built)}
+    slugs = []
+    for path, relative in pages.items():
+        url = relative if options.clean_urls or posixpath.basename(relative) == "index.md" else relative[:-3] + ".html"
+        if url != path:
+            slugs.append((path, url))
+    site.slugs = tuple(slugs)
+    site.locales = options.locales  # matched against published paths
+    if options.sidebar is not None:
+        by_link: dict[str, list[str]] = {}
+        for path, relative in pages.items():
+            by_link.setdefault(normalize_link("/" + relative), []).append(path)
+        for _key, links in options.sidebar:  # in the sidebars' order, each page in the one it shows
+            for link, place in links.items():
+                for path in by_link.get(link, ()):
+                    if sidebar_of(options.sidebar, pages[path]) is links:
+                        site.listed.setdefault(stem(path), NavPage(place))
+        site.every_page_listed = not site.listed
     return site
 
 
@@ -70,7 +97,7 @@ def _src_exclude(text: str) -> tuple[str, ...] | None:
     found = _SRC_EXCLUDE.search(text)
     if found is None:
         return ()
-    end = _closing_bracket(text, found.end())
+    end = closing_bracket(text, found.end())
     if end is None:
         return None
     value = read_module_value(f"export default {text[found.end():end]}", typescript=True)
@@ -79,30 +106,9 @@ def _src_exclude(text: str) -> tuple[str, ...] | None:
     return tuple(glob.removeprefix("./") for glob in value.value)
 
 
-def _closing_bracket(text: str, start: int) -> int | None:
-    """The end of the array literal opening at `start` (after its `]`), skipping strings and comments."""
-    if not text.startswith("[", start):
-        return None
-    depth, i = 0, start
-    while i < len(text):
-        c = text[i]
-        if c in "'\"`":
-            i = next((j for j in range(i + 1, len(text)) if text[j] == c and text[j - 1] != "\\"), len(text))
-        elif text.startswith("//", i):
-            i = text.find("\n", i) if "\n" in text[i:] else len(text)
-        elif c == "[":
-            depth += 1
-        elif c == "]":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return None
-
-
-def paste_includes(path: str, text: str, files: Mapping[str, str], warnings: list[str]) -> str:
+def paste_includes(path: str, text: str, files: Mapping[str, str], warnings: list[str], root: str = "") -> str:
     """`text` (the page at `path`) with each `<!--@include: …-->` replaced as VitePress's
-    processIncludes replaces it: the file (relative to the page, or to the site's folder after `@`),
+    processIncludes replaces it: the file (relative to the page, or to the srcDir `root` after `@`),
     its front matter dropped (a `.md` file read whole or by region), its `#region` (between region
     markers) or `{start,end}` lines, its own includes pasted in turn. A file including itself or a
     file that includes it is left as the comment; a file that is not there (the build fails) pastes
@@ -119,7 +125,7 @@ def paste_includes(path: str, text: str, files: Mapping[str, str], warnings: lis
             region = _REGION.search(target)
             target = target[:region.start()] if region else target
             if target.startswith("@"):
-                included = posixpath.normpath(target[2:] if target[1:2] in ("/", "\\") else target[1:])
+                included = posixpath.normpath(root + (target[2:] if target[1:2] in ("/", "\\") else target[1:]))
             else:
                 included = posixpath.normpath(posixpath.join(posixpath.dirname(page), target))
             if included == page or included in ancestors:
