@@ -167,3 +167,19 @@ def test_a_page_with_boxes_shows_what_the_build_shows(tmp_path: Path) -> None:
 ])
 def test_odd_boxes_read_as_markdown_it_reads_them(text: str, shown: list[str]) -> None:
     assert [block.text for block in read_page(text, mdx=False, vitepress=True).blocks] == shown
+
+
+def test_a_folder_inside_a_vitepress_site_fails_naming_the_site_folder(tmp_path: Path) -> None:
+    """DOCS_DIR=docs/guide of a site whose config is docs/.vitepress/config.mts: read alone, its
+    pages would be plain Markdown (boxes as `:::` text, srcExclude'd files indexed)."""
+    from app.corpus.git_source import GitSourceError
+
+    repo = tmp_path / "repo"
+    shutil.copytree(Path(__file__).parent / "data" / "site-root" / "vitepress", repo)
+    git(repo, "init", "-q", "-b", "main")
+    commit_all(repo, "import")
+    with pytest.raises(GitSourceError, match=r"'docs/guide' is part of the site 'docs/\.vitepress/config\.mts' "
+                                             r"builds: set the source's folder to 'docs'"):
+        compose_corpus(Source(name="s", repo=repo, dir="docs/guide", audiences=("public",)), Settings())
+    assert [p.path for p in compose_corpus(Source(name="s", repo=repo, dir="docs", audiences=("public",)),
+                                           Settings()).pages] == ["guide/setup.md", "index.md"]
