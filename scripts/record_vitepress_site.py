@@ -4,12 +4,13 @@ with VitePress (its default theme), each built page loaded in headless Chromium,
 it is in the innerText of the page's content (`.vp-doc`). A source file the build wrote no page for
 is recorded as not built; a built page's heading ids are recorded in order, and the innerText of
 the pages in TEXT_OF whole. `<details>` are opened and every tab of a code group shown first (what a
-click shows counts as shown). Each source file is matched to the page the build wrote for it by the
+click shows counts as shown); the same for tests/data/site-nav/vitepress-src (its pages in `src/`,
+`srcDir`, published with `cleanUrls`). Each source file is matched to the page the build wrote for it by the
 build's own page data (`relativePath` and `filePath` in `assets/*.lean.js`: rewrites, srcDir); a
 dynamic route's template is recorded with the pages generated from it. For each built page also:
 its `<title>`, its `# heading`, its `<html lang>`, its `relativePath`, the place its sidebar shows
 it in (the texts of the sidebar groups holding the link that leads to it, as the server rendered
-them), and where each `linkto-` link leads. Writes tests/data/site-nav/vitepress.shown.json, which
+them), and where each `linkto-` link leads. Writes tests/data/site-nav/<sample>.shown.json, which
 tests/test_site_vitepress.py and tests/test_page_links.py compare docschat's chunks to.
 
 VitePress is not a docschat dependency: install it in a throwaway folder, not the project's.
@@ -31,7 +32,9 @@ from pathlib import Path
 from _shown_markers import _leads_to, record_pages, shown_text
 from playwright.sync_api import sync_playwright
 
-SITE = Path(__file__).parent.parent / "tests" / "data" / "site-nav" / "vitepress"
+SITES = Path(__file__).parent.parent / "tests" / "data" / "site-nav"
+# Each sample site and its srcDir (its config's, where its pages are: a page's filePath is relative to it).
+SAMPLES = {"vitepress": "", "vitepress-src": "src"}
 INCLUDE = re.compile(r"<!--\s*@include:\s*(.*?)\s*-->")
 MAIN = "(document.querySelector('.vp-doc') || document.body).innerText"
 OPEN_EVERYTHING = """() => {
@@ -105,10 +108,11 @@ def _included(site: Path, text: str, folder: Path, depth: int = 0) -> list[Path]
     return found
 
 
-def record(install: Path) -> None:
+def record(install: Path, sample: str) -> None:
+    src_dir = SAMPLES[sample]
     with tempfile.TemporaryDirectory() as work:
         site = Path(work) / "site"
-        shutil.copytree(SITE, site)
+        shutil.copytree(SITES / sample, site)
         (site / "node_modules").symlink_to(install / "node_modules")
         build = subprocess.run(["node", str(install / "node_modules" / "vitepress" / "bin" / "vitepress.js"), "build"],
                                cwd=site, capture_output=True, text=True)
@@ -117,8 +121,9 @@ def record(install: Path) -> None:
         dist = site / ".vitepress" / "dist"
         data = _page_data(dist)
         # A source file → the page written for it (its relativePath, `.html`: cleanUrls changes links, not files).
-        written = {d["filePath"]: d["relativePath"] for d in data if not d.get("params")}
-        generated = {d["relativePath"]: d["filePath"] for d in data if d.get("params")}
+        prefix = f"{src_dir}/" if src_dir else ""
+        written = {prefix + d["filePath"]: d["relativePath"] for d in data if not d.get("params")}
+        generated = {d["relativePath"]: prefix + d["filePath"] for d in data if d.get("params")}
 
         def built(name: str, _: Path) -> Path | None:
             if name not in written:
@@ -129,21 +134,23 @@ def record(install: Path) -> None:
         sources = [(p.relative_to(site).as_posix(), p) for p in sorted(site.rglob("*.md"))
                    if "node_modules" not in p.relative_to(site).parts and ".vitepress" not in p.relative_to(site).parts]
         pages = record_pages(sources, built, MAIN, OPEN_EVERYTHING, root=dist,
-                             pasted=lambda text, source: _included(site, text, source.parent))
+                             pasted=lambda text, source: _included(site / src_dir, text, source.parent))
         for name, page in pages.items():  # the ids its build gave the page's headings, in order
             if page["built"] and (html := built(name, site / name)) is not None:
                 page["heading_ids"] = HEADING_ID.findall(html.read_text())
                 page["relativePath"] = written[name]
         _navigation(pages, {name: html for name, source in sources if (html := built(name, source))}, dist)
-        texts = {name: shown_text(built(name, site / name), MAIN, OPEN_EVERYTHING) for name in TEXT_OF}
+        texts = {name: shown_text(built(name, site / name), MAIN, OPEN_EVERYTHING) for name in TEXT_OF
+                 if (site / name).is_file()}
         version = json.loads((install / "node_modules" / "vitepress" / "package.json").read_text())["version"]
     recording = {"renderer": f"vitepress {version} (default theme); Chromium innerText of .vp-doc, details and "
                              "code group tabs opened; title, heading, lang and sidebar place of each page",
                  "pages": pages, "generated": generated, "texts": texts}
-    recorded = SITE.parent / "vitepress.shown.json"
+    recorded = SITES / f"{sample}.shown.json"
     recorded.write_text(json.dumps(recording, indent=1, ensure_ascii=False) + "\n")
     print(f"{len(pages)} pages recorded in {recorded}")
 
 
 if __name__ == "__main__":
-    record(Path(sys.argv[1]))
+    for name in SAMPLES:
+        record(Path(sys.argv[1]), name)

@@ -28,47 +28,54 @@ SITE = Path(__file__).parent / "data" / "site-nav" / "vitepress"
 CONFIG = ".vitepress/config.mts"
 
 
-def _composed(tmp_path: Path):
+def _composed(tmp_path: Path, sample: str = "vitepress"):
     repo = tmp_path / "repo"
-    shutil.copytree(SITE, repo)
+    shutil.copytree(SITE.parent / sample, repo)
     git(repo, "init", "-q", "-b", "main")
     commit_all(repo, "import")
     return compose_corpus(Source(name="s", repo=repo, dir="", audiences=("public",)), Settings())
 
 
-def test_the_pages_and_what_they_show_are_the_builds(tmp_path: Path) -> None:
-    """The pages are those the build wrote for the root locale (`<html lang>` of the home page):
-    the `zh/` locale's page is built, and left out, hidden (the root locale's search has none of it)."""
-    recorded = json.loads((SITE.parent / "vitepress.shown.json").read_text())["pages"]
-    result = _composed(tmp_path)
-    root = recorded["index.md"]["lang"]
+@pytest.mark.parametrize("sample", ["vitepress", "vitepress-src"])
+def test_the_pages_and_what_they_show_are_the_builds(sample: str, tmp_path: Path) -> None:
+    """The pages are those the build wrote for the root locale (`<html lang>`): the `zh/` locale's
+    page is built, and left out, hidden (the root locale's search has none of it); with `srcDir`,
+    a file outside it (the repository's README) is never built, `@/` includes name the srcDir."""
+    recorded = json.loads((SITE.parent / f"{sample}.shown.json").read_text())["pages"]
+    result = _composed(tmp_path, sample)
+    root = "en-US"
     assert sorted(page.path for page in result.pages) == sorted(
         name for name, p in recorded.items() if p["built"] and p["lang"] == root)
-    assert dict(result.excluded)["zh/index.md"].kind == HIDDEN
-    assert dict(result.excluded)["dyn/[name].md"].kind == NOT_BUILT  # a dynamic route's template
+    if sample == "vitepress":
+        assert dict(result.excluded)["zh/index.md"].kind == HIDDEN
+        assert dict(result.excluded)["dyn/[name].md"].kind == NOT_BUILT  # a dynamic route's template
     for page in result.pages:
         indexed = " ".join(chunk.embed_text for chunk in result.chunks if chunk.page == page.path)
         assert [m for m in recorded[page.path]["shown"] if m not in indexed] == [], page.path
         assert [m for m in recorded[page.path]["hidden"] if m in indexed] == [], page.path
-    assert dict(result.excluded)["AGENTS.md"].kind == NOT_BUILT
+    assert dict(result.excluded)["AGENTS.md" if sample == "vitepress" else "README.md"].kind == NOT_BUILT
     assert result.warnings == []
 
 
-def test_each_page_is_where_the_build_publishes_and_places_it(tmp_path: Path) -> None:
-    """Its address is the one the build's own links give it (rewrites, `.html` without cleanUrls;
-    an index page at its folder), its place the sidebar groups its own sidebar shows it in (a page
-    another sidebar lists too keeps its own), its title its `# heading` (the sidebar's and the
-    page's; front matter `title: Links | Guide` is the browser tab's), and the sidebar's order."""
-    recorded = json.loads((SITE.parent / "vitepress.shown.json").read_text())["pages"]
-    result = _composed(tmp_path)
+@pytest.mark.parametrize("sample", ["vitepress", "vitepress-src"])
+def test_each_page_is_where_the_build_publishes_and_places_it(sample: str, tmp_path: Path) -> None:
+    """Its address is the one the build's own links give it (rewrites, srcDir; `.html` without
+    cleanUrls; an index page at its folder), its place the sidebar groups its own sidebar shows it
+    in (a page another sidebar lists too keeps its own), its title its `# heading` (the sidebar's
+    and the page's; front matter `title: Links | Guide` is the browser tab's), and the sidebar's order."""
+    recorded = json.loads((SITE.parent / f"{sample}.shown.json").read_text())["pages"]
+    result = _composed(tmp_path, sample)
     address = {chunk.page: chunk.href.split("#")[0] for chunk in result.chunks}
     pages = {page.path: page for page in result.pages}
-    assert pages["guide/links.md"].title == recorded["guide/links.md"]["h1"] != recorded["guide/links.md"]["title"]
     for name, page in pages.items():
         built = recorded[name]
         assert address[name].removeprefix("/docs") == built["url"].rstrip("/"), name
         assert page.place == tuple(built.get("place", ())), name
         assert page.title == (built["h1"] or page.title), name
+    if sample == "vitepress-src":
+        assert pages["src/intro.md"].title == recorded["src/intro.md"]["h1"] != recorded["src/intro.md"]["title"]
+        return
+    assert pages["guide/links.md"].title == recorded["guide/links.md"]["h1"] != recorded["guide/links.md"]["title"]
     assert pages["guide/anchors.md"].place == ("Guide", "Deeper")  # also under "Elsewhere" in the `/` sidebar
     listed = sorted((page.page_order, name) for name, page in pages.items() if page.page_order is not None)
     assert [name for _, name in listed if name.startswith("guide/")] == [
