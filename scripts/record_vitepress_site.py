@@ -35,13 +35,13 @@ from playwright.sync_api import sync_playwright
 SITES = Path(__file__).parent.parent / "tests" / "data" / "site-nav"
 # Each sample site and its srcDir (its config's, where its pages are: a page's filePath is relative to it).
 SAMPLES = {"vitepress": "", "vitepress-src": "src"}
-INCLUDE = re.compile(r"<!--\s*@include:\s*(.*?)\s*-->")
+INCLUDE = re.compile(r"<!--\s*@include:\s*(.*?)\s*-->|^[ >]*<<<\s*(.*?)\s*$", re.MULTILINE)
 MAIN = "(document.querySelector('.vp-doc') || document.body).innerText"
 OPEN_EVERYTHING = """() => {
   document.querySelectorAll('details').forEach((details) => { details.open = true })
   document.querySelectorAll('.vp-code-group .blocks > div').forEach((block) => { block.style.display = 'block' })
 }"""
-TEXT_OF = ("guide/boxes.md",)  # pages whose innerText is recorded whole
+TEXT_OF = ("guide/boxes.md", "guide/snippets.md")  # pages whose innerText is recorded whole
 HEADING_ID = re.compile(r'<h[1-6] id="([^"]+)"')
 PAGE_DATA = re.compile(r"JSON\.parse\(`(.*?)`\)", re.DOTALL)
 # The page's <title>, heading, language, and each sidebar link with the groups it stands in (a group
@@ -98,13 +98,15 @@ def _navigation(pages: dict[str, dict], built: dict[str, Path], dist: Path) -> N
 
 
 def _included(site: Path, text: str, folder: Path, depth: int = 0) -> list[Path]:
-    """The files the includes in `text` name (relative to `folder`, `@/` to the site), and theirs."""
+    """The files the includes and code snippets in `text` name (relative to `folder`, `@/` to the
+    srcDir `site`), and the files those includes include."""
     found: list[Path] = []
-    for written in INCLUDE.findall(text):
-        written = re.sub(r"(#[^\s{]+)?(\{\d*,\d*\})?$", "", written)
+    for include, snippet in INCLUDE.findall(text):  # `<!--@include: …-->` and `<<< …` code snippets
+        written = re.sub(r"(#[^\s{]+)?(\{\d*,\d*\})?$", "", include) if include else re.sub(
+            r"(#[\w.-]+)?(\{[^}]*\})?\s*(\[.*\])?$", "", snippet)
         path = site / written.lstrip("@/") if written.startswith("@") else folder / written
-        if path.is_file() and path not in found and depth < 3:
-            found += [path, *_included(site, path.read_text(), path.parent, depth + 1)]
+        if path.is_file() and path not in found and depth < 3:  # a snippet's file is code: nothing of it pasted
+            found += [path, *(_included(site, path.read_text(), path.parent, depth + 1) if include else [])]
     return found
 
 

@@ -19,7 +19,7 @@ from app.config import Settings
 from app.corpus.compose import compose_corpus, compose_files
 from app.corpus.markdown import read_page
 from app.corpus.site import HIDDEN, NOT_BUILT, read_site
-from app.corpus.site_vitepress import paste_includes
+from app.corpus.site_vitepress import import_snippets, paste_includes
 from app.corpus.sources import Source
 from app.corpus.vitepress_config import read_config, rewritten
 from tests.helpers import commit_all, git
@@ -79,7 +79,7 @@ def test_each_page_is_where_the_build_publishes_and_places_it(sample: str, tmp_p
     assert pages["guide/anchors.md"].place == ("Guide", "Deeper")  # also under "Elsewhere" in the `/` sidebar
     listed = sorted((page.page_order, name) for name, page in pages.items() if page.page_order is not None)
     assert [name for _, name in listed if name.startswith("guide/")] == [
-        "guide/regions.md", "guide/boxes.md", "guide/anchors.md", "guide/links.md"]  # as its sidebar lists them
+        "guide/regions.md", "guide/boxes.md", "guide/snippets.md", "guide/anchors.md", "guide/links.md"]  # as listed
 
 
 def test_a_sidebar_set_by_code_places_nothing_and_says_so() -> None:
@@ -148,7 +148,7 @@ def _words(text: str) -> list[str]:
     `-`, a fence's backticks, `code`, **bold**, an escaped `\\:::`), nor the zero-width space of a
     heading's permalink."""
     text = re.sub(r"```\w*", " ", text.replace("\u200b", ""))
-    return [word.strip("`*\\") for word in text.split() if word.strip("`*\\") not in ("", "#", "-")]
+    return [word.strip("`*\\") for word in text.split() if word.strip("`*\\") not in ("", "#", "-", ">")]
 
 
 def test_a_page_with_boxes_shows_what_the_build_shows(tmp_path: Path) -> None:
@@ -164,6 +164,31 @@ def test_a_page_with_boxes_shows_what_the_build_shows(tmp_path: Path) -> None:
     for label in labels:
         shown_words.remove(label)
     assert _words(indexed) == shown_words
+
+
+def test_a_page_with_code_snippets_shows_what_the_build_shows(tmp_path: Path) -> None:
+    """`<<< file` lines (VitePress's snippet rule): a `#region` (dedented, inner markers dropped),
+    `@/` and relative paths, `{2 ts}` and `[title]`, an `ansi` file without its escape codes, in a
+    code group (the tabs named by the files) and a quote; inside a fence or indented, as written."""
+    shown = json.loads((SITE.parent / "vitepress.shown.json").read_text())["texts"]["guide/snippets.md"]
+    result = _composed(tmp_path)
+    indexed = "\n".join(chunk.text for chunk in result.chunks if chunk.page == "guide/snippets.md")
+    shown_words = _words(shown)
+    for label in ["ts", "ts", "json", "ts", "md"]:  # the fences' `<span class="lang">` (none for ansi)
+        shown_words.remove(label)
+    assert _words(indexed) == shown_words
+    assert result.warnings == []
+
+
+def test_a_code_snippet_never_reads_outside_the_repository() -> None:
+    files = {CONFIG: "export default {}\n", "guide/x.ts": "x = 1\n",
+             "guide/a.md": "# A\n\n<<< ./x.ts\n\n<<< ../../../etc/passwd\n\n<<< ./x.ts#nope\n"}
+    result = compose_files(files, Settings())
+    assert [chunk.text for chunk in result.chunks] == ["# A\n\n```ts\nx = 1\n```"]
+    assert len([w for w in result.warnings if "names no file" in w]) == 2
+    warnings: list[str] = []
+    assert import_snippets("a.md", "<<< @/x.ts{1-2 py title=t} [T]", {"src/x.ts": "y"}.get, warnings,
+                           "src/") == "```py {1-2} title=t [T]\ny\n```"
 
 
 @pytest.mark.parametrize("text, shown", [

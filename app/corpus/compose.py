@@ -29,7 +29,7 @@ from app.corpus.site import NOT_BUILT, Site, SiteDialect, read_site, site_commit
 from app.corpus.site_model import MKDOCS_SUFFIXES
 from app.corpus.site_openapi import compose_operation, front_matter_blocks, generated_pages
 from app.corpus.site_root import SiteChoiceError, Within, find_site, moved_to_source, outside_site
-from app.corpus.site_vitepress import paste_includes
+from app.corpus.site_vitepress import import_snippets, paste_includes
 from app.corpus.snippets import Pastable, SnippetResult, is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
 from app.errors import DocschatError
@@ -344,6 +344,9 @@ def _compose_page(
     pastable = Pastable(files, path, audiences, lambda snippet: _page_audiences(  # the site's rules, in its folder
         snippet, files, source, None if snippet.startswith(REPOSITORY) else site), result.warnings)
     includes = PageIncludes(path, partial(_included, path, pastable, site_folder), result.warnings)
+    if site.framework == "vitepress":  # `<<< file` code snippets, as VitePress's markdown-it rule reads them
+        pasted.text = import_snippets(path, pasted.text, partial(_included, path, pastable, site_folder), result.warnings,
+                                      site.docs_prefix)
     reading = read_page(pasted.text, mdx=mdx, myst=dialect.myst, mintlify=dialect.mintlify, comments=dialect.mdx_comments,
                         mkdocs=dialect.python_markdown, front_matter=front.body != text.lstrip("\ufeff"),
                         docusaurus=dialect.docusaurus, vitepress=dialect.vitepress, admonitions=site.admonitions_of(path), build=replace(site.myst.for_page(front.data), include=includes.paste, literal_include=includes.literal, xref=partial(

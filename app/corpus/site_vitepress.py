@@ -21,7 +21,8 @@ from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Mapping
+import textwrap
+from collections.abc import Callable, Mapping
 
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.reader import read_module_value
@@ -194,3 +195,77 @@ def _region_lines(lines: list[str], name: str) -> list[str] | None:
 
 def _unquote(name: str) -> str:
     return name[1:-1] if len(name) >= 2 and name[0] == name[-1] == '"' else name
+
+
+# VitePress's snippet rule (snippetPlugin: a `<<<` line, not indented code, at any block depth).
+_SNIPPET = re.compile(r"^((?:[ \t]{0,3}>)*[ \t]{0,3})<<<(.*?)[ \t]*$")
+_SNIPPET_TITLE = re.compile(r"\s*\[(.+)\]$")
+_SNIPPET_REGION = re.compile(r"#([\w.-]+)$")
+_SNIPPET_LINES = re.compile(r"^\d+(?:[,-]\d+)*$")
+_FENCE = re.compile(r"^(?:[ \t]{0,3}>)*[ \t]{0,3}(`{3,}|~{3,})")
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")  # Shiki's `ansi` language shows the text without them
+
+
+def import_snippets(path: str, text: str, read: Callable[[str], str | None], warnings: list[str],
+                    root: str = "") -> str:
+    """`text` (the page at `path`, its includes pasted) with each `<<< file#region{lines lang}
+    [title]` line written as the code fence VitePress's snippet rule makes of it: the file
+    (`@/` from the srcDir `root`, else from the page's folder; `read` gives a file of the site
+    or the repository, None otherwise), its `#region` (markers dropped, dedented), the fence's
+    language that written or the file's extension, its title the one written or the file's name
+    (a code group's tab). A file that is not there fails the build; it pastes nothing here, with
+    a warning. A line inside a fence or indented as code is left as it is."""
+    out: list[str] = []
+    fence: str | None = None
+    for line in text.split("\n"):
+        if (opened := _FENCE.match(line)) is not None:
+            mark = opened.group(1)
+            fence = mark if fence is None else None if mark[0] == fence[0] and len(mark) >= len(fence) else fence
+        match = _SNIPPET.match(line) if fence is None else None
+        if match is None:
+            out.append(line)
+            continue
+        prefix, written = match.group(1), match.group(2).strip()
+        title = (found.group(1) if (found := _SNIPPET_TITLE.search(written)) else "")
+        written = written[:found.start()].rstrip() if found else written
+        lines = lang = attrs = ""
+        brace = written.rfind("{")
+        if written.endswith("}") and brace > 0:
+            lines, lang, attrs = _snippet_meta(written[brace + 1:-1].strip())
+            written = written[:brace].rstrip()
+        region = _SNIPPET_REGION.search(written)
+        file = (written[:region.start()] if region else written).strip()
+        name = re.split(r"[\\/]", file)[-1]
+        extension = found.group(1) if (found := re.search(r"\.([a-zA-Z0-9]+)$", name)) else ""
+        target = posixpath.normpath(root + file[2 if file[1:2] in ("/", "\\") else 1:] if file.startswith("@")
+                                    else posixpath.join(posixpath.dirname(path), file))
+        content = read(target) if file else None
+        body = content.split("\n") if content is not None else None
+        if body is not None and region:
+            body = _region_lines(body, region.group(1))
+            body = None if body is None else textwrap.dedent("\n".join(
+                b for b in body if not any(s.match(b) or e.match(b) for s, e in _MARKERS))).split("\n")
+        if body is None:
+            warnings.append(f"{path}: {line.strip()!r} names no file (or region) docschat may read: pastes nothing")
+            continue
+        language = lang or extension
+        shown = "\n".join(body).removesuffix("\n")  # the fence ends its last line, as a file's newline does
+        shown = _ANSI.sub("", shown) if language == "ansi" else shown
+        ticks = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", shown)), default=0))
+        info = " ".join(part for part in (language, f"{{{lines}}}" if lines else "", attrs, f"[{title or name}]") if part)
+        out.extend(prefix + piece for piece in (ticks + info, *shown.split("\n"), ticks))
+    return "\n".join(out)
+
+
+def _snippet_meta(meta: str) -> tuple[str, str, str]:
+    """parseSnippetMeta: the `{…}` after a snippet's path as (line highlights, language, attributes)."""
+    if not meta:
+        return "", "", ""
+    if re.fullmatch(r"[\d\s,-]+", meta) and _SNIPPET_LINES.match(collapsed := re.sub(r"\s+", "", meta)):
+        return collapsed, "", ""
+    lines = ""
+    first = meta.split()[0]
+    if _SNIPPET_LINES.match(first):
+        lines, meta = first, meta[len(first):].lstrip()
+    lang, _, attrs = meta.partition(" ") if meta else ("", "", "")
+    return lines, lang, attrs.strip()

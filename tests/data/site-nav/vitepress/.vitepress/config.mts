@@ -32,6 +32,7 @@ export default ({ mode }: { mode: string }) => defineConfig({
           items: [
             { text: 'Regions', link: '/guide/regions' },
             { text: 'Boxes', link: '/guide/boxes.md' },
+            { text: 'Snippets', link: '/guide/snippets' },
             { text: 'Deeper', collapsed: true, base: '/guide/', items: [
               { text: 'Anchors', link: 'anchors' },
               { text: 'Links', link: '/links.html' },
