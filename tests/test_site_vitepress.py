@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -33,7 +34,7 @@ def _composed(tmp_path: Path, sample: str = "vitepress"):
     shutil.copytree(SITE.parent / sample, repo)
     git(repo, "init", "-q", "-b", "main")
     commit_all(repo, "import")
-    return compose_corpus(Source(name="s", repo=repo, dir="", audiences=("public",)), Settings())
+    return compose_corpus(Source(name="s", repo=repo, dir="", audiences=("public",), url_prefix=""), Settings())
 
 
 @pytest.mark.parametrize("sample", ["vitepress", "vitepress-src"])
@@ -69,7 +70,7 @@ def test_each_page_is_where_the_build_publishes_and_places_it(sample: str, tmp_p
     pages = {page.path: page for page in result.pages}
     for name, page in pages.items():
         built = recorded[name]
-        assert address[name].removeprefix("/docs") == built["url"].rstrip("/"), name
+        assert address[name] == built["url"].rstrip("/") or address[name] == built["url"] == "/", name
         assert page.place == tuple(built.get("place", ())), name
         assert page.title == (built["h1"] or page.title), name
     if sample == "vitepress-src":
@@ -80,6 +81,17 @@ def test_each_page_is_where_the_build_publishes_and_places_it(sample: str, tmp_p
     listed = sorted((page.page_order, name) for name, page in pages.items() if page.page_order is not None)
     assert [name for _, name in listed if name.startswith("guide/")] == [
         "guide/regions.md", "guide/boxes.md", "guide/snippets.md", "guide/anchors.md", "guide/links.md"]  # as listed
+
+
+def test_a_url_prefix_other_than_the_sites_base_is_warned() -> None:
+    """vitest's site is at its domain's root (no `base`): with the default prefix `/docs`, every
+    link would lead to `/docs/guide/…`, which the site does not serve."""
+    files = {CONFIG: "export default { base: '/app/' }\n", "a.md": "# A\n\nx\n"}
+    source = Source(name="s", repo=Path("."), dir="", audiences=("public",))
+    assert any("base '/app'" in w for w in compose_files(files, Settings(), source).warnings)
+    assert not compose_files(files, Settings(), replace(source, url_prefix="/app")).warnings
+    files[CONFIG] = "export default { title: 'T' }\n"
+    assert not compose_files(files, Settings(), replace(source, url_prefix="")).warnings
 
 
 def test_a_sidebar_set_by_code_places_nothing_and_says_so() -> None:

@@ -29,7 +29,7 @@ from app.corpus.site import NOT_BUILT, Site, SiteDialect, read_site, site_commit
 from app.corpus.site_model import MKDOCS_SUFFIXES
 from app.corpus.site_openapi import compose_operation, front_matter_blocks, generated_pages
 from app.corpus.site_root import SiteChoiceError, Within, find_site, moved_to_source, outside_site
-from app.corpus.site_vitepress import import_snippets, paste_includes
+from app.corpus.site_vitepress import base_warning, import_snippets, paste_includes
 from app.corpus.snippets import Pastable, SnippetResult, is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
 from app.errors import DocschatError
@@ -242,7 +242,7 @@ def iter_compose_files(
         blob_id = _with_repository(with_every_markdown_page(blob_id, files, root.prefix), repository)
     site_folder = posixpath.join(normalize_docs_dir(source.dir), root.prefix).rstrip("/")  # in the repository
     result = ComposeResult()
-    result.warnings.extend(site.warnings)
+    result.warnings.extend([*site.warnings, *filter(None, [base_warning(site, source.url_prefix)])])
     outside = set(outside_site(files, root, source))  # page files the site found does not hold
     if root.folder:
         result.warnings.append(root.note(len(outside)))

@@ -144,6 +144,7 @@ class Site:
     routes: tuple[tuple[str, str], ...] = ()
     versions: tuple[str, ...] = ()  # Docusaurus: `versioned_docs/version-…/` folders versions.json lists
     locales: tuple[str, ...] = ()  # VitePress: the folders of its locales other than the root one (`zh/`)
+    base: str | None = None  # VitePress: the URL path its site is published under (`base`, "/" by default)
     # Docusaurus: (folder, what its plugin makes a box of): each docs instance's folders, "" first
     # for the others (the blog's and src/pages' own options are not read: their defaults).
     admonitions: tuple[tuple[str, Admonitions], ...] = ()

@@ -79,6 +79,7 @@ def vitepress_site(files: Mapping[str, str]) -> Site:
             slugs.append((path, url))
     site.slugs = tuple(slugs)
     site.locales = options.locales  # matched against published paths
+    site.base = options.base
     if options.sidebar is not None:
         by_link: dict[str, list[str]] = {}
         for path, relative in pages.items():
@@ -269,3 +270,14 @@ def _snippet_meta(meta: str) -> tuple[str, str, str]:
         lines, meta = first, meta[len(first):].lstrip()
     lang, _, attrs = meta.partition(" ") if meta else ("", "", "")
     return lines, lang, attrs.strip()
+
+
+def base_warning(site: Site, url_prefix: str) -> str | None:
+    """Why the source's URL prefix may not be where the VitePress site publishes its pages: its
+    `base` (read, never applied: the prefix is the user's, and a proxy may serve the site
+    elsewhere), None when they agree or the base is not known."""
+    if site.framework != "vitepress" or site.base is None or site.base.rstrip("/") == url_prefix.rstrip("/"):
+        return None
+    return (f"{site.config}: the site is published under base {site.base!r}, and the source's URL prefix is "
+            f"{url_prefix!r}, under which its pages are linked: set the prefix to {site.base!r} (DOCS_URL_PREFIX, or "
+            "`url_prefix` in docschat.toml) if the site is served as it is built")

@@ -38,6 +38,7 @@ class VitePressConfig:
     rewrites: list[tuple[Any, list[Any]]] = field(default_factory=list)  # (match regex and keys, target tokens)
     sidebar: list[tuple[str, dict[str, tuple[str, ...]]]] | None = None  # (path key, {link: place}); "" one sidebar
     locales: tuple[str, ...] = ()  # folders of the locales other than root (`zh/`)
+    base: str | None = "/"  # None: set by code
     warnings: list[str] = field(default_factory=list)
 
 
@@ -77,6 +78,8 @@ def read_config(name: str, text: str) -> VitePressConfig:
         found.sidebar = _read_sidebar(sidebar)
         found.warnings.extend(f"{name}:{line}: {what} in the sidebar is code, which docschat does not run; the pages "
                               "it lists get no place from it" for line, what in _sidebar_code(text))
+    base = value.get("base", "/")
+    found.base = "/" + base.strip("/") if isinstance(base, str) else None
     locales = value.get("locales")
     if isinstance(locales, dict):
         found.locales = tuple(f"{key.strip('/')}/" for key in locales if key != "root" and key.strip("/"))
