@@ -112,6 +112,7 @@ def test_a_sidebar_set_by_code_places_nothing_and_says_so() -> None:
     ({"Old.md": "new.md"}, "old.md", "new.md"),  # path-to-regexp matches without case
     ({"a/:x.md": ":x/index.md"}, "a/b/c.md", "a/b/c.md"),  # `:x` stops at a `/`
     ({"^a/(.*)": "b/:0"}, "a/x.md", "a/x.md"),  # a RegExp rewrite is not read (warned)
+    ({"a.md": "b/"}, "a.md", "a.md"),  # not a page's path: not followed
 ])
 def test_rewrites_publish_a_page_as_path_to_regexp_matches_it(rewrites: dict[str, str], page: str,
                                                               published: str) -> None:

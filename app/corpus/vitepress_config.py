@@ -348,5 +348,6 @@ def rewritten(rewrites: list[tuple[Any, list[Any]]], page: str) -> str:
                 out += token["prefix"] + value
             elif token["modifier"] not in ("?", "*"):
                 return page  # the build fails (compile throws): left where it is
-        return out[1:]
+        # A page's relativePath is a `.md` path; a rewrite to anything else is not followed.
+        return out[1:] if out.endswith(".md") and len(out) > 4 else page
     return page
