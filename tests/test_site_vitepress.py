@@ -47,9 +47,13 @@ def test_the_pages_and_what_they_show_are_the_builds(sample: str, tmp_path: Path
     root = "en-US"
     assert sorted(page.path for page in result.pages) == sorted(
         name for name, p in recorded.items() if p["built"] and p["lang"] == root)
+    excluded = dict(result.excluded)
     if sample == "vitepress":
-        assert dict(result.excluded)["zh/index.md"].kind == HIDDEN
-        assert dict(result.excluded)["dyn/[name].md"].kind == NOT_BUILT  # a dynamic route's template
+        assert excluded["zh/index.md"].kind == HIDDEN
+        assert excluded["dyn/[name].md"].kind == NOT_BUILT and "dynamic route" in excluded["dyn/[name].md"].reason
+        assert "srcExclude" in excluded["AGENTS.md"].reason and "`.`" in excluded[".notes/hidden.md"].reason
+    else:
+        assert "outside the srcDir 'src'" in excluded["README.md"].reason
     for page in result.pages:
         indexed = " ".join(chunk.embed_text for chunk in result.chunks if chunk.page == page.path)
         assert [m for m in recorded[page.path]["shown"] if m not in indexed] == [], page.path

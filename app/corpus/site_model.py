@@ -346,8 +346,8 @@ class Site:
                 return None  # a blog post, a page, a doc of an instance with no sidebars: a page
         if self.framework == "vitepress":  # every page it builds is published; its sidebar only places them
             if any(pattern.match(path) for pattern in self.not_built):
-                return Exclusion(NOT_BUILT, f"outside the srcDir, a `.` name, node_modules, dist, a dynamic route's "
-                                            f"template (`[x].md`) or srcExclude of {self.config}: never built")
+                from app.corpus.site_vitepress import not_built_reason  # it reads this module: imported when asked
+                return Exclusion(NOT_BUILT, f"{not_built_reason(self, path)}: never built")
             locale = next((f for f in self.locales if self.url_path(path).startswith(f)), None)
             return None if locale is None else Exclusion(HIDDEN, f"a page of the locale {locale.rstrip('/')!r} of "
                                                                   f"{self.config}: the root locale's search leaves it out")

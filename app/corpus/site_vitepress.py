@@ -93,6 +93,21 @@ def vitepress_site(files: Mapping[str, str]) -> Site:
     return site
 
 
+def not_built_reason(site: Site, path: str) -> str:
+    """Which of VitePress's rules leaves the file at `path` (one of `site.not_built`) unbuilt."""
+    prefix = site.docs_prefix
+    if not path.startswith(prefix):
+        return f"outside the srcDir {prefix.rstrip('/')!r} of {site.config}"
+    rest = path[len(prefix):]
+    if _HIDDEN.match(rest):
+        return "in a folder or of a name starting with `.`, which VitePress's page glob skips"
+    if re.match(_DYNAMIC_ROUTE, rest):
+        return "a dynamic route's template (`[x].md`): its pages come from its paths loader, which is code"
+    if any(re.match(_micromatch(glob) + r"\Z", rest) for glob in _NEVER_BUILT):
+        return "under node_modules or dist, which VitePress never builds"
+    return f"named by srcExclude of {site.config}"
+
+
 def _src_exclude(text: str) -> tuple[str, ...] | None:
     """The config's `srcExclude: [...]` (empty when it has none; None when it is not an array of
     strings), read by acorn: the array is found by the option's name and parsed alone."""
