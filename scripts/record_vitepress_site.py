@@ -4,8 +4,14 @@ with VitePress (its default theme), each built page loaded in headless Chromium,
 it is in the innerText of the page's content (`.vp-doc`). A source file the build wrote no page for
 is recorded as not built; a built page's heading ids are recorded in order, and the innerText of
 the pages in TEXT_OF whole. `<details>` are opened and every tab of a code group shown first (what a
-click shows counts as shown). Writes tests/data/site-nav/vitepress.shown.json, which
-tests/test_site_vitepress.py compares docschat's chunks to.
+click shows counts as shown); the same for tests/data/site-nav/vitepress-src (its pages in `src/`,
+`srcDir`, published with `cleanUrls`). Each source file is matched to the page the build wrote for it by the
+build's own page data (`relativePath` and `filePath` in `assets/*.lean.js`: rewrites, srcDir); a
+dynamic route's template is recorded with the pages generated from it. For each built page also:
+its `<title>`, its `# heading`, its `<html lang>`, its `relativePath`, the place its sidebar shows
+it in (the texts of the sidebar groups holding the link that leads to it, as the server rendered
+them), and where each `linkto-` link leads. Writes tests/data/site-nav/<sample>.shown.json, which
+tests/test_site_vitepress.py and tests/test_page_links.py compare docschat's chunks to.
 
 VitePress is not a docschat dependency: install it in a throwaway folder, not the project's.
 
@@ -23,59 +29,130 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _shown_markers import record_pages, shown_text
+from _shown_markers import _leads_to, record_pages, shown_text
+from playwright.sync_api import sync_playwright
 
-SITE = Path(__file__).parent.parent / "tests" / "data" / "site-nav" / "vitepress"
-INCLUDE = re.compile(r"<!--\s*@include:\s*(.*?)\s*-->")
+SITES = Path(__file__).parent.parent / "tests" / "data" / "site-nav"
+# Each sample site and its srcDir (its config's, where its pages are: a page's filePath is relative to it).
+SAMPLES = {"vitepress": "", "vitepress-src": "src"}
+INCLUDE = re.compile(r"<!--\s*@include:\s*(.*?)\s*-->|^[ >]*<<<\s*(.*?)\s*$", re.MULTILINE)
 MAIN = "(document.querySelector('.vp-doc') || document.body).innerText"
 OPEN_EVERYTHING = """() => {
   document.querySelectorAll('details').forEach((details) => { details.open = true })
   document.querySelectorAll('.vp-code-group .blocks > div').forEach((block) => { block.style.display = 'block' })
 }"""
-TEXT_OF = ("guide/boxes.md",)  # pages whose innerText is recorded whole
+TEXT_OF = ("guide/boxes.md", "guide/snippets.md")  # pages whose innerText is recorded whole
 HEADING_ID = re.compile(r'<h[1-6] id="([^"]+)"')
+PAGE_DATA = re.compile(r"JSON\.parse\(`(.*?)`\)", re.DOTALL)
+# The page's <title>, heading, language, and each sidebar link with the groups it stands in (a group
+# is a sidebar item holding items; a group's own link stands in it).
+NAVIGATION = """() => {
+  const sidebar = []
+  for (const a of document.querySelectorAll('#VPSidebarNav a')) {
+    const place = []
+    for (let item = a.closest('.VPSidebarItem'); item; item = item.parentElement.closest('.VPSidebarItem')) {
+      const text = item.querySelector(':scope > .item .text')
+      if (item.querySelector(':scope > .items') && text) place.unshift(text.textContent.trim())
+    }
+    sidebar.push([a.getAttribute('href'), place])
+  }
+  const h1 = document.querySelector('.vp-doc h1')
+  const links = Array.from(document.querySelectorAll('a[href^="/"]')).map((a) => a.getAttribute('href'))
+  return {title: document.title, lang: document.documentElement.lang, sidebar, links,
+          h1: h1 ? h1.innerText.replace(/\u200b/g, '').trim() : null}
+}"""
 
 
-def _included(site: Path, text: str, folder: Path, depth: int = 0) -> list[Path]:
-    """The files the includes in `text` name (relative to `folder`, `@/` to the site), and theirs."""
-    found: list[Path] = []
-    for written in INCLUDE.findall(text):
-        written = re.sub(r"(#[^\s{]+)?(\{\d*,\d*\})?$", "", written)
-        path = site / written.lstrip("@/") if written.startswith("@") else folder / written
-        if path.is_file() and path not in found and depth < 3:
-            found += [path, *_included(site, path.read_text(), path.parent, depth + 1)]
+def _page_data(dist: Path) -> list[dict]:
+    """The build's data of each page it wrote (relativePath, filePath, params of a dynamic route)."""
+    found = []
+    for script in sorted((dist / "assets").glob("*.lean.js")):
+        match = PAGE_DATA.search(script.read_text())
+        if match and '"relativePath"' in match.group(1):
+            found.append(json.loads(match.group(1).replace("\\`", "`")))
     return found
 
 
-def record(install: Path) -> None:
+def _navigation(pages: dict[str, dict], built: dict[str, Path], dist: Path) -> None:
+    """Each built page's title, heading, language and place, as its own sidebar shows it, and its
+    `url`: the address the build's links (sidebar, home, previous and next) give it."""
+    by_html = {html.resolve(): name for name, html in built.items()}
+    urls: dict[str, str] = {}
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
+        page = browser.new_page()
+        for name, html in built.items():
+            page.goto(html.as_uri())
+            shown = page.evaluate(NAVIGATION)
+            place = next((where for href, where in shown["sidebar"]
+                          if _leads_to(href, html, dist, by_html).get("page") == name), None)
+            pages[name].update({"title": shown["title"], "h1": shown["h1"], "lang": shown["lang"],
+                                **({"place": place} if place is not None else {})})
+            for href in shown["links"]:
+                if (to := _leads_to(href, html, dist, by_html)).get("page") and not to["fragment"]:
+                    urls.setdefault(to["page"], href)
+        browser.close()
+    for name, url in urls.items():
+        pages[name]["url"] = url
+
+
+def _included(site: Path, text: str, folder: Path, depth: int = 0) -> list[Path]:
+    """The files the includes and code snippets in `text` name (relative to `folder`, `@/` to the
+    srcDir `site`), and the files those includes include."""
+    found: list[Path] = []
+    for include, snippet in INCLUDE.findall(text):  # `<!--@include: …-->` and `<<< …` code snippets
+        written = re.sub(r"(#[^\s{]+)?(\{\d*,\d*\})?$", "", include) if include else re.sub(
+            r"(#[\w.-]+)?(\{[^}]*\})?\s*(\[.*\])?$", "", snippet)
+        path = site / written.lstrip("@/") if written.startswith("@") else folder / written
+        if path.is_file() and path not in found and depth < 3:  # a snippet's file is code: nothing of it pasted
+            found += [path, *(_included(site, path.read_text(), path.parent, depth + 1) if include else [])]
+    return found
+
+
+def record(install: Path, sample: str) -> None:
+    src_dir = SAMPLES[sample]
     with tempfile.TemporaryDirectory() as work:
         site = Path(work) / "site"
-        shutil.copytree(SITE, site)
+        shutil.copytree(SITES / sample, site)
         (site / "node_modules").symlink_to(install / "node_modules")
         build = subprocess.run(["node", str(install / "node_modules" / "vitepress" / "bin" / "vitepress.js"), "build"],
                                cwd=site, capture_output=True, text=True)
         if build.returncode:
             sys.exit(f"vitepress build failed:\n{build.stdout}\n{build.stderr}")
         dist = site / ".vitepress" / "dist"
+        data = _page_data(dist)
+        # A source file → the page written for it (its relativePath, `.html`: cleanUrls changes links, not files).
+        prefix = f"{src_dir}/" if src_dir else ""
+        written = {prefix + d["filePath"]: d["relativePath"] for d in data if not d.get("params")}
+        generated = {d["relativePath"]: prefix + d["filePath"] for d in data if d.get("params")}
 
         def built(name: str, _: Path) -> Path | None:
-            html = dist / (name.removesuffix(".md") + ".html")  # cleanUrls off: guide/x.md → guide/x.html
+            if name not in written:
+                return None
+            html = dist / (written[name].removesuffix(".md") + ".html")
             return html if html.is_file() else None
 
         sources = [(p.relative_to(site).as_posix(), p) for p in sorted(site.rglob("*.md"))
                    if "node_modules" not in p.relative_to(site).parts and ".vitepress" not in p.relative_to(site).parts]
-        pages = record_pages(sources, built, MAIN, OPEN_EVERYTHING, pasted=lambda text, source: _included(site, text, source.parent))
+        pages = record_pages(sources, built, MAIN, OPEN_EVERYTHING, root=dist,
+                             pasted=lambda text, source: _included(site / src_dir, text, source.parent))
         for name, page in pages.items():  # the ids its build gave the page's headings, in order
             if page["built"] and (html := built(name, site / name)) is not None:
                 page["heading_ids"] = HEADING_ID.findall(html.read_text())
-        texts = {name: shown_text(built(name, site / name), MAIN, OPEN_EVERYTHING) for name in TEXT_OF}
+                page["relativePath"] = written[name]
+        _navigation(pages, {name: html for name, source in sources if (html := built(name, source))}, dist)
+        texts = {name: shown_text(built(name, site / name), MAIN, OPEN_EVERYTHING) for name in TEXT_OF
+                 if (site / name).is_file()}
         version = json.loads((install / "node_modules" / "vitepress" / "package.json").read_text())["version"]
     recording = {"renderer": f"vitepress {version} (default theme); Chromium innerText of .vp-doc, details and "
-                             "code group tabs opened", "pages": pages, "texts": texts}
-    recorded = SITE.parent / "vitepress.shown.json"
+                             "code group tabs opened; title, heading, lang and sidebar place of each page",
+                 "pages": pages, "generated": generated, "texts": texts}
+    recorded = SITES / f"{sample}.shown.json"
     recorded.write_text(json.dumps(recording, indent=1, ensure_ascii=False) + "\n")
     print(f"{len(pages)} pages recorded in {recorded}")
 
 
 if __name__ == "__main__":
-    record(Path(sys.argv[1]))
+    for name in SAMPLES:
+        record(Path(sys.argv[1]), name)

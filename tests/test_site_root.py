@@ -34,7 +34,7 @@ def _source(repo: Path, dir: str = ".", site: str | None = None) -> Source:
     return Source(name="s", repo=repo, dir=dir, audiences=("public",), site=site)
 
 
-@pytest.mark.parametrize("name", ["docusaurus", "mintlify", "mkdocs", "sphinx", "jupyter-book"])
+@pytest.mark.parametrize("name", ["docusaurus", "mintlify", "mkdocs", "sphinx", "jupyter-book", "vitepress"])
 def test_a_site_in_a_subfolder_publishes_only_its_pages(name: str, tmp_path: Path) -> None:
     result = compose_corpus(_source(_repo(name, tmp_path)), Settings())
     indexed = " ".join(chunk.text for chunk in result.chunks)
@@ -49,12 +49,12 @@ def test_a_site_in_a_subfolder_publishes_only_its_pages(name: str, tmp_path: Pat
     left_out = {path for marker, path in markers.items() if marker.endswith("-left-out")} - {
         path for marker, path in markers.items() if marker.endswith("-shown")}  # a page's comment
     assert left_out <= {path for path, _ in result.excluded}
-    config = find_site({p.relative_to(REPOS / name).as_posix(): p.read_text(errors="replace")
-                        for p in (REPOS / name).rglob("*") if p.is_file()}).config
-    assert config is not None
-    outside = {path: why for path, why in result.excluded if not path.startswith(config.rpartition("/")[0] + "/")}
-    assert outside and all(why.kind == NOT_BUILT and config in why.reason for why in outside.values())
-    assert any(f"holds a site at {config.rpartition('/')[0]}/" in warning for warning in result.warnings)
+    root = find_site({p.relative_to(REPOS / name).as_posix(): p.read_text(errors="replace")
+                      for p in (REPOS / name).rglob("*") if p.is_file()})
+    assert root.config is not None
+    outside = {path: why for path, why in result.excluded if not path.startswith(root.prefix)}
+    assert outside and all(why.kind == NOT_BUILT and root.config in why.reason for why in outside.values())
+    assert any(f"holds a site at {root.folder}/" in warning for warning in result.warnings)
 
 
 @pytest.mark.parametrize(("name", "folder", "page", "href"), [
@@ -62,6 +62,7 @@ def test_a_site_in_a_subfolder_publishes_only_its_pages(name: str, tmp_path: Pat
     ("mintlify", "docs", "guides/setup.mdx", "/docs/guides/setup"),
     ("mkdocs", "docs", "content/guide/setup.md", "/docs/guide/setup"),  # its docs_dir, content
     ("sphinx", "docs", "guide/setup.md", "/docs/guide/setup"),
+    ("vitepress", "docs", "guide/setup.md", "/docs/guide/setup.html"),  # docs/.vitepress/config.mts
 ])
 def test_a_site_in_a_subfolder_composes_as_its_folder_does(name: str, folder: str, page: str, href: str,
                                                            tmp_path: Path) -> None:
@@ -111,6 +112,10 @@ def test_two_sites_in_one_source_fail_it_unless_its_site_says_which(tmp_path: Pa
     ({"server/conf.py": "bind = '0.0.0.0'\n"}, SiteRoot()),  # gunicorn's, not Sphinx's
     ({"doc/source/conf.py": "extensions = []\n"}, SiteRoot("doc/source", "doc/source/conf.py")),
     ({"mkdocs.yml": "", "website/docusaurus.config.js": ""}, SiteRoot()),  # at the root: the root's, as before
+    ({"docs/.vitepress/config.ts": "", "README.md": ""}, SiteRoot("docs", "docs/.vitepress/config.ts")),
+    ({".vitepress/config.ts": "", "docs/mkdocs.yml": ""}, SiteRoot()),  # VitePress at the root
+    ({"docs/.vitepress/theme/config.ts": ""}, SiteRoot()),  # not the config
+    ({"node_modules/x/.vitepress/config.js": ""}, SiteRoot()),
 ])
 def test_where_a_site_is_found(files: dict[str, str], found: SiteRoot) -> None:
     assert find_site(files) == found

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -18,33 +19,109 @@ import pytest
 from app.config import Settings
 from app.corpus.compose import compose_corpus, compose_files
 from app.corpus.markdown import read_page
-from app.corpus.site import NOT_BUILT, read_site
-from app.corpus.site_vitepress import paste_includes
+from app.corpus.site import HIDDEN, NOT_BUILT, read_site
+from app.corpus.site_vitepress import import_snippets, paste_includes
 from app.corpus.sources import Source
+from app.corpus.vitepress_config import read_config, rewritten
 from tests.helpers import commit_all, git
 
 SITE = Path(__file__).parent / "data" / "site-nav" / "vitepress"
 CONFIG = ".vitepress/config.mts"
 
 
-def _composed(tmp_path: Path):
+def _composed(tmp_path: Path, sample: str = "vitepress"):
     repo = tmp_path / "repo"
-    shutil.copytree(SITE, repo)
+    shutil.copytree(SITE.parent / sample, repo)
     git(repo, "init", "-q", "-b", "main")
     commit_all(repo, "import")
-    return compose_corpus(Source(name="s", repo=repo, dir="", audiences=("public",)), Settings())
+    return compose_corpus(Source(name="s", repo=repo, dir="", audiences=("public",), url_prefix=""), Settings())
 
 
-def test_the_pages_and_what_they_show_are_the_builds(tmp_path: Path) -> None:
-    recorded = json.loads((SITE.parent / "vitepress.shown.json").read_text())["pages"]
-    result = _composed(tmp_path)
-    assert sorted(page.path for page in result.pages) == sorted(name for name, p in recorded.items() if p["built"])
+@pytest.mark.parametrize("sample", ["vitepress", "vitepress-src"])
+def test_the_pages_and_what_they_show_are_the_builds(sample: str, tmp_path: Path) -> None:
+    """The pages are those the build wrote for the root locale (`<html lang>`): the `zh/` locale's
+    page is built, and left out, hidden (the root locale's search has none of it); with `srcDir`,
+    a file outside it (the repository's README) is never built, `@/` includes name the srcDir."""
+    recorded = json.loads((SITE.parent / f"{sample}.shown.json").read_text())["pages"]
+    result = _composed(tmp_path, sample)
+    root = "en-US"
+    assert sorted(page.path for page in result.pages) == sorted(
+        name for name, p in recorded.items() if p["built"] and p["lang"] == root)
+    excluded = dict(result.excluded)
+    if sample == "vitepress":
+        assert excluded["zh/index.md"].kind == HIDDEN
+        assert excluded["dyn/[name].md"].kind == NOT_BUILT and "dynamic route" in excluded["dyn/[name].md"].reason
+        assert "srcExclude" in excluded["AGENTS.md"].reason and "`.`" in excluded[".notes/hidden.md"].reason
+    else:
+        assert "outside the srcDir 'src'" in excluded["README.md"].reason
     for page in result.pages:
         indexed = " ".join(chunk.embed_text for chunk in result.chunks if chunk.page == page.path)
         assert [m for m in recorded[page.path]["shown"] if m not in indexed] == [], page.path
         assert [m for m in recorded[page.path]["hidden"] if m in indexed] == [], page.path
-    assert dict(result.excluded)["AGENTS.md"].kind == NOT_BUILT
+    assert dict(result.excluded)["AGENTS.md" if sample == "vitepress" else "README.md"].kind == NOT_BUILT
     assert result.warnings == []
+
+
+@pytest.mark.parametrize("sample", ["vitepress", "vitepress-src"])
+def test_each_page_is_where_the_build_publishes_and_places_it(sample: str, tmp_path: Path) -> None:
+    """Its address is the one the build's own links give it (rewrites, srcDir; `.html` without
+    cleanUrls; an index page at its folder), its place the sidebar groups its own sidebar shows it
+    in (a page another sidebar lists too keeps its own), its title its `# heading` (the sidebar's
+    and the page's; front matter `title: Links | Guide` is the browser tab's), and the sidebar's order."""
+    recorded = json.loads((SITE.parent / f"{sample}.shown.json").read_text())["pages"]
+    result = _composed(tmp_path, sample)
+    address = {chunk.page: chunk.href.split("#")[0] for chunk in result.chunks}
+    pages = {page.path: page for page in result.pages}
+    for name, page in pages.items():
+        built = recorded[name]
+        assert address[name] == built["url"].rstrip("/") or address[name] == built["url"] == "/", name
+        assert page.place == tuple(built.get("place", ())), name
+        assert page.title == (built["h1"] or page.title), name
+    if sample == "vitepress-src":
+        assert pages["src/intro.md"].title == recorded["src/intro.md"]["h1"] != recorded["src/intro.md"]["title"]
+        return
+    assert pages["guide/links.md"].title == recorded["guide/links.md"]["h1"] != recorded["guide/links.md"]["title"]
+    assert pages["guide/anchors.md"].place == ("Guide", "Deeper")  # also under "Elsewhere" in the `/` sidebar
+    listed = sorted((page.page_order, name) for name, page in pages.items() if page.page_order is not None)
+    assert [name for _, name in listed if name.startswith("guide/")] == [
+        "guide/regions.md", "guide/boxes.md", "guide/snippets.md", "guide/anchors.md", "guide/links.md"]  # as listed
+
+
+def test_a_url_prefix_other_than_the_sites_base_is_warned() -> None:
+    """vitest's site is at its domain's root (no `base`): with the default prefix `/docs`, every
+    link would lead to `/docs/guide/…`, which the site does not serve."""
+    files = {CONFIG: "export default { base: '/app/' }\n", "a.md": "# A\n\nx\n"}
+    source = Source(name="s", repo=Path("."), dir="", audiences=("public",))
+    assert any("base '/app'" in w for w in compose_files(files, Settings(), source).warnings)
+    assert not compose_files(files, Settings(), replace(source, url_prefix="/app")).warnings
+    files[CONFIG] = "export default { title: 'T' }\n"
+    assert not compose_files(files, Settings(), replace(source, url_prefix="")).warnings
+
+
+def test_a_sidebar_set_by_code_places_nothing_and_says_so() -> None:
+    files = {CONFIG: "import { sidebar } from './sidebar'\nexport default defineConfig({ themeConfig: { sidebar } })\n",
+             "a.md": "# A\n\nx\n"}
+    result = compose_files(files, Settings())
+    assert [(page.path, page.place) for page in result.pages] == [("a.md", ())]
+    assert any("themeConfig.sidebar is set by code" in warning for warning in result.warnings)
+    files[CONFIG] = "export default { themeConfig: { sidebar: [{ text: 'G', items: [...more, { link: '/a' }] }] } }\n"
+    result = compose_files(files, Settings())
+    assert [(page.path, page.place) for page in result.pages] == [("a.md", ("G",))]
+    assert any(".vitepress/config.mts:1: a spread" in warning for warning in result.warnings), result.warnings
+
+
+@pytest.mark.parametrize("rewrites, page, published", [
+    ({"packages/:pkg/src/:slug*": ":pkg/:slug*"}, "packages/a/src/x/y.md", "a/x/y.md"),
+    ({"packages/:pkg/src/(.*)": ":pkg/index.md"}, "packages/a/src/x.md", "a/index.md"),
+    ({"Old.md": "new.md"}, "old.md", "new.md"),  # path-to-regexp matches without case
+    ({"a/:x.md": ":x/index.md"}, "a/b/c.md", "a/b/c.md"),  # `:x` stops at a `/`
+    ({"^a/(.*)": "b/:0"}, "a/x.md", "a/x.md"),  # a RegExp rewrite is not read (warned)
+    ({"a.md": "b/"}, "a.md", "a.md"),  # not a page's path: not followed
+])
+def test_rewrites_publish_a_page_as_path_to_regexp_matches_it(rewrites: dict[str, str], page: str,
+                                                              published: str) -> None:
+    config = read_config("c", "export default " + json.dumps({"rewrites": rewrites}))
+    assert rewritten(config.rewrites, page) == published
 
 
 def test_an_include_naming_no_file_pastes_nothing_with_a_warning() -> None:
@@ -88,7 +165,7 @@ def _words(text: str) -> list[str]:
     `-`, a fence's backticks, `code`, **bold**, an escaped `\\:::`), nor the zero-width space of a
     heading's permalink."""
     text = re.sub(r"```\w*", " ", text.replace("\u200b", ""))
-    return [word.strip("`*\\") for word in text.split() if word.strip("`*\\") not in ("", "#", "-")]
+    return [word.strip("`*\\") for word in text.split() if word.strip("`*\\") not in ("", "#", "-", ">")]
 
 
 def test_a_page_with_boxes_shows_what_the_build_shows(tmp_path: Path) -> None:
@@ -106,6 +183,31 @@ def test_a_page_with_boxes_shows_what_the_build_shows(tmp_path: Path) -> None:
     assert _words(indexed) == shown_words
 
 
+def test_a_page_with_code_snippets_shows_what_the_build_shows(tmp_path: Path) -> None:
+    """`<<< file` lines (VitePress's snippet rule): a `#region` (dedented, inner markers dropped),
+    `@/` and relative paths, `{2 ts}` and `[title]`, an `ansi` file without its escape codes, in a
+    code group (the tabs named by the files) and a quote; inside a fence or indented, as written."""
+    shown = json.loads((SITE.parent / "vitepress.shown.json").read_text())["texts"]["guide/snippets.md"]
+    result = _composed(tmp_path)
+    indexed = "\n".join(chunk.text for chunk in result.chunks if chunk.page == "guide/snippets.md")
+    shown_words = _words(shown)
+    for label in ["ts", "ts", "json", "ts", "md"]:  # the fences' `<span class="lang">` (none for ansi)
+        shown_words.remove(label)
+    assert _words(indexed) == shown_words
+    assert result.warnings == []
+
+
+def test_a_code_snippet_never_reads_outside_the_repository() -> None:
+    files = {CONFIG: "export default {}\n", "guide/x.ts": "x = 1\n",
+             "guide/a.md": "# A\n\n<<< ./x.ts\n\n<<< ../../../etc/passwd\n\n<<< ./x.ts#nope\n"}
+    result = compose_files(files, Settings())
+    assert [chunk.text for chunk in result.chunks] == ["# A\n\n```ts\nx = 1\n```"]
+    assert len([w for w in result.warnings if "names no file" in w]) == 2
+    warnings: list[str] = []
+    assert import_snippets("a.md", "<<< @/x.ts{1-2 py title=t} [T]", {"src/x.ts": "y"}.get, warnings,
+                           "src/") == "```py {1-2} title=t [T]\ny\n```"
+
+
 @pytest.mark.parametrize("text, shown", [
     ("::: tip\nnever closed", ["TIP", "never closed"]),  # runs to the page's end, as markdown-it's
     ("".join(":" * (3 + i) + " warning\n" for i in range(60)) + "deep\n", ["WARNING"] * 60 + ["deep"]),
@@ -114,3 +216,19 @@ def test_a_page_with_boxes_shows_what_the_build_shows(tmp_path: Path) -> None:
 ])
 def test_odd_boxes_read_as_markdown_it_reads_them(text: str, shown: list[str]) -> None:
     assert [block.text for block in read_page(text, mdx=False, vitepress=True).blocks] == shown
+
+
+def test_a_folder_inside_a_vitepress_site_fails_naming_the_site_folder(tmp_path: Path) -> None:
+    """DOCS_DIR=docs/guide of a site whose config is docs/.vitepress/config.mts: read alone, its
+    pages would be plain Markdown (boxes as `:::` text, srcExclude'd files indexed)."""
+    from app.corpus.git_source import GitSourceError
+
+    repo = tmp_path / "repo"
+    shutil.copytree(Path(__file__).parent / "data" / "site-root" / "vitepress", repo)
+    git(repo, "init", "-q", "-b", "main")
+    commit_all(repo, "import")
+    with pytest.raises(GitSourceError, match=r"'docs/guide' is part of the site 'docs/\.vitepress/config\.mts' "
+                                             r"builds: set the source's folder to 'docs'"):
+        compose_corpus(Source(name="s", repo=repo, dir="docs/guide", audiences=("public",)), Settings())
+    assert [p.path for p in compose_corpus(Source(name="s", repo=repo, dir="docs", audiences=("public",)),
+                                           Settings()).pages] == ["guide/setup.md", "index.md"]

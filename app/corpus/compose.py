@@ -13,7 +13,7 @@ from pathlib import Path
 
 from app.config import Settings
 from app.corpus import chunker, reader
-from app.corpus.chunker import Page, chunk_page, drop_duplicate_ids, page_route, path_unusable
+from app.corpus.chunker import Page, chunk_page, drop_duplicate_ids, page_route, path_unusable, shown_heading
 from app.corpus.code import code_file_selected
 from app.corpus.code_source import code_page, compose_code_files_of, links_at_commit, shown_href
 from app.corpus.compose_result import ComposeResult, PageKey
@@ -29,7 +29,7 @@ from app.corpus.site import NOT_BUILT, Site, SiteDialect, read_site, site_commit
 from app.corpus.site_model import MKDOCS_SUFFIXES
 from app.corpus.site_openapi import compose_operation, front_matter_blocks, generated_pages
 from app.corpus.site_root import SiteChoiceError, Within, find_site, moved_to_source, outside_site
-from app.corpus.site_vitepress import paste_includes
+from app.corpus.site_vitepress import base_warning, import_snippets, paste_includes
 from app.corpus.snippets import Pastable, SnippetResult, is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
 from app.errors import DocschatError
@@ -106,10 +106,13 @@ def _unchanged_key(known: Mapping[str, PageKey] | None, path: str, fingerprint: 
     return None
 
 
-def _title_for(path: str, title: str | None, blocks: list[Block]) -> str:
-    if title:
+def _title_for(path: str, title: str | None, blocks: list[Block], heading_first: bool = False) -> str:
+    """The front matter's `title`, else the first `# heading`; with `heading_first`, the heading
+    first, as the page shows it (no `{#id}`)."""
+    h1 = next((shown_heading(block)[0] if heading_first else block.text[2:] for block in blocks
+               if block.kind == "heading" and block.level == 1), None)
+    if title and not (heading_first and h1):
         return title
-    h1 = next((block.text[2:] for block in blocks if block.kind == "heading" and block.level == 1), None)
     if h1:
         return h1
     stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
@@ -239,7 +242,7 @@ def iter_compose_files(
         blob_id = _with_repository(with_every_markdown_page(blob_id, files, root.prefix), repository)
     site_folder = posixpath.join(normalize_docs_dir(source.dir), root.prefix).rstrip("/")  # in the repository
     result = ComposeResult()
-    result.warnings.extend(site.warnings)
+    result.warnings.extend([*site.warnings, *filter(None, [base_warning(site, source.url_prefix)])])
     outside = set(outside_site(files, root, source))  # page files the site found does not hold
     if root.folder:
         result.warnings.append(root.note(len(outside)))
@@ -334,13 +337,16 @@ def _compose_page(
         path, front.body, files, page_audiences=audiences,
         audience_of=lambda snippet: _page_audiences(snippet, files, source, site),
         math=dialect.mintlify, directives=not dialect.mintlify, comments=dialect.mdx_comments,
-    ) if mdx else SnippetResult(paste_includes(path, front.body, files, result.warnings)  # VitePress's `<!--@include:`
+    ) if mdx else SnippetResult(paste_includes(path, front.body, files, result.warnings, site.docs_prefix)  # VitePress's `<!--@include:`
                                 if site.framework == "vitepress" else front.body)
     result.warnings.extend(pasted.warnings)  # a page its parser rejects still names its snippets' faults
     pasted.text = render_macros(pasted.text, site, path, front.data)  # mkdocs-macros, if on (or MacrosError)
     pastable = Pastable(files, path, audiences, lambda snippet: _page_audiences(  # the site's rules, in its folder
         snippet, files, source, None if snippet.startswith(REPOSITORY) else site), result.warnings)
     includes = PageIncludes(path, partial(_included, path, pastable, site_folder), result.warnings)
+    if site.framework == "vitepress":  # `<<< file` code snippets, as VitePress's markdown-it rule reads them
+        pasted.text = import_snippets(path, pasted.text, partial(_included, path, pastable, site_folder), result.warnings,
+                                      site.docs_prefix)
     reading = read_page(pasted.text, mdx=mdx, myst=dialect.myst, mintlify=dialect.mintlify, comments=dialect.mdx_comments,
                         mkdocs=dialect.python_markdown, front_matter=front.body != text.lstrip("\ufeff"),
                         docusaurus=dialect.docusaurus, vitepress=dialect.vitepress, admonitions=site.admonitions_of(path), build=replace(site.myst.for_page(front.data), include=includes.paste, literal_include=includes.literal, xref=partial(
@@ -363,7 +369,9 @@ def _compose_page(
     result.hiding_components.extend((path, name, uses) for name, uses in sorted(reading.hiding_components.items()))
     page = Page(
         path=path,
-        title=_title_for(path, front.title or summary, blocks),
+        # VitePress shows a page's `# heading` (its sidebar and search too); front matter `title` is
+        # the browser tab's (`watch | Config`, before the site's title), the page's title without one.
+        title=_title_for(path, front.title or summary, blocks, heading_first=dialect.vitepress),
         description=site.shown_description(front.description),
         audiences=audiences,
         body="\n\n".join(block.text for block in blocks),

@@ -31,6 +31,8 @@ def page_link(page: str, files: Mapping[str, str], site: Site, source: Source,
     def address(target: str) -> str:
         return (source.base_url or "") + page_route(site.url_path(target), source.url_prefix)
 
+    if site.framework == "vitepress":
+        return partial(vitepress_link, page=page, files=files, site=site, address=address)
     reference = None if titles is None else partial(titles.target, page=page, files=files)
     return partial(published_link, page=page, files=files, suffixes=suffixes, address=address, reference=reference)
 
@@ -59,3 +61,36 @@ def published_link(href: str, *, page: str, files: Mapping[str, str], suffixes: 
     if target not in files:  # looked up through compose's recorder: the page's key depends on it
         return href
     return address(target) + (f"#{parts.fragment}" if parts.fragment else "")
+
+
+def vitepress_link(href: str, *, page: str, files: Mapping[str, str], site: Site, address: Callable[[str], str]) -> str:
+    """`href` on the VitePress page `page`, or the address of the page it leads to. VitePress's
+    link rule (normalizeHref) writes a link to a page (`x.md`, `x`, `x.html`, `/guide/x`) as that
+    page's URL and leaves relative ones relative: the browser resolves them against the page's
+    published URL (its rewritten path), so they are resolved from there, and the page found by its
+    published path (`published_files`: srcDir, rewrites)."""
+    parts = urlsplit(href)
+    if parts.scheme or parts.netloc or not parts.path:
+        return href
+    path = unquote(parts.path)
+    name = "" if path.endswith("/") else posixpath.basename(path)
+    if "." in name.strip(".") and not name.endswith((".md", ".html")):  # an asset (treatAsHtml): as written
+        return href
+    written = path[1:] if path.startswith("/") else posixpath.join(posixpath.dirname(_published(site, page)), path)
+    target = posixpath.normpath(written)
+    if target.startswith("../") or target == "..":
+        return href
+    target = "index" if target == "." else target + "/index" if written.endswith("/") else target
+    target = target.removesuffix(".html").removesuffix(".md") + ".md"
+    found = site.published_files.get(target, posixpath.normpath(site.docs_prefix + target))
+    # A file rewritten elsewhere publishes nothing at its own path; the lookup goes through compose's
+    # recorder, so the page's key depends on the file it links to.
+    if _published(site, found) != target or found not in files:
+        return href
+    return address(found) + (f"#{parts.fragment}" if parts.fragment else "")
+
+
+def _published(site: Site, path: str) -> str:
+    """Where VitePress publishes the page at `path`: its relativePath (`.md`)."""
+    url = site.url_path(path)
+    return url[:-5] + ".md" if url.endswith(".html") else url

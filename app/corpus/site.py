@@ -127,7 +127,8 @@ def configs_above(folder: str) -> list[str]:
     (nearest first): a site built from one of them decides how its pages are read."""
     parts = [p for p in folder.strip("/").split("/") if p not in ("", ".")]
     above = ["/".join(parts[:n]) for n in range(len(parts) - 1, -1, -1)]
-    return [posixpath.join(a, name) for a in above for name in (*MINTLIFY_FILES, *MKDOCS_FILES, *DOCUSAURUS_CONFIGS)]
+    return [posixpath.join(a, name) for a in above
+            for name in (*MINTLIFY_FILES, *MKDOCS_FILES, *DOCUSAURUS_CONFIGS, *VITEPRESS_CONFIGS)]
 
 
 def site_commit(repo: Path, branch: str, folder: str, *, docs: bool) -> str:
@@ -144,7 +145,7 @@ def site_commit(repo: Path, branch: str, folder: str, *, docs: bool) -> str:
 def enclosing_site(folder: str, read: Callable[[list[str]], Mapping[str, str]]) -> str | None:
     """Why the source's folder cannot be read as a site of its own, None when it can. `read` gives
     those of the paths asked (configs_above) that exist, with their text. Read alone, a folder of
-    a Mintlify, MkDocs or Docusaurus site has no configuration at its root: its pages would be
+    a Mintlify, MkDocs, Docusaurus or VitePress site has no configuration at its root: its pages would be
     read as plain Markdown, and pages the site leaves out (outside its navigation, drafts,
     `exclude_docs`, hidden ones) indexed. Its folder must be the site's."""
     folder = posixpath.normpath(folder.strip("/") or ".")
@@ -153,8 +154,8 @@ def enclosing_site(folder: str, read: Callable[[list[str]], Mapping[str, str]]) 
     for path in candidates:
         if path not in configs:
             continue
-        root, name = posixpath.split(path)
-        builds = True  # a Mintlify or Docusaurus site builds pages from anywhere in its folder
+        root, name = posixpath.split(re.sub(r"(^|/)\.vitepress/(?=[^/]+$)", r"\1", path))  # VitePress's: the folder above
+        builds = True  # a Mintlify, Docusaurus or VitePress site builds pages from anywhere in its folder
         if name in MINTLIFY_FILES:
             try:
                 builds = "navigation" in json.loads(configs[path])  # another tool's docs.json is no site

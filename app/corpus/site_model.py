@@ -143,11 +143,14 @@ class Site:
     # routeBasePath, "" for "/"); a page of no such folder is published at its path.
     routes: tuple[tuple[str, str], ...] = ()
     versions: tuple[str, ...] = ()  # Docusaurus: `versioned_docs/version-…/` folders versions.json lists
+    locales: tuple[str, ...] = ()  # VitePress: the folders of its locales other than the root one (`zh/`)
+    base: str | None = None  # VitePress: the URL path its site is published under (`base`, "/" by default)
     # Docusaurus: (folder, what its plugin makes a box of): each docs instance's folders, "" first
     # for the others (the blog's and src/pages' own options are not read: their defaults).
     admonitions: tuple[tuple[str, Admonitions], ...] = ()
     # Docusaurus: (a doc's file, the path its slug publishes it at, under its folder, with a suffix)
-    # where the two differ (number prefixes, front matter `slug` or `id`).
+    # where the two differ (number prefixes, front matter `slug` or `id`); VitePress: where its
+    # srcDir, rewrites and cleanUrls publish it (`guide/x.html`).
     slugs: tuple[tuple[str, str], ...] = ()
     myst: Build = Build()  # Sphinx: what conf.py says of its MyST pages (substitutions, tags)
     # Mintlify: pages generated from OpenAPI specs (app/corpus/site_openapi.py), and the OpenAPI
@@ -341,8 +344,13 @@ class Site:
                 return docusaurus
             if self.built_folders is not None and _within(path, self.built_folders) not in self.sidebar_folders:
                 return None  # a blog post, a page, a doc of an instance with no sidebars: a page
-        if self.framework == "vitepress" and any(pattern.match(path) for pattern in self.not_built):
-            return Exclusion(NOT_BUILT, f"a `.` name, node_modules, dist, or srcExclude of {self.config}: never built")
+        if self.framework == "vitepress":  # every page it builds is published; its sidebar only places them
+            if any(pattern.match(path) for pattern in self.not_built):
+                from app.corpus.site_vitepress import not_built_reason  # it reads this module: imported when asked
+                return Exclusion(NOT_BUILT, f"{not_built_reason(self, path)}: never built")
+            locale = next((f for f in self.locales if self.url_path(path).startswith(f)), None)
+            return None if locale is None else Exclusion(HIDDEN, f"a page of the locale {locale.rstrip('/')!r} of "
+                                                                  f"{self.config}: the root locale's search leaves it out")
         if self.framework == "mkdocs" and (mkdocs := self._mkdocs_exclusion(path, front)) is not None:
             return mkdocs
         if self.framework == "sphinx":
@@ -367,6 +375,11 @@ class Site:
     @cached_property
     def _slug_paths(self) -> dict[str, str]:
         return dict(self.slugs)
+
+    @cached_property
+    def published_files(self) -> dict[str, str]:
+        """A page's published path (`.md`: its VitePress relativePath) → its file, where they differ."""
+        return {re.sub(r"\.html$", ".md", url): path for path, url in self.slugs}
 
     def url_path(self, path: str) -> str:
         """The path the site publishes the page at, with its file's suffix (chunker.page_route

@@ -5,7 +5,7 @@ A site decides which of its files are pages (app/corpus/site.py). Read from the 
 a site in a subfolder used to be missed, and its folder read as plain Markdown: drafts, partials and
 pages outside its navigation indexed. So the source's subfolders are searched, `MAX_DEPTH` folders
 down, for a configuration (`docs.json`/`mint.json` with a navigation, `mkdocs.yml`,
-`docusaurus.config.*`, a Sphinx `conf.py`), skipping folders no site is built from (installed
+`docusaurus.config.*`, a Sphinx `conf.py`, VitePress's `.vitepress/config.*`), skipping folders no site is built from (installed
 packages, build output, hidden folders):
 
 - one site found: the source is read as that site builds it, its hrefs where the site publishes
@@ -31,11 +31,12 @@ from app.corpus.compose_result import ComposeResult
 from app.corpus.site import MINTLIFY_FILES
 from app.corpus.site_jupyter_book import JUPYTER_BOOK_TOC, is_jupyter_book_toc
 from app.corpus.site_model import DOCUSAURUS_CONFIGS, MKDOCS_FILES, NOT_BUILT, SPHINX_CONFIG, Exclusion
+from app.corpus.site_vitepress import VITEPRESS_CONFIGS
 from app.corpus.sources import Source
 from app.errors import DocschatError
 from app.globs import matches_any
 
-SITE_FILES = (*MINTLIFY_FILES, *MKDOCS_FILES, *DOCUSAURUS_CONFIGS, SPHINX_CONFIG, JUPYTER_BOOK_TOC)
+SITE_FILES = (*MINTLIFY_FILES, *MKDOCS_FILES, *DOCUSAURUS_CONFIGS, SPHINX_CONFIG, JUPYTER_BOOK_TOC, *VITEPRESS_CONFIGS)
 # A site's configuration is looked for this many folders below the source's at most: `docs/`,
 # `website/`, `apps/docs/`, `packages/x/docs/`. Deeper ones are test fixtures and templates.
 MAX_DEPTH = 3
@@ -139,8 +140,10 @@ def find_site(files: Mapping[str, str], chosen: str | None = None) -> SiteRoot:
     found: dict[str, str] = {}
     for path in files:
         folder, _, name = path.rpartition("/")
-        if name in SITE_FILES and _in_scope(path) and is_site_config(name, files[path]):
-            found[folder] = min(found.get(folder, path), path, key=lambda p: SITE_FILES.index(p.rpartition("/")[2]))
+        if folder.rpartition("/")[2] == ".vitepress":  # `docs/.vitepress/config.ts`: the site's folder is `docs`
+            folder, name = folder.rpartition("/")[0], f".vitepress/{name}"
+        if name in SITE_FILES and _in_scope(path.replace("/.vitepress/", "/")) and is_site_config(name, files[path]):
+            found[folder] = min(found.get(folder, path), path, key=lambda p: SITE_FILES.index(p[len(folder) + 1:]))
     if not found:
         return SiteRoot()
     if len(found) > 1:

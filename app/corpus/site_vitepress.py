@@ -1,35 +1,40 @@
-"""A VitePress site: which Markdown files it builds, and the files its pages include.
+"""A VitePress site: which Markdown files it builds, where it publishes and places each, and the
+files its pages include.
 
-VitePress (2.0.0-alpha.19, vitepress/dist/node) builds every `**/*.md` of its source folder
-(tinyglobby: no file in a folder or of a name starting with `.`), but `**/node_modules/**`,
-`**/dist/**` and its config's `srcExclude` globs (resolvePages). A page pastes another file where it
-writes `<!--@include: ./path-->` (processIncludes), before markdown-it reads it: the included text
-is the page's, and a file pasted that way is usually excluded, not a page of its own (vitest's
-`guide/cli-generated.md`).
+VitePress (2.0.0-alpha.19, vitepress/dist/node) builds every `**/*.md` of its `srcDir` (the config's
+site folder by default; tinyglobby: no file in a folder or of a name starting with `.`), but
+`**/node_modules/**`, `**/dist/**`, its config's `srcExclude` globs (resolvePages), and a dynamic
+route's template (`[pkg].md`: its pages come from a paths loader, which is code). A page is
+published at its path in srcDir, or where `rewrites` sends it (its relativePath); as `x.html` unless
+`cleanUrls`. Its sidebar (`themeConfig.sidebar`) decides no page (VitePress builds and searches a page
+no sidebar lists); it gives a page its place: the groups it stands in, in the sidebar that page shows
+(app/corpus/vitepress_config.py reads the config from its literals, never run). Pages of a locale
+other than the root one (`locales`, `zh/`) are left out: VitePress's search shows a visitor the
+pages of the locale they read, and the root locale's visitor is the one docschat answers.
 
-The config is code (`.vitepress/config.ts`, often a function returning `defineConfig({…})`): it is
-never run. `srcExclude` is read where the config writes it as an array of strings, by the page
-reader's JavaScript parser (acorn); set any other way (a variable, a call) it is not read, with a
-warning, and every page stays a page. `srcDir` is not read: a config that sets it gets a warning.
-The navigation (`themeConfig.sidebar`) is not read: a page outside it is still published.
+A page pastes another file where it writes `<!--@include: ./path-->` (processIncludes), before
+markdown-it reads it: the included text is the page's, and a file pasted that way is usually
+excluded, not a page of its own (vitest's `guide/cli-generated.md`).
 """
 
 from __future__ import annotations
 
 import posixpath
 import re
-from collections.abc import Mapping
+import textwrap
+from collections.abc import Callable, Mapping
 
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.reader import read_module_value
 from app.corpus.site_docusaurus import _micromatch
-from app.corpus.site_model import Site
+from app.corpus.site_model import NavPage, Site, stem
+from app.corpus.vitepress_config import closing_bracket, normalize_link, read_config, rewritten, sidebar_of
 
 VITEPRESS_CONFIGS = tuple(f".vitepress/config.{ext}" for ext in ("js", "ts", "mjs", "mts", "cjs", "cts"))
 _NEVER_BUILT = ("**/node_modules/**", "**/dist/**")  # VitePress's glob() ignores these, whatever the config says
 _HIDDEN = re.compile(r"(?:.*/)?\.")  # tinyglobby's default (dot: false): no file under a `.` name
 _SRC_EXCLUDE = re.compile(r"""(?<![\w$])["']?srcExclude["']?\s*:\s*""")
-_SRC_DIR = re.compile(r"""(?<![\w$])["']?srcDir["']?\s*:""")
+_DYNAMIC_ROUTE = r".*\[\w+?\]"  # dynamicRouteRE: a template, built only as the pages its loader names
 
 # processIncludes' expressions (the `{start,end}` line range and the `#region` after the path).
 _INCLUDE = re.compile(r"<!--\s*@include:\s*(.*?)\s*-->", re.DOTALL)
@@ -52,16 +57,55 @@ def vitepress_site(files: Mapping[str, str]) -> Site:
     config = next(name for name in VITEPRESS_CONFIGS if name in files)
     site = Site("vitepress", config)
     text = files[config]
-    excluded = _src_exclude(text)
+    options = read_config(config, text)
+    site.warnings.extend(options.warnings)
+    excluded = options.src_exclude if options.src_exclude is not None else _src_exclude(text)
     if excluded is None:
         excluded = ()
         site.warnings.append(f"{config}: srcExclude is set by code, not an array of strings: not read, every "
                              "Markdown file is a page")
-    if _SRC_DIR.search(text):
-        site.warnings.append(f"{config}: srcDir is not read: pages are read from the source's folder (set the "
-                             "source's folder to the srcDir)")
-    site.not_built = (_HIDDEN, *(re.compile(_micromatch(glob) + r"\Z") for glob in (*_NEVER_BUILT, *excluded)))
+    prefix = options.src_dir + "/" if options.src_dir else ""
+    within = re.escape(prefix)
+    site.not_built = (*((re.compile(f"(?!{within})"),) if prefix else ()),
+                      re.compile(within + _HIDDEN.pattern), re.compile(within + _DYNAMIC_ROUTE),
+                      *(re.compile(within + _micromatch(glob) + r"\Z") for glob in (*_NEVER_BUILT, *excluded)))
+    site.docs_prefix = prefix  # `@` in an include or a snippet import names the srcDir
+    pages = {path: rewritten(options.rewrites, path[len(prefix):]) for path in sorted(files)
+             if path.endswith(".md") and not any(pattern.match(path) for pattern in site.not_built)}
+    slugs = []
+    for path, relative in pages.items():
+        url = relative if options.clean_urls or posixpath.basename(relative) == "index.md" else relative[:-3] + ".html"
+        if url != path:
+            slugs.append((path, url))
+    site.slugs = tuple(slugs)
+    site.locales = options.locales  # matched against published paths
+    site.base = options.base
+    if options.sidebar is not None:
+        by_link: dict[str, list[str]] = {}
+        for path, relative in pages.items():
+            by_link.setdefault(normalize_link("/" + relative), []).append(path)
+        for _key, links in options.sidebar:  # in the sidebars' order, each page in the one it shows
+            for link, place in links.items():
+                for path in by_link.get(link, ()):
+                    if sidebar_of(options.sidebar, pages[path]) is links:
+                        site.listed.setdefault(stem(path), NavPage(place))
+        site.every_page_listed = not site.listed
     return site
+
+
+def not_built_reason(site: Site, path: str) -> str:
+    """Which of VitePress's rules leaves the file at `path` (one of `site.not_built`) unbuilt."""
+    prefix = site.docs_prefix
+    if not path.startswith(prefix):
+        return f"outside the srcDir {prefix.rstrip('/')!r} of {site.config}"
+    rest = path[len(prefix):]
+    if _HIDDEN.match(rest):
+        return "in a folder or of a name starting with `.`, which VitePress's page glob skips"
+    if re.match(_DYNAMIC_ROUTE, rest):
+        return "a dynamic route's template (`[x].md`): its pages come from its paths loader, which is code"
+    if any(re.match(_micromatch(glob) + r"\Z", rest) for glob in _NEVER_BUILT):
+        return "under node_modules or dist, which VitePress never builds"
+    return f"named by srcExclude of {site.config}"
 
 
 def _src_exclude(text: str) -> tuple[str, ...] | None:
@@ -70,7 +114,7 @@ def _src_exclude(text: str) -> tuple[str, ...] | None:
     found = _SRC_EXCLUDE.search(text)
     if found is None:
         return ()
-    end = _closing_bracket(text, found.end())
+    end = closing_bracket(text, found.end())
     if end is None:
         return None
     value = read_module_value(f"export default {text[found.end():end]}", typescript=True)
@@ -79,30 +123,9 @@ def _src_exclude(text: str) -> tuple[str, ...] | None:
     return tuple(glob.removeprefix("./") for glob in value.value)
 
 
-def _closing_bracket(text: str, start: int) -> int | None:
-    """The end of the array literal opening at `start` (after its `]`), skipping strings and comments."""
-    if not text.startswith("[", start):
-        return None
-    depth, i = 0, start
-    while i < len(text):
-        c = text[i]
-        if c in "'\"`":
-            i = next((j for j in range(i + 1, len(text)) if text[j] == c and text[j - 1] != "\\"), len(text))
-        elif text.startswith("//", i):
-            i = text.find("\n", i) if "\n" in text[i:] else len(text)
-        elif c == "[":
-            depth += 1
-        elif c == "]":
-            depth -= 1
-            if depth == 0:
-                return i + 1
-        i += 1
-    return None
-
-
-def paste_includes(path: str, text: str, files: Mapping[str, str], warnings: list[str]) -> str:
+def paste_includes(path: str, text: str, files: Mapping[str, str], warnings: list[str], root: str = "") -> str:
     """`text` (the page at `path`) with each `<!--@include: …-->` replaced as VitePress's
-    processIncludes replaces it: the file (relative to the page, or to the site's folder after `@`),
+    processIncludes replaces it: the file (relative to the page, or to the srcDir `root` after `@`),
     its front matter dropped (a `.md` file read whole or by region), its `#region` (between region
     markers) or `{start,end}` lines, its own includes pasted in turn. A file including itself or a
     file that includes it is left as the comment; a file that is not there (the build fails) pastes
@@ -119,7 +142,7 @@ def paste_includes(path: str, text: str, files: Mapping[str, str], warnings: lis
             region = _REGION.search(target)
             target = target[:region.start()] if region else target
             if target.startswith("@"):
-                included = posixpath.normpath(target[2:] if target[1:2] in ("/", "\\") else target[1:])
+                included = posixpath.normpath(root + (target[2:] if target[1:2] in ("/", "\\") else target[1:]))
             else:
                 included = posixpath.normpath(posixpath.join(posixpath.dirname(page), target))
             if included == page or included in ancestors:
@@ -188,3 +211,88 @@ def _region_lines(lines: list[str], name: str) -> list[str] | None:
 
 def _unquote(name: str) -> str:
     return name[1:-1] if len(name) >= 2 and name[0] == name[-1] == '"' else name
+
+
+# VitePress's snippet rule (snippetPlugin: a `<<<` line, not indented code, at any block depth).
+_SNIPPET = re.compile(r"^((?:[ \t]{0,3}>)*[ \t]{0,3})<<<(.*?)[ \t]*$")
+_SNIPPET_TITLE = re.compile(r"\s*\[(.+)\]$")
+_SNIPPET_REGION = re.compile(r"#([\w.-]+)$")
+_SNIPPET_LINES = re.compile(r"^\d+(?:[,-]\d+)*$")
+_FENCE = re.compile(r"^(?:[ \t]{0,3}>)*[ \t]{0,3}(`{3,}|~{3,})")
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")  # Shiki's `ansi` language shows the text without them
+
+
+def import_snippets(path: str, text: str, read: Callable[[str], str | None], warnings: list[str],
+                    root: str = "") -> str:
+    """`text` (the page at `path`, its includes pasted) with each `<<< file#region{lines lang}
+    [title]` line written as the code fence VitePress's snippet rule makes of it: the file
+    (`@/` from the srcDir `root`, else from the page's folder; `read` gives a file of the site
+    or the repository, None otherwise), its `#region` (markers dropped, dedented), the fence's
+    language that written or the file's extension, its title the one written or the file's name
+    (a code group's tab). A file that is not there fails the build; it pastes nothing here, with
+    a warning. A line inside a fence or indented as code is left as it is."""
+    out: list[str] = []
+    fence: str | None = None
+    for line in text.split("\n"):
+        if (opened := _FENCE.match(line)) is not None:
+            mark = opened.group(1)
+            fence = mark if fence is None else None if mark[0] == fence[0] and len(mark) >= len(fence) else fence
+        match = _SNIPPET.match(line) if fence is None else None
+        if match is None:
+            out.append(line)
+            continue
+        prefix, written = match.group(1), match.group(2).strip()
+        title = (found.group(1) if (found := _SNIPPET_TITLE.search(written)) else "")
+        written = written[:found.start()].rstrip() if found else written
+        lines = lang = attrs = ""
+        brace = written.rfind("{")
+        if written.endswith("}") and brace > 0:
+            lines, lang, attrs = _snippet_meta(written[brace + 1:-1].strip())
+            written = written[:brace].rstrip()
+        region = _SNIPPET_REGION.search(written)
+        file = (written[:region.start()] if region else written).strip()
+        name = re.split(r"[\\/]", file)[-1]
+        extension = found.group(1) if (found := re.search(r"\.([a-zA-Z0-9]+)$", name)) else ""
+        target = posixpath.normpath(root + file[2 if file[1:2] in ("/", "\\") else 1:] if file.startswith("@")
+                                    else posixpath.join(posixpath.dirname(path), file))
+        content = read(target) if file else None
+        body = content.split("\n") if content is not None else None
+        if body is not None and region:
+            body = _region_lines(body, region.group(1))
+            body = None if body is None else textwrap.dedent("\n".join(
+                b for b in body if not any(s.match(b) or e.match(b) for s, e in _MARKERS))).split("\n")
+        if body is None:
+            warnings.append(f"{path}: {line.strip()!r} names no file (or region) docschat may read: pastes nothing")
+            continue
+        language = lang or extension
+        shown = "\n".join(body).removesuffix("\n")  # the fence ends its last line, as a file's newline does
+        shown = _ANSI.sub("", shown) if language == "ansi" else shown
+        ticks = "`" * max(3, 1 + max((len(run) for run in re.findall(r"`+", shown)), default=0))
+        info = " ".join(part for part in (language, f"{{{lines}}}" if lines else "", attrs, f"[{title or name}]") if part)
+        out.extend(prefix + piece for piece in (ticks + info, *shown.split("\n"), ticks))
+    return "\n".join(out)
+
+
+def _snippet_meta(meta: str) -> tuple[str, str, str]:
+    """parseSnippetMeta: the `{…}` after a snippet's path as (line highlights, language, attributes)."""
+    if not meta:
+        return "", "", ""
+    if re.fullmatch(r"[\d\s,-]+", meta) and _SNIPPET_LINES.match(collapsed := re.sub(r"\s+", "", meta)):
+        return collapsed, "", ""
+    lines = ""
+    first = meta.split()[0]
+    if _SNIPPET_LINES.match(first):
+        lines, meta = first, meta[len(first):].lstrip()
+    lang, _, attrs = meta.partition(" ") if meta else ("", "", "")
+    return lines, lang, attrs.strip()
+
+
+def base_warning(site: Site, url_prefix: str) -> str | None:
+    """Why the source's URL prefix may not be where the VitePress site publishes its pages: its
+    `base` (read, never applied: the prefix is the user's, and a proxy may serve the site
+    elsewhere), None when they agree or the base is not known."""
+    if site.framework != "vitepress" or site.base is None or site.base.rstrip("/") == url_prefix.rstrip("/"):
+        return None
+    return (f"{site.config}: the site is published under base {site.base!r}, and the source's URL prefix is "
+            f"{url_prefix!r}, under which its pages are linked: set the prefix to {site.base!r} (DOCS_URL_PREFIX, or "
+            "`url_prefix` in docschat.toml) if the site is served as it is built")

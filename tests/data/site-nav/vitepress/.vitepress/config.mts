@@ -3,10 +3,47 @@ import { defineConfig } from 'vitepress'
 // As vitest's docs write it: a function returning defineConfig({...}), srcExclude a literal array.
 export default ({ mode }: { mode: string }) => defineConfig({
   title: 'Fixture',
+  ignoreDeadLinks: true, // a link to a rewritten page's source path leads nowhere: recorded as such
   srcExclude: [
     '**/parts/*', // pasted into pages, never pages of their own
     'AGENTS.md',
     './notes/draft.md',
   ],
-  themeConfig: { sidebar: [{ text: 'Guide', items: [{ text: 'Regions', link: '/guide/regions' }] }] },
+  /* rewrites: a static one and path-to-regexp parameters */
+  rewrites: {
+    'notes/kept.md': 'kept.md',
+    'packages/:pkg/src/:slug*': ':pkg/:slug*',
+  },
+  locales: {
+    root: { label: 'English', lang: 'en-US' },
+    zh: { label: '简体中文', lang: 'zh' },
+  },
+  themeConfig: {
+    sidebar: {
+      // A page shows the sidebar of the longest key its path starts with, whatever the keys' order.
+      '/': [
+        { text: 'Home', link: '/' },
+        { text: 'Notes', link: '/kept', items: [{ text: 'Lines', link: '/shared/lines' }] },
+        { text: 'Elsewhere', items: [{ text: 'Anchors again', link: '/guide/anchors' }] },
+      ],
+      '/guide/': [
+        {
+          text: 'Guide',
+          items: [
+            { text: 'Regions', link: '/guide/regions' },
+            { text: 'Boxes', link: '/guide/boxes.md' },
+            { text: 'Snippets', link: '/guide/snippets' },
+            { text: 'Deeper', collapsed: true, base: '/guide/', items: [
+              { text: 'Anchors', link: 'anchors' },
+              { text: 'Links', link: '/links.html' },
+            ] },
+          ],
+        },
+      ],
+      '/alpha/': {
+        base: '/alpha/',
+        items: [{ text: 'Alpha package', items: [{ text: 'Overview', link: '/' }, { text: 'Usage', link: 'usage' }] }],
+      },
+    },
+  },
 })

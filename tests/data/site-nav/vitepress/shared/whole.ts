@@ -1,0 +1,1 @@
+export const whole = 'marker-vp-snippet-whole-shown'
