@@ -36,6 +36,8 @@ import {tsPlugin} from '@sveltejs/acorn-typescript'
 export {moduleValue} from './module-value.js'
 import {Renderer, Theme} from './component-render.js'
 import {renderApart} from './component-page.js'
+import {DISPLAY_HIDES, hiding} from './css-hiding.js'
+import {hiddenEverywhere, tailwindFrame} from './tailwind.js'
 
 // The OpenAPI reader (src/openapi.js, @mintlify's packages: a quarter of the code, 0.02 s of a
 // process's start) is a bundle of its own, ../reader-openapi.js, which app/corpus/reader.py
@@ -337,17 +339,6 @@ function styleOf(style) {
   return cascade(Object.entries(style).filter(([name]) => SHOWING[name.toLowerCase()]).map(([name, value]) => [name, ...jsxValue(value, SHOWING[name.toLowerCase()])])).found
 }
 
-// `display` values whose box Chromium does not render, nor anything it holds: `none`, and a table
-// column's (`table-column`, `table-column-group`: a column has no content; innerText leaves it out
-// even outside a table, the `css-display-table-column` probes).
-const DISPLAY_HIDES = new Set(['none', 'table-column', 'table-column-group'])
-
-// Whether a value of these properties hides: `display: none` (or a column), `content-visibility:
-// hidden`, `visibility: hidden` or `collapse`.
-function hiding(key, value) {
-  return key === 'visibility' ? value === 'hidden' || value === 'collapse' : key === 'display' ? DISPLAY_HIDES.has(value) : value === 'hidden'
-}
-
 // Whether a style hides its element and all it holds (innerText skips it): `display: none` (or a
 // column), `content-visibility: hidden`.
 function styleHides(style) {
@@ -371,79 +362,6 @@ const NOT_RENDERED = new Set(['video', 'audio', 'canvas', 'iframe', 'progress', 
   'fencedframe', 'geolocation', 'mspace',
   // SVG paint servers and filters: what they hold paints nothing (the `css-svg-mathml-unrendered` probe)
   'linearGradient', 'radialGradient', 'filter'])
-
-// Tailwind's display and visibility utilities, as Mintlify writes them (it compiles Tailwind v3 over
-// each page: @mintlify/common's getDynamicTailwindCss; elsewhere a class so named is read alike, the
-// safe reading). Tailwind cannot run in V8 (postcss, Node's APIs), so its class syntax is read here:
-// `variant:…:!utility`, arbitrary properties (`[display:none]`), the utilities that hide (`hidden`,
-// `table-column`, `collapse`, `invisible`) and those that show again. A hiding class hides unless a
-// variant says some visitor never gets it: a width, dark mode or a motion setting (a phone, a dark
-// theme shows the text), a state that needs a hand (`hover:`, `group-focus:`), `print:`, or a
-// pseudo-element (`before:`). Any other variant (`first:`, `*:`, `[&_p]:`, `supports-[…]:`) is read
-// as applying, to the element itself (more hidden, never less). A showing class shows again only
-// under width, dark or motion variants (`hidden md:block`), and only over a hiding class without
-// variants that is not `!important` unless it is too: Tailwind writes variants after the plain
-// utilities and an `!important` one wins (the `css-tailwind-variants` probe, compiled by Tailwind
-// 3.4.17 as Mintlify compiles it and read in Chromium at a phone's and a desktop's width, light and
-// dark, with and without reduced motion).
-const TAILWIND_DEVICE = /^(?:(?:max-)?(?:sm|md|lg|xl|2xl)|dark|motion-safe|motion-reduce|portrait|landscape)$/
-const TAILWIND_UNSHOWN = /^(?:(?:group-|peer-)?(?:hover|focus|focus-visible|focus-within|active|visited|target)|print|before|after|placeholder|file|marker|selection|first-line|first-letter|backdrop)$/
-const TAILWIND_DISPLAY = new Set(['block', 'inline', 'inline-block', 'flex', 'inline-flex', 'grid', 'inline-grid', 'table',
-  'inline-table', 'table-caption', 'table-cell', 'table-footer-group', 'table-header-group', 'table-row-group', 'table-row',
-  'flow-root', 'contents', 'list-item', 'table-column', 'table-column-group'])
-
-// A class as Tailwind reads it: {variants, important, property, value} (null when it sets neither
-// `display`, `visibility` nor `content-visibility`). Variants are split at colons outside brackets.
-function tailwindClass(name) {
-  const parts = []
-  let depth = 0
-  let start = 0
-  for (let i = 0; i < name.length; i++) {
-    if (name[i] === '[') depth++
-    else if (name[i] === ']') depth = Math.max(0, depth - 1)
-    else if (name[i] === ':' && depth === 0) {
-      parts.push(name.slice(start, i))
-      start = i + 1
-    }
-  }
-  let utility = name.slice(start)
-  const important = utility.startsWith('!')
-  if (important) utility = utility.slice(1)
-  let property = ''
-  let value = ''
-  const arbitrary = /^\[([a-zA-Z-]+):(.+)\]$/.exec(utility)
-  if (arbitrary) {
-    property = arbitrary[1].toLowerCase()
-    value = arbitrary[2].replace(/_/g, ' ').trim().toLowerCase()
-  } else if (utility === 'hidden') [property, value] = ['display', 'none']
-  else if (TAILWIND_DISPLAY.has(utility)) [property, value] = ['display', utility]
-  else if (utility === 'invisible') [property, value] = ['visibility', 'hidden']
-  else if (utility === 'visible' || utility === 'collapse') [property, value] = ['visibility', utility]
-  const key = SHOWING[property]
-  return key ? {variants: parts, important, key, value} : null
-}
-
-// Whether a page's classes hide their element for every visitor, by `display` (and
-// `content-visibility`), or by `visibility` (`kind`).
-function tailwindHides(className, kind) {
-  const classes = Array.isArray(className) ? className.map(String) : typeof className === 'string' ? className.split(/\s+/) : []
-  const read = classes.map(tailwindClass).filter((c) => c && (kind === 'visibility') === (c.key === 'visibility'))
-  const everyone = (c) => !c.variants.some((v) => TAILWIND_DEVICE.test(v) || TAILWIND_UNSHOWN.test(v))
-  const hides = read.filter((c) => hiding(c.key, c.value) && everyone(c))
-  const shows = read.filter((c) => !hiding(c.key, c.value) && c.value && c.variants.length && c.variants.every((v) => TAILWIND_DEVICE.test(v)))
-  return hides.some((h) => h.variants.length || !shows.some((s) => s.important || !h.important))
-}
-
-// Tailwind's `hidden`, `table-column` (and the like) hide the element and all it holds.
-function classHides(className) {
-  return tailwindHides(className, 'display')
-}
-
-// Tailwind's `invisible` and `collapse` (`visibility`): false, else undefined. A `visible` class is
-// not read: a site without Tailwind would show what it holds under a hidden parent.
-function classVisible(className) {
-  return tailwindHides(className, 'visibility') ? false : undefined
-}
 
 // Where an inline component stood: a space between two words it would glue, nothing elsewhere
 // (never before a closing mark: "<Tooltip>repository</Tooltip>.").
@@ -1083,8 +1001,10 @@ function slotted(node) {
 
 // Never shown: hidden by attribute or style (innerText skips `hidden` and the not-rendered
 // elements itself; CSS it cannot see). Code spans keep their backticks, links their target, an
-// image shows its alt text, so the text stays Markdown for the page view.
-function prepare(node, inPre, invisible) {
+// image shows its alt text, so the text stays Markdown for the page view. `around`: the Tailwind
+// classes of the elements around that hide in some views only (tailwind.js), which together may
+// hide in every view.
+function prepare(node, inPre, invisible, around = []) {
   if (!node.children) return
   const kept = []
   for (const child of slotted(node)) {
@@ -1099,7 +1019,10 @@ function prepare(node, inPre, invisible) {
       const properties = child.properties || {}
       // SVG's presentation attribute `display="none"` hides as the style does (Chromium; the
       // `css-svg-popover` probe), and a popover no one opened shows nothing.
-      if (properties.hidden || styleHides(properties.style) || classHides(properties.className)) continue
+      const classes = tailwindFrame(properties.className)
+      if (properties.hidden || styleHides(properties.style) || classes.display === 'all') continue
+      const within = classes.display === 'some' || classes.visibility === 'some' ? [...around, classes] : around
+      if (within.length > 1 && within !== around && hiddenEverywhere(within, false)) continue
       if (DISPLAY_HIDES.has(properties.display) || properties.popover !== undefined) continue
       if (child.tagName === 'template' || NOT_RENDERED.has(child.tagName)) continue
       // A `<select>` shows its options (and an option group's), not text or elements beside them.
@@ -1114,10 +1037,10 @@ function prepare(node, inPre, invisible) {
       if (child.tagName === 'object' && properties.data) continue
       // SVG's `visibility` attribute, under the style's (which wins when it says one).
       const visibility = typeof properties.visibility === 'string' ? properties.visibility.trim().toLowerCase() : ''
-      const visible = styleVisible(properties.style) ?? classVisible(properties.className) ??
+      const visible = styleVisible(properties.style) ?? (classes.visibility === 'all' ? false : undefined) ??
         (visibility === 'hidden' || visibility === 'collapse' ? false : visibility === 'visible' ? true : undefined)
-      if (visible === false || (invisible && visible !== true)) {
-        prepare(child, inPre, true) // its text goes; a descendant made visible again stays
+      if (visible === false || (invisible && visible !== true) || (within.length > 1 && within !== around && hiddenEverywhere(within, true))) {
+        prepare(child, inPre, true, within) // its text goes; a descendant made visible again stays
         kept.push(child)
         continue
       }
@@ -1130,7 +1053,7 @@ function prepare(node, inPre, invisible) {
         kept.push(content ? {...child, children: [{...markNode(codeSpan(content)), data: {mark: true, shown: content}}]} : child)
         continue
       }
-      prepare(child, inPre || child.tagName === 'pre', false)
+      prepare(child, inPre || child.tagName === 'pre', false, within)
       // A link keeps its Markdown, `[text](target)`: the page view renders it, and search tells a
       // page of links (navigation) by it. The target is in the published page, though not its text.
       // It is written between NULs (never text: pages lose theirs before reading) for compose to
