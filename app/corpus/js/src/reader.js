@@ -300,21 +300,6 @@ function usesVariable(words) {
   return words.some((word) => word.type === 'Function' && word.name.toLowerCase() === 'var')
 }
 
-// A value of a JSX style object, as React sets it: CSS text for one property (its `!important`,
-// which React would refuse, read as written: the safe reading).
-function jsxValue(value, key) {
-  if (typeof value !== 'string') return ['', false]
-  const bang = /!\s*important\s*$/i.test(value)
-  const words = cssValue(value.replace(/!\s*important\s*$/i, ''))
-  if (usesVariable(words)) return [HIDING_VALUE[key], bang]
-  return [words.length === 1 && words[0].type === 'Identifier' ? ident.decode(words[0].name) : '', bang]
-}
-
-function cssValue(text) {
-  const node = parseCss(text, {context: 'value', onParseError: () => {}})
-  return node.type === 'Value' ? node.children.toArray() : []
-}
-
 // What declarations say of showing their element, as the cascade applies them: {display,
 // visibility, contentVisibility}, lower case, the last declaration of each winning (an `!important`
 // one over plain ones), with `important` saying which were.
@@ -335,8 +320,22 @@ function styleOf(style) {
   if (typeof style === 'string') {
     return cascade(declarationsOf(parseCss(style, {context: 'declarationList', onParseError: () => {}}).children)).found
   }
-  if (!style || typeof style !== 'object') return {}
-  return cascade(Object.entries(style).filter(([name]) => SHOWING[name.toLowerCase()]).map(([name, value]) => [name, ...jsxValue(value, SHOWING[name.toLowerCase()])])).found
+  return style && typeof style === 'object' ? styleOf(reactStyleText(style)) : {}
+}
+
+// A JSX style object as React writes it into the page's HTML (react-dom/server: each name
+// hyphenated at its capitals, `ms` as `-ms-`, a custom property's as written; each value trimmed;
+// null, booleans and '' left out; `name:value` joined by `;`), which the browser then reads as CSS
+// text: a value holding `;` ends its declaration and may open another, so `{color: 'red;display:
+// none'}` hides (Chromium, the `css-jsx-style-text` probe), and `{Display: 'none'}` is `-display`,
+// no property. React in the browser (a site's client-side navigation) sets each property apart and
+// drops such a value: the page as first loaded is read, the safe reading. A value the reader cannot
+// see is UNSEEN, a `var()`, read as hiding.
+function reactStyleText(style) {
+  return Object.entries(style).filter(([, value]) => value !== null && value !== undefined && typeof value !== 'boolean' &&
+    typeof value !== 'object' && value !== '')
+    .map(([name, value]) => `${name.startsWith('--') ? name : name.replace(/([A-Z])/g, '-$1').toLowerCase().replace(/^ms-/, '-ms-')}:${String(value).trim()}`)
+    .join(';')
 }
 
 // Whether a style hides its element and all it holds (innerText skips it): `display: none` (or a
@@ -766,10 +765,10 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
       // substring (`.q` matched `className="q-z"`, `.hidden` an `overflow-hidden`).
       const classes = [attributes.className, attributes.class].filter((value) => typeof value === 'string')
       if (classes.length) properties.className = classes.join(' ').split(/\s+/).filter(Boolean)
-      const visible = styleVisible(attributes.style)
-      // Its animation, which keyframes of a stylesheet may say hide (applyStylesheets).
-      const style = [...(visible === undefined ? [] : [visible ? 'visibility: visible' : 'visibility: hidden']), ...jsxAnimation(attributes.style)]
-      if (style.length) properties.style = style.join(';')
+      // Its style as React writes it: its visibility, and its animation, which keyframes of a
+      // stylesheet may say hide (applyStylesheets).
+      const style = attributes.style && typeof attributes.style === 'object' ? reactStyleText(attributes.style) : attributes.style
+      if (typeof style === 'string' && style.trim()) properties.style = style
       return {type: 'element', tagName: name, properties, children}
     }
     const shown = []
@@ -1318,8 +1317,7 @@ function animatedStyle(style, keyframes) {
   if (typeof style === 'string') {
     declarations = declarationsOf(parseCss(style, {context: 'declarationList', onParseError: () => {}}).children)
   } else if (style && typeof style === 'object') {
-    declarations = Object.entries(style).map(([name, value]) => [name.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()), '', false,
-      typeof value === 'string' ? animationWords(cssValue(value)) : []])
+    return animatedStyle(reactStyleText(style), keyframes)
   }
   return overriding(animationNames(declarations).map((name) => keyframes.get(name)).filter(Boolean).join(';'))
 }
@@ -1377,13 +1375,6 @@ function applyStylesheets(tree, siteCss = '') {
   // A rule hiding the page itself (`:root`, `body`): its text goes as the page's element's would.
   const own = [...(said.get(html) || []), ...(said.get(body) || [])]
   if (own.length) tree.children = [{type: 'element', tagName: 'div', properties: {style: own.join(';')}, children: tree.children}]
-}
-
-// A JSX style object's animation declarations as CSS text (`{animation: 'gone 1s'}`).
-function jsxAnimation(style) {
-  if (!style || typeof style !== 'object') return []
-  return Object.entries(style).map(([name, value]) => [name.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()), value])
-    .filter(([name, value]) => ANIMATION.has(name.toLowerCase()) && typeof value === 'string').map(([name, value]) => `${name}: ${value}`)
 }
 
 // Elements whose own `style` runs a hiding animation get its hiding declarations first.
