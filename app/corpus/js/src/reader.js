@@ -761,6 +761,12 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
           properties[key] = value
         }
       }
+      // React writes an input's `defaultChecked` as `checked` and its `defaultValue` as `value`
+      // (react-dom/server's pushInput): a stylesheet's `:checked` or `[value]` matches them.
+      for (const [from, to] of name === 'input' ? [['defaultChecked', 'checked'], ['defaultValue', 'value']] : []) {
+        if (from in properties && !(to in attributes)) properties[to] = properties[from]
+        delete properties[from]
+      }
       // Its classes as a list, as hast holds them: hast-util-select tests a string `className` by
       // substring (`.q` matched `className="q-z"`, `.hidden` an `overflow-hidden`).
       const classes = [attributes.className, attributes.class].filter((value) => typeof value === 'string')
