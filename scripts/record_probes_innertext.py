@@ -61,7 +61,12 @@ FORCED: tuple[Literal["none", "active"], ...] = ("none", "active")
 WIDTHS = re.compile(r"\((?:min|max)-width:\s*([\d.]+)(px|rem|em)\)")
 
 
-def tailwind_views(css: str) -> list[tuple[int, int, bool, str, str, str]]:
+Motion = Literal["no-preference", "reduce"]
+Contrast = Literal["no-preference", "more"]
+Forced = Literal["none", "active"]
+
+
+def tailwind_views(css: str) -> list[tuple[int, int, bool, Motion, Contrast, Forced]]:
     """(width, height, dark, motion, contrast, forced colors): the views the CSS's media queries tell apart."""
     named = {round(float(n) * (1 if unit == "px" else 16)) for n, unit in WIDTHS.findall(css)}
     widths = sorted({375, 1280} | {w + d for w in named for d in (-1, 0, 1)})
