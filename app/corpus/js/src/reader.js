@@ -38,6 +38,7 @@ import {Renderer, Theme} from './component-render.js'
 import {renderApart} from './component-page.js'
 import {DISPLAY_HIDES, hiding} from './css-hiding.js'
 import {hiddenEverywhere, tailwindFrame} from './tailwind.js'
+import {docusaurusCode} from './docusaurus-code.js'
 
 // The OpenAPI reader (src/openapi.js, @mintlify's packages: a quarter of the code, 0.02 s of a
 // process's start) is a bundle of its own, ../reader-openapi.js, which app/corpus/reader.py
@@ -950,9 +951,10 @@ function codeTitle(meta, codeTitles) {
   return ''
 }
 
-const HANDLERS = (counts, source, codeTitles, local = new Map(), keywords = null, bound = null) => ({
+const HANDLERS = (counts, source, codeTitles, local = new Map(), keywords = null, bound = null, magic = []) => ({
   code: (state, node) => {
-    const pre = defaultHandlers.code(state, node)
+    const shown = codeTitles === 'docusaurus' ? {...node, value: docusaurusCode(node.value, node.lang, node.meta, magic)} : node
+    const pre = defaultHandlers.code(state, shown)
     const title = codeTitle(node.meta, codeTitles)
     return title ? [{type: 'element', tagName: 'p', properties: {}, children: [textNode(title)]}, pre] : pre
   },
@@ -1943,6 +1945,14 @@ function legacyAdmonition(keywords) {
 // Docusaurus 3's default admonition keywords (DefaultAdmonitionOptions of @docusaurus/mdx-loader).
 const DOCUSAURUS_ADMONITIONS = ['secondary', 'info', 'success', 'danger', 'note', 'tip', 'warning', 'important', 'caution']
 
+// Docusaurus's magic comments (themeConfig.prism.magicComments' directives; app/corpus/reader.py's
+// Admonitions), its default ones when not said; none when the page is not a Docusaurus page.
+const DOCUSAURUS_MAGIC_COMMENTS = ['highlight-next-line', 'highlight-start', 'highlight-end']
+function magicComments(options) {
+  if (!options || options.codeTitles !== 'docusaurus') return []
+  return Array.isArray(options.magicComments) ? options.magicComments.filter((d) => typeof d === 'string' && d) : DOCUSAURUS_MAGIC_COMMENTS
+}
+
 // What Docusaurus makes a box of on the page: its keywords (app/corpus/reader.py's Admonitions),
 // null when the page is not a Docusaurus page (every container directive is a box).
 function admonitionKeywords(options) {
@@ -2050,7 +2060,7 @@ export function parse(page, options) {
     const layout = mdx ? pageLayout(tree, local) : null
     if (layout && !layout.children) tree.children = [] // the layout shows none of the page
     const bound = codeTitles === 'mintlify' ? pageBindings(tree) : null // a Mintlify page's (jsxHandler)
-    const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles, local, admonitionKeywords(options), bound),
+    const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles, local, admonitionKeywords(options), bound, magicComments(options)),
       passThrough: []})
     return shown(hast, counts, shortcuts, (options && options.css) || '',
       {...(wanted.length ? {modules: wanted} : {}), ...(Object.keys(counts.hiding).length ? {hiding: counts.hiding} : {})})
