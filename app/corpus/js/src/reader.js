@@ -114,8 +114,8 @@ const HTML_BLOCKS = new Set(['address', 'article', 'aside', 'blockquote', 'detai
 // A JSX attribute's value when written as a plain string (`a="x"`, `a={"x"}`, `a={'x'}`), true for a
 // bare attribute, the object's entries for `style={{display: 'none'}}`; undefined otherwise. A spread
 // of an object written in place (`{...{hidden: true}}`) gives its entries too. `hidden` is true
-// unless written as a falsy literal (`hidden={false}`): React writes `hidden=""` for any other value,
-// `hidden="false"` included, and a value it cannot see (`hidden={x}`) is read as hiding (fail closed).
+// unless written as a falsy literal (`hidden={false}`, `hidden=""`): React writes `hidden=""` for any
+// other value, `hidden="false"` included, and a value it cannot see (`hidden={x}`) is read as hiding (fail closed).
 // So is a spread the reader cannot see into (`{...props}`: it may hold `hidden` or a `style`), and a
 // style's display, visibility or content-visibility that is not a literal (`style={s}`,
 // `{display: a ? 'none' : 'block'}`, `{...s}`): the `css-jsx-hidden` probe.
@@ -144,7 +144,7 @@ function attributeValues(node) {
     else if (attribute.name === 'hidden') values.hidden = !falsy(expressionOf(value.data && value.data.estree))
     else values[attribute.name] = literal(value.data && value.data.estree, attribute.name === 'style')
   }
-  if (typeof values.hidden === 'string') values.hidden = true
+  if (typeof values.hidden === 'string') values.hidden = values.hidden !== '' // React omits a falsy value
   return values
 }
 
