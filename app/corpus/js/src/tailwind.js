@@ -113,9 +113,22 @@ function wins(a, b) {
 // The classes of an element that set these properties: {classes, display, visibility}, the last
 // two 'none', 'some' or 'all': in how many of the views its own classes tell apart they hide the
 // element (`display`) or its own text (`visibility`: by either property).
+const NO_FRAME = Object.freeze({classes: [], display: 'none', visibility: 'none'})
+const frames = new Map() // by the classes' text: a page repeats the same few
 export function tailwindFrame(className) {
   const names = Array.isArray(className) ? className.map(String) : typeof className === 'string' ? className.split(/\s+/) : []
+  if (!names.length) return NO_FRAME
+  const key = names.join(' ')
+  if (!frames.has(key)) {
+    if (frames.size > 10000) frames.clear()
+    frames.set(key, frameOf(names))
+  }
+  return frames.get(key)
+}
+
+function frameOf(names) {
   const classes = names.map(tailwindClass).filter(Boolean)
+  if (!classes.length) return NO_FRAME
   const frame = {classes, display: 'none', visibility: 'none'}
   if (!classes.some((c) => c.hides)) return frame
   const views = viewsOf([frame])
