@@ -11,9 +11,11 @@ Two things a visitor does or has that a bare page lacks are given first:
   at a desktop width.
 
 A `css-tailwind-*` probe (its HTML holds the Tailwind utilities Mintlify compiles for it) is read
-in the views its variants tell apart: a phone's width (375 px) and a desktop's, light and dark
-(Tailwind's `dark` class), with and without reduced motion; a marker is shown when some view shows
-it (a phone's visitor reads what `md:hidden` holds).
+in every view its CSS tells apart: a phone's width (375 px), a desktop's, and each side of every
+width a media query names (`min-width: 768px`: 767, 768, 769), light and dark (Tailwind's `dark`
+class), and, where its CSS asks, with reduced motion, more contrast, forced colors, and a portrait
+and a landscape window; a marker is shown when some view shows it (a phone's visitor reads what
+`md:hidden` holds; no visitor reads what `md:hidden max-md:hidden` holds).
 
     PROBE_HTML=/tmp/probe-html NODE_MODULES=/tmp/x/node_modules node scripts/record_probes.mjs
     python scripts/record_probes_innertext.py /tmp/probe-html
@@ -54,7 +56,27 @@ OPEN_DETAILS = "document.querySelectorAll('details').forEach((d) => { d.open = t
 SHOWN = "document.body.innerText + ' ' + [...document.images].map((i) => i.alt).join(' ')"
 DARK = "(dark) => document.documentElement.classList.toggle('dark', dark)"
 MOTIONS: tuple[Literal["no-preference", "reduce"], ...] = ("no-preference", "reduce")
-TAILWIND_VIEWS = [(width, dark, motion) for width in (375, 1280) for dark in (False, True) for motion in MOTIONS]
+CONTRASTS: tuple[Literal["no-preference", "more"], ...] = ("no-preference", "more")
+FORCED: tuple[Literal["none", "active"], ...] = ("none", "active")
+WIDTHS = re.compile(r"\((?:min|max)-width:\s*([\d.]+)(px|rem|em)\)")
+
+
+Motion = Literal["no-preference", "reduce"]
+Contrast = Literal["no-preference", "more"]
+Forced = Literal["none", "active"]
+
+
+def tailwind_views(css: str) -> list[tuple[int, int, bool, Motion, Contrast, Forced]]:
+    """(width, height, dark, motion, contrast, forced colors): the views the CSS's media queries tell apart."""
+    named = {round(float(n) * (1 if unit == "px" else 16)) for n, unit in WIDTHS.findall(css)}
+    widths = sorted({375, 1280} | {w + d for w in named for d in (-1, 0, 1)})
+    # A portrait and a landscape window at each width where the CSS asks (else 800 px high).
+    heights = (lambda w: (w * 2, max(w // 2, 100))) if "orientation" in css else (lambda w: (800,))
+    motions = MOTIONS if "prefers-reduced-motion" in css else MOTIONS[:1]
+    contrasts = CONTRASTS if "prefers-contrast" in css else CONTRASTS[:1]
+    forced = FORCED if "forced-colors" in css else FORCED[:1]
+    return [(w, h, dark, m, c, f) for w in widths for h in heights(w) for dark in (False, True)
+            for m in motions for c in contrasts for f in forced]
 
 
 def main(folder: Path) -> None:
@@ -78,13 +100,14 @@ def main(folder: Path) -> None:
                 page.add_style_tag(content=TAILWIND)
             page.evaluate(OPEN_DETAILS)
             shown = set(MARKER.findall(page.evaluate(SHOWN)))
-            for width, dark, motion in TAILWIND_VIEWS if name.startswith("css-tailwind-") else []:
-                page.set_viewport_size({"width": width, "height": 800})
-                page.emulate_media(reduced_motion=motion)
+            views = tailwind_views(html.read_text().split("<body>", 1)[0]) if name.startswith("css-tailwind-") else []
+            for width, height, dark, motion, contrast, forced in views:
+                page.set_viewport_size({"width": width, "height": height})
+                page.emulate_media(reduced_motion=motion, contrast=contrast, forced_colors=forced)
                 page.evaluate(DARK, dark)
                 shown |= set(MARKER.findall(page.evaluate(SHOWN)))
             page.set_viewport_size({"width": 1280, "height": 800})
-            page.emulate_media(reduced_motion="no-preference")
+            page.emulate_media(reduced_motion="no-preference", contrast="no-preference", forced_colors="none")
             markers = sorted({*recorded[name]["shown"], *recorded[name]["hidden"]})  # its snippets' too
             recorded[name] = {"renderer": recorded[name]["renderer"] + ", Chromium innerText",
                               "shown": [m for m in markers if m in shown], "hidden": [m for m in markers if m not in shown]}

@@ -39,6 +39,9 @@ class Admonitions:
 
     keywords: tuple[str, ...] = DOCUSAURUS_ADMONITIONS
     legacy_titles: bool = True
+    # The code comments its code blocks leave out, a line each (themeConfig.prism.magicComments'
+    # directives; None: its default ones, `highlight-next-line`, `highlight-start`, `highlight-end`).
+    magic_comments: tuple[str, ...] | None = None
 
 
 class Block(NamedTuple):
@@ -218,6 +221,8 @@ def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool 
     `link` where each link target written on the page goes (app/corpus/page_links.py)."""
     boxes = {} if admonitions is None else {"admonitions": list(admonitions.keywords),
                                             "legacyTitles": admonitions.legacy_titles}
+    if admonitions is not None and admonitions.magic_comments is not None:
+        boxes["magicComments"] = list(admonitions.magic_comments)
     return _reading(_call("parse", text, {"mdx": mdx, "math": math, "directives": directives, "comments": comments,
                                           "codeTitles": code_titles, "css": css, "modules": modules or {}, **boxes}), link)
 

@@ -110,6 +110,7 @@ class _DocusaurusConfig:
     # markdown.mdx1Compat.admonitions: `:::note Title` read as `:::note[Title]` (on unless turned
     # off there, or by future.v4's mdx1CompatDisabledByDefault).
     legacy_admonition_titles: bool = True
+    magic_comments: tuple[str, ...] | None = None  # themeConfig.prism.magicComments' directives
     classic: bool = False  # the classic theme (Infima) is the site's: by the classic preset or theme
 
 
@@ -160,7 +161,22 @@ def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
     found.others = others
     found.linked = _linked_stylesheets(value)
     found.legacy_admonition_titles = _legacy_admonition_titles(value)
+    found.magic_comments = _magic_comments(value)
     return found
+
+
+def _magic_comments(config: dict[str, Any]) -> tuple[str, ...] | None:
+    """themeConfig.prism.magicComments' directives (each comment's `line`, `block.start`, `block.end`),
+    which replace Docusaurus's default ones; None when the config does not set them as a list."""
+    theme = config.get("themeConfig")
+    prism = theme.get("prism") if isinstance(theme, dict) else None
+    said = prism.get("magicComments") if isinstance(prism, dict) else None
+    if not isinstance(said, list):
+        return None
+    blocks = [c.get("block") for c in said if isinstance(c, dict)]
+    return tuple(d for d in [*(c.get("line") for c in said if isinstance(c, dict)),
+                             *(b.get(k) for b in blocks if isinstance(b, dict) for k in ("start", "end"))]
+                 if isinstance(d, str) and d)
 
 
 def _legacy_admonition_titles(config: dict[str, Any]) -> bool:
@@ -216,9 +232,9 @@ def docusaurus_site(files: Mapping[str, str]) -> Site:
     site.linked_stylesheets = tuple(options.linked)
     # The classes Infima, the classic theme's stylesheet, hides (app/corpus/theme_hiding.py).
     site.theme_css = theme_css("docusaurus", "classic") if options.classic else ""
-    legacy = options.legacy_admonition_titles
-    site.admonitions = (("", Admonitions(legacy_titles=legacy)), *(
-        (folder, Admonitions(instance.admonitions, legacy)) for instance in options.docs for folder in (
+    legacy, magic = options.legacy_admonition_titles, options.magic_comments
+    site.admonitions = (("", Admonitions(legacy_titles=legacy, magic_comments=magic)), *(
+        (folder, Admonitions(instance.admonitions, legacy, magic)) for instance in options.docs for folder in (
             instance.path, "versioned_docs" if instance.id == "default" else f"{instance.id}_versioned_docs")))
     for instance in options.docs:
         if instance.path == ".." or instance.path.startswith("../"):

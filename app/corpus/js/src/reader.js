@@ -36,6 +36,9 @@ import {tsPlugin} from '@sveltejs/acorn-typescript'
 export {moduleValue} from './module-value.js'
 import {Renderer, Theme} from './component-render.js'
 import {renderApart} from './component-page.js'
+import {DISPLAY_HIDES, hiding} from './css-hiding.js'
+import {hiddenEverywhere, tailwindFrame} from './tailwind.js'
+import {docusaurusCode} from './docusaurus-code.js'
 
 // The OpenAPI reader (src/openapi.js, @mintlify's packages: a quarter of the code, 0.02 s of a
 // process's start) is a bundle of its own, ../reader-openapi.js, which app/corpus/reader.py
@@ -111,8 +114,8 @@ const HTML_BLOCKS = new Set(['address', 'article', 'aside', 'blockquote', 'detai
 // A JSX attribute's value when written as a plain string (`a="x"`, `a={"x"}`, `a={'x'}`), true for a
 // bare attribute, the object's entries for `style={{display: 'none'}}`; undefined otherwise. A spread
 // of an object written in place (`{...{hidden: true}}`) gives its entries too. `hidden` is true
-// unless written as a falsy literal (`hidden={false}`): React writes `hidden=""` for any other value,
-// `hidden="false"` included, and a value it cannot see (`hidden={x}`) is read as hiding (fail closed).
+// unless written as a falsy literal (`hidden={false}`, `hidden=""`): React writes `hidden=""` for any
+// other value, `hidden="false"` included, and a value it cannot see (`hidden={x}`) is read as hiding (fail closed).
 // So is a spread the reader cannot see into (`{...props}`: it may hold `hidden` or a `style`), and a
 // style's display, visibility or content-visibility that is not a literal (`style={s}`,
 // `{display: a ? 'none' : 'block'}`, `{...s}`): the `css-jsx-hidden` probe.
@@ -141,7 +144,7 @@ function attributeValues(node) {
     else if (attribute.name === 'hidden') values.hidden = !falsy(expressionOf(value.data && value.data.estree))
     else values[attribute.name] = literal(value.data && value.data.estree, attribute.name === 'style')
   }
-  if (typeof values.hidden === 'string') values.hidden = true
+  if (typeof values.hidden === 'string') values.hidden = values.hidden !== '' // React omits a falsy value
   return values
 }
 
@@ -298,21 +301,6 @@ function usesVariable(words) {
   return words.some((word) => word.type === 'Function' && word.name.toLowerCase() === 'var')
 }
 
-// A value of a JSX style object, as React sets it: CSS text for one property (its `!important`,
-// which React would refuse, read as written: the safe reading).
-function jsxValue(value, key) {
-  if (typeof value !== 'string') return ['', false]
-  const bang = /!\s*important\s*$/i.test(value)
-  const words = cssValue(value.replace(/!\s*important\s*$/i, ''))
-  if (usesVariable(words)) return [HIDING_VALUE[key], bang]
-  return [words.length === 1 && words[0].type === 'Identifier' ? ident.decode(words[0].name) : '', bang]
-}
-
-function cssValue(text) {
-  const node = parseCss(text, {context: 'value', onParseError: () => {}})
-  return node.type === 'Value' ? node.children.toArray() : []
-}
-
 // What declarations say of showing their element, as the cascade applies them: {display,
 // visibility, contentVisibility}, lower case, the last declaration of each winning (an `!important`
 // one over plain ones), with `important` saying which were.
@@ -333,19 +321,22 @@ function styleOf(style) {
   if (typeof style === 'string') {
     return cascade(declarationsOf(parseCss(style, {context: 'declarationList', onParseError: () => {}}).children)).found
   }
-  if (!style || typeof style !== 'object') return {}
-  return cascade(Object.entries(style).filter(([name]) => SHOWING[name.toLowerCase()]).map(([name, value]) => [name, ...jsxValue(value, SHOWING[name.toLowerCase()])])).found
+  return style && typeof style === 'object' ? styleOf(reactStyleText(style)) : {}
 }
 
-// `display` values whose box Chromium does not render, nor anything it holds: `none`, and a table
-// column's (`table-column`, `table-column-group`: a column has no content; innerText leaves it out
-// even outside a table, the `css-display-table-column` probes).
-const DISPLAY_HIDES = new Set(['none', 'table-column', 'table-column-group'])
-
-// Whether a value of these properties hides: `display: none` (or a column), `content-visibility:
-// hidden`, `visibility: hidden` or `collapse`.
-function hiding(key, value) {
-  return key === 'visibility' ? value === 'hidden' || value === 'collapse' : key === 'display' ? DISPLAY_HIDES.has(value) : value === 'hidden'
+// A JSX style object as React writes it into the page's HTML (react-dom/server: each name
+// hyphenated at its capitals, `ms` as `-ms-`, a custom property's as written; each value trimmed;
+// null, booleans and '' left out; `name:value` joined by `;`), which the browser then reads as CSS
+// text: a value holding `;` ends its declaration and may open another, so `{color: 'red;display:
+// none'}` hides (Chromium, the `css-jsx-style-text` probe), and `{Display: 'none'}` is `-display`,
+// no property. React in the browser (a site's client-side navigation) sets each property apart and
+// drops such a value: the page as first loaded is read, the safe reading. A value the reader cannot
+// see is UNSEEN, a `var()`, read as hiding.
+function reactStyleText(style) {
+  return Object.entries(style).filter(([, value]) => value !== null && value !== undefined && typeof value !== 'boolean' &&
+    typeof value !== 'object' && value !== '')
+    .map(([name, value]) => `${name.startsWith('--') ? name : name.replace(/([A-Z])/g, '-$1').toLowerCase().replace(/^ms-/, '-ms-')}:${String(value).trim()}`)
+    .join(';')
 }
 
 // Whether a style hides its element and all it holds (innerText skips it): `display: none` (or a
@@ -371,79 +362,6 @@ const NOT_RENDERED = new Set(['video', 'audio', 'canvas', 'iframe', 'progress', 
   'fencedframe', 'geolocation', 'mspace',
   // SVG paint servers and filters: what they hold paints nothing (the `css-svg-mathml-unrendered` probe)
   'linearGradient', 'radialGradient', 'filter'])
-
-// Tailwind's display and visibility utilities, as Mintlify writes them (it compiles Tailwind v3 over
-// each page: @mintlify/common's getDynamicTailwindCss; elsewhere a class so named is read alike, the
-// safe reading). Tailwind cannot run in V8 (postcss, Node's APIs), so its class syntax is read here:
-// `variant:…:!utility`, arbitrary properties (`[display:none]`), the utilities that hide (`hidden`,
-// `table-column`, `collapse`, `invisible`) and those that show again. A hiding class hides unless a
-// variant says some visitor never gets it: a width, dark mode or a motion setting (a phone, a dark
-// theme shows the text), a state that needs a hand (`hover:`, `group-focus:`), `print:`, or a
-// pseudo-element (`before:`). Any other variant (`first:`, `*:`, `[&_p]:`, `supports-[…]:`) is read
-// as applying, to the element itself (more hidden, never less). A showing class shows again only
-// under width, dark or motion variants (`hidden md:block`), and only over a hiding class without
-// variants that is not `!important` unless it is too: Tailwind writes variants after the plain
-// utilities and an `!important` one wins (the `css-tailwind-variants` probe, compiled by Tailwind
-// 3.4.17 as Mintlify compiles it and read in Chromium at a phone's and a desktop's width, light and
-// dark, with and without reduced motion).
-const TAILWIND_DEVICE = /^(?:(?:max-)?(?:sm|md|lg|xl|2xl)|dark|motion-safe|motion-reduce|portrait|landscape)$/
-const TAILWIND_UNSHOWN = /^(?:(?:group-|peer-)?(?:hover|focus|focus-visible|focus-within|active|visited|target)|print|before|after|placeholder|file|marker|selection|first-line|first-letter|backdrop)$/
-const TAILWIND_DISPLAY = new Set(['block', 'inline', 'inline-block', 'flex', 'inline-flex', 'grid', 'inline-grid', 'table',
-  'inline-table', 'table-caption', 'table-cell', 'table-footer-group', 'table-header-group', 'table-row-group', 'table-row',
-  'flow-root', 'contents', 'list-item', 'table-column', 'table-column-group'])
-
-// A class as Tailwind reads it: {variants, important, property, value} (null when it sets neither
-// `display`, `visibility` nor `content-visibility`). Variants are split at colons outside brackets.
-function tailwindClass(name) {
-  const parts = []
-  let depth = 0
-  let start = 0
-  for (let i = 0; i < name.length; i++) {
-    if (name[i] === '[') depth++
-    else if (name[i] === ']') depth = Math.max(0, depth - 1)
-    else if (name[i] === ':' && depth === 0) {
-      parts.push(name.slice(start, i))
-      start = i + 1
-    }
-  }
-  let utility = name.slice(start)
-  const important = utility.startsWith('!')
-  if (important) utility = utility.slice(1)
-  let property = ''
-  let value = ''
-  const arbitrary = /^\[([a-zA-Z-]+):(.+)\]$/.exec(utility)
-  if (arbitrary) {
-    property = arbitrary[1].toLowerCase()
-    value = arbitrary[2].replace(/_/g, ' ').trim().toLowerCase()
-  } else if (utility === 'hidden') [property, value] = ['display', 'none']
-  else if (TAILWIND_DISPLAY.has(utility)) [property, value] = ['display', utility]
-  else if (utility === 'invisible') [property, value] = ['visibility', 'hidden']
-  else if (utility === 'visible' || utility === 'collapse') [property, value] = ['visibility', utility]
-  const key = SHOWING[property]
-  return key ? {variants: parts, important, key, value} : null
-}
-
-// Whether a page's classes hide their element for every visitor, by `display` (and
-// `content-visibility`), or by `visibility` (`kind`).
-function tailwindHides(className, kind) {
-  const classes = Array.isArray(className) ? className.map(String) : typeof className === 'string' ? className.split(/\s+/) : []
-  const read = classes.map(tailwindClass).filter((c) => c && (kind === 'visibility') === (c.key === 'visibility'))
-  const everyone = (c) => !c.variants.some((v) => TAILWIND_DEVICE.test(v) || TAILWIND_UNSHOWN.test(v))
-  const hides = read.filter((c) => hiding(c.key, c.value) && everyone(c))
-  const shows = read.filter((c) => !hiding(c.key, c.value) && c.value && c.variants.length && c.variants.every((v) => TAILWIND_DEVICE.test(v)))
-  return hides.some((h) => h.variants.length || !shows.some((s) => s.important || !h.important))
-}
-
-// Tailwind's `hidden`, `table-column` (and the like) hide the element and all it holds.
-function classHides(className) {
-  return tailwindHides(className, 'display')
-}
-
-// Tailwind's `invisible` and `collapse` (`visibility`): false, else undefined. A `visible` class is
-// not read: a site without Tailwind would show what it holds under a hidden parent.
-function classVisible(className) {
-  return tailwindHides(className, 'visibility') ? false : undefined
-}
 
 // Where an inline component stood: a space between two words it would glue, nothing elsewhere
 // (never before a closing mark: "<Tooltip>repository</Tooltip>.").
@@ -844,14 +762,20 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
           properties[key] = value
         }
       }
+      // React writes an input's `defaultChecked` as `checked` and its `defaultValue` as `value`
+      // (react-dom/server's pushInput): a stylesheet's `:checked` or `[value]` matches them.
+      for (const [from, to] of name === 'input' ? [['defaultChecked', 'checked'], ['defaultValue', 'value']] : []) {
+        if (from in properties && !(to in attributes)) properties[to] = properties[from]
+        delete properties[from]
+      }
       // Its classes as a list, as hast holds them: hast-util-select tests a string `className` by
       // substring (`.q` matched `className="q-z"`, `.hidden` an `overflow-hidden`).
       const classes = [attributes.className, attributes.class].filter((value) => typeof value === 'string')
       if (classes.length) properties.className = classes.join(' ').split(/\s+/).filter(Boolean)
-      const visible = styleVisible(attributes.style)
-      // Its animation, which keyframes of a stylesheet may say hide (applyStylesheets).
-      const style = [...(visible === undefined ? [] : [visible ? 'visibility: visible' : 'visibility: hidden']), ...jsxAnimation(attributes.style)]
-      if (style.length) properties.style = style.join(';')
+      // Its style as React writes it: its visibility, and its animation, which keyframes of a
+      // stylesheet may say hide (applyStylesheets).
+      const style = attributes.style && typeof attributes.style === 'object' ? reactStyleText(attributes.style) : attributes.style
+      if (typeof style === 'string' && style.trim()) properties.style = style
       return {type: 'element', tagName: name, properties, children}
     }
     const shown = []
@@ -1027,9 +951,10 @@ function codeTitle(meta, codeTitles) {
   return ''
 }
 
-const HANDLERS = (counts, source, codeTitles, local = new Map(), keywords = null, bound = null) => ({
+const HANDLERS = (counts, source, codeTitles, local = new Map(), keywords = null, bound = null, magic = []) => ({
   code: (state, node) => {
-    const pre = defaultHandlers.code(state, node)
+    const shown = codeTitles === 'docusaurus' ? {...node, value: docusaurusCode(node.value, node.lang, node.meta, magic)} : node
+    const pre = defaultHandlers.code(state, shown)
     const title = codeTitle(node.meta, codeTitles)
     return title ? [{type: 'element', tagName: 'p', properties: {}, children: [textNode(title)]}, pre] : pre
   },
@@ -1083,8 +1008,10 @@ function slotted(node) {
 
 // Never shown: hidden by attribute or style (innerText skips `hidden` and the not-rendered
 // elements itself; CSS it cannot see). Code spans keep their backticks, links their target, an
-// image shows its alt text, so the text stays Markdown for the page view.
-function prepare(node, inPre, invisible) {
+// image shows its alt text, so the text stays Markdown for the page view. `around`: the Tailwind
+// classes of the elements around that hide in some views only (tailwind.js), which together may
+// hide in every view.
+function prepare(node, inPre, invisible, around = []) {
   if (!node.children) return
   const kept = []
   for (const child of slotted(node)) {
@@ -1099,7 +1026,10 @@ function prepare(node, inPre, invisible) {
       const properties = child.properties || {}
       // SVG's presentation attribute `display="none"` hides as the style does (Chromium; the
       // `css-svg-popover` probe), and a popover no one opened shows nothing.
-      if (properties.hidden || styleHides(properties.style) || classHides(properties.className)) continue
+      const classes = tailwindFrame(properties.className)
+      if (properties.hidden || styleHides(properties.style) || classes.display === 'all') continue
+      const within = classes.display === 'some' || classes.visibility === 'some' ? [...around, classes] : around
+      if (within.length > 1 && within !== around && hiddenEverywhere(within, false)) continue
       if (DISPLAY_HIDES.has(properties.display) || properties.popover !== undefined) continue
       if (child.tagName === 'template' || NOT_RENDERED.has(child.tagName)) continue
       // A `<select>` shows its options (and an option group's), not text or elements beside them.
@@ -1114,10 +1044,10 @@ function prepare(node, inPre, invisible) {
       if (child.tagName === 'object' && properties.data) continue
       // SVG's `visibility` attribute, under the style's (which wins when it says one).
       const visibility = typeof properties.visibility === 'string' ? properties.visibility.trim().toLowerCase() : ''
-      const visible = styleVisible(properties.style) ?? classVisible(properties.className) ??
+      const visible = styleVisible(properties.style) ?? (classes.visibility === 'all' ? false : undefined) ??
         (visibility === 'hidden' || visibility === 'collapse' ? false : visibility === 'visible' ? true : undefined)
-      if (visible === false || (invisible && visible !== true)) {
-        prepare(child, inPre, true) // its text goes; a descendant made visible again stays
+      if (visible === false || (invisible && visible !== true) || (within.length > 1 && within !== around && hiddenEverywhere(within, true))) {
+        prepare(child, inPre, true, within) // its text goes; a descendant made visible again stays
         kept.push(child)
         continue
       }
@@ -1130,7 +1060,7 @@ function prepare(node, inPre, invisible) {
         kept.push(content ? {...child, children: [{...markNode(codeSpan(content)), data: {mark: true, shown: content}}]} : child)
         continue
       }
-      prepare(child, inPre || child.tagName === 'pre', false)
+      prepare(child, inPre || child.tagName === 'pre', false, within)
       // A link keeps its Markdown, `[text](target)`: the page view renders it, and search tells a
       // page of links (navigation) by it. The target is in the published page, though not its text.
       // It is written between NULs (never text: pages lose theirs before reading) for compose to
@@ -1395,8 +1325,7 @@ function animatedStyle(style, keyframes) {
   if (typeof style === 'string') {
     declarations = declarationsOf(parseCss(style, {context: 'declarationList', onParseError: () => {}}).children)
   } else if (style && typeof style === 'object') {
-    declarations = Object.entries(style).map(([name, value]) => [name.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()), '', false,
-      typeof value === 'string' ? animationWords(cssValue(value)) : []])
+    return animatedStyle(reactStyleText(style), keyframes)
   }
   return overriding(animationNames(declarations).map((name) => keyframes.get(name)).filter(Boolean).join(';'))
 }
@@ -1454,13 +1383,6 @@ function applyStylesheets(tree, siteCss = '') {
   // A rule hiding the page itself (`:root`, `body`): its text goes as the page's element's would.
   const own = [...(said.get(html) || []), ...(said.get(body) || [])]
   if (own.length) tree.children = [{type: 'element', tagName: 'div', properties: {style: own.join(';')}, children: tree.children}]
-}
-
-// A JSX style object's animation declarations as CSS text (`{animation: 'gone 1s'}`).
-function jsxAnimation(style) {
-  if (!style || typeof style !== 'object') return []
-  return Object.entries(style).map(([name, value]) => [name.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase()), value])
-    .filter(([name, value]) => ANIMATION.has(name.toLowerCase()) && typeof value === 'string').map(([name, value]) => `${name}: ${value}`)
 }
 
 // Elements whose own `style` runs a hiding animation get its hiding declarations first.
@@ -2023,6 +1945,14 @@ function legacyAdmonition(keywords) {
 // Docusaurus 3's default admonition keywords (DefaultAdmonitionOptions of @docusaurus/mdx-loader).
 const DOCUSAURUS_ADMONITIONS = ['secondary', 'info', 'success', 'danger', 'note', 'tip', 'warning', 'important', 'caution']
 
+// Docusaurus's magic comments (themeConfig.prism.magicComments' directives; app/corpus/reader.py's
+// Admonitions), its default ones when not said; none when the page is not a Docusaurus page.
+const DOCUSAURUS_MAGIC_COMMENTS = ['highlight-next-line', 'highlight-start', 'highlight-end']
+function magicComments(options) {
+  if (!options || options.codeTitles !== 'docusaurus') return []
+  return Array.isArray(options.magicComments) ? options.magicComments.filter((d) => typeof d === 'string' && d) : DOCUSAURUS_MAGIC_COMMENTS
+}
+
 // What Docusaurus makes a box of on the page: its keywords (app/corpus/reader.py's Admonitions),
 // null when the page is not a Docusaurus page (every container directive is a box).
 function admonitionKeywords(options) {
@@ -2130,7 +2060,7 @@ export function parse(page, options) {
     const layout = mdx ? pageLayout(tree, local) : null
     if (layout && !layout.children) tree.children = [] // the layout shows none of the page
     const bound = codeTitles === 'mintlify' ? pageBindings(tree) : null // a Mintlify page's (jsxHandler)
-    const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles, local, admonitionKeywords(options), bound),
+    const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles, local, admonitionKeywords(options), bound, magicComments(options)),
       passThrough: []})
     return shown(hast, counts, shortcuts, (options && options.css) || '',
       {...(wanted.length ? {modules: wanted} : {}), ...(Object.keys(counts.hiding).length ? {hiding: counts.hiding} : {})})

@@ -16,4 +16,16 @@ module.exports = {
     // No sidebar: every doc of the folder is a page, at the site's root.
     ["@docusaurus/plugin-content-docs", {id: "community", path: "community", routeBasePath: "/", sidebarPath: false}],
   ],
+  // Code block comments the build leaves out (docs/intro.md): the default one, and the site's own.
+  themeConfig: {
+    prism: {
+      magicComments: [
+        {className: "theme-code-block-highlighted-line", line: "highlight-next-line",
+         block: {start: "highlight-start", end: "highlight-end"}},
+        {className: "code-block-error-line", line: "marker-docu-magic-line-hidden",
+         block: {start: "marker-docu-magic-start-hidden", end: "marker-docu-magic-end-hidden"}},
+        {className: "code-block-kept-line", line: "marker-docu-magic-kept-shown"},
+      ],
+    },
+  },
 };
