@@ -406,6 +406,8 @@ def compose_corpus(source: Source | DocsSource, settings: Settings) -> ComposeRe
     a reader sees (a code link's `{commit}` filled with the commit read; a sync stores it unfilled)."""
     if isinstance(source, DocsSource):
         source = source.to_source(settings)
+    if source.kind != "code":  # its pages are read: V8 starts while git reads the tree
+        reader.prepare()
     commit = site_commit(source.repo, source.branch, source.dir, docs=source.kind != "code")
     files = read_docs_tree(source.repo, commit, source.dir)
     if source.kind == "code":
@@ -432,6 +434,8 @@ def compose_batches(
     last part: a caller discards what it did with the parts. Pages get keys, and those whose key
     in `known` is unchanged are skipped (iter_compose_files; iter_compose_code for a code source:
     one page a file)."""
+    if source.kind != "code" and not known:  # every page is read (none kept by its key)
+        reader.prepare()
     commit = site_commit(source.repo, source.branch, source.dir, docs=source.kind != "code")
     any_page = False
     with GitTree(source.repo, commit, source.dir) as tree:

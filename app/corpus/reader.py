@@ -7,6 +7,7 @@ serialized by a lock (a parse takes milliseconds)."""
 from __future__ import annotations
 
 import atexit
+import contextlib
 import functools
 import hashlib
 import json
@@ -119,6 +120,16 @@ def _context() -> Any:
         atexit.register(context.close)  # its event loop thread would otherwise keep the process
         _CONTEXT = context
     return _CONTEXT
+
+
+def prepare() -> None:
+    """Makes the context and loads the bundle in a thread of its own, unless made already: what the
+    caller does meanwhile (compose: git, the site's configuration) overlaps it (0.07 s)."""
+    def make() -> None:
+        with _LOCK, contextlib.suppress(Exception):  # a failure is raised again by the first call
+            _context()
+    if _CONTEXT is None:
+        threading.Thread(target=make, name="docschat-page-reader-start", daemon=True).start()
 
 
 def _call(function: str, *arguments: object) -> dict[str, Any]:
