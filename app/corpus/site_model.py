@@ -111,7 +111,7 @@ class OpenApiEntry(NamedTuple):
 class Site:
     """What a source's site configuration says of its pages."""
 
-    framework: str = "files"  # mintlify, mkdocs, docusaurus, sphinx, vitepress, or files (every page is a page)
+    framework: str = "files"  # mintlify, mkdocs, docusaurus, sphinx, vitepress, starlight, or files (every page a page)
     config: str | None = None  # the file read
     listed: dict[str, NavPage] = field(default_factory=dict)  # page stem → its entry (first place)
     every_page_listed: bool = True  # no navigation that lists pages: all of them are in it
@@ -317,7 +317,7 @@ class Site:
         own values last; a folder matches as the plugin's `startswith` matches it); on Sphinx, no `title`;
         on Mintlify and Docusaurus as js-yaml reads it (`hidden: no` is a string, true to Mintlify's
         `if (page.hidden)`)."""
-        front = front.as_javascript() if self.framework in ("mintlify", "docusaurus") else front
+        front = front.as_javascript() if self.framework in ("mintlify", "docusaurus", "starlight") else front
         if self.framework == "sphinx" and "title" in front.data and not self.myst.for_page(front.data).title_to_header:
             # myst-parser keeps front matter as metadata; `title` shows only as myst_title_to_header's heading
             front = replace(front, data={key: value for key, value in front.data.items() if key != "title"})
@@ -345,6 +345,9 @@ class Site:
             return Exclusion(NOT_BUILT, f"a `.` name, node_modules, dist, or srcExclude of {self.config}: never built")
         if self.framework == "mkdocs" and (mkdocs := self._mkdocs_exclusion(path, front)) is not None:
             return mkdocs
+        if self.framework == "starlight":
+            from app.corpus.site_starlight import starlight_exclusion  # here: it imports this module
+            return starlight_exclusion(self, path, front)  # its sidebar places pages, never hides one
         if self.framework == "sphinx":
             if any(pattern.match(path) for pattern in self.not_built):
                 return Exclusion(NOT_BUILT, f"not a source of {self.config} (exclude_patterns, include_patterns, "
