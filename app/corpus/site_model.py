@@ -143,6 +143,7 @@ class Site:
     # routeBasePath, "" for "/"); a page of no such folder is published at its path.
     routes: tuple[tuple[str, str], ...] = ()
     versions: tuple[str, ...] = ()  # Docusaurus: `versioned_docs/version-…/` folders versions.json lists
+    left_out: tuple[tuple[str, str, str], ...] = ()  # Starlight: (file, kind, reason) its reader left out
     # Docusaurus: (folder, what its plugin makes a box of): each docs instance's folders, "" first
     # for the others (the blog's and src/pages' own options are not read: their defaults).
     admonitions: tuple[tuple[str, Admonitions], ...] = ()
@@ -345,9 +346,8 @@ class Site:
             return Exclusion(NOT_BUILT, f"a `.` name, node_modules, dist, or srcExclude of {self.config}: never built")
         if self.framework == "mkdocs" and (mkdocs := self._mkdocs_exclusion(path, front)) is not None:
             return mkdocs
-        if self.framework == "starlight":
-            from app.corpus.site_starlight import starlight_exclusion  # here: it imports this module
-            return starlight_exclusion(self, path, front)  # its sidebar places pages, never hides one
+        if self.framework == "starlight":  # judged by its reader (site_starlight.py); its sidebar hides none
+            return self._left_out.get(path)
         if self.framework == "sphinx":
             if any(pattern.match(path) for pattern in self.not_built):
                 return Exclusion(NOT_BUILT, f"not a source of {self.config} (exclude_patterns, include_patterns, "
@@ -370,6 +370,10 @@ class Site:
     @cached_property
     def _slug_paths(self) -> dict[str, str]:
         return dict(self.slugs)
+
+    @cached_property
+    def _left_out(self) -> dict[str, Exclusion]:
+        return {path: Exclusion(kind, reason) for path, kind, reason in self.left_out}
 
     def url_path(self, path: str) -> str:
         """The path the site publishes the page at, with its file's suffix (chunker.page_route

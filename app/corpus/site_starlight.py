@@ -35,7 +35,7 @@ from typing import Any
 from app.corpus.chunker import github_slug
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.reader import read_module_value
-from app.corpus.site_model import FRONT_MATTER, NOT_BUILT, Exclusion, NavPage, Site
+from app.corpus.site_model import FRONT_MATTER, NOT_BUILT, NavPage, Site
 from app.corpus.site_vitepress import _closing_bracket
 
 ASTRO_CONFIGS = tuple(f"astro.config.{ext}" for ext in ("mjs", "js", "ts", "mts", "cjs", "cts"))
@@ -61,16 +61,20 @@ def starlight_site(files: Mapping[str, str], config: str) -> Site:
     if _SRC_DIR.search(text):
         site.warnings.append(f"{config}: srcDir is not read: pages are read from {DOCS}")
     pages: dict[str, Mapping[str, Any]] = {}  # path → front matter, of every docs page
-    slugs = []
+    slugs, left_out = [], []
     for path in sorted(files):
         if not _is_docs_page(path):
+            if path.endswith(_EXTENSIONS):
+                left_out.append((path, NOT_BUILT, f"not in Starlight's docs collection ({DOCS}, no `_` name): never built"))
             continue
         front = _front(files[path])
+        if (excluded := _front_exclusion(path, front)) is not None:
+            left_out.append((path, *excluded))
         pages[path] = front
         url = DOCS + (page_id(path, front) or "index") + ".md"  # chunker.page_route drops the suffix
         if _stem(url) != _stem(path):
             slugs.append((path, url))
-    site.slugs = tuple(slugs)
+    site.slugs, site.left_out = tuple(slugs), tuple(left_out)
     locales = _locales(text)
     sidebar = _literal(text, _SIDEBAR, "[")
     if sidebar is None:
@@ -107,18 +111,16 @@ def page_id(path: str, front: Mapping[str, Any]) -> str:
     return "" if found == "index" else found
 
 
-def starlight_exclusion(site: Site, path: str, front: Mapping[str, Any]) -> Exclusion | None:
-    """Why the file at `path` is no page of the Starlight site, or one its search leaves out."""
-    if not _is_docs_page(path):
-        return Exclusion(NOT_BUILT, f"not in Starlight's docs collection ({DOCS}, no `_` name): never built")
+def _front_exclusion(path: str, front: Mapping[str, Any]) -> tuple[str, str] | None:
+    """Why the docs page at `path` is not built, or left out of the site's search: (kind, reason)."""
     # The schema (zod) wants booleans: any other value fails the build; read as the safe side.
     if "draft" in front and front["draft"] is not False:
-        return Exclusion(FRONT_MATTER, "its front matter says draft: true: left out of production builds")
+        return FRONT_MATTER, "its front matter says draft: true: left out of production builds"
     if "pagefind" in front and front["pagefind"] is not True:
-        return Exclusion(FRONT_MATTER, "its front matter says pagefind: false: left out of the site's search")
+        return FRONT_MATTER, "its front matter says pagefind: false: left out of the site's search"
     published = page_id(path, front)
     if published == "404" or published.endswith("/404"):
-        return Exclusion(FRONT_MATTER, "the 404 page, which Starlight leaves out of the site's search")
+        return FRONT_MATTER, "the 404 page, which Starlight leaves out of the site's search"
     return None
 
 
