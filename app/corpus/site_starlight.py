@@ -193,9 +193,8 @@ def _places(sidebar: list[Any], pages: Mapping[str, Mapping[str, Any]],
             sidebar = front.get("sidebar")
             if isinstance(sidebar, dict) and sidebar.get("hidden") is True:
                 continue
+            # Its sub-folders are groups named by the folder (treeify); `x/index` stands in `x`'s group.
             folders = tuple(relative[len(directory) + 1:].split("/")[:-1]) if relative != directory else ()
-            if folders and folders[-1] == posixpath.basename(relative):  # `a/b/index`-free: `a/b.md` beside `a/b/`
-                folders = folders[:-1]
             listed.setdefault(_stem(path), NavPage((*place, *folders)))
 
     for locale in (None, *locales):
