@@ -15,6 +15,8 @@ Docusaurus: the built page of a source is the one at the permalink the build's o
     .venv/bin/python scripts/compare_built_site_words.py sphinx composed.jsonl BUILT DOCS_DIR
     (cd DOCS_DIR && npx vitepress build)   # VitePress: BUILT is DOCS_DIR/.vitepress/dist
     .venv/bin/python scripts/compare_built_site_words.py vitepress composed.jsonl BUILT DOCS_DIR
+    (cd DOCS_DIR && npx astro build)       # Astro Starlight: BUILT is DOCS_DIR/dist
+    .venv/bin/python scripts/compare_built_site_words.py starlight composed.jsonl BUILT DOCS_DIR
 """
 
 from __future__ import annotations
@@ -48,6 +50,15 @@ OPEN_VITEPRESS = """() => {
   document.querySelectorAll('.vp-doc .lang').forEach((label) => label.remove())
 }"""
 SHOWN_VITEPRESS = "(document.querySelector('.vp-doc') || document.body).innerText"
+# Starlight: the page's title (`h1#_top`, outside the content) and `.sl-markdown-content`; tab panels
+# and `<details>` shown; the heading links' screen-reader text ("Section titled …") is the theme's.
+OPEN_STARLIGHT = """() => {
+  document.querySelectorAll('details').forEach((details) => { details.open = true })
+  document.querySelectorAll('[role=tabpanel]').forEach((panel) => { panel.hidden = false })
+  document.querySelectorAll('.sl-markdown-content .sr-only').forEach((label) => label.remove())
+}"""
+SHOWN_STARLIGHT = ("[document.querySelector('h1#_top'), document.querySelector('.sl-markdown-content')]"
+                   ".filter(Boolean).map((e) => e.innerText).join('\\n')")
 
 
 def _html(built: Path, relative: str | None) -> Path | None:
@@ -65,6 +76,10 @@ def main(renderer: str, composed: Path, built: Path, site: Path) -> None:
         pages = [(name, _html(built, str(Path(name).with_suffix(".html"))), indexed_text(rows))
                  for name, rows in sorted(chunks.items())]
         compare_pages(pages, SHOWN_VITEPRESS, OPEN_VITEPRESS)
+    elif renderer == "starlight":  # trailingSlash: /guides/x is BUILT/guides/x/index.html
+        pages = [(name, _html(built, f"{str(rows[0]['href']).split('#')[0].strip('/')}/index.html".lstrip("/")),
+                  indexed_text(rows)) for name, rows in sorted(chunks.items())]
+        compare_pages(pages, SHOWN_STARLIGHT, OPEN_STARLIGHT)
     else:
         prefix = site.name + "/"
         pages = [(name, _html(built, str(Path(name.removeprefix(prefix)).with_suffix(".html"))), indexed_text(rows))

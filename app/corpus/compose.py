@@ -349,7 +349,7 @@ def _compose_page(
                                       site.docs_prefix)
     reading = read_page(pasted.text, mdx=mdx, myst=dialect.myst, mintlify=dialect.mintlify, comments=dialect.mdx_comments,
                         mkdocs=dialect.python_markdown, front_matter=front.body != text.lstrip("\ufeff"),
-                        docusaurus=dialect.docusaurus, vitepress=dialect.vitepress, admonitions=site.admonitions_of(path), build=replace(site.myst.for_page(front.data), include=includes.paste, literal_include=includes.literal, xref=partial(
+                        docusaurus=dialect.docusaurus, vitepress=dialect.vitepress, starlight=dialect.starlight, admonitions=site.admonitions_of(path), build=replace(site.myst.for_page(front.data), include=includes.paste, literal_include=includes.literal, xref=partial(
                             titles.title, page=path, files=files, shown=partial(
                                 _title_shown, path, audiences, files, source, site, result.warnings)) if titles else None), files=pastable, css=site.css(files, path, pasted.text if mdx else ""),
                         linked=lambda urls: site.linked_css(files, urls),  # stylesheets the page links

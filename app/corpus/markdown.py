@@ -381,7 +381,8 @@ def myst_sections(text: str) -> tuple[tuple[str | None, str | None], list[tuple[
 
 def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool = False,
               comments: bool = False, mkdocs: str | None = None, front_matter: bool = True,
-              docusaurus: bool = False, vitepress: bool = False, admonitions: Admonitions | None = None, build: Build | None = None,
+              docusaurus: bool = False, vitepress: bool = False, starlight: bool = False,
+              admonitions: Admonitions | None = None, build: Build | None = None,
               files: Mapping[str, str] | None = None, css: str = "",
               linked: Callable[[tuple[str, ...]], str] | None = None,
               modules: Callable[[tuple[str, ...]], dict[str, str | None]] | None = None,
@@ -393,7 +394,9 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
     whose first `key: value` lines MkDocs takes for meta data when it had no `front_matter`, and
     its `--8<--` snippets read from `files` (the source's tree); `docusaurus` for a page of a
     Docusaurus site (code block titles as it shows them; `admonitions` its page's, its defaults
-    when not given); `vitepress` for a page of a VitePress site (markdown-it, vitepress_markdown.py); `build`: what a Sphinx site's conf.py and
+    when not given); `vitepress` for a page of a VitePress site (markdown-it, vitepress_markdown.py);
+    `starlight` for a page of an Astro Starlight site (code block titles as Expressive Code shows
+    them); `build`: what a Sphinx site's conf.py and
     the page's front matter say of its MyST (substitutions, tags); `css` the site's own stylesheet;
     `linked` the text of the source's stylesheets the page links by these URLs (`<link
     rel=stylesheet href="/x.css">`, `@import`), which the browser applies too, and `modules` the
@@ -417,7 +420,8 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
     # Docusaurus renders `:::note` callouts; Mintlify renders math.
     return _read_linked(lambda sheets, given: read_markdown(
         text, mdx=mdx or mintlify, math=mintlify, directives=not mintlify, comments=comments,
-        code_titles="mintlify" if mintlify else "docusaurus" if docusaurus else "", css=sheets, modules=given,
+        code_titles="mintlify" if mintlify else "docusaurus" if docusaurus else "starlight" if starlight else "",
+        css=sheets, modules=given,
         admonitions=(admonitions or Admonitions()) if docusaurus and not mintlify else None, link=link),
         css, linked, modules)
 

@@ -39,8 +39,8 @@ framework reads it, from the files of the source's folder:
   built; sphinx-reredirects' `redirects` (docnames, `*` wildcards) are redirects. A site with no
   toctree keeps every page a page.
 
-Docusaurus, Sphinx and VitePress, whose configuration is code, are read in app/corpus/site_docusaurus.py,
-site_code.py and site_vitepress.py; the Site every reader fills is site_model.py's. Else every page is a page.
+Docusaurus, Sphinx, VitePress and Starlight, whose configuration is code, are read in app/corpus/site_docusaurus.py,
+site_code.py, site_vitepress.py and site_starlight.py; the Site every reader fills is site_model.py's. Else every page is a page.
 """
 
 from __future__ import annotations
@@ -87,6 +87,7 @@ from app.corpus.site_model import (
     stem,
 )
 from app.corpus.site_openapi import openapi_files, openapi_sources, parse_operation
+from app.corpus.site_starlight import starlight_config, starlight_site
 from app.corpus.site_vitepress import VITEPRESS_CONFIGS, vitepress_site
 from app.corpus.snippets import imported_markdown
 from app.corpus.theme_hiding import mkdocs_theme_css, theme_css
@@ -119,6 +120,8 @@ def read_site(files: Mapping[str, str]) -> Site:
         return sphinx_site(files)
     if all(name in files for name in JUPYTER_BOOK_FILES):  # Sphinx, configured by jupyter-book
         return jupyter_book_site(files)
+    if (astro := starlight_config(files)) is not None:
+        return starlight_site(files, astro)  # code, read without running it (app/corpus/site_starlight.py)
     return vitepress_site(files) if any(name in files for name in VITEPRESS_CONFIGS) else Site()
 
 
@@ -470,6 +473,7 @@ class SiteDialect:
     # MkDocs: every page is read by Python-Markdown with these extensions (JSON, python_markdown.py).
     python_markdown: str | None = None
     vitepress: bool = False  # markdown-it as VitePress configures it (vitepress_markdown.py)
+    starlight: bool = False  # Astro Starlight: its code blocks' `title="…"` shown (Expressive Code)
 
 
 def site_dialect(site: Site, files: Mapping[str, str]) -> SiteDialect:
@@ -484,8 +488,8 @@ def site_dialect(site: Site, files: Mapping[str, str]) -> SiteDialect:
                            mdx_comments=re.search(r"\bcomments\s*:\s*false\b", config) is None)
     if site.framework == "mkdocs":
         return SiteDialect(myst=False, python_markdown=site.markdown_extensions or None)
-    if site.framework == "vitepress":
-        return SiteDialect(myst=False, vitepress=True)
+    if site.framework in ("vitepress", "starlight"):
+        return SiteDialect(myst=False, vitepress=site.framework == "vitepress", starlight=site.framework == "starlight")
     if "conf.py" in files and "myst" in files["conf.py"]:
         return SiteDialect(myst=True)
     # No configuration: a site one of whose pages uses MyST's syntax is a MyST site, all its pages

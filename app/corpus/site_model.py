@@ -111,7 +111,7 @@ class OpenApiEntry(NamedTuple):
 class Site:
     """What a source's site configuration says of its pages."""
 
-    framework: str = "files"  # mintlify, mkdocs, docusaurus, sphinx, vitepress, or files (every page is a page)
+    framework: str = "files"  # mintlify, mkdocs, docusaurus, sphinx, vitepress, starlight, or files (every page a page)
     config: str | None = None  # the file read
     listed: dict[str, NavPage] = field(default_factory=dict)  # page stem → its entry (first place)
     every_page_listed: bool = True  # no navigation that lists pages: all of them are in it
@@ -145,6 +145,8 @@ class Site:
     versions: tuple[str, ...] = ()  # Docusaurus: `versioned_docs/version-…/` folders versions.json lists
     locales: tuple[str, ...] = ()  # VitePress: the folders of its locales other than the root one (`zh/`)
     base: str | None = None  # VitePress: the URL path its site is published under (`base`, "/" by default)
+    # VitePress, Starlight: file → why the site's reader left it out (site_vitepress.py, site_starlight.py)
+    left_out: dict[str, Exclusion] = field(default_factory=dict)
     # Docusaurus: (folder, what its plugin makes a box of): each docs instance's folders, "" first
     # for the others (the blog's and src/pages' own options are not read: their defaults).
     admonitions: tuple[tuple[str, Admonitions], ...] = ()
@@ -320,7 +322,7 @@ class Site:
         own values last; a folder matches as the plugin's `startswith` matches it); on Sphinx, no `title`;
         on Mintlify and Docusaurus as js-yaml reads it (`hidden: no` is a string, true to Mintlify's
         `if (page.hidden)`)."""
-        front = front.as_javascript() if self.framework in ("mintlify", "docusaurus") else front
+        front = front.as_javascript() if self.framework in ("mintlify", "docusaurus", "starlight") else front
         if self.framework == "sphinx" and "title" in front.data and not self.myst.for_page(front.data).title_to_header:
             # myst-parser keeps front matter as metadata; `title` shows only as myst_title_to_header's heading
             front = replace(front, data={key: value for key, value in front.data.items() if key != "title"})
@@ -344,10 +346,9 @@ class Site:
                 return docusaurus
             if self.built_folders is not None and _within(path, self.built_folders) not in self.sidebar_folders:
                 return None  # a blog post, a page, a doc of an instance with no sidebars: a page
+        if self.framework in ("vitepress", "starlight") and path in self.left_out:  # judged by its reader
+            return self.left_out[path]
         if self.framework == "vitepress":  # every page it builds is published; its sidebar only places them
-            if any(pattern.match(path) for pattern in self.not_built):
-                from app.corpus.site_vitepress import not_built_reason  # it reads this module: imported when asked
-                return Exclusion(NOT_BUILT, f"{not_built_reason(self, path)}: never built")
             locale = next((f for f in self.locales if self.url_path(path).startswith(f)), None)
             return None if locale is None else Exclusion(HIDDEN, f"a page of the locale {locale.rstrip('/')!r} of "
                                                                   f"{self.config}: the root locale's search leaves it out")

@@ -27,7 +27,7 @@ from collections.abc import Callable, Mapping
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.reader import read_module_value
 from app.corpus.site_docusaurus import _micromatch
-from app.corpus.site_model import NavPage, Site, stem
+from app.corpus.site_model import NOT_BUILT, Exclusion, NavPage, Site, stem
 from app.corpus.vitepress_config import closing_bracket, normalize_link, read_config, rewritten, sidebar_of
 
 VITEPRESS_CONFIGS = tuple(f".vitepress/config.{ext}" for ext in ("js", "ts", "mjs", "mts", "cjs", "cts"))
@@ -70,6 +70,8 @@ def vitepress_site(files: Mapping[str, str]) -> Site:
                       re.compile(within + _HIDDEN.pattern), re.compile(within + _DYNAMIC_ROUTE),
                       *(re.compile(within + _micromatch(glob) + r"\Z") for glob in (*_NEVER_BUILT, *excluded)))
     site.docs_prefix = prefix  # `@` in an include or a snippet import names the srcDir
+    site.left_out = {path: Exclusion(NOT_BUILT, f"{not_built_reason(site, path)}: never built") for path in files
+                     if any(pattern.match(path) for pattern in site.not_built)}
     pages = {path: rewritten(options.rewrites, path[len(prefix):]) for path in sorted(files)
              if path.endswith(".md") and not any(pattern.match(path) for pattern in site.not_built)}
     slugs = []

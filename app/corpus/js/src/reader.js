@@ -86,6 +86,38 @@ const COMPONENTS = {
   ResponseExample: {shows: []}
 }
 
+// Astro Starlight's components (`@astrojs/starlight/components`, 0.41.7: each one's .astro source),
+// by what their HTML shows of their attributes (recorded: tests/data/site-nav/starlight.shown.json,
+// scripts/record_starlight_site.py). `<Aside type title>` is a callout as `:::type[title]` is;
+// `<Code code lang title>` a code block as a fence is; `<Icon label>` is an aria-label, no text.
+const STARLIGHT_MODULE = '@astrojs/starlight/components'
+const STARLIGHT_COMPONENTS = {
+  Badge: {shows: ['text']}, // its `text`, never children
+  Card: {shows: ['title']},
+  LinkCard: {shows: ['title', 'description']},
+  TabItem: {shows: ['label']},
+  Icon: {shows: []},
+  ...Object.fromEntries(['Tabs', 'Steps', 'CardGrid', 'FileTree', 'LinkButton'].map((name) => [name, {shows: []}]))
+}
+const STARLIGHT_ASIDES = new Set(['note', 'tip', 'caution', 'danger'])
+
+// What Starlight's `<Aside>` or `<Code>` renders (undefined: another component).
+function starlightElement(state, node, component, attributes) {
+  if (component === 'Aside') {
+    const type = STARLIGHT_ASIDES.has(attributes.type) ? attributes.type : 'note'
+    const title = typeof attributes.title === 'string' ? attributes.title : ''
+    return {type: 'element', tagName: 'div', properties: {dataCallout: type, dataTitle: title}, children: state.all(node)}
+  }
+  if (component !== 'Code') return undefined
+  const title = typeof attributes.title === 'string' && attributes.title.trim()
+    ? [{type: 'element', tagName: 'p', properties: {}, children: [textNode(attributes.title.trim())]}] : []
+  // A `code` the reader cannot see (`code={imported}`) shows its title alone.
+  if (typeof attributes.code !== 'string') return {type: 'element', tagName: 'div', properties: {}, children: title}
+  const lang = typeof attributes.lang === 'string' ? attributes.lang : null
+  return {type: 'element', tagName: 'div', properties: {}, children: [...title,
+    defaultHandlers.code(state, {type: 'code', lang, meta: null, value: attributes.code.replace(/\n$/, '')})]}
+}
+
 // Components known to show their children and nothing of their attributes (the default): Mintlify's
 // callouts, groups and layout, Docusaurus's tabs. A component in neither list is reported as
 // unknown: what it shows is a guess (its children).
@@ -398,6 +430,8 @@ function localComponents(tree, modules, wanted) {
   // apart (`apart`: component-render.js). A Markdown, CSS or JSON import is never evaluated.
   const origins = new Map()
   local.origins = origins
+  const starlight = new Map() // a name the page imports from Starlight's components → the component
+  local.starlight = starlight
   const esm = {type: 'Program', body: (tree.children || []).filter((node) => node.type === 'mdxjsEsm')
     .flatMap((node) => (node.data && node.data.estree && node.data.estree.body) || [])}
   local.renderer = new Renderer((source) => {
@@ -420,6 +454,13 @@ function localComponents(tree, modules, wanted) {
       // its text, null when the source holds no such file). A package's (`@theme/Tabs`) and a
       // Markdown snippet (pasted by compose) are not read.
       const source = String(statement.source.value)
+      if (source === STARLIGHT_MODULE) {
+        // Starlight's components, read by their own rules (STARLIGHT_COMPONENTS), never the page's own.
+        for (const specifier of statement.specifiers) {
+          if (specifier.type === 'ImportSpecifier') starlight.set(specifier.local.name, specifier.imported.name ?? specifier.imported.value)
+        }
+        continue
+      }
       if (!/^(?:\.{1,2}\/|\/|@site\/)/.test(source) || /\.(?:mdx?|css|json)$/i.test(source)) continue
       if (!modules || !(source in modules)) {
         if (!wanted.includes(source)) wanted.push(source)
@@ -722,8 +763,10 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
           : local.has(child) ? undefined : new Theme(child)))
       if (tree) return {type: 'element', tagName: flow ? 'div' : 'span', properties: {}, children: state.all({type: node.type, children: tree})}
     }
-    const rule = name && (rendered || !local.has(name)) ? COMPONENTS[name] : undefined
-    const code = name === 'CodeBlock' && (rendered || !local.has(name)) ? codeBlock(state, node, attributes) : undefined
+    const starlight = name && !rendered && local.starlight ? local.starlight.get(name) : undefined
+    const rule = starlight ? STARLIGHT_COMPONENTS[starlight] : name && (rendered || !local.has(name)) ? COMPONENTS[name] : undefined
+    const code = starlight ? starlightElement(state, node, starlight, attributes)
+      : name === 'CodeBlock' && (rendered || !local.has(name)) ? codeBlock(state, node, attributes) : undefined
     // A site component read as hiding its children: counted apart (compose says their text is not
     // indexed). One that takes them apart, not evaluated, is a guess: its children shown, each
     // marker among them (`({children}) => null`, whose props it reads) by its own children.
@@ -944,9 +987,16 @@ function toString(node) {
 // lib/utils/codeBlockUtils.js) verbatim: that package imports React, so it is not bundled.
 const DOCUSAURUS_CODE_TITLE = /title=(?<quote>["'])(?<title>.*?)\1/
 
+// Starlight: Expressive Code's frames plugin shows a `title="…"` (or `'…'`, or a bare word) of the meta.
+const EXPRESSIVE_CODE_TITLE = /(?:^|\s)title=(?:(["'])(?<quoted>.*?)\1|(?<bare>[^\s"']+))/
+
 function codeTitle(meta, codeTitles) {
   if (!meta) return ''
   if (codeTitles === 'mintlify') return String(parseMetaString(meta).filename || '').trim()
+  if (codeTitles === 'starlight') {
+    const found = meta.match(EXPRESSIVE_CODE_TITLE)
+    return found ? (found.groups.quoted ?? found.groups.bare).trim() : ''
+  }
   if (codeTitles === 'docusaurus') return (meta.match(DOCUSAURUS_CODE_TITLE)?.groups.title ?? '').trim()
   return ''
 }
