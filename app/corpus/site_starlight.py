@@ -17,6 +17,8 @@ tests/data/starlight-site, scripts/record_starlight_site.py):
   outside it is still built and searched): groups' labels (a locale's `translations` on its pages),
   `autogenerate: {directory}` with its sub-folders as groups of their names; pages whose front
   matter says `sidebar: {hidden: true}` stand in no group.
+- The pages of a locale other than the default one (`root`, else `defaultLocale`) are left out:
+  Pagefind searches the reader's language, and docschat answers the default locale's reader.
 
 The config is code: it is never run. The `sidebar` array is read where the config writes it as a
 literal (by the page reader's JavaScript parser, acorn), and the locales' folders from a `locales`
@@ -35,7 +37,7 @@ from typing import Any
 from app.corpus.chunker import github_slug
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.reader import read_module_value
-from app.corpus.site_model import FRONT_MATTER, NOT_BUILT, Exclusion, NavPage, Site
+from app.corpus.site_model import FRONT_MATTER, HIDDEN, NOT_BUILT, Exclusion, NavPage, Site
 from app.corpus.vitepress_config import closing_bracket
 
 ASTRO_CONFIGS = tuple(f"astro.config.{ext}" for ext in ("mjs", "js", "ts", "mts", "cjs", "cts"))
@@ -77,6 +79,14 @@ def starlight_site(files: Mapping[str, str], config: str) -> Site:
             slugs.append((path, url))
     site.slugs = tuple(slugs)
     locales = _locales(text)
+    if (default := _default_locale(text, locales)) is not None:
+        # Pagefind indexes each page under its language and searches the reader's: the default
+        # locale's visitor, whom docschat answers, never finds another locale's page (as VitePress).
+        for path in pages:
+            folder = path[len(DOCS):].partition("/")[0]
+            if folder in locales and folder != default and path not in site.left_out:
+                site.left_out[path] = Exclusion(HIDDEN, f"a page of the locale {folder!r} of {config}: the "
+                                                        "default locale's search leaves it out")
     sidebar = _literal(text, _SIDEBAR, "[")
     if sidebar is None:
         site.warnings.append(f"{config}: the sidebar is not an array written in the config (or is code): pages "
@@ -148,6 +158,21 @@ def _locales(text: str) -> dict[str, str]:
         return {}
     return {key: str(conf.get("lang") or key) for key, conf in value.items()
             if key != "root" and isinstance(conf, dict)}
+
+
+_DEFAULT_LOCALE = re.compile(r"""(?<![\w$])["']?defaultLocale["']?\s*:\s*["']([^"']+)["']""")
+
+
+def _default_locale(text: str, locales: Mapping[str, str]) -> str | None:
+    """The default locale's folder ("" for `root`), None when the config has no locales or does not
+    say which is the default (then every locale's pages are indexed)."""
+    if not locales:
+        return None
+    value = _literal(text, _LOCALES, "{")
+    if isinstance(value, dict) and "root" in value:
+        return ""
+    named = _DEFAULT_LOCALE.search(text)
+    return named.group(1) if named and named.group(1) in locales else None
 
 
 def _places(sidebar: list[Any], pages: Mapping[str, Mapping[str, Any]],
