@@ -9,7 +9,9 @@ the question's words they hold, weighted by rarity among the passages, plus half
 their heading's; later guides count less. The best passage is quoted, then any other that scores
 close to it, while they fit; in the page's order (each section's place in its page, read from the
 page's file by the chat turn), each excerpt's heading once as context
-(`**Privacy › What is stored**`), every quoted paragraph cited with its guide's number [n].
+(`**Privacy › What is stored**`), every quoted paragraph cited with its guide's number [n]. A prose
+passage brings the one after it (_following), which may be the first of the section's next part
+(Excerpt.rest: quoted beside a passage of the excerpt, never leading the answer).
 
 Never quoted:
 - the page's description line (the overview's opening sentence: it names the topic, not the
