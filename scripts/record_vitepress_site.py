@@ -3,8 +3,9 @@ with VitePress (its default theme), each built page loaded in headless Chromium,
 (`marker-…`) of a source page, or of a file it includes (`<!--@include: …-->`), counted shown when
 it is in the innerText of the page's content (`.vp-doc`). A source file the build wrote no page for
 is recorded as not built; a built page's heading ids are recorded in order, and the innerText of
-the pages in TEXT_OF whole. `<details>` are opened and every tab of a code group shown first (what a
-click shows counts as shown). Writes tests/data/site-nav/vitepress.shown.json, which
+the pages in TEXT_OF whole. The build is served over HTTP and each page read once Vue has hydrated
+it, as a visitor's browser shows it (a `<ClientOnly>` renders only then). `<details>` are opened and
+every tab of a code group shown first (what a click shows counts as shown). Writes tests/data/site-nav/vitepress.shown.json, which
 tests/test_site_vitepress.py compares docschat's chunks to.
 
 VitePress is not a docschat dependency: install it in a throwaway folder, not the project's.
@@ -21,6 +22,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from _shown_markers import record_pages, shown_text
@@ -32,6 +36,7 @@ OPEN_EVERYTHING = """() => {
   document.querySelectorAll('details').forEach((details) => { details.open = true })
   document.querySelectorAll('.vp-code-group .blocks > div').forEach((block) => { block.style.display = 'block' })
 }"""
+HYDRATED = "() => Boolean(document.querySelector('#app') && document.querySelector('#app').__vue_app__)"
 TEXT_OF = ("guide/boxes.md",)  # pages whose innerText is recorded whole
 HEADING_ID = re.compile(r'<h[1-6] id="([^"]+)"')
 
@@ -45,6 +50,11 @@ def _included(site: Path, text: str, folder: Path, depth: int = 0) -> list[Path]
         if path.is_file() and path not in found and depth < 3:
             found += [path, *_included(site, path.read_text(), path.parent, depth + 1)]
     return found
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
 
 
 def record(install: Path) -> None:
@@ -62,16 +72,24 @@ def record(install: Path) -> None:
             html = dist / (name.removesuffix(".md") + ".html")  # cleanUrls off: guide/x.md → guide/x.html
             return html if html.is_file() else None
 
+        server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=str(dist)))
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+
+        def address(html: Path) -> str:
+            return f"http://127.0.0.1:{server.server_address[1]}/{html.relative_to(dist).as_posix()}"
+
         sources = [(p.relative_to(site).as_posix(), p) for p in sorted(site.rglob("*.md"))
                    if "node_modules" not in p.relative_to(site).parts and ".vitepress" not in p.relative_to(site).parts]
-        pages = record_pages(sources, built, MAIN, OPEN_EVERYTHING, pasted=lambda text, source: _included(site, text, source.parent))
+        pages = record_pages(sources, built, MAIN, OPEN_EVERYTHING, pasted=lambda text, source: _included(site, text, source.parent),
+                             address=address, ready=HYDRATED)
         for name, page in pages.items():  # the ids its build gave the page's headings, in order
             if page["built"] and (html := built(name, site / name)) is not None:
                 page["heading_ids"] = HEADING_ID.findall(html.read_text())
-        texts = {name: shown_text(built(name, site / name), MAIN, OPEN_EVERYTHING) for name in TEXT_OF}
+        texts = {name: shown_text(built(name, site / name), MAIN, OPEN_EVERYTHING, address, HYDRATED) for name in TEXT_OF}
+        server.shutdown()
         version = json.loads((install / "node_modules" / "vitepress" / "package.json").read_text())["version"]
-    recording = {"renderer": f"vitepress {version} (default theme); Chromium innerText of .vp-doc, details and "
-                             "code group tabs opened", "pages": pages, "texts": texts}
+    recording = {"renderer": f"vitepress {version} (default theme), served; Chromium innerText of .vp-doc once "
+                             "hydrated, details and code group tabs opened", "pages": pages, "texts": texts}
     recorded = SITE.parent / "vitepress.shown.json"
     recorded.write_text(json.dumps(recording, indent=1, ensure_ascii=False) + "\n")
     print(f"{len(pages)} pages recorded in {recorded}")

@@ -410,7 +410,7 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
                        unresolved_snippets=unresolved)
     if vitepress and not mdx:
         rendered = render_vitepress(text)
-        return _read_linked(lambda sheets, _: read_html(rendered, sheets, link), css, linked)
+        return _read_linked(lambda sheets, _: read_html(rendered, sheets, link, vue=True), css, linked)
     if not mdx and (is_myst(text) if myst is None else myst):
         rendered = _render_myst(text, replace(build or Build(), roles=myst_classes.page_roles(text)))
         return _read_linked(lambda sheets, _: read_html(rendered, sheets, link), css, linked)

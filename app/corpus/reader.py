@@ -222,10 +222,11 @@ def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool 
                                           "codeTitles": code_titles, "css": css, "modules": modules or {}, **boxes}), link)
 
 
-def read_html(html: str, css: str = "", link: Callable[[str], str] | None = None) -> Reading:
+def read_html(html: str, css: str = "", link: Callable[[str], str] | None = None, *, vue: bool = False) -> Reading:
     """HTML (a MyST page rendered by markdown-it-py) as a browser shows it, with the site's `css`;
-    `link` as read_markdown's."""
-    return _reading(_call("fromHtml", html, css), link)
+    `link` as read_markdown's. With `vue`, a VitePress page's HTML: rendered as Vue renders the
+    page's template first (js/src/vue-template.js)."""
+    return _reading(_call("fromHtml", html, css, {"vue": vue}), link)
 
 
 @dataclass

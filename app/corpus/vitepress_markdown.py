@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import html
 import re
+import unicodedata
 from collections.abc import Sequence
 from functools import cache
 
@@ -43,8 +44,18 @@ _LANGUAGE = re.compile(r"^[a-zA-Z0-9\-_]+")
 _TAB_TITLE = re.compile(r"\[(.*)\]")
 # A comment holding Shiki's notation at a line's end (@shikijs/transformers' matchers and
 # RE_NOTATION): `// [!code ++]`, `# [!code focus]`, `<!-- [!code error] -->`, `/* [!code hl] */`.
+# VitePress's slugify (@mdit-vue/shared, vitepress 2.0.0-alpha.19): each run of these characters is one `-`.
+_VITEPRESS_SPECIAL = re.compile(r"""[\s~`!@#$%^&*()\-_+=\[\]{}|\\;:"'“”‘’<>,.?/]+""")
+_EXPLICIT_ID = re.compile(r"\{#[^}]*\}\s*\Z")
 _NOTATION = re.compile(r"""\s*(?:<!--\s*(?:\[!code\b[^\]]*\]\s*)+-->|/\*\s*(?:\[!code\b[^\]]*\]\s*)+\*/"""
                        r"""|(?://|["'#]|;{1,2}|%{1,2}|--)\s*(?:\[!code\b[^\]]*\]\s*)+)\s*$""")
+
+
+def vitepress_slug(text: str) -> str:
+    """VitePress's slugify: a heading's anchor from its text (`coverage.provider` → `coverage-provider`)."""
+    text = re.sub(r"[\u0300-\u036f\u0000-\u001f]", "", unicodedata.normalize("NFKD", text))
+    text = re.sub(r"-{2,}", "-", _VITEPRESS_SPECIAL.sub("-", text)).strip("-")
+    return re.sub(r"^(\d)", r"_\1", text).lower()
 
 
 def render_vitepress(text: str) -> str:
@@ -59,6 +70,7 @@ def _parser() -> MarkdownIt:
         container_plugin(md, name, render=_render_box)
     md.use(footnote_plugin).use(tasklists_plugin)
     md.core.ruler.after("block", "github_alerts", _github_alerts)
+    md.core.ruler.push("heading_ids", _heading_ids)
     md.add_render_rule("fence", _render_fence)
     md.add_render_rule("alert_open", _render_alert)
     md.add_render_rule("alert_close", lambda self, tokens, idx, options, env: "</div>\n")
@@ -75,8 +87,10 @@ def _render_box(self: RendererHTML, tokens: Sequence[Token], idx: int, options: 
     name = token.type.removeprefix("container_").rsplit("_", 1)[0]
     if token.nesting == -1:
         return "</details>\n" if name == "details" else "</div></div>\n" if name == "code-group" else "</div>\n"
+    if name == "v-pre":
+        return "<div v-pre>\n"  # Vue leaves what it holds as written (no `{{ }}`, no directives)
     if name in _AS_IS:
-        return "<div>\n"
+        return '<div class="vp-raw">\n'
     if name == "code-group":
         return _code_group(tokens, idx)
     info = token.info.strip()[len(name):].strip()
@@ -101,7 +115,8 @@ def _code_group(tokens: Sequence[Token], idx: int) -> str:
             continue
         if title:  # VitePress writes it unescaped into the label, as HTML
             tabs.append(f"<label>{title}</label>")
-    return f'<div class="vp-code-group"><div class="tabs">{"".join(tabs)}</div><div class="blocks">\n'
+    # Apart: the theme's stylesheet shows each label as a tab of its own (innerText "a\nb", not "ab").
+    return f'<div class="vp-code-group"><div class="tabs">{" ".join(tabs)}</div><div class="blocks">\n'
 
 
 def _tab_title(info: str) -> str:
@@ -127,7 +142,24 @@ def _render_fence(self: RendererHTML, tokens: Sequence[Token], idx: int, options
             lines.append(kept)
     language = _language(token.info.strip())
     kind = f' class="language-{html.escape(language)}"' if language else ""
-    return f"<pre><code{kind}>{html.escape(chr(10).join(lines))}</code></pre>\n"
+    # Vue reads a fence's code as written (v-pre) unless its language ends `-vue` (`{{ }}` evaluated).
+    verbatim = "" if re.match(r"^[A-Za-z0-9_-]*-vue(?![A-Za-z0-9_-])", token.info.strip()) else " v-pre"
+    return f"<pre{verbatim}><code{kind}>{html.escape(chr(10).join(lines))}</code></pre>\n"
+
+
+def _heading_ids(state: StateCore) -> None:
+    """A heading holding HTML gets its id written as `{#id}` (the chunker's anchor): VitePress's anchor
+    plugin slugs the heading's text tokens only (getTokensText leaves `html_inline` out), so the text
+    a component shows (`<Badge text="beta" />`, vue-template.js) is no part of the id."""
+    for open_, inline in zip(state.tokens, state.tokens[1:], strict=False):
+        children = inline.children or []
+        if open_.type != "heading_open" or not any(child.type == "html_inline" for child in children):
+            continue
+        if _EXPLICIT_ID.search(inline.content):
+            continue  # its own `{#id}` (@mdit/plugin-attrs)
+        slug = vitepress_slug("".join(child.content for child in children if child.type != "html_inline"))
+        if slug:
+            children.append(Token("text", "", 0, content=f" {{#{slug}}}"))
 
 
 def _github_alerts(state: StateCore) -> None:

@@ -36,6 +36,7 @@ import {tsPlugin} from '@sveltejs/acorn-typescript'
 export {moduleValue} from './module-value.js'
 import {Renderer, Theme} from './component-render.js'
 import {renderApart} from './component-page.js'
+import {selfClosed, vueRendered} from './vue-template.js'
 
 // The OpenAPI reader (src/openapi.js, @mintlify's packages: a quarter of the code, 0.02 s of a
 // process's start) is a bundle of its own, ../reader-openapi.js, which app/corpus/reader.py
@@ -1838,15 +1839,17 @@ function parsedAsIs(node, inside) {
   return true
 }
 
-function shown(tree, counts, shortcuts = true, siteCss = '', extra = {}) {
+function shown(tree, counts, shortcuts = true, siteCss = '', extra = {}, vue = false) {
   let hast = tree
   if (!shortcuts || !parsedAsIs(tree, {})) {
     escapeText(tree)
     // Written out as the page's HTML and parsed again as a browser parses it (parse5): raw HTML's
     // state (an unclosed comment, `<script>`, an attribute) runs on over the HTML Markdown made,
     // as on the site.
-    const html = toHtml(tree, {allowDangerousHtml: true})
+    let html = toHtml(tree, {allowDangerousHtml: true})
+    if (vue) html = selfClosed(html)
     hast = fromParse5(parseFragment(html))
+    if (vue) vueRendered(hast, (markup) => fromParse5(parseFragment(markup)).children)
     if (/<(?:switch|maction|semantics)/i.test(html)) oneChildShown(hast, false) // only on a page that has one
     if (/<svg/i.test(html)) svgUnrendered(hast)
   }
@@ -2139,9 +2142,10 @@ export function parse(page, options) {
   }
 }
 
-export function fromHtml(value, css = '') {
+// With {vue: true}, the HTML is a VitePress page's: rendered as Vue renders it first (vue-template.js).
+export function fromHtml(value, css = '', options = {}) {
   try {
-    return shown({type: 'root', children: [{type: 'raw', value}]}, {}, true, css)
+    return shown({type: 'root', children: [{type: 'raw', value}]}, {}, true, css, {}, Boolean(options && options.vue))
   } catch (error) {
     return failure(error)
   }
