@@ -11,10 +11,13 @@ configured here as it configures it:
 - GitHub's alerts (`> [!TIP]`, gitHubAlertsPlugin): the marker shown as the box's title;
 - Shiki's comment notation in code (`// [!code ++]`, `focus`, `highlight`, `error`, `warning`,
   `word:…`; @shikijs/transformers): the comment is not shown, a line holding only it not at all;
+- `{…}` attributes (@mdit/plugin-attrs, vitepress_attrs.py): `text {hidden}` hides the paragraph;
 - footnotes, tables, strikethrough, task lists (markdown-it's and its plugins').
-Not done (design/page-reader.md, session 31): emoji shortcodes (`:tada:`), `[[toc]]`, `{{ }}`
-(Vue evaluates them in the browser), a fence's language label. A heading's `{#id}` is left in its
-text: the chunker takes it as the anchor (chunker.heading_id), as @mdit/plugin-attrs does.
+The HTML is then a Vue template (`{{ }}`, `v-if`, …): the page reader renders it as Vue would
+(read_html's `vue`, js/src/vue-template.js), so a code block carries `v-pre` as VitePress's does.
+Not done (design/page-reader.md, sessions 31, 32): emoji shortcodes (`:tada:`), `[[toc]]`, a fence's
+language label. A heading's id is written after its text as `{#id}` (the chunker's anchor), its own
+`{#id}` or VitePress's slug where its text is not all the id's (_heading_ids).
 """
 
 from __future__ import annotations
@@ -34,6 +37,8 @@ from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
+from app.corpus.vitepress_attrs import attrs_plugin
+
 # containerLabels: each titled box and its default title.
 TITLES = {"tip": "TIP", "info": "INFO", "warning": "WARNING", "danger": "DANGER", "details": "Details",
           "note": "NOTE", "important": "IMPORTANT", "caution": "CAUTION"}
@@ -46,7 +51,6 @@ _TAB_TITLE = re.compile(r"\[(.*)\]")
 # RE_NOTATION): `// [!code ++]`, `# [!code focus]`, `<!-- [!code error] -->`, `/* [!code hl] */`.
 # VitePress's slugify (@mdit-vue/shared, vitepress 2.0.0-alpha.19): each run of these characters is one `-`.
 _VITEPRESS_SPECIAL = re.compile(r"""[\s~`!@#$%^&*()\-_+=\[\]{}|\\;:"'“”‘’<>,.?/]+""")
-_EXPLICIT_ID = re.compile(r"\{#[^}]*\}\s*\Z")
 _NOTATION = re.compile(r"""\s*(?:<!--\s*(?:\[!code\b[^\]]*\]\s*)+-->|/\*\s*(?:\[!code\b[^\]]*\]\s*)+\*/"""
                        r"""|(?://|["'#]|;{1,2}|%{1,2}|--)\s*(?:\[!code\b[^\]]*\]\s*)+)\s*$""")
 
@@ -68,7 +72,7 @@ def _parser() -> MarkdownIt:
     md = MarkdownIt("default", {"html": True})  # markdown-it's default preset, as VitePress: nesting up to 100
     for name in (*_AS_IS, "code-group", *TITLES):
         container_plugin(md, name, render=_render_box)
-    md.use(footnote_plugin).use(tasklists_plugin)
+    md.use(footnote_plugin).use(tasklists_plugin).use(attrs_plugin)
     md.core.ruler.after("block", "github_alerts", _github_alerts)
     md.core.ruler.push("heading_ids", _heading_ids)
     md.add_render_rule("fence", _render_fence)
@@ -95,9 +99,13 @@ def _render_box(self: RendererHTML, tokens: Sequence[Token], idx: int, options: 
         return _code_group(tokens, idx)
     info = token.info.strip()[len(name):].strip()
     title = _inline(_parser(), info or TITLES[name], env)
+    # Its `{…}` attributes (vitepress_attrs.py: `::: tip {hidden}`) on the box, its class before the box's.
+    attributes = {key: value for key, value in token.attrs.items() if key != "class"}
+    written = "".join(f' {key}="{html.escape(str(value))}"' for key, value in attributes.items())
+    classes = " ".join(str(part) for part in (token.attrGet("class"), name) if part)
     if name == "details":
-        return f'<details class="details custom-block"><summary>{title}</summary>\n'
-    return f'<div class="{name} custom-block"><p class="custom-block-title">{title}</p>\n'
+        return f'<details{written} class="{classes} custom-block"><summary>{title}</summary>\n'
+    return f'<div{written} class="{classes} custom-block"><p class="custom-block-title">{title}</p>\n'
 
 
 def _code_group(tokens: Sequence[Token], idx: int) -> str:
@@ -148,16 +156,17 @@ def _render_fence(self: RendererHTML, tokens: Sequence[Token], idx: int, options
 
 
 def _heading_ids(state: StateCore) -> None:
-    """A heading holding HTML gets its id written as `{#id}` (the chunker's anchor): VitePress's anchor
-    plugin slugs the heading's text tokens only (getTokensText leaves `html_inline` out), so the text
-    a component shows (`<Badge text="beta" />`, vue-template.js) is no part of the id."""
+    """A heading's id written as `{#id}` (the chunker's anchor) where its text would not give it: its
+    own `{#id}` (taken off by the attributes, vitepress_attrs.py), or, when it holds HTML, VitePress's
+    slug of its text tokens only (getTokensText leaves `html_inline` out), so the text a component
+    shows (`<Badge text="beta" />`, vue-template.js) is no part of the id."""
     for open_, inline in zip(state.tokens, state.tokens[1:], strict=False):
         children = inline.children or []
-        if open_.type != "heading_open" or not any(child.type == "html_inline" for child in children):
+        if open_.type != "heading_open":
             continue
-        if _EXPLICIT_ID.search(inline.content):
-            continue  # its own `{#id}` (@mdit/plugin-attrs)
-        slug = vitepress_slug("".join(child.content for child in children if child.type != "html_inline"))
+        slug = open_.attrGet("id")
+        if not slug and any(child.type == "html_inline" for child in children):
+            slug = vitepress_slug("".join(child.content for child in children if child.type != "html_inline"))
         if slug:
             children.append(Token("text", "", 0, content=f" {{#{slug}}}"))
 
