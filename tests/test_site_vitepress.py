@@ -42,7 +42,8 @@ LOST_ON_PURPOSE = {"marker-vue-setup-value", "marker-vue-frontmatter-value", "ma
 
 def test_the_pages_and_what_they_show_are_the_builds(tmp_path: Path) -> None:
     """Each page's markers as the build shows them: `{{ }}`, `v-if`, `v-show`, `v-for`, bound `hidden`
-    and `style`, `<template v-if>`, `v-pre` and `<Badge>` as Vue renders them (guide/vue-template.md)."""
+    and `style`, `<template v-if>`, `v-pre` and `<Badge>` as Vue renders them (guide/vue-template.md), `{…}`
+    attributes (guide/attributes.md), the theme's stylesheets (guide/theme-css.md)."""
     recorded = json.loads((SITE.parent / "vitepress.shown.json").read_text())["pages"]
     result = _composed(tmp_path)
     assert sorted(page.path for page in result.pages) == sorted(name for name, p in recorded.items() if p["built"])

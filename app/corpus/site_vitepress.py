@@ -12,6 +12,11 @@ never run. `srcExclude` is read where the config writes it as an array of string
 reader's JavaScript parser (acorn); set any other way (a variable, a call) it is not read, with a
 warning, and every page stays a page. `srcDir` is not read: a config that sets it gets a warning.
 The navigation (`themeConfig.sidebar`) is not read: a page outside it is still published.
+
+Every page is shown with the theme's stylesheets (Vite bundles what the theme imports): the `.css`
+files of `.vitepress/theme/` (where `vitepress init` writes `style.css`, imported by its
+`index.ts`) and those the theme's entry imports from elsewhere. One of that folder no code imports
+is applied too (more hidden, never less); a Vue component's `<style>` is not read.
 """
 
 from __future__ import annotations
@@ -23,9 +28,11 @@ from collections.abc import Mapping
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.reader import read_module_value
 from app.corpus.site_docusaurus import _micromatch
-from app.corpus.site_model import Site
+from app.corpus.site_model import _CSS_IMPORT, Site
 
 VITEPRESS_CONFIGS = tuple(f".vitepress/config.{ext}" for ext in ("js", "ts", "mjs", "mts", "cjs", "cts"))
+_THEME = ".vitepress/theme/"
+_THEME_ENTRIES = tuple(f"{_THEME}index.{ext}" for ext in ("js", "ts", "mjs", "mts"))
 _NEVER_BUILT = ("**/node_modules/**", "**/dist/**")  # VitePress's glob() ignores these, whatever the config says
 _HIDDEN = re.compile(r"(?:.*/)?\.")  # tinyglobby's default (dot: false): no file under a `.` name
 _SRC_EXCLUDE = re.compile(r"""(?<![\w$])["']?srcExclude["']?\s*:\s*""")
@@ -61,7 +68,20 @@ def vitepress_site(files: Mapping[str, str]) -> Site:
         site.warnings.append(f"{config}: srcDir is not read: pages are read from the source's folder (set the "
                              "source's folder to the srcDir)")
     site.not_built = (_HIDDEN, *(re.compile(_micromatch(glob) + r"\Z") for glob in (*_NEVER_BUILT, *excluded)))
+    site.stylesheets = _theme_stylesheets(files)
     return site
+
+
+def _theme_stylesheets(files: Mapping[str, str]) -> tuple[str, ...]:
+    """The stylesheets VitePress bundles with every page: its theme folder's, then those the theme's
+    entry imports (`import '../../styles/docs.css'`)."""
+    sheets = [path for path in sorted(files) if path.startswith(_THEME) and path.lower().endswith(".css")]
+    for entry in _THEME_ENTRIES:
+        for name in _CSS_IMPORT.findall(files.get(entry, "")):
+            path = posixpath.normpath(posixpath.join(posixpath.dirname(entry), name))
+            if path in files and path not in sheets:
+                sheets.append(path)
+    return tuple(sheets)
 
 
 def _src_exclude(text: str) -> tuple[str, ...] | None:
