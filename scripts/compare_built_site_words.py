@@ -64,7 +64,7 @@ def main(renderer: str, composed: Path, built: Path, site: Path) -> None:
     elif renderer == "vitepress":  # cleanUrls off: DOCS_DIR/guide/x.md is BUILT/guide/x.html
         pages = [(name, _html(built, str(Path(name).with_suffix(".html"))), indexed_text(rows))
                  for name, rows in sorted(chunks.items())]
-        compare_pages(pages, SHOWN_VITEPRESS, OPEN_VITEPRESS)
+        compare_pages(pages, SHOWN_VITEPRESS, OPEN_VITEPRESS, served=built)  # its CSS is linked from the root
     else:
         prefix = site.name + "/"
         pages = [(name, _html(built, str(Path(name.removeprefix(prefix)).with_suffix(".html"))), indexed_text(rows))
