@@ -148,3 +148,17 @@ def test_a_heading_with_a_badge_keeps_the_id_vitepress_gives_it() -> None:
     """VitePress slugs a heading's text tokens, not the text a component shows: `#userevent-click`."""
     blocks = read_page("## userEvent.click <Badge text=\"beta\" />", mdx=False, vitepress=True).blocks
     assert [block.text for block in blocks] == ["## userEvent.click beta {#userevent-click}"]
+
+
+@pytest.mark.parametrize("module, shown", [
+    (None, ["given"]),  # a file the source lacks: its children shown, as an unknown element's
+    ("export default { render: () => null }", ["given"]),  # no template to read
+    ('<template><slot :name="which" /></template>', ["given"]),  # a slot named by a value: unread
+    ("<template><p>own text</p></template>", []),
+    ('<template><slot name="default" /></template>', ["given"]),
+])
+def test_a_component_shows_the_children_its_slots_take(module: str | None, shown: list[str]) -> None:
+    page = "<script setup>\nimport Box from './Box.vue'\n</script>\n\n<Box>given</Box>\n"
+    def modules(sources: tuple[str, ...]) -> dict[str, str | None]:
+        return {source: module if source == "./Box.vue" else None for source in sources}
+    assert [block.text for block in read_page(page, mdx=False, vitepress=True, modules=modules).blocks] == shown

@@ -41,7 +41,7 @@ from app.corpus.myst import Build
 from app.corpus.myst_notebook import cell_metadata, drop_removed_markdown_cells, removes_source
 from app.corpus.reader import Admonitions, Block, Reading, read_html, read_markdown
 from app.corpus.reference_targets import directive_caption, rst_labels
-from app.corpus.vitepress_markdown import render_vitepress
+from app.corpus.vitepress_markdown import component_slots, render_vitepress
 
 __all__ = ["Block", "Reading", "read_page"]
 
@@ -409,8 +409,8 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
         return replace(_read_linked(lambda sheets, _: read_html(html, sheets, link), css, linked),
                        unresolved_snippets=unresolved)
     if vitepress and not mdx:
-        rendered = render_vitepress(text)
-        return _read_linked(lambda sheets, _: read_html(rendered, sheets, link, vue=True), css, linked)
+        rendered, slots = render_vitepress(text), component_slots(text, modules) if modules is not None else {}
+        return _read_linked(lambda sheets, _: read_html(rendered, sheets, link, vue=True, slots=slots), css, linked)
     if not mdx and (is_myst(text) if myst is None else myst):
         rendered = _render_myst(text, replace(build or Build(), roles=myst_classes.page_roles(text)))
         return _read_linked(lambda sheets, _: read_html(rendered, sheets, link), css, linked)

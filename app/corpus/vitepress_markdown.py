@@ -23,9 +23,10 @@ language label. A heading's id is written after its text as `{#id}` (the chunker
 from __future__ import annotations
 
 import html
+import posixpath
 import re
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 
 from markdown_it import MarkdownIt
@@ -60,6 +61,50 @@ def vitepress_slug(text: str) -> str:
     text = re.sub(r"[\u0300-\u036f\u0000-\u001f]", "", unicodedata.normalize("NFKD", text))
     text = re.sub(r"-{2,}", "-", _VITEPRESS_SPECIAL.sub("-", text)).strip("-")
     return re.sub(r"^(\d)", r"_\1", text).lower()
+
+
+# Vue components a page uses whose templates docschat reads: those its `<script setup>` imports from a
+# `.vue` file, and those the theme's entry registers (`app.component('Name', Imported)`).
+_SCRIPT_SETUP = re.compile(r"<script\b[^>]*\bsetup\b[^>]*>(.*?)</script>", re.DOTALL | re.IGNORECASE)
+_VUE_IMPORT = re.compile(r"""^\s*import\s+([A-Za-z_$][\w$]*)\s+from\s+['"]([^'"\n]+\.vue)['"]""", re.MULTILINE)
+_REGISTERED = re.compile(r"""\.component\(\s*['"]([\w-]+)['"]\s*,\s*([A-Za-z_$][\w$]*)\s*\)""")
+_TEMPLATE = re.compile(r"<template\b[^>]*>(.*)</template>", re.DOTALL)
+_SLOT = re.compile(r"<slot\b([^>]*)>", re.IGNORECASE)
+_SLOT_NAME = re.compile(r"""(?<![:\w-])name\s*=\s*["']([^"']*)["']""")
+_THEME_ENTRY = "/.vitepress/theme/index"
+
+
+def component_slots(text: str, modules: Callable[[tuple[str, ...]], dict[str, str | None]]) -> dict[str, list[str]]:
+    """The slots each Vue component the page uses renders (by its name in lower case without `-`,
+    as the page reader sees `<NoSlot>` and `<no-slot>` alike): the page shows a component's children
+    only in the slots its template renders (`<slot />` the default one). `modules` gives a module's
+    text by its import path (the page's folder, or `/` the site's). A component whose file the
+    source lacks, or that renders no template of its own (a render function, a dynamic slot name),
+    is left out: its children are shown (as the page reader shows an unknown element's)."""
+    wanted = {name: source for script in _SCRIPT_SETUP.findall(text) for name, source in _VUE_IMPORT.findall(script)}
+    theme = modules((_THEME_ENTRY,)).get(_THEME_ENTRY) or ""
+    imported = dict(_VUE_IMPORT.findall(theme))
+    for name, local in _REGISTERED.findall(theme):
+        if local in imported:  # relative to the theme's folder, asked for from the site's root
+            wanted.setdefault(name, "/" + posixpath.normpath(posixpath.join(".vitepress/theme", imported[local])))
+    texts = modules(tuple(sorted(set(wanted.values())))) if wanted else {}
+    slots: dict[str, list[str]] = {}
+    for name, source in wanted.items():
+        template = _TEMPLATE.search(texts.get(source) or "")
+        if template is None:
+            continue
+        names = [_slot_name(attributes) for attributes in _SLOT.findall(template.group(1))]
+        if None not in names:
+            slots[name.lower().replace("-", "")] = sorted({str(slot) for slot in names})
+    return slots
+
+
+def _slot_name(attributes: str) -> str | None:
+    """A `<slot>`'s name ("default" when it has none); None when it is bound (`:name`): unread."""
+    if re.search(r"(?:^|\s)(?::|v-bind:)name\b", attributes):
+        return None
+    found = _SLOT_NAME.search(attributes)
+    return found.group(1) if found else "default"
 
 
 def render_vitepress(text: str) -> str:

@@ -1839,7 +1839,7 @@ function parsedAsIs(node, inside) {
   return true
 }
 
-function shown(tree, counts, shortcuts = true, siteCss = '', extra = {}, vue = false) {
+function shown(tree, counts, shortcuts = true, siteCss = '', extra = {}, vue = null) {
   let hast = tree
   if (!shortcuts || !parsedAsIs(tree, {})) {
     escapeText(tree)
@@ -1849,7 +1849,7 @@ function shown(tree, counts, shortcuts = true, siteCss = '', extra = {}, vue = f
     let html = toHtml(tree, {allowDangerousHtml: true})
     if (vue) html = selfClosed(html)
     hast = fromParse5(parseFragment(html))
-    if (vue) vueRendered(hast, (markup) => fromParse5(parseFragment(markup)).children)
+    if (vue) vueRendered(hast, (markup) => fromParse5(parseFragment(markup)).children, vue.slots || {})
     if (/<(?:switch|maction|semantics)/i.test(html)) oneChildShown(hast, false) // only on a page that has one
     if (/<svg/i.test(html)) svgUnrendered(hast)
   }
@@ -2142,10 +2142,12 @@ export function parse(page, options) {
   }
 }
 
-// With {vue: true}, the HTML is a VitePress page's: rendered as Vue renders it first (vue-template.js).
+// With {vue: true}, the HTML is a VitePress page's: rendered as Vue renders it first (vue-template.js),
+// `slots` the slots each component the page uses renders ({name: ['default', …]}).
 export function fromHtml(value, css = '', options = {}) {
   try {
-    return shown({type: 'root', children: [{type: 'raw', value}]}, {}, true, css, {}, Boolean(options && options.vue))
+    return shown({type: 'root', children: [{type: 'raw', value}]}, {}, true, css, {},
+      options && options.vue ? {slots: options.slots || {}} : null)
   } catch (error) {
     return failure(error)
   }

@@ -204,8 +204,8 @@ function truthy(value) {
 const VUE_KEY = /^(?:v-|:|@|#|\.)/
 
 // Renders `node`'s children as Vue would, in place. `fragment(html)`: HTML parsed as the page's
-// (`v-html`'s value).
-export function vueRendered(node, fragment) {
+// (`v-html`'s value); `slots`: the slots a component renders, by its name in lower case without `-`.
+export function vueRendered(node, fragment, slots = {}) {
   if (!node.children) return
   const out = []
   let chain = null // the v-if chain before: 'taken', 'open' (every condition false) or 'unknown'
@@ -256,16 +256,29 @@ export function vueRendered(node, fragment) {
     if (child.tagName === 'template' && directives.length && child.content) {
       // A template with a directive (`v-if`, `v-for`, `#slot`) is a fragment: its content rendered.
       const content = {type: 'root', children: child.content.children}
-      vueRendered(content, fragment)
+      vueRendered(content, fragment, slots)
       out.push(...content.children)
       continue
     }
-    if (text === undefined && markup === undefined) vueRendered(child, fragment)
-    if (child.content) vueRendered(child.content, fragment)
+    const taken = Object.hasOwn(slots, child.tagName.replace(/-/g, '')) ? slots[child.tagName.replace(/-/g, '')] : null
+    if (taken) child.children = slotted(child.children || [], taken)
+    if (text === undefined && markup === undefined) vueRendered(child, fragment, slots)
+    if (child.content) vueRendered(child.content, fragment, slots)
     badge(child)
     out.push(child)
   }
   node.children = out
+}
+
+// A component's children that its slots render: a `<template #name>` (`v-slot:name`) when it renders
+// that slot, the others (its default slot's content) when it renders `<slot />`.
+function slotted(children, taken) {
+  return children.filter((child) => {
+    const properties = (child.type === 'element' && child.tagName === 'template' && child.properties) || {}
+    const directive = Object.keys(properties).find((key) => key.startsWith('#') || key === 'v-slot' || key.startsWith('v-slot:'))
+    const name = directive === undefined ? 'default' : directive.replace(/^#|^v-slot:?/, '') || 'default'
+    return taken.includes(name)
+  })
 }
 
 // VitePress's global `<Badge>` (its default theme): its slot, else its `text` prop.
