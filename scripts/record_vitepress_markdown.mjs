@@ -1,7 +1,8 @@
 // Records the HTML VitePress's own markdown-it renderer (createMarkdownRenderer, with every plugin it
 // turns on) makes of each Markdown case in CASES: tests/test_vitepress_markdown_cases.py reads that
 // HTML and docschat's (app/corpus/vitepress_markdown.py) with the same page reader and compares
-// the blocks. Cases where docschat's port must agree: `{…}` attributes (@mdit/plugin-attrs), boxes.
+// the blocks. Cases where docschat's port must agree: `{…}` attributes (@mdit/plugin-attrs), boxes,
+// Vue components' lines (@mdit-vue/plugin-component).
 // Writes tests/data/vitepress-markdown.json. VitePress is not a docschat dependency:
 //
 //   mkdir /tmp/vp && cd /tmp/vp && npm install vitepress@2.0.0-alpha.19 vue
@@ -25,6 +26,12 @@ const CASES = [
   "::: info {hidden}\nbody\n:::", "::: details Sum {hidden}\nbody\n:::", "::: tip {style=\"display:none\" #x}\nbody\n:::",
   "::: tip Title {.x}\nbody\n:::", "::: info{hidden}\nbody\n:::", "::: raw {hidden}\nbody\n:::",
   "> [!TIP] {hidden}\n> body", "- [ ] task {hidden}\n- [x] done",
+  // Vue components (@mdit-vue/plugin-component): a component's line is HTML, not a paragraph.
+  "<NamedSlot><template #title>shown</template></NamedSlot>", "Text <span @click=\"x\" v-if=\"false\">a</span> tail",
+  "<MyComp>**x**</MyComp> tail\nnext line", "<span>inline</span> starts a paragraph **b**",
+  "<div v-if=\"false\">x</div> after", "<Foo\n  :a=\"1\"\n/>\n\ntext", "<my-comp #default>x</my-comp>",
+  "a paragraph\n<Comp>interrupts it</Comp>", "<Comp v-if=\"false\">\n\n**md** inside\n\n</Comp>",
+  "- item\n  <Comp>in a list</Comp>", "<Comp>\nline two *em*\n\nafter", "<template v-if=\"false\">hidden</template> shown",
 ];
 const md = await createMarkdownRenderer(mkdtempSync(path.join(tmpdir(), "vp-")), {}, "/");
 const cases = [];

@@ -39,6 +39,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
 
 from app.corpus.vitepress_attrs import attrs_plugin
+from app.corpus.vitepress_components import component_plugin
 
 # containerLabels: each titled box and its default title.
 TITLES = {"tip": "TIP", "info": "INFO", "warning": "WARNING", "danger": "DANGER", "details": "Details",
@@ -117,7 +118,7 @@ def _parser() -> MarkdownIt:
     md = MarkdownIt("default", {"html": True})  # markdown-it's default preset, as VitePress: nesting up to 100
     for name in (*_AS_IS, "code-group", *TITLES):
         container_plugin(md, name, render=_render_box)
-    md.use(footnote_plugin).use(tasklists_plugin).use(attrs_plugin)
+    md.use(footnote_plugin).use(tasklists_plugin).use(attrs_plugin).use(component_plugin)
     md.core.ruler.after("block", "github_alerts", _github_alerts)
     md.core.ruler.push("heading_ids", _heading_ids)
     md.add_render_rule("fence", _render_fence)
