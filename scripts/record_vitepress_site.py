@@ -1,7 +1,7 @@
 """Records what the real VitePress build of tests/data/site-nav/vitepress shows: the site is built
 with VitePress (its default theme), each built page loaded in headless Chromium, and a marker
 (`marker-…`) of a source page, or of a file it includes (`<!--@include: …-->`), counted shown when
-it is in the innerText of the page's content (`.vp-doc`). A source file the build wrote no page for
+it is in the innerText of the page's content (`.vp-doc`, a home page's `.VPHome`). A source file the build wrote no page for
 is recorded as not built; a built page's heading ids are recorded in order, and the innerText of
 the pages in TEXT_OF whole. The build is served over HTTP and each page read once Vue has hydrated
 it, as a visitor's browser shows it (a `<ClientOnly>` renders only then). `<details>` are opened and
@@ -31,7 +31,8 @@ from _shown_markers import record_pages, shown_text
 
 SITE = Path(__file__).parent.parent / "tests" / "data" / "site-nav" / "vitepress"
 INCLUDE = re.compile(r"<!--\s*@include:\s*(.*?)\s*-->")
-MAIN = "(document.querySelector('.vp-doc') || document.body).innerText"
+# A home page's hero and features are outside its `.vp-doc`, in its `.VPHome`.
+MAIN = "(document.querySelector('.VPHome') || document.querySelector('.vp-doc') || document.body).innerText"
 OPEN_EVERYTHING = """() => {
   document.querySelectorAll('details').forEach((details) => { details.open = true })
   document.querySelectorAll('.vp-code-group .blocks > div').forEach((block) => { block.style.display = 'block' })

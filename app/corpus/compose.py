@@ -32,6 +32,7 @@ from app.corpus.site_root import SiteChoiceError, Within, find_site, moved_to_so
 from app.corpus.site_vitepress import paste_includes
 from app.corpus.snippets import Pastable, SnippetResult, is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
+from app.corpus.vitepress_markdown import home_hero
 from app.errors import DocschatError
 from app.globs import matches_any
 
@@ -338,6 +339,8 @@ def _compose_page(
                                 if site.framework == "vitepress" else front.body)
     result.warnings.extend(pasted.warnings)  # a page its parser rejects still names its snippets' faults
     pasted.text = render_macros(pasted.text, site, path, front.data)  # mkdocs-macros, if on (or MacrosError)
+    if site.framework == "vitepress":  # a home page's hero and features, from its front matter
+        pasted.text = home_hero(front.data, files) + pasted.text
     pastable = Pastable(files, path, audiences, lambda snippet: _page_audiences(  # the site's rules, in its folder
         snippet, files, source, None if snippet.startswith(REPOSITORY) else site), result.warnings)
     includes = PageIncludes(path, partial(_included, path, pastable, site_folder), result.warnings)

@@ -26,8 +26,9 @@ import html
 import posixpath
 import re
 import unicodedata
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
+from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
@@ -106,6 +107,42 @@ def _slot_name(attributes: str) -> str | None:
         return None
     found = _SLOT_NAME.search(attributes)
     return found.group(1) if found else "default"
+
+
+_THEME_ENTRIES = tuple(f".vitepress/theme/index.{ext}" for ext in ("js", "ts", "mjs", "mts"))
+
+
+def home_hero(front: Mapping[str, Any], files: Mapping[str, str]) -> str:
+    """What VitePress's default theme shows of a `layout: home` page's front matter, above its text
+    (VPHome): the hero's name, text and tagline (HTML: `v-html`), its actions' labels, each
+    feature's title, details (HTML, or a list of them) and link text. Written as HTML before the
+    page, in a `v-pre` block (Vue does not compile a `v-html` value); nothing on a site whose theme
+    never imports `vitepress/theme` (its own layout: what it shows is not read)."""
+    entry = next((files[name] for name in _THEME_ENTRIES if name in files), None)
+    if front.get("layout") != "home" or (entry is not None and "vitepress/theme" not in entry):
+        return ""
+    hero = front.get("hero") if isinstance(front.get("hero"), dict) else {}
+    shown = [f"<p>{hero[key]}</p>" for key in ("name", "text", "tagline") if _scalar(hero.get(key))]
+    shown += [f"<p>{html.escape(str(action['text']))}</p>" for action in _list(hero.get("actions"))
+              if isinstance(action, dict) and _scalar(action.get("text"))]
+    for feature in _list(front.get("features")):
+        if not isinstance(feature, dict):
+            continue
+        details = feature.get("details")
+        shown += [f"<p>{feature['title']}</p>"] if _scalar(feature.get("title")) else []
+        shown += [f"<p>{item}</p>" for item in (_list(details) if isinstance(details, list) else [details]) if _scalar(item)]
+        shown += [f"<p>{html.escape(str(feature['linkText']))}</p>"] if _scalar(feature.get("linkText")) else []
+    # One line: a blank line in a value would end the HTML block and let Markdown read the rest.
+    line = re.sub(r"[\r\n]+", " ", "".join(shown))
+    return f'<div v-pre class="VPHome">{line}</div>\n\n' if shown else ""
+
+
+def _scalar(value: object) -> bool:
+    return isinstance(value, (str, int, float)) and not isinstance(value, bool) and str(value).strip() != ""
+
+
+def _list(value: object) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 def render_vitepress(text: str) -> str:
