@@ -121,7 +121,8 @@ def home_hero(front: Mapping[str, Any], files: Mapping[str, str]) -> str:
     entry = next((files[name] for name in _THEME_ENTRIES if name in files), None)
     if front.get("layout") != "home" or (entry is not None and "vitepress/theme" not in entry):
         return ""
-    hero = front.get("hero") if isinstance(front.get("hero"), dict) else {}
+    given = front.get("hero")
+    hero: dict[str, Any] = given if isinstance(given, dict) else {}
     shown = [f"<p>{hero[key]}</p>" for key in ("name", "text", "tagline") if _scalar(hero.get(key))]
     shown += [f"<p>{html.escape(str(action['text']))}</p>" for action in _list(hero.get("actions"))
               if isinstance(action, dict) and _scalar(action.get("text"))]
