@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import re
 import shutil
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -35,14 +36,14 @@ def _composed(tmp_path: Path):
     return compose_corpus(Source(name="s", repo=repo, dir="", audiences=("public",)), Settings())
 
 
-# Shown by the build, not indexed: values from the page's `<script setup>` and front matter (code the
-# reader does not run: an expression it cannot evaluate shows nothing, vue-template.js).
-LOST_ON_PURPOSE = {"marker-vue-setup-value", "marker-vue-frontmatter-value", "marker-vue-if-setup-else"}
+# Shown by the build, not indexed: values from the page's `<script setup>` (code the reader does not
+# run: an expression it cannot evaluate shows nothing, vue-template.js).
+LOST_ON_PURPOSE = {"marker-vue-setup-value", "marker-vue-if-setup-else"}
 
 
 def test_the_pages_and_what_they_show_are_the_builds(tmp_path: Path) -> None:
     """Each page's markers as the build shows them: `{{ }}`, `v-if`, `v-show`, `v-for`, bound `hidden`
-    and `style`, `<template v-if>`, `v-pre` and `<Badge>` as Vue renders them (guide/vue-template.md), `{…}`
+    and `style`, `<template v-if>`, `v-pre`, `<Badge>`, `$frontmatter` as Vue renders them (guide/vue-template.md), `{…}`
     attributes (guide/attributes.md), the theme's stylesheets (guide/theme-css.md)."""
     recorded = json.loads((SITE.parent / "vitepress.shown.json").read_text())["pages"]
     result = _composed(tmp_path)
@@ -162,3 +163,10 @@ def test_a_component_shows_the_children_its_slots_take(module: str | None, shown
     def modules(sources: tuple[str, ...]) -> dict[str, str | None]:
         return {source: module if source == "./Box.vue" else None for source in sources}
     assert [block.text for block in read_page(page, mdx=False, vitepress=True, modules=modules).blocks] == shown
+
+
+def test_a_template_shows_the_front_matter_it_names() -> None:
+    """`$frontmatter` is the page's front matter (a date as its text); a key it lacks shows nothing."""
+    text = "{{ $frontmatter.title }}, {{ $frontmatter['when'] }}, {{ $frontmatter.missing }}end, {{ $frontmatter.a.b }}"
+    blocks = read_page(text, mdx=False, vitepress=True, page_data={"title": "Shown", "when": date(2024, 1, 2), "a": {"b": 1}}).blocks
+    assert [block.text for block in blocks] == ["Shown, 2024-01-02, end, 1"]

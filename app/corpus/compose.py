@@ -351,7 +351,8 @@ def _compose_page(
                                 _title_shown, path, audiences, files, source, site, result.warnings)) if titles else None), files=pastable, css=site.css(files, path, pasted.text if mdx else ""),
                         linked=lambda urls: site.linked_css(files, urls),  # stylesheets the page links
                         modules=lambda sources: site.modules(files, path, sources),  # components it imports
-                        link=page_link(path, files, site, source, titles if dialect.myst else None))
+                        link=page_link(path, files, site, source, titles if dialect.myst else None),
+                        page_data=front.data if dialect.vitepress else None)
     result.warnings.extend(f"{path}: snippet {snippet!r} pastes nothing: no file of the source it may paste (a URL "
                            "is never downloaded)" for snippet in reading.unresolved_snippets)
     if reading.error is not None:

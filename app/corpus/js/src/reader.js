@@ -36,7 +36,7 @@ import {tsPlugin} from '@sveltejs/acorn-typescript'
 export {moduleValue} from './module-value.js'
 import {Renderer, Theme} from './component-render.js'
 import {renderApart} from './component-page.js'
-import {selfClosed, vueRendered} from './vue-template.js'
+import {renderVue, selfClosed} from './vue-template.js'
 
 // The OpenAPI reader (src/openapi.js, @mintlify's packages: a quarter of the code, 0.02 s of a
 // process's start) is a bundle of its own, ../reader-openapi.js, which app/corpus/reader.py
@@ -1849,7 +1849,7 @@ function shown(tree, counts, shortcuts = true, siteCss = '', extra = {}, vue = n
     let html = toHtml(tree, {allowDangerousHtml: true})
     if (vue) html = selfClosed(html)
     hast = fromParse5(parseFragment(html))
-    if (vue) vueRendered(hast, (markup) => fromParse5(parseFragment(markup)).children, vue.slots || {})
+    if (vue) renderVue(hast, (markup) => fromParse5(parseFragment(markup)).children, vue.slots || {}, vue.frontmatter)
     if (/<(?:switch|maction|semantics)/i.test(html)) oneChildShown(hast, false) // only on a page that has one
     if (/<svg/i.test(html)) svgUnrendered(hast)
   }
@@ -2143,11 +2143,12 @@ export function parse(page, options) {
 }
 
 // With {vue: true}, the HTML is a VitePress page's: rendered as Vue renders it first (vue-template.js),
-// `slots` the slots each component the page uses renders ({name: ['default', …]}).
+// `slots` the slots each component the page uses renders ({name: ['default', …]}), `frontmatter` the
+// page's front matter (`{{ $frontmatter.title }}`).
 export function fromHtml(value, css = '', options = {}) {
   try {
     return shown({type: 'root', children: [{type: 'raw', value}]}, {}, true, css, {},
-      options && options.vue ? {slots: options.slots || {}} : null)
+      options && options.vue ? {slots: options.slots || {}, frontmatter: options.frontmatter || {}} : null)
   } catch (error) {
     return failure(error)
   }

@@ -16,6 +16,9 @@
 import {Parser} from 'acorn'
 
 const UNKNOWN = Symbol('unknown')
+// The page's globals a template may name that the reader knows: `$frontmatter` (the page's front
+// matter). Set for one page by vueRendered's caller (renderVue).
+let scope = {}
 // Vue's own globals an expression may name (GLOBALS_ALLOWED of @vue/shared), the ones with a value.
 const GLOBALS = {undefined, NaN, Infinity}
 // HTML's void elements: `<br/>` is one element in HTML and in Vue alike.
@@ -64,7 +67,14 @@ const BINARY = {
 function valueOf(node) {
   switch (node.type) {
     case 'Literal': return node.regex || typeof node.value === 'bigint' ? UNKNOWN : node.value
-    case 'Identifier': return Object.hasOwn(GLOBALS, node.name) ? GLOBALS[node.name] : UNKNOWN
+    case 'Identifier':
+      return Object.hasOwn(scope, node.name) ? scope[node.name] : Object.hasOwn(GLOBALS, node.name) ? GLOBALS[node.name] : UNKNOWN
+    case 'MemberExpression': { // `$frontmatter.title`: an own property of a known object (else undefined)
+      const object = valueOf(node.object)
+      const key = node.computed ? valueOf(node.property) : node.property.type === 'Identifier' ? node.property.name : UNKNOWN
+      if (node.optional || !object || typeof object !== 'object' || !known(key) || typeof key === 'object') return UNKNOWN
+      return Object.hasOwn(object, key) ? object[key] : undefined
+    }
     case 'TemplateLiteral': {
       const parts = node.expressions.map(valueOf)
       if (!parts.every((part) => known(part) && (part === null || typeof part !== 'object'))) return UNKNOWN
@@ -202,6 +212,16 @@ function truthy(value) {
 }
 
 const VUE_KEY = /^(?:v-|:|@|#|\.)/
+
+// Renders a page's tree as Vue would (vueRendered), its front matter the `$frontmatter` its template names.
+export function renderVue(tree, fragment, slots = {}, frontmatter = {}) {
+  scope = {$frontmatter: frontmatter && typeof frontmatter === 'object' ? frontmatter : {}}
+  try {
+    vueRendered(tree, fragment, slots)
+  } finally {
+    scope = {}
+  }
+}
 
 // Renders `node`'s children as Vue would, in place. `fragment(html)`: HTML parsed as the page's
 // (`v-html`'s value); `slots`: the slots a component renders, by its name in lower case without `-`.
