@@ -22,12 +22,15 @@ LINKS = ("Array.from(document.querySelectorAll('a[href]')).filter((a) => a.textC
 def record_pages(sources: list[tuple[str, Path]], built: Callable[[str, Path], Path | None], shown: str,
                  before: str | None = None, redirect: Callable[[str], bool] = lambda html: False,
                  shared: str = "", pasted: Callable[[str, Path], list[Path]] = lambda text, source: [],
-                 root: Path | None = None) -> dict[str, dict[str, object]]:
+                 root: Path | None = None, address: Callable[[Path], str] = Path.as_uri,
+                 ready: str | None = None) -> dict[str, dict[str, object]]:
     """Each source page (name, file): not built, a redirect stub, or its markers shown and hidden.
     `built(name, file)` is the HTML file the build wrote for it, None when it wrote none. The
     markers of `shared` (a Sphinx conf.py's substitutions) are looked for on every built page too;
     the markers of the files `pasted(text, file)` names count as the page's (MkDocs' snippets).
-    With `root` (the build's folder), its `linkto-` links too, each with the source page it leads to."""
+    With `root` (the build's folder), its `linkto-` links too, each with the source page it leads to.
+    `address(html)` is the URL the page is loaded from (a file's, or a server's: a site whose scripts
+    must run), `ready` a function Chromium waits to be true before `before` runs (hydrated)."""
     pages: dict[str, dict[str, object]] = {}
     by_html = {html.resolve(): name for name, source in sources if (html := built(name, source)) is not None}
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -45,7 +48,9 @@ def record_pages(sources: list[tuple[str, Path]], built: Callable[[str, Path], P
                 pages[name] = {"built": True, "redirect": True, "markers": markers}
                 continue
             markers = sorted({*markers, *MARKER.findall(shared)})
-            page.goto(html.as_uri())
+            page.goto(address(html))
+            if ready:
+                page.wait_for_function(ready)
             if before:
                 page.evaluate(before)
             seen = set(MARKER.findall(page.evaluate(shown)))
@@ -71,15 +76,19 @@ def _leads_to(href: str, html: Path, root: Path, by_html: dict[Path, str]) -> di
     return {"href": href}
 
 
-def shown_text(html: Path | None, shown: str, before: str | None = None) -> str | None:
-    """The innerText `shown` evaluates to on the built page `html` (None when it was not built)."""
+def shown_text(html: Path | None, shown: str, before: str | None = None, address: Callable[[Path], str] = Path.as_uri,
+               ready: str | None = None) -> str | None:
+    """The innerText `shown` evaluates to on the built page `html` (None when it was not built);
+    `address` and `ready` as record_pages'."""
     if html is None:
         return None
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
         page = browser.new_page()
-        page.goto(html.as_uri())
+        page.goto(address(html))
+        if ready:
+            page.wait_for_function(ready)
         if before:
             page.evaluate(before)
         text = str(page.evaluate(shown))

@@ -10,8 +10,11 @@ from __future__ import annotations
 import json
 import re
 import shutil
+import threading
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -43,8 +46,20 @@ def indexed_text(rows: list[dict[str, object]]) -> str:
     return FENCE_INFO.sub("", LINK_TARGET.sub("]", "\n".join(texts)))
 
 
-def compare_pages(pages: Iterable[tuple[str, Path | None, str]], shown: str, before: str | None = None) -> None:
-    """Each (page name, the HTML file its build wrote or None, the text docschat indexes of it)."""
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
+def compare_pages(pages: Iterable[tuple[str, Path | None, str]], shown: str, before: str | None = None,
+                  served: Path | None = None) -> None:
+    """Each (page name, the HTML file its build wrote or None, the text docschat indexes of it).
+    With `served` (the build's folder), the pages are loaded from it served on 127.0.0.1, as a site
+    is (its stylesheets and scripts linked from its root: VitePress's), nothing else reached."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=str(served))) if served else None
+    root = f"http://127.0.0.1:{server.server_address[1]}/" if server else ""
+    if server:
+        threading.Thread(target=server.serve_forever, daemon=True).start()
     extra_total: Counter[str] = Counter()
     missing_total: Counter[str] = Counter()
     extra_pages: Counter[str] = Counter()
@@ -54,12 +69,13 @@ def compare_pages(pages: Iterable[tuple[str, Path | None, str]], shown: str, bef
         browser = playwright.chromium.launch(executable_path=shutil.which("chromium"), headless=True,
                                              args=["--no-sandbox"])
         page = browser.new_page()
-        page.route("http*://**", lambda route: route.abort())  # the theme's CDN scripts: no network
+        # The theme's CDN scripts: no network (but the build served here).
+        page.route(lambda url: url.startswith("http") and not (root and url.startswith(root)), lambda route: route.abort())
         for name, html, text in pages:
             if html is None:
                 print(f"{name}: indexed, not built")
                 continue
-            page.goto(html.as_uri())
+            page.goto(root + html.relative_to(served).as_posix() if served else html.as_uri())
             if before:
                 page.evaluate(before)
             shown_words = words(page.evaluate(shown))
@@ -77,6 +93,8 @@ def compare_pages(pages: Iterable[tuple[str, Path | None, str]], shown: str, bef
                   f"indexed not shown {sum(extra.values())} {[w for w, _ in extra.most_common(8)]}; "
                   f"shown not indexed {sum(missing.values())} {[w for w, _ in missing.most_common(8)]}")
         browser.close()
+    if server:
+        server.shutdown()
     print(f"total: {compared} pages, {indexed_total} words indexed, {shown_total} shown; "
           f"{sum(extra_total.values())} indexed not shown, {sum(missing_total.values())} shown not indexed")
     print("indexed not shown (word: pages):", extra_pages.most_common(30))

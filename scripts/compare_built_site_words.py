@@ -75,7 +75,7 @@ def main(renderer: str, composed: Path, built: Path, site: Path) -> None:
     elif renderer == "vitepress":  # cleanUrls off: DOCS_DIR/guide/x.md is BUILT/guide/x.html
         pages = [(name, _html(built, str(Path(name).with_suffix(".html"))), indexed_text(rows))
                  for name, rows in sorted(chunks.items())]
-        compare_pages(pages, SHOWN_VITEPRESS, OPEN_VITEPRESS)
+        compare_pages(pages, SHOWN_VITEPRESS, OPEN_VITEPRESS, served=built)  # its CSS is linked from the root
     elif renderer == "starlight":  # trailingSlash: /guides/x is BUILT/guides/x/index.html
         pages = [(name, _html(built, f"{str(rows[0]['href']).split('#')[0].strip('/')}/index.html".lstrip("/")),
                   indexed_text(rows)) for name, rows in sorted(chunks.items())]

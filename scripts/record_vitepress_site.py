@@ -1,9 +1,10 @@
 """Records what the real VitePress build of tests/data/site-nav/vitepress shows: the site is built
 with VitePress (its default theme), each built page loaded in headless Chromium, and a marker
 (`marker-…`) of a source page, or of a file it includes (`<!--@include: …-->`), counted shown when
-it is in the innerText of the page's content (`.vp-doc`). A source file the build wrote no page for
+it is in the innerText of the page's content (`.vp-doc`, a home page's `.VPHome`). A source file the build wrote no page for
 is recorded as not built; a built page's heading ids are recorded in order, and the innerText of
-the pages in TEXT_OF whole. `<details>` are opened and every tab of a code group shown first (what a
+the pages in TEXT_OF whole. The build is served over HTTP and each page read once Vue has hydrated
+it, as a visitor's browser shows it (a `<ClientOnly>` renders only then). `<details>` are opened and every tab of a code group shown first (what a
 click shows counts as shown); the same for tests/data/site-nav/vitepress-src (its pages in `src/`,
 `srcDir`, published with `cleanUrls`). Each source file is matched to the page the build wrote for it by the
 build's own page data (`relativePath` and `filePath` in `assets/*.lean.js`: rewrites, srcDir); a
@@ -27,6 +28,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from _shown_markers import _leads_to, record_pages, shown_text
@@ -36,11 +40,13 @@ SITES = Path(__file__).parent.parent / "tests" / "data" / "site-nav"
 # Each sample site and its srcDir (its config's, where its pages are: a page's filePath is relative to it).
 SAMPLES = {"vitepress": "", "vitepress-src": "src"}
 INCLUDE = re.compile(r"<!--\s*@include:\s*(.*?)\s*-->|^[ >]*<<<\s*(.*?)\s*$", re.MULTILINE)
-MAIN = "(document.querySelector('.vp-doc') || document.body).innerText"
+# A home page's hero and features are outside its `.vp-doc`, in its `.VPHome`.
+MAIN = "(document.querySelector('.VPHome') || document.querySelector('.vp-doc') || document.body).innerText"
 OPEN_EVERYTHING = """() => {
   document.querySelectorAll('details').forEach((details) => { details.open = true })
   document.querySelectorAll('.vp-code-group .blocks > div').forEach((block) => { block.style.display = 'block' })
 }"""
+HYDRATED = "() => Boolean(document.querySelector('#app') && document.querySelector('#app').__vue_app__)"
 TEXT_OF = ("guide/boxes.md", "guide/snippets.md")  # pages whose innerText is recorded whole
 HEADING_ID = re.compile(r'<h[1-6] id="([^"]+)"')
 PAGE_DATA = re.compile(r"JSON\.parse\(`(.*?)`\)", re.DOTALL)
@@ -69,7 +75,8 @@ def _page_data(dist: Path) -> list[dict]:
     for script in sorted((dist / "assets").glob("*.lean.js")):
         match = PAGE_DATA.search(script.read_text())
         if match and '"relativePath"' in match.group(1):
-            found.append(json.loads(match.group(1).replace("\\`", "`")))
+            # A JavaScript template literal: `\\`, `\``, `\$` stand for the character after the backslash.
+            found.append(json.loads(re.sub(r"\\([\\`$])", r"\1", match.group(1))))
     return found
 
 
@@ -110,6 +117,11 @@ def _included(site: Path, text: str, folder: Path, depth: int = 0) -> list[Path]
     return found
 
 
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
+
+
 def record(install: Path, sample: str) -> None:
     src_dir = SAMPLES[sample]
     with tempfile.TemporaryDirectory() as work:
@@ -133,20 +145,29 @@ def record(install: Path, sample: str) -> None:
             html = dist / (written[name].removesuffix(".md") + ".html")
             return html if html.is_file() else None
 
+        server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=str(dist)))
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+
+        def address(html: Path) -> str:
+            return f"http://127.0.0.1:{server.server_address[1]}/{html.relative_to(dist).as_posix()}"
+
         sources = [(p.relative_to(site).as_posix(), p) for p in sorted(site.rglob("*.md"))
                    if "node_modules" not in p.relative_to(site).parts and ".vitepress" not in p.relative_to(site).parts]
         pages = record_pages(sources, built, MAIN, OPEN_EVERYTHING, root=dist,
-                             pasted=lambda text, source: _included(site / src_dir, text, source.parent))
+                             pasted=lambda text, source: _included(site / src_dir, text, source.parent),
+                             address=address, ready=HYDRATED)
         for name, page in pages.items():  # the ids its build gave the page's headings, in order
             if page["built"] and (html := built(name, site / name)) is not None:
                 page["heading_ids"] = HEADING_ID.findall(html.read_text())
                 page["relativePath"] = written[name]
         _navigation(pages, {name: html for name, source in sources if (html := built(name, source))}, dist)
-        texts = {name: shown_text(built(name, site / name), MAIN, OPEN_EVERYTHING) for name in TEXT_OF
-                 if (site / name).is_file()}
+        texts = {name: shown_text(built(name, site / name), MAIN, OPEN_EVERYTHING, address, HYDRATED)
+                 for name in TEXT_OF if (site / name).is_file()}
+        server.shutdown()
         version = json.loads((install / "node_modules" / "vitepress" / "package.json").read_text())["version"]
-    recording = {"renderer": f"vitepress {version} (default theme); Chromium innerText of .vp-doc, details and "
-                             "code group tabs opened; title, heading, lang and sidebar place of each page",
+    recording = {"renderer": f"vitepress {version} (default theme), served; Chromium innerText of .vp-doc (a "
+                             "home page's .VPHome) once hydrated, details and code group tabs opened; title, "
+                             "heading, lang and sidebar place of each page",
                  "pages": pages, "generated": generated, "texts": texts}
     recorded = SITES / f"{sample}.shown.json"
     recorded.write_text(json.dumps(recording, indent=1, ensure_ascii=False) + "\n")

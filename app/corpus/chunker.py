@@ -8,11 +8,11 @@ from __future__ import annotations
 
 import hashlib
 import re
-import unicodedata
 from dataclasses import asdict, dataclass, field
 
 from app.corpus.markdown import Block, read_page
 from app.corpus.site_model import MKDOCS_SUFFIXES
+from app.corpus.vitepress_markdown import vitepress_slug
 
 # Bump when chunk text or boundaries change: every content_hash changes once, so sync re-embeds.
 CHUNKER_VERSION = "8"  # 8: nor is a part a title alone (7: never ends on a title line)
@@ -99,18 +99,10 @@ def github_slug(text: str) -> str:
     return re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
 
 
-# VitePress's slugify (@mdit-vue/shared, vitepress 2.0.0-alpha.19): each run of these characters is one `-`.
-_VITEPRESS_SPECIAL = re.compile(r"""[\s~`!@#$%^&*()\-_+=\[\]{}|\\;:"'“”‘’<>,.?/]+""")
-
-
 def slug_of(page: Page, shown: str) -> str:
     """A heading's anchor as the page's site makes it from its shown text: GitHub's, or on a VitePress
     site its slugify (`coverage.provider` → `coverage-provider`, not GitHub's `coverageprovider`)."""
-    if page.anchor_style != "vitepress":
-        return github_slug(shown)
-    text = re.sub(r"[\u0300-\u036f\u0000-\u001f]", "", unicodedata.normalize("NFKD", shown))
-    text = re.sub(r"-{2,}", "-", _VITEPRESS_SPECIAL.sub("-", text)).strip("-")
-    return re.sub(r"^(\d)", r"_\1", text).lower()
+    return github_slug(shown) if page.anchor_style != "vitepress" else vitepress_slug(shown)
 
 
 class AnchorAllocator:

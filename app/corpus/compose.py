@@ -32,6 +32,7 @@ from app.corpus.site_root import SiteChoiceError, Within, find_site, moved_to_so
 from app.corpus.site_vitepress import base_warning, import_snippets, paste_includes
 from app.corpus.snippets import Pastable, SnippetResult, is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
+from app.corpus.vitepress_markdown import home_hero
 from app.errors import DocschatError
 from app.globs import matches_any
 
@@ -341,6 +342,8 @@ def _compose_page(
                                 if site.framework == "vitepress" else front.body)
     result.warnings.extend(pasted.warnings)  # a page its parser rejects still names its snippets' faults
     pasted.text = render_macros(pasted.text, site, path, front.data)  # mkdocs-macros, if on (or MacrosError)
+    if site.framework == "vitepress":  # a home page's hero and features, from its front matter
+        pasted.text = home_hero(front.data, files) + pasted.text
     pastable = Pastable(files, path, audiences, lambda snippet: _page_audiences(  # the site's rules, in its folder
         snippet, files, source, None if snippet.startswith(REPOSITORY) else site), result.warnings)
     includes = PageIncludes(path, partial(_included, path, pastable, site_folder), result.warnings)
@@ -354,7 +357,8 @@ def _compose_page(
                                 _title_shown, path, audiences, files, source, site, result.warnings)) if titles else None), files=pastable, css=site.css(files, path, pasted.text if mdx else ""),
                         linked=lambda urls: site.linked_css(files, urls),  # stylesheets the page links
                         modules=lambda sources: site.modules(files, path, sources),  # components it imports
-                        link=page_link(path, files, site, source, titles if dialect.myst else None))
+                        link=page_link(path, files, site, source, titles if dialect.myst else None),
+                        page_data=front.data if dialect.vitepress else None)
     result.warnings.extend(f"{path}: snippet {snippet!r} pastes nothing: no file of the source it may paste (a URL "
                            "is never downloaded)" for snippet in reading.unresolved_snippets)
     if reading.error is not None:

@@ -41,7 +41,7 @@ from app.corpus.myst import Build
 from app.corpus.myst_notebook import cell_metadata, drop_removed_markdown_cells, removes_source
 from app.corpus.reader import Admonitions, Block, Reading, read_html, read_markdown
 from app.corpus.reference_targets import directive_caption, rst_labels
-from app.corpus.vitepress_markdown import render_vitepress
+from app.corpus.vitepress_markdown import component_slots, render_vitepress
 
 __all__ = ["Block", "Reading", "read_page"]
 
@@ -386,7 +386,7 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
               files: Mapping[str, str] | None = None, css: str = "",
               linked: Callable[[tuple[str, ...]], str] | None = None,
               modules: Callable[[tuple[str, ...]], dict[str, str | None]] | None = None,
-              link: Callable[[str], str] | None = None) -> Reading:
+              link: Callable[[str], str] | None = None, page_data: Mapping[str, Any] | None = None) -> Reading:
     """The page body as its site shows it: `mdx` for an `.mdx` page (or any page of a Mintlify
     site, which builds `.md` as MDX too), `myst` for a MyST page (None: when it uses MyST's syntax),
     `mintlify` for Mintlify's math, `comments` for HTML comments in MDX (Docusaurus), `mkdocs` for
@@ -394,9 +394,9 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
     whose first `key: value` lines MkDocs takes for meta data when it had no `front_matter`, and
     its `--8<--` snippets read from `files` (the source's tree); `docusaurus` for a page of a
     Docusaurus site (code block titles as it shows them; `admonitions` its page's, its defaults
-    when not given); `vitepress` for a page of a VitePress site (markdown-it, vitepress_markdown.py);
-    `starlight` for a page of an Astro Starlight site (code block titles as Expressive Code shows
-    them); `build`: what a Sphinx site's conf.py and
+    when not given); `vitepress` for a page of a VitePress site (markdown-it, vitepress_markdown.py;
+    `page_data` its front matter, which its template may show); `starlight` for a page of an Astro
+    Starlight site (code block titles as Expressive Code shows them); `build`: what a Sphinx site's conf.py and
     the page's front matter say of its MyST (substitutions, tags); `css` the site's own stylesheet;
     `linked` the text of the source's stylesheets the page links by these URLs (`<link
     rel=stylesheet href="/x.css">`, `@import`), which the browser applies too, and `modules` the
@@ -412,8 +412,9 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
         return replace(_read_linked(lambda sheets, _: read_html(html, sheets, link), css, linked),
                        unresolved_snippets=unresolved)
     if vitepress and not mdx:
-        rendered = render_vitepress(text)
-        return _read_linked(lambda sheets, _: read_html(rendered, sheets, link), css, linked)
+        rendered, slots = render_vitepress(text), component_slots(text, modules) if modules is not None else {}
+        return _read_linked(lambda sheets, _: read_html(rendered, sheets, link, vue=True, slots=slots, frontmatter=page_data),
+                            css, linked)
     if not mdx and (is_myst(text) if myst is None else myst):
         rendered = _render_myst(text, replace(build or Build(), roles=myst_classes.page_roles(text)))
         return _read_linked(lambda sheets, _: read_html(rendered, sheets, link), css, linked)

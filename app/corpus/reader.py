@@ -12,7 +12,7 @@ import functools
 import hashlib
 import json
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import Any, NamedTuple
@@ -238,10 +238,15 @@ def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool 
                                           "codeTitles": code_titles, "css": css, "modules": modules or {}, **boxes}), link)
 
 
-def read_html(html: str, css: str = "", link: Callable[[str], str] | None = None) -> Reading:
+def read_html(html: str, css: str = "", link: Callable[[str], str] | None = None, *, vue: bool = False,
+              slots: Mapping[str, list[str]] | None = None, frontmatter: Mapping[str, Any] | None = None) -> Reading:
     """HTML (a MyST page rendered by markdown-it-py) as a browser shows it, with the site's `css`;
-    `link` as read_markdown's."""
-    return _reading(_call("fromHtml", html, css), link)
+    `link` as read_markdown's. With `vue`, a VitePress page's HTML: rendered as Vue renders the
+    page's template first (js/src/vue-template.js), each component of `slots` showing only the
+    children its slots take (vitepress_markdown.component_slots), `frontmatter` the page's
+    (`{{ $frontmatter.title }}`; as JSON: a date is its text)."""
+    data = json.loads(json.dumps(dict(frontmatter or {}), default=str))
+    return _reading(_call("fromHtml", html, css, {"vue": vue, "slots": dict(slots or {}), "frontmatter": data}), link)
 
 
 @dataclass

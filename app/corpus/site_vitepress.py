@@ -15,6 +15,11 @@ pages of the locale they read, and the root locale's visitor is the one docschat
 A page pastes another file where it writes `<!--@include: ./path-->` (processIncludes), before
 markdown-it reads it: the included text is the page's, and a file pasted that way is usually
 excluded, not a page of its own (vitest's `guide/cli-generated.md`).
+
+Every page is shown with the theme's stylesheets (Vite bundles what the theme imports): the `.css`
+files of `.vitepress/theme/` (where `vitepress init` writes `style.css`, imported by its
+`index.ts`) and those the theme's entry imports from elsewhere. One of that folder no code imports
+is applied too (more hidden, never less); a Vue component's `<style>` is not read.
 """
 
 from __future__ import annotations
@@ -27,10 +32,12 @@ from collections.abc import Callable, Mapping
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.reader import read_module_value
 from app.corpus.site_docusaurus import _micromatch
-from app.corpus.site_model import NOT_BUILT, Exclusion, NavPage, Site, stem
+from app.corpus.site_model import _CSS_IMPORT, NOT_BUILT, Exclusion, NavPage, Site, stem
 from app.corpus.vitepress_config import closing_bracket, normalize_link, read_config, rewritten, sidebar_of
 
 VITEPRESS_CONFIGS = tuple(f".vitepress/config.{ext}" for ext in ("js", "ts", "mjs", "mts", "cjs", "cts"))
+_THEME = ".vitepress/theme/"
+_THEME_ENTRIES = tuple(f"{_THEME}index.{ext}" for ext in ("js", "ts", "mjs", "mts"))
 _NEVER_BUILT = ("**/node_modules/**", "**/dist/**")  # VitePress's glob() ignores these, whatever the config says
 _HIDDEN = re.compile(r"(?:.*/)?\.")  # tinyglobby's default (dot: false): no file under a `.` name
 _SRC_EXCLUDE = re.compile(r"""(?<![\w$])["']?srcExclude["']?\s*:\s*""")
@@ -92,6 +99,7 @@ def vitepress_site(files: Mapping[str, str]) -> Site:
                     if sidebar_of(options.sidebar, pages[path]) is links:
                         site.listed.setdefault(stem(path), NavPage(place))
         site.every_page_listed = not site.listed
+    site.stylesheets = _theme_stylesheets(files)
     return site
 
 
@@ -108,6 +116,18 @@ def not_built_reason(site: Site, path: str) -> str:
     if any(re.match(_micromatch(glob) + r"\Z", rest) for glob in _NEVER_BUILT):
         return "under node_modules or dist, which VitePress never builds"
     return f"named by srcExclude of {site.config}"
+
+
+def _theme_stylesheets(files: Mapping[str, str]) -> tuple[str, ...]:
+    """The stylesheets VitePress bundles with every page: its theme folder's, then those the theme's
+    entry imports (`import '../../styles/docs.css'`)."""
+    sheets = [path for path in sorted(files) if path.startswith(_THEME) and path.lower().endswith(".css")]
+    for entry in _THEME_ENTRIES:
+        for name in _CSS_IMPORT.findall(files.get(entry, "")):
+            path = posixpath.normpath(posixpath.join(posixpath.dirname(entry), name))
+            if path in files and path not in sheets:
+                sheets.append(path)
+    return tuple(sheets)
 
 
 def _src_exclude(text: str) -> tuple[str, ...] | None:

@@ -11,18 +11,24 @@ configured here as it configures it:
 - GitHub's alerts (`> [!TIP]`, gitHubAlertsPlugin): the marker shown as the box's title;
 - Shiki's comment notation in code (`// [!code ++]`, `focus`, `highlight`, `error`, `warning`,
   `word:…`; @shikijs/transformers): the comment is not shown, a line holding only it not at all;
+- `{…}` attributes (@mdit/plugin-attrs, vitepress_attrs.py): `text {hidden}` hides the paragraph;
 - footnotes, tables, strikethrough, task lists (markdown-it's and its plugins').
-Not done (design/page-reader.md, session 31): emoji shortcodes (`:tada:`), `[[toc]]`, `{{ }}`
-(Vue evaluates them in the browser), a fence's language label. A heading's `{#id}` is left in its
-text: the chunker takes it as the anchor (chunker.heading_id), as @mdit/plugin-attrs does.
+The HTML is then a Vue template (`{{ }}`, `v-if`, …): the page reader renders it as Vue would
+(read_html's `vue`, js/src/vue-template.js), so a code block carries `v-pre` as VitePress's does.
+Not done (design/page-reader.md, sessions 31, 32): emoji shortcodes (`:tada:`), `[[toc]]`, a fence's
+language label. A heading's id is written after its text as `{#id}` (the chunker's anchor), its own
+`{#id}` or VitePress's slug where its text is not all the id's (_heading_ids).
 """
 
 from __future__ import annotations
 
 import html
+import posixpath
 import re
-from collections.abc import Sequence
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
+from typing import Any
 
 from markdown_it import MarkdownIt
 from markdown_it.renderer import RendererHTML
@@ -32,6 +38,9 @@ from markdown_it.utils import EnvType, OptionsDict
 from mdit_py_plugins.container import container_plugin
 from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.tasklists import tasklists_plugin
+
+from app.corpus.vitepress_attrs import attrs_plugin
+from app.corpus.vitepress_components import component_plugin
 
 # containerLabels: each titled box and its default title.
 TITLES = {"tip": "TIP", "info": "INFO", "warning": "WARNING", "danger": "DANGER", "details": "Details",
@@ -43,8 +52,98 @@ _LANGUAGE = re.compile(r"^[a-zA-Z0-9\-_]+")
 _TAB_TITLE = re.compile(r"\[(.*)\]")
 # A comment holding Shiki's notation at a line's end (@shikijs/transformers' matchers and
 # RE_NOTATION): `// [!code ++]`, `# [!code focus]`, `<!-- [!code error] -->`, `/* [!code hl] */`.
+# VitePress's slugify (@mdit-vue/shared, vitepress 2.0.0-alpha.19): each run of these characters is one `-`.
+_VITEPRESS_SPECIAL = re.compile(r"""[\s~`!@#$%^&*()\-_+=\[\]{}|\\;:"'“”‘’<>,.?/]+""")
 _NOTATION = re.compile(r"""\s*(?:<!--\s*(?:\[!code\b[^\]]*\]\s*)+-->|/\*\s*(?:\[!code\b[^\]]*\]\s*)+\*/"""
                        r"""|(?://|["'#]|;{1,2}|%{1,2}|--)\s*(?:\[!code\b[^\]]*\]\s*)+)\s*$""")
+
+
+def vitepress_slug(text: str) -> str:
+    """VitePress's slugify: a heading's anchor from its text (`coverage.provider` → `coverage-provider`)."""
+    text = re.sub(r"[\u0300-\u036f\u0000-\u001f]", "", unicodedata.normalize("NFKD", text))
+    text = re.sub(r"-{2,}", "-", _VITEPRESS_SPECIAL.sub("-", text)).strip("-")
+    return re.sub(r"^(\d)", r"_\1", text).lower()
+
+
+# Vue components a page uses whose templates docschat reads: those its `<script setup>` imports from a
+# `.vue` file, and those the theme's entry registers (`app.component('Name', Imported)`).
+_SCRIPT_SETUP = re.compile(r"<script\b[^>]*\bsetup\b[^>]*>(.*?)</script>", re.DOTALL | re.IGNORECASE)
+_VUE_IMPORT = re.compile(r"""^\s*import\s+([A-Za-z_$][\w$]*)\s+from\s+['"]([^'"\n]+\.vue)['"]""", re.MULTILINE)
+_REGISTERED = re.compile(r"""\.component\(\s*['"]([\w-]+)['"]\s*,\s*([A-Za-z_$][\w$]*)\s*\)""")
+_TEMPLATE = re.compile(r"<template\b[^>]*>(.*)</template>", re.DOTALL)
+_SLOT = re.compile(r"<slot\b([^>]*)>", re.IGNORECASE)
+_SLOT_NAME = re.compile(r"""(?<![:\w-])name\s*=\s*["']([^"']*)["']""")
+_THEME_ENTRY = "/.vitepress/theme/index"
+
+
+def component_slots(text: str, modules: Callable[[tuple[str, ...]], dict[str, str | None]]) -> dict[str, list[str]]:
+    """The slots each Vue component the page uses renders (by its name in lower case without `-`,
+    as the page reader sees `<NoSlot>` and `<no-slot>` alike): the page shows a component's children
+    only in the slots its template renders (`<slot />` the default one). `modules` gives a module's
+    text by its import path (the page's folder, or `/` the site's). A component whose file the
+    source lacks, or that renders no template of its own (a render function, a dynamic slot name),
+    is left out: its children are shown (as the page reader shows an unknown element's)."""
+    wanted = {name: source for script in _SCRIPT_SETUP.findall(text) for name, source in _VUE_IMPORT.findall(script)}
+    theme = modules((_THEME_ENTRY,)).get(_THEME_ENTRY) or ""
+    imported = dict(_VUE_IMPORT.findall(theme))
+    for name, local in _REGISTERED.findall(theme):
+        if local in imported:  # relative to the theme's folder, asked for from the site's root
+            wanted.setdefault(name, "/" + posixpath.normpath(posixpath.join(".vitepress/theme", imported[local])))
+    texts = modules(tuple(sorted(set(wanted.values())))) if wanted else {}
+    slots: dict[str, list[str]] = {}
+    for name, source in wanted.items():
+        template = _TEMPLATE.search(texts.get(source) or "")
+        if template is None:
+            continue
+        names = [_slot_name(attributes) for attributes in _SLOT.findall(template.group(1))]
+        if None not in names:
+            slots[name.lower().replace("-", "")] = sorted({str(slot) for slot in names})
+    return slots
+
+
+def _slot_name(attributes: str) -> str | None:
+    """A `<slot>`'s name ("default" when it has none); None when it is bound (`:name`): unread."""
+    if re.search(r"(?:^|\s)(?::|v-bind:)name\b", attributes):
+        return None
+    found = _SLOT_NAME.search(attributes)
+    return found.group(1) if found else "default"
+
+
+_THEME_ENTRIES = tuple(f".vitepress/theme/index.{ext}" for ext in ("js", "ts", "mjs", "mts"))
+
+
+def home_hero(front: Mapping[str, Any], files: Mapping[str, str]) -> str:
+    """What VitePress's default theme shows of a `layout: home` page's front matter, above its text
+    (VPHome): the hero's name, text and tagline (HTML: `v-html`), its actions' labels, each
+    feature's title, details (HTML, or a list of them) and link text. Written as HTML before the
+    page, in a `v-pre` block (Vue does not compile a `v-html` value); nothing on a site whose theme
+    never imports `vitepress/theme` (its own layout: what it shows is not read)."""
+    entry = next((files[name] for name in _THEME_ENTRIES if name in files), None)
+    if front.get("layout") != "home" or (entry is not None and "vitepress/theme" not in entry):
+        return ""
+    given = front.get("hero")
+    hero: dict[str, Any] = given if isinstance(given, dict) else {}
+    shown = [f"<p>{hero[key]}</p>" for key in ("name", "text", "tagline") if _scalar(hero.get(key))]
+    shown += [f"<p>{html.escape(str(action['text']))}</p>" for action in _list(hero.get("actions"))
+              if isinstance(action, dict) and _scalar(action.get("text"))]
+    for feature in _list(front.get("features")):
+        if not isinstance(feature, dict):
+            continue
+        details = feature.get("details")
+        shown += [f"<p>{feature['title']}</p>"] if _scalar(feature.get("title")) else []
+        shown += [f"<p>{item}</p>" for item in (_list(details) if isinstance(details, list) else [details]) if _scalar(item)]
+        shown += [f"<p>{html.escape(str(feature['linkText']))}</p>"] if _scalar(feature.get("linkText")) else []
+    # One line: a blank line in a value would end the HTML block and let Markdown read the rest.
+    line = re.sub(r"[\r\n]+", " ", "".join(shown))
+    return f'<div v-pre class="VPHome">{line}</div>\n\n' if shown else ""
+
+
+def _scalar(value: object) -> bool:
+    return isinstance(value, (str, int, float)) and not isinstance(value, bool) and str(value).strip() != ""
+
+
+def _list(value: object) -> list[Any]:
+    return value if isinstance(value, list) else []
 
 
 def render_vitepress(text: str) -> str:
@@ -57,8 +156,9 @@ def _parser() -> MarkdownIt:
     md = MarkdownIt("default", {"html": True})  # markdown-it's default preset, as VitePress: nesting up to 100
     for name in (*_AS_IS, "code-group", *TITLES):
         container_plugin(md, name, render=_render_box)
-    md.use(footnote_plugin).use(tasklists_plugin)
+    md.use(footnote_plugin).use(tasklists_plugin).use(attrs_plugin).use(component_plugin)
     md.core.ruler.after("block", "github_alerts", _github_alerts)
+    md.core.ruler.push("heading_ids", _heading_ids)
     md.add_render_rule("fence", _render_fence)
     md.add_render_rule("alert_open", _render_alert)
     md.add_render_rule("alert_close", lambda self, tokens, idx, options, env: "</div>\n")
@@ -75,15 +175,21 @@ def _render_box(self: RendererHTML, tokens: Sequence[Token], idx: int, options: 
     name = token.type.removeprefix("container_").rsplit("_", 1)[0]
     if token.nesting == -1:
         return "</details>\n" if name == "details" else "</div></div>\n" if name == "code-group" else "</div>\n"
+    if name == "v-pre":
+        return "<div v-pre>\n"  # Vue leaves what it holds as written (no `{{ }}`, no directives)
     if name in _AS_IS:
-        return "<div>\n"
+        return '<div class="vp-raw">\n'
     if name == "code-group":
         return _code_group(tokens, idx)
     info = token.info.strip()[len(name):].strip()
     title = _inline(_parser(), info or TITLES[name], env)
+    # Its `{…}` attributes (vitepress_attrs.py: `::: tip {hidden}`) on the box, its class before the box's.
+    attributes = {key: value for key, value in token.attrs.items() if key != "class"}
+    written = "".join(f' {key}="{html.escape(str(value))}"' for key, value in attributes.items())
+    classes = " ".join(str(part) for part in (token.attrGet("class"), name) if part)
     if name == "details":
-        return f'<details class="details custom-block"><summary>{title}</summary>\n'
-    return f'<div class="{name} custom-block"><p class="custom-block-title">{title}</p>\n'
+        return f'<details{written} class="{classes} custom-block"><summary>{title}</summary>\n'
+    return f'<div{written} class="{classes} custom-block"><p class="custom-block-title">{title}</p>\n'
 
 
 def _code_group(tokens: Sequence[Token], idx: int) -> str:
@@ -101,7 +207,8 @@ def _code_group(tokens: Sequence[Token], idx: int) -> str:
             continue
         if title:  # VitePress writes it unescaped into the label, as HTML
             tabs.append(f"<label>{title}</label>")
-    return f'<div class="vp-code-group"><div class="tabs">{"".join(tabs)}</div><div class="blocks">\n'
+    # Apart: the theme's stylesheet shows each label as a tab of its own (innerText "a\nb", not "ab").
+    return f'<div class="vp-code-group"><div class="tabs">{" ".join(tabs)}</div><div class="blocks">\n'
 
 
 def _tab_title(info: str) -> str:
@@ -127,7 +234,25 @@ def _render_fence(self: RendererHTML, tokens: Sequence[Token], idx: int, options
             lines.append(kept)
     language = _language(token.info.strip())
     kind = f' class="language-{html.escape(language)}"' if language else ""
-    return f"<pre><code{kind}>{html.escape(chr(10).join(lines))}</code></pre>\n"
+    # Vue reads a fence's code as written (v-pre) unless its language ends `-vue` (`{{ }}` evaluated).
+    verbatim = "" if re.match(r"^[A-Za-z0-9_-]*-vue(?![A-Za-z0-9_-])", token.info.strip()) else " v-pre"
+    return f"<pre{verbatim}><code{kind}>{html.escape(chr(10).join(lines))}</code></pre>\n"
+
+
+def _heading_ids(state: StateCore) -> None:
+    """A heading's id written as `{#id}` (the chunker's anchor) where its text would not give it: its
+    own `{#id}` (taken off by the attributes, vitepress_attrs.py), or, when it holds HTML, VitePress's
+    slug of its text tokens only (getTokensText leaves `html_inline` out), so the text a component
+    shows (`<Badge text="beta" />`, vue-template.js) is no part of the id."""
+    for open_, inline in zip(state.tokens, state.tokens[1:], strict=False):
+        children = inline.children or []
+        if open_.type != "heading_open":
+            continue
+        slug = open_.attrGet("id")
+        if not slug and any(child.type == "html_inline" for child in children):
+            slug = vitepress_slug("".join(child.content for child in children if child.type != "html_inline"))
+        if slug:
+            children.append(Token("text", "", 0, content=f" {{#{slug}}}"))
 
 
 def _github_alerts(state: StateCore) -> None:

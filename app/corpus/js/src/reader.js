@@ -39,6 +39,7 @@ import {renderApart} from './component-page.js'
 import {DISPLAY_HIDES, hiding} from './css-hiding.js'
 import {hiddenEverywhere, tailwindFrame} from './tailwind.js'
 import {docusaurusCode} from './docusaurus-code.js'
+import {renderVue, selfClosed} from './vue-template.js'
 
 // The OpenAPI reader (src/openapi.js, @mintlify's packages: a quarter of the code, 0.02 s of a
 // process's start) is a bundle of its own, ../reader-openapi.js, which app/corpus/reader.py
@@ -1810,15 +1811,17 @@ function parsedAsIs(node, inside) {
   return true
 }
 
-function shown(tree, counts, shortcuts = true, siteCss = '', extra = {}) {
+function shown(tree, counts, shortcuts = true, siteCss = '', extra = {}, vue = null) {
   let hast = tree
   if (!shortcuts || !parsedAsIs(tree, {})) {
     escapeText(tree)
     // Written out as the page's HTML and parsed again as a browser parses it (parse5): raw HTML's
     // state (an unclosed comment, `<script>`, an attribute) runs on over the HTML Markdown made,
     // as on the site.
-    const html = toHtml(tree, {allowDangerousHtml: true})
+    let html = toHtml(tree, {allowDangerousHtml: true})
+    if (vue) html = selfClosed(html)
     hast = fromParse5(parseFragment(html))
+    if (vue) renderVue(hast, (markup) => fromParse5(parseFragment(markup)).children, vue.slots || {}, vue.frontmatter)
     if (/<(?:switch|maction|semantics)/i.test(html)) oneChildShown(hast, false) // only on a page that has one
     if (/<svg/i.test(html)) svgUnrendered(hast)
   }
@@ -2119,9 +2122,13 @@ export function parse(page, options) {
   }
 }
 
-export function fromHtml(value, css = '') {
+// With {vue: true}, the HTML is a VitePress page's: rendered as Vue renders it first (vue-template.js),
+// `slots` the slots each component the page uses renders ({name: ['default', …]}), `frontmatter` the
+// page's front matter (`{{ $frontmatter.title }}`).
+export function fromHtml(value, css = '', options = {}) {
   try {
-    return shown({type: 'root', children: [{type: 'raw', value}]}, {}, true, css)
+    return shown({type: 'root', children: [{type: 'raw', value}]}, {}, true, css, {},
+      options && options.vue ? {slots: options.slots || {}, frontmatter: options.frontmatter || {}} : null)
   } catch (error) {
     return failure(error)
   }
