@@ -80,6 +80,8 @@ def test_without_its_constants_module_the_children_are_shown_unlabelled() -> Non
     "React.Children.count(children); return [{toString: () => 'x'}].join('')",  # fails as in the browser
     "const f = (n) => f(n + 1); React.Children.count(children); return f(0)",  # without end
     "React.Children.count(children); return 'x'.repeat(1e9)",  # the page's memory
+    "const a = React.Children.toArray(children); return <div {...a[0]}>x</div>",  # an element spread as props
+    "const a = React.Children.toArray(children); return <p>{{...'ab', t: a.length}.t}</p>",  # a string spread
 ])
 def test_a_component_the_reader_cannot_evaluate_is_a_guess(body: str) -> None:
     """What the evaluation does not know stops it (nothing of the repository's code runs): the

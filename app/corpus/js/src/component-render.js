@@ -305,9 +305,7 @@ export class Renderer {
         const object = {}
         for (const property of node.properties) {
           if (property.type === 'SpreadElement') {
-            const value = this.evaluate(property.argument, scope)
-            if (value != null && (typeof value !== 'object' || value instanceof Element)) stop('a spread of that')
-            Object.assign(object, value)
+            Object.assign(object, this.spreadObject(property.argument, scope))
             continue
           }
           if (property.kind !== 'init') stop('an accessor')
@@ -374,6 +372,13 @@ export class Renderer {
     return value
   }
 
+  // What `{...x}` spreads into an object or a JSX element's props: an object (not an element), or nothing.
+  spreadObject(node, scope) {
+    const value = this.evaluate(node, scope)
+    if (value != null && (typeof value !== 'object' || value instanceof Element)) stop('a spread of that')
+    return value
+  }
+
   iterable(value) {
     if (Array.isArray(value)) return value
     if (value instanceof Set || value instanceof Map || typeof value === 'string') return [...value]
@@ -386,9 +391,7 @@ export class Renderer {
     const props = {}
     for (const attribute of opening.attributes) {
       if (attribute.type === 'JSXSpreadAttribute') {
-        const value = this.evaluate(attribute.argument, scope)
-        if (value != null && (typeof value !== 'object' || value instanceof Element)) stop('a spread of that')
-        Object.assign(props, value)
+        Object.assign(props, this.spreadObject(attribute.argument, scope))
         continue
       }
       if (attribute.name.type !== 'JSXIdentifier') stop('a namespaced attribute')
