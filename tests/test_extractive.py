@@ -307,6 +307,18 @@ def test_a_long_list_is_cut_to_the_items_that_answer() -> None:
     assert answer == "**Widget › What visitors see**\n\n- A visitor may ask 5 questions an hour and 10 a day. [1]", answer
 
 
+def test_a_nested_item_keeps_its_own_line_and_a_wrapped_item_is_one_line() -> None:
+    """Joined into one line, a nested list read "- Install the CLI with pip - pip install x - or
+    with uv" as one item's words; the widget draws a nested item from its indented line."""
+    text = ("To get started:\n\n- Install the CLI\n  with a package manager:\n  - with pip: `pip install x`\n"
+            "  - with uv: `uv add x`\n- Configure the token\n")
+    excerpts = [Excerpt(1, "Setup", "u", "Install", text, "Setup › Install")]
+    answer = ExtractiveAnswerer().answer("How do I install the CLI with pip or uv?", excerpts)
+    assert ("- Install the CLI with a package manager:\n  - with pip: `pip install x`\n  - with uv: `uv add x`\n"
+            "- Configure the token [1]") in answer, answer
+    assert_traceable(answer, excerpts)
+
+
 @pytest.mark.parametrize(("files", "label"), [
     ({"conf.py": "extensions = ['myst_parser']\nmyst_enable_extensions = ['colon_fence']\n",
       "logging.md": "# Logging\n\n## Output\n\nLoggers write to standard out.\n\n:::{important}\nTo write to "

@@ -304,6 +304,28 @@ def test_soft_line_breaks_are_spaces_and_hard_breaks_stay(demo_server, browser) 
     page.screenshot(path=str(OUTPUT / "widget-360-soft-breaks.png"))
 
 
+def test_a_nested_list_is_drawn_inside_its_item_and_numbers_stay(demo_server, browser) -> None:
+    """An answer quotes a nested item on its own indented line (app/chat/extractive.py); drawn flat,
+    "Install" and its two steps read as three siblings, and an ordered list lost its numbers."""
+    page = browser.new_page(viewport={"width": 360, "height": 740})
+    page.goto(demo_server.url + "/")
+    page.wait_for_function("() => customElements.get('docs-chat')")
+    drawn = page.evaluate("""() => {
+      const el = document.querySelector('docs-chat');
+      el.shadowRoot.querySelector('.launcher').click();
+      const view = el.addAssistant([], '- Install [1]\\n  - with pip\\n  - with uv\\n- Configure\\n\\n3. third\\n4. fourth');
+      const tree = (list) => [...list.children].map(li => [li.firstChild.textContent,
+        ...[...li.querySelectorAll(':scope > ul, :scope > ol')].map(inner => [inner.tagName, tree(inner)])]);
+      return [...view.node.querySelectorAll('.summary > ul, .summary > ol')].map(list =>
+        [list.tagName, list.getAttribute('start'), tree(list)]);
+    }""")
+    assert drawn == [
+        ["UL", None, [["Install ", ["UL", [["with pip"], ["with uv"]]]], ["Configure"]]],
+        ["OL", "3", [["third"], ["fourth"]]],
+    ], drawn
+    page.screenshot(path=str(OUTPUT / "widget-360-nested-list.png"))
+
+
 STATUS_PROBE = """
 () => {
   const root = document.querySelector('docs-chat').shadowRoot;

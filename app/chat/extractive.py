@@ -198,13 +198,31 @@ def _passages_with_rest(excerpt: Excerpt, index: int) -> list[_Passage]:
 LONG_LIST_CHARS = 600
 
 
+# A line that opens a list item, nested or not (CommonMark's bullet and ordered markers).
+_ITEM_LINE = re.compile(r"[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
+
+
 def _one_line_items(block: Block) -> Block:
     """A list with each item on one line: a wrapped item's line breaks are Markdown's soft breaks
-    (spaces), and the widget draws a list only when every line opens an item."""
+    (spaces), and the widget draws a list only when every line opens an item. A nested item keeps
+    its own line and its indent, which the widget draws as a list inside the item (joined, "- a
+    - b" read as one item's words)."""
     if block.kind != "list":
         return block
-    items = tuple(re.sub(r"\s*\n\s*", " ", item) for item in block.items)
+    items = tuple("\n".join(_joined_lines(item)) for item in block.items)
     return Block("\n".join(items), "list", items)
+
+
+def _joined_lines(item: str) -> list[str]:
+    lines: list[str] = []
+    for line in item.split("\n"):
+        if not line.strip():
+            continue
+        if not lines or _ITEM_LINE.match(line):
+            lines.append(line.rstrip())
+        else:
+            lines[-1] = f"{lines[-1]} {line.strip()}"
+    return lines
 
 
 def _matching_items(block: Block, wanted: set[str]) -> Block:

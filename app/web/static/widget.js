@@ -63,6 +63,7 @@
     ".summary th,.summary td{border:1px solid var(--dc-border);padding:3px 6px;text-align:left;vertical-align:top}",
     // A cell breaks between words; a long one makes the table scroll in its box rather than cut a value.
     ".summary table td,.summary table th{overflow-wrap:normal;min-width:4em}.summary table code{white-space:nowrap}",
+    ".summary ul,.summary ol{margin:0 0 8px;padding-left:22px}.summary li ul,.summary li ol{margin:2px 0 0}",
     ".summary code{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:13px}",
     ".notice{color:var(--dc-muted);font-size:14px}.error{color:var(--dc-error)}",
     "form{display:flex;gap:8px;padding:10px 12px;border-top:1px solid var(--dc-border)}",
@@ -175,15 +176,9 @@
           }
           continue;
         }
-        var isList = lines.every(function (l) { return /^\s*([-*]|\d+\.)\s+/.test(l); });
+        var isList = lines.every(function (l) { return LIST_ITEM.test(l); });
         if (isList) {
-          var list = document.createElement("ul");
-          lines.forEach(function (l) {
-            var item = document.createElement("li");
-            inline(item, l.replace(/^\s*([-*]|\d+\.)\s+/, ""), sources);
-            list.appendChild(item);
-          });
-          fragment.appendChild(list);
+          fragment.appendChild(renderList(lines, sources));
         } else {
           // A line break inside a paragraph is a space (Markdown's soft break); a line that ends
           // in two spaces or a backslash is a hard break.
@@ -197,6 +192,33 @@
       }
     }
     return fragment;
+  }
+
+  // A line that opens a list item: its indent, its marker (a bullet, or a number for an ordered
+  // list), its text.
+  var LIST_ITEM = /^(\s*)([-*+]|\d{1,9}[.)])\s+(.*)$/;
+
+  // List lines → <ul>/<ol>: a line indented more than the item before it opens a list inside that
+  // item (the answers keep a nested item on its own line, indented as the page wrote it); an
+  // ordered list starts at its first number.
+  function renderList(lines, sources) {
+    var stack = [];
+    lines.forEach(function (l) {
+      var m = l.match(LIST_ITEM), indent = m[1].replace(/\t/g, "    ").length, number = /\d/.test(m[2]);
+      while (stack.length > 1 && indent < stack[stack.length - 1].indent) stack.pop();
+      var top = stack[stack.length - 1];
+      if (!top || (indent > top.indent && top.list.lastChild)) {
+        var list = document.createElement(number ? "ol" : "ul");
+        if (number && parseInt(m[2], 10) !== 1) list.setAttribute("start", String(parseInt(m[2], 10)));
+        if (top) top.list.lastChild.appendChild(list);
+        top = {indent: indent, list: list};
+        stack.push(top);
+      }
+      var item = document.createElement("li");
+      inline(item, m[3], sources);
+      top.list.appendChild(item);
+    });
+    return stack[0].list;
   }
 
   // A GFM table as the answers quote it (the page reader writes `| a | b |`, then `|---|---|`, then
