@@ -151,7 +151,10 @@ def passages(excerpt: Excerpt, index: int) -> list[_Passage]:
     blocks = _blocks(excerpt.text)
     for at, block in enumerate(blocks):
         before = found[-1].blocks if found else []
-        titled = len(before) == 1 and before[0].kind == "paragraph" and is_title_line(before[0].text)
+        # A title line followed by another title line is an entry with no body (a field with no
+        # description): the second is the next entry's title, not the first's body.
+        titled = (len(before) == 1 and before[0].kind == "paragraph" and is_title_line(before[0].text)
+                  and not (block.kind == "paragraph" and is_title_line(block.text)))
         # A title line between a sentence ending in ":" and the code, list or table it introduces is
         # that block's title (a tab's "Python 3.10+", a file name): the three are one passage.
         labels = (before and _introduces(before[-1]) and is_title_line(block.text)
