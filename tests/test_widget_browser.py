@@ -142,10 +142,17 @@ def test_keyboard_small_screen_dark_mode_and_isolation(demo_server, browser) -> 
     context.close()
 
 
-def test_markdown_from_answers_is_never_executed(demo_server, browser) -> None:
-    page = browser.new_page()
-    page.goto(demo_server.url + "/")
+def defined_widget(server, browser, **options):
+    """A new page of the server's demo, once the widget's element is defined (addAssistant draws
+    an answer's Markdown in it without asking the server)."""
+    page = browser.new_page(**options)
+    page.goto(server.url + "/")
     page.wait_for_function("() => customElements.get('docs-chat')")
+    return page
+
+
+def test_markdown_from_answers_is_never_executed(demo_server, browser) -> None:
+    page = defined_widget(demo_server, browser)
     html = page.evaluate(
         """() => {
           const el = document.querySelector('docs-chat');
@@ -167,9 +174,7 @@ def test_an_answer_draws_emphasis_and_escapes_as_the_page_shows_them(demo_server
     """structlog's answers showed "*before*" and "*structlog*" with their asterisks: the widget drew
     only **bold**. Emphasis opens before a non-space and closes after one, `_` only outside a word,
     and a character the page reader escaped (`\\*`) is drawn as itself."""
-    page = browser.new_page()
-    page.goto(demo_server.url + "/")
-    page.wait_for_function("() => customElements.get('docs-chat')")
+    page = defined_widget(demo_server, browser)
     drawn = page.evaluate(
         r"""() => {
           const el = document.querySelector('docs-chat');
@@ -288,9 +293,7 @@ def test_at_360px_the_placeholder_fits_and_a_rate_limit_notice_is_scrolled_into_
 
 
 def test_soft_line_breaks_are_spaces_and_hard_breaks_stay(demo_server, browser) -> None:
-    page = browser.new_page(viewport={"width": 360, "height": 740})
-    page.goto(demo_server.url + "/")
-    page.wait_for_function("() => customElements.get('docs-chat')")
+    page = defined_widget(demo_server, browser, viewport={"width": 360, "height": 740})
     rendered = page.evaluate("""() => {
       const el = document.querySelector('docs-chat');
       el.shadowRoot.querySelector('.launcher').click();
@@ -307,9 +310,7 @@ def test_soft_line_breaks_are_spaces_and_hard_breaks_stay(demo_server, browser) 
 def test_a_nested_list_is_drawn_inside_its_item_and_numbers_stay(demo_server, browser) -> None:
     """An answer quotes a nested item on its own indented line (app/chat/extractive.py); drawn flat,
     "Install" and its two steps read as three siblings, and an ordered list lost its numbers."""
-    page = browser.new_page(viewport={"width": 360, "height": 740})
-    page.goto(demo_server.url + "/")
-    page.wait_for_function("() => customElements.get('docs-chat')")
+    page = defined_widget(demo_server, browser, viewport={"width": 360, "height": 740})
     drawn = page.evaluate("""() => {
       const el = document.querySelector('docs-chat');
       el.shadowRoot.querySelector('.launcher').click();
