@@ -307,6 +307,17 @@ def test_a_long_list_is_cut_to_the_items_that_answer() -> None:
     assert answer == "**Widget › What visitors see**\n\n- A visitor may ask 5 questions an hour and 10 a day. [1]", answer
 
 
+def test_a_long_table_is_cut_to_its_header_and_the_rows_that_answer() -> None:
+    rows = [f"| `--flag-{n}` | Scope the caching layer of a store to entry number {n} |" for n in range(12)]
+    rows.insert(7, "| `--no-infer` | Store the text exactly as given, skipping fact extraction |")
+    table = "| Flag | Description |\n|---|---|\n" + "\n".join(rows)
+    excerpts = [Excerpt(1, "CLI", "u", "mem0 add", f"Options of `add`:\n\n{table}", "CLI › mem0 add")]
+    answer = ExtractiveAnswerer().answer("save messages exactly as given, skip the fact extraction", excerpts)
+    assert answer.endswith("| Flag | Description |\n|---|---|\n"
+                           "| `--no-infer` | Store the text exactly as given, skipping fact extraction | [1]"), answer
+    assert_traceable(answer, excerpts)
+
+
 def test_a_nested_item_keeps_its_own_line_and_a_wrapped_item_is_one_line() -> None:
     """Joined into one line, a nested list read "- Install the CLI with pip - pip install x - or
     with uv" as one item's words; the widget draws a nested item from its indented line."""

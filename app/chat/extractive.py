@@ -242,6 +242,22 @@ def _matching_items(block: Block, wanted: set[str]) -> Block:
     return Block("\n".join(items), "list", items)
 
 
+def _matching_rows(block: Block, wanted: set[str]) -> Block:
+    """A long table cut to its header and the rows that hold the most of the question's words, as
+    a long list is cut to its items (_matching_items): a 16-row table of CLI flags answered "save
+    messages exactly as given" with every flag; whole when no row holds two of them."""
+    lines = block.text.split("\n")
+    if len(block.text) <= LONG_LIST_CHARS or len(lines) < 4:
+        return block
+    rows = lines[2:]
+    held = [len(_terms(row) & wanted) for row in rows]
+    most = max(held)
+    if most < 2:
+        return block
+    kept = [row for row, n in zip(rows, held, strict=True) if n >= max(2, most - 1)]
+    return Block("\n".join(lines[:2] + kept), "table")
+
+
 def _with_its_section(best: _Passage, candidates: list[_Passage], max_chars: int) -> list[_Passage]:
     """The best passage, or its whole section when that is short and no list of titled entries
     (SHORT_SECTION_CHARS); a passage alone brings the one after it when that fits (_following)."""
@@ -363,7 +379,8 @@ class PassageChooser:
             chosen.append(passage)
             size += len(passage.text)
         for passage in chosen:
-            passage.blocks = [_matching_items(b, wanted) if b.kind == "list" else b for b in passage.blocks]
+            passage.blocks = [_matching_items(b, wanted) if b.kind == "list" else
+                              _matching_rows(b, wanted) if b.kind == "table" else b for b in passage.blocks]
         # The page's order: by guide, then the section's place in its page (stored by sync:
         # Excerpt.order_in_page; unknown, the order retrieval gave), then the passage's place.
         def in_page(p: _Passage) -> tuple[int, int, int, int]:
