@@ -16,6 +16,8 @@ import json
 import shutil
 from pathlib import Path
 
+import pytest
+
 from app.config import Settings
 from app.corpus.compose import compose_corpus
 from app.corpus.site import HIDDEN, read_site
@@ -51,7 +53,8 @@ def test_mintlify_indexes_its_default_language_and_version(tmp_path: Path) -> No
 
 
 def test_mintlify_default_is_the_first_unless_one_says_default() -> None:
-    navigation = {"versions": [{"version": "v2", "pages": ["a"]}, {"version": "v1", "pages": ["b"]}]}
+    navigation: dict[str, list[dict[str, object]]] = {
+        "versions": [{"version": "v2", "pages": ["a"]}, {"version": "v1", "pages": ["b"]}]}
     files = {"a.mdx": "# A\n", "b.mdx": "# B\n"}
     site = read_site({"docs.json": json.dumps({"navigation": navigation}), **files})
     assert site.exclusion("a.mdx", {}) is None and site.exclusion("b.mdx", {}).kind == HIDDEN
@@ -74,3 +77,82 @@ def test_mint_json_groups_of_another_version_are_left_out() -> None:
     config["versions"] = ["v2", {"name": "v1", "default": True}]
     site = read_site({"mint.json": json.dumps(config), **files})
     assert site.exclusion("v2/setup.mdx", {}).kind == HIDDEN and site.exclusion("v1/setup.mdx", {}) is None
+
+
+# --- Docusaurus ----------------------------------------------------------------------------------
+
+BUILT = json.loads((DATA / "docusaurus-versions.built.json").read_text())["urls"]
+
+
+def _default_reader_url(urls: list[str]) -> str | None:
+    """Where a reader of the default locale, at the docs root's version, finds a file: a URL not
+    under another locale (`/fr/`), the unreleased docs (`/docs/next/`) or an older version."""
+    return next((u for u in urls if not u.startswith(("/fr/", "/docs/next/", "/docs/1.0/")) and u != "/blog/"), None)
+
+
+def test_docusaurus_indexes_the_default_locale_at_the_docs_roots_version(tmp_path: Path) -> None:
+    """docs/ (the unreleased version, at /docs/next/), version 1.0 and the French translations were
+    indexed beside (or instead of) what the docs root serves, version 2.0; and the default locale's
+    own copy of a doc (i18n/en/…), which the build publishes in place of the doc, was not."""
+    result = _composed(tmp_path, "docusaurus-versions")
+    served = {path: url for path, urls in BUILT.items() if (url := _default_reader_url(urls))}
+    assert sorted(page.path for page in result.pages) == sorted(served)
+    for page in result.pages:
+        if not page.path.startswith("blog/"):  # posts keep their path (docschat's, before and after)
+            hrefs = {chunk.href.partition("#")[0] for chunk in result.chunks if chunk.page == page.path}
+            assert hrefs == {served[page.path].rstrip("/")}, page.path
+    excluded = dict(result.excluded)
+    assert {path for path, urls in BUILT.items() if path not in served} <= excluded.keys()
+    assert excluded["docs/intro.md"].kind == HIDDEN and "unreleased" in excluded["docs/intro.md"].reason
+    assert excluded["versioned_docs/version-1.0/intro.md"].reason.startswith("in versioned_docs/version-1.0, version 1.0")
+    assert "locale 'fr'" in excluded["i18n/fr/docusaurus-plugin-content-docs/version-2.0/intro.md"].reason
+    assert excluded["versioned_docs/version-2.0/v2-only.md"].reason.startswith("the default locale's copy")
+    places = {page.path: page.place for page in result.pages}
+    assert places["versioned_docs/version-2.0/guides/setup.md"] == ("Guides",)  # its versioned sidebar's
+    assert result.warnings == []
+
+
+def _docusaurus(docs_options: str, **files: str):
+    config = f"module.exports = {{presets: [['classic', {{docs: {docs_options}}}]]}};"
+    return read_site({"docusaurus.config.js": config, "versions.json": '["2.0", "1.0"]', "docs/a.md": "# A\n",
+                      "versioned_docs/version-2.0/a.md": "# A\n", "versioned_docs/version-1.0/a.md": "# A\n", **files})
+
+
+@pytest.mark.parametrize(("docs_options", "indexed"), [
+    ("{}", "versioned_docs/version-2.0/a.md"),  # the first of versions.json
+    ("{lastVersion: 'current'}", "docs/a.md"),
+    ("{lastVersion: '1.0'}", "versioned_docs/version-1.0/a.md"),
+    ("{onlyIncludeVersions: ['current', '1.0']}", "versioned_docs/version-1.0/a.md"),
+    ("{onlyIncludeVersions: ['current']}", "docs/a.md"),
+    ("{disableVersioning: true}", "docs/a.md"),
+])
+def test_docusaurus_docs_root_serves_its_last_version(docs_options: str, indexed: str) -> None:
+    """plugin-content-docs 3.10.2's getLastVersionName: `lastVersion`, else the first version it
+    builds (versions.json's, as onlyIncludeVersions and disableVersioning leave them), else current."""
+    site = _docusaurus(docs_options)
+    pages = ["docs/a.md", "versioned_docs/version-2.0/a.md", "versioned_docs/version-1.0/a.md"]
+    assert [path for path in pages if site.exclusion(path, {}) is None] == [indexed]
+    assert site.url_path(indexed) == "docs/a.md"
+
+
+def test_docusaurus_version_without_sidebars_file_has_no_sidebar() -> None:
+    """A versioned_sidebars file that is not there: the version has no sidebar (loadSidebarsFile's
+    DisabledSidebars), every doc a page; the current docs' sidebars do not stand in for it."""
+    site = _docusaurus("{sidebarPath: './sidebars.json'}", **{"sidebars.json": '{"s": ["a"]}',
+                                                             "versioned_docs/version-2.0/b.md": "# B\n"})
+    assert site.exclusion("versioned_docs/version-2.0/b.md", {}) is None
+
+
+def test_docusaurus_locale_folders_follow_i18n_config() -> None:
+    """`i18n.defaultLocale` names the default locale's folder; another one's files are left out,
+    and `translate: false` reads no copy of the default locale."""
+    config = ("module.exports = {i18n: {defaultLocale: 'fr', locales: ['fr', 'en']%s}, presets: [['classic', {}]]};")
+    files = {"docs/a.md": "# A\n", "i18n/fr/docusaurus-plugin-content-docs/current/a.md": "# A (fr)\n",
+             "i18n/en/docusaurus-plugin-content-docs/current/a.md": "# A (en)\n"}
+    site = read_site({"docusaurus.config.js": config % "", **files})
+    assert {path: site.exclusion(path, {}) is None for path in files} == {
+        "docs/a.md": False, "i18n/fr/docusaurus-plugin-content-docs/current/a.md": True,
+        "i18n/en/docusaurus-plugin-content-docs/current/a.md": False}
+    assert site.url_path("i18n/fr/docusaurus-plugin-content-docs/current/a.md") == "docs/a.md"
+    site = read_site({"docusaurus.config.js": config % ", localeConfigs: {fr: {translate: false}}", **files})
+    assert [path for path in files if site.exclusion(path, {}) is None] == ["docs/a.md"]
