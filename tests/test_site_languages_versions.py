@@ -135,6 +135,17 @@ def test_docusaurus_docs_root_serves_its_last_version(docs_options: str, indexed
     assert site.url_path(indexed) == "docs/a.md"
 
 
+def test_docusaurus_docs_at_the_sites_root_leave_out_only_their_own_files() -> None:
+    """Docs at the site's root (`path: '.'`): the unreleased docs are its files outside the
+    versions' and the blog's folders; those are not left out with them."""
+    site = read_site({"docusaurus.config.js": "module.exports = {presets: [['classic', {docs: {path: '.'}}]]};",
+                      "versions.json": '["2.0"]', "a.md": "# A\n", "versioned_docs/version-2.0/a.md": "# A\n",
+                      "blog/post.md": "# P\n"})
+    assert {path: site.exclusion(path, {}) is None for path in ("a.md", "versioned_docs/version-2.0/a.md",
+                                                               "blog/post.md")} == {
+        "a.md": False, "versioned_docs/version-2.0/a.md": True, "blog/post.md": True}
+
+
 def test_docusaurus_version_without_sidebars_file_has_no_sidebar() -> None:
     """A versioned_sidebars file that is not there: the version has no sidebar (loadSidebarsFile's
     DisabledSidebars), every doc a page; the current docs' sidebars do not stand in for it."""

@@ -88,8 +88,12 @@ def other_versions(site: Site, files: Mapping[str, str], plugin_id: str, docs: s
                                     f"{'version ' + served if served != CURRENT else 'the current docs'}; "
                                     "only it is indexed")
         prefix = "" if folder in ("", ".") else folder + "/"
+        # Docs at the site's root (`path: '.'`) hold the other folders it builds: those are not its.
+        inner = tuple(f"{f}/" for f in (*(site.built_folders or ()), f"{_prefix(plugin_id)}versioned_docs")
+                      if f not in ("", ".", folder) and f.startswith(prefix))
         for path in files:
-            if path.startswith(prefix) and _PAGE_SUFFIX.search(path) and path not in site.left_out:
+            if path.startswith(prefix) and not path.startswith(inner) and _PAGE_SUFFIX.search(path) \
+                    and path not in site.left_out:
                 site.left_out[path] = why
 
 
