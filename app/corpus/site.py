@@ -60,6 +60,7 @@ import yaml
 from app.corpus.git_source import GitSourceError, paths_named, read_paths, resolve_commit
 from app.corpus.gitignore_lines import APART
 from app.corpus.markdown import is_myst
+from app.corpus.mkdocs_blog import post_urls
 from app.corpus.mkdocs_macros import json_literal, macros_config
 from app.corpus.mkdocs_plugins import exclude_search, mkdocstrings
 from app.corpus.mkdocs_yaml import MkDocsLoader, env_defaults
@@ -258,6 +259,7 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
                 posts = str(options.get("post_dir", "{blog}/posts")).replace("{blog}", str(options.get("blog_dir", "blog")))
                 site.blogs += ((posixpath.normpath(posts), options.get("draft") is True,
                                 options.get("draft_if_future_date") is True),)
+                site.slugs += tuple(post_urls(files, prefix, options, site.warnings))  # at {date}/{slug}
         if isinstance(plugin, dict) and isinstance(plugin.get("exclude"), dict):  # mkdocs-exclude
             site.plugin_excluded += _exclude_plugin(plugin["exclude"], name, site.warnings)
         if isinstance(plugin, dict) and isinstance(plugin.get("redirects"), dict):
