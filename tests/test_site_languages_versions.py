@@ -4,7 +4,8 @@ publishes is left out, and compose says why.
 
 - Mintlify (app/corpus/site_mintlify.py): docs.json's `navigation.languages` and `versions`, the
   one marked `default` else the first (@mintlify/common 1.0.1183's prioritizeDefaultDivisionItem);
-  mint.json's `versions` with each group's `version`. tests/data/site-nav/mintlify-languages.
+  mint.json's `versions` with each group's `version`. tests/data/site-nav/mintlify-languages, and
+  the page Mintlify's own code lands a reader on (mintlify-languages.first-page.json).
 - Docusaurus (app/corpus/site_docusaurus_versions.py): the default locale, and the version its docs
   root serves. tests/data/site-nav/docusaurus-versions is a small site in two locales and three
   versions; docusaurus-versions.built.json is where its real build publishes each file
@@ -45,6 +46,12 @@ def test_mintlify_indexes_its_default_language_and_version(tmp_path: Path) -> No
     assert sorted(page.path for page in result.pages) == [
         "api-reference/list-widgets.mdx", "index.mdx", "quickstart.mdx", "shared.mdx"]
     assert {page.path: page.place for page in result.pages}["shared.mdx"] == ("Guides", "Get started")
+    # The page a reader lands on, by @mintlify/common's getFirstPageFromNavigation (which orders
+    # languages and versions as the reader does: scripts/record_mintlify_default_division.mjs), is one
+    # of the default language's and version's (`fr/index` comes first, `v1/index` before it).
+    landing = json.loads((DATA / "mintlify-languages.first-page.json").read_text())["first"]
+    assert landing == {"tests/data/site-nav/mintlify-languages": "index"}
+    assert "index.mdx" in {page.path for page in result.pages}
     excluded = dict(result.excluded)
     assert excluded["fr/index.mdx"] == (HIDDEN, "listed for the language 'fr' of docs.json, not its default 'en'")
     assert excluded["fr/quickstart.mdx"].kind == HIDDEN
