@@ -22,7 +22,7 @@ import pytest
 from app.config import Settings
 from app.corpus.compose import ComposeResult, compose_corpus, compose_files, iter_compose_files
 from app.corpus.frontmatter import parse_front_matter, undeclared_audience
-from app.corpus.site import FRONT_MATTER, KINDS, NOT_BUILT, OUTSIDE, REDIRECT, read_site
+from app.corpus.site import FRONT_MATTER, HIDDEN, KINDS, NOT_BUILT, OUTSIDE, REDIRECT, read_site
 from app.corpus.sources import Source
 from tests.conftest import SHARED
 from tests.helpers import copy_tree_as_repo, docschat_in_process
@@ -690,13 +690,20 @@ def test_docusaurus_sidebar_path_set_by_code_of_another_instance_keeps_its_docs(
                              "does not run; every doc of its folder stays a page"]
 
 
-def test_docusaurus_older_versions_say_why_they_are_left_out() -> None:
+def test_docusaurus_other_versions_say_why_they_are_left_out() -> None:
+    """The docs root serves the last released version (tests/test_site_languages_versions.py); the
+    unreleased docs and the other versions say why they are left out."""
     site = read_site(_instances("module.exports = {presets: [['classic', {docs: {sidebarPath: 'sidebars.json'}}]]};",
-                                **{"versions.json": '["1.0"]', "versioned_docs/version-1.0/intro.md": "# I\n",
+                                **{"versions.json": '["1.0", "0.8"]', "versioned_docs/version-1.0/intro.md": "# I\n",
+                                   "versioned_docs/version-0.8/intro.md": "# I\n",
                                    "versioned_docs/version-0.9/intro.md": "# I\n"}))
-    assert site.exclusion("versioned_docs/version-1.0/intro.md", {}) == (
-        NOT_BUILT, "in versioned_docs/version-1.0, a version of the docs other than the current one (versions.json): "
-                   "only the current docs are indexed")
+    assert site.exclusion("versioned_docs/version-1.0/intro.md", {}) is None
+    assert site.exclusion("versioned_docs/version-0.8/intro.md", {}) == (
+        HIDDEN, "in versioned_docs/version-0.8, version 0.8 of the docs: the docs root serves version 1.0; "
+                "only it is indexed")
+    assert site.exclusion("docs/intro.md", {}) == (
+        HIDDEN, "in docs, the unreleased docs (published under …/next/): the docs root serves version 1.0 "
+                "(versions.json, lastVersion); only it is indexed")
     assert site.exclusion("versioned_docs/version-0.9/intro.md", {}).reason.startswith("outside the folders")
 
 
@@ -1263,7 +1270,7 @@ def test_docusaurus_never_builds_the_current_docs_a_config_leaves_out() -> None:
     older = compose_files({**files, "docusaurus.config.js": config}, Settings(),
                           Source(name="s", repo=Path("."), dir="", audiences=("public",)))
     assert sorted(page.path for page in older.pages) == ["blog/post.md", "versioned_docs/version-0.9/a.md"]
-    files["docusaurus.config.js"] = "module.exports = {presets: [['classic', {docs: {}}]]};"
+    files["docusaurus.config.js"] = "module.exports = {presets: [['classic', {docs: {lastVersion: 'current'}}]]};"
     shown = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
     assert sorted(page.path for page in shown.pages) == ["blog/post.md", "docs/next.md"]
 

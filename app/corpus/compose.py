@@ -268,6 +268,9 @@ def iter_compose_files(
         if (unusable := path_unusable(in_source)) is not None:
             result.warnings.append(unusable)
             continue
+        if (left_out := site.left_out.get(path)) is not None:  # whatever its front matter: not at its route
+            result.excluded.append((in_source, left_out))  # (Docusaurus: a default locale's copy is there)
+            continue
         # `sub.md` and `sub/index.md` (or `sub.mdx`) are both served at /sub: the site shows one of
         # them. Indexed both, a result would link to a page the reader cannot reach, and the page
         # view would merge the two. The first by path that can be read (`sub.md` sorts before

@@ -39,8 +39,9 @@ framework reads it, from the files of the source's folder:
   built; sphinx-reredirects' `redirects` (docnames, `*` wildcards) are redirects. A site with no
   toctree keeps every page a page.
 
-Docusaurus, Sphinx, VitePress and Starlight, whose configuration is code, are read in app/corpus/site_docusaurus.py,
-site_code.py, site_vitepress.py and site_starlight.py; the Site every reader fills is site_model.py's. Else every page is a page.
+Mintlify is read in app/corpus/site_mintlify.py; Docusaurus, Sphinx, VitePress and Starlight, whose
+configuration is code, in site_docusaurus.py, site_code.py, site_vitepress.py and site_starlight.py;
+the Site every reader fills is site_model.py's. Else every page is a page.
 """
 
 from __future__ import annotations
@@ -59,6 +60,7 @@ import yaml
 from app.corpus.git_source import GitSourceError, paths_named, read_paths, resolve_commit
 from app.corpus.gitignore_lines import APART
 from app.corpus.markdown import is_myst
+from app.corpus.mkdocs_blog import post_urls
 from app.corpus.mkdocs_macros import json_literal, macros_config
 from app.corpus.mkdocs_plugins import exclude_search, mkdocstrings
 from app.corpus.mkdocs_yaml import MkDocsLoader, env_defaults
@@ -67,6 +69,7 @@ from app.corpus.site_beside import building_site
 from app.corpus.site_code import sphinx_site
 from app.corpus.site_docusaurus import docusaurus_site
 from app.corpus.site_jupyter_book import JUPYTER_BOOK_FILES, jupyter_book_site
+from app.corpus.site_mintlify import MINTLIFY_FILES, mintlify_site
 from app.corpus.site_model import (
     _MAX_DEPTH,
     DOCUSAURUS_CONFIGS,
@@ -80,37 +83,24 @@ from app.corpus.site_model import (
     SPHINX_CONFIG,
     Exclusion,
     NavPage,
-    OpenApiEntry,
     Site,
-    _gitignore,
     mkdocs_shadowed,
     stem,
 )
-from app.corpus.site_openapi import openapi_files, openapi_sources, parse_operation
 from app.corpus.site_starlight import starlight_config, starlight_site
 from app.corpus.site_vitepress import VITEPRESS_CONFIGS, vitepress_site
-from app.corpus.snippets import imported_markdown
-from app.corpus.theme_hiding import mkdocs_theme_css, theme_css
+from app.corpus.theme_hiding import mkdocs_theme_css
 
 __all__ = ["FRONT_MATTER", "HIDDEN", "KINDS", "NOT_BUILT", "OUTSIDE", "REDIRECT", "Exclusion", "NavPage", "Site",
            "read_site", "stem"]
 
-MINTLIFY_FILES = ("docs.json", "mint.json")
-# Files Mintlify never builds, beside `.mintignore`'s (DEFAULT_MINT_IGNORES, @mintlify/common 1.0.1183).
-MINTLIFY_IGNORED = (".git", ".github", ".claude", ".agents", ".idea", ".vscode", ".cursor", ".mintlify/**",
-                    "!.mintlify/**/", "!.mintlify/skills/**", "!.mintlify/**/*.json", "!.mintlify/**/*.yaml",
-                    "!.mintlify/**/*.yml", "node_modules", "README.md", "LICENSE.md", "CHANGELOG.md", "CONTRIBUTING.md")
-_MAX_REFS = 200  # `$ref` files read for one navigation: a cycle or a fan-out stops here
-# Mintlify's navigation containers, and the key naming each one's label in the place.
-_MINTLIFY_CONTAINERS = ("languages", "versions", "tabs", "anchors", "dropdowns", "products", "menu", "groups",
-                        "pages", "navigation")
-_MINTLIFY_LABELS = ("tab", "anchor", "dropdown", "product", "item", "group")  # language, version: not a place
+
 def read_site(files: Mapping[str, str]) -> Site:
     """The site configuration found at the root of a source's files ({path: text}), read as its
     framework reads it; a configuration that cannot be read is a warning, and every page stays a page."""
     for name in MINTLIFY_FILES:
         if name in files:
-            return _Mintlify(name, files).read()
+            return mintlify_site(name, files)
     for name in MKDOCS_FILES:
         if name in files:
             return _mkdocs(name, files)
@@ -178,116 +168,6 @@ def enclosing_site(folder: str, read: Callable[[list[str]], Mapping[str, str]]) 
                     f"(DOCS_DIR, or `dir` in docschat.toml; `include` globs keep a part of it), so that its pages "
                     "are read as the site builds them; read alone, pages the site never publishes would be indexed")
     return None
-
-
-# --- Mintlify -------------------------------------------------------------------------------------
-
-class _Mintlify:
-    """docs.json read as Mintlify reads it; `$ref` files resolved within the source."""
-
-    def __init__(self, name: str, files: Mapping[str, str]) -> None:
-        self.name, self.files, self.refs = name, files, 0
-        self.openapi: list[OpenApiEntry] = []  # pages generated from OpenAPI (app/corpus/site_openapi.py)
-        self.site = Site("mintlify", name, every_page_listed=False)
-
-    def read(self) -> Site:
-        site = self.site
-        site.gitignored = (*MINTLIFY_IGNORED, *self.files.get(".mintignore", "").splitlines())
-        # Mintlify applies every CSS file of the repository to every page (guides/custom-layouts in its docs).
-        site.stylesheets = tuple(sorted(p for p in self.files if p.endswith(".css") and not _gitignore(site.gitignored, ignore_case=True).match_file(p)))
-        site.imported = imported_markdown(self.files)
-        site.theme_css = theme_css("mintlify", "components")  # the classes its components' stylesheet hides
-        data = self.load(self.name)
-        if not isinstance(data, dict):
-            site.every_page_listed = True
-            return site
-        seo, _ = self.resolve(data.get("seo"), "")
-        site.index_hidden = isinstance(seo, dict) and seo.get("indexing") == "all"
-        # The site's own specs (docs.json `api.openapi`, mint.json `openapi`): an operation names one of them.
-        api = data.get("api")
-        specs = openapi_sources(api.get("openapi") if isinstance(api, dict) else data.get("openapi"), ((), None))
-        self.walk(data.get("navigation"), (), False, "", 0, specs)
-        redirects, _ = self.resolve(data.get("redirects"), "")
-        for item in redirects if isinstance(redirects, list) else []:
-            if isinstance(item, dict) and isinstance(item.get("source"), str):
-                site.redirects.append((item["source"], str(item.get("destination", ""))))
-        site.openapi = tuple(self.openapi)
-        named = [*specs[0], *(spec for entry in self.openapi for spec in entry.specs)]
-        site.openapi_files = openapi_files(self.files, named)
-        if not site.listed and not self.openapi:  # a navigation listing nothing (OpenAPI only, unreadable): keep every page
-            site.every_page_listed = True
-        return site
-
-    def load(self, path: str) -> Any:
-        if path not in self.files:
-            self.site.warnings.append(
-                f"{path}: named by a $ref of {self.name}, and not in the source; what it holds is left out")
-            return None
-        try:
-            return json.loads(self.files[path])
-        except (ValueError, RecursionError) as exc:  # nested past what json reads
-            self.site.warnings.append(f"{path}: not JSON ({exc}); what it holds is left out")
-            return None
-
-    def resolve(self, node: Any, base: str) -> tuple[Any, str]:
-        """A `{"$ref": "./file.json", …}` object replaced by the file's JSON (its own keys kept)."""
-        while isinstance(node, dict) and isinstance(node.get("$ref"), str):
-            self.refs += 1
-            if self.refs > _MAX_REFS:
-                self.site.warnings.append(f"{self.name}: more than {_MAX_REFS} $ref files; the rest are not read")
-                return None, base
-            target = posixpath.normpath(posixpath.join(base, node["$ref"]))
-            loaded = self.load(target)
-            base = posixpath.dirname(target)
-            rest = {k: v for k, v in node.items() if k != "$ref"}
-            node = {**loaded, **rest} if isinstance(loaded, dict) else loaded if not rest else rest
-        return node, base
-
-    def walk(self, node: Any, place: tuple[str, ...], hidden: bool, base: str, depth: int,
-             spec: tuple[tuple[str, ...], str | None]) -> None:
-        """`spec`: the `openapi` sources in effect (a tab's or group's, inherited) and their directory."""
-        node, base = self.resolve(node, base)
-        if depth > _MAX_DEPTH or node is None:
-            return
-        if isinstance(node, str):
-            self.add(node, place, hidden, spec)
-        elif isinstance(node, list):
-            for item in node:
-                self.walk(item, place, hidden, base, depth + 1, spec)
-        elif isinstance(node, dict):
-            label = next((node[k].strip() for k in _MINTLIFY_LABELS if isinstance(node.get(k), str)), "")
-            inner = (*place, label) if label and (not place or place[-1] != label) else place
-            # JavaScript's truthiness (`"hidden": "true"` or `1` hides, as a value docs.json's schema
-            # refuses may still be read so; or the site does not build): hiding more, never less.
-            if node.get("hidden") not in (None, False, ""):  # 0 == False
-                hidden = True
-            if node.get("searchable") is True:
-                hidden = False  # a searchable tab or group brings its descendants back
-            if "openapi" in node:
-                spec = openapi_sources(node["openapi"], spec)
-                if spec[0] and not any(key in node for key in _MINTLIFY_CONTAINERS):  # every operation of it
-                    self.openapi.append(OpenApiEntry("", spec[0], inner, hidden, spec[1]))
-            if isinstance(node.get("root"), str):
-                self.add(node["root"], inner, hidden, spec)
-            for key in _MINTLIFY_CONTAINERS:
-                if key in node:
-                    self.walk(node[key], inner, hidden, base, depth + 1, spec)
-
-    def add(self, page: str, place: tuple[str, ...], hidden: bool, spec: tuple[tuple[str, ...], str | None]) -> None:
-        if "://" in page:
-            return
-        # A navigation entry naming an OpenAPI operation, from which Mintlify generates the page:
-        # `GET /users`, `openapi.json post /users`, `v3-openapi GET /runs`, `webhook name`.
-        if parse_operation(page) is not None:
-            self.openapi.append(OpenApiEntry(page.strip(), spec[0], place, hidden, spec[1]))
-            return
-        key = stem(page)
-        current = self.site.listed.get(key)
-        # A page listed twice keeps its first place; listed once where it shows, it is not hidden.
-        if current is None:
-            self.site.listed[key] = NavPage(place, hidden)
-        elif current.hidden and not hidden:
-            self.site.listed[key] = NavPage(current.place, False)
 
 
 # --- MkDocs ---------------------------------------------------------------------------------------
@@ -379,6 +259,7 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
                 posts = str(options.get("post_dir", "{blog}/posts")).replace("{blog}", str(options.get("blog_dir", "blog")))
                 site.blogs += ((posixpath.normpath(posts), options.get("draft") is True,
                                 options.get("draft_if_future_date") is True),)
+                site.slugs += tuple(post_urls(files, prefix, options, site.warnings))  # at {date}/{slug}
         if isinstance(plugin, dict) and isinstance(plugin.get("exclude"), dict):  # mkdocs-exclude
             site.plugin_excluded += _exclude_plugin(plugin["exclude"], name, site.warnings)
         if isinstance(plugin, dict) and isinstance(plugin.get("redirects"), dict):

@@ -13,6 +13,17 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.corpus.reader import DOCUSAURUS_ADMONITIONS, Admonitions, read_module_value
+from app.corpus.site_docusaurus_versions import (
+    CURRENT,
+    built_versions,
+    locale_folders,
+    locales,
+    other_versions,
+    served_version,
+    version_folder,
+    version_names,
+    version_sidebars,
+)
 from app.corpus.site_model import _MAX_DEPTH, _PAGE_SUFFIX, DOCUSAURUS_CONFIGS, NavPage, Site, stem
 from app.corpus.theme_hiding import theme_css
 
@@ -54,6 +65,12 @@ class DocsInstance:
     # its versioned_docs are.
     current: bool = True
     last_version: str | None = None  # its `lastVersion`, when written as a string
+    versioning: str = "{}"  # its disableVersioning and onlyIncludeVersions (JSON)
+    # The version its docs root serves (site_docusaurus_versions.py; `path` is that version's
+    # folder), the versions it builds, and its own folder (the current version's).
+    served: str = CURRENT
+    versions: tuple[str, ...] = ()
+    docs: str = "docs"
     admonitions: tuple[str, ...] = DOCUSAURUS_ADMONITIONS  # its `admonitions` keywords (false: none)
 
     @classmethod
@@ -69,7 +86,9 @@ class DocsInstance:
                    else posixpath.normpath(sidebars) if isinstance(sidebars, str) and sidebars else "",
                    include=include, exclude=exclude, admonitions=_admonition_keywords(options.get("admonitions", True)),
                    current=options.get("includeCurrentVersion") is not False,
-                   last_version=options["lastVersion"] if isinstance(options.get("lastVersion"), str) else None)
+                   last_version=options["lastVersion"] if isinstance(options.get("lastVersion"), str) else None,
+                   versioning=json.dumps({k: options[k] for k in ("disableVersioning", "onlyIncludeVersions")
+                                          if isinstance(options.get(k), (bool, list))}, default=str))
 
 
 def _globs(options: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -112,6 +131,7 @@ class _DocusaurusConfig:
     legacy_admonition_titles: bool = True
     magic_comments: tuple[str, ...] | None = None  # themeConfig.prism.magicComments' directives
     classic: bool = False  # the classic theme (Infima) is the site's: by the classic preset or theme
+    i18n: tuple[str, str, bool] = ("i18n", "en", True)  # site_docusaurus_versions.locale_folders
 
 
 def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
@@ -159,6 +179,7 @@ def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
                            None if route is None else _folder(options.get("routeBasePath"), "/").strip(".")))
             found.globs.append((others[-1][0], *_globs(options)))
     found.others = others
+    found.i18n = locale_folders(value)
     found.linked = _linked_stylesheets(value)
     found.legacy_admonition_titles = _legacy_admonition_titles(value)
     found.magic_comments = _magic_comments(value)
@@ -223,11 +244,12 @@ def docusaurus_site(files: Mapping[str, str]) -> Site:
     config = next(name for name in DOCUSAURUS_CONFIGS if name in files)
     site = Site("docusaurus", config)
     options = _docusaurus_config(config, files[config])
-    options.docs = [_released(files, instance) for instance in options.docs]
+    options.docs = [_served(files, instance) for instance in options.docs]
     site.built_folders = (*(d.path for d in options.docs if d.current), *(folder for folder, _ in options.others))
     site.routes = (*((d.path, d.route) for d in options.docs),
                    *((folder, route) for folder, route in options.others if route is not None))
-    site.versions = tuple(sorted(_versions(files, options.docs) - {f"{d.path}/" for d in options.docs}))
+    site.versions = tuple(sorted({f"{version_folder(d.id, v)}/" for d in options.docs for v in version_names(files, d.id)}
+                                 - {f"{d.path}/" for d in options.docs}))
     site.stylesheets = tuple(options.css)
     site.linked_stylesheets = tuple(options.linked)
     # The classes Infima, the classic theme's stylesheet, hides (app/corpus/theme_hiding.py).
@@ -261,7 +283,15 @@ def docusaurus_site(files: Mapping[str, str]) -> Site:
             sidebar_folders.append(instance.path)
     site.slugs = tuple(slugs)
     site.sidebar_folders = tuple(sidebar_folders)
-    site.every_page_listed = not sidebar_folders
+    for instance in options.docs:  # the versions its docs root does not serve, and the other locales
+        other_versions(site, files, instance.id, instance.docs, list(instance.versions), instance.served)
+    i18n, default, translate = options.i18n
+    plugin = "docusaurus-plugin-content-"
+    locales(site, files, i18n, default, [] if not translate else [
+        *((d.path, f"{plugin}docs{'' if d.id == 'default' else '-' + d.id}/"
+                   f"{CURRENT if d.served == CURRENT else 'version-' + d.served}") for d in options.docs if d.current),
+        *((folder, f"{plugin}{'blog' if route is None else 'pages'}") for folder, route in options.others)])
+    site.every_page_listed = not site.sidebar_folders
     return site
 
 
@@ -343,38 +373,19 @@ def _micromatch(glob: str) -> str:
     return out + ")" * braces
 
 
-def _version_names(files: Mapping[str, str], instance: DocsInstance) -> list[str]:
-    """The versions its versions.json (`<id>_versions.json`) lists, newest first."""
-    prefix = "" if instance.id == "default" else instance.id + "_"
-    try:
-        versions = json.loads(files.get(f"{prefix}versions.json", "[]"))
-    except (ValueError, RecursionError):
-        return []
-    return [v for v in versions if isinstance(v, str)] if isinstance(versions, list) else []
-
-
-def _released(files: Mapping[str, str], instance: DocsInstance) -> DocsInstance:
-    """With `includeCurrentVersion: false` the instance's docs are its last version's (`lastVersion`,
-    by default the first of versions.json), served at its route as the current ones would be
-    (plugin-content-docs 3.10.2): read from versioned_docs/version-<v>/ with its versioned sidebars.
-    Without a version to read, as it is (its folder never built)."""
-    if instance.current:
-        return instance
-    names = _version_names(files, instance)
-    last = instance.last_version if instance.last_version in names else names[0] if names else None
-    if last is None:
-        return instance
-    prefix = "" if instance.id == "default" else instance.id + "_"
-    sidebars = f"{prefix}versioned_sidebars/version-{last}-sidebars.json"
-    return replace(instance, path=f"{prefix}versioned_docs/version-{last}", current=True,
-                   sidebars=sidebars if sidebars in files else instance.sidebars)
-
-
-def _versions(files: Mapping[str, str], instances: list[DocsInstance]) -> set[str]:
-    """The `versioned_docs/version-…/` folders (`<id>_versioned_docs` of another instance) that its
-    versions.json (`<id>_versions.json`) lists: older versions of the docs, built beside the current."""
-    return {f"{'' if instance.id == 'default' else instance.id + '_'}versioned_docs/version-{v}/"
-            for instance in instances for v in _version_names(files, instance)}
+def _served(files: Mapping[str, str], instance: DocsInstance) -> DocsInstance:
+    """The instance as its docs root serves it: from the folder of the version it serves (its
+    `lastVersion`, else the first of versions.json: site_docusaurus_versions.py), with that
+    version's sidebars (`versioned_sidebars/version-<v>-sidebars.json`; none: no sidebar, as
+    plugin-content-docs 3.10.2's loadSidebarsFile). With no version it builds, as it is (never built)."""
+    names = built_versions(files, instance.id, {"includeCurrentVersion": instance.current, **json.loads(instance.versioning)})
+    served = served_version(names, instance.last_version)
+    common = replace(instance, docs=instance.path, versions=tuple(names))
+    if served is None or served == CURRENT:
+        return common
+    sidebars = version_sidebars(instance.id, served)
+    return replace(common, path=version_folder(instance.id, served), current=True, served=served,
+                   sidebars=sidebars if sidebars in files else False)
 
 
 def _read_instance(files: Mapping[str, str], site: Site, instance: DocsInstance, ids: Mapping[str, str]) -> bool:

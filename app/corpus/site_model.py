@@ -145,7 +145,7 @@ class Site:
     versions: tuple[str, ...] = ()  # Docusaurus: `versioned_docs/version-…/` folders versions.json lists
     locales: tuple[str, ...] = ()  # VitePress: the folders of its locales other than the root one (`zh/`)
     base: str | None = None  # VitePress: the URL path its site is published under (`base`, "/" by default)
-    # VitePress, Starlight: file → why the site's reader left it out (site_vitepress.py, site_starlight.py)
+    # file → why the site's reader left it out (site_vitepress.py, site_starlight.py, site_mintlify.py, …)
     left_out: dict[str, Exclusion] = field(default_factory=dict)
     # Docusaurus: (folder, what its plugin makes a box of): each docs instance's folders, "" first
     # for the others (the blog's and src/pages' own options are not read: their defaults).
@@ -339,6 +339,8 @@ class Site:
         for source, destination in self.redirects:
             if _redirect_matches(source, page):
                 return Exclusion(REDIRECT, f"a redirect to {destination}")
+        if path in self.left_out:  # judged by its site's reader (another language or version, …)
+            return self.left_out[path]
         if self.framework == "mintlify" and (mintlify := self.mintlify_exclusion(path, front)) is not None:
             return mintlify
         if self.framework == "docusaurus":
@@ -346,8 +348,6 @@ class Site:
                 return docusaurus
             if self.built_folders is not None and _within(path, self.built_folders) not in self.sidebar_folders:
                 return None  # a blog post, a page, a doc of an instance with no sidebars: a page
-        if self.framework in ("vitepress", "starlight") and path in self.left_out:  # judged by its reader
-            return self.left_out[path]
         if self.framework == "vitepress":  # every page it builds is published; its sidebar only places them
             locale = next((f for f in self.locales if self.url_path(path).startswith(f)), None)
             return None if locale is None else Exclusion(HIDDEN, f"a page of the locale {locale.rstrip('/')!r} of "

@@ -1,0 +1,55 @@
+"""Records where the real Docusaurus build publishes each file of tests/data/site-nav/docusaurus-versions,
+a site in two locales (en, the default; fr) with three versions of its docs (docs/ the unreleased
+"current", versioned_docs/version-2.0 the last released, version-1.0 an old one). Each Markdown file
+holds one marker (`marker-ver-…`); the site is built with `docusaurus build` (every locale) and
+every built HTML page searched for the markers: a file's URLs are the pages its marker is on
+(none: never built). Writes tests/data/site-nav/docusaurus-versions.built.json, which
+tests/test_site_docusaurus_versions.py compares docschat's pages and URLs to.
+
+Docusaurus is not a docschat dependency: install it in a throwaway folder.
+
+    mkdir /tmp/docu && cd /tmp/docu && npm install @docusaurus/core@3 @docusaurus/preset-classic@3 react@18 react-dom@18
+    .venv/bin/python scripts/record_docusaurus_versions_site.py /tmp/docu/node_modules
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+SITE = Path(__file__).parent.parent / "tests" / "data" / "site-nav" / "docusaurus-versions"
+RECORDED = SITE.parent / "docusaurus-versions.built.json"
+MARKER = re.compile(r"marker-ver-[a-z0-9-]+")
+
+
+def main(node_modules: Path) -> None:
+    version = json.loads((node_modules / "@docusaurus" / "core" / "package.json").read_text())["version"]
+    with tempfile.TemporaryDirectory() as work:
+        site, out = Path(work) / "site", Path(work) / "build"
+        shutil.copytree(SITE, site)
+        (site / "node_modules").symlink_to(node_modules)
+        (site / "package.json").write_text('{"name": "acme-site", "private": true}\n')  # not a parent's
+        build = subprocess.run(["node", str(node_modules / "@docusaurus" / "core" / "bin" / "docusaurus.mjs"), "build",
+                                "--out-dir", str(out)], cwd=site, capture_output=True, text=True)
+        if build.returncode:
+            sys.exit(f"docusaurus build failed:\n{build.stdout}\n{build.stderr}")
+        urls: dict[str, list[str]] = {}  # marker → the URLs of the pages it is on
+        for html in sorted(out.rglob("*.html")):
+            url = "/" + html.relative_to(out).as_posix().removesuffix("index.html").removesuffix(".html")
+            for marker in sorted(set(MARKER.findall(html.read_text()))):
+                urls.setdefault(marker, []).append(url)
+    sources = {}
+    for source in sorted(SITE.rglob("*.md")):
+        markers = MARKER.findall(source.read_text())
+        sources[source.relative_to(SITE).as_posix()] = sorted({u for m in markers for u in urls.get(m, [])})
+    RECORDED.write_text(json.dumps({"docusaurus": version, "urls": sources}, indent=1, ensure_ascii=False) + "\n")
+    print(f"{RECORDED}: {sum(map(bool, sources.values()))} of {len(sources)} files built (Docusaurus {version})")
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]).resolve())
