@@ -57,8 +57,9 @@ const MAP_METHODS = new Set(['has', 'get', 'set', 'delete'])
 // The interpreter of a page's renders: `modules(source)` gives a module's parsed program (null when
 // not given); each module's top level is evaluated once, when first read.
 export class Renderer {
-  constructor(modules) {
+  constructor(modules, globals = null) {
     this.modules = modules // source → program | null
+    this.globals = globals // name → what a name no module binds is (Mintlify's components), or undefined
     this.scopes = new Map() // source → its top-level scope
     this.steps = 0
     this.react = {
@@ -158,7 +159,8 @@ export class Renderer {
     if (name === 'Object') return OBJECT
     if (name === 'Set' || name === 'Map') return name
     if (name === 'Array') return ARRAY
-    return stop(`the name ${name}`)
+    const global = this.globals ? this.globals(name) : undefined
+    return global !== undefined ? global : stop(`the name ${name}`)
   }
 
   call(fn, args) {

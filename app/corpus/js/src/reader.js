@@ -34,8 +34,8 @@ import acornJsx from 'acorn-jsx'
 import {tsPlugin} from '@sveltejs/acorn-typescript'
 
 export {moduleValue} from './module-value.js'
-import {Renderer, Theme} from './component-render.js'
-import {renderApart} from './component-page.js'
+import {Renderer, Stop, Theme} from './component-render.js'
+import {renderApart, renderedMdast} from './component-page.js'
 import {DISPLAY_HIDES, hiding} from './css-hiding.js'
 import {hiddenEverywhere, tailwindFrame} from './tailwind.js'
 import {docusaurusCode} from './docusaurus-code.js'
@@ -424,7 +424,12 @@ function markNode(value) {
 // binding that is not a function (`memo(…)` and `forwardRef(…)` of one are, and a class's `render()`)
 // or an alias of one (a re-export, a package's) stays a guess: children and title shown, as for any unknown.
 const PAGE_MODULE = '%page' // no import's source: those start with `.`, `/` or `@site/`
-function localComponents(tree, modules, wanted) {
+// On a Mintlify page (`mintlify`), a component a snippet exports by name (`import { X } from
+// "/snippets/x.mdx"`, whose ESM says `export const X = (props) => <Note>…</Note>`) is the
+// snippet's ESM, rendered (component-render.js) on the element's props as Mintlify renders it; its
+// Mintlify components (`Note`, `Icon`), which no module binds, by their rules. Recorded:
+// tests/data/mintlify-pipecat.shown.json (scripts/record_mintlify_pipecat.py).
+function localComponents(tree, modules, wanted, mintlify = false) {
   const local = new Map()
   // Where each component comes from (a module's export; `%page`: the page's own ESM, read as a
   // module), and an interpreter of the modules given, for a component that takes its children
@@ -435,15 +440,16 @@ function localComponents(tree, modules, wanted) {
   local.starlight = starlight
   const esm = {type: 'Program', body: (tree.children || []).filter((node) => node.type === 'mdxjsEsm')
     .flatMap((node) => (node.data && node.data.estree && node.data.estree.body) || [])}
+  const snippetExports = (source) => mintlify && /\.mdx$/i.test(source)
   local.renderer = new Renderer((source) => {
     if (source === PAGE_MODULE) return esm
-    if (/\.(?:mdx?|css|json)$/i.test(source)) return null
+    if (/\.(?:mdx?|css|json)$/i.test(source) && !snippetExports(source)) return null
     if (!modules || !(source in modules)) {
       if (!wanted.includes(source)) wanted.push(source)
       return null
     }
-    return parsedModule(modules[source])
-  })
+    return snippetExports(source) ? mdxModule(modules[source]) : parsedModule(modules[source])
+  }, mintlify ? (name) => (MINTLIFY_COMPONENTS.has(name) ? new Theme(name) : undefined) : null)
   for (const node of tree.children || []) {
     if (node.type !== 'mdxjsEsm') continue
     for (const statement of (node.data && node.data.estree && node.data.estree.body) || []) {
@@ -462,13 +468,15 @@ function localComponents(tree, modules, wanted) {
         }
         continue
       }
-      if (!/^(?:\.{1,2}\/|\/|@site\/)/.test(source) || /\.(?:mdx?|css|json)$/i.test(source)) continue
+      const named = snippetExports(source) && statement.specifiers.some((specifier) => specifier.type === 'ImportSpecifier')
+      if (!/^(?:\.{1,2}\/|\/|@site\/)/.test(source) || (/\.(?:mdx?|css|json)$/i.test(source) && !named)) continue
       if (!modules || !(source in modules)) {
         if (!wanted.includes(source)) wanted.push(source)
         continue
       }
-      const exports = moduleExports(modules[source])
+      const exports = moduleExports(modules[source], snippetExports(source))
       for (const specifier of statement.specifiers) {
+        if (named && specifier.type !== 'ImportSpecifier') continue // the snippet itself: pasted by compose
         const key = specifier.type === 'ImportDefaultSpecifier' ? 'default'
           : specifier.type === 'ImportSpecifier' ? specifier.imported.name ?? specifier.imported.value : null
         if (key !== null && exports.get(key)) local.set(specifier.local.name, exports.get(key))
@@ -545,6 +553,20 @@ function classComponent(node) {
   return reach({type: 'FunctionExpression', params: [props], body: replaced(render.value.body)})
 }
 
+// An MDX file's ESM (a Mintlify snippet's `export const X = …`) as one program; null when MDX
+// refuses the file.
+function mdxModule(text) {
+  if (typeof text !== 'string') return null
+  try {
+    const {value, extensions, mdastExtensions} = syntax(text, {mdx: true})
+    const body = fromMarkdown(value, {extensions, mdastExtensions}).children.filter((node) => node.type === 'mdxjsEsm')
+      .flatMap((node) => (node.data && node.data.estree && node.data.estree.body) || [])
+    return {type: 'Program', sourceType: 'module', body}
+  } catch {
+    return null
+  }
+}
+
 // A module's exported components (name → what it shows; `default` for its default export), read
 // by acorn with JSX (or, when that fails, with TypeScript too); none when it does not parse.
 let moduleParsers = null
@@ -560,9 +582,9 @@ function parsedModule(text) {
   return program
 }
 
-function moduleExports(text) {
+function moduleExports(text, mdx = false) {
   const exports = new Map()
-  const program = parsedModule(text)
+  const program = mdx ? mdxModule(text) : parsedModule(text)
   if (!program) return exports
   const top = new Map()
   for (const statement of program.body) {
@@ -755,14 +777,17 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
     if (link && attributes.href === undefined && typeof attributes.to === 'string') attributes.href = attributes.to
     const name = link ? 'a' : node.name
     const flow = node.type === 'mdxJsxFlowElement'
-    const own = name && !rendered ? local.get(name) : undefined // the page's own binding
-    if (own && own.apart && local.origins && local.origins.has(name)) {
+    let own = name && !rendered ? local.get(name) : undefined // the page's own binding
+    const origin = own && local.origins ? local.origins.get(name) : undefined
+    const snippet = Boolean(origin && /\.mdx$/i.test(origin.source)) // a Mintlify snippet's export: rendered
+    if (own && origin && (own.apart || snippet)) {
       // Takes its children apart: what it renders of them, evaluated (not counted: read as the site
       // shows it); where the evaluation stops, a guess below (its children shown, counted).
       const tree = renderApart(node, local.origins.get(name), local.renderer, attributeValue,
         (child) => (local.origins.has(child) ? local.renderer.exported(local.origins.get(child).source, local.origins.get(child).key)
           : local.has(child) ? undefined : new Theme(child)))
       if (tree) return {type: 'element', tagName: flow ? 'div' : 'span', properties: {}, children: state.all({type: node.type, children: tree})}
+      if (snippet) own = undefined // not rendered: a guess, reported as a component docschat does not know
     }
     const starlight = name && !rendered && local.starlight ? local.starlight.get(name) : undefined
     const rule = starlight ? STARLIGHT_COMPONENTS[starlight] : name && (rendered || !local.has(name)) ? COMPONENTS[name] : undefined
@@ -822,15 +847,20 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
       if (typeof style === 'string' && style.trim()) properties.style = style
       return {type: 'element', tagName: name, properties, children}
     }
-    const shown = []
+    const shown = [] // strings, and the nodes of an attribute written as JSX
     for (const key of (rule && rule.shows) || (own && !own.names.has('title') ? [] : ['title'])) {
       const value = key === 'default' ? fieldDefault(node) : attributes[key] === undefined ? strings(node, key) : attributes[key]
       if (value === true && (key === 'required' || key === 'deprecated')) shown.push(key)
       else if (typeof value === 'string' && value.trim()) shown.push((LABELS[key] || '') + value)
       else if (Array.isArray(value)) shown.push(...value.filter((item) => item.trim()))
+      else if (value === undefined && !rendered && local.renderer) {
+        const nodes = jsxAttributeShown(state, node, key, local.renderer)
+        if (nodes.length) shown.push(nodes)
+      }
     }
     const tag = flow ? 'div' : 'span'
-    const heading = shown.length ? [{type: 'element', tagName: tag, properties: {}, children: [textNode(shown.join(' '))]}] : []
+    const heading = shown.length ? [{type: 'element', tagName: tag, properties: {},
+      children: shown.flatMap((part, i) => [...(i ? [textNode(' ')] : []), ...(typeof part === 'string' ? [textNode(part)] : part)])}] : []
     if (name === 'TabItem') heading.forEach((label) => TAB_LABELS.add(label))
     // A Mintlify component puts its `className` on the element holding all it shows (@mintlify/
     // components 1.0.19's Callout and Card do; a component that drops it would show more): read
@@ -856,6 +886,25 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
       return {type: 'element', tagName: 'span', properties: {}, children: [textNode(SOFT), ...heading, ...(heading.length ? [textNode(SOFT)] : []), ...children, textNode(SOFT)]}
     }
     return {type: 'element', tagName: 'div', properties: {}, children: [...heading, ...children]}
+  }
+}
+
+// What a shown attribute written as JSX shows (Pipecat's examples page: `<Update label={<><Icon
+// icon="rocket" /><span>Quickstart</span></>}>`; Mintlify's Update renders its label as React
+// children, recorded: tests/data/mintlify-pipecat.shown.json): the element evaluated in the page's
+// scope (component-render.js) and read by the page's handlers; nothing where the evaluation stops.
+function jsxAttributeShown(state, node, key, renderer) {
+  const attribute = (node.attributes || []).find((a) => a.type === 'mdxJsxAttribute' && a.name === key)
+  const value = attribute && attribute.value && typeof attribute.value === 'object' ? attribute.value : null
+  const expression = value ? expressionOf(value.data && value.data.estree) : undefined
+  if (!expression || !/^JSX(?:Element|Fragment)$/.test(expression.type)) return []
+  try {
+    renderer.steps = 0
+    const rendered = renderer.evaluate(expression, renderer.scope(PAGE_MODULE))
+    return state.all({type: 'mdxJsxTextElement', children: renderedMdast(rendered, renderer, false)})
+  } catch (error) {
+    if (error instanceof Stop || error instanceof TypeError || error instanceof RangeError) return []
+    throw error
   }
 }
 
@@ -2109,7 +2158,7 @@ export function parse(page, options) {
     else unravel(tree)
     const codeTitles = (options && options.codeTitles) || ''
     const wanted = [] // modules of the site the page imports components from, not given
-    const local = localComponents(tree, options && options.modules, wanted)
+    const local = localComponents(tree, options && options.modules, wanted, codeTitles === 'mintlify')
     const layout = mdx ? pageLayout(tree, local) : null
     if (layout && !layout.children) tree.children = [] // the layout shows none of the page
     const bound = codeTitles === 'mintlify' ? pageBindings(tree) : null // a Mintlify page's (jsxHandler)
