@@ -1036,6 +1036,35 @@ def test_a_name_the_quoted_answer_does_not_show_makes_it_partly() -> None:
     assert unquoted_names(elsewhere, "Nothing on it. [1]").not_covered == ["Workbench"]
 
 
+def test_a_limit_asked_for_that_no_quoted_sentence_states_makes_it_partly() -> None:
+    """Session 33: a count question asking for a limit, answered with a default or another thing's
+    number (starlight-u01, mint-u08 of the eval sets), says the number asked for is not stated."""
+    from app.judge.answer_check import AnswerCheck, unstated_limit
+    from app.judge.verify import not_covered_line
+
+    answerable = AnswerCheck("answerable")
+    search = ("**Site Search › Algolia DocSearch**\n\n- `maxResultsPerGroup`: Limit the number of results displayed "
+              "for each search group. Default is `5`. [1]")
+    check = unstated_limit(answerable, "is there a limit on how many pages a starlight site can have", search)
+    assert check.verdict == "partly" and check.unstated == ("limit",)
+    assert not_covered_line(check) == "\n\nThe documentation found does not state the number asked for."
+    fonts = "**Fonts**\n\nUse Google Fonts or local font files such as `/assets/fonts/Inter.woff2`. [1]"
+    assert unstated_limit(answerable, "how many custom fonts can i load at once", fonts).verdict == "partly"
+    # A limit stated in one sentence: a limit word and a number the question does not hold, or none.
+    for stated in ("You can trigger up to 500 items in one batch. [2]", "Batches are unlimited on Pro. [1]",
+                   "- `MAX_BATCH_ITEMS` (default 500): items per batch [1]"):
+        assert unstated_limit(answerable, "what is the maximum number of items in a batch?", stated) is answerable
+    # The question's own number, a citation, a list's item number or a heading states no limit.
+    for unstated in ("A batch may hold at most 10 items? See below. No, 10 is an example. [10]",
+                     "**Limits › Batch 500 max**\n\n1. Open the batch page and add items [3]"):
+        assert unstated_limit(answerable, "is there a limit above 10 items per batch?", unstated).verdict == "partly"
+    # No limit asked (a count of something else, or a limit that is no count): as it was.
+    assert unstated_limit(answerable, "how many tokens does an image cost?", fonts) is answerable
+    assert unstated_limit(answerable, "how do I raise the queue size limit", fonts) is answerable
+    already = AnswerCheck("partly", absent=("Bazel",))
+    assert unstated_limit(already, "is there a limit on pages", fonts) is already
+
+
 # Enough pages that a name on one of them is no subject of the docs (SUBJECT_SHARE: 10 % of sections).
 NAMED_DOCS = {
     "versions.mdx": "---\ntitle: Prompt versions\npublic: true\n---\nPrompts are versioned.\n\n## Version history\n"
@@ -1059,6 +1088,26 @@ def test_an_answer_that_quotes_nothing_on_a_name_asked_about_says_so(offline, st
         held = _text(parse_sse(ask(client, "How do I run a prompt in the Workbench?").text))
     assert "version history" in text and text.endswith("\n\nThe documentation found does not mention “Workbench”."), text
     assert "Open the Workbench" in held and "does not mention" not in held, held
+    rows = _wait_for_gaps(offline, 1)
+    assert [(r["question"], r["outcome"]) for r in rows] == [(question, "partly")]
+
+
+LIMIT_DOCS = {**NAMED_DOCS, "versions.mdx": "---\ntitle: Prompt versions\npublic: true\n---\nPrompts are versioned."
+                                           "\n\n## Version history\nEach prompt keeps 20 versions by default, "
+                                           "newest first: restore an earlier version from its history.\n"}
+
+
+def test_an_answer_that_quotes_a_default_for_a_limit_asked_says_so(offline, start_server) -> None:
+    """Session 33: the sections state a number beside what is counted (the count rule is met), but
+    the quoted answer states no limit: through the chat's turn, the answer ends with the line and its
+    gap is "partly"."""
+    seed_docs(offline, LIMIT_DOCS)
+    server = start_server()
+    question = "What is the maximum number of versions a prompt can keep?"
+    with httpx.Client(base_url=server.url, timeout=30) as client:
+        text = _text(parse_sse(ask(client, question).text))
+    assert "20 versions by default" in text, text
+    assert text.endswith("\n\nThe documentation found does not state the number asked for."), text
     rows = _wait_for_gaps(offline, 1)
     assert [(r["question"], r["outcome"]) for r in rows] == [(question, "partly")]
 

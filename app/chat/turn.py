@@ -31,7 +31,7 @@ from app.config import Settings
 from app.corpus.code_tree import CodeTree
 from app.corpus.sources import Source
 from app.insights.record import InsightsRecorder
-from app.judge.answer_check import AnswerCheck, unquoted_names, with_check
+from app.judge.answer_check import AnswerCheck, unquoted_names, unstated_limit, with_check
 from app.judge.outcomes import is_partly
 from app.judge.verify import Verifier, not_covered_line, with_verdict
 from app.logging import get_logger
@@ -312,12 +312,13 @@ async def _in_page_order(services: ChatServices, excerpts: list[Excerpt], retrie
 
 
 def _quoted_check(check: AnswerCheck | None, retrieval: Retrieval, answer: str) -> AnswerCheck | None:
-    """The offline check once the answer is quoted: a name asked about that no quoted passage shows
-    makes it "partly" (app/judge/answer_check.py unquoted_names), recorded in the judgment (the
-    turn's outcome and its gap). A model verifier's verdict stands as it is."""
+    """The offline check once the answer is quoted: a name asked about that no quoted passage shows,
+    or a limit asked for that none states, makes it "partly" (app/judge/answer_check.py
+    unquoted_names, unstated_limit), recorded in the judgment (the turn's outcome and its gap). A
+    model verifier's verdict stands as it is."""
     if check is None or check.method != "offline":
         return check
-    quoted = unquoted_names(check, answer)
+    quoted = unstated_limit(unquoted_names(check, answer), retrieval.question, answer)
     if quoted is not check:
         retrieval.judgment = with_check(retrieval.judgment, quoted)
     return quoted

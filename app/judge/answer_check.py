@@ -16,8 +16,9 @@ no model:
 The check never refuses on its own (issue 45): word evidence raised in-domain refusal on fresh
 sets only to 0.33-0.46 in seven rounds, while real users' questions were refused for their own
 words ("around", "4am"). Its verdict is "partly" when a specific term is not in the checked
-sections (nowhere in the docs, or elsewhere) or a count is asked and no passage states one: the
-answer is given, with one line naming what the docs found do not mention. Else "answerable".
+sections (nowhere in the docs, or elsewhere), a count is asked and no passage states one, or (once
+the answer is quoted) a limit is asked and no quoted sentence states one: the answer is given, with
+one line naming what the docs found do not mention. Else "answerable".
 Refusal is the answer floor's (confidence.py) or a model verifier's (verify.py). Missing stems (the
 question's known words none of the sections holds) are reported, never decisive. How the rules were
 chosen, on which set, and what confirmed them: design/judgment.md.
@@ -418,6 +419,44 @@ def unquoted_names(check: AnswerCheck, answer: str) -> AnswerCheck:
     missing = tuple(name for name in check.named if name.lower() not in shown
                     and not re.search(r"(?<![A-Za-z0-9])" + re.escape(name), answer, re.IGNORECASE))
     return dataclasses.replace(check, verdict="partly", unquoted=missing) if missing else check
+
+
+# A count question that asks for a limit ("What is the maximum number of…", "Is there a limit on how
+# many…", "…at once"), and, in a sentence of the quoted answer, a limit stated: a limit word beside a
+# number the question does not hold ("up to 10", "Maximum is 90", "MAX_ITEMS (default 500)"), or
+# "unlimited". Session 33: found on the seventeen eval sets' in-domain misses (a default or another
+# thing's number quoted for a maximum), confirmed on the unanswerable-indomain and answerable files of
+# claude, ray and mintlify (design/judgment.md).
+_ASKS_A_LIMIT = re.compile(r"\b(?:max|maximum|limit|limits|at most|at once|cap|how deep|upper bound)\b", re.IGNORECASE)
+_STATES_A_LIMIT = re.compile(r"\b(?:max\w*|maximum|limit\w*|up to|at most|no more than|cap\w*|unlimited|exceed\w*|"
+                             r"only|upper)\b", re.IGNORECASE)
+_CITATION = re.compile(r"\[\d+\]")
+_LINK_TARGET = re.compile(r"\]\((?:[^()\s]|\([^()\s]*\))*\)")
+_BOLD_LINE = re.compile(r"\s*\*\*.*\*\*\s*")
+
+
+def limit_stated(question: str, answer: str) -> bool:
+    """Whether a sentence of the quoted answer (not a heading line) states a limit: a limit word and
+    a number the question does not hold, or "unlimited"/"no limit"."""
+    asked = set(_STATED_NUMBER.findall(question))
+    text = _ITEM_NUMBER.sub(r"\1-", _LINK_TARGET.sub("]", _CITATION.sub("", answer)))
+    for sentence in _SENTENCE_END.split(text):
+        if not sentence or _BOLD_LINE.fullmatch(sentence) or not _STATES_A_LIMIT.search(sentence):
+            continue
+        if _NO_LIMIT.search(sentence) or any(x not in asked for x in _STATED_NUMBER.findall(sentence)):
+            return True
+    return False
+
+
+def unstated_limit(check: AnswerCheck, question: str, answer: str) -> AnswerCheck:
+    """The offline check once the answer is quoted: a count question asking for a limit whose quoted
+    passages state none ("How many custom fonts can I load at once?" quoted the fonts' settings) is
+    answered "partly" (the line says the number asked for is not stated)."""
+    if check.verdict != "answerable" or not asks_a_count(question) or not _ASKS_A_LIMIT.search(question):
+        return check
+    if limit_stated(question, answer):
+        return check
+    return dataclasses.replace(check, verdict="partly", unstated=("limit",))
 
 
 def with_check(judgment: Judgment, check: AnswerCheck) -> Judgment:

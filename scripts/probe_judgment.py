@@ -1,0 +1,95 @@
+"""One JSON line per question with the evidence the judgment read: the chat's own turn on each line
+of one or more eval files (`docschat eval --answers`'s path), with the confidence's parts, the
+answer check's record, each leg's best hits and the Summary. For measuring judgment rules on
+questions no rule was tuned on (design/judgment.md, session 33); nothing is stored.
+
+    # on a synced home (DOCSCHAT_HOME and the docs settings as `docschat eval` reads them):
+    python scripts/probe_judgment.py home eval/typer-docs.jsonl tests/data/offtopic-programming.jsonl
+    # on a corpus of ../shared (a throwaway database, as scripts/bench_eval.py answers):
+    python scripts/probe_judgment.py shared --corpus ray-docs --cache-home .docschat FILE...
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import bench_eval
+
+from app.chat.services import ChatServices, build_chat_services
+from app.chat.turn import answer_question
+from app.evaluation.answers import _parsed
+from app.search.eval import EvalItem, load_eval_file
+from app.search.retrieve import Retriever
+
+
+def _items(paths: list[Path]) -> list[tuple[str, EvalItem]]:
+    """(file name, line) for every line of the files; an off-topic line of unanswerable.jsonl is
+    marked as such (it says `"kind": "off-topic"`)."""
+    items = []
+    for path in paths:
+        raw = [json.loads(x) for x in path.read_text(encoding="utf-8").splitlines() if x.strip()]
+        for line, item in zip(raw, load_eval_file(path), strict=True):
+            if line.get("kind") == "off-topic" and item.unanswerable is None:
+                item = EvalItem(**{**item.__dict__, "unanswerable": "offtopic"})
+            items.append((path.name, item))
+    return items
+
+
+async def probe(services: ChatServices, items: list[tuple[str, EvalItem]], audiences: list[str] | None) -> None:
+    for name, item in items:
+        reply_retrieval: dict[str, Any] = {}
+        turn = await answer_question(services, _parsed(item.question), [_parsed(q) for q in item.history], audiences)
+        retrieval = turn.retrieval
+        if retrieval is not None:
+            reply_retrieval = {
+                "explanation": retrieval.judgment.explanation,
+                "legs": {leg: [[h.id, round(h.score, 4)] for h in hits[:3]] for leg, hits in retrieval.legs.items()},
+            }
+        print(json.dumps({
+            "file": name, "id": item.id, "question": item.question,
+            "kind": item.unanswerable or ("answerable" if item.answerable else "unanswerable"),
+            "outcome": "error" if turn.outcome == "failed" else turn.outcome,
+            "confidence": retrieval.confidence if retrieval is not None else None, "summary": turn.summary,
+            "facts": list(item.facts), **reply_retrieval,
+        }, ensure_ascii=False), flush=True)
+
+
+async def on_home(paths: list[Path]) -> None:
+    from app.cli.base import database_url, open_read_pool
+    from app.config import get_settings
+
+    settings = get_settings()
+    async with await open_read_pool(database_url()) as pool:
+        services = build_chat_services(pool, settings)
+        await services.retriever.warm_up()
+        await probe(services, _items(paths), settings.anonymous_audiences)
+
+
+def main() -> None:
+    if sys.argv[1:2] == ["home"]:
+        asyncio.run(on_home([Path(p) for p in sys.argv[2:]]))
+        return
+    parser = argparse.ArgumentParser()
+    parser.add_argument("where", choices=["shared"])
+    parser.add_argument("--corpus", required=True)
+    parser.add_argument("--cache-home", type=Path, required=True)
+    parser.add_argument("files", nargs="+", type=Path)
+    args = parser.parse_args()
+    paths = args.files
+
+    async def report(retriever: Retriever, args: argparse.Namespace) -> None:
+        services = build_chat_services(retriever.pool, retriever.settings)
+        await probe(services, _items(paths), None)
+
+    bench_eval.REPORTS["answers"] = report  # its database and warm-up, this report
+    sys.argv = [sys.argv[0], "answers", "--corpus", args.corpus, "--cache-home", str(args.cache_home)]
+    bench_eval.main()
+
+
+if __name__ == "__main__":
+    main()
