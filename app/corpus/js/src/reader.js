@@ -794,6 +794,8 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
     if (name === 'style') children = [textNode(children.map(toString).join(''))]
     if (!name) return {type: 'element', tagName: flow ? 'div' : 'span', properties: {}, children} // a fragment `<>…</>`
     if (/^[a-z][a-z0-9-]*$/.test(name)) {
+      const inner = innerHtml(node, attributes)
+      if (inner !== undefined) children = [{type: 'raw', value: inner}]
       // A class the reader cannot see (`className={c}`) may be one a stylesheet hides (Tailwind's
       // `hidden`, the site's): read as hiding, as a style it cannot see is.
       if (['class', 'className'].some((key) => key in attributes && typeof attributes[key] !== 'string')) return undefined
@@ -873,6 +875,23 @@ function unseenStylesheet(node, name, attributes) {
     (name === 'link' && rel.includes('stylesheet') && 'href' in attributes && typeof attributes.href !== 'string')) {
     throw new Error(`a <${name}> whose CSS is a JavaScript expression, which the reader does not run: what it hides is not known`)
   }
+}
+
+// React writes `dangerouslySetInnerHTML={{__html: "…"}}` as the element's content, in place of its
+// children: read as raw HTML, parsed as the browser parses it (a `<style>` in it hides what it
+// selects: the `css-jsx-inner-html` probe). HTML from an expression the reader does not run may
+// hold a stylesheet hiding anything: the page is refused, as for a `<style>` whose CSS is one.
+function innerHtml(node, attributes) {
+  if (!('dangerouslySetInnerHTML' in attributes)) return undefined
+  const attribute = (node.attributes || []).filter((a) => a.type === 'mdxJsxAttribute' && a.name === 'dangerouslySetInnerHTML').pop()
+  const value = attribute && attribute.value && typeof attribute.value === 'object'
+    ? jsonValue(expressionOf(attribute.value.data && attribute.value.data.estree)) : undefined
+  const html = value && typeof value === 'object' && !Array.isArray(value) ? value.__html : undefined
+  if (html === null || (value && typeof value === 'object' && !('__html' in value))) return ''
+  if (typeof html !== 'string' && typeof html !== 'number') {
+    throw new Error(`a <${node.name}> whose HTML is a JavaScript expression, which the reader does not run: what it hides is not known`)
+  }
+  return String(html)
 }
 
 // What React renders of an array written in place (`{["a", "b"]}`: its items one after the other,
