@@ -165,6 +165,10 @@ function attributeValues(node) {
         continue
       }
       const entries = objectEntries(argument)
+      if (UNKNOWN_KEY in entries) {
+        values.hidden = true // a key the reader cannot see may be `hidden`: read as hiding
+        continue
+      }
       Object.assign(values, entries)
       if ('hidden' in entries) values.hidden = entries.hidden === undefined || Boolean(entries.hidden)
       if ('style' in entries && (entries.style === undefined || typeof entries.style !== 'object')) values.style = UNSEEN_STYLE
@@ -197,11 +201,18 @@ function expressionOf(estree) {
   return body && body.length === 1 && body[0].type === 'ExpressionStatement' ? body[0].expression : undefined
 }
 
-// `false`, `null`, `0`, `""`, `undefined`: what React renders no attribute for.
+// `false`, `null`, `0`, `""`, `undefined`, `NaN` (and `-0`, ``` `` ```, `!true`): what React renders no
+// attribute for. Any other expression is read as truthy (hiding, for `hidden`).
 function falsy(expression) {
   if (!expression) return false
   if (expression.type === 'Literal') return !expression.value
-  return expression.type === 'Identifier' && expression.name === 'undefined'
+  if (expression.type === 'UnaryExpression' && expression.operator === '!') {
+    const value = jsonValue(expression.argument)
+    return value !== undefined && Boolean(value)
+  }
+  const value = jsonValue(expression)
+  if (value !== undefined) return !value
+  return expression.type === 'Identifier' && (expression.name === 'undefined' || expression.name === 'NaN')
 }
 
 // A style the reader cannot see into: read as hiding (`var()` is: declarationsOf, usesVariable).
@@ -219,16 +230,32 @@ function objectEntries(expression, style = false) {
       else if (style) Object.assign(entries, UNSEEN_STYLE)
       continue
     }
-    const key = property.key && (property.key.name || property.key.value)
-    if (!key) continue
+    const key = propertyKey(property)
+    if (key === undefined) {
+      // A key only running the page would tell (`[k]`, `[`hid${x}`]`): it may be `hidden` or
+      // `display`, so the object may hide its element (the `css-jsx-spread-keys` probe).
+      Object.assign(entries, style ? UNSEEN_STYLE : {[UNKNOWN_KEY]: true})
+      continue
+    }
     const value = property.value
     entries[String(key)] = value.type === 'Literal' ? value.value
       : value.type === 'TemplateLiteral' && value.expressions.length === 0 ? value.quasis.map((q) => q.value.cooked).join('')
         : value.type === 'ObjectExpression' ? objectEntries(value, style || String(key) === 'style')
           : style ? UNSEEN : undefined
-    if (property.computed && style) Object.assign(entries, UNSEEN_STYLE) // `[key]: 'none'`
   }
   return entries
+}
+
+// An object's property's key as JavaScript reads it: written (`hidden`, `"hidden"`, `0`), or
+// computed from a literal (`["hidden"]`, `[`hidden`]`); undefined for one computed otherwise.
+const UNKNOWN_KEY = '%unknown'
+function propertyKey(property) {
+  const key = property.key
+  if (!key) return undefined
+  if (!property.computed && key.type === 'Identifier') return key.name
+  if (key.type === 'Literal') return String(key.value)
+  if (key.type === 'TemplateLiteral' && key.expressions.length === 0) return key.quasis.map((q) => q.value.cooked).join('')
+  return undefined
 }
 
 // The string a `{…}` renders when it is a plain literal (a string, a template without
@@ -675,7 +702,7 @@ function wrapped(children, around) {
       const text = value === null ? true : value.type === 'Literal' ? String(value.value) : program ? literal(program, false) : undefined
       if (key === 'className' || key === 'class') {
         if (typeof text === 'string') properties.className = text.split(/\s+/).filter(Boolean)
-      } else if (key !== 'style' && key !== 'hidden' && (typeof text === 'string' || text === true)) properties[key] = text
+      } else if (key !== 'style' && key !== 'hidden' && reactAttribute(key, text) !== undefined) properties[key] = reactAttribute(key, text)
     }
     children = [{type: 'element', tagName: jsxName(element), properties, children}]
   }
@@ -802,17 +829,17 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
       // An HTML element: the browser shows it as such (a table, a line break, an image's alt text).
       const properties = {}
       // Its other attributes too (`data-x`, `title`): never text, but a page's stylesheet may hide
-      // the element by them (applyStylesheets).
-      for (const [key, value] of Object.entries(attributes)) {
-        if (key !== 'style' && key !== 'hidden' && key !== 'class' && key !== 'className' && (typeof value === 'string' || value === true)) {
-          properties[key] = value
-        }
-      }
+      // the element by them (applyStylesheets), as React writes them (`reactAttribute`).
+      const given = {...attributes, ...literalAttributes(node)}
       // React writes an input's `defaultChecked` as `checked` and its `defaultValue` as `value`
       // (react-dom/server's pushInput): a stylesheet's `:checked` or `[value]` matches them.
       for (const [from, to] of name === 'input' ? [['defaultChecked', 'checked'], ['defaultValue', 'value']] : []) {
-        if (from in properties && !(to in attributes)) properties[to] = properties[from]
-        delete properties[from]
+        if (from in given && !(to in given)) given[to] = given[from]
+        delete given[from]
+      }
+      for (const [key, value] of Object.entries(given)) {
+        const written = key === 'style' || key === 'hidden' || key === 'class' || key === 'className' ? undefined : reactAttribute(key, value)
+        if (written !== undefined) properties[key] = written
       }
       // Its classes as a list, as hast holds them: hast-util-select tests a string `className` by
       // substring (`.q` matched `className="q-z"`, `.hidden` an `overflow-hidden`).
@@ -875,6 +902,43 @@ function unseenStylesheet(node, name, attributes) {
     (name === 'link' && rel.includes('stylesheet') && 'href' in attributes && typeof attributes.href !== 'string')) {
     throw new Error(`a <${name}> whose CSS is a JavaScript expression, which the reader does not run: what it hides is not known`)
   }
+}
+
+// An element's attributes written `{literal}`, as JavaScript holds them (`false`, `0`, `null`: the
+// `attributeValues` of these are strings or unseen), where no later spread may set them again.
+function literalAttributes(node) {
+  const values = {}
+  for (const attribute of node.attributes || []) {
+    if (attribute.type === 'mdxJsxExpressionAttribute') {
+      for (const key of Object.keys(values)) delete values[key]
+    } else if (attribute.type === 'mdxJsxAttribute' && attribute.value && typeof attribute.value === 'object') {
+      const expression = expressionOf(attribute.value.data && attribute.value.data.estree)
+      const value = jsonValue(expression)
+      if (value === null || typeof value === 'boolean' || typeof value === 'number') values[attribute.name] = value
+      else if (expression && expression.type === 'Identifier' && expression.name === 'undefined') values[attribute.name] = null
+    }
+  }
+  return values
+}
+
+// What react-dom 19 writes for an HTML element's attribute (renderToStaticMarkup 19.3; what
+// Chromium shows of it: the `css-stylesheet-react-attributes` probe): a boolean attribute (`open`, `disabled`) bare when the
+// value is truthy, else not at all (`open=""` and `open={0}` too: a `<dialog>` stays closed);
+// `data-*`, `aria-*` and the "booleanish" ones (`draggable`) any value as a string (`data-x` bare is
+// "true"); any other a string or number, never a boolean (`<div title>` writes no title). hast's
+// `true` is a bare attribute.
+const REACT_BOOLEAN = new Set(['allowFullScreen', 'async', 'autoFocus', 'autoPlay', 'controls', 'default', 'defer',
+  'disabled', 'disablePictureInPicture', 'disableRemotePlayback', 'formNoValidate', 'hidden', 'inert', 'loop',
+  'noModule', 'noValidate', 'open', 'playsInline', 'readOnly', 'required', 'reversed', 'scoped', 'seamless', 'itemScope',
+  'checked', 'multiple', 'muted'])
+const REACT_BOOLEANISH = new Set(['contentEditable', 'draggable', 'spellCheck', 'value', 'autoReverse',
+  'externalResourcesRequired', 'focusable', 'preserveAlpha'])
+function reactAttribute(name, value) {
+  if (value === null || value === undefined || typeof value === 'object' || typeof value === 'function') return undefined
+  if (REACT_BOOLEAN.has(name)) return value ? true : undefined
+  if ((name === 'capture' || name === 'download') && typeof value === 'boolean') return value ? true : undefined
+  if (typeof value === 'boolean' && !/^(?:data|aria)-/i.test(name) && !REACT_BOOLEANISH.has(name)) return undefined
+  return String(value)
 }
 
 // React writes `dangerouslySetInnerHTML={{__html: "…"}}` as the element's content, in place of its
