@@ -39,6 +39,7 @@ import {renderApart} from './component-page.js'
 import {DISPLAY_HIDES, hiding} from './css-hiding.js'
 import {hiddenEverywhere, tailwindFrame} from './tailwind.js'
 import {docusaurusCode} from './docusaurus-code.js'
+import {mintlifyCode} from './mintlify-code.js'
 import {renderVue, selfClosed} from './vue-template.js'
 
 // The OpenAPI reader (src/openapi.js, @mintlify's packages: a quarter of the code, 0.02 s of a
@@ -1087,7 +1088,8 @@ function codeTitle(meta, codeTitles) {
 
 const HANDLERS = (counts, source, codeTitles, local = new Map(), keywords = null, bound = null, magic = []) => ({
   code: (state, node) => {
-    const shown = codeTitles === 'docusaurus' ? {...node, value: docusaurusCode(node.value, node.lang, node.meta, magic)} : node
+    const shown = codeTitles === 'docusaurus' ? {...node, value: docusaurusCode(node.value, node.lang, node.meta, magic)}
+      : codeTitles === 'mintlify' ? {...node, value: mintlifyCode(node.value, node.lang, node.meta)} : node
     const pre = defaultHandlers.code(state, shown)
     const title = codeTitle(node.meta, codeTitles)
     return title ? [{type: 'element', tagName: 'p', properties: {}, children: [textNode(title)]}, pre] : pre
