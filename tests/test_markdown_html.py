@@ -118,3 +118,11 @@ def test_a_code_block_keeps_only_a_plain_language(myst: bool, fence: str, langua
     micromark or the MyST renderer writes): a language of at most 40 ASCII word characters and
     `.+#-` is kept on the fence, any other is left out."""
     assert shown_markdown(fence.format(language), mdx=False, myst=myst) == f"```{written}\ncode\n```\n"
+
+
+@pytest.mark.parametrize("mdx", [False, True])
+def test_a_select_shows_its_options_as_words_apart(mdx: bool) -> None:
+    """Chromium's innerText puts each option of a `<select>` on its own line ("x \\nA\\nB\\nC\\n y", an
+    option group's too, its label not); glued, "WORDAWORDB" found neither word."""
+    page = 'x <select><option>WORDA</option><option>WORDB</option><optgroup label="G"><option>WORDC</option></optgroup></select> y\n'
+    assert shown_markdown(page, mdx=mdx).split() == ["x", "WORDA", "WORDB", "WORDC", "y"]

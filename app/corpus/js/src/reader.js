@@ -1168,10 +1168,11 @@ function prepare(node, inPre, invisible, around = []) {
       if (within.length > 1 && within !== around && hiddenEverywhere(within, false)) continue
       if (DISPLAY_HIDES.has(properties.display) || properties.popover !== undefined) continue
       if (child.tagName === 'template' || NOT_RENDERED.has(child.tagName)) continue
-      // A `<select>` shows its options (and an option group's), not text or elements beside them.
+      // A `<select>` shows its options (and an option group's), not text or elements beside them,
+      // each on its own line (Chromium's innerText: `x \nA\nB\n y`), as blocks are.
       if (child.tagName === 'select') {
         const options = (node) => node.children.filter((c) => c.type === 'element' && (c.tagName === 'option' || c.tagName === 'optgroup'))
-          .map((c) => (c.tagName === 'optgroup' ? {...c, children: options(c)} : c))
+          .map((c) => (c.tagName === 'optgroup' ? {...c, children: options(c)} : {...c, tagName: 'div'}))
         child.children = options(child)
       }
       if (child.tagName === 'dialog' && properties.open === undefined) continue
