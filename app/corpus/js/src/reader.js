@@ -1910,6 +1910,7 @@ function shown(tree, counts, shortcuts = true, siteCss = '', extra = {}, vue = n
     if (vue) renderVue(hast, (markup) => fromParse5(parseFragment(markup)).children, vue.slots || {}, vue.frontmatter)
     if (/<(?:switch|maction|semantics)/i.test(html)) oneChildShown(hast, false) // only on a page that has one
     if (/<svg/i.test(html)) svgUnrendered(hast)
+    if (/<math/i.test(html)) mathTokensApart(hast)
   }
   const links = []
   linksFound = links
@@ -1923,6 +1924,17 @@ function shown(tree, counts, shortcuts = true, siteCss = '', extra = {}, vue = n
   blocks(hast, out)
   return JSON.stringify({blocks: finish(out), unknown: counts, ...(links.length ? {links} : {}), ...extra})
 }
+// Chromium's innerText puts each MathML token (`mi`, `mn`, `mo`, `mtext`, `ms`) on a line of its
+// own: read apart (a space between two words), not glued (`<mtext>if</mtext><mi>x</mi>` was "ifx").
+const MATH_TOKENS = new Set(['mi', 'mn', 'mo', 'mtext', 'ms'])
+function mathTokensApart(node) {
+  for (const child of node.children || []) {
+    if (child.type !== 'element') continue
+    if (MATH_TOKENS.has(child.tagName)) child.children = [textNode(SOFT), ...child.children, textNode(SOFT)]
+    else mathTokensApart(child)
+  }
+}
+
 // An SVG `<switch>` renders only the first of its child elements whose conditions hold (Chromium,
 // the `css-svg-switch` probe): not its text, not the elements after it, even when the chosen one
 // is not displayed or is a `<desc>`. A MathML `<maction>` or `<semantics>` renders its first child
