@@ -11,7 +11,8 @@
 //   flags (`// @noErrors`, `// @errors: 2322`; not `@filename`) and query lines (`// ^?`). When
 //   twoslash fails (an error the block does not declare) Mintlify shows the code as written: the
 //   reader cannot tell, so it reads the cuts as made (more hidden, never less).
-// - A `mermaid` block is a diagram (@mintlify/common's remarkMermaid: mermaid 11.15.0 draws it in the
+// - A `mermaid` block is a diagram (@mintlify/common's remarkMermaid, and Docusaurus's with
+//   `markdown.mermaid`: mermaid 11.15.0 draws it in the
 //   browser, which V8 here has not): its comments (`%% …`), directives (`%%{init: …}%%`) and
 //   accessible title and description (`accTitle:`, `accDescr:`, `accDescr {…}`: the SVG's `<title>`
 //   and `<desc>`) are not drawn, and go (recorded: tests/data/mintlify-mermaid.shown.json). The rest
@@ -65,10 +66,10 @@ function twoslashCut(lines) {
   })
 }
 
-function mermaidDrawn(lines) {
+export function mermaidDrawn(code) {
   const out = []
   let until = null // the end of a directive or a description spanning lines
-  for (const line of lines) {
+  for (const line of code.split('\n')) {
     const text = line.trim()
     if (until) {
       if (until.test(text)) until = null
@@ -76,12 +77,12 @@ function mermaidDrawn(lines) {
     else if (/^accDescr\s*\{/.test(text) && !text.includes('}')) until = /\}/
     else if (!text.startsWith('%%') && !/^acc(?:Title|Descr)\s*[:{]/.test(text)) out.push(line)
   }
-  return out
+  return out.join('\n')
 }
 
 export function mintlifyCode(code, lang, meta) {
   const given = (lang || '').toLowerCase()
-  if (given === 'mermaid') return mermaidDrawn(code.split('\n')).join('\n')
+  if (given === 'mermaid') return mermaidDrawn(code)
   const language = DEFAULT_LANG_ALIASES[given] ?? given
   let lines = code.split('\n')
   if ((meta || '').split(' ').some((word) => word.toLowerCase() === 'twoslash') && TWOSLASH.has(language)) {

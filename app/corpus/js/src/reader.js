@@ -39,7 +39,7 @@ import {renderApart} from './component-page.js'
 import {DISPLAY_HIDES, hiding} from './css-hiding.js'
 import {hiddenEverywhere, tailwindFrame} from './tailwind.js'
 import {docusaurusCode} from './docusaurus-code.js'
-import {mintlifyCode} from './mintlify-code.js'
+import {mermaidDrawn, mintlifyCode} from './mintlify-code.js'
 import {renderVue, selfClosed} from './vue-template.js'
 
 // The OpenAPI reader (src/openapi.js, @mintlify's packages: a quarter of the code, 0.02 s of a
@@ -1086,9 +1086,11 @@ function codeTitle(meta, codeTitles) {
   return ''
 }
 
-const HANDLERS = (counts, source, codeTitles, local = new Map(), keywords = null, bound = null, magic = []) => ({
+const HANDLERS = (counts, source, codeTitles, local = new Map(), keywords = null, bound = null, magic = [], mermaid = false) => ({
   code: (state, node) => {
-    const shown = codeTitles === 'docusaurus' ? {...node, value: docusaurusCode(node.value, node.lang, node.meta, magic)}
+    // Docusaurus's `markdown.mermaid` makes a `mermaid` fence a diagram (mdx-loader's remark/mermaid).
+    const shown = codeTitles === 'docusaurus' && mermaid && node.lang === 'mermaid' ? {...node, value: mermaidDrawn(node.value)}
+      : codeTitles === 'docusaurus' ? {...node, value: docusaurusCode(node.value, node.lang, node.meta, magic)}
       : codeTitles === 'mintlify' ? {...node, value: mintlifyCode(node.value, node.lang, node.meta)} : node
     const pre = defaultHandlers.code(state, shown)
     const title = codeTitle(node.meta, codeTitles)
@@ -2211,7 +2213,8 @@ export function parse(page, options) {
     const layout = mdx ? pageLayout(tree, local) : null
     if (layout && !layout.children) tree.children = [] // the layout shows none of the page
     const bound = codeTitles === 'mintlify' ? pageBindings(tree) : null // a Mintlify page's (jsxHandler)
-    const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles, local, admonitionKeywords(options), bound, magicComments(options)),
+    const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles, local, admonitionKeywords(options), bound, magicComments(options),
+      Boolean(options && options.mermaid)),
       passThrough: []})
     return shown(hast, counts, shortcuts, (options && options.css) || '',
       {...(wanted.length ? {modules: wanted} : {}), ...(Object.keys(counts.hiding).length ? {hiding: counts.hiding} : {})})
