@@ -824,6 +824,10 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
     if (/^[a-z][a-z0-9-]*$/.test(name)) {
       const inner = innerHtml(node, attributes)
       if (inner !== undefined) children = [{type: 'raw', value: inner}]
+      // `<div children="x" />`: React renders the prop where no children are written.
+      else if (!(node.children || []).length && ['string', 'number'].includes(typeof attributes.children)) {
+        children = [textNode(String(attributes.children))]
+      }
       // A class the reader cannot see (`className={c}`) may be one a stylesheet hides (Tailwind's
       // `hidden`, the site's): read as hiding, as a style it cannot see is.
       if (['class', 'className'].some((key) => key in attributes && typeof attributes[key] !== 'string')) return undefined
@@ -839,7 +843,8 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
         delete given[from]
       }
       for (const [key, value] of Object.entries(given)) {
-        const written = key === 'style' || key === 'hidden' || key === 'class' || key === 'className' ? undefined : reactAttribute(key, value)
+        const written = key === 'style' || key === 'hidden' || key === 'class' || key === 'className' || REACT_RESERVED.has(key)
+          ? undefined : reactAttribute(key, value)
         if (written !== undefined) properties[key] = written
       }
       // Its classes as a list, as hast holds them: hast-util-select tests a string `className` by
@@ -932,6 +937,9 @@ const REACT_BOOLEAN = new Set(['allowFullScreen', 'async', 'autoFocus', 'autoPla
   'disabled', 'disablePictureInPicture', 'disableRemotePlayback', 'formNoValidate', 'hidden', 'inert', 'loop',
   'noModule', 'noValidate', 'open', 'playsInline', 'readOnly', 'required', 'reversed', 'scoped', 'seamless', 'itemScope',
   'checked', 'multiple', 'muted'])
+// Props React never writes as attributes.
+const REACT_RESERVED = new Set(['children', 'key', 'ref', 'dangerouslySetInnerHTML', 'suppressContentEditableWarning',
+  'suppressHydrationWarning'])
 const REACT_BOOLEANISH = new Set(['contentEditable', 'draggable', 'spellCheck', 'value', 'autoReverse',
   'externalResourcesRequired', 'focusable', 'preserveAlpha'])
 function reactAttribute(name, value) {
