@@ -50,6 +50,10 @@ LOST_ON_PURPOSE = {
     # Recorded at load; the page hides it later, so it is read as hiding (more hidden, never less).
     ("css-svg-animation.md", "zzs1"): "an SVG animation that hides later (`begin=\"100s\"`) is read as hiding",
     ("css-keyframes.mdx", "zzs1"): "a CSS animation whose last keyframe hides is read as hiding from its start",
+    # TeX is indexed as written: a macro's body, which KaTeX shows where the macro is used, is left
+    # out with its definition (shown nowhere when unused); the use stays as its name.
+    ("mintlify-math-hidden.mdx", "zzs5"): "a TeX macro's body is indexed nowhere: its use as its name",
+    ("mintlify-math-hidden.mdx", "zzs7"): "a TeX macro's body is indexed nowhere: its use as its name",
 }
 
 
@@ -114,8 +118,8 @@ def test_the_markers_lost_on_purpose_are_shown_and_lost() -> None:
 
 
 def test_the_probes_cover_every_construct_in_every_context() -> None:
-    assert len(RECORDED) >= 358
-    assert sum(len(r["hidden"]) for r in RECORDED.values()) >= 750
+    assert len(RECORDED) >= 359
+    assert sum(len(r["hidden"]) for r in RECORDED.values()) >= 761
     assert {p.name for p in PROBES.glob("*.md*")} == set(RECORDED), "re-run scripts/record_probes.mjs"
 
 

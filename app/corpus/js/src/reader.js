@@ -1017,9 +1017,74 @@ function directiveHandler(state, node, source, keywords) {
   return {type: 'element', tagName: 'div', properties, children}
 }
 
-// TeX as KaTeX shows it: a `%` not escaped (`\%`) starts a comment to the end of its line.
+// TeX as KaTeX shows it: a `%` not escaped (`\%`) starts a comment to the end of its line; a macro
+// definition shows nothing (`\newcommand{\x}{…}`, `\def\x#1{…}`, `\let`: the body shows where the
+// macro is used, written there as its name), nor do the arguments of a command KaTeX does not trust
+// (Mintlify's rehype-katex: `trust: false`; `\href{url}{text}` shows "\href" alone). The
+// `mintlify-math-hidden` probe. Malformed (an unclosed brace): left as written, as KaTeX's error shows it.
 function texShown(tex) {
-  return tex.replace(/((?:^|[^\\])(?:\\\\)*)%[^\n]*/g, '$1')
+  return texDefinitionsOut(tex.replace(/((?:^|[^\\])(?:\\\\)*)%[^\n]*/g, '$1'))
+}
+
+const TEX_HIDES = /\\((?:re)?newcommand|providecommand|(?:global\s*\\)?[gex]?def|let|href|url|includegraphics|html(?:Class|Id|Style|Data))(?![A-Za-z@])/g
+const TEX_UNTRUSTED = {href: 2, url: 1, includegraphics: 1, htmlClass: 2, htmlId: 2, htmlStyle: 2, htmlData: 2}
+
+function texGroup(tex, at) {
+  let depth = 0
+  for (let i = at; i < tex.length; i++) {
+    if (tex[i] === '\\') i++
+    else if (tex[i] === '{') depth++
+    else if (tex[i] === '}' && --depth === 0) return i + 1
+  }
+  return -1
+}
+
+// One argument from `at`: a group, a control sequence or a character; -1 when there is none.
+function texArgument(tex, at) {
+  if (at < 0) return -1
+  let i = at
+  while (i < tex.length && /\s/.test(tex[i])) i++
+  if (tex[i] === '{') return texGroup(tex, i)
+  if (tex[i] === '\\') return i + 1 < tex.length ? i + /^\\(?:[A-Za-z@]+|[^])/.exec(tex.slice(i))[0].length : -1
+  return i < tex.length && tex[i] !== '}' ? i + 1 : -1
+}
+
+function texOptional(tex, at) {
+  if (at < 0) return -1
+  let i = at
+  while (i < tex.length && /\s/.test(tex[i])) i++
+  const end = tex[i] === '[' ? tex.indexOf(']', i) : -1
+  return end < 0 ? at : end + 1
+}
+
+function texDefinitionsOut(tex) {
+  let out = ''
+  let at = 0
+  for (const match of tex.matchAll(TEX_HIDES)) {
+    const before = /\\*$/.exec(tex.slice(0, match.index))[0].length
+    if (match.index < at || before % 2) continue // inside what was taken out, or an escaped `\\`
+    const command = match[1]
+    let end = match.index + match[0].length
+    if (command in TEX_UNTRUSTED) {
+      if (command === 'includegraphics') end = texOptional(tex, end)
+      for (let n = 0; n < TEX_UNTRUSTED[command]; n++) end = texArgument(tex, end)
+    } else if (command === 'let') {
+      end = texArgument(tex, end)
+      if (end >= 0) end = texArgument(tex, tex.slice(end).match(/^\s*=?\s?/)[0].length + end)
+    } else if (command.endsWith('def')) {
+      end = texArgument(tex, end)
+      const body = end < 0 ? -1 : tex.indexOf('{', end)
+      end = body < 0 ? -1 : texGroup(tex, body)
+    } else {
+      if (tex[end] === '*') end++
+      end = texOptional(tex, texOptional(tex, texArgument(tex, end)))
+      end = texArgument(tex, end)
+    }
+    if (end < 0) continue
+    out += tex.slice(at, match.index) + (command in TEX_UNTRUSTED ? '\\' + command : '')
+    at = end
+  }
+  return out + tex.slice(at)
 }
 
 function written(source, node) {
