@@ -118,3 +118,20 @@ def test_a_code_block_keeps_only_a_plain_language(myst: bool, fence: str, langua
     micromark or the MyST renderer writes): a language of at most 40 ASCII word characters and
     `.+#-` is kept on the fence, any other is left out."""
     assert shown_markdown(fence.format(language), mdx=False, myst=myst) == f"```{written}\ncode\n```\n"
+
+
+@pytest.mark.parametrize("mdx", [False, True])
+def test_a_select_shows_its_options_as_words_apart(mdx: bool) -> None:
+    """Chromium's innerText puts each option of a `<select>` on its own line ("x \\nA\\nB\\nC\\n y", an
+    option group's too, its label not); glued, "WORDAWORDB" found neither word."""
+    page = 'x <select><option>WORDA</option><option>WORDB</option><optgroup label="G"><option>WORDC</option></optgroup></select> y\n'
+    assert shown_markdown(page, mdx=mdx).split() == ["x", "WORDA", "WORDB", "WORDC", "y"]
+
+
+@pytest.mark.parametrize("mdx", [False, True])
+def test_mathml_tokens_are_words_apart(mdx: bool) -> None:
+    """Chromium's innerText puts each MathML token on its own line ("a \\nWORDA\\nWORDB\\n𝑥\\n=\\n1"):
+    glued, "WORDAWORDB" found neither word."""
+    page = "a <math><mtext>WORDA</mtext><semantics><mi>WORDB</mi><annotation>SECRET</annotation></semantics>" \
+           "<mi>x</mi><mo>=</mo><mn>1</mn></math>, then\n"
+    assert shown_markdown(page, mdx=mdx).split() == ["a", "WORDA", "WORDB", "x", "=", "1,", "then"]

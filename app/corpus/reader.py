@@ -43,6 +43,8 @@ class Admonitions:
     # The code comments its code blocks leave out, a line each (themeConfig.prism.magicComments'
     # directives; None: its default ones, `highlight-next-line`, `highlight-start`, `highlight-end`).
     magic_comments: tuple[str, ...] | None = None
+    # `markdown.mermaid`: a ```mermaid fence is a diagram (theme-mermaid draws it).
+    mermaid: bool = False
 
 
 class Block(NamedTuple):
@@ -234,6 +236,8 @@ def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool 
                                             "legacyTitles": admonitions.legacy_titles}
     if admonitions is not None and admonitions.magic_comments is not None:
         boxes["magicComments"] = list(admonitions.magic_comments)
+    if admonitions is not None and admonitions.mermaid:
+        boxes["mermaid"] = True
     return _reading(_call("parse", text, {"mdx": mdx, "math": math, "directives": directives, "comments": comments,
                                           "codeTitles": code_titles, "css": css, "modules": modules or {}, **boxes}), link)
 

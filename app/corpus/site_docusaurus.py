@@ -130,6 +130,7 @@ class _DocusaurusConfig:
     # off there, or by future.v4's mdx1CompatDisabledByDefault).
     legacy_admonition_titles: bool = True
     magic_comments: tuple[str, ...] | None = None  # themeConfig.prism.magicComments' directives
+    mermaid: bool = False  # markdown.mermaid: a ```mermaid fence is a diagram
     classic: bool = False  # the classic theme (Infima) is the site's: by the classic preset or theme
     i18n: tuple[str, str, bool] = ("i18n", "en", True)  # site_docusaurus_versions.locale_folders
 
@@ -183,6 +184,7 @@ def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
     found.linked = _linked_stylesheets(value)
     found.legacy_admonition_titles = _legacy_admonition_titles(value)
     found.magic_comments = _magic_comments(value)
+    found.mermaid = isinstance(value.get("markdown"), dict) and value["markdown"].get("mermaid") is True
     return found
 
 
@@ -254,9 +256,9 @@ def docusaurus_site(files: Mapping[str, str]) -> Site:
     site.linked_stylesheets = tuple(options.linked)
     # The classes Infima, the classic theme's stylesheet, hides (app/corpus/theme_hiding.py).
     site.theme_css = theme_css("docusaurus", "classic") if options.classic else ""
-    legacy, magic = options.legacy_admonition_titles, options.magic_comments
-    site.admonitions = (("", Admonitions(legacy_titles=legacy, magic_comments=magic)), *(
-        (folder, Admonitions(instance.admonitions, legacy, magic)) for instance in options.docs for folder in (
+    legacy, magic, mermaid = options.legacy_admonition_titles, options.magic_comments, options.mermaid
+    site.admonitions = (("", Admonitions(legacy_titles=legacy, magic_comments=magic, mermaid=mermaid)), *(
+        (folder, Admonitions(instance.admonitions, legacy, magic, mermaid)) for instance in options.docs for folder in (
             instance.path, "versioned_docs" if instance.id == "default" else f"{instance.id}_versioned_docs")))
     for instance in options.docs:
         if instance.path == ".." or instance.path.startswith("../"):

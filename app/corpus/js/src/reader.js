@@ -39,6 +39,7 @@ import {renderApart, renderedMdast} from './component-page.js'
 import {DISPLAY_HIDES, hiding} from './css-hiding.js'
 import {hiddenEverywhere, tailwindFrame} from './tailwind.js'
 import {docusaurusCode} from './docusaurus-code.js'
+import {mermaidDrawn, mintlifyCode} from './mintlify-code.js'
 import {renderVue, selfClosed} from './vue-template.js'
 
 // The OpenAPI reader (src/openapi.js, @mintlify's packages: a quarter of the code, 0.02 s of a
@@ -165,6 +166,10 @@ function attributeValues(node) {
         continue
       }
       const entries = objectEntries(argument)
+      if (UNKNOWN_KEY in entries) {
+        values.hidden = true // a key the reader cannot see may be `hidden`: read as hiding
+        continue
+      }
       Object.assign(values, entries)
       if ('hidden' in entries) values.hidden = entries.hidden === undefined || Boolean(entries.hidden)
       if ('style' in entries && (entries.style === undefined || typeof entries.style !== 'object')) values.style = UNSEEN_STYLE
@@ -197,11 +202,18 @@ function expressionOf(estree) {
   return body && body.length === 1 && body[0].type === 'ExpressionStatement' ? body[0].expression : undefined
 }
 
-// `false`, `null`, `0`, `""`, `undefined`: what React renders no attribute for.
+// `false`, `null`, `0`, `""`, `undefined`, `NaN` (and `-0`, ``` `` ```, `!true`): what React renders no
+// attribute for. Any other expression is read as truthy (hiding, for `hidden`).
 function falsy(expression) {
   if (!expression) return false
   if (expression.type === 'Literal') return !expression.value
-  return expression.type === 'Identifier' && expression.name === 'undefined'
+  if (expression.type === 'UnaryExpression' && expression.operator === '!') {
+    const value = jsonValue(expression.argument)
+    return value !== undefined && Boolean(value)
+  }
+  const value = jsonValue(expression)
+  if (value !== undefined) return !value
+  return expression.type === 'Identifier' && (expression.name === 'undefined' || expression.name === 'NaN')
 }
 
 // A style the reader cannot see into: read as hiding (`var()` is: declarationsOf, usesVariable).
@@ -219,16 +231,32 @@ function objectEntries(expression, style = false) {
       else if (style) Object.assign(entries, UNSEEN_STYLE)
       continue
     }
-    const key = property.key && (property.key.name || property.key.value)
-    if (!key) continue
+    const key = propertyKey(property)
+    if (key === undefined) {
+      // A key only running the page would tell (`[k]`, `[`hid${x}`]`): it may be `hidden` or
+      // `display`, so the object may hide its element (the `css-jsx-spread-keys` probe).
+      Object.assign(entries, style ? UNSEEN_STYLE : {[UNKNOWN_KEY]: true})
+      continue
+    }
     const value = property.value
     entries[String(key)] = value.type === 'Literal' ? value.value
       : value.type === 'TemplateLiteral' && value.expressions.length === 0 ? value.quasis.map((q) => q.value.cooked).join('')
         : value.type === 'ObjectExpression' ? objectEntries(value, style || String(key) === 'style')
           : style ? UNSEEN : undefined
-    if (property.computed && style) Object.assign(entries, UNSEEN_STYLE) // `[key]: 'none'`
   }
   return entries
+}
+
+// An object's property's key as JavaScript reads it: written (`hidden`, `"hidden"`, `0`), or
+// computed from a literal (`["hidden"]`, `[`hidden`]`); undefined for one computed otherwise.
+const UNKNOWN_KEY = '%unknown'
+function propertyKey(property) {
+  const key = property.key
+  if (!key) return undefined
+  if (!property.computed && key.type === 'Identifier') return key.name
+  if (key.type === 'Literal') return String(key.value)
+  if (key.type === 'TemplateLiteral' && key.expressions.length === 0) return key.quasis.map((q) => q.value.cooked).join('')
+  return undefined
 }
 
 // The string a `{…}` renders when it is a plain literal (a string, a template without
@@ -697,7 +725,7 @@ function wrapped(children, around) {
       const text = value === null ? true : value.type === 'Literal' ? String(value.value) : program ? literal(program, false) : undefined
       if (key === 'className' || key === 'class') {
         if (typeof text === 'string') properties.className = text.split(/\s+/).filter(Boolean)
-      } else if (key !== 'style' && key !== 'hidden' && (typeof text === 'string' || text === true)) properties[key] = text
+      } else if (key !== 'style' && key !== 'hidden' && reactAttribute(key, text) !== undefined) properties[key] = reactAttribute(key, text)
     }
     children = [{type: 'element', tagName: jsxName(element), properties, children}]
   }
@@ -819,23 +847,30 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
     if (name === 'style') children = [textNode(children.map(toString).join(''))]
     if (!name) return {type: 'element', tagName: flow ? 'div' : 'span', properties: {}, children} // a fragment `<>…</>`
     if (/^[a-z][a-z0-9-]*$/.test(name)) {
+      const inner = innerHtml(node, attributes)
+      if (inner !== undefined) children = [{type: 'raw', value: inner}]
+      // `<div children="x" />`: React renders the prop where no children are written.
+      else if (!(node.children || []).length && ['string', 'number'].includes(typeof attributes.children)) {
+        children = [textNode(String(attributes.children))]
+      }
       // A class the reader cannot see (`className={c}`) may be one a stylesheet hides (Tailwind's
       // `hidden`, the site's): read as hiding, as a style it cannot see is.
       if (['class', 'className'].some((key) => key in attributes && typeof attributes[key] !== 'string')) return undefined
       // An HTML element: the browser shows it as such (a table, a line break, an image's alt text).
       const properties = {}
       // Its other attributes too (`data-x`, `title`): never text, but a page's stylesheet may hide
-      // the element by them (applyStylesheets).
-      for (const [key, value] of Object.entries(attributes)) {
-        if (key !== 'style' && key !== 'hidden' && key !== 'class' && key !== 'className' && (typeof value === 'string' || value === true)) {
-          properties[key] = value
-        }
-      }
+      // the element by them (applyStylesheets), as React writes them (`reactAttribute`).
+      const given = {...attributes, ...literalAttributes(node)}
       // React writes an input's `defaultChecked` as `checked` and its `defaultValue` as `value`
       // (react-dom/server's pushInput): a stylesheet's `:checked` or `[value]` matches them.
       for (const [from, to] of name === 'input' ? [['defaultChecked', 'checked'], ['defaultValue', 'value']] : []) {
-        if (from in properties && !(to in attributes)) properties[to] = properties[from]
-        delete properties[from]
+        if (from in given && !(to in given)) given[to] = given[from]
+        delete given[from]
+      }
+      for (const [key, value] of Object.entries(given)) {
+        const written = key === 'style' || key === 'hidden' || key === 'class' || key === 'className' || REACT_RESERVED.has(key)
+          ? undefined : reactAttribute(key, value)
+        if (written !== undefined) properties[key] = written
       }
       // Its classes as a list, as hast holds them: hast-util-select tests a string `className` by
       // substring (`.q` matched `className="q-z"`, `.hidden` an `overflow-hidden`).
@@ -924,6 +959,63 @@ function unseenStylesheet(node, name, attributes) {
   }
 }
 
+// An element's attributes written `{literal}`, as JavaScript holds them (`false`, `0`, `null`: the
+// `attributeValues` of these are strings or unseen), where no later spread may set them again.
+function literalAttributes(node) {
+  const values = {}
+  for (const attribute of node.attributes || []) {
+    if (attribute.type === 'mdxJsxExpressionAttribute') {
+      for (const key of Object.keys(values)) delete values[key]
+    } else if (attribute.type === 'mdxJsxAttribute' && attribute.value && typeof attribute.value === 'object') {
+      const expression = expressionOf(attribute.value.data && attribute.value.data.estree)
+      const value = jsonValue(expression)
+      if (value === null || typeof value === 'boolean' || typeof value === 'number') values[attribute.name] = value
+      else if (expression && expression.type === 'Identifier' && expression.name === 'undefined') values[attribute.name] = null
+    }
+  }
+  return values
+}
+
+// What react-dom 19 writes for an HTML element's attribute (renderToStaticMarkup 19.3; what
+// Chromium shows of it: the `css-stylesheet-react-attributes` probe): a boolean attribute (`open`, `disabled`) bare when the
+// value is truthy, else not at all (`open=""` and `open={0}` too: a `<dialog>` stays closed);
+// `data-*`, `aria-*` and the "booleanish" ones (`draggable`) any value as a string (`data-x` bare is
+// "true"); any other a string or number, never a boolean (`<div title>` writes no title). hast's
+// `true` is a bare attribute.
+const REACT_BOOLEAN = new Set(['allowFullScreen', 'async', 'autoFocus', 'autoPlay', 'controls', 'default', 'defer',
+  'disabled', 'disablePictureInPicture', 'disableRemotePlayback', 'formNoValidate', 'hidden', 'inert', 'loop',
+  'noModule', 'noValidate', 'open', 'playsInline', 'readOnly', 'required', 'reversed', 'scoped', 'seamless', 'itemScope',
+  'checked', 'multiple', 'muted'])
+// Props React never writes as attributes.
+const REACT_RESERVED = new Set(['children', 'key', 'ref', 'dangerouslySetInnerHTML', 'suppressContentEditableWarning',
+  'suppressHydrationWarning'])
+const REACT_BOOLEANISH = new Set(['contentEditable', 'draggable', 'spellCheck', 'value', 'autoReverse',
+  'externalResourcesRequired', 'focusable', 'preserveAlpha'])
+function reactAttribute(name, value) {
+  if (value === null || value === undefined || typeof value === 'object' || typeof value === 'function') return undefined
+  if (REACT_BOOLEAN.has(name)) return value ? true : undefined
+  if ((name === 'capture' || name === 'download') && typeof value === 'boolean') return value ? true : undefined
+  if (typeof value === 'boolean' && !/^(?:data|aria)-/i.test(name) && !REACT_BOOLEANISH.has(name)) return undefined
+  return String(value)
+}
+
+// React writes `dangerouslySetInnerHTML={{__html: "…"}}` as the element's content, in place of its
+// children: read as raw HTML, parsed as the browser parses it (a `<style>` in it hides what it
+// selects: the `css-jsx-inner-html` probe). HTML from an expression the reader does not run may
+// hold a stylesheet hiding anything: the page is refused, as for a `<style>` whose CSS is one.
+function innerHtml(node, attributes) {
+  if (!('dangerouslySetInnerHTML' in attributes)) return undefined
+  const attribute = (node.attributes || []).filter((a) => a.type === 'mdxJsxAttribute' && a.name === 'dangerouslySetInnerHTML').pop()
+  const value = attribute && attribute.value && typeof attribute.value === 'object'
+    ? jsonValue(expressionOf(attribute.value.data && attribute.value.data.estree)) : undefined
+  const html = value && typeof value === 'object' && !Array.isArray(value) ? value.__html : undefined
+  if (html === null || (value && typeof value === 'object' && !('__html' in value))) return ''
+  if (typeof html !== 'string' && typeof html !== 'number') {
+    throw new Error(`a <${node.name}> whose HTML is a JavaScript expression, which the reader does not run: what it hides is not known`)
+  }
+  return String(html)
+}
+
 // What React renders of an array written in place (`{["a", "b"]}`: its items one after the other,
 // nothing for `true`, `false`, `null`, a hole), when each item is a literal or such an array;
 // undefined otherwise (an item only running the page would tell: nothing is shown).
@@ -974,9 +1066,74 @@ function directiveHandler(state, node, source, keywords) {
   return {type: 'element', tagName: 'div', properties, children}
 }
 
-// TeX as KaTeX shows it: a `%` not escaped (`\%`) starts a comment to the end of its line.
+// TeX as KaTeX shows it: a `%` not escaped (`\%`) starts a comment to the end of its line; a macro
+// definition shows nothing (`\newcommand{\x}{…}`, `\def\x#1{…}`, `\let`: the body shows where the
+// macro is used, written there as its name), nor do the arguments of a command KaTeX does not trust
+// (Mintlify's rehype-katex: `trust: false`; `\href{url}{text}` shows "\href" alone). The
+// `mintlify-math-hidden` probe. Malformed (an unclosed brace): left as written, as KaTeX's error shows it.
 function texShown(tex) {
-  return tex.replace(/((?:^|[^\\])(?:\\\\)*)%[^\n]*/g, '$1')
+  return texDefinitionsOut(tex.replace(/((?:^|[^\\])(?:\\\\)*)%[^\n]*/g, '$1'))
+}
+
+const TEX_HIDES = /\\((?:re)?newcommand|providecommand|(?:global\s*\\)?[gex]?def|let|href|url|includegraphics|html(?:Class|Id|Style|Data))(?![A-Za-z@])/g
+const TEX_UNTRUSTED = {href: 2, url: 1, includegraphics: 1, htmlClass: 2, htmlId: 2, htmlStyle: 2, htmlData: 2}
+
+function texGroup(tex, at) {
+  let depth = 0
+  for (let i = at; i < tex.length; i++) {
+    if (tex[i] === '\\') i++
+    else if (tex[i] === '{') depth++
+    else if (tex[i] === '}' && --depth === 0) return i + 1
+  }
+  return -1
+}
+
+// One argument from `at`: a group, a control sequence or a character; -1 when there is none.
+function texArgument(tex, at) {
+  if (at < 0) return -1
+  let i = at
+  while (i < tex.length && /\s/.test(tex[i])) i++
+  if (tex[i] === '{') return texGroup(tex, i)
+  if (tex[i] === '\\') return i + 1 < tex.length ? i + /^\\(?:[A-Za-z@]+|[^])/.exec(tex.slice(i))[0].length : -1
+  return i < tex.length && tex[i] !== '}' ? i + 1 : -1
+}
+
+function texOptional(tex, at) {
+  if (at < 0) return -1
+  let i = at
+  while (i < tex.length && /\s/.test(tex[i])) i++
+  const end = tex[i] === '[' ? tex.indexOf(']', i) : -1
+  return end < 0 ? at : end + 1
+}
+
+function texDefinitionsOut(tex) {
+  let out = ''
+  let at = 0
+  for (const match of tex.matchAll(TEX_HIDES)) {
+    const before = /\\*$/.exec(tex.slice(0, match.index))[0].length
+    if (match.index < at || before % 2) continue // inside what was taken out, or an escaped `\\`
+    const command = match[1]
+    let end = match.index + match[0].length
+    if (command in TEX_UNTRUSTED) {
+      if (command === 'includegraphics') end = texOptional(tex, end)
+      for (let n = 0; n < TEX_UNTRUSTED[command]; n++) end = texArgument(tex, end)
+    } else if (command === 'let') {
+      end = texArgument(tex, end)
+      if (end >= 0) end = texArgument(tex, tex.slice(end).match(/^\s*=?\s?/)[0].length + end)
+    } else if (command.endsWith('def')) {
+      end = texArgument(tex, end)
+      const body = end < 0 ? -1 : tex.indexOf('{', end)
+      end = body < 0 ? -1 : texGroup(tex, body)
+    } else {
+      if (tex[end] === '*') end++
+      end = texOptional(tex, texOptional(tex, texArgument(tex, end)))
+      end = texArgument(tex, end)
+    }
+    if (end < 0) continue
+    out += tex.slice(at, match.index) + (command in TEX_UNTRUSTED ? '\\' + command : '')
+    at = end
+  }
+  return out + tex.slice(at)
 }
 
 function written(source, node) {
@@ -1051,9 +1208,12 @@ function codeTitle(meta, codeTitles) {
   return ''
 }
 
-const HANDLERS = (counts, source, codeTitles, local = new Map(), keywords = null, bound = null, magic = []) => ({
+const HANDLERS = (counts, source, codeTitles, local = new Map(), keywords = null, bound = null, magic = [], mermaid = false) => ({
   code: (state, node) => {
-    const shown = codeTitles === 'docusaurus' ? {...node, value: docusaurusCode(node.value, node.lang, node.meta, magic)} : node
+    // Docusaurus's `markdown.mermaid` makes a `mermaid` fence a diagram (mdx-loader's remark/mermaid).
+    const shown = codeTitles === 'docusaurus' && mermaid && node.lang === 'mermaid' ? {...node, value: mermaidDrawn(node.value)}
+      : codeTitles === 'docusaurus' ? {...node, value: docusaurusCode(node.value, node.lang, node.meta, magic)}
+      : codeTitles === 'mintlify' ? {...node, value: mintlifyCode(node.value, node.lang, node.meta)} : node
     const pre = defaultHandlers.code(state, shown)
     const title = codeTitle(node.meta, codeTitles)
     return title ? [{type: 'element', tagName: 'p', properties: {}, children: [textNode(title)]}, pre] : pre
@@ -1132,10 +1292,11 @@ function prepare(node, inPre, invisible, around = []) {
       if (within.length > 1 && within !== around && hiddenEverywhere(within, false)) continue
       if (DISPLAY_HIDES.has(properties.display) || properties.popover !== undefined) continue
       if (child.tagName === 'template' || NOT_RENDERED.has(child.tagName)) continue
-      // A `<select>` shows its options (and an option group's), not text or elements beside them.
+      // A `<select>` shows its options (and an option group's), not text or elements beside them,
+      // each on its own line (Chromium's innerText: `x \nA\nB\n y`), as blocks are.
       if (child.tagName === 'select') {
         const options = (node) => node.children.filter((c) => c.type === 'element' && (c.tagName === 'option' || c.tagName === 'optgroup'))
-          .map((c) => (c.tagName === 'optgroup' ? {...c, children: options(c)} : c))
+          .map((c) => (c.tagName === 'optgroup' ? {...c, children: options(c)} : {...c, tagName: 'div'}))
         child.children = options(child)
       }
       if (child.tagName === 'dialog' && properties.open === undefined) continue
@@ -1873,6 +2034,7 @@ function shown(tree, counts, shortcuts = true, siteCss = '', extra = {}, vue = n
     if (vue) renderVue(hast, (markup) => fromParse5(parseFragment(markup)).children, vue.slots || {}, vue.frontmatter)
     if (/<(?:switch|maction|semantics)/i.test(html)) oneChildShown(hast, false) // only on a page that has one
     if (/<svg/i.test(html)) svgUnrendered(hast)
+    if (/<math/i.test(html)) mathTokensApart(hast)
   }
   const links = []
   linksFound = links
@@ -1886,6 +2048,17 @@ function shown(tree, counts, shortcuts = true, siteCss = '', extra = {}, vue = n
   blocks(hast, out)
   return JSON.stringify({blocks: finish(out), unknown: counts, ...(links.length ? {links} : {}), ...extra})
 }
+// Chromium's innerText puts each MathML token (`mi`, `mn`, `mo`, `mtext`, `ms`) on a line of its
+// own: read apart (a space between two words), not glued (`<mtext>if</mtext><mi>x</mi>` was "ifx").
+const MATH_TOKENS = new Set(['mi', 'mn', 'mo', 'mtext', 'ms'])
+function mathTokensApart(node) {
+  for (const child of node.children || []) {
+    if (child.type !== 'element') continue
+    if (MATH_TOKENS.has(child.tagName)) child.children = [textNode(SOFT), ...child.children, textNode(SOFT)]
+    else mathTokensApart(child)
+  }
+}
+
 // An SVG `<switch>` renders only the first of its child elements whose conditions hold (Chromium,
 // the `css-svg-switch` probe): not its text, not the elements after it, even when the chosen one
 // is not displayed or is a `<desc>`. A MathML `<maction>` or `<semantics>` renders its first child
@@ -2162,7 +2335,8 @@ export function parse(page, options) {
     const layout = mdx ? pageLayout(tree, local) : null
     if (layout && !layout.children) tree.children = [] // the layout shows none of the page
     const bound = codeTitles === 'mintlify' ? pageBindings(tree) : null // a Mintlify page's (jsxHandler)
-    const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles, local, admonitionKeywords(options), bound, magicComments(options)),
+    const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles, local, admonitionKeywords(options), bound, magicComments(options),
+      Boolean(options && options.mermaid)),
       passThrough: []})
     return shown(hast, counts, shortcuts, (options && options.css) || '',
       {...(wanted.length ? {modules: wanted} : {}), ...(Object.keys(counts.hiding).length ? {hiding: counts.hiding} : {})})
