@@ -358,7 +358,7 @@ def _compose_page(
                         linked=lambda urls: site.linked_css(files, urls),  # stylesheets the page links
                         modules=lambda sources: site.modules(files, path, sources),  # components it imports
                         link=page_link(path, files, site, source, titles if dialect.myst else None),
-                        page_data=front.data if dialect.vitepress else None)
+                        page_data=front.data if dialect.vitepress or dialect.starlight else None)
     result.warnings.extend(f"{path}: snippet {snippet!r} pastes nothing: no file of the source it may paste (a URL "
                            "is never downloaded)" for snippet in reading.unresolved_snippets)
     if reading.error is not None:
@@ -385,7 +385,7 @@ def _compose_page(
         place=site.place(path),
         page_order=page_orders.get(stem(path)),
         url_path=url_path if (url_path := site.url_path(path)) != path else None,
-        anchor_style="vitepress" if site.framework == "vitepress" else "github",
+        anchor_style={"vitepress": "vitepress", "starlight": "astro"}.get(site.framework, "github"),
     )
     chunks = chunk_page(page, max_chars=settings.max_chunk_chars, url_prefix=source.url_prefix,
                         base_url=source.base_url)
