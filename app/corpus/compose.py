@@ -29,6 +29,7 @@ from app.corpus.site import NOT_BUILT, Site, SiteDialect, read_site, site_commit
 from app.corpus.site_model import MKDOCS_SUFFIXES
 from app.corpus.site_openapi import compose_operation, front_matter_blocks, generated_pages
 from app.corpus.site_root import SiteChoiceError, Within, find_site, moved_to_source, outside_site
+from app.corpus.site_starlight import starlight_lead
 from app.corpus.site_vitepress import base_warning, import_snippets, paste_includes
 from app.corpus.snippets import Pastable, SnippetResult, is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
@@ -367,6 +368,8 @@ def _compose_page(
         result.skipped_pages.append(path)
         return
     blocks, summary = reading.blocks, None
+    if site.framework == "starlight" and (lead := starlight_lead(front.data)):  # its banner and hero, above the text
+        blocks = [*reader.read_html(lead).blocks, *blocks]
     if dialect.mintlify and isinstance(front.data.get("openapi"), str):  # an API page: the operation's text too
         summary = front_matter_blocks(path, front, files, site, blocks, result.warnings)
     result.unknown_components.extend((path, name, uses) for name, uses in sorted(reading.unknown_components.items()))

@@ -29,6 +29,7 @@ read: a config setting `srcDir` gets a warning.
 
 from __future__ import annotations
 
+import html
 import posixpath
 import re
 from collections.abc import Mapping
@@ -255,3 +256,24 @@ def _label(item: Mapping[str, Any], locale: str | None, locales: Mapping[str, st
 def _stem(path: str) -> str:
     return path.rsplit(".", 1)[0]
 
+
+def starlight_lead(front: Mapping[str, Any]) -> str:
+    """What Starlight shows of a page's front matter above its text, as HTML for the page reader: the
+    `banner`'s content (Banner.astro, `set:html`) and the `hero` (Hero.astro: its `title` where it
+    replaces the page's as the `<h1>`, its `tagline`, both `set:html`, each action's `text`, escaped).
+    The page's title stays its title (the browser tab's and the search result's)."""
+    shown = []
+    banner = front.get("banner")
+    if isinstance(banner, dict) and isinstance(banner.get("content"), str):
+        shown.append(f"<div>{banner['content']}</div>")
+    hero = front.get("hero")
+    if isinstance(hero, dict):
+        title = hero.get("title")
+        if isinstance(title, str) and title.strip() and title != front.get("title"):
+            shown.append(f"<div>{title}</div>")
+        if isinstance(hero.get("tagline"), str):
+            shown.append(f"<div>{hero['tagline']}</div>")
+        actions = hero.get("actions")
+        shown += [f"<p>{html.escape(str(action['text']))}</p>" for action in (actions if isinstance(actions, list) else [])
+                  if isinstance(action, dict) and isinstance(action.get("text"), (str, int, float))]
+    return "".join(shown)
