@@ -49,6 +49,11 @@ CASES = {
                     {"astro.config.mjs": CONFIG.replace("title: 'x'", "title: 'x', customCss: ['./src/custom.css']"),
                      "src/custom.css": ".site-secret { display: none }\n"},
                     ["shown-text"], ["sl-hidden-text", "md-hidden-text", "custom-css-text"]),
+    # Badge, LinkCard and Icon render no slot: their children show nothing.
+    "childless components": ("---\ntitle: T\n---\n\nimport { Badge, LinkCard, Card } from '@astrojs/starlight/components';\n\n"
+                             "<Badge text=\"badge-text\">badge-child</Badge>\n\n<LinkCard title=\"card-title\" href=\"/\">link-child</LinkCard>\n\n"
+                             "<Card title=\"t\">card-child</Card>\n", {}, ["badge-text", "card-title", "card-child"],
+                             ["badge-child", "link-child"]),
     # Astro's `set:html` and `set:text`, read as the element's content.
     "set html": ("---\ntitle: T\n---\n\n<Fragment set:html=\"<b>html-text</b><span hidden>hidden-html</span>\" />\n\n"
                  "<p set:text=\"plain-text\" />\n\n<div hidden set:html=\"hidden-element\" />\n",

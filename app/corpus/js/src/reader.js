@@ -93,11 +93,12 @@ const COMPONENTS = {
 // `<Code code lang title>` a code block as a fence is; `<Icon label>` is an aria-label, no text.
 const STARLIGHT_MODULE = '@astrojs/starlight/components'
 const STARLIGHT_COMPONENTS = {
-  Badge: {shows: ['text']}, // its `text`, never children
+  // Badge, LinkCard and Icon render no `<slot>` (nor `Astro.slots`): their children show nothing.
+  Badge: {shows: ['text'], childless: true}, // its `text`, never children
   Card: {shows: ['title']},
-  LinkCard: {shows: ['title', 'description']},
+  LinkCard: {shows: ['title', 'description'], childless: true},
   TabItem: {shows: ['label']},
-  Icon: {shows: []},
+  Icon: {shows: [], childless: true},
   ...Object.fromEntries(['Tabs', 'Steps', 'CardGrid', 'FileTree', 'LinkButton'].map((name) => [name, {shows: []}]))
 }
 const STARLIGHT_ASIDES = new Set(['note', 'tip', 'caution', 'danger'])
@@ -831,7 +832,7 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
     if (code) return code
     if (hides && !own.names.has('title')) return undefined
     unseenStylesheet(node, name, attributes)
-    let children = hides ? [] : state.all(own && own.shownApart ? {...node, children: (node.children || []).flatMap((child) => {
+    let children = hides || (rule && rule.childless) ? [] : state.all(own && own.shownApart ? {...node, children: (node.children || []).flatMap((child) => {
       const marker = child.name && local.get(child.name)
       return marker && !marker.children && !marker.shownApart ? child.children : [child]
     })} : node)
