@@ -3,7 +3,9 @@ with Astro and @astrojs/starlight, and for each Markdown file of it: whether the
 of it (a fallback page, Starlight's copy of a page for a locale that lacks it, is no file's), at
 which URL, whether the page is in the site's search (its `<main>` has `data-pagefind-body`), the ids
 of its content's headings in order, and which of its markers (`marker-…`) the page shows (headless
-Chromium's innerText of `.sl-markdown-content`, every tab panel and `<details>` opened first). The
+Chromium's innerText of the banner, the hero and `.sl-markdown-content`, every tab panel and
+`<details>` opened first; the build served over HTTP, so that its stylesheets, linked from the
+site's root, apply: `sl-hidden`, the config's `customCss`). The
 sidebar of each locale's home page is recorded too: each link's href under the labels of the groups
 holding it. Writes tests/data/site-nav/starlight.shown.json, which tests/test_site_starlight.py
 compares docschat's pages and chunks to.
@@ -25,17 +27,23 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 from _shown_markers import record_pages
 
 SITE = Path(__file__).parent.parent / "tests" / "data" / "site-nav" / "starlight"
-MAIN = "(document.querySelector('.sl-markdown-content') || document.body).innerText"
+# The banner and a hero (front matter `banner`, `hero`) are shown above the page's content.
+MAIN = ("['.sl-banner', '.hero', '.sl-markdown-content'].map((query) => document.querySelector(query))"
+        ".filter(Boolean).map((element) => element.innerText).join('\\n')")
 OPEN_EVERYTHING = """() => {
   document.querySelectorAll('details').forEach((details) => { details.open = true })
   document.querySelectorAll('[role=tabpanel]').forEach((panel) => { panel.hidden = false })
 }"""
 MARKER = re.compile(r"marker-[a-z0-9-]+")
+IMPORTED_MARKDOWN = re.compile(r"""^import\s+\w+\s+from\s+["'](\.{1,2}/[^"']+\.mdx?)["']""", re.MULTILINE)  # an MDX page's partials
 CONTENT = re.compile(r'<div class="sl-markdown-content">(.*?)</div>\s*<footer', re.DOTALL)
 HEADING_ID = re.compile(r'<h[2-6] id="([^"]+)"')
 LOCALES = ("fr",)  # the sample's locales but its root: a page of another locale's URL is a fallback copy
@@ -58,6 +66,11 @@ def _sidebar(page: str) -> list[list[str]]:
         elif groups:
             groups.pop()
     return found
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:
+        pass
 
 
 def record(install: Path, node: str) -> None:
@@ -85,10 +98,19 @@ def record(install: Path, node: str) -> None:
             for name, source in sources:
                 if locale != next((code for code in LOCALES if name.startswith(f"src/content/docs/{code}/")), ""):
                     continue
-                markers = set(MARKER.findall(source.read_text()))
+                # A `_` file is no page (docsLoader's `[^_]*`): its text is the importing page's.
+                markers = set(MARKER.findall(source.read_text())) if not source.name.startswith("_") else set()
                 if markers and markers & set(MARKER.findall(content.group(1))):
                     owners.setdefault(name, built)
-        pages = record_pages(sources, lambda name, _: owners.get(name), MAIN, OPEN_EVERYTHING)
+        server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=str(dist)))
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+
+        def address(html: Path) -> str:
+            return f"http://127.0.0.1:{server.server_address[1]}/{html.relative_to(dist).as_posix()}"
+
+        pages = record_pages(sources, lambda name, _: owners.get(name), MAIN, OPEN_EVERYTHING, address=address,
+                             pasted=lambda text, source: [source.parent / path for path in IMPORTED_MARKDOWN.findall(text)])
+        server.shutdown()
         for name, page in pages.items():
             owner = owners.get(name)
             if owner is None:
@@ -103,8 +125,8 @@ def record(install: Path, node: str) -> None:
                     for locale in ("", "fr/") if (dist / locale / "index.html").is_file()}
         version = json.loads((install / "node_modules" / "@astrojs" / "starlight" / "package.json").read_text())["version"]
         astro = json.loads((install / "node_modules" / "astro" / "package.json").read_text())["version"]
-    recording = {"renderer": f"@astrojs/starlight {version}, astro {astro}; Chromium innerText of "
-                             ".sl-markdown-content, tab panels and details opened",
+    recording = {"renderer": f"@astrojs/starlight {version}, astro {astro}, served; Chromium innerText of "
+                             ".sl-banner, .hero and .sl-markdown-content, tab panels and details opened",
                  "pages": pages, "sidebars": sidebars}
     recorded = SITE.parent / "starlight.shown.json"
     recorded.write_text(json.dumps(recording, indent=1, ensure_ascii=False) + "\n")

@@ -14,6 +14,11 @@ a `<div>`, is not recorded.
 
 A theme that is not installed, or whose site does not build, is left out (docschat then hides
 nothing more on a site using it).
+
+Astro Starlight's record alone, kept beside the others (its site is built with Astro and
+@astrojs/starlight installed as scripts/record_starlight_site.py says; Astro 7 wants Node 22):
+
+    .venv/bin/python scripts/record_theme_hiding.py --starlight /tmp/sl [/tmp/node22/node_modules/.bin/node]
 """
 
 from __future__ import annotations
@@ -113,6 +118,47 @@ def bare_page(stylesheet: Path, wrappers: str, out: Path) -> Path | None:
     return out / "index.html"
 
 
+def starlight_page(install: Path, node: str, out: Path) -> Path | None:
+    """A Starlight site of one page, built by `astro build` with the packages of `install`."""
+    docs = out / "src" / "content" / "docs"
+    docs.mkdir(parents=True)
+    (out / "node_modules").symlink_to(install / "node_modules")
+    (out / "package.json").write_text('{"type": "module"}\n')
+    (out / "astro.config.mjs").write_text("import { defineConfig } from 'astro/config';\nimport starlight from "
+                                          "'@astrojs/starlight';\nexport default defineConfig({ integrations: "
+                                          "[starlight({ title: 'p' })] });\n")
+    (out / "src" / "content.config.ts").write_text(
+        "import { defineCollection } from 'astro:content';\nimport { docsLoader } from '@astrojs/starlight/loaders';\n"
+        "import { docsSchema } from '@astrojs/starlight/schema';\nexport const collections = "
+        "{ docs: defineCollection({ loader: docsLoader(), schema: docsSchema() }) };\n")
+    (docs / "index.md").write_text(f"---\ntitle: Title\n---\n\n{ANCHOR} text.\n")
+    done = subprocess.run([node, str(install / "node_modules" / "astro" / "bin" / "astro.mjs"), "build"],
+                          cwd=out, capture_output=True, text=True)
+    return out / "dist" / "index.html" if done.returncode == 0 else None
+
+
+def record_starlight(install: Path, node: str) -> None:
+    """Starlight's record, written into app/corpus/theme_hiding.json beside the others."""
+    recorded = Path(__file__).parent.parent / "app" / "corpus" / "theme_hiding.json"
+    record = json.loads(recorded.read_text())
+    starlight = json.loads((install / "node_modules" / "@astrojs" / "starlight" / "package.json").read_text())["version"]
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
+        path = starlight_page(install, node, Path(folder) / "site")
+        if path is None:
+            sys.exit("astro build failed")
+        browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
+        pages = [browser.new_page(java_script_enabled=False), browser.new_page()]
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=path.parent))
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        url = f"http://127.0.0.1:{server.server_address[1]}/"
+        record["starlight"] = {"default": {"version": f"@astrojs/starlight {starlight}", "chromium": browser.version,
+                                           "hidden": both(*(hidden_classes(page, url) for page in pages))}}
+        browser.close()
+        server.shutdown()
+    recorded.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+
+
 def hidden_classes(page: Page, url: str) -> dict[str, dict[str, list[int]]]:
     """Each class name that hides its div at some width: by what computed style ("display: none",
     "visibility: hidden"; "?" for another cause), at which widths."""
@@ -191,4 +237,7 @@ def main() -> None:
 
 
 if __name__ == "__main__":
-    main()
+    if sys.argv[1:2] == ["--starlight"]:
+        record_starlight(Path(sys.argv[2]), sys.argv[3] if len(sys.argv) > 3 else "node")
+    else:
+        main()

@@ -32,6 +32,10 @@ const CASES = [
   "<div v-if=\"false\">x</div> after", "<Foo\n  :a=\"1\"\n/>\n\ntext", "<my-comp #default>x</my-comp>",
   "a paragraph\n<Comp>interrupts it</Comp>", "<Comp v-if=\"false\">\n\n**md** inside\n\n</Comp>",
   "- item\n  <Comp>in a list</Comp>", "<Comp>\nline two *em*\n\nafter", "<template v-if=\"false\">hidden</template> shown",
+  // `[[toc]]` (@mdit-vue/plugin-toc): the headings of levels 2 and 3, nested.
+  "[[toc]]\n\n# Title\n\n## One *em* `code`\n\n### Sub\n\n#### Deep\n\n## Two <Badge text=\"b\" />\n\n## Three {#x}",
+  "[[TOC]] words after\n\n## A", "text\n[[toc]]\n\n## B", "> [[toc]]\n\n## C", "    [[toc]]\n\n## D",
+  "- [[toc]]\n\n## E", "[[toc]]x\n\n## F",
 ];
 const md = await createMarkdownRenderer(mkdtempSync(path.join(tmpdir(), "vp-")), {}, "/");
 const cases = [];

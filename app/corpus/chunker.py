@@ -37,7 +37,9 @@ class Page:
     # The path the site publishes it at, when not its own (a Docusaurus docs instance's
     # routeBasePath: Site.url_path); its route is made of it (page_route).
     url_path: str | None = None
-    anchor_style: str = "github"  # how its site makes a heading's anchor: "github", or "vitepress" (slug_of)
+    # How its site makes a heading's anchor: "github", "vitepress" (slug_of), or "astro": GitHub's,
+    # and a `{#id}` is text (Astro's Markdown has no heading ids: shown, and slugged with the rest).
+    anchor_style: str = "github"
 
     @property
     def public(self) -> bool:
@@ -78,25 +80,35 @@ class _Section:
     blocks: list[Block] = field(default_factory=list)
 
 
-def heading_text(raw: str) -> tuple[str, str | None]:
-    """Heading text without an explicit `{#id}`, and that id."""
+def heading_text(raw: str, explicit_ids: bool = True) -> tuple[str, str | None]:
+    """Heading text without an explicit `{#id}`, and that id (none read without `explicit_ids`)."""
     raw = raw.strip()
-    explicit = _EXPLICIT_ID.search(raw)
+    explicit = _EXPLICIT_ID.search(raw) if explicit_ids else None
     if explicit:
         return raw[: explicit.start()].strip(), explicit.group(1)
     return raw, None
 
 
-def shown_heading(block: Block) -> tuple[str, str | None]:
+def shown_heading(block: Block, explicit_ids: bool = True) -> tuple[str, str | None]:
     """A heading block's text as the page shows it (the page reader's: no code span, link or
     emphasis Markdown left to read), without an explicit `{#id}`, and that id."""
-    return heading_text(block.shown or block.text[block.level + 1:])
+    return heading_text(block.shown or block.text[block.level + 1:], explicit_ids)
 
 
 def github_slug(text: str) -> str:
     """GitHub's anchor of a heading's shown text: lower case, punctuation dropped (but - and _),
     spaces to hyphens."""
     return re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
+
+
+def heading_anchor(page: Page, block: Block, shown: str, explicit: str | None) -> str:
+    """A heading's anchor before numbering: its explicit id, the slug of the text its site makes it
+    from (Astro's, unstripped as github-slugger takes it: `a-heading-`), or of its shown text."""
+    if explicit:
+        return explicit
+    if block.slugged is not None:
+        return re.sub(r"[^\w\- ]", "", block.slugged.lower()).replace(" ", "-")
+    return slug_of(page, shown)
 
 
 def slug_of(page: Page, shown: str) -> str:
@@ -149,9 +161,10 @@ def _sections(page: Page) -> list[_Section]:
             current.blocks.append(block)
             continue
         level = block.level
-        text = heading_text(block.text[level + 1:])[0]  # the Markdown, for the section's text
-        shown, explicit = shown_heading(block)  # its name and anchor
-        anchor = anchors.allocate(explicit or slug_of(page, shown))  # every heading counts, as on GitHub
+        explicit_ids = page.anchor_style != "astro"
+        text = heading_text(block.text[level + 1:], explicit_ids)[0]  # the Markdown, for the section's text
+        shown, explicit = shown_heading(block, explicit_ids)  # its name and anchor
+        anchor = anchors.allocate(heading_anchor(page, block, shown, explicit))  # every heading counts, as on GitHub
         written = Block(f"{'#' * level} {text}", "heading", level, shown)
         if level not in SPLIT_LEVELS or _repeats_title(block, page.title):
             # Deeper headings, and a `#` repeating the page title, stay inside their section;

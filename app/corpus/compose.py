@@ -29,6 +29,7 @@ from app.corpus.site import NOT_BUILT, Site, SiteDialect, read_site, site_commit
 from app.corpus.site_model import MKDOCS_SUFFIXES
 from app.corpus.site_openapi import compose_operation, front_matter_blocks, generated_pages
 from app.corpus.site_root import SiteChoiceError, Within, find_site, moved_to_source, outside_site
+from app.corpus.site_starlight import starlight_lead
 from app.corpus.site_vitepress import base_warning, import_snippets, paste_includes
 from app.corpus.snippets import Pastable, SnippetResult, is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
@@ -361,7 +362,7 @@ def _compose_page(
                         linked=lambda urls: site.linked_css(files, urls),  # stylesheets the page links
                         modules=lambda sources: site.modules(files, path, sources),  # components it imports
                         link=page_link(path, files, site, source, titles if dialect.myst else None),
-                        page_data=front.data if dialect.vitepress else None)
+                        page_data=front.data if dialect.vitepress or dialect.starlight else None)
     result.warnings.extend(f"{path}: snippet {snippet!r} pastes nothing: no file of the source it may paste (a URL "
                            "is never downloaded)" for snippet in reading.unresolved_snippets)
     if reading.error is not None:
@@ -370,6 +371,8 @@ def _compose_page(
         result.skipped_pages.append(path)
         return
     blocks, summary = reading.blocks, None
+    if site.framework == "starlight" and (lead := starlight_lead(front.data)):  # its banner and hero, above the text
+        blocks = [*reader.read_html(lead).blocks, *blocks]
     if dialect.mintlify and isinstance(front.data.get("openapi"), str):  # an API page: the operation's text too
         summary = front_matter_blocks(path, front, files, site, blocks, result.warnings)
     result.unknown_components.extend((path, name, uses) for name, uses in sorted(reading.unknown_components.items()))
@@ -388,7 +391,7 @@ def _compose_page(
         place=site.place(path),
         page_order=page_orders.get(stem(path)),
         url_path=url_path if (url_path := site.url_path(path)) != path else None,
-        anchor_style="vitepress" if site.framework == "vitepress" else "github",
+        anchor_style={"vitepress": "vitepress", "starlight": "astro"}.get(site.framework, "github"),
     )
     chunks = chunk_page(page, max_chars=settings.max_chunk_chars, url_prefix=source.url_prefix,
                         base_url=source.base_url)

@@ -396,7 +396,8 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
     Docusaurus site (code block titles as it shows them; `admonitions` its page's, its defaults
     when not given); `vitepress` for a page of a VitePress site (markdown-it, vitepress_markdown.py;
     `page_data` its front matter, which its template may show); `starlight` for a page of an Astro
-    Starlight site (code block titles as Expressive Code shows them); `build`: what a Sphinx site's conf.py and
+    Starlight site (code block titles as Expressive Code shows them; `page_data` its front matter, which an
+    MDX page's `{frontmatter.x}` shows); `build`: what a Sphinx site's conf.py and
     the page's front matter say of its MyST (substitutions, tags); `css` the site's own stylesheet;
     `linked` the text of the source's stylesheets the page links by these URLs (`<link
     rel=stylesheet href="/x.css">`, `@import`), which the browser applies too, and `modules` the
@@ -423,7 +424,8 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
         text, mdx=mdx or mintlify, math=mintlify, directives=not mintlify, comments=comments,
         code_titles="mintlify" if mintlify else "docusaurus" if docusaurus else "starlight" if starlight else "",
         css=sheets, modules=given,
-        admonitions=(admonitions or Admonitions()) if docusaurus and not mintlify else None, link=link),
+        admonitions=(admonitions or Admonitions()) if docusaurus and not mintlify else None, link=link,
+        frontmatter=page_data if starlight else None),
         css, linked, modules)
 
 

@@ -55,6 +55,9 @@ class Block(NamedTuple):
     kind: str = "text"
     level: int = 0
     shown: str = ""  # a heading's text as the page shows it (`text` is Markdown: code spans, links)
+    # The text its site makes a heading's anchor of, where not what it shows (an Astro MDX heading's:
+    # a component's attributes left out), slugged as written; None: from `shown`.
+    slugged: str | None = None
 
 
 @dataclass
@@ -223,7 +226,7 @@ def read_uses(text: str, *, math: bool = False, directives: bool = False, commen
 def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool = False,
                   comments: bool = False, code_titles: str = "", css: str = "",
                   modules: dict[str, str | None] | None = None, admonitions: Admonitions | None = None,
-                  link: Callable[[str], str] | None = None) -> Reading:
+                  link: Callable[[str], str] | None = None, frontmatter: Mapping[str, Any] | None = None) -> Reading:
     """A Markdown (CommonMark + GFM) or, with `mdx`, an MDX 3 page as its site shows it; `math`
     for `$…$`/`$$…$$` (Mintlify), `directives` for `:::name` callouts (Docusaurus), `comments` for
     `<!-- … -->` in MDX (Docusaurus), `code_titles` for a code block's title as the framework it
@@ -231,7 +234,9 @@ def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool 
     every page links (its hiding rules apply as a page's `<style>`); `modules` the text of the
     modules it imports components from (an import's source → its text, None: not in the site);
     `admonitions` Docusaurus's, for a page of a Docusaurus site (None: every `:::name` is a box);
-    `link` where each link target written on the page goes (app/corpus/page_links.py)."""
+    `link` where each link target written on the page goes (app/corpus/page_links.py); `frontmatter`
+    an Astro MDX page's front matter, which its `{frontmatter.x}` shows (values JSON cannot hold, a
+    date, left out: the page shows them as JavaScript writes them, not read)."""
     boxes = {} if admonitions is None else {"admonitions": list(admonitions.keywords),
                                             "legacyTitles": admonitions.legacy_titles}
     if admonitions is not None and admonitions.magic_comments is not None:
@@ -239,7 +244,9 @@ def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool 
     if admonitions is not None and admonitions.mermaid:
         boxes["mermaid"] = True
     return _reading(_call("parse", text, {"mdx": mdx, "math": math, "directives": directives, "comments": comments,
-                                          "codeTitles": code_titles, "css": css, "modules": modules or {}, **boxes}), link)
+                                          "codeTitles": code_titles, "css": css, "modules": modules or {}, **boxes,
+                                          **({"frontmatter": json.loads(json.dumps(dict(frontmatter), default=lambda _: None))}
+                                             if frontmatter else {})}), link)
 
 
 def read_html(html: str, css: str = "", link: Callable[[str], str] | None = None, *, vue: bool = False,

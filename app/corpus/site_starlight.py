@@ -29,6 +29,7 @@ read: a config setting `srcDir` gets a warning.
 
 from __future__ import annotations
 
+import html
 import posixpath
 import re
 from collections.abc import Mapping
@@ -38,6 +39,7 @@ from app.corpus.chunker import github_slug
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.reader import read_module_value
 from app.corpus.site_model import FRONT_MATTER, HIDDEN, NOT_BUILT, Exclusion, NavPage, Site
+from app.corpus.theme_hiding import theme_css
 from app.corpus.vitepress_config import closing_bracket
 
 ASTRO_CONFIGS = tuple(f"astro.config.{ext}" for ext in ("mjs", "js", "ts", "mts", "cjs", "cts"))
@@ -47,6 +49,7 @@ DOCS = "src/content/docs/"  # getCollectionPathFromRoot('docs'): the project's s
 _EXTENSIONS = (".markdown", ".mdown", ".mkdn", ".mkd", ".mdwn", ".md", ".mdx")
 _SIDEBAR = re.compile(r"""(?<![\w$])["']?sidebar["']?\s*:\s*""")
 _LOCALES = re.compile(r"""(?<![\w$])(?:["']?locales["']?\s*:\s*|(?:const|let|var)\s+locales\s*=\s*)(?=\{)""")
+_CUSTOM_CSS = re.compile(r"""(?<![\w$])["']?customCss["']?\s*:\s*""")
 _SRC_DIR = re.compile(r"""(?<![\w$])["']?srcDir["']?\s*:""")
 _MAX_ITEMS = 5000  # sidebar entries read at most (a fan-out stops here)
 
@@ -87,6 +90,13 @@ def starlight_site(files: Mapping[str, str], config: str) -> Site:
             if folder in locales and folder != default and path not in site.left_out:
                 site.left_out[path] = Exclusion(HIDDEN, f"a page of the locale {folder!r} of {config}: the "
                                                         "default locale's search leaves it out")
+    # Starlight's own stylesheet hides `sl-hidden` (and at a desktop's width `md:`/`lg:sl-hidden`):
+    # recorded in Chromium (scripts/record_theme_hiding.py --starlight). The config's `customCss`
+    # files are on every page; a package's (`@fontsource/…`) is not the source's.
+    site.theme_css = theme_css("starlight", "default")
+    custom = _literal(text, _CUSTOM_CSS, "[")
+    site.stylesheets = tuple(posixpath.normpath(path).lstrip("/") for path in (custom if isinstance(custom, list) else [])
+                             if isinstance(path, str) and path.startswith(("./", "/", "src/")))
     sidebar = _literal(text, _SIDEBAR, "[")
     if sidebar is None:
         site.warnings.append(f"{config}: the sidebar is not an array written in the config (or is code): pages "
@@ -245,3 +255,25 @@ def _label(item: Mapping[str, Any], locale: str | None, locales: Mapping[str, st
 
 def _stem(path: str) -> str:
     return path.rsplit(".", 1)[0]
+
+
+def starlight_lead(front: Mapping[str, Any]) -> str:
+    """What Starlight shows of a page's front matter above its text, as HTML for the page reader: the
+    `banner`'s content (Banner.astro, `set:html`) and the `hero` (Hero.astro: its `title` where it
+    replaces the page's as the `<h1>`, its `tagline`, both `set:html`, each action's `text`, escaped).
+    The page's title stays its title (the browser tab's and the search result's)."""
+    shown = []
+    banner = front.get("banner")
+    if isinstance(banner, dict) and isinstance(banner.get("content"), str):
+        shown.append(f"<div>{banner['content']}</div>")
+    hero = front.get("hero")
+    if isinstance(hero, dict):
+        title = hero.get("title")
+        if isinstance(title, str) and title.strip() and title != front.get("title"):
+            shown.append(f"<div>{title}</div>")
+        if isinstance(hero.get("tagline"), str):
+            shown.append(f"<div>{hero['tagline']}</div>")
+        actions = hero.get("actions")
+        shown += [f"<p>{html.escape(str(action['text']))}</p>" for action in (actions if isinstance(actions, list) else [])
+                  if isinstance(action, dict) and isinstance(action.get("text"), (str, int, float))]
+    return "".join(shown)

@@ -22,7 +22,15 @@ from pathlib import Path
 from urllib.parse import unquote
 
 from app.config import Settings
-from app.corpus.chunker import AnchorAllocator, Chunk, Page, drop_duplicate_ids, page_route, shown_heading, slug_of
+from app.corpus.chunker import (
+    AnchorAllocator,
+    Chunk,
+    Page,
+    drop_duplicate_ids,
+    heading_anchor,
+    page_route,
+    shown_heading,
+)
 from app.corpus.compose import PageKey, compose_batches
 from app.corpus.frontmatter import parse_front_matter
 from app.corpus.git_source import GitSourceError, normalize_docs_dir, resolve_commit
@@ -157,8 +165,8 @@ def _anchors(page: Page) -> tuple[str, ...]:
     anchors = []
     for block in page.blocks:
         if block.kind == "heading":
-            shown, explicit = shown_heading(block)
-            anchors.append(allocator.allocate(explicit or slug_of(page, shown)))
+            shown, explicit = shown_heading(block, page.anchor_style != "astro")
+            anchors.append(allocator.allocate(heading_anchor(page, block, shown, explicit)))
     return tuple(anchors)
 
 

@@ -94,14 +94,16 @@ const COMPONENTS = {
 // `<Code code lang title>` a code block as a fence is; `<Icon label>` is an aria-label, no text.
 const STARLIGHT_MODULE = '@astrojs/starlight/components'
 const STARLIGHT_COMPONENTS = {
-  Badge: {shows: ['text']}, // its `text`, never children
+  // Badge, LinkCard and Icon render no `<slot>` (nor `Astro.slots`): their children show nothing.
+  Badge: {shows: ['text'], childless: true}, // its `text`, never children
   Card: {shows: ['title']},
-  LinkCard: {shows: ['title', 'description']},
+  LinkCard: {shows: ['title', 'description'], childless: true},
   TabItem: {shows: ['label']},
-  Icon: {shows: []},
+  Icon: {shows: [], childless: true},
   ...Object.fromEntries(['Tabs', 'Steps', 'CardGrid', 'FileTree', 'LinkButton'].map((name) => [name, {shows: []}]))
 }
 const STARLIGHT_ASIDES = new Set(['note', 'tip', 'caution', 'danger'])
+const STARLIGHT_EXPORTS = [...Object.keys(STARLIGHT_COMPONENTS), 'Aside', 'Code']
 
 // What Starlight's `<Aside>` or `<Code>` renders (undefined: another component).
 function starlightElement(state, node, component, attributes) {
@@ -111,8 +113,11 @@ function starlightElement(state, node, component, attributes) {
     return {type: 'element', tagName: 'div', properties: {dataCallout: type, dataTitle: title}, children: state.all(node)}
   }
   if (component !== 'Code') return undefined
-  const title = typeof attributes.title === 'string' && attributes.title.trim()
-    ? [{type: 'element', tagName: 'p', properties: {}, children: [textNode(attributes.title.trim())]}] : []
+  // Expressive Code reads its `meta` as a fence's; a `title` prop wins; `frame="none"` shows no title.
+  const meta = typeof attributes.meta === 'string' ? attributes.meta : ''
+  const shown = attributes.frame === 'none' || EXPRESSIVE_CODE_NO_FRAME.test(meta) ? ''
+    : typeof attributes.title === 'string' ? attributes.title.trim() : codeTitle(meta, 'starlight')
+  const title = shown ? [{type: 'element', tagName: 'p', properties: {}, children: [textNode(shown)]}] : []
   // A `code` the reader cannot see (`code={imported}`) shows its title alone.
   if (typeof attributes.code !== 'string') return {type: 'element', tagName: 'div', properties: {}, children: title}
   const lang = typeof attributes.lang === 'string' ? attributes.lang : null
@@ -493,6 +498,10 @@ function localComponents(tree, modules, wanted, mintlify = false) {
         // Starlight's components, read by their own rules (STARLIGHT_COMPONENTS), never the page's own.
         for (const specifier of statement.specifiers) {
           if (specifier.type === 'ImportSpecifier') starlight.set(specifier.local.name, specifier.imported.name ?? specifier.imported.value)
+          // `import * as SL from …`: `<SL.Badge>` is Starlight's Badge.
+          if (specifier.type === 'ImportNamespaceSpecifier') {
+            for (const component of STARLIGHT_EXPORTS) starlight.set(`${specifier.local.name}.${component}`, component)
+          }
         }
         continue
       }
@@ -500,6 +509,13 @@ function localComponents(tree, modules, wanted, mintlify = false) {
       if (!/^(?:\.{1,2}\/|\/|@site\/)/.test(source) || (/\.(?:mdx?|css|json)$/i.test(source) && !named)) continue
       if (!modules || !(source in modules)) {
         if (!wanted.includes(source)) wanted.push(source)
+        continue
+      }
+      if (/\.astro$/i.test(source)) {
+        // An Astro component (a Starlight page's own): its children show in the slots its template renders.
+        const slots = astroSlots(modules[source])
+        const binding = statement.specifiers.find((specifier) => specifier.type === 'ImportDefaultSpecifier')
+        if (slots && binding) local.set(binding.local.name, {astroSlots: slots})
         continue
       }
       const exports = moduleExports(modules[source], snippetExports(source))
@@ -631,6 +647,21 @@ function moduleExports(text, mdx = false) {
     }
   }
   return exports
+}
+
+// The slots an Astro component's template renders (`<slot />` "default", `<slot name="x" />` "x"),
+// null when it cannot be read: no file, a bound name (`name={…}`), or slots rendered by code
+// (`Astro.slots.render`), whose children are then shown (a guess, as an unknown component's).
+function astroSlots(text) {
+  if (typeof text !== 'string' || /\bAstro\.slots\.render\b/.test(text)) return null
+  const template = text.replace(/^\s*---[\s\S]*?\n---[ \t]*(?:\n|$)/, '').replace(/<!--[\s\S]*?-->/g, '')
+  const slots = new Set()
+  for (const [, attributes] of template.matchAll(/<slot(?=[\s/>])([^>]*)>/g)) {
+    const named = attributes.match(/(?:^|\s)name\s*=\s*(?:"([^"]*)"|'([^']*)'|([^\s"'=<>`{}/]+)|(\{))/)
+    if (named && named[4]) return null
+    slots.add(named ? named[1] ?? named[2] ?? named[3] : 'default')
+  }
+  return slots
 }
 
 // What a function component's code shows of its props whatever they are: {children, names}.
@@ -799,6 +830,14 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
     // An element a component of the site rendered (component-render.js): its attributes as given.
     const rendered = Boolean(node.data && node.data.rendered)
     const attributes = rendered ? {...node.data.attributes} : attributeValues(node)
+    if (local.astro && !rendered && ('set:html' in attributes || 'set:text' in attributes)) {
+      // Astro's directives: the element (a `<Fragment>`: none) holds that HTML, or that text, in
+      // place of its children; a value the reader cannot see shows nothing.
+      const html = attributes['set:html']
+      const text = attributes['set:text']
+      node = {...node, children: typeof html === 'string' ? [{type: 'html', value: html}]
+        : typeof text === 'string' ? [{type: 'text', value: text}] : []}
+    }
     // Mintlify's `<Link href>` (one of its allowedComponents) and Docusaurus's `<Link to>`
     // (@docusaurus/Link) render an anchor: read as `<a href>`, the link target kept.
     const link = node.name === 'Link' && (rendered || !local.has('Link'))
@@ -816,6 +855,15 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
           : local.has(child) ? undefined : new Theme(child)))
       if (tree) return {type: 'element', tagName: flow ? 'div' : 'span', properties: {}, children: state.all({type: node.type, children: tree})}
       if (snippet) own = undefined // not rendered: a guess, reported as a component docschat does not know
+    }
+    if (own && own.astroSlots) {
+      // Astro renders a child with `slot="name"` in that named slot, any other in the default one;
+      // a slot the template lacks shows nothing of what it is given.
+      const taken = (node.children || []).filter((child) => {
+        const slot = (child.attributes || []).find((attribute) => attribute.type === 'mdxJsxAttribute' && attribute.name === 'slot')
+        return own.astroSlots.has(slot ? (typeof slot.value === 'string' ? slot.value : '') : 'default')
+      })
+      return {type: 'element', tagName: flow ? 'div' : 'span', properties: {}, children: state.all({...node, children: taken})}
     }
     const starlight = name && !rendered && local.starlight ? local.starlight.get(name) : undefined
     const rule = starlight ? STARLIGHT_COMPONENTS[starlight] : name && (rendered || !local.has(name)) ? COMPONENTS[name] : undefined
@@ -837,7 +885,7 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
     if (code) return code
     if (hides && !own.names.has('title')) return undefined
     unseenStylesheet(node, name, attributes)
-    let children = hides ? [] : state.all(own && own.shownApart ? {...node, children: (node.children || []).flatMap((child) => {
+    let children = hides || (rule && rule.childless) ? [] : state.all(own && own.shownApart ? {...node, children: (node.children || []).flatMap((child) => {
       const marker = child.name && local.get(child.name)
       return marker && !marker.children && !marker.shownApart ? child.children : [child]
     })} : node)
@@ -1033,17 +1081,34 @@ function renderedArray(expression) {
   return text
 }
 
-function expressionHandler(state, node) {
+function expressionHandler(state, node, frontmatter = null) {
   // An expression shows what it renders: a plain literal's text, an array of them; anything else
   // (a comment, a condition, a variable) is never indexed (the safe reading).
-  const value = literal(node.data && node.data.estree, false) ?? renderedArray(expressionOf(node.data && node.data.estree))
+  const value = literal(node.data && node.data.estree, false) ?? renderedArray(expressionOf(node.data && node.data.estree)) ??
+    frontmatterValue(expressionOf(node.data && node.data.estree), frontmatter)
   if (typeof value !== 'string' || !value) return undefined
   return node.type === 'mdxFlowExpression'
     ? {type: 'element', tagName: 'p', properties: {}, children: [textNode(value)]}
     : textNode(value)
 }
 
-function directiveHandler(state, node, source, keywords) {
+// Astro's MDX binds `frontmatter` to the page's front matter: `{frontmatter.title}` shows a string or
+// number it holds (anything else, or another expression of it, shows nothing: code not run).
+function frontmatterValue(expression, frontmatter) {
+  const keys = []
+  while (frontmatter && expression && expression.type === 'MemberExpression') {
+    const key = expression.computed ? expression.property.type === 'Literal' && expression.property.value : expression.property.name
+    if (typeof key !== 'string') return undefined
+    keys.unshift(key)
+    expression = expression.object
+  }
+  if (!frontmatter || !expression || expression.type !== 'Identifier' || expression.name !== 'frontmatter') return undefined
+  let value = frontmatter
+  for (const key of keys) value = value !== null && typeof value === 'object' && Object.hasOwn(value, key) ? value[key] : undefined
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined
+}
+
+function directiveHandler(state, node, source, keywords, docusaurus) {
   // A container directive (`:::note`) is a callout, kept whole by the chunker. One never closed
   // runs to the page's end: its text is the page's (its headings stay sections), not one block.
   // On a Docusaurus site only its admonition `keywords` are boxes: another is what
@@ -1057,11 +1122,11 @@ function directiveHandler(state, node, source, keywords) {
   const label = node.children[0] && node.children[0].data && node.children[0].data.directiveLabel ? node.children[0] : null
   const children = state.all(label ? {...node, children: node.children.slice(1)} : node)
   // Docusaurus's title: a `{title="…"}` attribute first, then the label.
-  const attribute = keywords && node.attributes && typeof node.attributes.title === 'string' ? node.attributes.title : null
+  const attribute = docusaurus && node.attributes && typeof node.attributes.title === 'string' ? node.attributes.title : null
   const properties = {dataCallout: node.name, dataTitle: attribute !== null ? attribute : label ? toString(label) : ''}
   // Docusaurus gives the box its `{.x}` or `class` (the admonitions plugin's className): a class
   // the site's stylesheet hides hides the box.
-  const classes = keywords && node.attributes && typeof node.attributes.class === 'string' ? node.attributes.class.split(/\s+/).filter(Boolean) : []
+  const classes = docusaurus && node.attributes && typeof node.attributes.class === 'string' ? node.attributes.class.split(/\s+/).filter(Boolean) : []
   if (classes.length) properties.className = classes
   return {type: 'element', tagName: 'div', properties, children}
 }
@@ -1196,19 +1261,36 @@ const DOCUSAURUS_CODE_TITLE = /title=(?<quote>["'])(?<title>.*?)\1/
 
 // Starlight: Expressive Code's frames plugin shows a `title="…"` (or `'…'`, or a bare word) of the meta.
 const EXPRESSIVE_CODE_TITLE = /(?:^|\s)title=(?:(["'])(?<quoted>.*?)\1|(?<bare>[^\s"']+))/
+// …and none with `frame="none"` (the frame that would hold it is left out).
+const EXPRESSIVE_CODE_NO_FRAME = /(?:^|\s)frame=(["']?)none\1(?=\s|$)/
 
 function codeTitle(meta, codeTitles) {
   if (!meta) return ''
   if (codeTitles === 'mintlify') return String(parseMetaString(meta).filename || '').trim()
   if (codeTitles === 'starlight') {
-    const found = meta.match(EXPRESSIVE_CODE_TITLE)
+    const found = !EXPRESSIVE_CODE_NO_FRAME.test(meta) && meta.match(EXPRESSIVE_CODE_TITLE)
     return found ? (found.groups.quoted ?? found.groups.bare).trim() : ''
   }
   if (codeTitles === 'docusaurus') return (meta.match(DOCUSAURUS_CODE_TITLE)?.groups.title ?? '').trim()
   return ''
 }
 
-const HANDLERS = (counts, source, codeTitles, local = new Map(), keywords = null, bound = null, magic = [], mermaid = false) => ({
+// The text Astro's MDX makes a heading's id of (@astrojs/markdown-remark's rehypeHeadingIds): its
+// text and code, a JSX element's children but not its attributes (`<Badge text>` is no part of
+// it), an expression's source (a `frontmatter.x` string its value). github-slugger slugs it as
+// written: "A heading <Badge … />" gives `a-heading-`.
+function astroHeadingText(node, frontmatter) {
+  if (node.type === 'text' || node.type === 'inlineCode') return node.value
+  if (node.type === 'mdxTextExpression') return frontmatterValue(expressionOf(node.data && node.data.estree), frontmatter) ?? node.value
+  return (node.children || []).map((child) => astroHeadingText(child, frontmatter)).join('')
+}
+
+const HANDLERS = (counts, source, codeTitles, local = new Map(), keywords = null, bound = null, magic = [], mermaid = false, frontmatter = null) => ({
+  heading: (state, node) => {
+    const element = defaultHandlers.heading(state, node)
+    if (local.astroHeadings && element.tagName !== 'p') element.properties = {...element.properties, dataAstroText: astroHeadingText(node, frontmatter)}
+    return element
+  },
   code: (state, node) => {
     // Docusaurus's `markdown.mermaid` makes a `mermaid` fence a diagram (mdx-loader's remark/mermaid).
     const shown = codeTitles === 'docusaurus' && mermaid && node.lang === 'mermaid' ? {...node, value: mermaidDrawn(node.value)}
@@ -1220,8 +1302,8 @@ const HANDLERS = (counts, source, codeTitles, local = new Map(), keywords = null
   },
   mdxJsxFlowElement: jsxHandler(counts, local, codeTitles === 'docusaurus', bound),
   mdxJsxTextElement: jsxHandler(counts, local, codeTitles === 'docusaurus'),
-  mdxFlowExpression: expressionHandler,
-  mdxTextExpression: expressionHandler,
+  mdxFlowExpression: (state, node) => expressionHandler(state, node, frontmatter),
+  mdxTextExpression: (state, node) => expressionHandler(state, node, frontmatter),
   mdxjsEsm: () => undefined,
   // Math is shown as written (KaTeX draws it): `$$e^{2.5}$$`.
   math: (state, node) => ({type: 'element', tagName: 'p', properties: {}, children: [textNode(texShown(written(source, node)))]}),
@@ -1230,7 +1312,10 @@ const HANDLERS = (counts, source, codeTitles, local = new Map(), keywords = null
     const fence = text.match(/^\$*/)[0]
     return textNode(fence + texShown(text.slice(fence.length, text.length - fence.length)) + fence)
   },
-  containerDirective: (state, node) => directiveHandler(state, node, source, keywords),
+  // Starlight's asides are its four names; another `:::name` is a `<div>` of its label and text
+  // (its remark-asides and directive restoration, 0.41.7 integrations/satteri.ts).
+  containerDirective: (state, node) => directiveHandler(state, node, source,
+    keywords || (codeTitles === 'starlight' ? [...STARLIGHT_ASIDES] : null), codeTitles === 'docusaurus'),
   leafDirective: () => undefined,
   textDirective: () => undefined,
   // Front matter is read in Python; a YAML node never reaches here.
@@ -1873,7 +1958,10 @@ function blocks(node, out) {
       const heading = oneLine(text(child)) // one line: its anchor is made from it
       if (properties.dataTitle !== undefined) out.push(['text', '**' + heading + '**', 0]) // a title in a directive
       // The heading as Markdown (the chunk's text), and as shown: its section's name and anchor.
-      else if (heading) out.push(['heading', '#'.repeat(HEADINGS[tag]) + ' ' + heading, HEADINGS[tag], oneLine(text(unmarked(child)))])
+      else if (heading) {
+        out.push(['heading', '#'.repeat(HEADINGS[tag]) + ' ' + heading, HEADINGS[tag], oneLine(text(unmarked(child))),
+          ...(typeof properties.dataAstroText === 'string' ? [properties.dataAstroText] : [])])
+      }
     } else if (tag === 'pre') {
       const code = child.children.find((c) => c.type === 'element' && c.tagName === 'code')
       const classes = (code && code.properties.className) || []
@@ -1965,14 +2053,14 @@ function tidy(value) {
 
 function finish(out) {
   const result = []
-  for (const [kind, value, level, shownText] of out) {
+  for (const [kind, value, level, shownText, ...slugged] of out) {
     if (kind === 'code') {
       result.push([kind, value, level])
       continue
     }
     const trimmed = tidy(value)
     if (!trimmed) continue
-    if (kind === 'heading') result.push([kind, trimmed, level, tidy(shownText)])
+    if (kind === 'heading') result.push([kind, trimmed, level, tidy(shownText), ...slugged])
     else result.push([kind, asText(trimmed), level])
   }
   return result
@@ -2332,11 +2420,16 @@ export function parse(page, options) {
     const codeTitles = (options && options.codeTitles) || ''
     const wanted = [] // modules of the site the page imports components from, not given
     const local = localComponents(tree, options && options.modules, wanted, codeTitles === 'mintlify')
+    local.astro = codeTitles === 'starlight' // an Astro page: `set:html`, `set:text`
+    local.astroHeadings = local.astro && mdx // its MDX headings' ids (astroHeadingText)
     const layout = mdx ? pageLayout(tree, local) : null
     if (layout && !layout.children) tree.children = [] // the layout shows none of the page
     const bound = codeTitles === 'mintlify' ? pageBindings(tree) : null // a Mintlify page's (jsxHandler)
+    // An Astro (Starlight) MDX page's `frontmatter`, unless the page binds the name itself.
+    const frontmatter = codeTitles === 'starlight' && mdx && options.frontmatter && typeof options.frontmatter === 'object' &&
+      !local.has('frontmatter') ? options.frontmatter : null
     const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles, local, admonitionKeywords(options), bound, magicComments(options),
-      Boolean(options && options.mermaid)),
+      Boolean(options && options.mermaid), frontmatter),
       passThrough: []})
     return shown(hast, counts, shortcuts, (options && options.css) || '',
       {...(wanted.length ? {modules: wanted} : {}), ...(Object.keys(counts.hiding).length ? {hiding: counts.hiding} : {})})

@@ -11,6 +11,7 @@ export default defineConfig({
 	integrations: [
 		starlight({
 			title: 'Sample',
+			customCss: ['./src/styles/custom.css'],
 			locales,
 			sidebar: [
 				{
