@@ -16,25 +16,10 @@ Install the packages as scripts/record_mintlify_site.py says, then:
 
 from __future__ import annotations
 
-import json
 import sys
 from pathlib import Path
 
-from record_mintlify_site import OPEN_EVERYTHING, SHOWN, evaluated_page
-
-SITE = Path(__file__).resolve().parent.parent / "tests" / "data" / "mintlify-pipecat"
-RECORDED = SITE.parent / "mintlify-pipecat.shown.json"
-
-
-def main(node_modules: Path) -> None:
-    shown, versions = evaluated_page(node_modules, SITE, "shapes.mdx", SHOWN, OPEN_EVERYTHING)
-    record = {"renderer": f"{versions}; Chromium innerText of the article, every tab panel opened",
-              "not_the_hosted_renderer": "the component mapping is scripts/record_mintlify_site.mjs's "
-                                         "(the hosted client is not published)",
-              "lines": [line for line in shown.splitlines() if line.strip()]}
-    RECORDED.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n")
-    print(f"{len(record['lines'])} lines recorded in {RECORDED}")
-
+from record_mintlify_site import record_article
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]))
+    record_article(Path(sys.argv[1]), "mintlify-pipecat", "shapes.mdx")

@@ -103,6 +103,21 @@ def evaluated_page(node_modules: Path, site: Path, name: str, script: str, befor
     return value, ", ".join(f"{package} {version}" for package, version in rendered["versions"].items())
 
 
+def record_article(node_modules: Path, name: str, page: str) -> None:
+    """Writes tests/data/<name>.shown.json: the lines of the article of the page `page` of the
+    site tests/data/<name>, as evaluated_page shows it with every tab panel opened (the small
+    one-page samples' recorders, record_mintlify_codeblock.py and record_mintlify_pipecat.py)."""
+    site = SITE.parent.parent / name
+    recorded = site.parent / f"{name}.shown.json"
+    shown, versions = evaluated_page(node_modules, site, page, SHOWN, OPEN_EVERYTHING)
+    record = {"renderer": f"{versions}; Chromium innerText of the article, every tab panel opened",
+              "not_the_hosted_renderer": "the component mapping is scripts/record_mintlify_site.mjs's "
+                                         "(the hosted client is not published)",
+              "lines": [line for line in shown.splitlines() if line.strip()]}
+    recorded.write_text(json.dumps(record, indent=1, ensure_ascii=False) + "\n")
+    print(f"{len(record['lines'])} lines recorded in {recorded}")
+
+
 def main(node_modules: Path, screenshots: Path | None = None) -> None:
     redirects = _redirects(SITE)
     with tempfile.TemporaryDirectory() as out:
