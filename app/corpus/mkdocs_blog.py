@@ -46,7 +46,9 @@ def _format_date(value: date, pattern: str) -> str | None:
     return _DATE_FIELD.sub(lambda _: next(parts), pattern)
 
 
-def _created(value: Any) -> date | None:
+def post_created(value: Any) -> date | None:
+    """A Material blog post's `date` (or `date: {created: …}`) as a date or datetime; None when
+    unreadable (site_model.py asks it too, for `draft_if_future_date`)."""
     value = value.get("created") if isinstance(value, Mapping) else value
     if isinstance(value, str):
         try:
@@ -93,7 +95,7 @@ def post_urls(files: Mapping[str, str], prefix: str, options: Mapping[str, Any],
             meta = yaml.safe_load(match.group(1)) if match else None
         except yaml.YAMLError:
             meta = None
-        created = _created(meta.get("date")) if isinstance(meta, dict) else None
+        created = post_created(meta.get("date")) if isinstance(meta, dict) else None
         when = _format_date(created, date_format) if created is not None else None
         if not isinstance(meta, dict) or when is None:  # the plugin fails the build; or a month's name
             continue

@@ -9,13 +9,14 @@ import posixpath
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
-from datetime import UTC, date, datetime
+from datetime import UTC, datetime
 from fnmatch import fnmatchcase
 from functools import cached_property
 from typing import Any, NamedTuple
 from urllib.parse import unquote
 
 from app.corpus.gitignore_lines import gitignore as _gitignore
+from app.corpus.mkdocs_blog import post_created
 from app.corpus.mkdocs_plugins import search_hidden
 from app.corpus.myst import Build
 from app.corpus.reader import Admonitions, read_css_links
@@ -473,17 +474,12 @@ def _additive(base: Any, over: Any) -> Any:
 
 def _dated_before_now(value: Any) -> bool:
     """Whether a blog post's `date` (or `date: {created: …}`) is past; False when unreadable."""
-    value = value.get("created") if isinstance(value, Mapping) else value
-    if isinstance(value, str):
-        try:
-            value = datetime.fromisoformat(value)
-        except ValueError:
-            return False
-    if isinstance(value, date) and not isinstance(value, datetime):
-        value = datetime(value.year, value.month, value.day)
-    if not isinstance(value, datetime):
+    created = post_created(value)
+    if created is None:
         return False
-    return (value if value.tzinfo else value.replace(tzinfo=UTC)) <= datetime.now(UTC)
+    if not isinstance(created, datetime):
+        created = datetime(created.year, created.month, created.day)
+    return (created if created.tzinfo else created.replace(tzinfo=UTC)) <= datetime.now(UTC)
 
 
 def _redirect_matches(pattern: str, page: str) -> bool:
