@@ -63,19 +63,26 @@ def published_docs(site: Path) -> dict[str, dict[str, object]]:
     return docs
 
 
+def built_site(node_modules: Path, source: Path, work: Path) -> tuple[Path, Path]:
+    """`docusaurus build` of a copy of the site `source` in `work`: the copy and the build's folder.
+    Exits naming the build's output when it fails."""
+    site, out = work / "site", work / "build"
+    shutil.copytree(source, site)
+    (site / "node_modules").symlink_to(node_modules)
+    # The site's own package.json: webpack otherwise takes the nearest one above the temporary
+    # folder, and a `"type": "module"` there breaks the build (require.resolveWeak).
+    (site / "package.json").write_text('{"name": "acme-site", "private": true}\n')
+    build = subprocess.run(["node", str(node_modules / "@docusaurus" / "core" / "bin" / "docusaurus.mjs"), "build",
+                            "--out-dir", str(out)], cwd=site, capture_output=True, text=True)
+    if build.returncode:
+        sys.exit(f"docusaurus build failed:\n{build.stdout}\n{build.stderr}")
+    return site, out
+
+
 def main(node_modules: Path) -> None:
     version = json.loads((node_modules / "@docusaurus" / "core" / "package.json").read_text())["version"]
     with tempfile.TemporaryDirectory() as work:
-        site, out = Path(work) / "site", Path(work) / "build"
-        shutil.copytree(SITE, site)
-        (site / "node_modules").symlink_to(node_modules)
-        # The site's own package.json: webpack otherwise takes the nearest one above the temporary
-        # folder, and a `"type": "module"` there breaks the build (require.resolveWeak).
-        (site / "package.json").write_text('{"name": "acme-site", "private": true}\n')
-        build = subprocess.run(["node", str(node_modules / "@docusaurus" / "core" / "bin" / "docusaurus.mjs"), "build",
-                                "--out-dir", str(out)], cwd=site, capture_output=True, text=True)
-        if build.returncode:
-            sys.exit(f"docusaurus build failed:\n{build.stdout}\n{build.stderr}")
+        site, out = built_site(node_modules, SITE, Path(work))
         docs = published_docs(site)
         sources = [(source.relative_to(SITE).as_posix(), source) for source in sorted(SITE.rglob("*.md*"))]
 

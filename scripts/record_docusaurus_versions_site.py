@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
-import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from record_docusaurus_site import built_site
 
 SITE = Path(__file__).parent.parent / "tests" / "data" / "site-nav" / "docusaurus-versions"
 RECORDED = SITE.parent / "docusaurus-versions.built.json"
@@ -30,14 +30,7 @@ MARKER = re.compile(r"marker-ver-[a-z0-9-]+")
 def main(node_modules: Path) -> None:
     version = json.loads((node_modules / "@docusaurus" / "core" / "package.json").read_text())["version"]
     with tempfile.TemporaryDirectory() as work:
-        site, out = Path(work) / "site", Path(work) / "build"
-        shutil.copytree(SITE, site)
-        (site / "node_modules").symlink_to(node_modules)
-        (site / "package.json").write_text('{"name": "acme-site", "private": true}\n')  # not a parent's
-        build = subprocess.run(["node", str(node_modules / "@docusaurus" / "core" / "bin" / "docusaurus.mjs"), "build",
-                                "--out-dir", str(out)], cwd=site, capture_output=True, text=True)
-        if build.returncode:
-            sys.exit(f"docusaurus build failed:\n{build.stdout}\n{build.stderr}")
+        _, out = built_site(node_modules, SITE, Path(work))
         urls: dict[str, list[str]] = {}  # marker → the URLs of the pages it is on
         for html in sorted(out.rglob("*.html")):
             url = "/" + html.relative_to(out).as_posix().removesuffix("index.html").removesuffix(".html")
