@@ -318,6 +318,20 @@ def test_a_long_table_is_cut_to_its_header_and_the_rows_that_answer() -> None:
     assert_traceable(answer, excerpts)
 
 
+def test_a_field_with_no_description_does_not_take_the_next_fields_name() -> None:
+    """A field list where one field has no description ("externalId string"): the next field's name
+    was read as its body, so that field's name and its description ("confidence float default:
+    0.7" / "Confidence threshold…", pipecat-10) were two passages and the default went unquoted."""
+    text = ("start_secs float default: 0.2\n\nTime in seconds of speech before starting.\n\n"
+            "external_id string\n\nconfidence float default: 0.7\n\n"
+            "Confidence threshold for speech detection. Higher values make detection more strict.\n")
+    excerpts = [Excerpt(1, "Silero VAD", "u", "Constructor Parameters", text, "Silero VAD › Constructor Parameters")]
+    answer = ExtractiveAnswerer().answer("what is the default confidence threshold for speech detection?", excerpts)
+    assert "confidence float default: 0.7 [1]\n\nConfidence threshold for speech detection." in answer, answer
+    assert "external_id" not in answer, answer
+    assert_traceable(answer, excerpts)
+
+
 def test_a_nested_item_keeps_its_own_line_and_a_wrapped_item_is_one_line() -> None:
     """Joined into one line, a nested list read "- Install the CLI with pip - pip install x - or
     with uv" as one item's words; the widget draws a nested item from its indented line."""
