@@ -95,10 +95,11 @@ def shown_heading(block: Block, explicit_ids: bool = True) -> tuple[str, str | N
     return heading_text(block.shown or block.text[block.level + 1:], explicit_ids)
 
 
-def github_slug(text: str) -> str:
+def github_slug(text: str, strip: bool = True) -> str:
     """GitHub's anchor of a heading's shown text: lower case, punctuation dropped (but - and _),
-    spaces to hyphens."""
-    return re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
+    spaces to hyphens. `strip=False`: the text as written, as github-slugger takes it (Astro's
+    "A heading " gives `a-heading-`)."""
+    return re.sub(r"[^\w\- ]", "", (text.strip() if strip else text).lower()).replace(" ", "-")
 
 
 def heading_anchor(page: Page, block: Block, shown: str, explicit: str | None) -> str:
@@ -107,7 +108,7 @@ def heading_anchor(page: Page, block: Block, shown: str, explicit: str | None) -
     if explicit:
         return explicit
     if block.slugged is not None:
-        return re.sub(r"[^\w\- ]", "", block.slugged.lower()).replace(" ", "-")
+        return github_slug(block.slugged, strip=False)
     return slug_of(page, shown)
 
 
