@@ -129,6 +129,7 @@ def locales(site: Site, files: Mapping[str, str], i18n: str, default: str,
     slugs, copies = dict(site.slugs), {}
     for content, folder in localized:  # `translate: false`: none (its files are never built)
         local = f"{own}{folder}/"
+        placed = False
         for path in [p for p in files if p.startswith(local) and _PAGE_SUFFIX.search(p)]:
             original = f"{content}/{path[len(local):]}" if content not in ("", ".") else path[len(local):]
             if original not in files:
@@ -138,13 +139,15 @@ def locales(site: Site, files: Mapping[str, str], i18n: str, default: str,
             site.left_out.setdefault(original, Exclusion(HIDDEN, f"the default locale's copy, {path}, is published "
                                                                  "in its place"))
             site.slugs += ((path, slugs.get(original, original)),)
+            copies[stem(original)] = stem(path)
+            placed = True
+        if placed:  # the folder is built as its content folder is: its plugin's boxes, its sidebars
             site.built_folders = (*(site.built_folders or ()), local.rstrip("/"))
             admonitions = dict(site.admonitions)
-            if content in admonitions:  # what its plugin makes a box of
+            if content in admonitions:
                 site.admonitions += ((local.rstrip("/"), admonitions[content]),)
             if content in site.sidebar_folders and local.rstrip("/") not in site.sidebar_folders:
                 site.sidebar_folders += (local.rstrip("/"),)
-            copies[stem(original)] = stem(path)
     if copies:  # placed where its content file stands in the sidebars, in its order
         listed: dict[str, NavPage] = {}
         for page, entry in site.listed.items():
