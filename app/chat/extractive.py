@@ -228,34 +228,33 @@ def _joined_lines(item: str) -> list[str]:
     return lines
 
 
+def _most_matching(parts: list[str], wanted: set[str]) -> list[str] | None:
+    """The parts that hold the most of the question's words (at least two, and at most one fewer
+    than the best part), in order; None when no part holds two (then no part stands out)."""
+    held = [len(_terms(part) & wanted) for part in parts]
+    most = max(held, default=0)
+    if most < 2:
+        return None
+    return [part for part, n in zip(parts, held, strict=True) if n >= max(2, most - 1)]
+
+
 def _matching_items(block: Block, wanted: set[str]) -> Block:
     """A long list cut to the items that hold the most of the question's words, in order ("How
     many questions can a visitor ask per hour?" needs the one item on visitors' questions, not nine
-    others); whole when it is short, or when no item holds two of them (then no item stands out)."""
-    if len(block.text) <= LONG_LIST_CHARS:
+    others); whole when it is short, or when no item stands out (_most_matching)."""
+    if len(block.text) <= LONG_LIST_CHARS or (items := _most_matching(list(block.items), wanted)) is None:
         return block
-    held = [len(_terms(item) & wanted) for item in block.items]
-    most = max(held, default=0)
-    if most < 2:
-        return block
-    items = tuple(item for item, n in zip(block.items, held, strict=True) if n >= max(2, most - 1))
-    return Block("\n".join(items), "list", items)
+    return Block("\n".join(items), "list", tuple(items))
 
 
 def _matching_rows(block: Block, wanted: set[str]) -> Block:
     """A long table cut to its header and the rows that hold the most of the question's words, as
     a long list is cut to its items (_matching_items): a 16-row table of CLI flags answered "save
-    messages exactly as given" with every flag; whole when no row holds two of them."""
+    messages exactly as given" with every flag; whole when no row stands out."""
     lines = block.text.split("\n")
-    if len(block.text) <= LONG_LIST_CHARS or len(lines) < 4:
+    if len(block.text) <= LONG_LIST_CHARS or len(lines) < 4 or (rows := _most_matching(lines[2:], wanted)) is None:
         return block
-    rows = lines[2:]
-    held = [len(_terms(row) & wanted) for row in rows]
-    most = max(held)
-    if most < 2:
-        return block
-    kept = [row for row, n in zip(rows, held, strict=True) if n >= max(2, most - 1)]
-    return Block("\n".join(lines[:2] + kept), "table")
+    return Block("\n".join(lines[:2] + rows), "table")
 
 
 def _with_its_section(best: _Passage, candidates: list[_Passage], max_chars: int) -> list[_Passage]:
