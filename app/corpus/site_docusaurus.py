@@ -6,6 +6,7 @@ the page reader's V8 (app/corpus/js/src/module-value.js), only their literals re
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -196,8 +197,12 @@ def docusaurus_site(files: Mapping[str, str]) -> Site:
             site.not_built += (re.compile(f"{prefix}(?:{'|'.join(map(_micromatch, exclude))})$"),)
     sidebar_folders = []
     slugs = []
+    i18n, default, translate = options.i18n
     for instance in options.docs:
-        identities = doc_identities(files, instance)
+        # The default locale's copy of a doc is what is built, so its front matter gives the doc's
+        # id and slug (plugin-content-docs 3.10.2's processDocMetadata reads the localized file).
+        copies = f"{i18n}/{default}/{_localized_docs(instance)}/" if translate else ""
+        identities = doc_identities(files, instance.path, copies)
         prefix = "" if instance.path in ("", ".") else instance.path + "/"
         for path, (_, slug) in identities.items():
             url = prefix + slug.lstrip("/") + ("index" if slug.endswith("/") else "") + ".md"
@@ -209,12 +214,9 @@ def docusaurus_site(files: Mapping[str, str]) -> Site:
     site.sidebar_folders = tuple(sidebar_folders)
     for instance in options.docs:  # the versions its docs root does not serve, and the other locales
         other_versions(site, files, instance.id, instance.docs, list(instance.versions), instance.served)
-    i18n, default, translate = options.i18n
-    plugin = "docusaurus-plugin-content-"
     locales(site, files, i18n, default, [] if not translate else [
-        *((d.path, f"{plugin}docs{'' if d.id == 'default' else '-' + d.id}/"
-                   f"{CURRENT if d.served == CURRENT else 'version-' + d.served}") for d in options.docs if d.current),
-        *((folder, f"{plugin}{'blog' if route is None else 'pages'}") for folder, route in options.others)])
+        *((d.path, _localized_docs(d)) for d in options.docs if d.current),
+        *((folder, f"docusaurus-plugin-content-{'blog' if route is None else 'pages'}") for folder, route in options.others)])
     site.every_page_listed = not site.sidebar_folders
     return site
 
@@ -252,9 +254,19 @@ def _served(files: Mapping[str, str], instance: DocsInstance) -> DocsInstance:
     plugin-content-docs 3.10.2's loadSidebarsFile). With no version it builds, as it is (never built)."""
     names = built_versions(files, instance.id, {"includeCurrentVersion": instance.current, **json.loads(instance.versioning)})
     served = served_version(names, instance.last_version)
-    common = replace(instance, docs=instance.path, versions=tuple(names))
+    # Published under its `versions.<v>.path` when it gives one (plugin-content-docs 3.10.2's
+    # getVersionPathPart: normalizeUrl of the route base and it), else at the docs root.
+    part = dict(instance.version_paths).get(served or CURRENT, "")
+    route = posixpath.normpath(f"{instance.route}/{part}").strip("/").strip(".") if part.strip("/") else instance.route
+    common = replace(instance, docs=instance.path, versions=tuple(names), route=route)
     if served is None or served == CURRENT:
         return common
     sidebars = version_sidebars(instance.id, served)
     return replace(common, path=version_folder(instance.id, served), current=True, served=served,
                    sidebars=sidebars if sidebars in files else False)
+
+
+def _localized_docs(instance: DocsInstance) -> str:
+    """The folder, under a locale's, of the instance's served version's translations."""
+    return (f"docusaurus-plugin-content-docs{'' if instance.id == 'default' else '-' + instance.id}/"
+            f"{CURRENT if instance.served == CURRENT else 'version-' + instance.served}")

@@ -51,6 +51,9 @@ class DocsInstance:
     versions: tuple[str, ...] = ()
     docs: str = "docs"
     admonitions: tuple[str, ...] = DOCUSAURUS_ADMONITIONS  # its `admonitions` keywords (false: none)
+    # `versions.<name>.path`: the URL segment a version is published under instead of its default
+    # (the last version: none; the current: `next`; another: its name).
+    version_paths: tuple[tuple[str, str], ...] = ()
 
     @classmethod
     def read(cls, options: Any) -> DocsInstance:
@@ -66,6 +69,7 @@ class DocsInstance:
                    include=include, exclude=exclude, admonitions=_admonition_keywords(options.get("admonitions", True)),
                    current=options.get("includeCurrentVersion") is not False,
                    last_version=options["lastVersion"] if isinstance(options.get("lastVersion"), str) else None,
+                   version_paths=_version_paths(options.get("versions")),
                    versioning=json.dumps({k: options[k] for k in ("disableVersioning", "onlyIncludeVersions")
                                           if isinstance(options.get(k), (bool, list))}, default=str))
 
@@ -89,3 +93,12 @@ def _admonition_keywords(option: Any) -> tuple[str, ...]:
     given = option.get("keywords", DOCUSAURUS_ADMONITIONS)
     keywords = tuple(k for k in given if isinstance(k, str))[:100] if isinstance(given, list | tuple) else DOCUSAURUS_ADMONITIONS
     return (*DOCUSAURUS_ADMONITIONS, *keywords) if option.get("extendDefaults", True) is not False else keywords
+
+
+def _version_paths(option: Any) -> tuple[tuple[str, str], ...]:
+    """The `path` each version of the docs plugin's `versions` option gives (a string: the option's
+    schema refuses any other; set by code: the version's default path)."""
+    if not isinstance(option, dict) or set_by_code(option):
+        return ()
+    return tuple((name, value["path"]) for name, value in list(option.items())[:1000]
+                 if isinstance(value, dict) and isinstance(value.get("path"), str))

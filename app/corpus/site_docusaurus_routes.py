@@ -7,11 +7,7 @@ from __future__ import annotations
 import posixpath
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING, Any
-
-if TYPE_CHECKING:
-    from app.corpus.site_docusaurus_instance import DocsInstance
-
+from typing import Any
 
 # plugin-content-docs 3.10.2's DefaultNumberPrefixParser (numberPrefix.js): `01-intro` is `intro`,
 # but a date or a version (`2021-11-notes`, `7.0-x`) keeps its number.
@@ -46,15 +42,17 @@ def doc_identity(relative: str, front: Mapping[str, Any]) -> tuple[str, str]:
     return doc_id, resolved + ("/" if written.endswith("/") and resolved != "/" else "")
 
 
-def doc_identities(files: Mapping[str, str], instance: DocsInstance) -> dict[str, tuple[str, str]]:
-    """Each doc of the instance's folder: its path → (its id, its slug)."""
+def doc_identities(files: Mapping[str, str], folder: str, copies: str = "") -> dict[str, tuple[str, str]]:
+    """Each doc of the docs `folder`: its path → (its id, its slug), from the front matter of its
+    copy under `copies` (the default locale's translations folder) when it has one."""
     from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 
-    prefix = "" if instance.path in ("", ".") else instance.path + "/"
+    prefix = "" if folder in ("", ".") else folder + "/"
     found = {}
-    for path, text in files.items():
+    for path, content in files.items():
         if not path.startswith(prefix) or not path.endswith((".md", ".mdx")):
             continue
+        text = files.get(copies + path[len(prefix):], content) if copies else content
         front: Mapping[str, Any] = {}
         if text.lstrip("\ufeff").startswith("---"):
             try:
