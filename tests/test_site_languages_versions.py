@@ -196,5 +196,5 @@ def test_docusaurus_publishes_versions_and_copies_at_their_own_paths(tmp_path: P
     assert places["translations/english/docusaurus-plugin-content-docs/version-2.0/guides/setup.md"] == ("Guides",)
     assert "translations/english/docusaurus-plugin-content-docs/version-2.0/old-name.md" in places
     excluded = dict(result.excluded)
-    assert "locale 'francais'" in excluded["translations/francais/docusaurus-plugin-content-docs/version-2.0/intro.md"].reason
+    assert "locale 'fr'" in excluded["translations/francais/docusaurus-plugin-content-docs/version-2.0/intro.md"].reason
     assert result.warnings == []

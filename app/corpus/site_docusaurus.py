@@ -19,6 +19,7 @@ from app.corpus.site_docusaurus_sidebars import read_instance_sidebars
 from app.corpus.site_docusaurus_versions import (
     CURRENT,
     built_versions,
+    locale_codes,
     locale_folders,
     locales,
     other_versions,
@@ -56,6 +57,7 @@ class _DocusaurusConfig:
     mermaid: bool = False  # markdown.mermaid: a ```mermaid fence is a diagram
     classic: bool = False  # the classic theme (Infima) is the site's: by the classic preset or theme
     i18n: tuple[str, str, bool] = ("i18n", "en", True)  # site_docusaurus_versions.locale_folders
+    locale_names: dict[str, str] = field(default_factory=dict)  # a locale's folder → its code (locale_codes)
 
 
 def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
@@ -104,6 +106,7 @@ def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
             found.globs.append((others[-1][0], *content_globs(options)))
     found.others = others
     found.i18n = locale_folders(value)
+    found.locale_names = locale_codes(value)
     found.linked = _linked_stylesheets(value)
     found.legacy_admonition_titles = _legacy_admonition_titles(value)
     found.magic_comments = _magic_comments(value)
@@ -214,7 +217,7 @@ def docusaurus_site(files: Mapping[str, str]) -> Site:
     site.sidebar_folders = tuple(sidebar_folders)
     for instance in options.docs:  # the versions its docs root does not serve, and the other locales
         other_versions(site, files, instance.id, instance.docs, list(instance.versions), instance.served)
-    locales(site, files, i18n, default, [] if not translate else [
+    locales(site, files, i18n, default, options.locale_names, [] if not translate else [
         *((d.path, _localized_docs(d)) for d in options.docs if d.current),
         *((folder, f"docusaurus-plugin-content-{'blog' if route is None else 'pages'}") for folder, route in options.others)])
     site.every_page_listed = not site.sidebar_folders
