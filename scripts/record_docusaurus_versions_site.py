@@ -6,10 +6,14 @@ every built HTML page searched for the markers: a file's URLs are the pages its 
 (none: never built). Writes tests/data/site-nav/docusaurus-versions.built.json, which
 tests/test_site_docusaurus_versions.py compares docschat's pages and URLs to.
 
+Given a site's name, records that site of tests/data/site-nav the same way:
+docusaurus-version-paths (a version and the locales published at paths of their own, the default
+locale's copies giving their own `slug` and `id`) is recorded into docusaurus-version-paths.built.json.
+
 Docusaurus is not a docschat dependency: install it in a throwaway folder.
 
     mkdir /tmp/docu && cd /tmp/docu && npm install @docusaurus/core@3 @docusaurus/preset-classic@3 react@18 react-dom@18
-    .venv/bin/python scripts/record_docusaurus_versions_site.py /tmp/docu/node_modules
+    .venv/bin/python scripts/record_docusaurus_versions_site.py /tmp/docu/node_modules [docusaurus-version-paths]
 """
 
 from __future__ import annotations
@@ -22,27 +26,27 @@ from pathlib import Path
 
 from record_docusaurus_site import built_site
 
-SITE = Path(__file__).parent.parent / "tests" / "data" / "site-nav" / "docusaurus-versions"
-RECORDED = SITE.parent / "docusaurus-versions.built.json"
+SITES = Path(__file__).parent.parent / "tests" / "data" / "site-nav"
 MARKER = re.compile(r"marker-ver-[a-z0-9-]+")
 
 
-def main(node_modules: Path) -> None:
+def main(node_modules: Path, name: str = "docusaurus-versions") -> None:
+    site, recorded = SITES / name, SITES / f"{name}.built.json"
     version = json.loads((node_modules / "@docusaurus" / "core" / "package.json").read_text())["version"]
     with tempfile.TemporaryDirectory() as work:
-        _, out = built_site(node_modules, SITE, Path(work))
+        _, out = built_site(node_modules, site, Path(work))
         urls: dict[str, list[str]] = {}  # marker → the URLs of the pages it is on
         for html in sorted(out.rglob("*.html")):
             url = "/" + html.relative_to(out).as_posix().removesuffix("index.html").removesuffix(".html")
             for marker in sorted(set(MARKER.findall(html.read_text()))):
                 urls.setdefault(marker, []).append(url)
     sources = {}
-    for source in sorted(SITE.rglob("*.md")):
+    for source in sorted(site.rglob("*.md")):
         markers = MARKER.findall(source.read_text())
-        sources[source.relative_to(SITE).as_posix()] = sorted({u for m in markers for u in urls.get(m, [])})
-    RECORDED.write_text(json.dumps({"docusaurus": version, "urls": sources}, indent=1, ensure_ascii=False) + "\n")
-    print(f"{RECORDED}: {sum(map(bool, sources.values()))} of {len(sources)} files built (Docusaurus {version})")
+        sources[source.relative_to(site).as_posix()] = sorted({u for m in markers for u in urls.get(m, [])})
+    recorded.write_text(json.dumps({"docusaurus": version, "urls": sources}, indent=1, ensure_ascii=False) + "\n")
+    print(f"{recorded}: {sum(map(bool, sources.values()))} of {len(sources)} files built (Docusaurus {version})")
 
 
 if __name__ == "__main__":
-    main(Path(sys.argv[1]).resolve())
+    main(Path(sys.argv[1]).resolve(), *sys.argv[2:3])

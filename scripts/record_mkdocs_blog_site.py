@@ -1,5 +1,5 @@
 """Records where the real MkDocs build publishes each page of tests/data/site-nav/mkdocs-blog (or
-the site folder given second: mkdocs-blog-formats), sites with Material for MkDocs' blog plugin:
+the site folder given second: mkdocs-blog-formats, mkdocs-blog-meta), sites with Material for MkDocs' blog plugin:
 each Markdown file holds one marker (`marker-blog-…`); the site is built (`mkdocs build`) and
 every built HTML page searched for the markers. A post's URL is its own page's (the blog's index,
 archive, category and numbered pages list excerpts of posts: not where a post is published, left

@@ -35,6 +35,24 @@ def test_posts_are_linked_where_the_build_publishes_them(site: str) -> None:
     assert result.warnings == []
 
 
+def test_a_folders_meta_file_gives_its_posts_date_slug_categories_and_draft() -> None:
+    """mkdocs-blog-meta: with Material's meta plugin, a `.meta.yml` gives the posts of its folder
+    their `date` and `slug` (a post's own win), `categories` (added to a post's own) and `draft`,
+    as `mkdocs build` published them; the folder's date was not read (the post kept its file's
+    path) and its slug and categories not used."""
+    site = "mkdocs-blog-meta"
+    root = DATA / site
+    files = {p.relative_to(root).as_posix(): p.read_text() for p in root.rglob("*") if p.is_file()}
+    built = json.loads((DATA / f"{site}.built.json").read_text())["urls"]
+    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",),
+                                                     url_prefix=""))
+    hrefs = {chunk.page: chunk.href.partition("#")[0] for chunk in result.chunks}
+    posts = {path: urls[0] for path, urls in built.items() if urls and "/posts/" in path}
+    assert {path: hrefs[path] + "/" for path in posts} == posts
+    assert "docs/blog/posts/drafts/wip.md" not in hrefs and not built["docs/blog/posts/drafts/wip.md"]
+    assert result.warnings == []
+
+
 def test_a_date_pattern_naming_a_month_keeps_the_files_path() -> None:
     """`MMMM` (the month's name) is the site's locale's: not made, the post keeps its path."""
     assert _format_date(date(2024, 1, 5), "yyyy/MM/dd") == "2024/01/05"

@@ -174,3 +174,27 @@ def test_docusaurus_locale_folders_follow_i18n_config() -> None:
     assert site.url_path("i18n/fr/docusaurus-plugin-content-docs/current/a.md") == "docs/a.md"
     site = read_site({"docusaurus.config.js": config % ", localeConfigs: {fr: {translate: false}}", **files})
     assert [path for path in files if site.exclusion(path, {}) is None] == ["docs/a.md"]
+
+
+PATHS_BUILT = json.loads((DATA / "docusaurus-version-paths.built.json").read_text())["urls"]
+
+
+def test_docusaurus_publishes_versions_and_copies_at_their_own_paths(tmp_path: Path) -> None:
+    """docusaurus-version-paths' version 2.0 is published at /docs/stable/ (`versions.<v>.path`),
+    not the docs root, and the default locale's copies in `translations/english/` (i18n.path and
+    localeConfigs' path) at the `slug` and `id` their own front matter gives (/docs/stable/install/,
+    /docs/stable/renamed-by-copy/), as the real build publishes them; their content files' slug and
+    id were used, and the version's path was left out."""
+    result = _composed(tmp_path, "docusaurus-version-paths")
+    served = {path: url for path, urls in PATHS_BUILT.items()
+              if (url := next((u for u in urls if u.startswith("/docs/stable/")), None))}
+    assert sorted(page.path for page in result.pages) == sorted(served)
+    for page in result.pages:
+        hrefs = {chunk.href.partition("#")[0] for chunk in result.chunks if chunk.page == page.path}
+        assert hrefs == {served[page.path].rstrip("/")}, page.path
+    places = {page.path: page.place for page in result.pages}
+    assert places["translations/english/docusaurus-plugin-content-docs/version-2.0/guides/setup.md"] == ("Guides",)
+    assert "translations/english/docusaurus-plugin-content-docs/version-2.0/old-name.md" in places
+    excluded = dict(result.excluded)
+    assert "locale 'fr'" in excluded["translations/francais/docusaurus-plugin-content-docs/version-2.0/intro.md"].reason
+    assert result.warnings == []

@@ -78,7 +78,8 @@ def test_the_pages_and_what_they_show_are_the_builds(sample: str, tmp_path: Path
 def test_each_page_is_where_the_build_publishes_and_places_it(sample: str, tmp_path: Path) -> None:
     """Its address is the one the build's own links give it (rewrites, srcDir; `.html` without
     cleanUrls; an index page at its folder), its place the sidebar groups its own sidebar shows it
-    in (a page another sidebar lists too keeps its own), its title its `# heading` (the sidebar's
+    in (a page another sidebar lists too keeps its own; one whose front matter says `sidebar: false`
+    or `layout: home` shows none: guide/no-sidebar.md, home.md), its title its `# heading` (the sidebar's
     and the page's; front matter `title: Links | Guide` is the browser tab's), and the sidebar's order."""
     recorded = json.loads((SITE.parent / f"{sample}.shown.json").read_text())["pages"]
     result = _composed(tmp_path, sample)
@@ -96,7 +97,8 @@ def test_each_page_is_where_the_build_publishes_and_places_it(sample: str, tmp_p
     assert pages["guide/anchors.md"].place == ("Guide", "Deeper")  # also under "Elsewhere" in the `/` sidebar
     listed = sorted((page.page_order, name) for name, page in pages.items() if page.page_order is not None)
     assert [name for _, name in listed if name.startswith("guide/")] == [
-        "guide/regions.md", "guide/boxes.md", "guide/snippets.md", "guide/anchors.md", "guide/links.md"]  # as listed
+        "guide/regions.md", "guide/boxes.md", "guide/snippets.md", "guide/no-sidebar.md", "guide/anchors.md",
+        "guide/links.md"]  # as listed
 
 
 def test_a_url_prefix_other_than_the_sites_base_is_warned() -> None:

@@ -7,6 +7,7 @@ tests/data/site-nav/mkdocs-blog.built.json (scripts/record_mkdocs_blog_site.py).
 
 from __future__ import annotations
 
+import json
 import posixpath
 import re
 import unicodedata
@@ -20,6 +21,28 @@ import yaml
 _FRONT = re.compile(r"^-{3}[ \t]*\n(.*?\n)(?:\.{3}|-{3})[ \t]*\n", re.DOTALL)
 # An LDML date pattern's fields (babel's format_datetime, the plugin's post_url_date_format).
 _DATE_FIELD = re.compile(r"'[^']*'|([A-Za-z])\1*")
+
+
+def _additive(base: Any, over: Any) -> Any:
+    """mergedeep's TYPESAFE_ADDITIVE, as Material's meta plugin merges: mappings key by key, lists
+    one after the other, any other value the later one's."""
+    if isinstance(base, dict) and isinstance(over, dict):
+        return {**base, **{key: _additive(base[key], value) if key in base else value for key, value in over.items()}}
+    if isinstance(base, list) and isinstance(over, list):
+        return [*base, *over]
+    return over
+
+
+def folder_meta_of(folder_meta: tuple[tuple[str, str], ...], path: str, own: Mapping[str, Any]) -> Any:
+    """A page's front matter `own` under Material's meta plugin: the `.meta.yml` of each folder
+    (`folder_meta`: (folder, its mapping as JSON), top folders first) whose path the page's starts
+    with (the plugin's `startswith`), merged in turn, the page's own values last. The blog plugin
+    merges them so before it reads a post's date, slug, categories and draft."""
+    merged: dict[str, Any] = {}
+    for folder, meta in folder_meta:
+        if path.startswith(folder):
+            merged = _additive(merged, json.loads(meta))
+    return _additive(merged, dict(own)) if merged else own
 
 
 def _slugify(text: str, separator: str) -> str:
@@ -73,9 +96,10 @@ def _title(meta: Mapping[str, Any], markdown: str, name: str) -> str:
 
 
 def post_urls(files: Mapping[str, str], prefix: str, options: Mapping[str, Any],
-              warnings: list[str]) -> list[tuple[str, str]]:
+              warnings: list[str], folder_meta: tuple[tuple[str, str], ...] = ()) -> list[tuple[str, str]]:
     """(a post's file, the path it is published at under docs_dir `prefix`, with `.md`) for each
-    post of the blog plugin's `options`; a post whose URL cannot be made keeps its file's path."""
+    post of the blog plugin's `options`, its front matter merged with its folders' `.meta.yml`
+    (`folder_meta`, folder_meta_of); a post whose URL cannot be made keeps its file's path."""
     blog = str(options.get("blog_dir", "blog")).strip("/")
     posts = posixpath.normpath(str(options.get("post_dir", "{blog}/posts")).replace("{blog}", blog))
     url_format = str(options.get("post_url_format", "{date}/{slug}"))
@@ -95,6 +119,7 @@ def post_urls(files: Mapping[str, str], prefix: str, options: Mapping[str, Any],
             meta = yaml.safe_load(match.group(1)) if match else None
         except yaml.YAMLError:
             meta = None
+        meta = folder_meta_of(folder_meta, path, meta) if isinstance(meta, dict) else meta
         created = post_created(meta.get("date")) if isinstance(meta, dict) else None
         when = _format_date(created, date_format) if created is not None else None
         if not isinstance(meta, dict) or when is None:  # the plugin fails the build; or a month's name

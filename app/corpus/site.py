@@ -51,6 +51,7 @@ import posixpath
 import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from datetime import date
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -259,7 +260,7 @@ def _mkdocs(name: str, files: Mapping[str, str]) -> Site:
                 posts = str(options.get("post_dir", "{blog}/posts")).replace("{blog}", str(options.get("blog_dir", "blog")))
                 site.blogs += ((posixpath.normpath(posts), options.get("draft") is True,
                                 options.get("draft_if_future_date") is True),)
-                site.slugs += tuple(post_urls(files, prefix, options, site.warnings))  # at {date}/{slug}
+                site.slugs += tuple(post_urls(files, prefix, options, site.warnings, site.folder_meta))  # {date}/{slug}
         if isinstance(plugin, dict) and isinstance(plugin.get("exclude"), dict):  # mkdocs-exclude
             site.plugin_excluded += _exclude_plugin(plugin["exclude"], name, site.warnings)
         if isinstance(plugin, dict) and isinstance(plugin.get("redirects"), dict):
@@ -283,11 +284,21 @@ def _folder_meta(plugins: Any, files: Mapping[str, str], prefix: str, warnings: 
     for path in sorted((p for p in files if p.startswith(prefix) and posixpath.basename(p) == name),
                        key=lambda p: (p.count("/"), p)):
         try:  # literal values only, 10,000 at most (YAML aliases make billions)
-            meta = json_literal(yaml.safe_load(files[path]))
+            meta = json_literal(_dates_as_text(yaml.safe_load(files[path])))
             found.append((posixpath.dirname(path), json.dumps(meta if isinstance(meta, dict) else {})))
         except (yaml.YAMLError, RecursionError, ValueError) as exc:  # the plugin fails the build
             warnings.append(f"{path}: cannot be read ({str(exc).splitlines()[0][:120]}); its pages are read without it")
     return tuple(found)
+
+
+def _dates_as_text(value: Any) -> Any:
+    """A `.meta.yml`'s dates (a blog post's `date`) in ISO form, which JSON keeps and
+    mkdocs_blog.post_created reads back; json_literal leaves any other date out."""
+    if isinstance(value, dict):
+        return {key: _dates_as_text(item) for key, item in value.items()}
+    if isinstance(value, list):
+        return [_dates_as_text(item) for item in value]
+    return value.isoformat() if isinstance(value, date) else value
 
 
 def _exclude_plugin(options: dict[Any, Any], name: str, warnings: list[str]) -> tuple[tuple[str, str], ...]:

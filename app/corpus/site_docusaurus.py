@@ -12,10 +12,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from app.corpus.reader import DOCUSAURUS_ADMONITIONS, Admonitions, read_module_value
+from app.corpus.reader import Admonitions, read_module_value
+from app.corpus.site_docusaurus_instance import DocsInstance, content_globs, folder_option, set_by_code
+from app.corpus.site_docusaurus_routes import doc_identities
+from app.corpus.site_docusaurus_sidebars import read_instance_sidebars
 from app.corpus.site_docusaurus_versions import (
     CURRENT,
     built_versions,
+    locale_codes,
     locale_folders,
     locales,
     other_versions,
@@ -24,92 +28,12 @@ from app.corpus.site_docusaurus_versions import (
     version_names,
     version_sidebars,
 )
-from app.corpus.site_model import _MAX_DEPTH, _PAGE_SUFFIX, DOCUSAURUS_CONFIGS, NavPage, Site, stem
+from app.corpus.site_model import DOCUSAURUS_CONFIGS, Site, stem
 from app.corpus.theme_hiding import theme_css
 
-_SIDEBARS = ("sidebars.json", "sidebars.js", "sidebars.ts", "sidebars.mjs", "sidebars.cjs", "sidebars.mts",
-             "sidebars.cts")
 _DOCUSAURUS_PRESETS = ("classic", "@docusaurus/preset-classic")
 _CLASSIC_THEME = ("@docusaurus/theme-classic",)
 _DOCUSAURUS_DOCS_PLUGIN = ("content-docs", "@docusaurus/plugin-content-docs")
-
-
-def _code(value: Any) -> bool:
-    """An option the config sets by code (read_module_value's `{"$code": …}`): not known."""
-    return isinstance(value, dict) and "$code" in value
-
-
-def _folder(value: Any, default: str) -> str:
-    return posixpath.normpath(value if isinstance(value, str) else default).strip("/")
-
-
-@dataclass(frozen=True)
-class DocsInstance:
-    """One docs plugin instance, as Docusaurus builds it: the classic preset's `docs`, or a
-    `@docusaurus/plugin-content-docs` entry of `plugins` (each with its own `id`). Its folder
-    (`path`), its URL (`routeBasePath`: "" for "/") and its sidebars: a file, False (`sidebarPath:
-    false`: no sidebar), "" (not set: Docusaurus's default sidebar, every doc of the folder) or None
-    (set by code docschat does not run: unknown)."""
-
-    id: str = "default"
-    path: str = "docs"
-    route: str = "docs"
-    sidebars: str | bool | None = None
-    label: str = ""  # another instance's name in the navbar (a `docSidebar` or `doc` item's label)
-    # Its `include` and `exclude` globs (relative to its folder), when given: globby lists the folder
-    # with them, so a doc they leave out is never built (docusaurus build 3.10.2). A glob of more
-    # than 6 wildcards is not read (its regex could backtrack without end).
-    include: tuple[str, ...] = ()
-    exclude: tuple[str, ...] = ()
-    # `includeCurrentVersion: false`: its folder (the unreleased "next" docs) is never built, only
-    # its versioned_docs are.
-    current: bool = True
-    last_version: str | None = None  # its `lastVersion`, when written as a string
-    versioning: str = "{}"  # its disableVersioning and onlyIncludeVersions (JSON)
-    # The version its docs root serves (site_docusaurus_versions.py; `path` is that version's
-    # folder), the versions it builds, and its own folder (the current version's).
-    served: str = CURRENT
-    versions: tuple[str, ...] = ()
-    docs: str = "docs"
-    admonitions: tuple[str, ...] = DOCUSAURUS_ADMONITIONS  # its `admonitions` keywords (false: none)
-
-    @classmethod
-    def read(cls, options: Any) -> DocsInstance:
-        if not isinstance(options, dict) or _code(options):  # code: Docusaurus's defaults, sidebars unknown
-            return cls()
-        sidebars = options.get("sidebarPath")
-        name = options.get("id", "default")
-        include, exclude = _globs(options)
-        return cls(name if isinstance(name, str) else "default", _folder(options.get("path"), "docs"),
-                   _folder(options.get("routeBasePath"), "docs").strip("."),
-                   None if _code(sidebars) else False if sidebars is False
-                   else posixpath.normpath(sidebars) if isinstance(sidebars, str) and sidebars else "",
-                   include=include, exclude=exclude, admonitions=_admonition_keywords(options.get("admonitions", True)),
-                   current=options.get("includeCurrentVersion") is not False,
-                   last_version=options["lastVersion"] if isinstance(options.get("lastVersion"), str) else None,
-                   versioning=json.dumps({k: options[k] for k in ("disableVersioning", "onlyIncludeVersions")
-                                          if isinstance(options.get(k), (bool, list))}, default=str))
-
-
-def _globs(options: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """A content plugin's `include` and `exclude` globs (relative to its folder), when given."""
-    include, exclude = (tuple(str(g) for g in options[o][:100] if str(g).count("*") <= 6)
-                        if isinstance(options.get(o), list) else () for o in ("include", "exclude"))
-    return include, exclude
-
-
-def _admonition_keywords(option: Any) -> tuple[str, ...]:
-    """The keywords of a docs plugin's `admonitions` option, as @docusaurus/mdx-loader 3.10.2's
-    normalizeAdmonitionOptions makes them: `true` its defaults, `false` none, `{keywords,
-    extendDefaults}` its keywords after the defaults (extendDefaults, true when not said) or alone.
-    Set by code: the defaults."""
-    if option is False:
-        return ()
-    if not isinstance(option, dict) or _code(option):
-        return DOCUSAURUS_ADMONITIONS
-    given = option.get("keywords", DOCUSAURUS_ADMONITIONS)
-    keywords = tuple(k for k in given if isinstance(k, str))[:100] if isinstance(given, list | tuple) else DOCUSAURUS_ADMONITIONS
-    return (*DOCUSAURUS_ADMONITIONS, *keywords) if option.get("extendDefaults", True) is not False else keywords
 
 
 @dataclass
@@ -133,6 +57,7 @@ class _DocusaurusConfig:
     mermaid: bool = False  # markdown.mermaid: a ```mermaid fence is a diagram
     classic: bool = False  # the classic theme (Infima) is the site's: by the classic preset or theme
     i18n: tuple[str, str, bool] = ("i18n", "en", True)  # site_docusaurus_versions.locale_folders
+    locale_names: dict[str, str] = field(default_factory=dict)  # a locale's folder → its code (locale_codes)
 
 
 def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
@@ -141,7 +66,7 @@ def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
     nothing can be read gets the default docs instance, its sidebars found by name."""
     found = _DocusaurusConfig()
     value = read_module_value(text, typescript=name.endswith("ts"), config=True).value
-    if not isinstance(value, dict) or _code(value):
+    if not isinstance(value, dict) or set_by_code(value):
         return found
     docs: list[DocsInstance] = []
     blog: Any = None
@@ -151,14 +76,14 @@ def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
                         for key in ("presets", "themes") if isinstance(value.get(key), list) for entry in value[key])
     for entry in value.get("presets") or []:
         if isinstance(entry, list) and len(entry) > 1 and entry[0] in _DOCUSAURUS_PRESETS and isinstance(entry[1], dict) \
-                and not _code(entry[1]):
+                and not set_by_code(entry[1]):
             said = True
             options = entry[1]
             blog, pages = options.get("blog"), options.get("pages")
             theme = options.get("theme")
             custom = theme.get("customCss") if isinstance(theme, dict) else None
             if isinstance(custom, (str, list)):
-                found.css = [_folder(c, "") for c in ([custom] if isinstance(custom, str) else custom) if isinstance(c, str)]
+                found.css = [folder_option(c, "") for c in ([custom] if isinstance(custom, str) else custom) if isinstance(c, str)]
             if options.get("docs") is not False:  # `docs: false`: no docs
                 docs.append(DocsInstance.read(options.get("docs", {})))
     for entry in value.get("plugins") or []:
@@ -176,11 +101,12 @@ def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
         if option is not False:
             options = option if isinstance(option, dict) else {}
             # The blog's posts have their own URLs (a date, a slug): kept at their path.
-            others.append((_folder(options.get("path"), folder),
-                           None if route is None else _folder(options.get("routeBasePath"), "/").strip(".")))
-            found.globs.append((others[-1][0], *_globs(options)))
+            others.append((folder_option(options.get("path"), folder),
+                           None if route is None else folder_option(options.get("routeBasePath"), "/").strip(".")))
+            found.globs.append((others[-1][0], *content_globs(options)))
     found.others = others
     found.i18n = locale_folders(value)
+    found.locale_names = locale_codes(value)
     found.linked = _linked_stylesheets(value)
     found.legacy_admonition_titles = _legacy_admonition_titles(value)
     found.magic_comments = _magic_comments(value)
@@ -274,79 +200,28 @@ def docusaurus_site(files: Mapping[str, str]) -> Site:
             site.not_built += (re.compile(f"{prefix}(?:{'|'.join(map(_micromatch, exclude))})$"),)
     sidebar_folders = []
     slugs = []
+    i18n, default, translate = options.i18n
     for instance in options.docs:
-        identities = _doc_identities(files, instance)
+        # The default locale's copy of a doc is what is built, so its front matter gives the doc's
+        # id and slug (plugin-content-docs 3.10.2's processDocMetadata reads the localized file).
+        copies = f"{i18n}/{default}/{_localized_docs(instance)}/" if translate else ""
+        identities = doc_identities(files, instance.path, copies)
         prefix = "" if instance.path in ("", ".") else instance.path + "/"
         for path, (_, slug) in identities.items():
             url = prefix + slug.lstrip("/") + ("index" if slug.endswith("/") else "") + ".md"
             if stem(url) != stem(path):
                 slugs.append((path, url))
-        if _read_instance(files, site, instance, {doc_id: path for path, (doc_id, _) in identities.items()}):
+        if read_instance_sidebars(files, site, instance, {doc_id: path for path, (doc_id, _) in identities.items()}):
             sidebar_folders.append(instance.path)
     site.slugs = tuple(slugs)
     site.sidebar_folders = tuple(sidebar_folders)
     for instance in options.docs:  # the versions its docs root does not serve, and the other locales
         other_versions(site, files, instance.id, instance.docs, list(instance.versions), instance.served)
-    i18n, default, translate = options.i18n
-    plugin = "docusaurus-plugin-content-"
-    locales(site, files, i18n, default, [] if not translate else [
-        *((d.path, f"{plugin}docs{'' if d.id == 'default' else '-' + d.id}/"
-                   f"{CURRENT if d.served == CURRENT else 'version-' + d.served}") for d in options.docs if d.current),
-        *((folder, f"{plugin}{'blog' if route is None else 'pages'}") for folder, route in options.others)])
+    locales(site, files, i18n, default, options.locale_names, [] if not translate else [
+        *((d.path, _localized_docs(d)) for d in options.docs if d.current),
+        *((folder, f"docusaurus-plugin-content-{'blog' if route is None else 'pages'}") for folder, route in options.others)])
     site.every_page_listed = not site.sidebar_folders
     return site
-
-
-# plugin-content-docs 3.10.2's DefaultNumberPrefixParser (numberPrefix.js): `01-intro` is `intro`,
-# but a date or a version (`2021-11-notes`, `7.0-x`) keeps its number.
-_IGNORED_PREFIX = re.compile(r"^\d+[-_.]\d+")
-_NUMBER_PREFIX = re.compile(r"^\d+\s*[-_.]+\s*(?P<rest>[^-_.\s].*)$")
-
-
-def _unprefixed(name: str) -> str:
-    match = None if _IGNORED_PREFIX.match(name) else _NUMBER_PREFIX.match(name)
-    return match.group("rest") if match else name
-
-
-def doc_identity(relative: str, front: Mapping[str, Any]) -> tuple[str, str]:
-    """A doc's id and its slug (its URL under the instance's route), from its path in the docs
-    folder and its front matter, as plugin-content-docs 3.10.2 computes them (docs.js, slug.js)."""
-    folder, _, file = relative.rpartition("/")
-    name = file.rsplit(".", 1)[0]
-    parse = front.get("parse_number_prefixes") is not False
-    strip = _unprefixed if parse else str
-    given_id, given_slug = front.get("id"), front.get("slug")
-    base: str = given_id if isinstance(given_id, str) and given_id else strip(name)
-    folder_id = "/".join(strip(part) for part in folder.split("/")) if folder else ""
-    doc_id = f"{folder_id}/{base}" if folder_id else base
-    folder_slug = f"/{folder_id}/" if folder_id else "/"
-    slug: str | None = given_slug if isinstance(given_slug, str) and given_slug else None
-    if slug is not None and slug.startswith("/"):
-        return doc_id, slug
-    if slug is None and name.lower() in ("index", "readme", folder.rpartition("/")[2].lower()):
-        return doc_id, folder_slug  # a category's index doc: its folder's URL
-    written = slug or base
-    resolved = posixpath.normpath(posixpath.join(folder_slug, written))
-    return doc_id, resolved + ("/" if written.endswith("/") and resolved != "/" else "")
-
-
-def _doc_identities(files: Mapping[str, str], instance: DocsInstance) -> dict[str, tuple[str, str]]:
-    """Each doc of the instance's folder: its path → (its id, its slug)."""
-    from app.corpus.frontmatter import FrontMatterError, parse_front_matter
-
-    prefix = "" if instance.path in ("", ".") else instance.path + "/"
-    found = {}
-    for path, text in files.items():
-        if not path.startswith(prefix) or not path.endswith((".md", ".mdx")):
-            continue
-        front: Mapping[str, Any] = {}
-        if text.lstrip("\ufeff").startswith("---"):
-            try:
-                front = parse_front_matter(text).data
-            except (FrontMatterError, ValueError, RecursionError):
-                front = {}
-        found[path] = doc_identity(path[len(prefix):], front)
-    return found
 
 
 def _micromatch(glob: str) -> str:
@@ -382,7 +257,11 @@ def _served(files: Mapping[str, str], instance: DocsInstance) -> DocsInstance:
     plugin-content-docs 3.10.2's loadSidebarsFile). With no version it builds, as it is (never built)."""
     names = built_versions(files, instance.id, {"includeCurrentVersion": instance.current, **json.loads(instance.versioning)})
     served = served_version(names, instance.last_version)
-    common = replace(instance, docs=instance.path, versions=tuple(names))
+    # Published under its `versions.<v>.path` when it gives one (plugin-content-docs 3.10.2's
+    # getVersionPathPart: normalizeUrl of the route base and it), else at the docs root.
+    part = dict(instance.version_paths).get(served or CURRENT, "")
+    route = posixpath.normpath(f"{instance.route}/{part}").strip("/").strip(".") if part.strip("/") else instance.route
+    common = replace(instance, docs=instance.path, versions=tuple(names), route=route)
     if served is None or served == CURRENT:
         return common
     sidebars = version_sidebars(instance.id, served)
@@ -390,111 +269,7 @@ def _served(files: Mapping[str, str], instance: DocsInstance) -> DocsInstance:
                    sidebars=sidebars if sidebars in files else False)
 
 
-def _read_instance(files: Mapping[str, str], site: Site, instance: DocsInstance, ids: Mapping[str, str]) -> bool:
-    """Reads the instance's sidebars into site.listed; False when none is read (every doc of its
-    folder is a page: `sidebarPath: false`, no sidebars file, one that cannot be read)."""
-    config = site.config
-    if instance.sidebars is False:  # no sidebars: every doc is a page, reached by its links
-        return False
-    if instance.sidebars == "":
-        # Not set: Docusaurus makes one sidebar of every doc of the folder (its DefaultSidebars, an
-        # `autogenerated` item of the whole folder).
-        return False
-    if instance.sidebars is None:
-        if instance.id != "default":  # set by code: nothing to go by
-            site.warnings.append(f"{config}: the sidebarPath of docs instance {instance.id!r} is code, which docschat "
-                                 "does not run; every doc of its folder stays a page")
-            return False
-        # Set by code, or the config read nothing: the sidebars file found by name (Docusaurus 2's
-        # `require.resolve` spelled another way, a config that is all code).
-    name = instance.sidebars if isinstance(instance.sidebars, str) else next((n for n in _SIDEBARS if n in files), None)
-    if name is None:
-        return False
-    if name not in files:
-        # Docusaurus then builds the docs with no sidebar (plugin-content-docs 3.10's
-        # loadSidebarsFile): every doc is still a page.
-        site.warnings.append(f"{config}: its sidebars file {name} is not in the source; every doc stays a page")
-        return False
-    sidebars = _read_sidebars(name, files[name], site)
-    if not isinstance(sidebars, dict):
-        return False
-    before = len(site.listed)
-    sidebar = _Sidebars(files, site, instance.path, ids)
-    # Another instance's docs stand under its name (its navbar label, else its id), so that its
-    # "Installation" is told apart from the main docs' (pnpm.io's pnpr); the main docs under none.
-    top = (instance.label or instance.id,) if instance.id != "default" else ()
-    for items in sidebars.values():
-        sidebar.walk(items, top, 0)
-    # Nothing could be read (or the sidebars list no doc): every doc of the folder stays a page.
-    return len(site.listed) > before
-
-
-def _read_sidebars(name: str, text: str, site: Site) -> Any:
-    """The sidebars' object: JSON, or a sidebars.js/.ts module read from its literals, never run
-    (a Docusaurus site's code is not docschat's to execute). What is code (a call, a spread, a
-    variable) is left out with a warning naming its line; nothing read keeps every doc a page."""
-    if name.endswith(".json"):
-        try:
-            return json.loads(text)
-        except (ValueError, RecursionError) as exc:  # nested past what json reads
-            site.warnings.append(f"{name}: cannot be read ({exc}); every doc stays a page")
-            return None
-    read = read_module_value(text, typescript=name.endswith(("ts", "mts", "cts")))
-    if read.error is not None:
-        site.warnings.append(f"{name}: cannot be read ({read.error}); every doc stays a page")
-        return None
-    for line, what in read.skipped:
-        site.warnings.append(f"{name}:{line}: {what} is code, which docschat does not run; the sidebar "
-                             "items it makes are left out")
-    return read.value
-
-
-class _Sidebars:
-    """Docusaurus sidebar items: doc ids, categories (with a doc link), autogenerated folders."""
-
-    def __init__(self, files: Mapping[str, str], site: Site, docs: str, ids: Mapping[str, str]) -> None:
-        self.files, self.site, self.ids = files, site, ids  # ids: doc id → its file
-        self.prefix = "" if docs in ("", ".") else docs + "/"
-        self.doc_stems: list[str] | None = None  # listed only for `autogenerated`: listing reads the whole tree
-
-    def docs(self) -> list[str]:
-        if self.doc_stems is None:
-            self.doc_stems = [stem(p)[len(self.prefix):] for p in self.files
-                              if p.startswith(self.prefix) and _PAGE_SUFFIX.search(p)]
-        return self.doc_stems
-
-    def add(self, doc_id: str, place: tuple[str, ...]) -> None:
-        """`doc_id`: a doc's id (doc_identity), or (autogenerated) its file's stem in the folder."""
-        path = self.ids.get(doc_id)
-        self.site.listed.setdefault(stem(path if path is not None else self.prefix + doc_id), NavPage(place))
-
-    def walk(self, node: Any, place: tuple[str, ...], depth: int) -> None:
-        if depth > _MAX_DEPTH:
-            return
-        if isinstance(node, str):
-            self.add(node, place)
-        elif isinstance(node, list):
-            for item in node:
-                self.walk(item, place, depth + 1)
-        elif isinstance(node, dict):
-            self.item(node, place, depth)
-
-    def item(self, node: dict[str, Any], place: tuple[str, ...], depth: int) -> None:
-        kind = node.get("type")
-        if kind in ("doc", "ref") and isinstance(node.get("id"), str):
-            self.add(node["id"], place)
-        elif kind == "autogenerated":
-            folder = str(node.get("dirName", ".")).strip("/")
-            for doc in self.docs():
-                if folder in ("", ".") or doc.startswith(folder + "/"):
-                    self.add(doc, place)
-        elif kind == "category" or "items" in node:
-            label = str(node.get("label", "")).strip()
-            inner = (*place, label) if label else place
-            link = node.get("link")
-            if isinstance(link, dict) and link.get("type") == "doc" and isinstance(link.get("id"), str):
-                self.add(link["id"], inner)
-            self.walk(node.get("items"), inner, depth + 1)
-        elif kind is None and all(isinstance(v, list) for v in node.values()):  # shorthand {"Label": [items]}
-            for label, items in node.items():
-                self.walk(items, (*place, str(label)), depth + 1)
+def _localized_docs(instance: DocsInstance) -> str:
+    """The folder, under a locale's, of the instance's served version's translations."""
+    return (f"docusaurus-plugin-content-docs{'' if instance.id == 'default' else '-' + instance.id}/"
+            f"{CURRENT if instance.served == CURRENT else 'version-' + instance.served}")

@@ -114,16 +114,27 @@ def locale_folders(config: Mapping[str, Any]) -> tuple[str, str, bool]:
             posixpath.normpath(text(own.get("path"), default)).strip("/"), own.get("translate") is not False)
 
 
-def locales(site: Site, files: Mapping[str, str], i18n: str, default: str,
+def locale_codes(config: Mapping[str, Any]) -> dict[str, str]:
+    """Each locale's folder (its `i18n.localeConfigs.<code>.path`, when it gives one) → its code."""
+    i18n = config.get("i18n")
+    configs = i18n.get("localeConfigs") if isinstance(i18n, dict) else None
+    return {posixpath.normpath(own["path"]).strip("/"): code for code, own in list(configs.items())[:1000]
+            if isinstance(own, dict) and isinstance(own.get("path"), str) and own["path"].strip("/. ")} \
+        if isinstance(configs, dict) else {}
+
+
+def locales(site: Site, files: Mapping[str, str], i18n: str, default: str, names: Mapping[str, str],
             localized: list[tuple[str, str]]) -> None:
-    """Leaves out every other locale's files under the i18n folder; reads the default locale's
+    """Leaves out every other locale's files under the i18n folder (`names`: a folder → its locale's
+    code, when they differ); reads the default locale's
     `localized` folders ((content folder, its folder under `i18n/<default>/`)): a file there is
     published in place of the content file of its path, at its URL and sidebar place."""
     config = site.config
     own = f"{i18n}/{default}/"
     for path in files:
         if path.startswith(i18n + "/") and _PAGE_SUFFIX.search(path) and not path.startswith(own):
-            locale = path[len(i18n) + 1:].split("/", 1)[0]
+            folder = path[len(i18n) + 1:].split("/", 1)[0]
+            locale = names.get(folder, folder)
             site.left_out.setdefault(path, Exclusion(HIDDEN, f"a translation for the locale {locale!r} (in {i18n}/): "
                                                              f"only the default locale of {config} is indexed"))
     slugs, copies = dict(site.slugs), {}

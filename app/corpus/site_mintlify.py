@@ -130,7 +130,11 @@ class _Mintlify:
                                     f"{self.mint_version!r}", {k: v for k, v in node.items() if k != "version"},
                                     place, hidden, base, depth, spec)
                 return
-            label = next((node[k].strip() for k in _MINTLIFY_LABELS if isinstance(node.get(k), str)), "")
+            # A product shows its display `name` over its `product` key (@mintlify/common 1.0.1183's
+            # getDivisionTitle, recorded in tests/data/site-nav/mintlify-shapes.navigation.json).
+            named = "product" in node and isinstance(node.get("name"), str) and node["name"].strip()
+            label = node["name"].strip() if named else next(
+                (node[k].strip() for k in _MINTLIFY_LABELS if isinstance(node.get(k), str)), "")
             inner = (*place, label) if label and (not place or place[-1] != label) else place
             # JavaScript's truthiness (`"hidden": "true"` or `1` hides, as a value docs.json's schema
             # refuses may still be read so; or the site does not build): hiding more, never less.

@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 from urllib.parse import unquote
 
 from app.corpus.gitignore_lines import gitignore as _gitignore
-from app.corpus.mkdocs_blog import post_created
+from app.corpus.mkdocs_blog import folder_meta_of, post_created
 from app.corpus.mkdocs_plugins import search_hidden
 from app.corpus.myst import Build
 from app.corpus.reader import Admonitions, read_css_links
@@ -327,11 +327,7 @@ class Site:
         if self.framework == "sphinx" and "title" in front.data and not self.myst.for_page(front.data).title_to_header:
             # myst-parser keeps front matter as metadata; `title` shows only as myst_title_to_header's heading
             front = replace(front, data={key: value for key, value in front.data.items() if key != "title"})
-        merged: dict[str, Any] = {}
-        for folder, meta in self.folder_meta:
-            if path.startswith(folder):
-                merged = _additive(merged, json.loads(meta))
-        return replace(front, data=_additive(merged, front.data)) if merged else front
+        return replace(front, data=folder_meta_of(self.folder_meta, path, front.data)) if self.folder_meta else front
 
     def exclusion(self, path: str, front: Mapping[str, Any]) -> Exclusion | None:
         """Why the page at `path` (relative to the source's folder) is not a page of the site, with its
@@ -460,16 +456,6 @@ def _flag(front: Mapping[str, Any], key: str) -> bool | None:
     if isinstance(value, str) and value.strip().lower() in ("true", "false"):
         return value.strip().lower() == "true"
     return None
-
-
-def _additive(base: Any, over: Any) -> Any:
-    """mergedeep's TYPESAFE_ADDITIVE, as Material's meta plugin merges: mappings key by key, lists
-    one after the other, any other value the later one's."""
-    if isinstance(base, dict) and isinstance(over, dict):
-        return {**base, **{key: _additive(base[key], value) if key in base else value for key, value in over.items()}}
-    if isinstance(base, list) and isinstance(over, list):
-        return [*base, *over]
-    return over
 
 
 def _dated_before_now(value: Any) -> bool:

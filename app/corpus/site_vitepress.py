@@ -97,10 +97,24 @@ def vitepress_site(files: Mapping[str, str]) -> Site:
             for link, place in links.items():
                 for path in by_link.get(link, ()):
                     if sidebar_of(options.sidebar, pages[path]) is links:
-                        site.listed.setdefault(stem(path), NavPage(place))
+                        shows = _shows_sidebar(files[path])
+                        site.listed.setdefault(stem(path), NavPage(place if shows else ()))
         site.every_page_listed = not site.listed
     site.stylesheets = _theme_stylesheets(files)
     return site
+
+
+def _shows_sidebar(text: str) -> bool:
+    """Whether the page shows its sidebar, and so a place in it: not with front matter `sidebar:
+    false` or `layout: home` (the default theme's hasSidebar, VitePress 2.0.0-alpha.19; front
+    matter as gray-matter's js-yaml reads it: `sidebar: no` is a string, and shows it)."""
+    if not text.lstrip("\ufeff").startswith("---"):
+        return True
+    try:
+        front = parse_front_matter(text).as_javascript().data
+    except (FrontMatterError, ValueError, RecursionError):
+        return True
+    return front.get("sidebar") is not False and front.get("layout") != "home"
 
 
 def not_built_reason(site: Site, path: str) -> str:

@@ -15,8 +15,8 @@ configured here as it configures it:
 - footnotes, tables, strikethrough, task lists (markdown-it's and its plugins').
 The HTML is then a Vue template (`{{ }}`, `v-if`, …): the page reader renders it as Vue would
 (read_html's `vue`, js/src/vue-template.js), so a code block carries `v-pre` as VitePress's does.
-Not done (design/page-reader.md, sessions 31, 32): emoji shortcodes (`:tada:`), a fence's
-language label. A heading's id is written after its text as `{#id}` (the chunker's anchor), its own
+Emoji shortcodes are drawn (vitepress_emoji.py). Not done (design/page-reader.md, sessions 31,
+32): a fence's language label. A heading's id is written after its text as `{#id}` (the chunker's anchor), its own
 `{#id}` or VitePress's slug where its text is not all the id's (_heading_ids).
 """
 
@@ -41,6 +41,7 @@ from mdit_py_plugins.tasklists import tasklists_plugin
 
 from app.corpus.vitepress_attrs import attrs_plugin
 from app.corpus.vitepress_components import component_plugin
+from app.corpus.vitepress_emoji import emoji_plugin
 from app.corpus.vitepress_toc import ADDED, toc_plugin
 
 # containerLabels: each titled box and its default title.
@@ -158,6 +159,7 @@ def _parser() -> MarkdownIt:
     for name in (*_AS_IS, "code-group", *TITLES):
         container_plugin(md, name, render=_render_box)
     md.use(footnote_plugin).use(tasklists_plugin).use(attrs_plugin).use(component_plugin).use(toc_plugin, vitepress_slug)
+    md.use(emoji_plugin)  # on unless the config's markdown.emoji is false (not read: code, mostly)
     md.core.ruler.after("block", "github_alerts", _github_alerts)
     md.core.ruler.push("heading_ids", _heading_ids)
     md.add_render_rule("fence", _render_fence)

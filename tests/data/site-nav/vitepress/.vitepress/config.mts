@@ -23,7 +23,7 @@ export default ({ mode }: { mode: string }) => defineConfig({
       // A page shows the sidebar of the longest key its path starts with, whatever the keys' order.
       '/': [
         { text: 'Home', link: '/' },
-        { text: 'Notes', link: '/kept', items: [{ text: 'Lines', link: '/shared/lines' }] },
+        { text: 'Notes', link: '/kept', items: [{ text: 'Lines', link: '/shared/lines' }, { text: 'Home page', link: '/home' }] },
         { text: 'Elsewhere', items: [{ text: 'Anchors again', link: '/guide/anchors' }] },
       ],
       '/guide/': [
@@ -33,6 +33,7 @@ export default ({ mode }: { mode: string }) => defineConfig({
             { text: 'Regions', link: '/guide/regions' },
             { text: 'Boxes', link: '/guide/boxes.md' },
             { text: 'Snippets', link: '/guide/snippets' },
+            { text: 'No sidebar', link: '/guide/no-sidebar' }, // its front matter says sidebar: false
             { text: 'Deeper', collapsed: true, base: '/guide/', items: [
               { text: 'Anchors', link: 'anchors' },
               { text: 'Links', link: '/links.html' },
