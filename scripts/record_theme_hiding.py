@@ -24,7 +24,8 @@ Sphinx extensions that bring a stylesheet of their own (sphinx-design's `sd-d-no
 may name in a `:class:` option), each built into the basic theme's page beside the extension's
 own; the classes it hides that the basic theme alone does not (sphinx_extensions in the JSON):
 
-    python -m venv /tmp/ext && /tmp/ext/bin/pip install sphinx sphinx-design
+    python -m venv /tmp/ext && /tmp/ext/bin/pip install sphinx sphinx-design sphinx-togglebutton myst-nb \\
+        sphinx-tabs sphinx-inline-tabs sphinx-copybutton sphinx-exercise sphinx-proof sphinx-thebe
     .venv/bin/python scripts/record_theme_hiding.py --sphinx-extensions /tmp/ext
 """
 
@@ -47,10 +48,13 @@ SPHINX_THEMES = ["alabaster", "classic", "nature", "sphinxdoc", "scrolls", "agog
                  "pyramid", "bizstyle", "furo", "sphinx_rtd_theme", "pydata_sphinx_theme", "sphinx_book_theme"]
 MKDOCS_THEMES = ["mkdocs", "readthedocs", "material"]
 # Sphinx extensions with a stylesheet, by module and package name.
-SPHINX_EXTENSIONS = {"sphinx_design": "sphinx-design"}
+SPHINX_EXTENSIONS = {"sphinx_design": "sphinx-design", "sphinx_togglebutton": "sphinx-togglebutton", "myst_nb": "myst-nb",
+                     "sphinx_tabs.tabs": "sphinx-tabs", "sphinx_inline_tabs": "sphinx-inline-tabs",
+                     "sphinx_copybutton": "sphinx-copybutton", "sphinx_exercise": "sphinx-exercise",
+                     "sphinx_proof": "sphinx-proof", "sphinx_thebe": "sphinx-thebe"}
 # A tab's panel, hidden until its label is clicked: what a click shows counts as shown (as a
 # `<details>`' text, on every site).
-TAB_PANELS = {"sd-tab-content"}
+TAB_PANELS = {"sd-tab-content", "tab-content"}  # sphinx-design's, sphinx-inline-tabs'
 WIDTHS = [375, 768, 1024, 1280, 1440, 1920]
 ANCHOR = "THEMEPROBEANCHOR"
 
