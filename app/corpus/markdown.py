@@ -84,8 +84,8 @@ def _myst_parser(substitution: bool = False, dollarmath: tuple[bool, ...] | None
     # their classes are on the HTML, where a stylesheet may hide them (myst-probes `attrs.md`).
     if attrs[0]:
         md.use(attrs_plugin, spans=True)
-    if attrs[1]:
-        md.use(attrs_block_plugin)
+    if attrs[1]:  # on a heading, its section's; on a fence, the fence's (myst_classes)
+        md.use(attrs_block_plugin).core.ruler.push("block_attributes", myst_classes.apply_block_attributes)
     # `{rst-class} cls` puts its classes on the next element, where a stylesheet may hide them.
     md.core.ruler.push("rst_class", myst_classes.apply_rst_classes)
     md.core.ruler.push("nb_removed_cells", drop_removed_markdown_cells)  # a text notebook's `remove-cell`s
