@@ -135,6 +135,9 @@ def _render_role(self: RendererHTML, tokens: list[Token], idx: int, options: Opt
     content = token.content
     if (span := myst_classes.role_span(env["build"].roles, token.meta["name"], content)) is not None:
         return span  # a role the page defines (`.. role:: name`): its text in a span of its classes
+    known = env["build"].role_names
+    if known is not None and token.meta["name"].lower() not in known:
+        return ""  # a role no extension of the site defines: Sphinx shows nothing of it (it warns)
     if token.meta["name"].lower() in myst.NUMBER_ROLES:
         return ""  # Sphinx shows the target's title or number there, not the label written
     xref = env["build"].xref if name in myst.TITLE_ROLES and not myst.explicit_title(content) else None

@@ -72,6 +72,8 @@ class Build:
     attrs: tuple[bool, bool] = (False, False)
     # The directive names the site defines (app/corpus/sphinx_directives.py); None: any may be.
     directives: frozenset[str] | None = None
+    # The role names it defines (site_roles); None: any may be.
+    role_names: frozenset[str] | None = None
     # The fieldlist extension (`:name: value` lines a field list): on, the page's leading one is its
     # metadata (docinfo), which Sphinx does not show (drop_docinfo); off, they are text.
     fieldlist: bool = False
