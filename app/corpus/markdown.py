@@ -138,6 +138,8 @@ def _render_role(self: RendererHTML, tokens: list[Token], idx: int, options: Opt
     known = env["build"].role_names
     if known is not None and token.meta["name"].lower() not in known:
         return ""  # a role no extension of the site defines: Sphinx shows nothing of it (it warns)
+    if (replaced := myst.replaced_role(token.meta["name"], content, env["build"].numfig)) is not None:
+        return html.escape(replaced)
     if token.meta["name"].lower() in myst.NUMBER_ROLES:
         return ""  # Sphinx shows the target's title or number there, not the label written
     xref = env["build"].xref if name in myst.TITLE_ROLES and not myst.explicit_title(content) else None

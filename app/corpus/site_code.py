@@ -242,7 +242,8 @@ class _Sphinx:
         notebooks = not by_code and isinstance(values.get("extensions"), list) and "myst_nb" in values["extensions"]
         site.myst = replace(site.myst, attrs=("attrs_inline" in listed, "attrs_block" in listed), fieldlist="fieldlist" in listed,
                             directives=site_directives(tree, values, by_code),
-                            role_names=site_roles(tree, values, by_code), cells=False if notebooks else None,
+                            role_names=site_roles(tree, values, by_code), numfig=values.get("numfig") is True,
+                            cells=False if notebooks else None,
                             remove_code_source=values.get("nb_remove_code_source") is True,
                             title_to_header=values.get("myst_title_to_header") is True)
         site.warnings.extend([warning] if warning else [])

@@ -1,8 +1,9 @@
-"""A Sphinx extension's own stylesheet hides what a page names (issue 46): sphinx-design's display
-classes (`sd-d-none`, `sd-d-md-none`, …) in a `:class:` option, a `{div}`'s argument or an
+"""The recorded myst-design site (issue 46). A Sphinx extension's own stylesheet hides what a page
+names: sphinx-design's display classes (`sd-d-none`, `sd-d-md-none`, …) in a `:class:` option, a `{div}`'s argument or an
 attribute hide their element on the built site. Compared with the real build
 (tests/data/site-nav/myst-design, recorded by scripts/record_myst_site.py into
-myst-design.shown.json; the classes by scripts/record_theme_hiding.py --sphinx-extensions)."""
+myst-design.shown.json; the classes by scripts/record_theme_hiding.py --sphinx-extensions). And
+roles whose text Sphinx replaces (roles.md): `{numref}` with numfig on, `{sub-ref}`'s computed values."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from app.config import Settings
 from app.corpus.compose import compose_files
 
 SITE = Path(__file__).parent / "data" / "site-nav" / "myst-design"
-RECORDED = json.loads((SITE.parent / "myst-design.shown.json").read_text())["pages"]["index.md"]
+RECORDED_PAGES = json.loads((SITE.parent / "myst-design.shown.json").read_text())["pages"]
+RECORDED = RECORDED_PAGES["index.md"]
 # `sd-d-none sd-d-md-block` shows again at a desktop's width; the reader keeps no showing rule
 # (theme_hiding.sphinx_extensions_css): hidden, more than the site, never less.
 LOST_ON_PURPOSE = {"marker-sd-md-block"}
@@ -56,3 +58,17 @@ def test_a_jupyter_book_loads_sphinx_design() -> None:
     indexed = _indexed(files)
     assert "marker-sd-div-none" not in indexed and "marker-sd-note-none" not in indexed
     assert "marker-sd-shown" in indexed
+
+
+def test_roles_whose_text_sphinx_replaces_show_no_label_or_key() -> None:
+    # roles.md's build (numfig on) shows "See Fig. 1 and Figure 1, …" and "17, 1, Dec 07, 2026":
+    # neither the figure's label nor the `{sub-ref}` names.
+    page = RECORDED_PAGES["roles.md"]
+    files = {path.relative_to(SITE).as_posix(): path.read_text() for path in SITE.glob("*.*")}
+    indexed = _indexed(files)
+    assert [m for m in page["hidden"] if m in indexed] == []
+    assert [m for m in page["shown"] if m not in indexed] == []
+    assert "wordcount" not in indexed and "today" not in indexed and "Figure %s" not in indexed
+    # numfig off (Sphinx's default): the label as written shows (myst-probes `role-targets.md`).
+    files["conf.py"] = files["conf.py"].replace("numfig = True", "")
+    assert "marker-roles-figure-label" in _indexed(files)
