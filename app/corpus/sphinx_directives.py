@@ -15,8 +15,10 @@ from typing import Any
 
 # conf.py code that may register directives of its own (a `setup(app)`, `app.add_directive(…)`).
 _REGISTERING = frozenset({"setup", "add_directive", "add_directive_to_domain", "add_generic_directive",
-                          "register_directive", "add_domain", "add_role", "add_role_to_domain", "register_local_role",
-                          "register_canonical_role", "add_generic_role", "add_crossref_type", "add_object_type"})
+                          "register_directive", "add_domain"})
+# And roles of its own.
+_REGISTERING_ROLES = _REGISTERING | {"add_role", "add_role_to_domain", "register_local_role", "register_canonical_role",
+                                     "add_generic_role", "add_crossref_type", "add_object_type"}
 
 
 @cache
@@ -25,10 +27,10 @@ def _recorded() -> dict[str, Any]:
     return data
 
 
-def _registers(tree: ast.Module) -> bool:
-    return any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in _REGISTERING
-               or isinstance(node, ast.Attribute) and node.attr in _REGISTERING
-               or isinstance(node, ast.Name) and node.id in _REGISTERING for node in ast.walk(tree))
+def _registers(tree: ast.Module, names: frozenset[str]) -> bool:
+    return any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in names
+               or isinstance(node, ast.Attribute) and node.attr in names
+               or isinstance(node, ast.Name) and node.id in names for node in ast.walk(tree))
 
 
 def site_directives(tree: ast.Module, values: dict[str, Any], extensions_by_code: bool) -> frozenset[str] | None:
@@ -37,7 +39,7 @@ def site_directives(tree: ast.Module, values: dict[str, Any], extensions_by_code
     (`extensions_by_code`) or naming one not recorded, a `language` other than English (docutils
     reads its directive names translated), or code of conf.py that may register directives."""
     # myst-parser's renderer reads `{eval-rst}` itself: no directive is registered for it.
-    return _site_names(_recorded(), tree, values, extensions_by_code, {"eval-rst"})
+    return _site_names(_recorded(), values, extensions_by_code or _registers(tree, _REGISTERING), {"eval-rst"})
 
 
 def site_roles(tree: ast.Module, values: dict[str, Any], extensions_by_code: bool) -> frozenset[str] | None:
@@ -45,13 +47,12 @@ def site_roles(tree: ast.Module, values: dict[str, Any], extensions_by_code: boo
     (a `primary_domain` other than `py` too: its roles are the bare names then)."""
     if values.get("primary_domain", "py") != "py" or "roles" not in _recorded():
         return None
-    return _site_names(_recorded()["roles"], tree, values, extensions_by_code, set())
+    return _site_names(_recorded()["roles"], values, extensions_by_code or _registers(tree, _REGISTERING_ROLES), set())
 
 
-def _site_names(recorded: dict[str, Any], tree: ast.Module, values: dict[str, Any], extensions_by_code: bool,
-                own: set[str]) -> frozenset[str] | None:
+def _site_names(recorded: dict[str, Any], values: dict[str, Any], unknown: bool, own: set[str]) -> frozenset[str] | None:
     extensions, theme = values.get("extensions", []), values.get("html_theme", "alabaster")
-    if extensions_by_code or "html_theme.code" in values or "language.code" in values or _registers(tree):
+    if unknown or "html_theme.code" in values or "language.code" in values:
         return None
     if not isinstance(extensions, list) or not all(isinstance(e, str) for e in extensions) \
             or not all(e in recorded["extensions"] for e in extensions) or theme not in recorded["themes"]:
