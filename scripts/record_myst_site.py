@@ -1,6 +1,6 @@
 """Records what the real Sphinx builds of tests/data/site-nav/myst, myst-nb, myst-include (a
 repository whose docs/ folder is the site, its pages including files outside it) and
-myst-conf-code (exclude_patterns extended by code) show: each site is
+myst-conf-code (exclude_patterns extended by code) and myst-design (sphinx-design's display classes) show: each site is
 built with Sphinx (myst-parser, sphinx-reredirects; MyST-NB), each built page loaded in headless
 Chromium, and a marker (`marker-…`) of a source page (or of conf.py, in its substitutions) counted
 shown when it is in the innerText of the page's main part. Writes
@@ -9,7 +9,7 @@ chunks to.
 
 Sphinx is not a docschat dependency: install it in a throwaway venv, not the project's.
 
-    python3 -m venv /tmp/sphinx && /tmp/sphinx/bin/pip install sphinx myst-parser sphinx-reredirects myst-nb
+    python3 -m venv /tmp/sphinx && /tmp/sphinx/bin/pip install sphinx myst-parser sphinx-reredirects myst-nb sphinx-design
     .venv/bin/python scripts/record_myst_site.py /tmp/sphinx/bin/sphinx-build [myst-conf-code …]
 """
 
@@ -27,16 +27,24 @@ from _shown_markers import record_pages
 SITES = Path(__file__).parent.parent / "tests" / "data" / "site-nav"
 INCLUDE = re.compile(r"^```\{include\}[ \t]+(\S+)", re.MULTILINE)
 # Each site, and the folder Sphinx builds it from (myst-include: a repository, its docs/ folder).
-SOURCE_FOLDERS = {"myst": ".", "myst-nb": ".", "myst-include": "docs", "myst-conf-code": "."}
+SOURCE_FOLDERS = {"myst": ".", "myst-nb": ".", "myst-include": "docs", "myst-conf-code": ".", "myst-design": "."}
 MAIN = "(document.querySelector('[role=main]') || document.body).innerText"
-PACKAGES = ("sphinx", "myst-parser", "sphinx-reredirects", "myst-nb", "docutils")
+# What a click shows counts as shown (as in scripts/record_mkdocs_site.py): sphinx-design's
+# dropdowns (`<details>`) opened and every tab's panel shown, on the site that has them.
+OPEN_EVERYTHING = """() => {
+  document.querySelectorAll('details').forEach((details) => { details.open = true })
+  document.querySelectorAll('.sd-tab-content').forEach((panel) => { panel.style.display = 'block' })
+}"""
+OPENED = {"myst-design"}
+PACKAGES = ("sphinx", "myst-parser", "sphinx-reredirects", "myst-nb", "docutils", "sphinx-design")
 
 
 def _versions(sphinx_build: Path) -> str:
     python = sphinx_build.parent / "python"
-    code = ("import importlib.metadata as m, sys; "
-            f"print(', '.join(f'{{p}} {{m.version(p)}}' for p in {PACKAGES!r}))")
-    return subprocess.run([str(python), "-c", code], check=True, capture_output=True, text=True).stdout.strip()
+    code = ("import importlib.metadata as m, contextlib\n"  # those the venv has
+            f"for p in {PACKAGES!r}:\n"
+            "    with contextlib.suppress(m.PackageNotFoundError): print(p, m.version(p))")
+    return subprocess.run([str(python), "-c", code], check=True, capture_output=True, text=True).stdout.strip().replace("\n", ", ")
 
 
 def _included(srcdir: Path, text: str, folder: Path, depth: int = 0) -> list[Path]:
@@ -64,7 +72,7 @@ def record(site: Path, sphinx_build: Path) -> None:
             return html if html.is_file() else None
 
         sources = [(source.relative_to(site).as_posix(), source) for source in sorted(site.rglob("*.md"))]
-        pages = record_pages(sources, built, MAIN,  # sphinx-reredirects' stub: a script, no main part
+        pages = record_pages(sources, built, MAIN, OPEN_EVERYTHING if repository.name in OPENED else None,  # sphinx-reredirects' stub: a script, no main part
                              redirect=lambda html: "window.location.replace" in html and 'role="main"' not in html,
                              shared=(site / "conf.py").read_text(),
                              # The files a page's `{include}`s name count as the page's.

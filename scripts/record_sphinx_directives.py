@@ -1,8 +1,9 @@
-"""Records which directive names a Sphinx site can use in its MyST pages, by extension and theme:
+"""Records which directive and role names a Sphinx site can use in its MyST pages, by extension and theme:
 each one loaded alone into a real Sphinx application (the `html` builder, so a theme's own
 extension loads too), the names it registers read from docutils' registry and Sphinx's domains.
 A MyST page's directive that none of its site's extensions defines shows nothing (Sphinx warns
-"Unknown directive type"); app/corpus/sphinx_directives.py reads the file this writes.
+"Unknown directive type"); nor of a role none defines ("Unknown interpreted text role": the
+`roles` part). app/corpus/sphinx_directives.py reads the file this writes.
 
     python -m venv /tmp/sphinx && /tmp/sphinx/bin/pip install sphinx myst-parser sphinx-design …
     /tmp/sphinx/bin/python scripts/record_sphinx_directives.py > app/corpus/sphinx_directives.json
@@ -50,7 +51,20 @@ def directive_names(extensions: list[str], theme: str) -> set[str] | None:
     """The directive names a MyST page of a site with `extensions` and `theme` resolves (lower
     case; domain directives both as `domain:name` and bare, as Sphinx tries the default and the
     `std` domain for a bare name); None when Sphinx cannot set the site up."""
-    from docutils.parsers.rst import directives
+    found = names_of(extensions, theme)
+    return None if found is None else found[0]
+
+
+def role_names(extensions: list[str], theme: str) -> set[str] | None:
+    """The role names such a page resolves (lower case): docutils' and those Sphinx's `add_role`
+    registers, every domain's as `domain:name`, the `py` (default) and `std` domains' bare too, as
+    Sphinx's lookup_domain_element tries them; None when Sphinx cannot set the site up."""
+    found = names_of(extensions, theme)
+    return None if found is None else found[1]
+
+
+def names_of(extensions: list[str], theme: str) -> tuple[set[str], set[str]] | None:
+    from docutils.parsers.rst import directives, roles
     from docutils.parsers.rst.languages import en
     from sphinx.application import Sphinx
     from sphinx.util.docutils import docutils_namespace
@@ -66,10 +80,13 @@ def directive_names(extensions: list[str], theme: str) -> set[str] | None:
         except Exception:  # noqa: BLE001 (not installed, or its setup refuses this Sphinx: any error)
             return None
         names = set(directives._directives) | set(directives._directive_registry) | set(en.directives)
+        role_names = set(roles._roles) | set(roles._role_registry) | set(en.roles)
         for domain in app.env.domains.sorted():
             for name in domain.directives:
                 names |= {name, f"{domain.name}:{name}"}
-        return {name.lower() for name in names}
+            for name in domain.roles:
+                role_names |= {f"{domain.name}:{name}", *([name] if domain.name in ("py", "std") else [])}
+        return {name.lower() for name in names}, {name.lower() for name in role_names}
 
 
 def main() -> None:
@@ -82,7 +99,11 @@ def main() -> None:
     for package in PACKAGES:
         with contextlib.suppress(importlib.metadata.PackageNotFoundError):
             versions[package] = importlib.metadata.version(package)
-    json.dump({"recorded_with": versions, "base": sorted(base), "extensions": extensions, "themes": themes},
+    base_roles = role_names([], "alabaster") or set()
+    roles = {"base": sorted(base_roles),
+             "extensions": {ext: sorted(found - base_roles) for ext in EXTENSIONS if (found := role_names([ext], "alabaster")) is not None},
+             "themes": {theme: sorted(found - base_roles) for theme in THEMES if (found := role_names([], theme)) is not None}}
+    json.dump({"recorded_with": versions, "base": sorted(base), "extensions": extensions, "themes": themes, "roles": roles},
               sys.stdout, indent=1)
     sys.stdout.write("\n")
 

@@ -19,6 +19,14 @@ Astro Starlight's record alone, kept beside the others (its site is built with A
 @astrojs/starlight installed as scripts/record_starlight_site.py says; Astro 7 wants Node 22):
 
     .venv/bin/python scripts/record_theme_hiding.py --starlight /tmp/sl [/tmp/node22/node_modules/.bin/node]
+
+Sphinx extensions that bring a stylesheet of their own (sphinx-design's `sd-d-none`, which a page
+may name in a `:class:` option), each built into the basic theme's page beside the extension's
+own; the classes it hides that the basic theme alone does not (sphinx_extensions in the JSON):
+
+    python -m venv /tmp/ext && /tmp/ext/bin/pip install sphinx sphinx-design sphinx-togglebutton myst-nb \\
+        sphinx-tabs sphinx-inline-tabs sphinx-copybutton sphinx-exercise sphinx-proof sphinx-thebe
+    .venv/bin/python scripts/record_theme_hiding.py --sphinx-extensions /tmp/ext
 """
 
 from __future__ import annotations
@@ -39,6 +47,14 @@ from playwright.sync_api import Page, sync_playwright
 SPHINX_THEMES = ["alabaster", "classic", "nature", "sphinxdoc", "scrolls", "agogo", "traditional", "haiku",
                  "pyramid", "bizstyle", "furo", "sphinx_rtd_theme", "pydata_sphinx_theme", "sphinx_book_theme"]
 MKDOCS_THEMES = ["mkdocs", "readthedocs", "material"]
+# Sphinx extensions with a stylesheet, by module and package name.
+SPHINX_EXTENSIONS = {"sphinx_design": "sphinx-design", "sphinx_togglebutton": "sphinx-togglebutton", "myst_nb": "myst-nb",
+                     "sphinx_tabs.tabs": "sphinx-tabs", "sphinx_inline_tabs": "sphinx-inline-tabs",
+                     "sphinx_copybutton": "sphinx-copybutton", "sphinx_exercise": "sphinx-exercise",
+                     "sphinx_proof": "sphinx-proof", "sphinx_thebe": "sphinx-thebe"}
+# A tab's panel, hidden until its label is clicked: what a click shows counts as shown (as a
+# `<details>`' text, on every site).
+TAB_PANELS = {"sd-tab-content", "tab-content"}  # sphinx-design's, sphinx-inline-tabs'
 WIDTHS = [375, 768, 1024, 1280, 1440, 1920]
 ANCHOR = "THEMEPROBEANCHOR"
 
@@ -87,9 +103,9 @@ class QuietHandler(http.server.SimpleHTTPRequestHandler):
             pass
 
 
-def sphinx_page(venv: Path, theme: str, out: Path) -> Path | None:
+def sphinx_page(venv: Path, theme: str, out: Path, extensions: tuple[str, ...] = ()) -> Path | None:
     (out / "src").mkdir(parents=True)
-    (out / "src" / "conf.py").write_text(f"html_theme = {theme!r}\nproject = 'p'\n")
+    (out / "src" / "conf.py").write_text(f"html_theme = {theme!r}\nproject = 'p'\nextensions = {list(extensions)!r}\n")
     (out / "src" / "index.rst").write_text(f"Title\n=====\n\n{ANCHOR} text.\n")
     done = subprocess.run([str(venv / "bin" / "sphinx-build"), "-q", "-b", "html", str(out / "src"), str(out / "html")],
                           capture_output=True, text=True)
@@ -154,6 +170,37 @@ def record_starlight(install: Path, node: str) -> None:
         url = f"http://127.0.0.1:{server.server_address[1]}/"
         record["starlight"] = {"default": {"version": f"@astrojs/starlight {starlight}", "chromium": browser.version,
                                            "hidden": both(*(hidden_classes(page, url) for page in pages))}}
+        browser.close()
+        server.shutdown()
+    recorded.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
+
+
+def record_sphinx_extensions(venv: Path) -> None:
+    """The Sphinx extensions' records, written into app/corpus/theme_hiding.json beside the others:
+    what the basic theme's page with the extension hides and the page without it does not."""
+    recorded = Path(__file__).parent.parent / "app" / "corpus" / "theme_hiding.json"
+    record = json.loads(recorded.read_text())
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
+        pages = [browser.new_page(java_script_enabled=False), browser.new_page()]
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=folder))
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        base = f"http://127.0.0.1:{server.server_address[1]}/"
+
+        def hidden(name: str, extensions: tuple[str, ...]) -> dict[str, dict[str, list[int]]]:
+            path = sphinx_page(venv, "basic", Path(folder) / name, extensions)
+            if path is None:
+                sys.exit(f"sphinx-build failed with {extensions}")
+            return both(*(hidden_classes(page, base + path.relative_to(folder).as_posix()) for page in pages))
+
+        plain = hidden("basic", ())
+        record["sphinx_extensions"] = {}
+        for module, package in SPHINX_EXTENSIONS.items():
+            found = hidden(module, (module,))
+            record["sphinx_extensions"][module] = {
+                "version": f"{package} {version(venv, package)}, sphinx {version(venv, 'sphinx')}", "chromium": browser.version,
+                "hidden": {name: styles for name, styles in found.items() if name not in plain and name not in TAB_PANELS}}
         browser.close()
         server.shutdown()
     recorded.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
@@ -239,5 +286,7 @@ def main() -> None:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--starlight"]:
         record_starlight(Path(sys.argv[2]), sys.argv[3] if len(sys.argv) > 3 else "node")
+    elif sys.argv[1:2] == ["--sphinx-extensions"]:
+        record_sphinx_extensions(Path(sys.argv[2]))
     else:
         main()

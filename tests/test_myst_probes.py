@@ -115,6 +115,22 @@ def test_a_directive_the_site_does_not_define_shows_nothing(conf: str, shown: bo
     assert ("zzdiagram" in indexed) is shown
 
 
+# A role none of the site's extensions defines shows nothing (the `role-unknown` probe); where
+# conf.py does not say all that is loaded, any name may be defined, and the role shows its text.
+@pytest.mark.parametrize(("conf", "shown"), [
+    ("extensions = ['myst_parser']\n", False),
+    ("extensions = ['myst_parser', 'sphinx_design']\n", True),  # it defines {bdg-primary}
+    ("extensions = ['myst_parser', 'local_extension']\n", True),  # not recorded
+    ("extensions = ['myst_parser']\nextensions.append('sphinx_design')\n", True),
+    ("extensions = ['myst_parser']\ndef setup(app):\n    app.add_role('bdg-primary', Badge())\n", True),
+    ("extensions = ['myst_parser']\nprimary_domain = 'c'\n", True),  # its bare names are the c domain's
+    ("extensions = ['myst_parser']\nlanguage = 'de'\n", True),
+])
+def test_a_role_the_site_does_not_define_shows_nothing(conf: str, shown: bool) -> None:
+    indexed, _ = _composed(conf, "# T\n\nA {bdg-primary}`zzbadge` here.\n")
+    assert ("zzbadge" in indexed) is shown
+
+
 @pytest.mark.parametrize(("conf", "shown"), [
     ("extensions = ['myst_nb']\n", True),
     ("extensions = ['myst_nb']\nnb_remove_code_source = True\n", False),  # every cell's, unless its own say

@@ -84,8 +84,8 @@ def _myst_parser(substitution: bool = False, dollarmath: tuple[bool, ...] | None
     # their classes are on the HTML, where a stylesheet may hide them (myst-probes `attrs.md`).
     if attrs[0]:
         md.use(attrs_plugin, spans=True)
-    if attrs[1]:
-        md.use(attrs_block_plugin)
+    if attrs[1]:  # on a heading, its section's; on a fence, the fence's (myst_classes)
+        md.use(attrs_block_plugin).core.ruler.push("block_attributes", myst_classes.apply_block_attributes)
     # `{rst-class} cls` puts its classes on the next element, where a stylesheet may hide them.
     md.core.ruler.push("rst_class", myst_classes.apply_rst_classes)
     md.core.ruler.push("nb_removed_cells", drop_removed_markdown_cells)  # a text notebook's `remove-cell`s
@@ -135,6 +135,11 @@ def _render_role(self: RendererHTML, tokens: list[Token], idx: int, options: Opt
     content = token.content
     if (span := myst_classes.role_span(env["build"].roles, token.meta["name"], content)) is not None:
         return span  # a role the page defines (`.. role:: name`): its text in a span of its classes
+    known = env["build"].role_names
+    if known is not None and token.meta["name"].lower() not in known:
+        return ""  # a role no extension of the site defines: Sphinx shows nothing of it (it warns)
+    if (replaced := myst.replaced_role(token.meta["name"], content, env["build"].numfig)) is not None:
+        return html.escape(replaced)
     if token.meta["name"].lower() in myst.NUMBER_ROLES:
         return ""  # Sphinx shows the target's title or number there, not the label written
     xref = env["build"].xref if name in myst.TITLE_ROLES and not myst.explicit_title(content) else None

@@ -72,6 +72,10 @@ class Build:
     attrs: tuple[bool, bool] = (False, False)
     # The directive names the site defines (app/corpus/sphinx_directives.py); None: any may be.
     directives: frozenset[str] | None = None
+    # The role names it defines (site_roles); None: any may be.
+    role_names: frozenset[str] | None = None
+    # conf.py's numfig: on, `{numref}` shows the target's number, never its label (replaced_role).
+    numfig: bool = False
     # The fieldlist extension (`:name: value` lines a field list): on, the page's leading one is its
     # metadata (docinfo), which Sphinx does not show (drop_docinfo); off, they are text.
     fieldlist: bool = False
@@ -427,6 +431,20 @@ def classes(directive: str, argument: str, options: dict[str, str]) -> list[str]
 
 # Roles (as written, domain included) whose label shows nowhere: Sphinx shows the equation's number.
 NUMBER_ROLES = frozenset({"eq", "math:numref"})
+# `{sub-ref}`'s values myst-parser computes at build time (the page's word count, reading time, the
+# build's date): not known here, shown as nothing.
+_COMPUTED_SUBSTITUTIONS = frozenset({"wordcount-words", "wordcount-minutes", "today"})
+
+
+def replaced_role(written: str, content: str, numfig: bool) -> str | None:
+    """What Sphinx shows in place of a role's text where it is not the text (a number, a count):
+    "" for nothing, the title less its number's placeholders; None for any other role."""
+    written = written.lower()
+    if written == "sub-ref" and content.strip() in _COMPUTED_SUBSTITUTIONS:
+        return ""
+    if written in ("numref", "std:numref") and numfig:  # "Fig. 1": the label never shows
+        return re.sub(r"%s|\{number\}|\{name\}", "", role_text(content)) if explicit_title(content) else ""
+    return None
 
 
 def role_text(inner: str) -> str:

@@ -5,6 +5,10 @@ hide them (myst-probes `rst-class.md`, `rst-role.md`, recorded from Sphinx):
   element of the page (docutils' ClassAttribute: the next one that is not a comment or a target,
   climbing out of the block it ends): before a heading, on the whole section it opens, its
   subsections too. With content, on its content.
+- A ``{.cls}`` line (attrs_block) over a heading puts `cls` on the section it opens (myst-parser's
+  render_heading copies a heading's classes to its section); over a code fence or a colon fence
+  that is no directive, on that block (render_fence, render_colon_fence); a directive takes none.
+  Myst-probes `attrs-blocks.md`.
 - ``.. role:: name`` (in ``{eval-rst}``) makes a role writing `<span class="name">`, or the classes
   of its `:class:` option; the page's ``{name}`text``` and, in the reStructuredText,
   ``:name:`text``` then are that span.
@@ -105,6 +109,28 @@ def apply_rst_classes(state: Any) -> None:
         opening.content, closing.content = f'<div class="{html.escape(class_list(argument))}">\n', "</div>\n"
         tokens[start:end] = [opening, *tokens[start:end], closing]
         at += 1
+
+
+def apply_block_attributes(state: Any) -> None:
+    """A markdown-it core rule, after attrs_block's: the classes a ``{.cls}`` line gives a top-level
+    heading (on its whole section), a code fence or a colon fence that is no directive, in a
+    `<div>` of them around it, as for ``{rst-class}``. Other blocks write their classes already."""
+    tokens: list[Token] = state.tokens
+    at = 0
+    while at < len(tokens):
+        token = tokens[at]
+        classes = token.attrs.get("class")
+        name = (token.info.split() or [""])[0]  # `{name}`: a directive, to myst-parser's render_fence
+        wrapped = (token.type == "heading_open" and token.level == 0) or (
+            token.type in ("fence", "colon_fence") and not (name.startswith("{") and name.endswith("}")))
+        if not classes or not wrapped:
+            at += 1
+            continue
+        end = _end(tokens, at)
+        opening, closing = Token("html_block", "", 0), Token("html_block", "", 0)
+        opening.content, closing.content = f'<div class="{html.escape(class_list(str(classes)))}">\n', "</div>\n"
+        tokens[at:end] = [opening, *tokens[at:end], closing]
+        at += 2
 
 
 def page_roles(text: str) -> tuple[tuple[str, str], ...]:

@@ -20,8 +20,8 @@ from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.markdown import myst_directives
 from app.corpus.myst import DMATH_DEFAULTS, Build, directive_options, dmath_options
 from app.corpus.site_model import _PAGE_SUFFIX, SPHINX_CONFIG, NavPage, Site
-from app.corpus.sphinx_directives import site_directives
-from app.corpus.theme_hiding import theme_css
+from app.corpus.sphinx_directives import site_directives, site_roles
+from app.corpus.theme_hiding import sphinx_extensions_css, theme_css
 
 # --- Sphinx ---------------------------------------------------------------------------------------
 
@@ -241,7 +241,9 @@ class _Sphinx:
         # nb_remove_code_source (app/corpus/myst_notebook.py).
         notebooks = not by_code and isinstance(values.get("extensions"), list) and "myst_nb" in values["extensions"]
         site.myst = replace(site.myst, attrs=("attrs_inline" in listed, "attrs_block" in listed), fieldlist="fieldlist" in listed,
-                            directives=site_directives(tree, values, by_code), cells=False if notebooks else None,
+                            directives=site_directives(tree, values, by_code),
+                            role_names=site_roles(tree, values, by_code), numfig=values.get("numfig") is True,
+                            cells=False if notebooks else None,
                             remove_code_source=values.get("nb_remove_code_source") is True,
                             title_to_header=values.get("myst_title_to_header") is True)
         site.warnings.extend([warning] if warning else [])
@@ -257,6 +259,8 @@ class _Sphinx:
         theme = values.get("html_theme", "alabaster")
         site.theme_css = theme_css("sphinx", theme) if isinstance(theme, str) and "html_theme.code" not in values \
             and _changed_by_code(tree, "html_theme") is None else ""
+        # And those of the extensions it loads (sphinx-design's `sd-d-none`): all when code changes the list.
+        site.theme_css = "\n".join(filter(None, (site.theme_css, sphinx_extensions_css(None if by_code else values.get("extensions", ())))))
         root = self.config(values, "root_doc", str, None) or self.config(values, "master_doc", str, "index")
         # exclude_patterns, with the literal patterns code adds to it (`exclude_patterns.append("x")`,
         # under an `if` too: Sphinx then never builds a page docschat indexed).

@@ -14,7 +14,7 @@ import yaml
 
 from app.corpus.site_code import _sphinx_pattern
 from app.corpus.site_model import Site
-from app.corpus.theme_hiding import theme_css
+from app.corpus.theme_hiding import sphinx_extensions_css, theme_css
 
 JUPYTER_BOOK_FILES = ("_config.yml", "_toc.yml")
 JUPYTER_BOOK_TOC = "_toc.yml"
@@ -68,6 +68,8 @@ def jupyter_book_site(files: Mapping[str, str]) -> Site:
     # jupyter-book's html_theme (config.py: sphinx_book_theme), unless `sphinx: config:` names another.
     theme = overrides.get("html_theme", "sphinx_book_theme")
     site.theme_css = theme_css("sphinx", theme) if isinstance(theme, str) else ""
+    # Its extensions (jupyter-book's defaults load sphinx-design: `sd-d-none` hides).
+    site.theme_css = "\n".join(filter(None, (site.theme_css, sphinx_extensions_css(("sphinx_design",)))))
     excluded = overrides.get("exclude_patterns", config.get("exclude_patterns"))
     patterns = [*_DEFAULT_EXCLUDED, *(str(p) for p in excluded if isinstance(p, str))] if isinstance(excluded, list) \
         else list(_DEFAULT_EXCLUDED)

@@ -1,8 +1,9 @@
-"""The directive names a Sphinx site's MyST pages can use: Sphinx's and docutils' own, and those of
-the extensions and theme its conf.py names, as scripts/record_sphinx_directives.py recorded them
-from the real packages (sphinx_directives.json). Sphinx shows nothing of a directive none of them
-defines (it warns "Unknown directive type"), so neither does the index; where conf.py does not say
-all of what is loaded, any name may be defined (None), and a directive is read as before."""
+"""The directive and role names a Sphinx site's MyST pages can use: Sphinx's and docutils' own, and
+those of the extensions and theme its conf.py names, as scripts/record_sphinx_directives.py recorded
+them from the real packages (sphinx_directives.json). Sphinx shows nothing of a directive none of
+them defines (it warns "Unknown directive type"), nor of a role ("Unknown interpreted text role":
+myst-probes `role-unknown.md`), so neither does the index; where conf.py does not say all of what
+is loaded, any name may be defined (None), and a directive or role is read as before."""
 
 from __future__ import annotations
 
@@ -12,11 +13,12 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-# myst-parser's renderer reads `{eval-rst}` itself: no directive is registered for it.
-_READ_BY_MYST = frozenset({"eval-rst"})
 # conf.py code that may register directives of its own (a `setup(app)`, `app.add_directive(…)`).
 _REGISTERING = frozenset({"setup", "add_directive", "add_directive_to_domain", "add_generic_directive",
                           "register_directive", "add_domain"})
+# And roles of its own.
+_REGISTERING_ROLES = _REGISTERING | {"add_role", "add_role_to_domain", "register_local_role", "register_canonical_role",
+                                     "add_generic_role", "add_crossref_type", "add_object_type"}
 
 
 @cache
@@ -25,10 +27,10 @@ def _recorded() -> dict[str, Any]:
     return data
 
 
-def _registers(tree: ast.Module) -> bool:
-    return any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in _REGISTERING
-               or isinstance(node, ast.Attribute) and node.attr in _REGISTERING
-               or isinstance(node, ast.Name) and node.id in _REGISTERING for node in ast.walk(tree))
+def _registers(tree: ast.Module, names: frozenset[str]) -> bool:
+    return any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in names
+               or isinstance(node, ast.Attribute) and node.attr in names
+               or isinstance(node, ast.Name) and node.id in names for node in ast.walk(tree))
 
 
 def site_directives(tree: ast.Module, values: dict[str, Any], extensions_by_code: bool) -> frozenset[str] | None:
@@ -36,16 +38,28 @@ def site_directives(tree: ast.Module, values: dict[str, Any], extensions_by_code
     defines; None when not known: its `extensions` or `html_theme` set by code
     (`extensions_by_code`) or naming one not recorded, a `language` other than English (docutils
     reads its directive names translated), or code of conf.py that may register directives."""
-    recorded = _recorded()
+    # myst-parser's renderer reads `{eval-rst}` itself: no directive is registered for it.
+    return _site_names(_recorded(), values, extensions_by_code or _registers(tree, _REGISTERING), {"eval-rst"})
+
+
+def site_roles(tree: ast.Module, values: dict[str, Any], extensions_by_code: bool) -> frozenset[str] | None:
+    """The role names (lower case) that site defines, None when not known, as site_directives
+    (a `primary_domain` other than `py` too: its roles are the bare names then)."""
+    if values.get("primary_domain", "py") != "py" or "roles" not in _recorded():
+        return None
+    return _site_names(_recorded()["roles"], values, extensions_by_code or _registers(tree, _REGISTERING_ROLES), set())
+
+
+def _site_names(recorded: dict[str, Any], values: dict[str, Any], unknown: bool, own: set[str]) -> frozenset[str] | None:
     extensions, theme = values.get("extensions", []), values.get("html_theme", "alabaster")
-    if extensions_by_code or "html_theme.code" in values or "language.code" in values or _registers(tree):
+    if unknown or "html_theme.code" in values or "language.code" in values:
         return None
     if not isinstance(extensions, list) or not all(isinstance(e, str) for e in extensions) \
             or not all(e in recorded["extensions"] for e in extensions) or theme not in recorded["themes"]:
         return None
     if values.get("language") not in (None, "", "en") and not str(values.get("language")).startswith("en_"):
         return None
-    names = {*recorded["base"], *recorded["themes"][theme], *_READ_BY_MYST}
+    names = {*recorded["base"], *recorded["themes"][theme], *own}
     for extension in extensions:
         names.update(recorded["extensions"][extension])
     return frozenset(names)

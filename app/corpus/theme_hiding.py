@@ -34,9 +34,9 @@ def _escaped(name: str) -> str:
 
 def theme_css(framework: str, theme: str) -> str:
     """Rules hiding what the `theme` of a `framework` site ("sphinx", "mkdocs", "docusaurus",
-    "mintlify") hides at a desktop width, by the style that hides it ('' for a theme not recorded).
-    A style that is not one of these (a class whose probe a script replaced) is read as `display:
-    none` (more hidden, never less)."""
+    "mintlify"; "sphinx_extensions" for a Sphinx extension's stylesheet) hides at a desktop width,
+    by the style that hides it ('' for a theme not recorded). A style that is not one of these (a
+    class whose probe a script replaced) is read as `display: none` (more hidden, never less)."""
     record = _recorded().get(framework, {}).get(theme)
     if not isinstance(record, dict):
         return ""
@@ -49,6 +49,16 @@ def theme_css(framework: str, theme: str) -> str:
             declarations = ";".join(style if style != "?" else "display: none" for style in hiding)
             rules.append(f".{_escaped(name)}{{{declarations}}}")
     return "\n".join(rules)
+
+
+def sphinx_extensions_css(extensions: object) -> str:
+    """The rules of the recorded Sphinx extensions among conf.py's `extensions` (sphinx-design's
+    `sd-d-none`, `sd-d-md-none`, … which a page names in a `:class:`); all of them when the list
+    is not known (changed by code: more hidden, never less). A class that shows again at a width
+    (`sd-d-none sd-d-md-block`) is hidden still: the reader keeps no showing rule."""
+    known = _recorded().get("sphinx_extensions", {})
+    loaded = extensions if isinstance(extensions, (list, tuple)) else list(known)
+    return "\n".join(filter(None, (theme_css("sphinx_extensions", name) for name in known if name in loaded)))
 
 
 def mkdocs_theme_css(config: dict[str, Any]) -> str:
