@@ -58,9 +58,10 @@ class Build:
     # The title of what a `{ref}`, `{doc}` or `{any}` role without a title of its own names (the
     # role's name, its target), None when not found (app/corpus/myst_xref.py): set by compose per page.
     xref: Callable[[str, str], str | None] | None = field(default=None, repr=False, compare=False)
-    # What an `{include}` (its argument, options) pastes, within the files `including` (the chain of
-    # includes being read): (path, text), None when nothing (app/corpus/myst_include.py's
-    # PageIncludes.paste, set by compose per page: what the page may read of the repository).
+    # What an `{include}` (its argument, options) pastes, within the parts `including` (the chain of
+    # includes being read, each a path and its cut options): (part, text), None when nothing
+    # (app/corpus/myst_include.py's PageIncludes.paste, set by compose per page: what the page may
+    # read of the repository).
     include: Callable[[str, Mapping[str, str], tuple[str, ...]], tuple[str, str] | None] | None = field(
         default=None, repr=False, compare=False)
     including: tuple[str, ...] = field(default=(), repr=False, compare=False)

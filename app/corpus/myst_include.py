@@ -5,9 +5,12 @@ included file too; docutils' `<standard>` includes are none of the site's), cut 
 before the first match), and shown as the page's own MyST, or as code with `literal` or `code`.
 
 Sphinx reads the file from the checkout, anywhere: docschat reads it from the source's repository
-at the commit read (compose.py), never a path leading out of it. A file including itself (or two
-including each other) makes Sphinx fail with a RecursionError (sphinx-build 9.0.4, myst-parser
-5.2.0: no page is built); here the page is refused with that error. Nothing bounds what Sphinx
+at the commit read (compose.py), never a path leading out of it. myst-parser keeps no record of
+what it is including: a file including itself (or two including each other) makes Sphinx fail with
+a RecursionError (sphinx-build 9.0.4, myst-parser 5.2.0: no page is built), and here the page is
+refused with that error, but only when the same part of the same file comes round again (its path
+and cut options): a page pasting a part of itself that holds no such include is built (LXD's
+installing.md repeats its own `newgrp` note so). Nothing bounds what Sphinx
 pastes: a file included many times in files included many times pastes exponentially many copies,
 so a page pastes at most MAX_INCLUDES files and MAX_INCLUDED_CHARS characters (as MkDocs'
 snippets, snippets.py), the rest left out with a warning."""
@@ -26,6 +29,8 @@ from app.corpus.myst_literalinclude import NotShown, literal_text
 _FRONT_MATTER = re.compile(r"\A---[ \t]*\n(?:.*?\n)?---[ \t]*(?:\n|\Z)", re.DOTALL)
 MAX_INCLUDES = 500
 MAX_INCLUDED_CHARS = 1_000_000
+# The options that say which part of a file an include pastes (included_text).
+_CUT = ("start-line", "end-line", "start-after", "end-before")
 
 
 class IncludeCycle(ValueError):
@@ -73,13 +78,14 @@ class PageIncludes:
     left: list[int] = field(default_factory=lambda: [MAX_INCLUDES, MAX_INCLUDED_CHARS])
 
     def paste(self, argument: str, options: Mapping[str, str], including: tuple[str, ...]) -> tuple[str, str] | None:
-        """(path, text) of what `{include} argument` shows, inside the files `including` (the
-        chain of includes it is in); None when nothing is shown."""
+        """(part, text) of what `{include} argument` shows, inside the parts `including` (the
+        chain of includes it is in: each a path and its cut options); None when nothing is shown."""
         path = included_path(self.page, argument)
         if path is None:
             return None
-        if path in (self.page, *including):
-            raise IncludeCycle(f"{{include}} {' -> '.join((self.page, *including, path))}: a file including "
+        part = path + "".join(f" :{o}: {options[o]}" for o in _CUT if options.get(o))
+        if part in (self.page, *including) and not {"literal", "code"} & options.keys():  # code is not read
+            raise IncludeCycle(f"{{include}} {' -> '.join((self.page, *including, part))}: a file including "
                                "itself (Sphinx fails with a RecursionError)")
         if self.left[0] < 0:
             return None  # warned of when the bound was passed
@@ -87,7 +93,8 @@ class PageIncludes:
         if text is None:
             return None
         self.left[0] -= 1
-        return self._pasted(path, text)
+        pasted = self._pasted(path, text)
+        return (part, text) if pasted else None
 
     def literal(self, argument: str, options: Mapping[str, str]) -> str | None:
         """The code a `{literalinclude} argument` shows (myst_literalinclude.py), None when
