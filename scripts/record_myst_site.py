@@ -1,6 +1,7 @@
 """Records what the real Sphinx builds of tests/data/site-nav/myst, myst-nb, myst-include (a
 repository whose docs/ folder is the site, its pages including files outside it) and
-myst-conf-code (exclude_patterns extended by code) and myst-design (sphinx-design's display classes) show: each site is
+myst-conf-code (exclude_patterns extended by code), myst-design (sphinx-design's display classes) and
+myst-tabs (sphinx-tabs) show: each site is
 built with Sphinx (myst-parser, sphinx-reredirects; MyST-NB), each built page loaded in headless
 Chromium, and a marker (`marker-…`) of a source page (or of conf.py, in its substitutions) counted
 shown when it is in the innerText of the page's main part. Writes
@@ -9,7 +10,8 @@ chunks to.
 
 Sphinx is not a docschat dependency: install it in a throwaway venv, not the project's.
 
-    python3 -m venv /tmp/sphinx && /tmp/sphinx/bin/pip install sphinx myst-parser sphinx-reredirects myst-nb sphinx-design
+    python3 -m venv /tmp/sphinx && /tmp/sphinx/bin/pip install sphinx myst-parser sphinx-reredirects myst-nb sphinx-design \
+        sphinx-tabs
     .venv/bin/python scripts/record_myst_site.py /tmp/sphinx/bin/sphinx-build [myst-conf-code …]
 """
 
@@ -27,16 +29,19 @@ from _shown_markers import record_pages
 SITES = Path(__file__).parent.parent / "tests" / "data" / "site-nav"
 INCLUDE = re.compile(r"^```\{include\}[ \t]+(\S+)", re.MULTILINE)
 # Each site, and the folder Sphinx builds it from (myst-include: a repository, its docs/ folder).
-SOURCE_FOLDERS = {"myst": ".", "myst-nb": ".", "myst-include": "docs", "myst-conf-code": ".", "myst-design": "."}
+SOURCE_FOLDERS = {"myst": ".", "myst-nb": ".", "myst-include": "docs", "myst-conf-code": ".", "myst-design": ".",
+                  "myst-tabs": "."}
 MAIN = "(document.querySelector('[role=main]') || document.body).innerText"
 # What a click shows counts as shown (as in scripts/record_mkdocs_site.py): sphinx-design's
-# dropdowns (`<details>`) opened and every tab's panel shown, on the site that has them.
+# dropdowns (`<details>`) opened and every tab's panel shown (sphinx-design's, and sphinx-tabs'
+# panels, `hidden` until their tab is clicked), on the sites that have them.
 OPEN_EVERYTHING = """() => {
   document.querySelectorAll('details').forEach((details) => { details.open = true })
   document.querySelectorAll('.sd-tab-content').forEach((panel) => { panel.style.display = 'block' })
+  document.querySelectorAll('.sphinx-tabs-panel').forEach((panel) => { panel.hidden = false })
 }"""
-OPENED = {"myst-design"}
-PACKAGES = ("sphinx", "myst-parser", "sphinx-reredirects", "myst-nb", "docutils", "sphinx-design")
+OPENED = {"myst-design", "myst-tabs"}
+PACKAGES = ("sphinx", "myst-parser", "sphinx-reredirects", "myst-nb", "docutils", "sphinx-design", "sphinx-tabs")
 
 
 def _versions(sphinx_build: Path) -> str:

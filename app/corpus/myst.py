@@ -255,6 +255,7 @@ TEXT = _ADMONITIONS | {
     "dropdown", "tab-set", "tab-item", "card", "grid", "grid-item", "grid-item-card", "topic", "sidebar", "margin",
     "versionadded", "versionchanged", "deprecated", "versionremoved", "button-ref", "button-link", "div", "container",
     "epigraph", "pull-quote", "figure", "table", "list-table", "glossary", "rubric",
+    "tabs", "tab", "group-tab",  # sphinx-tabs (and sphinx-inline-tabs' `tab`): a tab's label, then its panel
 }
 # Of those, the version notes, and the words Sphinx writes before their version and text ("Added in
 # version 1.2: The fast option."; sphinx.domains.changeset's versionlabels, Sphinx 7.3 and later).
@@ -262,10 +263,10 @@ VERSION_NOTES = {"versionadded": "Added in version", "versionchanged": "Changed 
                  "deprecated": "Deprecated since version", "versionremoved": "Removed in version"}
 # Of those, the ones whose argument is not text the reader sees (a path, a label, a layout, a tag).
 ARGUMENT_NOT_SHOWN = frozenset({
-    "figure", "button-ref", "button-link", "grid", "grid-item", "div", "container", "tab-set",
+    "figure", "button-ref", "button-link", "grid", "grid-item", "div", "container", "tab-set", "tabs",
 })
 # Any other directive is code: `{code-block} python`, `{testcode}`, `{eval-rst}`, Quarto's `{python}`.
-CODE_WITH_LANGUAGE_ARGUMENT = frozenset({"code-block", "code", "sourcecode", "code-cell"})
+CODE_WITH_LANGUAGE_ARGUMENT = frozenset({"code-block", "code", "sourcecode", "code-cell", "code-tab"})
 # Directives known to take options; an unknown one's `:word:` lines are its content (a YAML cell).
 _WITH_OPTIONS = NOT_ON_THE_PAGE | TEXT | CODE_WITH_LANGUAGE_ARGUMENT | {
     "testcode", "testoutput", "doctest", "testsetup", "testcleanup", "jupyter-execute", "ipython", "eval-rst",

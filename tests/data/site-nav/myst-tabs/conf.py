@@ -1,0 +1,3 @@
+project = "tabs"
+extensions = ["myst_parser", "sphinx_tabs.tabs"]
+html_theme = "basic"
