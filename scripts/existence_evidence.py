@@ -141,6 +141,13 @@ def unheld_share(terms: list[Term], lines: list[set[str]], threshold: float) -> 
     return total > 0 and sum(t[2] for t in terms if not held(t[0], lines)) / total >= threshold
 
 
+def rare_unheld(most: int) -> Callable[[Row], bool]:
+    """A content term the docs hold in at most `most` sections (a rare, name-like word) in no line."""
+    def rule(row: Row) -> bool:
+        return any(not held(t[0], line_stems(row)) for t in content_terms(row) if t[1] <= most)
+    return rule
+
+
 CANDIDATES: dict[str, Callable[[Row], bool]] = {
     "rarest content term in no Summary line": lambda r: rarest_unheld(content_terms(r), line_stems(r)),
     "the same, heading lines left out": lambda r: rarest_unheld(content_terms(r), line_stems(r, False)),
@@ -150,6 +157,7 @@ CANDIDATES: dict[str, Callable[[Row], bool]] = {
     "content terms' idf share in no line >= 0.34": lambda r: unheld_share(content_terms(r), line_stems(r), 0.34),
     "content terms' idf share in no line >= 0.5": lambda r: unheld_share(content_terms(r), line_stems(r), 0.5),
     "content terms' idf share in no line >= 0.67": lambda r: unheld_share(content_terms(r), line_stems(r), 0.67),
+    **{f"a content term held by <= {k} sections in no line": rare_unheld(k) for k in (1, 3, 10)},
     "object: rarest content term in no line": lambda r: rarest_unheld(object_terms(r), line_stems(r)),
     "object: any content term in no line": lambda r: any(not held(t[0], line_stems(r)) for t in object_terms(r)),
     "object: none of its content terms in any line": lambda r: bool(object_terms(r)) and all(
