@@ -1,7 +1,8 @@
 """One JSON line per question with the evidence the judgment read: the chat's own turn on each line
 of one or more eval files (`docschat eval --answers`'s path), with the confidence's parts, the
-answer check's record, each leg's best hits and the Summary. For measuring judgment rules on
-questions no rule was tuned on (design/judgment.md, session 33); nothing is stored.
+answer check's record, each leg's best hits, the Summary, the question's terms (lexeme, sections
+holding it, idf) and each Summary line's stems. For measuring judgment rules on questions no rule
+was tuned on (design/judgment.md, sessions 33 and 34); nothing is stored.
 
     # on a synced home (DOCSCHAT_HOME and the docs settings as `docschat eval` reads them):
     python scripts/probe_judgment.py home eval/typer-docs.jsonl tests/data/offtopic-programming.jsonl
@@ -23,8 +24,10 @@ import bench_eval
 from app.chat.services import ChatServices, build_chat_services
 from app.chat.turn import answer_question
 from app.evaluation.answers import _parsed
+from app.judge.answer_check import SENTENCE_STEMS_SQL, TERMS_SQL
 from app.search.eval import EvalItem, load_eval_file
 from app.search.retrieve import Retriever
+from app.text import storable_text
 
 
 def _items(paths: list[Path]) -> list[tuple[str, EvalItem]]:
@@ -40,6 +43,17 @@ def _items(paths: list[Path]) -> list[tuple[str, EvalItem]]:
     return items
 
 
+async def stems(services: ChatServices, question: str, summary: str, audiences: list[str] | None) -> dict[str, Any]:
+    """The question's terms as the check reads them (lexeme, sections holding it, idf) and the
+    stems of each line of the Summary (session 34: word evidence on the quoted answer)."""
+    async with services.retriever.pool.acquire() as conn:
+        terms = await conn.fetch(TERMS_SQL, storable_text(question), [], audiences)
+        lines = [x for x in summary.split("\n") if x.strip()]
+        rows = await conn.fetch(SENTENCE_STEMS_SQL, lines) if lines else []
+    return {"terms": [[r["lexeme"], int(r["ndoc"]), round(float(r["idf"]), 4)] for r in terms],
+            "summary_stems": [list(r["lexemes"]) for r in rows]}
+
+
 async def probe(services: ChatServices, items: list[tuple[str, EvalItem]], audiences: list[str] | None) -> None:
     for name, item in items:
         reply_retrieval: dict[str, Any] = {}
@@ -49,6 +63,7 @@ async def probe(services: ChatServices, items: list[tuple[str, EvalItem]], audie
             reply_retrieval = {
                 "explanation": retrieval.judgment.explanation,
                 "legs": {leg: [[h.id, round(h.score, 4)] for h in hits[:3]] for leg, hits in retrieval.legs.items()},
+                **await stems(services, retrieval.question, turn.summary or "", audiences),
             }
         print(json.dumps({
             "file": name, "id": item.id, "question": item.question,
