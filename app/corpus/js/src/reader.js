@@ -806,6 +806,23 @@ function attributeValue(attribute) {
   return literal(attribute.value.data && attribute.value.data.estree, false)
 }
 
+// An attribute's value for a module's component on Mintlify: a literal, else the expression
+// evaluated in the page's ESM (`rows={methods()}`, `methods` imported from the snippet module) by
+// the interpreter; undefined where it stops (reading the prop then stops the render).
+function pageValue(attribute, renderer) {
+  const value = attributeValue(attribute)
+  const body = value === undefined && attribute.value && attribute.value.data && attribute.value.data.estree
+    ? attribute.value.data.estree.body : []
+  if (body.length !== 1 || body[0].type !== 'ExpressionStatement') return value
+  try {
+    renderer.steps = 0
+    return renderer.evaluate(body[0].expression, renderer.scope(PAGE_MODULE))
+  } catch (error) {
+    if (error instanceof Stop || error instanceof TypeError || error instanceof RangeError) return undefined
+    throw error
+  }
+}
+
 // Mintlify's `<CodeBlock language filename>{`…`}</CodeBlock>` (@mintlify/components, documented in
 // its create/code page) shows its string child as a fenced block of that language does, the
 // `filename` above it. Recorded: tests/data/mintlify-codeblock.shown.json
@@ -847,14 +864,20 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
     let own = name && !rendered ? local.get(name) : undefined // the page's own binding
     const origin = own && local.origins ? local.origins.get(name) : undefined
     const snippet = Boolean(origin && /\.mdx$/i.test(origin.source)) // a Mintlify snippet's export: rendered
-    if (own && origin && (own.apart || snippet)) {
+    // On Mintlify, a React component of a module (`import {Table} from "/snippets/table.jsx"`) is
+    // rendered too, on the props the reader can see; where it cannot, what the component renders is
+    // not indexed (its children only where its code reaches them, as before) and it is reported.
+    const module = Boolean(bound && origin && origin.source !== PAGE_MODULE && !snippet && !/\.(?:md|css|json)$/i.test(origin.source))
+    let unread = false
+    if (own && origin && (own.apart || snippet || module)) {
       // Takes its children apart: what it renders of them, evaluated (not counted: read as the site
       // shows it); where the evaluation stops, a guess below (its children shown, counted).
-      const tree = renderApart(node, local.origins.get(name), local.renderer, attributeValue,
+      const tree = renderApart(node, local.origins.get(name), local.renderer, module ? (a) => pageValue(a, local.renderer) : attributeValue,
         (child) => (local.origins.has(child) ? local.renderer.exported(local.origins.get(child).source, local.origins.get(child).key)
           : local.has(child) ? undefined : new Theme(child)))
       if (tree) return {type: 'element', tagName: flow ? 'div' : 'span', properties: {}, children: state.all({type: node.type, children: tree})}
       if (snippet) own = undefined // not rendered: a guess, reported as a component docschat does not know
+      unread = module
     }
     if (own && own.astroSlots) {
       // Astro renders a child with `slot="name"` in that named slot, any other in the default one;
@@ -875,6 +898,7 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
     const hides = own && !own.children && !own.shownApart
     if (hides) {
       if ((node.children || []).length) counts.hiding[name] = (counts.hiding[name] || 0) + 1
+      else if (unread) counts[name] = (counts[name] || 0) + 1 // what it renders of its props: not read
     } else if (name && (/^[A-Z]/.test(name) || name.includes('.')) && !rule && !code && ((!rendered && local.has(name)) || !CHILDREN_ONLY.has(name))) {
       counts[name] = (counts[name] || 0) + 1
     }
