@@ -412,6 +412,17 @@ function styleHides(style) {
   return DISPLAY_HIDES.has(css.display) || css.contentVisibility === 'hidden'
 }
 
+// The `hidden` attribute is Chromium's presentational hint (`display: none`): an author's `display`
+// in the element's style wins (`<div hidden style="display:block">` is shown), though not over
+// `until-found`, whose `content-visibility: hidden` still hides (the `css-hidden-overridden` probes).
+// A stylesheet's or a class's `display` is not read: hidden (more hidden, never less).
+function hiddenAttribute(properties) {
+  if (!properties.hidden) return false
+  if (String(properties.hidden).trim().toLowerCase() === 'until-found') return true
+  const display = styleOf(properties.style).display
+  return !display || DISPLAY_HIDES.has(display)
+}
+
 // `visibility: hidden` (or `collapse`, as for any element but a table's rows) hides the element's
 // own text; a descendant with `visibility: visible` shows again. undefined: inherited.
 function styleVisible(style) {
@@ -905,7 +916,10 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
     // Counted still: compose reports it, as Mintlify does ("Component X does not exist").
     if (bound && /^[A-Z]/.test(name || '') && !MINTLIFY_COMPONENTS.has(name) && !bound.has(name.split('.')[0])) return undefined
     if (rule && rule.hide && rule.hide(attributes, parent)) return undefined
-    if (attributes.hidden === true || styleHides(attributes.style)) return undefined
+    // An HTML element's `hidden` and style are written (React writes `hidden=""`) and read in the
+    // HTML (prepare: a `display` in its style wins over `hidden`; a `<select>` lists every option),
+    // after the stylesheets it holds are applied: Chromium applies a `<style>` a hidden element holds.
+    if (!/^[a-z]/.test(name || '') && (attributes.hidden === true || styleHides(attributes.style))) return undefined
     if (code) return code
     if (hides && !own.names.has('title')) return undefined
     unseenStylesheet(node, name, attributes)
@@ -952,6 +966,7 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
       // stylesheet may say hide (applyStylesheets).
       const style = attributes.style && typeof attributes.style === 'object' ? reactStyleText(attributes.style) : attributes.style
       if (typeof style === 'string' && style.trim()) properties.style = style
+      if (attributes.hidden === true) properties.hidden = true
       return {type: 'element', tagName: name, properties, children}
     }
     const shown = [] // strings, and the nodes of an attribute written as JSX
@@ -1424,7 +1439,7 @@ function prepare(node, inPre, invisible, around = []) {
       // SVG's presentation attribute `display="none"` hides as the style does (Chromium; the
       // `css-svg-popover` probe), and a popover no one opened shows nothing.
       const classes = tailwindFrame(properties.className)
-      if (properties.hidden || styleHides(properties.style) || classes.display === 'all') continue
+      if (hiddenAttribute(properties) || styleHides(properties.style) || classes.display === 'all') continue
       const within = classes.display === 'some' || classes.visibility === 'some' ? [...around, classes] : around
       if (within.length > 1 && within !== around && hiddenEverywhere(within, false)) continue
       if (DISPLAY_HIDES.has(properties.display) || properties.popover !== undefined) continue
@@ -1432,8 +1447,9 @@ function prepare(node, inPre, invisible, around = []) {
       // A `<select>` shows its options (and an option group's), not text or elements beside them,
       // each on its own line (Chromium's innerText: `x \nA\nB\n y`), as blocks are.
       if (child.tagName === 'select') {
+        // Every option, whatever hides it (`hidden`, a style, a class: innerText lists them all).
         const options = (node) => node.children.filter((c) => c.type === 'element' && (c.tagName === 'option' || c.tagName === 'optgroup'))
-          .map((c) => (c.tagName === 'optgroup' ? {...c, children: options(c)} : {...c, tagName: 'div'}))
+          .map((c) => (c.tagName === 'optgroup' ? {...c, properties: {}, children: options(c)} : {...c, tagName: 'div', properties: {}}))
         child.children = options(child)
       }
       if (child.tagName === 'dialog' && properties.open === undefined) continue
