@@ -1750,7 +1750,13 @@ function applyStylesheets(tree, siteCss = '') {
   const sheets = []
   const collect = (node) => {
     for (const child of node.children || []) {
-      if (child.type === 'element' && child.tagName === 'style') sheets.push(unescapeHtml(toString(child)))
+      if (child.type === 'element' && child.tagName === 'style') {
+        // Chromium applies a `<style>` without a type, or of type "" or "text/css" (any case);
+        // another (`text/plain`, a parameter) is not CSS (the `css-stylesheet-element-kinds` probe).
+        // Its `media` is applied whatever it says, as an `@media` rule is (more hidden, never less).
+        const type = (child.properties || {}).type
+        if (type === undefined || ['', 'text/css'].includes(String(type).toLowerCase())) sheets.push(unescapeHtml(toString(child)))
+      }
       else if (child.type === 'element' && child.tagName === 'link') sheets.push(linkedCss(child.properties || {}))
       else collect(child)
     }
