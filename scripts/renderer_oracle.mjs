@@ -49,10 +49,9 @@ const Any = ({ title, children }) => React.createElement("div", null, title ?? n
 // A probe named `docusaurus-*` is rendered as Docusaurus 3 renders it: `.md` and `.mdx` alike as
 // MDX (markdown.format "mdx", its default) with HTML comments (mdx1Compat.comments).
 export async function render(name, text, snippets = {}) {
-  if (name.startsWith("mintlify-")) {
-    const { default: Content } = await evaluate(text, { ...runtime, remarkPlugins: [remarkGfm, remarkMath], rehypePlugins: [rehypeKatex] });
-    const components = Object.fromEntries([...text.matchAll(/<([A-Z][\w]*)/g)].map((m) => [m[1], Any]));
-    return renderToStaticMarkup(React.createElement(Content, { components }));
+  if (name.startsWith("mintlify-")) { // its snippets too (`/snippets/x.jsx`'s React components)
+    const plugins = { remarkPlugins: [remarkGfm, remarkMath], rehypePlugins: [rehypeKatex] };
+    return renderToStaticMarkup(React.createElement(await component(text, snippets, plugins), {}));
   }
   if (name.startsWith("docusaurus-")) {
     const { default: Content } = await evaluate(text, { ...runtime, remarkPlugins: [remarkGfm, remarkComment] });
@@ -65,10 +64,10 @@ export async function render(name, text, snippets = {}) {
   return renderToStaticMarkup(React.createElement(await component(text, snippets), {}));
 }
 
-async function component(text, snippets) {
+async function component(text, snippets, plugins = { remarkPlugins: [remarkGfm] }) {
   const bound = {};
   const IMPORT = /^import\s+([A-Za-z_$][\w$]*)\s+from\s+["'](\/snippets\/[^"']+)["'];?[ \t]*$/gm;
-  for (const [, binding, file] of text.matchAll(IMPORT)) bound[binding] = await component(snippets[file], snippets);
+  for (const [, binding, file] of text.matchAll(IMPORT)) bound[binding] = await component(snippets[file], snippets, plugins);
   // `import {A, B} from "/snippets/x.jsx"`: React components of a module of `export`s, evaluated as
   // MDX's ESM (which is JavaScript with JSX), its bindings the page's.
   const NAMED = /^import\s+\{([^}]*)\}\s+from\s+["'](\/snippets\/[^"']+\.jsx)["'];?[ \t]*$/gm;
@@ -76,12 +75,12 @@ async function component(text, snippets) {
     const module = await evaluate(snippets[file], { ...runtime });
     for (const name of names.split(",").map((n) => n.trim()).filter(Boolean)) bound[name] = module[name];
   }
-  const { default: Content } = await evaluate(text.replace(IMPORT, "").replace(NAMED, ""), { ...runtime, remarkPlugins: [remarkGfm] });
+  const { default: Content } = await evaluate(text.replace(IMPORT, "").replace(NAMED, ""), { ...runtime, ...plugins });
   const components = Object.fromEntries([...text.matchAll(/<([A-Z][\w]*)/g)].map((m) => [m[1], Any]));
   const tags = [...text.matchAll(/<Snippet\s+file=["']([^"']+)["']/g)].map((m) => m[1]);
   if (tags.length) {
     const files = {};
-    for (const file of tags) files[file] = await component(snippets["/snippets/" + file], snippets);
+    for (const file of tags) files[file] = await component(snippets["/snippets/" + file], snippets, plugins);
     components.Snippet = ({ file }) => React.createElement(files[file]);
   }
   return (props) => React.createElement(Content, { ...props, components: { ...components, ...bound } });

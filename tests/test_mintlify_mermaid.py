@@ -1,7 +1,9 @@
 """What docschat indexes of a Mintlify ```mermaid block against what Mermaid draws of it
 (tests/data/mintlify-mermaid.shown.json, recorded by scripts/record_mermaid.py: mermaid 11.15.0, the
 version @mintlify/components renders diagrams with, in Chromium). A diagram draws its labels; its
-`%%` comments, directives and accessible title and description are not drawn, and were indexed."""
+`%%` comments, directives and accessible title and description are not drawn, and were indexed;
+nor are a flowchart's node ids its labels stand in for, its header and styling lines, or a sequence
+diagram's participant ids an alias stands in for (11 indexed before)."""
 
 from __future__ import annotations
 

@@ -412,6 +412,17 @@ function styleHides(style) {
   return DISPLAY_HIDES.has(css.display) || css.contentVisibility === 'hidden'
 }
 
+// The `hidden` attribute is Chromium's presentational hint (`display: none`): an author's `display`
+// in the element's style wins (`<div hidden style="display:block">` is shown), though not over
+// `until-found`, whose `content-visibility: hidden` still hides (the `css-hidden-overridden` probes).
+// A stylesheet's or a class's `display` is not read: hidden (more hidden, never less).
+function hiddenAttribute(properties) {
+  if (!properties.hidden) return false
+  if (String(properties.hidden).trim().toLowerCase() === 'until-found') return true
+  const display = styleOf(properties.style).display
+  return !display || DISPLAY_HIDES.has(display)
+}
+
 // `visibility: hidden` (or `collapse`, as for any element but a table's rows) hides the element's
 // own text; a descendant with `visibility: visible` shows again. undefined: inherited.
 function styleVisible(style) {
@@ -806,6 +817,23 @@ function attributeValue(attribute) {
   return literal(attribute.value.data && attribute.value.data.estree, false)
 }
 
+// An attribute's value for a module's component on Mintlify: a literal, else the expression
+// evaluated in the page's ESM (`rows={methods()}`, `methods` imported from the snippet module) by
+// the interpreter; undefined where it stops (reading the prop then stops the render).
+function pageValue(attribute, renderer) {
+  const value = attributeValue(attribute)
+  const body = value === undefined && attribute.value && attribute.value.data && attribute.value.data.estree
+    ? attribute.value.data.estree.body : []
+  if (body.length !== 1 || body[0].type !== 'ExpressionStatement') return value
+  try {
+    renderer.steps = 0
+    return renderer.evaluate(body[0].expression, renderer.scope(PAGE_MODULE))
+  } catch (error) {
+    if (error instanceof Stop || error instanceof TypeError || error instanceof RangeError) return undefined
+    throw error
+  }
+}
+
 // Mintlify's `<CodeBlock language filename>{`…`}</CodeBlock>` (@mintlify/components, documented in
 // its create/code page) shows its string child as a fenced block of that language does, the
 // `filename` above it. Recorded: tests/data/mintlify-codeblock.shown.json
@@ -847,14 +875,20 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
     let own = name && !rendered ? local.get(name) : undefined // the page's own binding
     const origin = own && local.origins ? local.origins.get(name) : undefined
     const snippet = Boolean(origin && /\.mdx$/i.test(origin.source)) // a Mintlify snippet's export: rendered
-    if (own && origin && (own.apart || snippet)) {
+    // On Mintlify, a React component of a module (`import {Table} from "/snippets/table.jsx"`) is
+    // rendered too, on the props the reader can see; where it cannot, what the component renders is
+    // not indexed (its children only where its code reaches them, as before) and it is reported.
+    const module = Boolean(bound && origin && origin.source !== PAGE_MODULE && !snippet && !/\.(?:md|css|json)$/i.test(origin.source))
+    let unread = false
+    if (own && origin && (own.apart || snippet || module)) {
       // Takes its children apart: what it renders of them, evaluated (not counted: read as the site
       // shows it); where the evaluation stops, a guess below (its children shown, counted).
-      const tree = renderApart(node, local.origins.get(name), local.renderer, attributeValue,
+      const tree = renderApart(node, local.origins.get(name), local.renderer, module ? (a) => pageValue(a, local.renderer) : attributeValue,
         (child) => (local.origins.has(child) ? local.renderer.exported(local.origins.get(child).source, local.origins.get(child).key)
           : local.has(child) ? undefined : new Theme(child)))
       if (tree) return {type: 'element', tagName: flow ? 'div' : 'span', properties: {}, children: state.all({type: node.type, children: tree})}
       if (snippet) own = undefined // not rendered: a guess, reported as a component docschat does not know
+      unread = module
     }
     if (own && own.astroSlots) {
       // Astro renders a child with `slot="name"` in that named slot, any other in the default one;
@@ -875,13 +909,17 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
     const hides = own && !own.children && !own.shownApart
     if (hides) {
       if ((node.children || []).length) counts.hiding[name] = (counts.hiding[name] || 0) + 1
+      else if (unread) counts[name] = (counts[name] || 0) + 1 // what it renders of its props: not read
     } else if (name && (/^[A-Z]/.test(name) || name.includes('.')) && !rule && !code && ((!rendered && local.has(name)) || !CHILDREN_ONLY.has(name))) {
       counts[name] = (counts[name] || 0) + 1
     }
     // Counted still: compose reports it, as Mintlify does ("Component X does not exist").
     if (bound && /^[A-Z]/.test(name || '') && !MINTLIFY_COMPONENTS.has(name) && !bound.has(name.split('.')[0])) return undefined
     if (rule && rule.hide && rule.hide(attributes, parent)) return undefined
-    if (attributes.hidden === true || styleHides(attributes.style)) return undefined
+    // An HTML element's `hidden` and style are written (React writes `hidden=""`) and read in the
+    // HTML (prepare: a `display` in its style wins over `hidden`; a `<select>` lists every option),
+    // after the stylesheets it holds are applied: Chromium applies a `<style>` a hidden element holds.
+    if (!/^[a-z]/.test(name || '') && (attributes.hidden === true || styleHides(attributes.style))) return undefined
     if (code) return code
     if (hides && !own.names.has('title')) return undefined
     unseenStylesheet(node, name, attributes)
@@ -928,6 +966,7 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
       // stylesheet may say hide (applyStylesheets).
       const style = attributes.style && typeof attributes.style === 'object' ? reactStyleText(attributes.style) : attributes.style
       if (typeof style === 'string' && style.trim()) properties.style = style
+      if (attributes.hidden === true) properties.hidden = true
       return {type: 'element', tagName: name, properties, children}
     }
     const shown = [] // strings, and the nodes of an attribute written as JSX
@@ -1136,8 +1175,36 @@ function directiveHandler(state, node, source, keywords, docusaurus) {
 // macro is used, written there as its name), nor do the arguments of a command KaTeX does not trust
 // (Mintlify's rehype-katex: `trust: false`; `\href{url}{text}` shows "\href" alone). The
 // `mintlify-math-hidden` probe. Malformed (an unclosed brace): left as written, as KaTeX's error shows it.
-function texShown(tex) {
-  return texDefinitionsOut(tex.replace(/((?:^|[^\\])(?:\\\\)*)%[^\n]*/g, '$1'))
+function texShown(tex, display) {
+  return texChoicesOut(texDefinitionsOut(tex.replace(/((?:^|[^\\])(?:\\\\)*)%[^\n]*/g, '$1')), display)
+}
+
+// KaTeX 0.16 draws one of `\mathchoice{D}{T}{S}{SS}` by the math style where it stands, and one of
+// `\TextOrMath{T}{M}` by the mode: its HTML by the style a fraction, a script or an environment
+// makes, its MathML (read too: innerText) by the style set explicitly. Only the formula's own level
+// is read (what stands in no group, no script, after no style command or infix fraction): there
+// both agree, the first choice in display math, the second inline (M in math mode). Elsewhere no
+// choice is indexed (more hidden, never less). The `mintlify-math-choice` probe.
+const TEX_CHOICE = /\\(mathchoice|TextOrMath)(?![A-Za-z@])/g
+const TEX_RESTYLES = /\\(?:(?:display|text|script|scriptscript)style|begin|over|atop|above|choose|brace|brack)(?![A-Za-z@])/
+
+function texChoicesOut(tex, display) {
+  let out = ''
+  let at = 0
+  for (const match of tex.matchAll(TEX_CHOICE)) {
+    const before = tex.slice(0, match.index)
+    if (match.index < at || /\\*$/.exec(before)[0].length % 2) continue
+    const ends = []
+    let end = match.index + match[0].length
+    for (let n = 0; n < (match[1] === 'mathchoice' ? 4 : 2) && end >= 0; n++) ends.push(end = texArgument(tex, end))
+    if (end < 0) continue // malformed: KaTeX's error shows the source, as written
+    const level = before.replace(/\\[{}]/g, '').split('').reduce((depth, c) => depth + (c === '{') - (c === '}'), 0)
+    const plain = level === 0 && !/[\^_]\s*$/.test(before) && !TEX_RESTYLES.test(before)
+    const chosen = match[1] === 'mathchoice' && display ? 0 : 1
+    out += tex.slice(at, match.index) + (plain ? tex.slice(chosen ? ends[0] : match.index + match[0].length, ends[chosen]) : '')
+    at = end
+  }
+  return out + tex.slice(at)
 }
 
 const TEX_HIDES = /\\((?:re)?newcommand|providecommand|(?:global\s*\\)?[gex]?def|let|href|url|includegraphics|html(?:Class|Id|Style|Data))(?![A-Za-z@])/g
@@ -1306,11 +1373,11 @@ const HANDLERS = (counts, source, codeTitles, local = new Map(), keywords = null
   mdxTextExpression: (state, node) => expressionHandler(state, node, frontmatter),
   mdxjsEsm: () => undefined,
   // Math is shown as written (KaTeX draws it): `$$e^{2.5}$$`.
-  math: (state, node) => ({type: 'element', tagName: 'p', properties: {}, children: [textNode(texShown(written(source, node)))]}),
+  math: (state, node) => ({type: 'element', tagName: 'p', properties: {}, children: [textNode(texShown(written(source, node), true))]}),
   inlineMath: (state, node) => {
     const text = written(source, node)
     const fence = text.match(/^\$*/)[0]
-    return textNode(fence + texShown(text.slice(fence.length, text.length - fence.length)) + fence)
+    return textNode(fence + texShown(text.slice(fence.length, text.length - fence.length), false) + fence)
   },
   // Starlight's asides are its four names; another `:::name` is a `<div>` of its label and text
   // (its remark-asides and directive restoration, 0.41.7 integrations/satteri.ts).
@@ -1372,7 +1439,7 @@ function prepare(node, inPre, invisible, around = []) {
       // SVG's presentation attribute `display="none"` hides as the style does (Chromium; the
       // `css-svg-popover` probe), and a popover no one opened shows nothing.
       const classes = tailwindFrame(properties.className)
-      if (properties.hidden || styleHides(properties.style) || classes.display === 'all') continue
+      if (hiddenAttribute(properties) || styleHides(properties.style) || classes.display === 'all') continue
       const within = classes.display === 'some' || classes.visibility === 'some' ? [...around, classes] : around
       if (within.length > 1 && within !== around && hiddenEverywhere(within, false)) continue
       if (DISPLAY_HIDES.has(properties.display) || properties.popover !== undefined) continue
@@ -1380,8 +1447,9 @@ function prepare(node, inPre, invisible, around = []) {
       // A `<select>` shows its options (and an option group's), not text or elements beside them,
       // each on its own line (Chromium's innerText: `x \nA\nB\n y`), as blocks are.
       if (child.tagName === 'select') {
+        // Every option, whatever hides it (`hidden`, a style, a class: innerText lists them all).
         const options = (node) => node.children.filter((c) => c.type === 'element' && (c.tagName === 'option' || c.tagName === 'optgroup'))
-          .map((c) => (c.tagName === 'optgroup' ? {...c, children: options(c)} : {...c, tagName: 'div'}))
+          .map((c) => (c.tagName === 'optgroup' ? {...c, properties: {}, children: options(c)} : {...c, tagName: 'div', properties: {}}))
         child.children = options(child)
       }
       if (child.tagName === 'dialog' && properties.open === undefined) continue
@@ -1682,7 +1750,13 @@ function applyStylesheets(tree, siteCss = '') {
   const sheets = []
   const collect = (node) => {
     for (const child of node.children || []) {
-      if (child.type === 'element' && child.tagName === 'style') sheets.push(unescapeHtml(toString(child)))
+      if (child.type === 'element' && child.tagName === 'style') {
+        // Chromium applies a `<style>` without a type, or of type "" or "text/css" (any case);
+        // another (`text/plain`, a parameter) is not CSS (the `css-stylesheet-element-kinds` probe).
+        // Its `media` is applied whatever it says, as an `@media` rule is (more hidden, never less).
+        const type = (child.properties || {}).type
+        if (type === undefined || ['', 'text/css'].includes(String(type).toLowerCase())) sheets.push(unescapeHtml(toString(child)))
+      }
       else if (child.type === 'element' && child.tagName === 'link') sheets.push(linkedCss(child.properties || {}))
       else collect(child)
     }
