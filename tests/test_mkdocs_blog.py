@@ -15,14 +15,16 @@ import pytest
 
 from app.config import Settings
 from app.corpus.compose import compose_files
+from app.corpus.compose_result import ComposeResult
 from app.corpus.mkdocs_blog import _format_date, post_urls
 from app.corpus.sources import Source
 
 DATA = Path(__file__).parent / "data" / "site-nav"
 
 
-@pytest.mark.parametrize("site", ["mkdocs-blog", "mkdocs-blog-formats"])
-def test_posts_are_linked_where_the_build_publishes_them(site: str) -> None:
+def _composed(site: str) -> tuple[ComposeResult, dict[str, list[str]], dict[str, str], dict[str, str]]:
+    """The recorded site composed: the result, the build's URLs by file, docschat's page URLs, and
+    the posts' URLs as built."""
     root = DATA / site
     files = {p.relative_to(root).as_posix(): p.read_text() for p in root.rglob("*") if p.is_file()}
     built = json.loads((DATA / f"{site}.built.json").read_text())["urls"]
@@ -30,6 +32,12 @@ def test_posts_are_linked_where_the_build_publishes_them(site: str) -> None:
                                                      url_prefix=""))
     hrefs = {chunk.page: chunk.href.partition("#")[0] for chunk in result.chunks}
     posts = {path: urls[0] for path, urls in built.items() if urls and "/posts/" in path}
+    return result, built, hrefs, posts
+
+
+@pytest.mark.parametrize("site", ["mkdocs-blog", "mkdocs-blog-formats"])
+def test_posts_are_linked_where_the_build_publishes_them(site: str) -> None:
+    result, _, hrefs, posts = _composed(site)
     assert len(posts) == 5
     assert {path: hrefs[path] + "/" for path in posts} == posts
     assert result.warnings == []
@@ -40,14 +48,7 @@ def test_a_folders_meta_file_gives_its_posts_date_slug_categories_and_draft() ->
     their `date` and `slug` (a post's own win), `categories` (added to a post's own) and `draft`,
     as `mkdocs build` published them; the folder's date was not read (the post kept its file's
     path) and its slug and categories not used."""
-    site = "mkdocs-blog-meta"
-    root = DATA / site
-    files = {p.relative_to(root).as_posix(): p.read_text() for p in root.rglob("*") if p.is_file()}
-    built = json.loads((DATA / f"{site}.built.json").read_text())["urls"]
-    result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",),
-                                                     url_prefix=""))
-    hrefs = {chunk.page: chunk.href.partition("#")[0] for chunk in result.chunks}
-    posts = {path: urls[0] for path, urls in built.items() if urls and "/posts/" in path}
+    result, built, hrefs, posts = _composed("mkdocs-blog-meta")
     assert {path: hrefs[path] + "/" for path in posts} == posts
     assert "docs/blog/posts/drafts/wip.md" not in hrefs and not built["docs/blog/posts/drafts/wip.md"]
     assert result.warnings == []

@@ -104,11 +104,15 @@ def apply_rst_classes(state: Any) -> None:
                       if tokens[i].nesting >= 0 and tokens[i].type not in _INVISIBLE), None)
         if start is None:  # nothing after it on this page part: nothing to class
             break
-        end = _end(tokens, start)
-        opening, closing = Token("html_block", "", 0), Token("html_block", "", 0)
-        opening.content, closing.content = f'<div class="{html.escape(class_list(argument))}">\n', "</div>\n"
-        tokens[start:end] = [opening, *tokens[start:end], closing]
+        _wrap_in_div(tokens, start, _end(tokens, start), argument)
         at += 1
+
+
+def _wrap_in_div(tokens: list[Token], start: int, end: int, classes: str) -> None:
+    """tokens[start:end] inside a `<div>` of `classes`, as Sphinx writes a classed block's HTML."""
+    opening, closing = Token("html_block", "", 0), Token("html_block", "", 0)
+    opening.content, closing.content = f'<div class="{html.escape(class_list(classes))}">\n', "</div>\n"
+    tokens[start:end] = [opening, *tokens[start:end], closing]
 
 
 def apply_block_attributes(state: Any) -> None:
@@ -126,10 +130,7 @@ def apply_block_attributes(state: Any) -> None:
         if not classes or not wrapped:
             at += 1
             continue
-        end = _end(tokens, at)
-        opening, closing = Token("html_block", "", 0), Token("html_block", "", 0)
-        opening.content, closing.content = f'<div class="{html.escape(class_list(str(classes)))}">\n', "</div>\n"
-        tokens[at:end] = [opening, *tokens[at:end], closing]
+        _wrap_in_div(tokens, at, _end(tokens, at), str(classes))
         at += 2
 
 
