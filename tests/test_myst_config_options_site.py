@@ -32,12 +32,14 @@ def test_config_options_are_read_as_the_site_shows_them() -> None:
     assert [m for m in RECORDED["shown"] if m not in indexed] == []
     assert [m for m in RECORDED["hidden"] if m in indexed] == []
     assert ":shortdesc:" not in indexed and ":defaultdesc:" not in indexed and "{config:option}" not in indexed
-    # The option's key leads its short description, and its fields are named as the build names them.
+    # The option's key leads its short description, and its fields are a table, each named as the
+    # build names it, in the directive's order (Type before Default, Scope last).
     text = "\n".join(c.text for c in chunks)
-    assert "images.marker-key-interval" in text.split("Interval at which to look for updates")[0]
-    assert "Default: `6` marker-field-defaultdesc" in text
-    assert "Initial value: `snap%d` marker-field-initialvaluedesc" in text
-    assert "Live update: yes marker-field-liveupdate" in text
+    assert "`images.marker-key-interval` Interval at which to look for updates" in text
+    assert ("| **Key:** | `images.marker-key-interval` |\n|---|---|\n| **Type:** | integer marker-field-type |\n"
+            "| **Default:** | `6` marker-field-defaultdesc |\n| **Scope:** | global marker-field-scope |") in text
+    assert "| **Initial value:** | `snap%d` marker-field-initialvaluedesc |" in text
+    assert "| **Live update:** | yes marker-field-liveupdate |" in text
     # The scope argument is not shown; the body is prose, not a code block.
     assert "server-images" not in indexed and "instance-snapshots" not in indexed
     assert any("Specifies a Pongo2 template string marker-body-pattern" in c.text and "```" not in c.text for c in chunks)

@@ -1,7 +1,8 @@
 """sphinx-config-options' `{config:option}` (loaded by canonical-sphinx: LXD's docs, 913 options)
 as its build draws it (recorded: tests/data/site-nav/myst-config-options.shown.json): the key and
-its short description on one line, then a table of its fields, "Key: …", "Type: …", "Default: …",
-in the directive's order whatever the order written, then its body. The key's scope (the second
+its short description on one line, then a table of its fields, "**Key:** | …", "**Type:** | …",
+"**Default:** | …", in the directive's order whatever the order written (read as any table: the
+build's `<table class="fields">`), then its body. The key's scope (the second
 argument) is an anchor, not shown; an option without `:shortdesc:` draws nothing (the extension
 warns), and a field it does not know is dropped (myst-parser warns "Unknown option keys"). A field
 is read as inline Markdown (the extension parses it as the page's markup: "`6`" shows `6`)."""
@@ -24,9 +25,11 @@ def option_html(argument: str, options: Mapping[str, str], body_html: str, inlin
     key = html.escape((argument.split() or [""])[0])
     if "shortdesc" not in options or not key:
         return ""
-    rows = [f"<p>Key: <code>{key}</code></p>"]
-    rows += [f"<p>{label}: {inline(options[field])}</p>" for field, label in FIELDS if field in options]
-    return f"<div><p><code>{key}</code> {inline(options['shortdesc'])}</p>{''.join(rows)}{body_html}</div>\n"
+    rows = [f"<tr><td><strong>Key:</strong></td><td><code>{key}</code></td></tr>"]
+    rows += [f"<tr><td><strong>{label}:</strong></td><td>{inline(options[field])}</td></tr>"
+             for field, label in FIELDS if field in options]
+    return (f"<div><p><code>{key}</code> {inline(options['shortdesc'])}</p>"
+            f"<table><tbody>{''.join(rows)}</tbody></table>{body_html}</div>\n")
 
 
 def role_key(content: str) -> str:
