@@ -1,7 +1,7 @@
 """Records what the real Sphinx builds of tests/data/site-nav/myst, myst-nb, myst-include (a
 repository whose docs/ folder is the site, its pages including files outside it) and
-myst-conf-code (exclude_patterns extended by code), myst-design (sphinx-design's display classes) and
-myst-tabs (sphinx-tabs) show: each site is
+myst-conf-code (exclude_patterns extended by code), myst-design (sphinx-design's display classes),
+myst-tabs (sphinx-tabs) and myst-config-options (sphinx-config-options' `{config:option}`) show: each site is
 built with Sphinx (myst-parser, sphinx-reredirects; MyST-NB), each built page loaded in headless
 Chromium, and a marker (`marker-…`) of a source page (or of conf.py, in its substitutions) counted
 shown when it is in the innerText of the page's main part. Writes
@@ -11,7 +11,7 @@ chunks to.
 Sphinx is not a docschat dependency: install it in a throwaway venv, not the project's.
 
     python3 -m venv /tmp/sphinx && /tmp/sphinx/bin/pip install sphinx myst-parser sphinx-reredirects myst-nb sphinx-design \
-        sphinx-tabs
+        sphinx-tabs sphinx-config-options
     .venv/bin/python scripts/record_myst_site.py /tmp/sphinx/bin/sphinx-build [myst-conf-code …]
 """
 
@@ -30,18 +30,21 @@ SITES = Path(__file__).parent.parent / "tests" / "data" / "site-nav"
 INCLUDE = re.compile(r"^```\{include\}[ \t]+(\S+)", re.MULTILINE)
 # Each site, and the folder Sphinx builds it from (myst-include: a repository, its docs/ folder).
 SOURCE_FOLDERS = {"myst": ".", "myst-nb": ".", "myst-include": "docs", "myst-conf-code": ".", "myst-design": ".",
-                  "myst-tabs": "."}
+                  "myst-tabs": ".", "myst-config-options": "."}
 MAIN = "(document.querySelector('[role=main]') || document.body).innerText"
 # What a click shows counts as shown (as in scripts/record_mkdocs_site.py): sphinx-design's
 # dropdowns (`<details>`) opened and every tab's panel shown (sphinx-design's, and sphinx-tabs'
-# panels, `hidden` until their tab is clicked), on the sites that have them.
+# panels, `hidden` until their tab is clicked), sphinx-config-options' details (its script hides
+# them `until-found`, shown by a click on the option's line), on the sites that have them.
 OPEN_EVERYTHING = """() => {
   document.querySelectorAll('details').forEach((details) => { details.open = true })
   document.querySelectorAll('.sd-tab-content').forEach((panel) => { panel.style.display = 'block' })
   document.querySelectorAll('.sphinx-tabs-panel').forEach((panel) => { panel.hidden = false })
+  document.querySelectorAll('.configoption .details').forEach((details) => { details.removeAttribute('hidden') })
 }"""
-OPENED = {"myst-design", "myst-tabs"}
-PACKAGES = ("sphinx", "myst-parser", "sphinx-reredirects", "myst-nb", "docutils", "sphinx-design", "sphinx-tabs")
+OPENED = {"myst-design", "myst-tabs", "myst-config-options"}
+PACKAGES = ("sphinx", "myst-parser", "sphinx-reredirects", "myst-nb", "docutils", "sphinx-design", "sphinx-tabs",
+            "sphinx-config-options")
 
 
 def _versions(sphinx_build: Path) -> str:

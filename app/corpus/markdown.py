@@ -35,7 +35,7 @@ from mdit_py_plugins.footnote import footnote_plugin
 from mdit_py_plugins.myst_blocks import myst_block_plugin
 from mdit_py_plugins.substitution import substitution_plugin
 
-from app.corpus import myst, myst_classes, myst_rst, python_markdown
+from app.corpus import myst, myst_classes, myst_config_options, myst_rst, python_markdown
 from app.corpus.markdown_it_bounds import bounded, myst_role
 from app.corpus.myst import Build
 from app.corpus.myst_notebook import cell_metadata, drop_removed_markdown_cells, removes_source
@@ -266,6 +266,10 @@ def _render_directive(token: Token, env: EnvType, name: str, argument: str, opti
         return ""
     if name in myst.VERSION_NOTES and depth < _MAX_DIRECTIVE_DEPTH:
         return _version_note(name, argument, body, token, env)
+    if name == myst_config_options.DIRECTIVE and depth < _MAX_DIRECTIVE_DEPTH:
+        inner = _render_myst(body, build, depth=depth + 1, in_directive=_closed(token, env),
+                             substituting=env["substituting"], pasted=env["pasted"])
+        return myst_config_options.option_html(argument, options_, inner, lambda value: _title_html(value, env))
     body = myst.glossary_markdown(body) if name == "glossary" else body
     if name in myst.TEXT or (colons and name not in myst.CODE_WITH_LANGUAGE_ARGUMENT):
         if depth >= _MAX_DIRECTIVE_DEPTH:

@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+from app.corpus.myst_config_options import role_key
 from app.corpus.myst_notebook import is_text_notebook, removes_source
 
 OPTION_LINE = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t](.*))?$")
@@ -276,14 +277,20 @@ _WITH_OPTIONS = NOT_ON_THE_PAGE | TEXT | CODE_WITH_LANGUAGE_ARGUMENT | {
     # myst-probes `class-options-more.md`), and sphinx.ext.graphviz's.
     "parsed-literal", "line-block", "csv-table", "compound", "highlights", "hlist", "centered", "productionlist",
     "sectnum", "graphviz", "graph", "digraph", "inheritance-diagram",
+    "config:option",  # sphinx-config-options' fields (app/corpus/myst_config_options.py)
 }
 # Roles shown as a link's text rather than as code.
 LINK_ROLES = frozenset({"ref", "doc", "term", "numref", "download", "any", "external"})
 
 
+# Domain names kept whole: sphinx-config-options' `{config:option}` is not Sphinx's `{option}` (a
+# program's command-line option).
+KEEPS_DOMAIN = frozenset({"config:option"})
+
+
 def name(written: str) -> str:
     """A directive's or role's name without its domain: ``py:class`` → ``class``."""
-    return written.split(":")[-1].lower()
+    return written.lower() if written.lower() in KEEPS_DOMAIN else written.split(":")[-1].lower()
 
 
 def _option_value(value: str) -> str:
@@ -442,6 +449,8 @@ def replaced_role(written: str, content: str, numfig: bool) -> str | None:
     """What Sphinx shows in place of a role's text where it is not the text (a number, a count):
     "" for nothing, the title less its number's placeholders; None for any other role."""
     written = written.lower()
+    if written == "config:option":
+        return role_key(content)
     if written == "sub-ref" and content.strip() in _COMPUTED_SUBSTITUTIONS:
         return ""
     if written in ("numref", "std:numref") and numfig:  # "Fig. 1": the label never shows

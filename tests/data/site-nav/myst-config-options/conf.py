@@ -1,0 +1,3 @@
+project = "config options"
+extensions = ["myst_parser", "sphinx_config_options"]
+html_theme = "basic"
