@@ -24,6 +24,7 @@ from app.corpus.mkdocs_macros import render_macros
 from app.corpus.myst_include import PageIncludes
 from app.corpus.myst_xref import SiteTitles, with_every_markdown_page
 from app.corpus.page_links import page_link
+from app.corpus.reading_version import reading_version
 from app.corpus.repository_files import REPOSITORY, Beneath, Recorder, RepositoryFiles, in_repository
 from app.corpus.site import NOT_BUILT, Site, SiteDialect, read_site, site_commit, site_dialect, stem
 from app.corpus.site_model import MKDOCS_SUFFIXES
@@ -73,18 +74,17 @@ except importlib.metadata.PackageNotFoundError:  # pragma: no cover - run from a
 def compose_fingerprint(source: Source, settings: Settings) -> bytes:
     """Everything besides the files that decides how a page of `source` composes: the source's
     settings (not its repo, branch or weight: the blob ids stand for the files, and the weight is
-    applied at search), the chunk size, CHUNKER_VERSION, docschat's version and the page reader's
-    bundle (an upgrade may parse differently: it composes every page once). A code source adds its
-    chunk size, and when its link names the commit, that its hrefs keep `{commit}` to be filled when read: never the
-    commit itself, so an unchanged file is skipped at a new commit (design/commit-in-hrefs.md; keys
-    written when the commit was in the href, before, differ and recompose once)."""
+    applied at search), the chunk size, CHUNKER_VERSION, docschat's version and the reading code
+    with its parsers' versions (reading_version: an upgrade may read differently, so it composes
+    every page once). A code source adds its chunk size, and when its link names the commit, that
+    its hrefs keep `{commit}` to be filled when read: never the commit itself, so an unchanged file
+    is skipped at a new commit (design/commit-in-hrefs.md; keys written when the commit was in the
+    href, before, differ and recompose once)."""
     facts = {k: str(v) for k, v in asdict(source).items() if k not in ("repo", "branch", "weight")
              and (k != "site" or v is not None)}  # a site left to be found: keys as they were
     facts |= {"max_chunk_chars": str(settings.max_chunk_chars), "chunker": chunker.CHUNKER_VERSION,
-              "docschat": _DOCSCHAT_VERSION}
-    if source.kind != "code":
-        facts["page_reader"] = reader.bundle_digest()
-    else:
+              "docschat": _DOCSCHAT_VERSION, "reading": reading_version()}
+    if source.kind == "code":
         facts["max_code_chunk_chars"] = str(settings.max_code_chunk_chars)
         if links_at_commit(source):
             facts["commit"] = "filled when read"
