@@ -73,3 +73,12 @@ def test_a_file_that_is_not_a_mapping_shows_no_substitution() -> None:
     result = compose_files({**_site(), "substitutions.yaml": "- a\n- b\n"}, Settings())
     indexed = "\n".join(c.embed_text for c in result.chunks)
     assert "marker-sub-related" not in indexed and any("myst_substitutions" in w for w in result.warnings)
+
+
+def test_a_youtube_link_shows_none_of_its_address() -> None:
+    # sphinx-youtube-links draws a link labelled "▶ Watch on YouTube" (the video's title only in a
+    # tooltip); sphinxcontrib-youtube an iframe: the page's text is what comes after it.
+    indexed = _indexed(_site())["index.md"]
+    assert "marker-after-youtube" in indexed
+    assert [m for m in RECORDED["index.md"]["hidden"] if m.startswith("marker-youtube") and m in indexed] == []
+    assert "{youtube}" not in indexed and "youtube.com" not in indexed

@@ -244,7 +244,11 @@ _SHOWN_ONLY_UNDER_A_CONDITION = frozenset({
 _MACHINERY = frozenset({"index", "meta", "sectionauthor", "moduleauthor", "codeauthor", "tabularcolumns", "highlight",
                         "header", "footer", "title", "default-role", "default-domain", "currentmodule", "program",
                         "rst-class", "cssclass"})
-NOT_ON_THE_PAGE = _SHOWN_ONLY_UNDER_A_CONDITION | _MACHINERY | {
+# A video: sphinx-youtube-links' `youtube` draws a link labelled "▶ Watch on YouTube" (the same on
+# every video; its title a tooltip: myst-canonical), sphinxcontrib-youtube's a player. Neither
+# shows text of the page's own; read as code, its address was indexed.
+_EMBEDS = frozenset({"youtube"})
+NOT_ON_THE_PAGE = _SHOWN_ONLY_UNDER_A_CONDITION | _MACHINERY | _EMBEDS | {
     "literalinclude", "include", "image", "toctree", "raw", "contents", "autosummary", "automodule",
     "autoclass", "autofunction", "automethod", "autoattribute", "autodata", "plot",
 }
