@@ -8,12 +8,15 @@ scripts/record_myst_site.py into myst-canonical.shown.json)."""
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
 
 from app.config import Settings
-from app.corpus.compose import compose_files
+from app.corpus.compose import compose_corpus, compose_files
+from app.corpus.sources import Source
+from tests.helpers import commit_all, git
 
 SITE = Path(__file__).parent / "data" / "site-nav" / "myst-canonical"
 RECORDED = json.loads((SITE.parent / "myst-canonical.shown.json").read_text())["pages"]
@@ -82,3 +85,35 @@ def test_a_youtube_link_shows_none_of_its_address() -> None:
     assert "marker-after-youtube" in indexed
     assert [m for m in RECORDED["index.md"]["hidden"] if m.startswith("marker-youtube") and m in indexed] == []
     assert "{youtube}" not in indexed and "youtube.com" not in indexed
+
+
+def _synced(tmp_path: Path) -> str:
+    repo = tmp_path / "repo"
+    shutil.copytree(SITE, repo / "doc")
+    git(repo, "init", "-q", "-b", "main")
+    commit_all(repo, "import")
+    result = compose_corpus(Source(name="s", repo=repo, dir="doc", audiences=("public",)), Settings())
+    return "\n".join(c.embed_text for c in result.chunks if c.page == "index.md")
+
+
+def test_an_intersphinx_reference_shows_the_title_its_committed_inventory_gives(tmp_path: Path) -> None:
+    # The inventory (.sphinx/intersphinx/snap-objects.inv) is binary: read from git as bytes.
+    indexed = _synced(tmp_path)
+    assert [m for m in RECORDED["index.md"]["shown"] if m not in indexed] == []
+    assert "Manage updates marker-inv-label-title page says" in indexed
+    assert "Channels marker-inv-doc-title marker-after-inventory-doc" in indexed
+    # An explicit title shows; a label no inventory holds shows as written, as Sphinx shows it.
+    assert "the snap docs" in indexed and "snap:marker-missing-label" in indexed
+    assert "snap:how-to-guides-manage-updates" not in indexed and "snap:explain/channels" not in indexed
+
+
+def test_without_its_inventory_the_target_shows_as_written(tmp_path: Path) -> None:
+    (tmp_path / "site").mkdir()
+    shutil.copytree(SITE, tmp_path / "site" / "doc")
+    (tmp_path / "site" / "doc" / ".sphinx" / "intersphinx" / "snap-objects.inv").write_bytes(b"not an inventory")
+    repo = tmp_path / "site"
+    git(repo, "init", "-q", "-b", "main")
+    commit_all(repo, "import")
+    result = compose_corpus(Source(name="s", repo=repo, dir="doc", audiences=("public",)), Settings())
+    indexed = "\n".join(c.embed_text for c in result.chunks if c.page == "index.md")
+    assert "snap:how-to-guides-manage-updates" in indexed and "marker-inv-label-title" not in indexed

@@ -89,6 +89,9 @@ class Build:
     # The roles the page's reStructuredText defines, with the classes each writes
     # (app/corpus/myst_classes.py page_roles): set per page.
     roles: tuple[tuple[str, str], ...] = field(default=(), repr=False, compare=False)
+    # conf.py's local intersphinx inventories (project, path), and what they hold ("ref project:label" → title).
+    inventory_files: tuple[tuple[str, str], ...] = ()
+    inventory: tuple[tuple[str, str], ...] = ()
     # myst_title_to_header: the front matter's `title` is the page's first heading; off (the
     # default), myst-parser keeps it as the page's metadata, shown nowhere on the built site.
     title_to_header: bool = False

@@ -21,6 +21,7 @@ from app.corpus.markdown import myst_directives
 from app.corpus.myst import DMATH_DEFAULTS, Build, directive_options, dmath_options
 from app.corpus.site_model import _PAGE_SUFFIX, SPHINX_CONFIG, NavPage, Site
 from app.corpus.sphinx_directives import site_directives, site_roles
+from app.corpus.sphinx_inventory import local_inventories
 from app.corpus.sphinx_substitutions import substitutions_by_code
 from app.corpus.theme_hiding import sphinx_extensions_css, theme_css
 
@@ -250,13 +251,15 @@ class _Sphinx:
         by_code = "extensions.code" in values or _changed_by_code(tree, "extensions") is not None
         # MyST-NB, when conf.py's literal extensions load it: its cells, and conf.py's
         # nb_remove_code_source (app/corpus/myst_notebook.py).
+        listed_extensions = values.get("extensions", []) if isinstance(values.get("extensions"), list) else []
         notebooks = not by_code and isinstance(values.get("extensions"), list) and "myst_nb" in values["extensions"]
         site.myst = replace(site.myst, attrs=("attrs_inline" in listed, "attrs_block" in listed), fieldlist="fieldlist" in listed,
                             directives=site_directives(tree, values, by_code),
                             role_names=site_roles(tree, values, by_code), numfig=values.get("numfig") is True,
                             cells=False if notebooks else None,
                             remove_code_source=values.get("nb_remove_code_source") is True,
-                            title_to_header=values.get("myst_title_to_header") is True)
+                            title_to_header=values.get("myst_title_to_header") is True,
+                            inventory_files=local_inventories(values) if "sphinx.ext.intersphinx" in listed_extensions else ())
         site.warnings.extend([warning] if warning else [])
         # `html_css_files` (a name, or a name and its attributes) found in the `html_static_path` folders.
         static = [str(folder) for folder in self.config(values, "html_static_path", (list, tuple), [])]
