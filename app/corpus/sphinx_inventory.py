@@ -78,16 +78,17 @@ def with_inventories(site: Site, read: Callable[[str], bytes | None]) -> Site:
     return site
 
 
-_LOOKUP: list[Any] = [None, {}]
+_LOOKUP: list[tuple[tuple[tuple[str, str], ...], dict[str, str]] | None] = [None]
 
 
 def inventory_title(inventory: tuple[tuple[str, str], ...], role: str, target: str) -> str | None:
     """The title `{role}`project:target`` shows from an inventory, None when none holds it."""
     if role not in ("ref", "doc", "any") or ":" not in target or not inventory:
         return None
-    if _LOOKUP[0] is not inventory:  # the site's, one at a time: made into a dict once
-        _LOOKUP[:] = [inventory, dict(inventory)]
-    entries = _LOOKUP[1]
+    cached = _LOOKUP[0]
+    if cached is None or cached[0] is not inventory:  # the site's, made into a dict once (a pair: swapped whole)
+        cached = _LOOKUP[0] = (inventory, dict(inventory))
+    entries = cached[1]
     for kind in (("ref", "doc") if role == "any" else (role,)):
         project, _, name = target.partition(":")
         found = entries.get(f"{kind} {project}:{name.lower() if kind == 'ref' else name.lstrip('/')}")
