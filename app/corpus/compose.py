@@ -25,7 +25,7 @@ from app.corpus.myst_include import PageIncludes
 from app.corpus.myst_xref import SiteTitles, with_every_markdown_page
 from app.corpus.page_links import page_link
 from app.corpus.reading_version import reading_version
-from app.corpus.repository_files import REPOSITORY, Beneath, Recorder, RepositoryFiles, in_repository
+from app.corpus.repository_files import REPOSITORY, Beneath, Recorder, RepositoryFiles, in_repository, raw_file
 from app.corpus.site import NOT_BUILT, Site, SiteDialect, read_site, site_commit, site_dialect, stem
 from app.corpus.site_model import MKDOCS_SUFFIXES
 from app.corpus.site_openapi import compose_operation, front_matter_blocks, generated_pages
@@ -34,6 +34,7 @@ from app.corpus.site_starlight import starlight_lead
 from app.corpus.site_vitepress import base_warning, import_snippets, paste_includes
 from app.corpus.snippets import Pastable, SnippetResult, is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
+from app.corpus.sphinx_inventory import with_inventories
 from app.corpus.vitepress_markdown import home_hero
 from app.errors import DocschatError
 from app.globs import matches_any
@@ -230,7 +231,7 @@ def iter_compose_files(
     # `files` (paths in the source) below, `tree` (paths in the site) for everything the site decides.
     root = find_site(files, source.site)
     tree = Within(files, root.prefix) if root.folder else files
-    site = read_site(tree)
+    site = with_inventories(read_site(tree), partial(raw_file, repository, posixpath.join(normalize_docs_dir(source.dir), root.prefix)))
     site.css(tree)  # its stylesheets listed once, from the tree: not a page's dependencies
     dialect = site_dialect(site, tree)
     titles = SiteTitles(tree) if dialect.myst is not False else None  # what `{ref}`s show: read when asked
