@@ -159,6 +159,12 @@ def docusaurus_docs(name: str, text: str) -> list[DocsInstance]:
     return _docusaurus_config(name, text).docs
 
 
+def docusaurus_served_docs(name: str, text: str, files: Mapping[str, str]) -> list[DocsInstance]:
+    """The docs instances of the config `name` as their docs roots serve them (`path` the served
+    version's folder, `docs` the instance's own), `files` holding the site's versions.json files."""
+    return [_served(files, instance) for instance in _docusaurus_config(name, text).docs]
+
+
 def _navbar_labels(config: dict[str, Any]) -> dict[str, str]:
     """The navbar's label of each docs instance (`{type: 'docSidebar', docsPluginId, label}`): where a
     reader finds a second product's docs, as a Mintlify tab."""
