@@ -8,12 +8,17 @@ context. Tune: the eval sets' lines (files named *-docs.jsonl); confirm: the sha
 tests/data lines (the rest).
 
     python scripts/typo_evidence.py OUT/B-*.probe.jsonl [-v]
+    # every word of the files' questions the typo step takes for a typo on one synced home
+    # (DOCSCHAT_HOME and the docs settings as `docschat eval` reads them), with each rule's call:
+    python scripts/typo_evidence.py words eval/*.jsonl tests/data/*.jsonl ../shared/eval/*-dev.jsonl
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -93,7 +98,34 @@ def hedges(row: dict, rule: Rule) -> list[str]:
             and is_specific_word(u[0], first=u[1] == 1) and not only_in_context(u[0], question, context)]
 
 
+async def typo_words(paths: list[Path]) -> None:
+    from probe_judgment import NEIGHBOURS_SQL
+
+    from app.cli.base import database_url, open_read_pool
+    from app.config import get_settings
+    from app.judge.answer_check import MIN_TYPO_LENGTH, UNKNOWN_SQL
+    from app.text import storable_text
+
+    questions = sorted({q for p in paths for x in p.read_text().splitlines() if x.strip()
+                        if isinstance(q := json.loads(x).get("question"), str)})
+    audiences = get_settings().anonymous_audiences
+    async with await open_read_pool(database_url()) as pool, pool.acquire() as conn:
+        for question in questions:
+            for r in await conn.fetch(UNKNOWN_SQL, storable_text(question), audiences, MIN_TYPO_LENGTH):
+                if not r["typo"]:
+                    continue
+                near = [[x["lexeme"], int(x["ndoc"])] for x in await conn.fetch(NEIGHBOURS_SQL, r["lexeme"], audiences)]
+                u = (r["word"], int(r["n"]), r["lexeme"], True, near)
+                print(json.dumps({"word": r["word"], "lexeme": r["lexeme"], "near": near[:3],
+                                  "specific": is_specific_word(r["word"], first=r["n"] == 1),
+                                  "rules": [n for n, rule in CANDIDATES.items() if rule(u, {"summary_stems": []})],
+                                  "question": question}, ensure_ascii=False), flush=True)
+
+
 def main() -> None:
+    if sys.argv[1:2] == ["words"]:
+        asyncio.run(typo_words([Path(p) for p in sys.argv[2:]]))
+        return
     parser = argparse.ArgumentParser()
     parser.add_argument("rows", nargs="+", type=Path)
     parser.add_argument("-v", action="store_true")
