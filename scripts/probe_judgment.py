@@ -1,7 +1,8 @@
 """One JSON line per question with the evidence the judgment read: the chat's own turn on each line
 of one or more eval files (`docschat eval --answers`'s path), with the confidence's parts, the
 answer check's record, each leg's best hits, the Summary, the question's terms (lexeme, sections
-holding it, idf) and each Summary line's stems. For measuring judgment rules on questions no rule
+holding it, idf), each Summary line's stems, and the words no visible section holds (whether the
+typo step takes each for a typo, and the stems one edit away with the sections holding each). For measuring judgment rules on questions no rule
 was tuned on (design/judgment.md, sessions 33 and 34); nothing is stored.
 
     # on a synced home (DOCSCHAT_HOME and the docs settings as `docschat eval` reads them):
@@ -24,7 +25,7 @@ import bench_eval
 from app.chat.services import ChatServices, build_chat_services
 from app.chat.turn import answer_question
 from app.evaluation.answers import _parsed
-from app.judge.answer_check import SENTENCE_STEMS_SQL, TERMS_SQL
+from app.judge.answer_check import MIN_TYPO_LENGTH, SENTENCE_STEMS_SQL, TERMS_SQL, UNKNOWN_SQL
 from app.search.eval import EvalItem, load_eval_file
 from app.search.retrieve import Retriever
 from app.text import storable_text
@@ -43,6 +44,20 @@ def _items(paths: list[Path]) -> list[tuple[str, EvalItem]]:
     return items
 
 
+# Each stem one edit from an unknown word's stem, with the sections holding it (session 35: what the
+# typo step takes the word for).
+NEIGHBOURS_SQL = """
+select c.lexeme, sum(c.ndoc)::int as ndoc
+from public.docs_lexeme_stats c
+where (pg_catalog.left(c.lexeme, 2) = pg_catalog.left($1, 2) or pg_catalog.right(c.lexeme, 2) = pg_catalog.right($1, 2))
+  and pg_catalog.abs(pg_catalog.length(c.lexeme) - pg_catalog.length($1)) <= 1
+  and ($2::text[] is null or c.audiences operator(pg_catalog.&&) $2::text[])
+  and public.docs_one_edit_apart(c.lexeme, $1)
+group by c.lexeme
+order by sum(c.ndoc) desc, c.lexeme
+"""
+
+
 async def stems(services: ChatServices, question: str, summary: str, audiences: list[str] | None) -> dict[str, Any]:
     """The question's terms as the check reads them (lexeme, sections holding it, idf) and the
     stems of each line of the Summary (session 34: word evidence on the quoted answer)."""
@@ -50,7 +65,15 @@ async def stems(services: ChatServices, question: str, summary: str, audiences: 
         terms = await conn.fetch(TERMS_SQL, storable_text(question), [], audiences)
         lines = [x for x in summary.split("\n") if x.strip()]
         rows = await conn.fetch(SENTENCE_STEMS_SQL, lines) if lines else []
+        unknown = []
+        for r in await conn.fetch(UNKNOWN_SQL, storable_text(question), audiences, MIN_TYPO_LENGTH):
+            near = await conn.fetch(NEIGHBOURS_SQL, r["lexeme"], audiences) if r["typo"] else []
+            unknown.append([r["word"], int(r["n"]), r["lexeme"], bool(r["typo"]),
+                            [[x["lexeme"], int(x["ndoc"])] for x in near]])
+        search_text = await conn.fetchval(
+            "select public.docs_search_text(public.docs_identifier_words($1), $2)", storable_text(question), audiences)
     return {"terms": [[r["lexeme"], int(r["ndoc"]), round(float(r["idf"]), 4)] for r in terms],
+            "unknown": unknown, "search_text": search_text,
             "summary_stems": [list(r["lexemes"]) for r in rows]}
 
 
