@@ -72,3 +72,17 @@ def test_roles_whose_text_sphinx_replaces_show_no_label_or_key() -> None:
     # numfig off (Sphinx's default): the label as written shows (myst-probes `role-targets.md`).
     files["conf.py"] = files["conf.py"].replace("numfig = True", "")
     assert "marker-roles-figure-label" in _indexed(files)
+
+
+# Pages of session 35 (issue 46): sphinx-design 0.8's other boxes (`{aside}`, `{steps}`, `{accordion}`,
+# `{card-header}`, `{card-carousel}`, and a dropdown's `:class-container:` in `{eval-rst}`), its
+# icon roles, a `:figclass:` its `!important` rules hide, and a page whose front matter leaves
+# colon_fence out (a `:::` line is text there, what follows the page's Markdown).
+@pytest.mark.parametrize("name", ["icons.md"])
+def test_a_page_shows_what_its_build_shows(name: str) -> None:
+    conf = (SITE / "conf.py").read_text() + f"root_doc = {name.removesuffix('.md')!r}\n"
+    indexed = _indexed({"conf.py": conf, name: (SITE / name).read_text()})
+    page = RECORDED_PAGES[name]
+    assert [m for m in page["hidden"] if m in indexed] == []
+    assert [m for m in page["shown"] if m not in indexed] == []
+

@@ -388,10 +388,19 @@ NUMBER_ROLES = frozenset({"eq", "math:numref"})
 _COMPUTED_SUBSTITUTIONS = frozenset({"wordcount-words", "wordcount-minutes", "today"})
 
 
+# sphinx-design's icon roles (`{octicon}`check;1em;cls``, `{fab}`github``): an `<svg>` or an
+# icon font's `<span>`, no text; the name, size and classes written show nowhere (myst-design
+# `icons.md`). An icon name the extension does not know shows as an error in the build: lost.
+ICON_ROLES = frozenset({"octicon", "fa", "fas", "fab", "far", "fa-solid", "fa-brands", "fa-regular",
+                        *(f"material-{style}" for style in ("regular", "outlined", "round", "sharp", "twotone"))})
+
+
 def replaced_role(written: str, content: str, numfig: bool) -> str | None:
-    """What Sphinx shows in place of a role's text where it is not the text (a number, a count):
-    "" for nothing, the title less its number's placeholders; None for any other role."""
+    """What Sphinx shows in place of a role's text where it is not the text (a number, a count, an
+    icon): "" for nothing, the title less its number's placeholders; None for any other role."""
     written = written.lower()
+    if written in ICON_ROLES:
+        return ""
     if written == "config:option":
         return role_key(content)
     if written == "sub-ref" and content.strip() in _COMPUTED_SUBSTITUTIONS:
