@@ -200,6 +200,10 @@ TEXT = _ADMONITIONS | {
     "versionadded", "versionchanged", "deprecated", "versionremoved", "button-ref", "button-link", "div", "container",
     "epigraph", "pull-quote", "figure", "table", "list-table", "glossary", "rubric",
     "tabs", "tab", "group-tab",  # sphinx-tabs (and sphinx-inline-tabs' `tab`): a tab's label, then its panel
+    # sphinx-design's other boxes (0.8): their `:class:` on their HTML, an `{aside}`'s or `{step}`'s
+    # argument its title (myst-design `boxes.md`); `{tab-set-code}` holds code blocks.
+    "aside", "steps", "step", "accordion", "card-header", "card-footer", "card-carousel", "tab-set-code",
+    "centered",  # Sphinx's centered line: its argument
 }
 # Of those, the version notes, and the words Sphinx writes before their version and text ("Added in
 # version 1.2: The fast option."; sphinx.domains.changeset's versionlabels, Sphinx 7.3 and later).
@@ -208,6 +212,7 @@ VERSION_NOTES = {"versionadded": "Added in version", "versionchanged": "Changed 
 # Of those, the ones whose argument is not text the reader sees (a path, a label, a layout, a tag).
 ARGUMENT_NOT_SHOWN = frozenset({
     "figure", "button-ref", "button-link", "grid", "grid-item", "div", "container", "tab-set", "tabs",
+    "card-carousel",  # its number of columns
 })
 # Any other directive is code: `{code-block} python`, `{testcode}`, `{eval-rst}`, Quarto's `{python}`.
 CODE_WITH_LANGUAGE_ARGUMENT = frozenset({"code-block", "code", "sourcecode", "code-cell", "code-tab"})

@@ -90,7 +90,8 @@ def shown_rst(body: str, build: Build) -> list[tuple[str, str]]:
     return [*pieces, ("rst", "".join(shown))]
 
 
-_RST_CLASS_OPTION = re.compile(r"^[ \t]+:class:[ \t]*(.*)$")
+# `:class:`, and sphinx-design's `:class-container:`, `:class-title:`, … (myst.classes reads them all).
+_RST_CLASS_OPTION = re.compile(r"^[ \t]+:(class(?:-[\w-]+)?):[ \t]*(.*)$")
 
 
 def rst_classed(rst: str) -> list[tuple[list[str], str]]:
@@ -107,8 +108,8 @@ def rst_classed(rst: str) -> list[tuple[list[str], str]]:
         directive = _RST_DIRECTIVE.match(explicit.group(2) or "") if explicit else None
         if explicit and directive:
             end = _rst_block_end(lines, at)
-            options = {"class": " ".join(m.group(1) for line in lines[at + 1:end]
-                                         if (m := _RST_CLASS_OPTION.match(line.rstrip("\r\n"))))}
+            options = {m.group(1).lower(): m.group(2) for line in lines[at + 1:end]
+                       if (m := _RST_CLASS_OPTION.match(line.rstrip("\r\n")))}
             found = classes(name(directive.group(1)), (explicit.group(2) or "")[directive.end():], options)
             if found:
                 pieces += [([], "".join(plain)), (found, "".join(lines[at:end]))]
