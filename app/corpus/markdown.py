@@ -232,7 +232,7 @@ def _render_fence(self: RendererHTML, tokens: list[Token], idx: int, options: Op
     argument = directive.group(2).strip() if directive else info[len(name):].strip()
     options_, body = myst.directive_options(token.content, name)
     shown = _render_directive(token, env, name, argument, options_, body, braced=directive is not None)
-    found = myst.classes(name, argument, options_) if shown and directive else []
+    found = myst.classes(name, argument, options_, env["build"].figure_classes) if shown and directive else []
     return f'<div class="{html.escape(" ".join(found))}">{shown}</div>\n' if found else shown
 
 

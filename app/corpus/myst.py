@@ -73,6 +73,9 @@ class Build:
     # The attrs_inline and attrs_block extensions (`[text]{.cls}`, a `{.cls}` line over a block):
     # on, their classes are on the HTML, where a stylesheet may hide them; off, they are text.
     attrs: tuple[bool, bool] = (False, False)
+    # The classes that hide a figure on the site (a `:figclass:`; theme_hiding's
+    # sphinx_extensions_figure_classes): basic.css shows a figure over any other class rule.
+    figure_classes: frozenset[str] = frozenset()
     # The directive names the site defines (app/corpus/sphinx_directives.py); None: any may be.
     directives: frozenset[str] | None = None
     # The role names it defines (site_roles); None: any may be.
@@ -371,11 +374,13 @@ _OWN_CLASSES = {"container": ("docutils", "container"), "topic": ("topic",), "ru
                 "sidebar": ("sidebar",)}
 
 
-def classes(directive: str, argument: str, options: dict[str, str]) -> list[str]:
+def classes(directive: str, argument: str, options: dict[str, str], figure_hiding: frozenset[str] = frozenset()) -> list[str]:
     """The classes Sphinx gives the HTML of a directive, when its page names any ([] otherwise)."""
-    # A figure's `:class:` is its image's, which shows no text (its `:figclass:` is the figure's, which
-    # basic.css, under every theme, shows again: `figure.align-default {display: block}`).
-    written = options.get("class", "") if directive != "figure" else ""
+    # A figure's `:class:` is its image's, which shows no text; its `:figclass:` is the figure's, which
+    # basic.css, under every theme, shows again (`figure.align-default {display: block}`) but for
+    # `figure_hiding`'s classes (`!important` rules: myst-design `figures.md`).
+    written = options.get("class", "") if directive != "figure" else " ".join(
+        word for word in options.get("figclass", "").split() if word in figure_hiding)
     given = [*written.split(), *(word for key, value in options.items() if key.startswith("class-") for word in value.split())]
     if directive in ("container", "div"):
         given += argument.split()

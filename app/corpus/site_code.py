@@ -21,7 +21,7 @@ from app.corpus.markdown import myst_directives
 from app.corpus.myst import DMATH_DEFAULTS, Build, directive_options, dmath_options
 from app.corpus.site_model import _PAGE_SUFFIX, SPHINX_CONFIG, NavPage, Site
 from app.corpus.sphinx_directives import site_directives, site_roles
-from app.corpus.theme_hiding import sphinx_extensions_css, theme_css
+from app.corpus.theme_hiding import sphinx_extensions_css, sphinx_extensions_figure_classes, theme_css
 
 # --- Sphinx ---------------------------------------------------------------------------------------
 
@@ -260,7 +260,9 @@ class _Sphinx:
         site.theme_css = theme_css("sphinx", theme) if isinstance(theme, str) and "html_theme.code" not in values \
             and _changed_by_code(tree, "html_theme") is None else ""
         # And those of the extensions it loads (sphinx-design's `sd-d-none`): all when code changes the list.
-        site.theme_css = "\n".join(filter(None, (site.theme_css, sphinx_extensions_css(None if by_code else values.get("extensions", ())))))
+        loaded = None if by_code else values.get("extensions", ())
+        site.theme_css = "\n".join(filter(None, (site.theme_css, sphinx_extensions_css(loaded))))
+        site.myst = replace(site.myst, figure_classes=sphinx_extensions_figure_classes(loaded))
         root = self.config(values, "root_doc", str, None) or self.config(values, "master_doc", str, "index")
         # exclude_patterns, with the literal patterns code adds to it (`exclude_patterns.append("x")`,
         # under an `if` too: Sphinx then never builds a page docschat indexed).
