@@ -72,11 +72,13 @@ def is_myst(text: str) -> bool:
 
 @cache
 def _myst_parser(substitution: bool = False, dollarmath: tuple[bool, ...] | None = None,
-                 attrs: tuple[bool, bool] = (False, False), fieldlist: bool = False) -> MarkdownIt:
+                 attrs: tuple[bool, bool] = (False, False), fieldlist: bool = False, colon_fence: bool = True) -> MarkdownIt:
     # Emphasis is not parsed: it hides nothing, and its markers stay in the text as written.
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").disable("emphasis")
     bounded(md)
-    md.use(colon_fence_plugin).use(footnote_plugin, inline=False).use(deflist_plugin).use(myst_block_plugin)
+    if colon_fence:  # the site's extension (Build.colon_fence)
+        md.use(colon_fence_plugin)
+    md.use(footnote_plugin, inline=False).use(deflist_plugin).use(myst_block_plugin)
     md.inline.ruler.before("backticks", "myst_role", myst_role)
     if substitution:  # the site enables it (myst_enable_extensions): `{{ name }}`
         md.use(substitution_plugin)
@@ -262,7 +264,7 @@ def _render_directive(token: Token, env: EnvType, name: str, argument: str, opti
         inner = _render_myst(body, build, depth=depth + 1, substituting=env["substituting"], pasted=env["pasted"])
         return f'<div class="{html.escape(myst_classes.class_list(argument))}">{inner}</div>\n' if body.strip() else ""
     # MyST refuses `:::{eval-rst}` (a colon fence is for Markdown content): nothing is shown.
-    if myst.hidden(name, options_) or (name == "eval-rst" and colons):
+    if myst.hidden(name, options_, build.todos) or (name == "eval-rst" and colons):
         return ""
     if name in myst.VERSION_NOTES and depth < _MAX_DIRECTIVE_DEPTH:
         return _version_note(name, argument, body, token, env)
@@ -315,7 +317,8 @@ def _render_myst(text: str, build: myst.Build, *, depth: int = 0, in_directive: 
     """`pasted`: the page's substitutions pasted so far, and their characters (shared by its parts)."""
     env: dict[str, Any] = {"lines": text.split("\n"), "depth": depth, "in_directive": in_directive,
                            "build": build, "substituting": substituting, "pasted": [0, 0] if pasted is None else pasted}
-    return str(_myst_parser(build.substitutions is not None, build.dollarmath, build.attrs, build.fieldlist).render(text, env))
+    return str(_myst_parser(build.substitutions is not None, build.dollarmath, build.attrs, build.fieldlist,
+                            build.colon_fence).render(text, env))
 
 
 def myst_directives(text: str) -> tuple[str | None, list[tuple[str, str]]]:

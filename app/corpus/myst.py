@@ -73,6 +73,10 @@ class Build:
     # The attrs_inline and attrs_block extensions (`[text]{.cls}`, a `{.cls}` line over a block):
     # on, their classes are on the HTML, where a stylesheet may hide them; off, they are text.
     attrs: tuple[bool, bool] = (False, False)
+    # The colon_fence extension (`:::{note}`): off, a `:::` line is text, what follows it the page's
+    # Markdown (myst-design `no-colon-fence.md`, myst-conf-options). On unless conf.py's literal list
+    # or the page's front matter leaves it out.
+    colon_fence: bool = True
     # The classes that hide a figure on the site (a `:figclass:`; theme_hiding's
     # sphinx_extensions_figure_classes): basic.css shows a figure over any other class rule.
     figure_classes: frozenset[str] = frozenset()
@@ -82,6 +86,8 @@ class Build:
     role_names: frozenset[str] | None = None
     # conf.py's numfig: on, `{numref}` shows the target's number, never its label (replaced_role).
     numfig: bool = False
+    # conf.py's todo_include_todos: on, a `{todo}` shows (as an admonition); off (the default), nothing.
+    todos: bool = False
     # The fieldlist extension (`:name: value` lines a field list): on, the page's leading one is its
     # metadata (docinfo), which Sphinx does not show (drop_docinfo); off, they are text.
     fieldlist: bool = False
@@ -118,7 +124,7 @@ class Build:
             substitutions = (substitutions or ()) if "substitution" in listed else None
             dollarmath = (dollarmath or DMATH_DEFAULTS) if "dollarmath" in listed else None
             attrs = ("attrs_inline" in listed, "attrs_block" in listed)
-            build = replace(build, fieldlist="fieldlist" in listed)
+            build = replace(build, fieldlist="fieldlist" in listed, colon_fence="colon_fence" in listed)
         if myst is not None and isinstance(myst.get("title_to_header"), bool):
             build = replace(build, title_to_header=myst["title_to_header"])
         if myst is not None:
@@ -207,6 +213,7 @@ TEXT = _ADMONITIONS | {
     # argument its title (myst-design `boxes.md`); `{tab-set-code}` holds code blocks.
     "aside", "steps", "step", "accordion", "card-header", "card-footer", "card-carousel", "tab-set-code",
     "centered",  # Sphinx's centered line: its argument
+    "todo",  # shown only with todo_include_todos (Build.todos)
 }
 # Of those, the version notes, and the words Sphinx writes before their version and text ("Added in
 # version 1.2: The fast option."; sphinx.domains.changeset's versionlabels, Sphinx 7.3 and later).
@@ -322,8 +329,10 @@ _HIDE_OPTION = frozenset({"testcode", "doctest", "testoutput"})
 _REMOVING_TAGS = frozenset({"remove-cell", "remove_cell", "remove-input", "remove_input"})
 
 
-def hidden(directive: str, options: dict[str, str]) -> bool:
-    """Whether the built page shows nothing of the directive."""
+def hidden(directive: str, options: dict[str, str], todos: bool = False) -> bool:
+    """Whether the built page shows nothing of the directive (`todos`: conf.py's todo_include_todos)."""
+    if directive == "todo" and todos:
+        return False
     if directive in NOT_ON_THE_PAGE or directive in _NEVER_SHOWN:
         return True
     if directive in _HIDE_OPTION and "hide" in options:
@@ -338,9 +347,11 @@ def hidden(directive: str, options: dict[str, str]) -> bool:
 RST_NOT_SHOWN = _SHOWN_ONLY_UNDER_A_CONDITION | _MACHINERY | _NEVER_SHOWN | {"raw", "toctree"}
 
 
-def rst_hidden(directive: str, options: Mapping[str, str]) -> bool:
+def rst_hidden(directive: str, options: Mapping[str, str], todos: bool = False) -> bool:
     """Whether `.. directive::` in `{eval-rst}`, with these option lines, shows nothing: as its MyST
     fence (`hidden`), but for autodoc, an image or an include, which stay as the code naming them."""
+    if directive == "todo" and todos:
+        return False
     return directive in RST_NOT_SHOWN or directive in _HIDE_OPTION and "hide" in options
 
 

@@ -77,7 +77,7 @@ def shown_rst(body: str, build: Build) -> list[tuple[str, str]]:
         argument = rest[directive.end():] if directive else ""
         shown_only = named == "only" and (at + 1 == len(lines) or not lines[at + 1].strip()) and only_built(argument, build)
         # A directive the site does not define shows nothing, as in MyST (Build.defined).
-        if explicit and not shown_only and (rst_hidden(named, _rst_options(lines, at)) or not _RST_NOT_COMMENT.match(rest)
+        if explicit and not shown_only and (rst_hidden(named, _rst_options(lines, at), build.todos) or not _RST_NOT_COMMENT.match(rest)
                                             or directive is not None and not build.defined(directive.group(1))):
             end = _rst_block_end(lines, at)
             if named == "raw":
