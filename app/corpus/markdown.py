@@ -291,6 +291,10 @@ def _render_directive(token: Token, env: EnvType, name: str, argument: str, opti
         return f'<div data-callout="{html.escape(marker)}" data-title="{html.escape(shown)}">{inner}</div>\n'
     if name == "eval-rst":  # reStructuredText as code, with the HTML its `.. raw:: html` writes
         return "".join(piece if kind == "html" else _classed_rst(piece, build) for kind, piece in myst_rst.shown_rst(body, build))
+    if name == "code-cell" and "load" in options_:  # MyST-NB shows the file's code in place of the cell's
+        body = (build.literal_include(options_["load"], {}) if build.literal_include else None) or ""
+        if not body:
+            return ""
     language = (argument.split() or [""])[0] if name in myst.CODE_WITH_LANGUAGE_ARGUMENT else name
     # A code block's caption is shown above it (Sphinx).
     caption = f"<p>{_title_html(options_['caption'], env)}</p>" if options_.get("caption") else ""

@@ -32,6 +32,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import yaml
+
 from app.corpus.myst_config_options import role_key
 from app.corpus.myst_notebook import is_text_notebook, removes_source
 from app.corpus.myst_only import only_built as only_built  # a MyST page's `{only}`: myst_only.py
@@ -278,13 +280,25 @@ def directive_options(content: str, directive: str) -> tuple[dict[str, str], str
         options[option.group(1).lower()] = _option_value((option.group(2) or "").strip())
         start += 1
     text = "".join(lines[start:])
-    yaml = _YAML_OPTIONS.match(text) if start == 0 else None
-    if yaml is None:
+    block = _YAML_OPTIONS.match(text) if start == 0 else None
+    if block is None:
         return options, text
-    for line in yaml.group(0).splitlines()[1:-1]:  # `tags: [remove-cell]`: read as the lines say
-        key, _, value = line.partition(":")
-        options[key.strip().lower()] = _option_value(value.strip())
-    return options, text[yaml.end():]
+    return _yaml_options(block.group(0).splitlines()[1:-1]), text[block.end():]
+
+
+def _yaml_options(lines: list[str]) -> dict[str, str]:
+    """A `---` block's options, read as YAML as myst-parser reads them (`tags:` over lines of `- x`
+    is a list: myst-probes `nb-cell-options.md`), a list written `[a, b]`; when the block is not a
+    YAML mapping, each `key: value` line as written."""
+    try:
+        read = yaml.safe_load("\n".join(lines))
+    except (yaml.YAMLError, RecursionError):
+        read = None
+    if not isinstance(read, dict):
+        return {key.strip().lower(): _option_value(value.strip())
+                for key, _, value in (line.partition(":") for line in lines)}
+    return {str(key).lower(): ("" if value is None else f"[{', '.join(map(str, value))}]" if isinstance(value, list)
+                               else str(value)) for key, value in read.items()}
 
 
 def glossary_markdown(body: str) -> str:
