@@ -57,6 +57,13 @@ def _rst_block_end(lines: list[str], at: int) -> int:
     return end
 
 
+# A directive's options whose values the build shows nowhere: an image's alternative text and
+# size, a label or name (a link target), a link (myst-probes `eval-rst-options.md`). Left out of the
+# code; the other option lines stay (a `:caption:`, a `:header:`, a `{confval}`'s `:default:`
+# show, and `:class:` lines are read for classes: rst_classed).
+_UNSHOWN_OPTIONS = frozenset({"alt", "label", "name", "target", "width", "height", "scale", "align", "figwidth"})
+
+
 def shown_rst(body: str, build: Build) -> list[tuple[str, str]]:
     """An ``{eval-rst}`` body less what the site never shows: a directive shown only under a
     condition (``.. only:: internal``), raw output for another format, or a comment (``.. a note``),
@@ -87,6 +94,10 @@ def shown_rst(body: str, build: Build) -> list[tuple[str, str]]:
             continue
         shown.append(lines[at])
         at += 1
+        while directive is not None and at < len(lines) and (option := OPTION_LINE.match(lines[at].rstrip("\r\n"))):
+            if option.group(1).lower() not in _UNSHOWN_OPTIONS:
+                shown.append(lines[at])
+            at += 1
     return [*pieces, ("rst", "".join(shown))]
 
 
