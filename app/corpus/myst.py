@@ -288,17 +288,18 @@ def directive_options(content: str, directive: str) -> tuple[dict[str, str], str
 
 def _yaml_options(lines: list[str]) -> dict[str, str]:
     """A `---` block's options, read as YAML as myst-parser reads them (`tags:` over lines of `- x`
-    is a list: myst-probes `nb-cell-options.md`), a list written `[a, b]`; when the block is not a
-    YAML mapping, each `key: value` line as written."""
+    is a list: myst-probes `nb-cell-options.md`); when the block is not a YAML mapping, each
+    `key: value` line as written."""
     try:
         read = yaml.safe_load("\n".join(lines))
-    except (yaml.YAMLError, RecursionError):
+    except (yaml.YAMLError, RecursionError, ValueError, TypeError):  # a date like 2024-13-45 is a ValueError
         read = None
     if not isinstance(read, dict):
         return {key.strip().lower(): _option_value(value.strip())
                 for key, _, value in (line.partition(":") for line in lines)}
-    return {str(key).lower(): ("" if value is None else f"[{', '.join(map(str, value))}]" if isinstance(value, list)
-                               else str(value)) for key, value in read.items()}
+    # A value as str() writes it (`['remove-input']`), bounded: YAML aliases make a list billions
+    # of items long in a few lines (_written).
+    return {str(key).lower(): "" if value is None else _written(value) or "" for key, value in read.items()}
 
 
 def glossary_markdown(body: str) -> str:
