@@ -76,9 +76,10 @@ def test_roles_whose_text_sphinx_replaces_show_no_label_or_key() -> None:
 
 # Pages of session 35 (issue 46): sphinx-design 0.8's other boxes (`{aside}`, `{steps}`, `{accordion}`,
 # `{card-header}`, `{card-carousel}`, and a dropdown's `:class-container:` in `{eval-rst}`), its
-# icon roles, a `:figclass:` its `!important` rules hide, and a page whose front matter leaves
-# colon_fence out (a `:::` line is text there, what follows the page's Markdown).
-@pytest.mark.parametrize("name", ["boxes.md", "icons.md", "figures.md", "no-colon-fence.md"])
+# icon roles, a `:figclass:` its `!important` rules hide, a page whose front matter leaves
+# colon_fence out (a `:::` line is text there, what follows the page's Markdown), and the options
+# that class one part of a box (`:class-title:`, `:class-body:`, …: the other parts show).
+@pytest.mark.parametrize("name", ["boxes.md", "icons.md", "figures.md", "no-colon-fence.md", "parts.md"])
 def test_a_page_shows_what_its_build_shows(name: str) -> None:
     conf = (SITE / "conf.py").read_text() + f"root_doc = {name.removesuffix('.md')!r}\n"
     indexed = _indexed({"conf.py": conf, name: (SITE / name).read_text()})

@@ -282,6 +282,10 @@ def _render_directive(token: Token, env: EnvType, name: str, argument: str, opti
                              substituting=env["substituting"], pasted=env["pasted"])
         shown = argument if argument and name not in myst.ARGUMENT_NOT_SHOWN else ""
         title = f"<p>{_title_html(shown, env)}</p>" if shown else ""
+        parted = myst_classes.parts_html(name, title, body, options_, lambda text: _render_myst(
+            text, build, depth=depth + 1, in_directive=closed, substituting=env["substituting"], pasted=env["pasted"]))
+        if parted is not None:  # sphinx-design's `:class-title:`, `:class-body:`, … on their parts
+            return f"<div>{parted}</div>\n"
         if not colons or not closed:
             return f"<div>{title}{inner}</div>\n"
         # A `:::` callout stays one block (the chunker keeps it whole), its argument when shown.

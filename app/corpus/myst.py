@@ -396,6 +396,8 @@ def explicit_title(inner: str) -> bool:
 # note`, `docutils container`), each as docutils' class_option makes it (`Internal_Note` is
 # `internal-note`): a site's or page's stylesheet may hide them (myst-probes `class-options.md`).
 # Both spellings are kept (more hidden, never less).
+# Options classing one part of a box (a card's title, a dropdown's body): myst_classes.parts_html.
+PART_OPTIONS = frozenset({"class-title", "class-label", "class-body", "class-content", "class-header", "class-footer"})
 _OWN_CLASSES = {"container": ("docutils", "container"), "topic": ("topic",), "rubric": ("rubric",),
                 "sidebar": ("sidebar",)}
 
@@ -407,7 +409,8 @@ def classes(directive: str, argument: str, options: dict[str, str], figure_hidin
     # `figure_hiding`'s classes (`!important` rules: myst-design `figures.md`).
     written = options.get("class", "") if directive != "figure" else " ".join(
         word for word in options.get("figclass", "").split() if word in figure_hiding)
-    given = [*written.split(), *(word for key, value in options.items() if key.startswith("class-") for word in value.split())]
+    given = [*written.split(), *(word for key, value in options.items()
+                                 if key.startswith("class-") and key not in PART_OPTIONS for word in value.split())]
     if directive in ("container", "div"):
         given += argument.split()
     if not given:
