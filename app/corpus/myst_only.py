@@ -3,10 +3,14 @@
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from app.corpus.myst import Build
+
+class Build(Protocol):
+    """What of myst.Build `{only}` reads (not imported: myst imports this module)."""
+
+    @property
+    def changed_tags(self) -> tuple[str, ...] | None: ...
 
 # `{only}`'s expression as Sphinx evaluates it (sphinx.util.tags.Tags.eval_condition: Jinja's
 # `and`, `or`, `not` and parentheses over tag names, a name true when the build has the tag),
