@@ -36,8 +36,11 @@ def test_each_page_shows_what_its_build_shows(page: str) -> None:
 @pytest.mark.parametrize("written", [
     "myst_enable_extensions = ['attrs_block'] + EXTRA\n",  # not a literal
     "myst_enable_extensions = ['attrs_block']\nmyst_enable_extensions.append('colon_fence')\n",
+    # An extension not recorded may turn it on (canonical-sphinx turns on substitution, deflist).
+    "myst_enable_extensions = ['attrs_block']\nextensions.append('canonical_sphinx')\n",
+    "myst_enable_extensions = ['attrs_block']\nextensions = ['myst_parser', 'canonical_sphinx']\n",
 ])
-def test_a_list_code_writes_keeps_colon_fences(written: str) -> None:
+def test_a_list_code_writes_or_an_unknown_extension_keeps_colon_fences(written: str) -> None:
     conf = FILES["conf.py"].replace("myst_enable_extensions = [\"attrs_block\"]\n", written)
     result = compose_files({**FILES, "conf.py": conf}, Settings())
     indexed = "\n".join(c.embed_text for c in result.chunks)

@@ -240,12 +240,14 @@ class _Sphinx:
         # MyST-NB, when conf.py's literal extensions load it: its cells, and conf.py's
         # nb_remove_code_source (app/corpus/myst_notebook.py).
         notebooks = not by_code and isinstance(values.get("extensions"), list) and "myst_nb" in values["extensions"]
-        # colon_fence stays on when code writes or changes the list (its fences read, as before).
+        directives = site_directives(tree, values, by_code)
+        # colon_fence stays on (its fences read, as before) when code writes or changes the list, or
+        # an extension or theme not recorded is loaded (it may turn it on: canonical-sphinx turns on
+        # others); off, a `:::{only} internal` it turned on would show.
         colons = "colon_fence" in listed or "myst_enable_extensions.code" in values \
-            or _changed_by_code(tree, "myst_enable_extensions") is not None
+            or _changed_by_code(tree, "myst_enable_extensions") is not None or directives is None
         site.myst = replace(site.myst, attrs=("attrs_inline" in listed, "attrs_block" in listed), fieldlist="fieldlist" in listed,
-                            colon_fence=colons, todos=values.get("todo_include_todos") is True,
-                            directives=site_directives(tree, values, by_code),
+                            colon_fence=colons, todos=values.get("todo_include_todos") is True, directives=directives,
                             role_names=site_roles(tree, values, by_code), numfig=values.get("numfig") is True,
                             cells=False if notebooks else None,
                             remove_code_source=values.get("nb_remove_code_source") is True,
