@@ -45,7 +45,7 @@ OPEN_EVERYTHING = """() => {
 MARKER = re.compile(r"marker-[a-z0-9-]+")
 IMPORTED_MARKDOWN = re.compile(r"""^import\s+\w+\s+from\s+["'](\.{1,2}/[^"']+\.mdx?)["']""", re.MULTILINE)  # an MDX page's partials
 CONTENT = re.compile(r'<div class="sl-markdown-content">(.*?)</div>\s*<footer', re.DOTALL)
-HEADING_ID = re.compile(r'<h[2-6] id="([^"]+)"')
+HEADING_ID = re.compile(r'<h[2-6]\b[^>]*?\sid="([^"]+)"')  # `class` may come first (the footnotes' heading)
 LOCALES = ("fr",)  # the sample's locales but its root: a page of another locale's URL is a fallback copy
 SIDEBAR = re.compile(r'<ul class="top-level[^"]*">(.*?)</nav>', re.DOTALL)
 TOKEN = re.compile(r'<summary[^>]*>.*?<span class="large[^"]*"[^>]*>(.*?)</span>|<a href="([^"]+)"|</details>', re.DOTALL)

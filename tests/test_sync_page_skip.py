@@ -13,7 +13,7 @@ import pytest
 import app.indexing.sync as sync_module
 import app.indexing.sync_apply as sync_apply
 from app.config import Settings, get_settings
-from app.corpus import chunker, reader
+from app.corpus import chunker, compose
 from app.corpus.sources import Source, SourcesConfig
 from app.indexing.clear import clear_index
 from app.indexing.sync import sync_sources
@@ -175,14 +175,14 @@ async def test_a_chunker_version_or_setting_change_recomposes_everything(
 async def test_a_new_page_reader_reads_every_page_again_and_embeds_only_what_changed(
     pool, keyword_only, composed, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """The page reader's bundle is in every page's key: pages indexed by an older reader (one that
-    showed a component's label, say, that the new one shows) are read again once, not left as they
-    were until their files change."""
+    """The reading code (its bundle, its Python, its parsers' versions) is in every page's key: pages
+    indexed by an older reader (one that showed a component's label, say, that the new one shows)
+    are read again once, not left as they were until their files change."""
     repo = make_docs_repo(tmp_path / "r", {"p0.md": _page("P0", "eps"), "p1.md": _page("P1", "eps")})
     await _sync(pool, _source(repo), composed)
     hashes = await pool.fetch("select id, content_hash from docs_section order by id")
 
-    monkeypatch.setattr(reader, "bundle_digest", lambda: "another-reader")
+    monkeypatch.setattr(compose, "reading_version", lambda: "another-reader")
     report, calls = await _sync(pool, _source(repo), composed)
     assert calls == ["p0.md", "p1.md"] and report.changed == 0 and report.new == 0
     assert await pool.fetch("select id, content_hash from docs_section order by id") == hashes

@@ -24,7 +24,8 @@ from app.corpus.mkdocs_macros import render_macros
 from app.corpus.myst_include import PageIncludes
 from app.corpus.myst_xref import SiteTitles, with_every_markdown_page
 from app.corpus.page_links import page_link
-from app.corpus.repository_files import REPOSITORY, Beneath, Recorder, RepositoryFiles, in_repository
+from app.corpus.reading_version import reading_version
+from app.corpus.repository_files import REPOSITORY, Beneath, Recorder, RepositoryFiles, in_repository, raw_file
 from app.corpus.site import NOT_BUILT, Site, SiteDialect, read_site, site_commit, site_dialect, stem
 from app.corpus.site_model import MKDOCS_SUFFIXES
 from app.corpus.site_openapi import compose_operation, front_matter_blocks, generated_pages
@@ -33,6 +34,7 @@ from app.corpus.site_starlight import starlight_lead
 from app.corpus.site_vitepress import base_warning, import_snippets, paste_includes
 from app.corpus.snippets import Pastable, SnippetResult, is_snippet_path, resolve_snippets
 from app.corpus.sources import Source, source_from_settings
+from app.corpus.sphinx_inventory import with_inventories
 from app.corpus.vitepress_markdown import home_hero
 from app.errors import DocschatError
 from app.globs import matches_any
@@ -73,18 +75,17 @@ except importlib.metadata.PackageNotFoundError:  # pragma: no cover - run from a
 def compose_fingerprint(source: Source, settings: Settings) -> bytes:
     """Everything besides the files that decides how a page of `source` composes: the source's
     settings (not its repo, branch or weight: the blob ids stand for the files, and the weight is
-    applied at search), the chunk size, CHUNKER_VERSION, docschat's version and the page reader's
-    bundle (an upgrade may parse differently: it composes every page once). A code source adds its
-    chunk size, and when its link names the commit, that its hrefs keep `{commit}` to be filled when read: never the
-    commit itself, so an unchanged file is skipped at a new commit (design/commit-in-hrefs.md; keys
-    written when the commit was in the href, before, differ and recompose once)."""
+    applied at search), the chunk size, CHUNKER_VERSION, docschat's version and the reading code
+    with its parsers' versions (reading_version: an upgrade may read differently, so it composes
+    every page once). A code source adds its chunk size, and when its link names the commit, that
+    its hrefs keep `{commit}` to be filled when read: never the commit itself, so an unchanged file
+    is skipped at a new commit (design/commit-in-hrefs.md; keys written when the commit was in the
+    href, before, differ and recompose once)."""
     facts = {k: str(v) for k, v in asdict(source).items() if k not in ("repo", "branch", "weight")
              and (k != "site" or v is not None)}  # a site left to be found: keys as they were
     facts |= {"max_chunk_chars": str(settings.max_chunk_chars), "chunker": chunker.CHUNKER_VERSION,
-              "docschat": _DOCSCHAT_VERSION}
-    if source.kind != "code":
-        facts["page_reader"] = reader.bundle_digest()
-    else:
+              "docschat": _DOCSCHAT_VERSION, "reading": reading_version()}
+    if source.kind == "code":
         facts["max_code_chunk_chars"] = str(settings.max_code_chunk_chars)
         if links_at_commit(source):
             facts["commit"] = "filled when read"
@@ -230,7 +231,7 @@ def iter_compose_files(
     # `files` (paths in the source) below, `tree` (paths in the site) for everything the site decides.
     root = find_site(files, source.site)
     tree = Within(files, root.prefix) if root.folder else files
-    site = read_site(tree)
+    site = with_inventories(read_site(tree), partial(raw_file, repository, posixpath.join(normalize_docs_dir(source.dir), root.prefix)))
     site.css(tree)  # its stylesheets listed once, from the tree: not a page's dependencies
     dialect = site_dialect(site, tree)
     titles = SiteTitles(tree) if dialect.myst is not False else None  # what `{ref}`s show: read when asked

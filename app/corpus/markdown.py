@@ -41,6 +41,7 @@ from app.corpus.myst import Build
 from app.corpus.myst_notebook import cell_metadata, drop_removed_markdown_cells, removes_source
 from app.corpus.reader import Admonitions, Block, Reading, read_html, read_markdown
 from app.corpus.reference_targets import directive_caption, rst_labels
+from app.corpus.sphinx_inventory import inventory_title
 from app.corpus.vitepress_markdown import component_slots, render_vitepress
 
 __all__ = ["Block", "Reading", "read_page"]
@@ -147,6 +148,8 @@ def _render_role(self: RendererHTML, tokens: list[Token], idx: int, options: Opt
     xref = env["build"].xref if name in myst.TITLE_ROLES and not myst.explicit_title(content) else None
     if xref is not None and (title := xref(name, content.strip())) is not None:
         return html.escape(title)  # the title of the section or document it names, as Sphinx shows it
+    if xref is not None and (title := inventory_title(env["build"].inventory, name, content.strip())) is not None:
+        return html.escape(title)  # another project's, from its inventory (intersphinx)
     if name == "abbr":  # `LIFO (last-in, first-out)`: the explanation is the abbreviation's tooltip
         content = re.sub(r"\s*\([^()]*\)\s*$", "", content) or content
     text = html.escape(myst.role_text(content))

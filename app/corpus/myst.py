@@ -101,6 +101,9 @@ class Build:
     # The roles the page's reStructuredText defines, with the classes each writes
     # (app/corpus/myst_classes.py page_roles): set per page.
     roles: tuple[tuple[str, str], ...] = field(default=(), repr=False, compare=False)
+    # conf.py's local intersphinx inventories (project, path), and what they hold ("ref project:label" → title).
+    inventory_files: tuple[tuple[str, str], ...] = ()
+    inventory: tuple[tuple[str, str], ...] = ()
     # myst_title_to_header: the front matter's `title` is the page's first heading; off (the
     # default), myst-parser keeps it as the page's metadata, shown nowhere on the built site.
     title_to_header: bool = False
@@ -198,7 +201,11 @@ _SHOWN_ONLY_UNDER_A_CONDITION = frozenset({
 _MACHINERY = frozenset({"index", "meta", "sectionauthor", "moduleauthor", "codeauthor", "tabularcolumns", "highlight",
                         "header", "footer", "title", "default-role", "default-domain", "currentmodule", "program",
                         "rst-class", "cssclass"})
-NOT_ON_THE_PAGE = _SHOWN_ONLY_UNDER_A_CONDITION | _MACHINERY | {
+# A video: sphinx-youtube-links' `youtube` draws a link labelled "▶ Watch on YouTube" (the same on
+# every video; its title a tooltip: myst-canonical), sphinxcontrib-youtube's a player. Neither
+# shows text of the page's own; read as code, its address was indexed.
+_EMBEDS = frozenset({"youtube"})
+NOT_ON_THE_PAGE = _SHOWN_ONLY_UNDER_A_CONDITION | _MACHINERY | _EMBEDS | {
     "literalinclude", "include", "image", "toctree", "raw", "contents", "autosummary", "automodule",
     "autoclass", "autofunction", "automethod", "autoattribute", "autodata", "plot",
 }

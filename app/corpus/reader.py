@@ -9,7 +9,6 @@ from __future__ import annotations
 import atexit
 import contextlib
 import functools
-import hashlib
 import json
 import threading
 from collections.abc import Callable, Mapping
@@ -92,12 +91,6 @@ _openapi_in: Any = None  # the context it was evaluated in
 
 
 @functools.cache
-def bundle_digest() -> str:
-    """The bundles' hash: part of every page's key (app/corpus/compose.py compose_fingerprint), so
-    that a new reader reads every page again once (re-embedding only chunks whose text changed)."""
-    return hashlib.sha256((_bundle() + _bundle(_OPENAPI_BUNDLE)).encode("utf-8")).hexdigest()[:16]
-
-
 def _context() -> Any:
     global _CONTEXT
     if _CONTEXT is None:

@@ -109,3 +109,14 @@ class Recorder(Mapping[str, str]):
     def __len__(self) -> int:
         self.whole = True
         return len(self.files)
+
+
+def raw_file(repository: Mapping[str, str], folder: str, path: str) -> bytes | None:
+    """The bytes of the file at `path` (relative to `folder`) of a repository read from git: a
+    binary file (an intersphinx inventory), which the text of a file would garble. None when it is
+    not there, leads out of the repository, or the files are not read from git (compose_files of
+    a mapping)."""
+    if not isinstance(repository, RepositoryFiles) or (found := in_repository(folder, path)) is None:
+        return None
+    sha = repository.blob_id(found)
+    return _git(repository.repo, "cat-file", "blob", sha) if sha is not None else None

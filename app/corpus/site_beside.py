@@ -9,7 +9,7 @@ from collections.abc import Callable, Mapping
 import yaml
 
 from app.corpus.mkdocs_yaml import MkDocsLoader, env_defaults
-from app.corpus.site_docusaurus import docusaurus_docs
+from app.corpus.site_docusaurus import docusaurus_docs, docusaurus_served_docs
 from app.corpus.site_model import MKDOCS_FILES
 
 
@@ -28,18 +28,44 @@ def building_site(folder: str, read: Callable[[list[str]], Mapping[str, str]],
             except (yaml.YAMLError, RecursionError):
                 continue
             config = env_defaults(config, path, []) if isinstance(config, dict) else {}
-            builds = [str(config.get("docs_dir") or "docs")]
+            builds, unreleased = [str(config.get("docs_dir") or "docs")], set[str]()
         else:
-            builds = [instance.path for instance in docusaurus_docs(name, text)]
+            builds, unreleased = _docusaurus_builds(root, name, text, read, folder)
         for built in builds:
             built = posixpath.normpath(posixpath.join(root, built))
             if folder == built or folder.startswith(built + "/") or built.startswith(folder + "/") or folder == ".":
                 if built.startswith(root + "/") or not root:
                     continue  # inside the site's folder: enclosing_site's, or the site itself
+                if built in unreleased:
+                    return (f"{folder!r} holds the unreleased docs (/docs/next/) the site {path!r} builds; its docs "
+                            f"root serves a released version, from the site's folder: set the source's folder to {root!r}")
                 return (f"{folder!r} holds the docs the site {path!r} builds (from {built!r}, outside the site's folder); "
                         "docschat reads a site from its own folder only, so these pages would be read as plain Markdown, "
                         "drafts included: keep the docs inside the site's folder and set the source's folder to it")
     return None
+
+
+def _docusaurus_builds(root: str, name: str, text: str, read: Callable[[list[str]], Mapping[str, str]],
+                       folder: str) -> tuple[list[str], set[str]]:
+    """The docs folders (from the site's) of a Docusaurus config's instances that docschat would
+    read, and those (from the repository's root) holding only an unreleased version. A folder
+    outside the site's that holds only the unreleased version, beside a released one the docs root
+    serves from inside the site's folder (Jest's `path: '../docs'` and website/versioned_docs), is
+    left out as any unreleased version is: a source above the site
+    reads the site (site_root.py); a source that is that folder is told the site's."""
+    instances = docusaurus_docs(name, text)
+    wanted = [posixpath.join(root, f"{'' if i.id == 'default' else i.id + '_'}versions.json") for i in instances]
+    files = {posixpath.basename(p): t for p, t in read(wanted).items()}
+    builds: list[str] = []
+    unreleased: set[str] = set()
+    for instance in docusaurus_served_docs(name, text, files):
+        own = posixpath.normpath(posixpath.join(root, instance.docs))
+        if instance.path != instance.docs and not instance.path.startswith("../"):  # a released version is served
+            unreleased.add(own)
+            if folder == "." or root.startswith(folder + "/"):
+                continue
+        builds.append(instance.docs)
+    return builds, unreleased
 
 
 def _above(folder: str) -> set[str]:

@@ -21,6 +21,8 @@ from app.corpus.markdown import myst_directives
 from app.corpus.myst import DMATH_DEFAULTS, Build, directive_options, dmath_options
 from app.corpus.site_model import _PAGE_SUFFIX, SPHINX_CONFIG, NavPage, Site
 from app.corpus.sphinx_directives import site_directives, site_roles
+from app.corpus.sphinx_inventory import local_inventories
+from app.corpus.sphinx_substitutions import substitutions_by_code
 from app.corpus.theme_hiding import sphinx_extensions_css, sphinx_extensions_figure_classes, theme_css
 
 # --- Sphinx ---------------------------------------------------------------------------------------
@@ -29,6 +31,9 @@ _SPHINX_SUFFIXES = (".md", ".rst", ".ipynb")
 # Sphinx extensions that register a parser for `.md` (the MyST ones, and their predecessors).
 _MARKDOWN_PARSERS = frozenset({"myst_parser", "myst_nb", "recommonmark", "m2r", "m2r2", "sphinx_markdown_parser",
                                "sphinx_mdinclude"})
+# Canonical's starter pack (canonical_sphinx) adds these to myst_enable_extensions when conf.py is
+# read (its config_inited), whatever conf.py lists.
+_CANONICAL_MYST = ("substitution", "deflist", "linkify")
 _TOCTREE_ENTRY = re.compile(r"^(.+?)\s*<(.+)>$", re.DOTALL)  # `Title <path>`, as Sphinx's toctree splits it
 _RST_TOCTREE = re.compile(r"^([ \t]*)\.\.[ \t]+toctree::[ \t]*$")
 
@@ -100,10 +105,12 @@ def _literal_entries(expression: ast.Dict) -> Iterator[tuple[Any, Any]]:
             continue
 
 
-def _myst_build(tree: ast.Module, values: dict[str, Any], extensions: Any) -> tuple[Build, str | None]:
+def _myst_build(tree: ast.Module, values: dict[str, Any], extensions: Any,
+                files: Mapping[str, str]) -> tuple[Build, str | None]:
     """What conf.py says of its MyST pages (myst.Build), and a warning when it is not all known:
     substitutions when it enables the extension with MyST's own `{{`/`}}` (other delimiters leave
-    it off), those whose values are literals; the tags it may change."""
+    it off), those whose values are literals or read from a file named by a literal
+    (app/corpus/sphinx_substitutions.py); the tags it may change."""
     tags = _changed_tags(tree)
     # dollarmath: `$…$` is math, and `$$ … $$ (label)`'s label shows nowhere (its options: literals
     # of conf.py, a value set by code left at its default).
@@ -113,7 +120,10 @@ def _myst_build(tree: ast.Module, values: dict[str, Any], extensions: Any) -> tu
             or any(name.startswith("myst_sub_delimiters") for name in values):
         return Build(None, tags, dollarmath), None
     changed = _changed_by_code(tree, "myst_substitutions")
-    if changed is not None:  # `myst_substitutions["x"] = …`, `.update(…)`: its values are not known
+    if changed is not None and isinstance(start := values.get("myst_substitutions"), dict):
+        read, changed = substitutions_by_code(tree, files, start, _changed_by_code)  # `.update(yaml.safe_load(…))`
+        values = {**values, "myst_substitutions": read}
+    if changed is not None:  # `myst_substitutions["x"] = …`, `.update(f())`: its values are not known
         return Build((), tags, dollarmath), (f"{SPHINX_CONFIG}:{changed}: myst_substitutions is changed by code, and "
                                              "docschat does not run conf.py; no substitution is shown")
     found = values.get("myst_substitutions", values.get("myst_substitutions.entries", {}))
@@ -234,11 +244,14 @@ class _Sphinx:
             return site
         tree, values = read
         extensions = self.config(values, "myst_enable_extensions", (list, tuple, set), ())
-        site.myst, warning = _myst_build(tree, values, extensions)
+        if isinstance(values.get("extensions"), list) and "canonical_sphinx" in values["extensions"]:
+            extensions = [*extensions, *_CANONICAL_MYST]
+        site.myst, warning = _myst_build(tree, values, extensions, self.files)
         listed = extensions if isinstance(extensions, (list, tuple, set)) else ()
         by_code = "extensions.code" in values or _changed_by_code(tree, "extensions") is not None
         # MyST-NB, when conf.py's literal extensions load it: its cells, and conf.py's
         # nb_remove_code_source (app/corpus/myst_notebook.py).
+        listed_extensions = values.get("extensions", []) if isinstance(values.get("extensions"), list) else []
         notebooks = not by_code and isinstance(values.get("extensions"), list) and "myst_nb" in values["extensions"]
         directives = site_directives(tree, values, by_code)
         # colon_fence stays on (its fences read, as before) when code writes or changes the list, or
@@ -251,7 +264,8 @@ class _Sphinx:
                             role_names=site_roles(tree, values, by_code), numfig=values.get("numfig") is True,
                             cells=False if notebooks else None,
                             remove_code_source=values.get("nb_remove_code_source") is True,
-                            title_to_header=values.get("myst_title_to_header") is True)
+                            title_to_header=values.get("myst_title_to_header") is True,
+                            inventory_files=local_inventories(values) if "sphinx.ext.intersphinx" in listed_extensions else ())
         site.warnings.extend([warning] if warning else [])
         # `html_css_files` (a name, or a name and its attributes) found in the `html_static_path` folders.
         static = [str(folder) for folder in self.config(values, "html_static_path", (list, tuple), [])]

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from app.corpus.reader import Admonitions, read_module_value
+from app.corpus.site_docusaurus_blog import blog_post_paths
 from app.corpus.site_docusaurus_instance import DocsInstance, content_globs, folder_option, set_by_code
 from app.corpus.site_docusaurus_routes import doc_identities
 from app.corpus.site_docusaurus_sidebars import read_instance_sidebars
@@ -43,6 +44,7 @@ class _DocusaurusConfig:
 
     docs: list[DocsInstance] = field(default_factory=lambda: [DocsInstance()])
     others: list[tuple[str, str | None]] = field(default_factory=lambda: [("blog", None), ("src/pages", "")])
+    blog_route: str = "blog"  # the blog's routeBasePath: its posts' URLs (site_docusaurus_blog.py)
     # The classic theme's `customCss` (bundled into every page); set by code (`require.resolve(…)`):
     # the file Docusaurus's templates name, if there is one.
     css: list[str] = field(default_factory=lambda: ["src/css/custom.css"])
@@ -100,9 +102,11 @@ def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
     for option, folder, route in ((blog, "blog", None), (pages, "src/pages", "")):
         if option is not False:
             options = option if isinstance(option, dict) else {}
-            # The blog's posts have their own URLs (a date, a slug): kept at their path.
+            # The blog's posts have their own URLs (a date, a slug): site_docusaurus_blog.py.
             others.append((folder_option(options.get("path"), folder),
                            None if route is None else folder_option(options.get("routeBasePath"), "/").strip(".")))
+            if route is None:
+                found.blog_route = folder_option(options.get("routeBasePath"), "blog").strip(".")
             found.globs.append((others[-1][0], *content_globs(options)))
     found.others = others
     found.i18n = locale_folders(value)
@@ -153,6 +157,12 @@ def _linked_stylesheets(config: dict[str, Any]) -> list[str]:
 def docusaurus_docs(name: str, text: str) -> list[DocsInstance]:
     """The docs instances of the config `name` (its text), read from its literals."""
     return _docusaurus_config(name, text).docs
+
+
+def docusaurus_served_docs(name: str, text: str, files: Mapping[str, str]) -> list[DocsInstance]:
+    """The docs instances of the config `name` as their docs roots serve them (`path` the served
+    version's folder, `docs` the instance's own), `files` holding the site's versions.json files."""
+    return [_served(files, instance) for instance in _docusaurus_config(name, text).docs]
 
 
 def _navbar_labels(config: dict[str, Any]) -> dict[str, str]:
@@ -213,6 +223,9 @@ def docusaurus_site(files: Mapping[str, str]) -> Site:
                 slugs.append((path, url))
         if read_instance_sidebars(files, site, instance, {doc_id: path for path, (doc_id, _) in identities.items()}):
             sidebar_folders.append(instance.path)
+    for folder, route in options.others:
+        if route is None:  # the blog: each post at its permalink
+            slugs.extend(blog_post_paths(files, folder, options.blog_route))
     site.slugs = tuple(slugs)
     site.sidebar_folders = tuple(sidebar_folders)
     for instance in options.docs:  # the versions its docs root does not serve, and the other locales

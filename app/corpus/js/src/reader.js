@@ -2505,11 +2505,20 @@ export function parse(page, options) {
     const hast = toHast(tree, {allowDangerousHtml: true, handlers: HANDLERS(counts, value, codeTitles, local, admonitionKeywords(options), bound, magicComments(options),
       Boolean(options && options.mermaid), frontmatter),
       passThrough: []})
+    if (local.astro) footnotesAnchor(hast)
     return shown(hast, counts, shortcuts, (options && options.css) || '',
       {...(wanted.length ? {modules: wanted} : {}), ...(Object.keys(counts.hiding).length ? {hiding: counts.hiding} : {})})
   } catch (error) {
     return failure(error)
   }
+}
+
+// Astro's build keeps the id mdast-util-to-hast gives the footnotes' heading, `footnote-label`:
+// the section's anchor, not its text's slug (`footnotes`). dataAstroText is slugged as written.
+function footnotesAnchor(hast) {
+  const section = (hast.children || []).find((c) => c.type === 'element' && c.tagName === 'section' && c.properties && c.properties.dataFootnotes !== undefined)
+  const heading = section && section.children.find((c) => c.type === 'element' && c.properties && c.properties.id === 'footnote-label')
+  if (heading) heading.properties = {...heading.properties, dataAstroText: 'footnote-label'}
 }
 
 // With {vue: true}, the HTML is a VitePress page's: rendered as Vue renders it first (vue-template.js),
