@@ -1,9 +1,10 @@
 """Records what the real Sphinx builds of tests/data/site-nav/myst, myst-nb, myst-include (a
 repository whose docs/ folder is the site, its pages including files outside it) and
 myst-conf-code (exclude_patterns extended by code), myst-design (sphinx-design's display classes),
-myst-tabs (sphinx-tabs), myst-config-options (sphinx-config-options' `{config:option}`) and myst-canonical
+myst-tabs (sphinx-tabs), myst-config-options (sphinx-config-options' `{config:option}`), myst-canonical
 (Canonical's starter pack: substitutions conf.py loads from YAML, an intersphinx fallback inventory,
-sphinx-youtube-links) show: each site is
+sphinx-youtube-links) and myst-conf-options (conf.py without colon_fence, with todo_include_todos)
+show: each site is
 built with Sphinx (myst-parser, sphinx-reredirects; MyST-NB), each built page loaded in headless
 Chromium, and a marker (`marker-…`) of a source page (or of conf.py, in its substitutions) counted
 shown when it is in the innerText of the page's main part (a marker of conf.py or of the YAML files beside it,
@@ -34,7 +35,7 @@ SITES = Path(__file__).parent.parent / "tests" / "data" / "site-nav"
 INCLUDE = re.compile(r"^```\{include\}[ \t]+(\S+)", re.MULTILINE)
 # Each site, and the folder Sphinx builds it from (myst-include: a repository, its docs/ folder).
 SOURCE_FOLDERS = {"myst": ".", "myst-nb": ".", "myst-include": "docs", "myst-conf-code": ".", "myst-design": ".",
-                  "myst-tabs": ".", "myst-config-options": ".", "myst-canonical": "."}
+                  "myst-tabs": ".", "myst-config-options": ".", "myst-canonical": ".", "myst-conf-options": "."}
 MAIN = "(document.querySelector('[role=main]') || document.body).innerText"
 # What a click shows counts as shown (as in scripts/record_mkdocs_site.py): sphinx-design's
 # dropdowns (`<details>`) opened and every tab's panel shown (sphinx-design's, and sphinx-tabs'
@@ -46,7 +47,7 @@ OPEN_EVERYTHING = """() => {
   document.querySelectorAll('.sphinx-tabs-panel').forEach((panel) => { panel.hidden = false })
   document.querySelectorAll('.configoption .details').forEach((details) => { details.removeAttribute('hidden') })
 }"""
-OPENED = {"myst-design", "myst-tabs", "myst-config-options"}
+OPENED = {"myst-design", "myst-tabs", "myst-config-options", "myst-conf-options"}
 PACKAGES = ("sphinx", "myst-parser", "sphinx-reredirects", "myst-nb", "docutils", "sphinx-design", "sphinx-tabs",
             "sphinx-config-options", "canonical-sphinx", "sphinx-youtube-links")
 

@@ -22,7 +22,9 @@ Astro Starlight's record alone, kept beside the others (its site is built with A
 
 Sphinx extensions that bring a stylesheet of their own (sphinx-design's `sd-d-none`, which a page
 may name in a `:class:` option), each built into the basic theme's page beside the extension's
-own; the classes it hides that the basic theme alone does not (sphinx_extensions in the JSON):
+own; the classes it hides that the basic theme alone does not (sphinx_extensions in the JSON), and
+of those the ones that hide a figure too (`figure`: basic.css shows a figure again, over a plain
+class rule):
 
     python -m venv /tmp/ext && /tmp/ext/bin/pip install sphinx sphinx-design sphinx-togglebutton myst-nb \\
         sphinx-tabs sphinx-inline-tabs sphinx-copybutton sphinx-exercise sphinx-proof sphinx-thebe
@@ -55,6 +57,7 @@ SPHINX_EXTENSIONS = {"sphinx_design": "sphinx-design", "sphinx_togglebutton": "s
 # A tab's panel, hidden until its label is clicked: what a click shows counts as shown (as a
 # `<details>`' text, on every site).
 TAB_PANELS = {"sd-tab-content", "tab-content"}  # sphinx-design's, sphinx-inline-tabs'
+FIGURE = ("figure", "align-default")  # a Sphinx figure, as a `:figclass:` classes it
 WIDTHS = [375, 768, 1024, 1280, 1440, 1920]
 ANCHOR = "THEMEPROBEANCHOR"
 
@@ -72,12 +75,14 @@ CLASSES_JS = r"""() => {
 
 # One div per class where the anchor paragraph stands, each in a plain div; the classes whose
 # marker the page's innerText leaves out.
-PROBE_JS = r"""(names) => {
+# With a tag and classes (`figure`, `align-default`): that element, as Sphinx writes a figure, whose
+# basic.css rule `figure.align-default {display: block}` beats a plain class rule.
+PROBE_JS = r"""([names, tag, own]) => {
   const anchor = [...document.querySelectorAll('p')].find((p) => p.textContent.includes(ANCHOR))
   const holder = document.createElement('div')
   names.forEach((name, i) => {
-    const wrap = document.createElement('div'); const probe = document.createElement('div')
-    probe.className = name; probe.textContent = 'probe' + i + 'mark'; wrap.appendChild(probe); holder.appendChild(wrap)
+    const wrap = document.createElement('div'); const probe = document.createElement(tag || 'div')
+    probe.className = (own ? own + ' ' : '') + name; probe.textContent = 'probe' + i + 'mark'; wrap.appendChild(probe); holder.appendChild(wrap)
   })
   anchor.after(holder)
   return holder
@@ -188,33 +193,37 @@ def record_sphinx_extensions(venv: Path) -> None:
         threading.Thread(target=server.serve_forever, daemon=True).start()
         base = f"http://127.0.0.1:{server.server_address[1]}/"
 
-        def hidden(name: str, extensions: tuple[str, ...]) -> dict[str, dict[str, list[int]]]:
+        def hidden(name: str, extensions: tuple[str, ...]) -> tuple[dict[str, dict[str, list[int]]], ...]:
             path = sphinx_page(venv, "basic", Path(folder) / name, extensions)
             if path is None:
                 sys.exit(f"sphinx-build failed with {extensions}")
-            return both(*(hidden_classes(page, base + path.relative_to(folder).as_posix()) for page in pages))
+            url = base + path.relative_to(folder).as_posix()
+            return tuple(both(*(hidden_classes(page, url, element) for page in pages)) for element in (("div", ""), FIGURE))
 
-        plain = hidden("basic", ())
+        plain, plain_figure = hidden("basic", ())
         record["sphinx_extensions"] = {}
         for module, package in SPHINX_EXTENSIONS.items():
-            found = hidden(module, (module,))
+            found, figure = hidden(module, (module,))
             record["sphinx_extensions"][module] = {
                 "version": f"{package} {version(venv, package)}, sphinx {version(venv, 'sphinx')}", "chromium": browser.version,
-                "hidden": {name: styles for name, styles in found.items() if name not in plain and name not in TAB_PANELS}}
+                "hidden": {name: styles for name, styles in found.items() if name not in plain and name not in TAB_PANELS},
+                # Of those, the ones that hide a figure too (a `:figclass:`): an `!important` rule.
+                "figure": sorted(name for name in figure if name in found and name not in plain_figure and name not in TAB_PANELS)}
         browser.close()
         server.shutdown()
     recorded.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
 
 
-def hidden_classes(page: Page, url: str) -> dict[str, dict[str, list[int]]]:
-    """Each class name that hides its div at some width: by what computed style ("display: none",
-    "visibility: hidden"; "?" for another cause), at which widths."""
+def hidden_classes(page: Page, url: str, element: tuple[str, str] = ("div", "")) -> dict[str, dict[str, list[int]]]:
+    """Each class name that hides its div (or `element`: a tag and its own classes) at some width:
+    by what computed style ("display: none", "visibility: hidden"; "?" for another cause), at
+    which widths."""
     hidden: dict[str, dict[str, list[int]]] = {}
     for width in WIDTHS:
         page.set_viewport_size({"width": width, "height": 900})
         page.goto(url)
         names = page.evaluate(CLASSES_JS)
-        holder = page.evaluate_handle(PROBE_JS, names)
+        holder = page.evaluate_handle(PROBE_JS, [names, *element])
         for name, style in page.evaluate(HIDDEN_JS, [holder, names]):
             hidden.setdefault(name, {}).setdefault(style, []).append(width)
     return dict(sorted(hidden.items()))

@@ -72,3 +72,24 @@ def test_roles_whose_text_sphinx_replaces_show_no_label_or_key() -> None:
     # numfig off (Sphinx's default): the label as written shows (myst-probes `role-targets.md`).
     files["conf.py"] = files["conf.py"].replace("numfig = True", "")
     assert "marker-roles-figure-label" in _indexed(files)
+
+
+# Pages of session 35 (issue 46): sphinx-design 0.8's other boxes (`{aside}`, `{steps}`, `{accordion}`,
+# `{card-header}`, `{card-carousel}`, and a dropdown's `:class-container:` in `{eval-rst}`), its
+# icon roles, a `:figclass:` its `!important` rules hide, a page whose front matter leaves
+# colon_fence out (a `:::` line is text there, what follows the page's Markdown), and the options
+# that class one part of a box (`:class-title:`, `:class-body:`, …: the other parts show).
+@pytest.mark.parametrize("name", ["boxes.md", "icons.md", "figures.md", "no-colon-fence.md", "parts.md"])
+def test_a_page_shows_what_its_build_shows(name: str) -> None:
+    conf = (SITE / "conf.py").read_text() + f"root_doc = {name.removesuffix('.md')!r}\n"
+    indexed = _indexed({"conf.py": conf, name: (SITE / name).read_text()})
+    page = RECORDED_PAGES[name]
+    assert [m for m in page["hidden"] if m in indexed] == []
+    assert [m for m in page["shown"] if m not in indexed] == []
+
+
+def test_a_figclass_hides_only_with_the_extension_that_hides_it() -> None:
+    # Without sphinx-design no rule hides `sd-d-none`; basic.css shows the figure.
+    conf = "extensions = ['myst_parser']\nmyst_enable_extensions = ['colon_fence']\nroot_doc = 'figures'\n"
+    indexed = _indexed({"conf.py": conf, "figures.md": (SITE / "figures.md").read_text()})
+    assert "marker-figclass-none" in indexed and "marker-figclass-plain-shown" in indexed

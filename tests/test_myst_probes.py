@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from app.config import Settings
+from app.corpus import myst
 from app.corpus.compose import compose_files
 
 PROBES = Path(__file__).parent / "data" / "myst-probes"
@@ -313,3 +314,13 @@ def test_an_include_never_shows_a_file_for_fewer_audiences() -> None:
     shown = " ".join(chunk.text for chunk in result.chunks if chunk.page == "index.md")
     assert "zzteamshown" in shown and "zzstaffonly" not in shown and "zzfrontmatter" not in shown
     assert any("staff.md" in warning and "not pasted" in warning for warning in result.warnings), result.warnings
+
+
+def test_a_directives_yaml_options_are_bounded() -> None:
+    # YAML aliases nest a list 9**6 items long in six lines: read, never written out whole (a
+    # cell's tags still read beside it).
+    aliases = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{name}: &{name} [{', '.join([f'*{prior}'] * 9)}]\n" for prior, name in zip("abcde", "bcdef", strict=True))
+    options, body = myst.directive_options(f"---\n{aliases}tags:\n  - remove-input\n---\nzzbody\n", "code-cell")
+    assert body == "zzbody\n" and "remove-input" in options["tags"]
+    assert all(len(value) <= 100_000 for value in options.values())

@@ -78,11 +78,13 @@ def is_myst(text: str) -> bool:
 
 @cache
 def _myst_parser(substitution: bool = False, dollarmath: tuple[bool, ...] | None = None,
-                 attrs: tuple[bool, bool] = (False, False), fieldlist: bool = False) -> MarkdownIt:
+                 attrs: tuple[bool, bool] = (False, False), fieldlist: bool = False, colon_fence: bool = True) -> MarkdownIt:
     # Emphasis is not parsed: it hides nothing, and its markers stay in the text as written.
     md = MarkdownIt("commonmark", {"maxNesting": MAX_NESTING}).enable("table").disable("emphasis")
     bounded(md)
-    md.use(colon_fence_plugin).use(footnote_plugin, inline=False).use(deflist_plugin).use(myst_block_plugin)
+    if colon_fence:  # the site's extension (Build.colon_fence)
+        md.use(colon_fence_plugin)
+    md.use(footnote_plugin, inline=False).use(deflist_plugin).use(myst_block_plugin)
     md.inline.ruler.before("backticks", "myst_role", myst_role)
     if substitution:  # the site enables it (myst_enable_extensions): `{{ name }}`
         md.use(substitution_plugin)
@@ -240,7 +242,7 @@ def _render_fence(self: RendererHTML, tokens: list[Token], idx: int, options: Op
     argument = directive.group(2).strip() if directive else info[len(name):].strip()
     options_, body = myst.directive_options(token.content, name)
     shown = _render_directive(token, env, name, argument, options_, body, braced=directive is not None)
-    found = myst.classes(name, argument, options_) if shown and directive else []
+    found = myst.classes(name, argument, options_, env["build"].figure_classes) if shown and directive else []
     return f'<div class="{html.escape(" ".join(found))}">{shown}</div>\n' if found else shown
 
 
@@ -270,7 +272,7 @@ def _render_directive(token: Token, env: EnvType, name: str, argument: str, opti
         inner = _render_myst(body, build, depth=depth + 1, substituting=env["substituting"], pasted=env["pasted"])
         return f'<div class="{html.escape(myst_classes.class_list(argument))}">{inner}</div>\n' if body.strip() else ""
     # MyST refuses `:::{eval-rst}` (a colon fence is for Markdown content): nothing is shown.
-    if myst.hidden(name, options_) or (name == "eval-rst" and colons):
+    if myst.hidden(name, options_, build.todos) or (name == "eval-rst" and colons):
         return ""
     if name in myst.VERSION_NOTES and depth < _MAX_DIRECTIVE_DEPTH:
         return _version_note(name, argument, body, token, env)
@@ -288,6 +290,10 @@ def _render_directive(token: Token, env: EnvType, name: str, argument: str, opti
                              substituting=env["substituting"], pasted=env["pasted"])
         shown = argument if argument and name not in myst.ARGUMENT_NOT_SHOWN else ""
         title = f"<p>{_title_html(shown, env)}</p>" if shown else ""
+        parted = myst_classes.parts_html(name, title, body, options_, lambda text: _render_myst(
+            text, build, depth=depth + 1, in_directive=closed, substituting=env["substituting"], pasted=env["pasted"]))
+        if parted is not None:  # sphinx-design's `:class-title:`, `:class-body:`, … on their parts
+            return f"<div>{parted}</div>\n"
         if not colons or not closed:
             return f"<div>{title}{inner}</div>\n"
         # A `:::` callout stays one block (the chunker keeps it whole), its argument when shown.
@@ -297,6 +303,10 @@ def _render_directive(token: Token, env: EnvType, name: str, argument: str, opti
         return f'<div data-callout="{html.escape(marker)}" data-title="{html.escape(shown)}">{inner}</div>\n'
     if name == "eval-rst":  # reStructuredText as code, with the HTML its `.. raw:: html` writes
         return "".join(piece if kind == "html" else _classed_rst(piece, build) for kind, piece in myst_rst.shown_rst(body, build))
+    if name == "code-cell" and "load" in options_:  # MyST-NB shows the file's code in place of the cell's
+        body = (build.literal_include(options_["load"], {}) if build.literal_include else None) or ""
+        if not body:
+            return ""
     language = (argument.split() or [""])[0] if name in myst.CODE_WITH_LANGUAGE_ARGUMENT else name
     # A code block's caption is shown above it (Sphinx).
     caption = f"<p>{_title_html(options_['caption'], env)}</p>" if options_.get("caption") else ""
@@ -323,7 +333,8 @@ def _render_myst(text: str, build: myst.Build, *, depth: int = 0, in_directive: 
     """`pasted`: the page's substitutions pasted so far, and their characters (shared by its parts)."""
     env: dict[str, Any] = {"lines": text.split("\n"), "depth": depth, "in_directive": in_directive,
                            "build": build, "substituting": substituting, "pasted": [0, 0] if pasted is None else pasted}
-    return str(_myst_parser(build.substitutions is not None, build.dollarmath, build.attrs, build.fieldlist).render(text, env))
+    return str(_myst_parser(build.substitutions is not None, build.dollarmath, build.attrs, build.fieldlist,
+                            build.colon_fence).render(text, env))
 
 
 def myst_directives(text: str) -> tuple[str | None, list[tuple[str, str]]]:

@@ -32,8 +32,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
+import yaml
+
 from app.corpus.myst_config_options import role_key
 from app.corpus.myst_notebook import is_text_notebook, removes_source
+from app.corpus.myst_only import only_built as only_built  # a MyST page's `{only}`: myst_only.py
 
 OPTION_LINE = re.compile(r"^[ \t]*:([\w-]+):(?:[ \t](.*))?$")
 _YAML_OPTIONS = re.compile(r"^[ \t]*---[ \t]*\n(?:.*\n)*?[ \t]*---[ \t]*\n")
@@ -72,12 +75,21 @@ class Build:
     # The attrs_inline and attrs_block extensions (`[text]{.cls}`, a `{.cls}` line over a block):
     # on, their classes are on the HTML, where a stylesheet may hide them; off, they are text.
     attrs: tuple[bool, bool] = (False, False)
+    # The colon_fence extension (`:::{note}`): off, a `:::` line is text, what follows it the page's
+    # Markdown (myst-design `no-colon-fence.md`, myst-conf-options). On unless conf.py's literal list
+    # or the page's front matter leaves it out.
+    colon_fence: bool = True
+    # The classes that hide a figure on the site (a `:figclass:`; theme_hiding's
+    # sphinx_extensions_figure_classes): basic.css shows a figure over any other class rule.
+    figure_classes: frozenset[str] = frozenset()
     # The directive names the site defines (app/corpus/sphinx_directives.py); None: any may be.
     directives: frozenset[str] | None = None
     # The role names it defines (site_roles); None: any may be.
     role_names: frozenset[str] | None = None
     # conf.py's numfig: on, `{numref}` shows the target's number, never its label (replaced_role).
     numfig: bool = False
+    # conf.py's todo_include_todos: on, a `{todo}` shows (as an admonition); off (the default), nothing.
+    todos: bool = False
     # The fieldlist extension (`:name: value` lines a field list): on, the page's leading one is its
     # metadata (docinfo), which Sphinx does not show (drop_docinfo); off, they are text.
     fieldlist: bool = False
@@ -117,7 +129,7 @@ class Build:
             substitutions = (substitutions or ()) if "substitution" in listed else None
             dollarmath = (dollarmath or DMATH_DEFAULTS) if "dollarmath" in listed else None
             attrs = ("attrs_inline" in listed, "attrs_block" in listed)
-            build = replace(build, fieldlist="fieldlist" in listed)
+            build = replace(build, fieldlist="fieldlist" in listed, colon_fence="colon_fence" in listed)
         if myst is not None and isinstance(myst.get("title_to_header"), bool):
             build = replace(build, title_to_header=myst["title_to_header"])
         if myst is not None:
@@ -175,64 +187,6 @@ def _written(value: Any) -> str | None:
         return None
 
 
-# `{only}`'s expression as Sphinx evaluates it (sphinx.util.tags.Tags.eval_condition: Jinja's
-# `and`, `or`, `not` and parentheses over tag names, a name true when the build has the tag),
-# reimplemented because Sphinx is not a dependency (its evaluator is Jinja's parser). In three
-# values: a tag is certain only for the default HTML build (`sphinx-build -b html`: html,
-# format_html, builder_html; another builder's or format's tag is false), unknown otherwise (conf.py
-# or `-t` may add it). Content is shown only when the expression is certainly true: `{only}
-# internal` stays hidden. A constant (`true`), `if`/`else` or anything else Jinja reads is not
-# decided here (Sphinx shows a block whose expression fails, with a warning: hidden here).
-_HTML_TAGS = frozenset({"html", "format_html", "builder_html"})
-_OTHER_BUILDS = ("latex", "text", "man", "texinfo", "epub", "xml", "pseudoxml", "json", "pickle", "dirhtml",
-                 "singlehtml", "linkcheck", "gettext", "changes", "dummy", "qthelp", "devhelp", "applehelp", "htmlhelp")
-_NOT_HTML_TAGS = frozenset(f"{prefix}{b}" for b in _OTHER_BUILDS for prefix in ("", "format_", "builder_"))
-_JINJA_WORDS = frozenset({"and", "or", "not", "if", "else", "in", "is", "true", "false", "none", "True", "False", "None"})
-
-
-def only_built(expression: str, build: Build) -> bool:
-    """Whether `{only} expression`'s content is certainly on the site's HTML pages."""
-    tokens = re.findall(r"[^\W\d]\w*|\S", expression)
-
-    def tag(name: str) -> bool | None:
-        if build.changed_tags is None or name in build.changed_tags:
-            return None
-        return True if name in _HTML_TAGS else False if name in _NOT_HTML_TAGS else None
-
-    def either(at: int) -> tuple[bool | None, int]:  # Jinja's parse_or, parse_and, parse_not
-        value, at = both(at)
-        while tokens[at:at + 1] == ["or"]:
-            right, at = both(at + 1)
-            value = True if True in (value, right) else None if None in (value, right) else False
-        return value, at
-
-    def both(at: int) -> tuple[bool | None, int]:
-        value, at = negated(at)
-        while tokens[at:at + 1] == ["and"]:
-            right, at = negated(at + 1)
-            value = False if False in (value, right) else None if None in (value, right) else True
-        return value, at
-
-    def negated(at: int) -> tuple[bool | None, int]:
-        if tokens[at] == "not":
-            value, at = negated(at + 1)
-            return (None if value is None else not value), at
-        if tokens[at] == "(":
-            value, at = either(at + 1)
-            if tokens[at:at + 1] != [")"]:
-                raise ValueError("no closing parenthesis")
-            return value, at + 1
-        if tokens[at] in _JINJA_WORDS or not re.fullmatch(r"[^\W\d]\w*", tokens[at]):
-            raise ValueError(tokens[at])
-        return tag(tokens[at]), at + 1
-
-    try:
-        value, end = either(0)
-    except (ValueError, IndexError, RecursionError):
-        return False
-    return value is True and end == len(tokens)
-
-
 # Content built only under a condition (`{only} internal`, `{ifconfig}`): the public site may never
 # show it, and the index must not either (an `{only}` certainly built for HTML is: only_built).
 _SHOWN_ONLY_UNDER_A_CONDITION = frozenset({
@@ -264,6 +218,11 @@ TEXT = _ADMONITIONS | {
     "versionadded", "versionchanged", "deprecated", "versionremoved", "button-ref", "button-link", "div", "container",
     "epigraph", "pull-quote", "figure", "table", "list-table", "glossary", "rubric",
     "tabs", "tab", "group-tab",  # sphinx-tabs (and sphinx-inline-tabs' `tab`): a tab's label, then its panel
+    # sphinx-design's other boxes (0.8): their `:class:` on their HTML, an `{aside}`'s or `{step}`'s
+    # argument its title (myst-design `boxes.md`); `{tab-set-code}` holds code blocks.
+    "aside", "steps", "step", "accordion", "card-header", "card-footer", "card-carousel", "tab-set-code",
+    "centered",  # Sphinx's centered line: its argument
+    "todo",  # shown only with todo_include_todos (Build.todos)
 }
 # Of those, the version notes, and the words Sphinx writes before their version and text ("Added in
 # version 1.2: The fast option."; sphinx.domains.changeset's versionlabels, Sphinx 7.3 and later).
@@ -272,6 +231,7 @@ VERSION_NOTES = {"versionadded": "Added in version", "versionchanged": "Changed 
 # Of those, the ones whose argument is not text the reader sees (a path, a label, a layout, a tag).
 ARGUMENT_NOT_SHOWN = frozenset({
     "figure", "button-ref", "button-link", "grid", "grid-item", "div", "container", "tab-set", "tabs",
+    "card-carousel",  # its number of columns
 })
 # Any other directive is code: `{code-block} python`, `{testcode}`, `{eval-rst}`, Quarto's `{python}`.
 CODE_WITH_LANGUAGE_ARGUMENT = frozenset({"code-block", "code", "sourcecode", "code-cell", "code-tab"})
@@ -327,13 +287,26 @@ def directive_options(content: str, directive: str) -> tuple[dict[str, str], str
         options[option.group(1).lower()] = _option_value((option.group(2) or "").strip())
         start += 1
     text = "".join(lines[start:])
-    yaml = _YAML_OPTIONS.match(text) if start == 0 else None
-    if yaml is None:
+    block = _YAML_OPTIONS.match(text) if start == 0 else None
+    if block is None:
         return options, text
-    for line in yaml.group(0).splitlines()[1:-1]:  # `tags: [remove-cell]`: read as the lines say
-        key, _, value = line.partition(":")
-        options[key.strip().lower()] = _option_value(value.strip())
-    return options, text[yaml.end():]
+    return _yaml_options(block.group(0).splitlines()[1:-1]), text[block.end():]
+
+
+def _yaml_options(lines: list[str]) -> dict[str, str]:
+    """A `---` block's options, read as YAML as myst-parser reads them (`tags:` over lines of `- x`
+    is a list: myst-probes `nb-cell-options.md`); when the block is not a YAML mapping, each
+    `key: value` line as written."""
+    try:
+        read = yaml.safe_load("\n".join(lines))
+    except (yaml.YAMLError, RecursionError, ValueError, TypeError):  # a date like 2024-13-45 is a ValueError
+        read = None
+    if not isinstance(read, dict):
+        return {key.strip().lower(): _option_value(value.strip())
+                for key, _, value in (line.partition(":") for line in lines)}
+    # A value as str() writes it (`['remove-input']`), bounded: YAML aliases make a list billions
+    # of items long in a few lines (_written).
+    return {str(key).lower(): "" if value is None else _written(value) or "" for key, value in read.items()}
 
 
 def glossary_markdown(body: str) -> str:
@@ -378,8 +351,10 @@ _HIDE_OPTION = frozenset({"testcode", "doctest", "testoutput"})
 _REMOVING_TAGS = frozenset({"remove-cell", "remove_cell", "remove-input", "remove_input"})
 
 
-def hidden(directive: str, options: dict[str, str]) -> bool:
-    """Whether the built page shows nothing of the directive."""
+def hidden(directive: str, options: dict[str, str], todos: bool = False) -> bool:
+    """Whether the built page shows nothing of the directive (`todos`: conf.py's todo_include_todos)."""
+    if directive == "todo" and todos:
+        return False
     if directive in NOT_ON_THE_PAGE or directive in _NEVER_SHOWN:
         return True
     if directive in _HIDE_OPTION and "hide" in options:
@@ -394,9 +369,11 @@ def hidden(directive: str, options: dict[str, str]) -> bool:
 RST_NOT_SHOWN = _SHOWN_ONLY_UNDER_A_CONDITION | _MACHINERY | _NEVER_SHOWN | {"raw", "toctree"}
 
 
-def rst_hidden(directive: str, options: Mapping[str, str]) -> bool:
+def rst_hidden(directive: str, options: Mapping[str, str], todos: bool = False) -> bool:
     """Whether `.. directive::` in `{eval-rst}`, with these option lines, shows nothing: as its MyST
     fence (`hidden`), but for autodoc, an image or an include, which stay as the code naming them."""
+    if directive == "todo" and todos:
+        return False
     return directive in RST_NOT_SHOWN or directive in _HIDE_OPTION and "hide" in options
 
 
@@ -426,16 +403,21 @@ def explicit_title(inner: str) -> bool:
 # note`, `docutils container`), each as docutils' class_option makes it (`Internal_Note` is
 # `internal-note`): a site's or page's stylesheet may hide them (myst-probes `class-options.md`).
 # Both spellings are kept (more hidden, never less).
+# Options classing one part of a box (a card's title, a dropdown's body): myst_classes.parts_html.
+PART_OPTIONS = frozenset({"class-title", "class-label", "class-body", "class-content", "class-header", "class-footer"})
 _OWN_CLASSES = {"container": ("docutils", "container"), "topic": ("topic",), "rubric": ("rubric",),
                 "sidebar": ("sidebar",)}
 
 
-def classes(directive: str, argument: str, options: dict[str, str]) -> list[str]:
+def classes(directive: str, argument: str, options: dict[str, str], figure_hiding: frozenset[str] = frozenset()) -> list[str]:
     """The classes Sphinx gives the HTML of a directive, when its page names any ([] otherwise)."""
-    # A figure's `:class:` is its image's, which shows no text (its `:figclass:` is the figure's, which
-    # basic.css, under every theme, shows again: `figure.align-default {display: block}`).
-    written = options.get("class", "") if directive != "figure" else ""
-    given = [*written.split(), *(word for key, value in options.items() if key.startswith("class-") for word in value.split())]
+    # A figure's `:class:` is its image's, which shows no text; its `:figclass:` is the figure's, which
+    # basic.css, under every theme, shows again (`figure.align-default {display: block}`) but for
+    # `figure_hiding`'s classes (`!important` rules: myst-design `figures.md`).
+    written = options.get("class", "") if directive != "figure" else " ".join(
+        word for word in options.get("figclass", "").split() if word in figure_hiding)
+    given = [*written.split(), *(word for key, value in options.items()
+                                 if key.startswith("class-") and key not in PART_OPTIONS for word in value.split())]
     if directive in ("container", "div"):
         given += argument.split()
     if not given:
@@ -452,10 +434,19 @@ NUMBER_ROLES = frozenset({"eq", "math:numref"})
 _COMPUTED_SUBSTITUTIONS = frozenset({"wordcount-words", "wordcount-minutes", "today"})
 
 
+# sphinx-design's icon roles (`{octicon}`check;1em;cls``, `{fab}`github``): an `<svg>` or an
+# icon font's `<span>`, no text; the name, size and classes written show nowhere (myst-design
+# `icons.md`). An icon name the extension does not know shows as an error in the build: lost.
+ICON_ROLES = frozenset({"octicon", "fa", "fas", "fab", "far", "fa-solid", "fa-brands", "fa-regular",
+                        *(f"material-{style}" for style in ("regular", "outlined", "round", "sharp", "twotone"))})
+
+
 def replaced_role(written: str, content: str, numfig: bool) -> str | None:
-    """What Sphinx shows in place of a role's text where it is not the text (a number, a count):
-    "" for nothing, the title less its number's placeholders; None for any other role."""
+    """What Sphinx shows in place of a role's text where it is not the text (a number, a count, an
+    icon): "" for nothing, the title less its number's placeholders; None for any other role."""
     written = written.lower()
+    if written in ICON_ROLES:
+        return ""
     if written == "config:option":
         return role_key(content)
     if written == "sub-ref" and content.strip() in _COMPUTED_SUBSTITUTIONS:

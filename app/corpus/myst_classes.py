@@ -167,3 +167,37 @@ def rst_code(rst: str, roles: tuple[tuple[str, str], ...]) -> str:
         out += [html.escape(rst[at:found.start()]), role_span(roles, found.group(1) or found.group(2), found.group(0)) or ""]
         at = found.end()
     return "".join([*out, html.escape(rst[at:])])
+
+
+# The part each of sphinx-design's part options (myst.PART_OPTIONS) classes (cards.py, dropdown.py,
+# aside.py, tabs.py, steps.py): the box's other parts show whatever it hides (myst-design `parts.md`).
+_PART = {"title": "title", "label": "title", "body": "body", "content": "body", "header": "header", "footer": "footer"}
+_CARDS = frozenset({"card", "grid-item-card"})
+# A card's legacy separators (sphinx-design's REGEX_HEADER, REGEX_FOOTER): its header ends at the
+# first `^^^` line, its footer starts after the last `+++` line.
+_HEADER_LINE = re.compile(r"^\^{3,}\s*$")
+_FOOTER_LINE = re.compile(r"^\+{3,}\s*$")
+
+
+def parts_html(name: str, title: str, body: str, options: dict[str, str], render: Any) -> str | None:
+    """A box whose options class some of its parts, each part in a `<div>` of its classes: a
+    card's title inside its body, its header and footer cut by the legacy separators; `title` is
+    the title's HTML, `render` reads Markdown to HTML. None when no part is classed."""
+    classed = {_PART[key.removeprefix("class-")]: class_list(options[key]) for key in sorted(myst.PART_OPTIONS)
+               if options.get(key, "").strip()}
+    if not classed:
+        return None
+
+    def part(html_: str, name_: str) -> str:
+        return f'<div class="{html.escape(classed[name_])}">{html_}</div>' if name_ in classed and html_ else html_
+
+    lines = body.splitlines(keepends=True)
+    header_at = next((i for i, line in enumerate(lines) if _HEADER_LINE.match(line)), None) if name in _CARDS else None
+    footer_at = next((i for i in range(len(lines) - 1, -1, -1) if _FOOTER_LINE.match(lines[i])), None) if name in _CARDS else None
+    header = "".join(lines[:header_at]) if header_at is not None else ""
+    footer = "".join(lines[footer_at + 1:]) if footer_at is not None else ""
+    main = "".join(lines[(header_at + 1 if header_at is not None else 0):footer_at])
+    if name in _CARDS:  # the title is the body's first part
+        return part(render(header), "header") + part(part(title, "title") + render(main), "body") + part(render(footer), "footer")
+    return part(title, "title") + part(render(main), "body")
+

@@ -57,6 +57,13 @@ def _rst_block_end(lines: list[str], at: int) -> int:
     return end
 
 
+# A directive's options whose values the build shows nowhere: an image's alternative text and
+# size, a label or name (a link target), a link (myst-probes `eval-rst-options.md`). Left out of the
+# code; the other option lines stay (a `:caption:`, a `:header:`, a `{confval}`'s `:default:`
+# show, and `:class:` lines are read for classes: rst_classed).
+_UNSHOWN_OPTIONS = frozenset({"alt", "label", "name", "target", "width", "height", "scale", "align", "figwidth"})
+
+
 def shown_rst(body: str, build: Build) -> list[tuple[str, str]]:
     """An ``{eval-rst}`` body less what the site never shows: a directive shown only under a
     condition (``.. only:: internal``), raw output for another format, or a comment (``.. a note``),
@@ -77,7 +84,7 @@ def shown_rst(body: str, build: Build) -> list[tuple[str, str]]:
         argument = rest[directive.end():] if directive else ""
         shown_only = named == "only" and (at + 1 == len(lines) or not lines[at + 1].strip()) and only_built(argument, build)
         # A directive the site does not define shows nothing, as in MyST (Build.defined).
-        if explicit and not shown_only and (rst_hidden(named, _rst_options(lines, at)) or not _RST_NOT_COMMENT.match(rest)
+        if explicit and not shown_only and (rst_hidden(named, _rst_options(lines, at), build.todos) or not _RST_NOT_COMMENT.match(rest)
                                             or directive is not None and not build.defined(directive.group(1))):
             end = _rst_block_end(lines, at)
             if named == "raw":
@@ -87,10 +94,15 @@ def shown_rst(body: str, build: Build) -> list[tuple[str, str]]:
             continue
         shown.append(lines[at])
         at += 1
+        while directive is not None and at < len(lines) and (option := OPTION_LINE.match(lines[at].rstrip("\r\n"))):
+            if option.group(1).lower() not in _UNSHOWN_OPTIONS:
+                shown.append(lines[at])
+            at += 1
     return [*pieces, ("rst", "".join(shown))]
 
 
-_RST_CLASS_OPTION = re.compile(r"^[ \t]+:class:[ \t]*(.*)$")
+# `:class:`, and sphinx-design's `:class-container:`, `:class-title:`, … (myst.classes reads them all).
+_RST_CLASS_OPTION = re.compile(r"^[ \t]+:(class(?:-[\w-]+)?):[ \t]*(.*)$")
 
 
 def rst_classed(rst: str) -> list[tuple[list[str], str]]:
@@ -107,8 +119,8 @@ def rst_classed(rst: str) -> list[tuple[list[str], str]]:
         directive = _RST_DIRECTIVE.match(explicit.group(2) or "") if explicit else None
         if explicit and directive:
             end = _rst_block_end(lines, at)
-            options = {"class": " ".join(m.group(1) for line in lines[at + 1:end]
-                                         if (m := _RST_CLASS_OPTION.match(line.rstrip("\r\n"))))}
+            options = {m.group(1).lower(): m.group(2) for line in lines[at + 1:end]
+                       if (m := _RST_CLASS_OPTION.match(line.rstrip("\r\n")))}
             found = classes(name(directive.group(1)), (explicit.group(2) or "")[directive.end():], options)
             if found:
                 pieces += [([], "".join(plain)), (found, "".join(lines[at:end]))]

@@ -23,7 +23,7 @@ from app.corpus.site_model import _PAGE_SUFFIX, SPHINX_CONFIG, NavPage, Site
 from app.corpus.sphinx_directives import site_directives, site_roles
 from app.corpus.sphinx_inventory import local_inventories
 from app.corpus.sphinx_substitutions import substitutions_by_code
-from app.corpus.theme_hiding import sphinx_extensions_css, theme_css
+from app.corpus.theme_hiding import sphinx_extensions_css, sphinx_extensions_figure_classes, theme_css
 
 # --- Sphinx ---------------------------------------------------------------------------------------
 
@@ -253,8 +253,14 @@ class _Sphinx:
         # nb_remove_code_source (app/corpus/myst_notebook.py).
         listed_extensions = values.get("extensions", []) if isinstance(values.get("extensions"), list) else []
         notebooks = not by_code and isinstance(values.get("extensions"), list) and "myst_nb" in values["extensions"]
+        directives = site_directives(tree, values, by_code)
+        # colon_fence stays on (its fences read, as before) when code writes or changes the list, or
+        # an extension or theme not recorded is loaded (it may turn it on: canonical-sphinx turns on
+        # others); off, a `:::{only} internal` it turned on would show.
+        colons = "colon_fence" in listed or "myst_enable_extensions.code" in values \
+            or _changed_by_code(tree, "myst_enable_extensions") is not None or directives is None
         site.myst = replace(site.myst, attrs=("attrs_inline" in listed, "attrs_block" in listed), fieldlist="fieldlist" in listed,
-                            directives=site_directives(tree, values, by_code),
+                            colon_fence=colons, todos=values.get("todo_include_todos") is True, directives=directives,
                             role_names=site_roles(tree, values, by_code), numfig=values.get("numfig") is True,
                             cells=False if notebooks else None,
                             remove_code_source=values.get("nb_remove_code_source") is True,
@@ -274,7 +280,9 @@ class _Sphinx:
         site.theme_css = theme_css("sphinx", theme) if isinstance(theme, str) and "html_theme.code" not in values \
             and _changed_by_code(tree, "html_theme") is None else ""
         # And those of the extensions it loads (sphinx-design's `sd-d-none`): all when code changes the list.
-        site.theme_css = "\n".join(filter(None, (site.theme_css, sphinx_extensions_css(None if by_code else values.get("extensions", ())))))
+        loaded = None if by_code else values.get("extensions", ())
+        site.theme_css = "\n".join(filter(None, (site.theme_css, sphinx_extensions_css(loaded))))
+        site.myst = replace(site.myst, figure_classes=sphinx_extensions_figure_classes(loaded))
         root = self.config(values, "root_doc", str, None) or self.config(values, "master_doc", str, "index")
         # exclude_patterns, with the literal patterns code adds to it (`exclude_patterns.append("x")`,
         # under an `if` too: Sphinx then never builds a page docschat indexed).

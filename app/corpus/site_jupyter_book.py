@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
+from dataclasses import replace
 from typing import Any
 
 import yaml
 
 from app.corpus.site_code import _sphinx_pattern
 from app.corpus.site_model import Site
-from app.corpus.theme_hiding import sphinx_extensions_css, theme_css
+from app.corpus.theme_hiding import sphinx_extensions_css, sphinx_extensions_figure_classes, theme_css
 
 JUPYTER_BOOK_FILES = ("_config.yml", "_toc.yml")
 JUPYTER_BOOK_TOC = "_toc.yml"
@@ -70,6 +71,7 @@ def jupyter_book_site(files: Mapping[str, str]) -> Site:
     site.theme_css = theme_css("sphinx", theme) if isinstance(theme, str) else ""
     # Its extensions (jupyter-book's defaults load sphinx-design: `sd-d-none` hides).
     site.theme_css = "\n".join(filter(None, (site.theme_css, sphinx_extensions_css(("sphinx_design",)))))
+    site.myst = replace(site.myst, figure_classes=sphinx_extensions_figure_classes(("sphinx_design",)))
     excluded = overrides.get("exclude_patterns", config.get("exclude_patterns"))
     patterns = [*_DEFAULT_EXCLUDED, *(str(p) for p in excluded if isinstance(p, str))] if isinstance(excluded, list) \
         else list(_DEFAULT_EXCLUDED)

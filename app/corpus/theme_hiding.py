@@ -61,6 +61,16 @@ def sphinx_extensions_css(extensions: object) -> str:
     return "\n".join(filter(None, (theme_css("sphinx_extensions", name) for name in known if name in loaded)))
 
 
+def sphinx_extensions_figure_classes(extensions: object) -> frozenset[str]:
+    """Of the classes sphinx_extensions_css hides, those that hide a Sphinx figure too (a
+    `:figclass:`; sphinx-design's `sd-d-none` is `!important`, which beats basic.css's
+    `figure.align-default {display: block}`), at a desktop width: recorded on a figure."""
+    known = _recorded().get("sphinx_extensions", {})
+    loaded = extensions if isinstance(extensions, (list, tuple)) else list(known)
+    return frozenset(name for module, record in known.items() if module in loaded for name in record.get("figure", ())
+                     if any(width >= DESKTOP for widths in record["hidden"].get(name, {}).values() for width in widths))
+
+
 def mkdocs_theme_css(config: dict[str, Any]) -> str:
     """The rules for an MkDocs site's theme: `theme: material` or `theme: {name: material}`
     (MkDocs' own `mkdocs` when none is named; a `custom_dir` theme without a name: none)."""
