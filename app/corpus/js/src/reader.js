@@ -24,6 +24,7 @@ import parseCss from 'css-tree/parser'
 import {ident} from 'css-tree/utils'
 import {createParser, render} from 'css-selector-parser'
 import {selectAll} from 'hast-util-select'
+import {find, html as htmlSchema} from 'property-information'
 import {gfm} from 'micromark-extension-gfm'
 import {math} from 'micromark-extension-math'
 import {mdxjs} from 'micromark-extension-mdxjs'
@@ -1526,9 +1527,59 @@ const TEXT_FREE = /^(?:before|after|first-line|first-letter|marker|placeholder|s
 // `:not()`, so that the selector matches more than the site's, never less.
 const SAME = {where: 'is', matches: 'is', any: 'is', '-webkit-any': 'is', '-moz-any': 'is', link: 'any-link', '-webkit-any-link': 'any-link'}
 const NEVER = /^(?:hover|active|focus|focus-visible|focus-within|visited|target|target-within|current|past|future|playing|paused|seeking|buffering|stalled|muted|volume-locked|fullscreen|-webkit-full-screen|-moz-full-screen|modal|picture-in-picture|popover-open|user-invalid|user-valid|autofill|-webkit-autofill|-moz-focusring|host|host-context|drop|interest-source|interest-target)$/
-const KNOWN = new Set(['any-link', 'blank', 'checked', 'dir', 'disabled', 'empty', 'enabled', 'first-child', 'first-of-type',
+// `:read-only`/`:read-write` are "maybe" too: hast-util-select takes only `contenteditable="true"`
+// for an editing host (Chromium: `""`, any case, `plaintext-only`; `false` inside one ends it).
+const KNOWN = new Set(['any-link', 'blank', 'dir', 'empty', 'first-child', 'first-of-type',
   'has', 'is', 'lang', 'last-child', 'last-of-type', 'not', 'nth-child', 'nth-last-child', 'nth-last-of-type', 'nth-of-type',
-  'only-child', 'only-of-type', 'optional', 'read-only', 'read-write', 'required', 'root', 'scope'])
+  'only-child', 'only-of-type', 'optional', 'required', 'root', 'scope'])
+// Form states hast-util-select reads from the element's own attributes alone: a `<fieldset
+// disabled>` disables what it holds, a `<select>` with no `selected` option checks its first, a
+// later checked radio of the group unchecks an earlier one, a `type` matches in any case. Read as
+// the elements that may be in the state (where it narrows a match) or surely are (under `:not()`).
+const FORM = 'button, input, select, textarea, fieldset, optgroup, option'
+const STATES = {
+  checked: {maybe: 'input[type=checkbox i][checked], input[type=radio i][checked], option', sure: 'input[type=checkbox i][checked]'},
+  disabled: {maybe: FORM, sure: FORM.split(', ').map((tag) => `${tag}[disabled]`).join(', ')},
+  enabled: {maybe: FORM, sure: null}
+}
+const stateRead = (name, negated) => {
+  const text = STATES[name][negated ? 'sure' : 'maybe']
+  return text ? SELECTOR(`:is(${text})`).rules[0].items[0] : NOTHING
+}
+// Attribute names match in any case on an HTML element (an SVG element's as written), and the values
+// of the attributes HTML lists as case-insensitive (`lang`, `type`, `dir`, `align`…) in any case
+// (HTML's "case-sensitivity of selectors"; the `css-stylesheet-html-semantics` probe).
+const CASE_FREE_VALUES = new Set(['accept', 'accept-charset', 'align', 'alink', 'axis', 'bgcolor', 'charset', 'checked',
+  'clear', 'codetype', 'color', 'compact', 'declare', 'defer', 'dir', 'direction', 'disabled', 'enctype', 'face', 'frame',
+  'hreflang', 'http-equiv', 'lang', 'language', 'link', 'media', 'method', 'multiple', 'nohref', 'noresize', 'noshade',
+  'nowrap', 'readonly', 'rel', 'rev', 'rules', 'scope', 'scrolling', 'selected', 'shape', 'target', 'text', 'type',
+  'valign', 'valuetype', 'vlink'])
+
+function attributeRead(item) {
+  const lower = item.name.toLowerCase()
+  const read = item.value && !item.caseSensitivityModifier && CASE_FREE_VALUES.has(lower) ? {...item, caseSensitivityModifier: 'i'} : item
+  if (lower === item.name) return read
+  return {type: 'PseudoClass', name: 'is', argument: {type: 'Selector', rules: [read, {...read, name: lower}].map((each) => ({type: 'Rule', items: [each]}))}}
+}
+
+// hast-util-select compares a selector's value with hast's value of the attribute, not the string
+// written (which Chromium compares): a boolean's is `true` (`checked=""` fails `[checked=""]`), a
+// number's a number (`tabindex="01"` fails `[tabindex="01"]`), a list's its words joined by one space
+// or a comma and a space (`class="a  b"`, `accept="a,b"`), and an empty list none (`class=""` fails
+// `[class]`). Such a test is "maybe" (the `css-stylesheet-attribute-values` probe).
+function attributeRewritten(item, negated) {
+  const info = find(htmlSchema, item.name.toLowerCase())
+  const listed = info.spaceSeparated || info.commaSeparated || info.commaOrSpaceSeparated
+  if (!item.value) return !negated && Boolean(listed) // under `:not()`, the test misses more: more hidden
+  if (info.boolean || info.overloadedBoolean || info.number) return true
+  return Boolean(listed) && (item.value.type !== 'String' || /^$|[\s,]/.test(item.value.value))
+}
+
+// A `:has()` of siblings (`:has(+ .b)`, `:has(~ .b)`): hast-util-select matches only what the
+// element holds, so it is "maybe".
+function siblingCombinator(rule) {
+  return rule.combinator === '+' || rule.combinator === '~' || Boolean(rule.nestedRule && siblingCombinator(rule.nestedRule))
+}
 const ALWAYS = {type: 'WildcardTag'}
 // Matches no element, at once: an attribute name parse5 never writes (it lowers their case). Not
 // `:not(*)`, which hast-util-select tests by walking all the element holds (`:not(:not(*))` took
@@ -1598,6 +1649,8 @@ function chain(rule, negated, inside, nested = false) {
       items.push({type: 'PseudoClass', name: 'is', argument: {type: 'Selector', rules: [item, {...item, name: item.name.toLowerCase()}].map((tag) => ({type: 'Rule', items: [tag]}))}})
     } else if (item.type === 'PseudoClass') {
       items.push(pseudo(item, negated, nested))
+    } else if (item.type === 'Attribute') {
+      items.push(attributeRewritten(item, negated) ? (negated ? NOTHING : ALWAYS) : attributeRead(item))
     } else items.push(item)
   }
   const next = rule.nestedRule ? chain(rule.nestedRule, negated, inside, nested) : undefined
@@ -1611,6 +1664,8 @@ function chain(rule, negated, inside, nested = false) {
 function pseudo(item, negated, nested) {
   const name = SAME[item.name.toLowerCase()] || item.name.toLowerCase()
   if (NEVER.test(name)) return NOTHING
+  if (STATES[name]) return stateRead(name, negated)
+  if (name === 'has' && item.argument && item.argument.type === 'Selector' && item.argument.rules.some(siblingCombinator)) return negated ? NOTHING : ALWAYS
   if (!KNOWN.has(name) || (item.argument && item.argument.type === 'FormulaOfSelector') ||
     (nested && item.argument && (item.argument.type === 'Selector' || name === 'is'))) return negated ? NOTHING : ALWAYS
   let argument = item.argument
