@@ -64,21 +64,31 @@ function flowchartDrawn(lines, undrawn = FLOW_UNDRAWN) {
   return out
 }
 
+// A sequence diagram: `participant A as Alice` (or `actor`, `create participant`) draws the alias;
+// a participant's `@{…}` metadata, `activate`/`autonumber`/`destroy` lines and a link's URL are not
+// drawn (`link A: Label @ url` shows "Label" in the participant's menu, `links A: {"Label": url}` too).
+const PARTICIPANT = /^(?:create\s+)?(?:participant|actor)\s+([^\s@]+)(?:@\{[^}]*\})?(?:\s+as\s+(.*))?$/
+
 function sequenceDrawn(lines) {
   const aliased = new Set()
   for (const line of lines) {
-    const alias = line.trim().match(/^(?:participant|actor)\s+(\S+)\s+as\s+/)
-    if (alias) aliased.add(alias[1])
+    const participant = line.trim().match(PARTICIPANT)
+    if (participant && participant[2] !== undefined) aliased.add(participant[1])
   }
   const out = []
   for (const line of lines) {
     const text = line.trim()
-    if (/^sequenceDiagram\b/.test(text) || /^(?:activate|deactivate|autonumber|create|destroy|link|links|properties|details)\b/.test(text)) continue
-    const alias = text.match(/^(?:participant|actor)\s+\S+\s+as\s+(.*)$/)
-    if (alias) { out.push(alias[1]); continue }
+    if (/^sequenceDiagram\b/.test(text) || /^(?:activate|deactivate|autonumber|destroy|properties|details)\b/.test(text)) continue
+    const participant = text.match(PARTICIPANT)
+    if (participant) { out.push(participant[2] ?? participant[1]); continue }
+    const link = text.match(/^links?\s+[^:]*:\s*(.*)$/)
+    if (link) {
+      out.push(text.startsWith('links') ? [...link[1].matchAll(/"([^"]*)"\s*:/g)].map((name) => name[1]).join(' ') : link[1].replace(/\s*@.*$/, ''))
+      continue
+    }
     const colon = line.indexOf(':')
     const head = colon < 0 ? line : line.slice(0, colon)
-    out.push(head.replace(/[^\s\-<>+)(x:]+/g, (word) => (aliased.has(word) ? '' : word)) + (colon < 0 ? '' : line.slice(colon)))
+    out.push(head.replace(/[^\s\-<>+)(x:,]+/g, (word) => (aliased.has(word) ? '' : word)) + (colon < 0 ? '' : line.slice(colon)))
   }
   return out
 }
@@ -103,6 +113,11 @@ function stateDrawn(lines) {
   for (const line of lines) {
     const named = line.trim().match(/^state\s+"[^"]*"\s+as\s+([\w-]+)/) || line.trim().match(/^state\s+([\w-]+)\s*<<\w+>>/)
     if (named) hidden.add(named[1])
+  }
+  // A composite state (`state X {`) given a description (`X : text`) draws the text as its title.
+  for (const line of lines) {
+    const described = line.trim().match(/^([\w-]+)\s*:/)
+    if (described && lines.some((other) => new RegExp(`^\\s*state\\s+${described[1]}\\s*\\{`).test(other))) hidden.add(described[1])
   }
   const out = []
   for (const line of lines.slice(1)) {
