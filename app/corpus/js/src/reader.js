@@ -1725,7 +1725,14 @@ function hidingRules(nodes, parent, out, imports = 0) {
   }
 }
 
-function readSelector(text, parent) {
+// A selector's comments, as CSS's tokenizer drops them (`.a/**/.b` is `.a.b`; `.a, /* .b, */ .c` is
+// `.a, .c`): css-selector-parser reads none, and refused the page (every page, in a site's sheet).
+function withoutComments(text) {
+  return text.replace(/("(?:[^"\\]|\\[\s\S])*"?|'(?:[^'\\]|\\[\s\S])*'?)|\/\*[\s\S]*?(?:\*\/|$)/g, (all, string) => string ?? '')
+}
+
+function readSelector(written, parent) {
+  const text = withoutComments(written)
   try {
     return matchable(SELECTOR(text), parent)
   } catch (error) {
