@@ -1589,11 +1589,11 @@ const NOTHING = {type: 'Attribute', name: 'docschatNever'}
 // A selector list hast-util-select matches as the browser would in the recorded state (or more):
 // null for a rule that hides no element's text (every selector a pseudo-element's). `parent`, for a
 // nested rule, is the selector `&` stands for (`:root` at the top, as CSS Nesting says).
-function matchable(selector, parent) {
+function matchable(selector, parent, sure = false) {
   const rules = []
   for (const rule of selector.rules) {
     for (const each of parent || hasNesting(rule) ? nest(rule, parent || ROOT) : [rule]) {
-      const read = chain(each, false, false)
+      const read = chain(each, sure, false)
       if (read) rules.push(read)
     }
   }
@@ -1643,7 +1643,8 @@ function chain(rule, negated, inside, nested = false) {
   const items = []
   for (const item of rule.items) {
     if (item.type === 'PseudoElement') {
-      if (TEXT_FREE.test(item.name.toLowerCase())) return null
+      // Read as its element where the rule hides; where it shows (`negated`: read as sure), not.
+      if (TEXT_FREE.test(item.name.toLowerCase()) || negated) return null
     } else if (item.type === 'TagName' && item.name !== item.name.toLowerCase()) {
       // HTML's names match in any case; an SVG element's (`foreignObject`) as written.
       items.push({type: 'PseudoClass', name: 'is', argument: {type: 'Selector', rules: [item, {...item, name: item.name.toLowerCase()}].map((tag) => ({type: 'Rule', items: [tag]}))}})
@@ -1685,10 +1686,18 @@ function pseudo(item, negated, nested) {
 // whatever its condition (more hidden, never less); `@keyframes` hold no rules. Only a rule that
 // hides, or holds rules, has its selector read: one the parser cannot read is an error then (the
 // page is not indexed, and compose reports it: fail closed), as it would leak were it valid CSS.
-function hidingRules(nodes, parent, out, imports = 0) {
+function hidingRules(nodes, parent, out, imports = 0, sure = true) {
   for (const node of nodes) {
     if (node.type === 'Rule') {
       const children = node.block.children.toArray()
+      const showing = sure && !parent && showingDisplay(children)
+      if (showing) {
+        let selector = null
+        try {
+          selector = matchable(SELECTOR(withoutComments(node.prelude.value)), null, true)
+        } catch {} // a selector not read shows nothing
+        if (selector) out.showing.push({selector, declarations: showing})
+      }
       const declarations = hidingDeclarations(children)
       const animations = animationNames(declarationsOf(children))
       const rules = children.some((child) => child.type === 'Rule' || child.type === 'Atrule' || (child.type === 'Raw' && child.value.includes('{')))
@@ -1709,18 +1718,19 @@ function hidingRules(nodes, parent, out, imports = 0) {
       if (declarations) out.push({selector: parent, declarations})
       const animations = parent ? animationNames(declarationsOf(node.block.children)) : []
       if (animations.length) out.animated.push({selector: parent, animations})
-      hidingRules(node.block.children, parent, out)
+      // Only `@layer` applies whatever the page: a rule under a condition may not show.
+      hidingRules(node.block.children, parent, out, imports, sure && /^layer$/i.test(node.name))
     } else if (node.type === 'Atrule' && node.name.toLowerCase() === 'import' && node.prelude && imports < 20) {
       // `@import url("data:text/css,…")`: its sheet's rules, as the browser imports them (wherever
       // the rule stands: Chromium ignores one after other rules, more hidden here, never less).
       const url = /^\s*(?:url\(\s*(["']?)([\s\S]*?)\1\s*\)|(["'])([\s\S]*?)\3)/i.exec(node.prelude.value)
       const css = url ? dataCss(url[2] ?? url[4]) : ''
-      if (css) hidingRules(parseCss(css, CSS_OPTIONS).children, parent, out, imports + 1)
+      if (css) hidingRules(parseCss(css, CSS_OPTIONS).children, parent, out, imports + 1, false)
       else if (url) linkTo(url[2] ?? url[4]) // a file of the site, perhaps: compose reads it (`links`)
     } else if (node.type === 'Raw' && parent && node.value.includes('{')) {
       // css-tree reads a nested rule only when it starts with `&`; one that does not (`.a { .b {…} }`,
       // as Chromium reads it) is left as raw text: read again here as rules.
-      hidingRules(parseCss(node.value, CSS_OPTIONS).children, parent, out)
+      hidingRules(parseCss(node.value, CSS_OPTIONS).children, parent, out, imports, false)
     }
   }
 }
@@ -1755,11 +1765,19 @@ function hidingDeclarations(nodes) {
     .map((key) => `${names[key]}: ${found[key]}${important[key] ? ' !important' : ''}`).join(';')
 }
 
+// A rule's `display` when it shows (`block`, `revert`…): it wins over the `hidden` attribute, a
+// presentational hint below every author rule (`<p hidden class="x">` and `.x {display: block}`
+// show, the `css-hidden-stylesheet-display` probe). '' for none.
+function showingDisplay(nodes) {
+  const {found, important} = cascade(declarationsOf(nodes))
+  return found.display && !hiding('display', found.display) ? `display: ${found.display}${important.display ? ' !important' : ''}` : ''
+}
+
 // The site's own stylesheet's hiding rules, read once for every page of the site (the last one read).
 let siteRules = {css: '', rules: []}
 
 function rulesOf(css) {
-  const rules = Object.assign([], {keyframes: new Map(), animated: []})
+  const rules = Object.assign([], {keyframes: new Map(), animated: [], showing: []})
   hidingRules(parseCss(css, CSS_OPTIONS).children, null, rules)
   return rules
 }
@@ -1817,9 +1835,9 @@ function applyStylesheets(tree, siteCss = '') {
         // another (`text/plain`, a parameter) is not CSS (the `css-stylesheet-element-kinds` probe).
         // Its `media` is applied whatever it says, as an `@media` rule is (more hidden, never less).
         const type = (child.properties || {}).type
-        if (type === undefined || ['', 'text/css'].includes(String(type).toLowerCase())) sheets.push(unescapeHtml(toString(child)))
+        if (type === undefined || ['', 'text/css'].includes(String(type).toLowerCase())) sheets.push(underMedia(child, unescapeHtml(toString(child))))
       }
-      else if (child.type === 'element' && child.tagName === 'link') sheets.push(linkedCss(child.properties || {}))
+      else if (child.type === 'element' && child.tagName === 'link') sheets.push(underMedia(child, linkedCss(child.properties || {})))
       else collect(child)
     }
   }
@@ -1837,7 +1855,8 @@ function applyStylesheets(tree, siteCss = '') {
   const rules = [...read.flat(), ...animatedRules(read)]
   const keyframes = new Map(read.flatMap((sheet) => [...sheet.keyframes]))
   if (keyframes.size) animateStyles(tree, keyframes)
-  if (!rules.length) return
+  const showing = hasHiddenAttribute(tree) ? read.flatMap((sheet) => sheet.showing) : []
+  if (!rules.length && !showing.length) return
   const body = {type: 'element', tagName: 'body', properties: {}, children: tree.children}
   const html = {type: 'element', tagName: 'html', properties: {}, children: [body]}
   const page = {type: 'root', children: [html]}
@@ -1858,13 +1877,36 @@ function applyStylesheets(tree, siteCss = '') {
     const selectors = [...group.values()]
     for (const element of selectAll(render({type: 'Selector', rules: selectors}), page)) said.set(element, [...(said.get(element) || []), declarations])
   }
-  for (const [element, declarations] of said) {
+  // Rules that show what the `hidden` attribute hides, read as surely matching (no theme's elements
+  // around the page, no "maybe", none under a condition, none cut to a budget): their `display`
+  // goes before the hiding declarations, which win over it (more hidden, never less).
+  const shown = new Map()
+  for (const rule of showing) {
+    const chains = rule.selector.rules.filter((chain) => bounded(chain, depth, siblings, elements) === chain)
+    if (!chains.length) continue
+    for (const element of selectAll(render({type: 'Selector', rules: chains}), page)) {
+      if (hiddenAttribute(element.properties || {})) shown.set(element, [...(shown.get(element) || []), rule.declarations])
+    }
+  }
+  for (const element of new Set([...shown.keys(), ...said.keys()])) {
     const properties = element.properties || {}
+    const declarations = [...(shown.get(element) || []), ...(said.get(element) || [])]
     element.properties = {...properties, style: declarations.join(';') + ';' + (typeof properties.style === 'string' ? properties.style : '')}
   }
   // A rule hiding the page itself (`:root`, `body`): its text goes as the page's element's would.
   const own = [...(said.get(html) || []), ...(said.get(body) || [])]
   if (own.length) tree.children = [{type: 'element', tagName: 'div', properties: {style: own.join(';')}, children: tree.children}]
+}
+
+// A `<style media>` or `<link media>` sheet: its rules hide whatever the media (as an `@media`
+// rule's do), and show only where no media is said.
+function underMedia(element, css) {
+  const media = (element.properties || {}).media
+  return media === undefined || ['', 'all'].includes(String(media).trim().toLowerCase()) || !css ? css : `@media docschat-media {\n${css}\n}`
+}
+
+function hasHiddenAttribute(node) {
+  return (node.children || []).some((child) => child.type === 'element' && ((child.properties || {}).hidden || hasHiddenAttribute(child)))
 }
 
 // Elements whose own `style` runs a hiding animation get its hiding declarations first.
@@ -1920,7 +1962,7 @@ function linkTo(url) {
 export function cssLinks(css) {
   linksFound = []
   try {
-    hidingRules(parseCss(css, CSS_OPTIONS).children, null, [])
+    hidingRules(parseCss(css, CSS_OPTIONS).children, null, Object.assign([], {keyframes: new Map(), animated: [], showing: []}))
     return JSON.stringify({links: linksFound})
   } catch (error) {
     return failure(error)
