@@ -12,7 +12,7 @@
 const FLOW_HEADER = /^(?:flowchart|graph)(?:\s+\w+)?\s*;?\s*$/i
 const FLOW_UNDRAWN = /^(?:classDef|class|style|linkStyle|click|direction|end)\b/
 // A node's shape after its id, longest opening first, and the label it holds (quoted or not).
-const SHAPE = /([A-Za-z0-9_][\w-]*)\s*(@\{[^}]*\}|\(\(\(.*?\)\)\)|\(\(.*?\)\)|\(\[.*?\]\)|\[\[.*?\]\]|\[\(.*?\)\]|\{\{.*?\}\}|\[\/.*?[/\\]\]|\[\\.*?[/\\]\]|\[.*?\]|\(.*?\)|\{.*?\}|>.*?\])/g
+const SHAPE = /([A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*)\s*(@\{[^}]*\}|\(\(\(.*?\)\)\)|\(\(.*?\)\)|\(\[.*?\]\)|\[\[.*?\]\]|\[\(.*?\)\]|\{\{.*?\}\}|\[\/.*?[/\\]\]|\[\\.*?[/\\]\]|\[.*?\]|\(.*?\)|\{.*?\}|>.*?\])/g
 // Styling on any diagram: a `:::name` class, a `classDef`/`class`/`style`/`cssClass` line.
 const STYLE_CLASS = /:::[\w-]+/g
 const STYLING = /^(?:classDef|class|cssClass|style|linkStyle)\b/
@@ -52,7 +52,8 @@ function flowchartDrawn(lines, undrawn = FLOW_UNDRAWN) {
     const parts = []
     let at = 0
     const pieces = [...line.matchAll(new RegExp(`${SHAPE.source}|\\|[^|]*\\|`, 'g'))]
-    const bare = (segment) => segment.replace(/[A-Za-z0-9_][\w-]*/g, (word) => (labelled.has(word) ? '' : word))
+    // An id's word: `-` only between its letters (`a-->b` is `a`, an arrow, `b`).
+    const bare = (segment) => segment.replace(/[A-Za-z0-9_]+(?:-[A-Za-z0-9_]+)*/g, (word) => (labelled.has(word) ? '' : word))
     for (const piece of pieces) {
       parts.push(bare(line.slice(at, piece.index)))
       parts.push(piece[1] ? ` ${shapeLabel(piece[2]) ?? piece[1]} ` : piece[0])
