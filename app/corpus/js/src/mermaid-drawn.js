@@ -158,10 +158,28 @@ function mindmapDrawn(lines) {
   return out
 }
 
-// Kanban: a card's metadata draws its `assigned` and `ticket` values (priority is a colour).
+// Kanban: a card's metadata draws its `assigned` and `ticket` values (priority is a colour, an icon
+// no text); its `label` stands in for the card's text.
 function kanbanDrawn(lines) {
-  return labelledDrawn(lines.map((line) => line.replace(/@\{([^}]*)\}/, (all, body) => [...body.matchAll(/\b(?:assigned|ticket)\s*:\s*(?:'([^']*)'|"([^"]*)"|([^,}]*))/g)]
-    .map((field) => ` ${(field[1] ?? field[2] ?? field[3]).trim()}`).join(''))), STYLING)
+  return labelledDrawn(lines.map((line) => {
+    const meta = line.match(/@\{([^}]*)\}/)
+    if (!meta) return line
+    const field = (name) => {
+      const found = meta[1].match(new RegExp(`\\b${name}\\s*:\\s*(?:'([^']*)'|"([^"]*)"|([^,}]*))`))
+      return found ? (found[1] ?? found[2] ?? found[3]).trim() : undefined
+    }
+    let shown = line.replace(meta[0], ['assigned', 'ticket'].map(field).filter(Boolean).map((value) => ` ${value}`).join(''))
+    const label = field('label')
+    if (label !== undefined) shown = /\[[^\]]*\]/.test(shown) ? shown.replace(/\[[^\]]*\]/, `["${label}"]`) : shown.replace(/^(\s*[\w-]+)/, `$1["${label}"]`)
+    return shown
+  }), STYLING)
+}
+
+// A block diagram is read as a flowchart; a composite `block:id:n` draws no id.
+function blockDrawn(lines) {
+  const composite = new Set(lines.map((line) => line.trim().match(/^block:([\w-]+)/)).filter(Boolean).map((found) => found[1]))
+  return flowchartDrawn(lines.slice(1).map((line) => line.replace(/^(\s*)block:[\w-]+(?::\d+)?/, '$1')), /^(?:classDef|class|style|columns|space|end)\b/)
+    .map((line) => withoutIds(line, composite))
 }
 
 // C4: an element's or a relation's ids (its unquoted arguments) and `$name=` options are not drawn;
@@ -199,8 +217,8 @@ const DRAWN = {
   'statediagram-v2': stateDrawn,
   gantt: ganttDrawn,
   mindmap: mindmapDrawn,
-  'block-beta': (lines) => flowchartDrawn(lines.slice(1), /^(?:classDef|class|style|columns|space|end)\b/),
-  block: (lines) => flowchartDrawn(lines.slice(1), /^(?:classDef|class|style|columns|space|end)\b/),
+  'block-beta': blockDrawn,
+  block: blockDrawn,
   'architecture-beta': architectureDrawn,
   gitgraph: (lines) => lines.slice(1).map((line) => line.replace(/\bmsg:\s*"[^"]*"/g, '')),
   quadrantchart: (lines) => lines.slice(1).filter((line) => !STYLING.test(line.trim()))
