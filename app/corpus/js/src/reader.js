@@ -924,6 +924,7 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
     if (code) return code
     if (hides && !own.names.has('title')) return undefined
     unseenStylesheet(node, name, attributes)
+    if (docusaurus && name === 'Tabs' && !own) tabsValues(node)
     let children = hides || (rule && rule.childless) ? [] : state.all(own && own.shownApart ? {...node, children: (node.children || []).flatMap((child) => {
       const marker = child.name && local.get(child.name)
       return marker && !marker.children && !marker.shownApart ? child.children : [child]
@@ -972,7 +973,8 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
     }
     const shown = [] // strings, and the nodes of an attribute written as JSX
     for (const key of (rule && rule.shows) || (own && !own.names.has('title') ? [] : ['title'])) {
-      const value = key === 'default' ? fieldDefault(node) : attributes[key] === undefined ? strings(node, key) : attributes[key]
+      const value = key === 'default' ? fieldDefault(node) : docusaurus && name === 'TabItem' && key === 'label' ? tabName(node, attributes)
+        : attributes[key] === undefined ? strings(node, key) : attributes[key]
       if (value === true && (key === 'required' || key === 'deprecated')) shown.push(key)
       else if (typeof value === 'string' && value.trim()) shown.push((LABELS[key] || '') + value)
       else if (Array.isArray(value)) shown.push(...value.filter((item) => item.trim()))
@@ -1049,6 +1051,38 @@ function unseenStylesheet(node, name, attributes) {
 
 // An element's attributes written `{literal}`, as JavaScript holds them (`false`, `0`, `null`: the
 // `attributeValues` of these are strings or unseen), where no later spread may set them again.
+// Docusaurus's Tabs name each tab `label ?? value` of their `values` prop when they have one (a
+// TabItem's own `label` is then not shown), else of the TabItem (theme-common 3.10.2's tabsUtils.js,
+// theme-classic's Tabs; recorded: tests/data/docusaurus-tabs.shown.json). `tabsValues` writes on
+// each TabItem child of a page's Tabs the name it shows ('' where `values` are not literal, or name
+// none for its value); `tabName` reads it, or else the TabItem's own `label`, as before.
+function tabsValues(node) {
+  // A spread may hold `values` too: read as values the reader cannot see (no names, never a leak).
+  const attribute = (node.attributes || []).find((a) => a.name === 'values' || a.type === 'mdxJsxExpressionAttribute')
+  const values = attribute && attribute.value && typeof attribute.value === 'object'
+    ? jsonValue(expressionOf(attribute.value.data && attribute.value.data.estree)) : null
+  const text = (child, key) => {
+    const found = (child.attributes || []).find((a) => a.type === 'mdxJsxAttribute' && a.name === key)
+    return found ? (typeof found.value === 'string' ? found.value : null) : undefined
+  }
+  for (const child of node.children || []) {
+    if (child.type !== 'mdxJsxFlowElement' || child.name !== 'TabItem') continue
+    const value = text(child, 'value')
+    let name = ''
+    if (!attribute) name = text(child, 'label') ?? value ?? ''
+    else if (Array.isArray(values) && typeof value === 'string') {
+      const entry = values.find((item) => item && typeof item === 'object' && item.value === value)
+      name = entry ? entry.label ?? entry.value : ''
+    }
+    if (name === null) continue // a label written as an expression: read as before
+    child.data = {...child.data, tabName: typeof name === 'string' || typeof name === 'number' ? String(name) : ''}
+  }
+}
+
+function tabName(node, attributes) {
+  return node.data && node.data.tabName !== undefined ? node.data.tabName : attributes.label
+}
+
 function literalAttributes(node) {
   const values = {}
   for (const attribute of node.attributes || []) {
