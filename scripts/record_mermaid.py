@@ -1,4 +1,4 @@
-"""Records what Mermaid draws of the diagrams of tests/data/mintlify-mermaid/mermaid.mdx: each
+"""Records what Mermaid draws of the diagrams of tests/data/mintlify-mermaid's pages: each
 ```mermaid fence (Mintlify renders it with @mintlify/components 1.0.19's `<Mermaid chart>`, which
 calls mermaid 11.15.0's render in the browser) rendered by that mermaid in headless Chromium, and a
 marker (`zz…`) shown when it is in the innerText of the SVG drawn. Writes
@@ -38,7 +38,7 @@ RENDER = """async (charts) => {
 
 
 def main(node_modules: Path) -> None:
-    page_text = (SITE / "mermaid.mdx").read_text()
+    page_text = "\n".join(path.read_text() for path in sorted(SITE.glob("*.mdx")))
     charts = FENCE.findall(page_text)
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     with sync_playwright() as playwright:

@@ -65,6 +65,13 @@ LOST_ON_PURPOSE = {
     **{("expressions-values.mdx", m): "an expression React evaluates shows nothing" for m in (
         "zzs3", "zzs4", "zzs5", "zzs6", "zzs7", "zzs8", "zzs10", "zzs11", "zzs16", "zzs17", "zzs18", "zzs19", "zzs20")},
     **{("mintlify-math-choice.mdx", m): CHOICE for m in ("zzs4", "zzs5", "zzs6", "zzs8", "zzs12", "zzs13", "zzs14", "zzs15")},
+    # hast-util-select reads an attribute as hast holds it and form states from the element's own
+    # attributes: where that may differ from the browser, the test is "maybe" (hides more).
+    **{(f"css-stylesheet-html-semantics.{ext}", m): why for ext in ("md", "mdx") for m, why in (
+        ("zzs3", "`:read-only`/`:read-write` are read as maybe (editing hosts are not tracked)"),
+        ("zzs4", "a radio's `:checked` is read as maybe (a later radio of its group unchecks it)"))},
+    **{(f"css-stylesheet-attribute-values.{ext}", "zzs2"): "a list attribute's value with spaces is tested as maybe"
+       for ext in ("md", "mdx")},
 }
 
 
@@ -129,8 +136,8 @@ def test_the_markers_lost_on_purpose_are_shown_and_lost() -> None:
 
 
 def test_the_probes_cover_every_construct_in_every_context() -> None:
-    assert len(RECORDED) >= 368
-    assert sum(len(r["hidden"]) for r in RECORDED.values()) >= 817
+    assert len(RECORDED) >= 376
+    assert sum(len(r["hidden"]) for r in RECORDED.values()) >= 902
     assert {p.name for p in PROBES.glob("*.md*")} == set(RECORDED), "re-run scripts/record_probes.mjs"
 
 

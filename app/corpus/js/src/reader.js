@@ -24,6 +24,7 @@ import parseCss from 'css-tree/parser'
 import {ident} from 'css-tree/utils'
 import {createParser, render} from 'css-selector-parser'
 import {selectAll} from 'hast-util-select'
+import {find, html as htmlSchema} from 'property-information'
 import {gfm} from 'micromark-extension-gfm'
 import {math} from 'micromark-extension-math'
 import {mdxjs} from 'micromark-extension-mdxjs'
@@ -923,6 +924,7 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
     if (code) return code
     if (hides && !own.names.has('title')) return undefined
     unseenStylesheet(node, name, attributes)
+    if (docusaurus && name === 'Tabs' && !own) tabsValues(node)
     let children = hides || (rule && rule.childless) ? [] : state.all(own && own.shownApart ? {...node, children: (node.children || []).flatMap((child) => {
       const marker = child.name && local.get(child.name)
       return marker && !marker.children && !marker.shownApart ? child.children : [child]
@@ -971,7 +973,8 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
     }
     const shown = [] // strings, and the nodes of an attribute written as JSX
     for (const key of (rule && rule.shows) || (own && !own.names.has('title') ? [] : ['title'])) {
-      const value = key === 'default' ? fieldDefault(node) : attributes[key] === undefined ? strings(node, key) : attributes[key]
+      const value = key === 'default' ? fieldDefault(node) : docusaurus && name === 'TabItem' && key === 'label' ? tabName(node, attributes)
+        : attributes[key] === undefined ? strings(node, key) : attributes[key]
       if (value === true && (key === 'required' || key === 'deprecated')) shown.push(key)
       else if (typeof value === 'string' && value.trim()) shown.push((LABELS[key] || '') + value)
       else if (Array.isArray(value)) shown.push(...value.filter((item) => item.trim()))
@@ -1048,6 +1051,38 @@ function unseenStylesheet(node, name, attributes) {
 
 // An element's attributes written `{literal}`, as JavaScript holds them (`false`, `0`, `null`: the
 // `attributeValues` of these are strings or unseen), where no later spread may set them again.
+// Docusaurus's Tabs name each tab `label ?? value` of their `values` prop when they have one (a
+// TabItem's own `label` is then not shown), else of the TabItem (theme-common 3.10.2's tabsUtils.js,
+// theme-classic's Tabs; recorded: tests/data/docusaurus-tabs.shown.json). `tabsValues` writes on
+// each TabItem child of a page's Tabs the name it shows ('' where `values` are not literal, or name
+// none for its value); `tabName` reads it, or else the TabItem's own `label`, as before.
+function tabsValues(node) {
+  // A spread may hold `values` too: read as values the reader cannot see (no names, never a leak).
+  const attribute = (node.attributes || []).find((a) => a.name === 'values' || a.type === 'mdxJsxExpressionAttribute')
+  const values = attribute && attribute.value && typeof attribute.value === 'object'
+    ? jsonValue(expressionOf(attribute.value.data && attribute.value.data.estree)) : null
+  const text = (child, key) => {
+    const found = (child.attributes || []).find((a) => a.type === 'mdxJsxAttribute' && a.name === key)
+    return found ? (typeof found.value === 'string' ? found.value : null) : undefined
+  }
+  for (const child of node.children || []) {
+    if (child.type !== 'mdxJsxFlowElement' || child.name !== 'TabItem') continue
+    const value = text(child, 'value')
+    let name = ''
+    if (!attribute) name = text(child, 'label') ?? value ?? ''
+    else if (Array.isArray(values) && typeof value === 'string') {
+      const entry = values.find((item) => item && typeof item === 'object' && item.value === value)
+      name = entry ? entry.label ?? entry.value : ''
+    }
+    if (name === null) continue // a label written as an expression: read as before
+    child.data = {...child.data, tabName: typeof name === 'string' || typeof name === 'number' ? String(name) : ''}
+  }
+}
+
+function tabName(node, attributes) {
+  return node.data && node.data.tabName !== undefined ? node.data.tabName : attributes.label
+}
+
 function literalAttributes(node) {
   const values = {}
   for (const attribute of node.attributes || []) {
@@ -1526,9 +1561,59 @@ const TEXT_FREE = /^(?:before|after|first-line|first-letter|marker|placeholder|s
 // `:not()`, so that the selector matches more than the site's, never less.
 const SAME = {where: 'is', matches: 'is', any: 'is', '-webkit-any': 'is', '-moz-any': 'is', link: 'any-link', '-webkit-any-link': 'any-link'}
 const NEVER = /^(?:hover|active|focus|focus-visible|focus-within|visited|target|target-within|current|past|future|playing|paused|seeking|buffering|stalled|muted|volume-locked|fullscreen|-webkit-full-screen|-moz-full-screen|modal|picture-in-picture|popover-open|user-invalid|user-valid|autofill|-webkit-autofill|-moz-focusring|host|host-context|drop|interest-source|interest-target)$/
-const KNOWN = new Set(['any-link', 'blank', 'checked', 'dir', 'disabled', 'empty', 'enabled', 'first-child', 'first-of-type',
+// `:read-only`/`:read-write` are "maybe" too: hast-util-select takes only `contenteditable="true"`
+// for an editing host (Chromium: `""`, any case, `plaintext-only`; `false` inside one ends it).
+const KNOWN = new Set(['any-link', 'blank', 'dir', 'empty', 'first-child', 'first-of-type',
   'has', 'is', 'lang', 'last-child', 'last-of-type', 'not', 'nth-child', 'nth-last-child', 'nth-last-of-type', 'nth-of-type',
-  'only-child', 'only-of-type', 'optional', 'read-only', 'read-write', 'required', 'root', 'scope'])
+  'only-child', 'only-of-type', 'optional', 'required', 'root', 'scope'])
+// Form states hast-util-select reads from the element's own attributes alone: a `<fieldset
+// disabled>` disables what it holds, a `<select>` with no `selected` option checks its first, a
+// later checked radio of the group unchecks an earlier one, a `type` matches in any case. Read as
+// the elements that may be in the state (where it narrows a match) or surely are (under `:not()`).
+const FORM = 'button, input, select, textarea, fieldset, optgroup, option'
+const STATES = {
+  checked: {maybe: 'input[type=checkbox i][checked], input[type=radio i][checked], option', sure: 'input[type=checkbox i][checked]'},
+  disabled: {maybe: FORM, sure: FORM.split(', ').map((tag) => `${tag}[disabled]`).join(', ')},
+  enabled: {maybe: FORM, sure: null}
+}
+const stateRead = (name, negated) => {
+  const text = STATES[name][negated ? 'sure' : 'maybe']
+  return text ? SELECTOR(`:is(${text})`).rules[0].items[0] : NOTHING
+}
+// Attribute names match in any case on an HTML element (an SVG element's as written), and the values
+// of the attributes HTML lists as case-insensitive (`lang`, `type`, `dir`, `align`…) in any case
+// (HTML's "case-sensitivity of selectors"; the `css-stylesheet-html-semantics` probe).
+const CASE_FREE_VALUES = new Set(['accept', 'accept-charset', 'align', 'alink', 'axis', 'bgcolor', 'charset', 'checked',
+  'clear', 'codetype', 'color', 'compact', 'declare', 'defer', 'dir', 'direction', 'disabled', 'enctype', 'face', 'frame',
+  'hreflang', 'http-equiv', 'lang', 'language', 'link', 'media', 'method', 'multiple', 'nohref', 'noresize', 'noshade',
+  'nowrap', 'readonly', 'rel', 'rev', 'rules', 'scope', 'scrolling', 'selected', 'shape', 'target', 'text', 'type',
+  'valign', 'valuetype', 'vlink'])
+
+function attributeRead(item) {
+  const lower = item.name.toLowerCase()
+  const read = item.value && !item.caseSensitivityModifier && CASE_FREE_VALUES.has(lower) ? {...item, caseSensitivityModifier: 'i'} : item
+  if (lower === item.name) return read
+  return {type: 'PseudoClass', name: 'is', argument: {type: 'Selector', rules: [read, {...read, name: lower}].map((each) => ({type: 'Rule', items: [each]}))}}
+}
+
+// hast-util-select compares a selector's value with hast's value of the attribute, not the string
+// written (which Chromium compares): a boolean's is `true` (`checked=""` fails `[checked=""]`), a
+// number's a number (`tabindex="01"` fails `[tabindex="01"]`), a list's its words joined by one space
+// or a comma and a space (`class="a  b"`, `accept="a,b"`), and an empty list none (`class=""` fails
+// `[class]`). Such a test is "maybe" (the `css-stylesheet-attribute-values` probe).
+function attributeRewritten(item, negated) {
+  const info = find(htmlSchema, item.name.toLowerCase())
+  const listed = info.spaceSeparated || info.commaSeparated || info.commaOrSpaceSeparated
+  if (!item.value) return !negated && Boolean(listed) // under `:not()`, the test misses more: more hidden
+  if (info.boolean || info.overloadedBoolean || info.number) return true
+  return Boolean(listed) && (item.value.type !== 'String' || /^$|[\s,]/.test(item.value.value))
+}
+
+// A `:has()` of siblings (`:has(+ .b)`, `:has(~ .b)`): hast-util-select matches only what the
+// element holds, so it is "maybe".
+function siblingCombinator(rule) {
+  return rule.combinator === '+' || rule.combinator === '~' || Boolean(rule.nestedRule && siblingCombinator(rule.nestedRule))
+}
 const ALWAYS = {type: 'WildcardTag'}
 // Matches no element, at once: an attribute name parse5 never writes (it lowers their case). Not
 // `:not(*)`, which hast-util-select tests by walking all the element holds (`:not(:not(*))` took
@@ -1538,11 +1623,11 @@ const NOTHING = {type: 'Attribute', name: 'docschatNever'}
 // A selector list hast-util-select matches as the browser would in the recorded state (or more):
 // null for a rule that hides no element's text (every selector a pseudo-element's). `parent`, for a
 // nested rule, is the selector `&` stands for (`:root` at the top, as CSS Nesting says).
-function matchable(selector, parent) {
+function matchable(selector, parent, sure = false) {
   const rules = []
   for (const rule of selector.rules) {
     for (const each of parent || hasNesting(rule) ? nest(rule, parent || ROOT) : [rule]) {
-      const read = chain(each, false, false)
+      const read = chain(each, sure, false)
       if (read) rules.push(read)
     }
   }
@@ -1592,12 +1677,15 @@ function chain(rule, negated, inside, nested = false) {
   const items = []
   for (const item of rule.items) {
     if (item.type === 'PseudoElement') {
-      if (TEXT_FREE.test(item.name.toLowerCase())) return null
+      // Read as its element where the rule hides; where it shows (`negated`: read as sure), not.
+      if (TEXT_FREE.test(item.name.toLowerCase()) || negated) return null
     } else if (item.type === 'TagName' && item.name !== item.name.toLowerCase()) {
       // HTML's names match in any case; an SVG element's (`foreignObject`) as written.
       items.push({type: 'PseudoClass', name: 'is', argument: {type: 'Selector', rules: [item, {...item, name: item.name.toLowerCase()}].map((tag) => ({type: 'Rule', items: [tag]}))}})
     } else if (item.type === 'PseudoClass') {
       items.push(pseudo(item, negated, nested))
+    } else if (item.type === 'Attribute') {
+      items.push(attributeRewritten(item, negated) ? (negated ? NOTHING : ALWAYS) : attributeRead(item))
     } else items.push(item)
   }
   const next = rule.nestedRule ? chain(rule.nestedRule, negated, inside, nested) : undefined
@@ -1611,6 +1699,8 @@ function chain(rule, negated, inside, nested = false) {
 function pseudo(item, negated, nested) {
   const name = SAME[item.name.toLowerCase()] || item.name.toLowerCase()
   if (NEVER.test(name)) return NOTHING
+  if (STATES[name]) return stateRead(name, negated)
+  if (name === 'has' && item.argument && item.argument.type === 'Selector' && item.argument.rules.some(siblingCombinator)) return negated ? NOTHING : ALWAYS
   if (!KNOWN.has(name) || (item.argument && item.argument.type === 'FormulaOfSelector') ||
     (nested && item.argument && (item.argument.type === 'Selector' || name === 'is'))) return negated ? NOTHING : ALWAYS
   let argument = item.argument
@@ -1630,10 +1720,18 @@ function pseudo(item, negated, nested) {
 // whatever its condition (more hidden, never less); `@keyframes` hold no rules. Only a rule that
 // hides, or holds rules, has its selector read: one the parser cannot read is an error then (the
 // page is not indexed, and compose reports it: fail closed), as it would leak were it valid CSS.
-function hidingRules(nodes, parent, out, imports = 0) {
+function hidingRules(nodes, parent, out, imports = 0, sure = true) {
   for (const node of nodes) {
     if (node.type === 'Rule') {
       const children = node.block.children.toArray()
+      const showing = sure && !parent && showingDisplay(children)
+      if (showing) {
+        let selector = null
+        try {
+          selector = matchable(SELECTOR(withoutComments(node.prelude.value)), null, true)
+        } catch {} // a selector not read shows nothing
+        if (selector) out.showing.push({selector, declarations: showing})
+      }
       const declarations = hidingDeclarations(children)
       const animations = animationNames(declarationsOf(children))
       const rules = children.some((child) => child.type === 'Rule' || child.type === 'Atrule' || (child.type === 'Raw' && child.value.includes('{')))
@@ -1654,23 +1752,31 @@ function hidingRules(nodes, parent, out, imports = 0) {
       if (declarations) out.push({selector: parent, declarations})
       const animations = parent ? animationNames(declarationsOf(node.block.children)) : []
       if (animations.length) out.animated.push({selector: parent, animations})
-      hidingRules(node.block.children, parent, out)
+      // Only `@layer` applies whatever the page: a rule under a condition may not show.
+      hidingRules(node.block.children, parent, out, imports, sure && /^layer$/i.test(node.name))
     } else if (node.type === 'Atrule' && node.name.toLowerCase() === 'import' && node.prelude && imports < 20) {
       // `@import url("data:text/css,…")`: its sheet's rules, as the browser imports them (wherever
       // the rule stands: Chromium ignores one after other rules, more hidden here, never less).
       const url = /^\s*(?:url\(\s*(["']?)([\s\S]*?)\1\s*\)|(["'])([\s\S]*?)\3)/i.exec(node.prelude.value)
       const css = url ? dataCss(url[2] ?? url[4]) : ''
-      if (css) hidingRules(parseCss(css, CSS_OPTIONS).children, parent, out, imports + 1)
+      if (css) hidingRules(parseCss(css, CSS_OPTIONS).children, parent, out, imports + 1, false)
       else if (url) linkTo(url[2] ?? url[4]) // a file of the site, perhaps: compose reads it (`links`)
     } else if (node.type === 'Raw' && parent && node.value.includes('{')) {
       // css-tree reads a nested rule only when it starts with `&`; one that does not (`.a { .b {…} }`,
       // as Chromium reads it) is left as raw text: read again here as rules.
-      hidingRules(parseCss(node.value, CSS_OPTIONS).children, parent, out)
+      hidingRules(parseCss(node.value, CSS_OPTIONS).children, parent, out, imports, false)
     }
   }
 }
 
-function readSelector(text, parent) {
+// A selector's comments, as CSS's tokenizer drops them (`.a/**/.b` is `.a.b`; `.a, /* .b, */ .c` is
+// `.a, .c`): css-selector-parser reads none, and refused the page (every page, in a site's sheet).
+function withoutComments(text) {
+  return text.replace(/("(?:[^"\\]|\\[\s\S])*"?|'(?:[^'\\]|\\[\s\S])*'?)|\/\*[\s\S]*?(?:\*\/|$)/g, (all, string) => string ?? '')
+}
+
+function readSelector(written, parent) {
+  const text = withoutComments(written)
   try {
     return matchable(SELECTOR(text), parent)
   } catch (error) {
@@ -1693,11 +1799,19 @@ function hidingDeclarations(nodes) {
     .map((key) => `${names[key]}: ${found[key]}${important[key] ? ' !important' : ''}`).join(';')
 }
 
+// A rule's `display` when it shows (`block`, `revert`…): it wins over the `hidden` attribute, a
+// presentational hint below every author rule (`<p hidden class="x">` and `.x {display: block}`
+// show, the `css-hidden-stylesheet-display` probe). '' for none.
+function showingDisplay(nodes) {
+  const {found, important} = cascade(declarationsOf(nodes))
+  return found.display && !hiding('display', found.display) ? `display: ${found.display}${important.display ? ' !important' : ''}` : ''
+}
+
 // The site's own stylesheet's hiding rules, read once for every page of the site (the last one read).
 let siteRules = {css: '', rules: []}
 
 function rulesOf(css) {
-  const rules = Object.assign([], {keyframes: new Map(), animated: []})
+  const rules = Object.assign([], {keyframes: new Map(), animated: [], showing: []})
   hidingRules(parseCss(css, CSS_OPTIONS).children, null, rules)
   return rules
 }
@@ -1755,9 +1869,9 @@ function applyStylesheets(tree, siteCss = '') {
         // another (`text/plain`, a parameter) is not CSS (the `css-stylesheet-element-kinds` probe).
         // Its `media` is applied whatever it says, as an `@media` rule is (more hidden, never less).
         const type = (child.properties || {}).type
-        if (type === undefined || ['', 'text/css'].includes(String(type).toLowerCase())) sheets.push(unescapeHtml(toString(child)))
+        if (type === undefined || ['', 'text/css'].includes(String(type).toLowerCase())) sheets.push(underMedia(child, unescapeHtml(toString(child))))
       }
-      else if (child.type === 'element' && child.tagName === 'link') sheets.push(linkedCss(child.properties || {}))
+      else if (child.type === 'element' && child.tagName === 'link') sheets.push(underMedia(child, linkedCss(child.properties || {})))
       else collect(child)
     }
   }
@@ -1775,7 +1889,8 @@ function applyStylesheets(tree, siteCss = '') {
   const rules = [...read.flat(), ...animatedRules(read)]
   const keyframes = new Map(read.flatMap((sheet) => [...sheet.keyframes]))
   if (keyframes.size) animateStyles(tree, keyframes)
-  if (!rules.length) return
+  const showing = hasHiddenAttribute(tree) ? read.flatMap((sheet) => sheet.showing) : []
+  if (!rules.length && !showing.length) return
   const body = {type: 'element', tagName: 'body', properties: {}, children: tree.children}
   const html = {type: 'element', tagName: 'html', properties: {}, children: [body]}
   const page = {type: 'root', children: [html]}
@@ -1796,13 +1911,36 @@ function applyStylesheets(tree, siteCss = '') {
     const selectors = [...group.values()]
     for (const element of selectAll(render({type: 'Selector', rules: selectors}), page)) said.set(element, [...(said.get(element) || []), declarations])
   }
-  for (const [element, declarations] of said) {
+  // Rules that show what the `hidden` attribute hides, read as surely matching (no theme's elements
+  // around the page, no "maybe", none under a condition, none cut to a budget): their `display`
+  // goes before the hiding declarations, which win over it (more hidden, never less).
+  const shown = new Map()
+  for (const rule of showing) {
+    const chains = rule.selector.rules.filter((chain) => bounded(chain, depth, siblings, elements) === chain)
+    if (!chains.length) continue
+    for (const element of selectAll(render({type: 'Selector', rules: chains}), page)) {
+      if (hiddenAttribute(element.properties || {})) shown.set(element, [...(shown.get(element) || []), rule.declarations])
+    }
+  }
+  for (const element of new Set([...shown.keys(), ...said.keys()])) {
     const properties = element.properties || {}
+    const declarations = [...(shown.get(element) || []), ...(said.get(element) || [])]
     element.properties = {...properties, style: declarations.join(';') + ';' + (typeof properties.style === 'string' ? properties.style : '')}
   }
   // A rule hiding the page itself (`:root`, `body`): its text goes as the page's element's would.
   const own = [...(said.get(html) || []), ...(said.get(body) || [])]
   if (own.length) tree.children = [{type: 'element', tagName: 'div', properties: {style: own.join(';')}, children: tree.children}]
+}
+
+// A `<style media>` or `<link media>` sheet: its rules hide whatever the media (as an `@media`
+// rule's do), and show only where no media is said.
+function underMedia(element, css) {
+  const media = (element.properties || {}).media
+  return media === undefined || ['', 'all'].includes(String(media).trim().toLowerCase()) || !css ? css : `@media docschat-media {\n${css}\n}`
+}
+
+function hasHiddenAttribute(node) {
+  return (node.children || []).some((child) => child.type === 'element' && ((child.properties || {}).hidden || hasHiddenAttribute(child)))
 }
 
 // Elements whose own `style` runs a hiding animation get its hiding declarations first.
@@ -1858,7 +1996,7 @@ function linkTo(url) {
 export function cssLinks(css) {
   linksFound = []
   try {
-    hidingRules(parseCss(css, CSS_OPTIONS).children, null, [])
+    hidingRules(parseCss(css, CSS_OPTIONS).children, null, Object.assign([], {keyframes: new Map(), animated: [], showing: []}))
     return JSON.stringify({links: linksFound})
   } catch (error) {
     return failure(error)
