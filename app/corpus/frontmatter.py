@@ -180,6 +180,19 @@ def parse_front_matter(text: str, dots: bool = False) -> FrontMatter:
     return FrontMatter(data, text[closing.end():], tuple(duplicates), yaml_1_1)
 
 
+def front_matter_data(text: str, javascript: bool = False) -> dict[str, Any]:
+    """A page's front matter as a site's build reads it to place the page: {} when there is none or
+    it does not parse (the page's own compose reports that). `javascript`: as js-yaml reads it
+    (FrontMatter.as_javascript: Starlight's and VitePress's gray-matter)."""
+    if not text.lstrip("\ufeff").startswith("---"):
+        return {}
+    try:
+        front = parse_front_matter(text)
+    except (FrontMatterError, ValueError, RecursionError):
+        return {}
+    return (front.as_javascript() if javascript else front).data
+
+
 # A key that reads as `audience` or `public` to a person but not to YAML: a Cyrillic `а`, a
 # zero-width space, a typo. Within one edit of the real key, it declared something; read as
 # nothing, it would leave the page to its source's default, which may be public.

@@ -32,21 +32,15 @@ def blog_post_slug(relative: str, front: Mapping[str, Any]) -> str:
 def blog_post_paths(files: Mapping[str, str], folder: str, route: str) -> list[tuple[str, str]]:
     """Each post of the blog `folder` whose published path differs from its own: (its path, the
     path it is published at, with `.md`, as site.slugs holds them)."""
-    from app.corpus.frontmatter import FrontMatterError, parse_front_matter
+    from app.corpus.frontmatter import front_matter_data
 
     prefix = "" if folder in ("", ".") else folder + "/"
     found = []
     for path, content in files.items():
         if not path.startswith(prefix) or not path.endswith((".md", ".mdx")):
             continue
-        front: Mapping[str, Any] = {}
-        if content.lstrip("\ufeff").startswith("---"):
-            try:
-                front = parse_front_matter(content).data
-            except (FrontMatterError, ValueError, RecursionError):
-                front = {}
         # normalizeUrl([baseUrl, routeBasePath, slug]): the parts joined, repeated slashes made one.
-        slug = blog_post_slug(path[len(prefix):], front if isinstance(front, Mapping) else {})
+        slug = blog_post_slug(path[len(prefix):], front_matter_data(content))
         published = posixpath.normpath("/".join(("", route, slug))).lstrip("/")
         url = (published or "index") + ("/index" if slug.endswith("/") and published else "") + ".md"
         if url != path:

@@ -45,7 +45,7 @@ def doc_identity(relative: str, front: Mapping[str, Any]) -> tuple[str, str]:
 def doc_identities(files: Mapping[str, str], folder: str, copies: str = "") -> dict[str, tuple[str, str]]:
     """Each doc of the docs `folder`: its path → (its id, its slug), from the front matter of its
     copy under `copies` (the default locale's translations folder) when it has one."""
-    from app.corpus.frontmatter import FrontMatterError, parse_front_matter
+    from app.corpus.frontmatter import front_matter_data
 
     prefix = "" if folder in ("", ".") else folder + "/"
     found = {}
@@ -53,11 +53,5 @@ def doc_identities(files: Mapping[str, str], folder: str, copies: str = "") -> d
         if not path.startswith(prefix) or not path.endswith((".md", ".mdx")):
             continue
         text = files.get(copies + path[len(prefix):], content) if copies else content
-        front: Mapping[str, Any] = {}
-        if text.lstrip("\ufeff").startswith("---"):
-            try:
-                front = parse_front_matter(text).data
-            except (FrontMatterError, ValueError, RecursionError):
-                front = {}
-        found[path] = doc_identity(path[len(prefix):], front)
+        found[path] = doc_identity(path[len(prefix):], front_matter_data(text))
     return found

@@ -36,7 +36,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from app.corpus.chunker import github_slug
-from app.corpus.frontmatter import FrontMatterError, parse_front_matter
+from app.corpus.frontmatter import front_matter_data
 from app.corpus.reader import read_module_value
 from app.corpus.site_model import FRONT_MATTER, HIDDEN, NOT_BUILT, Exclusion, NavPage, Site
 from app.corpus.theme_hiding import theme_css
@@ -73,7 +73,7 @@ def starlight_site(files: Mapping[str, str], config: str) -> Site:
                 site.left_out[path] = Exclusion(NOT_BUILT, f"not in Starlight's docs collection ({DOCS}, no `_` name): "
                                                           "never built")
             continue
-        front = _front(files[path])
+        front = front_matter_data(files[path], javascript=True)
         if (excluded := _front_exclusion(path, front)) is not None:
             site.left_out[path] = Exclusion(*excluded)
         pages[path] = front
@@ -108,15 +108,6 @@ def starlight_site(files: Mapping[str, str], config: str) -> Site:
 
 def _is_docs_page(path: str) -> bool:
     return path.startswith(DOCS) and path.endswith(_EXTENSIONS) and not posixpath.basename(path).startswith("_")
-
-
-def _front(text: str) -> Mapping[str, Any]:
-    if not text.lstrip("\ufeff").startswith("---"):
-        return {}
-    try:
-        return parse_front_matter(text).as_javascript().data
-    except (FrontMatterError, ValueError, RecursionError):
-        return {}
 
 
 def page_id(path: str, front: Mapping[str, Any]) -> str:

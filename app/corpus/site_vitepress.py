@@ -29,7 +29,7 @@ import re
 import textwrap
 from collections.abc import Callable, Mapping
 
-from app.corpus.frontmatter import FrontMatterError, parse_front_matter
+from app.corpus.frontmatter import FrontMatterError, front_matter_data, parse_front_matter
 from app.corpus.reader import read_module_value
 from app.corpus.site_docusaurus import _micromatch
 from app.corpus.site_model import _CSS_IMPORT, NOT_BUILT, Exclusion, NavPage, Site, stem
@@ -108,12 +108,7 @@ def _shows_sidebar(text: str) -> bool:
     """Whether the page shows its sidebar, and so a place in it: not with front matter `sidebar:
     false` or `layout: home` (the default theme's hasSidebar, VitePress 2.0.0-alpha.19; front
     matter as gray-matter's js-yaml reads it: `sidebar: no` is a string, and shows it)."""
-    if not text.lstrip("\ufeff").startswith("---"):
-        return True
-    try:
-        front = parse_front_matter(text).as_javascript().data
-    except (FrontMatterError, ValueError, RecursionError):
-        return True
+    front = front_matter_data(text, javascript=True)
     return front.get("sidebar") is not False and front.get("layout") != "home"
 
 
