@@ -104,6 +104,10 @@ def test_facts_match_the_summary_as_read() -> None:
     linked = "See the [Vite docs](https://vite.dev/config/build-options#build-minify \"Vite\") [1]."
     assert summary_for_facts(linked) == "See the Vite docs ."
     assert fact_missing(linked, ("minif",)) == ["minif"]
+    # A code's own asterisks stay (Flask's fl-10: "`gunicorn -w CPU * 2`" could not match `CPU \* 2`).
+    code = "Run `gunicorn -w CPU * 2` **now**:\n\n```python\nworkers = cpus * 2\n```"
+    assert summary_for_facts(code) == "Run gunicorn -w CPU * 2 now: python workers = cpus * 2"
+    assert fact_missing(code, ("CPU \\* 2", "cpus \\* 2")) == []
 
 
 def test_the_interval_of_a_share() -> None:

@@ -32,6 +32,7 @@ from app.search.urls import normalize_url
 OUTCOMES = ("answered", "partly", "refused", "error")
 _CITATION = re.compile(r"\[\d+\]")
 _MARKUP = re.compile(r"[`*]")
+_CODE = re.compile(r"(```.*?```|`[^`\n]*`)", re.DOTALL)  # a fence, or a code span
 # A link reads as its text: its target is no statement of the answer (a pattern `minif` matched
 # `vite.dev/…#build-minify` in a paragraph naming no fix: typeorm-09, design/answer-eval.md).
 _LINK = re.compile(r"\[([^\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+\"[^\"]*\")?\)")
@@ -39,9 +40,15 @@ _LINK = re.compile(r"\[([^\]]*)\]\((?:[^()\s]|\([^()\s]*\))*(?:\s+\"[^\"]*\")?\)
 
 def summary_for_facts(summary: str) -> str:
     """The Summary as facts are matched against it: citation marks ([1]), links' targets and
-    Markdown's backticks and asterisks removed, whitespace collapsed (so "`ANSWER_FLOOR` (default
-    **0.45**) [2]" reads "ANSWER_FLOOR (default 0.45)", "[the guide](/docs/x#y)" reads "the guide")."""
-    return " ".join(_MARKUP.sub("", _LINK.sub(r"\1", _CITATION.sub("", summary))).split())
+    Markdown's backticks and asterisks (not a code's own) removed, whitespace collapsed (so
+    "`ANSWER_FLOOR` (default **0.45**) [2]" reads "ANSWER_FLOOR (default 0.45)", "[the
+    guide](/docs/x#y)" reads "the guide")."""
+    text = _LINK.sub(r"\1", _CITATION.sub("", summary))
+    # Asterisks inside code are the code's ("`CPU * 2`", Flask's gunicorn workers): only the
+    # backticks go there (session 35: a fact quoting them could not match).
+    parts = _CODE.split(text)
+    return " ".join("".join(part.replace("`", "") if n % 2 else _MARKUP.sub("", part)
+                            for n, part in enumerate(parts)).split())
 
 
 def fact_missing(summary: str, facts: tuple[str, ...]) -> list[str]:
