@@ -6,16 +6,17 @@ from __future__ import annotations
 
 import re
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
 from app.config import Settings
-from app.corpus.compose import compose_batches, compose_corpus, compose_files
+from app.corpus.compose import NoPagesError, compose_batches, compose_corpus, compose_files
 from app.corpus.site import NOT_BUILT
 from app.corpus.site_root import SiteChoiceError, SiteRoot, find_site
 from app.corpus.sources import Source, parse_sources_config, source_from_settings
-from tests.helpers import commit_all, git
+from tests.helpers import commit_all, git, make_docs_repo
 
 REPOS = Path(__file__).parent / "data" / "site-root"
 MARKER = re.compile(r"marker-[a-z0-9-]+-(?:shown|left-out)")
@@ -144,3 +145,36 @@ def test_a_site_found_that_publishes_nothing_fails_the_source_saying_why() -> No
         compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="."))
     every = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir=".", site="."))
     assert sorted(p.path for p in every.pages) == ["README.md", "docs/notes.md"]
+
+
+# A Sphinx site in reStructuredText, as Flask's docs/ is (design/answer-eval.md, the seventeenth
+# stranger): docschat reads none of it, and no glob or `site` changes that.
+RST_SITE = {"conf.py": 'extensions = ["sphinx.ext.autodoc"]\n', "index.rst": "Flask\n=====\n\n.. toctree::\n\n   config\n",
+            "config.rst": "Configuration\n=============\n\n.. py:data:: SECRET_KEY\n"}
+
+
+@pytest.mark.parametrize("include", [None, ("**/*.rst",)])
+def test_a_folder_of_restructured_text_fails_saying_docschat_does_not_read_it(
+        include: tuple[str, ...] | None, tmp_path: Path) -> None:
+    """The folder is the site (DOCS_DIR=docs): the message used to say "fix the globs", and with
+    `**/*.rst` included said the same again. Both ways of reading a source say why."""
+    repo = make_docs_repo(tmp_path / "repo", RST_SITE)
+    source = Source(name="s", repo=repo, dir="docs", audiences=("public",))
+    source = replace(source, include=include) if include else source
+    why = r"its 2 \.rst file\(s\) are reStructuredText, which docschat does not read"
+    with pytest.raises(NoPagesError, match=why) as raised:
+        compose_corpus(source, Settings())
+    assert "fix the globs" not in str(raised.value)
+    with pytest.raises(NoPagesError, match=why):
+        list(compose_batches(source, Settings(), batch_chunks=100))
+
+
+def test_a_site_found_in_restructured_text_says_docschat_does_not_read_it(tmp_path: Path) -> None:
+    """Read from the repository's root with nothing else to index, `site = "."` is no advice."""
+    repo = make_docs_repo(tmp_path / "repo", RST_SITE)
+    with pytest.raises(SiteChoiceError, match=r"docs/conf.py\) publishes no page docschat reads: its 2 \.rst") as raised:
+        compose_corpus(_source(repo), Settings())
+    assert "`site`" not in str(raised.value)
+    markdown_only = {"README.md": "# R\n", "docs/conf.py": "extensions = []\n", "docs/notes.md": "# N\n"}
+    with pytest.raises(SiteChoiceError, match=r"reads \(a Sphinx site without a Markdown parser"):
+        compose_files(markdown_only, Settings(), Source(name="s", repo=Path("."), dir="."))

@@ -29,7 +29,7 @@ from app.corpus.repository_files import REPOSITORY, Beneath, Recorder, Repositor
 from app.corpus.site import NOT_BUILT, Site, SiteDialect, read_site, site_commit, site_dialect, stem
 from app.corpus.site_model import MKDOCS_SUFFIXES
 from app.corpus.site_openapi import compose_operation, front_matter_blocks, generated_pages
-from app.corpus.site_root import SiteChoiceError, Within, find_site, moved_to_source, outside_site
+from app.corpus.site_root import SiteChoiceError, Within, find_site, moved_to_source, outside_site, restructured_text
 from app.corpus.site_starlight import starlight_lead
 from app.corpus.site_vitepress import base_warning, import_snippets, paste_includes
 from app.corpus.snippets import Pastable, SnippetResult, is_snippet_path, resolve_snippets
@@ -309,7 +309,7 @@ def iter_compose_files(
             yield result
             result = ComposeResult()
     if root.folder and not routes and not rejected:  # the site found publishes nothing docschat reads
-        raise SiteChoiceError(root.empty(len(outside)))
+        raise SiteChoiceError(root.empty(len(outside), files))
     yield result
 
 
@@ -402,13 +402,14 @@ def _compose_page(
     result.chunks.extend(chunks)
 
 
-def _no_pages(source: Source) -> NoPagesError:
+def _no_pages(source: Source, files: Mapping[str, str]) -> NoPagesError:
     # As read_docs_tree refuses an empty folder: globs that match nothing (a typo, `include =
     # []`, "../**") are a configuration error, not a source whose pages were all deleted.
     return NoPagesError(
         f"no file under {source.dir or 'the repository root'!r} at {source.branch!r} is a page of source "
         f"{source.name!r} (include {list(source.include)}, exclude {list(source.exclude)}): reading nothing "
-        f"would delete every page; fix the globs, or remove the source with `docschat index clear --source`"
+        f"would delete every page; {f'{rst}; remove' if (rst := restructured_text(files)) else 'fix the globs, or remove'}"
+        " the source with `docschat index clear --source`"
     )
 
 
@@ -430,7 +431,7 @@ def compose_corpus(source: Source | DocsSource, settings: Settings) -> ComposeRe
         result = compose_files(files, settings, source, RepositoryFiles(source.repo, commit))
     result.commit = commit
     if not result.pages and not result.skipped_pages:
-        raise _no_pages(source)
+        raise _no_pages(source, files)
     result.chunks, duplicates = drop_duplicate_ids(result.chunks)
     result.warnings.extend(duplicates)
     return result
@@ -460,7 +461,7 @@ def compose_batches(
             any_page = any_page or bool(part.pages) or bool(part.skipped_pages) or bool(part.kept)
             yield part
     if not any_page:
-        raise _no_pages(source)
+        raise _no_pages(source, tree)
 
 
 def iter_compose_code(

@@ -53,6 +53,15 @@ _SPHINX_NAMES = frozenset({"extensions", "html_theme", "root_doc", "master_doc",
 PAGE_FILES = tuple(glob.rsplit("*", 1)[1] for glob in DOCS_INCLUDE)
 
 
+def restructured_text(files: Mapping[str, str], prefix: str = "") -> str:
+    """Why a source of Sphinx pages in reStructuredText reads nothing, or "" if it holds no `.rst`
+    file: no glob or `site` makes docschat read one, so the advice to fix them would send a user
+    round in circles (a stranger's Flask docs, design/answer-eval.md)."""
+    count = sum(1 for path in files if path.startswith(prefix) and path.endswith(".rst"))
+    return (f"its {count} .rst file(s) are reStructuredText, which docschat does not read (it reads Markdown, MDX "
+            "and MyST pages)") if count else ""
+
+
 class SiteChoiceError(DocschatError):
     """The source holds several sites, or the `site` it names holds none: which files are pages
     cannot be told."""
@@ -73,11 +82,14 @@ class SiteRoot:
     def exclusion(self) -> Exclusion:
         return Exclusion(NOT_BUILT, f"outside the folder of the site {self.config}: never built")
 
-    def empty(self, outside: int) -> str:
-        return (f"the site found at {self.folder}/ ({self.config}) publishes no page docschat reads (a Sphinx site "
-                f"without a Markdown parser builds no .md file); {outside} page file(s) outside {self.folder}/ are not "
-                "indexed: set the source's `site` to '.' to read every file as a page (DOCS_SITE, or `site` in "
-                "docschat.toml), or its folder to where the pages are")
+    def empty(self, outside: int, files: Mapping[str, str]) -> str:
+        restructured = restructured_text(files, self.prefix)  # no setting makes docschat read them: no advice
+        if restructured and not outside:
+            return f"the site found at {self.folder}/ ({self.config}) publishes no page docschat reads: {restructured}"
+        return (f"the site found at {self.folder}/ ({self.config}) publishes no page docschat reads "
+                f"({restructured or 'a Sphinx site without a Markdown parser builds no .md file'}); {outside} page "
+                f"file(s) outside {self.folder}/ are not indexed: set the source's `site` to '.' to read every file as "
+                "a page (DOCS_SITE, or `site` in docschat.toml), or its folder to where the pages are")
 
     def note(self, outside: int) -> str:
         return (f"the source's folder holds a site at {self.folder}/ ({self.config}): its pages are read as that "
