@@ -60,8 +60,8 @@ async def search_docs_sections(
     section holds are typo-corrected or dropped (sql/functions/docs_search_text.sql; an everyday
     word is never taken for a typo: question_terms.everyday_words); sections
     holding the question's words side by side move up (proximity.py)."""
-    question = storable_text(question)
-    rows = await conn.fetch(KEYWORD_LEG_SQL, question, match_count, audiences, everyday_words(question))
+    text = storable_text(question)
+    rows = await conn.fetch(KEYWORD_LEG_SQL, text, match_count, audiences, everyday_words(text))
     return rerank_by_proximity(question, _hits(rows, "rank"))
 
 
