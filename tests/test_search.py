@@ -14,6 +14,7 @@ import pytest
 from app.config import get_settings
 from app.db.pool import connect
 from app.embeddings.base import pad_vector
+from app.judge.question_terms import everyday_words
 from app.search.fusion import (
     FusedHit,
     apply_weights,
@@ -606,6 +607,24 @@ async def test_a_typo_in_a_rare_word_still_finds_its_section(conn) -> None:
     await refresh(conn)
     assert await conn.fetchval("select docs_search_text('quarantin', '{public}')") == ""
     assert await conn.fetchval("select docs_search_text('quarantin', null)") == "quarantin"
+
+
+async def test_an_everyday_word_the_docs_do_not_use_is_no_typo(conn) -> None:
+    """"samples" is one edit from "simple" (stems sampl, simpl), which these docs use: a whole word
+    of the language is no typo, so the keyword leg drops it instead of searching "simple"
+    (question_terms.everyday_words; a real typo, "programatically", is still corrected)."""
+    await add(conn, "simple.mdx#s", "A simple setup for the widget.", heading="Setup")
+    await add(conn, "scale.mdx#s", "Request resources programmatically.", heading="Scaling")
+    for i in range(10):
+        await add(conn, f"f{i}.mdx#s", f"Filler text number {i}.", heading="Filler")
+    await refresh(conn)
+    assert everyday_words("Any samples?") == ["any", "samples"]
+    assert everyday_words("it doesnt work") == ["it", "work"]  # "doesnt" is a typo, of "doesn't"
+    assert await search_docs_sections(conn, "Any samples?", 5, None) == []
+    assert [h.id for h in await search_docs_sections(conn, "samples programatically", 5, None)] == ["scale.mdx#s"]
+    # Told no everyday word (null), the typo step corrects it as before.
+    assert await conn.fetchval("select docs_search_text('samples', null)") == "simpl"
+    assert await conn.fetchval("select docs_search_text('samples', null, everyday_words => '{samples}')") == ""
 
 
 async def test_two_letter_words_are_search_terms(conn) -> None:

@@ -355,3 +355,28 @@ def test_a_gap_recorder_of_0014_is_replaced_not_overloaded(fresh_database) -> No
                                                   " where proname = 'record_docs_chat_gap'"))] == [0]
     migrate.upgrade(url)
     assert asyncio.run(_differences(url)) == []
+
+
+_SEARCH_TEXT_AT_0028 = """
+drop function public.docs_search_text(text, text[], integer, text[]);
+create function public.docs_search_text(query_text text, audiences text[], min_typo_length integer default 5)
+returns text language sql stable set search_path = '' as $$ select query_text $$;
+"""
+
+
+def test_a_search_text_of_0028_is_replaced_not_overloaded(fresh_database) -> None:
+    """0029 gives docs_search_text a fourth argument (the question's everyday words). Beside the
+    three-argument function of 0028 every call with two arguments would be ambiguous: the revision
+    drops it and the step at head creates the new one."""
+    url = fresh_database()
+    migrate.upgrade(url, "2026_12_06_0028")
+    asyncio.run(_execute(url, _SEARCH_TEXT_AT_0028))
+    migrate.upgrade(url)
+    assert asyncio.run(_differences(url)) == []
+    assert [r[0] for r in asyncio.run(_fetch(url, "select public.docs_search_text('the widget', null)"))] == ["the"]
+    migrate.downgrade(url, "2026_12_06_0028")
+    assert [r[0] for r in asyncio.run(_fetch(url, "select pg_catalog.pg_get_function_identity_arguments(oid)"
+                                                  " from pg_catalog.pg_proc where proname = 'docs_search_text'"))] == [
+        "query_text text, audiences text[], min_typo_length integer"]
+    migrate.upgrade(url)
+    assert asyncio.run(_differences(url)) == []

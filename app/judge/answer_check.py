@@ -40,6 +40,7 @@ from app.judge.question_terms import (
     asking_nothing,
     compound_parts,
     error_context,
+    everyday_words,
     holds,
     hyphenated,
     is_specific_word,
@@ -85,7 +86,7 @@ TERMS_SQL = """
 with terms as (
   select q.lexeme, q.ndoc, q.idf
   from public.docs_query_lexemes(
-    public.docs_search_text(public.docs_identifier_words($1), $3), $3, 1.0, 32, 0) as q
+    public.docs_search_text(public.docs_identifier_words($1), $3, everyday_words => $4), $3, 1.0, 32, 0) as q
 )
 select t.lexeme, t.ndoc, t.idf,
        exists (select 1 from public.docs_section d
@@ -244,7 +245,7 @@ async def term_evidence(
 ) -> TermEvidence:
     """`sections`: (id, text) of the sections the answer would be made from."""
     question = storable_text(question)
-    rows = await conn.fetch(TERMS_SQL, question, [s[0] for s in sections], audiences)
+    rows = await conn.fetch(TERMS_SQL, question, [s[0] for s in sections], audiences, everyday_words(question))
     unknown_rows = await conn.fetch(UNKNOWN_SQL, question, audiences, MIN_TYPO_LENGTH)
     evidence = TermEvidence(terms=[(r["lexeme"], int(r["ndoc"]), float(r["idf"]), bool(r["supported"])) for r in rows])
     unknown = [r["word"] for r in unknown_rows

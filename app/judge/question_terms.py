@@ -76,9 +76,31 @@ def is_specific_word(word: str, first: bool = False) -> bool:
     lowered = word.lower()
     if (contraction := _CONTRACTION.fullmatch(lowered)) and (contraction.group(1) or "can") in common:
         return False
-    return lowered not in common and not any(
+    return not _in_vocabulary(lowered, common)
+
+
+def _in_vocabulary(lowered: str, common: frozenset[str]) -> bool:
+    """A whole word of the vocabulary, or one with a common suffix ("tutorials", "intelligently")."""
+    return lowered in common or any(
         lowered.endswith(suffix) and lowered[: -len(suffix)] in common for suffix in _SUFFIXES
     )
+
+
+# A question's words as docs_search_text reads them once docs_identifier_words has spelled out its
+# identifiers ("maxRetries" → max, retries; "rate_limit" → rate, limit).
+_WORD = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])")
+
+
+def everyday_words(question: str) -> list[str]:
+    """The question's everyday words, lower-cased, each once: whole words of the offline model's
+    vocabulary or one with a common suffix, whatever their case (is_specific_word's list). The
+    keyword leg never takes one of these for a typo (sql/functions/docs_search_text.sql): a site
+    that does not use "samples" means no "simple" by it. A contraction typed without its apostrophe
+    ("doesnt") is none: it is a typo, of "doesn't". None without the vocabulary (the offline model
+    not installed): every unknown word may then be a typo, as before."""
+    common = _common_words()
+    words = {w.lower() for w in _WORD.findall(question)}
+    return sorted(w for w in words if len(w) > 1 and _in_vocabulary(w, common))
 
 
 def names(question: str) -> list[str]:

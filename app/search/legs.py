@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncpg
 
+from app.judge.question_terms import everyday_words
 from app.search.hits import Coverage, Hit
 from app.search.proximity import rerank_by_proximity
 from app.text import storable_text
@@ -26,7 +27,7 @@ def _hits(rows: list[asyncpg.Record], score_column: str) -> list[Hit]:
 KEYWORD_LEG_SQL = """
 with hits as (
   select * from public.search_docs_sections(
-    public.docs_search_text(public.docs_identifier_words($1), $3), $2, $3) with ordinality as h
+    public.docs_search_text(public.docs_identifier_words($1), $3, everyday_words => $4), $2, $3) with ordinality as h
 )
 select hits.*, c.coverage, c.matched_idf, c.unseen_idf
 from hits
@@ -56,9 +57,11 @@ async def search_docs_sections(
     """Full-text leg: rare question words weigh more; best first; only sections `audiences` may see.
     Identifiers are spelled out in words first (sql/functions/docs_identifier_words.sql: the typo
     step lower-cases, which would lose where `PostgresLimitsStorage` splits); then words no visible
-    section holds are typo-corrected or dropped (sql/functions/docs_search_text.sql); sections
+    section holds are typo-corrected or dropped (sql/functions/docs_search_text.sql; an everyday
+    word is never taken for a typo: question_terms.everyday_words); sections
     holding the question's words side by side move up (proximity.py)."""
-    rows = await conn.fetch(KEYWORD_LEG_SQL, storable_text(question), match_count, audiences)
+    text = storable_text(question)
+    rows = await conn.fetch(KEYWORD_LEG_SQL, text, match_count, audiences, everyday_words(text))
     return rerank_by_proximity(question, _hits(rows, "rank"))
 
 
