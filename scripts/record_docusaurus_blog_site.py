@@ -21,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from record_docusaurus_site import built_site
+from record_docusaurus_site import built_site, marker_urls
 
 SITE = Path(__file__).parent.parent / "tests" / "data" / "site-nav" / "docusaurus-blog"
 RECORDED = SITE.parent / "docusaurus-blog.built.json"
@@ -52,11 +52,7 @@ def main(node_modules: Path) -> None:
     version = json.loads((node_modules / "@docusaurus" / "core" / "package.json").read_text())["version"]
     with tempfile.TemporaryDirectory() as work:
         site, out = built_site(node_modules, SITE, Path(work))
-        urls: dict[str, list[str]] = {}  # marker → the URLs of the pages it is on
-        for html in sorted(out.rglob("*.html")):
-            url = "/" + html.relative_to(out).as_posix().removesuffix("index.html").removesuffix(".html")
-            for marker in sorted(set(MARKER.findall(html.read_text()))):
-                urls.setdefault(marker, []).append(url)
+        urls = marker_urls(out, MARKER)
         posts = _posts_metadata(site)
     sources = {}
     for source in sorted(SITE.rglob("*.md")):

@@ -15,6 +15,7 @@ Docusaurus is not a docschat dependency: install it in a throwaway folder.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 import sys
@@ -61,6 +62,16 @@ def published_docs(site: Path) -> dict[str, dict[str, object]]:
             entry["place"] = places[doc["permalink"].rstrip("/")]
         docs[doc["source"].removeprefix("@site/")] = entry
     return docs
+
+
+def marker_urls(out: Path, marker: re.Pattern[str]) -> dict[str, list[str]]:
+    """Each marker of the built site `out` → the URLs of the pages it is on."""
+    urls: dict[str, list[str]] = {}
+    for html in sorted(out.rglob("*.html")):
+        url = "/" + html.relative_to(out).as_posix().removesuffix("index.html").removesuffix(".html")
+        for found in sorted(set(marker.findall(html.read_text()))):
+            urls.setdefault(found, []).append(url)
+    return urls
 
 
 def built_site(node_modules: Path, source: Path, work: Path) -> tuple[Path, Path]:

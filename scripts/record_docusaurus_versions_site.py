@@ -24,7 +24,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from record_docusaurus_site import built_site
+from record_docusaurus_site import built_site, marker_urls
 
 SITES = Path(__file__).parent.parent / "tests" / "data" / "site-nav"
 MARKER = re.compile(r"marker-ver-[a-z0-9-]+")
@@ -35,11 +35,7 @@ def main(node_modules: Path, name: str = "docusaurus-versions") -> None:
     version = json.loads((node_modules / "@docusaurus" / "core" / "package.json").read_text())["version"]
     with tempfile.TemporaryDirectory() as work:
         _, out = built_site(node_modules, site, Path(work))
-        urls: dict[str, list[str]] = {}  # marker → the URLs of the pages it is on
-        for html in sorted(out.rglob("*.html")):
-            url = "/" + html.relative_to(out).as_posix().removesuffix("index.html").removesuffix(".html")
-            for marker in sorted(set(MARKER.findall(html.read_text()))):
-                urls.setdefault(marker, []).append(url)
+        urls = marker_urls(out, MARKER)
     sources = {}
     for source in sorted(site.rglob("*.md")):
         markers = MARKER.findall(source.read_text())
