@@ -64,6 +64,8 @@ _AUTODOC = re.compile(r"auto[\w-]*$")
 # Directives whose content Sphinx shows as code.
 _CODE = myst.CODE_WITH_LANGUAGE_ARGUMENT | {"testcode", "testoutput", "doctest", "jupyter-execute", "ipython",
                                             "mermaid", "productionlist", "graphviz", "graph", "digraph"}
+# The roles after whose target Sphinx writes "()" (its add_function_parentheses, on by default).
+_PARENTHESES = frozenset({"func", "meth", "py:func", "py:meth"})
 _DOCUTILS_OWN = frozenset({"code", "include"})  # docutils' own, replaced by Sphinx's (`code`) or read here
 
 
@@ -223,6 +225,10 @@ def _role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
     if short == "abbr":
         content_ = re.sub(r"\s*\([^()]*\)\s*$", "", content_) or content_
     shown = myst.role_text(content_)
+    if content_.startswith("~") and not myst.explicit_title(content_):  # Sphinx's Python domain: the last name
+        shown = shown.rsplit(".", 1)[-1]
+    if name.lower() in _PARENTHESES and not myst.explicit_title(content_):  # add_function_parentheses
+        shown = shown.removesuffix("()") + "()"
     return [nodes.Text(shown) if short in myst.LINK_ROLES else nodes.literal(rawtext, shown)], []
 
 
@@ -243,9 +249,10 @@ def _registered() -> None:
         roles.register_local_role(name, _role)
 
 
-class _HeadingIds(Transform):
+class _AsSphinxWrites(Transform):
     """Each section's id (the one docutils made of its title, as Sphinx's HTML gives it) written
-    after its title as `{#id}`, the explicit anchor the chunker reads."""
+    after its title as `{#id}`, the explicit anchor the chunker reads; inline literals as `<code>`,
+    as Sphinx's HTML writes them (docutils' writes a span): the reader keeps them as code spans."""
 
     default_priority = 990  # type: ignore[assignment]  # docutils types it None, and reads a number
 
@@ -253,11 +260,13 @@ class _HeadingIds(Transform):
         for section in self.document.findall(nodes.section):
             if section["ids"] and section.children and isinstance(section[0], nodes.title):
                 section[0] += nodes.Text(f" {{#{section['ids'][0]}}}")
+        for literal in self.document.findall(nodes.literal):
+            literal["classes"].append("code")
 
 
 class _Reader(standalone.Reader):
     def get_transforms(self) -> list[type[Transform]]:
-        return [*super().get_transforms(), _HeadingIds]
+        return [*super().get_transforms(), _AsSphinxWrites]
 
 
 def render_rst(text: str, build: Build) -> tuple[str, list[str]]:
