@@ -2,7 +2,7 @@
 the site is built with sphinx-build, each built page loaded in headless Chromium, and a marker
 (`marker-…`) of a source page (or of the files its `.. include::`s name) counted shown when it is in
 the innerText of the page's main part; and each section's id with its heading's text (the anchor
-a result links to), and that innerText. Writes tests/data/site-nav/rst.shown.json, which tests/test_rst_site.py
+a result links to), each object description's id, and that innerText. Writes tests/data/site-nav/rst.shown.json, which tests/test_rst_site.py
 compares docschat's chunks to.
 
 Sphinx is not a docschat dependency: install it in a throwaway venv, not the project's.
@@ -34,6 +34,13 @@ SECTIONS = """Array.from(document.querySelectorAll('[role=main] section[id]')).m
   return [section.id, heading.innerText.trim()]
 })"""
 
+# Each object description's id (a Python object's full name) and its signature's text.
+OBJECTS = """Array.from(document.querySelectorAll('[role=main] dt.sig[id]')).map((dt) => {
+  const signature = dt.cloneNode(true)
+  signature.querySelectorAll('a.headerlink').forEach((link) => link.remove())
+  return [dt.id, signature.innerText.trim()]
+})"""
+
 
 def _sections(pages: dict[str, dict[str, object]], out: Path) -> None:
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -44,6 +51,7 @@ def _sections(pages: dict[str, dict[str, object]], out: Path) -> None:
             if recorded["built"]:
                 page.goto((out / name.replace(".rst", ".html")).as_uri())
                 recorded["sections"] = page.evaluate(SECTIONS)
+                recorded["objects"] = page.evaluate(OBJECTS)
                 recorded["text"] = page.evaluate(MAIN)
         browser.close()
 

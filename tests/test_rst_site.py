@@ -52,13 +52,19 @@ def test_the_pages_left_out_are_those_the_site_leaves_out(composed) -> None:
 
 def test_section_anchors_are_the_ids_sphinx_gives_them(composed) -> None:
     """A result links to the section's id as Sphinx made it: docutils' id of its title, an `idN`
-    for a repeated title (numbered with the other automatic ids of the page: a hidden todo's too)."""
+    for a repeated title (numbered with the other automatic ids of the page: a hidden todo's too);
+    a Python object's description is a section of its own, at its `<dt id>` (its full name, its
+    module's and class's before it), headed by its signature as Sphinx writes it."""
     for path, built in RECORDED.items():
         if path not in {page.path for page in composed.pages}:
             continue
-        level1, *sections = built["sections"]
-        anchors = [(c.href.partition("#")[2], c.heading) for c in composed.chunks if c.page == path and "#" in c.href]
-        assert anchors == [(anchor, title) for anchor, title in sections], path
+        sections, objects = dict(built["sections"][1:]), dict(built["objects"])
+        anchors = {c.href.partition("#")[2]: c.heading for c in composed.chunks if c.page == path and "#" in c.href}
+        assert {anchor: title for anchor, title in anchors.items() if anchor in sections} == sections, path
+        assert {anchor: title for anchor, title in anchors.items() if anchor not in sections} == {
+            anchor: signature for anchor, signature in objects.items() if anchor in anchors}, path
+    headed = {c.href.partition("#")[2] for c in composed.chunks}
+    assert {"fixture.run", "fixture.App", "DEBUG"} <= headed  # a method is a fourth level: in its class's chunk
 
 
 def test_autodoc_shows_nothing_and_is_named() -> None:
