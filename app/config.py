@@ -23,7 +23,7 @@ from app.setting_values import (
 )
 
 # The page files of a docs source (DOCS_INCLUDE's default, and a Source's).
-DOCS_INCLUDE = ("**/*.md", "**/*.mdx", "**/*.markdown", "**/*.mdown", "**/*.mkdn", "**/*.mkd")
+DOCS_INCLUDE = ("**/*.md", "**/*.mdx", "**/*.markdown", "**/*.mdown", "**/*.mkdn", "**/*.mkd", "**/*.rst")
 
 
 class Settings(BaseSettings):
@@ -68,7 +68,7 @@ class Settings(BaseSettings):
     docs_include: CommaList = Field(
         list(DOCS_INCLUDE),
         description="Comma-separated globs (relative to DOCS_DIR) of page files (`.markdown`, `.mdown`, `.mkdn` "
-        "and `.mkd` are pages of an MkDocs site only, as MkDocs builds them).",
+        "and `.mkd` are pages of an MkDocs site only, as MkDocs builds them; `.rst` of a Sphinx site only).",
     )
     docs_exclude: CommaList = Field(
         ["archive/**", "design/**", "marketing/**", "screenshots/**", "README.md", "**/README.md"],

@@ -60,8 +60,9 @@ def test_a_page_without_a_heading_is_named_by_its_front_matter_title() -> None:
     ({"site/api/notes.md": "# Notes\n"}, {"site/index.md"}),
     # Another file changes: no page is composed again.
     ({"site/picture.txt": "not a page"}, set()),
-    # An `.rst` page whose labels and title a page shows changes; a new one defines a label.
-    ({"site/rstpage.rst": "An rst page renamed\n===================\n"}, {"site/index.md"}),
+    # An `.rst` page whose labels and title a page shows changes (a page itself, composed again);
+    # a new one defines a label.
+    ({"site/rstpage.rst": "An rst page renamed\n===================\n"}, {"site/index.md", "site/rstpage.rst"}),
     ({"site/api/more.rst": ".. _missing-label:\n\nFound in rst\n============\n"}, {"site/index.md"}),
 ])
 def test_a_page_showing_a_title_is_composed_again_when_the_title_changes(

@@ -317,10 +317,11 @@ def test_docusaurus_never_builds_docs_its_include_or_exclude_leave_out(docs_opti
 ])
 def test_sphinx_builds_no_markdown_without_a_markdown_parser(conf: str, built: bool) -> None:
     """Checked with sphinx-build 9.0.4: a site whose extensions read no Markdown never builds `.md`
-    files, listed in a toctree (a nonexisting document) or not; docschat indexed them."""
+    files, listed in a toctree (a nonexisting document) or not; docschat indexed them. Its `.rst`
+    pages it builds (app/corpus/rst.py)."""
     files = {"conf.py": conf, "index.rst": "Home\n====\n\n.. toctree::\n\n   notes\n", "notes.md": "# Notes\n\nWORD\n"}
     result = compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="", audiences=("public",)))
-    assert [page.path for page in result.pages] == (["notes.md"] if built else [])
+    assert [page.path for page in result.pages] == ["index.rst", *(["notes.md"] if built else [])]
 
 
 @pytest.mark.parametrize("plugins", ["[search, meta, blog]", "[search, blog]"])

@@ -137,9 +137,11 @@ def test_the_site_is_a_setting_of_each_source(tmp_path: Path) -> None:
 
 
 def test_a_site_found_that_publishes_nothing_fails_the_source_saying_why() -> None:
-    """A Python project read from its root, its Sphinx docs in reStructuredText: none of its
-    Markdown is a page of that site, and an empty source would delete every row."""
-    files = {"README.md": "# R\n\nroot words\n", "docs/conf.py": 'extensions = ["sphinx.ext.autodoc"]\n',
+    """A Python project read from its root, its Sphinx docs in reStructuredText that conf.py's
+    source_suffix leaves out: none of its Markdown is a page of that site, and an empty source
+    would delete every row."""
+    files = {"README.md": "# R\n\nroot words\n",
+             "docs/conf.py": 'extensions = ["sphinx.ext.autodoc"]\nsource_suffix = {".txt": "restructuredtext"}\n',
              "docs/index.rst": "Home\n====\n", "docs/notes.md": "# Notes\n\nnot built\n"}
     with pytest.raises(SiteChoiceError, match=r"site found at docs/ \(docs/conf.py\) publishes no page.*1 page file"):
         compose_files(files, Settings(), Source(name="s", repo=Path("."), dir="."))
@@ -148,20 +150,21 @@ def test_a_site_found_that_publishes_nothing_fails_the_source_saying_why() -> No
 
 
 # A Sphinx site in reStructuredText, as Flask's docs/ is (design/answer-eval.md, the seventeenth
-# stranger): docschat reads none of it, and no glob or `site` changes that.
+# stranger): its `.rst` pages are read (app/corpus/rst.py); the same files with no conf.py are no
+# site's, and no glob or `site` makes them pages.
 RST_SITE = {"conf.py": 'extensions = ["sphinx.ext.autodoc"]\n', "index.rst": "Flask\n=====\n\n.. toctree::\n\n   config\n",
             "config.rst": "Configuration\n=============\n\n.. py:data:: SECRET_KEY\n"}
 
 
 @pytest.mark.parametrize("include", [None, ("**/*.rst",)])
-def test_a_folder_of_restructured_text_fails_saying_docschat_does_not_read_it(
+def test_a_folder_of_restructured_text_without_conf_py_fails_saying_why(
         include: tuple[str, ...] | None, tmp_path: Path) -> None:
-    """The folder is the site (DOCS_DIR=docs): the message used to say "fix the globs", and with
-    `**/*.rst` included said the same again. Both ways of reading a source say why."""
-    repo = make_docs_repo(tmp_path / "repo", RST_SITE)
+    """The folder holds `.rst` files but no Sphinx site: the message used to say "fix the globs",
+    and with `**/*.rst` included said the same again. Both ways of reading a source say why."""
+    repo = make_docs_repo(tmp_path / "repo", {path: text for path, text in RST_SITE.items() if path != "conf.py"})
     source = Source(name="s", repo=repo, dir="docs", audiences=("public",))
     source = replace(source, include=include) if include else source
-    why = r"its 2 \.rst file\(s\) are reStructuredText, which docschat does not read"
+    why = r"its 2 \.rst file\(s\) are reStructuredText, which docschat reads as the pages of a Sphinx site only"
     with pytest.raises(NoPagesError, match=why) as raised:
         compose_corpus(source, Settings())
     assert "fix the globs" not in str(raised.value)
@@ -169,12 +172,15 @@ def test_a_folder_of_restructured_text_fails_saying_docschat_does_not_read_it(
         list(compose_batches(source, Settings(), batch_chunks=100))
 
 
-def test_a_site_found_in_restructured_text_says_docschat_does_not_read_it(tmp_path: Path) -> None:
-    """Read from the repository's root with nothing else to index, `site = "."` is no advice."""
+def test_a_sphinx_site_found_in_restructured_text_is_read(tmp_path: Path) -> None:
+    """Read from the repository's root, the site found at docs/ publishes its `.rst` pages."""
     repo = make_docs_repo(tmp_path / "repo", RST_SITE)
-    with pytest.raises(SiteChoiceError, match=r"docs/conf.py\) publishes no page docschat reads: its 2 \.rst") as raised:
-        compose_corpus(_source(repo), Settings())
-    assert "`site`" not in str(raised.value)
+    result = compose_corpus(_source(repo), Settings())
+    assert sorted(page.path for page in result.pages) == ["docs/config.rst", "docs/index.rst"]
+    assert any(chunk.title == "Configuration" and "SECRET_KEY" in chunk.text for chunk in result.chunks)
+
+
+def test_a_sphinx_site_of_markdown_without_a_parser_says_it_builds_none() -> None:
     markdown_only = {"README.md": "# R\n", "docs/conf.py": "extensions = []\n", "docs/notes.md": "# N\n"}
     with pytest.raises(SiteChoiceError, match=r"reads \(a Sphinx site without a Markdown parser"):
         compose_files(markdown_only, Settings(), Source(name="s", repo=Path("."), dir="."))

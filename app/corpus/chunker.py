@@ -137,8 +137,8 @@ class AnchorAllocator:
 
 def page_route(path: str, prefix: str) -> str:
     """`guides/widget.mdx` → `/docs/guides/widget`; `guides/index.mdx` → `/docs/guides` (and
-    MkDocs' `.markdown`, `.mdown`, `.mkdn`, `.mkd` pages likewise)."""
-    suffix = next((s for s in (".mdx", *MKDOCS_SUFFIXES) if path.endswith(s)), "")
+    MkDocs' `.markdown`, `.mdown`, `.mkdn`, `.mkd` pages, and Sphinx's `.rst`, likewise)."""
+    suffix = next((s for s in (".mdx", *MKDOCS_SUFFIXES, ".rst") if path.endswith(s)), "")
     parts = [p for p in path[: len(path) - len(suffix)].split("/") if p]
     if parts and parts[-1] == "index":
         parts.pop()

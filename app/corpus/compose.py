@@ -13,19 +13,20 @@ from pathlib import Path
 
 from app.config import Settings
 from app.corpus import chunker, reader
-from app.corpus.chunker import Page, chunk_page, drop_duplicate_ids, page_route, path_unusable, shown_heading
+from app.corpus.chunker import Page, chunk_page, drop_duplicate_ids, page_route, path_unusable
 from app.corpus.code import code_file_selected
 from app.corpus.code_source import code_page, compose_code_files_of, links_at_commit, shown_href
-from app.corpus.compose_result import ComposeResult, PageKey
-from app.corpus.frontmatter import FrontMatterError, parse_front_matter, undeclared_audience
+from app.corpus.compose_result import ComposeResult, PageKey, page_title
+from app.corpus.frontmatter import FrontMatter, FrontMatterError, parse_front_matter, undeclared_audience
 from app.corpus.git_source import GitSourceError, GitTree, normalize_docs_dir, read_docs_tree
-from app.corpus.markdown import Block, read_page
+from app.corpus.markdown import read_page
 from app.corpus.mkdocs_macros import render_macros
 from app.corpus.myst_include import PageIncludes
 from app.corpus.myst_xref import SiteTitles, with_every_markdown_page
 from app.corpus.page_links import page_link
 from app.corpus.reading_version import reading_version
 from app.corpus.repository_files import REPOSITORY, Beneath, Recorder, RepositoryFiles, in_repository, raw_file
+from app.corpus.rst import rst_metadata
 from app.corpus.site import NOT_BUILT, Site, SiteDialect, read_site, site_commit, site_dialect, stem
 from app.corpus.site_model import MKDOCS_SUFFIXES
 from app.corpus.site_openapi import compose_operation, front_matter_blocks, generated_pages
@@ -107,21 +108,6 @@ def _unchanged_key(known: Mapping[str, PageKey] | None, path: str, fingerprint: 
     if blob_id is not None and stored is not None and stored.key == page_key(fingerprint, stored.deps, blob_id):
         return stored
     return None
-
-
-def _title_for(path: str, title: str | None, blocks: list[Block], heading_first: bool = False) -> str:
-    """The front matter's `title`, else the first `# heading`; with `heading_first`, the heading
-    first, as the page shows it (no `{#id}`)."""
-    h1 = next((shown_heading(block)[0] if heading_first else block.text[2:] for block in blocks
-               if block.kind == "heading" and block.level == 1), None)
-    if title and not (heading_first and h1):
-        return title
-    if h1:
-        return h1
-    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-    if stem == "index":
-        stem = path.rsplit("/", 2)[-2] if "/" in path else "Home"
-    return stem.replace("-", " ").replace("_", " ").strip().capitalize() or path
 
 
 def _page_audiences(path: str, files: Mapping[str, str], source: Source,
@@ -251,7 +237,7 @@ def iter_compose_files(
         result.warnings.append(root.note(len(outside)))
     routes: dict[str, str] = {}  # route → the page published there
     mkdocs = site.framework == "mkdocs"
-    suffixes = PAGE_SUFFIXES + MKDOCS_SUFFIXES if mkdocs else PAGE_SUFFIXES
+    suffixes = PAGE_SUFFIXES + MKDOCS_SUFFIXES if mkdocs else PAGE_SUFFIXES + site.rst_suffixes  # Sphinx's `.rst`
     operations = {op.path: op for op in generated_pages(site, tree, result.warnings)}  # Mintlify's, from OpenAPI
     rejected = 0  # pages the site publishes that could not be read
     for path in [*sorted(files), *(root.prefix + op for op in operations)]:
@@ -318,9 +304,9 @@ def _compose_page(
     site: Site, dialect: SiteDialect, page_orders: Mapping[str, int], titles: SiteTitles | None = None,
     site_folder: str = "",
 ) -> None:
-    text = files[path]
+    text, rst = files[path], path.endswith(site.rst_suffixes)  # reStructuredText has no YAML front matter
     try:
-        front = site.front(path, parse_front_matter(text, dots=site.framework == "mkdocs"))  # + a folder's .meta.yml
+        front = site.front(path, FrontMatter(rst_metadata(text), text) if rst else parse_front_matter(text, dots=site.framework == "mkdocs"))
     except FrontMatterError as exc:
         result.warnings.append(f"{path}:{exc.line}: {exc}; page skipped")
         result.skipped_pages.append(path)
@@ -355,7 +341,7 @@ def _compose_page(
     if site.framework == "vitepress":  # `<<< file` code snippets, as VitePress's markdown-it rule reads them
         pasted.text = import_snippets(path, pasted.text, partial(_included, path, pastable, site_folder), result.warnings,
                                       site.docs_prefix)
-    reading = read_page(pasted.text, mdx=mdx, myst=dialect.myst, mintlify=dialect.mintlify, comments=dialect.mdx_comments,
+    reading = read_page(pasted.text, mdx=mdx, rst=rst, myst=dialect.myst, mintlify=dialect.mintlify, comments=dialect.mdx_comments,
                         mkdocs=dialect.python_markdown, front_matter=front.body != text.lstrip("\ufeff"),
                         docusaurus=dialect.docusaurus, vitepress=dialect.vitepress, starlight=dialect.starlight, admonitions=site.admonitions_of(path), build=replace(site.myst.for_page(front.data), include=includes.paste, literal_include=includes.literal, xref=partial(
                             titles.title, page=path, files=files, shown=partial(
@@ -364,6 +350,8 @@ def _compose_page(
                         modules=lambda sources: site.modules(files, path, sources),  # components it imports
                         link=page_link(path, files, site, source, titles if dialect.myst else None),
                         page_data=front.data if dialect.vitepress or dialect.starlight else None)
+    result.warnings.extend(f"{path}: {name} shows what Sphinx reads by importing the project, which docschat never "
+                           "does: shown as nothing" for name in sorted(set(reading.not_read)))
     result.warnings.extend(f"{path}: snippet {snippet!r} pastes nothing: no file of the source it may paste (a URL "
                            "is never downloaded)" for snippet in reading.unresolved_snippets)
     if reading.error is not None:
@@ -382,7 +370,7 @@ def _compose_page(
         path=path,
         # VitePress shows a page's `# heading` (its sidebar and search too); front matter `title` is
         # the browser tab's (`watch | Config`, before the site's title), the page's title without one.
-        title=_title_for(path, front.title or summary, blocks, heading_first=dialect.vitepress),
+        title=page_title(path, front.title or summary, blocks, heading_first=dialect.vitepress or rst),
         description=site.shown_description(front.description),
         audiences=audiences,
         body="\n\n".join(block.text for block in blocks),

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from app.corpus.chunker import Chunk, Page
+from app.corpus.chunker import Chunk, Page, shown_heading
+from app.corpus.reader import Block
 from app.corpus.site import Exclusion
 
 
@@ -126,3 +127,18 @@ def _counted(items: Iterable[str]) -> dict[str, int]:
     for item in items:
         counts[item] = counts.get(item, 0) + 1
     return dict(sorted(counts.items(), key=lambda item: (-item[1], item[0])))
+
+
+def page_title(path: str, title: str | None, blocks: list[Block], heading_first: bool = False) -> str:
+    """The front matter's `title`, else the first `# heading`; with `heading_first`, the heading
+    first, as the page shows it (no `{#id}`)."""
+    h1 = next((shown_heading(block)[0] if heading_first else block.text[2:] for block in blocks
+               if block.kind == "heading" and block.level == 1), None)
+    if title and not (heading_first and h1):
+        return title
+    if h1:
+        return h1
+    stem = path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+    if stem == "index":
+        stem = path.rsplit("/", 2)[-2] if "/" in path else "Home"
+    return stem.replace("-", " ").replace("_", " ").strip().capitalize() or path

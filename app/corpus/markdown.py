@@ -41,6 +41,7 @@ from app.corpus.myst import Build
 from app.corpus.myst_notebook import cell_metadata, drop_removed_markdown_cells, removes_source
 from app.corpus.reader import Admonitions, Block, Reading, read_html, read_markdown
 from app.corpus.reference_targets import directive_caption, rst_labels
+from app.corpus.rst import render_rst
 from app.corpus.sphinx_inventory import inventory_title
 from app.corpus.vitepress_markdown import component_slots, render_vitepress
 
@@ -407,7 +408,7 @@ def myst_sections(text: str) -> tuple[tuple[str | None, str | None], list[tuple[
 # --- every dialect ------------------------------------------------------------------------------
 
 
-def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool = False,
+def read_page(text: str, *, mdx: bool, rst: bool = False, myst: bool | None = None, mintlify: bool = False,
               comments: bool = False, mkdocs: str | None = None, front_matter: bool = True,
               docusaurus: bool = False, vitepress: bool = False, starlight: bool = False,
               admonitions: Admonitions | None = None, build: Build | None = None,
@@ -417,7 +418,7 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
               link: Callable[[str], str] | None = None, page_data: Mapping[str, Any] | None = None) -> Reading:
     """The page body as its site shows it: `mdx` for an `.mdx` page (or any page of a Mintlify
     site, which builds `.md` as MDX too), `myst` for a MyST page (None: when it uses MyST's syntax),
-    `mintlify` for Mintlify's math, `comments` for HTML comments in MDX (Docusaurus), `mkdocs` for
+    `rst` for a Sphinx page in reStructuredText (rst.py), `mintlify` for Mintlify's math, `comments` for HTML comments in MDX (Docusaurus), `mkdocs` for
     a page of an MkDocs site (the Python-Markdown extensions it is read with, python_markdown.py),
     whose first `key: value` lines MkDocs takes for meta data when it had no `front_matter`, and
     its `--8<--` snippets read from `files` (the source's tree); `docusaurus` for a page of a
@@ -444,6 +445,9 @@ def read_page(text: str, *, mdx: bool, myst: bool | None = None, mintlify: bool 
         rendered, slots = render_vitepress(text), component_slots(text, modules) if modules is not None else {}
         return _read_linked(lambda sheets, _: read_html(rendered, sheets, link, vue=True, slots=slots, frontmatter=page_data),
                             css, linked)
+    if rst:
+        rendered, not_read = render_rst(text, build or Build())
+        return replace(_read_linked(lambda sheets, _: read_html(rendered, sheets, link), css, linked), not_read=tuple(not_read))
     if not mdx and (is_myst(text) if myst is None else myst):
         rendered = _render_myst(text, replace(build or Build(), roles=myst_classes.page_roles(text)))
         return _read_linked(lambda sheets, _: read_html(rendered, sheets, link), css, linked)

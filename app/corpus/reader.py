@@ -78,6 +78,8 @@ class Reading:
     # The site's own components read as hiding their children (their code never renders them):
     # name -> uses with children, whose text is not indexed
     hiding_components: dict[str, int] = field(default_factory=dict)
+    # A Sphinx reStructuredText page: the directives Sphinx shows by importing the project (autodoc's).
+    not_read: tuple[str, ...] = ()
 
 
 def _bundle(name: str = "reader.js") -> str:

@@ -218,12 +218,22 @@ def _changed_tags(tree: ast.Module) -> tuple[str, ...] | None:
     return tuple(sorted(changed))
 
 
+def _rst_suffixes(values: dict[str, Any]) -> tuple[str, ...]:
+    """(".rst",) when Sphinx builds `.rst` files as reStructuredText pages: by default, and when
+    source_suffix names it (a dict, as reStructuredText; a list or a name: each is, but for those
+    an extension's parser claims, `.md`); when code sets it, as by default."""
+    suffix = values.get("source_suffix", ".rst") if "source_suffix.code" not in values else ".rst"
+    listed = [suffix] if isinstance(suffix, str) else suffix if isinstance(suffix, (list, tuple, dict)) else []
+    kinds = suffix if isinstance(suffix, dict) else dict.fromkeys(listed, "restructuredtext")
+    return (".rst",) if kinds.get(".rst") == "restructuredtext" else ()
+
+
 class _Sphinx:
     """conf.py and the toctrees walked from the root document."""
 
     def __init__(self, files: Mapping[str, str]) -> None:
         self.files = files
-        self.site = Site("sphinx", SPHINX_CONFIG, every_page_listed=False)
+        self.site = Site("sphinx", SPHINX_CONFIG, every_page_listed=False, rst_suffixes=(".rst",))
         self.docnames: list[str] | None = None  # listed only for a `:glob:` entry: listing reads the whole tree
         self.titles: dict[str, str] = {}
         self.toctrees = 0
@@ -243,6 +253,7 @@ class _Sphinx:
             site.every_page_listed = True
             return site
         tree, values = read
+        site.rst_suffixes = _rst_suffixes(values)
         extensions = self.config(values, "myst_enable_extensions", (list, tuple, set), ())
         if isinstance(values.get("extensions"), list) and "canonical_sphinx" in values["extensions"]:
             extensions = [*extensions, *_CANONICAL_MYST]

@@ -156,6 +156,7 @@ class Site:
     # srcDir, rewrites and cleanUrls publish it (`guide/x.html`).
     slugs: tuple[tuple[str, str], ...] = ()
     myst: Build = Build()  # Sphinx: what conf.py says of its MyST pages (substitutions, tags)
+    rst_suffixes: tuple[str, ...] = ()  # Sphinx: the suffixes of its reStructuredText pages (source_suffix)
     # Mintlify: pages generated from OpenAPI specs (app/corpus/site_openapi.py), and the OpenAPI
     # files of the source (docs.json's `openapi` sources, then any JSON or YAML file that is one).
     openapi: tuple[OpenApiEntry, ...] = ()

@@ -54,12 +54,12 @@ PAGE_FILES = tuple(glob.rsplit("*", 1)[1] for glob in DOCS_INCLUDE)
 
 
 def restructured_text(files: Mapping[str, str], prefix: str = "") -> str:
-    """Why a source of Sphinx pages in reStructuredText reads nothing, or "" if it holds no `.rst`
-    file: no glob or `site` makes docschat read one, so the advice to fix them would send a user
-    round in circles (a stranger's Flask docs, design/answer-eval.md)."""
+    """Why a source whose `.rst` files are no Sphinx site's reads nothing, or "" if it holds no `.rst`
+    file: no glob or `site` makes docschat read one there, so the advice to fix them would send a
+    user round in circles (a stranger's Flask docs, design/answer-eval.md)."""
     count = sum(1 for path in files if path.startswith(prefix) and path.endswith(".rst"))
-    return (f"its {count} .rst file(s) are reStructuredText, which docschat does not read (it reads Markdown, MDX "
-            "and MyST pages)") if count else ""
+    return (f"its {count} .rst file(s) are reStructuredText, which docschat reads as the pages of a Sphinx site "
+            "only (a conf.py in the source's folder or a subfolder), as Sphinx builds them") if count else ""
 
 
 class SiteChoiceError(DocschatError):

@@ -1,0 +1,347 @@
+"""Sphinx pages written in reStructuredText, read by docutils (the parser Sphinx reads them with),
+rendered to HTML by docutils' HTML writer, and that HTML read by the page reader's browser reading
+(as MyST pages are: markdown.py).
+
+docutils is run safely: no file is read (`file_insertion_enabled` off: an `include` pastes what
+compose lets the page read, as MyST's `{include}` does), nothing is fetched, no configuration
+file is read, and no message stops it or shows (`report_level`, `halt_level` past the highest).
+Sphinx's own directives and roles, which docutils lacks, are registered here from the names
+recorded from the real packages (sphinx_directives.json), each showing what Sphinx shows of it
+by the tables MyST pages use (myst.py): nothing (page machinery, a hidden toctree, autodoc, which
+would import the project), its text, or its code. A name the site's extensions do not define is
+left unknown: docutils reports it (not shown) and shows nothing of it, as Sphinx does."""
+
+from __future__ import annotations
+
+import io
+import re
+from collections import defaultdict
+from collections.abc import Callable
+from contextvars import ContextVar
+from functools import cache
+from typing import Any
+
+from docutils import nodes, utils
+from docutils.core import publish_parts
+from docutils.parsers.rst import Directive, directives, roles
+from docutils.readers import standalone
+from docutils.transforms import Transform
+
+from app.corpus import myst
+from app.corpus.myst import Build
+from app.corpus.sphinx_directives import _recorded
+from app.corpus.sphinx_inventory import inventory_title
+
+__all__ = ["render_rst", "rst_metadata"]
+
+# The page being read: its Build (compose's, with its include and xref callbacks), the directives
+# it uses that Sphinx shows and docschat cannot (autodoc's), and where each included part was
+# pasted from (its chain of includes: a cycle is refused as MyST's is).
+_BUILD: ContextVar[Build] = ContextVar("rst_build")
+_NOT_READ: ContextVar[list[str]] = ContextVar("rst_not_read")
+_PASTED_IN: ContextVar[dict[str, str]] = ContextVar("rst_pasted_in")
+_MODULE: ContextVar[tuple[str, tuple[str, ...]]] = ContextVar("rst_module", default=("", ()))  # and classes
+
+_MAX_INCLUDE_DEPTH = 8  # includes inside includes; deeper ones paste nothing (hostile pages)
+
+# docutils' settings, as Sphinx sets them where it matters for what a page shows: its sections'
+# titles stay headings (no document title taken out), curly quotes (Sphinx's smartquotes), and no
+# syntax highlighting (the code's text alone).
+_SETTINGS: dict[str, Any] = {
+    "_disable_config": True, "file_insertion_enabled": False, "raw_enabled": True,
+    "report_level": 5, "halt_level": 5, "warning_stream": False, "traceback": True,
+    "doctitle_xform": False, "sectsubtitle_xform": False, "initial_header_level": 1,
+    "smart_quotes": True, "syntax_highlight": "none", "section_self_link": False,
+    "embed_stylesheet": False, "stylesheet_path": "", "output_encoding": "unicode",
+    "input_encoding": "unicode", "math_output": "LaTeX", "image_loading": "link", "auto_id_prefix": "id",
+}
+
+# Directives that show nothing on a page built from reStructuredText: MyST's (myst.py), a Python
+# module's declaration (its index entry and link target only), and autodoc's, whose text is the
+# project's docstrings, read by importing it (docschat never runs a project's code).
+_HIDDEN = myst.RST_NOT_SHOWN | myst.NOT_ON_THE_PAGE | {"module", "automodapi", "autoprogram", "autoexception",
+                                                        "autodecorator", "autonewtypedata", "autoproperty"}
+_AUTODOC = re.compile(r"auto[\w-]*$")
+# Directives whose content Sphinx shows as code.
+_CODE = myst.CODE_WITH_LANGUAGE_ARGUMENT | {"testcode", "testoutput", "doctest", "jupyter-execute", "ipython",
+                                            "mermaid", "productionlist", "graphviz", "graph", "digraph"}
+# The roles after whose target Sphinx writes "()" (its add_function_parentheses, on by default).
+_PARENTHESES = frozenset({"func", "meth", "py:func", "py:meth"})
+# docutils' own, replaced by Sphinx's (`code`; `class`, the Python domain's) or read here.
+_DOCUTILS_OWN = frozenset({"code", "include", "class"})
+
+
+class _AnyOptions(defaultdict[str, Callable[[str], Any]]):
+    """Every option a Sphinx directive takes, each kept as written: docutils refuses a directive
+    with an option it does not know, and Sphinx's options are too many to list (their values are
+    not shown, but for a `:caption:`)."""
+
+    def __init__(self) -> None:
+        super().__init__(lambda: directives.unchanged, {"class": directives.unchanged})
+
+
+class _SphinxDirective(Directive):
+    optional_arguments = 64
+    final_argument_whitespace = True
+    has_content = True
+    option_spec = _AnyOptions()  # type: ignore[assignment]  # docutils types it None; any mapping is read
+
+    def run(self) -> list[nodes.Node]:
+        build = _BUILD.get()
+        if not build.defined(self.name):
+            return []  # Sphinx warns "Unknown directive type" and shows nothing
+        return self.shown(build, myst.name(self.name), " ".join(self.arguments))
+
+    def shown(self, build: Build, name: str, argument: str) -> list[nodes.Node]:
+        raise NotImplementedError
+
+    def parsed(self, into: nodes.Element) -> nodes.Element:
+        self.state.nested_parse(self.content, self.content_offset, into)
+        return into
+
+
+class _Hidden(_SphinxDirective):
+    def shown(self, build: Build, name: str, argument: str) -> list[nodes.Node]:
+        if _AUTODOC.match(name):
+            _NOT_READ.get().append(self.name)
+        if name in ("module", "currentmodule"):  # the module the Python objects after it are of
+            _MODULE.set((argument.strip() if argument.strip() not in ("", "None") else "", ()))
+        if name == "todo":  # sphinx.ext.todo notes its node as a target: the next automatic id is one on
+            self.state.document.set_id(nodes.Element())
+            if build.todos:  # shown with conf.py's todo_include_todos, as an admonition
+                return _Text.shown(self, build, name, argument)  # type: ignore[arg-type]
+        return []
+
+
+class _Only(_SphinxDirective):
+    def shown(self, build: Build, name: str, argument: str) -> list[nodes.Node]:
+        return list(self.parsed(nodes.container()).children) if myst.only_built(argument, build) else []
+
+
+class _Code(_SphinxDirective):
+    def shown(self, build: Build, name: str, argument: str) -> list[nodes.Node]:
+        if "hide" in self.options and name in ("testcode", "testoutput", "doctest"):
+            return []
+        language = argument.split()[0] if argument and name in myst.CODE_WITH_LANGUAGE_ARGUMENT else ""
+        code = myst.shown_console(language, "\n".join(self.content))
+        block = nodes.literal_block(code, code, classes=["code", *([language] if language else [])])
+        caption = self.options.get("caption")
+        return [nodes.paragraph(caption, caption), block] if caption else [block]
+
+
+class _Version(_SphinxDirective):
+    """`versionadded` and the others: "Added in version 2.0: " before its text (Sphinx 7.3+)."""
+
+    def shown(self, build: Build, name: str, argument: str) -> list[nodes.Node]:
+        version, _, text = argument.partition(" ")
+        label = f"{myst.VERSION_NOTES[name]} {version}" + (": " if self.content or text else ".")
+        box = nodes.container(classes=[name])
+        box += nodes.paragraph(label + text, label + text)
+        return [self.parsed(box)]
+
+
+class _Text(_SphinxDirective):
+    """A box of text (an admonition, a card, a tab): its argument, a title, then its content."""
+
+    def shown(self, build: Build, name: str, argument: str) -> list[nodes.Node]:
+        box = nodes.container(classes=myst.classes(name, argument, dict(self.options)) or [name])
+        title = "See also" if name == "seealso" else "" if name in myst.ARGUMENT_NOT_SHOWN else argument
+        if title:
+            box += nodes.paragraph(title, "", *self.state.inline_text(title, self.lineno)[0])
+        return [self.parsed(box)]
+
+
+# The Python domain's objects, whose description Sphinx gives the id of its full name
+# (`config#DEBUG`, `api#flask.url_for`): each is a section of its own here, its signature the
+# heading, so a search result is the object's and links to it (Sphinx's `<dt id>`).
+_PYTHON_OBJECTS = frozenset({"data", "function", "class", "method", "attribute", "exception", "decorator",
+                             "classmethod", "staticmethod", "property", "type"})
+_NAME = re.compile(r"[\w.]+")
+
+
+def _object_id(written: str, signature: str) -> str | None:
+    domain, _, short = written.lower().rpartition(":")
+    found = _NAME.search(signature.split("(")[0].split("=")[0].split(":")[0].split()[-1]) if signature.strip() else None
+    if domain not in ("", "py") or short not in _PYTHON_OBJECTS or found is None:
+        return None
+    module, classes = _MODULE.get()
+    return ".".join(filter(None, [module, *classes, found.group()]))
+
+
+def _signature(name: str, argument: str, module: str, options: dict[str, Any]) -> str:
+    """A Python object's signature as Sphinx writes it: its keyword (`class`), its module's name
+    before a module-level one's (add_module_names), its `:type:` and `:value:`."""
+    keyword = {"class": "class ", "exception": "exception ", "classmethod": "classmethod ",
+               "staticmethod": "static ", "property": "property "}.get(name, "")
+    typed = f": {options['type']}" if options.get("type") else ""
+    valued = f" = {options['value']}" if options.get("value") else ""
+    return f"{keyword}{module + '.' if module else ''}{argument}{typed}{valued}"
+
+
+class _Described(_SphinxDirective):
+    """An object's description (a function, a setting, an option): its signature, then its text;
+    a Python object's a section of its own, at its id."""
+
+    def shown(self, build: Build, name: str, argument: str) -> list[nodes.Node]:
+        if (ident := _object_id(self.name, argument)) is not None and isinstance(self.state.parent, nodes.section):
+            module, classes = _MODULE.get()
+            shown = _signature(myst.name(self.name), argument, module if not classes else "", self.options)
+            section = nodes.section(ids=[ident])
+            section += nodes.title(shown, "", nodes.literal(shown, shown, classes=["sig"]))
+            token = _MODULE.set((module, (*classes, ident.rsplit(".", 1)[-1])) if myst.name(self.name) == "class" else (module, classes))
+            try:
+                return [self.parsed(section)]
+            finally:
+                _MODULE.reset(token)
+        item = nodes.definition_list_item()
+        item += nodes.term(argument, "", nodes.literal(argument, argument)) if argument else nodes.term()
+        item += self.parsed(nodes.definition())
+        return [nodes.definition_list("", item)]
+
+
+class _Include(_SphinxDirective):
+    """`include`: what compose lets the page read of the file (myst_include.PageIncludes), pasted
+    as reStructuredText (or as code with `:literal:` or `:code:`)."""
+
+    def shown(self, build: Build, name: str, argument: str) -> list[nodes.Node]:
+        source, _ = self.state_machine.get_source_and_line(self.lineno)
+        chain: list[str] = []
+        pasted_in = _PASTED_IN.get()
+        while source in pasted_in and len(chain) <= _MAX_INCLUDE_DEPTH:
+            chain.append(source)
+            source = pasted_in[source]
+        if build.include is None or len(chain) >= _MAX_INCLUDE_DEPTH:
+            return []
+        options = {key: str(value or "") for key, value in self.options.items()}
+        included = build.include(argument, options, tuple(reversed(chain)))
+        if included is None:
+            return []
+        part, text = included
+        if {"literal", "code"} & options.keys():
+            return [nodes.literal_block(text, text)]
+        pasted_in[part] = chain[0] if chain else ""
+        self.state_machine.insert_input(text.splitlines(), part)
+        return []
+
+
+class _LiteralInclude(_SphinxDirective):
+    def shown(self, build: Build, name: str, argument: str) -> list[nodes.Node]:
+        options = {key: str(value or "") for key, value in self.options.items()}
+        code = build.literal_include(argument, options) if build.literal_include else None
+        return [nodes.literal_block(code, code)] if code else []
+
+
+def _directive(name: str) -> type[Directive]:
+    short = myst.name(name)
+    if short == "only":
+        return _Only
+    if short == "include":
+        return _Include
+    if short == "literalinclude":
+        return _LiteralInclude
+    if short in _HIDDEN or _AUTODOC.match(short):
+        return _Hidden
+    if short in _CODE:
+        return _Code
+    if short in myst.VERSION_NOTES:
+        return _Version
+    return _Text if short in myst.TEXT else _Described
+
+
+def _role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
+          options: dict[str, Any] | None = None, content: list[str] | None = None) -> tuple[list[nodes.Node], list[Any]]:
+    """A Sphinx role, shown as a MyST page's is (markdown.py's _render_role): a cross-reference's
+    title or text, anything else as code."""
+    build, content_ = _BUILD.get(), utils.unescape(text)
+    short = myst.name(name)
+    if build.role_names is not None and name.lower() not in build.role_names:
+        return [], []  # a role no extension of the site defines
+    if (replaced := myst.replaced_role(name, content_, build.numfig)) is not None:
+        return [nodes.Text(replaced)] if replaced else [], []
+    if name.lower() in myst.NUMBER_ROLES:
+        return [], []
+    xref = build.xref if short in myst.TITLE_ROLES and not myst.explicit_title(content_) else None
+    title = (xref(short, content_.strip()) or inventory_title(build.inventory, short, content_.strip())) if xref else None
+    if title is not None:
+        return [nodes.Text(title)], []
+    if short == "abbr":
+        content_ = re.sub(r"\s*\([^()]*\)\s*$", "", content_) or content_
+    shown = myst.role_text(content_)
+    if content_.startswith("~") and not myst.explicit_title(content_):  # Sphinx's Python domain: the last name
+        shown = shown.rsplit(".", 1)[-1]
+    if name.lower() in _PARENTHESES and not myst.explicit_title(content_):  # add_function_parentheses
+        shown = shown.removesuffix("()") + "()"
+    return [nodes.Text(shown) if short in myst.LINK_ROLES else nodes.literal(rawtext, shown)], []
+
+
+@cache
+def _registered() -> None:
+    """Sphinx's directives and roles, and its extensions' and themes', registered with docutils
+    once (docutils' registry is the process's: only docschat's reading uses it)."""
+    recorded = _recorded()
+    names = {*recorded["base"], *(n for each in recorded["extensions"].values() for n in each),
+             *(n for each in recorded["themes"].values() for n in each)}
+    own = set(directives._directive_registry) - _DOCUTILS_OWN
+    for name in sorted(names - own):
+        directives.register_directive(name, _directive(name))
+    role_tables = recorded["roles"]
+    role_names = {*role_tables["base"], *(n for each in role_tables["extensions"].values() for n in each),
+                  *(n for each in role_tables["themes"].values() for n in each)}
+    for name in sorted(role_names - set(roles._role_registry)):
+        roles.register_local_role(name, _role)
+
+
+class _AsSphinxWrites(Transform):
+    """Each section's id (the one docutils made of its title, as Sphinx's HTML gives it) written
+    after its title as `{#id}`, the explicit anchor the chunker reads; inline literals as `<code>`,
+    as Sphinx's HTML writes them (docutils' writes a span): the reader keeps them as code spans."""
+
+    default_priority = 990  # type: ignore[assignment]  # docutils types it None, and reads a number
+
+    def apply(self, **kwargs: Any) -> None:
+        for section in self.document.findall(nodes.section):
+            if section["ids"] and section.children and isinstance(section[0], nodes.title):
+                section[0] += nodes.Text(f" {{#{section['ids'][0]}}}")
+        for literal in self.document.findall(nodes.literal):
+            literal["classes"].append("code")
+
+
+class _Reader(standalone.Reader):
+    def get_transforms(self) -> list[type[Transform]]:
+        return [*super().get_transforms(), _AsSphinxWrites]
+
+
+def render_rst(text: str, build: Build) -> tuple[str, list[str]]:
+    """The HTML body Sphinx's docutils makes of a reStructuredText page, and the directives on it
+    Sphinx shows that docschat cannot read (autodoc's)."""
+    _registered()
+    tokens = (_BUILD.set(build), _NOT_READ.set([]), _PASTED_IN.set({}), _MODULE.set(("", ())))
+    try:
+        parts = publish_parts(source=text, source_path="<page>", reader=_Reader(), writer="html5",
+                              settings_overrides={**_SETTINGS, "warning_stream": io.StringIO()})
+        return str(parts["body"]), _NOT_READ.get()
+    finally:
+        _MODULE.reset(tokens[3])
+        _PASTED_IN.reset(tokens[2])
+        _NOT_READ.reset(tokens[1])
+        _BUILD.reset(tokens[0])
+
+
+_COMMENT_OR_BLANK = re.compile(r"(?:[ \t]*\n|\.\.(?:[ \t][^\n]*)?\n(?:(?:[ \t]+[^\n]*)?\n)*)")
+_FIELD = re.compile(r":((?:[^:\\\n]|\\.)+):(?:[ \t]+([^\n]*))?\n")
+
+
+def rst_metadata(text: str) -> dict[str, Any]:
+    """The page's metadata: the field list before anything else on it but comments and targets
+    (docutils' DocInfo, which Sphinx keeps as metadata and does not show): `:orphan:` (a page
+    outside every toctree, built), `:nosearch:`, as front matter; a field with no value is True,
+    as Sphinx takes their presence."""
+    at, fields = 0, {}
+    text = text.lstrip("\ufeff") + "\n"
+    while (skipped := _COMMENT_OR_BLANK.match(text, at)) and skipped.end() > at:
+        at = skipped.end()
+    while field := _FIELD.match(text, at):
+        fields[field.group(1).strip().lower()] = (field.group(2) or "").strip() or True
+        at = field.end()
+    return fields
+

@@ -1,0 +1,85 @@
+"""Records what the real Sphinx builds of tests/data/site-nav/rst (reStructuredText pages) shows:
+the site is built with sphinx-build, each built page loaded in headless Chromium, and a marker
+(`marker-…`) of a source page (or of the files its `.. include::`s name) counted shown when it is in
+the innerText of the page's main part; and each section's id with its heading's text (the anchor
+a result links to), each object description's id, and that innerText. Writes tests/data/site-nav/rst.shown.json, which tests/test_rst_site.py
+compares docschat's chunks to.
+
+Sphinx is not a docschat dependency: install it in a throwaway venv, not the project's.
+
+    python3 -m venv /tmp/sphinx && /tmp/sphinx/bin/pip install sphinx
+    .venv/bin/python scripts/record_rst_site.py /tmp/sphinx/bin/sphinx-build
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+from _shown_markers import record_pages
+from playwright.sync_api import sync_playwright
+
+SITE = Path(__file__).parent.parent / "tests" / "data" / "site-nav" / "rst"
+INCLUDE = re.compile(r"^\s*\.\. include::[ \t]+(\S+)", re.MULTILINE)
+MAIN = "(document.querySelector('[role=main]') || document.body).innerText"
+# Each section's id and its heading's text, less Sphinx's `¶` permalink.
+SECTIONS = """Array.from(document.querySelectorAll('[role=main] section[id]')).map((section) => {
+  const heading = section.querySelector('h1, h2, h3, h4, h5, h6').cloneNode(true)
+  heading.querySelectorAll('a.headerlink').forEach((link) => link.remove())
+  return [section.id, heading.innerText.trim()]
+})"""
+
+# Each object description's id (a Python object's full name) and its signature's text.
+OBJECTS = """Array.from(document.querySelectorAll('[role=main] dt.sig[id]')).map((dt) => {
+  const signature = dt.cloneNode(true)
+  signature.querySelectorAll('a.headerlink').forEach((link) => link.remove())
+  return [dt.id, signature.innerText.trim()]
+})"""
+
+
+def _sections(pages: dict[str, dict[str, object]], out: Path) -> None:
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
+        page = browser.new_page()
+        for name, recorded in pages.items():
+            if recorded["built"]:
+                page.goto((out / name.replace(".rst", ".html")).as_uri())
+                recorded["sections"] = page.evaluate(SECTIONS)
+                recorded["objects"] = page.evaluate(OBJECTS)
+                recorded["text"] = page.evaluate(MAIN)
+        browser.close()
+
+
+def main(sphinx_build: Path) -> None:
+    with tempfile.TemporaryDirectory() as out:
+        build = subprocess.run([str(sphinx_build), "-q", "-b", "html", str(SITE), out], capture_output=True, text=True)
+        if build.returncode:
+            sys.exit(f"sphinx-build failed:\n{build.stderr}")
+
+        def built(name: str, _: Path) -> Path | None:
+            html = Path(out) / (name.removesuffix(".rst") + ".html")
+            return html if html.is_file() else None
+
+        sources = [(source.relative_to(SITE).as_posix(), source) for source in sorted(SITE.rglob("*.rst"))]
+        pages = record_pages(sources, built, MAIN, pasted=lambda text, source: [
+            path for written in INCLUDE.findall(text) if (path := source.parent / written).is_file()])
+        _sections(pages, Path(out))
+    version = subprocess.run([str(sphinx_build), "--version"], capture_output=True, text=True).stdout.strip()
+    docutils = subprocess.run([str(sphinx_build.parent / "python"), "-c", "import docutils; print(docutils.__version__)"],
+                              capture_output=True, text=True).stdout.strip()
+    recording = {"renderer": f"{version}, docutils {docutils}; Chromium innerText of the page's main part",
+                 "warnings": [line for line in build.stderr.replace(f"{SITE}/", "").splitlines() if "WARNING" in line or "ERROR" in line],
+                 "pages": pages}
+    recorded = SITE.parent / "rst.shown.json"
+    recorded.write_text(json.dumps(recording, indent=1) + "\n")
+    print(f"{len(pages)} pages recorded in {recorded}")
+
+
+if __name__ == "__main__":  # sphinx-build
+    main(Path(sys.argv[1]))

@@ -1,0 +1,120 @@
+"""A Sphinx site of reStructuredText pages (issue 46), read by docutils as Sphinx reads it
+(app/corpus/rst.py) and compared with what the real build shows: tests/data/site-nav/rst, recorded
+by scripts/record_rst_site.py into rst.shown.json (sphinx-build 9, Chromium's innerText of each
+page's main part, and each section's id). Before, docschat read no `.rst` page: Flask's docs
+indexed nothing (design/answer-eval.md, the seventeenth stranger)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.config import Settings
+from app.corpus.compose import compose_files
+from app.corpus.myst import Build
+from app.corpus.rst import render_rst, rst_metadata
+from app.corpus.site import FRONT_MATTER, NOT_BUILT, OUTSIDE
+from app.corpus.sources import Source
+
+SITE = Path(__file__).parent / "data" / "site-nav" / "rst"
+RECORDED = json.loads((SITE.parent / "rst.shown.json").read_text())["pages"]
+FILES = {path.relative_to(SITE).as_posix(): path.read_text() for path in SITE.rglob("*") if path.is_file()}
+
+
+@pytest.fixture(scope="module")
+def composed():
+    return compose_files(FILES, Settings())
+
+
+def test_every_page_shows_what_the_build_shows(composed) -> None:
+    assert composed.pages and not composed.skipped_pages
+    for page in composed.pages:
+        built = RECORDED[page.path]
+        assert built["built"], f"{page.path} is indexed, yet the site publishes no page"
+        indexed = " ".join(c.embed_text for c in composed.chunks if c.page == page.path)
+        assert [m for m in built["shown"] if m not in indexed] == [], page.path
+        assert [m for m in built["hidden"] if m in indexed] == [], page.path
+    # Comments, `only` false, a todo, an unknown directive, raw LaTeX and hidden raw HTML, an unused
+    # substitution, a link target's URL: each is on a page and hidden by the build.
+    assert sum(len(p.get("hidden", [])) for p in RECORDED.values() if p["built"]) >= 12
+
+
+def test_the_pages_left_out_are_those_the_site_leaves_out(composed) -> None:
+    """Sphinx builds a page in no toctree too (it warns); docschat leaves it out of the index, as
+    it does a MyST page, unless it says `:orphan:`; `:nosearch:` leaves it out of the site's search."""
+    indexed = {page.path for page in composed.pages}
+    assert indexed == {"index.rst", "api.rst", "guide/install.rst", "guide/config.rst"}
+    assert {path: why.kind for path, why in composed.excluded} == {
+        "includes/shared.rst": NOT_BUILT, "lost.rst": OUTSIDE, "orphan.rst": FRONT_MATTER}
+
+
+def test_section_anchors_are_the_ids_sphinx_gives_them(composed) -> None:
+    """A result links to the section's id as Sphinx made it: docutils' id of its title, an `idN`
+    for a repeated title (numbered with the other automatic ids of the page: a hidden todo's too);
+    a Python object's description is a section of its own, at its `<dt id>` (its full name, its
+    module's and class's before it), headed by its signature as Sphinx writes it."""
+    for path, built in RECORDED.items():
+        if path not in {page.path for page in composed.pages}:
+            continue
+        sections, objects = dict(built["sections"][1:]), dict(built["objects"])
+        anchors = {c.href.partition("#")[2]: c.heading for c in composed.chunks if c.page == path and "#" in c.href}
+        assert {anchor: title for anchor, title in anchors.items() if anchor in sections} == sections, path
+        assert {anchor: title for anchor, title in anchors.items() if anchor not in sections} == {
+            anchor: signature for anchor, signature in objects.items() if anchor in anchors}, path
+    headed = {c.href.partition("#")[2] for c in composed.chunks}
+    assert {"fixture.run", "fixture.App", "DEBUG"} <= headed  # a method is a fourth level: in its class's chunk
+
+
+def test_autodoc_shows_nothing_and_is_named() -> None:
+    """autodoc's text is the project's docstrings, read by importing it: docschat never runs the
+    project, so the directive shows nothing (no directive markup as text) and the sync says so."""
+    result = compose_files(FILES, Settings())
+    assert result.warnings == ["guide/config.rst: autoclass shows what Sphinx reads by importing the project, which "
+                               "docschat never does: shown as nothing"]
+    indexed = " ".join(c.embed_text for c in result.chunks)
+    assert "autoclass" not in indexed and "members" not in indexed
+
+
+def test_a_page_is_read_safely() -> None:
+    """No file is read by docutils (an include pastes what compose lets the page read), no error
+    text is shown, and a hostile page does not stop the sync."""
+    html, _ = render_rst(".. include:: /etc/passwd\n\n.. raw:: html\n   :file: /etc/passwd\n\n"
+                         ".. csv-table::\n   :file: /etc/passwd\n\n:bad:`role` and `broken <\n", Build())
+    assert "root:" not in html and "System Message" not in html and "Unknown" not in html
+    deep = "\n\n".join("  " * depth + "- item" for depth in range(400))
+    result = compose_files({"conf.py": "", "index.rst": f"Deep\n====\n\n{deep}\n", "other.rst": ":orphan:\n\nOther\n=====\n"},
+                           Settings())
+    assert "other.rst" in {page.path for page in result.pages}  # the sync goes on
+    assert "index.rst" in {page.path for page in result.pages} or result.warnings
+
+
+def test_the_metadata_is_the_leading_field_list() -> None:
+    assert rst_metadata(".. a comment\n   continued\n\n:orphan:\n:audience: internal\n\nTitle\n=====\n") == {
+        "orphan": True, "audience": "internal"}
+    assert rst_metadata("Title\n=====\n\n:orphan:\n") == {}
+
+
+def test_a_page_declaring_an_audience_keeps_it() -> None:
+    """`:audience: internal` in the page's metadata is its front matter: the page stays internal."""
+    public = Source(name="s", repo=Path("."), dir=".", audiences=("public",))
+    files = {"conf.py": "", "index.rst": ":audience: internal\n\nSecret\n======\n\nmarker-secret\n",
+             "open.rst": ":orphan:\n\nOpen\n====\n"}
+    result = compose_files(files, Settings(), public)
+    assert {page.path: page.audiences for page in result.pages} == {"index.rst": ("internal",), "open.rst": ("public",)}
+
+
+def test_a_source_suffix_without_rst_builds_no_rst_page() -> None:
+    result = compose_files({"conf.py": 'source_suffix = {".txt": "restructuredtext"}\n', "index.txt": "x",
+                            "index.rst": "Home\n====\n", "notes.md": "# Notes\n"}, Settings())
+    assert "index.rst" not in {page.path for page in result.pages}
+
+
+def test_roles_show_what_sphinx_writes(composed) -> None:
+    """`:func:` with "()" (add_function_parentheses), `~` the last name, `:ref:` the section's
+    title: the sentence as the build's innerText has it (inline code as code spans here)."""
+    sentence = next(line for line in RECORDED["guide/config.rst"]["text"].splitlines() if "marker-rst-roles-shown" in line)
+    indexed = " ".join(c.text for c in composed.chunks if c.page == "guide/config.rst").replace("`", "")
+    assert sentence in " ".join(indexed.split())
+    assert "`run()`" in " ".join(c.text for c in composed.chunks)  # code, as Sphinx writes it
