@@ -84,7 +84,7 @@ class _SphinxDirective(Directive):
     optional_arguments = 64
     final_argument_whitespace = True
     has_content = True
-    option_spec = _AnyOptions()  # type: ignore[assignment]  # docutils types it None; any mapping is read
+    option_spec = _AnyOptions()  # any mapping is read (docutils' stubs type it None)
 
     def run(self) -> list[nodes.Node]:
         build = _BUILD.get()
@@ -109,7 +109,7 @@ class _Hidden(_SphinxDirective):
         if name == "todo":  # sphinx.ext.todo notes its node as a target: the next automatic id is one on
             self.state.document.set_id(nodes.Element())
             if build.todos:  # shown with conf.py's todo_include_todos, as an admonition
-                return _Text.shown(self, build, name, argument)  # type: ignore[arg-type]
+                return _Text.shown(self, build, name, argument)
         return []
 
 
@@ -296,7 +296,7 @@ class _AsSphinxWrites(Transform):
     after its title as `{#id}`, the explicit anchor the chunker reads; inline literals as `<code>`,
     as Sphinx's HTML writes them (docutils' writes a span): the reader keeps them as code spans."""
 
-    default_priority = 990  # type: ignore[assignment]  # docutils types it None, and reads a number
+    default_priority = 990  # docutils' stubs type it None; it reads a number
 
     def apply(self, **kwargs: Any) -> None:
         for section in self.document.findall(nodes.section):
