@@ -45,4 +45,4 @@ def test_the_bundle_sources_and_node_modules_are_not_read(tmp_path: Path) -> Non
 def test_the_installed_reading_version_names_the_parsers() -> None:
     version = reading_version.reading_version()
     assert version.startswith(code_digest(Path(reading_version.__file__).parent) + ";")
-    assert "markdown-it-py=" in version and "mini-racer=" in version
+    assert "markdown-it-py=" in version and "docutils=" in version and "mini-racer=" in version

@@ -18,7 +18,7 @@ from pathlib import Path
 # The distributions that read pages or code: a new version may read a page differently.
 READING_DISTRIBUTIONS = (
     "markdown-it-py", "mdit-py-plugins", "markdown", "pymdown-extensions", "markdown-include-variants",
-    "mdx-include", "jinja2", "pyyaml", "mini-racer", "tree-sitter", "tree-sitter-typescript",
+    "mdx-include", "jinja2", "pyyaml", "docutils", "mini-racer", "tree-sitter", "tree-sitter-typescript",
     "tree-sitter-javascript",
 )
 _CORPUS = Path(__file__).parent
