@@ -44,6 +44,9 @@ class Admonitions:
     magic_comments: tuple[str, ...] | None = None
     # `markdown.mermaid`: a ```mermaid fence is a diagram (theme-mermaid draws it).
     mermaid: bool = False
+    # The converters of @docusaurus/remark-plugin-npm2yarn when the folder's content plugin adds it:
+    # a ```` ```bash npm2yarn ```` fence is then tabs of the command converted (js/src/docusaurus-npm2yarn.js).
+    npm2yarn: tuple[str, ...] | None = None
 
 
 class Block(NamedTuple):
@@ -238,6 +241,8 @@ def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool 
         boxes["magicComments"] = list(admonitions.magic_comments)
     if admonitions is not None and admonitions.mermaid:
         boxes["mermaid"] = True
+    if admonitions is not None and admonitions.npm2yarn is not None:
+        boxes["npm2yarn"] = list(admonitions.npm2yarn)
     return _reading(_call("parse", text, {"mdx": mdx, "math": math, "directives": directives, "comments": comments,
                                           "codeTitles": code_titles, "css": css, "modules": modules or {}, **boxes,
                                           **({"frontmatter": json.loads(json.dumps(dict(frontmatter), default=lambda _: None))}

@@ -14,7 +14,7 @@ from typing import Any
 
 from app.corpus.reader import Admonitions, read_module_value
 from app.corpus.site_docusaurus_blog import blog_post_paths
-from app.corpus.site_docusaurus_instance import DocsInstance, content_globs, folder_option, set_by_code
+from app.corpus.site_docusaurus_instance import DocsInstance, content_globs, folder_option, remark_npm2yarn, set_by_code
 from app.corpus.site_docusaurus_routes import doc_identities
 from app.corpus.site_docusaurus_sidebars import read_instance_sidebars
 from app.corpus.site_docusaurus_versions import (
@@ -57,6 +57,8 @@ class _DocusaurusConfig:
     legacy_admonition_titles: bool = True
     magic_comments: tuple[str, ...] | None = None  # themeConfig.prism.magicComments' directives
     mermaid: bool = False  # markdown.mermaid: a ```mermaid fence is a diagram
+    # The blog's and src/pages' npm2yarn converters, where their remarkPlugins add it: (folder, converters).
+    npm2yarn: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)
     classic: bool = False  # the classic theme (Infima) is the site's: by the classic preset or theme
     i18n: tuple[str, str, bool] = ("i18n", "en", True)  # site_docusaurus_versions.locale_folders
     locale_names: dict[str, str] = field(default_factory=dict)  # a locale's folder → its code (locale_codes)
@@ -108,6 +110,8 @@ def _docusaurus_config(name: str, text: str) -> _DocusaurusConfig:
             if route is None:
                 found.blog_route = folder_option(options.get("routeBasePath"), "blog").strip(".")
             found.globs.append((others[-1][0], *content_globs(options)))
+            if (converters := remark_npm2yarn(options)) is not None:
+                found.npm2yarn.append((others[-1][0], converters))
     found.others = others
     found.i18n = locale_folders(value)
     found.locale_names = locale_codes(value)
@@ -194,8 +198,10 @@ def docusaurus_site(files: Mapping[str, str]) -> Site:
     site.theme_css = theme_css("docusaurus", "classic") if options.classic else ""
     legacy, magic, mermaid = options.legacy_admonition_titles, options.magic_comments, options.mermaid
     site.admonitions = (("", Admonitions(legacy_titles=legacy, magic_comments=magic, mermaid=mermaid)), *(
-        (folder, Admonitions(instance.admonitions, legacy, magic, mermaid)) for instance in options.docs for folder in (
-            instance.path, "versioned_docs" if instance.id == "default" else f"{instance.id}_versioned_docs")))
+        (folder, Admonitions(legacy_titles=legacy, magic_comments=magic, mermaid=mermaid, npm2yarn=converters))
+        for folder, converters in options.npm2yarn), *(
+        (folder, Admonitions(instance.admonitions, legacy, magic, mermaid, instance.npm2yarn)) for instance in options.docs
+        for folder in (instance.path, "versioned_docs" if instance.id == "default" else f"{instance.id}_versioned_docs")))
     for instance in options.docs:
         if instance.path == ".." or instance.path.startswith("../"):
             site.warnings.append(f"{config}: docs instance {instance.id!r} builds its docs from {instance.path!r}, outside "

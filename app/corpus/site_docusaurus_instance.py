@@ -54,6 +54,7 @@ class DocsInstance:
     # `versions.<name>.path`: the URL segment a version is published under instead of its default
     # (the last version: none; the current: `next`; another: its name).
     version_paths: tuple[tuple[str, str], ...] = ()
+    npm2yarn: tuple[str, ...] | None = None  # its remarkPlugins' npm2yarn converters (remark_npm2yarn)
 
     @classmethod
     def read(cls, options: Any) -> DocsInstance:
@@ -69,7 +70,7 @@ class DocsInstance:
                    include=include, exclude=exclude, admonitions=_admonition_keywords(options.get("admonitions", True)),
                    current=options.get("includeCurrentVersion") is not False,
                    last_version=options["lastVersion"] if isinstance(options.get("lastVersion"), str) else None,
-                   version_paths=_version_paths(options.get("versions")),
+                   version_paths=_version_paths(options.get("versions")), npm2yarn=remark_npm2yarn(options),
                    versioning=json.dumps({k: options[k] for k in ("disableVersioning", "onlyIncludeVersions")
                                           if isinstance(options.get(k), (bool, list))}, default=str))
 
@@ -79,6 +80,25 @@ def content_globs(options: dict[str, Any]) -> tuple[tuple[str, ...], tuple[str, 
     include, exclude = (tuple(str(g) for g in options[o][:100] if str(g).count("*") <= 6)
                         if isinstance(options.get(o), list) else () for o in ("include", "exclude"))
     return include, exclude
+
+
+NPM2YARN = "@docusaurus/remark-plugin-npm2yarn"
+NPM2YARN_CONVERTERS = ("yarn", "pnpm", "bun")  # its default converters (3.10.2's lib/index.js)
+
+
+def remark_npm2yarn(options: dict[str, Any]) -> tuple[str, ...] | None:
+    """The converters of @docusaurus/remark-plugin-npm2yarn when a content plugin's `remarkPlugins`
+    add it (`require(…)` or an imported name: read_module_value's `module`), else None. A converter
+    written as `[name, fn]` runs code docschat does not run: left out, its tab with it; converters
+    set by code: none (the npm command alone, never a conversion the site may not show)."""
+    plugins = options.get("remarkPlugins")
+    for entry in plugins[:100] if isinstance(plugins, list) else ():
+        plugin, given = (entry[0], entry[1] if len(entry) > 1 else {}) if isinstance(entry, list) and entry else (entry, {})
+        if not (isinstance(plugin, dict) and plugin.get("module") == NPM2YARN):
+            continue
+        converters = given.get("converters", list(NPM2YARN_CONVERTERS)) if isinstance(given, dict) else []
+        return tuple(c for c in converters[:20] if isinstance(c, str)) if isinstance(converters, list) else ()
+    return None
 
 
 def _admonition_keywords(option: Any) -> tuple[str, ...]:

@@ -7,7 +7,8 @@
 // evaluates that expression from its literals only: objects, arrays, strings, numbers, booleans,
 // null, and template literals without placeholders. Anything else (a call, a spread, a variable, a
 // computed key, a function) is left out of the value and reported with its line.
-// With {config: true} (a docusaurus.config.*), code stays in the value as {$code: what}, so that an
+// With {config: true} (a docusaurus.config.*), code stays in the value as {$code: what} (and
+// `module`, the package it names, where it only names one: requiredModule), so that an
 // option set by code is told from an option not set (Docusaurus's default), and two spellings of a
 // file beside the config are read as that file's path (pathOf).
 // Returns JSON: {value, skipped: [[line, what], …]}, {missing: what}, or {error, line}.
@@ -118,11 +119,48 @@ function pathOf(node) {
   return null
 }
 
-function evaluate(node, skipped, config) {
+// The module a config's code names, where it only names one: `require('x')`, `require('x').default`,
+// or a top-level binding of it (`import x from 'x'`, `const x = require('x')`): a Docusaurus
+// `remarkPlugins` entry, which site_docusaurus_instance.py tells by its package. Never resolved or run.
+function requiredModule(node) {
+  node = unwrap(node)
+  if (node && node.type === 'MemberExpression' && !node.computed && node.property.name === 'default') node = unwrap(node.object)
+  if (!node || node.type !== 'CallExpression' || node.callee.type !== 'Identifier' || node.callee.name !== 'require' ||
+      node.arguments.length !== 1 || node.arguments[0].type !== 'Literal' || typeof node.arguments[0].value !== 'string') return null
+  return node.arguments[0].value
+}
+
+function moduleOf(node, bindings) {
+  node = unwrap(node)
+  if (node && node.type === 'Identifier' && bindings.has(node.name)) return bindings.get(node.name)
+  return requiredModule(node)
+}
+
+// Top-level names bound to a module: default and namespace imports, and `const x = require('x')`.
+function moduleBindings(program) {
+  const bindings = new Map()
+  for (const statement of program.body) {
+    if (statement.type === 'ImportDeclaration' && typeof statement.source.value === 'string') {
+      for (const specifier of statement.specifiers) {
+        if (specifier.type !== 'ImportSpecifier') bindings.set(specifier.local.name, statement.source.value)
+      }
+    } else if (statement.type === 'VariableDeclaration') {
+      for (const item of statement.declarations) {
+        const required = item.id.type === 'Identifier' && item.init ? requiredModule(item.init) : null
+        if (required !== null) bindings.set(item.id.name, required)
+      }
+    }
+  }
+  return bindings
+}
+
+function evaluate(node, skipped, config, bindings = new Map()) {
   node = unwrap(node)
   const skip = (what, at = node) => {
     skipped.push([at.loc.start.line, what])
-    return config ? {$code: what} : undefined
+    if (!config) return undefined
+    const module = at === node ? moduleOf(node, bindings) : null
+    return module === null ? {$code: what} : {$code: what, module}
   }
   if (config) {
     const path = pathOf(node)
@@ -140,7 +178,7 @@ function evaluate(node, skipped, config) {
       for (const element of node.elements) {
         if (element === null) continue
         if (element.type === 'SpreadElement') { skip(describe(element), element); continue }
-        const value = evaluate(element, skipped, config)
+        const value = evaluate(element, skipped, config, bindings)
         if (value !== undefined) items.push(value)
       }
       return items
@@ -154,7 +192,7 @@ function evaluate(node, skipped, config) {
           continue
         }
         const key = property.key.type === 'Identifier' ? property.key.name : String(property.key.value)
-        const value = evaluate(property.value, skipped, config)
+        const value = evaluate(property.value, skipped, config, bindings)
         if (value !== undefined) object[key] = value
       }
       return object
@@ -174,6 +212,6 @@ export function moduleValue(text, options) {
   const skipped = []
   const node = exported(program, skipped)
   if (!node) return JSON.stringify({missing: '`module.exports = …` or `export default …` of a value'})
-  const value = evaluate(node, skipped, Boolean(options && options.config))
+  const value = evaluate(node, skipped, Boolean(options && options.config), moduleBindings(program))
   return JSON.stringify({value: value === undefined ? null : value, skipped})
 }

@@ -40,6 +40,7 @@ import {renderApart, renderedMdast} from './component-page.js'
 import {DISPLAY_HIDES, hiding} from './css-hiding.js'
 import {hiddenEverywhere, tailwindFrame} from './tailwind.js'
 import {docusaurusCode} from './docusaurus-code.js'
+import {npm2yarn} from './docusaurus-npm2yarn.js'
 import {mermaidDrawn, mintlifyCode} from './mintlify-code.js'
 import {renderVue, selfClosed} from './vue-template.js'
 
@@ -2630,6 +2631,9 @@ export function parse(page, options) {
     if (!mdx) mdxCommentsInText(tree)
     else unravel(tree)
     const codeTitles = (options && options.codeTitles) || ''
+    if (codeTitles === 'docusaurus' && Array.isArray(options.npm2yarn)) {
+      npm2yarn(tree, options.npm2yarn.filter((name) => typeof name === 'string'))
+    }
     const wanted = [] // modules of the site the page imports components from, not given
     const local = localComponents(tree, options && options.modules, wanted, codeTitles === 'mintlify')
     local.astro = codeTitles === 'starlight' // an Astro page: `set:html`, `set:text`
