@@ -80,6 +80,18 @@ async def test_typos_are_tolerated_as_in_the_chat(seeded, pool) -> None:
     assert "Embedding the widget" in _titles(await _search(pool, "attribtes", ["public"]))
 
 
+async def test_an_everyday_word_the_docs_do_not_use_is_no_typo_in_the_box(seeded, pool) -> None:
+    """"taken" is one edit from "token", which the Deployment page uses: a whole word of the language
+    is no typo, so the box drops it, as the chat's keyword leg does (question_terms.everyday_words),
+    instead of showing the token's page. A real typo ("comand") is still corrected."""
+    assert _titles(await _search(pool, "taken ", ["public"])) == []
+    assert _titles(await _search(pool, "comand taken ", ["public"])) == ["Deployment"]
+    # The SQL told no everyday word (null) corrects it as before; told, it drops it.
+    assert [r["title"] for r in await pool.fetch("select * from public.docs_search_box('taken ', '{public}')")] == [
+        "Deployment"]
+    assert await pool.fetch("select * from public.docs_search_box('taken ', '{public}', everyday_words => '{taken}')") == []
+
+
 async def test_pages_carry_sections_with_anchor_urls_paths_and_highlights(seeded, pool) -> None:
     result = await _search(pool, "embed script", ["public"])
     page = result["results"][0]

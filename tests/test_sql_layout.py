@@ -13,6 +13,7 @@ import asyncpg
 import pytest
 
 from app.db import migrate, repeatable
+from app.db.bundle import sql_dir
 
 # One row per function (definition with its defaults, and who may execute it), per trigger of
 # those functions, and per view of schema public.
@@ -378,5 +379,37 @@ def test_a_search_text_of_0028_is_replaced_not_overloaded(fresh_database) -> Non
     assert [r[0] for r in asyncio.run(_fetch(url, "select pg_catalog.pg_get_function_identity_arguments(oid)"
                                                   " from pg_catalog.pg_proc where proname = 'docs_search_text'"))] == [
         "query_text text, audiences text[], min_typo_length integer"]
+    migrate.upgrade(url)
+    assert asyncio.run(_differences(url)) == []
+
+
+_SEARCH_BOX_ARGUMENTS_AT_0029 = (
+    "query_text text, audiences text[], match_count integer, sections_per_page integer, last_word_prefix boolean,"
+    " query_embedding vector, model_name text, prefix_expansions integer, max_stem_trim integer,"
+    " min_stem_length integer, candidate_rows integer, vector_rows integer, rrf_k integer, rank_weights real[],"
+    " snippet_words integer, snippet_chars integer")
+
+
+async def _search_box_arguments(url: str) -> list[str]:
+    rows = await _fetch(url, "select pg_catalog.pg_get_function_identity_arguments(oid)"
+                             " from pg_catalog.pg_proc where proname = 'docs_search_box'")
+    return [r[0] for r in rows]
+
+
+def test_a_search_box_of_0029_is_replaced_not_overloaded(fresh_database) -> None:
+    """0030 gives docs_search_box a last argument (the query's everyday words). Beside the
+    sixteen-argument function of 0029 every call without it would be ambiguous: the revision drops
+    it and the step at head creates the new one; the downgrade makes the old one again."""
+    url = fresh_database()
+    migrate.upgrade(url, "2026_12_07_0029")  # the baseline made the functions of head: 0029's made again
+    asyncio.run(_execute(url, (sql_dir() / "030_search_box_everyday.down.sql").read_text(encoding="utf-8")))
+    assert asyncio.run(_search_box_arguments(url)) == [_SEARCH_BOX_ARGUMENTS_AT_0029]
+    migrate.upgrade(url)
+    assert asyncio.run(_differences(url)) == []
+    assert asyncio.run(_search_box_arguments(url)) == [_SEARCH_BOX_ARGUMENTS_AT_0029 + ", everyday_words text[]"]
+    assert asyncio.run(_fetch(url, "select * from public.docs_search_box('widget', '{public}')")) == []
+    migrate.downgrade(url, "2026_12_07_0029")
+    assert asyncio.run(_search_box_arguments(url)) == [_SEARCH_BOX_ARGUMENTS_AT_0029]
+    assert asyncio.run(_fetch(url, "select * from public.docs_search_box('widget', '{public}')")) == []
     migrate.upgrade(url)
     assert asyncio.run(_differences(url)) == []

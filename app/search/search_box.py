@@ -22,6 +22,7 @@ import asyncpg
 
 from app.db.pool import acquire_stateless
 from app.errors import DocschatError
+from app.judge.question_terms import everyday_words
 from app.logging import get_logger
 from app.search.plain_text import snippet as plain_snippet
 from app.search.query_embedding import QueryEmbedder
@@ -48,17 +49,19 @@ MARK_START, MARK_END = "\ue000", "\ue001"
 _NO_MARKS = str.maketrans("", "", "\ue000\ue001\ue002\ue003")
 _MARKED = re.compile(f"{MARK_START}([^{MARK_START}{MARK_END}]+){MARK_END}")
 
-SEARCH_SQL = "select * from public.docs_search_box($1, $2, $3, $4, $5, $6, $7)"
+# $8: the query's everyday words, never taken for typos (question_terms.everyday_words, as the
+# chat's keyword leg passes them: app/search/legs.py).
+SEARCH_SQL = "select * from public.docs_search_box($1, $2, $3, $4, $5, $6, $7, everyday_words => $8)"
 # The same search with a cache (SearchCache): the index's state first (docs_index_state: any
-# write to docs_section moves it, a hand-made one included), and the search only when $8, the
+# write to docs_section moves it, a hand-made one included), and the search only when $9, the
 # state a cached answer was computed on, is not that one. State and rows come from one statement,
 # i.e. one snapshot: an answer is never stored under a state it was not read at.
 CACHED_SEARCH_SQL = """
 select v.version, b.*
 from (select public.docs_index_state() as version) v
 left join lateral (
-  select * from public.docs_search_box($1, $2, $3, $4, $5, $6, $7) with ordinality as r
-  where v.version is distinct from $8::text
+  select * from public.docs_search_box($1, $2, $3, $4, $5, $6, $7, everyday_words => $8) with ordinality as r
+  where v.version is distinct from $9::text
   offset 0  -- kept a subquery: the test gates the function (a one-time filter), not its rows
 ) b on true
 order by b.ordinality
@@ -226,7 +229,8 @@ async def search_box(
                 result.degraded = "keyword_only"
     # The last word is a prefix unless a space follows it (on submit too: `embe` then Enter).
     prefix = not request.query[-1:].isspace()
-    arguments = (request.query, audiences, request.limit, request.sections, prefix, embedding, model)
+    arguments = (request.query, audiences, request.limit, request.sections, prefix, embedding, model,
+                 everyday_words(request.query))
     if cache is None or cache.size == 0 or request.mode != "keyword":
         rows = await _fetch(pool, gate, timeout_seconds, SEARCH_SQL, *arguments)
         result.pages = _pages(rows, base_url)

@@ -1,12 +1,13 @@
 -- docs_search_box: what GET /docs/search returns, one row per section, pages best first and each
 -- page's sections best first. As in the chat's keyword leg, the words are typo-corrected against
--- what `audiences` may see (docs_search_text) and weighed by IDF (docs_query_lexemes); in addition
--- the last word, while it is being typed (last_word_prefix), stands for the visible lexemes it
--- begins (`embe` → embed), its own stem (`embe` → emb, as "embed" is stored) and the stems it
--- runs past: Postgres stems what is stored, so a typed `deploym` must match the stored `deploy`
--- and `navigat` the stored `navig`, which a tsquery prefix (`deploym:*`) would not. A last word
--- that matches no visible lexeme so is read as a whole word, typo-corrected like the others.
--- Each word is one group of lexemes; a section's score is
+-- what `audiences` may see (docs_search_text; a word of `everyday_words` the docs do not use is
+-- dropped, never corrected to another: app/search/legs.py passes the same) and weighed by IDF
+-- (docs_query_lexemes); in addition the last word, while it is being typed (last_word_prefix),
+-- stands for the visible lexemes it begins (`embe` → embed), its own stem (`embe` → emb, as
+-- "embed" is stored) and the stems it runs past: Postgres stems what is stored, so a typed
+-- `deploym` must match the stored `deploy` and `navigat` the stored `navig`, which a tsquery
+-- prefix (`deploym:*`) would not. A last word that matches no visible lexeme so is read as a whole
+-- word, typo-corrected like the others. Each word is one group of lexemes; a section's score is
 -- the sum over groups of IDF × ts_rank (title > heading > body). Candidates are the sections
 -- holding every group; when none does, those holding the rarest groups, as search_docs_sections
 -- picks them. At most candidate_rows are ranked: a single word (or prefix) in more of the visible
@@ -27,6 +28,7 @@
 -- its title. `audiences` has no default: null or empty finds nothing (fail closed).
 --   select * from public.docs_search_box('embe', '{public}');
 --   select * from public.docs_search_box('deploy to vercl', '{public}', 5);
+--   select * from public.docs_search_box('taken ', '{public}', everyday_words => '{taken}');
 create or replace function public.docs_search_box(
   query_text text,
   audiences text[],                         -- who searches (CHAT_AUDIENCES); null/empty: nothing
@@ -43,8 +45,9 @@ create or replace function public.docs_search_box(
   rrf_k integer default 60,
   rank_weights float4[] default '{0.1, 0.4, 0.8, 1.0}',   -- {D, C body, B heading, A title}
   snippet_words integer default 24,
-  snippet_chars integer default 320         -- of the text around the first match that ts_headline reads
+  snippet_chars integer default 320,        -- of the text around the first match that ts_headline reads
                                             -- (its cost follows the length: ~40 words for 24 shown)
+  everyday_words text[] default null        -- lower-case words never taken for typos; null = none
 ) returns table (
   page_rank integer, source text, page text, title text, heading text, breadcrumb text, href text,
   snippet text, score float8, content text,
@@ -119,7 +122,7 @@ as $$
       public.docs_search_text(
         public.docs_identifier_words(
           s.head || case when s.tail is not null and not exists (select 1 from prefix_lexemes) then s.tail else '' end),
-        s.aud),
+        s.aud, everyday_words => docs_search_box.everyday_words),
       s.aud) as q
   ),
   groups as (
