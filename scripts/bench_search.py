@@ -71,6 +71,7 @@ from app.config import Settings
 from app.corpus.compose import DocsSource, compose_corpus
 from app.db.migrate import ensure_schema
 from app.db.pool import create_pool
+from app.judge.question_terms import everyday_words
 from app.search.legs import match_docs_sections, search_docs_sections
 from app.search.query_embedding import QueryEmbedder
 from app.search.retrieve import EVIDENCE_HITS, Retriever
@@ -488,13 +489,14 @@ async def box_sql_serial(url: str, queries: list[str], sections: int = 1) -> dic
     """The statement alone, one query at a time on one connection: the database's share."""
     conn = await asyncpg.connect(url)
     try:
-        sql = f"select * from public.docs_search_box($1, $2, 8, {int(sections)}, true)"
+        # As the server calls it: the query's everyday words are never taken for typos.
+        sql = "select * from public.docs_search_box($1, $2, 8, $3, true, everyday_words => $4)"
         for query in queries[:20]:
-            await conn.fetch(sql, query, ["public"])
+            await conn.fetch(sql, query, ["public"], int(sections), everyday_words(query))
         samples = []
         for query in queries:
             started = time.perf_counter()
-            await conn.fetch(sql, query, ["public"])
+            await conn.fetch(sql, query, ["public"], int(sections), everyday_words(query))
             samples.append((time.perf_counter() - started) * 1000)
     finally:
         await conn.close()
