@@ -78,6 +78,7 @@ def test_a_content_folder_read_alone_is_a_nextra_site(tmp_path: Path) -> None:
     result = _composed(tmp_path, SITE / "content")
     pages = {page.path: page for page in result.pages}
     assert pages["docs/advanced/caching.mdx"].place == ("Docs", "Advanced")  # the tabs' titles are in app/_meta
+    assert result.warnings[0].startswith("read as a Nextra content folder, without its Next.js project")
     assert {chunk.href.partition("#")[0] for chunk in result.chunks if chunk.page == "docs/beside.mdx"} == {"/docs/beside"}
 
 

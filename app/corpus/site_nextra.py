@@ -81,6 +81,10 @@ def nextra_folders(files: Mapping[str, str]) -> tuple[str, ...] | None:
 def nextra_site(files: Mapping[str, str], folders: tuple[str, ...]) -> Site:
     config = next((name for name in NEXT_CONFIGS if name in files), None)
     site = Site("nextra", config or sorted(p for p in files if _META.search(p))[0])
+    if folders == ("",):  # the navbar's tabs and the snippets pages import are in the app folder beside it
+        site.warnings.append("read as a Nextra content folder, without its Next.js project: what the project "
+                             "holds outside it (Nextra 4's app folder: the navbar's tabs, snippets) is not read; "
+                             "make the project's folder the source's")
     root = _Folder()
     slugs: list[tuple[str, str]] = []
     for path in sorted(files):
