@@ -18,6 +18,7 @@ from app.config import Settings
 from app.corpus.compose import compose_corpus
 from app.corpus.site import FRONT_MATTER, NOT_BUILT, read_site
 from app.corpus.site_nextra import title_from_filename
+from app.corpus.site_root import SiteChoiceError, SiteRoot, find_site
 from app.corpus.sources import Source
 from tests.helpers import commit_all, git
 
@@ -103,3 +104,18 @@ def test_file_names_are_title_cased_as_nextra_does() -> None:
     assert title_from_filename("getting-started") == "Getting Started"
     assert title_from_filename("cors_and-ssr") == "CORS and SSR"
     assert title_from_filename("api") == "Api"
+
+
+def test_a_nextra_project_below_the_source_is_its_site() -> None:
+    files = {"README.md": "# Repo\n", "website/next.config.ts": "export default {}\n",
+             "website/src/content/docs/_meta.ts": "export default {}\n", "website/src/content/docs/a.mdx": "# A\n",
+             "examples/app/next.config.js": "module.exports = {}\n", "examples/app/pages/index.mdx": "# Example\n"}
+    # A Next.js project without `_meta` files (an example app) is no docs site.
+    assert find_site(files) == SiteRoot("website", "website/next.config.ts")
+    files |= {"envelop/next.config.js": "module.exports = {}\n", "envelop/src/pages/_meta.ts": "export default {}\n"}
+    try:
+        find_site(files)
+    except SiteChoiceError as error:  # yoga's repository holds two Nextra sites: one source reads one
+        assert "2 sites (envelop/next.config.js, website/next.config.ts)" in str(error)
+    else:
+        raise AssertionError("two Nextra projects found as one site")
