@@ -41,7 +41,8 @@ framework reads it, from the files of the source's folder:
 
 Mintlify is read in app/corpus/site_mintlify.py; Docusaurus, Sphinx, VitePress and Starlight, whose
 configuration is code, in site_docusaurus.py, site_code.py, site_vitepress.py and site_starlight.py;
-the Site every reader fills is site_model.py's. Else every page is a page.
+Nextra's `_meta` files in site_nextra.py; the Site every reader fills is site_model.py's. Else every
+page is a page.
 """
 
 from __future__ import annotations
@@ -88,6 +89,7 @@ from app.corpus.site_model import (
     mkdocs_shadowed,
     stem,
 )
+from app.corpus.site_nextra import nextra_folders, nextra_site
 from app.corpus.site_starlight import starlight_config, starlight_site
 from app.corpus.site_vitepress import VITEPRESS_CONFIGS, vitepress_site
 from app.corpus.theme_hiding import mkdocs_theme_css
@@ -113,6 +115,8 @@ def read_site(files: Mapping[str, str]) -> Site:
         return jupyter_book_site(files)
     if (astro := starlight_config(files)) is not None:
         return starlight_site(files, astro)  # code, read without running it (app/corpus/site_starlight.py)
+    if (nextra := nextra_folders(files)) is not None:
+        return nextra_site(files, nextra)  # `_meta` files, read without running them (app/corpus/site_nextra.py)
     return vitepress_site(files) if any(name in files for name in VITEPRESS_CONFIGS) else Site()
 
 
@@ -380,7 +384,7 @@ def site_dialect(site: Site, files: Mapping[str, str]) -> SiteDialect:
                            mdx_comments=re.search(r"\bcomments\s*:\s*false\b", config) is None)
     if site.framework == "mkdocs":
         return SiteDialect(myst=False, python_markdown=site.markdown_extensions or None)
-    if site.framework in ("vitepress", "starlight"):
+    if site.framework in ("vitepress", "starlight", "nextra"):
         return SiteDialect(myst=False, vitepress=site.framework == "vitepress", starlight=site.framework == "starlight")
     if "conf.py" in files and "myst" in files["conf.py"]:
         return SiteDialect(myst=True)

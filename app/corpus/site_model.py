@@ -112,7 +112,7 @@ class OpenApiEntry(NamedTuple):
 class Site:
     """What a source's site configuration says of its pages."""
 
-    framework: str = "files"  # mintlify, mkdocs, docusaurus, sphinx, vitepress, starlight, or files (every page a page)
+    framework: str = "files"  # mintlify, mkdocs, docusaurus, sphinx, vitepress, starlight, nextra, or files (every page a page)
     config: str | None = None  # the file read
     listed: dict[str, NavPage] = field(default_factory=dict)  # page stem → its entry (first place)
     every_page_listed: bool = True  # no navigation that lists pages: all of them are in it
@@ -346,6 +346,8 @@ class Site:
                 return docusaurus
             if self.built_folders is not None and _within(path, self.built_folders) not in self.sidebar_folders:
                 return None  # a blog post, a page, a doc of an instance with no sidebars: a page
+        if self.framework == "nextra":  # every page it builds is published; its `_meta` files only place them
+            return None
         if self.framework == "vitepress":  # every page it builds is published; its sidebar only places them
             locale = next((f for f in self.locales if self.url_path(path).startswith(f)), None)
             return None if locale is None else Exclusion(HIDDEN, f"a page of the locale {locale.rstrip('/')!r} of "

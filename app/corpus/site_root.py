@@ -5,8 +5,9 @@ A site decides which of its files are pages (app/corpus/site.py). Read from the 
 a site in a subfolder used to be missed, and its folder read as plain Markdown: drafts, partials and
 pages outside its navigation indexed. So the source's subfolders are searched, `MAX_DEPTH` folders
 down, for a configuration (`docs.json`/`mint.json` with a navigation, `mkdocs.yml`,
-`docusaurus.config.*`, a Sphinx `conf.py`, VitePress's `.vitepress/config.*`), skipping folders no site is built from (installed
-packages, build output, hidden folders):
+`docusaurus.config.*`, a Sphinx `conf.py`, VitePress's `.vitepress/config.*`, a Next.js config
+beside Nextra's `_meta` files), skipping folders no site is built from (installed packages, build
+output, hidden folders):
 
 - one site found: the source is read as that site builds it, its hrefs where the site publishes
   its pages; a file outside the site's folder is never indexed (the site does not publish it);
@@ -31,12 +32,14 @@ from app.corpus.compose_result import ComposeResult
 from app.corpus.site import MINTLIFY_FILES
 from app.corpus.site_jupyter_book import JUPYTER_BOOK_TOC, is_jupyter_book_toc
 from app.corpus.site_model import DOCUSAURUS_CONFIGS, MKDOCS_FILES, NOT_BUILT, SPHINX_CONFIG, Exclusion
+from app.corpus.site_nextra import NEXT_CONFIGS, nextra_folders
 from app.corpus.site_vitepress import VITEPRESS_CONFIGS
 from app.corpus.sources import Source
 from app.errors import DocschatError
 from app.globs import matches_any
 
-SITE_FILES = (*MINTLIFY_FILES, *MKDOCS_FILES, *DOCUSAURUS_CONFIGS, SPHINX_CONFIG, JUPYTER_BOOK_TOC, *VITEPRESS_CONFIGS)
+SITE_FILES = (*MINTLIFY_FILES, *MKDOCS_FILES, *DOCUSAURUS_CONFIGS, SPHINX_CONFIG, JUPYTER_BOOK_TOC, *VITEPRESS_CONFIGS,
+              *NEXT_CONFIGS)
 # A site's configuration is looked for this many folders below the source's at most: `docs/`,
 # `website/`, `apps/docs/`, `packages/x/docs/`. Deeper ones are test fixtures and templates.
 MAX_DEPTH = 3
@@ -154,7 +157,9 @@ def find_site(files: Mapping[str, str], chosen: str | None = None) -> SiteRoot:
         folder, _, name = path.rpartition("/")
         if folder.rpartition("/")[2] == ".vitepress":  # `docs/.vitepress/config.ts`: the site's folder is `docs`
             folder, name = folder.rpartition("/")[0], f".vitepress/{name}"
-        if name in SITE_FILES and _in_scope(path.replace("/.vitepress/", "/")) and is_site_config(name, files[path]):
+        if name in SITE_FILES and _in_scope(path.replace("/.vitepress/", "/")) and is_site_config(name, files[path]) and (
+                # a Next.js project is a docs site when Nextra's `_meta` files are in its folders (site_nextra.py)
+                name not in NEXT_CONFIGS or nextra_folders(Within(files, folder + "/")) not in (None, ("",))):
             found[folder] = min(found.get(folder, path), path, key=lambda p: SITE_FILES.index(p[len(folder) + 1:]))
     if not found:
         return SiteRoot()

@@ -1,0 +1,8 @@
+// The navbar: tabs (type: 'page'), a hidden home, an external link.
+export default {
+  index: { type: 'page', display: 'hidden' },
+  docs: { title: 'Documentation', type: 'page' },
+  guide: { title: 'Guides', type: 'page' },
+  about: { title: 'About us', type: 'page' },
+  github: { title: 'GitHub', type: 'page', href: 'https://github.com/shuding/nextra' },
+}

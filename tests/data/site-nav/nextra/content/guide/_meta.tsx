@@ -1,0 +1,4 @@
+export default {
+  '*': { display: 'hidden' },
+  writing: 'Writing pages',
+}

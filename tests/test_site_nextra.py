@@ -1,0 +1,121 @@
+"""A Nextra site (app/corpus/site_nextra.py): its pages are the content folder's Markdown and the app
+folder's `page.mdx` files (private `_x` folders and other MDX files never built), each linked at its
+route, left out when its front matter says `searchable: false`, placed under the titles its `_meta`
+files give the folders above it (a `type: 'page'` tab, `display: 'children'` and `'hidden'`
+folders adding none), in the order normalize.ts sorts them; a `_meta` that is code is reported.
+
+tests/data/site-nav/nextra is a small Nextra 4 project; nextra.recorded.json is what nextra 4.6.1's
+own page-map code makes of it, and the routes `next build` (Next.js 15.5.29) lists for it
+(scripts/record_nextra_site.mjs)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from app.config import Settings
+from app.corpus.compose import compose_corpus
+from app.corpus.site import FRONT_MATTER, NOT_BUILT, read_site
+from app.corpus.site_nextra import title_from_filename
+from app.corpus.site_root import SiteChoiceError, SiteRoot, find_site
+from app.corpus.sources import Source
+from tests.helpers import commit_all, git
+
+SITE = Path(__file__).parent / "data" / "site-nav" / "nextra"
+RECORDED = json.loads((SITE.parent / "nextra.recorded.json").read_text())
+# Code in the fixture's `content/docs/api/_meta.js`: Nextra runs it, docschat reads no value of it.
+_API_META = "content/docs/api/_meta.js"
+
+
+def _composed(tmp_path: Path, folder: Path = SITE, dir: str = ""):
+    repo = tmp_path / "repo"
+    shutil.copytree(folder, repo)
+    git(repo, "init", "-q", "-b", "main")
+    commit_all(repo, "import")
+    return compose_corpus(Source(name="s", repo=repo, dir=dir, audiences=("public",), url_prefix=""), Settings())
+
+
+def test_the_pages_are_those_the_build_publishes_and_searches(tmp_path: Path) -> None:
+    result = _composed(tmp_path)
+    built = set(RECORDED["next_build_routes"])
+    searched = {name for name, page in RECORDED["pages"].items() if page["route"] in built and page["searchable"]}
+    assert sorted(page.path for page in result.pages) == sorted(searched)
+    excluded = dict(result.excluded)
+    assert excluded["content/docs/no-search.mdx"].kind == FRONT_MATTER  # built, not in the search
+    assert excluded["app/_drafts/x/page.mdx"].kind == NOT_BUILT  # in Nextra's page map, not built by Next.js
+    assert excluded["app/snippet.mdx"].kind == NOT_BUILT  # an app folder's MDX that is no page.mdx
+    assert result.warnings == [f"{_API_META}: not read (its default export is not an object literal; it is "
+                                "code, never run): its folder's pages go by name"]
+
+
+def test_each_page_is_linked_at_its_route_with_its_title(tmp_path: Path) -> None:
+    result = _composed(tmp_path)
+    for page in result.pages:
+        recorded = RECORDED["pages"][page.path]
+        hrefs = {chunk.href.partition("#")[0] for chunk in result.chunks if chunk.page == page.path}
+        assert hrefs == {recorded["route"]}, page.path
+        assert page.title == recorded["title"], page.path
+
+
+def test_each_page_stands_under_its_breadcrumb(tmp_path: Path) -> None:
+    result = _composed(tmp_path)
+    for page in result.pages:
+        # The theme's breadcrumb ends with the page itself; its place is what stands above it.
+        assert page.place == tuple(RECORDED["pages"][page.path]["breadcrumb"][:-1]), page.path
+
+
+def test_pages_go_in_the_page_map_order_where_meta_is_literal(tmp_path: Path) -> None:
+    result = _composed(tmp_path)
+    routes = {page.path: RECORDED["pages"][page.path]["route"] for page in result.pages}
+    ordered = [routes[p.path] for p in sorted(result.pages, key=lambda p: p.page_order if p.page_order is not None else 1e9)]
+    # The api folder's `_meta.js` is code (zeta first when run): docschat orders its pages by name.
+    api = ["/docs/api/zeta", "/docs/api/alpha"]
+    assert [r for r in RECORDED["order"] if r not in api and r in ordered] == [r for r in ordered if r not in api]
+    assert [r for r in ordered if r in api] == sorted(api)
+
+
+def test_a_content_folder_read_alone_is_a_nextra_site(tmp_path: Path) -> None:
+    result = _composed(tmp_path, SITE / "content")
+    pages = {page.path: page for page in result.pages}
+    assert pages["docs/advanced/caching.mdx"].place == ("Docs", "Advanced")  # the tabs' titles are in app/_meta
+    assert result.warnings[0].startswith("read as a Nextra content folder, without its Next.js project")
+    assert {chunk.href.partition("#")[0] for chunk in result.chunks if chunk.page == "docs/beside.mdx"} == {"/docs/beside"}
+
+
+def test_a_next_project_without_meta_files_is_no_nextra_site() -> None:
+    files = {"next.config.js": "module.exports = {}\n", "pages/index.mdx": "# Home\n"}
+    assert read_site(files).framework == "files"
+    assert read_site({"pages/_meta.json": '{"index": "Home"}', "next.config.js": "", "pages/index.mdx": "# Home\n"}
+                     ).framework == "nextra"
+
+
+def test_nextra_2_meta_json_orders_and_titles_folders() -> None:
+    files = {"next.config.js": "", "pages/_meta.json": '{"guide": "The Guide", "index": "Home"}',
+             "pages/index.mdx": "# Home\n", "pages/guide/b.mdx": "# B\n", "pages/guide/a.mdx": "# A\n",
+             "pages/guide/_meta.json": "{not json"}
+    site = read_site(files)
+    assert site.place("pages/guide/a.mdx") == ("The Guide",)
+    assert site.page_orders() == {"pages/guide/a": 0, "pages/guide/b": 1, "pages/index": 2}
+    assert site.warnings and site.warnings[0].startswith("pages/guide/_meta.json: not JSON")
+
+
+def test_file_names_are_title_cased_as_nextra_does() -> None:
+    assert title_from_filename("getting-started") == "Getting Started"
+    assert title_from_filename("cors_and-ssr") == "CORS and SSR"
+    assert title_from_filename("api") == "Api"
+
+
+def test_a_nextra_project_below_the_source_is_its_site() -> None:
+    files = {"README.md": "# Repo\n", "website/next.config.ts": "export default {}\n",
+             "website/src/content/docs/_meta.ts": "export default {}\n", "website/src/content/docs/a.mdx": "# A\n",
+             "examples/app/next.config.js": "module.exports = {}\n", "examples/app/pages/index.mdx": "# Example\n"}
+    # A Next.js project without `_meta` files (an example app) is no docs site.
+    assert find_site(files) == SiteRoot("website", "website/next.config.ts")
+    files |= {"envelop/next.config.js": "module.exports = {}\n", "envelop/src/pages/_meta.ts": "export default {}\n"}
+    try:
+        find_site(files)
+    except SiteChoiceError as error:  # yoga's repository holds two Nextra sites: one source reads one
+        assert "2 sites (envelop/next.config.js, website/next.config.ts)" in str(error)
+    else:
+        raise AssertionError("two Nextra projects found as one site")
