@@ -45,7 +45,7 @@ def test_the_pages_left_out_are_those_the_site_leaves_out(composed) -> None:
     """Sphinx builds a page in no toctree too (it warns); docschat leaves it out of the index, as
     it does a MyST page, unless it says `:orphan:`; `:nosearch:` leaves it out of the site's search."""
     indexed = {page.path for page in composed.pages}
-    assert indexed == {"index.rst", "api.rst", "guide/install.rst", "guide/config.rst"}
+    assert indexed == {"index.rst", "api.rst", "guide/install.rst", "guide/config.rst", "guide/objects.rst"}
     assert {path: why.kind for path, why in composed.excluded} == {
         "includes/shared.rst": NOT_BUILT, "lost.rst": OUTSIDE, "orphan.rst": FRONT_MATTER}
 
@@ -65,6 +65,17 @@ def test_section_anchors_are_the_ids_sphinx_gives_them(composed) -> None:
             anchor: signature for anchor, signature in objects.items() if anchor in anchors}, path
     headed = {c.href.partition("#")[2] for c in composed.chunks}
     assert {"fixture.run", "fixture.App", "DEBUG"} <= headed  # a method is a fourth level: in its class's chunk
+    # The other domains' objects: a setting, an option of `.. program::`, an environment variable, C's, JavaScript's.
+    assert {"confval-SECRET_KEY", "confval-SECRET_SALT", "cmdoption-flask-run-port", "cmdoption-flask-run-debug",
+            "envvar-FLASK_APP", "c.add", "c.MAX_SIZE", "fetchData", "Client"} <= headed
+
+
+def test_a_settings_type_and_default_show_first(composed) -> None:
+    """A `confval`'s `:type:` and `:default:` are a field list first in its content, as the build shows them."""
+    built = RECORDED["guide/objects.rst"]["text"]
+    assert "SECRET_SALT\nType:\nstr\nDefault:\nNone\n" in built
+    salt = next(c.text for c in composed.chunks if c.href.endswith("#confval-SECRET_SALT"))
+    assert " ".join(salt.replace("`", "").split()).startswith("### SECRET_SALT Type: str Default: None The key")
 
 
 def test_autodoc_shows_nothing_and_is_named() -> None:

@@ -29,6 +29,7 @@ from docutils.transforms import Transform
 
 from app.corpus import myst
 from app.corpus.myst import Build
+from app.corpus.rst_objects import described
 from app.corpus.sphinx_directives import _recorded
 from app.corpus.sphinx_inventory import inventory_title
 
@@ -41,6 +42,7 @@ _BUILD: ContextVar[Build] = ContextVar("rst_build")
 _NOT_READ: ContextVar[list[str]] = ContextVar("rst_not_read")
 _PASTED_IN: ContextVar[dict[str, str]] = ContextVar("rst_pasted_in")
 _MODULE: ContextVar[tuple[str, tuple[str, ...]]] = ContextVar("rst_module", default=("", ()))  # and classes
+_PROGRAM: ContextVar[str] = ContextVar("rst_program", default="")  # `.. program::`, its options' ids'
 
 _MAX_INCLUDE_DEPTH = 8  # includes inside includes; deeper ones paste nothing (hostile pages)
 
@@ -106,6 +108,8 @@ class _Hidden(_SphinxDirective):
             _NOT_READ.get().append(self.name)
         if name in ("module", "currentmodule"):  # the module the Python objects after it are of
             _MODULE.set((argument.strip() if argument.strip() not in ("", "None") else "", ()))
+        if name == "program":  # the program the options after it are of
+            _PROGRAM.set("-".join(argument.split()) if argument.strip() != "None" else "")
         if name == "todo":  # sphinx.ext.todo notes its node as a target: the next automatic id is one on
             self.state.document.set_id(nodes.Element())
             if build.todos:  # shown with conf.py's todo_include_todos, as an admonition
@@ -151,44 +155,20 @@ class _Text(_SphinxDirective):
         return [self.parsed(box)]
 
 
-# The Python domain's objects, whose description Sphinx gives the id of its full name
-# (`config#DEBUG`, `api#flask.url_for`): each is a section of its own here, its signature the
-# heading, so a search result is the object's and links to it (Sphinx's `<dt id>`).
-_PYTHON_OBJECTS = frozenset({"data", "function", "class", "method", "attribute", "exception", "decorator",
-                             "classmethod", "staticmethod", "property", "type"})
-_NAME = re.compile(r"[\w.]+")
-
-
-def _object_id(written: str, signature: str) -> str | None:
-    domain, _, short = written.lower().rpartition(":")
-    found = _NAME.search(signature.split("(")[0].split("=")[0].split(":")[0].split()[-1]) if signature.strip() else None
-    if domain not in ("", "py") or short not in _PYTHON_OBJECTS or found is None:
-        return None
-    module, classes = _MODULE.get()
-    return ".".join(filter(None, [module, *classes, found.group()]))
-
-
-def _signature(name: str, argument: str, module: str, options: dict[str, Any]) -> str:
-    """A Python object's signature as Sphinx writes it: its keyword (`class`), its module's name
-    before a module-level one's (add_module_names), its `:type:` and `:value:`."""
-    keyword = {"class": "class ", "exception": "exception ", "classmethod": "classmethod ",
-               "staticmethod": "static ", "property": "property "}.get(name, "")
-    typed = f": {options['type']}" if options.get("type") else ""
-    valued = f" = {options['value']}" if options.get("value") else ""
-    return f"{keyword}{module + '.' if module else ''}{argument}{typed}{valued}"
-
-
 class _Described(_SphinxDirective):
     """An object's description (a function, a setting, an option): its signature, then its text;
-    a Python object's a section of its own, at its id."""
+    a section of its own, at the id Sphinx gives it (rst_objects), when directly in a section."""
 
     def shown(self, build: Build, name: str, argument: str) -> list[nodes.Node]:
-        if (ident := _object_id(self.name, argument)) is not None and isinstance(self.state.parent, nodes.section):
-            module, classes = _MODULE.get()
-            shown = _signature(myst.name(self.name), argument, module if not classes else "", self.options)
-            section = nodes.section(ids=[ident])
-            section += nodes.title(shown, "", nodes.literal(shown, shown, classes=["sig"]))
-            token = _MODULE.set((module, (*classes, ident.rsplit(".", 1)[-1])) if myst.name(self.name) == "class" else (module, classes))
+        module, classes = _MODULE.get()
+        found = described(self.name, argument, self.options, module, classes, _PROGRAM.get())
+        if found is not None and isinstance(self.state.parent, nodes.section):
+            section = nodes.section(ids=[found.ident])
+            section += nodes.title(found.signature, "", nodes.literal(found.signature, found.signature, classes=["sig"]))
+            if found.fields:  # a confval's Type and Default, as Sphinx puts them first in its content
+                section += nodes.field_list("", *(nodes.field("", nodes.field_name(title, title), nodes.field_body(
+                    "", nodes.paragraph("", "", *self.state.inline_text(value, self.lineno)[0]))) for title, value in found.fields))
+            token = _MODULE.set((module, (*classes, found.scope) if found.scope else classes))
             try:
                 return [self.parsed(section)]
             finally:
@@ -315,12 +295,13 @@ def render_rst(text: str, build: Build) -> tuple[str, list[str]]:
     """The HTML body Sphinx's docutils makes of a reStructuredText page, and the directives on it
     Sphinx shows that docschat cannot read (autodoc's)."""
     _registered()
-    tokens = (_BUILD.set(build), _NOT_READ.set([]), _PASTED_IN.set({}), _MODULE.set(("", ())))
+    tokens = (_BUILD.set(build), _NOT_READ.set([]), _PASTED_IN.set({}), _MODULE.set(("", ())), _PROGRAM.set(""))
     try:
         parts = publish_parts(source=text, source_path="<page>", reader=_Reader(), writer="html5",
                               settings_overrides={**_SETTINGS, "warning_stream": io.StringIO()})
         return str(parts["body"]), _NOT_READ.get()
     finally:
+        _PROGRAM.reset(tokens[4])
         _MODULE.reset(tokens[3])
         _PASTED_IN.reset(tokens[2])
         _NOT_READ.reset(tokens[1])
