@@ -7,6 +7,8 @@ indexed nothing (design/answer-eval.md, the seventeenth stranger)."""
 from __future__ import annotations
 
 import json
+import posixpath
+import re
 from pathlib import Path
 
 import pytest
@@ -45,7 +47,7 @@ def test_the_pages_left_out_are_those_the_site_leaves_out(composed) -> None:
     """Sphinx builds a page in no toctree too (it warns); docschat leaves it out of the index, as
     it does a MyST page, unless it says `:orphan:`; `:nosearch:` leaves it out of the site's search."""
     indexed = {page.path for page in composed.pages}
-    assert indexed == {"index.rst", "api.rst", "guide/install.rst", "guide/config.rst", "guide/objects.rst"}
+    assert indexed == {"index.rst", "api.rst", "guide/install.rst", "guide/config.rst", "guide/objects.rst", "guide/notes.md"}
     assert {path: why.kind for path, why in composed.excluded} == {
         "includes/shared.rst": NOT_BUILT, "lost.rst": OUTSIDE, "orphan.rst": FRONT_MATTER}
 
@@ -122,10 +124,34 @@ def test_a_source_suffix_without_rst_builds_no_rst_page() -> None:
     assert "index.rst" not in {page.path for page in result.pages}
 
 
+def test_cross_references_link_to_the_page_the_build_links(composed) -> None:
+    """`:doc:` and `:ref:` (with their titles or one of their own) link where the build links them,
+    and so does a MyST page's link to a `.rst` file (myst-parser resolves it to the page)."""
+    linked: dict[tuple[str, str], str] = {}
+    for chunk in composed.chunks:
+        for text, address in re.findall(r"\[([^\]]+)\]\(([^)]+)\)", chunk.text):
+            linked[(chunk.page, " ".join(text.split()))] = address
+    compared = 0
+    for page in ("index.rst", "guide/objects.rst", "guide/notes.md"):
+        for text, href in RECORDED[page]["links"]:
+            if (page, text) not in linked or not href.partition("#")[0].endswith(".html"):
+                continue  # the toctree's links (docschat indexes no navigation)
+            path, _, anchor = href.partition("#")
+            route = posixpath.normpath(posixpath.join(posixpath.dirname(page), path)).removesuffix(".html")
+            assert linked[(page, text)] == f"/docs/{route}".removesuffix("/index") + (f"#{anchor}" if anchor else ""), text
+            compared += 1
+    assert compared >= 7
+    # A link written to a page's file Sphinx leaves as written (`install.rst`: a missing page on the
+    # site); docschat links the page it names, as it does a link written to a `.md` page.
+    assert ["written", "install.rst"] in RECORDED["guide/objects.rst"]["links"]
+    assert linked[("guide/objects.rst", "written")] == "/docs/guide/install"
+
+
 def test_roles_show_what_sphinx_writes(composed) -> None:
     """`:func:` with "()" (add_function_parentheses), `~` the last name, `:ref:` the section's
     title: the sentence as the build's innerText has it (inline code as code spans here)."""
     sentence = next(line for line in RECORDED["guide/config.rst"]["text"].splitlines() if "marker-rst-roles-shown" in line)
-    indexed = " ".join(c.text for c in composed.chunks if c.page == "guide/config.rst").replace("`", "")
+    indexed = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", " ".join(c.text for c in composed.chunks if c.page == "guide/config.rst"))
+    indexed = indexed.replace("`", "")
     assert sentence in " ".join(indexed.split())
     assert "`run()`" in " ".join(c.text for c in composed.chunks)  # code, as Sphinx writes it

@@ -345,7 +345,8 @@ def _compose_page(
                         mkdocs=dialect.python_markdown, front_matter=front.body != text.lstrip("\ufeff"),
                         docusaurus=dialect.docusaurus, vitepress=dialect.vitepress, starlight=dialect.starlight, admonitions=site.admonitions_of(path), build=replace(site.myst.for_page(front.data), include=includes.paste, literal_include=includes.literal, xref=partial(
                             titles.title, page=path, files=files, shown=partial(
-                                _title_shown, path, audiences, files, source, site, result.warnings)) if titles else None), files=pastable, css=site.css(files, path, pasted.text if mdx else ""),
+                                _title_shown, path, audiences, files, source, site, result.warnings)) if titles else None,
+                        xref_link=partial(titles.link, page=path, files=files) if titles and rst else None), files=pastable, css=site.css(files, path, pasted.text if mdx else ""),
                         linked=lambda urls: site.linked_css(files, urls),  # stylesheets the page links
                         modules=lambda sources: site.modules(files, path, sources),  # components it imports
                         link=page_link(path, files, site, source, titles if dialect.myst else None),

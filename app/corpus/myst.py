@@ -62,6 +62,8 @@ class Build:
     # The title of what a `{ref}`, `{doc}` or `{any}` role without a title of its own names (the
     # role's name, its target), None when not found (app/corpus/myst_xref.py): set by compose per page.
     xref: Callable[[str, str], str | None] | None = field(default=None, repr=False, compare=False)
+    # Where such a role leads (its page file relative to the page, #anchor): a `.rst` page's are links.
+    xref_link: Callable[[str, str], str | None] | None = field(default=None, repr=False, compare=False)
     # What an `{include}` (its argument, options) pastes, within the parts `including` (the chain of
     # includes being read, each a path and its cut options): (part, text), None when nothing
     # (app/corpus/myst_include.py's PageIncludes.paste, set by compose per page: what the page may

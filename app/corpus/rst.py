@@ -240,10 +240,12 @@ def _role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
         return [nodes.Text(replaced)] if replaced else [], []
     if name.lower() in myst.NUMBER_ROLES:
         return [], []
-    xref = build.xref if short in myst.TITLE_ROLES and not myst.explicit_title(content_) else None
-    title = (xref(short, content_.strip()) or inventory_title(build.inventory, short, content_.strip())) if xref else None
-    if title is not None:
-        return [nodes.Text(title)], []
+    xref, explicit = build.xref if short in myst.TITLE_ROLES else None, myst.explicit_title(content_)
+    target = content_[content_.rfind("<") + 1:-1].strip() if explicit else content_.strip()
+    title = (xref(short, target) or inventory_title(build.inventory, short, target)) if xref else None
+    if title is not None:  # a link to the page (and the label's anchor), as Sphinx's
+        link, title = build.xref_link(short, target) if build.xref_link else None, myst.role_text(content_) if explicit else title
+        return [nodes.reference(rawtext, title, refuri=link) if link else nodes.Text(title)], []
     if short == "abbr":
         content_ = re.sub(r"\s*\([^()]*\)\s*$", "", content_) or content_
     shown = myst.role_text(content_)
