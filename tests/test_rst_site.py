@@ -147,6 +147,16 @@ def test_cross_references_link_to_the_page_the_build_links(composed) -> None:
     assert linked[("guide/objects.rst", "written")] == "/docs/guide/install"
 
 
+def test_extlinks_roles_are_links_as_the_build_makes_them(composed) -> None:
+    """sphinx.ext.extlinks' roles, from conf.py's literal `extlinks`: the caption with the part
+    filled in (`#123`), a title of its own, the URL when the caption is None, each a link to the URL."""
+    recorded = [link for link in RECORDED["guide/objects.rst"]["links"] if link[1].startswith("https://")]
+    assert len(recorded) == 3
+    indexed = " ".join(" ".join(c.text.split()) for c in composed.chunks if c.page == "guide/objects.rst")
+    for text, href in recorded:
+        assert (f"[{text}]({href})" if text != href else f" {href};") in indexed, text  # a URL as its own text: bare
+
+
 def test_roles_show_what_sphinx_writes(composed) -> None:
     """`:func:` with "()" (add_function_parentheses), `~` the last name, `:ref:` the section's
     title: the sentence as the build's innerText has it (inline code as code spans here)."""
@@ -155,3 +165,13 @@ def test_roles_show_what_sphinx_writes(composed) -> None:
     indexed = indexed.replace("`", "")
     assert sentence in " ".join(indexed.split())
     assert "`run()`" in " ".join(c.text for c in composed.chunks)  # code, as Sphinx writes it
+
+
+def test_an_extlinks_role_is_the_sites_own() -> None:
+    """docutils' role registry is the process's: a site without the extlink (read after one with it)
+    shows the role as written, as docutils shows a role it does not know; a base URL Sphinx cannot
+    fill (`%d`) stops its build, and here shows the role as written too, never raising."""
+    with_it = Build(extlinks=(("issue", "https://example.com/issues/%s", "#%s"), ("bad", "https://example.com/%d", "%s")))
+    assert 'href="https://example.com/issues/7">#7</a>' in render_rst("See :issue:`7`.\n", with_it)[0]
+    assert ":bad:`x`" in render_rst("See :bad:`x`.\n", with_it)[0]
+    assert ":issue:`7`" in render_rst("See :issue:`7`.\n", Build())[0]

@@ -109,6 +109,8 @@ class Build:
     # myst_title_to_header: the front matter's `title` is the page's first heading; off (the
     # default), myst-parser keeps it as the page's metadata, shown nowhere on the built site.
     title_to_header: bool = False
+    # sphinx.ext.extlinks' roles (name, base URL, caption) from conf.py's literal `extlinks` (sphinx_extlinks.py).
+    extlinks: tuple[tuple[str, str, str | None], ...] = ()
 
     def defined(self, written: str) -> bool:
         """Whether the site defines the directive written so: Sphinx shows nothing of one it does

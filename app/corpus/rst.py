@@ -31,6 +31,7 @@ from app.corpus import myst
 from app.corpus.myst import Build
 from app.corpus.rst_objects import described
 from app.corpus.sphinx_directives import _recorded
+from app.corpus.sphinx_extlinks import extlink
 from app.corpus.sphinx_inventory import inventory_title
 
 __all__ = ["render_rst", "rst_metadata"]
@@ -256,8 +257,20 @@ def _role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
     return [nodes.Text(shown) if short in myst.LINK_ROLES else nodes.literal(rawtext, shown)], []
 
 
+def _extlink_role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
+                  options: dict[str, Any] | None = None, content: list[str] | None = None) -> tuple[list[nodes.Node], list[Any]]:
+    """A role of conf.py's `extlinks`: a link, as Sphinx's extlinks makes it. Registered for the
+    process (docutils' registry is global): on a site without it, the role Sphinx's own name is
+    (`_role`), or the text as written, as docutils shows a role it does not know."""
+    if (found := extlink(_BUILD.get().extlinks, name, utils.unescape(text))) is not None:
+        return [nodes.reference(rawtext, found[0], refuri=found[1])], []
+    if name.lower() in _registered():
+        return _role(name, rawtext, text, lineno, inliner, options, content)
+    return [nodes.Text(rawtext)], []
+
+
 @cache
-def _registered() -> None:
+def _registered() -> frozenset[str]:
     """Sphinx's directives and roles, and its extensions' and themes', registered with docutils
     once (docutils' registry is the process's: only docschat's reading uses it)."""
     recorded = _recorded()
@@ -271,6 +284,7 @@ def _registered() -> None:
                   *(n for each in role_tables["themes"].values() for n in each)}
     for name in sorted(role_names - set(roles._role_registry)):
         roles.register_local_role(name, _role)
+    return frozenset(name.lower() for name in role_names - set(roles._role_registry))
 
 
 class _AsSphinxWrites(Transform):
@@ -297,6 +311,9 @@ def render_rst(text: str, build: Build) -> tuple[str, list[str]]:
     """The HTML body Sphinx's docutils makes of a reStructuredText page, and the directives on it
     Sphinx shows that docschat cannot read (autodoc's)."""
     _registered()
+    for name, _, _ in build.extlinks:  # conf.py's, named by the site (not over docutils' own: shared by every site)
+        if name not in roles._role_registry and roles._roles.get(name) is not _extlink_role:
+            roles.register_local_role(name, _extlink_role)
     tokens = (_BUILD.set(build), _NOT_READ.set([]), _PASTED_IN.set({}), _MODULE.set(("", ())), _PROGRAM.set(""))
     try:
         parts = publish_parts(source=text, source_path="<page>", reader=_Reader(), writer="html5",
