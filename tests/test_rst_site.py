@@ -175,3 +175,12 @@ def test_an_extlinks_role_is_the_sites_own() -> None:
     assert 'href="https://example.com/issues/7">#7</a>' in render_rst("See :issue:`7`.\n", with_it)[0]
     assert ":bad:`x`" in render_rst("See :bad:`x`.\n", with_it)[0]
     assert ":issue:`7`" in render_rst("See :issue:`7`.\n", Build())[0]
+
+
+def test_a_code_blocks_caption_is_read_as_the_build_reads_it(composed) -> None:
+    """A `code-block`'s or `literalinclude`'s `:caption:` shows over the code, its ``literal`` as
+    code and its **strong** as text, as the build's innerText has it."""
+    built = RECORDED["guide/objects.rst"]["text"]
+    assert "\napp.py in bold\napp = 1" in built and "\nexample.py\ndef example" in built
+    code = next(c.text for c in composed.chunks if c.href.endswith("/guide/objects#code"))
+    assert "`app.py` in **bold**\n\n```" in code and "`example.py`\n\n```" in code and "``" not in code.replace("```", "")

@@ -130,8 +130,12 @@ class _Code(_SphinxDirective):
         language = argument.split()[0] if argument and name in myst.CODE_WITH_LANGUAGE_ARGUMENT else ""
         code = myst.shown_console(language, "\n".join(self.content))
         block = nodes.literal_block(code, code, classes=["code", *([language] if language else [])])
-        caption = self.options.get("caption")
-        return [nodes.paragraph(caption, caption), block] if caption else [block]
+        return [*self.caption(), block]
+
+    def caption(self) -> list[nodes.Node]:
+        """A code block's `:caption:` over it, its reStructuredText read as Sphinx reads it (``x`` is code)."""
+        caption = str(self.options.get("caption") or "")
+        return [nodes.paragraph(caption, "", *self.state.inline_text(caption, self.lineno)[0])] if caption.strip() else []
 
 
 class _Version(_SphinxDirective):
@@ -205,11 +209,11 @@ class _Include(_SphinxDirective):
         return []
 
 
-class _LiteralInclude(_SphinxDirective):
+class _LiteralInclude(_Code):
     def shown(self, build: Build, name: str, argument: str) -> list[nodes.Node]:
         options = {key: str(value or "") for key, value in self.options.items()}
         code = build.literal_include(argument, options) if build.literal_include else None
-        return [nodes.literal_block(code, code)] if code else []
+        return [*self.caption(), nodes.literal_block(code, code)] if code else []
 
 
 def _directive(name: str) -> type[Directive]:
