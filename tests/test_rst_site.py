@@ -109,6 +109,45 @@ def test_the_metadata_is_the_leading_field_list() -> None:
     assert rst_metadata("Title\n=====\n\n:orphan:\n") == {}
 
 
+# Leading field lists as docutils reads them (its DocInfo, Sphinx's metadata): a value running over
+# indented lines, a blank line inside a field's body or between fields; a field list after text or
+# after the title is the body's, shown and never metadata.
+LEADING_FIELDS = [
+    ":description: A long\n   description.\n:audience: internal\n\nSecret\n======\n\nx\n",
+    ":audience:\n   internal\n\nSecret\n======\n",
+    ":description: A\n\n   second paragraph.\n:audience: internal\n\nSecret\n======\n",
+    ":orphan:\n\n:audience: internal\n\nSecret\n======\n",
+    ":audience:\tinternal\n\nSecret\n======\n",
+    "Some text first.\n\n:audience: internal\n\nSecret\n======\n",
+    "Secret\n======\n\n:audience: internal\n\nx\n",
+]
+
+
+def _docinfo(text: str) -> dict[str, object]:
+    from docutils import nodes
+    from docutils.core import publish_doctree
+
+    document = publish_doctree(text, settings_overrides={"doctitle_xform": False, "report_level": 5, "_disable_config": True})
+    return {field[0].astext().lower(): " ".join(field[1].astext().split()) or True
+            for info in document.findall(nodes.docinfo) for field in info.children if isinstance(field, nodes.field)}
+
+
+def test_the_metadata_is_what_docutils_reads_as_docinfo() -> None:
+    for text in LEADING_FIELDS:
+        assert rst_metadata(text) == _docinfo(text), text
+
+
+def test_an_audience_declared_where_it_is_not_read_makes_the_page_internal() -> None:
+    """A multi-line field before `:audience:` no longer hides it; an `:audience:` Sphinx does not
+    read as metadata (a field list of the body), or spelled almost so, makes the page internal, with
+    a warning: never public by default."""
+    public = Source(name="s", repo=Path("."), dir=".", audiences=("public",))
+    for text in [*LEADING_FIELDS, ":audeince: public\n\nSecret\n======\n"]:
+        result = compose_files({"conf.py": "", "index.rst": text}, Settings(), public)
+        assert [page.audiences for page in result.pages] == [("internal",)], text
+        assert bool(result.warnings) == ("audience" not in _docinfo(text)), text
+
+
 def test_a_page_declaring_an_audience_keeps_it() -> None:
     """`:audience: internal` in the page's metadata is its front matter: the page stays internal."""
     public = Source(name="s", repo=Path("."), dir=".", audiences=("public",))

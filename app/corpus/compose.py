@@ -26,7 +26,7 @@ from app.corpus.myst_xref import SiteTitles, with_every_markdown_page
 from app.corpus.page_links import page_link
 from app.corpus.reading_version import reading_version
 from app.corpus.repository_files import REPOSITORY, Beneath, Recorder, RepositoryFiles, in_repository, raw_file
-from app.corpus.rst import rst_metadata
+from app.corpus.rst_metadata import rst_metadata, rst_stray_audience
 from app.corpus.site import NOT_BUILT, Site, SiteDialect, read_site, site_commit, site_dialect, stem
 from app.corpus.site_model import MKDOCS_SUFFIXES
 from app.corpus.site_openapi import compose_operation, front_matter_blocks, generated_pages
@@ -319,7 +319,7 @@ def _compose_page(
     except ValueError as exc:
         result.warnings.append(f"{path}: front matter: {exc}; the page is internal")
         declared = ("internal",)
-    if (stray := undeclared_audience(text, front)) is not None:
+    if (stray := rst_stray_audience(text) if rst else undeclared_audience(text, front)) is not None:
         result.warnings.append(f"{path}: {stray}")
         declared = ("internal",)
     audiences = declared or source.audiences

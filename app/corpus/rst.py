@@ -29,6 +29,7 @@ from docutils.transforms import Transform
 
 from app.corpus import myst
 from app.corpus.myst import Build
+from app.corpus.rst_metadata import rst_metadata
 from app.corpus.rst_objects import described
 from app.corpus.sphinx_directives import _recorded
 from app.corpus.sphinx_extlinks import extlink
@@ -329,23 +330,3 @@ def render_rst(text: str, build: Build) -> tuple[str, list[str]]:
         _PASTED_IN.reset(tokens[2])
         _NOT_READ.reset(tokens[1])
         _BUILD.reset(tokens[0])
-
-
-_COMMENT_OR_BLANK = re.compile(r"(?:[ \t]*\n|\.\.(?:[ \t][^\n]*)?\n(?:(?:[ \t]+[^\n]*)?\n)*)")
-_FIELD = re.compile(r":((?:[^:\\\n]|\\.)+):(?:[ \t]+([^\n]*))?\n")
-
-
-def rst_metadata(text: str) -> dict[str, Any]:
-    """The page's metadata: the field list before anything else on it but comments and targets
-    (docutils' DocInfo, which Sphinx keeps as metadata and does not show): `:orphan:` (a page
-    outside every toctree, built), `:nosearch:`, as front matter; a field with no value is True,
-    as Sphinx takes their presence."""
-    at, fields = 0, {}
-    text = text.lstrip("\ufeff") + "\n"
-    while (skipped := _COMMENT_OR_BLANK.match(text, at)) and skipped.end() > at:
-        at = skipped.end()
-    while field := _FIELD.match(text, at):
-        fields[field.group(1).strip().lower()] = (field.group(2) or "").strip() or True
-        at = field.end()
-    return fields
-
