@@ -223,3 +223,10 @@ def test_a_code_blocks_caption_is_read_as_the_build_reads_it(composed) -> None:
     assert "\napp.py in bold\napp = 1" in built and "\nexample.py\ndef example" in built
     code = next(c.text for c in composed.chunks if c.href.endswith("/guide/objects#code"))
     assert "`app.py` in **bold**\n\n```" in code and "`example.py`\n\n```" in code and "``" not in code.replace("```", "")
+
+
+def test_a_recorded_extensions_directive_is_read() -> None:
+    """Every recorded name is registered, an extension's too (sphinx-tabs' `tab`, which Flask's
+    pages use): its content shows, where an unknown directive shows nothing."""
+    html, _ = render_rst(".. tabs::\n\n   .. tab:: Bash\n\n      marker-tab-content\n", Build())
+    assert "marker-tab-content" in html

@@ -31,7 +31,7 @@ from app.corpus import myst
 from app.corpus.myst import Build
 from app.corpus.rst_metadata import rst_metadata
 from app.corpus.rst_objects import described
-from app.corpus.sphinx_directives import _recorded
+from app.corpus.sphinx_directives import every_recorded_name
 from app.corpus.sphinx_extlinks import extlink
 from app.corpus.sphinx_inventory import inventory_title
 
@@ -278,15 +278,10 @@ def _extlink_role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
 def _registered() -> frozenset[str]:
     """Sphinx's directives and roles, and its extensions' and themes', registered with docutils
     once (docutils' registry is the process's: only docschat's reading uses it)."""
-    recorded = _recorded()
-    names = {*recorded["base"], *(n for each in recorded["extensions"].values() for n in each),
-             *(n for each in recorded["themes"].values() for n in each)}
+    names, role_names = every_recorded_name()
     own = set(directives._directive_registry) - _DOCUTILS_OWN
     for name in sorted(names - own):
         directives.register_directive(name, _directive(name))
-    role_tables = recorded["roles"]
-    role_names = {*role_tables["base"], *(n for each in role_tables["extensions"].values() for n in each),
-                  *(n for each in role_tables["themes"].values() for n in each)}
     for name in sorted(role_names - set(roles._role_registry)):
         roles.register_local_role(name, _role)
     return frozenset(name.lower() for name in role_names - set(roles._role_registry))
