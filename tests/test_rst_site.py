@@ -16,7 +16,8 @@ import pytest
 from app.config import Settings
 from app.corpus.compose import compose_files
 from app.corpus.myst import Build
-from app.corpus.rst import render_rst, rst_metadata
+from app.corpus.rst import render_rst
+from app.corpus.rst_metadata import rst_metadata
 from app.corpus.site import FRONT_MATTER, NOT_BUILT, OUTSIDE
 from app.corpus.sources import Source
 

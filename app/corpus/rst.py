@@ -29,13 +29,12 @@ from docutils.transforms import Transform
 
 from app.corpus import myst
 from app.corpus.myst import Build
-from app.corpus.rst_metadata import rst_metadata
 from app.corpus.rst_objects import described
 from app.corpus.sphinx_directives import every_recorded_name
 from app.corpus.sphinx_extlinks import extlink
 from app.corpus.sphinx_inventory import inventory_title
 
-__all__ = ["render_rst", "rst_metadata"]
+__all__ = ["render_rst"]
 
 # The page being read: its Build (compose's, with its include and xref callbacks), the directives
 # it uses that Sphinx shows and docschat cannot (autodoc's), and where each included part was
