@@ -231,3 +231,14 @@ def test_a_recorded_extensions_directive_is_read() -> None:
     pages use): its content shows, where an unknown directive shows nothing."""
     html, _ = render_rst(".. tabs::\n\n   .. tab:: Bash\n\n      marker-tab-content\n", Build())
     assert "marker-tab-content" in html
+
+
+def test_a_cross_reference_to_an_internal_page_neither_links_nor_titles_it() -> None:
+    """A public page's `:doc:` or `:ref:` (its own title too) to an internal page shows no title of
+    it and no link to it: its address would tell the public the page is there."""
+    public = Source(name="s", repo=Path("."), dir=".", audiences=("public",))
+    files = {"conf.py": "", "index.rst": "Home\n====\n\n.. toctree::\n\n   secret\n\nSee :doc:`secret`, :doc:`this <secret>` "
+             "and :ref:`hidden-label`.\n", "secret.rst": ":audience: internal\n\n.. _hidden-label:\n\nSecret title\n============\n"}
+    result = compose_files(files, Settings(), public)
+    home = " ".join(c.text for c in result.chunks if c.page == "index.rst")
+    assert "Secret title" not in home and "/secret" not in home and "](" not in home, home
