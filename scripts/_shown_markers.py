@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -17,6 +19,21 @@ MARKER = re.compile(r"marker-[a-z0-9-]+")
 # Links whose text starts with `linkto-` are recorded with the page the build made them lead to.
 LINKS = ("Array.from(document.querySelectorAll('a[href]')).filter((a) => a.textContent.startsWith('linkto-'))"
          ".map((a) => [a.textContent, a.getAttribute('href')])")
+
+
+def sphinx_html(sphinx_build: Path, site: Path, out: str) -> tuple[str, Callable[[str, Path], Path | None]]:
+    """`site` built by `sphinx_build` into the folder `out` (the recorder exits when it fails): the
+    build's stderr, and `built` for record_pages: the HTML file of a source page (its name, with its
+    suffix, in the site), None when the build wrote none."""
+    build = subprocess.run([str(sphinx_build), "-q", "-b", "html", str(site), out], capture_output=True, text=True)
+    if build.returncode:
+        sys.exit(f"sphinx-build failed:\n{build.stderr}")
+
+    def built(name: str, _: Path) -> Path | None:
+        html = Path(out) / (name.rsplit(".", 1)[0] + ".html")
+        return html if html.is_file() else None
+
+    return build.stderr, built
 
 
 def record_pages(sources: list[tuple[str, Path]], built: Callable[[str, Path], Path | None], shown: str,

@@ -29,7 +29,7 @@ import tempfile
 import zlib
 from pathlib import Path
 
-from _shown_markers import record_pages
+from _shown_markers import record_pages, sphinx_html
 
 SITES = Path(__file__).parent.parent / "tests" / "data" / "site-nav"
 INCLUDE = re.compile(r"^```\{include\}[ \t]+(\S+)", re.MULTILINE)
@@ -82,14 +82,7 @@ def _inventory_text(inventory: Path) -> str:
 def record(site: Path, sphinx_build: Path) -> None:
     repository, site = site, site / SOURCE_FOLDERS[site.name]
     with tempfile.TemporaryDirectory() as out:
-        build = subprocess.run([str(sphinx_build), "-q", "-b", "html", str(site), out], capture_output=True, text=True)
-        if build.returncode:
-            sys.exit(f"sphinx-build failed:\n{build.stderr}")
-
-        def built(name: str, _: Path) -> Path | None:
-            html = Path(out) / (name.removesuffix(".md") + ".html")
-            return html if html.is_file() else None
-
+        stderr, built = sphinx_html(sphinx_build, site, out)
         sources = [(source.relative_to(site).as_posix(), source) for source in sorted(site.rglob("*.md"))]
         pages = record_pages(sources, built, MAIN, OPEN_EVERYTHING if repository.name in OPENED else None,  # sphinx-reredirects' stub: a script, no main part
                              redirect=lambda html: "window.location.replace" in html and 'role="main"' not in html,
@@ -98,7 +91,7 @@ def record(site: Path, sphinx_build: Path) -> None:
                              # The files a page's `{include}`s name count as the page's.
                              pasted=lambda text, source: _included(site, text, source.parent), root=Path(out))
     recording = {"renderer": f"{_versions(sphinx_build)}; Chromium innerText of the page's main part",
-              "warnings": build.stderr.replace(f"{site}/", "").splitlines(), "pages": pages}
+              "warnings": stderr.replace(f"{site}/", "").splitlines(), "pages": pages}
     recorded = SITES / f"{repository.name}.shown.json"
     recorded.write_text(json.dumps(recording, indent=1) + "\n")
     print(f"{len(pages)} pages recorded in {recorded}")

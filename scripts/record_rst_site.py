@@ -1,13 +1,14 @@
-"""Records what the real Sphinx builds of tests/data/site-nav/rst (reStructuredText pages) shows:
-the site is built with sphinx-build, each built page loaded in headless Chromium, and a marker
-(`marker-…`) of a source page (or of the files its `.. include::`s name) counted shown when it is in
-the innerText of the page's main part; and each section's id with its heading's text (the anchor
-a result links to), each object description's id, and that innerText. Writes tests/data/site-nav/rst.shown.json, which tests/test_rst_site.py
-compares docschat's chunks to.
+"""Records what the real Sphinx builds of tests/data/site-nav/rst (reStructuredText pages, and a
+MyST page read by myst-parser) shows: the site is built with sphinx-build, each built page loaded
+in headless Chromium, and a marker (`marker-…`) of a source page (or of the files its
+`.. include::`s name) counted shown when it is in the innerText of the page's main part; and each
+section's id with its heading's text (the anchor a result links to), each object description's id
+and signature, each link's text and address, and that innerText. Writes
+tests/data/site-nav/rst.shown.json, which tests/test_rst_site.py compares docschat's chunks to.
 
 Sphinx is not a docschat dependency: install it in a throwaway venv, not the project's.
 
-    python3 -m venv /tmp/sphinx && /tmp/sphinx/bin/pip install sphinx
+    python3 -m venv /tmp/sphinx && /tmp/sphinx/bin/pip install sphinx==9.0.4 docutils==0.22.4 myst-parser==5.2.0
     .venv/bin/python scripts/record_rst_site.py /tmp/sphinx/bin/sphinx-build
 """
 
@@ -21,7 +22,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from _shown_markers import record_pages
+from _shown_markers import record_pages, sphinx_html
 from playwright.sync_api import sync_playwright
 
 SITE = Path(__file__).parent.parent / "tests" / "data" / "site-nav" / "rst"
@@ -42,6 +43,11 @@ OBJECTS = """Array.from(document.querySelectorAll('[role=main] dt.sig[id]')).map
 })"""
 
 
+# Each link's text and its address as the build writes it (a cross-reference's, a link written to a file).
+LINKS = """Array.from(document.querySelectorAll('[role=main] a.reference')).map((link) => [
+  link.innerText.trim(), link.getAttribute('href')])"""
+
+
 def _sections(pages: dict[str, dict[str, object]], out: Path) -> None:
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     with sync_playwright() as playwright:
@@ -49,24 +55,18 @@ def _sections(pages: dict[str, dict[str, object]], out: Path) -> None:
         page = browser.new_page()
         for name, recorded in pages.items():
             if recorded["built"]:
-                page.goto((out / name.replace(".rst", ".html")).as_uri())
+                page.goto((out / (name.rsplit(".", 1)[0] + ".html")).as_uri())
                 recorded["sections"] = page.evaluate(SECTIONS)
                 recorded["objects"] = page.evaluate(OBJECTS)
+                recorded["links"] = page.evaluate(LINKS)
                 recorded["text"] = page.evaluate(MAIN)
         browser.close()
 
 
 def main(sphinx_build: Path) -> None:
     with tempfile.TemporaryDirectory() as out:
-        build = subprocess.run([str(sphinx_build), "-q", "-b", "html", str(SITE), out], capture_output=True, text=True)
-        if build.returncode:
-            sys.exit(f"sphinx-build failed:\n{build.stderr}")
-
-        def built(name: str, _: Path) -> Path | None:
-            html = Path(out) / (name.removesuffix(".rst") + ".html")
-            return html if html.is_file() else None
-
-        sources = [(source.relative_to(SITE).as_posix(), source) for source in sorted(SITE.rglob("*.rst"))]
+        stderr, built = sphinx_html(sphinx_build, SITE, out)
+        sources = [(source.relative_to(SITE).as_posix(), source) for source in sorted([*SITE.rglob("*.rst"), *SITE.rglob("*.md")])]
         pages = record_pages(sources, built, MAIN, pasted=lambda text, source: [
             path for written in INCLUDE.findall(text) if (path := source.parent / written).is_file()])
         _sections(pages, Path(out))
@@ -74,7 +74,7 @@ def main(sphinx_build: Path) -> None:
     docutils = subprocess.run([str(sphinx_build.parent / "python"), "-c", "import docutils; print(docutils.__version__)"],
                               capture_output=True, text=True).stdout.strip()
     recording = {"renderer": f"{version}, docutils {docutils}; Chromium innerText of the page's main part",
-                 "warnings": [line for line in build.stderr.replace(f"{SITE}/", "").splitlines() if "WARNING" in line or "ERROR" in line],
+                 "warnings": [line for line in stderr.replace(f"{SITE}/", "").splitlines() if "WARNING" in line or "ERROR" in line],
                  "pages": pages}
     recorded = SITE.parent / "rst.shown.json"
     recorded.write_text(json.dumps(recording, indent=1) + "\n")

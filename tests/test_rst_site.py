@@ -7,6 +7,8 @@ indexed nothing (design/answer-eval.md, the seventeenth stranger)."""
 from __future__ import annotations
 
 import json
+import posixpath
+import re
 from pathlib import Path
 
 import pytest
@@ -14,7 +16,8 @@ import pytest
 from app.config import Settings
 from app.corpus.compose import compose_files
 from app.corpus.myst import Build
-from app.corpus.rst import render_rst, rst_metadata
+from app.corpus.rst import render_rst
+from app.corpus.rst_metadata import rst_metadata
 from app.corpus.site import FRONT_MATTER, NOT_BUILT, OUTSIDE
 from app.corpus.sources import Source
 
@@ -45,7 +48,7 @@ def test_the_pages_left_out_are_those_the_site_leaves_out(composed) -> None:
     """Sphinx builds a page in no toctree too (it warns); docschat leaves it out of the index, as
     it does a MyST page, unless it says `:orphan:`; `:nosearch:` leaves it out of the site's search."""
     indexed = {page.path for page in composed.pages}
-    assert indexed == {"index.rst", "api.rst", "guide/install.rst", "guide/config.rst"}
+    assert indexed == {"index.rst", "api.rst", "guide/install.rst", "guide/config.rst", "guide/objects.rst", "guide/notes.md"}
     assert {path: why.kind for path, why in composed.excluded} == {
         "includes/shared.rst": NOT_BUILT, "lost.rst": OUTSIDE, "orphan.rst": FRONT_MATTER}
 
@@ -65,6 +68,17 @@ def test_section_anchors_are_the_ids_sphinx_gives_them(composed) -> None:
             anchor: signature for anchor, signature in objects.items() if anchor in anchors}, path
     headed = {c.href.partition("#")[2] for c in composed.chunks}
     assert {"fixture.run", "fixture.App", "DEBUG"} <= headed  # a method is a fourth level: in its class's chunk
+    # The other domains' objects: a setting, an option of `.. program::`, an environment variable, C's, JavaScript's.
+    assert {"confval-SECRET_KEY", "confval-SECRET_SALT", "cmdoption-flask-run-port", "cmdoption-flask-run-debug",
+            "envvar-FLASK_APP", "c.add", "c.MAX_SIZE", "fetchData", "Client"} <= headed
+
+
+def test_a_settings_type_and_default_show_first(composed) -> None:
+    """A `confval`'s `:type:` and `:default:` are a field list first in its content, as the build shows them."""
+    built = RECORDED["guide/objects.rst"]["text"]
+    assert "SECRET_SALT\nType:\nstr\nDefault:\nNone\n" in built
+    salt = next(c.text for c in composed.chunks if c.href.endswith("#confval-SECRET_SALT"))
+    assert " ".join(salt.replace("`", "").split()).startswith("### SECRET_SALT Type: str Default: None The key")
 
 
 def test_autodoc_shows_nothing_and_is_named() -> None:
@@ -96,6 +110,45 @@ def test_the_metadata_is_the_leading_field_list() -> None:
     assert rst_metadata("Title\n=====\n\n:orphan:\n") == {}
 
 
+# Leading field lists as docutils reads them (its DocInfo, Sphinx's metadata): a value running over
+# indented lines, a blank line inside a field's body or between fields; a field list after text or
+# after the title is the body's, shown and never metadata.
+LEADING_FIELDS = [
+    ":description: A long\n   description.\n:audience: internal\n\nSecret\n======\n\nx\n",
+    ":audience:\n   internal\n\nSecret\n======\n",
+    ":description: A\n\n   second paragraph.\n:audience: internal\n\nSecret\n======\n",
+    ":orphan:\n\n:audience: internal\n\nSecret\n======\n",
+    ":audience:\tinternal\n\nSecret\n======\n",
+    "Some text first.\n\n:audience: internal\n\nSecret\n======\n",
+    "Secret\n======\n\n:audience: internal\n\nx\n",
+]
+
+
+def _docinfo(text: str) -> dict[str, object]:
+    from docutils import nodes
+    from docutils.core import publish_doctree
+
+    document = publish_doctree(text, settings_overrides={"doctitle_xform": False, "report_level": 5, "_disable_config": True})
+    return {field[0].astext().lower(): " ".join(field[1].astext().split()) or True
+            for info in document.findall(nodes.docinfo) for field in info.children if isinstance(field, nodes.field)}
+
+
+def test_the_metadata_is_what_docutils_reads_as_docinfo() -> None:
+    for text in LEADING_FIELDS:
+        assert rst_metadata(text) == _docinfo(text), text
+
+
+def test_an_audience_declared_where_it_is_not_read_makes_the_page_internal() -> None:
+    """A multi-line field before `:audience:` no longer hides it; an `:audience:` Sphinx does not
+    read as metadata (a field list of the body), or spelled almost so, makes the page internal, with
+    a warning: never public by default."""
+    public = Source(name="s", repo=Path("."), dir=".", audiences=("public",))
+    for text in [*LEADING_FIELDS, ":audeince: public\n\nSecret\n======\n"]:
+        result = compose_files({"conf.py": "", "index.rst": text}, Settings(), public)
+        assert [page.audiences for page in result.pages] == [("internal",)], text
+        assert bool(result.warnings) == ("audience" not in _docinfo(text)), text
+
+
 def test_a_page_declaring_an_audience_keeps_it() -> None:
     """`:audience: internal` in the page's metadata is its front matter: the page stays internal."""
     public = Source(name="s", repo=Path("."), dir=".", audiences=("public",))
@@ -111,10 +164,81 @@ def test_a_source_suffix_without_rst_builds_no_rst_page() -> None:
     assert "index.rst" not in {page.path for page in result.pages}
 
 
+def test_cross_references_link_to_the_page_the_build_links(composed) -> None:
+    """`:doc:` and `:ref:` (with their titles or one of their own) link where the build links them,
+    and so does a MyST page's link to a `.rst` file (myst-parser resolves it to the page)."""
+    linked: dict[tuple[str, str], str] = {}
+    for chunk in composed.chunks:
+        for text, address in re.findall(r"\[([^\]]+)\]\(([^)]+)\)", chunk.text):
+            linked[(chunk.page, " ".join(text.split()))] = address
+    compared = 0
+    for page in ("index.rst", "guide/objects.rst", "guide/notes.md"):
+        for text, href in RECORDED[page]["links"]:
+            if (page, text) not in linked or not href.partition("#")[0].endswith(".html"):
+                continue  # the toctree's links (docschat indexes no navigation)
+            path, _, anchor = href.partition("#")
+            route = posixpath.normpath(posixpath.join(posixpath.dirname(page), path)).removesuffix(".html")
+            assert linked[(page, text)] == f"/docs/{route}".removesuffix("/index") + (f"#{anchor}" if anchor else ""), text
+            compared += 1
+    assert compared >= 7
+    # A link written to a page's file Sphinx leaves as written (`install.rst`: a missing page on the
+    # site); docschat links the page it names, as it does a link written to a `.md` page.
+    assert ["written", "install.rst"] in RECORDED["guide/objects.rst"]["links"]
+    assert linked[("guide/objects.rst", "written")] == "/docs/guide/install"
+
+
+def test_extlinks_roles_are_links_as_the_build_makes_them(composed) -> None:
+    """sphinx.ext.extlinks' roles, from conf.py's literal `extlinks`: the caption with the part
+    filled in (`#123`), a title of its own, the URL when the caption is None, each a link to the URL."""
+    recorded = [link for link in RECORDED["guide/objects.rst"]["links"] if link[1].startswith("https://")]
+    assert len(recorded) == 3
+    indexed = " ".join(" ".join(c.text.split()) for c in composed.chunks if c.page == "guide/objects.rst")
+    for text, href in recorded:
+        assert (f"[{text}]({href})" if text != href else f" {href};") in indexed, text  # a URL as its own text: bare
+
+
 def test_roles_show_what_sphinx_writes(composed) -> None:
     """`:func:` with "()" (add_function_parentheses), `~` the last name, `:ref:` the section's
     title: the sentence as the build's innerText has it (inline code as code spans here)."""
     sentence = next(line for line in RECORDED["guide/config.rst"]["text"].splitlines() if "marker-rst-roles-shown" in line)
-    indexed = " ".join(c.text for c in composed.chunks if c.page == "guide/config.rst").replace("`", "")
+    indexed = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", " ".join(c.text for c in composed.chunks if c.page == "guide/config.rst"))
+    indexed = indexed.replace("`", "")
     assert sentence in " ".join(indexed.split())
     assert "`run()`" in " ".join(c.text for c in composed.chunks)  # code, as Sphinx writes it
+
+
+def test_an_extlinks_role_is_the_sites_own() -> None:
+    """docutils' role registry is the process's: a site without the extlink (read after one with it)
+    shows the role as written, as docutils shows a role it does not know; a base URL Sphinx cannot
+    fill (`%d`) stops its build, and here shows the role as written too, never raising."""
+    with_it = Build(extlinks=(("issue", "https://example.com/issues/%s", "#%s"), ("bad", "https://example.com/%d", "%s")))
+    assert 'href="https://example.com/issues/7">#7</a>' in render_rst("See :issue:`7`.\n", with_it)[0]
+    assert ":bad:`x`" in render_rst("See :bad:`x`.\n", with_it)[0]
+    assert ":issue:`7`" in render_rst("See :issue:`7`.\n", Build())[0]
+
+
+def test_a_code_blocks_caption_is_read_as_the_build_reads_it(composed) -> None:
+    """A `code-block`'s or `literalinclude`'s `:caption:` shows over the code, its ``literal`` as
+    code and its **strong** as text, as the build's innerText has it."""
+    built = RECORDED["guide/objects.rst"]["text"]
+    assert "\napp.py in bold\napp = 1" in built and "\nexample.py\ndef example" in built
+    code = next(c.text for c in composed.chunks if c.href.endswith("/guide/objects#code"))
+    assert "`app.py` in **bold**\n\n```" in code and "`example.py`\n\n```" in code and "``" not in code.replace("```", "")
+
+
+def test_a_recorded_extensions_directive_is_read() -> None:
+    """Every recorded name is registered, an extension's too (sphinx-tabs' `tab`, which Flask's
+    pages use): its content shows, where an unknown directive shows nothing."""
+    html, _ = render_rst(".. tabs::\n\n   .. tab:: Bash\n\n      marker-tab-content\n", Build())
+    assert "marker-tab-content" in html
+
+
+def test_a_cross_reference_to_an_internal_page_neither_links_nor_titles_it() -> None:
+    """A public page's `:doc:` or `:ref:` (its own title too) to an internal page shows no title of
+    it and no link to it: its address would tell the public the page is there."""
+    public = Source(name="s", repo=Path("."), dir=".", audiences=("public",))
+    files = {"conf.py": "", "index.rst": "Home\n====\n\n.. toctree::\n\n   secret\n\nSee :doc:`secret`, :doc:`this <secret>` "
+             "and :ref:`hidden-label`.\n", "secret.rst": ":audience: internal\n\n.. _hidden-label:\n\nSecret title\n============\n"}
+    result = compose_files(files, Settings(), public)
+    home = " ".join(c.text for c in result.chunks if c.page == "index.rst")
+    assert "Secret title" not in home and "/secret" not in home and "](" not in home, home

@@ -26,7 +26,7 @@ from app.corpus.myst_xref import SiteTitles, with_every_markdown_page
 from app.corpus.page_links import page_link
 from app.corpus.reading_version import reading_version
 from app.corpus.repository_files import REPOSITORY, Beneath, Recorder, RepositoryFiles, in_repository, raw_file
-from app.corpus.rst import rst_metadata
+from app.corpus.rst_metadata import rst_metadata, rst_stray_audience
 from app.corpus.site import NOT_BUILT, Site, SiteDialect, read_site, site_commit, site_dialect, stem
 from app.corpus.site_model import MKDOCS_SUFFIXES
 from app.corpus.site_openapi import compose_operation, front_matter_blocks, generated_pages
@@ -319,7 +319,7 @@ def _compose_page(
     except ValueError as exc:
         result.warnings.append(f"{path}: front matter: {exc}; the page is internal")
         declared = ("internal",)
-    if (stray := undeclared_audience(text, front)) is not None:
+    if (stray := rst_stray_audience(text) if rst else undeclared_audience(text, front)) is not None:
         result.warnings.append(f"{path}: {stray}")
         declared = ("internal",)
     audiences = declared or source.audiences
@@ -345,7 +345,8 @@ def _compose_page(
                         mkdocs=dialect.python_markdown, front_matter=front.body != text.lstrip("\ufeff"),
                         docusaurus=dialect.docusaurus, vitepress=dialect.vitepress, starlight=dialect.starlight, admonitions=site.admonitions_of(path), build=replace(site.myst.for_page(front.data), include=includes.paste, literal_include=includes.literal, xref=partial(
                             titles.title, page=path, files=files, shown=partial(
-                                _title_shown, path, audiences, files, source, site, result.warnings)) if titles else None), files=pastable, css=site.css(files, path, pasted.text if mdx else ""),
+                                _title_shown, path, audiences, files, source, site, result.warnings)) if titles else None,
+                        xref_link=partial(titles.link, page=path, files=files) if titles and rst else None), files=pastable, css=site.css(files, path, pasted.text if mdx else ""),
                         linked=lambda urls: site.linked_css(files, urls),  # stylesheets the page links
                         modules=lambda sources: site.modules(files, path, sources),  # components it imports
                         link=page_link(path, files, site, source, titles if dialect.myst else None),

@@ -231,7 +231,7 @@ def _homoglyphs_of(key: str, name: str) -> bool:
             and sum(k == n for k, n in pairs) >= 2)
 
 
-def _declaring_key(raw: str) -> str | None:
+def declaring_key(raw: str) -> str | None:
     """The declaring key a written key stands for (NFKC's compatibility forms, so fullwidth
     `ａｕｄｉｅｎｃｅ` is `audience`; format characters such as U+200B dropped; case folded), when
     it is one, within one edit of one, or one written with look-alike letters."""
@@ -248,7 +248,7 @@ def undeclared_audience(text: str, front: FrontMatter) -> str | None:
     second block, a comment under it): a `key: value` or `key = value` line there whose key is a
     declaring one. The caller makes the page internal, whatever its source's default."""
     for key in front.data:
-        if isinstance(key, str) and key.strip().lower() not in _DECLARING_KEYS and (name := _declaring_key(key)):
+        if isinstance(key, str) and key.strip().lower() not in _DECLARING_KEYS and (name := declaring_key(key)):
             return f"front matter key {key!r} reads as {name!r} but is not it; the page is internal"
     # The opening lines of the page, or of its body after recognized front matter (a second block,
     # TOML after YAML, `<!-- audience: internal -->` under it).
@@ -267,7 +267,7 @@ def undeclared_audience(text: str, front: FrontMatter) -> str | None:
         if match is None:
             break  # the page's text has begun
         structured = True
-        if (name := _declaring_key(match.group(1))) is not None:
+        if (name := declaring_key(match.group(1))) is not None:
             if recognized:
                 return f"{name!r} is declared after the front matter, where it is not read; the page is internal"
             return (f"{name!r} is declared in front matter that is not read (front matter opens with '---' on "

@@ -62,6 +62,8 @@ class Build:
     # The title of what a `{ref}`, `{doc}` or `{any}` role without a title of its own names (the
     # role's name, its target), None when not found (app/corpus/myst_xref.py): set by compose per page.
     xref: Callable[[str, str], str | None] | None = field(default=None, repr=False, compare=False)
+    # Where such a role leads (its page file relative to the page, #anchor): a `.rst` page's are links.
+    xref_link: Callable[[str, str], str | None] | None = field(default=None, repr=False, compare=False)
     # What an `{include}` (its argument, options) pastes, within the parts `including` (the chain of
     # includes being read, each a path and its cut options): (part, text), None when nothing
     # (app/corpus/myst_include.py's PageIncludes.paste, set by compose per page: what the page may
@@ -107,6 +109,8 @@ class Build:
     # myst_title_to_header: the front matter's `title` is the page's first heading; off (the
     # default), myst-parser keeps it as the page's metadata, shown nowhere on the built site.
     title_to_header: bool = False
+    # sphinx.ext.extlinks' roles (name, base URL, caption) from conf.py's literal `extlinks` (sphinx_extlinks.py).
+    extlinks: tuple[tuple[str, str, str | None], ...] = ()
 
     def defined(self, written: str) -> bool:
         """Whether the site defines the directive written so: Sphinx shows nothing of one it does

@@ -114,6 +114,17 @@ class SiteTitles:
         return None
 
 
+    def link(self, role: str, target: str, *, page: str, files: Mapping[str, str]) -> str | None:
+        """Where a `:ref:` or `:doc:` on the `.rst` page `page` leads, as Sphinx links it: the page
+        file (relative to `page`, which page_links resolves to its address) and the label's anchor
+        (docutils' id of it). Asked once `title` found the title (its dependencies recorded then)."""
+        found = self._read().get(_label(target)) if role in ("ref", "any") else None
+        anchor = _ANCHOR.sub("-", _label(target)).strip("-") if found is not None and found[1] in files else ""
+        path = found[1] if found is not None and anchor else next((docname + suffix for suffix in DOC_SUFFIXES if role in ("doc", "any") and (
+            docname := posixpath.normpath(target[1:] if target.startswith("/") else posixpath.join(posixpath.dirname(page), target)))
+            + suffix in files), None)
+        return None if path is None else posixpath.relpath(path, posixpath.dirname(page) or ".") + (f"#{anchor}" if anchor else "")
+
     def target(self, written: str, *, page: str, files: Mapping[str, str]) -> tuple[str, str] | None:
         """Where MyST's `[text](written)` leads when `written` is neither an address nor a file
         (myst-parser's resolve_myst_ref_any): the page defining the label `written` and the label's

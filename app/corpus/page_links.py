@@ -26,7 +26,8 @@ def page_link(page: str, files: Mapping[str, str], site: Site, source: Source,
     """published_link for the page at `page` of `site` (paths in the site's folder), addressed as
     its chunks are (chunker.chunk_page: the source's base URL and prefix); `titles` a MyST site's
     labels and documents, which its extensionless link targets name."""
-    suffixes = MKDOCS_SUFFIXES if site.framework == "mkdocs" else (".md", ".mdx")  # compose's PAGE_SUFFIXES
+    # compose's PAGE_SUFFIXES, and a Sphinx site's `.rst` (myst-parser links `[x](page.rst)` to the page)
+    suffixes = MKDOCS_SUFFIXES if site.framework == "mkdocs" else (".md", ".mdx", *site.rst_suffixes)
 
     def address(target: str) -> str:
         return (source.base_url or "") + page_route(site.url_path(target), source.url_prefix)

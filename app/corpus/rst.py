@@ -29,10 +29,12 @@ from docutils.transforms import Transform
 
 from app.corpus import myst
 from app.corpus.myst import Build
-from app.corpus.sphinx_directives import _recorded
+from app.corpus.rst_objects import described
+from app.corpus.sphinx_directives import every_recorded_name
+from app.corpus.sphinx_extlinks import extlink
 from app.corpus.sphinx_inventory import inventory_title
 
-__all__ = ["render_rst", "rst_metadata"]
+__all__ = ["render_rst"]
 
 # The page being read: its Build (compose's, with its include and xref callbacks), the directives
 # it uses that Sphinx shows and docschat cannot (autodoc's), and where each included part was
@@ -41,6 +43,7 @@ _BUILD: ContextVar[Build] = ContextVar("rst_build")
 _NOT_READ: ContextVar[list[str]] = ContextVar("rst_not_read")
 _PASTED_IN: ContextVar[dict[str, str]] = ContextVar("rst_pasted_in")
 _MODULE: ContextVar[tuple[str, tuple[str, ...]]] = ContextVar("rst_module", default=("", ()))  # and classes
+_PROGRAM: ContextVar[str] = ContextVar("rst_program", default="")  # `.. program::`, its options' ids'
 
 _MAX_INCLUDE_DEPTH = 8  # includes inside includes; deeper ones paste nothing (hostile pages)
 
@@ -106,6 +109,8 @@ class _Hidden(_SphinxDirective):
             _NOT_READ.get().append(self.name)
         if name in ("module", "currentmodule"):  # the module the Python objects after it are of
             _MODULE.set((argument.strip() if argument.strip() not in ("", "None") else "", ()))
+        if name == "program":  # the program the options after it are of
+            _PROGRAM.set("-".join(argument.split()) if argument.strip() != "None" else "")
         if name == "todo":  # sphinx.ext.todo notes its node as a target: the next automatic id is one on
             self.state.document.set_id(nodes.Element())
             if build.todos:  # shown with conf.py's todo_include_todos, as an admonition
@@ -125,8 +130,12 @@ class _Code(_SphinxDirective):
         language = argument.split()[0] if argument and name in myst.CODE_WITH_LANGUAGE_ARGUMENT else ""
         code = myst.shown_console(language, "\n".join(self.content))
         block = nodes.literal_block(code, code, classes=["code", *([language] if language else [])])
-        caption = self.options.get("caption")
-        return [nodes.paragraph(caption, caption), block] if caption else [block]
+        return [*self.caption(), block]
+
+    def caption(self) -> list[nodes.Node]:
+        """A code block's `:caption:` over it, its reStructuredText read as Sphinx reads it (``x`` is code)."""
+        caption = str(self.options.get("caption") or "")
+        return [nodes.paragraph(caption, "", *self.state.inline_text(caption, self.lineno)[0])] if caption.strip() else []
 
 
 class _Version(_SphinxDirective):
@@ -151,44 +160,20 @@ class _Text(_SphinxDirective):
         return [self.parsed(box)]
 
 
-# The Python domain's objects, whose description Sphinx gives the id of its full name
-# (`config#DEBUG`, `api#flask.url_for`): each is a section of its own here, its signature the
-# heading, so a search result is the object's and links to it (Sphinx's `<dt id>`).
-_PYTHON_OBJECTS = frozenset({"data", "function", "class", "method", "attribute", "exception", "decorator",
-                             "classmethod", "staticmethod", "property", "type"})
-_NAME = re.compile(r"[\w.]+")
-
-
-def _object_id(written: str, signature: str) -> str | None:
-    domain, _, short = written.lower().rpartition(":")
-    found = _NAME.search(signature.split("(")[0].split("=")[0].split(":")[0].split()[-1]) if signature.strip() else None
-    if domain not in ("", "py") or short not in _PYTHON_OBJECTS or found is None:
-        return None
-    module, classes = _MODULE.get()
-    return ".".join(filter(None, [module, *classes, found.group()]))
-
-
-def _signature(name: str, argument: str, module: str, options: dict[str, Any]) -> str:
-    """A Python object's signature as Sphinx writes it: its keyword (`class`), its module's name
-    before a module-level one's (add_module_names), its `:type:` and `:value:`."""
-    keyword = {"class": "class ", "exception": "exception ", "classmethod": "classmethod ",
-               "staticmethod": "static ", "property": "property "}.get(name, "")
-    typed = f": {options['type']}" if options.get("type") else ""
-    valued = f" = {options['value']}" if options.get("value") else ""
-    return f"{keyword}{module + '.' if module else ''}{argument}{typed}{valued}"
-
-
 class _Described(_SphinxDirective):
     """An object's description (a function, a setting, an option): its signature, then its text;
-    a Python object's a section of its own, at its id."""
+    a section of its own, at the id Sphinx gives it (rst_objects), when directly in a section."""
 
     def shown(self, build: Build, name: str, argument: str) -> list[nodes.Node]:
-        if (ident := _object_id(self.name, argument)) is not None and isinstance(self.state.parent, nodes.section):
-            module, classes = _MODULE.get()
-            shown = _signature(myst.name(self.name), argument, module if not classes else "", self.options)
-            section = nodes.section(ids=[ident])
-            section += nodes.title(shown, "", nodes.literal(shown, shown, classes=["sig"]))
-            token = _MODULE.set((module, (*classes, ident.rsplit(".", 1)[-1])) if myst.name(self.name) == "class" else (module, classes))
+        module, classes = _MODULE.get()
+        found = described(self.name, argument, self.options, module, classes, _PROGRAM.get())
+        if found is not None and isinstance(self.state.parent, nodes.section):
+            section = nodes.section(ids=[found.ident])
+            section += nodes.title(found.signature, "", nodes.literal(found.signature, found.signature, classes=["sig"]))
+            if found.fields:  # a confval's Type and Default, as Sphinx puts them first in its content
+                section += nodes.field_list("", *(nodes.field("", nodes.field_name(title, title), nodes.field_body(
+                    "", nodes.paragraph("", "", *self.state.inline_text(value, self.lineno)[0]))) for title, value in found.fields))
+            token = _MODULE.set((module, (*classes, found.scope) if found.scope else classes))
             try:
                 return [self.parsed(section)]
             finally:
@@ -224,11 +209,11 @@ class _Include(_SphinxDirective):
         return []
 
 
-class _LiteralInclude(_SphinxDirective):
+class _LiteralInclude(_Code):
     def shown(self, build: Build, name: str, argument: str) -> list[nodes.Node]:
         options = {key: str(value or "") for key, value in self.options.items()}
         code = build.literal_include(argument, options) if build.literal_include else None
-        return [nodes.literal_block(code, code)] if code else []
+        return [*self.caption(), nodes.literal_block(code, code)] if code else []
 
 
 def _directive(name: str) -> type[Directive]:
@@ -260,10 +245,12 @@ def _role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
         return [nodes.Text(replaced)] if replaced else [], []
     if name.lower() in myst.NUMBER_ROLES:
         return [], []
-    xref = build.xref if short in myst.TITLE_ROLES and not myst.explicit_title(content_) else None
-    title = (xref(short, content_.strip()) or inventory_title(build.inventory, short, content_.strip())) if xref else None
-    if title is not None:
-        return [nodes.Text(title)], []
+    xref, explicit = build.xref if short in myst.TITLE_ROLES else None, myst.explicit_title(content_)
+    target = content_[content_.rfind("<") + 1:-1].strip() if explicit else content_.strip()
+    title = (xref(short, target) or inventory_title(build.inventory, short, target)) if xref else None
+    if title is not None:  # a link to the page (and the label's anchor), as Sphinx's
+        link, title = build.xref_link(short, target) if build.xref_link else None, myst.role_text(content_) if explicit else title
+        return [nodes.reference(rawtext, title, refuri=link) if link else nodes.Text(title)], []
     if short == "abbr":
         content_ = re.sub(r"\s*\([^()]*\)\s*$", "", content_) or content_
     shown = myst.role_text(content_)
@@ -274,21 +261,29 @@ def _role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
     return [nodes.Text(shown) if short in myst.LINK_ROLES else nodes.literal(rawtext, shown)], []
 
 
+def _extlink_role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
+                  options: dict[str, Any] | None = None, content: list[str] | None = None) -> tuple[list[nodes.Node], list[Any]]:
+    """A role of conf.py's `extlinks`: a link, as Sphinx's extlinks makes it. Registered for the
+    process (docutils' registry is global): on a site without it, the role Sphinx's own name is
+    (`_role`), or the text as written, as docutils shows a role it does not know."""
+    if (found := extlink(_BUILD.get().extlinks, name, utils.unescape(text))) is not None:
+        return [nodes.reference(rawtext, found[0], refuri=found[1])], []
+    if name.lower() in _registered():
+        return _role(name, rawtext, text, lineno, inliner, options, content)
+    return [nodes.Text(rawtext)], []
+
+
 @cache
-def _registered() -> None:
+def _registered() -> frozenset[str]:
     """Sphinx's directives and roles, and its extensions' and themes', registered with docutils
     once (docutils' registry is the process's: only docschat's reading uses it)."""
-    recorded = _recorded()
-    names = {*recorded["base"], *(n for each in recorded["extensions"].values() for n in each),
-             *(n for each in recorded["themes"].values() for n in each)}
+    names, role_names = every_recorded_name()
     own = set(directives._directive_registry) - _DOCUTILS_OWN
     for name in sorted(names - own):
         directives.register_directive(name, _directive(name))
-    role_tables = recorded["roles"]
-    role_names = {*role_tables["base"], *(n for each in role_tables["extensions"].values() for n in each),
-                  *(n for each in role_tables["themes"].values() for n in each)}
     for name in sorted(role_names - set(roles._role_registry)):
         roles.register_local_role(name, _role)
+    return frozenset(name.lower() for name in role_names - set(roles._role_registry))
 
 
 class _AsSphinxWrites(Transform):
@@ -315,33 +310,17 @@ def render_rst(text: str, build: Build) -> tuple[str, list[str]]:
     """The HTML body Sphinx's docutils makes of a reStructuredText page, and the directives on it
     Sphinx shows that docschat cannot read (autodoc's)."""
     _registered()
-    tokens = (_BUILD.set(build), _NOT_READ.set([]), _PASTED_IN.set({}), _MODULE.set(("", ())))
+    for name, _, _ in build.extlinks:  # conf.py's, named by the site (not over docutils' own: shared by every site)
+        if name not in roles._role_registry and roles._roles.get(name) is not _extlink_role:
+            roles.register_local_role(name, _extlink_role)
+    tokens = (_BUILD.set(build), _NOT_READ.set([]), _PASTED_IN.set({}), _MODULE.set(("", ())), _PROGRAM.set(""))
     try:
         parts = publish_parts(source=text, source_path="<page>", reader=_Reader(), writer="html5",
                               settings_overrides={**_SETTINGS, "warning_stream": io.StringIO()})
         return str(parts["body"]), _NOT_READ.get()
     finally:
+        _PROGRAM.reset(tokens[4])
         _MODULE.reset(tokens[3])
         _PASTED_IN.reset(tokens[2])
         _NOT_READ.reset(tokens[1])
         _BUILD.reset(tokens[0])
-
-
-_COMMENT_OR_BLANK = re.compile(r"(?:[ \t]*\n|\.\.(?:[ \t][^\n]*)?\n(?:(?:[ \t]+[^\n]*)?\n)*)")
-_FIELD = re.compile(r":((?:[^:\\\n]|\\.)+):(?:[ \t]+([^\n]*))?\n")
-
-
-def rst_metadata(text: str) -> dict[str, Any]:
-    """The page's metadata: the field list before anything else on it but comments and targets
-    (docutils' DocInfo, which Sphinx keeps as metadata and does not show): `:orphan:` (a page
-    outside every toctree, built), `:nosearch:`, as front matter; a field with no value is True,
-    as Sphinx takes their presence."""
-    at, fields = 0, {}
-    text = text.lstrip("\ufeff") + "\n"
-    while (skipped := _COMMENT_OR_BLANK.match(text, at)) and skipped.end() > at:
-        at = skipped.end()
-    while field := _FIELD.match(text, at):
-        fields[field.group(1).strip().lower()] = (field.group(2) or "").strip() or True
-        at = field.end()
-    return fields
-

@@ -21,6 +21,7 @@ from app.corpus.markdown import myst_directives
 from app.corpus.myst import DMATH_DEFAULTS, Build, directive_options, dmath_options
 from app.corpus.site_model import _PAGE_SUFFIX, SPHINX_CONFIG, NavPage, Site
 from app.corpus.sphinx_directives import site_directives, site_roles
+from app.corpus.sphinx_extlinks import conf_extlinks
 from app.corpus.sphinx_inventory import local_inventories
 from app.corpus.sphinx_substitutions import substitutions_by_code
 from app.corpus.theme_hiding import sphinx_extensions_css, sphinx_extensions_figure_classes, theme_css
@@ -276,6 +277,7 @@ class _Sphinx:
                             cells=False if notebooks else None,
                             remove_code_source=values.get("nb_remove_code_source") is True,
                             title_to_header=values.get("myst_title_to_header") is True,
+                            extlinks=conf_extlinks(values) if "sphinx.ext.extlinks" in listed_extensions else (),
                             inventory_files=local_inventories(values) if "sphinx.ext.intersphinx" in listed_extensions else ())
         site.warnings.extend([warning] if warning else [])
         # `html_css_files` (a name, or a name and its attributes) found in the `html_static_path` folders.

@@ -27,6 +27,16 @@ def _recorded() -> dict[str, Any]:
     return data
 
 
+def every_recorded_name() -> tuple[frozenset[str], frozenset[str]]:
+    """Every directive name and every role name recorded: Sphinx's own, and those of each recorded
+    extension and theme (what a reader of Sphinx's pages registers once, for every site)."""
+    def every(table: dict[str, Any]) -> frozenset[str]:
+        return frozenset({*table["base"], *(n for each in table["extensions"].values() for n in each),
+                          *(n for each in table["themes"].values() for n in each)})
+
+    return every(_recorded()), every(_recorded()["roles"])
+
+
 def _registers(tree: ast.Module, names: frozenset[str]) -> bool:
     return any(isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name in names
                or isinstance(node, ast.Attribute) and node.attr in names

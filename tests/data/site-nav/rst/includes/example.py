@@ -1,0 +1,2 @@
+def example():
+    return "marker-rst-literalinclude-shown"
