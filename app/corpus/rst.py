@@ -25,6 +25,7 @@ from docutils import nodes, utils
 from docutils.core import publish_parts
 from docutils.parsers.rst import Directive, directives, roles
 from docutils.readers import standalone
+from docutils.statemachine import string2lines
 from docutils.transforms import Transform
 
 from app.corpus import myst
@@ -337,7 +338,9 @@ def rst_metadata(text: str) -> dict[str, Any]:
     outside every toctree, built), `:nosearch:`, as front matter; a field with no value is True,
     as Sphinx takes their presence."""
     at, fields = 0, {}
-    text = text.lstrip("\ufeff") + "\n"
+    # The page's lines as docutils splits them (`\r\n`, `\r`, `\x85`, U+2028 end a line too; a
+    # tab is spaces): a declaration docutils reads must be read here too.
+    text = "\n".join(string2lines(text.lstrip("\ufeff"), convert_whitespace=True)) + "\n"
     while (skipped := _COMMENT_OR_BLANK.match(text, at)) and skipped.end() > at:
         at = skipped.end()
     while field := _FIELD.match(text, at):
