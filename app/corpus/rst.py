@@ -28,7 +28,7 @@ from docutils.readers import standalone
 from docutils.statemachine import string2lines
 from docutils.transforms import Transform
 
-from app.corpus import myst
+from app.corpus import myst, rst_hidden
 from app.corpus.myst import Build
 from app.corpus.sphinx_directives import _recorded
 from app.corpus.sphinx_inventory import inventory_title
@@ -284,7 +284,7 @@ def _registered() -> None:
              *(n for each in recorded["themes"].values() for n in each)}
     own = set(directives._directive_registry) - _DOCUTILS_OWN
     for name in sorted(names - own):
-        directives.register_directive(name, _directive(name))
+        directives.register_directive(name, rst_hidden.as_sphinx_declares(name, _directive(name)))
     role_tables = recorded["roles"]
     role_names = {*role_tables["base"], *(n for each in role_tables["extensions"].values() for n in each),
                   *(n for each in role_tables["themes"].values() for n in each)}
