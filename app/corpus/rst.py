@@ -125,7 +125,7 @@ class _Code(_SphinxDirective):
             return []
         language = argument.split()[0] if argument and name in myst.CODE_WITH_LANGUAGE_ARGUMENT else ""
         code = myst.shown_console(language, "\n".join(self.content))
-        block = nodes.literal_block(code, code, classes=["code", *([language] if language else [])])
+        block = nodes.literal_block(code, code, classes=["code", *([language] if language else []), *_classes(self.options)])
         caption = self.options.get("caption")
         return [nodes.paragraph(caption, caption), block] if caption else [block]
 
@@ -229,7 +229,12 @@ class _LiteralInclude(_SphinxDirective):
     def shown(self, build: Build, name: str, argument: str) -> list[nodes.Node]:
         options = {key: str(value or "") for key, value in self.options.items()}
         code = build.literal_include(argument, options) if build.literal_include else None
-        return [nodes.literal_block(code, code)] if code else []
+        return [nodes.literal_block(code, code, classes=_classes(self.options))] if code else []
+
+
+def _classes(options: dict[str, Any]) -> list[str]:
+    """A code block's `:class:` values: Sphinx puts them on the block, where a theme may hide it."""
+    return list(directives.class_option(options["class"])) if options.get("class") else []
 
 
 def _directive(name: str) -> type[Directive]:
@@ -285,6 +290,7 @@ def _registered() -> None:
     own = set(directives._directive_registry) - _DOCUTILS_OWN
     for name in sorted(names - own):
         directives.register_directive(name, rst_hidden.as_sphinx_declares(name, _directive(name)))
+    rst_hidden.register()
     role_tables = recorded["roles"]
     role_names = {*role_tables["base"], *(n for each in role_tables["extensions"].values() for n in each),
                   *(n for each in role_tables["themes"].values() for n in each)}
@@ -309,7 +315,7 @@ class _AsSphinxWrites(Transform):
 
 class _Reader(standalone.Reader):
     def get_transforms(self) -> list[type[Transform]]:
-        return [*super().get_transforms(), _AsSphinxWrites]
+        return [*super().get_transforms(), rst_hidden.TrimDoctestFlags, _AsSphinxWrites]
 
 
 def render_rst(text: str, build: Build) -> tuple[str, list[str]]:

@@ -6,6 +6,11 @@ page-reader.md "Session 36, adv36rst"), each by the real part where there is one
   Sphinx shows nothing of it. docschat's reading of the directive is given the spec of Sphinx's
   own class (sphinx_directive_specs.json, recorded from the real classes), so docutils refuses it
   too; a directive not recorded (another package's) takes any markup, as before.
+- `rst-class` (and its old name `cssclass`): Sphinx's name of docutils' own `class` directive,
+  which puts its classes on the next element (a theme's stylesheet may hide them).
+- doctest flags: Sphinx's TrimDoctestFlagsTransform cuts `# doctest: …` and `<BLANKLINE>` out of
+  a doctest block (`>>>` paragraphs) and a literal block (`::`) read as a Python console, the
+  language `.. highlight::` last set (Sphinx's default one, `default`, when none did).
 """
 
 from __future__ import annotations
@@ -15,9 +20,14 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from docutils import nodes
 from docutils.parsers.rst import Directive, directives
+from docutils.parsers.rst.directives.misc import Class
+from docutils.transforms import Transform
 
-__all__ = ["as_sphinx_declares"]
+from app.corpus import myst
+
+__all__ = ["TrimDoctestFlags", "as_sphinx_declares", "register"]
 
 # docutils' checks of an option's value that only read the value (others, such as `parser_name`,
 # import a module named by the page: never run); any other option takes any value.
@@ -59,3 +69,47 @@ def as_sphinx_declares(name: str, directive: type[Directive]) -> type[Directive]
     return type(directive.__name__, (directive,), {
         "required_arguments": required, "optional_arguments": optional, "final_argument_whitespace": whitespace,
         "has_content": content, "option_spec": option_spec})
+
+
+class _HighlightLanguage(nodes.Invisible, nodes.Element):
+    """Where `.. highlight::` sets the language of the literal blocks after it (taken out by
+    TrimDoctestFlags)."""
+
+
+class _Highlight(Directive):
+    required_arguments = 1
+    option_spec = {"linenothreshold": directives.positive_int, "force": directives.flag}
+
+    def run(self) -> list[nodes.Node]:
+        return [_HighlightLanguage(language=self.arguments[0].strip())]
+
+
+def register() -> None:
+    """Sphinx's names of docutils' `class`, and `highlight` (which shows nothing), registered with
+    docutils (after docschat's Sphinx directives: these replace theirs)."""
+    directives.register_directive("rst-class", Class)
+    directives.register_directive("cssclass", Class)
+    directives.register_directive("highlight", _Highlight)
+
+
+class TrimDoctestFlags(Transform):
+    """`# doctest: +FLAG …` (to the end of its line) and `<BLANKLINE>` cut out of doctest blocks and
+    of literal blocks Sphinx reads as a Python console (sphinx.transforms.post_transforms.code:
+    a block whose language is a console's, or Python's and it begins with `>>>`)."""
+
+    default_priority = 980  # before rst's own transform (990); docutils' stubs type it None
+
+    def apply(self, **kwargs: Any) -> None:
+        language = "default"
+        for node in list(self.document.findall(
+                lambda n: isinstance(n, (_HighlightLanguage, nodes.doctest_block, nodes.literal_block)))):
+            if isinstance(node, _HighlightLanguage):
+                language = node["language"]
+                node.parent.remove(node)
+                continue
+            text = node.astext()
+            if isinstance(node, nodes.literal_block) and ("code" in node["classes"] or node.rawsource != text):
+                continue  # a code directive's (read by rst._Code) or a parsed literal's (not highlighted)
+            trimmed = myst.shown_console("pycon" if isinstance(node, nodes.doctest_block) else language, text)
+            if trimmed != text:
+                node[:] = [nodes.Text(trimmed)]
