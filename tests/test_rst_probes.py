@@ -17,7 +17,8 @@ import pytest
 
 from app.config import Settings
 from app.corpus.compose import compose_files
-from app.corpus.rst import rst_metadata
+from app.corpus.myst import Build
+from app.corpus.rst import render_rst, rst_metadata
 from app.corpus.sources import Source
 
 PROBES = Path(__file__).parent / "data" / "rst-probes"
@@ -131,3 +132,10 @@ def test_a_page_reads_no_file_outside_the_repository_and_nothing_from_the_networ
     assert "PATH=" not in indexed and _Recording.asked == []
     assert ("this" in sys.modules) == imported
     assert sum("leads out of the repository" in warning for warning in result.warnings) == 2
+
+
+def test_a_directives_last_argument_reads_as_one_line() -> None:
+    """Sphinx's spec lets a version note's text run on under its version (Flask's config.rst): read
+    as one line, as before the spec (the Flask corpus composes the same)."""
+    html, _ = render_rst(".. versionchanged:: 3.1\n   Does not restrict\n   requests.\n", Build())
+    assert "Changed in version 3.1: Does not restrict requests." in html
