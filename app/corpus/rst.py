@@ -27,7 +27,7 @@ from docutils.parsers.rst import Directive, directives, roles
 from docutils.readers import standalone
 from docutils.transforms import Transform
 
-from app.corpus import myst
+from app.corpus import myst, rst_hidden
 from app.corpus.myst import Build
 from app.corpus.rst_objects import described
 from app.corpus.sphinx_directives import every_recorded_name
@@ -93,7 +93,9 @@ class _SphinxDirective(Directive):
         build = _BUILD.get()
         if not build.defined(self.name):
             return []  # Sphinx warns "Unknown directive type" and shows nothing
-        return self.shown(build, myst.name(self.name), " ".join(self.arguments))
+        # The arguments' words, one space apart (a last argument taking whitespace keeps its line
+        # breaks: Sphinx's own spec, rst_hidden; read as before, as one line).
+        return self.shown(build, myst.name(self.name), " ".join(" ".join(self.arguments).split()))
 
     def shown(self, build: Build, name: str, argument: str) -> list[nodes.Node]:
         raise NotImplementedError
@@ -129,7 +131,7 @@ class _Code(_SphinxDirective):
             return []
         language = argument.split()[0] if argument and name in myst.CODE_WITH_LANGUAGE_ARGUMENT else ""
         code = myst.shown_console(language, "\n".join(self.content))
-        block = nodes.literal_block(code, code, classes=["code", *([language] if language else [])])
+        block = nodes.literal_block(code, code, classes=["code", *([language] if language else []), *_classes(self.options)])
         return [*self.caption(), block]
 
     def caption(self) -> list[nodes.Node]:
@@ -213,7 +215,12 @@ class _LiteralInclude(_Code):
     def shown(self, build: Build, name: str, argument: str) -> list[nodes.Node]:
         options = {key: str(value or "") for key, value in self.options.items()}
         code = build.literal_include(argument, options) if build.literal_include else None
-        return [*self.caption(), nodes.literal_block(code, code)] if code else []
+        return [*self.caption(), nodes.literal_block(code, code, classes=_classes(self.options))] if code else []
+
+
+def _classes(options: dict[str, Any]) -> list[str]:
+    """A code block's `:class:` values: Sphinx puts them on the block, where a theme may hide it."""
+    return list(directives.class_option(options["class"])) if options.get("class") else []
 
 
 def _directive(name: str) -> type[Directive]:
@@ -280,7 +287,8 @@ def _registered() -> frozenset[str]:
     names, role_names = every_recorded_name()
     own = set(directives._directive_registry) - _DOCUTILS_OWN
     for name in sorted(names - own):
-        directives.register_directive(name, _directive(name))
+        directives.register_directive(name, rst_hidden.as_sphinx_declares(name, _directive(name)))
+    rst_hidden.register()
     for name in sorted(role_names - set(roles._role_registry)):
         roles.register_local_role(name, _role)
     return frozenset(name.lower() for name in role_names - set(roles._role_registry))
@@ -303,7 +311,7 @@ class _AsSphinxWrites(Transform):
 
 class _Reader(standalone.Reader):
     def get_transforms(self) -> list[type[Transform]]:
-        return [*super().get_transforms(), _AsSphinxWrites]
+        return [*super().get_transforms(), rst_hidden.TrimDoctestFlags, _AsSphinxWrites]
 
 
 def render_rst(text: str, build: Build) -> tuple[str, list[str]]:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from docutils.statemachine import string2lines
+
 from app.corpus.frontmatter import declaring_key
 
 __all__ = ["rst_metadata", "rst_stray_audience"]
@@ -24,11 +26,18 @@ _BODY_LINE = re.compile(r"(?:[ \t]*\n)*[ \t]+(\S[^\n]*)\n")  # a field body's ne
 _ANY_FIELD = re.compile(r"^[ \t]*:((?:[^:\\\n]|\\.)+):(?:[ \t]|$)", re.MULTILINE)
 
 
+def _lines(text: str) -> str:
+    """The page's lines as docutils splits them (`\r\n`, `\r`, `\x85`, U+2028 end a line too; a tab
+    is spaces): a declaration docutils reads must be read here too (adv36rst: a page of `\r` lines
+    declaring `:audience: internal` was public)."""
+    return "\n".join(string2lines(text.lstrip("\ufeff"), convert_whitespace=True)) + "\n"
+
+
 def _leading_fields(text: str) -> tuple[dict[str, Any], int]:
     """The leading field list's fields (a field with no value is True, as Sphinx takes its
-    presence) and where it ends."""
+    presence) and where it ends, in `_lines(text)`."""
     at, fields = 0, {}
-    text = text.lstrip("\ufeff") + "\n"
+    text = _lines(text)
     while (skipped := _COMMENT_OR_BLANK.match(text, at)) and skipped.end() > at:
         at = skipped.end()
     while field := _FIELD.match(text, at):
@@ -52,7 +61,7 @@ def rst_stray_audience(text: str) -> str | None:
     for key in fields:
         if key not in ("audience", "audiences", "public") and (name := declaring_key(key)) is not None:
             return f"field :{key}: reads as {name!r} but is not it; the page is internal"
-    body = text.lstrip("\ufeff")[end:]
+    body = _lines(text)[end:]
     for found in _ANY_FIELD.finditer(body):
         if (name := declaring_key(found.group(1).strip())) is not None:
             return (f"{name!r} is declared in a field list that is not the page's first element, where Sphinx "
