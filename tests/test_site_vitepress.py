@@ -260,6 +260,15 @@ def test_a_folder_inside_a_vitepress_site_fails_naming_the_site_folder(tmp_path:
     ('<div v-if="false" /> after a self-closed element', ["after a self-closed element"]),
     ('<template v-for="i in 3">\n\nlisted\n\n</template>', ["listed"]),
     ("::: v-pre\n{{ kept }}\n:::\n\n```js\n{{ code }}\n```", ["{{ kept }}", "```js\n{{ code }}\n```"]),
+    # Session 36 (probe/vue2.md, probe/css.md): a dynamic argument may bind `hidden`; a DOM property
+    # (`.textContent`, `:innerHTML.prop`) replaces the children, an attribute (`:textContent`) does not;
+    # a textarea's model replaces what it holds; a Teleport to anything but `body` may find no target.
+    ('<p :[name]="true">a</p>\n\nafter', ["after"]),
+    ("<p .textContent=\"'b'\">a</p>\n\n<p :innerHTML.prop=\"'<i hidden>c</i>d'\">e</p>\n\n<p :textContent=\"'f'\">g</p>",
+     ["b", "d", "g"]),
+    ('<textarea v-model="x">a</textarea>\n\nafter', ["after"]),
+    ('<Teleport to="#x">a</Teleport>\n\n<Teleport to="body">b</Teleport>\n\n<Teleport :to="w" :disabled="true">c</Teleport>',
+     ["b c"]),
 ])
 def test_vue_template_syntax_read_as_vue_renders_it(text: str, shown: list[str]) -> None:
     blocks = read_page(text, mdx=False, vitepress=True).blocks
