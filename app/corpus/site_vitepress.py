@@ -111,10 +111,11 @@ def vitepress_site(files: Mapping[str, str]) -> Site:
 
 def _shows_sidebar(text: str) -> bool:
     """Whether the page shows its sidebar, and so a place in it: not with front matter `sidebar:
-    false` or `layout: home` (the default theme's hasSidebar, VitePress 2.0.0-alpha.19; front
-    matter as gray-matter's js-yaml reads it: `sidebar: no` is a string, and shows it)."""
+    false` or `layout: home` (the default theme's hasSidebar, VitePress 2.0.0-alpha.19), nor with
+    `layout: false` (no theme at all); front matter as gray-matter's js-yaml reads it: `sidebar: no`
+    is a string, and shows it."""
     front = front_matter_data(text, javascript=True)
-    return front.get("sidebar") is not False and front.get("layout") != "home"
+    return front.get("sidebar") is not False and front.get("layout") != "home" and front.get("layout") is not False
 
 
 def not_built_reason(site: Site, path: str) -> str:
