@@ -222,6 +222,17 @@ def test_a_code_snippet_never_reads_outside_the_repository() -> None:
                            "src/") == "```py {1-2} title=t [T]\ny\n```"
 
 
+def test_an_absolute_or_escaping_path_reads_nothing() -> None:
+    """`<<< /etc/passwd` is the machine's file in VitePress's build (path.resolve), never the
+    repository's `etc/passwd`, nor any file outside the repository (`@/../..`, `../..`)."""
+    lines = ["<<< /etc/passwd", "<!--@include: /etc/passwd-->", "<!--@include: @/../../etc/passwd-->",
+             "<<< @/../../../etc/passwd", "<!--@include: ../../../../../../etc/passwd-->"]
+    files = {CONFIG: "export default {}\n", "etc/passwd": "marker-in-repo\n", "guide/a.md": "# A\n\nText.\n\n" + "\n\n".join(lines)}
+    result = compose_files(files, Settings())
+    assert [chunk.text for chunk in result.chunks if chunk.page == "guide/a.md"] == ["# A\n\nText."]
+    assert all(any(line in warning for warning in result.warnings) for line in lines)
+
+
 @pytest.mark.parametrize("text, shown", [
     ("::: tip\nnever closed", ["TIP", "never closed"]),  # runs to the page's end, as markdown-it's
     ("".join(":" * (3 + i) + " warning\n" for i in range(60)) + "deep\n", ["WARNING"] * 60 + ["deep"]),
