@@ -47,6 +47,7 @@ export default ({ mode }: { mode: string }) => defineConfig({
         { text: 'comments', link: '/probe/comments' },
         { text: 'containers', link: '/probe/containers' },
         { text: 'css', link: '/probe/css' },
+        { text: 'css2', link: '/probe/css2' },
         { text: 'home2', link: '/probe/home2' },
         { text: 'html', link: '/probe/html' },
         { text: 'inc/part', link: '/probe/inc/part' },
