@@ -20,6 +20,10 @@ Astro Starlight's record alone, kept beside the others (its site is built with A
 
     .venv/bin/python scripts/record_theme_hiding.py --starlight /tmp/sl [/tmp/node22/node_modules/.bin/node]
 
+VitePress's default theme alone, the same way (the version scripts/record_vitepress_site.py installs):
+
+    .venv/bin/python scripts/record_theme_hiding.py --vitepress /tmp/vp
+
 Sphinx extensions that bring a stylesheet of their own (sphinx-design's `sd-d-none`, which a page
 may name in a `:class:` option), each built into the basic theme's page beside the extension's
 own; the classes it hides that the basic theme alone does not (sphinx_extensions in the JSON), and
@@ -42,6 +46,7 @@ import subprocess
 import sys
 import tempfile
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 from playwright.sync_api import Page, sync_playwright
@@ -158,23 +163,47 @@ def starlight_page(install: Path, node: str, out: Path) -> Path | None:
     return out / "dist" / "index.html" if done.returncode == 0 else None
 
 
+def vitepress_page(install: Path, out: Path) -> Path | None:
+    """A VitePress site of one page (the default theme), built by `vitepress build` with the packages of `install`."""
+    (out / ".vitepress").mkdir(parents=True)
+    (out / "node_modules").symlink_to(install / "node_modules")
+    (out / ".vitepress" / "config.mjs").write_text("export default { title: 'p' }\n")
+    (out / "index.md").write_text(f"# Title\n\n{ANCHOR} text.\n")
+    done = subprocess.run(["node", str(install / "node_modules" / "vitepress" / "bin" / "vitepress.js"), "build"],
+                          cwd=out, capture_output=True, text=True)
+    return out / ".vitepress" / "dist" / "index.html" if done.returncode == 0 else None
+
+
 def record_starlight(install: Path, node: str) -> None:
     """Starlight's record, written into app/corpus/theme_hiding.json beside the others."""
+    starlight = json.loads((install / "node_modules" / "@astrojs" / "starlight" / "package.json").read_text())["version"]
+    record_built("starlight", f"@astrojs/starlight {starlight}", lambda out: starlight_page(install, node, out))
+
+
+def record_vitepress(install: Path) -> None:
+    """VitePress's default theme's record (its `.vp-block`, a code group's panel, hidden outside a
+    group too), written into app/corpus/theme_hiding.json beside the others."""
+    vitepress = json.loads((install / "node_modules" / "vitepress" / "package.json").read_text())["version"]
+    record_built("vitepress", f"vitepress {vitepress}", lambda out: vitepress_page(install, out))
+
+
+def record_built(generator: str, version: str, build: Callable[[Path], Path | None]) -> None:
+    """The record of the default theme of a site `build` builds (its page's path), with and without
+    its scripts, into app/corpus/theme_hiding.json beside the others."""
     recorded = Path(__file__).parent.parent / "app" / "corpus" / "theme_hiding.json"
     record = json.loads(recorded.read_text())
-    starlight = json.loads((install / "node_modules" / "@astrojs" / "starlight" / "package.json").read_text())["version"]
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     with tempfile.TemporaryDirectory() as folder, sync_playwright() as playwright:
-        path = starlight_page(install, node, Path(folder) / "site")
+        path = build(Path(folder) / "site")
         if path is None:
-            sys.exit("astro build failed")
+            sys.exit(f"{generator}: the site did not build")
         browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
         pages = [browser.new_page(java_script_enabled=False), browser.new_page()]
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=path.parent))
         threading.Thread(target=server.serve_forever, daemon=True).start()
         url = f"http://127.0.0.1:{server.server_address[1]}/"
-        record["starlight"] = {"default": {"version": f"@astrojs/starlight {starlight}", "chromium": browser.version,
-                                           "hidden": both(*(hidden_classes(page, url) for page in pages))}}
+        record[generator] = {"default": {"version": version, "chromium": browser.version,
+                                         "hidden": both(*(hidden_classes(page, url) for page in pages))}}
         browser.close()
         server.shutdown()
     recorded.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
@@ -295,6 +324,8 @@ def main() -> None:
 if __name__ == "__main__":
     if sys.argv[1:2] == ["--starlight"]:
         record_starlight(Path(sys.argv[2]), sys.argv[3] if len(sys.argv) > 3 else "node")
+    elif sys.argv[1:2] == ["--vitepress"]:
+        record_vitepress(Path(sys.argv[2]))
     elif sys.argv[1:2] == ["--sphinx-extensions"]:
         record_sphinx_extensions(Path(sys.argv[2]))
     else:

@@ -222,6 +222,17 @@ def test_a_code_snippet_never_reads_outside_the_repository() -> None:
                            "src/") == "```py {1-2} title=t [T]\ny\n```"
 
 
+def test_an_absolute_or_escaping_path_reads_nothing() -> None:
+    """`<<< /etc/passwd` is the machine's file in VitePress's build (path.resolve), never the
+    repository's `etc/passwd`, nor any file outside the repository (`@/../..`, `../..`)."""
+    lines = ["<<< /etc/passwd", "<!--@include: /etc/passwd-->", "<!--@include: @/../../etc/passwd-->",
+             "<<< @/../../../etc/passwd", "<!--@include: ../../../../../../etc/passwd-->"]
+    files = {CONFIG: "export default {}\n", "etc/passwd": "marker-in-repo\n", "guide/a.md": "# A\n\nText.\n\n" + "\n\n".join(lines)}
+    result = compose_files(files, Settings())
+    assert [chunk.text for chunk in result.chunks if chunk.page == "guide/a.md"] == ["# A\n\nText."]
+    assert all(any(line in warning for warning in result.warnings) for line in lines)
+
+
 @pytest.mark.parametrize("text, shown", [
     ("::: tip\nnever closed", ["TIP", "never closed"]),  # runs to the page's end, as markdown-it's
     ("".join(":" * (3 + i) + " warning\n" for i in range(60)) + "deep\n", ["WARNING"] * 60 + ["deep"]),
@@ -260,6 +271,15 @@ def test_a_folder_inside_a_vitepress_site_fails_naming_the_site_folder(tmp_path:
     ('<div v-if="false" /> after a self-closed element', ["after a self-closed element"]),
     ('<template v-for="i in 3">\n\nlisted\n\n</template>', ["listed"]),
     ("::: v-pre\n{{ kept }}\n:::\n\n```js\n{{ code }}\n```", ["{{ kept }}", "```js\n{{ code }}\n```"]),
+    # Session 36 (probe/vue2.md, probe/css.md): a dynamic argument may bind `hidden`; a DOM property
+    # (`.textContent`, `:innerHTML.prop`) replaces the children, an attribute (`:textContent`) does not;
+    # a textarea's model replaces what it holds; a Teleport to anything but `body` may find no target.
+    ('<p :[name]="true">a</p>\n\nafter', ["after"]),
+    ("<p .textContent=\"'b'\">a</p>\n\n<p :innerHTML.prop=\"'<i hidden>c</i>d'\">e</p>\n\n<p :textContent=\"'f'\">g</p>",
+     ["b", "d", "g"]),
+    ('<textarea v-model="x">a</textarea>\n\nafter', ["after"]),
+    ('<Teleport to="#x">a</Teleport>\n\n<Teleport to="body">b</Teleport>\n\n<Teleport :to="w" :disabled="true">c</Teleport>',
+     ["b c"]),
 ])
 def test_vue_template_syntax_read_as_vue_renders_it(text: str, shown: list[str]) -> None:
     blocks = read_page(text, mdx=False, vitepress=True).blocks

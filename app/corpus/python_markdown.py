@@ -39,6 +39,7 @@ from typing import Any, NamedTuple
 
 from app.corpus.python_markdown_extensions import (
     AUTODOC,
+    FENCE_TITLES,
     autodoc_left_out,
     emoji_options,
     fences_without_pygments,
@@ -216,6 +217,8 @@ def site_extensions(config: Any, where: str, docs_dir: str = "docs") -> tuple[st
         chosen[module] = {**chosen.get(module, {}), **clean}  # a name given twice: its options merged
     if {"pymdownx.superfences", "pymdownx.inlinehilite"} & set(chosen) and "pymdownx.highlight" not in chosen:
         chosen["pymdownx.highlight"] = {}  # they highlight with its options, Pygments by default
+    # The site's own Pygments (on by default), before docschat turns it off: its fences' titles show.
+    titled = "pymdownx.superfences" in chosen and chosen.get("pymdownx.highlight", {}).get("use_pygments") is not False
     for module, options in list(chosen.items()):
         options.update(_OVERRIDES.get(module, {}))
         if (problem := _refused(module, options)) is None:
@@ -227,6 +230,8 @@ def site_extensions(config: Any, where: str, docs_dir: str = "docs") -> tuple[st
         else:  # not installed in this version (pymdown-extensions' newer ones), or broken
             warnings.append(f"{where}: Markdown extension {module} cannot be loaded ({problem}); left out")
             del chosen[module]
+    if titled and "pymdownx.superfences" in chosen:
+        chosen[FENCE_TITLES] = {}
     # In the order written, MkDocs' built-ins first (the order extensions register in matters).
     return json.dumps(list(chosen.items()), sort_keys=True), warnings
 
@@ -261,7 +266,8 @@ _SANDBOX: tempfile.TemporaryDirectory[str] | None = None  # the worker's folder 
 def _renderer(extensions: str, sandbox: str) -> Any:
     import markdown
 
-    chosen = [(module, options) for module, options in json.loads(extensions) if _module(module) or module == AUTODOC]
+    written = json.loads(extensions)
+    chosen = [(module, options) for module, options in written if _module(module) or module == AUTODOC]
     shared: dict[str, Any] = {}
     instances = ("pymdownx.snippets", AUTODOC, *INCLUDE_EXTENSIONS)  # reading the tree, or docschat's own
     renderer = markdown.Markdown(
@@ -270,7 +276,7 @@ def _renderer(extensions: str, sandbox: str) -> Any:
                     else tree_includes(module, options, sandbox, _ask, shared) if module in INCLUDE_EXTENSIONS
                     else module for module, options in chosen],
         extension_configs={module: _configs(module, options) for module, options in chosen if module not in instances})
-    fences_without_pygments(renderer)
+    fences_without_pygments(renderer, titles=any(module == FENCE_TITLES for module, _ in written))
     return renderer
 
 

@@ -126,19 +126,33 @@ def emoji_options(options: dict[str, Any]) -> dict[str, Any]:
 # then takes a fence's `hl_lines`, `linenums`, `title` for HTML attributes and refuses the fence
 # whole: "```python hl_lines="2"" became a paragraph of code text, where the site (Pygments on)
 # shows code. Without Pygments they change nothing the reader reads (a highlighted line, line
-# numbers Material draws from a data attribute); a title is not drawn without Pygments, so it is lost.
+# numbers Material draws from a data attribute) but the title: with Pygments, pymdownx.highlight
+# shows it over the code (`<span class="filename">`, `title_mode: html` its HTML; `auto_title` the
+# lexer's name). On a site whose own `use_pygments` is false, the fences are left as superfences
+# reads them there (the same options refused: the real build shows such a fence as text).
 
 _PYGMENTS_OPTIONS = ("hl_lines", "linenums", "title", "title_mode")
+# Its entry in the extensions' JSON: the site highlights with Pygments (its fences' titles shown).
+FENCE_TITLES = "docschat.fence_titles"
+_TITLE = "docschat_title"  # a fence's title and title_mode, passed from the validator to the formatter
+_FILENAME = re.compile(r'<span class="filename">(.*?)</span>', re.DOTALL)
 
 
-def fences_without_pygments(md: Any) -> None:
-    """The default fence of `md`'s pymdownx.superfences, if any, taking its Pygments-only options."""
+def fences_without_pygments(md: Any, titles: bool = True) -> None:
+    """The default fence of `md`'s pymdownx.superfences, if any, taking its Pygments-only options
+    and, with `titles` (the site's Pygments on), showing a fence's title over its code."""
     import functools
 
     from pymdownx.superfences import SuperFencesCodeExtension, _validator, highlight_validator
 
+    if not titles:
+        return
+
     def validator(language: str, inputs: dict[str, str], options: dict[str, Any], attrs: dict[str, str], md: Any) -> bool:
         okay = highlight_validator(language, inputs, options, attrs, md)
+        # As highlight_validator takes them with Pygments on: a value written, not a bare name.
+        options[_TITLE] = {name: attrs[name] for name in ("title", "title_mode")
+                           if name in attrs and attrs[name] is not True}
         for name in _PYGMENTS_OPTIONS:
             attrs.pop(name, None)
         return bool(okay)
@@ -148,6 +162,26 @@ def fences_without_pygments(md: Any) -> None:
             for fence in extension.superfences:
                 if fence["name"] == "superfences":
                     fence["validator"] = functools.partial(_validator, validator=validator)
+                    fence["formatter"] = functools.partial(_titled, fence["formatter"])
+
+
+def _titled(formatter: Any, src: str = "", language: str = "", options: Any = None, md: Any = None, **kwargs: Any) -> str:
+    """The fence's code as the formatter writes it without Pygments, after the title Pygments would
+    write over it: pymdownx.highlight's own (its Pygments branch, given the fence's title or its
+    `auto_title`), taken from the `filename` span of what it writes."""
+    given = (options or {}).pop(_TITLE, {})
+    code = str(formatter(src=src, language=language, options=options, md=md, **kwargs))
+    fenced = getattr(formatter, "__self__", None)
+    if fenced is None or not (given.get("title") or fenced.auto_title):
+        return code
+    mode = given.get("title_mode", fenced.title_mode)
+    highlighted = fenced.highlighter(
+        fenced.md, guess_lang=fenced.guess_lang, use_pygments=True, extend_pygments_lang=fenced.extend_pygments_lang,
+        auto_title=fenced.auto_title, auto_title_map=fenced.auto_title_map, default_lang=fenced.default_lang,
+        title_mode=mode if mode in ("text", "html") else "text",
+    ).highlight(src if fenced.guess_lang else "", language, fenced.css_class, title=given.get("title"))
+    found = _FILENAME.search(str(highlighted))
+    return f'<p class="filename">{found.group(1)}</p>\n{code}' if found and found.group(1).strip() else code
 
 
 # --- mkdocstrings' autodoc blocks ------------------------------------------------------------------

@@ -33,6 +33,7 @@ from app.corpus.frontmatter import FrontMatterError, front_matter_data, parse_fr
 from app.corpus.reader import read_module_value
 from app.corpus.site_docusaurus import _micromatch
 from app.corpus.site_model import _CSS_IMPORT, NOT_BUILT, Exclusion, NavPage, Site, stem
+from app.corpus.theme_hiding import theme_css
 from app.corpus.vitepress_config import closing_bracket, normalize_link, read_config, rewritten, sidebar_of
 
 VITEPRESS_CONFIGS = tuple(f".vitepress/config.{ext}" for ext in ("js", "ts", "mjs", "mts", "cjs", "cts"))
@@ -101,15 +102,20 @@ def vitepress_site(files: Mapping[str, str]) -> Site:
                         site.listed.setdefault(stem(path), NavPage(place if shows else ()))
         site.every_page_listed = not site.listed
     site.stylesheets = _theme_stylesheets(files)
+    # The default theme's own stylesheet hides `.vp-block` (a code group's panel until a tab shows it;
+    # elsewhere always), recorded from its build (theme_hiding.json); a theme of the site's own, not.
+    entry = next((files[name] for name in _THEME_ENTRIES if name in files), None)
+    site.theme_css = theme_css("vitepress", "default") if entry is None or "vitepress/theme" in entry else ""
     return site
 
 
 def _shows_sidebar(text: str) -> bool:
     """Whether the page shows its sidebar, and so a place in it: not with front matter `sidebar:
-    false` or `layout: home` (the default theme's hasSidebar, VitePress 2.0.0-alpha.19; front
-    matter as gray-matter's js-yaml reads it: `sidebar: no` is a string, and shows it)."""
+    false` or `layout: home` (the default theme's hasSidebar, VitePress 2.0.0-alpha.19), nor with
+    `layout: false` (no theme at all); front matter as gray-matter's js-yaml reads it: `sidebar: no`
+    is a string, and shows it."""
     front = front_matter_data(text, javascript=True)
-    return front.get("sidebar") is not False and front.get("layout") != "home"
+    return front.get("sidebar") is not False and front.get("layout") != "home" and front.get("layout") is not False
 
 
 def not_built_reason(site: Site, path: str) -> str:

@@ -52,6 +52,7 @@ _ALERT = re.compile(r"^\[!([\w-]+)\]([^\n\r]*)")  # alertMarkerRE
 # extractLang: the language a fence's info starts with (its label; a tab's title when it has none).
 _LANGUAGE = re.compile(r"^[a-zA-Z0-9\-_]+")
 _TAB_TITLE = re.compile(r"\[(.*)\]")
+_VP_BLOCK = re.compile(r"""(\bclass\s*=\s*["'][^"']*?)(?<![\w-])vp-block(?![\w-])""")
 # A comment holding Shiki's notation at a line's end (@shikijs/transformers' matchers and
 # RE_NOTATION): `// [!code ++]`, `# [!code focus]`, `<!-- [!code error] -->`, `/* [!code hl] */`.
 # VitePress's slugify (@mdit-vue/shared, vitepress 2.0.0-alpha.19): each run of these characters is one `-`.
@@ -202,6 +203,9 @@ def _code_group(tokens: Sequence[Token], idx: int) -> str:
         if token.type == "container_code-group_close" and token.nesting == -1:
             break
         if token.type == "html_block":
+            # A block's `vp-block` class (the theme hides it until its tab is clicked): what a click
+            # shows is shown, as a fence's panel; outside a group nothing shows it (theme_hiding.json).
+            token.content = _VP_BLOCK.sub(r"\1", token.content)
             found = re.search(r'data-title="(.*?)"', re.sub(r"<!--.*?-->", "", token.content, flags=re.DOTALL))
             title = found.group(1) if found else ""
         elif token.type == "fence" and token.tag == "code":

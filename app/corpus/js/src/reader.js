@@ -363,10 +363,12 @@ function animationWords(words) {
 
 // A value taken from a custom property (`display: var(--x)`) is not computed here: the property
 // may be set anywhere above the element (the `css-custom-properties` probe). Read as hiding:
-// more hidden, never less (`var(--x, block)` that shows is hidden too).
+// more hidden, never less (`var(--x, block)` that shows is hidden too). So is Vue's `v-bind(x)` in a
+// VitePress page's `<style>`: its compiler makes it a custom property the page's script sets
+// (`display: v-bind(d)`, the `probe/css2` page of tests/data/site-nav/vitepress).
 const HIDING_VALUE = {display: 'none', visibility: 'hidden', contentVisibility: 'hidden'}
 function usesVariable(words) {
-  return words.some((word) => word.type === 'Function' && word.name.toLowerCase() === 'var')
+  return words.some((word) => word.type === 'Function' && ['var', 'v-bind'].includes(word.name.toLowerCase()))
 }
 
 // What declarations say of showing their element, as the cascade applies them: {display,

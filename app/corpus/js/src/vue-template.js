@@ -167,6 +167,8 @@ function classNames(value) {
 
 // Sets one bound attribute; false when the element is hidden by what cannot be read.
 function bind(properties, name, value) {
+  // A dynamic argument (`:[name]="…"`) binds an attribute the reader does not know: it may hide.
+  if (name.startsWith('[')) return false
   if (name === 'hidden') {
     if (value === UNKNOWN || value || value === '') properties.hidden = true
     else delete properties.hidden
@@ -265,9 +267,9 @@ export function vueRendered(node, fragment, slots = {}) {
       chain = null
     }
     const directives = Object.keys(properties).filter((key) => VUE_KEY.test(key))
-    const text = properties['v-text']
-    const markup = properties['v-html']
+    const [text, markup] = content(child.tagName, properties)
     if (!keep || !rendered(child)) continue
+    if (child.tagName === 'teleport' && !teleported(child.properties || {})) continue
     if (text !== undefined) child.children = [{type: 'text', value: displayed(evaluate(String(text)))}]
     else if (markup !== undefined) {
       const value = evaluate(String(markup))
@@ -288,6 +290,35 @@ export function vueRendered(node, fragment, slots = {}) {
     out.push(child)
   }
   node.children = out
+}
+
+// What replaces an element's children, as [text, HTML] expressions (undefined: its children stay):
+// `v-text`, `v-html`; a DOM property bound with `.name` or `:name.prop` (Vue sets `textContent`,
+// `innerText`, `innerHTML` on the element, not an attribute: `:textContent` without `.prop` is an
+// attribute, its children shown); a `<textarea>`'s `v-model` or bound `value` (its value replaces
+// what it holds; a model names the page's script: unknown, nothing).
+function content(tag, properties) {
+  let text = properties['v-text']
+  let markup = properties['v-html']
+  for (const key of Object.keys(properties)) {
+    const found = BIND.exec(key)
+    if (!found) continue
+    const prop = key.startsWith('.') || key.split('.').slice(1).includes('prop')
+    const name = found[1].toLowerCase()
+    if (prop && (name === 'textcontent' || name === 'innertext')) text = properties[key]
+    else if (prop && name === 'innerhtml') markup = properties[key]
+    else if (tag === 'textarea' && name === 'value') text = properties[key]
+  }
+  if (tag === 'textarea' && 'v-model' in properties) text = properties['v-model']
+  return [text, markup]
+}
+
+// Whether a `<Teleport>` renders its children: disabled (in place), or to the page's `body` (the
+// build shows it there). A rule, not Vue: any other target is an element of the theme or the page
+// that may not be there when it mounts (Vue then renders nothing: `to="#nowhere"`); not known, so
+// nothing (fail closed). Read after its bound attributes are set (`:to`, `:disabled`).
+function teleported(properties) {
+  return [true, '', 'true'].includes(properties.disabled) || properties.to === 'body'
 }
 
 // A component's children that its slots render: a `<template #name>` (`v-slot:name`) when it renders

@@ -41,6 +41,23 @@ export default ({ mode }: { mode: string }) => defineConfig({
           ],
         },
       ],
+      // Session 36's adversary pages (hidden and shown markers of comments, boxes, code, HTML, Vue).
+      '/probe/': [{ text: 'Probes', items: [
+        { text: 'code', link: '/probe/code' },
+        { text: 'comments', link: '/probe/comments' },
+        { text: 'containers', link: '/probe/containers' },
+        { text: 'css', link: '/probe/css' },
+        { text: 'css2', link: '/probe/css2' },
+        { text: 'home2', link: '/probe/home2' },
+        { text: 'html', link: '/probe/html' },
+        { text: 'inc/part', link: '/probe/inc/part' },
+        { text: 'includes', link: '/probe/includes' },
+        { text: 'layout-false', link: '/probe/layout-false' },
+        { text: 'page-layout', link: '/probe/page-layout' },
+        { text: 'toc', link: '/probe/toc' },
+        { text: 'vue', link: '/probe/vue' },
+        { text: 'vue2', link: '/probe/vue2' },
+      ] }],
       '/alpha/': {
         base: '/alpha/',
         items: [{ text: 'Alpha package', items: [{ text: 'Overview', link: '/' }, { text: 'Usage', link: 'usage' }] }],
