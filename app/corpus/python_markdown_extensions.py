@@ -169,17 +169,26 @@ def _titled(formatter: Any, src: str = "", language: str = "", options: Any = No
     """The fence's code as the formatter writes it without Pygments, after the title Pygments would
     write over it: pymdownx.highlight's own (its Pygments branch, given the fence's title or its
     `auto_title`), taken from the `filename` span of what it writes."""
+    import inspect
+
     given = (options or {}).pop(_TITLE, {})
     code = str(formatter(src=src, language=language, options=options, md=md, **kwargs))
     fenced = getattr(formatter, "__self__", None)
-    if fenced is None or not (given.get("title") or fenced.auto_title):
+    if fenced is None or not (given.get("title") or getattr(fenced, "auto_title", False)):
         return code
-    mode = given.get("title_mode", fenced.title_mode)
-    highlighted = fenced.highlighter(
-        fenced.md, guess_lang=fenced.guess_lang, use_pygments=True, extend_pygments_lang=fenced.extend_pygments_lang,
-        auto_title=fenced.auto_title, auto_title_map=fenced.auto_title_map, default_lang=fenced.default_lang,
-        title_mode=mode if mode in ("text", "html") else "text",
-    ).highlight(src if fenced.guess_lang else "", language, fenced.css_class, title=given.get("title"))
+    mode = given.get("title_mode", getattr(fenced, "title_mode", "text"))
+    # The highlighter's options as this version of pymdown-extensions has them (10.0 takes no `md`,
+    # `title_mode` nor `default_lang`; the lowest version pyproject allows is checked in CI).
+    values = {"md": getattr(fenced, "md", None), "guess_lang": getattr(fenced, "guess_lang", False), "use_pygments": True,
+              "extend_pygments_lang": getattr(fenced, "extend_pygments_lang", None),
+              "auto_title": getattr(fenced, "auto_title", False), "auto_title_map": getattr(fenced, "auto_title_map", None),
+              "default_lang": getattr(fenced, "default_lang", ""), "title_mode": mode if mode in ("text", "html") else "text"}
+    try:
+        accepted = inspect.signature(fenced.highlighter).parameters
+        highlighted = fenced.highlighter(**{k: v for k, v in values.items() if k in accepted}).highlight(
+            src if values["guess_lang"] else "", language, fenced.css_class, title=given.get("title"))
+    except Exception:  # noqa: BLE001 - a title is an addition: the code is shown whatever happens to it
+        return code
     found = _FILENAME.search(str(highlighted))
     return f'<p class="filename">{found.group(1)}</p>\n{code}' if found and found.group(1).strip() else code
 
