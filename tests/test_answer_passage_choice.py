@@ -1,7 +1,6 @@
 """The offline answer's passage choice (app/chat/extractive.py) on excerpts as the eval sets' sites
-gave them (session 36): a sentence or step leading into a block the excerpt was cut before; a
-sentence that only points elsewhere; the fix under a troubleshooting entry's error. Pure: the
-chooser reads excerpts, no database."""
+gave them (session 36): a sentence or step leading into a block the excerpt was cut before; the
+fix under a troubleshooting entry's error. Pure: the chooser reads excerpts, no database."""
 
 from __future__ import annotations
 
@@ -66,3 +65,60 @@ def test_a_step_leading_into_a_block_is_quoted_with_it_or_not_at_all() -> None:
     answer = ExtractiveAnswerer().answer("how do i start openhands with docker run", excerpts)
     assert "docker run -it" in answer and "Wait until the server" not in answer, answer
     assert_traceable(answer, excerpts)
+
+
+LXD_ZFS = (
+    "If you are running LXD on Ubuntu 22.04 LTS or earlier, you might be missing support for ZFS 2.2 in the kernel "
+    "(see the requirements).\n\n"
+    "If LXD fails to start, check the `/var/snap/lxd/common/lxd/logs/lxd.log` log file for the following error to "
+    "see if the reason is missing ZFS support:\n\n```\nError: Required tool ‘zpool’ is missing\n```\n\n"
+    "If you are on Ubuntu 22.04 LTS, you can resolve the issue by installing the HWE kernel and rebooting the nodes "
+    "to provide the required kernel drivers for ZFS 2.2:\n\n```\nsudo apt-get update\nsudo apt-get install "
+    "linux-generic-hwe-22.04\n```\n\nIf you are on earlier versions of Ubuntu, you should use a compatible LTS "
+    "release of LXD.")
+FLASK_IN_USE = (
+    "If another program is already using port 5000, you’ll see an `OSError`\nwhen the server tries to start. It may "
+    "have one of the following\nmessages:\n\n- `OSError: [Errno 98] Address already in use`\n\n- `OSError: "
+    "[WinError 10013] An attempt was made to access a socket in a way forbidden by its access permissions`\n\n"
+    "Either identify and stop the other program, or use\n`flask run --port 5001` to pick a different port.\n\n"
+    "You can use `netstat` or `lsof` to identify what process id is using\na port, then use other operating system "
+    "tools stop that process.")
+FLASK_POINTER = (
+    "If another program is already using port 5000, you’ll see\n`OSError: [Errno 98]` or `OSError: [WinError "
+    "10013]` when the\nserver tries to start. See Address already in use for how to\nhandle that.")
+
+
+def test_a_troubleshooting_question_gets_the_fix_under_the_error_it_pastes() -> None:
+    """lxd-02 and fl-04: the passage holding the asker's error (with its code block or list of
+    messages) matched best and was quoted alone; the fix is the next passage of the same entry (on
+    Flask, the tutorial's and the CLI page's pointers to that entry were quoted after it instead)."""
+    excerpts = [Excerpt(1, "Frequently asked questions", "u#zfs", "Why does LXD not start on Ubuntu 22.04 LTS or "
+                        "earlier?", LXD_ZFS, "Frequently asked questions › Why does LXD not start on Ubuntu 22.04 LTS "
+                        "or earlier?")]
+    answer = ExtractiveAnswerer().answer("lxd wont start on ubuntu 22.04, lxd.log says Error: Required tool 'zpool' "
+                                         "is missing", excerpts)
+    assert "sudo apt-get install linux-generic-hwe-22.04" in answer, answer
+    assert_traceable(answer, excerpts)
+    excerpts = [Excerpt(1, "Development Server", "u1#in-use", "Address already in use", FLASK_IN_USE,
+                        "Development Server › Command Line › Address already in use"),
+                Excerpt(2, "Application Setup", "u2#run", "Run The Application", FLASK_POINTER,
+                        "Application Setup › Run The Application"),
+                Excerpt(3, "Command Line Interface", "u3#run", "Run the Development Server", FLASK_POINTER,
+                        "Command Line Interface › Run the Development Server")]
+    answer = ExtractiveAnswerer().answer("OSError: [Errno 98] Address already in use when i do flask run", excerpts)
+    assert "`flask run --port 5001`" in answer, answer
+    assert_traceable(answer, excerpts)
+    # A title line cut from its body after the error's passage is not brought (mem0-08: "Pick Providers").
+    text = ("- `Cannot find module` (Node): import from the OSS entry point, `import { Memory } from \"mem0ai/oss\"`, "
+            "and install the provider SDK you configured.\n- `Connection refused`: start the vector store first.\n\n"
+            "Pick Providers")
+    excerpts = [Excerpt(1, "Configure the OSS Stack", "u#r", "Quick recovery", text, "Configure › Quick recovery")]
+    answer = ExtractiveAnswerer().answer("Cannot find module error when importing Memory in node", excerpts)
+    assert "mem0ai/oss" in answer and "Pick Providers" not in answer, answer
+    # Nor is prose naming nothing to run or set: a warning about another case (vitest-08).
+    text = ("```\nReferenceError: __dirname is not defined\n\n\"__dirname\" is a CommonJS variable that is not available "
+            "in ES modules, and \"injectCjsGlobals\" is disabled.\n```\n\nWARNING\n\nThis option doesn't affect "
+            "externalized modules which are always executed by the native runtime.")
+    excerpts = [Excerpt(1, "injectCjsGlobals", "u#i", "", text, "injectCjsGlobals")]
+    answer = ExtractiveAnswerer().answer("ReferenceError: __dirname is not defined in my vitest test", excerpts)
+    assert "__dirname is not defined" in answer and "externalized modules" not in answer, answer

@@ -276,30 +276,43 @@ def _matching_rows(block: Block, wanted: set[str]) -> Block:
     return Block("\n".join(lines[:2] + rows), "table")
 
 
-def _with_its_section(best: _Passage, candidates: list[_Passage], max_chars: int) -> list[_Passage]:
+def _with_its_section(best: _Passage, candidates: list[_Passage], max_chars: int, symptom: bool) -> list[_Passage]:
     """The best passage, or its whole section when that is short and no list of titled entries
     (SHORT_SECTION_CHARS); a passage alone brings the one after it when that fits (_following)."""
     own = [p for p in candidates if p.index == best.index]
     if (best.description or sum(len(p.text) for p in own) > SHORT_SECTION_CHARS
             or any(p.blocks[0].kind == "paragraph" and is_title_line(p.blocks[0].text) for p in own)):
-        following = _following(best, candidates)
+        following = _following(best, candidates, symptom)
         if following is not None and len(best.text) + len(following.text) <= max_chars:
             return [best, following]
         return [best]
     return own
 
 
-def _following(best: _Passage, candidates: list[_Passage]) -> _Passage | None:
+def _following(best: _Passage, candidates: list[_Passage], symptom: bool = False) -> _Passage | None:
     """The passage after `best` in its section, when `best` is prose alone: docs often set out
     the situation in the paragraph matching the question's words and give the fact in the next
     one ("…comments are preserved." then "You can include a `@preserve` keyword in the ignore
     hint."). Not after a titled entry (a field, an accordion: its body ends the entry, and the
     next passage is another's), nor the page's description. Tuned on structlog and typer,
-    confirmed on unkey and vitest (design/answer-eval.md, session 32)."""
-    if any(b.kind != "paragraph" for b in best.blocks) or is_title_line(best.blocks[0].text):
+    confirmed on unkey and vitest (design/answer-eval.md, session 32). On a question about a
+    problem, a passage that does not say what to do (`symptom`: the error, often with its code
+    block) brings the next one too: it is where the docs go on to the fix (lxd-02's "you can
+    resolve the issue by installing the HWE kernel" under the `zpool` error; fl-04's `flask run
+    --port 5001` under the `Address already in use` messages)."""
+    if (any(b.kind != "paragraph" for b in best.blocks) and not symptom) or is_title_line(best.blocks[0].text):
         return None
     after = next((p for p in candidates if p.index == best.index and p.position == best.position + 1), None)
-    return None if after is None or after.description else after
+    if after is None or after.description:
+        return None
+    if any(b.kind != "paragraph" for b in best.blocks):
+        # After an error's block, only a passage naming something to run or set (code) is taken for
+        # the fix: a title cut from its body (mem0-08's "Pick Providers"), a warning or the next
+        # topic's prose is not (vitest-08, openhands-04: design/answer-eval.md, session 36).
+        holds_code = any(b.kind == "code" or "`" in b.text for b in after.blocks)
+        bare_title = len(after.blocks) == 1 and is_title_line(after.blocks[0].text)
+        return after if holds_code and not bare_title else None
+    return after
 
 
 def _opens_with_a_block(passage: _Passage) -> bool:
@@ -403,7 +416,8 @@ class PassageChooser:
             page = excerpts[ranked[0].index].number
             best = next((p for p in candidates if excerpts[p.index].number == page and not p.description
                          and not p.rest), ranked[0])
-        chosen = _with_its_section(best, candidates, self.max_chars)
+        symptom = trouble and _trouble_weight(excerpts[best.index].heading, best) < 2
+        chosen = _with_its_section(best, candidates, self.max_chars, symptom)
         size = sum(len(p.text) for p in chosen)
         for passage in ranked:
             same_page = excerpts[passage.index].number == excerpts[best.index].number
