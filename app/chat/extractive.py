@@ -16,7 +16,9 @@ passage brings the one after it (_following), which may be the first of the sect
 Never quoted:
 - the page's description line (the overview's opening sentence: it names the topic, not the
   answer), unless nothing else matches, and then with the passage after it;
-- a sentence ending in ":" whose object is not shown (the excerpt was cut before its block).
+- a sentence (or a list's step) ending in ":" whose object is not shown (the excerpt was cut
+  before its block); when the section's next part opens with that block and both are quoted, the
+  sentence is quoted with it (_rejoined).
 """
 
 from __future__ import annotations
@@ -91,6 +93,10 @@ class _Passage:
     description: bool = False  # the overview's opening line: never quoted alone
     label: str = ""  # the bold label it is under (_LABEL), "" when none
     rest: bool = False  # of the excerpt's `rest` (the section's next part): it joins, never leads
+    # Its blocks before what led into a cut-away block was dropped: that block may open the rest,
+    # and then, quoted beside it, the sentence leading into it is quoted too (_rejoined).
+    uncut: list[Block] = field(default_factory=list)
+    leads_on: bool = False  # it ends leading into the next passage quoted (its ":" is cited before)
     terms: set[str] = field(default_factory=set)
     score: float = 0.0
 
@@ -142,6 +148,12 @@ def _introduces(block: Block) -> bool:
     return block.kind == "paragraph" and block.text.rstrip().endswith(":")
 
 
+def _item_introduces(block: Block) -> bool:
+    """A list whose last item ends in ":" leads into the block after it, as a paragraph does (a
+    step's "1. Install `@astrojs/starlight-docsearch`:" over its tabs' commands, Starlight)."""
+    return block.kind == "list" and bool(block.items) and block.items[-1].rstrip().endswith(":")
+
+
 def passages(excerpt: Excerpt, index: int) -> list[_Passage]:
     """The excerpt's passages: a paragraph with the code, list or table after it; a leading block
     of those on its own; a title (is_title_line) with the paragraph after it, since on its own it only
@@ -157,7 +169,7 @@ def passages(excerpt: Excerpt, index: int) -> list[_Passage]:
                   and not (block.kind == "paragraph" and is_title_line(block.text)))
         # A title line between a sentence ending in ":" and the code, list or table it introduces is
         # that block's title (a tab's "Python 3.10+", a file name): the three are one passage.
-        labels = (before and _introduces(before[-1]) and is_title_line(block.text)
+        labels = (before and (_introduces(before[-1]) or _item_introduces(before[-1])) and is_title_line(block.text)
                   and at + 1 < len(blocks) and blocks[at + 1].kind != "paragraph")
         if (block.kind == "paragraph" and not titled and not labels) or not found:
             found.append(_Passage(index, len(found), [block]))
@@ -165,8 +177,15 @@ def passages(excerpt: Excerpt, index: int) -> list[_Passage]:
             found[-1].blocks.append(block)
     kept: list[_Passage] = []
     for passage in found:
-        last = passage.blocks[-1]
-        if _introduces(last):  # its object was cut away: the sentence leading into it goes too
+        # Its object was cut away: the sentence (or the list's step) leading into it goes too, and
+        # then what led into that ("Steps:" over a list whose one step was cut).
+        if passage.blocks and (_introduces(passage.blocks[-1]) or _item_introduces(passage.blocks[-1])):
+            passage.uncut = list(passage.blocks)
+        while passage.blocks and (_introduces(last := passage.blocks[-1]) or _item_introduces(last)):
+            if last.kind == "list":
+                items = last.items[:-1]
+                passage.blocks[-1:] = [Block("\n".join(items), "list", items)] if items else []
+                continue
             rest = _SENTENCE_END.split(last.text.rstrip())[:-1]
             if not rest:
                 passage.blocks.pop()
@@ -257,30 +276,62 @@ def _matching_rows(block: Block, wanted: set[str]) -> Block:
     return Block("\n".join(lines[:2] + rows), "table")
 
 
-def _with_its_section(best: _Passage, candidates: list[_Passage], max_chars: int) -> list[_Passage]:
+def _with_its_section(best: _Passage, candidates: list[_Passage], max_chars: int, symptom: bool) -> list[_Passage]:
     """The best passage, or its whole section when that is short and no list of titled entries
     (SHORT_SECTION_CHARS); a passage alone brings the one after it when that fits (_following)."""
     own = [p for p in candidates if p.index == best.index]
     if (best.description or sum(len(p.text) for p in own) > SHORT_SECTION_CHARS
             or any(p.blocks[0].kind == "paragraph" and is_title_line(p.blocks[0].text) for p in own)):
-        following = _following(best, candidates)
+        following = _following(best, candidates, symptom)
         if following is not None and len(best.text) + len(following.text) <= max_chars:
             return [best, following]
         return [best]
     return own
 
 
-def _following(best: _Passage, candidates: list[_Passage]) -> _Passage | None:
+def _following(best: _Passage, candidates: list[_Passage], symptom: bool = False) -> _Passage | None:
     """The passage after `best` in its section, when `best` is prose alone: docs often set out
     the situation in the paragraph matching the question's words and give the fact in the next
     one ("…comments are preserved." then "You can include a `@preserve` keyword in the ignore
     hint."). Not after a titled entry (a field, an accordion: its body ends the entry, and the
     next passage is another's), nor the page's description. Tuned on structlog and typer,
-    confirmed on unkey and vitest (design/answer-eval.md, session 32)."""
-    if any(b.kind != "paragraph" for b in best.blocks) or is_title_line(best.blocks[0].text):
+    confirmed on unkey and vitest (design/answer-eval.md, session 32). On a question about a
+    problem, a passage that does not say what to do (`symptom`: the error, often with its code
+    block) brings the next one too: it is where the docs go on to the fix (lxd-02's "you can
+    resolve the issue by installing the HWE kernel" under the `zpool` error; fl-04's `flask run
+    --port 5001` under the `Address already in use` messages)."""
+    if (any(b.kind != "paragraph" for b in best.blocks) and not symptom) or is_title_line(best.blocks[0].text):
         return None
     after = next((p for p in candidates if p.index == best.index and p.position == best.position + 1), None)
-    return None if after is None or after.description else after
+    if after is None or after.description:
+        return None
+    if any(b.kind != "paragraph" for b in best.blocks):
+        # After an error's block, only a passage naming something to run or set (code) is taken for
+        # the fix: a title cut from its body (mem0-08's "Pick Providers"), a warning or the next
+        # topic's prose is not (vitest-08, openhands-04: design/answer-eval.md, session 36).
+        holds_code = any(b.kind == "code" or "`" in b.text for b in after.blocks)
+        bare_title = len(after.blocks) == 1 and is_title_line(after.blocks[0].text)
+        return after if holds_code and not bare_title else None
+    return after
+
+
+def _opens_with_a_block(passage: _Passage) -> bool:
+    """The passage starts with code, a list or a table, or with the title line over one."""
+    first = passage.blocks[0]
+    return first.kind != "paragraph" or (is_title_line(first.text) and len(passage.blocks) > 1
+                                         and passage.blocks[1].kind != "paragraph")
+
+
+def _rejoined(chosen: list[_Passage]) -> None:
+    """An excerpt's last passage quoted with the rest's first, when that is the block its last
+    sentence (or step) leads into: the sentence cut as leading into nothing is put back ("…between
+    **60 seconds** and **14400 seconds (4 hours)**:" over the list the section's next part opens
+    with: pipecat-07 was quoted without the range it asked for)."""
+    for passage in chosen:
+        after = next((p for p in chosen if p.index == passage.index and p.rest and p.position == passage.position + 1),
+                     None)
+        if passage.uncut and not passage.rest and after is not None and _opens_with_a_block(after):
+            passage.blocks, passage.leads_on = passage.uncut, True
 
 
 def _cite(block: Block, number: int, last: bool) -> str:
@@ -365,7 +416,8 @@ class PassageChooser:
             page = excerpts[ranked[0].index].number
             best = next((p for p in candidates if excerpts[p.index].number == page and not p.description
                          and not p.rest), ranked[0])
-        chosen = _with_its_section(best, candidates, self.max_chars)
+        symptom = trouble and _trouble_weight(excerpts[best.index].heading, best) < 2
+        chosen = _with_its_section(best, candidates, self.max_chars, symptom)
         size = sum(len(p.text) for p in chosen)
         for passage in ranked:
             same_page = excerpts[passage.index].number == excerpts[best.index].number
@@ -377,6 +429,7 @@ class PassageChooser:
                 continue
             chosen.append(passage)
             size += len(passage.text)
+        _rejoined(chosen)
         for passage in chosen:
             passage.blocks = [_matching_items(b, wanted) if b.kind == "list" else
                               _matching_rows(b, wanted) if b.kind == "table" else b for b in passage.blocks]
@@ -403,5 +456,6 @@ class PassageChooser:
                 lines.append(context)
             shown.add(passage.index)
             for n, block in enumerate(passage.blocks):
-                lines.append(_cite(_one_line_items(block), excerpt.number, last=n == len(passage.blocks) - 1))
+                last = n == len(passage.blocks) - 1 and not passage.leads_on
+                lines.append(_cite(_one_line_items(block), excerpt.number, last=last))
         return "\n\n".join(lines)
