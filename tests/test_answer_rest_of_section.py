@@ -62,3 +62,44 @@ def test_the_rest_of_a_section_joins_the_answer_but_never_leads_it() -> None:
                    "out of memory errors name the default machine, its RAM, and how much of it the tasks used.")
     answer = ExtractiveAnswerer().answer("which machine do tasks run on by default and how much RAM", [lead])
     assert "The default machine is `small-1x`" in answer, answer
+
+
+NEUTRAL = ("Each upstream host also has its own pool limits, read at start-up from the host list and kept "
+           "until the next restart, whatever the number of calls made to it in the meantime. ")
+PROXIES_IN_THREE = (
+    "---\ntitle: Proxies\naudience: public\n---\nHow requests travel through a gateway.\n\n"
+    "## Handshake timed out through a gateway\n\n"
+    "When requests go through a gateway over TLS, the handshake operation timed out error means the "
+    "gateway was reached with the wrong scheme for its handshake.\n\n"
+    + "\n\n".join([NEUTRAL] * 8) + "\n\n"
+    "Change the scheme of the gateway address to `http://` instead of `https://` when the handshake times "
+    "out over TLS: the gateway opens the tunnel itself, and nothing else needs changing on the host.\n"
+)
+
+
+async def _ids(url: str) -> list[str]:
+    import asyncpg
+
+    conn = await asyncpg.connect(url)
+    try:
+        return sorted(r["id"] for r in await conn.fetch(
+            "select id from public.docs_section where page = 'guides/proxies.mdx' and id like '%#handshake%'"))
+    finally:
+        await conn.close()
+
+
+def test_the_answer_reads_on_two_parts_when_the_fix_is_further(doors_project, clean_db, db_env,  # noqa: F811
+                                                                owner_database_url, start_server) -> None:
+    """A section of tabs or long code is stored in more parts, and the fix may sit two parts after
+    the one retrieval ranks first (jest-06: `--maxWorkers`, after npm2yarn's four tabs of
+    `--runInBand`): the rest reads on as far as REST_PARTS and the room allow."""
+    write_files(doors_project, {"docs/guides/proxies.mdx": PROXIES_IN_THREE})
+    commit_all(doors_project, "a section stored in three parts")
+    asyncio.run(sync_project())
+    parts = asyncio.run(_ids(owner_database_url))
+    assert len(parts) == 3 and parts[0].endswith("#handshake-timed-out-through-a-gateway"), parts
+    server = start_server()
+    with httpx.Client(base_url=server.url, timeout=60) as client:
+        text = summary(chat(client, QUESTION))
+    assert "the wrong scheme for its handshake" in text, (parts, text)
+    assert "Change the scheme of the gateway address to `http://`" in text, (parts, text)
