@@ -4,7 +4,7 @@ Nextra (a Next.js docs framework) builds its navigation from `_meta` files, one 
 object keyed by the folder's pages and sub-folders. As nextra 4.6 reads them
 (packages/nextra/src/server/page-map: find-meta-and-page-file-paths.ts, to-page-map.ts,
 normalize.ts; src/client/normalize-pages.ts; recorded against a build: tests/data/site-nav/nextra,
-scripts/record_nextra_site.py):
+scripts/record_nextra_site.mjs):
 
 - Pages: every `.md`/`.mdx` of the content folder (`content/` or `src/content/`, Nextra 4), published
   at its path (`index` is its folder's page); `page.md`/`page.mdx` of the app folder (`app/` or
