@@ -97,6 +97,9 @@ class _Passage:
     # and then, quoted beside it, the sentence leading into it is quoted too (_rejoined).
     uncut: list[Block] = field(default_factory=list)
     leads_on: bool = False  # it ends leading into the next passage quoted (its ":" is cited before)
+    # On a question about a problem, it does not say what to do (_trouble_weight < 2): the error,
+    # often with its code block; quoted as the answer, it brings the next passage (_following).
+    symptom: bool = False
     terms: set[str] = field(default_factory=set)
     score: float = 0.0
 
@@ -276,31 +279,31 @@ def _matching_rows(block: Block, wanted: set[str]) -> Block:
     return Block("\n".join(lines[:2] + rows), "table")
 
 
-def _with_its_section(best: _Passage, candidates: list[_Passage], max_chars: int, symptom: bool) -> list[_Passage]:
+def _with_its_section(best: _Passage, candidates: list[_Passage], max_chars: int) -> list[_Passage]:
     """The best passage, or its whole section when that is short and no list of titled entries
     (SHORT_SECTION_CHARS); a passage alone brings the one after it when that fits (_following)."""
     own = [p for p in candidates if p.index == best.index]
     if (best.description or sum(len(p.text) for p in own) > SHORT_SECTION_CHARS
             or any(p.blocks[0].kind == "paragraph" and is_title_line(p.blocks[0].text) for p in own)):
-        following = _following(best, candidates, symptom)
+        following = _following(best, candidates)
         if following is not None and len(best.text) + len(following.text) <= max_chars:
             return [best, following]
         return [best]
     return own
 
 
-def _following(best: _Passage, candidates: list[_Passage], symptom: bool = False) -> _Passage | None:
+def _following(best: _Passage, candidates: list[_Passage]) -> _Passage | None:
     """The passage after `best` in its section, when `best` is prose alone: docs often set out
     the situation in the paragraph matching the question's words and give the fact in the next
     one ("…comments are preserved." then "You can include a `@preserve` keyword in the ignore
     hint."). Not after a titled entry (a field, an accordion: its body ends the entry, and the
     next passage is another's), nor the page's description. Tuned on structlog and typer,
     confirmed on unkey and vitest (design/answer-eval.md, session 32). On a question about a
-    problem, a passage that does not say what to do (`symptom`: the error, often with its code
-    block) brings the next one too: it is where the docs go on to the fix (lxd-02's "you can
+    problem, a passage that does not say what to do (_Passage.symptom: the error, often with its
+    code block) brings the next one too: it is where the docs go on to the fix (lxd-02's "you can
     resolve the issue by installing the HWE kernel" under the `zpool` error; fl-04's `flask run
     --port 5001` under the `Address already in use` messages)."""
-    if (any(b.kind != "paragraph" for b in best.blocks) and not symptom) or is_title_line(best.blocks[0].text):
+    if (any(b.kind != "paragraph" for b in best.blocks) and not best.symptom) or is_title_line(best.blocks[0].text):
         return None
     after = next((p for p in candidates if p.index == best.index and p.position == best.position + 1), None)
     if after is None or after.description:
@@ -398,7 +401,8 @@ class PassageChooser:
                 # more than one of the question's words.
                 score *= 0.6 if len(passage.terms & wanted) >= 2 else 0.0
             if trouble:
-                score *= _trouble_weight(excerpt.heading, passage)
+                score *= (says := _trouble_weight(excerpt.heading, passage))
+                passage.symptom = says < 2
             if number and _DIGIT.search(passage.text):
                 score *= 1.3
             passage.score = score
@@ -416,8 +420,7 @@ class PassageChooser:
             page = excerpts[ranked[0].index].number
             best = next((p for p in candidates if excerpts[p.index].number == page and not p.description
                          and not p.rest), ranked[0])
-        symptom = trouble and _trouble_weight(excerpts[best.index].heading, best) < 2
-        chosen = _with_its_section(best, candidates, self.max_chars, symptom)
+        chosen = _with_its_section(best, candidates, self.max_chars)
         size = sum(len(p.text) for p in chosen)
         for passage in ranked:
             same_page = excerpts[passage.index].number == excerpts[best.index].number
