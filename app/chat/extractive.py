@@ -16,8 +16,8 @@ passage brings the one after it (_following), which may be the first of the sect
 Never quoted:
 - the page's description line (the overview's opening sentence: it names the topic, not the
   answer), unless nothing else matches, and then with the passage after it;
-- a sentence (or a list's step) ending in ":" whose object is not shown (the excerpt was cut
-  before its block); when the section's next part opens with that block and both are quoted, the
+- a sentence (or a list's step) ending in ":", or in "the following code.", whose object is not
+  shown (the excerpt was cut before its block); when the section's next part opens with that block and both are quoted, the
   sentence is quoted with it (_rejoined).
 """
 
@@ -151,6 +151,20 @@ def _introduces(block: Block) -> bool:
     return block.kind == "paragraph" and block.text.rstrip().endswith(":")
 
 
+# A sentence pointing with a period at the block after it ("You can experiment with this behavior by
+# running the following code."): without that block it says nothing, as one ending in ":" (ray-01,
+# ray-18: the page's code is not in the corpus).
+_POINTS_AHEAD = re.compile(r"(?:\bthe following(?:\s+[\w`-]+)?\s+(?:code|examples?|snippets?|commands?|scripts?|"
+                           r"config\w*|output|tables?|lists?|steps|programs?|quer(?:y|ies)|functions?|files?)|"
+                           r"\bas follows)\.$", re.IGNORECASE)
+
+
+def _leads_into(block: Block) -> bool:
+    """A paragraph whose last sentence leads into the block after it: ending in ":" or pointing
+    ahead (_POINTS_AHEAD)."""
+    return _introduces(block) or (block.kind == "paragraph" and bool(_POINTS_AHEAD.search(block.text.rstrip())))
+
+
 def _item_introduces(block: Block) -> bool:
     """A list whose last item ends in ":" leads into the block after it, as a paragraph does (a
     step's "1. Install `@astrojs/starlight-docsearch`:" over its tabs' commands, Starlight)."""
@@ -172,7 +186,7 @@ def passages(excerpt: Excerpt, index: int) -> list[_Passage]:
                   and not (block.kind == "paragraph" and is_title_line(block.text)))
         # A title line between a sentence ending in ":" and the code, list or table it introduces is
         # that block's title (a tab's "Python 3.10+", a file name): the three are one passage.
-        labels = (before and (_introduces(before[-1]) or _item_introduces(before[-1])) and is_title_line(block.text)
+        labels = (before and (_leads_into(before[-1]) or _item_introduces(before[-1])) and is_title_line(block.text)
                   and at + 1 < len(blocks) and blocks[at + 1].kind != "paragraph")
         if (block.kind == "paragraph" and not titled and not labels) or not found:
             found.append(_Passage(index, len(found), [block]))
@@ -182,9 +196,9 @@ def passages(excerpt: Excerpt, index: int) -> list[_Passage]:
     for passage in found:
         # Its object was cut away: the sentence (or the list's step) leading into it goes too, and
         # then what led into that ("Steps:" over a list whose one step was cut).
-        if passage.blocks and (_introduces(passage.blocks[-1]) or _item_introduces(passage.blocks[-1])):
+        if passage.blocks and (_leads_into(passage.blocks[-1]) or _item_introduces(passage.blocks[-1])):
             passage.uncut = list(passage.blocks)
-        while passage.blocks and (_introduces(last := passage.blocks[-1]) or _item_introduces(last)):
+        while passage.blocks and (_leads_into(last := passage.blocks[-1]) or _item_introduces(last)):
             if last.kind == "list":
                 items = last.items[:-1]
                 passage.blocks[-1:] = [Block("\n".join(items), "list", items)] if items else []
