@@ -122,3 +122,32 @@ def test_a_troubleshooting_question_gets_the_fix_under_the_error_it_pastes() -> 
     excerpts = [Excerpt(1, "injectCjsGlobals", "u#i", "", text, "injectCjsGlobals")]
     answer = ExtractiveAnswerer().answer("ReferenceError: __dirname is not defined in my vitest test", excerpts)
     assert "__dirname is not defined" in answer and "externalized modules" not in answer, answer
+
+
+RAY_RETRIES = (
+    "When a worker is executing a task, if the worker dies unexpectedly, either because the process crashed or "
+    "because the machine failed, Ray will rerun the task until either the task succeeds or the maximum number of "
+    "retries is exceeded. The default number of retries is 3 and can be overridden by specifying `max_retries` in "
+    "the `@ray.remote` decorator.\n\nYou can experiment with this behavior by running the following code.")
+
+
+def test_a_sentence_pointing_at_the_following_code_is_not_quoted_without_it() -> None:
+    """ray-01, ray-18: the answer ended on "You can experiment with this behavior by running the
+    following code." and the code is in no excerpt (the corpus has none there). A sentence pointing
+    ahead with a period leads into nothing, as one ending in ":" does; "the following minute" is
+    no such pointer (dify-01 kept its sentence)."""
+    excerpts = [Excerpt(1, "Task Fault Tolerance", "u#retrying", "Retrying failed tasks", RAY_RETRIES,
+                        "Task Fault Tolerance › Retrying failed tasks")]
+    answer = ExtractiveAnswerer().answer("how many times does ray retry a task if the worker dies?", excerpts)
+    assert "The default number of retries is 3" in answer and "following code" not in answer, answer
+    assert_traceable(answer, excerpts)
+    # With its code shown, the sentence is quoted over it.
+    shown = [dataclasses.replace(excerpts[0], text=f"{RAY_RETRIES}\n\n```python\n@ray.remote(max_retries=1)\n"
+                                                  "def potentially_fail():\n    ...\n```")]
+    answer = ExtractiveAnswerer().answer("how many times does ray retry a task if the worker dies?", shown)
+    assert "running the following code. [1]\n\n```python\n@ray.remote(max_retries=1)" in answer, answer
+    # "the following minute" points at no block: the sentence stays.
+    minute_text = RAY_RETRIES.split("\n\n")[0] + "\n\nIf a task fails twice, its worker waits during the following minute."
+    minute = [dataclasses.replace(excerpts[0], text=minute_text)]
+    answer = ExtractiveAnswerer().answer("what happens when a task fails twice, does the worker wait?", minute)
+    assert "during the following minute. [1]" in answer, answer

@@ -16,8 +16,8 @@ passage brings the one after it (_following), which may be the first of the sect
 Never quoted:
 - the page's description line (the overview's opening sentence: it names the topic, not the
   answer), unless nothing else matches, and then with the passage after it;
-- a sentence (or a list's step) ending in ":" whose object is not shown (the excerpt was cut
-  before its block); when the section's next part opens with that block and both are quoted, the
+- a sentence (or a list's step) ending in ":", or in "the following code.", whose object is not
+  shown (the excerpt was cut before its block); when the section's next part opens with that block and both are quoted, the
   sentence is quoted with it (_rejoined).
 """
 
@@ -97,6 +97,9 @@ class _Passage:
     # and then, quoted beside it, the sentence leading into it is quoted too (_rejoined).
     uncut: list[Block] = field(default_factory=list)
     leads_on: bool = False  # it ends leading into the next passage quoted (its ":" is cited before)
+    # On a question about a problem, it does not say what to do (_trouble_weight < 2): the error,
+    # often with its code block; quoted as the answer, it brings the next passage (_following).
+    symptom: bool = False
     terms: set[str] = field(default_factory=set)
     score: float = 0.0
 
@@ -148,6 +151,20 @@ def _introduces(block: Block) -> bool:
     return block.kind == "paragraph" and block.text.rstrip().endswith(":")
 
 
+# A sentence pointing with a period at the block after it ("You can experiment with this behavior by
+# running the following code."): without that block it says nothing, as one ending in ":" (ray-01,
+# ray-18: the page's code is not in the corpus).
+_POINTS_AHEAD = re.compile(r"(?:\bthe following(?:\s+[\w`-]+)?\s+(?:code|examples?|snippets?|commands?|scripts?|"
+                           r"config\w*|output|tables?|lists?|steps|programs?|quer(?:y|ies)|functions?|files?)|"
+                           r"\bas follows)\.$", re.IGNORECASE)
+
+
+def _leads_into(block: Block) -> bool:
+    """A paragraph whose last sentence leads into the block after it: ending in ":" or pointing
+    ahead (_POINTS_AHEAD)."""
+    return _introduces(block) or (block.kind == "paragraph" and bool(_POINTS_AHEAD.search(block.text.rstrip())))
+
+
 def _item_introduces(block: Block) -> bool:
     """A list whose last item ends in ":" leads into the block after it, as a paragraph does (a
     step's "1. Install `@astrojs/starlight-docsearch`:" over its tabs' commands, Starlight)."""
@@ -169,7 +186,7 @@ def passages(excerpt: Excerpt, index: int) -> list[_Passage]:
                   and not (block.kind == "paragraph" and is_title_line(block.text)))
         # A title line between a sentence ending in ":" and the code, list or table it introduces is
         # that block's title (a tab's "Python 3.10+", a file name): the three are one passage.
-        labels = (before and (_introduces(before[-1]) or _item_introduces(before[-1])) and is_title_line(block.text)
+        labels = (before and (_leads_into(before[-1]) or _item_introduces(before[-1])) and is_title_line(block.text)
                   and at + 1 < len(blocks) and blocks[at + 1].kind != "paragraph")
         if (block.kind == "paragraph" and not titled and not labels) or not found:
             found.append(_Passage(index, len(found), [block]))
@@ -179,9 +196,9 @@ def passages(excerpt: Excerpt, index: int) -> list[_Passage]:
     for passage in found:
         # Its object was cut away: the sentence (or the list's step) leading into it goes too, and
         # then what led into that ("Steps:" over a list whose one step was cut).
-        if passage.blocks and (_introduces(passage.blocks[-1]) or _item_introduces(passage.blocks[-1])):
+        if passage.blocks and (_leads_into(passage.blocks[-1]) or _item_introduces(passage.blocks[-1])):
             passage.uncut = list(passage.blocks)
-        while passage.blocks and (_introduces(last := passage.blocks[-1]) or _item_introduces(last)):
+        while passage.blocks and (_leads_into(last := passage.blocks[-1]) or _item_introduces(last)):
             if last.kind == "list":
                 items = last.items[:-1]
                 passage.blocks[-1:] = [Block("\n".join(items), "list", items)] if items else []
@@ -276,31 +293,31 @@ def _matching_rows(block: Block, wanted: set[str]) -> Block:
     return Block("\n".join(lines[:2] + rows), "table")
 
 
-def _with_its_section(best: _Passage, candidates: list[_Passage], max_chars: int, symptom: bool) -> list[_Passage]:
+def _with_its_section(best: _Passage, candidates: list[_Passage], max_chars: int) -> list[_Passage]:
     """The best passage, or its whole section when that is short and no list of titled entries
     (SHORT_SECTION_CHARS); a passage alone brings the one after it when that fits (_following)."""
     own = [p for p in candidates if p.index == best.index]
     if (best.description or sum(len(p.text) for p in own) > SHORT_SECTION_CHARS
             or any(p.blocks[0].kind == "paragraph" and is_title_line(p.blocks[0].text) for p in own)):
-        following = _following(best, candidates, symptom)
+        following = _following(best, candidates)
         if following is not None and len(best.text) + len(following.text) <= max_chars:
             return [best, following]
         return [best]
     return own
 
 
-def _following(best: _Passage, candidates: list[_Passage], symptom: bool = False) -> _Passage | None:
+def _following(best: _Passage, candidates: list[_Passage]) -> _Passage | None:
     """The passage after `best` in its section, when `best` is prose alone: docs often set out
     the situation in the paragraph matching the question's words and give the fact in the next
     one ("…comments are preserved." then "You can include a `@preserve` keyword in the ignore
     hint."). Not after a titled entry (a field, an accordion: its body ends the entry, and the
     next passage is another's), nor the page's description. Tuned on structlog and typer,
     confirmed on unkey and vitest (design/answer-eval.md, session 32). On a question about a
-    problem, a passage that does not say what to do (`symptom`: the error, often with its code
-    block) brings the next one too: it is where the docs go on to the fix (lxd-02's "you can
+    problem, a passage that does not say what to do (_Passage.symptom: the error, often with its
+    code block) brings the next one too: it is where the docs go on to the fix (lxd-02's "you can
     resolve the issue by installing the HWE kernel" under the `zpool` error; fl-04's `flask run
     --port 5001` under the `Address already in use` messages)."""
-    if (any(b.kind != "paragraph" for b in best.blocks) and not symptom) or is_title_line(best.blocks[0].text):
+    if (any(b.kind != "paragraph" for b in best.blocks) and not best.symptom) or is_title_line(best.blocks[0].text):
         return None
     after = next((p for p in candidates if p.index == best.index and p.position == best.position + 1), None)
     if after is None or after.description:
@@ -398,7 +415,8 @@ class PassageChooser:
                 # more than one of the question's words.
                 score *= 0.6 if len(passage.terms & wanted) >= 2 else 0.0
             if trouble:
-                score *= _trouble_weight(excerpt.heading, passage)
+                score *= (says := _trouble_weight(excerpt.heading, passage))
+                passage.symptom = says < 2
             if number and _DIGIT.search(passage.text):
                 score *= 1.3
             passage.score = score
@@ -416,8 +434,7 @@ class PassageChooser:
             page = excerpts[ranked[0].index].number
             best = next((p for p in candidates if excerpts[p.index].number == page and not p.description
                          and not p.rest), ranked[0])
-        symptom = trouble and _trouble_weight(excerpts[best.index].heading, best) < 2
-        chosen = _with_its_section(best, candidates, self.max_chars, symptom)
+        chosen = _with_its_section(best, candidates, self.max_chars)
         size = sum(len(p.text) for p in chosen)
         for passage in ranked:
             same_page = excerpts[passage.index].number == excerpts[best.index].number
