@@ -39,6 +39,7 @@ from app.corpus import myst, myst_classes, myst_config_options, myst_rst, python
 from app.corpus.markdown_it_bounds import bounded, myst_role
 from app.corpus.myst import Build
 from app.corpus.myst_notebook import cell_metadata, drop_removed_markdown_cells, removes_source
+from app.corpus.parse_time import TimeLimitExceeded, in_time
 from app.corpus.reader import Admonitions, Block, Reading, read_html, read_markdown
 from app.corpus.reference_targets import directive_caption, rst_labels
 from app.corpus.rst import render_rst
@@ -446,10 +447,16 @@ def read_page(text: str, *, mdx: bool, rst: bool = False, myst: bool | None = No
         return _read_linked(lambda sheets, _: read_html(rendered, sheets, link, vue=True, slots=slots, frontmatter=page_data),
                             css, linked)
     if rst:
-        rendered, not_read = render_rst(text, build or Build())
+        try:
+            rendered, not_read = in_time(render_rst, text, build or Build())
+        except TimeLimitExceeded as exc:
+            return Reading(error=str(exc))
         return replace(_read_linked(lambda sheets, _: read_html(rendered, sheets, link), css, linked), not_read=tuple(not_read))
     if not mdx and (is_myst(text) if myst is None else myst):
-        rendered = _render_myst(text, replace(build or Build(), roles=myst_classes.page_roles(text)))
+        try:
+            rendered = in_time(_render_myst, text, replace(build or Build(), roles=myst_classes.page_roles(text)))
+        except TimeLimitExceeded as exc:
+            return Reading(error=str(exc))
         return _read_linked(lambda sheets, _: read_html(rendered, sheets, link), css, linked)
     # Docusaurus renders `:::note` callouts; Mintlify renders math.
     return _read_linked(lambda sheets, given: read_markdown(
