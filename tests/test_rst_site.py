@@ -197,11 +197,14 @@ def test_extlinks_roles_are_links_as_the_build_makes_them(composed) -> None:
         assert (f"[{text}]({href})" if text != href else f" {href};") in indexed, text  # a URL as its own text: bare
 
 
-def test_roles_show_what_sphinx_writes(composed) -> None:
+@pytest.mark.parametrize(("page", "marker"), [("guide/config.rst", "marker-rst-roles-shown"),
+                                              ("guide/notes.md", "marker-myst-roles-shown")])
+def test_roles_show_what_sphinx_writes(composed, page: str, marker: str) -> None:
     """`:func:` with "()" (add_function_parentheses), `~` the last name, `:ref:` the section's
-    title: the sentence as the build's innerText has it (inline code as code spans here)."""
-    sentence = next(line for line in RECORDED["guide/config.rst"]["text"].splitlines() if "marker-rst-roles-shown" in line)
-    indexed = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", " ".join(c.text for c in composed.chunks if c.page == "guide/config.rst"))
+    title, an explicit title: the sentence as the build's innerText has it (inline code as code
+    spans here), on a reStructuredText page and on a MyST page (one rule for both: sphinx_roles)."""
+    sentence = next(line for line in RECORDED[page]["text"].splitlines() if marker in line)
+    indexed = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", " ".join(c.text for c in composed.chunks if c.page == page))
     indexed = indexed.replace("`", "")
     assert sentence in " ".join(indexed.split())
     assert "`run()`" in " ".join(c.text for c in composed.chunks)  # code, as Sphinx writes it
