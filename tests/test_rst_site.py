@@ -166,13 +166,14 @@ def test_a_source_suffix_without_rst_builds_no_rst_page() -> None:
 
 def test_cross_references_link_to_the_page_the_build_links(composed) -> None:
     """`:doc:` and `:ref:` (with their titles or one of their own) link where the build links them,
-    and so does a MyST page's link to a `.rst` file (myst-parser resolves it to the page)."""
+    and so does a MyST page's link to a `.rst` file (myst-parser resolves it to the page), and a
+    Python role to an object the site describes (`:func:`, `:meth:`, `:class:`: code in a link)."""
     linked: dict[tuple[str, str], str] = {}
     for chunk in composed.chunks:
         for text, address in re.findall(r"\[([^\]]+)\]\(([^)]+)\)", chunk.text):
-            linked[(chunk.page, " ".join(text.split()))] = address
+            linked[(chunk.page, " ".join(text.replace("`", "").split()))] = address
     compared = 0
-    for page in ("index.rst", "guide/objects.rst", "guide/notes.md"):
+    for page in ("index.rst", "guide/objects.rst", "guide/notes.md", "guide/config.rst"):
         for text, href in RECORDED[page]["links"]:
             if (page, text) not in linked or not href.partition("#")[0].endswith(".html"):
                 continue  # the toctree's links (docschat indexes no navigation)
@@ -180,7 +181,8 @@ def test_cross_references_link_to_the_page_the_build_links(composed) -> None:
             route = posixpath.normpath(posixpath.join(posixpath.dirname(page), path)).removesuffix(".html")
             assert linked[(page, text)] == f"/docs/{route}".removesuffix("/index") + (f"#{anchor}" if anchor else ""), text
             compared += 1
-    assert compared >= 7
+    assert compared >= 11
+    assert all(("guide/config.rst", text) in linked for text in ("run()", "fixture.App.start()", "App"))
     # A link written to a page's file Sphinx leaves as written (`install.rst`: a missing page on the
     # site); docschat links the page it names, as it does a link written to a `.md` page.
     assert ["written", "install.rst"] in RECORDED["guide/objects.rst"]["links"]
@@ -241,7 +243,23 @@ def test_a_cross_reference_to_an_internal_page_neither_links_nor_titles_it() -> 
     it and no link to it: its address would tell the public the page is there."""
     public = Source(name="s", repo=Path("."), dir=".", audiences=("public",))
     files = {"conf.py": "", "index.rst": "Home\n====\n\n.. toctree::\n\n   secret\n\nSee :doc:`secret`, :doc:`this <secret>` "
-             "and :ref:`hidden-label`.\n", "secret.rst": ":audience: internal\n\n.. _hidden-label:\n\nSecret title\n============\n"}
+             "and :ref:`hidden-label`, :func:`tool.run` and :func:`tool.open`.\n",
+             "secret.rst": ":audience: internal\n\n.. _hidden-label:\n\nSecret title\n============\n\n"
+                           ".. py:function:: tool.run()\n\n   Runs.\n",
+             "public.rst": ":orphan:\n\nOpen\n====\n\n.. py:function:: tool.open()\n\n   Opens.\n"}
     result = compose_files(files, Settings(), public)
     home = " ".join(c.text for c in result.chunks if c.page == "index.rst")
-    assert "Secret title" not in home and "/secret" not in home and "](" not in home, home
+    assert "Secret title" not in home and "/secret" not in home and "`tool.run()`" in home, home
+    assert re.findall(r"\]\(([^)]*)\)", home) == ["/docs/public#tool.open"], home  # a public page's object: linked
+
+
+def test_a_python_role_finds_its_object_in_the_current_module_and_class() -> None:
+    """Sphinx's find_obj tries the name as written, in the current class, module, module and class:
+    `:func:`run`` under `.. currentmodule:: tool` links `tool.run`; `:meth:`start`` inside the
+    class `tool.App` links `tool.App.start`; a name nowhere described stays code."""
+    files = {"conf.py": "", "index.rst": "Home\n====\n\n.. currentmodule:: tool\n\n.. py:function:: run()\n\n   Runs.\n\n"
+             ".. py:class:: App\n\n   .. py:method:: start()\n\n      Calls :meth:`start` and :func:`run`.\n\n"
+             "See :func:`run`, :func:`tool.run` and :func:`missing`.\n"}
+    linked = re.findall(r"\[`([^`]*)`\]\(([^)]*)\)", " ".join(c.text for c in compose_files(files, Settings()).chunks))
+    assert sorted(set(linked)) == [("run()", "/docs#tool.run"), ("start()", "/docs#tool.App.start"),
+                                   ("tool.run()", "/docs#tool.run")], linked

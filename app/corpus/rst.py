@@ -242,11 +242,12 @@ def _role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
           options: dict[str, Any] | None = None, content: list[str] | None = None) -> tuple[list[nodes.Node], list[Any]]:
     """A Sphinx role, shown as a MyST page's is (sphinx_roles): a cross-reference a link to the
     page it names, a link role its text, anything else code."""
-    shown = shown_role(name, utils.unescape(text), _BUILD.get(), links=True)
+    shown = shown_role(name, utils.unescape(text), _BUILD.get(), links=True, scope=_MODULE.get())
     if shown.kind == "link":
         return [nodes.reference(rawtext, shown.text, refuri=shown.link)], []
-    if shown.kind == "code":
-        return [nodes.literal(rawtext, shown.text)], []
+    if shown.kind == "code":  # a Python object documented on the site: code in a link, as Sphinx writes it
+        code = nodes.literal(rawtext, shown.text)
+        return [nodes.reference(rawtext, "", code, refuri=shown.link) if shown.link else code], []
     return [nodes.Text(shown.text)] if shown.text else [], []
 
 

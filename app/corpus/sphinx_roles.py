@@ -20,6 +20,10 @@ __all__ = ["RoleShown", "shown_role"]
 
 # The roles after whose target Sphinx writes "()" (its add_function_parentheses, on by default).
 _PARENTHESES = frozenset({"func", "meth", "py:func", "py:meth"})
+# The Python domain's roles (the default domain's): a link to the object of that name documented
+# on the site (Sphinx's find_obj, which matches by name whatever the object's type).
+_PYTHON_ROLES = frozenset(f"{domain}{role}" for domain in ("", "py:")
+                          for role in ("func", "meth", "class", "data", "attr", "exc", "obj", "const", "type"))
 
 
 class RoleShown(NamedTuple):
@@ -28,10 +32,12 @@ class RoleShown(NamedTuple):
     link: str | None = None
 
 
-def shown_role(written: str, content: str, build: Build, *, links: bool) -> RoleShown:
+def shown_role(written: str, content: str, build: Build, *, links: bool,
+               scope: tuple[str, tuple[str, ...]] = ("", ())) -> RoleShown:
     """What the role `written` (as written: `py:func`) shows of its `content` (unescaped) on a page
     of the site `build` describes; with `links`, a cross-reference found is a link to its page
-    (build.xref_link: a page the reader may not see is neither linked nor titled)."""
+    (build.xref_link: a page the reader may not see is neither linked nor titled), a Python
+    object's name looked up in the page's current module and class (`scope`) too."""
     short = myst.name(written)
     if build.role_names is not None and written.lower() not in build.role_names:
         return RoleShown("")  # a role no extension of the site defines: nothing (Sphinx warns)
@@ -54,4 +60,21 @@ def shown_role(written: str, content: str, build: Build, *, links: bool) -> Role
         shown = shown.rsplit(".", 1)[-1]
     if written.lower() in _PARENTHESES and not explicit:
         shown = shown.removesuffix("()") + "()"
+    if links and written.lower() in _PYTHON_ROLES:
+        return RoleShown(shown, "code", _python_link(short, content, explicit, build, scope))
     return RoleShown(shown, "text" if short in myst.LINK_ROLES else "code")
+
+
+def _python_link(short: str, content: str, explicit: bool, build: Build, scope: tuple[str, tuple[str, ...]]) -> str | None:
+    """Where a Python role leads: the page documenting the object and its id, the name tried as
+    Sphinx's find_obj tries it (as written, in the current class, module, module and class)."""
+    if build.xref is None or build.xref_link is None:
+        return None
+    name = (content[content.rfind("<") + 1:-1] if explicit else content).strip().lstrip("~.").removesuffix("()")
+    module, classes = scope
+    in_class = ".".join(classes)
+    for candidate in dict.fromkeys([name, *([f"{in_class}.{name}"] if in_class else []), *([f"{module}.{name}"] if module else []),
+                                    *([f"{module}.{in_class}.{name}"] if module and in_class else [])]):
+        if build.xref(f"py:{short}", candidate) is not None:
+            return build.xref_link(f"py:{short}", candidate)
+    return None
