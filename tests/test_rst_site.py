@@ -256,10 +256,13 @@ def test_a_cross_reference_to_an_internal_page_neither_links_nor_titles_it() -> 
 def test_a_python_role_finds_its_object_in_the_current_module_and_class() -> None:
     """Sphinx's find_obj tries the name as written, in the current class, module, module and class:
     `:func:`run`` under `.. currentmodule:: tool` links `tool.run`; `:meth:`start`` inside the
-    class `tool.App` links `tool.App.start`; a name nowhere described stays code."""
+    class `tool.App` links `tool.App.start`; a name nowhere described stays code; `.g` under a module
+    is looked for in it (Sphinx finds `tool.g` first, which autodoc may document), not alone."""
     files = {"conf.py": "", "index.rst": "Home\n====\n\n.. currentmodule:: tool\n\n.. py:function:: run()\n\n   Runs.\n\n"
              ".. py:class:: App\n\n   .. py:method:: start()\n\n      Calls :meth:`start` and :func:`run`.\n\n"
-             "See :func:`run`, :func:`tool.run` and :func:`missing`.\n"}
+             "See :func:`run`, :func:`tool.run` and :func:`missing`, and :data:`.g` (Sphinx finds `tool.g` first).\n",
+             "globals.rst": ":orphan:\n\nGlobals\n=======\n\n.. py:data:: g\n\n   A global of no module.\n"}
     linked = re.findall(r"\[`([^`]*)`\]\(([^)]*)\)", " ".join(c.text for c in compose_files(files, Settings()).chunks))
     assert sorted(set(linked)) == [("run()", "/docs#tool.run"), ("start()", "/docs#tool.App.start"),
                                    ("tool.run()", "/docs#tool.run")], linked
+
