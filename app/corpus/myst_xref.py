@@ -109,8 +109,11 @@ class SiteTitles:
         records the page's dependency on it. `shown(path)`: whether a title of the page at `path`
         may show on this one (a page the site never builds defines nothing; an internal page's
         titles never reach a public page): when not, the target is shown. A Python role's
-        (`py:func`) target is an object's full name: found, the name itself."""
+        (`py:func`) target is an object's full name (`*.name`: the one ending so): found, that name."""
         if role.startswith("py:"):
+            if target.startswith("*."):  # the one object whose name ends so (Sphinx's fuzzy search; several: none)
+                ending = [name for name in self._python_objects() if name.endswith(target[1:])]
+                target = ending[0] if len(ending) == 1 else target
             if (described := self._python_objects().get(target)) is not None and described in files:
                 return target if shown(described) else None
             _ = EVERY_MARKDOWN_PAGE in files  # any `.rst` page may describe it later

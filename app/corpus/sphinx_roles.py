@@ -70,20 +70,16 @@ def shown_role(written: str, content: str, build: Build, *, links: bool,
 def _python_link(short: str, content: str, explicit: bool, build: Build, scope: tuple[str, tuple[str, ...]]) -> str | None:
     """Where a Python role leads: the page documenting the object and its id, the name tried as
     Sphinx's find_obj tries it: as written, then in the current class, module, module and class;
-    a name written `.name` the other way round, and never alone under a module (Sphinx would find
-    `module.name` first, which autodoc may document and docschat does not read: Flask's `.g` is
-    `flask.g`, not the template global `g`)."""
+    a name written `.name` the other way round, then any one object whose name ends so (`*.name`:
+    recorded, `:func:`.run`` links `fixture.run` from another module)."""
     if build.xref is None or build.xref_link is None:
         return None
     target = (content[content.rfind("<") + 1:-1] if explicit else content).strip().lstrip("~")
     name, module, in_class = target.lstrip(".").removesuffix("()"), scope[0], ".".join(scope[1])
     scoped = [*([f"{in_class}.{name}"] if in_class else []), *([f"{module}.{name}"] if module else []),
               *([f"{module}.{in_class}.{name}"] if module and in_class else [])]
-    if target.startswith("."):
-        candidates = [*reversed(scoped), *([] if module else [name])]
-    else:
-        candidates = [name, *scoped]
+    candidates = [*reversed(scoped), name, f"*.{name}"] if target.startswith(".") else [name, *scoped]
     for candidate in dict.fromkeys(candidates):
-        if build.xref(f"py:{short}", candidate) is not None:
-            return build.xref_link(f"py:{short}", candidate)
+        if (found := build.xref(f"py:{short}", candidate)) is not None:
+            return build.xref_link(f"py:{short}", found)
     return None
