@@ -33,9 +33,9 @@ def test_a_page_docutils_is_slow_on_is_refused_in_bounded_time(monkeypatch) -> N
     files = {"conf.py": "", "index.rst": "Home\n====\n\n.. toctree::\n\n   slow\n   z\n",
              "slow.rst": "Slow\n====\n\n" + _simple_table(2_000),
              "z.rst": "Z\n=\n\nAfter it. marker-after-slow\n"}
-    started = time.process_time()
+    started = time.thread_time()  # this thread's: docutils runs in it (other tests' threads run on)
     result = compose_files(files, Settings())
-    assert time.process_time() - started < 8
+    assert time.thread_time() - started < 6
     assert result.skipped_pages == ["slow.rst"]
     assert any(w.startswith("slow.rst: ") and "time limit (1 s)" in w for w in result.warnings), result.warnings
     assert "marker-after-slow" in " ".join(c.text for c in result.chunks)
