@@ -10,6 +10,12 @@ Sphinx is not a docschat dependency: install it in a throwaway venv, not the pro
 
     python3 -m venv /tmp/sphinx && /tmp/sphinx/bin/pip install sphinx==9.0.4 docutils==0.22.4 myst-parser==5.2.0
     .venv/bin/python scripts/record_rst_site.py /tmp/sphinx/bin/sphinx-build
+
+Another site folder (its record beside it, `<folder>.shown.json`): tests/data/site-nav/rst-design,
+whose conf.py lists sphinx-design, sphinx-tabs and sphinx-inline-tabs (pip install
+sphinx-design==0.8.0 sphinx-tabs==3.5.0 sphinx-inline-tabs==2025.12.21.14 in the same venv):
+
+    .venv/bin/python scripts/record_rst_site.py /tmp/sphinx/bin/sphinx-build tests/data/site-nav/rst-design
 """
 
 from __future__ import annotations
@@ -63,10 +69,10 @@ def _sections(pages: dict[str, dict[str, object]], out: Path) -> None:
         browser.close()
 
 
-def main(sphinx_build: Path) -> None:
+def main(sphinx_build: Path, site: Path = SITE) -> None:
     with tempfile.TemporaryDirectory() as out:
-        stderr, built = sphinx_html(sphinx_build, SITE, out)
-        sources = [(source.relative_to(SITE).as_posix(), source) for source in sorted([*SITE.rglob("*.rst"), *SITE.rglob("*.md")])]
+        stderr, built = sphinx_html(sphinx_build, site, out)
+        sources = [(source.relative_to(site).as_posix(), source) for source in sorted([*site.rglob("*.rst"), *site.rglob("*.md")])]
         pages = record_pages(sources, built, MAIN, pasted=lambda text, source: [
             path for written in INCLUDE.findall(text) if (path := source.parent / written).is_file()])
         _sections(pages, Path(out))
@@ -74,12 +80,12 @@ def main(sphinx_build: Path) -> None:
     docutils = subprocess.run([str(sphinx_build.parent / "python"), "-c", "import docutils; print(docutils.__version__)"],
                               capture_output=True, text=True).stdout.strip()
     recording = {"renderer": f"{version}, docutils {docutils}; Chromium innerText of the page's main part",
-                 "warnings": [line for line in stderr.replace(f"{SITE}/", "").splitlines() if "WARNING" in line or "ERROR" in line],
+                 "warnings": [line for line in stderr.replace(f"{site}/", "").splitlines() if "WARNING" in line or "ERROR" in line],
                  "pages": pages}
-    recorded = SITE.parent / "rst.shown.json"
+    recorded = site.parent / f"{site.name}.shown.json"
     recorded.write_text(json.dumps(recording, indent=1) + "\n")
     print(f"{len(pages)} pages recorded in {recorded}")
 
 
-if __name__ == "__main__":  # sphinx-build
-    main(Path(sys.argv[1]))
+if __name__ == "__main__":  # sphinx-build [site folder: tests/data/site-nav/rst by default]
+    main(Path(sys.argv[1]), *(Path(arg).resolve() for arg in sys.argv[2:3]))

@@ -39,10 +39,11 @@ from app.corpus import myst, myst_classes, myst_config_options, myst_rst, python
 from app.corpus.markdown_it_bounds import bounded, myst_role
 from app.corpus.myst import Build
 from app.corpus.myst_notebook import cell_metadata, drop_removed_markdown_cells, removes_source
+from app.corpus.parse_time import TimeLimitExceeded, in_time
 from app.corpus.reader import Admonitions, Block, Reading, read_html, read_markdown
 from app.corpus.reference_targets import directive_caption, rst_labels
 from app.corpus.rst import render_rst
-from app.corpus.sphinx_inventory import inventory_title
+from app.corpus.sphinx_roles import shown_role
 from app.corpus.vitepress_markdown import component_slots, render_vitepress
 
 __all__ = ["Block", "Reading", "read_page"]
@@ -140,26 +141,11 @@ def _render_math_block(self: RendererHTML, tokens: list[Token], idx: int, option
 
 def _render_role(self: RendererHTML, tokens: list[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
     token = tokens[idx]
-    name = myst.name(token.meta["name"])
     content = token.content
     if (span := myst_classes.role_span(env["build"].roles, token.meta["name"], content)) is not None:
         return span  # a role the page defines (`.. role:: name`): its text in a span of its classes
-    known = env["build"].role_names
-    if known is not None and token.meta["name"].lower() not in known:
-        return ""  # a role no extension of the site defines: Sphinx shows nothing of it (it warns)
-    if (replaced := myst.replaced_role(token.meta["name"], content, env["build"].numfig)) is not None:
-        return html.escape(replaced)
-    if token.meta["name"].lower() in myst.NUMBER_ROLES:
-        return ""  # Sphinx shows the target's title or number there, not the label written
-    xref = env["build"].xref if name in myst.TITLE_ROLES and not myst.explicit_title(content) else None
-    if xref is not None and (title := xref(name, content.strip())) is not None:
-        return html.escape(title)  # the title of the section or document it names, as Sphinx shows it
-    if xref is not None and (title := inventory_title(env["build"].inventory, name, content.strip())) is not None:
-        return html.escape(title)  # another project's, from its inventory (intersphinx)
-    if name == "abbr":  # `LIFO (last-in, first-out)`: the explanation is the abbreviation's tooltip
-        content = re.sub(r"\s*\([^()]*\)\s*$", "", content) or content
-    text = html.escape(myst.role_text(content))
-    return text if name in myst.LINK_ROLES else f"<code>{text}</code>"
+    shown = shown_role(token.meta["name"], content, env["build"], links=False)
+    return f"<code>{html.escape(shown.text)}</code>" if shown.kind == "code" else html.escape(shown.text)
 
 
 def _render_heading(self: RendererHTML, tokens: list[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
@@ -446,10 +432,16 @@ def read_page(text: str, *, mdx: bool, rst: bool = False, myst: bool | None = No
         return _read_linked(lambda sheets, _: read_html(rendered, sheets, link, vue=True, slots=slots, frontmatter=page_data),
                             css, linked)
     if rst:
-        rendered, not_read = render_rst(text, build or Build())
+        try:
+            rendered, not_read = in_time(render_rst, text, build or Build())
+        except TimeLimitExceeded as exc:
+            return Reading(error=str(exc))
         return replace(_read_linked(lambda sheets, _: read_html(rendered, sheets, link), css, linked), not_read=tuple(not_read))
     if not mdx and (is_myst(text) if myst is None else myst):
-        rendered = _render_myst(text, replace(build or Build(), roles=myst_classes.page_roles(text)))
+        try:
+            rendered = in_time(_render_myst, text, replace(build or Build(), roles=myst_classes.page_roles(text)))
+        except TimeLimitExceeded as exc:
+            return Reading(error=str(exc))
         return _read_linked(lambda sheets, _: read_html(rendered, sheets, link), css, linked)
     # Docusaurus renders `:::note` callouts; Mintlify renders math.
     return _read_linked(lambda sheets, given: read_markdown(

@@ -31,6 +31,7 @@ from collections.abc import Callable, Mapping
 from app.corpus.frontmatter import FrontMatterError, parse_front_matter
 from app.corpus.markdown import myst_sections
 from app.corpus.reference_targets import rst_labels
+from app.corpus.rst_objects import python_object_ids
 
 # The files a `{doc}` may name, its docname and one of these (Sphinx's source_suffix as MyST sites
 # set it, and notebooks): only Markdown pages' titles are read; the others are depended on.
@@ -62,6 +63,15 @@ class SiteTitles:
         self.files = files
         self._labels: dict[str, tuple[str, str]] | None = None
         self._docs: dict[str, str | None] = {}
+        self._objects: dict[str, str] | None = None
+
+    def _python_objects(self) -> dict[str, str]:
+        """Each Python object the site's `.rst` pages describe, by id: the page describing it (a
+        later page's, as Sphinx keeps the last one read)."""
+        if self._objects is None:
+            self._objects = {ident: path for path in sorted(p for p in self.files if p.endswith(".rst"))
+                             if "::" in self.files[path] for ident in python_object_ids(self.files[path])}
+        return self._objects
 
     def _sections(self, path: str) -> tuple[str | None, list[tuple[str, str]]]:
         """The page's document title and its labels with their sections' titles."""
@@ -98,7 +108,16 @@ class SiteTitles:
         target is shown). `files` is the page's view of the site: asking it whether a path is there
         records the page's dependency on it. `shown(path)`: whether a title of the page at `path`
         may show on this one (a page the site never builds defines nothing; an internal page's
-        titles never reach a public page): when not, the target is shown."""
+        titles never reach a public page): when not, the target is shown. A Python role's
+        (`py:func`) target is an object's full name (`*.name`: the one ending so): found, that name."""
+        if role.startswith("py:"):
+            if target.startswith("*."):  # the one object whose name ends so (Sphinx's fuzzy search; several: none)
+                ending = [name for name in self._python_objects() if name.endswith(target[1:])]
+                target = ending[0] if len(ending) == 1 else target
+            if (described := self._python_objects().get(target)) is not None and described in files:
+                return target if shown(described) else None
+            _ = EVERY_MARKDOWN_PAGE in files  # any `.rst` page may describe it later
+            return None
         if role in ("ref", "any") and (found := self._read().get(_label(target))) is not None:
             title, path = found
             if path in files:  # the page depends on the one defining the label
@@ -117,7 +136,11 @@ class SiteTitles:
     def link(self, role: str, target: str, *, page: str, files: Mapping[str, str]) -> str | None:
         """Where a `:ref:` or `:doc:` on the `.rst` page `page` leads, as Sphinx links it: the page
         file (relative to `page`, which page_links resolves to its address) and the label's anchor
-        (docutils' id of it). Asked once `title` found the title (its dependencies recorded then)."""
+        (docutils' id of it), or a Python object's page and id. Asked once `title` found the title
+        (its dependencies recorded then)."""
+        if role.startswith("py:"):
+            described = self._python_objects().get(target)
+            return None if described is None else posixpath.relpath(described, posixpath.dirname(page) or ".") + f"#{target}"
         found = self._read().get(_label(target)) if role in ("ref", "any") else None
         anchor = _ANCHOR.sub("-", _label(target)).strip("-") if found is not None and found[1] in files else ""
         path = found[1] if found is not None and anchor else next((docname + suffix for suffix in DOC_SUFFIXES if role in ("doc", "any") and (

@@ -32,7 +32,7 @@ from app.corpus.myst import Build
 from app.corpus.rst_objects import described
 from app.corpus.sphinx_directives import every_recorded_name
 from app.corpus.sphinx_extlinks import extlink
-from app.corpus.sphinx_inventory import inventory_title
+from app.corpus.sphinx_roles import shown_role
 
 __all__ = ["render_rst"]
 
@@ -68,8 +68,6 @@ _AUTODOC = re.compile(r"auto[\w-]*$")
 # Directives whose content Sphinx shows as code.
 _CODE = myst.CODE_WITH_LANGUAGE_ARGUMENT | {"testcode", "testoutput", "doctest", "jupyter-execute", "ipython",
                                             "mermaid", "productionlist", "graphviz", "graph", "digraph"}
-# The roles after whose target Sphinx writes "()" (its add_function_parentheses, on by default).
-_PARENTHESES = frozenset({"func", "meth", "py:func", "py:meth"})
 # docutils' own, replaced by Sphinx's (`code`; `class`, the Python domain's) or read here.
 _DOCUTILS_OWN = frozenset({"code", "include", "class"})
 
@@ -242,30 +240,15 @@ def _directive(name: str) -> type[Directive]:
 
 def _role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,
           options: dict[str, Any] | None = None, content: list[str] | None = None) -> tuple[list[nodes.Node], list[Any]]:
-    """A Sphinx role, shown as a MyST page's is (markdown.py's _render_role): a cross-reference's
-    title or text, anything else as code."""
-    build, content_ = _BUILD.get(), utils.unescape(text)
-    short = myst.name(name)
-    if build.role_names is not None and name.lower() not in build.role_names:
-        return [], []  # a role no extension of the site defines
-    if (replaced := myst.replaced_role(name, content_, build.numfig)) is not None:
-        return [nodes.Text(replaced)] if replaced else [], []
-    if name.lower() in myst.NUMBER_ROLES:
-        return [], []
-    xref, explicit = build.xref if short in myst.TITLE_ROLES else None, myst.explicit_title(content_)
-    target = content_[content_.rfind("<") + 1:-1].strip() if explicit else content_.strip()
-    title = (xref(short, target) or inventory_title(build.inventory, short, target)) if xref else None
-    if title is not None:  # a link to the page (and the label's anchor), as Sphinx's
-        link, title = build.xref_link(short, target) if build.xref_link else None, myst.role_text(content_) if explicit else title
-        return [nodes.reference(rawtext, title, refuri=link) if link else nodes.Text(title)], []
-    if short == "abbr":
-        content_ = re.sub(r"\s*\([^()]*\)\s*$", "", content_) or content_
-    shown = myst.role_text(content_)
-    if content_.startswith("~") and not myst.explicit_title(content_):  # Sphinx's Python domain: the last name
-        shown = shown.rsplit(".", 1)[-1]
-    if name.lower() in _PARENTHESES and not myst.explicit_title(content_):  # add_function_parentheses
-        shown = shown.removesuffix("()") + "()"
-    return [nodes.Text(shown) if short in myst.LINK_ROLES else nodes.literal(rawtext, shown)], []
+    """A Sphinx role, shown as a MyST page's is (sphinx_roles): a cross-reference a link to the
+    page it names, a link role its text, anything else code."""
+    shown = shown_role(name, utils.unescape(text), _BUILD.get(), links=True, scope=_MODULE.get())
+    if shown.kind == "link":
+        return [nodes.reference(rawtext, shown.text, refuri=shown.link)], []
+    if shown.kind == "code":  # a Python object documented on the site: code in a link, as Sphinx writes it
+        code = nodes.literal(rawtext, shown.text)
+        return [nodes.reference(rawtext, "", code, refuri=shown.link) if shown.link else code], []
+    return [nodes.Text(shown.text)] if shown.text else [], []
 
 
 def _extlink_role(name: str, rawtext: str, text: str, lineno: int, inliner: Any,

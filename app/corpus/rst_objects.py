@@ -102,3 +102,30 @@ def _option(signature: str, program: str) -> Described | None:
             prefix = "-".join(["cmdoption", *([program] if program else []), *([] if name.startswith(("-", "/")) else ["arg"])])
             return Described(sphinx_id(f"{prefix}-{name}"), signature)
     return None
+
+
+# A directive's first line: its indentation, its name, its argument.
+_DIRECTIVE_LINE = re.compile(r"^([ \t]*)\.\.[ \t]+([\w:-]+)::[ \t]*(.*)$", re.MULTILINE)
+
+
+def python_object_ids(text: str) -> list[str]:
+    """The ids (full names) of the Python objects a reStructuredText page describes, at their
+    module and class as rst.py names them, read from the page's lines: a role on one page would
+    otherwise parse every page of the site. An object indented under a class is the class's."""
+    found: list[str] = []
+    module, scopes = "", list[tuple[int, str]]()  # the classes open, each at its indentation
+    for match in _DIRECTIVE_LINE.finditer(text):
+        indent, written, argument = len(match.group(1).expandtabs()), match.group(2).lower(), match.group(3)
+        while scopes and scopes[-1][0] >= indent:
+            scopes.pop()
+        domain, _, short = written.rpartition(":")
+        if domain not in ("", "py"):
+            continue
+        if short in ("module", "currentmodule"):
+            module, scopes = (argument.strip() if argument.strip() not in ("", "None") else ""), []
+        elif short in _PYTHON_OBJECTS and (object_ := described(written, argument, {}, module,
+                                                                tuple(name for _, name in scopes), "")) is not None:
+            found.append(object_.ident)
+            if object_.scope:
+                scopes.append((indent, object_.scope))
+    return found
