@@ -155,3 +155,20 @@ def test_the_committed_fact_sets_load() -> None:
         heldout = sum(item.split == "heldout" for item in items)
         assert {item.split for item in items} == {"dev", "heldout"} and abs(heldout - len(items) / 3) <= 1.5, name
     assert total >= 60
+
+
+def test_the_shared_word_offtopic_set_splits_by_site() -> None:
+    """eval/offtopic-shared-words.jsonl (session 37): off-topic lines only, six on each of at least
+    eight sites, each site wholly in the tune or the confirm half, so no threshold chosen on one
+    site is confirmed on it."""
+    items = load_eval_file(Path(__file__).resolve().parent.parent / "eval" / "offtopic-shared-words.jsonl")
+    halves: dict[str, set[str | None]] = {}
+    per_site: dict[str, int] = {}
+    for item in items:
+        assert item.unanswerable == "offtopic" and not item.gold and item.id, item
+        site = item.id.removeprefix("osw-").rsplit("-", 1)[0]
+        halves.setdefault(site, set()).add(item.split)
+        per_site[site] = per_site.get(site, 0) + 1
+    assert len(per_site) >= 8 and all(n >= 6 for n in per_site.values()), per_site
+    assert all(len(split) == 1 and split <= {"tune", "confirm"} for split in halves.values()), halves
+    assert {next(iter(split)) for split in halves.values()} == {"tune", "confirm"}
