@@ -78,7 +78,8 @@ def test_pages_go_in_the_page_map_order_where_meta_is_literal(tmp_path: Path) ->
 def test_a_content_folder_read_alone_is_a_nextra_site(tmp_path: Path) -> None:
     result = _composed(tmp_path, SITE / "content")
     pages = {page.path: page for page in result.pages}
-    assert pages["docs/advanced/caching.mdx"].place == ("Docs", "Advanced")  # the tabs' titles are in app/_meta
+    # The tabs' titles are in app/_meta; `advanced/index.mdx` says asIndexPage: its title is its folder's.
+    assert pages["docs/advanced/caching.mdx"].place == ("Docs", "Advanced topics")
     assert result.warnings[0].startswith("read as a Nextra content folder, without its Next.js project")
     assert {chunk.href.partition("#")[0] for chunk in result.chunks if chunk.page == "docs/beside.mdx"} == {"/docs/beside"}
 
@@ -119,3 +120,4 @@ def test_a_nextra_project_below_the_source_is_its_site() -> None:
         assert "2 sites (envelop/next.config.js, website/next.config.ts)" in str(error)
     else:
         raise AssertionError("two Nextra projects found as one site")
+

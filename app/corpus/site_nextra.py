@@ -13,8 +13,9 @@ scripts/record_nextra_site.mjs):
   file a page imports) is never built. A folder read alone that holds `_meta` files is a content
   folder: its pages at their paths.
 - Order, per folder: `index` first unless `_meta` names it, then `_meta`'s keys in order, then the
-  rest by name. A folder's label: its `_meta` title (a string, or `{title}`), else its name
-  title-cased (`pageTitleFromFilename`).
+  rest by name. A folder's label: its `_meta` title (a string, or `{title}`), else
+  the `sidebarTitle` or title of its `index` page when that page's front matter says `asIndexPage`
+  (the page then stands where its folder does), else its name title-cased (`pageTitleFromFilename`).
 - Place (the theme's activePath, its breadcrumb): the labels of the folders above the page, a
   `type: 'page'` (or `'menu'`) folder being a navbar tab; a folder shown as its children
   (`display: 'children'`) or hidden (`display: 'hidden'`) is left out of it. Hidden pages are built
@@ -209,6 +210,22 @@ def title_from_filename(name: str) -> str:
     return " ".join(shown)
 
 
+def _index_title(folder: _Folder, files: Mapping[str, str]) -> str | None:
+    """The title a folder takes from its index page when that page's front matter says `asIndexPage`
+    (normalize.ts's sortFolder gives the folder the page's front matter; titlize reads its
+    `sidebarTitle`, else its `title`, which compile-metadata defaults to the first heading)."""
+    index = folder.pages.get("index")
+    data = front_matter_data(files[index], javascript=True) if index else {}
+    if data.get("asIndexPage") is not True:
+        return None
+    for key in ("sidebarTitle", "title"):
+        if isinstance(data.get(key), str) and data[key]:
+            return str(data[key])
+    body = re.sub(r"\A---\n.*?\n---\n", "", files[index] if index else "", flags=re.DOTALL)
+    heading = re.search(r"^# +(.+?)\s*#*\s*$", body, re.MULTILINE)
+    return heading.group(1) if heading else None
+
+
 def _order(names: list[str], meta: dict[str, Any]) -> list[str]:
     """normalize.ts's sortFolder: `index` first unless `_meta` names it, `_meta`'s keys, the rest by name."""
     keys = [k for k in meta if k != "*"]
@@ -218,7 +235,8 @@ def _order(names: list[str], meta: dict[str, Any]) -> list[str]:
 
 
 def _walk(folder: _Folder, files: Mapping[str, str], site: Site, given: dict[str, Any] | None,
-          place: tuple[str, ...], depth: int) -> None:
+          place: tuple[str, ...], depth: int, outer: tuple[str, ...] | None = None) -> None:
+    """Lists `folder`'s pages under `place` (`outer`: the place of the folder itself)."""
     if depth > _MAX_DEPTH:
         return
     meta: dict[str, Any] = {}
@@ -234,12 +252,14 @@ def _walk(folder: _Folder, files: Mapping[str, str], site: Site, given: dict[str
         page = folder.pages.get(name) or (sub.pages.get("index") if sub and not sub.folders and not sub.meta
                                           and list(sub.pages) == ["index"] else None)
         if page is not None:
-            site.listed.setdefault(stem(page), NavPage(place))
+            # An `asIndexPage` index is its folder's own page: it stands where the folder does.
+            own = name == "index" and outer is not None and _index_title(folder, files) is not None
+            site.listed.setdefault(stem(page), NavPage(outer if own and outer is not None else place))
             continue
         if sub is None:
             continue
         display = entry.get("display") or fallback.get("display")
-        label = entry.get("title") if isinstance(entry.get("title"), str) and entry.get("title") else None
+        label = entry.get("title") if isinstance(entry.get("title"), str) and entry.get("title") else _index_title(sub, files)
         shown = place if display in ("children", "hidden") else (*place, label or title_from_filename(name))
         items = entry.get("items") if isinstance(entry.get("items"), dict) else None
-        _walk(sub, files, site, items, shown, depth + 1)
+        _walk(sub, files, site, items, shown, depth + 1, place)
