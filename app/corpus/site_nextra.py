@@ -11,7 +11,9 @@ scripts/record_nextra_site.mjs):
   `src/app/`), at its folder, route groups `(x)` dropped, folders named `_x` or `[x` skipped; every
   `.md`/`.mdx` of `pages/` (Nextra 2 and 3). Another Markdown file of the project (a README, an MDX
   file a page imports) is never built. A folder read alone that holds `_meta` files is a content
-  folder: its pages at their paths.
+  folder: its pages at their paths. With Next.js's `i18n` in next.config (Nextra 4: each locale's
+  pages in `content/<locale>/`, at `/<locale>/…`), the default locale's pages are indexed, under
+  their locale's `_meta` titles; the other locales' are left out as translations.
 - Order, per folder: `index` first unless `_meta` names it, then `_meta`'s keys in order, then the
   rest by name. A folder's label: its `_meta` title (a string, or `{title}`), else
   the `sidebarTitle` or title of its `index` page when that page's front matter says `asIndexPage`
@@ -42,7 +44,7 @@ from typing import Any
 
 from app.corpus.frontmatter import front_matter_data
 from app.corpus.reader import read_module_value
-from app.corpus.site_model import FRONT_MATTER, NOT_BUILT, Exclusion, NavPage, Site, stem
+from app.corpus.site_model import FRONT_MATTER, HIDDEN, NOT_BUILT, Exclusion, NavPage, Site, stem
 
 NEXT_CONFIGS = tuple(f"next.config.{ext}" for ext in ("js", "mjs", "cjs", "ts", "mts"))
 _META = re.compile(r"(?:^|/)_meta\.(?:jsx?|tsx?|json)$")
@@ -52,6 +54,9 @@ _MAX_DEPTH = 30
 # The `title` package's words kept lower case inside a title, and pageTitleFromFilename's specials.
 _SMALL = frozenset("a an and as at but by en for if in nor of on or per the to v vs via with".split())
 _SPECIAL = {"ssr": "SSR", "cors": "CORS", "eslint": "ESLint"}
+# next.config's `i18n: {locales: [...], defaultLocale: '...'}`, read from its text (code, never run).
+_LOCALES = re.compile(r"\blocales\s*:\s*\[([^\]]*)\]")
+_DEFAULT_LOCALE = re.compile(r"\bdefaultLocale\s*:\s*['\"]([^'\"]+)['\"]")
 
 
 @dataclass
@@ -86,6 +91,7 @@ def nextra_site(files: Mapping[str, str], folders: tuple[str, ...]) -> Site:
         site.warnings.append("read as a Nextra content folder, without its Next.js project: what the project "
                              "holds outside it (Nextra 4's app folder: the navbar's tabs, snippets) is not read; "
                              "make the project's folder the source's")
+    locale, others = _locales(files.get(config or "", ""))
     root = _Folder()
     slugs: list[tuple[str, str]] = []
     for path in sorted(files):
@@ -99,6 +105,17 @@ def nextra_site(files: Mapping[str, str], folders: tuple[str, ...]) -> Site:
             continue
         folder = _in(path, folders)
         route = None if folder is None else _route(path, folder)
+        if locale and folder is not None and not folder.endswith("app"):
+            # Nextra 4 with Next.js's `i18n`: each locale's pages are `content/<locale>/`, served at
+            # `/<locale>/…` (find-meta-and-page-file-paths.ts globs that folder alone); a reader opening
+            # the site in its default locale searches that locale's: the others are translations.
+            first = path[len(folder):].lstrip("/").split("/", 1)[0]
+            if first in others:
+                site.left_out[path] = Exclusion(HIDDEN, f"a translation for the locale {first!r} ({folder}/{first}/): "
+                                                        f"the default locale's, {locale!r}, is indexed")
+                continue
+            if first != locale:
+                route = None
         if folder is None or route is None:
             site.left_out[path] = Exclusion(NOT_BUILT, "not a page of the Next.js project's content, app or pages "
                                                        "folder (Nextra builds no page of it): never built")
@@ -120,9 +137,21 @@ def nextra_site(files: Mapping[str, str], folders: tuple[str, ...]) -> Site:
     global_meta = next((f"{f}/_meta.global{s}" for f in folders if f.endswith("app") for s in _META_SUFFIXES
                         if f"{f}/_meta.global{s}" in files), None)
     meta = _read_meta(files, global_meta, site.warnings) if global_meta else None
-    _walk(root, files, site, meta, (), 0)
+    # With locales, a locale's folder is its page map's root (getPageMap(`/${lang}`)): no place of its own.
+    _walk(root.folders.get(locale, _Folder()) if locale else root, files, site, meta, (), 0)
+    if locale:
+        _walk(_Folder(dict(root.pages), {k: v for k, v in root.folders.items() if k != locale}), files, site, meta, (), 0)
     site.every_page_listed = not site.listed  # the navigation orders and places; it decides nothing
     return site
+
+
+def _locales(config: str) -> tuple[str, frozenset[str]]:
+    """next.config's default locale ("" without `i18n`) and its other locales."""
+    default, listed = _DEFAULT_LOCALE.search(config), _LOCALES.search(config)
+    if not default or not listed:
+        return "", frozenset()
+    locales = frozenset(re.findall(r"['\"]([^'\"]+)['\"]", listed.group(1)))
+    return default.group(1), locales - {default.group(1)}
 
 
 def _in(path: str, folders: tuple[str, ...]) -> str | None:
