@@ -1,15 +1,15 @@
 // Records what Nextra's own code makes of a Nextra 4 project's files: each page's route, the
 // theme's breadcrumb (normalizePages' activePath) and the sidebar's order (flatDocsDirectories).
 //
-//   mkdir /tmp/nx && cd /tmp/nx && npm install nextra@4.6.1 nextra-theme-docs@4.6.1 next@15 react@19 react-dom@19
-//   (cp -r tests/data/site-nav/nextra /tmp/nxb && ln -s /tmp/nx/node_modules /tmp/nxb/ && cd /tmp/nxb &&
-//    node node_modules/next/dist/bin/next build --debug-prerender > /tmp/nextra-build.log 2>&1)
-//   node scripts/record_nextra_site.mjs tests/data/site-nav/nextra /tmp/nx/node_modules /tmp/nextra-build.log \
+//   mkdir /tmp/nx && cp -r tests/data/site-nav/nextra/. /tmp/nx/ && cd /tmp/nx && npm install
+//   (cd /tmp/nx && node node_modules/next/dist/bin/next build > /tmp/nextra-build.log 2>&1)
+//   node scripts/record_nextra_site.mjs tests/data/site-nav/nextra /tmp/nx/node_modules /tmp/nx/out \
 //     > tests/data/site-nav/nextra.recorded.json
 //
-// `next build` of the fixture (tests/data/site-nav/nextra, Next.js 15.5.29) compiles, lists the same
-// routes and fails prerendering in the theme's layout (session 36, design/site-navigation.md), so the
-// recording runs the functions the build runs for its page map, from nextra's published dist/:
+// `next build` (its static export, `out/`) gives the routes built. The fixture's package.json pins
+// zod 4.1.13: with zod 4.6 every page failed prerendering in the theme's layout (session 36's four
+// builds; the message, in `next dev`: "expected nonoptional, received undefined at children").
+// The recording runs the functions the build runs for its page map, from nextra's published dist/:
 // findMetaAndPageFilePaths and convertToPageMap (which files are pages, at which route),
 // normalizePageMap (order, titles) and normalizePages (breadcrumb, sidebar). As the build's loader
 // does, each `_meta` file is imported and run (TypeScript compiled by `typescript`); a page's
@@ -79,8 +79,16 @@ function walk(items) {
   }
 }
 walk(normalized)
-// The routes `next build` prerenders, as its log lists them (`\t/app-path/page: /route`).
-const built = buildLog ? [...fs.readFileSync(buildLog, 'utf8').matchAll(/^\t\S+: (\/\S*)$/gm)].map(m => m[1]) : []
+// The routes `next build` prerenders: the HTML files its static export wrote (`out/x/y.html`: /x/y),
+// or, given its log, as the log lists them (`\t/app-path/page: /route`, with --debug-prerender).
+function htmlRoutes(dir, prefix = '') {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap(entry => entry.isDirectory()
+    ? (entry.name === '_next' ? [] : htmlRoutes(path.join(dir, entry.name), `${prefix}/${entry.name}`))
+    : entry.name.endsWith('.html') && entry.name !== '404.html'
+      ? [entry.name === 'index.html' && !prefix ? '/' : `${prefix}/${entry.name.slice(0, -'.html'.length)}`] : [])
+}
+const built = !buildLog ? [] : fs.statSync(buildLog).isDirectory() ? htmlRoutes(buildLog)
+  : [...fs.readFileSync(buildLog, 'utf8').matchAll(/^\t\S+: (\/\S*)$/gm)].map(m => m[1])
 const recorded = { versions, files: filePaths, next_build_routes: [...new Set(built)].sort(), order, pages: {} }
 for (const [file, item] of Object.entries(pages)) {
   const { activePath, flatDocsDirectories, activeType } = normalizePages({ list: normalized, route: item.route })

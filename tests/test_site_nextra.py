@@ -16,7 +16,7 @@ from pathlib import Path
 
 from app.config import Settings
 from app.corpus.compose import compose_corpus
-from app.corpus.site import FRONT_MATTER, NOT_BUILT, read_site
+from app.corpus.site import FRONT_MATTER, HIDDEN, NOT_BUILT, read_site
 from app.corpus.site_nextra import title_from_filename
 from app.corpus.site_root import SiteChoiceError, SiteRoot, find_site
 from app.corpus.sources import Source
@@ -78,7 +78,8 @@ def test_pages_go_in_the_page_map_order_where_meta_is_literal(tmp_path: Path) ->
 def test_a_content_folder_read_alone_is_a_nextra_site(tmp_path: Path) -> None:
     result = _composed(tmp_path, SITE / "content")
     pages = {page.path: page for page in result.pages}
-    assert pages["docs/advanced/caching.mdx"].place == ("Docs", "Advanced")  # the tabs' titles are in app/_meta
+    # The tabs' titles are in app/_meta; `advanced/index.mdx` says asIndexPage: its title is its folder's.
+    assert pages["docs/advanced/caching.mdx"].place == ("Docs", "Advanced topics")
     assert result.warnings[0].startswith("read as a Nextra content folder, without its Next.js project")
     assert {chunk.href.partition("#")[0] for chunk in result.chunks if chunk.page == "docs/beside.mdx"} == {"/docs/beside"}
 
@@ -119,3 +120,34 @@ def test_a_nextra_project_below_the_source_is_its_site() -> None:
         assert "2 sites (envelop/next.config.js, website/next.config.ts)" in str(error)
     else:
         raise AssertionError("two Nextra projects found as one site")
+
+
+def test_a_site_in_several_languages_indexes_its_default_locale() -> None:
+    """Nextra 4 with Next.js's `i18n` (next.config): each locale's pages in `content/<locale>/`,
+    served at `/<locale>/…`; the default locale's are indexed, the others are translations."""
+    config = "import nextra from 'nextra'\nexport default nextra({})({ i18n: { locales: ['en', 'de'], defaultLocale: 'en' } })\n"
+    files = {"next.config.mjs": config, "content/en/_meta.js": "export default { docs: 'Documentation' }\n",
+             "content/en/index.mdx": "# Home\n", "content/en/docs/a.mdx": "# A\n",
+             "content/de/_meta.js": "export default { docs: 'Dokumentation' }\n",
+             "content/de/index.mdx": "# Start\n", "content/de/docs/a.mdx": "# A auf Deutsch\n", "content/stray.mdx": "# S\n"}
+    site = read_site(files)
+    assert site.framework == "nextra"
+    assert site.left_out["content/de/docs/a.mdx"].kind == HIDDEN
+    assert "content/en/docs/a.mdx" not in site.left_out and "content/stray.mdx" in site.left_out
+    assert site.place("content/en/docs/a.mdx") == ("Documentation",)  # the locale's folder is its page map's root
+    assert site.url_path("content/en/docs/a.mdx") == "en/docs/a.mdx"  # published at /en/docs/a
+    # Without `i18n` the folders are plain folders.
+    plain = read_site({**files, "next.config.mjs": "export default {}\n"})
+    assert "content/de/docs/a.mdx" not in plain.left_out
+
+
+def test_the_default_locale_is_indexed_where_the_build_publishes_it(tmp_path: Path) -> None:
+    """tests/data/site-nav/nextra-i18n built (nextra-i18n.built.json): `/en/…` and `/de/…`; the
+    English pages are indexed at their routes under their breadcrumbs, the German ones left out."""
+    built = json.loads((SITE.parent / "nextra-i18n.built.json").read_text())["routes"]
+    result = _composed(tmp_path, SITE.parent / "nextra-i18n")
+    hrefs = {page.path: {c.href.partition("#")[0] for c in result.chunks if c.page == page.path} for page in result.pages}
+    assert sorted(route for routes in hrefs.values() for route in routes) == sorted(r for r in built if r.startswith("/en"))
+    for page in result.pages:
+        assert page.place == tuple(built[next(iter(hrefs[page.path]))][:-1]), page.path
+    assert {path for path, why in result.excluded if why.kind == HIDDEN} == {"content/de/index.mdx", "content/de/docs/install.mdx"}

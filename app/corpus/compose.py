@@ -328,7 +328,7 @@ def _compose_page(
     pasted = resolve_snippets(
         path, front.body, files, page_audiences=audiences,
         audience_of=lambda snippet: _page_audiences(snippet, files, source, site),
-        math=dialect.mintlify, directives=not dialect.mintlify, comments=dialect.mdx_comments,
+        math=dialect.mintlify or dialect.math, directives=not dialect.mintlify, comments=dialect.mdx_comments,
     ) if mdx else SnippetResult(paste_includes(path, front.body, files, result.warnings, site.docs_prefix)  # VitePress's `<!--@include:`
                                 if site.framework == "vitepress" else front.body)
     result.warnings.extend(pasted.warnings)  # a page its parser rejects still names its snippets' faults
@@ -343,7 +343,7 @@ def _compose_page(
                                       site.docs_prefix)
     reading = read_page(pasted.text, mdx=mdx, rst=rst, myst=dialect.myst, mintlify=dialect.mintlify, comments=dialect.mdx_comments,
                         mkdocs=dialect.python_markdown, front_matter=front.body != text.lstrip("\ufeff"),
-                        docusaurus=dialect.docusaurus, vitepress=dialect.vitepress, starlight=dialect.starlight, admonitions=site.admonitions_of(path), build=replace(site.myst.for_page(front.data), include=includes.paste, literal_include=includes.literal, xref=partial(
+                        docusaurus=dialect.docusaurus, vitepress=dialect.vitepress, starlight=dialect.starlight, math=dialect.math, mermaid=dialect.mermaid, admonitions=site.admonitions_of(path), build=replace(site.myst.for_page(front.data), include=includes.paste, literal_include=includes.literal, xref=partial(
                             titles.title, page=path, files=files, shown=partial(
                                 _title_shown, path, audiences, files, source, site, result.warnings)) if titles else None,
                         xref_link=partial(titles.link, page=path, files=files) if titles and rst else None), files=pastable, css=site.css(files, path, pasted.text if mdx else ""),

@@ -401,10 +401,11 @@ def read_page(text: str, *, mdx: bool, rst: bool = False, myst: bool | None = No
               files: Mapping[str, str] | None = None, css: str = "",
               linked: Callable[[tuple[str, ...]], str] | None = None,
               modules: Callable[[tuple[str, ...]], dict[str, str | None]] | None = None,
-              link: Callable[[str], str] | None = None, page_data: Mapping[str, Any] | None = None) -> Reading:
+              link: Callable[[str], str] | None = None, page_data: Mapping[str, Any] | None = None,
+              math: bool = False, mermaid: bool = False) -> Reading:
     """The page body as its site shows it: `mdx` for an `.mdx` page (or any page of a Mintlify
     site, which builds `.md` as MDX too), `myst` for a MyST page (None: when it uses MyST's syntax),
-    `rst` for a Sphinx page in reStructuredText (rst.py), `mintlify` for Mintlify's math, `comments` for HTML comments in MDX (Docusaurus), `mkdocs` for
+    `rst` for a Sphinx page in reStructuredText (rst.py), `mintlify` for Mintlify's math (`math`: a Nextra site's `latex`; `mermaid`: its diagrams), `comments` for HTML comments in MDX (Docusaurus), `mkdocs` for
     a page of an MkDocs site (the Python-Markdown extensions it is read with, python_markdown.py),
     whose first `key: value` lines MkDocs takes for meta data when it had no `front_matter`, and
     its `--8<--` snippets read from `files` (the source's tree); `docusaurus` for a page of a
@@ -445,11 +446,11 @@ def read_page(text: str, *, mdx: bool, rst: bool = False, myst: bool | None = No
         return _read_linked(lambda sheets, _: read_html(rendered, sheets, link), css, linked)
     # Docusaurus renders `:::note` callouts; Mintlify renders math.
     return _read_linked(lambda sheets, given: read_markdown(
-        text, mdx=mdx or mintlify, math=mintlify, directives=not mintlify, comments=comments,
+        text, mdx=mdx or mintlify, math=mintlify or math, directives=not mintlify, comments=comments,
         code_titles="mintlify" if mintlify else "docusaurus" if docusaurus else "starlight" if starlight else "",
         css=sheets, modules=given,
         admonitions=(admonitions or Admonitions()) if docusaurus and not mintlify else None, link=link,
-        frontmatter=page_data if starlight else None),
+        frontmatter=page_data if starlight else None, mermaid=mermaid),
         css, linked, modules)
 
 

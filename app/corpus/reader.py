@@ -224,7 +224,8 @@ def read_uses(text: str, *, math: bool = False, directives: bool = False, commen
 def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool = False,
                   comments: bool = False, code_titles: str = "", css: str = "",
                   modules: dict[str, str | None] | None = None, admonitions: Admonitions | None = None,
-                  link: Callable[[str], str] | None = None, frontmatter: Mapping[str, Any] | None = None) -> Reading:
+                  link: Callable[[str], str] | None = None, frontmatter: Mapping[str, Any] | None = None,
+                  mermaid: bool = False) -> Reading:
     """A Markdown (CommonMark + GFM) or, with `mdx`, an MDX 3 page as its site shows it; `math`
     for `$…$`/`$$…$$` (Mintlify), `directives` for `:::name` callouts (Docusaurus), `comments` for
     `<!-- … -->` in MDX (Docusaurus), `code_titles` for a code block's title as the framework it
@@ -239,7 +240,7 @@ def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool 
                                             "legacyTitles": admonitions.legacy_titles}
     if admonitions is not None and admonitions.magic_comments is not None:
         boxes["magicComments"] = list(admonitions.magic_comments)
-    if admonitions is not None and admonitions.mermaid:
+    if mermaid or (admonitions is not None and admonitions.mermaid):  # a ```mermaid fence is drawn
         boxes["mermaid"] = True
     if admonitions is not None and admonitions.npm2yarn is not None:
         boxes["npm2yarn"] = list(admonitions.npm2yarn)

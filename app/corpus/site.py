@@ -370,6 +370,8 @@ class SiteDialect:
     python_markdown: str | None = None
     vitepress: bool = False  # markdown-it as VitePress configures it (vitepress_markdown.py)
     starlight: bool = False  # Astro Starlight: its code blocks' `title="…"` shown (Expressive Code)
+    math: bool = False  # Nextra with `latex` on: `$…$` and `$$…$$` are math (remark-math), shown by KaTeX
+    mermaid: bool = False  # Nextra: a ```mermaid fence is a diagram (nextra's compile runs remark-mermaid)
 
 
 def site_dialect(site: Site, files: Mapping[str, str]) -> SiteDialect:
@@ -384,7 +386,9 @@ def site_dialect(site: Site, files: Mapping[str, str]) -> SiteDialect:
                            mdx_comments=re.search(r"\bcomments\s*:\s*false\b", config) is None)
     if site.framework == "mkdocs":
         return SiteDialect(myst=False, python_markdown=site.markdown_extensions or None)
-    if site.framework in ("vitepress", "starlight", "nextra"):
+    if site.framework == "nextra":  # nextra({latex: true}) (or its options) in next.config: remark-math
+        return SiteDialect(myst=False, mermaid=True, math=re.search(r"\blatex\s*:\s*(?:true|\{)", files.get(site.config or "", "")) is not None)
+    if site.framework in ("vitepress", "starlight"):
         return SiteDialect(myst=False, vitepress=site.framework == "vitepress", starlight=site.framework == "starlight")
     if "conf.py" in files and "myst" in files["conf.py"]:
         return SiteDialect(myst=True)

@@ -11,10 +11,13 @@ scripts/record_nextra_site.mjs):
   `src/app/`), at its folder, route groups `(x)` dropped, folders named `_x` or `[x` skipped; every
   `.md`/`.mdx` of `pages/` (Nextra 2 and 3). Another Markdown file of the project (a README, an MDX
   file a page imports) is never built. A folder read alone that holds `_meta` files is a content
-  folder: its pages at their paths.
+  folder: its pages at their paths. With Next.js's `i18n` in next.config (Nextra 4: each locale's
+  pages in `content/<locale>/`, at `/<locale>/…`), the default locale's pages are indexed, under
+  their locale's `_meta` titles; the other locales' are left out as translations.
 - Order, per folder: `index` first unless `_meta` names it, then `_meta`'s keys in order, then the
-  rest by name. A folder's label: its `_meta` title (a string, or `{title}`), else its name
-  title-cased (`pageTitleFromFilename`).
+  rest by name. A folder's label: its `_meta` title (a string, or `{title}`), else
+  the `sidebarTitle` or title of its `index` page when that page's front matter says `asIndexPage`
+  (the page then stands where its folder does), else its name title-cased (`pageTitleFromFilename`).
 - Place (the theme's activePath, its breadcrumb): the labels of the folders above the page, a
   `type: 'page'` (or `'menu'`) folder being a navbar tab; a folder shown as its children
   (`display: 'children'`) or hidden (`display: 'hidden'`) is left out of it. Hidden pages are built
@@ -41,7 +44,7 @@ from typing import Any
 
 from app.corpus.frontmatter import front_matter_data
 from app.corpus.reader import read_module_value
-from app.corpus.site_model import FRONT_MATTER, NOT_BUILT, Exclusion, NavPage, Site, stem
+from app.corpus.site_model import FRONT_MATTER, HIDDEN, NOT_BUILT, Exclusion, NavPage, Site, stem
 
 NEXT_CONFIGS = tuple(f"next.config.{ext}" for ext in ("js", "mjs", "cjs", "ts", "mts"))
 _META = re.compile(r"(?:^|/)_meta\.(?:jsx?|tsx?|json)$")
@@ -51,6 +54,9 @@ _MAX_DEPTH = 30
 # The `title` package's words kept lower case inside a title, and pageTitleFromFilename's specials.
 _SMALL = frozenset("a an and as at but by en for if in nor of on or per the to v vs via with".split())
 _SPECIAL = {"ssr": "SSR", "cors": "CORS", "eslint": "ESLint"}
+# next.config's `i18n: {locales: [...], defaultLocale: '...'}`, read from its text (code, never run).
+_LOCALES = re.compile(r"\blocales\s*:\s*\[([^\]]*)\]")
+_DEFAULT_LOCALE = re.compile(r"\bdefaultLocale\s*:\s*['\"]([^'\"]+)['\"]")
 
 
 @dataclass
@@ -85,6 +91,7 @@ def nextra_site(files: Mapping[str, str], folders: tuple[str, ...]) -> Site:
         site.warnings.append("read as a Nextra content folder, without its Next.js project: what the project "
                              "holds outside it (Nextra 4's app folder: the navbar's tabs, snippets) is not read; "
                              "make the project's folder the source's")
+    locale, others = _locales(files.get(config or "", ""))
     root = _Folder()
     slugs: list[tuple[str, str]] = []
     for path in sorted(files):
@@ -98,6 +105,17 @@ def nextra_site(files: Mapping[str, str], folders: tuple[str, ...]) -> Site:
             continue
         folder = _in(path, folders)
         route = None if folder is None else _route(path, folder)
+        if locale and folder is not None and not folder.endswith("app"):
+            # Nextra 4 with Next.js's `i18n`: each locale's pages are `content/<locale>/`, served at
+            # `/<locale>/…` (find-meta-and-page-file-paths.ts globs that folder alone); a reader opening
+            # the site in its default locale searches that locale's: the others are translations.
+            first = path[len(folder):].lstrip("/").split("/", 1)[0]
+            if first in others:
+                site.left_out[path] = Exclusion(HIDDEN, f"a translation for the locale {first!r} ({folder}/{first}/): "
+                                                        f"the default locale's, {locale!r}, is indexed")
+                continue
+            if first != locale:
+                route = None
         if folder is None or route is None:
             site.left_out[path] = Exclusion(NOT_BUILT, "not a page of the Next.js project's content, app or pages "
                                                        "folder (Nextra builds no page of it): never built")
@@ -119,9 +137,21 @@ def nextra_site(files: Mapping[str, str], folders: tuple[str, ...]) -> Site:
     global_meta = next((f"{f}/_meta.global{s}" for f in folders if f.endswith("app") for s in _META_SUFFIXES
                         if f"{f}/_meta.global{s}" in files), None)
     meta = _read_meta(files, global_meta, site.warnings) if global_meta else None
-    _walk(root, files, site, meta, (), 0)
+    # With locales, a locale's folder is its page map's root (getPageMap(`/${lang}`)): no place of its own.
+    _walk(root.folders.get(locale, _Folder()) if locale else root, files, site, meta, (), 0)
+    if locale:
+        _walk(_Folder(dict(root.pages), {k: v for k, v in root.folders.items() if k != locale}), files, site, meta, (), 0)
     site.every_page_listed = not site.listed  # the navigation orders and places; it decides nothing
     return site
+
+
+def _locales(config: str) -> tuple[str, frozenset[str]]:
+    """next.config's default locale ("" without `i18n`) and its other locales."""
+    default, listed = _DEFAULT_LOCALE.search(config), _LOCALES.search(config)
+    if not default or not listed:
+        return "", frozenset()
+    locales = frozenset(re.findall(r"['\"]([^'\"]+)['\"]", listed.group(1)))
+    return default.group(1), locales - {default.group(1)}
 
 
 def _in(path: str, folders: tuple[str, ...]) -> str | None:
@@ -209,6 +239,22 @@ def title_from_filename(name: str) -> str:
     return " ".join(shown)
 
 
+def _index_title(folder: _Folder, files: Mapping[str, str]) -> str | None:
+    """The title a folder takes from its index page when that page's front matter says `asIndexPage`
+    (normalize.ts's sortFolder gives the folder the page's front matter; titlize reads its
+    `sidebarTitle`, else its `title`, which compile-metadata defaults to the first heading)."""
+    index = folder.pages.get("index")
+    data = front_matter_data(files[index], javascript=True) if index else {}
+    if data.get("asIndexPage") is not True:
+        return None
+    for key in ("sidebarTitle", "title"):
+        if isinstance(data.get(key), str) and data[key]:
+            return str(data[key])
+    body = re.sub(r"\A---\n.*?\n---\n", "", files[index] if index else "", flags=re.DOTALL)
+    heading = re.search(r"^# +(.+?)\s*#*\s*$", body, re.MULTILINE)
+    return heading.group(1) if heading else None
+
+
 def _order(names: list[str], meta: dict[str, Any]) -> list[str]:
     """normalize.ts's sortFolder: `index` first unless `_meta` names it, `_meta`'s keys, the rest by name."""
     keys = [k for k in meta if k != "*"]
@@ -218,7 +264,8 @@ def _order(names: list[str], meta: dict[str, Any]) -> list[str]:
 
 
 def _walk(folder: _Folder, files: Mapping[str, str], site: Site, given: dict[str, Any] | None,
-          place: tuple[str, ...], depth: int) -> None:
+          place: tuple[str, ...], depth: int, outer: tuple[str, ...] | None = None) -> None:
+    """Lists `folder`'s pages under `place` (`outer`: the place of the folder itself)."""
     if depth > _MAX_DEPTH:
         return
     meta: dict[str, Any] = {}
@@ -234,12 +281,14 @@ def _walk(folder: _Folder, files: Mapping[str, str], site: Site, given: dict[str
         page = folder.pages.get(name) or (sub.pages.get("index") if sub and not sub.folders and not sub.meta
                                           and list(sub.pages) == ["index"] else None)
         if page is not None:
-            site.listed.setdefault(stem(page), NavPage(place))
+            # An `asIndexPage` index is its folder's own page: it stands where the folder does.
+            own = name == "index" and outer is not None and _index_title(folder, files) is not None
+            site.listed.setdefault(stem(page), NavPage(outer if own and outer is not None else place))
             continue
         if sub is None:
             continue
         display = entry.get("display") or fallback.get("display")
-        label = entry.get("title") if isinstance(entry.get("title"), str) and entry.get("title") else None
+        label = entry.get("title") if isinstance(entry.get("title"), str) and entry.get("title") else _index_title(sub, files)
         shown = place if display in ("children", "hidden") else (*place, label or title_from_filename(name))
         items = entry.get("items") if isinstance(entry.get("items"), dict) else None
-        _walk(sub, files, site, items, shown, depth + 1)
+        _walk(sub, files, site, items, shown, depth + 1, place)

@@ -104,6 +104,24 @@ const STARLIGHT_COMPONENTS = {
   Icon: {shows: [], childless: true},
   ...Object.fromEntries(['Tabs', 'Steps', 'CardGrid', 'FileTree', 'LinkButton'].map((name) => [name, {shows: []}]))
 }
+// Nextra's components (`nextra/components`, nextra 4.6.1's dist/client/components; `@theguild/components`
+// re-exports them), by what they render of their props (recorded: tests/data/site-nav/nextra.shown.json,
+// scripts/record_nextra_html.py). A Tabs names its tabs by its `items` (strings, or objects' `label`),
+// its Tab's `title` is an HTML attribute; a Callout shows its `emoji` (text, its type's icon else); a
+// Card its icon and title; a file tree its folders' and files' names (a closed folder's on a click).
+const NEXTRA_MODULES = new Set(['nextra/components', '@theguild/components'])
+const NEXTRA_COMPONENTS = {
+  Tabs: {shows: ['items']},
+  Callout: {shows: ['emoji']},
+  Cards: {shows: []},
+  'Cards.Card': {shows: ['icon', 'title']},
+  'FileTree.Folder': {shows: ['name']},
+  'FileTree.File': {shows: ['name']},
+  ...Object.fromEntries(['Tabs.Tab', 'Steps', 'Bleed', 'FileTree', 'Table', 'Table.Tr', 'Table.Th', 'Table.Td',
+    'Details', 'Summary', 'Collapse', 'Banner'].map((name) => [name, {shows: []}])),
+  Head: {hide: () => true}
+}
+
 const STARLIGHT_ASIDES = new Set(['note', 'tip', 'caution', 'danger'])
 const STARLIGHT_EXPORTS = [...Object.keys(STARLIGHT_COMPONENTS), 'Aside', 'Code']
 
@@ -195,13 +213,21 @@ function attributeValues(node) {
 
 // An attribute written as an array of plain strings (`tags={["New", "API"]}`): its strings, each a
 // label the component shows; undefined otherwise.
-function strings(node, name) {
+// `labels`: an object's string `label` is its label too (Nextra's Tabs `items`).
+function strings(node, name, labels = false) {
   const attribute = (node.attributes || []).find((a) => a.type === 'mdxJsxAttribute' && a.name === name)
   const value = attribute && attribute.value
   const expression = value && typeof value === 'object' ? expressionOf(value.data && value.data.estree) : undefined
   if (!expression || expression.type !== 'ArrayExpression') return undefined
-  const items = expression.elements.map((e) => (e && e.type === 'Literal' && typeof e.value === 'string' ? e.value : null))
+  const items = expression.elements.map((e) => (e && e.type === 'Literal' && typeof e.value === 'string' ? e.value
+    : labels && e && e.type === 'ObjectExpression' ? objectLabel(e) : null))
   return items.every((item) => item !== null) ? items : undefined
+}
+
+function objectLabel(object) {
+  const label = object.properties.find((p) => p.type === 'Property' && !p.computed &&
+    (p.key.name === 'label' || p.key.value === 'label'))
+  return label && label.value.type === 'Literal' && typeof label.value.value === 'string' ? label.value.value : null
 }
 
 function expressionOf(estree) {
@@ -486,6 +512,8 @@ function localComponents(tree, modules, wanted, mintlify = false) {
   local.origins = origins
   const starlight = new Map() // a name the page imports from Starlight's components → the component
   local.starlight = starlight
+  const nextra = new Map() // a name the page imports from Nextra's components → the component
+  local.nextra = nextra
   const esm = {type: 'Program', body: (tree.children || []).filter((node) => node.type === 'mdxjsEsm')
     .flatMap((node) => (node.data && node.data.estree && node.data.estree.body) || [])}
   const snippetExports = (source) => mintlify && /\.mdx$/i.test(source)
@@ -509,6 +537,18 @@ function localComponents(tree, modules, wanted, mintlify = false) {
       // its text, null when the source holds no such file). A package's (`@theme/Tabs`) and a
       // Markdown snippet (pasted by compose) are not read.
       const source = String(statement.source.value)
+      if (NEXTRA_MODULES.has(source)) {
+        // Nextra's components, read by their own rules (NEXTRA_COMPONENTS); `Tabs.Tab` is its Tabs' Tab.
+        for (const specifier of statement.specifiers) {
+          if (specifier.type !== 'ImportSpecifier') continue
+          const imported = specifier.imported.name ?? specifier.imported.value
+          for (const component of Object.keys(NEXTRA_COMPONENTS)) {
+            const [head, member] = component.split('.')
+            if (head === imported) nextra.set(member ? `${specifier.local.name}.${member}` : specifier.local.name, component)
+          }
+        }
+        continue
+      }
       if (source === STARLIGHT_MODULE) {
         // Starlight's components, read by their own rules (STARLIGHT_COMPONENTS), never the page's own.
         for (const specifier of statement.specifiers) {
@@ -904,7 +944,9 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
       return {type: 'element', tagName: flow ? 'div' : 'span', properties: {}, children: state.all({...node, children: taken})}
     }
     const starlight = name && !rendered && local.starlight ? local.starlight.get(name) : undefined
-    const rule = starlight ? STARLIGHT_COMPONENTS[starlight] : name && (rendered || !local.has(name)) ? COMPONENTS[name] : undefined
+    const nextra = name && !rendered && local.nextra ? local.nextra.get(name) : undefined
+    const rule = starlight ? STARLIGHT_COMPONENTS[starlight] : nextra ? NEXTRA_COMPONENTS[nextra]
+      : name && (rendered || !local.has(name)) ? COMPONENTS[name] : undefined
     const code = starlight ? starlightElement(state, node, starlight, attributes)
       : name === 'CodeBlock' && (rendered || !local.has(name)) ? codeBlock(state, node, attributes) : undefined
     // A site component read as hiding its children: counted apart (compose says their text is not
@@ -977,6 +1019,7 @@ function jsxHandler(counts, local, docusaurus = false, bound = null) {
     const shown = [] // strings, and the nodes of an attribute written as JSX
     for (const key of (rule && rule.shows) || (own && !own.names.has('title') ? [] : ['title'])) {
       const value = key === 'default' ? fieldDefault(node) : docusaurus && name === 'TabItem' && key === 'label' ? tabName(node, attributes)
+        : nextra === 'Tabs' ? strings(node, key, true) || []
         : attributes[key] === undefined ? strings(node, key) : attributes[key]
       if (value === true && (key === 'required' || key === 'deprecated')) shown.push(key)
       else if (typeof value === 'string' && value.trim()) shown.push((LABELS[key] || '') + value)
@@ -1397,8 +1440,9 @@ const HANDLERS = (counts, source, codeTitles, local = new Map(), keywords = null
     return element
   },
   code: (state, node) => {
-    // Docusaurus's `markdown.mermaid` makes a `mermaid` fence a diagram (mdx-loader's remark/mermaid).
-    const shown = codeTitles === 'docusaurus' && mermaid && node.lang === 'mermaid' ? {...node, value: mermaidDrawn(node.value)}
+    // Docusaurus's `markdown.mermaid` makes a `mermaid` fence a diagram (mdx-loader's remark/mermaid);
+    // so does Nextra, always (its compile's remark-mermaid).
+    const shown = mermaid && node.lang === 'mermaid' ? {...node, value: mermaidDrawn(node.value)}
       : codeTitles === 'docusaurus' ? {...node, value: docusaurusCode(node.value, node.lang, node.meta, magic)}
       : codeTitles === 'mintlify' ? {...node, value: mintlifyCode(node.value, node.lang, node.meta)} : node
     const pre = defaultHandlers.code(state, shown)

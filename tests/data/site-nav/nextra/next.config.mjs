@@ -1,5 +1,5 @@
 import nextra from 'nextra'
 
-const withNextra = nextra({ search: { codeblocks: false } })
+const withNextra = nextra({ latex: true, search: { codeblocks: false } })
 
 export default withNextra({ output: 'export', images: { unoptimized: true } })
