@@ -11,7 +11,7 @@ import contextlib
 import functools
 import json
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import Any, NamedTuple
@@ -250,14 +250,17 @@ def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool 
 
 
 def read_html(html: str, css: str = "", link: Callable[[str], str] | None = None, *, vue: bool = False,
-              slots: Mapping[str, list[str]] | None = None, frontmatter: Mapping[str, Any] | None = None) -> Reading:
+              slots: Mapping[str, list[str]] | None = None, frontmatter: Mapping[str, Any] | None = None,
+              styles: Sequence[Mapping[str, object]] = ()) -> Reading:
     """HTML (a MyST page rendered by markdown-it-py) as a browser shows it, with the site's `css`;
     `link` as read_markdown's. With `vue`, a VitePress page's HTML: rendered as Vue renders the
     page's template first (js/src/vue-template.js), each component of `slots` showing only the
     children its slots take (vitepress_markdown.component_slots), `frontmatter` the page's
-    (`{{ $frontmatter.title }}`; as JSON: a date is its text)."""
+    (`{{ $frontmatter.title }}`; as JSON: a date is its text), `styles` its `<style>` blocks
+    (vitepress_markdown.render_vitepress: a scoped one as Vue scopes it, js/src/vue-scoped.js)."""
     data = json.loads(json.dumps(dict(frontmatter or {}), default=str))
-    return _reading(_call("fromHtml", html, css, {"vue": vue, "slots": dict(slots or {}), "frontmatter": data}), link)
+    return _reading(_call("fromHtml", html, css, {"vue": vue, "slots": dict(slots or {}), "frontmatter": data,
+                                                  "styles": [dict(style) for style in styles]}), link)
 
 
 @dataclass

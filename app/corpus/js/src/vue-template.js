@@ -332,10 +332,14 @@ function slotted(children, taken) {
   })
 }
 
-// VitePress's global `<Badge>` (its default theme): its slot, else its `text` prop.
+// VitePress's global `<Badge>` (its default theme): its slot, else its `text` prop, in the
+// `<span class="VPBadge tip">` it renders (Badge.vue), which a page's rule may name (`p span`).
 function badge(element) {
   if (element.tagName !== 'badge') return
   const properties = element.properties || {}
   const empty = (element.children || []).every((child) => child.type === 'comment' || (child.type === 'text' && !child.value.trim()))
   if (empty && typeof properties.text === 'string') element.children = [{type: 'text', value: properties.text}]
+  element.tagName = 'span'
+  const type = typeof properties.type === 'string' ? properties.type : 'tip'
+  element.properties = {...properties, className: ['VPBadge', type, ...[].concat(properties.className || [])]}
 }

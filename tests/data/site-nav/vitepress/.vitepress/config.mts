@@ -54,6 +54,7 @@ export default ({ mode }: { mode: string }) => defineConfig({
         { text: 'includes', link: '/probe/includes' },
         { text: 'layout-false', link: '/probe/layout-false' },
         { text: 'page-layout', link: '/probe/page-layout' },
+        { text: 'scoped', link: '/probe/scoped' },
         { text: 'toc', link: '/probe/toc' },
         { text: 'vue', link: '/probe/vue' },
         { text: 'vue2', link: '/probe/vue2' },
