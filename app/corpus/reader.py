@@ -47,6 +47,9 @@ class Admonitions:
     # The converters of @docusaurus/remark-plugin-npm2yarn when the folder's content plugin adds it:
     # a ```` ```bash npm2yarn ```` fence is then tabs of the command converted (js/src/docusaurus-npm2yarn.js).
     npm2yarn: tuple[str, ...] | None = None
+    # The [language, label] pairs of docusaurus-remark-plugin-tab-blocks when the folder's content
+    # plugin adds it: a run of ```` ```js tab ```` fences is then tabs (js/src/docusaurus-tab-blocks.js).
+    tab_blocks: tuple[tuple[str, str], ...] | None = None
 
 
 class Block(NamedTuple):
@@ -243,6 +246,8 @@ def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool 
         boxes["mermaid"] = True
     if admonitions is not None and admonitions.npm2yarn is not None:
         boxes["npm2yarn"] = list(admonitions.npm2yarn)
+    if admonitions is not None and admonitions.tab_blocks is not None:
+        boxes["tabBlocks"] = [list(pair) for pair in admonitions.tab_blocks]
     return _reading(_call("parse", text, {"mdx": mdx, "math": math, "directives": directives, "comments": comments,
                                           "codeTitles": code_titles, "css": css, "modules": modules or {}, **boxes,
                                           **({"frontmatter": json.loads(json.dumps(dict(frontmatter), default=lambda _: None))}

@@ -41,6 +41,7 @@ import {DISPLAY_HIDES, hiding} from './css-hiding.js'
 import {hiddenEverywhere, tailwindFrame} from './tailwind.js'
 import {docusaurusCode} from './docusaurus-code.js'
 import {npm2yarn} from './docusaurus-npm2yarn.js'
+import {tabBlocks} from './docusaurus-tab-blocks.js'
 import {mermaidDrawn, mintlifyCode} from './mintlify-code.js'
 import {renderVue, selfClosed} from './vue-template.js'
 import {SCOPE, SCOPE_PROPERTY, scopedRule, scopedSelector} from './vue-scoped.js'
@@ -2682,6 +2683,9 @@ export function parse(page, options) {
     const codeTitles = (options && options.codeTitles) || ''
     if (codeTitles === 'docusaurus' && Array.isArray(options.npm2yarn)) {
       npm2yarn(tree, options.npm2yarn.filter((name) => typeof name === 'string'))
+    }
+    if (codeTitles === 'docusaurus' && Array.isArray(options.tabBlocks)) {
+      tabBlocks(tree, options.tabBlocks.filter((pair) => Array.isArray(pair) && pair.length === 2))
     }
     const wanted = [] // modules of the site the page imports components from, not given
     const local = localComponents(tree, options && options.modules, wanted, codeTitles === 'mintlify')
