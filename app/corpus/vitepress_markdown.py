@@ -161,9 +161,9 @@ _ATTRIBUTE = re.compile(r"""([^\s"'<>/=]+)(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>
 def render_vitepress(text: str, styles: list[dict[str, object]] | None = None) -> str:
     """The page's Markdown (front matter and includes already handled) as VitePress's HTML. Its
     `<style>` blocks are left out of it, as VitePress leaves them (the page's Vue component's
-    blocks), and added to `styles` as {"css", "scoped"}: `scoped` when the tag has that attribute
-    (compiler-sfc's createBlock: the name as written; another spelling is not scoped, which hides
-    more, never less)."""
+    blocks), and added to `styles` as {"css", "scoped", "module"}: each when the tag has that
+    attribute (compiler-sfc's createBlock: the name as written; another spelling is neither, which
+    hides more, never less)."""
     return str(_parser().render(text, {"sfc_styles": styles if styles is not None else []}))
 
 
@@ -174,8 +174,8 @@ def _render_html_block(self: RendererHTML, tokens: Sequence[Token], idx: int, op
         return str(tokens[idx].content)
     if found.group(2).lower() == "style":
         for attributes, css in _STYLE_ELEMENT.findall(found.group(0)):
-            scoped = "scoped" in _ATTRIBUTE.findall(attributes)
-            env.setdefault("sfc_styles", []).append({"css": css, "scoped": scoped})
+            names = _ATTRIBUTE.findall(attributes)
+            env.setdefault("sfc_styles", []).append({"css": css, "scoped": "scoped" in names, "module": "module" in names})
     return ""
 
 

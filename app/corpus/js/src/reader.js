@@ -44,7 +44,7 @@ import {npm2yarn} from './docusaurus-npm2yarn.js'
 import {tabBlocks} from './docusaurus-tab-blocks.js'
 import {mermaidDrawn, mintlifyCode} from './mintlify-code.js'
 import {renderVue, selfClosed} from './vue-template.js'
-import {SCOPE, SCOPE_PROPERTY, scopedRule, scopedSelector} from './vue-scoped.js'
+import {SCOPE, SCOPE_PROPERTY, moduleSelector, scopedRule, scopedSelector} from './vue-scoped.js'
 
 // The OpenAPI reader (src/openapi.js, @mintlify's packages: a quarter of the code, 0.02 s of a
 // process's start) is a bundle of its own, ../reader-openapi.js, which app/corpus/reader.py
@@ -1733,8 +1733,9 @@ function hidingRules(nodes, parent, out, imports = 0, sure = true, vue = null) {
     if (node.type === 'Rule') {
       const children = node.block.children.toArray()
       const holdsRules = children.some((child) => child.type === 'Rule' || (child.type === 'Raw' && child.value.includes('{')))
-      const scoped = out.scoped ? scopedRule(withoutComments(node.prelude.value), vue && vue.rule, holdsRules) : null
-      const prelude = scoped ? scopedSelector(scoped) : node.prelude.value
+      const written = out.module ? moduleSelector(withoutComments(node.prelude.value)) : node.prelude.value
+      const scoped = out.scoped ? scopedRule(withoutComments(written), vue && vue.rule, holdsRules) : null
+      const prelude = scoped ? scopedSelector(scoped) : written
       const showing = sure && !parent && showingDisplay(children)
       if (showing) {
         let selector = null
@@ -1834,9 +1835,9 @@ function showingDisplay(nodes) {
 // The site's own stylesheet's hiding rules, read once for every page of the site (the last one read).
 let siteRules = {css: '', rules: []}
 
-// `scoped`: a VitePress page's `<style scoped>` (vue-scoped.js).
-function rulesOf(css, scoped = false) {
-  const rules = Object.assign([], {keyframes: new Map(), animated: [], showing: [], scoped})
+// `scoped`, `module`: a VitePress page's `<style scoped>`, `<style module>` (vue-scoped.js).
+function rulesOf(css, scoped = false, module = false) {
+  const rules = Object.assign([], {keyframes: new Map(), animated: [], showing: [], scoped, module})
   hidingRules(parseCss(css, CSS_OPTIONS).children, null, rules)
   return rules
 }
@@ -1911,10 +1912,9 @@ function applyStylesheets(tree, siteCss = '', blocks = null) {
       linksFound = collecting
     }
   }
-  const scoped = (blocks || []).filter((block) => block.scoped).map((block) => block.css)
-  sheets.push(...(blocks || []).filter((block) => !block.scoped).map((block) => block.css))
+  sheets.push(...(blocks || []).filter((block) => !block.scoped && !block.module).map((block) => block.css))
   const read = [...(siteCss ? [siteRules.rules] : []), ...(sheets.length ? [rulesOf(sheets.join('\n'))] : []),
-    ...(scoped.length ? [rulesOf(scoped.join('\n'), true)] : [])]
+    ...(blocks || []).filter((block) => block.scoped || block.module).map((block) => rulesOf(block.css, Boolean(block.scoped), Boolean(block.module)))]
   const rules = [...read.flat(), ...animatedRules(read)]
   const keyframes = new Map(read.flatMap((sheet) => [...sheet.keyframes]))
   if (keyframes.size) animateStyles(tree, keyframes)

@@ -40,6 +40,36 @@ export function scopedSelector(rule) {
   }).processSync(rule.selector)
 }
 
+// A `<style module>` as Vite compiles it (postcss-modules, local by default): each class and id
+// outside `:global` gets a name of its own (`.m1` is `._m1_x7f`), which no element of the page has
+// (a `:class="$style.m1"` binding the reader cannot evaluate hides its element anyway); `:global(…)`
+// and what follows a bare `:global` keep their names, `:local` switches back. Recorded: the
+// `probe/module` page.
+export function moduleSelector(text) {
+  return selectorParser((root) => root.each((selector) => localized(selector, false))).processSync(text)
+}
+
+function localized(selector, global) {
+  let local = !global
+  for (const node of [...selector.nodes]) {
+    if (node.type === 'pseudo' && (node.value === ':global' || node.value === ':local')) {
+      if (node.nodes.length) {
+        for (const inner of node.nodes) localized(inner, node.value === ':global')
+        node.replaceWith(...node.nodes[0].nodes)
+      } else {
+        local = node.value === ':local'
+        const next = node.next()
+        if (next && next.type === 'combinator' && !next.value.trim() && !node.prev()) next.remove()
+        node.remove()
+      }
+    } else if ((node.type === 'class' || node.type === 'id') && local) {
+      node.value = `docschat-module-${node.value}`
+    } else if (node.type === 'pseudo' && node.nodes.length) {
+      for (const inner of node.nodes) localized(inner, !local)
+    }
+  }
+}
+
 /* eslint-disable */
 // ---- @vue/compiler-sfc 3.5.47, as written (`extractAndWrapNodes` is the caller's: hidingRules) ----
 function rewriteSelector(id, rule, selector, selectorRoot, deep, slotted = false) {

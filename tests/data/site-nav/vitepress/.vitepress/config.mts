@@ -53,6 +53,7 @@ export default ({ mode }: { mode: string }) => defineConfig({
         { text: 'inc/part', link: '/probe/inc/part' },
         { text: 'includes', link: '/probe/includes' },
         { text: 'layout-false', link: '/probe/layout-false' },
+        { text: 'module', link: '/probe/module' },
         { text: 'page-layout', link: '/probe/page-layout' },
         { text: 'scoped', link: '/probe/scoped' },
         { text: 'toc', link: '/probe/toc' },
