@@ -7,7 +7,8 @@
 #
 # --platform=node: decode-named-character-reference otherwise picks its DOM build ("document is
 # not defined" in V8); `yaml` (which @mintlify/openapi-parser reads YAML specs with) its browser
-# build, for its Node one asks for Node's `process` and `buffer`. IIFE with a global name: V8 evaluates it as a script, no module loader.
+# build, for its Node one asks for Node's `process` and `buffer`; so `util-deprecate`
+# (postcss-selector-parser's), whose Node build is Node's `util`. IIFE with a global name: V8 evaluates it as a script, no module loader.
 set -eu
 cd "$(dirname "$0")/../app/corpus/js"
 # A node_modules that is a link to another checkout's (a worktree sharing main's): npm ci would
@@ -28,7 +29,8 @@ for bundle in reader:docschatReader openapi:docschatOpenapi; do
   $check && out=$(mktemp --suffix=.js)
   ./node_modules/.bin/esbuild "src/$entry.js" --bundle --platform=node --format=iife \
     --global-name="${bundle#*:}" --minify --legal-comments=none --log-level=warning \
-    --alias:yaml=./node_modules/yaml/browser/index.js --outfile="$out"
+    --alias:yaml=./node_modules/yaml/browser/index.js --alias:util-deprecate=./node_modules/util-deprecate/browser.js \
+    --outfile="$out"
   if $check; then
     cmp -s "$out" "$name" || { echo "app/corpus/js/$name differs from its sources: run $0" >&2; exit 1; }
     rm -f "$out"

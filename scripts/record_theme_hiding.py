@@ -182,14 +182,17 @@ def record_starlight(install: Path, node: str) -> None:
 
 def record_vitepress(install: Path) -> None:
     """VitePress's default theme's record (its `.vp-block`, a code group's panel, hidden outside a
-    group too), written into app/corpus/theme_hiding.json beside the others."""
+    group too, but with `active`: `.vp-block.active {display: block}`), written into
+    app/corpus/theme_hiding.json beside the others."""
     vitepress = json.loads((install / "node_modules" / "vitepress" / "package.json").read_text())["version"]
-    record_built("vitepress", f"vitepress {vitepress}", lambda out: vitepress_page(install, out))
+    record_built("vitepress", f"vitepress {vitepress}", lambda out: vitepress_page(install, out), shown_with=True)
 
 
-def record_built(generator: str, version: str, build: Callable[[Path], Path | None]) -> None:
+def record_built(generator: str, version: str, build: Callable[[Path], Path | None], shown_with: bool = False) -> None:
     """The record of the default theme of a site `build` builds (its page's path), with and without
-    its scripts, into app/corpus/theme_hiding.json beside the others."""
+    its scripts, into app/corpus/theme_hiding.json beside the others. With `shown_with`, also the
+    classes that show each hidden class's div again at every desktop width, in both pages, when the
+    div has both (`shown_with`: theme_hiding.py writes the hiding rule `:not()` them)."""
     recorded = Path(__file__).parent.parent / "app" / "corpus" / "theme_hiding.json"
     record = json.loads(recorded.read_text())
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -202,8 +205,12 @@ def record_built(generator: str, version: str, build: Callable[[Path], Path | No
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(QuietHandler, directory=path.parent))
         threading.Thread(target=server.serve_forever, daemon=True).start()
         url = f"http://127.0.0.1:{server.server_address[1]}/"
-        record[generator] = {"default": {"version": version, "chromium": browser.version,
-                                         "hidden": both(*(hidden_classes(page, url) for page in pages))}}
+        hidden = both(*(hidden_classes(page, url) for page in pages))
+        record[generator] = {"default": {"version": version, "chromium": browser.version, "hidden": hidden}}
+        if shown_with:
+            pages[1].goto(url)
+            names = pages[1].evaluate(CLASSES_JS)
+            record[generator]["default"]["shown_with"] = {name: shown_again(pages, url, name, names) for name in hidden}
         browser.close()
         server.shutdown()
     recorded.write_text(json.dumps(record, indent=1, sort_keys=True) + "\n")
@@ -256,6 +263,14 @@ def hidden_classes(page: Page, url: str, element: tuple[str, str] = ("div", ""))
         for name, style in page.evaluate(HIDDEN_JS, [holder, names]):
             hidden.setdefault(name, {}).setdefault(style, []).append(width)
     return dict(sorted(hidden.items()))
+
+
+def shown_again(pages: list[Page], url: str, name: str, names: list[str]) -> list[str]:
+    """The class names that, on a div of class `name` too, leave it shown at every desktop width
+    in each of `pages` (hidden with it at one: not listed, more hidden, never less)."""
+    together = [hidden_classes(page, url, ("div", name)) for page in pages]
+    return sorted(other for other in names if other != name and not any(
+        width >= 1024 for found in together for widths in found.get(other, {}).values() for width in widths))
 
 
 def both(one: dict[str, dict[str, list[int]]], other: dict[str, dict[str, list[int]]]) -> dict[str, dict[str, list[int]]]:

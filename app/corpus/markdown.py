@@ -429,9 +429,10 @@ def read_page(text: str, *, mdx: bool, rst: bool = False, myst: bool | None = No
         return replace(_read_linked(lambda sheets, _: read_html(html, sheets, link), css, linked),
                        unresolved_snippets=unresolved)
     if vitepress and not mdx:
-        rendered, slots = render_vitepress(text), component_slots(text, modules) if modules is not None else {}
-        return _read_linked(lambda sheets, _: read_html(rendered, sheets, link, vue=True, slots=slots, frontmatter=page_data),
-                            css, linked)
+        styles: list[dict[str, object]] = []
+        rendered, slots = render_vitepress(text, styles), component_slots(text, modules) if modules is not None else {}
+        return _read_linked(lambda sheets, _: read_html(rendered, sheets, link, vue=True, slots=slots, frontmatter=page_data,
+                                                        styles=styles), css, linked)
     if rst:
         try:
             rendered, not_read = in_time(render_rst, text, build or Build())

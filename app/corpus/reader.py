@@ -11,7 +11,7 @@ import contextlib
 import functools
 import json
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from importlib import resources
 from typing import Any, NamedTuple
@@ -47,6 +47,9 @@ class Admonitions:
     # The converters of @docusaurus/remark-plugin-npm2yarn when the folder's content plugin adds it:
     # a ```` ```bash npm2yarn ```` fence is then tabs of the command converted (js/src/docusaurus-npm2yarn.js).
     npm2yarn: tuple[str, ...] | None = None
+    # The [language, label] pairs of docusaurus-remark-plugin-tab-blocks when the folder's content
+    # plugin adds it: a run of ```` ```js tab ```` fences is then tabs (js/src/docusaurus-tab-blocks.js).
+    tab_blocks: tuple[tuple[str, str], ...] | None = None
 
 
 class Block(NamedTuple):
@@ -244,6 +247,8 @@ def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool 
         boxes["mermaid"] = True
     if admonitions is not None and admonitions.npm2yarn is not None:
         boxes["npm2yarn"] = list(admonitions.npm2yarn)
+    if admonitions is not None and admonitions.tab_blocks is not None:
+        boxes["tabBlocks"] = [list(pair) for pair in admonitions.tab_blocks]
     return _reading(_call("parse", text, {"mdx": mdx, "math": math, "directives": directives, "comments": comments,
                                           "codeTitles": code_titles, "css": css, "modules": modules or {}, **boxes,
                                           **({"frontmatter": json.loads(json.dumps(dict(frontmatter), default=lambda _: None))}
@@ -251,14 +256,17 @@ def read_markdown(text: str, *, mdx: bool, math: bool = False, directives: bool 
 
 
 def read_html(html: str, css: str = "", link: Callable[[str], str] | None = None, *, vue: bool = False,
-              slots: Mapping[str, list[str]] | None = None, frontmatter: Mapping[str, Any] | None = None) -> Reading:
+              slots: Mapping[str, list[str]] | None = None, frontmatter: Mapping[str, Any] | None = None,
+              styles: Sequence[Mapping[str, object]] = ()) -> Reading:
     """HTML (a MyST page rendered by markdown-it-py) as a browser shows it, with the site's `css`;
     `link` as read_markdown's. With `vue`, a VitePress page's HTML: rendered as Vue renders the
     page's template first (js/src/vue-template.js), each component of `slots` showing only the
     children its slots take (vitepress_markdown.component_slots), `frontmatter` the page's
-    (`{{ $frontmatter.title }}`; as JSON: a date is its text)."""
+    (`{{ $frontmatter.title }}`; as JSON: a date is its text), `styles` its `<style>` blocks
+    (vitepress_markdown.render_vitepress: a scoped one as Vue scopes it, js/src/vue-scoped.js)."""
     data = json.loads(json.dumps(dict(frontmatter or {}), default=str))
-    return _reading(_call("fromHtml", html, css, {"vue": vue, "slots": dict(slots or {}), "frontmatter": data}), link)
+    return _reading(_call("fromHtml", html, css, {"vue": vue, "slots": dict(slots or {}), "frontmatter": data,
+                                                  "styles": [dict(style) for style in styles]}), link)
 
 
 @dataclass

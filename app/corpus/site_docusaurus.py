@@ -200,7 +200,8 @@ def docusaurus_site(files: Mapping[str, str]) -> Site:
     site.admonitions = (("", Admonitions(legacy_titles=legacy, magic_comments=magic, mermaid=mermaid)), *(
         (folder, Admonitions(legacy_titles=legacy, magic_comments=magic, mermaid=mermaid, npm2yarn=converters))
         for folder, converters in options.npm2yarn), *(
-        (folder, Admonitions(instance.admonitions, legacy, magic, mermaid, instance.npm2yarn)) for instance in options.docs
+        (folder, Admonitions(instance.admonitions, legacy, magic, mermaid, instance.npm2yarn, instance.tab_blocks))
+        for instance in options.docs
         for folder in (instance.path, "versioned_docs" if instance.id == "default" else f"{instance.id}_versioned_docs")))
     for instance in options.docs:
         if instance.path == ".." or instance.path.startswith("../"):

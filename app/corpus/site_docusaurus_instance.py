@@ -55,6 +55,7 @@ class DocsInstance:
     # (the last version: none; the current: `next`; another: its name).
     version_paths: tuple[tuple[str, str], ...] = ()
     npm2yarn: tuple[str, ...] | None = None  # its remarkPlugins' npm2yarn converters (remark_npm2yarn)
+    tab_blocks: tuple[tuple[str, str], ...] | None = None  # its remarkPlugins' tab-blocks labels (remark_tab_blocks)
 
     @classmethod
     def read(cls, options: Any) -> DocsInstance:
@@ -71,6 +72,7 @@ class DocsInstance:
                    current=options.get("includeCurrentVersion") is not False,
                    last_version=options["lastVersion"] if isinstance(options.get("lastVersion"), str) else None,
                    version_paths=_version_paths(options.get("versions")), npm2yarn=remark_npm2yarn(options),
+                   tab_blocks=remark_tab_blocks(options),
                    versioning=json.dumps({k: options[k] for k in ("disableVersioning", "onlyIncludeVersions")
                                           if isinstance(options.get(k), (bool, list))}, default=str))
 
@@ -98,6 +100,24 @@ def remark_npm2yarn(options: dict[str, Any]) -> tuple[str, ...] | None:
             continue
         converters = given.get("converters", list(NPM2YARN_CONVERTERS)) if isinstance(given, dict) else []
         return tuple(c for c in converters[:20] if isinstance(c, str)) if isinstance(converters, list) else ()
+    return None
+
+
+TAB_BLOCKS = "docusaurus-remark-plugin-tab-blocks"
+
+
+def remark_tab_blocks(options: dict[str, Any]) -> tuple[tuple[str, str], ...] | None:
+    """The `labels` option of docusaurus-remark-plugin-tab-blocks ([language, label] pairs, after its
+    own js and ts) when a content plugin's `remarkPlugins` add it, else None. Labels set by code:
+    none (a tab without a label shows its language, as the plugin's own defaults still do)."""
+    plugins = options.get("remarkPlugins")
+    for entry in plugins[:100] if isinstance(plugins, list) else ():
+        plugin, given = (entry[0], entry[1] if len(entry) > 1 else {}) if isinstance(entry, list) and entry else (entry, {})
+        if not (isinstance(plugin, dict) and plugin.get("module") == TAB_BLOCKS):
+            continue
+        labels = given.get("labels", []) if isinstance(given, dict) else []
+        return tuple((str(pair[0]), str(pair[1])) for pair in labels[:100] if isinstance(pair, list) and len(pair) == 2
+                     and all(isinstance(part, str) for part in pair)) if isinstance(labels, list) else ()
     return None
 
 

@@ -47,7 +47,9 @@ def theme_css(framework: str, theme: str) -> str:
         hiding = [style for style, widths in styles.items() if any(width >= DESKTOP for width in widths)]
         if hiding:
             declarations = ";".join(style if style != "?" else "display: none" for style in hiding)
-            rules.append(f".{_escaped(name)}{{{declarations}}}")
+            # Not with a class that shows it again (VitePress's `.vp-block.active`), where recorded.
+            again = "".join(f":not(.{_escaped(other)})" for other in record.get("shown_with", {}).get(name, ()))
+            rules.append(f".{_escaped(name)}{again}{{{declarations}}}")
     return "\n".join(rules)
 
 

@@ -149,9 +149,34 @@ def _list(value: object) -> list[Any]:
     return value if isinstance(value, list) else []
 
 
-def render_vitepress(text: str) -> str:
-    """The page's Markdown (front matter and includes already handled) as VitePress's HTML."""
-    return str(_parser().render(text))
+# @mdit-vue/plugin-sfc's block (createSfcRegexp): an HTML block that is a `<script>` or `<style>`
+# element, taken out of the page's HTML as one of its Vue component's blocks.
+_SFC_BLOCK = re.compile(r"^\s*(<(script|style)\s?.*?>)(.*)(</\2\s*>)\s*$", re.IGNORECASE | re.DOTALL)
+# The `<style>` elements of a block as Vue's SFC parser reads them (its content is raw text up to
+# `</style`), and an attribute of one's opening tag.
+_STYLE_ELEMENT = re.compile(r"<style(?=[\s/>])([^>]*)>(.*?)</style\s*>", re.IGNORECASE | re.DOTALL)
+_ATTRIBUTE = re.compile(r"""([^\s"'<>/=]+)(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?""")
+
+
+def render_vitepress(text: str, styles: list[dict[str, object]] | None = None) -> str:
+    """The page's Markdown (front matter and includes already handled) as VitePress's HTML. Its
+    `<style>` blocks are left out of it, as VitePress leaves them (the page's Vue component's
+    blocks), and added to `styles` as {"css", "scoped", "module"}: each when the tag has that
+    attribute (compiler-sfc's createBlock: the name as written; another spelling is neither, which
+    hides more, never less)."""
+    return str(_parser().render(text, {"sfc_styles": styles if styles is not None else []}))
+
+
+def _render_html_block(self: RendererHTML, tokens: Sequence[Token], idx: int, options: OptionsDict, env: EnvType) -> str:
+    """@mdit-vue/plugin-sfc's html_block rule: a `<script>` or `<style>` block is not in the HTML."""
+    found = _SFC_BLOCK.match(tokens[idx].content)
+    if found is None:
+        return str(tokens[idx].content)
+    if found.group(2).lower() == "style":
+        for attributes, css in _STYLE_ELEMENT.findall(found.group(0)):
+            names = _ATTRIBUTE.findall(attributes)
+            env.setdefault("sfc_styles", []).append({"css": css, "scoped": "scoped" in names, "module": "module" in names})
+    return ""
 
 
 @cache
@@ -164,6 +189,7 @@ def _parser() -> MarkdownIt:
     md.core.ruler.after("block", "github_alerts", _github_alerts)
     md.core.ruler.push("heading_ids", _heading_ids)
     md.add_render_rule("fence", _render_fence)
+    md.add_render_rule("html_block", _render_html_block)
     md.add_render_rule("alert_open", _render_alert)
     md.add_render_rule("alert_close", lambda self, tokens, idx, options, env: "</div>\n")
     return md

@@ -41,8 +41,10 @@ import {DISPLAY_HIDES, hiding} from './css-hiding.js'
 import {hiddenEverywhere, tailwindFrame} from './tailwind.js'
 import {docusaurusCode} from './docusaurus-code.js'
 import {npm2yarn} from './docusaurus-npm2yarn.js'
+import {tabBlocks} from './docusaurus-tab-blocks.js'
 import {mermaidDrawn, mintlifyCode} from './mintlify-code.js'
 import {renderVue, selfClosed} from './vue-template.js'
+import {SCOPE, SCOPE_PROPERTY, moduleSelector, scopedRule, scopedSelector} from './vue-scoped.js'
 
 // The OpenAPI reader (src/openapi.js, @mintlify's packages: a quarter of the code, 0.02 s of a
 // process's start) is a bundle of its own, ../reader-openapi.js, which app/corpus/reader.py
@@ -1767,27 +1769,36 @@ function pseudo(item, negated, nested) {
 // whatever its condition (more hidden, never less); `@keyframes` hold no rules. Only a rule that
 // hides, or holds rules, has its selector read: one the parser cannot read is an error then (the
 // page is not indexed, and compose reports it: fail closed), as it would leak were it valid CSS.
-function hidingRules(nodes, parent, out, imports = 0, sure = true) {
+// In a VitePress page's `<style scoped>` (`out.scoped`) each selector is first rewritten as Vue's
+// compiler rewrites it (vue-scoped.js); `vue` is then the rule the nodes are in, as Vue sees it, and
+// `own` the selector that rule's own declarations apply to (a rule holding rules: `&[data-v-…]`).
+function hidingRules(nodes, parent, out, imports = 0, sure = true, vue = null) {
   for (const node of nodes) {
     if (node.type === 'Rule') {
       const children = node.block.children.toArray()
+      const holdsRules = children.some((child) => child.type === 'Rule' || (child.type === 'Raw' && child.value.includes('{')))
+      const written = out.module ? moduleSelector(withoutComments(node.prelude.value)) : node.prelude.value
+      const scoped = out.scoped ? scopedRule(withoutComments(written), vue && vue.rule, holdsRules) : null
+      const prelude = scoped ? scopedSelector(scoped) : written
       const showing = sure && !parent && showingDisplay(children)
       if (showing) {
         let selector = null
         try {
-          selector = matchable(SELECTOR(withoutComments(node.prelude.value)), null, true)
+          selector = matchable(SELECTOR(withoutComments(prelude)), null, true)
         } catch {} // a selector not read shows nothing
         if (selector) out.showing.push({selector, declarations: showing})
       }
       const declarations = hidingDeclarations(children)
       const animations = animationNames(declarationsOf(children))
-      const rules = children.some((child) => child.type === 'Rule' || child.type === 'Atrule' || (child.type === 'Raw' && child.value.includes('{')))
+      const rules = holdsRules || children.some((child) => child.type === 'Atrule')
       if (!declarations && !animations.length && !rules) continue
-      const selector = readSelector(node.prelude.value, parent)
+      const selector = readSelector(prelude, parent)
       if (!selector) continue
-      if (declarations) out.push({selector, declarations})
-      if (animations.length) out.animated.push({selector, animations})
-      hidingRules(children, selector, out)
+      // Vue scopes the declarations of a rule holding rules apart, as a rule `&` inside it.
+      const own = scoped && holdsRules && !scoped.__deep ? readSelector(scopedSelector(scopedRule('&', scoped, false)), selector) : selector
+      if (declarations && own) out.push({selector: own, declarations})
+      if (animations.length && own) out.animated.push({selector: own, animations})
+      hidingRules(children, selector, out, 0, true, scoped && {rule: scoped, own})
     } else if (node.type === 'Atrule' && node.block && /keyframes$/i.test(node.name)) {
       // A keyframe's hiding declarations, by the animation's name (`animated` says who runs it).
       const declarations = node.block.children.toArray().filter((frame) => frame.type === 'Rule')
@@ -1795,23 +1806,34 @@ function hidingRules(nodes, parent, out, imports = 0, sure = true) {
       const name = unquote(node.prelude ? node.prelude.value : '')
       if (declarations && name) out.keyframes.set(name, [out.keyframes.get(name), declarations].filter(Boolean).join(';'))
     } else if (node.type === 'Atrule' && node.block) {
-      const declarations = parent && hidingDeclarations(node.block.children)
-      if (declarations) out.push({selector: parent, declarations})
-      const animations = parent ? animationNames(declarationsOf(node.block.children)) : []
-      if (animations.length) out.animated.push({selector: parent, animations})
+      // Vue scopes an at-rule's declarations in a rule holding rules as the rule's own (`own`).
+      const target = (vue && vue.own) || parent
+      const declarations = target && hidingDeclarations(node.block.children)
+      if (declarations) out.push({selector: target, declarations})
+      const animations = target ? animationNames(declarationsOf(node.block.children)) : []
+      if (animations.length) out.animated.push({selector: target, animations})
       // Only `@layer` applies whatever the page: a rule under a condition may not show.
-      hidingRules(node.block.children, parent, out, imports, sure && /^layer$/i.test(node.name))
+      hidingRules(node.block.children, parent, out, imports, sure && /^layer$/i.test(node.name), vue && {rule: vue.rule, own: null})
     } else if (node.type === 'Atrule' && node.name.toLowerCase() === 'import' && node.prelude && imports < 20) {
       // `@import url("data:text/css,…")`: its sheet's rules, as the browser imports them (wherever
       // the rule stands: Chromium ignores one after other rules, more hidden here, never less).
       const url = /^\s*(?:url\(\s*(["']?)([\s\S]*?)\1\s*\)|(["'])([\s\S]*?)\3)/i.exec(node.prelude.value)
       const css = url ? dataCss(url[2] ?? url[4]) : ''
-      if (css) hidingRules(parseCss(css, CSS_OPTIONS).children, parent, out, imports + 1, false)
-      else if (url) linkTo(url[2] ?? url[4]) // a file of the site, perhaps: compose reads it (`links`)
+      // Read unscoped, whatever the sheet importing it: what Vite does to an import in a scoped
+      // style was not recorded, and unscoped its rules hide more, never less.
+      if (css) {
+        const scoped = out.scoped
+        out.scoped = false
+        try {
+          hidingRules(parseCss(css, CSS_OPTIONS).children, parent, out, imports + 1, false)
+        } finally {
+          out.scoped = scoped
+        }
+      } else if (url) linkTo(url[2] ?? url[4]) // a file of the site, perhaps: compose reads it (`links`)
     } else if (node.type === 'Raw' && parent && node.value.includes('{')) {
       // css-tree reads a nested rule only when it starts with `&`; one that does not (`.a { .b {…} }`,
       // as Chromium reads it) is left as raw text: read again here as rules.
-      hidingRules(parseCss(node.value, CSS_OPTIONS).children, parent, out, imports, false)
+      hidingRules(parseCss(node.value, CSS_OPTIONS).children, parent, out, imports, false, vue)
     }
   }
 }
@@ -1857,8 +1879,9 @@ function showingDisplay(nodes) {
 // The site's own stylesheet's hiding rules, read once for every page of the site (the last one read).
 let siteRules = {css: '', rules: []}
 
-function rulesOf(css) {
-  const rules = Object.assign([], {keyframes: new Map(), animated: [], showing: []})
+// `scoped`, `module`: a VitePress page's `<style scoped>`, `<style module>` (vue-scoped.js).
+function rulesOf(css, scoped = false, module = false) {
+  const rules = Object.assign([], {keyframes: new Map(), animated: [], showing: [], scoped, module})
   hidingRules(parseCss(css, CSS_OPTIONS).children, null, rules)
   return rules
 }
@@ -1906,8 +1929,9 @@ function animatedStyle(style, keyframes) {
 }
 
 // `siteCss`: the stylesheet the site links from every page (its custom CSS; app/corpus/site.py
-// says which files), before the page's own.
-function applyStylesheets(tree, siteCss = '') {
+// says which files), before the page's own. `blocks`: a VitePress page's `<style>` blocks (Vue's
+// SFC blocks, [{css, scoped}]), null for any other page.
+function applyStylesheets(tree, siteCss = '', blocks = null) {
   const sheets = []
   const collect = (node) => {
     for (const child of node.children || []) {
@@ -1932,16 +1956,21 @@ function applyStylesheets(tree, siteCss = '') {
       linksFound = collecting
     }
   }
-  const read = [...(siteCss ? [siteRules.rules] : []), ...(sheets.length ? [rulesOf(sheets.join('\n'))] : [])]
+  sheets.push(...(blocks || []).filter((block) => !block.scoped && !block.module).map((block) => block.css))
+  const read = [...(siteCss ? [siteRules.rules] : []), ...(sheets.length ? [rulesOf(sheets.join('\n'))] : []),
+    ...(blocks || []).filter((block) => block.scoped || block.module).map((block) => rulesOf(block.css, Boolean(block.scoped), Boolean(block.module)))]
   const rules = [...read.flat(), ...animatedRules(read)]
   const keyframes = new Map(read.flatMap((sheet) => [...sheet.keyframes]))
   if (keyframes.size) animateStyles(tree, keyframes)
   const showing = hasHiddenAttribute(tree) ? read.flatMap((sheet) => sheet.showing) : []
   if (!rules.length && !showing.length) return
-  const body = {type: 'element', tagName: 'body', properties: {}, children: tree.children}
+  // A VitePress page is a `<div>` of the theme's (its component's template), scoped as its elements.
+  const wrapper = blocks && {type: 'element', tagName: 'div', properties: {[SCOPE_PROPERTY]: '', [PAGE_PROPERTY]: ''}, children: tree.children}
+  const body = {type: 'element', tagName: 'body', properties: {}, children: wrapper ? [wrapper] : tree.children}
   const html = {type: 'element', tagName: 'html', properties: {}, children: [body]}
   const page = {type: 'root', children: [html]}
   const {depth, siblings, elements} = shape(page)
+  pageTop = wrapper ? PAGE_TOP : BODY
   // One walk of the page for the rules of each set of declarations (most say `display: none`): the
   // order of hiding declarations changes nothing (styleOf: `!important` wins whatever its place).
   const grouped = new Map()
@@ -1975,7 +2004,7 @@ function applyStylesheets(tree, siteCss = '') {
     element.properties = {...properties, style: declarations.join(';') + ';' + (typeof properties.style === 'string' ? properties.style : '')}
   }
   // A rule hiding the page itself (`:root`, `body`): its text goes as the page's element's would.
-  const own = [...(said.get(html) || []), ...(said.get(body) || [])]
+  const own = [html, body, wrapper].flatMap((element) => said.get(element) || [])
   if (own.length) tree.children = [{type: 'element', tagName: 'div', properties: {style: own.join(';')}, children: tree.children}]
 }
 
@@ -2103,6 +2132,11 @@ function base64Bytes(text) {
 // Docusaurus's, Material's or the Sphinx themes' layouts, and a site's CSS hides there most
 // (`#sidebar li:first-child` would otherwise hide every list's first item).
 const FIRST_CHILD = {type: 'PseudoClass', name: 'first-child'}
+// What holds the page's top level: the `<body>`, a VitePress page's wrapper (applyStylesheets).
+const PAGE_PROPERTY = 'dataDocschatPage'
+const BODY = [{type: 'TagName', name: 'body'}]
+const PAGE_TOP = [{type: 'TagName', name: 'div'}, {type: 'Attribute', name: 'data-docschat-page'}]
+let pageTop = BODY
 const CHROME = /^(?:navbar|sidebar|menu|footer|table-of-contents|toc|pagination|topbar|md-(?:header|sidebar|nav|footer|tabs|search)|sphinxsidebar|related|bd-(?:sidebar|header|footer)|wy-nav|theme-doc-(?:sidebar|toc)|DocSearch)(?:$|[-_])/
 const chrome = (items) => items.some((item) => (item.type === 'ClassName' || item.type === 'Id') && CHROME.test(item.name))
 //
@@ -2114,10 +2148,12 @@ function withOutside(chain) {
   let chains = [chain]
   for (let rule = chain.nestedRule, before = chain; rule; before = rule, rule = rule.nestedRule) {
     if (before.items.includes(NOTHING) || (chrome(before.items) && (rule.combinator === undefined || rule.combinator === '>'))) break
+    // A compound of a scoped rule naming the page's scope attribute matches the page's elements only.
+    if (before.items.some((item) => item.type === 'Attribute' && item.name === SCOPE)) break
     if (rule.combinator === undefined) chains = [rule]
     else {
       const items = rule.combinator === '+' ? [...rule.items, FIRST_CHILD] : rule.items
-      chains.push({type: 'Rule', items: [{type: 'TagName', name: 'body'}], nestedRule: {...rule, items, combinator: '>'}})
+      chains.push({type: 'Rule', items: pageTop, nestedRule: {...rule, items, combinator: '>'}})
     }
   }
   return chains
@@ -2378,7 +2414,10 @@ function shown(tree, counts, shortcuts = true, siteCss = '', extra = {}, vue = n
     let html = toHtml(tree, {allowDangerousHtml: true})
     if (vue) html = selfClosed(html)
     hast = fromParse5(parseFragment(html))
-    if (vue) renderVue(hast, (markup) => fromParse5(parseFragment(markup)).children, vue.slots || {}, vue.frontmatter)
+    if (vue) {
+      scopeElements(hast) // before Vue renders: what `v-html` sets is not the template's, and unscoped
+      renderVue(hast, (markup) => fromParse5(parseFragment(markup)).children, vue.slots || {}, vue.frontmatter)
+    }
     if (/<(?:switch|maction|semantics)/i.test(html)) oneChildShown(hast, false) // only on a page that has one
     if (/<svg/i.test(html)) svgUnrendered(hast)
     if (/<math/i.test(html)) mathTokensApart(hast)
@@ -2386,7 +2425,7 @@ function shown(tree, counts, shortcuts = true, siteCss = '', extra = {}, vue = n
   const links = []
   linksFound = links
   try {
-    applyStylesheets(hast, siteCss)
+    applyStylesheets(hast, siteCss, vue && (vue.styles || []))
   } finally {
     linksFound = null
   }
@@ -2395,6 +2434,15 @@ function shown(tree, counts, shortcuts = true, siteCss = '', extra = {}, vue = n
   blocks(hast, out)
   return JSON.stringify({blocks: finish(out), unknown: counts, ...(links.length ? {links} : {}), ...extra})
 }
+// The elements of a VitePress page's template, each of which Vue renders with the page's scope
+// attribute (the root of a component the page uses too: `<Badge>`'s; the `probe/scoped` page).
+function scopeElements(node) {
+  for (const child of [...(node.children || []), ...(node.content ? [node.content] : [])]) {
+    if (child.type === 'element') child.properties = {...child.properties, [SCOPE_PROPERTY]: ''}
+    scopeElements(child)
+  }
+}
+
 // Chromium's innerText puts each MathML token (`mi`, `mn`, `mo`, `mtext`, `ms`) on a line of its
 // own: read apart (a space between two words), not glued (`<mtext>if</mtext><mi>x</mi>` was "ifx").
 const MATH_TOKENS = new Set(['mi', 'mn', 'mo', 'mtext', 'ms'])
@@ -2680,6 +2728,9 @@ export function parse(page, options) {
     if (codeTitles === 'docusaurus' && Array.isArray(options.npm2yarn)) {
       npm2yarn(tree, options.npm2yarn.filter((name) => typeof name === 'string'))
     }
+    if (codeTitles === 'docusaurus' && Array.isArray(options.tabBlocks)) {
+      tabBlocks(tree, options.tabBlocks.filter((pair) => Array.isArray(pair) && pair.length === 2))
+    }
     const wanted = [] // modules of the site the page imports components from, not given
     const local = localComponents(tree, options && options.modules, wanted, codeTitles === 'mintlify')
     local.astro = codeTitles === 'starlight' // an Astro page: `set:html`, `set:text`
@@ -2711,11 +2762,12 @@ function footnotesAnchor(hast) {
 
 // With {vue: true}, the HTML is a VitePress page's: rendered as Vue renders it first (vue-template.js),
 // `slots` the slots each component the page uses renders ({name: ['default', …]}), `frontmatter` the
-// page's front matter (`{{ $frontmatter.title }}`).
+// page's front matter (`{{ $frontmatter.title }}`), `styles` its `<style>` blocks ([{css, scoped}]:
+// VitePress takes them out of the page's HTML as Vue's SFC blocks).
 export function fromHtml(value, css = '', options = {}) {
   try {
     return shown({type: 'root', children: [{type: 'raw', value}]}, {}, true, css, {},
-      options && options.vue ? {slots: options.slots || {}, frontmatter: options.frontmatter || {}} : null)
+      options && options.vue ? {slots: options.slots || {}, frontmatter: options.frontmatter || {}, styles: options.styles || []} : null)
   } catch (error) {
     return failure(error)
   }

@@ -190,6 +190,7 @@ function bind(properties, name, value) {
 // unreadable bound `style`, `class` or `v-bind` object).
 function rendered(element) {
   const properties = element.properties || {}
+  if (typeof properties.style === 'string') properties.style = staticStyle(properties.style)
   if ('v-show' in properties && !truthy(evaluate(properties['v-show']))) return false
   if ('v-for' in properties && !listed(String(properties['v-for']))) return false
   for (const key of Object.keys(properties)) {
@@ -207,6 +208,20 @@ function rendered(element) {
     }
   }
   return true
+}
+
+// A static `style` as Vue renders it: its compiler parses it into an object (transformStyle,
+// @vue/shared's parseStringStyle: comments dropped, split at `;` outside parentheses, each at its
+// first `:`), which is written out again with each name hyphenated (stringifyStyle): `DISPLAY:
+// none` is `d-i-s-p-l-a-y: none`, no property, and shows (the `probe/css` page).
+function staticStyle(css) {
+  const entries = {}
+  for (const item of css.replace(/\/\*[^]*?\*\//g, '').split(/;(?![^(]*\))/g)) {
+    const parts = item.split(/:([^]+)/)
+    if (parts.length > 1) entries[parts[0].trim()] = parts[1].trim()
+  }
+  return Object.entries(entries).filter(([, value]) => value !== '')
+    .map(([key, value]) => `${key.startsWith('--') ? key : key.replace(/\B([A-Z])/g, '-$1').toLowerCase()}:${value}`).join(';')
 }
 
 function truthy(value) {
@@ -332,10 +347,14 @@ function slotted(children, taken) {
   })
 }
 
-// VitePress's global `<Badge>` (its default theme): its slot, else its `text` prop.
+// VitePress's global `<Badge>` (its default theme): its slot, else its `text` prop, in the
+// `<span class="VPBadge tip">` it renders (Badge.vue), which a page's rule may name (`p span`).
 function badge(element) {
   if (element.tagName !== 'badge') return
   const properties = element.properties || {}
   const empty = (element.children || []).every((child) => child.type === 'comment' || (child.type === 'text' && !child.value.trim()))
   if (empty && typeof properties.text === 'string') element.children = [{type: 'text', value: properties.text}]
+  element.tagName = 'span'
+  const type = typeof properties.type === 'string' ? properties.type : 'tip'
+  element.properties = {...properties, className: ['VPBadge', type, ...[].concat(properties.className || [])]}
 }
