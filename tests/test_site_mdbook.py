@@ -17,8 +17,9 @@ from pathlib import Path
 from app.config import Settings
 from app.corpus.compose import compose_corpus
 from app.corpus.mdbook_markdown import expand_links, render_mdbook
-from app.corpus.site import NOT_BUILT, REDIRECT, read_site
+from app.corpus.site import NOT_BUILT, REDIRECT, enclosing_site, read_site
 from app.corpus.site_mdbook import parse_summary
+from app.corpus.site_root import SiteRoot, find_site
 from app.corpus.sources import Source
 from tests.helpers import commit_all, git
 
@@ -151,3 +152,10 @@ def test_book_toml_decides_the_source_folder_and_reports_what_it_cannot_run() ->
                              "`{{#…}}` text) is shown as written"]
     broken = read_site({"book.toml": "[book\n", "src/SUMMARY.md": "- [A](README.md)\n", "src/README.md": "# A"})
     assert broken.url_path("src/README.md") == "index.html" and "not TOML" in broken.warnings[0]
+
+
+def test_a_book_is_found_below_the_repository_root_and_its_source_folder_is_not_read_alone() -> None:
+    files = {"guide/book.toml": "[book]\n", "guide/src/SUMMARY.md": "- [A](a.md)\n", "guide/src/a.md": "# A", "README.md": "# R"}
+    assert find_site(files) == SiteRoot("guide", "guide/book.toml")
+    why = enclosing_site("guide/src", lambda paths: {p: files[p] for p in paths if p in files})
+    assert why is not None and "'guide/book.toml'" in why and "'guide'" in why

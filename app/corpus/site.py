@@ -129,7 +129,7 @@ def configs_above(folder: str) -> list[str]:
     parts = [p for p in folder.strip("/").split("/") if p not in ("", ".")]
     above = ["/".join(parts[:n]) for n in range(len(parts) - 1, -1, -1)]
     return [posixpath.join(a, name) for a in above
-            for name in (*MINTLIFY_FILES, *MKDOCS_FILES, *DOCUSAURUS_CONFIGS, *VITEPRESS_CONFIGS)]
+            for name in (*MINTLIFY_FILES, *MKDOCS_FILES, *DOCUSAURUS_CONFIGS, *VITEPRESS_CONFIGS, MDBOOK_CONFIG)]
 
 
 def site_commit(repo: Path, branch: str, folder: str, *, docs: bool) -> str:
