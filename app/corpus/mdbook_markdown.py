@@ -34,16 +34,13 @@ import posixpath
 import re
 from collections.abc import Callable
 
-import pyromark
-
 _LINK = re.compile(r"\\\{\{#.*\}\}|\{\{\s*#([a-zA-Z0-9_]+)\s+([^}]+)\}\}")  # find_links' LINK
 _ANCHOR_START = re.compile(r"ANCHOR:\s*(?P<name>[\w_-]+)")
 _ANCHOR_END = re.compile(r"ANCHOR_END:\s*(?P<name>[\w_-]+)")
 _MAX_DEPTH = 10  # MAX_LINK_NESTED_DEPTH
-_OPTIONS = (pyromark.Options.ENABLE_TABLES | pyromark.Options.ENABLE_FOOTNOTES | pyromark.Options.ENABLE_STRIKETHROUGH
-            | pyromark.Options.ENABLE_TASKLISTS | pyromark.Options.ENABLE_HEADING_ATTRIBUTES
-            | pyromark.Options.ENABLE_SMART_PUNCTUATION | pyromark.Options.ENABLE_DEFINITION_LIST
-            | pyromark.Options.ENABLE_GFM)
+# new_cmark_parser's options (mdbook-markdown), by their names in pyromark.Options.
+_OPTIONS = ("TABLES", "FOOTNOTES", "STRIKETHROUGH", "TASKLISTS", "HEADING_ATTRIBUTES", "SMART_PUNCTUATION",
+            "DEFINITION_LIST", "GFM")
 _CODE = re.compile(r"<pre><code(?: class=\"([^\"]*)\")?>(.*?)</code></pre>", re.DOTALL)
 _ALERT = re.compile(r"<blockquote class=\"markdown-alert-(note|tip|important|warning|caution)\">\n")
 _HEADING_ID = re.compile(r"<h([1-6]) id=\"([A-Za-z0-9_:.\-]+)\"([^>]*)>(.*?)</h\1>", re.DOTALL)
@@ -141,10 +138,16 @@ def _take(content: str, where: str, *, hide_rest: bool) -> str:
 def render_mdbook(text: str, hidelines: str = "") -> str:
     """The chapter's HTML as mdBook shows its text: pulldown-cmark's, alerts titled, hidden code
     lines left out (`hidelines`: `[output.html.code.hidelines]` as JSON, language → prefix)."""
+    # Imported here: only an mdBook book needs the Rust parser's binding; every other page reads without it.
+    import pyromark
+
+    options = pyromark.Options(0)
+    for name in _OPTIONS:
+        options |= getattr(pyromark.Options, f"ENABLE_{name}")
     prefixes: dict[str, str] = json.loads(hidelines) if hidelines else {}
-    infos = [_info(event) for event in pyromark.events(text, options=_OPTIONS)
+    infos = [_info(event) for event in pyromark.events(text, options=options)
              if isinstance(event, dict) and isinstance(event.get("Start"), dict) and "CodeBlock" in event["Start"]]
-    rendered = pyromark.html(text, options=_OPTIONS)
+    rendered = pyromark.html(text, options=options)
     blocks = iter(infos)
 
     def code(match: re.Match[str]) -> str:
