@@ -84,6 +84,8 @@ def test_what_mdbook_makes_of_the_markdown_shows_as_it_does(tmp_path: Path) -> N
     assert "#![marker_double_hash_shown]" in text and "##!" not in text  # `##` shows one `#`
     assert "#[derive(Debug)]" in text  # an attribute is no hidden line
     assert "Warning" in RECORDED["pages"]["src/a.md"]["text"] and "Warning" in text  # the alert's title
+    assert "| marker-table-cell | 2 |" in text  # a table (GFM's, without outer pipes), read as one
+    assert ": marker-definition-shown" not in text  # a definition list's `:` is no text
     assert "[!WARNING]" not in text and "{ #custom-setup" not in text and "{{#title" not in text
     anchors = {chunk.href.partition("#")[2] for chunk in result.chunks if chunk.page == "src/a.md"}
     assert "custom-setup" in anchors and "custom-setup" in RECORDED["pages"]["src/a.md"]["heading_ids"]
