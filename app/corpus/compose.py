@@ -20,6 +20,7 @@ from app.corpus.compose_result import ComposeResult, PageKey, page_title
 from app.corpus.frontmatter import FrontMatter, FrontMatterError, parse_front_matter, undeclared_audience
 from app.corpus.git_source import GitSourceError, GitTree, normalize_docs_dir, read_docs_tree
 from app.corpus.markdown import read_page
+from app.corpus.mdbook_markdown import expand_links
 from app.corpus.mkdocs_macros import render_macros
 from app.corpus.myst_include import PageIncludes
 from app.corpus.myst_xref import SiteTitles, with_every_markdown_page
@@ -341,6 +342,8 @@ def _compose_page(
     if site.framework == "vitepress":  # `<<< file` code snippets, as VitePress's markdown-it rule reads them
         pasted.text = import_snippets(path, pasted.text, partial(_included, path, pastable, site_folder), result.warnings,
                                       site.docs_prefix)
+    if site.framework == "mdbook":  # `{{#include}}` and the like, as mdBook's links preprocessor pastes them
+        pasted.text = expand_links(path, pasted.text, partial(_included, path, pastable, site_folder), result.warnings)
     reading = read_page(pasted.text, mdx=mdx, rst=rst, myst=dialect.myst, mintlify=dialect.mintlify, comments=dialect.mdx_comments,
                         mkdocs=dialect.python_markdown, front_matter=front.body != text.lstrip("\ufeff"),
                         docusaurus=dialect.docusaurus, vitepress=dialect.vitepress, starlight=dialect.starlight, math=dialect.math, mermaid=dialect.mermaid, admonitions=site.admonitions_of(path), build=replace(site.myst.for_page(front.data), include=includes.paste, literal_include=includes.literal, xref=partial(
@@ -350,7 +353,7 @@ def _compose_page(
                         linked=lambda urls: site.linked_css(files, urls),  # stylesheets the page links
                         modules=lambda sources: site.modules(files, path, sources),  # components it imports
                         link=page_link(path, files, site, source, titles if dialect.myst else None),
-                        page_data=front.data if dialect.vitepress or dialect.starlight else None)
+                        page_data=front.data if dialect.vitepress or dialect.starlight else None, mdbook=dialect.mdbook)
     result.warnings.extend(f"{path}: {name} shows what Sphinx reads by importing the project, which docschat never "
                            "does: shown as nothing" for name in sorted(set(reading.not_read)))
     result.warnings.extend(f"{path}: snippet {snippet!r} pastes nothing: no file of the source it may paste (a URL "

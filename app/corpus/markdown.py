@@ -37,6 +37,7 @@ from mdit_py_plugins.substitution import substitution_plugin
 
 from app.corpus import myst, myst_classes, myst_config_options, myst_rst, python_markdown
 from app.corpus.markdown_it_bounds import bounded, myst_role
+from app.corpus.mdbook_markdown import render_mdbook
 from app.corpus.myst import Build
 from app.corpus.myst_notebook import cell_metadata, drop_removed_markdown_cells, removes_source
 from app.corpus.parse_time import TimeLimitExceeded, in_time
@@ -402,7 +403,7 @@ def read_page(text: str, *, mdx: bool, rst: bool = False, myst: bool | None = No
               linked: Callable[[tuple[str, ...]], str] | None = None,
               modules: Callable[[tuple[str, ...]], dict[str, str | None]] | None = None,
               link: Callable[[str], str] | None = None, page_data: Mapping[str, Any] | None = None,
-              math: bool = False, mermaid: bool = False) -> Reading:
+              math: bool = False, mermaid: bool = False, mdbook: str | None = None) -> Reading:
     """The page body as its site shows it: `mdx` for an `.mdx` page (or any page of a Mintlify
     site, which builds `.md` as MDX too), `myst` for a MyST page (None: when it uses MyST's syntax),
     `rst` for a Sphinx page in reStructuredText (rst.py), `mintlify` for Mintlify's math (`math`: a Nextra site's `latex`; `mermaid`: its diagrams), `comments` for HTML comments in MDX (Docusaurus), `mkdocs` for
@@ -433,6 +434,9 @@ def read_page(text: str, *, mdx: bool, rst: bool = False, myst: bool | None = No
         rendered, slots = render_vitepress(text, styles), component_slots(text, modules) if modules is not None else {}
         return _read_linked(lambda sheets, _: read_html(rendered, sheets, link, vue=True, slots=slots, frontmatter=page_data,
                                                         styles=styles), css, linked)
+    if mdbook is not None and not mdx:  # pulldown-cmark, as mdBook renders (`mdbook`: its hidelines)
+        rendered = render_mdbook(text, mdbook)
+        return _read_linked(lambda sheets, _: read_html(rendered, sheets, link), css, linked)
     if rst:
         try:
             rendered, not_read = in_time(render_rst, text, build or Build())

@@ -71,6 +71,7 @@ from app.corpus.site_beside import building_site
 from app.corpus.site_code import sphinx_site
 from app.corpus.site_docusaurus import docusaurus_site
 from app.corpus.site_jupyter_book import JUPYTER_BOOK_FILES, jupyter_book_site
+from app.corpus.site_mdbook import MDBOOK_CONFIG, mdbook_site
 from app.corpus.site_mintlify import MINTLIFY_FILES, mintlify_site
 from app.corpus.site_model import (
     _MAX_DEPTH,
@@ -115,6 +116,8 @@ def read_site(files: Mapping[str, str]) -> Site:
         return jupyter_book_site(files)
     if (astro := starlight_config(files)) is not None:
         return starlight_site(files, astro)  # code, read without running it (app/corpus/site_starlight.py)
+    if MDBOOK_CONFIG in files:
+        return mdbook_site(files)  # book.toml and SUMMARY.md (app/corpus/site_mdbook.py)
     if (nextra := nextra_folders(files)) is not None:
         return nextra_site(files, nextra)  # `_meta` files, read without running them (app/corpus/site_nextra.py)
     return vitepress_site(files) if any(name in files for name in VITEPRESS_CONFIGS) else Site()
@@ -126,7 +129,7 @@ def configs_above(folder: str) -> list[str]:
     parts = [p for p in folder.strip("/").split("/") if p not in ("", ".")]
     above = ["/".join(parts[:n]) for n in range(len(parts) - 1, -1, -1)]
     return [posixpath.join(a, name) for a in above
-            for name in (*MINTLIFY_FILES, *MKDOCS_FILES, *DOCUSAURUS_CONFIGS, *VITEPRESS_CONFIGS)]
+            for name in (*MINTLIFY_FILES, *MKDOCS_FILES, *DOCUSAURUS_CONFIGS, *VITEPRESS_CONFIGS, MDBOOK_CONFIG)]
 
 
 def site_commit(repo: Path, branch: str, folder: str, *, docs: bool) -> str:
@@ -372,6 +375,7 @@ class SiteDialect:
     starlight: bool = False  # Astro Starlight: its code blocks' `title="…"` shown (Expressive Code)
     math: bool = False  # Nextra with `latex` on: `$…$` and `$$…$$` are math (remark-math), shown by KaTeX
     mermaid: bool = False  # Nextra: a ```mermaid fence is a diagram (nextra's compile runs remark-mermaid)
+    mdbook: str | None = None  # mdBook: pulldown-cmark, with its hidelines (JSON; app/corpus/mdbook_markdown.py)
 
 
 def site_dialect(site: Site, files: Mapping[str, str]) -> SiteDialect:
@@ -388,6 +392,8 @@ def site_dialect(site: Site, files: Mapping[str, str]) -> SiteDialect:
         return SiteDialect(myst=False, python_markdown=site.markdown_extensions or None)
     if site.framework == "nextra":  # nextra({latex: true}) (or its options) in next.config: remark-math
         return SiteDialect(myst=False, mermaid=True, math=re.search(r"\blatex\s*:\s*(?:true|\{)", files.get(site.config or "", "")) is not None)
+    if site.framework == "mdbook":
+        return SiteDialect(myst=False, mdbook=site.mdbook)
     if site.framework in ("vitepress", "starlight"):
         return SiteDialect(myst=False, vitepress=site.framework == "vitepress", starlight=site.framework == "starlight")
     if "conf.py" in files and "myst" in files["conf.py"]:

@@ -112,7 +112,7 @@ class OpenApiEntry(NamedTuple):
 class Site:
     """What a source's site configuration says of its pages."""
 
-    framework: str = "files"  # mintlify, mkdocs, docusaurus, sphinx, vitepress, starlight, nextra, or files (every page a page)
+    framework: str = "files"  # mintlify, mkdocs, docusaurus, sphinx, vitepress, starlight, nextra, mdbook, or files (every page a page)
     config: str | None = None  # the file read
     listed: dict[str, NavPage] = field(default_factory=dict)  # page stem → its entry (first place)
     every_page_listed: bool = True  # no navigation that lists pages: all of them are in it
@@ -145,6 +145,7 @@ class Site:
     routes: tuple[tuple[str, str], ...] = ()
     versions: tuple[str, ...] = ()  # Docusaurus: `versioned_docs/version-…/` folders versions.json lists
     locales: tuple[str, ...] = ()  # VitePress: the folders of its locales other than the root one (`zh/`)
+    mdbook: str = ""  # mdBook: `[output.html.code.hidelines]` as JSON (language → prefix), "" for none
     base: str | None = None  # VitePress: the URL path its site is published under (`base`, "/" by default)
     # file → why the site's reader left it out (site_vitepress.py, site_starlight.py, site_mintlify.py, …)
     left_out: dict[str, Exclusion] = field(default_factory=dict)

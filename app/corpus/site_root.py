@@ -6,7 +6,7 @@ a site in a subfolder used to be missed, and its folder read as plain Markdown: 
 pages outside its navigation indexed. So the source's subfolders are searched, `MAX_DEPTH` folders
 down, for a configuration (`docs.json`/`mint.json` with a navigation, `mkdocs.yml`,
 `docusaurus.config.*`, a Sphinx `conf.py`, VitePress's `.vitepress/config.*`, a Next.js config
-beside Nextra's `_meta` files), skipping folders no site is built from (installed packages, build
+beside Nextra's `_meta` files, mdBook's `book.toml`), skipping folders no site is built from (installed packages, build
 output, hidden folders):
 
 - one site found: the source is read as that site builds it, its hrefs where the site publishes
@@ -31,6 +31,7 @@ from app.corpus.chunker import chunk_page
 from app.corpus.compose_result import ComposeResult
 from app.corpus.site import MINTLIFY_FILES
 from app.corpus.site_jupyter_book import JUPYTER_BOOK_TOC, is_jupyter_book_toc
+from app.corpus.site_mdbook import MDBOOK_CONFIG
 from app.corpus.site_model import DOCUSAURUS_CONFIGS, MKDOCS_FILES, NOT_BUILT, SPHINX_CONFIG, Exclusion
 from app.corpus.site_nextra import NEXT_CONFIGS, nextra_folders
 from app.corpus.site_vitepress import VITEPRESS_CONFIGS
@@ -39,7 +40,7 @@ from app.errors import DocschatError
 from app.globs import matches_any
 
 SITE_FILES = (*MINTLIFY_FILES, *MKDOCS_FILES, *DOCUSAURUS_CONFIGS, SPHINX_CONFIG, JUPYTER_BOOK_TOC, *VITEPRESS_CONFIGS,
-              *NEXT_CONFIGS)
+              *NEXT_CONFIGS, MDBOOK_CONFIG)
 # A site's configuration is looked for this many folders below the source's at most: `docs/`,
 # `website/`, `apps/docs/`, `packages/x/docs/`. Deeper ones are test fixtures and templates.
 MAX_DEPTH = 3

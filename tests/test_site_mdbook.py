@@ -1,0 +1,163 @@
+"""An mdBook site (app/corpus/site_mdbook.py, mdbook_markdown.py): its pages are SUMMARY.md's
+chapters (a draft, a file SUMMARY.md leaves out, a file outside `[book] src`, a redirect's source are
+none), each linked at `x.html` (`README.md` at `index.html`), placed under its part title and the
+chapters it is nested in, in SUMMARY's order; its text is what mdBook shows: `{{#include}}` and the
+like pasted, Rust's `# ` lines and `hidelines` prefixes hidden, heading attributes read, alerts titled.
+
+tests/data/site-nav/mdbook is a small book; mdbook.recorded.json is what `mdbook build` (0.5.4) made
+of it, read in Chromium (scripts/record_mdbook_site.py)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shutil
+from pathlib import Path
+
+from app.config import Settings
+from app.corpus.compose import compose_corpus
+from app.corpus.mdbook_markdown import expand_links, render_mdbook
+from app.corpus.site import NOT_BUILT, REDIRECT, enclosing_site, read_site
+from app.corpus.site_mdbook import parse_summary
+from app.corpus.site_root import SiteRoot, find_site
+from app.corpus.sources import Source
+from tests.helpers import commit_all, git
+
+SITE = Path(__file__).parent / "data" / "site-nav" / "mdbook"
+RECORDED = json.loads((SITE.parent / "mdbook.recorded.json").read_text())
+MARKER = re.compile(r"marker[-_][a-z_-]*[a-z]")
+
+
+def _composed(tmp_path: Path, folder: Path = SITE, dir: str = ""):
+    repo = tmp_path / "repo"
+    shutil.copytree(folder, repo)
+    git(repo, "init", "-q", "-b", "main")
+    commit_all(repo, "import")
+    return compose_corpus(Source(name="s", repo=repo, dir=dir, audiences=("public",), url_prefix=""), Settings())
+
+
+def _built() -> dict[str, dict]:
+    return {name: page for name, page in RECORDED["pages"].items() if page["built"] and not page.get("redirect")}
+
+
+def test_the_pages_are_the_chapters_the_build_renders(tmp_path: Path) -> None:
+    result = _composed(tmp_path)
+    assert sorted(page.path for page in result.pages) == sorted(_built())
+    excluded = dict(result.excluded)
+    assert {name for name, page in RECORDED["pages"].items() if not page["built"]} == {
+        name for name, why in excluded.items() if why.kind == NOT_BUILT}
+    assert excluded["src/old.md"].kind == REDIRECT  # the build wrote a redirect stub at old.html
+    assert result.warnings == []
+
+
+def test_each_page_is_linked_where_the_build_wrote_it(tmp_path: Path) -> None:
+    result = _composed(tmp_path)
+    for page in result.pages:
+        hrefs = {chunk.href.partition("#")[0] for chunk in result.chunks if chunk.page == page.path}
+        assert hrefs == {"/" + RECORDED["pages"][page.path]["href"]}, page.path
+        assert page.title == RECORDED["pages"][page.path]["text"].split("\n")[0], page.path  # its own heading
+        anchors = {chunk.href.partition("#")[2] for chunk in result.chunks if chunk.page == page.path} - {""}
+        assert anchors <= set(RECORDED["pages"][page.path]["heading_ids"]), page.path
+
+
+def test_pages_stand_in_the_sidebar_order_and_place(tmp_path: Path) -> None:
+    result = _composed(tmp_path)
+    href_of = {page.path: RECORDED["pages"][page.path]["href"] for page in result.pages}
+    ordered = sorted(result.pages, key=lambda p: p.page_order if p.page_order is not None else 1e9)
+    assert [[href_of[p.path], list(p.place)] for p in ordered] == RECORDED["sidebar"]
+
+
+def test_a_page_shows_what_the_built_page_shows(tmp_path: Path) -> None:
+    result = _composed(tmp_path)
+    for page in result.pages:
+        text = "\n".join(chunk.text for chunk in result.chunks if chunk.page == page.path)
+        recorded = RECORDED["pages"][page.path]["text"]
+        written = (SITE / page.path).read_text() + "".join(p.read_text() for p in (SITE / "listings").iterdir())
+        for marker in sorted(set(MARKER.findall(written))):
+            assert (marker in text) == (marker in recorded), (page.path, marker)
+
+
+def test_what_mdbook_makes_of_the_markdown_shows_as_it_does(tmp_path: Path) -> None:
+    result = _composed(tmp_path)
+    text = "\n".join(chunk.text for chunk in result.chunks if chunk.page == "src/a.md")
+    assert "{{#include marker-escaped-shown.md}}" in text and "\\{{#" not in text  # escaped: no backslash
+    assert "#![marker_double_hash_shown]" in text and "##!" not in text  # `##` shows one `#`
+    assert "#[derive(Debug)]" in text  # an attribute is no hidden line
+    assert "Warning" in RECORDED["pages"]["src/a.md"]["text"] and "Warning" in text  # the alert's title
+    assert "| marker-table-cell | 2 |" in text  # a table (GFM's, without outer pipes), read as one
+    assert ": marker-definition-shown" not in text  # a definition list's `:` is no text
+    assert "[!WARNING]" not in text and "{ #custom-setup" not in text and "{{#title" not in text
+    anchors = {chunk.href.partition("#")[2] for chunk in result.chunks if chunk.page == "src/a.md"}
+    assert "custom-setup" in anchors and "custom-setup" in RECORDED["pages"]["src/a.md"]["heading_ids"]
+
+
+def test_parse_summary_reads_parts_nesting_drafts_and_affixes() -> None:
+    chapters = parse_summary("# Summary\n<!-- [Hidden](hidden.md)\n- [Also](also.md) -->\n[Intro](intro.md)\n\n# Guide\n\n- [One](one.md)\n  - [Sub *x*](one/sub%20page.md)\n"
+                             "    - [Deep](deep.md)\n  - [Draft]()\n- [Two](./two.md)\n\n---\n\n[End](end.md) [More](more.md)\n")
+    assert [(c.path, c.name, c.place) for c in chapters] == [
+        ("intro.md", "Intro", ()), ("one.md", "One", ("Guide",)), ("one/sub page.md", "Sub x", ("Guide", "One")),
+        ("deep.md", "Deep", ("Guide", "One", "Sub x")), (None, "Draft", ("Guide", "One")), ("two.md", "Two", ("Guide",)),
+        ("end.md", "End", ()), ("more.md", "More", ())]
+
+
+def test_a_list_after_the_suffix_chapters_is_reported() -> None:
+    warnings: list[str] = []
+    chapters = parse_summary("- [A](a.md)\n\n[B](b.md)\n\n- [C](c.md)\n", warnings)
+    assert [c.path for c in chapters] == ["a.md", "b.md"]
+    assert warnings and "Suffix chapters cannot be followed by a list" in warnings[0]
+
+
+def test_include_ranges_and_anchors_take_the_lines_mdbook_takes() -> None:
+    source = "one\ntwo\nthree\nfour\n"
+    read = {"x.txt": source, "a.rs": "a\n// ANCHOR: k\nb\n// ANCHOR: other\nc\n// ANCHOR_END: other\n// ANCHOR_END: k\nd\n"}.get
+    cases = {"x.txt": "one\ntwo\nthree\nfour", "x.txt:2": "two", "x.txt:2:3": "two\nthree", "x.txt:3:": "three\nfour",
+             "x.txt::2": "one\ntwo", "x.txt:": "one\ntwo\nthree\nfour", "x.txt:2:3:9": "two\nthree", "a.rs:k": "b\nc",
+             "a.rs:missing": ""}
+    for where, expected in cases.items():
+        assert expand_links("p.md", f"{{{{#include {where}}}}}", read, []) == expected, where
+    assert expand_links("p.md", "{{#rustdoc_include x.txt:2:3}}", read, []) == "# one\ntwo\nthree\n# four"
+    assert expand_links("p.md", "{{#rustdoc_include a.rs:other}}", read, []) == "# a\n# b\nc\n# d"
+    assert expand_links("p.md", "{{#playground x.txt editable}}", read, []) == "```rust,editable\none\ntwo\nthree\nfour\n```"
+
+
+def test_an_include_is_pasted_at_its_line_prefix_and_nested_includes_are_bounded() -> None:
+    files = {"d/x.md": "first\n{{#include y.md}}\n", "d/y.md": "a\nb", "loop.md": "{{#include loop.md}}"}
+    warnings: list[str] = []
+    assert expand_links("p.md", "- item\n  {{#include d/x.md}}", files.get, warnings) == "- item\n  first\n  a\n  b"
+    assert expand_links("p.md", "{{#include loop.md}}", files.get, warnings) == ""
+    chain = {f"f{n}.md": f"{n} {{{{#include f{n + 1}.md}}}}" for n in range(11)}
+    assert expand_links("p.md", "{{#include f0.md}}", chain.get, []) == "0 1 2 3 4 5 6 7 8 9 "  # 10 deep, as mdBook
+    assert expand_links("p.md", "`\\{{#include x.md}}`", files.get, []) == "`{{#include x.md}}`"  # escaped
+    assert any("nested more than 10" in w for w in warnings)
+    assert expand_links("p.md", "{{#include nowhere.md}} {{#tabs }}", files.get, warnings) == "{{#include nowhere.md}} {{#tabs }}"
+    assert any("nowhere.md" in w for w in warnings)
+
+
+def test_hidden_code_lines_follow_the_language_and_its_prefix() -> None:
+    rendered = render_mdbook("```rust,ignore\n# hidden_a\n#\n  # hidden_b\n#[x]\n## shown\nshown_c\n```\n\n"
+                             "```python\n~ hidden_p\nshown_p\n```\n\n```sh hidelines=%\n% hidden_s\nshown_s\n```\n\n"
+                             "```\n# shown_plain\n```\n", json.dumps({"python": "~"}))
+    for word in ("hidden_a", "hidden_b", "hidden_p", "hidden_s"):
+        assert word not in rendered
+    for word in ("#[x]", "# shown", "shown_c", "shown_p", "shown_s", "# shown_plain"):
+        assert word in rendered
+    assert "hidden_p" in render_mdbook("```python\n~ hidden_p\n```\n")  # no prefix configured: shown
+
+
+def test_book_toml_decides_the_source_folder_and_reports_what_it_cannot_run() -> None:
+    site = read_site({"book.toml": '[book]\nsrc = "pages"\n[preprocessor.tabs]\n[preprocessor.links]\n',
+                      "pages/SUMMARY.md": "- [A](a.md)\n", "pages/a.md": "# A", "src/b.md": "# B"})
+    assert site.framework == "mdbook" and list(site.listed) == ["pages/a"]
+    assert site.url_path("pages/a.md") == "a.html"
+    assert site.exclusion("src/b.md", {}) is not None and site.exclusion("pages/a.md", {}) is None
+    assert site.warnings == ["book.toml runs preprocessors docschat does not (tabs): what they would write (their "
+                             "`{{#…}}` text) is shown as written"]
+    broken = read_site({"book.toml": "[book\n", "src/SUMMARY.md": "- [A](README.md)\n", "src/README.md": "# A"})
+    assert broken.url_path("src/README.md") == "index.html" and "not TOML" in broken.warnings[0]
+
+
+def test_a_book_is_found_below_the_repository_root_and_its_source_folder_is_not_read_alone() -> None:
+    files = {"guide/book.toml": "[book]\n", "guide/src/SUMMARY.md": "- [A](a.md)\n", "guide/src/a.md": "# A", "README.md": "# R"}
+    assert find_site(files) == SiteRoot("guide", "guide/book.toml")
+    why = enclosing_site("guide/src", lambda paths: {p: files[p] for p in paths if p in files})
+    assert why is not None and "'guide/book.toml'" in why and "'guide'" in why
