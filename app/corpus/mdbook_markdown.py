@@ -33,6 +33,7 @@ import json
 import posixpath
 import re
 from collections.abc import Callable
+from typing import Any
 
 _LINK = re.compile(r"\\\{\{#.*\}\}|\{\{\s*#([a-zA-Z0-9_]+)\s+([^}]+)\}\}")  # find_links' LINK
 _ANCHOR_START = re.compile(r"ANCHOR:\s*(?P<name>[\w_-]+)")
@@ -145,7 +146,9 @@ def render_mdbook(text: str, hidelines: str = "") -> str:
     for name in _OPTIONS:
         options |= getattr(pyromark.Options, f"ENABLE_{name}")
     prefixes: dict[str, str] = json.loads(hidelines) if hidelines else {}
-    infos = [_info(event) for event in pyromark.events(text, options=options)
+    # Read as plain dicts: pyromark 0.10.3's stubs type each event, 0.10.0's do not.
+    events: list[Any] = list(pyromark.events(text, options=options))
+    infos = [_info(event) for event in events
              if isinstance(event, dict) and isinstance(event.get("Start"), dict) and "CodeBlock" in event["Start"]]
     rendered = pyromark.html(text, options=options)
     blocks = iter(infos)
