@@ -13,12 +13,12 @@ PYTHON="${PYTHON:-.venv/bin/python}"
 # What the probes read pages with: markdown-it-py and its plugins (MyST), mini-racer (the micromark
 # bundle in V8), PyYAML (front matter, mkdocs.yml), pathspec (MkDocs' exclude_docs, as MkDocs
 # matches it), Python-Markdown, pymdown-extensions and the include extensions (MkDocs pages),
-# docutils (Sphinx's reStructuredText pages).
+# docutils (Sphinx's reStructuredText pages), pyromark (pulldown-cmark: mdBook's chapters).
 PARSERS="markdown-it-py mdit-py-plugins mini-racer pyyaml pathspec markdown pymdown-extensions
-  markdown-include-variants mdx-include docutils"
+  markdown-include-variants mdx-include docutils pyromark"
 TESTS="tests/test_markdown_probes.py tests/test_site_navigation.py tests/test_markdown_html.py
   tests/test_myst_xref.py tests/test_site_root.py tests/test_myst_version_notes.py
-  tests/test_python_markdown.py tests/test_python_markdown_includes.py tests/test_rst_site.py tests/test_parse_time.py
+  tests/test_python_markdown.py tests/test_python_markdown_includes.py tests/test_rst_site.py tests/test_parse_time.py tests/test_site_mdbook.py
   tests/test_compose.py::test_myst_blocks_sphinx_runs_but_never_shows_are_not_indexed
   tests/test_compose.py::test_myst_directives_and_roles_become_what_the_reader_sees
   tests/test_compose.py::test_a_mintlify_site_shows_field_names_labels_math_and_captions_but_not_agent_only_text"
@@ -50,11 +50,11 @@ echo "parsers at their lowest allowed versions: $("$work/uv/bin/uv" pip freeze -
 "$work/venv/bin/python" - <<'EOF'
 # The versions the tests import must be the lowest ones, not .venv's (the .pth comes after).
 import importlib.metadata as m, markdown, markdown_it, mdit_py_plugins, pathspec, py_mini_racer, pymdownx, yaml, sys
-import markdown_include_variants, mdx_include, docutils
+import markdown_include_variants, mdx_include, docutils, pyromark
 for module, dist in ((markdown_it, "markdown-it-py"), (mdit_py_plugins, "mdit-py-plugins"), (yaml, "pyyaml"),
                      (py_mini_racer, "mini-racer"), (pathspec, "pathspec"), (markdown, "markdown"),
                      (pymdownx, "pymdown-extensions"), (markdown_include_variants, "markdown-include-variants"),
-                     (mdx_include, "mdx-include"), (docutils, "docutils")):
+                     (mdx_include, "mdx-include"), (docutils, "docutils"), (pyromark, "pyromark")):
     if "docschat-lowest" not in module.__file__:
         sys.exit(f"{dist} is imported from {module.__file__}, not from the lowest-version venv")
 EOF
