@@ -15,22 +15,16 @@ question that matches on one common word should not. Nothing is stored.
 
 from __future__ import annotations
 
-import argparse
-import asyncio
 import json
 import statistics
-import sys
-from pathlib import Path
 from typing import Any
 
-import bench_eval
-from probe_judgment import _items
+import probe_judgment
 
-from app.chat.services import ChatServices, build_chat_services
+from app.chat.services import ChatServices
 from app.chat.turn import answer_question
 from app.evaluation.answers import _parsed
 from app.search.eval import EvalItem
-from app.search.retrieve import Retriever
 
 COSINES_SQL = """
 select s.page, 1 - (s.embedding operator(public.<=>) $1::public.vector) as cosine
@@ -79,37 +73,8 @@ async def probe(services: ChatServices, items: list[tuple[str, EvalItem]], audie
         print(json.dumps(row, ensure_ascii=False), flush=True)
 
 
-async def on_home(paths: list[Path]) -> None:
-    from app.cli.base import database_url, open_read_pool
-    from app.config import get_settings
-
-    settings = get_settings()
-    async with await open_read_pool(database_url()) as pool:
-        services = build_chat_services(pool, settings)
-        await services.retriever.warm_up()
-        await probe(services, _items(paths), settings.anonymous_audiences)
-
-
 def main() -> None:
-    if sys.argv[1:2] == ["home"]:
-        asyncio.run(on_home([Path(p) for p in sys.argv[2:]]))
-        return
-    parser = argparse.ArgumentParser()
-    parser.add_argument("where", choices=["shared"])
-    parser.add_argument("--corpus", required=True)
-    parser.add_argument("--cache-home", type=Path, required=True)
-    parser.add_argument("files", nargs="+", type=Path)
-    args = parser.parse_args()
-    paths = args.files
-
-    async def report(retriever: Retriever, args: argparse.Namespace) -> None:
-        services = build_chat_services(retriever.pool, retriever.settings)
-        await probe(services, _items(paths), None)
-
-    bench_eval.REPORTS["answers"] = report  # its database and warm-up, this report
-    sys.argv = [sys.argv[0], "answers", "--corpus", args.corpus, "--cache-home", str(args.cache_home)]
-    bench_eval.main()
-
+    probe_judgment.main(probe)  # its `home` and `shared` runs, this probe
 
 if __name__ == "__main__":
     main()

@@ -17,6 +17,7 @@ import argparse
 import asyncio
 import json
 import sys
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -97,7 +98,10 @@ async def probe(services: ChatServices, items: list[tuple[str, EvalItem]], audie
         }, ensure_ascii=False), flush=True)
 
 
-async def on_home(paths: list[Path]) -> None:
+Probe = Callable[[ChatServices, list[tuple[str, EvalItem]], list[str] | None], Awaitable[None]]
+
+
+async def on_home(paths: list[Path], run: Probe) -> None:
     from app.cli.base import database_url, open_read_pool
     from app.config import get_settings
 
@@ -105,12 +109,14 @@ async def on_home(paths: list[Path]) -> None:
     async with await open_read_pool(database_url()) as pool:
         services = build_chat_services(pool, settings)
         await services.retriever.warm_up()
-        await probe(services, _items(paths), settings.anonymous_audiences)
+        await run(services, _items(paths), settings.anonymous_audiences)
 
 
-def main() -> None:
+def main(run: Probe = probe) -> None:
+    """`home FILE...` on a synced home, or `shared --corpus C --cache-home DIR FILE...`: `run` on
+    each file's questions (scripts/floor_baseline_evidence.py runs its own)."""
     if sys.argv[1:2] == ["home"]:
-        asyncio.run(on_home([Path(p) for p in sys.argv[2:]]))
+        asyncio.run(on_home([Path(p) for p in sys.argv[2:]], run))
         return
     parser = argparse.ArgumentParser()
     parser.add_argument("where", choices=["shared"])
@@ -122,12 +128,11 @@ def main() -> None:
 
     async def report(retriever: Retriever, args: argparse.Namespace) -> None:
         services = build_chat_services(retriever.pool, retriever.settings)
-        await probe(services, _items(paths), None)
+        await run(services, _items(paths), None)
 
     bench_eval.REPORTS["answers"] = report  # its database and warm-up, this report
     sys.argv = [sys.argv[0], "answers", "--corpus", args.corpus, "--cache-home", str(args.cache_home)]
     bench_eval.main()
-
 
 if __name__ == "__main__":
     main()
