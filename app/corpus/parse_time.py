@@ -29,6 +29,7 @@ from app.corpus.myst import Build
 __all__ = ["TimeLimitExceeded", "in_time"]
 
 T = TypeVar("T")
+_AGAIN_SECONDS = 0.05
 
 
 class TimeLimitExceeded(Exception):
@@ -49,7 +50,7 @@ class _Watch:
 
     def expire(self) -> None:
         with self.lock:
-            if self.state != "running":
+            if self.state not in ("running", "raised"):  # "raised" again: it may have been dropped
                 return
             if self.in_callback:
                 self.state = "due"
@@ -59,14 +60,15 @@ class _Watch:
 
     def finish(self) -> bool:
         """Whether the time ran out; no exception is pending in the thread after it."""
-        try:
-            with self.lock:
-                was, self.state = self.state, "done"
-            if was == "raised":
-                _raise_in(self.thread, None)  # not yet delivered: cleared
-            return was != "running"
-        except _Expired:  # delivered here
-            return True
+        while True:
+            try:
+                with self.lock:
+                    was, self.state = self.state, "done"
+                    if was == "raised":
+                        _raise_in(self.thread, None)  # not yet delivered: cleared
+                return was != "running"  # "done": set by a pass an _Expired cut short
+            except _Expired:  # delivered here, before the state was "done": take the lock again
+                continue
 
 
 _WATCH = threading.local()
@@ -124,8 +126,10 @@ def in_time(render: Callable[[str, Build], T], text: str, build: Build) -> T:
         while not done.wait(remaining):
             remaining = limit - (spent() - start)
             if remaining <= 0:
+                # Raised again until the parse ends: Python prints and drops an exception that
+                # arrives inside a weakref callback or __del__ (CI saw docutils run on 10 s so).
                 watch.expire()
-                return
+                remaining = _AGAIN_SECONDS
 
     callbacks: dict[str, Any] = {name: _whole(callback) for name in ("xref", "xref_link", "include", "literal_include")
                                  if (callback := getattr(build, name)) is not None}
