@@ -133,6 +133,17 @@ def test_an_include_is_pasted_at_its_line_prefix_and_nested_includes_are_bounded
     assert any("nowhere.md" in w for w in warnings)
 
 
+def test_an_absolute_include_reads_nothing() -> None:
+    # mdBook reads an absolute path from the build machine's disk; docschat never does, and
+    # `/repository/x` must not name the repository's file x (compose's key for a file above the book).
+    files = {"/repository/secret.md": "marker-secret", "/etc/passwd": "root:x", "secret.md": "marker-secret"}
+    warnings: list[str] = []
+    for link in ("{{#include /repository/secret.md}}", "{{#include /etc/passwd}}", "{{#rustdoc_include /secret.md}}",
+                 "{{#playground /repository/secret.md}}"):
+        assert expand_links("p.md", link, files.get, warnings) == link
+    assert len(warnings) == 4
+
+
 def test_hidden_code_lines_follow_the_language_and_its_prefix() -> None:
     rendered = render_mdbook("```rust,ignore\n# hidden_a\n#\n  # hidden_b\n#[x]\n## shown\nshown_c\n```\n\n"
                              "```python\n~ hidden_p\nshown_p\n```\n\n```sh hidelines=%\n% hidden_s\nshown_s\n```\n\n"

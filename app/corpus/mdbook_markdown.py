@@ -74,7 +74,9 @@ def _replace_all(page: str, text: str, folder: str, depth: int, read: Callable[[
             continue  # another preprocessor's (not run): left as written
         target, _, where = words[0].partition(":") if kind != "playground" and kind != "playpen" else (words[0], "", "")
         path = posixpath.normpath(posixpath.join(folder, target))
-        content = read(path)
+        # An absolute path is the build machine's file (Rust's Path::join), never the repository's:
+        # read by `read`, `/repository/x` would name a repository file (compose's REPOSITORY key).
+        content = None if target.startswith("/") else read(path)
         if content is None:
             warnings.append(f"{page}: {match.group(0)} names no file docschat can read ({path}): left as written, "
                             "as mdBook leaves a link it cannot read")
