@@ -119,6 +119,9 @@ def mdbook_site(files: Mapping[str, str]) -> Site:
     src = posixpath.normpath(book["src"] if isinstance(book.get("src"), str) else "src").strip("/")
     src = "" if src == "." else src
     html = _table(_table(config, "output"), "html")
+    # `additional-css` (paths from the book's folder) is on every page: a class it hides hides text.
+    css = html.get("additional-css")
+    site.stylesheets = tuple(posixpath.normpath(name) for name in css if isinstance(name, str)) if isinstance(css, list) else ()
     hidelines = {k: v for k, v in _table(_table(html, "code"), "hidelines").items() if isinstance(v, str)}
     site.mdbook = json.dumps(hidelines, sort_keys=True) if hidelines else ""
     # A redirect's source is a URL path of the book (`/old.html`): as a file of the source folder.
