@@ -112,7 +112,9 @@ def test_include_ranges_and_anchors_take_the_lines_mdbook_takes() -> None:
     read = {"x.txt": source, "a.rs": "a\n// ANCHOR: k\nb\n// ANCHOR: other\nc\n// ANCHOR_END: other\n// ANCHOR_END: k\nd\n"}.get
     cases = {"x.txt": "one\ntwo\nthree\nfour", "x.txt:2": "two", "x.txt:2:3": "two\nthree", "x.txt:3:": "three\nfour",
              "x.txt::2": "one\ntwo", "x.txt:": "one\ntwo\nthree\nfour", "x.txt:2:3:9": "two\nthree", "a.rs:k": "b\nc",
-             "a.rs:missing": ""}
+             "a.rs:missing": "", "x.txt:+2": "two", "x.txt::+2": "one\ntwo", "x.txt:0": "one", "x.txt:3:1": "",
+             # Rust's usize parse: no other digits (`int` takes them; `²` crashed it), overflow an anchor
+             "x.txt:²": "", "x.txt:١": "", "x.txt:2:²": "two\nthree\nfour", "x.txt:99999999999999999999": ""}
     for where, expected in cases.items():
         assert expand_links("p.md", f"{{{{#include {where}}}}}", read, []) == expected, where
     assert expand_links("p.md", "{{#rustdoc_include x.txt:2:3}}", read, []) == "# one\ntwo\nthree\n# four"

@@ -105,9 +105,9 @@ def _take(content: str, where: str, *, hide_rest: bool) -> str:
     """parse_range_or_anchor, then take_lines / take_anchored_lines (or their rustdoc_include
     forms, which keep the other lines behind `# `)."""
     lines = _lines(content)
-    first, _, rest = where.partition(":")
-    rest = rest.split(":")[0]  # splitn(3, ':'): a third part is not read
-    if first and not first.isdigit():  # an anchor
+    parts = where.split(":", 2)  # splitn(3, ':'): a third part is not read
+    first = parts[0]
+    if first and _usize(first) is None:  # an anchor
         kept: list[str] = []
         inside = False
         for line in lines:
@@ -125,14 +125,13 @@ def _take(content: str, where: str, *, hide_rest: bool) -> str:
             elif hide_rest and not stop:
                 kept.append("# " + line)
         return "\n".join(kept)
-    low = max(int(first) - 1, 0) if first else 0
+    number, end = _usize(first), _usize(parts[1]) if len(parts) > 1 else None
+    low = max(number - 1, 0) if number is not None else 0
     high: int | None
-    if not where or (not first and not rest):
-        high = None
-    elif first and not where.count(":"):
-        high = low + 1
-    else:
-        high = int(rest) if rest.isdigit() else None
+    if len(parts) == 1:  # `:N` alone: line N; nothing: every line
+        high = low + 1 if number is not None else None
+    else:  # `:N:M`; an end that is no number (`:N:`) has no bound
+        high = end
     if hide_rest:
         return "\n".join(line if low <= n and (high is None or n < high) else "# " + line for n, line in enumerate(lines))
     return "\n".join(lines[low:high])
@@ -167,6 +166,11 @@ def render_mdbook(text: str, hidelines: str = "") -> str:
     rendered = _HEADING_ID.sub(lambda m: f"<h{m.group(1)}{m.group(3)}>{m.group(4)} {{#{m.group(2)}}}</h{m.group(1)}>",
                                rendered)
     return _ALERT.sub(lambda m: m.group(0) + f"<p class=\"blockquote-tag-title\">{m.group(1).title()}</p>\n", rendered)
+
+
+def _usize(text: str) -> int | None:
+    """Rust's `usize::from_str`: ASCII digits after an optional `+` (`int` also takes `²`, `١`, `_`, spaces)."""
+    return int(text) if re.fullmatch(r"\+?[0-9]+", text) and int(text) < 2 ** 64 else None
 
 
 def _lines(text: str) -> list[str]:
