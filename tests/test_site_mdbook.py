@@ -157,6 +157,18 @@ def test_hidden_code_lines_follow_the_language_and_its_prefix() -> None:
     assert "hidden_p" in render_mdbook("```python\n~ hidden_p\n```\n")  # no prefix configured: shown
 
 
+def test_raw_html_code_before_a_code_block_moves_no_hidden_line() -> None:
+    # Raw `<pre><code>`s were counted as Markdown blocks: the Rust block after them lost its language.
+    for raw in ("<pre><code>raw_shown</code></pre>\n\n", "a <pre><code>raw_shown</code></pre>\n\n",
+                "<pre><code>raw_shown</code>\n</pre>\n\n"):
+        rendered = render_mdbook(raw + "```rust\n# hidden_a\nshown_a\n```\n\n> ```rust\n> # hidden_b\n> shown_b\n> ```\n")
+        assert "raw_shown" in rendered and "shown_a" in rendered and "shown_b" in rendered, raw
+        assert "hidden_a" not in rendered and "hidden_b" not in rendered, raw
+    # mdBook hides lines of raw HTML's `<code class="language-rust">` too (its tree, not the Markdown).
+    rendered = render_mdbook('<pre><code class="language-rust"># hidden_r\nshown_r</code></pre>\n')
+    assert "hidden_r" not in rendered and "shown_r" in rendered
+
+
 def test_book_toml_decides_the_source_folder_and_reports_what_it_cannot_run() -> None:
     site = read_site({"book.toml": '[book]\nsrc = "pages"\n[preprocessor.tabs]\n[preprocessor.links]\n',
                       "pages/SUMMARY.md": "- [A](a.md)\n", "pages/a.md": "# A", "src/b.md": "# B"})

@@ -42,7 +42,9 @@ _MAX_DEPTH = 10  # MAX_LINK_NESTED_DEPTH
 # new_cmark_parser's options (mdbook-markdown), by their names in pyromark.Options.
 _OPTIONS = ("TABLES", "FOOTNOTES", "STRIKETHROUGH", "TASKLISTS", "HEADING_ATTRIBUTES", "SMART_PUNCTUATION",
             "DEFINITION_LIST", "GFM")
-_CODE = re.compile(r"<pre><code(?: class=\"([^\"]*)\")?>(.*?)</code></pre>", re.DOTALL)
+_TOKEN = "\ufdd0"  # a noncharacter: no page writes it
+# A code element's opening tag, its block's token (a Markdown block's), its HTML; never across another `<pre><code`.
+_CODE = re.compile(r"(<pre><code(?: class=\"([^\"]*)\")?>)(?:\ufdd0(\d+)\ufdd0)?((?:(?!<pre><code).)*?)</code></pre>", re.DOTALL)
 _ALERT = re.compile(r"<blockquote class=\"markdown-alert-(note|tip|important|warning|caution)\">\n")
 _HEADING_ID = re.compile(r"<h([1-6]) id=\"([A-Za-z0-9_:.\-]+)\"([^>]*)>(.*?)</h\1>", re.DOTALL)
 _BORING = re.compile(r"^(\s*)#(.?)(.*)$")  # hide_lines_rust's BORING_LINES_REGEX
@@ -147,19 +149,40 @@ def render_mdbook(text: str, hidelines: str = "") -> str:
     for name in _OPTIONS:
         options |= getattr(pyromark.Options, f"ENABLE_{name}")
     prefixes: dict[str, str] = json.loads(hidelines) if hidelines else {}
+    # Each Markdown code block's text is swapped for a token before rendering, then for its shown
+    # lines: counting `<pre><code>`s in the HTML miscounts once raw HTML writes one (session 37).
+    source = text.encode()
+    blocks: list[tuple[list[str], list[str]]] = []  # (info words, text) of each Markdown code block
+    cuts: list[tuple[int, int, bytes]] = []
+    inside = False
     # Read as plain dicts: pyromark 0.10.3's stubs type each event, 0.10.0's do not.
-    events: list[Any] = list(pyromark.events(text, options=options))
-    infos = [_info(event) for event in events
-             if isinstance(event, dict) and isinstance(event.get("Start"), dict) and "CodeBlock" in event["Start"]]
-    rendered = pyromark.html(text, options=options)
-    blocks = iter(infos)
+    spans: list[tuple[Any, Any]] = list(pyromark.events_with_range(text, options=options))
+    for event, span in spans:
+        if isinstance(event, dict) and isinstance(event.get("Start"), dict) and "CodeBlock" in event["Start"]:
+            blocks.append((_info(event), []))
+            inside = True
+        elif event == {"End": "CodeBlock"}:
+            inside = False
+        elif inside and isinstance(event, dict) and "Text" in event:
+            # Its first text becomes the token, the others empty lines (a `> ` or indent before them stays).
+            line = f"{_TOKEN}{len(blocks) - 1}{_TOKEN}\n" if not blocks[-1][1] else "\n"
+            blocks[-1][1].append(str(event["Text"]))
+            cuts.append((span["start"], span["end"], line.encode() if source[span["end"] - 1:span["end"]] == b"\n" else
+                         line.rstrip("\n").encode()))
+    for start, end, cut in reversed(cuts):
+        source = source[:start] + cut + source[end:]
+    rendered = pyromark.html(source.decode(), options=options)
 
     def code(match: re.Match[str]) -> str:
-        info = next(blocks, None)
-        if info is None:  # raw HTML's `<pre><code>`: not a Markdown code block
-            return match.group(0)
-        shown = html.escape(_shown_lines(html.unescape(match.group(2)), info, prefixes), quote=False)
-        return match.group(0)[:match.start(2) - match.start(0)] + shown + "</code></pre>"
+        if match.group(3) is not None:  # a Markdown code block
+            info, lines = blocks[int(match.group(3))]
+            return match.group(1) + html.escape(_shown_lines("".join(lines), info, prefixes), quote=False) + "</code></pre>"
+        classes = (match.group(2) or "").split(" ")  # raw HTML: hide_lines reads its classes as mdBook's own
+        language = next((c[len("language-"):] for c in classes if c.startswith("language-")), "")
+        if not language or "<" in match.group(4):
+            return match.group(0)  # no language; or markup in it, which hide_lines does not read as lines
+        shown = _shown_lines(html.unescape(match.group(4)), [language, *classes], prefixes)
+        return match.group(1) + html.escape(shown, quote=False) + "</code></pre>"
 
     rendered = _CODE.sub(code, rendered)
     # A heading's `{ #id }` (heading attributes) is its anchor: written back as the `{#id}` the chunker reads.
