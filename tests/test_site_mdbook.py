@@ -100,6 +100,14 @@ def test_parse_summary_reads_parts_nesting_drafts_and_affixes() -> None:
         ("end.md", "End", ()), ("more.md", "More", ())]
 
 
+def test_a_setext_part_title_is_a_part_title() -> None:
+    # Read as a paragraph it began the suffix chapters: the list below was refused, its pages lost.
+    warnings: list[str] = []
+    chapters = parse_summary("- [A](a.md)\n\nPart three\n==========\n\n- [B](b.md)\n- [C](c.md)\n===\n", warnings)
+    assert [(c.path, c.place) for c in chapters] == [("a.md", ()), ("b.md", ("Part three",)), ("c.md", ("Part three",))]
+    assert warnings == []
+
+
 def test_a_list_after_the_suffix_chapters_is_reported() -> None:
     warnings: list[str] = []
     chapters = parse_summary("- [A](a.md)\n\n[B](b.md)\n\n- [C](c.md)\n", warnings)

@@ -36,6 +36,7 @@ _OWN_PREPROCESSORS = ("links", "index")
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _H1 = re.compile(r"^ {0,3}#(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _HEADING = re.compile(r"^ {0,3}#{2,6}(?:[ \t]|$)")
+_SETEXT = re.compile(r"^ {0,3}=+[ \t]*$")
 _RULE = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 _ITEM = re.compile(r"^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]+(.*))?$")
 _LINK = re.compile(r"\[((?:[^\[\]\\]|\\.|\[[^\]]*\])*)\]\(\s*(<[^>]*>|[^\s)]*)(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)")
@@ -60,7 +61,7 @@ def parse_summary(text: str, warnings: list[str] | None = None) -> list[Chapter]
     part: tuple[str, ...] = ()
     nesting: list[tuple[int, str]] = []  # (indent, name) of the items above the current one
     blank = True
-    for line in _COMMENT.sub("", text).splitlines():
+    for line in _setext_titles(_COMMENT.sub("", text).splitlines()):
         if not line.strip():
             blank = True
             continue
@@ -95,6 +96,19 @@ def parse_summary(text: str, warnings: list[str] | None = None) -> list[Chapter]
             chapters.extend(Chapter(_target(link.group(2)), _shown(link.group(1)), ()) for link in _LINK.finditer(line))
         blank = False
     return chapters
+
+
+def _setext_titles(lines: list[str]) -> list[str]:
+    """The lines, a line underlined `===` (a setext H1: pulldown-cmark's part title as much as `# x`) as `# line`."""
+    out: list[str] = []
+    for line in lines:
+        previous = out[-1] if out else ""
+        if (_SETEXT.match(line) and previous.strip() and not previous.startswith(("    ", "\t"))
+                and not (_ITEM.match(previous) or _H1.match(previous) or _HEADING.match(previous) or _RULE.match(previous))):
+            out[-1] = "# " + previous.strip()
+        else:
+            out.append(line)
+    return out
 
 
 def _shown(markdown: str) -> str:
