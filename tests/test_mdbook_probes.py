@@ -49,6 +49,9 @@ def test_every_probe_marker_is_indexed_exactly_when_the_built_page_shows_it(tmp_
         wrong += [(page.path, marker, marker in text) for marker in sorted(_markers())
                   if (marker in text) != (marker in recorded)]
     assert wrong == []  # (page, marker, indexed): a leak when indexed, a loss when not
+    for page in result.pages:  # every anchor is an id of the built page (same, same-1, ünïcode--symbols)
+        anchors = {chunk.href.partition("#")[2] for chunk in result.chunks if chunk.page == page.path} - {""}
+        assert anchors <= set(built[page.path]["heading_ids"]), page.path
 
 
 def test_the_probe_sidebar_places_and_orders_the_chapters(tmp_path: Path) -> None:
