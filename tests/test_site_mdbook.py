@@ -143,6 +143,13 @@ def test_an_include_is_pasted_at_its_line_prefix_and_nested_includes_are_bounded
     assert any("nowhere.md" in w for w in warnings)
 
 
+def test_includes_that_multiply_are_bounded() -> None:
+    # Four includes of itself, ten deep: 1.4 million pastes (five: ten million; mdBook's build never ends).
+    warnings: list[str] = []
+    text = expand_links("p.md", "{{#include l.md}}", {"l.md": "x{{#include l.md}}" * 4}.get, warnings)
+    assert text.count("x") <= 4 * 500 and len([w for w in warnings if "more than 500 includes" in w]) == 1
+
+
 def test_an_absolute_include_reads_nothing() -> None:
     # mdBook reads an absolute path from the build machine's disk; docschat never does, and
     # `/repository/x` must not name the repository's file x (compose's key for a file above the book).

@@ -35,6 +35,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from app.corpus.snippets import MAX_PASTED_CHARS, MAX_PASTES
+
 _LINK = re.compile(r"\\\{\{#.*\}\}|\{\{\s*#([a-zA-Z0-9_]+)\s+([^}]+)\}\}")  # find_links' LINK
 _ANCHOR_START = re.compile(r"ANCHOR:\s*(?P<name>[\w_-]+)")
 _ANCHOR_END = re.compile(r"ANCHOR_END:\s*(?P<name>[\w_-]+)")
@@ -54,11 +56,11 @@ def expand_links(page: str, text: str, read: Callable[[str], str | None], warnin
     """`text` (the chapter at `page`, a path in the site's folder) with its `{{#…}}` links
     replaced as mdBook's links preprocessor replaces them; `read` gives a file's text by its path
     in the site's folder (`../x` above it), None when there is none."""
-    return _replace_all(page, text, posixpath.dirname(page), 0, read, warnings)
+    return _replace_all(page, text, posixpath.dirname(page), 0, read, warnings, [MAX_PASTES, MAX_PASTED_CHARS, 0])  # pastes, characters left; warned
 
 
 def _replace_all(page: str, text: str, folder: str, depth: int, read: Callable[[str], str | None],
-                 warnings: list[str]) -> str:
+                 warnings: list[str], left: list[int]) -> str:
     out: list[str] = []
     end = 0
     for match in _LINK.finditer(text):
@@ -83,6 +85,17 @@ def _replace_all(page: str, text: str, folder: str, depth: int, read: Callable[[
             warnings.append(f"{page}: {match.group(0)} names no file docschat can read ({path}): left as written, "
                             "as mdBook leaves a link it cannot read")
             continue
+        if left[0] <= 0 or left[1] <= 0:
+            # Not mdBook's rule (its build never ends): a file including itself five times, ten deep,
+            # pastes ten million times. As MDX snippets, a page pastes at most so much.
+            if not left[2]:
+                left[2] = 1
+                warnings.append(f"{page}: more than {MAX_PASTES} includes or {MAX_PASTED_CHARS:,} characters pasted; "
+                                "the rest paste nothing")
+            out.append(text[end:match.start()])
+            end = match.end()
+            continue
+        left[0], left[1] = left[0] - 1, left[1] - len(content)
         if kind == "include":
             pasted = _take(content, where, hide_rest=False)
         elif kind == "rustdoc_include":
@@ -93,7 +106,7 @@ def _replace_all(page: str, text: str, folder: str, depth: int, read: Callable[[
         before = text[end:match.start()]
         out.append(before)
         if depth < _MAX_DEPTH:
-            pasted = _replace_all(page, pasted, posixpath.dirname(path), depth + 1, read, warnings)
+            pasted = _replace_all(page, pasted, posixpath.dirname(path), depth + 1, read, warnings, left)
             prefix = "".join(out).split("\n")[-1]
             out.append(("\n" + prefix).join(_lines(pasted)))
         else:
