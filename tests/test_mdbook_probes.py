@@ -59,3 +59,18 @@ def test_the_probe_sidebar_places_and_orders_the_chapters(tmp_path: Path) -> Non
     href_of = {page.path: RECORDED["pages"][page.path[len("book/"):]]["href"] for page in result.pages}
     ordered = sorted(result.pages, key=lambda p: p.page_order if p.page_order is not None else 1e9)
     assert [[href_of[p.path], list(p.place)] for p in ordered] == RECORDED["sidebar"]
+
+
+def test_an_editable_playground_shows_every_line_of_an_editable_block(tmp_path: Path) -> None:
+    # tests/data/mdbook-editable: `[output.html.playground] editable = true`; Ace shows hidden lines.
+    book = PROBES.parent / "mdbook-editable"
+    recorded = json.loads((book.parent / "mdbook-editable.recorded.json").read_text())["pages"]["src/a.md"]["text"]
+    repo = tmp_path / "repo"
+    shutil.copytree(book, repo)
+    git(repo, "init", "-q", "-b", "main")
+    commit_all(repo, "import")
+    result = compose_corpus(Source(name="s", repo=repo, dir="", audiences=("public",), url_prefix=""), Settings())
+    text = "\n".join(chunk.text for chunk in result.chunks)
+    for marker in ("marker_editable_hidden", "marker_editable_shown", "marker_plain_hidden"):
+        assert (marker in text) == (marker in recorded), marker
+    assert "marker_editable_hidden" in recorded and "marker_plain_hidden" not in recorded

@@ -164,12 +164,18 @@ def test_an_absolute_include_reads_nothing() -> None:
 def test_hidden_code_lines_follow_the_language_and_its_prefix() -> None:
     rendered = render_mdbook("```rust,ignore\n# hidden_a\n#\n  # hidden_b\n#[x]\n## shown\nshown_c\n```\n\n"
                              "```python\n~ hidden_p\nshown_p\n```\n\n```sh hidelines=%\n% hidden_s\nshown_s\n```\n\n"
-                             "```\n# shown_plain\n```\n", json.dumps({"python": "~"}))
+                             "```\n# shown_plain\n```\n", json.dumps({"hidelines": {"python": "~"}}))
     for word in ("hidden_a", "hidden_b", "hidden_p", "hidden_s"):
         assert word not in rendered
     for word in ("#[x]", "# shown", "shown_c", "shown_p", "shown_s", "# shown_plain"):
         assert word in rendered
     assert "hidden_p" in render_mdbook("```python\n~ hidden_p\n```\n")  # no prefix configured: shown
+    # `[output.html.playground] editable = true`: Ace shows an editable Rust block whole (recorded with mdbook 0.5.4).
+    editable = "```rust,editable\n# shown_e\n```\n\n```rust\n# hidden_e\n```\n"
+    assert "shown_e" in render_mdbook(editable, json.dumps({"editable": True})) and "hidden_e" not in render_mdbook(
+        editable, json.dumps({"editable": True}))
+    assert "shown_e" not in render_mdbook(editable)
+    assert json.loads(read_site({"book.toml": "[output.html.playground]\neditable = true\n", "src/SUMMARY.md": ""}).mdbook)["editable"]
 
 
 def test_raw_html_code_before_a_code_block_moves_no_hidden_line() -> None:

@@ -154,14 +154,16 @@ def _take(content: str, where: str, *, hide_rest: bool) -> str:
 
 def render_mdbook(text: str, hidelines: str = "") -> str:
     """The chapter's HTML as mdBook shows its text: pulldown-cmark's, alerts titled, hidden code
-    lines left out (`hidelines`: `[output.html.code.hidelines]` as JSON, language → prefix)."""
+    lines left out (`hidelines`: Site.mdbook, `[output.html.code.hidelines]` and the playground's `editable`)."""
     # Imported here: only an mdBook book needs the Rust parser's binding; every other page reads without it.
     import pyromark
 
     options = pyromark.Options(0)
     for name in _OPTIONS:
         options |= getattr(pyromark.Options, f"ENABLE_{name}")
-    prefixes: dict[str, str] = json.loads(hidelines) if hidelines else {}
+    config: dict[str, Any] = json.loads(hidelines) if hidelines else {}
+    prefixes: dict[str, str] = config.get("hidelines", {})
+    editable: bool = config.get("editable", False)
     # Each Markdown code block's text is swapped for a token before rendering, then for its shown
     # lines: counting `<pre><code>`s in the HTML miscounts once raw HTML writes one (session 37).
     source = text.encode()
@@ -189,7 +191,7 @@ def render_mdbook(text: str, hidelines: str = "") -> str:
     def code(match: re.Match[str]) -> str:
         if match.group(3) is not None:  # a Markdown code block
             info, lines = blocks[int(match.group(3))]
-            return match.group(1) + html.escape(_shown_lines("".join(lines), info, prefixes), quote=False) + "</code></pre>"
+            return match.group(1) + html.escape(_shown_lines("".join(lines), info, prefixes, editable), quote=False) + "</code></pre>"
         classes = (match.group(2) or "").split(" ")  # raw HTML: hide_lines reads its classes as mdBook's own
         language = next((c[len("language-"):] for c in classes if c.startswith("language-")), "")
         if not language or "<" in match.group(4):
@@ -221,10 +223,13 @@ def _info(event: dict[str, dict[str, object]]) -> list[str]:
     return [word for word in re.split(r"[ \t,]", str(info)) if word]
 
 
-def _shown_lines(code: str, info: list[str], prefixes: dict[str, str]) -> str:
-    """hide_lines: the lines of a code block a reader sees before clicking its eye button."""
+def _shown_lines(code: str, info: list[str], prefixes: dict[str, str], editable: bool = False) -> str:
+    """hide_lines: the lines of a code block a reader sees before clicking its eye button; all of
+    an `editable` Rust block's when the book's playground is editable (Ace shows every line)."""
     language = info[0] if info else ""
     lines = code.split("\n")
+    if language == "rust" and editable and "editable" in info[1:]:
+        return code
     if language == "rust":
         shown = []
         for line in lines:

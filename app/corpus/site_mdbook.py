@@ -137,7 +137,9 @@ def mdbook_site(files: Mapping[str, str]) -> Site:
     css = html.get("additional-css")
     site.stylesheets = tuple(posixpath.normpath(name) for name in css if isinstance(name, str)) if isinstance(css, list) else ()
     hidelines = {k: v for k, v in _table(_table(html, "code"), "hidelines").items() if isinstance(v, str)}
-    site.mdbook = json.dumps(hidelines, sort_keys=True) if hidelines else ""
+    # An `editable` Rust block is Ace's editor when `[output.html.playground] editable`: every line shown.
+    editable = _table(html, "playground").get("editable") is True
+    site.mdbook = json.dumps({"hidelines": hidelines, "editable": editable}, sort_keys=True) if hidelines or editable else ""
     # A redirect's source is a URL path of the book (`/old.html`): as a file of the source folder.
     site.redirects = [(prefix_of(src) + re.sub(r"\.html$", "", source.lstrip("/")), str(to))
                       for source, to in _table(html, "redirect").items()]
