@@ -100,6 +100,14 @@ def test_parse_summary_reads_parts_nesting_drafts_and_affixes() -> None:
         ("end.md", "End", ()), ("more.md", "More", ())]
 
 
+def test_a_chapter_outside_the_source_folder_is_no_page() -> None:
+    # `/a.md` is the build machine's file for mdBook, never src/a.md; `../b.md` is written outside the output.
+    site = read_site({"book.toml": "", "src/SUMMARY.md": "- [A](/a.md)\n- [B](../b.md)\n- [C](c.md)\n",
+                      "src/a.md": "# A", "b.md": "# B", "src/c.md": "# C"})
+    assert list(site.listed) == ["src/c"] and len(site.warnings) == 2
+    assert site.exclusion("src/a.md", {}) is not None and site.exclusion("b.md", {}) is not None
+
+
 def test_a_setext_part_title_is_a_part_title() -> None:
     # Read as a paragraph it began the suffix chapters: the list below was refused, its pages lost.
     warnings: list[str] = []

@@ -119,7 +119,7 @@ def _shown(markdown: str) -> str:
 def _target(href: str) -> str | None:
     href = href[1:-1] if href.startswith("<") and href.endswith(">") else href
     href = href.replace("%20", " ")
-    return posixpath.normpath(href).lstrip("/") if href else None
+    return posixpath.normpath(href) if href else None
 
 
 def mdbook_site(files: Mapping[str, str]) -> Site:
@@ -156,6 +156,11 @@ def mdbook_site(files: Mapping[str, str]) -> Site:
     for chapter in chapters:
         if chapter.path is None:
             continue  # a draft: in the sidebar, never built
+        if chapter.path.startswith(("/", "../")) or chapter.path == "..":
+            # mdBook joins it as Rust's Path::join: the build machine's `/x.md`, or a page written
+            # outside its output folder (`../x.md` at `../x.html`): no page of the site.
+            site.warnings.append(f"{summary}: chapter {chapter.path!r} is outside the source folder: no page of the site")
+            continue
         path = prefix + chapter.path
         if stem(path) in site.listed:
             continue  # listed twice: mdBook's check_for_duplicates fails the build; the first stays
