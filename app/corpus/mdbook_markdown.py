@@ -35,12 +35,14 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from app.corpus.snippets import MAX_PASTED_CHARS, MAX_PASTES
-
 _LINK = re.compile(r"\\\{\{#.*\}\}|\{\{\s*#([a-zA-Z0-9_]+)\s+([^}]+)\}\}")  # find_links' LINK
 _ANCHOR_START = re.compile(r"ANCHOR:\s*(?P<name>[\w_-]+)")
 _ANCHOR_END = re.compile(r"ANCHOR_END:\s*(?P<name>[\w_-]+)")
 _MAX_DEPTH = 10  # MAX_LINK_NESTED_DEPTH
+# A page pastes at most so many includes and characters, as snippets.MAX_PASTES and MAX_PASTED_CHARS
+# (not imported: snippets imports sources, which imports the chunker, which imports this module).
+MAX_PASTES = 500
+MAX_PASTED_CHARS = 1_000_000
 # new_cmark_parser's options (mdbook-markdown), by their names in pyromark.Options.
 _OPTIONS = ("TABLES", "FOOTNOTES", "STRIKETHROUGH", "TASKLISTS", "HEADING_ATTRIBUTES", "SMART_PUNCTUATION",
             "DEFINITION_LIST", "GFM")
