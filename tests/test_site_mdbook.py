@@ -100,6 +100,22 @@ def test_parse_summary_reads_parts_nesting_drafts_and_affixes() -> None:
         ("end.md", "End", ()), ("more.md", "More", ())]
 
 
+def test_a_chapter_outside_the_source_folder_is_no_page() -> None:
+    # `/a.md` is the build machine's file for mdBook, never src/a.md; `../b.md` is written outside the output.
+    site = read_site({"book.toml": "", "src/SUMMARY.md": "- [A](/a.md)\n- [B](../b.md)\n- [C](c.md)\n",
+                      "src/a.md": "# A", "b.md": "# B", "src/c.md": "# C"})
+    assert list(site.listed) == ["src/c"] and len(site.warnings) == 2
+    assert site.exclusion("src/a.md", {}) is not None and site.exclusion("b.md", {}) is not None
+
+
+def test_a_setext_part_title_is_a_part_title() -> None:
+    # Read as a paragraph it began the suffix chapters: the list below was refused, its pages lost.
+    warnings: list[str] = []
+    chapters = parse_summary("- [A](a.md)\n\nPart three\n==========\n\n- [B](b.md)\n- [C](c.md)\n===\n", warnings)
+    assert [(c.path, c.place) for c in chapters] == [("a.md", ()), ("b.md", ("Part three",)), ("c.md", ("Part three",))]
+    assert warnings == []
+
+
 def test_a_list_after_the_suffix_chapters_is_reported() -> None:
     warnings: list[str] = []
     chapters = parse_summary("- [A](a.md)\n\n[B](b.md)\n\n- [C](c.md)\n", warnings)
@@ -112,7 +128,9 @@ def test_include_ranges_and_anchors_take_the_lines_mdbook_takes() -> None:
     read = {"x.txt": source, "a.rs": "a\n// ANCHOR: k\nb\n// ANCHOR: other\nc\n// ANCHOR_END: other\n// ANCHOR_END: k\nd\n"}.get
     cases = {"x.txt": "one\ntwo\nthree\nfour", "x.txt:2": "two", "x.txt:2:3": "two\nthree", "x.txt:3:": "three\nfour",
              "x.txt::2": "one\ntwo", "x.txt:": "one\ntwo\nthree\nfour", "x.txt:2:3:9": "two\nthree", "a.rs:k": "b\nc",
-             "a.rs:missing": ""}
+             "a.rs:missing": "", "x.txt:+2": "two", "x.txt::+2": "one\ntwo", "x.txt:0": "one", "x.txt:3:1": "",
+             # Rust's usize parse: no other digits (`int` takes them; `²` crashed it), overflow an anchor
+             "x.txt:²": "", "x.txt:١": "", "x.txt:2:²": "two\nthree\nfour", "x.txt:99999999999999999999": ""}
     for where, expected in cases.items():
         assert expand_links("p.md", f"{{{{#include {where}}}}}", read, []) == expected, where
     assert expand_links("p.md", "{{#rustdoc_include x.txt:2:3}}", read, []) == "# one\ntwo\nthree\n# four"
@@ -133,15 +151,51 @@ def test_an_include_is_pasted_at_its_line_prefix_and_nested_includes_are_bounded
     assert any("nowhere.md" in w for w in warnings)
 
 
+def test_includes_that_multiply_are_bounded() -> None:
+    # Four includes of itself, ten deep: 1.4 million pastes (five: ten million; mdBook's build never ends).
+    warnings: list[str] = []
+    text = expand_links("p.md", "{{#include l.md}}", {"l.md": "x{{#include l.md}}" * 4}.get, warnings)
+    assert text.count("x") <= 4 * 500 and len([w for w in warnings if "more than 500 includes" in w]) == 1
+
+
+def test_an_absolute_include_reads_nothing() -> None:
+    # mdBook reads an absolute path from the build machine's disk; docschat never does, and
+    # `/repository/x` must not name the repository's file x (compose's key for a file above the book).
+    files = {"/repository/secret.md": "marker-secret", "/etc/passwd": "root:x", "secret.md": "marker-secret"}
+    warnings: list[str] = []
+    for link in ("{{#include /repository/secret.md}}", "{{#include /etc/passwd}}", "{{#rustdoc_include /secret.md}}",
+                 "{{#playground /repository/secret.md}}"):
+        assert expand_links("p.md", link, files.get, warnings) == link
+    assert len(warnings) == 4
+
+
 def test_hidden_code_lines_follow_the_language_and_its_prefix() -> None:
     rendered = render_mdbook("```rust,ignore\n# hidden_a\n#\n  # hidden_b\n#[x]\n## shown\nshown_c\n```\n\n"
                              "```python\n~ hidden_p\nshown_p\n```\n\n```sh hidelines=%\n% hidden_s\nshown_s\n```\n\n"
-                             "```\n# shown_plain\n```\n", json.dumps({"python": "~"}))
+                             "```\n# shown_plain\n```\n", json.dumps({"hidelines": {"python": "~"}}))
     for word in ("hidden_a", "hidden_b", "hidden_p", "hidden_s"):
         assert word not in rendered
     for word in ("#[x]", "# shown", "shown_c", "shown_p", "shown_s", "# shown_plain"):
         assert word in rendered
     assert "hidden_p" in render_mdbook("```python\n~ hidden_p\n```\n")  # no prefix configured: shown
+    # `[output.html.playground] editable = true`: Ace shows an editable Rust block whole (recorded with mdbook 0.5.4).
+    editable = "```rust,editable\n# shown_e\n```\n\n```rust\n# hidden_e\n```\n"
+    assert "shown_e" in render_mdbook(editable, json.dumps({"editable": True})) and "hidden_e" not in render_mdbook(
+        editable, json.dumps({"editable": True}))
+    assert "shown_e" not in render_mdbook(editable)
+    assert json.loads(read_site({"book.toml": "[output.html.playground]\neditable = true\n", "src/SUMMARY.md": ""}).mdbook)["editable"]
+
+
+def test_raw_html_code_before_a_code_block_moves_no_hidden_line() -> None:
+    # Raw `<pre><code>`s were counted as Markdown blocks: the Rust block after them lost its language.
+    for raw in ("<pre><code>raw_shown</code></pre>\n\n", "a <pre><code>raw_shown</code></pre>\n\n",
+                "<pre><code>raw_shown</code>\n</pre>\n\n"):
+        rendered = render_mdbook(raw + "```rust\n# hidden_a\nshown_a\n```\n\n> ```rust\n> # hidden_b\n> shown_b\n> ```\n")
+        assert "raw_shown" in rendered and "shown_a" in rendered and "shown_b" in rendered, raw
+        assert "hidden_a" not in rendered and "hidden_b" not in rendered, raw
+    # mdBook hides lines of raw HTML's `<code class="language-rust">` too (its tree, not the Markdown).
+    rendered = render_mdbook('<pre><code class="language-rust"># hidden_r\nshown_r</code></pre>\n')
+    assert "hidden_r" not in rendered and "shown_r" in rendered
 
 
 def test_book_toml_decides_the_source_folder_and_reports_what_it_cannot_run() -> None:

@@ -331,7 +331,9 @@ def _compose_page(
         audience_of=lambda snippet: _page_audiences(snippet, files, source, site),
         math=dialect.mintlify or dialect.math, directives=not dialect.mintlify, comments=dialect.mdx_comments,
     ) if mdx else SnippetResult(paste_includes(path, front.body, files, result.warnings, site.docs_prefix)  # VitePress's `<!--@include:`
-                                if site.framework == "vitepress" else front.body)
+                                if site.framework == "vitepress"
+                                # mdBook reads no front matter: its `---` is a rule, its lines a heading, shown.
+                                else text.lstrip("\ufeff") if site.framework == "mdbook" else front.body)
     result.warnings.extend(pasted.warnings)  # a page its parser rejects still names its snippets' faults
     pasted.text = render_macros(pasted.text, site, path, front.data)  # mkdocs-macros, if on (or MacrosError)
     if site.framework == "vitepress":  # a home page's hero and features, from its front matter

@@ -36,6 +36,7 @@ _OWN_PREPROCESSORS = ("links", "index")
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
 _H1 = re.compile(r"^ {0,3}#(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _HEADING = re.compile(r"^ {0,3}#{2,6}(?:[ \t]|$)")
+_SETEXT = re.compile(r"^ {0,3}=+[ \t]*$")
 _RULE = re.compile(r"^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$")
 _ITEM = re.compile(r"^([ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]+(.*))?$")
 _LINK = re.compile(r"\[((?:[^\[\]\\]|\\.|\[[^\]]*\])*)\]\(\s*(<[^>]*>|[^\s)]*)(?:\s+(?:\"[^\"]*\"|'[^']*'))?\s*\)")
@@ -60,7 +61,7 @@ def parse_summary(text: str, warnings: list[str] | None = None) -> list[Chapter]
     part: tuple[str, ...] = ()
     nesting: list[tuple[int, str]] = []  # (indent, name) of the items above the current one
     blank = True
-    for line in _COMMENT.sub("", text).splitlines():
+    for line in _setext_titles(_COMMENT.sub("", text).splitlines()):
         if not line.strip():
             blank = True
             continue
@@ -97,6 +98,19 @@ def parse_summary(text: str, warnings: list[str] | None = None) -> list[Chapter]
     return chapters
 
 
+def _setext_titles(lines: list[str]) -> list[str]:
+    """The lines, a line underlined `===` (a setext H1: pulldown-cmark's part title as much as `# x`) as `# line`."""
+    out: list[str] = []
+    for line in lines:
+        previous = out[-1] if out else ""
+        if (_SETEXT.match(line) and previous.strip() and not previous.startswith(("    ", "\t"))
+                and not (_ITEM.match(previous) or _H1.match(previous) or _HEADING.match(previous) or _RULE.match(previous))):
+            out[-1] = "# " + previous.strip()
+        else:
+            out.append(line)
+    return out
+
+
 def _shown(markdown: str) -> str:
     """A link's or heading's text as stringify_events joins it (its text and code, no markup)."""
     return _MARKUP.sub("", markdown).strip()
@@ -105,7 +119,7 @@ def _shown(markdown: str) -> str:
 def _target(href: str) -> str | None:
     href = href[1:-1] if href.startswith("<") and href.endswith(">") else href
     href = href.replace("%20", " ")
-    return posixpath.normpath(href).lstrip("/") if href else None
+    return posixpath.normpath(href) if href else None
 
 
 def mdbook_site(files: Mapping[str, str]) -> Site:
@@ -119,8 +133,13 @@ def mdbook_site(files: Mapping[str, str]) -> Site:
     src = posixpath.normpath(book["src"] if isinstance(book.get("src"), str) else "src").strip("/")
     src = "" if src == "." else src
     html = _table(_table(config, "output"), "html")
+    # `additional-css` (paths from the book's folder) is on every page: a class it hides hides text.
+    css = html.get("additional-css")
+    site.stylesheets = tuple(posixpath.normpath(name) for name in css if isinstance(name, str)) if isinstance(css, list) else ()
     hidelines = {k: v for k, v in _table(_table(html, "code"), "hidelines").items() if isinstance(v, str)}
-    site.mdbook = json.dumps(hidelines, sort_keys=True) if hidelines else ""
+    # An `editable` Rust block is Ace's editor when `[output.html.playground] editable`: every line shown.
+    editable = _table(html, "playground").get("editable") is True
+    site.mdbook = json.dumps({"hidelines": hidelines, "editable": editable}, sort_keys=True) if hidelines or editable else ""
     # A redirect's source is a URL path of the book (`/old.html`): as a file of the source folder.
     site.redirects = [(prefix_of(src) + re.sub(r"\.html$", "", source.lstrip("/")), str(to))
                       for source, to in _table(html, "redirect").items()]
@@ -137,6 +156,11 @@ def mdbook_site(files: Mapping[str, str]) -> Site:
     for chapter in chapters:
         if chapter.path is None:
             continue  # a draft: in the sidebar, never built
+        if chapter.path.startswith(("/", "../")) or chapter.path == "..":
+            # mdBook joins it as Rust's Path::join: the build machine's `/x.md`, or a page written
+            # outside its output folder (`../x.md` at `../x.html`): no page of the site.
+            site.warnings.append(f"{summary}: chapter {chapter.path!r} is outside the source folder: no page of the site")
+            continue
         path = prefix + chapter.path
         if stem(path) in site.listed:
             continue  # listed twice: mdBook's check_for_duplicates fails the build; the first stays

@@ -145,7 +145,7 @@ class Site:
     routes: tuple[tuple[str, str], ...] = ()
     versions: tuple[str, ...] = ()  # Docusaurus: `versioned_docs/version-…/` folders versions.json lists
     locales: tuple[str, ...] = ()  # VitePress: the folders of its locales other than the root one (`zh/`)
-    mdbook: str = ""  # mdBook: `[output.html.code.hidelines]` as JSON (language → prefix), "" for none
+    mdbook: str = ""  # mdBook: `{"hidelines": [output.html.code.hidelines], "editable": playground's}` as JSON, "" for none
     base: str | None = None  # VitePress: the URL path its site is published under (`base`, "/" by default)
     # file → why the site's reader left it out (site_vitepress.py, site_starlight.py, site_mintlify.py, …)
     left_out: dict[str, Exclusion] = field(default_factory=dict)
