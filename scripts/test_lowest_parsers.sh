@@ -18,7 +18,7 @@ PARSERS="markdown-it-py mdit-py-plugins mini-racer pyyaml pathspec markdown pymd
   markdown-include-variants mdx-include docutils pyromark"
 TESTS="tests/test_markdown_probes.py tests/test_site_navigation.py tests/test_markdown_html.py
   tests/test_myst_xref.py tests/test_site_root.py tests/test_myst_version_notes.py
-  tests/test_python_markdown.py tests/test_python_markdown_includes.py tests/test_rst_site.py tests/test_parse_time.py tests/test_site_mdbook.py
+  tests/test_python_markdown.py tests/test_python_markdown_includes.py tests/test_rst_site.py tests/test_parse_time.py tests/test_site_mdbook.py tests/test_mdbook_probes.py
   tests/test_compose.py::test_myst_blocks_sphinx_runs_but_never_shows_are_not_indexed
   tests/test_compose.py::test_myst_directives_and_roles_become_what_the_reader_sees
   tests/test_compose.py::test_a_mintlify_site_shows_field_names_labels_math_and_captions_but_not_agent_only_text"
