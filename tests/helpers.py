@@ -75,6 +75,35 @@ def commit_all(repo: Path, message: str) -> None:
     git(repo, "commit", "-q", "--allow-empty", "-m", message)
 
 
+def compose_fixture_repo(tmp_path: Path, folder: Path, dir: str = "") -> ComposeResult:
+    """`folder` (a recorded site's fixture) committed as a repository of its own and composed as
+    one public source, from `dir`."""
+    from app.config import Settings
+    from app.corpus.compose import compose_corpus
+    from app.corpus.sources import Source
+
+    repo = tmp_path / "repo"
+    shutil.copytree(folder, repo)
+    git(repo, "init", "-q", "-b", "main")
+    commit_all(repo, "import")
+    return compose_corpus(Source(name="s", repo=repo, dir=dir, audiences=("public",), url_prefix=""), Settings())
+
+
+def composed_page_lines(site: Path, files: dict[str, str] | None = None) -> dict[str, list[str]]:
+    """Each page's chunk lines (stripped, blank ones left out) of `site`'s files, or of `files`,
+    composed as a site; no warning and no skipped page."""
+    from app.config import Settings
+    from app.corpus.compose import compose_files
+
+    files = files or {path.relative_to(site).as_posix(): path.read_text(encoding="utf-8") for path in site.rglob("*") if path.is_file()}
+    result = compose_files(files, Settings())
+    assert not result.warnings and not result.skipped_pages, result.warnings
+    lines: dict[str, list[str]] = {}
+    for chunk in result.chunks:
+        lines.setdefault(chunk.page, []).extend(line.strip() for line in chunk.text.splitlines() if line.strip())
+    return lines
+
+
 def copy_tree_as_repo(source: Path, root: Path, docs_dir: str = "docs") -> Path:
     root.mkdir(parents=True, exist_ok=True)
     git(root, "init", "-q", "-b", "main")

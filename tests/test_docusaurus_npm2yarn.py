@@ -9,8 +9,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from app.config import Settings
-from app.corpus.compose import compose_files
+from tests.helpers import composed_page_lines
 
 SITE = Path(__file__).parent / "data" / "docusaurus-npm2yarn"
 RECORDED = json.loads((SITE.parent / "docusaurus-npm2yarn.shown.json").read_text(encoding="utf-8"))["pages"]
@@ -18,13 +17,7 @@ MANAGERS = ("npm", "npx", "yarn", "pnpm", "bun")
 
 
 def _page_lines() -> dict[str, list[str]]:
-    files = {path.relative_to(SITE).as_posix(): path.read_text(encoding="utf-8") for path in SITE.rglob("*") if path.is_file()}
-    result = compose_files(files, Settings())
-    assert not result.warnings and not result.skipped_pages, result.warnings
-    lines: dict[str, list[str]] = {}
-    for chunk in result.chunks:
-        lines.setdefault(chunk.page, []).extend(line.strip() for line in chunk.text.splitlines() if line.strip())
-    return lines
+    return composed_page_lines(SITE)
 
 
 def test_npm2yarn_fences_show_each_command_and_tab_the_build_shows() -> None:

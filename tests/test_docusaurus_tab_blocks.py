@@ -11,19 +11,14 @@ from pathlib import Path
 
 from app.config import Settings
 from app.corpus.compose import compose_files
+from tests.helpers import composed_page_lines
 
 SITE = Path(__file__).parent / "data" / "docusaurus-tab-blocks"
 RECORDED = json.loads((SITE.parent / "docusaurus-tab-blocks.shown.json").read_text(encoding="utf-8"))["pages"]
 
 
 def _page_lines(files: dict[str, str] | None = None) -> dict[str, list[str]]:
-    files = files or {path.relative_to(SITE).as_posix(): path.read_text(encoding="utf-8") for path in SITE.rglob("*") if path.is_file()}
-    result = compose_files(files, Settings())
-    assert not result.warnings and not result.skipped_pages, result.warnings
-    lines: dict[str, list[str]] = {}
-    for chunk in result.chunks:
-        lines.setdefault(chunk.page, []).extend(line.strip() for line in chunk.text.splitlines() if line.strip())
-    return lines
+    return composed_page_lines(SITE, files)
 
 
 def test_tab_blocks_show_each_label_and_fence_the_build_shows() -> None:

@@ -11,17 +11,13 @@ from __future__ import annotations
 
 import json
 import re
-import shutil
 from pathlib import Path
 
-from app.config import Settings
-from app.corpus.compose import compose_corpus
 from app.corpus.mdbook_markdown import expand_links, render_mdbook
 from app.corpus.site import NOT_BUILT, REDIRECT, enclosing_site, read_site
 from app.corpus.site_mdbook import parse_summary
 from app.corpus.site_root import SiteRoot, find_site
-from app.corpus.sources import Source
-from tests.helpers import commit_all, git
+from tests.helpers import compose_fixture_repo
 
 SITE = Path(__file__).parent / "data" / "site-nav" / "mdbook"
 RECORDED = json.loads((SITE.parent / "mdbook.recorded.json").read_text())
@@ -29,11 +25,7 @@ MARKER = re.compile(r"marker[-_][a-z_-]*[a-z]")
 
 
 def _composed(tmp_path: Path, folder: Path = SITE, dir: str = ""):
-    repo = tmp_path / "repo"
-    shutil.copytree(folder, repo)
-    git(repo, "init", "-q", "-b", "main")
-    commit_all(repo, "import")
-    return compose_corpus(Source(name="s", repo=repo, dir=dir, audiences=("public",), url_prefix=""), Settings())
+    return compose_fixture_repo(tmp_path, folder, dir)
 
 
 def _built() -> dict[str, dict]:

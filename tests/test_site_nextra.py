@@ -11,16 +11,12 @@ own page-map code makes of it, and the routes `next build` (Next.js 15.5.29) lis
 from __future__ import annotations
 
 import json
-import shutil
 from pathlib import Path
 
-from app.config import Settings
-from app.corpus.compose import compose_corpus
 from app.corpus.site import FRONT_MATTER, HIDDEN, NOT_BUILT, read_site
 from app.corpus.site_nextra import title_from_filename
 from app.corpus.site_root import SiteChoiceError, SiteRoot, find_site
-from app.corpus.sources import Source
-from tests.helpers import commit_all, git
+from tests.helpers import compose_fixture_repo
 
 SITE = Path(__file__).parent / "data" / "site-nav" / "nextra"
 RECORDED = json.loads((SITE.parent / "nextra.recorded.json").read_text())
@@ -29,11 +25,7 @@ _API_META = "content/docs/api/_meta.js"
 
 
 def _composed(tmp_path: Path, folder: Path = SITE, dir: str = ""):
-    repo = tmp_path / "repo"
-    shutil.copytree(folder, repo)
-    git(repo, "init", "-q", "-b", "main")
-    commit_all(repo, "import")
-    return compose_corpus(Source(name="s", repo=repo, dir=dir, audiences=("public",), url_prefix=""), Settings())
+    return compose_fixture_repo(tmp_path, folder, dir)
 
 
 def test_the_pages_are_those_the_build_publishes_and_searches(tmp_path: Path) -> None:
